@@ -1,0 +1,25 @@
+/**
+ * A resolution explains itself as a list of steps that a chat card renders line by line.
+ * `key` is an i18n key (FUDGE.Step.*) whose English text lives in lang/en.json; `params` fill
+ * its placeholders; `rule` names the source text that the step applies.
+ */
+export interface Step {
+  key: string;
+  rule: string;
+  value?: number;
+  params?: Record<string, string | number>;
+}
+
+export const step = (key: string, rule: string, value?: number, params?: Record<string, string | number>): Step => {
+  const s: Step = { key, rule };
+  if (value !== undefined) s.value = value;
+  if (params !== undefined) s.params = params;
+  return s;
+};
+
+/** Signed number as players write it: +2, 0, −1 (true minus sign). */
+export function signed(n: number): string {
+  if (n > 0) return `+${n}`;
+  if (n < 0) return `\u2212${-n}`;
+  return "0";
+}

@@ -1,0 +1,190 @@
+/**
+ * One interface for every wound track (Fudge boxes, Damage-Capacity-as-track, FATE ladder,
+ * Volt rows). A track is plain JSON: `{ config, state }`. Each kind registers a TrackKind;
+ * the functions at the bottom dispatch on `config.kind`, so sheets, chat cards, odds and the
+ * duel forecast never need to know which kind they hold.
+ *
+ * All functions are pure: they return new states and never mutate their input.
+ */
+import { RulesError } from "./errors";
+import type { Step } from "./explain";
+
+/** What a character can still do, in the order of severity used for statuses. */
+export type Condition = "able" | "cannotAct" | "dying" | "dead" | "takenOut";
+
+export const CONDITIONS: readonly Condition[] = ["able", "cannotAct", "dying", "dead", "takenOut"];
+
+export interface TrackStatus {
+  /** Penalty to every roll (or, in Miniatures, to every stat): 0 or negative. */
+  penalty: number;
+  condition: Condition;
+  /** False when the condition forbids acting (a Volt circled-row Injury is dying but can act). */
+  canAct: boolean;
+  /** Key of the worst level reached (e.g. "hurt", "veryHurt", "nearDeath"), null when unhurt. Drives token statuses. */
+  levelKey: string | null;
+  /** Temporary effects currently on the track (e.g. "stunned", "veryStunned", "clipped"). */
+  effects: string[];
+  /** Why: the rules that produced penalty and condition. */
+  steps: Step[];
+}
+
+/** One box (or row circle) as the sheet shows it. `ref` is what a click sends back to `toggle`. */
+export interface RenderBox {
+  ref: string;
+  marked: boolean;
+  /** Short mark drawn in the box: "X", a real-level tag like "H", Volt "|", "−", "+". */
+  mark: string;
+  /** Key of the wound's real level when the mark overflowed from a lower level. */
+  realLevelKey?: string;
+  overflow: boolean;
+  stun: boolean;
+  /** Blacked-out (Volt Tough) or otherwise not markable. */
+  disabled: boolean;
+  /** Accessible label key + params, e.g. FUDGE.Track.BoxLabel {level, n}. */
+  labelKey: string;
+  labelParams: Record<string, string | number>;
+}
+
+export interface RenderRow {
+  key: string;
+  /** i18n key of the level / row name (FUDGE.Wound.hurt, FUDGE.Volt.Row …). */
+  labelKey: string;
+  labelParams: Record<string, string | number>;
+  /** Damage numbers that reach this level ("3–4", "9+"), when the track has thresholds. */
+  range: string;
+  /** Penalty shown beside the level; null when the level's effect is not a number. */
+  penalty: number | null;
+  /** i18n key of a non-numeric effect ("FUDGE.Effect.cannotAct"), or "". */
+  effectKey: string;
+  circled: boolean;
+  boxes: RenderBox[];
+}
+
+export interface TrackRender {
+  kind: string;
+  /** Label of the track (FATE tracks have a kind label, e.g. "Physical", "Social"). */
+  label: string;
+  rows: RenderRow[];
+  status: TrackStatus;
+}
+
+export interface ApplyResult<S> {
+  state: S;
+  /** How the wound was placed (which box, overflow, ignored, killed). */
+  steps: Step[];
+  status: TrackStatus;
+  /** The wound could not be recorded because it ended the fight (killed / taken out). */
+  ended: boolean;
+}
+
+/** A track kind. C: config, S: state, W: wound, H: healing request. */
+export interface TrackKind<C, S, W, H = unknown> {
+  kind: string;
+  parseConfig(input: unknown, path: string): C;
+  /** Validates stored state against the config (stored actor data, chat-card snapshots). */
+  parseState(config: C, input: unknown, path: string): S;
+  parseWound(config: C, input: unknown, path: string): W;
+  parseHealing(config: C, input: unknown, path: string): H;
+  initial(config: C): S;
+  apply(config: C, state: S, wound: W): ApplyResult<S>;
+  status(config: C, state: S): TrackStatus;
+  heal(config: C, state: S, healing: H): { state: S; steps: Step[] };
+  /** A click on a box of the sheet: mark it (with its own level) or clear it. */
+  toggle(config: C, state: S, ref: string): S;
+  render(config: C, state: S): TrackRender;
+  /** Canonical string of a state, equal for equal states (memo key for the forecast). */
+  stateKey(config: C, state: S): string;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyKind = TrackKind<any, any, any, any>;
+const KINDS = new Map<string, AnyKind>();
+
+export function registerTrackKind(kind: AnyKind): void {
+  KINDS.set(kind.kind, kind);
+}
+
+export function trackKind(kind: string, path = "track.config.kind"): AnyKind {
+  const k = KINDS.get(kind);
+  if (!k) throw new RulesError(path, "FUDGE.Error.UnknownTrackKind", `unknown track kind ${JSON.stringify(kind)} (known: ${[...KINDS.keys()].join(", ")})`);
+  return k;
+}
+
+export function trackKinds(): string[] {
+  return [...KINDS.keys()];
+}
+
+/** A track as stored on an actor: its shape and what is marked on it. */
+export interface Track<C extends { kind: string } = { kind: string } & Record<string, unknown>, S = unknown> {
+  config: C;
+  state: S;
+}
+
+function kindOf(track: { config: { kind: string } }): AnyKind {
+  return trackKind(track?.config?.kind);
+}
+
+export function parseTrack(input: unknown, path = "track"): Track {
+  if (typeof input !== "object" || input === null) throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object");
+  const o = input as Record<string, unknown>;
+  const cfgIn = o.config as { kind?: unknown } | undefined;
+  const k = trackKind(String(cfgIn?.kind), `${path}.config.kind`);
+  const config = k.parseConfig(o.config, `${path}.config`);
+  const state = o.state === undefined ? k.initial(config) : k.parseState(config, o.state, `${path}.state`);
+  return { config, state };
+}
+
+export function newTrack(config: { kind: string }): Track {
+  const k = kindOf({ config });
+  const c = k.parseConfig(config, "config");
+  return { config: c, state: k.initial(c) };
+}
+
+export function applyWound(track: Track, wound: unknown): ApplyResult<unknown> & { track: Track } {
+  const k = kindOf(track);
+  const w = k.parseWound(track.config, wound, "wound");
+  const r = k.apply(track.config, track.state, w);
+  return { ...r, track: { config: track.config, state: r.state } };
+}
+
+export function trackStatus(track: Track): TrackStatus {
+  return kindOf(track).status(track.config, track.state);
+}
+
+export function healTrack(track: Track, healing: unknown): { track: Track; steps: Step[] } {
+  const k = kindOf(track);
+  const h = k.parseHealing(track.config, healing, "healing");
+  const r = k.heal(track.config, track.state, h);
+  return { track: { config: track.config, state: r.state }, steps: r.steps };
+}
+
+export function toggleBox(track: Track, ref: string): Track {
+  return { config: track.config, state: kindOf(track).toggle(track.config, track.state, ref) };
+}
+
+export function renderTrack(track: Track): TrackRender {
+  return kindOf(track).render(track.config, track.state);
+}
+
+export function trackStateKey(track: Track): string {
+  return kindOf(track).stateKey(track.config, track.state);
+}
+
+/**
+ * Undo of an applied wound. The applied record keeps the exact track before and after; undo
+ * restores `before` when the track is still as the wound left it, and refuses otherwise
+ * (something else changed the track since: the GM must sort it out by hand or force it).
+ */
+export interface AppliedRecord {
+  before: unknown;
+  after: unknown;
+}
+
+export function undoApplied(track: Track, applied: AppliedRecord, force = false): Track {
+  const k = kindOf(track);
+  const current = k.stateKey(track.config, track.state);
+  const after = k.stateKey(track.config, k.parseState(track.config, applied.after, "applied.after"));
+  if (!force && current !== after)
+    throw new RulesError("applied", "FUDGE.Error.UndoConflict", "the track has changed since this wound was applied");
+  return { config: track.config, state: k.parseState(track.config, applied.before, "applied.before") };
+}

@@ -1,0 +1,70 @@
+/**
+ * Small validators for plain JSON input. Each takes the value and its dotted path and either
+ * returns the typed value or throws a RulesError naming that path.
+ */
+import { RulesError } from "./errors";
+
+export type Path = string;
+
+export const at = (path: Path, key: string | number): Path =>
+  typeof key === "number" ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export function record(v: unknown, path: Path): Record<string, unknown> {
+  if (!isRecord(v)) throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object");
+  return v;
+}
+
+export function int(v: unknown, path: Path, min = -Infinity, max = Infinity): number {
+  if (typeof v !== "number" || !Number.isInteger(v))
+    throw new RulesError(path, "FUDGE.Error.NotInteger", `must be a whole number (got ${JSON.stringify(v)})`);
+  if (v < min || v > max)
+    throw new RulesError(path, "FUDGE.Error.OutOfRange", `must be between ${min} and ${max} (got ${v})`, { min, max, value: v });
+  return v;
+}
+
+export function optInt(v: unknown, path: Path, fallback: number, min = -Infinity, max = Infinity): number {
+  return v === undefined || v === null ? fallback : int(v, path, min, max);
+}
+
+export function num(v: unknown, path: Path, min = -Infinity, max = Infinity): number {
+  if (typeof v !== "number" || !Number.isFinite(v))
+    throw new RulesError(path, "FUDGE.Error.NotNumber", `must be a number (got ${JSON.stringify(v)})`);
+  if (v < min || v > max)
+    throw new RulesError(path, "FUDGE.Error.OutOfRange", `must be between ${min} and ${max} (got ${v})`, { min, max, value: v });
+  return v;
+}
+
+export function bool(v: unknown, path: Path, fallback?: boolean): boolean {
+  if (v === undefined && fallback !== undefined) return fallback;
+  if (typeof v !== "boolean") throw new RulesError(path, "FUDGE.Error.NotBoolean", `must be true or false (got ${JSON.stringify(v)})`);
+  return v;
+}
+
+export function str(v: unknown, path: Path, fallback?: string): string {
+  if (v === undefined && fallback !== undefined) return fallback;
+  if (typeof v !== "string") throw new RulesError(path, "FUDGE.Error.NotString", `must be text (got ${JSON.stringify(v)})`);
+  return v;
+}
+
+export function oneOf<T extends string>(v: unknown, path: Path, allowed: readonly T[], fallback?: T): T {
+  if (v === undefined && fallback !== undefined) return fallback;
+  if (typeof v !== "string" || !(allowed as readonly string[]).includes(v))
+    throw new RulesError(path, "FUDGE.Error.NotOneOf", `must be one of ${allowed.join(", ")} (got ${JSON.stringify(v)})`, {
+      allowed: allowed.join(", "),
+    });
+  return v as T;
+}
+
+export function array(v: unknown, path: Path, minLength = 0, maxLength = Infinity): unknown[] {
+  if (!Array.isArray(v)) throw new RulesError(path, "FUDGE.Error.NotArray", "must be a list");
+  if (v.length < minLength || v.length > maxLength)
+    throw new RulesError(path, "FUDGE.Error.BadLength", `must hold ${minLength}${maxLength === Infinity ? " or more" : `–${maxLength}`} entries (got ${v.length})`, {
+      min: minLength,
+      max: maxLength === Infinity ? "∞" : maxLength,
+    });
+  return v;
+}

@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["tests/**/*.test.ts"],
+    exclude: ["tests/browser/**", "node_modules/**"],
+    pool: "threads",
+    testTimeout: 60_000,
+  },
+});
