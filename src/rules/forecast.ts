@@ -1,0 +1,325 @@
+/**
+ * Duel forecast: the exact probability that each side is the first to be put out of the fight
+ * (cannot act, dying, dead or taken out), and the expected number of exchanges, for two
+ * combatants fighting with the rules of one preset.
+ *
+ * Method: an absorbing Markov chain over both wound tracks. A state is (A's track, B's track,
+ * whose turn). Each step's distribution comes from exact enumeration of the preset pipeline's
+ * dice (the same resolve function as a chat card). States are solved in reverse topological order
+ * of their strongly connected components (Tarjan); a component with cycles (e.g. FATE Clipped
+ * boxes that clear again) is solved exactly by Gaussian elimination.
+ *
+ * Contract with pipelines: the wound an attack deals may depend on the two tracks only through
+ * their status (penalty, effects, worst level); so each status pair is enumerated once and
+ * reused for every state pair that shares it.
+ */
+import { RulesError } from "./errors";
+import { enumerateDice, pipelineFor, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot } from "./pipeline";
+import { applyWound, healTrack, trackStateKey, trackStatus, type Track, type TrackStatus } from "./track";
+import { isRecord, oneOf, optInt } from "./validate";
+
+export interface DuelForecast {
+  preset: string;
+  /** P(A is put out first) — B wins. */
+  aOut: number;
+  /** P(B is put out first) — A wins. */
+  bOut: number;
+  /** P(the fight can never end: no side can hurt the other any more). */
+  stalemate: number;
+  /** Expected exchanges until one side is out; null when a stalemate is possible. */
+  expectedExchanges: number | null;
+  /** Reachable states of the chain (both tracks and the turn). */
+  states: number;
+  /** Distinct status pairs whose dice were enumerated. */
+  enumerations: number;
+}
+
+interface Step {
+  toA: unknown; // wound for A's track, or null
+  toB: unknown;
+  healA: string | null; // healing type a follow-up applies (FATE Clipped consumed)
+  healB: string | null;
+  p: number;
+}
+
+const statusSig = (s: TrackStatus): string => `${s.penalty}|${s.levelKey}|${s.effects.join(",")}|${s.canAct ? 1 : 0}`;
+const out = (t: Track): boolean => !trackStatus(t).canAct;
+
+function withTracks<R extends AttackRequest>(req: R, attacker: Track, defender: Track): R {
+  return { ...req, attacker: { ...req.attacker, track: attacker }, defender: { ...req.defender, track: defender } };
+}
+
+function followHeal(r: AttackResolution | null, side: "attacker" | "defender"): string | null {
+  const f = r?.followUps.find((x) => x.target === side && typeof x.params.healing === "string");
+  return f ? String(f.params.healing) : null;
+}
+
+/** Enumerates one step: `first` attacks `second` (opposed: the loser of the roll is wounded). */
+function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackRequest): Step[] {
+  const slotsFS = p.slots(reqFS);
+  const counter: DiceSlot[] = p.exchange === "opposed" ? p.slots(reqSF).map((s) => ({ ...s, id: `counter:${s.id}` })) : [];
+  const merged = new Map<string, Step>();
+  enumerateDice([...slotsFS, ...counter], (dice: DiceReader) => {
+    const r1 = p.resolve(reqFS, dice);
+    let r2: AttackResolution | null = null;
+    if (p.exchange === "opposed" && (r1.numbers.relativeDegree ?? 0) < 0) {
+      // The defender won the opposed roll: same two 4dF, seen from the other side (Fudge §4.3).
+      const swapped: DiceReader = (id) => (id === "attack" ? dice("defense") : id === "defense" ? dice("attack") : dice(`counter:${id}`));
+      r2 = p.resolve(reqSF, swapped);
+    }
+    return {
+      toA: r2?.wound ?? null,
+      toB: r1.wound ?? null,
+      healA: followHeal(r1, "attacker") ?? followHeal(r2, "defender"),
+      healB: followHeal(r1, "defender") ?? followHeal(r2, "attacker"),
+    };
+  }, (s, prob) => {
+    const key = JSON.stringify([s.toA, s.toB, s.healA, s.healB]);
+    const m = merged.get(key);
+    if (m) m.p += prob;
+    else merged.set(key, { ...s, p: prob });
+  });
+  return [...merged.values()];
+}
+
+export interface DuelOptions {
+  maxStates?: number;
+}
+
+/**
+ * `input`: `{ preset, a, b, options?, situation?, first?: "a" | "b" }` — a and b are combatants
+ * as the preset's attack request takes them. `first` matters for alternating presets.
+ */
+export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForecast {
+  if (!isRecord(input)) throw new RulesError("", "FUDGE.Error.NotObject", "the duel request must be an object");
+  const p = pipelineFor(input.preset);
+  const maxStates = opts.maxStates ?? optInt(input.maxStates, "maxStates", 200_000, 1, 2_000_000);
+  const first = oneOf(input.first, "first", ["a", "b"] as const, "a");
+  const base = { preset: input.preset, options: input.options, situation: input.situation ?? {} };
+  let reqAB: AttackRequest, reqBA: AttackRequest;
+  try {
+    reqAB = p.parseRequest({ ...base, attacker: input.a, defender: input.b });
+  } catch (e) {
+    throw renamePaths(e, { attacker: "a", defender: "b" });
+  }
+  try {
+    reqBA = p.parseRequest({ ...base, attacker: input.b, defender: input.a });
+  } catch (e) {
+    throw renamePaths(e, { attacker: "b", defender: "a" });
+  }
+  const alternating = p.exchange === "alternating";
+
+  // Transition cache by status pair (see the contract above).
+  const stepCache = new Map<string, Step[]>();
+  let enumerations = 0;
+  const steps = (tA: Track, tB: Track, turn: "a" | "b"): Step[] => {
+    const key = `${turn}|${statusSig(trackStatus(tA))}|${statusSig(trackStatus(tB))}`;
+    let s = stepCache.get(key);
+    if (!s) {
+      enumerations++;
+      if (turn === "a") s = enumerateStep(p, withTracks(reqAB, tA, tB), withTracks(reqBA, tB, tA));
+      else {
+        // B attacks A: swap the roles back so that toA/toB keep their meaning.
+        s = enumerateStep(p, withTracks(reqBA, tB, tA), withTracks(reqAB, tA, tB)).map((x) => ({ toA: x.toB, toB: x.toA, healA: x.healB, healB: x.healA, p: x.p }));
+      }
+      stepCache.set(key, s);
+    }
+    return s;
+  };
+  // Per side: a state key identifies a state only within its own track config.
+  const applyCache = { a: new Map<string, Track>(), b: new Map<string, Track>() };
+  const applyTo = (side: "a" | "b", t: Track, wound: unknown, heal: string | null): Track => {
+    if (wound === null && heal === null) return t;
+    const cache = applyCache[side];
+    const key = `${trackStateKey(t)}|${JSON.stringify(wound)}|${heal}`;
+    let r = cache.get(key);
+    if (!r) {
+      r = t;
+      if (wound !== null) r = applyWound(r, wound).track;
+      if (heal !== null) r = healTrack(r, { type: heal }).track;
+      cache.set(key, r);
+    }
+    return r;
+  };
+
+  // Explore the reachable chain.
+  interface Node {
+    tA: Track;
+    tB: Track;
+    turn: "a" | "b";
+    absorbed: "a" | "b" | null; // which side is out
+    edges: Array<[number, number]>; // [node index, p]
+  }
+  const nodes: Node[] = [];
+  const index = new Map<string, number>();
+  const nodeOf = (tA: Track, tB: Track, turn: "a" | "b"): number => {
+    const aOut = out(tA);
+    const bOut = out(tB);
+    const absorbed = aOut ? "a" : bOut ? "b" : null;
+    const key = absorbed ? `out:${absorbed}` : `${turn}|${trackStateKey(tA)}|${trackStateKey(tB)}`;
+    let i = index.get(key);
+    if (i === undefined) {
+      if (nodes.length >= maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
+      i = nodes.length;
+      nodes.push({ tA, tB, turn, absorbed, edges: [] });
+      index.set(key, i);
+    }
+    return i;
+  };
+  const start = nodeOf(reqAB.attacker.track, reqAB.defender.track, first);
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i];
+    if (n.absorbed) continue;
+    const next = alternating ? (n.turn === "a" ? "b" : "a") : n.turn;
+    const acc = new Map<number, number>();
+    for (const s of steps(n.tA, n.tB, n.turn)) {
+      const j = nodeOf(applyTo("a", n.tA, s.toA, s.healA), applyTo("b", n.tB, s.toB, s.healB), next);
+      acc.set(j, (acc.get(j) ?? 0) + s.p);
+    }
+    n.edges = [...acc.entries()];
+  }
+
+  // Solve: bOut probability, aOut probability and expected steps, per node.
+  const N = nodes.length;
+  const pA = new Float64Array(N);
+  const pB = new Float64Array(N);
+  const eSteps = new Float64Array(N);
+  const stuck = new Float64Array(N); // probability of never being absorbed
+  for (let i = 0; i < N; i++) {
+    if (nodes[i].absorbed === "a") pA[i] = 1;
+    if (nodes[i].absorbed === "b") pB[i] = 1;
+  }
+  for (const comp of tarjan(N, (i) => (nodes[i].absorbed ? [] : nodes[i].edges.map((e) => e[0])))) {
+    if (comp.length === 1 && nodes[comp[0]].absorbed) continue;
+    solveComponent(comp, nodes, pA, pB, eSteps, stuck);
+  }
+  const stalemate = stuck[start];
+  const exchanges = stalemate > 1e-12 ? null : alternating ? eSteps[start] / 2 : eSteps[start];
+  return { preset: p.preset, aOut: pA[start], bOut: pB[start], stalemate, expectedExchanges: exchanges, states: N, enumerations };
+}
+
+/** Tarjan's strongly connected components, iterative; components come out in reverse topological order. */
+function tarjan(n: number, succ: (i: number) => number[]): number[][] {
+  const idx = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const onStack = new Uint8Array(n);
+  const stack: number[] = [];
+  const comps: number[][] = [];
+  let counter = 0;
+  for (let root = 0; root < n; root++) {
+    if (idx[root] !== -1) continue;
+    const work: Array<[number, number]> = [[root, 0]];
+    idx[root] = low[root] = counter++;
+    stack.push(root);
+    onStack[root] = 1;
+    while (work.length) {
+      const top = work[work.length - 1];
+      const [v, k] = top;
+      const s = succ(v);
+      if (k < s.length) {
+        top[1]++;
+        const w = s[k];
+        if (idx[w] === -1) {
+          idx[w] = low[w] = counter++;
+          stack.push(w);
+          onStack[w] = 1;
+          work.push([w, 0]);
+        } else if (onStack[w]) low[v] = Math.min(low[v], idx[w]);
+      } else {
+        work.pop();
+        if (work.length) low[work[work.length - 1][0]] = Math.min(low[work[work.length - 1][0]], low[v]);
+        if (low[v] === idx[v]) {
+          const comp: number[] = [];
+          let w: number;
+          do {
+            w = stack.pop()!;
+            onStack[w] = 0;
+            comp.push(w);
+          } while (w !== v);
+          comps.push(comp);
+        }
+      }
+    }
+  }
+  return comps;
+}
+
+/**
+ * Solves x = P_in x + P_out y for the component (all successors outside it are already solved).
+ * Unknowns per node: pA, pB, expected steps (conditioned properly only when absorption is sure).
+ */
+function solveComponent(
+  comp: number[],
+  nodes: Array<{ edges: Array<[number, number]> }>,
+  pA: Float64Array,
+  pB: Float64Array,
+  eSteps: Float64Array,
+  stuck: Float64Array,
+): void {
+  const m = comp.length;
+  const local = new Map<number, number>();
+  comp.forEach((v, i) => local.set(v, i));
+  // (I − Q) x = b, four right-hand sides: pA, pB, steps, stuck.
+  const A = Array.from({ length: m }, () => new Float64Array(m));
+  const rhs = Array.from({ length: m }, () => new Float64Array(4));
+  let exits = false;
+  comp.forEach((v, i) => {
+    A[i][i] += 1;
+    rhs[i][2] = 1;
+    for (const [w, p] of nodes[v].edges) {
+      const j = local.get(w);
+      if (j !== undefined) A[i][j] -= p;
+      else {
+        exits = true;
+        rhs[i][0] += p * pA[w];
+        rhs[i][1] += p * pB[w];
+        rhs[i][2] += p * eSteps[w];
+        rhs[i][3] += p * stuck[w];
+      }
+    }
+  });
+  if (!exits) {
+    // A closed set of states that never reaches an end: a stalemate (nobody can hurt anybody).
+    for (const v of comp) {
+      stuck[v] = 1;
+      eSteps[v] = Infinity;
+    }
+    return;
+  }
+  const x = gauss(A, rhs);
+  comp.forEach((v, i) => {
+    pA[v] = x[i][0];
+    pB[v] = x[i][1];
+    eSteps[v] = x[i][2];
+    stuck[v] = x[i][3];
+  });
+}
+
+function gauss(A: Float64Array[], B: Float64Array[]): Float64Array[] {
+  const n = A.length;
+  const a = A.map((r) => Float64Array.from(r));
+  const b = B.map((r) => Float64Array.from(r));
+  for (let c = 0; c < n; c++) {
+    let piv = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(a[r][c]) > Math.abs(a[piv][c])) piv = r;
+    [a[c], a[piv]] = [a[piv], a[c]];
+    [b[c], b[piv]] = [b[piv], b[c]];
+    const d = a[c][c];
+    for (let r = 0; r < n; r++) {
+      if (r === c || a[r][c] === 0) continue;
+      const f = a[r][c] / d;
+      for (let k = c; k < n; k++) a[r][k] -= f * a[c][k];
+      for (let k = 0; k < b[r].length; k++) b[r][k] -= f * b[c][k];
+    }
+  }
+  return b.map((row, i) => row.map((x) => x / a[i][i]));
+}
+
+function renamePaths(e: unknown, map: Record<string, string>): unknown {
+  if (!(e instanceof RulesError)) return e;
+  const first = e.field.split(/[.[]/)[0];
+  if (!(first in map)) return e;
+  const field = map[first] + e.field.slice(first.length);
+  return new RulesError(field, e.key, e.message.replace(/^[^:]*: /, ""), e.params);
+}
+

@@ -1,0 +1,75 @@
+/**
+ * Exact odds of one attack: every reachable combination of dice outcome classes is resolved by
+ * the preset's own pipeline (enumerateDice), weighted by its exact probability, and tallied.
+ * No sampling. `monteCarloOdds` is the sampling peer used by tests and the benchmark.
+ */
+import type { Rng } from "./dice";
+import { enumerateDice, pipelineFor, rollingDice, type AttackResolution } from "./pipeline";
+import type { Condition } from "./track";
+
+export interface AttackOdds {
+  preset: string;
+  /** P(hit): the attack landed (it may still do no damage). */
+  hit: number;
+  /** By resolution outcome: miss, standoff, noDamage, wound, gmJudgement … */
+  outcomes: Record<string, number>;
+  /** By wound level dealt ("none" when no wound). */
+  woundLevels: Record<string, number>;
+  /** By the defender's worst track level afterwards ("none" when unhurt). */
+  trackResults: Record<string, number>;
+  /** By the defender's condition afterwards. */
+  conditions: Partial<Record<Condition, number>>;
+  /** P(the defender is dead afterwards). */
+  death: number;
+  /** Probability mass not enumerated (only open-ended dice truncated far out); 0 otherwise. */
+  residual: number;
+  /** How many dice combinations were resolved. */
+  leaves: number;
+}
+
+function emptyOdds(preset: string): AttackOdds {
+  return { preset, hit: 0, outcomes: {}, woundLevels: {}, trackResults: {}, conditions: {}, death: 0, residual: 0, leaves: 0 };
+}
+
+const add = (m: Record<string, number>, k: string, p: number): void => {
+  m[k] = (m[k] ?? 0) + p;
+};
+
+function tally(odds: AttackOdds, r: AttackResolution, p: number): void {
+  odds.leaves++;
+  if (r.hit) odds.hit += p;
+  add(odds.outcomes, r.outcome, p);
+  add(odds.woundLevels, r.woundKey ?? "none", p);
+  const status = r.defenderAfter?.status;
+  add(odds.trackResults, status?.levelKey ?? "none", p);
+  if (status) {
+    add(odds.conditions, status.condition, p);
+    if (status.condition === "dead") odds.death += p;
+  }
+}
+
+/** Exact probability of every outcome of the attack described by `input` (a pipeline request). */
+export function exactOdds(input: unknown): AttackOdds {
+  const p = pipelineFor((input as { preset?: unknown })?.preset);
+  const req = p.parseRequest(input);
+  const odds = emptyOdds(p.preset);
+  let total = 0;
+  enumerateDice(p.slots(req), (dice) => p.resolve(req, dice), (r: AttackResolution, prob) => {
+    tally(odds, r, prob);
+    total += prob;
+  });
+  odds.residual = Math.max(0, 1 - total);
+  return odds;
+}
+
+/** The same tallies from `samples` random rolls (the sampling peer of exactOdds). */
+export function monteCarloOdds(input: unknown, samples: number, rng: Rng): AttackOdds {
+  const p = pipelineFor((input as { preset?: unknown })?.preset);
+  const req = p.parseRequest(input);
+  const slots = p.slots(req);
+  const odds = emptyOdds(p.preset);
+  const w = 1 / samples;
+  for (let i = 0; i < samples; i++) tally(odds, p.resolve(req, rollingDice(slots, rng)), w);
+  odds.leaves = samples;
+  return odds;
+}
