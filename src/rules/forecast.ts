@@ -39,11 +39,30 @@ interface Step {
   toB: unknown;
   healA: string | null; // healing type a follow-up applies (FATE Clipped consumed)
   healB: string | null;
+  /** Cache keys of what happens to each side (wound and healing as JSON). */
+  kA: string;
+  kB: string;
   p: number;
 }
 
 const statusSig = (s: TrackStatus): string => `${s.penalty}|${s.levelKey}|${s.effects.join(",")}|${s.canAct ? 1 : 0}`;
-const out = (t: Track): boolean => !trackStatus(t).canAct;
+
+/** Tracks are immutable values here, so what is derived from one is computed once per object. */
+interface Derived {
+  key: string;
+  sig: string;
+  out: boolean;
+}
+const derivedCache = new WeakMap<Track, Derived>();
+function derived(t: Track): Derived {
+  let d = derivedCache.get(t);
+  if (!d) {
+    const s = trackStatus(t);
+    d = { key: trackStateKey(t), sig: statusSig(s), out: !s.canAct };
+    derivedCache.set(t, d);
+  }
+  return d;
+}
 
 function withTracks<R extends AttackRequest>(req: R, attacker: Track, defender: Track): R {
   return { ...req, attacker: { ...req.attacker, track: attacker }, defender: { ...req.defender, track: defender } };
@@ -74,10 +93,12 @@ function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackReq
       healB: followHeal(r1, "defender") ?? followHeal(r2, "attacker"),
     };
   }, (s, prob) => {
-    const key = JSON.stringify([s.toA, s.toB, s.healA, s.healB]);
+    const kA = JSON.stringify([s.toA, s.healA]);
+    const kB = JSON.stringify([s.toB, s.healB]);
+    const key = `${kA}|${kB}`;
     const m = merged.get(key);
     if (m) m.p += prob;
-    else merged.set(key, { ...s, p: prob });
+    else merged.set(key, { ...s, kA, kB, p: prob });
   });
   return [...merged.values()];
 }
@@ -113,14 +134,14 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   const stepCache = new Map<string, Step[]>();
   let enumerations = 0;
   const steps = (tA: Track, tB: Track, turn: "a" | "b"): Step[] => {
-    const key = `${turn}|${statusSig(trackStatus(tA))}|${statusSig(trackStatus(tB))}`;
+    const key = `${turn}|${derived(tA).sig}|${derived(tB).sig}`;
     let s = stepCache.get(key);
     if (!s) {
       enumerations++;
       if (turn === "a") s = enumerateStep(p, withTracks(reqAB, tA, tB), withTracks(reqBA, tB, tA));
       else {
         // B attacks A: swap the roles back so that toA/toB keep their meaning.
-        s = enumerateStep(p, withTracks(reqBA, tB, tA), withTracks(reqAB, tA, tB)).map((x) => ({ toA: x.toB, toB: x.toA, healA: x.healB, healB: x.healA, p: x.p }));
+        s = enumerateStep(p, withTracks(reqBA, tB, tA), withTracks(reqAB, tA, tB)).map((x) => ({ toA: x.toB, toB: x.toA, healA: x.healB, healB: x.healA, kA: x.kB, kB: x.kA, p: x.p }));
       }
       stepCache.set(key, s);
     }
@@ -128,10 +149,10 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   };
   // Per side: a state key identifies a state only within its own track config.
   const applyCache = { a: new Map<string, Track>(), b: new Map<string, Track>() };
-  const applyTo = (side: "a" | "b", t: Track, wound: unknown, heal: string | null): Track => {
+  const applyTo = (side: "a" | "b", t: Track, wound: unknown, heal: string | null, what: string): Track => {
     if (wound === null && heal === null) return t;
     const cache = applyCache[side];
-    const key = `${trackStateKey(t)}|${JSON.stringify(wound)}|${heal}`;
+    const key = `${derived(t).key}|${what}`;
     let r = cache.get(key);
     if (!r) {
       r = t;
@@ -153,10 +174,10 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   const nodes: Node[] = [];
   const index = new Map<string, number>();
   const nodeOf = (tA: Track, tB: Track, turn: "a" | "b"): number => {
-    const aOut = out(tA);
-    const bOut = out(tB);
-    const absorbed = aOut ? "a" : bOut ? "b" : null;
-    const key = absorbed ? `out:${absorbed}` : `${turn}|${trackStateKey(tA)}|${trackStateKey(tB)}`;
+    const dA = derived(tA);
+    const dB = derived(tB);
+    const absorbed = dA.out ? "a" : dB.out ? "b" : null;
+    const key = absorbed ? `out:${absorbed}` : `${turn}|${dA.key}|${dB.key}`;
     let i = index.get(key);
     if (i === undefined) {
       if (nodes.length >= maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
@@ -173,7 +194,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     const next = alternating ? (n.turn === "a" ? "b" : "a") : n.turn;
     const acc = new Map<number, number>();
     for (const s of steps(n.tA, n.tB, n.turn)) {
-      const j = nodeOf(applyTo("a", n.tA, s.toA, s.healA), applyTo("b", n.tB, s.toB, s.healB), next);
+      const j = nodeOf(applyTo("a", n.tA, s.toA, s.healA, s.kA), applyTo("b", n.tB, s.toB, s.healB, s.kB), next);
       acc.set(j, (acc.get(j) ?? 0) + s.p);
     }
     n.edges = [...acc.entries()];

@@ -1,0 +1,87 @@
+/**
+ * Sample characters for CLI requests: a combatant given as a string ("attacker": "Leroy") is
+ * read from the pack sources (packs/src/**) and mapped to the preset's combatant by the same
+ * pure function the Foundry sheets use (src/system/combatant.ts). Everything else passes through.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { RulesError } from "../rules/errors";
+import { isRecord } from "../rules/validate";
+import { attackRequest, equippedOf } from "../system/combatant";
+import { defaultWorldRules, type ActorDoc, type ItemDoc, type WorldRules } from "../system/data";
+
+/** packs/src of the checkout this module runs from (found upward, so bundled copies work too). */
+function packSources(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const p = join(dir, "packs", "src");
+    if (existsSync(p)) return p;
+    const up = resolve(dir, "..");
+    if (up === dir) throw new RulesError("", "FUDGE.Error.NoPackSources", "packs/src was not found beside this program");
+    dir = up;
+  }
+}
+const PACK_SOURCES = packSources();
+
+function* jsonFiles(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) yield* jsonFiles(p);
+    else if (name.endsWith(".json")) yield p;
+  }
+}
+
+let cache: ActorDoc[] | null = null;
+
+/** Every actor of the pack sources. */
+export function sampleActors(dir = PACK_SOURCES): ActorDoc[] {
+  if (cache && dir === PACK_SOURCES) return cache;
+  const actors: ActorDoc[] = [];
+  for (const f of jsonFiles(dir)) {
+    const doc = JSON.parse(readFileSync(f, "utf8")) as { _key?: string } & ActorDoc;
+    if (typeof doc._key === "string" && doc._key.startsWith("!actors!")) actors.push(doc);
+  }
+  if (dir === PACK_SOURCES) cache = actors;
+  return actors;
+}
+
+export function findSample(name: string, field: string): ActorDoc {
+  const n = name.trim().toLowerCase();
+  const actors = sampleActors();
+  const hit = actors.find((a) => a.name.toLowerCase() === n) ?? actors.find((a) => a.name.toLowerCase().startsWith(n));
+  if (!hit)
+    throw new RulesError(field, "FUDGE.Error.UnknownSample", `no sample character named ${JSON.stringify(name)} (samples: ${actors.map((a) => a.name).join(", ")})`);
+  return hit;
+}
+
+function rulesFor(preset: unknown): WorldRules {
+  const rules = defaultWorldRules();
+  if (typeof preset === "string") rules.preset = preset as WorldRules["preset"];
+  return rules;
+}
+
+/** The combatant the preset's request takes for a sample actor (attacking with its first equipped weapon). */
+function sampleSide(actor: ActorDoc, other: ActorDoc, preset: unknown, role: "attacker" | "defender"): unknown {
+  const rules = rulesFor(preset);
+  const weapon = (equippedOf(actor, "weapon")[0] as ItemDoc<"weapon"> | undefined) ?? null;
+  const req = role === "attacker" ? attackRequest(actor, weapon, other, rules) : attackRequest(other, (equippedOf(other, "weapon")[0] as ItemDoc<"weapon"> | undefined) ?? null, actor, rules);
+  return req[role];
+}
+
+/** Replaces sample names in attacker/defender (attack requests) and a/b (duel requests). */
+export function resolveSamples(request: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...request };
+  for (const [x, y] of [["attacker", "defender"], ["a", "b"]] as const) {
+    const sx = typeof request[x] === "string" ? findSample(request[x] as string, x) : null;
+    const sy = typeof request[y] === "string" ? findSample(request[y] as string, y) : null;
+    if (!sx && !sy) continue;
+    // The mapping needs an opponent; a sample facing a literal combatant faces itself for the mapping.
+    if (sx) out[x] = sampleSide(sx, sy ?? sx, request.preset, "attacker");
+    if (sy) out[y] = sampleSide(sy, sx ?? sy, request.preset, "defender");
+  }
+  for (const k of ["attacker", "defender", "a", "b"]) {
+    if (out[k] !== undefined && !isRecord(out[k])) throw new RulesError(k, "FUDGE.Error.NotObject", "must be a combatant object or a sample character's name");
+  }
+  return out;
+}
