@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import { isRulesError, RulesError } from "../rules/errors";
 import { duelForecast } from "../rules/forecast";
 import { exactOdds } from "../rules/odds";
-import { resolveAttack, rollAttack } from "../rules/pipeline";
+import { pipelineFor, resolveAttack, rollAttack } from "../rules/pipeline";
 import { seededRng } from "../rules/dice";
 import { isRecord } from "../rules/validate";
 import { resolveSamples } from "./samples";
@@ -30,6 +30,7 @@ export function runCommand(command: string, request: unknown): unknown {
   if (!(COMMANDS as readonly string[]).includes(command))
     throw new RulesError("command", "FUDGE.Error.UnknownCommand", `unknown command ${JSON.stringify(command)}; expected one of ${COMMANDS.join(", ")}`);
   if (!isRecord(request)) throw new RulesError("", "FUDGE.Error.NotObject", "the request must be a JSON object");
+  pipelineFor(request.preset); // an unknown preset is named before anything else
   const req = resolveSamples(request);
   switch (command as Command) {
     case "resolve": {

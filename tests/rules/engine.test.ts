@@ -8,7 +8,7 @@ import { RulesError } from "../../src/rules/errors";
 import { duelForecast } from "../../src/rules/forecast";
 import { exactOdds, monteCarloOdds } from "../../src/rules/odds";
 import { enumerateDice, registerPipeline, resolveAttack, type AttackPipeline, type AttackRequest, type DiceSlot } from "../../src/rules/pipeline";
-import { registerTrackKind, type TrackKind, type TrackStatus } from "../../src/rules/track";
+import { registerTrackKind, type Track, type TrackKind, type TrackStatus } from "../../src/rules/track";
 import { int, record } from "../../src/rules/validate";
 
 interface CountConfig { kind: "toyCount"; boxes: number }
@@ -51,7 +51,8 @@ const toyPipeline: AttackPipeline<AttackRequest> = {
       const c = record(o[k], k);
       const t = record(c.track, `${k}.track`);
       const config = toyTrack.parseConfig(t.config, `${k}.track.config`);
-      return { name: String(c.name), track: { config, state: t.state ? toyTrack.parseState(config, t.state, `${k}.track.state`) : { hits: 0 } } };
+      const track = { config, state: t.state ? toyTrack.parseState(config, t.state, `${k}.track.state`) : { hits: 0 } };
+      return { name: String(c.name), track: track as unknown as Track };
     };
     return { preset: "toy" as never, attacker: side("attacker"), defender: side("defender"), options: {}, situation: {} };
   },

@@ -1,0 +1,122 @@
+/** Exact odds and duel forecasts on the real presets, checked against the dice and against sampling. */
+import { describe, expect, it } from "vitest";
+import { resolveSamples } from "../../src/cli/samples";
+import { FOUR_DF_WEIGHTS, fudgeOutcomes, fudgeWeights, seededRng } from "../../src/rules/dice";
+import { duelForecast } from "../../src/rules/forecast";
+import { exactOdds, monteCarloOdds, type AttackOdds } from "../../src/rules/odds";
+import { pipelineFor, rollingDice } from "../../src/rules/pipeline";
+import { applyWound, trackStatus, type Track } from "../../src/rules/track";
+import "../../src/rules/presets";
+
+describe("4dF", () => {
+  it("is exactly 1, 4, 10, 16, 19, 16, 10, 4, 1 out of 81", () => {
+    expect([...FOUR_DF_WEIGHTS]).toEqual([1, 4, 10, 16, 19, 16, 10, 4, 1]);
+    expect(FOUR_DF_WEIGHTS.reduce((a, b) => a + b, 0)).toBe(81);
+    expect(fudgeOutcomes(4).map((o) => o.p * 81)).toEqual([1, 4, 10, 16, 19, 16, 10, 4, 1].map((x) => expect.closeTo(x, 12)));
+  });
+  it("matches brute-force counting of all faces for 1..6 dice", () => {
+    for (let n = 1; n <= 6; n++) {
+      const counts = new Array(2 * n + 1).fill(0);
+      for (let code = 0; code < 3 ** n; code++) {
+        let t = 0;
+        for (let c = code, i = 0; i < n; i++, c = Math.floor(c / 3)) t += (c % 3) - 1;
+        counts[t + n]++;
+      }
+      expect(fudgeWeights(n)).toEqual(counts);
+    }
+  });
+});
+
+/** Every tallied probability of a Monte Carlo run lies within 4.5 standard errors of the exact one. */
+function agrees(exact: AttackOdds, mc: AttackOdds, n: number): void {
+  for (const field of ["outcomes", "woundLevels", "trackResults", "conditions"] as const) {
+    const keys = new Set([...Object.keys(exact[field]), ...Object.keys(mc[field])]);
+    for (const k of keys) {
+      const p = (exact[field] as Record<string, number>)[k] ?? 0;
+      const q = (mc[field] as Record<string, number>)[k] ?? 0;
+      const se = Math.sqrt(Math.max(p * (1 - p), 1 / n) / n);
+      expect(Math.abs(p - q), `${field}.${k}: exact ${p}, sampled ${q}`).toBeLessThan(4.5 * se);
+    }
+  }
+  expect(Math.abs(exact.hit - mc.hit)).toBeLessThan(4.5 * Math.sqrt((exact.hit * (1 - exact.hit)) / n) + 1e-9);
+}
+
+const attacks: Array<[string, Record<string, unknown>]> = [
+  ["fudge", { preset: "fudge", attacker: "Leroy", defender: "Theodora" }],
+  ["fudge (Theodora attacks)", { preset: "fudge", attacker: "Theodora", defender: "Leroy" }],
+  ["miniatures", { preset: "miniatures", attacker: "Brutas the Brute", defender: "Yanni the Yeoman" }],
+  ["fate", { preset: "fate", attacker: "Leroy", defender: "Theodora" }],
+];
+
+describe("exact odds agree with a large seeded Monte Carlo", () => {
+  for (const [name, req] of attacks) {
+    it(name, () => {
+      const full = resolveSamples(req);
+      const exact = exactOdds(full);
+      const total = Object.values(exact.outcomes).reduce((a, b) => a + b, 0);
+      expect(total + exact.residual).toBeCloseTo(1, 12);
+      const n = 40_000;
+      agrees(exact, monteCarloOdds(full, n, seededRng(1995)), n);
+    });
+  }
+});
+
+describe("duel forecast", () => {
+  it("Fudge: probabilities sum to one and the better fighter is favoured", () => {
+    const f = duelForecast(resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" }));
+    expect(f.aOut + f.bOut + f.stalemate).toBeCloseTo(1, 12);
+    expect(f.expectedExchanges).toBeGreaterThan(1);
+    // Swapping the sides swaps the answer (an opposed exchange has no first mover).
+    const g = duelForecast(resolveSamples({ preset: "fudge", a: "Theodora", b: "Leroy" }));
+    expect(g.aOut).toBeCloseTo(f.bOut, 12);
+    expect(g.expectedExchanges).toBeCloseTo(f.expectedExchanges!, 10);
+  });
+  it("Miniatures: identical datacards favour the side that strikes first", () => {
+    const f = duelForecast(resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" }));
+    expect(f.aOut + f.bOut).toBeCloseTo(1, 12);
+    expect(f.bOut).toBeGreaterThan(f.aOut);
+    const g = duelForecast({ ...resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" }), first: "b" });
+    expect(g.aOut).toBeCloseTo(f.bOut, 12);
+  });
+  it("FATE: cycles of Clipped boxes are solved and sum to one", () => {
+    const f = duelForecast(resolveSamples({ preset: "fate", a: "Leroy", b: "Theodora" }));
+    expect(f.aOut + f.bOut).toBeCloseTo(1, 10);
+  });
+  it("agrees with a simulated duel", () => {
+    // Independent check: play 4,000 duels with the real pipeline and dice.
+    const duel = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
+    const f = duelForecast(duel);
+    const sim = simulateFudgeDuel(duel, 4000);
+    const se = Math.sqrt((f.bOut * (1 - f.bOut)) / 4000);
+    expect(Math.abs(sim - f.bOut)).toBeLessThan(4.5 * se);
+  });
+});
+
+/** Plays duels exchange by exchange with random dice; returns the share B lost. */
+function simulateFudgeDuel(duel: Record<string, unknown>, n: number): number {
+  const p = pipelineFor("fudge");
+  const rng = seededRng(42);
+  const ab = p.parseRequest({ preset: "fudge", attacker: duel.a, defender: duel.b });
+  const ba = p.parseRequest({ preset: "fudge", attacker: duel.b, defender: duel.a });
+  let bLost = 0;
+  for (let i = 0; i < n; i++) {
+    let tA: Track = ab.attacker.track;
+    let tB: Track = ab.defender.track;
+    for (;;) {
+      const dice: Record<string, number[]> = {};
+      const r = p.resolve({ ...ab, attacker: { ...ab.attacker, track: tA }, defender: { ...ab.defender, track: tB } }, rollingDice(p.slots(ab), rng, dice));
+      if (r.numbers.relativeDegree > 0 && r.wound) tB = applyWound(tB, r.wound).track;
+      else if (r.numbers.relativeDegree < 0) {
+        const swapped = { attack: dice.defense, defense: dice.attack };
+        const c = p.resolve({ ...ba, attacker: { ...ba.attacker, track: tB }, defender: { ...ba.defender, track: tA } }, rollingDice(p.slots(ba), rng, swapped));
+        if (c.wound) tA = applyWound(tA, c.wound).track;
+      }
+      if (!trackStatus(tB).canAct) {
+        bLost++;
+        break;
+      }
+      if (!trackStatus(tA).canAct) break;
+    }
+  }
+  return bLost / n;
+}
