@@ -155,9 +155,10 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     const key = `${derived(t).key}|${what}`;
     let r = cache.get(key);
     if (!r) {
+      // The roll that consumed a follow-up (FATE Clipped) comes before the wound it dealt.
       r = t;
-      if (wound !== null) r = applyWound(r, wound).track;
       if (heal !== null) r = healTrack(r, { type: heal }).track;
+      if (wound !== null) r = applyWound(r, wound).track;
       cache.set(key, r);
     }
     return r;

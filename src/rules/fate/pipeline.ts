@@ -1,0 +1,159 @@
+/**
+ * Preset `fate`: an opposed 4dF exchange whose margin of success is read on the FATE wound
+ * ladder (seed 003, RULES §4). Each side rolls with the penalty of its own ladder (Clipped
+ * included); the margin (attacker − defender) marks the defender's ladder.
+ */
+import { fudgeOutcomes, fudgeTotal, rollFudgeDice } from "../dice";
+import { RulesError } from "../errors";
+import { signed, step, type Step } from "../explain";
+import { registerPipeline, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type FollowUp } from "../pipeline";
+import { applyWound, parseTrack, trackStatus, healTrack, type Track } from "../track";
+import { at, int, optInt, record, str, isRecord } from "../validate";
+import { FATE_RULE, fateResultForMargin, fateTrack } from "../tracks/fate";
+
+/** Loose bounds on a skill level: the ladder runs −3..+4, and results off it are allowed. */
+export const FATE_SKILL_LIMIT = 20;
+
+export interface FateCombatant {
+  name: string;
+  /** Skill used to attack (ladder number: Fair 0, Good +1 …). */
+  skill: number;
+  /** Skill used to defend; defaults to `skill`. */
+  defense?: number;
+  track: Track;
+}
+
+export interface FateSituation {
+  /** Situational modifier to the attacker's roll. Default 0. */
+  modifier: number;
+  /** Situational modifier to the defender's roll. Default 0. */
+  defenseModifier: number;
+}
+
+export type FateOptions = Record<string, never>;
+
+export interface FateAttackRequest extends AttackRequest<FateCombatant, FateOptions> {
+  preset: "fate";
+  situation: FateSituation & Record<string, unknown>;
+}
+
+function parseCombatant(input: unknown, path: string): FateCombatant {
+  const o = record(input, path);
+  const name = str(o.name, at(path, "name"));
+  const skill = int(o.skill, at(path, "skill"), -FATE_SKILL_LIMIT, FATE_SKILL_LIMIT);
+  const track = parseTrack(o.track, at(path, "track"));
+  if (track.config.kind !== fateTrack.kind)
+    throw new RulesError(at(path, "track.config.kind"), "FUDGE.Error.Fate.TrackKind", `the fate preset needs a "fate" track (got "${track.config.kind}")`, {
+      kind: String(track.config.kind),
+    });
+  const c: FateCombatant = { ...o, name, skill, track } as FateCombatant;
+  if (o.defense !== undefined) c.defense = int(o.defense, at(path, "defense"), -FATE_SKILL_LIMIT, FATE_SKILL_LIMIT);
+  return c;
+}
+
+function parseRequest(input: unknown): FateAttackRequest {
+  const o = record(input, "");
+  if (o.preset !== "fate") throw new RulesError("preset", "FUDGE.Error.UnknownPreset", `expected "fate" (got ${JSON.stringify(o.preset)})`);
+  const attacker = parseCombatant(o.attacker, "attacker");
+  const defender = parseCombatant(o.defender, "defender");
+  if (o.options !== undefined && !isRecord(o.options)) throw new RulesError("options", "FUDGE.Error.NotObject", "must be an object");
+  const s = o.situation === undefined ? {} : record(o.situation, "situation");
+  const situation = {
+    ...s,
+    modifier: optInt(s.modifier, "situation.modifier", 0, -FATE_SKILL_LIMIT, FATE_SKILL_LIMIT),
+    defenseModifier: optInt(s.defenseModifier, "situation.defenseModifier", 0, -FATE_SKILL_LIMIT, FATE_SKILL_LIMIT),
+  };
+  return { preset: "fate", attacker, defender, options: {} as FateOptions, situation };
+}
+
+function fourDF(id: string, labelKey: string): DiceSlot {
+  return { id, formula: "4dF", labelKey, roll: (rng) => rollFudgeDice(4, rng), outcomes: () => fudgeOutcomes(4) };
+}
+
+function slots(): DiceSlot[] {
+  return [fourDF("attack", "FUDGE.Fate.Dice.Attack"), fourDF("defense", "FUDGE.Fate.Dice.Defense")];
+}
+
+/** A side's roll: skill + 4dF + ladder penalty + modifier. */
+function sideRoll(c: FateCombatant, skill: number, modifier: number, faces: number[], path: string, side: "attacker" | "defender", steps: Step[]) {
+  const dice = fudgeTotal(faces, path);
+  const st = trackStatus(c.track);
+  const clipped = st.effects.includes("clipped");
+  const total = skill + dice + st.penalty + modifier;
+  steps.push(
+    step("FUDGE.Fate.Step.Roll", FATE_RULE, total, {
+      side,
+      name: c.name,
+      skill: signed(skill),
+      dice: signed(dice),
+      penalty: signed(st.penalty),
+      modifier: signed(modifier),
+      total: signed(total),
+    }),
+  );
+  if (st.penalty !== 0) steps.push(step("FUDGE.Fate.Step.LadderPenalty", FATE_RULE, st.penalty, { side, name: c.name }));
+  return { dice, total, penalty: st.penalty, clipped };
+}
+
+function resolve(req: FateAttackRequest, read: DiceReader): AttackResolution {
+  const steps: Step[] = [];
+  const a = req.attacker;
+  const d = req.defender;
+  for (const [c, side] of [[a, "attacker"], [d, "defender"]] as const) {
+    const st = trackStatus(c.track);
+    // FATE ladder: a Taken Out character is out of the scene.
+    if (!st.canAct) throw new RulesError(`${side}.track`, "FUDGE.Error.Fate.TakenOut", `${c.name} is taken out and out of the scene`, { name: c.name });
+  }
+  const aFaces = read("attack");
+  const dFaces = read("defense");
+  const att = sideRoll(a, a.skill, req.situation.modifier, aFaces, "dice.attack", "attacker", steps);
+  const def = sideRoll(d, d.defense ?? d.skill, req.situation.defenseModifier, dFaces, "dice.defense", "defender", steps);
+  const margin = att.total - def.total;
+  steps.push(step("FUDGE.Fate.Step.MarginOfSuccess", FATE_RULE, margin, { margin: signed(margin) }));
+
+  const followUps: FollowUp[] = [];
+  // FATE ladder: Clipped is −1 to the next action, "box resets after that action" — each side that rolled while Clipped.
+  for (const [side, r] of [["attacker", att], ["defender", def]] as const) {
+    if (r.clipped) followUps.push({ type: "clippedConsumed", target: side, params: { healing: "consumeClipped" }, steps: [step("FUDGE.Fate.Heal.ClippedConsumed", FATE_RULE)] });
+  }
+
+  const numbers: Record<string, number> = {
+    attackerDice: att.dice,
+    defenderDice: def.dice,
+    attackerPenalty: att.penalty,
+    defenderPenalty: def.penalty,
+    attackerTotal: att.total,
+    defenderTotal: def.total,
+    relativeDegree: margin,
+    margin,
+  };
+  const base = { preset: "fate" as const, numbers, dice: { attack: aFaces, defense: dFaces }, steps, followUps };
+  const result = fateResultForMargin(margin);
+  if (result === null) {
+    // FATE ladder: margin 0 is Scratched, "a near miss, or a hit with no real impact"; below 0 the attack fails.
+    steps.push(step(margin === 0 ? "FUDGE.Fate.Step.Scratched" : "FUDGE.Fate.Step.Miss", FATE_RULE, margin));
+    return { ...base, outcome: margin === 0 ? "standoff" : "miss", hit: false, woundKey: null, wound: null, defenderAfter: null };
+  }
+  const wound = { margin };
+  // The defender's own roll used up its Clipped box before this exchange's result lands.
+  const before = def.clipped ? healTrack(d.track, { type: "consumeClipped" }).track : d.track;
+  const applied = applyWound(before, wound);
+  return {
+    ...base,
+    outcome: "wound",
+    hit: true,
+    woundKey: result,
+    wound,
+    defenderAfter: { track: applied.track, status: applied.status, steps: applied.steps, ended: applied.ended },
+  };
+}
+
+export const fatePipeline: AttackPipeline<FateAttackRequest> = {
+  preset: "fate",
+  exchange: "opposed",
+  parseRequest,
+  slots,
+  resolve,
+};
+
+registerPipeline(fatePipeline);
