@@ -1,0 +1,941 @@
+/**
+ * Track kind "box": the Fudge wound record of boxes (Fudge §4.57, RULES §2.3), also used by
+ * Fudge Miniatures Battles (seed 004) and the NPC pawn track. Levels run mildest first; a wound
+ * marks a box of its level, overflows to the next more severe level with an open box, and the
+ * mark remembers the wound's real level (an "H" in an Incapacitated box), because healing
+ * follows the real wound.
+ *
+ * Pure functions: every function returns new objects and never mutates its input.
+ */
+import { RulesError } from "../errors";
+import { signed, step, type Step } from "../explain";
+import {
+  registerTrackKind,
+  type ApplyResult,
+  type Condition,
+  type RenderBox,
+  type RenderRow,
+  type TrackKind,
+  type TrackRender,
+  type TrackStatus,
+} from "../track";
+import { array, at, bool, int, isRecord, oneOf, record, str } from "../validate";
+
+export const BOX_RULE = "Fudge §4.57";
+
+/** i18n key of a wound level's name; step and box-label params carry keys the adapter localizes. */
+export const woundLabel = (key: string): string => `FUDGE.Wound.${key}`;
+
+export type BoxEffect = "none" | "penalty" | "cannotAct" | "dying" | "dead" | "out";
+export const BOX_EFFECTS: readonly BoxEffect[] = ["none", "penalty", "cannotAct", "dying", "out", "dead"];
+
+export interface BoxLevel {
+  /** "scratch" | "hurt" | "veryHurt" | "incapacitated" | "nearDeath" | "dead" | "out" | custom. */
+  key: string;
+  /** Number of boxes (0 allowed for a level that only exists as a threshold). */
+  boxes: number;
+  /** 0, −1, −2 …: penalty while this is the highest marked level (levels that stop action carry the last one). */
+  penalty: number;
+  effect: BoxEffect;
+  /** Lowest damage number that reaches this level; null = not reachable by number. */
+  min: number | null;
+  /** One-letter real-level tag drawn in an overflow box: "S", "H", "V", "I", "N". */
+  tag: string;
+}
+
+export interface BoxTrackConfig {
+  kind: "box";
+  label: string;
+  /** Mildest first. */
+  levels: BoxLevel[];
+  /** Fudge §4.57 option: Scratches never push beyond Very Hurt (the last level with a numeric penalty). */
+  scratchCap: boolean;
+  /** −1 High Pain Threshold / Pain Tolerance, +1 Low Pain Threshold / Pain Intolerant (Fudge §4.51). */
+  painShift: number;
+  /** Fudge §4.64, PCs only; all false = off. */
+  safeguards: { maxThreeLevels: boolean; nearDeathNeedsIncapacitated: boolean; fudgePointSaves: boolean };
+  /** Damage number that kills outright (Miniatures Dead 9+); null for Fudge (no number for Dead, §4.55). */
+  deadAt: number | null;
+}
+
+/** A mark in a box: the wound's real level (may be milder than the box's level after overflow). */
+export interface BoxMark {
+  level: string;
+  stun?: boolean;
+}
+
+export type StunEffect = "stunned" | "veryStunned" | "knockedOut";
+export const STUN_EFFECTS: readonly StunEffect[] = ["stunned", "veryStunned", "knockedOut"];
+
+/** A running stun effect (Fudge §4.62). rounds: rounds left; knockedOut keeps 0 = until the stun marks heal. */
+export interface BoxStun {
+  effect: StunEffect;
+  rounds: number;
+}
+
+export interface BoxTrackState {
+  /** By level key, one entry per box: null = open. */
+  marks: Record<string, (BoxMark | null)[]>;
+  stun: BoxStun | null;
+  /** Dead (no open box left for a wound, automatic death, or a marked Dead box). */
+  dead: boolean;
+}
+
+export interface BoxWound {
+  /** Real level key of the wound; "dead" = a deadly wound (always accepted). */
+  level: string;
+  /** Stun attack (Fudge §4.62). */
+  stun?: boolean;
+  /** Automatic death (Fudge §4.51, GM only, no roll). */
+  kill?: boolean;
+  /** Fudge §4.64 safeguard input: the victim began this round Incapacitated (or worse). */
+  beganRoundIncapacitated?: boolean;
+  /** Fudge §4.64 safeguard input: the player spends a Fudge Point to survive a deadly wound. */
+  spendFudgePoint?: boolean;
+}
+
+export type BoxHealing =
+  | { type: "scratches" }
+  | { type: "roll"; result: number }
+  | { type: "natural"; weeks: number; rapid?: boolean; constitution?: number }
+  | { type: "box"; ref: string }
+  | { type: "endRound"; rounds?: number }
+  | { type: "recover"; to: string };
+
+export const BOX_HEALING_TYPES = ["scratches", "roll", "natural", "box", "endRound", "recover"] as const;
+
+export type BoxTrackPreset = "standard" | "cinematic" | "epic" | "pawn" | "miniatures" | "custom";
+export const BOX_TRACK_PRESETS: readonly BoxTrackPreset[] = ["standard", "cinematic", "epic", "pawn", "miniatures", "custom"];
+
+/** Mins for scratch..nearDeath (Fudge §4.55): single RD and double RD. */
+export const DEFAULT_THRESHOLDS: { single: number[]; double: number[] } = {
+  single: [1, 3, 5, 7, 9],
+  double: [1, 4, 7, 10, 13],
+};
+
+/** Largest box count of one level (a sheet has to draw it). */
+export const BOX_MAX_BOXES = 20;
+const MAX_LEVELS = 12;
+const KEY_RE = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+const EFFECT_RANK: Record<BoxEffect, number> = { none: 0, penalty: 1, cannotAct: 2, dying: 3, out: 4, dead: 5 };
+const EFFECT_CONDITION: Record<BoxEffect, Condition> = {
+  none: "able",
+  penalty: "able",
+  cannotAct: "cannotAct",
+  dying: "dying",
+  out: "takenOut",
+  dead: "dead",
+};
+const STUN_RANK: Record<StunEffect, number> = { stunned: 1, veryStunned: 2, knockedOut: 3 };
+/** Fudge §4.62: Stunned one round, Very Stunned two rounds; knocked out until the stun heals. */
+const STUN_ROUNDS: Record<StunEffect, number> = { stunned: 1, veryStunned: 2, knockedOut: 0 };
+/** Fudge §4.62: Very Stunned is −2 to all actions. */
+const VERY_STUNNED_PENALTY = -2;
+
+// ---------------------------------------------------------------------------------------------
+// Presets
+
+function lvl(key: string, boxes: number, penalty: number, effect: BoxEffect, min: number | null, tag: string): BoxLevel {
+  return { key, boxes, penalty, effect, min, tag };
+}
+
+/** Fudge §4.57 standard levels with given box counts and mins (scratch..nearDeath). */
+function fudgeLevels(boxes: number[], mins: number[]): BoxLevel[] {
+  return [
+    lvl("scratch", boxes[0], 0, "none", mins[0], "S"), // Fudge §4.51: Scratch, no penalty
+    lvl("hurt", boxes[1], -1, "penalty", mins[1], "H"), // Fudge §4.51: Hurt −1
+    lvl("veryHurt", boxes[2], -2, "penalty", mins[2], "V"), // Fudge §4.51: Very Hurt −2
+    lvl("incapacitated", boxes[3], -2, "cannotAct", mins[3], "I"), // Fudge §4.51: Incapacitated, cannot act
+    lvl("nearDeath", boxes[4], -2, "dying", mins[4], "N"), // Fudge §4.51: Near Death, dies without help
+  ];
+}
+
+function intOpt(v: unknown, path: string, fallback: number, min: number, max: number): number {
+  return v === undefined ? fallback : int(v, path, min, max);
+}
+
+/**
+ * A ready track config. Presets: standard 3/1/1/1/1 (Fudge §4.57); cinematic 4/2/2/1/1;
+ * epic = cinematic + `epicExtraHurt` / `epicExtraVeryHurt` (0–2 each, default 1); pawn
+ * (Undamaged / Hurt / Out); miniatures (seed 004); custom (`levels` required).
+ */
+export function boxTrackConfig(
+  preset: BoxTrackPreset,
+  opts: {
+    doubleRd?: boolean;
+    epicExtraHurt?: number;
+    epicExtraVeryHurt?: number;
+    levels?: BoxLevel[];
+    scratchCap?: boolean;
+    painShift?: number;
+    safeguards?: Partial<BoxTrackConfig["safeguards"]>;
+    label?: string;
+  } = {},
+): BoxTrackConfig {
+  oneOf(preset, "preset", BOX_TRACK_PRESETS);
+  if (opts.levels !== undefined && preset !== "custom")
+    throw new RulesError("opts.levels", "FUDGE.Error.Track.LevelsOnlyCustom", "levels can only be given with the custom preset");
+  const mins = bool(opts.doubleRd, "opts.doubleRd", false) ? DEFAULT_THRESHOLDS.double : DEFAULT_THRESHOLDS.single; // Fudge §4.55
+  let levels: BoxLevel[];
+  let deadAt: number | null = null; // Fudge §4.55: deliberately no number for Dead
+  switch (preset) {
+    case "standard":
+      levels = fudgeLevels([3, 1, 1, 1, 1], mins); // Fudge §4.57
+      break;
+    case "cinematic":
+      // Fudge §4.57 cinematic: "add an extra box for Scratch, Hurt, and [Very Hurt]" — the seed
+      // names three levels, so it wins over RULES.md's 4/2/1/1/1 (see docs/rules-api/tracks.md).
+      levels = fudgeLevels([4, 2, 2, 1, 1], mins);
+      break;
+    case "epic": {
+      const h = intOpt(opts.epicExtraHurt, "opts.epicExtraHurt", 1, 0, 2);
+      const v = intOpt(opts.epicExtraVeryHurt, "opts.epicExtraVeryHurt", 1, 0, 2);
+      levels = fudgeLevels([4, 2 + h, 2 + v, 1, 1], mins); // RULES §2.3: cinematic + up to two more on Hurt and Very Hurt
+      break;
+    }
+    case "pawn":
+      // Fudge §4.57 NPC pawn: Undamaged / Hurt / Out of the battle. A Scratch has no box and no
+      // effect (Undamaged); Hurt range reaches Hurt; anything Very Hurt or worse takes it out.
+      levels = [
+        lvl("scratch", 0, 0, "none", mins[0], "S"),
+        lvl("hurt", 1, -1, "penalty", mins[1], "H"),
+        lvl("out", 1, -1, "out", mins[2], "O"),
+      ];
+      break;
+    case "miniatures":
+      // Miniatures: Scratch 2 boxes 0–2, Hurt 3–4 −1, Very Hurt 5–6 −2, Near Death 7–8, Dead 9+.
+      levels = [
+        lvl("scratch", 2, 0, "none", 0, "S"),
+        lvl("hurt", 1, -1, "penalty", 3, "H"),
+        lvl("veryHurt", 1, -2, "penalty", 5, "V"),
+        lvl("nearDeath", 1, -2, "dying", 7, "N"),
+        lvl("dead", 1, -2, "dead", 9, "D"),
+      ];
+      deadAt = 9; // Miniatures: Dead 9+
+      break;
+    case "custom":
+      if (opts.levels === undefined) throw new RulesError("opts.levels", "FUDGE.Error.Track.LevelsRequired", "the custom preset needs levels");
+      levels = opts.levels.map((l) => ({ ...l }));
+      break;
+  }
+  const config = {
+    kind: "box" as const,
+    label: opts.label ?? "",
+    levels,
+    scratchCap: opts.scratchCap ?? false,
+    painShift: opts.painShift ?? 0,
+    safeguards: {
+      maxThreeLevels: opts.safeguards?.maxThreeLevels ?? false,
+      nearDeathNeedsIncapacitated: opts.safeguards?.nearDeathNeedsIncapacitated ?? false,
+      fudgePointSaves: opts.safeguards?.fudgePointSaves ?? false,
+    },
+    deadAt,
+  };
+  return parseConfig(config, "config");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Level lookups
+
+/** Index of a level key; "dead" without a Dead level is one past the last level. Throws on unknown. */
+export function levelIndex(config: BoxTrackConfig, key: string, path = "level"): number {
+  const i = config.levels.findIndex((l) => l.key === key);
+  if (i >= 0) return i;
+  if (key === "dead") return config.levels.length;
+  throw new RulesError(path, "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(key)} (known: ${config.levels.map((l) => l.key).join(", ")}, dead)`, {
+    level: String(key),
+  });
+}
+
+function keyAt(config: BoxTrackConfig, i: number): string {
+  return i >= config.levels.length ? "dead" : config.levels[i].key;
+}
+
+/** Threshold lookup (Fudge §4.55, Miniatures wound track): null = no damage; "dead" when ≥ deadAt. */
+export function levelForDamage(config: BoxTrackConfig, damageNumber: number): string | null {
+  if (!Number.isFinite(damageNumber)) throw new RulesError("damageNumber", "FUDGE.Error.NotNumber", `must be a number (got ${damageNumber})`);
+  if (config.deadAt !== null && damageNumber >= config.deadAt) return "dead"; // Miniatures: Dead 9+
+  let found: string | null = null;
+  for (const l of config.levels) if (l.min !== null && damageNumber >= l.min) found = l.key; // Fudge §4.55: 0 or less, no damage
+  return found;
+}
+
+/** One level more (by > 0) or less severe; null below the mildest level, "dead" past the worst. */
+export function shiftLevel(config: BoxTrackConfig, key: string | null, by: number): string | null {
+  const i = key === null ? -1 : levelIndex(config, key);
+  const j = i + by;
+  if (j < 0) return null;
+  return keyAt(config, Math.min(j, config.levels.length));
+}
+
+/** Index of the last level with a numeric penalty (effect none/penalty): Very Hurt in Fudge. */
+function lastNumericIndex(config: BoxTrackConfig): number {
+  let k = -1;
+  config.levels.forEach((l, i) => {
+    if (l.effect === "none" || l.effect === "penalty") k = i;
+  });
+  return k;
+}
+
+const firstIndexOf = (config: BoxTrackConfig, effect: BoxEffect): number => config.levels.findIndex((l) => l.effect === effect);
+
+/** Index of the first level that is a wound level for healing (Scratch is not a level, §2.5). */
+function firstWoundIndex(config: BoxTrackConfig): number {
+  const i = config.levels.findIndex((l) => l.effect !== "none");
+  return i < 0 ? config.levels.length : i;
+}
+
+/**
+ * Penalty of each level as this character feels it (Fudge §4.51 pain threshold shift). A shift of
+ * +1 gives each numeric level the penalty of the next one, extrapolating −1 per level past the last
+ * numeric penalty (Low Pain Threshold: Scratch −1, Hurt −2, Very Hurt −3); −1 gives it the
+ * penalty of the previous one, 0 below the first (High Pain Threshold: Hurt 0, Very Hurt −1).
+ * Levels that stop action move by the same amount as the last numeric level.
+ */
+export function effectivePenalties(config: BoxTrackConfig): number[] {
+  const s = config.painShift;
+  const base = config.levels.map((l) => l.penalty);
+  if (s === 0) return base;
+  const n = lastNumericIndex(config) + 1;
+  const num = base.slice(0, n);
+  const at = (j: number): number => (j < 0 ? 0 : j < n ? num[j] : (n > 0 ? num[n - 1] : 0) - (j - n + 1));
+  const out = base.map((p, i) => (i < n ? at(i + s) : p));
+  const delta = n > 0 ? out[n - 1] - base[n - 1] : 0;
+  for (let i = n; i < base.length; i++) out[i] = Math.min(0, base[i] + delta);
+  return out;
+}
+
+/**
+ * Optional Willpower roll against a GM-set Difficulty Level to ease a wound penalty (Fudge §4.51).
+ * This system's reading: below the DL nothing; meet it (or beat it by 1) → the penalty is one
+ * less; beat it by 2 or more → cancelled. Returns the relief in penalty points (Infinity = cancel).
+ */
+export function willpowerPainRelief(willpowerRolledDegree: number, difficulty: number): number {
+  int(willpowerRolledDegree, "willpowerRolledDegree", -20, 20);
+  int(difficulty, "difficulty", -20, 20);
+  const margin = willpowerRolledDegree - difficulty;
+  if (margin < 0) return 0;
+  if (margin < 2) return 1;
+  return Infinity;
+}
+
+/** A penalty after Willpower relief: never above 0. */
+export function relievedPenalty(penalty: number, relief: number): number {
+  return Math.min(0, penalty + relief);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
+
+function parseLevel(input: unknown, path: string): BoxLevel {
+  const o = record(input, path);
+  const key = str(o.key, at(path, "key"));
+  if (!KEY_RE.test(key)) throw new RulesError(at(path, "key"), "FUDGE.Error.Track.BadKey", "must be a word of letters and digits starting with a letter");
+  const effect = oneOf(o.effect, at(path, "effect"), BOX_EFFECTS);
+  const min = o.min === null || o.min === undefined ? null : int(o.min, at(path, "min"), -100, 1000);
+  const tag = str(o.tag, at(path, "tag"), key.charAt(0).toUpperCase());
+  if (tag.length < 1 || tag.length > 3) throw new RulesError(at(path, "tag"), "FUDGE.Error.Track.BadTag", "must be 1 to 3 characters");
+  return {
+    key,
+    boxes: int(o.boxes, at(path, "boxes"), 0, BOX_MAX_BOXES),
+    penalty: int(o.penalty ?? 0, at(path, "penalty"), -10, 0),
+    effect,
+    min,
+    tag,
+  };
+}
+
+function parseConfig(input: unknown, path: string): BoxTrackConfig {
+  const o = record(input, path);
+  oneOf(o.kind, at(path, "kind"), ["box"] as const);
+  const lp = at(path, "levels");
+  const levels = array(o.levels, lp, 1, MAX_LEVELS).map((l, i) => parseLevel(l, at(lp, i)));
+  const seen = new Set<string>();
+  let lastMin = -Infinity;
+  levels.forEach((l, i) => {
+    const p = at(lp, i);
+    if (seen.has(l.key)) throw new RulesError(at(p, "key"), "FUDGE.Error.Track.DuplicateLevel", `level ${l.key} appears twice`, { level: l.key });
+    seen.add(l.key);
+    if (l.key === "dead" && l.effect !== "dead") throw new RulesError(at(p, "effect"), "FUDGE.Error.Track.DeadLevelEffect", "the dead level must have the effect dead");
+    if (i > 0) {
+      const prev = levels[i - 1];
+      // Levels run mildest first: a more severe level never has a milder penalty or effect.
+      if (l.penalty > prev.penalty) throw new RulesError(at(p, "penalty"), "FUDGE.Error.Track.PenaltyOrder", "a more severe level cannot have a milder penalty");
+      if (EFFECT_RANK[l.effect] < EFFECT_RANK[prev.effect]) throw new RulesError(at(p, "effect"), "FUDGE.Error.Track.EffectOrder", "a more severe level cannot have a milder effect");
+      if (prev.effect === "dead") throw new RulesError(at(p, "effect"), "FUDGE.Error.Track.AfterDead", "no level can follow a dead level");
+    }
+    if (l.min !== null) {
+      if (l.min <= lastMin) throw new RulesError(at(p, "min"), "FUDGE.Error.Track.MinOrder", "thresholds must increase from the mildest level", { min: l.min });
+      lastMin = l.min;
+    }
+  });
+  if (!levels.some((l) => l.boxes > 0)) throw new RulesError(lp, "FUDGE.Error.Track.NoBoxes", "at least one level needs a box");
+  const deadAt = o.deadAt === null || o.deadAt === undefined ? null : int(o.deadAt, at(path, "deadAt"), -100, 1000);
+  if (deadAt !== null && deadAt <= lastMin && !(levels.at(-1)!.effect === "dead" && levels.at(-1)!.min === deadAt))
+    throw new RulesError(at(path, "deadAt"), "FUDGE.Error.Track.DeadAtOrder", "must be above every level's threshold");
+  const sp = at(path, "safeguards");
+  const sg = o.safeguards === undefined ? {} : record(o.safeguards, sp);
+  return {
+    kind: "box",
+    label: str(o.label, at(path, "label"), ""),
+    levels,
+    scratchCap: bool(o.scratchCap, at(path, "scratchCap"), false),
+    painShift: o.painShift === undefined ? 0 : int(o.painShift, at(path, "painShift"), -3, 3),
+    safeguards: {
+      maxThreeLevels: bool(sg.maxThreeLevels, at(sp, "maxThreeLevels"), false),
+      nearDeathNeedsIncapacitated: bool(sg.nearDeathNeedsIncapacitated, at(sp, "nearDeathNeedsIncapacitated"), false),
+      fudgePointSaves: bool(sg.fudgePointSaves, at(sp, "fudgePointSaves"), false),
+    },
+    deadAt,
+  };
+}
+
+function emptyMarks(config: BoxTrackConfig): Record<string, (BoxMark | null)[]> {
+  const m: Record<string, (BoxMark | null)[]> = {};
+  for (const l of config.levels) m[l.key] = Array.from({ length: l.boxes }, () => null);
+  return m;
+}
+
+function initial(config: BoxTrackConfig): BoxTrackState {
+  return { marks: emptyMarks(config), stun: null, dead: false };
+}
+
+function parseMark(config: BoxTrackConfig, boxLevel: number, input: unknown, path: string): BoxMark | null {
+  if (input === null || input === undefined) return null;
+  const o = record(input, path);
+  const level = str(o.level, at(path, "level"));
+  const i = levelIndex(config, level, at(path, "level"));
+  if (i > boxLevel)
+    throw new RulesError(at(path, "level"), "FUDGE.Error.Track.MarkAboveBox", "a wound cannot sit in a box milder than its real level", { level });
+  const stun = bool(o.stun, at(path, "stun"), false);
+  return stun ? { level, stun: true } : { level };
+}
+
+/**
+ * Stored state. Lenient about the shape only where a config edit explains it: a level missing
+ * from `marks`, or fewer entries than boxes, reads as open boxes. Extra marked boxes are errors.
+ */
+function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTrackState {
+  const o = record(input, path);
+  const mp = at(path, "marks");
+  const mIn = o.marks === undefined ? {} : record(o.marks, mp);
+  for (const k of Object.keys(mIn))
+    if (!config.levels.some((l) => l.key === k)) throw new RulesError(at(mp, k), "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(k)}`, { level: k });
+  const marks: Record<string, (BoxMark | null)[]> = {};
+  config.levels.forEach((l, li) => {
+    const p = at(mp, l.key);
+    const arr = mIn[l.key] === undefined ? [] : array(mIn[l.key], p);
+    const row: (BoxMark | null)[] = [];
+    for (let j = 0; j < Math.max(arr.length, l.boxes); j++) {
+      const m = j < arr.length ? parseMark(config, li, arr[j], at(p, j)) : null;
+      if (j >= l.boxes) {
+        if (m !== null) throw new RulesError(at(p, j), "FUDGE.Error.Track.TooManyMarks", `level ${l.key} has only ${l.boxes} boxes`, { level: l.key, boxes: l.boxes });
+        continue;
+      }
+      row.push(m);
+    }
+    marks[l.key] = row;
+  });
+  let stun: BoxStun | null = null;
+  if (o.stun !== null && o.stun !== undefined) {
+    const sp = at(path, "stun");
+    const s = record(o.stun, sp);
+    stun = { effect: oneOf(s.effect, at(sp, "effect"), STUN_EFFECTS), rounds: int(s.rounds ?? 0, at(sp, "rounds"), 0, 100) };
+  }
+  return { marks, stun, dead: bool(o.dead, at(path, "dead"), false) };
+}
+
+function parseWound(config: BoxTrackConfig, input: unknown, path: string): BoxWound {
+  const o = record(input, path);
+  const kill = bool(o.kill, at(path, "kill"), false);
+  const level = kill && o.level === undefined ? "dead" : str(o.level, at(path, "level"));
+  levelIndex(config, level, at(path, "level"));
+  const w: BoxWound = { level };
+  if (bool(o.stun, at(path, "stun"), false)) w.stun = true;
+  if (kill) w.kill = true;
+  if (bool(o.beganRoundIncapacitated, at(path, "beganRoundIncapacitated"), false)) w.beganRoundIncapacitated = true;
+  if (bool(o.spendFudgePoint, at(path, "spendFudgePoint"), false)) w.spendFudgePoint = true;
+  return w;
+}
+
+function parseRef(config: BoxTrackConfig, ref: unknown, path: string): { level: number; box: number } | "dead" {
+  const r = str(ref, path);
+  if (r === "dead") return "dead";
+  const m = /^([A-Za-z][A-Za-z0-9_-]*):(\d+)$/.exec(r);
+  const li = m ? config.levels.findIndex((l) => l.key === m[1]) : -1;
+  if (!m || li < 0 || Number(m[2]) >= config.levels[li].boxes)
+    throw new RulesError(path, "FUDGE.Error.Track.UnknownBox", `no box ${JSON.stringify(r)} on this track`, { ref: r });
+  return { level: li, box: Number(m[2]) };
+}
+
+function parseHealing(config: BoxTrackConfig, input: unknown, path: string): BoxHealing {
+  const o = record(input, path);
+  const type = oneOf(o.type, at(path, "type"), BOX_HEALING_TYPES);
+  switch (type) {
+    case "scratches":
+      return { type };
+    case "roll":
+      return { type, result: int(o.result, at(path, "result"), -20, 20) };
+    case "natural": {
+      const h: BoxHealing = { type, weeks: int(o.weeks, at(path, "weeks"), 0, 520) };
+      if (bool(o.rapid, at(path, "rapid"), false)) h.rapid = true;
+      if (o.constitution !== undefined && o.constitution !== null) h.constitution = int(o.constitution, at(path, "constitution"), -20, 20);
+      return h;
+    }
+    case "box": {
+      const ref = str(o.ref, at(path, "ref"));
+      parseRef(config, ref, at(path, "ref"));
+      return { type, ref };
+    }
+    case "endRound":
+      return o.rounds === undefined ? { type } : { type, rounds: int(o.rounds, at(path, "rounds"), 1, 100) };
+    case "recover": {
+      const to = str(o.to, at(path, "to"));
+      const i = levelIndex(config, to, at(path, "to"));
+      if (i >= config.levels.length || config.levels[i].effect === "dead" || config.levels[i].boxes === 0)
+        throw new RulesError(at(path, "to"), "FUDGE.Error.Track.BadRecoverLevel", "must be a living level with a box", { level: to });
+      return { type, to };
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Status
+
+function cloneMarks(marks: Record<string, (BoxMark | null)[]>): Record<string, (BoxMark | null)[]> {
+  const m: Record<string, (BoxMark | null)[]> = {};
+  for (const [k, row] of Object.entries(marks)) m[k] = row.map((x) => (x === null ? null : { ...x }));
+  return m;
+}
+
+/** Highest level index holding a mark (−1 none); `withStun` counts stun marks too. */
+function highestMarked(config: BoxTrackConfig, marks: Record<string, (BoxMark | null)[]>, withStun: boolean): number {
+  for (let i = config.levels.length - 1; i >= 0; i--)
+    if (marks[config.levels[i].key].some((m) => m !== null && (withStun || !m.stun))) return i;
+  return -1;
+}
+
+/** First level index in [from, to] with an open box; −1 when none. */
+function firstOpen(config: BoxTrackConfig, marks: Record<string, (BoxMark | null)[]>, from: number, to: number): number {
+  for (let i = Math.max(0, from); i <= Math.min(to, config.levels.length - 1); i++) if (marks[config.levels[i].key].some((m) => m === null)) return i;
+  return -1;
+}
+
+function isDead(config: BoxTrackConfig, state: BoxTrackState): boolean {
+  return state.dead || config.levels.some((l) => l.effect === "dead" && state.marks[l.key].some((m) => m !== null && !m.stun));
+}
+
+function status(config: BoxTrackConfig, state: BoxTrackState): TrackStatus {
+  const steps: Step[] = [];
+  const eff = effectivePenalties(config);
+  const h = highestMarked(config, state.marks, false);
+  let penalty = 0;
+  let condition: Condition = "able";
+  let levelKey: string | null = null;
+  if (h >= 0) {
+    const l = config.levels[h];
+    penalty = eff[h];
+    condition = EFFECT_CONDITION[l.effect];
+    levelKey = l.key;
+    // Fudge §4.57: only the highest marked level's penalty counts; they do not add up.
+    steps.push(step("FUDGE.Step.Box.Highest", BOX_RULE, penalty, { level: woundLabel(l.key), penalty: signed(penalty) }));
+    if (config.painShift !== 0 && eff[h] !== l.penalty)
+      steps.push(
+        step(config.painShift < 0 ? "FUDGE.Step.Box.HighPain" : "FUDGE.Step.Box.LowPain", "Fudge §4.51", penalty, {
+          from: signed(l.penalty),
+          to: signed(penalty),
+        }),
+      );
+    if (l.effect !== "none" && l.effect !== "penalty") steps.push(step(`FUDGE.Step.Box.Effect.${l.effect}`, BOX_RULE, undefined, { level: woundLabel(l.key) }));
+  }
+  const effects: string[] = [];
+  if (state.stun) {
+    effects.push(state.stun.effect);
+    // Fudge §4.62: stun effects.
+    // Knocked out keeps Very Stunned's −2 (moot while out; it keeps the penalty from easing on a worse stun).
+    if (state.stun.effect !== "stunned") penalty = Math.min(penalty, VERY_STUNNED_PENALTY);
+    if (state.stun.effect === "knockedOut" && condition === "able") condition = "cannotAct";
+    steps.push(step(`FUDGE.Step.Box.Stun.${state.stun.effect}`, "Fudge §4.62", undefined, { rounds: state.stun.rounds }));
+  }
+  if (isDead(config, state)) {
+    condition = "dead";
+    levelKey = "dead";
+    steps.push(step("FUDGE.Step.Box.Dead", BOX_RULE));
+  }
+  return { penalty, condition, canAct: condition === "able", levelKey, effects, steps };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Applying a wound
+
+function withMark(config: BoxTrackConfig, state: BoxTrackState, li: number, mark: BoxMark): BoxTrackState {
+  const marks = cloneMarks(state.marks);
+  const row = marks[config.levels[li].key];
+  row[row.indexOf(null)] = mark;
+  return { ...state, marks, stun: state.stun ? { ...state.stun } : null };
+}
+
+const cloneState = (s: BoxTrackState): BoxTrackState => ({ marks: cloneMarks(s.marks), stun: s.stun ? { ...s.stun } : null, dead: s.dead });
+
+/** The result of a wound; the state is always a fresh copy, so callers never share the input. */
+function result(config: BoxTrackConfig, stateIn: BoxTrackState, steps: Step[]): ApplyResult<BoxTrackState> {
+  const state = cloneState(stateIn);
+  const st = status(config, state);
+  return { state, steps, status: st, ended: st.condition === "dead" || st.condition === "takenOut" };
+}
+
+function markStep(config: BoxTrackConfig, real: number, li: number, stun: boolean): Step {
+  const params = { level: woundLabel(keyAt(config, real)), box: woundLabel(config.levels[li].key) };
+  if (real === li) return step(stun ? "FUDGE.Step.Box.StunMarked" : "FUDGE.Step.Box.Marked", BOX_RULE, undefined, params);
+  // Fudge §4.57: no open box → the next more severe level with one; the mark keeps the real level.
+  return step(stun ? "FUDGE.Step.Box.StunOverflow" : "FUDGE.Step.Box.Overflow", BOX_RULE, undefined, params);
+}
+
+function applyStun(config: BoxTrackConfig, state: BoxTrackState, r: number, steps: Step[]): ApplyResult<BoxTrackState> {
+  const n = config.levels.length;
+  const deadIdx = firstIndexOf(config, "dead");
+  const top = (deadIdx < 0 ? n : deadIdx) - 1; // a stun never marks a Dead box: it cannot kill
+  const li = r > top ? -1 : firstOpen(config, state.marks, r, top);
+  let next = state;
+  let effect: StunEffect | null;
+  if (li < 0) {
+    effect = "knockedOut"; // Fudge §4.62: Incapacitated or worse → knocked out
+    steps.push(step("FUDGE.Step.Box.StunNoBox", "Fudge §4.62", undefined, { level: woundLabel(keyAt(config, r)) }));
+  } else {
+    next = withMark(config, state, li, { level: keyAt(config, r), stun: true });
+    steps.push(markStep(config, r, li, true));
+    const e = config.levels[li].effect;
+    const firstPenalty = firstIndexOf(config, "penalty");
+    // Fudge §4.62: Hurt → Stunned, Very Hurt → Very Stunned, Incapacitated or worse → knocked out.
+    effect = e === "none" ? null : e === "penalty" ? (li === firstPenalty ? "stunned" : "veryStunned") : "knockedOut";
+  }
+  if (effect !== null) {
+    const cur = state.stun;
+    // Fudge §4.62: a second Stun while stunned → Very Stunned.
+    if (effect === "stunned" && cur && cur.effect !== "knockedOut") {
+      effect = "veryStunned";
+      steps.push(step("FUDGE.Step.Box.SecondStun", "Fudge §4.62"));
+    }
+    const keep = cur !== null && STUN_RANK[cur.effect] > STUN_RANK[effect];
+    const stun = keep ? { ...cur! } : { effect, rounds: STUN_ROUNDS[effect] };
+    next = { ...next, stun };
+    steps.push(step(`FUDGE.Step.Box.Stun.${stun.effect}`, "Fudge §4.62", undefined, { rounds: stun.rounds }));
+  }
+  return result(config, next, steps);
+}
+
+function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound): ApplyResult<BoxTrackState> {
+  const steps: Step[] = [];
+  const n = config.levels.length;
+  if (isDead(config, state)) {
+    steps.push(step("FUDGE.Step.Box.AlreadyDead", BOX_RULE));
+    return result(config, state, steps);
+  }
+  if (wound.kill) {
+    // Fudge §4.51: automatic death, no roll (GM only).
+    steps.push(step("FUDGE.Step.Box.Kill", "Fudge §4.51"));
+    return result(config, { ...state, marks: cloneMarks(state.marks), dead: true }, steps);
+  }
+  const r = levelIndex(config, wound.level, "wound.level");
+  if (r < n && config.levels[r].boxes === 0 && config.levels[r].effect === "none") {
+    // A level without boxes and without effect cannot hurt (the pawn's Scratch: Undamaged).
+    steps.push(step("FUDGE.Step.Box.NoEffect", BOX_RULE, undefined, { level: woundLabel(wound.level) }));
+    return result(config, state, steps);
+  }
+  if (wound.stun) return applyStun(config, state, r, steps);
+
+  const isScratch = r < n && config.levels[r].effect === "none";
+  const capTo = config.scratchCap && isScratch ? lastNumericIndex(config) : n - 1;
+  let L = r >= n ? -1 : firstOpen(config, state.marks, r, capTo);
+  if (L < 0 && isScratch && config.scratchCap) {
+    // Fudge §4.57 option: a Scratch never pushes beyond Very Hurt.
+    steps.push(step("FUDGE.Step.Box.ScratchCap", BOX_RULE, undefined, { level: woundLabel(wound.level) }));
+    return result(config, state, steps);
+  }
+  let real = r;
+  const deadIdx = firstIndexOf(config, "dead");
+  const lastAlive = (deadIdx < 0 ? n : deadIdx) - 1;
+  const landing = (): number => (L < 0 ? n : L);
+  const deadly = (): boolean => L < 0 || config.levels[L].effect === "dead";
+  const c = highestMarked(config, state.marks, true);
+  const absorbed = (key: string): ApplyResult<BoxTrackState> => {
+    steps.push(step(key, "Fudge §4.64", undefined, { level: woundLabel(wound.level) }));
+    return result(config, state, steps);
+  };
+
+  // Fudge §4.64 safeguard: at most three wound levels from one blow.
+  if (config.safeguards.maxThreeLevels) {
+    // Dead counts as the level after the last living one: Hurt + 3 = Near Death, never Dead.
+    const cap = c + 3;
+    if (landing() > cap) {
+      const from = Math.min(r, cap);
+      const j = firstOpen(config, state.marks, from, Math.min(cap, lastAlive));
+      if (j < 0) return absorbed("FUDGE.Step.Box.Safeguard.MaxThreeAbsorbed");
+      L = j;
+      real = from;
+      steps.push(step("FUDGE.Step.Box.Safeguard.MaxThree", "Fudge §4.64", undefined, { level: woundLabel(wound.level), to: woundLabel(config.levels[j].key) }));
+    }
+  }
+  // Fudge §4.64 safeguard: nobody becomes Near Death unless they began the round Incapacitated.
+  const nd = firstIndexOf(config, "dying");
+  if (config.safeguards.nearDeathNeedsIncapacitated && !wound.beganRoundIncapacitated && nd > 0 && c < nd && landing() >= nd) {
+    const from = Math.min(real, nd - 1);
+    const j = firstOpen(config, state.marks, from, nd - 1);
+    if (j < 0) return absorbed("FUDGE.Step.Box.Safeguard.NearDeathAbsorbed");
+    L = j;
+    real = from;
+    steps.push(step("FUDGE.Step.Box.Safeguard.NearDeath", "Fudge §4.64", undefined, { level: woundLabel(wound.level), to: woundLabel(config.levels[j].key) }));
+  }
+  // Fudge §4.64 safeguard: a Fudge Point turns a deadly wound into a serious one: Near Death if
+  // that box is open, else the worst open level that stops action (Incapacitated).
+  if (deadly() && config.safeguards.fudgePointSaves && wound.spendFudgePoint) {
+    let j = -1;
+    if (nd >= 0 && firstOpen(config, state.marks, nd, nd) === nd) j = nd;
+    const firstStop = config.levels.findIndex((l) => EFFECT_RANK[l.effect] >= EFFECT_RANK.cannotAct);
+    for (let i = lastAlive; j < 0 && firstStop >= 0 && i >= firstStop; i--) if (firstOpen(config, state.marks, i, i) === i) j = i;
+    if (j < 0) return absorbed("FUDGE.Step.Box.Safeguard.FudgePointAbsorbed");
+    L = j;
+    real = j;
+    steps.push(step("FUDGE.Step.Box.Safeguard.FudgePoint", "Fudge §4.64", undefined, { level: woundLabel(wound.level), to: woundLabel(config.levels[j].key) }));
+  }
+
+  if (deadly()) {
+    // Fudge §4.57: no open box at the wound's level or above → dead (Miniatures: the Dead box).
+    let next: BoxTrackState = { ...state, marks: cloneMarks(state.marks), dead: true };
+    if (L >= 0) {
+      next = { ...withMark(config, state, L, { level: keyAt(config, real) }), dead: true };
+      steps.push(markStep(config, real, L, false));
+    } else steps.push(step("FUDGE.Step.Box.NoBox", BOX_RULE, undefined, { level: woundLabel(wound.level) }));
+    return result(config, next, steps);
+  }
+  const next = withMark(config, state, L, { level: keyAt(config, real) });
+  steps.push(markStep(config, real, L, false));
+  return result(config, next, steps);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Healing
+
+interface Loose {
+  level: number;
+  stun: boolean;
+}
+
+function looseMarks(config: BoxTrackConfig, state: BoxTrackState): Loose[] {
+  const out: Loose[] = [];
+  for (const l of config.levels) for (const m of state.marks[l.key]) if (m !== null) out.push({ level: levelIndex(config, m.level), stun: !!m.stun });
+  return out;
+}
+
+/**
+ * Re-places the wounds that remain after healing (this system's method): most severe real level
+ * first, real wounds before stun marks, each in the first open box at or above its real level
+ * (Scratches under the Scratch cap stay at or below Very Hurt). Placing the worst first keeps
+ * overflow tags to a minimum; which levels end up marked does not depend on the order.
+ */
+function replace(config: BoxTrackConfig, wounds: Loose[], steps: Step[]): Record<string, (BoxMark | null)[]> {
+  const marks = emptyMarks(config);
+  const sorted = [...wounds].sort((a, b) => b.level - a.level || Number(a.stun) - Number(b.stun));
+  for (const w of sorted) {
+    const isScratch = config.levels[w.level].effect === "none";
+    const to = config.scratchCap && isScratch ? lastNumericIndex(config) : config.levels.length - 1;
+    const li = firstOpen(config, marks, w.level, to);
+    if (li < 0) {
+      steps.push(step("FUDGE.Step.Box.Heal.Dropped", BOX_RULE, undefined, { level: woundLabel(config.levels[w.level].key) }));
+      continue;
+    }
+    const row = marks[config.levels[li].key];
+    row[row.indexOf(null)] = w.stun ? { level: config.levels[w.level].key, stun: true } : { level: config.levels[w.level].key };
+  }
+  return marks;
+}
+
+/** Levels healed by a healing roll (RULES §2.5): Good 1, Great 2, Superb 3, and one more per step beyond. */
+export function levelsHealedByRoll(result: number): number {
+  return Math.max(0, result);
+}
+
+/** Constitution needed for natural healing of a wound (RULES §2.5): Fair for Hurt, Good for Very Hurt, Great for Incapacitated, +1 per level beyond. */
+function constitutionNeeded(config: BoxTrackConfig, level: number): number {
+  return level - firstWoundIndex(config);
+}
+
+function heal(config: BoxTrackConfig, state: BoxTrackState, healing: BoxHealing): { state: BoxTrackState; steps: Step[] } {
+  const steps: Step[] = [];
+  if (healing.type === "box") {
+    const ref = parseRef(config, healing.ref, "healing.ref");
+    const next = ref === "dead" ? { ...state, marks: cloneMarks(state.marks), dead: false } : clearBox(config, state, ref);
+    steps.push(step("FUDGE.Step.Box.Heal.Box", "RULES §2.5", undefined, { ref: healing.ref }));
+    return { state: next, steps };
+  }
+  if (healing.type === "endRound") {
+    const k = healing.rounds ?? 1;
+    let stun = state.stun ? { ...state.stun } : null;
+    if (stun && stun.effect !== "knockedOut") {
+      stun.rounds = Math.max(0, stun.rounds - k); // Fudge §4.62: stun lasts one or two rounds
+      if (stun.rounds === 0) {
+        steps.push(step("FUDGE.Step.Box.Heal.StunEnds", "Fudge §4.62", undefined, { effect: stun.effect }));
+        stun = null;
+      }
+    }
+    return { state: { ...state, marks: cloneMarks(state.marks), stun }, steps };
+  }
+  if (isDead(config, state)) {
+    steps.push(step("FUDGE.Step.Box.Heal.Dead", "RULES §2.5"));
+    return { state: cloneState(state), steps };
+  }
+  if (healing.type === "recover") return { state: recover(config, state, healing.to, steps), steps };
+  let wounds = looseMarks(config, state);
+  let stun = state.stun ? { ...state.stun } : null;
+  const fw = firstWoundIndex(config);
+  const lower = (w: Loose, by: number): Loose | null => {
+    const to = w.level - by;
+    steps.push(
+      step(to < fw ? "FUDGE.Step.Box.Heal.Gone" : "FUDGE.Step.Box.Heal.Lowered", "RULES §2.5", undefined, {
+        level: woundLabel(config.levels[w.level].key),
+        to: to < fw ? "" : woundLabel(config.levels[to].key),
+      }),
+    );
+    return to < fw ? null : { level: to, stun: false }; // RULES §2.5: Scratch is not a level
+  };
+  switch (healing.type) {
+    case "scratches": {
+      // RULES §2.5: Scratches clear after the fight; Fudge §4.62: stun marks heal like Scratches.
+      const before = wounds.length;
+      wounds = wounds.filter((w) => !w.stun && config.levels[w.level].effect !== "none");
+      stun = null;
+      steps.push(step("FUDGE.Step.Box.Heal.Scratches", "RULES §2.5", before - wounds.length));
+      break;
+    }
+    case "roll": {
+      const by = levelsHealedByRoll(healing.result);
+      steps.push(step("FUDGE.Step.Box.Heal.Roll", "RULES §2.5", by, { result: signed(healing.result), levels: by }));
+      if (by > 0) wounds = wounds.flatMap((w) => (w.stun || w.level < fw ? [w] : (lower(w, by) ?? [])));
+      break;
+    }
+    case "natural": {
+      const perWeek = healing.rapid ? 2 : 1; // RULES §2.5: Rapid Healing twice as fast
+      steps.push(step("FUDGE.Step.Box.Heal.Natural", "RULES §2.5", healing.weeks * perWeek, { weeks: healing.weeks, levels: healing.weeks * perWeek }));
+      for (let t = 0; t < healing.weeks * perWeek; t++)
+        wounds = wounds.flatMap((w) => {
+          if (w.stun || w.level < fw) return [w];
+          if (healing.constitution !== undefined && healing.constitution < constitutionNeeded(config, w.level)) return [w];
+          return lower(w, 1) ?? [];
+        });
+      break;
+    }
+  }
+  return { state: { marks: replace(config, wounds, steps), stun, dead: false }, steps };
+}
+
+/**
+ * The wound level becomes exactly `to` (Miniatures: a Near Death model that makes its Guts roll
+ * "becomes merely Very Hurt"): marks in boxes more severe than `to` are cleared, and when no
+ * mark is left at `to`, one of that level is added.
+ */
+function recover(config: BoxTrackConfig, state: BoxTrackState, to: string, steps: Step[]): BoxTrackState {
+  const t = levelIndex(config, to);
+  const marks = cloneMarks(state.marks);
+  config.levels.forEach((l, i) => {
+    if (i > t) marks[l.key] = marks[l.key].map(() => null);
+  });
+  if (highestMarked(config, marks, false) < t) {
+    // every mark left at `to` is a stun mark (or none): the wound takes an open box, else a stun mark's place
+    const row = marks[to];
+    const j = row.indexOf(null);
+    row[j >= 0 ? j : 0] = { level: to };
+  }
+  const next: BoxTrackState = { ...state, marks, stun: state.stun ? { ...state.stun } : null };
+  steps.push(step("FUDGE.Step.Box.Heal.Recover", "Miniatures: Near Death", undefined, { level: woundLabel(to) }));
+  return next;
+}
+
+function clearBox(config: BoxTrackConfig, state: BoxTrackState, ref: { level: number; box: number }): BoxTrackState {
+  const marks = cloneMarks(state.marks);
+  const l = config.levels[ref.level];
+  marks[l.key][ref.box] = null;
+  return { ...state, marks, stun: state.stun ? { ...state.stun } : null, dead: l.effect === "dead" ? false : state.dead };
+}
+
+/** A click on a box: an open box gets a mark of its own level; a marked box is cleared. "dead" toggles death. */
+function toggle(config: BoxTrackConfig, state: BoxTrackState, ref: string): BoxTrackState {
+  const r = parseRef(config, ref, "ref");
+  if (r === "dead") return { ...state, marks: cloneMarks(state.marks), dead: !state.dead };
+  const l = config.levels[r.level];
+  if (state.marks[l.key][r.box] !== null) return clearBox(config, state, r);
+  const marks = cloneMarks(state.marks);
+  marks[l.key][r.box] = { level: l.key };
+  return { ...state, marks, stun: state.stun ? { ...state.stun } : null, dead: l.effect === "dead" ? true : state.dead };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Render
+
+/** Damage numbers that reach a level: "1–2", "9+", "" when not reachable by number. */
+export function levelRange(config: BoxTrackConfig, i: number): string {
+  const l = config.levels[i];
+  if (l.min === null) return "";
+  const next = config.levels.slice(i + 1).find((x) => x.min !== null);
+  const hi = next ? next.min! - 1 : config.deadAt !== null && l.effect !== "dead" ? config.deadAt - 1 : null;
+  if (hi === null) return `${l.min}+`;
+  if (hi <= l.min) return `${l.min}`;
+  return `${l.min}\u2013${hi}`;
+}
+
+/** Rows mildest first, as the Fudge sheet draws them left to right (Scratch … Near Death). */
+function render(config: BoxTrackConfig, state: BoxTrackState): TrackRender {
+  const eff = effectivePenalties(config);
+  const rows: RenderRow[] = config.levels.map((l, i) => {
+    const boxes: RenderBox[] = state.marks[l.key].map((m, j) => {
+      const overflow = m !== null && m.level !== l.key;
+      const tag = overflow ? config.levels[levelIndex(config, m!.level)].tag : "X";
+      const b: RenderBox = {
+        ref: `${l.key}:${j}`,
+        marked: m !== null,
+        mark: m === null ? "" : m.stun ? `~${overflow ? tag : ""}` : tag,
+        overflow,
+        stun: !!m?.stun,
+        disabled: false,
+        labelKey: "FUDGE.Track.BoxLabel",
+        labelParams: { level: woundLabel(l.key), n: j + 1 },
+      };
+      if (overflow) b.realLevelKey = m!.level;
+      return b;
+    });
+    const numeric = l.effect === "none" || l.effect === "penalty";
+    return {
+      key: l.key,
+      labelKey: `FUDGE.Wound.${l.key}`,
+      labelParams: {},
+      range: levelRange(config, i),
+      penalty: numeric ? eff[i] : null,
+      effectKey: numeric ? "" : `FUDGE.Effect.${l.effect}`,
+      circled: false,
+      boxes,
+    };
+  });
+  return { kind: "box", label: config.label, rows, status: status(config, state) };
+}
+
+function stateKey(config: BoxTrackConfig, state: BoxTrackState): string {
+  const m = config.levels.map((l) => state.marks[l.key].map((x) => (x === null ? "" : `${x.stun ? "~" : ""}${x.level}`)).join(","));
+  return JSON.stringify([m, state.stun ? [state.stun.effect, state.stun.rounds] : null, state.dead]);
+}
+
+export const boxTrack: TrackKind<BoxTrackConfig, BoxTrackState, BoxWound, BoxHealing> = {
+  kind: "box",
+  parseConfig,
+  parseState,
+  parseWound,
+  parseHealing,
+  initial,
+  apply,
+  status,
+  heal,
+  toggle,
+  render,
+  stateKey,
+};
+
+registerTrackKind(boxTrack);
