@@ -10,8 +10,9 @@
  * boxes that clear again) is solved exactly by Gaussian elimination.
  *
  * Contract with pipelines: the wound an attack deals may depend on the two tracks only through
- * their status (penalty, effects, worst level); so each status pair is enumerated once and
- * reused for every state pair that shares it.
+ * their status (penalty, effects, whether the side can act); so each status pair is enumerated
+ * once and reused for every state pair that shares it. What depends on the exact marks (overflow,
+ * safeguards, Volt row collisions) belongs to the track's own `apply`, which sees the real state.
  */
 import { RulesError } from "./errors";
 import { enumerateDice, pipelineFor, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot } from "./pipeline";
@@ -45,7 +46,9 @@ interface Step {
   p: number;
 }
 
-const statusSig = (s: TrackStatus): string => `${s.penalty}|${s.levelKey}|${s.effects.join(",")}|${s.canAct ? 1 : 0}`;
+// What a pipeline may read of a track when it resolves an attack (see the contract above). The
+// worst level itself is left out: two states with the same penalty and effects roll alike.
+const statusSig = (s: TrackStatus): string => `${s.penalty}|${s.effects.join(",")}|${s.canAct ? 1 : 0}`;
 
 /** Tracks are immutable values here, so what is derived from one is computed once per object. */
 interface Derived {

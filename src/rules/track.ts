@@ -140,15 +140,57 @@ export function newTrack(config: { kind: string }): Track {
   return { config: c, state: k.initial(c) };
 }
 
+/*
+ * Configs and states are immutable values (no function here mutates its input), so what is
+ * derived from a (config, state) pair is memoized by object identity. Odds, the duel forecast and
+ * chat cards ask the same questions of the same tracks thousands of times. Results are frozen:
+ * callers share them.
+ */
+const statusMemo = new WeakMap<object, WeakMap<object, TrackStatus>>();
+const applyMemo = new WeakMap<object, WeakMap<object, Map<string, ApplyResult<unknown> & { track: Track }>>>();
+
+function memoFor<V>(memo: WeakMap<object, WeakMap<object, V>>, track: Track): WeakMap<object, V> | null {
+  if (typeof track.state !== "object" || track.state === null) return null;
+  let byState = memo.get(track.config);
+  if (!byState) {
+    byState = new WeakMap();
+    memo.set(track.config, byState);
+  }
+  return byState;
+}
+
+function freezeStatus(s: TrackStatus): TrackStatus {
+  Object.freeze(s.steps);
+  Object.freeze(s.effects);
+  return Object.freeze(s);
+}
+
 export function applyWound(track: Track, wound: unknown): ApplyResult<unknown> & { track: Track } {
+  const byState = memoFor(applyMemo, track);
+  const wKey = JSON.stringify(wound);
+  const cached = byState?.get(track.state as object)?.get(wKey);
+  if (cached) return cached;
   const k = kindOf(track);
   const w = k.parseWound(track.config, wound, "wound");
   const r = k.apply(track.config, track.state, w);
-  return { ...r, track: { config: track.config, state: r.state } };
+  Object.freeze(r.steps);
+  freezeStatus(r.status);
+  const result = Object.freeze({ ...r, track: { config: track.config, state: r.state } });
+  if (byState) {
+    let m = byState.get(track.state as object);
+    if (!m) byState.set(track.state as object, (m = new Map()));
+    m.set(wKey, result);
+  }
+  return result;
 }
 
 export function trackStatus(track: Track): TrackStatus {
-  return kindOf(track).status(track.config, track.state);
+  const byState = memoFor(statusMemo, track);
+  const cached = byState?.get(track.state as object);
+  if (cached) return cached;
+  const s = freezeStatus(kindOf(track).status(track.config, track.state));
+  byState?.set(track.state as object, s);
+  return s;
 }
 
 export function healTrack(track: Track, healing: unknown): { track: Track; steps: Step[] } {

@@ -1,0 +1,187 @@
+/**
+ * A combatant of the `fudge` preset, as the sheet sends it: traits as ladder numbers (Fair = 0),
+ * the weapon and armor of Fudge §4.54, the shield of §4.31 and the wound track.
+ */
+import { parseTrack, type Track } from "../track";
+import { at, bool, int, oneOf, record, str, type Path } from "../validate";
+import { rejectUnknown } from "./util";
+
+export const WEAPON_KINDS = ["muscle", "fixed"] as const;
+export type WeaponKind = (typeof WEAPON_KINDS)[number];
+
+export const WEAPON_SIZES = ["none", "martialArt", "small", "medium", "large", "twoHanded"] as const;
+export type WeaponSize = (typeof WEAPON_SIZES)[number];
+
+export const SCALE_PIERCING = ["none", "halve", "ignore"] as const;
+export type ScalePiercing = (typeof SCALE_PIERCING)[number];
+
+export const SHIELDS = ["none", "small", "medium", "large"] as const;
+export type Shield = (typeof SHIELDS)[number];
+
+export const DC_GIFTS = ["none", "damageResistant", "fragile"] as const;
+export type DcGift = (typeof DC_GIFTS)[number];
+
+/**
+ * Fudge §4.54, muscle-powered weapons: no weapon and no martial art −1; martial art or small 0;
+ * medium one-handed +1; large one-handed or light two-handed +2; most two-handed +3.
+ */
+export const WEAPON_SIZE_VALUE: Readonly<Record<WeaponSize, number>> = {
+  none: -1,
+  martialArt: 0,
+  small: 0,
+  medium: 1,
+  large: 2,
+  twoHanded: 3,
+};
+
+export interface FudgeWeapon {
+  name: string;
+  /** "muscle": melee, unarmed, bows, slings; "fixed": guns, crossbows, beams (Fudge §4.54). */
+  kind: WeaponKind;
+  /** Muscle-powered weapons only ("light two-handed" counts as large). */
+  size: WeaponSize;
+  sharp: boolean;
+  /** Fixed weapons: the weapon's own Strength (Fudge §4.54, §4.4). */
+  strength: number;
+  /** Projectile weapons scaled to the attacker's size (Fudge §4.54 note). */
+  scaledToAttacker: boolean;
+  /** Maces, flails: the defender's armor counts half, round down (Fudge §4.54 optional note). */
+  heavyBlunt: boolean;
+  /** Fudge §4.58: on a good hit the target's Scale is halved or ignored. */
+  scalePiercing: ScalePiercing;
+  ranged: boolean;
+  /** Fudge §4.62: the weapon can make stun attacks. */
+  stunCapable: boolean;
+}
+
+export interface FudgeArmor {
+  value: number;
+  /** Magic armor bonus (Fudge §4.54 note). */
+  magic: number;
+}
+
+export interface FudgeCombatant {
+  name: string;
+  pc: boolean;
+  /** Weapon skill level (ladder number). */
+  skill: number;
+  /** Defence skill level (ladder number). */
+  defense: number;
+  strength: number;
+  strengthScale: number;
+  massScale: number;
+  damageCapacity: number;
+  willpower: number | null;
+  weapon: FudgeWeapon;
+  armor: FudgeArmor;
+  shield: Shield;
+  /** Gift Tough Hide, added to the defensive factor (Fudge §4.54). */
+  toughHide: number;
+  /** Fudge §4.52 variant 2: Damage Resistant gift / Fragile fault. */
+  dcGift: DcGift;
+  fudgePoints: number | null;
+  track: Track;
+}
+
+const COMBATANT_FIELDS = [
+  "name",
+  "pc",
+  "skill",
+  "defense",
+  "strength",
+  "strengthScale",
+  "massScale",
+  "damageCapacity",
+  "willpower",
+  "weapon",
+  "armor",
+  "shield",
+  "toughHide",
+  "dcGift",
+  "fudgePoints",
+  "track",
+];
+
+const WEAPON_FIELDS = ["name", "kind", "size", "sharp", "strength", "scaledToAttacker", "heavyBlunt", "scalePiercing", "ranged", "stunCapable"];
+
+
+/** Trait levels: the ladder is −3..+4, but rolled and bought values may go beyond it. */
+const TRAIT_MIN = -10;
+const TRAIT_MAX = 10;
+
+export function parseWeapon(input: unknown, path: Path): FudgeWeapon {
+  const o = record(input, path);
+  rejectUnknown(o, WEAPON_FIELDS, path);
+  const kind = oneOf(o.kind, at(path, "kind"), WEAPON_KINDS, "muscle");
+  // A fixed weapon's damage is its own Strength; a muscle weapon's is its size (Fudge §4.54).
+  const size = kind === "muscle" ? oneOf(o.size, at(path, "size"), WEAPON_SIZES) : oneOf(o.size, at(path, "size"), WEAPON_SIZES, "none");
+  const strength = kind === "fixed" ? int(o.strength, at(path, "strength"), -20, 50) : o.strength === undefined ? 0 : int(o.strength, at(path, "strength"), -20, 50);
+  return {
+    name: str(o.name, at(path, "name"), ""),
+    kind,
+    size,
+    sharp: bool(o.sharp, at(path, "sharp"), false),
+    strength,
+    scaledToAttacker: bool(o.scaledToAttacker, at(path, "scaledToAttacker"), false),
+    heavyBlunt: bool(o.heavyBlunt, at(path, "heavyBlunt"), false),
+    scalePiercing: oneOf(o.scalePiercing, at(path, "scalePiercing"), SCALE_PIERCING, "none"),
+    ranged: bool(o.ranged, at(path, "ranged"), false),
+    stunCapable: bool(o.stunCapable, at(path, "stunCapable"), false),
+  };
+}
+
+export function parseArmor(input: unknown, path: Path): FudgeArmor {
+  if (input === undefined) return { value: 0, magic: 0 };
+  const o = record(input, path);
+  rejectUnknown(o, ["value", "magic"], path);
+  return { value: int(o.value ?? 0, at(path, "value"), 0, 50), magic: int(o.magic ?? 0, at(path, "magic"), 0, 50) };
+}
+
+const optionalInt = (v: unknown, path: Path, min: number, max: number): number | null => (v === undefined || v === null ? null : int(v, path, min, max));
+
+/**
+ * Parses a combatant. Required: name, skill, weapon, track. Omitted traits are Fair (0), no
+ * armor, no shield; `defense` defaults to `skill` (in a Fudge opposed round both sides
+ * usually roll the same combat skill, §4.22).
+ */
+export function parseCombatant(input: unknown, path: Path): FudgeCombatant {
+  const o = record(input, path);
+  rejectUnknown(o, COMBATANT_FIELDS, path);
+  const name = str(o.name, at(path, "name"));
+  const skill = int(o.skill, at(path, "skill"), TRAIT_MIN, TRAIT_MAX);
+  return {
+    name,
+    pc: bool(o.pc, at(path, "pc"), false),
+    skill,
+    defense: o.defense === undefined ? skill : int(o.defense, at(path, "defense"), TRAIT_MIN, TRAIT_MAX),
+    strength: int(o.strength ?? 0, at(path, "strength"), TRAIT_MIN, TRAIT_MAX),
+    strengthScale: int(o.strengthScale ?? 0, at(path, "strengthScale"), -50, 50),
+    massScale: int(o.massScale ?? 0, at(path, "massScale"), -50, 50),
+    damageCapacity: int(o.damageCapacity ?? 0, at(path, "damageCapacity"), TRAIT_MIN, TRAIT_MAX),
+    willpower: optionalInt(o.willpower, at(path, "willpower"), TRAIT_MIN, TRAIT_MAX),
+    weapon: parseWeapon(o.weapon, at(path, "weapon")),
+    armor: parseArmor(o.armor, at(path, "armor")),
+    shield: oneOf(o.shield, at(path, "shield"), SHIELDS, "none"),
+    toughHide: int(o.toughHide ?? 0, at(path, "toughHide"), 0, 50),
+    dcGift: oneOf(o.dcGift, at(path, "dcGift"), DC_GIFTS, "none"),
+    fudgePoints: optionalInt(o.fudgePoints, at(path, "fudgePoints"), 0, 999),
+    track: parseTrack(o.track, at(path, "track")),
+  };
+}
+
+/**
+ * Fudge §4.31: a shield is subtracted from the opponent's weapon skill. Small +1 in melee only;
+ * medium +1 in melee and +1 against ranged attacks; large +2 in all combat.
+ */
+export function shieldValue(shield: Shield, ranged: boolean): number {
+  switch (shield) {
+    case "none":
+      return 0;
+    case "small":
+      return ranged ? 0 : 1;
+    case "medium":
+      return 1;
+    case "large":
+      return 2;
+  }
+}

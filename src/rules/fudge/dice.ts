@@ -1,0 +1,67 @@
+/**
+ * Dice slots of the `fudge` preset. Every resolution reads its dice from these slots, so a chat
+ * card re-derives from its record and the odds enumerate exact outcome classes.
+ */
+import { dieValues, fudgeOutcomes, fudgeTotal, rollDie, rollFudgeDice, type DiceOutcome } from "../dice";
+import type { DiceSlot } from "../pipeline";
+import type { Path } from "../validate";
+
+/** nDF slot (Fudge §3.2: dice with faces −, −, 0, 0, +, +). */
+export function fudgeDiceSlot(id: string, n: number, labelKey: string): DiceSlot {
+  return {
+    id,
+    formula: `${n}dF`,
+    labelKey,
+    roll: (rng) => rollFudgeDice(n, rng),
+    outcomes: () => fudgeOutcomes(n),
+  };
+}
+
+/**
+ * Exact outcome classes of n dice with `sides` sides, by sorted values (what Min-Mid-Max reads:
+ * only the order statistics matter). Probabilities count the orderings of each multiset.
+ */
+export function sortedDiceOutcomes(n: number, sides: number): DiceOutcome[] {
+  const counts = new Map<string, { dice: number[]; ways: number }>();
+  const total = sides ** n;
+  for (let i = 0; i < total; i++) {
+    const dice: number[] = [];
+    let x = i;
+    for (let d = 0; d < n; d++) {
+      dice.push((x % sides) + 1);
+      x = Math.floor(x / sides);
+    }
+    dice.sort((a, b) => a - b);
+    const key = dice.join(",");
+    const c = counts.get(key);
+    if (c) c.ways++;
+    else counts.set(key, { dice, ways: 1 });
+  }
+  return [...counts.values()].map((c) => ({ dice: c.dice, p: c.ways / total }));
+}
+
+/** nDs slot (Fudge §4.63: 3d6 for Min-Mid-Max). */
+export function plainDiceSlot(id: string, n: number, sides: number, labelKey: string): DiceSlot {
+  return {
+    id,
+    formula: `${n}d${sides}`,
+    labelKey,
+    roll: (rng) => Array.from({ length: n }, () => rollDie(sides, rng)),
+    outcomes: () => sortedDiceOutcomes(n, sides),
+  };
+}
+
+/** Faces as players read them: "+ + 0 −". */
+export function facesText(faces: readonly number[]): string {
+  return faces.map((f) => (f > 0 ? "+" : f < 0 ? "\u2212" : "0")).join(" ");
+}
+
+/** Validated total of recorded Fudge dice. */
+export function readFudgeTotal(faces: unknown, path: Path, n: number): number {
+  return fudgeTotal(faces, path, n);
+}
+
+/** Validated recorded dN values. */
+export function readDieValues(values: unknown, path: Path, n: number, sides: number): number[] {
+  return dieValues(values, path, n, sides);
+}

@@ -1,0 +1,8 @@
+/** The `fudge` preset: Fudge core combat and wounds (Fudge 1995 §4.5x). Importing it registers the pipeline. */
+export * from "./options";
+export * from "./combatant";
+export * from "./factors";
+export { factorBonus, relativeDegreeBonus, readMinMidMax, type MinMidMaxRead } from "./minMidMax";
+export { unopposedRoll, type UnopposedResult } from "./unopposed";
+export { fudgePipeline, parseFudgeRequest, parseSituation, fudgeSlots, resolveFudge, type FudgeRequest, type FudgeSituation } from "./pipeline";
+export { levelScaleFor, type LevelScale } from "./woundLevel";

@@ -1,0 +1,194 @@
+/**
+ * World options of the `fudge` preset (Foundry settings). Every option has a default, so an
+ * empty object (or none at all) is a valid options value. Defaults are what the Fudge text
+ * suggests (RULES.md: "where a seed says the GM decides, the default is the value the text
+ * suggests"); the choices the texts leave open are listed in docs/rules-api/fudge.md.
+ */
+import { RulesError } from "../errors";
+import { DEFAULT_LADDER, parseLadder, type Ladder } from "../ladder";
+import { array, at, bool, int, oneOf, record, type Path } from "../validate";
+import { rejectUnknown } from "./util";
+
+export const DAMAGE_ROLLS = ["none", "dfNumber", "dfLevel", "evenOdd", "situational4dF"] as const;
+export type DamageRollOption = (typeof DAMAGE_ROLLS)[number];
+
+export const WOUND_MODES = ["factors", "minMidMax", "gmJudgement"] as const;
+export type WoundMode = (typeof WOUND_MODES)[number];
+
+export const DC_VARIANTS = ["factor", "roll", "gift", "track", "willpower"] as const;
+export type DcVariant = (typeof DC_VARIANTS)[number];
+
+export const DC_ADJUSTS = ["level", "point"] as const;
+export type DcAdjust = (typeof DC_ADJUSTS)[number];
+
+export const GRAZE_SCALE_RAISES = ["perPoint", "one", "none"] as const;
+export type GrazeScaleRaise = (typeof GRAZE_SCALE_RAISES)[number];
+
+export const MMM_DICE = ["min", "mid", "max"] as const;
+export type MinMidMaxDie = (typeof MMM_DICE)[number];
+
+/** One row of the graze table: a total damage factor of `min` or more grazes for `level` (null = Undamaged). */
+export interface GrazeRow {
+  min: number;
+  level: string | null;
+}
+
+/** One row of the Min-Mid-Max reading table: a total bonus of `min` or more reads `die` + `add`. */
+export interface MinMidMaxRow {
+  min: number;
+  die: MinMidMaxDie;
+  add: number;
+}
+
+export interface FudgeOptions {
+  /** Fudge §4.54 note: −1 on each muscle-powered weapon type (not on sharpness). */
+  lessLethal: boolean;
+  /** Fudge §4.55: damage number = 2 × RD + factor (use the double threshold table on the track). */
+  doubleRd: boolean;
+  graze: {
+    /** Fudge §4.56 sample graze severity table, rows by ascending `min`; below the first row: Undamaged. */
+    table: GrazeRow[];
+    /**
+     * Fudge §4.56 "plus any Scale difference … it should be minimized for such a narrow victory":
+     * how a positive Scale difference raises a graze. Default "one" (one level for any positive
+     * difference: the giant's glancing blow "might inflict a Very Hurt result, but not
+     * necessarily Incapacitate"); "perPoint" raises one level per point of difference.
+     */
+    scaleRaise: GrazeScaleRaise;
+  };
+  /** Fudge §4.61 damage die roll. */
+  damageRoll: DamageRollOption;
+  /** Fudge §4.56: whether the damage roll also applies to grazes (then by at most one level). */
+  grazeDamageRoll: boolean;
+  /** Fudge §4.55 (factors / GM judgement) or §4.63 (Min-Mid-Max). */
+  woundMode: WoundMode;
+  minMidMax: {
+    /** Fudge §4.63: bonus −2 (instead of −1) for a damage factor of −5 or worse (optional). */
+    severeNegative: boolean;
+    /** Total bonus → die read. The default is this system's own (the texts give no mapping). */
+    table: MinMidMaxRow[];
+  };
+  /** Fudge §4.55: roll a Situational 4dF after the GM picks the level (GM judgement mode). */
+  gmSituationalRoll: boolean;
+  /** Fudge §4.52 / §4.57: how Damage Capacity works. */
+  dcVariant: DcVariant;
+  /** Fudge §4.52: DC roll / gift adjustments are one wound level or one damage point. */
+  dcAdjust: DcAdjust;
+  /** Ladder used to name rolled degrees (FUDGE.Ladder.*). */
+  ladder: Ladder;
+}
+
+/** Fudge §4.56 sample graze severity table: <0 Undamaged, 0–4 Scratch, 5+ Hurt. */
+export const DEFAULT_GRAZE_TABLE: readonly GrazeRow[] = [
+  { min: 0, level: "scratch" },
+  { min: 5, level: "hurt" },
+];
+
+/**
+ * Min-Mid-Max reading table (Fudge §4.63 gives the bonuses but not how a bonus turns into a die
+ * read): THIS SYSTEM'S OWN default. Bonus ≤ −2 → lowest die − 1; −1 → lowest; 0 → median;
+ * +1 → highest; +2 → highest + 1; +3 or more → highest + 2.
+ */
+export const DEFAULT_MIN_MID_MAX_TABLE: readonly MinMidMaxRow[] = [
+  { min: -2, die: "min", add: -1 },
+  { min: -1, die: "min", add: 0 },
+  { min: 0, die: "mid", add: 0 },
+  { min: 1, die: "max", add: 0 },
+  { min: 2, die: "max", add: 1 },
+  { min: 3, die: "max", add: 2 },
+];
+
+export function defaultFudgeOptions(): FudgeOptions {
+  return {
+    lessLethal: false,
+    doubleRd: false,
+    graze: { table: DEFAULT_GRAZE_TABLE.map((r) => ({ ...r })), scaleRaise: "one" },
+    damageRoll: "none",
+    grazeDamageRoll: false,
+    woundMode: "factors",
+    minMidMax: { severeNegative: false, table: DEFAULT_MIN_MID_MAX_TABLE.map((r) => ({ ...r })) },
+    gmSituationalRoll: false,
+    dcVariant: "factor",
+    dcAdjust: "level",
+    ladder: DEFAULT_LADDER,
+  };
+}
+
+const KNOWN_OPTIONS = [
+  "lessLethal",
+  "doubleRd",
+  "graze",
+  "damageRoll",
+  "grazeDamageRoll",
+  "woundMode",
+  "minMidMax",
+  "gmSituationalRoll",
+  "dcVariant",
+  "dcAdjust",
+  "ladder",
+];
+
+
+/** Rows must run by strictly ascending `min`. */
+function checkAscending(rows: { min: number }[], path: Path): void {
+  for (let i = 1; i < rows.length; i++) {
+    if (rows[i].min <= rows[i - 1].min)
+      throw new RulesError(at(at(path, i), "min"), "FUDGE.Error.Fudge.TableOrder", "rows must be in strictly ascending order of min");
+  }
+}
+
+export function parseGrazeTable(input: unknown, path: Path): GrazeRow[] {
+  const rows = array(input, path, 1, 20).map((r, i) => {
+    const p = at(path, i);
+    const o = record(r, p);
+    rejectUnknown(o, ["min", "level"], p);
+    const level = o.level;
+    if (level !== null && (typeof level !== "string" || level === ""))
+      throw new RulesError(at(p, "level"), "FUDGE.Error.NotString", "must be a wound level key or null (Undamaged)");
+    return { min: int(o.min, at(p, "min"), -100, 100), level: level === "undamaged" ? null : (level as string | null) };
+  });
+  checkAscending(rows, path);
+  return rows;
+}
+
+export function parseMinMidMaxTable(input: unknown, path: Path): MinMidMaxRow[] {
+  const rows = array(input, path, 1, 20).map((r, i) => {
+    const p = at(path, i);
+    const o = record(r, p);
+    rejectUnknown(o, ["min", "die", "add"], p);
+    return { min: int(o.min, at(p, "min"), -100, 100), die: oneOf(o.die, at(p, "die"), MMM_DICE), add: int(o.add ?? 0, at(p, "add"), -20, 20) };
+  });
+  checkAscending(rows, path);
+  return rows;
+}
+
+/** Parses world options; anything omitted takes its default. */
+export function parseFudgeOptions(input: unknown, path: Path = "options"): FudgeOptions {
+  const d = defaultFudgeOptions();
+  if (input === undefined || input === null) return d;
+  const o = record(input, path);
+  rejectUnknown(o, KNOWN_OPTIONS, path);
+  const graze = o.graze === undefined ? {} : record(o.graze, at(path, "graze"));
+  rejectUnknown(graze, ["table", "scaleRaise"], at(path, "graze"));
+  const mmm = o.minMidMax === undefined ? {} : record(o.minMidMax, at(path, "minMidMax"));
+  rejectUnknown(mmm, ["severeNegative", "table"], at(path, "minMidMax"));
+  return {
+    lessLethal: bool(o.lessLethal, at(path, "lessLethal"), d.lessLethal),
+    doubleRd: bool(o.doubleRd, at(path, "doubleRd"), d.doubleRd),
+    graze: {
+      table: graze.table === undefined ? d.graze.table : parseGrazeTable(graze.table, at(at(path, "graze"), "table")),
+      scaleRaise: oneOf(graze.scaleRaise, at(at(path, "graze"), "scaleRaise"), GRAZE_SCALE_RAISES, d.graze.scaleRaise),
+    },
+    damageRoll: oneOf(o.damageRoll, at(path, "damageRoll"), DAMAGE_ROLLS, d.damageRoll),
+    grazeDamageRoll: bool(o.grazeDamageRoll, at(path, "grazeDamageRoll"), d.grazeDamageRoll),
+    woundMode: oneOf(o.woundMode, at(path, "woundMode"), WOUND_MODES, d.woundMode),
+    minMidMax: {
+      severeNegative: bool(mmm.severeNegative, at(at(path, "minMidMax"), "severeNegative"), d.minMidMax.severeNegative),
+      table: mmm.table === undefined ? d.minMidMax.table : parseMinMidMaxTable(mmm.table, at(at(path, "minMidMax"), "table")),
+    },
+    gmSituationalRoll: bool(o.gmSituationalRoll, at(path, "gmSituationalRoll"), d.gmSituationalRoll),
+    dcVariant: oneOf(o.dcVariant, at(path, "dcVariant"), DC_VARIANTS, d.dcVariant),
+    dcAdjust: oneOf(o.dcAdjust, at(path, "dcAdjust"), DC_ADJUSTS, d.dcAdjust),
+    ladder: o.ladder === undefined || o.ladder === null ? d.ladder : parseLadder(o.ladder, at(path, "ladder")),
+  };
+}

@@ -1,0 +1,466 @@
+/**
+ * The attack pipeline of the `fudge` preset (Fudge 1995 §4.5x, RULES.md §2): an opposed combat
+ * roll, the damage factors, the wound by the chosen method, Damage Capacity variants, stun and
+ * pulled punches, and the wound placed on the defender's track.
+ */
+import { RulesError } from "../errors";
+import { signed, type Step } from "../explain";
+import { describeLevel } from "../ladder";
+import { registerPipeline, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type FollowUp } from "../pipeline";
+import { applyWound, trackStatus } from "../track";
+import { woundLabel } from "../tracks/box";
+import { at, bool, int, record, str, type Path } from "../validate";
+import { parseCombatant, shieldValue, type FudgeCombatant } from "./combatant";
+import { fstep, rejectUnknown } from "./util";
+import { facesText, fudgeDiceSlot, plainDiceSlot, readDieValues, readFudgeTotal } from "./dice";
+import { defensiveFactor, offensiveFactor, strengthScaleCounts } from "./factors";
+import { readMinMidMax } from "./minMidMax";
+import { parseFudgeOptions, type FudgeOptions } from "./options";
+import { atLeastHurt, checkLevel, grazeTableLevel, levelAt, levelForNumber, levelScaleFor, severity, shiftBy, type LevelScale } from "./woundLevel";
+
+/** This attack only (the card's situation fields). */
+export type FudgeSituation = {
+  /** Situational modifier to the attacker's roll (Fudge §4.31: position, aiming, blessing …). */
+  modifier: number;
+  /** Situational modifier to the defender's roll. */
+  defenderModifier: number;
+  /** Fudge §4.31 all-out offense: +1 to the attacker's skill and +1 to his ODF on a hit. */
+  allOutAttack: boolean;
+  /** Fudge §4.31 all-out defense: +2 to the defender's skill. */
+  allOutDefense: boolean;
+  /** Fudge §4.62: a stun attack (needs a stun-capable weapon). */
+  stun: boolean;
+  /** Fudge §4.62: the worst wound level the blow may cause, or null. */
+  pullPunch: string | null;
+  /** Fudge §4.64 safeguard: the defender began the round Incapacitated. */
+  beganRoundIncapacitated: boolean;
+  /** Fudge §4.64 safeguard: the defender spends a Fudge Point to turn a deadly wound into a serious one. */
+  spendFudgePoint: boolean;
+  /** Fudge §4.55 GM judgement: the level the GM picks ("none" for no damage), null until picked. */
+  gmLevel: string | null;
+};
+
+export interface FudgeRequest extends AttackRequest<FudgeCombatant, FudgeOptions> {
+  preset: "fudge";
+  situation: FudgeSituation;
+}
+
+const SITUATION_FIELDS = ["modifier", "defenderModifier", "allOutAttack", "allOutDefense", "stun", "pullPunch", "beganRoundIncapacitated", "spendFudgePoint", "gmLevel"];
+
+export function parseSituation(input: unknown, path: Path, scale: LevelScale, defender: FudgeCombatant): FudgeSituation {
+  const o = input === undefined || input === null ? {} : record(input, path);
+  rejectUnknown(o, SITUATION_FIELDS, path);
+  const pullPunch = o.pullPunch === undefined || o.pullPunch === null ? null : checkLevel(scale, str(o.pullPunch, at(path, "pullPunch")), at(path, "pullPunch"));
+  let gmLevel: string | null = null;
+  if (o.gmLevel !== undefined && o.gmLevel !== null) {
+    const g = str(o.gmLevel, at(path, "gmLevel"));
+    gmLevel = g === "none" ? "none" : checkLevel(scale, g, at(path, "gmLevel"));
+  }
+  const spendFudgePoint = bool(o.spendFudgePoint, at(path, "spendFudgePoint"), false);
+  if (spendFudgePoint && defender.fudgePoints === 0)
+    throw new RulesError(at(path, "spendFudgePoint"), "FUDGE.Error.Fudge.NoFudgePoints", `${defender.name} has no Fudge Points left`, { name: defender.name });
+  return {
+    modifier: int(o.modifier ?? 0, at(path, "modifier"), -20, 20),
+    defenderModifier: int(o.defenderModifier ?? 0, at(path, "defenderModifier"), -20, 20),
+    allOutAttack: bool(o.allOutAttack, at(path, "allOutAttack"), false),
+    allOutDefense: bool(o.allOutDefense, at(path, "allOutDefense"), false),
+    stun: bool(o.stun, at(path, "stun"), false),
+    pullPunch,
+    beganRoundIncapacitated: bool(o.beganRoundIncapacitated, at(path, "beganRoundIncapacitated"), false),
+    spendFudgePoint,
+    gmLevel,
+  };
+}
+
+/** Parses and checks a request: options default when omitted; every error names its field. */
+export function parseFudgeRequest(input: unknown): FudgeRequest {
+  const o = record(input, "");
+  rejectUnknown(o, ["preset", "attacker", "defender", "options", "situation"], "");
+  if (o.preset !== "fudge") throw new RulesError("preset", "FUDGE.Error.Fudge.Preset", `must be "fudge" (got ${JSON.stringify(o.preset)})`);
+  const options = parseFudgeOptions(o.options, "options");
+  const attacker = parseCombatant(o.attacker, "attacker");
+  const defender = parseCombatant(o.defender, "defender");
+  const scale = levelScaleFor(defender.track, "defender.track.config.kind");
+  // Fudge §4.57: with the DC-as-track variant the defender's wounds go on a DC track.
+  if (options.dcVariant === "track" && defender.track.config.kind !== "dc")
+    throw new RulesError("defender.track.config.kind", "FUDGE.Error.Fudge.DcTrackNeeded", `the "track" Damage Capacity variant needs a "dc" track (got ${JSON.stringify(defender.track.config.kind)})`);
+  if ((options.dcVariant === "willpower") && defender.willpower === null)
+    throw new RulesError("defender.willpower", "FUDGE.Error.Fudge.WillpowerNeeded", "the willpower Damage Capacity variant needs the defender's Willpower");
+  options.graze.table.forEach((row, i) => {
+    if (row.level !== null) checkLevel(scale, row.level, `options.graze.table[${i}].level`);
+  });
+  const situation = parseSituation(o.situation, "situation", scale, defender);
+  return { preset: "fudge", attacker, defender, options, situation };
+}
+
+const LABEL = {
+  attack: "FUDGE.Dice.Fudge.attack",
+  defense: "FUDGE.Dice.Fudge.defense",
+  damage: "FUDGE.Dice.Fudge.damage",
+  dc: "FUDGE.Dice.Fudge.dc",
+  situational: "FUDGE.Dice.Fudge.situational",
+};
+
+/** The dice a request may read: the opposed roll always; the others only when an option calls for them. */
+export function fudgeSlots(req: FudgeRequest): DiceSlot[] {
+  const o = req.options;
+  const slots = [fudgeDiceSlot("attack", 4, LABEL.attack), fudgeDiceSlot("defense", 4, LABEL.defense)];
+  if (o.woundMode === "minMidMax") slots.push(plainDiceSlot("damage", 3, 6, LABEL.damage));
+  else if (o.woundMode === "factors" && (o.damageRoll === "dfNumber" || o.damageRoll === "dfLevel")) slots.push(fudgeDiceSlot("damage", 1, LABEL.damage));
+  else if (o.woundMode === "factors" && o.damageRoll === "situational4dF") slots.push(fudgeDiceSlot("damage", 4, LABEL.damage));
+  if (o.dcVariant === "roll" || o.dcVariant === "willpower") slots.push(fudgeDiceSlot("dc", 4, LABEL.dc));
+  if (o.woundMode === "gmJudgement" && o.gmSituationalRoll) slots.push(fudgeDiceSlot("situational", 4, LABEL.situational));
+  return slots;
+}
+
+const R_OPPOSED = "Fudge §3.5";
+const R_MELEE = "Fudge §4.31";
+const R_WOUND = "Fudge §4.55";
+const R_GRAZE = "Fudge §4.56";
+const R_ROLL = "Fudge §4.61";
+const R_STUN = "Fudge §4.62";
+const R_DC = "Fudge §4.52";
+
+/** A wound level as a step parameter: its i18n key (the card localizes it), "undamaged" for none. */
+function levelParam(key: string | null): string {
+  return woundLabel(key ?? "undamaged");
+}
+
+/** Resolves one opposed exchange from recorded dice (see pipeline.ts DiceReader). */
+/**
+ * What a request determines before any die is read (the defender's level scale, both damage
+ * factors with their steps). A card resolves its request once, but exact odds and the duel
+ * forecast resolve the same request for every dice class, so this is computed once per request.
+ */
+interface Prepared {
+  scale: ReturnType<typeof levelScaleFor>;
+  odf: ReturnType<typeof offensiveFactor>;
+  ddf: { graze: ReturnType<typeof defensiveFactor>; goodHit: ReturnType<typeof defensiveFactor> };
+}
+const preparedMemo = new WeakMap<FudgeRequest, Prepared>();
+function prepared(req: FudgeRequest): Prepared {
+  let p = preparedMemo.get(req);
+  if (!p) {
+    const { attacker: a, defender: d, options: o } = req;
+    p = {
+      scale: levelScaleFor(d.track, "defender.track.config.kind"),
+      odf: offensiveFactor(a, o),
+      ddf: { graze: defensiveFactor(d, a.weapon, o, { goodHit: false }), goodHit: defensiveFactor(d, a.weapon, o, { goodHit: true }) },
+    };
+    Object.freeze(p.odf.steps);
+    Object.freeze(p.ddf.graze.steps);
+    Object.freeze(p.ddf.goodHit.steps);
+    preparedMemo.set(req, p);
+  }
+  return p;
+}
+
+export function resolveFudge(req: FudgeRequest, dice: DiceReader): AttackResolution {
+  const { attacker: a, defender: d, options: o, situation: s } = req;
+  const pre = prepared(req);
+  const scale = pre.scale;
+  const steps: Step[] = [];
+  const numbers: Record<string, number> = {};
+  const read: Record<string, number[]> = {};
+  const followUps: FollowUp[] = [];
+  const readFudge = (id: string, n: number): number => {
+    const faces = dice(id);
+    const total = readFudgeTotal(faces, `dice.${id}`, n);
+    read[id] = [...faces];
+    return total;
+  };
+  const ladderName = (v: number) => describeLevel(v, o.ladder).label;
+
+  // --- The opposed roll (Fudge §3.5, §4.2): both sides roll their combat skill.
+  const ranged = a.weapon.ranged;
+  const aPenalty = trackStatus(a.track).penalty;
+  const dPenalty = trackStatus(d.track).penalty;
+
+  const attackRoll = readFudge("attack", 4);
+  steps.push(fstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, a.skill, { name: a.name, level: ladderName(a.skill) }));
+  steps.push(fstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", attackRoll, { faces: facesText(read.attack) }));
+  let attackerTotal = a.skill + attackRoll;
+  if (s.modifier !== 0) {
+    attackerTotal += s.modifier;
+    steps.push(fstep("FUDGE.Step.Fudge.Situational", R_MELEE, s.modifier));
+  }
+  if (s.allOutAttack) {
+    // Fudge §4.31: all-out offense grants +1 to the combat skill.
+    attackerTotal += 1;
+    steps.push(fstep("FUDGE.Step.Fudge.AllOutAttack", R_MELEE, 1));
+  }
+  if (aPenalty !== 0) {
+    // Fudge §4.51 / §4.31: wound penalties apply to every roll of the wounded character.
+    attackerTotal += aPenalty;
+    steps.push(fstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", aPenalty, { name: a.name }));
+  }
+  const dShield = shieldValue(d.shield, ranged);
+  if (dShield !== 0) {
+    // Fudge §4.31: a shield is subtracted from the opponent's weapon skill.
+    attackerTotal -= dShield;
+    steps.push(fstep("FUDGE.Step.Fudge.Shield", R_MELEE, -dShield, { name: d.name, shield: `FUDGE.Fudge.Shield.${d.shield}` }));
+  }
+  steps.push(fstep("FUDGE.Step.Fudge.AttackerTotal", R_OPPOSED, attackerTotal, { name: a.name, level: ladderName(attackerTotal) }));
+
+  const defenseRoll = readFudge("defense", 4);
+  steps.push(fstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, d.defense, { name: d.name, level: ladderName(d.defense) }));
+  steps.push(fstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", defenseRoll, { faces: facesText(read.defense) }));
+  let defenderTotal = d.defense + defenseRoll;
+  if (s.defenderModifier !== 0) {
+    defenderTotal += s.defenderModifier;
+    steps.push(fstep("FUDGE.Step.Fudge.Situational", R_MELEE, s.defenderModifier));
+  }
+  if (s.allOutDefense) {
+    // Fudge §4.31: an all-out defensive stance earns +2 to the combat skill.
+    defenderTotal += 2;
+    steps.push(fstep("FUDGE.Step.Fudge.AllOutDefense", R_MELEE, 2));
+  }
+  if (dPenalty !== 0) {
+    defenderTotal += dPenalty;
+    steps.push(fstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", dPenalty, { name: d.name }));
+  }
+  // Fudge §4.31: the attacker's shield lowers the defender's combat skill in melee (it does not
+  // hinder a dodge against a ranged attack).
+  const aShield = ranged ? 0 : shieldValue(a.shield, false);
+  if (aShield !== 0) {
+    defenderTotal -= aShield;
+    steps.push(fstep("FUDGE.Step.Fudge.Shield", R_MELEE, -aShield, { name: a.name, shield: `FUDGE.Fudge.Shield.${a.shield}` }));
+  }
+  steps.push(fstep("FUDGE.Step.Fudge.DefenderTotal", R_OPPOSED, defenderTotal, { name: d.name, level: ladderName(defenderTotal) }));
+
+  const rd = attackerTotal - defenderTotal;
+  steps.push(fstep("FUDGE.Step.Fudge.RelativeDegree", R_OPPOSED, rd));
+  Object.assign(numbers, { attackRoll, defenseRoll, attackerTotal, defenderTotal, relativeDegree: rd });
+
+  // --- Damage factors (Fudge §4.54). Scale-piercing needs a good hit (RD ≥ 2, §4.58).
+  const odfResult = pre.odf;
+  const ddfResult = rd >= 2 ? pre.ddf.goodHit : pre.ddf.graze;
+  let odf = odfResult.total;
+  let ddf = ddfResult.total;
+
+  const result = (outcome: string, woundKey: string | null, wound: unknown, defenderAfter: AttackResolution["defenderAfter"]): AttackResolution => ({
+    preset: "fudge",
+    outcome,
+    hit: rd >= 1,
+    woundKey,
+    wound,
+    numbers,
+    dice: read,
+    steps,
+    defenderAfter,
+    followUps,
+  });
+
+  if (rd <= 0) {
+    Object.assign(numbers, { odf, ddf, damageFactor: odf - ddf });
+    steps.push(fstep(rd === 0 ? "FUDGE.Step.Fudge.Standoff" : "FUDGE.Step.Fudge.Miss", R_OPPOSED, rd));
+    if (s.allOutAttack) {
+      // Fudge §4.31: an all-out attacker who ties or loses lets the other fighter win, with +2 to damage.
+      const counter = [fstep("FUDGE.Step.Fudge.AllOutCounter", R_MELEE, 2, { name: d.name, rd: signed(0 - rd) })];
+      steps.push(...counter);
+      followUps.push({ type: "allOutCounter", target: "attacker", params: { relativeDegree: 0 - rd, damageBonus: 2, by: d.name }, steps: counter });
+    }
+    return result(rd === 0 ? "standoff" : "miss", null, null, null);
+  }
+
+  steps.push(...odfResult.steps, ...ddfResult.steps);
+  if (s.allOutAttack) {
+    // Fudge §4.31: all-out offense adds +1 for damage if successful.
+    odf += 1;
+    steps.push(fstep("FUDGE.Step.Fudge.AllOutDamage", R_MELEE, 1));
+  }
+  const graze = rd === 1;
+  const rollOnThisHit = o.woundMode === "factors" && o.damageRoll !== "none" && (!graze || o.grazeDamageRoll);
+  const baseFactor = odf - ddf;
+  if (rollOnThisHit && o.damageRoll === "evenOdd") {
+    // Fudge §4.61: the winner's even die total adds one to his ODF; the loser's even total adds one to his DDF.
+    if (Math.abs(attackRoll) % 2 === 0) {
+      odf += 1;
+      steps.push(fstep("FUDGE.Step.Fudge.EvenAttack", R_ROLL, 1, { roll: signed(attackRoll) }));
+    }
+    if (Math.abs(defenseRoll) % 2 === 0) {
+      ddf += 1;
+      steps.push(fstep("FUDGE.Step.Fudge.EvenDefense", R_ROLL, 1, { roll: signed(defenseRoll) }));
+    }
+  }
+  const factor = odf - ddf;
+  steps.push(fstep("FUDGE.Step.Fudge.DamageFactor", R_WOUND, factor, { odf: signed(odf), ddf: signed(ddf) }));
+  Object.assign(numbers, { odf, ddf, damageFactor: factor });
+
+  // --- The wound level before Damage Capacity rolls, pulled punches and stun.
+  let level: string | null;
+  /** The damage number (or Min-Mid-Max die read) when the method has one: DC points adjust it. */
+  let damageNumber: number | null = null;
+
+  if (o.woundMode === "gmJudgement") {
+    // Fudge §4.55: the GM assesses the factors and announces the wound.
+    steps.push(fstep("FUDGE.Step.Fudge.GmJudgement", R_WOUND, rd, { odf: signed(odf), ddf: signed(ddf), factor: signed(factor) }));
+    if (s.gmLevel === null) return result("gmJudgement", null, null, null);
+    level = s.gmLevel === "none" ? null : s.gmLevel;
+    steps.push(fstep("FUDGE.Step.Fudge.GmLevel", R_WOUND, undefined, { level: levelParam(level) }));
+    if (o.gmSituationalRoll) {
+      // Fudge §4.55: −1..+1 no change; +3 / +4 add a wound level or two. ±2 is left to the GM.
+      const roll = readFudge("situational", 4);
+      numbers.situationalRoll = roll;
+      const by = roll >= 4 ? 2 : roll === 3 ? 1 : 0;
+      if (Math.abs(roll) === 2) steps.push(fstep("FUDGE.Step.Fudge.SituationalGmCall", R_WOUND, roll));
+      else steps.push(fstep("FUDGE.Step.Fudge.SituationalRoll", R_WOUND, roll, { by }));
+      level = shiftBy(scale, level, by);
+    }
+  } else if (graze) {
+    level = grazeLevel();
+  } else if (o.woundMode === "minMidMax") {
+    const values = readDieValues(dice("damage"), "dice.damage", 3, 6);
+    read.damage = [...values];
+    const mmm = readMinMidMax(values, factor, rd, o.minMidMax.table, o.minMidMax.severeNegative);
+    steps.push(...mmm.steps);
+    Object.assign(numbers, { mmmBonus: mmm.bonus, mmmRead: mmm.value });
+    damageNumber = mmm.value;
+    level = levelForNumber(scale, damageNumber);
+    steps.push(numberStep(damageNumber, level, "Fudge §4.63"));
+  } else {
+    // Fudge §4.55: damage number = RD (doubled with the double-RD option) + total damage factor.
+    const rdPart = o.doubleRd ? 2 * rd : rd;
+    steps.push(fstep(o.doubleRd ? "FUDGE.Step.Fudge.DoubleRd" : "FUDGE.Step.Fudge.RdPart", R_WOUND, rdPart, { rd }));
+    damageNumber = rdPart + factor;
+    if (o.damageRoll === "dfNumber" || o.damageRoll === "situational4dF") {
+      // Fudge §4.61: 1dF (or a 4dF Situational roll) added to the damage number.
+      const roll = readFudge("damage", o.damageRoll === "dfNumber" ? 1 : 4);
+      numbers.damageRoll = roll;
+      damageNumber += roll;
+      steps.push(fstep(o.damageRoll === "dfNumber" ? "FUDGE.Step.Fudge.DamageDie" : "FUDGE.Step.Fudge.DamageSituational", R_ROLL, roll));
+    }
+    level = levelForNumber(scale, damageNumber);
+    steps.push(numberStep(damageNumber, level, R_WOUND));
+    if (o.damageRoll === "dfLevel" && level !== null) {
+      // Fudge §4.61: 1dF applied to the wound level.
+      const roll = readFudge("damage", 1);
+      numbers.damageRoll = roll;
+      level = shiftBy(scale, level, roll);
+      steps.push(fstep("FUDGE.Step.Fudge.DamageDieLevel", R_ROLL, roll, { level: levelParam(level) }));
+    }
+  }
+  if (damageNumber !== null) numbers.damageNumber = damageNumber;
+
+  // --- Damage Capacity variants (Fudge §4.52): a roll (DC or Willpower) or a gift/fault.
+  let dcDelta = 0;
+  if ((o.dcVariant === "roll" || o.dcVariant === "willpower") && atLeastHurt(scale, level)) {
+    // Fudge §4.52 (1) and (4): on a hit of at least Hurt, Great or better → one less;
+    // Mediocre..Good → no change; Poor or worse → one more. Wound penalties apply to the roll.
+    const trait = o.dcVariant === "roll" ? d.damageCapacity : (d.willpower as number);
+    const roll = readFudge("dc", 4);
+    const rolled = trait + roll + dPenalty;
+    dcDelta = rolled >= 2 ? -1 : rolled <= -2 ? 1 : 0;
+    numbers.dcRoll = rolled;
+    steps.push(fstep(o.dcVariant === "roll" ? "FUDGE.Step.Fudge.DcRoll" : "FUDGE.Step.Fudge.WillpowerRoll", R_DC, dcDelta, { trait: signed(trait), roll: signed(roll), penalty: signed(dPenalty), rolled: signed(rolled), level: ladderName(rolled) }));
+  } else if (o.dcVariant === "gift" && level !== null && d.dcGift !== "none") {
+    // Fudge §4.52 (2): Damage Resistant reduces the severity by one, Fragile increases it by one.
+    dcDelta = d.dcGift === "damageResistant" ? -1 : 1;
+    steps.push(fstep(d.dcGift === "damageResistant" ? "FUDGE.Step.Fudge.DamageResistant" : "FUDGE.Step.Fudge.Fragile", R_DC, dcDelta));
+  }
+  if (dcDelta !== 0) {
+    // Fudge §4.52: the adjustment is one wound level, or one damage point (when there is a number).
+    if (o.dcAdjust === "point" && damageNumber !== null) {
+      // The level moves as far as the number's level moves (keeps a 1dF level shift already made).
+      const moved = severity(scale, levelForNumber(scale, damageNumber + dcDelta)) - severity(scale, levelForNumber(scale, damageNumber));
+      damageNumber += dcDelta;
+      numbers.damageNumber = damageNumber;
+      level = shiftBy(scale, level, moved);
+      steps.push(numberStep(damageNumber, level, R_DC));
+    } else {
+      level = shiftBy(scale, level, dcDelta);
+      steps.push(fstep("FUDGE.Step.Fudge.DcLevel", R_DC, dcDelta, { level: levelParam(level) }));
+    }
+  }
+
+  // --- Pulling punches (Fudge §4.62): the attacker names the worst level the blow may cause.
+  if (s.pullPunch !== null && severity(scale, level) > severity(scale, s.pullPunch)) {
+    level = s.pullPunch;
+    steps.push(fstep("FUDGE.Step.Fudge.PullPunch", R_STUN, undefined, { level: levelParam(s.pullPunch) }));
+  }
+
+  if (level === null) {
+    steps.push(fstep("FUDGE.Step.Fudge.NoDamage", R_WOUND));
+    return result("noDamage", null, null, null);
+  }
+
+  // --- The wound for the defender's track.
+  const wound: Record<string, unknown> = { level };
+  if (s.stun) {
+    if (d.track.config.kind !== "box") {
+      // A DC track (Fudge §4.57) has no stun marks: the blow counts as a wound.
+      steps.push(fstep("FUDGE.Step.Fudge.StunNoBoxTrack", R_STUN));
+    } else if (a.weapon.stunCapable) {
+      // Fudge §4.62: a stun attack turns the wound into a stun mark (the track applies its effects).
+      wound.stun = true;
+      steps.push(fstep("FUDGE.Step.Fudge.Stun", R_STUN, undefined, { level: levelParam(level) }));
+    } else {
+      steps.push(fstep("FUDGE.Step.Fudge.StunNotCapable", R_STUN, undefined, { weapon: a.weapon.name }));
+    }
+  }
+  if (d.track.config.kind === "box") {
+    // Fudge §4.64 safeguards are applied by the box track; it needs these facts of the round.
+    if (s.beganRoundIncapacitated) wound.beganRoundIncapacitated = true;
+    if (s.spendFudgePoint) wound.spendFudgePoint = true;
+  }
+  steps.push(fstep("FUDGE.Step.Fudge.Wound", R_WOUND, undefined, { name: d.name, level: levelParam(level) }));
+  const applied = applyWound(d.track, wound);
+  return result("wound", level, wound, { track: applied.track, status: applied.status, steps: applied.steps, ended: applied.ended });
+
+  function numberStep(n: number, lvl: string | null, rule: string): Step {
+    return fstep("FUDGE.Step.Fudge.DamageNumber", rule, n, { level: levelParam(lvl) });
+  }
+
+  /** Fudge §4.56: a graze wounds by the graze table, plus any Scale difference; a damage roll moves it by one level at most. */
+  function grazeLevel(): string | null {
+    steps.push(fstep("FUDGE.Step.Fudge.Graze", R_GRAZE, rd));
+    const atkScale = strengthScaleCounts(a.weapon) ? a.strengthScale : 0;
+    const diff = atkScale - d.massScale;
+    const raise = diff <= 0 ? 0 : o.graze.scaleRaise === "perPoint" ? diff : o.graze.scaleRaise === "one" ? 1 : 0;
+    let capped = false;
+    const fromTable = (f: number): string | null => {
+      const table = grazeTableLevel(o.graze.table, f);
+      const raised = shiftBy(scale, table, raise);
+      if (raise === 0 || o.woundMode !== "factors") return raised;
+      // Fudge §4.56 "it should be minimized for such a narrow victory": the Scale raise never
+      // lifts a graze above what a hit of RD 2 would do with the same factor (this system's reading).
+      const hit2 = levelForNumber(scale, (o.doubleRd ? 4 : 2) + f);
+      const cap = Math.max(severity(scale, table), severity(scale, hit2));
+      if (severity(scale, raised) <= cap) return raised;
+      capped = true;
+      return levelAt(scale, cap);
+    };
+    const base = fromTable(baseFactor);
+    steps.push(fstep("FUDGE.Step.Fudge.GrazeTable", R_GRAZE, baseFactor, { level: levelParam(grazeTableLevel(o.graze.table, baseFactor)) }));
+    if (raise > 0) steps.push(fstep(capped ? "FUDGE.Step.Fudge.GrazeScaleCapped" : "FUDGE.Step.Fudge.GrazeScale", R_GRAZE, raise, { diff: signed(diff), level: levelParam(base) }));
+    if (!rollOnThisHit) return base;
+    let rolled: string | null;
+    if (o.damageRoll === "dfLevel") {
+      const roll = readFudge("damage", 1);
+      numbers.damageRoll = roll;
+      rolled = shiftBy(scale, base, roll);
+    } else if (o.damageRoll === "evenOdd") {
+      rolled = fromTable(factor);
+    } else {
+      const roll = readFudge("damage", o.damageRoll === "dfNumber" ? 1 : 4);
+      numbers.damageRoll = roll;
+      rolled = fromTable(factor + roll);
+    }
+    // Fudge §4.56: a damage roll changes a graze by one level at most.
+    const b = severity(scale, base);
+    const clamped = levelAt(scale, Math.max(b - 1, Math.min(b + 1, severity(scale, rolled))));
+    steps.push(fstep("FUDGE.Step.Fudge.GrazeRoll", R_GRAZE, numbers.damageRoll ?? factor - baseFactor, { level: levelParam(clamped) }));
+    return clamped;
+  }
+}
+
+export const fudgePipeline: AttackPipeline<FudgeRequest> = {
+  preset: "fudge",
+  // Fudge §4.22: one opposed roll per simultaneous combat round; the loser may be wounded.
+  exchange: "opposed",
+  parseRequest: parseFudgeRequest,
+  slots: fudgeSlots,
+  resolve: resolveFudge,
+};
+
+registerPipeline(fudgePipeline);

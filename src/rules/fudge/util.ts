@@ -1,0 +1,18 @@
+import { RulesError } from "../errors";
+import { signed, step, type Step } from "../explain";
+import { at, type Path } from "../validate";
+
+/** Unknown fields are errors (a typo in a request would otherwise be silently ignored). */
+export function rejectUnknown(o: Record<string, unknown>, known: readonly string[], path: Path): void {
+  for (const k of Object.keys(o)) {
+    if (!known.includes(k)) throw new RulesError(at(path, k), "FUDGE.Error.Fudge.UnknownField", `unknown field (known: ${known.join(", ")})`, { known: known.join(", ") });
+  }
+}
+
+/**
+ * A step whose params also carry its value as players write it (`{value}` in the text: "+2",
+ * "−1"), so that a card can render the line from the key and params alone.
+ */
+export function fstep(key: string, rule: string, value?: number, params: Record<string, string | number> = {}): Step {
+  return step(key, rule, value, value === undefined ? params : { value: signed(value), ...params });
+}

@@ -1,0 +1,98 @@
+/**
+ * Wound levels as the defender's track knows them. A box track (Fudge §4.57) carries its own
+ * levels and thresholds; a Damage-Capacity track (Fudge §4.57, first method) names the wound with
+ * the standard levels and its own thresholds (§4.55, doubled with the double-RD option), and then
+ * records it its own way.
+ */
+import { RulesError } from "../errors";
+import type { Track } from "../track";
+import { levelForDamage, type BoxTrackConfig } from "../tracks/box";
+import { DC_WOUND_LEVELS, dcLevelForDamage, type DcTrackConfig } from "../tracks/dc";
+import type { Path } from "../validate";
+import type { GrazeRow } from "./options";
+
+export interface LevelScale {
+  /** Level keys from the least to the most severe. */
+  keys: string[];
+  /** Threshold lookup of a positive damage number (Fudge §4.55). */
+  lookup: (damageNumber: number) => string | null;
+  kind: "box" | "dc";
+}
+
+/** Level keys mildest first; a track with a number for Dead (deadAt) ends with "dead" (Miniatures: Dead 9+). */
+function keysOf(config: BoxTrackConfig): string[] {
+  const keys = config.levels.map((l) => l.key);
+  if (config.deadAt !== null && !keys.includes("dead")) keys.push("dead");
+  return keys;
+}
+
+/** The wound levels and thresholds used against a defender's track. */
+export function levelScaleFor(track: Track, path: Path): LevelScale {
+  const kind = track.config.kind;
+  if (kind === "box") {
+    const config = track.config as unknown as BoxTrackConfig;
+    return { keys: keysOf(config), lookup: (n) => levelForDamage(config, n), kind: "box" };
+  }
+  if (kind === "dc") {
+    // Fudge §4.57: the DC track names wounds by the standard levels; "dead" only by overflow of DC.
+    const config = track.config as unknown as DcTrackConfig;
+    return { keys: DC_WOUND_LEVELS.filter((k) => k !== "dead"), lookup: (n) => dcLevelForDamage(config, n), kind: "dc" };
+  }
+  throw new RulesError(path, "FUDGE.Error.Fudge.TrackKind", `the fudge preset needs a "box" or "dc" track (got ${JSON.stringify(kind)})`, { kind: String(kind) });
+}
+
+/** Severity index: −1 for no wound, 0 for the least severe level. */
+export function severity(scale: LevelScale, key: string | null): number {
+  return key === null ? -1 : scale.keys.indexOf(key);
+}
+
+/** Level at a severity index, clamped to the track (below the first level: no wound). */
+export function levelAt(scale: LevelScale, index: number): string | null {
+  if (index < 0) return null;
+  return scale.keys[Math.min(index, scale.keys.length - 1)];
+}
+
+/**
+ * One or more levels more (by > 0) or less (by < 0) severe. Below the least severe level there
+ * is no wound; above the most severe the wound stays at the top: a shift never reaches Dead on
+ * its own (Fudge §4.55 gives no number for Dead, "to prevent accidental PC death"); the track's
+ * overflow rule (§4.57) still kills when no box is open.
+ */
+export function shiftBy(scale: LevelScale, key: string | null, by: number): string | null {
+  if (by === 0) return key;
+  if (key === null && by < 0) return null;
+  return levelAt(scale, severity(scale, key) + by);
+}
+
+/** Checks that a level key exists on the scale (named in an error otherwise). */
+export function checkLevel(scale: LevelScale, key: string, path: Path): string {
+  if (!scale.keys.includes(key))
+    throw new RulesError(path, "FUDGE.Error.Fudge.UnknownLevel", `unknown wound level ${JSON.stringify(key)} (track levels: ${scale.keys.join(", ")})`, {
+      level: key,
+      known: scale.keys.join(", "),
+    });
+  return key;
+}
+
+/** Fudge §4.55: the damage number looked up in the threshold table; 0 or less is no damage. */
+export function levelForNumber(scale: LevelScale, damageNumber: number): string | null {
+  if (damageNumber <= 0) return null;
+  return scale.lookup(damageNumber);
+}
+
+/**
+ * "At least Hurt" (Fudge §4.52 DC roll): the level is Hurt or worse; on a track without a
+ * "hurt" level, anything worse than the least severe level.
+ */
+export function atLeastHurt(scale: LevelScale, key: string | null): boolean {
+  if (key === null) return false;
+  const hurt = scale.keys.indexOf("hurt");
+  return severity(scale, key) >= (hurt >= 0 ? hurt : 1);
+}
+
+/** Fudge §4.56 graze severity table: the last row whose `min` the factor reaches; below the first row, Undamaged. */
+export function grazeTableLevel(table: readonly GrazeRow[], factor: number): string | null {
+  let level: string | null = null;
+  for (const row of table) if (factor >= row.min) level = row.level;
+  return level;
+}

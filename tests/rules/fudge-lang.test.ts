@@ -1,0 +1,83 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { resolveAttack, type AttackResolution } from "../../src/rules/pipeline";
+import type { Step } from "../../src/rules/explain";
+import { newTrack } from "../../src/rules/track";
+import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { dcTrackConfig } from "../../src/rules/tracks/dc";
+import { DC_VARIANTS, MMM_DICE, SCALE_PIERCING, SHIELDS, WEAPON_SIZES, unopposedRoll } from "../../src/rules/fudge";
+
+const lang = JSON.parse(readFileSync("lang/parts/fudge.json", "utf8")) as Record<string, string>;
+const allParts: Record<string, string> = {};
+for (const f of readdirSync("lang/parts")) Object.assign(allParts, JSON.parse(readFileSync(`lang/parts/${f}`, "utf8")));
+
+const sources = readdirSync("src/rules/fudge").map((f) => readFileSync(`src/rules/fudge/${f}`, "utf8"));
+
+describe("fudge i18n keys", () => {
+  it("every FUDGE.*.Fudge.* key in the code has English text in lang/parts/fudge.json", () => {
+    const used = new Set(sources.flatMap((s) => [...s.matchAll(/"(FUDGE\.(?:Step|Error|Dice)\.Fudge\.[A-Za-z]+)"/g)].map((m) => m[1])));
+    expect(used.size).toBeGreaterThan(50);
+    for (const k of used) expect(lang[k], k).toBeTypeOf("string");
+  });
+  it("templated parameter keys exist for every value", () => {
+    for (const v of WEAPON_SIZES) expect(lang[`FUDGE.Fudge.Size.${v}`]).toBeTypeOf("string");
+    for (const v of SHIELDS) expect(lang[`FUDGE.Fudge.Shield.${v}`]).toBeTypeOf("string");
+    for (const v of SCALE_PIERCING) expect(lang[`FUDGE.Fudge.ScalePiercing.${v}`]).toBeTypeOf("string");
+    for (const v of DC_VARIANTS) expect(lang[`FUDGE.Fudge.DcVariant.${v}`]).toBeTypeOf("string");
+    for (const v of MMM_DICE) expect(lang[`FUDGE.Fudge.Mmm.${v}`]).toBeTypeOf("string");
+  });
+
+  it("every placeholder of a step's text is filled by its params", () => {
+    const weapon = { name: "Mace", kind: "muscle", size: "large", sharp: false, heavyBlunt: true, stunCapable: true, scalePiercing: "halve" };
+    const fighter = (over: Record<string, unknown> = {}) => ({ name: "F", skill: 1, strength: 1, weapon, armor: { value: 2, magic: 1 }, shield: "medium", toughHide: 1, massScale: 2, willpower: 1, dcGift: "fragile", track: newTrack(boxTrackConfig("standard")), ...over });
+    const hurt = { config: boxTrackConfig("standard"), state: { marks: { hurt: [{ level: "hurt" }] } } };
+    const req = (options: Record<string, unknown>, situation: Record<string, unknown> = {}, def: Record<string, unknown> = {}) => ({
+      preset: "fudge",
+      attacker: fighter({ track: hurt, strengthScale: 3 }),
+      defender: fighter(def),
+      options,
+      situation,
+    });
+    const runs: AttackResolution[] = [];
+    const dice = (atk: number[], def: number[]) => ({ attack: atk, defense: def, damage: [1, 0, 0, 0], dc: [-1, -1, 0, 0], situational: [1, 1, 1, 0] });
+    const hit = dice([1, 1, 1, 1], [-1, -1, -1, 0]);
+    const graze = dice([0, 0, 0, 0], [-1, -1, 0, 0]);
+    const miss = dice([-1, 0, 0, 0], [1, 1, 0, 0]);
+    const d1 = (d: Record<string, number[]>) => ({ ...d, damage: [1] });
+    const d3 = (d: Record<string, number[]>) => ({ ...d, damage: [2, 5, 3] });
+    runs.push(resolveAttack(req({ lessLethal: true, doubleRd: true }, { modifier: 1, defenderModifier: -1, allOutAttack: true, stun: true, pullPunch: "incapacitated" }), hit));
+    runs.push(resolveAttack(req({}, { allOutAttack: true, allOutDefense: true }), miss));
+    runs.push(resolveAttack(req({ damageRoll: "evenOdd", grazeDamageRoll: true }), graze));
+    runs.push(resolveAttack(req({ damageRoll: "dfNumber" }), d1(hit)));
+    runs.push(resolveAttack(req({ damageRoll: "dfLevel", grazeDamageRoll: true }), d1(graze)));
+    runs.push(resolveAttack(req({ damageRoll: "dfLevel" }), d1(hit)));
+    runs.push(resolveAttack(req({ damageRoll: "situational4dF", dcVariant: "roll", dcAdjust: "point" }), hit));
+    runs.push(resolveAttack(req({ woundMode: "minMidMax", dcVariant: "gift" }), d3(hit)));
+    runs.push(resolveAttack(req({ woundMode: "gmJudgement", gmSituationalRoll: true }, { gmLevel: "hurt" }), hit));
+    runs.push(resolveAttack(req({ woundMode: "gmJudgement", gmSituationalRoll: true }, { gmLevel: "hurt" }), { ...hit, situational: [1, 1, 0, 0] }));
+    runs.push(resolveAttack(req({ woundMode: "gmJudgement" }), hit));
+    runs.push(resolveAttack(req({ dcVariant: "willpower" }, {}, { dcGift: "damageResistant" }), hit));
+    runs.push(resolveAttack(req({ dcVariant: "gift" }, {}, { dcGift: "damageResistant" }), hit));
+    runs.push(resolveAttack(req({ dcVariant: "track" }, { stun: true }, { track: newTrack(dcTrackConfig(1)) }), hit));
+    runs.push(resolveAttack({ ...req({}, { stun: true }), attacker: fighter({ weapon: { ...weapon, sharp: true, stunCapable: false } }) }, hit));
+    runs.push(resolveAttack(req({}), dice([0, 0, 0, 0], [-1, 0, 0, 0])));
+    runs.push(resolveAttack(req({}, {}, { armor: { value: 20 } }), hit));
+    runs.push(resolveAttack(req({}, {}, { armor: { value: 12 } }), graze));
+    runs.push(resolveAttack({ ...req({}), attacker: fighter({ weapon: { kind: "fixed", strength: 2 }, strengthScale: 2 }) }, hit));
+    const steps: Step[] = runs.flatMap((r) => [...r.steps, ...r.followUps.flatMap((f) => f.steps)]);
+    steps.push(...unopposedRoll(1, [0, 0, 0, 1], 2, -1).steps, ...unopposedRoll(1, [0, 0, 0, 1]).steps);
+    const seen = new Set<string>();
+    for (const s of steps) {
+      if (!s.key.includes(".Fudge.")) continue;
+      seen.add(s.key);
+      const text = lang[s.key];
+      expect(text, s.key).toBeTypeOf("string");
+      for (const [, name] of text.matchAll(/\{(\w+)\}/g)) expect(s.params?.[name], `${s.key} {${name}}`).toBeDefined();
+      // Parameters that are i18n keys must have text somewhere.
+      for (const v of Object.values(s.params ?? {})) if (typeof v === "string" && v.startsWith("FUDGE.")) expect(allParts[v], `${s.key}: ${v}`).toBeTypeOf("string");
+    }
+    const stepKeys = Object.keys(lang).filter((k) => k.startsWith("FUDGE.Step.Fudge."));
+    const unseen = stepKeys.filter((k) => !seen.has(k));
+    expect(unseen).toEqual([]);
+  });
+});
