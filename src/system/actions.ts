@@ -1,0 +1,532 @@
+/**
+ * Sheet and chat-card actions as pure functions: they take plain documents and return plain
+ * update objects (nested, never dotted keys) that the Foundry layer passes to `update` and the
+ * playground merges into its in-memory documents. Bad input throws a RulesError with an i18n
+ * key and never touches the input (nothing is mutated, nothing is lost).
+ */
+import { RulesError } from "../rules/errors";
+import { type Step } from "../rules/explain";
+import type { Rng } from "../rules/dice";
+import { pipelineFor, type AttackResolution, type DiceReader, type DiceSlot } from "../rules/pipeline";
+import { applyWound, healTrack, toggleBox, trackStatus, undoApplied, type Track } from "../rules/track";
+import { unopposedRoll } from "../rules/fudge/unopposed";
+import { voltRoll } from "../rules/volt/roll";
+import { recoverAction } from "../rules/volt/recover";
+import { datacard, parseDatacard } from "../rules/miniatures/datacard";
+import { gutsRecheck, gutsTrigger, nearDeathRoll, parseGutsState } from "../rules/miniatures/guts";
+import { describeLevel } from "../rules/ladder";
+import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, ItemDoc, MiniatureData, SkillData, WorldRules } from "./data";
+import { actorRef, attackRequest, findItem, miniatureDatacard, trackFor, type Situation } from "./combatant";
+import { ladderOf } from "./view";
+
+// ─── Permissions ───────────────────────────────────────────────────────────────────────
+
+export interface UserRef {
+  id: string;
+  isGM: boolean;
+}
+
+/** "allow": do it here; "needsRelay": ask a GM client to do it (it re-checks); "deny": refuse. */
+export type Verdict = "allow" | "needsRelay" | "deny";
+
+/** Foundry's OWNER permission level. */
+export const OWNER = 3;
+
+export function isOwner(user: UserRef, actor: Pick<ActorDoc, "ownership">): boolean {
+  if (user.isGM) return true;
+  const o = actor.ownership ?? {};
+  return (o[user.id] ?? o.default ?? 0) >= OWNER;
+}
+
+/** Players act on what they own; the GM on anything; a player's click on another's actor goes through a GM relay. */
+export function canAct(user: UserRef, actor: Pick<ActorDoc, "ownership">): Verdict {
+  return isOwner(user, actor) ? "allow" : "needsRelay";
+}
+
+export type ActionName = "toggleWoundBox" | "rollTrait" | "heal" | "edit" | "attack" | "defend" | "apply" | "undo";
+
+/**
+ * The verdict for one action. Sheet actions (toggle, roll, heal, edit, attack) and Defend need
+ * ownership of the actor: no relay. Apply: the target's owner or the GM, or the attacker (the
+ * card's user) through the relay. Undo: the target's owner or the GM, or the user who applied
+ * it through the relay.
+ */
+export function authorize(action: ActionName, user: UserRef, actor: Pick<ActorDoc, "ownership">, card?: AttackCardData, target?: AttackCardTarget): Verdict {
+  if (isOwner(user, actor)) return "allow";
+  if (action === "apply" && card && card.userId === user.id) return "needsRelay";
+  if (action === "undo" && target && liveApplied(target)?.userId === user.id) return "needsRelay";
+  return "deny";
+}
+
+export interface ActOptions {
+  /** True when a GM client runs this on behalf of `user` after a relay (the relay re-checks here). */
+  relayed?: boolean;
+  /** Clock for applied records (tests pass a fixed value). */
+  now?: number;
+}
+
+function check(action: ActionName, user: UserRef | undefined, actor: ActorDoc, opts: ActOptions = {}, card?: AttackCardData, target?: AttackCardTarget): void {
+  if (!user) return;
+  const v = authorize(action, user, actor, card, target);
+  if (v === "allow" || (v === "needsRelay" && opts.relayed)) return;
+  if (v === "needsRelay") throw new RulesError("user", "FUDGE.Error.NeedsRelay", `${action} on ${actor.name} must go through the GM`, { action, name: actor.name });
+  throw new RulesError("user", "FUDGE.Error.NotPermitted", `you may not ${action} on ${actor.name}`, { action, name: actor.name });
+}
+
+// ─── Updates ───────────────────────────────────────────────────────────────────────────
+
+/**
+ * A track state is one JSON value: the update REPLACES it rather than merging key by key (a
+ * box cleared in the new state must not survive a merge). The key is Foundry v13's forced-
+ * replacement key `==state`, which Foundry's update and the playground's merge both honour.
+ */
+export const REPLACE_STATE_KEY = "==state";
+
+export interface ActorUpdate {
+  system: { woundTrack: { "==state": unknown } } | Record<string, unknown>;
+}
+
+const trackUpdate = (state: unknown): ActorUpdate => ({ system: { woundTrack: { [REPLACE_STATE_KEY]: structuredClone(state) } } });
+
+/** The new track state an update carries (for callers that show it before saving). */
+export const updatedState = (u: ActorUpdate): unknown => (u.system as { woundTrack?: Record<string, unknown> }).woundTrack?.[REPLACE_STATE_KEY];
+
+function liveTrack(actor: ActorDoc, rules: WorldRules): Track {
+  return trackFor(actor, rules);
+}
+
+/** A click (or key press) on a wound box: mark it with its own level, or clear it. */
+export function toggleWoundBox(actor: ActorDoc, ref: string, rules: WorldRules, user?: UserRef): ActorUpdate {
+  check("toggleWoundBox", user, actor);
+  if (typeof ref !== "string" || !ref) throw new RulesError("ref", "FUDGE.Error.BadBoxRef", "a box reference is needed");
+  const track = liveTrack(actor, rules);
+  return trackUpdate(toggleBox(track, ref).state);
+}
+
+/** Healing of any kind the track supports (box: scratches/roll/natural/endRound; fate: endScene/consumeClipped; volt: rest/injuryRecovery). */
+export function healWounds(actor: ActorDoc, healing: unknown, rules: WorldRules, user?: UserRef): { update: ActorUpdate; steps: Step[] } {
+  check("heal", user, actor);
+  const r = healTrack(liveTrack(actor, rules), healing);
+  return { update: trackUpdate(r.track.state), steps: r.steps };
+}
+
+/** Clears Scratches (Fudge §4.8: after the fight). */
+export function clearScratches(actor: ActorDoc, rules: WorldRules, user?: UserRef): { update: ActorUpdate; steps: Step[] } {
+  return healWounds(actor, { type: "scratches" }, rules, user);
+}
+
+/** Volt: the Injury recovery roll (monthly by default), with an optional medical result (Volt: Recovery). */
+export function injuryRecovery(actor: ActorDoc, black: number, white: number, rules: WorldRules, medical = 0, user?: UserRef): { update: ActorUpdate; steps: Step[] } {
+  if (actor.type === "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "Injury recovery needs a Volt character", { name: actor.name });
+  return healWounds(actor, { type: "injuryRecovery", black, white, strength: (actor.system as CharacterData).volt.strength, medical }, rules, user);
+}
+
+/** Volt: the Recover action, from its two d20 (black, white). */
+export function recover(actor: ActorDoc, black: number, white: number, rules: WorldRules, user?: UserRef): { update: ActorUpdate; steps: Step[]; success: boolean | null } {
+  check("heal", user, actor);
+  if (actor.type === "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "Recover needs a Volt character", { name: actor.name });
+  const d = actor.system as CharacterData;
+  const r = recoverAction(liveTrack(actor, rules), d.volt.willpower, black, white);
+  return { update: trackUpdate(r.track.state), steps: r.steps, success: r.roll ? r.roll.success : null };
+}
+
+/** Resets a track whose stored state no longer fits (after a preset change): GM or owner, explicit. */
+export function resetTrack(actor: ActorDoc, user?: UserRef): ActorUpdate {
+  check("edit", user, actor);
+  return trackUpdate(null);
+}
+
+// ─── Field edits ───────────────────────────────────────────────────────────────────────
+
+type FieldSpec = { type: "int"; min: number; max: number } | { type: "bool" } | { type: "text" } | { type: "enum"; values: readonly string[] };
+const LADDER_FIELD: FieldSpec = { type: "int", min: -10, max: 10 };
+
+/** Fields a sheet edits inline, with their ranges (stored data stays valid for the rules core). */
+export const EDITABLE_FIELDS: Record<string, FieldSpec> = {
+  "attributes.strength": LADDER_FIELD,
+  "attributes.damageCapacity": LADDER_FIELD,
+  "attributes.willpower": LADDER_FIELD,
+  "scale.strength": { type: "int", min: -50, max: 50 },
+  "scale.mass": { type: "int", min: -50, max: 50 },
+  fudgePoints: { type: "int", min: 0, max: 999 },
+  "woundTrack.preset": { type: "enum", values: ["standard", "cinematic", "epic", "custom"] },
+  "woundTrack.epicExtraHurt": { type: "int", min: 0, max: 2 },
+  "woundTrack.epicExtraVeryHurt": { type: "int", min: 0, max: 2 },
+  "woundTrack.label": { type: "text" },
+  "volt.willpower": { type: "int", min: 0, max: 99 },
+  "volt.strength": { type: "int", min: 0, max: 99 },
+  "volt.guard": { type: "int", min: 0, max: 999 },
+  "volt.tough": { type: "int", min: -9, max: 20 },
+  defenseSkill: { type: "text" },
+  defenseDefault: LADDER_FIELD,
+  notes: { type: "text" },
+  pawn: { type: "bool" },
+  strength: LADDER_FIELD,
+  dexterity: LADDER_FIELD,
+  guts: LADDER_FIELD,
+  movement: { type: "int", min: 0, max: 1000 },
+  terrifying: { type: "int", min: 0, max: 20 },
+  flying: { type: "bool" },
+};
+
+/** Sets a nested value on a fresh object: setPath("a.b", 1) → { a: { b: 1 } }. */
+export function nested(path: string, value: unknown): Record<string, unknown> {
+  return path
+    .split(".")
+    .reverse()
+    .reduce<unknown>((acc, k) => ({ [k]: acc }), value) as Record<string, unknown>;
+}
+
+/**
+ * Validates one edited sheet field (`path` inside `system`, e.g. "attributes.strength") and
+ * returns the nested update. Strings from form inputs are parsed ("+2", "−1", "3").
+ */
+export function setActorField(actor: ActorDoc, path: string, raw: unknown, user?: UserRef): { system: Record<string, unknown> } {
+  check("edit", user, actor);
+  const field = `system.${path}`;
+  const spec = EDITABLE_FIELDS[path];
+  if (!spec || !hasPath(actor.system, path)) throw new RulesError(field, "FUDGE.Error.UnknownField", `no editable field ${path} on ${actor.type}`, { path });
+  let value: unknown = raw;
+  switch (spec.type) {
+    case "int": {
+      const n = typeof raw === "number" ? raw : typeof raw === "string" ? Number(raw.trim().replace(/^\u2212/, "-").replace(/^\+/, "")) : NaN;
+      if (!Number.isInteger(n)) throw new RulesError(field, "FUDGE.Error.NotInteger", `must be a whole number (got ${JSON.stringify(raw)})`, { value: String(raw) });
+      if (n < spec.min || n > spec.max) throw new RulesError(field, "FUDGE.Error.OutOfRange", `must be between ${spec.min} and ${spec.max}`, { min: spec.min, max: spec.max, value: n });
+      value = n;
+      break;
+    }
+    case "bool":
+      if (typeof raw !== "boolean") throw new RulesError(field, "FUDGE.Error.NotBoolean", "must be true or false");
+      break;
+    case "text":
+      if (typeof raw !== "string") throw new RulesError(field, "FUDGE.Error.NotString", "must be text");
+      break;
+    case "enum":
+      if (typeof raw !== "string" || !spec.values.includes(raw)) throw new RulesError(field, "FUDGE.Error.NotOneOf", `must be one of ${spec.values.join(", ")}`, { allowed: spec.values.join(", ") });
+      break;
+  }
+  return { system: nested(path, value) };
+}
+
+function hasPath(obj: unknown, path: string): boolean {
+  let o = obj as Record<string, unknown> | undefined;
+  for (const k of path.split(".")) {
+    if (!o || typeof o !== "object" || !(k in o)) return false;
+    o = o[k] as Record<string, unknown>;
+  }
+  return true;
+}
+
+// ─── Trait rolls ───────────────────────────────────────────────────────────────────────
+
+export interface RollCardData {
+  actorId: string;
+  actorName: string;
+  traitKey: string;
+  /** i18n key of the trait (attributes), or "" with `traitName` for a skill. */
+  traitLabelKey: string;
+  traitName: string;
+  level: number;
+  penalty: number;
+  dice: number[];
+  /** Fudge/FATE/Miniatures: rolled degree; Volt: the result die. */
+  result: number;
+  resultName: string;
+  success: boolean;
+  difficulty: number;
+  steps: Step[];
+  preset: string;
+}
+
+function traitLevel(actor: ActorDoc, traitKey: string, rules: WorldRules): { level: number; labelKey: string; name: string } {
+  const path = "traitKey";
+  if (traitKey.startsWith("skill:")) {
+    const it = findItem(actor, traitKey.slice(6), path) as ItemDoc;
+    if (it.type !== "skill") throw new RulesError(path, "FUDGE.Error.NotASkill", `${it.name} is not a skill`, { name: it.name });
+    return { level: (it.system as SkillData).level, labelKey: "", name: it.name };
+  }
+  const [group, key] = traitKey.includes(".") ? traitKey.split(".") : ["", traitKey];
+  if (actor.type === "miniature") {
+    const d = actor.system as MiniatureData;
+    if (group === "" && (key === "strength" || key === "dexterity" || key === "guts")) return { level: d[key], labelKey: `FUDGE.Attribute.${key}`, name: "" };
+  } else {
+    const d = actor.system as CharacterData;
+    if (group === "attributes" && (key === "strength" || key === "damageCapacity" || key === "willpower")) return { level: d.attributes[key], labelKey: `FUDGE.Attribute.${key}`, name: "" };
+    if (group === "volt" && (key === "willpower" || key === "strength")) return { level: d.volt[key], labelKey: `FUDGE.Volt.Attribute.${key}`, name: "" };
+  }
+  void rules;
+  throw new RulesError(path, "FUDGE.Error.UnknownTrait", `no trait ${JSON.stringify(traitKey)} on ${actor.name}`, { trait: traitKey });
+}
+
+/**
+ * Rolls a trait with the wound penalty applied, the result named on the ladder (Fudge §3.4,
+ * §4.51). Volt traits roll 2d20 against the value minus the penalty (Volt: Rolls). Miniatures:
+ * penalties lower the stat itself (Miniatures: Wounds), which is the same number here.
+ * `faces`: four Fudge dice, or [black, white] for Volt.
+ */
+export function rollTrait(actor: ActorDoc, traitKey: string, faces: number[], rules: WorldRules, opts: { difficulty?: number; modifier?: number; user?: UserRef } = {}): RollCardData {
+  check("rollTrait", opts.user, actor);
+  const t = traitLevel(actor, traitKey, rules);
+  const status = trackStatus(liveTrack(actor, rules));
+  if (!status.canAct) throw new RulesError("actor", "FUDGE.Error.CannotAct", `${actor.name} cannot act`, { name: actor.name });
+  const penalty = status.penalty + (opts.modifier ?? 0);
+  const difficulty = opts.difficulty ?? rules.defaultDifficulty;
+  const base = { actorId: actorRef(actor), actorName: actor.name, traitKey, traitLabelKey: t.labelKey, traitName: t.name, level: t.level, penalty, dice: [...faces], difficulty, preset: rules.preset };
+  if (traitKey.startsWith("volt.")) {
+    if (!Array.isArray(faces) || faces.length !== 2) throw new RulesError("dice", "FUDGE.Error.BadLength", "a Volt roll needs two d20 (black, white)", { min: 2, max: 2 });
+    const r = voltRoll(t.level + penalty, faces[0], faces[1]);
+    return { ...base, result: r.result, resultName: String(r.result), success: r.success, steps: [] };
+  }
+  const ladder = ladderOf(rules);
+  const r = unopposedRoll(t.level, faces, difficulty, penalty, ladder);
+  return { ...base, result: r.rolled, resultName: describeLevel(r.rolled, ladder).label, success: r.success, steps: r.steps };
+}
+
+// ─── The attack card ───────────────────────────────────────────────────────────────────
+
+/** Recorded dice, or a random source that rolls each slot. */
+export type DiceSource = Rng | Record<string, number[]>;
+
+/** Slots the defender rolls on the card (Defend button): the opposed defence roll. */
+export const isDefenderSlot = (id: string): boolean => id === "defense" || id === "defence";
+
+function rollSlot(slot: DiceSlot, source: DiceSource): number[] {
+  if (typeof source === "function") return slot.roll(source);
+  const v = source[slot.id];
+  if (v === undefined) throw new RulesError(`dice.${slot.id}`, "FUDGE.Error.MissingDice", `this attack needs the ${slot.formula} roll "${slot.id}"`, { slot: slot.id });
+  if (!Array.isArray(v)) throw new RulesError(`dice.${slot.id}`, "FUDGE.Error.NotArray", "must be a list of die faces");
+  return [...v];
+}
+
+function reader(record: Record<string, number[]>): DiceReader {
+  return (id) => {
+    const v = record[id];
+    if (v === undefined) throw new RulesError(`dice.${id}`, "FUDGE.Error.MissingDice", `missing dice "${id}"`, { slot: id });
+    return v;
+  };
+}
+
+/** Resolves a target's recorded request and dice (re-derivable at any time). */
+export function resolveTarget(target: Pick<AttackCardTarget, "request" | "dice">): AttackResolution {
+  const p = pipelineFor((target.request as { preset?: unknown })?.preset, "request.preset");
+  return p.resolve(p.parseRequest(target.request), reader(target.dice));
+}
+
+const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+/**
+ * Starts an attack: builds each target's request, rolls (or reads) the attacker's dice and any
+ * later dice the rules may need, and resolves at once unless the defender rolls (Fudge and
+ * FATE opposed rolls wait for Defend). One attack roll is shared by every target.
+ */
+export function startAttack(
+  attacker: ActorDoc,
+  weaponId: string | null,
+  targets: ActorDoc[],
+  situation: Situation,
+  dice: DiceSource,
+  rules: WorldRules,
+  user: UserRef,
+): AttackCardData {
+  check("attack", user, attacker);
+  if (!targets.length) throw new RulesError("targets", "FUDGE.Error.NoTargets", "select at least one target");
+  const weapon = weaponId ? (findItem(attacker, weaponId, "weaponId") as ItemDoc<"weapon">) : null;
+  if (weapon && weapon.type !== "weapon") throw new RulesError("weaponId", "FUDGE.Error.NotAWeapon", `${weapon.name} is not a weapon`, { name: weapon.name });
+  const pipeline = pipelineFor(rules.preset);
+  const shared: Record<string, number[]> = {};
+  const cardTargets: AttackCardTarget[] = targets.map((t) => {
+    const request = plain(attackRequest(attacker, weapon, t, rules, situation));
+    const parsed = pipeline.parseRequest(request);
+    const slots = pipeline.slots(parsed);
+    const record: Record<string, number[]> = {};
+    for (const s of slots) {
+      if (isDefenderSlot(s.id)) continue;
+      // The attack roll itself is shared by all targets; other dice are per target.
+      if (s.id === "attack") record[s.id] = shared[s.id] ??= rollSlot(s, dice);
+      else record[s.id] = rollSlot(s, dice);
+    }
+    const waits = pipeline.exchange === "opposed" && slots.some((s) => isDefenderSlot(s.id));
+    const target: AttackCardTarget = {
+      actorId: actorRef(t),
+      name: t.name,
+      defend: waits ? "pending" : "none",
+      defendDice: null,
+      defendUserId: null,
+      request,
+      dice: record,
+      resolution: null,
+      applied: [],
+    };
+    if (!waits) target.resolution = plain(resolveTarget(target));
+    return target;
+  });
+  return {
+    preset: rules.preset,
+    userId: user.id,
+    attackerId: actorRef(attacker),
+    attackerName: attacker.name,
+    weaponId: weapon?._id ?? "",
+    weaponName: weapon?.name ?? "",
+    situation: plain(situation),
+    attackDice: shared,
+    targets: cardTargets,
+  };
+}
+
+export interface CardUpdate {
+  system: { targets: AttackCardTarget[] };
+}
+
+function targetIndex(card: AttackCardData, actor: ActorDoc): number {
+  const ref = actorRef(actor);
+  const i = card.targets.findIndex((t) => t.actorId === ref);
+  if (i < 0) throw new RulesError("target", "FUDGE.Error.NotATarget", `${actor.name} is not a target of this attack`, { name: actor.name });
+  return i;
+}
+
+function withTarget(card: AttackCardData, i: number, t: AttackCardTarget): CardUpdate {
+  const targets = card.targets.map((x, j) => (j === i ? t : structuredClone(x)));
+  return { system: { targets } };
+}
+
+/** The defender's opposed roll (Fudge §3.5, FATE): records the faces and resolves the card. */
+export function defend(card: AttackCardData, defender: ActorDoc, faces: number[], user: UserRef, opts: ActOptions = {}): CardUpdate {
+  const i = targetIndex(card, defender);
+  const t = card.targets[i];
+  check("defend", user, defender, opts, card, t);
+  if (t.defend !== "pending") throw new RulesError("defend", t.defend === "rolled" ? "FUDGE.Error.AlreadyDefended" : "FUDGE.Error.NoDefenseRoll", "this target does not roll to defend now", { name: t.name });
+  const next: AttackCardTarget = { ...structuredClone(t), defend: "rolled", defendDice: [...faces], defendUserId: user.id, dice: { ...structuredClone(t.dice), defense: [...faces] } };
+  next.resolution = plain(resolveTarget(next)); // throws (nothing changed) on bad faces
+  return withTarget(card, i, next);
+}
+
+export const liveApplied = (t: AttackCardTarget): AttackCardTarget["applied"][number] | undefined => t.applied.find((a) => !a.undone);
+
+/**
+ * Apply: marks the target's live track with the card's wound (the pipeline's `wound`, placed on
+ * the track as it is now) and records the exact before/after states. Applying twice is refused.
+ */
+export function applyDamage(card: AttackCardData, target: ActorDoc, user: UserRef, rules: WorldRules, opts: ActOptions = {}): { actorUpdate: ActorUpdate; cardUpdate: CardUpdate; steps: Step[]; ended: boolean } {
+  const i = targetIndex(card, target);
+  const t = card.targets[i];
+  check("apply", user, target, opts, card, t);
+  if (liveApplied(t)) throw new RulesError("applied", "FUDGE.Error.AlreadyApplied", `this wound is already applied to ${t.name}`, { name: t.name });
+  if (!t.resolution) throw new RulesError("resolution", "FUDGE.Error.NotResolved", "the attack is not resolved yet (waiting for the defence roll)", { name: t.name });
+  const res = t.resolution as AttackResolution;
+  if (res.wound === null || res.wound === undefined) throw new RulesError("resolution.wound", "FUDGE.Error.NothingToApply", "this attack dealt no wound", { name: t.name });
+  let track = trackFor(target, rules);
+  const before = structuredClone(track.state);
+  const steps: Step[] = [];
+  // Follow-ups the card names for the defender's track (FATE: Clipped used up by the defence roll).
+  for (const f of res.followUps ?? []) {
+    if (f.target === "defender" && typeof f.params?.healing === "string") {
+      const h = healTrack(track, { type: f.params.healing });
+      track = h.track;
+      steps.push(...h.steps);
+    }
+  }
+  let r = applyWound(track, res.wound);
+  steps.push(...r.steps);
+  // A second wound the card names for the defender (Miniatures: a flying model's crash wound).
+  for (const f of res.followUps ?? []) {
+    if (f.target === "defender" && f.type === "crashWound" && typeof f.params?.level === "string" && !r.ended) {
+      r = applyWound(r.track, { level: f.params.level });
+      steps.push(...r.steps);
+    }
+  }
+  const after = structuredClone(r.track.state);
+  const next: AttackCardTarget = structuredClone(t);
+  next.applied.push({ userId: user.id, at: opts.now ?? Date.now(), before, after, undone: false, steps: plain(steps), ended: r.ended });
+  return { actorUpdate: trackUpdate(after), cardUpdate: withTarget(card, i, next), steps, ended: r.ended };
+}
+
+/**
+ * Undo: restores the exact track before the wound, when the track is still as the wound left
+ * it; refuses (FUDGE.Error.UndoConflict) when something changed it since, unless `force`.
+ */
+export function undoDamage(card: AttackCardData, target: ActorDoc, user: UserRef, rules: WorldRules, opts: ActOptions & { force?: boolean } = {}): { actorUpdate: ActorUpdate; cardUpdate: CardUpdate } {
+  const i = targetIndex(card, target);
+  const t = card.targets[i];
+  const live = liveApplied(t);
+  check("undo", user, target, opts, card, t);
+  if (!live) throw new RulesError("applied", "FUDGE.Error.NothingToUndo", `nothing applied to ${t.name} to undo`, { name: t.name });
+  if (opts.force && !user.isGM) throw new RulesError("force", "FUDGE.Error.NotPermitted", "only a GM may force an undo", { action: "undo", name: target.name });
+  const restored = undoApplied(trackFor(target, rules), live, opts.force ?? false);
+  const next: AttackCardTarget = structuredClone(t);
+  const rec = next.applied.find((a) => !a.undone)!;
+  rec.undone = true;
+  rec.undoneBy = user.id;
+  return { actorUpdate: trackUpdate(restored.state), cardUpdate: withTarget(card, i, next) };
+}
+
+/** Healings the card asks of the attacker's own track (FATE: Clipped used up by the attack roll). */
+export function attackerHealings(card: AttackCardData): unknown[] {
+  const first = card.targets.find((t) => t.resolution);
+  const res = first?.resolution as AttackResolution | undefined;
+  return (res?.followUps ?? []).filter((f) => f.target === "attacker" && typeof f.params?.healing === "string").map((f) => ({ type: f.params.healing }));
+}
+
+// ─── Miniatures: Guts ──────────────────────────────────────────────────────────────────
+
+function miniGuts(actor: ActorDoc, rules: WorldRules): { guts: number; state: ReturnType<typeof parseGutsState> } {
+  if (actor.type !== "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotMiniature", `${actor.name} is not a miniature`, { name: actor.name });
+  // Miniatures: Wounds — penalties lower the stats, Guts included.
+  const d = miniatureNumbers(actor, rules);
+  return { guts: d.guts, state: parseGutsState((actor.system as MiniatureData).gutsState, "system.gutsState") };
+}
+
+export interface GutsUpdate {
+  system: { "==gutsState": unknown };
+}
+
+/**
+ * A Guts check the card or the GM calls for (Miniatures: Guts): new wound level (+1), two levels
+ * (+2), a friend shooting into the melee (+0), a Terrifying charge. `faces`: 4dF (Legendary).
+ */
+export function gutsCheckAction(
+  actor: ActorDoc,
+  trigger: { target: number; reason: "newWoundLevel" | "twoWoundLevels" | "friendShoots" | "terrifying" | "other"; turn: number; modifiers?: number },
+  faces: number[],
+  rules: WorldRules,
+  user?: UserRef,
+): { update: GutsUpdate; passed: boolean; effect: number; steps: Step[] } {
+  check("rollTrait", user, actor);
+  const g = miniGuts(actor, rules);
+  const r = gutsTrigger(g.state, { guts: g.guts, modifiers: trigger.modifiers ?? 0, faces, target: trigger.target, turn: trigger.turn, reason: trigger.reason });
+  return { update: { system: { "==gutsState": plain(r.state) } }, passed: r.check.passed, effect: r.check.effect, steps: r.steps };
+}
+
+/** The turn-by-turn re-check of a failed Guts check (Miniatures: Guts). */
+export function gutsRecheckAction(actor: ActorDoc, faces: number[], turn: number, rules: WorldRules, user?: UserRef, index = 0): { update: GutsUpdate; passed: boolean; effect: number; steps: Step[] } {
+  check("rollTrait", user, actor);
+  const g = miniGuts(actor, rules);
+  const r = gutsRecheck(g.state, faces, turn, g.guts, 0, index);
+  return { update: { system: { "==gutsState": plain(r.state) } }, passed: r.check.passed, effect: r.check.effect, steps: r.steps };
+}
+
+/**
+ * The Near Death Guts roll at the start of the model's turn (Miniatures: Wounds). "dead" marks
+ * the track dead (the update); "veryHurt" and "nearDeath" leave the track to the GM (the rules
+ * core has no "recover to Very Hurt" change yet) and return no update.
+ */
+export function nearDeathAction(actor: ActorDoc, faces: number[], rules: WorldRules, user?: UserRef): { result: string; total: number; steps: Step[]; update: ActorUpdate | null } {
+  check("rollTrait", user, actor);
+  const g = miniGuts(actor, rules);
+  const status = trackStatus(liveTrack(actor, rules));
+  if (status.condition !== "dying") throw new RulesError("actor", "FUDGE.Error.NotNearDeath", `${actor.name} is not Near Death`, { name: actor.name });
+  const r = nearDeathRoll(g.guts, faces);
+  if (r.result !== "dead") return { result: r.result, total: r.total, steps: r.steps, update: null };
+  const w = applyWound(liveTrack(actor, rules), { level: "dead" });
+  return { result: r.result, total: r.total, steps: [...r.steps, ...w.steps], update: trackUpdate(w.track.state) };
+}
+
+/** Guts/Near Death and other follow-ups the card asks for (shown as prompts). */
+export function followUpsOf(t: AttackCardTarget): AttackResolution["followUps"] {
+  return ((t.resolution as AttackResolution | null)?.followUps ?? []).map((f) => ({ ...f }));
+}
+
+/** Miniatures: derived datacard numbers (for the playground's token panel and Guts prompts). */
+export function miniatureNumbers(actor: ActorDoc, rules: WorldRules) {
+  const c = parseDatacard(miniatureDatacard(actor, rules), "actor");
+  return datacard(c, trackStatus(c.track).penalty);
+}

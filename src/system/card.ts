@@ -1,0 +1,210 @@
+/**
+ * Chat-card context builders: the attack card (attack → defend → apply → undo) and the trait
+ * roll card. Everything shown comes from the card's recorded data and the rules core's
+ * resolution; the viewer only decides which buttons are offered.
+ */
+import { signed } from "../rules/explain";
+import { pipelineFor, type AttackResolution } from "../rules/pipeline";
+import { renderTrack, type Track } from "../rules/track";
+import { isRulesError } from "../rules/errors";
+import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "./data";
+import { authorize, liveApplied, isOwner, type RollCardData, type UserRef } from "./actions";
+import { FUDGE_LEVELS, ladderOf, levelView, stepView, trackViewFromRender, type LevelView, type StepView, type TrackView } from "./view";
+
+export interface CardViewer {
+  user: UserRef;
+  /** Looks up a (target) actor's ownership by the card's actor id; unknown → not owned. */
+  actor: (id: string) => Pick<ActorDoc, "ownership" | "name"> | undefined;
+}
+
+export interface DiceView {
+  slot: string;
+  labelKey: string;
+  formula: string;
+  faces: string;
+}
+
+export interface NumberView {
+  key: string;
+  labelKey: string;
+  value: number;
+  text: string;
+}
+
+export interface TargetView {
+  index: number;
+  actorId: string;
+  name: string;
+  defend: string;
+  canDefend: boolean;
+  waiting: boolean;
+  resolved: boolean;
+  outcome: string;
+  outcomeKey: string;
+  hit: boolean;
+  woundKey: string | null;
+  woundLabelKeys: string[];
+  numbers: NumberView[];
+  relativeDegree: number | null;
+  relativeDegreeText: string;
+  dice: DiceView[];
+  steps: StepView[];
+  /** The defender's track after the wound (preview before Apply; the applied result after). */
+  after: TrackView | null;
+  followUps: { type: string; labelKey: string; target: string }[];
+  applied: { userId: string; undone: boolean; ended: boolean; steps: StepView[] }[];
+  isApplied: boolean;
+  canApply: boolean;
+  canUndo: boolean;
+  /** "needsRelay" when the click will go through the GM. */
+  applyVia: string;
+  undoVia: string;
+  error: { key: string; params: Record<string, string | number> } | null;
+}
+
+export interface AttackCardContext {
+  messageId: string;
+  preset: string;
+  presetLabelKey: string;
+  attackerName: string;
+  weaponName: string;
+  situation: { key: string; labelKey: string; value: string }[];
+  targets: TargetView[];
+  cssClass: string;
+}
+
+const facesText = (faces: number[], formula: string): string =>
+  formula.endsWith("dF") ? faces.map((f) => (f > 0 ? "+" : f < 0 ? "\u2212" : "0")).join(" ") : faces.join(", ");
+
+/** Label keys of the wound dealt: the defender track's level row, else the wound types ("stun+injury" → two labels). */
+function woundLabels(res: AttackResolution): string[] {
+  if (!res.woundKey) return [];
+  const t = res.defenderAfter?.track;
+  if (t) {
+    try {
+      const row = renderTrack(t as Track).rows.find((r) => r.key === res.woundKey);
+      if (row) return [row.labelKey];
+    } catch {
+      /* fall through */
+    }
+  }
+  return res.woundKey.split("+").map((k) => (FUDGE_LEVELS.includes(k) ? `FUDGE.Wound.${k}` : `FUDGE.Card.Wound.${k}`));
+}
+
+function afterView(state: unknown, res: AttackResolution | null): TrackView | null {
+  const t = res?.defenderAfter?.track as Track | undefined;
+  if (!t) return null;
+  try {
+    return trackViewFromRender(renderTrack(state === undefined ? t : { config: t.config, state }), false);
+  } catch (e) {
+    if (isRulesError(e)) return null;
+    throw e;
+  }
+}
+
+function diceViews(t: AttackCardTarget, res: AttackResolution | null): DiceView[] {
+  let slots: { id: string; labelKey: string; formula: string }[] = [];
+  try {
+    const p = pipelineFor((t.request as { preset?: unknown })?.preset);
+    slots = p.slots(p.parseRequest(t.request));
+  } catch {
+    slots = [];
+  }
+  const read = res ? res.dice : t.dice;
+  return Object.entries(read).map(([id, faces]) => {
+    const s = slots.find((x) => x.id === id);
+    return { slot: id, labelKey: s?.labelKey ?? "FUDGE.Card.Dice", formula: s?.formula ?? "", faces: facesText(faces, s?.formula ?? "") };
+  });
+}
+
+export function attackCardContext(message: { _id?: string; id?: string; system: AttackCardData }, rules: WorldRules, viewer: CardViewer): AttackCardContext {
+  const card = message.system;
+  const targets = card.targets.map((t, index): TargetView => {
+    const actor = viewer.actor(t.actorId) ?? { ownership: {}, name: t.name };
+    const res = (t.resolution as AttackResolution | null) ?? null;
+    const live = liveApplied(t);
+    const applyVerdict = authorize("apply", viewer.user, actor, card, t);
+    const undoVerdict = authorize("undo", viewer.user, actor, card, t);
+    const canWound = !!res && res.wound !== null && res.wound !== undefined;
+    return {
+      index,
+      actorId: t.actorId,
+      name: t.name,
+      defend: t.defend,
+      canDefend: t.defend === "pending" && isOwner(viewer.user, actor),
+      waiting: t.defend === "pending",
+      resolved: !!res,
+      outcome: res?.outcome ?? "",
+      outcomeKey: res ? `FUDGE.Card.Outcome.${res.outcome}` : "FUDGE.Card.WaitingDefense",
+      hit: res?.hit ?? false,
+      woundKey: res?.woundKey ?? null,
+      woundLabelKeys: res ? woundLabels(res) : [],
+      numbers: res ? Object.entries(res.numbers).map(([key, value]) => ({ key, labelKey: `FUDGE.Card.Number.${key}`, value, text: signed(value) })) : [],
+      relativeDegree: res?.numbers.relativeDegree ?? null,
+      relativeDegreeText: res && res.numbers.relativeDegree !== undefined ? signed(res.numbers.relativeDegree) : "",
+      dice: diceViews(t, res),
+      steps: res ? res.steps.map(stepView) : [],
+      after: live ? afterView(live.after, res) : canWound ? afterView(undefined, res) : null,
+      followUps: (res?.followUps ?? []).map((f) => ({ type: f.type, labelKey: `FUDGE.FollowUp.${f.type}`, target: f.target })),
+      applied: t.applied.map((a) => ({ userId: a.userId, undone: a.undone, ended: a.ended, steps: ((a.steps ?? []) as never[]).map(stepView) })),
+      isApplied: !!live,
+      canApply: canWound && !live && applyVerdict !== "deny",
+      canUndo: !!live && undoVerdict !== "deny",
+      applyVia: applyVerdict,
+      undoVia: undoVerdict,
+      error: null,
+    };
+  });
+  const situation = Object.entries(card.situation ?? {})
+    .filter(([, v]) => v !== undefined && v !== null && v !== false && v !== 0 && v !== "")
+    .map(([key, v]) => ({ key, labelKey: `FUDGE.Situation.${key}`, value: typeof v === "number" ? signed(v) : typeof v === "boolean" ? "" : String(v) }));
+  return {
+    messageId: message._id ?? message.id ?? "",
+    preset: card.preset,
+    presetLabelKey: `FUDGE.Preset.${card.preset}`,
+    attackerName: card.attackerName,
+    weaponName: card.weaponName,
+    situation,
+    targets,
+    cssClass: `fudge-wounds fudge-card preset-${card.preset}`,
+  };
+}
+
+export interface RollCardContext {
+  actorName: string;
+  traitLabelKey: string;
+  traitName: string;
+  level: LevelView | null;
+  penaltyText: string;
+  hasPenalty: boolean;
+  dice: string;
+  result: LevelView | null;
+  resultText: string;
+  success: boolean;
+  difficulty: LevelView;
+  steps: StepView[];
+  volt: boolean;
+  cssClass: string;
+}
+
+/** The trait roll card (from rollTrait's data). */
+export function rollCardContext(roll: RollCardData, rules: WorldRules): RollCardContext {
+  const ladder = ladderOf(rules);
+  const volt = roll.traitKey.startsWith("volt.");
+  return {
+    actorName: roll.actorName,
+    traitLabelKey: roll.traitLabelKey,
+    traitName: roll.traitName,
+    level: volt ? null : levelView(roll.level, ladder),
+    penaltyText: signed(roll.penalty),
+    hasPenalty: roll.penalty !== 0,
+    dice: facesText(roll.dice, volt ? "2d20" : "4dF"),
+    result: volt ? null : levelView(roll.result, ladder),
+    resultText: String(roll.result),
+    success: roll.success,
+    difficulty: levelView(roll.difficulty, ladder),
+    steps: roll.steps.map(stepView),
+    volt,
+    cssClass: `fudge-wounds fudge-card roll-card preset-${roll.preset}`,
+  };
+}

@@ -1,0 +1,381 @@
+/**
+ * Pure mapping from actor/item data (src/system/data.ts) and the world rules to what the rules
+ * core takes: the actor's wound track (`trackFor`) and each preset's attack request
+ * (`attackRequest`). Nothing here decides a rule; it only reads data into the core's shapes.
+ */
+import { RulesError } from "../rules/errors";
+import { standardLadder } from "../rules/ladder";
+import { newTrack, parseTrack, type Track } from "../rules/track";
+import type { PresetId } from "../rules/pipeline";
+import { boxTrackConfig, type BoxLevel, type BoxTrackConfig } from "../rules/tracks/box";
+import { defaultFateConfig } from "../rules/tracks/fate";
+import { dcTrackConfig } from "../rules/tracks/dc";
+import { defaultVoltRows } from "../rules/tracks/volt";
+import type { FudgeCombatant } from "../rules/fudge/combatant";
+import type {
+  ActorDoc,
+  ArmorData,
+  CharacterData,
+  ItemDoc,
+  ItemType,
+  MiniatureData,
+  NpcData,
+  ShieldData,
+  SkillData,
+  TraitData,
+  TraitEffect,
+  WeaponData,
+  WorldRules,
+} from "./data";
+
+// Side-effect imports: each registers its track kind / pipeline with the rules core.
+import "../rules/tracks/box";
+import "../rules/tracks/fate";
+import "../rules/tracks/volt";
+import "../rules/tracks/dc";
+import "../rules/miniatures";
+import "../rules/fudge";
+import "../rules/fate";
+import "../rules/volt";
+
+/** The id the UI layer uses for an actor (Foundry uuid, or the playground's _id). */
+export const actorRef = (a: { _id: string; uuid?: string }): string => a.uuid ?? a._id;
+
+export function itemsOf<T extends ItemType>(actor: ActorDoc, type: T): ItemDoc<T>[] {
+  return (actor.items ?? []).filter((i): i is ItemDoc<T> => i.type === type);
+}
+
+export function equippedOf<T extends "weapon" | "armor" | "shield">(actor: ActorDoc, type: T): ItemDoc<T>[] {
+  return itemsOf(actor, type).filter((i) => (i.system as { equipped: boolean }).equipped);
+}
+
+export function findItem(actor: ActorDoc, id: string, field = "itemId"): ItemDoc {
+  const it = (actor.items ?? []).find((i) => i._id === id);
+  if (!it) throw new RulesError(field, "FUDGE.Error.NoSuchItem", `no item ${JSON.stringify(id)} on ${actor.name}`, { id });
+  return it;
+}
+
+/** Level of a skill item by name (case-insensitive), or null. */
+export function skillLevel(actor: ActorDoc, name: string): number | null {
+  const n = name.trim().toLowerCase();
+  if (!n) return null;
+  const s = itemsOf(actor, "skill").find((i) => i.name.trim().toLowerCase() === n);
+  return s ? (s.system as SkillData).level : null;
+}
+
+/** Gifts and faults with a rules effect. */
+export function traitEffects(actor: ActorDoc): { effect: TraitEffect; value: number; name: string }[] {
+  return [...itemsOf(actor, "gift"), ...itemsOf(actor, "fault")]
+    .map((i) => ({ effect: (i.system as TraitData).effect, value: (i.system as TraitData).value, name: i.name }))
+    .filter((t) => t.effect !== "none");
+}
+
+const hasEffect = (actor: ActorDoc, e: TraitEffect): boolean => traitEffects(actor).some((t) => t.effect === e);
+const effectSum = (actor: ActorDoc, e: TraitEffect, dflt = 1): number =>
+  traitEffects(actor)
+    .filter((t) => t.effect === e)
+    .reduce((s, t) => s + (t.value || dflt), 0);
+
+/**
+ * Pain shift of the box track: −1 High Pain Threshold / Pain Tolerance, +1 Low Pain Threshold /
+ * Pain Intolerant (Fudge §4.51; Fantasy Fudge).
+ */
+export function painShift(actor: ActorDoc): number {
+  let s = 0;
+  if (hasEffect(actor, "highPainThreshold") || hasEffect(actor, "painTolerance")) s -= 1;
+  if (hasEffect(actor, "lowPainThreshold") || hasEffect(actor, "painIntolerant")) s += 1;
+  return s;
+}
+
+/** Volt Tough steps: the actor's own value plus Tough gifts, minus Fragile faults (Volt: Wound rows). */
+export function voltTough(actor: ActorDoc<"character" | "npc">): number {
+  return actor.system.volt.tough + effectSum(actor, "tough") - effectSum(actor, "fragileVolt");
+}
+
+function customLevels(d: CharacterData): BoxLevel[] {
+  const levels = d.woundTrack.customLevels ?? [];
+  if (!levels.length) throw new RulesError("system.woundTrack.customLevels", "FUDGE.Error.CustomLevelsMissing", "a custom wound track needs at least one level");
+  return levels.map((l) => ({
+    key: l.key,
+    boxes: l.boxes,
+    penalty: l.penalty,
+    effect: l.effect === "" ? (l.penalty < 0 ? "penalty" : "none") : l.effect,
+    min: l.threshold,
+    tag: (l.label || l.key).charAt(0).toUpperCase(),
+  }));
+}
+
+/** Applies world threshold overrides (Fudge §4.56: editable) to a box config. */
+function withThresholds(cfg: BoxTrackConfig, rules: WorldRules): BoxTrackConfig {
+  const t = rules.fudgeTrack.thresholds;
+  if (!t) return cfg;
+  return { ...cfg, levels: cfg.levels.map((l) => ({ ...l, min: t.find((r) => r.key === l.key)?.min ?? l.min })) };
+}
+
+/** The track configuration (no state) an actor has under the world rules. */
+export function trackConfigFor(actor: ActorDoc, rules: WorldRules): { kind: string } & Record<string, unknown> {
+  if (actor.type === "miniature") {
+    // Miniatures: Scratch 2, Hurt 1, Very Hurt 1, Near Death 1, Dead 9+.
+    return boxTrackConfig("miniatures", { label: "" }) as unknown as { kind: string } & Record<string, unknown>;
+  }
+  const a = actor as ActorDoc<"character" | "npc">;
+  const d = a.system as CharacterData;
+  switch (rules.preset) {
+    case "fate":
+      // FATE ladder: a track has a kind label.
+      return defaultFateConfig(d.woundTrack.label || rules.fate.defaultLabel) as unknown as { kind: string } & Record<string, unknown>;
+    case "volt": {
+      const tough = voltTough(a);
+      return { kind: "volt", label: d.woundTrack.label || "FUDGE.Volt.Track.Label", willpower: d.volt.willpower, tough, rows: defaultVoltRows(tough) };
+    }
+    case "miniatures":
+      return boxTrackConfig("miniatures", { label: d.woundTrack.label }) as unknown as { kind: string } & Record<string, unknown>;
+    case "fudge": {
+      if (rules.fudge.dcVariant === "track") {
+        // Fudge §4.57: Damage Capacity itself records the damage.
+        return dcTrackConfig(d.attributes.damageCapacity, {
+          doubleRd: rules.fudge.doubleRd,
+          scratchesPerHit: rules.fudgeTrack.dcTrackScratchesPerHit,
+          terrible: rules.fudgeTrack.dcTrackTerrible,
+          label: d.woundTrack.label,
+        }) as unknown as { kind: string } & Record<string, unknown>;
+      }
+      const pawn = a.type === "npc" && (d as NpcData).pawn && rules.fudgeTrack.allowPawns;
+      const preset = pawn ? "pawn" : d.woundTrack.preset;
+      const pc = a.type === "character";
+      const cfg = boxTrackConfig(preset, {
+        doubleRd: rules.fudge.doubleRd,
+        epicExtraHurt: d.woundTrack.epicExtraHurt,
+        epicExtraVeryHurt: d.woundTrack.epicExtraVeryHurt,
+        levels: preset === "custom" ? customLevels(d) : undefined,
+        scratchCap: rules.fudgeTrack.scratchesCapAtVeryHurt,
+        painShift: painShift(a),
+        // Fudge §4.64: safeguards protect PCs only.
+        safeguards: pc
+          ? {
+              maxThreeLevels: rules.fudgeTrack.safeguardThreeLevels,
+              nearDeathNeedsIncapacitated: rules.fudgeTrack.safeguardNearDeathFromIncapacitated,
+              fudgePointSaves: rules.fudgeTrack.safeguardFudgePoint,
+            }
+          : {},
+        label: d.woundTrack.label,
+      });
+      return withThresholds(cfg, rules) as unknown as { kind: string } & Record<string, unknown>;
+    }
+  }
+}
+
+/** The actor's wound track: config from the world rules, state from the actor (null = unhurt). Throws a RulesError when the stored state does not fit. */
+export function trackFor(actor: ActorDoc, rules: WorldRules): Track {
+  const config = trackConfigFor(actor, rules);
+  const state = (actor.system as CharacterData | MiniatureData).woundTrack.state;
+  if (state === null || state === undefined) return newTrack(config);
+  return parseTrack({ config, state }, "system.woundTrack");
+}
+
+// ─── Attack requests ───────────────────────────────────────────────────────────────────
+
+export interface Situation extends Record<string, unknown> {
+  modifier?: number;
+}
+
+function fudgeWeapon(w: ItemDoc<"weapon"> | null) {
+  if (!w) return { name: "", kind: "muscle" as const, size: "none" as const }; // Fudge §4.54: no weapon −1
+  const s = w.system;
+  return {
+    name: w.name,
+    kind: s.power,
+    size: s.size,
+    sharp: s.sharp,
+    strength: s.strength,
+    scaledToAttacker: s.scaledToAttacker,
+    heavyBlunt: s.heavyBlunt,
+    scalePiercing: s.scalePiercing,
+    ranged: s.ranged,
+    stunCapable: s.stunCapable,
+  };
+}
+
+/** Sum of equipped armour (value and magic, Fudge §4.54). */
+export function armorTotals(actor: ActorDoc): { value: number; magic: number } {
+  return equippedOf(actor, "armor").reduce((t, a) => ({ value: t.value + (a.system as ArmorData).value, magic: t.magic + (a.system as ArmorData).magic }), { value: 0, magic: 0 });
+}
+
+/** The largest equipped shield (Fudge §4.31), or "none". */
+export function shieldOf(actor: ActorDoc): "none" | "small" | "medium" | "large" {
+  const order = ["none", "small", "medium", "large"] as const;
+  return equippedOf(actor, "shield").reduce<(typeof order)[number]>((best, s) => {
+    const size = (s.system as ShieldData).size;
+    return order.indexOf(size) > order.indexOf(best) ? size : best;
+  }, "none");
+}
+
+/** Defence level of an actor: the named defence skill, else the default (Fudge §4.22). */
+export function defenseLevel(actor: ActorDoc<"character" | "npc">): number {
+  return skillLevel(actor, actor.system.defenseSkill) ?? actor.system.defenseDefault;
+}
+
+/** Weapon skill level: the weapon's named skill, else the actor's defence default (Fair). */
+export function weaponSkill(actor: ActorDoc, weapon: ItemDoc<"weapon"> | null): number {
+  if (weapon) {
+    const l = skillLevel(actor, weapon.system.skill);
+    if (l !== null) return l;
+  }
+  return actor.type === "miniature" ? 0 : (actor.system as CharacterData).defenseDefault;
+}
+
+/** The fudge preset's combatant (src/rules/fudge/combatant.ts) of an actor with a weapon. */
+export function fudgeCombatant(actor: ActorDoc<"character" | "npc">, weapon: ItemDoc<"weapon"> | null, rules: WorldRules): Omit<FudgeCombatant, "track" | "weapon" | "armor"> & Record<string, unknown> {
+  const d = actor.system;
+  const dcGift = hasEffect(actor, "damageResistant") ? "damageResistant" : hasEffect(actor, "fragile") ? "fragile" : "none";
+  return {
+    name: actor.name,
+    pc: actor.type === "character",
+    skill: weaponSkill(actor, weapon),
+    defense: defenseLevel(actor),
+    strength: d.attributes.strength,
+    strengthScale: d.scale.strength,
+    massScale: d.scale.mass,
+    damageCapacity: d.attributes.damageCapacity,
+    willpower: d.attributes.willpower,
+    weapon: fudgeWeapon(weapon),
+    armor: armorTotals(actor),
+    shield: shieldOf(actor),
+    toughHide: effectSum(actor, "toughHide"),
+    dcGift,
+    fudgePoints: d.fudgePoints,
+    track: trackFor(actor, rules),
+  };
+}
+
+function firstWeapon(actor: ActorDoc): ItemDoc<"weapon"> | null {
+  return equippedOf(actor, "weapon")[0] ?? null;
+}
+
+/** A Miniatures datacard (src/rules/miniatures/datacard.ts) from a miniature actor. */
+export function miniatureDatacard(actor: ActorDoc, rules: WorldRules): Record<string, unknown> {
+  if (actor.type !== "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotMiniature", "the miniatures preset needs miniature actors", { name: actor.name });
+  const d = actor.system as MiniatureData;
+  const armor = armorTotals(actor);
+  const gifts = itemsOf(actor, "gift");
+  const faults = itemsOf(actor, "fault");
+  const card: Record<string, unknown> = {
+    name: actor.name,
+    strength: d.strength,
+    dexterity: d.dexterity,
+    guts: d.guts,
+    movement: d.movement,
+    weapons: equippedOf(actor, "weapon").map((w) => miniWeapon(w)),
+    armor: armor.value + armor.magic,
+    shield: equippedOf(actor, "shield").reduce((s, i) => Math.max(s, (i.system as ShieldData).miniaturesBonus), 0),
+    terrifying: d.terrifying,
+    flying: d.flying,
+    track: trackFor(actor, rules),
+    gutsState: structuredClone(d.gutsState),
+  };
+  if (gifts[0]) card.gift = { name: gifts[0].name, effect: gifts[0].system.description };
+  if (faults[0]) card.fault = { name: faults[0].name, effect: faults[0].system.description };
+  return card;
+}
+
+export function miniWeapon(w: ItemDoc<"weapon">): Record<string, unknown> {
+  const s = w.system as WeaponData;
+  const out: Record<string, unknown> = {
+    name: w.name,
+    hands: s.hands,
+    kind: s.ranged ? "ranged" : "melee",
+    damage: s.miniaturesDamage,
+    stat: s.ranged ? "none" : s.statBasis,
+  };
+  if (s.ranged) {
+    out.range = s.range > 0 ? s.range : 1;
+    out.rangedStat = s.statBasis === "strength" || s.statBasis === "dexterity" ? s.statBasis : "none";
+    out.shootInContact = s.shootInContact;
+  } else if (s.range > 0) out.range = s.range;
+  return out;
+}
+
+function voltSide(actor: ActorDoc, weapon: ItemDoc<"weapon"> | null, rules: WorldRules): Record<string, unknown> {
+  if (actor.type === "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "the volt preset needs character or npc actors", { name: actor.name });
+  const a = actor as ActorDoc<"character" | "npc">;
+  const armor = equippedOf(a, "armor")[0] ?? null;
+  return {
+    name: a.name,
+    track: trackFor(a, rules),
+    willpower: a.system.volt.willpower,
+    strength: a.system.volt.strength,
+    weapon: weapon ? { name: weapon.name, attack: weapon.system.volt.attack, damage: weapon.system.volt.damage, pierce: weapon.system.volt.pierce, stun: weapon.system.volt.stun, ranged: weapon.system.ranged } : null,
+    guard: a.system.volt.guard,
+    armor: armor ? { coverage: armor.system.volt.coverage, protection: [armor.system.volt.protection.min, armor.system.volt.protection.max] } : null,
+  };
+}
+
+function requireCharacter(actor: ActorDoc, path: string): ActorDoc<"character" | "npc"> {
+  if (actor.type === "miniature") throw new RulesError(`${path}.type`, "FUDGE.Error.NotCharacter", `${actor.name} is a miniature; this preset needs characters or NPCs`, { name: actor.name });
+  return actor as ActorDoc<"character" | "npc">;
+}
+
+/** Keeps only the situation fields a preset's request accepts (the fudge preset rejects unknown fields). */
+export const SITUATION_FIELDS: Record<PresetId, readonly string[]> = {
+  fudge: ["modifier", "defenderModifier", "allOutAttack", "allOutDefense", "stun", "pullPunch", "beganRoundIncapacitated", "spendFudgePoint", "gmLevel"],
+  fate: ["modifier", "defenseModifier"],
+  volt: ["distance", "modifier"],
+  miniatures: ["gangUp", "rangeInches", "cover", "inContact", "helpless", "surprised", "friendShootsIntoMelee", "modifier"],
+};
+
+export function situationFor(preset: PresetId, situation: Situation): Record<string, unknown> {
+  const allowed = SITUATION_FIELDS[preset];
+  const out: Record<string, unknown> = {};
+  for (const k of allowed) if (situation[k] !== undefined) out[k] = situation[k];
+  return out;
+}
+
+/**
+ * The attack request of the world's preset (plain JSON, validated by the preset's parseRequest
+ * when resolved). `weapon` null = unarmed.
+ */
+export function attackRequest(attacker: ActorDoc, weapon: ItemDoc<"weapon"> | null, defender: ActorDoc, rules: WorldRules, situation: Situation = {}): Record<string, unknown> {
+  const preset = rules.preset;
+  const sit = situationFor(preset, situation);
+  switch (preset) {
+    case "fudge": {
+      const a = requireCharacter(attacker, "attacker");
+      const d = requireCharacter(defender, "defender");
+      // Fudge §1.3: a world may drop Legendary from the ladder.
+      const opts: Record<string, unknown> = { ...structuredClone(rules.fudge) };
+      if (!rules.legendary) opts.ladder = standardLadder({}, false);
+      return {
+        preset,
+        attacker: fudgeCombatant(a, weapon, rules),
+        defender: fudgeCombatant(d, firstWeapon(d), rules),
+        options: opts,
+        situation: sit,
+      };
+    }
+    case "fate": {
+      const a = requireCharacter(attacker, "attacker");
+      const d = requireCharacter(defender, "defender");
+      return {
+        preset,
+        attacker: { name: a.name, skill: weaponSkill(a, weapon), track: trackFor(a, rules) },
+        defender: { name: d.name, skill: defenseLevel(d), defense: defenseLevel(d), track: trackFor(d, rules) },
+        options: {},
+        situation: sit,
+      };
+    }
+    case "volt":
+      return { preset, attacker: voltSide(attacker, weapon, rules), defender: voltSide(defender, firstWeapon(defender), rules), options: { recovery: rules.volt.recovery }, situation: sit };
+    case "miniatures": {
+      const card = miniatureDatacard(attacker, rules);
+      const weapons = equippedOf(attacker, "weapon");
+      const index = weapon ? weapons.findIndex((w) => w._id === weapon._id) : -1;
+      return {
+        preset,
+        attacker: card,
+        defender: miniatureDatacard(defender, rules),
+        options: { penaltyLowersHddf: rules.miniatures.penaltyLowersHddf },
+        situation: { ...sit, weapon: index >= 0 ? index : 0 },
+      };
+    }
+  }
+}

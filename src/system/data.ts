@@ -1,0 +1,530 @@
+/**
+ * Plain data shapes of every document's `system` field, with default values. The Foundry
+ * TypeDataModel schemas (src/foundry), the pack sources and the playground all follow these.
+ * Nothing here imports Foundry; nothing here computes rules (that is src/rules).
+ *
+ * Conventions: ladder values are plain numbers (Fair = 0, Good = +1 …, Fudge §1.3); a wound
+ * track's `state` is the JSON state of the track kind the world preset selects (null = unhurt,
+ * the track's `initial` state); ids are Foundry document ids / uuids as strings.
+ */
+import { PRESETS, type PresetId } from "../rules/pipeline";
+import { initialGutsState, type GutsState } from "../rules/miniatures/guts";
+import { defaultFudgeOptions, type FudgeOptions } from "../rules/fudge/options";
+
+// ─── Actors ────────────────────────────────────────────────────────────────────────────
+
+/** Box-track shapes of a Fudge character (Fudge §4.57; cinematic/epic outside the seeds). */
+export const TRACK_PRESETS = ["standard", "cinematic", "epic", "custom"] as const;
+export type TrackPresetId = (typeof TRACK_PRESETS)[number];
+
+/** One level of a custom box track (Fudge §4.57: "any levels, boxes, thresholds and penalties"). */
+export interface CustomWoundLevel {
+  /** Stable key (i18n suffix when a known level: scratch, hurt, veryHurt, incapacitated, nearDeath). */
+  key: string;
+  /** Display name for a level without a known key. */
+  label: string;
+  boxes: number;
+  /** Penalty to every roll while this is the worst marked level (0 or negative). */
+  penalty: number;
+  /** Lowest damage number that reaches this level. */
+  threshold: number;
+  /** Non-numeric effect of the level: "" | "cannotAct" | "dying". */
+  effect: "" | "cannotAct" | "dying";
+}
+
+export interface CharacterWoundTrack {
+  /** Kind-specific track state (box / dc / fate / volt); null = unhurt. */
+  state: unknown;
+  preset: TrackPresetId;
+  /** Epic track: extra Hurt / Very Hurt boxes over cinematic, 0–2 each (outside the seeds). */
+  epicExtraHurt: number;
+  epicExtraVeryHurt: number;
+  /** Only when preset = "custom". */
+  customLevels?: CustomWoundLevel[];
+  /** FATE ladder: a track has a kind label (Physical, Social …) — FATE wound ladder. */
+  label: string;
+}
+
+export interface Attributes {
+  strength: number;
+  damageCapacity: number;
+  willpower: number;
+}
+
+export interface Scale {
+  strength: number;
+  mass: number;
+}
+
+/** Volt 4.0 block: Willpower sets the penalty column, Strength the recovery cap, Tough/Fragile the top row. */
+export interface VoltBlock {
+  willpower: number;
+  strength: number;
+  guard: number;
+  /** Tough (+) / Fragile (−) steps: raise or lower the top penalty row (Volt: Marking Wounds). */
+  tough: number;
+}
+
+export interface CharacterData {
+  attributes: Attributes;
+  scale: Scale;
+  fudgePoints: number;
+  woundTrack: CharacterWoundTrack;
+  volt: VoltBlock;
+  /** Name of the skill item used to defend (Fudge opposed roll); "" = an attribute/Fair. */
+  defenseSkill: string;
+  /** Ladder value used when no defence skill item is found. */
+  defenseDefault: number;
+  notes: string;
+}
+
+export interface NpcData extends CharacterData {
+  /** NPC pawn track: Undamaged / Hurt / Out of the battle (Fudge §4.57). */
+  pawn: boolean;
+}
+
+/** Miniatures: Guts check state — the rules core's shape (src/rules/miniatures/guts.ts). */
+export type { GutsState } from "../rules/miniatures/guts";
+
+export interface MiniatureData {
+  strength: number;
+  dexterity: number;
+  guts: number;
+  /** Inches (Miniatures: 5"). */
+  movement: number;
+  /** Number of Terrifying gifts (0 = not terrifying). */
+  terrifying: number;
+  flying: boolean;
+  woundTrack: { state: unknown };
+  gutsState: GutsState;
+  notes: string;
+}
+
+export type ActorType = "character" | "npc" | "miniature";
+
+// ─── Items ─────────────────────────────────────────────────────────────────────────────
+
+/** Fudge §4.54 weapon size classes (muscle-powered). */
+export const WEAPON_SIZES = ["none", "martialArt", "small", "medium", "large", "twoHanded"] as const;
+export type WeaponSize = (typeof WEAPON_SIZES)[number];
+export const STAT_BASES = ["strength", "dexterity", "none"] as const;
+export type StatBasis = (typeof STAT_BASES)[number];
+
+export interface WeaponData {
+  size: WeaponSize;
+  /** +1 if sharp (Fudge §4.54). */
+  sharp: boolean;
+  /** Maces, flails: armour counts half (Fudge §4.54). */
+  heavyBlunt: boolean;
+  /** "muscle": attacker's Strength counts; "fixed": the weapon's own Strength (guns, crossbows). */
+  power: "muscle" | "fixed";
+  /** Fixed-power weapon's own Strength. */
+  strength: number;
+  /** Miniatures: which stat adds to MODF/RODF. */
+  statBasis: StatBasis;
+  hands: 1 | 2;
+  /** Range increment in inches (Miniatures) / metres; 0 = melee. */
+  range: number;
+  ranged: boolean;
+  stunCapable: boolean;
+  /** Fudge §4.58: on a good hit the target's Scale is halved or ignored. */
+  scalePiercing: "none" | "halve" | "ignore";
+  /** Projectile weapon scaled to the attacker's size: his Strength Scale counts (Fudge §4.54 note). */
+  scaledToAttacker: boolean;
+  /** Name of the skill item used to attack. */
+  skill: string;
+  /** Miniatures datacard weapon damage (added to MODF/RODF). */
+  miniaturesDamage: number;
+  /** Miniatures: may shoot in base contact. */
+  shootInContact: boolean;
+  volt: { attack: number; pierce: number; damage: number; stun: boolean };
+  equipped: boolean;
+  description: string;
+}
+
+export interface ArmorData {
+  /** Defensive factor of the armour (Fudge §4.54: +1 light pliable … +4 heavy metal). */
+  value: number;
+  magic: number;
+  volt: { coverage: number; protection: { min: number; max: number } };
+  equipped: boolean;
+  description: string;
+}
+
+export const SHIELD_SIZES = ["small", "medium", "large"] as const;
+export type ShieldSize = (typeof SHIELD_SIZES)[number];
+export interface ShieldData {
+  size: ShieldSize;
+  /** Miniatures: DDF bonus of the shield. */
+  miniaturesBonus: number;
+  equipped: boolean;
+  description: string;
+}
+
+export const TRAIT_EFFECTS = [
+  "none",
+  "highPainThreshold",
+  "lowPainThreshold",
+  "painTolerance",
+  "painIntolerant",
+  "damageResistant",
+  "fragile",
+  "toughHide",
+  "rapidHealing",
+  "terrifying",
+  "tough",
+  "fragileVolt",
+] as const;
+export type TraitEffect = (typeof TRAIT_EFFECTS)[number];
+
+export interface TraitData {
+  effect: TraitEffect;
+  /** Size of the effect where it has one (Tough Hide +1, Volt Tough steps, Terrifying count). */
+  value: number;
+  description: string;
+}
+export type GiftData = TraitData;
+export type FaultData = TraitData;
+
+export interface SkillData {
+  level: number;
+  description: string;
+}
+
+export type ItemType = "weapon" | "armor" | "shield" | "gift" | "fault" | "skill";
+export interface ItemSystemMap {
+  weapon: WeaponData;
+  armor: ArmorData;
+  shield: ShieldData;
+  gift: GiftData;
+  fault: FaultData;
+  skill: SkillData;
+}
+
+/** A plain item as the UI layer sees it (Foundry Item → toObject(), pack source, playground). */
+export interface ItemDoc<T extends ItemType = ItemType> {
+  _id: string;
+  name: string;
+  type: T;
+  img?: string;
+  system: ItemSystemMap[T];
+}
+
+export interface ActorSystemMap {
+  character: CharacterData;
+  npc: NpcData;
+  miniature: MiniatureData;
+}
+
+/** A plain actor as the UI layer sees it. `uuid` is optional (playground uses _id). */
+export interface ActorDoc<T extends ActorType = ActorType> {
+  _id: string;
+  uuid?: string;
+  name: string;
+  type: T;
+  img?: string;
+  system: ActorSystemMap[T];
+  items: ItemDoc[];
+  /** Foundry ownership levels by user id ("default" for everyone); 3 = owner. */
+  ownership?: Record<string, number>;
+}
+
+// ─── Defaults ──────────────────────────────────────────────────────────────────────────
+
+export function defaultCharacterData(): CharacterData {
+  return {
+    attributes: { strength: 0, damageCapacity: 0, willpower: 0 },
+    scale: { strength: 0, mass: 0 },
+    fudgePoints: 3,
+    woundTrack: { state: null, preset: "standard", epicExtraHurt: 0, epicExtraVeryHurt: 0, label: "" },
+    // Volt: ordinary humans have Will 6 and the top penalty row at 10 (tough 0).
+    volt: { willpower: 6, strength: 6, guard: 10, tough: 0 },
+    defenseSkill: "",
+    defenseDefault: 0,
+    notes: "",
+  };
+}
+
+export function defaultNpcData(): NpcData {
+  return { ...defaultCharacterData(), pawn: false };
+}
+
+export function defaultMiniatureData(): MiniatureData {
+  return {
+    strength: 0,
+    dexterity: 0,
+    guts: 0,
+    movement: 5, // Miniatures: Movement 5"
+    terrifying: 0,
+    flying: false,
+    woundTrack: { state: null },
+    gutsState: initialGutsState(),
+    notes: "",
+  };
+}
+
+export function defaultWeaponData(): WeaponData {
+  return {
+    size: "medium",
+    sharp: false,
+    heavyBlunt: false,
+    power: "muscle",
+    strength: 0,
+    statBasis: "strength",
+    hands: 1,
+    range: 0,
+    ranged: false,
+    stunCapable: false,
+    scalePiercing: "none",
+    scaledToAttacker: false,
+    skill: "",
+    miniaturesDamage: 0,
+    shootInContact: false,
+    volt: { attack: 10, pierce: 0, damage: 10, stun: false },
+    equipped: true,
+    description: "",
+  };
+}
+
+export function defaultArmorData(): ArmorData {
+  return { value: 0, magic: 0, volt: { coverage: 20, protection: { min: 0, max: 0 } }, equipped: true, description: "" };
+}
+
+export function defaultShieldData(): ShieldData {
+  return { size: "small", miniaturesBonus: 1, equipped: true, description: "" };
+}
+
+export function defaultTraitData(): TraitData {
+  return { effect: "none", value: 0, description: "" };
+}
+
+export function defaultSkillData(): SkillData {
+  return { level: 0, description: "" };
+}
+
+export const ACTOR_DEFAULTS: { [K in ActorType]: () => ActorSystemMap[K] } = {
+  character: defaultCharacterData,
+  npc: defaultNpcData,
+  miniature: defaultMiniatureData,
+};
+
+export const ITEM_DEFAULTS: { [K in ItemType]: () => ItemSystemMap[K] } = {
+  weapon: defaultWeaponData,
+  armor: defaultArmorData,
+  shield: defaultShieldData,
+  gift: defaultTraitData,
+  fault: defaultTraitData,
+  skill: defaultSkillData,
+};
+
+// ─── World rules (settings) ────────────────────────────────────────────────────────────
+
+/**
+ * Fudge preset options: the rules core's own shape (src/rules/fudge/options.ts), minus the
+ * ladder (built from `legendary` and localized names by the caller).
+ */
+export type FudgeWorldOptions = Omit<FudgeOptions, "ladder">;
+
+/** Threshold row of a box track: damage numbers from `min` reach level `key` (Fudge §4.56). */
+export interface ThresholdRow {
+  key: string;
+  min: number;
+}
+
+/** Options that shape the Fudge box / DC tracks and their safeguards (Fudge §4.52, §4.57, §4.64, §4.8). */
+export interface FudgeTrackOptions {
+  /** §4.56 thresholds; null = the track's defaults (standard, or the double-RD table when doubleRd). */
+  thresholds: ThresholdRow[] | null;
+  /** §4.57 option, off by default: Scratches never push beyond Very Hurt. */
+  scratchesCapAtVeryHurt: boolean;
+  /** §4.57 DC track: Scratches that add up to one DC level (default 3). */
+  dcTrackScratchesPerHit: number;
+  /** §4.57 DC track: DC Terrible → −3 ("penalty") or Incapacitated. */
+  dcTrackTerrible: "penalty" | "incapacitated";
+  /** §4.57 optional Willpower roll to reduce a penalty against a GM-set Difficulty. */
+  willpowerVsPenalty: boolean;
+  willpowerDifficulty: number;
+  /** §4.64 PC safeguards (outside the seeds), PCs only. */
+  safeguardThreeLevels: boolean;
+  safeguardNearDeathFromIncapacitated: boolean;
+  safeguardFudgePoint: boolean;
+  /** §4.8: optional Constitution roll for natural healing. */
+  healingConstitutionRoll: boolean;
+  /** NPCs marked `pawn` use the pawn track (§4.57). */
+  allowPawns: boolean;
+}
+
+export const VOLT_RECOVERY = ["monthly", "weekly", "nightly"] as const;
+export type VoltRecovery = (typeof VOLT_RECOVERY)[number];
+export const APPLY_TARGETS = ["targeted", "selected"] as const;
+export type ApplyTarget = (typeof APPLY_TARGETS)[number];
+
+export interface WorldRules {
+  preset: PresetId;
+  /** Legendary on the ladder (Fudge §1.3: configurable). */
+  legendary: boolean;
+  fudge: FudgeWorldOptions;
+  fudgeTrack: FudgeTrackOptions;
+  miniatures: {
+    /** +1 per attack when more than one model attacks the same enemy (Miniatures). */
+    gangUp: boolean;
+    /** Range penalty from token distance (Miniatures: −1 per Range multiple). */
+    rangeFromDistance: boolean;
+    /** Wound penalties also lower HDDF (off: HDDF is armour only, Miniatures: The datacard). */
+    penaltyLowersHddf: boolean;
+  };
+  fate: {
+    /** Default label of a new FATE track (FATE ladder: a track has a kind label). */
+    defaultLabel: string;
+  };
+  volt: {
+    /** Volt: Injury recovery roll interval (monthly by default). */
+    recovery: VoltRecovery;
+  };
+  /** Clear Scratches (and stun marks) when combat ends (Fudge §4.8). */
+  clearScratchesAtCombatEnd: boolean;
+  /** Apply to targeted or selected tokens (GM toggle). */
+  applyTo: ApplyTarget;
+  /** Difficulty Level of unopposed rolls (Fudge: default Fair). */
+  defaultDifficulty: number;
+}
+
+export function defaultWorldRules(): WorldRules {
+  const { ladder: _ladder, ...fudge } = defaultFudgeOptions();
+  return {
+    preset: "fudge",
+    legendary: true,
+    fudge,
+    fudgeTrack: {
+      thresholds: null,
+      scratchesCapAtVeryHurt: false,
+      dcTrackScratchesPerHit: 3,
+      dcTrackTerrible: "penalty",
+      willpowerVsPenalty: false,
+      willpowerDifficulty: 0,
+      safeguardThreeLevels: false,
+      safeguardNearDeathFromIncapacitated: false,
+      safeguardFudgePoint: false,
+      healingConstitutionRoll: false,
+      allowPawns: true,
+    },
+    miniatures: { gangUp: true, rangeFromDistance: true, penaltyLowersHddf: false },
+    fate: { defaultLabel: "Physical" },
+    volt: { recovery: "monthly" },
+    clearScratchesAtCombatEnd: true,
+    applyTo: "targeted",
+    defaultDifficulty: 0,
+  };
+}
+
+/**
+ * World settings (namespace `fudge-wounds`) that hold world rules: one setting per top-level
+ * field of WorldRules; the object-valued ones (fudge, fudgeTrack, miniatures, fate, volt) are
+ * Object settings edited in the settings menu and merged over the defaults key by key.
+ */
+export const WORLD_RULE_SETTINGS = [
+  "preset",
+  "legendary",
+  "fudge",
+  "fudgeTrack",
+  "miniatures",
+  "fate",
+  "volt",
+  "clearScratchesAtCombatEnd",
+  "applyTo",
+  "defaultDifficulty",
+] as const satisfies readonly (keyof WorldRules)[];
+
+function mergeOver(def: unknown, v: unknown): unknown {
+  if (v === undefined || v === null) return def;
+  if (def === null) return structuredClone(v);
+  if (Array.isArray(def)) return Array.isArray(v) ? structuredClone(v) : def;
+  if (typeof def === "object") {
+    if (typeof v !== "object" || Array.isArray(v)) return def;
+    const out: Record<string, unknown> = {};
+    for (const [k, d] of Object.entries(def as Record<string, unknown>)) out[k] = mergeOver(d, (v as Record<string, unknown>)[k]);
+    return out;
+  }
+  return typeof v === typeof def ? v : def;
+}
+
+/**
+ * World rules from a settings getter (Foundry: `k => game.settings.get("fudge-wounds", k)`;
+ * playground and tests: a dictionary). Unset values fall back to defaults; values of the wrong
+ * type also fall back, so a broken setting never blocks a sheet (the rules core still validates
+ * what it receives).
+ */
+export function worldRulesFrom(get: (key: string) => unknown): WorldRules {
+  const def = defaultWorldRules();
+  const out = { ...def } as Record<string, unknown>;
+  for (const key of WORLD_RULE_SETTINGS) {
+    let v: unknown;
+    try {
+      v = get(key);
+    } catch {
+      v = undefined;
+    }
+    out[key] = mergeOver(def[key], v);
+  }
+  const r = out as unknown as WorldRules;
+  if (!(PRESETS as readonly string[]).includes(r.preset)) r.preset = "fudge";
+  if (!(APPLY_TARGETS as readonly string[]).includes(r.applyTo)) r.applyTo = "targeted";
+  return r;
+}
+
+// ─── Chat message: attack card ─────────────────────────────────────────────────────────
+
+export type DefendState = "none" | "pending" | "rolled";
+
+/** One applied wound on a target, with the exact track state before and after (for Undo). */
+export interface AppliedRecord {
+  userId: string;
+  /** ISO timestamp or epoch ms of the apply. */
+  at: number;
+  before: unknown;
+  after: unknown;
+  undone: boolean;
+  undoneBy?: string;
+  /** How the wound was placed (track steps), and whether it ended the fight. */
+  steps: unknown[];
+  ended: boolean;
+}
+
+export interface AttackCardTarget {
+  /** Actor uuid (or playground id). */
+  actorId: string;
+  tokenId?: string;
+  name: string;
+  /** Fudge/FATE opposed: the defender's roll; Miniatures/Volt: static defence ("none"). */
+  defend: DefendState;
+  /** Recorded defence dice faces (4dF) when rolled. */
+  defendDice: number[] | null;
+  defendUserId: string | null;
+  /** The request sent to the preset pipeline for this target (plain JSON, re-derivable). */
+  request: unknown;
+  /** Recorded dice by slot id (attacker's roll, defender's roll, damage rolls …). */
+  dice: Record<string, number[]>;
+  /** Snapshot of the resolution (re-derivable from request + dice); null until resolvable. */
+  resolution: unknown | null;
+  /** Applied records, newest last; at most one is live (not undone). */
+  applied: AppliedRecord[];
+}
+
+export interface AttackCardData {
+  preset: PresetId;
+  /** The user who made the attack (may ask a GM to apply to targets they do not own). */
+  userId: string;
+  attackerId: string;
+  attackerName: string;
+  weaponId: string;
+  weaponName: string;
+  /** Situation of the attack (modifier, all-out, cover, range …), as given in the dialog. */
+  situation: Record<string, unknown>;
+  /** The attacker's recorded dice shared by every target (e.g. "attack": 4dF faces). */
+  attackDice: Record<string, number[]>;
+  targets: AttackCardTarget[];
+}
+
+export function defaultAttackCardData(): AttackCardData {
+  return { preset: "fudge", userId: "", attackerId: "", attackerName: "", weaponId: "", weaponName: "", situation: {}, attackDice: {}, targets: [] };
+}

@@ -1,0 +1,455 @@
+/**
+ * Sheet context builders: pure functions over plain actor/item data and the world rules. The
+ * Foundry sheets' `_prepareContext` and the playground both call them; the templates render
+ * exactly what they return. Every number a rule produces comes from src/rules.
+ */
+import { isRulesError, RulesError } from "../rules/errors";
+import { signed } from "../rules/explain";
+import type { Ladder } from "../rules/ladder";
+import { parseCombatant } from "../rules/fudge/combatant";
+import { defensiveFactor, offensiveFactor } from "../rules/fudge/factors";
+import { datacard, parseDatacard } from "../rules/miniatures/datacard";
+import { trackStatus } from "../rules/track";
+import type { PresetId } from "../rules/pipeline";
+import {
+  TRACK_PRESETS,
+  type ActorDoc,
+  type ArmorData,
+  type CharacterData,
+  type ItemDoc,
+  type MiniatureData,
+  type NpcData,
+  type ShieldData,
+  type SkillData,
+  type TraitData,
+  type WeaponData,
+  type WorldRules,
+} from "./data";
+import { fudgeCombatant, itemsOf, miniatureDatacard, trackFor, defenseLevel, weaponSkill } from "./combatant";
+import { ladderOf, levelView, stepView, trackView, type LevelView, type StepView, type TrackView } from "./view";
+
+export interface SheetOptions {
+  editable: boolean;
+  owner: boolean;
+  /** Localized ladder rung names (FUDGE.Ladder.*), optional. */
+  ladderNames?: Partial<Record<string, string>>;
+}
+
+export interface ErrorView {
+  key: string;
+  params: Record<string, string | number>;
+}
+
+const errorView = (e: unknown): ErrorView => {
+  if (isRulesError(e)) return { key: e.key, params: e.params };
+  throw e;
+};
+
+/** Runs `f`; a RulesError becomes an error view instead of breaking the whole sheet. */
+function safe<T>(f: () => T): { value: T | null; error: ErrorView | null } {
+  try {
+    return { value: f(), error: null };
+  } catch (e) {
+    return { value: null, error: errorView(e) };
+  }
+}
+
+export interface AttributeView {
+  key: string;
+  labelKey: string;
+  /** Form field name (Foundry's submit format). */
+  field: string;
+  level: LevelView;
+  /** The stored value (Miniatures: before wound penalties). */
+  base: number;
+  rollable: boolean;
+}
+
+export interface ItemRow {
+  id: string;
+  name: string;
+  type: string;
+  img: string;
+  equipped: boolean | null;
+  /** Short summary: weapon factors, armour value, skill level … */
+  summary: { key: string; params: Record<string, string | number> }[];
+}
+
+export interface WeaponRow extends ItemRow {
+  skillLevel: LevelView | null;
+  /** Fudge ODF / Miniatures MODF-RODF / Volt attack. */
+  factor: number | null;
+  factorText: string;
+  factorLabelKey: string;
+  factorSteps: StepView[];
+  ranged: boolean;
+  canAttack: boolean;
+}
+
+export interface SkillRow extends ItemRow {
+  level: LevelView;
+}
+
+export interface ActionButton {
+  action: string;
+  labelKey: string;
+  /** data-* attributes of the button. */
+  data: Record<string, string | number>;
+}
+
+export interface ActorSheetContext {
+  actor: { id: string; name: string; img: string; type: string; typeLabelKey: string };
+  editable: boolean;
+  owner: boolean;
+  preset: PresetId;
+  presetLabelKey: string;
+  cssClass: string;
+  attributes: AttributeView[];
+  scale: { strength: number; mass: number; strengthText: string; massText: string } | null;
+  fudgePoints: number | null;
+  trackPreset: { value: string; options: { value: string; labelKey: string; selected: boolean }[]; epic: boolean; epicExtraHurt: number; epicExtraVeryHurt: number; pawn: boolean | null } | null;
+  trackLabel: string;
+  track: TrackView;
+  healing: ActionButton[];
+  derived: { key: string; labelKey: string; value: number | null; valueText: string; steps: StepView[] }[];
+  derivedError: ErrorView | null;
+  volt: { willpower: number; strength: number; guard: number; tough: number } | null;
+  defense: LevelView | null;
+  defenseSkill: string;
+  weapons: WeaponRow[];
+  armor: ItemRow[];
+  shields: ItemRow[];
+  skills: SkillRow[];
+  gifts: ItemRow[];
+  faults: ItemRow[];
+  notes: string;
+  /** Miniatures: Guts state, Movement, flags. */
+  miniature: {
+    movement: number;
+    movementText: string;
+    terrifying: number;
+    flying: boolean;
+    guts: { effect: number; effectKey: string; pending: { reason: string; reasonKey: string; target: number; bonus: number }[] };
+  } | null;
+  /** Shown when the actor type does not fit the preset (e.g. a character in a Miniatures world). */
+  presetNotice: string;
+}
+
+const PRESET_LABEL = (p: string): string => `FUDGE.Preset.${p}`;
+
+function baseItem(i: ItemDoc): ItemRow {
+  const s = i.system as unknown as Record<string, unknown>;
+  return { id: i._id, name: i.name, type: i.type, img: i.img ?? "", equipped: typeof s.equipped === "boolean" ? (s.equipped as boolean) : null, summary: [] };
+}
+
+function armorRow(i: ItemDoc<"armor">, preset: PresetId): ItemRow {
+  const s = i.system as ArmorData;
+  const row = baseItem(i);
+  row.summary =
+    preset === "volt"
+      ? [{ key: "FUDGE.Item.VoltArmorSummary", params: { coverage: s.volt.coverage, min: s.volt.protection.min, max: s.volt.protection.max } }]
+      : [{ key: "FUDGE.Item.ArmorSummary", params: { value: signed(s.value), magic: signed(s.magic) } }];
+  return row;
+}
+
+function shieldRow(i: ItemDoc<"shield">, preset: PresetId): ItemRow {
+  const s = i.system as ShieldData;
+  const row = baseItem(i);
+  row.summary = [preset === "miniatures" ? { key: "FUDGE.Item.ShieldMiniSummary", params: { value: signed(s.miniaturesBonus) } } : { key: `FUDGE.Item.ShieldSize.${s.size}`, params: {} }];
+  return row;
+}
+
+function traitRow(i: ItemDoc<"gift" | "fault">): ItemRow {
+  const s = i.system as TraitData;
+  const row = baseItem(i);
+  if (s.effect !== "none") row.summary = [{ key: `FUDGE.Effect.${s.effect}`, params: { value: s.value } }];
+  return row;
+}
+
+function skillRows(actor: ActorDoc, ladder: Ladder): SkillRow[] {
+  return itemsOf(actor, "skill").map((i) => ({ ...baseItem(i), level: levelView((i.system as SkillData).level, ladder) }));
+}
+
+function weaponRows(actor: ActorDoc, rules: WorldRules, ladder: Ladder, canAttack: boolean): { rows: WeaponRow[]; error: ErrorView | null } {
+  let error: ErrorView | null = null;
+  const preset = rules.preset;
+  const rows = itemsOf(actor, "weapon").map((w): WeaponRow => {
+    const s = w.system as WeaponData;
+    const row: WeaponRow = {
+      ...baseItem(w),
+      skillLevel: actor.type === "miniature" || preset === "volt" ? null : levelView(weaponSkill(actor, w), ladder),
+      factor: null,
+      factorText: "",
+      factorLabelKey: "",
+      factorSteps: [],
+      ranged: s.ranged,
+      canAttack: canAttack && s.equipped,
+    };
+    if (preset === "fudge" && actor.type !== "miniature") {
+      // Fudge §4.54: the ODF of this weapon, from the rules core.
+      const r = safe(() => offensiveFactor(parseCombatant(fudgeCombatant(actor as ActorDoc<"character" | "npc">, w, rules), "actor"), rules.fudge));
+      if (r.value) Object.assign(row, { factor: r.value.total, factorText: signed(r.value.total), factorLabelKey: "FUDGE.Sheet.Odf", factorSteps: r.value.steps.map(stepView) });
+      error ??= r.error;
+    } else if (preset === "volt") {
+      row.summary = [{ key: "FUDGE.Item.VoltWeaponSummary", params: { attack: s.volt.attack, pierce: s.volt.pierce, damage: s.volt.damage, stun: s.volt.stun ? "*" : "" } }];
+    }
+    return row;
+  });
+  return { rows, error };
+}
+
+function healingButtons(kind: string, editable: boolean): ActionButton[] {
+  if (!editable) return [];
+  switch (kind) {
+    case "box":
+      return [
+        { action: "heal", labelKey: "FUDGE.Heal.ClearScratches", data: { heal: "scratches" } },
+        { action: "heal", labelKey: "FUDGE.Heal.HealingRoll", data: { heal: "roll" } },
+        { action: "heal", labelKey: "FUDGE.Heal.Natural", data: { heal: "natural" } },
+      ];
+    case "fate":
+      return [
+        { action: "heal", labelKey: "FUDGE.Heal.ConsumeClipped", data: { heal: "consumeClipped" } },
+        { action: "heal", labelKey: "FUDGE.Heal.EndScene", data: { heal: "endScene" } },
+      ];
+    case "volt":
+      return [
+        { action: "recover", labelKey: "FUDGE.Heal.Recover", data: {} },
+        { action: "heal", labelKey: "FUDGE.Heal.Rest", data: { heal: "rest" } },
+        { action: "heal", labelKey: "FUDGE.Heal.InjuryRecovery", data: { heal: "injuryRecovery" } },
+      ];
+    default:
+      return [];
+  }
+}
+
+function actorHeader(actor: ActorDoc) {
+  return { id: actor._id, name: actor.name, img: actor.img ?? "", type: actor.type, typeLabelKey: `TYPES.Actor.${actor.type}` };
+}
+
+/** Context of the character (and NPC) sheet. */
+export function characterSheetContext(actor: ActorDoc<"character" | "npc">, rules: WorldRules, opts: SheetOptions): ActorSheetContext {
+  const d = actor.system as CharacterData;
+  const ladder = ladderOf(rules, opts.ladderNames);
+  const preset = rules.preset;
+  const track = trackView(() => trackFor(actor, rules), opts.editable);
+  const canAct = track.canAct;
+  const attrs: AttributeView[] =
+    preset === "volt"
+      ? []
+      : (["strength", "damageCapacity", "willpower"] as const).map((k) => ({
+          key: k,
+          labelKey: `FUDGE.Attribute.${k}`,
+          field: `system.attributes.${k}`,
+          level: levelView(d.attributes[k], ladder),
+          base: d.attributes[k],
+          rollable: opts.owner,
+        }));
+  const weapons = weaponRows(actor, rules, ladder, opts.owner && canAct);
+  const derived: ActorSheetContext["derived"] = [];
+  let derivedError = weapons.error;
+  if (preset === "fudge") {
+    // Fudge §4.54: DDF against an ordinary (not heavy-blunt, not scale-piercing) weapon.
+    const r = safe(() => {
+      const c = parseCombatant(fudgeCombatant(actor, null, rules), "actor");
+      return defensiveFactor(c, c.weapon, rules.fudge);
+    });
+    if (r.value) derived.push({ key: "ddf", labelKey: "FUDGE.Sheet.Ddf", value: r.value.total, valueText: signed(r.value.total), steps: r.value.steps.map(stepView) });
+    derivedError ??= r.error;
+  }
+  const isNpc = actor.type === "npc";
+  return {
+    actor: actorHeader(actor),
+    editable: opts.editable,
+    owner: opts.owner,
+    preset,
+    presetLabelKey: PRESET_LABEL(preset),
+    cssClass: `fudge-wounds preset-${preset} actor-${actor.type}`,
+    attributes: attrs,
+    scale: preset === "fudge" ? { strength: d.scale.strength, mass: d.scale.mass, strengthText: signed(d.scale.strength), massText: signed(d.scale.mass) } : null,
+    fudgePoints: preset === "fudge" || preset === "fate" ? d.fudgePoints : null,
+    trackPreset:
+      preset === "fudge"
+        ? {
+            value: d.woundTrack.preset,
+            options: TRACK_PRESETS.map((p) => ({ value: p, labelKey: `FUDGE.TrackPreset.${p}`, selected: p === d.woundTrack.preset })),
+            epic: d.woundTrack.preset === "epic",
+            epicExtraHurt: d.woundTrack.epicExtraHurt,
+            epicExtraVeryHurt: d.woundTrack.epicExtraVeryHurt,
+            pawn: isNpc ? (d as NpcData).pawn : null,
+          }
+        : null,
+    trackLabel: d.woundTrack.label,
+    track,
+    healing: track.error ? [] : healingButtons(track.kind, opts.editable),
+    derived,
+    derivedError,
+    volt: preset === "volt" ? { ...d.volt } : null,
+    defense: preset === "volt" ? null : levelView(defenseLevel(actor), ladder),
+    defenseSkill: d.defenseSkill,
+    weapons: weapons.rows,
+    armor: itemsOf(actor, "armor").map((i) => armorRow(i, preset)),
+    shields: itemsOf(actor, "shield").map((i) => shieldRow(i, preset)),
+    skills: skillRows(actor, ladder),
+    gifts: itemsOf(actor, "gift").map(traitRow),
+    faults: itemsOf(actor, "fault").map(traitRow),
+    notes: d.notes,
+    miniature: null,
+    presetNotice: preset === "miniatures" ? "FUDGE.Sheet.MiniaturesUseDatacards" : "",
+  };
+}
+
+/** Context of the NPC sheet (the character sheet plus the pawn toggle). */
+export function npcSheetContext(actor: ActorDoc<"npc">, rules: WorldRules, opts: SheetOptions): ActorSheetContext {
+  return characterSheetContext(actor, rules, opts);
+}
+
+/** Context of the Miniatures datacard sheet: stats lowered by wounds, MODF/RODF/DDF/HDDF from the rules core. */
+export function miniatureSheetContext(actor: ActorDoc<"miniature">, rules: WorldRules, opts: SheetOptions): ActorSheetContext {
+  const d = actor.system as MiniatureData;
+  const ladder = ladderOf(rules, opts.ladderNames);
+  const track = trackView(() => trackFor(actor, rules), opts.editable);
+  // Miniatures: wound penalties lower the stats (and MODF/RODF/DDF/Movement), not the rolls.
+  const card = safe(() => {
+    const c = parseDatacard(miniatureDatacard(actor, rules), "actor");
+    return datacard(c, trackStatus(c.track).penalty);
+  });
+  const dc = card.value;
+  const statView = (k: "strength" | "dexterity" | "guts"): AttributeView => ({
+    key: k,
+    labelKey: `FUDGE.Attribute.${k}`,
+    field: `system.${k}`,
+    level: levelView(dc ? dc[k] : d[k], ladder),
+    base: d[k],
+    rollable: opts.owner,
+  });
+  const derived: ActorSheetContext["derived"] = dc
+    ? [
+        { key: "modf", labelKey: "FUDGE.Sheet.Modf", value: dc.modf, valueText: dc.modf === null ? "" : signed(dc.modf), steps: [] },
+        { key: "rodf", labelKey: "FUDGE.Sheet.Rodf", value: dc.rodf, valueText: dc.rodf === null ? "" : signed(dc.rodf), steps: [] },
+        { key: "ddf", labelKey: "FUDGE.Sheet.Ddf", value: dc.ddf, valueText: signed(dc.ddf), steps: dc.steps.map(stepView) },
+        { key: "hddf", labelKey: "FUDGE.Sheet.Hddf", value: dc.hddf, valueText: signed(dc.hddf), steps: [] },
+      ]
+    : [];
+  const equippedWeapons = itemsOf(actor, "weapon").filter((w) => w.system.equipped);
+  const weapons: WeaponRow[] = itemsOf(actor, "weapon").map((w) => {
+    const i = equippedWeapons.findIndex((e) => e._id === w._id);
+    const dw = dc && i >= 0 ? dc.weapons[i] : null;
+    return {
+      ...baseItem(w),
+      skillLevel: null,
+      factor: dw ? dw.odf : null,
+      factorText: dw ? signed(dw.odf) : "",
+      factorLabelKey: w.system.ranged ? "FUDGE.Sheet.Rodf" : "FUDGE.Sheet.Modf",
+      factorSteps: dw ? dw.steps.map(stepView) : [],
+      ranged: w.system.ranged,
+      canAttack: opts.owner && track.canAct && w.system.equipped,
+    };
+  });
+  const movement = dc ? dc.movement : d.movement;
+  return {
+    actor: actorHeader(actor),
+    editable: opts.editable,
+    owner: opts.owner,
+    preset: rules.preset,
+    presetLabelKey: PRESET_LABEL(rules.preset),
+    cssClass: `fudge-wounds preset-${rules.preset} actor-miniature`,
+    attributes: (["strength", "dexterity", "guts"] as const).map(statView),
+    scale: null,
+    fudgePoints: null,
+    trackPreset: null,
+    trackLabel: "",
+    track,
+    healing: track.error ? [] : healingButtons(track.kind, opts.editable),
+    derived,
+    derivedError: card.error,
+    volt: null,
+    defense: null,
+    defenseSkill: "",
+    weapons,
+    armor: itemsOf(actor, "armor").map((i) => armorRow(i, "miniatures")),
+    shields: itemsOf(actor, "shield").map((i) => shieldRow(i, "miniatures")),
+    skills: [],
+    gifts: itemsOf(actor, "gift").map(traitRow),
+    faults: itemsOf(actor, "fault").map(traitRow),
+    notes: d.notes,
+    miniature: {
+      movement,
+      movementText: String(movement),
+      terrifying: d.terrifying,
+      flying: d.flying,
+      guts: {
+        effect: d.gutsState.effect,
+        effectKey: `FUDGE.Miniatures.Guts.Effect${d.gutsState.effect}`,
+        pending: d.gutsState.pending.map((p) => ({ reason: p.reason, reasonKey: `FUDGE.Guts.Reason.${p.reason}`, target: p.target, bonus: p.bonus })),
+      },
+    },
+    presetNotice: rules.preset === "miniatures" ? "" : "FUDGE.Sheet.MiniatureNeedsPreset",
+  };
+}
+
+/** Context of any actor sheet by type. */
+export function actorSheetContext(actor: ActorDoc, rules: WorldRules, opts: SheetOptions): ActorSheetContext {
+  if (actor.type === "miniature") return miniatureSheetContext(actor as ActorDoc<"miniature">, rules, opts);
+  if (actor.type === "npc") return npcSheetContext(actor as ActorDoc<"npc">, rules, opts);
+  if (actor.type === "character") return characterSheetContext(actor as ActorDoc<"character">, rules, opts);
+  throw new RulesError("actor.type", "FUDGE.Error.UnknownActorType", `unknown actor type ${JSON.stringify((actor as ActorDoc).type)}`);
+}
+
+// ─── Items ─────────────────────────────────────────────────────────────────────────────
+
+export interface ChoiceView {
+  value: string | number;
+  labelKey: string;
+  selected: boolean;
+}
+
+export interface ItemSheetContext {
+  item: { id: string; name: string; img: string; type: string; typeLabelKey: string };
+  editable: boolean;
+  preset: PresetId;
+  cssClass: string;
+  system: unknown;
+  choices: Record<string, ChoiceView[]>;
+  level: LevelView | null;
+  /** Which preset-specific field groups to show. */
+  show: { fudge: boolean; miniatures: boolean; volt: boolean };
+  description: string;
+}
+
+const choices = (values: readonly (string | number)[], current: unknown, prefix: string): ChoiceView[] =>
+  values.map((v) => ({ value: v, labelKey: `${prefix}${v}`, selected: v === current }));
+
+export function itemSheetContext(item: ItemDoc, rules: WorldRules, opts: { editable: boolean; ladderNames?: Partial<Record<string, string>> } = { editable: true }): ItemSheetContext {
+  const ladder = ladderOf(rules, opts.ladderNames);
+  const s = item.system as unknown as Record<string, unknown>;
+  const c: Record<string, ChoiceView[]> = {};
+  if (item.type === "weapon") {
+    c.size = choices(["none", "martialArt", "small", "medium", "large", "twoHanded"], s.size, "FUDGE.WeaponSize.");
+    c.power = choices(["muscle", "fixed"], s.power, "FUDGE.WeaponPower.");
+    c.statBasis = choices(["strength", "dexterity", "none"], s.statBasis, "FUDGE.StatBasis.");
+    c.hands = choices([1, 2], s.hands, "FUDGE.Hands.");
+    c.scalePiercing = choices(["none", "halve", "ignore"], s.scalePiercing, "FUDGE.ScalePiercing.");
+  } else if (item.type === "shield") {
+    c.size = choices(["small", "medium", "large"], s.size, "FUDGE.Item.ShieldSize.");
+  } else if (item.type === "gift" || item.type === "fault") {
+    c.effect = choices(
+      ["none", "highPainThreshold", "lowPainThreshold", "painTolerance", "painIntolerant", "damageResistant", "fragile", "toughHide", "rapidHealing", "terrifying", "tough", "fragileVolt"],
+      s.effect,
+      "FUDGE.Effect.",
+    );
+  }
+  const p = rules.preset;
+  return {
+    item: { id: item._id, name: item.name, img: item.img ?? "", type: item.type, typeLabelKey: `TYPES.Item.${item.type}` },
+    editable: opts.editable,
+    preset: p,
+    cssClass: `fudge-wounds preset-${p} item-${item.type}`,
+    system: item.system,
+    choices: c,
+    level: item.type === "skill" ? levelView((item.system as SkillData).level, ladder) : null,
+    // Every group stays editable in every preset; the world's own preset's group comes first.
+    show: { fudge: p === "fudge" || p === "fate", miniatures: p === "miniatures", volt: p === "volt" },
+    description: typeof s.description === "string" ? s.description : "",
+  };
+}

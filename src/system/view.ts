@@ -1,0 +1,173 @@
+/**
+ * View models shared by the sheet and chat-card context builders: a wound track as the sheet
+ * draws it (from the track kind's own render model, nothing recomputed), trait levels with their
+ * ladder names, and explanation steps.
+ */
+import { describeLevel, levelWithNumber, standardLadder, type Ladder } from "../rules/ladder";
+import { signed, type Step } from "../rules/explain";
+import { renderTrack, type RenderBox, type Track, type TrackRender } from "../rules/track";
+import { isRulesError } from "../rules/errors";
+import type { WorldRules } from "./data";
+import { KEY_PATTERN } from "./i18n";
+
+export interface BoxView extends RenderBox {
+  /** Label key of the real level of an overflow mark ("" otherwise). */
+  realLevelLabelKey: string;
+  /** CSS classes of the box button. */
+  css: string;
+  /** Disabled for the viewer (not editable or not markable). */
+  locked: boolean;
+}
+
+export interface RowView {
+  key: string;
+  labelKey: string;
+  labelParams: Record<string, string | number>;
+  range: string;
+  /** "−1", "0" or "" (no numeric penalty). */
+  penaltyText: string;
+  effectKey: string;
+  circled: boolean;
+  /** Row holds the worst marked level. */
+  current: boolean;
+  /** Number of marks that overflowed into this row (tags shown). */
+  overflowCount: number;
+  boxes: BoxView[];
+}
+
+export interface TrackView {
+  kind: string;
+  /** Track label: an i18n key or user text (rendered with `fudgeText`). */
+  label: string;
+  rows: RowView[];
+  penalty: number;
+  penaltyText: string;
+  condition: string;
+  conditionKey: string;
+  canAct: boolean;
+  levelKey: string | null;
+  /** Label key of the worst level reached ("" when unhurt). */
+  levelLabelKey: string;
+  effects: { key: string; labelKey: string }[];
+  steps: StepView[];
+  editable: boolean;
+  /** Set when the stored state no longer fits the track (e.g. the preset changed): the sheet offers a reset. */
+  error: { key: string; params: Record<string, string | number> } | null;
+}
+
+export interface StepView {
+  key: string;
+  params: Record<string, string | number>;
+  rule: string;
+  value: number | null;
+  valueText: string;
+}
+
+export function stepView(s: Step): StepView {
+  return { key: s.key, params: { ...(s.params ?? {}), value: s.value ?? "" }, rule: s.rule, value: s.value ?? null, valueText: s.value === undefined ? "" : signed(s.value) };
+}
+
+export const penaltyText = (n: number | null): string => (n === null ? "" : signed(n));
+
+/** Track effects have their own labels under FUDGE.TrackEffect.* (stunned, clipped …). */
+export const effectLabelKey = (e: string): string => `FUDGE.TrackEffect.${e}`;
+/** Fudge wound level keys whose labels (FUDGE.Wound.*) the box track's lang part holds (Fudge §4.51). */
+export const FUDGE_LEVELS: readonly string[] = ["undamaged", "scratch", "hurt", "veryHurt", "incapacitated", "nearDeath", "dead", "out"];
+
+/** Label of a level key that is not a row of the track: a Fudge level, else this layer's own FUDGE.Level.*. */
+export const levelLabelKey = (key: string): string => (FUDGE_LEVELS.includes(key) ? `FUDGE.Wound.${key}` : `FUDGE.Level.${key}`);
+
+export const conditionLabelKey = (c: string): string => `FUDGE.Condition.${c}`;
+
+export function trackViewFromRender(r: TrackRender, editable: boolean): TrackView {
+  const st = r.status;
+  const labelOf = (key: string | undefined): string | undefined => r.rows.find((row) => row.key === key)?.labelKey;
+  const rows: RowView[] = r.rows.map((row) => {
+    const boxes: BoxView[] = row.boxes.map((b) => {
+      // A level param that is a bare level key ("hurt") is shown by its row's label.
+      const lp = { ...b.labelParams };
+      if (typeof lp.level === "string" && !KEY_PATTERN.test(lp.level)) lp.level = labelOf(lp.level) ?? row.labelKey;
+      const realLevelLabelKey = b.overflow ? (labelOf(b.realLevelKey) ?? "") : "";
+      const css = ["fudge-box", b.marked ? "marked" : "open", b.overflow ? "overflow" : "", b.stun ? "stun" : "", b.disabled ? "blacked" : ""].filter(Boolean).join(" ");
+      return { ...b, labelParams: lp, realLevelLabelKey, css, locked: !editable || b.disabled };
+    });
+    return {
+      key: row.key,
+      labelKey: row.labelKey,
+      labelParams: row.labelParams,
+      range: row.range,
+      penaltyText: penaltyText(row.penalty),
+      effectKey: row.effectKey,
+      circled: row.circled,
+      current: st.levelKey !== null && row.key === st.levelKey,
+      overflowCount: boxes.filter((b) => b.overflow).length,
+      boxes,
+    };
+  });
+  const current = r.rows.find((row) => row.key === st.levelKey);
+  return {
+    kind: r.kind,
+    label: r.label,
+    rows,
+    penalty: st.penalty,
+    penaltyText: signed(st.penalty),
+    condition: st.condition,
+    conditionKey: conditionLabelKey(st.condition),
+    canAct: st.canAct,
+    levelKey: st.levelKey,
+    // A level that is not a row of the track (Volt "wounded", "dyingCanAct") has its own label.
+    levelLabelKey: current ? current.labelKey : st.levelKey ? levelLabelKey(st.levelKey) : "",
+    effects: st.effects.map((e) => ({ key: e, labelKey: effectLabelKey(e) })),
+    steps: st.steps.map(stepView),
+    editable,
+    error: null,
+  };
+}
+
+/** A track view, or an error view when the stored state does not fit the track config. */
+export function trackView(build: () => Track, editable: boolean): TrackView {
+  try {
+    return trackViewFromRender(renderTrack(build()), editable);
+  } catch (e) {
+    if (!isRulesError(e)) throw e;
+    return {
+      kind: "",
+      label: "",
+      rows: [],
+      penalty: 0,
+      penaltyText: signed(0),
+      condition: "able",
+      conditionKey: conditionLabelKey("able"),
+      canAct: true,
+      levelKey: null,
+      levelLabelKey: "",
+      effects: [],
+      steps: [],
+      editable,
+      error: { key: e.key, params: e.params },
+    };
+  }
+}
+
+/** The world's ladder (Fudge §1.3: Legendary optional). Names are localized by the caller. */
+export function ladderOf(rules: WorldRules, names: Partial<Record<string, string>> = {}): Ladder {
+  return standardLadder(names, rules.legendary);
+}
+
+export interface LevelView {
+  value: number;
+  valueText: string;
+  /** "Good", "Superb +2" (English rung names; the template shows the localized rung via rungKey). */
+  name: string;
+  rungKey: string;
+  beyond: number;
+  beyondText: string;
+  /** "Good (+1)". */
+  label: string;
+}
+
+/** A trait level with its ladder name (Fudge §1.3: names and numbers together). */
+export function levelView(value: number, ladder: Ladder): LevelView {
+  const d = describeLevel(value, ladder);
+  return { value, valueText: signed(value), name: d.label, rungKey: `FUDGE.Ladder.${d.rungId}`, beyond: d.beyond, beyondText: d.beyond === 0 ? "" : signed(d.beyond), label: levelWithNumber(value, ladder) };
+}

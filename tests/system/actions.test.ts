@@ -1,0 +1,484 @@
+/** Every sheet and chat-card action as a pure function: updates, permissions, double-apply, undo, bad input. */
+import { describe, expect, test } from "vitest";
+import {
+  applyDamage,
+  authorize,
+  canAct,
+  clearScratches,
+  defend,
+  healWounds,
+  recover,
+  injuryRecovery,
+  attackerHealings,
+  gutsCheckAction,
+  gutsRecheckAction,
+  nearDeathAction,
+  resetTrack,
+  resolveTarget,
+  rollTrait,
+  setActorField,
+  startAttack,
+  toggleWoundBox,
+  undoDamage,
+} from "../../src/system/actions";
+import { trackFor } from "../../src/system/combatant";
+import { renderTrack, trackStatus } from "../../src/rules/track";
+import { seededRng } from "../../src/rules/dice";
+import { RulesError } from "../../src/rules/errors";
+import type { ActorDoc, AttackCardData } from "../../src/system/data";
+import { GM, PLAYER1, PLAYER2, STRANGER, goblin, knight, leroy, rulesFor, theodora } from "./fixtures";
+
+/** Merges a nested update like Foundry's update: objects merge, arrays and leaves replace, "==key" replaces whole. */
+function merge<T>(doc: T, update: unknown): T {
+  const out = structuredClone(doc) as Record<string, unknown>;
+  const walk = (o: Record<string, unknown>, u: Record<string, unknown>) => {
+    for (const [k, v] of Object.entries(u)) {
+      if (k.startsWith("==")) o[k.slice(2)] = structuredClone(v);
+      else if (v && typeof v === "object" && !Array.isArray(v) && o[k] && typeof o[k] === "object" && !Array.isArray(o[k])) walk(o[k] as Record<string, unknown>, v as Record<string, unknown>);
+      else o[k] = structuredClone(v);
+    }
+  };
+  walk(out, update as Record<string, unknown>);
+  return out as T;
+}
+
+function errKey(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof RulesError) return e.key;
+    throw e;
+  }
+  return "no error";
+}
+
+const noDotted = (o: unknown): boolean =>
+  o === null || typeof o !== "object" ? true : Object.entries(o as Record<string, unknown>).every(([k, v]) => !k.includes(".") && (Array.isArray(v) ? true : noDotted(v)));
+
+describe("permissions", () => {
+  test("canAct: owner and GM act, other players go through the relay", () => {
+    expect(canAct(GM, leroy())).toBe("allow");
+    expect(canAct(PLAYER1, leroy())).toBe("allow");
+    expect(canAct(PLAYER2, leroy())).toBe("needsRelay");
+    expect(canAct(STRANGER, { ownership: { default: 3 } })).toBe("allow");
+  });
+
+  test("authorize per action", () => {
+    const rules = rulesFor("fudge");
+    const card = startAttack(leroy(), "broadsword", [theodora()], {}, { attack: [1, 1, 1, 1] }, rules, PLAYER1);
+    const t = card.targets[0];
+    expect(authorize("toggleWoundBox", PLAYER2, leroy())).toBe("deny");
+    expect(authorize("apply", PLAYER1, theodora(), card, t)).toBe("needsRelay"); // the attacker, via the GM
+    expect(authorize("apply", PLAYER2, theodora(), card, t)).toBe("allow"); // the target's owner
+    expect(authorize("apply", STRANGER, theodora(), card, t)).toBe("deny");
+    expect(authorize("defend", PLAYER1, theodora(), card, t)).toBe("deny");
+  });
+
+  test("sheet actions refuse non-owners without changing anything", () => {
+    const rules = rulesFor("fudge");
+    const a = leroy();
+    const before = structuredClone(a);
+    expect(errKey(() => toggleWoundBox(a, "scratch:0", rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
+    expect(errKey(() => rollTrait(a, "attributes.strength", [0, 0, 0, 0], rules, { user: PLAYER2 }))).toBe("FUDGE.Error.NotPermitted");
+    expect(errKey(() => healWounds(a, { type: "scratches" }, rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
+    expect(errKey(() => setActorField(a, "attributes.strength", 2, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
+    expect(errKey(() => startAttack(a, "broadsword", [theodora()], {}, seededRng(1), rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
+    expect(a).toEqual(before);
+  });
+});
+
+describe("wound boxes", () => {
+  for (const preset of ["fudge", "fate", "volt", "miniatures"] as const) {
+    test(`${preset}: toggling a box marks it, toggling again clears it; the penalty follows`, () => {
+      const rules = rulesFor(preset);
+      const a: ActorDoc = preset === "miniatures" ? knight() : leroy();
+      const track = trackFor(a, rules);
+      const rows = (track.config as { kind: string }).kind;
+      expect(rows).toBeTruthy();
+      // Pick the box of the first row with a penalty.
+      const render = renderTrack(track);
+      const row = render.rows.find((r) => (r.penalty ?? 0) < 0 && r.boxes.some((b) => !b.disabled))!;
+      const box = row.boxes.find((b) => !b.disabled)!;
+      const up = toggleWoundBox(a, box.ref, rules, PLAYER1);
+      expect(noDotted(up)).toBe(true);
+      const a2 = merge(a, up);
+      const st = trackStatus(trackFor(a2, rules));
+      expect(st.penalty).toBeLessThan(0);
+      // A click cycles the box (Volt: empty → Stun → Injury → empty); it comes back clear.
+      let a3 = merge(a2, toggleWoundBox(a2, box.ref, rules, GM));
+      for (let i = 0; i < 3 && trackStatus(trackFor(a3, rules)).penalty !== 0; i++) a3 = merge(a3, toggleWoundBox(a3, box.ref, rules, GM));
+      expect(trackStatus(trackFor(a3, rules)).penalty).toBe(0);
+      expect(trackFor(a3, rules).state).toEqual(trackFor(a, rules).state);
+      expect(a.system).toEqual((preset === "miniatures" ? knight() : leroy()).system); // input untouched
+    });
+  }
+
+  test("a bad box reference is a keyed error and loses nothing", () => {
+    const rules = rulesFor("fudge");
+    const a = leroy();
+    expect(() => toggleWoundBox(a, "nonsense:9", rules)).toThrow(RulesError);
+    expect(errKey(() => toggleWoundBox(a, "", rules))).toBe("FUDGE.Error.BadBoxRef");
+    expect(a.system.woundTrack.state).toBeNull();
+  });
+
+  test("a stored state that does not fit the preset is an error; reset clears it", () => {
+    const a = merge(leroy(), toggleWoundBox(leroy(), "hurt:0", rulesFor("fudge")));
+    expect(() => trackFor(a, rulesFor("fate"))).toThrow(RulesError);
+    const reset = resetTrack(a, PLAYER1);
+    expect(reset).toEqual({ system: { woundTrack: { "==state": null } } });
+    expect(errKey(() => resetTrack(a, STRANGER))).toBe("FUDGE.Error.NotPermitted");
+  });
+});
+
+describe("trait rolls", () => {
+  test("Fudge: the wound penalty applies and the result is named on the ladder", () => {
+    const rules = rulesFor("fudge");
+    const hurt = merge(leroy(), toggleWoundBox(leroy(), "hurt:0", rules));
+    const r = rollTrait(hurt, "attributes.strength", [1, 1, 0, 0], rules);
+    // Strength Good +1, dice +2, Hurt −1 → Great (+2).
+    expect(r.penalty).toBe(-1);
+    expect(r.result).toBe(2);
+    expect(r.resultName).toBe("Great");
+    expect(r.success).toBe(true);
+    const s = rollTrait(leroy(), "skill:leroySword", [-1, -1, -1, -1], rules);
+    expect(s.result).toBe(-3);
+    expect(s.success).toBe(false);
+  });
+
+  test("Volt: 2d20 under the value minus the penalty", () => {
+    const rules = rulesFor("volt");
+    const r = rollTrait(leroy(), "volt.willpower", [5, 12], rules);
+    expect(r.success).toBe(true);
+    expect(r.result).toBe(5);
+    expect(errKey(() => rollTrait(leroy(), "volt.willpower", [5], rules))).toBe("FUDGE.Error.BadLength");
+  });
+
+  test("Miniatures: stats roll with 4dF", () => {
+    const r = rollTrait(knight(), "guts", [1, 0, 0, 0], rulesFor("miniatures"));
+    expect(r.result).toBe(3);
+  });
+
+  test("bad traits and dice are keyed errors", () => {
+    const rules = rulesFor("fudge");
+    expect(errKey(() => rollTrait(leroy(), "attributes.charm", [0, 0, 0, 0], rules))).toBe("FUDGE.Error.UnknownTrait");
+    expect(errKey(() => rollTrait(leroy(), "skill:nope", [0, 0, 0, 0], rules))).toBe("FUDGE.Error.NoSuchItem");
+    expect(errKey(() => rollTrait(leroy(), "skill:broadsword", [0, 0, 0, 0], rules))).toBe("FUDGE.Error.NotASkill");
+    expect(() => rollTrait(leroy(), "attributes.strength", [0, 0, 2, 0], rules)).toThrow(RulesError);
+  });
+
+  test("a character who cannot act cannot roll", () => {
+    const rules = rulesFor("fudge");
+    const a = merge(leroy(), toggleWoundBox(leroy(), "incapacitated:0", rules));
+    expect(errKey(() => rollTrait(a, "attributes.strength", [0, 0, 0, 0], rules))).toBe("FUDGE.Error.CannotAct");
+  });
+});
+
+describe("field edits", () => {
+  test("valid edits return nested updates; form strings are parsed", () => {
+    expect(setActorField(leroy(), "attributes.strength", "+2")).toEqual({ system: { attributes: { strength: 2 } } });
+    expect(setActorField(leroy(), "attributes.strength", "\u22121")).toEqual({ system: { attributes: { strength: -1 } } });
+    expect(setActorField(leroy(), "woundTrack.preset", "epic")).toEqual({ system: { woundTrack: { preset: "epic" } } });
+    expect(setActorField(goblin(), "pawn", false)).toEqual({ system: { pawn: false } });
+    expect(setActorField(knight(), "movement", 6)).toEqual({ system: { movement: 6 } });
+  });
+
+  test("bad input names the field and keeps the data", () => {
+    const a = leroy();
+    const e = (() => {
+      try {
+        setActorField(a, "attributes.strength", "lots");
+      } catch (err) {
+        return err as RulesError;
+      }
+    })()!;
+    expect(e.key).toBe("FUDGE.Error.NotInteger");
+    expect(e.field).toBe("system.attributes.strength");
+    expect(errKey(() => setActorField(a, "attributes.strength", 99))).toBe("FUDGE.Error.OutOfRange");
+    expect(errKey(() => setActorField(a, "woundTrack.preset", "brutal"))).toBe("FUDGE.Error.NotOneOf");
+    expect(errKey(() => setActorField(a, "pawn", true))).toBe("FUDGE.Error.UnknownField"); // characters have no pawn
+    expect(errKey(() => setActorField(a, "attributes.__proto__", 1))).toBe("FUDGE.Error.UnknownField");
+    expect(errKey(() => setActorField(a, "notes", 3))).toBe("FUDGE.Error.NotString");
+    expect(a).toEqual(leroy());
+  });
+});
+
+describe("attack card loop", () => {
+  const rules = rulesFor("fudge");
+
+  function fudgeCard(attackFaces: number[], defenseFaces: number[]) {
+    const card = startAttack(leroy(), "broadsword", [theodora()], { modifier: 0 }, { attack: attackFaces }, rules, PLAYER1);
+    expect(card.targets[0].defend).toBe("pending");
+    expect(card.targets[0].resolution).toBeNull();
+    return merge(card, { targets: defend(card, theodora(), defenseFaces, PLAYER2).system.targets });
+  }
+
+  test("Fudge: Leroy hits Theodora: RD, factors and wound from the rules core", () => {
+    // Leroy Good +1 +2 = Superb (+3); Theodora Good +1 −1 = Fair (0): RD 3; factor +2 (seed 000) → 5 Very Hurt.
+    const c = fudgeCard([1, 1, 0, 0], [0, 0, 0, -1]);
+    const res = c.targets[0].resolution as { outcome: string; numbers: Record<string, number>; woundKey: string };
+    expect(res.numbers.relativeDegree).toBe(3);
+    expect(res.numbers.damageFactor).toBe(2);
+    expect(res.woundKey).toBe("veryHurt");
+    expect(resolveTarget(c.targets[0])).toEqual(res); // re-derivable from the recorded dice
+  });
+
+  test("apply marks the live track with exact before/after; applying twice is refused; undo restores", () => {
+    const c = fudgeCard([1, 1, 0, 0], [0, 0, 0, -1]);
+    const t0 = theodora();
+    const ap = applyDamage(c, t0, GM, rules, { now: 5 });
+    expect(noDotted(ap.actorUpdate)).toBe(true);
+    const t1 = merge(t0, ap.actorUpdate);
+    const c1 = merge(c, ap.cardUpdate.system ? { targets: ap.cardUpdate.system.targets } : {});
+    expect(trackStatus(trackFor(t1, rules)).levelKey).toBe("veryHurt");
+    expect(c1.targets[0].applied).toHaveLength(1);
+    expect(c1.targets[0].applied[0].before).toEqual(trackFor(t0, rules).state);
+    expect(c1.targets[0].applied[0].after).toEqual(t1.system.woundTrack.state);
+    expect(errKey(() => applyDamage(c1, t1, GM, rules))).toBe("FUDGE.Error.AlreadyApplied");
+    const un = undoDamage(c1, t1, GM, rules);
+    const t2 = merge(t1, un.actorUpdate);
+    expect(trackFor(t2, rules).state).toEqual(trackFor(t0, rules).state);
+    const c2 = merge(c1, { targets: un.cardUpdate.system.targets });
+    expect(c2.targets[0].applied[0].undone).toBe(true);
+    expect(errKey(() => undoDamage(c2, t2, GM, rules))).toBe("FUDGE.Error.NothingToUndo");
+    // After an undo the wound may be applied again.
+    expect(() => applyDamage(c2, t2, GM, rules)).not.toThrow();
+  });
+
+  test("undo refuses when the track changed since, unless a GM forces it", () => {
+    const c = fudgeCard([1, 1, 0, 0], [0, 0, 0, -1]);
+    const ap = applyDamage(c, theodora(), PLAYER2, rules, { now: 1 });
+    const c1 = merge(c, { targets: ap.cardUpdate.system.targets });
+    const t1 = merge(theodora(), ap.actorUpdate);
+    const t2 = merge(t1, toggleWoundBox(t1, "scratch:0", rules)); // someone clicked a box since
+    expect(errKey(() => undoDamage(c1, t2, GM, rules))).toBe("FUDGE.Error.UndoConflict");
+    expect(errKey(() => undoDamage(c1, t2, PLAYER2, rules, { force: true }))).toBe("FUDGE.Error.NotPermitted");
+    const forced = undoDamage(c1, t2, GM, rules, { force: true });
+    expect(merge(t2, forced.actorUpdate).system.woundTrack.state).toEqual(trackFor(theodora(), rules).state);
+  });
+
+  test("permissions on the card: defend, apply via relay, undo", () => {
+    const card = startAttack(leroy(), "broadsword", [theodora()], {}, { attack: [1, 1, 0, 0] }, rules, PLAYER1);
+    expect(errKey(() => defend(card, theodora(), [0, 0, 0, 0], PLAYER1))).toBe("FUDGE.Error.NotPermitted");
+    expect(errKey(() => defend(card, leroy(), [0, 0, 0, 0], GM))).toBe("FUDGE.Error.NotATarget");
+    const c = merge(card, { targets: defend(card, theodora(), [0, 0, 0, -1], PLAYER2).system.targets });
+    expect(errKey(() => defend(c, theodora(), [0, 0, 0, 0], PLAYER2))).toBe("FUDGE.Error.AlreadyDefended");
+    // The attacker does not own Theodora: the click must go through the GM, who re-checks.
+    expect(errKey(() => applyDamage(c, theodora(), PLAYER1, rules))).toBe("FUDGE.Error.NeedsRelay");
+    expect(errKey(() => applyDamage(c, theodora(), STRANGER, rules, { relayed: true }))).toBe("FUDGE.Error.NotPermitted");
+    const ap = applyDamage(c, theodora(), PLAYER1, rules, { relayed: true, now: 2 });
+    const c1 = merge(c, { targets: ap.cardUpdate.system.targets });
+    const t1 = merge(theodora(), ap.actorUpdate);
+    expect(errKey(() => undoDamage(c1, t1, STRANGER, rules))).toBe("FUDGE.Error.NotPermitted");
+    expect(errKey(() => undoDamage(c1, t1, PLAYER1, rules))).toBe("FUDGE.Error.NeedsRelay");
+    expect(() => undoDamage(c1, t1, PLAYER1, rules, { relayed: true })).not.toThrow();
+    expect(() => undoDamage(c1, t1, PLAYER2, rules)).not.toThrow(); // the target's owner
+  });
+
+  test("nothing to apply before the defence, or on a miss", () => {
+    const card = startAttack(leroy(), "broadsword", [theodora()], {}, { attack: [-1, -1, 0, 0] }, rules, PLAYER1);
+    expect(errKey(() => applyDamage(card, theodora(), GM, rules))).toBe("FUDGE.Error.NotResolved");
+    const c = merge(card, { targets: defend(card, theodora(), [1, 1, 0, 0], PLAYER2).system.targets });
+    expect((c.targets[0].resolution as { hit: boolean }).hit).toBe(false);
+    expect(errKey(() => applyDamage(c, theodora(), GM, rules))).toBe("FUDGE.Error.NothingToApply");
+  });
+
+  test("bad attack input is a keyed error and the inputs stay as they were", () => {
+    const a = leroy();
+    expect(errKey(() => startAttack(a, "broadsword", [], {}, seededRng(1), rules, PLAYER1))).toBe("FUDGE.Error.NoTargets");
+    expect(errKey(() => startAttack(a, "nope", [theodora()], {}, seededRng(1), rules, PLAYER1))).toBe("FUDGE.Error.NoSuchItem");
+    expect(errKey(() => startAttack(a, "scalemail", [theodora()], {}, seededRng(1), rules, PLAYER1))).toBe("FUDGE.Error.NotAWeapon");
+    expect(() => startAttack(a, "broadsword", [theodora()], { modifier: 99 }, seededRng(1), rules, PLAYER1)).toThrow(RulesError);
+    expect(errKey(() => startAttack(a, "broadsword", [theodora()], {}, {}, rules, PLAYER1))).toBe("FUDGE.Error.MissingDice");
+    const card = startAttack(a, "broadsword", [theodora()], {}, { attack: [0, 0, 0, 0] }, rules, PLAYER1);
+    const frozen = structuredClone(card);
+    expect(() => defend(card, theodora(), [0, 0, 3, 0], PLAYER2)).toThrow(RulesError);
+    expect(card).toEqual(frozen);
+    expect(a).toEqual(leroy());
+  });
+
+  test("one attack roll is shared by every target", () => {
+    const card = startAttack(leroy(), "broadsword", [theodora(), { ...goblin(), ownership: { default: 0 } }], {}, seededRng(4), rulesFor("fudge"), PLAYER1);
+    expect(card.targets).toHaveLength(2);
+    expect(card.targets[0].dice.attack).toEqual(card.targets[1].dice.attack);
+    expect(card.attackDice.attack).toEqual(card.targets[0].dice.attack);
+  });
+});
+
+describe("every preset runs the loop", () => {
+  for (const preset of ["fudge", "fate", "volt", "miniatures"] as const) {
+    test(`${preset}: attack → (defend) → apply → undo over many seeds`, () => {
+      const rules = rulesFor(preset);
+      let applied = 0;
+      for (let seed = 1; seed <= 40; seed++) {
+        const a: ActorDoc = preset === "miniatures" ? knight() : leroy();
+        const d: ActorDoc = preset === "miniatures" ? knight("knave", "Knave") : theodora();
+        const w = a.items.find((i) => i.type === "weapon")!._id;
+        let card: AttackCardData = startAttack(a, w, [d], {}, seededRng(seed), rules, PLAYER1);
+        if (card.targets[0].defend === "pending") card = merge(card, { targets: defend(card, d, seededRng(seed + 100)() < 0.5 ? [0, 0, 0, 0] : [-1, 0, 0, 1], GM).system.targets });
+        const res = card.targets[0].resolution as { wound: unknown };
+        expect(res).not.toBeNull();
+        if (!res.wound) continue;
+        applied++;
+        const ap = applyDamage(card, d, GM, rules, { now: seed });
+        const d1 = merge(d, ap.actorUpdate);
+        const c1 = merge(card, { targets: ap.cardUpdate.system.targets });
+        expect(errKey(() => applyDamage(c1, d1, GM, rules))).toBe("FUDGE.Error.AlreadyApplied");
+        const d2 = merge(d1, undoDamage(c1, d1, GM, rules).actorUpdate);
+        expect(trackFor(d2, rules).state).toEqual(trackFor(d, rules).state);
+      }
+      expect(applied).toBeGreaterThan(0);
+    });
+  }
+
+  test("FATE: the defender's Clipped is used up by the defence roll when the wound is applied", () => {
+    const rules = rulesFor("fate");
+    const t0 = merge(theodora(), toggleWoundBox(theodora(), "clipped:0", rules));
+    expect(trackStatus(trackFor(t0, rules)).effects).toContain("clipped");
+    let card = startAttack(leroy(), "broadsword", [t0], {}, { attack: [1, 1, 1, 0] }, rules, PLAYER1);
+    card = merge(card, { targets: defend(card, t0, [0, 0, 0, 0], PLAYER2).system.targets });
+    const ap = applyDamage(card, t0, GM, rules, { now: 0 });
+    const st = trackStatus(trackFor(merge(t0, ap.actorUpdate), rules));
+    expect(st.effects).not.toContain("clipped");
+  });
+});
+
+describe("healing", () => {
+  test("Fudge: clear Scratches keeps real wounds", () => {
+    const rules = rulesFor("fudge");
+    let a = merge(leroy(), toggleWoundBox(leroy(), "scratch:0", rules));
+    a = merge(a, toggleWoundBox(a, "hurt:0", rules));
+    const h = clearScratches(a, rules, PLAYER1);
+    const a2 = merge(a, h.update);
+    const st = trackStatus(trackFor(a2, rules));
+    expect(st.levelKey).toBe("hurt");
+    expect((trackFor(a2, rules).state as { marks: { scratch: unknown[] } }).marks.scratch.every((m) => m === null)).toBe(true);
+  });
+
+  test("Fudge: a Good healing roll heals one level (Fudge §4.8)", () => {
+    const rules = rulesFor("fudge");
+    const a = merge(leroy(), toggleWoundBox(leroy(), "hurt:0", rules));
+    const a2 = merge(a, healWounds(a, { type: "roll", result: 1 }, rules).update);
+    expect(trackStatus(trackFor(a2, rules)).levelKey).toBeNull();
+    expect(() => healWounds(a, { type: "potion" }, rules)).toThrow(RulesError);
+  });
+
+  test("FATE: end of scene clears Hurt", () => {
+    const rules = rulesFor("fate");
+    const a = merge(leroy(), toggleWoundBox(leroy(), "hurt:0", rules));
+    const a2 = merge(a, healWounds(a, { type: "endScene" }, rules).update);
+    expect(trackStatus(trackFor(a2, rules)).penalty).toBe(0);
+  });
+
+  test("a plain key-by-key merge would keep cleared marks: updates replace the state whole", () => {
+    const rules = rulesFor("volt");
+    const a = merge(leroy(), { system: { woundTrack: { state: { marks: { "5": "stun", "12": "injury" } } } } });
+    const h = healWounds(a, { type: "rest" }, rules);
+    expect(Object.keys(h.update.system as object)).toEqual(["woundTrack"]);
+    expect(trackFor(merge(a, h.update), rules).state).toEqual({ marks: { "12": "injury" } });
+  });
+
+  test("Volt: Recover clears the highest Stun on a success", () => {
+    const rules = rulesFor("volt");
+    const a = merge(leroy(), { system: { woundTrack: { state: { marks: { "5": "stun" } } } } });
+    expect(trackStatus(trackFor(a, rules)).levelKey).not.toBeNull();
+    const r = recover(a, 2, 3, rules, PLAYER1);
+    expect(r.success).toBe(true);
+    expect(trackFor(merge(a, r.update), rules).state).toEqual({ marks: {} });
+    expect(errKey(() => recover(a, 2, 3, rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
+    expect(errKey(() => recover(knight(), 2, 3, rules))).toBe("FUDGE.Error.NotCharacter");
+  });
+});
+
+describe("Miniatures: Guts and Near Death", () => {
+  const rules = rulesFor("miniatures");
+
+  test("a failed Guts check records its effect; a later re-check can clear it", () => {
+    const k = knight(); // Guts +2
+    // Target +1 (new wound level), dice −4: total −2 fails by 3.
+    const r = gutsCheckAction(k, { target: 1, reason: "newWoundLevel", turn: 1 }, [-1, -1, -1, -1], rules, PLAYER1);
+    expect(r.passed).toBe(false);
+    expect(r.effect).toBe(3);
+    expect(noDotted(r.update)).toBe(true);
+    const k2 = merge(k, r.update);
+    expect(k2.system.gutsState.effect).toBe(3);
+    const re = gutsRecheckAction(k2, [1, 0, 0, 0], 2, rules, PLAYER1);
+    expect(re.passed).toBe(true);
+    expect(merge(k2, re.update).system.gutsState).toEqual({ pending: [], effect: 0 });
+    expect(errKey(() => gutsCheckAction(leroy(), { target: 1, reason: "other", turn: 1 }, [0, 0, 0, 0], rules))).toBe("FUDGE.Error.NotMiniature");
+    expect(errKey(() => gutsCheckAction(k, { target: 1, reason: "other", turn: 1 }, [0, 0, 0, 0], rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
+  });
+
+  test("the failed Guts effect stops the model attacking (the rules core refuses)", () => {
+    const k = merge(knight(), gutsCheckAction(knight(), { target: 2, reason: "twoWoundLevels", turn: 1 }, [-1, -1, -1, 0], rules).update);
+    expect(k.system.gutsState.effect).toBeGreaterThanOrEqual(2);
+    expect(() => startAttack(k, "knightSword", [knight("k2", "Knave")], {}, seededRng(1), rules, PLAYER1)).toThrow(RulesError);
+  });
+
+  test("Near Death roll: −1 or less kills; otherwise no track change", () => {
+    const k = merge(knight(), toggleWoundBox(knight(), "nearDeath:0", rules));
+    expect(trackStatus(trackFor(k, rules)).condition).toBe("dying");
+    // Guts +2 lowered by the Near Death penalty −2 = 0; dice −2 → −2: dead.
+    const dead = nearDeathAction(k, [-1, -1, 0, 0], rules, PLAYER1);
+    expect(dead.result).toBe("dead");
+    expect(trackStatus(trackFor(merge(k, dead.update), rules)).condition).toBe("dead");
+    const ok = nearDeathAction(k, [1, 1, 0, 0], rules, PLAYER1);
+    expect(ok.result).toBe("veryHurt");
+    expect(ok.update).toBeNull();
+    expect(errKey(() => nearDeathAction(knight(), [0, 0, 0, 0], rules))).toBe("FUDGE.Error.NotNearDeath");
+  });
+
+  test("a flying model falling Near Death takes its crash wound on Apply", () => {
+    // A strong attacker (MODF +8) against an unarmoured flyer (DDF 0): wounds of 7–8 are Near Death.
+    const flyer = { ...merge(knight("bird", "Bird"), { system: { flying: true, dexterity: 0 } }), items: [] };
+    const brute = merge(knight(), { system: { strength: 4 } });
+    brute.items = brute.items.map((i) => (i._id === "knightSword" ? merge(i, { system: { miniaturesDamage: 4 } }) : i));
+    let seen = false;
+    for (let seed = 1; seed <= 300 && !seen; seed++) {
+      const card = startAttack(brute, "knightSword", [flyer], {}, seededRng(seed), rules, PLAYER1);
+      const res = card.targets[0].resolution as { followUps: { type: string; params: { level: string } }[]; defenderAfter: { track: { state: unknown } } | null };
+      if (!res.followUps.some((f) => f.type === "crashWound")) continue;
+      seen = true;
+      const ap = applyDamage(card, flyer, GM, rules, { now: 0 });
+      // The live track after Apply equals the card's preview, crash wound included.
+      expect(merge(flyer, ap.actorUpdate).system.woundTrack.state).toEqual(res.defenderAfter!.track.state);
+    }
+    // A crash needs a blow that reaches Near Death; with these stats some seed does.
+    expect(seen).toBe(true);
+  });
+});
+
+describe("more healing and follow-ups", () => {
+  test("Volt Injury recovery uses the character's Strength", () => {
+    const rules = rulesFor("volt");
+    const a = merge(leroy(), { system: { woundTrack: { state: { marks: { "8": "injury" } } } } });
+    const r = injuryRecovery(a, 3, 4, rules, 0, PLAYER1);
+    expect(r.steps.length).toBeGreaterThan(0);
+    expect(trackFor(merge(a, r.update), rules).state).not.toEqual(trackFor(a, rules).state);
+    expect(errKey(() => injuryRecovery(knight(), 3, 4, rules))).toBe("FUDGE.Error.NotCharacter");
+  });
+
+  test("FATE: an attacker who rolled while Clipped is asked to clear it", () => {
+    const rules = rulesFor("fate");
+    const a = merge(leroy(), toggleWoundBox(leroy(), "clipped:0", rules));
+    let card = startAttack(a, "broadsword", [theodora()], {}, { attack: [0, 0, 0, 0] }, rules, PLAYER1);
+    expect(attackerHealings(card)).toEqual([]); // not resolved yet
+    card = merge(card, { targets: defend(card, theodora(), [0, 0, 0, 0], PLAYER2).system.targets });
+    expect(attackerHealings(card)).toEqual([{ type: "consumeClipped" }]);
+    const healed = merge(a, healWounds(a, attackerHealings(card)[0], rules).update);
+    expect(trackStatus(trackFor(healed, rules)).effects).not.toContain("clipped");
+  });
+});
+
+describe("situations", () => {
+  test("each preset receives only the situation fields it knows (Miniatures gang-up reaches the roll)", () => {
+    const mini = rulesFor("miniatures");
+    const card = startAttack(knight(), "knightSword", [knight("k2", "Knave")], { gangUp: 2, cover: true, stun: true }, { attack: [0, 0, 0, 0], crash: [0, 0, 0, 0] }, mini, PLAYER1);
+    const req = card.targets[0].request as { situation: Record<string, unknown> };
+    expect(req.situation.gangUp).toBe(2);
+    expect(req.situation.stun).toBeUndefined();
+    expect((card.targets[0].resolution as { numbers: Record<string, number> }).numbers.gangUp).toBe(1);
+    // The fudge preset rejects unknown fields; a Miniatures-only field is dropped, not sent.
+    const f = startAttack(leroy(), "broadsword", [theodora()], { cover: true, modifier: 1 }, { attack: [0, 0, 0, 0] }, rulesFor("fudge"), PLAYER1);
+    expect((f.targets[0].request as { situation: Record<string, unknown> }).situation).toEqual({ modifier: 1 });
+  });
+});
