@@ -1,0 +1,119 @@
+/**
+ * The one place where Foundry documents become the plain shapes of src/system/data.ts and
+ * back. Everything rules-related is computed by src/system / src/rules from these plain docs.
+ */
+import { isRulesError } from "../rules/errors";
+import { renderTrack, trackStatus, type Track, type TrackRender, type TrackStatus } from "../rules/track";
+import { parseCombatant } from "../rules/fudge/combatant";
+import { defensiveFactor, offensiveFactor } from "../rules/fudge/factors";
+import { miniatureNumbers } from "../system/actions";
+import { equippedOf, fudgeCombatant, trackFor } from "../system/combatant";
+import type { ActorDoc, ItemDoc, WorldRules } from "../system/data";
+import { worldRulesFrom } from "../system/data";
+import { safeTrackUpdate } from "./update-pure";
+import { SYSTEM_ID } from "./registry";
+
+/** The world rules from the settings (defaults for anything unset or broken). */
+export function worldRules(): WorldRules {
+  return worldRulesFrom((key) => game.settings!.get(SYSTEM_ID as never, key as never));
+}
+
+type AnyDoc = { _id: string | null; name: string; type: string; img?: string | null; system: unknown; uuid?: string; ownership?: unknown };
+
+/** A plain ItemDoc from an Item (source data: what the rules read is stored data). */
+export function plainItem(item: AnyDoc & { toObject?: (source?: boolean) => unknown }): ItemDoc {
+  const src = (item.toObject ? item.toObject(true) : item) as AnyDoc;
+  return { _id: String(item._id), name: item.name, type: item.type as ItemDoc["type"], img: item.img ?? undefined, system: src.system as ItemDoc["system"] };
+}
+
+/** A plain ActorDoc from an Actor, with its items and ownership. */
+export function plainActor(actor: Actor.Implementation): ActorDoc {
+  const src = actor.toObject(true) as unknown as { system: unknown; ownership: Record<string, number> };
+  return {
+    _id: String(actor.id),
+    uuid: actor.uuid,
+    name: actor.name,
+    type: actor.type as ActorDoc["type"],
+    img: actor.img ?? undefined,
+    system: src.system as ActorDoc["system"],
+    items: actor.items.contents.map((i) => plainItem(i as unknown as AnyDoc & { toObject: (s?: boolean) => unknown })),
+    ownership: src.ownership,
+  };
+}
+
+// ─── Derived data (prepareDerivedData) ────────────────────────────────────────────────
+
+/** What prepareDerivedData adds to an actor's system: all of it computed by src/system + src/rules. */
+export interface DerivedActor {
+  track: Track | null;
+  status: TrackStatus | null;
+  penalty: number;
+  condition: string;
+  /** Token bar: open boxes / markable boxes of the track. */
+  openBoxes: { value: number; max: number };
+  /**
+   * Damage factors: Fudge ODF (first equipped weapon, or unarmed) and DDF (against an ordinary
+   * weapon), Fudge §4.54; Miniatures MODF / RODF / DDF / HDDF with wound penalties applied
+   * (Miniatures: The datacard). null where the preset or the actor has none.
+   */
+  factors: { odf: number | null; ddf: number | null; modf: number | null; rodf: number | null; hddf: number | null };
+  /** A stored state that does not fit the track config: the sheet shows it instead of crashing. */
+  error: { key: string; params: Record<string, string | number> } | null;
+}
+
+const noFactors = (): DerivedActor["factors"] => ({ odf: null, ddf: null, modf: null, rodf: null, hddf: null });
+
+/** The actor's damage factors, from src/system's combatant mapping and the rules core. */
+export function factorsOf(doc: ActorDoc, rules: WorldRules): DerivedActor["factors"] {
+  const f = noFactors();
+  try {
+    if (doc.type === "miniature") {
+      const n = miniatureNumbers(doc, rules);
+      Object.assign(f, { modf: n.modf, rodf: n.rodf, ddf: n.ddf, hddf: n.hddf });
+    } else if (rules.preset === "fudge") {
+      const a = doc as ActorDoc<"character" | "npc">;
+      const weapon = equippedOf(a, "weapon")[0] ?? null;
+      const attacker = parseCombatant(fudgeCombatant(a, weapon, rules), "actor");
+      const plain = parseCombatant(fudgeCombatant(a, null, rules), "actor");
+      f.odf = offensiveFactor(attacker, rules.fudge).total;
+      f.ddf = defensiveFactor(plain, plain.weapon, rules.fudge).total;
+    }
+  } catch (e) {
+    if (!isRulesError(e)) throw e;
+  }
+  return f;
+}
+
+/** Open (unmarked, markable) and markable boxes of a track render (Fudge §4.57 boxes, FATE boxes, Volt rows). */
+export function openBoxesOf(render: TrackRender): { value: number; max: number } {
+  let value = 0;
+  let max = 0;
+  for (const row of render.rows)
+    for (const b of row.boxes) {
+      if (b.disabled) continue;
+      max++;
+      if (!b.marked) value++;
+    }
+  return { value, max };
+}
+
+export function deriveFromDoc(doc: ActorDoc, rules: WorldRules): DerivedActor {
+  try {
+    const track = trackFor(doc, rules);
+    const status = trackStatus(track);
+    return { track, status, penalty: status.penalty, condition: status.condition, openBoxes: openBoxesOf(renderTrack(track)), factors: factorsOf(doc, rules), error: null };
+  } catch (e) {
+    if (!isRulesError(e)) throw e;
+    return { track: null, status: null, penalty: 0, condition: "able", openBoxes: { value: 0, max: 0 }, factors: noFactors(), error: { key: e.key, params: e.params } };
+  }
+}
+
+export function deriveActorSystem(actor: Actor.Implementation): DerivedActor {
+  return deriveFromDoc(plainActor(actor), worldRules());
+}
+
+/** Persists a src/system actor update; a new wound-track state replaces the stored one exactly. */
+export async function updateActor(actor: Actor.Implementation, update: { system: unknown }): Promise<void> {
+  const stored = (actor.toObject(true) as unknown as { system: unknown }).system;
+  await actor.update(safeTrackUpdate(stored, update) as never);
+}

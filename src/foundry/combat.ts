@@ -1,0 +1,163 @@
+/**
+ * Combat and scene hooks, run by the active GM only: turn start (Miniatures Near Death Guts
+ * roll, Guts re-check prompt, FATE Clipped noted), turn end (FATE Clipped used up), combat end
+ * (Scratches cleared per setting), scene end (FATE Hurt cleared). What to do is decided in
+ * combat-pure.ts; every roll and every track change is the rules core's.
+ */
+import { gutsRecheck, gutsTrigger, nearDeathGuts, parseGutsState } from "../rules/miniatures/guts";
+import { datacard, parseDatacard } from "../rules/miniatures/datacard";
+import { rollFudgeDice } from "../rules/dice";
+import * as actions from "../system/actions";
+import { miniatureDatacard, trackFor } from "../system/combatant";
+import type { MiniatureData } from "../system/data";
+import { plainActor, updateActor, worldRules, type DerivedActor } from "./bridge";
+import { combatEndHealing, combatTurn, sceneEndHealing, turnEndHealing, turnStartTasks } from "./combat-pure";
+import { reportError, rng, userRef } from "./foundry-util";
+import { SYSTEM_ID } from "./registry";
+
+const FLAG_CLIPPED = "clippedAtTurnStart";
+const derivedOf = (a: Actor.Implementation) => (a.system as unknown as { derived?: DerivedActor }).derived ?? null;
+const isActiveGM = () => game.user?.isActiveGM === true;
+
+async function heal(actor: Actor.Implementation, type: string): Promise<void> {
+  try {
+    const r = actions.healWounds(plainActor(actor), { type }, worldRules(), userRef());
+    await updateActor(actor, r.update);
+  } catch (e) {
+    reportError(e);
+  }
+}
+
+/** Miniatures: Near Death — Guts (lowered by the wound penalty) + 4dF each turn. */
+async function nearDeathTurn(actor: Actor.Implementation): Promise<void> {
+  const rules = worldRules();
+  const doc = plainActor(actor);
+  const card = parseDatacard(miniatureDatacard(doc, rules), "actor");
+  const derived = datacard(card, derivedOf(actor)?.penalty ?? 0);
+  const faces = rollFudgeDice(4, rng);
+  const r = nearDeathGuts(trackFor(doc, rules), derived.guts, faces);
+  await updateActor(actor, { system: { woundTrack: { state: r.track.state } } });
+  await ChatMessage.create({
+    speaker: ChatMessage.getSpeaker({ actor }),
+    content: `<div class="fudge-wounds fudge-card"><p><strong>${foundry.utils.escapeHTML(actor.name)}</strong>: ${foundry.utils.escapeHTML(game.i18n!.localize(`FUDGE.Miniatures.NearDeath.${r.result}`))} (${r.total >= 0 ? "+" : "\u2212"}${Math.abs(r.total)})</p></div>`,
+  } as never);
+}
+
+/**
+ * Miniatures: Guts — each failed check still in force is re-checked on the model's later turns
+ * with the cumulative bonus (src/rules/miniatures/guts.ts gutsRecheck); a pass ends it.
+ */
+async function gutsRecheckTurn(actor: Actor.Implementation, turn: number): Promise<void> {
+  const rules = worldRules();
+  const doc = plainActor(actor);
+  const card = parseDatacard(miniatureDatacard(doc, rules), "actor");
+  const guts = datacard(card, derivedOf(actor)?.penalty ?? 0).guts;
+  let state = parseGutsState((doc.system as MiniatureData).gutsState, "system.gutsState");
+  const lines: string[] = [];
+  let i = 0;
+  while (i < state.pending.length) {
+    if (state.pending[i].lastTurn >= turn) {
+      i++;
+      continue;
+    }
+    const r = gutsRecheck(state, rollFudgeDice(4, rng), turn, guts, 0, i);
+    lines.push(game.i18n!.format(r.check.passed ? "FUDGE.Miniatures.GutsRecheckPassed" : "FUDGE.Miniatures.GutsRecheckFailed", { total: String(r.check.total), target: String(r.check.target) }));
+    state = r.state;
+    if (!r.check.passed) i++;
+  }
+  if (!lines.length) return;
+  await actor.update({ system: { gutsState: state } } as never);
+  await ChatMessage.create({
+    speaker: ChatMessage.getSpeaker({ actor }),
+    content: `<div class="fudge-wounds fudge-card"><p><strong>${foundry.utils.escapeHTML(actor.name)}</strong></p>${lines.map((l) => `<p>${foundry.utils.escapeHTML(l)}</p>`).join("")}</div>`,
+  } as never);
+}
+
+async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {
+  const actor = combatant.actor as Actor.Implementation | null;
+  if (!actor) return;
+  const rules = worldRules();
+  const derived = derivedOf(actor);
+  const gutsPending = actor.type === "miniature" && ((actor.system as unknown as MiniatureData).gutsState?.pending.length ?? 0) > 0;
+  for (const task of turnStartTasks({ preset: rules.preset, actorType: actor.type, status: derived?.status ?? null, gutsPending })) {
+    if (task.kind === "nearDeathGuts") await nearDeathTurn(actor);
+    else if (task.kind === "noteClipped") await actor.setFlag(SYSTEM_ID as never, FLAG_CLIPPED as never, true as never);
+    else if (task.kind === "gutsRecheck") await gutsRecheckTurn(actor, combatTurn(combatant.combat?.round));
+  }
+}
+
+async function onTurnEnd(combatant: Combatant.Implementation): Promise<void> {
+  const actor = combatant.actor as Actor.Implementation | null;
+  if (!actor) return;
+  const noted = actor.getFlag(SYSTEM_ID as never, FLAG_CLIPPED as never) === true;
+  const type = turnEndHealing(worldRules().preset, noted, derivedOf(actor)?.status ?? null);
+  if (noted) await actor.unsetFlag(SYSTEM_ID as never, FLAG_CLIPPED as never);
+  if (type) await heal(actor, type);
+}
+
+export function registerCombatHooks(): void {
+  Hooks.on("updateCombat", (combat, change) => {
+    const changed = change as { turn?: number; round?: number };
+    if (!isActiveGM() || (changed.turn === undefined && changed.round === undefined)) return;
+    const prev = (combat as unknown as { previous?: { combatantId?: string | null } }).previous?.combatantId;
+    void (async () => {
+      const ended = prev ? combat.combatants.get(prev) : null;
+      if (ended) await onTurnEnd(ended as Combatant.Implementation);
+      if (combat.combatant) await onTurnStart(combat.combatant as Combatant.Implementation);
+    })();
+  });
+  Hooks.on("deleteCombat", (combat) => {
+    if (!isActiveGM()) return;
+    const type = combatEndHealing(worldRules());
+    if (!type) return;
+    void (async () => {
+      for (const c of combat.combatants.contents) if (c.actor) await heal(c.actor as Actor.Implementation, type);
+    })();
+  });
+  // FATE: Hurt lasts for the scene — when the GM activates another scene, the old one has ended.
+  Hooks.on("updateScene", (scene, change) => {
+    if (!isActiveGM() || (change as { active?: boolean }).active !== false) return;
+    void endScene(scene as Scene.Implementation);
+  });
+}
+
+/** Ends a scene for every actor with a token on it (also offered as game.system.api.endScene). */
+export async function endScene(scene: Scene.Implementation | null = canvas?.scene ?? null): Promise<void> {
+  const type = sceneEndHealing(worldRules());
+  if (!type || !scene) return;
+  const seen = new Set<string>();
+  for (const t of scene.tokens.contents) {
+    const a = t.actor as Actor.Implementation | null;
+    if (!a || seen.has(a.uuid)) continue;
+    seen.add(a.uuid);
+    await heal(a, type);
+  }
+}
+
+/**
+ * Miniatures: Guts — a model that reaches a new wound level checks at once (target +1; two
+ * levels from one attack +2). Run after Apply for the card's "gutsCheck" follow-ups on the
+ * defender; the failure is stored for the re-checks on later turns.
+ */
+export async function gutsAfterWound(actor: Actor.Implementation, followUps: readonly { type: string; target: string; params: Record<string, string | number | boolean> }[]): Promise<void> {
+  if (actor.type !== "miniature") return;
+  const checks = followUps.filter((f) => f.type === "gutsCheck" && f.target === "defender" && f.params.who === "self");
+  if (!checks.length) return;
+  const rules = worldRules();
+  const doc = plainActor(actor);
+  const card = parseDatacard(miniatureDatacard(doc, rules), "actor");
+  const guts = datacard(card, derivedOf(actor)?.penalty ?? 0).guts;
+  let state = parseGutsState((doc.system as MiniatureData).gutsState, "system.gutsState");
+  const turn = combatTurn(game.combat?.round);
+  const lines: string[] = [];
+  for (const f of checks) {
+    const r = gutsTrigger(state, { guts, faces: rollFudgeDice(4, rng), target: Number(f.params.target), turn, reason: String(f.params.reason) as never });
+    state = r.state;
+    lines.push(game.i18n!.format(r.check.passed ? "FUDGE.Miniatures.GutsPassed" : "FUDGE.Miniatures.GutsFailed", { total: String(r.check.total), target: String(r.check.target), effect: game.i18n!.localize(`FUDGE.Miniatures.Guts.Effect${r.check.effect}`) }));
+  }
+  await actor.update({ system: { gutsState: state } } as never);
+  await ChatMessage.create({
+    speaker: ChatMessage.getSpeaker({ actor }),
+    content: `<div class="fudge-wounds fudge-card"><p><strong>${foundry.utils.escapeHTML(actor.name)}</strong>: ${foundry.utils.escapeHTML(game.i18n!.localize("FUDGE.Miniatures.GutsCheck"))}</p>${lines.map((l) => `<p>${foundry.utils.escapeHTML(l)}</p>`).join("")}</div>`,
+  } as never);
+}

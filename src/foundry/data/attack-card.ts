@@ -1,0 +1,71 @@
+/**
+ * ChatMessage `attackCard`: one attack and, per target, the request sent to the preset's
+ * pipeline, the recorded dice, the resolution snapshot and the applied records (for Undo).
+ * The card is re-derivable: request + dice → resolution (src/rules/pipeline.ts resolveAttack).
+ */
+import { PRESETS } from "../../rules/pipeline";
+import { defaultAttackCardData } from "../../system/data";
+import { choice, text } from "./fields";
+
+const fields = foundry.data.fields;
+
+const dice = () => new fields.ObjectField({ required: true, nullable: false, initial: {} });
+const json = () => new fields.ObjectField({ required: true, nullable: true, initial: null });
+
+function appliedSchema() {
+  return new fields.SchemaField({
+    userId: text(""),
+    at: new fields.NumberField({ required: true, nullable: false, integer: true, initial: 0, min: 0 }),
+    // Exact track states before and after the wound; Undo restores `before`.
+    before: json(),
+    after: json(),
+    undone: new fields.BooleanField({ required: true, initial: false }),
+    undoneBy: text(""),
+    // How the wound was placed (track steps) and whether it ended the fight.
+    steps: new fields.ArrayField(new fields.ObjectField(), { required: true, initial: [] }),
+    ended: new fields.BooleanField({ required: true, initial: false }),
+  });
+}
+
+function targetSchema() {
+  return new fields.SchemaField({
+    actorId: text(""),
+    tokenId: text(""),
+    name: text(""),
+    defend: choice(["none", "pending", "rolled"] as const, "none"),
+    // Fudge: a defence roll is 4dF, recorded face by face.
+    defendDice: new fields.ArrayField(new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 20 }), {
+      required: true,
+      nullable: true,
+      initial: null,
+    }),
+    defendUserId: new fields.StringField({ required: true, nullable: true, blank: false, initial: null }),
+    request: json(),
+    dice: dice(),
+    resolution: json(),
+    applied: new fields.ArrayField(appliedSchema(), { required: true, initial: [] }),
+  });
+}
+
+export function attackCardSchema() {
+  const D = defaultAttackCardData();
+  return {
+    preset: choice(PRESETS, D.preset),
+    // The user who attacked: may ask a GM to apply to targets they do not own.
+    userId: text(D.userId),
+    attackerId: text(""),
+    attackerName: text(""),
+    weaponId: text(""),
+    weaponName: text(""),
+    situation: new fields.ObjectField({ required: true, nullable: false, initial: {} }),
+    attackDice: dice(),
+    targets: new fields.ArrayField(targetSchema(), { required: true, initial: [] }),
+  };
+}
+
+export class AttackCardModel extends foundry.abstract.TypeDataModel<ReturnType<typeof attackCardSchema>, ChatMessage.Implementation> {
+  static readonly type = "attackCard";
+  static override defineSchema() {
+    return attackCardSchema();
+  }
+}

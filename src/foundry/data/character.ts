@@ -1,0 +1,72 @@
+/** Actor `character`: a Fudge PC (Fudge §4.5x), also carrying the FATE and Volt blocks. */
+import { defaultCharacterData, TRACK_PRESETS } from "../../system/data";
+import { deriveActorSystem, type DerivedActor } from "../bridge";
+import { migrateActorSystem } from "../migrate-pure";
+import { choice, editableInt, html, int, text, trackState } from "./fields";
+
+const fields = foundry.data.fields;
+const D = defaultCharacterData();
+
+export function characterSchema() {
+  return {
+    attributes: new fields.SchemaField({
+      strength: editableInt("attributes.strength", D.attributes.strength),
+      damageCapacity: editableInt("attributes.damageCapacity", D.attributes.damageCapacity),
+      willpower: editableInt("attributes.willpower", D.attributes.willpower),
+    }),
+    // Fudge §4.58: Scale is an open number.
+    scale: new fields.SchemaField({ strength: editableInt("scale.strength", D.scale.strength), mass: editableInt("scale.mass", D.scale.mass) }),
+    fudgePoints: editableInt("fudgePoints", D.fudgePoints),
+    woundTrack: new fields.SchemaField({
+      state: trackState(),
+      preset: choice(TRACK_PRESETS, D.woundTrack.preset),
+      // Epic track: up to two more boxes on Hurt and Very Hurt (outside the seeds).
+      epicExtraHurt: editableInt("woundTrack.epicExtraHurt", 0),
+      epicExtraVeryHurt: editableInt("woundTrack.epicExtraVeryHurt", 0),
+      customLevels: new fields.ArrayField(
+        new fields.SchemaField({
+          key: text("level"),
+          label: text(""),
+          boxes: int(1, 0, 10),
+          penalty: int(0, -10, 0),
+          threshold: int(1, 1, 99),
+          effect: choice(["", "cannotAct", "dying"] as const, ""),
+        }),
+        { required: false, initial: [] },
+      ),
+      label: text(D.woundTrack.label),
+    }),
+    volt: new fields.SchemaField({
+      willpower: editableInt("volt.willpower", D.volt.willpower),
+      strength: editableInt("volt.strength", D.volt.strength),
+      guard: editableInt("volt.guard", D.volt.guard),
+      // Volt: Tough/Fragile steps move the top penalty row.
+      tough: editableInt("volt.tough", D.volt.tough),
+    }),
+    defenseSkill: text(""),
+    defenseDefault: editableInt("defenseDefault", D.defenseDefault),
+    notes: html(),
+    // Token bar: open boxes / all boxes, filled in prepareDerivedData.
+    openBoxes: new fields.SchemaField({ value: int(0, 0, 999), max: int(0, 0, 999) }),
+  };
+}
+
+export class CharacterModel extends foundry.abstract.TypeDataModel<ReturnType<typeof characterSchema>, Actor.Implementation> {
+  static readonly type = "character";
+  declare derived: DerivedActor;
+
+  static override defineSchema() {
+    return characterSchema();
+  }
+
+  static override migrateData(source: Record<string, unknown>) {
+    return super.migrateData(migrateActorSystem("character", source) as never);
+  }
+
+  override prepareDerivedData() {
+    super.prepareDerivedData();
+    this.derived = deriveActorSystem(this.parent);
+    this.openBoxes.value = this.derived.openBoxes.value;
+    this.openBoxes.max = this.derived.openBoxes.max;
+  }
+}

@@ -1,0 +1,13 @@
+/** Item `fault` (Fudge §4.51 Low Pain Threshold, Fragile, Pain Intolerant …). */
+import { migrateItemSystem } from "../migrate-pure";
+import { traitSchema } from "./trait";
+
+export class FaultModel extends foundry.abstract.TypeDataModel<ReturnType<typeof traitSchema>, Item.Implementation> {
+  static readonly type = "fault";
+  static override defineSchema() {
+    return traitSchema();
+  }
+  static override migrateData(source: Record<string, unknown>) {
+    return super.migrateData(migrateItemSystem("fault", source) as never);
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Field builders shared by the data models. Ranges come from the rules: ladder traits run
+ * Terrible −3 … Legendary +4 with room beyond for superhuman values (Fudge §1.3: off-ladder
+ * values are named from the nearest end), Scale is open-ended (Fudge §4.58).
+ */
+import { EDITABLE_FIELDS } from "../../system/actions";
+
+const fields = foundry.data.fields;
+
+/** A whole number in [min, max]. */
+export const int = (initial: number, min: number, max: number) =>
+  new fields.NumberField({ required: true, nullable: false, integer: true, initial, min, max });
+
+/** A trait on the ladder (Fudge §1.3): −10 … +10 leaves room beyond Terrible and Legendary. */
+export const ladder = (initial = 0) => int(initial, -10, 10);
+
+export const bool = (initial = false) => new fields.BooleanField({ required: true, initial });
+
+export const text = (initial = "") => new fields.StringField({ required: true, blank: true, initial });
+
+export const html = () => new fields.HTMLField({ required: true, blank: true, initial: "" });
+
+export const choice = <T extends string>(choices: readonly T[], initial: T) =>
+  new fields.StringField({ required: true, blank: false, choices: [...choices], initial });
+
+/** A kind-specific JSON state of a wound track (validated by the rules core, not here); null = unhurt. */
+export const trackState = () => new fields.ObjectField({ required: true, nullable: true, initial: null });
+
+/**
+ * A whole-number field whose range is the one src/system's sheet editing accepts
+ * (EDITABLE_FIELDS), so the sheet, the data model and the rules core agree on it.
+ */
+export function editableInt(path: string, initial: number) {
+  const spec = EDITABLE_FIELDS[path];
+  if (!spec || spec.type !== "int") throw new Error(`no whole-number editable field ${path} in src/system/actions.ts`);
+  return int(initial, spec.min, spec.max);
+}

@@ -1,0 +1,61 @@
+/** Actor `miniature`: a Fudge Miniatures Battles datacard (Miniatures: datacards). */
+import { defaultMiniatureData } from "../../system/data";
+import { deriveActorSystem, type DerivedActor } from "../bridge";
+import { migrateActorSystem } from "../migrate-pure";
+import { GUTS_REASONS } from "../../rules/miniatures/guts";
+import { bool, choice, editableInt, html, int, trackState } from "./fields";
+
+const fields = foundry.data.fields;
+const D = defaultMiniatureData();
+
+export function miniatureSchema() {
+  return {
+    // Miniatures: stats start at +0 with four free levels to buy.
+    strength: editableInt("strength", D.strength),
+    dexterity: editableInt("dexterity", D.dexterity),
+    guts: editableInt("guts", D.guts),
+    movement: editableInt("movement", D.movement),
+    terrifying: editableInt("terrifying", D.terrifying),
+    flying: bool(D.flying),
+    woundTrack: new fields.SchemaField({ state: trackState() }),
+    // Miniatures: Guts — failed checks still in force, re-checked each later turn (src/rules/miniatures/guts.ts).
+    gutsState: new fields.SchemaField({
+      pending: new fields.ArrayField(
+        new fields.SchemaField({
+          reason: choice(GUTS_REASONS, "other"),
+          target: int(0, -50, 50),
+          sinceTurn: int(0, 0, 9999),
+          bonus: int(0, 0, 9999),
+          forfeitNext: int(0, 0, 99),
+          lastTurn: int(0, 0, 9999),
+          // Failure by 1–4: −1 to rolls … falls down terrified (0 = passed, never stored).
+          effect: int(1, 1, 4),
+        }),
+        { required: true, initial: [] },
+      ),
+      effect: int(0, 0, 4),
+    }),
+    notes: html(),
+    openBoxes: new fields.SchemaField({ value: int(0, 0, 999), max: int(0, 0, 999) }),
+  };
+}
+
+export class MiniatureModel extends foundry.abstract.TypeDataModel<ReturnType<typeof miniatureSchema>, Actor.Implementation> {
+  static readonly type = "miniature";
+  declare derived: DerivedActor;
+
+  static override defineSchema() {
+    return miniatureSchema();
+  }
+
+  static override migrateData(source: Record<string, unknown>) {
+    return super.migrateData(migrateActorSystem("miniature", source) as never);
+  }
+
+  override prepareDerivedData() {
+    super.prepareDerivedData();
+    this.derived = deriveActorSystem(this.parent);
+    this.openBoxes.value = this.derived.openBoxes.value;
+    this.openBoxes.max = this.derived.openBoxes.max;
+  }
+}

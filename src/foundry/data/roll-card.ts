@@ -1,0 +1,37 @@
+/**
+ * ChatMessage `rollCard`: a trait roll (src/system/actions.ts RollCardData): the trait, the
+ * wound penalty applied, the recorded dice, the result named on the ladder and its steps.
+ */
+import { PRESETS } from "../../rules/pipeline";
+import { bool, choice, int, text } from "./fields";
+
+const fields = foundry.data.fields;
+
+export function rollCardSchema() {
+  return {
+    preset: choice(PRESETS, "fudge"),
+    actorId: text(""),
+    actorName: text(""),
+    traitKey: text(""),
+    traitLabelKey: text(""),
+    traitName: text(""),
+    // Ladder values, or a Volt value (which may exceed 20: Volt: Rolls).
+    level: int(0, -200, 200),
+    // Fudge §4.57: the worst marked level's penalty (plus any modifier of this roll).
+    penalty: int(0, -200, 200),
+    // 4dF faces, or the black and white d20 of a Volt roll.
+    dice: new fields.ArrayField(new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 20 }), { required: true, initial: [] }),
+    result: int(0, -400, 400),
+    resultName: text(""),
+    success: bool(false),
+    difficulty: int(0, -200, 200),
+    steps: new fields.ArrayField(new fields.ObjectField(), { required: true, initial: [] }),
+  };
+}
+
+export class RollCardModel extends foundry.abstract.TypeDataModel<ReturnType<typeof rollCardSchema>, ChatMessage.Implementation> {
+  static readonly type = "rollCard";
+  static override defineSchema() {
+    return rollCardSchema();
+  }
+}

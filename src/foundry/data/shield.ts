@@ -1,0 +1,25 @@
+/** Item `shield` (Fudge §4.31, outside the seeds: small, medium, large; Miniatures DDF bonus). */
+import { defaultShieldData, SHIELD_SIZES } from "../../system/data";
+import { migrateItemSystem } from "../migrate-pure";
+import { bool, choice, html, int } from "./fields";
+
+const D = defaultShieldData();
+
+export function shieldSchema() {
+  return {
+    size: choice(SHIELD_SIZES, D.size),
+    miniaturesBonus: int(D.miniaturesBonus, 0, 20),
+    equipped: bool(D.equipped),
+    description: html(),
+  };
+}
+
+export class ShieldModel extends foundry.abstract.TypeDataModel<ReturnType<typeof shieldSchema>, Item.Implementation> {
+  static readonly type = "shield";
+  static override defineSchema() {
+    return shieldSchema();
+  }
+  static override migrateData(source: Record<string, unknown>) {
+    return super.migrateData(migrateItemSystem("shield", source) as never);
+  }
+}

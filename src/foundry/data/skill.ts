@@ -1,0 +1,18 @@
+/** Item `skill`: a trait on the ladder (Fudge §1.3). */
+import { defaultSkillData } from "../../system/data";
+import { migrateItemSystem } from "../migrate-pure";
+import { html, ladder } from "./fields";
+
+export function skillSchema() {
+  return { level: ladder(defaultSkillData().level), description: html() };
+}
+
+export class SkillModel extends foundry.abstract.TypeDataModel<ReturnType<typeof skillSchema>, Item.Implementation> {
+  static readonly type = "skill";
+  static override defineSchema() {
+    return skillSchema();
+  }
+  static override migrateData(source: Record<string, unknown>) {
+    return super.migrateData(migrateItemSystem("skill", source) as never);
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The healing request a sheet's heal button sends to the track (pure: tests import it). Most
+ * kinds need nothing; a healing roll, natural healing and Volt injury recovery need a roll or a
+ * number that the host gathers (dialog, dice) and passes in here.
+ */
+import { RulesError } from "../rules/errors";
+import type { ActorDoc, CharacterData } from "../system/data";
+import { traitEffects } from "../system/combatant";
+
+/** Inputs a heal kind needs from the user, by kind (rendered as a small dialog). */
+export const HEAL_INPUTS: Record<string, readonly { name: string; min: number; max: number; initial: number }[]> = {
+  // Fudge §4.8: the healer's skill rolls against the wounds; Good heals 1 level, Great 2, Superb 3.
+  roll: [{ name: "skill", min: -10, max: 10, initial: 0 }],
+  // Fudge §4.8: one level per week of rest.
+  natural: [{ name: "weeks", min: 0, max: 520, initial: 1 }],
+  // Volt: a successful medical Background roll lowers the value of one recovery roll by its result.
+  injuryRecovery: [{ name: "medical", min: 0, max: 99, initial: 0 }],
+};
+
+export interface HealDice {
+  /** Four Fudge dice (−1, 0, +1). */
+  fudge: number[];
+  /** Two d20: black, white. */
+  d20: [number, number];
+}
+
+export function healingRequest(type: string, actor: ActorDoc, inputs: Record<string, number>, dice: HealDice): Record<string, unknown> {
+  const need = (name: string): number => {
+    const spec = (HEAL_INPUTS[type] ?? []).find((s) => s.name === name)!;
+    const v = inputs[name] ?? spec.initial;
+    if (!Number.isInteger(v) || v < spec.min || v > spec.max)
+      throw new RulesError(`healing.${name}`, "FUDGE.Error.OutOfRange", `must be between ${spec.min} and ${spec.max}`, { min: spec.min, max: spec.max, value: String(v) });
+    return v;
+  };
+  switch (type) {
+    case "roll": {
+      // Fudge §4.8: the healing roll's rolled degree names how many levels heal.
+      const total = dice.fudge.reduce((a, b) => a + b, 0);
+      return { type, result: need("skill") + total };
+    }
+    case "natural": {
+      // Fudge §4.8: Rapid Healing heals twice as fast.
+      const rapid = traitEffects(actor).some((t) => t.effect === "rapidHealing");
+      return rapid ? { type, weeks: need("weeks"), rapid } : { type, weeks: need("weeks") };
+    }
+    case "injuryRecovery": {
+      if (actor.type === "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "injury recovery needs a Volt character", { name: actor.name });
+      const [black, white] = dice.d20;
+      return { type, black, white, strength: (actor.system as CharacterData).volt.strength, medical: need("medical") };
+    }
+    default:
+      return { type };
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Foundry entry point of Fudge Combat & Wounds. Thin: it registers the data models, sheets,
+ * chat-card subtypes, settings, GM relay queries, token statuses and hooks; every rule and
+ * every view model comes from src/rules and src/system.
+ */
+import { registerHelpers, PARTIALS, TEMPLATES } from "../system/handlebars";
+import { fill } from "../system/i18n";
+import { ladderOf } from "../system/view";
+import { ACTOR_MODELS, CHAT_MODELS, ITEM_MODELS } from "./data";
+import { worldRules } from "./bridge";
+import { onRenderChatMessage } from "./chat";
+import { endScene, registerCombatHooks } from "./combat";
+import { ladderNames } from "./foundry-util";
+import { migrateWorld } from "./migration";
+import { registerQueries } from "./queries";
+import { ACTOR_TYPES, ITEM_TYPES, SYSTEM_ID } from "./registry";
+import { registerSettings } from "./settings";
+import { CharacterSheet, MiniatureSheet, NpcSheet } from "./sheets/actor-sheet";
+import { ITEM_SHEETS } from "./sheets/item-sheet";
+import { registerStatusEffects, syncStatuses } from "./statuses";
+
+const path = (p: string) => `systems/${SYSTEM_ID}/${p}`;
+
+Hooks.once("init", () => {
+  console.log(`${SYSTEM_ID} | init`);
+  const C = CONFIG as unknown as {
+    Actor: { dataModels: Record<string, unknown>; trackableAttributes: Record<string, { bar: string[]; value: string[] }> };
+    Item: { dataModels: Record<string, unknown> };
+    ChatMessage: { dataModels: Record<string, unknown> };
+  };
+  for (const [type, model] of Object.entries(ACTOR_MODELS)) C.Actor.dataModels[type] = model;
+  for (const [type, model] of Object.entries(ITEM_MODELS)) C.Item.dataModels[type] = model;
+  for (const [type, model] of Object.entries(CHAT_MODELS)) C.ChatMessage.dataModels[type] = model;
+  // Token bar: open wound boxes of the track.
+  for (const type of ACTOR_TYPES) C.Actor.trackableAttributes[type] = { bar: ["openBoxes"], value: [] };
+
+  const sheets = foundry.applications.apps.DocumentSheetConfig;
+  const actorSheets = { character: CharacterSheet, npc: NpcSheet, miniature: MiniatureSheet } as const;
+  for (const type of ACTOR_TYPES)
+    sheets.registerSheet(Actor, SYSTEM_ID, actorSheets[type] as never, { types: [type], makeDefault: true, label: `FUDGE.Sheet.${type}` } as never);
+  for (const type of ITEM_TYPES)
+    sheets.registerSheet(Item, SYSTEM_ID, ITEM_SHEETS[type] as never, { types: [type], makeDefault: true, label: `FUDGE.Sheet.${type}` } as never);
+
+  registerSettings();
+  registerStatusEffects();
+  registerQueries();
+  registerCombatHooks();
+
+  registerHelpers(
+    Handlebars as never,
+    {
+      localize: (k) => game.i18n!.localize(k),
+      format: (k, params) => fill(game.i18n!.localize(k), params ?? {}, (v) => game.i18n!.localize(v)),
+      has: (k) => game.i18n!.has(k),
+    },
+    { ladder: () => ladderOf(worldRules(), ladderNames()) },
+  );
+  const partials = Object.fromEntries(Object.entries(PARTIALS).map(([name, p]) => [name, path(p)]));
+  void foundry.applications.handlebars.loadTemplates(partials as never);
+  void foundry.applications.handlebars.loadTemplates(Object.values(TEMPLATES).map(path));
+
+  (game.system as unknown as { api: unknown }).api = { endScene, worldRules };
+});
+
+Hooks.once("ready", () => {
+  // Settings are readable now: derive every actor again under the world's preset.
+  for (const a of game.actors!.contents) a.reset();
+  void migrateWorld();
+});
+
+Hooks.on("renderChatMessageHTML", (message, html) => onRenderChatMessage(message as ChatMessage.Implementation, html as HTMLElement));
+
+// Token statuses and the tracker's defeated flag follow the wound track (active GM only).
+Hooks.on("updateActor", (actor, changed) => {
+  const c = changed as { system?: { woundTrack?: unknown } };
+  if (!game.user?.isActiveGM || !c.system?.woundTrack) return;
+  void syncStatuses(actor as Actor.Implementation);
+});

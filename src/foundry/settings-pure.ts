@@ -1,0 +1,180 @@
+/**
+ * The world-rules settings as data (pure: tests import it). One Foundry setting per top-level
+ * WorldRules key (src/system/data.ts WORLD_RULE_SETTINGS); the settings menu edits every leaf
+ * listed here, grouped, with a short hint each. Form values come back as flat dotted names.
+ */
+import { PRESETS } from "../rules/pipeline";
+import { DAMAGE_ROLLS, DC_ADJUSTS, DC_VARIANTS, GRAZE_SCALE_RAISES, WOUND_MODES, parseFudgeOptions } from "../rules/fudge/options";
+import { APPLY_TARGETS, VOLT_RECOVERY, defaultWorldRules, type WorldRules } from "../system/data";
+
+export type RuleFieldType = "boolean" | "number" | "choice" | "text" | "json";
+
+export interface RuleField {
+  /** Dotted path in WorldRules, also the form input name. */
+  path: string;
+  type: RuleFieldType;
+  choices?: readonly string[];
+  min?: number;
+  max?: number;
+  /** JSON fields that may be empty (null = the rules' default table). */
+  nullable?: boolean;
+  group: "general" | "fudge" | "fudgeTrack" | "miniatures" | "fate" | "volt";
+}
+
+const f = (path: string, type: RuleFieldType, group: RuleField["group"], extra: Partial<RuleField> = {}): RuleField => ({ path, type, group, ...extra });
+
+export const RULE_FIELDS: readonly RuleField[] = [
+  f("preset", "choice", "general", { choices: PRESETS }),
+  f("legendary", "boolean", "general"),
+  f("applyTo", "choice", "general", { choices: APPLY_TARGETS }),
+  f("defaultDifficulty", "number", "general", { min: -4, max: 6 }),
+  f("clearScratchesAtCombatEnd", "boolean", "general"),
+  // Fudge §4.53–4.64
+  f("fudge.woundMode", "choice", "fudge", { choices: WOUND_MODES }),
+  f("fudge.lessLethal", "boolean", "fudge"),
+  f("fudge.doubleRd", "boolean", "fudge"),
+  f("fudge.damageRoll", "choice", "fudge", { choices: DAMAGE_ROLLS }),
+  f("fudge.grazeDamageRoll", "boolean", "fudge"),
+  f("fudge.graze.scaleRaise", "choice", "fudge", { choices: GRAZE_SCALE_RAISES }),
+  f("fudge.graze.table", "json", "fudge"),
+  f("fudge.minMidMax.severeNegative", "boolean", "fudge"),
+  f("fudge.minMidMax.table", "json", "fudge"),
+  f("fudge.gmSituationalRoll", "boolean", "fudge"),
+  f("fudge.dcVariant", "choice", "fudge", { choices: DC_VARIANTS }),
+  f("fudge.dcAdjust", "choice", "fudge", { choices: DC_ADJUSTS }),
+  // Fudge §4.52, §4.57, §4.64, §4.8
+  f("fudgeTrack.thresholds", "json", "fudgeTrack", { nullable: true }),
+  f("fudgeTrack.scratchesCapAtVeryHurt", "boolean", "fudgeTrack"),
+  f("fudgeTrack.dcTrackScratchesPerHit", "number", "fudgeTrack", { min: 1, max: 10 }),
+  f("fudgeTrack.dcTrackTerrible", "choice", "fudgeTrack", { choices: ["penalty", "incapacitated"] }),
+  f("fudgeTrack.willpowerVsPenalty", "boolean", "fudgeTrack"),
+  f("fudgeTrack.willpowerDifficulty", "number", "fudgeTrack", { min: -4, max: 6 }),
+  f("fudgeTrack.safeguardThreeLevels", "boolean", "fudgeTrack"),
+  f("fudgeTrack.safeguardNearDeathFromIncapacitated", "boolean", "fudgeTrack"),
+  f("fudgeTrack.safeguardFudgePoint", "boolean", "fudgeTrack"),
+  f("fudgeTrack.healingConstitutionRoll", "boolean", "fudgeTrack"),
+  f("fudgeTrack.allowPawns", "boolean", "fudgeTrack"),
+  // Miniatures
+  f("miniatures.gangUp", "boolean", "miniatures"),
+  f("miniatures.rangeFromDistance", "boolean", "miniatures"),
+  f("miniatures.penaltyLowersHddf", "boolean", "miniatures"),
+  // FATE wound ladder
+  f("fate.defaultLabel", "text", "fate"),
+  // Volt 4.0
+  f("volt.recovery", "choice", "volt", { choices: VOLT_RECOVERY }),
+];
+
+export const RULE_GROUPS = ["general", "fudge", "fudgeTrack", "miniatures", "fate", "volt"] as const;
+
+/** i18n keys of a field's label and hint: FUDGE.Settings.<path>.Name / .Hint. */
+export const labelKey = (path: string) => `FUDGE.Settings.${path}.Name`;
+export const hintKey = (path: string) => `FUDGE.Settings.${path}.Hint`;
+export const choiceKey = (path: string, choice: string) => `FUDGE.Settings.${path}.Choice.${choice}`;
+
+export function getPath(obj: unknown, path: string): unknown {
+  return path.split(".").reduce<unknown>((o, k) => (o && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined), obj);
+}
+
+function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split(".");
+  let o = obj;
+  for (const k of keys.slice(0, -1)) {
+    if (typeof o[k] !== "object" || o[k] === null) o[k] = {};
+    o = o[k] as Record<string, unknown>;
+  }
+  o[keys[keys.length - 1]] = value;
+}
+
+export class SettingsFormError extends Error {
+  constructor(
+    readonly field: string,
+    readonly key: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+  }
+}
+
+/**
+ * Applies flat form data (input name → value as the form gives it: string, boolean or number)
+ * over the current rules. Bad input throws SettingsFormError naming the field; the Fudge options
+ * are then validated by the rules core (parseFudgeOptions) so a bad table never reaches a card.
+ */
+export function applyRulesForm(current: WorldRules, form: Record<string, unknown>): WorldRules {
+  const next = structuredClone(current) as unknown as Record<string, unknown>;
+  for (const field of RULE_FIELDS) {
+    if (!(field.path in form)) {
+      // An unchecked checkbox is absent from submitted form data.
+      if (field.type === "boolean") setPath(next, field.path, false);
+      continue;
+    }
+    const raw = form[field.path];
+    let value: unknown;
+    switch (field.type) {
+      case "boolean":
+        value = raw === true || raw === "true" || raw === "on";
+        break;
+      case "number": {
+        const n = typeof raw === "number" ? raw : Number(String(raw).trim());
+        if (!Number.isInteger(n)) throw new SettingsFormError(field.path, "FUDGE.Error.NotInteger", "must be a whole number");
+        if ((field.min !== undefined && n < field.min) || (field.max !== undefined && n > field.max))
+          throw new SettingsFormError(field.path, "FUDGE.Error.OutOfRange", `must be between ${field.min} and ${field.max}`);
+        value = n;
+        break;
+      }
+      case "choice":
+        if (!field.choices!.includes(String(raw))) throw new SettingsFormError(field.path, "FUDGE.Error.NotOneOf", `must be one of ${field.choices!.join(", ")}`);
+        value = String(raw);
+        break;
+      case "text":
+        value = String(raw ?? "").trim();
+        break;
+      case "json": {
+        const s = String(raw ?? "").trim();
+        if (s === "" && field.nullable) value = null;
+        else {
+          try {
+            value = JSON.parse(s);
+          } catch {
+            throw new SettingsFormError(field.path, "FUDGE.Error.NotJson", "is not valid JSON");
+          }
+        }
+        break;
+      }
+    }
+    setPath(next, field.path, value);
+  }
+  const rules = next as unknown as WorldRules;
+  try {
+    parseFudgeOptions(rules.fudge, "fudge");
+  } catch (e) {
+    const err = e as { field?: string; key?: string; message: string };
+    throw new SettingsFormError(err.field ?? "fudge", err.key ?? "FUDGE.Error.Invalid", err.message);
+  }
+  if (rules.fudgeTrack.thresholds !== null) {
+    const t = rules.fudgeTrack.thresholds;
+    if (!Array.isArray(t) || !t.every((r, i) => r && typeof r.key === "string" && Number.isInteger(r.min) && (i === 0 || r.min > t[i - 1].min)))
+      throw new SettingsFormError("fudgeTrack.thresholds", "FUDGE.Error.Settings.Thresholds", 'must be a list of {"key", "min"} rows by ascending min');
+  }
+  return rules;
+}
+
+/** Current value of a field as the form shows it (JSON fields pretty-printed). */
+export function formValue(rules: WorldRules, field: RuleField): string | number | boolean {
+  const v = getPath(rules, field.path);
+  if (field.type === "json") return v === null || v === undefined ? "" : JSON.stringify(v);
+  return v as string | number | boolean;
+}
+
+/** Which top-level settings changed (the ones to write). */
+export function changedSettings(before: WorldRules, after: WorldRules): (keyof WorldRules)[] {
+  return (Object.keys(defaultWorldRules()) as (keyof WorldRules)[]).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+}
+
+/** Actors whose wound track holds marks: changing the preset on them asks first. */
+export function woundedActors<A extends { name: string; system: { woundTrack?: { state?: unknown } } }>(actors: readonly A[]): A[] {
+  return actors.filter((a) => {
+    const st = a.system.woundTrack?.state;
+    return st !== null && st !== undefined;
+  });
+}

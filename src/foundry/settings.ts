@@ -1,0 +1,142 @@
+/**
+ * World settings: one hidden setting per WorldRules key, edited in one settings menu
+ * (ApplicationV2 form built from settings-pure RULE_FIELDS), plus the migration version.
+ * Changing the preset on a world with wounded actors asks before converting their tracks.
+ */
+import { WORLD_RULE_SETTINGS, defaultWorldRules, type WorldRules } from "../system/data";
+import { worldRules } from "./bridge";
+import { MIGRATION_SETTING, SYSTEM_ID } from "./registry";
+import { RULE_FIELDS, RULE_GROUPS, SettingsFormError, applyRulesForm, changedSettings, choiceKey, formValue, hintKey, labelKey, woundedActors } from "./settings-pure";
+
+const { ApplicationV2 } = foundry.applications.api;
+const settings = () => game.settings!;
+const loc = (k: string) => game.i18n!.localize(k);
+
+export function registerSettings(): void {
+  const defaults = defaultWorldRules();
+  for (const key of WORLD_RULE_SETTINGS) {
+    const def = defaults[key];
+    const type = typeof def === "boolean" ? Boolean : typeof def === "number" ? Number : typeof def === "string" ? String : Object;
+    settings().register(SYSTEM_ID as never, key as never, {
+      name: `FUDGE.Settings.${key}.Name`,
+      scope: "world",
+      config: false,
+      type,
+      default: structuredClone(def),
+      onChange: () => rederiveAll(),
+    } as never);
+  }
+  settings().register(SYSTEM_ID as never, MIGRATION_SETTING as never, {
+    name: "FUDGE.Settings.migrationVersion.Name",
+    scope: "world",
+    config: false,
+    type: Number,
+    default: 0,
+  } as never);
+  settings().registerMenu(SYSTEM_ID as never, "rulesMenu" as never, {
+    name: "FUDGE.Settings.Menu.Name",
+    label: "FUDGE.Settings.Menu.Label",
+    hint: "FUDGE.Settings.Menu.Hint",
+    icon: "fa-solid fa-scale-balanced",
+    type: RulesMenu as never,
+    restricted: true,
+  } as never);
+}
+
+/** The world rules changed: every actor derives again (penalties, factors, token bar), then open sheets redraw. */
+function rederiveAll(): void {
+  for (const a of game.actors?.contents ?? []) a.reset();
+  for (const t of canvas?.tokens?.placeables ?? []) if (t.document && !t.document.actorLink) t.actor?.reset();
+  rerenderOpenSheets();
+}
+
+function rerenderOpenSheets(): void {
+  for (const app of foundry.applications.instances.values()) {
+    const doc = (app as { document?: { documentName?: string } }).document;
+    if (doc?.documentName === "Actor" || doc?.documentName === "Item") void app.render();
+  }
+}
+
+/** Writes the changed top-level settings. */
+export async function saveWorldRules(before: WorldRules, after: WorldRules): Promise<void> {
+  for (const key of changedSettings(before, after)) await settings().set(SYSTEM_ID as never, key as never, after[key] as never);
+}
+
+const esc = (s: unknown) => foundry.utils.escapeHTML(String(s ?? ""));
+
+/** The settings menu: every world rule, grouped, each with its hint. */
+export class RulesMenu extends ApplicationV2 {
+  static override DEFAULT_OPTIONS = {
+    id: "fudge-wounds-rules",
+    tag: "form",
+    classes: ["fudge-wounds", "fudge-rules-menu"],
+    window: { title: "FUDGE.Settings.Menu.Name", icon: "fa-solid fa-scale-balanced", resizable: true },
+    position: { width: 560, height: 680 },
+    form: { handler: RulesMenu.onSubmit, closeOnSubmit: true, submitOnChange: false },
+  };
+
+  protected override async _renderHTML(): Promise<HTMLElement> {
+    const rules = worldRules();
+    const div = document.createElement("div");
+    div.classList.add("fudge-rules-menu-body", "standard-form", "scrollable");
+    let html = "";
+    for (const group of RULE_GROUPS) {
+      html += `<fieldset><legend>${esc(loc(`FUDGE.Settings.Group.${group}`))}</legend>`;
+      for (const f of RULE_FIELDS.filter((x) => x.group === group)) {
+        const v = formValue(rules, f);
+        const id = `fudge-rule-${f.path.replaceAll(".", "-")}`;
+        let input: string;
+        if (f.type === "boolean") input = `<input type="checkbox" id="${id}" name="${f.path}" ${v ? "checked" : ""}>`;
+        else if (f.type === "number") input = `<input type="number" id="${id}" name="${f.path}" value="${esc(v)}" step="1" min="${f.min}" max="${f.max}">`;
+        else if (f.type === "choice")
+          input = `<select id="${id}" name="${f.path}">${f
+            .choices!.map((c) => `<option value="${esc(c)}" ${c === v ? "selected" : ""}>${esc(loc(choiceKey(f.path, c)))}</option>`)
+            .join("")}</select>`;
+        else if (f.type === "json") input = `<textarea id="${id}" name="${f.path}" rows="3" spellcheck="false">${esc(v)}</textarea>`;
+        else input = `<input type="text" id="${id}" name="${f.path}" value="${esc(v)}">`;
+        html += `<div class="form-group"><label for="${id}">${esc(loc(labelKey(f.path)))}</label><div class="form-fields">${input}</div><p class="hint">${esc(loc(hintKey(f.path)))}</p></div>`;
+      }
+      html += `</fieldset>`;
+    }
+    html += `<footer class="form-footer"><button type="submit"><i class="fa-solid fa-save"></i> ${esc(loc("FUDGE.Settings.Menu.Save"))}</button></footer>`;
+    div.innerHTML = html;
+    return div;
+  }
+
+  protected override _replaceHTML(result: HTMLElement, content: HTMLElement): void {
+    content.replaceChildren(result);
+  }
+
+  static async onSubmit(this: RulesMenu, _event: Event | SubmitEvent, _form: HTMLFormElement, formData: { object: Record<string, unknown> }): Promise<void> {
+    const before = worldRules();
+    let after: WorldRules;
+    try {
+      after = applyRulesForm(before, formData.object);
+    } catch (e) {
+      if (e instanceof SettingsFormError) {
+        ui.notifications!.error(`${loc(labelKey(e.field.split(".").slice(0, 2).join(".")))}: ${e.message}`);
+        return;
+      }
+      throw e;
+    }
+    if (after.preset !== before.preset && !(await confirmPresetChange(before.preset, after.preset))) after.preset = before.preset;
+    await saveWorldRules(before, after);
+  }
+}
+
+/**
+ * The wound tracks of different presets have different shapes (boxes, FATE ladder, Volt rows),
+ * so a preset change resets the marked tracks of world actors — after asking.
+ */
+export async function confirmPresetChange(from: string, to: string): Promise<boolean> {
+  const wounded = woundedActors(game.actors!.contents as unknown as { name: string; system: { woundTrack?: { state?: unknown } } }[]);
+  if (!wounded.length) return true;
+  const names = wounded.map((a) => esc(a.name)).join(", ");
+  const ok = await foundry.applications.api.DialogV2.confirm({
+    window: { title: "FUDGE.Settings.PresetChange.Title" },
+    content: `<p>${esc(game.i18n!.format("FUDGE.Settings.PresetChange.Body", { from: loc(choiceKey("preset", from)), to: loc(choiceKey("preset", to)), count: String(wounded.length) }))}</p><p>${names}</p>`,
+  });
+  if (!ok) return false;
+  for (const a of wounded as unknown as Actor.Implementation[]) await a.update({ system: { woundTrack: { state: null } } } as never);
+  return true;
+}

@@ -1,0 +1,210 @@
+/**
+ * Actor sheets (ApplicationV2 + Handlebars). Thin: the context is src/system's
+ * actorSheetContext, every `data-action` calls a src/system action and persists its plain
+ * update with `update`. Field edits go through src/system's setActorField (range-checked).
+ */
+import { isRulesError } from "../../rules/errors";
+import { TEMPLATES } from "../../system/handlebars";
+import { actorSheetContext } from "../../system/sheet";
+import * as actions from "../../system/actions";
+import { plainActor, updateActor, worldRules } from "../bridge";
+import { ladderNames, rng, reportError, rollFaces, systemPath, userRef } from "../foundry-util";
+import { startAttackFlow } from "../chat";
+import { HEAL_INPUTS, healingRequest } from "../heal-pure";
+
+const { HandlebarsApplicationMixin } = foundry.applications.api;
+const { ActorSheetV2 } = foundry.applications.sheets;
+
+type Target = HTMLElement;
+const data = (el: Target, ...names: string[]): string | undefined => {
+  for (const n of names) if (el.dataset[n] !== undefined) return el.dataset[n];
+  return undefined;
+};
+
+// @ts-expect-error TS2321/TS2415: the mixin over ActorSheetV2 is too deep for the type checker to compare
+export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
+  static override DEFAULT_OPTIONS = {
+    classes: ["fudge-wounds", "sheet", "actor"],
+    position: { width: 720, height: 780 },
+    window: { resizable: true },
+    form: { submitOnChange: false, closeOnSubmit: false },
+    actions: {
+      toggleBox: FudgeActorSheet.onToggleBox,
+      toggleWoundBox: FudgeActorSheet.onToggleBox,
+      rollTrait: FudgeActorSheet.onRollTrait,
+      roll: FudgeActorSheet.onRollTrait,
+      heal: FudgeActorSheet.onHeal,
+      recover: FudgeActorSheet.onRecover,
+      resetTrack: FudgeActorSheet.onResetTrack,
+      attack: FudgeActorSheet.onAttack,
+      createItem: FudgeActorSheet.onCreateItem,
+      editItem: FudgeActorSheet.onEditItem,
+      deleteItem: FudgeActorSheet.onDeleteItem,
+      toggleEquipped: FudgeActorSheet.onToggleEquipped,
+      editImage: FudgeActorSheet.onEditImage,
+    },
+  };
+
+  get actorDoc(): Actor.Implementation {
+    return (this as unknown as { document: Actor.Implementation }).document;
+  }
+
+  override async _prepareContext(options: Parameters<InstanceType<typeof ActorSheetV2>["_prepareContext"]>[0]) {
+    const base = await super._prepareContext(options);
+    const self = this as unknown as { isEditable: boolean };
+    // Everything the template shows comes from src/system's context builder.
+    const ctx = actorSheetContext(plainActor(this.actorDoc), worldRules(), {
+      editable: self.isEditable,
+      owner: this.actorDoc.isOwner,
+      ladderNames: ladderNames(),
+    });
+    return Object.assign(base, ctx);
+  }
+
+  override async _onRender(context: unknown, options: unknown): Promise<void> {
+    await (super._onRender as (c: unknown, o: unknown) => Promise<void>)(context, options);
+    const el = (this as unknown as { element: HTMLElement }).element;
+    // Inline fields: name="system.x.y"; src/system validates the value before the update.
+    el.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>("[name^='system.'], [name='name']").forEach((input) => {
+      input.addEventListener("change", () => void this.submitField(input));
+    });
+  }
+
+  async submitField(input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): Promise<void> {
+    if (input.name === "name") {
+      const name = input.value.trim();
+      if (name) await this.actorDoc.update({ name } as never);
+      return;
+    }
+    const path = systemPath(input.name);
+    if (!path) return;
+    const raw = input instanceof HTMLInputElement && input.type === "checkbox" ? input.checked : input.value;
+    try {
+      await this.actorDoc.update(actions.setActorField(plainActor(this.actorDoc), path, raw, userRef()) as never);
+    } catch (e) {
+      reportError(e);
+      void (this as unknown as { render(): Promise<unknown> }).render();
+    }
+  }
+
+  /** Runs a src/system action; a RulesError becomes a notification (nothing is written). */
+  async act(fn: () => unknown | Promise<unknown>): Promise<void> {
+    try {
+      await fn();
+    } catch (e) {
+      if (isRulesError(e)) reportError(e);
+      else throw e;
+    }
+  }
+
+  static async onToggleBox(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
+    const ref = data(target, "ref", "box");
+    if (!ref) return;
+    await this.act(() => updateActor(this.actorDoc, actions.toggleWoundBox(plainActor(this.actorDoc), ref, worldRules(), userRef())));
+  }
+
+  static async onRollTrait(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
+    const key = data(target, "trait", "traitKey", "key");
+    if (!key) return;
+    await this.act(async () => {
+      const card = actions.rollTrait(plainActor(this.actorDoc), key, rollFaces(key), worldRules(), { user: userRef() });
+      await ChatMessage.create({ type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor: this.actorDoc }) } as never);
+    });
+  }
+
+  static async onHeal(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
+    const type = data(target, "heal", "type");
+    if (!type) return;
+    const inputs = await healInputsDialog(type);
+    if (inputs === null) return;
+    await this.act(async () => {
+      const doc = plainActor(this.actorDoc);
+      const dice = { fudge: rollFaces("fudge"), d20: [1 + Math.floor(rng() * 20), 1 + Math.floor(rng() * 20)] as [number, number] };
+      const r = actions.healWounds(doc, healingRequest(type, doc, inputs, dice), worldRules(), userRef());
+      await updateActor(this.actorDoc, r.update);
+    });
+  }
+
+  static async onRecover(this: FudgeActorSheet): Promise<void> {
+    await this.act(async () => {
+      // Volt: Recover is a Willpower roll on two d20 (black, white).
+      const r = actions.recover(plainActor(this.actorDoc), 1 + Math.floor(rng() * 20), 1 + Math.floor(rng() * 20), worldRules(), userRef());
+      await updateActor(this.actorDoc, r.update);
+    });
+  }
+
+  static async onResetTrack(this: FudgeActorSheet): Promise<void> {
+    const ok = await foundry.applications.api.DialogV2.confirm({ window: { title: "FUDGE.Sheet.ResetTrack" }, content: `<p>${game.i18n!.localize("FUDGE.Sheet.ResetTrackConfirm")}</p>` });
+    if (!ok) return;
+    await this.act(() => updateActor(this.actorDoc, actions.resetTrack(plainActor(this.actorDoc), userRef())));
+  }
+
+  static async onAttack(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
+    await this.act(() => startAttackFlow(this.actorDoc, data(target, "itemId", "weaponId") ?? null));
+  }
+
+  static async onCreateItem(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
+    const type = data(target, "type") ?? "skill";
+    const name = game.i18n!.format("DOCUMENT.New", { type: game.i18n!.localize(`TYPES.Item.${type}`) });
+    await this.actorDoc.createEmbeddedDocuments("Item", [{ name, type } as never]);
+  }
+
+  static onEditItem(this: FudgeActorSheet, _event: Event, target: Target): void {
+    const id = data(target, "itemId") ?? target.closest<HTMLElement>("[data-item-id]")?.dataset.itemId;
+    const item = id ? this.actorDoc.items.get(id) : undefined;
+    void item?.sheet?.render(true);
+  }
+
+  static async onDeleteItem(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
+    const id = data(target, "itemId") ?? target.closest<HTMLElement>("[data-item-id]")?.dataset.itemId;
+    const item = id ? this.actorDoc.items.get(id) : undefined;
+    if (item) await item.deleteDialog();
+  }
+
+  static async onEditImage(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
+    const attr = data(target, "edit") ?? "img";
+    const current = String(foundry.utils.getProperty(this.actorDoc, attr) ?? "");
+    const FP = foundry.applications.apps.FilePicker.implementation;
+    await new FP({ type: "image", current, callback: (path: string) => void this.actorDoc.update({ [attr]: path } as never) } as never).browse(current);
+  }
+
+  static async onToggleEquipped(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
+    const id = data(target, "itemId") ?? target.closest<HTMLElement>("[data-item-id]")?.dataset.itemId;
+    const item = id ? this.actorDoc.items.get(id) : undefined;
+    const sys = item?.system as { equipped?: boolean } | undefined;
+    if (item && sys && typeof sys.equipped === "boolean") await item.update({ system: { equipped: !sys.equipped } } as never);
+  }
+}
+
+/** Asks for the numbers a heal kind needs (HEAL_INPUTS); none → no dialog. */
+async function healInputsDialog(type: string): Promise<Record<string, number> | null> {
+  const specs = HEAL_INPUTS[type] ?? [];
+  if (!specs.length) return {};
+  const esc = (v: unknown) => foundry.utils.escapeHTML(String(v));
+  const content = specs
+    .map((s) => `<div class="form-group"><label>${esc(game.i18n!.localize(`FUDGE.Heal.Input.${s.name}`))}</label><div class="form-fields"><input type="number" name="${s.name}" value="${s.initial}" min="${s.min}" max="${s.max}" step="1"></div></div>`)
+    .join("");
+  const result = await foundry.applications.api.DialogV2.prompt({
+    window: { title: `FUDGE.Heal.Input.Title` },
+    content: `<div class="fudge-wounds">${content}</div>`,
+    ok: {
+      label: "FUDGE.Heal.Input.Ok",
+      callback: (_e: Event, button: HTMLButtonElement) => Object.fromEntries(specs.map((s) => [s.name, Number(new FormData(button.form!).get(s.name))])),
+    },
+    rejectClose: false,
+  } as never);
+  return (result as Record<string, number> | null) ?? null;
+}
+
+const part = (template: string) => ({ sheet: { template: `systems/fudge-wounds/${template}`, scrollable: [""] } });
+
+export class CharacterSheet extends FudgeActorSheet {
+  static override PARTS = part(TEMPLATES.character);
+}
+export class NpcSheet extends FudgeActorSheet {
+  static override PARTS = part(TEMPLATES.npc);
+}
+export class MiniatureSheet extends FudgeActorSheet {
+  static override DEFAULT_OPTIONS = { ...FudgeActorSheet.DEFAULT_OPTIONS, position: { width: 560, height: 680 } };
+  static override PARTS = part(TEMPLATES.miniature);
+}

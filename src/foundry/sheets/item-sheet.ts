@@ -1,0 +1,61 @@
+/**
+ * One item sheet for every item type (the template switches on the type). Context from
+ * src/system's itemSheetContext; fields submit on change and are validated by the data models.
+ */
+import type { ItemType } from "../../system/data";
+import { TEMPLATES } from "../../system/handlebars";
+import { itemSheetContext } from "../../system/sheet";
+import { plainItem, worldRules } from "../bridge";
+import { ladderNames } from "../foundry-util";
+
+const { HandlebarsApplicationMixin } = foundry.applications.api;
+const { ItemSheetV2 } = foundry.applications.sheets;
+
+export class FudgeItemSheet extends HandlebarsApplicationMixin(ItemSheetV2) {
+  static override DEFAULT_OPTIONS = {
+    classes: ["fudge-wounds", "sheet", "item"],
+    position: { width: 520, height: 560 },
+    window: { resizable: true },
+    form: { submitOnChange: true, closeOnSubmit: false },
+    actions: { editImage: FudgeItemSheet.onEditImage },
+  };
+
+  static async onEditImage(this: FudgeItemSheet, _event: Event, target: HTMLElement): Promise<void> {
+    const doc = (this as unknown as { document: Item.Implementation }).document;
+    const attr = target.dataset.edit ?? "img";
+    const current = String(foundry.utils.getProperty(doc, attr) ?? "");
+    const FP = foundry.applications.apps.FilePicker.implementation;
+    await new FP({ type: "image", current, callback: (path: string) => void doc.update({ [attr]: path } as never) } as never).browse(current);
+  }
+
+  override async _prepareContext(options: Parameters<InstanceType<typeof ItemSheetV2>["_prepareContext"]>[0]) {
+    const base = await super._prepareContext(options);
+    const self = this as unknown as { document: Item.Implementation; isEditable: boolean };
+    const doc = self.document as unknown as Parameters<typeof plainItem>[0];
+    return Object.assign(base, itemSheetContext(plainItem(doc), worldRules(), { editable: self.isEditable, ladderNames: ladderNames() }));
+  }
+}
+
+const part = (type: ItemType) => ({ sheet: { template: `systems/fudge-wounds/${TEMPLATES[type]}`, scrollable: [""] } });
+
+/** One sheet class per item type, each with its own template. */
+export const ITEM_SHEETS = {
+  weapon: class WeaponSheet extends FudgeItemSheet {
+    static override PARTS = part("weapon");
+  },
+  armor: class ArmorSheet extends FudgeItemSheet {
+    static override PARTS = part("armor");
+  },
+  shield: class ShieldSheet extends FudgeItemSheet {
+    static override PARTS = part("shield");
+  },
+  gift: class GiftSheet extends FudgeItemSheet {
+    static override PARTS = part("gift");
+  },
+  fault: class FaultSheet extends FudgeItemSheet {
+    static override PARTS = part("fault");
+  },
+  skill: class SkillSheet extends FudgeItemSheet {
+    static override PARTS = part("skill");
+  },
+} satisfies Record<ItemType, typeof FudgeItemSheet>;

@@ -1,0 +1,103 @@
+/**
+ * Token status effects from a wound track's status (pure: tests import it). The rules core's
+ * TrackStatus names the worst level reached and the condition; this maps both to status ids.
+ */
+import type { PresetId } from "../rules/pipeline";
+import type { TrackStatus } from "../rules/track";
+import type { ActorType } from "../system/data";
+import { SYSTEM_ID } from "./registry";
+
+export interface StatusEffectDef {
+  id: string;
+  /** i18n key of the name. */
+  name: string;
+  img: string;
+}
+
+const s = (id: string, name: string, img: string): StatusEffectDef => ({ id: `${SYSTEM_ID}.${id}`, name: `FUDGE.Status.${name}`, img });
+
+/** The system's own statuses, added to CONFIG.statusEffects. Core "dead" and "prone" are reused. */
+export const WOUND_STATUS_EFFECTS: readonly StatusEffectDef[] = [
+  s("scratched", "Scratched", "icons/svg/blood.svg"),
+  s("hurt", "Hurt", "icons/svg/blood.svg"),
+  s("veryHurt", "VeryHurt", "icons/svg/bones.svg"),
+  s("incapacitated", "Incapacitated", "icons/svg/unconscious.svg"),
+  s("nearDeath", "NearDeath", "icons/svg/skull.svg"),
+  s("takenOut", "TakenOut", "icons/svg/door-exit.svg"),
+  s("clipped", "Clipped", "icons/svg/daze.svg"),
+  s("injured", "Injured", "icons/svg/blood.svg"),
+  s("stunned", "Stunned", "icons/svg/daze.svg"),
+  s("veryStunned", "VeryStunned", "icons/svg/stoned.svg"),
+  s("knockedOut", "KnockedOut", "icons/svg/unconscious.svg"),
+  s("terrified", "Terrified", "icons/svg/terror.svg"),
+];
+
+/** Ids of every status this module manages (so stale ones are removed when a wound heals). */
+export const MANAGED_STATUS_IDS: readonly string[] = [...WOUND_STATUS_EFFECTS.map((e) => e.id), "dead", "prone"];
+
+/** Level keys of the presets' tracks that show as a token status. Scratches do not (no penalty, Fudge §4.57). */
+const LEVEL_STATUS: Record<string, string> = {
+  hurt: "hurt",
+  veryHurt: "veryHurt",
+  incapacitated: "incapacitated",
+  nearDeath: "nearDeath",
+  // FATE wound ladder
+  clipped: "clipped",
+  injured: "injured",
+  takenOut: "takenOut",
+};
+
+const EFFECT_STATUS: Record<string, string> = {
+  stunned: "stunned",
+  veryStunned: "veryStunned",
+  knockedOut: "knockedOut",
+  clipped: "clipped",
+  terrified: "terrified",
+};
+
+export interface TokenStatuses {
+  /** Status ids that should be on the token. */
+  statuses: string[];
+  /** Combatant defeated in the tracker. */
+  defeated: boolean;
+  /** Status id shown as the big overlay (dead / taken out / prone), or null. */
+  overlay: string | null;
+}
+
+export function statusesFor(status: TrackStatus, preset: PresetId, actorType: ActorType): TokenStatuses {
+  const out = new Set<string>();
+  let overlay: string | null = null;
+  let defeated = false;
+  const id = (k: string) => `${SYSTEM_ID}.${k}`;
+  if (status.condition === "dead") {
+    // Miniatures: a dead model lies face down — the core "dead" overlay.
+    out.add("dead");
+    overlay = "dead";
+    defeated = true;
+  } else if (status.condition === "takenOut") {
+    // FATE: Taken Out is out of the scene, not necessarily dead.
+    out.add(id("takenOut"));
+    overlay = id("takenOut");
+    defeated = true;
+  } else {
+    const lvl = status.levelKey ? LEVEL_STATUS[status.levelKey] : undefined;
+    if (lvl) out.add(id(lvl));
+    else if (status.condition === "dying") out.add(id("nearDeath"));
+    else if (status.condition === "cannotAct") out.add(id("incapacitated"));
+    else if (status.penalty < 0) out.add(id(status.penalty <= -2 ? "veryHurt" : "hurt")); // Volt rows carry penalties, not names
+    if (preset === "miniatures" && actorType === "miniature" && status.levelKey === "nearDeath") {
+      // Miniatures: a Near Death model falls (token face up / prone).
+      out.add("prone");
+      overlay = "prone";
+    }
+  }
+  for (const e of status.effects) if (EFFECT_STATUS[e]) out.add(id(EFFECT_STATUS[e]));
+  return { statuses: [...out].sort(), defeated, overlay };
+}
+
+/** What to toggle on a token to go from `current` to `wanted` (only statuses this module manages). */
+export function statusChanges(current: Iterable<string>, wanted: readonly string[]): { add: string[]; remove: string[] } {
+  const cur = new Set([...current].filter((s) => MANAGED_STATUS_IDS.includes(s)));
+  const want = new Set(wanted);
+  return { add: [...want].filter((s) => !cur.has(s)).sort(), remove: [...cur].filter((s) => !want.has(s)).sort() };
+}

@@ -1,0 +1,99 @@
+/**
+ * npm run build: an installable dist/ (into a temporary directory here) and a zip that holds
+ * the same files. The zip writer is checked by reading the archive back (and with `unzip -t`
+ * where that tool exists).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { execFileSync, spawnSync } from "node:child_process";
+// @ts-expect-error plain .mjs tool without types
+import { entriesOf, unzipBuffer, zipBuffer } from "../../tools/zip.mjs";
+
+describe("zip writer", () => {
+  it("round-trips stored and deflated entries with UTF-8 names", () => {
+    const entries = [
+      { name: "a.txt", data: Buffer.from("x") },
+      { name: "dir/b.json", data: Buffer.from(JSON.stringify({ k: "v".repeat(5000) })) },
+      { name: "ü/Near Death.hbs", data: Buffer.from("{{#if x}}y{{/if}}") },
+      { name: "empty", data: Buffer.alloc(0) },
+    ];
+    const back: Map<string, Buffer> = unzipBuffer(zipBuffer(entries));
+    expect([...back.keys()]).toEqual(entries.map((e) => e.name));
+    for (const e of entries) expect(back.get(e.name)!.equals(e.data)).toBe(true);
+  });
+
+  it("is deterministic and compresses", () => {
+    const entries = [{ name: "big.txt", data: Buffer.from("fudge ".repeat(10000)) }];
+    const a: Buffer = zipBuffer(entries);
+    expect(a.equals(zipBuffer(entries))).toBe(true);
+    expect(a.length).toBeLessThan(2000);
+  });
+
+  it("a corrupted archive is detected", () => {
+    const z: Buffer = zipBuffer([{ name: "a.txt", data: Buffer.from("hello hello hello hello") }]);
+    const bad = Buffer.from(z);
+    bad[40] ^= 0xff;
+    expect(() => unzipBuffer(bad)).toThrow();
+  });
+});
+
+describe("npm run build", () => {
+  let out: string;
+  beforeAll(() => {
+    out = fs.mkdtempSync(path.join(os.tmpdir(), "fudge-build-"));
+    execFileSync(process.execPath, ["tools/build.mjs", "--out", out], { stdio: "pipe" });
+  }, 120_000);
+  afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
+
+  it("dist holds everything system.json names", () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(out, "system.json"), "utf8"));
+    const files = [...manifest.esmodules, ...manifest.styles.map((s: { src: string }) => s.src), ...manifest.languages.map((l: { path: string }) => l.path)];
+    for (const f of files) expect(fs.existsSync(path.join(out, f)), f).toBe(true);
+    for (const p of manifest.packs) expect(fs.existsSync(path.join(out, p.path, "CURRENT")), p.path).toBe(true);
+  });
+
+  it("the bundle is an ES module that bundles no Foundry and no test code", () => {
+    const js = fs.readFileSync(path.join(out, "fudge-wounds.mjs"), "utf8");
+    expect(js).toMatch(/Hooks\.once\("init"/);
+    expect(js).not.toMatch(/^import .* from ["']foundry/m);
+    expect(js).not.toMatch(/vitest|fvtt-types/);
+  });
+
+  it("lang/en.json merges lang/en.json and every lang/parts file", () => {
+    const lang = JSON.parse(fs.readFileSync(path.join(out, "lang/en.json"), "utf8"));
+    for (const f of fs.readdirSync("lang/parts").filter((x) => x.endsWith(".json"))) {
+      const part = JSON.parse(fs.readFileSync(path.join("lang/parts", f), "utf8"));
+      for (const k of Object.keys(part)) expect(lang[k], `${f}: ${k}`).toBeTypeOf("string");
+    }
+  });
+
+  it("every template is copied", () => {
+    const src = entriesOf("templates").map((e: { name: string }) => e.name);
+    const dst = entriesOf(path.join(out, "templates")).map((e: { name: string }) => e.name);
+    expect(dst).toEqual(src);
+  });
+
+  it("the zip holds exactly the files of dist (system.json at its root)", () => {
+    const zip: Map<string, Buffer> = unzipBuffer(fs.readFileSync(path.join(out, "fudge-wounds.zip")));
+    const files = entriesOf(out).filter((e: { name: string }) => !e.name.endsWith(".zip") && !/(^|\/)LOCK$/.test(e.name));
+    expect([...zip.keys()].sort()).toEqual(files.map((e: { name: string }) => e.name).sort());
+    expect(zip.get("system.json")!.equals(fs.readFileSync(path.join(out, "system.json")))).toBe(true);
+    const unzip = spawnSync("unzip", ["-tq", path.join(out, "fudge-wounds.zip")], { encoding: "utf8" });
+    if (!unzip.error) expect(unzip.status, unzip.stdout + unzip.stderr).toBe(0);
+  });
+});
+
+describe("release manifest", () => {
+  it("fills version, manifest and download from the repository and tag", async () => {
+    // @ts-expect-error plain .mjs tool without types
+    const { fillManifest } = await import("../../tools/release-manifest.mjs");
+    const m = fillManifest(JSON.parse(fs.readFileSync("system.json", "utf8")), "someone/fudge-wounds", "v1.2.3");
+    expect(m.version).toBe("1.2.3");
+    expect(m.manifest).toBe("https://github.com/someone/fudge-wounds/releases/latest/download/system.json");
+    expect(m.download).toBe("https://github.com/someone/fudge-wounds/releases/download/v1.2.3/fudge-wounds.zip");
+    expect(() => fillManifest(m, "someone/fudge-wounds", "latest")).toThrow(/not a version/);
+    expect(() => fillManifest(m, "bad repo", "v1.0.0")).toThrow(/repository/);
+  });
+});

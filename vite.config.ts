@@ -1,0 +1,29 @@
+/**
+ * Library build of the Foundry entry point. Foundry provides `foundry`, `game`, `CONFIG`, `Hooks`,
+ * `ui` and `Handlebars` as globals at run time, so nothing of Foundry is bundled: the bundle holds
+ * only this system's code (src/foundry, src/system, src/rules). tools/build.mjs runs this and then
+ * copies the static files and compiles the packs.
+ */
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  publicDir: false,
+  logLevel: "warn",
+  build: {
+    outDir: "dist",
+    emptyOutDir: false,
+    target: "es2022",
+    minify: false,
+    sourcemap: true,
+    reportCompressedSize: false,
+    lib: {
+      entry: "src/foundry/main.ts",
+      formats: ["es"],
+      fileName: () => "fudge-wounds.mjs",
+    },
+    rollupOptions: {
+      // Anything that looks like a Foundry import stays out of the bundle.
+      external: [/^foundry(\/|$)/, /^fvtt-types/],
+    },
+  },
+});
