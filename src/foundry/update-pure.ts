@@ -4,6 +4,8 @@
  * `withDeletions` adds Foundry's `-=key: null` deletion for every key the new value drops, at
  * any depth (arrays are replaced whole by Foundry, so they need nothing). Pure: tests import it.
  */
+import { REPLACE_STATE_KEY } from "../system/actions";
+
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -27,12 +29,18 @@ export function mergeLikeFoundry(target: unknown, update: unknown): unknown {
 }
 
 /**
- * A src/system actor update `{ system: { woundTrack: { state } } }` made safe to merge over the
- * stored `system` (other updates pass unchanged).
+ * A src/system actor update made safe to merge over the stored `system`. The pure actions say
+ * "replace the track state" with the key `==state` (REPLACE_STATE_KEY); here that becomes a plain
+ * `state` with `-=` deletions for every key the new state drops, which every Foundry version
+ * merges correctly. A plain `state` gets the same treatment; other updates pass unchanged.
  */
 export function safeTrackUpdate<U extends { system: unknown }>(storedSystem: unknown, update: U): U {
-  const sys = update.system as { woundTrack?: { state?: unknown } } | undefined;
-  if (!isRec(sys) || !isRec(sys.woundTrack) || !("state" in sys.woundTrack)) return update;
+  const sys = update.system as { woundTrack?: Record<string, unknown> } | undefined;
+  if (!isRec(sys) || !isRec(sys.woundTrack)) return update;
+  const wt = sys.woundTrack;
+  const key = REPLACE_STATE_KEY in wt ? REPLACE_STATE_KEY : "state" in wt ? "state" : null;
+  if (key === null) return update;
   const storedState = isRec(storedSystem) && isRec(storedSystem.woundTrack) ? storedSystem.woundTrack.state : undefined;
-  return { ...update, system: { ...sys, woundTrack: { ...sys.woundTrack, state: withDeletions(storedState, sys.woundTrack.state) } } };
+  const { [key]: next, ...rest } = wt;
+  return { ...update, system: { ...sys, woundTrack: { ...rest, state: withDeletions(storedState, next) } } };
 }

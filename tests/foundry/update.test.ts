@@ -32,6 +32,8 @@ describe("a new track state replaces the stored one exactly under Foundry's merg
   it("safeTrackUpdate only touches woundTrack.state", () => {
     const stored = { woundTrack: { state: { marks: { x: 1 } }, preset: "standard" } };
     expect(safeTrackUpdate(stored, { system: { woundTrack: { state: { marks: {} } } } })).toEqual({ system: { woundTrack: { state: { marks: { "-=x": null } } } } });
+    // the pure actions' replacement key becomes a plain state with deletions
+    expect(safeTrackUpdate(stored, { system: { woundTrack: { "==state": { marks: {} } } } })).toEqual({ system: { woundTrack: { state: { marks: { "-=x": null } } } } });
     const other = { system: { fudgePoints: 2 } };
     expect(safeTrackUpdate(stored, other)).toBe(other);
   });
