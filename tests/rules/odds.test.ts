@@ -82,6 +82,10 @@ describe("duel forecast", () => {
     const f = duelForecast(resolveSamples({ preset: "fate", a: "Leroy", b: "Theodora" }));
     expect(f.aOut + f.bOut).toBeCloseTo(1, 10);
   });
+  it("Volt: refuses, naming maxStates, when the chain is too large to solve exactly", () => {
+    const req = { ...resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" }), maxStates: 5000 };
+    expect(() => duelForecast(req)).toThrow(expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates" }));
+  });
   it("agrees with a simulated duel", () => {
     // Independent check: play 4,000 duels with the real pipeline and dice.
     const duel = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
