@@ -7,6 +7,7 @@
  *
  * Pure functions: every function returns new objects and never mutates its input.
  */
+import { FUDGE_HEALING_TYPES, parseFudgeHealing, type FudgeHealing } from "./fudge-healing";
 import { RulesError } from "../errors";
 import { signed, step, type Step } from "../explain";
 import {
@@ -94,15 +95,9 @@ export interface BoxWound {
   spendFudgePoint?: boolean;
 }
 
-export type BoxHealing =
-  | { type: "scratches" }
-  | { type: "roll"; result: number }
-  | { type: "natural"; weeks: number; rapid?: boolean; constitution?: number }
-  | { type: "box"; ref: string }
-  | { type: "endRound"; rounds?: number }
-  | { type: "recover"; to: string };
+export type BoxHealing = FudgeHealing | { type: "recover"; to: string };
 
-export const BOX_HEALING_TYPES = ["scratches", "roll", "natural", "box", "endRound", "recover"] as const;
+export const BOX_HEALING_TYPES = [...FUDGE_HEALING_TYPES, "recover"] as const;
 
 export type BoxTrackPreset = "standard" | "cinematic" | "epic" | "pawn" | "miniatures" | "custom";
 export const BOX_TRACK_PRESETS: readonly BoxTrackPreset[] = ["standard", "cinematic", "epic", "pawn", "miniatures", "custom"];
@@ -470,34 +465,14 @@ function parseRef(config: BoxTrackConfig, ref: unknown, path: string): { level: 
 }
 
 function parseHealing(config: BoxTrackConfig, input: unknown, path: string): BoxHealing {
-  const o = record(input, path);
-  const type = oneOf(o.type, at(path, "type"), BOX_HEALING_TYPES);
-  switch (type) {
-    case "scratches":
-      return { type };
-    case "roll":
-      return { type, result: int(o.result, at(path, "result"), -20, 20) };
-    case "natural": {
-      const h: BoxHealing = { type, weeks: int(o.weeks, at(path, "weeks"), 0, 520) };
-      if (bool(o.rapid, at(path, "rapid"), false)) h.rapid = true;
-      if (o.constitution !== undefined && o.constitution !== null) h.constitution = int(o.constitution, at(path, "constitution"), -20, 20);
-      return h;
-    }
-    case "box": {
-      const ref = str(o.ref, at(path, "ref"));
-      parseRef(config, ref, at(path, "ref"));
-      return { type, ref };
-    }
-    case "endRound":
-      return o.rounds === undefined ? { type } : { type, rounds: int(o.rounds, at(path, "rounds"), 1, 100) };
-    case "recover": {
-      const to = str(o.to, at(path, "to"));
-      const i = levelIndex(config, to, at(path, "to"));
-      if (i >= config.levels.length || config.levels[i].effect === "dead" || config.levels[i].boxes === 0)
-        throw new RulesError(at(path, "to"), "FUDGE.Error.Track.BadRecoverLevel", "must be a living level with a box", { level: to });
-      return { type, to };
-    }
-  }
+  const { healing, o } = parseFudgeHealing(input, path, (ref, p) => void parseRef(config, ref, p), ["recover"]);
+  if (healing) return healing;
+  // Miniatures: Guts (a Near Death model that rolls +2 or better becomes "merely Very Hurt").
+  const to = str(o.to, at(path, "to"));
+  const i = levelIndex(config, to, at(path, "to"));
+  if (i >= config.levels.length || config.levels[i].effect === "dead" || config.levels[i].boxes === 0)
+    throw new RulesError(at(path, "to"), "FUDGE.Error.Track.BadRecoverLevel", "must be a living level with a box", { level: to });
+  return { type: "recover", to };
 }
 
 // ---------------------------------------------------------------------------------------------

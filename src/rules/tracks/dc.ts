@@ -6,6 +6,7 @@
  *
  * Pure functions: every function returns new objects and never mutates its input.
  */
+import { parseFudgeHealing, type FudgeHealing } from "./fudge-healing";
 import { RulesError } from "../errors";
 import { signed, step, type Step } from "../explain";
 import { describeLevel } from "../ladder";
@@ -60,14 +61,7 @@ export interface DcWound {
   kill?: boolean;
 }
 
-export type DcHealing =
-  | { type: "scratches" }
-  | { type: "roll"; result: number }
-  | { type: "natural"; weeks: number; rapid?: boolean; constitution?: number }
-  | { type: "box"; ref: string }
-  | { type: "endRound"; rounds?: number };
-
-const HEALING_TYPES = ["scratches", "roll", "natural", "box", "endRound"] as const;
+export type DcHealing = FudgeHealing;
 
 /** Levels lost per hit with levelsPerHit "bySeverity" (RULES §2.4 #4: "more if the GM says"). */
 const SEVERITY_LOSS: Record<Exclude<DcWoundLevel, "scratch" | "dead">, number> = { hurt: 1, veryHurt: 2, incapacitated: 3, nearDeath: 4 };
@@ -133,27 +127,7 @@ function parseRef(config: DcTrackConfig, ref: unknown, path: string): { type: "d
 }
 
 function parseHealing(config: DcTrackConfig, input: unknown, path: string): DcHealing {
-  const o = record(input, path);
-  const type = oneOf(o.type, at(path, "type"), HEALING_TYPES);
-  switch (type) {
-    case "scratches":
-      return { type };
-    case "roll":
-      return { type, result: int(o.result, at(path, "result"), -20, 20) };
-    case "natural": {
-      const h: DcHealing = { type, weeks: int(o.weeks, at(path, "weeks"), 0, 520) };
-      if (bool(o.rapid, at(path, "rapid"), false)) h.rapid = true;
-      if (o.constitution !== undefined && o.constitution !== null) h.constitution = int(o.constitution, at(path, "constitution"), -20, 20);
-      return h;
-    }
-    case "box": {
-      const ref = str(o.ref, at(path, "ref"));
-      parseRef(config, ref, at(path, "ref"));
-      return { type, ref };
-    }
-    case "endRound":
-      return o.rounds === undefined ? { type } : { type, rounds: int(o.rounds, at(path, "rounds"), 1, 100) };
-  }
+  return parseFudgeHealing(input, path, (ref, p) => void parseRef(config, ref, p)).healing as DcHealing;
 }
 
 /** Damage-number lookup for a DC track (Fudge §4.55 thresholds); null = no damage. */
