@@ -1,0 +1,276 @@
+/**
+ * The playground host: a small stand-in for the parts of Foundry the system's UI talks to.
+ * It keeps documents in a store (memory + localStorage), renders the system's sheets and chat
+ * cards with the system's own templates and context builders (see ui.ts), and forwards clicks on
+ * `data-action` elements to the system's pure actions, then re-renders. No rules logic lives here.
+ */
+import { parseDice } from "./dice";
+import { Store, type PlaygroundState } from "./store";
+import { missingKeys, langSources } from "./i18n";
+import { templatePaths } from "./templates";
+import { sampleActors } from "./packs";
+import * as ui from "./ui";
+import { installStyles, loadedStyles, missingStyles } from "./styles";
+
+installStyles();
+
+const PRESETS = ["fudge", "miniatures", "fate", "volt"] as const;
+
+const params = new URLSearchParams(location.search);
+const dice = parseDice(params.get("dice"));
+
+function initialState(): PlaygroundState {
+  const preset = PRESETS.includes(params.get("preset") as (typeof PRESETS)[number]) ? (params.get("preset") as string) : "fudge";
+  const actors = sampleActors();
+  const leroy = actors.find((a) => a.name.startsWith("Leroy"));
+  return {
+    version: 1,
+    preset,
+    theme: params.get("theme") === "dark" ? "dark" : "light",
+    settings: { preset },
+    actors,
+    messages: [],
+    open: leroy ? [leroy._id] : actors.slice(0, 1).map((a) => a._id),
+    targets: [],
+    user: { id: "pgGamemaster0001", name: "Gamemaster", isGM: true },
+  };
+}
+
+const storage = params.has("nostorage") ? null : window.localStorage;
+const store = new Store(initialState, storage);
+if (params.has("fresh")) store.reset();
+
+const $ = <T extends HTMLElement>(sel: string) => document.querySelector(sel) as T;
+const els = {
+  preset: $<HTMLSelectElement>("#pg-preset"),
+  theme: $<HTMLSelectElement>("#pg-theme"),
+  actors: $<HTMLElement>("#pg-actors"),
+  reset: $<HTMLButtonElement>("#pg-reset"),
+  sheets: $<HTMLElement>("#pg-sheets"),
+  chat: $<HTMLElement>("#pg-chat"),
+  toast: $<HTMLElement>("#pg-toast"),
+  dice: $<HTMLElement>("[data-testid=dice-mode]"),
+};
+
+let toastTimer = 0;
+function toast(text: string, error = false): void {
+  els.toast.textContent = text;
+  els.toast.classList.toggle("error", error);
+  els.toast.classList.add("visible");
+  clearTimeout(toastTimer);
+  toastTimer = window.setTimeout(() => els.toast.classList.remove("visible"), 4000);
+}
+
+const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Only touches the DOM when the HTML changed (keeps clicks cheap and focus stable). */
+const rendered = new WeakMap<Element, string>();
+function setHTML(el: Element, html: string): boolean {
+  if (rendered.get(el) === html) return false;
+  el.innerHTML = html;
+  rendered.set(el, html);
+  return true;
+}
+
+/** Selector that finds "the same" element after a re-render, for focus restoring. */
+function focusKey(el: Element | null): string | null {
+  if (!el || !(el instanceof HTMLElement)) return null;
+  const host = el.closest("[data-pg-doc]") as HTMLElement | null;
+  if (!host) return null;
+  const attrs = ["data-action", "data-ref", "data-box", "data-item-id", "data-target", "name"]
+    .filter((a) => el.hasAttribute(a))
+    .map((a) => `[${a}="${CSS.escape(el.getAttribute(a) ?? "")}"]`)
+    .join("");
+  if (!attrs) return null;
+  return `[data-pg-doc="${CSS.escape(host.dataset.pgDoc ?? "")}"] ${el.tagName.toLowerCase()}${attrs}`;
+}
+
+function renderToolbar(s: PlaygroundState): void {
+  if (!els.preset.options.length) {
+    for (const p of PRESETS) {
+      const o = document.createElement("option");
+      o.value = p;
+      o.textContent = ui.presetLabel(p);
+      els.preset.append(o);
+    }
+  }
+  els.preset.value = s.preset;
+  els.theme.value = s.theme;
+  document.body.classList.toggle("theme-dark", s.theme === "dark");
+  document.body.classList.toggle("theme-light", s.theme !== "dark");
+  setHTML(
+    els.actors,
+    s.actors
+      .map(
+        (a) =>
+          `<span class="pg-actor"><button type="button" class="pg-open" data-pg-open="${esc(a._id)}" aria-pressed="${s.open.includes(a._id)}" title="Open or close the sheet">${esc(a.name)}</button>` +
+          `<label class="pg-target" title="Target (stands in for Foundry's targeted tokens)"><input type="checkbox" data-pg-target="${esc(a._id)}"${s.targets.includes(a._id) ? " checked" : ""}> target</label></span>`,
+      )
+      .join(""),
+  );
+  const extra = dice.exhausted() ? " — fixed faces used up, now seed 1" : "";
+  els.dice.textContent = `Dice: ${dice.label}${extra}.`;
+}
+
+function renderSheets(s: PlaygroundState): void {
+  const views = s.open.map((key) => ({ key, view: ui.renderWindow(key, s) })).filter((w) => w.view !== null);
+  const keys = views.map((w) => w.key);
+  for (const w of [...els.sheets.querySelectorAll<HTMLElement>(":scope > .pg-window")]) if (!keys.includes(w.dataset.pgDoc ?? "")) w.remove();
+  views.forEach(({ key, view }, i) => {
+    let win = els.sheets.querySelector<HTMLElement>(`:scope > .pg-window[data-pg-doc="${CSS.escape(key)}"]`);
+    if (!win) {
+      win = document.createElement("div");
+      win.dataset.pgDoc = key;
+      win.dataset.pgKind = key.includes("/") ? "item" : "actor";
+      win.setAttribute("role", "dialog");
+      win.innerHTML = `<header class="window-header"><h1 class="window-title"></h1><button type="button" data-pg-close="${esc(key)}" aria-label="Close">✕</button></header><section class="window-content"></section>`;
+      els.sheets.append(win);
+    }
+    if (els.sheets.children[i] !== win) els.sheets.insertBefore(win, els.sheets.children[i]);
+    const cls = ["pg-window", ...view!.classes].join(" ");
+    if (win.className !== cls) win.className = cls;
+    const title = win.querySelector(".window-title")!;
+    if (title.textContent !== view!.title) title.textContent = view!.title;
+    win.setAttribute("aria-label", view!.title);
+    setHTML(win.querySelector(".window-content")!, view!.html);
+  });
+}
+
+function renderChat(s: PlaygroundState): void {
+  const ids = s.messages.map((m) => m._id);
+  for (const li of [...els.chat.querySelectorAll<HTMLElement>(":scope > li")]) if (!ids.includes(li.dataset.pgDoc ?? "")) li.remove();
+  s.messages.forEach((m, i) => {
+    let li = els.chat.querySelector<HTMLElement>(`:scope > li[data-pg-doc="${CSS.escape(m._id)}"]`);
+    if (!li) {
+      li = document.createElement("li");
+      li.className = "chat-message message";
+      li.dataset.pgDoc = m._id;
+      li.dataset.pgKind = "message";
+      li.dataset.messageId = m._id;
+      li.innerHTML = `<header class="message-header"><span class="message-sender"></span><time></time></header><div class="message-content"></div>`;
+      els.chat.append(li);
+    }
+    if (els.chat.children[i] !== li) els.chat.insertBefore(li, els.chat.children[i]);
+    li.querySelector(".message-sender")!.textContent = m.speaker?.alias ?? "";
+    li.querySelector("time")!.textContent = new Date(m.timestamp).toLocaleTimeString();
+    setHTML(li.querySelector(".message-content")!, ui.renderCard(m, s));
+  });
+}
+
+function render(): void {
+  const s = store.state;
+  const focused = focusKey(document.activeElement);
+  const t0 = performance.now();
+  renderToolbar(s);
+  renderSheets(s);
+  renderChat(s);
+  if (focused && !document.activeElement?.isConnected) (document.querySelector(focused) as HTMLElement | null)?.focus({ preventScroll: true });
+  else if (focused && document.activeElement === document.body) (document.querySelector(focused) as HTMLElement | null)?.focus({ preventScroll: true });
+  lastRenderMs = performance.now() - t0;
+  document.body.dataset.revision = String(store.revision);
+}
+let lastRenderMs = 0;
+
+// ─── Host events: toolbar ───────────────────────────────────────────────────────────────
+
+els.preset.addEventListener("change", () => {
+  const preset = els.preset.value;
+  store.update((d) => {
+    d.preset = preset;
+    d.settings = { ...d.settings, preset };
+  });
+});
+els.theme.addEventListener("change", () => store.update((d) => void (d.theme = els.theme.value === "dark" ? "dark" : "light")));
+els.reset.addEventListener("click", () => {
+  store.reset();
+  toast("Reset to the pack's sample characters.");
+});
+els.actors.addEventListener("click", (ev) => {
+  const b = (ev.target as HTMLElement).closest<HTMLElement>("[data-pg-open]");
+  if (!b) return;
+  const id = b.dataset.pgOpen!;
+  store.update((d) => {
+    d.open = d.open.includes(id) ? d.open.filter((x) => x !== id) : [...d.open, id];
+  });
+});
+els.actors.addEventListener("change", (ev) => {
+  const cb = (ev.target as HTMLElement).closest<HTMLInputElement>("[data-pg-target]");
+  if (!cb) return;
+  const id = cb.dataset.pgTarget!;
+  store.update((d) => {
+    d.targets = cb.checked ? [...new Set([...d.targets, id])] : d.targets.filter((x) => x !== id);
+  });
+});
+els.sheets.addEventListener("click", (ev) => {
+  const b = (ev.target as HTMLElement).closest<HTMLElement>("[data-pg-close]");
+  if (b) store.update((d) => void (d.open = d.open.filter((x) => x !== b.dataset.pgClose)));
+});
+
+// ─── System events: data-action clicks and form changes, as ApplicationV2 delegates them ──
+
+function docOf(el: Element): { kind: "actor" | "message"; id: string } | null {
+  // Item windows ("actorId/itemId") act for their actor, as an embedded item's sheet does.
+  const host = el.closest<HTMLElement>("[data-pg-doc]");
+  if (!host) return null;
+  return { kind: host.dataset.pgKind === "message" ? "message" : "actor", id: host.dataset.pgDoc! };
+}
+
+function run(f: () => void, docKey?: string): void {
+  try {
+    f();
+  } catch (e) {
+    const err = e as Error & { key?: string; params?: Record<string, unknown> };
+    toast(ui.errorText(err), true);
+    console.warn("[playground]", err);
+    // As the Foundry sheet does after a refused edit: render again, so the form shows the stored value.
+    if (docKey) {
+      const win = els.sheets.querySelector<HTMLElement>(`:scope > .pg-window[data-pg-doc="${CSS.escape(docKey)}"] .window-content`);
+      if (win) rendered.delete(win);
+      render();
+    }
+  }
+}
+
+document.addEventListener("click", (ev) => {
+  const target = (ev.target as HTMLElement).closest<HTMLElement>("[data-action]");
+  if (!target || target.closest(".pg-toolbar")) return;
+  const doc = docOf(target);
+  if (!doc) return;
+  ev.preventDefault();
+  const action = target.dataset.action!;
+  run(() => ui.dispatch(store, dice, { action, target, doc, event: ev }));
+});
+
+document.addEventListener("change", (ev) => {
+  const input = ev.target as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+  if (!input.name || input.closest(".pg-toolbar")) return;
+  const doc = docOf(input);
+  if (!doc || doc.kind !== "actor") return;
+  run(() => ui.submitField(store, doc.id, input), doc.id);
+});
+
+store.subscribe(() => render());
+render();
+
+// ─── For tests and the benchmark ─────────────────────────────────────────────────────────
+
+declare global {
+  interface Window {
+    __playground: unknown;
+  }
+}
+window.__playground = {
+  store,
+  dice,
+  ui,
+  state: () => store.snapshot(),
+  reset: () => store.reset(),
+  render,
+  lastRenderMs: () => lastRenderMs,
+  missingKeys: () => [...missingKeys],
+  templates: templatePaths,
+  lang: langSources,
+  missingPieces: [...ui.missingPieces, ...missingStyles.map((s) => `${s} (listed in system.json)`)],
+  styles: loadedStyles,
+};
+document.body.dataset.ready = "true";

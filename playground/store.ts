@@ -1,0 +1,134 @@
+/**
+ * The playground's documents: plain JSON kept in memory and mirrored to localStorage, so a reload
+ * keeps the state. This stands in for Foundry's database; it does no rules work itself.
+ */
+
+export interface PlainDoc {
+  _id: string;
+  name: string;
+  type: string;
+  img?: string;
+  system: Record<string, unknown>;
+  items?: PlainDoc[];
+  flags?: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+export interface ChatDoc {
+  _id: string;
+  type: string;
+  speaker?: { alias?: string; actor?: string };
+  system: Record<string, unknown>;
+  content?: string;
+  timestamp: number;
+  [k: string]: unknown;
+}
+
+export interface PlaygroundState {
+  version: 1;
+  preset: string;
+  theme: "light" | "dark";
+  settings: Record<string, unknown>;
+  actors: PlainDoc[];
+  messages: ChatDoc[];
+  /** Ids of actors whose sheets are open, in order. */
+  open: string[];
+  /** Actor ids targeted (Foundry's targeted tokens). */
+  targets: string[];
+  /** The user's role in this stand-in: "gm" can act on every actor. */
+  user: { id: string; name: string; isGM: boolean };
+}
+
+export const STORAGE_KEY = "fudge-wounds-playground:v1";
+
+export type Listener = (state: PlaygroundState) => void;
+
+export class Store {
+  #state: PlaygroundState;
+  #initial: () => PlaygroundState;
+  #listeners = new Set<Listener>();
+  #storage: Storage | null;
+  /** Bumps on every change; tests wait on it. */
+  revision = 0;
+
+  constructor(initial: () => PlaygroundState, storage: Storage | null) {
+    this.#initial = initial;
+    this.#storage = storage;
+    this.#state = this.#load() ?? initial();
+    this.#persist();
+  }
+
+  #load(): PlaygroundState | null {
+    try {
+      const raw = this.#storage?.getItem(STORAGE_KEY);
+      if (!raw) return null;
+      const s = JSON.parse(raw) as PlaygroundState;
+      if (s?.version !== 1 || !Array.isArray(s.actors) || !Array.isArray(s.messages)) return null;
+      return s;
+    } catch {
+      return null;
+    }
+  }
+
+  get state(): PlaygroundState {
+    return this.#state;
+  }
+
+  /** A deep copy, safe to hand out (tests read it through window.__playground). */
+  snapshot(): PlaygroundState {
+    return structuredClone(this.#state);
+  }
+
+  actor(id: string): PlainDoc | undefined {
+    return this.#state.actors.find((a) => a._id === id);
+  }
+
+  actorByName(name: string): PlainDoc | undefined {
+    return this.#state.actors.find((a) => a.name === name);
+  }
+
+  message(id: string): ChatDoc | undefined {
+    return this.#state.messages.find((m) => m._id === id);
+  }
+
+  /** Replaces the state through an updater working on a copy; persists and notifies. */
+  update(f: (draft: PlaygroundState) => void): void {
+    const draft = structuredClone(this.#state);
+    f(draft);
+    this.#state = draft;
+    this.revision++;
+    this.#persist();
+    for (const l of this.#listeners) l(this.#state);
+  }
+
+  reset(): void {
+    this.#state = this.#initial();
+    this.revision++;
+    this.#persist();
+    for (const l of this.#listeners) l(this.#state);
+  }
+
+  subscribe(l: Listener): () => void {
+    this.#listeners.add(l);
+    return () => this.#listeners.delete(l);
+  }
+
+  #persist(): void {
+    try {
+      this.#storage?.setItem(STORAGE_KEY, JSON.stringify(this.#state));
+    } catch {
+      /* storage full or disabled: memory only */
+    }
+  }
+}
+
+let counter = 0;
+/** Foundry-like 16-character ids. */
+export function newId(): string {
+  const abc = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  let s = "";
+  const r = crypto.getRandomValues(new Uint8Array(16));
+  for (const b of r) s += abc[b % abc.length];
+  counter++;
+  return s;
+}

@@ -1,0 +1,330 @@
+/**
+ * The only file of the playground that knows the system's UI API: it calls the UI layer's
+ * context builders (src/system/sheet.ts, chat card builder) and renders the system's templates
+ * with them, and maps each `data-action` to the system's pure action (src/system/actions.ts),
+ * merging the returned plain updates into the stored documents as Foundry's `update` would.
+ * The only things decided here are host things: which dice to roll (the rules name the slots),
+ * who is targeted (toolbar checkboxes instead of tokens) and the one GM user.
+ */
+import type { PlaygroundDice } from "./dice";
+import { newId, type ChatDoc, type PlainDoc, type PlaygroundState, type Store } from "./store";
+import { i18n } from "./i18n";
+import { templateExists, foundryPath, missingPartials, renderTemplate, setLadder } from "./templates";
+import { TEMPLATES } from "../src/system/handlebars";
+import { actorSheetContext, itemSheetContext } from "../src/system/sheet";
+import { ladderOf } from "../src/system/view";
+import { attackCardContext, rollCardContext, type CardViewer } from "../src/system/card";
+import { ITEM_DEFAULTS, worldRulesFrom, type ActorDoc, type AttackCardData, type ItemDoc, type ItemType, type WorldRules } from "../src/system/data";
+import * as actions from "../src/system/actions";
+import { pipelineFor } from "../src/rules/pipeline";
+import { rollDie, rollFudgeDice } from "../src/rules/dice";
+import { STANDARD_RUNGS } from "../src/rules/ladder";
+
+export interface ActionCall {
+  action: string;
+  target: HTMLElement;
+  doc: { kind: "actor" | "message"; id: string };
+  event: Event;
+}
+
+const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Pieces the playground needs from the other areas that do not exist yet (shown on the page and to tests). */
+export const missingPieces: string[] = [...Object.values(TEMPLATES).filter((p) => !templateExists(foundryPath(`../${p}`))), ...missingPartials];
+
+// ─── World, user, ladder ────────────────────────────────────────────────────────────────
+
+export function rulesOf(s: PlaygroundState): WorldRules {
+  const rules = worldRulesFrom((k) => s.settings[k]);
+  setLadder(() => ladderOf(rules, ladderNames()));
+  return rules;
+}
+
+function userOf(s: PlaygroundState): actions.UserRef {
+  return { id: s.user.id, isGM: s.user.isGM };
+}
+
+function ladderNames(): Partial<Record<string, string>> {
+  const names: Record<string, string> = {};
+  for (const r of STANDARD_RUNGS) if (i18n.has(`FUDGE.Ladder.${r.id}`)) names[r.id] = i18n.localize(`FUDGE.Ladder.${r.id}`);
+  return names;
+}
+
+export function presetLabel(p: string): string {
+  const key = `FUDGE.Preset.${p}`;
+  return i18n.has(key) ? i18n.localize(key) : p;
+}
+
+export function errorText(e: Error & { key?: string; params?: Record<string, unknown> }): string {
+  if (e.key && i18n.has(e.key)) return i18n.format(e.key, e.params ?? {});
+  return e.message;
+}
+
+function missingPanel(what: string): string {
+  return `<div class="pg-missing" data-testid="missing"><p>Not rendered: ${esc(what)} — a piece it needs does not exist yet in this repository.</p><ul>${missingPieces
+    .map((m) => `<li><code>${esc(m)}</code></li>`)
+    .join("")}</ul></div>`;
+}
+
+// ─── Rendering ──────────────────────────────────────────────────────────────────────────
+
+const asActor = (a: PlainDoc) => a as unknown as ActorDoc;
+
+export interface WindowView {
+  title: string;
+  classes: string[];
+  html: string;
+}
+
+/** A sheet window: "actorId" (actor sheet) or "actorId/itemId" (item sheet). Null when the document is gone. */
+export function renderWindow(key: string, s: PlaygroundState): WindowView | null {
+  const [actorId, itemId] = key.split("/");
+  const actor = s.actors.find((a) => a._id === actorId);
+  if (!actor) return null;
+  const rules = rulesOf(s);
+  // Foundry v13 ApplicationV2 sheet classes, plus the system's own (from its context).
+  const base = ["application", "sheet", "themed", s.theme === "dark" ? "theme-dark" : "theme-light"];
+  const names = ladderNames();
+  if (itemId) {
+    const item = (actor.items ?? []).find((i) => i._id === itemId);
+    if (!item) return null;
+    const title = `${item.name} (${actor.name})`;
+    const path = TEMPLATES[item.type as keyof typeof TEMPLATES];
+    if (!path || !templateExists(foundryPath(`../${path}`))) return { title, classes: [...base, "item"], html: missingPanel(`the ${item.type} sheet (${path ?? "no template"})`) };
+    const ctx = itemSheetContext(item as unknown as ItemDoc, rules, { editable: true, ladderNames: names });
+    return { title, classes: [...base, "item", ...ctx.cssClass.split(/\s+/).filter(Boolean)], html: renderTemplate(path, ctx) };
+  }
+  const path = TEMPLATES[actor.type as keyof typeof TEMPLATES];
+  if (!path || !templateExists(foundryPath(`../${path}`))) return { title: actor.name, classes: [...base, "actor"], html: missingPanel(`the ${actor.type} sheet (${path ?? "no template"})`) };
+  const ctx = actorSheetContext(asActor(actor), rules, { editable: true, owner: true, ladderNames: names });
+  return { title: actor.name, classes: [...base, "actor", ...ctx.cssClass.split(/\s+/).filter(Boolean)], html: renderTemplate(path, ctx) };
+}
+
+export function renderCard(m: ChatDoc, s: PlaygroundState): string {
+  const rules = rulesOf(s);
+  if (m.type === "attackCard") {
+    if (!templateExists(foundryPath(`../${TEMPLATES.attackCard}`))) return missingPanel("the attack card");
+    const viewer: CardViewer = { user: userOf(s), actor: (id) => s.actors.find((a) => a._id === id) as unknown as ActorDoc | undefined };
+    return renderTemplate(TEMPLATES.attackCard, attackCardContext(m as unknown as { _id: string; system: AttackCardData }, rules, viewer));
+  }
+  if (m.type === "rollCard") {
+    if (!templateExists(foundryPath(`../${TEMPLATES.rollCard}`))) return missingPanel("the roll card");
+    return renderTemplate(TEMPLATES.rollCard, rollCardContext(m.system as unknown as actions.RollCardData, rules));
+  }
+  return missingPanel(`a ${m.type} card`);
+}
+
+// ─── Updates: Foundry's update semantics ─────────────────────────────────────────────────
+// Foundry merges an update into the stored document (mergeObject): nested objects merge key by
+// key — including inside an ObjectField such as woundTrack.state — so a key missing from the
+// update is NOT removed. Arrays and other values replace. "-=key" deletes a key and "==key"
+// replaces an object whole (Foundry's deletion / forced-replacement keys). The playground keeps
+// exactly these semantics so that an update which would leave stale keys in Foundry does here too.
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export function mergeUpdate(target: object, update: object): void {
+  const t = target as Record<string, unknown>;
+  for (const [k, v] of Object.entries(update)) {
+    if (k.startsWith("-=")) delete t[k.slice(2)];
+    else if (k.startsWith("==")) t[k.slice(2)] = structuredClone(v);
+    else if (isPlainObject(v) && isPlainObject(t[k])) mergeUpdate(t[k] as object, v);
+    else t[k] = structuredClone(v);
+  }
+}
+
+function updateActor(store: Store, id: string, update: object): void {
+  store.update((d) => {
+    const a = d.actors.find((x) => x._id === id);
+    if (a) mergeUpdate(a, update);
+  });
+}
+
+function postMessage(store: Store, type: string, system: unknown, alias: string): void {
+  store.update((d) => {
+    d.messages.push({ _id: newId(), type, system: structuredClone(system) as Record<string, unknown>, speaker: { alias }, timestamp: Date.now() });
+  });
+}
+
+// ─── Dice: the host rolls what the rules name ───────────────────────────────────────────
+
+/** Dice of a trait roll: Volt traits roll 2d20 (black, white), every other preset 4dF (Fudge §1.4). */
+function traitFaces(traitKey: string, dice: PlaygroundDice): number[] {
+  return traitKey.startsWith("volt.") ? [rollDie(20, dice.rng), rollDie(20, dice.rng)] : rollFudgeDice(4, dice.rng);
+}
+
+/** Dice of the defender's slot on a card, rolled with the slot's own roll function. */
+function defenceFaces(card: AttackCardData, actorId: string, dice: PlaygroundDice): number[] {
+  const t = card.targets.find((x) => x.actorId === actorId);
+  if (!t) throw new Error(`no target ${actorId} on this card`);
+  const p = pipelineFor((t.request as { preset?: unknown }).preset);
+  const slot = p.slots(p.parseRequest(t.request)).find((s) => actions.isDefenderSlot(s.id));
+  if (!slot) throw new Error("this attack has no defence roll");
+  return slot.roll(dice.rng);
+}
+
+// ─── Actions ────────────────────────────────────────────────────────────────────────────
+
+function data(el: HTMLElement, ...names: string[]): string | undefined {
+  for (const n of names) if (el.dataset[n] !== undefined) return el.dataset[n];
+  return undefined;
+}
+
+function need(v: string | undefined, what: string): string {
+  if (v === undefined || v === "") throw new Error(`this button has no data-${what}`);
+  return v;
+}
+
+function itemIdOf(el: HTMLElement): string {
+  return need(data(el, "itemId") ?? el.closest<HTMLElement>("[data-item-id]")?.dataset.itemId, "item-id");
+}
+
+/** The card target (actor id) a card button acts on: data-target-id / data-actor-id on it or an ancestor. */
+function cardTargetId(el: HTMLElement): string {
+  const holder = el.closest<HTMLElement>("[data-target-id],[data-actor-id]") ?? el;
+  return need(data(holder, "targetId", "actorId"), "target-id");
+}
+
+export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): void {
+  const s = store.state;
+  const rules = rulesOf(s);
+  const user = userOf(s);
+  const el = call.target;
+
+  if (call.doc.kind === "actor") {
+    const actor = store.actor(call.doc.id.split("/")[0]);
+    if (!actor) throw new Error(`no actor ${call.doc.id}`);
+    const a = asActor(actor);
+    switch (call.action) {
+      case "toggleBox":
+      case "toggleWoundBox":
+        return updateActor(store, actor._id, actions.toggleWoundBox(a, need(data(el, "ref", "box"), "ref"), rules, user));
+      case "rollTrait":
+      case "roll": {
+        const key = need(data(el, "trait", "traitKey", "key"), "trait");
+        const card = actions.rollTrait(a, key, traitFaces(key, dice), rules, { user });
+        return postMessage(store, "rollCard", card, actor.name);
+      }
+      case "heal": {
+        const r = actions.healWounds(a, { type: need(data(el, "heal", "type"), "heal") }, rules, user);
+        return updateActor(store, actor._id, r.update);
+      }
+      case "recover": {
+        const r = actions.recover(a, rollDie(20, dice.rng), rollDie(20, dice.rng), rules, user);
+        return updateActor(store, actor._id, r.update);
+      }
+      case "resetTrack":
+        return updateActor(store, actor._id, actions.resetTrack(a, user));
+      case "attack": {
+        const weaponId = data(el, "itemId", "weaponId") ?? null;
+        const targets = s.targets.filter((id) => id !== actor._id).map((id) => store.actor(id)).filter((x): x is PlainDoc => !!x).map(asActor);
+        const card = actions.startAttack(a, weaponId, targets, {}, dice.rng, rules, user);
+        return postMessage(store, "attackCard", card, actor.name);
+      }
+      // Plain document operations (Foundry's createEmbeddedDocuments / update / delete, item sheets).
+      case "createItem": {
+        const type = (data(el, "type") ?? "skill") as ItemType;
+        const make = ITEM_DEFAULTS[type];
+        if (!make) throw new Error(`unknown item type ${type}`);
+        const name = i18n.format("DOCUMENT.New", { type: i18n.localize(`TYPES.Item.${type}`) });
+        return store.update((d) => {
+          d.actors.find((x) => x._id === actor._id)?.items?.push({ _id: newId(), name: name === "DOCUMENT.New" ? `New ${type}` : name, type, system: make() as unknown as Record<string, unknown> });
+        });
+      }
+      case "deleteItem": {
+        const id = itemIdOf(el);
+        return store.update((d) => {
+          const x = d.actors.find((y) => y._id === actor._id);
+          if (x) x.items = (x.items ?? []).filter((i) => i._id !== id);
+          d.open = d.open.filter((k) => k !== `${actor._id}/${id}`);
+        });
+      }
+      case "toggleEquipped": {
+        const id = itemIdOf(el);
+        return store.update((d) => {
+          const it = d.actors.find((y) => y._id === actor._id)?.items?.find((i) => i._id === id);
+          if (it && typeof it.system.equipped === "boolean") it.system.equipped = !it.system.equipped;
+        });
+      }
+      case "editItem": {
+        const key = `${actor._id}/${itemIdOf(el)}`;
+        return store.update((d) => void (d.open.includes(key) || d.open.push(key)));
+      }
+      case "editImage":
+        throw new Error("Foundry's file picker is not part of the playground.");
+      default:
+        throw new Error(`the playground has no handler for the sheet action "${call.action}"`);
+    }
+  }
+
+  const msg = store.message(call.doc.id);
+  if (!msg) throw new Error(`no message ${call.doc.id}`);
+  const card = msg.system as unknown as AttackCardData;
+  const index = el.dataset.targetIndex;
+  const targetId = index !== undefined && card.targets?.[Number(index)] ? card.targets[Number(index)].actorId : cardTargetId(el);
+  const targetActor = store.actor(targetId);
+  if (!targetActor) throw new Error(`the target ${targetId} is not in this world`);
+  const ta = asActor(targetActor);
+  const setCard = (u: { system: unknown }) =>
+    store.update((d) => {
+      const m = d.messages.find((x) => x._id === msg._id);
+      if (m) mergeUpdate(m, u);
+    });
+  switch (call.action) {
+    case "defend":
+      return setCard(actions.defend(card, ta, defenceFaces(card, targetId, dice), user));
+    case "apply": {
+      const r = actions.applyDamage(card, ta, user, rules);
+      store.update((d) => {
+        const a = d.actors.find((x) => x._id === targetId);
+        if (a) mergeUpdate(a, r.actorUpdate);
+        const m = d.messages.find((x) => x._id === msg._id);
+        if (m) mergeUpdate(m, r.cardUpdate);
+      });
+      return;
+    }
+    case "undo": {
+      const r = actions.undoDamage(card, ta, user, rules, { force: el.dataset.force === "true" });
+      store.update((d) => {
+        const a = d.actors.find((x) => x._id === targetId);
+        if (a) mergeUpdate(a, r.actorUpdate);
+        const m = d.messages.find((x) => x._id === msg._id);
+        if (m) mergeUpdate(m, r.cardUpdate);
+      });
+      return;
+    }
+    default:
+      throw new Error(`the playground has no handler for the card action "${call.action}"`);
+  }
+}
+
+/**
+ * Form fields, submitted on change. Actor sheets: `system.*` through the system's setActorField
+ * (range-checked, as the Foundry sheet does) and `name`. Item sheets: Foundry's data models clean
+ * the values there; here a field only gets its input's type (number, checkbox, text).
+ */
+export function submitField(store: Store, key: string, input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): void {
+  const [actorId, itemId] = key.split("/");
+  const actor = store.actor(actorId);
+  if (!actor) return;
+  const raw = input instanceof HTMLInputElement && input.type === "checkbox" ? input.checked : input.value;
+  if (itemId) {
+    const path = input.name.split(".");
+    return store.update((d) => {
+      const it = d.actors.find((x) => x._id === actorId)?.items?.find((i) => i._id === itemId) as Record<string, unknown> | undefined;
+      if (!it) return;
+      let o = it;
+      for (const p of path.slice(0, -1)) o = (o[p] ??= {}) as Record<string, unknown>;
+      const key = path[path.length - 1];
+      // Like a data model's field cleaning: a number stays a number (number inputs, numeric selects).
+      const n = Number(raw);
+      o[key] = typeof o[key] === "number" && typeof raw === "string" && raw.trim() !== "" && Number.isFinite(n) ? n : raw;
+    });
+  }
+  if (input.name === "name") return store.update((d) => void (d.actors.find((x) => x._id === actorId)!.name = String(raw)));
+  if (!input.name.startsWith("system.")) return;
+  const u = actions.setActorField(asActor(actor), input.name.slice("system.".length), raw, userOf(store.state));
+  updateActor(store, actorId, u);
+}

@@ -1,0 +1,285 @@
+/**
+ * The system's actor sheets in a real browser, for every preset: every sample actor's sheet
+ * renders from the real template, strings and CSS; wound boxes toggle by click and by keyboard
+ * (Enter / Space on the focused box); the stored track and the visible penalty follow, checked
+ * against the rules core's own status of the stored track.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Locator, Page } from "playwright-core";
+import { missingKeys, noProblems, openPlayground, openSheet, PRESETS, screenshot, slug, startBrowser, storedActor, storedState, state } from "./helpers";
+import { expectedStatus } from "./oracle";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await startBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const BOX_IN_ROW = '.fudge-box[data-action="toggleWoundBox"]';
+const BOX = `.fudge-track ${BOX_IN_ROW}`;
+
+/** A markable box, preferably in the first row whose level has a numeric, non-zero penalty. */
+async function pickBox(win: Locator): Promise<{ ref: string; rowPenalty: string }> {
+  return win.evaluate((el, sel) => {
+    const rows = [...el.querySelectorAll(".fudge-track-row")];
+    const withPenalty = rows.find((r) => {
+      const p = r.querySelector(".fudge-row-penalty")?.textContent?.trim() ?? "";
+      return p !== "" && p !== "0" && r.querySelector(`${sel}:not([disabled])`);
+    });
+    const box = (withPenalty ?? el).querySelector(`${sel}:not([disabled]):not([aria-pressed="true"])`) as HTMLElement | null;
+    if (!box) throw new Error("no markable wound box on this sheet");
+    return { ref: box.dataset.ref ?? "", rowPenalty: withPenalty?.querySelector(".fudge-row-penalty")?.textContent?.trim() ?? "" };
+  }, BOX);
+}
+
+async function visiblePenalty(win: Locator): Promise<string> {
+  return ((await win.locator(".fudge-track .fudge-penalty .value").first().textContent()) ?? "").trim();
+}
+
+async function headerPenalty(win: Locator): Promise<string> {
+  return ((await win.locator(".fudge-sheet-header .fudge-penalty .value").first().textContent()) ?? "").trim();
+}
+
+/** Waits until the page has stored a new revision after an action. */
+async function afterAction(page: Page, before: number): Promise<void> {
+  await page.waitForFunction((b) => Number(document.body.dataset.revision) > b, before);
+}
+
+const revision = (page: Page) => page.evaluate(() => Number(document.body.dataset.revision));
+
+/**
+ * Clears a marked box by activating it again. Box tracks clear on the next click; a Volt row
+ * cycles empty → Stun → Injury → empty (Volt: Marking Wounds), so it may take two.
+ */
+async function clearBox(page: Page, box: Locator, activate: () => Promise<void>): Promise<number> {
+  for (let n = 1; n <= 3; n++) {
+    const rev = await revision(page);
+    await activate();
+    await afterAction(page, rev);
+    if ((await box.getAttribute("aria-pressed")) === "false") return n;
+  }
+  throw new Error("the box did not clear after three activations");
+}
+
+async function checkAgainstRules(page: Page, win: Locator, name: string): Promise<{ penaltyText: string; state: unknown }> {
+  const stored = await storedState(page);
+  const actor = stored.actors.find((a: any) => a.name === name);
+  const exp = expectedStatus(stored, actor);
+  expect(await visiblePenalty(win)).toBe(exp.penaltyText);
+  expect(await headerPenalty(win)).toBe(exp.penaltyText);
+  expect(await win.locator(".fudge-track .fudge-condition").first().getAttribute("data-condition")).toBe(exp.condition);
+  return { penaltyText: exp.penaltyText, state: actor.system.woundTrack.state };
+}
+
+describe.each(PRESETS)("preset %s", (preset) => {
+  it("renders every sample actor's sheet from the real template, strings and CSS", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset, dice: "seed:1" });
+    expect(await page.evaluate(() => (window as any).__playground.missingPieces)).toEqual([]);
+    expect(await page.evaluate(() => (window as any).__playground.styles.length)).toBeGreaterThan(0);
+    // The packs hold no NPC: add one (Theodora's data as an NPC pawn, Fudge §4.57) so the NPC sheet is covered too.
+    await page.evaluate(() => {
+      (window as any).__playground.store.update((d: any) => {
+        const t = structuredClone(d.actors.find((a: any) => a.name === "Theodora"));
+        d.actors.push({ ...t, _id: "pgNpcGuard000001", name: "Guard (NPC)", type: "npc", system: { ...t.system, pawn: true } });
+      });
+    });
+    const names: string[] = (await state(page)).actors.map((a: any) => a.name);
+    expect(names).toEqual(expect.arrayContaining(["Leroy", "Theodora", "Guard (NPC)"]));
+    for (const name of names) {
+      const win = await openSheet(page, name);
+      const content = win.locator(".window-content");
+      expect(await content.locator("[data-testid=missing]").count()).toBe(0);
+      // The wound track with its penalty and condition is always on the sheet.
+      expect(await content.locator(".fudge-track").count()).toBeGreaterThan(0);
+      expect(await content.locator(".fudge-track .fudge-penalty").count()).toBeGreaterThan(0);
+      expect(await content.locator(".fudge-track .fudge-condition").count()).toBeGreaterThan(0);
+      // The sheet is styled by the system's CSS (not the browser's defaults).
+      const styled = await content.locator(".fudge-track").first().evaluate((el) => getComputedStyle(el).display !== "inline" || getComputedStyle(el).borderStyle !== "none");
+      expect(styled).toBe(true);
+      await screenshot(win, `sheet-${preset}-${slug(name)}`);
+      await page.click(`[data-pg-close="${await win.getAttribute("data-pg-doc")}"]`);
+    }
+    expect(await missingKeys(page)).toEqual([]);
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
+  const who = preset === "miniatures" ? ["Leroy", "Sir Knightly"] : ["Leroy"];
+  it.each(who)("toggles %s's wound boxes by click; the stored track and the visible penalty follow the rules core", async (name) => {
+    const { page, context, problems } = await openPlayground(browser, { preset });
+    const win = await openSheet(page, name);
+    const start = await checkAgainstRules(page, win, name);
+    expect(start.penaltyText).toBe("0");
+    const { ref, rowPenalty } = await pickBox(win);
+    const box = win.locator(`${BOX}[data-ref="${ref}"]`);
+    expect(await box.getAttribute("aria-pressed")).toBe("false");
+
+    let rev = await revision(page);
+    await box.click();
+    await afterAction(page, rev);
+    expect(await box.getAttribute("aria-pressed")).toBe("true");
+    const marked = await checkAgainstRules(page, win, name);
+    expect(marked.state).not.toEqual(start.state);
+    if (rowPenalty) expect(marked.penaltyText).toBe(rowPenalty);
+    await screenshot(win, `sheet-${preset}-${slug(name)}-marked`);
+
+    expect(await clearBox(page, box, () => box.click())).toBeLessThanOrEqual(preset === "volt" ? 2 : 1);
+    const cleared = await checkAgainstRules(page, win, name);
+    expect(cleared.penaltyText).toBe("0");
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it("toggles a wound box from the keyboard (Enter, then Space) and keeps the focus on it", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset });
+    const win = await openSheet(page, "Leroy");
+    const { ref } = await pickBox(win);
+    const box = win.locator(`${BOX}[data-ref="${ref}"]`);
+    await box.focus();
+    const rev = await revision(page);
+    await page.keyboard.press("Enter");
+    await afterAction(page, rev);
+    expect(await box.getAttribute("aria-pressed")).toBe("true");
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.ref)).toBe(ref);
+    const marked = await checkAgainstRules(page, win, "Leroy");
+    expect(marked.state).not.toBeNull();
+
+    expect(await clearBox(page, box, () => page.keyboard.press("Space"))).toBeLessThanOrEqual(preset === "volt" ? 2 : 1);
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.ref)).toBe(ref);
+    expect((await checkAgainstRules(page, win, "Leroy")).penaltyText).toBe("0");
+    // Every box is a labelled button (screen readers name it; Tab reaches it).
+    const unlabelled = await win.locator(BOX).evaluateAll((els) => els.filter((e) => e.tagName !== "BUTTON" || !(e.getAttribute("aria-label") ?? "").trim()).length);
+    expect(unlabelled).toBe(0);
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("item sheets", () => {
+  it.each(PRESETS)("%s: every item of Leroy opens in its own sheet from the real template", async (preset) => {
+    const { page, context, problems } = await openPlayground(browser, { preset });
+    const win = await openSheet(page, "Leroy");
+    const ids = await win.locator('[data-action="editItem"][data-item-id]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.itemId!));
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) {
+      await win.locator(`[data-action="editItem"][data-item-id="${id}"]`).click();
+      const item = page.locator(`.pg-window[data-pg-doc$="/${id}"]`);
+      await item.waitFor();
+      expect(await item.locator("[data-testid=missing]").count()).toBe(0);
+      expect(((await item.locator(".window-content").textContent()) ?? "").trim()).not.toBe("");
+      if (preset === "fudge") await screenshot(item, `item-${slug((await item.locator(".window-title").textContent()) ?? id)}`);
+      await item.locator("[data-pg-close]").click();
+    }
+    expect(await missingKeys(page)).toEqual([]);
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("wound track details", () => {
+  it("Fudge §4.57: only the highest marked level's penalty applies (Hurt −1, Very Hurt −2)", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
+    const win = await openSheet(page, "Leroy");
+    const hurt = win.locator(`.fudge-track-row[data-level="hurt"] ${BOX_IN_ROW}`).first();
+    const veryHurt = win.locator(`.fudge-track-row[data-level="veryHurt"] ${BOX_IN_ROW}`).first();
+    let rev = await revision(page);
+    await hurt.click();
+    await afterAction(page, rev);
+    expect(await visiblePenalty(win)).toBe("\u22121");
+    rev = await revision(page);
+    await veryHurt.click();
+    await afterAction(page, rev);
+    expect(await visiblePenalty(win)).toBe("\u22122");
+    await checkAgainstRules(page, win, "Leroy");
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it("edits a trait on the sheet through the system's field check; an out-of-range value is refused and reported", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
+    const win = await openSheet(page, "Leroy");
+    const input = win.locator('input[name="system.attributes.strength"]');
+    const rev = await revision(page);
+    await input.fill("3");
+    await input.press("Tab");
+    await afterAction(page, rev);
+    expect((await storedActor(page, "Leroy")).system.attributes.strength).toBe(3);
+    expect(await win.locator('.fudge-trait[data-trait="strength"] .fudge-level-text').textContent()).toMatch(/Superb/);
+    // Out of range: nothing stored, the user is told why (the system's FUDGE.Error text, not a key).
+    await input.fill("99");
+    await input.press("Tab");
+    await page.locator("#pg-toast.visible").waitFor();
+    const msg = (await page.textContent("#pg-toast")) ?? "";
+    expect(msg).not.toMatch(/FUDGE\./);
+    expect(msg.length).toBeGreaterThan(0);
+    expect((await storedActor(page, "Leroy")).system.attributes.strength).toBe(3);
+    expect(await win.locator('input[name="system.attributes.strength"]').inputValue()).toBe("3");
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it("switching the preset under a wounded actor shows the track's notice, and its reset clears the track", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
+    const win = await openSheet(page, "Leroy");
+    let rev = await revision(page);
+    await win.locator('.fudge-track-row[data-level="hurt"] .fudge-box').first().click();
+    await afterAction(page, rev);
+    await page.getByTestId("preset").selectOption("volt");
+    const notice = win.locator(".fudge-track .fudge-error");
+    await notice.waitFor();
+    expect(((await notice.textContent()) ?? "").trim()).not.toMatch(/FUDGE\./);
+    // Back to Fudge: the marks were kept, not lost.
+    await page.getByTestId("preset").selectOption("fudge");
+    expect(await win.locator(".fudge-track .fudge-error").count()).toBe(0);
+    expect(await visiblePenalty(win)).toBe("\u22121");
+    await page.getByTestId("preset").selectOption("volt");
+    rev = await revision(page);
+    await win.locator('[data-action="resetTrack"]').click();
+    await afterAction(page, rev);
+    expect(await win.locator(".fudge-track .fudge-error").count()).toBe(0);
+    expect((await storedActor(page, "Leroy")).system.woundTrack.state).toBeNull();
+    await checkAgainstRules(page, win, "Leroy");
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps the marks across a reload (localStorage) and Reset clears them", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
+    let win = await openSheet(page, "Leroy");
+    const { ref } = await pickBox(win);
+    const rev = await revision(page);
+    await win.locator(`${BOX}[data-ref="${ref}"]`).click();
+    await afterAction(page, rev);
+    const before = (await storedActor(page, "Leroy")).system.woundTrack.state;
+    expect(before).not.toBeNull();
+    await page.reload();
+    await page.waitForSelector("body[data-ready=true]");
+    win = await openSheet(page, "Leroy");
+    expect(await win.locator(`${BOX}[data-ref="${ref}"]`).getAttribute("aria-pressed")).toBe("true");
+    expect((await state(page)).actors.find((a: any) => a.name === "Leroy").system.woundTrack.state).toEqual(before);
+    await page.getByTestId("reset").click();
+    win = await openSheet(page, "Leroy");
+    expect(await win.locator(`${BOX}[data-ref="${ref}"]`).getAttribute("aria-pressed")).toBe("false");
+    expect((await storedActor(page, "Leroy")).system.woundTrack.state).toBeNull();
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it.each(PRESETS)("%s: renders in the dark theme and in a narrow (400 px) window without horizontal overflow", async (preset) => {
+    const { page, context, problems } = await openPlayground(browser, { preset, theme: "dark" });
+    const name = preset === "miniatures" ? "Sir Knightly" : "Leroy";
+    const win = await openSheet(page, name);
+    expect(await page.evaluate(() => document.body.classList.contains("theme-dark"))).toBe(true);
+    expect(await win.evaluate((el) => el.classList.contains("theme-dark"))).toBe(true);
+    await screenshot(win, `sheet-${preset}-${slug(name)}-dark`);
+    await win.evaluate((el) => ((el as HTMLElement).style.width = "400px"));
+    // Nothing wider than the window: the wound track stays readable at a narrow width.
+    const overflow = await win.locator(".window-content").evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
+    await screenshot(win, `sheet-${preset}-${slug(name)}-narrow`);
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});
