@@ -15,15 +15,7 @@ function files(dir: string, ext: RegExp): string[] {
 }
 
 function lang(): Record<string, string> {
-  const out: Record<string, string> = JSON.parse(readFileSync("lang/en.json", "utf8"));
-  let parts: string[] = [];
-  try {
-    parts = readdirSync("lang/parts").filter((f) => f.endsWith(".json"));
-  } catch {
-    parts = [];
-  }
-  for (const f of parts) Object.assign(out, JSON.parse(readFileSync(join("lang/parts", f), "utf8")));
-  return out;
+  return JSON.parse(readFileSync("lang/en.json", "utf8"));
 }
 
 describe("lang/en.json", () => {

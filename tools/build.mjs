@@ -2,7 +2,7 @@
 /**
  * npm run build: an installable Foundry system in dist/ and dist/fudge-wounds.zip.
  *   1. vite library build of src/foundry/main.ts → dist/fudge-wounds.mjs (Foundry stays global)
- *   2. system.json, templates/, styles/, lang/ (lang/en.json merged with lang/parts/*.json)
+ *   2. system.json, templates/, styles/, lang/en.json
  *   3. packs/src/<pack>/*.json → dist/packs/<pack> (LevelDB, @foundryvtt/foundryvtt-cli)
  *   4. dist/fudge-wounds.zip (tools/zip.mjs, no external zip needed)
  * Options: --no-zip, --no-packs, --skip-vite (static files only: used by hot reload),
@@ -24,23 +24,13 @@ const manifest = JSON.parse(fs.readFileSync("system.json", "utf8"));
 const t0 = Date.now();
 const log = (m) => console.log(`[build ${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
 
-/** lang/en.json plus every lang/parts/*.json; a key defined twice with different text is an error. */
-export function mergeLang(dir = "lang") {
-  const merged = {};
-  const sources = [];
-  if (fs.existsSync(path.join(dir, "en.json"))) sources.push(path.join(dir, "en.json"));
-  const parts = path.join(dir, "parts");
-  if (fs.existsSync(parts)) for (const f of fs.readdirSync(parts).sort()) if (f.endsWith(".json")) sources.push(path.join(parts, f));
-  const conflicts = [];
-  for (const file of sources) {
-    const data = JSON.parse(fs.readFileSync(file, "utf8"));
-    for (const [k, v] of Object.entries(flatten(data))) {
-      if (k in merged && merged[k] !== v) conflicts.push(`${k} (${file})`);
-      merged[k] = v;
-    }
-  }
-  if (conflicts.length) console.warn(`lang: ${conflicts.length} keys with differing text, last one wins: ${conflicts.slice(0, 5).join(", ")}`);
-  return merged;
+/** lang/en.json, flat (a nested file is flattened to dotted keys; every value must be text). */
+export function readLang(dir = "lang") {
+  const file = path.join(dir, "en.json");
+  const lang = flatten(JSON.parse(fs.readFileSync(file, "utf8")));
+  const bad = Object.entries(lang).filter(([, v]) => typeof v !== "string").map(([k]) => k);
+  if (bad.length) throw new Error(`${file}: these keys are not text: ${bad.slice(0, 5).join(", ")}`);
+  return lang;
 }
 
 function flatten(obj, prefix = "", out = {}) {
@@ -83,7 +73,7 @@ async function main() {
   }
   for (const f of ["README.md", "LICENSE", "CHANGELOG.md"]) if (fs.existsSync(f)) fs.copyFileSync(f, path.join(DIST, f));
   fs.mkdirSync(path.join(DIST, "lang"), { recursive: true });
-  const lang = mergeLang();
+  const lang = readLang();
   fs.writeFileSync(path.join(DIST, "lang", "en.json"), JSON.stringify(lang, null, 2) + "\n");
   log(`lang/en.json: ${Object.keys(lang).length} keys`);
 

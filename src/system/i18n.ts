@@ -1,7 +1,7 @@
 /**
  * Localization seam of the UI layer. In Foundry `game.i18n` provides localize/format/has; in
- * tests and the playground `dictionaryI18n` does the same over a flat dictionary (lang/en.json
- * merged with lang/parts/*.json). Placeholders use Foundry's `{name}` format.
+ * tests and the playground `dictionaryI18n` does the same over the flat dictionary of
+ * lang/en.json. Placeholders use Foundry's `{name}` format.
  */
 export interface SystemI18n {
   localize(key: string): string;

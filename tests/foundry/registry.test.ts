@@ -16,7 +16,7 @@ const manifest = JSON.parse(fs.readFileSync("system.json", "utf8"));
 
 function mergedLang(): Record<string, string> {
   const out: Record<string, string> = {};
-  const files = ["lang/en.json", ...fs.readdirSync("lang/parts").filter((f) => f.endsWith(".json")).map((f) => `lang/parts/${f}`)];
+  const files = ["lang/en.json"];
   for (const f of files) if (fs.existsSync(f)) Object.assign(out, flattenLang(JSON.parse(fs.readFileSync(f, "utf8"))));
   return out;
 }

@@ -17,8 +17,8 @@ describe("settings menu fields", () => {
     for (const key of WORLD_RULE_SETTINGS) expect(paths.some((p) => p === key || p.startsWith(`${key}.`)), key).toBe(true);
   });
 
-  it("every field has a label, a hint and labelled choices in lang/parts/foundry.json", () => {
-    const lang = JSON.parse(fs.readFileSync("lang/parts/foundry.json", "utf8"));
+  it("every field has a label, a hint and labelled choices in lang/en.json", () => {
+    const lang = JSON.parse(fs.readFileSync("lang/en.json", "utf8"));
     for (const f of RULE_FIELDS) {
       expect(lang[labelKey(f.path)], labelKey(f.path)).toBeTypeOf("string");
       expect(lang[hintKey(f.path)], hintKey(f.path)).toBeTypeOf("string");

@@ -47,8 +47,8 @@ describe("token statuses from the wound track", () => {
     expect(statusChanges(["dead", "prone"], [])).toEqual({ add: [], remove: ["dead", "prone"] });
   });
 
-  it("every status has a name key in lang/parts/foundry.json and a unique id", () => {
-    const lang = JSON.parse(fs.readFileSync("lang/parts/foundry.json", "utf8"));
+  it("every status has a name key in lang/en.json and a unique id", () => {
+    const lang = JSON.parse(fs.readFileSync("lang/en.json", "utf8"));
     for (const e of WOUND_STATUS_EFFECTS) expect(lang[e.name], e.name).toBeTypeOf("string");
     expect(new Set(MANAGED_STATUS_IDS).size).toBe(MANAGED_STATUS_IDS.length);
   });

@@ -7,14 +7,13 @@ import { boxTrackConfig } from "../../src/rules/tracks/box";
 import { dcTrackConfig } from "../../src/rules/tracks/dc";
 import { DC_VARIANTS, MMM_DICE, SCALE_PIERCING, SHIELDS, WEAPON_SIZES, unopposedRoll } from "../../src/rules/fudge";
 
-const lang = JSON.parse(readFileSync("lang/parts/fudge.json", "utf8")) as Record<string, string>;
-const allParts: Record<string, string> = {};
-for (const f of readdirSync("lang/parts")) Object.assign(allParts, JSON.parse(readFileSync(`lang/parts/${f}`, "utf8")));
+const lang = JSON.parse(readFileSync("lang/en.json", "utf8")) as Record<string, string>;
+const allParts = lang;
 
 const sources = readdirSync("src/rules/fudge").map((f) => readFileSync(`src/rules/fudge/${f}`, "utf8"));
 
 describe("fudge i18n keys", () => {
-  it("every FUDGE.*.Fudge.* key in the code has English text in lang/parts/fudge.json", () => {
+  it("every FUDGE.*.Fudge.* key in the code has English text in lang/en.json", () => {
     const used = new Set(sources.flatMap((s) => [...s.matchAll(/"(FUDGE\.(?:Step|Error|Dice)\.Fudge\.[A-Za-z]+)"/g)].map((m) => m[1])));
     expect(used.size).toBeGreaterThan(50);
     for (const k of used) expect(lang[k], k).toBeTypeOf("string");

@@ -8,7 +8,7 @@ import { recoverAction } from "../../src/rules/volt";
 import "../../src/rules/volt";
 
 const root = join(__dirname, "../..");
-const lang = JSON.parse(readFileSync(join(root, "lang/parts/volt.json"), "utf8")) as Record<string, string>;
+const lang = JSON.parse(readFileSync(join(root, "lang/en.json"), "utf8")) as Record<string, string>;
 const sources = [
   ...readdirSync(join(root, "src/rules/volt")).map((f) => join(root, "src/rules/volt", f)),
   join(root, "src/rules/tracks/volt.ts"),

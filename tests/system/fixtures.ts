@@ -1,5 +1,5 @@
 /** Shared fixtures of the UI-layer tests: Leroy and Theodora (seed 000), miniatures, lang. */
-import { readFileSync, readdirSync, existsSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   defaultCharacterData,
@@ -92,14 +92,9 @@ export function rulesFor(preset: PresetId, patch: Partial<WorldRules> = {}): Wor
 
 export const PRESET_IDS: PresetId[] = ["fudge", "miniatures", "fate", "volt"];
 
-/** lang/en.json merged with every lang/parts/*.json, flat. */
+/** lang/en.json, flat. */
 export function loadLang(): Record<string, string> {
-  const dict: Record<string, string> = {};
-  const add = (file: string) => Object.assign(dict, JSON.parse(readFileSync(file, "utf8")));
-  add(join(ROOT, "lang", "en.json"));
-  const parts = join(ROOT, "lang", "parts");
-  if (existsSync(parts)) for (const f of readdirSync(parts).sort()) if (f.endsWith(".json")) add(join(parts, f));
-  return dict;
+  return JSON.parse(readFileSync(join(ROOT, "lang", "en.json"), "utf8"));
 }
 
 export const GM = { id: "gm", isGM: true };

@@ -2,7 +2,7 @@
 import { defaultCharacterData, TRACK_PRESETS } from "../../system/data";
 import { deriveActorSystem, type DerivedActor } from "../bridge";
 import { migrateActorSystem } from "../migrate-pure";
-import { choice, editableInt, html, int, text, trackState } from "./fields";
+import { choice, editableInt, longText, int, text, trackState } from "./fields";
 
 const fields = foundry.data.fields;
 const D = defaultCharacterData();
@@ -45,7 +45,7 @@ export function characterSchema() {
     }),
     defenseSkill: text(""),
     defenseDefault: editableInt("defenseDefault", D.defenseDefault),
-    notes: html(),
+    notes: longText(),
     // Token bar: open boxes / all boxes, filled in prepareDerivedData.
     openBoxes: new fields.SchemaField({ value: int(0, 0, 999), max: int(0, 0, 999) }),
   };

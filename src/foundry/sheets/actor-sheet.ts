@@ -45,6 +45,9 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     },
   };
 
+  /** The wound box a keyboard or mouse user just toggled: it keeps the focus across the re-render. */
+  focusRef: string | null = null;
+
   get actorDoc(): Actor.Implementation {
     return (this as unknown as { document: Actor.Implementation }).document;
   }
@@ -68,6 +71,10 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     el.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>("[name^='system.'], [name='name']").forEach((input) => {
       input.addEventListener("change", () => void this.submitField(input));
     });
+    if (this.focusRef) {
+      el.querySelector<HTMLElement>(`[data-ref="${CSS.escape(this.focusRef)}"]`)?.focus();
+      this.focusRef = null;
+    }
   }
 
   async submitField(input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): Promise<void> {
@@ -100,6 +107,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
   static async onToggleBox(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
     const ref = data(target, "ref", "box");
     if (!ref) return;
+    this.focusRef = ref;
     await this.act(() => updateActor(this.actorDoc, actions.toggleWoundBox(plainActor(this.actorDoc), ref, worldRules(), userRef())));
   }
 
