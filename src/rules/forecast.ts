@@ -40,9 +40,6 @@ interface Step {
   toB: unknown;
   healA: string | null; // healing type a follow-up applies (FATE Clipped consumed)
   healB: string | null;
-  /** Cache keys of what happens to each side (wound and healing as JSON). */
-  kA: string;
-  kB: string;
   p: number;
 }
 
@@ -76,18 +73,20 @@ function followHeal(r: AttackResolution | null, side: "attacker" | "defender"): 
   return f ? String(f.params.healing) : null;
 }
 
+const QUIET = { explain: false } as const;
+
 /** Enumerates one step: `first` attacks `second` (opposed: the loser of the roll is wounded). */
 function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackRequest): Step[] {
   const slotsFS = p.slots(reqFS);
   const counter: DiceSlot[] = p.exchange === "opposed" ? p.slots(reqSF).map((s) => ({ ...s, id: `counter:${s.id}` })) : [];
   const merged = new Map<string, Step>();
   enumerateDice([...slotsFS, ...counter], (dice: DiceReader) => {
-    const r1 = p.resolve(reqFS, dice);
+    const r1 = p.resolve(reqFS, dice, QUIET);
     let r2: AttackResolution | null = null;
     if (p.exchange === "opposed" && (r1.numbers.relativeDegree ?? 0) < 0) {
       // The defender won the opposed roll: same two 4dF, seen from the other side (Fudge §4.3).
       const swapped: DiceReader = (id) => (id === "attack" ? dice("defense") : id === "defense" ? dice("attack") : dice(`counter:${id}`));
-      r2 = p.resolve(reqSF, swapped);
+      r2 = p.resolve(reqSF, swapped, QUIET);
     }
     return {
       toA: r2?.wound ?? null,
@@ -96,12 +95,10 @@ function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackReq
       healB: followHeal(r1, "defender") ?? followHeal(r2, "attacker"),
     };
   }, (s, prob) => {
-    const kA = JSON.stringify([s.toA, s.healA]);
-    const kB = JSON.stringify([s.toB, s.healB]);
-    const key = `${kA}|${kB}`;
+    const key = JSON.stringify([s.toA, s.healA, s.toB, s.healB]);
     const m = merged.get(key);
     if (m) m.p += prob;
-    else merged.set(key, { ...s, kA, kB, p: prob });
+    else merged.set(key, { ...s, p: prob });
   });
   return [...merged.values()];
 }
@@ -144,61 +141,80 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       if (turn === "a") s = enumerateStep(p, withTracks(reqAB, tA, tB), withTracks(reqBA, tB, tA));
       else {
         // B attacks A: swap the roles back so that toA/toB keep their meaning.
-        s = enumerateStep(p, withTracks(reqBA, tB, tA), withTracks(reqAB, tA, tB)).map((x) => ({ toA: x.toB, toB: x.toA, healA: x.healB, healB: x.healA, kA: x.kB, kB: x.kA, p: x.p }));
+        s = enumerateStep(p, withTracks(reqBA, tB, tA), withTracks(reqAB, tA, tB)).map((x) => ({ toA: x.toB, toB: x.toA, healA: x.healB, healB: x.healA, p: x.p }));
       }
       stepCache.set(key, s);
     }
     return s;
   };
-  // Per side: a state key identifies a state only within its own track config.
-  const applyCache = { a: new Map<string, Track>(), b: new Map<string, Track>() };
-  const applyTo = (side: "a" | "b", t: Track, wound: unknown, heal: string | null, what: string): Track => {
-    if (wound === null && heal === null) return t;
-    const cache = applyCache[side];
-    const key = `${derived(t).key}|${what}`;
-    let r = cache.get(key);
-    if (!r) {
+  // Each side's distinct track states get small integer ids (a state key identifies a state only
+  // within its own track config), and each (state, step outcome) pair is applied once.
+  interface Side {
+    ids: Map<string, number>;
+    tracks: Track[];
+    next: Map<number, number>; // state id × step index → state id
+  }
+  const sides = { a: { ids: new Map(), tracks: [], next: new Map() } as Side, b: { ids: new Map(), tracks: [], next: new Map() } as Side };
+  const intern = (side: Side, t: Track): number => {
+    const key = derived(t).key;
+    let id = side.ids.get(key);
+    if (id === undefined) {
+      id = side.tracks.length;
+      side.tracks.push(t);
+      side.ids.set(key, id);
+    }
+    return id;
+  };
+  const stepIndex = new Map<Step, number>();
+  const applyTo = (side: Side, id: number, s: Step, wound: unknown, heal: string | null): number => {
+    if (wound === null && heal === null) return id;
+    let si = stepIndex.get(s);
+    if (si === undefined) stepIndex.set(s, (si = stepIndex.size));
+    const key = si * 2 ** 24 + id;
+    let r = side.next.get(key);
+    if (r === undefined) {
       // The roll that consumed a follow-up (FATE Clipped) comes before the wound it dealt.
-      r = t;
-      if (heal !== null) r = healTrack(r, { type: heal }).track;
-      if (wound !== null) r = applyWound(r, wound).track;
-      cache.set(key, r);
+      let t = side.tracks[id];
+      if (heal !== null) t = healTrack(t, { type: heal }).track;
+      if (wound !== null) t = applyWound(t, wound).track;
+      r = intern(side, t);
+      side.next.set(key, r);
     }
     return r;
   };
 
   // Explore the reachable chain.
   interface Node {
-    tA: Track;
-    tB: Track;
+    a: number;
+    b: number;
     turn: "a" | "b";
     absorbed: "a" | "b" | null; // which side is out
     edges: Array<[number, number]>; // [node index, p]
   }
   const nodes: Node[] = [];
-  const index = new Map<string, number>();
-  const nodeOf = (tA: Track, tB: Track, turn: "a" | "b"): number => {
-    const dA = derived(tA);
-    const dB = derived(tB);
-    const absorbed = dA.out ? "a" : dB.out ? "b" : null;
-    const key = absorbed ? `out:${absorbed}` : `${turn}|${dA.key}|${dB.key}`;
+  const index = new Map<number, number>();
+  const nodeOf = (a: number, b: number, turn: "a" | "b"): number => {
+    const aOut = derived(sides.a.tracks[a]).out;
+    const bOut = derived(sides.b.tracks[b]).out;
+    const absorbed = aOut ? "a" : bOut ? "b" : null;
+    const key = absorbed === "a" ? -1 : absorbed === "b" ? -2 : (a * 2 ** 24 + b) * 2 + (turn === "a" ? 0 : 1);
     let i = index.get(key);
     if (i === undefined) {
       if (nodes.length >= maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
       i = nodes.length;
-      nodes.push({ tA, tB, turn, absorbed, edges: [] });
+      nodes.push({ a, b, turn, absorbed, edges: [] });
       index.set(key, i);
     }
     return i;
   };
-  const start = nodeOf(reqAB.attacker.track, reqAB.defender.track, first);
+  const start = nodeOf(intern(sides.a, reqAB.attacker.track), intern(sides.b, reqAB.defender.track), first);
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i];
     if (n.absorbed) continue;
     const next = alternating ? (n.turn === "a" ? "b" : "a") : n.turn;
     const acc = new Map<number, number>();
-    for (const s of steps(n.tA, n.tB, n.turn)) {
-      const j = nodeOf(applyTo("a", n.tA, s.toA, s.healA, s.kA), applyTo("b", n.tB, s.toB, s.healB, s.kB), next);
+    for (const s of steps(sides.a.tracks[n.a], sides.b.tracks[n.b], n.turn)) {
+      const j = nodeOf(applyTo(sides.a, n.a, s, s.toA, s.healA), applyTo(sides.b, n.b, s, s.toB, s.healB), next);
       acc.set(j, (acc.get(j) ?? 0) + s.p);
     }
     n.edges = [...acc.entries()];
@@ -282,6 +298,35 @@ function solveComponent(
   stuck: Float64Array,
 ): void {
   const m = comp.length;
+  if (m === 1) {
+    // One state, perhaps with a self-loop (a miss): x = (Σ others + c) / (1 − p_self).
+    const v = comp[0];
+    let self = 0;
+    let a = 0;
+    let b = 0;
+    let e = 1;
+    let st = 0;
+    for (const [w, p] of nodes[v].edges) {
+      if (w === v) self += p;
+      else {
+        a += p * pA[w];
+        b += p * pB[w];
+        e += p * eSteps[w];
+        st += p * stuck[w];
+      }
+    }
+    if (self >= 1 - 1e-15) {
+      stuck[v] = 1;
+      eSteps[v] = Infinity;
+      return;
+    }
+    const k = 1 / (1 - self);
+    pA[v] = a * k;
+    pB[v] = b * k;
+    eSteps[v] = e * k;
+    stuck[v] = st * k;
+    return;
+  }
   const local = new Map<number, number>();
   comp.forEach((v, i) => local.set(v, i));
   // (I − Q) x = b, four right-hand sides: pA, pB, steps, stuck.

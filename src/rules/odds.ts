@@ -27,6 +27,9 @@ export interface AttackOdds {
   leaves: number;
 }
 
+/** Odds tally numbers and wounds, never the explanation. */
+const QUIET = { explain: false } as const;
+
 function emptyOdds(preset: string): AttackOdds {
   return { preset, hit: 0, outcomes: {}, woundLevels: {}, trackResults: {}, conditions: {}, death: 0, residual: 0, leaves: 0 };
 }
@@ -54,7 +57,7 @@ export function exactOdds(input: unknown): AttackOdds {
   const req = p.parseRequest(input);
   const odds = emptyOdds(p.preset);
   let total = 0;
-  enumerateDice(p.slots(req), (dice) => p.resolve(req, dice), (r: AttackResolution, prob) => {
+  enumerateDice(p.slots(req), (dice) => p.resolve(req, dice, QUIET), (r: AttackResolution, prob) => {
     tally(odds, r, prob);
     total += prob;
   });
@@ -69,7 +72,7 @@ export function monteCarloOdds(input: unknown, samples: number, rng: Rng): Attac
   const slots = p.slots(req);
   const odds = emptyOdds(p.preset);
   const w = 1 / samples;
-  for (let i = 0; i < samples; i++) tally(odds, p.resolve(req, rollingDice(slots, rng)), w);
+  for (let i = 0; i < samples; i++) tally(odds, p.resolve(req, rollingDice(slots, rng), QUIET), w);
   odds.leaves = samples;
   return odds;
 }

@@ -68,6 +68,14 @@ export interface AttackRequest<C extends Combatant = Combatant, O = unknown> {
   situation: Record<string, unknown>;
 }
 
+export interface ResolveOptions {
+  /**
+   * false: the caller reads only numbers, the wound and the track preview (exact odds, the duel
+   * forecast), so a pipeline may skip building `steps`. Default true.
+   */
+  explain?: boolean;
+}
+
 export interface AttackPipeline<R extends AttackRequest = AttackRequest> {
   preset: PresetId;
   /**
@@ -77,7 +85,7 @@ export interface AttackPipeline<R extends AttackRequest = AttackRequest> {
   exchange: "opposed" | "alternating";
   parseRequest(input: unknown): R;
   slots(req: R): DiceSlot[];
-  resolve(req: R, dice: DiceReader): AttackResolution;
+  resolve(req: R, dice: DiceReader, opts?: ResolveOptions): AttackResolution;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

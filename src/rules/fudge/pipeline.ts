@@ -6,7 +6,7 @@
 import { RulesError } from "../errors";
 import { signed, type Step } from "../explain";
 import { describeLevel } from "../ladder";
-import { registerPipeline, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type FollowUp } from "../pipeline";
+import { registerPipeline, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type FollowUp, type ResolveOptions } from "../pipeline";
 import { applyWound, trackStatus } from "../track";
 import { woundLabel } from "../tracks/box";
 import { at, bool, int, record, str, type Path } from "../validate";
@@ -155,11 +155,16 @@ function prepared(req: FudgeRequest): Prepared {
   return p;
 }
 
-export function resolveFudge(req: FudgeRequest, dice: DiceReader): AttackResolution {
+export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveOptions = {}): AttackResolution {
   const { attacker: a, defender: d, options: o, situation: s } = req;
   const pre = prepared(req);
   const scale = pre.scale;
   const steps: Step[] = [];
+  // Exact odds and the duel forecast read only numbers and wounds: they skip the explanation.
+  const explain = opts.explain !== false;
+  const note = (make: () => Step): void => {
+    if (explain) steps.push(make());
+  };
   const numbers: Record<string, number> = {};
   const read: Record<string, number[]> = {};
   const followUps: FollowUp[] = [];
@@ -177,59 +182,59 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader): AttackResolut
   const dPenalty = trackStatus(d.track).penalty;
 
   const attackRoll = readFudge("attack", 4);
-  steps.push(fstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, a.skill, { name: a.name, level: ladderName(a.skill) }));
-  steps.push(fstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", attackRoll, { faces: facesText(read.attack) }));
+  note(() => fstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, a.skill, { name: a.name, level: ladderName(a.skill) }));
+  note(() => fstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", attackRoll, { faces: facesText(read.attack) }));
   let attackerTotal = a.skill + attackRoll;
   if (s.modifier !== 0) {
     attackerTotal += s.modifier;
-    steps.push(fstep("FUDGE.Step.Fudge.Situational", R_MELEE, s.modifier));
+    note(() => fstep("FUDGE.Step.Fudge.Situational", R_MELEE, s.modifier));
   }
   if (s.allOutAttack) {
     // Fudge §4.31: all-out offense grants +1 to the combat skill.
     attackerTotal += 1;
-    steps.push(fstep("FUDGE.Step.Fudge.AllOutAttack", R_MELEE, 1));
+    note(() => fstep("FUDGE.Step.Fudge.AllOutAttack", R_MELEE, 1));
   }
   if (aPenalty !== 0) {
     // Fudge §4.51 / §4.31: wound penalties apply to every roll of the wounded character.
     attackerTotal += aPenalty;
-    steps.push(fstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", aPenalty, { name: a.name }));
+    note(() => fstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", aPenalty, { name: a.name }));
   }
   const dShield = shieldValue(d.shield, ranged);
   if (dShield !== 0) {
     // Fudge §4.31: a shield is subtracted from the opponent's weapon skill.
     attackerTotal -= dShield;
-    steps.push(fstep("FUDGE.Step.Fudge.Shield", R_MELEE, -dShield, { name: d.name, shield: `FUDGE.Fudge.Shield.${d.shield}` }));
+    note(() => fstep("FUDGE.Step.Fudge.Shield", R_MELEE, -dShield, { name: d.name, shield: `FUDGE.Fudge.Shield.${d.shield}` }));
   }
-  steps.push(fstep("FUDGE.Step.Fudge.AttackerTotal", R_OPPOSED, attackerTotal, { name: a.name, level: ladderName(attackerTotal) }));
+  note(() => fstep("FUDGE.Step.Fudge.AttackerTotal", R_OPPOSED, attackerTotal, { name: a.name, level: ladderName(attackerTotal) }));
 
   const defenseRoll = readFudge("defense", 4);
-  steps.push(fstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, d.defense, { name: d.name, level: ladderName(d.defense) }));
-  steps.push(fstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", defenseRoll, { faces: facesText(read.defense) }));
+  note(() => fstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, d.defense, { name: d.name, level: ladderName(d.defense) }));
+  note(() => fstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", defenseRoll, { faces: facesText(read.defense) }));
   let defenderTotal = d.defense + defenseRoll;
   if (s.defenderModifier !== 0) {
     defenderTotal += s.defenderModifier;
-    steps.push(fstep("FUDGE.Step.Fudge.Situational", R_MELEE, s.defenderModifier));
+    note(() => fstep("FUDGE.Step.Fudge.Situational", R_MELEE, s.defenderModifier));
   }
   if (s.allOutDefense) {
     // Fudge §4.31: an all-out defensive stance earns +2 to the combat skill.
     defenderTotal += 2;
-    steps.push(fstep("FUDGE.Step.Fudge.AllOutDefense", R_MELEE, 2));
+    note(() => fstep("FUDGE.Step.Fudge.AllOutDefense", R_MELEE, 2));
   }
   if (dPenalty !== 0) {
     defenderTotal += dPenalty;
-    steps.push(fstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", dPenalty, { name: d.name }));
+    note(() => fstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", dPenalty, { name: d.name }));
   }
   // Fudge §4.31: the attacker's shield lowers the defender's combat skill in melee (it does not
   // hinder a dodge against a ranged attack).
   const aShield = ranged ? 0 : shieldValue(a.shield, false);
   if (aShield !== 0) {
     defenderTotal -= aShield;
-    steps.push(fstep("FUDGE.Step.Fudge.Shield", R_MELEE, -aShield, { name: a.name, shield: `FUDGE.Fudge.Shield.${a.shield}` }));
+    note(() => fstep("FUDGE.Step.Fudge.Shield", R_MELEE, -aShield, { name: a.name, shield: `FUDGE.Fudge.Shield.${a.shield}` }));
   }
-  steps.push(fstep("FUDGE.Step.Fudge.DefenderTotal", R_OPPOSED, defenderTotal, { name: d.name, level: ladderName(defenderTotal) }));
+  note(() => fstep("FUDGE.Step.Fudge.DefenderTotal", R_OPPOSED, defenderTotal, { name: d.name, level: ladderName(defenderTotal) }));
 
   const rd = attackerTotal - defenderTotal;
-  steps.push(fstep("FUDGE.Step.Fudge.RelativeDegree", R_OPPOSED, rd));
+  note(() => fstep("FUDGE.Step.Fudge.RelativeDegree", R_OPPOSED, rd));
   Object.assign(numbers, { attackRoll, defenseRoll, attackerTotal, defenderTotal, relativeDegree: rd });
 
   // --- Damage factors (Fudge §4.54). Scale-piercing needs a good hit (RD ≥ 2, §4.58).
@@ -253,7 +258,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader): AttackResolut
 
   if (rd <= 0) {
     Object.assign(numbers, { odf, ddf, damageFactor: odf - ddf });
-    steps.push(fstep(rd === 0 ? "FUDGE.Step.Fudge.Standoff" : "FUDGE.Step.Fudge.Miss", R_OPPOSED, rd));
+    note(() => fstep(rd === 0 ? "FUDGE.Step.Fudge.Standoff" : "FUDGE.Step.Fudge.Miss", R_OPPOSED, rd));
     if (s.allOutAttack) {
       // Fudge §4.31: an all-out attacker who ties or loses lets the other fighter win, with +2 to damage.
       const counter = [fstep("FUDGE.Step.Fudge.AllOutCounter", R_MELEE, 2, { name: d.name, rd: signed(0 - rd) })];
@@ -263,11 +268,11 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader): AttackResolut
     return result(rd === 0 ? "standoff" : "miss", null, null, null);
   }
 
-  steps.push(...odfResult.steps, ...ddfResult.steps);
+  if (explain) steps.push(...odfResult.steps, ...ddfResult.steps);
   if (s.allOutAttack) {
     // Fudge §4.31: all-out offense adds +1 for damage if successful.
     odf += 1;
-    steps.push(fstep("FUDGE.Step.Fudge.AllOutDamage", R_MELEE, 1));
+    note(() => fstep("FUDGE.Step.Fudge.AllOutDamage", R_MELEE, 1));
   }
   const graze = rd === 1;
   const rollOnThisHit = o.woundMode === "factors" && o.damageRoll !== "none" && (!graze || o.grazeDamageRoll);
@@ -276,15 +281,15 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader): AttackResolut
     // Fudge §4.61: the winner's even die total adds one to his ODF; the loser's even total adds one to his DDF.
     if (Math.abs(attackRoll) % 2 === 0) {
       odf += 1;
-      steps.push(fstep("FUDGE.Step.Fudge.EvenAttack", R_ROLL, 1, { roll: signed(attackRoll) }));
+      note(() => fstep("FUDGE.Step.Fudge.EvenAttack", R_ROLL, 1, { roll: signed(attackRoll) }));
     }
     if (Math.abs(defenseRoll) % 2 === 0) {
       ddf += 1;
-      steps.push(fstep("FUDGE.Step.Fudge.EvenDefense", R_ROLL, 1, { roll: signed(defenseRoll) }));
+      note(() => fstep("FUDGE.Step.Fudge.EvenDefense", R_ROLL, 1, { roll: signed(defenseRoll) }));
     }
   }
   const factor = odf - ddf;
-  steps.push(fstep("FUDGE.Step.Fudge.DamageFactor", R_WOUND, factor, { odf: signed(odf), ddf: signed(ddf) }));
+  note(() => fstep("FUDGE.Step.Fudge.DamageFactor", R_WOUND, factor, { odf: signed(odf), ddf: signed(ddf) }));
   Object.assign(numbers, { odf, ddf, damageFactor: factor });
 
   // --- The wound level before Damage Capacity rolls, pulled punches and stun.
@@ -294,17 +299,17 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader): AttackResolut
 
   if (o.woundMode === "gmJudgement") {
     // Fudge §4.55: the GM assesses the factors and announces the wound.
-    steps.push(fstep("FUDGE.Step.Fudge.GmJudgement", R_WOUND, rd, { odf: signed(odf), ddf: signed(ddf), factor: signed(factor) }));
+    note(() => fstep("FUDGE.Step.Fudge.GmJudgement", R_WOUND, rd, { odf: signed(odf), ddf: signed(ddf), factor: signed(factor) }));
     if (s.gmLevel === null) return result("gmJudgement", null, null, null);
     level = s.gmLevel === "none" ? null : s.gmLevel;
-    steps.push(fstep("FUDGE.Step.Fudge.GmLevel", R_WOUND, undefined, { level: levelParam(level) }));
+    note(() => fstep("FUDGE.Step.Fudge.GmLevel", R_WOUND, undefined, { level: levelParam(level) }));
     if (o.gmSituationalRoll) {
       // Fudge §4.55: −1..+1 no change; +3 / +4 add a wound level or two. ±2 is left to the GM.
       const roll = readFudge("situational", 4);
       numbers.situationalRoll = roll;
       const by = roll >= 4 ? 2 : roll === 3 ? 1 : 0;
-      if (Math.abs(roll) === 2) steps.push(fstep("FUDGE.Step.Fudge.SituationalGmCall", R_WOUND, roll));
-      else steps.push(fstep("FUDGE.Step.Fudge.SituationalRoll", R_WOUND, roll, { by }));
+      if (Math.abs(roll) === 2) note(() => fstep("FUDGE.Step.Fudge.SituationalGmCall", R_WOUND, roll));
+      else note(() => fstep("FUDGE.Step.Fudge.SituationalRoll", R_WOUND, roll, { by }));
       level = shiftBy(scale, level, by);
     }
   } else if (graze) {
@@ -313,31 +318,31 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader): AttackResolut
     const values = readDieValues(dice("damage"), "dice.damage", 3, 6);
     read.damage = [...values];
     const mmm = readMinMidMax(values, factor, rd, o.minMidMax.table, o.minMidMax.severeNegative);
-    steps.push(...mmm.steps);
+    if (explain) steps.push(...mmm.steps);
     Object.assign(numbers, { mmmBonus: mmm.bonus, mmmRead: mmm.value });
     damageNumber = mmm.value;
     level = levelForNumber(scale, damageNumber);
-    steps.push(numberStep(damageNumber, level, "Fudge §4.63"));
+    if (explain) steps.push(numberStep(damageNumber, level, "Fudge §4.63"));
   } else {
     // Fudge §4.55: damage number = RD (doubled with the double-RD option) + total damage factor.
     const rdPart = o.doubleRd ? 2 * rd : rd;
-    steps.push(fstep(o.doubleRd ? "FUDGE.Step.Fudge.DoubleRd" : "FUDGE.Step.Fudge.RdPart", R_WOUND, rdPart, { rd }));
+    note(() => fstep(o.doubleRd ? "FUDGE.Step.Fudge.DoubleRd" : "FUDGE.Step.Fudge.RdPart", R_WOUND, rdPart, { rd }));
     damageNumber = rdPart + factor;
     if (o.damageRoll === "dfNumber" || o.damageRoll === "situational4dF") {
       // Fudge §4.61: 1dF (or a 4dF Situational roll) added to the damage number.
       const roll = readFudge("damage", o.damageRoll === "dfNumber" ? 1 : 4);
       numbers.damageRoll = roll;
       damageNumber += roll;
-      steps.push(fstep(o.damageRoll === "dfNumber" ? "FUDGE.Step.Fudge.DamageDie" : "FUDGE.Step.Fudge.DamageSituational", R_ROLL, roll));
+      note(() => fstep(o.damageRoll === "dfNumber" ? "FUDGE.Step.Fudge.DamageDie" : "FUDGE.Step.Fudge.DamageSituational", R_ROLL, roll));
     }
     level = levelForNumber(scale, damageNumber);
-    steps.push(numberStep(damageNumber, level, R_WOUND));
+    if (explain) steps.push(numberStep(damageNumber, level, R_WOUND));
     if (o.damageRoll === "dfLevel" && level !== null) {
       // Fudge §4.61: 1dF applied to the wound level.
       const roll = readFudge("damage", 1);
       numbers.damageRoll = roll;
       level = shiftBy(scale, level, roll);
-      steps.push(fstep("FUDGE.Step.Fudge.DamageDieLevel", R_ROLL, roll, { level: levelParam(level) }));
+      note(() => fstep("FUDGE.Step.Fudge.DamageDieLevel", R_ROLL, roll, { level: levelParam(level) }));
     }
   }
   if (damageNumber !== null) numbers.damageNumber = damageNumber;
@@ -352,11 +357,11 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader): AttackResolut
     const rolled = trait + roll + dPenalty;
     dcDelta = rolled >= 2 ? -1 : rolled <= -2 ? 1 : 0;
     numbers.dcRoll = rolled;
-    steps.push(fstep(o.dcVariant === "roll" ? "FUDGE.Step.Fudge.DcRoll" : "FUDGE.Step.Fudge.WillpowerRoll", R_DC, dcDelta, { trait: signed(trait), roll: signed(roll), penalty: signed(dPenalty), rolled: signed(rolled), level: ladderName(rolled) }));
+    note(() => fstep(o.dcVariant === "roll" ? "FUDGE.Step.Fudge.DcRoll" : "FUDGE.Step.Fudge.WillpowerRoll", R_DC, dcDelta, { trait: signed(trait), roll: signed(roll), penalty: signed(dPenalty), rolled: signed(rolled), level: ladderName(rolled) }));
   } else if (o.dcVariant === "gift" && level !== null && d.dcGift !== "none") {
     // Fudge §4.52 (2): Damage Resistant reduces the severity by one, Fragile increases it by one.
     dcDelta = d.dcGift === "damageResistant" ? -1 : 1;
-    steps.push(fstep(d.dcGift === "damageResistant" ? "FUDGE.Step.Fudge.DamageResistant" : "FUDGE.Step.Fudge.Fragile", R_DC, dcDelta));
+    note(() => fstep(d.dcGift === "damageResistant" ? "FUDGE.Step.Fudge.DamageResistant" : "FUDGE.Step.Fudge.Fragile", R_DC, dcDelta));
   }
   if (dcDelta !== 0) {
     // Fudge §4.52: the adjustment is one wound level, or one damage point (when there is a number).
@@ -366,21 +371,21 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader): AttackResolut
       damageNumber += dcDelta;
       numbers.damageNumber = damageNumber;
       level = shiftBy(scale, level, moved);
-      steps.push(numberStep(damageNumber, level, R_DC));
+      if (explain) steps.push(numberStep(damageNumber, level, R_DC));
     } else {
       level = shiftBy(scale, level, dcDelta);
-      steps.push(fstep("FUDGE.Step.Fudge.DcLevel", R_DC, dcDelta, { level: levelParam(level) }));
+      note(() => fstep("FUDGE.Step.Fudge.DcLevel", R_DC, dcDelta, { level: levelParam(level) }));
     }
   }
 
   // --- Pulling punches (Fudge §4.62): the attacker names the worst level the blow may cause.
   if (s.pullPunch !== null && severity(scale, level) > severity(scale, s.pullPunch)) {
     level = s.pullPunch;
-    steps.push(fstep("FUDGE.Step.Fudge.PullPunch", R_STUN, undefined, { level: levelParam(s.pullPunch) }));
+    note(() => fstep("FUDGE.Step.Fudge.PullPunch", R_STUN, undefined, { level: levelParam(s.pullPunch) }));
   }
 
   if (level === null) {
-    steps.push(fstep("FUDGE.Step.Fudge.NoDamage", R_WOUND));
+    note(() => fstep("FUDGE.Step.Fudge.NoDamage", R_WOUND));
     return result("noDamage", null, null, null);
   }
 
@@ -389,13 +394,13 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader): AttackResolut
   if (s.stun) {
     if (d.track.config.kind !== "box") {
       // A DC track (Fudge §4.57) has no stun marks: the blow counts as a wound.
-      steps.push(fstep("FUDGE.Step.Fudge.StunNoBoxTrack", R_STUN));
+      note(() => fstep("FUDGE.Step.Fudge.StunNoBoxTrack", R_STUN));
     } else if (a.weapon.stunCapable) {
       // Fudge §4.62: a stun attack turns the wound into a stun mark (the track applies its effects).
       wound.stun = true;
-      steps.push(fstep("FUDGE.Step.Fudge.Stun", R_STUN, undefined, { level: levelParam(level) }));
+      note(() => fstep("FUDGE.Step.Fudge.Stun", R_STUN, undefined, { level: levelParam(level) }));
     } else {
-      steps.push(fstep("FUDGE.Step.Fudge.StunNotCapable", R_STUN, undefined, { weapon: a.weapon.name }));
+      note(() => fstep("FUDGE.Step.Fudge.StunNotCapable", R_STUN, undefined, { weapon: a.weapon.name }));
     }
   }
   if (d.track.config.kind === "box") {
@@ -403,7 +408,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader): AttackResolut
     if (s.beganRoundIncapacitated) wound.beganRoundIncapacitated = true;
     if (s.spendFudgePoint) wound.spendFudgePoint = true;
   }
-  steps.push(fstep("FUDGE.Step.Fudge.Wound", R_WOUND, undefined, { name: d.name, level: levelParam(level) }));
+  note(() => fstep("FUDGE.Step.Fudge.Wound", R_WOUND, undefined, { name: d.name, level: levelParam(level) }));
   const applied = applyWound(d.track, wound);
   return result("wound", level, wound, { track: applied.track, status: applied.status, steps: applied.steps, ended: applied.ended });
 
@@ -413,7 +418,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader): AttackResolut
 
   /** Fudge §4.56: a graze wounds by the graze table, plus any Scale difference; a damage roll moves it by one level at most. */
   function grazeLevel(): string | null {
-    steps.push(fstep("FUDGE.Step.Fudge.Graze", R_GRAZE, rd));
+    note(() => fstep("FUDGE.Step.Fudge.Graze", R_GRAZE, rd));
     const atkScale = strengthScaleCounts(a.weapon) ? a.strengthScale : 0;
     const diff = atkScale - d.massScale;
     const raise = diff <= 0 ? 0 : o.graze.scaleRaise === "perPoint" ? diff : o.graze.scaleRaise === "one" ? 1 : 0;
@@ -431,8 +436,8 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader): AttackResolut
       return levelAt(scale, cap);
     };
     const base = fromTable(baseFactor);
-    steps.push(fstep("FUDGE.Step.Fudge.GrazeTable", R_GRAZE, baseFactor, { level: levelParam(grazeTableLevel(o.graze.table, baseFactor)) }));
-    if (raise > 0) steps.push(fstep(capped ? "FUDGE.Step.Fudge.GrazeScaleCapped" : "FUDGE.Step.Fudge.GrazeScale", R_GRAZE, raise, { diff: signed(diff), level: levelParam(base) }));
+    note(() => fstep("FUDGE.Step.Fudge.GrazeTable", R_GRAZE, baseFactor, { level: levelParam(grazeTableLevel(o.graze.table, baseFactor)) }));
+    if (raise > 0) note(() => fstep(capped ? "FUDGE.Step.Fudge.GrazeScaleCapped" : "FUDGE.Step.Fudge.GrazeScale", R_GRAZE, raise, { diff: signed(diff), level: levelParam(base) }));
     if (!rollOnThisHit) return base;
     let rolled: string | null;
     if (o.damageRoll === "dfLevel") {
@@ -449,7 +454,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader): AttackResolut
     // Fudge §4.56: a damage roll changes a graze by one level at most.
     const b = severity(scale, base);
     const clamped = levelAt(scale, Math.max(b - 1, Math.min(b + 1, severity(scale, rolled))));
-    steps.push(fstep("FUDGE.Step.Fudge.GrazeRoll", R_GRAZE, numbers.damageRoll ?? factor - baseFactor, { level: levelParam(clamped) }));
+    note(() => fstep("FUDGE.Step.Fudge.GrazeRoll", R_GRAZE, numbers.damageRoll ?? factor - baseFactor, { level: levelParam(clamped) }));
     return clamped;
   }
 }
