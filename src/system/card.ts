@@ -70,6 +70,11 @@ export interface AttackCardContext {
   weaponName: string;
   situation: { key: string; labelKey: string; value: string }[];
   targets: TargetView[];
+  /**
+   * World setting "apply wounds to: selected tokens" (dnd5e-style GM toggle): the card offers one
+   * button that applies to the tokens the clicking user has selected that are targets of the card.
+   */
+  canApplySelected: boolean;
   cssClass: string;
 }
 
@@ -166,6 +171,7 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
     weaponName: card.weaponName,
     situation,
     targets,
+    canApplySelected: rules.applyTo === "selected" && targets.some((t) => t.canApply),
     cssClass: `fudge-wounds fudge-card preset-${card.preset}`,
   };
 }

@@ -159,6 +159,19 @@ describe("templates render for every preset", () => {
     }
   });
 
+  test("the GM toggle 'apply wounds to selected tokens' puts one Apply-to-selected button on the card", () => {
+    const base = rulesFor("fudge");
+    const card0 = startAttack(theodora(), "poleaxe", [leroy()], {}, seededRng(3), base, GM);
+    const card = { ...card0, ...defend(card0, leroy(), [-1, -1, -1, -1], GM).system };
+    const targeted = attackCardContext({ system: card }, base, viewerFor(GM, [theodora(), leroy()]));
+    const selected = attackCardContext({ system: card }, { ...base, applyTo: "selected" }, viewerFor(GM, [theodora(), leroy()]));
+    expect(targeted.targets[0].canApply).toBe(true);
+    expect(targeted.canApplySelected).toBe(false);
+    expect(selected.canApplySelected).toBe(true);
+    expect(r.render("attackCard", selected)).toContain('data-action="applySelected"');
+    expect(r.render("attackCard", targeted)).not.toContain('data-action="applySelected"');
+  });
+
   test("no i18n key used while rendering is missing from lang (en.json + parts)", () => {
     expect([...r.missing].sort()).toEqual([]);
   });
@@ -231,7 +244,8 @@ describe("i18n keys", () => {
       ...need("FUDGE.Card.Outcome.", ["miss", "standoff", "noDamage", "wound", "gmJudgement"]),
       ...need("FUDGE.Attribute.", ["strength", "damageCapacity", "willpower", "dexterity", "guts", "movement"]),
       ...need("FUDGE.Wound.", FUDGE_LEVELS),
-      ...need("FUDGE.Setting.", WORLD_RULE_SETTINGS.flatMap((k) => [`${k}.Name`, `${k}.Hint`])),
+      // Each stored setting is named; the menu's fields carry the hints (tests/foundry/settings.test.ts).
+      ...need("FUDGE.Settings.", WORLD_RULE_SETTINGS.map((k) => `${k}.Name`)),
       ...need("FUDGE.Ladder.", ["legendary", "superb", "great", "good", "fair", "mediocre", "poor", "terrible"]),
     ];
     expect(missing).toEqual([]);
