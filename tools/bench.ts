@@ -1,5 +1,5 @@
 /**
- * npm run bench — rules-core speed, each figure against a peer measured in the same run:
+ * Run by `npm run bench` (tools/bench.mjs bundles it first) — rules-core speed, each figure against a peer measured in the same run:
  *  1. full exchange resolution (parse, roll both 4dF, resolve, preview the wound on the track)
  *     vs @dice-roller/rpg-dice-roller rolling "4dF+2" (goal ≥ 100×);
  *  2. exact odds of one attack vs a 100k-sample Monte Carlo of the same attack (goal ≥ 1000×);
