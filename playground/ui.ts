@@ -223,6 +223,12 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
         const card = actions.startAttack(a, weaponId, targets, {}, dice.rng, rules, user);
         return postMessage(store, "attackCard", card, actor.name);
       }
+      case "attackAll": {
+        const kind = data(el, "kind") === "ranged" ? "ranged" : "melee";
+        const targets = s.targets.filter((id) => id !== actor._id).map((id) => store.actor(id)).filter((x): x is PlainDoc => !!x).map(asActor);
+        for (const weaponId of actions.wieldedAttacks(a, kind, rules)) postMessage(store, "attackCard", actions.startAttack(a, weaponId, targets, {}, dice.rng, rules, user), actor.name);
+        return;
+      }
       // Plain document operations (Foundry's createEmbeddedDocuments / update / delete, item sheets).
       case "createItem": {
         const type = (data(el, "type") ?? "skill") as ItemType;

@@ -97,7 +97,13 @@ async function situationDialog(preset: string, weapon: { stunCapable?: boolean; 
 }
 
 /** Attack with a weapon (or unarmed) against the user's targeted tokens. */
-export async function startAttackFlow(actor: Actor.Implementation, weaponId: string | null): Promise<void> {
+/**
+ * Attack from a sheet: one situation dialog, then one card per weapon (a single weapon, or every
+ * wielded weapon of a Miniatures action — one attack per weapon).
+ */
+export async function startAttackFlow(actor: Actor.Implementation, weaponIds: (string | null)[] | string | null): Promise<void> {
+  const ids = Array.isArray(weaponIds) ? weaponIds : [weaponIds];
+  const weaponId = ids[0] ?? null;
   const targets = [...(game.user!.targets as unknown as Set<TokenLike & { document: TokenLike }>)].map((t) => t.document ?? t).filter((t) => t.actor && t.actor !== actor);
   if (!targets.length) throw new RulesError("targets", "FUDGE.Error.NoTargets", "target at least one token");
   const rules = worldRules();
@@ -121,9 +127,11 @@ export async function startAttackFlow(actor: Actor.Implementation, weaponId: str
     if (d !== null) situation.distance = Math.round(d);
   }
   const targetDocs = targets.map((t) => plainActor(t.actor!));
-  const card = actions.startAttack(plainActor(actor), weaponId, targetDocs, situation, rng, rules, userRef());
-  card.targets.forEach((t, i) => (t.tokenId = String(targets[i].id)));
-  await ChatMessage.create({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) } as never);
+  for (const id of ids) {
+    const card = actions.startAttack(plainActor(actor), id, targetDocs, situation, rng, rules, userRef());
+    card.targets.forEach((t, i) => (t.tokenId = String(targets[i].id)));
+    await ChatMessage.create({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) } as never);
+  }
 }
 
 // ─── Card rendering and buttons ────────────────────────────────────────────────────────

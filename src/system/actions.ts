@@ -12,11 +12,11 @@ import { applyWound, healTrack, toggleBox, trackStatus, undoApplied, type Track 
 import { unopposedRoll } from "../rules/fudge/unopposed";
 import { voltRoll } from "../rules/volt/roll";
 import { recoverAction } from "../rules/volt/recover";
-import { datacard, parseDatacard } from "../rules/miniatures/datacard";
+import { attacksOfAction, datacard, parseDatacard } from "../rules/miniatures/datacard";
 import { gutsRecheck, gutsTrigger, nearDeathRoll, parseGutsState } from "../rules/miniatures/guts";
 import { describeLevel } from "../rules/ladder";
 import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, ItemDoc, MiniatureData, SkillData, WorldRules } from "./data";
-import { actorRef, attackRequest, findItem, miniatureDatacard, trackFor, type Situation } from "./combatant";
+import { actorRef, attackRequest, equippedOf, findItem, miniatureDatacard, trackFor, type Situation } from "./combatant";
 import { ladderOf } from "./view";
 
 // ─── Permissions ───────────────────────────────────────────────────────────────────────
@@ -313,6 +313,20 @@ export function resolveTarget(target: Pick<AttackCardTarget, "request" | "dice">
 }
 
 const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+/**
+ * Miniatures: "Melee attack with all wielded melee weapons" / "Shoot all wielded ranged weapons"
+ * — one attack per weapon (Miniatures: Melee Combat, Ranged Combat). Returns the weapon item ids
+ * of the action, in datacard order; the weapons must fit the model's two hands.
+ */
+export function wieldedAttacks(actor: ActorDoc, kind: "melee" | "ranged", rules: WorldRules): string[] {
+  if (actor.type !== "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotAMiniature", "only a miniature attacks with all wielded weapons");
+  const card = parseDatacard(miniatureDatacard(actor, rules), "actor");
+  const equipped = equippedOf(actor, "weapon");
+  const indices = attacksOfAction(card, equipped.map((_, i) => i), kind, 2, "weapons");
+  if (!indices.length) throw new RulesError("weapons", "FUDGE.Error.NoWieldedWeapon", `no wielded ${kind} weapon`, { kind });
+  return indices.map((i) => equipped[i]._id);
+}
 
 /**
  * Starts an attack: builds each target's request, rolls (or reads) the attacker's dice and any

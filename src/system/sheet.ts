@@ -130,6 +130,8 @@ export interface ActorSheetContext {
     terrifying: number;
     flying: boolean;
     guts: { effect: number; effectKey: string; pending: { reason: string; reasonKey: string; target: number; bonus: number }[] };
+    /** Miniatures actions that attack once with every wielded weapon of a kind. */
+    attackActions: { kind: "melee" | "ranged"; labelKey: string; count: number }[];
   } | null;
   /** Shown when the actor type does not fit the preset (e.g. a character in a Miniatures world). */
   presetNotice: string;
@@ -383,6 +385,12 @@ export function miniatureSheetContext(actor: ActorDoc<"miniature">, rules: World
         effectKey: `FUDGE.Miniatures.Guts.Effect${d.gutsState.effect}`,
         pending: d.gutsState.pending.map((p) => ({ reason: p.reason, reasonKey: `FUDGE.Guts.Reason.${p.reason}`, target: p.target, bonus: p.bonus })),
       },
+      attackActions:
+        opts.owner && track.canAct
+          ? (["melee", "ranged"] as const)
+              .map((kind) => ({ kind, labelKey: `FUDGE.Sheet.AttackAll.${kind}`, count: equippedWeapons.filter((w) => w.system.ranged === (kind === "ranged")).length }))
+              .filter((a) => a.count > 0)
+          : [],
     },
     presetNotice: rules.preset === "miniatures" ? "" : "FUDGE.Sheet.MiniatureNeedsPreset",
   };

@@ -54,6 +54,24 @@ async function expectSheetMatchesRules(page: Page, name: string): Promise<void> 
   expect(await sheetPenalty(page, name)).toBe(exp.penaltyText);
 }
 
+describe("Miniatures: one attack per wielded weapon", () => {
+  it("Sir Knightly's melee action makes one card per wielded melee weapon", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "miniatures", dice: "seed:7" });
+    const knight = await openSheet(page, "Sir Knightly");
+    await setTarget(page, "Brutas the Brute");
+    const before = (await storedState(page)).messages.length;
+    const action = knight.locator('[data-action="attackAll"][data-kind="melee"]');
+    expect(await action.count()).toBe(1);
+    await act(page, () => action.click());
+    const after = (await storedState(page)).messages;
+    // Sir Knightly wields one melee weapon (his longsword; the shield is not a weapon).
+    expect(after.length - before).toBe(1);
+    expect(after[after.length - 1].system.weaponName).toBe("Longsword");
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});
+
 describe("attack → defend → apply → undo", () => {
   it("Fudge: Leroy's broadsword at Theodora, fixed dice, the seed's damage factor +2 (Fudge §4.55)", async () => {
     // Attack 4dF: + + 0 0 (+2); Theodora's defence 4dF: 0 0 0 0.

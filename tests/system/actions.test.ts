@@ -26,7 +26,9 @@ import { renderTrack, trackStatus } from "../../src/rules/track";
 import { seededRng } from "../../src/rules/dice";
 import { RulesError } from "../../src/rules/errors";
 import type { ActorDoc, AttackCardData } from "../../src/system/data";
-import { GM, PLAYER1, PLAYER2, STRANGER, goblin, knight, leroy, rulesFor, theodora } from "./fixtures";
+import { GM, PLAYER1, PLAYER2, STRANGER, goblin, item, knight, leroy, rulesFor, theodora } from "./fixtures";
+import { wieldedAttacks } from "../../src/system/actions";
+import { miniatureSheetContext } from "../../src/system/sheet";
 
 /** Merges a nested update like Foundry's update: objects merge, arrays and leaves replace, "==key" replaces whole. */
 function merge<T>(doc: T, update: unknown): T {
@@ -480,5 +482,28 @@ describe("situations", () => {
     // The fudge preset rejects unknown fields; a Miniatures-only field is dropped, not sent.
     const f = startAttack(leroy(), "broadsword", [theodora()], { cover: true, modifier: 1 }, { attack: [0, 0, 0, 0] }, rulesFor("fudge"), PLAYER1);
     expect((f.targets[0].request as { situation: Record<string, unknown> }).situation).toEqual({ modifier: 1 });
+  });
+});
+
+describe("Miniatures: one attack per wielded weapon", () => {
+  const rules = rulesFor("miniatures");
+  test("a melee action attacks once with each wielded melee weapon; unequipped and ranged ones stay out", () => {
+    expect(wieldedAttacks(knight(), "melee", rules)).toEqual(["knightSword"]);
+    const twoBlades = knight();
+    twoBlades.items.push(item("weapon", "Dagger", { miniaturesDamage: 0, statBasis: "strength", hands: 1 }, "knightDagger"));
+    expect(wieldedAttacks(twoBlades, "melee", rules)).toEqual(["knightSword", "knightDagger"]);
+    expect(() => wieldedAttacks(knight(), "ranged", rules)).toThrow(expect.objectContaining({ key: "FUDGE.Error.NoWieldedWeapon" }));
+  });
+  test("the weapons must fit two hands", () => {
+    const overloaded = knight();
+    overloaded.items = overloaded.items.map((i) => (i._id === "knightBow" ? { ...i, system: { ...i.system, equipped: true } } : i)) as typeof overloaded.items;
+    expect(() => wieldedAttacks(overloaded, "melee", rules)).toThrow(expect.objectContaining({ key: "FUDGE.Error.Miniatures.TooManyHands" }));
+  });
+  test("only miniatures have the action", () => {
+    expect(() => wieldedAttacks(leroy(), "melee", rules)).toThrow(expect.objectContaining({ key: "FUDGE.Error.NotAMiniature" }));
+  });
+  test("the datacard sheet offers the action with the number of attacks", () => {
+    const ctx = miniatureSheetContext(knight(), rules, { editable: true, owner: true });
+    expect(ctx.miniature?.attackActions).toEqual([{ kind: "melee", labelKey: "FUDGE.Sheet.AttackAll.melee", count: 1 }]);
   });
 });

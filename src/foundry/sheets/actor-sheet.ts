@@ -37,6 +37,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       recover: FudgeActorSheet.onRecover,
       resetTrack: FudgeActorSheet.onResetTrack,
       attack: FudgeActorSheet.onAttack,
+      attackAll: FudgeActorSheet.onAttackAll,
       createItem: FudgeActorSheet.onCreateItem,
       editItem: FudgeActorSheet.onEditItem,
       deleteItem: FudgeActorSheet.onDeleteItem,
@@ -149,6 +150,12 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
 
   static async onAttack(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
     await this.act(() => startAttackFlow(this.actorDoc, data(target, "itemId", "weaponId") ?? null));
+  }
+
+  /** Miniatures: one attack with every wielded weapon of a kind (melee or ranged). */
+  static async onAttackAll(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
+    const kind = data(target, "kind") === "ranged" ? "ranged" : "melee";
+    await this.act(() => startAttackFlow(this.actorDoc, actions.wieldedAttacks(plainActor(this.actorDoc), kind, worldRules())));
   }
 
   static async onCreateItem(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
