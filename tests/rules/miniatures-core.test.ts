@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { datacard, type MiniDatacard } from "../../src/rules/miniatures/datacard";
-import { SAMPLE_CARDS } from "../../src/rules/miniatures/samples";
+import { SAMPLE_CARDS } from "./miniatures-samples";
 import { LEGENDARY_TAIL_EPSILON, legendaryOutcomes, legendaryTotal, rollLegendary } from "../../src/rules/miniatures/legendary";
 import {
   GUTS_TARGETS,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { miniaturesPipeline, nearDeathGuts, SAMPLE_CARDS, datacard, parseDatacard, legendaryOutcomes, attacksOfAction, sampleModel } from "../../src/rules/miniatures";
+import { miniaturesPipeline, nearDeathGuts, datacard, parseDatacard, legendaryOutcomes, attacksOfAction } from "../../src/rules/miniatures";
+import { SAMPLE_CARDS, sampleModel } from "./miniatures-samples";
 import { boxTrackConfig, type BoxTrackState } from "../../src/rules/tracks/box";
 import { enumerateDice, resolveAttack, rollAttack, type AttackResolution } from "../../src/rules/pipeline";
 import { applyWound, newTrack, trackStatus, type Track } from "../../src/rules/track";

@@ -4,7 +4,8 @@ import { characterSheetContext, itemSheetContext, miniatureSheetContext, npcShee
 import { attackCardContext, rollCardContext } from "../../src/system/card";
 import { defend, rollTrait, startAttack, toggleWoundBox, applyDamage, updatedState } from "../../src/system/actions";
 import { trackFor, attackRequest, miniatureDatacard } from "../../src/system/combatant";
-import { SAMPLE_CARDS, datacard, parseDatacard, sampleModel } from "../../src/rules/miniatures";
+import { datacard, parseDatacard } from "../../src/rules/miniatures";
+import { SAMPLE_CARDS, sampleModel } from "../rules/miniatures-samples";
 import { renderTrack, trackStatus } from "../../src/rules/track";
 import { defaultMiniatureData, type ActorDoc, type ItemDoc } from "../../src/system/data";
 import { GM, PLAYER1, PLAYER2, STRANGER, goblin, item, knight, leroy, rulesFor, theodora } from "./fixtures";

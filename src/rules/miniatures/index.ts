@@ -3,5 +3,4 @@ export * from "./datacard";
 export * from "./legendary";
 export * from "./guts";
 export * from "./movement";
-export * from "./samples";
 export * from "./pipeline";

@@ -1,9 +1,9 @@
 /**
- * The five sample datacards of seed 004 (Fudge Miniatures Battles "Sample characters"), as
+ * Test fixture: the five sample datacards of seed 004 (Fudge Miniatures Battles "Sample characters"), as
  * datacard JSON without a track (add one with boxTrackConfig("miniatures")).
  */
-import { newTrack, type Track } from "../track";
-import { boxTrackConfig } from "../tracks/box";
+import { newTrack, type Track } from "../../src/rules/track";
+import { boxTrackConfig } from "../../src/rules/tracks/box";
 
 export const SAMPLE_CARDS = {
   kingKingsley: {
