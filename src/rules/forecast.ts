@@ -40,6 +40,9 @@ interface Step {
   toB: unknown;
   healA: string | null; // healing type a follow-up applies (FATE Clipped consumed)
   healB: string | null;
+  /** What happens to each side (wound and healing) as JSON: the apply cache's key. */
+  kA: string;
+  kB: string;
   p: number;
 }
 
@@ -73,7 +76,8 @@ function followHeal(r: AttackResolution | null, side: "attacker" | "defender"): 
   return f ? String(f.params.healing) : null;
 }
 
-const QUIET = { explain: false } as const;
+// The forecast reads the wound and applies it to the real state itself.
+const QUIET = { explain: false, preview: false } as const;
 
 /** Enumerates one step: `first` attacks `second` (opposed: the loser of the roll is wounded). */
 function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackRequest): Step[] {
@@ -95,10 +99,12 @@ function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackReq
       healB: followHeal(r1, "defender") ?? followHeal(r2, "attacker"),
     };
   }, (s, prob) => {
-    const key = JSON.stringify([s.toA, s.healA, s.toB, s.healB]);
+    const kA = JSON.stringify([s.toA, s.healA]);
+    const kB = JSON.stringify([s.toB, s.healB]);
+    const key = `${kA}|${kB}`;
     const m = merged.get(key);
     if (m) m.p += prob;
-    else merged.set(key, { ...s, p: prob });
+    else merged.set(key, { ...s, kA, kB, p: prob });
   });
   return [...merged.values()];
 }
@@ -141,7 +147,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       if (turn === "a") s = enumerateStep(p, withTracks(reqAB, tA, tB), withTracks(reqBA, tB, tA));
       else {
         // B attacks A: swap the roles back so that toA/toB keep their meaning.
-        s = enumerateStep(p, withTracks(reqBA, tB, tA), withTracks(reqAB, tA, tB)).map((x) => ({ toA: x.toB, toB: x.toA, healA: x.healB, healB: x.healA, p: x.p }));
+        s = enumerateStep(p, withTracks(reqBA, tB, tA), withTracks(reqAB, tA, tB)).map((x) => ({ toA: x.toB, toB: x.toA, healA: x.healB, healB: x.healA, kA: x.kB, kB: x.kA, p: x.p }));
       }
       stepCache.set(key, s);
     }
@@ -152,7 +158,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   interface Side {
     ids: Map<string, number>;
     tracks: Track[];
-    next: Map<number, number>; // state id × step index → state id
+    next: Map<string, Map<number, number>>; // what happens (JSON) → state id → state id
   }
   const sides = { a: { ids: new Map(), tracks: [], next: new Map() } as Side, b: { ids: new Map(), tracks: [], next: new Map() } as Side };
   const intern = (side: Side, t: Track): number => {
@@ -165,20 +171,18 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     }
     return id;
   };
-  const stepIndex = new Map<Step, number>();
-  const applyTo = (side: Side, id: number, s: Step, wound: unknown, heal: string | null): number => {
+  const applyTo = (side: Side, id: number, what: string, wound: unknown, heal: string | null): number => {
     if (wound === null && heal === null) return id;
-    let si = stepIndex.get(s);
-    if (si === undefined) stepIndex.set(s, (si = stepIndex.size));
-    const key = si * 2 ** 24 + id;
-    let r = side.next.get(key);
+    let byId = side.next.get(what);
+    if (!byId) side.next.set(what, (byId = new Map()));
+    let r = byId.get(id);
     if (r === undefined) {
       // The roll that consumed a follow-up (FATE Clipped) comes before the wound it dealt.
       let t = side.tracks[id];
       if (heal !== null) t = healTrack(t, { type: heal }).track;
       if (wound !== null) t = applyWound(t, wound).track;
       r = intern(side, t);
-      side.next.set(key, r);
+      byId.set(id, r);
     }
     return r;
   };
@@ -214,7 +218,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     const next = alternating ? (n.turn === "a" ? "b" : "a") : n.turn;
     const acc = new Map<number, number>();
     for (const s of steps(sides.a.tracks[n.a], sides.b.tracks[n.b], n.turn)) {
-      const j = nodeOf(applyTo(sides.a, n.a, s, s.toA, s.healA), applyTo(sides.b, n.b, s, s.toB, s.healB), next);
+      const j = nodeOf(applyTo(sides.a, n.a, s.kA, s.toA, s.healA), applyTo(sides.b, n.b, s.kB, s.toB, s.healB), next);
       acc.set(j, (acc.get(j) ?? 0) + s.p);
     }
     n.edges = [...acc.entries()];

@@ -74,6 +74,8 @@ export interface ResolveOptions {
    * forecast), so a pipeline may skip building `steps`. Default true.
    */
   explain?: boolean;
+  /** false: the caller applies the wound itself (the duel forecast), so `defenderAfter` may be null. Default true. */
+  preview?: boolean;
 }
 
 export interface AttackPipeline<R extends AttackRequest = AttackRequest> {

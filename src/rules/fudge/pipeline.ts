@@ -409,6 +409,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     if (s.spendFudgePoint) wound.spendFudgePoint = true;
   }
   note(() => fstep("FUDGE.Step.Fudge.Wound", R_WOUND, undefined, { name: d.name, level: levelParam(level) }));
+  if (opts.preview === false) return result("wound", level, wound, null);
   const applied = applyWound(d.track, wound);
   return result("wound", level, wound, { track: applied.track, status: applied.status, steps: applied.steps, ended: applied.ended });
 
