@@ -281,8 +281,9 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
   switch (call.action) {
     case "defend":
       return setCard(actions.defend(card, ta, defenceFaces(card, targetId, dice), user));
-    case "apply": {
-      const r = actions.applyDamage(card, ta, user, rules);
+    case "apply":
+    case "applyFudgePoint": {
+      const r = actions.applyDamage(card, ta, user, rules, { spendFudgePoint: call.action === "applyFudgePoint" });
       store.update((d) => {
         const a = d.actors.find((x) => x._id === targetId);
         if (a) mergeUpdate(a, r.actorUpdate);

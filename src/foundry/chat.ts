@@ -160,7 +160,7 @@ export function onRenderChatMessage(message: ChatMessage.Implementation, html: H
           user: userRef(),
           actor: (id) => {
             const a = actorByRef(id);
-            return a ? { name: a.name, ownership: (a.toObject(true) as unknown as { ownership: Record<string, number> }).ownership } : undefined;
+            return a ? plainActor(a) : undefined;
           },
         });
         rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.attackCard), ctx as never);
@@ -191,6 +191,7 @@ function wireCard(message: ChatMessage.Implementation, root: HTMLElement): void 
         if (el instanceof HTMLButtonElement && el.isConnected) el.disabled = false;
       };
       if (action === "defend" || action === "apply" || action === "undo") void clickCardAction(message, action, targetId, el.dataset.force === "true").finally(done);
+      else if (action === "applyFudgePoint") void clickCardAction(message, "apply", targetId, false, true).finally(done);
       else if (action === "applySelected") void applyToSelected(message).finally(done);
       else done();
     });
@@ -198,7 +199,7 @@ function wireCard(message: ChatMessage.Implementation, root: HTMLElement): void 
 }
 
 /** A click on Defend / Apply / Undo: carried out here, or relayed to the active GM. */
-export async function clickCardAction(message: ChatMessage.Implementation, action: CardAction, targetId: string, force = false): Promise<void> {
+export async function clickCardAction(message: ChatMessage.Implementation, action: CardAction, targetId: string, force = false, spendFudgePoint = false): Promise<void> {
   try {
     const target = actorByRef(targetId);
     if (!target) throw new RulesError("target", "FUDGE.Error.Relay.ActorGone", "the target is no longer in this world");
@@ -208,10 +209,10 @@ export async function clickCardAction(message: ChatMessage.Implementation, actio
     const verdict = actions.authorize(action, user, plainActor(target), card, t);
     const route = routeCardAction(verdict, message.isOwner, user.isGM);
     if (route === "refuse") throw new RulesError("user", "FUDGE.Error.NotPermitted", `you may not ${action} on ${target.name}`, { action, name: target.name });
-    if (route === "local") return await performCardAction(message, action, target, user, { force });
+    if (route === "local") return await performCardAction(message, action, target, user, { force, spendFudgePoint });
     const gm = game.users!.activeGM;
     if (!gm) throw new RulesError("user", "FUDGE.Error.Relay.NoGM", "no GM is connected to do this");
-    const reply = (await gm.query(QUERIES[action] as never, { messageId: message.id, action, targetId, force } as never, { timeout: 15_000 } as never)) as { ok: boolean; key?: string; params?: Record<string, string> } | null;
+    const reply = (await gm.query(QUERIES[action] as never, { messageId: message.id, action, targetId, force, spendFudgePoint } as never, { timeout: 15_000 } as never)) as { ok: boolean; key?: string; params?: Record<string, string> } | null;
     if (!reply?.ok) throw new RulesError("relay", reply?.key ?? "FUDGE.Error.Relay.Refused", "the GM's client refused this", reply?.params ?? {});
   } catch (e) {
     reportError(e);
@@ -232,7 +233,13 @@ function defenceFaces(card: AttackCardData, targetId: string): number[] {
  * Carries out a card action as `user` (the clicking user, or the requester on the GM's client
  * with `relayed`: src/system re-checks the permission for that user either way).
  */
-export async function performCardAction(message: ChatMessage.Implementation, action: CardAction, target: Actor.Implementation, user: actions.UserRef, opts: { relayed?: boolean; force?: boolean } = {}): Promise<void> {
+export async function performCardAction(
+  message: ChatMessage.Implementation,
+  action: CardAction,
+  target: Actor.Implementation,
+  user: actions.UserRef,
+  opts: { relayed?: boolean; force?: boolean; spendFudgePoint?: boolean } = {},
+): Promise<void> {
   // One action per card target at a time on this client (the GM's client for relays): a second
   // quick click reads the card after the first has written it, so Apply twice is refused.
   const key = `${message.id}:${target.uuid}`;
@@ -247,7 +254,7 @@ export async function performCardAction(message: ChatMessage.Implementation, act
 
 const inFlight = new Set<string>();
 
-async function runCardAction(message: ChatMessage.Implementation, action: CardAction, target: Actor.Implementation, user: actions.UserRef, opts: { relayed?: boolean; force?: boolean }): Promise<void> {
+async function runCardAction(message: ChatMessage.Implementation, action: CardAction, target: Actor.Implementation, user: actions.UserRef, opts: { relayed?: boolean; force?: boolean; spendFudgePoint?: boolean }): Promise<void> {
   const card = cardData(message);
   const doc: ActorDoc = plainActor(target);
   const rules = worldRules();
@@ -257,7 +264,7 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
     return;
   }
   if (action === "apply") {
-    const r = actions.applyDamage(card, doc, user, rules, { relayed: opts.relayed });
+    const r = actions.applyDamage(card, doc, user, rules, { relayed: opts.relayed, spendFudgePoint: opts.spendFudgePoint });
     await updateActor(target, r.actorUpdate);
     await message.update(r.cardUpdate as never);
     // Miniatures: a new wound level forces a Guts check at once.

@@ -22,7 +22,7 @@ async function handle(expected: QueryAction, data: unknown, options: { user?: { 
   const target = fromUuidSync(p.targetId) as Actor.Implementation | null;
   if (!target) return { ok: false, key: "FUDGE.Error.Relay.ActorGone" };
   try {
-    await performCardAction(message, p.action, target, requester, { relayed: true, force: p.force });
+    await performCardAction(message, p.action, target, requester, { relayed: true, force: p.force, spendFudgePoint: p.spendFudgePoint });
     return { ok: true };
   } catch (e) {
     if (isRulesError(e)) return { ok: false, key: e.key, params: Object.fromEntries(Object.entries(e.params).map(([k, v]) => [k, String(v)])) };

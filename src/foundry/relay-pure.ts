@@ -16,6 +16,8 @@ export interface RelayPayload {
   targetId: string;
   /** Undo only: GM-forced undo (refused for players by src/system). */
   force: boolean;
+  /** Apply only: the defender spends a Fudge Point (Fudge §4.64; src/system checks ownership). */
+  spendFudgePoint: boolean;
 }
 
 const ID = /^[A-Za-z0-9]{16}$/;
@@ -30,7 +32,8 @@ export function parseRelayPayload(data: unknown): RelayPayload | null {
   if (d.action !== "defend" && d.action !== "apply" && d.action !== "undo") return null;
   if (typeof d.targetId !== "string" || !ACTOR_UUID.test(d.targetId)) return null;
   if (d.force !== undefined && typeof d.force !== "boolean") return null;
-  return { messageId: d.messageId, action: d.action, targetId: d.targetId, force: d.force === true };
+  if (d.spendFudgePoint !== undefined && typeof d.spendFudgePoint !== "boolean") return null;
+  return { messageId: d.messageId, action: d.action, targetId: d.targetId, force: d.force === true, spendFudgePoint: d.spendFudgePoint === true };
 }
 
 export type RelayRoute = "local" | "relay" | "refuse";

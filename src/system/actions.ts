@@ -61,6 +61,8 @@ export function authorize(action: ActionName, user: UserRef, actor: Pick<ActorDo
 export interface ActOptions {
   /** True when a GM client runs this on behalf of `user` after a relay (the relay re-checks here). */
   relayed?: boolean;
+  /** Apply only: the defender spends a Fudge Point so that a deadly wound is not (Fudge §4.64). */
+  spendFudgePoint?: boolean;
   /** Clock for applied records (tests pass a fixed value). */
   now?: number;
 }
@@ -439,7 +441,13 @@ export function applyDamage(card: AttackCardData, target: ActorDoc, user: UserRe
       steps.push(...h.steps);
     }
   }
-  let r = applyWound(track, res.wound);
+  const spend = opts.spendFudgePoint === true;
+  if (spend) {
+    // Fudge §4.64: the defender's own choice, for a wound that would kill, while he has a point.
+    if (!fudgePointOffer(card, t, target, rules)) throw new RulesError("fudgePoints", "FUDGE.Error.NoFudgePointSave", `${t.name} cannot spend a Fudge Point on this wound`, { name: t.name });
+    if (!isOwner(user, target)) throw new RulesError("user", "FUDGE.Error.NotPermitted", "only the defender's owner spends his Fudge Points", { action: "apply", name: target.name });
+  }
+  let r = applyWound(track, spend ? { ...(res.wound as object), spendFudgePoint: true } : res.wound);
   steps.push(...r.steps);
   // A second wound the card names for the defender (Miniatures: a flying model's crash wound).
   for (const f of res.followUps ?? []) {
@@ -450,8 +458,35 @@ export function applyDamage(card: AttackCardData, target: ActorDoc, user: UserRe
   }
   const after = structuredClone(r.track.state);
   const next: AttackCardTarget = structuredClone(t);
-  next.applied.push({ userId: user.id, at: opts.now ?? Date.now(), before, after, undone: false, steps: plain(steps), ended: r.ended });
-  return { actorUpdate: trackUpdate(after), cardUpdate: withTarget(card, i, next), steps, ended: r.ended };
+  const spent = spend && steps.some((s) => s.key.startsWith("FUDGE.Step.Box.Safeguard.FudgePoint"));
+  next.applied.push({ userId: user.id, at: opts.now ?? Date.now(), before, after, undone: false, steps: plain(steps), ended: r.ended, ...(spent ? { fudgePointSpent: true } : {}) });
+  return { actorUpdate: withFudgePoints(trackUpdate(after), target, spent ? -1 : 0), cardUpdate: withTarget(card, i, next), steps, ended: r.ended };
+}
+
+/** The update plus a change of the actor's Fudge Points (spent on a wound, or given back by Undo). */
+function withFudgePoints(update: ActorUpdate, actor: ActorDoc, delta: number): ActorUpdate {
+  if (delta === 0) return update;
+  const points = (actor.system as { fudgePoints?: number }).fudgePoints ?? 0;
+  return { system: { ...(update.system as Record<string, unknown>), fudgePoints: Math.max(0, points + delta) } };
+}
+
+/**
+ * Fudge §4.64 (PC safeguard, a world setting): may the defender spend a Fudge Point on this card's
+ * wound? Yes when the track allows it, the wound as it stands would kill him, and he has a point.
+ */
+export function fudgePointOffer(card: AttackCardData, t: AttackCardTarget, target: ActorDoc, rules: WorldRules): boolean {
+  if (card.preset !== "fudge" || liveApplied(t) || !t.resolution) return false;
+  const res = t.resolution as AttackResolution;
+  if (res.wound === null || res.wound === undefined) return false;
+  if ((target.system as { fudgePoints?: number }).fudgePoints === undefined || ((target.system as { fudgePoints: number }).fudgePoints ?? 0) < 1) return false;
+  const track = trackFor(target, rules);
+  const config = track.config as { kind: string; safeguards?: { fudgePointSaves?: boolean } };
+  if (config.kind !== "box" || !config.safeguards?.fudgePointSaves) return false;
+  return trackStatusAfter(track, res.wound) === "dead";
+}
+
+function trackStatusAfter(track: Track, wound: unknown): string {
+  return applyWound(track, wound).status.condition;
 }
 
 /**
@@ -470,7 +505,7 @@ export function undoDamage(card: AttackCardData, target: ActorDoc, user: UserRef
   const rec = next.applied.find((a) => !a.undone)!;
   rec.undone = true;
   rec.undoneBy = user.id;
-  return { actorUpdate: trackUpdate(restored.state), cardUpdate: withTarget(card, i, next) };
+  return { actorUpdate: withFudgePoints(trackUpdate(restored.state), target, rec.fudgePointSpent ? 1 : 0), cardUpdate: withTarget(card, i, next) };
 }
 
 /** Healings the card asks of the attacker's own track (FATE: Clipped used up by the attack roll). */

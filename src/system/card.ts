@@ -8,13 +8,16 @@ import { pipelineFor, type AttackResolution } from "../rules/pipeline";
 import { renderTrack, type Track } from "../rules/track";
 import { isRulesError } from "../rules/errors";
 import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "./data";
-import { authorize, liveApplied, isOwner, type RollCardData, type UserRef } from "./actions";
+import { authorize, fudgePointOffer, liveApplied, isOwner, type RollCardData, type UserRef } from "./actions";
 import { FUDGE_LEVELS, ladderOf, levelView, stepView, trackViewFromRender, type LevelView, type StepView, type TrackView } from "./view";
 
 export interface CardViewer {
   user: UserRef;
-  /** Looks up a (target) actor's ownership by the card's actor id; unknown → not owned. */
-  actor: (id: string) => Pick<ActorDoc, "ownership" | "name"> | undefined;
+  /**
+   * Looks up a (target) actor by the card's actor id; unknown → not owned. With the whole
+   * document (system, items) the card can also offer the defender's own choices (Fudge Points).
+   */
+  actor: (id: string) => (Pick<ActorDoc, "ownership" | "name"> & Partial<ActorDoc>) | undefined;
 }
 
 export interface DiceView {
@@ -55,6 +58,8 @@ export interface TargetView {
   applied: { userId: string; undone: boolean; ended: boolean; steps: StepView[] }[];
   isApplied: boolean;
   canApply: boolean;
+  /** Fudge §4.64: the defender's owner may spend a Fudge Point so that this wound does not kill. */
+  canSpendFudgePoint: boolean;
   canUndo: boolean;
   /** "needsRelay" when the click will go through the GM. */
   applyVia: string;
@@ -154,6 +159,7 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
       applied: t.applied.map((a) => ({ userId: a.userId, undone: a.undone, ended: a.ended, steps: ((a.steps ?? []) as never[]).map(stepView) })),
       isApplied: !!live,
       canApply: canWound && !live && applyVerdict !== "deny",
+      canSpendFudgePoint: canWound && !live && "system" in actor && isOwner(viewer.user, actor) && fudgePointOffer(card, t, actor as ActorDoc, rules),
       canUndo: !!live && undoVerdict !== "deny",
       applyVia: applyVerdict,
       undoVia: undoVerdict,

@@ -488,6 +488,8 @@ export interface AppliedRecord {
   /** How the wound was placed (track steps), and whether it ended the fight. */
   steps: unknown[];
   ended: boolean;
+  /** Fudge §4.64: the defender spent a Fudge Point to survive this wound (Undo gives it back). */
+  fudgePointSpent?: boolean;
 }
 
 export interface AttackCardTarget {

@@ -13,7 +13,8 @@ const UUID = "Actor.QrStUvWxYz012345";
 
 describe("parseRelayPayload", () => {
   it("accepts a well-formed request", () => {
-    expect(parseRelayPayload({ messageId: MSG, action: "apply", targetId: UUID })).toEqual({ messageId: MSG, action: "apply", targetId: UUID, force: false });
+    expect(parseRelayPayload({ messageId: MSG, action: "apply", targetId: UUID })).toEqual({ messageId: MSG, action: "apply", targetId: UUID, force: false, spendFudgePoint: false });
+    expect(parseRelayPayload({ messageId: MSG, action: "apply", targetId: UUID, spendFudgePoint: true })?.spendFudgePoint).toBe(true);
     expect(parseRelayPayload({ messageId: MSG, action: "undo", targetId: `Scene.aaaaaaaaaaaaaaaa.Token.bbbbbbbbbbbbbbbb.${UUID}`, force: true })?.force).toBe(true);
   });
 
@@ -23,6 +24,7 @@ describe("parseRelayPayload", () => {
     [MSG],
     { messageId: "short", action: "apply", targetId: UUID },
     { messageId: MSG, action: "delete", targetId: UUID },
+    { messageId: MSG, action: "apply", targetId: UUID, spendFudgePoint: "yes" },
     { messageId: MSG, action: "apply", targetId: "Item.QrStUvWxYz012345" },
     { messageId: MSG, action: "apply", targetId: "Actor.x; drop" },
     { messageId: MSG, action: "apply", targetId: UUID, force: "yes" },

@@ -27,7 +27,9 @@ import { seededRng } from "../../src/rules/dice";
 import { RulesError } from "../../src/rules/errors";
 import type { ActorDoc, AttackCardData } from "../../src/system/data";
 import { GM, PLAYER1, PLAYER2, STRANGER, goblin, item, knight, leroy, rulesFor, theodora } from "./fixtures";
-import { wieldedAttacks } from "../../src/system/actions";
+import { fudgePointOffer, updatedState, wieldedAttacks } from "../../src/system/actions";
+import { attackCardContext } from "../../src/system/card";
+import { applyWound } from "../../src/rules/track";
 import { miniatureSheetContext } from "../../src/system/sheet";
 
 /** Merges a nested update like Foundry's update: objects merge, arrays and leaves replace, "==key" replaces whole. */
@@ -505,5 +507,54 @@ describe("Miniatures: one attack per wielded weapon", () => {
   test("the datacard sheet offers the action with the number of attacks", () => {
     const ctx = miniatureSheetContext(knight(), rules, { editable: true, owner: true });
     expect(ctx.miniature?.attackActions).toEqual([{ kind: "melee", labelKey: "FUDGE.Sheet.AttackAll.melee", count: 1 }]);
+  });
+});
+
+describe("Fudge §4.64: spend a Fudge Point so that a deadly wound is not", () => {
+  const rules = { ...rulesFor("fudge"), fudgeTrack: { ...rulesFor("fudge").fudgeTrack, safeguardFudgePoint: true } };
+  /** Leroy with every box of his track marked: the next wound kills him. */
+  function doomedLeroy(): ActorDoc<"character"> {
+    const l = leroy();
+    let t = trackFor(l, rules);
+    for (const level of ["nearDeath", "incapacitated", "veryHurt", "hurt", "scratch", "scratch", "scratch"]) t = applyWound(t, { level }).track;
+    return { ...l, system: { ...l.system, fudgePoints: 2, woundTrack: { ...l.system.woundTrack, state: t.state } } } as ActorDoc<"character">;
+  }
+  function woundingCard(target: ActorDoc<"character">): AttackCardData {
+    const card = startAttack(theodora(), "poleaxe", [target], {}, seededRng(3), rules, GM);
+    return { ...card, ...defend(card, target, [-1, -1, -1, -1], GM).system };
+  }
+
+  test("the defender's owner is offered the point; spending it keeps him alive, costs one point, and Undo gives it back", () => {
+    const l = doomedLeroy();
+    const card = woundingCard(l);
+    expect(fudgePointOffer(card, card.targets[0], l, rules)).toBe(true);
+    const ctx = attackCardContext({ system: card }, rules, { user: PLAYER1, actor: () => l });
+    expect(ctx.targets[0].canSpendFudgePoint).toBe(true);
+    expect(attackCardContext({ system: card }, rules, { user: PLAYER2, actor: () => l }).targets[0].canSpendFudgePoint).toBe(false);
+
+    const spent = applyDamage(card, l, PLAYER1, rules, { spendFudgePoint: true, relayed: true });
+    expect(spent.ended).toBe(false);
+    expect((spent.actorUpdate.system as { fudgePoints: number }).fudgePoints).toBe(1);
+    const after = { ...l, system: { ...l.system, fudgePoints: 1, woundTrack: { ...l.system.woundTrack, state: updatedState(spent.actorUpdate) } } } as ActorDoc<"character">;
+    expect(trackStatus(trackFor(after, rules)).condition).not.toBe("dead");
+    const applied = { ...card, ...spent.cardUpdate.system } as AttackCardData;
+    expect(applied.targets[0].applied[0].fudgePointSpent).toBe(true);
+    const undone = undoDamage(applied, after, GM, rules);
+    expect((undone.actorUpdate.system as { fudgePoints: number }).fudgePoints).toBe(2);
+
+    // Without the point the same wound kills.
+    expect(applyDamage(card, l, GM, rules).ended).toBe(true);
+  });
+
+  test("no offer without points, without the setting, or for a wound that does not kill; a forced spend is refused", () => {
+    const l = doomedLeroy();
+    const broke = { ...l, system: { ...l.system, fudgePoints: 0 } } as ActorDoc<"character">;
+    const card = woundingCard(l);
+    expect(fudgePointOffer(card, card.targets[0], broke, rules)).toBe(false);
+    expect(fudgePointOffer(card, card.targets[0], l, rulesFor("fudge"))).toBe(false);
+    const healthy = { ...leroy(), system: { ...leroy().system, fudgePoints: 2 } } as ActorDoc<"character">;
+    const mild = woundingCard(healthy);
+    expect(fudgePointOffer(mild, mild.targets[0], healthy, rules)).toBe(false);
+    expect(() => applyDamage(card, broke, GM, rules, { spendFudgePoint: true })).toThrow(expect.objectContaining({ key: "FUDGE.Error.NoFudgePointSave" }));
   });
 });

@@ -10,9 +10,9 @@ import { attackCardContext, rollCardContext } from "../../src/system/card";
 import { applyDamage, defend, rollTrait, startAttack, toggleWoundBox, updatedState } from "../../src/system/actions";
 import { seededRng } from "../../src/rules/dice";
 import { SHIELD_SIZES, STAT_BASES, TRACK_PRESETS, TRAIT_EFFECTS, WEAPON_SIZES, WORLD_RULE_SETTINGS, type ActorDoc, type AttackCardData } from "../../src/system/data";
-import { CONDITIONS } from "../../src/rules/track";
+import { CONDITIONS, applyWound } from "../../src/rules/track";
 import { GUTS_REASONS } from "../../src/rules/miniatures/guts";
-import { SITUATION_FIELDS } from "../../src/system/combatant";
+import { SITUATION_FIELDS, trackFor } from "../../src/system/combatant";
 import { FUDGE_LEVELS } from "../../src/system/view";
 import { GM, PLAYER1, PLAYER2, PRESET_IDS, ROOT, goblin, knight, leroy, loadLang, rulesFor, theodora } from "./fixtures";
 import { makeRenderer } from "./render";
@@ -170,6 +170,18 @@ describe("templates render for every preset", () => {
     expect(selected.canApplySelected).toBe(true);
     expect(r.render("attackCard", selected)).toContain('data-action="applySelected"');
     expect(r.render("attackCard", targeted)).not.toContain('data-action="applySelected"');
+  });
+
+  test("a doomed PC's owner sees 'spend a Fudge Point' on the card (Fudge §4.64 setting on)", () => {
+    const rules = { ...rulesFor("fudge"), fudgeTrack: { ...rulesFor("fudge").fudgeTrack, safeguardFudgePoint: true } };
+    const l = leroy();
+    let t = trackFor(l, rules);
+    for (const level of ["nearDeath", "incapacitated", "veryHurt", "hurt", "scratch", "scratch", "scratch"]) t = applyWound(t, { level }).track;
+    const doomed = { ...l, system: { ...l.system, fudgePoints: 1, woundTrack: { ...l.system.woundTrack, state: t.state } } } as ActorDoc<"character">;
+    const card0 = startAttack(theodora(), "poleaxe", [doomed], {}, seededRng(3), rules, GM);
+    const card = { ...card0, ...defend(card0, doomed, [-1, -1, -1, -1], GM).system };
+    const html = r.render("attackCard", attackCardContext({ system: card }, rules, viewerFor(PLAYER1, [theodora(), doomed])));
+    expect(html).toContain('data-action="applyFudgePoint"');
   });
 
   test("no i18n key used while rendering is missing from lang (en.json + parts)", () => {

@@ -24,6 +24,8 @@ function appliedSchema() {
     // How the wound was placed (track steps) and whether it ended the fight.
     steps: new fields.ArrayField(new fields.ObjectField(), { required: true, initial: [] }),
     ended: new fields.BooleanField({ required: true, initial: false }),
+    // Fudge §4.64: a Fudge Point spent to survive; Undo gives it back.
+    fudgePointSpent: new fields.BooleanField({ required: true, initial: false }),
   });
 }
 
