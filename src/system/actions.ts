@@ -482,11 +482,7 @@ export function fudgePointOffer(card: AttackCardData, t: AttackCardTarget, targe
   const track = trackFor(target, rules);
   const config = track.config as { kind: string; safeguards?: { fudgePointSaves?: boolean } };
   if (config.kind !== "box" || !config.safeguards?.fudgePointSaves) return false;
-  return trackStatusAfter(track, res.wound) === "dead";
-}
-
-function trackStatusAfter(track: Track, wound: unknown): string {
-  return applyWound(track, wound).status.condition;
+  return applyWound(track, res.wound).status.condition === "dead";
 }
 
 /**
