@@ -31,7 +31,10 @@ export interface NumberView {
   key: string;
   labelKey: string;
   value: number;
+  /** Ladder modifiers signed (+2, −1); Volt values and die faces plain. */
   text: string;
+  /** Set instead of `text` for yes/no flags. */
+  textKey: string;
 }
 
 export interface TargetView {
@@ -127,6 +130,15 @@ function diceViews(t: AttackCardTarget, res: AttackResolution | null): DiceView[
   });
 }
 
+/** Volt's numbers are die faces and values, not ladder modifiers; a few numbers are yes/no flags. */
+const FLAG_NUMBERS = new Set(["damageSuccess", "injuryDamageSuccess"]);
+const PLAIN_NUMBERS = new Set(["mmmRead"]);
+function numberView(preset: string, key: string, value: number): NumberView {
+  const labelKey = `FUDGE.Card.Number.${key}`;
+  if (FLAG_NUMBERS.has(key)) return { key, labelKey, value, text: "", textKey: value ? "FUDGE.Card.Yes" : "FUDGE.Card.No" };
+  return { key, labelKey, value, text: preset === "volt" || PLAIN_NUMBERS.has(key) ? String(value) : signed(value), textKey: "" };
+}
+
 export function attackCardContext(message: { _id?: string; id?: string; system: AttackCardData }, rules: WorldRules, viewer: CardViewer): AttackCardContext {
   const card = message.system;
   const targets = card.targets.map((t, index): TargetView => {
@@ -149,7 +161,7 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
       hit: res?.hit ?? false,
       woundKey: res?.woundKey ?? null,
       woundLabelKeys: res ? woundLabels(res) : [],
-      numbers: res ? Object.entries(res.numbers).map(([key, value]) => ({ key, labelKey: `FUDGE.Card.Number.${key}`, value, text: signed(value) })) : [],
+      numbers: res ? Object.entries(res.numbers).map(([key, value]) => numberView(card.preset, key, value)) : [],
       relativeDegree: res?.numbers.relativeDegree ?? null,
       relativeDegreeText: res && res.numbers.relativeDegree !== undefined ? signed(res.numbers.relativeDegree) : "",
       dice: diceViews(t, res),

@@ -184,6 +184,21 @@ describe("templates render for every preset", () => {
     expect(html).toContain('data-action="applyFudgePoint"');
   });
 
+  test("card numbers: ladder modifiers signed, Volt values plain, success flags yes/no", () => {
+    for (const [preset, signedRd] of [["fudge", true], ["volt", false]] as const) {
+      const rules = rulesFor(preset);
+      const card0 = startAttack(leroy(), leroy().items.find((i) => i.type === "weapon")!._id, [theodora()], {}, seededRng(5), rules, GM);
+      const card = preset === "fudge" ? { ...card0, ...defend(card0, theodora(), [0, 0, 0, 0], GM).system } : card0;
+      const nums = attackCardContext({ system: card }, rules, viewerFor(GM, [leroy(), theodora()])).targets[0].numbers;
+      expect(nums.length).toBeGreaterThan(0);
+      for (const n of nums) {
+        if (n.textKey) expect(["FUDGE.Card.Yes", "FUDGE.Card.No"]).toContain(n.textKey);
+        else if (!signedRd || n.key === "mmmRead") expect(n.text).toBe(String(n.value));
+        else if (n.value > 0) expect(n.text).toBe(`+${n.value}`);
+      }
+    }
+  });
+
   test("no i18n key used while rendering is missing from lang (en.json + parts)", () => {
     expect([...r.missing].sort()).toEqual([]);
   });
