@@ -108,7 +108,9 @@ function afterView(state: unknown, res: AttackResolution | null): TrackView | nu
   const t = res?.defenderAfter?.track as Track | undefined;
   if (!t) return null;
   try {
-    return trackViewFromRender(renderTrack(state === undefined ? t : { config: t.config, state }), false);
+    const view = trackViewFromRender(renderTrack(state === undefined ? t : { config: t.config, state }), false);
+    // Volt: twenty rows are too many for a chat card; it shows the marked rows (the sheet has them all).
+    return view.kind === "volt" ? { ...view, rows: view.rows.filter((r) => r.boxes.some((b) => b.marked)) } : view;
   } catch (e) {
     if (isRulesError(e)) return null;
     throw e;

@@ -199,6 +199,19 @@ describe("templates render for every preset", () => {
     }
   });
 
+  test("a Volt card shows only the marked rows of the defender's track", () => {
+    const rules = rulesFor("volt");
+    for (let seed = 1; seed <= 20; seed++) {
+      const card = startAttack(leroy(), leroy().items.find((i) => i.type === "weapon")!._id, [theodora()], {}, seededRng(seed), rules, GM);
+      const after = attackCardContext({ system: card }, rules, viewerFor(GM, [leroy(), theodora()])).targets[0].after;
+      if (!after) continue;
+      expect(after.rows.length).toBeGreaterThan(0);
+      for (const row of after.rows) expect(row.boxes.some((b) => b.marked)).toBe(true);
+      return;
+    }
+    throw new Error("no seed in 1..20 wounded Theodora");
+  });
+
   test("no i18n key used while rendering is missing from lang (en.json + parts)", () => {
     expect([...r.missing].sort()).toEqual([]);
   });
