@@ -5,6 +5,7 @@ export default defineConfig({
     include: ["tests/**/*.test.ts"],
     exclude: ["tests/browser/**", "node_modules/**"],
     pool: "threads",
+    setupFiles: ["tests/setup.ts"],
     testTimeout: 60_000,
   },
 });

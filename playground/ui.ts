@@ -217,6 +217,9 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       }
       case "resetTrack":
         return updateActor(store, actor._id, actions.resetTrack(a, user));
+      case "addCustomLevel":
+      case "removeCustomLevel":
+        return updateActor(store, actor._id, actions.editCustomLevels(a, call.action === "addCustomLevel" ? "add" : "remove", Number(el.dataset.index ?? -1), user));
       case "attack": {
         const weaponId = data(el, "itemId", "weaponId") ?? null;
         const targets = s.targets.filter((id) => id !== actor._id).map((id) => store.actor(id)).filter((x): x is PlainDoc => !!x).map(asActor);

@@ -15,7 +15,8 @@ import { recoverAction } from "../rules/volt/recover";
 import { attacksOfAction, datacard, parseDatacard } from "../rules/miniatures/datacard";
 import { gutsRecheck, gutsTrigger, nearDeathRoll, parseGutsState } from "../rules/miniatures/guts";
 import { describeLevel } from "../rules/ladder";
-import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, ItemDoc, MiniatureData, SkillData, WorldRules } from "./data";
+import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, CustomWoundLevel, ItemDoc, MiniatureData, SkillData, WorldRules } from "./data";
+import { boxTrackConfig } from "../rules/tracks/box";
 import { actorRef, attackRequest, equippedOf, findItem, miniatureDatacard, trackFor, type Situation } from "./combatant";
 import { ladderOf } from "./view";
 
@@ -186,8 +187,19 @@ export function nested(path: string, value: unknown): Record<string, unknown> {
 export function setActorField(actor: ActorDoc, path: string, raw: unknown, user?: UserRef): { system: Record<string, unknown> } {
   check("edit", user, actor);
   const field = `system.${path}`;
+  const custom = /^woundTrack\.customLevels\.(\d+)\.(label|boxes|penalty|threshold|effect)$/.exec(path);
+  if (custom) return setCustomLevelField(actor, Number(custom[1]), custom[2] as keyof CustomWoundLevel, raw);
   const spec = EDITABLE_FIELDS[path];
   if (!spec || !hasPath(actor.system, path)) throw new RulesError(field, "FUDGE.Error.UnknownField", `no editable field ${path} on ${actor.type}`, { path });
+  const value = fieldValue(spec, field, raw);
+  // Fudge §4.57 custom track: choosing it starts from the standard levels, which the sheet then edits.
+  if (path === "woundTrack.preset" && value === "custom" && !customLevelsOf(actor).length)
+    return { system: { woundTrack: { preset: "custom", customLevels: standardCustomLevels() } } };
+  return { system: nested(path, value) };
+}
+
+/** A form value parsed and range-checked by its field spec ("+2" and "−1" are numbers). */
+function fieldValue(spec: FieldSpec, field: string, raw: unknown): unknown {
   let value: unknown = raw;
   switch (spec.type) {
     case "int": {
@@ -207,7 +219,73 @@ export function setActorField(actor: ActorDoc, path: string, raw: unknown, user?
       if (typeof raw !== "string" || !spec.values.includes(raw)) throw new RulesError(field, "FUDGE.Error.NotOneOf", `must be one of ${spec.values.join(", ")}`, { allowed: spec.values.join(", ") });
       break;
   }
-  return { system: nested(path, value) };
+  return value;
+}
+
+// ─── Custom wound track (Fudge §4.57: "any levels, boxes, thresholds and penalties") ───────
+
+const CUSTOM_FIELDS: Record<string, FieldSpec> = {
+  label: { type: "text" },
+  boxes: { type: "int", min: 0, max: 10 },
+  penalty: { type: "int", min: -10, max: 0 },
+  threshold: { type: "int", min: 1, max: 99 },
+  effect: { type: "enum", values: ["", "cannotAct", "dying"] },
+};
+
+function customLevelsOf(actor: ActorDoc): CustomWoundLevel[] {
+  if (actor.type === "miniature") throw new RulesError("actor.type", "FUDGE.Error.UnknownField", "miniatures have no custom wound track", { path: "woundTrack.customLevels" });
+  return structuredClone((actor.system as CharacterData).woundTrack.customLevels ?? []);
+}
+
+/** The standard track (Fudge §4.57) as editable custom levels. */
+export function standardCustomLevels(): CustomWoundLevel[] {
+  return boxTrackConfig("standard").levels.map((l) => ({
+    key: l.key,
+    label: "",
+    boxes: l.boxes,
+    penalty: l.penalty,
+    threshold: l.min ?? 1,
+    effect: l.effect === "cannotAct" || l.effect === "dying" ? l.effect : "",
+  }));
+}
+
+/** The levels as the rules core will read them: validated (thresholds rising, boxes, penalties). */
+function checkedCustomLevels(levels: CustomWoundLevel[], field: string): { system: Record<string, unknown> } {
+  try {
+    boxTrackConfig("custom", {
+      levels: levels.map((l) => ({ key: l.key, boxes: l.boxes, penalty: l.penalty, effect: l.effect === "" ? (l.penalty < 0 ? "penalty" : "none") : l.effect, min: l.threshold, tag: (l.label || l.key).charAt(0).toUpperCase() })),
+    });
+  } catch (e) {
+    if (e instanceof RulesError) throw new RulesError(field, e.key, e.message.replace(/^[^:]*: /, ""), e.params);
+    throw e;
+  }
+  return { system: { woundTrack: { customLevels: levels } } };
+}
+
+function setCustomLevelField(actor: ActorDoc, index: number, key: keyof CustomWoundLevel, raw: unknown): { system: Record<string, unknown> } {
+  const levels = customLevelsOf(actor);
+  const field = `system.woundTrack.customLevels.${index}.${key}`;
+  if (!levels[index]) throw new RulesError(field, "FUDGE.Error.UnknownField", `no custom level ${index}`, { path: field });
+  (levels[index] as unknown as Record<string, unknown>)[key] = fieldValue(CUSTOM_FIELDS[key], field, raw);
+  return checkedCustomLevels(levels, field);
+}
+
+/** Adds a level after the last one, or removes one (at least one stays). */
+export function editCustomLevels(actor: ActorDoc, op: "add" | "remove", index: number, user?: UserRef): { system: Record<string, unknown> } {
+  check("edit", user, actor);
+  const levels = customLevelsOf(actor);
+  const field = "system.woundTrack.customLevels";
+  if (op === "add") {
+    const last = levels[levels.length - 1];
+    let n = levels.length + 1;
+    while (levels.some((l) => l.key === `level${n}`)) n++;
+    levels.push({ key: `level${n}`, label: `Level ${n}`, boxes: 1, penalty: last ? Math.max(-10, last.penalty - 1) : 0, threshold: last ? Math.min(99, last.threshold + 2) : 1, effect: last?.effect ?? "" });
+  } else {
+    if (!levels[index]) throw new RulesError(`${field}.${index}`, "FUDGE.Error.UnknownField", `no custom level ${index}`, { path: `${field}.${index}` });
+    if (levels.length === 1) throw new RulesError(field, "FUDGE.Error.CustomLevelsMissing", "a custom wound track needs at least one level");
+    levels.splice(index, 1);
+  }
+  return checkedCustomLevels(levels, field);
 }
 
 function hasPath(obj: unknown, path: string): boolean {

@@ -102,6 +102,8 @@ function customLevels(d: CharacterData): BoxLevel[] {
     effect: l.effect === "" ? (l.penalty < 0 ? "penalty" : "none") : l.effect,
     min: l.threshold,
     tag: (l.label || l.key).charAt(0).toUpperCase(),
+    // A level with its own name keeps it; the standard levels are named by their key.
+    ...(l.label ? { label: l.label } : {}),
   }));
 }
 

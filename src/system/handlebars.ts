@@ -112,6 +112,7 @@ export const TEMPLATES = {
  */
 export const PARTIALS = {
   "fudge-wound-track": "templates/parts/wound-track.hbs",
+  "fudge-custom-track": "templates/parts/custom-track.hbs",
   "fudge-steps": "templates/parts/steps.hbs",
   "fudge-items": "templates/parts/item-list.hbs",
   "fudge-weapons": "templates/parts/weapons.hbs",

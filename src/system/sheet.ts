@@ -24,6 +24,7 @@ import {
   type TraitData,
   type WeaponData,
   type WorldRules,
+  type CustomWoundLevel,
 } from "./data";
 import { fudgeCombatant, itemsOf, miniatureDatacard, trackFor, defenseLevel, weaponSkill } from "./combatant";
 import { ladderOf, levelView, stepView, trackView, type LevelView, type StepView, type TrackView } from "./view";
@@ -107,7 +108,16 @@ export interface ActorSheetContext {
   attributes: AttributeView[];
   scale: { strength: number; mass: number; strengthText: string; massText: string } | null;
   fudgePoints: number | null;
-  trackPreset: { value: string; options: { value: string; labelKey: string; selected: boolean }[]; epic: boolean; epicExtraHurt: number; epicExtraVeryHurt: number; pawn: boolean | null } | null;
+  trackPreset: {
+    value: string;
+    options: { value: string; labelKey: string; selected: boolean }[];
+    epic: boolean;
+    epicExtraHurt: number;
+    epicExtraVeryHurt: number;
+    pawn: boolean | null;
+    /** Fudge §4.57 custom track: its levels as editable rows (null for the other presets). */
+    custom: CustomLevelRow[] | null;
+  } | null;
   trackLabel: string;
   track: TrackView;
   healing: ActionButton[];
@@ -138,6 +148,33 @@ export interface ActorSheetContext {
 }
 
 const PRESET_LABEL = (p: string): string => `FUDGE.Preset.${p}`;
+
+export interface CustomLevelRow {
+  index: number;
+  /** A known level's name key (FUDGE.Wound.hurt), or "" when the level has its own label. */
+  nameKey: string;
+  label: string;
+  boxes: number;
+  penalty: number;
+  threshold: number;
+  effects: { value: string; labelKey: string; selected: boolean }[];
+  removable: boolean;
+}
+
+const KNOWN_LEVELS = new Set(["scratch", "hurt", "veryHurt", "incapacitated", "nearDeath"]);
+
+function customLevelRows(levels: CustomWoundLevel[], editable: boolean): CustomLevelRow[] {
+  return levels.map((l, index) => ({
+    index,
+    nameKey: !l.label && KNOWN_LEVELS.has(l.key) ? `FUDGE.Wound.${l.key}` : "",
+    label: l.label || l.key,
+    boxes: l.boxes,
+    penalty: l.penalty,
+    threshold: l.threshold,
+    effects: (["", "cannotAct", "dying"] as const).map((e) => ({ value: e, labelKey: `FUDGE.Sheet.CustomEffectOption.${e || "none"}`, selected: e === l.effect })),
+    removable: editable && levels.length > 1,
+  }));
+}
 
 function baseItem(i: ItemDoc): ItemRow {
   const s = i.system as unknown as Record<string, unknown>;
@@ -279,6 +316,7 @@ export function characterSheetContext(actor: ActorDoc<"character" | "npc">, rule
             epicExtraHurt: d.woundTrack.epicExtraHurt,
             epicExtraVeryHurt: d.woundTrack.epicExtraVeryHurt,
             pawn: isNpc ? (d as NpcData).pawn : null,
+            custom: d.woundTrack.preset === "custom" ? customLevelRows(d.woundTrack.customLevels ?? [], opts.editable) : null,
           }
         : null,
     trackLabel: d.woundTrack.label,

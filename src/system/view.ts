@@ -81,13 +81,17 @@ export const conditionLabelKey = (c: string): string => `FUDGE.Condition.${c}`;
 
 export function trackViewFromRender(r: TrackRender, editable: boolean): TrackView {
   const st = r.status;
-  const labelOf = (key: string | undefined): string | undefined => r.rows.find((row) => row.key === key)?.labelKey;
+  // A row's name: a custom level's own label (plain text), else its i18n key.
+  const nameOf = (key: string | undefined): string | undefined => {
+    const row = r.rows.find((x) => x.key === key);
+    return row ? (typeof row.labelParams.name === "string" ? row.labelParams.name : row.labelKey) : undefined;
+  };
   const rows: RowView[] = r.rows.map((row) => {
     const boxes: BoxView[] = row.boxes.map((b) => {
       // A level param that is a bare level key ("hurt") is shown by its row's label.
       const lp = { ...b.labelParams };
-      if (typeof lp.level === "string" && !KEY_PATTERN.test(lp.level)) lp.level = labelOf(lp.level) ?? row.labelKey;
-      const realLevelLabelKey = b.overflow ? (labelOf(b.realLevelKey) ?? "") : "";
+      if (typeof lp.level === "string" && !KEY_PATTERN.test(lp.level)) lp.level = nameOf(lp.level) ?? lp.level;
+      const realLevelLabelKey = b.overflow ? (nameOf(b.realLevelKey) ?? "") : "";
       const css = ["fudge-box", b.marked ? "marked" : "open", b.overflow ? "overflow" : "", b.stun ? "stun" : "", b.disabled ? "blacked" : ""].filter(Boolean).join(" ");
       return { ...b, labelParams: lp, realLevelLabelKey, css, locked: !editable || b.disabled };
     });

@@ -220,6 +220,34 @@ describe("wound track details", () => {
     await context.close();
   });
 
+  it("a custom wound track (Fudge §4.57) is built on the sheet: levels added, boxes changed, a new box marked", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
+    let win = await openSheet(page, "Leroy");
+    let rev = await revision(page);
+    await win.locator('select[name="system.woundTrack.preset"]').selectOption("custom");
+    await afterAction(page, rev);
+    win = await openSheet(page, "Leroy");
+    expect(await win.locator(".fudge-custom-track tbody tr").count()).toBe(5);
+    rev = await revision(page);
+    await win.locator('[data-action="addCustomLevel"]').click();
+    await afterAction(page, rev);
+    expect((await storedActor(page, "Leroy")).system.woundTrack.customLevels).toHaveLength(6);
+    const boxes = win.locator('input[name="system.woundTrack.customLevels.1.boxes"]');
+    rev = await revision(page);
+    await boxes.fill("2");
+    await boxes.press("Tab");
+    await afterAction(page, rev);
+    expect(await win.locator('.fudge-track-row[data-level="hurt"] .fudge-box').count()).toBe(2);
+    rev = await revision(page);
+    await win.locator('.fudge-track-row[data-level="level6"] .fudge-box').first().click();
+    await afterAction(page, rev);
+    expect(await win.locator('.fudge-track-row[data-level="level6"] .fudge-row-label').textContent()).toBe("Level 6");
+    expect(await win.locator(".fudge-track .fudge-condition").first().textContent()).toMatch(/dying/i);
+    expect(noProblems(problems)).toEqual([]);
+    expect(await missingKeys(page)).toEqual([]);
+    await context.close();
+  });
+
   it("switching the preset under a wounded actor shows the track's notice, and its reset clears the track", async () => {
     const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
     const win = await openSheet(page, "Leroy");

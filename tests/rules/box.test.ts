@@ -577,3 +577,15 @@ describe("box track: Miniatures recovery from Near Death", () => {
     expect(boxTrack.status(minis, rc).levelKey).toBe("veryHurt");
   });
 });
+
+describe("healing re-places real wounds before stun marks (found by the property test)", () => {
+  it("two Very Hurt and a stun at Incapacitated: a week of nothing leaves the character where he was", () => {
+    const c = boxTrackConfig("standard");
+    let s = boxTrack.initial(c);
+    for (const w of [{ level: "veryHurt" }, { level: "veryHurt" }, { level: "incapacitated", stun: true }]) s = boxTrack.apply(c, s, w).state;
+    const before = boxTrack.status(c, s);
+    const after = boxTrack.status(c, boxTrack.heal(c, s, { type: "natural", weeks: 0 }).state);
+    expect(after.condition).toBe(before.condition);
+    expect(after.penalty).toBe(before.penalty);
+  });
+});

@@ -27,10 +27,10 @@ import { seededRng } from "../../src/rules/dice";
 import { RulesError } from "../../src/rules/errors";
 import type { ActorDoc, AttackCardData } from "../../src/system/data";
 import { GM, PLAYER1, PLAYER2, STRANGER, goblin, item, knight, leroy, rulesFor, theodora } from "./fixtures";
-import { fudgePointOffer, updatedState, wieldedAttacks } from "../../src/system/actions";
+import { editCustomLevels, fudgePointOffer, updatedState, wieldedAttacks } from "../../src/system/actions";
 import { attackCardContext } from "../../src/system/card";
 import { applyWound } from "../../src/rules/track";
-import { miniatureSheetContext } from "../../src/system/sheet";
+import { characterSheetContext, miniatureSheetContext } from "../../src/system/sheet";
 
 /** Merges a nested update like Foundry's update: objects merge, arrays and leaves replace, "==key" replaces whole. */
 function merge<T>(doc: T, update: unknown): T {
@@ -556,5 +556,45 @@ describe("Fudge §4.64: spend a Fudge Point so that a deadly wound is not", () =
     const mild = woundingCard(healthy);
     expect(fudgePointOffer(mild, mild.targets[0], healthy, rules)).toBe(false);
     expect(() => applyDamage(card, broke, GM, rules, { spendFudgePoint: true })).toThrow(expect.objectContaining({ key: "FUDGE.Error.NoFudgePointSave" }));
+  });
+});
+
+describe("Fudge §4.57 custom wound track, edited on the sheet", () => {
+  const rules = rulesFor("fudge");
+  const withUpdate = (a: ActorDoc<"character">, u: { system: Record<string, unknown> }): ActorDoc<"character"> => {
+    const wt = { ...a.system.woundTrack, ...((u.system.woundTrack as object) ?? {}) };
+    return { ...a, system: { ...a.system, woundTrack: wt } } as ActorDoc<"character">;
+  };
+  test("choosing 'custom' starts from the standard levels, which the rules core then reads", () => {
+    const l = withUpdate(leroy(), setActorField(leroy(), "woundTrack.preset", "custom", GM));
+    expect(l.system.woundTrack.preset).toBe("custom");
+    expect(l.system.woundTrack.customLevels!.map((x) => [x.key, x.boxes, x.penalty, x.threshold, x.effect])).toEqual([
+      ["scratch", 3, 0, 1, ""],
+      ["hurt", 1, -1, 3, ""],
+      ["veryHurt", 1, -2, 5, ""],
+      ["incapacitated", 1, -2, 7, "cannotAct"],
+      ["nearDeath", 1, -2, 9, "dying"],
+    ]);
+    expect(renderTrack(trackFor(l, rules)).rows.map((r) => r.boxes.length)).toEqual([3, 1, 1, 1, 1]);
+  });
+  test("fields are range-checked, thresholds must rise, and levels are added and removed", () => {
+    let l = withUpdate(leroy(), setActorField(leroy(), "woundTrack.preset", "custom", GM));
+    l = withUpdate(l, setActorField(l, "woundTrack.customLevels.1.boxes", "2", GM));
+    expect(renderTrack(trackFor(l, rules)).rows[1].boxes.length).toBe(2);
+    expect(() => setActorField(l, "woundTrack.customLevels.1.boxes", "11", GM)).toThrow(expect.objectContaining({ field: "system.woundTrack.customLevels.1.boxes", key: "FUDGE.Error.OutOfRange" }));
+    expect(() => setActorField(l, "woundTrack.customLevels.1.penalty", "+1", GM)).toThrow(expect.objectContaining({ key: "FUDGE.Error.OutOfRange" }));
+    expect(() => setActorField(l, "woundTrack.customLevels.2.threshold", "2", GM)).toThrow(expect.objectContaining({ field: "system.woundTrack.customLevels.2.threshold" }));
+    expect(() => setActorField(l, "woundTrack.customLevels.9.boxes", "1", GM)).toThrow(expect.objectContaining({ key: "FUDGE.Error.UnknownField" }));
+    l = withUpdate(l, editCustomLevels(l, "add", -1, GM));
+    expect(l.system.woundTrack.customLevels).toHaveLength(6);
+    expect(l.system.woundTrack.customLevels![5]).toMatchObject({ boxes: 1, penalty: -3, threshold: 11, effect: "dying" });
+    l = withUpdate(l, editCustomLevels(l, "remove", 0, GM));
+    expect(l.system.woundTrack.customLevels!.map((x) => x.key)).toEqual(["hurt", "veryHurt", "incapacitated", "nearDeath", "level6"]);
+    expect(() => editCustomLevels(l, "add", -1, STRANGER)).toThrow(RulesError);
+  });
+  test("the sheet shows the editor only for the custom preset", () => {
+    const l = withUpdate(leroy(), setActorField(leroy(), "woundTrack.preset", "custom", GM));
+    expect(characterSheetContext(l, rules, { editable: true, owner: true }).trackPreset?.custom).toHaveLength(5);
+    expect(characterSheetContext(leroy(), rules, { editable: true, owner: true }).trackPreset?.custom).toBeNull();
   });
 });

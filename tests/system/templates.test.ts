@@ -212,6 +212,20 @@ describe("templates render for every preset", () => {
     throw new Error("no seed in 1..20 wounded Theodora");
   });
 
+  test("the custom wound-track editor renders its levels, escaped", () => {
+    const rules = rulesFor("fudge");
+    const l = leroy();
+    const custom = { ...l, system: { ...l.system, woundTrack: { ...l.system.woundTrack, preset: "custom", customLevels: [
+      { key: "graze", label: "<b>Graze</b>", boxes: 2, penalty: 0, threshold: 1, effect: "" },
+      { key: "down", label: "Down", boxes: 1, penalty: -2, threshold: 4, effect: "cannotAct" },
+    ] } } } as ActorDoc<"character">;
+    const html = r.render("character", characterSheetContext(custom, rules, { editable: true, owner: true }));
+    expect(html).toContain('name="system.woundTrack.customLevels.1.boxes"');
+    expect(html).toContain('data-action="addCustomLevel"');
+    expect(html).toContain("&lt;b&gt;Graze&lt;/b&gt;");
+    expect(html).not.toContain("<b>Graze</b>");
+  });
+
   test("no i18n key used while rendering is missing from lang (en.json + parts)", () => {
     expect([...r.missing].sort()).toEqual([]);
   });

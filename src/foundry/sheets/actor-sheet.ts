@@ -36,6 +36,8 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       heal: FudgeActorSheet.onHeal,
       recover: FudgeActorSheet.onRecover,
       resetTrack: FudgeActorSheet.onResetTrack,
+      addCustomLevel: FudgeActorSheet.onEditCustomLevels,
+      removeCustomLevel: FudgeActorSheet.onEditCustomLevels,
       attack: FudgeActorSheet.onAttack,
       attackAll: FudgeActorSheet.onAttackAll,
       createItem: FudgeActorSheet.onCreateItem,
@@ -146,6 +148,12 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     const ok = await foundry.applications.api.DialogV2.confirm({ window: { title: "FUDGE.Sheet.ResetTrack" }, content: `<p>${game.i18n!.localize("FUDGE.Sheet.ResetTrackConfirm")}</p>` });
     if (!ok) return;
     await this.act(() => updateActor(this.actorDoc, actions.resetTrack(plainActor(this.actorDoc), userRef())));
+  }
+
+  /** Fudge §4.57 custom track: add a level, or remove the row's level. */
+  static async onEditCustomLevels(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
+    const op = target.dataset.action === "addCustomLevel" ? "add" : "remove";
+    await this.act(() => this.actorDoc.update(actions.editCustomLevels(plainActor(this.actorDoc), op, Number(target.dataset.index ?? -1), userRef()) as never));
   }
 
   static async onAttack(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {

@@ -27,6 +27,11 @@ export const BOX_RULE = "Fudge §4.57";
 /** i18n key of a wound level's name; step and box-label params carry keys the adapter localizes. */
 export const woundLabel = (key: string): string => `FUDGE.Wound.${key}`;
 
+/** A level's name in steps and labels: a custom level's own label, else its i18n key (FUDGE.Wound.*). */
+export function levelName(config: BoxTrackConfig, key: string): string {
+  return config.levels.find((l) => l.key === key)?.label ?? woundLabel(key);
+}
+
 export type BoxEffect = "none" | "penalty" | "cannotAct" | "dying" | "dead" | "out";
 export const BOX_EFFECTS: readonly BoxEffect[] = ["none", "penalty", "cannotAct", "dying", "out", "dead"];
 
@@ -40,6 +45,8 @@ export interface BoxLevel {
   effect: BoxEffect;
   /** Lowest damage number that reaches this level; null = not reachable by number. */
   min: number | null;
+  /** A custom level's own name (Fudge §4.57 custom tracks); the standard levels are named by key. */
+  label?: string;
   /** One-letter real-level tag drawn in an overflow box: "S", "H", "V", "I", "N". */
   tag: string;
 }
@@ -331,7 +338,7 @@ function parseLevel(input: unknown, path: string): BoxLevel {
   const min = o.min === null || o.min === undefined ? null : int(o.min, at(path, "min"), -100, 1000);
   const tag = str(o.tag, at(path, "tag"), key.charAt(0).toUpperCase());
   if (tag.length < 1 || tag.length > 3) throw new RulesError(at(path, "tag"), "FUDGE.Error.Track.BadTag", "must be 1 to 3 characters");
-  return {
+  const level: BoxLevel = {
     key,
     boxes: int(o.boxes, at(path, "boxes"), 0, BOX_MAX_BOXES),
     penalty: int(o.penalty ?? 0, at(path, "penalty"), -10, 0),
@@ -339,6 +346,10 @@ function parseLevel(input: unknown, path: string): BoxLevel {
     min,
     tag,
   };
+  const label = str(o.label, at(path, "label"), "").trim();
+  if (label.length > 60) throw new RulesError(at(path, "label"), "FUDGE.Error.Track.BadLabel", "must be at most 60 characters");
+  if (label) level.label = label;
+  return level;
 }
 
 function parseConfig(input: unknown, path: string): BoxTrackConfig {
@@ -514,7 +525,7 @@ function status(config: BoxTrackConfig, state: BoxTrackState): TrackStatus {
     condition = EFFECT_CONDITION[l.effect];
     levelKey = l.key;
     // Fudge §4.57: only the highest marked level's penalty counts; they do not add up.
-    steps.push(step("FUDGE.Step.Box.Highest", BOX_RULE, penalty, { level: woundLabel(l.key), penalty: signed(penalty) }));
+    steps.push(step("FUDGE.Step.Box.Highest", BOX_RULE, penalty, { level: levelName(config, l.key), penalty: signed(penalty) }));
     if (config.painShift !== 0 && eff[h] !== l.penalty)
       steps.push(
         step(config.painShift < 0 ? "FUDGE.Step.Box.HighPain" : "FUDGE.Step.Box.LowPain", "Fudge §4.51", penalty, {
@@ -522,7 +533,7 @@ function status(config: BoxTrackConfig, state: BoxTrackState): TrackStatus {
           to: signed(penalty),
         }),
       );
-    if (l.effect !== "none" && l.effect !== "penalty") steps.push(step(`FUDGE.Step.Box.Effect.${l.effect}`, BOX_RULE, undefined, { level: woundLabel(l.key) }));
+    if (l.effect !== "none" && l.effect !== "penalty") steps.push(step(`FUDGE.Step.Box.Effect.${l.effect}`, BOX_RULE, undefined, { level: levelName(config, l.key) }));
   }
   const effects: string[] = [];
   if (state.stun) {
@@ -561,7 +572,7 @@ function result(config: BoxTrackConfig, stateIn: BoxTrackState, steps: Step[]): 
 }
 
 function markStep(config: BoxTrackConfig, real: number, li: number, stun: boolean): Step {
-  const params = { level: woundLabel(keyAt(config, real)), box: woundLabel(config.levels[li].key) };
+  const params = { level: levelName(config, keyAt(config, real)), box: levelName(config, config.levels[li].key) };
   if (real === li) return step(stun ? "FUDGE.Step.Box.StunMarked" : "FUDGE.Step.Box.Marked", BOX_RULE, undefined, params);
   // Fudge §4.57: no open box → the next more severe level with one; the mark keeps the real level.
   return step(stun ? "FUDGE.Step.Box.StunOverflow" : "FUDGE.Step.Box.Overflow", BOX_RULE, undefined, params);
@@ -576,7 +587,7 @@ function applyStun(config: BoxTrackConfig, state: BoxTrackState, r: number, step
   let effect: StunEffect | null;
   if (li < 0) {
     effect = "knockedOut"; // Fudge §4.62: Incapacitated or worse → knocked out
-    steps.push(step("FUDGE.Step.Box.StunNoBox", "Fudge §4.62", undefined, { level: woundLabel(keyAt(config, r)) }));
+    steps.push(step("FUDGE.Step.Box.StunNoBox", "Fudge §4.62", undefined, { level: levelName(config, keyAt(config, r)) }));
   } else {
     next = withMark(config, state, li, { level: keyAt(config, r), stun: true });
     steps.push(markStep(config, r, li, true));
@@ -615,7 +626,7 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound): A
   const r = levelIndex(config, wound.level, "wound.level");
   if (r < n && config.levels[r].boxes === 0 && config.levels[r].effect === "none") {
     // A level without boxes and without effect cannot hurt (the pawn's Scratch: Undamaged).
-    steps.push(step("FUDGE.Step.Box.NoEffect", BOX_RULE, undefined, { level: woundLabel(wound.level) }));
+    steps.push(step("FUDGE.Step.Box.NoEffect", BOX_RULE, undefined, { level: levelName(config, wound.level) }));
     return result(config, state, steps);
   }
   if (wound.stun) return applyStun(config, state, r, steps);
@@ -625,7 +636,7 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound): A
   let L = r >= n ? -1 : firstOpen(config, state.marks, r, capTo);
   if (L < 0 && isScratch && config.scratchCap) {
     // Fudge §4.57 option: a Scratch never pushes beyond Very Hurt.
-    steps.push(step("FUDGE.Step.Box.ScratchCap", BOX_RULE, undefined, { level: woundLabel(wound.level) }));
+    steps.push(step("FUDGE.Step.Box.ScratchCap", BOX_RULE, undefined, { level: levelName(config, wound.level) }));
     return result(config, state, steps);
   }
   let real = r;
@@ -635,7 +646,7 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound): A
   const deadly = (): boolean => L < 0 || config.levels[L].effect === "dead";
   const c = highestMarked(config, state.marks, true);
   const absorbed = (key: string): ApplyResult<BoxTrackState> => {
-    steps.push(step(key, "Fudge §4.64", undefined, { level: woundLabel(wound.level) }));
+    steps.push(step(key, "Fudge §4.64", undefined, { level: levelName(config, wound.level) }));
     return result(config, state, steps);
   };
 
@@ -649,7 +660,7 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound): A
       if (j < 0) return absorbed("FUDGE.Step.Box.Safeguard.MaxThreeAbsorbed");
       L = j;
       real = from;
-      steps.push(step("FUDGE.Step.Box.Safeguard.MaxThree", "Fudge §4.64", undefined, { level: woundLabel(wound.level), to: woundLabel(config.levels[j].key) }));
+      steps.push(step("FUDGE.Step.Box.Safeguard.MaxThree", "Fudge §4.64", undefined, { level: levelName(config, wound.level), to: levelName(config, config.levels[j].key) }));
     }
   }
   // Fudge §4.64 safeguard: nobody becomes Near Death unless they began the round Incapacitated.
@@ -660,7 +671,7 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound): A
     if (j < 0) return absorbed("FUDGE.Step.Box.Safeguard.NearDeathAbsorbed");
     L = j;
     real = from;
-    steps.push(step("FUDGE.Step.Box.Safeguard.NearDeath", "Fudge §4.64", undefined, { level: woundLabel(wound.level), to: woundLabel(config.levels[j].key) }));
+    steps.push(step("FUDGE.Step.Box.Safeguard.NearDeath", "Fudge §4.64", undefined, { level: levelName(config, wound.level), to: levelName(config, config.levels[j].key) }));
   }
   // Fudge §4.64 safeguard: a Fudge Point turns a deadly wound into a serious one: Near Death if
   // that box is open, else the worst open level that stops action (Incapacitated).
@@ -672,7 +683,7 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound): A
     if (j < 0) return absorbed("FUDGE.Step.Box.Safeguard.FudgePointAbsorbed");
     L = j;
     real = j;
-    steps.push(step("FUDGE.Step.Box.Safeguard.FudgePoint", "Fudge §4.64", undefined, { level: woundLabel(wound.level), to: woundLabel(config.levels[j].key) }));
+    steps.push(step("FUDGE.Step.Box.Safeguard.FudgePoint", "Fudge §4.64", undefined, { level: levelName(config, wound.level), to: levelName(config, config.levels[j].key) }));
   }
 
   if (deadly()) {
@@ -681,7 +692,7 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound): A
     if (L >= 0) {
       next = { ...withMark(config, state, L, { level: keyAt(config, real) }), dead: true };
       steps.push(markStep(config, real, L, false));
-    } else steps.push(step("FUDGE.Step.Box.NoBox", BOX_RULE, undefined, { level: woundLabel(wound.level) }));
+    } else steps.push(step("FUDGE.Step.Box.NoBox", BOX_RULE, undefined, { level: levelName(config, wound.level) }));
     return result(config, next, steps);
   }
   const next = withMark(config, state, L, { level: keyAt(config, real) });
@@ -704,20 +715,20 @@ function looseMarks(config: BoxTrackConfig, state: BoxTrackState): Loose[] {
 }
 
 /**
- * Re-places the wounds that remain after healing (this system's method): most severe real level
- * first, real wounds before stun marks, each in the first open box at or above its real level
- * (Scratches under the Scratch cap stay at or below Very Hurt). Placing the worst first keeps
- * overflow tags to a minimum; which levels end up marked does not depend on the order.
+ * Re-places the wounds that remain after healing (this system's method): real wounds before stun
+ * marks (a stun never pushes a real wound up the track), each group most severe first, each
+ * wound in the first open box at or above its real level (Scratches under the Scratch cap stay
+ * at or below Very Hurt). Placing the worst first keeps overflow tags to a minimum.
  */
 function replace(config: BoxTrackConfig, wounds: Loose[], steps: Step[]): Record<string, (BoxMark | null)[]> {
   const marks = emptyMarks(config);
-  const sorted = [...wounds].sort((a, b) => b.level - a.level || Number(a.stun) - Number(b.stun));
+  const sorted = [...wounds].sort((a, b) => Number(a.stun) - Number(b.stun) || b.level - a.level);
   for (const w of sorted) {
     const isScratch = config.levels[w.level].effect === "none";
     const to = config.scratchCap && isScratch ? lastNumericIndex(config) : config.levels.length - 1;
     const li = firstOpen(config, marks, w.level, to);
     if (li < 0) {
-      steps.push(step("FUDGE.Step.Box.Heal.Dropped", BOX_RULE, undefined, { level: woundLabel(config.levels[w.level].key) }));
+      steps.push(step("FUDGE.Step.Box.Heal.Dropped", BOX_RULE, undefined, { level: levelName(config, config.levels[w.level].key) }));
       continue;
     }
     const row = marks[config.levels[li].key];
@@ -768,8 +779,8 @@ function heal(config: BoxTrackConfig, state: BoxTrackState, healing: BoxHealing)
     const to = w.level - by;
     steps.push(
       step(to < fw ? "FUDGE.Step.Box.Heal.Gone" : "FUDGE.Step.Box.Heal.Lowered", "RULES §2.5", undefined, {
-        level: woundLabel(config.levels[w.level].key),
-        to: to < fw ? "" : woundLabel(config.levels[to].key),
+        level: levelName(config, config.levels[w.level].key),
+        to: to < fw ? "" : levelName(config, config.levels[to].key),
       }),
     );
     return to < fw ? null : { level: to, stun: false }; // RULES §2.5: Scratch is not a level
@@ -822,7 +833,7 @@ function recover(config: BoxTrackConfig, state: BoxTrackState, to: string, steps
     row[j >= 0 ? j : 0] = { level: to };
   }
   const next: BoxTrackState = { ...state, marks, stun: state.stun ? { ...state.stun } : null };
-  steps.push(step("FUDGE.Step.Box.Heal.Recover", "Miniatures: Near Death", undefined, { level: woundLabel(to) }));
+  steps.push(step("FUDGE.Step.Box.Heal.Recover", "Miniatures: Near Death", undefined, { level: levelName(config, to) }));
   return next;
 }
 
@@ -873,7 +884,7 @@ function render(config: BoxTrackConfig, state: BoxTrackState): TrackRender {
         stun: !!m?.stun,
         disabled: false,
         labelKey: "FUDGE.Track.BoxLabel",
-        labelParams: { level: woundLabel(l.key), n: j + 1 },
+        labelParams: { level: levelName(config, l.key), n: j + 1 },
       };
       if (overflow) b.realLevelKey = m!.level;
       return b;
@@ -881,8 +892,8 @@ function render(config: BoxTrackConfig, state: BoxTrackState): TrackRender {
     const numeric = l.effect === "none" || l.effect === "penalty";
     return {
       key: l.key,
-      labelKey: `FUDGE.Wound.${l.key}`,
-      labelParams: {},
+      labelKey: l.label ? "FUDGE.Track.LevelName" : `FUDGE.Wound.${l.key}`,
+      labelParams: (l.label ? { name: l.label } : {}) as Record<string, string>,
       range: levelRange(config, i),
       penalty: numeric ? eff[i] : null,
       effectKey: numeric ? "" : `FUDGE.Effect.${l.effect}`,
