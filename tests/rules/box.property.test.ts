@@ -13,7 +13,7 @@ import {
   type BoxWound,
 } from "../../src/rules/tracks/box";
 import { undoApplied, type Track } from "../../src/rules/track";
-import { isRulesError } from "../../src/rules/errors";
+import { fieldOf } from "./errors";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 250) };
 
@@ -251,15 +251,6 @@ describe("box track properties", () => {
 
 describe("box track: bad input names the field", () => {
   const std = boxTrackConfig("standard");
-  const field = (f: () => unknown): string => {
-    try {
-      f();
-    } catch (e) {
-      if (isRulesError(e)) return e.field;
-      throw e;
-    }
-    throw new Error("did not throw");
-  };
   const cfg = (patch: Record<string, unknown>) => ({ ...JSON.parse(JSON.stringify(std)), ...patch });
   const lv = (i: number, patch: Record<string, unknown>) => {
     const c = JSON.parse(JSON.stringify(std));
@@ -268,57 +259,57 @@ describe("box track: bad input names the field", () => {
   };
 
   it("config", () => {
-    expect(field(() => boxTrack.parseConfig(null, "config"))).toBe("config");
-    expect(field(() => boxTrack.parseConfig(cfg({ kind: "dc" }), "config"))).toBe("config.kind");
-    expect(field(() => boxTrack.parseConfig(cfg({ levels: [] }), "config"))).toBe("config.levels");
-    expect(field(() => boxTrack.parseConfig(lv(1, { boxes: -1 }), "config"))).toBe("config.levels[1].boxes");
-    expect(field(() => boxTrack.parseConfig(lv(1, { boxes: 1.5 }), "config"))).toBe("config.levels[1].boxes");
-    expect(field(() => boxTrack.parseConfig(lv(2, { penalty: 1 }), "config"))).toBe("config.levels[2].penalty");
-    expect(field(() => boxTrack.parseConfig(lv(2, { penalty: 0 }), "config"))).toBe("config.levels[2].penalty");
-    expect(field(() => boxTrack.parseConfig(lv(2, { effect: "sad" }), "config"))).toBe("config.levels[2].effect");
-    expect(field(() => boxTrack.parseConfig(lv(2, { effect: "none" }), "config"))).toBe("config.levels[2].effect");
-    expect(field(() => boxTrack.parseConfig(lv(3, { min: 4 }), "config"))).toBe("config.levels[3].min");
-    expect(field(() => boxTrack.parseConfig(lv(3, { key: "hurt" }), "config"))).toBe("config.levels[3].key");
-    expect(field(() => boxTrack.parseConfig(lv(3, { key: "two words" }), "config"))).toBe("config.levels[3].key");
-    expect(field(() => boxTrack.parseConfig(lv(3, { tag: "" }), "config"))).toBe("config.levels[3].tag");
-    expect(field(() => boxTrack.parseConfig(cfg({ scratchCap: "yes" }), "config"))).toBe("config.scratchCap");
-    expect(field(() => boxTrack.parseConfig(cfg({ painShift: 9 }), "config"))).toBe("config.painShift");
-    expect(field(() => boxTrack.parseConfig(cfg({ safeguards: { maxThreeLevels: 1 } }), "config"))).toBe("config.safeguards.maxThreeLevels");
-    expect(field(() => boxTrack.parseConfig(cfg({ deadAt: 5 }), "config"))).toBe("config.deadAt");
+    expect(fieldOf(() => boxTrack.parseConfig(null, "config"))).toBe("config");
+    expect(fieldOf(() => boxTrack.parseConfig(cfg({ kind: "dc" }), "config"))).toBe("config.kind");
+    expect(fieldOf(() => boxTrack.parseConfig(cfg({ levels: [] }), "config"))).toBe("config.levels");
+    expect(fieldOf(() => boxTrack.parseConfig(lv(1, { boxes: -1 }), "config"))).toBe("config.levels[1].boxes");
+    expect(fieldOf(() => boxTrack.parseConfig(lv(1, { boxes: 1.5 }), "config"))).toBe("config.levels[1].boxes");
+    expect(fieldOf(() => boxTrack.parseConfig(lv(2, { penalty: 1 }), "config"))).toBe("config.levels[2].penalty");
+    expect(fieldOf(() => boxTrack.parseConfig(lv(2, { penalty: 0 }), "config"))).toBe("config.levels[2].penalty");
+    expect(fieldOf(() => boxTrack.parseConfig(lv(2, { effect: "sad" }), "config"))).toBe("config.levels[2].effect");
+    expect(fieldOf(() => boxTrack.parseConfig(lv(2, { effect: "none" }), "config"))).toBe("config.levels[2].effect");
+    expect(fieldOf(() => boxTrack.parseConfig(lv(3, { min: 4 }), "config"))).toBe("config.levels[3].min");
+    expect(fieldOf(() => boxTrack.parseConfig(lv(3, { key: "hurt" }), "config"))).toBe("config.levels[3].key");
+    expect(fieldOf(() => boxTrack.parseConfig(lv(3, { key: "two words" }), "config"))).toBe("config.levels[3].key");
+    expect(fieldOf(() => boxTrack.parseConfig(lv(3, { tag: "" }), "config"))).toBe("config.levels[3].tag");
+    expect(fieldOf(() => boxTrack.parseConfig(cfg({ scratchCap: "yes" }), "config"))).toBe("config.scratchCap");
+    expect(fieldOf(() => boxTrack.parseConfig(cfg({ painShift: 9 }), "config"))).toBe("config.painShift");
+    expect(fieldOf(() => boxTrack.parseConfig(cfg({ safeguards: { maxThreeLevels: 1 } }), "config"))).toBe("config.safeguards.maxThreeLevels");
+    expect(fieldOf(() => boxTrack.parseConfig(cfg({ deadAt: 5 }), "config"))).toBe("config.deadAt");
     const allZero = JSON.parse(JSON.stringify(std));
     for (const l of allZero.levels) l.boxes = 0;
-    expect(field(() => boxTrack.parseConfig(allZero, "config"))).toBe("config.levels");
-    expect(field(() => boxTrackConfig("heroic" as BoxTrackPreset))).toBe("preset");
+    expect(fieldOf(() => boxTrack.parseConfig(allZero, "config"))).toBe("config.levels");
+    expect(fieldOf(() => boxTrackConfig("heroic" as BoxTrackPreset))).toBe("preset");
   });
 
   it("state", () => {
     const ok = boxTrack.initial(std);
-    expect(field(() => boxTrack.parseState(std, 3, "state"))).toBe("state");
-    expect(field(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, bruise: [] } }, "state"))).toBe("state.marks.bruise");
-    expect(field(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, hurt: [{ level: "hurt" }, { level: "hurt" }] } }, "state"))).toBe(
+    expect(fieldOf(() => boxTrack.parseState(std, 3, "state"))).toBe("state");
+    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, bruise: [] } }, "state"))).toBe("state.marks.bruise");
+    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, hurt: [{ level: "hurt" }, { level: "hurt" }] } }, "state"))).toBe(
       "state.marks.hurt[1]",
     );
-    expect(field(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, hurt: [{ level: "veryHurt" }] } }, "state"))).toBe("state.marks.hurt[0].level");
-    expect(field(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, hurt: [{ level: "bruise" }] } }, "state"))).toBe("state.marks.hurt[0].level");
-    expect(field(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, hurt: "X" } }, "state"))).toBe("state.marks.hurt");
-    expect(field(() => boxTrack.parseState(std, { ...ok, stun: { effect: "dizzy", rounds: 1 } }, "state"))).toBe("state.stun.effect");
-    expect(field(() => boxTrack.parseState(std, { ...ok, stun: { effect: "stunned", rounds: -1 } }, "state"))).toBe("state.stun.rounds");
-    expect(field(() => boxTrack.parseState(std, { ...ok, dead: "no" }, "state"))).toBe("state.dead");
+    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, hurt: [{ level: "veryHurt" }] } }, "state"))).toBe("state.marks.hurt[0].level");
+    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, hurt: [{ level: "bruise" }] } }, "state"))).toBe("state.marks.hurt[0].level");
+    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, hurt: "X" } }, "state"))).toBe("state.marks.hurt");
+    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, stun: { effect: "dizzy", rounds: 1 } }, "state"))).toBe("state.stun.effect");
+    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, stun: { effect: "stunned", rounds: -1 } }, "state"))).toBe("state.stun.rounds");
+    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, dead: "no" }, "state"))).toBe("state.dead");
     // a config that gained a box reads old state as open boxes
     expect(boxTrack.parseState(std, { marks: { hurt: [] } }, "state")).toEqual(ok);
   });
 
   it("wound and healing", () => {
-    expect(field(() => boxTrack.parseWound(std, {}, "wound"))).toBe("wound.level");
-    expect(field(() => boxTrack.parseWound(std, { level: "bruise" }, "wound"))).toBe("wound.level");
-    expect(field(() => boxTrack.parseWound(std, { level: "hurt", stun: "yes" }, "wound"))).toBe("wound.stun");
-    expect(field(() => boxTrack.parseWound(std, { level: "hurt", kill: 1 }, "wound"))).toBe("wound.kill");
-    expect(field(() => boxTrack.parseWound(std, { level: "hurt", spendFudgePoint: "y" }, "wound"))).toBe("wound.spendFudgePoint");
-    expect(field(() => boxTrack.parseHealing(std, { type: "magic" }, "healing"))).toBe("healing.type");
-    expect(field(() => boxTrack.parseHealing(std, { type: "roll" }, "healing"))).toBe("healing.result");
-    expect(field(() => boxTrack.parseHealing(std, { type: "natural", weeks: -1 }, "healing"))).toBe("healing.weeks");
-    expect(field(() => boxTrack.parseHealing(std, { type: "box", ref: "hurt:3" }, "healing"))).toBe("healing.ref");
-    expect(field(() => boxTrack.parseHealing(std, { type: "endRound", rounds: 0 }, "healing"))).toBe("healing.rounds");
+    expect(fieldOf(() => boxTrack.parseWound(std, {}, "wound"))).toBe("wound.level");
+    expect(fieldOf(() => boxTrack.parseWound(std, { level: "bruise" }, "wound"))).toBe("wound.level");
+    expect(fieldOf(() => boxTrack.parseWound(std, { level: "hurt", stun: "yes" }, "wound"))).toBe("wound.stun");
+    expect(fieldOf(() => boxTrack.parseWound(std, { level: "hurt", kill: 1 }, "wound"))).toBe("wound.kill");
+    expect(fieldOf(() => boxTrack.parseWound(std, { level: "hurt", spendFudgePoint: "y" }, "wound"))).toBe("wound.spendFudgePoint");
+    expect(fieldOf(() => boxTrack.parseHealing(std, { type: "magic" }, "healing"))).toBe("healing.type");
+    expect(fieldOf(() => boxTrack.parseHealing(std, { type: "roll" }, "healing"))).toBe("healing.result");
+    expect(fieldOf(() => boxTrack.parseHealing(std, { type: "natural", weeks: -1 }, "healing"))).toBe("healing.weeks");
+    expect(fieldOf(() => boxTrack.parseHealing(std, { type: "box", ref: "hurt:3" }, "healing"))).toBe("healing.ref");
+    expect(fieldOf(() => boxTrack.parseHealing(std, { type: "endRound", rounds: 0 }, "healing"))).toBe("healing.rounds");
     expect(boxTrack.parseHealing(std, { type: "natural", weeks: 2, rapid: true }, "healing")).toEqual({ type: "natural", weeks: 2, rapid: true });
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { DC_DEAD, DC_WOUND_LEVELS, dcTrack, dcTrackConfig, type DcHealing, type DcTrackConfig, type DcTrackState, type DcWound } from "../../src/rules/tracks/dc";
 import { undoApplied, type Track } from "../../src/rules/track";
-import { isRulesError } from "../../src/rules/errors";
+import { fieldOf } from "./errors";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 300) };
 
@@ -119,38 +119,29 @@ describe("DC track properties", () => {
 
 describe("DC track: bad input names the field", () => {
   const c = dcTrackConfig(1);
-  const field = (f: () => unknown): string => {
-    try {
-      f();
-    } catch (e) {
-      if (isRulesError(e)) return e.field;
-      throw e;
-    }
-    throw new Error("did not throw");
-  };
   it("config", () => {
-    expect(field(() => dcTrack.parseConfig({ ...c, kind: "box" }, "config"))).toBe("config.kind");
-    expect(field(() => dcTrack.parseConfig({ ...c, start: 4 }, "config"))).toBe("config.start");
-    expect(field(() => dcTrack.parseConfig({ ...c, start: "Good" }, "config"))).toBe("config.start");
-    expect(field(() => dcTrack.parseConfig({ ...c, scratchesPerHit: -1 }, "config"))).toBe("config.scratchesPerHit");
-    expect(field(() => dcTrack.parseConfig({ ...c, levelsPerHit: "two" }, "config"))).toBe("config.levelsPerHit");
-    expect(field(() => dcTrack.parseConfig({ ...c, terrible: "dead" }, "config"))).toBe("config.terrible");
-    expect(field(() => dcTrack.parseConfig({ ...c, thresholds: [1, 2, 3] }, "config"))).toBe("config.thresholds");
-    expect(field(() => dcTrack.parseConfig({ ...c, thresholds: [1, 3, 3, 7, 9] }, "config"))).toBe("config.thresholds[2]");
-    expect(field(() => dcTrack.parseConfig({ ...c, label: 5 }, "config"))).toBe("config.label");
+    expect(fieldOf(() => dcTrack.parseConfig({ ...c, kind: "box" }, "config"))).toBe("config.kind");
+    expect(fieldOf(() => dcTrack.parseConfig({ ...c, start: 4 }, "config"))).toBe("config.start");
+    expect(fieldOf(() => dcTrack.parseConfig({ ...c, start: "Good" }, "config"))).toBe("config.start");
+    expect(fieldOf(() => dcTrack.parseConfig({ ...c, scratchesPerHit: -1 }, "config"))).toBe("config.scratchesPerHit");
+    expect(fieldOf(() => dcTrack.parseConfig({ ...c, levelsPerHit: "two" }, "config"))).toBe("config.levelsPerHit");
+    expect(fieldOf(() => dcTrack.parseConfig({ ...c, terrible: "dead" }, "config"))).toBe("config.terrible");
+    expect(fieldOf(() => dcTrack.parseConfig({ ...c, thresholds: [1, 2, 3] }, "config"))).toBe("config.thresholds");
+    expect(fieldOf(() => dcTrack.parseConfig({ ...c, thresholds: [1, 3, 3, 7, 9] }, "config"))).toBe("config.thresholds[2]");
+    expect(fieldOf(() => dcTrack.parseConfig({ ...c, label: 5 }, "config"))).toBe("config.label");
   });
   it("state", () => {
-    expect(field(() => dcTrack.parseState(c, { dc: 2, scratches: 0 }, "state"))).toBe("state.dc"); // above the start
-    expect(field(() => dcTrack.parseState(c, { dc: -7, scratches: 0 }, "state"))).toBe("state.dc");
-    expect(field(() => dcTrack.parseState(c, { dc: 0, scratches: 3 }, "state"))).toBe("state.scratches");
-    expect(field(() => dcTrack.parseState(c, [], "state"))).toBe("state");
+    expect(fieldOf(() => dcTrack.parseState(c, { dc: 2, scratches: 0 }, "state"))).toBe("state.dc"); // above the start
+    expect(fieldOf(() => dcTrack.parseState(c, { dc: -7, scratches: 0 }, "state"))).toBe("state.dc");
+    expect(fieldOf(() => dcTrack.parseState(c, { dc: 0, scratches: 3 }, "state"))).toBe("state.scratches");
+    expect(fieldOf(() => dcTrack.parseState(c, [], "state"))).toBe("state");
   });
   it("wound and healing", () => {
-    expect(field(() => dcTrack.parseWound(c, { level: "bruise" }, "wound"))).toBe("wound.level");
-    expect(field(() => dcTrack.parseWound(c, { level: "hurt", kill: "yes" }, "wound"))).toBe("wound.kill");
-    expect(field(() => dcTrack.parseHealing(c, { type: "roll", result: 1.5 }, "healing"))).toBe("healing.result");
-    expect(field(() => dcTrack.parseHealing(c, { type: "natural", weeks: 1, rapid: 1 }, "healing"))).toBe("healing.rapid");
-    expect(field(() => dcTrack.parseHealing(c, { type: "box", ref: "dc:1" }, "healing"))).toBe("healing.ref");
-    expect(field(() => dcTrack.parseHealing(c, {}, "healing"))).toBe("healing.type");
+    expect(fieldOf(() => dcTrack.parseWound(c, { level: "bruise" }, "wound"))).toBe("wound.level");
+    expect(fieldOf(() => dcTrack.parseWound(c, { level: "hurt", kill: "yes" }, "wound"))).toBe("wound.kill");
+    expect(fieldOf(() => dcTrack.parseHealing(c, { type: "roll", result: 1.5 }, "healing"))).toBe("healing.result");
+    expect(fieldOf(() => dcTrack.parseHealing(c, { type: "natural", weeks: 1, rapid: 1 }, "healing"))).toBe("healing.rapid");
+    expect(fieldOf(() => dcTrack.parseHealing(c, { type: "box", ref: "dc:1" }, "healing"))).toBe("healing.ref");
+    expect(fieldOf(() => dcTrack.parseHealing(c, {}, "healing"))).toBe("healing.type");
   });
 });

@@ -3,7 +3,7 @@ import { defaultFateConfig, fatePipeline, type FateTrackState } from "../../src/
 import { enumerateDice, resolveAttack, rollAttack, type AttackResolution } from "../../src/rules/pipeline";
 import { applyWound, healTrack, newTrack, trackStatus, type Track } from "../../src/rules/track";
 import { seededRng } from "../../src/rules/dice";
-import { RulesError } from "../../src/rules/errors";
+import { fieldOf } from "./errors";
 
 const fresh = (): Track => newTrack(defaultFateConfig());
 const plus = (n: number): number[] => [0, 1, 2, 3].map((i) => (i < n ? 1 : 0));
@@ -19,15 +19,6 @@ function request(over: { attacker?: object; defender?: object; situation?: objec
   };
 }
 
-function fieldOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof RulesError) return e.field;
-    throw e;
-  }
-  throw new Error("no error thrown");
-}
 
 describe("fate pipeline", () => {
   it("margin = attacker − defender, read on the ladder", () => {

@@ -10,6 +10,7 @@ import {
 } from "../../src/rules/fate";
 import { applyWound, healTrack, newTrack, parseTrack, renderTrack, toggleBox, trackStateKey, trackStatus, undoApplied, type Track } from "../../src/rules/track";
 import { RulesError } from "../../src/rules/errors";
+import { fieldOf } from "./errors";
 
 const fresh = (label = "Physical"): Track => newTrack(defaultFateConfig(label));
 
@@ -24,15 +25,6 @@ function withMarks(marks: Partial<Record<FateLine, number>>): Track {
   return { config: t.config, state: next };
 }
 
-function fieldOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof RulesError) return e.field;
-    throw e;
-  }
-  throw new Error("no error thrown");
-}
 
 describe("FATE ladder: margin → result", () => {
   it("reads the seed's MoS table", () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { RulesError } from "../../src/rules/errors";
 import { newTrack } from "../../src/rules/track";
 import { boxTrackConfig } from "../../src/rules/tracks/box";
 import {
@@ -17,6 +16,7 @@ import {
   type FudgeCombatant,
 } from "../../src/rules/fudge";
 import { sortedDiceOutcomes } from "../../src/rules/fudge/dice";
+import { caught } from "./errors";
 
 const track = () => newTrack(boxTrackConfig("standard"));
 
@@ -32,15 +32,6 @@ const theodora = () =>
 
 const opts = defaultFudgeOptions();
 
-function caught(f: () => unknown): RulesError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof RulesError) return e;
-    throw e;
-  }
-  throw new Error("expected a RulesError");
-}
 
 describe("fudge damage factors (Fudge §4.54–4.55)", () => {
   it("Leroy vs Theodora: ODF 4 / DDF 4 and ODF 7 / DDF 2", () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { RulesError } from "../../src/rules/errors";
 import { enumerateDice, pipelineFor, recordedDice, resolveAttack, rollAttack, type AttackResolution } from "../../src/rules/pipeline";
 import { seededRng } from "../../src/rules/dice";
 import { applyWound, newTrack, trackStatus, type Track } from "../../src/rules/track";
@@ -7,6 +6,7 @@ import { boxTrackConfig } from "../../src/rules/tracks/box";
 import { defaultFateConfig } from "../../src/rules/tracks/fate";
 import { dcTrackConfig } from "../../src/rules/tracks/dc";
 import { fudgePipeline, type FudgeRequest } from "../../src/rules/fudge";
+import { caught } from "./errors";
 
 const box = (preset: "standard" | "pawn" | "miniatures" = "standard", doubleRd = false): Track => newTrack(boxTrackConfig(preset, { doubleRd }));
 
@@ -54,15 +54,6 @@ function resolve(req: Json, atk: number, def: number, more: Record<string, numbe
 const keys = (r: AttackResolution) => r.steps.map((s) => s.key);
 const stepOf = (r: AttackResolution, key: string) => r.steps.find((s) => s.key === key);
 
-function caught(f: () => unknown): RulesError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof RulesError) return e;
-    throw e;
-  }
-  throw new Error("expected a RulesError");
-}
 
 describe("fudge pipeline: registration", () => {
   it("is registered as the opposed fudge preset", () => {

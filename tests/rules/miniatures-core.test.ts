@@ -16,7 +16,7 @@ import {
 } from "../../src/rules/miniatures/guts";
 import { disengageCheck, movementCost, rangePenalty } from "../../src/rules/miniatures/movement";
 import { seededRng } from "../../src/rules/dice";
-import { RulesError } from "../../src/rules/errors";
+import { fieldOf } from "./errors";
 
 /** The card's printed MODF / RODF / DDF / HDDF (null = "N/A"), copied from the seed. */
 const PRINTED: Record<keyof typeof SAMPLE_CARDS, { modf: number; rodf: number | null; ddf: number; hddf: number; movement: number }> = {
@@ -29,15 +29,6 @@ const PRINTED: Record<keyof typeof SAMPLE_CARDS, { modf: number; rodf: number | 
 
 const card = (k: keyof typeof SAMPLE_CARDS): MiniDatacard => JSON.parse(JSON.stringify(SAMPLE_CARDS[k])) as MiniDatacard;
 
-function fieldOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof RulesError) return e.field;
-    throw e;
-  }
-  throw new Error("no error thrown");
-}
 
 /** Faces with a given 4dF total (no Legendary re-roll needed below +4). */
 const dF = (total: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(total) ? Math.sign(total) : 0));

@@ -6,7 +6,7 @@ import { boxTrackConfig, type BoxTrackState } from "../../src/rules/tracks/box";
 import { enumerateDice, resolveAttack, rollAttack, type AttackResolution } from "../../src/rules/pipeline";
 import { applyWound, newTrack, trackStatus, type Track } from "../../src/rules/track";
 import { seededRng } from "../../src/rules/dice";
-import { RulesError } from "../../src/rules/errors";
+import { fieldOf } from "./errors";
 
 type CardKey = keyof typeof SAMPLE_CARDS;
 const healthy = (): Track => newTrack(boxTrackConfig("miniatures"));
@@ -25,15 +25,6 @@ function attack(a: CardKey | object, d: CardKey | object, situation: Record<stri
   };
 }
 
-function fieldOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof RulesError) return e.field;
-    throw e;
-  }
-  throw new Error("no error thrown");
-}
 
 describe("Miniatures attack: 4dF + ODF vs DDF, the target does not roll", () => {
   it("hit when the total equals or beats DDF; wound = total − DDF, 0 is a Scratch", () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { RulesError } from "../../src/rules/errors";
 import { seededRng } from "../../src/rules/dice";
 import { enumerateDice, pipelineFor, recordedDice, resolveAttack, rollAttack, type AttackResolution } from "../../src/rules/pipeline";
 import { newTrack, trackStateKey, type Track } from "../../src/rules/track";
 import "../../src/rules/volt";
+import { fieldOf } from "./errors";
 
 const track = (willpower = 6, marks: Record<string, string> = {}): Track => ({ config: newTrack({ kind: "volt", willpower } as { kind: string }).config, state: { marks } });
 
@@ -188,15 +188,6 @@ describe("Volt attack pipeline", () => {
     }
   });
 
-  const fieldOf = (f: () => unknown): string | undefined => {
-    try {
-      f();
-    } catch (e) {
-      if (e instanceof RulesError) return e.field;
-      throw e;
-    }
-    return undefined;
-  };
 
   it("bad input names the field", () => {
     const with_ = (path: string[], v: unknown): Record<string, unknown> => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { RulesError } from "../../src/rules/errors";
 import { applyWound, healTrack, newTrack, parseTrack, renderTrack, toggleBox, trackStateKey, trackStatus, undoApplied, type Track } from "../../src/rules/track";
 import { recoverAction, voltGeometry, voltRowPenalty, VOLT_WILL_TABLE, type VoltTrackConfig } from "../../src/rules/volt";
+import { fieldOf } from "./errors";
 
 const human = (willpower = 6, extra: Record<string, unknown> = {}): Track => newTrack({ kind: "volt", willpower, ...extra } as { kind: string });
 const marks = (t: Track): Record<string, string> => (t.state as { marks: Record<string, string> }).marks;
@@ -321,15 +322,6 @@ describe("Volt track: sheet clicks, keys, bad input", () => {
     expect(() => undoApplied(t, { before: t.state, after: r.track.state })).toThrow(/changed/);
   });
 
-  const fieldOf = (f: () => unknown): string | undefined => {
-    try {
-      f();
-    } catch (e) {
-      if (e instanceof RulesError) return e.field;
-      throw e;
-    }
-    return undefined;
-  };
 
   it("bad input names the field", () => {
     expect(fieldOf(() => newTrack({ kind: "volt" }))).toBe("config.willpower");

@@ -31,6 +31,7 @@ import { editCustomLevels, fudgePointOffer, updatedState, wieldedAttacks } from 
 import { attackCardContext } from "../../src/system/card";
 import { applyWound } from "../../src/rules/track";
 import { characterSheetContext, miniatureSheetContext } from "../../src/system/sheet";
+import { keyOf } from "../rules/errors";
 
 /** Merges a nested update like Foundry's update: objects merge, arrays and leaves replace, "==key" replaces whole. */
 function merge<T>(doc: T, update: unknown): T {
@@ -46,15 +47,6 @@ function merge<T>(doc: T, update: unknown): T {
   return out as T;
 }
 
-function errKey(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof RulesError) return e.key;
-    throw e;
-  }
-  return "no error";
-}
 
 const noDotted = (o: unknown): boolean =>
   o === null || typeof o !== "object" ? true : Object.entries(o as Record<string, unknown>).every(([k, v]) => !k.includes(".") && (Array.isArray(v) ? true : noDotted(v)));
@@ -82,11 +74,11 @@ describe("permissions", () => {
     const rules = rulesFor("fudge");
     const a = leroy();
     const before = structuredClone(a);
-    expect(errKey(() => toggleWoundBox(a, "scratch:0", rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
-    expect(errKey(() => rollTrait(a, "attributes.strength", [0, 0, 0, 0], rules, { user: PLAYER2 }))).toBe("FUDGE.Error.NotPermitted");
-    expect(errKey(() => healWounds(a, { type: "scratches" }, rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
-    expect(errKey(() => setActorField(a, "attributes.strength", 2, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
-    expect(errKey(() => startAttack(a, "broadsword", [theodora()], {}, seededRng(1), rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => toggleWoundBox(a, "scratch:0", rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => rollTrait(a, "attributes.strength", [0, 0, 0, 0], rules, { user: PLAYER2 }))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => healWounds(a, { type: "scratches" }, rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => setActorField(a, "attributes.strength", 2, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => startAttack(a, "broadsword", [theodora()], {}, seededRng(1), rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
     expect(a).toEqual(before);
   });
 });
@@ -121,7 +113,7 @@ describe("wound boxes", () => {
     const rules = rulesFor("fudge");
     const a = leroy();
     expect(() => toggleWoundBox(a, "nonsense:9", rules)).toThrow(RulesError);
-    expect(errKey(() => toggleWoundBox(a, "", rules))).toBe("FUDGE.Error.BadBoxRef");
+    expect(keyOf(() => toggleWoundBox(a, "", rules))).toBe("FUDGE.Error.BadBoxRef");
     expect(a.system.woundTrack.state).toBeNull();
   });
 
@@ -130,7 +122,7 @@ describe("wound boxes", () => {
     expect(() => trackFor(a, rulesFor("fate"))).toThrow(RulesError);
     const reset = resetTrack(a, PLAYER1);
     expect(reset).toEqual({ system: { woundTrack: { "==state": null } } });
-    expect(errKey(() => resetTrack(a, STRANGER))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => resetTrack(a, STRANGER))).toBe("FUDGE.Error.NotPermitted");
   });
 });
 
@@ -154,7 +146,7 @@ describe("trait rolls", () => {
     const r = rollTrait(leroy(), "volt.willpower", [5, 12], rules);
     expect(r.success).toBe(true);
     expect(r.result).toBe(5);
-    expect(errKey(() => rollTrait(leroy(), "volt.willpower", [5], rules))).toBe("FUDGE.Error.BadLength");
+    expect(keyOf(() => rollTrait(leroy(), "volt.willpower", [5], rules))).toBe("FUDGE.Error.BadLength");
   });
 
   test("Miniatures: stats roll with 4dF", () => {
@@ -164,16 +156,16 @@ describe("trait rolls", () => {
 
   test("bad traits and dice are keyed errors", () => {
     const rules = rulesFor("fudge");
-    expect(errKey(() => rollTrait(leroy(), "attributes.charm", [0, 0, 0, 0], rules))).toBe("FUDGE.Error.UnknownTrait");
-    expect(errKey(() => rollTrait(leroy(), "skill:nope", [0, 0, 0, 0], rules))).toBe("FUDGE.Error.NoSuchItem");
-    expect(errKey(() => rollTrait(leroy(), "skill:broadsword", [0, 0, 0, 0], rules))).toBe("FUDGE.Error.NotASkill");
+    expect(keyOf(() => rollTrait(leroy(), "attributes.charm", [0, 0, 0, 0], rules))).toBe("FUDGE.Error.UnknownTrait");
+    expect(keyOf(() => rollTrait(leroy(), "skill:nope", [0, 0, 0, 0], rules))).toBe("FUDGE.Error.NoSuchItem");
+    expect(keyOf(() => rollTrait(leroy(), "skill:broadsword", [0, 0, 0, 0], rules))).toBe("FUDGE.Error.NotASkill");
     expect(() => rollTrait(leroy(), "attributes.strength", [0, 0, 2, 0], rules)).toThrow(RulesError);
   });
 
   test("a character who cannot act cannot roll", () => {
     const rules = rulesFor("fudge");
     const a = merge(leroy(), toggleWoundBox(leroy(), "incapacitated:0", rules));
-    expect(errKey(() => rollTrait(a, "attributes.strength", [0, 0, 0, 0], rules))).toBe("FUDGE.Error.CannotAct");
+    expect(keyOf(() => rollTrait(a, "attributes.strength", [0, 0, 0, 0], rules))).toBe("FUDGE.Error.CannotAct");
   });
 });
 
@@ -197,11 +189,11 @@ describe("field edits", () => {
     })()!;
     expect(e.key).toBe("FUDGE.Error.NotInteger");
     expect(e.field).toBe("system.attributes.strength");
-    expect(errKey(() => setActorField(a, "attributes.strength", 99))).toBe("FUDGE.Error.OutOfRange");
-    expect(errKey(() => setActorField(a, "woundTrack.preset", "brutal"))).toBe("FUDGE.Error.NotOneOf");
-    expect(errKey(() => setActorField(a, "pawn", true))).toBe("FUDGE.Error.UnknownField"); // characters have no pawn
-    expect(errKey(() => setActorField(a, "attributes.__proto__", 1))).toBe("FUDGE.Error.UnknownField");
-    expect(errKey(() => setActorField(a, "notes", 3))).toBe("FUDGE.Error.NotString");
+    expect(keyOf(() => setActorField(a, "attributes.strength", 99))).toBe("FUDGE.Error.OutOfRange");
+    expect(keyOf(() => setActorField(a, "woundTrack.preset", "brutal"))).toBe("FUDGE.Error.NotOneOf");
+    expect(keyOf(() => setActorField(a, "pawn", true))).toBe("FUDGE.Error.UnknownField"); // characters have no pawn
+    expect(keyOf(() => setActorField(a, "attributes.__proto__", 1))).toBe("FUDGE.Error.UnknownField");
+    expect(keyOf(() => setActorField(a, "notes", 3))).toBe("FUDGE.Error.NotString");
     expect(a).toEqual(leroy());
   });
 });
@@ -237,13 +229,13 @@ describe("attack card loop", () => {
     expect(c1.targets[0].applied).toHaveLength(1);
     expect(c1.targets[0].applied[0].before).toEqual(trackFor(t0, rules).state);
     expect(c1.targets[0].applied[0].after).toEqual(t1.system.woundTrack.state);
-    expect(errKey(() => applyDamage(c1, t1, GM, rules))).toBe("FUDGE.Error.AlreadyApplied");
+    expect(keyOf(() => applyDamage(c1, t1, GM, rules))).toBe("FUDGE.Error.AlreadyApplied");
     const un = undoDamage(c1, t1, GM, rules);
     const t2 = merge(t1, un.actorUpdate);
     expect(trackFor(t2, rules).state).toEqual(trackFor(t0, rules).state);
     const c2 = merge(c1, { targets: un.cardUpdate.system.targets });
     expect(c2.targets[0].applied[0].undone).toBe(true);
-    expect(errKey(() => undoDamage(c2, t2, GM, rules))).toBe("FUDGE.Error.NothingToUndo");
+    expect(keyOf(() => undoDamage(c2, t2, GM, rules))).toBe("FUDGE.Error.NothingToUndo");
     // After an undo the wound may be applied again.
     expect(() => applyDamage(c2, t2, GM, rules)).not.toThrow();
   });
@@ -254,45 +246,45 @@ describe("attack card loop", () => {
     const c1 = merge(c, { targets: ap.cardUpdate.system.targets });
     const t1 = merge(theodora(), ap.actorUpdate);
     const t2 = merge(t1, toggleWoundBox(t1, "scratch:0", rules)); // someone clicked a box since
-    expect(errKey(() => undoDamage(c1, t2, GM, rules))).toBe("FUDGE.Error.UndoConflict");
-    expect(errKey(() => undoDamage(c1, t2, PLAYER2, rules, { force: true }))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => undoDamage(c1, t2, GM, rules))).toBe("FUDGE.Error.UndoConflict");
+    expect(keyOf(() => undoDamage(c1, t2, PLAYER2, rules, { force: true }))).toBe("FUDGE.Error.NotPermitted");
     const forced = undoDamage(c1, t2, GM, rules, { force: true });
     expect(merge(t2, forced.actorUpdate).system.woundTrack.state).toEqual(trackFor(theodora(), rules).state);
   });
 
   test("permissions on the card: defend, apply via relay, undo", () => {
     const card = startAttack(leroy(), "broadsword", [theodora()], {}, { attack: [1, 1, 0, 0] }, rules, PLAYER1);
-    expect(errKey(() => defend(card, theodora(), [0, 0, 0, 0], PLAYER1))).toBe("FUDGE.Error.NotPermitted");
-    expect(errKey(() => defend(card, leroy(), [0, 0, 0, 0], GM))).toBe("FUDGE.Error.NotATarget");
+    expect(keyOf(() => defend(card, theodora(), [0, 0, 0, 0], PLAYER1))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => defend(card, leroy(), [0, 0, 0, 0], GM))).toBe("FUDGE.Error.NotATarget");
     const c = merge(card, { targets: defend(card, theodora(), [0, 0, 0, -1], PLAYER2).system.targets });
-    expect(errKey(() => defend(c, theodora(), [0, 0, 0, 0], PLAYER2))).toBe("FUDGE.Error.AlreadyDefended");
+    expect(keyOf(() => defend(c, theodora(), [0, 0, 0, 0], PLAYER2))).toBe("FUDGE.Error.AlreadyDefended");
     // The attacker does not own Theodora: the click must go through the GM, who re-checks.
-    expect(errKey(() => applyDamage(c, theodora(), PLAYER1, rules))).toBe("FUDGE.Error.NeedsRelay");
-    expect(errKey(() => applyDamage(c, theodora(), STRANGER, rules, { relayed: true }))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => applyDamage(c, theodora(), PLAYER1, rules))).toBe("FUDGE.Error.NeedsRelay");
+    expect(keyOf(() => applyDamage(c, theodora(), STRANGER, rules, { relayed: true }))).toBe("FUDGE.Error.NotPermitted");
     const ap = applyDamage(c, theodora(), PLAYER1, rules, { relayed: true, now: 2 });
     const c1 = merge(c, { targets: ap.cardUpdate.system.targets });
     const t1 = merge(theodora(), ap.actorUpdate);
-    expect(errKey(() => undoDamage(c1, t1, STRANGER, rules))).toBe("FUDGE.Error.NotPermitted");
-    expect(errKey(() => undoDamage(c1, t1, PLAYER1, rules))).toBe("FUDGE.Error.NeedsRelay");
+    expect(keyOf(() => undoDamage(c1, t1, STRANGER, rules))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => undoDamage(c1, t1, PLAYER1, rules))).toBe("FUDGE.Error.NeedsRelay");
     expect(() => undoDamage(c1, t1, PLAYER1, rules, { relayed: true })).not.toThrow();
     expect(() => undoDamage(c1, t1, PLAYER2, rules)).not.toThrow(); // the target's owner
   });
 
   test("nothing to apply before the defence, or on a miss", () => {
     const card = startAttack(leroy(), "broadsword", [theodora()], {}, { attack: [-1, -1, 0, 0] }, rules, PLAYER1);
-    expect(errKey(() => applyDamage(card, theodora(), GM, rules))).toBe("FUDGE.Error.NotResolved");
+    expect(keyOf(() => applyDamage(card, theodora(), GM, rules))).toBe("FUDGE.Error.NotResolved");
     const c = merge(card, { targets: defend(card, theodora(), [1, 1, 0, 0], PLAYER2).system.targets });
     expect((c.targets[0].resolution as { hit: boolean }).hit).toBe(false);
-    expect(errKey(() => applyDamage(c, theodora(), GM, rules))).toBe("FUDGE.Error.NothingToApply");
+    expect(keyOf(() => applyDamage(c, theodora(), GM, rules))).toBe("FUDGE.Error.NothingToApply");
   });
 
   test("bad attack input is a keyed error and the inputs stay as they were", () => {
     const a = leroy();
-    expect(errKey(() => startAttack(a, "broadsword", [], {}, seededRng(1), rules, PLAYER1))).toBe("FUDGE.Error.NoTargets");
-    expect(errKey(() => startAttack(a, "nope", [theodora()], {}, seededRng(1), rules, PLAYER1))).toBe("FUDGE.Error.NoSuchItem");
-    expect(errKey(() => startAttack(a, "scalemail", [theodora()], {}, seededRng(1), rules, PLAYER1))).toBe("FUDGE.Error.NotAWeapon");
+    expect(keyOf(() => startAttack(a, "broadsword", [], {}, seededRng(1), rules, PLAYER1))).toBe("FUDGE.Error.NoTargets");
+    expect(keyOf(() => startAttack(a, "nope", [theodora()], {}, seededRng(1), rules, PLAYER1))).toBe("FUDGE.Error.NoSuchItem");
+    expect(keyOf(() => startAttack(a, "scalemail", [theodora()], {}, seededRng(1), rules, PLAYER1))).toBe("FUDGE.Error.NotAWeapon");
     expect(() => startAttack(a, "broadsword", [theodora()], { modifier: 99 }, seededRng(1), rules, PLAYER1)).toThrow(RulesError);
-    expect(errKey(() => startAttack(a, "broadsword", [theodora()], {}, {}, rules, PLAYER1))).toBe("FUDGE.Error.MissingDice");
+    expect(keyOf(() => startAttack(a, "broadsword", [theodora()], {}, {}, rules, PLAYER1))).toBe("FUDGE.Error.MissingDice");
     const card = startAttack(a, "broadsword", [theodora()], {}, { attack: [0, 0, 0, 0] }, rules, PLAYER1);
     const frozen = structuredClone(card);
     expect(() => defend(card, theodora(), [0, 0, 3, 0], PLAYER2)).toThrow(RulesError);
@@ -326,7 +318,7 @@ describe("every preset runs the loop", () => {
         const ap = applyDamage(card, d, GM, rules, { now: seed });
         const d1 = merge(d, ap.actorUpdate);
         const c1 = merge(card, { targets: ap.cardUpdate.system.targets });
-        expect(errKey(() => applyDamage(c1, d1, GM, rules))).toBe("FUDGE.Error.AlreadyApplied");
+        expect(keyOf(() => applyDamage(c1, d1, GM, rules))).toBe("FUDGE.Error.AlreadyApplied");
         const d2 = merge(d1, undoDamage(c1, d1, GM, rules).actorUpdate);
         expect(trackFor(d2, rules).state).toEqual(trackFor(d, rules).state);
       }
@@ -388,8 +380,8 @@ describe("healing", () => {
     const r = recover(a, 2, 3, rules, PLAYER1);
     expect(r.success).toBe(true);
     expect(trackFor(merge(a, r.update), rules).state).toEqual({ marks: {} });
-    expect(errKey(() => recover(a, 2, 3, rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
-    expect(errKey(() => recover(knight(), 2, 3, rules))).toBe("FUDGE.Error.NotCharacter");
+    expect(keyOf(() => recover(a, 2, 3, rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => recover(knight(), 2, 3, rules))).toBe("FUDGE.Error.NotCharacter");
   });
 });
 
@@ -408,8 +400,8 @@ describe("Miniatures: Guts and Near Death", () => {
     const re = gutsRecheckAction(k2, [1, 0, 0, 0], 2, rules, PLAYER1);
     expect(re.passed).toBe(true);
     expect(merge(k2, re.update).system.gutsState).toEqual({ pending: [], effect: 0 });
-    expect(errKey(() => gutsCheckAction(leroy(), { target: 1, reason: "other", turn: 1 }, [0, 0, 0, 0], rules))).toBe("FUDGE.Error.NotMiniature");
-    expect(errKey(() => gutsCheckAction(k, { target: 1, reason: "other", turn: 1 }, [0, 0, 0, 0], rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => gutsCheckAction(leroy(), { target: 1, reason: "other", turn: 1 }, [0, 0, 0, 0], rules))).toBe("FUDGE.Error.NotMiniature");
+    expect(keyOf(() => gutsCheckAction(k, { target: 1, reason: "other", turn: 1 }, [0, 0, 0, 0], rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
   });
 
   test("the failed Guts effect stops the model attacking (the rules core refuses)", () => {
@@ -428,7 +420,7 @@ describe("Miniatures: Guts and Near Death", () => {
     const ok = nearDeathAction(k, [1, 1, 0, 0], rules, PLAYER1);
     expect(ok.result).toBe("veryHurt");
     expect(ok.update).toBeNull();
-    expect(errKey(() => nearDeathAction(knight(), [0, 0, 0, 0], rules))).toBe("FUDGE.Error.NotNearDeath");
+    expect(keyOf(() => nearDeathAction(knight(), [0, 0, 0, 0], rules))).toBe("FUDGE.Error.NotNearDeath");
   });
 
   test("a flying model falling Near Death takes its crash wound on Apply", () => {
@@ -458,7 +450,7 @@ describe("more healing and follow-ups", () => {
     const r = injuryRecovery(a, 3, 4, rules, 0, PLAYER1);
     expect(r.steps.length).toBeGreaterThan(0);
     expect(trackFor(merge(a, r.update), rules).state).not.toEqual(trackFor(a, rules).state);
-    expect(errKey(() => injuryRecovery(knight(), 3, 4, rules))).toBe("FUDGE.Error.NotCharacter");
+    expect(keyOf(() => injuryRecovery(knight(), 3, 4, rules))).toBe("FUDGE.Error.NotCharacter");
   });
 
   test("FATE: an attacker who rolled while Clipped is asked to clear it", () => {
