@@ -281,30 +281,22 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       const m = d.messages.find((x) => x._id === msg._id);
       if (m) mergeUpdate(m, u);
     });
+  // Apply and Undo write the target actor and the card in one store update.
+  const setBoth = (r: { actorUpdate: object; cardUpdate: { system: unknown } }) =>
+    store.update((d) => {
+      const a = d.actors.find((x) => x._id === targetId);
+      if (a) mergeUpdate(a, r.actorUpdate);
+      const m = d.messages.find((x) => x._id === msg._id);
+      if (m) mergeUpdate(m, r.cardUpdate);
+    });
   switch (call.action) {
     case "defend":
       return setCard(actions.defend(card, ta, defenceFaces(card, targetId, dice), user));
     case "apply":
-    case "applyFudgePoint": {
-      const r = actions.applyDamage(card, ta, user, rules, { spendFudgePoint: call.action === "applyFudgePoint" });
-      store.update((d) => {
-        const a = d.actors.find((x) => x._id === targetId);
-        if (a) mergeUpdate(a, r.actorUpdate);
-        const m = d.messages.find((x) => x._id === msg._id);
-        if (m) mergeUpdate(m, r.cardUpdate);
-      });
-      return;
-    }
-    case "undo": {
-      const r = actions.undoDamage(card, ta, user, rules, { force: el.dataset.force === "true" });
-      store.update((d) => {
-        const a = d.actors.find((x) => x._id === targetId);
-        if (a) mergeUpdate(a, r.actorUpdate);
-        const m = d.messages.find((x) => x._id === msg._id);
-        if (m) mergeUpdate(m, r.cardUpdate);
-      });
-      return;
-    }
+    case "applyFudgePoint":
+      return setBoth(actions.applyDamage(card, ta, user, rules, { spendFudgePoint: call.action === "applyFudgePoint" }));
+    case "undo":
+      return setBoth(actions.undoDamage(card, ta, user, rules, { force: el.dataset.force === "true" }));
     default:
       throw new Error(`the playground has no handler for the card action "${call.action}"`);
   }

@@ -48,16 +48,6 @@ function tokenDistance(a: TokenLike, b: TokenLike): number | null {
 
 // ─── Attack ─────────────────────────────────────────────────────────────────────────────
 
-interface SituationForm {
-  modifier?: number;
-  allOutAttack?: boolean;
-  allOutDefense?: boolean;
-  stun?: boolean;
-  pullPunch?: string;
-  cover?: boolean;
-  helpless?: boolean;
-}
-
 /** The attack dialog: fields by preset (situational modifier, all-out, stun, pulled punch, cover). */
 async function situationDialog(preset: string, weapon: { stunCapable?: boolean; ranged?: boolean } | null): Promise<Record<string, unknown> | null> {
   const row = (name: string, input: string) => `<div class="form-group"><label>${esc(loc(`FUDGE.Situation.${name}`))}</label><div class="form-fields">${input}</div></div>`;

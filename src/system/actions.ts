@@ -17,7 +17,7 @@ import { gutsRecheck, gutsTrigger, nearDeathRoll, parseGutsState } from "../rule
 import { describeLevel } from "../rules/ladder";
 import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, CustomWoundLevel, ItemDoc, MiniatureData, SkillData, WorldRules } from "./data";
 import { boxTrackConfig } from "../rules/tracks/box";
-import { actorRef, attackRequest, equippedOf, findItem, miniatureDatacard, trackFor, type Situation } from "./combatant";
+import { actorRef, attackRequest, customBoxLevels, equippedOf, findItem, miniatureDatacard, trackFor, type Situation } from "./combatant";
 import { ladderOf } from "./view";
 
 // ─── Permissions ───────────────────────────────────────────────────────────────────────
@@ -252,9 +252,7 @@ export function standardCustomLevels(): CustomWoundLevel[] {
 /** The levels as the rules core will read them: validated (thresholds rising, boxes, penalties). */
 function checkedCustomLevels(levels: CustomWoundLevel[], field: string): { system: Record<string, unknown> } {
   try {
-    boxTrackConfig("custom", {
-      levels: levels.map((l) => ({ key: l.key, boxes: l.boxes, penalty: l.penalty, effect: l.effect === "" ? (l.penalty < 0 ? "penalty" : "none") : l.effect, min: l.threshold, tag: (l.label || l.key).charAt(0).toUpperCase() })),
-    });
+    boxTrackConfig("custom", { levels: customBoxLevels(levels) });
   } catch (e) {
     if (e instanceof RulesError) throw new RulesError(field, e.key, e.message.replace(/^[^:]*: /, ""), e.params);
     throw e;

@@ -26,6 +26,7 @@ import type {
   TraitEffect,
   WeaponData,
   WorldRules,
+  CustomWoundLevel,
 } from "./data";
 
 // Side-effect imports: each registers its track kind / pipeline with the rules core.
@@ -95,6 +96,11 @@ export function voltTough(actor: ActorDoc<"character" | "npc">): number {
 function customLevels(d: CharacterData): BoxLevel[] {
   const levels = d.woundTrack.customLevels ?? [];
   if (!levels.length) throw new RulesError("system.woundTrack.customLevels", "FUDGE.Error.CustomLevelsMissing", "a custom wound track needs at least one level");
+  return customBoxLevels(levels);
+}
+
+/** A sheet's custom levels as the rules core's box levels (Fudge §4.57 custom track). */
+export function customBoxLevels(levels: CustomWoundLevel[]): BoxLevel[] {
   return levels.map((l) => ({
     key: l.key,
     boxes: l.boxes,

@@ -10,6 +10,7 @@
 import { PRESETS, type PresetId } from "../rules/pipeline";
 import { initialGutsState, type GutsState } from "../rules/miniatures/guts";
 import { defaultFudgeOptions, type FudgeOptions } from "../rules/fudge/options";
+import { VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval } from "../rules/tracks/volt";
 
 // ─── Actors ────────────────────────────────────────────────────────────────────────────
 
@@ -354,8 +355,9 @@ export interface FudgeTrackOptions {
   allowPawns: boolean;
 }
 
-export const VOLT_RECOVERY = ["monthly", "weekly", "nightly"] as const;
-export type VoltRecovery = (typeof VOLT_RECOVERY)[number];
+// Volt recovery intervals are the rules core's (Volt: Recovery).
+export const VOLT_RECOVERY = VOLT_RECOVERY_INTERVALS;
+export type VoltRecovery = VoltRecoveryInterval;
 export const APPLY_TARGETS = ["targeted", "selected"] as const;
 export type ApplyTarget = (typeof APPLY_TARGETS)[number];
 

@@ -20,7 +20,7 @@ import {
   type TrackRender,
   type TrackStatus,
 } from "../track";
-import { array, at, bool, int, isRecord, oneOf, record, str } from "../validate";
+import { array, at, bool, int, oneOf, record, str } from "../validate";
 
 export const BOX_RULE = "Fudge §4.57";
 
