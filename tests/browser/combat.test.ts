@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { resolveTarget } from "../../src/system/actions";
-import { noProblems, openPlayground, openSheet, missingKeys, screenshot, setTarget, startBrowser, storedState } from "./helpers";
+import { act, missingKeys, noProblems, openPlayground, openSheet, screenshot, setTarget, startBrowser, storedState } from "./helpers";
 import { expectedStatus, trackKey } from "./oracle";
 
 let browser: Browser;
@@ -17,12 +17,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const revision = (page: Page) => page.evaluate(() => Number(document.body.dataset.revision));
-async function act(page: Page, click: () => Promise<void>): Promise<void> {
-  const before = await revision(page);
-  await click();
-  await page.waitForFunction((b) => Number(document.body.dataset.revision) > b, before);
-}
 async function toast(page: Page): Promise<string> {
   const visible = await page.locator("#pg-toast.visible").count();
   return visible ? ((await page.textContent("#pg-toast")) ?? "") : "";

@@ -98,6 +98,21 @@ export function noProblems(p: PageProblems): string[] {
 
 // ─── Playground operations (through the page, as a user would) ─────────────────────────
 
+/** The playground's store revision (it rises with every stored change). */
+export const revision = (page: Page): Promise<number> => page.evaluate(() => Number(document.body.dataset.revision));
+
+/** Waits until the page has stored a new revision after an action. */
+export async function afterAction(page: Page, before: number): Promise<void> {
+  await page.waitForFunction((b) => Number(document.body.dataset.revision) > b, before);
+}
+
+/** Runs a click and waits for the change it stores. */
+export async function act(page: Page, click: () => Promise<void>): Promise<void> {
+  const before = await revision(page);
+  await click();
+  await afterAction(page, before);
+}
+
 export async function actorId(page: Page, name: string): Promise<string> {
   const id = await page.evaluate((n) => (window as any).__playground.state().actors.find((a: any) => a.name === n)?._id, name);
   if (!id) throw new Error(`no actor named ${name}`);

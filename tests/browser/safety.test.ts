@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { noProblems, openPlayground, openSheet, PRESETS, screenshot, setTarget, startBrowser } from "./helpers";
+import { act, noProblems, openPlayground, openSheet, PRESETS, screenshot, setTarget, startBrowser } from "./helpers";
 
 const PAYLOAD = "<img src=x onerror=alert(1)>";
 
@@ -17,12 +17,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const revision = (page: Page) => page.evaluate(() => Number(document.body.dataset.revision));
-async function act(page: Page, click: () => Promise<void>): Promise<void> {
-  const before = await revision(page);
-  await click();
-  await page.waitForFunction((b) => Number(document.body.dataset.revision) > b, before);
-}
 
 /** Elements or handlers that could only have come from the payload. */
 async function injected(page: Page): Promise<{ imgs: number; handlers: number; executed: boolean }> {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
-import { missingKeys, noProblems, openPlayground, openSheet, PRESETS, screenshot, slug, startBrowser, storedActor, storedState, state } from "./helpers";
+import { afterAction, missingKeys, noProblems, openPlayground, openSheet, PRESETS, revision, screenshot, slug, startBrowser, state, storedActor, storedState } from "./helpers";
 import { expectedStatus } from "./oracle";
 
 let browser: Browser;
@@ -42,12 +42,6 @@ async function headerPenalty(win: Locator): Promise<string> {
   return ((await win.locator(".fudge-sheet-header .fudge-penalty .value").first().textContent()) ?? "").trim();
 }
 
-/** Waits until the page has stored a new revision after an action. */
-async function afterAction(page: Page, before: number): Promise<void> {
-  await page.waitForFunction((b) => Number(document.body.dataset.revision) > b, before);
-}
-
-const revision = (page: Page) => page.evaluate(() => Number(document.body.dataset.revision));
 
 /**
  * Clears a marked box by activating it again. Box tracks clear on the next click; a Volt row
