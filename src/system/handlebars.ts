@@ -1,8 +1,8 @@
 /**
  * The system's own Handlebars helpers. Foundry (src/foundry) calls `registerHelpers(Handlebars,
  * i18n)` with an adapter over game.i18n; tests and the playground call it with
- * `dictionaryI18n(lang)` and `{ localize: true }`, which also registers a `localize` helper
- * that behaves like Foundry's native one (`{{localize "KEY"}}`, `{{localize "KEY" n=1}}`).
+ * `dictionaryI18n(lang)`, after playground/foundry-core-helpers.ts has stood in for the core
+ * helpers Foundry registers itself (`localize`, `eq`, `selectOptions` …).
  *
  * Every helper returns plain strings, which Handlebars escapes: no helper returns SafeString
  * built from user data, and templates never use triple braces on user data.
@@ -25,19 +25,17 @@ interface HelperOptions {
 
 const isOptions = (v: unknown): v is HelperOptions => typeof v === "object" && v !== null && "hash" in (v as object);
 
-/** Drops Handlebars' trailing options argument. */
-function args(a: unknown[]): unknown[] {
-  return a.length && isOptions(a[a.length - 1]) ? a.slice(0, -1) : a;
-}
-
 export interface RegisterOptions {
-  /** Also register `localize` (tests and playground; Foundry has its own). */
-  localize?: boolean;
-  /** Ladder used by the `ladder` helper (names localized by the caller). */
+  /** Ladder used by the `fudgeLadder` helper (names localized by the caller). */
   ladder?: () => Ladder;
 }
 
-export const HELPER_NAMES = ["fudgeLocalize", "fudgeFormat", "fudgeText", "fudgeLevel", "signed", "ladder", "ladderName", "eq", "ne", "and", "or", "not", "gt", "lt"] as const;
+/**
+ * Every helper the system registers carries the `fudge` prefix: Foundry's core helpers (`eq ne lt
+ * gt lte gte not and or`, `localize`, `selectOptions` …) are shared by every package, so replacing
+ * one would change every module's templates. Templates use the core ones as Foundry defines them.
+ */
+export const HELPER_NAMES = ["fudgeLocalize", "fudgeFormat", "fudgeText", "fudgeLevel", "fudgeSigned", "fudgeLadder", "fudgeLadderName"] as const;
 
 export function registerHelpers(hb: HandlebarsLike, i18n: SystemI18n, opts: RegisterOptions = {}): void {
   const ladder = opts.ladder ?? (() => DEFAULT_LADDER);
@@ -47,7 +45,6 @@ export function registerHelpers(hb: HandlebarsLike, i18n: SystemI18n, opts: Regi
     return Object.keys(hash).length ? i18n.format(k, hash) : i18n.localize(k);
   };
   hb.registerHelper("fudgeLocalize", loc);
-  if (opts.localize) hb.registerHelper("localize", loc);
   /** {{fudgeFormat key params}}: a key with a params object (render models carry both). */
   hb.registerHelper("fudgeFormat", (key: unknown, params: unknown) => {
     const p = isOptions(params) || params == null ? {} : (params as Record<string, unknown>);
@@ -64,31 +61,12 @@ export function registerHelpers(hb: HandlebarsLike, i18n: SystemI18n, opts: Regi
     const l = v as LevelView;
     return `${i18n.localize(l.rungKey)}${l.beyondText ? ` ${l.beyondText}` : ""} (${l.valueText})`;
   });
-  /** {{signed n}} → "+2", "0", "−1" (true minus). */
-  hb.registerHelper("signed", (n: unknown) => (typeof n === "number" && Number.isFinite(n) ? signed(n) : ""));
-  /** {{ladder n}} → "Great (+2)": names and numbers together (Fudge §1.3). */
-  hb.registerHelper("ladder", (n: unknown) => (typeof n === "number" && Number.isInteger(n) ? levelWithNumber(n, ladder()) : ""));
-  /** {{ladderName n}} → "Great" / "Superb +2". */
-  hb.registerHelper("ladderName", (n: unknown) => (typeof n === "number" && Number.isInteger(n) ? describeLevel(n, ladder()).label : ""));
-  hb.registerHelper("eq", (...a: unknown[]) => {
-    const [x, y] = args(a);
-    return x === y;
-  });
-  hb.registerHelper("ne", (...a: unknown[]) => {
-    const [x, y] = args(a);
-    return x !== y;
-  });
-  hb.registerHelper("and", (...a: unknown[]) => args(a).every(Boolean));
-  hb.registerHelper("or", (...a: unknown[]) => args(a).some(Boolean));
-  hb.registerHelper("not", (...a: unknown[]) => !args(a)[0]);
-  hb.registerHelper("gt", (...a: unknown[]) => {
-    const [x, y] = args(a);
-    return Number(x) > Number(y);
-  });
-  hb.registerHelper("lt", (...a: unknown[]) => {
-    const [x, y] = args(a);
-    return Number(x) < Number(y);
-  });
+  /** {{fudgeSigned n}} → "+2", "0", "−1" (true minus). */
+  hb.registerHelper("fudgeSigned", (n: unknown) => (typeof n === "number" && Number.isFinite(n) ? signed(n) : ""));
+  /** {{fudgeLadder n}} → "Great (+2)": names and numbers together (Fudge §1.3). */
+  hb.registerHelper("fudgeLadder", (n: unknown) => (typeof n === "number" && Number.isInteger(n) ? levelWithNumber(n, ladder()) : ""));
+  /** {{fudgeLadderName n}} → "Great" / "Superb +2". */
+  hb.registerHelper("fudgeLadderName", (n: unknown) => (typeof n === "number" && Number.isInteger(n) ? describeLevel(n, ladder()).label : ""));
 }
 
 /** Template paths (relative to the system root), for Foundry's loadTemplates and the playground. */

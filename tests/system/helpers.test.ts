@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { registerHelpers, HELPER_NAMES } from "../../src/system/handlebars";
 import { dictionaryI18n, flattenLang, fill } from "../../src/system/i18n";
+import { registerFoundryCoreHelpers } from "../../playground/foundry-core-helpers";
 import { levelView } from "../../src/system/view";
 import { standardLadder } from "../../src/rules/ladder";
 import { ROOT } from "./fixtures";
@@ -17,20 +18,23 @@ const dict = {
   "FUDGE.Ladder.great": "Grand",
 };
 
-function env(opts = { localize: true }) {
+function env(core = true) {
   const hb = Handlebars.create();
   const missing: string[] = [];
-  registerHelpers(hb, dictionaryI18n(dict, (k) => missing.push(k)), opts);
+  const i18n = dictionaryI18n(dict, (k) => missing.push(k));
+  if (core) registerFoundryCoreHelpers(hb, i18n);
+  registerHelpers(hb, i18n);
   return { hb, missing, r: (src: string, ctx: unknown = {}) => hb.compile(src)(ctx) };
 }
 
 describe("helpers", () => {
-  test("registers every named helper; localize only when asked", () => {
-    const a = env();
-    for (const h of HELPER_NAMES) expect(a.hb.helpers[h], h).toBeTypeOf("function");
-    expect(a.hb.helpers.localize).toBeTypeOf("function");
-    const b = env({ localize: false });
-    expect(b.hb.helpers.localize).toBeUndefined();
+  test("registers every named helper, all fudge-prefixed; never a core helper's name", () => {
+    const b = env(false);
+    for (const h of HELPER_NAMES) expect(b.hb.helpers[h], h).toBeTypeOf("function");
+    const own = Object.keys(b.hb.helpers).filter((h) => !Object.keys(Handlebars.create().helpers).includes(h));
+    expect(own.sort()).toEqual([...HELPER_NAMES].sort());
+    for (const h of own) expect(h).toMatch(/^fudge[A-Z]/);
+    for (const core of ["eq", "ne", "lt", "gt", "lte", "gte", "not", "and", "or", "localize", "selectOptions"]) expect(b.hb.helpers[core], core).toBeUndefined();
   });
 
   test("localize / fudgeFormat / fudgeText", () => {
@@ -51,17 +55,17 @@ describe("helpers", () => {
     expect(r("{{fudgeFormat k p}}", { k: "FUDGE.Box", p: { level: bad, n: 1 } })).not.toContain("<img");
   });
 
-  test("signed, ladder, ladderName, fudgeLevel", () => {
+  test("fudgeSigned, fudgeLadder, fudgeLadderName, fudgeLevel", () => {
     const { r } = env();
-    expect(r("{{signed 2}} {{signed 0}} {{signed -1}}")).toBe("+2 0 \u22121");
-    expect(r("{{ladder 2}}")).toBe("Great (+2)");
-    expect(r("{{ladderName 6}}")).toBe("Legendary +2");
-    expect(r("{{ladder x}}", { x: "nope" })).toBe("");
+    expect(r("{{fudgeSigned 2}} {{fudgeSigned 0}} {{fudgeSigned -1}}")).toBe("+2 0 \u22121");
+    expect(r("{{fudgeLadder 2}}")).toBe("Great (+2)");
+    expect(r("{{fudgeLadderName 6}}")).toBe("Legendary +2");
+    expect(r("{{fudgeLadder x}}", { x: "nope" })).toBe("");
     expect(r("{{fudgeLevel l}}", { l: levelView(5, standardLadder({}, false)) })).toBe("Superbe +2 (+5)");
     expect(r("{{fudgeLevel l}}", { l: levelView(2, standardLadder()) })).toBe("Grand (+2)");
   });
 
-  test("comparison helpers", () => {
+  test("comparison helpers: the core stand-ins keep core's strict semantics", () => {
     const { r } = env();
     expect(r('{{#if (eq a "x")}}y{{else}}n{{/if}}', { a: "x" })).toBe("y");
     expect(r("{{#if (ne a null)}}y{{else}}n{{/if}}", { a: null })).toBe("n");
@@ -69,6 +73,7 @@ describe("helpers", () => {
     expect(r("{{#if (or a b)}}y{{else}}n{{/if}}", { a: 1, b: 0 })).toBe("y");
     expect(r("{{#if (not a)}}y{{else}}n{{/if}}", { a: 0 })).toBe("y");
     expect(r("{{#if (gt a 1)}}y{{else}}n{{/if}}{{#if (lt a 1)}}y{{else}}n{{/if}}", { a: 2 })).toBe("yn");
+    expect(r('{{#if (eq a 1)}}y{{else}}n{{/if}}', { a: "1" })).toBe("n");
   });
 });
 

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { registerHelpers, PARTIALS, TEMPLATES } from "../../src/system/handlebars";
 import { dictionaryI18n } from "../../src/system/i18n";
+import { registerFoundryCoreHelpers } from "../../playground/foundry-core-helpers";
 import { loadLang, ROOT } from "./fixtures";
 
 export interface Renderer {
@@ -16,7 +17,9 @@ export function makeRenderer(): Renderer {
   const hb = Handlebars.create();
   const missing = new Set<string>();
   const lang = loadLang();
-  registerHelpers(hb, dictionaryI18n(lang, (k) => missing.add(k)), { localize: true });
+  const i18n = dictionaryI18n(lang, (k) => missing.add(k));
+  registerFoundryCoreHelpers(hb, i18n);
+  registerHelpers(hb, i18n);
   for (const [name, path] of Object.entries(PARTIALS)) hb.registerPartial(name, readFileSync(join(ROOT, path), "utf8"));
   const cache = new Map<string, HandlebarsTemplateDelegate>();
   return {
