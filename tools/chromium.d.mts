@@ -1,9 +1,13 @@
 import type { Browser, LaunchOptions } from "playwright-core";
 export declare const CHROMIUM_ARGS: string[];
+export declare const DROPPED_PINNED_ARGS: string[];
+export declare const SYSTEM_PATHS: string[];
 export interface FoundChromium {
   executablePath: string;
-  source: "CHROME_PATH" | "system" | "@sparticuz/chromium";
+  source: "CHROME_PATH" | "pinned" | "system";
+  version?: string;
   args: string[];
 }
+export declare function pinnedSupported(platform?: string, arch?: string): boolean;
 export declare function findChromium(env?: NodeJS.ProcessEnv): Promise<FoundChromium | null>;
 export declare function launchChromium(options?: LaunchOptions): Promise<FoundChromium & { browser: Browser }>;

@@ -1,0 +1,54 @@
+/**
+ * Where the tests' browser comes from (tools/chromium.mjs): the pinned devDependency by default,
+ * CHROME_PATH as an explicit override, a system browser only when asked for or where the pinned
+ * build cannot run; and never the pinned package's Lambda-only process flags.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { CHROMIUM_ARGS, DROPPED_PINNED_ARGS, findChromium, pinnedSupported, SYSTEM_PATHS } from "../../tools/chromium.mjs";
+
+const pkg = JSON.parse(readFileSync("package.json", "utf8"));
+const pinnedVersion = pkg.devDependencies["@sparticuz/chromium"];
+
+describe("the tests' Chromium", () => {
+  it("is pinned to one exact version in package.json", () => {
+    expect(pinnedVersion).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it.runIf(pinnedSupported())("defaults to the pinned browser, even when a system browser exists", async () => {
+    const found = await findChromium({});
+    expect(found).toMatchObject({ source: "pinned", version: pinnedVersion });
+    expect(found!.executablePath).toContain(`node_modules/.cache/fudge-chromium/${pinnedVersion}/chromium`);
+  });
+
+  it.runIf(pinnedSupported())("treats an empty CHROME_PATH as unset", async () => {
+    expect((await findChromium({ CHROME_PATH: "" }))?.source).toBe("pinned");
+  });
+
+  it("lets CHROME_PATH override everything, and refuses one that is not executable", async () => {
+    expect(await findChromium({ CHROME_PATH: process.execPath, FUDGE_CHROMIUM: "pinned" })).toMatchObject({ source: "CHROME_PATH", executablePath: process.execPath });
+    await expect(findChromium({ CHROME_PATH: "/nonexistent/chrome" })).rejects.toThrow(/not an executable/);
+  });
+
+  it("uses a system browser only when FUDGE_CHROMIUM=system asks for it", async () => {
+    const system = SYSTEM_PATHS.find((p) => existsSync(p));
+    const found = await findChromium({ FUDGE_CHROMIUM: "system" });
+    if (system) expect(found).toMatchObject({ source: "system", executablePath: system });
+    else expect(found?.source).toBe(pinnedSupported() ? "pinned" : undefined);
+  });
+
+  it("rejects an unknown FUDGE_CHROMIUM", async () => {
+    await expect(findChromium({ FUDGE_CHROMIUM: "firefox" })).rejects.toThrow(/pinned.*system/);
+  });
+
+  it("launches without the pinned package's --single-process and --no-zygote", () => {
+    expect(CHROMIUM_ARGS).toEqual(expect.arrayContaining(["--no-sandbox", "--disable-gpu"]));
+    for (const a of DROPPED_PINNED_ARGS) expect(CHROMIUM_ARGS).not.toContain(a);
+  });
+
+  it("knows the pinned build runs on linux-x64 only", () => {
+    expect(pinnedSupported("linux", "x64")).toBe(true);
+    expect(pinnedSupported("darwin", "arm64")).toBe(false);
+    expect(pinnedSupported("linux", "arm64")).toBe(false);
+  });
+});
