@@ -1,0 +1,227 @@
+/**
+ * The fudge-rpg converter (src/system/import/fudge-rpg.ts) on exports shaped exactly like
+ * lupestro's fudge-rpg data models (tests/fixtures/fudge-rpg/: written for this project):
+ * every field maps or lands in the notes and the report; a malformed or partial export is a
+ * clear, localized error; and the result is a working character here (sheet, attack, wound track).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { caught } from "../../rules/errors";
+import { ROOT, rulesFor, theodora, loadLang } from "../fixtures";
+import {
+  convertFudgeRpgActor,
+  htmlToText,
+  parseFudgeRpgExport,
+  reportText,
+  skillFor,
+  trackShapeFor,
+  weaponShapeForOdf,
+  type FudgeRpgConversion,
+} from "../../../src/system/import/fudge-rpg";
+import { trackFor, attackRequest } from "../../../src/system/combatant";
+import { characterSheetContext } from "../../../src/system/sheet";
+import { toggleWoundBox } from "../../../src/system/actions";
+import { resolveAttack, trackStatus } from "../../../src/rules";
+import type { ActorDoc, ItemDoc } from "../../../src/system/data";
+
+const FIXTURES = join(ROOT, "tests/fixtures/fudge-rpg");
+const text = (f: string) => readFileSync(join(FIXTURES, f), "utf8");
+const load = (f: string) => parseFudgeRpgExport(text(f), f);
+let n = 0;
+const newId = () => `imp${String(++n).padStart(13, "0")}`;
+const convert = (f: string, preset: "fudge" | "fate" | "volt" | "miniatures" = "fudge") => convertFudgeRpgActor(load(f), { rules: rulesFor(preset), newId });
+const asDoc = (c: FudgeRpgConversion): ActorDoc<"character"> => ({ ...c.actor, _id: "imported0000001" }) as ActorDoc<"character">;
+const itemsOf = (c: FudgeRpgConversion, type: string) => c.actor.items.filter((i) => i.type === type) as ItemDoc[];
+const keys = (c: FudgeRpgConversion) => c.report.map((l) => l.key.replace("FUDGE.Import.Report.", ""));
+
+describe("fudge-rpg import: a full character (Brannoc)", () => {
+  const c = convert("brannoc.json");
+  const s = c.actor.system;
+
+  it("keeps the name, image, Fudge Points and marks where it came from", () => {
+    expect(c.actor).toMatchObject({ name: "Brannoc the Bold", type: "character", img: "icons/svg/mystery-man.svg", prototypeToken: { name: "Brannoc the Bold", actorLink: true } });
+    expect(s.fudgePoints).toBe(4);
+    expect(c.actor.flags).toEqual({ "fudge-wounds": { importedFrom: { system: "fudge-rpg", id: "", systemVersion: "1.6.0" } } });
+  });
+
+  it("maps the muscle-weapon attribute to Strength, the damage-capacity one to Damage Capacity, Willpower by name", () => {
+    expect(s.attributes).toEqual({ strength: 2, damageCapacity: 1, willpower: 1 });
+    expect(s.notes).toContain("Attributes (Fantasy Fudge Attributes): Reasoning: Mediocre (−1), Perception: Fair (0), Agility: Good (+1)");
+    expect(c.report).toContainEqual({ key: "FUDGE.Import.Report.Attributes", params: { names: "Reasoning, Perception, Agility" }, kept: true });
+  });
+
+  it("imports skills with levels and groups, gifts and faults with their notes as text", () => {
+    expect(itemsOf(c, "skill").map((i) => [i.name, (i.system as { level: number }).level])).toEqual([["Sword", 2], ["Riding", 0]]);
+    expect(itemsOf(c, "skill")[0].system).toMatchObject({ description: "Swords of all kinds.\n\nGroups: Melee Weapons" });
+    const gifts = itemsOf(c, "gift");
+    expect(gifts.map((g) => g.name)).toEqual(["Tough Hide", "Quick Reflexes"]);
+    // Fudge §4.51: Tough Hide is a rules effect here; Quick Reflexes stays a described gift.
+    expect(gifts[0].system).toEqual({ effect: "toughHide", value: 1, description: "Thick skin: +1 to defensive damage." });
+    expect(gifts[1].system).toMatchObject({ effect: "none", description: "+1 to initiative." });
+    expect(itemsOf(c, "fault")[0]).toMatchObject({ name: "Greedy", system: { effect: "none", description: "Can't resist a shiny coin — ever." } });
+  });
+
+  it("recognises a weapon by its damage factor, armour and a shield by their defence factor; other gear goes to the notes", () => {
+    const [sword] = itemsOf(c, "weapon");
+    // Fudge §4.54: ODF +3 = large (+2), sharp (+1); its skill found by name.
+    expect(sword).toMatchObject({ name: "Broadsword", system: { size: "large", sharp: true, skill: "Sword", equipped: true, description: "Notched but sharp." } });
+    expect(itemsOf(c, "armor")[0]).toMatchObject({ name: "Chain Shirt", system: { value: 2, equipped: true } });
+    expect(itemsOf(c, "shield")[0]).toMatchObject({ name: "Medium Shield", system: { size: "medium" } });
+    expect(s.notes).toContain("Equipment: Rope (50 ft) ×2");
+    expect(c.report).toContainEqual({ key: "FUDGE.Import.Report.Equipment", params: { names: "Rope (50 ft) ×2" }, kept: true });
+  });
+
+  it("turns the wound counts into marked boxes of a matching track (3/2/1/1/1 is custom here)", () => {
+    expect(s.woundTrack.preset).toBe("custom");
+    expect(s.woundTrack.customLevels!.map((l) => [l.key, l.boxes, l.penalty])).toEqual([
+      ["scratch", 3, 0],
+      ["hurt", 2, -1],
+      ["veryHurt", 1, -2],
+      ["incapacitated", 1, -2],
+      ["nearDeath", 1, -2],
+    ]);
+    expect(s.woundTrack.state).toEqual({
+      marks: { scratch: [{ level: "scratch" }, { level: "scratch" }, null], hurt: [{ level: "hurt" }, null], veryHurt: [null], incapacitated: [null], nearDeath: [null] },
+      stun: null,
+      dead: false,
+    });
+    // The rules core reads it: Hurt, −1 (Fudge §4.51).
+    const status = trackStatus(trackFor(asDoc(c), rulesFor("fudge")));
+    expect(status.penalty).toBe(-1);
+  });
+
+  it("keeps their notes first, then everything unmapped under a heading", () => {
+    expect(s.notes.startsWith("A caravan guard from the Salt Road.\n\nOwes Mirela 3 silver & a favour.")).toBe(true);
+    expect(s.notes).toContain("— Imported from Fudge RPG —");
+    expect(s.notes).toContain("Experience points: 7");
+    expect(s.notes).toContain("Unspent build points: skilllevels 2");
+  });
+
+  it("lists every unmapped thing in the report as kept in the notes", () => {
+    expect(c.report.filter((l) => l.kept).map((l) => l.key.replace("FUDGE.Import.Report.", ""))).toEqual(["Experience", "Attributes", "Equipment", "Unspent"]);
+  });
+
+  it("is a working character: its sheet builds, it attacks, its wound boxes toggle", () => {
+    const actor = asDoc(c);
+    const ctx = characterSheetContext(actor, rulesFor("fudge"), { editable: true, user: { id: "gm", isGM: true } } as never);
+    expect(ctx).toBeTruthy();
+    const sword = itemsOf(c, "weapon")[0] as ItemDoc<"weapon">;
+    const req = attackRequest(actor, sword, theodora(), rulesFor("fudge"));
+    const res = resolveAttack(req, { attack: [1, 1, 0, 0], defense: [0, 0, 0, 0] });
+    expect(res).toBeTruthy();
+    const update = toggleWoundBox(actor, "scratch:2", rulesFor("fudge"));
+    expect(JSON.stringify(update)).toContain("scratch");
+  });
+});
+
+describe("fudge-rpg import: legacy and unusual exports", () => {
+  it("reads a legacy 'major' actor with bare wound counts (their migrateData), custom attribute names and unknown items", () => {
+    const c = convert("legacy-major.json");
+    const s = c.actor.system;
+    expect(s.attributes).toEqual({ strength: 1, damageCapacity: -1, willpower: 0 });
+    // Bare counts take fudge-rpg's default maxima 3/2/1/1/1; 4 Scratches overflow into Hurt (Fudge §4.57).
+    expect(s.woundTrack.state).toMatchObject({ marks: { scratch: [{ level: "scratch" }, { level: "scratch" }, { level: "scratch" }], hurt: [{ level: "hurt" }, { level: "scratch" }] } });
+    expect(keys(c)).toEqual(expect.arrayContaining(["DefaultMaxima", "Overflow", "TraitLadder", "UnknownItem", "Effects", "Image"]));
+    expect(s.notes).toContain("Spellbook (spell): Three cantrips.");
+    expect(s.notes).toContain("Active effects (not imported): Blessed");
+    expect(s.notes).toContain('Trait ladder "Fudge Ladder": Superb 3, Fair 0, Terrible -3');
+    // An image inside the other system's folder would not exist here.
+    expect(c.actor.img).toBeUndefined();
+  });
+
+  it("maps an epic-shaped track to the epic preset, caps an oversized weapon and keeps wounds with no box left in the notes", () => {
+    const c = convert("heavy-wounds.json");
+    const s = c.actor.system;
+    expect(s.woundTrack).toMatchObject({ preset: "epic", epicExtraHurt: 0, epicExtraVeryHurt: 1 });
+    expect(trackShapeFor([4, 3, 4, 1, 1])).toMatchObject({ preset: "epic", epicExtraHurt: 1, epicExtraVeryHurt: 2 });
+    // 4/2/3 boxes: each level's own wounds first; the 5th Scratch finds Hurt full and is marked in
+    // Very Hurt as a Scratch (Fudge §4.57).
+    const state = s.woundTrack.state as { marks: Record<string, ({ level: string } | null)[]> };
+    const placed = Object.values(state.marks).flat().filter(Boolean).length;
+    expect(placed).toBe(8);
+    expect(state.marks.veryHurt).toEqual([{ level: "veryHurt" }, { level: "scratch" }, null]);
+    expect(c.actor.items[0]).toMatchObject({ type: "weapon", system: { size: "twoHanded", sharp: true } });
+    expect(keys(c)).toEqual(expect.arrayContaining(["WeaponCapped", "WeaponDdf", "WeaponNoSkill", "FivePoint"]));
+    expect(s.notes).toContain("Five-point skill groups: Athletic (2)");
+  });
+
+  it("writes the wounds into the notes when the world has no wound boxes (FATE, Volt)", () => {
+    for (const preset of ["fate", "volt"] as const) {
+      const c = convert("brannoc.json", preset);
+      expect(c.actor.system.woundTrack.state).toBeNull();
+      expect(c.actor.system.notes).toContain("Wounds in fudge-rpg: scratch 2, hurt 1");
+      expect(c.report).toContainEqual({ key: "FUDGE.Import.Report.WoundsNotBoxTrack", params: { wounds: "scratch 2, hurt 1" }, kept: true });
+      expect(() => trackFor(asDoc(c), rulesFor(preset))).not.toThrow();
+    }
+  });
+
+  it("keeps wounds that find no open box (a full track) in the notes", () => {
+    const src = JSON.parse(text("brannoc.json"));
+    src.system.wounds.neardeath = { value: 3, max: 1 };
+    const c = convertFudgeRpgActor(src, { rules: rulesFor("fudge"), newId });
+    expect(c.actor.system.notes).toContain("Wounds with no box left: neardeath, neardeath");
+    expect(c.report.some((l) => l.key.endsWith("WoundsUnplaced") && l.kept)).toBe(true);
+  });
+});
+
+describe("fudge-rpg import: malformed and partial exports", () => {
+  const cases: [string, string, string][] = [
+    ["malformed-truncated.json", "FUDGE.Import.Error.NotJson", ""],
+    ["partial-no-wounds.json", "FUDGE.Import.Error.Missing", "system.wounds"],
+    ["malformed-bad-level.json", "FUDGE.Import.Error.NotInteger", "system.wounds.scratch.value"],
+    ["other-system.json", "FUDGE.Import.Error.WrongSystem", "_stats.systemId"],
+  ];
+  for (const [file, key, field] of cases)
+    it(`${file}: ${key}`, () => {
+      const e = caught(() => convertFudgeRpgActor(load(file), { rules: rulesFor("fudge"), newId }));
+      expect(e.key).toBe(key);
+      expect(e.field).toBe(field);
+    });
+
+  it("refuses a list, an item without a type, a non-character and a missing name", () => {
+    const good = () => JSON.parse(text("brannoc.json"));
+    expect(caught(() => convertFudgeRpgActor([good()])).key).toBe("FUDGE.Import.Error.NotOneActor");
+    const noType = good();
+    delete noType.items[1].type;
+    expect(caught(() => convertFudgeRpgActor(noType)).field).toBe("items.1.type");
+    expect(caught(() => convertFudgeRpgActor({ ...good(), type: "npc" })).key).toBe("FUDGE.Import.Error.WrongType");
+    expect(caught(() => convertFudgeRpgActor({ ...good(), name: "  " })).key).toBe("FUDGE.Import.Error.Missing");
+    expect(caught(() => convertFudgeRpgActor({ ...good(), items: {} })).key).toBe("FUDGE.Import.Error.NotList");
+    const negative = good();
+    negative.system.wounds.hurt.value = -1;
+    expect(caught(() => convertFudgeRpgActor(negative)).key).toBe("FUDGE.Import.Error.Negative");
+  });
+
+  it("never changes its input", () => {
+    const src = JSON.parse(text("brannoc.json"));
+    const before = JSON.stringify(src);
+    convertFudgeRpgActor(src);
+    expect(JSON.stringify(src)).toBe(before);
+  });
+});
+
+describe("fudge-rpg import: pieces", () => {
+  it("reads HTML as text", () => {
+    expect(htmlToText("<p>One &amp; two</p><ul><li>a</li><li>b&#39;s</li></ul><script>x()</script>")).toBe("One & two\n\n• a\n• b's");
+  });
+  it("maps damage factors to Fudge §4.54 weapon sizes", () => {
+    expect([0, 1, 2, 3, 4, 7].map((o) => weaponShapeForOdf(o).factor)).toEqual([0, 1, 2, 3, 4, 4]);
+  });
+  it("finds a weapon's skill by name", () => {
+    expect(skillFor("Broadsword", ["Riding", "Sword"])).toBe("Sword");
+    expect(skillFor("Heavy Mace", ["Club/Mace"])).toBe("Club/Mace");
+    expect(skillFor("Longbow", ["Sword"])).toBeNull();
+  });
+  it("has English text for every report line and error key it can produce", () => {
+    const en = loadLang();
+    const lines = ["brannoc.json", "legacy-major.json", "heavy-wounds.json"].flatMap((f) => convert(f).report.concat(convert(f, "fate").report));
+    for (const l of lines) {
+      expect(en[l.key], l.key).toBeTypeOf("string");
+      const textOut = reportText(l, (k) => en[k] ?? k);
+      expect(textOut, l.key).not.toMatch(/\{\w+\}|FUDGE\./);
+    }
+    for (const k of ["NotJson", "Missing", "NotInteger", "WrongSystem", "NotOneActor", "WrongType", "NotList", "Negative", "NotObject", "NotText", "TooLarge"])
+      expect(en[`FUDGE.Import.Error.${k}`], k).toBeTypeOf("string");
+  });
+});
