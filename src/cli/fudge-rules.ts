@@ -17,13 +17,15 @@ import { pipelineFor, resolveAttack, rollAttack } from "../rules/pipeline";
 import { seededRng } from "../rules/dice";
 import { isRecord } from "../rules/validate";
 import { resolveSamples } from "./samples";
+import { CONVERT_FUDGE_RPG, CONVERT_FUDGE_RPG_USAGE, convertFudgeRpgCommand } from "./convert-fudge-rpg";
 import "../rules/presets";
 
 export const COMMANDS = ["resolve", "odds", "forecast"] as const;
 type Command = (typeof COMMANDS)[number];
 
 export const USAGE = `usage: fudge-rules <${COMMANDS.join("|")}> [request.json]
-  Reads a JSON request from the file (or stdin) and prints JSON. See docs/rules-api.md.`;
+  Reads a JSON request from the file (or stdin) and prints JSON. See docs/rules-api.md.
+${CONVERT_FUDGE_RPG_USAGE}`;
 
 /** Runs one command on a parsed request; pure apart from reading the pack sources for samples. */
 export function runCommand(command: string, request: unknown): unknown {
@@ -71,6 +73,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command ? 0 : 2;
   }
+  if (command === CONVERT_FUDGE_RPG) return convertFudgeRpgCommand(argv.slice(1), readStdin);
   try {
     const text = file && file !== "-" ? readFileSync(file, "utf8") : await readStdin();
     const result = runCommand(command, parseJson(text, file && file !== "-" ? file : "stdin"));

@@ -1,0 +1,96 @@
+/**
+ * `fudge-rules convert-fudge-rpg`: actors exported from the fudge-rpg Foundry system (Actor →
+ * Export Data) become this system's actor JSON, for batches outside Foundry.
+ *
+ *   fudge-rules convert-fudge-rpg [--preset fudge|miniatures|fate|volt] < actor.json > converted.json
+ *   fudge-rules convert-fudge-rpg [--preset …] --out-dir DIR a.json b.json …
+ *
+ * One actor (stdin or one file, no --out-dir): the converted actor JSON on stdout — import it in
+ * Foundry with an actor's "Import Data" or the Actors directory's "Import from Fudge RPG". With
+ * --out-dir, each input file is written to DIR under its own name. The report (what was mapped,
+ * what was kept in the notes) goes to stderr, one line each. All or nothing: when any input is
+ * malformed, every error is printed as `{ error, field, key, file }` on stderr, nothing is
+ * written, and the exit code is 2. The world preset decides whether wound marks become boxes.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isRulesError, RulesError } from "../rules/errors";
+import { PRESETS, type PresetId } from "../rules/pipeline";
+import { defaultWorldRules } from "../system/data";
+import { convertFudgeRpgActor, parseFudgeRpgExport, reportText, type FudgeRpgConversion } from "../system/import/fudge-rpg";
+
+export const CONVERT_FUDGE_RPG = "convert-fudge-rpg";
+export const CONVERT_FUDGE_RPG_USAGE = `       fudge-rules ${CONVERT_FUDGE_RPG} [--preset fudge|miniatures|fate|volt] [--out-dir DIR] [actor.json …]
+  Converts actors exported from the fudge-rpg system; see docs/import-fudge-rpg.md.`;
+
+const LANG = resolve(dirname(fileURLToPath(import.meta.url)), "../../lang/en.json");
+
+interface Parsed {
+  preset: PresetId;
+  outDir: string | null;
+  files: string[];
+}
+
+export function parseConvertArgs(argv: string[]): Parsed {
+  const out: Parsed = { preset: "fudge", outDir: null, files: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--preset" || a === "--out-dir") {
+      const v = argv[++i];
+      if (v === undefined) throw new RulesError(a.slice(2), "FUDGE.Import.Error.MissingValue", `${a} needs a value`);
+      if (a === "--preset") {
+        if (!(PRESETS as readonly string[]).includes(v)) throw new RulesError("preset", "FUDGE.Error.NotOneOf", `--preset must be one of ${PRESETS.join(", ")}`, { allowed: PRESETS.join(", ") });
+        out.preset = v as PresetId;
+      } else out.outDir = v;
+    } else if (a.startsWith("--")) throw new RulesError(a, "FUDGE.Import.Error.UnknownOption", `unknown option ${a}`);
+    else out.files.push(a);
+  }
+  if (out.files.length > 1 && !out.outDir) throw new RulesError("out-dir", "FUDGE.Import.Error.MissingValue", "several files need --out-dir DIR");
+  return out;
+}
+
+/** Converts every input or throws the first error of each failing input (all or nothing). */
+export function convertAll(inputs: { file: string; text: string }[], preset: PresetId): { file: string; result: FudgeRpgConversion }[] {
+  const rules = { ...defaultWorldRules(), preset };
+  const done: { file: string; result: FudgeRpgConversion }[] = [];
+  const errors: (RulesError & { file: string })[] = [];
+  for (const { file, text } of inputs) {
+    try {
+      done.push({ file, result: convertFudgeRpgActor(parseFudgeRpgExport(text, file), { rules }) });
+    } catch (e) {
+      if (!isRulesError(e)) throw e;
+      errors.push(Object.assign(e, { file }));
+    }
+  }
+  if (errors.length) throw new AggregateError(errors, `${errors.length} of ${inputs.length} file(s) could not be converted`);
+  return done;
+}
+
+export async function convertFudgeRpgCommand(argv: string[], readStdin: () => Promise<string>): Promise<number> {
+  const en = JSON.parse(readFileSync(LANG, "utf8")) as Record<string, string>;
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  try {
+    const args = parseConvertArgs(argv);
+    const inputs = args.files.length ? args.files.map((f) => ({ file: f, text: readFileSync(f, "utf8") })) : [{ file: "stdin", text: await readStdin() }];
+    const results = convertAll(inputs, args.preset);
+    for (const { file, result } of results) {
+      say(`${file}: ${result.actor.name}`);
+      for (const l of result.report) say(`  ${l.kept ? "kept in notes: " : ""}${reportText(l, (k) => en[k] ?? k)}`);
+    }
+    if (args.outDir) {
+      mkdirSync(args.outDir, { recursive: true });
+      for (const { file, result } of results) writeFileSync(join(args.outDir, basename(file === "stdin" ? "actor.json" : file)), `${JSON.stringify(result.actor, null, 2)}\n`);
+      say(`${results.length} actor(s) written to ${args.outDir}`);
+    } else process.stdout.write(`${JSON.stringify(results[0].result.actor, null, 2)}\n`);
+    return 0;
+  } catch (e) {
+    const list = e instanceof AggregateError ? e.errors : [e];
+    for (const err of list) {
+      if (isRulesError(err)) say(JSON.stringify({ ...err.toJSON(), ...("file" in err ? { file: (err as { file: string }).file } : {}) }));
+      else if ((err as NodeJS.ErrnoException).code === "ENOENT") say(JSON.stringify({ error: `no such file: ${(err as NodeJS.ErrnoException).path}`, field: "file", key: "FUDGE.Error.NoFile" }));
+      else throw err;
+    }
+    return 2;
+  }
+}

@@ -1,0 +1,54 @@
+/** `fudge-rules convert-fudge-rpg`: stdin → actor JSON, batches into a folder, all or nothing. */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { caught } from "../../rules/errors";
+import { parseConvertArgs } from "../../../src/cli/convert-fudge-rpg";
+
+const FIX = "tests/fixtures/fudge-rpg";
+const run = (args: string[], input = "") => {
+  const r = spawnSync(process.execPath, ["bin/fudge-rules.mjs", "convert-fudge-rpg", ...args], { input, encoding: "utf8" });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+};
+
+describe("fudge-rules convert-fudge-rpg", () => {
+  it("converts one actor from stdin to this system's actor JSON, with the report on stderr", () => {
+    const r = run([], readFileSync(join(FIX, "brannoc.json"), "utf8"));
+    expect(r.code).toBe(0);
+    const actor = JSON.parse(r.out);
+    expect(actor).toMatchObject({ name: "Brannoc the Bold", type: "character", system: { fudgePoints: 4, attributes: { strength: 2 } } });
+    expect(r.err).toContain("kept in notes: Equipment without damage factors: Rope (50 ft) ×2");
+    expect(r.err).toContain("Wounds marked: scratch 2, hurt 1");
+  });
+
+  it("writes a batch into --out-dir, one file per input", () => {
+    const dir = mkdtempSync(join(tmpdir(), "fudge-convert-"));
+    const r = run(["--out-dir", dir, join(FIX, "brannoc.json"), join(FIX, "legacy-major.json")]);
+    expect(r.code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(["brannoc.json", "legacy-major.json"]);
+    expect(JSON.parse(readFileSync(join(dir, "legacy-major.json"), "utf8")).name).toBe("Old Wendel");
+  });
+
+  it("writes nothing when any input is bad, and names every bad file (exit 2)", () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "fudge-convert-")), "out");
+    const r = run(["--out-dir", dir, join(FIX, "brannoc.json"), join(FIX, "partial-no-wounds.json"), join(FIX, "other-system.json")]);
+    expect(r.code).toBe(2);
+    expect(existsSync(dir)).toBe(false);
+    const errors = r.err.trim().split("\n").map((l) => JSON.parse(l));
+    expect(errors.map((e) => [e.key, e.file.split("/").pop()])).toEqual([
+      ["FUDGE.Import.Error.Missing", "partial-no-wounds.json"],
+      ["FUDGE.Import.Error.WrongSystem", "other-system.json"],
+    ]);
+  });
+
+  it("honours --preset (no wound boxes under FATE) and refuses bad options", () => {
+    const r = run(["--preset", "fate"], readFileSync(join(FIX, "brannoc.json"), "utf8"));
+    expect(JSON.parse(r.out).system.woundTrack.state).toBeNull();
+    expect(caught(() => parseConvertArgs(["--preset", "gurps"])).key).toBe("FUDGE.Error.NotOneOf");
+    expect(caught(() => parseConvertArgs(["a.json", "b.json"])).field).toBe("out-dir");
+    expect(caught(() => parseConvertArgs(["--bogus"])).key).toBe("FUDGE.Import.Error.UnknownOption");
+    expect(run([join(FIX, "nope.json")]).code).toBe(2);
+  });
+});
