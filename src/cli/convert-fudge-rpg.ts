@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { isRulesError, RulesError } from "../rules/errors";
 import { PRESETS, type PresetId } from "../rules/pipeline";
 import { defaultWorldRules } from "../system/data";
-import { convertFudgeRpgActor, parseFudgeRpgExport, reportText, type FudgeRpgConversion } from "../system/import/fudge-rpg";
+import { convertFudgeRpgFiles, reportText } from "../system/import-fudge-rpg";
 
 export const CONVERT_FUDGE_RPG = "convert-fudge-rpg";
 export const CONVERT_FUDGE_RPG_USAGE = `       fudge-rules ${CONVERT_FUDGE_RPG} [--preset fudge|miniatures|fate|volt] [--out-dir DIR] [actor.json …]
@@ -50,30 +50,19 @@ export function parseConvertArgs(argv: string[]): Parsed {
   return out;
 }
 
-/** Converts every input or throws the first error of each failing input (all or nothing). */
-export function convertAll(inputs: { file: string; text: string }[], preset: PresetId): { file: string; result: FudgeRpgConversion }[] {
-  const rules = { ...defaultWorldRules(), preset };
-  const done: { file: string; result: FudgeRpgConversion }[] = [];
-  const errors: (RulesError & { file: string })[] = [];
-  for (const { file, text } of inputs) {
-    try {
-      done.push({ file, result: convertFudgeRpgActor(parseFudgeRpgExport(text, file), { rules }) });
-    } catch (e) {
-      if (!isRulesError(e)) throw e;
-      errors.push(Object.assign(e, { file }));
-    }
-  }
-  if (errors.length) throw new AggregateError(errors, `${errors.length} of ${inputs.length} file(s) could not be converted`);
-  return done;
-}
-
 export async function convertFudgeRpgCommand(argv: string[], readStdin: () => Promise<string>): Promise<number> {
   const en = JSON.parse(readFileSync(LANG, "utf8")) as Record<string, string>;
   const say = (line: string) => process.stderr.write(`${line}\n`);
   try {
     const args = parseConvertArgs(argv);
     const inputs = args.files.length ? args.files.map((f) => ({ file: f, text: readFileSync(f, "utf8") })) : [{ file: "stdin", text: await readStdin() }];
-    const results = convertAll(inputs, args.preset);
+    const outcome = convertFudgeRpgFiles(inputs, { rules: { ...defaultWorldRules(), preset: args.preset } });
+    if (outcome.errors.length) {
+      // All or nothing: every bad file is named, nothing is written.
+      for (const { file, error } of outcome.errors) say(JSON.stringify({ ...error.toJSON(), file }));
+      return 2;
+    }
+    const results = outcome.converted;
     for (const { file, result } of results) {
       say(`${file}: ${result.actor.name}`);
       for (const l of result.report) say(`  ${l.kept ? "kept in notes: " : ""}${reportText(l, (k) => en[k] ?? k)}`);
@@ -85,12 +74,9 @@ export async function convertFudgeRpgCommand(argv: string[], readStdin: () => Pr
     } else process.stdout.write(`${JSON.stringify(results[0].result.actor, null, 2)}\n`);
     return 0;
   } catch (e) {
-    const list = e instanceof AggregateError ? e.errors : [e];
-    for (const err of list) {
-      if (isRulesError(err)) say(JSON.stringify({ ...err.toJSON(), ...("file" in err ? { file: (err as { file: string }).file } : {}) }));
-      else if ((err as NodeJS.ErrnoException).code === "ENOENT") say(JSON.stringify({ error: `no such file: ${(err as NodeJS.ErrnoException).path}`, field: "file", key: "FUDGE.Error.NoFile" }));
-      else throw err;
-    }
+    if (isRulesError(e)) say(JSON.stringify(e.toJSON()));
+    else if ((e as NodeJS.ErrnoException).code === "ENOENT") say(JSON.stringify({ error: `no such file: ${(e as NodeJS.ErrnoException).path}`, field: "file", key: "FUDGE.Error.NoFile" }));
+    else throw e;
     return 2;
   }
 }

@@ -11,6 +11,7 @@ import { worldRules } from "./bridge";
 import { onRenderChatMessage } from "./chat";
 import { endScene, registerCombatHooks } from "./combat";
 import { ladderNames } from "./foundry-util";
+import { addImportButton } from "./import";
 import { migrateWorld } from "./migration";
 import { registerQueries } from "./queries";
 import { ACTOR_TYPES, ITEM_TYPES, SYSTEM_ID } from "./registry";
@@ -76,3 +77,6 @@ Hooks.on("updateActor", (actor, changed) => {
   if (!game.user?.isActiveGM || !c.system?.woundTrack) return;
   void syncStatuses(actor as Actor.Implementation);
 });
+
+// Actors directory: "Import from Fudge RPG" for the GM (src/foundry/import.ts).
+Hooks.on("renderActorDirectory", (app, html) => addImportButton(app, html as HTMLElement));

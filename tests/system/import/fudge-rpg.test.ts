@@ -1,5 +1,5 @@
 /**
- * The fudge-rpg converter (src/system/import/fudge-rpg.ts) on exports shaped exactly like
+ * The fudge-rpg converter (src/system/import-fudge-rpg.ts) on exports shaped exactly like
  * lupestro's fudge-rpg data models (tests/fixtures/fudge-rpg/: written for this project):
  * every field maps or lands in the notes and the report; a malformed or partial export is a
  * clear, localized error; and the result is a working character here (sheet, attack, wound track).
@@ -18,7 +18,7 @@ import {
   trackShapeFor,
   weaponShapeForOdf,
   type FudgeRpgConversion,
-} from "../../../src/system/import/fudge-rpg";
+} from "../../../src/system/import-fudge-rpg";
 import { trackFor, attackRequest } from "../../../src/system/combatant";
 import { characterSheetContext } from "../../../src/system/sheet";
 import { toggleWoundBox } from "../../../src/system/actions";

@@ -20,10 +20,11 @@
  * report as kept in the notes. A malformed or partial export throws a RulesError (localized key
  * under FUDGE.Import.Error.*) before anything is built, so callers create all or nothing.
  */
-import { RulesError } from "../../rules/errors";
-import { levelWithNumber } from "../../rules/ladder";
-import { BOX_MAX_BOXES, boxTrackConfig, type BoxMark } from "../../rules/tracks/box";
-import { trackFor } from "../combatant";
+import { RulesError } from "../rules/errors";
+import { levelWithNumber } from "../rules/ladder";
+import { BOX_MAX_BOXES, boxTrackConfig, type BoxMark } from "../rules/tracks/box";
+import { trackFor } from "./combatant";
+import { fill } from "./i18n";
 import {
   defaultArmorData,
   defaultCharacterData,
@@ -40,7 +41,7 @@ import {
   type TraitEffect,
   type WeaponSize,
   type WorldRules,
-} from "../data";
+} from "./data";
 
 export const FUDGE_RPG_SYSTEM_ID = "fudge-rpg";
 /** Largest export accepted (characters are a few KiB; a world export is not an actor). */
@@ -504,12 +505,46 @@ export function skillFor(weapon: string, skills: string[]): string | null {
   return null;
 }
 
-/** A report line in English (the CLI; the Foundry and playground reports localize the keys instead). */
+/** A report line as text (`localize` looks keys up: lang/en.json in the CLI, game.i18n in Foundry). */
 export function reportText(line: ImportReportLine, localize: (key: string) => string = (k) => k): string {
-  let text = localize(line.key);
-  for (const [k, v] of Object.entries(line.params)) {
-    const value = typeof v === "string" && v.startsWith("FUDGE.") ? localize(v) : String(v);
-    text = text.split(`{${k}}`).join(value);
+  return fill(localize(line.key), line.params, localize);
+}
+
+/** One import error as text, naming its file. */
+export function importErrorText(error: RulesError, file: string, localize: (key: string) => string = (k) => k): string {
+  return fill(localize(error.key), { ...error.params, file }, localize);
+}
+
+export interface ImportFileOutcome {
+  converted: { file: string; result: FudgeRpgConversion }[];
+  errors: { file: string; error: RulesError }[];
+}
+
+/**
+ * Converts several export files. All or nothing is the caller's rule: create the actors only
+ * when `errors` is empty (the Foundry action, the playground and the CLI all do).
+ */
+export function convertFudgeRpgFiles(inputs: { file: string; text: string }[], options: ConvertOptions = {}): ImportFileOutcome {
+  const out: ImportFileOutcome = { converted: [], errors: [] };
+  for (const { file, text } of inputs) {
+    try {
+      out.converted.push({ file, result: convertFudgeRpgActor(parseFudgeRpgExport(text, file), options) });
+    } catch (e) {
+      if (!(e instanceof RulesError)) throw e;
+      out.errors.push({ file, error: e });
+    }
   }
-  return text;
+  return out;
+}
+
+/** Render model of the import report card (templates/chat/import-report.hbs). */
+export interface ImportReportContext {
+  titleParams: { name: string };
+  file: string;
+  lines: ImportReportLine[];
+  keptCount: number;
+}
+
+export function importReportContext(file: string, result: FudgeRpgConversion): ImportReportContext {
+  return { titleParams: { name: result.actor.name }, file, lines: result.report, keptCount: result.report.filter((l) => l.kept).length };
 }
