@@ -11,6 +11,7 @@ import { templatePaths } from "./templates";
 import { sampleActors } from "./packs";
 import * as ui from "./ui";
 import { installStyles, loadedStyles, missingStyles } from "./styles";
+import { installImport } from "./import";
 
 installStyles();
 
@@ -251,6 +252,7 @@ document.addEventListener("change", (ev) => {
 
 store.subscribe(() => render());
 render();
+installImport(store, toast);
 
 // ─── For tests and the benchmark ─────────────────────────────────────────────────────────
 
