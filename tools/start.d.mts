@@ -9,3 +9,7 @@ export declare function servePlayground(opts?: {
   quiet?: boolean;
   strictPort?: boolean;
 }): Promise<{ url: string; close: () => Promise<void> }>;
+export declare function portFree(port: number, host?: string): Promise<boolean>;
+export declare function choosePort(wanted: number, opts?: { explicit?: boolean; host?: string; tries?: number }): Promise<{ port: number | null; taken: boolean }>;
+export declare function watchedAncestors(env?: NodeJS.ProcessEnv): number[];
+export declare function stopWithParent(close: () => Promise<void>, opts?: { ancestors?: number[]; everyMs?: number }): (why?: string) => Promise<void>;
