@@ -6,7 +6,8 @@
  *   3. packs/src/<pack>/*.json → dist/packs/<pack> (LevelDB, @foundryvtt/foundryvtt-cli)
  *   4. dist/fudge-wounds.zip (tools/zip.mjs, no external zip needed)
  * Options: --no-zip, --no-packs, --skip-vite (static files only: used by hot reload),
- *          --out <dir> (default dist).
+ *          --out <dir> (default dist), --manifest <file> (the system.json to ship, default
+ *          ./system.json: the release check passes one with the release's URLs filled in).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -20,7 +21,8 @@ process.chdir(root);
 const argv = process.argv.slice(2);
 const args = new Set(argv);
 const DIST = argv.includes("--out") ? path.resolve(argv[argv.indexOf("--out") + 1]) : "dist";
-const manifest = JSON.parse(fs.readFileSync("system.json", "utf8"));
+const MANIFEST = argv.includes("--manifest") ? path.resolve(argv[argv.indexOf("--manifest") + 1]) : "system.json";
+const manifest = JSON.parse(fs.readFileSync(MANIFEST, "utf8"));
 const t0 = Date.now();
 const log = (m) => console.log(`[build ${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
 
@@ -65,13 +67,13 @@ async function main() {
     await build({ configFile: path.join(root, "vite.config.ts"), build: { outDir: DIST } });
     log(`bundle dist/${manifest.esmodules[0]}`);
   }
-  fs.copyFileSync("system.json", path.join(DIST, "system.json"));
+  fs.copyFileSync(MANIFEST, path.join(DIST, "system.json"));
   for (const dir of ["templates", "styles", "assets"]) {
     fs.rmSync(path.join(DIST, dir), { recursive: true, force: true });
     const n = copyDir(dir, path.join(DIST, dir));
     if (n) log(`${dir}/: ${n} files`);
   }
-  for (const f of ["README.md", "LICENSE", "CHANGELOG.md"]) if (fs.existsSync(f)) fs.copyFileSync(f, path.join(DIST, f));
+  for (const f of ["README.md", "LICENSE", "NOTICE.md", "CHANGELOG.md"]) if (fs.existsSync(f)) fs.copyFileSync(f, path.join(DIST, f));
   fs.mkdirSync(path.join(DIST, "lang"), { recursive: true });
   const lang = readLang();
   fs.writeFileSync(path.join(DIST, "lang", "en.json"), JSON.stringify(lang, null, 2) + "\n");

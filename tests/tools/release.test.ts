@@ -1,0 +1,100 @@
+/**
+ * `npm run release:check` (tools/release.mjs): builds the release with the filled manifest and
+ * refuses anything the workflow should not publish — versions that disagree, URLs that are not
+ * this repository's (or still hold placeholders), a zip that is not exactly dist.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { changelogHas, checkRelease, githubRepoOf } from "../../tools/release.mjs";
+// @ts-expect-error plain .mjs tool without types
+import { entriesOf, unzipBuffer } from "../../tools/zip.mjs";
+
+const pkg = JSON.parse(fs.readFileSync("package.json", "utf8"));
+const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));
+const changelog = fs.readFileSync("CHANGELOG.md", "utf8");
+const tag = `v${pkg.version}`;
+const repo = "acme/fudge-wounds";
+let out: string;
+let run: { status: number | null; stdout: string; stderr: string };
+
+/** A fresh copy of the inputs of checkRelease for the built release. */
+function inputs() {
+  const dist = new Map<string, Buffer>(entriesOf(out).map((e: { name: string; data: Buffer }) => [e.name, e.data]));
+  const zip: Map<string, Buffer> = unzipBuffer(fs.readFileSync(path.join(out, "fudge-wounds.zip")));
+  const filled = JSON.parse(fs.readFileSync(path.join(out, "system.json"), "utf8"));
+  return { repo, tag, filled, pkg: { ...pkg }, lock: structuredClone(lock), changelog, zip, dist };
+}
+
+beforeAll(() => {
+  out = fs.mkdtempSync(path.join(os.tmpdir(), "fudge-release-test-"));
+  run = spawnSync(process.execPath, ["tools/release.mjs", "--repo", repo, "--tag", tag, "--out", out], { encoding: "utf8" });
+}, 180_000);
+afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
+
+describe("npm run release:check", () => {
+  it("builds and passes for this repository's version", () => {
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`manifest URL: https://github.com/${repo}/releases/latest/download/system.json`);
+    expect(run.stdout).toContain(`download URL: https://github.com/${repo}/releases/download/${tag}/fudge-wounds.zip`);
+    expect(checkRelease(inputs())).toEqual([]);
+  });
+
+  it("ships LICENSE, NOTICE.md and CHANGELOG.md, and the filled system.json with no placeholder", () => {
+    const { zip } = inputs();
+    for (const f of ["LICENSE", "NOTICE.md", "CHANGELOG.md"]) expect(zip.has(f), f).toBe(true);
+    const shipped = JSON.parse(zip.get("system.json")!.toString("utf8"));
+    for (const k of ["url", "manifest", "download"]) expect(shipped[k], k).not.toMatch(/OWNER|REPO|VERSION/);
+    expect(shipped.url).toBe(`https://github.com/${repo}`);
+  });
+
+  it("leaves the repository's own system.json unchanged", () => {
+    expect(fs.readFileSync("system.json", "utf8")).toContain('"version": "0.1.0"');
+  });
+
+  it("refuses versions that disagree", () => {
+    const a = inputs();
+    a.pkg.version = "9.9.9";
+    expect(checkRelease(a).join("\n")).toMatch(/package\.json version 9\.9\.9 is not the tag's/);
+    const b = inputs();
+    b.changelog = "# Changelog\n\n## [Unreleased]\n";
+    expect(checkRelease(b).join("\n")).toMatch(/CHANGELOG\.md has no "## \[0\.1\.0\]" entry/);
+    const c = inputs();
+    c.lock.version = "0.0.9";
+    expect(checkRelease(c).join("\n")).toMatch(/package-lock\.json version/);
+    expect(checkRelease({ ...inputs(), tag: "v0.2.0" }).join("\n")).toMatch(/system\.json version 0\.1\.0 is not the tag's 0\.2\.0/);
+  });
+
+  it("refuses URLs that are malformed, of another repository, or placeholders", () => {
+    const a = inputs();
+    a.filled.manifest = "https://github.com/OWNER/fudge-wounds/releases/latest/download/system.json";
+    expect(checkRelease(a).join("\n")).toMatch(/placeholder/);
+    const b = inputs();
+    b.filled.download = "not a url";
+    expect(checkRelease(b).join("\n")).toMatch(/download is not an https URL/);
+    expect(checkRelease({ ...inputs(), repo: "someone-else/fudge-wounds" }).join("\n")).toMatch(/url is https:\/\/github\.com\/acme/);
+  });
+
+  it("refuses a zip that is not exactly dist", () => {
+    const a = inputs();
+    a.dist.set("extra.txt", Buffer.from("x"));
+    expect(checkRelease(a).join("\n")).toMatch(/lacks files of dist: extra\.txt/);
+    const b = inputs();
+    b.zip.delete("NOTICE.md");
+    b.dist.delete("NOTICE.md");
+    expect(checkRelease(b).join("\n")).toMatch(/the zip has no NOTICE\.md/);
+    const c = inputs();
+    c.zip.set("fudge-wounds.mjs", Buffer.from("changed"));
+    expect(checkRelease(c).join("\n")).toMatch(/differs from dist: fudge-wounds\.mjs/);
+  });
+
+  it("reads the repository from a GitHub remote and finds changelog entries", () => {
+    expect(githubRepoOf("git@github.com:acme/fudge-wounds.git")).toBe("acme/fudge-wounds");
+    expect(githubRepoOf("https://github.com/acme/fudge-wounds")).toBe("acme/fudge-wounds");
+    expect(githubRepoOf("/work/main")).toBeNull();
+    expect(changelogHas(changelog, pkg.version)).toBe(true);
+    expect(changelogHas(changelog, "10.1.0")).toBe(false);
+  });
+});
