@@ -224,7 +224,7 @@ function fieldValue(spec: FieldSpec, field: string, raw: unknown): unknown {
 
 // ─── Custom wound track (Fudge §4.57: "any levels, boxes, thresholds and penalties") ───────
 
-const CUSTOM_FIELDS: Record<string, FieldSpec> = {
+export const CUSTOM_FIELDS: Record<string, FieldSpec> = {
   label: { type: "text" },
   boxes: { type: "int", min: 0, max: 10 },
   penalty: { type: "int", min: -10, max: 0 },

@@ -22,7 +22,8 @@
  */
 import { RulesError } from "../rules/errors";
 import { levelWithNumber } from "../rules/ladder";
-import { BOX_MAX_BOXES, boxTrackConfig, type BoxMark } from "../rules/tracks/box";
+import { boxTrackConfig, type BoxMark } from "../rules/tracks/box";
+import { CUSTOM_FIELDS } from "./actions";
 import { trackFor } from "./combatant";
 import { fill } from "./i18n";
 import {
@@ -162,6 +163,9 @@ function randomId(): string {
   for (let i = 0; i < 16; i++) id += chars[Math.floor(Math.random() * chars.length)];
   return id;
 }
+
+/** Most boxes a level of a custom track may have (the sheet's and the data model's limit). */
+const MAX_BOXES = (CUSTOM_FIELDS.boxes as { max: number }).max;
 
 const LADDER_MIN = -10;
 const LADDER_MAX = 10;
@@ -422,8 +426,8 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
   }
 
   // 11. The wound track: maxima choose the shape, counts become marks (Fudge §4.57 overflow).
-  const maxima = wounds.map((w) => Math.min(w.max === 0 ? w.defaultMax : w.max, BOX_MAX_BOXES));
-  for (const w of wounds) if (w.max > BOX_MAX_BOXES) kept("TooManyBoxes", { level: `FUDGE.Wound.${w.to}`, boxes: w.max, max: BOX_MAX_BOXES });
+  const maxima = wounds.map((w) => Math.min(w.max === 0 ? w.defaultMax : w.max, MAX_BOXES));
+  for (const w of wounds) if (w.max > MAX_BOXES) kept("TooManyBoxes", { level: `FUDGE.Wound.${w.to}`, boxes: w.max, max: MAX_BOXES });
   if (wounds.some((w) => w.max === 0)) info("DefaultMaxima");
   Object.assign(system.woundTrack, trackShapeFor(maxima));
   info(system.woundTrack.preset === "custom" ? "TrackCustom" : "TrackPreset", { preset: `FUDGE.TrackPreset.${system.woundTrack.preset}`, boxes: maxima.join("/") });

@@ -21,7 +21,7 @@ import {
 } from "../../../src/system/import-fudge-rpg";
 import { trackFor, attackRequest } from "../../../src/system/combatant";
 import { characterSheetContext } from "../../../src/system/sheet";
-import { toggleWoundBox } from "../../../src/system/actions";
+import { CUSTOM_FIELDS, EDITABLE_FIELDS, toggleWoundBox } from "../../../src/system/actions";
 import { resolveAttack, trackStatus } from "../../../src/rules";
 import type { ActorDoc, ItemDoc } from "../../../src/system/data";
 
@@ -156,6 +156,21 @@ describe("fudge-rpg import: legacy and unusual exports", () => {
     }
   });
 
+  it("caps a level's boxes at the custom track's limit and keeps the wounds that no longer fit in the notes", () => {
+    const src = JSON.parse(text("brannoc.json"));
+    src.system.wounds.scratch = { value: 12, max: 15 };
+    src.system.wounds.hurt = { value: 0, max: 1 };
+    src.system.wounds.veryhurt = { value: 0, max: 0 };
+    src.system.wounds.incapacitated = { value: 0, max: 0 };
+    src.system.wounds.neardeath = { value: 0, max: 0 };
+    const c = convertFudgeRpgActor(src, { rules: rulesFor("fudge"), newId });
+    expect(c.actor.system.woundTrack.customLevels![0].boxes).toBe(10);
+    expect(c.report).toContainEqual({ key: "FUDGE.Import.Report.TooManyBoxes", params: { level: "FUDGE.Wound.scratch", boxes: 15, max: 10 }, kept: true });
+    // 10 Scratch boxes, then Hurt and the defaults 1/1/1 take the other two.
+    const marks = (c.actor.system.woundTrack.state as { marks: Record<string, unknown[]> }).marks;
+    expect(Object.values(marks).flat().filter(Boolean)).toHaveLength(12);
+  });
+
   it("keeps wounds that find no open box (a full track) in the notes", () => {
     const src = JSON.parse(text("brannoc.json"));
     src.system.wounds.neardeath = { value: 3, max: 1 };
@@ -199,6 +214,26 @@ describe("fudge-rpg import: malformed and partial exports", () => {
     convertFudgeRpgActor(src);
     expect(JSON.stringify(src)).toBe(before);
   });
+});
+
+describe("fudge-rpg import: the result fits this system's data", () => {
+  const get = (o: unknown, path: string) => path.split(".").reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], o);
+  for (const f of ["brannoc.json", "legacy-major.json", "heavy-wounds.json"])
+    it(`${f}: every sheet field is within the range the sheet and the data model accept`, () => {
+      const s = convert(f).actor.system;
+      for (const [path, spec] of Object.entries(EDITABLE_FIELDS)) {
+        const v = get(s, path);
+        if (v === undefined || spec.type !== "int") continue;
+        expect(v as number, path).toBeGreaterThanOrEqual(spec.min);
+        expect(v as number, path).toBeLessThanOrEqual(spec.max);
+      }
+      for (const level of s.woundTrack.customLevels ?? [])
+        for (const k of ["boxes", "penalty", "threshold"] as const) {
+          const spec = CUSTOM_FIELDS[k] as { min: number; max: number };
+          expect(level[k], k).toBeGreaterThanOrEqual(spec.min);
+          expect(level[k], k).toBeLessThanOrEqual(spec.max);
+        }
+    });
 });
 
 describe("fudge-rpg import: pieces", () => {
