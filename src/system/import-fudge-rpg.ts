@@ -225,8 +225,10 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
     fail("type", "WrongType", `is a ${JSON.stringify(type)}, not a fudge-rpg character`, { type: String(type) });
   const name = textOf(src.name, "name").trim();
   if (!name) fail("name", "Missing", "missing: the actor has no name", {});
-  if (src.system === undefined) fail("system", "Missing", "missing: the export has no system data (a partial export?)", {});
-  const sys = obj(src.system, "system");
+  // Exports from Foundry before v10 carry `data` where later ones carry `system`.
+  const sysIn = src.system !== undefined ? src.system : src.data;
+  if (sysIn === undefined) fail("system", "Missing", "missing: the export has no system data (a partial export?)", {});
+  const sys = obj(sysIn, "system");
   if (sys.wounds === undefined) fail("system.wounds", "Missing", "missing: the export has no wounds (a partial export?)", {});
   const woundsIn = obj(sys.wounds, "system.wounds");
   const itemsIn = src.items === undefined ? [] : src.items;
@@ -236,7 +238,8 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
     const iname = textOf(o.name, `items.${i}.name`).trim();
     if (!iname) fail(`items.${i}.name`, "Missing", "missing: an item has no name", {});
     if (typeof o.type !== "string" || !o.type) fail(`items.${i}.type`, "Missing", "missing: an item has no type", {});
-    const isys = o.system === undefined || o.system === null ? {} : obj(o.system, `items.${i}.system`);
+    const isysIn = o.system !== undefined ? o.system : o.data;
+    const isys = isysIn === undefined || isysIn === null ? {} : obj(isysIn, `items.${i}.system`);
     return { path: `items.${i}`, name: iname, type: o.type as string, system: isys, effects: o.effects };
   });
 

@@ -146,6 +146,19 @@ describe("fudge-rpg import: legacy and unusual exports", () => {
     expect(s.notes).toContain("Five-point skill groups: Athletic (2)");
   });
 
+  it("reads a pre-v10 export, where `data` stands for `system`", () => {
+    const src = JSON.parse(text("brannoc.json"));
+    src.data = src.system;
+    delete src.system;
+    for (const item of src.items) {
+      item.data = item.system;
+      delete item.system;
+    }
+    const c = convertFudgeRpgActor(src, { rules: rulesFor("fudge"), newId: () => "fixedid000000000" });
+    const d = convertFudgeRpgActor(JSON.parse(text("brannoc.json")), { rules: rulesFor("fudge"), newId: () => "fixedid000000000" });
+    expect(c).toEqual(d);
+  });
+
   it("writes the wounds into the notes when the world has no wound boxes (FATE, Volt)", () => {
     for (const preset of ["fate", "volt"] as const) {
       const c = convert("brannoc.json", preset);
