@@ -7,6 +7,8 @@ export interface FoundChromium {
   source: "CHROME_PATH" | "pinned" | "system";
   version?: string;
   args: string[];
+  /** Environment the browser process needs (the pinned build: LD_LIBRARY_PATH to its own libraries). */
+  env?: Record<string, string>;
 }
 export declare function pinnedSupported(platform?: string, arch?: string): boolean;
 export declare function findChromium(env?: NodeJS.ProcessEnv): Promise<FoundChromium | null>;

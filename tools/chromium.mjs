@@ -22,6 +22,7 @@
  *   node tools/chromium.mjs --launch   also launches it and prints its version
  */
 import fs from "node:fs";
+import zlib from "node:zlib";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -97,6 +98,11 @@ async function unpackPinned(pkg, cacheRoot = path.join(repo, "node_modules/.cach
     const sc = mod.default ?? mod;
     const unpacked = await sc.executablePath(path.join(pkg.dir, "bin"));
     if (path.dirname(unpacked) !== staging) throw new Error(`${PINNED} unpacked to ${unpacked}, outside ${staging}`);
+    // The NSS/NSPR/expat libraries the browser links against, from the same package: a machine
+    // without them (no system Chromium, a slim image) still runs it, and every machine runs the
+    // same ones.
+    const libs = path.join(pkg.dir, "bin", "al2023.tar.br");
+    if (fs.existsSync(libs)) extractTarBr(libs, path.join(staging, "al2023"));
   } finally {
     if (savedTmp === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = savedTmp;
@@ -111,16 +117,39 @@ async function unpackPinned(pkg, cacheRoot = path.join(repo, "node_modules/.cach
   return exe;
 }
 
+/** Extracts the regular files of a brotli-compressed tar archive (the package's library layer). */
+export function extractTarBr(file, dest) {
+  const tar = zlib.brotliDecompressSync(fs.readFileSync(file));
+  const text = (a, b) => tar.subarray(a, b).toString("utf8").replace(/\0.*$/s, "");
+  for (let off = 0; off + 512 <= tar.length; ) {
+    const name = text(off, off + 100);
+    if (!name) break;
+    const size = parseInt(text(off + 124, off + 136).trim() || "0", 8);
+    const type = text(off + 156, off + 157) || "0";
+    const prefix = text(off + 345, off + 500);
+    const rel = path.normalize(prefix ? `${prefix}/${name}` : name);
+    if (path.isAbsolute(rel) || rel.startsWith("..")) throw new Error(`${file}: unsafe path ${rel}`);
+    const body = off + 512;
+    if (type === "0") {
+      fs.mkdirSync(path.join(dest, path.dirname(rel)), { recursive: true });
+      fs.writeFileSync(path.join(dest, rel), tar.subarray(body, body + size), { mode: 0o755 });
+    } else if (type === "5") fs.mkdirSync(path.join(dest, rel), { recursive: true });
+    off = body + Math.ceil(size / 512) * 512;
+  }
+}
+
 function findSystem() {
   for (const p of SYSTEM_PATHS) if (isExecutable(p)) return { executablePath: p, source: "system", args: [] };
   return null;
 }
 
 /**
- * Returns `{ executablePath, source, version?, args }` or null when no browser is available.
- * `source` is "CHROME_PATH", "pinned" or "system".
+ * Returns `{ executablePath, source, version?, args, env? }` or null when no browser is available.
+ * `source` is "CHROME_PATH", "pinned" or "system"; `env` holds what the browser process needs
+ * (the pinned build: LD_LIBRARY_PATH to its own libraries).
  */
 export async function findChromium(env = process.env) {
+  const env0 = env;
   if (env.CHROME_PATH) {
     if (isExecutable(env.CHROME_PATH)) return { executablePath: env.CHROME_PATH, source: "CHROME_PATH", args: [] };
     throw new Error(`CHROME_PATH=${env.CHROME_PATH} is not an executable file`);
@@ -134,7 +163,9 @@ export async function findChromium(env = process.env) {
   const pkg = pinnedPackage();
   if (pkg && pinnedSupported()) {
     const executablePath = await unpackPinned(pkg);
-    return { executablePath, source: "pinned", version: pkg.version, args: [] };
+    const libDir = path.join(path.dirname(executablePath), "al2023", "lib");
+    const env = fs.existsSync(libDir) ? { LD_LIBRARY_PATH: [libDir, env0.LD_LIBRARY_PATH].filter(Boolean).join(":") } : {};
+    return { executablePath, source: "pinned", version: pkg.version, args: [], env };
   }
   if (mode === "pinned") {
     throw new Error(
@@ -155,7 +186,8 @@ export async function launchChromium(options = {}) {
     );
   const { chromium } = await import("playwright-core");
   const args = [...new Set([...CHROMIUM_ARGS, ...found.args])].filter((a) => !DROPPED_PINNED_ARGS.includes(a));
-  const browser = await chromium.launch({ executablePath: found.executablePath, args, ...options });
+  const launchEnv = found.env ? { ...process.env, ...found.env } : undefined;
+  const browser = await chromium.launch({ executablePath: found.executablePath, args, ...(launchEnv ? { env: launchEnv } : {}), ...options });
   return { browser, ...found };
 }
 

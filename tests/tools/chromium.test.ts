@@ -4,6 +4,7 @@
  * build cannot run; and never the pinned package's Lambda-only process flags.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CHROMIUM_ARGS, DROPPED_PINNED_ARGS, findChromium, pinnedSupported, SYSTEM_PATHS } from "../../tools/chromium.mjs";
 
@@ -19,6 +20,10 @@ describe("the tests' Chromium", () => {
     const found = await findChromium({});
     expect(found).toMatchObject({ source: "pinned", version: pinnedVersion });
     expect(found!.executablePath).toContain(`node_modules/.cache/fudge-chromium/${pinnedVersion}/chromium`);
+    // Its own NSS/NSPR/expat libraries come first, so a machine without them runs it too.
+    const libDir = found!.env!.LD_LIBRARY_PATH.split(":")[0];
+    expect(libDir).toBe(join(dirname(found!.executablePath), "al2023", "lib"));
+    for (const lib of ["libnss3.so", "libnspr4.so", "libexpat.so.1"]) expect(existsSync(join(libDir, lib)), lib).toBe(true);
   });
 
   it.runIf(pinnedSupported())("treats an empty CHROME_PATH as unset", async () => {
