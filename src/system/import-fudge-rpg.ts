@@ -325,6 +325,9 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
     }
   });
 
+  for (const target of ["strength", "damageCapacity", "willpower"] as const)
+    if (!used.has(target)) info("AttributeDefault", { target: `FUDGE.Attribute.${target}`, level: levelWithNumber(system.attributes[target]) });
+
   // 6. Skills (Fudge §1.3 ladder values).
   const skills = items.filter((i) => i.type === "skill");
   for (const s of skills) {

@@ -143,6 +143,8 @@ describe("fudge-rpg import: legacy and unusual exports", () => {
     expect(state.marks.veryHurt).toEqual([{ level: "veryHurt" }, { level: "scratch" }, null]);
     expect(c.actor.items[0]).toMatchObject({ type: "weapon", system: { size: "twoHanded", sharp: true } });
     expect(keys(c)).toEqual(expect.arrayContaining(["WeaponCapped", "WeaponDdf", "WeaponNoSkill", "FivePoint"]));
+    // No attribute set at all: each attribute says it stayed at Fair.
+    expect(c.report.filter((l) => l.key.endsWith("AttributeDefault")).map((l) => l.params.target)).toEqual(["FUDGE.Attribute.strength", "FUDGE.Attribute.damageCapacity", "FUDGE.Attribute.willpower"]);
     expect(s.notes).toContain("Five-point skill groups: Athletic (2)");
   });
 
