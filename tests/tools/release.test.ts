@@ -97,4 +97,14 @@ describe("npm run release:check", () => {
     expect(changelogHas(changelog, pkg.version)).toBe(true);
     expect(changelogHas(changelog, "10.1.0")).toBe(false);
   });
+
+  it("the workflow tests, then builds and checks with this tool, and uploads exactly what it checked", () => {
+    const wf = fs.readFileSync(".github/workflows/release.yml", "utf8");
+    expect(wf).toMatch(/run: npm test/);
+    expect(wf).toContain('node tools/release.mjs --repo "${{ github.repository }}" --tag "${{ github.event.release.tag_name }}" --out dist');
+    expect(wf).toContain("gh release upload \"${{ github.event.release.tag_name }}\" dist/system.json dist/fudge-wounds.zip");
+    expect(wf.indexOf("run: npm test")).toBeLessThan(wf.indexOf("run: node tools/release.mjs"));
+    expect(wf).not.toMatch(/OWNER|release-manifest\.mjs/);
+    expect(pkg.scripts["release:check"]).toBe("node tools/release.mjs");
+  });
 });
