@@ -80,6 +80,8 @@ export async function importFudgeRpgFiles(inputs: { file: string; text: string }
     await ChatMessage.create({ content: `<div class="fudge-wounds fudge-card">${content}</div>`, whisper, speaker: { alias: loc("FUDGE.Import.Title") } } as never);
   }
   ui.notifications!.info(game.i18n!.format("FUDGE.Import.Created", { count: String(created.length) }));
+  // One character imported: open its sheet, as creating an actor does.
+  if (created.length === 1) void created[0].sheet?.render(true);
   return created;
 }
 
