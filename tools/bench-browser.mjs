@@ -34,7 +34,7 @@ const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Mat
 export async function benchWoundBox({ clicks = 60, preset = "fudge", selector = DEFAULT_BOX, url: given } = {}) {
   const server = given ? null : await servePlayground({ mode: "preview", quiet: true });
   const base = given ?? server.url;
-  const { browser } = await launchChromium();
+  const { browser, source, version: pinned } = await launchChromium();
   try {
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
     const errors = [];
@@ -92,6 +92,8 @@ export async function benchWoundBox({ clicks = 60, preset = "fudge", selector = 
       medianHandlerMs: median(h),
       under16: median(s) < 16,
       box: boxSel,
+      // Which Chromium measured it: the pinned one by default, so runs on different machines compare.
+      browser: `${source}${pinned ? ` @sparticuz/chromium@${pinned}` : ""} ${browser.version()}`,
       errors,
     };
   } finally {
@@ -109,7 +111,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   });
   if (process.argv.includes("--json")) console.log(JSON.stringify(r));
   else {
-    console.log(`wound box click → updated DOM, ${r.clicks} clicks (${r.box}):`);
+    console.log(`wound box click → updated DOM, ${r.clicks} clicks (${r.box}), Chromium ${r.browser}:`);
     console.log(`  median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms, max ${r.maxMs.toFixed(2)} ms; to next frame median ${r.medianToFrameMs?.toFixed(2)} ms`);
     console.log(`  of which page work (click handler start → DOM updated, action + render): median ${r.medianHandlerMs.toFixed(2)} ms`);
     console.log(`  median ${r.under16 ? "under" : "NOT under"} 16 ms`);
