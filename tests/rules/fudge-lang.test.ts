@@ -60,6 +60,7 @@ describe("fudge i18n keys", () => {
     runs.push(resolveAttack(req({ dcVariant: "track" }, { stun: true }, { track: newTrack(dcTrackConfig(1)) }), hit));
     runs.push(resolveAttack({ ...req({}, { stun: true }), attacker: fighter({ weapon: { ...weapon, sharp: true, stunCapable: false } }) }, hit));
     runs.push(resolveAttack(req({}), dice([0, 0, 0, 0], [-1, 0, 0, 0])));
+    runs.push(resolveAttack(req({}, {}, { track: { config: boxTrackConfig("standard"), state: { marks: { hurt: [{ level: "hurt", stun: true }] }, stun: { effect: "stunned", rounds: 1 } } } }), hit));
     runs.push(resolveAttack(req({}, {}, { armor: { value: 20 } }), hit));
     runs.push(resolveAttack(req({}, {}, { armor: { value: 12 } }), graze));
     runs.push(resolveAttack({ ...req({}), attacker: fighter({ weapon: { kind: "fixed", strength: 2 }, strengthScale: 2 }) }, hit));

@@ -80,7 +80,7 @@ export function parseFudgeRequest(input: unknown): FudgeRequest {
   const options = parseFudgeOptions(o.options, "options");
   const attacker = parseCombatant(o.attacker, "attacker");
   const defender = parseCombatant(o.defender, "defender");
-  const scale = levelScaleFor(defender.track, "defender.track.config.kind");
+  const scale = levelScaleFor(defender.track, "defender.track.config.kind", options.doubleRd);
   // Fudge §4.57: with the DC-as-track variant the defender's wounds go on a DC track.
   if (options.dcVariant === "track" && defender.track.config.kind !== "dc")
     throw new RulesError("defender.track.config.kind", "FUDGE.Error.Fudge.DcTrackNeeded", `the "track" Damage Capacity variant needs a "dc" track (got ${JSON.stringify(defender.track.config.kind)})`);
@@ -143,7 +143,7 @@ function prepared(req: FudgeRequest): Prepared {
   if (!p) {
     const { attacker: a, defender: d, options: o } = req;
     p = {
-      scale: levelScaleFor(d.track, "defender.track.config.kind"),
+      scale: levelScaleFor(d.track, "defender.track.config.kind", o.doubleRd),
       odf: offensiveFactor(a, o),
       ddf: { graze: defensiveFactor(d, a.weapon, o, { goodHit: false }), goodHit: defensiveFactor(d, a.weapon, o, { goodHit: true }) },
     };
@@ -178,8 +178,19 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
 
   // --- The opposed roll (Fudge §3.5, §4.2): both sides roll their combat skill.
   const ranged = a.weapon.ranged;
-  const aPenalty = trackStatus(a.track).penalty;
-  const dPenalty = trackStatus(d.track).penalty;
+  const aStatus = trackStatus(a.track);
+  const dStatus = trackStatus(d.track);
+  // Fudge §4.57: an Incapacitated character "can't fight any more" (nor can the dying or dead).
+  if (!aStatus.canAct)
+    throw new RulesError("attacker.track", "FUDGE.Error.Fudge.CannotAct", `${a.name} cannot fight (${aStatus.levelKey ?? aStatus.condition})`, { name: a.name });
+  // Fudge §4.62: "a stunned character cannot attack or all-out defend"; Very Stunned: "no attacks".
+  if (aStatus.effects.includes("stunned") || aStatus.effects.includes("veryStunned"))
+    throw new RulesError("attacker.track", "FUDGE.Error.Fudge.StunnedNoAttack", `${a.name} is stunned and cannot attack`, { name: a.name });
+  const dStunned = dStatus.effects.includes("stunned");
+  if (dStunned && s.allOutDefense)
+    throw new RulesError("situation.allOutDefense", "FUDGE.Error.Fudge.StunnedNoAllOutDefense", `${d.name} is stunned and cannot defend all-out`, { name: d.name });
+  const aPenalty = aStatus.penalty;
+  const dPenalty = dStatus.penalty;
 
   const attackRoll = readFudge("attack", 4);
   note(() => fstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, a.skill, { name: a.name, level: ladderName(a.skill) }));
@@ -223,6 +234,11 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   if (dPenalty !== 0) {
     defenderTotal += dPenalty;
     note(() => fstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", dPenalty, { name: d.name }));
+  }
+  if (dStunned) {
+    // Fudge §4.62: a Stunned character is "−1 to defend" (Very Stunned's −2 to all is in the track's penalty).
+    defenderTotal -= 1;
+    note(() => fstep("FUDGE.Step.Fudge.StunnedDefense", R_STUN, -1, { name: d.name }));
   }
   // Fudge §4.31: the attacker's shield lowers the defender's combat skill in melee (it does not
   // hinder a dodge against a ranged attack).
