@@ -68,3 +68,21 @@ export function array(v: unknown, path: Path, minLength = 0, maxLength = Infinit
     });
   return v;
 }
+
+/**
+ * Bounds the shape of untrusted JSON before anything recursive reads it: nesting deeper than
+ * `maxDepth` or more than `maxNodes` values is refused (iteratively: a request 8,000 levels
+ * deep must give a clear error, not a stack overflow).
+ */
+export function checkJsonShape(value: unknown, path: Path = "", maxDepth = 64, maxNodes = 200_000): void {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  let nodes = 0;
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (++nodes > maxNodes) throw new RulesError(path, "FUDGE.Error.TooLarge", `the request holds more than ${maxNodes} values`, { max: maxNodes });
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= maxDepth) throw new RulesError(path, "FUDGE.Error.TooDeep", `the request is nested more than ${maxDepth} levels deep`, { max: maxDepth });
+    for (const c of Array.isArray(v) ? v : Object.values(v)) if (c !== null && typeof c === "object") stack.push([c, depth + 1]);
+    else if (++nodes > maxNodes) throw new RulesError(path, "FUDGE.Error.TooLarge", `the request holds more than ${maxNodes} values`, { max: maxNodes });
+  }
+}
