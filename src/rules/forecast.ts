@@ -17,7 +17,7 @@
 import { RulesError } from "./errors";
 import { enumerateDice, pipelineFor, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot } from "./pipeline";
 import { applyWound, healTrack, trackStateKey, trackStatus, type Track, type TrackStatus } from "./track";
-import { isRecord, oneOf, optInt } from "./validate";
+import { isRecord, num, oneOf, optInt } from "./validate";
 
 export interface DuelForecast {
   preset: string;
@@ -33,6 +33,15 @@ export interface DuelForecast {
   states: number;
   /** Distinct status pairs whose dice were enumerated. */
   enumerations: number;
+  /** True when every probability is exact; false when states below `errorBound`'s share were left out. */
+  exact: boolean;
+  /**
+   * Largest possible error of aOut, bOut and stalemate (each): the probability mass of the duels
+   * that were not followed to their end. 0 when exact. Never more than the request's `tolerance`.
+   */
+  errorBound: number;
+  /** "chain": the absorbing chain solved exactly; "forward": rounds followed forward (Volt). */
+  method: "chain" | "forward";
 }
 
 interface Step {
@@ -111,6 +120,30 @@ function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackReq
 
 export interface DuelOptions {
   maxStates?: number;
+  /** Wall-time budget of the forecast in ms (default FORECAST_BUDGET.timeMs). */
+  budgetMs?: number;
+}
+
+/**
+ * Budgets of one forecast (docs/rules-api.md "Budgets"): past any of them the forecast stops
+ * with a RulesError naming the field, instead of running unbounded.
+ */
+export const FORECAST_BUDGET = {
+  /** Default and largest `maxStates`. */
+  defaultStates: 200_000,
+  maxStates: 1_000_000,
+  /** Default and largest `budgetMs`. */
+  timeMs: 10_000,
+  maxTimeMs: 60_000,
+  /** Largest strongly connected component solved by Gaussian elimination (its matrix is m² numbers). */
+  maxComponent: 2_500,
+  /** Default and smallest `tolerance` (the error bound allowed to a forward forecast). */
+  tolerance: 1e-4,
+  minTolerance: 1e-9,
+};
+
+function overBudget(field: string, what: string): RulesError {
+  return new RulesError(field, "FUDGE.Error.ForecastBudget", `the duel forecast needs more than its budget (${what})`, { what });
 }
 
 /**
@@ -120,7 +153,14 @@ export interface DuelOptions {
 export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForecast {
   if (!isRecord(input)) throw new RulesError("", "FUDGE.Error.NotObject", "the duel request must be an object");
   const p = pipelineFor(input.preset);
-  const maxStates = opts.maxStates ?? optInt(input.maxStates, "maxStates", 200_000, 1, 2_000_000);
+  const maxStates = opts.maxStates ?? optInt(input.maxStates, "maxStates", FORECAST_BUDGET.defaultStates, 1, FORECAST_BUDGET.maxStates);
+  const budgetMs = opts.budgetMs ?? optInt(input.budgetMs, "budgetMs", FORECAST_BUDGET.timeMs, 1, FORECAST_BUDGET.maxTimeMs);
+  const tolerance = input.tolerance === undefined ? FORECAST_BUDGET.tolerance : num(input.tolerance, "tolerance", FORECAST_BUDGET.minTolerance, 0.01);
+  const deadline = Date.now() + budgetMs;
+  let ticks = 0;
+  const checkTime = (): void => {
+    if ((++ticks & 255) === 0 && Date.now() > deadline) throw overBudget("budgetMs", `${budgetMs} ms`);
+  };
   const first = oneOf(input.first, "first", ["a", "b"] as const, "a");
   const base = { preset: input.preset, options: input.options, situation: input.situation ?? {} };
   let reqAB: AttackRequest, reqBA: AttackRequest;
@@ -140,7 +180,8 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   const stepCache = new Map<string, Step[]>();
   let enumerations = 0;
   const steps = (tA: Track, tB: Track, turn: "a" | "b"): Step[] => {
-    const key = `${turn}|${derived(tA).sig}|${derived(tB).sig}`;
+    const attackerOnly = p.statusReads === "attacker";
+    const key = attackerOnly ? `${turn}|${derived(turn === "a" ? tA : tB).sig}` : `${turn}|${derived(tA).sig}|${derived(tB).sig}`;
     let s = stepCache.get(key);
     if (!s) {
       enumerations++;
@@ -212,7 +253,9 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     return i;
   };
   const start = nodeOf(intern(sides.a, reqAB.attacker.track), intern(sides.b, reqAB.defender.track), first);
+  if (p.preset === "volt") return forward();
   for (let i = 0; i < nodes.length; i++) {
+    checkTime();
     const n = nodes[i];
     if (n.absorbed) continue;
     const next = alternating ? (n.turn === "a" ? "b" : "a") : n.turn;
@@ -236,11 +279,135 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   }
   for (const comp of tarjan(N, (i) => (nodes[i].absorbed ? [] : nodes[i].edges.map((e) => e[0])))) {
     if (comp.length === 1 && nodes[comp[0]].absorbed) continue;
+    checkTime();
+    if (comp.length > FORECAST_BUDGET.maxComponent) throw overBudget("maxStates", `a cycle of ${comp.length} states`);
     solveComponent(comp, nodes, pA, pB, eSteps, stuck);
   }
   const stalemate = stuck[start];
   const exchanges = stalemate > 1e-12 ? null : alternating ? eSteps[start] / 2 : eSteps[start];
-  return { preset: p.preset, aOut: pA[start], bOut: pB[start], stalemate, expectedExchanges: exchanges, states: N, enumerations };
+  return { preset: p.preset, aOut: pA[start], bOut: pB[start], stalemate, expectedExchanges: exchanges, states: N, enumerations, exact: true, errorBound: 0, method: "chain" };
+
+  /**
+   * Volt (alternating, wounds only ever add or worsen marks): the duel is followed forward attack
+   * by attack, states in order of the marks on both sheets, so every state is finished before any
+   * state it can lead to. Attacks that change nothing only pass the turn (a two-state cycle,
+   * solved in closed form). A state reached with less than `eps` of
+   * probability is not followed: its mass is added to the error bound. If the bound ends above
+   * `tolerance`, the forecast is repeated with a smaller `eps` (within the budget).
+   */
+  function forward(): DuelForecast {
+    const progressOf = { a: [] as number[], b: [] as number[] };
+    const progress = (side: Side, id: number): number => {
+      const memo = side === sides.a ? progressOf.a : progressOf.b;
+      return (memo[id] ??= voltProgress(side.tracks[id]));
+    };
+    let eps = tolerance * 1e-2;
+    for (;;) {
+      const r = forwardOnce(eps);
+      if (r.errorBound <= tolerance) return r;
+      eps /= 30;
+    }
+    function forwardOnce(eps: number): DuelForecast {
+      let aOut = 0;
+      let bOut = 0;
+      let stalemate = 0;
+      let dropped = 0;
+      let attacks = 0;
+      let states = 0;
+      // progress → (pair key → [mass with a to attack, mass with b to attack])
+      const buckets = new Map<number, Map<number, [number, number]>>();
+      const pairKey = (a: number, b: number): number => a * 2 ** 24 + b;
+      const push = (a: number, b: number, turn: "a" | "b", m: number): void => {
+        const pr = progress(sides.a, a) + progress(sides.b, b);
+        let bucket = buckets.get(pr);
+        if (!bucket) buckets.set(pr, (bucket = new Map()));
+        const k = pairKey(a, b);
+        let e = bucket.get(k);
+        if (!e) bucket.set(k, (e = [0, 0]));
+        e[turn === "a" ? 0 : 1] += m;
+      };
+      const outOf = (a: number, b: number): "a" | "b" | null => (derived(sides.a.tracks[a]).out ? "a" : derived(sides.b.tracks[b]).out ? "b" : null);
+      /** One attack by `turn` from (a, b): P(nothing changes), and the other outcomes. */
+      const attack = (a: number, b: number, turn: "a" | "b"): { same: number; moves: Array<[number, number, number]> } => {
+        let same = 0;
+        const moves: Array<[number, number, number]> = [];
+        for (const st of steps(sides.a.tracks[a], sides.b.tracks[b], turn)) {
+          const a2 = applyTo(sides.a, a, st.kA, st.toA, st.healA);
+          const b2 = applyTo(sides.b, b, st.kB, st.toB, st.healB);
+          if (a2 === a && b2 === b) same += st.p;
+          else moves.push([a2, b2, st.p]);
+        }
+        return { same, moves };
+      };
+      const startA = intern(sides.a, reqAB.attacker.track);
+      const startB = intern(sides.b, reqAB.defender.track);
+      const startOut = outOf(startA, startB);
+      if (startOut) return done(startOut === "a" ? 1 : 0, startOut === "b" ? 1 : 0, 0, 0, 0, 1);
+      push(startA, startB, first, 1);
+      while (buckets.size > 0) {
+        let pr = Infinity;
+        for (const k of buckets.keys()) if (k < pr) pr = k;
+        const bucket = buckets.get(pr)!;
+        buckets.delete(pr);
+        for (const [k, [mA, mB]] of bucket) {
+          checkTime();
+          if (mA + mB < eps) {
+            dropped += mA + mB;
+            continue;
+          }
+          if (++states > maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
+          const a = Math.floor(k / 2 ** 24);
+          const b = k % 2 ** 24;
+          // The same sheets with a to attack (X) and with b to attack (Y): an attack that changes
+          // nothing passes the turn, so X and Y form a two-state cycle, solved in closed form.
+          const x = attack(a, b, "a");
+          const y = attack(a, b, "b");
+          const loop = x.same * y.same;
+          if (loop >= 1 - 1e-15) {
+            stalemate += mA + mB;
+            continue;
+          }
+          const vX = (mA + mB * y.same) / (1 - loop);
+          const vY = (mB + mA * x.same) / (1 - loop);
+          attacks += vX + vY;
+          for (const [moves, v, next] of [[x.moves, vX, "b"], [y.moves, vY, "a"]] as const) {
+            for (const [a2, b2, q] of moves) {
+              const o = outOf(a2, b2);
+              if (o === "a") aOut += v * q;
+              else if (o === "b") bOut += v * q;
+              else {
+                if (progress(sides.a, a2) + progress(sides.b, b2) <= pr) throw new Error(`forecast: a Volt attack went back from progress ${pr}`); // a broken invariant, not bad input
+                push(a2, b2, next, v * q);
+              }
+            }
+          }
+        }
+      }
+      return done(aOut, bOut, stalemate, dropped, attacks, states);
+    }
+    function done(aOut: number, bOut: number, stalemate: number, dropped: number, attacks: number, states: number): DuelForecast {
+      return {
+        preset: p.preset,
+        aOut,
+        bOut,
+        stalemate,
+        expectedExchanges: stalemate > 1e-12 ? null : attacks / 2,
+        states,
+        enumerations,
+        exact: dropped === 0,
+        errorBound: dropped,
+        method: "forward",
+      };
+    }
+  }
+}
+
+/** Volt: marks on the sheet plus Injuries among them — every wound that changes a sheet raises it. */
+function voltProgress(t: Track): number {
+  const marks = (t.state as { marks?: Record<string, string> }).marks ?? {};
+  let n = 0;
+  for (const m of Object.values(marks)) n += m === "stun" ? 1 : 2;
+  return n;
 }
 
 /** Tarjan's strongly connected components, iterative; components come out in reverse topological order. */

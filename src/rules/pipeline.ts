@@ -85,6 +85,12 @@ export interface AttackPipeline<R extends AttackRequest = AttackRequest> {
    * Fudge, FATE) or "alternating" (each side attacks in turn — Miniatures, Volt).
    */
   exchange: "opposed" | "alternating";
+  /**
+   * The duel forecast's contract: which tracks' status an attack's dice and wound depend on.
+   * "both" (default) or "attacker" (Volt: Guard and armor are fixed, only the attacker's wound
+   * penalty moves the roll), which lets the forecast enumerate far fewer status pairs.
+   */
+  statusReads?: "both" | "attacker";
   parseRequest(input: unknown): R;
   slots(req: R): DiceSlot[];
   resolve(req: R, dice: DiceReader, opts?: ResolveOptions): AttackResolution;

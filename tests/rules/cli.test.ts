@@ -1,7 +1,7 @@
 /** The fudge-rules CLI: commands, sample characters, and precise errors with exit code 2. */
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { runCommand } from "../../src/cli/fudge-rules";
+import { runCommand } from "../../src/cli/run";
 import { RulesError } from "../../src/rules/errors";
 
 const run = (args: string[], input: string) => {

@@ -76,7 +76,8 @@ describe("Fudge §4.55 double relative degree", () => {
     // ODF 2 (medium +1, sharp +1), DDF 1 → factor +1; RD 3 → 2×3 + 1 = 7 → Very Hurt (7-9)
     const r = resolveAttack(fudge(a, d, {}, { doubleRd: true }), { attack: df(1), defense: df(0) });
     expect([r.numbers.damageNumber, r.woundKey]).toEqual([7, "veryHurt"]);
-    const own = newTrack({ ...boxTrackConfig("standard"), levels: boxTrackConfig("standard").levels.map((l, i) => ({ ...l, min: [1, 2, 3, 4, 5][i] })) });
+    const std = boxTrackConfig("standard");
+    const own = newTrack({ ...std, levels: std.levels.map((l, i) => ({ ...l, min: [1, 2, 3, 4, 5][i] })) } as typeof std);
     const q = resolveAttack(fudge(a, { ...d, track: own }, {}, { doubleRd: true }), { attack: df(1), defense: df(0) });
     expect(q.woundKey).toBe("nearDeath");
   });

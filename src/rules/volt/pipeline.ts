@@ -6,7 +6,7 @@
 import { RulesError } from "../errors";
 import { dieValues, rollDie, type DiceOutcome, type Rng } from "../dice";
 import { signed, step, type Step } from "../explain";
-import { registerPipeline, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot } from "../pipeline";
+import { registerPipeline, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type ResolveOptions } from "../pipeline";
 import { applyWound, parseTrack, trackStatus, type Track } from "../track";
 import { array, at, bool, int, oneOf, optInt, record, str, type Path } from "../validate";
 import { rollStep, VOLT_MAX_WOUND_ROW, VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval, type VoltWound, type VoltWoundType } from "../tracks/volt";
@@ -241,7 +241,7 @@ function damageRoll(dice: DiceReader, slot: "damage" | "injuryDamage", value: nu
   return { wound: { failedRoll: true, damage: value, type }, steps, numbers };
 }
 
-function resolve(req: VoltAttackRequest, dice: DiceReader): AttackResolution {
+function resolve(req: VoltAttackRequest, dice: DiceReader, opts: ResolveOptions = {}): AttackResolution {
   const weapon = req.attacker.weapon as VoltWeapon;
   const steps: Step[] = [];
   const numbers: Record<string, number> = {};
@@ -329,8 +329,10 @@ function resolve(req: VoltAttackRequest, dice: DiceReader): AttackResolution {
   }
   const wounds = rolls.map((r) => r.wound);
   const wound = wounds.length === 1 ? wounds[0] : wounds;
-  const after = applyWound(req.defender.track, wound);
   const woundKey = [...new Set(wounds.map((w) => w.type))].join("+");
+  // The duel forecast places the wound on the real track itself: no preview.
+  if (opts.preview === false) return { ...base, outcome: "wound", hit: true, woundKey, wound, defenderAfter: null };
+  const after = applyWound(req.defender.track, wound);
   return {
     ...base,
     outcome: "wound",
@@ -344,6 +346,8 @@ function resolve(req: VoltAttackRequest, dice: DiceReader): AttackResolution {
 export const voltPipeline: AttackPipeline<VoltAttackRequest> = {
   preset: "volt",
   exchange: "alternating",
+  // Volt: Guard, distance and armor are the defender's fixed numbers; only the attacker's penalty moves the roll.
+  statusReads: "attacker",
   parseRequest: parseVoltRequest,
   slots,
   resolve,
