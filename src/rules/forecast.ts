@@ -253,7 +253,12 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     return i;
   };
   const start = nodeOf(intern(sides.a, reqAB.attacker.track), intern(sides.b, reqAB.defender.track), first);
-  if (p.preset === "volt") return forward();
+  // Volt duels are followed forward (their chain is too large to solve whole); "chain" forces the
+  // exact chain (tests compare the two), "forward" is refused where wounds can heal (not monotone).
+  const method = oneOf(input.method, "method", ["chain", "forward"] as const, p.preset === "volt" ? "forward" : "chain");
+  if (method === "forward" && p.preset !== "volt")
+    throw new RulesError("method", "FUDGE.Error.ForwardVoltOnly", "the forward method is for Volt duels (wounds there only ever add up)");
+  if (method === "forward") return forward();
   for (let i = 0; i < nodes.length; i++) {
     checkTime();
     const n = nodes[i];

@@ -82,8 +82,8 @@ describe("duel forecast", () => {
     const f = duelForecast(resolveSamples({ preset: "fate", a: "Leroy", b: "Theodora" }));
     expect(f.aOut + f.bOut).toBeCloseTo(1, 10);
   });
-  it("Volt: refuses, naming maxStates, when the chain is too large to solve exactly", () => {
-    const req = { ...resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" }), maxStates: 5000 };
+  it("Volt: refuses, naming maxStates, when the duel needs more states than allowed", () => {
+    const req = { ...resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" }), maxStates: 500 };
     expect(() => duelForecast(req)).toThrow(expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates" }));
   });
   it("agrees with a simulated duel", () => {
@@ -124,3 +124,32 @@ function simulateFudgeDuel(duel: Record<string, unknown>, n: number): number {
   }
   return bLost / n;
 }
+
+describe("Volt duel forecast: followed forward with a stated error bound (issue #10)", () => {
+  const side = (name: string, damage: number) => ({ name, track: { config: { kind: "volt", willpower: 6 } }, weapon: { name: "Axe", attack: 14, damage, pierce: 4 }, guard: 6 });
+  const duel = { preset: "volt", a: side("A", 25), b: side("B", 25) };
+  it("agrees with the exact chain within its error bound, and says which it is", () => {
+    const f = duelForecast(duel);
+    expect(f.method).toBe("forward");
+    expect(f.errorBound).toBeLessThanOrEqual(1e-4);
+    expect(f.exact).toBe(f.errorBound === 0);
+    const c = duelForecast({ ...duel, method: "chain" });
+    expect([c.method, c.exact, c.errorBound]).toEqual(["chain", true, 0]);
+    expect(Math.abs(f.aOut - c.aOut)).toBeLessThanOrEqual(f.errorBound + 1e-12);
+    expect(Math.abs(f.bOut - c.bOut)).toBeLessThanOrEqual(f.errorBound + 1e-12);
+    expect(f.expectedExchanges!).toBeCloseTo(c.expectedExchanges!, 3);
+    // a tighter tolerance gives a tighter bound
+    const t = duelForecast({ ...duel, tolerance: 1e-7 });
+    expect(t.errorBound).toBeLessThanOrEqual(1e-7);
+    expect(Math.abs(t.aOut - c.aOut)).toBeLessThanOrEqual(1e-7);
+  });
+  it("the forward method is refused where wounds heal (not a Volt duel)", () => {
+    expect(() => duelForecast({ ...resolveSamples({ preset: "fate", a: "Leroy", b: "Theodora" }), method: "forward" })).toThrow(expect.objectContaining({ field: "method" }));
+  });
+  it("stops within its time budget with a clear error", () => {
+    const req = { ...resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" }), budgetMs: 200 };
+    const t = Date.now();
+    expect(() => duelForecast(req)).toThrow(expect.objectContaining({ field: "budgetMs", key: "FUDGE.Error.ForecastBudget" }));
+    expect(Date.now() - t).toBeLessThan(3000);
+  });
+});
