@@ -17,7 +17,7 @@
 import { RulesError } from "./errors";
 import { enumerateDice, pipelineFor, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot } from "./pipeline";
 import { applyWound, healTrack, trackStateKey, trackStatus, type Track, type TrackStatus } from "./track";
-import { isRecord, num, oneOf, optInt } from "./validate";
+import { bool, isRecord, num, oneOf, optInt } from "./validate";
 
 export interface DuelForecast {
   preset: string;
@@ -45,10 +45,10 @@ export interface DuelForecast {
 }
 
 interface Step {
-  toA: unknown; // wound for A's track, or null
-  toB: unknown;
-  healA: string | null; // healing type a follow-up applies (FATE Clipped consumed)
-  healB: string | null;
+  toA: unknown[] | null; // wounds for A's track, in order (a Miniatures crash follows its blow), or null
+  toB: unknown[] | null;
+  healA: unknown; // healing a follow-up applies (FATE Clipped consumed, a Near Death roll recovered), or null
+  healB: unknown;
   /** What happens to each side (wound and healing) as JSON: the apply cache's key. */
   kA: string;
   kB: string;
@@ -64,13 +64,16 @@ interface Derived {
   key: string;
   sig: string;
   out: boolean;
+  canAct: boolean;
+  dead: boolean;
+  dying: boolean;
 }
 const derivedCache = new WeakMap<Track, Derived>();
 function derived(t: Track): Derived {
   let d = derivedCache.get(t);
   if (!d) {
     const s = trackStatus(t);
-    d = { key: trackStateKey(t), sig: statusSig(s), out: !s.canAct };
+    d = { key: trackStateKey(t), sig: statusSig(s), out: !s.canAct, canAct: s.canAct, dead: s.condition === "dead", dying: s.condition === "dying" };
     derivedCache.set(t, d);
   }
   return d;
@@ -80,9 +83,16 @@ function withTracks<R extends AttackRequest>(req: R, attacker: Track, defender: 
   return { ...req, attacker: { ...req.attacker, track: attacker }, defender: { ...req.defender, track: defender } };
 }
 
-function followHeal(r: AttackResolution | null, side: "attacker" | "defender"): string | null {
+function followHeal(r: AttackResolution | null, side: "attacker" | "defender"): unknown {
   const f = r?.followUps.find((x) => x.target === side && typeof x.params.healing === "string");
-  return f ? String(f.params.healing) : null;
+  return f ? { type: String(f.params.healing) } : null;
+}
+
+/** The wounds a resolution deals to its defender, in order: the blow, then a Miniatures crash (Miniatures: Wounds). */
+function woundsOf(r: AttackResolution | null): unknown[] | null {
+  if (!r || r.wound === null || r.wound === undefined) return null;
+  const crash = r.followUps.find((x) => x.type === "crashWound" && x.target === "defender");
+  return crash ? [r.wound, { level: crash.params.level }] : [r.wound];
 }
 
 // The forecast reads the wound and applies it to the real state itself.
@@ -102,8 +112,8 @@ function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackReq
       r2 = p.resolve(reqSF, swapped, QUIET);
     }
     return {
-      toA: r2?.wound ?? null,
-      toB: r1.wound ?? null,
+      toA: woundsOf(r2),
+      toB: woundsOf(r1),
       healA: followHeal(r1, "attacker") ?? followHeal(r2, "defender"),
       healB: followHeal(r1, "defender") ?? followHeal(r2, "attacker"),
     };
@@ -175,6 +185,12 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     throw renamePaths(e, { attacker: "b", defender: "a" });
   }
   const alternating = p.exchange === "alternating";
+  // Miniatures: a Near Death model is not out of the fight: it rolls Guts on its turns (default on).
+  const nearDeathRolls = p.ownTurn !== undefined && bool(input.nearDeathRolls, "nearDeathRolls", true);
+  const isOut = (t: Track): boolean => {
+    const d = derived(t);
+    return nearDeathRolls ? d.dead || (!d.canAct && !d.dying) : d.out;
+  };
 
   // Transition cache by status pair (see the contract above).
   const stepCache = new Map<string, Step[]>();
@@ -183,6 +199,17 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     const attackerOnly = p.statusReads === "attacker";
     const key = attackerOnly ? `${turn}|${derived(turn === "a" ? tA : tB).sig}` : `${turn}|${derived(tA).sig}|${derived(tB).sig}`;
     let s = stepCache.get(key);
+    if (!s && nearDeathRolls && p.ownTurn && !derived(turn === "a" ? tA : tB).canAct) {
+      // A side that cannot act but is still in the fight takes its own turn (Miniatures: the Near Death roll).
+      const own = p.ownTurn(turn === "a" ? withTracks(reqAB, tA, tB) : withTracks(reqBA, tB, tA)) ?? [];
+      s = own.map((o) => {
+        const w = o.wound === undefined ? null : [o.wound];
+        const h = o.heal ?? null;
+        const k = JSON.stringify([w, h]);
+        return turn === "a" ? { toA: w, toB: null, healA: h, healB: null, kA: k, kB: "[null,null]", p: o.p } : { toA: null, toB: w, healA: null, healB: h, kA: "[null,null]", kB: k, p: o.p };
+      });
+      stepCache.set(key, s);
+    }
     if (!s) {
       enumerations++;
       if (turn === "a") s = enumerateStep(p, withTracks(reqAB, tA, tB), withTracks(reqBA, tB, tA));
@@ -212,16 +239,16 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     }
     return id;
   };
-  const applyTo = (side: Side, id: number, what: string, wound: unknown, heal: string | null): number => {
-    if (wound === null && heal === null) return id;
+  const applyTo = (side: Side, id: number, what: string, wounds: unknown[] | null, heal: unknown): number => {
+    if (wounds === null && heal === null) return id;
     let byId = side.next.get(what);
     if (!byId) side.next.set(what, (byId = new Map()));
     let r = byId.get(id);
     if (r === undefined) {
       // The roll that consumed a follow-up (FATE Clipped) comes before the wound it dealt.
       let t = side.tracks[id];
-      if (heal !== null) t = healTrack(t, { type: heal }).track;
-      if (wound !== null) t = applyWound(t, wound).track;
+      if (heal !== null) t = healTrack(t, heal).track;
+      if (wounds !== null) for (const w of wounds) t = applyWound(t, w).track;
       r = intern(side, t);
       byId.set(id, r);
     }
@@ -239,8 +266,8 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   const nodes: Node[] = [];
   const index = new Map<number, number>();
   const nodeOf = (a: number, b: number, turn: "a" | "b"): number => {
-    const aOut = derived(sides.a.tracks[a]).out;
-    const bOut = derived(sides.b.tracks[b]).out;
+    const aOut = isOut(sides.a.tracks[a]);
+    const bOut = isOut(sides.b.tracks[b]);
     const absorbed = aOut ? "a" : bOut ? "b" : null;
     const key = absorbed === "a" ? -1 : absorbed === "b" ? -2 : (a * 2 ** 24 + b) * 2 + (turn === "a" ? 0 : 1);
     let i = index.get(key);
@@ -331,7 +358,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
         if (!e) bucket.set(k, (e = [0, 0]));
         e[turn === "a" ? 0 : 1] += m;
       };
-      const outOf = (a: number, b: number): "a" | "b" | null => (derived(sides.a.tracks[a]).out ? "a" : derived(sides.b.tracks[b]).out ? "b" : null);
+      const outOf = (a: number, b: number): "a" | "b" | null => (isOut(sides.a.tracks[a]) ? "a" : isOut(sides.b.tracks[b]) ? "b" : null);
       /** One attack by `turn` from (a, b): P(nothing changes), and the other outcomes. */
       const attack = (a: number, b: number, turn: "a" | "b"): { same: number; moves: Array<[number, number, number]> } => {
         let same = 0;

@@ -91,6 +91,12 @@ export interface AttackPipeline<R extends AttackRequest = AttackRequest> {
    * penalty moves the roll), which lets the forecast enumerate far fewer status pairs.
    */
   statusReads?: "both" | "attacker";
+  /**
+   * Duel forecast: what a side that cannot act but is not out of the fight does on its turn, as
+   * outcomes for its own track with their probabilities (Miniatures: the Near Death Guts roll).
+   * Absent, or null for this request: a side that cannot act is out of the fight.
+   */
+  ownTurn?(req: R): Array<{ p: number; heal?: unknown; wound?: unknown }> | null;
   parseRequest(input: unknown): R;
   slots(req: R): DiceSlot[];
   resolve(req: R, dice: DiceReader, opts?: ResolveOptions): AttackResolution;
@@ -126,8 +132,11 @@ export function recordedDice(record: Record<string, unknown>, slots: DiceSlot[],
 }
 
 /** Reader that rolls each slot the first time a rule reads it, and records it. */
+const slotMaps = new WeakMap<DiceSlot[], Map<string, DiceSlot>>();
+
 export function rollingDice(slots: DiceSlot[], rng: Rng, record: Record<string, number[]> = {}): DiceReader {
-  const byId = new Map(slots.map((s) => [s.id, s]));
+  let byId = slotMaps.get(slots);
+  if (!byId) slotMaps.set(slots, (byId = new Map(slots.map((s) => [s.id, s]))));
   return (id) => {
     if (!record[id]) {
       const s = byId.get(id);

@@ -7,6 +7,10 @@ import { exactOdds, monteCarloOdds, type AttackOdds } from "../../src/rules/odds
 import { pipelineFor, rollingDice } from "../../src/rules/pipeline";
 import { applyWound, trackStatus, type Track } from "../../src/rules/track";
 import "../../src/rules/presets";
+import { datacard, nearDeathGuts } from "../../src/rules/miniatures";
+import { legendarySlot } from "../../src/rules/miniatures/legendary";
+
+const legendarySlotForSim = legendarySlot("g", "sim");
 
 describe("4dF", () => {
   it("is exactly 1, 4, 10, 16, 19, 16, 10, 4, 1 out of 81", () => {
@@ -153,3 +157,61 @@ describe("Volt duel forecast: followed forward with a stated error bound (issue 
     expect(Date.now() - t).toBeLessThan(3000);
   });
 });
+
+describe("Miniatures duel forecast: Near Death rolls and the flying crash (issue #10)", () => {
+  const duel = resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" });
+  it("a Near Death model rolls Guts on its turns instead of leaving the fight; the duel ends at Dead", () => {
+    const old = duelForecast({ ...duel, nearDeathRolls: false });
+    const f = duelForecast(duel);
+    expect(f.aOut + f.bOut).toBeCloseTo(1, 10);
+    expect(f.expectedExchanges!).toBeGreaterThan(old.expectedExchanges!);
+    // independent check: play the duels with the real pipeline, dice and Near Death roll
+    const n = 3000;
+    const sim = simulateMiniaturesDuel(duel, n, false);
+    const se = Math.sqrt((f.bOut * (1 - f.bOut)) / n);
+    expect(Math.abs(sim - f.bOut)).toBeLessThan(4.5 * se);
+  });
+  it("a flying model that falls Near Death takes the 4dF+5 crash wound", () => {
+    const fly = { ...duel, b: { ...(duel.b as Record<string, unknown>), flying: true } };
+    const f = duelForecast(fly);
+    expect(f.bOut).toBeGreaterThan(duelForecast(duel).bOut);
+    const n = 3000;
+    const sim = simulateMiniaturesDuel(fly, n, true);
+    const se = Math.sqrt((f.bOut * (1 - f.bOut)) / n);
+    expect(Math.abs(sim - f.bOut)).toBeLessThan(4.5 * se);
+  });
+});
+
+/** Plays Miniatures duels (a strikes first); a Near Death model rolls Guts on its turn. Returns the share of duels B lost (B dead first). */
+function simulateMiniaturesDuel(duel: Record<string, unknown>, n: number, _flying: boolean): number {
+  const p = pipelineFor("miniatures");
+  const rng = seededRng(77);
+  const base = { preset: "miniatures", options: {}, situation: {} };
+  let bLost = 0;
+  for (let i = 0; i < n; i++) {
+    const sides = { a: duel.a as Record<string, unknown>, b: duel.b as Record<string, unknown> };
+    let turn: "a" | "b" = "a";
+    for (let guard = 0; guard < 10_000; guard++) {
+      const me = sides[turn];
+      const other = turn === "a" ? "b" : "a";
+      const myTrack = me.track as Track;
+      const st = trackStatus(myTrack);
+      if (st.condition === "dying") {
+        const req = p.parseRequest({ ...base, attacker: me, defender: sides[other] }) as { attacker: Parameters<typeof datacard>[0] };
+        const guts = datacard(req.attacker, st.penalty).guts;
+        const faces = rollingDice([legendarySlotForSim], rng)("g");
+        sides[turn] = { ...me, track: nearDeathGuts(myTrack, guts, faces).track };
+      } else {
+        const r = p.resolve(p.parseRequest({ ...base, attacker: me, defender: sides[other] }), rollingDice(p.slots(p.parseRequest({ ...base, attacker: me, defender: sides[other] })), rng));
+        if (r.defenderAfter) sides[other] = { ...sides[other], track: r.defenderAfter.track };
+      }
+      if (trackStatus(sides.b.track as Track).condition === "dead") {
+        bLost++;
+        break;
+      }
+      if (trackStatus(sides.a.track as Track).condition === "dead") break;
+      turn = other;
+    }
+  }
+  return bLost / n;
+}

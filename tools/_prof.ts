@@ -1,0 +1,15 @@
+import { resolveSamples } from "../src/cli/samples";
+import { pipelineFor, rollingDice } from "../src/rules/pipeline";
+import { seededRng } from "../src/rules/dice";
+import "../src/rules/presets";
+const attack = resolveSamples({ preset: "fudge", attacker: "Leroy", defender: "Theodora" });
+const p = pipelineFor("fudge");
+const req = p.parseRequest(attack);
+const slots = p.slots(req);
+const rng = seededRng(1);
+let t = performance.now();
+for (let i = 0; i < 2_000_000; i++) p.resolve(req, rollingDice(slots, rng), { explain: false });
+console.log("resolve", ((performance.now() - t) / 2000).toFixed(3), "µs");
+t = performance.now();
+for (let i = 0; i < 50_000; i++) p.parseRequest(attack);
+console.log("parse", ((performance.now() - t) / 50).toFixed(3), "µs");
