@@ -167,7 +167,7 @@ describe("Miniatures duel forecast: Near Death rolls and the flying crash (issue
     expect(f.expectedExchanges!).toBeGreaterThan(old.expectedExchanges!);
     // independent check: play the duels with the real pipeline, dice and Near Death roll
     const n = 3000;
-    const sim = simulateMiniaturesDuel(duel, n, false);
+    const sim = simulateMiniaturesDuel(duel, n);
     const se = Math.sqrt((f.bOut * (1 - f.bOut)) / n);
     expect(Math.abs(sim - f.bOut)).toBeLessThan(4.5 * se);
   });
@@ -176,14 +176,14 @@ describe("Miniatures duel forecast: Near Death rolls and the flying crash (issue
     const f = duelForecast(fly);
     expect(f.bOut).toBeGreaterThan(duelForecast(duel).bOut);
     const n = 3000;
-    const sim = simulateMiniaturesDuel(fly, n, true);
+    const sim = simulateMiniaturesDuel(fly, n);
     const se = Math.sqrt((f.bOut * (1 - f.bOut)) / n);
     expect(Math.abs(sim - f.bOut)).toBeLessThan(4.5 * se);
   });
 });
 
 /** Plays Miniatures duels (a strikes first); a Near Death model rolls Guts on its turn. Returns the share of duels B lost (B dead first). */
-function simulateMiniaturesDuel(duel: Record<string, unknown>, n: number, _flying: boolean): number {
+function simulateMiniaturesDuel(duel: Record<string, unknown>, n: number): number {
   const p = pipelineFor("miniatures");
   const rng = seededRng(77);
   const base = { preset: "miniatures", options: {}, situation: {} };
@@ -193,7 +193,7 @@ function simulateMiniaturesDuel(duel: Record<string, unknown>, n: number, _flyin
     let turn: "a" | "b" = "a";
     for (let guard = 0; guard < 10_000; guard++) {
       const me = sides[turn];
-      const other = turn === "a" ? "b" : "a";
+      const other: "a" | "b" = turn === "a" ? "b" : "a";
       const myTrack = me.track as Track;
       const st = trackStatus(myTrack);
       if (st.condition === "dying") {
