@@ -88,6 +88,21 @@ function followHeal(r: AttackResolution | null, side: "attacker" | "defender"): 
   return f ? { type: String(f.params.healing) } : null;
 }
 
+const NOTHING = "[null,null]";
+/** The apply cache's key of what happens to one side: JSON, with a shortcut for the common plain `{level}` wound. */
+function whatKey(wounds: unknown[] | null, heal: unknown): string {
+  if (wounds === null && heal === null) return NOTHING;
+  if (heal === null && wounds !== null && wounds.length === 1) {
+    const w = wounds[0] as Record<string, unknown>;
+    if (typeof w === "object" && w !== null && typeof w.level === "string") {
+      let n = 0;
+      for (const _ in w) n++;
+      if (n === 1) return `L:${w.level}`;
+    }
+  }
+  return JSON.stringify([wounds, heal]);
+}
+
 /** The wounds a resolution deals to its defender, in order: the blow, then a Miniatures crash (Miniatures: Wounds). */
 function woundsOf(r: AttackResolution | null): unknown[] | null {
   if (!r || r.wound === null || r.wound === undefined) return null;
@@ -118,8 +133,8 @@ function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackReq
       healB: followHeal(r1, "defender") ?? followHeal(r2, "attacker"),
     };
   }, (s, prob) => {
-    const kA = JSON.stringify([s.toA, s.healA]);
-    const kB = JSON.stringify([s.toB, s.healB]);
+    const kA = whatKey(s.toA, s.healA);
+    const kB = whatKey(s.toB, s.healB);
     const key = `${kA}|${kB}`;
     const m = merged.get(key);
     if (m) m.p += prob;
@@ -205,8 +220,8 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       s = own.map((o) => {
         const w = o.wound === undefined ? null : [o.wound];
         const h = o.heal ?? null;
-        const k = JSON.stringify([w, h]);
-        return turn === "a" ? { toA: w, toB: null, healA: h, healB: null, kA: k, kB: "[null,null]", p: o.p } : { toA: null, toB: w, healA: null, healB: h, kA: "[null,null]", kB: k, p: o.p };
+        const k = whatKey(w, h);
+        return turn === "a" ? { toA: w, toB: null, healA: h, healB: null, kA: k, kB: NOTHING, p: o.p } : { toA: null, toB: w, healA: null, healB: h, kA: NOTHING, kB: k, p: o.p };
       });
       stepCache.set(key, s);
     }

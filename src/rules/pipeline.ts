@@ -184,25 +184,30 @@ export function enumerateDice<T>(slots: DiceSlot[], f: (dice: DiceReader) => T, 
     }
     return o;
   };
-  const walk = (assigned: Map<string, number[]>, p: number): void => {
+  // The slots assigned so far, innermost last (depth-first: assigned on the way down, dropped on the way back).
+  const ids: string[] = [];
+  const values: number[][] = [];
+  const reader: DiceReader = (id) => {
+    for (let i = ids.length - 1; i >= 0; i--) if (ids[i] === id) return values[i];
+    throw new NeedSlot(id);
+  };
+  const walk = (p: number): void => {
     let result: T;
     try {
-      result = f((id) => {
-        const v = assigned.get(id);
-        if (v === undefined) throw new NeedSlot(id);
-        return v;
-      });
+      result = f(reader);
     } catch (e) {
       if (!(e instanceof NeedSlot)) throw e;
       for (const o of outcomesOf(e.id)) {
         if (o.p === 0) continue;
-        const next = new Map(assigned);
-        next.set(e.id, o.dice);
-        walk(next, p * o.p);
+        ids.push(e.id);
+        values.push(o.dice);
+        walk(p * o.p);
+        ids.pop();
+        values.pop();
       }
       return;
     }
     visit(result, p);
   };
-  walk(new Map(), 1);
+  walk(1);
 }
