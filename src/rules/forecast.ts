@@ -184,7 +184,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   const deadline = Date.now() + budgetMs;
   let ticks = 0;
   const checkTime = (): void => {
-    if ((++ticks & 255) === 0 && Date.now() > deadline) throw overBudget("budgetMs", `${budgetMs} ms`);
+    if ((++ticks & 63) === 0 && Date.now() > deadline) throw overBudget("budgetMs", `${budgetMs} ms`);
   };
   const first = oneOf(input.first, "first", ["a", "b"] as const, "a");
   const base = { preset: input.preset, options: input.options, situation: input.situation ?? {} };
