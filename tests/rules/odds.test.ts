@@ -50,6 +50,16 @@ const attacks: Array<[string, Record<string, unknown>]> = [
   ["fudge (Theodora attacks)", { preset: "fudge", attacker: "Theodora", defender: "Leroy" }],
   ["miniatures", { preset: "miniatures", attacker: "Brutas the Brute", defender: "Yanni the Yeoman" }],
   ["fate", { preset: "fate", attacker: "Leroy", defender: "Theodora" }],
+  // issue #10 options that read extra dice lazily (Scale damage roll, Willpower vs penalty, critical point)
+  [
+    "fudge (giant defender, options with extra dice)",
+    {
+      preset: "fudge",
+      attacker: { name: "A", skill: 1, willpower: 1, weapon: { name: "Knife", kind: "muscle", size: "small", sharp: true, magic: 1 }, track: { config: { kind: "box", label: "", levels: [{ key: "scratch", boxes: 3, penalty: 0, effect: "none", min: 1, tag: "S" }, { key: "hurt", boxes: 1, penalty: -1, effect: "penalty", min: 3, tag: "H" }], scratchCap: false, painShift: 0, safeguards: { maxThreeLevels: false, nearDeathNeedsIncapacitated: false, fudgePointSaves: false }, deadAt: null }, state: { marks: { hurt: [{ level: "hurt" }] } } } },
+      defender: { name: "G", skill: 0, massScale: 3, armor: { value: 2 }, weapon: { name: "Club", kind: "muscle", size: "large" }, track: { config: { kind: "box", label: "", levels: [{ key: "scratch", boxes: 3, penalty: 0, effect: "none", min: 1, tag: "S" }, { key: "hurt", boxes: 1, penalty: -1, effect: "penalty", min: 3, tag: "H" }], scratchCap: false, painShift: 0, safeguards: { maxThreeLevels: false, nearDeathNeedsIncapacitated: false, fudgePointSaves: false }, deadAt: null } } },
+      options: { scaleDamageRoll: true, criticalLetsPointThrough: true, willpowerVsPenalty: { difficulty: 1 }, graze: { table: [{ min: 0, level: "scratch" }] } },
+    },
+  ],
 ];
 
 describe("exact odds agree with a large seeded Monte Carlo", () => {
