@@ -114,23 +114,38 @@ function woundsOf(r: AttackResolution | null): unknown[] | null {
 const QUIET = { explain: false, preview: false } as const;
 
 /** Enumerates one step: `first` attacks `second` (opposed: the loser of the roll is wounded). */
+const END_ROUND = { type: "endRound" };
+/** Fudge §4.62: a Stunned or Very Stunned fighter "cannot attack" — in an opposed round he only defends. */
+const stunnedNow = (t: Track): boolean => trackStatus(t).effects.some((e) => e === "stunned" || e === "veryStunned");
+
 function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackRequest): Step[] {
   const slotsFS = p.slots(reqFS);
-  const counter: DiceSlot[] = p.exchange === "opposed" ? p.slots(reqSF).map((s) => ({ ...s, id: `counter:${s.id}` })) : [];
+  const opposed = p.exchange === "opposed";
+  const counter: DiceSlot[] = opposed ? p.slots(reqSF).map((s) => ({ ...s, id: `counter:${s.id}` })) : [];
+  // A running stun wears off by rounds (Fudge §4.62: one round Stunned, two Very Stunned); an
+  // opposed exchange is one round, so both tracks take the round's end before its wound.
+  const fStunned = opposed && stunnedNow(reqFS.attacker.track);
+  const sStunned = opposed && stunnedNow(reqSF.attacker.track);
+  const tick = fStunned || sStunned;
   const merged = new Map<string, Step>();
   enumerateDice([...slotsFS, ...counter], (dice: DiceReader) => {
-    const r1 = p.resolve(reqFS, dice, QUIET);
+    // The other side's view of the same two 4dF (Fudge §4.3).
+    const swapped: DiceReader = (id) => (id === "attack" ? dice("defense") : id === "defense" ? dice("attack") : dice(`counter:${id}`));
+    let r1: AttackResolution | null = null;
     let r2: AttackResolution | null = null;
-    if (p.exchange === "opposed" && (r1.numbers.relativeDegree ?? 0) < 0) {
-      // The defender won the opposed roll: same two 4dF, seen from the other side (Fudge §4.3).
-      const swapped: DiceReader = (id) => (id === "attack" ? dice("defense") : id === "defense" ? dice("attack") : dice(`counter:${id}`));
+    if (!fStunned) {
+      r1 = p.resolve(reqFS, dice, QUIET);
+      // The defender won the opposed roll and strikes back, unless he is stunned.
+      if (opposed && !sStunned && (r1.numbers.relativeDegree ?? 0) < 0) r2 = p.resolve(reqSF, swapped, QUIET);
+    } else if (!sStunned) {
+      // The first side is stunned: he only defends; the other strikes if he wins the roll.
       r2 = p.resolve(reqSF, swapped, QUIET);
     }
     return {
       toA: woundsOf(r2),
       toB: woundsOf(r1),
-      healA: followHeal(r1, "attacker") ?? followHeal(r2, "defender"),
-      healB: followHeal(r1, "defender") ?? followHeal(r2, "attacker"),
+      healA: tick ? END_ROUND : (followHeal(r1, "attacker") ?? followHeal(r2, "defender")),
+      healB: tick ? END_ROUND : (followHeal(r1, "defender") ?? followHeal(r2, "attacker")),
     };
   }, (s, prob) => {
     const kA = whatKey(s.toA, s.healA);

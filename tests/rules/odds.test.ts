@@ -5,7 +5,8 @@ import { FOUR_DF_WEIGHTS, fudgeOutcomes, fudgeWeights, seededRng } from "../../s
 import { duelForecast } from "../../src/rules/forecast";
 import { exactOdds, monteCarloOdds, type AttackOdds } from "../../src/rules/odds";
 import { pipelineFor, rollingDice } from "../../src/rules/pipeline";
-import { applyWound, trackStatus, type Track } from "../../src/rules/track";
+import { applyWound, healTrack, newTrack, trackStatus, type Track } from "../../src/rules/track";
+import { boxTrackConfig } from "../../src/rules/tracks/box";
 import "../../src/rules/presets";
 import { datacard, nearDeathGuts } from "../../src/rules/miniatures";
 import { legendarySlot } from "../../src/rules/miniatures/legendary";
@@ -221,6 +222,61 @@ function simulateMiniaturesDuel(duel: Record<string, unknown>, n: number): numbe
       }
       if (trackStatus(sides.a.track as Track).condition === "dead") break;
       turn = other;
+    }
+  }
+  return bLost / n;
+}
+
+describe("Fudge stun duel forecast (issue #10)", () => {
+  // Fudge §4.62: "a stunned character cannot attack"; Stunned lasts one round, Very Stunned two;
+  // knocked out (a stun of Incapacitated or worse) cannot act.
+  const sap = { name: "Sap", kind: "muscle", size: "medium", stunCapable: true };
+  const side = (name: string, skill: number) => ({ name, skill, strength: 1, weapon: sap, track: newTrack(boxTrackConfig("standard")) });
+  const duel = { preset: "fudge", a: side("A", 1), b: side("B", 2), situation: { stun: true } };
+  it("is forecast: a stunned side only defends and the stun wears off by rounds; agrees with simulated duels", () => {
+    const f = duelForecast(duel);
+    expect(f.aOut + f.bOut).toBeCloseTo(1, 10);
+    const n = 3000;
+    const sim = simulateStunDuel(duel, n);
+    const se = Math.sqrt((f.bOut * (1 - f.bOut)) / n);
+    expect(Math.abs(sim - f.bOut)).toBeLessThan(4.5 * se);
+  });
+});
+
+/** Plays stun duels round by round: a stunned side only defends; running stuns tick before the round's wound. */
+function simulateStunDuel(duel: Record<string, unknown>, n: number): number {
+  const p = pipelineFor("fudge");
+  const rng = seededRng(9);
+  const base = { preset: "fudge", situation: duel.situation };
+  const stunned = (t: Track) => trackStatus(t).effects.some((e) => e === "stunned" || e === "veryStunned");
+  let bLost = 0;
+  for (let i = 0; i < n; i++) {
+    let tA = (duel.a as { track: Track }).track;
+    let tB = (duel.b as { track: Track }).track;
+    for (;;) {
+      const sa = stunned(tA);
+      const sb = stunned(tB);
+      const ab = p.parseRequest({ ...base, attacker: { ...(duel.a as object), track: tA }, defender: { ...(duel.b as object), track: tB } });
+      const ba = p.parseRequest({ ...base, attacker: { ...(duel.b as object), track: tB }, defender: { ...(duel.a as object), track: tA } });
+      const dice = { attack: rollingDice(p.slots(ab), rng)("attack"), defense: rollingDice(p.slots(ab), rng)("defense") };
+      let toA: unknown = null;
+      let toB: unknown = null;
+      if (!sa) {
+        const r = p.resolve(ab, (id) => (dice as Record<string, number[]>)[id]);
+        toB = r.wound;
+        if (!sb && r.numbers.relativeDegree < 0) toA = p.resolve(ba, (id) => (id === "attack" ? dice.defense : dice.attack)).wound;
+      } else if (!sb) toA = p.resolve(ba, (id) => (id === "attack" ? dice.defense : dice.attack)).wound;
+      if (sa || sb) {
+        tA = healTrack(tA, { type: "endRound" }).track;
+        tB = healTrack(tB, { type: "endRound" }).track;
+      }
+      if (toA) tA = applyWound(tA, toA).track;
+      if (toB) tB = applyWound(tB, toB).track;
+      if (!trackStatus(tA).canAct) break;
+      if (!trackStatus(tB).canAct) {
+        bLost++;
+        break;
+      }
     }
   }
   return bLost / n;
