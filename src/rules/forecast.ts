@@ -176,7 +176,7 @@ export const FORECAST_BUDGET = {
   timeMs: 10_000,
   maxTimeMs: 60_000,
   /** Largest strongly connected component solved by Gaussian elimination (its matrix is m² numbers). */
-  maxComponent: 2_500,
+  maxComponent: 800,
   /** Default and smallest `tolerance` (the error bound allowed to a forward forecast). */
   tolerance: 1e-4,
   minTolerance: 1e-9,
