@@ -17,7 +17,7 @@
 import { RulesError } from "./errors";
 import { enumerateDice, pipelineFor, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot } from "./pipeline";
 import { applyWound, healTrack, trackStateKey, trackStatus, type Track, type TrackStatus } from "./track";
-import { bool, isRecord, num, oneOf, optInt } from "./validate";
+import { bool, checkJsonShape, isRecord, num, oneOf, optInt } from "./validate";
 
 export interface DuelForecast {
   preset: string;
@@ -192,6 +192,7 @@ function overBudget(field: string, what: string): RulesError {
  */
 export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForecast {
   if (!isRecord(input)) throw new RulesError("", "FUDGE.Error.NotObject", "the duel request must be an object");
+  checkJsonShape(input);
   const p = pipelineFor(input.preset);
   const maxStates = opts.maxStates ?? optInt(input.maxStates, "maxStates", FORECAST_BUDGET.defaultStates, 1, FORECAST_BUDGET.maxStates);
   const budgetMs = opts.budgetMs ?? optInt(input.budgetMs, "budgetMs", FORECAST_BUDGET.timeMs, 1, FORECAST_BUDGET.maxTimeMs);

@@ -5,6 +5,7 @@
  */
 import type { Rng } from "./dice";
 import { enumerateDice, pipelineFor, rollingDice, type AttackResolution } from "./pipeline";
+import { checkJsonShape } from "./validate";
 import { trackStatus, type Condition, type Track, type TrackStatus } from "./track";
 
 export interface AttackOdds {
@@ -63,6 +64,7 @@ function defenderStatus(req: unknown): TrackStatus | null {
 
 /** Exact probability of every outcome of the attack described by `input` (a pipeline request). */
 export function exactOdds(input: unknown): AttackOdds {
+  checkJsonShape(input); // untrusted input (a sheet, a chat card): bounded before anything recursive reads it
   const p = pipelineFor((input as { preset?: unknown })?.preset);
   const req = p.parseRequest(input);
   const odds = emptyOdds(p.preset);

@@ -3,6 +3,8 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { runCommand } from "../../src/cli/run";
 import { RulesError } from "../../src/rules/errors";
+import { duelForecast } from "../../src/rules/forecast";
+import { exactOdds } from "../../src/rules/odds";
 import { applyWound, newTrack } from "../../src/rules/track";
 import { boxTrackConfig } from "../../src/rules/tracks/box";
 
@@ -86,6 +88,12 @@ describe("fudge-rules: budgets and clean refusals (issue #10)", () => {
     expect(r.code).toBe(2);
     expect(r.err.length).toBeLessThan(1024);
     expect(JSON.parse(r.err).key).toBe("FUDGE.Error.TooDeep");
+  });
+  it("the library's odds and forecast bound deep input too (the UI calls them directly)", () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 8000; i++) deep = [deep];
+    expect(() => exactOdds({ preset: "fudge", attacker: deep, defender: deep })).toThrow(expect.objectContaining({ key: "FUDGE.Error.TooDeep" }));
+    expect(() => duelForecast({ preset: "fudge", a: deep, b: deep })).toThrow(expect.objectContaining({ key: "FUDGE.Error.TooDeep" }));
   });
   it("a 10 MB value is refused without being echoed", () => {
     const r = run(["resolve"], JSON.stringify({ preset: "fudge", attacker: "x".repeat(10_000_000), defender: "Theodora" }));
