@@ -60,7 +60,10 @@ export async function main(argv: string[], runner: Runner = inProcess): Promise<
     text = await readInput(file);
   } catch (e) {
     if (isRulesError(e)) return fail(e.toJSON());
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return fail({ error: `no such file: ${String(file).slice(0, 200)}`, field: "file", key: "FUDGE.Error.NoFile" });
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return fail({ error: `no such file: ${String(file).slice(0, 200)}`, field: "file", key: "FUDGE.Error.NoFile" });
+    // Any other read failure (a directory, no permission …) is still a bad request, not a crash.
+    if (typeof code === "string") return fail({ error: `cannot read ${String(file).slice(0, 200)} (${code})`, field: "file", key: "FUDGE.Error.NoFile" });
     throw e;
   }
   const source = file && file !== "-" ? file.slice(0, 200) : "stdin";

@@ -75,6 +75,8 @@ describe("fudge-rules binary", () => {
     expect(JSON.parse(f.err).field).toMatch(/^defender\./);
     const m = run(["odds", "/nonexistent.json"], "");
     expect(m.code).toBe(2);
+    const dir = run(["odds", "tests"], "");
+    expect([dir.code, JSON.parse(dir.err).field]).toEqual([2, "file"]);
   });
   it("prints usage and exits 2 without a command", () => {
     expect(run([], "").code).toBe(2);
