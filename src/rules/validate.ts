@@ -6,6 +6,18 @@ import { RulesError } from "./errors";
 
 export type Path = string;
 
+/** A bad value as an error message shows it: short, and never a stack overflow on deep input. */
+export function shown(v: unknown): string {
+  if (typeof v === "string") return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
+  if (v === null || typeof v !== "object") return String(v);
+  try {
+    const j = JSON.stringify(v);
+    return j.length > 60 ? `${j.slice(0, 60)}…` : j;
+  } catch {
+    return Array.isArray(v) ? "a list" : "an object"; // too deep to show
+  }
+}
+
 export const at = (path: Path, key: string | number): Path =>
   typeof key === "number" ? `${path}[${key}]` : path ? `${path}.${key}` : key;
 
@@ -20,7 +32,7 @@ export function record(v: unknown, path: Path): Record<string, unknown> {
 
 export function int(v: unknown, path: Path, min = -Infinity, max = Infinity): number {
   if (typeof v !== "number" || !Number.isInteger(v))
-    throw new RulesError(path, "FUDGE.Error.NotInteger", `must be a whole number (got ${JSON.stringify(v)})`);
+    throw new RulesError(path, "FUDGE.Error.NotInteger", `must be a whole number (got ${shown(v)})`);
   if (v < min || v > max)
     throw new RulesError(path, "FUDGE.Error.OutOfRange", `must be between ${min} and ${max} (got ${v})`, { min, max, value: v });
   return v;
@@ -32,7 +44,7 @@ export function optInt(v: unknown, path: Path, fallback: number, min = -Infinity
 
 export function num(v: unknown, path: Path, min = -Infinity, max = Infinity): number {
   if (typeof v !== "number" || !Number.isFinite(v))
-    throw new RulesError(path, "FUDGE.Error.NotNumber", `must be a number (got ${JSON.stringify(v)})`);
+    throw new RulesError(path, "FUDGE.Error.NotNumber", `must be a number (got ${shown(v)})`);
   if (v < min || v > max)
     throw new RulesError(path, "FUDGE.Error.OutOfRange", `must be between ${min} and ${max} (got ${v})`, { min, max, value: v });
   return v;
@@ -40,20 +52,20 @@ export function num(v: unknown, path: Path, min = -Infinity, max = Infinity): nu
 
 export function bool(v: unknown, path: Path, fallback?: boolean): boolean {
   if (v === undefined && fallback !== undefined) return fallback;
-  if (typeof v !== "boolean") throw new RulesError(path, "FUDGE.Error.NotBoolean", `must be true or false (got ${JSON.stringify(v)})`);
+  if (typeof v !== "boolean") throw new RulesError(path, "FUDGE.Error.NotBoolean", `must be true or false (got ${shown(v)})`);
   return v;
 }
 
 export function str(v: unknown, path: Path, fallback?: string): string {
   if (v === undefined && fallback !== undefined) return fallback;
-  if (typeof v !== "string") throw new RulesError(path, "FUDGE.Error.NotString", `must be text (got ${JSON.stringify(v)})`);
+  if (typeof v !== "string") throw new RulesError(path, "FUDGE.Error.NotString", `must be text (got ${shown(v)})`);
   return v;
 }
 
 export function oneOf<T extends string>(v: unknown, path: Path, allowed: readonly T[], fallback?: T): T {
   if (v === undefined && fallback !== undefined) return fallback;
   if (typeof v !== "string" || !(allowed as readonly string[]).includes(v))
-    throw new RulesError(path, "FUDGE.Error.NotOneOf", `must be one of ${allowed.join(", ")} (got ${JSON.stringify(v)})`, {
+    throw new RulesError(path, "FUDGE.Error.NotOneOf", `must be one of ${allowed.join(", ")} (got ${shown(v)})`, {
       allowed: allowed.join(", "),
     });
   return v as T;
