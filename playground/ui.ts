@@ -294,9 +294,9 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       return setCard(actions.defend(card, ta, defenceFaces(card, targetId, dice), user));
     case "apply":
     case "applyFudgePoint":
-      return setBoth(actions.applyDamage(card, ta, user, rules, { spendFudgePoint: call.action === "applyFudgePoint" }));
+      return setBoth(actions.applyDamage(card, ta, user, rules, { spendFudgePoint: call.action === "applyFudgePoint", messageId: msg._id }));
     case "undo":
-      return setBoth(actions.undoDamage(card, ta, user, rules, { force: el.dataset.force === "true" }));
+      return setBoth(actions.undoDamage(card, ta, user, rules, { force: el.dataset.force === "true", messageId: msg._id }));
     default:
       throw new Error(`the playground has no handler for the card action "${call.action}"`);
   }

@@ -11,6 +11,7 @@ import { equippedOf, fudgeCombatant, trackFor } from "../system/combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "../system/data";
 import { worldRulesFrom } from "../system/data";
 import { safeTrackUpdate } from "./update-pure";
+import { serialQueue } from "./serial-pure";
 import { SYSTEM_ID } from "./registry";
 
 /** The world rules from the settings (defaults for anything unset or broken). */
@@ -28,7 +29,7 @@ export function plainItem(item: AnyDoc & { toObject?: (source?: boolean) => unkn
 
 /** A plain ActorDoc from an Actor, with its items and ownership. */
 export function plainActor(actor: Actor.Implementation): ActorDoc {
-  const src = actor.toObject(true) as unknown as { system: unknown; ownership: Record<string, number> };
+  const src = actor.toObject(true) as unknown as { system: unknown; ownership: Record<string, number>; flags?: Record<string, unknown> };
   return {
     _id: String(actor.id),
     uuid: actor.uuid,
@@ -38,6 +39,7 @@ export function plainActor(actor: Actor.Implementation): ActorDoc {
     system: src.system as ActorDoc["system"],
     items: actor.items.contents.map((i) => plainItem(i as unknown as AnyDoc & { toObject: (s?: boolean) => unknown })),
     ownership: src.ownership,
+    flags: src.flags ?? {},
   };
 }
 
@@ -113,7 +115,26 @@ export function deriveActorSystem(actor: Actor.Implementation): DerivedActor {
 }
 
 /** Persists a src/system actor update; a new wound-track state replaces the stored one exactly. */
-export async function updateActor(actor: Actor.Implementation, update: { system: unknown }): Promise<void> {
+export async function updateActor(actor: Actor.Implementation, update: { system: unknown; flags?: unknown }): Promise<void> {
   const stored = (actor.toObject(true) as unknown as { system: unknown }).system;
   await actor.update(safeTrackUpdate(stored, update) as never);
+}
+
+/** This client's write queue, one lane per actor (and per chat card): see serial-pure.ts. */
+export const writeQueue = serialQueue();
+
+/** The queue lane of an actor (its uuid: a token's synthetic actor has its own). */
+export const actorLane = (actor: { uuid: string }): string => `actor:${actor.uuid}`;
+
+/**
+ * Changes an actor in its turn: `compute` reads the actor as it is once every earlier write to
+ * it on this client has landed, and its update (or null: nothing to write) is saved before the
+ * next write starts. Sheets, combat hooks and card actions all write wound tracks through this.
+ */
+export async function changeActor<R extends { system: unknown; flags?: unknown } | null>(actor: Actor.Implementation, compute: (doc: ActorDoc) => R): Promise<R> {
+  return writeQueue(actorLane(actor), async () => {
+    const update = compute(plainActor(actor));
+    if (update) await updateActor(actor, update);
+    return update;
+  });
 }

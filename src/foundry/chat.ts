@@ -10,11 +10,12 @@ import * as actions from "../system/actions";
 import { attackCardContext, rollCardContext } from "../system/card";
 import type { ActorDoc, AttackCardData } from "../system/data";
 import { TEMPLATES } from "../system/handlebars";
-import { plainActor, updateActor, worldRules } from "./bridge";
+import { checkCard, rederiveTarget } from "../system/integrity";
+import { actorLane, plainActor, updateActor, worldRules, writeQueue } from "./bridge";
 import { gutsAfterWound } from "./combat";
 import { reportError, rng, userRef } from "./foundry-util";
 import { QUERIES, SYSTEM_ID } from "./registry";
-import { routeCardAction, type CardAction } from "./relay-pure";
+import { RELAY_FLAG, requestOf, routeCardAction, type CardAction, type RelayRequest } from "./relay-pure";
 import { gangUpCount, inContactWithEnemy, type TokenBox } from "./table-pure";
 
 const tpl = (p: string) => `systems/${SYSTEM_ID}/${p}`;
@@ -126,9 +127,20 @@ export async function startAttackFlow(actor: Actor.Implementation, weaponIds: (s
 
 // ─── Card rendering and buttons ────────────────────────────────────────────────────────
 
+/** The message's author as the server vouches for it (a player cannot post as another user). */
+function authorOf(message: ChatMessage.Implementation): actions.UserRef | null {
+  const a = (message as unknown as { author?: { id: string | null; isGM: boolean } | null }).author;
+  return a?.id ? userRef(a) : null;
+}
+
+/**
+ * The card's data, checked against the card limits (src/system/integrity.ts), with `userId`
+ * taken from the message's author: what the card itself says about its user is ignored.
+ */
 function cardData(message: ChatMessage.Implementation): AttackCardData {
   const sys = message.system as unknown as { toObject?: () => unknown };
-  return (sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys)) as AttackCardData;
+  const card = checkCard(sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys));
+  return { ...card, userId: authorOf(message)?.id ?? "" };
 }
 
 function actorByRef(ref: string): Actor.Implementation | null {
@@ -196,16 +208,36 @@ export async function clickCardAction(message: ChatMessage.Implementation, actio
     const card = cardData(message);
     const t = card.targets.find((x) => x.actorId === targetId);
     const user = userRef();
-    const verdict = actions.authorize(action, user, plainActor(target), card, t);
+    const verdict = actions.authorize(action, user, plainActor(target), card, t, String(message.id));
     const route = routeCardAction(verdict, message.isOwner, user.isGM);
-    if (route === "refuse") throw new RulesError("user", "FUDGE.Error.NotPermitted", `you may not ${action} on ${target.name}`, { action, name: target.name });
+    if (route === "refuse") throw actions.refusal(action, target.name);
     if (route === "local") return await performCardAction(message, action, target, user, { force, spendFudgePoint });
     const gm = game.users!.activeGM;
-    if (!gm) throw new RulesError("user", "FUDGE.Error.Relay.NoGM", "no GM is connected to do this");
-    const reply = (await gm.query(QUERIES[action] as never, { messageId: message.id, action, targetId, force, spendFudgePoint } as never, { timeout: 15_000 } as never)) as { ok: boolean; key?: string; params?: Record<string, string> } | null;
-    if (!reply?.ok) throw new RulesError("relay", reply?.key ?? "FUDGE.Error.Relay.Refused", "the GM's client refused this", reply?.params ?? {});
+    if (!gm) throw new RulesError("user", "FUDGE.Error.Relay.NoGM", "no GM is connected to do this", { name: target.name });
+    await relay({ messageId: String(message.id), action, targetId, force, spendFudgePoint }, gm);
   } catch (e) {
     reportError(e);
+  }
+}
+
+/**
+ * Asks the active GM's client to carry out a card action. The request goes first into this
+ * user's own flags (which only he and GMs may write: that is how the GM's client knows who
+ * asked, see relay-pure.ts), then the query names it; the entry is removed once answered.
+ */
+async function relay(request: RelayRequest, gm: User.Implementation): Promise<void> {
+  const me = game.user!;
+  const requestId = foundry.utils.randomID(16);
+  await me.update({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: { [requestId]: requestOf(request) } } } } as never);
+  try {
+    const reply = (await gm.query(QUERIES[request.action] as never, { ...requestOf(request), requestId, userId: me.id } as never, { timeout: 15_000 } as never)) as {
+      ok: boolean;
+      key?: string;
+      params?: Record<string, string>;
+    } | null;
+    if (!reply?.ok) throw new RulesError("relay", reply?.key ?? "FUDGE.Error.Relay.Refused", "the GM's client refused this", reply?.params ?? {});
+  } finally {
+    void me.update({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: { [`-=${requestId}`]: null } } } } as never);
   }
 }
 
@@ -220,8 +252,10 @@ function defenceFaces(card: AttackCardData, targetId: string): number[] {
 }
 
 /**
- * Carries out a card action as `user` (the clicking user, or the requester on the GM's client
- * with `relayed`: src/system re-checks the permission for that user either way).
+ * Carries out a card action as `user` (the clicking user, or on the GM's client the requester
+ * the relay confirmed, with `relayed`: src/system re-checks the permission for that user). Runs
+ * in the target actor's write lane, so it reads the target, its wound log and the card as they
+ * are once every earlier write to that actor on this client has landed.
  */
 export async function performCardAction(
   message: ChatMessage.Implementation,
@@ -230,41 +264,48 @@ export async function performCardAction(
   user: actions.UserRef,
   opts: { relayed?: boolean; force?: boolean; spendFudgePoint?: boolean } = {},
 ): Promise<void> {
-  // One action per card target at a time on this client (the GM's client for relays): a second
-  // quick click reads the card after the first has written it, so Apply twice is refused.
-  const key = `${message.id}:${target.uuid}`;
-  if (inFlight.has(key)) throw new RulesError("card", "FUDGE.Error.Busy", "this card is being updated");
-  inFlight.add(key);
-  try {
-    await runCardAction(message, action, target, user, opts);
-  } finally {
-    inFlight.delete(key);
-  }
+  await writeQueue(actorLane(target), () => runCardAction(message, action, target, user, opts));
 }
 
-const inFlight = new Set<string>();
+/** Writes one target of a card: the card is read again in its own lane so two targets' writes cannot undo each other. */
+async function writeCardTarget(message: ChatMessage.Implementation, actorId: string, update: actions.CardUpdate): Promise<void> {
+  const next = update.system.targets.find((t) => t.actorId === actorId);
+  if (!next) return;
+  await writeQueue(`message:${message.id}`, async () => {
+    const fresh = cardData(message);
+    const targets = fresh.targets.map((t) => (t.actorId === actorId ? next : t));
+    await message.update({ system: { targets } } as never);
+  });
+}
 
 async function runCardAction(message: ChatMessage.Implementation, action: CardAction, target: Actor.Implementation, user: actions.UserRef, opts: { relayed?: boolean; force?: boolean; spendFudgePoint?: boolean }): Promise<void> {
   const card = cardData(message);
   const doc: ActorDoc = plainActor(target);
+  const ref = doc.uuid ?? doc._id;
   const rules = worldRules();
+  const messageId = String(message.id);
   if (action === "defend") {
-    const u = actions.defend(card, doc, defenceFaces(card, doc.uuid ?? doc._id), user, { relayed: opts.relayed });
-    await message.update(u as never);
+    const u = actions.defend(card, doc, defenceFaces(card, ref), user, { relayed: opts.relayed });
+    await writeCardTarget(message, ref, u);
     return;
   }
   if (action === "apply") {
-    const r = actions.applyDamage(card, doc, user, rules, { relayed: opts.relayed, spendFudgePoint: opts.spendFudgePoint });
+    const t = card.targets.find((x) => x.actorId === ref);
+    if (!t) throw new RulesError("target", "FUDGE.Error.NotATarget", `${doc.name} is not a target of this attack`, { name: doc.name });
+    // The integrity rule: the result comes from the live attacker (owned by the message's author)
+    // and the live target under the world's rules, with the card's recorded dice — never the card's claim.
+    const attacker = actorByRef(card.attackerId);
+    const live = rederiveTarget(card, t, { attacker: attacker ? plainActor(attacker) : null, defender: doc, author: authorOf(message) }, rules);
+    const r = actions.applyDamage(card, doc, user, rules, { relayed: opts.relayed, spendFudgePoint: opts.spendFudgePoint, messageId, resolution: live.resolution, differs: live.differs });
     await updateActor(target, r.actorUpdate);
-    await message.update(r.cardUpdate as never);
+    await writeCardTarget(message, ref, r.cardUpdate);
     // Miniatures: a new wound level forces a Guts check at once.
-    const t = card.targets.find((x) => x.actorId === (doc.uuid ?? doc._id));
-    await gutsAfterWound(target, actions.followUpsOf(t!));
+    await gutsAfterWound(target, live.resolution.followUps.map((f) => ({ ...f })));
     return;
   }
-  const r = actions.undoDamage(card, doc, user, rules, { relayed: opts.relayed, force: opts.force });
+  const r = actions.undoDamage(card, doc, user, rules, { relayed: opts.relayed, force: opts.force, messageId });
   await updateActor(target, r.actorUpdate);
-  await message.update(r.cardUpdate as never);
+  await writeCardTarget(message, ref, r.cardUpdate);
 }
 
 /** GM toggle "apply to selected tokens" (dnd5e-style): each selected token that is a target of this card. */

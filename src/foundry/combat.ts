@@ -10,7 +10,7 @@ import { rollFudgeDice } from "../rules/dice";
 import * as actions from "../system/actions";
 import { miniatureDatacard, trackFor } from "../system/combatant";
 import type { MiniatureData } from "../system/data";
-import { plainActor, updateActor, worldRules, type DerivedActor } from "./bridge";
+import { changeActor, plainActor, updateActor, worldRules, type DerivedActor } from "./bridge";
 import { combatEndHealing, combatTurn, sceneEndHealing, turnEndHealing, turnStartTasks } from "./combat-pure";
 import { reportError, rng, userRef } from "./foundry-util";
 import { SYSTEM_ID } from "./registry";
@@ -21,8 +21,7 @@ const isActiveGM = () => game.user?.isActiveGM === true;
 
 async function heal(actor: Actor.Implementation, type: string): Promise<void> {
   try {
-    const r = actions.healWounds(plainActor(actor), { type }, worldRules(), userRef());
-    await updateActor(actor, r.update);
+    await changeActor(actor, (doc) => actions.healWounds(doc, { type }, worldRules(), userRef()).update);
   } catch (e) {
     reportError(e);
   }

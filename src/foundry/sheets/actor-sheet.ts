@@ -7,7 +7,7 @@ import { isRulesError } from "../../rules/errors";
 import { TEMPLATES } from "../../system/handlebars";
 import { actorSheetContext } from "../../system/sheet";
 import * as actions from "../../system/actions";
-import { plainActor, updateActor, worldRules } from "../bridge";
+import { changeActor, plainActor, worldRules } from "../bridge";
 import { ladderNames, rng, reportError, rollFaces, systemPath, userRef } from "../foundry-util";
 import { startAttackFlow } from "../chat";
 import { HEAL_INPUTS, healingRequest } from "../heal-pure";
@@ -90,7 +90,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     if (!path) return;
     const raw = input instanceof HTMLInputElement && input.type === "checkbox" ? input.checked : input.value;
     try {
-      await this.actorDoc.update(actions.setActorField(plainActor(this.actorDoc), path, raw, userRef()) as never);
+      await changeActor(this.actorDoc, (doc) => actions.setActorField(doc, path, raw, userRef()));
     } catch (e) {
       reportError(e);
       void (this as unknown as { render(): Promise<unknown> }).render();
@@ -111,7 +111,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     const ref = data(target, "ref", "box");
     if (!ref) return;
     this.focusRef = ref;
-    await this.act(() => updateActor(this.actorDoc, actions.toggleWoundBox(plainActor(this.actorDoc), ref, worldRules(), userRef())));
+    await this.act(() => changeActor(this.actorDoc, (doc) => actions.toggleWoundBox(doc, ref, worldRules(), userRef())));
   }
 
   static async onRollTrait(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
@@ -129,25 +129,23 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     const inputs = await healInputsDialog(type);
     if (inputs === null) return;
     await this.act(async () => {
-      const doc = plainActor(this.actorDoc);
       const dice = { fudge: rollFaces("fudge"), d20: [1 + Math.floor(rng() * 20), 1 + Math.floor(rng() * 20)] as [number, number] };
-      const r = actions.healWounds(doc, healingRequest(type, doc, inputs, dice), worldRules(), userRef());
-      await updateActor(this.actorDoc, r.update);
+      await changeActor(this.actorDoc, (doc) => actions.healWounds(doc, healingRequest(type, doc, inputs, dice), worldRules(), userRef()).update);
     });
   }
 
   static async onRecover(this: FudgeActorSheet): Promise<void> {
     await this.act(async () => {
       // Volt: Recover is a Willpower roll on two d20 (black, white).
-      const r = actions.recover(plainActor(this.actorDoc), 1 + Math.floor(rng() * 20), 1 + Math.floor(rng() * 20), worldRules(), userRef());
-      await updateActor(this.actorDoc, r.update);
+      const [black, white] = [1 + Math.floor(rng() * 20), 1 + Math.floor(rng() * 20)];
+      await changeActor(this.actorDoc, (doc) => actions.recover(doc, black, white, worldRules(), userRef()).update);
     });
   }
 
   static async onResetTrack(this: FudgeActorSheet): Promise<void> {
     const ok = await foundry.applications.api.DialogV2.confirm({ window: { title: "FUDGE.Sheet.ResetTrack" }, content: `<p>${game.i18n!.localize("FUDGE.Sheet.ResetTrackConfirm")}</p>` });
     if (!ok) return;
-    await this.act(() => updateActor(this.actorDoc, actions.resetTrack(plainActor(this.actorDoc), userRef())));
+    await this.act(() => changeActor(this.actorDoc, (doc) => actions.resetTrack(doc, userRef())));
   }
 
   /** Fudge §4.57 custom track: add a level, or remove the row's level. */
