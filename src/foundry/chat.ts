@@ -10,7 +10,7 @@ import * as actions from "../system/actions";
 import { attackCardContext, rollCardContext } from "../system/card";
 import type { ActorDoc, AttackCardData } from "../system/data";
 import { TEMPLATES } from "../system/handlebars";
-import { checkCard, rederiveTarget } from "../system/integrity";
+import { checkCard, defenceFacesOf, defenceLogUpdate, rederiveTarget } from "../system/integrity";
 import { actorLane, plainActor, updateActor, worldRules, writeQueue } from "./bridge";
 import { gutsAfterWound } from "./combat";
 import { reportError, rng, userRef } from "./foundry-util";
@@ -285,7 +285,10 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
   const rules = worldRules();
   const messageId = String(message.id);
   if (action === "defend") {
-    const u = actions.defend(card, doc, defenceFaces(card, ref), user, { relayed: opts.relayed });
+    const faces = defenceFaces(card, ref);
+    const u = actions.defend(card, doc, faces, user, { relayed: opts.relayed });
+    // The roll is kept on the defender, where the card's author cannot rewrite it; Apply reads it there.
+    await target.update({ flags: defenceLogUpdate(doc, { messageId, faces, by: user.id }) } as never);
     await writeCardTarget(message, ref, u);
     return;
   }
@@ -295,7 +298,7 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
     // The integrity rule: the result comes from the live attacker (owned by the message's author)
     // and the live target under the world's rules, with the card's recorded dice — never the card's claim.
     const attacker = actorByRef(card.attackerId);
-    const live = rederiveTarget(card, t, { attacker: attacker ? plainActor(attacker) : null, defender: doc, author: authorOf(message) }, rules);
+    const live = rederiveTarget(card, t, { attacker: attacker ? plainActor(attacker) : null, defender: doc, author: authorOf(message), defenceFaces: defenceFacesOf(doc, messageId) }, rules);
     const r = actions.applyDamage(card, doc, user, rules, { relayed: opts.relayed, spendFudgePoint: opts.spendFudgePoint, messageId, resolution: live.resolution, differs: live.differs });
     await updateActor(target, r.actorUpdate);
     await writeCardTarget(message, ref, r.cardUpdate);

@@ -150,6 +150,11 @@ export interface LiveSides {
   defender: ActorDoc;
   /** The message's author, as the server vouches for it (not the card's `userId`). */
   author: UserRef | null;
+  /**
+   * The defence roll as recorded on the defender's own actor (defenceLog), which the attacker
+   * cannot write; null: none recorded. Omitted (pure callers, the playground): the card's.
+   */
+  defenceFaces?: number[] | null;
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -183,12 +188,13 @@ export function rederiveTarget(card: AttackCardData, t: AttackCardTarget, live: 
   for (const k of Object.keys(t.dice)) if (!ids.has(k)) throw new RulesError(`card.dice.${k}`, "FUDGE.Error.Integrity.Dice", `the card carries dice "${k}" this attack does not roll`, { name });
   // One attack roll is shared by every target of the card.
   for (const [k, faces] of Object.entries(card.attackDice ?? {})) if (t.dice[k] !== undefined && !same(t.dice[k], faces)) throw new RulesError(`card.dice.${k}`, "FUDGE.Error.Integrity.Dice", "the targets' attack rolls differ", { name });
-  if (slots.some((s) => isDefenderSlot(s.id)) && pipeline.exchange === "opposed" && t.defend !== "rolled")
+  const opposed = slots.some((s) => isDefenderSlot(s.id)) && pipeline.exchange === "opposed";
+  if (opposed && (live.defenceFaces === null || (live.defenceFaces === undefined && t.defend !== "rolled")))
     throw new RulesError("resolution", "FUDGE.Error.NotResolved", "the attack is not resolved yet (waiting for the defence roll)", { name });
   let resolution: AttackResolution;
   try {
     resolution = pipeline.resolve(parsed, (id) => {
-      const v = t.dice[id];
+      const v = isDefenderSlot(id) && live.defenceFaces ? live.defenceFaces : t.dice[id];
       if (v === undefined) throw new RulesError(`dice.${id}`, "FUDGE.Error.MissingDice", `missing dice "${id}"`, { slot: id });
       return v;
     });
@@ -245,3 +251,31 @@ export function logWith(log: readonly WoundRecord[], rec: WoundRecord, replace?:
 
 /** The flags part of an actor update that writes the log (arrays are replaced whole by Foundry's update). */
 export const logUpdate = (log: WoundRecord[]): { "fudge-wounds": { woundLog: WoundRecord[] } } => ({ "fudge-wounds": { woundLog: log } });
+
+/** A defence roll, written into the defender actor's flags by whoever rolled it (his owner, or the GM's client for him). */
+export interface DefenceRecord {
+  messageId: string;
+  faces: number[];
+  by: string;
+}
+
+export const DEFENCE_LOG_FLAG = "defenceLog";
+
+export function defenceLogOf(actor: Pick<ActorDoc, "flags">): DefenceRecord[] {
+  const raw = (actor.flags?.["fudge-wounds"] as Record<string, unknown> | undefined)?.[DEFENCE_LOG_FLAG];
+  if (!Array.isArray(raw)) return [];
+  return raw.filter((r): r is DefenceRecord => isRec(r) && typeof r.messageId === "string" && typeof r.by === "string" && Array.isArray(r.faces) && r.faces.every((f) => Number.isInteger(f)));
+}
+
+/** The defence faces the defender rolled on a card, or null. */
+export function defenceFacesOf(actor: Pick<ActorDoc, "flags">, messageId: string): number[] | null {
+  return defenceLogOf(actor).find((r) => r.messageId === messageId)?.faces.slice() ?? null;
+}
+
+/** The flags update that records a defence roll on the defender (capped like the wound log). */
+export function defenceLogUpdate(actor: Pick<ActorDoc, "flags">, rec: DefenceRecord): { "fudge-wounds": { defenceLog: DefenceRecord[] } } {
+  const log = defenceLogOf(actor).filter((r) => r.messageId !== rec.messageId);
+  log.push({ messageId: rec.messageId, faces: [...rec.faces], by: rec.by });
+  return { "fudge-wounds": { defenceLog: log.slice(-WOUND_LOG_LIMIT) } };
+}
+

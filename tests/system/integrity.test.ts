@@ -9,7 +9,7 @@ import { applyDamage, defend, startAttack, undoDamage } from "../../src/system/a
 import { trackFor } from "../../src/system/combatant";
 import { trackStatus } from "../../src/rules/track";
 import type { ActorDoc, AttackCardData } from "../../src/system/data";
-import { CARD_LIMITS, WOUND_LOG_LIMIT, checkCard, rederiveTarget, woundLogOf, type WoundRecord } from "../../src/system/integrity";
+import { CARD_LIMITS, WOUND_LOG_LIMIT, checkCard, defenceFacesOf, defenceLogUpdate, rederiveTarget, woundLogOf, type WoundRecord } from "../../src/system/integrity";
 import { GM, PLAYER1, PLAYER2, STRANGER, leroy, rulesFor, theodora } from "./fixtures";
 import { keyOf } from "../rules/errors";
 
@@ -21,7 +21,7 @@ function honestCard(attack = [1, 1, 0, 0], defence = [0, 0, 0, -1]): AttackCardD
   const card = startAttack(leroy(), "broadsword", [theodora()], { modifier: 0 }, { attack }, rules, PLAYER1);
   return { ...card, targets: defend(card, theodora(), defence, PLAYER2).system.targets };
 }
-const live = (over: Partial<{ attacker: ActorDoc | null; defender: ActorDoc; author: typeof PLAYER1 | null }> = {}) => ({ attacker: leroy(), defender: theodora(), author: PLAYER1, ...over });
+const live = (over: Partial<{ attacker: ActorDoc | null; defender: ActorDoc; author: typeof PLAYER1 | null; defenceFaces: number[] | null }> = {}) => ({ attacker: leroy(), defender: theodora(), author: PLAYER1, ...over });
 const withTarget = (card: AttackCardData, patch: Record<string, unknown>): AttackCardData => ({ ...card, targets: [{ ...card.targets[0], ...patch }] });
 const withFlags = (a: ActorDoc, flags: unknown): ActorDoc => ({ ...a, flags: flags as Record<string, unknown> });
 /** The actor after an Apply/Undo update: its new track state and wound log. */
@@ -122,6 +122,22 @@ describe("re-derivation from the live actors and the recorded dice", () => {
   });
 });
 
+describe("the defence roll is the defender's record, not the card's", () => {
+  test("an attacker who rewrites the defence faces on his own card gets the recorded roll", () => {
+    const c = honestCard([1, 1, 0, 0], [1, 1, 1, 1]); // Theodora rolled well: a miss
+    const forged = withTarget(c, { dice: { ...c.targets[0].dice, defense: [-1, -1, -1, -1] }, defendDice: [-1, -1, -1, -1] });
+    const recorded = withFlags(theodora(), { "fudge-wounds": defenceLogUpdate(theodora(), { messageId: MSG, faces: [1, 1, 1, 1], by: PLAYER2.id })["fudge-wounds"] });
+    const honest = rederiveTarget(c, c.targets[0], live({ defender: recorded, defenceFaces: defenceFacesOf(recorded, MSG) }), rules);
+    const r = rederiveTarget(forged, forged.targets[0], live({ defender: recorded, defenceFaces: defenceFacesOf(recorded, MSG) }), rules);
+    expect(r.resolution.woundKey).toBe(honest.resolution.woundKey);
+    expect(r.resolution.dice.defense).toEqual([1, 1, 1, 1]);
+  });
+  test("no recorded defence: not resolved, whatever the card says", () => {
+    const c = honestCard();
+    expect(keyOf(() => rederiveTarget(c, c.targets[0], live({ defenceFaces: null }), rules))).toBe("FUDGE.Error.NotResolved");
+  });
+});
+
 describe("the wound log on the target actor", () => {
   test("applied once is the log's word: resetting the card's applied list does not apply twice", () => {
     const c = honestCard();
@@ -136,8 +152,7 @@ describe("the wound log on the target actor", () => {
   test("Undo restores the log's before, never the card's; a forged before cannot heal a foe", () => {
     const c = honestCard();
     const ap = applyDamage(c, theodora(), GM, rules, { messageId: MSG, now: 1 });
-    const wounded = { ...withFlags(theodora(), ap.actorUpdate.flags) };
-    wounded.system = { ...wounded.system, woundTrack: { ...wounded.system.woundTrack, state: (ap.actorUpdate.system as { woundTrack: { "==state": unknown } }).woundTrack["==state"] } };
+    const wounded = updated(theodora(), ap.actorUpdate);
     const forgedCard = withTarget({ ...c, targets: ap.cardUpdate.system.targets }, {});
     forgedCard.targets[0].applied[0].before = { marks: { forged: true } };
     const un = undoDamage(forgedCard, wounded, GM, rules, { messageId: MSG });
@@ -151,8 +166,7 @@ describe("the wound log on the target actor", () => {
     const ap = applyDamage(c, theodora(), GM, rules, { messageId: MSG, now: 1 });
     const cardClaim = { ...c, targets: ap.cardUpdate.system.targets };
     cardClaim.targets[0].applied[0].fudgePointSpent = true;
-    const wounded = withFlags(theodora(), ap.actorUpdate.flags);
-    wounded.system = { ...wounded.system, woundTrack: { ...wounded.system.woundTrack, state: (ap.actorUpdate.system as { woundTrack: { "==state": unknown } }).woundTrack["==state"] } };
+    const wounded = updated(theodora(), ap.actorUpdate);
     const un = undoDamage(cardClaim, wounded, GM, rules, { messageId: MSG });
     expect((un.actorUpdate.system as { fudgePoints?: number }).fudgePoints).toBeUndefined();
   });
