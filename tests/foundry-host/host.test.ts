@@ -111,7 +111,7 @@ describe("foundry-host: scenes", () => {
     const t = await table();
     const other = await t.gm.run(() => Scene.create({ name: "Road" } as never));
     const seen: string[] = [];
-    for (const c of [t.gm, t.player]) c.run(() => Hooks.on("updateScene", (s: { name: string }, ch: { active?: boolean }) => seen.push(`${game.user!.name}:${s.name}:${ch.active}`)));
+    for (const c of [t.gm, t.player]) c.run(() => Hooks.on("updateScene", ((s: { name: string }, ch: { active?: boolean }) => seen.push(`${game.user!.name}:${s.name}:${ch.active}`)) as never));
     await t.gm.run(() => (other as unknown as { activate(): Promise<unknown> }).activate());
     expect(seen.sort()).toEqual(["Gamemaster:Road:true", "Gamemaster:Tavern:false", "Player:Road:true", "Player:Tavern:false"]);
   });
