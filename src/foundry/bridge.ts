@@ -11,7 +11,7 @@ import { equippedOf, fudgeCombatant, trackFor } from "../system/combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "../system/data";
 import { worldRulesFrom } from "../system/data";
 import { safeTrackUpdate } from "./update-pure";
-import { serialQueue } from "./serial-pure";
+import { serialQueue, type SerialRunner } from "./serial-pure";
 import { SYSTEM_ID } from "./registry";
 
 /** The world rules from the settings (defaults for anything unset or broken). */
@@ -120,8 +120,13 @@ export async function updateActor(actor: Actor.Implementation, update: { system:
   await actor.update(safeTrackUpdate(stored, update) as never);
 }
 
-/** This client's write queue, one lane per actor (and per chat card): see serial-pure.ts. */
-export const writeQueue = serialQueue();
+/** This client's write queue, one lane per actor (and per chat card): see serial-pure.ts. Keyed by `game`: one per client. */
+const queues = new WeakMap<object, SerialRunner>();
+export function writeQueue<T>(lane: string, task: () => Promise<T> | T): Promise<T> {
+  let q = queues.get(game as object);
+  if (!q) queues.set(game as object, (q = serialQueue()));
+  return q(lane, task);
+}
 
 /** The queue lane of an actor (its uuid: a token's synthetic actor has its own). */
 export const actorLane = (actor: { uuid: string }): string => `actor:${actor.uuid}`;

@@ -173,7 +173,8 @@ export function onRenderChatMessage(message: ChatMessage.Implementation, html: H
       content.innerHTML = rendered;
       if (type === "attackCard") wireCard(message, content);
     } catch (e) {
-      console.error(`${SYSTEM_ID} | card render`, e);
+      // A malformed or oversized card is a RulesError: the card says so; anything else is a bug.
+      if (!isRulesError(e)) console.error(`${SYSTEM_ID} | card render`, e);
       content.innerHTML = `<p class="fudge-card-error">${esc(isRulesError(e) ? loc(e.key) : String(e))}</p>`;
     }
   })();

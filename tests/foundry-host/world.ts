@@ -39,6 +39,15 @@ export class HostUser extends HostDocument {
   get isSelf() {
     return this.client.user.id === this.id;
   }
+  /**
+   * Server rule for User documents: a GM may update any user; a player only himself, and not his
+   * role (core BaseUser: players edit their own name, avatar, color, character, flags — Dice So
+   * Nice stores a player's settings in his own User flags this way).
+   */
+  override canUserModify(user: HostUser, action: "create" | "update" | "delete", data?: Rec): boolean {
+    if (user.isGM) return true;
+    return action === "update" && user.id === this.id && !(data && "role" in data);
+  }
   /** v13 Users#activeGM: among connected GMs, the highest role, then the lowest id. */
   get isActiveGM(): boolean {
     return this.client.game.users.activeGM?.id === this.id;

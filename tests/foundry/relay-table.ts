@@ -1,0 +1,123 @@
+/**
+ * A table for the relay's integrity and concurrency tests on the v13 test host: a GM and three
+ * players, each on his own client. Leroy is player 1's, Theodora player 2's, the Goblin the
+ * GM's; player 3 owns nothing. Helpers run the REAL src/foundry code: the attack flow, the card
+ * buttons' action (clickCardAction), and the query handler as v13 calls it.
+ */
+import { startWorld, ROLES, type Client, type World } from "../foundry-host";
+import { actorOn } from "../foundry-host/table";
+import type { WorldOptions } from "../foundry-host/world";
+import { clickCardAction, startAttackFlow } from "../../src/foundry/chat";
+import { QUERIES } from "../../src/foundry/registry";
+import type { CardAction } from "../../src/foundry/relay-pure";
+
+export { actorOn };
+
+export interface RelayTable {
+  world: World;
+  gm: Client;
+  p1: Client;
+  p2: Client;
+  p3: Client;
+  leroy: string;
+  theodora: string;
+  goblin: string;
+  tokens: { leroy: string; theodora: string; goblin: string };
+}
+
+const BROADSWORD = { _id: "broadsword000001", name: "Broadsword", type: "weapon", system: { equipped: true, size: "medium", sharp: true, skill: "Sword" } };
+const SWORD_SKILL = { _id: "swordskill000001", name: "Sword", type: "skill", system: { level: 1 } };
+
+export async function relayTable(opts: WorldOptions = {}): Promise<RelayTable> {
+  const world = await startWorld(opts);
+  const gmId = world.addUser("Gamemaster", ROLES.GAMEMASTER);
+  const p1Id = world.addUser("Paula", ROLES.PLAYER);
+  const p2Id = world.addUser("Quentin", ROLES.PLAYER);
+  const p3Id = world.addUser("Rita", ROLES.PLAYER);
+  const pc = (name: string, owner: string) =>
+    world.server.seed("Actor", { name, type: "character", ownership: { default: 0, [owner]: 3 }, system: { fudgePoints: 2 }, items: [structuredClone(BROADSWORD), structuredClone(SWORD_SKILL)], effects: [] });
+  const leroy = pc("Leroy", p1Id);
+  const theodora = pc("Theodora", p2Id);
+  const goblin = world.server.seed("Actor", { name: "Goblin", type: "npc", ownership: { default: 0 }, system: {}, items: [structuredClone(BROADSWORD)], effects: [] });
+  const tokens = { leroy: "tokLeroy00000001", theodora: "tokTheodora00001", goblin: "tokGoblin0000001" };
+  world.server.seed("Scene", {
+    name: "Tavern",
+    active: true,
+    tokens: [
+      { _id: tokens.leroy, name: "Leroy", actorId: leroy, actorLink: true, x: 0, y: 0, disposition: 1 },
+      { _id: tokens.theodora, name: "Theodora", actorId: theodora, actorLink: true, x: 100, y: 0, disposition: 1 },
+      { _id: tokens.goblin, name: "Goblin", actorId: goblin, actorLink: true, x: 200, y: 0, disposition: -1 },
+    ],
+  });
+  const gm = await world.connect(gmId);
+  const p1 = await world.connect(p1Id);
+  const p2 = await world.connect(p2Id);
+  const p3 = await world.connect(p3Id);
+  await world.settle();
+  return { world, gm, p1, p2, p3, leroy, theodora, goblin, tokens };
+}
+
+/** Fudge dice from this client's random source: +1, 0 or −1 per die in order. */
+export function fixDice(client: Client, faces: number[]): void {
+  const queue = [...faces];
+  client.CONFIG.Dice.randomUniform = () => {
+    const f = queue.length ? queue.shift()! : 0;
+    return f > 0 ? 0.9 : f < 0 ? 0.1 : 0.5;
+  };
+}
+
+/** `client` attacks with `attacker`'s broadsword at the tokens, with these attack dice; returns the card's message id. */
+export async function attack(t: RelayTable, client: Client, attacker: string, tokenIds: string[], faces: number[]): Promise<string> {
+  fixDice(client, faces);
+  const scene = client.game.scenes.contents.find((s) => s.active)!;
+  client.target(...tokenIds.map((id) => (scene as unknown as { tokens: { get(id: string): never } }).tokens.get(id)));
+  const before = new Set(client.game.messages.contents.map((m) => m.id));
+  await client.run(() => startAttackFlow(actorOn(client, attacker), BROADSWORD._id));
+  await t.world.settle();
+  const m = client.game.messages.contents.find((x) => !before.has(x.id));
+  if (!m) throw new Error("no card was posted");
+  return String(m.id);
+}
+
+/** A card button's action, as clicked on `client` (routes locally or through the GM relay). */
+export async function click(t: RelayTable, client: Client, messageId: string, action: CardAction, actorId: string, opts: { force?: boolean; spendFudgePoint?: boolean } = {}): Promise<void> {
+  const message = client.game.messages.get(messageId)!;
+  await client.run(() => clickCardAction(message as never, action, `Actor.${actorId}`, opts.force ?? false, opts.spendFudgePoint ?? false));
+  await t.world.settle();
+}
+
+/**
+ * A modified client's query: optionally writes the request into its own User flags as the real
+ * client does, then asks the active GM — v13 runs the handler as `handler(data, {timeout})`.
+ */
+export async function forgeQuery(t: RelayTable, client: Client, action: CardAction, data: Record<string, unknown>, writeOwnFlag = true): Promise<{ ok: boolean; key?: string }> {
+  const payload = { force: false, spendFudgePoint: false, requestId: `req${Math.random().toString(36).slice(2, 15).padEnd(13, "x")}`, userId: client.user.id, action, ...data };
+  if (writeOwnFlag) {
+    const { requestId, userId: _u, ...request } = payload as Record<string, unknown>;
+    await client.run(() => (client.game.user as unknown as { update(d: object): Promise<unknown> }).update({ flags: { "fudge-wounds": { relayRequests: { [String(requestId)]: request } } } }));
+  }
+  const reply = await client.run(() => (client.game.users.activeGM as unknown as { query(n: string, d: unknown, o: object): Promise<unknown> }).query(QUERIES[action], payload, { timeout: 2_000 }));
+  await t.world.settle();
+  return reply as { ok: boolean; key?: string };
+}
+
+/** Every actor as the server stores it (what "left exactly as it was" compares). */
+export function actorsOnServer(t: RelayTable): unknown {
+  return JSON.parse(JSON.stringify([...t.world.server.db.Actor.values()]));
+}
+
+/** The wound level of an actor's track as the GM's client derives it. */
+export function levelOf(t: RelayTable, actorId: string): string | null {
+  const d = (actorOn(t.gm, actorId).system as unknown as { derived: { status: { levelKey: string | null; condition: string } | null } }).derived;
+  return d.status?.levelKey ?? null;
+}
+
+export const fudgePoints = (t: RelayTable, actorId: string): number => (actorOn(t.gm, actorId).system as unknown as { fudgePoints: number }).fudgePoints;
+
+/** The card as stored, for a forging author to rewrite. */
+export function cardOf(t: RelayTable, messageId: string): Record<string, unknown> & { targets: Record<string, unknown>[] } {
+  return JSON.parse(JSON.stringify(t.world.server.db.ChatMessage.get(messageId)!.system));
+}
+
+/** Warnings shown on a client since `from`. */
+export const warnings = (client: Client, from = 0): string[] => client.notifications.slice(from).map((n) => n.message);
