@@ -7,9 +7,16 @@
 import { startWorld, ROLES, type Client, type World } from "../foundry-host";
 import { actorOn } from "../foundry-host/table";
 import type { WorldOptions } from "../foundry-host/world";
-import { clickCardAction, startAttackFlow } from "../../src/foundry/chat";
+import { clickCardAction, performCardAction, startAttackFlow } from "../../src/foundry/chat";
+import { userRef } from "../../src/foundry/foundry-util";
 import { QUERIES } from "../../src/foundry/registry";
 import type { CardAction } from "../../src/foundry/relay-pure";
+import * as actions from "../../src/system/actions";
+import { trackFor } from "../../src/system/combatant";
+import type { ActorDoc, AttackCardData, WorldRules } from "../../src/system/data";
+import { defenceFacesOf, rederiveTarget, woundLogOf } from "../../src/system/integrity";
+import { changeActor, plainActor, worldRules } from "../../src/foundry/bridge";
+import { mergeLikeFoundry } from "../../src/foundry/update-pure";
 
 export { actorOn };
 
@@ -121,3 +128,100 @@ export function cardOf(t: RelayTable, messageId: string): Record<string, unknown
 
 /** Warnings shown on a client since `from`. */
 export const warnings = (client: Client, from = 0): string[] => client.notifications.slice(from).map((n) => n.message);
+
+// ─── The serial oracle: what one-at-a-time execution could have produced ───────────────
+
+export type Op = { kind: "apply" | "undo"; messageId: string } | { kind: "toggle"; ref: string } | { kind: "heal" };
+
+export const plainOn = (client: Client, id: string): ActorDoc => client.run(() => plainActor(actorOn(client, id)));
+export const rulesOn = (client: Client): WorldRules => client.run(() => worldRules());
+
+export interface OracleContext {
+  cards: Record<string, AttackCardData>;
+  attacker: ActorDoc;
+  author: { id: string; isGM: boolean };
+  rules: WorldRules;
+}
+
+const GM_REF = { id: "oracle", isGM: true };
+
+function withUpdate(doc: ActorDoc, u: { system: unknown; flags?: unknown }): ActorDoc {
+  const out = structuredClone(doc);
+  const state = actions.updatedState(u as actions.ActorUpdate);
+  if (state !== undefined) (out.system as { woundTrack: { state: unknown } }).woundTrack.state = structuredClone(state);
+  const fp = (u.system as { fudgePoints?: number }).fudgePoints;
+  if (fp !== undefined) (out.system as { fudgePoints: number }).fudgePoints = fp;
+  if (u.flags) out.flags = mergeLikeFoundry(out.flags ?? {}, u.flags) as Record<string, unknown>;
+  return out;
+}
+
+/** One operation on a plain target with the pure functions; throws when it would be refused. */
+export function replayStep(doc: ActorDoc, op: Op, ctx: OracleContext): ActorDoc {
+  const rules = ctx.rules;
+  if (op.kind === "toggle") return withUpdate(doc, actions.toggleWoundBox(doc, op.ref, rules));
+  if (op.kind === "heal") return withUpdate(doc, actions.healWounds(doc, { type: "scratches" }, rules).update);
+  const card = ctx.cards[op.messageId];
+  if (op.kind === "undo") return withUpdate(doc, actions.undoDamage(card, doc, GM_REF, rules, { messageId: op.messageId }).actorUpdate);
+  const t = card.targets.find((x) => x.actorId === (doc.uuid ?? doc._id))!;
+  const live = rederiveTarget(card, t, { attacker: ctx.attacker, defender: doc, author: ctx.author, defenceFaces: defenceFacesOf(doc, op.messageId) }, rules);
+  return withUpdate(doc, actions.applyDamage(card, doc, GM_REF, rules, { messageId: op.messageId, resolution: live.resolution }).actorUpdate);
+}
+
+const canon = (v: unknown): string =>
+  v === null || typeof v !== "object" ? JSON.stringify(v) : Array.isArray(v) ? `[${v.map(canon).join(",")}]` : `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canon((v as Record<string, unknown>)[k])}`).join(",")}}`;
+
+/** What matters of a target: its track (as the rules read it) and which cards' wounds are live on it. */
+export function outcomeOf(doc: ActorDoc, rules: WorldRules): string {
+  return canon({ track: trackFor(doc, rules).state, live: woundLogOf(doc).filter((r) => !r.undone).map((r) => r.messageId).sort(), fudgePoints: (doc.system as { fudgePoints?: number }).fudgePoints ?? null });
+}
+
+function permutations<T>(xs: T[]): T[][] {
+  if (xs.length <= 1) return [xs];
+  return xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
+}
+
+/** Every outcome some one-at-a-time order of `ops` gives, where each op succeeds in that order. */
+export function serialOutcomes(start: ActorDoc, ops: Op[], ctx: OracleContext): Set<string> {
+  const out = new Set<string>();
+  for (const order of permutations(ops)) {
+    try {
+      out.add(outcomeOf(order.reduce((d, op) => replayStep(d, op, ctx), start), ctx.rules));
+    } catch {
+      /* this order would refuse an op that succeeded */
+    }
+  }
+  return out;
+}
+
+/** The cards as the GM's client reads them (author from the message, as src/foundry does). */
+export function cardsOn(t: RelayTable, ids: string[]): Record<string, AttackCardData> {
+  return Object.fromEntries(ids.map((id) => [id, cardOf(t, id) as unknown as AttackCardData]));
+}
+
+/** Runs one op the way the table does it: players' clicks through the relay protocol, the GM's on his own client. */
+export async function perform(t: RelayTable, who: Client, op: Op, targetId: string): Promise<boolean> {
+  if (op.kind === "apply" || op.kind === "undo") {
+    if (who === t.gm) {
+      const message = t.gm.game.messages.get(op.messageId)!;
+      try {
+        await t.gm.run(() => performCardAction(message as never, op.kind as CardAction, actorOn(t.gm, targetId), { id: t.gm.user.id!, isGM: true }));
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    const reply = await forgeQuery(t, who, op.kind, { messageId: op.messageId, targetId: `Actor.${targetId}` });
+    return reply.ok;
+  }
+  // The sheet's box click and the heal button write through changeActor, in the actor's lane.
+  try {
+    await who.run(() =>
+      changeActor(actorOn(who, targetId), (doc) =>
+        op.kind === "toggle" ? actions.toggleWoundBox(doc, op.ref, worldRules(), userRef()) : actions.healWounds(doc, { type: "scratches" }, worldRules(), userRef()).update,
+      ),
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
