@@ -252,3 +252,38 @@ describe("forgeries through the real handler leave every actor as it was", () =>
     expect(noKeys(msgs)).toBe(true);
   });
 });
+
+describe("who asked, statuses, and errors on the host", () => {
+  it("no GM connected: the player reads why, with the actor's name", async () => {
+    const t = await relayTable();
+    const id = await leroyHitsGoblin(t);
+    t.world.disconnect(t.gm);
+    await click(t, t.p1, id, "apply", t.goblin);
+    expect(warnings(t.p1)).toEqual(["Goblin: this needs the GM's client, and no GM is connected. Try again when the GM is."]);
+  });
+
+  it("a later core that names the sender in the handler's options is used when present", async () => {
+    const t = await relayTable();
+    const id = await leroyHitsGoblin(t);
+    t.world.handlerOptions = (base, sender) => ({ ...base, user: sender });
+    // No request in the flags: the options vouch for the sender instead.
+    const reply = await forgeQuery(t, t.p1, "apply", { messageId: id, targetId: `Actor.${t.goblin}` }, false);
+    expect(reply).toEqual({ ok: true });
+    expect(levelOf(t, t.goblin)).not.toBeNull();
+  });
+
+  it("the system changes only the statuses it set: the GM's own dead and prone survive a wound change and its undo", async () => {
+    const t = await relayTable();
+    const goblin = () => actorOn(t.gm, t.goblin) as unknown as { statuses: Set<string>; toggleStatusEffect(id: string, o: object): Promise<unknown> };
+    await t.gm.run(() => goblin().toggleStatusEffect("prone", { active: true }));
+    await t.gm.run(() => goblin().toggleStatusEffect("dead", { active: true }));
+    await t.world.settle();
+    const id = await leroyHitsGoblin(t);
+    await click(t, t.p1, id, "apply", t.goblin);
+    const wounded = [...goblin().statuses];
+    expect(wounded).toEqual(expect.arrayContaining(["prone", "dead"]));
+    expect(wounded.some((s) => s.startsWith("fudge-wounds."))).toBe(true);
+    await click(t, t.p1, id, "undo", t.goblin);
+    expect([...goblin().statuses].sort()).toEqual(["dead", "prone"]);
+  });
+});
