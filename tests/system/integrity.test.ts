@@ -10,7 +10,8 @@ import { trackFor } from "../../src/system/combatant";
 import { trackStatus } from "../../src/rules/track";
 import type { ActorDoc, AttackCardData } from "../../src/system/data";
 import { CARD_LIMITS, WOUND_LOG_LIMIT, checkCard, defenceFacesOf, defenceLogUpdate, rederiveTarget, woundLogOf, type WoundRecord } from "../../src/system/integrity";
-import { GM, PLAYER1, PLAYER2, STRANGER, leroy, rulesFor, theodora } from "./fixtures";
+import { GM, PLAYER1, PLAYER2, PRESET_IDS, STRANGER, knight, leroy, rulesFor, theodora } from "./fixtures";
+import { seededRng } from "../../src/rules/dice";
 import { keyOf } from "../rules/errors";
 
 const rules = rulesFor("fudge");
@@ -189,5 +190,30 @@ describe("the wound log on the target actor", () => {
     const log = woundLogOf(a);
     expect(log).toHaveLength(WOUND_LOG_LIMIT);
     expect(log.at(-1)!.messageId).toBe(MSG);
+  });
+});
+
+describe("every preset: an honest card re-derives to what it showed", () => {
+  test.each(PRESET_IDS)("%s", (preset) => {
+    const r = rulesFor(preset);
+    const mini = preset === "miniatures";
+    const attacker = mini ? knight() : leroy();
+    const defender = mini ? knight("yanni", "Yanni") : theodora();
+    const weapon = mini ? "knightSword" : "broadsword";
+    for (let seed = 1; seed <= 20; seed++) {
+      let card = startAttack(attacker, weapon, [defender], {}, seededRng(seed), r, PLAYER1);
+      if (card.targets[0].defend === "pending") card = { ...card, targets: defend(card, defender, [0, 0, 1, -1], PLAYER2).system.targets };
+      const got = rederiveTarget(card, card.targets[0], { attacker, defender, author: PLAYER1 }, r);
+      expect(got.differs, `${preset} seed ${seed}`).toBe(false);
+    }
+  });
+});
+
+describe("Fudge Points move only by the defender's owner", () => {
+  test("the attacker cannot spend the defender's Fudge Point for him (even through the GM)", () => {
+    const r = rulesFor("fudge", { fudgeTrack: { ...rulesFor("fudge").fudgeTrack, safeguardFudgePoint: true } });
+    const c = startAttack(leroy(), "broadsword", [theodora()], {}, { attack: [1, 1, 1, 1] }, r, PLAYER1);
+    const card = { ...c, targets: defend(c, theodora(), [-1, -1, -1, -1], PLAYER2).system.targets };
+    expect(keyOf(() => applyDamage(card, theodora(), PLAYER1, r, { messageId: MSG, relayed: true, spendFudgePoint: true }))).toBe("FUDGE.Error.FudgePointNotYours");
   });
 });
