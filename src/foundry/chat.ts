@@ -289,7 +289,7 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
     const faces = defenceFaces(card, ref);
     const u = actions.defend(card, doc, faces, user, { relayed: opts.relayed });
     // The roll is kept on the defender, where the card's author cannot rewrite it; Apply reads it there.
-    await target.update({ flags: defenceLogUpdate(doc, { messageId, faces, by: user.id }) } as never);
+    await target.update({ flags: defenceLogUpdate(doc, { messageId, faces, by: user.id, at: Date.now() }) } as never);
     await writeCardTarget(message, ref, u);
     return;
   }

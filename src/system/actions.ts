@@ -19,7 +19,7 @@ import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, CustomW
 import { boxTrackConfig } from "../rules/tracks/box";
 import { actorRef, attackRequest, customBoxLevels, equippedOf, findItem, miniatureDatacard, trackFor, type Situation } from "./combatant";
 import { ladderOf } from "./view";
-import { liveRecord, logUpdate, logWith, woundLogOf, type WoundRecord } from "./integrity";
+import { liveRecord, logUpdate, woundLogOf, type WoundRecord } from "./integrity";
 
 // ─── Permissions ───────────────────────────────────────────────────────────────────────
 
@@ -571,14 +571,14 @@ export function applyDamage(
   const after = structuredClone(r.track.state);
   const at = opts.now ?? Date.now();
   const spent = spend && steps.some((s) => s.key.startsWith("FUDGE.Step.Box.Safeguard.FudgePoint"));
-  const record: WoundRecord = { messageId, by: user.id, at, before, after, fudgePointSpent: spent, undone: false };
+  const record: WoundRecord = { messageId, by: user.id, at, before, after, fudgePointSpent: spent, undone: false, undoneBy: "" };
   const next: AttackCardTarget = structuredClone(t);
   next.resolution = plain(res);
   if (opts.differs !== undefined) next.differs = opts.differs;
   next.applied.push({ userId: user.id, at, before, after, undone: false, steps: plain(steps), ended: r.ended, ...(spent ? { fudgePointSpent: true } : {}) });
   next.applied = next.applied.slice(-12);
   const actorUpdate = withFudgePoints(trackUpdate(after), target, spent ? -1 : 0);
-  return { actorUpdate: { ...actorUpdate, flags: logUpdate(logWith(log, record)) }, cardUpdate: withTarget(card, i, next), steps, ended: r.ended };
+  return { actorUpdate: { ...actorUpdate, flags: logUpdate(log, record) }, cardUpdate: withTarget(card, i, next), steps, ended: r.ended };
 }
 
 /** The update plus a change of the actor's Fudge Points (spent on a wound, or given back by Undo). */
@@ -629,7 +629,7 @@ export function undoDamage(card: AttackCardData, target: ActorDoc, user: UserRef
   if (shown) Object.assign(shown, { undone: true, undoneBy: user.id });
   const done: WoundRecord = { ...structuredClone(live), undone: true, undoneBy: user.id };
   const actorUpdate = withFudgePoints(trackUpdate(restored.state), target, live.fudgePointSpent ? 1 : 0);
-  return { actorUpdate: { ...actorUpdate, flags: logUpdate(logWith(log, done, live)) }, cardUpdate: withTarget(card, i, next) };
+  return { actorUpdate: { ...actorUpdate, flags: logUpdate(log, done) }, cardUpdate: withTarget(card, i, next) };
 }
 
 /** Healings the card asks of the attacker's own track (FATE: Clipped used up by the attack roll). */

@@ -212,7 +212,7 @@ export function rederiveTarget(card: AttackCardData, t: AttackCardTarget, live: 
 
 /** One applied wound, written into the target actor's flags by whoever applied it. */
 export interface WoundRecord {
-  /** The chat message (card) the wound came from. */
+  /** The chat message (card) the wound came from; also the record's key in the log. */
   messageId: string;
   /** Who asked for the wound (server-vouched on the GM's client). */
   by: string;
@@ -221,19 +221,27 @@ export interface WoundRecord {
   after: unknown;
   fudgePointSpent: boolean;
   undone: boolean;
-  undoneBy?: string;
+  /** Who undid it ("" while live). */
+  undoneBy: string;
 }
 
 export const WOUND_LOG_FLAG = "woundLog";
 /** Records kept per actor (the oldest go first; a wound that old can no longer be undone from its card). */
 export const WOUND_LOG_LIMIT = 40;
 
-/** The wound log of an actor (its `flags["fudge-wounds"].woundLog`); malformed entries are ignored. */
+/** A log is an object keyed by message id, so an update sends one record, not the whole log. */
+function logEntries<T extends { messageId: string }>(actor: Pick<ActorDoc, "flags">, flag: string, valid: (r: Record<string, unknown>) => boolean): T[] {
+  const raw = (actor.flags?.["fudge-wounds"] as Record<string, unknown> | undefined)?.[flag];
+  if (!isRec(raw)) return [];
+  return Object.entries(raw)
+    .filter(([k, r]) => isRec(r) && r.messageId === k && valid(r))
+    .map(([, r]) => r as unknown as T);
+}
+
+/** The wound log of an actor (its `flags["fudge-wounds"].woundLog`), oldest first; malformed entries are ignored. */
 export function woundLogOf(actor: Pick<ActorDoc, "flags">): WoundRecord[] {
-  const raw = (actor.flags?.["fudge-wounds"] as Record<string, unknown> | undefined)?.[WOUND_LOG_FLAG];
-  if (!Array.isArray(raw)) return [];
-  return raw.filter(
-    (r): r is WoundRecord => isRec(r) && typeof r.messageId === "string" && typeof r.by === "string" && typeof r.undone === "boolean" && typeof r.fudgePointSpent === "boolean" && "before" in r && "after" in r,
+  return logEntries<WoundRecord>(actor, WOUND_LOG_FLAG, (r) => typeof r.by === "string" && typeof r.at === "number" && typeof r.undone === "boolean" && typeof r.fudgePointSpent === "boolean" && "before" in r && "after" in r).sort(
+    (a, b) => a.at - b.at,
   );
 }
 
@@ -242,29 +250,26 @@ export function liveRecord(log: readonly WoundRecord[], messageId: string): Woun
   return log.find((r) => r.messageId === messageId && !r.undone);
 }
 
-/** The log with one record added (or one replaced), capped: what the actor update writes. */
-export function logWith(log: readonly WoundRecord[], rec: WoundRecord, replace?: WoundRecord): WoundRecord[] {
-  const out = log.filter((r) => r !== replace).map((r) => structuredClone(r));
-  out.push(structuredClone(rec));
-  return out.slice(-WOUND_LOG_LIMIT);
+/** The flags update that writes one record (and drops the oldest beyond the limit). */
+export function logUpdate(log: readonly WoundRecord[], rec: WoundRecord): { "fudge-wounds": { woundLog: Record<string, WoundRecord | null> } } {
+  const out: Record<string, WoundRecord | null> = { [rec.messageId]: structuredClone(rec) };
+  const others = log.filter((r) => r.messageId !== rec.messageId);
+  for (const r of others.slice(0, Math.max(0, others.length + 1 - WOUND_LOG_LIMIT))) out[`-=${r.messageId}`] = null;
+  return { "fudge-wounds": { woundLog: out } };
 }
-
-/** The flags part of an actor update that writes the log (arrays are replaced whole by Foundry's update). */
-export const logUpdate = (log: WoundRecord[]): { "fudge-wounds": { woundLog: WoundRecord[] } } => ({ "fudge-wounds": { woundLog: log } });
 
 /** A defence roll, written into the defender actor's flags by whoever rolled it (his owner, or the GM's client for him). */
 export interface DefenceRecord {
   messageId: string;
   faces: number[];
   by: string;
+  at: number;
 }
 
 export const DEFENCE_LOG_FLAG = "defenceLog";
 
 export function defenceLogOf(actor: Pick<ActorDoc, "flags">): DefenceRecord[] {
-  const raw = (actor.flags?.["fudge-wounds"] as Record<string, unknown> | undefined)?.[DEFENCE_LOG_FLAG];
-  if (!Array.isArray(raw)) return [];
-  return raw.filter((r): r is DefenceRecord => isRec(r) && typeof r.messageId === "string" && typeof r.by === "string" && Array.isArray(r.faces) && r.faces.every((f) => Number.isInteger(f)));
+  return logEntries<DefenceRecord>(actor, DEFENCE_LOG_FLAG, (r) => typeof r.by === "string" && typeof r.at === "number" && Array.isArray(r.faces) && r.faces.every((f) => Number.isInteger(f))).sort((a, b) => a.at - b.at);
 }
 
 /** The defence faces the defender rolled on a card, or null. */
@@ -273,9 +278,9 @@ export function defenceFacesOf(actor: Pick<ActorDoc, "flags">, messageId: string
 }
 
 /** The flags update that records a defence roll on the defender (capped like the wound log). */
-export function defenceLogUpdate(actor: Pick<ActorDoc, "flags">, rec: DefenceRecord): { "fudge-wounds": { defenceLog: DefenceRecord[] } } {
-  const log = defenceLogOf(actor).filter((r) => r.messageId !== rec.messageId);
-  log.push({ messageId: rec.messageId, faces: [...rec.faces], by: rec.by });
-  return { "fudge-wounds": { defenceLog: log.slice(-WOUND_LOG_LIMIT) } };
+export function defenceLogUpdate(actor: Pick<ActorDoc, "flags">, rec: DefenceRecord): { "fudge-wounds": { defenceLog: Record<string, DefenceRecord | null> } } {
+  const out: Record<string, DefenceRecord | null> = { [rec.messageId]: { messageId: rec.messageId, faces: [...rec.faces], by: rec.by, at: rec.at } };
+  const others = defenceLogOf(actor).filter((r) => r.messageId !== rec.messageId);
+  for (const r of others.slice(0, Math.max(0, others.length + 1 - WOUND_LOG_LIMIT))) out[`-=${r.messageId}`] = null;
+  return { "fudge-wounds": { defenceLog: out } };
 }
-

@@ -12,6 +12,7 @@ import type { ActorDoc, AttackCardData } from "../../src/system/data";
 import { CARD_LIMITS, WOUND_LOG_LIMIT, checkCard, defenceFacesOf, defenceLogUpdate, rederiveTarget, woundLogOf, type WoundRecord } from "../../src/system/integrity";
 import { GM, PLAYER1, PLAYER2, PRESET_IDS, STRANGER, knight, leroy, rulesFor, theodora } from "./fixtures";
 import { seededRng } from "../../src/rules/dice";
+import { mergeLikeFoundry } from "../../src/foundry/update-pure";
 import { keyOf } from "../rules/errors";
 
 const rules = rulesFor("fudge");
@@ -127,7 +128,7 @@ describe("the defence roll is the defender's record, not the card's", () => {
   test("an attacker who rewrites the defence faces on his own card gets the recorded roll", () => {
     const c = honestCard([1, 1, 0, 0], [1, 1, 1, 1]); // Theodora rolled well: a miss
     const forged = withTarget(c, { dice: { ...c.targets[0].dice, defense: [-1, -1, -1, -1] }, defendDice: [-1, -1, -1, -1] });
-    const recorded = withFlags(theodora(), { "fudge-wounds": defenceLogUpdate(theodora(), { messageId: MSG, faces: [1, 1, 1, 1], by: PLAYER2.id })["fudge-wounds"] });
+    const recorded = withFlags(theodora(), defenceLogUpdate(theodora(), { messageId: MSG, faces: [1, 1, 1, 1], by: PLAYER2.id, at: 1 }));
     const honest = rederiveTarget(c, c.targets[0], live({ defender: recorded, defenceFaces: defenceFacesOf(recorded, MSG) }), rules);
     const r = rederiveTarget(forged, forged.targets[0], live({ defender: recorded, defenceFaces: defenceFacesOf(recorded, MSG) }), rules);
     expect(r.resolution.woundKey).toBe(honest.resolution.woundKey);
@@ -182,11 +183,13 @@ describe("the wound log on the target actor", () => {
   });
 
   test("the log is capped, and malformed entries are ignored", () => {
-    const rec = (i: number): WoundRecord => ({ messageId: `m${i}`, by: GM.id, at: i, before: null, after: null, fudgePointSpent: false, undone: true });
-    let a: ActorDoc = withFlags(theodora(), { "fudge-wounds": { woundLog: [...Array.from({ length: WOUND_LOG_LIMIT }, (_, i) => rec(i)), { junk: true }, "x"] } });
-    expect(woundLogOf(a)).toHaveLength(WOUND_LOG_LIMIT);
+    const rec = (i: number): WoundRecord => ({ messageId: `m${i}`, by: GM.id, at: i, before: null, after: null, fudgePointSpent: false, undone: true, undoneBy: GM.id });
+    const entries = Object.fromEntries(Array.from({ length: WOUND_LOG_LIMIT }, (_, i) => [`m${i}`, rec(i)]));
+    let a: ActorDoc = withFlags(theodora(), { "fudge-wounds": { woundLog: { ...entries, junk: { junk: true }, x: "x", m99: rec(5) } } });
+    expect(woundLogOf(a)).toHaveLength(WOUND_LOG_LIMIT); // junk, and a record filed under another card's key, are ignored
     const ap = applyDamage(honestCard(), a, GM, rules, { messageId: MSG });
-    a = withFlags(a, ap.actorUpdate.flags);
+    expect(Object.keys((ap.actorUpdate.flags as { "fudge-wounds": { woundLog: object } })["fudge-wounds"].woundLog)).toEqual([MSG, "-=m0"]); // one record sent, the oldest dropped
+    a = withFlags(a, mergeLikeFoundry(a.flags, ap.actorUpdate.flags));
     const log = woundLogOf(a);
     expect(log).toHaveLength(WOUND_LOG_LIMIT);
     expect(log.at(-1)!.messageId).toBe(MSG);
