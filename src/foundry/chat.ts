@@ -12,7 +12,9 @@ import type { ActorDoc, AttackCardData } from "../system/data";
 import { TEMPLATES } from "../system/handlebars";
 import { plainActor, updateActor, worldRules } from "./bridge";
 import { gutsAfterWound } from "./combat";
-import { reportError, rng, userRef } from "./foundry-util";
+import { reportError, userRef } from "./foundry-util";
+import { foundryRoller, postWithRolls, showRolls } from "./dice";
+import { rollAttack, rollSlot, type SlotRoll } from "../system/rolling";
 import { QUERIES, SYSTEM_ID } from "./registry";
 import { routeCardAction, type CardAction } from "./relay-pure";
 import { gangUpCount, inContactWithEnemy, type TokenBox } from "./table-pure";
@@ -118,9 +120,10 @@ export async function startAttackFlow(actor: Actor.Implementation, weaponIds: (s
   }
   const targetDocs = targets.map((t) => plainActor(t.actor!));
   for (const id of ids) {
-    const card = actions.startAttack(plainActor(actor), id, targetDocs, situation, rng, rules, userRef());
+    // Every die a Foundry Roll on this (the attacker's) client; the faces go to the rules core.
+    const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(actor), id, targetDocs, situation, dice, rules, userRef()), foundryRoller);
     card.targets.forEach((t, i) => (t.tokenId = String(targets[i].id)));
-    await ChatMessage.create({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) } as never);
+    await postWithRolls({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) }, rolls);
   }
 }
 
@@ -209,14 +212,14 @@ export async function clickCardAction(message: ChatMessage.Implementation, actio
   }
 }
 
-/** Rolls the defender's slot with Foundry's random source (Fudge: 4dF). */
-function defenceFaces(card: AttackCardData, targetId: string): number[] {
+/** Rolls the defender's slot (Fudge: 4dF) as a Foundry Roll on this client. */
+async function defenceRoll(card: AttackCardData, targetId: string): Promise<SlotRoll<Roll>> {
   const t = card.targets.find((x) => x.actorId === targetId);
   if (!t) throw new RulesError("target", "FUDGE.Error.NotATarget", "not a target of this attack");
   const p = pipelineFor((t.request as { preset?: unknown }).preset);
   const slot = p.slots(p.parseRequest(t.request)).find((s) => actions.isDefenderSlot(s.id));
   if (!slot) throw new RulesError("defend", "FUDGE.Error.NoDefenseRoll", "this attack has no defence roll");
-  return slot.roll(rng);
+  return rollSlot(slot, foundryRoller);
 }
 
 /**
@@ -249,8 +252,12 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
   const doc: ActorDoc = plainActor(target);
   const rules = worldRules();
   if (action === "defend") {
-    const u = actions.defend(card, doc, defenceFaces(card, doc.uuid ?? doc._id), user, { relayed: opts.relayed });
-    await message.update(u as never);
+    const roll = await defenceRoll(card, doc.uuid ?? doc._id);
+    const u = actions.defend(card, doc, roll.faces, user, { relayed: opts.relayed });
+    // The defence Roll joins the card's rolls (for other modules and the roll tooltip).
+    const rolls = [...((message as unknown as { rolls?: Roll[] }).rolls ?? []), ...roll.rolls];
+    await message.update({ ...u, rolls } as never);
+    await showRolls(roll.rolls);
     return;
   }
   if (action === "apply") {

@@ -654,6 +654,8 @@ export class Server {
         const current = deepClone(old);
         const oldDoc = client.run(() => makeDocument(client, documentName, current, parentDoc, false));
         const { _id, ...changes } = expandObject(d);
+        // ChatMessage#rolls stores each Roll as its JSON string.
+        if (documentName === "ChatMessage" && Array.isArray(changes.rolls)) changes.rolls = changes.rolls.map((r) => (typeof r === "string" ? r : JSON.stringify(r)));
         if (!oldDoc.canUserModify(user, "update", changes)) throw new Error(`User ${user.name} lacks permission to update ${documentName} [${id}]`);
         const next = deepClone(current);
         if (options.recursive === false) for (const [k, v] of Object.entries(changes)) next[k] = deepClone(v);
