@@ -22,7 +22,12 @@ const isActiveGM = () => game.user?.isActiveGM === true;
 
 async function heal(actor: Actor.Implementation, type: string): Promise<void> {
   try {
-    const r = actions.healWounds(plainActor(actor), { type }, worldRules(), userRef());
+    const doc = plainActor(actor);
+    const r = actions.healWounds(doc, { type }, worldRules(), userRef());
+    // Nothing to heal: no write (so running twice, or on an unhurt actor, changes nothing).
+    const wt = r.update.system.woundTrack as Record<string, unknown>;
+    const next = actions.REPLACE_STATE_KEY in wt ? wt[actions.REPLACE_STATE_KEY] : wt.state;
+    if (JSON.stringify(next) === JSON.stringify((doc.system as { woundTrack: { state: unknown } }).woundTrack.state)) return;
     await updateActor(actor, r.update);
   } catch (e) {
     reportError(e);

@@ -573,6 +573,8 @@ export class Server {
   settings = new Map<string, unknown>();
   /** Every operation the server applied, in order (for tests). */
   journal: { action: string; documentName: string; userId: string; ids: string[]; options: Rec; data: Rec[] }[] = [];
+  /** Every request a client sent, applied or not (a no-op update is still a round trip). */
+  requests: { action: string; documentName: string; userId: string; data: Rec[] }[] = [];
   constructor(private readonly world: World) {}
 
   snapshot(): Rec {
@@ -603,6 +605,7 @@ export class Server {
 
   /** One request from a client: latency, permission, validation, storage, then the broadcast. */
   async request(client: Client, req: Request): Promise<HostDocument[]> {
+    this.requests.push({ action: req.action, documentName: req.documentName, userId: client.userId, data: deepClone(req.data) });
     const work = (async () => {
       await this.world.delay(req.action);
       const user = client.user;
