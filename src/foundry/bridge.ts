@@ -10,6 +10,7 @@ import { miniatureNumbers } from "../system/actions";
 import { equippedOf, fudgeCombatant, trackFor } from "../system/combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "../system/data";
 import { worldRulesFrom } from "../system/data";
+import { initiativeTrait } from "./initiative-pure";
 import { safeTrackUpdate } from "./update-pure";
 import { serialQueue, type SerialRunner } from "./serial-pure";
 import { SYSTEM_ID } from "./registry";
@@ -59,6 +60,8 @@ export interface DerivedActor {
    * (Miniatures: The datacard). null where the preset or the actor has none.
    */
   factors: { odf: number | null; ddf: number | null; modf: number | null; rodf: number | null; hddf: number | null };
+  /** The trait the initiative roll adds (`@derived.initiative`, initiative-pure.ts). */
+  initiative: number;
   /** A stored state that does not fit the track config: the sheet shows it instead of crashing. */
   error: { key: string; params: Record<string, string | number> } | null;
 }
@@ -103,10 +106,10 @@ export function deriveFromDoc(doc: ActorDoc, rules: WorldRules): DerivedActor {
   try {
     const track = trackFor(doc, rules);
     const status = trackStatus(track);
-    return { track, status, penalty: status.penalty, condition: status.condition, openBoxes: openBoxesOf(renderTrack(track)), factors: factorsOf(doc, rules), error: null };
+    return { track, status, penalty: status.penalty, condition: status.condition, openBoxes: openBoxesOf(renderTrack(track)), factors: factorsOf(doc, rules), initiative: initiativeTrait(doc, rules.preset, status.penalty), error: null };
   } catch (e) {
     if (!isRulesError(e)) throw e;
-    return { track: null, status: null, penalty: 0, condition: "able", openBoxes: { value: 0, max: 0 }, factors: noFactors(), error: { key: e.key, params: e.params } };
+    return { track: null, status: null, penalty: 0, condition: "able", openBoxes: { value: 0, max: 0 }, factors: noFactors(), initiative: initiativeTrait(doc, rules.preset, 0), error: { key: e.key, params: e.params } };
   }
 }
 

@@ -13,7 +13,9 @@ import { TEMPLATES } from "../system/handlebars";
 import { checkCard, defenceFacesOf, defenceLogUpdate, rederiveTarget } from "../system/integrity";
 import { actorLane, plainActor, updateActor, worldRules, writeQueue } from "./bridge";
 import { gutsAfterWound } from "./combat";
-import { reportError, rng, userRef } from "./foundry-util";
+import { reportError, userRef } from "./foundry-util";
+import { foundryRoller, postWithRolls, showRolls } from "./dice";
+import { rollAttack, rollSlot, type SlotRoll } from "../system/rolling";
 import { QUERIES, SYSTEM_ID } from "./registry";
 import { RELAY_FLAG, requestOf, routeCardAction, type CardAction, type RelayRequest } from "./relay-pure";
 import { gangUpCount, inContactWithEnemy, type TokenBox } from "./table-pure";
@@ -119,9 +121,10 @@ export async function startAttackFlow(actor: Actor.Implementation, weaponIds: (s
   }
   const targetDocs = targets.map((t) => plainActor(t.actor!));
   for (const id of ids) {
-    const card = actions.startAttack(plainActor(actor), id, targetDocs, situation, rng, rules, userRef());
+    // Every die a Foundry Roll on this (the attacker's) client; the faces go to the rules core.
+    const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(actor), id, targetDocs, situation, dice, rules, userRef()), foundryRoller);
     card.targets.forEach((t, i) => (t.tokenId = String(targets[i].id)));
-    await ChatMessage.create({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) } as never);
+    await postWithRolls({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) }, rolls);
   }
 }
 
@@ -242,14 +245,14 @@ async function relay(request: RelayRequest, gm: User.Implementation): Promise<vo
   }
 }
 
-/** Rolls the defender's slot with Foundry's random source (Fudge: 4dF). */
-function defenceFaces(card: AttackCardData, targetId: string): number[] {
+/** Rolls the defender's slot (Fudge: 4dF) as a Foundry Roll on this client. */
+async function defenceRoll(card: AttackCardData, targetId: string): Promise<SlotRoll<Roll>> {
   const t = card.targets.find((x) => x.actorId === targetId);
   if (!t) throw new RulesError("target", "FUDGE.Error.NotATarget", "not a target of this attack");
   const p = pipelineFor((t.request as { preset?: unknown }).preset);
   const slot = p.slots(p.parseRequest(t.request)).find((s) => actions.isDefenderSlot(s.id));
   if (!slot) throw new RulesError("defend", "FUDGE.Error.NoDefenseRoll", "this attack has no defence roll");
-  return slot.roll(rng);
+  return rollSlot(slot, foundryRoller);
 }
 
 /**
@@ -268,14 +271,18 @@ export async function performCardAction(
   await writeQueue(actorLane(target), () => runCardAction(message, action, target, user, opts));
 }
 
-/** Writes one target of a card: the card is read again in its own lane so two targets' writes cannot undo each other. */
-async function writeCardTarget(message: ChatMessage.Implementation, actorId: string, update: actions.CardUpdate): Promise<void> {
+/**
+ * Writes one target of a card (and any new rolls): the card is read again in its own lane so two
+ * targets' writes cannot undo each other.
+ */
+async function writeCardTarget(message: ChatMessage.Implementation, actorId: string, update: actions.CardUpdate, newRolls: Roll[] = []): Promise<void> {
   const next = update.system.targets.find((t) => t.actorId === actorId);
   if (!next) return;
   await writeQueue(`message:${message.id}`, async () => {
     const fresh = cardData(message);
     const targets = fresh.targets.map((t) => (t.actorId === actorId ? next : t));
-    await message.update({ system: { targets } } as never);
+    const rolls = newRolls.length ? { rolls: [...((message as unknown as { rolls?: Roll[] }).rolls ?? []), ...newRolls] } : {};
+    await message.update({ system: { targets }, ...rolls } as never);
   });
 }
 
@@ -286,11 +293,13 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
   const rules = worldRules();
   const messageId = String(message.id);
   if (action === "defend") {
-    const faces = defenceFaces(card, ref);
-    const u = actions.defend(card, doc, faces, user, { relayed: opts.relayed });
+    const roll = await defenceRoll(card, ref);
+    const u = actions.defend(card, doc, roll.faces, user, { relayed: opts.relayed });
     // The roll is kept on the defender, where the card's author cannot rewrite it; Apply reads it there.
-    await target.update({ flags: defenceLogUpdate(doc, { messageId, faces, by: user.id, at: Date.now() }) } as never);
-    await writeCardTarget(message, ref, u);
+    await target.update({ flags: defenceLogUpdate(doc, { messageId, faces: roll.faces, by: user.id, at: Date.now() }) } as never);
+    // The defence Roll joins the card's rolls (for other modules and the roll tooltip).
+    await writeCardTarget(message, ref, u, roll.rolls);
+    await showRolls(roll.rolls);
     return;
   }
   if (action === "apply") {

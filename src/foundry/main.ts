@@ -14,7 +14,7 @@ import { ladderNames } from "./foundry-util";
 import { migrateWorld } from "./migration";
 import { registerQueries } from "./queries";
 import { ACTOR_TYPES, ITEM_TYPES, SYSTEM_ID } from "./registry";
-import { registerSettings } from "./settings";
+import { applyInitiative, registerSettings } from "./settings";
 import { CharacterSheet, MiniatureSheet, NpcSheet } from "./sheets/actor-sheet";
 import { ITEM_SHEETS } from "./sheets/item-sheet";
 import { registerStatusEffects, syncStatuses } from "./statuses";
@@ -42,6 +42,7 @@ Hooks.once("init", () => {
     sheets.registerSheet(Item, SYSTEM_ID, ITEM_SHEETS[type] as never, { types: [type], makeDefault: true, label: `FUDGE.Sheet.${type}` } as never);
 
   registerSettings();
+  applyInitiative();
   registerStatusEffects();
   registerQueries();
   registerCombatHooks();

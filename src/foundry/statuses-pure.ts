@@ -97,9 +97,9 @@ export function statusesFor(status: TrackStatus, preset: PresetId, actorType: Ac
 
 /**
  * What to toggle so the token shows `wanted`, changing only what this system set itself. `mine`
- * is the list of statuses the system added (kept in the actor's flags): a status the GM set by
- * hand (dead, prone, or one of ours) is never removed, nor claimed; one of ours the GM removed
- * by hand is forgotten, and comes back only if a later wound change wants it.
+ * is the list of statuses the system added (its own namespaced ones, and core ones it marked on
+ * their effect): a status the GM set by hand (dead, prone) is never removed, nor claimed; one the
+ * GM removed by hand comes back only if a later wound change wants it.
  */
 export function statusPlan(current: Iterable<string>, mine: readonly string[], wanted: readonly string[]): { add: string[]; remove: string[]; mine: string[] } {
   const cur = new Set(current);

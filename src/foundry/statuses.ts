@@ -12,14 +12,28 @@ export function registerStatusEffects(): void {
   (CONFIG.specialStatusEffects as unknown as Record<string, string>).DEFEATED = "dead";
 }
 
-const FLAG_MINE = "statusesSet";
+const FLAG_MINE = "setBySystem";
 const FLAG_DEFEATED = "defeatedSet";
+
+type EffectLike = { statuses: Set<string>; getFlag(scope: string, key: string): unknown; setFlag(scope: string, key: string, v: unknown): Promise<unknown> };
+const isOwnStatus = (id: string) => WOUND_STATUS_EFFECTS.some((e) => e.id === id);
+
+/**
+ * The statuses this system set on the actor: its own namespaced ones, and core ones (dead,
+ * prone) whose effect it marked when it added them. Nothing is written to the actor itself.
+ */
+function statusesSetBySystem(actor: Actor.Implementation): string[] {
+  const out = new Set<string>();
+  for (const e of actor.effects.contents as unknown as EffectLike[])
+    for (const id of e.statuses) if (isOwnStatus(id) || e.getFlag(SYSTEM_ID, FLAG_MINE) === true) out.add(id);
+  return [...out];
+}
 
 /**
  * Called by the active GM after an actor's wound track changed: the token statuses and the
- * tracker's defeated flag follow the track, but only those this system set itself change (the
- * list is kept in the actor's and the combatant's flags): a `dead`, `prone` or defeated flag
- * the GM set by hand survives any wound change. Runs in the actor's status lane, one at a time.
+ * tracker's defeated flag follow the track, but only those this system set itself change: a
+ * `dead`, `prone` or defeated flag the GM set by hand survives any wound change. Runs in the
+ * actor's status lane, one at a time.
  */
 export function syncStatuses(actor: Actor.Implementation): Promise<void> {
   return writeQueue(`status:${actor.uuid}`, () => syncNow(actor));
@@ -29,19 +43,23 @@ async function syncNow(actor: Actor.Implementation): Promise<void> {
   const status = (actor.system as unknown as { derived?: { status?: TrackStatus } }).derived?.status;
   if (!status) return;
   const wanted = statusesFor(status, worldRules().preset, actor.type as ActorType);
-  const stored = actor.getFlag(SYSTEM_ID as never, FLAG_MINE as never) as unknown;
-  // Before this flag existed the system set only its own namespaced statuses.
-  const mine = Array.isArray(stored) ? stored.filter((x): x is string => typeof x === "string") : [...actor.statuses].filter((id) => WOUND_STATUS_EFFECTS.some((e) => e.id === id));
-  const plan = statusPlan(actor.statuses, mine, wanted.statuses);
-  for (const id of plan.add) await actor.toggleStatusEffect(id, { active: true, overlay: id === wanted.overlay });
+  const plan = statusPlan(actor.statuses, statusesSetBySystem(actor), wanted.statuses);
+  for (const id of plan.add) {
+    await actor.toggleStatusEffect(id, { active: true, overlay: id === wanted.overlay });
+    // A core status (dead, prone) is marked on its effect, so that only this system takes it off again.
+    if (!isOwnStatus(id)) {
+      const effect = (actor.effects.contents as unknown as EffectLike[]).find((e) => e.statuses.has(id));
+      await effect?.setFlag(SYSTEM_ID, FLAG_MINE, true);
+    }
+  }
   for (const id of plan.remove) await actor.toggleStatusEffect(id, { active: false });
-  if (!Array.isArray(stored) || stored.join() !== plan.mine.join()) await actor.setFlag(SYSTEM_ID as never, FLAG_MINE as never, plan.mine as never);
   for (const c of game.combats?.contents ?? []) {
     for (const cb of c.combatants.contents) {
       if (cb.actor?.uuid !== actor.uuid) continue;
-      const d = defeatedPlan(cb.defeated, cb.getFlag(SYSTEM_ID as never, FLAG_DEFEATED as never) === true, wanted.defeated);
+      const mine = cb.getFlag(SYSTEM_ID as never, FLAG_DEFEATED as never) === true;
+      const d = defeatedPlan(cb.defeated, mine, wanted.defeated);
       if (d.set !== null) await cb.update({ defeated: d.set, flags: { [SYSTEM_ID]: { [FLAG_DEFEATED]: d.mine } } } as never);
-      else if ((cb.getFlag(SYSTEM_ID as never, FLAG_DEFEATED as never) === true) !== d.mine) await cb.setFlag(SYSTEM_ID as never, FLAG_DEFEATED as never, d.mine as never);
+      else if (mine !== d.mine) await cb.setFlag(SYSTEM_ID as never, FLAG_DEFEATED as never, d.mine as never);
     }
   }
 }

@@ -20,6 +20,7 @@ import { boxTrackConfig } from "../rules/tracks/box";
 import { actorRef, attackRequest, customBoxLevels, equippedOf, findItem, miniatureDatacard, trackFor, type Situation } from "./combatant";
 import { ladderOf } from "./view";
 import { liveRecord, logUpdate, woundLogOf, type WoundRecord } from "./integrity";
+import type { SlotDice } from "./rolling";
 
 // ─── Permissions ───────────────────────────────────────────────────────────────────────
 
@@ -386,14 +387,20 @@ export function rollTrait(actor: ActorDoc, traitKey: string, faces: number[], ru
 
 // ─── The attack card ───────────────────────────────────────────────────────────────────
 
-/** Recorded dice, or a random source that rolls each slot. */
-export type DiceSource = Rng | Record<string, number[]>;
+/**
+ * Recorded dice, a random source that rolls each slot, or faces per slot and target rolled
+ * beforehand by the host (src/system/rolling.ts: Foundry Rolls, the playground's dice).
+ */
+export type DiceSource = Rng | Record<string, number[]> | SlotDice;
 
 /** Slots the defender rolls on the card (Defend button): the opposed defence roll. */
 export const isDefenderSlot = (id: string): boolean => id === "defense" || id === "defence";
 
-function rollSlot(slot: DiceSlot, source: DiceSource): number[] {
+const isSlotDice = (s: DiceSource): s is SlotDice => typeof (s as Partial<SlotDice>).faces === "function";
+
+function rollSlot(slot: DiceSlot, source: DiceSource, targetIndex: number): number[] {
   if (typeof source === "function") return slot.roll(source);
+  if (isSlotDice(source)) return [...source.faces(slot, targetIndex)];
   const v = source[slot.id];
   if (v === undefined) throw new RulesError(`dice.${slot.id}`, "FUDGE.Error.MissingDice", `this attack needs the ${slot.formula} roll "${slot.id}"`, { slot: slot.id });
   if (!Array.isArray(v)) throw new RulesError(`dice.${slot.id}`, "FUDGE.Error.NotArray", "must be a list of die faces");
@@ -450,7 +457,7 @@ export function startAttack(
   if (weapon && weapon.type !== "weapon") throw new RulesError("weaponId", "FUDGE.Error.NotAWeapon", `${weapon.name} is not a weapon`, { name: weapon.name });
   const pipeline = pipelineFor(rules.preset);
   const shared: Record<string, number[]> = {};
-  const cardTargets: AttackCardTarget[] = targets.map((t) => {
+  const cardTargets: AttackCardTarget[] = targets.map((t, index) => {
     const request = plain(attackRequest(attacker, weapon, t, rules, situation));
     const parsed = pipeline.parseRequest(request);
     const slots = pipeline.slots(parsed);
@@ -458,8 +465,8 @@ export function startAttack(
     for (const s of slots) {
       if (isDefenderSlot(s.id)) continue;
       // The attack roll itself is shared by all targets; other dice are per target.
-      if (s.id === "attack") record[s.id] = shared[s.id] ??= rollSlot(s, dice);
-      else record[s.id] = rollSlot(s, dice);
+      if (s.id === "attack") record[s.id] = shared[s.id] ??= rollSlot(s, dice, index);
+      else record[s.id] = rollSlot(s, dice, index);
     }
     const waits = pipeline.exchange === "opposed" && slots.some((s) => isDefenderSlot(s.id));
     const target: AttackCardTarget = {

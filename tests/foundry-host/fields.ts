@@ -299,11 +299,20 @@ export class DataModel {
   static cleanData(source: Rec = {}, options: { partial?: boolean } = {}): Rec {
     return this.schema._cleanType(source, options) as Rec;
   }
+  /** Field validation, then `validateJoint` (a throw is a failure of the whole model), as core. */
   static validateSource(source: Rec): Record<string, string> {
     const out: Record<string, string> = {};
     this.schema._validateChildren(source, "", out);
+    if (!Object.keys(out).length) {
+      try {
+        this.validateJoint(source);
+      } catch (e) {
+        out[""] = String((e as Error)?.message ?? e);
+      }
+    }
     return out;
   }
+  static validateJoint(_data: Rec): void {}
 
   _source: Rec;
   parent: unknown;

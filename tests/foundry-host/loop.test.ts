@@ -8,21 +8,25 @@ describe("card loop on the host", () => {
     const t = await table();
     const [weapon] = await t.gm.run(() => actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [{ name: "Broadsword", type: "weapon", system: { equipped: true } } as never]));
     await t.world.settle();
-    // Attack ++++ on the player's client, defence −−−− on the GM's.
-    t.player.CONFIG.Dice.randomUniform = () => 0.99;
-    t.gm.CONFIG.Dice.randomUniform = () => 0.01;
     t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
     const sheet = t.player.run(() => actorOn(t.player, t.hero).sheet!) as unknown as { render(o: object): Promise<{ element: HTMLElement }> };
     const app = await t.player.run(() => sheet.render({ force: true }));
+    // Attack ++++ (rolled on the player's client), then the defence −−−− (on the GM's).
+    t.world.dice.queue(1, 1, 1, 1, -1, -1, -1, -1);
     t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weapon.id}"]`));
     await t.world.settle();
     const msg = t.gm.game.messages.contents.at(-1)!;
     expect(msg.type).toBe("attackCard");
     expect((msg as unknown as { author: { id: string } }).author.id).toBe(t.ids.player);
+    // Every die a Foundry Roll, rolled on the clicking user's client and attached to the message.
+    expect(t.world.rolls.map((r) => [r.formula, r.userId])).toEqual([["4dF", t.ids.player]]);
+    expect((msg as unknown as { rolls: Roll[] }).rolls.map((r) => r.formula)).toEqual(["4dF"]);
     // The player's client shows no Defend button (not his NPC); the GM's does.
     expect(t.player.chatLog.get(msg.id)!.querySelector('[data-action="defend"]')).toBeNull();
     t.gm.click(t.gm.chatLog.get(msg.id)!.querySelector('[data-action="defend"]'));
     await t.world.settle();
+    expect(t.world.rolls.map((r) => [r.formula, r.userId])).toEqual([["4dF", t.ids.player], ["4dF", t.ids.gm]]);
+    expect((t.player.game.messages.get(msg.id) as unknown as { rolls: Roll[] }).rolls).toHaveLength(2);
     const apply = t.gm.chatLog.get(msg.id)!.querySelector('[data-action="apply"]');
     expect(apply).not.toBeNull();
     t.gm.click(apply);

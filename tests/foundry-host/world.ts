@@ -70,12 +70,12 @@ export class HostUser extends HostDocument {
     if (!target) throw new Error(`User ${this.name} is not active`);
     const payload = JSON.parse(JSON.stringify(data ?? null));
     world.queries.push({ name, from: this.client.user.id, to: this.id!, data: payload });
-    await world.delay("query");
+    await world.delay("query", this.client);
     const handler = (target.CONFIG.queries as Record<string, (d: unknown, o: unknown) => unknown>)[name];
     if (!handler) throw new Error(`No query handler "${name}" on ${this.name}'s client`);
     const options = world.handlerOptions({ timeout }, this.client.user);
     const result = await target.run(() => handler(payload, options));
-    await world.delay("query");
+    await world.delay("query", target);
     return result === undefined ? undefined : JSON.parse(JSON.stringify(result));
   }
 }
@@ -582,6 +582,8 @@ export class Server {
   settings = new Map<string, unknown>();
   /** Every operation the server applied, in order (for tests). */
   journal: { action: string; documentName: string; userId: string; ids: string[]; options: Rec; data: Rec[] }[] = [];
+  /** Every request a client sent, applied or not (a no-op update is still a round trip). */
+  requests: { action: string; documentName: string; userId: string; data: Rec[] }[] = [];
   constructor(private readonly world: World) {}
 
   snapshot(): Rec {
@@ -612,8 +614,9 @@ export class Server {
 
   /** One request from a client: latency, permission, validation, storage, then the broadcast. */
   async request(client: Client, req: Request): Promise<HostDocument[]> {
+    this.requests.push({ action: req.action, documentName: req.documentName, userId: client.userId, data: deepClone(req.data) });
     const work = (async () => {
-      await this.world.delay(req.action);
+      await this.world.delay(req.action, client);
       const user = client.user;
       if (req.action === "activateScene") return this.activateScene(client, req);
       const op = this.apply(client, user, req);
@@ -663,6 +666,8 @@ export class Server {
         const current = deepClone(old);
         const oldDoc = client.run(() => makeDocument(client, documentName, current, parentDoc, false));
         const { _id, ...changes } = expandObject(d);
+        // ChatMessage#rolls stores each Roll as its JSON string.
+        if (documentName === "ChatMessage" && Array.isArray(changes.rolls)) changes.rolls = changes.rolls.map((r) => (typeof r === "string" ? r : JSON.stringify(r)));
         if (!oldDoc.canUserModify(user, "update", changes)) throw new Error(`User ${user.name} lacks permission to update ${documentName} [${id}]`);
         const next = deepClone(current);
         if (options.recursive === false) for (const [k, v] of Object.entries(changes)) next[k] = deepClone(v);
@@ -716,8 +721,8 @@ export class Server {
 export interface WorldOptions {
   /** Foundry generation: 13 (default) or 14 (game.release.generation). */
   generation?: number;
-  /** Async latency of every server round trip in ms (or per action); 0 = next macrotask. */
-  latency?: number | ((action: string) => number);
+  /** Async latency of every server round trip in ms (or per action and client); 0 = next macrotask. */
+  latency?: number | ((action: string, client?: Client) => number);
 }
 
 /** One hook registry for the process: module code registers once, as each real client evaluates it once. */
@@ -731,7 +736,7 @@ export class World {
   readonly rolls: { formula: string; userId: string | null; faces: number[] }[] = [];
   readonly queries: { name: string; from: string; to: string; data: unknown }[] = [];
   readonly manifest: Rec;
-  latency: number | ((action: string) => number);
+  latency: number | ((action: string, client?: Client) => number);
   generation: number;
   /** Extra handler options a newer core passes (v14 builds may add `user`); v13 passes only {timeout}. */
   handlerOptions: (base: { timeout?: number }, sender: HostUser) => Rec = (base) => ({ ...base });
@@ -758,8 +763,8 @@ export class World {
     this.generation = opts.generation ?? 13;
   }
 
-  async delay(action: string): Promise<void> {
-    const ms = typeof this.latency === "function" ? this.latency(action) : this.latency;
+  async delay(action: string, client?: Client): Promise<void> {
+    const ms = typeof this.latency === "function" ? this.latency(action, client) : this.latency;
     await new Promise((r) => setTimeout(r, ms));
   }
 

@@ -7,7 +7,6 @@
 import { startWorld, ROLES, type Client, type World } from "../foundry-host";
 import { actorOn } from "../foundry-host/table";
 import type { WorldOptions } from "../foundry-host/world";
-import { clickCardAction, performCardAction, startAttackFlow } from "../../src/foundry/chat";
 import { userRef } from "../../src/foundry/foundry-util";
 import { QUERIES } from "../../src/foundry/registry";
 import type { CardAction } from "../../src/foundry/relay-pure";
@@ -35,8 +34,12 @@ export interface RelayTable {
 const BROADSWORD = { _id: "broadsword000001", name: "Broadsword", type: "weapon", system: { equipped: true, size: "medium", sharp: true, skill: "Sword" } };
 const SWORD_SKILL = { _id: "swordskill000001", name: "Sword", type: "skill", system: { level: 1 } };
 
+/** src/foundry/chat.ts loads after the host's globals (it defines a Combat subclass), as in Foundry. */
+let chat: typeof import("../../src/foundry/chat");
+
 export async function relayTable(opts: WorldOptions = {}): Promise<RelayTable> {
   const world = await startWorld(opts);
+  chat ??= await import("../../src/foundry/chat");
   const gmId = world.addUser("Gamemaster", ROLES.GAMEMASTER);
   const p1Id = world.addUser("Paula", ROLES.PLAYER);
   const p2Id = world.addUser("Quentin", ROLES.PLAYER);
@@ -79,7 +82,7 @@ export async function attack(t: RelayTable, client: Client, attacker: string, to
   const scene = client.game.scenes.contents.find((s) => s.active)!;
   client.target(...tokenIds.map((id) => (scene as unknown as { tokens: { get(id: string): never } }).tokens.get(id)));
   const before = new Set(client.game.messages.contents.map((m) => m.id));
-  await client.run(() => startAttackFlow(actorOn(client, attacker), BROADSWORD._id));
+  await client.run(() => chat.startAttackFlow(actorOn(client, attacker), BROADSWORD._id));
   await t.world.settle();
   const m = client.game.messages.contents.find((x) => !before.has(x.id));
   if (!m) throw new Error("no card was posted");
@@ -89,7 +92,7 @@ export async function attack(t: RelayTable, client: Client, attacker: string, to
 /** A card button's action, as clicked on `client` (routes locally or through the GM relay). */
 export async function click(t: RelayTable, client: Client, messageId: string, action: CardAction, actorId: string, opts: { force?: boolean; spendFudgePoint?: boolean } = {}): Promise<void> {
   const message = client.game.messages.get(messageId)!;
-  await client.run(() => clickCardAction(message as never, action, `Actor.${actorId}`, opts.force ?? false, opts.spendFudgePoint ?? false));
+  await client.run(() => chat.clickCardAction(message as never, action, `Actor.${actorId}`, opts.force ?? false, opts.spendFudgePoint ?? false));
   await t.world.settle();
 }
 
@@ -204,7 +207,7 @@ export async function perform(t: RelayTable, who: Client, op: Op, targetId: stri
     if (who === t.gm) {
       const message = t.gm.game.messages.get(op.messageId)!;
       try {
-        await t.gm.run(() => performCardAction(message as never, op.kind as CardAction, actorOn(t.gm, targetId), { id: t.gm.user.id!, isGM: true }));
+        await t.gm.run(() => chat.performCardAction(message as never, op.kind as CardAction, actorOn(t.gm, targetId), { id: t.gm.user.id!, isGM: true }));
         return true;
       } catch {
         return false;

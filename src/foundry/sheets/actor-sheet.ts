@@ -8,7 +8,9 @@ import { TEMPLATES } from "../../system/handlebars";
 import { actorSheetContext } from "../../system/sheet";
 import * as actions from "../../system/actions";
 import { changeActor, plainActor, worldRules } from "../bridge";
-import { ladderNames, rng, reportError, rollFaces, systemPath, userRef } from "../foundry-util";
+import { ladderNames, reportError, systemPath, userRef } from "../foundry-util";
+import { foundryRoller, postRollNote, postWithRolls } from "../dice";
+import { HEAL_ROLLS, HEAL_TITLES, rollFaces, traitDryFaces, traitFormula } from "../../system/rolling";
 import { startAttackFlow } from "../chat";
 import { HEAL_INPUTS, healingRequest } from "../heal-pure";
 
@@ -118,8 +120,11 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     const key = data(target, "trait", "traitKey", "key");
     if (!key) return;
     await this.act(async () => {
-      const card = actions.rollTrait(plainActor(this.actorDoc), key, rollFaces(key), worldRules(), { user: userRef() });
-      await ChatMessage.create({ type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor: this.actorDoc }) } as never);
+      // Refused before any die is rolled (the rules core checks permission and "can act").
+      actions.rollTrait(plainActor(this.actorDoc), key, traitDryFaces(key), worldRules(), { user: userRef() });
+      const r = await rollFaces(traitFormula(key), foundryRoller);
+      const card = actions.rollTrait(plainActor(this.actorDoc), key, r.faces, worldRules(), { user: userRef() });
+      await postWithRolls({ type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor: this.actorDoc }) }, r.rolls);
     });
   }
 
@@ -129,16 +134,23 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     const inputs = await healInputsDialog(type);
     if (inputs === null) return;
     await this.act(async () => {
-      const dice = { fudge: rollFaces("fudge"), d20: [1 + Math.floor(rng() * 20), 1 + Math.floor(rng() * 20)] as [number, number] };
+      // Only the kinds that roll roll (Fudge §4.8 healing roll 4dF; Volt injury recovery 2d20), as Foundry Rolls.
+      const formula = HEAL_ROLLS[type];
+      const rolled = formula ? await rollFaces(formula, foundryRoller) : null;
+      const dice = { fudge: formula === "4dF" ? rolled!.faces : [], d20: (formula === "2d20" ? rolled!.faces : [1, 1]) as [number, number] };
+      // The track is read in its turn (changeActor), after every earlier write to this actor.
       await changeActor(this.actorDoc, (doc) => actions.healWounds(doc, healingRequest(type, doc, inputs, dice), worldRules(), userRef()).update);
+      if (rolled) await postRollNote(this.actorDoc, HEAL_TITLES[type] ?? "FUDGE.Heal.Title", [], [rolled]);
     });
   }
 
   static async onRecover(this: FudgeActorSheet): Promise<void> {
     await this.act(async () => {
-      // Volt: Recover is a Willpower roll on two d20 (black, white).
-      const [black, white] = [1 + Math.floor(rng() * 20), 1 + Math.floor(rng() * 20)];
-      await changeActor(this.actorDoc, (doc) => actions.recover(doc, black, white, worldRules(), userRef()).update);
+      // Volt: Recover is a Willpower roll on two d20 (black, white), a Foundry Roll.
+      actions.recover(plainActor(this.actorDoc), 1, 1, worldRules(), userRef());
+      const rolled = await rollFaces("2d20", foundryRoller);
+      await changeActor(this.actorDoc, (doc) => actions.recover(doc, rolled.faces[0], rolled.faces[1], worldRules(), userRef()).update);
+      await postRollNote(this.actorDoc, "FUDGE.Heal.Recover", [], [rolled]);
     });
   }
 
