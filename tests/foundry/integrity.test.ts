@@ -6,6 +6,8 @@
  * the honest loop works for players through the relay.
  */
 import { describe, expect, it } from "vitest";
+import { changeActor, worldRules } from "../../src/foundry/bridge";
+import { toggleWoundBox } from "../../src/system/actions";
 import { actorOn, actorsOnServer, attack, cardOf, click, fixDice, forgeQuery, fudgePoints, levelOf, relayTable, warnings, type RelayTable } from "./relay-table";
 
 /** Leroy (player 1) attacks the Goblin (the GM's) with ++++; the GM defends with −−−−: a wound. */
@@ -285,5 +287,43 @@ describe("who asked, statuses, and errors on the host", () => {
     expect(wounded.some((s) => s.startsWith("fudge-wounds."))).toBe(true);
     await click(t, t.p1, id, "undo", t.goblin);
     expect([...goblin().statuses].sort()).toEqual(["dead", "prone"]);
+  });
+});
+
+describe("Fudge Points through the relay (Fudge §4.64, world option)", () => {
+  /** Theodora one step from death (marked by the GM), the Fudge Point safeguard on, and Leroy's killing blow defended. */
+  async function doomed(t: RelayTable): Promise<string> {
+    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "fudgeTrack" as never, { safeguardFudgePoint: true } as never));
+    // The GM marks every box of her track on her sheet (as a box click does, through changeActor).
+    for (const ref of ["nearDeath:0", "incapacitated:0", "veryHurt:0", "hurt:0", "scratch:0", "scratch:1", "scratch:2"])
+      await t.gm.run(() => changeActor(actorOn(t.gm, t.theodora), (doc) => toggleWoundBox(doc, ref, worldRules())));
+    await t.world.settle();
+    const id = await attack(t, t.p1, t.leroy, [t.tokens.theodora], [1, 1, 1, 1]);
+    fixDice(t.gm, [-1, -1, -1, -1]);
+    await click(t, t.p2, id, "defend", t.theodora);
+    return id;
+  }
+
+  it("player 2 spends Theodora's point through the GM and his Undo gives it back once; player 1 can neither spend nor undo it", async () => {
+    const t = await relayTable();
+    const id = await doomed(t);
+    const points = fudgePoints(t, t.theodora);
+    const forged = await forgeQuery(t, t.p1, "apply", { messageId: id, targetId: `Actor.${t.theodora}`, spendFudgePoint: true });
+    expect(forged).toMatchObject({ ok: false, key: "FUDGE.Error.FudgePointNotYours" });
+    expect(fudgePoints(t, t.theodora)).toBe(points);
+    await click(t, t.p2, id, "apply", t.theodora, { spendFudgePoint: true });
+    expect(warnings(t.p2)).toEqual([]);
+    expect(fudgePoints(t, t.theodora)).toBe(points - 1);
+    expect((actorOn(t.gm, t.theodora).system as unknown as { derived: { condition: string } }).derived.condition).not.toBe("dead");
+    // Player 2 applied it: player 1 may not undo it; player 2 may, and the point comes back once.
+    await click(t, t.p1, id, "undo", t.theodora);
+    expect(warnings(t.p1)).toEqual(["This wound on Theodora is not yours to undo: ask the player who applied it, Theodora's owner or the GM."]);
+    expect(fudgePoints(t, t.theodora)).toBe(points - 1);
+    await click(t, t.p2, id, "undo", t.theodora);
+    expect(warnings(t.p2)).toEqual([]);
+    expect(fudgePoints(t, t.theodora)).toBe(points);
+    await click(t, t.p2, id, "undo", t.theodora);
+    expect(warnings(t.p2)).toEqual(["Nothing applied to Theodora to undo."]);
+    expect(fudgePoints(t, t.theodora)).toBe(points);
   });
 });
