@@ -14,10 +14,10 @@
  */
 import { RulesError, isRulesError } from "../rules/errors";
 import { PRESETS, pipelineFor, type AttackResolution } from "../rules/pipeline";
-import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "./data";
+import type { ActorDoc, AttackCardData, AttackCardTarget, ItemDoc, WorldRules } from "./data";
 import { actorRef, attackRequest, findItem, type Situation } from "./combatant";
+// actions.ts imports the log helpers below; both sides only call each other's functions at run time.
 import { isOwner, isDefenderSlot, type UserRef } from "./actions";
-import type { ItemDoc } from "./data";
 
 // ─── Limits on what a card may carry ───────────────────────────────────────────────────
 
