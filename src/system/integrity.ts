@@ -33,6 +33,9 @@ export const CARD_LIMITS = {
   applied: 24,
   /** Situation fields. */
   situation: 16,
+  /** Explanation steps and follow-ups a target's shown result may list. */
+  steps: 400,
+  followUps: 8,
   /** JSON characters of the whole card (a real card is a few kB per target). */
   chars: 400_000,
 } as const;
@@ -89,6 +92,12 @@ export function checkCard(raw: unknown): AttackCardData {
     if (!["none", "pending", "rolled"].includes(t.defend as string)) throw malformed(`${f}.defend`, "bad defence state");
     diceRecord(t.dice, `${f}.dice`);
     if (!Array.isArray(t.applied) || t.applied.length > CARD_LIMITS.applied) throw malformed(`${f}.applied`, "too long a history");
+    const res = t.resolution;
+    if (res !== null && res !== undefined) {
+      if (!isRec(res)) throw malformed(`${f}.resolution`, "not an object");
+      if (res.steps !== undefined && (!Array.isArray(res.steps) || res.steps.length > CARD_LIMITS.steps)) throw malformed(`${f}.resolution.steps`, "too many steps");
+      if (res.followUps !== undefined && (!Array.isArray(res.followUps) || res.followUps.length > CARD_LIMITS.followUps)) throw malformed(`${f}.resolution.followUps`, "too many follow-ups");
+    }
   });
   return raw as unknown as AttackCardData;
 }

@@ -45,6 +45,8 @@ describe("card limits", () => {
     ["absurd dice", withTarget(honestCard(), { dice: { attack: [1e9, 0, 0, 0] } })],
     ["too many faces", withTarget(honestCard(), { dice: { attack: Array(1000).fill(0) } })],
     ["an unknown preset", { ...honestCard(), preset: "gurps" }],
+    ["too many steps", withTarget(honestCard(), { resolution: { outcome: "wound", steps: Array(CARD_LIMITS.steps + 1).fill({ key: "x" }) } })],
+    ["too many follow-ups", withTarget(honestCard(), { resolution: { outcome: "wound", steps: [], followUps: Array(CARD_LIMITS.followUps + 1).fill({}) } })],
   ])("%s is refused with a clear error", (_why, raw) => {
     expect(keyOf(() => checkCard(raw))).toBe("FUDGE.Error.Card.Malformed");
   });
