@@ -18,6 +18,7 @@ import { rollAttack, rollSlot, type SlotRoll } from "../system/rolling";
 import { QUERIES, SYSTEM_ID } from "./registry";
 import { routeCardAction, type CardAction } from "./relay-pure";
 import { gangUpCount, inContactWithEnemy, type TokenBox } from "./table-pure";
+import { templatesReady } from "./templates";
 
 const tpl = (p: string) => `systems/${SYSTEM_ID}/${p}`;
 const esc = (s: unknown) => foundry.utils.escapeHTML(String(s ?? ""));
@@ -146,6 +147,8 @@ export function onRenderChatMessage(message: ChatMessage.Implementation, html: H
   const content = html.querySelector<HTMLElement>(".message-content") ?? html;
   void (async () => {
     try {
+      // Cards drawn at start-up may come before the partials are registered.
+      await templatesReady();
       const rules = worldRules();
       let rendered: string;
       if (type === "attackCard") {
