@@ -19,6 +19,7 @@ import { rollAttack, rollSlot, type SlotRoll } from "../system/rolling";
 import { QUERIES, SYSTEM_ID } from "./registry";
 import { RELAY_FLAG, requestOf, routeCardAction, type CardAction, type RelayRequest } from "./relay-pure";
 import { gangUpCount, inContactWithEnemy, type TokenBox } from "./table-pure";
+import { templatesReady } from "./templates";
 
 const tpl = (p: string) => `systems/${SYSTEM_ID}/${p}`;
 const esc = (s: unknown) => foundry.utils.escapeHTML(String(s ?? ""));
@@ -158,6 +159,8 @@ export function onRenderChatMessage(message: ChatMessage.Implementation, html: H
   const content = html.querySelector<HTMLElement>(".message-content") ?? html;
   void (async () => {
     try {
+      // Cards drawn at start-up may come before the partials are registered.
+      await templatesReady();
       const rules = worldRules();
       let rendered: string;
       if (type === "attackCard") {

@@ -20,6 +20,7 @@ export interface Rolled<R = unknown> {
   roll: R | null;
 }
 export type Roller<R = unknown> = (formula: string) => Promise<Rolled<R>>;
+export type SyncRoller = (formula: string) => Rolled<null>;
 
 /** The dice of one slot: the faces the rules core reads, and every roll made for them. */
 export interface SlotRoll<R = unknown> {
@@ -43,25 +44,45 @@ export function faceToUniform(face: number, sides: number | "F"): number {
 
 class NeedMore extends Error {}
 
+/** Replays a slot's own roll over the uniforms of the faces so far: its faces, or null when it needs another roll. */
+function replay(slot: Pick<DiceSlot, "roll">, uniforms: readonly number[]): number[] | null {
+  let i = 0;
+  try {
+    return slot.roll(() => {
+      if (i >= uniforms.length) throw new NeedMore();
+      return uniforms[i++];
+    });
+  } catch (e) {
+    if (e instanceof NeedMore) return null;
+    throw e;
+  }
+}
+
+const MAX_ROLLS = 64;
+
 /** Rolls a rules-core dice slot with the host's roller (re-rolling the formula while the slot asks for more). */
 export async function rollSlot<R>(slot: Pick<DiceSlot, "id" | "formula" | "roll">, roller: Roller<R>): Promise<SlotRoll<R>> {
   const { sides } = parseFormula(slot.formula);
   const uniforms: number[] = [];
   const rolls: R[] = [];
-  for (let guard = 0; guard < 64; guard++) {
-    let i = 0;
-    try {
-      const faces = slot.roll(() => {
-        if (i >= uniforms.length) throw new NeedMore();
-        return uniforms[i++];
-      });
-      return { slot: slot.id, formula: slot.formula, faces, rolls };
-    } catch (e) {
-      if (!(e instanceof NeedMore)) throw e;
-      const r = await roller(slot.formula);
-      if (r.roll !== null) rolls.push(r.roll);
-      uniforms.push(...r.faces.map((f) => faceToUniform(f, sides)));
-    }
+  for (let n = 0; n < MAX_ROLLS; n++) {
+    const faces = replay(slot, uniforms);
+    if (faces) return { slot: slot.id, formula: slot.formula, faces, rolls };
+    const r = await roller(slot.formula);
+    if (r.roll !== null) rolls.push(r.roll);
+    uniforms.push(...r.faces.map((f) => faceToUniform(f, sides)));
+  }
+  throw new Error(`dice slot ${slot.id} asked for too many rolls`);
+}
+
+/** The same, with a roller that answers at once (the playground's fixed or seeded faces). */
+export function rollSlotSync(slot: Pick<DiceSlot, "id" | "formula" | "roll">, roller: SyncRoller): SlotRoll<null> {
+  const { sides } = parseFormula(slot.formula);
+  const uniforms: number[] = [];
+  for (let n = 0; n < MAX_ROLLS; n++) {
+    const faces = replay(slot, uniforms);
+    if (faces) return { slot: slot.id, formula: slot.formula, faces, rolls: [] };
+    uniforms.push(...roller(slot.formula).faces.map((f) => faceToUniform(f, sides)));
   }
   throw new Error(`dice slot ${slot.id} asked for too many rolls`);
 }
@@ -77,39 +98,54 @@ export interface SlotDice {
   faces(slot: DiceSlot, targetIndex: number): number[];
 }
 
+type AttackBuild = (dice: SlotDice) => AttackCardData;
+const slotKey = (slot: string, target: number) => (slot === "attack" ? "attack" : `${slot}#${target}`);
+
+/** Which slots an attack rolls, for which target, in rolling order (a dry run; the attack roll once). */
+function attackPlan(build: AttackBuild): { slot: DiceSlot; key: string }[] {
+  const wanted: { slot: DiceSlot; key: string }[] = [];
+  build({
+    faces(slot, target) {
+      const key = slotKey(slot.id, target);
+      if (!wanted.some((w) => w.key === key)) wanted.push({ slot, key });
+      return slot.roll(() => 0.5);
+    },
+  });
+  return wanted;
+}
+
+function attackFrom<R>(build: AttackBuild, rolled: Map<string, SlotRoll<R>>): AttackCardData {
+  return build({
+    faces(slot, target) {
+      const r = rolled.get(slotKey(slot.id, target));
+      if (!r) throw new Error(`dice slot ${slot.id} was not rolled`);
+      return [...r.faces];
+    },
+  });
+}
+
 /**
  * Rolls an attack's dice with the host's roller, then builds the card: a dry run finds which
  * slots the attack rolls (for which target), each is rolled once (the attack roll is shared by
  * every target, as startAttack records it), and the card is built from those faces.
  */
-export async function rollAttack<R>(build: (dice: SlotDice) => AttackCardData, roller: Roller<R>): Promise<{ card: AttackCardData; rolls: R[]; slots: SlotRoll<R>[] }> {
-  const wanted: { slot: DiceSlot; target: number }[] = [];
-  build({
-    faces(slot, target) {
-      wanted.push({ slot, target });
-      return slot.roll(() => 0.5);
-    },
-  });
+export async function rollAttack<R>(build: AttackBuild, roller: Roller<R>): Promise<{ card: AttackCardData; rolls: R[]; slots: SlotRoll<R>[] }> {
   const rolled = new Map<string, SlotRoll<R>>();
-  const key = (slot: string, target: number) => (slot === "attack" ? "attack" : `${slot}#${target}`);
-  for (const w of wanted) {
-    const k = key(w.slot.id, w.target);
-    if (!rolled.has(k)) rolled.set(k, await rollSlot(w.slot, roller));
-  }
-  const card = build({
-    faces(slot, target) {
-      const r = rolled.get(key(slot.id, target));
-      if (!r) throw new Error(`dice slot ${slot.id} was not rolled`);
-      return [...r.faces];
-    },
-  });
+  for (const w of attackPlan(build)) rolled.set(w.key, await rollSlot(w.slot, roller));
   const slots = [...rolled.values()];
-  return { card, rolls: slots.flatMap((s) => s.rolls), slots };
+  return { card: attackFrom(build, rolled), rolls: slots.flatMap((s) => s.rolls), slots };
 }
 
-/** A roller over a plain random source (the playground's fixed or seeded faces; tests). */
-export function rngRoller(rng: Rng): Roller<null> {
-  return async (formula) => {
+/** The same, with a roller that answers at once. */
+export function rollAttackSync(build: AttackBuild, roller: SyncRoller): AttackCardData {
+  const rolled = new Map<string, SlotRoll<null>>();
+  for (const w of attackPlan(build)) rolled.set(w.key, rollSlotSync(w.slot, roller));
+  return attackFrom(build, rolled);
+}
+
+/** A roller over a plain random source (the playground's fixed or seeded faces; tests), die by die as the rules core rolls. */
+export function rngRoller(rng: Rng): SyncRoller {
+  return (formula) => {
     const { n, sides } = parseFormula(formula);
     const faces = Array.from({ length: n }, () => (sides === "F" ? Math.floor(rng() * 3) - 1 : 1 + Math.floor(rng() * sides)));
     return { formula, faces, roll: null };

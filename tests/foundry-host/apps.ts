@@ -118,8 +118,12 @@ export class ApplicationV2 {
 export function HandlebarsApplicationMixin<T extends Ctor>(Base: T) {
   abstract class HandlebarsApplication extends (Base as unknown as typeof ApplicationV2) {
     static PARTS: Record<string, { template: string; scrollable?: string[] }> = {};
-    override async _renderHTML(context: Rec, _options: Rec): Promise<Record<string, HTMLElement>> {
-      const parts = (this.constructor as unknown as { PARTS: Record<string, { template: string }> }).PARTS;
+    /** v13 HandlebarsApplicationMixin#_configureRenderParts: the parts to render (a copy of PARTS). */
+    _configureRenderParts(_options: Rec): Record<string, { template: string }> {
+      return structuredClone((this.constructor as unknown as { PARTS: Record<string, { template: string }> }).PARTS);
+    }
+    override async _renderHTML(context: Rec, options: Rec): Promise<Record<string, HTMLElement>> {
+      const parts = this._configureRenderParts(options);
       const out: Record<string, HTMLElement> = {};
       for (const [id, part] of Object.entries(parts)) {
         const html = await renderTemplate(part.template, { ...context, partId: `${this.id}-${id}` });

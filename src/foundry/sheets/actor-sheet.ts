@@ -7,7 +7,8 @@ import { isRulesError } from "../../rules/errors";
 import { TEMPLATES } from "../../system/handlebars";
 import { actorSheetContext } from "../../system/sheet";
 import * as actions from "../../system/actions";
-import { changeActor, plainActor, worldRules } from "../bridge";
+import { changeActor, plainActor, worldRules, type DerivedActor } from "../bridge";
+import { templatesReady } from "../templates";
 import { ladderNames, reportError, systemPath, userRef } from "../foundry-util";
 import { foundryRoller, postRollNote, postWithRolls } from "../dice";
 import { HEAL_ROLLS, HEAL_TITLES, rollFaces, traitDryFaces, traitFormula } from "../../system/rolling";
@@ -57,8 +58,20 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     return (this as unknown as { document: Actor.Implementation }).document;
   }
 
+  /** A LIMITED user sees the limited view only: name, portrait, condition (FOUNDRY-V13.md "AppV2 sheets"). */
+  get limitedView(): boolean {
+    return this.actorDoc.limited;
+  }
+
+  override _configureRenderParts(options: unknown) {
+    const parts = (super._configureRenderParts as (o: unknown) => Record<string, unknown>).call(this, options);
+    return (this.limitedView ? { limited: LIMITED_PART } : parts) as never;
+  }
+
   override async _prepareContext(options: Parameters<InstanceType<typeof ActorSheetV2>["_prepareContext"]>[0]) {
+    await templatesReady();
     const base = await super._prepareContext(options);
+    if (this.limitedView) return Object.assign(base, limitedContext(this.actorDoc));
     const self = this as unknown as { isEditable: boolean };
     // Everything the template shows comes from src/system's context builder.
     const ctx = actorSheetContext(plainActor(this.actorDoc), worldRules(), {
@@ -185,7 +198,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
   static onEditItem(this: FudgeActorSheet, _event: Event, target: Target): void {
     const id = data(target, "itemId") ?? target.closest<HTMLElement>("[data-item-id]")?.dataset.itemId;
     const item = id ? this.actorDoc.items.get(id) : undefined;
-    void item?.sheet?.render(true);
+    void (item?.sheet as unknown as { render(o: { force: boolean }): Promise<unknown> } | undefined)?.render({ force: true });
   }
 
   static async onDeleteItem(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
@@ -230,6 +243,15 @@ async function healInputsDialog(type: string): Promise<Record<string, number> | 
 }
 
 const part = (template: string) => ({ sheet: { template: `systems/fudge-wounds/${template}`, scrollable: [""] } });
+const LIMITED_PART = { template: `systems/fudge-wounds/${TEMPLATES.limited}` };
+
+/** What a LIMITED user may read: name, portrait and condition — no traits, track or notes. */
+export function limitedContext(actor: Actor.Implementation): Record<string, unknown> {
+  const derived = (actor.system as unknown as { derived?: DerivedActor }).derived;
+  const condition = derived?.condition ?? "able";
+  const level = derived?.status?.levelKey ?? null;
+  return { limited: { name: actor.name, img: actor.img, conditionKey: `FUDGE.Condition.${condition}`, levelKey: level ? `FUDGE.Wound.${level}` : null } };
+}
 
 export class CharacterSheet extends FudgeActorSheet {
   static override PARTS = part(TEMPLATES.character);
