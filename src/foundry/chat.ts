@@ -221,7 +221,7 @@ export async function clickCardAction(message: ChatMessage.Implementation, actio
     if (route === "local") return await performCardAction(message, action, target, user, { force, spendFudgePoint });
     const gm = game.users!.activeGM;
     if (!gm) throw new RulesError("user", "FUDGE.Error.Relay.NoGM", "no GM is connected to do this", { name: target.name });
-    await relay({ messageId: String(message.id), action, targetId, force, spendFudgePoint }, gm);
+    await relay({ messageId: String(message.id), action, targetId, force, spendFudgePoint }, gm, target.name);
   } catch (e) {
     reportError(e);
   }
@@ -232,16 +232,20 @@ export async function clickCardAction(message: ChatMessage.Implementation, actio
  * user's own flags (which only he and GMs may write: that is how the GM's client knows who
  * asked, see relay-pure.ts), then the query names it; the entry is removed once answered.
  */
-async function relay(request: RelayRequest, gm: User.Implementation): Promise<void> {
+async function relay(request: RelayRequest, gm: User.Implementation, name: string): Promise<void> {
   const me = game.user!;
   const requestId = foundry.utils.randomID(16);
   await me.update({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: { [requestId]: requestOf(request) } } } } as never);
   try {
-    const reply = (await gm.query(QUERIES[request.action] as never, { ...requestOf(request), requestId, userId: me.id } as never, { timeout: 15_000 } as never)) as {
-      ok: boolean;
-      key?: string;
-      params?: Record<string, string>;
-    } | null;
+    type Reply = { ok: boolean; key?: string; params?: Record<string, string> } | null;
+    let reply: Reply;
+    try {
+      reply = (await gm.query(QUERIES[request.action] as never, { ...requestOf(request), requestId, userId: me.id } as never, { timeout: 15_000 } as never)) as Reply;
+    } catch (e) {
+      // A timeout or a GM who left: the player reads a sentence, the console keeps the cause.
+      console.warn(`${SYSTEM_ID} | relay`, e);
+      throw new RulesError("relay", "FUDGE.Error.Relay.NoAnswer", "the GM's client did not answer", { name });
+    }
     if (!reply?.ok) throw new RulesError("relay", reply?.key ?? "FUDGE.Error.Relay.Refused", "the GM's client refused this", reply?.params ?? {});
   } finally {
     void me.update({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: { [`-=${requestId}`]: null } } } } as never);

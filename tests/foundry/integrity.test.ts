@@ -264,6 +264,16 @@ describe("who asked, statuses, and errors on the host", () => {
     expect(warnings(t.p1)).toEqual(["Goblin: this needs the GM's client, and no GM is connected. Try again when the GM is."]);
   });
 
+  it("a query that fails on its way (a timeout, a GM who left) reads as a sentence", async () => {
+    const t = await relayTable();
+    const id = await leroyHitsGoblin(t);
+    const queries = t.gm.CONFIG.queries as Record<string, unknown>;
+    queries["fudge-wounds.applyDamage"] = () => Promise.reject(new Error("The query timed out"));
+    await click(t, t.p1, id, "apply", t.goblin);
+    expect(warnings(t.p1)).toEqual(["Goblin: the GM's client did not answer in time. Try again."]);
+    expect(levelOf(t, t.goblin)).toBeNull();
+  });
+
   it("a later core that names the sender in the handler's options is used when present", async () => {
     const t = await relayTable();
     const id = await leroyHitsGoblin(t);
