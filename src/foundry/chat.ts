@@ -300,6 +300,8 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
   const rules = worldRules();
   const messageId = String(message.id);
   if (action === "defend") {
+    // One defence roll per card and target, whatever the card's author later writes on his card.
+    if (defenceFacesOf(doc, messageId)) throw new RulesError("defend", "FUDGE.Error.AlreadyDefended", `${doc.name} has already defended`, { name: doc.name });
     const roll = await defenceRoll(card, ref);
     const u = actions.defend(card, doc, roll.faces, user, { relayed: opts.relayed });
     // The roll is kept on the defender, where the card's author cannot rewrite it; Apply reads it there.

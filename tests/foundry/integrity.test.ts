@@ -161,6 +161,21 @@ describe("forgeries through the real handler leave every actor as it was", () =>
     expect(fudgePoints(t, t.theodora)).toBe(points);
   });
 
+  it("an author who sets his target back to 'waiting for defence' gets no second defence roll", async () => {
+    const t = await relayTable();
+    const id = await leroyHitsGoblin(t);
+    const card = cardOf(t, id);
+    Object.assign(card.targets[0], { defend: "pending", defendDice: null, resolution: null });
+    await t.p1.run(() => t.p1.game.messages.get(id)!.update({ system: card } as never));
+    await t.world.settle();
+    const before = actorsOnServer(t);
+    fixDice(t.gm, [1, 1, 1, 1]);
+    const n = t.gm.notifications.length;
+    await click(t, t.gm, id, "defend", t.goblin);
+    expect(warnings(t.gm, n)).toEqual(["Goblin has already rolled to defend."]);
+    expect(actorsOnServer(t)).toEqual(before);
+  });
+
   it("a card's stored target name cannot disguise a player's character: the card shows live names", async () => {
     const t = await relayTable();
     const id = await attack(t, t.p1, t.leroy, [t.tokens.theodora], [1, 1, 1, 1]);
