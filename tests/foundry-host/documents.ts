@@ -510,6 +510,9 @@ export class TokenDocument extends HostDocument {
   get actorLink() {
     return this._source.actorLink === true;
   }
+  get actorId(): string | null {
+    return (this._source.actorId as string | null) ?? null;
+  }
   get x() {
     return Number(this._source.x);
   }

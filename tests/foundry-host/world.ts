@@ -7,7 +7,7 @@
  * Sources (public): v13 API docs (Game, ClientSettings, Users#activeGM, User#query,
  * CONFIG.queries, Hooks), FOUNDRY-V13.md for every behaviour it names.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import HandlebarsLib from "handlebars";
 import { registerFoundryCoreHelpers } from "../../playground/foundry-core-helpers";
@@ -365,7 +365,7 @@ export class Client {
         data: deepClone(server.snapshot()),
         ready: false,
         release: { generation: this.world.generation, version: `${this.world.generation}.350` },
-        packs: new Map(),
+        packs: loadPacks(this),
         paused: false,
         get combat() {
           return ((this as unknown as { combats: HostCollection<Combat> }).combats).find((c) => c._source.active === true) ?? null;
@@ -507,6 +507,30 @@ export class Client {
   }
 }
 
+/**
+ * The system's compendium packs from their sources (packs/src/<name>/*.json): `getDocuments()`
+ * builds documents that are not in the world (as a CompendiumCollection's are).
+ */
+function loadPacks(client: Client): Map<string, Rec> {
+  const out = new Map<string, Rec>();
+  const manifest = client.world.manifest as { id: string; packs: { name: string; type: string; label: string }[] };
+  for (const p of manifest.packs) {
+    const dir = join(ROOT, "packs", "src", p.name);
+    const key = `${manifest.id}.${p.name}`;
+    out.set(key, {
+      collection: key,
+      documentName: p.type,
+      metadata: { ...p, id: key },
+      async getDocuments() {
+        if (!DOC_META[p.type]) return [];
+        const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+        return client.run(() => files.map((f) => makeDocument(client, p.type, JSON.parse(readFileSync(join(dir, f), "utf8")), null, true)));
+      },
+    });
+  }
+  return out;
+}
+
 function makeGrid() {
   return {
     size: 100,
@@ -639,6 +663,8 @@ export class Server {
       if (action === "create") {
         const src = cleanDocumentSource(documentName, deepClone(expandObject(d)));
         src._id = options.keepId && d._id ? d._id : randomID();
+        // Embedded documents created with their parent get ids too (items, effects, tokens, combatants).
+        for (const key of Object.values(DOC_META[documentName].embedded)) for (const e of (src[key] as Rec[] | undefined) ?? []) if (!e._id) e._id = randomID();
         // A message's author is the creating user; only a GM may name another (FOUNDRY-V13.md).
         if (documentName === "ChatMessage" && (!user.isGM || !src.author)) src.author = user.id;
         if (documentName === "ChatMessage") src.rolls = ((src.rolls as unknown[]) ?? []).map((r) => (typeof r === "string" ? r : JSON.stringify(r)));
