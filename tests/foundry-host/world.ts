@@ -372,6 +372,8 @@ export class Client {
         },
       } as never;
       this.CONFIG = makeConfig() as never;
+      // v14: CONFIG.statusEffects is a record keyed by id.
+      if (this.world.generation >= 14) this.CONFIG.statusEffects = Object.fromEntries((this.CONFIG.statusEffects as { id: string }[]).map((e) => [e.id, e]));
       this.ui = {
         notifications: { info: (m: unknown) => this.notify("info", m), warn: (m: unknown) => this.notify("warn", m), error: (m: unknown) => this.notify("error", m), notify: (m: unknown) => this.notify("info", m) },
         chat: { scrollBottom: () => undefined },
