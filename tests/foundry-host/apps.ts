@@ -257,7 +257,7 @@ export async function getTemplate(path: string): Promise<HandlebarsTemplateDeleg
   const c = current();
   let t = c.templateCache.get(path);
   if (!t) {
-    await c.world.delay("template");
+    await c.world.delay("template", c);
     t = c.handlebars.compile(readFileSync(fileOf(path), "utf8"));
     c.templateCache.set(path, t);
   }

@@ -782,8 +782,11 @@ export class World {
     this.generation = opts.generation ?? 13;
   }
 
+  /** A template file is fetched over HTTP in Foundry: each takes at least this long (ms). */
+  templateLatency = 3;
   async delay(action: string, client?: Client): Promise<void> {
-    const ms = typeof this.latency === "function" ? this.latency(action, client) : this.latency;
+    let ms = typeof this.latency === "function" ? this.latency(action, client) : this.latency;
+    if (action === "template") ms = Math.max(ms, this.templateLatency);
     await new Promise((r) => setTimeout(r, ms));
   }
 
