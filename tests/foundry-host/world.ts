@@ -636,16 +636,20 @@ export class Server {
       await this.world.delay(req.action, client);
       const user = client.user;
       if (req.action === "activateScene") return this.activateScene(client, req);
-      const op = this.apply(client, user, req);
-      if (!op) return [];
-      let mine: HostDocument[] = [];
-      for (const c of this.world.connectedClients()) {
-        const docs = c.receive(op);
-        if (c === client) mine = docs;
-      }
-      return mine;
+      return this.broadcast(client, this.apply(client, user, req));
     })();
     return this.world.track(work);
+  }
+
+  /** Every connected client applies the operation and fires its hooks; the requester gets its own documents. */
+  private broadcast(client: Client, op: BroadcastOp | null): HostDocument[] {
+    if (!op) return [];
+    let mine: HostDocument[] = [];
+    for (const c of this.world.connectedClients()) {
+      const docs = c.receive(op);
+      if (c === client) mine = docs;
+    }
+    return mine;
   }
 
   private apply(client: Client, user: HostUser, req: Request): BroadcastOp | null {
@@ -724,14 +728,7 @@ export class Server {
     const prior = [...this.db.Scene.values()].find((s) => s.active === true && s._id !== id);
     const data: Rec[] = [{ _id: id, active: true }];
     if (prior) data.push({ _id: prior._id, active: false });
-    const op = this.apply(client, client.user, { action: "update", documentName: "Scene", parentUuid: null, data, options: { ...req.options, _priorActiveScene: prior?._id ?? null } });
-    if (!op) return [];
-    let mine: HostDocument[] = [];
-    for (const c of this.world.connectedClients()) {
-      const docs = c.receive(op);
-      if (c === client) mine = docs;
-    }
-    return mine;
+    return this.broadcast(client, this.apply(client, client.user, { action: "update", documentName: "Scene", parentUuid: null, data, options: { ...req.options, _priorActiveScene: prior?._id ?? null } }));
   }
 }
 
