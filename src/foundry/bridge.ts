@@ -13,6 +13,7 @@ import { worldRulesFrom } from "../system/data";
 import { initiativeTrait } from "./initiative-pure";
 import { safeTrackUpdate } from "./update-pure";
 import { serialQueue, type SerialRunner } from "./serial-pure";
+import { forcedReplacement } from "./v14";
 import { SYSTEM_ID } from "./registry";
 
 /** The world rules from the settings (defaults for anything unset or broken). */
@@ -120,7 +121,7 @@ export function deriveActorSystem(actor: Actor.Implementation): DerivedActor {
 /** Persists a src/system actor update; a new wound-track state replaces the stored one exactly. */
 export async function updateActor(actor: Actor.Implementation, update: { system: unknown; flags?: unknown }): Promise<void> {
   const stored = (actor.toObject(true) as unknown as { system: unknown }).system;
-  await actor.update(safeTrackUpdate(stored, update) as never);
+  await actor.update(safeTrackUpdate(stored, update, forcedReplacement()) as never);
 }
 
 /** This client's write queue, one lane per actor (and per chat card): see serial-pure.ts. Keyed by `game`: one per client. */

@@ -19,6 +19,7 @@ import { rollAttack, rollSlot, type SlotRoll } from "../system/rolling";
 import { QUERIES, SYSTEM_ID } from "./registry";
 import { RELAY_FLAG, requestOf, routeCardAction, type CardAction, type RelayRequest } from "./relay-pure";
 import { gangUpCount, inContactWithEnemy, type TokenBox } from "./table-pure";
+import { forcedDeletion } from "./v14";
 import { templatesReady } from "./templates";
 
 const tpl = (p: string) => `systems/${SYSTEM_ID}/${p}`;
@@ -248,7 +249,8 @@ async function relay(request: RelayRequest, gm: User.Implementation, name: strin
     }
     if (!reply?.ok) throw new RulesError("relay", reply?.key ?? "FUDGE.Error.Relay.Refused", "the GM's client refused this", reply?.params ?? {});
   } finally {
-    void me.update({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: { [`-=${requestId}`]: null } } } } as never);
+    const del = forcedDeletion(); // v14's operator; `-=key` before
+    void me.update({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: del === null ? { [`-=${requestId}`]: null } : { [requestId]: del } } } } as never);
   }
 }
 

@@ -4,6 +4,7 @@
  * other modules find it in `message.rolls`. The faces go to the pure rules core.
  */
 import type { Roller } from "../system/rolling";
+import { generation } from "./v14";
 
 type RollLike = { dice: { results: { result: number; active?: boolean }[] }[]; evaluate(): Promise<unknown> };
 
@@ -15,7 +16,6 @@ export const foundryRoller: Roller<Roll> = async (formula) => {
   return { formula, faces, roll: roll as unknown as Roll };
 };
 
-const generation = () => Number((game as unknown as { release?: { generation?: number } }).release?.generation ?? 13);
 
 /**
  * Message data with this user's roll mode applied: v13 `ChatMessage.applyRollMode(data,

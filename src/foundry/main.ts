@@ -19,6 +19,7 @@ import { CharacterSheet, MiniatureSheet, NpcSheet } from "./sheets/actor-sheet";
 import { ITEM_SHEETS } from "./sheets/item-sheet";
 import { registerStatusEffects, syncStatuses } from "./statuses";
 import { loadSystemTemplates } from "./templates";
+import { registerQuenchBatches, type QuenchLike } from "./quench";
 
 Hooks.once("init", () => {
   console.log(`${SYSTEM_ID} | init`);
@@ -79,3 +80,6 @@ Hooks.on("updateActor", (actor, changed) => {
   if (!game.user?.isActiveGM || !c.system?.woundTrack) return;
   void syncStatuses(actor as Actor.Implementation);
 });
+
+// In-world self-test: batches for the Quench module (docs/foundry.md "Testing in a live world").
+Hooks.on("quenchReady" as never, ((quench: QuenchLike) => registerQuenchBatches(quench)) as never);

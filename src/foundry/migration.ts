@@ -10,6 +10,7 @@
  */
 import { MIGRATION_SETTING, MIGRATION_VERSION, SYSTEM_ID } from "./registry";
 import { needsMigration, systemChanges } from "./migrate-pure";
+import { forcedDeletion } from "./v14";
 
 type Rec = Record<string, unknown>;
 interface Doc {
@@ -41,7 +42,7 @@ async function migrateDoc(doc: Doc, invalid: boolean, report: MigrationReport): 
   const kind = doc.documentName === "Actor" ? "Actor" : "Item";
   try {
     const src = doc.toObject() as Rec;
-    const { changes, reset } = systemChanges(kind, doc.type, src.system, { repair: invalid });
+    const { changes, reset } = systemChanges(kind, doc.type, src.system, { repair: invalid, deletion: forcedDeletion() });
     if (invalid) report.repaired[doc.uuid] = reset;
     if (!changes) {
       if (invalid) throw new Error("no repair makes it valid");

@@ -6,8 +6,14 @@ import { SYSTEM_ID } from "./registry";
 import { defeatedPlan, statusesFor, statusPlan, WOUND_STATUS_EFFECTS } from "./statuses-pure";
 
 export function registerStatusEffects(): void {
-  const list = CONFIG.statusEffects as unknown as { id: string; name: string; img: string }[];
-  for (const e of WOUND_STATUS_EFFECTS) if (!list.some((x) => x.id === e.id)) list.push({ ...e });
+  // v13: an array of {id, name, img}; v14: a record keyed by id (the array still works there
+  // through a compatibility layer). Write the shape this core has.
+  const list = CONFIG.statusEffects as unknown as { id: string; name: string; img: string }[] | Record<string, { id: string; name: string; img: string }>;
+  for (const e of WOUND_STATUS_EFFECTS) {
+    if (Array.isArray(list)) {
+      if (!list.some((x) => x.id === e.id)) list.push({ ...e });
+    } else list[e.id] ??= { ...e };
+  }
   // Taken Out / Dead mark the combatant defeated (core uses "dead" by default).
   (CONFIG.specialStatusEffects as unknown as Record<string, string>).DEFEATED = "dead";
 }

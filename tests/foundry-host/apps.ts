@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { current } from "./context";
 import { OWNERSHIP, type HostDocument } from "./documents";
-import { isRec } from "./fields";
+import { deepClone, isRec } from "./fields";
 import { mergeObject } from "./utils";
 import { ROOT, SYSTEM_PATH } from "./world";
 
@@ -32,7 +32,7 @@ function mergedDefaults(cls: unknown): Rec {
   for (const d of chain) {
     for (const [k, v] of Object.entries(d)) {
       if (k === "classes" && Array.isArray(v)) out.classes = [...new Set([...((out.classes as string[]) ?? []), ...v])];
-      else if (isRec(v) && isRec(out[k])) out[k] = mergeObject(structuredClone(out[k] as Rec), v as Rec);
+      else if (isRec(v) && isRec(out[k])) out[k] = mergeObject(deepClone(out[k] as Rec), v as Rec);
       else out[k] = isRec(v) ? { ...(v as Rec) } : v;
     }
   }
@@ -257,7 +257,7 @@ export async function getTemplate(path: string): Promise<HandlebarsTemplateDeleg
   const c = current();
   let t = c.templateCache.get(path);
   if (!t) {
-    await c.world.delay("template");
+    await c.world.delay("template", c);
     t = c.handlebars.compile(readFileSync(fileOf(path), "utf8"));
     c.templateCache.set(path, t);
   }

@@ -483,6 +483,13 @@ export class ChatMessage extends HostDocument {
     if (mode === "blindroll") chatData.blind = true;
     return chatData;
   }
+  /** v14 ChatMessage.applyMode(chatData, mode): the message modes of `core.messageMode` (public, gm, blind, self). */
+  static applyMode(chatData: Rec, mode: string): Rec {
+    const v13 = { public: "publicroll", gm: "gmroll", blind: "blindroll", self: "selfroll" } as Record<string, string>;
+    const c = current();
+    if (c.world.generation < 14) throw new Error("ChatMessage.applyMode is v14");
+    return ChatMessage.applyRollMode(chatData, v13[mode] ?? mode);
+  }
   /** v13 ChatMessage#renderHTML: the message element; `renderChatMessageHTML` fires before it is returned. */
   async renderHTML(): Promise<HTMLElement> {
     const li = document.createElement("li");
@@ -509,6 +516,9 @@ export class TokenDocument extends HostDocument {
   }
   get actorLink() {
     return this._source.actorLink === true;
+  }
+  get actorId(): string | null {
+    return (this._source.actorId as string | null) ?? null;
   }
   get x() {
     return Number(this._source.x);

@@ -9,7 +9,7 @@ import { ActorSheet, ActorSheetV2, ApplicationV2, DialogV2, DocumentSheetConfig,
 import { DiceTerm, Die, FateDie, Roll } from "./dice";
 import { ActiveEffect, Actor, ChatMessage, Combat, Combatant, Item, OWNERSHIP, ROLES, Scene, TokenDocument } from "./documents";
 import { DataModel, TypeDataModel, fields } from "./fields";
-import { utils } from "./utils";
+import { _del, _replace, utils } from "./utils";
 import { HostUser, type World } from "./world";
 
 let installedFor: World | null = null;
@@ -34,6 +34,12 @@ export function installGlobals(world: World): void {
     CHAT_MESSAGE_STYLES: { OTHER: 0, OOC: 1, IC: 2, EMOTE: 3 },
   };
   Object.assign(g, { Actor, Item, ChatMessage, Combat, Combatant, Scene, TokenDocument, ActiveEffect, User: HostUser, Roll });
+  // v14: the ForcedDeletion / ForcedReplacement operators as globals.
+  if (world.generation >= 14) Object.assign(g, { _del, _replace });
+  else {
+    delete g._del;
+    delete g._replace;
+  }
   g.fromUuidSync = (uuid: string) => current().resolveUuid(uuid);
   g.fromUuid = async (uuid: string) => current().resolveUuid(uuid);
   g.foundry = {

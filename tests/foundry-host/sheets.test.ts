@@ -25,12 +25,16 @@ describe("templates and helpers", () => {
     t.player.click(app.element.querySelector('[data-action="attack"]'));
     await t.world.settle();
     const id = t.gm.game.messages.contents.at(-1)!.id;
+    // Resolve it (defend), so the card shows its steps partial too.
+    t.gm.click(t.gm.chatLog.get(id)!.querySelector('[data-action="defend"]'));
+    await t.world.settle();
     // A client that connects now draws the existing card during start-up.
     const late = await t.world.connect(t.ids.player);
     await t.world.settle();
     const card = late.chatLog.get(id)!;
     expect(card.querySelector(".fudge-card-error")).toBeNull();
     expect(card.querySelector(".fudge-card")).not.toBeNull();
+    expect(card.querySelector(".fudge-explain .fudge-steps")).not.toBeNull();
   });
 });
 

@@ -39,6 +39,14 @@ export function setProperty(obj: Rec, path: string, value: unknown): boolean {
   return true;
 }
 
+/** v14's update operators (globals `_del`, `_replace(value)`; FOUNDRY-V13.md "v14"). */
+export class ForcedDeletion {}
+export class ForcedReplacement {
+  constructor(readonly value: unknown) {}
+}
+export const _del = new ForcedDeletion();
+export const _replace = (value: unknown) => new ForcedReplacement(value);
+
 /**
  * mergeObject(original, other, {performDeletions, recursive, inplace}) as core: `-=key` deletes
  * the key, `==key` replaces it whole; recursive: false replaces inner objects whole.
@@ -53,6 +61,14 @@ export function mergeObject<T extends Rec>(original: T, other: Rec = {}, opts: {
     }
     if (k.startsWith("==")) {
       target[k.slice(2)] = deepClone(v);
+      continue;
+    }
+    if (v instanceof ForcedDeletion) {
+      delete target[k];
+      continue;
+    }
+    if (v instanceof ForcedReplacement) {
+      target[k] = deepClone(v.value);
       continue;
     }
     if (recursive && isRec(v) && getType(v) === "Object" && isRec(target[k])) mergeObject(target[k] as Rec, v, { ...opts, inplace: true });

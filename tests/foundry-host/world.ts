@@ -7,7 +7,7 @@
  * Sources (public): v13 API docs (Game, ClientSettings, Users#activeGM, User#query,
  * CONFIG.queries, Hooks), FOUNDRY-V13.md for every behaviour it names.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import HandlebarsLib from "handlebars";
 import { registerFoundryCoreHelpers } from "../../playground/foundry-core-helpers";
@@ -374,13 +374,15 @@ export class Client {
         data: deepClone(server.snapshot()),
         ready: false,
         release: { generation: this.world.generation, version: `${this.world.generation}.350` },
-        packs: new Map(),
+        packs: loadPacks(this),
         paused: false,
         get combat() {
           return ((this as unknown as { combats: HostCollection<Combat> }).combats).find((c) => c._source.active === true) ?? null;
         },
       } as never;
       this.CONFIG = makeConfig() as never;
+      // v14: CONFIG.statusEffects is a record keyed by id.
+      if (this.world.generation >= 14) this.CONFIG.statusEffects = Object.fromEntries((this.CONFIG.statusEffects as { id: string }[]).map((e) => [e.id, e]));
       this.ui = {
         notifications: { info: (m: unknown) => this.notify("info", m), warn: (m: unknown) => this.notify("warn", m), error: (m: unknown) => this.notify("error", m), notify: (m: unknown) => this.notify("info", m) },
         chat: { scrollBottom: () => undefined },
@@ -516,6 +518,30 @@ export class Client {
   }
 }
 
+/**
+ * The system's compendium packs from their sources (packs/src/<name>/*.json): `getDocuments()`
+ * builds documents that are not in the world (as a CompendiumCollection's are).
+ */
+function loadPacks(client: Client): Map<string, Rec> {
+  const out = new Map<string, Rec>();
+  const manifest = client.world.manifest as { id: string; packs: { name: string; type: string; label: string }[] };
+  for (const p of manifest.packs) {
+    const dir = join(ROOT, "packs", "src", p.name);
+    const key = `${manifest.id}.${p.name}`;
+    out.set(key, {
+      collection: key,
+      documentName: p.type,
+      metadata: { ...p, id: key },
+      async getDocuments() {
+        if (!DOC_META[p.type]) return [];
+        const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+        return client.run(() => files.map((f) => makeDocument(client, p.type, JSON.parse(readFileSync(join(dir, f), "utf8")), null, true)));
+      },
+    });
+  }
+  return out;
+}
+
 function makeGrid() {
   return {
     size: 100,
@@ -619,16 +645,20 @@ export class Server {
       await this.world.delay(req.action, client);
       const user = client.user;
       if (req.action === "activateScene") return this.activateScene(client, req);
-      const op = this.apply(client, user, req);
-      if (!op) return [];
-      let mine: HostDocument[] = [];
-      for (const c of this.world.connectedClients()) {
-        const docs = c.receive(op);
-        if (c === client) mine = docs;
-      }
-      return mine;
+      return this.broadcast(client, this.apply(client, user, req));
     })();
     return this.world.track(work);
+  }
+
+  /** Every connected client applies the operation and fires its hooks; the requester gets its own documents. */
+  private broadcast(client: Client, op: BroadcastOp | null): HostDocument[] {
+    if (!op) return [];
+    let mine: HostDocument[] = [];
+    for (const c of this.world.connectedClients()) {
+      const docs = c.receive(op);
+      if (c === client) mine = docs;
+    }
+    return mine;
   }
 
   private apply(client: Client, user: HostUser, req: Request): BroadcastOp | null {
@@ -648,6 +678,8 @@ export class Server {
       if (action === "create") {
         const src = cleanDocumentSource(documentName, deepClone(expandObject(d)));
         src._id = options.keepId && d._id ? d._id : randomID();
+        // Embedded documents created with their parent get ids too (items, effects, tokens, combatants).
+        for (const key of Object.values(DOC_META[documentName].embedded)) for (const e of (src[key] as Rec[] | undefined) ?? []) if (!e._id) e._id = randomID();
         // A message's author is the creating user; only a GM may name another (FOUNDRY-V13.md).
         if (documentName === "ChatMessage" && (!user.isGM || !src.author)) src.author = user.id;
         if (documentName === "ChatMessage") src.rolls = ((src.rolls as unknown[]) ?? []).map((r) => (typeof r === "string" ? r : JSON.stringify(r)));
@@ -705,14 +737,7 @@ export class Server {
     const prior = [...this.db.Scene.values()].find((s) => s.active === true && s._id !== id);
     const data: Rec[] = [{ _id: id, active: true }];
     if (prior) data.push({ _id: prior._id, active: false });
-    const op = this.apply(client, client.user, { action: "update", documentName: "Scene", parentUuid: null, data, options: { ...req.options, _priorActiveScene: prior?._id ?? null } });
-    if (!op) return [];
-    let mine: HostDocument[] = [];
-    for (const c of this.world.connectedClients()) {
-      const docs = c.receive(op);
-      if (c === client) mine = docs;
-    }
-    return mine;
+    return this.broadcast(client, this.apply(client, client.user, { action: "update", documentName: "Scene", parentUuid: null, data, options: { ...req.options, _priorActiveScene: prior?._id ?? null } }));
   }
 }
 
@@ -763,8 +788,11 @@ export class World {
     this.generation = opts.generation ?? 13;
   }
 
+  /** A template file is fetched over HTTP in Foundry: each takes at least this long (ms). */
+  templateLatency = 3;
   async delay(action: string, client?: Client): Promise<void> {
-    const ms = typeof this.latency === "function" ? this.latency(action, client) : this.latency;
+    let ms = typeof this.latency === "function" ? this.latency(action, client) : this.latency;
+    if (action === "template") ms = Math.max(ms, this.templateLatency);
     await new Promise((r) => setTimeout(r, ms));
   }
 
