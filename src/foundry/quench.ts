@@ -18,6 +18,7 @@ import { SYSTEM_ID } from "./registry";
 import { statusesFor } from "./statuses-pure";
 import { STORED_SHAPES } from "./stored-shapes";
 import type { ActorType } from "../system/data";
+import { registerIntegrityBatch } from "./quench-integrity";
 
 /** The parts of Quench's batch context the batches use (Mocha's BDD interface and Chai). */
 export interface QuenchBatchContext {
@@ -37,13 +38,13 @@ export interface QuenchLike {
   registerBatch(key: string, fn: (context: QuenchBatchContext) => void, options?: { displayName?: string; preSelected?: boolean }): void;
 }
 
-export const QUENCH_BATCHES = ["sheets", "card-loop", "statuses", "initiative", "migration"].map((k) => `${SYSTEM_ID}.${k}`);
+export const QUENCH_BATCHES = ["sheets", "card-loop", "statuses", "initiative", "migration", "integrity"].map((k) => `${SYSTEM_ID}.${k}`);
 
 const PREFIX = "[Quench] ";
 type Deletable = { delete(): Promise<unknown>; id: string | null };
 
 /** Everything a batch creates, deleted in reverse order afterwards; the preset restored. */
-class Scratch {
+export class Scratch {
   private made: Deletable[] = [];
   private preset: PresetId | null = null;
   track<T>(doc: T): T {
@@ -82,7 +83,7 @@ const trackState = (a: Actor.Implementation) => {
 };
 
 /** Waits until `check` holds (the active GM's hooks run after the update returns), or the timeout. */
-async function until(check: () => boolean, ms = 3000): Promise<boolean> {
+export async function until(check: () => boolean, ms = 3000): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (check()) return true;
@@ -236,4 +237,6 @@ export function registerQuenchBatches(quench: QuenchLike): void {
     },
     { displayName: "Fudge Combat & Wounds: migration of every stored shape" },
   );
+
+  registerIntegrityBatch(quench);
 }
