@@ -105,7 +105,7 @@ export function registerQuenchBatches(quench: QuenchLike): void {
       const s = new Scratch();
       const actors: Actor.Implementation[] = [];
       before(async () => {
-        for (const x of SAMPLES) actors.push(await s.actorFromPack(x.pack, x.name).catch(() => s.actorFromPack(x.pack, x.name.split(" ")[0])));
+        for (const x of SAMPLES) actors.push(await s.actorFromPack(x.pack, x.name));
       });
       after(() => s.cleanup());
       for (const preset of PRESETS)

@@ -54,6 +54,18 @@ describe("every die a Foundry Roll", () => {
     expect(t.world.errors).toEqual([]);
     expect(messagesWithRolls(t.gm).map((m) => (m as unknown as { rolls: Roll[] }).rolls[0].formula)).toEqual(["4dF"]);
     expect(t.world.rolls.map((r) => r.userId)).toEqual([t.ids.player]);
+    // Volt: Recover is a Willpower roll on two d20 (a Volt track with Stun to recover from).
+    await setPreset(t, "volt");
+    await t.gm.run(() => updateActor(actorOn(t.gm, t.hero), actions.resetTrack(plainActor(actorOn(t.gm, t.hero)), userRef())));
+    await t.world.settle();
+    const volt = (await t.player.run(() => (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({ force: true }))) as { element: HTMLElement };
+    t.world.dice.queue(3, 17);
+    t.player.click(volt.element.querySelector('[data-action="recover"]'));
+    await t.world.settle();
+    expect(t.world.errors).toEqual([]);
+    const last = messagesWithRolls(t.gm).at(-1) as unknown as { rolls: Roll[]; flags: Record<string, { dice: { faces: number[] }[] }> };
+    expect(last.rolls[0].formula).toBe("2d20");
+    expect(last.flags["fudge-wounds"].dice[0].faces).toEqual([3, 17]);
   });
 });
 
