@@ -69,6 +69,7 @@ Hooks.once("init", () => {
 Hooks.once("ready", () => {
   // Settings are readable now: derive every actor again under the world's preset.
   for (const a of game.actors!.contents) a.reset();
+  applyInitiative();
   void migrateWorld();
 });
 
