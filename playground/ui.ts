@@ -17,7 +17,7 @@ import { attackCardContext, rollCardContext, type CardViewer } from "../src/syst
 import { ITEM_DEFAULTS, worldRulesFrom, type ActorDoc, type AttackCardData, type ItemDoc, type ItemType, type WorldRules } from "../src/system/data";
 import * as actions from "../src/system/actions";
 import { pipelineFor } from "../src/rules/pipeline";
-import { rollDie, rollFudgeDice } from "../src/rules/dice";
+import { rngRoller, rollAttackSync, rollSlotSync, traitFormula } from "../src/system/rolling";
 import { STANDARD_RUNGS } from "../src/rules/ladder";
 
 export interface ActionCall {
@@ -150,9 +150,9 @@ function postMessage(store: Store, type: string, system: unknown, alias: string)
 
 // ─── Dice: the host rolls what the rules name ───────────────────────────────────────────
 
-/** Dice of a trait roll: Volt traits roll 2d20 (black, white), every other preset 4dF (Fudge §1.4). */
+/** Dice of a trait roll: Volt traits roll 2d20 (black, white), every other preset 4dF (Fudge §1.4) — the system's roll path (src/system/rolling.ts) with the playground's dice. */
 function traitFaces(traitKey: string, dice: PlaygroundDice): number[] {
-  return traitKey.startsWith("volt.") ? [rollDie(20, dice.rng), rollDie(20, dice.rng)] : rollFudgeDice(4, dice.rng);
+  return rngRoller(dice.rng)(traitFormula(traitKey)).faces;
 }
 
 /** Dice of the defender's slot on a card, rolled with the slot's own roll function. */
@@ -162,7 +162,7 @@ function defenceFaces(card: AttackCardData, actorId: string, dice: PlaygroundDic
   const p = pipelineFor((t.request as { preset?: unknown }).preset);
   const slot = p.slots(p.parseRequest(t.request)).find((s) => actions.isDefenderSlot(s.id));
   if (!slot) throw new Error("this attack has no defence roll");
-  return slot.roll(dice.rng);
+  return rollSlotSync(slot, rngRoller(dice.rng)).faces;
 }
 
 // ─── Actions ────────────────────────────────────────────────────────────────────────────
@@ -212,7 +212,8 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
         return updateActor(store, actor._id, r.update);
       }
       case "recover": {
-        const r = actions.recover(a, rollDie(20, dice.rng), rollDie(20, dice.rng), rules, user);
+        const [black, white] = rngRoller(dice.rng)("2d20").faces;
+        const r = actions.recover(a, black, white, rules, user);
         return updateActor(store, actor._id, r.update);
       }
       case "resetTrack":
@@ -223,13 +224,13 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       case "attack": {
         const weaponId = data(el, "itemId", "weaponId") ?? null;
         const targets = s.targets.filter((id) => id !== actor._id).map((id) => store.actor(id)).filter((x): x is PlainDoc => !!x).map(asActor);
-        const card = actions.startAttack(a, weaponId, targets, {}, dice.rng, rules, user);
+        const card = rollAttackSync((d) => actions.startAttack(a, weaponId, targets, {}, d, rules, user), rngRoller(dice.rng));
         return postMessage(store, "attackCard", card, actor.name);
       }
       case "attackAll": {
         const kind = data(el, "kind") === "ranged" ? "ranged" : "melee";
         const targets = s.targets.filter((id) => id !== actor._id).map((id) => store.actor(id)).filter((x): x is PlainDoc => !!x).map(asActor);
-        for (const weaponId of actions.wieldedAttacks(a, kind, rules)) postMessage(store, "attackCard", actions.startAttack(a, weaponId, targets, {}, dice.rng, rules, user), actor.name);
+        for (const weaponId of actions.wieldedAttacks(a, kind, rules)) postMessage(store, "attackCard", rollAttackSync((d) => actions.startAttack(a, weaponId, targets, {}, d, rules, user), rngRoller(dice.rng)), actor.name);
         return;
       }
       // Plain document operations (Foundry's createEmbeddedDocuments / update / delete, item sheets).
@@ -294,9 +295,9 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       return setCard(actions.defend(card, ta, defenceFaces(card, targetId, dice), user));
     case "apply":
     case "applyFudgePoint":
-      return setBoth(actions.applyDamage(card, ta, user, rules, { spendFudgePoint: call.action === "applyFudgePoint" }));
+      return setBoth(actions.applyDamage(card, ta, user, rules, { spendFudgePoint: call.action === "applyFudgePoint", messageId: msg._id }));
     case "undo":
-      return setBoth(actions.undoDamage(card, ta, user, rules, { force: el.dataset.force === "true" }));
+      return setBoth(actions.undoDamage(card, ta, user, rules, { force: el.dataset.force === "true", messageId: msg._id }));
     default:
       throw new Error(`the playground has no handler for the card action "${call.action}"`);
   }

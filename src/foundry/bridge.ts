@@ -10,7 +10,10 @@ import { miniatureNumbers } from "../system/actions";
 import { equippedOf, fudgeCombatant, trackFor } from "../system/combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "../system/data";
 import { worldRulesFrom } from "../system/data";
+import { initiativeTrait } from "./initiative-pure";
 import { safeTrackUpdate } from "./update-pure";
+import { serialQueue, type SerialRunner } from "./serial-pure";
+import { forcedReplacement } from "./v14";
 import { SYSTEM_ID } from "./registry";
 
 /** The world rules from the settings (defaults for anything unset or broken). */
@@ -28,7 +31,7 @@ export function plainItem(item: AnyDoc & { toObject?: (source?: boolean) => unkn
 
 /** A plain ActorDoc from an Actor, with its items and ownership. */
 export function plainActor(actor: Actor.Implementation): ActorDoc {
-  const src = actor.toObject(true) as unknown as { system: unknown; ownership: Record<string, number> };
+  const src = actor.toObject(true) as unknown as { system: unknown; ownership: Record<string, number>; flags?: Record<string, unknown> };
   return {
     _id: String(actor.id),
     uuid: actor.uuid,
@@ -38,6 +41,7 @@ export function plainActor(actor: Actor.Implementation): ActorDoc {
     system: src.system as ActorDoc["system"],
     items: actor.items.contents.map((i) => plainItem(i as unknown as AnyDoc & { toObject: (s?: boolean) => unknown })),
     ownership: src.ownership,
+    flags: src.flags ?? {},
   };
 }
 
@@ -57,6 +61,8 @@ export interface DerivedActor {
    * (Miniatures: The datacard). null where the preset or the actor has none.
    */
   factors: { odf: number | null; ddf: number | null; modf: number | null; rodf: number | null; hddf: number | null };
+  /** The trait the initiative roll adds (`@derived.initiative`, initiative-pure.ts). */
+  initiative: number;
   /** A stored state that does not fit the track config: the sheet shows it instead of crashing. */
   error: { key: string; params: Record<string, string | number> } | null;
 }
@@ -101,10 +107,10 @@ export function deriveFromDoc(doc: ActorDoc, rules: WorldRules): DerivedActor {
   try {
     const track = trackFor(doc, rules);
     const status = trackStatus(track);
-    return { track, status, penalty: status.penalty, condition: status.condition, openBoxes: openBoxesOf(renderTrack(track)), factors: factorsOf(doc, rules), error: null };
+    return { track, status, penalty: status.penalty, condition: status.condition, openBoxes: openBoxesOf(renderTrack(track)), factors: factorsOf(doc, rules), initiative: initiativeTrait(doc, rules.preset, status.penalty), error: null };
   } catch (e) {
     if (!isRulesError(e)) throw e;
-    return { track: null, status: null, penalty: 0, condition: "able", openBoxes: { value: 0, max: 0 }, factors: noFactors(), error: { key: e.key, params: e.params } };
+    return { track: null, status: null, penalty: 0, condition: "able", openBoxes: { value: 0, max: 0 }, factors: noFactors(), initiative: initiativeTrait(doc, rules.preset, 0), error: { key: e.key, params: e.params } };
   }
 }
 
@@ -113,7 +119,31 @@ export function deriveActorSystem(actor: Actor.Implementation): DerivedActor {
 }
 
 /** Persists a src/system actor update; a new wound-track state replaces the stored one exactly. */
-export async function updateActor(actor: Actor.Implementation, update: { system: unknown }): Promise<void> {
+export async function updateActor(actor: Actor.Implementation, update: { system: unknown; flags?: unknown }): Promise<void> {
   const stored = (actor.toObject(true) as unknown as { system: unknown }).system;
-  await actor.update(safeTrackUpdate(stored, update) as never);
+  await actor.update(safeTrackUpdate(stored, update, forcedReplacement()) as never);
+}
+
+/** This client's write queue, one lane per actor (and per chat card): see serial-pure.ts. Keyed by `game`: one per client. */
+const queues = new WeakMap<object, SerialRunner>();
+export function writeQueue<T>(lane: string, task: () => Promise<T> | T): Promise<T> {
+  let q = queues.get(game as object);
+  if (!q) queues.set(game as object, (q = serialQueue()));
+  return q(lane, task);
+}
+
+/** The queue lane of an actor (its uuid: a token's synthetic actor has its own). */
+export const actorLane = (actor: { uuid: string }): string => `actor:${actor.uuid}`;
+
+/**
+ * Changes an actor in its turn: `compute` reads the actor as it is once every earlier write to
+ * it on this client has landed, and its update (or null: nothing to write) is saved before the
+ * next write starts. Sheets, combat hooks and card actions all write wound tracks through this.
+ */
+export async function changeActor<R extends { system: unknown; flags?: unknown } | null>(actor: Actor.Implementation, compute: (doc: ActorDoc) => R): Promise<R> {
+  return writeQueue(actorLane(actor), async () => {
+    const update = compute(plainActor(actor));
+    if (update) await updateActor(actor, update);
+    return update;
+  });
 }

@@ -10,12 +10,17 @@ import * as actions from "../system/actions";
 import { attackCardContext, rollCardContext } from "../system/card";
 import type { ActorDoc, AttackCardData } from "../system/data";
 import { TEMPLATES } from "../system/handlebars";
-import { plainActor, updateActor, worldRules } from "./bridge";
+import { checkCard, defenceFacesOf, defenceLogUpdate, rederiveTarget } from "../system/integrity";
+import { actorLane, plainActor, updateActor, worldRules, writeQueue } from "./bridge";
 import { gutsAfterWound } from "./combat";
-import { reportError, rng, userRef } from "./foundry-util";
+import { reportError, userRef } from "./foundry-util";
+import { foundryRoller, postWithRolls, showRolls } from "./dice";
+import { rollAttack, rollSlot, type SlotRoll } from "../system/rolling";
 import { QUERIES, SYSTEM_ID } from "./registry";
-import { routeCardAction, type CardAction } from "./relay-pure";
+import { RELAY_FLAG, requestOf, routeCardAction, type CardAction, type RelayRequest } from "./relay-pure";
 import { gangUpCount, inContactWithEnemy, type TokenBox } from "./table-pure";
+import { forcedDeletion } from "./v14";
+import { templatesReady } from "./templates";
 
 const tpl = (p: string) => `systems/${SYSTEM_ID}/${p}`;
 const esc = (s: unknown) => foundry.utils.escapeHTML(String(s ?? ""));
@@ -118,17 +123,29 @@ export async function startAttackFlow(actor: Actor.Implementation, weaponIds: (s
   }
   const targetDocs = targets.map((t) => plainActor(t.actor!));
   for (const id of ids) {
-    const card = actions.startAttack(plainActor(actor), id, targetDocs, situation, rng, rules, userRef());
+    // Every die a Foundry Roll on this (the attacker's) client; the faces go to the rules core.
+    const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(actor), id, targetDocs, situation, dice, rules, userRef()), foundryRoller);
     card.targets.forEach((t, i) => (t.tokenId = String(targets[i].id)));
-    await ChatMessage.create({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) } as never);
+    await postWithRolls({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) }, rolls);
   }
 }
 
 // ─── Card rendering and buttons ────────────────────────────────────────────────────────
 
+/** The message's author as the server vouches for it (a player cannot post as another user). */
+function authorOf(message: ChatMessage.Implementation): actions.UserRef | null {
+  const a = (message as unknown as { author?: { id: string | null; isGM: boolean } | null }).author;
+  return a?.id ? userRef(a) : null;
+}
+
+/**
+ * The card's data, checked against the card limits (src/system/integrity.ts), with `userId`
+ * taken from the message's author: what the card itself says about its user is ignored.
+ */
 function cardData(message: ChatMessage.Implementation): AttackCardData {
   const sys = message.system as unknown as { toObject?: () => unknown };
-  return (sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys)) as AttackCardData;
+  const card = checkCard(sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys));
+  return { ...card, userId: authorOf(message)?.id ?? "" };
 }
 
 function actorByRef(ref: string): Actor.Implementation | null {
@@ -143,6 +160,8 @@ export function onRenderChatMessage(message: ChatMessage.Implementation, html: H
   const content = html.querySelector<HTMLElement>(".message-content") ?? html;
   void (async () => {
     try {
+      // Cards drawn at start-up may come before the partials are registered.
+      await templatesReady();
       const rules = worldRules();
       let rendered: string;
       if (type === "attackCard") {
@@ -161,7 +180,8 @@ export function onRenderChatMessage(message: ChatMessage.Implementation, html: H
       content.innerHTML = rendered;
       if (type === "attackCard") wireCard(message, content);
     } catch (e) {
-      console.error(`${SYSTEM_ID} | card render`, e);
+      // A malformed or oversized card is a RulesError: the card says so; anything else is a bug.
+      if (!isRulesError(e)) console.error(`${SYSTEM_ID} | card render`, e);
       content.innerHTML = `<p class="fudge-card-error">${esc(isRulesError(e) ? loc(e.key) : String(e))}</p>`;
     }
   })();
@@ -196,32 +216,59 @@ export async function clickCardAction(message: ChatMessage.Implementation, actio
     const card = cardData(message);
     const t = card.targets.find((x) => x.actorId === targetId);
     const user = userRef();
-    const verdict = actions.authorize(action, user, plainActor(target), card, t);
+    const verdict = actions.authorize(action, user, plainActor(target), card, t, String(message.id));
     const route = routeCardAction(verdict, message.isOwner, user.isGM);
-    if (route === "refuse") throw new RulesError("user", "FUDGE.Error.NotPermitted", `you may not ${action} on ${target.name}`, { action, name: target.name });
+    if (route === "refuse") throw actions.refusal(action, target.name);
     if (route === "local") return await performCardAction(message, action, target, user, { force, spendFudgePoint });
     const gm = game.users!.activeGM;
-    if (!gm) throw new RulesError("user", "FUDGE.Error.Relay.NoGM", "no GM is connected to do this");
-    const reply = (await gm.query(QUERIES[action] as never, { messageId: message.id, action, targetId, force, spendFudgePoint } as never, { timeout: 15_000 } as never)) as { ok: boolean; key?: string; params?: Record<string, string> } | null;
-    if (!reply?.ok) throw new RulesError("relay", reply?.key ?? "FUDGE.Error.Relay.Refused", "the GM's client refused this", reply?.params ?? {});
+    if (!gm) throw new RulesError("user", "FUDGE.Error.Relay.NoGM", "no GM is connected to do this", { name: target.name });
+    await relay({ messageId: String(message.id), action, targetId, force, spendFudgePoint }, gm, target.name);
   } catch (e) {
     reportError(e);
   }
 }
 
-/** Rolls the defender's slot with Foundry's random source (Fudge: 4dF). */
-function defenceFaces(card: AttackCardData, targetId: string): number[] {
+/**
+ * Asks the active GM's client to carry out a card action. The request goes first into this
+ * user's own flags (which only he and GMs may write: that is how the GM's client knows who
+ * asked, see relay-pure.ts), then the query names it; the entry is removed once answered.
+ */
+async function relay(request: RelayRequest, gm: User.Implementation, name: string): Promise<void> {
+  const me = game.user!;
+  const requestId = foundry.utils.randomID(16);
+  await me.update({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: { [requestId]: requestOf(request) } } } } as never);
+  try {
+    type Reply = { ok: boolean; key?: string; params?: Record<string, string> } | null;
+    let reply: Reply;
+    try {
+      reply = (await gm.query(QUERIES[request.action] as never, { ...requestOf(request), requestId, userId: me.id } as never, { timeout: 15_000 } as never)) as Reply;
+    } catch (e) {
+      // A timeout or a GM who left: the player reads a sentence, the console keeps the cause.
+      console.warn(`${SYSTEM_ID} | relay`, e);
+      throw new RulesError("relay", "FUDGE.Error.Relay.NoAnswer", "the GM's client did not answer", { name });
+    }
+    if (!reply?.ok) throw new RulesError("relay", reply?.key ?? "FUDGE.Error.Relay.Refused", "the GM's client refused this", reply?.params ?? {});
+  } finally {
+    const del = forcedDeletion(); // v14's operator; `-=key` before
+    void me.update({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: del === null ? { [`-=${requestId}`]: null } : { [requestId]: del } } } } as never);
+  }
+}
+
+/** Rolls the defender's slot (Fudge: 4dF) as a Foundry Roll on this client. */
+async function defenceRoll(card: AttackCardData, targetId: string): Promise<SlotRoll<Roll>> {
   const t = card.targets.find((x) => x.actorId === targetId);
   if (!t) throw new RulesError("target", "FUDGE.Error.NotATarget", "not a target of this attack");
   const p = pipelineFor((t.request as { preset?: unknown }).preset);
   const slot = p.slots(p.parseRequest(t.request)).find((s) => actions.isDefenderSlot(s.id));
   if (!slot) throw new RulesError("defend", "FUDGE.Error.NoDefenseRoll", "this attack has no defence roll");
-  return slot.roll(rng);
+  return rollSlot(slot, foundryRoller);
 }
 
 /**
- * Carries out a card action as `user` (the clicking user, or the requester on the GM's client
- * with `relayed`: src/system re-checks the permission for that user either way).
+ * Carries out a card action as `user` (the clicking user, or on the GM's client the requester
+ * the relay confirmed, with `relayed`: src/system re-checks the permission for that user). Runs
+ * in the target actor's write lane, so it reads the target, its wound log and the card as they
+ * are once every earlier write to that actor on this client has landed.
  */
 export async function performCardAction(
   message: ChatMessage.Implementation,
@@ -230,41 +277,59 @@ export async function performCardAction(
   user: actions.UserRef,
   opts: { relayed?: boolean; force?: boolean; spendFudgePoint?: boolean } = {},
 ): Promise<void> {
-  // One action per card target at a time on this client (the GM's client for relays): a second
-  // quick click reads the card after the first has written it, so Apply twice is refused.
-  const key = `${message.id}:${target.uuid}`;
-  if (inFlight.has(key)) throw new RulesError("card", "FUDGE.Error.Busy", "this card is being updated");
-  inFlight.add(key);
-  try {
-    await runCardAction(message, action, target, user, opts);
-  } finally {
-    inFlight.delete(key);
-  }
+  await writeQueue(actorLane(target), () => runCardAction(message, action, target, user, opts));
 }
 
-const inFlight = new Set<string>();
+/**
+ * Writes one target of a card (and any new rolls): the card is read again in its own lane so two
+ * targets' writes cannot undo each other.
+ */
+async function writeCardTarget(message: ChatMessage.Implementation, actorId: string, update: actions.CardUpdate, newRolls: Roll[] = []): Promise<void> {
+  const next = update.system.targets.find((t) => t.actorId === actorId);
+  if (!next) return;
+  await writeQueue(`message:${message.id}`, async () => {
+    const fresh = cardData(message);
+    const targets = fresh.targets.map((t) => (t.actorId === actorId ? next : t));
+    const rolls = newRolls.length ? { rolls: [...((message as unknown as { rolls?: Roll[] }).rolls ?? []), ...newRolls] } : {};
+    await message.update({ system: { targets }, ...rolls } as never);
+  });
+}
 
 async function runCardAction(message: ChatMessage.Implementation, action: CardAction, target: Actor.Implementation, user: actions.UserRef, opts: { relayed?: boolean; force?: boolean; spendFudgePoint?: boolean }): Promise<void> {
   const card = cardData(message);
   const doc: ActorDoc = plainActor(target);
+  const ref = doc.uuid ?? doc._id;
   const rules = worldRules();
+  const messageId = String(message.id);
   if (action === "defend") {
-    const u = actions.defend(card, doc, defenceFaces(card, doc.uuid ?? doc._id), user, { relayed: opts.relayed });
-    await message.update(u as never);
+    // One defence roll per card and target, whatever the card's author later writes on his card.
+    if (defenceFacesOf(doc, messageId)) throw new RulesError("defend", "FUDGE.Error.AlreadyDefended", `${doc.name} has already defended`, { name: doc.name });
+    const roll = await defenceRoll(card, ref);
+    const u = actions.defend(card, doc, roll.faces, user, { relayed: opts.relayed });
+    // The roll is kept on the defender, where the card's author cannot rewrite it; Apply reads it there.
+    await target.update({ flags: defenceLogUpdate(doc, { messageId, faces: roll.faces, by: user.id, at: Date.now() }) } as never);
+    // The defence Roll joins the card's rolls (for other modules and the roll tooltip).
+    await writeCardTarget(message, ref, u, roll.rolls);
+    await showRolls(roll.rolls);
     return;
   }
   if (action === "apply") {
-    const r = actions.applyDamage(card, doc, user, rules, { relayed: opts.relayed, spendFudgePoint: opts.spendFudgePoint });
+    const t = card.targets.find((x) => x.actorId === ref);
+    if (!t) throw new RulesError("target", "FUDGE.Error.NotATarget", `${doc.name} is not a target of this attack`, { name: doc.name });
+    // The integrity rule: the result comes from the live attacker (owned by the message's author)
+    // and the live target under the world's rules, with the card's recorded dice — never the card's claim.
+    const attacker = actorByRef(card.attackerId);
+    const live = rederiveTarget(card, t, { attacker: attacker ? plainActor(attacker) : null, defender: doc, author: authorOf(message), defenceFaces: defenceFacesOf(doc, messageId) }, rules);
+    const r = actions.applyDamage(card, doc, user, rules, { relayed: opts.relayed, spendFudgePoint: opts.spendFudgePoint, messageId, resolution: live.resolution, differs: live.differs });
     await updateActor(target, r.actorUpdate);
-    await message.update(r.cardUpdate as never);
+    await writeCardTarget(message, ref, r.cardUpdate);
     // Miniatures: a new wound level forces a Guts check at once.
-    const t = card.targets.find((x) => x.actorId === (doc.uuid ?? doc._id));
-    await gutsAfterWound(target, actions.followUpsOf(t!));
+    await gutsAfterWound(target, live.resolution.followUps.map((f) => ({ ...f })));
     return;
   }
-  const r = actions.undoDamage(card, doc, user, rules, { relayed: opts.relayed, force: opts.force });
+  const r = actions.undoDamage(card, doc, user, rules, { relayed: opts.relayed, force: opts.force, messageId });
   await updateActor(target, r.actorUpdate);
-  await message.update(r.cardUpdate as never);
+  await writeCardTarget(message, ref, r.cardUpdate);
 }
 
 /** GM toggle "apply to selected tokens" (dnd5e-style): each selected token that is a target of this card. */

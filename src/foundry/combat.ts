@@ -6,13 +6,14 @@
  */
 import { gutsRecheck, gutsTrigger, nearDeathGuts, parseGutsState } from "../rules/miniatures/guts";
 import { datacard, parseDatacard } from "../rules/miniatures/datacard";
-import { rollFudgeDice } from "../rules/dice";
 import * as actions from "../system/actions";
 import { miniatureDatacard, trackFor } from "../system/combatant";
 import type { MiniatureData } from "../system/data";
-import { plainActor, updateActor, worldRules, type DerivedActor } from "./bridge";
+import { changeActor, plainActor, updateActor, worldRules, type DerivedActor } from "./bridge";
 import { combatEndHealing, combatTurn, sceneEndHealing, turnEndHealing, turnStartTasks } from "./combat-pure";
-import { reportError, rng, userRef } from "./foundry-util";
+import { reportError, userRef } from "./foundry-util";
+import { foundryRoller, postRollNote } from "./dice";
+import { rollFaces, type SlotRoll } from "../system/rolling";
 import { SYSTEM_ID } from "./registry";
 
 const FLAG_CLIPPED = "clippedAtTurnStart";
@@ -21,26 +22,30 @@ const isActiveGM = () => game.user?.isActiveGM === true;
 
 async function heal(actor: Actor.Implementation, type: string): Promise<void> {
   try {
-    const r = actions.healWounds(plainActor(actor), { type }, worldRules(), userRef());
-    await updateActor(actor, r.update);
+    await changeActor(actor, (doc) => {
+      const r = actions.healWounds(doc, { type }, worldRules(), userRef());
+      // Nothing to heal: no write (so running twice, or on an unhurt actor, changes nothing).
+      const wt = r.update.system.woundTrack as Record<string, unknown>;
+      const next = actions.REPLACE_STATE_KEY in wt ? wt[actions.REPLACE_STATE_KEY] : wt.state;
+      if (JSON.stringify(next) === JSON.stringify((doc.system as { woundTrack: { state: unknown } }).woundTrack.state)) return null;
+      return r.update;
+    });
   } catch (e) {
     reportError(e);
   }
 }
 
-/** Miniatures: Near Death — Guts (lowered by the wound penalty) + 4dF each turn. */
+/** Miniatures: Near Death — Guts (lowered by the wound penalty) + 4dF each turn, a Foundry Roll. */
 async function nearDeathTurn(actor: Actor.Implementation): Promise<void> {
   const rules = worldRules();
   const doc = plainActor(actor);
   const card = parseDatacard(miniatureDatacard(doc, rules), "actor");
   const derived = datacard(card, derivedOf(actor)?.penalty ?? 0);
-  const faces = rollFudgeDice(4, rng);
-  const r = nearDeathGuts(trackFor(doc, rules), derived.guts, faces);
+  const rolled = await rollFaces("4dF", foundryRoller);
+  const r = nearDeathGuts(trackFor(doc, rules), derived.guts, rolled.faces);
   await updateActor(actor, { system: { woundTrack: { state: r.track.state } } });
-  await ChatMessage.create({
-    speaker: ChatMessage.getSpeaker({ actor }),
-    content: `<div class="fudge-wounds fudge-card"><p><strong>${foundry.utils.escapeHTML(actor.name)}</strong>: ${foundry.utils.escapeHTML(game.i18n!.localize(`FUDGE.Miniatures.NearDeath.${r.result}`))} (${r.total >= 0 ? "+" : "\u2212"}${Math.abs(r.total)})</p></div>`,
-  } as never);
+  const total = `${r.total >= 0 ? "+" : "\u2212"}${Math.abs(r.total)}`;
+  await postRollNote(actor, `FUDGE.Miniatures.NearDeath.${r.result}`, [total], [rolled]);
 }
 
 /**
@@ -54,23 +59,23 @@ async function gutsRecheckTurn(actor: Actor.Implementation, turn: number): Promi
   const guts = datacard(card, derivedOf(actor)?.penalty ?? 0).guts;
   let state = parseGutsState((doc.system as MiniatureData).gutsState, "system.gutsState");
   const lines: string[] = [];
+  const rolled: SlotRoll<Roll>[] = [];
   let i = 0;
   while (i < state.pending.length) {
     if (state.pending[i].lastTurn >= turn) {
       i++;
       continue;
     }
-    const r = gutsRecheck(state, rollFudgeDice(4, rng), turn, guts, 0, i);
+    const roll = await rollFaces("4dF", foundryRoller);
+    rolled.push(roll);
+    const r = gutsRecheck(state, roll.faces, turn, guts, 0, i);
     lines.push(game.i18n!.format(r.check.passed ? "FUDGE.Miniatures.GutsRecheckPassed" : "FUDGE.Miniatures.GutsRecheckFailed", { total: String(r.check.total), target: String(r.check.target) }));
     state = r.state;
     if (!r.check.passed) i++;
   }
   if (!lines.length) return;
   await actor.update({ system: { gutsState: state } } as never);
-  await ChatMessage.create({
-    speaker: ChatMessage.getSpeaker({ actor }),
-    content: `<div class="fudge-wounds fudge-card"><p><strong>${foundry.utils.escapeHTML(actor.name)}</strong></p>${lines.map((l) => `<p>${foundry.utils.escapeHTML(l)}</p>`).join("")}</div>`,
-  } as never);
+  await postRollNote(actor, "FUDGE.Miniatures.GutsCheck", lines, rolled);
 }
 
 async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {
@@ -95,17 +100,41 @@ async function onTurnEnd(combatant: Combatant.Implementation): Promise<void> {
   if (type) await heal(actor, type);
 }
 
+/**
+ * Turn effects through v13's Combat lifecycle (FOUNDRY-V13.md "Combat"): core calls these on the
+ * active GM's client only, when the turn moves forward (or the combatant at the same index
+ * changes); stepping back calls nothing. A combatant passed over (`context.skipped`) had no turn:
+ * nothing starts or ends for it.
+ */
+export class FudgeCombat extends Combat {
+  protected override async _onStartTurn(combatant: Combatant.Implementation, context: Combat.TurnEventContext): Promise<void> {
+    await super._onStartTurn(combatant, context);
+    if ((context as { skipped?: boolean }).skipped || !isActiveGM()) return;
+    await onTurnStart(combatant);
+  }
+  protected override async _onEndTurn(combatant: Combatant.Implementation, context: Combat.TurnEventContext): Promise<void> {
+    await super._onEndTurn(combatant, context);
+    if ((context as { skipped?: boolean }).skipped || !isActiveGM()) return;
+    await onTurnEnd(combatant);
+  }
+}
+
+/** Scenes whose end is being handled on this client (the same deactivation may arrive twice). */
+const endingScenes = new Set<string>();
+
+/** FATE: Hurt lasts for the scene — when the GM activates another scene, the old one has ended. */
+export function onSceneUpdate(scene: Scene.Implementation, change: { active?: unknown }): void {
+  // v13 activates scenes in one batch: `updateScene` fires on every client for both scenes;
+  // the previously active one gets `active: false`. Only the active GM acts.
+  if (!isActiveGM() || change.active !== false) return;
+  const id = String(scene.id);
+  if (endingScenes.has(id)) return;
+  endingScenes.add(id);
+  void endScene(scene).finally(() => endingScenes.delete(id));
+}
+
 export function registerCombatHooks(): void {
-  Hooks.on("updateCombat", (combat, change) => {
-    const changed = change as { turn?: number; round?: number };
-    if (!isActiveGM() || (changed.turn === undefined && changed.round === undefined)) return;
-    const prev = (combat as unknown as { previous?: { combatantId?: string | null } }).previous?.combatantId;
-    void (async () => {
-      const ended = prev ? combat.combatants.get(prev) : null;
-      if (ended) await onTurnEnd(ended as Combatant.Implementation);
-      if (combat.combatant) await onTurnStart(combat.combatant as Combatant.Implementation);
-    })();
-  });
+  (CONFIG.Combat as unknown as { documentClass: unknown }).documentClass = FudgeCombat;
   Hooks.on("deleteCombat", (combat) => {
     if (!isActiveGM()) return;
     const type = combatEndHealing(worldRules());
@@ -114,11 +143,7 @@ export function registerCombatHooks(): void {
       for (const c of combat.combatants.contents) if (c.actor) await heal(c.actor as Actor.Implementation, type);
     })();
   });
-  // FATE: Hurt lasts for the scene — when the GM activates another scene, the old one has ended.
-  Hooks.on("updateScene", (scene, change) => {
-    if (!isActiveGM() || (change as { active?: boolean }).active !== false) return;
-    void endScene(scene as Scene.Implementation);
-  });
+  Hooks.on("updateScene", (scene, change) => onSceneUpdate(scene as Scene.Implementation, change as { active?: unknown }));
 }
 
 /** Ends a scene for every actor with a token on it (also offered as game.system.api.endScene). */
@@ -150,14 +175,14 @@ export async function gutsAfterWound(actor: Actor.Implementation, followUps: rea
   let state = parseGutsState((doc.system as MiniatureData).gutsState, "system.gutsState");
   const turn = combatTurn(game.combat?.round);
   const lines: string[] = [];
+  const rolled: SlotRoll<Roll>[] = [];
   for (const f of checks) {
-    const r = gutsTrigger(state, { guts, faces: rollFudgeDice(4, rng), target: Number(f.params.target), turn, reason: String(f.params.reason) as never });
+    const roll = await rollFaces("4dF", foundryRoller);
+    rolled.push(roll);
+    const r = gutsTrigger(state, { guts, faces: roll.faces, target: Number(f.params.target), turn, reason: String(f.params.reason) as never });
     state = r.state;
     lines.push(game.i18n!.format(r.check.passed ? "FUDGE.Miniatures.GutsPassed" : "FUDGE.Miniatures.GutsFailed", { total: String(r.check.total), target: String(r.check.target), effect: game.i18n!.localize(`FUDGE.Miniatures.Guts.Effect${r.check.effect}`) }));
   }
   await actor.update({ system: { gutsState: state } } as never);
-  await ChatMessage.create({
-    speaker: ChatMessage.getSpeaker({ actor }),
-    content: `<div class="fudge-wounds fudge-card"><p><strong>${foundry.utils.escapeHTML(actor.name)}</strong>: ${foundry.utils.escapeHTML(game.i18n!.localize("FUDGE.Miniatures.GutsCheck"))}</p>${lines.map((l) => `<p>${foundry.utils.escapeHTML(l)}</p>`).join("")}</div>`,
-  } as never);
+  await postRollNote(actor, "FUDGE.Miniatures.GutsCheck", lines, rolled);
 }

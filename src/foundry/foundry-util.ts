@@ -1,16 +1,7 @@
-/** Small Foundry-side helpers: the current user, dice from Foundry's generator, localized errors. */
+/** Small Foundry-side helpers: the current user, ladder names, localized errors (dice: dice.ts). */
 import { isRulesError } from "../rules/errors";
 import { STANDARD_RUNGS } from "../rules/ladder";
 import type { UserRef } from "../system/actions";
-
-/** Foundry's own random source (a Mersenne Twister, CONFIG.Dice.randomUniform). */
-export const rng = (): number => (CONFIG.Dice as unknown as { randomUniform: () => number }).randomUniform();
-
-/** Fudge dice (Fudge §1.4: −, −, 0, 0, +, +) or, for Volt traits, two d20 (black, white). */
-export function rollFaces(traitKey: string): number[] {
-  if (traitKey.startsWith("volt.")) return [1 + Math.floor(rng() * 20), 1 + Math.floor(rng() * 20)];
-  return Array.from({ length: 4 }, () => Math.floor(rng() * 3) - 1);
-}
 
 export function userRef(user: { id: string | null; isGM: boolean } | null = game.user ?? null): UserRef {
   return { id: String(user?.id ?? ""), isGM: user?.isGM === true };

@@ -3,7 +3,7 @@
  * chat-card subtypes, settings, GM relay queries, token statuses and hooks; every rule and
  * every view model comes from src/rules and src/system.
  */
-import { registerHelpers, PARTIALS, TEMPLATES } from "../system/handlebars";
+import { registerHelpers } from "../system/handlebars";
 import { fill } from "../system/i18n";
 import { ladderOf } from "../system/view";
 import { ACTOR_MODELS, CHAT_MODELS, ITEM_MODELS } from "./data";
@@ -15,12 +15,12 @@ import { addImportButton } from "./import";
 import { migrateWorld } from "./migration";
 import { registerQueries } from "./queries";
 import { ACTOR_TYPES, ITEM_TYPES, SYSTEM_ID } from "./registry";
-import { registerSettings } from "./settings";
+import { applyInitiative, registerSettings } from "./settings";
 import { CharacterSheet, MiniatureSheet, NpcSheet } from "./sheets/actor-sheet";
 import { ITEM_SHEETS } from "./sheets/item-sheet";
 import { registerStatusEffects, syncStatuses } from "./statuses";
-
-const path = (p: string) => `systems/${SYSTEM_ID}/${p}`;
+import { loadSystemTemplates } from "./templates";
+import { registerQuenchBatches, type QuenchLike } from "./quench";
 
 Hooks.once("init", () => {
   console.log(`${SYSTEM_ID} | init`);
@@ -36,6 +36,10 @@ Hooks.once("init", () => {
   for (const type of ACTOR_TYPES) C.Actor.trackableAttributes[type] = { bar: ["openBoxes"], value: [] };
 
   const sheets = foundry.applications.apps.DocumentSheetConfig;
+  // Core's AppV1 sheets stay registered unless unregistered (FOUNDRY-V13.md): only ours remain.
+  const v1 = (foundry as unknown as { appv1: { sheets: { ActorSheet: unknown; ItemSheet: unknown } } }).appv1.sheets;
+  sheets.unregisterSheet(Actor, "core", v1.ActorSheet as never);
+  sheets.unregisterSheet(Item, "core", v1.ItemSheet as never);
   const actorSheets = { character: CharacterSheet, npc: NpcSheet, miniature: MiniatureSheet } as const;
   for (const type of ACTOR_TYPES)
     sheets.registerSheet(Actor, SYSTEM_ID, actorSheets[type] as never, { types: [type], makeDefault: true, label: `FUDGE.Sheet.${type}` } as never);
@@ -43,6 +47,7 @@ Hooks.once("init", () => {
     sheets.registerSheet(Item, SYSTEM_ID, ITEM_SHEETS[type] as never, { types: [type], makeDefault: true, label: `FUDGE.Sheet.${type}` } as never);
 
   registerSettings();
+  applyInitiative();
   registerStatusEffects();
   registerQueries();
   registerCombatHooks();
@@ -56,9 +61,8 @@ Hooks.once("init", () => {
     },
     { ladder: () => ladderOf(worldRules(), ladderNames()) },
   );
-  const partials = Object.fromEntries(Object.entries(PARTIALS).map(([name, p]) => [name, path(p)]));
-  void foundry.applications.handlebars.loadTemplates(partials as never);
-  void foundry.applications.handlebars.loadTemplates(Object.values(TEMPLATES).map(path));
+  // Not awaited here (Foundry would not wait): early renders await templatesReady().
+  void loadSystemTemplates();
 
   (game.system as unknown as { api: unknown }).api = { endScene, worldRules };
 });
@@ -66,6 +70,7 @@ Hooks.once("init", () => {
 Hooks.once("ready", () => {
   // Settings are readable now: derive every actor again under the world's preset.
   for (const a of game.actors!.contents) a.reset();
+  applyInitiative();
   void migrateWorld();
 });
 
@@ -77,6 +82,9 @@ Hooks.on("updateActor", (actor, changed) => {
   if (!game.user?.isActiveGM || !c.system?.woundTrack) return;
   void syncStatuses(actor as Actor.Implementation);
 });
+
+// In-world self-test: batches for the Quench module (docs/foundry.md "Testing in a live world").
+Hooks.on("quenchReady" as never, ((quench: QuenchLike) => registerQuenchBatches(quench)) as never);
 
 // Actors directory: "Import from Fudge RPG" for the GM (src/foundry/import.ts).
 Hooks.on("renderActorDirectory", (app, html) => addImportButton(app, html as HTMLElement));

@@ -1,17 +1,44 @@
 /**
- * Migration of stored `system` data from older shapes (pre-release 0.0.x builds), as pure
- * functions: TypeDataModel.migrateData calls them on every load, and the world migration
- * (migration.ts) uses `planWorldMigration` to persist the result once. They never mutate
- * their input and never invent data: unknown fields are left for the schema to drop, and
- * values out of range are left for the schema to reject.
+ * Migration of stored `system` data from every earlier shape, as pure functions.
+ *
+ * Foundry v13 calls `TypeDataModel.migrateData(source)` on every load and keeps `source`, ignoring
+ * the return value; cleaning then drops every key the schema lacks, in place, before `ready`
+ * (FOUNDRY-V13.md). So these functions **change `source` in place**: that is the only moment a
+ * renamed or removed field is still there. They never invent data: values out of range are left
+ * for the schema to clamp or reject; a stored document that fails validation is repaired by the
+ * world migration (`repairSystem`, migration.ts).
+ *
+ * Stored shapes handled (tests/foundry-host/fixtures.ts holds one of each):
+ * - 0.0.x pre-release builds: top-level attributes, `wounds`/`trackPreset`, `biography`, weapon
+ *   sizes and powers by other names, yes/no scale piercing, Miniatures `str`/`dex`/`move`.
+ * - 0.1.0 (first Foundry adapter): notes and descriptions stored as HTML (HTMLField), and the
+ *   token bar's `openBoxes` stored in the actor (now derived only).
  */
 import { levelValue } from "../rules/ladder";
-import type { ActorType, ItemType } from "../system/data";
+import { PRESETS } from "../rules/pipeline";
+import { GUTS_REASONS } from "../rules/miniatures/guts";
+import { ACTOR_DEFAULTS, ITEM_DEFAULTS, SHIELD_SIZES, STAT_BASES, TRACK_PRESETS, TRAIT_EFFECTS, WEAPON_SIZES, type ActorType, type ItemType } from "../system/data";
 
 type Rec = Record<string, unknown>;
 
 const isRec = (v: unknown): v is Rec => typeof v === "object" && v !== null && !Array.isArray(v);
-const clone = <T>(v: T): T => structuredClone(v);
+
+/** 0.1.0 stored notes and descriptions as HTML; they are plain text now (shown escaped). */
+export function htmlToText(v: unknown): unknown {
+  if (typeof v !== "string" || !/<\/?[a-z][^>]*>/i.test(v)) return v;
+  return v
+    .replace(/<br\s*\/?>/gi, "\n")
+    .replace(/<\/(p|div|li|h[1-6])>/gi, "\n")
+    .replace(/<[^>]+>/g, "")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#0?39;|&#x27;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
 
 /** A ladder value stored as a word ("Good") or numeric text ("+1") becomes its number (Fudge §1.3). */
 export function ladderNumber(v: unknown): unknown {
@@ -64,9 +91,10 @@ function fitVeryHurtBoxes(track: Rec): void {
   }
 }
 
+/** Migrates an actor's stored `system` in place (and returns it). */
 export function migrateActorSystem(type: ActorType, source: unknown): unknown {
   if (!isRec(source)) return source;
-  const s = clone(source);
+  const s = source;
   if (type === "character" || type === "npc") {
     // 0.0.x kept the three attributes at the top level.
     const attributes: Rec = isRec(s.attributes) ? s.attributes : {};
@@ -88,6 +116,7 @@ export function migrateActorSystem(type: ActorType, source: unknown): unknown {
     if (Object.keys(track).length) s.woundTrack = track;
     moveInto(s, "biography", s, "notes");
     if (type === "npc" && typeof s.pawn === "string") s.pawn = s.pawn === "true";
+    s.notes = htmlToText(s.notes);
   } else if (type === "miniature") {
     moveInto(s, "str", s, "strength");
     moveInto(s, "dex", s, "dexterity");
@@ -98,7 +127,10 @@ export function migrateActorSystem(type: ActorType, source: unknown): unknown {
     }
     if (typeof s.terrifying === "boolean") s.terrifying = s.terrifying ? 1 : 0;
     moveInto(s, "biography", s, "notes");
+    s.notes = htmlToText(s.notes);
   }
+  // 0.1.0 stored the token bar's open boxes; it is derived now (not editable, not stored).
+  delete s.openBoxes;
   return s;
 }
 
@@ -106,9 +138,10 @@ export function migrateActorSystem(type: ActorType, source: unknown): unknown {
 const WEAPON_SIZE_RENAMES: Record<string, string> = { unarmed: "none", martial: "martialArt", twohanded: "twoHanded", "two-handed": "twoHanded", light: "small" };
 const SHIELD_SIZE_RENAMES: Record<string, string> = { buckler: "small", round: "medium", kite: "medium", tower: "large", pavise: "large" };
 
+/** Migrates an item's stored `system` in place (and returns it). */
 export function migrateItemSystem(type: ItemType, source: unknown): unknown {
   if (!isRec(source)) return source;
-  const s = clone(source);
+  const s = source;
   switch (type) {
     case "weapon": {
       if (typeof s.size === "string" && s.size.toLowerCase() in WEAPON_SIZE_RENAMES) s.size = WEAPON_SIZE_RENAMES[s.size.toLowerCase()];
@@ -139,23 +172,73 @@ export function migrateItemSystem(type: ItemType, source: unknown): unknown {
       if (typeof s.effect === "string" && s.effect === "") s.effect = "none";
       break;
   }
+  if ("description" in s) s.description = htmlToText(s.description);
   return s;
 }
 
-// ─── World migration ───────────────────────────────────────────────────────────────────
+// ─── Repair and the world migration ──────────────────────────────────────────────────────
 
-export interface StoredDoc {
-  /** Where the update goes: a world actor/item uuid, or an embedded item's uuid. */
-  uuid: string;
-  documentName: "Actor" | "Item";
-  type: string;
-  /** The raw stored `system` (as the database holds it, before migrateData). */
-  system: unknown;
+/** Fields with a fixed list of values, by document subtype and path ("[]" = every array element). */
+const CHOICES: Record<string, Record<string, readonly unknown[]>> = {
+  character: { "woundTrack.preset": TRACK_PRESETS, "woundTrack.customLevels[].effect": ["", "cannotAct", "dying"] },
+  npc: { "woundTrack.preset": TRACK_PRESETS, "woundTrack.customLevels[].effect": ["", "cannotAct", "dying"] },
+  miniature: { "gutsState.pending[].reason": GUTS_REASONS },
+  weapon: { size: WEAPON_SIZES, power: ["muscle", "fixed"], statBasis: STAT_BASES, scalePiercing: ["none", "halve", "ignore"] },
+  shield: { size: SHIELD_SIZES },
+  gift: { effect: TRAIT_EFFECTS },
+  fault: { effect: TRAIT_EFFECTS },
+  attackCard: { preset: PRESETS },
+  rollCard: { preset: PRESETS },
+};
+
+function walk(node: unknown, parts: string[], fix: (holder: Rec, key: string) => void): void {
+  if (!parts.length || !isRec(node)) return;
+  const [head, ...rest] = parts;
+  const arr = head.endsWith("[]");
+  const key = arr ? head.slice(0, -2) : head;
+  if (!rest.length) return void fix(node, key);
+  const next = node[key];
+  if (arr && Array.isArray(next)) for (const el of next) walk(el, rest, fix);
+  else walk(next, rest, fix);
 }
 
-export interface MigrationUpdate {
-  uuid: string;
-  system: unknown;
+/**
+ * Repairs what stops a stored `system` from validating (a document Foundry did not load): a
+ * value outside its field's list, or a number that is not one, takes the default. In place;
+ * returns the paths it reset (for the report). Everything else is kept.
+ */
+export function repairSystem(documentName: "Actor" | "Item", type: string, system: unknown): string[] {
+  if (!isRec(system)) return [];
+  const reset: string[] = [];
+  const defaults = (documentName === "Actor" ? (ACTOR_DEFAULTS as Record<string, () => unknown>)[type] : (ITEM_DEFAULTS as Record<string, () => unknown>)[type])?.() as Rec | undefined;
+  for (const [path, allowed] of Object.entries(CHOICES[type] ?? {})) {
+    walk(system, path.split("."), (holder, key) => {
+      if (key in holder && !allowed.includes(holder[key])) {
+        const d = defaultAt(defaults, path);
+        if (d !== undefined) holder[key] = d;
+        else delete holder[key];
+        reset.push(path);
+      }
+    });
+  }
+  // Numbers that are not numbers (NaN, text) take the default; out-of-range ones the schema clamps.
+  const fixNumbers = (node: Rec, def: Rec | undefined, prefix: string) => {
+    if (!def) return;
+    for (const [k, d] of Object.entries(def)) {
+      const v = node[k];
+      if (typeof d === "number" && k in node && (typeof v !== "number" || !Number.isFinite(v)) && !(typeof v === "string" && Number.isFinite(Number(v)) && v.trim() !== "")) {
+        node[k] = d;
+        reset.push(prefix + k);
+      } else if (isRec(d) && isRec(v)) fixNumbers(v, d, `${prefix}${k}.`);
+    }
+  };
+  fixNumbers(system, defaults, "");
+  return reset;
+}
+
+function defaultAt(defaults: Rec | undefined, path: string): unknown {
+  if (path.includes("[]")) return undefined;
+  return path.split(".").reduce<unknown>((o, k) => (isRec(o) ? o[k] : undefined), defaults);
 }
 
 /** Older worlds have a lower version; 0 = never migrated. */
@@ -164,13 +247,37 @@ export function needsMigration(stored: unknown, current: number): boolean {
   return !(Number.isFinite(v) && v >= current);
 }
 
-/** The `system` updates that persist the migrated shape; documents already current are skipped. */
-export function planWorldMigration(docs: readonly StoredDoc[]): MigrationUpdate[] {
-  const updates: MigrationUpdate[] = [];
-  for (const d of docs) {
-    const migrated =
-      d.documentName === "Actor" ? migrateActorSystem(d.type as ActorType, d.system) : migrateItemSystem(d.type as ItemType, d.system);
-    if (JSON.stringify(migrated) !== JSON.stringify(d.system)) updates.push({ uuid: d.uuid, system: migrated });
+/**
+ * The update that brings a stored `system` to the current shape: only the fields that change
+ * (so a migration cannot overwrite what a player changed meanwhile), with `-=key` deletions for
+ * keys that go away; null when nothing changes. `repair` also resets invalid values.
+ */
+export function systemChanges(documentName: "Actor" | "Item", type: string, stored: unknown, opts: { repair?: boolean; deletion?: unknown } = {}): { changes: Rec | null; reset: string[] } {
+  if (!isRec(stored)) return { changes: null, reset: [] };
+  const next = structuredClone(stored);
+  if (documentName === "Actor") migrateActorSystem(type as ActorType, next);
+  else migrateItemSystem(type as ItemType, next);
+  const reset = opts.repair ? repairSystem(documentName, type, next) : [];
+  const changes = diffWithDeletions(stored, next, opts.deletion ?? null);
+  return { changes: Object.keys(changes).length ? changes : null, reset };
+}
+
+/**
+ * What differs from `before` in `after` (arrays whole), with `-=key: null` for removed keys — or,
+ * given v14's ForcedDeletion operator (`deletion`), `key: _del`.
+ */
+export function diffWithDeletions(before: Rec, after: Rec, deletion: unknown = null): Rec {
+  const out: Rec = {};
+  for (const [k, v] of Object.entries(after)) {
+    const b = before[k];
+    if (isRec(v) && isRec(b)) {
+      const d = diffWithDeletions(b, v, deletion);
+      if (Object.keys(d).length) out[k] = d;
+    } else if (JSON.stringify(b) !== JSON.stringify(v)) out[k] = structuredClone(v);
   }
-  return updates;
+  for (const k of Object.keys(before)) if (!(k in after)) {
+    if (deletion !== null) out[k] = deletion;
+    else out[`-=${k}`] = null;
+  }
+  return out;
 }

@@ -1,38 +1,102 @@
 /**
- * World migration: when the world's `systemMigrationVersion` is older than MIGRATION_VERSION,
- * the active GM persists the migrated `system` of every world actor, embedded item and world
- * item (migrateData already migrates on load; this writes it back once so older shapes go away).
+ * World migration, run by the active GM at `ready` when the world's `systemMigrationVersion` is
+ * older than MIGRATION_VERSION — as Foundry v13 loads documents (FOUNDRY-V13.md):
+ * - valid documents were already migrated in memory by each model's in-place `migrateData`; they
+ *   are read with `toObject()` and updated with only the fields that still change;
+ * - documents that failed validation are not in the collections: they are read through
+ *   `collection.getInvalid(id)` (world actors and items, and actors' embedded items),
+ *   migrated, repaired (`repairSystem`) and updated with only what changed;
+ * - every failure is counted and reported; the version is bumped only when all migrated.
  */
 import { MIGRATION_SETTING, MIGRATION_VERSION, SYSTEM_ID } from "./registry";
-import { needsMigration, planWorldMigration, type StoredDoc } from "./migrate-pure";
+import { needsMigration, systemChanges } from "./migrate-pure";
+import { forcedDeletion } from "./v14";
 
-type RawDoc = { _id: string; type: string; system?: unknown; items?: RawDoc[] };
+type Rec = Record<string, unknown>;
+interface Doc {
+  uuid: string;
+  name: string | null;
+  type: string;
+  documentName: string;
+  toObject(source?: boolean): unknown;
+  update(data: object, options?: object): Promise<unknown>;
+}
+interface Coll {
+  contents: Doc[];
+  invalidDocumentIds: Set<string>;
+  getInvalid(id: string, options?: { strict?: boolean }): Doc | undefined;
+}
 
-export async function migrateWorld(): Promise<void> {
-  if (!game.user?.isActiveGM) return;
-  const stored = game.settings!.get(SYSTEM_ID as never, MIGRATION_SETTING as never);
-  if (!needsMigration(stored, MIGRATION_VERSION)) return;
-  // game.data holds the world's documents as stored, before migrateData.
-  const data = game.data as unknown as { actors?: RawDoc[]; items?: RawDoc[] };
-  const docs: StoredDoc[] = [];
-  for (const a of data.actors ?? []) {
-    docs.push({ uuid: `Actor.${a._id}`, documentName: "Actor", type: a.type, system: a.system ?? {} });
-    for (const i of a.items ?? []) docs.push({ uuid: `Actor.${a._id}.Item.${i._id}`, documentName: "Item", type: i.type, system: i.system ?? {} });
-  }
-  for (const i of data.items ?? []) docs.push({ uuid: `Item.${i._id}`, documentName: "Item", type: i.type, system: i.system ?? {} });
-  const updates = planWorldMigration(docs);
-  if (updates.length) ui.notifications!.info(game.i18n!.format("FUDGE.Migration.Start", { version: String(MIGRATION_VERSION), count: String(updates.length) }));
-  let failed = 0;
-  for (const u of updates) {
-    try {
-      const doc = fromUuidSync(u.uuid) as { update(data: object, options?: object): Promise<unknown> } | null;
-      // recursive: false replaces `system` whole, so renamed fields do not linger.
-      await doc?.update({ system: u.system }, { recursive: false, diff: false });
-    } catch (e) {
-      failed++;
-      console.error(`${SYSTEM_ID} | migration of ${u.uuid} failed`, e);
+export interface MigrationReport {
+  version: number;
+  /** Documents updated (valid ones still changing, and repaired invalid ones). */
+  updated: string[];
+  /** Invalid documents repaired: uuid → the fields reset to their defaults. */
+  repaired: Record<string, string[]>;
+  failed: { uuid: string; error: string }[];
+  /** True when the world's version was bumped. */
+  complete: boolean;
+}
+
+async function migrateDoc(doc: Doc, invalid: boolean, report: MigrationReport): Promise<void> {
+  const kind = doc.documentName === "Actor" ? "Actor" : "Item";
+  try {
+    const src = doc.toObject() as Rec;
+    const { changes, reset } = systemChanges(kind, doc.type, src.system, { repair: invalid, deletion: forcedDeletion() });
+    if (invalid) report.repaired[doc.uuid] = reset;
+    if (!changes) {
+      if (invalid) throw new Error("no repair makes it valid");
+      return;
     }
+    // Only the changed fields: a player's edit since the world loaded is not overwritten.
+    // An invalid document's update is not diffed against its invalid source.
+    await doc.update({ system: changes }, invalid ? { diff: false } : {});
+    report.updated.push(doc.uuid);
+  } catch (e) {
+    report.failed.push({ uuid: doc.uuid, error: String((e as Error)?.message ?? e) });
+    console.error(`${SYSTEM_ID} | migration of ${doc.uuid} (${doc.name}) failed`, e);
   }
-  if (failed === 0) await game.settings!.set(SYSTEM_ID as never, MIGRATION_SETTING as never, MIGRATION_VERSION as never);
-  if (updates.length) ui.notifications![failed ? "warn" : "info"](game.i18n!.format(failed ? "FUDGE.Migration.Failed" : "FUDGE.Migration.Done", { version: String(MIGRATION_VERSION), failed: String(failed) }));
+}
+
+async function migrateCollection(coll: Coll, report: MigrationReport, embedded: (doc: Doc) => Coll | null): Promise<void> {
+  for (const doc of coll.contents) {
+    await migrateDoc(doc, false, report);
+    const items = embedded(doc);
+    if (items) await migrateCollection(items, report, () => null);
+  }
+  for (const id of coll.invalidDocumentIds) {
+    let doc: Doc | undefined;
+    try {
+      doc = coll.getInvalid(id);
+    } catch {
+      doc = undefined;
+    }
+    if (!doc) {
+      report.failed.push({ uuid: id, error: "not found" });
+      continue;
+    }
+    await migrateDoc(doc, true, report);
+  }
+}
+
+/** Runs the world migration if needed (active GM only); returns its report, or null when not run. */
+export async function migrateWorld(): Promise<MigrationReport | null> {
+  if (!game.user?.isActiveGM) return null;
+  const stored = game.settings!.get(SYSTEM_ID as never, MIGRATION_SETTING as never);
+  if (!needsMigration(stored, MIGRATION_VERSION)) return null;
+  const report: MigrationReport = { version: MIGRATION_VERSION, updated: [], repaired: {}, failed: [], complete: false };
+  const itemsOf = (actor: Doc) => (actor as unknown as { items?: Coll }).items ?? null;
+  await migrateCollection(game.actors as unknown as Coll, report, itemsOf);
+  await migrateCollection(game.items as unknown as Coll, report, () => null);
+  const notify = (type: "info" | "warn", key: string) =>
+    ui.notifications![type](game.i18n!.format(key, { version: String(MIGRATION_VERSION), count: String(report.updated.length), failed: String(report.failed.length) }), { permanent: type === "warn" } as never);
+  if (report.failed.length) {
+    // The version stays: the next start tries again, and nothing is lost meanwhile.
+    notify("warn", "FUDGE.Migration.Failed");
+    return report;
+  }
+  await game.settings!.set(SYSTEM_ID as never, MIGRATION_SETTING as never, MIGRATION_VERSION as never);
+  report.complete = true;
+  if (report.updated.length) notify("info", "FUDGE.Migration.Done");
+  return report;
 }

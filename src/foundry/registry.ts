@@ -28,5 +28,7 @@ export const QUERIES = {
 export type QueryAction = keyof typeof QUERIES;
 
 /** Version of the stored data shape; the world migration runs when the world's is older. */
-export const MIGRATION_VERSION = 2;
+export const MIGRATION_VERSION = 3;
 export const MIGRATION_SETTING = "systemMigrationVersion";
+/** World setting: the initiative formula ("" = the preset's default). */
+export const INITIATIVE_SETTING = "initiativeFormula";

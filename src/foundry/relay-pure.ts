@@ -4,6 +4,14 @@
  * the active GM. The GM's handler re-runs the same src/system action *as the requesting user*
  * with `relayed: true`, so the permission check happens again on the GM's side: src/system's
  * `authorize` must answer "allow" or "needsRelay" for that user, never "deny".
+ *
+ * Who asked: Foundry v13 calls a query handler as `handler(data, {timeout})` and does not say
+ * who sent it (foundryvtt#13418), and anything in `data` is written by the sender. So before
+ * querying, the player writes the request into his own User document's flags
+ * (`flags.fudge-wounds.relayRequests.<requestId>`): only that user and GMs may update a User
+ * document, the server enforces it, so a request found there is that user's. The query's
+ * `userId` is only a hint of where to look; a forger who names another user finds no request
+ * of his there (and a request copied from there does only what its owner asked, once).
  */
 import type { Verdict } from "../system/actions";
 
@@ -18,6 +26,26 @@ export interface RelayPayload {
   force: boolean;
   /** Apply only: the defender spends a Fudge Point (Fudge §4.64; src/system checks ownership). */
   spendFudgePoint: boolean;
+  /** Key of the request in the sender's User flags (see above). */
+  requestId: string;
+  /** Where to look for the request: a hint written by the sender, which proves nothing by itself. */
+  userId: string;
+}
+
+/** What the player writes into his User flags before querying, and what the GM compares. */
+export type RelayRequest = Pick<RelayPayload, "messageId" | "action" | "targetId" | "force" | "spendFudgePoint">;
+
+export const RELAY_FLAG = "relayRequests";
+
+export const requestOf = (p: RelayRequest): RelayRequest => ({ messageId: p.messageId, action: p.action, targetId: p.targetId, force: p.force, spendFudgePoint: p.spendFudgePoint });
+
+/** Does the user's stored request `requestId` say exactly what the query asks? */
+export function requestMatches(userFlags: unknown, p: RelayPayload): boolean {
+  const scope = (userFlags as Record<string, unknown> | undefined)?.["fudge-wounds"] as Record<string, unknown> | undefined;
+  const stored = (scope?.[RELAY_FLAG] as Record<string, unknown> | undefined)?.[p.requestId] as Record<string, unknown> | undefined;
+  if (!stored || typeof stored !== "object") return false;
+  const want = requestOf(p) as unknown as Record<string, unknown>;
+  return Object.keys(want).every((k) => stored[k] === want[k]);
 }
 
 const ID = /^[A-Za-z0-9]{16}$/;
@@ -33,7 +61,9 @@ export function parseRelayPayload(data: unknown): RelayPayload | null {
   if (typeof d.targetId !== "string" || !ACTOR_UUID.test(d.targetId)) return null;
   if (d.force !== undefined && typeof d.force !== "boolean") return null;
   if (d.spendFudgePoint !== undefined && typeof d.spendFudgePoint !== "boolean") return null;
-  return { messageId: d.messageId, action: d.action, targetId: d.targetId, force: d.force === true, spendFudgePoint: d.spendFudgePoint === true };
+  if (typeof d.requestId !== "string" || !ID.test(d.requestId)) return null;
+  if (typeof d.userId !== "string" || !ID.test(d.userId)) return null;
+  return { messageId: d.messageId, action: d.action, targetId: d.targetId, force: d.force === true, spendFudgePoint: d.spendFudgePoint === true, requestId: d.requestId, userId: d.userId };
 }
 
 export type RelayRoute = "local" | "relay" | "refuse";
@@ -50,7 +80,7 @@ export function routeCardAction(verdict: Verdict, canWriteCard: boolean, isGM: b
   return canWriteCard ? "local" : "relay";
 }
 
-/** The requesting user as src/system sees it; a relay is never run as a GM unless the sender is one. */
+/** The requesting user as src/system sees it (from a User document the GM's client looked up, never from the payload); a relay is never run as a GM unless the sender is one. */
 export function requesterRef(user: { id?: string | null; isGM?: boolean } | null | undefined): { id: string; isGM: boolean } | null {
   if (!user || typeof user.id !== "string" || !ID.test(user.id)) return null;
   return { id: user.id, isGM: user.isGM === true };

@@ -5,7 +5,8 @@
  */
 import { WORLD_RULE_SETTINGS, defaultWorldRules, type WorldRules } from "../system/data";
 import { worldRules } from "./bridge";
-import { MIGRATION_SETTING, SYSTEM_ID } from "./registry";
+import { initiativeFormula } from "./initiative-pure";
+import { INITIATIVE_SETTING, MIGRATION_SETTING, SYSTEM_ID } from "./registry";
 import { RULE_FIELDS, RULE_GROUPS, SettingsFormError, applyRulesForm, changedSettings, choiceKey, formValue, hintKey, labelKey, woundedActors } from "./settings-pure";
 
 const { ApplicationV2 } = foundry.applications.api;
@@ -33,6 +34,16 @@ export function registerSettings(): void {
     type: Number,
     default: 0,
   } as never);
+  // Initiative formula (empty: the preset's default, initiative-pure.ts); CONFIG.Combat follows it.
+  settings().register(SYSTEM_ID as never, INITIATIVE_SETTING as never, {
+    name: "FUDGE.Settings.initiativeFormula.Name",
+    hint: "FUDGE.Settings.initiativeFormula.Hint",
+    scope: "world",
+    config: true,
+    type: String,
+    default: "",
+    onChange: () => applyInitiative(),
+  } as never);
   settings().registerMenu(SYSTEM_ID as never, "rulesMenu" as never, {
     name: "FUDGE.Settings.Menu.Name",
     label: "FUDGE.Settings.Menu.Label",
@@ -43,8 +54,15 @@ export function registerSettings(): void {
   } as never);
 }
 
+/** CONFIG.Combat.initiative from the preset and the initiative setting (core rolls it from the tracker). */
+export function applyInitiative(): void {
+  const formula = initiativeFormula(worldRules().preset, settings().get(SYSTEM_ID as never, INITIATIVE_SETTING as never));
+  (CONFIG.Combat as unknown as { initiative: { formula: string | null; decimals: number } }).initiative = { formula, decimals: 2 };
+}
+
 /** The world rules changed: every actor derives again (penalties, factors, token bar), then open sheets redraw. */
 function rederiveAll(): void {
+  applyInitiative();
   for (const a of game.actors?.contents ?? []) a.reset();
   for (const t of canvas?.tokens?.placeables ?? []) if (t.document && !t.document.actorLink) t.actor?.reset();
   rerenderOpenSheets();

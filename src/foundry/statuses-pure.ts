@@ -95,9 +95,30 @@ export function statusesFor(status: TrackStatus, preset: PresetId, actorType: Ac
   return { statuses: [...out].sort(), defeated, overlay };
 }
 
-/** What to toggle on a token to go from `current` to `wanted` (only statuses this module manages). */
-export function statusChanges(current: Iterable<string>, wanted: readonly string[]): { add: string[]; remove: string[] } {
-  const cur = new Set([...current].filter((s) => MANAGED_STATUS_IDS.includes(s)));
+/**
+ * What to toggle so the token shows `wanted`, changing only what this system set itself. `mine`
+ * is the list of statuses the system added (its own namespaced ones, and core ones it marked on
+ * their effect): a status the GM set by hand (dead, prone) is never removed, nor claimed; one the
+ * GM removed by hand comes back only if a later wound change wants it.
+ */
+export function statusPlan(current: Iterable<string>, mine: readonly string[], wanted: readonly string[]): { add: string[]; remove: string[]; mine: string[] } {
+  const cur = new Set(current);
   const want = new Set(wanted);
-  return { add: [...want].filter((s) => !cur.has(s)).sort(), remove: [...cur].filter((s) => !want.has(s)).sort() };
+  const owned = new Set(mine.filter((s) => cur.has(s)));
+  const add = [...want].filter((s) => !cur.has(s)).sort();
+  const remove = [...owned].filter((s) => !want.has(s)).sort();
+  const next = new Set([...owned].filter((s) => want.has(s)));
+  for (const s of add) next.add(s);
+  return { add, remove, mine: [...next].sort() };
+}
+
+/**
+ * The combat tracker's defeated flag: set when the track says so and it is not set; cleared only
+ * when this system set it (`mine`). Returns the new flag, or null for "leave it", and whether the
+ * system owns the flag afterwards.
+ */
+export function defeatedPlan(current: boolean, mine: boolean, wanted: boolean): { set: boolean | null; mine: boolean } {
+  if (wanted && !current) return { set: true, mine: true };
+  if (!wanted && current) return mine ? { set: false, mine: false } : { set: null, mine: false };
+  return { set: null, mine: current && mine };
 }

@@ -33,8 +33,9 @@ export function mergeLikeFoundry(target: unknown, update: unknown): unknown {
  * "replace the track state" with the key `==state` (REPLACE_STATE_KEY); here that becomes a plain
  * `state` with `-=` deletions for every key the new state drops, which every Foundry version
  * merges correctly. A plain `state` gets the same treatment; other updates pass unchanged.
+ * With v14's `_replace` operator given (`replace`), the state is replaced by it instead.
  */
-export function safeTrackUpdate<U extends { system: unknown }>(storedSystem: unknown, update: U): U {
+export function safeTrackUpdate<U extends { system: unknown }>(storedSystem: unknown, update: U, replace: ((value: unknown) => unknown) | null = null): U {
   const sys = update.system as { woundTrack?: Record<string, unknown> } | undefined;
   if (!isRec(sys) || !isRec(sys.woundTrack)) return update;
   const wt = sys.woundTrack;
@@ -42,5 +43,7 @@ export function safeTrackUpdate<U extends { system: unknown }>(storedSystem: unk
   if (key === null) return update;
   const storedState = isRec(storedSystem) && isRec(storedSystem.woundTrack) ? storedSystem.woundTrack.state : undefined;
   const { [key]: next, ...rest } = wt;
-  return { ...update, system: { ...sys, woundTrack: { ...rest, state: withDeletions(storedState, next) } } };
+  // v14: the ForcedReplacement operator replaces the state whole (no deletions needed).
+  const state = replace ? replace(next) : withDeletions(storedState, next);
+  return { ...update, system: { ...sys, woundTrack: { ...rest, state } } };
 }

@@ -19,6 +19,8 @@ import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, CustomW
 import { boxTrackConfig } from "../rules/tracks/box";
 import { actorRef, attackRequest, customBoxLevels, equippedOf, findItem, miniatureDatacard, trackFor, type Situation } from "./combatant";
 import { ladderOf } from "./view";
+import { liveRecord, logUpdate, woundLogOf, type WoundRecord } from "./integrity";
+import type { SlotDice } from "./rolling";
 
 // ─── Permissions ───────────────────────────────────────────────────────────────────────
 
@@ -50,30 +52,51 @@ export type ActionName = "toggleWoundBox" | "rollTrait" | "heal" | "edit" | "att
  * The verdict for one action. Sheet actions (toggle, roll, heal, edit, attack) and Defend need
  * ownership of the actor: no relay. Apply: the target's owner or the GM, or the attacker (the
  * card's user) through the relay. Undo: the target's owner or the GM, or the user who applied
- * it through the relay.
+ * it through the relay — read from the target's wound log when `messageId` and the actor's
+ * flags are at hand (the GM's client), else from the card (what a client shows as a button).
+ * On the GM's client `card.userId` is the message's author (src/foundry puts it there), never
+ * what the card says.
  */
-export function authorize(action: ActionName, user: UserRef, actor: Pick<ActorDoc, "ownership">, card?: AttackCardData, target?: AttackCardTarget): Verdict {
+export function authorize(
+  action: ActionName,
+  user: UserRef,
+  actor: Pick<ActorDoc, "ownership"> & Partial<Pick<ActorDoc, "flags">>,
+  card?: AttackCardData,
+  target?: AttackCardTarget,
+  messageId?: string,
+): Verdict {
   if (isOwner(user, actor)) return "allow";
   if (action === "apply" && card && card.userId === user.id) return "needsRelay";
-  if (action === "undo" && target && liveApplied(target)?.userId === user.id) return "needsRelay";
+  if (action === "undo" && target) {
+    const applier = messageId !== undefined ? liveRecord(woundLogOf(actor), messageId)?.by : liveApplied(target)?.userId;
+    if (applier === user.id) return "needsRelay";
+  }
   return "deny";
 }
 
 export interface ActOptions {
   /** True when a GM client runs this on behalf of `user` after a relay (the relay re-checks here). */
   relayed?: boolean;
+  /** Apply/Undo: the card's message id, the key of the wound record in the target's wound log. */
+  messageId?: string;
   /** Apply only: the defender spends a Fudge Point so that a deadly wound is not (Fudge §4.64). */
   spendFudgePoint?: boolean;
   /** Clock for applied records (tests pass a fixed value). */
   now?: number;
 }
 
-function check(action: ActionName, user: UserRef | undefined, actor: ActorDoc, opts: ActOptions = {}, card?: AttackCardData, target?: AttackCardTarget): void {
+function check(action: ActionName, user: UserRef | undefined, actor: ActorDoc, opts: ActOptions = {}, card?: AttackCardData, target?: AttackCardTarget, messageId?: string): void {
   if (!user) return;
-  const v = authorize(action, user, actor, card, target);
+  const v = authorize(action, user, actor, card, target, messageId);
   if (v === "allow" || (v === "needsRelay" && opts.relayed)) return;
   if (v === "needsRelay") throw new RulesError("user", "FUDGE.Error.NeedsRelay", `${action} on ${actor.name} must go through the GM`, { action, name: actor.name });
-  throw new RulesError("user", "FUDGE.Error.NotPermitted", `you may not ${action} on ${actor.name}`, { action, name: actor.name });
+  throw refusal(action, actor.name);
+}
+
+/** The refusal a player reads: card actions say whose it is and who may do it (localized, with the actor's name). */
+export function refusal(action: ActionName, name: string): RulesError {
+  const key = action === "defend" ? "FUDGE.Error.NotYoursToDefend" : action === "apply" ? "FUDGE.Error.NotYoursToApply" : action === "undo" ? "FUDGE.Error.NotYoursToUndo" : "FUDGE.Error.NotPermitted";
+  return new RulesError("user", key, `you may not ${action} on ${name}`, { action, name });
 }
 
 // ─── Updates ───────────────────────────────────────────────────────────────────────────
@@ -87,6 +110,8 @@ export const REPLACE_STATE_KEY = "==state";
 
 export interface ActorUpdate {
   system: { woundTrack: { "==state": unknown } } | Record<string, unknown>;
+  /** Apply/Undo: the target's wound log (src/system/integrity.ts). */
+  flags?: Record<string, unknown>;
 }
 
 const trackUpdate = (state: unknown): ActorUpdate => ({ system: { woundTrack: { [REPLACE_STATE_KEY]: structuredClone(state) } } });
@@ -362,14 +387,20 @@ export function rollTrait(actor: ActorDoc, traitKey: string, faces: number[], ru
 
 // ─── The attack card ───────────────────────────────────────────────────────────────────
 
-/** Recorded dice, or a random source that rolls each slot. */
-export type DiceSource = Rng | Record<string, number[]>;
+/**
+ * Recorded dice, a random source that rolls each slot, or faces per slot and target rolled
+ * beforehand by the host (src/system/rolling.ts: Foundry Rolls, the playground's dice).
+ */
+export type DiceSource = Rng | Record<string, number[]> | SlotDice;
 
 /** Slots the defender rolls on the card (Defend button): the opposed defence roll. */
 export const isDefenderSlot = (id: string): boolean => id === "defense" || id === "defence";
 
-function rollSlot(slot: DiceSlot, source: DiceSource): number[] {
+const isSlotDice = (s: DiceSource): s is SlotDice => typeof (s as Partial<SlotDice>).faces === "function";
+
+function rollSlot(slot: DiceSlot, source: DiceSource, targetIndex: number): number[] {
   if (typeof source === "function") return slot.roll(source);
+  if (isSlotDice(source)) return [...source.faces(slot, targetIndex)];
   const v = source[slot.id];
   if (v === undefined) throw new RulesError(`dice.${slot.id}`, "FUDGE.Error.MissingDice", `this attack needs the ${slot.formula} roll "${slot.id}"`, { slot: slot.id });
   if (!Array.isArray(v)) throw new RulesError(`dice.${slot.id}`, "FUDGE.Error.NotArray", "must be a list of die faces");
@@ -426,7 +457,7 @@ export function startAttack(
   if (weapon && weapon.type !== "weapon") throw new RulesError("weaponId", "FUDGE.Error.NotAWeapon", `${weapon.name} is not a weapon`, { name: weapon.name });
   const pipeline = pipelineFor(rules.preset);
   const shared: Record<string, number[]> = {};
-  const cardTargets: AttackCardTarget[] = targets.map((t) => {
+  const cardTargets: AttackCardTarget[] = targets.map((t, index) => {
     const request = plain(attackRequest(attacker, weapon, t, rules, situation));
     const parsed = pipeline.parseRequest(request);
     const slots = pipeline.slots(parsed);
@@ -434,8 +465,8 @@ export function startAttack(
     for (const s of slots) {
       if (isDefenderSlot(s.id)) continue;
       // The attack roll itself is shared by all targets; other dice are per target.
-      if (s.id === "attack") record[s.id] = shared[s.id] ??= rollSlot(s, dice);
-      else record[s.id] = rollSlot(s, dice);
+      if (s.id === "attack") record[s.id] = shared[s.id] ??= rollSlot(s, dice, index);
+      else record[s.id] = rollSlot(s, dice, index);
     }
     const waits = pipeline.exchange === "opposed" && slots.some((s) => isDefenderSlot(s.id));
     const target: AttackCardTarget = {
@@ -495,21 +526,32 @@ export function defend(card: AttackCardData, defender: ActorDoc, faces: number[]
 export const liveApplied = (t: AttackCardTarget): AttackCardTarget["applied"][number] | undefined => t.applied.find((a) => !a.undone);
 
 /**
- * Apply: marks the target's live track with the card's wound (the pipeline's `wound`, placed on
- * the track as it is now) and records the exact before/after states. Applying twice is refused.
+ * Apply: marks the target's live track with the wound and records the exact before/after states
+ * in the target's wound log (flags), which alone decides "applied once", Undo and Fudge Point
+ * refunds. The wound is `opts.resolution` — on Foundry the result src/foundry re-derived from the
+ * live actors (src/system/integrity.ts) — else the card's recorded request and dice resolved
+ * again here; the card's stored resolution is never applied.
  */
-export function applyDamage(card: AttackCardData, target: ActorDoc, user: UserRef, rules: WorldRules, opts: ActOptions = {}): { actorUpdate: ActorUpdate; cardUpdate: CardUpdate; steps: Step[]; ended: boolean } {
+export function applyDamage(
+  card: AttackCardData,
+  target: ActorDoc,
+  user: UserRef,
+  rules: WorldRules,
+  opts: ActOptions & { resolution?: AttackResolution; differs?: boolean } = {},
+): { actorUpdate: ActorUpdate; cardUpdate: CardUpdate; steps: Step[]; ended: boolean } {
   const i = targetIndex(card, target);
   const t = card.targets[i];
+  const messageId = opts.messageId ?? "";
   check("apply", user, target, opts, card, t);
-  if (liveApplied(t)) throw new RulesError("applied", "FUDGE.Error.AlreadyApplied", `this wound is already applied to ${t.name}`, { name: t.name });
-  if (!t.resolution) throw new RulesError("resolution", "FUDGE.Error.NotResolved", "the attack is not resolved yet (waiting for the defence roll)", { name: t.name });
-  const res = t.resolution as AttackResolution;
-  if (res.wound === null || res.wound === undefined) throw new RulesError("resolution.wound", "FUDGE.Error.NothingToApply", "this attack dealt no wound", { name: t.name });
+  const log = woundLogOf(target);
+  if (liveRecord(log, messageId)) throw new RulesError("applied", "FUDGE.Error.AlreadyApplied", `this wound is already applied to ${target.name}`, { name: target.name });
+  if (!opts.resolution && !t.resolution) throw new RulesError("resolution", "FUDGE.Error.NotResolved", "the attack is not resolved yet (waiting for the defence roll)", { name: target.name });
+  const res = opts.resolution ?? resolveTarget(t);
+  if (res.wound === null || res.wound === undefined) throw new RulesError("resolution.wound", "FUDGE.Error.NothingToApply", "this attack dealt no wound", { name: target.name });
   let track = trackFor(target, rules);
   const before = structuredClone(track.state);
   const steps: Step[] = [];
-  // Follow-ups the card names for the defender's track (FATE: Clipped used up by the defence roll).
+  // Follow-ups the result names for the defender's track (FATE: Clipped used up by the defence roll).
   for (const f of res.followUps ?? []) {
     if (f.target === "defender" && typeof f.params?.healing === "string") {
       const h = healTrack(track, { type: f.params.healing });
@@ -520,12 +562,13 @@ export function applyDamage(card: AttackCardData, target: ActorDoc, user: UserRe
   const spend = opts.spendFudgePoint === true;
   if (spend) {
     // Fudge §4.64: the defender's own choice, for a wound that would kill, while he has a point.
-    if (!fudgePointOffer(card, t, target, rules)) throw new RulesError("fudgePoints", "FUDGE.Error.NoFudgePointSave", `${t.name} cannot spend a Fudge Point on this wound`, { name: t.name });
-    if (!isOwner(user, target)) throw new RulesError("user", "FUDGE.Error.NotPermitted", "only the defender's owner spends his Fudge Points", { action: "apply", name: target.name });
+    if (!isOwner(user, target)) throw new RulesError("user", "FUDGE.Error.FudgePointNotYours", "only the defender's owner spends his Fudge Points", { name: target.name });
+    if (card.preset !== "fudge" || !fudgePointSaves(res.wound, target, rules))
+      throw new RulesError("fudgePoints", "FUDGE.Error.NoFudgePointSave", `${target.name} cannot spend a Fudge Point on this wound`, { name: target.name });
   }
   let r = applyWound(track, spend ? { ...(res.wound as object), spendFudgePoint: true } : res.wound);
   steps.push(...r.steps);
-  // A second wound the card names for the defender (Miniatures: a flying model's crash wound).
+  // A second wound the result names for the defender (Miniatures: a flying model's crash wound).
   for (const f of res.followUps ?? []) {
     if (f.target === "defender" && f.type === "crashWound" && typeof f.params?.level === "string" && !r.ended) {
       r = applyWound(r.track, { level: f.params.level });
@@ -533,10 +576,16 @@ export function applyDamage(card: AttackCardData, target: ActorDoc, user: UserRe
     }
   }
   const after = structuredClone(r.track.state);
-  const next: AttackCardTarget = structuredClone(t);
+  const at = opts.now ?? Date.now();
   const spent = spend && steps.some((s) => s.key.startsWith("FUDGE.Step.Box.Safeguard.FudgePoint"));
-  next.applied.push({ userId: user.id, at: opts.now ?? Date.now(), before, after, undone: false, steps: plain(steps), ended: r.ended, ...(spent ? { fudgePointSpent: true } : {}) });
-  return { actorUpdate: withFudgePoints(trackUpdate(after), target, spent ? -1 : 0), cardUpdate: withTarget(card, i, next), steps, ended: r.ended };
+  const record: WoundRecord = { messageId, by: user.id, at, before, after, fudgePointSpent: spent, undone: false, undoneBy: "" };
+  const next: AttackCardTarget = structuredClone(t);
+  next.resolution = plain(res);
+  if (opts.differs !== undefined) next.differs = opts.differs;
+  next.applied.push({ userId: user.id, at, before, after, undone: false, steps: plain(steps), ended: r.ended, ...(spent ? { fudgePointSpent: true } : {}) });
+  next.applied = next.applied.slice(-12);
+  const actorUpdate = withFudgePoints(trackUpdate(after), target, spent ? -1 : 0);
+  return { actorUpdate: { ...actorUpdate, flags: logUpdate(log, record) }, cardUpdate: withTarget(card, i, next), steps, ended: r.ended };
 }
 
 /** The update plus a change of the actor's Fudge Points (spent on a wound, or given back by Undo). */
@@ -546,38 +595,48 @@ function withFudgePoints(update: ActorUpdate, actor: ActorDoc, delta: number): A
   return { system: { ...(update.system as Record<string, unknown>), fudgePoints: Math.max(0, points + delta) } };
 }
 
-/**
- * Fudge §4.64 (PC safeguard, a world setting): may the defender spend a Fudge Point on this card's
- * wound? Yes when the track allows it, the wound as it stands would kill him, and he has a point.
- */
-export function fudgePointOffer(card: AttackCardData, t: AttackCardTarget, target: ActorDoc, rules: WorldRules): boolean {
-  if (card.preset !== "fudge" || liveApplied(t) || !t.resolution) return false;
-  const res = t.resolution as AttackResolution;
-  if (res.wound === null || res.wound === undefined) return false;
+/** Fudge §4.64: would this wound kill the defender, on a track that lets a Fudge Point save him, while he has one? */
+function fudgePointSaves(wound: unknown, target: ActorDoc, rules: WorldRules): boolean {
+  if (wound === null || wound === undefined) return false;
   if ((target.system as { fudgePoints?: number }).fudgePoints === undefined || ((target.system as { fudgePoints: number }).fudgePoints ?? 0) < 1) return false;
   const track = trackFor(target, rules);
   const config = track.config as { kind: string; safeguards?: { fudgePointSaves?: boolean } };
   if (config.kind !== "box" || !config.safeguards?.fudgePointSaves) return false;
-  return applyWound(track, res.wound).status.condition === "dead";
+  return applyWound(track, wound).status.condition === "dead";
 }
 
 /**
- * Undo: restores the exact track before the wound, when the track is still as the wound left
- * it; refuses (FUDGE.Error.UndoConflict) when something changed it since, unless `force`.
+ * Fudge §4.64 (PC safeguard, a world setting): may the defender spend a Fudge Point on this card's
+ * wound? Yes when the track allows it, the wound as it stands would kill him, and he has a point.
+ * (The card's offer; Apply checks again against the re-derived wound.)
+ */
+export function fudgePointOffer(card: AttackCardData, t: AttackCardTarget, target: ActorDoc, rules: WorldRules): boolean {
+  if (card.preset !== "fudge" || liveApplied(t) || !t.resolution) return false;
+  return fudgePointSaves((t.resolution as AttackResolution).wound, target, rules);
+}
+
+/**
+ * Undo: restores the exact track before the wound, from the record in the target's wound log
+ * (never from the card), when the track is still as the wound left it; refuses
+ * (FUDGE.Error.UndoConflict) when something changed it since, unless a GM forces it. A Fudge
+ * Point comes back only when that record says one was spent.
  */
 export function undoDamage(card: AttackCardData, target: ActorDoc, user: UserRef, rules: WorldRules, opts: ActOptions & { force?: boolean } = {}): { actorUpdate: ActorUpdate; cardUpdate: CardUpdate } {
   const i = targetIndex(card, target);
   const t = card.targets[i];
-  const live = liveApplied(t);
-  check("undo", user, target, opts, card, t);
-  if (!live) throw new RulesError("applied", "FUDGE.Error.NothingToUndo", `nothing applied to ${t.name} to undo`, { name: t.name });
+  const messageId = opts.messageId ?? "";
+  const log = woundLogOf(target);
+  const live = liveRecord(log, messageId);
+  check("undo", user, target, opts, card, t, messageId);
+  if (!live) throw new RulesError("applied", "FUDGE.Error.NothingToUndo", `nothing applied to ${target.name} to undo`, { name: target.name });
   if (opts.force && !user.isGM) throw new RulesError("force", "FUDGE.Error.NotPermitted", "only a GM may force an undo", { action: "undo", name: target.name });
   const restored = undoApplied(trackFor(target, rules), live, opts.force ?? false);
   const next: AttackCardTarget = structuredClone(t);
-  const rec = next.applied.find((a) => !a.undone)!;
-  rec.undone = true;
-  rec.undoneBy = user.id;
-  return { actorUpdate: withFudgePoints(trackUpdate(restored.state), target, rec.fudgePointSpent ? 1 : 0), cardUpdate: withTarget(card, i, next) };
+  const shown = [...next.applied].reverse().find((a) => !a.undone);
+  if (shown) Object.assign(shown, { undone: true, undoneBy: user.id });
+  const done: WoundRecord = { ...structuredClone(live), undone: true, undoneBy: user.id };
+  const actorUpdate = withFudgePoints(trackUpdate(restored.state), target, live.fudgePointSpent ? 1 : 0);
+  return { actorUpdate: { ...actorUpdate, flags: logUpdate(log, done) }, cardUpdate: withTarget(card, i, next) };
 }
 
 /** Healings the card asks of the attacker's own track (FATE: Clipped used up by the attack roll). */

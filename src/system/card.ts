@@ -9,6 +9,7 @@ import { renderTrack, type Track } from "../rules/track";
 import { isRulesError } from "../rules/errors";
 import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "./data";
 import { authorize, fudgePointOffer, liveApplied, isOwner, type RollCardData, type UserRef } from "./actions";
+import { liveRecord, woundLogOf } from "./integrity";
 import { FUDGE_LEVELS, ladderOf, levelView, stepView, trackViewFromRender, type LevelView, type StepView, type TrackView } from "./view";
 
 export interface CardViewer {
@@ -60,6 +61,8 @@ export interface TargetView {
   followUps: { type: string; labelKey: string; target: string }[];
   applied: { userId: string; undone: boolean; ended: boolean; steps: StepView[] }[];
   isApplied: boolean;
+  /** Apply re-derived the result from the live actors and it differed from what the card showed. */
+  differs: boolean;
   canApply: boolean;
   /** Fudge §4.64: the defender's owner may spend a Fudge Point so that this wound does not kill. */
   canSpendFudgePoint: boolean;
@@ -143,17 +146,21 @@ function numberView(preset: string, key: string, value: number): NumberView {
 
 export function attackCardContext(message: { _id?: string; id?: string; system: AttackCardData }, rules: WorldRules, viewer: CardViewer): AttackCardContext {
   const card = message.system;
+  const messageId = message._id ?? message.id ?? "";
   const targets = card.targets.map((t, index): TargetView => {
     const actor = viewer.actor(t.actorId) ?? { ownership: {}, name: t.name };
     const res = (t.resolution as AttackResolution | null) ?? null;
-    const live = liveApplied(t);
+    // With the live target at hand, "applied" is its wound log's word, not the card's (which its author writes).
+    const whole = "system" in actor;
+    const live = whole ? liveRecord(woundLogOf(actor), messageId) : liveApplied(t);
     const applyVerdict = authorize("apply", viewer.user, actor, card, t);
-    const undoVerdict = authorize("undo", viewer.user, actor, card, t);
+    const undoVerdict = authorize("undo", viewer.user, actor, card, t, whole ? messageId : undefined);
     const canWound = !!res && res.wound !== null && res.wound !== undefined;
     return {
       index,
       actorId: t.actorId,
-      name: t.name,
+      // The live actor's name: a card cannot call a player's character "Goblin".
+      name: actor.name,
       defend: t.defend,
       canDefend: t.defend === "pending" && isOwner(viewer.user, actor),
       waiting: t.defend === "pending",
@@ -172,8 +179,9 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
       followUps: (res?.followUps ?? []).map((f) => ({ type: f.type, labelKey: `FUDGE.FollowUp.${f.type}`, target: f.target })),
       applied: t.applied.map((a) => ({ userId: a.userId, undone: a.undone, ended: a.ended, steps: ((a.steps ?? []) as never[]).map(stepView) })),
       isApplied: !!live,
+      differs: t.differs === true,
       canApply: canWound && !live && applyVerdict !== "deny",
-      canSpendFudgePoint: canWound && !live && "system" in actor && isOwner(viewer.user, actor) && fudgePointOffer(card, t, actor as ActorDoc, rules),
+      canSpendFudgePoint: canWound && !live && whole && isOwner(viewer.user, actor) && fudgePointOffer(card, t, actor as ActorDoc, rules),
       canUndo: !!live && undoVerdict !== "deny",
       applyVia: applyVerdict,
       undoVia: undoVerdict,
@@ -184,10 +192,10 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
     .filter(([, v]) => v !== undefined && v !== null && v !== false && v !== 0 && v !== "")
     .map(([key, v]) => ({ key, labelKey: `FUDGE.Situation.${key}`, value: typeof v === "number" ? signed(v) : typeof v === "boolean" ? "" : String(v) }));
   return {
-    messageId: message._id ?? message.id ?? "",
+    messageId,
     preset: card.preset,
     presetLabelKey: `FUDGE.Preset.${card.preset}`,
-    attackerName: card.attackerName,
+    attackerName: viewer.actor(card.attackerId)?.name ?? card.attackerName,
     weaponName: card.weaponName,
     situation,
     targets,

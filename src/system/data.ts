@@ -228,6 +228,8 @@ export interface ActorDoc<T extends ActorType = ActorType> {
   items: ItemDoc[];
   /** Foundry ownership levels by user id ("default" for everyone); 3 = owner. */
   ownership?: Record<string, number>;
+  /** Document flags by scope; the system's own are under "fudge-wounds" (e.g. the wound log, src/system/integrity.ts). */
+  flags?: Record<string, unknown>;
 }
 
 // ─── Defaults ──────────────────────────────────────────────────────────────────────────
@@ -512,8 +514,10 @@ export interface AttackCardTarget {
   dice: Record<string, number[]>;
   /** Snapshot of the resolution (re-derivable from request + dice); null until resolvable. */
   resolution: unknown | null;
-  /** Applied records, newest last; at most one is live (not undone). */
+  /** Applied records, newest last; at most one is live (not undone). Shown on the card only: Undo reads the target's wound log. */
   applied: AppliedRecord[];
+  /** Set by Apply when the result re-derived from the live actors differed from what the card showed. */
+  differs?: boolean;
 }
 
 export interface AttackCardData {

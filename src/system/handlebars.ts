@@ -74,6 +74,7 @@ export const TEMPLATES = {
   character: "templates/actor/character-sheet.hbs",
   npc: "templates/actor/npc-sheet.hbs",
   miniature: "templates/actor/miniature-sheet.hbs",
+  limited: "templates/actor/limited-sheet.hbs",
   weapon: "templates/item/weapon-sheet.hbs",
   armor: "templates/item/armor-sheet.hbs",
   shield: "templates/item/shield-sheet.hbs",

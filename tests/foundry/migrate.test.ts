@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { ladderNumber, migrateActorSystem, migrateItemSystem, needsMigration, planWorldMigration } from "../../src/foundry/migrate-pure";
+import { ladderNumber, migrateActorSystem, migrateItemSystem, needsMigration, repairSystem, systemChanges } from "../../src/foundry/migrate-pure";
 import { ACTOR_DEFAULTS, ITEM_DEFAULTS, type ActorType, type ItemType } from "../../src/system/data";
 
 describe("migrateActorSystem", () => {
@@ -11,7 +11,7 @@ describe("migrateActorSystem", () => {
     expect(m.scale).toEqual({ strength: 2, mass: 2 });
     expect(m.fudgePoints).toBe(3);
     expect(m.woundTrack).toEqual({ state: { marks: {} }, preset: "standard" });
-    expect(m.notes).toBe("<p>x</p>");
+    expect(m.notes).toBe("x");
     for (const k of ["strength", "damageCapacity", "willpower", "wounds", "trackPreset", "biography"]) expect(m).not.toHaveProperty(k);
   });
 
@@ -30,11 +30,18 @@ describe("migrateActorSystem", () => {
     expect(m).not.toHaveProperty("str");
   });
 
-  it("does not mutate its input", () => {
-    const old = { strength: 2, woundTrack: { preset: "normal" } };
-    const copy = structuredClone(old);
-    migrateActorSystem("character", old);
-    expect(old).toEqual(copy);
+  it("changes its input in place (Foundry keeps `source` and ignores migrateData's return value)", () => {
+    const old: Record<string, unknown> = { strength: 2, woundTrack: { preset: "normal" } };
+    const r = migrateActorSystem("character", old);
+    expect(r).toBe(old);
+    expect(old).toEqual({ attributes: { strength: 2 }, woundTrack: { preset: "standard" } });
+  });
+
+  it("0.1.0: HTML notes become plain text; the stored token bar value goes", () => {
+    const old = { notes: "<p>Tall &amp; <em>loud</em></p><p>Owes Leroy 3 gp</p>", openBoxes: { value: 3, max: 9 } };
+    expect(migrateActorSystem("character", old)).toEqual({ notes: "Tall & loud\nOwes Leroy 3 gp" });
+    expect(migrateItemSystem("weapon", { description: "<p>Heavy<br>and long</p>" })).toEqual({ description: "Heavy\nand long" });
+    expect(migrateItemSystem("weapon", { description: "a < b and c > d" })).toEqual({ description: "a < b and c > d" });
   });
 
   it("leaves out-of-range values for the schema to reject (no silent clamping)", () => {
@@ -79,8 +86,8 @@ describe("migrateItemSystem", () => {
       fc.property(
         fc.record({ size: fc.constantFrom("unarmed", "martial", "light", "medium", "Two-Handed"), twoHanded: fc.boolean(), power: fc.constantFrom("gun", "beam", "muscle"), range: fc.integer({ min: 0, max: 50 }), damage: fc.integer({ min: -2, max: 5 }) }),
         (old) => {
-          const once = migrateItemSystem("weapon", old);
-          expect(migrateItemSystem("weapon", once)).toEqual(once);
+          const once = structuredClone(migrateItemSystem("weapon", old));
+          expect(migrateItemSystem("weapon", structuredClone(once))).toEqual(once);
         },
       ),
     );
@@ -96,16 +103,21 @@ describe("world migration", () => {
     expect(needsMigration(3, 2)).toBe(false);
   });
 
-  it("plans updates only for documents whose stored data is older", () => {
-    const updates = planWorldMigration([
-      { uuid: "Actor.a", documentName: "Actor", type: "character", system: { strength: 2 } },
-      { uuid: "Actor.b", documentName: "Actor", type: "character", system: ACTOR_DEFAULTS.character() },
-      { uuid: "Actor.a.Item.w", documentName: "Item", type: "weapon", system: { power: "gun" } },
-      { uuid: "Item.s", documentName: "Item", type: "skill", system: { level: 1, description: "" } },
-    ]);
-    expect(updates.map((u) => u.uuid)).toEqual(["Actor.a", "Actor.a.Item.w"]);
-    expect(updates[0].system).toEqual({ attributes: { strength: 2 } });
-    expect(updates[1].system).toEqual({ power: "fixed" });
+  it("systemChanges: only the fields that change, with deletions; null when current", () => {
+    expect(systemChanges("Actor", "character", { strength: 2, notes: "x" }).changes).toEqual({ attributes: { strength: 2 }, "-=strength": null });
+    expect(systemChanges("Actor", "character", ACTOR_DEFAULTS.character()).changes).toBeNull();
+    expect(systemChanges("Item", "weapon", { ...ITEM_DEFAULTS.weapon(), power: "gun" }).changes).toEqual({ power: "fixed" });
+    const stored = { power: "gun" };
+    systemChanges("Item", "weapon", stored);
+    expect(stored).toEqual({ power: "gun" });
+  });
+
+  it("repair: a value outside its list or a number that is not one takes the default; the rest stays", () => {
+    const sys = { ...ACTOR_DEFAULTS.character(), fudgePoints: Number.NaN, woundTrack: { ...ACTOR_DEFAULTS.character().woundTrack, preset: "heroicish" }, notes: "keep" };
+    const r = systemChanges("Actor", "character", sys, { repair: true });
+    expect(r.reset.sort()).toEqual(["fudgePoints", "woundTrack.preset"]);
+    expect(r.changes).toEqual({ fudgePoints: ACTOR_DEFAULTS.character().fudgePoints, woundTrack: { preset: "standard" } });
+    expect(repairSystem("Item", "weapon", { size: "huge", statBasis: "strength" })).toEqual(["size"]);
   });
 });
 
@@ -115,7 +127,7 @@ describe("cinematic track: 4/2/2/1/1 → 4/2/1/1/1 (Fudge §4.57, issue #10)", (
     const m = migrateActorSystem("character", stored) as Record<string, any>;
     expect(m.woundTrack.state.marks.veryHurt).toEqual([{ level: "veryHurt" }]);
     expect(m.woundTrack.state.marks.incapacitated).toEqual([{ level: "hurt" }]);
-    expect(stored.woundTrack.state.marks.veryHurt).toHaveLength(2); // input untouched
+    expect(m).toBe(stored); // in place, as v13 keeps the source it passed to migrateData
   });
   it("an empty second Very Hurt box is simply dropped; a standard track is untouched", () => {
     const stored = { woundTrack: { preset: "cinematic", state: { marks: { veryHurt: [{ level: "veryHurt" }, null] } } } };

@@ -10,12 +10,13 @@ import { defaultAttackCardData, defaultCharacterData, defaultWorldRules, type Ac
 
 const MSG = "AbCdEfGhIjKlMnOp";
 const UUID = "Actor.QrStUvWxYz012345";
+const WHO = { requestId: "rEqUeStReQuEsT01", userId: "player1player1p1" };
 
 describe("parseRelayPayload", () => {
   it("accepts a well-formed request", () => {
-    expect(parseRelayPayload({ messageId: MSG, action: "apply", targetId: UUID })).toEqual({ messageId: MSG, action: "apply", targetId: UUID, force: false, spendFudgePoint: false });
-    expect(parseRelayPayload({ messageId: MSG, action: "apply", targetId: UUID, spendFudgePoint: true })?.spendFudgePoint).toBe(true);
-    expect(parseRelayPayload({ messageId: MSG, action: "undo", targetId: `Scene.aaaaaaaaaaaaaaaa.Token.bbbbbbbbbbbbbbbb.${UUID}`, force: true })?.force).toBe(true);
+    expect(parseRelayPayload({ messageId: MSG, action: "apply", targetId: UUID, ...WHO })).toEqual({ messageId: MSG, action: "apply", targetId: UUID, force: false, spendFudgePoint: false, ...WHO });
+    expect(parseRelayPayload({ messageId: MSG, action: "apply", targetId: UUID, spendFudgePoint: true, ...WHO })?.spendFudgePoint).toBe(true);
+    expect(parseRelayPayload({ messageId: MSG, action: "undo", targetId: `Scene.aaaaaaaaaaaaaaaa.Token.bbbbbbbbbbbbbbbb.${UUID}`, force: true, ...WHO })?.force).toBe(true);
   });
 
   const bad: unknown[] = [
@@ -27,7 +28,10 @@ describe("parseRelayPayload", () => {
     { messageId: MSG, action: "apply", targetId: UUID, spendFudgePoint: "yes" },
     { messageId: MSG, action: "apply", targetId: "Item.QrStUvWxYz012345" },
     { messageId: MSG, action: "apply", targetId: "Actor.x; drop" },
-    { messageId: MSG, action: "apply", targetId: UUID, force: "yes" },
+    { messageId: MSG, action: "apply", targetId: UUID, force: "yes", ...WHO },
+    { messageId: MSG, action: "apply", targetId: UUID }, // no request id: nobody to confirm
+    { messageId: MSG, action: "apply", targetId: UUID, ...WHO, requestId: "x" },
+    { messageId: MSG, action: "apply", targetId: UUID, ...WHO, userId: 7 },
   ];
   it.each(bad.map((b) => [b]))("refuses %j", (payload) => {
     expect(parseRelayPayload(payload)).toBeNull();
@@ -91,10 +95,10 @@ describe("routing a card click", () => {
 describe("the GM side re-checks as the requesting user", () => {
   const rules = defaultWorldRules();
   it("a forged apply from a player who owns neither side is refused even when relayed", () => {
-    expect(() => actions.applyDamage(card(), defender, P3, rules, { relayed: true })).toThrow(expect.objectContaining({ key: "FUDGE.Error.NotPermitted" }));
+    expect(() => actions.applyDamage(card(), defender, P3, rules, { relayed: true })).toThrow(expect.objectContaining({ key: "FUDGE.Error.NotYoursToApply" }));
   });
   it("a forged defence by the attacker is refused even when relayed", () => {
-    expect(() => actions.defend(card(), defender, [0, 0, 0, 0], P1, { relayed: true })).toThrow(expect.objectContaining({ key: "FUDGE.Error.NotPermitted" }));
+    expect(() => actions.defend(card(), defender, [0, 0, 0, 0], P1, { relayed: true })).toThrow(expect.objectContaining({ key: "FUDGE.Error.NotYoursToDefend" }));
   });
   it("without the relay flag the attacker's apply on a foe is not done locally", () => {
     expect(() => actions.applyDamage(card(), defender, P1, rules)).toThrow(expect.objectContaining({ key: "FUDGE.Error.NeedsRelay" }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MANAGED_STATUS_IDS, WOUND_STATUS_EFFECTS, statusChanges, statusesFor } from "../../src/foundry/statuses-pure";
+import { MANAGED_STATUS_IDS, WOUND_STATUS_EFFECTS, defeatedPlan, statusPlan, statusesFor } from "../../src/foundry/statuses-pure";
 import type { TrackStatus } from "../../src/rules/track";
 import fs from "node:fs";
 
@@ -42,9 +42,25 @@ describe("token statuses from the wound track", () => {
     expect(statusesFor(st({ levelKey: "hurt", effects: ["stunned"] }), "fudge", "character").statuses).toEqual(["fudge-wounds.hurt", "fudge-wounds.stunned"]);
   });
 
-  it("statusChanges touches only managed statuses", () => {
-    expect(statusChanges(["fudge-wounds.hurt", "blind"], ["fudge-wounds.veryHurt"])).toEqual({ add: ["fudge-wounds.veryHurt"], remove: ["fudge-wounds.hurt"] });
-    expect(statusChanges(["dead", "prone"], [])).toEqual({ add: [], remove: ["dead", "prone"] });
+  it("the system changes only statuses it set itself: the GM's own dead and prone survive a wound change", () => {
+    // We set Hurt; the wound worsens: Hurt goes, Very Hurt comes; "blind" is not ours.
+    expect(statusPlan(["fudge-wounds.hurt", "blind"], ["fudge-wounds.hurt"], ["fudge-wounds.veryHurt"])).toEqual({ add: ["fudge-wounds.veryHurt"], remove: ["fudge-wounds.hurt"], mine: ["fudge-wounds.veryHurt"] });
+    // The GM marked dead and prone by hand; the track heals: both stay, and are not claimed.
+    expect(statusPlan(["dead", "prone"], [], [])).toEqual({ add: [], remove: [], mine: [] });
+    // The track wants dead and the GM already set it: nothing to add, and it stays the GM's.
+    expect(statusPlan(["dead"], [], ["dead"])).toEqual({ add: [], remove: [], mine: [] });
+    // We set dead; the wound is undone: we take it off.
+    expect(statusPlan(["dead"], ["dead"], [])).toEqual({ add: [], remove: ["dead"], mine: [] });
+    // One of ours the GM removed by hand is forgotten.
+    expect(statusPlan([], ["fudge-wounds.hurt"], [])).toEqual({ add: [], remove: [], mine: [] });
+  });
+
+  it("the tracker's defeated flag: set when the track says so, cleared only if the system set it", () => {
+    expect(defeatedPlan(false, false, true)).toEqual({ set: true, mine: true });
+    expect(defeatedPlan(true, true, false)).toEqual({ set: false, mine: false });
+    expect(defeatedPlan(true, false, false)).toEqual({ set: null, mine: false }); // the GM's own
+    expect(defeatedPlan(true, false, true)).toEqual({ set: null, mine: false });
+    expect(defeatedPlan(false, false, false)).toEqual({ set: null, mine: false });
   });
 
   it("every status has a name key in lang/en.json and a unique id", () => {

@@ -254,17 +254,17 @@ describe("attack card loop", () => {
 
   test("permissions on the card: defend, apply via relay, undo", () => {
     const card = startAttack(leroy(), "broadsword", [theodora()], {}, { attack: [1, 1, 0, 0] }, rules, PLAYER1);
-    expect(keyOf(() => defend(card, theodora(), [0, 0, 0, 0], PLAYER1))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => defend(card, theodora(), [0, 0, 0, 0], PLAYER1))).toBe("FUDGE.Error.NotYoursToDefend");
     expect(keyOf(() => defend(card, leroy(), [0, 0, 0, 0], GM))).toBe("FUDGE.Error.NotATarget");
     const c = merge(card, { targets: defend(card, theodora(), [0, 0, 0, -1], PLAYER2).system.targets });
     expect(keyOf(() => defend(c, theodora(), [0, 0, 0, 0], PLAYER2))).toBe("FUDGE.Error.AlreadyDefended");
     // The attacker does not own Theodora: the click must go through the GM, who re-checks.
     expect(keyOf(() => applyDamage(c, theodora(), PLAYER1, rules))).toBe("FUDGE.Error.NeedsRelay");
-    expect(keyOf(() => applyDamage(c, theodora(), STRANGER, rules, { relayed: true }))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => applyDamage(c, theodora(), STRANGER, rules, { relayed: true }))).toBe("FUDGE.Error.NotYoursToApply");
     const ap = applyDamage(c, theodora(), PLAYER1, rules, { relayed: true, now: 2 });
     const c1 = merge(c, { targets: ap.cardUpdate.system.targets });
     const t1 = merge(theodora(), ap.actorUpdate);
-    expect(keyOf(() => undoDamage(c1, t1, STRANGER, rules))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => undoDamage(c1, t1, STRANGER, rules))).toBe("FUDGE.Error.NotYoursToUndo");
     expect(keyOf(() => undoDamage(c1, t1, PLAYER1, rules))).toBe("FUDGE.Error.NeedsRelay");
     expect(() => undoDamage(c1, t1, PLAYER1, rules, { relayed: true })).not.toThrow();
     expect(() => undoDamage(c1, t1, PLAYER2, rules)).not.toThrow(); // the target's owner
@@ -527,7 +527,7 @@ describe("Fudge §4.64: spend a Fudge Point so that a deadly wound is not", () =
     const spent = applyDamage(card, l, PLAYER1, rules, { spendFudgePoint: true, relayed: true });
     expect(spent.ended).toBe(false);
     expect((spent.actorUpdate.system as { fudgePoints: number }).fudgePoints).toBe(1);
-    const after = { ...l, system: { ...l.system, fudgePoints: 1, woundTrack: { ...l.system.woundTrack, state: updatedState(spent.actorUpdate) } } } as ActorDoc<"character">;
+    const after = { ...l, flags: spent.actorUpdate.flags, system: { ...l.system, fudgePoints: 1, woundTrack: { ...l.system.woundTrack, state: updatedState(spent.actorUpdate) } } } as ActorDoc<"character">;
     expect(trackStatus(trackFor(after, rules)).condition).not.toBe("dead");
     const applied = { ...card, ...spent.cardUpdate.system } as AttackCardData;
     expect(applied.targets[0].applied[0].fudgePointSpent).toBe(true);

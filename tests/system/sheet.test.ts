@@ -196,13 +196,18 @@ describe("attack card context", () => {
     expect(asAttacker.dice.map((d) => d.slot)).toEqual(["attack", "defense"]);
     const asStranger = attackCardContext({ system: c }, rules, viewer(STRANGER)).targets[0];
     expect(asStranger.canApply).toBe(false);
-    const ap = applyDamage(c, theodora(), GM, rules, { now: 0 });
+    const ap = applyDamage(c, theodora(), GM, rules, { now: 0, messageId: "m" });
     const c2 = { ...c, targets: ap.cardUpdate.system.targets };
-    const asGM = attackCardContext({ system: c2 }, rules, viewer(GM)).targets[0];
+    // The card alone does not make a wound "applied": the target's wound log does.
+    expect(attackCardContext({ _id: "m", system: c2 }, rules, viewer(GM)).targets[0].isApplied).toBe(false);
+    actors[1] = { ...actors[1], flags: ap.actorUpdate.flags };
+    const asGM = attackCardContext({ _id: "m", system: c2 }, rules, viewer(GM)).targets[0];
     expect(asGM.isApplied).toBe(true);
     expect(asGM.canApply).toBe(false);
     expect(asGM.canUndo).toBe(true);
-    expect(attackCardContext({ system: c2 }, rules, viewer(PLAYER1)).targets[0].undoVia).toBe("deny");
+    expect(attackCardContext({ _id: "m", system: c2 }, rules, viewer(PLAYER1)).targets[0].undoVia).toBe("deny");
+    // Another card's wound is not this card's.
+    expect(attackCardContext({ _id: "other", system: c2 }, rules, viewer(GM)).targets[0].isApplied).toBe(false);
   });
 
   test("roll card context", () => {

@@ -27,7 +27,9 @@ export class ArmorModel extends foundry.abstract.TypeDataModel<ReturnType<typeof
     return armorSchema();
   }
   static override migrateData(source: Record<string, unknown>) {
-    return super.migrateData(migrateItemSystem("armor", source) as never);
+    // In place: Foundry keeps `source` and ignores the return value.
+    migrateItemSystem("armor", source);
+    return super.migrateData(source as never);
   }
   static override validateJoint(data: { volt: { protection: { min: number; max: number } } }) {
     // Volt: the Protection interval a–b needs a ≤ b.

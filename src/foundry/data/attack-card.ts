@@ -46,6 +46,8 @@ function targetSchema() {
     dice: dice(),
     resolution: json(),
     applied: new fields.ArrayField(appliedSchema(), { required: true, initial: [] }),
+    // Apply re-derived the result from the live actors and it differed from what the card showed.
+    differs: new fields.BooleanField({ required: true, initial: false }),
   });
 }
 

@@ -46,27 +46,28 @@ export function characterSchema() {
     defenseSkill: text(""),
     defenseDefault: editableInt("defenseDefault", D.defenseDefault),
     notes: longText(),
-    // Token bar: open boxes / all boxes, filled in prepareDerivedData.
-    openBoxes: new fields.SchemaField({ value: int(0, 0, 999), max: int(0, 0, 999) }),
   };
 }
 
 export class CharacterModel extends foundry.abstract.TypeDataModel<ReturnType<typeof characterSchema>, Actor.Implementation> {
   static readonly type = "character";
   declare derived: DerivedActor;
+  /** Token bar: open / markable wound boxes — derived, not stored, so not editable (main.ts trackableAttributes). */
+  declare openBoxes: { value: number; max: number };
 
   static override defineSchema() {
     return characterSchema();
   }
 
   static override migrateData(source: Record<string, unknown>) {
-    return super.migrateData(migrateActorSystem("character", source) as never);
+    // In place: Foundry keeps `source` and ignores the return value.
+    migrateActorSystem("character", source);
+    return super.migrateData(source as never);
   }
 
   override prepareDerivedData() {
     super.prepareDerivedData();
     this.derived = deriveActorSystem(this.parent);
-    this.openBoxes.value = this.derived.openBoxes.value;
-    this.openBoxes.max = this.derived.openBoxes.max;
+    this.openBoxes = { ...this.derived.openBoxes };
   }
 }

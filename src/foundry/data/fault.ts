@@ -8,6 +8,8 @@ export class FaultModel extends foundry.abstract.TypeDataModel<ReturnType<typeof
     return traitSchema();
   }
   static override migrateData(source: Record<string, unknown>) {
-    return super.migrateData(migrateItemSystem("fault", source) as never);
+    // In place: Foundry keeps `source` and ignores the return value.
+    migrateItemSystem("fault", source);
+    return super.migrateData(source as never);
   }
 }

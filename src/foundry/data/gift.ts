@@ -8,6 +8,8 @@ export class GiftModel extends foundry.abstract.TypeDataModel<ReturnType<typeof 
     return traitSchema();
   }
   static override migrateData(source: Record<string, unknown>) {
-    return super.migrateData(migrateItemSystem("gift", source) as never);
+    // In place: Foundry keeps `source` and ignores the return value.
+    migrateItemSystem("gift", source);
+    return super.migrateData(source as never);
   }
 }

@@ -36,26 +36,28 @@ export function miniatureSchema() {
       effect: int(0, 0, 4),
     }),
     notes: longText(),
-    openBoxes: new fields.SchemaField({ value: int(0, 0, 999), max: int(0, 0, 999) }),
   };
 }
 
 export class MiniatureModel extends foundry.abstract.TypeDataModel<ReturnType<typeof miniatureSchema>, Actor.Implementation> {
   static readonly type = "miniature";
   declare derived: DerivedActor;
+  /** Token bar: open / markable wound boxes — derived, not stored, so not editable (main.ts trackableAttributes). */
+  declare openBoxes: { value: number; max: number };
 
   static override defineSchema() {
     return miniatureSchema();
   }
 
   static override migrateData(source: Record<string, unknown>) {
-    return super.migrateData(migrateActorSystem("miniature", source) as never);
+    // In place: Foundry keeps `source` and ignores the return value.
+    migrateActorSystem("miniature", source);
+    return super.migrateData(source as never);
   }
 
   override prepareDerivedData() {
     super.prepareDerivedData();
     this.derived = deriveActorSystem(this.parent);
-    this.openBoxes.value = this.derived.openBoxes.value;
-    this.openBoxes.max = this.derived.openBoxes.max;
+    this.openBoxes = { ...this.derived.openBoxes };
   }
 }

@@ -12,19 +12,22 @@ export function npcSchema() {
 export class NpcModel extends foundry.abstract.TypeDataModel<ReturnType<typeof npcSchema>, Actor.Implementation> {
   static readonly type = "npc";
   declare derived: DerivedActor;
+  /** Token bar: open / markable wound boxes — derived, not stored, so not editable (main.ts trackableAttributes). */
+  declare openBoxes: { value: number; max: number };
 
   static override defineSchema() {
     return npcSchema();
   }
 
   static override migrateData(source: Record<string, unknown>) {
-    return super.migrateData(migrateActorSystem("npc", source) as never);
+    // In place: Foundry keeps `source` and ignores the return value.
+    migrateActorSystem("npc", source);
+    return super.migrateData(source as never);
   }
 
   override prepareDerivedData() {
     super.prepareDerivedData();
     this.derived = deriveActorSystem(this.parent);
-    this.openBoxes.value = this.derived.openBoxes.value;
-    this.openBoxes.max = this.derived.openBoxes.max;
+    this.openBoxes = { ...this.derived.openBoxes };
   }
 }

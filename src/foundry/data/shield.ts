@@ -20,6 +20,8 @@ export class ShieldModel extends foundry.abstract.TypeDataModel<ReturnType<typeo
     return shieldSchema();
   }
   static override migrateData(source: Record<string, unknown>) {
-    return super.migrateData(migrateItemSystem("shield", source) as never);
+    // In place: Foundry keeps `source` and ignores the return value.
+    migrateItemSystem("shield", source);
+    return super.migrateData(source as never);
   }
 }

@@ -13,6 +13,8 @@ export class SkillModel extends foundry.abstract.TypeDataModel<ReturnType<typeof
     return skillSchema();
   }
   static override migrateData(source: Record<string, unknown>) {
-    return super.migrateData(migrateItemSystem("skill", source) as never);
+    // In place: Foundry keeps `source` and ignores the return value.
+    migrateItemSystem("skill", source);
+    return super.migrateData(source as never);
   }
 }

@@ -45,6 +45,8 @@ export class WeaponModel extends foundry.abstract.TypeDataModel<ReturnType<typeo
     return weaponSchema();
   }
   static override migrateData(source: Record<string, unknown>) {
-    return super.migrateData(migrateItemSystem("weapon", source) as never);
+    // In place: Foundry keeps `source` and ignores the return value.
+    migrateItemSystem("weapon", source);
+    return super.migrateData(source as never);
   }
 }

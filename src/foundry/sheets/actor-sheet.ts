@@ -7,8 +7,11 @@ import { isRulesError } from "../../rules/errors";
 import { TEMPLATES } from "../../system/handlebars";
 import { actorSheetContext } from "../../system/sheet";
 import * as actions from "../../system/actions";
-import { plainActor, updateActor, worldRules } from "../bridge";
-import { ladderNames, rng, reportError, rollFaces, systemPath, userRef } from "../foundry-util";
+import { changeActor, plainActor, worldRules, type DerivedActor } from "../bridge";
+import { templatesReady } from "../templates";
+import { ladderNames, reportError, systemPath, userRef } from "../foundry-util";
+import { foundryRoller, postRollNote, postWithRolls } from "../dice";
+import { HEAL_ROLLS, HEAL_TITLES, rollFaces, traitDryFaces, traitFormula } from "../../system/rolling";
 import { startAttackFlow } from "../chat";
 import { HEAL_INPUTS, healingRequest } from "../heal-pure";
 
@@ -55,8 +58,20 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     return (this as unknown as { document: Actor.Implementation }).document;
   }
 
+  /** A LIMITED user sees the limited view only: name, portrait, condition (FOUNDRY-V13.md "AppV2 sheets"). */
+  get limitedView(): boolean {
+    return this.actorDoc.limited;
+  }
+
+  override _configureRenderParts(options: unknown) {
+    const parts = (super._configureRenderParts as (o: unknown) => Record<string, unknown>).call(this, options);
+    return (this.limitedView ? { limited: LIMITED_PART } : parts) as never;
+  }
+
   override async _prepareContext(options: Parameters<InstanceType<typeof ActorSheetV2>["_prepareContext"]>[0]) {
+    await templatesReady();
     const base = await super._prepareContext(options);
+    if (this.limitedView) return Object.assign(base, limitedContext(this.actorDoc));
     const self = this as unknown as { isEditable: boolean };
     // Everything the template shows comes from src/system's context builder.
     const ctx = actorSheetContext(plainActor(this.actorDoc), worldRules(), {
@@ -90,7 +105,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     if (!path) return;
     const raw = input instanceof HTMLInputElement && input.type === "checkbox" ? input.checked : input.value;
     try {
-      await this.actorDoc.update(actions.setActorField(plainActor(this.actorDoc), path, raw, userRef()) as never);
+      await changeActor(this.actorDoc, (doc) => actions.setActorField(doc, path, raw, userRef()));
     } catch (e) {
       reportError(e);
       void (this as unknown as { render(): Promise<unknown> }).render();
@@ -111,15 +126,18 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     const ref = data(target, "ref", "box");
     if (!ref) return;
     this.focusRef = ref;
-    await this.act(() => updateActor(this.actorDoc, actions.toggleWoundBox(plainActor(this.actorDoc), ref, worldRules(), userRef())));
+    await this.act(() => changeActor(this.actorDoc, (doc) => actions.toggleWoundBox(doc, ref, worldRules(), userRef())));
   }
 
   static async onRollTrait(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
     const key = data(target, "trait", "traitKey", "key");
     if (!key) return;
     await this.act(async () => {
-      const card = actions.rollTrait(plainActor(this.actorDoc), key, rollFaces(key), worldRules(), { user: userRef() });
-      await ChatMessage.create({ type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor: this.actorDoc }) } as never);
+      // Refused before any die is rolled (the rules core checks permission and "can act").
+      actions.rollTrait(plainActor(this.actorDoc), key, traitDryFaces(key), worldRules(), { user: userRef() });
+      const r = await rollFaces(traitFormula(key), foundryRoller);
+      const card = actions.rollTrait(plainActor(this.actorDoc), key, r.faces, worldRules(), { user: userRef() });
+      await postWithRolls({ type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor: this.actorDoc }) }, r.rolls);
     });
   }
 
@@ -129,25 +147,30 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     const inputs = await healInputsDialog(type);
     if (inputs === null) return;
     await this.act(async () => {
-      const doc = plainActor(this.actorDoc);
-      const dice = { fudge: rollFaces("fudge"), d20: [1 + Math.floor(rng() * 20), 1 + Math.floor(rng() * 20)] as [number, number] };
-      const r = actions.healWounds(doc, healingRequest(type, doc, inputs, dice), worldRules(), userRef());
-      await updateActor(this.actorDoc, r.update);
+      // Only the kinds that roll roll (Fudge §4.8 healing roll 4dF; Volt injury recovery 2d20), as Foundry Rolls.
+      const formula = HEAL_ROLLS[type];
+      const rolled = formula ? await rollFaces(formula, foundryRoller) : null;
+      const dice = { fudge: formula === "4dF" ? rolled!.faces : [], d20: (formula === "2d20" ? rolled!.faces : [1, 1]) as [number, number] };
+      // The track is read in its turn (changeActor), after every earlier write to this actor.
+      await changeActor(this.actorDoc, (doc) => actions.healWounds(doc, healingRequest(type, doc, inputs, dice), worldRules(), userRef()).update);
+      if (rolled) await postRollNote(this.actorDoc, HEAL_TITLES[type] ?? "FUDGE.Heal.Title", [], [rolled]);
     });
   }
 
   static async onRecover(this: FudgeActorSheet): Promise<void> {
     await this.act(async () => {
-      // Volt: Recover is a Willpower roll on two d20 (black, white).
-      const r = actions.recover(plainActor(this.actorDoc), 1 + Math.floor(rng() * 20), 1 + Math.floor(rng() * 20), worldRules(), userRef());
-      await updateActor(this.actorDoc, r.update);
+      // Volt: Recover is a Willpower roll on two d20 (black, white), a Foundry Roll.
+      actions.recover(plainActor(this.actorDoc), 1, 1, worldRules(), userRef());
+      const rolled = await rollFaces("2d20", foundryRoller);
+      await changeActor(this.actorDoc, (doc) => actions.recover(doc, rolled.faces[0], rolled.faces[1], worldRules(), userRef()).update);
+      await postRollNote(this.actorDoc, "FUDGE.Heal.Recover", [], [rolled]);
     });
   }
 
   static async onResetTrack(this: FudgeActorSheet): Promise<void> {
     const ok = await foundry.applications.api.DialogV2.confirm({ window: { title: "FUDGE.Sheet.ResetTrack" }, content: `<p>${game.i18n!.localize("FUDGE.Sheet.ResetTrackConfirm")}</p>` });
     if (!ok) return;
-    await this.act(() => updateActor(this.actorDoc, actions.resetTrack(plainActor(this.actorDoc), userRef())));
+    await this.act(() => changeActor(this.actorDoc, (doc) => actions.resetTrack(doc, userRef())));
   }
 
   /** Fudge §4.57 custom track: add a level, or remove the row's level. */
@@ -175,7 +198,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
   static onEditItem(this: FudgeActorSheet, _event: Event, target: Target): void {
     const id = data(target, "itemId") ?? target.closest<HTMLElement>("[data-item-id]")?.dataset.itemId;
     const item = id ? this.actorDoc.items.get(id) : undefined;
-    void item?.sheet?.render(true);
+    void (item?.sheet as unknown as { render(o: { force: boolean }): Promise<unknown> } | undefined)?.render({ force: true });
   }
 
   static async onDeleteItem(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
@@ -220,6 +243,15 @@ async function healInputsDialog(type: string): Promise<Record<string, number> | 
 }
 
 const part = (template: string) => ({ sheet: { template: `systems/fudge-wounds/${template}`, scrollable: [""] } });
+const LIMITED_PART = { template: `systems/fudge-wounds/${TEMPLATES.limited}` };
+
+/** What a LIMITED user may read: name, portrait and condition — no traits, track or notes. */
+export function limitedContext(actor: Actor.Implementation): Record<string, unknown> {
+  const derived = (actor.system as unknown as { derived?: DerivedActor }).derived;
+  const condition = derived?.condition ?? "able";
+  const level = derived?.status?.levelKey ?? null;
+  return { limited: { name: actor.name, img: actor.img, conditionKey: `FUDGE.Condition.${condition}`, levelKey: level ? `FUDGE.Wound.${level}` : null } };
+}
 
 export class CharacterSheet extends FudgeActorSheet {
   static override PARTS = part(TEMPLATES.character);

@@ -1,0 +1,86 @@
+/**
+ * In-world self-test of the integrity rule (docs/foundry.md, *Integrity*), for a GM with the
+ * Quench module: a card that claims more than its dice gives is applied as re-derived, two
+ * Applies at once on one actor keep both wounds, and the relay runs nothing nobody asked for.
+ * Registered by quench.ts; everything it creates is deleted afterwards.
+ */
+import * as actions from "../system/actions";
+import { woundLogOf } from "../system/integrity";
+import { rollAttack } from "../system/rolling";
+import { plainActor, worldRules } from "./bridge";
+import { clickCardAction } from "./chat";
+import { foundryRoller, postWithRolls } from "./dice";
+import { userRef } from "./foundry-util";
+import { handleRelay } from "./queries";
+import { Scratch, until, type QuenchLike } from "./quench";
+import { SYSTEM_ID } from "./registry";
+
+type CardTarget = { actorId: string; defend: string; resolution: { wound: unknown; woundKey: string | null } | null; differs?: boolean };
+const targetOf = (id: string) => (game.messages!.get(id)!.system as unknown as { targets: CardTarget[] }).targets[0];
+
+/** Posts Leroy's attacks on Theodora (real Rolls, defended) until one deals a wound; returns the message id. */
+async function woundingCard(s: Scratch, leroy: Actor.Implementation, theodora: Actor.Implementation): Promise<string> {
+  const weapon = leroy.items.contents.find((i) => i.type === "weapon") ?? null;
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(leroy), weapon?.id ?? null, [plainActor(theodora)], {}, dice, worldRules(), userRef()), foundryRoller);
+    const message = s.track((await postWithRolls({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor: leroy as never }) }, rolls)) as ChatMessage.Implementation);
+    const id = message.id!;
+    if (targetOf(id).defend === "pending") {
+      await clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "defend", card.targets[0].actorId);
+      await until(() => targetOf(id).defend === "rolled");
+    }
+    const w = targetOf(id).resolution?.wound;
+    if (w !== null && w !== undefined) return id;
+  }
+  throw new Error("no wound in 30 attacks");
+}
+
+export function registerIntegrityBatch(quench: QuenchLike): void {
+  quench.registerBatch(
+    `${SYSTEM_ID}.integrity`,
+    ({ it, before, after, assert }) => {
+      const s = new Scratch();
+      let leroy: Actor.Implementation;
+      let theodora: Actor.Implementation;
+      before(async () => {
+        await s.setPreset("fudge");
+        leroy = await s.actorFromPack("characters", "Leroy");
+        theodora = await s.actorFromPack("characters", "Theodora");
+      });
+      after(() => s.cleanup());
+
+      it("a card claiming {wound: dead} is applied as its dice give, and says it differed", async () => {
+        const id = await woundingCard(s, leroy, theodora);
+        const message = game.messages!.get(id)!;
+        const targets = structuredClone((message.system as unknown as { targets: CardTarget[] }).targets);
+        const honest = targets[0].resolution!.woundKey;
+        Object.assign(targets[0].resolution!, { woundKey: "dead", wound: { level: "dead" } });
+        await message.update({ system: { targets } } as never);
+        await clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "apply", targets[0].actorId);
+        assert.ok(await until(() => targetOf(id).differs === true), "the card says the re-derived result differed");
+        assert.equal(targetOf(id).resolution?.woundKey, honest, "the dice's wound was applied");
+        assert.notEqual((theodora.system as unknown as { derived: { condition: string } }).derived.condition, "dead", "not the claimed death");
+        await clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "undo", targets[0].actorId);
+      });
+
+      it("two Applies on one actor at the same moment keep both wounds", async () => {
+        const a = await woundingCard(s, leroy, theodora);
+        const b = await woundingCard(s, leroy, theodora);
+        await Promise.all([a, b].map((id) => clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "apply", theodora.uuid)));
+        const live = () => woundLogOf(plainActor(theodora)).filter((r) => !r.undone && (r.messageId === a || r.messageId === b));
+        assert.ok(await until(() => live().length === 2), "both wounds are in the log");
+        const [first, second] = live();
+        assert.equal(JSON.stringify(second.before), JSON.stringify(first.after), "the second started where the first ended");
+        for (const id of [second.messageId, first.messageId]) await clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "undo", theodora.uuid);
+      });
+
+      it("the relay runs nothing that nobody asked for (a query naming an unknown user)", async () => {
+        const id = await woundingCard(s, leroy, theodora);
+        const reply = await handleRelay("apply", { messageId: id, action: "apply", targetId: theodora.uuid, requestId: foundry.utils.randomID(16), userId: foundry.utils.randomID(16) }, { timeout: 5000 });
+        assert.deepEqual(reply, { ok: false, key: "FUDGE.Error.Relay.Unconfirmed" });
+        assert.equal(woundLogOf(plainActor(theodora)).filter((r) => r.messageId === id).length, 0, "no wound written");
+      });
+    },
+    { displayName: "Fudge Combat & Wounds: the GM's client trusts nothing a player wrote" },
+  );
+}

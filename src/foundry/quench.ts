@@ -1,0 +1,242 @@
+/**
+ * In-world self-test: with the Quench module active, the system registers Mocha/Chai batches on
+ * `quenchReady` (FOUNDRY-V13.md "Manifest"). Each builds a scratch state from the system's packs,
+ * runs its checks against the live world with real Foundry Rolls, and deletes everything it
+ * created. docs/foundry.md tells a tester how to run them and what to report.
+ *
+ * Types: a local subset of @ethaks/fvtt-quench's API (its package pins a different fvtt-types).
+ */
+import { PRESETS, type PresetId } from "../rules/pipeline";
+import * as actions from "../system/actions";
+import { rollAttack } from "../system/rolling";
+import { plainActor, updateActor, worldRules, type DerivedActor } from "./bridge";
+import { clickCardAction } from "./chat";
+import { foundryRoller, postWithRolls } from "./dice";
+import { userRef } from "./foundry-util";
+import { migrateWorld } from "./migration";
+import { SYSTEM_ID } from "./registry";
+import { statusesFor } from "./statuses-pure";
+import { STORED_SHAPES } from "./stored-shapes";
+import type { ActorType } from "../system/data";
+import { registerIntegrityBatch } from "./quench-integrity";
+
+/** The parts of Quench's batch context the batches use (Mocha's BDD interface and Chai). */
+export interface QuenchBatchContext {
+  describe(name: string, fn: () => void): void;
+  it(name: string, fn: () => Promise<void> | void): void;
+  before(fn: () => Promise<void> | void): void;
+  after(fn: () => Promise<void> | void): void;
+  assert: {
+    ok(v: unknown, msg?: string): void;
+    equal(a: unknown, b: unknown, msg?: string): void;
+    notEqual(a: unknown, b: unknown, msg?: string): void;
+    deepEqual(a: unknown, b: unknown, msg?: string): void;
+    isAbove(a: number, b: number, msg?: string): void;
+  };
+}
+export interface QuenchLike {
+  registerBatch(key: string, fn: (context: QuenchBatchContext) => void, options?: { displayName?: string; preSelected?: boolean }): void;
+}
+
+export const QUENCH_BATCHES = ["sheets", "card-loop", "statuses", "initiative", "migration", "integrity"].map((k) => `${SYSTEM_ID}.${k}`);
+
+const PREFIX = "[Quench] ";
+type Deletable = { delete(): Promise<unknown>; id: string | null };
+
+/** Everything a batch creates, deleted in reverse order afterwards; the preset restored. */
+export class Scratch {
+  private made: Deletable[] = [];
+  private preset: PresetId | null = null;
+  track<T>(doc: T): T {
+    if (doc) this.made.push(doc as unknown as Deletable);
+    return doc;
+  }
+  async actorFromPack(pack: string, name: string): Promise<Actor.Implementation> {
+    const p = (game.packs as unknown as Map<string, { getDocuments(): Promise<{ name: string; toObject(): Record<string, unknown> }[]> }>).get(`${SYSTEM_ID}.${pack}`);
+    if (!p) throw new Error(`pack ${SYSTEM_ID}.${pack} is missing`);
+    const doc = (await p.getDocuments()).find((d) => d.name === name);
+    if (!doc) throw new Error(`${name} is not in ${pack}`);
+    const { _id, ...data } = doc.toObject();
+    void _id;
+    return this.track((await Actor.create({ ...data, name: PREFIX + String(data.name) } as never)) as Actor.Implementation);
+  }
+  async setPreset(preset: PresetId): Promise<void> {
+    this.preset ??= worldRules().preset;
+    await game.settings!.set(SYSTEM_ID as never, "preset" as never, preset as never);
+  }
+  async cleanup(): Promise<void> {
+    for (const d of this.made.reverse()) {
+      const live = d.id ? (d as unknown as { collection?: { get(id: string): unknown } }).collection?.get(d.id) : null;
+      if (live !== undefined && live !== null) await d.delete().catch((e) => console.warn(`${SYSTEM_ID} | quench cleanup`, e));
+    }
+    this.made = [];
+    if (this.preset) await game.settings!.set(SYSTEM_ID as never, "preset" as never, this.preset as never);
+    this.preset = null;
+  }
+}
+
+const derived = (a: Actor.Implementation) => (a.system as unknown as { derived: DerivedActor }).derived;
+/** The track as a player reads it (open boxes, level, condition): an unhurt track may be stored as null or as empty marks. */
+const trackState = (a: Actor.Implementation) => {
+  const d = derived(a);
+  return JSON.stringify([d.openBoxes, d.status?.levelKey ?? null, d.condition, d.status?.effects ?? []]);
+};
+
+/** Waits until `check` holds (the active GM's hooks run after the update returns), or the timeout. */
+export async function until(check: () => boolean, ms = 3000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return check();
+}
+
+const SAMPLES: { pack: string; name: string; type: ActorType }[] = [
+  { pack: "characters", name: "Leroy", type: "character" },
+  { pack: "characters", name: "Theodora", type: "npc" },
+  { pack: "miniatures", name: "Sir Knightly", type: "miniature" },
+];
+
+export function registerQuenchBatches(quench: QuenchLike): void {
+  quench.registerBatch(
+    `${SYSTEM_ID}.sheets`,
+    ({ describe, it, before, after, assert }) => {
+      const s = new Scratch();
+      const actors: Actor.Implementation[] = [];
+      before(async () => {
+        for (const x of SAMPLES) actors.push(await s.actorFromPack(x.pack, x.name));
+      });
+      after(() => s.cleanup());
+      for (const preset of PRESETS)
+        describe(`preset ${preset}`, () => {
+          it("every sample actor's sheet opens and re-renders", async () => {
+            await s.setPreset(preset);
+            for (const a of actors) {
+              const sheet = a.sheet as unknown as { render(o?: object): Promise<unknown>; close(): Promise<unknown>; rendered: boolean; element: HTMLElement };
+              await sheet.render({ force: true });
+              assert.ok(sheet.rendered, `${a.name} rendered`);
+              assert.ok(sheet.element?.querySelector(".fudge-wounds, .window-content"), `${a.name} has content`);
+              await sheet.render();
+              await sheet.close();
+            }
+          });
+        });
+    },
+    { displayName: "Fudge Combat & Wounds: every sheet in every preset" },
+  );
+
+  quench.registerBatch(
+    `${SYSTEM_ID}.card-loop`,
+    ({ it, before, after, assert }) => {
+      const s = new Scratch();
+      let leroy: Actor.Implementation;
+      let theodora: Actor.Implementation;
+      before(async () => {
+        await s.setPreset("fudge");
+        leroy = await s.actorFromPack("characters", "Leroy");
+        theodora = await s.actorFromPack("characters", "Theodora");
+      });
+      after(() => s.cleanup());
+      it("attack → defend → apply → undo with real Rolls (Fudge)", async () => {
+        const weapon = leroy.items.contents.find((i) => i.type === "weapon") ?? null;
+        const before = trackState(theodora);
+        // Random dice: attack until a wound is dealt (each card is a real card with its Rolls).
+        for (let attempt = 0; attempt < 30; attempt++) {
+          const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(leroy), weapon?.id ?? null, [plainActor(theodora)], {}, dice, worldRules(), userRef()), foundryRoller);
+          assert.isAbove(rolls.length, 0, "the attack is a Foundry Roll");
+          const message = s.track((await postWithRolls({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor: leroy as never }) }, rolls)) as ChatMessage.Implementation);
+          assert.isAbove((message as unknown as { rolls: unknown[] }).rolls.length, 0, "the message carries its rolls");
+          const targetId = card.targets[0].actorId;
+          const live = () => (game.messages!.get(message.id!)!.system as unknown as { targets: { defend: string; resolution: { wound: unknown } | null; applied: { undone: boolean }[] }[] }).targets[0];
+          if (live().defend === "pending") {
+            await clickCardAction(game.messages!.get(message.id!) as ChatMessage.Implementation, "defend", targetId);
+            assert.ok(await until(() => live().defend === "rolled"), "the defence was rolled");
+            assert.equal((game.messages!.get(message.id!) as unknown as { rolls: unknown[] }).rolls.length, rolls.length + 1, "the defence Roll joined the card");
+          }
+          if (live().resolution?.wound === null || live().resolution?.wound === undefined) continue;
+          await clickCardAction(game.messages!.get(message.id!) as ChatMessage.Implementation, "apply", targetId);
+          assert.ok(await until(() => live().applied.length === 1), "applied once");
+          assert.notEqual(trackState(theodora), before, "the wound is on the track");
+          await clickCardAction(game.messages!.get(message.id!) as ChatMessage.Implementation, "undo", targetId);
+          assert.ok(await until(() => live().applied[0]?.undone === true), "undone");
+          assert.equal(trackState(theodora), before, "the track is as before");
+          return;
+        }
+        assert.ok(false, "no wound in 30 attacks");
+      });
+    },
+    { displayName: "Fudge Combat & Wounds: the card loop with real Rolls" },
+  );
+
+  quench.registerBatch(
+    `${SYSTEM_ID}.statuses`,
+    ({ it, before, after, assert }) => {
+      const s = new Scratch();
+      let theodora: Actor.Implementation;
+      before(async () => {
+        await s.setPreset("fudge");
+        theodora = await s.actorFromPack("characters", "Theodora");
+      });
+      after(() => s.cleanup());
+      it("token statuses follow the wound track (marked, then healed)", async () => {
+        for (const ref of ["hurt:0", "veryHurt:0", "incapacitated:0"]) await updateActor(theodora, actions.toggleWoundBox(plainActor(theodora), ref, worldRules(), userRef()));
+        const wanted = statusesFor(derived(theodora).status!, "fudge", theodora.type as ActorType);
+        assert.isAbove(wanted.statuses.length, 0, "Incapacitated has a status");
+        assert.ok(await until(() => wanted.statuses.every((id) => theodora.statuses.has(id))), `statuses ${wanted.statuses.join(", ")}`);
+        await updateActor(theodora, actions.resetTrack(plainActor(theodora), userRef()));
+        assert.ok(await until(() => wanted.statuses.every((id) => !theodora.statuses.has(id))), "statuses cleared with the track");
+      });
+    },
+    { displayName: "Fudge Combat & Wounds: statuses follow the track" },
+  );
+
+  quench.registerBatch(
+    `${SYSTEM_ID}.initiative`,
+    ({ it, before, after, assert }) => {
+      const s = new Scratch();
+      const actors: Actor.Implementation[] = [];
+      before(async () => {
+        await s.setPreset("fudge");
+        actors.push(await s.actorFromPack("characters", "Leroy"), await s.actorFromPack("characters", "Theodora"));
+      });
+      after(() => s.cleanup());
+      it("initiative rolls from the tracker with the preset's formula", async () => {
+        const scene = s.track((await Scene.create({ name: `${PREFIX}Fudge Combat & Wounds`, tokens: actors.map((a, i) => ({ name: a.name, actorId: a.id, x: 100 * i, y: 0 })) } as never)) as Scene.Implementation);
+        const combat = s.track((await Combat.create({ scene: scene.id } as never)) as Combat.Implementation);
+        await combat.createEmbeddedDocuments("Combatant", scene.tokens.contents.map((t) => ({ tokenId: t.id, sceneId: scene.id, actorId: t.actorId })) as never);
+        const before = game.messages!.size;
+        await combat.rollAll();
+        for (const c of combat.combatants.contents) assert.ok(Number.isFinite(c.initiative), `${c.name} has an initiative`);
+        assert.equal(game.messages!.size - before, actors.length, "one roll message each");
+        for (const m of game.messages!.contents.slice(before)) s.track(m);
+      });
+    },
+    { displayName: "Fudge Combat & Wounds: initiative" },
+  );
+
+  quench.registerBatch(
+    `${SYSTEM_ID}.migration`,
+    ({ it, after, assert }) => {
+      const s = new Scratch();
+      after(() => s.cleanup());
+      for (const shape of STORED_SHAPES.filter((x) => !x.invalid))
+        it(shape.label, async () => {
+          const cls = (shape.documentName === "Actor" ? Actor : Item) as unknown as { create(d: object): Promise<{ toObject(): { system: unknown }; items?: { size: number } }> };
+          const doc = s.track(await cls.create({ ...structuredClone(shape.source), name: PREFIX + String(shape.source.name), ...(shape.items ? { items: structuredClone(shape.items) } : {}) }));
+          const sys = doc.toObject().system;
+          const at = (path: string) => path.split(".").reduce<unknown>((o, k) => (o == null ? undefined : (o as Record<string, unknown>)[k]), sys);
+          for (const [path, v] of Object.entries(shape.expect)) assert.deepEqual(at(path), v, path);
+          for (const path of shape.gone ?? []) assert.equal(at(path), undefined, `${path} is gone`);
+          if (shape.items) assert.equal(doc.items?.size, shape.items.length, "embedded items kept");
+        });
+      it("the world migration has nothing left to do, and reports no failure", async () => {
+        const report = await migrateWorld();
+        assert.ok(report === null || report.failed.length === 0, JSON.stringify(report?.failed ?? []));
+      });
+    },
+    { displayName: "Fudge Combat & Wounds: migration of every stored shape" },
+  );
+
+  registerIntegrityBatch(quench);
+}

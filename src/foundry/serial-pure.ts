@@ -1,0 +1,25 @@
+/**
+ * Serialised work per key (pure: tests import it). Every write to one actor on this client —
+ * a wound, an undo, a heal, a box toggled, a Fudge Point — runs after the previous one ended,
+ * and reads the actor as it is when its turn comes, so two cards applied to one target at
+ * once keep both wounds. Different keys run side by side. A failed task does not stop the
+ * queue; its error goes to its own caller.
+ */
+export type SerialRunner = <T>(key: string, task: () => Promise<T> | T) => Promise<T>;
+
+export function serialQueue(): SerialRunner {
+  const tails = new Map<string, Promise<unknown>>();
+  return <T>(key: string, task: () => Promise<T> | T): Promise<T> => {
+    const prev = tails.get(key) ?? Promise.resolve();
+    const run = prev.then(() => task());
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    tails.set(key, tail);
+    void tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key);
+    });
+    return run;
+  };
+}

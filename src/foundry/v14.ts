@@ -1,0 +1,19 @@
+/**
+ * Where Foundry v14 names a newer path (FOUNDRY-V13.md "v14"), take it when
+ * `game.release.generation >= 14`, and keep the v13 path otherwise.
+ */
+type Operator = (value?: unknown) => unknown;
+
+export const generation = (): number => Number((game as unknown as { release?: { generation?: number } }).release?.generation ?? 13);
+
+/** v14's ForcedReplacement operator (`_replace(value)`): replaces a value whole in an update; null before v14. */
+export function forcedReplacement(): ((value: unknown) => unknown) | null {
+  const op = (globalThis as { _replace?: Operator })._replace;
+  return generation() >= 14 && typeof op === "function" ? (v) => op(v) : null;
+}
+
+/** v14's ForcedDeletion operator (`_del`) as an update value; null before v14 (use `-=key: null`). */
+export function forcedDeletion(): unknown {
+  const op = (globalThis as { _del?: unknown })._del;
+  return generation() >= 14 && op !== undefined ? op : null;
+}

@@ -1,0 +1,295 @@
+/**
+ * The integrity rule as pure functions. A chat card, its system data and its flags are written
+ * by the card's author (a player's client can run any code), so to whoever acts on them they
+ * are claims. What the GM's client acts on:
+ *  - the card's *shape*, checked against limits (checkCard) so a forged card neither breaks nor
+ *    bloats anyone's chat log;
+ *  - the target's result, re-derived here from the LIVE attacker and defender documents under
+ *    the world's rules and the card's recorded dice, range-checked (rederiveTarget);
+ *  - wound records written into the target actor's own flags by whoever applied the wound
+ *    (woundLog): the only source of Undo, of "applied once" and of Fudge Point refunds.
+ * A target actor's flags are writable by its owners and GMs only, and an owner may change his
+ * actor's track and Fudge Points directly anyway, so a record there grants nobody more than the
+ * writer already had.
+ */
+import { RulesError, isRulesError } from "../rules/errors";
+import { PRESETS, pipelineFor, type AttackResolution } from "../rules/pipeline";
+import type { ActorDoc, AttackCardData, AttackCardTarget, ItemDoc, WorldRules } from "./data";
+import { actorRef, attackRequest, findItem, type Situation } from "./combatant";
+// actions.ts imports the log helpers below; both sides only call each other's functions at run time.
+import { isOwner, isDefenderSlot, type UserRef } from "./actions";
+
+// ─── Limits on what a card may carry ───────────────────────────────────────────────────
+
+export const CARD_LIMITS = {
+  /** Tokens one attack may target. */
+  targets: 16,
+  /** Names, ids and other short strings. */
+  text: 200,
+  /** Dice slots per target, and faces per slot (Miniatures Legendary rerolls chain a few 4dF). */
+  diceSlots: 8,
+  faces: 64,
+  /** Applied/undone history entries per target. */
+  applied: 24,
+  /** Situation fields. */
+  situation: 16,
+  /** Explanation steps and follow-ups a target's shown result may list. */
+  steps: 400,
+  followUps: 8,
+  /** JSON characters of the whole card (a real card is a few kB per target). */
+  chars: 400_000,
+} as const;
+
+const isRec = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function malformed(field: string, why: string): RulesError {
+  return new RulesError(`card.${field}`, "FUDGE.Error.Card.Malformed", `malformed attack card: ${why}`);
+}
+
+const shortText = (v: unknown, field: string): string => {
+  if (typeof v !== "string") throw malformed(field, "not text");
+  if (v.length > CARD_LIMITS.text) throw malformed(field, `longer than ${CARD_LIMITS.text} characters`);
+  return v;
+};
+
+function diceRecord(v: unknown, field: string): Record<string, number[]> {
+  if (!isRec(v)) throw malformed(field, "dice must be a record");
+  const entries = Object.entries(v);
+  if (entries.length > CARD_LIMITS.diceSlots) throw malformed(field, "too many dice slots");
+  for (const [k, faces] of entries) {
+    if (k.length > 32) throw malformed(field, "dice slot name too long");
+    if (!Array.isArray(faces) || faces.length > CARD_LIMITS.faces || !faces.every((f) => Number.isInteger(f) && Math.abs(f) <= 100)) throw malformed(`${field}.${k}`, "dice must be short lists of whole numbers");
+  }
+  return v as Record<string, number[]>;
+}
+
+/**
+ * Checks a card's shape and size before anything reads it (render, click, the GM's relay).
+ * Throws FUDGE.Error.Card.Malformed / TooLarge; returns the card unchanged.
+ */
+export function checkCard(raw: unknown): AttackCardData {
+  if (!isRec(raw)) throw malformed("", "not an object");
+  let chars: number;
+  try {
+    chars = JSON.stringify(raw).length;
+  } catch {
+    throw malformed("", "not plain data");
+  }
+  if (chars > CARD_LIMITS.chars) throw new RulesError("card", "FUDGE.Error.Card.TooLarge", `attack card of ${chars} characters (limit ${CARD_LIMITS.chars})`);
+  if (!(PRESETS as readonly string[]).includes(raw.preset as string)) throw malformed("preset", "unknown preset");
+  for (const k of ["userId", "attackerId", "attackerName", "weaponId", "weaponName"]) shortText(raw[k], k);
+  if (!isRec(raw.situation) || Object.keys(raw.situation).length > CARD_LIMITS.situation) throw malformed("situation", "bad situation");
+  diceRecord(raw.attackDice, "attackDice");
+  if (!Array.isArray(raw.targets) || raw.targets.length > CARD_LIMITS.targets) throw malformed("targets", `a card lists 0–${CARD_LIMITS.targets} targets`);
+  const seen = new Set<string>();
+  raw.targets.forEach((t, i) => {
+    const f = `targets.${i}`;
+    if (!isRec(t)) throw malformed(f, "not an object");
+    const id = shortText(t.actorId, `${f}.actorId`);
+    if (seen.has(id)) throw malformed(`${f}.actorId`, "the same target twice");
+    seen.add(id);
+    shortText(t.name, `${f}.name`);
+    if (!["none", "pending", "rolled"].includes(t.defend as string)) throw malformed(`${f}.defend`, "bad defence state");
+    diceRecord(t.dice, `${f}.dice`);
+    if (!Array.isArray(t.applied) || t.applied.length > CARD_LIMITS.applied) throw malformed(`${f}.applied`, "too long a history");
+    const res = t.resolution;
+    if (res !== null && res !== undefined) {
+      if (!isRec(res)) throw malformed(`${f}.resolution`, "not an object");
+      if (res.steps !== undefined && (!Array.isArray(res.steps) || res.steps.length > CARD_LIMITS.steps)) throw malformed(`${f}.resolution.steps`, "too many steps");
+      if (res.followUps !== undefined && (!Array.isArray(res.followUps) || res.followUps.length > CARD_LIMITS.followUps)) throw malformed(`${f}.resolution.followUps`, "too many follow-ups");
+    }
+  });
+  return raw as unknown as AttackCardData;
+}
+
+// ─── The situation an attacker may claim ───────────────────────────────────────────────
+
+type SituationSpec = { type: "int"; min: number; max: number } | { type: "num"; min: number; max: number } | { type: "bool" } | { type: "enum"; values: readonly string[] };
+const MODIFIER: SituationSpec = { type: "int", min: -10, max: 10 };
+
+/**
+ * What the attack dialog and the table (token positions) put on a card, per preset, with
+ * ranges. Anything else (a GM-judgement level, a defender's modifier, a Fudge Point) is not the
+ * attacker's to claim and is refused.
+ */
+export const CLAIMABLE_SITUATION: Record<string, Record<string, SituationSpec>> = {
+  fudge: { modifier: MODIFIER, allOutAttack: { type: "bool" }, allOutDefense: { type: "bool" }, stun: { type: "bool" }, pullPunch: { type: "enum", values: ["scratch", "hurt", "veryHurt", "incapacitated"] } },
+  fate: { modifier: MODIFIER },
+  volt: { modifier: MODIFIER, distance: { type: "int", min: 0, max: 10_000 } },
+  miniatures: {
+    modifier: MODIFIER,
+    gangUp: { type: "int", min: 0, max: 8 },
+    rangeInches: { type: "num", min: 0, max: 10_000 },
+    cover: { type: "bool" },
+    helpless: { type: "bool" },
+    inContact: { type: "bool" },
+  },
+};
+
+function claimedSituation(preset: string, raw: Record<string, unknown>): Situation {
+  const specs = CLAIMABLE_SITUATION[preset] ?? {};
+  const out: Situation = {};
+  for (const [k, v] of Object.entries(raw)) {
+    const s = specs[k];
+    const ok =
+      s &&
+      (s.type === "bool"
+        ? typeof v === "boolean"
+        : s.type === "enum"
+          ? typeof v === "string" && s.values.includes(v)
+          : typeof v === "number" && Number.isFinite(v) && (s.type === "num" || Number.isInteger(v)) && v >= s.min && v <= s.max);
+    if (!ok) throw new RulesError(`card.situation.${k}`, "FUDGE.Error.Integrity.Situation", `the card claims a situation "${k}" an attack may not carry`, { field: k });
+    out[k] = v;
+  }
+  return out;
+}
+
+// ─── Re-deriving a target's result ─────────────────────────────────────────────────────
+
+export interface Rederived {
+  resolution: AttackResolution;
+  /** The live result differs from what the card showed (an actor changed in between, or a forgery). */
+  differs: boolean;
+}
+
+export interface LiveSides {
+  /** The live attacker document (looked up by the card's attacker id). */
+  attacker: ActorDoc | null;
+  /** The live target document. */
+  defender: ActorDoc;
+  /** The message's author, as the server vouches for it (not the card's `userId`). */
+  author: UserRef | null;
+  /**
+   * The defence roll as recorded on the defender's own actor (defenceLog), which the attacker
+   * cannot write; null: none recorded. Omitted (pure callers, the playground): the card's.
+   */
+  defenceFaces?: number[] | null;
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * The target's result as the GM's client derives it itself: the request is built from the live
+ * attacker (owned by the message's author) and the live defender under the world's rules, the
+ * situation is the attacker's range-checked claim, and the dice are the card's recorded faces,
+ * which the preset's pipeline range-checks as it reads them. Nothing of the card's `request` or
+ * `resolution` is used. Throws a RulesError naming the actor and what to do.
+ */
+export function rederiveTarget(card: AttackCardData, t: AttackCardTarget, live: LiveSides, rules: WorldRules): Rederived {
+  const name = live.defender.name;
+  if (card.preset !== rules.preset) throw new RulesError("card.preset", "FUDGE.Error.Integrity.PresetChanged", "the world's rules preset changed since this attack; attack again", { name });
+  const attacker = live.attacker;
+  if (!attacker || actorRef(attacker) !== card.attackerId) throw new RulesError("card.attackerId", "FUDGE.Error.Integrity.AttackerGone", "the attacker is no longer in this world", { name: card.attackerName });
+  if (!live.author || !isOwner(live.author, attacker))
+    throw new RulesError("card.attackerId", "FUDGE.Error.Integrity.NotAuthorsAttacker", `the card's author does not own ${attacker.name}`, { name: attacker.name });
+  if (actorRef(live.defender) !== t.actorId) throw new RulesError("target", "FUDGE.Error.NotATarget", `${name} is not a target of this attack`, { name });
+  let weapon: ItemDoc<"weapon"> | null = null;
+  if (card.weaponId) {
+    const w = findItem(attacker, card.weaponId, "card.weaponId");
+    if (w.type !== "weapon") throw new RulesError("card.weaponId", "FUDGE.Error.NotAWeapon", `${w.name} is not a weapon`, { name: w.name });
+    weapon = w as ItemDoc<"weapon">;
+  }
+  const situation = claimedSituation(card.preset, card.situation ?? {});
+  const pipeline = pipelineFor(rules.preset);
+  const parsed = pipeline.parseRequest(JSON.parse(JSON.stringify(attackRequest(attacker, weapon, live.defender, rules, situation))));
+  const slots = pipeline.slots(parsed);
+  const ids = new Set(slots.map((s) => s.id));
+  for (const k of Object.keys(t.dice)) if (!ids.has(k)) throw new RulesError(`card.dice.${k}`, "FUDGE.Error.Integrity.Dice", `the card carries dice "${k}" this attack does not roll`, { name });
+  // One attack roll is shared by every target of the card.
+  for (const [k, faces] of Object.entries(card.attackDice ?? {})) if (t.dice[k] !== undefined && !same(t.dice[k], faces)) throw new RulesError(`card.dice.${k}`, "FUDGE.Error.Integrity.Dice", "the targets' attack rolls differ", { name });
+  const opposed = slots.some((s) => isDefenderSlot(s.id)) && pipeline.exchange === "opposed";
+  if (opposed && (live.defenceFaces === null || (live.defenceFaces === undefined && t.defend !== "rolled")))
+    throw new RulesError("resolution", "FUDGE.Error.NotResolved", "the attack is not resolved yet (waiting for the defence roll)", { name });
+  let resolution: AttackResolution;
+  try {
+    resolution = pipeline.resolve(parsed, (id) => {
+      const v = isDefenderSlot(id) && live.defenceFaces ? live.defenceFaces : t.dice[id];
+      if (v === undefined) throw new RulesError(`dice.${id}`, "FUDGE.Error.MissingDice", `missing dice "${id}"`, { slot: id });
+      return v;
+    });
+  } catch (e) {
+    // Dice the pipeline refuses (a face out of range, a missing roll after a rules change) are named as the card's.
+    if (isRulesError(e) && e.field.startsWith("dice")) throw new RulesError(`card.${e.field}`, "FUDGE.Error.Integrity.Dice", e.message, { name });
+    throw e;
+  }
+  const claimed = t.resolution as Partial<AttackResolution> | null;
+  const differs = !claimed || claimed.outcome !== resolution.outcome || (claimed.woundKey ?? null) !== resolution.woundKey || !same(claimed.wound, resolution.wound);
+  return { resolution: JSON.parse(JSON.stringify(resolution)) as AttackResolution, differs };
+}
+
+// ─── Wound records on the target actor ─────────────────────────────────────────────────
+
+/** One applied wound, written into the target actor's flags by whoever applied it. */
+export interface WoundRecord {
+  /** The chat message (card) the wound came from; also the record's key in the log. */
+  messageId: string;
+  /** Who asked for the wound (server-vouched on the GM's client). */
+  by: string;
+  at: number;
+  before: unknown;
+  after: unknown;
+  fudgePointSpent: boolean;
+  undone: boolean;
+  /** Who undid it ("" while live). */
+  undoneBy: string;
+}
+
+export const WOUND_LOG_FLAG = "woundLog";
+/** Records kept per actor (the oldest go first; a wound that old can no longer be undone from its card). */
+export const WOUND_LOG_LIMIT = 40;
+
+/** A log is an object keyed by message id, so an update sends one record, not the whole log. */
+function logEntries<T extends { messageId: string }>(actor: Pick<ActorDoc, "flags">, flag: string, valid: (r: Record<string, unknown>) => boolean): T[] {
+  const raw = (actor.flags?.["fudge-wounds"] as Record<string, unknown> | undefined)?.[flag];
+  if (!isRec(raw)) return [];
+  return Object.entries(raw)
+    .filter(([k, r]) => isRec(r) && r.messageId === k && valid(r))
+    .map(([, r]) => r as unknown as T);
+}
+
+/** The wound log of an actor (its `flags["fudge-wounds"].woundLog`), oldest first; malformed entries are ignored. */
+export function woundLogOf(actor: Pick<ActorDoc, "flags">): WoundRecord[] {
+  return logEntries<WoundRecord>(actor, WOUND_LOG_FLAG, (r) => typeof r.by === "string" && typeof r.at === "number" && typeof r.undone === "boolean" && typeof r.fudgePointSpent === "boolean" && "before" in r && "after" in r).sort(
+    (a, b) => a.at - b.at,
+  );
+}
+
+/** The live (not undone) record of a card's wound on this actor. */
+export function liveRecord(log: readonly WoundRecord[], messageId: string): WoundRecord | undefined {
+  return log.find((r) => r.messageId === messageId && !r.undone);
+}
+
+/** The flags update that writes one record (and drops the oldest beyond the limit). */
+export function logUpdate(log: readonly WoundRecord[], rec: WoundRecord): { "fudge-wounds": { woundLog: Record<string, WoundRecord | null> } } {
+  const out: Record<string, WoundRecord | null> = { [rec.messageId]: structuredClone(rec) };
+  const others = log.filter((r) => r.messageId !== rec.messageId);
+  for (const r of others.slice(0, Math.max(0, others.length + 1 - WOUND_LOG_LIMIT))) out[`-=${r.messageId}`] = null;
+  return { "fudge-wounds": { woundLog: out } };
+}
+
+/** A defence roll, written into the defender actor's flags by whoever rolled it (his owner, or the GM's client for him). */
+export interface DefenceRecord {
+  messageId: string;
+  faces: number[];
+  by: string;
+  at: number;
+}
+
+export const DEFENCE_LOG_FLAG = "defenceLog";
+
+export function defenceLogOf(actor: Pick<ActorDoc, "flags">): DefenceRecord[] {
+  return logEntries<DefenceRecord>(actor, DEFENCE_LOG_FLAG, (r) => typeof r.by === "string" && typeof r.at === "number" && Array.isArray(r.faces) && r.faces.every((f) => Number.isInteger(f))).sort((a, b) => a.at - b.at);
+}
+
+/** The defence faces the defender rolled on a card, or null. */
+export function defenceFacesOf(actor: Pick<ActorDoc, "flags">, messageId: string): number[] | null {
+  return defenceLogOf(actor).find((r) => r.messageId === messageId)?.faces.slice() ?? null;
+}
+
+/** The flags update that records a defence roll on the defender (capped like the wound log). */
+export function defenceLogUpdate(actor: Pick<ActorDoc, "flags">, rec: DefenceRecord): { "fudge-wounds": { defenceLog: Record<string, DefenceRecord | null> } } {
+  const out: Record<string, DefenceRecord | null> = { [rec.messageId]: { messageId: rec.messageId, faces: [...rec.faces], by: rec.by, at: rec.at } };
+  const others = defenceLogOf(actor).filter((r) => r.messageId !== rec.messageId);
+  for (const r of others.slice(0, Math.max(0, others.length + 1 - WOUND_LOG_LIMIT))) out[`-=${r.messageId}`] = null;
+  return { "fudge-wounds": { defenceLog: out } };
+}

@@ -1,0 +1,166 @@
+/**
+ * One roll path for every die the system rolls, shared by Foundry and the playground. A host
+ * gives a `Roller` that rolls one formula ("4dF", "1dF", "2d20", "3d6") the host's way — in
+ * Foundry a `Roll` evaluated on the clicking user's client (Dice So Nice, roll modes, the
+ * message's `rolls`); in the playground fixed or seeded faces. The faces are then fed to the
+ * pure rules core, which never rolls itself here.
+ *
+ * A dice slot of the rules core may need more dice than its formula once (the Miniatures
+ * Legendary reroll: four + roll 4dF again): the slot's own `roll` is replayed over the faces
+ * rolled so far, and each time it asks for more, the roller rolls the formula again.
+ */
+import type { Rng } from "../rules/dice";
+import type { DiceSlot } from "../rules/pipeline";
+import type { AttackCardData } from "./data";
+
+/** One formula rolled by the host: its faces in order, and the host's own record (a Foundry Roll). */
+export interface Rolled<R = unknown> {
+  formula: string;
+  faces: number[];
+  roll: R | null;
+}
+export type Roller<R = unknown> = (formula: string) => Promise<Rolled<R>>;
+export type SyncRoller = (formula: string) => Rolled<null>;
+
+/** The dice of one slot: the faces the rules core reads, and every roll made for them. */
+export interface SlotRoll<R = unknown> {
+  slot: string;
+  formula: string;
+  faces: number[];
+  rolls: R[];
+}
+
+/** "4dF" → dice count and sides ("F" for Fudge dice). */
+export function parseFormula(formula: string): { n: number; sides: number | "F" } {
+  const m = /^(\d*)d(F|\d+)$/i.exec(formula.trim());
+  if (!m) throw new Error(`not a dice formula: ${formula}`);
+  return { n: m[1] ? Number(m[1]) : 1, sides: m[2].toUpperCase() === "F" ? "F" : Number(m[2]) };
+}
+
+/** The uniform number the rules core's die functions map to `face` (floor(u·3) − 1 for dF, 1 + floor(u·S) for dS). */
+export function faceToUniform(face: number, sides: number | "F"): number {
+  return sides === "F" ? (face + 1.5) / 3 : (face - 0.5) / sides;
+}
+
+class NeedMore extends Error {}
+
+/** Replays a slot's own roll over the uniforms of the faces so far: its faces, or null when it needs another roll. */
+function replay(slot: Pick<DiceSlot, "roll">, uniforms: readonly number[]): number[] | null {
+  let i = 0;
+  try {
+    return slot.roll(() => {
+      if (i >= uniforms.length) throw new NeedMore();
+      return uniforms[i++];
+    });
+  } catch (e) {
+    if (e instanceof NeedMore) return null;
+    throw e;
+  }
+}
+
+const MAX_ROLLS = 64;
+
+/** Rolls a rules-core dice slot with the host's roller (re-rolling the formula while the slot asks for more). */
+export async function rollSlot<R>(slot: Pick<DiceSlot, "id" | "formula" | "roll">, roller: Roller<R>): Promise<SlotRoll<R>> {
+  const { sides } = parseFormula(slot.formula);
+  const uniforms: number[] = [];
+  const rolls: R[] = [];
+  for (let n = 0; n < MAX_ROLLS; n++) {
+    const faces = replay(slot, uniforms);
+    if (faces) return { slot: slot.id, formula: slot.formula, faces, rolls };
+    const r = await roller(slot.formula);
+    if (r.roll !== null) rolls.push(r.roll);
+    uniforms.push(...r.faces.map((f) => faceToUniform(f, sides)));
+  }
+  throw new Error(`dice slot ${slot.id} asked for too many rolls`);
+}
+
+/** The same, with a roller that answers at once (the playground's fixed or seeded faces). */
+export function rollSlotSync(slot: Pick<DiceSlot, "id" | "formula" | "roll">, roller: SyncRoller): SlotRoll<null> {
+  const { sides } = parseFormula(slot.formula);
+  const uniforms: number[] = [];
+  for (let n = 0; n < MAX_ROLLS; n++) {
+    const faces = replay(slot, uniforms);
+    if (faces) return { slot: slot.id, formula: slot.formula, faces, rolls: [] };
+    uniforms.push(...roller(slot.formula).faces.map((f) => faceToUniform(f, sides)));
+  }
+  throw new Error(`dice slot ${slot.id} asked for too many rolls`);
+}
+
+/** Rolls a plain formula (a trait roll, a healing roll, a Guts check). */
+export async function rollFaces<R>(formula: string, roller: Roller<R>): Promise<SlotRoll<R>> {
+  const r = await roller(formula);
+  return { slot: formula, formula, faces: r.faces, rolls: r.roll === null ? [] : [r.roll] };
+}
+
+/** The dice source src/system/actions.ts startAttack accepts: faces per slot and target. */
+export interface SlotDice {
+  faces(slot: DiceSlot, targetIndex: number): number[];
+}
+
+type AttackBuild = (dice: SlotDice) => AttackCardData;
+const slotKey = (slot: string, target: number) => (slot === "attack" ? "attack" : `${slot}#${target}`);
+
+/** Which slots an attack rolls, for which target, in rolling order (a dry run; the attack roll once). */
+function attackPlan(build: AttackBuild): { slot: DiceSlot; key: string }[] {
+  const wanted: { slot: DiceSlot; key: string }[] = [];
+  build({
+    faces(slot, target) {
+      const key = slotKey(slot.id, target);
+      if (!wanted.some((w) => w.key === key)) wanted.push({ slot, key });
+      return slot.roll(() => 0.5);
+    },
+  });
+  return wanted;
+}
+
+function attackFrom<R>(build: AttackBuild, rolled: Map<string, SlotRoll<R>>): AttackCardData {
+  return build({
+    faces(slot, target) {
+      const r = rolled.get(slotKey(slot.id, target));
+      if (!r) throw new Error(`dice slot ${slot.id} was not rolled`);
+      return [...r.faces];
+    },
+  });
+}
+
+/**
+ * Rolls an attack's dice with the host's roller, then builds the card: a dry run finds which
+ * slots the attack rolls (for which target), each is rolled once (the attack roll is shared by
+ * every target, as startAttack records it), and the card is built from those faces.
+ */
+export async function rollAttack<R>(build: AttackBuild, roller: Roller<R>): Promise<{ card: AttackCardData; rolls: R[]; slots: SlotRoll<R>[] }> {
+  const rolled = new Map<string, SlotRoll<R>>();
+  for (const w of attackPlan(build)) rolled.set(w.key, await rollSlot(w.slot, roller));
+  const slots = [...rolled.values()];
+  return { card: attackFrom(build, rolled), rolls: slots.flatMap((s) => s.rolls), slots };
+}
+
+/** The same, with a roller that answers at once. */
+export function rollAttackSync(build: AttackBuild, roller: SyncRoller): AttackCardData {
+  const rolled = new Map<string, SlotRoll<null>>();
+  for (const w of attackPlan(build)) rolled.set(w.key, rollSlotSync(w.slot, roller));
+  return attackFrom(build, rolled);
+}
+
+/** A roller over a plain random source (the playground's fixed or seeded faces; tests), die by die as the rules core rolls. */
+export function rngRoller(rng: Rng): SyncRoller {
+  return (formula) => {
+    const { n, sides } = parseFormula(formula);
+    const faces = Array.from({ length: n }, () => (sides === "F" ? Math.floor(rng() * 3) - 1 : 1 + Math.floor(rng() * sides)));
+    return { formula, faces, roll: null };
+  };
+}
+
+/** A trait roll's dice: 4dF (Fudge §3.2), or a Volt roll's two d20, black and white (Volt: Rolls). */
+export function traitFormula(traitKey: string): string {
+  return traitKey.startsWith("volt.") ? "2d20" : "4dF";
+}
+/** Placeholder faces to check a roll is allowed before rolling (a refused roll rolls no dice). */
+export function traitDryFaces(traitKey: string): number[] {
+  return traitKey.startsWith("volt.") ? [1, 1] : [0, 0, 0, 0];
+}
+
+/** Heal kinds that roll, and what (Fudge §4.8 healing roll; Volt: Recovery, the injury recovery roll). */
+export const HEAL_ROLLS: Partial<Record<string, string>> = { roll: "4dF", injuryRecovery: "2d20" };
+export const HEAL_TITLES: Partial<Record<string, string>> = { roll: "FUDGE.Heal.HealingRoll", injuryRecovery: "FUDGE.Heal.InjuryRecovery" };

@@ -1,0 +1,301 @@
+/**
+ * ApplicationV2 and friends, enough to render the system's sheets and dialogs in happy-dom:
+ * DEFAULT_OPTIONS merged down the class chain, `render({force})`, `_prepareContext` →
+ * `_renderHTML` → `_replaceHTML` → `_onRender`, click delegation to `options.actions`,
+ * HandlebarsApplicationMixin PARTS, DocumentSheetV2 permissions, DialogV2 answered by the test,
+ * DocumentSheetConfig, and the Handlebars template functions.
+ *
+ * Sources (public): v13 API docs of ApplicationV2 (render options, actions, `_onRender`),
+ * HandlebarsApplicationMixin, DocumentSheetV2 (viewPermission LIMITED, editPermission OWNER,
+ * isEditable), DialogV2.prompt/confirm, DocumentSheetConfig.registerSheet/unregisterSheet,
+ * foundry.applications.handlebars.loadTemplates/renderTemplate; FOUNDRY-V13.md "Templates".
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { current } from "./context";
+import { OWNERSHIP, type HostDocument } from "./documents";
+import { deepClone, isRec } from "./fields";
+import { mergeObject } from "./utils";
+import { ROOT, SYSTEM_PATH } from "./world";
+
+type Rec = Record<string, unknown>;
+type Ctor = abstract new (...a: any[]) => any;
+
+let appIds = 0;
+
+function mergedDefaults(cls: unknown): Rec {
+  const chain: Rec[] = [];
+  for (let c = cls as { DEFAULT_OPTIONS?: Rec } | null; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    if (Object.prototype.hasOwnProperty.call(c, "DEFAULT_OPTIONS")) chain.unshift(c.DEFAULT_OPTIONS!);
+  }
+  const out: Rec = {};
+  for (const d of chain) {
+    for (const [k, v] of Object.entries(d)) {
+      if (k === "classes" && Array.isArray(v)) out.classes = [...new Set([...((out.classes as string[]) ?? []), ...v])];
+      else if (isRec(v) && isRec(out[k])) out[k] = mergeObject(deepClone(out[k] as Rec), v as Rec);
+      else out[k] = isRec(v) ? { ...(v as Rec) } : v;
+    }
+  }
+  return out;
+}
+
+export class ApplicationV2 {
+  static DEFAULT_OPTIONS: Rec = { id: "app-{id}", classes: [], tag: "div", window: { title: "" }, actions: {}, position: {} };
+  options: Rec & { actions: Record<string, (this: unknown, e: Event, t: HTMLElement) => unknown>; id: string };
+  element: HTMLElement | null = null;
+  rendered = false;
+  /** Every render call's options as passed (tests check the v13 `{force: true}` form). */
+  renderCalls: unknown[] = [];
+  readonly client = current();
+
+  constructor(options: Rec = {}) {
+    const defaults = mergedDefaults(this.constructor);
+    this.options = mergeObject(defaults, options) as never;
+    const n = ++appIds;
+    this.options.id = String(this.options.id ?? "app-{id}").replace("{id}", String(n));
+  }
+  get id() {
+    return this.options.id;
+  }
+  get title() {
+    return String((this.options.window as Rec)?.title ?? "");
+  }
+  /** v13: `render(options)`; `render(true)` still works (the boolean means force). */
+  async render(options: boolean | Rec = {}): Promise<this> {
+    this.renderCalls.push(options);
+    const opts: Rec = typeof options === "boolean" ? { force: options } : { ...options };
+    if (!this.rendered && !opts.force) return this;
+    this._canRender(opts);
+    const context = await this._prepareContext(opts);
+    const result = await this._renderHTML(context, opts);
+    if (!this.element) {
+      this.element = document.createElement(String(this.options.tag ?? "div"));
+      this.element.id = this.id;
+      this.element.className = ((this.options.classes as string[]) ?? []).join(" ");
+      this.element.innerHTML = `<section class="window-content"></section>`;
+      this.element.addEventListener("click", (ev) => this.onClick(ev));
+      document.body.append(this.element);
+    }
+    const content = this.element.querySelector<HTMLElement>(".window-content")!;
+    this._replaceHTML(result, content, opts);
+    this.rendered = true;
+    this.client.apps.set(this.id, this as never);
+    await this._onRender(context, opts);
+    this.client.hooks.callAll(`render${this.constructor.name}`, this, this.element, context, opts);
+    return this;
+  }
+  _canRender(_options: Rec): void {}
+  async _prepareContext(_options: Rec): Promise<Rec> {
+    return {};
+  }
+  async _renderHTML(_context: Rec, _options: Rec): Promise<unknown> {
+    return "";
+  }
+  _replaceHTML(result: unknown, content: HTMLElement, _options: Rec): void {
+    if (result instanceof HTMLElement) content.replaceChildren(result);
+    else content.innerHTML = String(result ?? "");
+  }
+  async _onRender(_context: Rec, _options: Rec): Promise<void> {}
+  async close(): Promise<this> {
+    this.element?.remove();
+    this.element = null;
+    this.rendered = false;
+    this.client.apps.delete(this.id);
+    return this;
+  }
+  /** Click delegation: `[data-action]` calls `options.actions[name]` with `this` = the app. */
+  private onClick(ev: Event): void {
+    const target = (ev.target as HTMLElement).closest<HTMLElement>("[data-action]");
+    if (!target) return;
+    const handler = this.options.actions[target.dataset.action ?? ""];
+    if (!handler) return;
+    ev.preventDefault();
+    const r = (typeof handler === "function" ? handler : (handler as { handler: typeof handler }).handler).call(this, ev, target);
+    if (r instanceof Promise) this.client.world.track(r);
+  }
+}
+
+export function HandlebarsApplicationMixin<T extends Ctor>(Base: T) {
+  abstract class HandlebarsApplication extends (Base as unknown as typeof ApplicationV2) {
+    static PARTS: Record<string, { template: string; scrollable?: string[] }> = {};
+    /** v13 HandlebarsApplicationMixin#_configureRenderParts: the parts to render (a copy of PARTS). */
+    _configureRenderParts(_options: Rec): Record<string, { template: string }> {
+      return structuredClone((this.constructor as unknown as { PARTS: Record<string, { template: string }> }).PARTS);
+    }
+    override async _renderHTML(context: Rec, options: Rec): Promise<Record<string, HTMLElement>> {
+      const parts = this._configureRenderParts(options);
+      const out: Record<string, HTMLElement> = {};
+      for (const [id, part] of Object.entries(parts)) {
+        const html = await renderTemplate(part.template, { ...context, partId: `${this.id}-${id}` });
+        const tpl = document.createElement("template");
+        tpl.innerHTML = html.trim();
+        const el = (tpl.content.firstElementChild as HTMLElement | null) ?? document.createElement("div");
+        el.dataset.applicationPart = id;
+        out[id] = el;
+      }
+      return out;
+    }
+    override _replaceHTML(result: unknown, content: HTMLElement, _options: Rec): void {
+      content.replaceChildren(...Object.values(result as Record<string, HTMLElement>));
+    }
+  }
+  return HandlebarsApplication as unknown as T & { PARTS: Record<string, { template: string }> };
+}
+
+export class DocumentSheetV2 extends ApplicationV2 {
+  static override DEFAULT_OPTIONS: Rec = { viewPermission: OWNERSHIP.LIMITED, editPermission: OWNERSHIP.OWNER, sheetConfig: true };
+  constructor(options: Rec = {}) {
+    super(options);
+    const doc = this.document;
+    if (doc) doc.apps[this.id] = this as never;
+  }
+  get document(): HostDocument {
+    return this.options.document as HostDocument;
+  }
+  get isEditable(): boolean {
+    return this.document.testUserPermission(this.client.user, Number(this.options.editPermission)) && this.options.editable !== false;
+  }
+  /** DocumentSheetV2#_canRender: a user below viewPermission (LIMITED) may not open the sheet. */
+  override _canRender(_options: Rec): void {
+    if (!this.document.testUserPermission(this.client.user, Number(this.options.viewPermission))) throw new Error(`You do not have permission to view this ${this.document.documentName} sheet.`);
+  }
+  override async _prepareContext(_options: Rec): Promise<Rec> {
+    const doc = this.document;
+    return { document: doc, source: doc.toObject(), fields: (doc.system as { schema?: { fields: Rec } })?.schema?.fields ?? {}, editable: this.isEditable, user: this.client.user, rootId: this.id };
+  }
+}
+export class ActorSheetV2 extends DocumentSheetV2 {
+  get actor() {
+    return this.document;
+  }
+}
+export class ItemSheetV2 extends DocumentSheetV2 {
+  get item() {
+    return this.document;
+  }
+}
+/** Core's AppV1 sheets (registered by default until a system unregisters them). */
+export class ActorSheet {}
+export class ItemSheet {}
+
+/**
+ * DocumentSheetConfig.registerSheet / unregisterSheet, per client. Core registers its AppV1
+ * `core.ActorSheet` / `core.ItemSheet` for every type before `init`.
+ */
+export const DocumentSheetConfig = {
+  registerSheet(documentClass: { documentName: string }, scope: string, sheetClass: { name: string }, { types = null, makeDefault = false, label }: { types?: string[] | null; makeDefault?: boolean; label?: string } = {}) {
+    const c = current();
+    const list = c.sheetConfig.get(documentClass.documentName) ?? [];
+    const id = `${scope}.${sheetClass.name}`;
+    if (makeDefault) for (const e of list) if (!types || !e.types || e.types.some((t) => types.includes(t))) e.makeDefault = false;
+    list.push({ id, cls: sheetClass, types, makeDefault, label });
+    c.sheetConfig.set(documentClass.documentName, list);
+  },
+  unregisterSheet(documentClass: { documentName: string }, scope: string, sheetClass: { name: string }, { types = null }: { types?: string[] | null } = {}) {
+    const c = current();
+    const id = `${scope}.${sheetClass.name}`;
+    const list = (c.sheetConfig.get(documentClass.documentName) ?? []).flatMap((e) => {
+      if (e.id !== id) return [e];
+      if (!types || !e.types) return [];
+      const left = e.types.filter((t) => !types.includes(t));
+      return left.length ? [{ ...e, types: left }] : [];
+    });
+    c.sheetConfig.set(documentClass.documentName, list);
+  },
+};
+
+// ─── Dialogs ────────────────────────────────────────────────────────────────────────────
+
+export interface DialogRequest {
+  kind: "prompt" | "confirm" | "wait";
+  title: string;
+  content: string;
+  /** The dialog's form (content inside a <form>): fill it before answering. */
+  form: HTMLFormElement;
+}
+/** What the test answers: "ok"/"yes" presses the default button, "cancel"/"no"/"close" dismisses. */
+export type DialogAnswer = "ok" | "yes" | "no" | "cancel" | "close";
+
+export class DialogV2 extends ApplicationV2 {
+  static async prompt(config: Rec = {}) {
+    return ask("prompt", config);
+  }
+  static async confirm(config: Rec = {}) {
+    return ask("confirm", config);
+  }
+  static async wait(config: Rec = {}) {
+    return ask("wait", config);
+  }
+}
+
+async function ask(kind: DialogRequest["kind"], config: Rec): Promise<unknown> {
+  const c = current();
+  const form = document.createElement("form");
+  form.innerHTML = String(config.content ?? "");
+  const req: DialogRequest = { kind, title: String((config.window as Rec)?.title ?? ""), content: String(config.content ?? ""), form };
+  const answer = await c.world.answerDialog(req, c);
+  const button = document.createElement("button");
+  form.append(button);
+  Object.defineProperty(button, "form", { value: form });
+  const ev = new Event("click");
+  if (answer === "close" || answer === "cancel" || answer === "no") {
+    if (kind === "confirm" && answer === "no") return (config.no as Rec | undefined)?.callback ? ((config.no as Rec).callback as (e: Event, b: unknown) => unknown)(ev, button) : false;
+    if (config.rejectClose === true) throw new Error("Dialog was dismissed without a choice being made.");
+    return kind === "confirm" ? null : null;
+  }
+  const ok = (kind === "confirm" ? config.yes : config.ok) as Rec | undefined;
+  if (ok?.callback) return (ok.callback as (e: Event, b: unknown, d: unknown) => unknown)(ev, button, null);
+  return kind === "confirm" ? true : "ok";
+}
+
+// ─── Templates ──────────────────────────────────────────────────────────────────────────
+
+const fileOf = (path: string) => join(ROOT, path.startsWith(SYSTEM_PATH) ? path.slice(SYSTEM_PATH.length) : path);
+
+/** getTemplate(path): the compiled template, cached per client. */
+export async function getTemplate(path: string): Promise<HandlebarsTemplateDelegate> {
+  const c = current();
+  let t = c.templateCache.get(path);
+  if (!t) {
+    await c.world.delay("template", c);
+    t = c.handlebars.compile(readFileSync(fileOf(path), "utf8"));
+    c.templateCache.set(path, t);
+  }
+  return t;
+}
+
+/**
+ * loadTemplates({name: path} | [path]): registers each file as a partial (by key, or by path for
+ * a list) and returns a promise: nothing waits for it unless the caller does (FOUNDRY-V13.md).
+ */
+export function loadTemplates(paths: string[] | Record<string, string>): Promise<HandlebarsTemplateDelegate[]> {
+  const c = current();
+  return c.world.track(loadAll(c, paths));
+}
+async function loadAll(c: ReturnType<typeof current>, paths: string[] | Record<string, string>): Promise<HandlebarsTemplateDelegate[]> {
+  const entries = Array.isArray(paths) ? paths.map((p) => [p, p] as const) : Object.entries(paths);
+  const out: HandlebarsTemplateDelegate[] = [];
+  for (const [name, path] of entries) {
+    const t = await getTemplate(path);
+    c.handlebars.registerPartial(name, t);
+    out.push(t);
+  }
+  return out;
+}
+
+/** renderTemplate(path, data): the template rendered with this client's Handlebars (helpers, partials). */
+export async function renderTemplate(path: string, data: Rec = {}): Promise<string> {
+  const t = await getTemplate(path);
+  return t(data, { allowProtoPropertiesByDefault: true, allowProtoMethodsByDefault: true });
+}
+
+/** A minimal FilePicker (the sheets only construct it). */
+export class FilePicker {
+  static get implementation() {
+    return FilePicker;
+  }
+  constructor(readonly options: Rec = {}) {}
+  async browse() {
+    return this;
+  }
+}

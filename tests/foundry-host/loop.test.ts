@@ -1,0 +1,42 @@
+// @vitest-environment happy-dom
+/** The real src/foundry modules on the host: sheets and the card loop with a GM and a player. */
+import { describe, expect, it } from "vitest";
+import { table, actorOn } from "./table";
+
+describe("card loop on the host", () => {
+  it("player attacks from his sheet; the GM defends, applies and undoes from the card on his client", async () => {
+    const t = await table();
+    const [weapon] = await t.gm.run(() => actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [{ name: "Broadsword", type: "weapon", system: { equipped: true } } as never]));
+    await t.world.settle();
+    t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
+    const sheet = t.player.run(() => actorOn(t.player, t.hero).sheet!) as unknown as { render(o: object): Promise<{ element: HTMLElement }> };
+    const app = await t.player.run(() => sheet.render({ force: true }));
+    // Attack ++++ (rolled on the player's client), then the defence −−−− (on the GM's).
+    t.world.dice.queue(1, 1, 1, 1, -1, -1, -1, -1);
+    t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weapon.id}"]`));
+    await t.world.settle();
+    const msg = t.gm.game.messages.contents.at(-1)!;
+    expect(msg.type).toBe("attackCard");
+    expect((msg as unknown as { author: { id: string } }).author.id).toBe(t.ids.player);
+    // Every die a Foundry Roll, rolled on the clicking user's client and attached to the message.
+    expect(t.world.rolls.map((r) => [r.formula, r.userId])).toEqual([["4dF", t.ids.player]]);
+    expect((msg as unknown as { rolls: Roll[] }).rolls.map((r) => r.formula)).toEqual(["4dF"]);
+    // The player's client shows no Defend button (not his NPC); the GM's does.
+    expect(t.player.chatLog.get(msg.id)!.querySelector('[data-action="defend"]')).toBeNull();
+    t.gm.click(t.gm.chatLog.get(msg.id)!.querySelector('[data-action="defend"]'));
+    await t.world.settle();
+    expect(t.world.rolls.map((r) => [r.formula, r.userId])).toEqual([["4dF", t.ids.player], ["4dF", t.ids.gm]]);
+    expect((t.player.game.messages.get(msg.id) as unknown as { rolls: Roll[] }).rolls).toHaveLength(2);
+    const apply = t.gm.chatLog.get(msg.id)!.querySelector('[data-action="apply"]');
+    expect(apply).not.toBeNull();
+    t.gm.click(apply);
+    await t.world.settle();
+    const applied = (t.player.game.messages.get(msg.id)!.system as unknown as { targets: { applied: unknown[] }[] }).targets[0].applied;
+    expect(applied).toHaveLength(1);
+    t.gm.click(t.gm.chatLog.get(msg.id)!.querySelector('[data-action="undo"]'));
+    await t.world.settle();
+    expect(t.world.errors).toEqual([]);
+    expect(t.world.hooks.errors).toEqual([]);
+    expect((actorOn(t.player, t.foe).system as unknown as { woundTrack: { state: unknown } }).woundTrack.state).toEqual((actorOn(t.gm, t.foe).toObject().system as { woundTrack: { state: unknown } }).woundTrack.state);
+  });
+});

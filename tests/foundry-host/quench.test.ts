@@ -1,0 +1,26 @@
+// @vitest-environment happy-dom
+/** The system's Quench batches, registered on `quenchReady`, run on the host and clean up after themselves. */
+import { describe, expect, it } from "vitest";
+import { collectBatches, runBatch } from "./quench";
+import { gmAndPlayer } from "./index";
+
+describe("Quench batches", () => {
+  it("register on quenchReady and pass on the host, leaving no scratch documents", async () => {
+    const { world, gm } = await gmAndPlayer();
+    const { QUENCH_BATCHES } = await import("../../src/foundry/quench");
+    const { quench, batches } = collectBatches();
+    gm.run(() => (Hooks as unknown as { callAll(name: string, ...args: unknown[]): void }).callAll("quenchReady", quench));
+    expect([...batches.keys()]).toEqual(QUENCH_BATCHES);
+    const count = () => [world.server.db.Actor.size, world.server.db.Item.size, world.server.db.Scene.size, world.server.db.Combat.size, world.server.db.ChatMessage.size];
+    const before = count();
+    for (const [key, fn] of batches) {
+      const results = await gm.run(() => runBatch(fn));
+      await world.settle();
+      const failed = results.filter((r) => r.error);
+      expect(failed.map((r) => `${r.title}: ${String((r.error as Error)?.message ?? r.error)}`), key).toEqual([]);
+      expect(results.length, key).toBeGreaterThan(0);
+    }
+    expect(count()).toEqual(before);
+    expect(world.errors).toEqual([]);
+  });
+});

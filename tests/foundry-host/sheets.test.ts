@@ -1,0 +1,91 @@
+// @vitest-environment happy-dom
+/**
+ * Issue #7: templates, helpers and sheets as v13 renders them — on the host, with the real
+ * modules. Each test fails on the code before #7 (the helpers one guards main's fix).
+ */
+import { describe, expect, it } from "vitest";
+import { table, actorOn } from "./table";
+
+type App = { element: HTMLElement; renderCalls: unknown[]; rendered: boolean };
+const openSheet = (c: import("./world").Client, id: string) => c.run(() => (actorOn(c, id).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
+
+describe("templates and helpers", () => {
+  it("core helpers keep core's semantics after the system's init (eq is ===, no Number coercion)", async () => {
+    const t = await table();
+    const out = t.player.run(() => (Handlebars as unknown as typeof import("handlebars")).compile("{{#if (eq a b)}}same{{else}}different{{/if}} {{#if (gt c d)}}gt{{/if}}")({ a: "1", b: 1, c: "2", d: "10" }));
+    expect(out).toBe("different gt");
+  });
+
+  it("a card drawn at start-up waits for the partials (Foundry does not wait for init's promise)", async () => {
+    const t = await table();
+    await t.gm.run(() => actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [{ name: "Sword", type: "weapon", system: { equipped: true } } as never]));
+    await t.world.settle();
+    t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
+    const app = await openSheet(t.player, t.hero);
+    t.player.click(app.element.querySelector('[data-action="attack"]'));
+    await t.world.settle();
+    const id = t.gm.game.messages.contents.at(-1)!.id;
+    // Resolve it (defend), so the card shows its steps partial too.
+    t.gm.click(t.gm.chatLog.get(id)!.querySelector('[data-action="defend"]'));
+    await t.world.settle();
+    // A client that connects now draws the existing card during start-up.
+    const late = await t.world.connect(t.ids.player);
+    await t.world.settle();
+    const card = late.chatLog.get(id)!;
+    expect(card.querySelector(".fudge-card-error")).toBeNull();
+    expect(card.querySelector(".fudge-card")).not.toBeNull();
+    expect(card.querySelector(".fudge-explain .fudge-steps")).not.toBeNull();
+  });
+});
+
+describe("sheets", () => {
+  it("core's AppV1 sheets are unregistered: only the system's sheets remain", async () => {
+    const t = await table();
+    for (const doc of ["Actor", "Item"]) expect(t.gm.sheetConfig.get(doc)!.map((e) => e.id.split(".")[0])).toEqual(expect.arrayContaining(["fudge-wounds"]));
+    for (const doc of ["Actor", "Item"]) expect(t.gm.sheetConfig.get(doc)!.some((e) => e.id.startsWith("core."))).toBe(false);
+  });
+
+  it("opening an item from the actor sheet renders it with {force: true}", async () => {
+    const t = await table();
+    const [item] = await t.player.run(() => actorOn(t.player, t.hero).createEmbeddedDocuments("Item", [{ name: "Sword", type: "weapon" } as never])).catch(() => [null]);
+    const created = item ?? (await t.gm.run(() => actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [{ name: "Sword", type: "weapon" } as never])))[0];
+    await t.world.settle();
+    const app = await openSheet(t.player, t.hero);
+    t.player.click(app.element.querySelector(`[data-action="editItem"][data-item-id="${created!.id}"], [data-item-id="${created!.id}"] [data-action="editItem"]`));
+    await t.world.settle();
+    const itemSheet = t.player.run(() => actorOn(t.player, t.hero).items.get(created!.id!)!.sheet) as unknown as App;
+    expect(itemSheet.rendered).toBe(true);
+    expect(itemSheet.renderCalls[0]).toEqual({ force: true });
+  });
+
+  it("a LIMITED user sees name, portrait and condition — not the traits, track or notes", async () => {
+    const t = await table({
+      seed: (world, ids) => {
+        const foe = [...world.server.db.Actor.values()].find((a) => a.name === "Theodora")!;
+        foe.ownership = { default: 0, [ids.player]: 1 };
+        (foe as { system: Record<string, unknown> }).system = { notes: "Secret plans" };
+      },
+    });
+    const app = await openSheet(t.player, t.foe);
+    const text = app.element.textContent ?? "";
+    expect(text).toContain("Theodora");
+    expect(text).toContain("Can act");
+    expect(text).not.toContain("Secret plans");
+    expect(app.element.querySelector('[name^="system."]')).toBeNull();
+    expect(app.element.querySelector('[data-action="toggleBox"], [data-action="toggleWoundBox"]')).toBeNull();
+    // The owner still sees the full sheet.
+    const full = await openSheet(t.gm, t.foe);
+    expect(full.element.querySelector('[name^="system."]')).not.toBeNull();
+  });
+
+  it("the token bar is derived: not stored, and an edit of it changes nothing", async () => {
+    const t = await table();
+    const a = actorOn(t.player, t.hero);
+    const before = (a.system as unknown as { openBoxes: { value: number; max: number } }).openBoxes;
+    expect(before.max).toBeGreaterThan(0);
+    expect(a.toObject().system).not.toHaveProperty("openBoxes");
+    await t.player.run(() => a.update({ "system.openBoxes.value": 0 } as never));
+    expect((actorOn(t.gm, t.hero).system as unknown as { openBoxes: { value: number } }).openBoxes.value).toBe(before.value);
+    expect(t.world.server.db.Actor.get(t.hero)!.system).not.toHaveProperty("openBoxes");
+  });
+});

@@ -1,0 +1,224 @@
+/**
+ * The integrity rule as pure functions (src/system/integrity.ts): card limits, the GM-side
+ * re-derivation from live actors and recorded dice, and the wound log on the target actor as
+ * the only source of Undo, "applied once" and Fudge Point refunds. The same forgeries run
+ * through the real relay handler over the v13 test host in tests/foundry/integrity.test.ts.
+ */
+import { describe, expect, test } from "vitest";
+import { applyDamage, defend, startAttack, undoDamage } from "../../src/system/actions";
+import { trackFor } from "../../src/system/combatant";
+import { trackStatus } from "../../src/rules/track";
+import type { ActorDoc, AttackCardData } from "../../src/system/data";
+import { CARD_LIMITS, WOUND_LOG_LIMIT, checkCard, defenceFacesOf, defenceLogUpdate, rederiveTarget, woundLogOf, type WoundRecord } from "../../src/system/integrity";
+import { GM, PLAYER1, PLAYER2, PRESET_IDS, STRANGER, knight, leroy, rulesFor, theodora } from "./fixtures";
+import { seededRng } from "../../src/rules/dice";
+import { mergeLikeFoundry } from "../../src/foundry/update-pure";
+import { keyOf } from "../rules/errors";
+
+const rules = rulesFor("fudge");
+const MSG = "message1";
+
+/** Leroy (PLAYER1) attacks Theodora (PLAYER2) with his broadsword; Theodora has defended. */
+function honestCard(attack = [1, 1, 0, 0], defence = [0, 0, 0, -1]): AttackCardData {
+  const card = startAttack(leroy(), "broadsword", [theodora()], { modifier: 0 }, { attack }, rules, PLAYER1);
+  return { ...card, targets: defend(card, theodora(), defence, PLAYER2).system.targets };
+}
+const live = (over: Partial<{ attacker: ActorDoc | null; defender: ActorDoc; author: typeof PLAYER1 | null; defenceFaces: number[] | null }> = {}) => ({ attacker: leroy(), defender: theodora(), author: PLAYER1, ...over });
+const withTarget = (card: AttackCardData, patch: Record<string, unknown>): AttackCardData => ({ ...card, targets: [{ ...card.targets[0], ...patch }] });
+const withFlags = (a: ActorDoc, flags: unknown): ActorDoc => ({ ...a, flags: flags as Record<string, unknown> });
+/** The actor after an Apply/Undo update: its new track state and wound log. */
+function updated(a: ActorDoc<"character">, u: { system: unknown; flags?: unknown }): ActorDoc<"character"> {
+  const state = (u.system as { woundTrack: { "==state": unknown } }).woundTrack["==state"];
+  return { ...a, flags: u.flags as Record<string, unknown>, system: { ...a.system, woundTrack: { ...a.system.woundTrack, state } } };
+}
+
+describe("card limits", () => {
+  test("a real card passes unchanged", () => {
+    const c = honestCard();
+    expect(checkCard(c)).toBe(c);
+  });
+  test.each([
+    ["not an object", "x"],
+    ["too many targets", { ...honestCard(), targets: Array.from({ length: CARD_LIMITS.targets + 1 }, (_, i) => ({ ...honestCard().targets[0], actorId: `Actor.${i}` })) }],
+    ["the same target twice", { ...honestCard(), targets: [honestCard().targets[0], honestCard().targets[0]] }],
+    ["a huge name", withTarget(honestCard(), { name: "x".repeat(10_000) })],
+    ["absurd dice", withTarget(honestCard(), { dice: { attack: [1e9, 0, 0, 0] } })],
+    ["too many faces", withTarget(honestCard(), { dice: { attack: Array(1000).fill(0) } })],
+    ["an unknown preset", { ...honestCard(), preset: "gurps" }],
+    ["too many steps", withTarget(honestCard(), { resolution: { outcome: "wound", steps: Array(CARD_LIMITS.steps + 1).fill({ key: "x" }) } })],
+    ["too many follow-ups", withTarget(honestCard(), { resolution: { outcome: "wound", steps: [], followUps: Array(CARD_LIMITS.followUps + 1).fill({}) } })],
+  ])("%s is refused with a clear error", (_why, raw) => {
+    expect(keyOf(() => checkCard(raw))).toBe("FUDGE.Error.Card.Malformed");
+  });
+  test("a bloated card is refused before anything reads it", () => {
+    const big = withTarget(honestCard(), { request: { padding: "x".repeat(CARD_LIMITS.chars) } });
+    expect(keyOf(() => checkCard(big))).toBe("FUDGE.Error.Card.TooLarge");
+  });
+});
+
+describe("re-derivation from the live actors and the recorded dice", () => {
+  test("an honest card re-derives to what it shows", () => {
+    const c = honestCard();
+    const r = rederiveTarget(c, c.targets[0], live(), rules);
+    expect(r.differs).toBe(false);
+    expect(r.resolution.woundKey).toBe((c.targets[0].resolution as { woundKey: string }).woundKey);
+  });
+
+  test("a forged outcome ({wound: dead}) is ignored: the re-derived wound is applied and the card says it differed", () => {
+    const c = honestCard();
+    const forged = withTarget(c, { resolution: { ...(c.targets[0].resolution as object), woundKey: "dead", wound: { level: "dead" }, followUps: [] } });
+    const r = rederiveTarget(forged, forged.targets[0], live(), rules);
+    expect(r.differs).toBe(true);
+    expect(r.resolution.woundKey).toBe("veryHurt");
+    const ap = applyDamage(forged, theodora(), GM, rules, { messageId: MSG, resolution: r.resolution, differs: r.differs });
+    const after = { ...theodora(), system: { ...theodora().system, woundTrack: { ...theodora().system.woundTrack, state: (ap.actorUpdate.system as { woundTrack: { "==state": unknown } }).woundTrack["==state"] } } };
+    expect(trackStatus(trackFor(after, rules)).condition).not.toBe("dead");
+    expect(ap.cardUpdate.system.targets[0].differs).toBe(true);
+  });
+
+  test("a forged request (a Legendary attacker) is never read: the live attacker is", () => {
+    const c = honestCard();
+    const req = structuredClone(c.targets[0].request) as { attacker: { skill: number } };
+    req.attacker.skill = 10;
+    const r = rederiveTarget(withTarget(c, { request: req }), c.targets[0], live(), rules);
+    expect(r.resolution.numbers.relativeDegree).toBe((c.targets[0].resolution as { numbers: { relativeDegree: number } }).numbers.relativeDegree);
+  });
+
+  test("an attacker changed since the attack: the live result is used and marked as different", () => {
+    const c = honestCard();
+    const stronger = leroy();
+    stronger.system.attributes.strength = 3;
+    const r = rederiveTarget(c, c.targets[0], live({ attacker: stronger }), rules);
+    expect(r.differs).toBe(true);
+  });
+
+  test("the attacker must belong to the message's author (not the card's userId)", () => {
+    const c = { ...honestCard(), userId: STRANGER.id };
+    expect(keyOf(() => rederiveTarget(c, c.targets[0], live({ author: STRANGER }), rules))).toBe("FUDGE.Error.Integrity.NotAuthorsAttacker");
+    expect(keyOf(() => rederiveTarget(c, c.targets[0], live({ author: null }), rules))).toBe("FUDGE.Error.Integrity.NotAuthorsAttacker");
+    expect(rederiveTarget(c, c.targets[0], live({ author: GM }), rules).differs).toBe(false); // a GM may post for anyone
+    expect(keyOf(() => rederiveTarget(c, c.targets[0], live({ attacker: null }), rules))).toBe("FUDGE.Error.Integrity.AttackerGone");
+  });
+
+  test.each([
+    ["a face out of range", { dice: { attack: [5, 5, 5, 5], defense: [0, 0, 0, -1] } }],
+    ["a missing face", { dice: { attack: [1, 1, 1], defense: [0, 0, 0, -1] } }],
+    ["a roll this attack does not make", { dice: { attack: [1, 1, 0, 0], defense: [0, 0, 0, -1], bonus: [1] } }],
+    ["a per-target attack roll unlike the card's", { dice: { attack: [1, 1, 1, 1], defense: [0, 0, 0, -1] } }],
+  ])("recorded dice are range-checked: %s is refused", (_why, patch) => {
+    const c = withTarget(honestCard(), patch);
+    expect(keyOf(() => rederiveTarget(c, c.targets[0], live(), rules))).toBe("FUDGE.Error.Integrity.Dice");
+  });
+
+  test("a situation an attack may not claim (a GM-judgement level, an out-of-range modifier) is refused", () => {
+    for (const situation of [{ gmLevel: "dead" }, { modifier: 50 }, { modifier: 1.5 }, { spendFudgePoint: true }]) {
+      const c = { ...honestCard(), situation };
+      expect(keyOf(() => rederiveTarget(c, c.targets[0], live(), rules))).toBe("FUDGE.Error.Integrity.Situation");
+    }
+  });
+
+  test("no defence roll yet, a changed preset, a target that is not the card's: refused", () => {
+    const pending = startAttack(leroy(), "broadsword", [theodora()], {}, { attack: [1, 1, 0, 0] }, rules, PLAYER1);
+    expect(keyOf(() => rederiveTarget(pending, pending.targets[0], live(), rules))).toBe("FUDGE.Error.NotResolved");
+    const c = honestCard();
+    expect(keyOf(() => rederiveTarget(c, c.targets[0], live(), rulesFor("fate")))).toBe("FUDGE.Error.Integrity.PresetChanged");
+    expect(keyOf(() => rederiveTarget(c, c.targets[0], live({ defender: leroy() }), rules))).toBe("FUDGE.Error.NotATarget");
+  });
+});
+
+describe("the defence roll is the defender's record, not the card's", () => {
+  test("an attacker who rewrites the defence faces on his own card gets the recorded roll", () => {
+    const c = honestCard([1, 1, 0, 0], [1, 1, 1, 1]); // Theodora rolled well: a miss
+    const forged = withTarget(c, { dice: { ...c.targets[0].dice, defense: [-1, -1, -1, -1] }, defendDice: [-1, -1, -1, -1] });
+    const recorded = withFlags(theodora(), defenceLogUpdate(theodora(), { messageId: MSG, faces: [1, 1, 1, 1], by: PLAYER2.id, at: 1 }));
+    const honest = rederiveTarget(c, c.targets[0], live({ defender: recorded, defenceFaces: defenceFacesOf(recorded, MSG) }), rules);
+    const r = rederiveTarget(forged, forged.targets[0], live({ defender: recorded, defenceFaces: defenceFacesOf(recorded, MSG) }), rules);
+    expect(r.resolution.woundKey).toBe(honest.resolution.woundKey);
+    expect(r.resolution.dice.defense).toEqual([1, 1, 1, 1]);
+  });
+  test("no recorded defence: not resolved, whatever the card says", () => {
+    const c = honestCard();
+    expect(keyOf(() => rederiveTarget(c, c.targets[0], live({ defenceFaces: null }), rules))).toBe("FUDGE.Error.NotResolved");
+  });
+});
+
+describe("the wound log on the target actor", () => {
+  test("applied once is the log's word: resetting the card's applied list does not apply twice", () => {
+    const c = honestCard();
+    const ap = applyDamage(c, theodora(), GM, rules, { messageId: MSG, now: 1 });
+    const t1 = withFlags(theodora(), ap.actorUpdate.flags);
+    const forged = withTarget(c, { applied: [] });
+    expect(keyOf(() => applyDamage(forged, t1, GM, rules, { messageId: MSG }))).toBe("FUDGE.Error.AlreadyApplied");
+    // Another card's wound on the same actor is its own record.
+    expect(() => applyDamage(c, t1, GM, rules, { messageId: "message2" })).not.toThrow();
+  });
+
+  test("Undo restores the log's before, never the card's; a forged before cannot heal a foe", () => {
+    const c = honestCard();
+    const ap = applyDamage(c, theodora(), GM, rules, { messageId: MSG, now: 1 });
+    const wounded = updated(theodora(), ap.actorUpdate);
+    const forgedCard = withTarget({ ...c, targets: ap.cardUpdate.system.targets }, {});
+    forgedCard.targets[0].applied[0].before = { marks: { forged: true } };
+    const un = undoDamage(forgedCard, wounded, GM, rules, { messageId: MSG });
+    expect((un.actorUpdate.system as { woundTrack: { "==state": unknown } }).woundTrack["==state"]).toEqual(trackFor(theodora(), rules).state);
+    // With no record (a card that claims an apply the log never saw), there is nothing to undo.
+    expect(keyOf(() => undoDamage(forgedCard, theodora(), GM, rules, { messageId: MSG }))).toBe("FUDGE.Error.NothingToUndo");
+  });
+
+  test("Fudge Points come back only by a record that says one was spent", () => {
+    const c = honestCard();
+    const ap = applyDamage(c, theodora(), GM, rules, { messageId: MSG, now: 1 });
+    const cardClaim = { ...c, targets: ap.cardUpdate.system.targets };
+    cardClaim.targets[0].applied[0].fudgePointSpent = true;
+    const wounded = updated(theodora(), ap.actorUpdate);
+    const un = undoDamage(cardClaim, wounded, GM, rules, { messageId: MSG });
+    expect((un.actorUpdate.system as { fudgePoints?: number }).fudgePoints).toBeUndefined();
+  });
+
+  test("Undo's permission: the applier (from the log), the target's owner or a GM; not whoever the card names", () => {
+    const c = honestCard();
+    const ap = applyDamage(c, theodora(), PLAYER1, rules, { messageId: MSG, relayed: true });
+    const wounded = updated(theodora(), ap.actorUpdate);
+    const forged = { ...c, targets: ap.cardUpdate.system.targets.map((t) => ({ ...t, applied: t.applied.map((a) => ({ ...a, userId: STRANGER.id })) })) };
+    expect(keyOf(() => undoDamage(forged, wounded, STRANGER, rules, { messageId: MSG, relayed: true }))).toBe("FUDGE.Error.NotYoursToUndo");
+    expect(() => undoDamage(forged, wounded, PLAYER1, rules, { messageId: MSG, relayed: true })).not.toThrow();
+  });
+
+  test("the log is capped, and malformed entries are ignored", () => {
+    const rec = (i: number): WoundRecord => ({ messageId: `m${i}`, by: GM.id, at: i, before: null, after: null, fudgePointSpent: false, undone: true, undoneBy: GM.id });
+    const entries = Object.fromEntries(Array.from({ length: WOUND_LOG_LIMIT }, (_, i) => [`m${i}`, rec(i)]));
+    let a: ActorDoc = withFlags(theodora(), { "fudge-wounds": { woundLog: { ...entries, junk: { junk: true }, x: "x", m99: rec(5) } } });
+    expect(woundLogOf(a)).toHaveLength(WOUND_LOG_LIMIT); // junk, and a record filed under another card's key, are ignored
+    const ap = applyDamage(honestCard(), a, GM, rules, { messageId: MSG });
+    expect(Object.keys((ap.actorUpdate.flags as { "fudge-wounds": { woundLog: object } })["fudge-wounds"].woundLog)).toEqual([MSG, "-=m0"]); // one record sent, the oldest dropped
+    a = withFlags(a, mergeLikeFoundry(a.flags, ap.actorUpdate.flags));
+    const log = woundLogOf(a);
+    expect(log).toHaveLength(WOUND_LOG_LIMIT);
+    expect(log.at(-1)!.messageId).toBe(MSG);
+  });
+});
+
+describe("every preset: an honest card re-derives to what it showed", () => {
+  test.each(PRESET_IDS)("%s", (preset) => {
+    const r = rulesFor(preset);
+    const mini = preset === "miniatures";
+    const attacker = mini ? knight() : leroy();
+    const defender = mini ? knight("yanni", "Yanni") : theodora();
+    const weapon = mini ? "knightSword" : "broadsword";
+    for (let seed = 1; seed <= 20; seed++) {
+      let card = startAttack(attacker, weapon, [defender], {}, seededRng(seed), r, PLAYER1);
+      if (card.targets[0].defend === "pending") card = { ...card, targets: defend(card, defender, [0, 0, 1, -1], PLAYER2).system.targets };
+      const got = rederiveTarget(card, card.targets[0], { attacker, defender, author: PLAYER1 }, r);
+      expect(got.differs, `${preset} seed ${seed}`).toBe(false);
+    }
+  });
+});
+
+describe("Fudge Points move only by the defender's owner", () => {
+  test("the attacker cannot spend the defender's Fudge Point for him (even through the GM)", () => {
+    const r = rulesFor("fudge", { fudgeTrack: { ...rulesFor("fudge").fudgeTrack, safeguardFudgePoint: true } });
+    const c = startAttack(leroy(), "broadsword", [theodora()], {}, { attack: [1, 1, 1, 1] }, r, PLAYER1);
+    const card = { ...c, targets: defend(c, theodora(), [-1, -1, -1, -1], PLAYER2).system.targets };
+    expect(keyOf(() => applyDamage(card, theodora(), PLAYER1, r, { messageId: MSG, relayed: true, spendFudgePoint: true }))).toBe("FUDGE.Error.FudgePointNotYours");
+  });
+});

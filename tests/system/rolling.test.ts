@@ -1,0 +1,43 @@
+/** The one roll path (src/system/rolling.ts): the same faces whatever the host's roller. */
+import { describe, expect, it } from "vitest";
+import { seededRng } from "../../src/rules/dice";
+import { legendarySlot } from "../../src/rules/miniatures/legendary";
+import { fudgeDiceSlot, plainDiceSlot } from "../../src/rules/fudge/dice";
+import { faceToUniform, rngRoller, rollSlot, rollSlotSync, type Roller } from "../../src/system/rolling";
+
+/** A roller serving fixed faces, recording each formula rolled (as Foundry Rolls would be). */
+function fixed(faces: number[]): { roller: Roller<string>; rolled: string[] } {
+  const rolled: string[] = [];
+  return {
+    rolled,
+    roller: async (formula) => {
+      const n = Number(/^(\d+)/.exec(formula)?.[1] ?? 1);
+      rolled.push(formula);
+      return { formula, faces: faces.splice(0, n), roll: `${formula}#${rolled.length}` };
+    },
+  };
+}
+
+describe("rolling", () => {
+  it("a face maps to the uniform the rules core turns back into it", () => {
+    for (const f of [-1, 0, 1]) expect(Math.floor(faceToUniform(f, "F") * 3) - 1).toBe(f);
+    for (let f = 1; f <= 20; f++) expect(1 + Math.floor(faceToUniform(f, 20) * 20)).toBe(f);
+  });
+
+  it("the Legendary reroll is its own roll: four + roll 4dF again (Miniatures: Legendary)", async () => {
+    const { roller, rolled } = fixed([1, 1, 1, 1, 1, 0, -1, 0]);
+    const r = await rollSlot(legendarySlot("attack", "x"), roller);
+    expect(r.faces).toEqual([1, 1, 1, 1, 1, 0, -1, 0]);
+    expect(rolled).toEqual(["4dF", "4dF"]);
+    expect(r.rolls).toEqual(["4dF#1", "4dF#2"]);
+    const once = fixed([1, 1, 0, 1]);
+    expect((await rollSlot(legendarySlot("attack", "x"), once.roller)).faces).toEqual([1, 1, 0, 1]);
+    expect(once.rolled).toEqual(["4dF"]);
+  });
+
+  it("the playground's dice give the same faces through the roll path as the slot's own roll", () => {
+    for (const slot of [fudgeDiceSlot("a", 4, "x"), plainDiceSlot("d", 3, 6, "x"), legendarySlot("l", "x")]) {
+      for (let seed = 1; seed < 200; seed++) expect(rollSlotSync(slot, rngRoller(seededRng(seed))).faces, `${slot.id} ${seed}`).toEqual(slot.roll(seededRng(seed)));
+    }
+  });
+});
