@@ -73,7 +73,8 @@ export async function importFudgeRpgFiles(inputs: { file: string; text: string }
   }
   // Item ids are the converter's placeholders; Foundry gives the real ones.
   const sources = outcome.converted.map(({ result }) => withoutItemIds(result));
-  const created = (await Actor.implementation.createDocuments(sources as never)) as Actor.Implementation[];
+  const ActorClass = CONFIG.Actor.documentClass as unknown as { createDocuments(data: unknown[]): Promise<Actor.Implementation[]> };
+  const created = await ActorClass.createDocuments(sources);
   const whisper = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
   for (const { file, result } of outcome.converted) {
     const content = await foundry.applications.handlebars.renderTemplate(IMPORT_REPORT_TEMPLATE, importReportContext(file, result) as never);

@@ -38,7 +38,7 @@ function stubFoundry(settings: Record<string, unknown> = {}) {
       },
     },
   });
-  vi.stubGlobal("Actor", { implementation: { createDocuments: async (data: unknown[]) => (created.push(data), data) } });
+  vi.stubGlobal("CONFIG", { Actor: { documentClass: { createDocuments: async (data: unknown[]) => (created.push(data), data) } } });
   vi.stubGlobal("ChatMessage", {
     getWhisperRecipients: () => [{ id: "gm1" }],
     create: async (m: Record<string, unknown>) => void messages.push(m),

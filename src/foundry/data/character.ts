@@ -30,7 +30,8 @@ export function characterSchema() {
           boxes: int(1, 0, 10),
           penalty: int(0, -10, 0),
           threshold: int(1, 1, 99),
-          effect: choice(["", "cannotAct", "dying"] as const, ""),
+          // "" (no effect beyond the penalty) is a valid choice: a blank-refusing choice() would reject it.
+          effect: new fields.StringField({ required: true, blank: true, choices: ["", "cannotAct", "dying"], initial: "" }),
         }),
         { required: false, initial: [] },
       ),
