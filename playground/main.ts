@@ -73,16 +73,19 @@ function setHTML(el: Element, html: string): boolean {
 }
 
 /** Selector that finds "the same" element after a re-render, for focus restoring. */
-function focusKey(el: Element | null): string | null {
+function focusKey(el: Element | null): { exact: string; next: string | null } | null {
   if (!el || !(el instanceof HTMLElement)) return null;
   const host = el.closest("[data-pg-doc]") as HTMLElement | null;
   if (!host) return null;
+  const doc = `[data-pg-doc="${CSS.escape(host.dataset.pgDoc ?? "")}"]`;
+  const section = el.closest<HTMLElement>(".fudge-target[data-target-index]");
+  const next = section ? `${doc} [data-target-index="${CSS.escape(section.dataset.targetIndex ?? "")}"] button[data-action]:not([disabled])` : `${doc} button[data-action]:not([disabled])`;
   const attrs = ["data-action", "data-ref", "data-box", "data-item-id", "data-target", "name"]
     .filter((a) => el.hasAttribute(a))
     .map((a) => `[${a}="${CSS.escape(el.getAttribute(a) ?? "")}"]`)
     .join("");
   if (!attrs) return null;
-  return `[data-pg-doc="${CSS.escape(host.dataset.pgDoc ?? "")}"] ${el.tagName.toLowerCase()}${attrs}`;
+  return { exact: `${doc} ${el.tagName.toLowerCase()}${attrs}`, next };
 }
 
 function renderToolbar(s: PlaygroundState): void {
@@ -164,8 +167,11 @@ function render(): void {
   renderToolbar(s);
   renderSheets(s);
   renderChat(s);
-  if (focused && !document.activeElement?.isConnected) (document.querySelector(focused) as HTMLElement | null)?.focus({ preventScroll: true });
-  else if (focused && document.activeElement === document.body) (document.querySelector(focused) as HTMLElement | null)?.focus({ preventScroll: true });
+  if (focused && (!document.activeElement?.isConnected || document.activeElement === document.body)) {
+    // The same control, else the next action of the same card target (Apply → Undo), else of the document.
+    const el = (document.querySelector(focused.exact) ?? (focused.next ? document.querySelector(focused.next) : null)) as HTMLElement | null;
+    el?.focus({ preventScroll: true });
+  }
   lastRenderMs = performance.now() - t0;
   document.body.dataset.revision = String(store.revision);
 }

@@ -271,6 +271,24 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
   const msg = store.message(call.doc.id);
   if (!msg) throw new Error(`no message ${call.doc.id}`);
   const card = msg.system as unknown as AttackCardData;
+  if (call.action === "applyAll") {
+    // "Apply to all targets": each target's own Apply in turn, as the Foundry card does.
+    for (const t of card.targets) {
+      const res = t.resolution as { wound?: unknown } | null;
+      if (!res || res.wound === null || res.wound === undefined || actions.liveApplied(t)) continue;
+      const current = store.message(msg._id)!.system as unknown as AttackCardData;
+      const ta = store.actor(t.actorId);
+      if (!ta) continue;
+      const r = actions.applyDamage(current, asActor(ta), user, rules);
+      store.update((d) => {
+        const a = d.actors.find((x) => x._id === t.actorId);
+        if (a) mergeUpdate(a, r.actorUpdate);
+        const m = d.messages.find((x) => x._id === msg._id);
+        if (m) mergeUpdate(m, r.cardUpdate);
+      });
+    }
+    return;
+  }
   const index = el.dataset.targetIndex;
   const targetId = index !== undefined && card.targets?.[Number(index)] ? card.targets[Number(index)].actorId : cardTargetId(el);
   const targetActor = store.actor(targetId);

@@ -183,6 +183,7 @@ function wireCard(message: ChatMessage.Implementation, root: HTMLElement): void 
       if (action === "defend" || action === "apply" || action === "undo") void clickCardAction(message, action, targetId, el.dataset.force === "true").finally(done);
       else if (action === "applyFudgePoint") void clickCardAction(message, "apply", targetId, false, true).finally(done);
       else if (action === "applySelected") void applyToSelected(message).finally(done);
+      else if (action === "applyAll") void applyToAll(message).finally(done);
       else done();
     });
   });
@@ -265,6 +266,15 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
   const r = actions.undoDamage(card, doc, user, rules, { relayed: opts.relayed, force: opts.force });
   await updateActor(target, r.actorUpdate);
   await message.update(r.cardUpdate as never);
+}
+
+/** "Apply to all targets": each target's own Apply, one after the other (each checked as a single click is). */
+export async function applyToAll(message: ChatMessage.Implementation): Promise<void> {
+  for (const t of cardData(message).targets) {
+    const res = t.resolution as { wound?: unknown } | null;
+    if (!res || res.wound === null || res.wound === undefined || actions.liveApplied(t)) continue;
+    await clickCardAction(message, "apply", t.actorId);
+  }
 }
 
 /** GM toggle "apply to selected tokens" (dnd5e-style): each selected token that is a target of this card. */

@@ -90,6 +90,7 @@ export const TEMPLATES = {
  */
 export const PARTIALS = {
   "fudge-wound-track": "templates/parts/wound-track.hbs",
+  "fudge-track-row": "templates/parts/track-row.hbs",
   "fudge-custom-track": "templates/parts/custom-track.hbs",
   "fudge-steps": "templates/parts/steps.hbs",
   "fudge-items": "templates/parts/item-list.hbs",

@@ -1,0 +1,116 @@
+/**
+ * The chat card as a player reads it (issue #9): the answer first, only non-zero factors, the
+ * changed part of the track, a clear state, buttons that name what they do, keyboard focus kept,
+ * and a resolved single-target card no taller than 320 px at the chat's width, in every preset.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { act, noProblems, openPlayground, openSheet, screenshot, setTarget, startBrowser, storedState, type Preset } from "./helpers";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await startBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const lastCard = (page: Page) => page.locator("#pg-chat > li.chat-message").last();
+const MAX_CARD_PX = 320;
+
+/** Attacks until a card offers Apply (a wound); returns that card. */
+async function attackUntilWound(page: Page, attacker: string, defender: string) {
+  const win = await openSheet(page, attacker);
+  await setTarget(page, defender);
+  for (let i = 0; i < 40; i++) {
+    await act(page, () => win.locator('[data-action="attack"]').first().click());
+    const card = lastCard(page);
+    const defend = card.locator('[data-action="defend"]');
+    if (await defend.count()) {
+      expect(await card.locator(".fudge-target").getAttribute("data-state")).toBe("pending");
+      expect(await defend.textContent()).toContain(defender);
+      await act(page, () => defend.click());
+    }
+    if (await card.locator('[data-action="apply"]').count()) return card;
+  }
+  throw new Error(`${attacker} never wounded ${defender}`);
+}
+
+const pairs: [Preset, string, string][] = [
+  ["fudge", "Leroy", "Theodora"],
+  ["miniatures", "Sir Knightly", "Brutas the Brute"],
+  ["fate", "Leroy", "Theodora"],
+  ["volt", "Leroy", "Theodora"],
+];
+
+describe("attack card: the answer first", () => {
+  it.each(pairs)("%s: headline, non-zero factors, changed rows only, states, named buttons, ≤ 320 px, focus to the next action", async (preset, attacker, defender) => {
+    for (const theme of ["light", "dark"] as const) {
+      const { page, context, problems } = await openPlayground(browser, { preset, dice: "seed:11", theme }, { viewport: { width: 1280, height: 800 } });
+      const card = await attackUntilWound(page, attacker, defender);
+      const target = card.locator(".fudge-target");
+      expect(await target.getAttribute("data-state")).toBe("resolved");
+      const headline = (await card.locator(".fudge-headline").textContent())!.replace(/\s+/g, " ").trim();
+      const level = (await card.locator(".fudge-wound-level").first().textContent())!.trim();
+      expect(headline).toContain(defender);
+      expect(headline).toContain(level);
+      // The button says what it does.
+      const apply = card.locator('[data-action="apply"]');
+      expect((await apply.textContent())!.replace(/\s+/g, " ")).toContain(`${level} to ${defender}`);
+      // No factor shown is zero; no number is printed as "−0"/"+0".
+      for (const dd of await card.locator("[data-number] dd").allTextContents()) expect(["0", "+0", "\u22120"]).not.toContain(dd.trim());
+      // Only the rows the wound changes, each with a box the wound marks.
+      const stored = await storedState(page);
+      const def = stored.actors.find((a: any) => a.name === defender);
+      const rows = card.locator(".fudge-card-track .fudge-track-row");
+      expect(await rows.count()).toBeGreaterThan(0);
+      expect(await rows.count()).toBeLessThan(preset === "volt" ? 20 : 5);
+      expect(def).toBeTruthy();
+      // Only the sheet's own track is a live region.
+      expect(await card.locator("[aria-live]").count()).toBe(0);
+      expect((await card.boundingBox())!.height).toBeLessThanOrEqual(MAX_CARD_PX);
+
+      // Apply by keyboard: focus moves to the card's next action (Undo), not to the page.
+      await apply.focus();
+      await act(page, () => page.keyboard.press("Enter"));
+      expect(await target.getAttribute("data-state")).toBe("applied");
+      expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.action)).toBe("undo");
+      const undo = card.locator('[data-action="undo"]');
+      expect((await undo.textContent())!.replace(/\s+/g, " ")).toContain(`${level} on ${defender}`);
+      const height = (await card.boundingBox())!.height;
+      expect(height, `${preset} applied card is ${height} px tall`).toBeLessThanOrEqual(MAX_CARD_PX);
+      await screenshot(card, `card-${preset}-applied-${theme}`);
+
+      // Undo: struck through, "again" on the Apply button, no Undo.
+      await act(page, () => undo.click());
+      expect(await target.getAttribute("data-state")).toBe("undone");
+      expect(await card.locator(".fudge-headline").evaluate((el) => getComputedStyle(el).textDecorationLine)).toBe("line-through");
+      expect(await card.locator('[data-action="undo"]').count()).toBe(0);
+      expect(await card.locator('[data-action="apply"]').textContent()).toMatch(/again/);
+      expect(noProblems(problems)).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it("two targets: one card, one Apply per target and 'Apply to all targets'", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "miniatures", dice: "seed:2" });
+    const win = await openSheet(page, "Sir Knightly");
+    await setTarget(page, "Brutas the Brute");
+    await setTarget(page, "Knavely Knave");
+    let card = lastCard(page);
+    for (let i = 0; i < 40; i++) {
+      await act(page, () => win.locator('[data-action="attack"]').first().click());
+      card = lastCard(page);
+      if ((await card.locator('[data-action="apply"]').count()) === 2) break;
+    }
+    expect((await card.boundingBox())!.height).toBeLessThanOrEqual(2 * MAX_CARD_PX);
+    const all = card.locator('[data-action="applyAll"]');
+    expect(await all.count()).toBe(1);
+    await act(page, () => all.click());
+    expect(await card.locator('.fudge-target[data-state="applied"]').count()).toBe(2);
+    expect(await card.locator('[data-action="applyAll"]').count()).toBe(0);
+    await screenshot(card, "card-miniatures-two-targets");
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});
