@@ -6,7 +6,7 @@
  */
 import { parseDice } from "./dice";
 import { Store, type PlaygroundState } from "./store";
-import { missingKeys, langSources } from "./i18n";
+import { missingKeys, langSources, i18n } from "./i18n";
 import { templatePaths } from "./templates";
 import { sampleActors } from "./packs";
 import * as ui from "./ui";
@@ -61,6 +61,7 @@ function toast(text: string, error = false): void {
   toastTimer = window.setTimeout(() => els.toast.classList.remove("visible"), 4000);
 }
 
+const localize = (k: string) => i18n.localize(k);
 const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Only touches the DOM when the HTML changed (keeps clicks cheap and focus stable). */
@@ -237,6 +238,47 @@ function run(f: () => void, docKey?: string): void {
   }
 }
 
+// ─── The attack dialog (the system's template in a <dialog>; Shift-click skips it) ───────
+
+const attackDialog = $<HTMLDialogElement>("#pg-attack-dialog");
+const attackForm = attackDialog.querySelector("form")!;
+const attackBody = attackDialog.querySelector<HTMLElement>(".pg-dialog-body")!;
+let pendingAttack: { action: string; target: HTMLElement; doc: { kind: "actor" | "message"; id: string } } | null = null;
+attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Attack.DialogTitle");
+attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Attack.Roll");
+
+function openAttackDialog(action: string, target: HTMLElement, doc: { kind: "actor" | "message"; id: string }): void {
+  attackBody.innerHTML = ui.renderAttackDialog(store, doc.id, target);
+  pendingAttack = { action, target, doc };
+  attackDialog.showModal();
+  attackDialog.querySelector<HTMLElement>("input, select")?.focus();
+}
+
+/** The odds follow the form: only the odds part is redrawn, so the field being edited keeps focus. */
+function refreshOdds(): void {
+  if (!pendingAttack) return;
+  const p = pendingAttack;
+  run(() => {
+    const tmp = document.createElement("div");
+    tmp.innerHTML = ui.renderAttackDialog(store, p.doc.id, p.target, ui.readDialog(store, attackForm));
+    attackBody.querySelector(".fudge-odds-list")!.innerHTML = tmp.querySelector(".fudge-odds-list")!.innerHTML;
+  });
+}
+attackForm.addEventListener("input", refreshOdds);
+attackForm.addEventListener("change", refreshOdds);
+attackForm.addEventListener("submit", (ev) => {
+  const submitter = (ev as SubmitEvent).submitter as HTMLButtonElement | null;
+  const p = pendingAttack;
+  pendingAttack = null;
+  if (!p || submitter?.value === "cancel") return;
+  const situation = ui.readDialog(store, attackForm);
+  run(() => {
+    ui.rememberSituation(store, situation);
+    ui.dispatch(store, dice, { ...p, event: ev, situation });
+  });
+});
+attackDialog.addEventListener("close", () => (pendingAttack = null));
+
 document.addEventListener("click", (ev) => {
   const target = (ev.target as HTMLElement).closest<HTMLElement>("[data-action]");
   if (!target || target.closest(".pg-toolbar")) return;
@@ -244,6 +286,12 @@ document.addEventListener("click", (ev) => {
   if (!doc) return;
   ev.preventDefault();
   const action = target.dataset.action!;
+  if (doc.kind === "actor" && (action === "attack" || action === "attackAll") && !ev.shiftKey) return run(() => openAttackDialog(action, target, doc));
+  if (action === "tab") {
+    // Foundry's own tab action (ApplicationV2 changeTab): the window shows the tab and keeps it.
+    ui.activeTabs.set(doc.id, target.dataset.tab ?? "combat");
+    return render();
+  }
   run(() => ui.dispatch(store, dice, { action, target, doc, event: ev }));
 });
 

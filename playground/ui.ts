@@ -14,6 +14,8 @@ import { TEMPLATES } from "../src/system/handlebars";
 import { actorSheetContext, itemSheetContext } from "../src/system/sheet";
 import { ladderOf } from "../src/system/view";
 import { attackCardContext, rollCardContext, type CardViewer } from "../src/system/card";
+import { attackDialogContext, readSituation } from "../src/system/attack-dialog";
+import type { Situation } from "../src/system/combatant";
 import { ITEM_DEFAULTS, worldRulesFrom, type ActorDoc, type AttackCardData, type ItemDoc, type ItemType, type WorldRules } from "../src/system/data";
 import * as actions from "../src/system/actions";
 import { pipelineFor } from "../src/rules/pipeline";
@@ -25,6 +27,8 @@ export interface ActionCall {
   target: HTMLElement;
   doc: { kind: "actor" | "message"; id: string };
   event: Event;
+  /** Attack: the dialog's choices (absent: the remembered ones, as Shift-click uses). */
+  situation?: Situation;
 }
 
 const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -70,6 +74,9 @@ function missingPanel(what: string): string {
 
 const asActor = (a: PlainDoc) => a as unknown as ActorDoc;
 
+/** Each sheet window's open tab (Foundry keeps it in the application's tabGroups). */
+export const activeTabs = new Map<string, string>();
+
 export interface WindowView {
   title: string;
   classes: string[];
@@ -96,7 +103,8 @@ export function renderWindow(key: string, s: PlaygroundState): WindowView | null
   }
   const path = TEMPLATES[actor.type as keyof typeof TEMPLATES];
   if (!path || !templateExists(foundryPath(`../${path}`))) return { title: actor.name, classes: [...base, "actor"], html: missingPanel(`the ${actor.type} sheet (${path ?? "no template"})`) };
-  const ctx = actorSheetContext(asActor(actor), rules, { editable: true, owner: true, ladderNames: names });
+  const targets = s.targets.map((id) => s.actors.find((a) => a._id === id)).filter((x): x is PlainDoc => !!x).map(asActor);
+  const ctx = actorSheetContext(asActor(actor), rules, { editable: true, owner: true, ladderNames: names, targets, activeTab: activeTabs.get(key) });
   return { title: actor.name, classes: [...base, "actor", ...ctx.cssClass.split(/\s+/).filter(Boolean)], html: renderTemplate(path, ctx) };
 }
 
@@ -112,6 +120,46 @@ export function renderCard(m: ChatDoc, s: PlaygroundState): string {
     return renderTemplate(TEMPLATES.rollCard, rollCardContext(m.system as unknown as actions.RollCardData, rules));
   }
   return missingPanel(`a ${m.type} card`);
+}
+
+// ─── Attack dialog: the system's template, odds from the rules core ─────────────────────
+
+function targetsOf(store: Store, attackerId: string): ActorDoc[] {
+  return store.state.targets.filter((id) => id !== attackerId).map((id) => store.actor(id)).filter((x): x is PlainDoc => !!x).map(asActor);
+}
+
+/** The user's last attack choices for the world's preset (Foundry: a user flag). */
+export function rememberedSituation(s: PlaygroundState): Situation {
+  const rules = rulesOf(s);
+  return readSituation(rules.preset, Object.entries(s.attackSituation ?? {}));
+}
+
+/** The attack dialog body for an Attack button (weapon by data-item-id, or the Miniatures action's first weapon). */
+export function renderAttackDialog(store: Store, actorId: string, el: HTMLElement, situation?: Situation): string {
+  const s = store.state;
+  const rules = rulesOf(s);
+  const actor = store.actor(actorId);
+  if (!actor) throw new Error(`no actor ${actorId}`);
+  const a = asActor(actor);
+  let weaponId = data(el, "itemId", "weaponId") ?? null;
+  if (el.dataset.action === "attackAll") weaponId = actions.wieldedAttacks(a, data(el, "kind") === "ranged" ? "ranged" : "melee", rules)[0] ?? null;
+  const weapon = weaponId ? ((a.items ?? []).find((i) => i._id === weaponId) as ItemDoc<"weapon"> | undefined) ?? null : null;
+  return renderTemplate(TEMPLATES.attackDialog, attackDialogContext(a, weapon, targetsOf(store, actorId), rules, situation ?? rememberedSituation(s)));
+}
+
+export function readDialog(store: Store, form: HTMLFormElement): Situation {
+  const rules = rulesOf(store.state);
+  const entries: [string, unknown][] = [];
+  for (const el of Array.from(form.elements) as HTMLInputElement[]) {
+    if (!el.name) continue;
+    entries.push([el.name, el.type === "checkbox" ? el.checked : el.value]);
+  }
+  return readSituation(rules.preset, entries);
+}
+
+/** Remembers the dialog's choices for the next attack (and for Shift-click). */
+export function rememberSituation(store: Store, situation: Situation): void {
+  store.update((d) => void (d.attackSituation = structuredClone(situation)));
 }
 
 // ─── Updates: Foundry's update semantics ─────────────────────────────────────────────────
@@ -222,14 +270,14 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
         return updateActor(store, actor._id, actions.editCustomLevels(a, call.action === "addCustomLevel" ? "add" : "remove", Number(el.dataset.index ?? -1), user));
       case "attack": {
         const weaponId = data(el, "itemId", "weaponId") ?? null;
-        const targets = s.targets.filter((id) => id !== actor._id).map((id) => store.actor(id)).filter((x): x is PlainDoc => !!x).map(asActor);
-        const card = actions.startAttack(a, weaponId, targets, {}, dice.rng, rules, user);
+        const card = actions.startAttack(a, weaponId, targetsOf(store, actor._id), call.situation ?? rememberedSituation(s), dice.rng, rules, user);
         return postMessage(store, "attackCard", card, actor.name);
       }
       case "attackAll": {
         const kind = data(el, "kind") === "ranged" ? "ranged" : "melee";
-        const targets = s.targets.filter((id) => id !== actor._id).map((id) => store.actor(id)).filter((x): x is PlainDoc => !!x).map(asActor);
-        for (const weaponId of actions.wieldedAttacks(a, kind, rules)) postMessage(store, "attackCard", actions.startAttack(a, weaponId, targets, {}, dice.rng, rules, user), actor.name);
+        const targets = targetsOf(store, actor._id);
+        const situation = call.situation ?? rememberedSituation(s);
+        for (const weaponId of actions.wieldedAttacks(a, kind, rules)) postMessage(store, "attackCard", actions.startAttack(a, weaponId, targets, situation, dice.rng, rules, user), actor.name);
         return;
       }
       // Plain document operations (Foundry's createEmbeddedDocuments / update / delete, item sheets).

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { act, noProblems, openPlayground, openSheet, screenshot, setTarget, startBrowser, storedState, type Preset } from "./helpers";
+import { act, attackVia, noProblems, openPlayground, openSheet, screenshot, setTarget, startBrowser, storedState, type Preset } from "./helpers";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -23,7 +23,7 @@ async function attackUntilWound(page: Page, attacker: string, defender: string) 
   const win = await openSheet(page, attacker);
   await setTarget(page, defender);
   for (let i = 0; i < 40; i++) {
-    await act(page, () => win.locator('[data-action="attack"]').first().click());
+    await attackVia(page, win.locator('[data-action="attack"]').first());
     const card = lastCard(page);
     const defend = card.locator('[data-action="defend"]');
     if (await defend.count()) {
@@ -99,7 +99,7 @@ describe("attack card: the answer first", () => {
     await setTarget(page, "Knavely Knave");
     let card = lastCard(page);
     for (let i = 0; i < 40; i++) {
-      await act(page, () => win.locator('[data-action="attack"]').first().click());
+      await attackVia(page, win.locator('[data-action="attack"]').first());
       card = lastCard(page);
       if ((await card.locator('[data-action="apply"]').count()) === 2) break;
     }
@@ -110,6 +110,48 @@ describe("attack card: the answer first", () => {
     expect(await card.locator('.fudge-target[data-state="applied"]').count()).toBe(2);
     expect(await card.locator('[data-action="applyAll"]').count()).toBe(0);
     await screenshot(card, "card-miniatures-two-targets");
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("attack dialog: exact odds before the roll", () => {
+  it("Fudge: Leroy vs Theodora shows the rules core's odds in [data-odds], they follow the options, choices are remembered, Shift-click skips", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge", dice: "seed:5" });
+    const leroy = await openSheet(page, "Leroy");
+    await setTarget(page, "Theodora");
+    const attack = leroy.locator('[data-action="attack"]').first();
+    await attack.click();
+    const dialog = page.locator("dialog[open]");
+    await dialog.waitFor();
+    const odds = dialog.locator("[data-odds]");
+    expect(await odds.count()).toBe(1);
+    const read = async () =>
+      Object.fromEntries(await odds.locator(".fudge-odds-segment").evaluateAll((els) => els.map((e) => [e.getAttribute("data-outcome"), Number(e.getAttribute("data-p"))])));
+    const before = await read();
+    // The figures for this pair: 58 % wound, 15 % standoff, 26 % miss.
+    expect(before.miss).toBeCloseTo(0.2608, 3);
+    expect(before.standoff).toBeCloseTo(0.1549, 3);
+    const wound = Object.entries(before).filter(([k]) => k.startsWith("wound.")).reduce((s, [, p]) => s + (p as number), 0);
+    expect(wound).toBeCloseTo(0.5844, 3);
+    expect(await odds.locator(".fudge-odds-legend").textContent()).toMatch(/Miss\s*26%/);
+    await screenshot(dialog, "dialog-fudge-attack");
+    // All-out attack (+1) moves the odds towards wounds.
+    await dialog.locator('[name="allOutAttack"]').check();
+    await page.waitForFunction((m) => Number(document.querySelector('dialog[open] [data-odds] [data-outcome="miss"]')?.getAttribute("data-p")) < m, before.miss);
+    await act(page, () => dialog.locator('button[type="submit"]').first().click());
+    expect((await storedState(page)).messages.at(-1).system.situation).toEqual({ allOutAttack: true });
+    // Remembered next time; Shift-click rolls with the remembered choice, no dialog.
+    await attack.click();
+    await page.locator("dialog[open]").waitFor();
+    expect(await page.locator('dialog[open] [name="allOutAttack"]').isChecked()).toBe(true);
+    await page.locator('dialog[open] button[type="submit"][value="cancel"]').click();
+    const n = (await storedState(page)).messages.length;
+    await act(page, () => attack.click({ modifiers: ["Shift"] }));
+    const s = await storedState(page);
+    expect(s.messages.length).toBe(n + 1);
+    expect(s.messages.at(-1).system.situation).toEqual({ allOutAttack: true });
+    expect(await page.locator("dialog[open]").count()).toBe(0);
     expect(noProblems(problems)).toEqual([]);
     await context.close();
   });

@@ -23,6 +23,9 @@ const data = (el: Target, ...names: string[]): string | undefined => {
 
 // @ts-expect-error TS2321/TS2415: the mixin over ActorSheetV2 is too deep for the type checker to compare
 export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
+  /** The combat tab (Attack, wound track) is the first screen; core's tab action switches tabs. */
+  override tabGroups: Record<string, string> = { primary: "combat" };
+
   static override DEFAULT_OPTIONS = {
     classes: ["fudge-wounds", "sheet", "actor"],
     position: { width: 720, height: 780 },
@@ -59,10 +62,18 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     const base = await super._prepareContext(options);
     const self = this as unknown as { isEditable: boolean };
     // Everything the template shows comes from src/system's context builder.
+    const tabGroups = (this as unknown as { tabGroups?: Record<string, string> }).tabGroups ?? {};
+    // The user's targeted tokens: each Attack button's tooltip gives the exact odds against them.
+    const targets = [...((game.user?.targets ?? []) as Iterable<{ actor: Actor.Implementation | null }>)]
+      .map((t) => t.actor)
+      .filter((a): a is Actor.Implementation => !!a && a !== this.actorDoc)
+      .map((a) => plainActor(a));
     const ctx = actorSheetContext(plainActor(this.actorDoc), worldRules(), {
       editable: self.isEditable,
       owner: this.actorDoc.isOwner,
       ladderNames: ladderNames(),
+      targets,
+      activeTab: tabGroups.primary,
     });
     return Object.assign(base, ctx);
   }
@@ -156,14 +167,17 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     await this.act(() => this.actorDoc.update(actions.editCustomLevels(plainActor(this.actorDoc), op, Number(target.dataset.index ?? -1), userRef()) as never));
   }
 
-  static async onAttack(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
-    await this.act(() => startAttackFlow(this.actorDoc, data(target, "itemId", "weaponId") ?? null));
+  /** Attack: the attack dialog (odds per target); Shift-click rolls at once with the remembered choices. */
+  static async onAttack(this: FudgeActorSheet, event: Event, target: Target): Promise<void> {
+    const fastForward = (event as MouseEvent).shiftKey === true;
+    await this.act(() => startAttackFlow(this.actorDoc, data(target, "itemId", "weaponId") ?? null, { fastForward }));
   }
 
   /** Miniatures: one attack with every wielded weapon of a kind (melee or ranged). */
-  static async onAttackAll(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
+  static async onAttackAll(this: FudgeActorSheet, event: Event, target: Target): Promise<void> {
     const kind = data(target, "kind") === "ranged" ? "ranged" : "melee";
-    await this.act(() => startAttackFlow(this.actorDoc, actions.wieldedAttacks(plainActor(this.actorDoc), kind, worldRules())));
+    const fastForward = (event as MouseEvent).shiftKey === true;
+    await this.act(() => startAttackFlow(this.actorDoc, actions.wieldedAttacks(plainActor(this.actorDoc), kind, worldRules()), { fastForward }));
   }
 
   static async onCreateItem(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
