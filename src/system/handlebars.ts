@@ -92,6 +92,7 @@ export const TEMPLATES = {
 export const PARTIALS = {
   "fudge-wound-track": "templates/parts/wound-track.hbs",
   "fudge-track-row": "templates/parts/track-row.hbs",
+  "fudge-track-box": "templates/parts/track-box.hbs",
   "fudge-odds": "templates/parts/odds.hbs",
   "fudge-sheet-tabs": "templates/parts/sheet-tabs.hbs",
   "fudge-custom-track": "templates/parts/custom-track.hbs",

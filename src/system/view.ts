@@ -35,8 +35,20 @@ export interface RowView {
   boxes: BoxView[];
 }
 
+/** Volt: a run of rows with the same penalty and effect, stated once (e.g. "11–15: cannot act"). */
+export interface BandView {
+  index: number;
+  range: string;
+  penaltyText: string;
+  effectKey: string;
+  /** False for a band with neither penalty nor effect (nothing to state). */
+  shown: boolean;
+}
+
 export interface TrackView {
   kind: string;
+  /** Volt's compact grid: the rows lowest first (reading order) and their bands; null otherwise. */
+  grid: { rows: (RowView & { number: string; band: number })[]; bands: BandView[] } | null;
   /** Track label: an i18n key or user text (rendered with `fudgeText`). */
   label: string;
   rows: RowView[];
@@ -111,6 +123,7 @@ export function trackViewFromRender(r: TrackRender, editable: boolean): TrackVie
   const current = r.rows.find((row) => row.key === st.levelKey);
   return {
     kind: r.kind,
+    grid: r.kind === "volt" ? voltGrid(rows) : null,
     label: r.label,
     rows,
     penalty: st.penalty,
@@ -128,6 +141,23 @@ export function trackViewFromRender(r: TrackRender, editable: boolean): TrackVie
   };
 }
 
+/** Volt rows lowest first, grouped into bands of equal penalty and effect (each effect stated once). */
+function voltGrid(rows: RowView[]): NonNullable<TrackView["grid"]> {
+  const asc = [...rows].reverse();
+  const bands: BandView[] = [];
+  const out = asc.map((row, i) => {
+    const prev = asc[i - 1];
+    const number = String(row.labelParams.row ?? i + 1);
+    if (!prev || prev.penaltyText !== row.penaltyText || prev.effectKey !== row.effectKey) bands.push({ index: bands.length, range: number, penaltyText: row.penaltyText === "0" ? "" : row.penaltyText, effectKey: row.effectKey, shown: (!!row.penaltyText && row.penaltyText !== "0") || !!row.effectKey });
+    else {
+      const b = bands[bands.length - 1];
+      b.range = `${b.range.split("\u2013")[0]}\u2013${number}`;
+    }
+    return { ...row, number, band: bands.length - 1 };
+  });
+  return { rows: out, bands };
+}
+
 /** A track view, or an error view when the stored state does not fit the track config. */
 export function trackView(build: () => Track, editable: boolean): TrackView {
   try {
@@ -136,6 +166,7 @@ export function trackView(build: () => Track, editable: boolean): TrackView {
     if (!isRulesError(e)) throw e;
     return {
       kind: "",
+      grid: null,
       label: "",
       rows: [],
       penalty: 0,
