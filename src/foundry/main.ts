@@ -15,7 +15,8 @@ import { migrateWorld } from "./migration";
 import { registerQueries } from "./queries";
 import { ACTOR_TYPES, ITEM_TYPES, SYSTEM_ID } from "./registry";
 import { registerSettings } from "./settings";
-import { CharacterSheet, MiniatureSheet, NpcSheet } from "./sheets/actor-sheet";
+import { CharacterSheet, FudgeActorSheet, MiniatureSheet, NpcSheet } from "./sheets/actor-sheet";
+import { onRenderTokenHUD, tableApi } from "./table-api";
 import { ITEM_SHEETS } from "./sheets/item-sheet";
 import { registerStatusEffects, syncStatuses } from "./statuses";
 
@@ -59,7 +60,7 @@ Hooks.once("init", () => {
   void foundry.applications.handlebars.loadTemplates(partials as never);
   void foundry.applications.handlebars.loadTemplates(Object.values(TEMPLATES).map(path));
 
-  (game.system as unknown as { api: unknown }).api = { endScene, worldRules };
+  (game.system as unknown as { api: unknown }).api = { endScene, worldRules, ...tableApi };
 });
 
 Hooks.once("ready", () => {
@@ -67,6 +68,13 @@ Hooks.once("ready", () => {
   for (const a of game.actors!.contents) a.reset();
   void migrateWorld();
 });
+
+Hooks.on("renderTokenHUD" as never, ((hud: never, html: HTMLElement) => onRenderTokenHUD(hud, html)) as never);
+// The Attack tooltips give the odds against the user's targets: refresh this user's open sheets.
+Hooks.on("targetToken" as never, ((user: { id: string }) => {
+  if (user.id !== game.user?.id) return;
+  for (const app of foundry.applications.instances.values()) if (app instanceof FudgeActorSheet && app.rendered) void app.render();
+}) as never);
 
 Hooks.on("renderChatMessageHTML", (message, html) => onRenderChatMessage(message as ChatMessage.Implementation, html as HTMLElement));
 

@@ -7,6 +7,7 @@
  * template (templates/dialog/attack-dialog.hbs) from the same context.
  */
 import { exactOdds, type AttackOdds } from "../rules/odds";
+import { duelForecast } from "../rules/forecast";
 import { isRulesError } from "../rules/errors";
 import type { PresetId } from "../rules/pipeline";
 import { renderTrack } from "../rules/track";
@@ -197,4 +198,52 @@ export function attackDialogContext(
     odds: targets.map((t) => attackOdds(attacker, weapon, t, rules, situation)),
     cssClass: `fudge-wounds fudge-attack-dialog preset-${rules.preset}`,
   };
+}
+
+// ─── Duel forecast (two combatants attacking each other in turn) ─────────────────────────
+
+/** The weapon a combatant fights with in a forecast: its first equipped weapon (else unarmed). */
+export function mainWeapon(actor: ActorDoc): ItemDoc<"weapon"> | null {
+  return ((actor.items ?? []).find((i) => i.type === "weapon" && (i.system as { equipped?: boolean }).equipped) as ItemDoc<"weapon"> | undefined) ?? null;
+}
+
+/** The rules core's duel request for two actors, each with its main weapon (docs/rules-api.md `forecast`). */
+export function duelRequest(a: ActorDoc, b: ActorDoc, rules: WorldRules): Record<string, unknown> {
+  const ab = attackRequest(a, mainWeapon(a), b, rules);
+  const ba = attackRequest(b, mainWeapon(b), a, rules);
+  return { preset: rules.preset, a: ab.attacker, b: ba.attacker, options: ab.options, situation: {} };
+}
+
+export interface ForecastView {
+  aName: string;
+  bName: string;
+  /** P(a wins) = P(b is out first), and the other way round. */
+  aWins: number;
+  bWins: number;
+  aWinsText: string;
+  bWinsText: string;
+  stalemateText: string;
+  /** Expected exchanges ("3.6"), "" when a stalemate is possible. */
+  exchangesText: string;
+  error: { key: string; params: Record<string, string | number> } | null;
+}
+
+/** The duel forecast as the GM reads it: win chances and expected exchanges (exact, rules core). */
+export function forecastView(a: ActorDoc, b: ActorDoc, rules: WorldRules): ForecastView {
+  const view: ForecastView = { aName: a.name, bName: b.name, aWins: 0, bWins: 0, aWinsText: "", bWinsText: "", stalemateText: "", exchangesText: "", error: null };
+  try {
+    const f = duelForecast(duelRequest(a, b, rules));
+    Object.assign(view, {
+      aWins: f.bOut,
+      bWins: f.aOut,
+      aWinsText: pct(f.bOut),
+      bWinsText: pct(f.aOut),
+      stalemateText: f.stalemate > 0 ? pct(f.stalemate) : "",
+      exchangesText: f.expectedExchanges === null ? "" : f.expectedExchanges.toFixed(1),
+    });
+  } catch (e) {
+    if (!isRulesError(e)) throw e;
+    view.error = { key: e.key, params: e.params };
+  }
+  return view;
 }

@@ -1,0 +1,80 @@
+/**
+ * The odds and the duel forecast at the table: `game.system.api` (resolve, odds, forecast) for
+ * macros and modules, and a Token HUD button that shows the GM the duel forecast between the
+ * token and each of the GM's targets. Everything is computed by the rules core from live
+ * documents (src/system/attack-dialog.ts); nothing here is stored or trusted from a player.
+ */
+import { exactOdds } from "../rules/odds";
+import { duelForecast } from "../rules/forecast";
+import { pipelineFor } from "../rules/pipeline";
+import { attackOdds, duelRequest, forecastView, mainWeapon } from "../system/attack-dialog";
+import type { ActorDoc, ItemDoc } from "../system/data";
+import { plainActor, worldRules } from "./bridge";
+import { reportError } from "./foundry-util";
+
+type ActorLike = Actor.Implementation | ActorDoc;
+const plain = (a: ActorLike): ActorDoc => ("documentName" in (a as object) ? plainActor(a as Actor.Implementation) : (a as ActorDoc));
+
+/** `game.system.api` additions. Requests are the rules core's (docs/rules-api.md); actors may be documents. */
+export const tableApi = {
+  /** Resolves a request with recorded dice: `resolve({preset, attacker, defender, …}, {attack: [1,0,0,-1], …})`. */
+  resolve(request: unknown, dice: Record<string, number[]>) {
+    const p = pipelineFor((request as { preset?: unknown })?.preset);
+    return p.resolve(p.parseRequest(request), (id) => dice[id] ?? []);
+  },
+  /** Exact odds: a rules-core request, or `(attacker, defender, weaponId?, situation?)` with actors. */
+  odds(requestOrAttacker: unknown, defender?: ActorLike, weaponId?: string, situation: Record<string, unknown> = {}) {
+    if (!defender) return exactOdds(requestOrAttacker);
+    const a = plain(requestOrAttacker as ActorLike);
+    const w = weaponId ? ((a.items ?? []).find((i) => i._id === weaponId) as ItemDoc<"weapon"> | undefined) ?? null : mainWeapon(a);
+    return attackOdds(a, w, plain(defender), worldRules(), situation);
+  },
+  /** Duel forecast: a rules-core duel request, or two actors (each with its first equipped weapon). */
+  forecast(requestOrA: unknown, b?: ActorLike) {
+    if (!b) return duelForecast(requestOrA);
+    return duelForecast(duelRequest(plain(requestOrA as ActorLike), plain(b), worldRules()));
+  },
+};
+
+/** The duel forecast between a token's actor and each of the user's targets, as a notification. */
+function showForecast(actor: Actor.Implementation): void {
+  const targets = [...((game.user?.targets ?? []) as Iterable<{ actor: Actor.Implementation | null }>)].map((t) => t.actor).filter((x): x is Actor.Implementation => !!x && x !== actor);
+  if (!targets.length) return void ui.notifications!.info(game.i18n!.localize("FUDGE.Forecast.NeedTarget"));
+  const rules = worldRules();
+  for (const t of targets) {
+    const f = forecastView(plainActor(actor), plainActor(t), rules);
+    if (f.error) {
+      reportError(Object.assign(new Error(f.error.key), { key: f.error.key }));
+      continue;
+    }
+    const text = game.i18n!.format(f.exchangesText ? "FUDGE.Forecast.Line" : "FUDGE.Forecast.LineStalemate", {
+      a: foundry.utils.escapeHTML(f.aName),
+      b: foundry.utils.escapeHTML(f.bName),
+      aWins: f.aWinsText,
+      bWins: f.bWinsText,
+      exchanges: f.exchangesText,
+      stalemate: f.stalemateText,
+    });
+    ui.notifications!.info(text, { permanent: true } as never);
+  }
+}
+
+/** Token HUD: a forecast button for the GM (v13 renderTokenHUD passes an HTMLElement). */
+export function onRenderTokenHUD(hud: { object?: { actor?: Actor.Implementation | null } }, html: HTMLElement): void {
+  if (!game.user?.isGM) return;
+  const actor = hud.object?.actor;
+  const col = html.querySelector(".col.right");
+  if (!actor || !col) return;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "control-icon fudge-forecast";
+  button.dataset.tooltip = game.i18n!.localize("FUDGE.Forecast.Button");
+  button.setAttribute("aria-label", button.dataset.tooltip);
+  button.innerHTML = `<i class="fa-solid fa-scale-balanced" inert></i>`;
+  button.addEventListener("click", (ev) => {
+    ev.preventDefault();
+    ev.stopPropagation();
+    showForecast(actor);
+  });
+  col.append(button);
+}
