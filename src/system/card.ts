@@ -151,18 +151,6 @@ function woundLabels(res: AttackResolution): string[] {
   return res.woundKey.split("+").map((k) => (FUDGE_LEVELS.includes(k) ? `FUDGE.Wound.${k}` : `FUDGE.Card.Wound.${k}`));
 }
 
-function afterView(state: unknown, res: AttackResolution | null): TrackView | null {
-  const t = res?.defenderAfter?.track as Track | undefined;
-  if (!t) return null;
-  try {
-    const view = trackViewFromRender(renderTrack(state === undefined ? t : { config: t.config, state }), false);
-    // Volt: twenty rows are too many for a chat card; it shows the marked rows (the sheet has them all).
-    return view.kind === "volt" ? { ...view, rows: view.rows.filter((r) => r.boxes.some((b) => b.marked)) } : view;
-  } catch (e) {
-    if (isRulesError(e)) return null;
-    throw e;
-  }
-}
 
 function diceViews(t: AttackCardTarget, res: AttackResolution | null): DiceView[] {
   let slots: { id: string; labelKey: string; formula: string }[] = [];
@@ -267,9 +255,12 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
     const lastUndone = !live && t.applied.length > 0 && t.applied[t.applied.length - 1].undone;
     const state: CardState = t.defend === "pending" ? "pending" : live ? "applied" : lastUndone ? "undone" : "resolved";
     const before = trackAt(res, live ? live.before : (t.request as { defender?: { track?: { state?: unknown } } })?.defender?.track?.state);
-    const after = live ? afterView(live.after, res) : canWound ? afterView(undefined, res) : null;
+    // The defender's track after the wound, rendered once: the changed rows, the wound's row and
+    // (Volt: marked rows only) the `after` view all come from it.
     const fullAfter = live ? trackAt(res, live.after) : canWound ? trackAt(res, res?.defenderAfter?.track.state) : null;
-    const woundLabelKeys = res ? woundLabels(res) : [];
+    const after = fullAfter && fullAfter.kind === "volt" ? { ...fullAfter, rows: fullAfter.rows.filter((r) => r.boxes.some((b) => b.marked)) } : fullAfter;
+    const woundRowLabel = fullAfter?.rows.find((r) => r.key === res?.woundKey)?.labelKey;
+    const woundLabelKeys = res ? (woundRowLabel ? [woundRowLabel] : woundLabels(res)) : [];
     const woundRow = fullAfter?.rows.find((r) => r.key === res?.woundKey);
     const woundPenaltyText = woundRow && woundRow.penaltyText && woundRow.penaltyText !== "0" ? woundRow.penaltyText : "";
     const level = woundLabelKeys[0] ?? "";
