@@ -17,6 +17,7 @@ import { ACTOR_TYPES, ITEM_TYPES, SYSTEM_ID } from "./registry";
 import { registerSettings } from "./settings";
 import { CharacterSheet, FudgeActorSheet, MiniatureSheet, NpcSheet } from "./sheets/actor-sheet";
 import { onRenderTokenHUD, tableApi } from "./table-api";
+import { fudgeTokenClass } from "./token";
 import { ITEM_SHEETS } from "./sheets/item-sheet";
 import { registerStatusEffects, syncStatuses } from "./statuses";
 
@@ -61,6 +62,8 @@ Hooks.once("init", () => {
   void foundry.applications.handlebars.loadTemplates(Object.values(TEMPLATES).map(path));
 
   (game.system as unknown as { api: unknown }).api = { endScene, worldRules, ...tableApi };
+  // The segmented wound bar on every token (src/foundry/token.ts).
+  (CONFIG.Token as unknown as { objectClass: unknown }).objectClass = fudgeTokenClass();
 });
 
 Hooks.once("ready", () => {

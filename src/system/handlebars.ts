@@ -95,6 +95,7 @@ export const PARTIALS = {
   "fudge-track-box": "templates/parts/track-box.hbs",
   "fudge-odds": "templates/parts/odds.hbs",
   "fudge-sheet-tabs": "templates/parts/sheet-tabs.hbs",
+  "fudge-wound-bar": "templates/parts/wound-bar.hbs",
   "fudge-custom-track": "templates/parts/custom-track.hbs",
   "fudge-steps": "templates/parts/steps.hbs",
   "fudge-items": "templates/parts/item-list.hbs",

@@ -27,7 +27,7 @@ import {
   type CustomWoundLevel,
 } from "./data";
 import { fudgeCombatant, itemsOf, miniatureDatacard, trackFor, defenseLevel, weaponSkill } from "./combatant";
-import { ladderOf, levelView, stepView, trackView, type LevelView, type StepView, type TrackView } from "./view";
+import { ladderOf, levelView, stepView, trackView, woundBar, type BarSegment, type LevelView, type StepView, type TrackView } from "./view";
 import { attackOdds, type OddsView } from "./attack-dialog";
 
 export interface SheetOptions {
@@ -161,6 +161,8 @@ export interface ActorSheetContext {
   tab: Record<string, string>;
   /** Ladder rungs for the trait selects (Fudge §1.3), lowest first; null where traits are numbers. */
   ladderChoices: { value: number; label: string }[] | null;
+  /** The token's segmented wound bar (view.ts woundBar), shown under the portrait. */
+  woundBar: BarSegment[];
   /** The header's wound status: the worst level reached (or Unhurt), as its row names it. */
   woundLevel: { key: string; params: Record<string, string | number> };
 }
@@ -169,7 +171,7 @@ const PRESET_LABEL = (p: string): string => `FUDGE.Preset.${p}`;
 
 type WeaponBase = Omit<WeaponRow, "attackShown" | "attackBlockedKey" | "odds">;
 /** What each actor type's builder fills; actorSheetContext adds the table view (withTableView). */
-export type SheetBase = Omit<ActorSheetContext, "tabs" | "tab" | "ladderChoices" | "woundLevel" | "weapons"> & { weapons: WeaponBase[] };
+export type SheetBase = Omit<ActorSheetContext, "tabs" | "tab" | "ladderChoices" | "woundLevel" | "woundBar" | "weapons"> & { weapons: WeaponBase[] };
 
 export interface CustomLevelRow {
   index: number;
@@ -504,7 +506,7 @@ function withTableView(ctx: SheetBase, actor: ActorDoc, rules: WorldRules, opts:
       : null;
   const row = ctx.track.rows.find((r) => r.key === ctx.track.levelKey);
   const woundLevel = row ? { key: row.labelKey, params: row.labelParams } : { key: ctx.track.levelLabelKey || "FUDGE.Sheet.Unhurt", params: {} };
-  return { ...ctx, weapons, tabs, tab, ladderChoices, woundLevel };
+  return { ...ctx, weapons, tabs, tab, ladderChoices, woundLevel, woundBar: woundBar(ctx.track) };
 }
 
 // ─── Items ─────────────────────────────────────────────────────────────────────────────

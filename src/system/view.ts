@@ -206,3 +206,40 @@ export function levelView(value: number, ladder: Ladder): LevelView {
   const d = describeLevel(value, ladder);
   return { value, valueText: signed(value), name: d.label, rungKey: `FUDGE.Ladder.${d.rungId}`, beyond: d.beyond, beyondText: d.beyond === 0 ? "" : signed(d.beyond), label: levelWithNumber(value, ladder) };
 }
+
+/** One segment of the token's wound bar: a level, its width by its boxes, marked and open in two shades. */
+export interface BarSegment {
+  key: string;
+  labelKey: string;
+  labelParams: Record<string, string | number>;
+  boxes: number;
+  marked: number;
+  overflow: number;
+  /** Share of the bar's width, in percent (two decimals). */
+  width: string;
+  /** Share of the segment that is marked, in percent. */
+  fill: string;
+}
+
+/**
+ * The segmented wound bar of a token (and the playground's portrait): one segment per level,
+ * lowest first, its width by the level's boxes; Volt as its Stun/Injury rows. The Foundry Token
+ * subclass draws the same segments on the canvas.
+ */
+export function woundBar(track: TrackView): BarSegment[] {
+  const rows = track.kind === "volt" ? [...track.rows].reverse() : track.rows;
+  const total = rows.reduce((n, r) => n + r.boxes.length, 0) || 1;
+  return rows.map((r) => {
+    const marked = r.boxes.filter((b) => b.marked).length;
+    return {
+      key: r.key,
+      labelKey: r.labelKey,
+      labelParams: r.labelParams,
+      boxes: r.boxes.length,
+      marked,
+      overflow: r.boxes.filter((b) => b.overflow).length,
+      width: ((r.boxes.length / total) * 100).toFixed(2),
+      fill: r.boxes.length ? ((marked / r.boxes.length) * 100).toFixed(2) : "0",
+    };
+  });
+}
