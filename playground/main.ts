@@ -292,7 +292,10 @@ document.addEventListener("click", (ev) => {
     ui.activeTabs.set(doc.id, target.dataset.tab ?? "combat");
     return render();
   }
-  run(() => ui.dispatch(store, dice, { action, target, doc, event: ev }));
+  run(() => {
+    const said = ui.dispatch(store, dice, { action, target, doc, event: ev });
+    if (said) toast(said);
+  });
 });
 
 document.addEventListener("change", (ev) => {

@@ -12,7 +12,7 @@ import { i18n } from "./i18n";
 import { templateExists, foundryPath, missingPartials, renderTemplate, setLadder } from "./templates";
 import { TEMPLATES } from "../src/system/handlebars";
 import { actorSheetContext, itemSheetContext } from "../src/system/sheet";
-import { ladderOf } from "../src/system/view";
+import { healFeedback, ladderOf } from "../src/system/view";
 import { attackCardContext, rollCardContext, type CardViewer } from "../src/system/card";
 import { attackDialogContext, readSituation } from "../src/system/attack-dialog";
 import type { Situation } from "../src/system/combatant";
@@ -235,7 +235,15 @@ function cardTargetId(el: HTMLElement): string {
   return need(data(holder, "targetId", "actorId"), "target-id");
 }
 
-export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): void {
+/** A feedback sentence (heal, rest, recover) in plain words, for the toast. */
+function feedbackText(f: { key: string; params: Record<string, string | number> }): string {
+  // The step's own sentence first (its params), then the actor's name around it.
+  const what = typeof f.params.what === "string" ? i18n.format(f.params.what, f.params) : "";
+  return i18n.format(f.key, { ...f.params, what });
+}
+
+/** Runs a data-action; returns a feedback sentence to show when the action has one. */
+export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): string | void {
   const s = store.state;
   const rules = rulesOf(s);
   const user = userOf(s);
@@ -257,11 +265,13 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       }
       case "heal": {
         const r = actions.healWounds(a, { type: need(data(el, "heal", "type"), "heal") }, rules, user);
-        return updateActor(store, actor._id, r.update);
+        updateActor(store, actor._id, r.update);
+        return feedbackText(healFeedback(actor.name, r.steps));
       }
       case "recover": {
         const r = actions.recover(a, rollDie(20, dice.rng), rollDie(20, dice.rng), rules, user);
-        return updateActor(store, actor._id, r.update);
+        updateActor(store, actor._id, r.update);
+        return feedbackText(healFeedback(actor.name, r.steps));
       }
       case "resetTrack":
         return updateActor(store, actor._id, actions.resetTrack(a, user));

@@ -50,7 +50,7 @@ const FIELDS: Record<PresetId, Record<string, FieldSpec>> = {
     rangeInches: { type: "number", only: "ranged" },
     cover: { type: "checkbox", only: "ranged" },
     friendShootsIntoMelee: { type: "checkbox", only: "ranged" },
-    inContact: { type: "checkbox" },
+    inContact: { type: "checkbox", only: "ranged" },
     helpless: { type: "checkbox" },
     surprised: { type: "checkbox" },
   },

@@ -243,3 +243,13 @@ export function woundBar(track: TrackView): BarSegment[] {
     };
   });
 }
+
+/**
+ * Feedback after a heal, rest or recover: one sentence naming the actor and what changed (the
+ * last step of the track's own explanation), or "nothing to heal". Hosts show it as a toast.
+ */
+export function healFeedback(name: string, steps: Step[]): { key: string; params: Record<string, string | number> } {
+  const last = steps[steps.length - 1];
+  if (!last) return { key: "FUDGE.Feedback.NothingToHeal", params: { name } };
+  return { key: "FUDGE.Feedback.Healed", params: { name, what: last.key, ...(last.params ?? {}), value: last.value ?? "" } };
+}

@@ -156,3 +156,21 @@ describe("attack dialog: exact odds before the roll", () => {
     await context.close();
   });
 });
+
+describe("attack dialog in every preset, light and dark", () => {
+  it.each(pairs)("%s: %s's dialog against %s shows its options and the odds", async (preset, attacker, defender) => {
+    for (const theme of ["light", "dark"] as const) {
+      const { page, context, problems } = await openPlayground(browser, { preset, theme }, { viewport: { width: 1280, height: 800 } });
+      const win = await openSheet(page, attacker);
+      await setTarget(page, defender);
+      await win.locator('[data-action="attack"]').first().click();
+      const dialog = page.locator("dialog[open]");
+      await dialog.waitFor();
+      expect(await dialog.locator("[data-odds] .fudge-odds-segment").count()).toBeGreaterThan(1);
+      expect(await dialog.locator(".fudge-field .hint").count()).toBeGreaterThan(0);
+      await screenshot(dialog, `dialog-${preset}-attack-${theme}`);
+      expect(noProblems(problems)).toEqual([]);
+      await context.close();
+    }
+  });
+});

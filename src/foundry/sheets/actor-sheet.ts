@@ -6,6 +6,8 @@
 import { isRulesError } from "../../rules/errors";
 import { TEMPLATES } from "../../system/handlebars";
 import { actorSheetContext } from "../../system/sheet";
+import { healFeedback } from "../../system/view";
+import { fill } from "../../system/i18n";
 import * as actions from "../../system/actions";
 import { plainActor, updateActor, worldRules } from "../bridge";
 import { ladderNames, rng, reportError, rollFaces, systemPath, userRef } from "../foundry-util";
@@ -16,6 +18,13 @@ const { HandlebarsApplicationMixin } = foundry.applications.api;
 const { ActorSheetV2 } = foundry.applications.sheets;
 
 type Target = HTMLElement;
+
+/** Heal, rest and recover say what they did, in plain words (a toast). */
+function notifyFeedback(f: { key: string; params: Record<string, string | number> }): void {
+  const fmt = (k: string, p: Record<string, unknown>) => fill(game.i18n!.localize(k), p, (v) => game.i18n!.localize(v));
+  const what = typeof f.params.what === "string" ? fmt(f.params.what, f.params) : "";
+  ui.notifications!.info(fmt(f.key, { ...f.params, name: foundry.utils.escapeHTML(String(f.params.name)), what }));
+}
 const data = (el: Target, ...names: string[]): string | undefined => {
   for (const n of names) if (el.dataset[n] !== undefined) return el.dataset[n];
   return undefined;
@@ -144,6 +153,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       const dice = { fudge: rollFaces("fudge"), d20: [1 + Math.floor(rng() * 20), 1 + Math.floor(rng() * 20)] as [number, number] };
       const r = actions.healWounds(doc, healingRequest(type, doc, inputs, dice), worldRules(), userRef());
       await updateActor(this.actorDoc, r.update);
+      notifyFeedback(healFeedback(this.actorDoc.name ?? "", r.steps));
     });
   }
 
@@ -152,6 +162,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       // Volt: Recover is a Willpower roll on two d20 (black, white).
       const r = actions.recover(plainActor(this.actorDoc), 1 + Math.floor(rng() * 20), 1 + Math.floor(rng() * 20), worldRules(), userRef());
       await updateActor(this.actorDoc, r.update);
+      notifyFeedback(healFeedback(this.actorDoc.name ?? "", r.steps));
     });
   }
 
