@@ -174,3 +174,23 @@ describe("attack dialog in every preset, light and dark", () => {
     }
   });
 });
+
+describe("keyboard", () => {
+  it("Attack is reachable in at most 10 Tab presses from the sheet's first control, and Enter opens the dialog", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
+    const win = await openSheet(page, "Leroy");
+    await setTarget(page, "Theodora");
+    await win.locator(".window-content input, .window-content button, .window-content select").first().focus();
+    let presses = 0;
+    while (presses < 10 && (await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.action)) !== "attack") {
+      await page.keyboard.press("Tab");
+      presses++;
+    }
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.action)).toBe("attack");
+    expect(presses).toBeLessThanOrEqual(10);
+    await page.keyboard.press("Enter");
+    await page.locator("dialog[open] [data-odds]").waitFor();
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});
