@@ -243,20 +243,35 @@ function run(f: () => void, docKey?: string): void {
 const attackDialog = $<HTMLDialogElement>("#pg-attack-dialog");
 const attackForm = attackDialog.querySelector("form")!;
 const attackBody = attackDialog.querySelector<HTMLElement>(".pg-dialog-body")!;
-let pendingAttack: { action: string; target: HTMLElement; doc: { kind: "actor" | "message"; id: string } } | null = null;
+let pendingAttack: { action: string; target: HTMLElement; doc: { kind: "actor" | "message"; id: string }; heal?: boolean } | null = null;
 attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Attack.DialogTitle");
 attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Attack.Roll");
 
 function openAttackDialog(action: string, target: HTMLElement, doc: { kind: "actor" | "message"; id: string }): void {
+  attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Attack.DialogTitle");
+  attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Attack.Roll");
   attackBody.innerHTML = ui.renderAttackDialog(store, doc.id, target);
   pendingAttack = { action, target, doc };
   attackDialog.showModal();
   attackDialog.querySelector<HTMLElement>("input, select")?.focus();
 }
 
+/** The healing dialog (the same <dialog>, the system's heal-dialog template); false when none is needed. */
+function openHealDialog(action: string, target: HTMLElement, doc: { kind: "actor" | "message"; id: string }): boolean {
+  const html = ui.renderHealDialog(store, doc.id, target);
+  if (html === null) return false;
+  attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Heal.Input.Title");
+  attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Heal.Input.Ok");
+  attackBody.innerHTML = html;
+  pendingAttack = { action, target, doc, heal: true };
+  attackDialog.showModal();
+  attackDialog.querySelector<HTMLElement>("input")?.focus();
+  return true;
+}
+
 /** The odds follow the form: only the odds part is redrawn, so the field being edited keeps focus. */
 function refreshOdds(): void {
-  if (!pendingAttack) return;
+  if (!pendingAttack || pendingAttack.heal) return;
   const p = pendingAttack;
   run(() => {
     const tmp = document.createElement("div");
@@ -271,6 +286,13 @@ attackForm.addEventListener("submit", (ev) => {
   const p = pendingAttack;
   pendingAttack = null;
   if (!p || submitter?.value === "cancel") return;
+  if (p.heal) {
+    const inputs = ui.readHealDialog(p.target, attackForm);
+    return run(() => {
+      const said = ui.dispatch(store, dice, { ...p, event: ev, inputs });
+      if (said) toast(said);
+    });
+  }
   const situation = ui.readDialog(store, attackForm);
   run(() => {
     ui.rememberSituation(store, situation);
@@ -287,6 +309,11 @@ document.addEventListener("click", (ev) => {
   ev.preventDefault();
   const action = target.dataset.action!;
   if (doc.kind === "actor" && (action === "attack" || action === "attackAll") && !ev.shiftKey) return run(() => openAttackDialog(action, target, doc));
+  if (doc.kind === "actor" && action === "heal") {
+    let opened = false;
+    run(() => void (opened = openHealDialog(action, target, doc)));
+    if (opened) return;
+  }
   if (action === "tab") {
     // Foundry's own tab action (ApplicationV2 changeTab): the window shows the tab and keeps it.
     ui.activeTabs.set(doc.id, target.dataset.tab ?? "combat");

@@ -16,6 +16,7 @@ import { healFeedback, ladderOf } from "../src/system/view";
 import { attackCardContext, rollCardContext, type CardViewer } from "../src/system/card";
 import { attackDialogContext, readSituation } from "../src/system/attack-dialog";
 import type { Situation } from "../src/system/combatant";
+import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../src/foundry/heal-pure";
 import { ITEM_DEFAULTS, worldRulesFrom, type ActorDoc, type AttackCardData, type ItemDoc, type ItemType, type WorldRules } from "../src/system/data";
 import * as actions from "../src/system/actions";
 import { pipelineFor } from "../src/rules/pipeline";
@@ -29,6 +30,8 @@ export interface ActionCall {
   event: Event;
   /** Attack: the dialog's choices (absent: the remembered ones, as Shift-click uses). */
   situation?: Situation;
+  /** Heal: the healing dialog's numbers. */
+  inputs?: Record<string, number>;
 }
 
 const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -145,6 +148,18 @@ export function renderAttackDialog(store: Store, actorId: string, el: HTMLElemen
   if (el.dataset.action === "attackAll") weaponId = actions.wieldedAttacks(a, data(el, "kind") === "ranged" ? "ranged" : "melee", rules)[0] ?? null;
   const weapon = weaponId ? ((a.items ?? []).find((i) => i._id === weaponId) as ItemDoc<"weapon"> | undefined) ?? null : null;
   return renderTemplate(TEMPLATES.attackDialog, attackDialogContext(a, weapon, targetsOf(store, actorId), rules, situation ?? rememberedSituation(s)));
+}
+
+/** The healing dialog for a heal button, or null when the healing kind needs no input. */
+export function renderHealDialog(store: Store, actorId: string, el: HTMLElement): string | null {
+  const type = data(el, "heal", "type") ?? "";
+  if (!(HEAL_INPUTS[type] ?? []).length) return null;
+  return renderTemplate(TEMPLATES.healDialog, healDialogContext(type, store.actor(actorId)?.name ?? ""));
+}
+
+export function readHealDialog(el: HTMLElement, form: HTMLFormElement): Record<string, number> {
+  const entries = (Array.from(form.elements) as HTMLInputElement[]).filter((x) => x.name).map((x): [string, unknown] => [x.name, x.value]);
+  return readHealInputs(data(el, "heal", "type") ?? "", entries);
 }
 
 export function readDialog(store: Store, form: HTMLFormElement): Situation {
@@ -264,7 +279,10 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
         return postMessage(store, "rollCard", card, actor.name);
       }
       case "heal": {
-        const r = actions.healWounds(a, { type: need(data(el, "heal", "type"), "heal") }, rules, user);
+        // The numbers the healing kind needs come from the healing dialog (as in Foundry).
+        const type = need(data(el, "heal", "type"), "heal");
+        const request = healingRequest(type, a, call.inputs ?? {}, { fudge: rollFudgeDice(4, dice.rng), d20: [rollDie(20, dice.rng), rollDie(20, dice.rng)] });
+        const r = actions.healWounds(a, request, rules, user);
         updateActor(store, actor._id, r.update);
         return feedbackText(healFeedback(actor.name, r.steps));
       }

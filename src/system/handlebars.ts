@@ -83,6 +83,7 @@ export const TEMPLATES = {
   attackCard: "templates/chat/attack-card.hbs",
   rollCard: "templates/chat/roll-card.hbs",
   attackDialog: "templates/dialog/attack-dialog.hbs",
+  healDialog: "templates/dialog/heal-dialog.hbs",
 } as const;
 
 /**

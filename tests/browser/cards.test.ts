@@ -194,3 +194,26 @@ describe("keyboard", () => {
     await context.close();
   });
 });
+
+describe("healing dialog and feedback", () => {
+  it("Natural healing asks for the weeks (the system's template), heals, and says so", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
+    const win = await openSheet(page, "Leroy");
+    await act(page, () => win.locator('.fudge-track-row[data-level="hurt"] .fudge-box').first().click());
+    await win.locator('[data-action="heal"][data-heal="natural"]').click();
+    const dialog = page.locator("dialog[open]");
+    await dialog.waitFor();
+    expect(await dialog.locator('input[name="weeks"]').inputValue()).toBe("1");
+    await dialog.locator('input[name="weeks"]').fill("2");
+    await screenshot(dialog, "dialog-fudge-heal-light");
+    await act(page, () => dialog.locator('button[type="submit"]').first().click());
+    expect((await storedState(page)).actors.find((a: any) => a.name === "Leroy").system.woundTrack.state).toBeTruthy();
+    await page.locator("#pg-toast.visible").waitFor();
+    const said = (await page.textContent("#pg-toast")) ?? "";
+    expect(said).toMatch(/^Leroy: /);
+    expect(said).not.toMatch(/FUDGE\./);
+    expect(await win.locator(".fudge-sheet-header .fudge-penalty .value").textContent()).toBe("0");
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});

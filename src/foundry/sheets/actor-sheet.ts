@@ -12,7 +12,7 @@ import * as actions from "../../system/actions";
 import { plainActor, updateActor, worldRules } from "../bridge";
 import { ladderNames, rng, reportError, rollFaces, systemPath, userRef } from "../foundry-util";
 import { startAttackFlow } from "../chat";
-import { HEAL_INPUTS, healingRequest } from "../heal-pure";
+import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../heal-pure";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;
 const { ActorSheetV2 } = foundry.applications.sheets;
@@ -146,7 +146,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
   static async onHeal(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
     const type = data(target, "heal", "type");
     if (!type) return;
-    const inputs = await healInputsDialog(type);
+    const inputs = await healInputsDialog(type, this.actorDoc.name ?? "");
     if (inputs === null) return;
     await this.act(async () => {
       const doc = plainActor(this.actorDoc);
@@ -225,19 +225,16 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
 }
 
 /** Asks for the numbers a heal kind needs (HEAL_INPUTS); none → no dialog. */
-async function healInputsDialog(type: string): Promise<Record<string, number> | null> {
-  const specs = HEAL_INPUTS[type] ?? [];
-  if (!specs.length) return {};
-  const esc = (v: unknown) => foundry.utils.escapeHTML(String(v));
-  const content = specs
-    .map((s) => `<div class="form-group"><label>${esc(game.i18n!.localize(`FUDGE.Heal.Input.${s.name}`))}</label><div class="form-fields"><input type="number" name="${s.name}" value="${s.initial}" min="${s.min}" max="${s.max}" step="1"></div></div>`)
-    .join("");
+/** The numbers a healing kind needs (templates/dialog/heal-dialog.hbs); null when closed. */
+async function healInputsDialog(type: string, actorName: string): Promise<Record<string, number> | null> {
+  if (!(HEAL_INPUTS[type] ?? []).length) return {};
+  const content = await foundry.applications.handlebars.renderTemplate(`systems/fudge-wounds/${TEMPLATES.healDialog}`, healDialogContext(type, actorName) as never);
   const result = await foundry.applications.api.DialogV2.prompt({
     window: { title: `FUDGE.Heal.Input.Title` },
-    content: `<div class="fudge-wounds">${content}</div>`,
+    content,
     ok: {
       label: "FUDGE.Heal.Input.Ok",
-      callback: (_e: Event, button: HTMLButtonElement) => Object.fromEntries(specs.map((s) => [s.name, Number(new FormData(button.form!).get(s.name))])),
+      callback: (_e: Event, button: HTMLButtonElement) => readHealInputs(type, new FormData(button.form!).entries()),
     },
     rejectClose: false,
   } as never);
