@@ -243,7 +243,7 @@ function run(f: () => void, docKey?: string): void {
 const attackDialog = $<HTMLDialogElement>("#pg-attack-dialog");
 const attackForm = attackDialog.querySelector("form")!;
 const attackBody = attackDialog.querySelector<HTMLElement>(".pg-dialog-body")!;
-let pendingAttack: { action: string; target: HTMLElement; doc: { kind: "actor" | "message"; id: string }; heal?: boolean } | null = null;
+let pendingAttack: { action: string; target: HTMLElement; doc: { kind: "actor" | "message"; id: string }; heal?: boolean; rules?: boolean } | null = null;
 attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Attack.DialogTitle");
 attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Attack.Roll");
 
@@ -269,9 +269,20 @@ function openHealDialog(action: string, target: HTMLElement, doc: { kind: "actor
   return true;
 }
 
+/** The world rules menu (Foundry's settings menu, the same template) in the same <dialog>. */
+$<HTMLButtonElement>("#pg-rules").addEventListener("click", () => {
+  run(() => {
+    attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Settings.Menu.Name");
+    attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Settings.Menu.Save");
+    attackBody.innerHTML = ui.renderRulesMenu(store);
+    pendingAttack = { action: "rules", target: document.body, doc: { kind: "actor", id: "" }, rules: true };
+    attackDialog.showModal();
+  });
+});
+
 /** The odds follow the form: only the odds part is redrawn, so the field being edited keeps focus. */
 function refreshOdds(): void {
-  if (!pendingAttack || pendingAttack.heal) return;
+  if (!pendingAttack || pendingAttack.heal || pendingAttack.rules) return;
   const p = pendingAttack;
   run(() => {
     const tmp = document.createElement("div");
@@ -286,6 +297,7 @@ attackForm.addEventListener("submit", (ev) => {
   const p = pendingAttack;
   pendingAttack = null;
   if (!p || submitter?.value === "cancel") return;
+  if (p.rules) return run(() => ui.saveRulesMenu(store, attackForm));
   if (p.heal) {
     const inputs = ui.readHealDialog(p.target, attackForm);
     return run(() => {

@@ -17,6 +17,7 @@ import { attackCardContext, rollCardContext, type CardViewer } from "../src/syst
 import { attackDialogContext, readSituation } from "../src/system/attack-dialog";
 import type { Situation } from "../src/system/combatant";
 import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../src/foundry/heal-pure";
+import { PRESET_GROUPS, applyRulesForm, rulesMenuContext } from "../src/foundry/settings-pure";
 import { ITEM_DEFAULTS, worldRulesFrom, type ActorDoc, type AttackCardData, type ItemDoc, type ItemType, type WorldRules } from "../src/system/data";
 import * as actions from "../src/system/actions";
 import { pipelineFor } from "../src/rules/pipeline";
@@ -160,6 +161,23 @@ export function renderHealDialog(store: Store, actorId: string, el: HTMLElement)
 export function readHealDialog(el: HTMLElement, form: HTMLFormElement): Record<string, number> {
   const entries = (Array.from(form.elements) as HTMLInputElement[]).filter((x) => x.name).map((x): [string, unknown] => [x.name, x.value]);
   return readHealInputs(data(el, "heal", "type") ?? "", entries);
+}
+
+/** The world rules menu (the system's settings template): the general and the active preset's options. */
+export function renderRulesMenu(store: Store): string {
+  return renderTemplate(TEMPLATES.rulesMenu, rulesMenuContext(rulesOf(store.state)));
+}
+
+/** Saves the rules menu as Foundry's settings menu does (applyRulesForm checks every field). */
+export function saveRulesMenu(store: Store, form: HTMLFormElement): void {
+  const before = rulesOf(store.state);
+  const data: Record<string, unknown> = {};
+  for (const [k, v] of new FormData(form).entries()) data[k] = v;
+  const after = applyRulesForm(before, data, PRESET_GROUPS[before.preset]);
+  store.update((d) => {
+    d.settings = { ...d.settings, ...(structuredClone(after) as unknown as Record<string, unknown>) };
+    d.preset = after.preset;
+  });
 }
 
 export function readDialog(store: Store, form: HTMLFormElement): Situation {

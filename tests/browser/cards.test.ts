@@ -217,3 +217,28 @@ describe("healing dialog and feedback", () => {
     await context.close();
   });
 });
+
+describe("rules menu (the settings template)", () => {
+  it("shows only the general and the active preset's options, and saves through the settings check", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
+    await page.getByTestId("rules").click();
+    const dialog = page.locator("dialog[open]");
+    await dialog.waitFor();
+    const groups = await dialog.locator("fieldset[data-group]").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.group));
+    expect(groups).toEqual(["general", "fudge", "fudgeTrack"]);
+    await screenshot(dialog, "settings-fudge-light");
+    await dialog.locator('[name="fudge.doubleRd"]').check();
+    await act(page, () => dialog.locator('button[type="submit"]').first().click());
+    const s = await storedState(page);
+    expect(s.settings.fudge.doubleRd).toBe(true);
+    expect(s.settings.miniatures).toBeTruthy();
+    // Another preset: its own options only; the Fudge choice is kept.
+    await page.getByTestId("preset").selectOption("miniatures");
+    await page.getByTestId("rules").click();
+    expect(await page.locator("dialog[open] fieldset[data-group]").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.group))).toEqual(["general", "miniatures"]);
+    await act(page, () => page.locator('dialog[open] button[type="submit"]').first().click());
+    expect((await storedState(page)).settings.fudge.doubleRd).toBe(true);
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});
