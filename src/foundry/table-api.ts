@@ -9,8 +9,12 @@ import { duelForecast } from "../rules/forecast";
 import { pipelineFor } from "../rules/pipeline";
 import { attackOdds, duelRequest, forecastView, mainWeapon } from "../system/attack-dialog";
 import type { ActorDoc, ItemDoc } from "../system/data";
-import { plainActor, worldRules } from "./bridge";
-import { reportError } from "./foundry-util";
+import * as actions from "../system/actions";
+import { trackFor } from "../system/combatant";
+import { fill } from "../system/i18n";
+import { hudWoundControls, trackView } from "../system/view";
+import { plainActor, updateActor, worldRules } from "./bridge";
+import { reportError, userRef } from "./foundry-util";
 
 type ActorLike = Actor.Implementation | ActorDoc;
 const plain = (a: ActorLike): ActorDoc => ("documentName" in (a as object) ? plainActor(a as Actor.Implementation) : (a as ActorDoc));
@@ -59,12 +63,66 @@ function showForecast(actor: Actor.Implementation): void {
   }
 }
 
-/** Token HUD: a forecast button for the GM (v13 renderTokenHUD passes an HTMLElement). */
+/**
+ * Token HUD wound controls: "+" marks a level's first open box, "−" clears its last marked box,
+ * through the sheet's own toggleWoundBox action (and its permission check).
+ */
+function woundPanel(actor: Actor.Implementation): HTMLElement {
+  const panel = document.createElement("div");
+  panel.className = "fudge-wounds fudge-hud-wounds";
+  const view = trackView(() => trackFor(plainActor(actor), worldRules()), actor.isOwner);
+  const fmt = (k: string, p: Record<string, unknown>) => fill(game.i18n!.localize(k), p, (v) => game.i18n!.localize(v));
+  for (const c of hudWoundControls(view)) {
+    const row = document.createElement("div");
+    row.className = "fudge-hud-row";
+    const label = document.createElement("span");
+    label.textContent = fmt(c.labelKey, c.labelParams);
+    row.append(label);
+    for (const [sign, ref, key] of [["+", c.addRef, "FUDGE.Hud.AddWound"], ["\u2212", c.clearRef, "FUDGE.Hud.ClearWound"]] as const) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = sign;
+      b.dataset.tooltip = game.i18n!.format(key, { level: label.textContent ?? "" });
+      b.setAttribute("aria-label", b.dataset.tooltip);
+      b.disabled = !ref;
+      b.addEventListener("click", async (ev) => {
+        ev.preventDefault();
+        ev.stopPropagation();
+        try {
+          await updateActor(actor, actions.toggleWoundBox(plainActor(actor), ref!, worldRules(), userRef()));
+        } catch (e) {
+          reportError(e);
+        }
+      });
+      row.append(b);
+    }
+    panel.append(row);
+  }
+  return panel;
+}
+
+/** Token HUD: wound controls for the token's owners, the duel forecast for the GM (v13 passes an HTMLElement). */
 export function onRenderTokenHUD(hud: { object?: { actor?: Actor.Implementation | null } }, html: HTMLElement): void {
-  if (!game.user?.isGM) return;
   const actor = hud.object?.actor;
   const col = html.querySelector(".col.right");
   if (!actor || !col) return;
+  if (actor.isOwner) {
+    const toggle = document.createElement("button");
+    toggle.type = "button";
+    toggle.className = "control-icon fudge-hud-wounds-toggle";
+    toggle.dataset.tooltip = game.i18n!.localize("FUDGE.Hud.Wounds");
+    toggle.setAttribute("aria-label", toggle.dataset.tooltip);
+    toggle.innerHTML = `<i class="fa-solid fa-heart-crack" inert></i>`;
+    toggle.addEventListener("click", (ev) => {
+      ev.preventDefault();
+      ev.stopPropagation();
+      const open = toggle.parentElement?.querySelector(".fudge-hud-wounds");
+      if (open) open.remove();
+      else toggle.after(woundPanel(actor));
+    });
+    col.append(toggle);
+  }
+  if (!game.user?.isGM) return;
   const button = document.createElement("button");
   button.type = "button";
   button.className = "control-icon fudge-forecast";

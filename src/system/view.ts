@@ -253,3 +253,17 @@ export function healFeedback(name: string, steps: Step[]): { key: string; params
   if (!last) return { key: "FUDGE.Feedback.NothingToHeal", params: { name } };
   return { key: "FUDGE.Feedback.Healed", params: { name, what: last.key, ...(last.params ?? {}), value: last.value ?? "" } };
 }
+
+/**
+ * The Token HUD's wound controls: for each level, the box a "+" marks (its first open box) and
+ * the box a "−" clears (its last marked one), as refs for the same toggleWoundBox action (and
+ * permission check) the sheet's boxes use. Null where there is nothing to mark or clear.
+ */
+export function hudWoundControls(track: TrackView): { key: string; labelKey: string; labelParams: Record<string, string | number>; addRef: string | null; clearRef: string | null }[] {
+  const rows = track.kind === "volt" ? [...track.rows].reverse() : track.rows;
+  return rows.map((r) => {
+    const open = r.boxes.filter((b) => !b.marked && !b.disabled);
+    const marked = r.boxes.filter((b) => b.marked);
+    return { key: r.key, labelKey: r.labelKey, labelParams: r.labelParams, addRef: open[0]?.ref ?? null, clearRef: marked[marked.length - 1]?.ref ?? null };
+  });
+}

@@ -95,3 +95,26 @@ describe("sheet: Attack shows its odds, or why it is disabled", () => {
     expect(ctx.weapons[0].odds[0].tooltipName).toBe("&#60;img src=x onerror=alert(1)&#62;");
   });
 });
+
+describe("token bar and HUD controls", () => {
+  test("woundBar: one segment per level, widths by boxes, marked share; HUD controls mark the first open and clear the last marked box", async () => {
+    const { woundBar, hudWoundControls, trackView } = await import("../../src/system/view");
+    const { trackFor } = await import("../../src/system/combatant");
+    const { toggleWoundBox } = await import("../../src/system/actions");
+    const rules = rulesFor("fudge");
+    const a = leroy();
+    const ref = hudWoundControls(trackView(() => trackFor(a, rules), true)).find((c) => c.key === "scratch")!.addRef!;
+    const u = toggleWoundBox(a, ref, rules) as { system: { woundTrack: Record<string, unknown> } };
+    a.system.woundTrack.state = Object.values(u.system.woundTrack)[0] as never;
+    const view = trackView(() => trackFor(a, rules), true);
+    const bar = woundBar(view);
+    expect(bar.map((s) => s.key)).toEqual(view.rows.map((r) => r.key));
+    expect(bar.reduce((n, s) => n + Number(s.width), 0)).toBeCloseTo(100, 1);
+    const scratch = bar.find((s) => s.key === "scratch")!;
+    expect(scratch.marked).toBe(1);
+    expect(Number(scratch.fill)).toBeCloseTo(100 / scratch.boxes, 1);
+    const c = hudWoundControls(view).find((x) => x.key === "scratch")!;
+    expect(c.clearRef).toBe(ref);
+    expect(c.addRef).not.toBe(ref);
+  });
+});
