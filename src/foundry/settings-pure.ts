@@ -29,6 +29,7 @@ export const RULE_FIELDS: readonly RuleField[] = [
   f("applyTo", "choice", "general", { choices: APPLY_TARGETS }),
   f("defaultDifficulty", "number", "general", { min: -4, max: 6 }),
   f("clearScratchesAtCombatEnd", "boolean", "general"),
+  f("forecastForPlayers", "boolean", "general"),
   // Fudge §4.53–4.64
   f("fudge.woundMode", "choice", "fudge", { choices: WOUND_MODES }),
   f("fudge.lessLethal", "boolean", "fudge"),

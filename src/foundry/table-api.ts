@@ -1,7 +1,7 @@
 /**
  * The odds and the duel forecast at the table: `game.system.api` (resolve, odds, forecast) for
- * macros and modules, and a Token HUD button that shows the GM the duel forecast between the
- * token and each of the GM's targets. Everything is computed by the rules core from live
+ * macros and modules, and a Token HUD button that shows the GM (and players, by setting) the
+ * duel forecast between the token and each of the user's targets. Everything is computed by the rules core from live
  * documents (src/system/attack-dialog.ts); nothing here is stored or trusted from a player.
  */
 import { exactOdds } from "../rules/odds";
@@ -122,7 +122,7 @@ export function onRenderTokenHUD(hud: { object?: { actor?: Actor.Implementation 
     });
     col.append(toggle);
   }
-  if (!game.user?.isGM) return;
+  if (!game.user?.isGM && !worldRules().forecastForPlayers) return;
   const button = document.createElement("button");
   button.type = "button";
   button.className = "control-icon fudge-forecast";
