@@ -123,7 +123,10 @@ export function onRenderChatMessage(message: ChatMessage.Implementation, html: H
         rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.rollCard), ctx as never);
       }
       content.innerHTML = rendered;
-      if (type === "attackCard") wireCard(message, content);
+      if (type === "attackCard") {
+        wireCard(message, content);
+        restoreCardFocus(message, content);
+      }
     } catch (e) {
       console.error(`${SYSTEM_ID} | card render`, e);
       content.innerHTML = `<p class="fudge-card-error">${esc(isRulesError(e) ? loc(e.key) : String(e))}</p>`;
@@ -131,10 +134,25 @@ export function onRenderChatMessage(message: ChatMessage.Implementation, html: H
   })();
 }
 
+/** After a card button's click re-renders the card, keyboard focus goes to that target's next action. */
+let focusAfterRender: { messageId: string; index: string } | null = null;
+
+function restoreCardFocus(message: ChatMessage.Implementation, root: HTMLElement): void {
+  if (!focusAfterRender || focusAfterRender.messageId !== message.id) return;
+  const section = root.querySelector<HTMLElement>(`.fudge-target[data-target-index="${CSS.escape(focusAfterRender.index)}"]`);
+  const next = section?.querySelector<HTMLElement>("button[data-action]:not([disabled])") ?? root.querySelector<HTMLElement>("button[data-action]:not([disabled])");
+  if (next) {
+    next.focus({ preventScroll: true });
+    focusAfterRender = null;
+  }
+}
+
 function wireCard(message: ChatMessage.Implementation, root: HTMLElement): void {
   root.querySelectorAll<HTMLElement>("[data-action]").forEach((el) => {
     el.addEventListener("click", (ev) => {
       ev.preventDefault();
+      const section = el.closest<HTMLElement>(".fudge-target[data-target-index]");
+      if (section && message.id) focusAfterRender = { messageId: message.id, index: section.dataset.targetIndex ?? "" };
       // The card re-renders after the update; until then the button stays disabled.
       if (el instanceof HTMLButtonElement) el.disabled = true;
       const action = el.dataset.action ?? "";
