@@ -243,7 +243,7 @@ function run(f: () => void, docKey?: string): void {
 const attackDialog = $<HTMLDialogElement>("#pg-attack-dialog");
 const attackForm = attackDialog.querySelector("form")!;
 const attackBody = attackDialog.querySelector<HTMLElement>(".pg-dialog-body")!;
-let pendingAttack: { action: string; target: HTMLElement; doc: { kind: "actor" | "message"; id: string }; heal?: boolean; rules?: boolean } | null = null;
+let pendingAttack: { action: string; target: HTMLElement; doc: { kind: "actor" | "message"; id: string }; heal?: boolean; rules?: boolean; roll?: boolean } | null = null;
 attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Attack.DialogTitle");
 attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Attack.Roll");
 
@@ -269,6 +269,16 @@ function openHealDialog(action: string, target: HTMLElement, doc: { kind: "actor
   return true;
 }
 
+/** The trait roll dialog (Difficulty, modifier) in the same <dialog>. */
+function openRollDialog(action: string, target: HTMLElement, doc: { kind: "actor" | "message"; id: string }): void {
+  attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Roll.DialogTitle");
+  attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Roll.Ok");
+  attackBody.innerHTML = ui.renderRollDialog(store, doc.id, target);
+  pendingAttack = { action, target, doc, roll: true };
+  attackDialog.showModal();
+  attackDialog.querySelector<HTMLElement>("select, input")?.focus();
+}
+
 /** The world rules menu (Foundry's settings menu, the same template) in the same <dialog>. */
 $<HTMLButtonElement>("#pg-rules").addEventListener("click", () => {
   run(() => {
@@ -282,7 +292,7 @@ $<HTMLButtonElement>("#pg-rules").addEventListener("click", () => {
 
 /** The odds follow the form: only the odds part is redrawn, so the field being edited keeps focus. */
 function refreshOdds(): void {
-  if (!pendingAttack || pendingAttack.heal || pendingAttack.rules) return;
+  if (!pendingAttack || pendingAttack.heal || pendingAttack.rules || pendingAttack.roll) return;
   const p = pendingAttack;
   run(() => {
     const tmp = document.createElement("div");
@@ -298,6 +308,10 @@ attackForm.addEventListener("submit", (ev) => {
   pendingAttack = null;
   if (!p || submitter?.value === "cancel") return;
   if (p.rules) return run(() => ui.saveRulesMenu(store, attackForm));
+  if (p.roll) {
+    const rollOptions = ui.readRollDialog(attackForm);
+    return run(() => void ui.dispatch(store, dice, { ...p, event: ev, rollOptions }));
+  }
   if (p.heal) {
     const inputs = ui.readHealDialog(p.target, attackForm);
     return run(() => {
@@ -321,6 +335,7 @@ document.addEventListener("click", (ev) => {
   ev.preventDefault();
   const action = target.dataset.action!;
   if (doc.kind === "actor" && (action === "attack" || action === "attackAll") && !ev.shiftKey) return run(() => openAttackDialog(action, target, doc));
+  if (doc.kind === "actor" && (action === "rollTrait" || action === "roll") && !ev.shiftKey) return run(() => openRollDialog(action, target, doc));
   if (doc.kind === "actor" && action === "heal") {
     let opened = false;
     run(() => void (opened = openHealDialog(action, target, doc)));

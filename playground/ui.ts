@@ -14,7 +14,7 @@ import { TEMPLATES } from "../src/system/handlebars";
 import { actorSheetContext, itemSheetContext } from "../src/system/sheet";
 import { healFeedback, ladderOf } from "../src/system/view";
 import { attackCardContext, rollCardContext, type CardViewer } from "../src/system/card";
-import { attackDialogContext, readSituation } from "../src/system/attack-dialog";
+import { attackDialogContext, readRollOptions, readSituation, rollDialogContext } from "../src/system/attack-dialog";
 import type { Situation } from "../src/system/combatant";
 import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../src/foundry/heal-pure";
 import { PRESET_GROUPS, applyRulesForm, rulesMenuContext } from "../src/foundry/settings-pure";
@@ -33,6 +33,8 @@ export interface ActionCall {
   situation?: Situation;
   /** Heal: the healing dialog's numbers. */
   inputs?: Record<string, number>;
+  /** Trait roll: the roll dialog's Difficulty and modifier. */
+  rollOptions?: { difficulty?: number; modifier?: number };
 }
 
 const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -180,6 +182,16 @@ export function saveRulesMenu(store: Store, form: HTMLFormElement): void {
   });
 }
 
+/** The trait roll dialog for a trait's die button. */
+export function renderRollDialog(store: Store, actorId: string, el: HTMLElement): string {
+  const key = data(el, "trait", "traitKey", "key") ?? "";
+  return renderTemplate(TEMPLATES.rollDialog, rollDialogContext(store.actor(actorId)?.name ?? "", key, rulesOf(store.state), ladderNames()));
+}
+
+export function readRollDialog(form: HTMLFormElement): { difficulty?: number; modifier?: number } {
+  return readRollOptions((Array.from(form.elements) as HTMLInputElement[]).filter((x) => x.name).map((x): [string, unknown] => [x.name, x.value]));
+}
+
 export function readDialog(store: Store, form: HTMLFormElement): Situation {
   const rules = rulesOf(store.state);
   const entries: [string, unknown][] = [];
@@ -293,7 +305,7 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       case "rollTrait":
       case "roll": {
         const key = need(data(el, "trait", "traitKey", "key"), "trait");
-        const card = actions.rollTrait(a, key, traitFaces(key, dice), rules, { user });
+        const card = actions.rollTrait(a, key, traitFaces(key, dice), rules, { user, ...(call.rollOptions ?? {}) });
         return postMessage(store, "rollCard", card, actor.name);
       }
       case "heal": {

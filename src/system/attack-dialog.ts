@@ -13,7 +13,7 @@ import type { PresetId } from "../rules/pipeline";
 import { renderTrack } from "../rules/track";
 import { attackRequest, SITUATION_FIELDS, trackFor, type Situation } from "./combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "./data";
-import { FUDGE_LEVELS } from "./view";
+import { FUDGE_LEVELS, ladderOf, levelView } from "./view";
 
 export interface SituationField {
   name: string;
@@ -246,4 +246,32 @@ export function forecastView(a: ActorDoc, b: ActorDoc, rules: WorldRules): Forec
     view.error = { key: e.key, params: e.params };
   }
   return view;
+}
+
+// ─── Trait roll dialog ───────────────────────────────────────────────────────────────────
+
+/** The trait roll dialog (templates/dialog/roll-dialog.hbs): Difficulty by ladder name, and a modifier. */
+export function rollDialogContext(actorName: string, traitKey: string, rules: WorldRules, ladderNames: Partial<Record<string, string>> = {}) {
+  const volt = traitKey.startsWith("volt.");
+  const ladder = ladderOf(rules, ladderNames);
+  return {
+    actorName,
+    volt,
+    // Fudge §3.4: the GM sets a Difficulty Level on the ladder (default: the world's).
+    difficulties: volt ? [] : [...ladder.rungs].reverse().map((r) => ({ value: r.value, label: levelView(r.value, ladder).label, selected: r.value === rules.defaultDifficulty })),
+    modifier: 0,
+    cssClass: "fudge-wounds fudge-roll-dialog",
+  };
+}
+
+/** A submitted roll form → rollTrait's options (claims checked: whole numbers in range). */
+export function readRollOptions(form: Iterable<[string, unknown]>): { difficulty?: number; modifier?: number } {
+  const out: { difficulty?: number; modifier?: number } = {};
+  for (const [name, raw] of form) {
+    const n = Number(raw);
+    if (typeof raw !== "string" || raw.trim() === "" || !Number.isInteger(n) || Math.abs(n) > 30) continue;
+    if (name === "difficulty") out.difficulty = n;
+    if (name === "modifier" && n !== 0) out.modifier = n;
+  }
+  return out;
 }

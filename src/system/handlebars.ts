@@ -84,6 +84,7 @@ export const TEMPLATES = {
   rollCard: "templates/chat/roll-card.hbs",
   attackDialog: "templates/dialog/attack-dialog.hbs",
   healDialog: "templates/dialog/heal-dialog.hbs",
+  rollDialog: "templates/dialog/roll-dialog.hbs",
   rulesMenu: "templates/settings/rules-menu.hbs",
 } as const;
 

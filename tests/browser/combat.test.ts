@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { resolveTarget } from "../../src/system/actions";
-import { act, attackVia, missingKeys, noProblems, openPlayground, openSheet, screenshot, setTarget, startBrowser, storedState, reveal } from "./helpers";
+import { act, attackVia, missingKeys, noProblems, openPlayground, openSheet, screenshot, setTarget, startBrowser, storedState, reveal, rollVia } from "./helpers";
 import { expectedStatus, trackKey } from "./oracle";
 
 let browser: Browser;
@@ -203,7 +203,7 @@ describe("wound track on the sheet after wounds", () => {
     await act(page, () => win.locator('.fudge-track-row[data-level="hurt"] .fudge-box').first().click());
     expect(await sheetPenalty(page, "Leroy")).toBe("\u22121");
     await reveal(win.locator('[data-action="rollTrait"][data-trait="attributes.strength"]'));
-    await act(page, () => win.locator('[data-action="rollTrait"][data-trait="attributes.strength"]').click());
+    await rollVia(page, win.locator('[data-action="rollTrait"][data-trait="attributes.strength"]'));
     const card = lastCard(page);
     const msg = await lastMessage(page);
     expect(msg.type).toBe("rollCard");

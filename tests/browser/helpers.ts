@@ -175,3 +175,11 @@ export async function reveal(target: ReturnType<Page["locator"]>): Promise<void>
   });
   if (clicked) await target.first().waitFor({ state: "visible" });
 }
+
+/** Rolls a trait as a user would: its die button opens the roll dialog, whose submit rolls. */
+export async function rollVia(page: Page, button: ReturnType<Page["locator"]>): Promise<void> {
+  await button.click();
+  const dialog = page.locator("dialog[open]");
+  await dialog.waitFor();
+  await act(page, () => dialog.locator('button[type="submit"]').first().click());
+}

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { act, attackVia, noProblems, openPlayground, openSheet, PRESETS, screenshot, setTarget, startBrowser, reveal } from "./helpers";
+import { act, attackVia, noProblems, openPlayground, openSheet, PRESETS, screenshot, setTarget, startBrowser, reveal, rollVia } from "./helpers";
 
 const PAYLOAD = "<img src=x onerror=alert(1)>";
 
@@ -87,7 +87,7 @@ describe("hostile names", () => {
     const roll = hostile.locator('[data-action="rollTrait"]').first();
     if (await roll.count()) {
       await reveal(roll);
-      await act(page, () => roll.click());
+      await rollVia(page, roll);
       expect(await page.locator("#pg-chat > li.chat-message").last().textContent()).toContain(PAYLOAD);
     }
     await page.waitForTimeout(200);

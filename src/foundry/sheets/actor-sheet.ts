@@ -7,6 +7,7 @@ import { isRulesError } from "../../rules/errors";
 import { TEMPLATES } from "../../system/handlebars";
 import { actorSheetContext } from "../../system/sheet";
 import { healFeedback } from "../../system/view";
+import { readRollOptions, rollDialogContext } from "../../system/attack-dialog";
 import { fill } from "../../system/i18n";
 import * as actions from "../../system/actions";
 import { plainActor, updateActor, worldRules } from "../bridge";
@@ -134,11 +135,24 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     await this.act(() => updateActor(this.actorDoc, actions.toggleWoundBox(plainActor(this.actorDoc), ref, worldRules(), userRef())));
   }
 
-  static async onRollTrait(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
+  /** A trait roll: the roll dialog (Difficulty, modifier); Shift-click rolls at once against the default Difficulty. */
+  static async onRollTrait(this: FudgeActorSheet, event: Event, target: Target): Promise<void> {
     const key = data(target, "trait", "traitKey", "key");
     if (!key) return;
+    let opts: { difficulty?: number; modifier?: number } = {};
+    if ((event as MouseEvent).shiftKey !== true) {
+      const content = await foundry.applications.handlebars.renderTemplate(`systems/fudge-wounds/${TEMPLATES.rollDialog}`, rollDialogContext(this.actorDoc.name ?? "", key, worldRules(), ladderNames()) as never);
+      const result = await foundry.applications.api.DialogV2.prompt({
+        window: { title: "FUDGE.Roll.DialogTitle" },
+        content,
+        ok: { label: "FUDGE.Roll.Ok", callback: (_e: Event, button: HTMLButtonElement) => readRollOptions(new FormData(button.form!).entries()) },
+        rejectClose: false,
+      } as never);
+      if (!result) return;
+      opts = result as typeof opts;
+    }
     await this.act(async () => {
-      const card = actions.rollTrait(plainActor(this.actorDoc), key, rollFaces(key), worldRules(), { user: userRef() });
+      const card = actions.rollTrait(plainActor(this.actorDoc), key, rollFaces(key), worldRules(), { user: userRef(), ...opts });
       await ChatMessage.create({ type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor: this.actorDoc }) } as never);
     });
   }
