@@ -123,7 +123,7 @@ describe("trait roll dialog", () => {
   test("Difficulty by ladder name (the world's default selected); the form reads back checked numbers", async () => {
     const { rollDialogContext, readRollOptions } = await import("../../src/system/attack-dialog");
     const ctx = rollDialogContext("Leroy", "attributes.strength", rulesFor("fudge"));
-    expect(ctx.difficulties.find((d) => d.selected)!.label).toBe("Fair");
+    expect(ctx.difficulties.find((d) => d.selected)!.label).toBe("Fair (0)");
     expect(ctx.difficulties[0].value).toBeLessThan(ctx.difficulties[ctx.difficulties.length - 1].value);
     expect(rollDialogContext("Leroy", "volt.strength", rulesFor("volt")).difficulties).toEqual([]);
     expect(readRollOptions([["difficulty", "2"], ["modifier", "-1"]])).toEqual({ difficulty: 2, modifier: -1 });
