@@ -1,7 +1,34 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so the rules core needs no separate build step.
+// Runs the TypeScript CLI through tsx, so the rules core needs no separate build step. Each
+// command runs in a worker thread with a heap limit and a time limit (CLI_BUDGET in
+// src/cli/fudge-rules.ts): a request over budget exits 2 with a short error, never unbounded.
+import { Worker } from "node:worker_threads";
 import { register } from "tsx/esm/api";
 
 register();
 const { main } = await import("../src/cli/fudge-rules.ts");
-process.exitCode = await main(process.argv.slice(2));
+const workerUrl = new URL("./fudge-rules-worker.mjs", import.meta.url);
+
+const budgetError = (key, error, max) => ({ error: { error, field: "", key, params: { field: "", max } } });
+
+/** Runs one command in a worker; resolves with its outcome, or a budget error. */
+const isolated = (command, text, source, limits) =>
+  new Promise((resolve) => {
+    const worker = new Worker(workerUrl, { workerData: { command, text, source }, resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb } });
+    let done = false;
+    const finish = (outcome) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(outcome);
+      void worker.terminate();
+    };
+    const timer = setTimeout(() => finish(budgetError("FUDGE.Error.TimeBudget", `the command ran longer than its budget of ${limits.timeMs} ms`, limits.timeMs)), limits.timeMs);
+    worker.on("message", finish);
+    worker.on("error", (e) =>
+      finish(e?.code === "ERR_WORKER_OUT_OF_MEMORY" ? budgetError("FUDGE.Error.MemoryBudget", `the command needed more than its budget of ${limits.memoryMb} MB`, limits.memoryMb) : { crash: e?.stack ?? String(e) }),
+    );
+    worker.on("exit", (code) => finish({ crash: `the worker exited early (${code})` }));
+  });
+
+process.exitCode = await main(process.argv.slice(2), isolated);

@@ -1,90 +1,78 @@
 /**
  * fudge-rules — the rules core on the command line.
  *
- *   fudge-rules resolve  [request.json]   resolve one attack from recorded dice (or roll with "seed")
- *   fudge-rules odds     [request.json]   exact probability of every outcome of one attack
- *   fudge-rules forecast [request.json]   exact duel forecast between two combatants
+ *   fudge-rules <command> [request.json]
  *
- * The request is JSON from the file or stdin; the answer is JSON on stdout. A combatant given as
- * a string names a sample character from the pack sources ("attacker": "Leroy"). Bad requests
- * print `{ "error", "field", "key" }` on stderr and exit 2. See docs/rules-api.md.
+ * Commands are the entries of COMMAND_TABLE (src/cli/commands.ts): resolve, odds, forecast,
+ * status, heal, kill, guts, recover. The request is JSON from the file or stdin; the answer is
+ * JSON on stdout. A combatant given as a string names a sample character from the pack sources
+ * ("attacker": "Leroy"). Bad requests print `{ "error", "field", "key", "params" }` (< 1 KB) on
+ * stderr and exit 2, and so does a request over its budget (CLI_BUDGET). See docs/rules-api.md.
+ *
+ * This module stays light (the rules core loads in the worker that runs the command).
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { isRulesError, RulesError } from "../rules/errors";
-import { duelForecast } from "../rules/forecast";
-import { exactOdds } from "../rules/odds";
-import { pipelineFor, resolveAttack, rollAttack } from "../rules/pipeline";
-import { seededRng } from "../rules/dice";
-import { isRecord } from "../rules/validate";
-import { resolveSamples } from "./samples";
-import "../rules/presets";
+import { budget, CLI_BUDGET } from "./budget";
+import type { RunOutcome } from "./run";
 
-export const COMMANDS = ["resolve", "odds", "forecast"] as const;
-type Command = (typeof COMMANDS)[number];
-
-export const USAGE = `usage: fudge-rules <${COMMANDS.join("|")}> [request.json]
-  Reads a JSON request from the file (or stdin) and prints JSON. See docs/rules-api.md.`;
-
-/** Runs one command on a parsed request; pure apart from reading the pack sources for samples. */
-export function runCommand(command: string, request: unknown): unknown {
-  if (!(COMMANDS as readonly string[]).includes(command))
-    throw new RulesError("command", "FUDGE.Error.UnknownCommand", `unknown command ${JSON.stringify(command)}; expected one of ${COMMANDS.join(", ")}`);
-  if (!isRecord(request)) throw new RulesError("", "FUDGE.Error.NotObject", "the request must be a JSON object");
-  pipelineFor(request.preset); // an unknown preset is named before anything else
-  const req = resolveSamples(request);
-  switch (command as Command) {
-    case "resolve": {
-      // "dice" and "seed" belong to the command, not to the attack request.
-      const { dice, seed, ...attack } = req;
-      if (dice !== undefined) {
-        if (!isRecord(dice)) throw new RulesError("dice", "FUDGE.Error.NotObject", "must be an object of recorded dice by slot");
-        return resolveAttack(attack, dice);
-      }
-      if (typeof seed !== "number" || !Number.isInteger(seed))
-        throw new RulesError("dice", "FUDGE.Error.MissingDice", 'give the recorded "dice", or a whole-number "seed" to roll them');
-      return rollAttack(attack, seededRng(seed));
-    }
-    case "odds":
-      return exactOdds(req);
-    case "forecast":
-      return duelForecast(req);
-  }
-}
-
-export function parseJson(text: string, source: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new RulesError("", "FUDGE.Error.BadJson", `${source} is not valid JSON (${(e as Error).message})`);
-  }
-}
+export type { RunOutcome } from "./run";
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
+  let size = 0;
+  for await (const c of process.stdin) {
+    size += (c as Buffer).length;
+    if (size > CLI_BUDGET.inputBytes) throw new RulesError("", "FUDGE.Error.TooLarge", `stdin is larger than ${CLI_BUDGET.inputBytes} bytes`, { max: CLI_BUDGET.inputBytes });
+    chunks.push(c as Buffer);
+  }
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export async function main(argv: string[]): Promise<number> {
+function readInput(file: string | undefined): Promise<string> | string {
+  if (!file || file === "-") return readStdin();
+  if (statSync(file).size > CLI_BUDGET.inputBytes)
+    throw new RulesError("file", "FUDGE.Error.TooLarge", `${file.slice(0, 80)} is larger than ${CLI_BUDGET.inputBytes} bytes`, { max: CLI_BUDGET.inputBytes });
+  return readFileSync(file, "utf8");
+}
+
+/**
+ * How main() runs a command: in-process (tests, bundles), or isolated in a worker with the
+ * budget's heap limit and time limit (the bin does this; see bin/fudge-rules.mjs).
+ */
+export type Runner = (command: string, text: string, source: string, limits: { timeMs: number; memoryMb: number }) => Promise<RunOutcome>;
+
+/** Runs the command in this thread (no hard limits beyond the library's own). */
+export const inProcess: Runner = async (command, text, source) => (await import("./run")).runCaught(command, text, source);
+
+export async function main(argv: string[], runner: Runner = inProcess): Promise<number> {
   const [command, file] = argv;
   if (!command || command === "-h" || command === "--help") {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${(await import("./run")).USAGE}\n`);
     return command ? 0 : 2;
   }
+  const fail = (e: { error: string; field: string; key: string; params?: unknown }): number => {
+    process.stderr.write(`${JSON.stringify(e)}\n`);
+    return 2;
+  };
+  let text: string;
   try {
-    const text = file && file !== "-" ? readFileSync(file, "utf8") : await readStdin();
-    const result = runCommand(command, parseJson(text, file && file !== "-" ? file : "stdin"));
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    return 0;
+    text = await readInput(file);
   } catch (e) {
-    if (isRulesError(e)) {
-      process.stderr.write(`${JSON.stringify(e.toJSON())}\n`);
-      return 2;
-    }
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") {
-      process.stderr.write(`${JSON.stringify({ error: `no such file: ${file}`, field: "file", key: "FUDGE.Error.NoFile" })}\n`);
-      return 2;
-    }
+    if (isRulesError(e)) return fail(e.toJSON());
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return fail({ error: `no such file: ${String(file).slice(0, 200)}`, field: "file", key: "FUDGE.Error.NoFile" });
+    // Any other read failure (a directory, no permission …) is still a bad request, not a crash.
+    if (typeof code === "string") return fail({ error: `cannot read ${String(file).slice(0, 200)} (${code})`, field: "file", key: "FUDGE.Error.NoFile" });
     throw e;
   }
+  const source = file && file !== "-" ? file.slice(0, 200) : "stdin";
+  const r = await runner(command, text, source, budget());
+  if ("ok" in r) {
+    process.stdout.write(r.ok);
+    return 0;
+  }
+  if ("error" in r) return fail(r.error);
+  process.stderr.write(`${r.crash}\n`);
+  return 1;
 }

@@ -49,21 +49,39 @@ export function sampleActors(dir = PACK_SOURCES): ActorDoc[] {
 export function findSample(name: string, field: string): ActorDoc {
   const n = name.trim().toLowerCase();
   const actors = sampleActors();
-  const hit = actors.find((a) => a.name.toLowerCase() === n) ?? actors.find((a) => a.name.toLowerCase().startsWith(n));
+  if (n === "") throw new RulesError(field, "FUDGE.Error.EmptySample", "a sample character's name is empty");
+  const exact = actors.find((a) => a.name.toLowerCase() === n);
+  const prefixed = exact ? [exact] : actors.filter((a) => a.name.toLowerCase().startsWith(n));
+  // A prefix names a sample only when it names exactly one ("K" could be King Kingsley or Knavely Knave).
+  if (prefixed.length > 1)
+    throw new RulesError(field, "FUDGE.Error.AmbiguousSample", `${JSON.stringify(name.slice(0, 80))} could be ${prefixed.map((a) => a.name).join(", ")}`, {
+      name: name.slice(0, 80),
+      matches: prefixed.map((a) => a.name).join(", "),
+    });
+  const hit = prefixed[0];
   if (!hit)
-    throw new RulesError(field, "FUDGE.Error.UnknownSample", `no sample character named ${JSON.stringify(name)} (samples: ${actors.map((a) => a.name).join(", ")})`);
+    throw new RulesError(field, "FUDGE.Error.UnknownSample", `no sample character named ${JSON.stringify(name.slice(0, 80))} (samples: ${actors.map((a) => a.name).join(", ")})`);
   return hit;
 }
 
-function rulesFor(preset: unknown): WorldRules {
+/**
+ * The world rules a sample is mapped under: the request's preset, and the request's Fudge options
+ * that shape the track (Fudge §4.55 double RD thresholds, §4.57 DC as the track), so a sample's
+ * track agrees with the options the request resolves with.
+ */
+function rulesFor(preset: unknown, options: unknown): WorldRules {
   const rules = defaultWorldRules();
   if (typeof preset === "string") rules.preset = preset as WorldRules["preset"];
+  if (preset === "fudge" && isRecord(options)) {
+    if (typeof options.doubleRd === "boolean") rules.fudge.doubleRd = options.doubleRd;
+    if (typeof options.dcVariant === "string") rules.fudge.dcVariant = options.dcVariant as WorldRules["fudge"]["dcVariant"];
+  }
   return rules;
 }
 
 /** The combatant the preset's request takes for a sample actor (attacking with its first equipped weapon). */
-function sampleSide(actor: ActorDoc, other: ActorDoc, preset: unknown, role: "attacker" | "defender"): unknown {
-  const rules = rulesFor(preset);
+function sampleSide(actor: ActorDoc, other: ActorDoc, preset: unknown, options: unknown, role: "attacker" | "defender"): unknown {
+  const rules = rulesFor(preset, options);
   const weapon = (equippedOf(actor, "weapon")[0] as ItemDoc<"weapon"> | undefined) ?? null;
   const req = role === "attacker" ? attackRequest(actor, weapon, other, rules) : attackRequest(other, (equippedOf(other, "weapon")[0] as ItemDoc<"weapon"> | undefined) ?? null, actor, rules);
   return req[role];
@@ -77,8 +95,8 @@ export function resolveSamples(request: Record<string, unknown>): Record<string,
     const sy = typeof request[y] === "string" ? findSample(request[y] as string, y) : null;
     if (!sx && !sy) continue;
     // The mapping needs an opponent; a sample facing a literal combatant faces itself for the mapping.
-    if (sx) out[x] = sampleSide(sx, sy ?? sx, request.preset, "attacker");
-    if (sy) out[y] = sampleSide(sy, sx ?? sy, request.preset, "defender");
+    if (sx) out[x] = sampleSide(sx, sy ?? sx, request.preset, request.options, "attacker");
+    if (sy) out[y] = sampleSide(sy, sx ?? sy, request.preset, request.options, "defender");
   }
   for (const k of ["attacker", "defender", "a", "b"]) {
     if (out[k] !== undefined && !isRecord(out[k])) throw new RulesError(k, "FUDGE.Error.NotObject", "must be a combatant object or a sample character's name");

@@ -32,6 +32,38 @@ function moveInto(src: Rec, from: string, target: Rec, to: string, map: (v: unkn
 /** Old preset names of the box track. */
 const TRACK_PRESET_RENAMES: Record<string, string> = { normal: "standard", default: "standard", heroic: "cinematic" };
 
+/**
+ * 0.1.0 drew the cinematic track 4/2/2/1/1 (and epic with 2 + extra Very Hurt boxes); Fudge
+ * §4.57 (the full text, RULES.md §2.3) has one Very Hurt box: 4/2/1/1/1, epic 1 + extra. A stored
+ * Very Hurt mark that no longer has a box moves up by the overflow rule to the next open
+ * Incapacitated / Near Death box, keeping its real level; with none open the character is dead.
+ */
+function fitVeryHurtBoxes(track: Rec): void {
+  const preset = track.preset;
+  if ((preset !== "cinematic" && preset !== "epic") || !isRec(track.state) || !isRec(track.state.marks)) return;
+  const marks = track.state.marks;
+  const vh = marks.veryHurt;
+  const boxes = preset === "cinematic" ? 1 : 1 + (typeof track.epicExtraVeryHurt === "number" ? track.epicExtraVeryHurt : 1);
+  if (!Array.isArray(vh) || vh.length <= boxes) return;
+  const extra = vh.slice(boxes).filter((m) => m !== null);
+  marks.veryHurt = vh.slice(0, boxes);
+  for (const m of extra) {
+    const level = ["incapacitated", "nearDeath"].find((k) => {
+      const row = Array.isArray(marks[k]) ? (marks[k] as unknown[]) : [];
+      return row.length < 1 || row.some((x) => x === null);
+    });
+    if (!level) {
+      track.state.dead = true;
+      continue;
+    }
+    const row = Array.isArray(marks[level]) ? [...(marks[level] as unknown[])] : [];
+    const open = row.indexOf(null);
+    if (open >= 0) row[open] = m;
+    else row.push(m);
+    marks[level] = row;
+  }
+}
+
 export function migrateActorSystem(type: ActorType, source: unknown): unknown {
   if (!isRec(source)) return source;
   const s = clone(source);
@@ -52,6 +84,7 @@ export function migrateActorSystem(type: ActorType, source: unknown): unknown {
     moveInto(s, "wounds", track, "state");
     moveInto(s, "trackPreset", track, "preset");
     if (typeof track.preset === "string" && track.preset in TRACK_PRESET_RENAMES) track.preset = TRACK_PRESET_RENAMES[track.preset];
+    fitVeryHurtBoxes(track);
     if (Object.keys(track).length) s.woundTrack = track;
     moveInto(s, "biography", s, "notes");
     if (type === "npc" && typeof s.pawn === "string") s.pawn = s.pawn === "true";

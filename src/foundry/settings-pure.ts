@@ -43,6 +43,10 @@ export const RULE_FIELDS: readonly RuleField[] = [
   f("fudge.gmSituationalRoll", "boolean", "fudge"),
   f("fudge.dcVariant", "choice", "fudge", { choices: DC_VARIANTS }),
   f("fudge.dcAdjust", "choice", "fudge", { choices: DC_ADJUSTS }),
+  f("fudge.weaponShieldMismatch", "boolean", "fudge"),
+  f("fudge.scaleDamageRoll", "boolean", "fudge"),
+  f("fudge.criticalLetsPointThrough", "boolean", "fudge"),
+  f("fudge.headBlowKnockout", "boolean", "fudge"),
   // Fudge §4.52, §4.57, §4.64, §4.8
   f("fudgeTrack.thresholds", "json", "fudgeTrack", { nullable: true }),
   f("fudgeTrack.scratchesCapAtVeryHurt", "boolean", "fudgeTrack"),

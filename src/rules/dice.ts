@@ -25,7 +25,9 @@ export type FudgeFace = -1 | 0 | 1;
 
 /** A Fudge die has faces −, −, 0, 0, +, + (Fudge §1.4). */
 export function rollFudgeDice(n: number, rng: Rng): FudgeFace[] {
-  return Array.from({ length: n }, () => (Math.floor(rng() * 3) - 1) as FudgeFace);
+  const faces = new Array<FudgeFace>(n);
+  for (let i = 0; i < n; i++) faces[i] = (Math.floor(rng() * 3) - 1) as FudgeFace;
+  return faces;
 }
 
 export function rollDie(sides: number, rng: Rng): number {
@@ -34,6 +36,20 @@ export function rollDie(sides: number, rng: Rng): number {
 
 /** Validates recorded Fudge faces (exactly `n` of −1, 0, +1) and returns their total. */
 export function fudgeTotal(faces: unknown, path: Path, n = 4): number {
+  // Fast path: a well-formed array (every resolution of exact odds and forecasts reads one).
+  if (Array.isArray(faces) && faces.length === n) {
+    let total = 0;
+    let ok = true;
+    for (let i = 0; i < n; i++) {
+      const f = faces[i];
+      if (f !== -1 && f !== 0 && f !== 1) {
+        ok = false;
+        break;
+      }
+      total += f;
+    }
+    if (ok) return total;
+  }
   const list = array(faces, path, n, n);
   let total = 0;
   list.forEach((f, i) => {

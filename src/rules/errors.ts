@@ -4,17 +4,25 @@
  * The Foundry adapter localizes `key` with `params`; nothing is lost because the core never
  * mutates its input.
  */
+/** Longest message and string parameter an error carries (its JSON line stays well under 1 KB). */
+const MAX_MESSAGE = 400;
+const MAX_PARAM = 160;
+const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
+
 export class RulesError extends Error {
   readonly field: string;
   readonly key: string;
   readonly params: Record<string, string | number>;
 
   constructor(field: string, key: string, message: string, params: Record<string, string | number> = {}) {
-    super(field ? `${field}: ${message}` : message);
+    // An error never echoes a huge value back (a 10 MB string, a deeply nested field path).
+    super(clip(field ? `${field}: ${message}` : message, MAX_MESSAGE));
     this.name = "RulesError";
-    this.field = field;
+    this.field = clip(field, MAX_PARAM);
     this.key = key;
-    this.params = { field, ...params };
+    const clipped: Record<string, string | number> = { field: this.field };
+    for (const [k, v] of Object.entries(params)) clipped[k] = typeof v === "string" ? clip(v, MAX_PARAM) : v;
+    this.params = clipped;
   }
 
   toJSON(): { error: string; field: string; key: string; params: Record<string, string | number> } {

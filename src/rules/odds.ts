@@ -5,7 +5,8 @@
  */
 import type { Rng } from "./dice";
 import { enumerateDice, pipelineFor, rollingDice, type AttackResolution } from "./pipeline";
-import type { Condition } from "./track";
+import { checkJsonShape } from "./validate";
+import { trackStatus, type Condition, type Track, type TrackStatus } from "./track";
 
 export interface AttackOdds {
   preset: string;
@@ -38,12 +39,17 @@ const add = (m: Record<string, number>, k: string, p: number): void => {
   m[k] = (m[k] ?? 0) + p;
 };
 
-function tally(odds: AttackOdds, r: AttackResolution, p: number): void {
+/**
+ * `before`: the defender's status before the attack. A miss (or a blow that does no damage)
+ * leaves the defender as he was: his worst level and condition afterwards are those he had, so
+ * `trackResults` and `conditions` each sum to 1 (a Hurt defender missed stays Hurt).
+ */
+function tally(odds: AttackOdds, r: AttackResolution, p: number, before: TrackStatus | null): void {
   odds.leaves++;
   if (r.hit) odds.hit += p;
   add(odds.outcomes, r.outcome, p);
   add(odds.woundLevels, r.woundKey ?? "none", p);
-  const status = r.defenderAfter?.status;
+  const status = r.defenderAfter?.status ?? before;
   add(odds.trackResults, status?.levelKey ?? "none", p);
   if (status) {
     add(odds.conditions, status.condition, p);
@@ -51,14 +57,21 @@ function tally(odds: AttackOdds, r: AttackResolution, p: number): void {
   }
 }
 
+function defenderStatus(req: unknown): TrackStatus | null {
+  const track = (req as { defender?: { track?: Track } }).defender?.track;
+  return track ? trackStatus(track) : null;
+}
+
 /** Exact probability of every outcome of the attack described by `input` (a pipeline request). */
 export function exactOdds(input: unknown): AttackOdds {
+  checkJsonShape(input); // untrusted input (a sheet, a chat card): bounded before anything recursive reads it
   const p = pipelineFor((input as { preset?: unknown })?.preset);
   const req = p.parseRequest(input);
   const odds = emptyOdds(p.preset);
+  const before = defenderStatus(req);
   let total = 0;
   enumerateDice(p.slots(req), (dice) => p.resolve(req, dice, QUIET), (r: AttackResolution, prob) => {
-    tally(odds, r, prob);
+    tally(odds, r, prob, before);
     total += prob;
   });
   odds.residual = Math.max(0, 1 - total);
@@ -72,7 +85,8 @@ export function monteCarloOdds(input: unknown, samples: number, rng: Rng): Attac
   const slots = p.slots(req);
   const odds = emptyOdds(p.preset);
   const w = 1 / samples;
-  for (let i = 0; i < samples; i++) tally(odds, p.resolve(req, rollingDice(slots, rng), QUIET), w);
+  const before = defenderStatus(req);
+  for (let i = 0; i < samples; i++) tally(odds, p.resolve(req, rollingDice(slots, rng), QUIET), w, before);
   odds.leaves = samples;
   return odds;
 }

@@ -85,6 +85,18 @@ export interface AttackPipeline<R extends AttackRequest = AttackRequest> {
    * Fudge, FATE) or "alternating" (each side attacks in turn — Miniatures, Volt).
    */
   exchange: "opposed" | "alternating";
+  /**
+   * The duel forecast's contract: which tracks' status an attack's dice and wound depend on.
+   * "both" (default) or "attacker" (Volt: Guard and armor are fixed, only the attacker's wound
+   * penalty moves the roll), which lets the forecast enumerate far fewer status pairs.
+   */
+  statusReads?: "both" | "attacker";
+  /**
+   * Duel forecast: what a side that cannot act but is not out of the fight does on its turn, as
+   * outcomes for its own track with their probabilities (Miniatures: the Near Death Guts roll).
+   * Absent, or null for this request: a side that cannot act is out of the fight.
+   */
+  ownTurn?(req: R): Array<{ p: number; heal?: unknown; wound?: unknown }> | null;
   parseRequest(input: unknown): R;
   slots(req: R): DiceSlot[];
   resolve(req: R, dice: DiceReader, opts?: ResolveOptions): AttackResolution;
@@ -120,8 +132,11 @@ export function recordedDice(record: Record<string, unknown>, slots: DiceSlot[],
 }
 
 /** Reader that rolls each slot the first time a rule reads it, and records it. */
+const slotMaps = new WeakMap<DiceSlot[], Map<string, DiceSlot>>();
+
 export function rollingDice(slots: DiceSlot[], rng: Rng, record: Record<string, number[]> = {}): DiceReader {
-  const byId = new Map(slots.map((s) => [s.id, s]));
+  let byId = slotMaps.get(slots);
+  if (!byId) slotMaps.set(slots, (byId = new Map(slots.map((s) => [s.id, s]))));
   return (id) => {
     if (!record[id]) {
       const s = byId.get(id);
@@ -169,25 +184,30 @@ export function enumerateDice<T>(slots: DiceSlot[], f: (dice: DiceReader) => T, 
     }
     return o;
   };
-  const walk = (assigned: Map<string, number[]>, p: number): void => {
+  // The slots assigned so far, innermost last (depth-first: assigned on the way down, dropped on the way back).
+  const ids: string[] = [];
+  const values: number[][] = [];
+  const reader: DiceReader = (id) => {
+    for (let i = ids.length - 1; i >= 0; i--) if (ids[i] === id) return values[i];
+    throw new NeedSlot(id);
+  };
+  const walk = (p: number): void => {
     let result: T;
     try {
-      result = f((id) => {
-        const v = assigned.get(id);
-        if (v === undefined) throw new NeedSlot(id);
-        return v;
-      });
+      result = f(reader);
     } catch (e) {
       if (!(e instanceof NeedSlot)) throw e;
       for (const o of outcomesOf(e.id)) {
         if (o.p === 0) continue;
-        const next = new Map(assigned);
-        next.set(e.id, o.dice);
-        walk(next, p * o.p);
+        ids.push(e.id);
+        values.push(o.dice);
+        walk(p * o.p);
+        ids.pop();
+        values.pop();
       }
       return;
     }
     visit(result, p);
   };
-  walk(new Map(), 1);
+  walk(1);
 }

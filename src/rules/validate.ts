@@ -6,6 +6,18 @@ import { RulesError } from "./errors";
 
 export type Path = string;
 
+/** A bad value as an error message shows it: short, and never a stack overflow on deep input. */
+export function shown(v: unknown): string {
+  if (typeof v === "string") return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
+  if (v === null || typeof v !== "object") return String(v);
+  try {
+    const j = JSON.stringify(v);
+    return j.length > 60 ? `${j.slice(0, 60)}…` : j;
+  } catch {
+    return Array.isArray(v) ? "a list" : "an object"; // too deep to show
+  }
+}
+
 export const at = (path: Path, key: string | number): Path =>
   typeof key === "number" ? `${path}[${key}]` : path ? `${path}.${key}` : key;
 
@@ -20,7 +32,7 @@ export function record(v: unknown, path: Path): Record<string, unknown> {
 
 export function int(v: unknown, path: Path, min = -Infinity, max = Infinity): number {
   if (typeof v !== "number" || !Number.isInteger(v))
-    throw new RulesError(path, "FUDGE.Error.NotInteger", `must be a whole number (got ${JSON.stringify(v)})`);
+    throw new RulesError(path, "FUDGE.Error.NotInteger", `must be a whole number (got ${shown(v)})`);
   if (v < min || v > max)
     throw new RulesError(path, "FUDGE.Error.OutOfRange", `must be between ${min} and ${max} (got ${v})`, { min, max, value: v });
   return v;
@@ -32,7 +44,7 @@ export function optInt(v: unknown, path: Path, fallback: number, min = -Infinity
 
 export function num(v: unknown, path: Path, min = -Infinity, max = Infinity): number {
   if (typeof v !== "number" || !Number.isFinite(v))
-    throw new RulesError(path, "FUDGE.Error.NotNumber", `must be a number (got ${JSON.stringify(v)})`);
+    throw new RulesError(path, "FUDGE.Error.NotNumber", `must be a number (got ${shown(v)})`);
   if (v < min || v > max)
     throw new RulesError(path, "FUDGE.Error.OutOfRange", `must be between ${min} and ${max} (got ${v})`, { min, max, value: v });
   return v;
@@ -40,20 +52,20 @@ export function num(v: unknown, path: Path, min = -Infinity, max = Infinity): nu
 
 export function bool(v: unknown, path: Path, fallback?: boolean): boolean {
   if (v === undefined && fallback !== undefined) return fallback;
-  if (typeof v !== "boolean") throw new RulesError(path, "FUDGE.Error.NotBoolean", `must be true or false (got ${JSON.stringify(v)})`);
+  if (typeof v !== "boolean") throw new RulesError(path, "FUDGE.Error.NotBoolean", `must be true or false (got ${shown(v)})`);
   return v;
 }
 
 export function str(v: unknown, path: Path, fallback?: string): string {
   if (v === undefined && fallback !== undefined) return fallback;
-  if (typeof v !== "string") throw new RulesError(path, "FUDGE.Error.NotString", `must be text (got ${JSON.stringify(v)})`);
+  if (typeof v !== "string") throw new RulesError(path, "FUDGE.Error.NotString", `must be text (got ${shown(v)})`);
   return v;
 }
 
 export function oneOf<T extends string>(v: unknown, path: Path, allowed: readonly T[], fallback?: T): T {
   if (v === undefined && fallback !== undefined) return fallback;
   if (typeof v !== "string" || !(allowed as readonly string[]).includes(v))
-    throw new RulesError(path, "FUDGE.Error.NotOneOf", `must be one of ${allowed.join(", ")} (got ${JSON.stringify(v)})`, {
+    throw new RulesError(path, "FUDGE.Error.NotOneOf", `must be one of ${allowed.join(", ")} (got ${shown(v)})`, {
       allowed: allowed.join(", "),
     });
   return v as T;
@@ -67,4 +79,22 @@ export function array(v: unknown, path: Path, minLength = 0, maxLength = Infinit
       max: maxLength === Infinity ? "∞" : maxLength,
     });
   return v;
+}
+
+/**
+ * Bounds the shape of untrusted JSON before anything recursive reads it: nesting deeper than
+ * `maxDepth` or more than `maxNodes` values is refused (iteratively: a request 8,000 levels
+ * deep must give a clear error, not a stack overflow).
+ */
+export function checkJsonShape(value: unknown, path: Path = "", maxDepth = 64, maxNodes = 200_000): void {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  let nodes = 0;
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (++nodes > maxNodes) throw new RulesError(path, "FUDGE.Error.TooLarge", `the request holds more than ${maxNodes} values`, { max: maxNodes });
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= maxDepth) throw new RulesError(path, "FUDGE.Error.TooDeep", `the request is nested more than ${maxDepth} levels deep`, { max: maxDepth });
+    for (const c of Array.isArray(v) ? v : Object.values(v)) if (c !== null && typeof c === "object") stack.push([c, depth + 1]);
+    else if (++nodes > maxNodes) throw new RulesError(path, "FUDGE.Error.TooLarge", `the request holds more than ${maxNodes} values`, { max: maxNodes });
+  }
 }

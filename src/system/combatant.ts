@@ -352,6 +352,8 @@ export function attackRequest(attacker: ActorDoc, weapon: ItemDoc<"weapon"> | nu
       // Fudge §1.3: a world may drop Legendary from the ladder.
       const opts: Record<string, unknown> = { ...structuredClone(rules.fudge) };
       if (!rules.legendary) opts.ladder = standardLadder({}, false);
+      // Fudge §4.51: the world's Willpower roll against wound penalties.
+      if (rules.fudgeTrack.willpowerVsPenalty) opts.willpowerVsPenalty = { difficulty: rules.fudgeTrack.willpowerDifficulty };
       return {
         preset,
         attacker: fudgeCombatant(a, weapon, rules),

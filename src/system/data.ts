@@ -322,9 +322,10 @@ export const ITEM_DEFAULTS: { [K in ItemType]: () => ItemSystemMap[K] } = {
 
 /**
  * Fudge preset options: the rules core's own shape (src/rules/fudge/options.ts), minus the
- * ladder (built from `legendary` and localized names by the caller).
+ * ladder (built from `legendary` and localized names by the caller) and the Willpower roll
+ * against penalties (built from fudgeTrack.willpowerVsPenalty / willpowerDifficulty).
  */
-export type FudgeWorldOptions = Omit<FudgeOptions, "ladder">;
+export type FudgeWorldOptions = Omit<FudgeOptions, "ladder" | "willpowerVsPenalty">;
 
 /** Threshold row of a box track: damage numbers from `min` reach level `key` (Fudge §4.56). */
 export interface ThresholdRow {
@@ -394,7 +395,8 @@ export interface WorldRules {
 }
 
 export function defaultWorldRules(): WorldRules {
-  const { ladder: _ladder, ...fudge } = defaultFudgeOptions();
+  // The Willpower roll against penalties (Fudge §4.51) is set by fudgeTrack.willpowerVsPenalty / willpowerDifficulty.
+  const { ladder: _ladder, willpowerVsPenalty: _willpower, ...fudge } = defaultFudgeOptions();
   return {
     preset: "fudge",
     legendary: true,

@@ -108,3 +108,20 @@ describe("world migration", () => {
     expect(updates[1].system).toEqual({ power: "fixed" });
   });
 });
+
+describe("cinematic track: 4/2/2/1/1 → 4/2/1/1/1 (Fudge §4.57, issue #10)", () => {
+  it("a second Very Hurt mark overflows to Incapacitated, keeping its real level", () => {
+    const stored = { woundTrack: { preset: "cinematic", state: { marks: { scratch: [null, null, null, null], hurt: [null, null], veryHurt: [{ level: "veryHurt" }, { level: "hurt" }], incapacitated: [null], nearDeath: [null] } } } };
+    const m = migrateActorSystem("character", stored) as Record<string, any>;
+    expect(m.woundTrack.state.marks.veryHurt).toEqual([{ level: "veryHurt" }]);
+    expect(m.woundTrack.state.marks.incapacitated).toEqual([{ level: "hurt" }]);
+    expect(stored.woundTrack.state.marks.veryHurt).toHaveLength(2); // input untouched
+  });
+  it("an empty second Very Hurt box is simply dropped; a standard track is untouched", () => {
+    const stored = { woundTrack: { preset: "cinematic", state: { marks: { veryHurt: [{ level: "veryHurt" }, null] } } } };
+    const m = migrateActorSystem("character", stored) as Record<string, any>;
+    expect(m.woundTrack.state.marks.veryHurt).toEqual([{ level: "veryHurt" }]);
+    const std = { woundTrack: { preset: "standard", state: { marks: { veryHurt: [{ level: "veryHurt" }] } } } };
+    expect(migrateActorSystem("character", std)).toEqual(std);
+  });
+});

@@ -55,10 +55,13 @@ describe("box track: registration and presets", () => {
     expect(boxTrackConfig("standard", { doubleRd: true }).levels.map((l) => l.min)).toEqual([1, 4, 7, 10, 13]);
   });
 
-  it("cinematic adds a box to Scratch, Hurt and Very Hurt (4/2/2/1/1); epic adds up to two more on Hurt and Very Hurt", () => {
-    expect(boxTrackConfig("cinematic").levels.map((l) => l.boxes)).toEqual([4, 2, 2, 1, 1]);
-    expect(boxTrackConfig("epic").levels.map((l) => l.boxes)).toEqual([4, 3, 3, 1, 1]);
-    expect(boxTrackConfig("epic", { epicExtraHurt: 2, epicExtraVeryHurt: 0 }).levels.map((l) => l.boxes)).toEqual([4, 4, 2, 1, 1]);
+  // Fudge §4.57 (full 1995 text, RULES.md §2.3): the moderately cinematic sheet is drawn as nine
+  // circles — "Scratch 4, Hurt 2, Very Hurt 1, Incapacitated 1, Near Death 1".
+  it("cinematic is the nine-circle sheet 4/2/1/1/1; epic adds up to two more on Hurt and Very Hurt", () => {
+    expect(boxTrackConfig("cinematic").levels.map((l) => l.boxes)).toEqual([4, 2, 1, 1, 1]);
+    expect(boxTrackConfig("cinematic").levels.reduce((n, l) => n + l.boxes, 0)).toBe(9);
+    expect(boxTrackConfig("epic").levels.map((l) => l.boxes)).toEqual([4, 3, 2, 1, 1]);
+    expect(boxTrackConfig("epic", { epicExtraHurt: 2, epicExtraVeryHurt: 0 }).levels.map((l) => l.boxes)).toEqual([4, 4, 1, 1, 1]);
     expect(() => boxTrackConfig("epic", { epicExtraHurt: 3 })).toThrow(expect.objectContaining({ field: "opts.epicExtraHurt" }));
   });
 

@@ -1,8 +1,12 @@
 /** The fudge-rules CLI: commands, sample characters, and precise errors with exit code 2. */
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { runCommand } from "../../src/cli/fudge-rules";
+import { runCommand } from "../../src/cli/run";
 import { RulesError } from "../../src/rules/errors";
+import { duelForecast } from "../../src/rules/forecast";
+import { exactOdds } from "../../src/rules/odds";
+import { applyWound, newTrack } from "../../src/rules/track";
+import { boxTrackConfig } from "../../src/rules/tracks/box";
 
 const run = (args: string[], input: string) => {
   const r = spawnSync(process.execPath, ["bin/fudge-rules.mjs", ...args], { input, encoding: "utf8" });
@@ -71,8 +75,106 @@ describe("fudge-rules binary", () => {
     expect(JSON.parse(f.err).field).toMatch(/^defender\./);
     const m = run(["odds", "/nonexistent.json"], "");
     expect(m.code).toBe(2);
+    const dir = run(["odds", "tests"], "");
+    expect([dir.code, JSON.parse(dir.err).field]).toEqual([2, "file"]);
   });
   it("prints usage and exits 2 without a command", () => {
     expect(run([], "").code).toBe(2);
+  });
+});
+
+describe("fudge-rules: budgets and clean refusals (issue #10)", () => {
+  it("a request nested 8,000 levels deep exits 2 with a short message", () => {
+    const deep = `${"[".repeat(8000)}1${"]".repeat(8000)}`;
+    const r = run(["odds"], `{"preset":"fudge","attacker":"Leroy","defender":"Theodora","options":{"ladder":${deep}}}`);
+    expect(r.code).toBe(2);
+    expect(r.err.length).toBeLessThan(1024);
+    expect(JSON.parse(r.err).key).toBe("FUDGE.Error.TooDeep");
+  });
+  it("the library's odds and forecast bound deep input too (the UI calls them directly)", () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 8000; i++) deep = [deep];
+    expect(() => exactOdds({ preset: "fudge", attacker: deep, defender: deep })).toThrow(expect.objectContaining({ key: "FUDGE.Error.TooDeep" }));
+    expect(() => duelForecast({ preset: "fudge", a: deep, b: deep })).toThrow(expect.objectContaining({ key: "FUDGE.Error.TooDeep" }));
+  });
+  it("a 10 MB value is refused without being echoed", () => {
+    const r = run(["resolve"], JSON.stringify({ preset: "fudge", attacker: "x".repeat(10_000_000), defender: "Theodora" }));
+    expect(r.code).toBe(2);
+    expect(r.err.length).toBeLessThan(1024);
+    const e = new RulesError("attacker", "FUDGE.Error.UnknownSample", `no sample named ${"y".repeat(100_000)}`, { name: "z".repeat(100_000) });
+    expect(JSON.stringify(e.toJSON()).length).toBeLessThan(1024);
+  });
+  it("empty and ambiguous sample names are refused, a unique prefix still works", () => {
+    const key = (name: string) => {
+      try {
+        runCommand("odds", { preset: "fudge", attacker: name, defender: "Theodora" });
+        return "answered";
+      } catch (e) {
+        return (e as RulesError).key;
+      }
+    };
+    expect(key("")).toBe("FUDGE.Error.EmptySample");
+    expect(key("  ")).toBe("FUDGE.Error.EmptySample");
+    expect(key("K")).toBe("FUDGE.Error.AmbiguousSample");
+    expect(key("Theo")).toBe("answered");
+    expect(key("leroy")).toBe("answered");
+  });
+  it("a command past its time budget exits 2 (FUDGE_RULES_TIME_MS lowers the budget)", () => {
+    const r = spawnSync(process.execPath, ["bin/fudge-rules.mjs", "forecast"], {
+      input: JSON.stringify({ preset: "volt", a: "Leroy", b: "Theodora", budgetMs: 60000, maxStates: 1000000 }),
+      encoding: "utf8",
+      env: { ...process.env, FUDGE_RULES_TIME_MS: "1500" },
+    });
+    expect(r.status).toBe(2);
+    expect(JSON.parse(r.stderr).key).toBe("FUDGE.Error.TimeBudget");
+  });
+  it("Volt Damage that cannot fit the track is refused at input", () => {
+    const volt = (damage: number) => ({
+      preset: "volt",
+      attacker: { name: "A", track: { config: { kind: "volt", willpower: 6 } }, weapon: { name: "Gun", attack: 15, damage, pierce: 3 } },
+      defender: { name: "B", guard: 5, track: { config: { kind: "volt", willpower: 6 } } },
+    });
+    expect(() => runCommand("odds", volt(999))).toThrow(expect.objectContaining({ field: "attacker.weapon.damage", key: "FUDGE.Volt.Error.DamageTooHigh" }));
+    expect((runCommand("odds", volt(994)) as { residual: number }).residual).toBeCloseTo(0, 9);
+  });
+});
+
+describe("fudge-rules: track commands (issue #10)", () => {
+  const leroyTrack = () => {
+    const r = runCommand("resolve", { preset: "fudge", attacker: "Leroy", defender: "Theodora", dice: { attack: [0, 0, 0, 0], defense: [-1, 0, 0, 0] } }) as { defenderAfter: { track: unknown } };
+    return r.defenderAfter.track;
+  };
+  it("heal: a Good healing roll heals a Hurt (RULES §2.5)", () => {
+    const r = runCommand("heal", { track: leroyTrack(), healing: { type: "roll", result: 1 } }) as { status: { levelKey: string | null } };
+    expect(r.status.levelKey).toBeNull();
+  });
+  it("kill: automatic death, no roll (Fudge §4.51)", () => {
+    const r = runCommand("kill", { track: leroyTrack() }) as { status: { condition: string } };
+    expect(r.status.condition).toBe("dead");
+  });
+  it("status: the track's status and render model", () => {
+    const r = runCommand("status", { track: leroyTrack() }) as { status: { penalty: number }; render: unknown };
+    expect(r.status.penalty).toBe(-1);
+    expect(r.render).toBeTruthy();
+  });
+  it("guts: a new wound level is a check against 1 (Miniatures: Guts); failure by 2 may not attack", () => {
+    const r = runCommand("guts", { guts: 0, reason: "newWoundLevel", dice: [-1, 0, 0, 0], turn: 3 }) as { check: { target: number; effect: number }; state: { pending: unknown[] } };
+    expect([r.check.target, r.check.effect, r.state.pending.length]).toEqual([1, 2, 1]);
+    const again = runCommand("guts", { check: "recheck", guts: 0, state: r.state, dice: [0, 0, 0, 0], turn: 4 }) as { check: { passed: boolean } };
+    expect(again.check.passed).toBe(true); // +1 for the turn after the wound: 0 + 1 ≥ 1
+  });
+  it("guts nearDeath: ≥ +2 recovers to Very Hurt, ≤ −1 dies (Miniatures: Wounds)", () => {
+    const nd = { track: applyWound(newTrack(boxTrackConfig("miniatures")), { level: "nearDeath" }).track };
+    const up = runCommand("guts", { check: "nearDeath", track: nd.track, guts: 1, dice: [1, 0, 0, 0] }) as { result: string };
+    expect(up.result).toBe("veryHurt");
+    const down = runCommand("guts", { check: "nearDeath", track: nd.track, guts: 1, dice: [-1, -1, 0, 0] }) as { result: string; status: { condition: string } };
+    expect([down.result, down.status.condition]).toEqual(["dead", "dead"]);
+  });
+  it("recover: the Recover action clears the highest Stun on a Willpower success; rest clears all Stun (Volt: Recovery)", () => {
+    const track = { config: { kind: "volt", willpower: 6 }, state: { marks: { "3": "stun", "5": "stun", "2": "injury" } } };
+    const a = runCommand("recover", { track, willpower: 6, dice: [3, 17] }) as { track: { state: { marks: Record<string, string> } } };
+    expect(a.track.state.marks).toEqual({ "2": "injury", "3": "stun" });
+    const r = runCommand("recover", { track, recover: "rest" }) as { track: { state: { marks: Record<string, string> } } };
+    expect(r.track.state.marks).toEqual({ "2": "injury" });
   });
 });

@@ -60,6 +60,15 @@ describe("fudge i18n keys", () => {
     runs.push(resolveAttack(req({ dcVariant: "track" }, { stun: true }, { track: newTrack(dcTrackConfig(1)) }), hit));
     runs.push(resolveAttack({ ...req({}, { stun: true }), attacker: fighter({ weapon: { ...weapon, sharp: true, stunCapable: false } }) }, hit));
     runs.push(resolveAttack(req({}), dice([0, 0, 0, 0], [-1, 0, 0, 0])));
+    // Issue #10 options: magic weapon, weapon + shield mismatch, critical point, Scale damage roll, head blow, Willpower vs penalty.
+    const plain = (over: Record<string, unknown> = {}) => ({ name: "P", skill: 1, weapon: { name: "Knife", kind: "muscle", size: "small", magic: 1 }, track: newTrack(boxTrackConfig("standard")), ...over });
+    runs.push(resolveAttack({ preset: "fudge", attacker: plain(), defender: plain({ weapon: { name: "Greatsword", kind: "muscle", size: "twoHanded", sharp: true } }), options: { weaponShieldMismatch: true } }, hit));
+    runs.push(resolveAttack({ preset: "fudge", attacker: plain({ weapon: { name: "Greatsword", kind: "muscle", size: "twoHanded", sharp: true } }), defender: plain(), options: { weaponShieldMismatch: true } }, hit));
+    runs.push(resolveAttack({ preset: "fudge", attacker: plain(), defender: plain({ armor: { value: 20 } }), options: { criticalLetsPointThrough: true } }, hit));
+    runs.push(resolveAttack({ preset: "fudge", attacker: plain(), defender: plain({ massScale: 3, armor: { value: 6 } }), options: { scaleDamageRoll: true } }, { ...hit, scale: [1] }));
+    runs.push(resolveAttack({ preset: "fudge", attacker: plain({ weapon: { ...weapon, magic: 0 } }), defender: plain(), options: { headBlowKnockout: true }, situation: { stun: true, headBlow: true } }, graze));
+    runs.push(resolveAttack({ preset: "fudge", attacker: plain({ willpower: 2, track: hurt }), defender: plain(), options: { willpowerVsPenalty: { difficulty: 1 } } }, { ...hit, attackerWill: [0, 0, 0, 0] }));
+    runs.push(resolveAttack(req({}, {}, { track: { config: boxTrackConfig("standard"), state: { marks: { hurt: [{ level: "hurt", stun: true }] }, stun: { effect: "stunned", rounds: 1 } } } }), hit));
     runs.push(resolveAttack(req({}, {}, { armor: { value: 20 } }), hit));
     runs.push(resolveAttack(req({}, {}, { armor: { value: 12 } }), graze));
     runs.push(resolveAttack({ ...req({}), attacker: fighter({ weapon: { kind: "fixed", strength: 2 }, strengthScale: 2 }) }, hit));

@@ -161,10 +161,12 @@ describe("fudge pipeline: the opposed roll", () => {
 
 describe("fudge pipeline: double RD and thresholds (Fudge §4.55)", () => {
   it("2 × RD + factor, read on the double threshold table", () => {
-    // RD 2, factor 2: 6. Single table: Very Hurt (5–6). Double table (4–6): Hurt.
+    // RD 2, factor 2: 6. Single table: Very Hurt (5–6). Double table (4–6): Hurt — Fudge §4.55 "The
+    // numbers above the wound levels should be adjusted in this case", so a track still carrying the
+    // single defaults is read with the doubled ones.
     const single = resolve(request({ options: { doubleRd: true } }), 2, 0);
     expect(single.numbers.damageNumber).toBe(6);
-    expect(single.woundKey).toBe("veryHurt");
+    expect(single.woundKey).toBe("hurt");
     const dbl = resolve(request({ options: { doubleRd: true }, defTrack: box("standard", true) }), 2, 0);
     expect(dbl.woundKey).toBe("hurt");
     expect(keys(dbl)).toContain("FUDGE.Step.Fudge.DoubleRd");

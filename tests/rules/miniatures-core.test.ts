@@ -50,7 +50,8 @@ describe("Miniatures datacards: the seed's five samples", () => {
   it("wound penalties lower the stats and what is built on them (not HDDF by default)", () => {
     const d = datacard(card("sirKnightly"), -2);
     expect(d).toMatchObject({ strength: 0, dexterity: -2, guts: 0, movement: 4, modf: 2, ddf: 1, hddf: 2 });
-    expect(datacard(card("yanniTheYeoman"), -1).rodf).toBe(2);
+    // Miniatures: "RODF is the weapon's damage. If any stat bonus is added, it will be stated": the bow adds no stat, so no penalty.
+    expect(datacard(card("yanniTheYeoman"), -1).rodf).toBe(3);
     expect(datacard(card("sirKnightly"), -2, { penaltyLowersHddf: true }).hddf).toBe(0);
   });
 

@@ -5,8 +5,13 @@ import { FOUR_DF_WEIGHTS, fudgeOutcomes, fudgeWeights, seededRng } from "../../s
 import { duelForecast } from "../../src/rules/forecast";
 import { exactOdds, monteCarloOdds, type AttackOdds } from "../../src/rules/odds";
 import { pipelineFor, rollingDice } from "../../src/rules/pipeline";
-import { applyWound, trackStatus, type Track } from "../../src/rules/track";
+import { applyWound, healTrack, newTrack, trackStatus, type Track } from "../../src/rules/track";
+import { boxTrackConfig } from "../../src/rules/tracks/box";
 import "../../src/rules/presets";
+import { datacard, nearDeathGuts } from "../../src/rules/miniatures";
+import { legendarySlot } from "../../src/rules/miniatures/legendary";
+
+const legendarySlotForSim = legendarySlot("g", "sim");
 
 describe("4dF", () => {
   it("is exactly 1, 4, 10, 16, 19, 16, 10, 4, 1 out of 81", () => {
@@ -46,6 +51,16 @@ const attacks: Array<[string, Record<string, unknown>]> = [
   ["fudge (Theodora attacks)", { preset: "fudge", attacker: "Theodora", defender: "Leroy" }],
   ["miniatures", { preset: "miniatures", attacker: "Brutas the Brute", defender: "Yanni the Yeoman" }],
   ["fate", { preset: "fate", attacker: "Leroy", defender: "Theodora" }],
+  // issue #10 options that read extra dice lazily (Scale damage roll, Willpower vs penalty, critical point)
+  [
+    "fudge (giant defender, options with extra dice)",
+    {
+      preset: "fudge",
+      attacker: { name: "A", skill: 1, willpower: 1, weapon: { name: "Knife", kind: "muscle", size: "small", sharp: true, magic: 1 }, track: { config: { kind: "box", label: "", levels: [{ key: "scratch", boxes: 3, penalty: 0, effect: "none", min: 1, tag: "S" }, { key: "hurt", boxes: 1, penalty: -1, effect: "penalty", min: 3, tag: "H" }], scratchCap: false, painShift: 0, safeguards: { maxThreeLevels: false, nearDeathNeedsIncapacitated: false, fudgePointSaves: false }, deadAt: null }, state: { marks: { hurt: [{ level: "hurt" }] } } } },
+      defender: { name: "G", skill: 0, massScale: 3, armor: { value: 2 }, weapon: { name: "Club", kind: "muscle", size: "large" }, track: { config: { kind: "box", label: "", levels: [{ key: "scratch", boxes: 3, penalty: 0, effect: "none", min: 1, tag: "S" }, { key: "hurt", boxes: 1, penalty: -1, effect: "penalty", min: 3, tag: "H" }], scratchCap: false, painShift: 0, safeguards: { maxThreeLevels: false, nearDeathNeedsIncapacitated: false, fudgePointSaves: false }, deadAt: null } } },
+      options: { scaleDamageRoll: true, criticalLetsPointThrough: true, willpowerVsPenalty: { difficulty: 1 }, graze: { table: [{ min: 0, level: "scratch" }] } },
+    },
+  ],
 ];
 
 describe("exact odds agree with a large seeded Monte Carlo", () => {
@@ -82,8 +97,8 @@ describe("duel forecast", () => {
     const f = duelForecast(resolveSamples({ preset: "fate", a: "Leroy", b: "Theodora" }));
     expect(f.aOut + f.bOut).toBeCloseTo(1, 10);
   });
-  it("Volt: refuses, naming maxStates, when the chain is too large to solve exactly", () => {
-    const req = { ...resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" }), maxStates: 5000 };
+  it("Volt: refuses, naming maxStates, when the duel needs more states than allowed", () => {
+    const req = { ...resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" }), maxStates: 500 };
     expect(() => duelForecast(req)).toThrow(expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates" }));
   });
   it("agrees with a simulated duel", () => {
@@ -120,6 +135,148 @@ function simulateFudgeDuel(duel: Record<string, unknown>, n: number): number {
         break;
       }
       if (!trackStatus(tA).canAct) break;
+    }
+  }
+  return bLost / n;
+}
+
+describe("Volt duel forecast: followed forward with a stated error bound (issue #10)", () => {
+  const side = (name: string, damage: number) => ({ name, track: { config: { kind: "volt", willpower: 6 } }, weapon: { name: "Axe", attack: 14, damage, pierce: 4 }, guard: 6 });
+  const duel = { preset: "volt", a: side("A", 25), b: side("B", 25) };
+  it("agrees with the exact chain within its error bound, and says which it is", () => {
+    const f = duelForecast(duel);
+    expect(f.method).toBe("forward");
+    expect(f.errorBound).toBeLessThanOrEqual(1e-4);
+    expect(f.exact).toBe(f.errorBound === 0);
+    const c = duelForecast({ ...duel, method: "chain" });
+    expect([c.method, c.exact, c.errorBound]).toEqual(["chain", true, 0]);
+    expect(Math.abs(f.aOut - c.aOut)).toBeLessThanOrEqual(f.errorBound + 1e-12);
+    expect(Math.abs(f.bOut - c.bOut)).toBeLessThanOrEqual(f.errorBound + 1e-12);
+    expect(f.expectedExchanges!).toBeCloseTo(c.expectedExchanges!, 3);
+    // a tighter tolerance gives a tighter bound
+    const t = duelForecast({ ...duel, tolerance: 1e-7 });
+    expect(t.errorBound).toBeLessThanOrEqual(1e-7);
+    expect(Math.abs(t.aOut - c.aOut)).toBeLessThanOrEqual(1e-7);
+  });
+  it("the forward method is refused where wounds heal (not a Volt duel)", () => {
+    expect(() => duelForecast({ ...resolveSamples({ preset: "fate", a: "Leroy", b: "Theodora" }), method: "forward" })).toThrow(expect.objectContaining({ field: "method" }));
+  });
+  it("stops within its time budget with a clear error", () => {
+    const req = { ...resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" }), budgetMs: 200 };
+    const t = Date.now();
+    expect(() => duelForecast(req)).toThrow(expect.objectContaining({ field: "budgetMs", key: "FUDGE.Error.ForecastBudget" }));
+    expect(Date.now() - t).toBeLessThan(3000);
+  });
+});
+
+describe("Miniatures duel forecast: Near Death rolls and the flying crash (issue #10)", () => {
+  const duel = resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" });
+  it("a Near Death model rolls Guts on its turns instead of leaving the fight; the duel ends at Dead", () => {
+    const old = duelForecast({ ...duel, nearDeathRolls: false });
+    const f = duelForecast(duel);
+    expect(f.aOut + f.bOut).toBeCloseTo(1, 10);
+    expect(f.expectedExchanges!).toBeGreaterThan(old.expectedExchanges!);
+    // independent check: play the duels with the real pipeline, dice and Near Death roll
+    const n = 3000;
+    const sim = simulateMiniaturesDuel(duel, n);
+    const se = Math.sqrt((f.bOut * (1 - f.bOut)) / n);
+    expect(Math.abs(sim - f.bOut)).toBeLessThan(4.5 * se);
+  });
+  it("a flying model that falls Near Death takes the 4dF+5 crash wound", () => {
+    const fly = { ...duel, b: { ...(duel.b as Record<string, unknown>), flying: true } };
+    const f = duelForecast(fly);
+    expect(f.bOut).toBeGreaterThan(duelForecast(duel).bOut);
+    const n = 3000;
+    const sim = simulateMiniaturesDuel(fly, n);
+    const se = Math.sqrt((f.bOut * (1 - f.bOut)) / n);
+    expect(Math.abs(sim - f.bOut)).toBeLessThan(4.5 * se);
+  });
+});
+
+/** Plays Miniatures duels (a strikes first); a Near Death model rolls Guts on its turn. Returns the share of duels B lost (B dead first). */
+function simulateMiniaturesDuel(duel: Record<string, unknown>, n: number): number {
+  const p = pipelineFor("miniatures");
+  const rng = seededRng(77);
+  const base = { preset: "miniatures", options: {}, situation: {} };
+  let bLost = 0;
+  for (let i = 0; i < n; i++) {
+    const sides = { a: duel.a as Record<string, unknown>, b: duel.b as Record<string, unknown> };
+    let turn: "a" | "b" = "a";
+    for (let guard = 0; guard < 10_000; guard++) {
+      const me = sides[turn];
+      const other: "a" | "b" = turn === "a" ? "b" : "a";
+      const myTrack = me.track as Track;
+      const st = trackStatus(myTrack);
+      if (st.condition === "dying") {
+        const req = p.parseRequest({ ...base, attacker: me, defender: sides[other] }) as { attacker: Parameters<typeof datacard>[0] };
+        const guts = datacard(req.attacker, st.penalty).guts;
+        const faces = rollingDice([legendarySlotForSim], rng)("g");
+        sides[turn] = { ...me, track: nearDeathGuts(myTrack, guts, faces).track };
+      } else {
+        const r = p.resolve(p.parseRequest({ ...base, attacker: me, defender: sides[other] }), rollingDice(p.slots(p.parseRequest({ ...base, attacker: me, defender: sides[other] })), rng));
+        if (r.defenderAfter) sides[other] = { ...sides[other], track: r.defenderAfter.track };
+      }
+      if (trackStatus(sides.b.track as Track).condition === "dead") {
+        bLost++;
+        break;
+      }
+      if (trackStatus(sides.a.track as Track).condition === "dead") break;
+      turn = other;
+    }
+  }
+  return bLost / n;
+}
+
+describe("Fudge stun duel forecast (issue #10)", () => {
+  // Fudge §4.62: "a stunned character cannot attack"; Stunned lasts one round, Very Stunned two;
+  // knocked out (a stun of Incapacitated or worse) cannot act.
+  const sap = { name: "Sap", kind: "muscle", size: "medium", stunCapable: true };
+  const side = (name: string, skill: number) => ({ name, skill, strength: 1, weapon: sap, track: newTrack(boxTrackConfig("standard")) });
+  const duel = { preset: "fudge", a: side("A", 1), b: side("B", 2), situation: { stun: true } };
+  it("is forecast: a stunned side only defends and the stun wears off by rounds; agrees with simulated duels", () => {
+    const f = duelForecast(duel);
+    expect(f.aOut + f.bOut).toBeCloseTo(1, 10);
+    const n = 3000;
+    const sim = simulateStunDuel(duel, n);
+    const se = Math.sqrt((f.bOut * (1 - f.bOut)) / n);
+    expect(Math.abs(sim - f.bOut)).toBeLessThan(4.5 * se);
+  });
+});
+
+/** Plays stun duels round by round: a stunned side only defends; running stuns tick before the round's wound. */
+function simulateStunDuel(duel: Record<string, unknown>, n: number): number {
+  const p = pipelineFor("fudge");
+  const rng = seededRng(9);
+  const base = { preset: "fudge", situation: duel.situation };
+  const stunned = (t: Track) => trackStatus(t).effects.some((e) => e === "stunned" || e === "veryStunned");
+  let bLost = 0;
+  for (let i = 0; i < n; i++) {
+    let tA = (duel.a as { track: Track }).track;
+    let tB = (duel.b as { track: Track }).track;
+    for (;;) {
+      const sa = stunned(tA);
+      const sb = stunned(tB);
+      const ab = p.parseRequest({ ...base, attacker: { ...(duel.a as object), track: tA }, defender: { ...(duel.b as object), track: tB } });
+      const ba = p.parseRequest({ ...base, attacker: { ...(duel.b as object), track: tB }, defender: { ...(duel.a as object), track: tA } });
+      const dice = { attack: rollingDice(p.slots(ab), rng)("attack"), defense: rollingDice(p.slots(ab), rng)("defense") };
+      let toA: unknown = null;
+      let toB: unknown = null;
+      if (!sa) {
+        const r = p.resolve(ab, (id) => (dice as Record<string, number[]>)[id]);
+        toB = r.wound;
+        if (!sb && r.numbers.relativeDegree < 0) toA = p.resolve(ba, (id) => (id === "attack" ? dice.defense : dice.attack)).wound;
+      } else if (!sb) toA = p.resolve(ba, (id) => (id === "attack" ? dice.defense : dice.attack)).wound;
+      if (sa || sb) {
+        tA = healTrack(tA, { type: "endRound" }).track;
+        tB = healTrack(tB, { type: "endRound" }).track;
+      }
+      if (toA) tA = applyWound(tA, toA).track;
+      if (toB) tB = applyWound(tB, toB).track;
+      if (!trackStatus(tA).canAct) break;
+      if (!trackStatus(tB).canAct) {
+        bLost++;
+        break;
+      }
     }
   }
   return bLost / n;

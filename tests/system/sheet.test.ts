@@ -86,8 +86,8 @@ describe("character sheet", () => {
     const boxes = (a: ActorDoc, rules = rulesFor("fudge")) => characterSheetContext(a as ActorDoc<"character">, rules, opts).track.rows.map((r) => r.boxes.length);
     const l = leroy();
     expect(boxes(l)).toEqual([3, 1, 1, 1, 1]);
-    expect(boxes({ ...l, system: { ...l.system, woundTrack: { ...l.system.woundTrack, preset: "cinematic" } } })).toEqual([4, 2, 2, 1, 1]); // Fudge §4.57: an extra Scratch, Hurt and Very Hurt box
-    expect(boxes({ ...l, system: { ...l.system, woundTrack: { ...l.system.woundTrack, preset: "epic", epicExtraHurt: 2, epicExtraVeryHurt: 0 } } })).toEqual([4, 4, 2, 1, 1]);
+    expect(boxes({ ...l, system: { ...l.system, woundTrack: { ...l.system.woundTrack, preset: "cinematic" } } })).toEqual([4, 2, 1, 1, 1]); // Fudge §4.57 (full text, RULES §2.3): nine circles, Scratch 4, Hurt 2, Very Hurt 1, Incapacitated 1, Near Death 1
+    expect(boxes({ ...l, system: { ...l.system, woundTrack: { ...l.system.woundTrack, preset: "epic", epicExtraHurt: 2, epicExtraVeryHurt: 0 } } })).toEqual([4, 4, 1, 1, 1]);
     expect(npcSheetContext(goblin(), rulesFor("fudge"), opts).track.rows.map((r) => r.key)).toEqual(["scratch", "hurt", "out"]);
     const dcRules = rulesFor("fudge");
     dcRules.fudge = { ...dcRules.fudge, dcVariant: "track" };

@@ -52,6 +52,8 @@ export interface FudgeWeapon {
   ranged: boolean;
   /** Fudge §4.62: the weapon can make stun attacks. */
   stunCapable: boolean;
+  /** Fudge §4.7 ("+1 for Magic"): a magic weapon's bonus, added to the offensive damage factor. */
+  magic: number;
 }
 
 export interface FudgeArmor {
@@ -102,7 +104,7 @@ const COMBATANT_FIELDS = [
   "track",
 ];
 
-const WEAPON_FIELDS = ["name", "kind", "size", "sharp", "strength", "scaledToAttacker", "heavyBlunt", "scalePiercing", "ranged", "stunCapable"];
+const WEAPON_FIELDS = ["name", "kind", "size", "sharp", "strength", "scaledToAttacker", "heavyBlunt", "scalePiercing", "ranged", "stunCapable", "magic"];
 
 
 /** Trait levels: the ladder is −3..+4, but rolled and bought values may go beyond it. */
@@ -127,6 +129,7 @@ export function parseWeapon(input: unknown, path: Path): FudgeWeapon {
     scalePiercing: oneOf(o.scalePiercing, at(path, "scalePiercing"), SCALE_PIERCING, "none"),
     ranged: bool(o.ranged, at(path, "ranged"), false),
     stunCapable: bool(o.stunCapable, at(path, "stunCapable"), false),
+    magic: int(o.magic ?? 0, at(path, "magic"), 0, 20),
   };
 }
 

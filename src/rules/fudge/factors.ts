@@ -56,6 +56,11 @@ export function offensiveFactor(attacker: FudgeCombatant, options: Pick<FudgeOpt
       steps.push(fstep("FUDGE.Step.Fudge.LessLethal", R54, -1));
     }
   }
+  if (w.magic !== 0) {
+    // Fudge §4.7 combat example: "+1 for Magic" — a magic weapon adds its bonus to the ODF.
+    total += w.magic;
+    steps.push(fstep("FUDGE.Step.Fudge.WeaponMagic", "Fudge §4.7", w.magic, { weapon: w.name }));
+  }
   steps.push(fstep("FUDGE.Step.Fudge.Odf", R54, total, { name: attacker.name }));
   return { total, steps };
 }

@@ -76,6 +76,16 @@ export interface FudgeOptions {
   dcAdjust: DcAdjust;
   /** Ladder used to name rolled degrees (FUDGE.Ladder.*). */
   ladder: Ladder;
+  /** Fudge §4.31: −1 to the side whose weapon + shield is 2 or more lower than the other's (melee). */
+  weaponShieldMismatch: boolean;
+  /** Fudge §4.58: a 1dF damage roll when Scale alone stands between a Scratch and no damage (+1: Scratch). */
+  scaleDamageRoll: boolean;
+  /** Fudge §4.58: a critical success (attack dice +4) lets one point through: at least a Scratch. */
+  criticalLetsPointThrough: boolean;
+  /** Fudge §4.62 GM option: a stun blow to the head of Good or better knocks out. */
+  headBlowKnockout: boolean;
+  /** Fudge §4.51: a Willpower roll against this Difficulty eases a wound penalty for the roll (null: off). */
+  willpowerVsPenalty: { difficulty: number } | null;
 }
 
 /** Fudge §4.56 sample graze severity table: <0 Undamaged, 0–4 Scratch, 5+ Hurt. */
@@ -111,6 +121,11 @@ export function defaultFudgeOptions(): FudgeOptions {
     dcVariant: "factor",
     dcAdjust: "level",
     ladder: DEFAULT_LADDER,
+    weaponShieldMismatch: false,
+    scaleDamageRoll: false,
+    criticalLetsPointThrough: false,
+    headBlowKnockout: false,
+    willpowerVsPenalty: null,
   };
 }
 
@@ -126,6 +141,11 @@ const KNOWN_OPTIONS = [
   "dcVariant",
   "dcAdjust",
   "ladder",
+  "weaponShieldMismatch",
+  "scaleDamageRoll",
+  "criticalLetsPointThrough",
+  "headBlowKnockout",
+  "willpowerVsPenalty",
 ];
 
 
@@ -190,5 +210,17 @@ export function parseFudgeOptions(input: unknown, path: Path = "options"): Fudge
     dcVariant: oneOf(o.dcVariant, at(path, "dcVariant"), DC_VARIANTS, d.dcVariant),
     dcAdjust: oneOf(o.dcAdjust, at(path, "dcAdjust"), DC_ADJUSTS, d.dcAdjust),
     ladder: o.ladder === undefined || o.ladder === null ? d.ladder : parseLadder(o.ladder, at(path, "ladder")),
+    weaponShieldMismatch: bool(o.weaponShieldMismatch, at(path, "weaponShieldMismatch"), d.weaponShieldMismatch),
+    scaleDamageRoll: bool(o.scaleDamageRoll, at(path, "scaleDamageRoll"), d.scaleDamageRoll),
+    criticalLetsPointThrough: bool(o.criticalLetsPointThrough, at(path, "criticalLetsPointThrough"), d.criticalLetsPointThrough),
+    headBlowKnockout: bool(o.headBlowKnockout, at(path, "headBlowKnockout"), d.headBlowKnockout),
+    willpowerVsPenalty: parseWillpowerVsPenalty(o.willpowerVsPenalty, at(path, "willpowerVsPenalty")),
   };
+}
+
+function parseWillpowerVsPenalty(input: unknown, path: Path): { difficulty: number } | null {
+  if (input === undefined || input === null || input === false) return null;
+  const o = record(input, path);
+  rejectUnknown(o, ["difficulty"], path);
+  return { difficulty: int(o.difficulty ?? 0, at(path, "difficulty"), -10, 10) };
 }

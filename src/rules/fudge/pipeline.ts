@@ -10,10 +10,10 @@ import { registerPipeline, type AttackPipeline, type AttackRequest, type AttackR
 import { applyWound, trackStatus } from "../track";
 import { woundLabel } from "../tracks/box";
 import { at, bool, int, record, str, type Path } from "../validate";
-import { parseCombatant, shieldValue, type FudgeCombatant } from "./combatant";
+import { parseCombatant, shieldValue, WEAPON_SIZE_VALUE, type FudgeCombatant } from "./combatant";
 import { fstep, rejectUnknown } from "./util";
 import { facesText, fudgeDiceSlot, plainDiceSlot, readDieValues, readFudgeTotal } from "./dice";
-import { defensiveFactor, offensiveFactor, strengthScaleCounts } from "./factors";
+import { defensiveFactor, effectiveMassScale, offensiveFactor, strengthScaleCounts } from "./factors";
 import { readMinMidMax } from "./minMidMax";
 import { parseFudgeOptions, type FudgeOptions } from "./options";
 import { atLeastHurt, checkLevel, grazeTableLevel, levelAt, levelForNumber, levelScaleFor, severity, shiftBy, type LevelScale } from "./woundLevel";
@@ -38,6 +38,8 @@ export type FudgeSituation = {
   spendFudgePoint: boolean;
   /** Fudge §4.55 GM judgement: the level the GM picks ("none" for no damage), null until picked. */
   gmLevel: string | null;
+  /** Fudge §4.62: the blow is aimed at the head (with the headBlowKnockout option, a Good stun blow knocks out). */
+  headBlow: boolean;
 };
 
 export interface FudgeRequest extends AttackRequest<FudgeCombatant, FudgeOptions> {
@@ -45,7 +47,7 @@ export interface FudgeRequest extends AttackRequest<FudgeCombatant, FudgeOptions
   situation: FudgeSituation;
 }
 
-const SITUATION_FIELDS = ["modifier", "defenderModifier", "allOutAttack", "allOutDefense", "stun", "pullPunch", "beganRoundIncapacitated", "spendFudgePoint", "gmLevel"];
+const SITUATION_FIELDS = ["modifier", "defenderModifier", "allOutAttack", "allOutDefense", "stun", "pullPunch", "beganRoundIncapacitated", "spendFudgePoint", "gmLevel", "headBlow"];
 
 export function parseSituation(input: unknown, path: Path, scale: LevelScale, defender: FudgeCombatant): FudgeSituation {
   const o = input === undefined || input === null ? {} : record(input, path);
@@ -69,6 +71,7 @@ export function parseSituation(input: unknown, path: Path, scale: LevelScale, de
     beganRoundIncapacitated: bool(o.beganRoundIncapacitated, at(path, "beganRoundIncapacitated"), false),
     spendFudgePoint,
     gmLevel,
+    headBlow: bool(o.headBlow, at(path, "headBlow"), false),
   };
 }
 
@@ -80,7 +83,7 @@ export function parseFudgeRequest(input: unknown): FudgeRequest {
   const options = parseFudgeOptions(o.options, "options");
   const attacker = parseCombatant(o.attacker, "attacker");
   const defender = parseCombatant(o.defender, "defender");
-  const scale = levelScaleFor(defender.track, "defender.track.config.kind");
+  const scale = levelScaleFor(defender.track, "defender.track.config.kind", options.doubleRd);
   // Fudge §4.57: with the DC-as-track variant the defender's wounds go on a DC track.
   if (options.dcVariant === "track" && defender.track.config.kind !== "dc")
     throw new RulesError("defender.track.config.kind", "FUDGE.Error.Fudge.DcTrackNeeded", `the "track" Damage Capacity variant needs a "dc" track (got ${JSON.stringify(defender.track.config.kind)})`);
@@ -99,6 +102,9 @@ const LABEL = {
   damage: "FUDGE.Dice.Fudge.damage",
   dc: "FUDGE.Dice.Fudge.dc",
   situational: "FUDGE.Dice.Fudge.situational",
+  scale: "FUDGE.Dice.Fudge.scale",
+  attackerWill: "FUDGE.Dice.Fudge.attackerWill",
+  defenderWill: "FUDGE.Dice.Fudge.defenderWill",
 };
 
 /** The dice a request may read: the opposed roll always; the others only when an option calls for them. */
@@ -110,6 +116,8 @@ export function fudgeSlots(req: FudgeRequest): DiceSlot[] {
   else if (o.woundMode === "factors" && o.damageRoll === "situational4dF") slots.push(fudgeDiceSlot("damage", 4, LABEL.damage));
   if (o.dcVariant === "roll" || o.dcVariant === "willpower") slots.push(fudgeDiceSlot("dc", 4, LABEL.dc));
   if (o.woundMode === "gmJudgement" && o.gmSituationalRoll) slots.push(fudgeDiceSlot("situational", 4, LABEL.situational));
+  if (o.scaleDamageRoll && o.woundMode === "factors") slots.push(fudgeDiceSlot("scale", 1, LABEL.scale));
+  if (o.willpowerVsPenalty) slots.push(fudgeDiceSlot("attackerWill", 4, LABEL.attackerWill), fudgeDiceSlot("defenderWill", 4, LABEL.defenderWill));
   return slots;
 }
 
@@ -120,6 +128,8 @@ const R_GRAZE = "Fudge §4.56";
 const R_ROLL = "Fudge §4.61";
 const R_STUN = "Fudge §4.62";
 const R_DC = "Fudge §4.52";
+const R_SCALE = "Fudge §4.58";
+const R_PAIN = "Fudge §4.51";
 
 /** A wound level as a step parameter: its i18n key (the card localizes it), "undamaged" for none. */
 function levelParam(key: string | null): string {
@@ -143,7 +153,7 @@ function prepared(req: FudgeRequest): Prepared {
   if (!p) {
     const { attacker: a, defender: d, options: o } = req;
     p = {
-      scale: levelScaleFor(d.track, "defender.track.config.kind"),
+      scale: levelScaleFor(d.track, "defender.track.config.kind", o.doubleRd),
       odf: offensiveFactor(a, o),
       ddf: { graze: defensiveFactor(d, a.weapon, o, { goodHit: false }), goodHit: defensiveFactor(d, a.weapon, o, { goodHit: true }) },
     };
@@ -178,8 +188,19 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
 
   // --- The opposed roll (Fudge §3.5, §4.2): both sides roll their combat skill.
   const ranged = a.weapon.ranged;
-  const aPenalty = trackStatus(a.track).penalty;
-  const dPenalty = trackStatus(d.track).penalty;
+  const aStatus = trackStatus(a.track);
+  const dStatus = trackStatus(d.track);
+  // Fudge §4.57: an Incapacitated character "can't fight any more" (nor can the dying or dead).
+  if (!aStatus.canAct)
+    throw new RulesError("attacker.track", "FUDGE.Error.Fudge.CannotAct", `${a.name} cannot fight (${aStatus.levelKey ?? aStatus.condition})`, { name: a.name });
+  // Fudge §4.62: "a stunned character cannot attack or all-out defend"; Very Stunned: "no attacks".
+  if (aStatus.effects.includes("stunned") || aStatus.effects.includes("veryStunned"))
+    throw new RulesError("attacker.track", "FUDGE.Error.Fudge.StunnedNoAttack", `${a.name} is stunned and cannot attack`, { name: a.name });
+  const dStunned = dStatus.effects.includes("stunned");
+  if (dStunned && s.allOutDefense)
+    throw new RulesError("situation.allOutDefense", "FUDGE.Error.Fudge.StunnedNoAllOutDefense", `${d.name} is stunned and cannot defend all-out`, { name: d.name });
+  const aPenalty = easedPenalty(a, aStatus.penalty, "attackerWill");
+  const dPenalty = easedPenalty(d, dStatus.penalty, "defenderWill");
 
   const attackRoll = readFudge("attack", 4);
   note(() => fstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, a.skill, { name: a.name, level: ladderName(a.skill) }));
@@ -205,6 +226,12 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     attackerTotal -= dShield;
     note(() => fstep("FUDGE.Step.Fudge.Shield", R_MELEE, -dShield, { name: d.name, shield: `FUDGE.Fudge.Shield.${d.shield}` }));
   }
+  // Fudge §4.31 option: −1 to the side whose weapon + shield is 2 or more lower (melee only).
+  const mismatch = o.weaponShieldMismatch && !ranged ? Math.sign(gear(d) - gear(a)) * (Math.abs(gear(d) - gear(a)) >= 2 ? 1 : 0) : 0;
+  if (mismatch > 0) {
+    attackerTotal -= 1;
+    note(() => fstep("FUDGE.Step.Fudge.WeaponShieldLower", R_MELEE, -1, { name: a.name }));
+  }
   note(() => fstep("FUDGE.Step.Fudge.AttackerTotal", R_OPPOSED, attackerTotal, { name: a.name, level: ladderName(attackerTotal) }));
 
   const defenseRoll = readFudge("defense", 4);
@@ -224,12 +251,21 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     defenderTotal += dPenalty;
     note(() => fstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", dPenalty, { name: d.name }));
   }
+  if (dStunned) {
+    // Fudge §4.62: a Stunned character is "−1 to defend" (Very Stunned's −2 to all is in the track's penalty).
+    defenderTotal -= 1;
+    note(() => fstep("FUDGE.Step.Fudge.StunnedDefense", R_STUN, -1, { name: d.name }));
+  }
   // Fudge §4.31: the attacker's shield lowers the defender's combat skill in melee (it does not
   // hinder a dodge against a ranged attack).
   const aShield = ranged ? 0 : shieldValue(a.shield, false);
   if (aShield !== 0) {
     defenderTotal -= aShield;
     note(() => fstep("FUDGE.Step.Fudge.Shield", R_MELEE, -aShield, { name: a.name, shield: `FUDGE.Fudge.Shield.${a.shield}` }));
+  }
+  if (mismatch < 0) {
+    defenderTotal -= 1;
+    note(() => fstep("FUDGE.Step.Fudge.WeaponShieldLower", R_MELEE, -1, { name: d.name }));
   }
   note(() => fstep("FUDGE.Step.Fudge.DefenderTotal", R_OPPOSED, defenderTotal, { name: d.name, level: ladderName(defenderTotal) }));
 
@@ -347,6 +383,21 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   }
   if (damageNumber !== null) numbers.damageNumber = damageNumber;
 
+  if (level === null && o.woundMode !== "gmJudgement") {
+    if (o.criticalLetsPointThrough && attackRoll === 4) {
+      // Fudge §4.58: a critical success (all four dice +) lets a point of damage through.
+      level = levelForNumber(scale, 1);
+      note(() => fstep("FUDGE.Step.Fudge.CriticalPoint", R_SCALE, 1, { level: levelParam(level) }));
+    } else if (o.scaleDamageRoll && o.woundMode === "factors" && damageNumber !== null && damageNumber + scaleGap(rd >= 2) >= 1) {
+      // Fudge §4.58: when Scale alone stands between a Scratch and no damage, a damage roll
+      // decides: 1dF, + gives a Scratch (this system's reading), 0 or − nothing.
+      const roll = readFudge("scale", 1);
+      numbers.scaleRoll = roll;
+      if (roll > 0) level = levelForNumber(scale, 1);
+      note(() => fstep("FUDGE.Step.Fudge.ScaleDamageRoll", R_SCALE, roll, { level: levelParam(level) }));
+    }
+  }
+
   // --- Damage Capacity variants (Fudge §4.52): a roll (DC or Willpower) or a gift/fault.
   let dcDelta = 0;
   if ((o.dcVariant === "roll" || o.dcVariant === "willpower") && atLeastHurt(scale, level)) {
@@ -398,6 +449,13 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     } else if (a.weapon.stunCapable) {
       // Fudge §4.62: a stun attack turns the wound into a stun mark (the track applies its effects).
       wound.stun = true;
+      const out = scale.keys.find((k) => k === "incapacitated");
+      if (o.headBlowKnockout && s.headBlow && attackerTotal >= 1 && out && severity(scale, level) < severity(scale, out)) {
+        // Fudge §4.62 GM option: a Good (or better) blow to the head knocks the victim out.
+        level = out;
+        wound.level = out;
+        note(() => fstep("FUDGE.Step.Fudge.HeadBlowKnockout", R_STUN, attackerTotal, { level: ladderName(attackerTotal) }));
+      }
       note(() => fstep("FUDGE.Step.Fudge.Stun", R_STUN, undefined, { level: levelParam(level) }));
     } else {
       note(() => fstep("FUDGE.Step.Fudge.StunNotCapable", R_STUN, undefined, { weapon: a.weapon.name }));
@@ -412,6 +470,29 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   if (opts.preview === false) return result("wound", level, wound, null);
   const applied = applyWound(d.track, wound);
   return result("wound", level, wound, { track: applied.track, status: applied.status, steps: applied.steps, ended: applied.ended });
+
+  /** Fudge §4.51 option: a Willpower roll against the GM's Difficulty eases this roll's wound penalty (meet: one less; beat by 2: none). */
+  function easedPenalty(c: FudgeCombatant, penalty: number, slot: string): number {
+    if (!o.willpowerVsPenalty || penalty >= 0 || c.willpower === null) return penalty;
+    const roll = readFudge(slot, 4);
+    const rolled = c.willpower + roll;
+    const diff = o.willpowerVsPenalty.difficulty;
+    const eased = rolled >= diff + 2 ? 0 : rolled >= diff ? Math.min(0, penalty + 1) : penalty;
+    note(() => fstep("FUDGE.Step.Fudge.WillpowerVsPenalty", R_PAIN, eased - penalty, { name: c.name, rolled: ladderName(rolled), difficulty: ladderName(diff), penalty: signed(eased) }));
+    return eased;
+  }
+
+  /** Fudge §4.31: what a fighter's weapon and shield are worth in melee (weapon size and sharpness + shield). */
+  function gear(c: FudgeCombatant): number {
+    const w = c.weapon;
+    return (w.kind === "muscle" ? WEAPON_SIZE_VALUE[w.size] + (w.sharp ? 1 : 0) : 0) + shieldValue(c.shield, false);
+  }
+
+  /** Fudge §4.58: how much the Scale difference alone takes off the damage number (defender's Mass Scale over the attacker's counted Strength Scale). */
+  function scaleGap(goodHit: boolean): number {
+    const atkScale = strengthScaleCounts(a.weapon) ? a.strengthScale : 0;
+    return Math.max(0, effectiveMassScale(d, a.weapon, goodHit) - atkScale);
+  }
 
   function numberStep(n: number, lvl: string | null, rule: string): Step {
     return fstep("FUDGE.Step.Fudge.DamageNumber", rule, n, { level: levelParam(lvl) });

@@ -6,7 +6,7 @@
  */
 import { RulesError } from "../errors";
 import type { Track } from "../track";
-import { levelForDamage, type BoxTrackConfig } from "../tracks/box";
+import { DEFAULT_THRESHOLDS, levelForDamage, type BoxTrackConfig } from "../tracks/box";
 import { DC_WOUND_LEVELS, dcLevelForDamage, type DcTrackConfig } from "../tracks/dc";
 import type { Path } from "../validate";
 import type { GrazeRow } from "./options";
@@ -26,16 +26,34 @@ function keysOf(config: BoxTrackConfig): string[] {
   return keys;
 }
 
-/** The wound levels and thresholds used against a defender's track. */
-export function levelScaleFor(track: Track, path: Path): LevelScale {
+const STANDARD_KEYS = ["scratch", "hurt", "veryHurt", "incapacitated", "nearDeath"];
+const sameMins = (a: readonly (number | null)[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * Fudge §4.55 double relative degree: "The numbers above the wound levels should be adjusted in
+ * this case: 1-3 4-6 7-9 10-12 13+". A track that still carries the single-RD defaults
+ * (1,2 3,4 5,6 7,8 9+) is read with the doubled ones whenever the option is on; a track with
+ * thresholds of its own (custom, or edited by the GM) keeps them.
+ */
+function doubledBox(config: BoxTrackConfig): BoxTrackConfig | null {
+  const std = config.levels.filter((l) => STANDARD_KEYS.includes(l.key));
+  if (std.length !== STANDARD_KEYS.length || !sameMins(std.map((l) => l.min), DEFAULT_THRESHOLDS.single)) return null;
+  return { ...config, levels: config.levels.map((l) => { const i = STANDARD_KEYS.indexOf(l.key); return i < 0 ? l : { ...l, min: DEFAULT_THRESHOLDS.double[i] }; }) };
+}
+
+/** The wound levels and thresholds used against a defender's track (`doubleRd`: Fudge §4.55 option on). */
+export function levelScaleFor(track: Track, path: Path, doubleRd = false): LevelScale {
   const kind = track.config.kind;
   if (kind === "box") {
-    const config = track.config as unknown as BoxTrackConfig;
+    const given = track.config as unknown as BoxTrackConfig;
+    const config = (doubleRd && doubledBox(given)) || given;
     return { keys: keysOf(config), lookup: (n) => levelForDamage(config, n), kind: "box" };
   }
   if (kind === "dc") {
     // Fudge §4.57: the DC track names wounds by the standard levels; "dead" only by overflow of DC.
-    const config = track.config as unknown as DcTrackConfig;
+    const given = track.config as unknown as DcTrackConfig;
+    // Fudge §4.55: the doubled thresholds whenever the option is on (unless the track has its own).
+    const config = doubleRd && sameMins(given.thresholds, DEFAULT_THRESHOLDS.single) ? { ...given, thresholds: [...DEFAULT_THRESHOLDS.double] } : given;
     return { keys: DC_WOUND_LEVELS.filter((k) => k !== "dead"), lookup: (n) => dcLevelForDamage(config, n), kind: "dc" };
   }
   throw new RulesError(path, "FUDGE.Error.Fudge.TrackKind", `the fudge preset needs a "box" or "dc" track (got ${JSON.stringify(kind)})`, { kind: String(kind) });

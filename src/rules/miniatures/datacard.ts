@@ -160,8 +160,12 @@ export function datacard(card: MiniDatacard, penalty = 0, options: DatacardOptio
     const stat = w.kind === "melee" ? w.stat : (w.rangedStat ?? "none");
     const sv = statValue(card, stat);
     if (stat !== "none") ws.push(step(`FUDGE.Miniatures.Step.Stat.${stat}`, DATACARD_RULE, sv, { value: signed(sv) }));
-    if (penalty !== 0) ws.push(step("FUDGE.Miniatures.Step.WoundPenalty", "Miniatures: Wounds", penalty, { value: signed(penalty) }));
-    const odf = w.damage + sv + penalty;
+    // Miniatures: "RODF is the weapon's damage. If any stat bonus is added, it will be stated" and
+    // penalties apply "to all stats, not rolls": the penalty reaches a damage factor only through
+    // the stat it adds (a Hurt archer with a bow of damage 3 still shoots at 3).
+    const statPenalty = stat === "none" ? 0 : penalty;
+    if (statPenalty !== 0) ws.push(step("FUDGE.Miniatures.Step.WoundPenalty", "Miniatures: Wounds", statPenalty, { value: signed(statPenalty) }));
+    const odf = w.damage + sv + statPenalty;
     ws.push(step(w.kind === "melee" ? "FUDGE.Miniatures.Step.Modf" : "FUDGE.Miniatures.Step.Rodf", DATACARD_RULE, odf, { value: signed(odf) }));
     return { index, name: w.name, kind: w.kind, hands: w.hands, odf, range: w.range ?? null, steps: ws };
   });

@@ -158,7 +158,7 @@ function intOpt(v: unknown, path: string, fallback: number, min: number, max: nu
 }
 
 /**
- * A ready track config. Presets: standard 3/1/1/1/1 (Fudge §4.57); cinematic 4/2/2/1/1;
+ * A ready track config. Presets: standard 3/1/1/1/1 (Fudge §4.57); cinematic 4/2/1/1/1;
  * epic = cinematic + `epicExtraHurt` / `epicExtraVeryHurt` (0–2 each, default 1); pawn
  * (Undamaged / Hurt / Out); miniatures (seed 004); custom (`levels` required).
  */
@@ -186,14 +186,15 @@ export function boxTrackConfig(
       levels = fudgeLevels([3, 1, 1, 1, 1], mins); // Fudge §4.57
       break;
     case "cinematic":
-      // Fudge §4.57 cinematic: "add an extra box for Scratch, Hurt, and [Very Hurt]" — the seed
-      // names three levels, so it wins over RULES.md's 4/2/1/1/1 (see docs/rules-api/tracks.md).
-      levels = fudgeLevels([4, 2, 2, 1, 1], mins);
+      // Fudge §4.57 cinematic: "add an extra box for Scratch, Hurt, and …" (the seed's sentence is
+      // cut off); the full 1995 text draws the sheet as nine circles — Scratch 4, Hurt 2, Very Hurt 1,
+      // Incapacitated 1, Near Death 1 — as RULES.md §2.3 says (see docs/rules-api/tracks.md).
+      levels = fudgeLevels([4, 2, 1, 1, 1], mins);
       break;
     case "epic": {
       const h = intOpt(opts.epicExtraHurt, "opts.epicExtraHurt", 1, 0, 2);
       const v = intOpt(opts.epicExtraVeryHurt, "opts.epicExtraVeryHurt", 1, 0, 2);
-      levels = fudgeLevels([4, 2 + h, 2 + v, 1, 1], mins); // RULES §2.3: cinematic + up to two more on Hurt and Very Hurt
+      levels = fudgeLevels([4, 2 + h, 1 + v, 1, 1], mins); // RULES §2.3: cinematic + up to two more on Hurt and Very Hurt
       break;
     }
     case "pawn":

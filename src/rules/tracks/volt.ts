@@ -59,6 +59,8 @@ export const VOLT_HUMAN_TOP_ROW = 10;
 export const VOLT_TOUGH_MIN = -9;
 export const VOLT_TOUGH_MAX = 20;
 export const VOLT_MAX_ROWS = 100;
+/** The highest row a wound may name (a damage roll's result can lie above the sheet: it is then clamped to the top row). */
+export const VOLT_MAX_WOUND_ROW = 999;
 
 export interface VoltTrackConfig {
   kind: "volt";
@@ -180,9 +182,9 @@ function parseOneWound(input: unknown, path: Path): VoltWound {
   const type = oneOf(o.type, at(path, "type"), ["injury", "stun"] as const);
   if (o.failedRoll !== undefined && bool(o.failedRoll, at(path, "failedRoll"))) {
     if (o.row !== undefined) throw new RulesError(at(path, "row"), "FUDGE.Volt.Error.RowWithFailedRoll", "a failed damage roll has no row");
-    return { failedRoll: true, damage: int(o.damage, at(path, "damage"), -99, 999), type };
+    return { failedRoll: true, damage: int(o.damage, at(path, "damage"), -99, VOLT_MAX_WOUND_ROW), type };
   }
-  return { row: int(o.row, at(path, "row"), 1, 999), type };
+  return { row: int(o.row, at(path, "row"), 1, VOLT_MAX_WOUND_ROW), type };
 }
 
 /** A wound, or a list of wounds applied in order (a stun weapon's Full Hit deals two). */

@@ -6,10 +6,10 @@
 import { RulesError } from "../errors";
 import { dieValues, rollDie, type DiceOutcome, type Rng } from "../dice";
 import { signed, step, type Step } from "../explain";
-import { registerPipeline, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot } from "../pipeline";
+import { registerPipeline, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type ResolveOptions } from "../pipeline";
 import { applyWound, parseTrack, trackStatus, type Track } from "../track";
 import { array, at, bool, int, oneOf, optInt, record, str, type Path } from "../validate";
-import { rollStep, VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval, type VoltWound, type VoltWoundType } from "../tracks/volt";
+import { rollStep, VOLT_MAX_WOUND_ROW, VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval, type VoltWound, type VoltWoundType } from "../tracks/volt";
 import { voltDie, voltRoll } from "./roll";
 
 export const VOLT_ATTACK_RULE = {
@@ -70,12 +70,25 @@ export interface VoltAttackRequest extends AttackRequest<VoltCombatant, VoltOpti
 // ---------------------------------------------------------------------------------------------
 // Parsing
 
+/**
+ * The largest Damage a weapon may have: a Full Hit adds +5, and a damage roll's result (up to the
+ * Damage itself, Volt: The damage roll) names the row marked, which must be a row a wound can name.
+ * Refused at input, so exact odds never meet a wound they cannot record.
+ */
+export const VOLT_MAX_DAMAGE = VOLT_MAX_WOUND_ROW - VOLT_FULL_HIT_DAMAGE;
+
 function parseWeapon(input: unknown, path: Path): VoltWeapon {
   const o = record(input, path);
+  const damage = int(o.damage, at(path, "damage"), 0, 999);
+  if (damage > VOLT_MAX_DAMAGE)
+    throw new RulesError(at(path, "damage"), "FUDGE.Volt.Error.DamageTooHigh", `Damage ${damage} cannot fit the wound track: a Full Hit (+${VOLT_FULL_HIT_DAMAGE}) would name a row above ${VOLT_MAX_WOUND_ROW}`, {
+      damage,
+      max: VOLT_MAX_DAMAGE,
+    });
   return {
     name: str(o.name, at(path, "name"), ""),
     attack: int(o.attack, at(path, "attack"), -99, 999),
-    damage: int(o.damage, at(path, "damage"), 0, 999),
+    damage,
     pierce: optInt(o.pierce, at(path, "pierce"), 0, -99, 999),
     stun: bool(o.stun, at(path, "stun"), false),
     ranged: bool(o.ranged, at(path, "ranged"), false),
@@ -228,7 +241,7 @@ function damageRoll(dice: DiceReader, slot: "damage" | "injuryDamage", value: nu
   return { wound: { failedRoll: true, damage: value, type }, steps, numbers };
 }
 
-function resolve(req: VoltAttackRequest, dice: DiceReader): AttackResolution {
+function resolve(req: VoltAttackRequest, dice: DiceReader, opts: ResolveOptions = {}): AttackResolution {
   const weapon = req.attacker.weapon as VoltWeapon;
   const steps: Step[] = [];
   const numbers: Record<string, number> = {};
@@ -316,8 +329,10 @@ function resolve(req: VoltAttackRequest, dice: DiceReader): AttackResolution {
   }
   const wounds = rolls.map((r) => r.wound);
   const wound = wounds.length === 1 ? wounds[0] : wounds;
-  const after = applyWound(req.defender.track, wound);
   const woundKey = [...new Set(wounds.map((w) => w.type))].join("+");
+  // The duel forecast places the wound on the real track itself: no preview.
+  if (opts.preview === false) return { ...base, outcome: "wound", hit: true, woundKey, wound, defenderAfter: null };
+  const after = applyWound(req.defender.track, wound);
   return {
     ...base,
     outcome: "wound",
@@ -331,6 +346,8 @@ function resolve(req: VoltAttackRequest, dice: DiceReader): AttackResolution {
 export const voltPipeline: AttackPipeline<VoltAttackRequest> = {
   preset: "volt",
   exchange: "alternating",
+  // Volt: Guard, distance and armor are the defender's fixed numbers; only the attacker's penalty moves the roll.
+  statusReads: "attacker",
   parseRequest: parseVoltRequest,
   slots,
   resolve,

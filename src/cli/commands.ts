@@ -1,0 +1,152 @@
+/**
+ * The commands of `fudge-rules`, one entry each: adding a command is one entry in COMMAND_TABLE
+ * (and a line in docs/rules-api.md). Every command takes one JSON request and returns JSON.
+ */
+import { RulesError } from "../rules/errors";
+import { duelForecast } from "../rules/forecast";
+import { exactOdds } from "../rules/odds";
+import { pipelineFor, resolveAttack, rollAttack } from "../rules/pipeline";
+import { seededRng } from "../rules/dice";
+import { applyWound, healTrack, parseTrack, renderTrack, trackStatus, type Track } from "../rules/track";
+import { at, int, isRecord, oneOf, optInt, record, type Path } from "../rules/validate";
+import { GUTS_REASONS, gutsRecheck, gutsTrigger, nearDeathGuts, parseGutsState, terrifyingTarget, type GutsReason } from "../rules/miniatures/guts";
+import { recoverAction } from "../rules/volt/recover";
+import { resolveSamples } from "./samples";
+import "../rules/presets";
+
+export interface CommandSpec {
+  /** One line for the usage text. */
+  summary: string;
+  /** How the input is read: parsed JSON (default), or the raw text for a command that reads another format. */
+  input?: "json" | "text";
+  run(request: unknown): unknown;
+}
+
+const object = (request: unknown): Record<string, unknown> => {
+  if (!isRecord(request)) throw new RulesError("", "FUDGE.Error.NotObject", "the request must be a JSON object");
+  return request;
+};
+
+/** An attack request with sample names replaced (the preset is named before anything else). */
+function attackRequest(request: unknown): Record<string, unknown> {
+  const o = object(request);
+  pipelineFor(o.preset);
+  return resolveSamples(o);
+}
+
+/** A track and its status: what every track command answers. */
+function trackAnswer(track: Track, steps: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...extra, track, status: trackStatus(track), steps };
+}
+
+/** Miniatures: Guts — the target number of a check by its reason (RULES §3). */
+function gutsTarget(o: Record<string, unknown>, reason: GutsReason, path: Path): number {
+  if (o.target !== undefined) return int(o.target, at(path, "target"), -50, 50);
+  switch (reason) {
+    case "newWoundLevel":
+      return 1; // Miniatures: Guts — "Take a new wound level: 1"
+    case "twoWoundLevels":
+      return 2; // Miniatures: Guts — "Take two wound levels from a single attack: 2"
+    case "friendShoots":
+      return 0; // Miniatures: Guts — a friend shoots into a melee the model is in: 0
+    case "terrifying":
+      return terrifyingTarget(optInt(o.terrifying, at(path, "terrifying"), 1, 0, 20)); // 0 + the number of Terrifying gifts
+    default:
+      throw new RulesError(at(path, "target"), "FUDGE.Error.Miniatures.GutsTargetNeeded", 'a Guts check for "other" reasons needs its "target"');
+  }
+}
+
+export const COMMAND_TABLE: Record<string, CommandSpec> = {
+  resolve: {
+    summary: 'one attack from recorded "dice" (or roll them from a "seed")',
+    run(request) {
+      // "dice" and "seed" belong to the command, not to the attack request.
+      const { dice, seed, ...attack } = attackRequest(request);
+      if (dice !== undefined) {
+        if (!isRecord(dice)) throw new RulesError("dice", "FUDGE.Error.NotObject", "must be an object of recorded dice by slot");
+        return resolveAttack(attack, dice);
+      }
+      if (typeof seed !== "number" || !Number.isInteger(seed))
+        throw new RulesError("dice", "FUDGE.Error.MissingDice", 'give the recorded "dice", or a whole-number "seed" to roll them');
+      return rollAttack(attack, seededRng(seed));
+    },
+  },
+  odds: {
+    summary: "exact probability of every outcome of one attack",
+    run: (request) => exactOdds(attackRequest(request)),
+  },
+  forecast: {
+    summary: "duel forecast between two combatants (exact, or with a stated error bound)",
+    run: (request) => duelForecast(attackRequest(request)),
+  },
+  status: {
+    summary: "a wound track's status and the sheet's render model",
+    run(request) {
+      const track = parseTrack(object(request).track, "track");
+      return { status: trackStatus(track), render: renderTrack(track) };
+    },
+  },
+  heal: {
+    summary: 'heal a wound track ("healing": scratches, roll, natural, box, endRound; Volt: recover, rest, injuryRecovery)',
+    run(request) {
+      const o = object(request);
+      const track = parseTrack(o.track, "track");
+      const r = healTrack(track, o.healing);
+      return trackAnswer(r.track, r.steps);
+    },
+  },
+  kill: {
+    summary: "automatic death: a GM action, no roll (Fudge §4.51; box and Damage Capacity tracks)",
+    run(request) {
+      const track = parseTrack(object(request).track, "track");
+      if (track.config.kind !== "box" && track.config.kind !== "dc")
+        throw new RulesError("track.config.kind", "FUDGE.Error.KillTrackKind", `automatic death needs a "box" or "dc" track (got ${JSON.stringify(track.config.kind)})`, { kind: String(track.config.kind) });
+      const r = applyWound(track, { kill: true });
+      return trackAnswer(r.track, [...r.steps], { ended: r.ended });
+    },
+  },
+  guts: {
+    summary: 'Miniatures Guts: a "check" (new wound, Terrifying …), a "recheck" on a later turn, or the "nearDeath" turn roll',
+    run(request) {
+      const o = object(request);
+      const kind = oneOf(o.check, "check", ["check", "recheck", "nearDeath"] as const, "check");
+      const guts = int(o.guts, "guts", -50, 50);
+      const modifiers = optInt(o.modifiers, "modifiers", 0, -50, 50);
+      if (kind === "nearDeath") {
+        const track = parseTrack(o.track, "track");
+        const r = nearDeathGuts(track, guts, o.dice, modifiers);
+        return trackAnswer(r.track, r.steps, { result: r.result, total: r.total });
+      }
+      const state = parseGutsState(o.state, "state");
+      if (kind === "recheck") {
+        const r = gutsRecheck(state, o.dice, int(o.turn, "turn", 0, 100_000), guts, modifiers, optInt(o.index, "index", 0, 0, 100));
+        return { state: r.state, check: { ...r.check, steps: undefined }, steps: r.steps };
+      }
+      const reason = oneOf(o.reason, "reason", GUTS_REASONS);
+      const r = gutsTrigger(state, { guts, modifiers, faces: o.dice, target: gutsTarget(o, reason, ""), turn: optInt(o.turn, "turn", 0, 0, 100_000), reason });
+      return { state: r.state, check: { ...r.check, steps: undefined }, steps: r.steps };
+    },
+  },
+  recover: {
+    summary: 'Volt recovery: the Recover action (Willpower roll, "dice": [black, white]), "rest", or the "injury" recovery roll',
+    run(request) {
+      const o = object(request);
+      const track = parseTrack(o.track, "track");
+      if (track.config.kind !== "volt") throw new RulesError("track.config.kind", "FUDGE.Volt.Error.NotVoltTrack", `recovery needs a "volt" track (got "${track.config.kind}")`);
+      const kind = oneOf(o.recover, "recover", ["action", "rest", "injury"] as const, "action");
+      if (kind === "rest") {
+        const r = healTrack(track, { type: "rest" });
+        return trackAnswer(r.track, r.steps);
+      }
+      const dice = record(o, "").dice;
+      if (!Array.isArray(dice) || dice.length !== 2) throw new RulesError("dice", "FUDGE.Error.MissingDice", "give the two d20 as [black, white]");
+      const [black, white] = [int(dice[0], at("dice", 0), 1, 20), int(dice[1], at("dice", 1), 1, 20)];
+      if (kind === "action") {
+        const r = recoverAction(track, int(o.willpower, "willpower", 0, 99), black, white);
+        return trackAnswer(r.track, r.steps, { roll: r.roll });
+      }
+      const r = healTrack(track, { type: "injuryRecovery", black, white, strength: int(o.strength, "strength", 0, 99), medical: optInt(o.medical, "medical", 0, 0, 99) });
+      return trackAnswer(r.track, r.steps);
+    },
+  },
+};

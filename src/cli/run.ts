@@ -1,0 +1,68 @@
+/**
+ * Running one `fudge-rules` command from its input text: size and shape checks, the command
+ * table, and the outcome as data (the answer's JSON, a RulesError's JSON, or a crash). The
+ * launcher (fudge-rules.ts) runs this in a worker thread under the budget.
+ */
+import { isRulesError, RulesError } from "../rules/errors";
+import { checkJsonShape } from "../rules/validate";
+import { CLI_BUDGET } from "./budget";
+import { COMMAND_TABLE } from "./commands";
+
+export const COMMANDS = Object.keys(COMMAND_TABLE);
+
+export const USAGE = `usage: fudge-rules <command> [request.json]
+${Object.entries(COMMAND_TABLE)
+  .map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`)
+  .join("\n")}
+Reads a JSON request from the file (or stdin) and prints JSON. See docs/rules-api.md.`;
+
+/** Runs one command on a parsed request (in-process; the library's own budgets still apply). */
+function commandSpec(command: string) {
+  if (Object.hasOwn(COMMAND_TABLE, command)) return COMMAND_TABLE[command];
+  throw new RulesError("command", "FUDGE.Error.UnknownCommand", `unknown command ${JSON.stringify(command.slice(0, 40))}; expected one of ${COMMANDS.join(", ")}`);
+}
+
+export function runCommand(command: string, request: unknown): unknown {
+  const spec = commandSpec(command);
+  if (spec.input !== "text") checkJsonShape(request, "", CLI_BUDGET.depth, CLI_BUDGET.values);
+  return spec.run(request);
+}
+
+export function parseJson(text: string, source: string): unknown {
+  if (text.length > CLI_BUDGET.inputBytes)
+    throw new RulesError("", "FUDGE.Error.TooLarge", `${source} is larger than ${CLI_BUDGET.inputBytes} bytes`, { max: CLI_BUDGET.inputBytes });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    if (e instanceof RangeError) throw new RulesError("", "FUDGE.Error.TooDeep", `${source} is nested too deeply`, { max: CLI_BUDGET.depth });
+    throw new RulesError("", "FUDGE.Error.BadJson", `${source} is not valid JSON (${(e as Error).message.slice(0, 120)})`);
+  }
+  checkJsonShape(value, "", CLI_BUDGET.depth, CLI_BUDGET.values);
+  return value;
+}
+
+/** One command from its raw input text to the answer's JSON text; throws RulesError for bad input. */
+export function runText(command: string, text: string, source: string): string {
+  const request = commandSpec(command).input === "text" ? text : parseJson(text, source);
+  try {
+    return `${JSON.stringify(runCommand(command, request), null, 2)}\n`;
+  } catch (e) {
+    // A stack overflow on some input the shape check let through is still bad input, not a crash.
+    if (e instanceof RangeError && /call stack/i.test(e.message)) throw new RulesError("", "FUDGE.Error.TooDeep", "the request is too complex to process");
+    throw e;
+  }
+}
+
+/** Outcome of a command run: the answer, a RulesError's JSON, or a crash (a bug: exit 1). */
+export type RunOutcome = { ok: string } | { error: ReturnType<RulesError["toJSON"]> } | { crash: string };
+
+export function runCaught(command: string, text: string, source: string): RunOutcome {
+  try {
+    return { ok: runText(command, text, source) };
+  } catch (e) {
+    if (isRulesError(e)) return { error: e.toJSON() };
+    return { crash: (e as Error)?.stack ?? String(e) };
+  }
+}
+
