@@ -31,20 +31,28 @@ const median = (xs) => {
 };
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 
-export async function benchWoundBox({ clicks = 60, preset = "fudge", selector = DEFAULT_BOX, url: given } = {}) {
+/** Serves the playground (unless `url` is given), opens it with `params` in headless Chromium, runs `f(page, errors)`. */
+async function withPlayground(params, given, f) {
   const server = given ? null : await servePlayground({ mode: "preview", quiet: true });
-  const base = given ?? server.url;
   const { browser } = await launchChromium();
   try {
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
     const errors = [];
     page.on("pageerror", (e) => errors.push(String(e)));
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-    const u = new URL(base);
-    u.searchParams.set("preset", preset);
-    u.searchParams.set("fresh", "");
+    const u = new URL(given ?? server.url);
+    for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
     await page.goto(u.toString());
     await page.waitForSelector("body[data-ready=true]");
+    return await f(page, errors);
+  } finally {
+    await browser.close();
+    await server?.close();
+  }
+}
+
+export async function benchWoundBox({ clicks = 60, preset = "fudge", selector = DEFAULT_BOX, url: given } = {}) {
+  return withPlayground({ preset, fresh: "" }, given, async (page, errors) => {
     await page.waitForSelector(selector, { timeout: 10_000 });
     // The box is identified by its action and ref, since every re-render replaces the element.
     const key = await page.$eval(selector, (el) => ({ action: el.getAttribute("data-action"), ref: el.getAttribute("data-ref") }));
@@ -94,10 +102,7 @@ export async function benchWoundBox({ clicks = 60, preset = "fudge", selector = 
       box: boxSel,
       errors,
     };
-  } finally {
-    await browser.close();
-    await server?.close();
-  }
+  });
 }
 
 /**
@@ -106,17 +111,7 @@ export async function benchWoundBox({ clicks = 60, preset = "fudge", selector = 
  * (template + context builder per card, DOM insertion), fresh message ids each run.
  */
 export async function benchChatLog({ runs = 5, cards = 200, url: given } = {}) {
-  const server = given ? null : await servePlayground({ mode: "preview", quiet: true });
-  const base = given ?? server.url;
-  const { browser } = await launchChromium();
-  try {
-    const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
-    const u = new URL(base);
-    for (const [k, v] of Object.entries({ preset: "fudge", fresh: "", nostorage: "", dice: "seed:3" })) u.searchParams.set(k, v);
-    await page.goto(u.toString());
-    await page.waitForSelector("body[data-ready=true]");
+  return withPlayground({ preset: "fudge", fresh: "", nostorage: "", dice: "seed:3" }, given, async (page, errors) => {
     const theodora = await page.evaluate(() => window.__playground.state().actors.find((a) => a.name === "Theodora")._id);
     await page.check(`[data-pg-target="${theodora}"]`);
     await page.click('.pg-window [data-action="attack"]', { modifiers: ["Shift"] });
@@ -143,10 +138,7 @@ export async function benchChatLog({ runs = 5, cards = 200, url: given } = {}) {
       { runs, cards },
     );
     return { cards, runs, medianMs: median(samples), maxMs: Math.max(...samples), under300: median(samples) < 300, errors };
-  } finally {
-    await browser.close();
-    await server?.close();
-  }
+  });
 }
 
 const verdict = (ok) => (ok ? "MET" : "NOT MET");

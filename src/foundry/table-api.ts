@@ -101,38 +101,34 @@ function woundPanel(actor: Actor.Implementation): HTMLElement {
   return panel;
 }
 
+/** A Token HUD icon button (Font Awesome icon, localized tooltip and label). */
+function hudButton(cls: string, icon: string, tooltipKey: string, onClick: (button: HTMLButtonElement) => void): HTMLButtonElement {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = `control-icon ${cls}`;
+  button.dataset.tooltip = game.i18n!.localize(tooltipKey);
+  button.setAttribute("aria-label", button.dataset.tooltip);
+  button.innerHTML = `<i class="fa-solid ${icon}" inert></i>`;
+  button.addEventListener("click", (ev) => {
+    ev.preventDefault();
+    ev.stopPropagation();
+    onClick(button);
+  });
+  return button;
+}
+
 /** Token HUD: wound controls for the token's owners, the duel forecast for the GM (v13 passes an HTMLElement). */
 export function onRenderTokenHUD(hud: { object?: { actor?: Actor.Implementation | null } }, html: HTMLElement): void {
   const actor = hud.object?.actor;
   const col = html.querySelector(".col.right");
   if (!actor || !col) return;
-  if (actor.isOwner) {
-    const toggle = document.createElement("button");
-    toggle.type = "button";
-    toggle.className = "control-icon fudge-hud-wounds-toggle";
-    toggle.dataset.tooltip = game.i18n!.localize("FUDGE.Hud.Wounds");
-    toggle.setAttribute("aria-label", toggle.dataset.tooltip);
-    toggle.innerHTML = `<i class="fa-solid fa-heart-crack" inert></i>`;
-    toggle.addEventListener("click", (ev) => {
-      ev.preventDefault();
-      ev.stopPropagation();
-      const open = toggle.parentElement?.querySelector(".fudge-hud-wounds");
-      if (open) open.remove();
-      else toggle.after(woundPanel(actor));
-    });
-    col.append(toggle);
-  }
-  if (!game.user?.isGM && !worldRules().forecastForPlayers) return;
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "control-icon fudge-forecast";
-  button.dataset.tooltip = game.i18n!.localize("FUDGE.Forecast.Button");
-  button.setAttribute("aria-label", button.dataset.tooltip);
-  button.innerHTML = `<i class="fa-solid fa-scale-balanced" inert></i>`;
-  button.addEventListener("click", (ev) => {
-    ev.preventDefault();
-    ev.stopPropagation();
-    showForecast(actor);
-  });
-  col.append(button);
+  if (actor.isOwner)
+    col.append(
+      hudButton("fudge-hud-wounds-toggle", "fa-heart-crack", "FUDGE.Hud.Wounds", (toggle) => {
+        const open = toggle.parentElement?.querySelector(".fudge-hud-wounds");
+        if (open) open.remove();
+        else toggle.after(woundPanel(actor));
+      }),
+    );
+  if (game.user?.isGM || worldRules().forecastForPlayers) col.append(hudButton("fudge-forecast", "fa-scale-balanced", "FUDGE.Forecast.Button", () => showForecast(actor)));
 }
