@@ -6,7 +6,7 @@
  */
 import { parseDice } from "./dice";
 import { Store, type PlaygroundState } from "./store";
-import { missingKeys, langSources } from "./i18n";
+import { missingKeys, langSources, i18n } from "./i18n";
 import { templatePaths } from "./templates";
 import { sampleActors } from "./packs";
 import * as ui from "./ui";
@@ -62,6 +62,7 @@ function toast(text: string, error = false): void {
   toastTimer = window.setTimeout(() => els.toast.classList.remove("visible"), 4000);
 }
 
+const localize = (k: string) => i18n.localize(k);
 const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Only touches the DOM when the HTML changed (keeps clicks cheap and focus stable). */
@@ -74,16 +75,19 @@ function setHTML(el: Element, html: string): boolean {
 }
 
 /** Selector that finds "the same" element after a re-render, for focus restoring. */
-function focusKey(el: Element | null): string | null {
+function focusKey(el: Element | null): { exact: string; next: string | null } | null {
   if (!el || !(el instanceof HTMLElement)) return null;
   const host = el.closest("[data-pg-doc]") as HTMLElement | null;
   if (!host) return null;
+  const doc = `[data-pg-doc="${CSS.escape(host.dataset.pgDoc ?? "")}"]`;
+  const section = el.closest<HTMLElement>(".fudge-target[data-target-index]");
+  const next = section ? `${doc} [data-target-index="${CSS.escape(section.dataset.targetIndex ?? "")}"] button[data-action]:not([disabled])` : `${doc} button[data-action]:not([disabled])`;
   const attrs = ["data-action", "data-ref", "data-box", "data-item-id", "data-target", "name"]
     .filter((a) => el.hasAttribute(a))
     .map((a) => `[${a}="${CSS.escape(el.getAttribute(a) ?? "")}"]`)
     .join("");
   if (!attrs) return null;
-  return `[data-pg-doc="${CSS.escape(host.dataset.pgDoc ?? "")}"] ${el.tagName.toLowerCase()}${attrs}`;
+  return { exact: `${doc} ${el.tagName.toLowerCase()}${attrs}`, next };
 }
 
 function renderToolbar(s: PlaygroundState): void {
@@ -165,8 +169,11 @@ function render(): void {
   renderToolbar(s);
   renderSheets(s);
   renderChat(s);
-  if (focused && !document.activeElement?.isConnected) (document.querySelector(focused) as HTMLElement | null)?.focus({ preventScroll: true });
-  else if (focused && document.activeElement === document.body) (document.querySelector(focused) as HTMLElement | null)?.focus({ preventScroll: true });
+  if (focused && (!document.activeElement?.isConnected || document.activeElement === document.body)) {
+    // The same control, else the next action of the same card target (Apply → Undo), else of the document.
+    const el = (document.querySelector(focused.exact) ?? (focused.next ? document.querySelector(focused.next) : null)) as HTMLElement | null;
+    el?.focus({ preventScroll: true });
+  }
   lastRenderMs = performance.now() - t0;
   document.body.dataset.revision = String(store.revision);
 }
@@ -232,6 +239,95 @@ function run(f: () => void, docKey?: string): void {
   }
 }
 
+// ─── The attack dialog (the system's template in a <dialog>; Shift-click skips it) ───────
+
+const attackDialog = $<HTMLDialogElement>("#pg-attack-dialog");
+const attackForm = attackDialog.querySelector("form")!;
+const attackBody = attackDialog.querySelector<HTMLElement>(".pg-dialog-body")!;
+let pendingAttack: { action: string; target: HTMLElement; doc: { kind: "actor" | "message"; id: string }; heal?: boolean; rules?: boolean; roll?: boolean } | null = null;
+attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Attack.DialogTitle");
+attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Attack.Roll");
+
+function openAttackDialog(action: string, target: HTMLElement, doc: { kind: "actor" | "message"; id: string }): void {
+  attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Attack.DialogTitle");
+  attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Attack.Roll");
+  attackBody.innerHTML = ui.renderAttackDialog(store, doc.id, target);
+  pendingAttack = { action, target, doc };
+  attackDialog.showModal();
+  attackDialog.querySelector<HTMLElement>("input, select")?.focus();
+}
+
+/** The healing dialog (the same <dialog>, the system's heal-dialog template); false when none is needed. */
+function openHealDialog(action: string, target: HTMLElement, doc: { kind: "actor" | "message"; id: string }): boolean {
+  const html = ui.renderHealDialog(store, doc.id, target);
+  if (html === null) return false;
+  attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Heal.Input.Title");
+  attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Heal.Input.Ok");
+  attackBody.innerHTML = html;
+  pendingAttack = { action, target, doc, heal: true };
+  attackDialog.showModal();
+  attackDialog.querySelector<HTMLElement>("input")?.focus();
+  return true;
+}
+
+/** The trait roll dialog (Difficulty, modifier) in the same <dialog>. */
+function openRollDialog(action: string, target: HTMLElement, doc: { kind: "actor" | "message"; id: string }): void {
+  attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Roll.DialogTitle");
+  attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Roll.Ok");
+  attackBody.innerHTML = ui.renderRollDialog(store, doc.id, target);
+  pendingAttack = { action, target, doc, roll: true };
+  attackDialog.showModal();
+  attackDialog.querySelector<HTMLElement>("select, input")?.focus();
+}
+
+/** The world rules menu (Foundry's settings menu, the same template) in the same <dialog>. */
+$<HTMLButtonElement>("#pg-rules").addEventListener("click", () => {
+  run(() => {
+    attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Settings.Menu.Name");
+    attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Settings.Menu.Save");
+    attackBody.innerHTML = ui.renderRulesMenu(store);
+    pendingAttack = { action: "rules", target: document.body, doc: { kind: "actor", id: "" }, rules: true };
+    attackDialog.showModal();
+  });
+});
+
+/** The odds follow the form: only the odds part is redrawn, so the field being edited keeps focus. */
+function refreshOdds(): void {
+  if (!pendingAttack || pendingAttack.heal || pendingAttack.rules || pendingAttack.roll) return;
+  const p = pendingAttack;
+  run(() => {
+    const tmp = document.createElement("div");
+    tmp.innerHTML = ui.renderAttackDialog(store, p.doc.id, p.target, ui.readDialog(store, attackForm));
+    attackBody.querySelector(".fudge-odds-list")!.innerHTML = tmp.querySelector(".fudge-odds-list")!.innerHTML;
+  });
+}
+attackForm.addEventListener("input", refreshOdds);
+attackForm.addEventListener("change", refreshOdds);
+attackForm.addEventListener("submit", (ev) => {
+  const submitter = (ev as SubmitEvent).submitter as HTMLButtonElement | null;
+  const p = pendingAttack;
+  pendingAttack = null;
+  if (!p || submitter?.value === "cancel") return;
+  if (p.rules) return run(() => ui.saveRulesMenu(store, attackForm));
+  if (p.roll) {
+    const rollOptions = ui.readRollDialog(attackForm);
+    return run(() => void ui.dispatch(store, dice, { ...p, event: ev, rollOptions }));
+  }
+  if (p.heal) {
+    const inputs = ui.readHealDialog(p.target, attackForm);
+    return run(() => {
+      const said = ui.dispatch(store, dice, { ...p, event: ev, inputs });
+      if (said) toast(said);
+    });
+  }
+  const situation = ui.readDialog(store, attackForm);
+  run(() => {
+    ui.rememberSituation(store, situation);
+    ui.dispatch(store, dice, { ...p, event: ev, situation });
+  });
+});
+attackDialog.addEventListener("close", () => (pendingAttack = null));
+
 document.addEventListener("click", (ev) => {
   const target = (ev.target as HTMLElement).closest<HTMLElement>("[data-action]");
   if (!target || target.closest(".pg-toolbar")) return;
@@ -239,7 +335,22 @@ document.addEventListener("click", (ev) => {
   if (!doc) return;
   ev.preventDefault();
   const action = target.dataset.action!;
-  run(() => ui.dispatch(store, dice, { action, target, doc, event: ev }));
+  if (doc.kind === "actor" && (action === "attack" || action === "attackAll") && !ev.shiftKey) return run(() => openAttackDialog(action, target, doc));
+  if (doc.kind === "actor" && (action === "rollTrait" || action === "roll") && !ev.shiftKey) return run(() => openRollDialog(action, target, doc));
+  if (doc.kind === "actor" && action === "heal") {
+    let opened = false;
+    run(() => void (opened = openHealDialog(action, target, doc)));
+    if (opened) return;
+  }
+  if (action === "tab") {
+    // Foundry's own tab action (ApplicationV2 changeTab): the window shows the tab and keeps it.
+    ui.activeTabs.set(doc.id, target.dataset.tab ?? "combat");
+    return render();
+  }
+  run(() => {
+    const said = ui.dispatch(store, dice, { action, target, doc, event: ev });
+    if (said) toast(said);
+  });
 });
 
 document.addEventListener("change", (ev) => {

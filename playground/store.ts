@@ -37,6 +37,8 @@ export interface PlaygroundState {
   targets: string[];
   /** The user's role in this stand-in: "gm" can act on every actor. */
   user: { id: string; name: string; isGM: boolean };
+  /** The user's last attack-dialog choices (Foundry keeps them in a user flag). */
+  attackSituation?: Record<string, unknown>;
 }
 
 export const STORAGE_KEY = "fudge-wounds-playground:v1";

@@ -12,8 +12,12 @@ import { i18n } from "./i18n";
 import { templateExists, foundryPath, missingPartials, renderTemplate, setLadder } from "./templates";
 import { TEMPLATES } from "../src/system/handlebars";
 import { actorSheetContext, itemSheetContext } from "../src/system/sheet";
-import { ladderOf } from "../src/system/view";
+import { healFeedback, ladderOf } from "../src/system/view";
 import { attackCardContext, rollCardContext, type CardViewer } from "../src/system/card";
+import { attackDialogContext, readRollOptions, readSituation, rollDialogContext } from "../src/system/attack-dialog";
+import type { Situation } from "../src/system/combatant";
+import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../src/foundry/heal-pure";
+import { PRESET_GROUPS, applyRulesForm, rulesMenuContext } from "../src/foundry/settings-pure";
 import { ITEM_DEFAULTS, worldRulesFrom, type ActorDoc, type AttackCardData, type ItemDoc, type ItemType, type WorldRules } from "../src/system/data";
 import * as actions from "../src/system/actions";
 import { pipelineFor } from "../src/rules/pipeline";
@@ -25,6 +29,12 @@ export interface ActionCall {
   target: HTMLElement;
   doc: { kind: "actor" | "message"; id: string };
   event: Event;
+  /** Attack: the dialog's choices (absent: the remembered ones, as Shift-click uses). */
+  situation?: Situation;
+  /** Heal: the healing dialog's numbers. */
+  inputs?: Record<string, number>;
+  /** Trait roll: the roll dialog's Difficulty and modifier. */
+  rollOptions?: { difficulty?: number; modifier?: number };
 }
 
 const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -70,6 +80,9 @@ function missingPanel(what: string): string {
 
 const asActor = (a: PlainDoc) => a as unknown as ActorDoc;
 
+/** Each sheet window's open tab (Foundry keeps it in the application's tabGroups). */
+export const activeTabs = new Map<string, string>();
+
 export interface WindowView {
   title: string;
   classes: string[];
@@ -96,7 +109,8 @@ export function renderWindow(key: string, s: PlaygroundState): WindowView | null
   }
   const path = TEMPLATES[actor.type as keyof typeof TEMPLATES];
   if (!path || !templateExists(foundryPath(`../${path}`))) return { title: actor.name, classes: [...base, "actor"], html: missingPanel(`the ${actor.type} sheet (${path ?? "no template"})`) };
-  const ctx = actorSheetContext(asActor(actor), rules, { editable: true, owner: true, ladderNames: names });
+  const targets = s.targets.map((id) => s.actors.find((a) => a._id === id)).filter((x): x is PlainDoc => !!x).map(asActor);
+  const ctx = actorSheetContext(asActor(actor), rules, { editable: true, owner: true, ladderNames: names, targets, activeTab: activeTabs.get(key) });
   return { title: actor.name, classes: [...base, "actor", ...ctx.cssClass.split(/\s+/).filter(Boolean)], html: renderTemplate(path, ctx) };
 }
 
@@ -112,6 +126,85 @@ export function renderCard(m: ChatDoc, s: PlaygroundState): string {
     return renderTemplate(TEMPLATES.rollCard, rollCardContext(m.system as unknown as actions.RollCardData, rules));
   }
   return missingPanel(`a ${m.type} card`);
+}
+
+// ─── Attack dialog: the system's template, odds from the rules core ─────────────────────
+
+function targetsOf(store: Store, attackerId: string): ActorDoc[] {
+  return store.state.targets.filter((id) => id !== attackerId).map((id) => store.actor(id)).filter((x): x is PlainDoc => !!x).map(asActor);
+}
+
+/** The user's last attack choices for the world's preset (Foundry: a user flag). */
+export function rememberedSituation(s: PlaygroundState): Situation {
+  const rules = rulesOf(s);
+  return readSituation(rules.preset, Object.entries(s.attackSituation ?? {}));
+}
+
+/** The attack dialog body for an Attack button (weapon by data-item-id, or the Miniatures action's first weapon). */
+export function renderAttackDialog(store: Store, actorId: string, el: HTMLElement, situation?: Situation): string {
+  const s = store.state;
+  const rules = rulesOf(s);
+  const actor = store.actor(actorId);
+  if (!actor) throw new Error(`no actor ${actorId}`);
+  const a = asActor(actor);
+  let weaponId = data(el, "itemId", "weaponId") ?? null;
+  if (el.dataset.action === "attackAll") weaponId = actions.wieldedAttacks(a, data(el, "kind") === "ranged" ? "ranged" : "melee", rules)[0] ?? null;
+  const weapon = weaponId ? ((a.items ?? []).find((i) => i._id === weaponId) as ItemDoc<"weapon"> | undefined) ?? null : null;
+  return renderTemplate(TEMPLATES.attackDialog, attackDialogContext(a, weapon, targetsOf(store, actorId), rules, situation ?? rememberedSituation(s)));
+}
+
+/** The healing dialog for a heal button, or null when the healing kind needs no input. */
+export function renderHealDialog(store: Store, actorId: string, el: HTMLElement): string | null {
+  const type = data(el, "heal", "type") ?? "";
+  if (!(HEAL_INPUTS[type] ?? []).length) return null;
+  return renderTemplate(TEMPLATES.healDialog, healDialogContext(type, store.actor(actorId)?.name ?? ""));
+}
+
+export function readHealDialog(el: HTMLElement, form: HTMLFormElement): Record<string, number> {
+  const entries = (Array.from(form.elements) as HTMLInputElement[]).filter((x) => x.name).map((x): [string, unknown] => [x.name, x.value]);
+  return readHealInputs(data(el, "heal", "type") ?? "", entries);
+}
+
+/** The world rules menu (the system's settings template): the general and the active preset's options. */
+export function renderRulesMenu(store: Store): string {
+  return renderTemplate(TEMPLATES.rulesMenu, rulesMenuContext(rulesOf(store.state)));
+}
+
+/** Saves the rules menu as Foundry's settings menu does (applyRulesForm checks every field). */
+export function saveRulesMenu(store: Store, form: HTMLFormElement): void {
+  const before = rulesOf(store.state);
+  const data: Record<string, unknown> = {};
+  for (const [k, v] of new FormData(form).entries()) data[k] = v;
+  const after = applyRulesForm(before, data, PRESET_GROUPS[before.preset]);
+  store.update((d) => {
+    d.settings = { ...d.settings, ...(structuredClone(after) as unknown as Record<string, unknown>) };
+    d.preset = after.preset;
+  });
+}
+
+/** The trait roll dialog for a trait's die button. */
+export function renderRollDialog(store: Store, actorId: string, el: HTMLElement): string {
+  const key = data(el, "trait", "traitKey", "key") ?? "";
+  return renderTemplate(TEMPLATES.rollDialog, rollDialogContext(store.actor(actorId)?.name ?? "", key, rulesOf(store.state), ladderNames()));
+}
+
+export function readRollDialog(form: HTMLFormElement): { difficulty?: number; modifier?: number } {
+  return readRollOptions((Array.from(form.elements) as HTMLInputElement[]).filter((x) => x.name).map((x): [string, unknown] => [x.name, x.value]));
+}
+
+export function readDialog(store: Store, form: HTMLFormElement): Situation {
+  const rules = rulesOf(store.state);
+  const entries: [string, unknown][] = [];
+  for (const el of Array.from(form.elements) as HTMLInputElement[]) {
+    if (!el.name) continue;
+    entries.push([el.name, el.type === "checkbox" ? el.checked : el.value]);
+  }
+  return readSituation(rules.preset, entries);
+}
+
+/** Remembers the dialog's choices for the next attack (and for Shift-click). */
+export function rememberSituation(store: Store, situation: Situation): void {
+  store.update((d) => void (d.attackSituation = structuredClone(situation)));
 }
 
 // ─── Updates: Foundry's update semantics ─────────────────────────────────────────────────
@@ -187,7 +280,15 @@ function cardTargetId(el: HTMLElement): string {
   return need(data(holder, "targetId", "actorId"), "target-id");
 }
 
-export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): void {
+/** A feedback sentence (heal, rest, recover) in plain words, for the toast. */
+function feedbackText(f: { key: string; params: Record<string, string | number> }): string {
+  // The step's own sentence first (its params), then the actor's name around it.
+  const what = typeof f.params.what === "string" ? i18n.format(f.params.what, f.params) : "";
+  return i18n.format(f.key, { ...f.params, what });
+}
+
+/** Runs a data-action; returns a feedback sentence to show when the action has one. */
+export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): string | void {
   const s = store.state;
   const rules = rulesOf(s);
   const user = userOf(s);
@@ -204,17 +305,23 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       case "rollTrait":
       case "roll": {
         const key = need(data(el, "trait", "traitKey", "key"), "trait");
-        const card = actions.rollTrait(a, key, traitFaces(key, dice), rules, { user });
+        const card = actions.rollTrait(a, key, traitFaces(key, dice), rules, { user, ...(call.rollOptions ?? {}) });
         return postMessage(store, "rollCard", card, actor.name);
       }
       case "heal": {
-        const r = actions.healWounds(a, { type: need(data(el, "heal", "type"), "heal") }, rules, user);
-        return updateActor(store, actor._id, r.update);
+        // The numbers the healing kind needs come from the healing dialog (as in Foundry).
+        const type = need(data(el, "heal", "type"), "heal");
+        const roll = rngRoller(dice.rng);
+        const request = healingRequest(type, a, call.inputs ?? {}, { fudge: roll("4dF").faces, d20: roll("2d20").faces as [number, number] });
+        const r = actions.healWounds(a, request, rules, user);
+        updateActor(store, actor._id, r.update);
+        return feedbackText(healFeedback(actor.name, r.steps));
       }
       case "recover": {
         const [black, white] = rngRoller(dice.rng)("2d20").faces;
         const r = actions.recover(a, black, white, rules, user);
-        return updateActor(store, actor._id, r.update);
+        updateActor(store, actor._id, r.update);
+        return feedbackText(healFeedback(actor.name, r.steps));
       }
       case "resetTrack":
         return updateActor(store, actor._id, actions.resetTrack(a, user));
@@ -223,14 +330,15 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
         return updateActor(store, actor._id, actions.editCustomLevels(a, call.action === "addCustomLevel" ? "add" : "remove", Number(el.dataset.index ?? -1), user));
       case "attack": {
         const weaponId = data(el, "itemId", "weaponId") ?? null;
-        const targets = s.targets.filter((id) => id !== actor._id).map((id) => store.actor(id)).filter((x): x is PlainDoc => !!x).map(asActor);
-        const card = rollAttackSync((d) => actions.startAttack(a, weaponId, targets, {}, d, rules, user), rngRoller(dice.rng));
+        const situation = call.situation ?? rememberedSituation(s);
+        const card = rollAttackSync((d) => actions.startAttack(a, weaponId, targetsOf(store, actor._id), situation, d, rules, user), rngRoller(dice.rng));
         return postMessage(store, "attackCard", card, actor.name);
       }
       case "attackAll": {
         const kind = data(el, "kind") === "ranged" ? "ranged" : "melee";
-        const targets = s.targets.filter((id) => id !== actor._id).map((id) => store.actor(id)).filter((x): x is PlainDoc => !!x).map(asActor);
-        for (const weaponId of actions.wieldedAttacks(a, kind, rules)) postMessage(store, "attackCard", rollAttackSync((d) => actions.startAttack(a, weaponId, targets, {}, d, rules, user), rngRoller(dice.rng)), actor.name);
+        const targets = targetsOf(store, actor._id);
+        const situation = call.situation ?? rememberedSituation(s);
+        for (const weaponId of actions.wieldedAttacks(a, kind, rules)) postMessage(store, "attackCard", rollAttackSync((d) => actions.startAttack(a, weaponId, targets, situation, d, rules, user), rngRoller(dice.rng)), actor.name);
         return;
       }
       // Plain document operations (Foundry's createEmbeddedDocuments / update / delete, item sheets).
@@ -272,6 +380,24 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
   const msg = store.message(call.doc.id);
   if (!msg) throw new Error(`no message ${call.doc.id}`);
   const card = msg.system as unknown as AttackCardData;
+  if (call.action === "applyAll") {
+    // "Apply to all targets": each target's own Apply in turn, as the Foundry card does.
+    for (const t of card.targets) {
+      const res = t.resolution as { wound?: unknown } | null;
+      if (!res || res.wound === null || res.wound === undefined || actions.liveApplied(t)) continue;
+      const current = store.message(msg._id)!.system as unknown as AttackCardData;
+      const ta = store.actor(t.actorId);
+      if (!ta) continue;
+      const r = actions.applyDamage(current, asActor(ta), user, rules);
+      store.update((d) => {
+        const a = d.actors.find((x) => x._id === t.actorId);
+        if (a) mergeUpdate(a, r.actorUpdate);
+        const m = d.messages.find((x) => x._id === msg._id);
+        if (m) mergeUpdate(m, r.cardUpdate);
+      });
+    }
+    return;
+  }
   const index = el.dataset.targetIndex;
   const targetId = index !== undefined && card.targets?.[Number(index)] ? card.targets[Number(index)].actorId : cardTargetId(el);
   const targetActor = store.actor(targetId);

@@ -8,7 +8,8 @@ import { isRulesError, RulesError } from "../rules/errors";
 import { pipelineFor } from "../rules/pipeline";
 import * as actions from "../system/actions";
 import { attackCardContext, rollCardContext } from "../system/card";
-import type { ActorDoc, AttackCardData } from "../system/data";
+import type { ActorDoc, AttackCardData, ItemDoc } from "../system/data";
+import { attackSituationDialog } from "./dialogs";
 import { TEMPLATES } from "../system/handlebars";
 import { checkCard, defenceFacesOf, defenceLogUpdate, rederiveTarget } from "../system/integrity";
 import { actorLane, plainActor, updateActor, worldRules, writeQueue } from "./bridge";
@@ -53,57 +54,20 @@ function tokenDistance(a: TokenLike, b: TokenLike): number | null {
 
 // ─── Attack ─────────────────────────────────────────────────────────────────────────────
 
-/** The attack dialog: fields by preset (situational modifier, all-out, stun, pulled punch, cover). */
-async function situationDialog(preset: string, weapon: { stunCapable?: boolean; ranged?: boolean } | null): Promise<Record<string, unknown> | null> {
-  const row = (name: string, input: string) => `<div class="form-group"><label>${esc(loc(`FUDGE.Situation.${name}`))}</label><div class="form-fields">${input}</div></div>`;
-  const check = (name: string) => row(name, `<input type="checkbox" name="${name}">`);
-  let html = row("modifier", `<input type="number" name="modifier" value="0" step="1" min="-10" max="10">`);
-  if (preset === "fudge") {
-    html += check("allOutAttack") + check("allOutDefense");
-    if (weapon?.stunCapable) html += check("stun");
-    html += row(
-      "pullPunch",
-      `<select name="pullPunch"><option value="">—</option>${["scratch", "hurt", "veryHurt", "incapacitated"].map((k) => `<option value="${k}">${esc(loc(`FUDGE.Wound.${k}`))}</option>`).join("")}</select>`,
-    );
-  } else if (preset === "miniatures") {
-    if (weapon?.ranged) html += check("cover");
-    html += check("helpless");
-  }
-  const result = await foundry.applications.api.DialogV2.prompt({
-    window: { title: "FUDGE.Attack.DialogTitle" },
-    content: `<div class="fudge-wounds fudge-attack-dialog">${html}</div>`,
-    ok: {
-      label: "FUDGE.Attack.Roll",
-      callback: (_event: Event, button: HTMLButtonElement) => {
-        const f = button.form!;
-        const out: Record<string, unknown> = {};
-        const fd = new FormData(f);
-        const n = Number(fd.get("modifier") ?? 0);
-        if (Number.isInteger(n) && n !== 0) out.modifier = n;
-        for (const k of ["allOutAttack", "allOutDefense", "stun", "cover", "helpless"]) if (fd.get(k) === "on") out[k] = true;
-        const pp = fd.get("pullPunch");
-        if (typeof pp === "string" && pp) out.pullPunch = pp;
-        return out;
-      },
-    },
-    rejectClose: false,
-  } as never);
-  return (result as Record<string, unknown> | null) ?? null;
-}
-
 /** Attack with a weapon (or unarmed) against the user's targeted tokens. */
 /**
  * Attack from a sheet: one situation dialog, then one card per weapon (a single weapon, or every
  * wielded weapon of a Miniatures action — one attack per weapon).
  */
-export async function startAttackFlow(actor: Actor.Implementation, weaponIds: (string | null)[] | string | null): Promise<void> {
+export async function startAttackFlow(actor: Actor.Implementation, weaponIds: (string | null)[] | string | null, opts: { fastForward?: boolean } = {}): Promise<void> {
   const ids = Array.isArray(weaponIds) ? weaponIds : [weaponIds];
   const weaponId = ids[0] ?? null;
   const targets = [...(game.user!.targets as unknown as Set<TokenLike & { document: TokenLike }>)].map((t) => t.document ?? t).filter((t) => t.actor && t.actor !== actor);
   if (!targets.length) throw new RulesError("targets", "FUDGE.Error.NoTargets", "target at least one token");
   const rules = worldRules();
   const weapon = weaponId ? (actor.items.get(weaponId)?.system as { stunCapable?: boolean; ranged?: boolean } | undefined) ?? null : null;
-  const situation = await situationDialog(rules.preset, weapon);
+  const weaponDoc = weaponId ? ((plainActor(actor).items ?? []).find((i) => i._id === weaponId) as ItemDoc<"weapon"> | undefined) ?? null : null;
+  const situation = await attackSituationDialog(plainActor(actor), weaponDoc, targets.map((t) => plainActor(t.actor!)), rules, opts.fastForward);
   if (situation === null) return;
   const own = attackerToken(actor);
   if (rules.preset === "miniatures" && own) {
@@ -178,7 +142,10 @@ export function onRenderChatMessage(message: ChatMessage.Implementation, html: H
         rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.rollCard), ctx as never);
       }
       content.innerHTML = rendered;
-      if (type === "attackCard") wireCard(message, content);
+      if (type === "attackCard") {
+        wireCard(message, content);
+        restoreCardFocus(message, content);
+      }
     } catch (e) {
       // A malformed or oversized card is a RulesError: the card says so; anything else is a bug.
       if (!isRulesError(e)) console.error(`${SYSTEM_ID} | card render`, e);
@@ -187,10 +154,25 @@ export function onRenderChatMessage(message: ChatMessage.Implementation, html: H
   })();
 }
 
+/** After a card button's click re-renders the card, keyboard focus goes to that target's next action. */
+let focusAfterRender: { messageId: string; index: string } | null = null;
+
+function restoreCardFocus(message: ChatMessage.Implementation, root: HTMLElement): void {
+  if (!focusAfterRender || focusAfterRender.messageId !== message.id) return;
+  const section = root.querySelector<HTMLElement>(`.fudge-target[data-target-index="${CSS.escape(focusAfterRender.index)}"]`);
+  const next = section?.querySelector<HTMLElement>("button[data-action]:not([disabled])") ?? root.querySelector<HTMLElement>("button[data-action]:not([disabled])");
+  if (next) {
+    next.focus({ preventScroll: true });
+    focusAfterRender = null;
+  }
+}
+
 function wireCard(message: ChatMessage.Implementation, root: HTMLElement): void {
   root.querySelectorAll<HTMLElement>("[data-action]").forEach((el) => {
     el.addEventListener("click", (ev) => {
       ev.preventDefault();
+      const section = el.closest<HTMLElement>(".fudge-target[data-target-index]");
+      if (section && message.id) focusAfterRender = { messageId: message.id, index: section.dataset.targetIndex ?? "" };
       // The card re-renders after the update; until then the button stays disabled.
       if (el instanceof HTMLButtonElement) el.disabled = true;
       const action = el.dataset.action ?? "";
@@ -203,6 +185,7 @@ function wireCard(message: ChatMessage.Implementation, root: HTMLElement): void 
       if (action === "defend" || action === "apply" || action === "undo") void clickCardAction(message, action, targetId, el.dataset.force === "true").finally(done);
       else if (action === "applyFudgePoint") void clickCardAction(message, "apply", targetId, false, true).finally(done);
       else if (action === "applySelected") void applyToSelected(message).finally(done);
+      else if (action === "applyAll") void applyToAll(message).finally(done);
       else done();
     });
   });
@@ -330,6 +313,15 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
   const r = actions.undoDamage(card, doc, user, rules, { relayed: opts.relayed, force: opts.force, messageId });
   await updateActor(target, r.actorUpdate);
   await writeCardTarget(message, ref, r.cardUpdate);
+}
+
+/** "Apply to all targets": each target's own Apply, one after the other (each checked as a single click is). */
+export async function applyToAll(message: ChatMessage.Implementation): Promise<void> {
+  for (const t of cardData(message).targets) {
+    const res = t.resolution as { wound?: unknown } | null;
+    if (!res || res.wound === null || res.wound === undefined || actions.liveApplied(t)) continue;
+    await clickCardAction(message, "apply", t.actorId);
+  }
 }
 
 /** GM toggle "apply to selected tokens" (dnd5e-style): each selected token that is a target of this card. */

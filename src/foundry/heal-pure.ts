@@ -17,6 +17,27 @@ export const HEAL_INPUTS: Record<string, readonly { name: string; min: number; m
   injuryRecovery: [{ name: "medical", min: 0, max: 99, initial: 0 }],
 };
 
+/** The healing dialog's context (templates/dialog/heal-dialog.hbs), for Foundry and the playground. */
+export function healDialogContext(type: string, actorName: string) {
+  return {
+    actorName,
+    fields: (HEAL_INPUTS[type] ?? []).map((s) => ({ ...s, labelKey: `FUDGE.Heal.Input.${s.name}`, hintKey: `FUDGE.Heal.Hint.${s.name}` })),
+    cssClass: "fudge-wounds fudge-heal-dialog",
+  };
+}
+
+/** A submitted healing form → the numbers healingRequest checks (blank → the field's default). */
+export function readHealInputs(type: string, form: Iterable<[string, unknown]>): Record<string, number> {
+  const specs = HEAL_INPUTS[type] ?? [];
+  const out: Record<string, number> = {};
+  for (const [name, raw] of form) {
+    const s = specs.find((x) => x.name === name);
+    if (!s) continue;
+    out[name] = typeof raw === "string" && raw.trim() === "" ? s.initial : Number(raw);
+  }
+  return out;
+}
+
 export interface HealDice {
   /** Four Fudge dice (−1, 0, +1). */
   fudge: number[];

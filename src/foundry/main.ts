@@ -16,7 +16,9 @@ import { migrateWorld } from "./migration";
 import { registerQueries } from "./queries";
 import { ACTOR_TYPES, ITEM_TYPES, SYSTEM_ID } from "./registry";
 import { applyInitiative, registerSettings } from "./settings";
-import { CharacterSheet, MiniatureSheet, NpcSheet } from "./sheets/actor-sheet";
+import { CharacterSheet, FudgeActorSheet, MiniatureSheet, NpcSheet } from "./sheets/actor-sheet";
+import { onRenderTokenHUD, tableApi } from "./table-api";
+import { fudgeTokenClass } from "./token";
 import { ITEM_SHEETS } from "./sheets/item-sheet";
 import { registerStatusEffects, syncStatuses } from "./statuses";
 import { loadSystemTemplates } from "./templates";
@@ -64,7 +66,9 @@ Hooks.once("init", () => {
   // Not awaited here (Foundry would not wait): early renders await templatesReady().
   void loadSystemTemplates();
 
-  (game.system as unknown as { api: unknown }).api = { endScene, worldRules };
+  (game.system as unknown as { api: unknown }).api = { endScene, worldRules, ...tableApi };
+  // The segmented wound bar on every token (src/foundry/token.ts).
+  (CONFIG.Token as unknown as { objectClass: unknown }).objectClass = fudgeTokenClass();
 });
 
 Hooks.once("ready", () => {
@@ -73,6 +77,13 @@ Hooks.once("ready", () => {
   applyInitiative();
   void migrateWorld();
 });
+
+Hooks.on("renderTokenHUD" as never, ((hud: never, html: HTMLElement) => onRenderTokenHUD(hud, html)) as never);
+// The Attack tooltips give the odds against the user's targets: refresh this user's open sheets.
+Hooks.on("targetToken" as never, ((user: { id: string }) => {
+  if (user.id !== game.user?.id) return;
+  for (const app of foundry.applications.instances.values()) if (app instanceof FudgeActorSheet && app.rendered) void app.render();
+}) as never);
 
 Hooks.on("renderChatMessageHTML", (message, html) => onRenderChatMessage(message as ChatMessage.Implementation, html as HTMLElement));
 

@@ -29,6 +29,7 @@ export const RULE_FIELDS: readonly RuleField[] = [
   f("applyTo", "choice", "general", { choices: APPLY_TARGETS }),
   f("defaultDifficulty", "number", "general", { min: -4, max: 6 }),
   f("clearScratchesAtCombatEnd", "boolean", "general"),
+  f("forecastForPlayers", "boolean", "general"),
   // Fudge §4.53–4.64
   f("fudge.woundMode", "choice", "fudge", { choices: WOUND_MODES }),
   f("fudge.lessLethal", "boolean", "fudge"),
@@ -70,6 +71,55 @@ export const RULE_FIELDS: readonly RuleField[] = [
 
 export const RULE_GROUPS = ["general", "fudge", "fudgeTrack", "miniatures", "fate", "volt"] as const;
 
+/** The settings menu shows the general options and the active preset's own (issue #9). */
+export const PRESET_GROUPS: Record<string, readonly RuleField["group"][]> = {
+  fudge: ["general", "fudge", "fudgeTrack"],
+  miniatures: ["general", "miniatures"],
+  fate: ["general", "fate"],
+  volt: ["general", "volt"],
+};
+
+export interface MenuField {
+  path: string;
+  id: string;
+  type: RuleFieldType;
+  labelKey: string;
+  hintKey: string;
+  value: string | number | boolean;
+  checked: boolean;
+  min: number | null;
+  max: number | null;
+  choices: { value: string; labelKey: string; selected: boolean }[];
+}
+
+/** The settings menu's context (templates/settings/rules-menu.hbs): the active preset's groups only. */
+export function rulesMenuContext(rules: WorldRules) {
+  const groups = PRESET_GROUPS[rules.preset] ?? RULE_GROUPS;
+  return {
+    preset: rules.preset,
+    groups: groups.map((g) => ({
+      key: g,
+      labelKey: `FUDGE.Settings.Group.${g}`,
+      fields: RULE_FIELDS.filter((x) => x.group === g).map((x): MenuField => {
+        const v = formValue(rules, x);
+        return {
+          path: x.path,
+          id: `fudge-rule-${x.path.replaceAll(".", "-")}`,
+          type: x.type,
+          labelKey: labelKey(x.path),
+          hintKey: hintKey(x.path),
+          value: v,
+          checked: v === true,
+          min: x.min ?? null,
+          max: x.max ?? null,
+          choices: (x.choices ?? []).map((c) => ({ value: c, labelKey: choiceKey(x.path, c), selected: c === v })),
+        };
+      }),
+    })),
+    cssClass: "fudge-wounds fudge-rules-menu-body standard-form",
+  };
+}
+
 /** i18n keys of a field's label and hint: FUDGE.Settings.<path>.Name / .Hint. */
 export const labelKey = (path: string) => `FUDGE.Settings.${path}.Name`;
 export const hintKey = (path: string) => `FUDGE.Settings.${path}.Hint`;
@@ -104,9 +154,10 @@ export class SettingsFormError extends Error {
  * over the current rules. Bad input throws SettingsFormError naming the field; the Fudge options
  * are then validated by the rules core (parseFudgeOptions) so a bad table never reaches a card.
  */
-export function applyRulesForm(current: WorldRules, form: Record<string, unknown>): WorldRules {
+export function applyRulesForm(current: WorldRules, form: Record<string, unknown>, groups: readonly string[] = RULE_GROUPS): WorldRules {
   const next = structuredClone(current) as unknown as Record<string, unknown>;
-  for (const field of RULE_FIELDS) {
+  // Only the groups the menu showed: the other presets' options keep their values.
+  for (const field of RULE_FIELDS.filter((x) => groups.includes(x.group))) {
     if (!(field.path in form)) {
       // An unchecked checkbox is absent from submitted form data.
       if (field.type === "boolean") setPath(next, field.path, false);

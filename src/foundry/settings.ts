@@ -7,7 +7,8 @@ import { WORLD_RULE_SETTINGS, defaultWorldRules, type WorldRules } from "../syst
 import { worldRules } from "./bridge";
 import { initiativeFormula } from "./initiative-pure";
 import { INITIATIVE_SETTING, MIGRATION_SETTING, SYSTEM_ID } from "./registry";
-import { RULE_FIELDS, RULE_GROUPS, SettingsFormError, applyRulesForm, changedSettings, choiceKey, formValue, hintKey, labelKey, woundedActors } from "./settings-pure";
+import { PRESET_GROUPS, RULE_GROUPS, SettingsFormError, applyRulesForm, changedSettings, choiceKey, labelKey, rulesMenuContext, woundedActors } from "./settings-pure";
+import { TEMPLATES } from "../system/handlebars";
 
 const { ApplicationV2 } = foundry.applications.api;
 const settings = () => game.settings!;
@@ -93,31 +94,17 @@ export class RulesMenu extends ApplicationV2 {
     form: { handler: RulesMenu.onSubmit, closeOnSubmit: true, submitOnChange: false },
   };
 
+  /** The groups shown (general + the active preset's): only those are read back on submit. */
+  shownGroups: readonly string[] = RULE_GROUPS;
+
   protected override async _renderHTML(): Promise<HTMLElement> {
     const rules = worldRules();
+    this.shownGroups = PRESET_GROUPS[rules.preset] ?? RULE_GROUPS;
     const div = document.createElement("div");
-    div.classList.add("fudge-rules-menu-body", "standard-form", "scrollable");
-    let html = "";
-    for (const group of RULE_GROUPS) {
-      html += `<fieldset><legend>${esc(loc(`FUDGE.Settings.Group.${group}`))}</legend>`;
-      for (const f of RULE_FIELDS.filter((x) => x.group === group)) {
-        const v = formValue(rules, f);
-        const id = `fudge-rule-${f.path.replaceAll(".", "-")}`;
-        let input: string;
-        if (f.type === "boolean") input = `<input type="checkbox" id="${id}" name="${f.path}" ${v ? "checked" : ""}>`;
-        else if (f.type === "number") input = `<input type="number" id="${id}" name="${f.path}" value="${esc(v)}" step="1" min="${f.min}" max="${f.max}">`;
-        else if (f.type === "choice")
-          input = `<select id="${id}" name="${f.path}">${f
-            .choices!.map((c) => `<option value="${esc(c)}" ${c === v ? "selected" : ""}>${esc(loc(choiceKey(f.path, c)))}</option>`)
-            .join("")}</select>`;
-        else if (f.type === "json") input = `<textarea id="${id}" name="${f.path}" rows="3" spellcheck="false">${esc(v)}</textarea>`;
-        else input = `<input type="text" id="${id}" name="${f.path}" value="${esc(v)}">`;
-        html += `<div class="form-group"><label for="${id}">${esc(loc(labelKey(f.path)))}</label><div class="form-fields">${input}</div><p class="hint">${esc(loc(hintKey(f.path)))}</p></div>`;
-      }
-      html += `</fieldset>`;
-    }
-    html += `<footer class="form-footer"><button type="submit"><i class="fa-solid fa-save"></i> ${esc(loc("FUDGE.Settings.Menu.Save"))}</button></footer>`;
-    div.innerHTML = html;
+    div.classList.add("scrollable");
+    div.innerHTML =
+      (await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/${TEMPLATES.rulesMenu}`, rulesMenuContext(rules) as never)) +
+      `<footer class="form-footer"><button type="submit"><i class="fa-solid fa-save"></i> ${esc(loc("FUDGE.Settings.Menu.Save"))}</button></footer>`;
     return div;
   }
 
@@ -129,7 +116,7 @@ export class RulesMenu extends ApplicationV2 {
     const before = worldRules();
     let after: WorldRules;
     try {
-      after = applyRulesForm(before, formData.object);
+      after = applyRulesForm(before, formData.object, this.shownGroups);
     } catch (e) {
       if (e instanceof SettingsFormError) {
         ui.notifications!.error(`${loc(labelKey(e.field.split(".").slice(0, 2).join(".")))}: ${e.message}`);

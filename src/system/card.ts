@@ -10,7 +10,7 @@ import { isRulesError } from "../rules/errors";
 import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "./data";
 import { authorize, fudgePointOffer, liveApplied, isOwner, type RollCardData, type UserRef } from "./actions";
 import { liveRecord, woundLogOf } from "./integrity";
-import { FUDGE_LEVELS, ladderOf, levelView, stepView, trackViewFromRender, type LevelView, type StepView, type TrackView } from "./view";
+import { FUDGE_LEVELS, ladderOf, levelView, stepView, trackViewFromRender, type LevelView, type RowView, type StepView, type TrackView } from "./view";
 
 export interface CardViewer {
   user: UserRef;
@@ -38,8 +38,53 @@ export interface NumberView {
   textKey: string;
 }
 
+/** One die of a roll as the card shows it: a Fudge face (+ / blank / −) or a plain number. */
+export interface FaceView {
+  text: string;
+  css: string;
+  /** Screen-reader / tooltip text of the face ("plus", "blank", "minus", or the number). */
+  labelKey: string;
+}
+
+/** A roll line: who rolled, the faces, and the result on the ladder (Fudge/FATE) or as a number. */
+export interface RollLineView {
+  slot: string;
+  labelKey: string;
+  formula: string;
+  faces: FaceView[];
+  /** The result this roll gave, e.g. the attacker's total: a ladder level (Fudge/FATE), else null. */
+  level: LevelView | null;
+  resultText: string;
+}
+
+/** A short fact of the headline ("RD +2", "damage 8"). */
+export interface FactView {
+  key: string;
+  labelKey: string;
+  text: string;
+}
+
+/** Card state shown on each target: pending (defence to roll), resolved, applied, undone. */
+export type CardState = "pending" | "resolved" | "applied" | "undone";
+
 export interface TargetView {
   index: number;
+  state: CardState;
+  stateKey: string;
+  /** The headline sentence's i18n key and params ("{name} takes {level}", "{attacker} misses"). */
+  headlineKey: string;
+  headlineParams: Record<string, string | number>;
+  /** Penalty of the wound dealt ("−1"), "" where none. */
+  woundPenaltyText: string;
+  facts: FactView[];
+  rolls: RollLineView[];
+  /** Only the rows of the defender's track that this wound changes (before → after). */
+  changedRows: RowView[];
+  /** The defender's condition after the wound (when it is not "able"). */
+  afterConditionKey: string;
+  applyLabelKey: string;
+  applyLabelParams: Record<string, string>;
+  undoLabelParams: Record<string, string>;
   actorId: string;
   name: string;
   defend: string;
@@ -86,6 +131,8 @@ export interface AttackCardContext {
    * button that applies to the tokens the clicking user has selected that are targets of the card.
    */
   canApplySelected: boolean;
+  /** More than one target can take its wound: one button applies them all. */
+  canApplyAll: boolean;
   cssClass: string;
 }
 
@@ -107,18 +154,6 @@ function woundLabels(res: AttackResolution): string[] {
   return res.woundKey.split("+").map((k) => (FUDGE_LEVELS.includes(k) ? `FUDGE.Wound.${k}` : `FUDGE.Card.Wound.${k}`));
 }
 
-function afterView(state: unknown, res: AttackResolution | null): TrackView | null {
-  const t = res?.defenderAfter?.track as Track | undefined;
-  if (!t) return null;
-  try {
-    const view = trackViewFromRender(renderTrack(state === undefined ? t : { config: t.config, state }), false);
-    // Volt: twenty rows are too many for a chat card; it shows the marked rows (the sheet has them all).
-    return view.kind === "volt" ? { ...view, rows: view.rows.filter((r) => r.boxes.some((b) => b.marked)) } : view;
-  } catch (e) {
-    if (isRulesError(e)) return null;
-    throw e;
-  }
-}
 
 function diceViews(t: AttackCardTarget, res: AttackResolution | null): DiceView[] {
   let slots: { id: string; labelKey: string; formula: string }[] = [];
@@ -144,6 +179,73 @@ function numberView(preset: string, key: string, value: number): NumberView {
   return { key, labelKey, value, text: preset === "volt" || PLAIN_NUMBERS.has(key) ? String(value) : signed(value), textKey: "" };
 }
 
+/** Fudge dice show their faces (+, blank, −); other dice their number (Fudge §1.4, Volt 2d20). */
+function faceViews(faces: number[], formula: string): FaceView[] {
+  if (!formula.endsWith("dF")) return faces.map((f) => ({ text: String(f), css: "fudge-face number", labelKey: "" }));
+  return faces.map((f) =>
+    f > 0
+      ? { text: "+", css: "fudge-face plus", labelKey: "FUDGE.Card.Face.plus" }
+      : f < 0
+        ? { text: "\u2212", css: "fudge-face minus", labelKey: "FUDGE.Card.Face.minus" }
+        : { text: "", css: "fudge-face blank", labelKey: "FUDGE.Card.Face.blank" },
+  );
+}
+
+/** The result a roll slot produced: Fudge and FATE read totals on the ladder (Fudge §1.3). */
+const SLOT_TOTAL: Record<string, string> = { attack: "attackerTotal", defense: "defenderTotal", defence: "defenderTotal" };
+function rollLines(dice: DiceView[], raw: Record<string, number[]>, res: AttackResolution | null, preset: string, rules: WorldRules): RollLineView[] {
+  const ladder = preset === "fudge" || preset === "fate" ? ladderOf(rules) : null;
+  return dice.map((d) => {
+    const totalKey = SLOT_TOTAL[d.slot];
+    const total = res && totalKey ? res.numbers[totalKey] : undefined;
+    return {
+      slot: d.slot,
+      labelKey: d.labelKey,
+      formula: d.formula,
+      faces: faceViews(raw[d.slot] ?? [], d.formula),
+      level: ladder && total !== undefined ? levelView(total, ladder) : null,
+      resultText: total !== undefined && !ladder ? String(total) : "",
+    };
+  });
+}
+
+/** The few numbers the headline names: why it landed where it did (RD, damage number, hits, graze). */
+const FACT_KEYS = ["relativeDegree", "damageNumber", "hits"] as const;
+function factsOf(res: AttackResolution): FactView[] {
+  const out: FactView[] = [];
+  for (const key of FACT_KEYS) {
+    const v = res.numbers[key];
+    if (v === undefined) continue;
+    if ((key === "damageNumber" || key === "hits") && !res.hit) continue;
+    out.push({ key, labelKey: `FUDGE.Card.Fact.${key}`, text: key === "relativeDegree" ? signed(v) : String(v) });
+  }
+  if (res.steps.some((s) => s.key.endsWith(".Graze"))) out.push({ key: "graze", labelKey: "FUDGE.Card.Fact.graze", text: "" });
+  return out;
+}
+
+/** Rows of the track whose boxes differ between two views (the part of the track a wound changed). */
+function changedRows(before: TrackView | null, after: TrackView | null): RowView[] {
+  if (!after) return [];
+  const sig = (r: RowView | undefined) => (r ? r.boxes.map((b) => `${b.marked ? 1 : 0}${b.mark ?? ""}${b.overflow ? "o" : ""}${b.stun ? "s" : ""}`).join(",") : "");
+  return after.rows.filter((r) => sig(r) !== sig(before?.rows.find((x) => x.key === r.key)));
+}
+
+function trackAt(res: AttackResolution | null, state: unknown): TrackView | null {
+  const t = res?.defenderAfter?.track as Track | undefined;
+  if (!t || state === undefined) return null;
+  try {
+    return trackViewFromRender(renderTrack({ config: t.config, state }), false);
+  } catch (e) {
+    if (isRulesError(e)) return null;
+    throw e;
+  }
+}
+
+function headlineOf(res: AttackResolution | null, waiting: boolean): string {
+  if (waiting || !res) return "FUDGE.Card.Headline.waiting";
+  return `FUDGE.Card.Headline.${res.outcome}`;
+}
+
 export function attackCardContext(message: { _id?: string; id?: string; system: AttackCardData }, rules: WorldRules, viewer: CardViewer): AttackCardContext {
   const card = message.system;
   const messageId = message._id ?? message.id ?? "";
@@ -156,8 +258,33 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
     const applyVerdict = authorize("apply", viewer.user, actor, card, t);
     const undoVerdict = authorize("undo", viewer.user, actor, card, t, whole ? messageId : undefined);
     const canWound = !!res && res.wound !== null && res.wound !== undefined;
+    const lastUndone = !live && t.applied.length > 0 && t.applied[t.applied.length - 1].undone;
+    const state: CardState = t.defend === "pending" ? "pending" : live ? "applied" : lastUndone ? "undone" : "resolved";
+    const before = trackAt(res, live ? live.before : (t.request as { defender?: { track?: { state?: unknown } } })?.defender?.track?.state);
+    // The defender's track after the wound, rendered once: the changed rows, the wound's row and
+    // (Volt: marked rows only) the `after` view all come from it.
+    const fullAfter = live ? trackAt(res, live.after) : canWound ? trackAt(res, res?.defenderAfter?.track.state) : null;
+    const after = fullAfter && fullAfter.kind === "volt" ? { ...fullAfter, rows: fullAfter.rows.filter((r) => r.boxes.some((b) => b.marked)) } : fullAfter;
+    const woundRowLabel = fullAfter?.rows.find((r) => r.key === res?.woundKey)?.labelKey;
+    const woundLabelKeys = res ? (woundRowLabel ? [woundRowLabel] : woundLabels(res)) : [];
+    const woundRow = fullAfter?.rows.find((r) => r.key === res?.woundKey);
+    const woundPenaltyText = woundRow && woundRow.penaltyText && woundRow.penaltyText !== "0" ? woundRow.penaltyText : "";
+    const level = woundLabelKeys[0] ?? "";
+    const dice = diceViews(t, res);
     return {
       index,
+      state,
+      stateKey: `FUDGE.Card.State.${state}`,
+      headlineKey: headlineOf(res, t.defend === "pending"),
+      headlineParams: { name: actor.name, attacker: card.attackerName },
+      woundPenaltyText,
+      facts: res ? factsOf(res) : [],
+      rolls: rollLines(dice, res ? res.dice : t.dice, res, card.preset, rules),
+      changedRows: changedRows(before, fullAfter),
+      afterConditionKey: fullAfter && fullAfter.condition !== "able" ? fullAfter.conditionKey : "",
+      applyLabelKey: lastUndone ? "FUDGE.Card.ApplyAgain" : "FUDGE.Card.ApplyTo",
+      applyLabelParams: { level, name: actor.name },
+      undoLabelParams: { level, name: actor.name },
       actorId: t.actorId,
       // The live actor's name: a card cannot call a player's character "Goblin".
       name: actor.name,
@@ -169,13 +296,18 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
       outcomeKey: res ? `FUDGE.Card.Outcome.${res.outcome}` : "FUDGE.Card.WaitingDefense",
       hit: res?.hit ?? false,
       woundKey: res?.woundKey ?? null,
-      woundLabelKeys: res ? woundLabels(res) : [],
-      numbers: res ? Object.entries(res.numbers).map(([key, value]) => numberView(card.preset, key, value)) : [],
+      woundLabelKeys,
+      // Only the factors that are not zero; the headline's facts are not repeated.
+      numbers: res
+        ? Object.entries(res.numbers)
+            .filter(([key, value]) => value !== 0 && !(FACT_KEYS as readonly string[]).includes(key))
+            .map(([key, value]) => numberView(card.preset, key, value))
+        : [],
       relativeDegree: res?.numbers.relativeDegree ?? null,
       relativeDegreeText: res && res.numbers.relativeDegree !== undefined ? signed(res.numbers.relativeDegree) : "",
-      dice: diceViews(t, res),
+      dice,
       steps: res ? res.steps.map(stepView) : [],
-      after: live ? afterView(live.after, res) : canWound ? afterView(undefined, res) : null,
+      after,
       followUps: (res?.followUps ?? []).map((f) => ({ type: f.type, labelKey: `FUDGE.FollowUp.${f.type}`, target: f.target })),
       applied: t.applied.map((a) => ({ userId: a.userId, undone: a.undone, ended: a.ended, steps: ((a.steps ?? []) as never[]).map(stepView) })),
       isApplied: !!live,
@@ -200,6 +332,7 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
     situation,
     targets,
     canApplySelected: rules.applyTo === "selected" && targets.some((t) => t.canApply),
+    canApplyAll: targets.filter((t) => t.canApply).length > 1,
     cssClass: `fudge-wounds fudge-card preset-${card.preset}`,
   };
 }

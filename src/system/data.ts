@@ -392,6 +392,8 @@ export interface WorldRules {
   applyTo: ApplyTarget;
   /** Difficulty Level of unopposed rolls (Fudge: default Fair). */
   defaultDifficulty: number;
+  /** Players may see the duel forecast from the Token HUD too (the GM always can). */
+  forecastForPlayers: boolean;
 }
 
 export function defaultWorldRules(): WorldRules {
@@ -420,6 +422,7 @@ export function defaultWorldRules(): WorldRules {
     clearScratchesAtCombatEnd: true,
     applyTo: "targeted",
     defaultDifficulty: 0,
+    forecastForPlayers: false,
   };
 }
 
@@ -439,6 +442,7 @@ export const WORLD_RULE_SETTINGS = [
   "clearScratchesAtCombatEnd",
   "applyTo",
   "defaultDifficulty",
+  "forecastForPlayers",
 ] as const satisfies readonly (keyof WorldRules)[];
 
 function mergeOver(def: unknown, v: unknown): unknown {

@@ -72,7 +72,7 @@ export function registerHelpers(hb: HandlebarsLike, i18n: SystemI18n, opts: Regi
 /** Template paths (relative to the system root), for Foundry's loadTemplates and the playground. */
 export const TEMPLATES = {
   character: "templates/actor/character-sheet.hbs",
-  npc: "templates/actor/npc-sheet.hbs",
+  npc: "templates/actor/character-sheet.hbs",
   miniature: "templates/actor/miniature-sheet.hbs",
   limited: "templates/actor/limited-sheet.hbs",
   weapon: "templates/item/weapon-sheet.hbs",
@@ -83,6 +83,10 @@ export const TEMPLATES = {
   skill: "templates/item/skill-sheet.hbs",
   attackCard: "templates/chat/attack-card.hbs",
   rollCard: "templates/chat/roll-card.hbs",
+  attackDialog: "templates/dialog/attack-dialog.hbs",
+  healDialog: "templates/dialog/heal-dialog.hbs",
+  rollDialog: "templates/dialog/roll-dialog.hbs",
+  rulesMenu: "templates/settings/rules-menu.hbs",
 } as const;
 
 /**
@@ -91,6 +95,11 @@ export const TEMPLATES = {
  */
 export const PARTIALS = {
   "fudge-wound-track": "templates/parts/wound-track.hbs",
+  "fudge-track-row": "templates/parts/track-row.hbs",
+  "fudge-track-box": "templates/parts/track-box.hbs",
+  "fudge-odds": "templates/parts/odds.hbs",
+  "fudge-sheet-tabs": "templates/parts/sheet-tabs.hbs",
+  "fudge-wound-bar": "templates/parts/wound-bar.hbs",
   "fudge-custom-track": "templates/parts/custom-track.hbs",
   "fudge-steps": "templates/parts/steps.hbs",
   "fudge-items": "templates/parts/item-list.hbs",

@@ -27,13 +27,18 @@ import {
   type CustomWoundLevel,
 } from "./data";
 import { fudgeCombatant, itemsOf, miniatureDatacard, trackFor, defenseLevel, weaponSkill } from "./combatant";
-import { ladderOf, levelView, stepView, trackView, type LevelView, type StepView, type TrackView } from "./view";
+import { ladderOf, levelView, stepView, trackView, woundBar, type BarSegment, type LevelView, type StepView, type TrackView } from "./view";
+import { attackOdds, type OddsView } from "./attack-dialog";
 
 export interface SheetOptions {
   editable: boolean;
   owner: boolean;
   /** Localized ladder rung names (FUDGE.Ladder.*), optional. */
   ladderNames?: Partial<Record<string, string>>;
+  /** The viewing user's current targets: each Attack button's tooltip gives the odds against them. */
+  targets?: ActorDoc[];
+  /** The sheet's open tab (Foundry's tabGroups.primary); the first screen is "combat". */
+  activeTab?: string;
 }
 
 export interface ErrorView {
@@ -85,6 +90,12 @@ export interface WeaponRow extends ItemRow {
   factorSteps: StepView[];
   ranged: boolean;
   canAttack: boolean;
+  /** Attack is shown (disabled with a reason) rather than hidden when it cannot be used. */
+  attackShown: boolean;
+  /** Why Attack is disabled ("" when it is not). */
+  attackBlockedKey: string;
+  /** Exact odds against each current target (the Attack button's tooltip). */
+  odds: OddsView[];
 }
 
 export interface SkillRow extends ItemRow {
@@ -145,9 +156,22 @@ export interface ActorSheetContext {
   } | null;
   /** Shown when the actor type does not fit the preset (e.g. a character in a Miniatures world). */
   presetNotice: string;
+  /** Sheet tabs (Foundry's data-action="tab"): combat first, with Attack and the wound track. */
+  tabs: { id: string; labelKey: string; icon: string; active: boolean; cssClass: string }[];
+  tab: Record<string, string>;
+  /** Ladder rungs for the trait selects (Fudge §1.3), lowest first; null where traits are numbers. */
+  ladderChoices: { value: number; label: string }[] | null;
+  /** The token's segmented wound bar (view.ts woundBar), shown under the portrait. */
+  woundBar: BarSegment[];
+  /** The header's wound status: the worst level reached (or Unhurt), as its row names it. */
+  woundLevel: { key: string; params: Record<string, string | number> };
 }
 
 const PRESET_LABEL = (p: string): string => `FUDGE.Preset.${p}`;
+
+type WeaponBase = Omit<WeaponRow, "attackShown" | "attackBlockedKey" | "odds">;
+/** What each actor type's builder fills; actorSheetContext adds the table view (withTableView). */
+export type SheetBase = Omit<ActorSheetContext, "tabs" | "tab" | "ladderChoices" | "woundLevel" | "woundBar" | "weapons"> & { weapons: WeaponBase[] };
 
 export interface CustomLevelRow {
   index: number;
@@ -209,12 +233,12 @@ function skillRows(actor: ActorDoc, ladder: Ladder): SkillRow[] {
   return itemsOf(actor, "skill").map((i) => ({ ...baseItem(i), level: levelView((i.system as SkillData).level, ladder) }));
 }
 
-function weaponRows(actor: ActorDoc, rules: WorldRules, ladder: Ladder, canAttack: boolean): { rows: WeaponRow[]; error: ErrorView | null } {
+function weaponRows(actor: ActorDoc, rules: WorldRules, ladder: Ladder, canAttack: boolean): { rows: WeaponBase[]; error: ErrorView | null } {
   let error: ErrorView | null = null;
   const preset = rules.preset;
-  const rows = itemsOf(actor, "weapon").map((w): WeaponRow => {
+  const rows = itemsOf(actor, "weapon").map((w): WeaponBase => {
     const s = w.system as WeaponData;
-    const row: WeaponRow = {
+    const row: WeaponBase = {
       ...baseItem(w),
       skillLevel: actor.type === "miniature" || preset === "volt" ? null : levelView(weaponSkill(actor, w), ladder),
       factor: null,
@@ -267,7 +291,7 @@ function actorHeader(actor: ActorDoc) {
 }
 
 /** Context of the character (and NPC) sheet. */
-export function characterSheetContext(actor: ActorDoc<"character" | "npc">, rules: WorldRules, opts: SheetOptions): ActorSheetContext {
+function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, opts: SheetOptions): SheetBase {
   const d = actor.system as CharacterData;
   const ladder = ladderOf(rules, opts.ladderNames);
   const preset = rules.preset;
@@ -341,11 +365,19 @@ export function characterSheetContext(actor: ActorDoc<"character" | "npc">, rule
 
 /** Context of the NPC sheet (the character sheet plus the pawn toggle). */
 export function npcSheetContext(actor: ActorDoc<"npc">, rules: WorldRules, opts: SheetOptions): ActorSheetContext {
-  return characterSheetContext(actor, rules, opts);
+  return withTableView(characterBase(actor, rules, opts), actor, rules, opts);
+}
+
+export function characterSheetContext(actor: ActorDoc<"character" | "npc">, rules: WorldRules, opts: SheetOptions): ActorSheetContext {
+  return withTableView(characterBase(actor, rules, opts), actor, rules, opts);
+}
+
+export function miniatureSheetContext(actor: ActorDoc<"miniature">, rules: WorldRules, opts: SheetOptions): ActorSheetContext {
+  return withTableView(miniatureBase(actor, rules, opts), actor, rules, opts);
 }
 
 /** Context of the Miniatures datacard sheet: stats lowered by wounds, MODF/RODF/DDF/HDDF from the rules core. */
-export function miniatureSheetContext(actor: ActorDoc<"miniature">, rules: WorldRules, opts: SheetOptions): ActorSheetContext {
+function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: SheetOptions): SheetBase {
   const d = actor.system as MiniatureData;
   const ladder = ladderOf(rules, opts.ladderNames);
   const track = trackView(() => trackFor(actor, rules), opts.editable);
@@ -372,7 +404,7 @@ export function miniatureSheetContext(actor: ActorDoc<"miniature">, rules: World
       ]
     : [];
   const equippedWeapons = itemsOf(actor, "weapon").filter((w) => w.system.equipped);
-  const weapons: WeaponRow[] = itemsOf(actor, "weapon").map((w) => {
+  const weapons: WeaponBase[] = itemsOf(actor, "weapon").map((w) => {
     const i = equippedWeapons.findIndex((e) => e._id === w._id);
     const dw = dc && i >= 0 ? dc.weapons[i] : null;
     return {
@@ -440,6 +472,41 @@ export function actorSheetContext(actor: ActorDoc, rules: WorldRules, opts: Shee
   if (actor.type === "npc") return npcSheetContext(actor as ActorDoc<"npc">, rules, opts);
   if (actor.type === "character") return characterSheetContext(actor as ActorDoc<"character">, rules, opts);
   throw new RulesError("actor.type", "FUDGE.Error.UnknownActorType", `unknown actor type ${JSON.stringify((actor as ActorDoc).type)}`);
+}
+
+export const SHEET_TABS = [
+  { id: "combat", labelKey: "FUDGE.Sheet.Tab.combat", icon: "fa-solid fa-swords" },
+  { id: "traits", labelKey: "FUDGE.Sheet.Tab.traits", icon: "fa-solid fa-user" },
+  { id: "gear", labelKey: "FUDGE.Sheet.Tab.gear", icon: "fa-solid fa-shield-halved" },
+  { id: "notes", labelKey: "FUDGE.Sheet.Tab.notes", icon: "fa-solid fa-book" },
+] as const;
+
+/**
+ * What every actor sheet adds for the table: tabs, the wound level in the header, ladder choices
+ * for trait selects, and Attack shown disabled with its reason (never hidden) with the exact odds
+ * against the user's targets as its tooltip.
+ */
+function withTableView(ctx: SheetBase, actor: ActorDoc, rules: WorldRules, opts: SheetOptions): ActorSheetContext {
+  const active = SHEET_TABS.some((t) => t.id === opts.activeTab) ? (opts.activeTab as string) : "combat";
+  const tabs = SHEET_TABS.map((t) => ({ ...t, active: t.id === active, cssClass: t.id === active ? "active" : "" }));
+  const tab = Object.fromEntries(tabs.map((t) => [t.id, t.cssClass]));
+  const targets = (opts.targets ?? []).filter((t) => t._id !== actor._id);
+  const weapons = ctx.weapons.map((w) => {
+    const item = (actor.items ?? []).find((i) => i._id === w.id) as ItemDoc<"weapon"> | undefined;
+    const attackBlockedKey = w.canAttack ? "" : !ctx.owner ? "" : w.equipped === false ? "FUDGE.Sheet.AttackBlocked.unequipped" : !ctx.track.canAct ? "FUDGE.Sheet.AttackBlocked.cannotAct" : "FUDGE.Sheet.AttackBlocked.other";
+    const odds = w.canAttack && item ? targets.map((t) => attackOdds(actor, item, t, rules)) : [];
+    return { ...w, attackShown: ctx.owner, attackBlockedKey, odds };
+  });
+  const ladder = ladderOf(rules, opts.ladderNames);
+  // Fudge §1.3: the rungs, worst first, plus any value beyond them a trait holds ("Superb +1").
+  const values = new Set([...ladder.rungs.map((r) => r.value), ...ctx.attributes.map((a) => a.level.value)]);
+  const ladderChoices =
+    ctx.attributes.length && actor.type !== "miniature"
+      ? [...values].sort((a, b) => a - b).map((value) => ({ value, label: levelView(value, ladder).label }))
+      : null;
+  const row = ctx.track.rows.find((r) => r.key === ctx.track.levelKey);
+  const woundLevel = row ? { key: row.labelKey, params: row.labelParams } : { key: ctx.track.levelLabelKey || "FUDGE.Sheet.Unhurt", params: {} };
+  return { ...ctx, weapons, tabs, tab, ladderChoices, woundLevel, woundBar: woundBar(ctx.track) };
 }
 
 // ─── Items ─────────────────────────────────────────────────────────────────────────────

@@ -35,8 +35,20 @@ export interface RowView {
   boxes: BoxView[];
 }
 
+/** Volt: a run of rows with the same penalty and effect, stated once (e.g. "11–15: cannot act"). */
+export interface BandView {
+  index: number;
+  range: string;
+  penaltyText: string;
+  effectKey: string;
+  /** False for a band with neither penalty nor effect (nothing to state). */
+  shown: boolean;
+}
+
 export interface TrackView {
   kind: string;
+  /** Volt's compact grid: the rows lowest first (reading order) and their bands; null otherwise. */
+  grid: { rows: (RowView & { number: string; band: number })[]; bands: BandView[] } | null;
   /** Track label: an i18n key or user text (rendered with `fudgeText`). */
   label: string;
   rows: RowView[];
@@ -111,6 +123,7 @@ export function trackViewFromRender(r: TrackRender, editable: boolean): TrackVie
   const current = r.rows.find((row) => row.key === st.levelKey);
   return {
     kind: r.kind,
+    grid: r.kind === "volt" ? voltGrid(rows) : null,
     label: r.label,
     rows,
     penalty: st.penalty,
@@ -128,6 +141,23 @@ export function trackViewFromRender(r: TrackRender, editable: boolean): TrackVie
   };
 }
 
+/** Volt rows lowest first, grouped into bands of equal penalty and effect (each effect stated once). */
+function voltGrid(rows: RowView[]): NonNullable<TrackView["grid"]> {
+  const asc = [...rows].reverse();
+  const bands: BandView[] = [];
+  const out = asc.map((row, i) => {
+    const prev = asc[i - 1];
+    const number = String(row.labelParams.row ?? i + 1);
+    if (!prev || prev.penaltyText !== row.penaltyText || prev.effectKey !== row.effectKey) bands.push({ index: bands.length, range: number, penaltyText: row.penaltyText === "0" ? "" : row.penaltyText, effectKey: row.effectKey, shown: (!!row.penaltyText && row.penaltyText !== "0") || !!row.effectKey });
+    else {
+      const b = bands[bands.length - 1];
+      b.range = `${b.range.split("\u2013")[0]}\u2013${number}`;
+    }
+    return { ...row, number, band: bands.length - 1 };
+  });
+  return { rows: out, bands };
+}
+
 /** A track view, or an error view when the stored state does not fit the track config. */
 export function trackView(build: () => Track, editable: boolean): TrackView {
   try {
@@ -136,6 +166,7 @@ export function trackView(build: () => Track, editable: boolean): TrackView {
     if (!isRulesError(e)) throw e;
     return {
       kind: "",
+      grid: null,
       label: "",
       rows: [],
       penalty: 0,
@@ -174,4 +205,65 @@ export interface LevelView {
 export function levelView(value: number, ladder: Ladder): LevelView {
   const d = describeLevel(value, ladder);
   return { value, valueText: signed(value), name: d.label, rungKey: `FUDGE.Ladder.${d.rungId}`, beyond: d.beyond, beyondText: d.beyond === 0 ? "" : signed(d.beyond), label: levelWithNumber(value, ladder) };
+}
+
+/** One segment of the token's wound bar: a level, its width by its boxes, marked and open in two shades. */
+export interface BarSegment {
+  key: string;
+  labelKey: string;
+  labelParams: Record<string, string | number>;
+  boxes: number;
+  marked: number;
+  overflow: number;
+  /** Share of the bar's width, in percent (two decimals). */
+  width: string;
+  /** Share of the segment that is marked, in percent. */
+  fill: string;
+}
+
+/**
+ * The segmented wound bar of a token (and the playground's portrait): one segment per level,
+ * lowest first, its width by the level's boxes; Volt as its Stun/Injury rows. The Foundry Token
+ * subclass draws the same segments on the canvas.
+ */
+export function woundBar(track: TrackView): BarSegment[] {
+  const rows = track.kind === "volt" ? [...track.rows].reverse() : track.rows;
+  const total = rows.reduce((n, r) => n + r.boxes.length, 0) || 1;
+  return rows.map((r) => {
+    const marked = r.boxes.filter((b) => b.marked).length;
+    return {
+      key: r.key,
+      labelKey: r.labelKey,
+      labelParams: r.labelParams,
+      boxes: r.boxes.length,
+      marked,
+      overflow: r.boxes.filter((b) => b.overflow).length,
+      width: ((r.boxes.length / total) * 100).toFixed(2),
+      fill: r.boxes.length ? ((marked / r.boxes.length) * 100).toFixed(2) : "0",
+    };
+  });
+}
+
+/**
+ * Feedback after a heal, rest or recover: one sentence naming the actor and what changed (the
+ * last step of the track's own explanation), or "nothing to heal". Hosts show it as a toast.
+ */
+export function healFeedback(name: string, steps: Step[]): { key: string; params: Record<string, string | number> } {
+  const last = steps[steps.length - 1];
+  if (!last) return { key: "FUDGE.Feedback.NothingToHeal", params: { name } };
+  return { key: "FUDGE.Feedback.Healed", params: { name, what: last.key, ...(last.params ?? {}), value: last.value ?? "" } };
+}
+
+/**
+ * The Token HUD's wound controls: for each level, the box a "+" marks (its first open box) and
+ * the box a "−" clears (its last marked one), as refs for the same toggleWoundBox action (and
+ * permission check) the sheet's boxes use. Null where there is nothing to mark or clear.
+ */
+export function hudWoundControls(track: TrackView): { key: string; labelKey: string; labelParams: Record<string, string | number>; addRef: string | null; clearRef: string | null }[] {
+  const rows = track.kind === "volt" ? [...track.rows].reverse() : track.rows;
+  return rows.map((r) => {
+    const open = r.boxes.filter((b) => !b.marked && !b.disabled);
+    const marked = r.boxes.filter((b) => b.marked);
+    return { key: r.key, labelKey: r.labelKey, labelParams: r.labelParams, addRef: open[0]?.ref ?? null, clearRef: marked[marked.length - 1]?.ref ?? null };
+  });
 }

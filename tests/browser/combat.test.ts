@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { resolveTarget } from "../../src/system/actions";
-import { act, missingKeys, noProblems, openPlayground, openSheet, screenshot, setTarget, startBrowser, storedState } from "./helpers";
+import { act, attackVia, missingKeys, noProblems, openPlayground, openSheet, screenshot, setTarget, startBrowser, storedState, reveal, rollVia } from "./helpers";
 import { expectedStatus, trackKey } from "./oracle";
 
 let browser: Browser;
@@ -56,7 +56,7 @@ describe("Miniatures: one attack per wielded weapon", () => {
     const before = (await storedState(page)).messages.length;
     const action = knight.locator('[data-action="attackAll"][data-kind="melee"]');
     expect(await action.count()).toBe(1);
-    await act(page, () => action.click());
+    await attackVia(page, action);
     const after = (await storedState(page)).messages;
     // Sir Knightly wields one melee weapon (his longsword; the shield is not a weapon).
     expect(after.length - before).toBe(1);
@@ -73,7 +73,7 @@ describe("attack → defend → apply → undo", () => {
     const leroy = await openSheet(page, "Leroy");
     await openSheet(page, "Theodora");
     await setTarget(page, "Theodora");
-    await act(page, () => leroy.locator('[data-action="attack"]').first().click());
+    await attackVia(page, leroy.locator('[data-action="attack"]').first());
     const card = lastCard(page);
     await card.waitFor();
     expect(await card.locator('[data-action="apply"]').count()).toBe(0);
@@ -132,7 +132,7 @@ describe("attack → defend → apply → undo", () => {
       await setTarget(page, defender);
       const attack = win.locator('[data-action="attack"]').first();
       expect(await attack.count()).toBe(1);
-      await act(page, () => attack.click());
+      await attackVia(page, attack);
       const card = lastCard(page);
       await card.waitFor();
       const defend = card.locator('[data-action="defend"]');
@@ -175,7 +175,7 @@ describe("wound track on the sheet after wounds", () => {
     const leroy = await openSheet(page, "Leroy");
     await setTarget(page, "Theodora");
     for (let i = 0; i < 4; i++) {
-      await act(page, () => leroy.locator('[data-action="attack"]').first().click());
+      await attackVia(page, leroy.locator('[data-action="attack"]').first());
       const card = lastCard(page);
       await act(page, () => card.locator('[data-action="defend"]').click());
       expect((await lastMessage(page)).system.targets[0].resolution.woundKey).toBe("scratch");
@@ -202,7 +202,8 @@ describe("wound track on the sheet after wounds", () => {
     const win = await openSheet(page, "Leroy");
     await act(page, () => win.locator('.fudge-track-row[data-level="hurt"] .fudge-box').first().click());
     expect(await sheetPenalty(page, "Leroy")).toBe("\u22121");
-    await act(page, () => win.locator('[data-action="rollTrait"][data-trait="attributes.strength"]').click());
+    await reveal(win.locator('[data-action="rollTrait"][data-trait="attributes.strength"]'));
+    await rollVia(page, win.locator('[data-action="rollTrait"][data-trait="attributes.strength"]'));
     const card = lastCard(page);
     const msg = await lastMessage(page);
     expect(msg.type).toBe("rollCard");

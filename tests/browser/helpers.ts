@@ -146,3 +146,40 @@ export async function missingKeys(page: Page): Promise<string[]> {
 }
 
 export const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+
+/**
+ * Clicks an Attack button as a user would: the attack dialog opens (its odds in `[data-odds]`),
+ * its submit button rolls, and the new card is stored. `situation` fills the dialog's fields first.
+ */
+export async function attackVia(page: Page, button: ReturnType<Page["locator"]>, situation: Record<string, string | boolean> = {}): Promise<void> {
+  await button.click();
+  const dialog = page.locator("dialog[open]");
+  await dialog.waitFor();
+  for (const [name, v] of Object.entries(situation)) {
+    const field = dialog.locator(`[name="${name}"]`);
+    if (typeof v === "boolean") await field.setChecked(v);
+    else if ((await field.evaluate((el) => el.tagName)) === "SELECT") await field.selectOption(v);
+    else await field.fill(v);
+  }
+  await act(page, () => dialog.locator('button[type="submit"]').first().click());
+}
+
+/** Opens the sheet tab that holds `target` (Foundry's data-action="tab"), as a user would click it. */
+export async function reveal(target: ReturnType<Page["locator"]>): Promise<void> {
+  const clicked = await target.first().evaluate((el) => {
+    const tab = el.closest<HTMLElement>(".fudge-sheet > .tab");
+    if (!tab || tab.classList.contains("active")) return false;
+    const link = tab.closest(".fudge-sheet")?.querySelector<HTMLElement>(`[data-action="tab"][data-tab="${tab.dataset.tab}"]`);
+    link?.click();
+    return !!link;
+  });
+  if (clicked) await target.first().waitFor({ state: "visible" });
+}
+
+/** Rolls a trait as a user would: its die button opens the roll dialog, whose submit rolls. */
+export async function rollVia(page: Page, button: ReturnType<Page["locator"]>): Promise<void> {
+  await button.click();
+  const dialog = page.locator("dialog[open]");
+  await dialog.waitFor();
+  await act(page, () => dialog.locator('button[type="submit"]').first().click());
+}

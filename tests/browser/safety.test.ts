@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { act, noProblems, openPlayground, openSheet, PRESETS, screenshot, setTarget, startBrowser } from "./helpers";
+import { act, attackVia, noProblems, openPlayground, openSheet, PRESETS, screenshot, setTarget, startBrowser, reveal, rollVia } from "./helpers";
 
 const PAYLOAD = "<img src=x onerror=alert(1)>";
 
@@ -73,7 +73,7 @@ describe("hostile names", () => {
     await setTarget(page, PAYLOAD);
     const attack = leroy.locator('[data-action="attack"]').first();
     if ((await attack.count()) && preset !== "miniatures") {
-      await act(page, () => attack.click());
+      await attackVia(page, attack);
       const card = page.locator("#pg-chat > li.chat-message").last();
       const defend = card.locator('[data-action="defend"]');
       if (await defend.count()) await act(page, () => defend.click());
@@ -86,7 +86,8 @@ describe("hostile names", () => {
     // A roll from her sheet: the roll card names her.
     const roll = hostile.locator('[data-action="rollTrait"]').first();
     if (await roll.count()) {
-      await act(page, () => roll.click());
+      await reveal(roll);
+      await rollVia(page, roll);
       expect(await page.locator("#pg-chat > li.chat-message").last().textContent()).toContain(PAYLOAD);
     }
     await page.waitForTimeout(200);

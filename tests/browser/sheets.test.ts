@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
-import { afterAction, missingKeys, noProblems, openPlayground, openSheet, PRESETS, revision, screenshot, slug, startBrowser, state, storedActor, storedState } from "./helpers";
+import { afterAction, missingKeys, noProblems, openPlayground, openSheet, PRESETS, revision, screenshot, slug, startBrowser, state, storedActor, storedState, reveal } from "./helpers";
 import { expectedStatus } from "./oracle";
 
 let browser: Browser;
@@ -158,6 +158,7 @@ describe("item sheets", () => {
     const ids = await win.locator('[data-action="editItem"][data-item-id]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.itemId!));
     expect(ids.length).toBeGreaterThan(0);
     for (const id of ids) {
+      await reveal(win.locator(`[data-action="editItem"][data-item-id="${id}"]`));
       await win.locator(`[data-action="editItem"][data-item-id="${id}"]`).click();
       const item = page.locator(`.pg-window[data-pg-doc$="/${id}"]`);
       await item.waitFor();
@@ -194,22 +195,27 @@ describe("wound track details", () => {
   it("edits a trait on the sheet through the system's field check; an out-of-range value is refused and reported", async () => {
     const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
     const win = await openSheet(page, "Leroy");
-    const input = win.locator('input[name="system.attributes.strength"]');
+    // Fudge §1.3: traits are chosen by their ladder name.
+    const input = win.locator('select[name="system.attributes.strength"]');
+    await reveal(input);
     const rev = await revision(page);
-    await input.fill("3");
-    await input.press("Tab");
+    await input.selectOption("3");
     await afterAction(page, rev);
     expect((await storedActor(page, "Leroy")).system.attributes.strength).toBe(3);
-    expect(await win.locator('.fudge-trait[data-trait="strength"] .fudge-level-text').textContent()).toMatch(/Superb/);
-    // Out of range: nothing stored, the user is told why (the system's FUDGE.Error text, not a key).
-    await input.fill("99");
-    await input.press("Tab");
+    expect(await win.locator('select[name="system.attributes.strength"] option:checked').textContent()).toMatch(/Superb/);
+    // Out of range (a value the select does not offer, as a hacked client could send): nothing
+    // stored, the user is told why (the system's FUDGE.Error text, not a key).
+    await input.evaluate((el: HTMLSelectElement) => {
+      el.add(new Option("99", "99"));
+      el.value = "99";
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+    });
     await page.locator("#pg-toast.visible").waitFor();
     const msg = (await page.textContent("#pg-toast")) ?? "";
     expect(msg).not.toMatch(/FUDGE\./);
     expect(msg.length).toBeGreaterThan(0);
     expect((await storedActor(page, "Leroy")).system.attributes.strength).toBe(3);
-    expect(await win.locator('input[name="system.attributes.strength"]').inputValue()).toBe("3");
+    expect(await win.locator('select[name="system.attributes.strength"]').inputValue()).toBe("3");
     expect(noProblems(problems)).toEqual([]);
     await context.close();
   });
@@ -218,6 +224,7 @@ describe("wound track details", () => {
     const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
     let win = await openSheet(page, "Leroy");
     let rev = await revision(page);
+    await win.locator(".fudge-track-options summary").click();
     await win.locator('select[name="system.woundTrack.preset"]').selectOption("custom");
     await afterAction(page, rev);
     win = await openSheet(page, "Leroy");

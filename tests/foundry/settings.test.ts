@@ -91,3 +91,17 @@ describe("preset change", () => {
     expect(woundedActors(a).map((x) => x.name)).toEqual(["Leroy"]);
   });
 });
+
+describe("rules menu shows the active preset only (issue #9)", () => {
+  it("the context lists the general and the preset's groups; a submit reads back only those", async () => {
+    const { rulesMenuContext, PRESET_GROUPS } = await import("../../src/foundry/settings-pure");
+    const rules = { ...defaultWorldRules(), preset: "volt" as const };
+    rules.miniatures = { ...rules.miniatures, gangUp: true };
+    expect(rulesMenuContext(rules).groups.map((g) => g.key)).toEqual(["general", "volt"]);
+    // Miniatures' checkbox is not in the Volt menu: absent from the form, it keeps its value.
+    const after = applyRulesForm(rules, { preset: "volt", applyTo: rules.applyTo, defaultDifficulty: String(rules.defaultDifficulty), "volt.recovery": rules.volt.recovery }, PRESET_GROUPS.volt);
+    expect(after.miniatures.gangUp).toBe(true);
+    // Without the groups (every field shown), an absent checkbox is unchecked.
+    expect(applyRulesForm(rules, { preset: "volt", applyTo: rules.applyTo, defaultDifficulty: String(rules.defaultDifficulty), "volt.recovery": rules.volt.recovery, "fudge.graze.table": JSON.stringify(rules.fudge.graze.table), "fudge.minMidMax.table": JSON.stringify(rules.fudge.minMidMax.table), "fudgeTrack.thresholds": "", "fudge.woundMode": rules.fudge.woundMode, "fudge.damageRoll": rules.fudge.damageRoll, "fudge.graze.scaleRaise": rules.fudge.graze.scaleRaise, "fudge.dcVariant": rules.fudge.dcVariant, "fudge.dcAdjust": rules.fudge.dcAdjust, "fudgeTrack.dcTrackScratchesPerHit": String(rules.fudgeTrack.dcTrackScratchesPerHit), "fudgeTrack.dcTrackTerrible": rules.fudgeTrack.dcTrackTerrible, "fudgeTrack.willpowerDifficulty": String(rules.fudgeTrack.willpowerDifficulty), "fate.defaultLabel": rules.fate.defaultLabel }).miniatures.gangUp).toBe(false);
+  });
+});

@@ -6,6 +6,9 @@
 import { isRulesError } from "../../rules/errors";
 import { TEMPLATES } from "../../system/handlebars";
 import { actorSheetContext } from "../../system/sheet";
+import { healFeedback } from "../../system/view";
+import { readRollOptions, rollDialogContext } from "../../system/attack-dialog";
+import { fill } from "../../system/i18n";
 import * as actions from "../../system/actions";
 import { changeActor, plainActor, worldRules, type DerivedActor } from "../bridge";
 import { templatesReady } from "../templates";
@@ -13,12 +16,19 @@ import { ladderNames, reportError, systemPath, userRef } from "../foundry-util";
 import { foundryRoller, postRollNote, postWithRolls } from "../dice";
 import { HEAL_ROLLS, HEAL_TITLES, rollFaces, traitDryFaces, traitFormula } from "../../system/rolling";
 import { startAttackFlow } from "../chat";
-import { HEAL_INPUTS, healingRequest } from "../heal-pure";
+import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../heal-pure";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;
 const { ActorSheetV2 } = foundry.applications.sheets;
 
 type Target = HTMLElement;
+
+/** Heal, rest and recover say what they did, in plain words (a toast). */
+function notifyFeedback(f: { key: string; params: Record<string, string | number> }): void {
+  const fmt = (k: string, p: Record<string, unknown>) => fill(game.i18n!.localize(k), p, (v) => game.i18n!.localize(v));
+  const what = typeof f.params.what === "string" ? fmt(f.params.what, f.params) : "";
+  ui.notifications!.info(fmt(f.key, { ...f.params, name: foundry.utils.escapeHTML(String(f.params.name)), what }));
+}
 const data = (el: Target, ...names: string[]): string | undefined => {
   for (const n of names) if (el.dataset[n] !== undefined) return el.dataset[n];
   return undefined;
@@ -26,6 +36,9 @@ const data = (el: Target, ...names: string[]): string | undefined => {
 
 // @ts-expect-error TS2321/TS2415: the mixin over ActorSheetV2 is too deep for the type checker to compare
 export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
+  /** The combat tab (Attack, wound track) is the first screen; core's tab action switches tabs. */
+  override tabGroups: Record<string, string> = { primary: "combat" };
+
   static override DEFAULT_OPTIONS = {
     classes: ["fudge-wounds", "sheet", "actor"],
     position: { width: 720, height: 780 },
@@ -74,10 +87,18 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     if (this.limitedView) return Object.assign(base, limitedContext(this.actorDoc));
     const self = this as unknown as { isEditable: boolean };
     // Everything the template shows comes from src/system's context builder.
+    const tabGroups = (this as unknown as { tabGroups?: Record<string, string> }).tabGroups ?? {};
+    // The user's targeted tokens: each Attack button's tooltip gives the exact odds against them.
+    const targets = [...((game.user?.targets ?? []) as Iterable<{ actor: Actor.Implementation | null }>)]
+      .map((t) => t.actor)
+      .filter((a): a is Actor.Implementation => !!a && a !== this.actorDoc)
+      .map((a) => plainActor(a));
     const ctx = actorSheetContext(plainActor(this.actorDoc), worldRules(), {
       editable: self.isEditable,
       owner: this.actorDoc.isOwner,
       ladderNames: ladderNames(),
+      targets,
+      activeTab: tabGroups.primary,
     });
     return Object.assign(base, ctx);
   }
@@ -129,14 +150,27 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     await this.act(() => changeActor(this.actorDoc, (doc) => actions.toggleWoundBox(doc, ref, worldRules(), userRef())));
   }
 
-  static async onRollTrait(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
+  /** A trait roll: the roll dialog (Difficulty, modifier); Shift-click rolls at once against the default Difficulty. */
+  static async onRollTrait(this: FudgeActorSheet, event: Event, target: Target): Promise<void> {
     const key = data(target, "trait", "traitKey", "key");
     if (!key) return;
+    let opts: { difficulty?: number; modifier?: number } = {};
+    if ((event as MouseEvent).shiftKey !== true) {
+      const content = await foundry.applications.handlebars.renderTemplate(`systems/fudge-wounds/${TEMPLATES.rollDialog}`, rollDialogContext(this.actorDoc.name ?? "", key, worldRules(), ladderNames()) as never);
+      const result = await foundry.applications.api.DialogV2.prompt({
+        window: { title: "FUDGE.Roll.DialogTitle" },
+        content,
+        ok: { label: "FUDGE.Roll.Ok", callback: (_e: Event, button: HTMLButtonElement) => readRollOptions(new FormData(button.form!).entries()) },
+        rejectClose: false,
+      } as never);
+      if (!result) return;
+      opts = result as typeof opts;
+    }
     await this.act(async () => {
       // Refused before any die is rolled (the rules core checks permission and "can act").
-      actions.rollTrait(plainActor(this.actorDoc), key, traitDryFaces(key), worldRules(), { user: userRef() });
+      actions.rollTrait(plainActor(this.actorDoc), key, traitDryFaces(key), worldRules(), { user: userRef(), ...opts });
       const r = await rollFaces(traitFormula(key), foundryRoller);
-      const card = actions.rollTrait(plainActor(this.actorDoc), key, r.faces, worldRules(), { user: userRef() });
+      const card = actions.rollTrait(plainActor(this.actorDoc), key, r.faces, worldRules(), { user: userRef(), ...opts });
       await postWithRolls({ type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor: this.actorDoc }) }, r.rolls);
     });
   }
@@ -144,7 +178,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
   static async onHeal(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
     const type = data(target, "heal", "type");
     if (!type) return;
-    const inputs = await healInputsDialog(type);
+    const inputs = await healInputsDialog(type, this.actorDoc.name ?? "");
     if (inputs === null) return;
     await this.act(async () => {
       // Only the kinds that roll roll (Fudge §4.8 healing roll 4dF; Volt injury recovery 2d20), as Foundry Rolls.
@@ -152,8 +186,14 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       const rolled = formula ? await rollFaces(formula, foundryRoller) : null;
       const dice = { fudge: formula === "4dF" ? rolled!.faces : [], d20: (formula === "2d20" ? rolled!.faces : [1, 1]) as [number, number] };
       // The track is read in its turn (changeActor), after every earlier write to this actor.
-      await changeActor(this.actorDoc, (doc) => actions.healWounds(doc, healingRequest(type, doc, inputs, dice), worldRules(), userRef()).update);
+      let steps: Parameters<typeof healFeedback>[1] = [];
+      await changeActor(this.actorDoc, (doc) => {
+        const r = actions.healWounds(doc, healingRequest(type, doc, inputs, dice), worldRules(), userRef());
+        steps = r.steps;
+        return r.update;
+      });
       if (rolled) await postRollNote(this.actorDoc, HEAL_TITLES[type] ?? "FUDGE.Heal.Title", [], [rolled]);
+      notifyFeedback(healFeedback(this.actorDoc.name ?? "", steps));
     });
   }
 
@@ -162,8 +202,14 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       // Volt: Recover is a Willpower roll on two d20 (black, white), a Foundry Roll.
       actions.recover(plainActor(this.actorDoc), 1, 1, worldRules(), userRef());
       const rolled = await rollFaces("2d20", foundryRoller);
-      await changeActor(this.actorDoc, (doc) => actions.recover(doc, rolled.faces[0], rolled.faces[1], worldRules(), userRef()).update);
+      let steps: Parameters<typeof healFeedback>[1] = [];
+      await changeActor(this.actorDoc, (doc) => {
+        const r = actions.recover(doc, rolled.faces[0], rolled.faces[1], worldRules(), userRef());
+        steps = r.steps;
+        return r.update;
+      });
       await postRollNote(this.actorDoc, "FUDGE.Heal.Recover", [], [rolled]);
+      notifyFeedback(healFeedback(this.actorDoc.name ?? "", steps));
     });
   }
 
@@ -179,14 +225,17 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     await this.act(() => this.actorDoc.update(actions.editCustomLevels(plainActor(this.actorDoc), op, Number(target.dataset.index ?? -1), userRef()) as never));
   }
 
-  static async onAttack(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
-    await this.act(() => startAttackFlow(this.actorDoc, data(target, "itemId", "weaponId") ?? null));
+  /** Attack: the attack dialog (odds per target); Shift-click rolls at once with the remembered choices. */
+  static async onAttack(this: FudgeActorSheet, event: Event, target: Target): Promise<void> {
+    const fastForward = (event as MouseEvent).shiftKey === true;
+    await this.act(() => startAttackFlow(this.actorDoc, data(target, "itemId", "weaponId") ?? null, { fastForward }));
   }
 
   /** Miniatures: one attack with every wielded weapon of a kind (melee or ranged). */
-  static async onAttackAll(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
+  static async onAttackAll(this: FudgeActorSheet, event: Event, target: Target): Promise<void> {
     const kind = data(target, "kind") === "ranged" ? "ranged" : "melee";
-    await this.act(() => startAttackFlow(this.actorDoc, actions.wieldedAttacks(plainActor(this.actorDoc), kind, worldRules())));
+    const fastForward = (event as MouseEvent).shiftKey === true;
+    await this.act(() => startAttackFlow(this.actorDoc, actions.wieldedAttacks(plainActor(this.actorDoc), kind, worldRules()), { fastForward }));
   }
 
   static async onCreateItem(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
@@ -223,19 +272,16 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
 }
 
 /** Asks for the numbers a heal kind needs (HEAL_INPUTS); none → no dialog. */
-async function healInputsDialog(type: string): Promise<Record<string, number> | null> {
-  const specs = HEAL_INPUTS[type] ?? [];
-  if (!specs.length) return {};
-  const esc = (v: unknown) => foundry.utils.escapeHTML(String(v));
-  const content = specs
-    .map((s) => `<div class="form-group"><label>${esc(game.i18n!.localize(`FUDGE.Heal.Input.${s.name}`))}</label><div class="form-fields"><input type="number" name="${s.name}" value="${s.initial}" min="${s.min}" max="${s.max}" step="1"></div></div>`)
-    .join("");
+/** The numbers a healing kind needs (templates/dialog/heal-dialog.hbs); null when closed. */
+async function healInputsDialog(type: string, actorName: string): Promise<Record<string, number> | null> {
+  if (!(HEAL_INPUTS[type] ?? []).length) return {};
+  const content = await foundry.applications.handlebars.renderTemplate(`systems/fudge-wounds/${TEMPLATES.healDialog}`, healDialogContext(type, actorName) as never);
   const result = await foundry.applications.api.DialogV2.prompt({
     window: { title: `FUDGE.Heal.Input.Title` },
-    content: `<div class="fudge-wounds">${content}</div>`,
+    content,
     ok: {
       label: "FUDGE.Heal.Input.Ok",
-      callback: (_e: Event, button: HTMLButtonElement) => Object.fromEntries(specs.map((s) => [s.name, Number(new FormData(button.form!).get(s.name))])),
+      callback: (_e: Event, button: HTMLButtonElement) => readHealInputs(type, new FormData(button.form!).entries()),
     },
     rejectClose: false,
   } as never);

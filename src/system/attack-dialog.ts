@@ -1,0 +1,277 @@
+/**
+ * The attack dialog and the odds on screen: which situational options the world's preset offers
+ * (each with a one-line hint), how a submitted form reads back into a Situation, and the exact
+ * outcome distribution of an attack against each target (the rules core's `exactOdds`), as the
+ * dialog's bar, the Attack button's tooltip and `game.system.api.odds` show it.
+ * Pure functions over plain documents: Foundry's DialogV2 and the playground render the same
+ * template (templates/dialog/attack-dialog.hbs) from the same context.
+ */
+import { exactOdds, type AttackOdds } from "../rules/odds";
+import { duelForecast } from "../rules/forecast";
+import { isRulesError } from "../rules/errors";
+import type { PresetId } from "../rules/pipeline";
+import { renderTrack } from "../rules/track";
+import { attackRequest, SITUATION_FIELDS, trackFor, type Situation } from "./combatant";
+import type { ActorDoc, ItemDoc, WorldRules } from "./data";
+import { FUDGE_LEVELS, ladderOf, levelView } from "./view";
+
+export interface SituationField {
+  name: string;
+  type: "number" | "checkbox" | "select";
+  labelKey: string;
+  hintKey: string;
+  value: string | number;
+  checked: boolean;
+  choices: { value: string; labelKey: string; selected: boolean }[];
+}
+
+interface FieldSpec {
+  type: SituationField["type"];
+  /** Offered only for ranged weapons / stun-capable weapons. */
+  only?: "ranged" | "stun";
+  choices?: string[];
+}
+
+/** The options each preset's attack takes (combatant.ts SITUATION_FIELDS), as form fields. */
+const FIELDS: Record<PresetId, Record<string, FieldSpec>> = {
+  fudge: {
+    modifier: { type: "number" },
+    defenderModifier: { type: "number" },
+    allOutAttack: { type: "checkbox" },
+    allOutDefense: { type: "checkbox" },
+    stun: { type: "checkbox", only: "stun" },
+    pullPunch: { type: "select", choices: ["", "scratch", "hurt", "veryHurt", "incapacitated"] },
+  },
+  fate: { modifier: { type: "number" }, defenseModifier: { type: "number" } },
+  volt: { modifier: { type: "number" }, distance: { type: "number", only: "ranged" } },
+  miniatures: {
+    modifier: { type: "number" },
+    gangUp: { type: "number" },
+    rangeInches: { type: "number", only: "ranged" },
+    cover: { type: "checkbox", only: "ranged" },
+    friendShootsIntoMelee: { type: "checkbox", only: "ranged" },
+    inContact: { type: "checkbox", only: "ranged" },
+    helpless: { type: "checkbox" },
+    surprised: { type: "checkbox" },
+  },
+};
+
+type WeaponLike = Pick<ItemDoc<"weapon">, "system"> | null;
+
+const isRanged = (w: WeaponLike) => !!(w?.system as { ranged?: boolean } | undefined)?.ranged;
+const isStun = (w: WeaponLike) => !!(w?.system as { stunCapable?: boolean } | undefined)?.stunCapable;
+
+/** The preset's situational options for this weapon, filled from the user's last choice. */
+export function situationFields(preset: PresetId, weapon: WeaponLike, last: Situation = {}): SituationField[] {
+  const specs = FIELDS[preset] ?? {};
+  return Object.entries(specs)
+    .filter(([name, f]) => SITUATION_FIELDS[preset].includes(name) && (!f.only || (f.only === "ranged" ? isRanged(weapon) : isStun(weapon))))
+    .map(([name, f]) => {
+      const v = last[name];
+      return {
+        name,
+        type: f.type,
+        labelKey: `FUDGE.Situation.${name}`,
+        hintKey: `FUDGE.Attack.Hint.${name}`,
+        value: f.type === "number" ? (typeof v === "number" ? v : 0) : typeof v === "string" ? v : "",
+        checked: v === true,
+        choices: (f.choices ?? []).map((c) => ({ value: c, labelKey: c ? (FUDGE_LEVELS.includes(c) ? `FUDGE.Wound.${c}` : c) : "FUDGE.Attack.NoPull", selected: v === c })),
+      };
+    });
+}
+
+/**
+ * A submitted (or changed) dialog form → the attack's Situation. Values are claims from a form:
+ * numbers must be whole and within ±30, anything else is dropped; only the preset's fields count.
+ */
+export function readSituation(preset: PresetId, form: Iterable<[string, unknown]>): Situation {
+  const specs = FIELDS[preset] ?? {};
+  const out: Situation = {};
+  for (const [name, raw] of form) {
+    const f = specs[name];
+    if (!f) continue;
+    if (f.type === "checkbox") {
+      if (raw === true || raw === "on" || raw === "true") out[name] = true;
+    } else if (f.type === "number") {
+      const n = Number(raw);
+      if (typeof raw === "string" && raw.trim() === "") continue;
+      if (Number.isInteger(n) && Math.abs(n) <= 30 && n !== 0) out[name] = n;
+    } else if (typeof raw === "string" && raw && (f.choices ?? []).includes(raw)) out[name] = raw;
+  }
+  return out;
+}
+
+export interface OddsSegment {
+  key: string;
+  /** Outcome label ("Miss", "Standoff") or a wound level's labels (Volt "stun+injury" has two). */
+  labelKeys: string[];
+  p: number;
+  pctText: string;
+  /** Width of the bar segment in percent (two decimals). */
+  width: string;
+  css: string;
+}
+
+export interface OddsView {
+  targetId: string;
+  name: string;
+  /**
+   * The name escaped once more for data-tooltip: Foundry's tooltip shows its text as HTML, so a
+   * name the template escapes once would be markup again inside the tooltip.
+   */
+  tooltipName: string;
+  segments: OddsSegment[];
+  /** One line: "Wound 58% · Standoff 15% · Miss 26%". */
+  summary: { label: string; pctText: string }[];
+  error: { key: string; params: Record<string, string | number> } | null;
+}
+
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export const pct = (p: number): string => {
+  const v = p * 100;
+  if (v > 0 && v < 1) return "<1%";
+  if (v < 100 && v > 99) return ">99%";
+  return `${Math.round(v)}%`;
+};
+
+/** Label of a wound level in the odds: the Fudge level names, else this layer's card labels. */
+function woundLabel(key: string): string[] {
+  return key.split("+").map((k) => (FUDGE_LEVELS.includes(k) ? `FUDGE.Wound.${k}` : `FUDGE.Card.Wound.${k}`));
+}
+
+/** The odds of an attack as the bar draws it: miss, standoff, no damage, then each wound level. */
+export function oddsSegments(odds: AttackOdds, levelLabel: (key: string) => string[] = woundLabel): OddsSegment[] {
+  const segs: OddsSegment[] = [];
+  const push = (key: string, labelKeys: string[], p: number, css: string) => {
+    if (p <= 0) return;
+    segs.push({ key, labelKeys, p, pctText: pct(p), width: (p * 100).toFixed(2), css });
+  };
+  for (const o of ["miss", "standoff", "noDamage", "gmJudgement"]) push(o, [`FUDGE.Card.Outcome.${o}`], odds.outcomes[o] ?? 0, `odds-${o}`);
+  Object.entries(odds.woundLevels)
+    .filter(([k]) => k !== "none")
+    .forEach(([k, p], i) => push(`wound.${k}`, levelLabel(k), p, `odds-wound odds-wound-${Math.min(i, 5)}`));
+  return segs;
+}
+
+/** The odds of this attacker's attack with this weapon against one target, for the dialog. */
+export function attackOdds(attacker: ActorDoc, weapon: ItemDoc<"weapon"> | null, target: ActorDoc, rules: WorldRules, situation: Situation = {}): OddsView {
+  const view: OddsView = { targetId: target.uuid ?? target._id, name: target.name, tooltipName: escapeHtml(target.name), segments: [], summary: [], error: null };
+  try {
+    const odds = exactOdds(attackRequest(attacker, weapon, target, rules, situation));
+    // A level's name as the defender's own track names it (FATE "Clipped", a custom level …).
+    const rows = renderTrack(trackFor(target, rules)).rows;
+    view.segments = oddsSegments(odds, (key) => key.split("+").map((k) => rows.find((r) => r.key === k)?.labelKey ?? woundLabel(k)[0]));
+    const hit = odds.outcomes.wound ?? 0;
+    view.summary = [
+      { label: "FUDGE.Card.Outcome.wound", pctText: pct(hit) },
+      ...["standoff", "noDamage", "miss"].filter((o) => (odds.outcomes[o] ?? 0) > 0).map((o) => ({ label: `FUDGE.Card.Outcome.${o}`, pctText: pct(odds.outcomes[o]) })),
+    ];
+  } catch (e) {
+    if (!isRulesError(e)) throw e;
+    view.error = { key: e.key, params: e.params };
+  }
+  return view;
+}
+
+export interface AttackDialogContext {
+  preset: PresetId;
+  attackerName: string;
+  weaponName: string;
+  fields: SituationField[];
+  odds: OddsView[];
+  cssClass: string;
+}
+
+export function attackDialogContext(
+  attacker: ActorDoc,
+  weapon: ItemDoc<"weapon"> | null,
+  targets: ActorDoc[],
+  rules: WorldRules,
+  situation: Situation = {},
+): AttackDialogContext {
+  return {
+    preset: rules.preset,
+    attackerName: attacker.name,
+    weaponName: weapon?.name ?? "",
+    fields: situationFields(rules.preset, weapon, situation),
+    odds: targets.map((t) => attackOdds(attacker, weapon, t, rules, situation)),
+    cssClass: `fudge-wounds fudge-attack-dialog preset-${rules.preset}`,
+  };
+}
+
+// ─── Duel forecast (two combatants attacking each other in turn) ─────────────────────────
+
+/** The weapon a combatant fights with in a forecast: its first equipped weapon (else unarmed). */
+export function mainWeapon(actor: ActorDoc): ItemDoc<"weapon"> | null {
+  return ((actor.items ?? []).find((i) => i.type === "weapon" && (i.system as { equipped?: boolean }).equipped) as ItemDoc<"weapon"> | undefined) ?? null;
+}
+
+/** The rules core's duel request for two actors, each with its main weapon (docs/rules-api.md `forecast`). */
+export function duelRequest(a: ActorDoc, b: ActorDoc, rules: WorldRules): Record<string, unknown> {
+  const ab = attackRequest(a, mainWeapon(a), b, rules);
+  const ba = attackRequest(b, mainWeapon(b), a, rules);
+  return { preset: rules.preset, a: ab.attacker, b: ba.attacker, options: ab.options, situation: {} };
+}
+
+export interface ForecastView {
+  aName: string;
+  bName: string;
+  /** P(a wins) = P(b is out first), and the other way round. */
+  aWins: number;
+  bWins: number;
+  aWinsText: string;
+  bWinsText: string;
+  stalemateText: string;
+  /** Expected exchanges ("3.6"), "" when a stalemate is possible. */
+  exchangesText: string;
+  error: { key: string; params: Record<string, string | number> } | null;
+}
+
+/** The duel forecast as the GM reads it: win chances and expected exchanges (exact, rules core). */
+export function forecastView(a: ActorDoc, b: ActorDoc, rules: WorldRules): ForecastView {
+  const view: ForecastView = { aName: a.name, bName: b.name, aWins: 0, bWins: 0, aWinsText: "", bWinsText: "", stalemateText: "", exchangesText: "", error: null };
+  try {
+    const f = duelForecast(duelRequest(a, b, rules));
+    Object.assign(view, {
+      aWins: f.bOut,
+      bWins: f.aOut,
+      aWinsText: pct(f.bOut),
+      bWinsText: pct(f.aOut),
+      stalemateText: f.stalemate > 0 ? pct(f.stalemate) : "",
+      exchangesText: f.expectedExchanges === null ? "" : f.expectedExchanges.toFixed(1),
+    });
+  } catch (e) {
+    if (!isRulesError(e)) throw e;
+    view.error = { key: e.key, params: e.params };
+  }
+  return view;
+}
+
+// ─── Trait roll dialog ───────────────────────────────────────────────────────────────────
+
+/** The trait roll dialog (templates/dialog/roll-dialog.hbs): Difficulty by ladder name, and a modifier. */
+export function rollDialogContext(actorName: string, traitKey: string, rules: WorldRules, ladderNames: Partial<Record<string, string>> = {}) {
+  const volt = traitKey.startsWith("volt.");
+  const ladder = ladderOf(rules, ladderNames);
+  return {
+    actorName,
+    volt,
+    // Fudge §3.4: the GM sets a Difficulty Level on the ladder (default: the world's).
+    difficulties: volt ? [] : [...ladder.rungs].reverse().map((r) => ({ value: r.value, label: levelView(r.value, ladder).label, selected: r.value === rules.defaultDifficulty })),
+    modifier: 0,
+    cssClass: "fudge-wounds fudge-roll-dialog",
+  };
+}
+
+/** A submitted roll form → rollTrait's options (claims checked: whole numbers in range). */
+export function readRollOptions(form: Iterable<[string, unknown]>): { difficulty?: number; modifier?: number } {
+  const out: { difficulty?: number; modifier?: number } = {};
+  for (const [name, raw] of form) {
+    const n = Number(raw);
+    if (typeof raw !== "string" || raw.trim() === "" || !Number.isInteger(n) || Math.abs(n) > 30) continue;
+    if (name === "difficulty") out.difficulty = n;
+    if (name === "modifier" && n !== 0) out.modifier = n;
+  }
+  return out;
+}

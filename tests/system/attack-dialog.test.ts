@@ -1,0 +1,132 @@
+/**
+ * The attack dialog's pure parts and the odds/forecast on screen: fields per preset, reading a
+ * form back (claims checked), exact odds segments that sum to 1, the duel forecast of the seed's
+ * pair (issue #9's figures), and the sheet's Attack tooltip / disabled reason.
+ */
+import { describe, expect, test } from "vitest";
+import { exactOdds } from "../../src/rules/odds";
+import { attackRequest } from "../../src/system/combatant";
+import { attackDialogContext, attackOdds, forecastView, mainWeapon, readSituation, situationFields } from "../../src/system/attack-dialog";
+import { actorSheetContext } from "../../src/system/sheet";
+import { findSample } from "../../src/cli/samples";
+import { rulesFor, PRESET_IDS } from "./fixtures";
+
+// The pack's Leroy and Theodora (the seed's pair), as the playground and the CLI use them.
+const leroy = () => structuredClone(findSample("Leroy", "a"));
+const theodora = () => structuredClone(findSample("Theodora", "b"));
+
+describe("attack dialog", () => {
+  test("each preset offers only its own situational options, each with a hint", () => {
+    const names = (p: (typeof PRESET_IDS)[number]) => situationFields(p, null).map((f) => f.name);
+    expect(names("fudge")).toEqual(["modifier", "defenderModifier", "allOutAttack", "allOutDefense", "pullPunch"]);
+    expect(names("fate")).toEqual(["modifier", "defenseModifier"]);
+    expect(names("volt")).toEqual(["modifier"]);
+    expect(names("miniatures")).toContain("gangUp");
+    for (const p of PRESET_IDS) for (const f of situationFields(p, null)) expect(f.hintKey).toBe(`FUDGE.Attack.Hint.${f.name}`);
+  });
+
+  test("a form reads back into a Situation; out-of-range or foreign values are dropped", () => {
+    expect(readSituation("fudge", [["modifier", "2"], ["allOutAttack", "on"], ["pullPunch", "hurt"], ["cover", "on"]])).toEqual({ modifier: 2, allOutAttack: true, pullPunch: "hurt" });
+    expect(readSituation("fudge", [["modifier", "99"], ["pullPunch", "dead"], ["modifier", "1.5"]])).toEqual({});
+    expect(readSituation("fate", [["modifier", "0"], ["defenseModifier", "-1"]])).toEqual({ defenseModifier: -1 });
+  });
+
+  test("the remembered choice fills the fields", () => {
+    const f = situationFields("fudge", null, { modifier: 1, allOutAttack: true, pullPunch: "scratch" });
+    expect(f.find((x) => x.name === "modifier")!.value).toBe(1);
+    expect(f.find((x) => x.name === "allOutAttack")!.checked).toBe(true);
+    expect(f.find((x) => x.name === "pullPunch")!.choices.find((c) => c.selected)!.value).toBe("scratch");
+  });
+
+  test("Leroy vs Theodora: the odds segments are the rules core's exact odds (58 % wound, 15 % standoff, 26 % miss)", () => {
+    const rules = rulesFor("fudge");
+    const a = leroy();
+    const w = (a.items ?? []).find((i) => i.type === "weapon") as never;
+    const view = attackOdds(a, w, theodora(), rules);
+    const odds = exactOdds(attackRequest(a, w, theodora(), rules));
+    const p = Object.fromEntries(view.segments.map((s) => [s.key, s.p]));
+    expect(p.miss).toBeCloseTo(odds.outcomes.miss, 12);
+    expect(p.standoff).toBeCloseTo(odds.outcomes.standoff, 12);
+    expect(view.segments.reduce((s, x) => s + x.p, 0)).toBeCloseTo(1, 12);
+    expect(view.summary.map((s) => s.pctText)).toEqual(["58%", "15%", "26%"]);
+    // The segments name the defender's own track levels.
+    expect(view.segments.filter((s) => s.key.startsWith("wound.")).map((s) => s.labelKeys[0])).toContain("FUDGE.Wound.hurt");
+    // All-out attack moves the odds towards wounds.
+    const allOut = attackOdds(a, w, theodora(), rules, { allOutAttack: true });
+    expect(allOut.segments.find((s) => s.key === "miss")!.p).toBeLessThan(p.miss);
+  });
+
+  test("every preset's dialog context renders odds for its sample pair", () => {
+    for (const preset of ["fudge", "fate", "volt"] as const) {
+      const ctx = attackDialogContext(leroy(), mainWeapon(leroy()), [theodora()], rulesFor(preset));
+      expect(ctx.odds[0].error).toBeNull();
+      expect(ctx.odds[0].segments.reduce((s, x) => s + x.p, 0)).toBeCloseTo(1, 9);
+    }
+  });
+
+  test("duel forecast Leroy vs Theodora: Leroy wins 75 %, Theodora 25 %, over about 3.6 exchanges (the rules core's forecast)", () => {
+    const f = forecastView(leroy(), theodora(), rulesFor("fudge"));
+    expect(f.error).toBeNull();
+    expect(f.aWinsText).toBe("75%");
+    expect(f.bWinsText).toBe("25%");
+    expect(Number(f.exchangesText)).toBeCloseTo(3.6, 0);
+  });
+});
+
+describe("sheet: Attack shows its odds, or why it is disabled", () => {
+  test("a targeted Theodora gives the Attack button the odds; an unequipped weapon is disabled with a reason", () => {
+    const rules = rulesFor("fudge");
+    const ctx = actorSheetContext(leroy(), rules, { editable: true, owner: true, targets: [theodora()] });
+    const w = ctx.weapons[0];
+    expect(w.attackShown).toBe(true);
+    expect(w.attackBlockedKey).toBe("");
+    expect(w.odds[0].summary[0].pctText).toBe("58%");
+    const bare = leroy();
+    for (const i of bare.items ?? []) if (i.type === "weapon") (i.system as { equipped: boolean }).equipped = false;
+    const ctx2 = actorSheetContext(bare, rules, { editable: true, owner: true, targets: [theodora()] });
+    expect(ctx2.weapons[0].attackShown).toBe(true);
+    expect(ctx2.weapons[0].attackBlockedKey).toBe("FUDGE.Sheet.AttackBlocked.unequipped");
+    expect(ctx2.weapons[0].odds).toEqual([]);
+  });
+
+  test("a hostile target name is escaped once more for Foundry's HTML tooltip", () => {
+    const t = { ...theodora(), name: "<img src=x onerror=alert(1)>" };
+    const ctx = actorSheetContext(leroy(), rulesFor("fudge"), { editable: true, owner: true, targets: [t] });
+    expect(ctx.weapons[0].odds[0].tooltipName).toBe("&#60;img src=x onerror=alert(1)&#62;");
+  });
+});
+
+describe("token bar and HUD controls", () => {
+  test("woundBar: one segment per level, widths by boxes, marked share; HUD controls mark the first open and clear the last marked box", async () => {
+    const { woundBar, hudWoundControls, trackView } = await import("../../src/system/view");
+    const { trackFor } = await import("../../src/system/combatant");
+    const { toggleWoundBox } = await import("../../src/system/actions");
+    const rules = rulesFor("fudge");
+    const a = leroy();
+    const ref = hudWoundControls(trackView(() => trackFor(a, rules), true)).find((c) => c.key === "scratch")!.addRef!;
+    const u = toggleWoundBox(a, ref, rules) as { system: { woundTrack: Record<string, unknown> } };
+    a.system.woundTrack.state = Object.values(u.system.woundTrack)[0] as never;
+    const view = trackView(() => trackFor(a, rules), true);
+    const bar = woundBar(view);
+    expect(bar.map((s) => s.key)).toEqual(view.rows.map((r) => r.key));
+    expect(bar.reduce((n, s) => n + Number(s.width), 0)).toBeCloseTo(100, 1);
+    const scratch = bar.find((s) => s.key === "scratch")!;
+    expect(scratch.marked).toBe(1);
+    expect(Number(scratch.fill)).toBeCloseTo(100 / scratch.boxes, 1);
+    const c = hudWoundControls(view).find((x) => x.key === "scratch")!;
+    expect(c.clearRef).toBe(ref);
+    expect(c.addRef).not.toBe(ref);
+  });
+});
+
+describe("trait roll dialog", () => {
+  test("Difficulty by ladder name (the world's default selected); the form reads back checked numbers", async () => {
+    const { rollDialogContext, readRollOptions } = await import("../../src/system/attack-dialog");
+    const ctx = rollDialogContext("Leroy", "attributes.strength", rulesFor("fudge"));
+    expect(ctx.difficulties.find((d) => d.selected)!.label).toBe("Fair (0)");
+    expect(ctx.difficulties[0].value).toBeLessThan(ctx.difficulties[ctx.difficulties.length - 1].value);
+    expect(rollDialogContext("Leroy", "volt.strength", rulesFor("volt")).difficulties).toEqual([]);
+    expect(readRollOptions([["difficulty", "2"], ["modifier", "-1"]])).toEqual({ difficulty: 2, modifier: -1 });
+    expect(readRollOptions([["difficulty", "x"], ["modifier", "0"], ["other", "3"]])).toEqual({});
+  });
+});
