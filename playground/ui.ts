@@ -388,7 +388,8 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       const current = store.message(msg._id)!.system as unknown as AttackCardData;
       const ta = store.actor(t.actorId);
       if (!ta) continue;
-      const r = actions.applyDamage(current, asActor(ta), user, rules);
+      // With the card's id, as the single Apply: the target's wound log records it (what the card reads as applied).
+      const r = actions.applyDamage(current, asActor(ta), user, rules, { messageId: msg._id });
       store.update((d) => {
         const a = d.actors.find((x) => x._id === t.actorId);
         if (a) mergeUpdate(a, r.actorUpdate);

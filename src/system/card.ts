@@ -249,6 +249,8 @@ function headlineOf(res: AttackResolution | null, waiting: boolean): string {
 export function attackCardContext(message: { _id?: string; id?: string; system: AttackCardData }, rules: WorldRules, viewer: CardViewer): AttackCardContext {
   const card = message.system;
   const messageId = message._id ?? message.id ?? "";
+  // The live attacker's name: a card's author cannot sign it with another name (as for targets).
+  const attackerName = viewer.actor(card.attackerId)?.name ?? card.attackerName;
   const targets = card.targets.map((t, index): TargetView => {
     const actor = viewer.actor(t.actorId) ?? { ownership: {}, name: t.name };
     const res = (t.resolution as AttackResolution | null) ?? null;
@@ -276,7 +278,7 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
       state,
       stateKey: `FUDGE.Card.State.${state}`,
       headlineKey: headlineOf(res, t.defend === "pending"),
-      headlineParams: { name: actor.name, attacker: card.attackerName },
+      headlineParams: { name: actor.name, attacker: attackerName },
       woundPenaltyText,
       facts: res ? factsOf(res) : [],
       rolls: rollLines(dice, res ? res.dice : t.dice, res, card.preset, rules),
@@ -327,7 +329,7 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
     messageId,
     preset: card.preset,
     presetLabelKey: `FUDGE.Preset.${card.preset}`,
-    attackerName: viewer.actor(card.attackerId)?.name ?? card.attackerName,
+    attackerName,
     weaponName: card.weaponName,
     situation,
     targets,

@@ -210,42 +210,97 @@ export interface DialogRequest {
   kind: "prompt" | "confirm" | "wait";
   title: string;
   content: string;
-  /** The dialog's form (content inside a <form>): fill it before answering. */
+  /** The dialog's form (content and buttons inside a <form>, rendered): fill it before answering. */
   form: HTMLFormElement;
 }
-/** What the test answers: "ok"/"yes" presses the default button, "cancel"/"no"/"close" dismisses. */
-export type DialogAnswer = "ok" | "yes" | "no" | "cancel" | "close";
+/**
+ * What the test answers: "ok"/"yes" presses the default button (a confirm's Yes), "no" a
+ * confirm's No, "cancel"/"close" dismisses; `{button: action}` presses the button with that action.
+ */
+export type DialogAnswer = "ok" | "yes" | "no" | "cancel" | "close" | { button: string };
 
+interface DialogButton {
+  action: string;
+  label?: string;
+  icon?: string;
+  default?: boolean;
+  callback?: (event: Event, button: HTMLButtonElement, dialog: DialogV2) => unknown;
+}
+
+/**
+ * v13 DialogV2: the content and one `<button type="submit" data-action>` per button inside a
+ * `<form class="dialog-form">`; `wait` resolves with the pressed button's
+ * `callback(event, button, dialog)` result (its `action` when it has none), null when dismissed
+ * (a rejection with `rejectClose: true`); `render(event, dialog)` is called once the dialog is
+ * rendered. `prompt` is `wait` with one OK button, `confirm` with Yes (→ true) and No (→ false).
+ */
 export class DialogV2 extends ApplicationV2 {
   static async prompt(config: Rec = {}) {
-    return ask("prompt", config);
+    const { ok, ...rest } = config;
+    const button = mergeObject({ action: "ok", label: "Confirm", icon: "fa-solid fa-check", default: true }, (ok as Rec) ?? {}) as unknown as DialogButton;
+    return runDialog("prompt", { ...rest, buttons: [button] });
   }
   static async confirm(config: Rec = {}) {
-    return ask("confirm", config);
+    const { yes, no, ...rest } = config;
+    const buttons = [
+      mergeObject({ action: "yes", label: "Yes", icon: "fa-solid fa-check", callback: () => true }, (yes as Rec) ?? {}),
+      mergeObject({ action: "no", label: "No", icon: "fa-solid fa-xmark", default: true, callback: () => false }, (no as Rec) ?? {}),
+      ...(((rest.buttons as Rec[]) ?? []) as Rec[]),
+    ] as unknown as DialogButton[];
+    return runDialog("confirm", { ...rest, buttons });
   }
   static async wait(config: Rec = {}) {
-    return ask("wait", config);
+    return runDialog("wait", config);
   }
 }
 
-async function ask(kind: DialogRequest["kind"], config: Rec): Promise<unknown> {
+async function runDialog(kind: DialogRequest["kind"], config: Rec): Promise<unknown> {
   const c = current();
+  const buttons = ((config.buttons as DialogButton[]) ?? []).map((b) => ({ ...b }));
+  const dialog = new DialogV2({ window: config.window, position: config.position, classes: ["dialog"] });
+  const element = document.createElement("dialog");
+  element.id = dialog.id;
+  element.className = "application dialog";
+  element.setAttribute("open", "");
   const form = document.createElement("form");
-  form.innerHTML = String(config.content ?? "");
-  const req: DialogRequest = { kind, title: String((config.window as Rec)?.title ?? ""), content: String(config.content ?? ""), form };
-  const answer = await c.world.answerDialog(req, c);
-  const button = document.createElement("button");
-  form.append(button);
-  Object.defineProperty(button, "form", { value: form });
-  const ev = new Event("click");
-  if (answer === "close" || answer === "cancel" || answer === "no") {
-    if (kind === "confirm" && answer === "no") return (config.no as Rec | undefined)?.callback ? ((config.no as Rec).callback as (e: Event, b: unknown) => unknown)(ev, button) : false;
-    if (config.rejectClose === true) throw new Error("Dialog was dismissed without a choice being made.");
-    return kind === "confirm" ? null : null;
+  form.className = "dialog-form standard-form";
+  form.autocomplete = "off";
+  form.innerHTML = `<div class="dialog-content standard-form">${String(config.content ?? "")}</div><footer class="form-footer"></footer>`;
+  const footer = form.querySelector("footer")!;
+  for (const b of buttons) {
+    const el = document.createElement("button");
+    el.type = "submit";
+    el.dataset.action = b.action;
+    if (b.default) el.classList.add("default");
+    el.textContent = String(b.label ?? b.action);
+    footer.append(el);
   }
-  const ok = (kind === "confirm" ? config.yes : config.ok) as Rec | undefined;
-  if (ok?.callback) return (ok.callback as (e: Event, b: unknown, d: unknown) => unknown)(ev, button, null);
-  return kind === "confirm" ? true : "ok";
+  element.append(form);
+  document.body.append(element);
+  dialog.element = element;
+  dialog.rendered = true;
+  c.apps.set(dialog.id, dialog as never);
+  try {
+    if (typeof config.render === "function") await (config.render as (e: Event, d: DialogV2) => unknown)(new Event("render"), dialog);
+    const req: DialogRequest = { kind, title: String((config.window as Rec)?.title ?? ""), content: String(config.content ?? ""), form };
+    const answer = await c.world.answerDialog(req, c);
+    let action: string | null = null;
+    if (typeof answer === "object") action = answer.button;
+    else if (answer === "ok" || answer === "yes") action = kind === "confirm" ? "yes" : (buttons.find((b) => b.default) ?? buttons[0])?.action ?? null;
+    else if (answer === "no" && kind === "confirm") action = "no";
+    const pressed = action === null ? undefined : buttons.find((b) => b.action === action);
+    if (action !== null && !pressed) throw new Error(`foundry-host: the dialog has no button "${action}"`);
+    if (!pressed) {
+      if (config.rejectClose === true) throw new Error("Dialog was dismissed without a choice being made.");
+      return null;
+    }
+    const button = form.querySelector<HTMLButtonElement>(`button[data-action="${pressed.action}"]`)!;
+    const event = new Event("submit", { cancelable: true });
+    return pressed.callback ? await pressed.callback(event, button, dialog) : pressed.action;
+  } finally {
+    await dialog.close();
+    element.remove();
+  }
 }
 
 // ─── Templates ──────────────────────────────────────────────────────────────────────────

@@ -12,6 +12,12 @@ import { DataModel, TypeDataModel, fields } from "./fields";
 import { _del, _replace, utils } from "./utils";
 import { HostUser, type World } from "./world";
 
+/** v13 `foundry.canvas.placeables.Token`, as a class to extend: the host renders no canvas, so its drawing does nothing. */
+class CanvasToken {
+  constructor(readonly document: unknown) {}
+  drawBars(): void {}
+}
+
 let installedFor: World | null = null;
 
 const perClient = (name: string, get: () => unknown) => Object.defineProperty(globalThis, name, { get, configurable: true });
@@ -58,6 +64,8 @@ export function installGlobals(world: World): void {
       },
     },
     appv1: { sheets: { ActorSheet, ItemSheet } },
+    // The canvas classes exist (systems subclass Token in `init`); the host draws no canvas.
+    canvas: { placeables: { Token: CanvasToken } },
   };
 }
 

@@ -151,3 +151,38 @@ describe("foundry-host: statuses", () => {
     expect(a.statuses.size).toBe(0);
   });
 });
+
+describe("foundry-host: DialogV2 as v13 documents it", () => {
+  it("wait: content in a form, render(event, dialog) first, the pressed button's callback(event, button, dialog) result", async () => {
+    const { world, player } = await gmAndPlayer();
+    const rendered: string[] = [];
+    world.answerDialogs((req) => {
+      (req.form.querySelector('[name="n"]') as HTMLInputElement).value = "4";
+      return "ok";
+    });
+    const result = await player.run(() =>
+      foundry.applications.api.DialogV2.wait({
+        window: { title: "T" },
+        content: `<input name="n" value="1">`,
+        buttons: [
+          { action: "other", label: "Other" },
+          { action: "roll", label: "Roll", default: true, callback: (_e: Event, b: HTMLButtonElement, d: { element: HTMLElement }) => ({ n: new FormData(b.form!).get("n"), inDialog: d.element.contains(b) }) },
+        ],
+        render: (e: Event, d: { element: HTMLElement }) => rendered.push(`${e.type}:${!!d.element.querySelector("form [name=n]")}`),
+      } as never),
+    );
+    expect(rendered).toEqual(["render:true"]);
+    expect(result).toEqual({ n: "4", inDialog: true });
+    // A button without a callback gives its action; a dismissed dialog gives null.
+    world.answerDialogs({ button: "other" }, "close");
+    const config = { content: "", buttons: [{ action: "other" }, { action: "roll", default: true }] };
+    expect(await player.run(() => foundry.applications.api.DialogV2.wait(config as never))).toBe("other");
+    expect(await player.run(() => foundry.applications.api.DialogV2.wait(config as never))).toBeNull();
+    // prompt: one OK button; confirm: Yes → true, No → false.
+    world.answerDialogs("ok", "yes", "no");
+    expect(await player.run(() => foundry.applications.api.DialogV2.prompt({ content: "" } as never))).toBe("ok");
+    expect(await player.run(() => foundry.applications.api.DialogV2.confirm({ content: "" } as never))).toBe(true);
+    expect(await player.run(() => foundry.applications.api.DialogV2.confirm({ content: "" } as never))).toBe(false);
+    expect(document.querySelectorAll("dialog").length).toBe(0);
+  });
+});

@@ -13,8 +13,15 @@ describe("card loop on the host", () => {
     const app = await t.player.run(() => sheet.render({ force: true }));
     // Attack ++++ (rolled on the player's client), then the defence −−−− (on the GM's).
     t.world.dice.queue(1, 1, 1, 1, -1, -1, -1, -1);
+    // The attack dialog comes first (issue 9): the player rolls with its default choices.
+    t.world.answerDialogs((req) => {
+      expect(req.kind).toBe("wait");
+      expect(req.form.querySelector('[data-action="roll"]')).not.toBeNull();
+      return "ok";
+    });
     t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weapon.id}"]`));
     await t.world.settle();
+    expect(t.world.dialogs.map((d) => d.title)).toEqual(["FUDGE.Attack.DialogTitle"]);
     const msg = t.gm.game.messages.contents.at(-1)!;
     expect(msg.type).toBe("attackCard");
     expect((msg as unknown as { author: { id: string } }).author.id).toBe(t.ids.player);

@@ -185,9 +185,11 @@ describe("forgeries through the real handler leave every actor as it was", () =>
     await t.p1.run(() => t.p1.game.messages.get(id)!.update({ system: card } as never));
     await t.world.settle();
     for (const c of [t.gm, t.p2]) {
-      const text = c.chatLog.get(id)!.querySelector(".fudge-target-name")!.textContent!;
-      expect(text).toContain("Theodora");
-      expect(text).not.toContain("Goblin");
+      // The card names its target in the headline and on its buttons (issue-9's card): all live.
+      const target = c.chatLog.get(id)!.querySelector(".fudge-target")!.textContent!;
+      expect(c.chatLog.get(id)!.querySelector(".fudge-headline")!.textContent).toContain("Theodora");
+      expect(target).not.toContain("Goblin");
+      expect(target).not.toContain("The GM");
       expect(c.chatLog.get(id)!.querySelector(".fudge-attacker")!.textContent).toBe("Leroy");
     }
   });
