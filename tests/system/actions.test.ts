@@ -599,7 +599,7 @@ describe("the card names the live actors, whatever names its author stored", () 
     const started = startAttack(th, "poleaxe", [l], {}, seededRng(3), rules, GM);
     const card = { ...started, ...defend(started, l, [1, 1, 1, 1], GM).system, attackerName: "The GM" } as AttackCardData;
     card.targets[0] = { ...card.targets[0], name: "Goblin" };
-    const byId = (id: string) => ([l, th] as ActorDoc[]).find((a) => a._id === id || `Actor.${a._id}` === id) ?? null;
+    const byId = (id: string) => ([l, th] as ActorDoc[]).find((a) => a._id === id || `Actor.${a._id}` === id);
     const ctx = attackCardContext({ system: card }, rules, { user: GM, actor: byId });
     expect(ctx.attackerName).toBe(th.name);
     expect(ctx.targets[0].headlineParams).toEqual({ name: l.name, attacker: th.name });
