@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { join } from "node:path";
-import { act, actorId, missingKeys, noProblems, openPlayground, openSheet, repo, screenshot, setTarget, startBrowser, storedState } from "./helpers";
+import { act, actorId, attackVia, missingKeys, noProblems, openPlayground, openSheet, repo, screenshot, setTarget, startBrowser, storedState } from "./helpers";
 import { expectedStatus } from "./oracle";
 
 const FIX = join(repo, "tests/fixtures/fudge-rpg");
@@ -50,8 +50,7 @@ describe("playground: import from Fudge RPG", () => {
     // He attacks Theodora with the imported Broadsword (skill Sword, Great +2) and the card loop runs.
     await openSheet(page, "Theodora");
     await setTarget(page, "Theodora");
-    const attack = win.locator('[data-action="attack"]').first();
-    await act(page, () => attack.click());
+    await attackVia(page, win.locator('[data-action="attack"]').first());
     const card = page.locator("#pg-chat > li.chat-message").last();
     const defend = card.locator('[data-action="defend"]');
     if (await defend.count()) await act(page, () => defend.click());
