@@ -223,12 +223,13 @@ function docOf(el: Element): { kind: "actor" | "message"; id: string } | null {
   return { kind: host.dataset.pgKind === "message" ? "message" : "actor", id: host.dataset.pgDoc! };
 }
 
-function run(f: () => void, docKey?: string): void {
+/** Runs a system action; a refusal becomes a toast naming `actorId`'s actor (when given). */
+function run(f: () => void, docKey?: string, actorId = docKey): void {
   try {
     f();
   } catch (e) {
-    const err = e as Error & { key?: string; params?: Record<string, unknown> };
-    toast(ui.errorText(err), true);
+    const err = e as Error;
+    toast(ui.errorText(err, store, actorId), true);
     console.warn("[playground]", err);
     // As the Foundry sheet does after a refused edit: render again, so the form shows the stored value.
     if (docKey) {
@@ -311,14 +312,18 @@ attackForm.addEventListener("submit", (ev) => {
   if (p.rules) return run(() => ui.saveRulesMenu(store, attackForm));
   if (p.roll) {
     const rollOptions = ui.readRollDialog(attackForm);
-    return run(() => void ui.dispatch(store, dice, { ...p, event: ev, rollOptions }));
+    return run(() => void ui.dispatch(store, dice, { ...p, event: ev, rollOptions }), undefined, p.doc.kind === "actor" ? p.doc.id : undefined);
   }
   if (p.heal) {
     const inputs = ui.readHealDialog(p.target, attackForm);
-    return run(() => {
-      const said = ui.dispatch(store, dice, { ...p, event: ev, inputs });
-      if (said) toast(said);
-    });
+    return run(
+      () => {
+        const said = ui.dispatch(store, dice, { ...p, event: ev, inputs });
+        if (said) toast(said);
+      },
+      undefined,
+      p.doc.kind === "actor" ? p.doc.id : undefined,
+    );
   }
   const situation = ui.readDialog(store, attackForm);
   run(() => {
@@ -347,10 +352,14 @@ document.addEventListener("click", (ev) => {
     ui.activeTabs.set(doc.id, target.dataset.tab ?? "combat");
     return render();
   }
-  run(() => {
-    const said = ui.dispatch(store, dice, { action, target, doc, event: ev });
-    if (said) toast(said);
-  });
+  run(
+    () => {
+      const said = ui.dispatch(store, dice, { action, target, doc, event: ev });
+      if (said) toast(said);
+    },
+    undefined,
+    doc.kind === "actor" ? doc.id : undefined,
+  );
 });
 
 document.addEventListener("change", (ev) => {

@@ -13,6 +13,7 @@ import { templateExists, foundryPath, missingPartials, renderTemplate, setLadder
 import { TEMPLATES } from "../src/system/handlebars";
 import { actorSheetContext, itemSheetContext } from "../src/system/sheet";
 import { healFeedback, ladderOf } from "../src/system/view";
+import { errorText as userErrorText } from "../src/system/error-text";
 import { attackCardContext, rollCardContext, type CardViewer } from "../src/system/card";
 import { attackDialogContext, readRollOptions, readSituation, rollDialogContext } from "../src/system/attack-dialog";
 import type { Situation } from "../src/system/combatant";
@@ -65,9 +66,10 @@ export function presetLabel(p: string): string {
   return i18n.has(key) ? i18n.localize(key) : p;
 }
 
-export function errorText(e: Error & { key?: string; params?: Record<string, unknown> }): string {
-  if (e.key && i18n.has(e.key)) return i18n.format(e.key, e.params ?? {});
-  return e.message;
+/** A refused action in plain words (src/system/error-text.ts), naming the actor acted on. */
+export function errorText(e: unknown, store?: Store, actorId?: string): string {
+  const name = actorId && store ? store.actor(actorId)?.name : undefined;
+  return userErrorText(e, i18n, name);
 }
 
 function missingPanel(what: string): string {

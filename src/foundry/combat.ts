@@ -31,7 +31,7 @@ async function heal(actor: Actor.Implementation, type: string): Promise<void> {
       return r.update;
     });
   } catch (e) {
-    reportError(e);
+    reportError(e, actor.name);
   }
 }
 

@@ -2,6 +2,8 @@
 import { isRulesError } from "../rules/errors";
 import { STANDARD_RUNGS } from "../rules/ladder";
 import type { UserRef } from "../system/actions";
+import { errorText } from "../system/error-text";
+import type { SystemI18n } from "../system/i18n";
 
 export function userRef(user: { id: string | null; isGM: boolean } | null = game.user ?? null): UserRef {
   return { id: String(user?.id ?? ""), isGM: user?.isGM === true };
@@ -22,17 +24,16 @@ export function systemPath(name: string): string | null {
   return name.startsWith("system.") && name.length > 7 ? name.slice(7) : null;
 }
 
-/** A RulesError (or a refused relay) as a localized notification. */
-export function reportError(e: unknown): void {
-  if (isRulesError(e)) {
-    const params = Object.fromEntries(Object.entries(e.params).map(([k, v]) => [k, String(v)]));
-    ui.notifications!.warn(game.i18n!.has(e.key) ? game.i18n!.format(e.key, params) : e.message);
-    return;
-  }
-  const err = e as { key?: string; message?: string };
-  if (typeof err?.key === "string" && game.i18n!.has(err.key)) ui.notifications!.warn(game.i18n!.localize(err.key));
-  else {
-    console.error(e);
-    ui.notifications!.error(String(err?.message ?? e));
-  }
+/**
+ * A RulesError (or a refused relay) as a notification in plain words (src/system/error-text.ts),
+ * naming `actorName` (the actor acted on) where there is one. Anything else is a bug: logged,
+ * and the user told that nothing changed.
+ */
+export function reportError(e: unknown, actorName?: string): void {
+  const err = e as { key?: unknown } | null;
+  const keyed = isRulesError(e) || (typeof err?.key === "string" && game.i18n!.has(err.key));
+  if (!keyed) console.error(e);
+  const text = errorText(e, game.i18n as unknown as SystemI18n, actorName);
+  if (keyed) ui.notifications!.warn(text);
+  else ui.notifications!.error(text);
 }

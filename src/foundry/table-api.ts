@@ -48,7 +48,7 @@ function showForecast(actor: Actor.Implementation): void {
   for (const t of targets) {
     const f = forecastView(plainActor(actor), plainActor(t), rules);
     if (f.error) {
-      reportError(Object.assign(new Error(f.error.key), { key: f.error.key }));
+      reportError(Object.assign(new Error(f.error.key), f.error));
       continue;
     }
     const text = game.i18n!.format(f.exchangesText ? "FUDGE.Forecast.Line" : "FUDGE.Forecast.LineStalemate", {
@@ -91,7 +91,7 @@ function woundPanel(actor: Actor.Implementation): HTMLElement {
         try {
           await updateActor(actor, actions.toggleWoundBox(plainActor(actor), ref!, worldRules(), userRef()));
         } catch (e) {
-          reportError(e);
+          reportError(e, actor.name);
         }
       });
       row.append(b);

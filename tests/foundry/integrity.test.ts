@@ -234,7 +234,7 @@ describe("forgeries through the real handler leave every actor as it was", () =>
     await click(t, t.gm, gmLevel, "defend", t.goblin);
     const m = t.p1.notifications.length;
     await click(t, t.p1, gmLevel, "apply", t.goblin);
-    expect(warnings(t.p1, m)[0]).toMatch(/claims a situation \(gmLevel\)/);
+    expect(warnings(t.p1, m)[0]).toMatch(/claims a situation \(GM's wound level\)/);
     expect(levelOf(t, t.goblin)).toBeNull();
     expect(JSON.stringify(actorsOnServer(t))).toContain("defenceLog"); // only the GM's defence record was written
     expect(noKeys(warnings(t.p1))).toBe(true);

@@ -128,7 +128,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     try {
       await changeActor(this.actorDoc, (doc) => actions.setActorField(doc, path, raw, userRef()));
     } catch (e) {
-      reportError(e);
+      reportError(e, this.actorDoc.name);
       void (this as unknown as { render(): Promise<unknown> }).render();
     }
   }
@@ -138,7 +138,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     try {
       await fn();
     } catch (e) {
-      if (isRulesError(e)) reportError(e);
+      if (isRulesError(e)) reportError(e, this.actorDoc.name);
       else throw e;
     }
   }

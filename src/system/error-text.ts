@@ -1,0 +1,61 @@
+/**
+ * What a user reads when an action is refused: one plain sentence, naming the actor where there
+ * is one ("Leroy: the number of weeks must be a whole number."), never a field path or a key.
+ * The rules core's RulesError keeps its key, field and params (the CLI prints them as JSON); this
+ * is the one place that turns them into words, for the Foundry notifications and the playground.
+ */
+import type { SystemI18n } from "./i18n";
+
+/** The parts of a RulesError (or of a plain error that carries a key) this needs. */
+export interface KeyedError {
+  key?: string;
+  field?: string;
+  params?: Record<string, unknown>;
+  message?: string;
+}
+
+/** A custom wound level's field: `system.woundTrack.customLevels.2.boxes`. */
+const CUSTOM_LEVEL = /(?:^|\.)customLevels\.(\d+)\.([A-Za-z]+)$/;
+
+/**
+ * The field a dotted path names, in words ("healing.weeks" → "the number of weeks"): the last
+ * named segment with a FUDGE.Field.* (or FUDGE.Situation.*) entry; a custom level's field also names its level.
+ * A path with no known name reads "this value" — never the path itself.
+ */
+export function fieldLabel(path: string, i18n: SystemI18n): string {
+  const custom = CUSTOM_LEVEL.exec(path);
+  if (custom && i18n.has(`FUDGE.Field.${custom[2]}`))
+    return i18n.format("FUDGE.Field.CustomLevel", { what: i18n.localize(`FUDGE.Field.${custom[2]}`), level: Number(custom[1]) + 1 });
+  const segments = path.split(/[.[\]]+/).filter((s) => s && !/^\d+$/.test(s));
+  // An attack's situation options already have names on the dialog (FUDGE.Situation.*); a
+  // refusal relayed by the GM's client carries only the option's key.
+  const groups = ["Field", "Situation"];
+  for (let i = segments.length - 1; i >= 0; i--) {
+    if (!/^[A-Za-z]+$/.test(segments[i])) continue;
+    for (const g of groups) if (i18n.has(`FUDGE.${g}.${segments[i]}`)) return i18n.localize(`FUDGE.${g}.${segments[i]}`);
+  }
+  return i18n.localize("FUDGE.Field.value");
+}
+
+const capitalize = (s: string): string => (s ? s[0].toLocaleUpperCase() + s.slice(1) : s);
+
+/**
+ * The sentence for a refused action. `actorName` names the actor acted on; it leads the sentence
+ * unless the sentence already names them ("Leroy cannot act." stays as it is).
+ */
+export function errorText(e: unknown, i18n: SystemI18n, actorName?: string): string {
+  const err = (e ?? {}) as KeyedError;
+  let sentence: string;
+  if (typeof err.key === "string" && i18n.has(err.key)) {
+    const params: Record<string, unknown> = { ...(err.params ?? {}) };
+    // params.field is the field the message speaks of (a relayed refusal has only that);
+    // the error's own field is where it was raised: the first of the two with a name wins.
+    const paths = [params.field, err.field].filter((p): p is string => typeof p === "string");
+    const labels = paths.map((p) => fieldLabel(p, i18n));
+    params.field = labels.find((l) => l !== i18n.localize("FUDGE.Field.value")) ?? i18n.localize("FUDGE.Field.value");
+    if (actorName !== undefined && params.name === undefined) params.name = actorName;
+    sentence = i18n.format(err.key, params).trim();
+  } else sentence = i18n.localize("FUDGE.Error.Unexpected");
+  if (actorName && !sentence.includes(actorName)) return i18n.format("FUDGE.Error.ForActor", { name: actorName, message: sentence });
+  return capitalize(sentence);
+}
