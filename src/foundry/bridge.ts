@@ -2,6 +2,7 @@
  * The one place where Foundry documents become the plain shapes of src/system/data.ts and
  * back. Everything rules-related is computed by src/system / src/rules from these plain docs.
  */
+import { errorView } from "../system/error-text";
 import { isRulesError } from "../rules/errors";
 import { renderTrack, trackStatus, type Track, type TrackRender, type TrackStatus } from "../rules/track";
 import { parseCombatant } from "../rules/fudge/combatant";
@@ -110,7 +111,7 @@ export function deriveFromDoc(doc: ActorDoc, rules: WorldRules): DerivedActor {
     return { track, status, penalty: status.penalty, condition: status.condition, openBoxes: openBoxesOf(renderTrack(track)), factors: factorsOf(doc, rules), initiative: initiativeTrait(doc, rules.preset, status.penalty), error: null };
   } catch (e) {
     if (!isRulesError(e)) throw e;
-    return { track: null, status: null, penalty: 0, condition: "able", openBoxes: { value: 0, max: 0 }, factors: noFactors(), initiative: initiativeTrait(doc, rules.preset, 0), error: { key: e.key, params: e.params } };
+    return { track: null, status: null, penalty: 0, condition: "able", openBoxes: { value: 0, max: 0 }, factors: noFactors(), initiative: initiativeTrait(doc, rules.preset, 0), error: errorView(e) };
   }
 }
 

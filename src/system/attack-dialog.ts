@@ -6,6 +6,7 @@
  * Pure functions over plain documents: Foundry's DialogV2 and the playground render the same
  * template (templates/dialog/attack-dialog.hbs) from the same context.
  */
+import { errorView } from "./error-text";
 import { exactOdds, type AttackOdds } from "../rules/odds";
 import { duelForecast } from "../rules/forecast";
 import { isRulesError } from "../rules/errors";
@@ -169,7 +170,7 @@ export function attackOdds(attacker: ActorDoc, weapon: ItemDoc<"weapon"> | null,
     ];
   } catch (e) {
     if (!isRulesError(e)) throw e;
-    view.error = { key: e.key, params: e.params };
+    view.error = errorView(e);
   }
   return view;
 }
@@ -243,7 +244,7 @@ export function forecastView(a: ActorDoc, b: ActorDoc, rules: WorldRules): Forec
     });
   } catch (e) {
     if (!isRulesError(e)) throw e;
-    view.error = { key: e.key, params: e.params };
+    view.error = errorView(e);
   }
   return view;
 }

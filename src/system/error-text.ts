@@ -4,6 +4,7 @@
  * The rules core's RulesError keeps its key, field and params (the CLI prints them as JSON); this
  * is the one place that turns them into words, for the Foundry notifications and the playground.
  */
+import { isRulesError } from "../rules/errors";
 import type { SystemI18n } from "./i18n";
 
 /** The parts of a RulesError (or of a plain error that carries a key) this needs. */
@@ -58,4 +59,29 @@ export function errorText(e: unknown, i18n: SystemI18n, actorName?: string): str
   } else sentence = i18n.localize("FUDGE.Error.Unexpected");
   if (actorName && !sentence.includes(actorName)) return i18n.format("FUDGE.Error.ForActor", { name: actorName, message: sentence });
   return capitalize(sentence);
+}
+
+/** Every field with a name in words (FUDGE.Field.<name>; a test checks each has its key). */
+export const FIELD_NAMES = [
+  "boxes", "constitution", "damageCapacity", "defenseDefault", "defenseSkill", "dexterity", "effect",
+  "epicExtraHurt", "epicExtraVeryHurt", "fudgePoints", "guard", "guts", "label", "marks", "mass", "medical",
+  "movement", "penalty", "preset", "rapid", "ref", "result", "skill", "strength", "terrifying", "threshold",
+  "tough", "weeks", "willpower",
+] as const;
+const NAMED = new Set<string>(FIELD_NAMES);
+
+/** The FUDGE.Field.* key naming a path's field ("healing.weeks" → FUDGE.Field.weeks), for templates. */
+export function fieldKey(path: string): string {
+  const segments = path.split(/[.[\]]+/).filter(Boolean);
+  for (let i = segments.length - 1; i >= 0; i--) if (NAMED.has(segments[i])) return `FUDGE.Field.${segments[i]}`;
+  return "FUDGE.Field.value";
+}
+
+/**
+ * A RulesError as a template's { key, params } (shown with fudgeFormat): its field is a
+ * FUDGE.Field.* key, which the formatter localizes like any key-valued param, never a path.
+ */
+export function errorView(e: unknown): { key: string; params: Record<string, string | number> } {
+  if (!isRulesError(e)) throw e;
+  return { key: e.key, params: { ...e.params, field: fieldKey(String(e.params.field ?? e.field)) } };
 }

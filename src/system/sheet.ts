@@ -3,7 +3,8 @@
  * Foundry sheets' `_prepareContext` and the playground both call them; the templates render
  * exactly what they return. Every number a rule produces comes from src/rules.
  */
-import { isRulesError, RulesError } from "../rules/errors";
+import { errorView as rulesErrorView } from "./error-text";
+import { RulesError } from "../rules/errors";
 import { signed } from "../rules/explain";
 import type { Ladder } from "../rules/ladder";
 import { parseCombatant } from "../rules/fudge/combatant";
@@ -46,10 +47,7 @@ export interface ErrorView {
   params: Record<string, string | number>;
 }
 
-const errorView = (e: unknown): ErrorView => {
-  if (isRulesError(e)) return { key: e.key, params: e.params };
-  throw e;
-};
+const errorView = (e: unknown): ErrorView => rulesErrorView(e);
 
 /** Runs `f`; a RulesError becomes an error view instead of breaking the whole sheet. */
 function safe<T>(f: () => T): { value: T | null; error: ErrorView | null } {

@@ -3,6 +3,7 @@
  * draws it (from the track kind's own render model, nothing recomputed), trait levels with their
  * ladder names, and explanation steps.
  */
+import { errorView } from "./error-text";
 import { describeLevel, levelWithNumber, standardLadder, type Ladder } from "../rules/ladder";
 import { signed, type Step } from "../rules/explain";
 import { renderTrack, type RenderBox, type Track, type TrackRender } from "../rules/track";
@@ -179,7 +180,7 @@ export function trackView(build: () => Track, editable: boolean): TrackView {
       effects: [],
       steps: [],
       editable,
-      error: { key: e.key, params: e.params },
+      error: errorView(e),
     };
   }
 }

@@ -1,7 +1,7 @@
 /** Refusals a user reads: plain localized sentences naming the actor, from real actions with bad input. */
 import { describe, expect, test } from "vitest";
 import { healWounds, setActorField, toggleWoundBox } from "../../src/system/actions";
-import { errorText, fieldLabel } from "../../src/system/error-text";
+import { FIELD_NAMES, errorText, errorView, fieldKey, fieldLabel } from "../../src/system/error-text";
 import { dictionaryI18n } from "../../src/system/i18n";
 import { RulesError } from "../../src/rules/errors";
 import { GM, PLAYER2, leroy, loadLang, rulesFor } from "./fixtures";
@@ -108,4 +108,16 @@ test("a forged situation option on a card is named as the attack dialog names it
 test("a refusal relayed by the GM's client (key and params only) still reads in words", () => {
   const relayed = { key: "FUDGE.Error.Integrity.Situation", params: { field: "gmLevel" } };
   expect(errorText(relayed, i18n)).toBe("This card claims a situation (GM's wound level) that an attack may not carry. Attack again.");
+});
+
+test("every named field has its FUDGE.Field key; a template's error view carries a key, not a path", () => {
+  const lang = loadLang();
+  for (const f of FIELD_NAMES) expect(lang[`FUDGE.Field.${f}`], f).toBeTruthy();
+  expect(fieldKey("system.woundTrack.customLevels.1.boxes")).toBe("FUDGE.Field.boxes");
+  const e = thrown(() => healWounds(leroy(), { type: "natural", weeks: "x" }, rulesFor("fudge"), GM));
+  const view = errorView(e);
+  expect(view).toEqual({ key: "FUDGE.Error.NotInteger", params: { field: "FUDGE.Field.weeks" } });
+  // As a template shows it (fudgeFormat localizes a key-valued param).
+  expect(i18n.format(view.key, view.params)).toBe("the number of weeks must be a whole number.");
+  expect(e.params.field).toBe("healing.weeks"); // the rules core's own params are untouched
 });
