@@ -336,6 +336,11 @@ attackDialog.addEventListener("close", () => (pendingAttack = null));
 document.addEventListener("click", (ev) => {
   const target = (ev.target as HTMLElement).closest<HTMLElement>("[data-action]");
   if (!target || target.closest(".pg-toolbar")) return;
+  // The rules menu's table rows, as the settings menu app's actions do.
+  if (target.closest("[data-rule-table]") && (target.dataset.action === "addRuleRow" || target.dataset.action === "removeRuleRow")) {
+    ev.preventDefault();
+    return target.dataset.action === "addRuleRow" ? ui.addTableRow(target) : ui.removeTableRow(target);
+  }
   const doc = docOf(target);
   if (!doc) return;
   ev.preventDefault();

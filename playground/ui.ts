@@ -19,6 +19,7 @@ import { attackDialogContext, readRollOptions, readSituation, rollDialogContext 
 import type { Situation } from "../src/system/combatant";
 import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../src/foundry/heal-pure";
 import { PRESET_GROUPS, applyRulesForm, rulesMenuContext } from "../src/foundry/settings-pure";
+export { addTableRow, removeTableRow } from "../src/foundry/settings-pure";
 import { ITEM_DEFAULTS, worldRulesFrom, type ActorDoc, type AttackCardData, type ItemDoc, type ItemType, type WorldRules } from "../src/system/data";
 import * as actions from "../src/system/actions";
 import { pipelineFor } from "../src/rules/pipeline";

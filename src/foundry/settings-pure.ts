@@ -4,10 +4,24 @@
  * listed here, grouped, with a short hint each. Form values come back as flat dotted names.
  */
 import { PRESETS } from "../rules/pipeline";
-import { DAMAGE_ROLLS, DC_ADJUSTS, DC_VARIANTS, GRAZE_SCALE_RAISES, WOUND_MODES, parseFudgeOptions } from "../rules/fudge/options";
+import { DAMAGE_ROLLS, DC_ADJUSTS, DC_VARIANTS, GRAZE_SCALE_RAISES, MMM_DICE, WOUND_MODES, parseFudgeOptions } from "../rules/fudge/options";
 import { APPLY_TARGETS, VOLT_RECOVERY, defaultWorldRules, type WorldRules } from "../system/data";
 
-export type RuleFieldType = "boolean" | "number" | "choice" | "text" | "json";
+export type RuleFieldType = "boolean" | "number" | "choice" | "text" | "table";
+
+/** One column of a table field: a select (choices) or a whole number; its form name is `<path>.<row>.<key>`. */
+export interface TableColumn {
+  key: string;
+  type: "number" | "choice";
+  choices?: readonly string[];
+  /** i18n prefix of the choices' labels (`<prefix>.<choice>`). */
+  choicePrefix?: string;
+  /** The stored value `null` shows (and is read back) as this choice. */
+  nullAs?: string;
+}
+
+/** Wound levels a table row may name (FUDGE.Wound.*, Fudge §4.56–4.57). */
+export const TABLE_LEVELS = ["scratch", "hurt", "veryHurt", "incapacitated", "nearDeath"] as const;
 
 export interface RuleField {
   /** Dotted path in WorldRules, also the form input name. */
@@ -16,8 +30,10 @@ export interface RuleField {
   choices?: readonly string[];
   min?: number;
   max?: number;
-  /** JSON fields that may be empty (null = the rules' default table). */
+  /** Tables that may have no rows (stored as null = the rules' default table). */
   nullable?: boolean;
+  /** Table fields: the columns of a row. */
+  columns?: readonly TableColumn[];
   group: "general" | "fudge" | "fudgeTrack" | "miniatures" | "fate" | "volt";
 }
 
@@ -37,9 +53,20 @@ export const RULE_FIELDS: readonly RuleField[] = [
   f("fudge.damageRoll", "choice", "fudge", { choices: DAMAGE_ROLLS }),
   f("fudge.grazeDamageRoll", "boolean", "fudge"),
   f("fudge.graze.scaleRaise", "choice", "fudge", { choices: GRAZE_SCALE_RAISES }),
-  f("fudge.graze.table", "json", "fudge"),
+  f("fudge.graze.table", "table", "fudge", {
+    columns: [
+      { key: "min", type: "number" },
+      { key: "level", type: "choice", choices: ["undamaged", ...TABLE_LEVELS], choicePrefix: "FUDGE.Wound", nullAs: "undamaged" },
+    ],
+  }),
   f("fudge.minMidMax.severeNegative", "boolean", "fudge"),
-  f("fudge.minMidMax.table", "json", "fudge"),
+  f("fudge.minMidMax.table", "table", "fudge", {
+    columns: [
+      { key: "min", type: "number" },
+      { key: "die", type: "choice", choices: MMM_DICE, choicePrefix: "FUDGE.Settings.TableDie" },
+      { key: "add", type: "number" },
+    ],
+  }),
   f("fudge.gmSituationalRoll", "boolean", "fudge"),
   f("fudge.dcVariant", "choice", "fudge", { choices: DC_VARIANTS }),
   f("fudge.dcAdjust", "choice", "fudge", { choices: DC_ADJUSTS }),
@@ -48,7 +75,13 @@ export const RULE_FIELDS: readonly RuleField[] = [
   f("fudge.criticalLetsPointThrough", "boolean", "fudge"),
   f("fudge.headBlowKnockout", "boolean", "fudge"),
   // Fudge §4.52, §4.57, §4.64, §4.8
-  f("fudgeTrack.thresholds", "json", "fudgeTrack", { nullable: true }),
+  f("fudgeTrack.thresholds", "table", "fudgeTrack", {
+    nullable: true,
+    columns: [
+      { key: "key", type: "choice", choices: TABLE_LEVELS, choicePrefix: "FUDGE.Wound" },
+      { key: "min", type: "number" },
+    ],
+  }),
   f("fudgeTrack.scratchesCapAtVeryHurt", "boolean", "fudgeTrack"),
   f("fudgeTrack.dcTrackScratchesPerHit", "number", "fudgeTrack", { min: 1, max: 10 }),
   f("fudgeTrack.dcTrackTerrible", "choice", "fudgeTrack", { choices: ["penalty", "incapacitated"] }),
@@ -90,6 +123,54 @@ export interface MenuField {
   min: number | null;
   max: number | null;
   choices: { value: string; labelKey: string; selected: boolean }[];
+  /** Table fields: column headers and one entry per stored row (plus a blank row for "add row"). */
+  table: MenuTable | null;
+}
+
+export interface MenuCell {
+  key: string;
+  name: string;
+  labelKey: string;
+  type: "number" | "choice";
+  value: string;
+  choices: { value: string; labelKey: string; selected: boolean }[];
+}
+
+export interface MenuTable {
+  columns: { key: string; labelKey: string }[];
+  rows: { index: number; cells: MenuCell[] }[];
+  /** The row "add row" clones, its index written as `__index__`. */
+  blank: MenuCell[];
+}
+
+/** i18n key of a table column's header: FUDGE.Settings.TableColumn.<key>. */
+export const columnKey = (key: string) => `FUDGE.Settings.TableColumn.${key}`;
+
+function tableCells(path: string, columns: readonly TableColumn[], index: string, row: Record<string, unknown> | null): MenuCell[] {
+  return columns.map((c) => {
+    const raw = row ? row[c.key] : c.type === "number" ? 0 : c.choices![0];
+    const value = raw === null && c.nullAs ? c.nullAs : String(raw ?? "");
+    // A stored key outside the list (an older custom level) stays selectable, named as stored.
+    const choices = c.type === "choice" ? [...c.choices!, ...(c.choices!.includes(value) ? [] : [value])] : [];
+    return {
+      key: c.key,
+      name: `${path}.${index}.${c.key}`,
+      labelKey: columnKey(c.key),
+      type: c.type,
+      value,
+      choices: choices.map((v) => ({ value: v, labelKey: c.choices!.includes(v) ? `${c.choicePrefix}.${v}` : v, selected: v === value })),
+    };
+  });
+}
+
+function menuTable(rules: WorldRules, field: RuleField): MenuTable {
+  const rows = (getPath(rules, field.path) as Record<string, unknown>[] | null) ?? [];
+  const columns = field.columns!;
+  return {
+    columns: columns.map((c) => ({ key: c.key, labelKey: columnKey(c.key) })),
+    rows: rows.map((r, i) => ({ index: i, cells: tableCells(field.path, columns, String(i), r) })),
+    blank: tableCells(field.path, columns, "__index__", null),
+  };
 }
 
 /** The settings menu's context (templates/settings/rules-menu.hbs): the active preset's groups only. */
@@ -113,6 +194,7 @@ export function rulesMenuContext(rules: WorldRules) {
           min: x.min ?? null,
           max: x.max ?? null,
           choices: (x.choices ?? []).map((c) => ({ value: c, labelKey: choiceKey(x.path, c), selected: c === v })),
+          table: x.type === "table" ? menuTable(rules, x) : null,
         };
       }),
     })),
@@ -158,6 +240,10 @@ export function applyRulesForm(current: WorldRules, form: Record<string, unknown
   const next = structuredClone(current) as unknown as Record<string, unknown>;
   // Only the groups the menu showed: the other presets' options keep their values.
   for (const field of RULE_FIELDS.filter((x) => groups.includes(x.group))) {
+    if (field.type === "table") {
+      setPath(next, field.path, readTable(field, form));
+      continue;
+    }
     if (!(field.path in form)) {
       // An unchecked checkbox is absent from submitted form data.
       if (field.type === "boolean") setPath(next, field.path, false);
@@ -184,18 +270,6 @@ export function applyRulesForm(current: WorldRules, form: Record<string, unknown
       case "text":
         value = String(raw ?? "").trim();
         break;
-      case "json": {
-        const s = String(raw ?? "").trim();
-        if (s === "" && field.nullable) value = null;
-        else {
-          try {
-            value = JSON.parse(s);
-          } catch {
-            throw new SettingsFormError(field.path, "FUDGE.Error.NotJson", "is not valid JSON");
-          }
-        }
-        break;
-      }
     }
     setPath(next, field.path, value);
   }
@@ -214,11 +288,60 @@ export function applyRulesForm(current: WorldRules, form: Record<string, unknown
   return rules;
 }
 
-/** Current value of a field as the form shows it (JSON fields pretty-printed). */
+/**
+ * A table field's rows from the form (`<path>.<row>.<column>`, rows in index order; gaps left by
+ * "remove row" close up). Numbers stay strings when they are not numbers, so the rules core's own
+ * checks refuse them with their message. No rows: null where the table may be empty.
+ */
+function readTable(field: RuleField, form: Record<string, unknown>): Record<string, unknown>[] | null {
+  const prefix = `${field.path}.`;
+  const indices = new Set<number>();
+  for (const k of Object.keys(form)) {
+    const m = k.startsWith(prefix) ? /^(\d+)\./.exec(k.slice(prefix.length)) : null;
+    if (m) indices.add(Number(m[1]));
+  }
+  const rows = [...indices].sort((a, b) => a - b).map((i) =>
+    Object.fromEntries(
+      field.columns!.map((c) => {
+        const raw = String(form[`${prefix}${i}.${c.key}`] ?? "").trim();
+        if (c.type === "choice") return [c.key, c.nullAs !== undefined && raw === c.nullAs ? null : raw];
+        const n = raw === "" ? NaN : Number(raw);
+        if (!Number.isInteger(n)) throw new SettingsFormError(`${field.path}[${i}].${c.key}`, "FUDGE.Error.NotInteger", "must be a whole number");
+        return [c.key, n];
+      }),
+    ),
+  );
+  return rows.length === 0 && field.nullable ? null : rows;
+}
+
+/** Current value of a field as the form shows it (tables: see formEntries). */
 export function formValue(rules: WorldRules, field: RuleField): string | number | boolean {
-  const v = getPath(rules, field.path);
-  if (field.type === "json") return v === null || v === undefined ? "" : JSON.stringify(v);
-  return v as string | number | boolean;
+  return getPath(rules, field.path) as string | number | boolean;
+}
+
+/** The form's entries for a field as the menu renders them (a table: one entry per cell). */
+export function formEntries(rules: WorldRules, field: RuleField): [string, unknown][] {
+  if (field.type !== "table") return [[field.path, formValue(rules, field)]];
+  return menuTable(rules, field).rows.flatMap((r) => r.cells.map((c): [string, unknown] => [c.name, c.value]));
+}
+
+/** "Add row" in a table field (the menu app and the playground): a copy of the blank row, numbered next. */
+export function addTableRow(button: HTMLElement): void {
+  const table = button.closest("[data-rule-table]");
+  const tpl = table?.querySelector<HTMLTemplateElement>("template[data-blank-row]");
+  const body = table?.querySelector("tbody");
+  if (!tpl || !body) return;
+  const next = Math.max(-1, ...Array.from(body.querySelectorAll<HTMLElement>("tr[data-row]"), (tr) => Number(tr.dataset.row))) + 1;
+  const row = tpl.content.firstElementChild!.cloneNode(true) as HTMLElement;
+  row.dataset.row = String(next);
+  for (const el of row.querySelectorAll<HTMLInputElement>("[name]")) el.name = el.name.replace("__index__", String(next));
+  body.append(row);
+  row.querySelector<HTMLElement>("input, select")?.focus();
+}
+
+/** "Remove row" in a table field: the row goes; applyRulesForm reads the others in order. */
+export function removeTableRow(button: HTMLElement): void {
+  button.closest("tr[data-row]")?.remove();
 }
 
 /** Which top-level settings changed (the ones to write). */

@@ -7,7 +7,7 @@ import { WORLD_RULE_SETTINGS, defaultWorldRules, type WorldRules } from "../syst
 import { worldRules } from "./bridge";
 import { initiativeFormula } from "./initiative-pure";
 import { INITIATIVE_SETTING, MIGRATION_SETTING, SYSTEM_ID } from "./registry";
-import { PRESET_GROUPS, RULE_GROUPS, SettingsFormError, applyRulesForm, changedSettings, choiceKey, labelKey, rulesMenuContext, woundedActors } from "./settings-pure";
+import { PRESET_GROUPS, RULE_FIELDS, RULE_GROUPS, SettingsFormError, addTableRow, applyRulesForm, changedSettings, choiceKey, labelKey, removeTableRow, rulesMenuContext, woundedActors } from "./settings-pure";
 import { TEMPLATES } from "../system/handlebars";
 
 const { ApplicationV2 } = foundry.applications.api;
@@ -92,6 +92,11 @@ export class RulesMenu extends ApplicationV2 {
     window: { title: "FUDGE.Settings.Menu.Name", icon: "fa-solid fa-scale-balanced", resizable: true },
     position: { width: 560, height: 680 },
     form: { handler: RulesMenu.onSubmit, closeOnSubmit: true, submitOnChange: false },
+    // The table fields' rows (settings-pure addTableRow / removeTableRow): edited in the form, read on submit.
+    actions: {
+      addRuleRow: (_event: PointerEvent, target: HTMLElement) => addTableRow(target),
+      removeRuleRow: (_event: PointerEvent, target: HTMLElement) => removeTableRow(target),
+    },
   };
 
   /** The groups shown (general + the active preset's): only those are read back on submit. */
@@ -119,7 +124,9 @@ export class RulesMenu extends ApplicationV2 {
       after = applyRulesForm(before, formData.object, this.shownGroups);
     } catch (e) {
       if (e instanceof SettingsFormError) {
-        ui.notifications!.error(`${loc(labelKey(e.field.split(".").slice(0, 2).join(".")))}: ${e.message}`);
+        // The field's own label (a table cell's error names its table).
+        const field = RULE_FIELDS.find((f) => e.field === f.path || e.field.startsWith(`${f.path}[`) || e.field.startsWith(`${f.path}.`));
+        ui.notifications!.error(`${field ? loc(labelKey(field.path)) : e.field}: ${e.message}`);
         return;
       }
       throw e;

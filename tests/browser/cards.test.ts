@@ -241,4 +241,44 @@ describe("rules menu (the settings template)", () => {
     expect(noProblems(problems)).toEqual([]);
     await context.close();
   });
+
+  it("edits the wound thresholds, graze and Min-Mid-Max tables row by row; a bad row is refused and nothing is saved", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
+    await page.getByTestId("rules").click();
+    let dialog = page.locator("dialog[open]");
+    await dialog.waitFor();
+    expect(await dialog.locator("textarea").count()).toBe(0);
+    const graze = dialog.locator('[data-rule-table="fudge.graze.table"]');
+    expect(await graze.locator("tbody tr").count()).toBe(2);
+    // Edit one row: the Hurt graze from 5 to 4.
+    await graze.getByRole("spinbutton", { name: "Minimum" }).nth(1).fill("4");
+    // Thresholds start empty (the track's defaults): add two rows.
+    const th = dialog.locator('[data-rule-table="fudgeTrack.thresholds"]');
+    expect(await th.locator("tbody tr").count()).toBe(0);
+    await th.getByRole("button", { name: "Add row" }).click();
+    await th.getByRole("button", { name: "Add row" }).click();
+    await th.getByRole("combobox", { name: "Wound level" }).nth(1).selectOption("hurt");
+    await th.getByRole("spinbutton", { name: "Minimum" }).nth(0).fill("1");
+    await th.getByRole("spinbutton", { name: "Minimum" }).nth(1).fill("3");
+    // Remove the first Min-Mid-Max row.
+    await dialog.locator('[data-rule-table="fudge.minMidMax.table"]').getByRole("button", { name: "Remove row" }).first().click();
+    await act(page, () => dialog.locator('button[type="submit"]').first().click());
+    let s = await storedState(page);
+    expect(s.settings.fudge.graze.table).toEqual([{ min: 0, level: "scratch" }, { min: 4, level: "hurt" }]);
+    expect(s.settings.fudgeTrack.thresholds).toEqual([{ key: "scratch", min: 1 }, { key: "hurt", min: 3 }]);
+    expect(s.settings.fudge.minMidMax.table).toHaveLength(5);
+    expect(s.settings.fudge.minMidMax.table[0]).toEqual({ min: -1, die: "min", add: 0 });
+    // The menu opens on what was saved; a row out of order is refused with a sentence, nothing saved.
+    await page.getByTestId("rules").click();
+    dialog = page.locator("dialog[open]");
+    expect(await dialog.locator('[name="fudge.graze.table.1.min"]').inputValue()).toBe("4");
+    await dialog.locator('[name="fudge.graze.table.1.min"]').fill("-3");
+    await dialog.locator('button[type="submit"]').first().click();
+    await page.locator("#pg-toast.visible").waitFor();
+    expect((await page.textContent("#pg-toast")) ?? "").not.toMatch(/FUDGE\./);
+    s = await storedState(page);
+    expect(s.settings.fudge.graze.table).toEqual([{ min: 0, level: "scratch" }, { min: 4, level: "hurt" }]);
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fs from "node:fs";
-import { RULE_FIELDS, SettingsFormError, applyRulesForm, changedSettings, choiceKey, formValue, getPath, hintKey, labelKey, woundedActors } from "../../src/foundry/settings-pure";
+import { RULE_FIELDS, SettingsFormError, applyRulesForm, changedSettings, choiceKey, columnKey, formEntries, getPath, hintKey, labelKey, rulesMenuContext, woundedActors } from "../../src/foundry/settings-pure";
 import { WORLD_RULE_SETTINGS, defaultWorldRules } from "../../src/system/data";
 
 function leaves(o: unknown, prefix = ""): string[] {
@@ -9,7 +9,7 @@ function leaves(o: unknown, prefix = ""): string[] {
 }
 
 describe("settings menu fields", () => {
-  it("cover every world rule (each leaf of WorldRules, tables as JSON)", () => {
+  it("cover every world rule (each leaf of WorldRules, tables as one field)", () => {
     const rules = defaultWorldRules();
     const paths = RULE_FIELDS.map((f) => f.path);
     for (const leaf of leaves(rules)) expect(paths.some((p) => leaf === p || leaf.startsWith(`${p}.`)), leaf).toBe(true);
@@ -23,20 +23,31 @@ describe("settings menu fields", () => {
       expect(lang[labelKey(f.path)], labelKey(f.path)).toBeTypeOf("string");
       expect(lang[hintKey(f.path)], hintKey(f.path)).toBeTypeOf("string");
       for (const c of f.choices ?? []) expect(lang[choiceKey(f.path, c)], choiceKey(f.path, c)).toBeTypeOf("string");
+      for (const col of f.columns ?? []) {
+        expect(lang[columnKey(col.key)], columnKey(col.key)).toBeTypeOf("string");
+        for (const c of col.choices ?? []) expect(lang[`${col.choicePrefix}.${c}`], `${col.choicePrefix}.${c}`).toBeTypeOf("string");
+      }
     }
+    for (const k of ["FUDGE.Settings.TableRow.Add", "FUDGE.Settings.TableRow.Remove"]) expect(lang[k], k).toBeTypeOf("string");
   });
 });
 
 describe("applyRulesForm", () => {
   const base = defaultWorldRules();
-  const form = () => Object.fromEntries(RULE_FIELDS.map((f) => [f.path, formValue(base, f)]).filter(([, v]) => v !== false));
+  const form = (): Record<string, unknown> => Object.fromEntries(RULE_FIELDS.flatMap((f) => formEntries(base, f)).filter(([, v]) => v !== false));
+  /** The form without a table's rows, plus the given ones (as the menu's inputs name them). */
+  const withTable = (path: string, rows: Record<string, unknown>[]) => {
+    const f = Object.fromEntries(Object.entries(form()).filter(([k]) => !k.startsWith(`${path}.`)));
+    rows.forEach((r, i) => Object.entries(r).forEach(([k, v]) => (f[`${path}.${i}.${k}`] = v)));
+    return f;
+  };
 
   it("round-trips the current rules", () => {
     expect(applyRulesForm(base, form())).toEqual(base);
   });
 
   it("reads a changed preset, a number, a checkbox and a table", () => {
-    const r = applyRulesForm(base, { ...form(), preset: "volt", defaultDifficulty: "1", "fudge.doubleRd": "on", "fudge.graze.table": '[{"min":0,"level":"scratch"},{"min":4,"level":"hurt"}]' });
+    const r = applyRulesForm(base, { ...form(), preset: "volt", defaultDifficulty: "1", "fudge.doubleRd": "on", "fudge.graze.table.1.min": "4" });
     expect(r.preset).toBe("volt");
     expect(r.defaultDifficulty).toBe(1);
     expect(r.fudge.doubleRd).toBe(true);
@@ -51,27 +62,78 @@ describe("applyRulesForm", () => {
   });
 
   it("empty thresholds mean the track's defaults (null)", () => {
-    expect(applyRulesForm(base, { ...form(), "fudgeTrack.thresholds": "  " }).fudgeTrack.thresholds).toBeNull();
+    expect(base.fudgeTrack.thresholds).toBeNull();
+    expect(Object.keys(form()).some((k) => k.startsWith("fudgeTrack.thresholds"))).toBe(false);
+    expect(applyRulesForm(base, form()).fudgeTrack.thresholds).toBeNull();
+  });
+
+  it("table rows round-trip: a graze level Undamaged (null), a removed Min-Mid-Max row, thresholds rows, gaps in row numbers", () => {
+    const f = withTable("fudge.graze.table", [{ min: "-1", level: "undamaged" }, { min: "0", level: "scratch" }, { min: "6", level: "veryHurt" }]);
+    // "Remove row" leaves a gap in the numbering (row 2 of 6 gone): the rest are read in order.
+    for (const k of Object.keys(f)) if (k.startsWith("fudge.minMidMax.table.2.")) delete f[k];
+    Object.assign(f, { "fudgeTrack.thresholds.0.key": "scratch", "fudgeTrack.thresholds.0.min": "1", "fudgeTrack.thresholds.3.key": "hurt", "fudgeTrack.thresholds.3.min": "4" });
+    const r = applyRulesForm(base, f);
+    expect(r.fudge.graze.table).toEqual([{ min: -1, level: null }, { min: 0, level: "scratch" }, { min: 6, level: "veryHurt" }]);
+    expect(r.fudge.minMidMax.table).toEqual(base.fudge.minMidMax.table.filter((_, i) => i !== 2));
+    expect(r.fudgeTrack.thresholds).toEqual([{ key: "scratch", min: 1 }, { key: "hurt", min: 4 }]);
+    // And back: the menu shows what was saved, the form it renders reads back the same rules.
+    expect(applyRulesForm(r, Object.fromEntries(RULE_FIELDS.flatMap((x) => formEntries(r, x)).filter(([, v]) => v !== false)))).toEqual(r);
   });
 
   it.each([
     ["preset", "gurps", "preset"],
     ["defaultDifficulty", "1.5", "defaultDifficulty"],
     ["defaultDifficulty", "99", "defaultDifficulty"],
-    ["fudge.graze.table", "[{", "fudge.graze.table"],
-    ["fudge.graze.table", '[{"min":5,"level":"hurt"},{"min":0,"level":"scratch"}]', "fudge.graze.table[1].min"],
-    ["fudgeTrack.thresholds", '[{"key":"hurt","min":5},{"key":"scratch","min":1}]', "fudgeTrack.thresholds"],
+    ["fudge.graze.table.1.min", "1.5", "fudge.graze.table[1].min"],
+    ["fudge.graze.table.1.min", "", "fudge.graze.table[1].min"],
+    ["fudge.graze.table.1.min", "-3", "fudge.graze.table[1].min"],
+    ["fudge.minMidMax.table.0.die", "median", "fudge.minMidMax.table[0].die"],
+    ["fudge.minMidMax.table.5.add", "x", "fudge.minMidMax.table[5].add"],
+    ["fudgeTrack.thresholds.0.min", "5", "fudgeTrack.thresholds"],
   ])("bad %s = %s is refused naming %s, and nothing changes", (path, value, field) => {
     const before = structuredClone(base);
+    const f = { ...form(), [path]: value };
+    if (path.startsWith("fudgeTrack.thresholds")) Object.assign(f, { "fudgeTrack.thresholds.0.key": "hurt", "fudgeTrack.thresholds.1.key": "scratch", "fudgeTrack.thresholds.1.min": "1" });
     let err: unknown;
     try {
-      applyRulesForm(base, { ...form(), [path]: value });
+      applyRulesForm(base, f);
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(SettingsFormError);
     expect((err as SettingsFormError).field).toBe(field);
     expect(base).toEqual(before);
+  });
+
+  it("a graze table with every row removed is refused (it needs one row)", () => {
+    const f = withTable("fudge.graze.table", []);
+    expect(() => applyRulesForm(base, f)).toThrow(SettingsFormError);
+  });
+});
+
+describe("rules menu tables (issue #9)", () => {
+  it("the context gives each table its columns, one row per entry with labelled cells, and a blank row for \"add row\"", () => {
+    const rules = defaultWorldRules();
+    rules.fudge.graze.table = [{ min: -1, level: null }, { min: 0, level: "scratch" }];
+    rules.fudgeTrack.thresholds = [{ key: "scratch", min: 1 }, { key: "oldCustom", min: 3 }];
+    const fields = rulesMenuContext(rules).groups.flatMap((g) => g.fields);
+    const graze = fields.find((x) => x.path === "fudge.graze.table")!.table!;
+    expect(graze.columns.map((c) => c.labelKey)).toEqual(["FUDGE.Settings.TableColumn.min", "FUDGE.Settings.TableColumn.level"]);
+    expect(graze.rows.map((r) => r.cells.map((c) => [c.name, c.value]))).toEqual([
+      [["fudge.graze.table.0.min", "-1"], ["fudge.graze.table.0.level", "undamaged"]],
+      [["fudge.graze.table.1.min", "0"], ["fudge.graze.table.1.level", "scratch"]],
+    ]);
+    expect(graze.rows[0].cells[1].choices.find((c) => c.selected)).toEqual({ value: "undamaged", labelKey: "FUDGE.Wound.undamaged", selected: true });
+    expect(graze.blank.map((c) => c.name)).toEqual(["fudge.graze.table.__index__.min", "fudge.graze.table.__index__.level"]);
+    const mmm = fields.find((x) => x.path === "fudge.minMidMax.table")!.table!;
+    expect(mmm.rows).toHaveLength(6);
+    expect(mmm.rows[2].cells.map((c) => c.value)).toEqual(["0", "mid", "0"]);
+    expect(mmm.rows[2].cells[1].choices.map((c) => c.labelKey)).toEqual(["FUDGE.Settings.TableDie.min", "FUDGE.Settings.TableDie.mid", "FUDGE.Settings.TableDie.max"]);
+    const th = fields.find((x) => x.path === "fudgeTrack.thresholds")!.table!;
+    // A stored key outside the known levels stays selected (named as stored), so saving keeps it.
+    expect(th.rows[1].cells[0].choices.at(-1)).toEqual({ value: "oldCustom", labelKey: "oldCustom", selected: true });
+    expect(fields.every((x) => (x.type === "table") === (x.table !== null))).toBe(true);
+    expect(rulesMenuContext(defaultWorldRules()).groups.flatMap((g) => g.fields).find((x) => x.path === "fudgeTrack.thresholds")!.table!.rows).toEqual([]);
   });
 });
 
@@ -102,6 +164,6 @@ describe("rules menu shows the active preset only (issue #9)", () => {
     const after = applyRulesForm(rules, { preset: "volt", applyTo: rules.applyTo, defaultDifficulty: String(rules.defaultDifficulty), "volt.recovery": rules.volt.recovery }, PRESET_GROUPS.volt);
     expect(after.miniatures.gangUp).toBe(true);
     // Without the groups (every field shown), an absent checkbox is unchecked.
-    expect(applyRulesForm(rules, { preset: "volt", applyTo: rules.applyTo, defaultDifficulty: String(rules.defaultDifficulty), "volt.recovery": rules.volt.recovery, "fudge.graze.table": JSON.stringify(rules.fudge.graze.table), "fudge.minMidMax.table": JSON.stringify(rules.fudge.minMidMax.table), "fudgeTrack.thresholds": "", "fudge.woundMode": rules.fudge.woundMode, "fudge.damageRoll": rules.fudge.damageRoll, "fudge.graze.scaleRaise": rules.fudge.graze.scaleRaise, "fudge.dcVariant": rules.fudge.dcVariant, "fudge.dcAdjust": rules.fudge.dcAdjust, "fudgeTrack.dcTrackScratchesPerHit": String(rules.fudgeTrack.dcTrackScratchesPerHit), "fudgeTrack.dcTrackTerrible": rules.fudgeTrack.dcTrackTerrible, "fudgeTrack.willpowerDifficulty": String(rules.fudgeTrack.willpowerDifficulty), "fate.defaultLabel": rules.fate.defaultLabel }).miniatures.gangUp).toBe(false);
+    expect(applyRulesForm(rules, { preset: "volt", applyTo: rules.applyTo, defaultDifficulty: String(rules.defaultDifficulty), "volt.recovery": rules.volt.recovery, ...Object.fromEntries(RULE_FIELDS.filter((x) => x.type === "table").flatMap((x) => formEntries(rules, x))), "fudge.woundMode": rules.fudge.woundMode, "fudge.damageRoll": rules.fudge.damageRoll, "fudge.graze.scaleRaise": rules.fudge.graze.scaleRaise, "fudge.dcVariant": rules.fudge.dcVariant, "fudge.dcAdjust": rules.fudge.dcAdjust, "fudgeTrack.dcTrackScratchesPerHit": String(rules.fudgeTrack.dcTrackScratchesPerHit), "fudgeTrack.dcTrackTerrible": rules.fudgeTrack.dcTrackTerrible, "fudgeTrack.willpowerDifficulty": String(rules.fudgeTrack.willpowerDifficulty), "fate.defaultLabel": rules.fate.defaultLabel }).miniatures.gangUp).toBe(false);
   });
 });
