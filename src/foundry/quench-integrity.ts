@@ -4,13 +4,9 @@
  * Applies at once on one actor keep both wounds, and the relay runs nothing nobody asked for.
  * Registered by quench.ts; everything it creates is deleted afterwards.
  */
-import * as actions from "../system/actions";
 import { woundLogOf } from "../system/integrity";
-import { rollAttack } from "../system/rolling";
-import { plainActor, worldRules } from "./bridge";
+import { plainActor } from "./bridge";
 import { clickCardAction } from "./chat";
-import { foundryRoller, postWithRolls } from "./dice";
-import { userRef } from "./foundry-util";
 import { handleRelay } from "./queries";
 import { Scratch, until, type QuenchLike } from "./quench";
 import { SYSTEM_ID } from "./registry";
@@ -20,10 +16,8 @@ const targetOf = (id: string) => (game.messages!.get(id)!.system as unknown as {
 
 /** Posts Leroy's attacks on Theodora (real Rolls, defended) until one deals a wound; returns the message id. */
 async function woundingCard(s: Scratch, leroy: Actor.Implementation, theodora: Actor.Implementation): Promise<string> {
-  const weapon = leroy.items.contents.find((i) => i.type === "weapon") ?? null;
   for (let attempt = 0; attempt < 30; attempt++) {
-    const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(leroy), weapon?.id ?? null, [plainActor(theodora)], {}, dice, worldRules(), userRef()), foundryRoller);
-    const message = s.track((await postWithRolls({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor: leroy as never }) }, rolls)) as ChatMessage.Implementation);
+    const { card, message } = await s.postAttack(leroy, theodora);
     const id = message.id!;
     if (targetOf(id).defend === "pending") {
       await clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "defend", card.targets[0].actorId);

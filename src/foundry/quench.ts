@@ -60,6 +60,13 @@ export class Scratch {
     void _id;
     return this.track((await Actor.create({ ...data, name: PREFIX + String(data.name) } as never)) as Actor.Implementation);
   }
+  /** Posts `attacker`'s attack on `defender` with his first weapon, its dice real Foundry Rolls attached to the card. */
+  async postAttack(attacker: Actor.Implementation, defender: Actor.Implementation) {
+    const weapon = attacker.items.contents.find((i) => i.type === "weapon") ?? null;
+    const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(attacker), weapon?.id ?? null, [plainActor(defender)], {}, dice, worldRules(), userRef()), foundryRoller);
+    const message = this.track((await postWithRolls({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor: attacker as never }) }, rolls)) as ChatMessage.Implementation);
+    return { card, rolls, message };
+  }
   async setPreset(preset: PresetId): Promise<void> {
     this.preset ??= worldRules().preset;
     await game.settings!.set(SYSTEM_ID as never, "preset" as never, preset as never);
@@ -139,13 +146,11 @@ export function registerQuenchBatches(quench: QuenchLike): void {
       });
       after(() => s.cleanup());
       it("attack → defend → apply → undo with real Rolls (Fudge)", async () => {
-        const weapon = leroy.items.contents.find((i) => i.type === "weapon") ?? null;
         const before = trackState(theodora);
         // Random dice: attack until a wound is dealt (each card is a real card with its Rolls).
         for (let attempt = 0; attempt < 30; attempt++) {
-          const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(leroy), weapon?.id ?? null, [plainActor(theodora)], {}, dice, worldRules(), userRef()), foundryRoller);
+          const { card, rolls, message } = await s.postAttack(leroy, theodora);
           assert.isAbove(rolls.length, 0, "the attack is a Foundry Roll");
-          const message = s.track((await postWithRolls({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor: leroy as never }) }, rolls)) as ChatMessage.Implementation);
           assert.isAbove((message as unknown as { rolls: unknown[] }).rolls.length, 0, "the message carries its rolls");
           const targetId = card.targets[0].actorId;
           const live = () => (game.messages!.get(message.id!)!.system as unknown as { targets: { defend: string; resolution: { wound: unknown } | null; applied: { undone: boolean }[] }[] }).targets[0];
