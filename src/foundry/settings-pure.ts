@@ -14,8 +14,8 @@ export interface TableColumn {
   key: string;
   type: "number" | "choice";
   choices?: readonly string[];
-  /** i18n prefix of the choices' labels (`<prefix>.<choice>`). */
-  choicePrefix?: string;
+  /** i18n key of a choice's label. */
+  choiceLabel?: (choice: string) => string;
   /** The stored value `null` shows (and is read back) as this choice. */
   nullAs?: string;
 }
@@ -56,14 +56,14 @@ export const RULE_FIELDS: readonly RuleField[] = [
   f("fudge.graze.table", "table", "fudge", {
     columns: [
       { key: "min", type: "number" },
-      { key: "level", type: "choice", choices: ["undamaged", ...TABLE_LEVELS], choicePrefix: "FUDGE.Wound", nullAs: "undamaged" },
+      { key: "level", type: "choice", choices: ["undamaged", ...TABLE_LEVELS], choiceLabel: (c) => `FUDGE.Wound.${c}`, nullAs: "undamaged" },
     ],
   }),
   f("fudge.minMidMax.severeNegative", "boolean", "fudge"),
   f("fudge.minMidMax.table", "table", "fudge", {
     columns: [
       { key: "min", type: "number" },
-      { key: "die", type: "choice", choices: MMM_DICE, choicePrefix: "FUDGE.Settings.TableDie" },
+      { key: "die", type: "choice", choices: MMM_DICE, choiceLabel: (c) => `FUDGE.Settings.TableDie.${c}` },
       { key: "add", type: "number" },
     ],
   }),
@@ -78,7 +78,7 @@ export const RULE_FIELDS: readonly RuleField[] = [
   f("fudgeTrack.thresholds", "table", "fudgeTrack", {
     nullable: true,
     columns: [
-      { key: "key", type: "choice", choices: TABLE_LEVELS, choicePrefix: "FUDGE.Wound" },
+      { key: "key", type: "choice", choices: TABLE_LEVELS, choiceLabel: (c) => `FUDGE.Wound.${c}` },
       { key: "min", type: "number" },
     ],
   }),
@@ -158,7 +158,7 @@ function tableCells(path: string, columns: readonly TableColumn[], index: string
       labelKey: columnKey(c.key),
       type: c.type,
       value,
-      choices: choices.map((v) => ({ value: v, labelKey: c.choices!.includes(v) ? `${c.choicePrefix}.${v}` : v, selected: v === value })),
+      choices: choices.map((v) => ({ value: v, labelKey: c.choices!.includes(v) ? c.choiceLabel!(v) : v, selected: v === value })),
     };
   });
 }
@@ -226,6 +226,8 @@ export class SettingsFormError extends Error {
     readonly field: string,
     readonly key: string,
     message: string,
+    /** The localized message's parameters ({min}, {max}, {allowed} …). */
+    readonly params: Record<string, unknown> = {},
   ) {
     super(`${field}: ${message}`);
   }
@@ -259,12 +261,12 @@ export function applyRulesForm(current: WorldRules, form: Record<string, unknown
         const n = typeof raw === "number" ? raw : Number(String(raw).trim());
         if (!Number.isInteger(n)) throw new SettingsFormError(field.path, "FUDGE.Error.NotInteger", "must be a whole number");
         if ((field.min !== undefined && n < field.min) || (field.max !== undefined && n > field.max))
-          throw new SettingsFormError(field.path, "FUDGE.Error.OutOfRange", `must be between ${field.min} and ${field.max}`);
+          throw new SettingsFormError(field.path, "FUDGE.Error.OutOfRange", `must be between ${field.min} and ${field.max}`, { min: field.min, max: field.max });
         value = n;
         break;
       }
       case "choice":
-        if (!field.choices!.includes(String(raw))) throw new SettingsFormError(field.path, "FUDGE.Error.NotOneOf", `must be one of ${field.choices!.join(", ")}`);
+        if (!field.choices!.includes(String(raw))) throw new SettingsFormError(field.path, "FUDGE.Error.NotOneOf", `must be one of ${field.choices!.join(", ")}`, { allowed: field.choices!.join(", ") });
         value = String(raw);
         break;
       case "text":
@@ -277,8 +279,8 @@ export function applyRulesForm(current: WorldRules, form: Record<string, unknown
   try {
     parseFudgeOptions(rules.fudge, "fudge");
   } catch (e) {
-    const err = e as { field?: string; key?: string; message: string };
-    throw new SettingsFormError(err.field ?? "fudge", err.key ?? "FUDGE.Error.Invalid", err.message);
+    const err = e as { field?: string; key?: string; message: string; params?: Record<string, unknown> };
+    throw new SettingsFormError(err.field ?? "fudge", err.key ?? "FUDGE.Error.Invalid", err.message, err.params);
   }
   if (rules.fudgeTrack.thresholds !== null) {
     const t = rules.fudgeTrack.thresholds;

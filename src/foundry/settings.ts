@@ -5,9 +5,10 @@
  */
 import { WORLD_RULE_SETTINGS, defaultWorldRules, type WorldRules } from "../system/data";
 import { worldRules } from "./bridge";
+import { reportError } from "./foundry-util";
 import { initiativeFormula } from "./initiative-pure";
 import { INITIATIVE_SETTING, MIGRATION_SETTING, SYSTEM_ID } from "./registry";
-import { PRESET_GROUPS, RULE_FIELDS, RULE_GROUPS, SettingsFormError, addTableRow, applyRulesForm, changedSettings, choiceKey, labelKey, removeTableRow, rulesMenuContext, woundedActors } from "./settings-pure";
+import { PRESET_GROUPS, RULE_GROUPS, SettingsFormError, addTableRow, applyRulesForm, changedSettings, choiceKey, removeTableRow, rulesMenuContext, woundedActors } from "./settings-pure";
 import { TEMPLATES } from "../system/handlebars";
 
 const { ApplicationV2 } = foundry.applications.api;
@@ -123,12 +124,8 @@ export class RulesMenu extends ApplicationV2 {
     try {
       after = applyRulesForm(before, formData.object, this.shownGroups);
     } catch (e) {
-      if (e instanceof SettingsFormError) {
-        // The field's own label (a table cell's error names its table).
-        const field = RULE_FIELDS.find((f) => e.field === f.path || e.field.startsWith(`${f.path}[`) || e.field.startsWith(`${f.path}.`));
-        ui.notifications!.error(`${field ? loc(labelKey(field.path)) : e.field}: ${e.message}`);
-        return;
-      }
+      // In plain words (src/system/error-text.ts): a table cell names its row and table.
+      if (e instanceof SettingsFormError) return reportError(e);
       throw e;
     }
     if (after.preset !== before.preset && !(await confirmPresetChange(before.preset, after.preset))) after.preset = before.preset;

@@ -18,15 +18,24 @@ export interface KeyedError {
 /** A custom wound level's field: `system.woundTrack.customLevels.2.boxes`. */
 const CUSTOM_LEVEL = /(?:^|\.)customLevels\.(\d+)\.([A-Za-z]+)$/;
 
+/** A cell of a rules-menu table: `fudge.graze.table[1].min` (settings-pure readTable, the rules core's checks). */
+const TABLE_CELL = /(?:^|\.)(graze\.table|minMidMax\.table|thresholds)\[(\d+)\]\.([A-Za-z]+)$/;
+const TABLES: Record<string, string> = { "graze.table": "grazeTable", "minMidMax.table": "minMidMaxTable", thresholds: "thresholds" };
+
 /**
  * The field a dotted path names, in words ("healing.weeks" → "the number of weeks"): the last
  * named segment with a FUDGE.Field.* (or FUDGE.Situation.*) entry; a custom level's field also names its level.
  * A path with no known name reads "this value" — never the path itself.
  */
 export function fieldLabel(path: string, i18n: SystemI18n): string {
+  const cell = TABLE_CELL.exec(path);
+  if (cell && i18n.has(`FUDGE.Field.${cell[3]}`))
+    return i18n.format("FUDGE.Field.TableCell", { what: i18n.localize(`FUDGE.Field.${cell[3]}`), row: Number(cell[2]) + 1, table: i18n.localize(`FUDGE.Field.${TABLES[cell[1]]}`) });
   const custom = CUSTOM_LEVEL.exec(path);
   if (custom && i18n.has(`FUDGE.Field.${custom[2]}`))
     return i18n.format("FUDGE.Field.CustomLevel", { what: i18n.localize(`FUDGE.Field.${custom[2]}`), level: Number(custom[1]) + 1 });
+  // A world rule of the settings menu has its own label there (FUDGE.Settings.<path>.Name).
+  if (i18n.has(`FUDGE.Settings.${path}.Name`)) return i18n.localize(`FUDGE.Settings.${path}.Name`);
   const segments = path.split(/[.[\]]+/).filter((s) => s && !/^\d+$/.test(s));
   // An attack's situation options already have names on the dialog (FUDGE.Situation.*); a
   // refusal relayed by the GM's client carries only the option's key.

@@ -25,7 +25,7 @@ describe("settings menu fields", () => {
       for (const c of f.choices ?? []) expect(lang[choiceKey(f.path, c)], choiceKey(f.path, c)).toBeTypeOf("string");
       for (const col of f.columns ?? []) {
         expect(lang[columnKey(col.key)], columnKey(col.key)).toBeTypeOf("string");
-        for (const c of col.choices ?? []) expect(lang[`${col.choicePrefix}.${c}`], `${col.choicePrefix}.${c}`).toBeTypeOf("string");
+        for (const c of col.choices ?? []) expect(lang[col.choiceLabel!(c)], col.choiceLabel!(c)).toBeTypeOf("string");
       }
     }
     for (const k of ["FUDGE.Settings.TableRow.Add", "FUDGE.Settings.TableRow.Remove"]) expect(lang[k], k).toBeTypeOf("string");
@@ -103,6 +103,24 @@ describe("applyRulesForm", () => {
     expect(err).toBeInstanceOf(SettingsFormError);
     expect((err as SettingsFormError).field).toBe(field);
     expect(base).toEqual(before);
+  });
+
+  it("a refused table cell reads as a sentence naming its row and table (src/system/error-text.ts)", async () => {
+    const { errorText } = await import("../../src/system/error-text");
+    const lang = JSON.parse(fs.readFileSync("lang/en.json", "utf8")) as Record<string, string>;
+    const i18n = { localize: (k: string) => lang[k] ?? k, format: (k: string, d: Record<string, unknown>) => (lang[k] ?? k).replace(/\{(\w+)\}/g, (_, x: string) => String(d[x])), has: (k: string) => k in lang };
+    const text = (f: Record<string, unknown>) => {
+      try {
+        applyRulesForm(base, f);
+      } catch (e) {
+        return errorText(e, i18n as never);
+      }
+      return "accepted";
+    };
+    expect(text({ ...form(), "fudge.graze.table.1.min": "1.5" })).toBe("The minimum in row 2 of the graze table must be a whole number.");
+    expect(text({ ...form(), "fudge.minMidMax.table.0.die": "median" })).toBe("The die read in row 1 of the Min-Mid-Max table must be one of: min, mid, max.");
+    expect(text({ ...form(), defaultDifficulty: "99" })).toBe("Default Difficulty Level must be between -4 and 6.");
+    expect(text({ ...form(), "fudgeTrack.thresholds.0.key": "hurt", "fudgeTrack.thresholds.0.min": "3", "fudgeTrack.thresholds.1.key": "scratch", "fudgeTrack.thresholds.1.min": "1" })).toBe(lang["FUDGE.Error.Settings.Thresholds"]);
   });
 
   it("a graze table with every row removed is refused (it needs one row)", () => {
