@@ -8,7 +8,7 @@ import { woundLogOf } from "../system/integrity";
 import { plainActor } from "./bridge";
 import { clickCardAction } from "./chat";
 import { handleRelay } from "./queries";
-import { Scratch, until, type QuenchLike } from "./quench";
+import { fudgeDuel, Scratch, until, type QuenchLike } from "./quench";
 import { SYSTEM_ID } from "./registry";
 
 type CardTarget = { actorId: string; defend: string; resolution: { wound: unknown; woundKey: string | null } | null; differs?: boolean };
@@ -33,18 +33,10 @@ export function registerIntegrityBatch(quench: QuenchLike): void {
   quench.registerBatch(
     `${SYSTEM_ID}.integrity`,
     ({ it, before, after, assert }) => {
-      const s = new Scratch();
-      let leroy: Actor.Implementation;
-      let theodora: Actor.Implementation;
-      before(async () => {
-        await s.setPreset("fudge");
-        leroy = await s.actorFromPack("characters", "Leroy");
-        theodora = await s.actorFromPack("characters", "Theodora");
-      });
-      after(() => s.cleanup());
+      const { s, duel } = fudgeDuel({ before, after });
 
       it("a card claiming {wound: dead} is applied as its dice give, and says it differed", async () => {
-        const id = await woundingCard(s, leroy, theodora);
+        const id = await woundingCard(s, duel.leroy, duel.theodora);
         const message = game.messages!.get(id)!;
         const targets = structuredClone((message.system as unknown as { targets: CardTarget[] }).targets);
         const honest = targets[0].resolution!.woundKey;
@@ -53,26 +45,26 @@ export function registerIntegrityBatch(quench: QuenchLike): void {
         await clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "apply", targets[0].actorId);
         assert.ok(await until(() => targetOf(id).differs === true), "the card says the re-derived result differed");
         assert.equal(targetOf(id).resolution?.woundKey, honest, "the dice's wound was applied");
-        assert.notEqual((theodora.system as unknown as { derived: { condition: string } }).derived.condition, "dead", "not the claimed death");
+        assert.notEqual((duel.theodora.system as unknown as { derived: { condition: string } }).derived.condition, "dead", "not the claimed death");
         await clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "undo", targets[0].actorId);
       });
 
       it("two Applies on one actor at the same moment keep both wounds", async () => {
-        const a = await woundingCard(s, leroy, theodora);
-        const b = await woundingCard(s, leroy, theodora);
-        await Promise.all([a, b].map((id) => clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "apply", theodora.uuid)));
-        const live = () => woundLogOf(plainActor(theodora)).filter((r) => !r.undone && (r.messageId === a || r.messageId === b));
+        const a = await woundingCard(s, duel.leroy, duel.theodora);
+        const b = await woundingCard(s, duel.leroy, duel.theodora);
+        await Promise.all([a, b].map((id) => clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "apply", duel.theodora.uuid)));
+        const live = () => woundLogOf(plainActor(duel.theodora)).filter((r) => !r.undone && (r.messageId === a || r.messageId === b));
         assert.ok(await until(() => live().length === 2), "both wounds are in the log");
         const [first, second] = live();
         assert.equal(JSON.stringify(second.before), JSON.stringify(first.after), "the second started where the first ended");
-        for (const id of [second.messageId, first.messageId]) await clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "undo", theodora.uuid);
+        for (const id of [second.messageId, first.messageId]) await clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "undo", duel.theodora.uuid);
       });
 
       it("the relay runs nothing that nobody asked for (a query naming an unknown user)", async () => {
-        const id = await woundingCard(s, leroy, theodora);
-        const reply = await handleRelay("apply", { messageId: id, action: "apply", targetId: theodora.uuid, requestId: foundry.utils.randomID(16), userId: foundry.utils.randomID(16) }, { timeout: 5000 });
+        const id = await woundingCard(s, duel.leroy, duel.theodora);
+        const reply = await handleRelay("apply", { messageId: id, action: "apply", targetId: duel.theodora.uuid, requestId: foundry.utils.randomID(16), userId: foundry.utils.randomID(16) }, { timeout: 5000 });
         assert.deepEqual(reply, { ok: false, key: "FUDGE.Error.Relay.Unconfirmed" });
-        assert.equal(woundLogOf(plainActor(theodora)).filter((r) => r.messageId === id).length, 0, "no wound written");
+        assert.equal(woundLogOf(plainActor(duel.theodora)).filter((r) => r.messageId === id).length, 0, "no wound written");
       });
     },
     { displayName: "Fudge Combat & Wounds: the GM's client trusts nothing a player wrote" },

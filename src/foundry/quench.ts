@@ -82,6 +82,19 @@ export class Scratch {
   }
 }
 
+/** A scratch world with the Fudge preset and Leroy and Theodora (Fudge §4.55) from the packs, cleaned up after the batch. */
+export function fudgeDuel(ctx: Pick<QuenchBatchContext, "before" | "after">): { s: Scratch; duel: { leroy: Actor.Implementation; theodora: Actor.Implementation } } {
+  const s = new Scratch();
+  const duel = {} as { leroy: Actor.Implementation; theodora: Actor.Implementation };
+  ctx.before(async () => {
+    await s.setPreset("fudge");
+    duel.leroy = await s.actorFromPack("characters", "Leroy");
+    duel.theodora = await s.actorFromPack("characters", "Theodora");
+  });
+  ctx.after(() => s.cleanup());
+  return { s, duel };
+}
+
 const derived = (a: Actor.Implementation) => (a.system as unknown as { derived: DerivedActor }).derived;
 /** The track as a player reads it (open boxes, level, condition): an unhurt track may be stored as null or as empty marks. */
 const trackState = (a: Actor.Implementation) => {
@@ -136,20 +149,12 @@ export function registerQuenchBatches(quench: QuenchLike): void {
   quench.registerBatch(
     `${SYSTEM_ID}.card-loop`,
     ({ it, before, after, assert }) => {
-      const s = new Scratch();
-      let leroy: Actor.Implementation;
-      let theodora: Actor.Implementation;
-      before(async () => {
-        await s.setPreset("fudge");
-        leroy = await s.actorFromPack("characters", "Leroy");
-        theodora = await s.actorFromPack("characters", "Theodora");
-      });
-      after(() => s.cleanup());
+      const { s, duel } = fudgeDuel({ before, after });
       it("attack → defend → apply → undo with real Rolls (Fudge)", async () => {
-        const before = trackState(theodora);
+        const before = trackState(duel.theodora);
         // Random dice: attack until a wound is dealt (each card is a real card with its Rolls).
         for (let attempt = 0; attempt < 30; attempt++) {
-          const { card, rolls, message } = await s.postAttack(leroy, theodora);
+          const { card, rolls, message } = await s.postAttack(duel.leroy, duel.theodora);
           assert.isAbove(rolls.length, 0, "the attack is a Foundry Roll");
           assert.isAbove((message as unknown as { rolls: unknown[] }).rolls.length, 0, "the message carries its rolls");
           const targetId = card.targets[0].actorId;
@@ -162,10 +167,10 @@ export function registerQuenchBatches(quench: QuenchLike): void {
           if (live().resolution?.wound === null || live().resolution?.wound === undefined) continue;
           await clickCardAction(game.messages!.get(message.id!) as ChatMessage.Implementation, "apply", targetId);
           assert.ok(await until(() => live().applied.length === 1), "applied once");
-          assert.notEqual(trackState(theodora), before, "the wound is on the track");
+          assert.notEqual(trackState(duel.theodora), before, "the wound is on the track");
           await clickCardAction(game.messages!.get(message.id!) as ChatMessage.Implementation, "undo", targetId);
           assert.ok(await until(() => live().applied[0]?.undone === true), "undone");
-          assert.equal(trackState(theodora), before, "the track is as before");
+          assert.equal(trackState(duel.theodora), before, "the track is as before");
           return;
         }
         assert.ok(false, "no wound in 30 attacks");
