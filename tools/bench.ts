@@ -6,7 +6,8 @@
  *     (eight dice) printed beside it; the exchange with the full explanation (goal ≥ 10×). Throughput
  *     ratios are medians of interleaved rounds (the machine is shared: both sides see the same load);
  *  2. exact odds of one attack vs a 100k-sample Monte Carlo of the same attack (goal ≥ 5,000×);
- *  3. duel forecasts: Leroy vs Theodora (goal < 1 ms median), a Volt duel (goal < 50 ms);
+ *  3. duel forecasts: Leroy vs Theodora (goal < 1 ms median), Volt duels (goal < 50 ms), and
+ *     Miniatures with Guts checks (time and error bound only);
  *  4. parsing + validating a request against resolving it (goal: parsing ≤ 3× the resolution).
  * Then the browser benchmark (click on a wound box → updated DOM) if a browser is available.
  */
@@ -130,6 +131,11 @@ try {
   sampleLine = `refused after ${fmt(performance.now() - t0, 0)} ms (${(e as Error).message}) — goal < 50 ms NOT MET`;
 }
 line(`duel forecast Volt, Leroy vs Theodora (samples): ${sampleLine}`);
+// Miniatures with Guts checks (opt-in): followed turn by turn with a stated bound (no speed goal).
+const gutsDuel = { ...resolveSamples({ preset: "miniatures", a: "King Kingsley", b: "Knavely Knave" }), gutsChecks: true };
+const tg = performance.now();
+const g = duelForecast(gutsDuel);
+line(`duel forecast Miniatures with Guts checks (King Kingsley vs Knavely Knave): ${fmt(performance.now() - tg, 0)} ms; error bound ${g.errorBound.toExponential(1)}, ${g.states} states; P(Knave out first) ${fmt(g.bOut, 4)} (without Guts ${fmt(duelForecast({ ...gutsDuel, gutsChecks: false }).bOut, 4)})`);
 
 // 4. Parsing + validating a request against resolving it (numbers only).
 const parse = paired(() => pipeline.parseRequest(attack), () => pipeline.resolve(parsed, rollingDice(slots, rng), { explain: false }));

@@ -291,7 +291,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   const gutsChecks = miniatures && bool(input.gutsChecks, "gutsChecks", false);
   const isOut = (s: TrackStatus): boolean => (nearDeathRolls ? s.condition === "dead" || (!s.canAct && s.condition !== "dying") : !s.canAct);
   const fudgeOptions = reqAB.options as { criticalLetsPointThrough?: boolean; damageRoll?: string } | undefined;
-  const byDifference = p.preset === "fudge" && !fudgeOptions?.criticalLetsPointThrough && fudgeOptions?.damageRoll !== "evenOdd" && input.foldDice !== false;
+  const byDifference = p.preset === "fudge" && !fudgeOptions?.criticalLetsPointThrough && fudgeOptions?.damageRoll !== "evenOdd" && bool(input.foldDice, "foldDice", true);
 
   const sigs = new Map<string, number>();
   const sides = { a: new Side(reqAB.attacker, sigs, isOut), b: new Side(reqAB.defender, sigs, isOut) };
@@ -342,6 +342,9 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       }
       let m = side.minds[id];
       if (m && w.clearOwed) m = withoutFreeAttack(m);
+      // Miniatures: Wounds — a Near Death model that rolls +2 "becomes merely Very Hurt and may then
+      // act normally": the Guts failures it had before it fell no longer hold it (this system's reading).
+      if (m && (w.heal as { type?: unknown } | null)?.type === "recover") m = gutsMind(undefined);
       const check = m && w.wounds !== null ? gutsCheckFor(t, trackStatus(side.tracks[id]), status ?? trackStatus(t)) : null;
       if (m && check) {
         const guts = gutsStat(side.card as unknown as MiniDatacard, t, reqAB.options as DatacardOptions);
