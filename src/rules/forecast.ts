@@ -213,7 +213,7 @@ class Side {
   readonly out: boolean[] = [];
   readonly canAct: boolean[] = [];
   /** (state id, what id) → the next state id, or a distribution of them (a Guts check). */
-  readonly next = new Map<number, number | Array<[number, number]>>();
+  readonly next: Array<Array<number | Array<[number, number]> | undefined>> = [];
   /** Wounds of each What as the track kind parsed them. */
   readonly wounds = new Map<number, unknown[]>();
   private outId = -1;
@@ -323,8 +323,8 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   /** Applies what happens to one side's state: the next state, or a distribution (a Guts check). */
   const applyTo = (side: Side, id: number, what: number): number | Array<[number, number]> => {
     if (what === NOTHING) return id;
-    const key = id * 2 ** 20 + what;
-    let r = side.next.get(key);
+    const row = (side.next[id] ??= []);
+    let r = row[what];
     if (r === undefined) {
       const w = whats[what];
       // The roll that consumed a follow-up (FATE Clipped) comes before the wound it dealt.
@@ -353,7 +353,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
         if (!dist) gutsCache.set(gk, (dist = gutsAfterWound(m, guts, check.target, check.reason)));
         r = dist.length === 1 ? side.intern(t, dist[0][0]) : dist.map(([mm, q]) => [side.intern(t, mm), q] as [number, number]);
       } else r = side.intern(t, m, status);
-      side.next.set(key, r);
+      row[what] = r;
     }
     return r;
   };
@@ -465,12 +465,15 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   const absorbed: Array<"a" | "b" | null> = [];
   const eTo: number[][] = [];
   const eP: number[][] = [];
-  const index = new Map<number, number>();
+  // Node index by a's state, then by (b's state, turn): small integer keys.
+  const index: Array<Map<number, number>> = [];
+  const outNodes = { a: -1, b: -1 };
   const nodeOf = (a: number, b: number, turn: "a" | "b"): number => {
     const ab = sides.a.out[a] ? "a" : sides.b.out[b] ? "b" : null;
-    const key = ab === "a" ? -1 : ab === "b" ? -2 : (a * 2 ** 24 + b) * 2 + (turn === "a" ? 0 : 1);
-    let i = index.get(key);
-    if (i === undefined) {
+    const byB = ab ? null : (index[a] ??= new Map());
+    const key = b * 2 + (turn === "a" ? 0 : 1);
+    let i = ab ? outNodes[ab] : byB!.get(key);
+    if (i === undefined || i < 0) {
       if (nodeA.length >= maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
       i = nodeA.length;
       nodeA.push(a);
@@ -479,7 +482,8 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       absorbed.push(ab);
       eTo.push(NO_EDGES);
       eP.push(NO_EDGES);
-      index.set(key, i);
+      if (ab) outNodes[ab] = i;
+      else byB!.set(key, i);
     }
     return i;
   };
