@@ -544,11 +544,13 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
    * forecast is repeated with a smaller `eps` (within the budget).
    */
   function stepped(): DuelForecast {
-    let eps = tolerance * 1e-2;
-    for (;;) {
-      const r = steppedOnce(eps);
+    return tighten(steppedOnce);
+  }
+  /** Repeats a bounded forecast, leaving out less each time, until its bound is within `tolerance` (or the budget stops it). */
+  function tighten(once: (eps: number) => DuelForecast): DuelForecast {
+    for (let eps = tolerance * 1e-2; ; eps /= 30) {
+      const r = once(eps);
       if (r.errorBound <= tolerance) return r;
-      eps /= 30;
     }
   }
   function steppedOnce(eps: number): DuelForecast {
@@ -614,12 +616,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       const memo = side === sides.a ? progressOf.a : progressOf.b;
       return (memo[id] ??= voltProgress(side.tracks[id]));
     };
-    let eps = tolerance * 1e-2;
-    for (;;) {
-      const r = forwardOnce(eps);
-      if (r.errorBound <= tolerance) return r;
-      eps /= 30;
-    }
+    return tighten(forwardOnce);
     function forwardOnce(eps: number): DuelForecast {
       let aOut = 0;
       let bOut = 0;
