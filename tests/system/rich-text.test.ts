@@ -132,3 +132,27 @@ describe("richTextView", () => {
     expect(richTextView("system.notes", "<p></p>", { editable: false, labelKey: "k" }).empty).toBe(true);
   });
 });
+
+describe("pack sources", () => {
+  it("every note and description in packs/src is HTML already, and clean (sanitising changes nothing)", async () => {
+    const { readdirSync, readFileSync, statSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { ROOT } = await import("./fixtures");
+    const files: string[] = [];
+    const walk = (d: string) => readdirSync(d).forEach((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : f.endsWith(".json") && files.push(join(d, f))));
+    walk(join(ROOT, "packs", "src"));
+    let checked = 0;
+    const check = (doc: { system?: Record<string, unknown>; items?: unknown[] }, f: string) => {
+      for (const k of ["notes", "description"]) {
+        const v = doc.system?.[k];
+        if (typeof v !== "string" || !v) continue;
+        checked++;
+        expect(storedRichText(v), `${f} ${k}`).toBe(v);
+        expect(sanitizeHtml(v), `${f} ${k}`).toBe(v);
+      }
+      for (const i of doc.items ?? []) check(i as never, f);
+    };
+    for (const f of files) check(JSON.parse(readFileSync(f, "utf8")), f);
+    expect(checked).toBeGreaterThanOrEqual(40);
+  });
+});
