@@ -40,6 +40,7 @@ const ALLOWED_TAGS = new Set([
   "a", "img", "figure", "figcaption",
 ]);
 const VOID_TAGS = new Set(["br", "hr", "img", "col"]);
+const BLOCK_TAGS = new Set(["p", "div", "section", "blockquote", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "table", "hr", "figure"]);
 /** Elements dropped with everything inside them (their content is code or a foreign document). */
 const DROP_WITH_CONTENT = new Set(["script", "style", "iframe", "object", "embed", "noscript", "template", "textarea", "title", "xmp", "noembed", "noframes", "plaintext", "svg", "math", "select", "frameset", "frame", "head"]);
 const GLOBAL_ATTRS = new Set(["class", "title", "lang", "dir"]);
@@ -189,6 +190,11 @@ export function sanitizeHtml(input: unknown): string {
       if (at < 0) continue;
       while (open.length > at) out += `</${open.pop()}>`;
       continue;
+    }
+    // As an HTML parser does: a block element closes an open paragraph (`<p><ul>` → `<p></p><ul>`).
+    if (BLOCK_TAGS.has(t.name) && open.includes("p")) {
+      const at = open.lastIndexOf("p");
+      while (open.length > at) out += `</${open.pop()}>`;
     }
     let attrs = "";
     const allowed = TAG_ATTRS[t.name];

@@ -58,6 +58,7 @@ describe("sanitizeHtml", () => {
     expect(sanitizeHtml("<p><strong>open")).toBe("<p><strong>open</strong></p>");
     expect(sanitizeHtml("a < b & c > d &mdash; e")).toBe("a &lt; b &amp; c &gt; d &mdash; e");
     expect(sanitizeHtml("</p>stray")).toBe("stray");
+    expect(sanitizeHtml("<p>a<ul><li>b</li></ul></p>")).toBe("<p>a</p><ul><li>b</li></ul>");
   });
 
   it("a link that opens a new tab gets rel=noopener", () => {
