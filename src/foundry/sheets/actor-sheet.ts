@@ -114,7 +114,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     });
     // Notes: the toggled <prose-mirror> fires "save" with its new HTML as its value.
     el.querySelectorAll<HTMLElement & { value: string; name: string }>("prose-mirror[name^='system.']").forEach((editor) => {
-      editor.addEventListener("save", () => void this.submitField(editor as unknown as HTMLInputElement));
+      editor.addEventListener("save", () => void this.submitField({ name: editor.getAttribute("name") ?? "", value: String(editor.value ?? "") } as HTMLInputElement));
     });
     if (this.focusRef) {
       el.querySelector<HTMLElement>(`[data-ref="${CSS.escape(this.focusRef)}"]`)?.focus();
