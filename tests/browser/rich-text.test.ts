@@ -96,7 +96,9 @@ describe("rich-text notes (playground <prose-mirror> stand-in)", () => {
 
   it("hostile HTML in stored notes and a stored item description runs nothing; text and safe markup stay", async () => {
     const { page, context, problems } = await openPlayground(browser, { preset: "fudge" }, {
-      init: async (ctx) => ctx.addInitScript(() => ((window as any).alert = () => ((window as any).__xss = true))),
+      init: async (ctx) => {
+        await ctx.addInitScript(() => ((window as any).alert = () => ((window as any).__xss = true)));
+      },
     });
     const id = await actorId(page, "Leroy");
     await page.evaluate(
@@ -127,7 +129,9 @@ describe("rich-text notes (playground <prose-mirror> stand-in)", () => {
 
   it("hostile HTML pasted into the editor is sanitised before it is saved", async () => {
     const { page, context } = await openPlayground(browser, { preset: "fudge" }, {
-      init: async (ctx) => ctx.addInitScript(() => ((window as any).alert = () => ((window as any).__xss = true))),
+      init: async (ctx) => {
+        await ctx.addInitScript(() => ((window as any).alert = () => ((window as any).__xss = true)));
+      },
     });
     const { editor } = await notesTab(page, "Leroy");
     await editor.getByRole("button", { name: /^Edit: Notes$/ }).click();
