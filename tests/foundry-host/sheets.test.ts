@@ -133,6 +133,15 @@ describe("rich-text notes and descriptions (issue #9)", () => {
     expect(app.element.querySelector(".fudge-rich-text-view em")?.textContent).toBe("gate");
   });
 
+  it("the server cleans declared htmlFields on every write: a player's hostile notes are stored clean", async () => {
+    const t = await table();
+    await t.player.run(() => actorOn(t.player, t.hero).update({ system: { notes: HOSTILE } } as never));
+    await t.world.settle();
+    const stored = (t.gm.game.actors.get(t.hero)!.system as unknown as { notes: string }).notes;
+    expect(stored).toContain("<strong>3 gp</strong>");
+    expect(stored).not.toMatch(/onerror|javascript:/);
+  });
+
   it("an item's description is a <prose-mirror> too", async () => {
     const t = await seeded();
     const [item] = await t.gm.run(() => actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [{ name: "Sword", type: "weapon", system: { description: "<p>Sharp <em>edge</em></p>" } } as never]));
