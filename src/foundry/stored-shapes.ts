@@ -72,7 +72,7 @@ export const STORED_SHAPES: StoredShape[] = [
     source: { name: "Text Notes Orc", type: "miniature", system: { notes: "Line one\nLine two" } },
     expect: { notes: "<p>Line one<br>Line two</p>" },
   },
-  { label: "version 3 gift: plain-text description", documentName: "Item", source: { name: "Text Luck", type: "gift", system: { effect: "none", description: "+1 to \"luck\" rolls" } }, expect: { description: "<p>+1 to &quot;luck&quot; rolls</p>" } },
+  { label: "version 3 gift: plain-text description", documentName: "Item", source: { name: "Text Luck", type: "gift", system: { effect: "none", description: "+1 to \"luck\" rolls" } }, expect: { description: "<p>+1 to \"luck\" rolls</p>" } },
   { label: "version 4 skill: HTML description stays as it is", documentName: "Item", source: { name: "Rich Sword", type: "skill", system: { level: 1, description: "<p><strong>Swords</strong></p><ul><li>long</li></ul>" } }, expect: { description: "<p><strong>Swords</strong></p><ul><li>long</li></ul>" } },
   {
     label: "invalid: a wound-track preset no version ever had",

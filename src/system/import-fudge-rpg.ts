@@ -26,7 +26,7 @@ import { boxTrackConfig, type BoxMark } from "../rules/tracks/box";
 import { CUSTOM_FIELDS } from "./actions";
 import { trackFor } from "./combatant";
 import { fill } from "./i18n";
-import { escapeHtml, htmlToText, sanitizeHtml, storedRichText, textToHtml } from "./rich-text";
+import { escapeText, htmlToText, sanitizeHtml, storedRichText, textToHtml } from "./rich-text";
 import {
   defaultArmorData,
   defaultCharacterData,
@@ -458,7 +458,7 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
 
   // 12. Notes: theirs first, then what could not be mapped.
   // Our lines are text, escaped into a heading and a list (HTMLField, like theirs).
-  const unmapped = notes.length ? `<h3>${escapeHtml("— Imported from Fudge RPG —")}</h3><ul>${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join("")}</ul>` : "";
+  const unmapped = notes.length ? `<h3>${escapeText("— Imported from Fudge RPG —")}</h3><ul>${notes.map((n) => `<li>${escapeText(n)}</li>`).join("")}</ul>` : "";
   system.notes = richOf(textOf(sys.notes, "system.notes")) + unmapped;
 
   const img = typeof src.img === "string" && src.img && !src.img.startsWith(`systems/${FUDGE_RPG_SYSTEM_ID}/`) ? src.img : undefined;

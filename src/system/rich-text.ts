@@ -16,6 +16,11 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
+/** Escapes text for element content: `&`, `<`, `>` (quotes need no escape there, and a browser or Foundry's server writes them back bare). */
+export function escapeText(s: string): string {
+  return s.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]!);
+}
+
 /**
  * Plain text → HTML, losing nothing: every character escaped, a blank line starts a new
  * paragraph, a single line break stays a line break (`<br>`). Empty text stays empty.
@@ -26,7 +31,7 @@ export function textToHtml(text: string): string {
   return t
     .trim()
     .split(/\n[ \t]*\n\s*/)
-    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`)
+    .map((p) => `<p>${escapeText(p).replace(/\n/g, "<br>")}</p>`)
     .join("");
 }
 

@@ -699,8 +699,9 @@ export class Server {
         if (documentName === "ChatMessage" && (!user.isGM || !src.author)) src.author = user.id;
         if (documentName === "ChatMessage") src.rolls = ((src.rolls as unknown[]) ?? []).map((r) => (typeof r === "string" ? r : JSON.stringify(r)));
         if (documentName === "ChatMessage" && !src.timestamp) src.timestamp = Date.now();
-        this.cleanDeclaredHtml(documentName, src);
         const doc = check(src);
+        // Cleaned as the server receives it: the client's constructed (migrated) source.
+        this.cleanDeclaredHtml(documentName, src);
         if (!doc.canUserModify(user, "create", src)) throw new Error(`User ${user.name} lacks permission to create ${documentName}`);
         const stored = deepClone(src);
         staged.push(() => (store ? store.set(String(src._id), stored) : list!.push(stored)));
@@ -720,8 +721,8 @@ export class Server {
         const next = deepClone(current);
         if (options.recursive === false) for (const [k, v] of Object.entries(changes)) next[k] = deepClone(v);
         else mergeObject(next, changes);
-        this.cleanDeclaredHtml(documentName, next);
         check(next);
+        this.cleanDeclaredHtml(documentName, next);
         const diff = options.diff === false ? deepClone(changes) : diffObject(current, next);
         if (!Object.keys(diff).length) continue;
         staged.push(() => {

@@ -125,7 +125,7 @@ describe("fudge-rpg import: legacy and unusual exports", () => {
     expect(keys(c)).toEqual(expect.arrayContaining(["DefaultMaxima", "Overflow", "TraitLadder", "UnknownItem", "Effects", "Image"]));
     expect(s.notes).toContain("Spellbook (spell): Three cantrips.");
     expect(s.notes).toContain("Active effects (not imported): Blessed");
-    expect(s.notes).toContain("<li>Trait ladder &quot;Fudge Ladder&quot;: Superb 3, Fair 0, Terrible -3</li>");
+    expect(s.notes).toContain("<li>Trait ladder \"Fudge Ladder\": Superb 3, Fair 0, Terrible -3</li>");
     // An image inside the other system's folder would not exist here.
     expect(c.actor.img).toBeUndefined();
   });
