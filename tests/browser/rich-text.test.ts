@@ -74,6 +74,7 @@ describe("rich-text notes (playground <prose-mirror> stand-in)", () => {
     await page.keyboard.type("owes 3 gp");
     await page.keyboard.press("Enter");
     await page.keyboard.type("fears rats");
+    await screenshot(editor, "rich-text-editor-open");
     await act(page, async () => {
       await area.focus();
       await page.keyboard.press("Control+Enter");
