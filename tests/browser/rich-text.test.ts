@@ -95,6 +95,27 @@ describe("rich-text notes (playground <prose-mirror> stand-in)", () => {
     await context.close();
   });
 
+  it("an item's description is edited the same way and saved to the item", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
+    const id = await actorId(page, "Leroy");
+    const itemId = await page.evaluate((id) => (window as any).__playground.state().actors.find((a: any) => a._id === id).items.find((i: any) => i.type === "weapon")._id, id);
+    await page.evaluate((key) => (window as any).__playground.store.update((d: any) => void d.open.push(key)), `${id}/${itemId}`);
+    const win = page.locator(`.pg-window[data-pg-doc="${id}/${itemId}"]`);
+    const editor = win.locator('prose-mirror[name="system.description"]');
+    await editor.getByRole("button", { name: /^Edit: Description$/ }).click();
+    const area = editor.getByRole("textbox");
+    await area.focus();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.press("Control+I");
+    await page.keyboard.type("Notched");
+    await act(page, () => page.keyboard.press("Control+Enter"));
+    const item = (await storedActor(page, "Leroy")).items.find((i: any) => i._id === itemId);
+    expect(item.system.description).toMatch(/^<p><(i|em)>Notched<\/(i|em)><\/p>$/);
+    await expect.poll(() => editor.locator(".editor-content i, .editor-content em").first().textContent()).toBe("Notched");
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
   it("hostile HTML in stored notes and a stored item description runs nothing; text and safe markup stay", async () => {
     const { page, context, problems } = await openPlayground(browser, { preset: "fudge" }, {
       init: async (ctx) => {
