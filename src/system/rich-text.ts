@@ -280,6 +280,8 @@ export interface RichTextView {
   labelKey: string;
   /** `true` when there is nothing to show. */
   empty: boolean;
+  /** Foundry: the document's uuid (the editor's `document-uuid`, for content links dropped in); "" elsewhere. */
+  uuid: string;
 }
 
 /**
@@ -287,8 +289,8 @@ export interface RichTextView {
  * value; without it the stored value is sanitised here, so the HTML a template puts through
  * `{{{ }}}` is always safe.
  */
-export function richTextView(name: string, stored: unknown, opts: { editable: boolean; labelKey: string; enriched?: string }): RichTextView {
+export function richTextView(name: string, stored: unknown, opts: { editable: boolean; labelKey: string; enriched?: string; uuid?: string }): RichTextView {
   const value = typeof stored === "string" ? stored : "";
   const html = opts.enriched !== undefined ? opts.enriched : sanitizeHtml(value);
-  return { name, value, html, editable: opts.editable, labelKey: opts.labelKey, empty: !html.replace(/<[^>]*>|\s|&nbsp;/g, "") };
+  return { name, value, html, editable: opts.editable, labelKey: opts.labelKey, empty: !html.replace(/<[^>]*>|\s|&nbsp;/g, ""), uuid: opts.uuid ?? "" };
 }

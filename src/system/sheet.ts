@@ -34,7 +34,7 @@ import { richTextView, type RichTextView } from "./rich-text";
 
 /** The notes as the sheet shows them: owners edit, everyone else reads (sanitised or Foundry-enriched HTML). */
 const notesView = (notes: string, opts: SheetOptions): RichTextView =>
-  richTextView("system.notes", notes, { editable: opts.editable, labelKey: "FUDGE.Sheet.Notes", enriched: opts.enrichedNotes });
+  richTextView("system.notes", notes, { editable: opts.editable, labelKey: "FUDGE.Sheet.Notes", enriched: opts.enrichedNotes, uuid: opts.uuid });
 
 export interface SheetOptions {
   editable: boolean;
@@ -47,6 +47,8 @@ export interface SheetOptions {
   activeTab?: string;
   /** Foundry: the notes as TextEditor.enrichHTML made them (from cleaned HTML); absent elsewhere (sanitised here). */
   enrichedNotes?: string;
+  /** Foundry: the actor's uuid (the notes editor's `document-uuid`). */
+  uuid?: string;
 }
 
 export interface ErrorView {
@@ -543,7 +545,7 @@ const choices = (values: readonly (string | number)[], current: unknown, prefix:
 export function itemSheetContext(
   item: ItemDoc,
   rules: WorldRules,
-  opts: { editable: boolean; ladderNames?: Partial<Record<string, string>>; /** Foundry: TextEditor.enrichHTML of the cleaned description. */ enrichedDescription?: string } = { editable: true },
+  opts: { editable: boolean; ladderNames?: Partial<Record<string, string>>; /** Foundry: TextEditor.enrichHTML of the cleaned description. */ enrichedDescription?: string; uuid?: string } = { editable: true },
 ): ItemSheetContext {
   const ladder = ladderOf(rules, opts.ladderNames);
   const s = item.system as unknown as Record<string, unknown>;
@@ -574,6 +576,6 @@ export function itemSheetContext(
     level: item.type === "skill" ? levelView((item.system as SkillData).level, ladder) : null,
     // Every group stays editable in every preset; the world's own preset's group comes first.
     show: { fudge: p === "fudge" || p === "fate", miniatures: p === "miniatures", volt: p === "volt" },
-    description: richTextView("system.description", s.description, { editable: opts.editable, labelKey: "FUDGE.Item.Description", enriched: opts.enrichedDescription }),
+    description: richTextView("system.description", s.description, { editable: opts.editable, labelKey: "FUDGE.Item.Description", enriched: opts.enrichedDescription, uuid: opts.uuid }),
   };
 }

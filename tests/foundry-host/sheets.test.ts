@@ -110,6 +110,7 @@ describe("rich-text notes and descriptions (issue #9)", () => {
     expect(editor).not.toBeNull();
     expect(editor.hasAttribute("toggled")).toBe(true);
     expect(editor.getAttribute("value")).toBe(HOSTILE);
+    expect(editor.getAttribute("document-uuid")).toBe(`Actor.${t.hero}`);
     expect(editor.querySelector("strong")?.textContent).toBe("3 gp");
     // Shown through core's cleanHTML: no handler, no script URL reaches the page.
     expect(editor.innerHTML).not.toMatch(/onerror|javascript:/);

@@ -128,7 +128,7 @@ describe("richTextView", () => {
   it("shows Foundry's enriched HTML when given, else the sanitised value; the stored value is the editor's", () => {
     const hostile = '<p>Hi</p><img src="x" onerror="alert(1)">';
     const v = richTextView("system.notes", hostile, { editable: true, labelKey: "FUDGE.Sheet.Notes" });
-    expect(v).toMatchObject({ name: "system.notes", value: hostile, html: '<p>Hi</p><img src="x">', editable: true, empty: false });
+    expect(v).toMatchObject({ name: "system.notes", value: hostile, html: '<p>Hi</p><img src="x">', editable: true, empty: false, uuid: "" });
     expect(richTextView("system.notes", "<p>x</p>", { editable: false, labelKey: "k", enriched: "<p>enriched</p>" }).html).toBe("<p>enriched</p>");
     expect(richTextView("system.notes", "<p></p>", { editable: false, labelKey: "k" }).empty).toBe(true);
   });

@@ -101,6 +101,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       targets,
       activeTab: tabGroups.primary,
       enrichedNotes: await enrichRichText((this.actorDoc.system as unknown as { notes?: string }).notes, this.actorDoc),
+      uuid: this.actorDoc.uuid,
     });
     return Object.assign(base, ctx);
   }

@@ -34,7 +34,7 @@ export class FudgeItemSheet extends HandlebarsApplicationMixin(ItemSheetV2) {
     const self = this as unknown as { document: Item.Implementation; isEditable: boolean };
     const doc = self.document as unknown as Parameters<typeof plainItem>[0];
     const enrichedDescription = await enrichRichText((self.document.system as unknown as { description?: string }).description, self.document);
-    return Object.assign(base, itemSheetContext(plainItem(doc), worldRules(), { editable: self.isEditable, ladderNames: ladderNames(), enrichedDescription }));
+    return Object.assign(base, itemSheetContext(plainItem(doc), worldRules(), { editable: self.isEditable, ladderNames: ladderNames(), enrichedDescription, uuid: self.document.uuid }));
   }
 
   /** The description's toggled <prose-mirror> saves through the sheet's form (submitOnChange). */
