@@ -116,6 +116,21 @@ describe("rich-text notes and descriptions (issue #9)", () => {
     expect(editor.innerHTML).not.toMatch(/onerror|javascript:/);
   });
 
+  it("a note cannot carry a sheet action: data-* and buttons are dropped before core's cleaning keeps them", async () => {
+    // Stored as if core's cleaning let it through (it keeps data-* and <button>).
+    const crafted = '<p>Read me</p><button data-action="toggleWoundBox" data-ref="incapacitated:0">click</button><span data-action="attack">x</span>';
+    const t = await table({
+      seed: (world) => {
+        const hero = [...world.server.db.Actor.values()].find((a) => a.name !== "Theodora" && a.type === "character")!;
+        (hero as { system: Record<string, unknown> }).system = { ...(hero as { system: Record<string, unknown> }).system, notes: crafted };
+      },
+    });
+    const app = await openSheet(t.gm, t.hero);
+    const shown = app.element.querySelector<HTMLElement>('prose-mirror[name="system.notes"]')!;
+    expect(shown.textContent).toContain("Read me");
+    expect(shown.querySelector("[data-action], button")).toBeNull();
+  });
+
   it("its save event writes the new HTML to the actor", async () => {
     const t = await seeded();
     const app = await openSheet(t.player, t.hero);
