@@ -45,7 +45,7 @@ export interface DuelForecast {
    */
   errorBound: number;
   /** "chain": the absorbing chain solved exactly; "forward": rounds followed forward (Volt). */
-  method: "chain" | "forward";
+  method: "chain" | "forward" | "phases";
 }
 
 /**
@@ -85,6 +85,8 @@ interface Step {
 // What a pipeline may read of a track when it resolves an attack (see the contract above). The
 // worst level itself is left out: two states with the same penalty and effects roll alike.
 const statusSig = (s: TrackStatus): string => `${s.penalty}|${s.effects.join(",")}|${s.canAct ? 1 : 0}`;
+/** Volt: "only the attacker's penalty moves the roll" (Guard, distance and armor are fixed numbers); its effects (dying but able to act) change no die. */
+const voltSig = (s: TrackStatus): string => `${s.penalty}|${s.canAct ? 1 : 0}`;
 
 function withSides<R extends AttackRequest>(req: R, attacker: Track, aMind: GutsMind | null, defender: Track, dMind: GutsMind | null, free: boolean): R {
   const a = aMind ? { ...req.attacker, track: attacker, gutsState: aMind.state } : { ...req.attacker, track: attacker };
@@ -221,6 +223,7 @@ class Side {
     readonly card: Combatant,
     private readonly sigs: Map<string, number>,
     private readonly isOut: (s: TrackStatus) => boolean,
+    private readonly sigOf: (s: TrackStatus) => string = statusSig,
   ) {}
   /** `status`: the track's status when the caller has it already (an apply returns it). */
   intern(t: Track, m: GutsMind | null, status?: TrackStatus): number {
@@ -235,7 +238,7 @@ class Side {
       const s = s0;
       this.tracks.push(t);
       this.minds.push(m);
-      this.sig.push(sigId(this.sigs, `${statusSig(s)}|${m ? m.state.effect : ""}`));
+      this.sig.push(sigId(this.sigs, `${this.sigOf(s)}|${m ? m.state.effect : ""}`));
       this.exact.push(sigId(this.sigs, `=${tk}|${m ? m.state.effect : ""}`));
       this.out.push(this.isOut(s));
       this.canAct.push(s.canAct);
@@ -294,7 +297,8 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   const byDifference = p.preset === "fudge" && !fudgeOptions?.criticalLetsPointThrough && fudgeOptions?.damageRoll !== "evenOdd" && bool(input.foldDice, "foldDice", true);
 
   const sigs = new Map<string, number>();
-  const sides = { a: new Side(reqAB.attacker, sigs, isOut), b: new Side(reqAB.defender, sigs, isOut) };
+  const sigOf = p.preset === "volt" ? voltSig : statusSig;
+  const sides = { a: new Side(reqAB.attacker, sigs, isOut, sigOf), b: new Side(reqAB.defender, sigs, isOut, sigOf) };
   const whatIds = new Map<string, number>();
   const whats: What[] = [];
   const internWhat = (w: What): number => {
@@ -508,7 +512,11 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   // Volt duels are followed forward in order of their marks (their chain is too large to solve
   // whole); Miniatures duels with Guts checks turn by turn (their minds multiply the states).
   // "chain" forces the exact chain, "forward" the bounded forecast (tests compare the two).
-  const method = oneOf(input.method, "method", ["chain", "forward"] as const, p.preset === "volt" || gutsChecks ? "forward" : "chain");
+  const method = oneOf(input.method, "method", ["chain", "forward", "phases"] as const, p.preset === "volt" || gutsChecks ? "forward" : "chain");
+  if (method === "phases") {
+    if (!phasesApply()) throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "phases" needs an alternating duel where an attack reads only the attacker's status (Volt)`, { method: "phases" });
+    return tighten(phasesOnce);
+  }
   if (method === "forward") return p.preset === "volt" ? forward() : stepped();
   const start = nodeOf(startA, startB, first);
   for (let i = 0; i < nodeA.length; i++) {
@@ -705,6 +713,199 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
         method: "forward",
       };
     }
+  }
+
+  /**
+   * Phases (alternating duels where an attack reads only the attacker's status: Volt). The two
+   * sheets are coupled only through the attacker's status (Volt: its penalty): while neither
+   * side's status changes, A's attacks move B's sheet by a fixed law and B's attacks move A's,
+   * each regardless of the other sheet. So, given the history of both statuses, the sheets are
+   * independent, and the duel is a sum of products — a distribution over A's sheets (a "factor")
+   * times one over B's, with a weight — instead of a distribution over pairs of sheets.
+   *
+   * The duel is followed hit by hit, not attack by attack: whether an attack wounds at all (its
+   * dice give no wound: a miss, armor deflecting) depends only on the attacker's status, so the
+   * misses between two wounds are summed in closed form (the turn passes: a two-state cycle) and
+   * which side is wounded next is a number of the two laws alone. A wound moves the defender's
+   * factor; its sheets whose status changed split off into factors of their own. Factors are
+   * shared: the same factor hit by the same law is computed once, so A-then-B and B-then-A meet
+   * in one product. A product holding less than `eps` of probability is not followed (its mass is
+   * the error bound, with the mass of duels still running when at most `tolerance / 2` remains).
+   */
+  function phasesApply(): boolean {
+    return alternating && p.statusReads === "attacker" && !gutsChecks && !(nearDeathRolls && p.ownTurn);
+  }
+  interface Law {
+    id: number;
+    /** P(an attack under this law deals nothing). */
+    miss: number;
+    /** The outcomes that deal something, with their probabilities given that they do. */
+    hits: Step[];
+  }
+  interface Factor {
+    id: number;
+    ids: number[];
+    ms: number[];
+    mass: number;
+    /** The law of this factor's sheets as attackers. */
+    law: Law;
+    /** Hit by a law (its id): the mass put out of the fight and the factors by their new law. */
+    hit: Map<number, { out: number; kids: Factor[] }>;
+  }
+  function phasesOnce(eps: number): DuelForecast {
+    const lawByKey = new Map<string, Law>();
+    const lawBySig = { a: new Map<number, Law>(), b: new Map<number, Law>() };
+    /** The law a side's state attacks under: what its attack does to the other side. */
+    const lawOf = (X: "a" | "b", x: number): Law => {
+      const sig = sides[X].sig[x];
+      let law = lawBySig[X].get(sig);
+      if (!law) {
+        const steps = attackSteps(X, x, X === "a" ? startB : startA, false);
+        let miss = 0;
+        for (const s of steps) {
+          if (s.x !== NOTHING) throw new Error("forecast: a phases attack changed its attacker"); // a broken contract, not bad input
+          if (s.y === NOTHING) miss += s.p;
+        }
+        const hits = miss >= 1 - 1e-15 ? [] : steps.filter((s) => s.y !== NOTHING).map((s) => ({ x: s.x, y: s.y, p: s.p / (1 - miss) }));
+        // Statuses that attack alike share one law (Volt: penalties whose hits are the same dice).
+        const key = `${X}|${miss}|${hits.map((h) => `${h.y}:${h.p}`).join(",")}`;
+        law = lawByKey.get(key);
+        if (!law) lawByKey.set(key, (law = { id: lawByKey.size, miss: Math.min(miss, 1), hits }));
+        lawBySig[X].set(sig, law);
+      }
+      return law;
+    };
+    let factors = 0;
+    let entries = 0;
+    const factor = (X: "a" | "b", ids: number[], ms: number[], mass: number): Factor => {
+      // Memory: every factor's entries count against maxStates.
+      if ((entries += ids.length) > maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
+      return { id: factors++, ids, ms, mass, law: lawOf(X, ids[0]), hit: new Map() };
+    };
+    /** Factor f of side X wounded under `law`: computed once per (factor, law). */
+    const wound = (X: "a" | "b", f: Factor, law: Law): { out: number; kids: Factor[] } => {
+      let r = f.hit.get(law.id);
+      if (r) return r;
+      const side = sides[X];
+      const byLaw = new Map<Law, Map<number, number>>();
+      let out = 0;
+      let same = true;
+      for (let i = 0; i < f.ids.length; i++) {
+        checkTime();
+        const d = f.ids[i];
+        const m = f.ms[i];
+        for (const s of law.hits) {
+          const d2 = applyTo(side, d, s.y) as number;
+          const q = m * s.p;
+          if (d2 !== d) same = false;
+          if (side.out[d2]) {
+            out += q;
+            continue;
+          }
+          const l = lawOf(X, d2);
+          let acc = byLaw.get(l);
+          if (!acc) byLaw.set(l, (acc = new Map()));
+          acc.set(d2, (acc.get(d2) ?? 0) + q);
+        }
+      }
+      // A wound that changes none of these sheets leaves the factor itself (a stalemate shows as such).
+      const kids: Factor[] = [];
+      if (same) kids.push(f);
+      else
+        for (const acc of byLaw.values()) {
+          const ids: number[] = [];
+          const ms: number[] = [];
+          let mass = 0;
+          for (const [id, m] of acc) {
+            ids.push(id);
+            ms.push(m);
+            mass += m;
+          }
+          kids.push(factor(X, ids, ms, mass));
+        }
+      f.hit.set(law.id, (r = { out, kids }));
+      return r;
+    };
+    const startOut = sides.a.out[startA] ? "a" : sides.b.out[startB] ? "b" : null;
+    if (startOut) return phasesDone(startOut === "a" ? 1 : 0, startOut === "b" ? 1 : 0, 0, 0, 0, 0);
+    interface Product {
+      a: Factor;
+      b: Factor;
+      /** 0: a attacks next, 1: b. */
+      turn: number;
+      w: number;
+    }
+    let live = new Map<number, Product>();
+    const add = (into: Map<number, Product>, a: Factor, b: Factor, turn: number, w: number): void => {
+      const k = (a.id * 2 ** 21 + b.id) * 2 + turn;
+      const e = into.get(k);
+      if (e) e.w += w;
+      else into.set(k, { a, b, turn, w });
+    };
+    add(live, factor("a", [startA], [1], 1), factor("b", [startB], [1], 1), first === "a" ? 0 : 1, 1);
+    let aOut = 0;
+    let bOut = 0;
+    let stalemate = 0;
+    let dropped = 0;
+    let attacks = 0;
+    let rest = 1;
+    while (live.size > 0 && rest > tolerance / 2) {
+      const next = new Map<number, Product>();
+      for (const pr of live.values()) {
+        checkTime();
+        const { a, b, turn, w } = pr;
+        const mass = w * a.mass * b.mass;
+        if (mass < eps) {
+          dropped += mass;
+          continue;
+        }
+        const la = a.law;
+        const lb = b.law;
+        const hA = 1 - la.miss;
+        const hB = 1 - lb.miss;
+        const rB = hA > 1e-15 ? wound("b", b, la) : null;
+        const rA = hB > 1e-15 ? wound("a", a, lb) : null;
+        // Nobody's attack can change anything any more (misses, or wounds that mark nothing): a stalemate.
+        const stuck = (r: { out: number; kids: Factor[] } | null, f: Factor): boolean => r === null || (r.out === 0 && r.kids.length === 1 && r.kids[0] === f);
+        if (stuck(rB, b) && stuck(rA, a)) {
+          stalemate += mass;
+          continue;
+        }
+        // Misses pass the turn until someone deals something: from a's turn, a deals first with
+        // hA / (1 − mA·mB), after (1 + mA) / (1 − mA·mB) attacks on average.
+        const loop = 1 - la.miss * lb.miss;
+        const aFirst = turn === 0 ? hA / loop : (lb.miss * hA) / loop;
+        const bFirst = 1 - aFirst;
+        attacks += (mass * (1 + (turn === 0 ? la.miss : lb.miss))) / loop;
+        if (rB && aFirst > 0) {
+          bOut += w * aFirst * a.mass * rB.out;
+          for (const kid of rB.kids) add(next, a, kid, 1, w * aFirst);
+        }
+        if (rA && bFirst > 0) {
+          aOut += w * bFirst * b.mass * rA.out;
+          for (const kid of rA.kids) add(next, kid, b, 0, w * bFirst);
+        }
+      }
+      live = next;
+      rest = 0;
+      for (const pr of live.values()) rest += pr.w * pr.a.mass * pr.b.mass;
+      if (dropped > tolerance / 2) break;
+    }
+    return phasesDone(aOut, bOut, stalemate, dropped + rest, attacks, sides.a.tracks.length + sides.b.tracks.length);
+  }
+  function phasesDone(aOut: number, bOut: number, stalemate: number, bound: number, attacks: number, states: number): DuelForecast {
+    return {
+      preset: p.preset,
+      aOut,
+      bOut,
+      stalemate,
+      expectedExchanges: stalemate > 1e-12 ? null : attacks / 2,
+      states,
+      enumerations,
+      exact: bound === 0,
+      errorBound: bound,
+      method: "phases",
+    };
   }
 }
 

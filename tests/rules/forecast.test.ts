@@ -66,6 +66,56 @@ describe("bounded forecasts (method forward) stay within their stated bound of t
     });
 });
 
+describe("Volt phases forecast (sums of products, one per history of both penalties) stays within its bound", () => {
+  const side = (name: string, o: { damage?: number; attack?: number; guard?: number; will?: number; tough?: number } = {}) => ({
+    name,
+    track: { config: { kind: "volt", willpower: o.will ?? 6, tough: o.tough ?? 0 } },
+    weapon: { name: "Axe", attack: o.attack ?? 14, damage: o.damage ?? 25, pierce: 4 },
+    guard: o.guard ?? 6,
+  });
+  const small: Array<[string, Record<string, unknown>]> = [
+    ["two axes, Damage 25", { preset: "volt", a: side("A"), b: side("B") }],
+    ["b opens, a better axe against a higher Guard", { preset: "volt", first: "b", a: side("A", { damage: 23, attack: 16 }), b: side("B", { guard: 9 }) }],
+  ];
+  for (const [name, duel] of small)
+    it(`equals the exact chain within its bound: ${name}`, () => {
+      const exact = duelForecast({ ...duel, method: "chain", budgetMs: 60_000 });
+      expect([exact.method, exact.exact]).toEqual(["chain", true]);
+      for (const tolerance of [1e-2, 1e-4]) {
+        const f = duelForecast({ ...duel, method: "phases", tolerance, budgetMs: 60_000 });
+        expect(f.method).toBe("phases");
+        expect(f.errorBound).toBeLessThanOrEqual(tolerance);
+        expect(f.exact).toBe(f.errorBound === 0);
+        expect(Math.abs(f.aOut - exact.aOut)).toBeLessThanOrEqual(f.errorBound + 1e-12);
+        expect(Math.abs(f.bOut - exact.bOut)).toBeLessThanOrEqual(f.errorBound + 1e-12);
+        expect(f.aOut + f.bOut).toBeLessThanOrEqual(1 + 1e-12);
+      }
+    }, 60_000);
+  it("agrees with the forward forecast within both bounds (Willpower 12, a Tough defender)", () => {
+    const duel = { preset: "volt", a: side("A", { will: 12, damage: 20 }), b: side("B", { will: 12, damage: 21, tough: 1 }) };
+    const f = duelForecast({ ...duel, method: "phases", budgetMs: 60_000 });
+    const g = duelForecast({ ...duel, method: "forward", budgetMs: 60_000 });
+    expect(Math.abs(f.aOut - g.aOut)).toBeLessThanOrEqual(f.errorBound + g.errorBound + 1e-12);
+    expect(Math.abs(f.bOut - g.bOut)).toBeLessThanOrEqual(f.errorBound + g.errorBound + 1e-12);
+  }, 60_000);
+  it("a duel nobody can win is a stalemate, not a loop", () => {
+    // Both hit, but armor inside its Protection takes 5 off Damage 0: the damage roll fails and the
+    // lowest unmarked row (1) is above the Damage, so nothing is marked (Volt: Armor, The damage roll).
+    const plate = { coverage: 20, protection: [0, 20] };
+    const hitsNothing = { preset: "volt", a: { ...side("A", { damage: 0 }), armor: plate }, b: { ...side("B", { damage: 0 }), armor: plate } };
+    const nobodyHits = { preset: "volt", a: side("A", { attack: 3 }), b: side("B", { attack: 3 }) };
+    for (const duel of [hitsNothing, nobodyHits]) {
+      const f = duelForecast({ ...duel, method: "phases" });
+      expect([f.aOut, f.bOut, f.stalemate, f.expectedExchanges]).toEqual([0, 0, 1, null]);
+      expect(duelForecast({ ...duel, method: "chain" }).stalemate).toBe(1);
+    }
+  });
+  it("is refused for a preset whose attacks read both sides (method field)", () => {
+    const duel = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
+    expect(() => duelForecast({ ...duel, method: "phases" })).toThrow(/method/);
+  });
+});
+
 describe("Volt forward forecast agrees with a large seeded Monte Carlo of the real pipeline", () => {
   const side = (name: string, damage: number) => ({ name, track: { config: { kind: "volt", willpower: 6 } }, weapon: { name: "Axe", attack: 14, damage, pierce: 4 }, guard: 6 });
   it("two axes, Damage 25: 20,000 duels", () => {
@@ -91,6 +141,8 @@ describe("Volt forward forecast agrees with a large seeded Monte Carlo of the re
       }
     }
     agreesWithSample(f, bLost / n, n);
+    // the phases method on the same sample
+    agreesWithSample(duelForecast({ ...duel, method: "phases" }), bLost / n, n);
   }, 60_000);
 });
 
