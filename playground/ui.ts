@@ -457,7 +457,7 @@ export function submitField(store: Store, key: string, input: HTMLInputElement |
       const key = path[path.length - 1];
       // Like a data model's field cleaning: a number stays a number (number inputs, numeric selects).
       const n = Number(raw);
-      o[key] = typeof o[key] === "number" && typeof raw === "string" && raw.trim() !== "" && Number.isFinite(n) ? n : raw;
+      o[key] = (typeof o[key] === "number" || input.type === "number") && typeof raw === "string" && raw.trim() !== "" && Number.isFinite(n) ? n : raw;
     });
   }
   if (input.name === "name") return store.updateDocs({ actors: [actorId] }, (d) => void (d.actors.find((x) => x._id === actorId)!.name = String(raw)));

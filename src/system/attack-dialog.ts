@@ -28,8 +28,8 @@ export interface SituationField {
 
 interface FieldSpec {
   type: SituationField["type"];
-  /** Offered only for ranged weapons / stun-capable weapons. */
-  only?: "ranged" | "stun";
+  /** Offered only for ranged weapons / stun-capable weapons / stun-capable weapons when the world allows head blows. */
+  only?: "ranged" | "stun" | "headBlow";
   choices?: string[];
 }
 
@@ -41,6 +41,8 @@ const FIELDS: Record<PresetId, Record<string, FieldSpec>> = {
     allOutAttack: { type: "checkbox" },
     allOutDefense: { type: "checkbox" },
     stun: { type: "checkbox", only: "stun" },
+    // Fudge §4.62 GM option (headBlowKnockout): a Good stun blow to the head knocks out.
+    headBlow: { type: "checkbox", only: "headBlow" },
     pullPunch: { type: "select", choices: ["", "scratch", "hurt", "veryHurt", "incapacitated"] },
   },
   fate: { modifier: { type: "number" }, defenseModifier: { type: "number" } },
@@ -62,11 +64,19 @@ type WeaponLike = Pick<ItemDoc<"weapon">, "system"> | null;
 const isRanged = (w: WeaponLike) => !!(w?.system as { ranged?: boolean } | undefined)?.ranged;
 const isStun = (w: WeaponLike) => !!(w?.system as { stunCapable?: boolean } | undefined)?.stunCapable;
 
-/** The preset's situational options for this weapon, filled from the user's last choice. */
-export function situationFields(preset: PresetId, weapon: WeaponLike, last: Situation = {}): SituationField[] {
+/** Whether the world's options and this weapon allow a field. */
+function offered(only: FieldSpec["only"], weapon: WeaponLike, rules?: Pick<WorldRules, "fudge">): boolean {
+  if (only === "ranged") return isRanged(weapon);
+  if (only === "stun") return isStun(weapon);
+  if (only === "headBlow") return isStun(weapon) && !!rules?.fudge?.headBlowKnockout;
+  return true;
+}
+
+/** The preset's situational options for this weapon (and the world's options), filled from the user's last choice. */
+export function situationFields(preset: PresetId, weapon: WeaponLike, last: Situation = {}, rules?: Pick<WorldRules, "fudge">): SituationField[] {
   const specs = FIELDS[preset] ?? {};
   return Object.entries(specs)
-    .filter(([name, f]) => SITUATION_FIELDS[preset].includes(name) && (!f.only || (f.only === "ranged" ? isRanged(weapon) : isStun(weapon))))
+    .filter(([name, f]) => SITUATION_FIELDS[preset].includes(name) && offered(f.only, weapon, rules))
     .map(([name, f]) => {
       const v = last[name];
       return {
@@ -195,7 +205,7 @@ export function attackDialogContext(
     preset: rules.preset,
     attackerName: attacker.name,
     weaponName: weapon?.name ?? "",
-    fields: situationFields(rules.preset, weapon, situation),
+    fields: situationFields(rules.preset, weapon, situation, rules),
     odds: targets.map((t) => attackOdds(attacker, weapon, t, rules, situation)),
     cssClass: `fudge-wounds fudge-attack-dialog preset-${rules.preset}`,
   };

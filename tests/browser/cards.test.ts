@@ -275,7 +275,7 @@ describe("rules menu (the settings template)", () => {
     await dialog.locator('[name="fudge.graze.table.1.min"]').fill("-3");
     await dialog.locator('button[type="submit"]').first().click();
     await page.locator("#pg-toast.visible").waitFor();
-    expect(await page.textContent("#pg-toast")).toBe("Table rows must be in ascending order of their minimum.");
+    expect(await page.textContent("#pg-toast")).toBe("The minimum in row 2 of the graze table must be higher than the minimum in the row above: the rows run from the lowest minimum up.");
     s = await storedState(page);
     expect(s.settings.fudge.graze.table).toEqual([{ min: 0, level: "scratch" }, { min: 4, level: "hurt" }]);
     expect(noProblems(problems)).toEqual([]);
