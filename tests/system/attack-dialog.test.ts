@@ -43,7 +43,7 @@ describe("attack dialog", () => {
   test("Fudge §4.7: a weapon's magic bonus reaches the rules core (0 for a weapon stored before the field)", () => {
     const rules = rulesFor("fudge");
     const a = leroy();
-    const w = structuredClone((a.items ?? []).find((i) => i.type === "weapon")) as { system: Record<string, unknown> };
+    const w = structuredClone((a.items ?? []).find((i) => i.type === "weapon")) as unknown as { system: Record<string, unknown> };
     const magicOf = (x: unknown) => (attackRequest(a, x as never, theodora(), rules) as { attacker: { weapon: { magic: number } } }).attacker.weapon.magic;
     delete w.system.magic;
     expect(magicOf(w)).toBe(0);
