@@ -72,8 +72,9 @@ const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCode
 /** Only touches the DOM when the HTML changed, and then only the nodes that differ (keeps clicks cheap and focus stable). */
 const rendered = new WeakMap<Element, string>();
 function setHTML(el: Element, html: string): boolean {
-  if (rendered.get(el) === html) return false;
-  if (rendered.has(el)) morphHTML(el, html);
+  const previous = rendered.get(el);
+  if (previous === html) return false;
+  if (previous !== undefined) morphHTML(el, html, previous);
   else el.innerHTML = html;
   rendered.set(el, html);
   return true;

@@ -12,16 +12,115 @@ const parser = document.createElement("template");
 /** The HTML each live custom element was rendered from. */
 const customSource = new WeakMap<Element, string>();
 
-export function morphHTML(el: Element, html: string): void {
+/**
+ * `el` shows `previous` (the HTML last rendered into it); make it show `html`. The two strings are
+ * compared element by element first, so only the parts that differ are parsed and morphed; when
+ * the strings' structure cannot be matched to the live nodes, the whole HTML is parsed and morphed.
+ */
+export function morphHTML(el: Element, html: string, previous?: string): void {
+  const next = chunkTree(html);
+  const cached = trees.get(el);
+  const before = previous === undefined ? null : cached?.html === previous ? cached.tree : chunkTree(previous);
+  trees.set(el, { html, tree: next });
+  if (previous !== undefined && before && next && diffInto(el, previous, before, html, next, 0)) return;
   parser.innerHTML = html;
   morphChildren(el, parser.content);
+}
+
+// ─── String-level diff: parse only what changed ─────────────────────────────────────────
+
+/** The last HTML morphed into an element and its chunk tree (the next call's "previous"). */
+const trees = new WeakMap<Element, { html: string; tree: Chunk[] | null }>();
+
+const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+/** A comment, or a start/end tag whose quoted attribute values may hold ">". */
+const TOKEN = /<!--[\s\S]*?-->|<(\/?)([a-zA-Z][a-zA-Z0-9-]*)(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*(\/?)>/g;
+
+/** A node of rendered HTML: an element (its tag, where its start tag ends and its end tag starts, its children), text or a comment. */
+interface Chunk {
+  kind: "element" | "text" | "comment";
+  tag: string;
+  start: number;
+  end: number;
+  openEnd: number;
+  closeStart: number;
+  children: Chunk[];
+}
+
+/** The node tree of well-formed HTML in one pass, or null when it is not simple well-formed HTML. */
+function chunkTree(html: string): Chunk[] | null {
+  const top: Chunk[] = [];
+  const stack: Chunk[] = [];
+  const into = () => (stack.length ? stack[stack.length - 1].children : top);
+  let last = 0;
+  const text = (a: number, b: number) => b > a && into().push({ kind: "text", tag: "", start: a, end: b, openEnd: a, closeStart: b, children: [] });
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(html); m; m = TOKEN.exec(html)) {
+    const end = TOKEN.lastIndex;
+    text(last, m.index);
+    last = end;
+    if (m[0].startsWith("<!--")) {
+      into().push({ kind: "comment", tag: "", start: m.index, end, openEnd: end, closeStart: end, children: [] });
+      continue;
+    }
+    const name = m[2].toLowerCase();
+    if (m[1] !== "/") {
+      const el: Chunk = { kind: "element", tag: name, start: m.index, end, openEnd: end, closeStart: end, children: [] };
+      into().push(el);
+      if (!VOID.has(name) && m[3] !== "/") stack.push(el);
+    } else {
+      const el = stack.pop();
+      if (!el || el.tag !== name) return null;
+      el.closeStart = m.index;
+      el.end = end;
+    }
+  }
+  if (stack.length) return null;
+  text(last, html.length);
+  return top;
+}
+
+const NODE_KIND: Record<Chunk["kind"], number> = { element: Node.ELEMENT_NODE, text: Node.TEXT_NODE, comment: Node.COMMENT_NODE };
+
+/**
+ * Morphs `live`'s children (showing the chunks `oc` of `old`) to show the chunks `nc` of `neu`:
+ * equal parts are left alone, an element whose start tag is unchanged is compared the same way
+ * one level down, and any other changed part is parsed on its own and morphed. False (nothing
+ * changed yet) when the chunks and the live nodes do not line up one to one — where the browser's
+ * parser fixed the HTML up (an implied <tbody>, …).
+ */
+function diffInto(live: Node, old: string, oc: Chunk[], neu: string, nc: Chunk[], depth: number): boolean {
+  const nodes = live.childNodes;
+  if (oc.length !== nc.length || nodes.length !== oc.length) return false;
+  for (let i = 0; i < oc.length; i++) {
+    const node = nodes[i];
+    if (oc[i].kind !== nc[i].kind || oc[i].tag !== nc[i].tag || node.nodeType !== NODE_KIND[oc[i].kind]) return false;
+    if (oc[i].kind === "element" && (node as Element).localName !== oc[i].tag) return false;
+  }
+  // Last to first: a part replaced by several nodes does not shift the ones still to do.
+  for (let i = oc.length - 1; i >= 0; i--) {
+    const o = oc[i];
+    const n = nc[i];
+    if (o.end - o.start === n.end - n.start && old.startsWith(neu.slice(n.start, n.end), o.start)) continue;
+    const node = nodes[i];
+    const recurse = o.kind === "element" && depth < 64 && !o.tag.includes("-") && o.tag !== "textarea" && o.tag !== "select" && old.slice(o.start, o.openEnd) === neu.slice(n.start, n.openEnd);
+    if (recurse && diffInto(node, old, o.children, neu, n.children, depth + 1)) continue;
+    parser.innerHTML = neu.slice(n.start, n.end);
+    const fresh = parser.content;
+    if (fresh.childNodes.length === 1 && sameKind(node, fresh.firstChild!)) morphNode(node, fresh.firstChild!);
+    else {
+      remember(fresh);
+      (node as ChildNode).replaceWith(...Array.from(fresh.childNodes));
+    }
+  }
+  return true;
 }
 
 const isCustom = (n: Node): n is Element => n.nodeType === Node.ELEMENT_NODE && (n as Element).localName.includes("-");
 
 function remember(n: Node): void {
   if (isCustom(n)) customSource.set(n, n.outerHTML);
-  else if (n.nodeType === Node.ELEMENT_NODE) for (const c of (n as Element).querySelectorAll("*")) if (c.localName.includes("-")) customSource.set(c, c.outerHTML);
+  else if (n instanceof Element || n instanceof DocumentFragment) for (const c of n.querySelectorAll("*")) if (c.localName.includes("-")) customSource.set(c, c.outerHTML);
 }
 
 function sameKind(a: Node, b: Node): boolean {
