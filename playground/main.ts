@@ -451,6 +451,8 @@ window.__playground = {
   state: () => store.snapshot(),
   reset: () => store.reset(),
   render,
+  /** The DOM morph the host redraws with (tests check it against a fresh parse). */
+  morphHTML,
   lastRenderMs: () => lastRenderMs,
   missingKeys: () => [...missingKeys],
   templates: templatePaths,
