@@ -13,6 +13,7 @@ import * as ui from "./ui";
 import { installStyles, loadedStyles, missingStyles } from "./styles";
 import { installImport } from "./import";
 import { morphHTML } from "./morph";
+import "./prose-mirror";
 
 installStyles();
 
