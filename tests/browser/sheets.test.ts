@@ -353,7 +353,7 @@ describe("the playground's DOM morph (playground/morph.ts)", () => {
       ["<ul><li>a</li><li>b</li><li>c</li></ul>", "<ul><li>a</li><li>c</li></ul>"],
       ["<table><tr><td>1</td></tr></table>", "<table><tr><td>2</td></tr></table>"],
       ['<p data-tooltip="a &gt; b">x</p><!-- c --><p>y</p>', '<p data-tooltip="a > b">x</p><!-- d --><p>z</p>'],
-      ["<prose-mirror><p>n</p></prose-mirror><p>q</p>", "<prose-mirror><p>m</p></prose-mirror><p>q</p>"],
+      ["<fudge-test-note><p>n</p></fudge-test-note><p>q</p>", "<fudge-test-note><p>m</p></fudge-test-note><p>q</p>"],
       ["<p>a<p>b</p>", "<p>a<p>c</p>"],
       ["text only", "text &amp; more"],
       ["<div><input value=\"1\"><br><img alt=\"\"></div>", "<div><input value=\"2\"><br><img alt=\"i\"></div>"],
