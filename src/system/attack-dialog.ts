@@ -22,6 +22,9 @@ export interface SituationField {
   labelKey: string;
   hintKey: string;
   value: string | number;
+  /** Number fields: the range the form accepts (the range the GM's client accepts on a card, src/system/integrity.ts). */
+  min: number;
+  max: number;
   checked: boolean;
   choices: { value: string; labelKey: string; selected: boolean }[];
 }
@@ -31,6 +34,9 @@ interface FieldSpec {
   /** Offered only for ranged weapons / stun-capable weapons / stun-capable weapons when the world allows head blows. */
   only?: "ranged" | "stun" | "headBlow";
   choices?: string[];
+  /** Number fields: accepted range (default ±10, a situational modifier's). */
+  min?: number;
+  max?: number;
 }
 
 /** The options each preset's attack takes (combatant.ts SITUATION_FIELDS), as form fields. */
@@ -46,11 +52,11 @@ const FIELDS: Record<PresetId, Record<string, FieldSpec>> = {
     pullPunch: { type: "select", choices: ["", "scratch", "hurt", "veryHurt", "incapacitated"] },
   },
   fate: { modifier: { type: "number" }, defenseModifier: { type: "number" } },
-  volt: { modifier: { type: "number" }, distance: { type: "number", only: "ranged" } },
+  volt: { modifier: { type: "number" }, distance: { type: "number", only: "ranged", min: 0, max: 999 } },
   miniatures: {
     modifier: { type: "number" },
-    gangUp: { type: "number" },
-    rangeInches: { type: "number", only: "ranged" },
+    gangUp: { type: "number", min: 0, max: 8 },
+    rangeInches: { type: "number", only: "ranged", min: 0, max: 999 },
     cover: { type: "checkbox", only: "ranged" },
     friendShootsIntoMelee: { type: "checkbox", only: "ranged" },
     inContact: { type: "checkbox", only: "ranged" },
@@ -85,15 +91,21 @@ export function situationFields(preset: PresetId, weapon: WeaponLike, last: Situ
         labelKey: `FUDGE.Situation.${name}`,
         hintKey: `FUDGE.Attack.Hint.${name}`,
         value: f.type === "number" ? (typeof v === "number" ? v : 0) : typeof v === "string" ? v : "",
+        min: f.min ?? -MODIFIER_RANGE,
+        max: f.max ?? MODIFIER_RANGE,
         checked: v === true,
         choices: (f.choices ?? []).map((c) => ({ value: c, labelKey: c ? (FUDGE_LEVELS.includes(c) ? `FUDGE.Wound.${c}` : c) : "FUDGE.Attack.NoPull", selected: v === c })),
       };
     });
 }
 
+/** A situational modifier's range in the dialog, as the GM's client accepts it on a card (integrity.ts). */
+const MODIFIER_RANGE = 10;
+
 /**
  * A submitted (or changed) dialog form → the attack's Situation. Values are claims from a form:
- * numbers must be whole and within ±30, anything else is dropped; only the preset's fields count.
+ * numbers must be whole and within the field's range (±10 for modifiers), anything else is
+ * dropped; only the preset's fields count.
  */
 export function readSituation(preset: PresetId, form: Iterable<[string, unknown]>): Situation {
   const specs = FIELDS[preset] ?? {};
@@ -106,7 +118,7 @@ export function readSituation(preset: PresetId, form: Iterable<[string, unknown]
     } else if (f.type === "number") {
       const n = Number(raw);
       if (typeof raw === "string" && raw.trim() === "") continue;
-      if (Number.isInteger(n) && Math.abs(n) <= 30 && n !== 0) out[name] = n;
+      if (Number.isInteger(n) && n >= (f.min ?? -MODIFIER_RANGE) && n <= (f.max ?? MODIFIER_RANGE) && n !== 0) out[name] = n;
     } else if (typeof raw === "string" && raw && (f.choices ?? []).includes(raw)) out[name] = raw;
   }
   return out;

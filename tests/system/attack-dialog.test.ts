@@ -56,6 +56,9 @@ describe("attack dialog", () => {
   test("a form reads back into a Situation; out-of-range or foreign values are dropped", () => {
     expect(readSituation("fudge", [["modifier", "2"], ["allOutAttack", "on"], ["pullPunch", "hurt"], ["cover", "on"]])).toEqual({ modifier: 2, allOutAttack: true, pullPunch: "hurt" });
     expect(readSituation("fudge", [["modifier", "99"], ["pullPunch", "dead"], ["modifier", "1.5"]])).toEqual({});
+    // Each number within its own range: modifiers ±10, a Miniatures range in inches up to 999.
+    expect(readSituation("fudge", [["modifier", "11"], ["defenderModifier", "-10"]])).toEqual({ defenderModifier: -10 });
+    expect(readSituation("miniatures", [["rangeInches", "36"], ["gangUp", "9"]])).toEqual({ rangeInches: 36 });
     expect(readSituation("fate", [["modifier", "0"], ["defenseModifier", "-1"]])).toEqual({ defenseModifier: -1 });
   });
 

@@ -123,8 +123,13 @@ describe("re-derivation from the live actors and the recorded dice", () => {
     const weapon = { system: { ranged: true, stunCapable: true } } as never;
     for (const p of PRESET_IDS) {
       const r = rulesFor(p);
-      const offered = situationFields(p, weapon, {}, { ...r, fudge: { ...r.fudge, headBlowKnockout: true } }).map((f) => f.name);
-      expect(offered.filter((n) => !(n in CLAIMABLE_SITUATION[p])), p).toEqual([]);
+      const fields = situationFields(p, weapon, {}, { ...r, fudge: { ...r.fudge, headBlowKnockout: true } });
+      expect(fields.map((f) => f.name).filter((n) => !(n in CLAIMABLE_SITUATION[p])), p).toEqual([]);
+      // A number the form accepts is one the card may carry.
+      for (const f of fields.filter((x) => x.type === "number")) {
+        const spec = (CLAIMABLE_SITUATION[p] as Record<string, { min: number; max: number }>)[f.name];
+        expect([f.min >= spec.min, f.max <= spec.max], `${p} ${f.name}`).toEqual([true, true]);
+      }
     }
     const c = { ...honestCard(), situation: { stun: true, headBlow: true } };
     expect(rederiveTarget(c, c.targets[0], live(), { ...rules, fudge: { ...rules.fudge, headBlowKnockout: true } }).resolution.outcome).toBeTypeOf("string");
