@@ -21,6 +21,12 @@ export interface DiceSlot {
   roll(rng: Rng): number[];
   /** Exact outcome classes with probabilities summing to 1 (representative dice per class). */
   outcomes(): DiceOutcome[];
+  /**
+   * Set when `roll` draws exactly `n` independent dice, one `rng()` call each, as
+   * `lowest + floor(rng() * sides)` (nDF: lowest −1, sides 3; nDs: lowest 1): the prepared
+   * exchange (exchange.ts) rolls such a slot itself and keys its table by the faces.
+   */
+  uniform?: { n: number; sides: number; lowest: number };
 }
 
 /** Returns the recorded dice of a slot, validated by the caller. */

@@ -14,6 +14,7 @@ export function fudgeDiceSlot(id: string, n: number, labelKey: string): DiceSlot
     labelKey,
     roll: (rng) => rollFudgeDice(n, rng),
     outcomes: () => fudgeOutcomes(n),
+    uniform: { n, sides: 3, lowest: -1 },
   };
 }
 
@@ -48,6 +49,7 @@ export function plainDiceSlot(id: string, n: number, sides: number, labelKey: st
     labelKey,
     roll: (rng) => Array.from({ length: n }, () => rollDie(sides, rng)),
     outcomes: () => sortedDiceOutcomes(n, sides),
+    uniform: { n, sides, lowest: 1 },
   };
 }
 
