@@ -34,7 +34,7 @@ export interface PreparedExchangeOptions {
 }
 
 /** Grows an Int32Array to hold at least `n` entries (doubling). */
-function grow(a: Int32Array, n: number): Int32Array {
+function grow(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
   if (n <= a.length) return a;
   let size = a.length * 2;
   while (size < n) size *= 2;

@@ -11,9 +11,8 @@ import { resolveSamples } from "../../src/cli/samples";
 import { seededRng } from "../../src/rules/dice";
 import { prepareExchange } from "../../src/rules/exchange";
 import { pipelineFor, rollingDice } from "../../src/rules/pipeline";
-import { newTrack, trackStateKey, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import { dcTrackConfig } from "../../src/rules/tracks/dc";
+import { trackStateKey, type Track } from "../../src/rules/track";
+import { fighter, fudgeOptions as options, fudgeRequest, fudgeSituation as situation } from "./fudge-arbitraries";
 import "../../src/rules/presets";
 
 /** Runs `exchanges` exchanges from the request's tracks, each against the full pipeline, twice per seed (the second from the table). */
@@ -58,81 +57,6 @@ function agreesWithPipeline(input: Record<string, unknown>, seed: number, exchan
       }
     }
   }
-}
-
-const sizes = ["none", "martialArt", "small", "medium", "large", "twoHanded"];
-const fighter = fc.record({
-  skill: fc.integer({ min: -2, max: 3 }),
-  strength: fc.integer({ min: -2, max: 3 }),
-  strengthScale: fc.integer({ min: 0, max: 3 }),
-  massScale: fc.integer({ min: 0, max: 3 }),
-  damageCapacity: fc.integer({ min: -2, max: 2 }),
-  willpower: fc.integer({ min: -2, max: 2 }),
-  armor: fc.integer({ min: 0, max: 3 }),
-  size: fc.constantFrom(...sizes),
-  sharp: fc.boolean(),
-  stunCapable: fc.boolean(),
-  shield: fc.constantFrom("none", "small", "medium", "large"),
-  dcGift: fc.constantFrom("none", "damageResistant", "fragile"),
-});
-type F = typeof fighter extends fc.Arbitrary<infer T> ? T : never;
-
-const options = fc.record({
-  doubleRd: fc.boolean(),
-  woundMode: fc.constantFrom("factors", "minMidMax", "gmJudgement"),
-  damageRoll: fc.constantFrom("none", "dfNumber", "dfLevel", "evenOdd", "situational4dF"),
-  grazeDamageRoll: fc.boolean(),
-  gmSituationalRoll: fc.boolean(),
-  dcVariant: fc.constantFrom("factor", "roll", "gift", "track", "willpower"),
-  dcAdjust: fc.constantFrom("level", "point"),
-  weaponShieldMismatch: fc.boolean(),
-  scaleDamageRoll: fc.boolean(),
-  criticalLetsPointThrough: fc.boolean(),
-  headBlowKnockout: fc.boolean(),
-  lessLethal: fc.boolean(),
-  willpower: fc.boolean(),
-  scaleRaise: fc.constantFrom("perPoint", "one", "none"),
-  trackPreset: fc.constantFrom("standard", "cinematic", "pawn"),
-  safeguards: fc.boolean(),
-});
-const situation = fc.record({
-  modifier: fc.integer({ min: -2, max: 2 }),
-  allOutAttack: fc.boolean(),
-  stun: fc.boolean(),
-  headBlow: fc.boolean(),
-  pullPunch: fc.constantFrom(null, "hurt"),
-  gmLevel: fc.constantFrom(null, "none", "scratch", "veryHurt"),
-});
-
-function fudgeRequest(a: F, d: F, o: typeof options extends fc.Arbitrary<infer T> ? T : never, s: typeof situation extends fc.Arbitrary<infer T> ? T : never) {
-  const track = (): Track =>
-    o.dcVariant === "track"
-      ? newTrack(dcTrackConfig(2, { doubleRd: o.doubleRd }))
-      : newTrack(boxTrackConfig(o.trackPreset, { doubleRd: o.doubleRd, safeguards: o.safeguards ? { maxThreeLevels: true, nearDeathNeedsIncapacitated: true } : {} }));
-  const combatant = (f: F, name: string) => ({
-    name,
-    skill: f.skill,
-    strength: f.strength,
-    strengthScale: f.strengthScale,
-    massScale: f.massScale,
-    damageCapacity: f.damageCapacity,
-    willpower: f.willpower,
-    armor: { value: f.armor },
-    shield: f.shield,
-    dcGift: f.dcGift,
-    weapon: { name: "W", kind: "muscle", size: f.size, sharp: f.sharp, stunCapable: f.stunCapable },
-    track: track(),
-  });
-  const { willpower, scaleRaise, trackPreset: _t, safeguards: _s, ...rest } = o;
-  const pullPunch = s.pullPunch === "hurt" && o.trackPreset === "pawn" ? null : s.pullPunch;
-  const gmLevel = s.gmLevel === "veryHurt" && o.trackPreset === "pawn" ? "hurt" : s.gmLevel;
-  return {
-    preset: "fudge",
-    attacker: combatant(a, "A"),
-    defender: combatant(d, "D"),
-    options: { ...rest, graze: { scaleRaise }, willpowerVsPenalty: willpower ? { difficulty: 0 } : null },
-    situation: { ...s, pullPunch, gmLevel },
-  };
 }
 
 describe("prepared exchange = full pipeline, same dice, same track states", () => {

@@ -6,7 +6,8 @@
 import { RulesError } from "../errors";
 import { signed, type Step } from "../explain";
 import { describeLevel } from "../ladder";
-import { registerPipeline, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type FollowUp, type ResolveOptions } from "../pipeline";
+import { FOUR_DF_WEIGHTS, facesForTotal } from "../dice";
+import { registerPipeline, type PairedOutcomes, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type FollowUp, type ResolveOptions } from "../pipeline";
 import { applyWound, trackStatus } from "../track";
 import { woundLabel } from "../tracks/box";
 import { at, bool, int, record, str, type Path } from "../validate";
@@ -541,10 +542,56 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   }
 }
 
+/**
+ * Exact odds by relative degree (Fudge §3.5: an opposed roll is read as the difference of the two
+ * results). Unless an option reads one of the two rolls on its own — the even/odd damage roll
+ * (§4.61), the critical point (§4.58: all four dice +), the head-blow knockout (§4.62: a Good
+ * blow), or Willpower rolls that move the totals before the opposed roll (§4.51) — the resolution
+ * depends on the attack and defence dice only through attackRoll − defenseRoll, so the 81 pairs
+ * of 4dF totals fall into 17 classes; every class with RD ≤ −1 is a miss that reads nothing more
+ * (the pipeline returns before the damage step), so those merge into one. Checked against the
+ * enumeration of all 81 pairs in tests/rules/odds-classes.test.ts.
+ */
+export function fudgePairedOutcomes(req: FudgeRequest): PairedOutcomes | null {
+  const o = req.options;
+  if (o.woundMode === "factors" && o.damageRoll === "evenOdd") return null;
+  if (o.criticalLetsPointThrough || o.willpowerVsPenalty) return null;
+  if (o.headBlowKnockout && req.situation.headBlow && req.situation.stun) return null;
+  // The relative degree of two rolls of 0, from the pipeline itself (the other slots' first classes
+  // stand in for dice a hit might read; a refusal — an attacker who cannot act — leaves no classes).
+  const slots = fudgeSlots(req);
+  let base: number;
+  try {
+    base = resolveFudge(req, (id) => (id === "attack" || id === "defense" ? [0, 0, 0, 0] : slots.find((s) => s.id === id)!.outcomes()[0].dice), { explain: false, preview: false }).numbers.relativeDegree;
+  } catch {
+    return null;
+  }
+  const w = FOUR_DF_WEIGHTS;
+  const outcomes: PairedOutcomes["outcomes"] = [];
+  let missP = 0;
+  let miss: [number[], number[]] | null = null;
+  for (let diff = -8; diff <= 8; diff++) {
+    let ways = 0;
+    for (let a = -4; a <= 4; a++) {
+      const d = a - diff;
+      if (d >= -4 && d <= 4) ways += w[a + 4] * w[d + 4];
+    }
+    const ta = Math.max(-4, Math.min(4, diff));
+    const dice: [number[], number[]] = [facesForTotal(4, ta), facesForTotal(4, ta - diff)];
+    if (base + diff <= -1) {
+      missP += ways;
+      miss = dice; // the last one: RD −1 when it can be reached
+    } else outcomes.push({ dice, p: ways / 6561 });
+  }
+  if (miss) outcomes.push({ dice: miss, p: missP / 6561 });
+  return { slots: ["attack", "defense"], outcomes };
+}
+
 export const fudgePipeline: AttackPipeline<FudgeRequest> = {
   preset: "fudge",
   // Fudge §4.22: one opposed roll per simultaneous combat round; the loser may be wounded.
   exchange: "opposed",
+  pairedOutcomes: fudgePairedOutcomes,
   parseRequest: parseFudgeRequest,
   slots: fudgeSlots,
   resolve: resolveFudge,
