@@ -150,22 +150,23 @@ export class PreparedExchange {
     if (!this.tabled) return this.fill(a, d, 0, rng);
     const row = this.roots[a];
     let node = row !== undefined && d < row.length ? row[d] : 0;
+    if (node === 0) return this.fill(a, d, 0, rng);
     let depth = 0;
-    const child = this.child;
+    const { child, nodeSlot, nodeBase, dieCount, dieSides, pathSlot, pathKey } = this;
     while (node > 0) {
-      const s = this.nodeSlot[node];
-      const n = this.dieCount[s];
-      const sides = this.dieSides[s];
-      // The same draws as rollFudgeDice / rollDie: one per die, in order (first die most significant).
+      const s = nodeSlot[node];
+      const n = dieCount[s];
+      const sides = dieSides[s];
+      // The same draws as rollFudgeDice / rollDie: one per die, in order (first die most
+      // significant); `| 0` is Math.floor for these non-negative values below 2^31.
       let key = 0;
-      for (let i = 0; i < n; i++) key = key * sides + Math.floor(rng() * sides);
-      this.pathSlot[depth] = s;
-      this.pathKey[depth] = key;
+      for (let i = 0; i < n; i++) key = key * sides + ((rng() * sides) | 0);
+      pathSlot[depth] = s;
+      pathKey[depth] = key;
       depth++;
-      node = child[this.nodeBase[node] + key];
+      node = child[nodeBase[node] + key];
       if (node === 0) return this.fill(a, d, depth, rng);
     }
-    if (node === 0) return this.fill(a, d, 0, rng);
     this.pathLength = depth;
     return ~node;
   }

@@ -55,7 +55,9 @@ export function plainDiceSlot(id: string, n: number, sides: number, labelKey: st
 
 /** Faces as players read them: "+ + 0 −". */
 export function facesText(faces: readonly number[]): string {
-  return faces.map((f) => (f > 0 ? "+" : f < 0 ? "\u2212" : "0")).join(" ");
+  let text = "";
+  for (let i = 0; i < faces.length; i++) text += (i === 0 ? "" : " ") + (faces[i] > 0 ? "+" : faces[i] < 0 ? "\u2212" : "0");
+  return text;
 }
 
 /** Validated total of recorded Fudge dice. */

@@ -14,5 +14,9 @@ export function rejectUnknown(o: Record<string, unknown>, known: readonly string
  * "−1"), so that a card can render the line from the key and params alone.
  */
 export function fstep(key: string, rule: string, value?: number, params: Record<string, string | number> = {}): Step {
-  return step(key, rule, value, value === undefined ? params : { value: signed(value), ...params });
+  if (value === undefined) return step(key, rule, value, params);
+  // As `{ value: signed(value), ...params }` (a param named value wins), without the spread's cost.
+  const withValue: Record<string, string | number> = { value: signed(value) };
+  for (const k in params) withValue[k] = params[k];
+  return step(key, rule, value, withValue);
 }
