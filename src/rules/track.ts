@@ -128,7 +128,9 @@ export function parseTrack(input: unknown, path = "track"): Track {
   if (typeof input !== "object" || input === null) throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object");
   const o = input as Record<string, unknown>;
   const cfgIn = o.config as { kind?: unknown } | undefined;
-  const k = trackKind(String(cfgIn?.kind), `${path}.config.kind`);
+  const kind = String(cfgIn?.kind);
+  // The paths are built for the error only when the kind is unknown (a click parses a track).
+  const k = KINDS.get(kind) ?? trackKind(kind, `${path}.config.kind`);
   const config = k.parseConfig(o.config, `${path}.config`);
   const state = o.state === undefined ? k.initial(config) : k.parseState(config, o.state, `${path}.state`);
   return { config, state };

@@ -10,7 +10,7 @@ import { FOUR_DF_WEIGHTS, facesForTotal } from "../dice";
 import { registerPipeline, type PairedOutcomes, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type FollowUp, type ResolveOptions } from "../pipeline";
 import { applyWound, trackStatus, type TrackStatus } from "../track";
 import { woundLabel } from "../tracks/box";
-import { at, bool, int, record, str, type Path } from "../validate";
+import { at, boolAt, optIntAt, record, str, type Path } from "../validate";
 import { parseCombatant, shieldValue, WEAPON_SIZE_VALUE, type FudgeCombatant } from "./combatant";
 import { fstep, rejectUnknown } from "./util";
 import { facesText, fudgeDiceSlot, plainDiceSlot, readDieValues, readFudgeTotal } from "./dice";
@@ -59,20 +59,20 @@ export function parseSituation(input: unknown, path: Path, scale: LevelScale, de
     const g = str(o.gmLevel, at(path, "gmLevel"));
     gmLevel = g === "none" ? "none" : checkLevel(scale, g, at(path, "gmLevel"));
   }
-  const spendFudgePoint = bool(o.spendFudgePoint, at(path, "spendFudgePoint"), false);
+  const spendFudgePoint = boolAt(o, "spendFudgePoint", path, false);
   if (spendFudgePoint && defender.fudgePoints === 0)
     throw new RulesError(at(path, "spendFudgePoint"), "FUDGE.Error.Fudge.NoFudgePoints", `${defender.name} has no Fudge Points left`, { name: defender.name });
   return {
-    modifier: int(o.modifier ?? 0, at(path, "modifier"), -20, 20),
-    defenderModifier: int(o.defenderModifier ?? 0, at(path, "defenderModifier"), -20, 20),
-    allOutAttack: bool(o.allOutAttack, at(path, "allOutAttack"), false),
-    allOutDefense: bool(o.allOutDefense, at(path, "allOutDefense"), false),
-    stun: bool(o.stun, at(path, "stun"), false),
+    modifier: optIntAt(o, "modifier", path, 0, -20, 20),
+    defenderModifier: optIntAt(o, "defenderModifier", path, 0, -20, 20),
+    allOutAttack: boolAt(o, "allOutAttack", path, false),
+    allOutDefense: boolAt(o, "allOutDefense", path, false),
+    stun: boolAt(o, "stun", path, false),
     pullPunch,
-    beganRoundIncapacitated: bool(o.beganRoundIncapacitated, at(path, "beganRoundIncapacitated"), false),
+    beganRoundIncapacitated: boolAt(o, "beganRoundIncapacitated", path, false),
     spendFudgePoint,
     gmLevel,
-    headBlow: bool(o.headBlow, at(path, "headBlow"), false),
+    headBlow: boolAt(o, "headBlow", path, false),
   };
 }
 

@@ -4,8 +4,9 @@ import { at, type Path } from "../validate";
 
 /** Unknown fields are errors (a typo in a request would otherwise be silently ignored). */
 export function rejectUnknown(o: Record<string, unknown>, known: readonly string[], path: Path): void {
-  for (const k of Object.keys(o)) {
-    if (!known.includes(k)) throw new RulesError(at(path, k), "FUDGE.Error.Fudge.UnknownField", `unknown field (known: ${known.join(", ")})`, { known: known.join(", ") });
+  // for…in with hasOwn: Object.keys without its array (every request object passes here).
+  for (const k in o) {
+    if (Object.hasOwn(o, k) && !known.includes(k)) throw new RulesError(at(path, k), "FUDGE.Error.Fudge.UnknownField", `unknown field (known: ${known.join(", ")})`, { known: known.join(", ") });
   }
 }
 
