@@ -104,6 +104,8 @@ const COMBATANT_FIELDS = [
   "track",
 ];
 
+const ARMOR_FIELDS = ["value", "magic"];
+
 const WEAPON_FIELDS = ["name", "kind", "size", "sharp", "strength", "scaledToAttacker", "heavyBlunt", "scalePiercing", "ranged", "stunCapable", "magic"];
 
 
@@ -136,7 +138,7 @@ export function parseWeapon(input: unknown, path: Path): FudgeWeapon {
 export function parseArmor(input: unknown, path: Path): FudgeArmor {
   if (input === undefined) return { value: 0, magic: 0 };
   const o = record(input, path);
-  rejectUnknown(o, ["value", "magic"], path);
+  rejectUnknown(o, ARMOR_FIELDS, path);
   return { value: optIntAt(o, "value", path, 0, 0, 50), magic: optIntAt(o, "magic", path, 0, 0, 50) };
 }
 

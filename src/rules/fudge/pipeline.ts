@@ -76,10 +76,12 @@ export function parseSituation(input: unknown, path: Path, scale: LevelScale, de
   };
 }
 
+const REQUEST_FIELDS = ["preset", "attacker", "defender", "options", "situation"];
+
 /** Parses and checks a request: options default when omitted; every error names its field. */
 export function parseFudgeRequest(input: unknown): FudgeRequest {
   const o = record(input, "");
-  rejectUnknown(o, ["preset", "attacker", "defender", "options", "situation"], "");
+  rejectUnknown(o, REQUEST_FIELDS, "");
   if (o.preset !== "fudge") throw new RulesError("preset", "FUDGE.Error.Fudge.Preset", `must be "fudge" (got ${JSON.stringify(o.preset)})`);
   const options = parseFudgeOptions(o.options, "options");
   const attacker = parseCombatant(o.attacker, "attacker");

@@ -2,11 +2,16 @@ import { RulesError } from "../errors";
 import { signed, step, type Step } from "../explain";
 import { at, type Path } from "../validate";
 
+/** Each list of known fields as a Set, made once per list (lists are module constants). */
+const knownSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
 /** Unknown fields are errors (a typo in a request would otherwise be silently ignored). */
 export function rejectUnknown(o: Record<string, unknown>, known: readonly string[], path: Path): void {
-  // for…in with hasOwn: Object.keys without its array (every request object passes here).
+  let set = knownSets.get(known);
+  if (!set) knownSets.set(known, (set = new Set(known)));
+  // for…in over own fields: Object.keys without its array (every request object passes here).
   for (const k in o) {
-    if (Object.hasOwn(o, k) && !known.includes(k)) throw new RulesError(at(path, k), "FUDGE.Error.Fudge.UnknownField", `unknown field (known: ${known.join(", ")})`, { known: known.join(", ") });
+    if (!set.has(k) && Object.hasOwn(o, k)) throw new RulesError(at(path, k), "FUDGE.Error.Fudge.UnknownField", `unknown field (known: ${known.join(", ")})`, { known: known.join(", ") });
   }
 }
 

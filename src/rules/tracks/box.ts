@@ -119,6 +119,8 @@ export const DEFAULT_THRESHOLDS: { single: number[]; double: number[] } = {
 export const BOX_MAX_BOXES = 20;
 const MAX_LEVELS = 12;
 const KEY_RE = /^[A-Za-z][A-Za-z0-9_-]*$/;
+/** Keys of the built-in levels, which KEY_RE accepts (checked without the regex). */
+const STANDARD_KEYS: ReadonlySet<string> = new Set(["scratch", "hurt", "veryHurt", "incapacitated", "nearDeath", "dead", "out"]);
 
 const EFFECT_RANK: Record<BoxEffect, number> = { none: 0, penalty: 1, cannotAct: 2, dying: 3, out: 4, dead: 5 };
 const EFFECT_CONDITION: Record<BoxEffect, Condition> = {
@@ -334,7 +336,7 @@ export function relievedPenalty(penalty: number, relief: number): number {
 function parseLevel(input: unknown, path: string): BoxLevel {
   const o = record(input, path);
   const key = strAt(o, "key", path);
-  if (!KEY_RE.test(key)) throw new RulesError(at(path, "key"), "FUDGE.Error.Track.BadKey", "must be a word of letters and digits starting with a letter");
+  if (!STANDARD_KEYS.has(key) && !KEY_RE.test(key)) throw new RulesError(at(path, "key"), "FUDGE.Error.Track.BadKey", "must be a word of letters and digits starting with a letter");
   const effect = oneOfAt(o, "effect", path, BOX_EFFECTS);
   const min = o.min === null || o.min === undefined ? null : intAt(o, "min", path, -100, 1000);
   const tag = o.tag === undefined ? key.charAt(0).toUpperCase() : strAt(o, "tag", path);
@@ -363,18 +365,17 @@ function parseConfig(input: unknown, path: string): BoxTrackConfig {
   let lastMin = -Infinity;
   for (let i = 0; i < levels.length; i++) {
     const l = levels[i];
-    const p = (): string => at(lp, i);
-    for (let j = 0; j < i; j++) if (levels[j].key === l.key) throw new RulesError(at(p(), "key"), "FUDGE.Error.Track.DuplicateLevel", `level ${l.key} appears twice`, { level: l.key });
-    if (l.key === "dead" && l.effect !== "dead") throw new RulesError(at(p(), "effect"), "FUDGE.Error.Track.DeadLevelEffect", "the dead level must have the effect dead");
+    for (let j = 0; j < i; j++) if (levels[j].key === l.key) throw new RulesError(at(at(lp, i), "key"), "FUDGE.Error.Track.DuplicateLevel", `level ${l.key} appears twice`, { level: l.key });
+    if (l.key === "dead" && l.effect !== "dead") throw new RulesError(at(at(lp, i), "effect"), "FUDGE.Error.Track.DeadLevelEffect", "the dead level must have the effect dead");
     if (i > 0) {
       const prev = levels[i - 1];
       // Levels run mildest first: a more severe level never has a milder penalty or effect.
-      if (l.penalty > prev.penalty) throw new RulesError(at(p(), "penalty"), "FUDGE.Error.Track.PenaltyOrder", "a more severe level cannot have a milder penalty");
-      if (EFFECT_RANK[l.effect] < EFFECT_RANK[prev.effect]) throw new RulesError(at(p(), "effect"), "FUDGE.Error.Track.EffectOrder", "a more severe level cannot have a milder effect");
-      if (prev.effect === "dead") throw new RulesError(at(p(), "effect"), "FUDGE.Error.Track.AfterDead", "no level can follow a dead level");
+      if (l.penalty > prev.penalty) throw new RulesError(at(at(lp, i), "penalty"), "FUDGE.Error.Track.PenaltyOrder", "a more severe level cannot have a milder penalty");
+      if (EFFECT_RANK[l.effect] < EFFECT_RANK[prev.effect]) throw new RulesError(at(at(lp, i), "effect"), "FUDGE.Error.Track.EffectOrder", "a more severe level cannot have a milder effect");
+      if (prev.effect === "dead") throw new RulesError(at(at(lp, i), "effect"), "FUDGE.Error.Track.AfterDead", "no level can follow a dead level");
     }
     if (l.min !== null) {
-      if (l.min <= lastMin) throw new RulesError(at(p(), "min"), "FUDGE.Error.Track.MinOrder", "thresholds must increase from the mildest level", { min: l.min });
+      if (l.min <= lastMin) throw new RulesError(at(at(lp, i), "min"), "FUDGE.Error.Track.MinOrder", "thresholds must increase from the mildest level", { min: l.min });
       lastMin = l.min;
     }
   }
@@ -409,6 +410,11 @@ function initial(config: BoxTrackConfig): BoxTrackState {
   return { marks: emptyMarks(config), stun: null, dead: false };
 }
 
+function hasLevel(config: BoxTrackConfig, key: string): boolean {
+  for (const l of config.levels) if (l.key === key) return true;
+  return false;
+}
+
 function parseMark(config: BoxTrackConfig, boxLevel: number, input: unknown, path: string): BoxMark | null {
   if (input === null || input === undefined) return null;
   const o = record(input, path);
@@ -429,7 +435,7 @@ function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTr
   const mp = at(path, "marks");
   const mIn = o.marks === undefined ? {} : record(o.marks, mp);
   for (const k in mIn)
-    if (Object.hasOwn(mIn, k) && !config.levels.some((l) => l.key === k)) throw new RulesError(at(mp, k), "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(k)}`, { level: k });
+    if (Object.hasOwn(mIn, k) && !hasLevel(config, k)) throw new RulesError(at(mp, k), "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(k)}`, { level: k });
   const marks: Record<string, (BoxMark | null)[]> = {};
   for (let li = 0; li < config.levels.length; li++) {
     const l = config.levels[li];
