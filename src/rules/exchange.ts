@@ -59,6 +59,8 @@ export class PreparedExchange {
   private readonly tracks: Record<ExchangeSide, Track[]> = { attacker: [], defender: [] };
   private readonly ids: Record<ExchangeSide, Map<string, number>> = { attacker: new Map(), defender: new Map() };
   private readonly requests = new Map<number, AttackRequest>();
+  private readonly configByObject = new Map<object, number>();
+  private readonly configByJson = new Map<string, number>();
   /** roots[a][d]: 0 unknown, > 0 the trie node of its first slot, < 0 ~leaf (no dice read). */
   private readonly roots: Int32Array[] = [];
   // Trie nodes (node 0 unused): the slot a node reads and where its children start in `child`.
@@ -112,12 +114,25 @@ export class PreparedExchange {
   /** The track of a state id. */
   track(side: ExchangeSide, id: number): Track {
     const t = this.tracks[side][id];
-    if (!t) throw new RulesError("state", "FUDGE.Error.OutOfRange", `no ${side} state ${id}`);
+    if (!t) throw new RangeError(`prepared exchange: no ${side} state ${id}`);
     return t;
   }
 
+  /** A track config's id: the same object, or the same JSON, is the same config. */
+  private configId(config: object): number {
+    let id = this.configByObject.get(config);
+    if (id === undefined) {
+      const json = JSON.stringify(config);
+      id = this.configByJson.get(json);
+      if (id === undefined) this.configByJson.set(json, (id = this.configByJson.size));
+      this.configByObject.set(config, id);
+    }
+    return id;
+  }
+
   private intern(side: ExchangeSide, track: Track): number {
-    const key = trackStateKey(track);
+    // A state key describes marks for one config: two configs may share a key.
+    const key = `${this.configId(track.config)}|${trackStateKey(track)}`;
     let id = this.ids[side].get(key);
     if (id === undefined) {
       id = this.tracks[side].length;
@@ -130,7 +145,7 @@ export class PreparedExchange {
   /** The request with the attacker at state `a` and the defender at state `d`. */
   requestFor(a: number, d: number): AttackRequest {
     if (a === 0 && d === 0) return this.request;
-    const k = a * 0x10000 + d;
+    const k = a * 0x100000000 + d;
     let r = this.requests.get(k);
     if (!r) {
       const req = this.request;

@@ -11,7 +11,8 @@ import { resolveSamples } from "../../src/cli/samples";
 import { seededRng } from "../../src/rules/dice";
 import { prepareExchange } from "../../src/rules/exchange";
 import { pipelineFor, rollingDice } from "../../src/rules/pipeline";
-import { trackStateKey, type Track } from "../../src/rules/track";
+import { newTrack, trackStateKey, type Track } from "../../src/rules/track";
+import { boxTrackConfig } from "../../src/rules/tracks/box";
 import { fighter, fudgeOptions as options, fudgeRequest, fudgeSituation as situation } from "./fudge-arbitraries";
 import "../../src/rules/presets";
 
@@ -101,6 +102,19 @@ describe("prepared exchange = full pipeline, same dice, same track states", () =
     const before = ex.size;
     for (let i = 0; i < 10_000; i++) ex.run(0, 0, rng);
     expect(ex.size - before).toBeLessThan(3);
+    // A state is interned with its config: an unmarked cinematic track is not the unmarked standard one.
+    const cinematic = newTrack(boxTrackConfig("cinematic"));
+    const c = ex.state("defender", cinematic);
+    expect(c).not.toBe(0);
+    expect(ex.state("defender", JSON.parse(JSON.stringify(cinematic)))).toBe(c);
+    const p = pipelineFor("fudge");
+    const req = p.parseRequest({ ...resolveSamples({ preset: "fudge", attacker: "Leroy", defender: "Theodora" }), defender: { ...ex.request.defender, track: cinematic } });
+    for (let seed = 1; seed <= 200; seed++) {
+      const full = p.resolve(req, rollingDice(p.slots(req), seededRng(seed)), { explain: false });
+      const leaf = ex.run(0, c, seededRng(seed));
+      expect(ex.resolution(leaf).woundKey).toBe(full.woundKey);
+      expect(trackStateKey(ex.track("defender", ex.defenderAfter(leaf)))).toBe(trackStateKey(full.defenderAfter?.track ?? cinematic));
+    }
     expect(prepareExchange(resolveSamples({ preset: "miniatures", attacker: "Brutas the Brute", defender: "Yanni the Yeoman" })).tabled).toBe(false);
   });
 });
