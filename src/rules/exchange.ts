@@ -175,7 +175,13 @@ export class PreparedExchange {
       // The same draws as rollFudgeDice / rollDie: one per die, in order (first die most
       // significant); `| 0` is Math.floor for these non-negative values below 2^31.
       let key = 0;
-      for (let i = 0; i < n; i++) key = key * sides + ((rng() * sides) | 0);
+      if (n === 4 && sides === 3) {
+        // 4dF, the common slot, unrolled (same draws, same order).
+        key = ((rng() * 3) | 0) * 27;
+        key += ((rng() * 3) | 0) * 9;
+        key += ((rng() * 3) | 0) * 3;
+        key += (rng() * 3) | 0;
+      } else for (let i = 0; i < n; i++) key = key * sides + ((rng() * sides) | 0);
       pathSlot[depth] = s;
       pathKey[depth] = key;
       depth++;

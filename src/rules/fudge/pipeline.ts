@@ -572,17 +572,35 @@ export function fudgePairedOutcomes(req: FudgeRequest): PairedOutcomes | null {
   if (o.headBlowKnockout && req.situation.headBlow && req.situation.stun) return null;
   // The relative degree of two rolls of 0, from the pipeline itself (the other slots' first classes
   // stand in for dice a hit might read; a refusal — an attacker who cannot act — leaves no classes).
-  const slots = fudgeSlots(req);
+  let slots: DiceSlot[] | null = null;
   let base: number;
   try {
-    base = resolveFudge(req, (id) => (id === "attack" || id === "defense" ? [0, 0, 0, 0] : slots.find((s) => s.id === id)!.outcomes()[0].dice), { explain: false, preview: false }).numbers.relativeDegree;
+    base = resolveFudge(req, (id) => (id === "attack" || id === "defense" ? (ZERO_4DF as number[]) : (slots ??= fudgeSlots(req)).find((s) => s.id === id)!.outcomes()[0].dice), { explain: false, preview: false }).numbers.relativeDegree;
   } catch {
     return null;
   }
-  const w = FOUR_DF_WEIGHTS;
   const outcomes: PairedOutcomes["outcomes"] = [];
   let missP = 0;
   let miss: [number[], number[]] | null = null;
+  for (const c of DIFFERENCE_CLASSES) {
+    if (base + c.diff <= -1) {
+      missP += c.p;
+      miss = c.dice; // the last one: RD −1 when it can be reached
+    } else outcomes.push(c);
+  }
+  if (miss) outcomes.push({ dice: miss, p: missP });
+  return { slots: ["attack", "defense"], outcomes };
+}
+
+const ZERO_4DF: readonly number[] = Object.freeze([0, 0, 0, 0]);
+
+/**
+ * attackRoll − defenseRoll of two 4dF rolls: 17 classes (−8 … +8), each with its probability
+ * (the ways out of 81 × 81) and representative faces (shared, frozen: resolutions copy them).
+ */
+const DIFFERENCE_CLASSES: ReadonlyArray<{ diff: number; dice: [number[], number[]]; p: number }> = (() => {
+  const w = FOUR_DF_WEIGHTS;
+  const out = [];
   for (let diff = -8; diff <= 8; diff++) {
     let ways = 0;
     for (let a = -4; a <= 4; a++) {
@@ -590,15 +608,10 @@ export function fudgePairedOutcomes(req: FudgeRequest): PairedOutcomes | null {
       if (d >= -4 && d <= 4) ways += w[a + 4] * w[d + 4];
     }
     const ta = Math.max(-4, Math.min(4, diff));
-    const dice: [number[], number[]] = [facesForTotal(4, ta), facesForTotal(4, ta - diff)];
-    if (base + diff <= -1) {
-      missP += ways;
-      miss = dice; // the last one: RD −1 when it can be reached
-    } else outcomes.push({ dice, p: ways / 6561 });
+    out.push({ diff, dice: [Object.freeze(facesForTotal(4, ta)), Object.freeze(facesForTotal(4, ta - diff))] as [number[], number[]], p: ways / 6561 });
   }
-  if (miss) outcomes.push({ dice: miss, p: missP / 6561 });
-  return { slots: ["attack", "defense"], outcomes };
-}
+  return out;
+})();
 
 export const fudgePipeline: AttackPipeline<FudgeRequest> = {
   preset: "fudge",
