@@ -53,18 +53,11 @@ export function fudgeRequest(a: F, d: F, o: typeof fudgeOptions extends fc.Arbit
     o.dcVariant === "track"
       ? newTrack(dcTrackConfig(2, { doubleRd: o.doubleRd }))
       : newTrack(boxTrackConfig(o.trackPreset, { doubleRd: o.doubleRd, safeguards: o.safeguards ? { maxThreeLevels: true, nearDeathNeedsIncapacitated: true } : {} }));
-  const combatant = (f: F, name: string) => ({
+  const combatant = ({ armor, size, sharp, stunCapable, ...traits }: F, name: string) => ({
     name,
-    skill: f.skill,
-    strength: f.strength,
-    strengthScale: f.strengthScale,
-    massScale: f.massScale,
-    damageCapacity: f.damageCapacity,
-    willpower: f.willpower,
-    armor: { value: f.armor },
-    shield: f.shield,
-    dcGift: f.dcGift,
-    weapon: { name: "W", kind: "muscle", size: f.size, sharp: f.sharp, stunCapable: f.stunCapable },
+    ...traits,
+    armor: { value: armor },
+    weapon: { name: "W", kind: "muscle", size, sharp, stunCapable },
     track: track(),
   });
   const { willpower, scaleRaise, trackPreset: _t, safeguards: _s, ...rest } = o;
