@@ -12,6 +12,7 @@ import { sampleActors } from "./packs";
 import * as ui from "./ui";
 import { installStyles, loadedStyles, missingStyles } from "./styles";
 import { installImport } from "./import";
+import "./prose-mirror";
 
 installStyles();
 

@@ -11,34 +11,21 @@
  * Stored shapes handled (tests/foundry-host/fixtures.ts holds one of each):
  * - 0.0.x pre-release builds: top-level attributes, `wounds`/`trackPreset`, `biography`, weapon
  *   sizes and powers by other names, yes/no scale piercing, Miniatures `str`/`dex`/`move`.
- * - 0.1.0 (first Foundry adapter): notes and descriptions stored as HTML (HTMLField), and the
- *   token bar's `openBoxes` stored in the actor (now derived only).
+ * - 0.1.0 (first Foundry adapter): the token bar's `openBoxes` stored in the actor (now derived
+ *   only). Its notes and descriptions were HTML, as they are again now, and stay as they are.
+ * - MIGRATION_VERSION 3 (session 2): notes and descriptions stored as plain text. They become
+ *   HTML again (`storedRichText`: escaped, blank lines → paragraphs, line breaks → `<br>`);
+ *   a value that is HTML already is left alone, so running it twice changes nothing.
  */
 import { levelValue } from "../rules/ladder";
 import { PRESETS } from "../rules/pipeline";
 import { GUTS_REASONS } from "../rules/miniatures/guts";
+import { storedRichText } from "../system/rich-text";
 import { ACTOR_DEFAULTS, ITEM_DEFAULTS, SHIELD_SIZES, STAT_BASES, TRACK_PRESETS, TRAIT_EFFECTS, WEAPON_SIZES, type ActorType, type ItemType } from "../system/data";
 
 type Rec = Record<string, unknown>;
 
 const isRec = (v: unknown): v is Rec => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** 0.1.0 stored notes and descriptions as HTML; they are plain text now (shown escaped). */
-export function htmlToText(v: unknown): unknown {
-  if (typeof v !== "string" || !/<\/?[a-z][^>]*>/i.test(v)) return v;
-  return v
-    .replace(/<br\s*\/?>/gi, "\n")
-    .replace(/<\/(p|div|li|h[1-6])>/gi, "\n")
-    .replace(/<[^>]+>/g, "")
-    .replace(/&nbsp;/g, " ")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;|&#x27;/g, "'")
-    .replace(/&amp;/g, "&")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
-}
 
 /** A ladder value stored as a word ("Good") or numeric text ("+1") becomes its number (Fudge §1.3). */
 export function ladderNumber(v: unknown): unknown {
@@ -116,7 +103,7 @@ export function migrateActorSystem(type: ActorType, source: unknown): unknown {
     if (Object.keys(track).length) s.woundTrack = track;
     moveInto(s, "biography", s, "notes");
     if (type === "npc" && typeof s.pawn === "string") s.pawn = s.pawn === "true";
-    s.notes = htmlToText(s.notes);
+    s.notes = storedRichText(s.notes);
   } else if (type === "miniature") {
     moveInto(s, "str", s, "strength");
     moveInto(s, "dex", s, "dexterity");
@@ -127,7 +114,7 @@ export function migrateActorSystem(type: ActorType, source: unknown): unknown {
     }
     if (typeof s.terrifying === "boolean") s.terrifying = s.terrifying ? 1 : 0;
     moveInto(s, "biography", s, "notes");
-    s.notes = htmlToText(s.notes);
+    s.notes = storedRichText(s.notes);
   }
   // 0.1.0 stored the token bar's open boxes; it is derived now (not editable, not stored).
   delete s.openBoxes;
@@ -172,7 +159,7 @@ export function migrateItemSystem(type: ItemType, source: unknown): unknown {
       if (typeof s.effect === "string" && s.effect === "") s.effect = "none";
       break;
   }
-  if ("description" in s) s.description = htmlToText(s.description);
+  if ("description" in s) s.description = storedRichText(s.description);
   return s;
 }
 

@@ -38,7 +38,7 @@ export interface QuenchLike {
   registerBatch(key: string, fn: (context: QuenchBatchContext) => void, options?: { displayName?: string; preSelected?: boolean }): void;
 }
 
-export const QUENCH_BATCHES = ["sheets", "card-loop", "statuses", "initiative", "migration", "integrity"].map((k) => `${SYSTEM_ID}.${k}`);
+export const QUENCH_BATCHES = ["sheets", "card-loop", "statuses", "initiative", "migration", "integrity", "rich-text"].map((k) => `${SYSTEM_ID}.${k}`);
 
 const PREFIX = "[Quench] ";
 type Deletable = { delete(): Promise<unknown>; id: string | null };
@@ -117,6 +117,40 @@ const SAMPLES: { pack: string; name: string; type: ActorType }[] = [
   { pack: "characters", name: "Theodora", type: "npc" },
   { pack: "miniatures", name: "Sir Knightly", type: "miniature" },
 ];
+
+/** Notes a hostile player could write: each part would run script if it reached the page as it is. */
+const HOSTILE_NOTES = '<p>Owes <strong>3 gp</strong></p><img src="x" onerror="window.__fudgeXss = true"><a href="javascript:window.__fudgeXss = true">x</a><script>window.__fudgeXss = true</script>';
+
+/** Issue #9: rich-text notes in a live world (registered last, see QUENCH_BATCHES). */
+function registerRichTextBatch(quench: QuenchLike): void {
+  quench.registerBatch(
+    `${SYSTEM_ID}.rich-text`,
+    ({ it, before, after, assert }) => {
+      const s = new Scratch();
+      let leroy: Actor.Implementation;
+      before(async () => {
+        leroy = await s.actorFromPack("characters", "Leroy");
+        await leroy.update({ system: { notes: HOSTILE_NOTES } } as never);
+      });
+      after(() => s.cleanup());
+      it("notes are a toggled <prose-mirror> for the owner, and hostile HTML in them runs nothing on the sheet", async () => {
+        const sheet = leroy.sheet as unknown as { render(o?: object): Promise<unknown>; close(): Promise<unknown>; element: HTMLElement };
+        await sheet.render({ force: true });
+        await until(() => !!sheet.element?.querySelector("prose-mirror"));
+        const editor = sheet.element.querySelector('prose-mirror[name="system.notes"]');
+        assert.ok(editor, "the notes editor is there");
+        assert.ok(editor!.hasAttribute("toggled"), "toggled editor");
+        assert.equal(editor!.querySelector("strong")?.textContent, "3 gp", "formatting shown");
+        const bad = [...sheet.element.querySelectorAll("*")].filter((el) => el.tagName === "SCRIPT" || [...el.attributes].some((a) => a.name.startsWith("on") || /^\s*javascript:/i.test(a.value)));
+        assert.deepEqual(bad.map((el) => el.outerHTML.slice(0, 80)), [], "nothing scriptable on the sheet");
+        await new Promise((r) => setTimeout(r, 100));
+        assert.ok(!(window as unknown as { __fudgeXss?: boolean }).__fudgeXss, "no script ran");
+        await sheet.close();
+      });
+    },
+    { displayName: "Fudge Combat & Wounds: rich-text notes are edited with <prose-mirror> and shown safely" },
+  );
+}
 
 export function registerQuenchBatches(quench: QuenchLike): void {
   quench.registerBatch(
@@ -249,4 +283,5 @@ export function registerQuenchBatches(quench: QuenchLike): void {
   );
 
   registerIntegrityBatch(quench);
+  registerRichTextBatch(quench);
 }

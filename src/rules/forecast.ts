@@ -15,9 +15,13 @@
  * safeguards, Volt row collisions) belongs to the track's own `apply`, which sees the real state.
  */
 import { RulesError } from "./errors";
-import { enumerateDice, pipelineFor, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot } from "./pipeline";
-import { applyWound, healTrack, trackStateKey, trackStatus, type Track, type TrackStatus } from "./track";
+import { fudgeOutcomes, fudgeTotal, type DiceOutcome } from "./dice";
+import { enumerateDice, pipelineFor, type AttackPipeline, type AttackRequest, type AttackResolution, type Combatant, type DiceReader, type DiceSlot } from "./pipeline";
+import { healTrack, trackKind, trackStateKey, trackStatus, type Track, type TrackStatus } from "./track";
 import { bool, checkJsonShape, isRecord, num, oneOf, optInt } from "./validate";
+import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
+import type { GutsState } from "./miniatures/guts";
+import { gutsAfterWound, gutsCheckFor, gutsMind, gutsStat, gutsTurnStart, withoutFreeAttack, type GutsMind } from "./miniatures/forecast";
 
 export interface DuelForecast {
   preset: string;
@@ -44,14 +48,37 @@ export interface DuelForecast {
   method: "chain" | "forward";
 }
 
+/**
+ * What one step does to one side: wounds in order (a Miniatures crash follows its blow), a
+ * healing a follow-up applies (FATE Clipped consumed, a Near Death roll recovered, a stun's round
+ * ending), and the end of an owed free attack (Miniatures: Guts).
+ */
+interface What {
+  wounds: unknown[] | null;
+  heal: unknown;
+  clearOwed: boolean;
+}
+
+/** The intern key of a What: JSON, with a shortcut for the common plain `{level}` wound. */
+function whatKey(w: What): string {
+  if (w.heal === null && !w.clearOwed) {
+    if (w.wounds === null) return "";
+    if (w.wounds.length === 1) {
+      const x = w.wounds[0] as Record<string, unknown>;
+      if (typeof x === "object" && x !== null && typeof x.level === "string") {
+        let n = 0;
+        for (const _ in x) n++;
+        if (n === 1) return `L:${x.level}`;
+      }
+    }
+  }
+  return JSON.stringify(w);
+}
+
+/** One outcome of a step, with the interned `What` ids for the attacker's and the defender's side. */
 interface Step {
-  toA: unknown[] | null; // wounds for A's track, in order (a Miniatures crash follows its blow), or null
-  toB: unknown[] | null;
-  healA: unknown; // healing a follow-up applies (FATE Clipped consumed, a Near Death roll recovered), or null
-  healB: unknown;
-  /** What happens to each side (wound and healing) as JSON: the apply cache's key. */
-  kA: string;
-  kB: string;
+  x: number;
+  y: number;
   p: number;
 }
 
@@ -59,48 +86,17 @@ interface Step {
 // worst level itself is left out: two states with the same penalty and effects roll alike.
 const statusSig = (s: TrackStatus): string => `${s.penalty}|${s.effects.join(",")}|${s.canAct ? 1 : 0}`;
 
-/** Tracks are immutable values here, so what is derived from one is computed once per object. */
-interface Derived {
-  key: string;
-  sig: string;
-  out: boolean;
-  canAct: boolean;
-  dead: boolean;
-  dying: boolean;
-}
-const derivedCache = new WeakMap<Track, Derived>();
-function derived(t: Track): Derived {
-  let d = derivedCache.get(t);
-  if (!d) {
-    const s = trackStatus(t);
-    d = { key: trackStateKey(t), sig: statusSig(s), out: !s.canAct, canAct: s.canAct, dead: s.condition === "dead", dying: s.condition === "dying" };
-    derivedCache.set(t, d);
-  }
-  return d;
-}
-
-function withTracks<R extends AttackRequest>(req: R, attacker: Track, defender: Track): R {
-  return { ...req, attacker: { ...req.attacker, track: attacker }, defender: { ...req.defender, track: defender } };
+function withSides<R extends AttackRequest>(req: R, attacker: Track, aMind: GutsMind | null, defender: Track, dMind: GutsMind | null, free: boolean): R {
+  const a = aMind ? { ...req.attacker, track: attacker, gutsState: aMind.state } : { ...req.attacker, track: attacker };
+  const d = dMind ? { ...req.defender, track: defender, gutsState: dMind.state } : { ...req.defender, track: defender };
+  // Miniatures: Guts — the free attack on a model that breaks and runs is "at +1".
+  const situation = free ? { ...req.situation, modifier: Number(req.situation.modifier ?? 0) + 1 } : req.situation;
+  return { ...req, attacker: a, defender: d, situation };
 }
 
 function followHeal(r: AttackResolution | null, side: "attacker" | "defender"): unknown {
   const f = r?.followUps.find((x) => x.target === side && typeof x.params.healing === "string");
   return f ? { type: String(f.params.healing) } : null;
-}
-
-const NOTHING = "[null,null]";
-/** The apply cache's key of what happens to one side: JSON, with a shortcut for the common plain `{level}` wound. */
-function whatKey(wounds: unknown[] | null, heal: unknown): string {
-  if (wounds === null && heal === null) return NOTHING;
-  if (heal === null && wounds !== null && wounds.length === 1) {
-    const w = wounds[0] as Record<string, unknown>;
-    if (typeof w === "object" && w !== null && typeof w.level === "string") {
-      let n = 0;
-      for (const _ in w) n++;
-      if (n === 1) return `L:${w.level}`;
-    }
-  }
-  return JSON.stringify([wounds, heal]);
 }
 
 /** The wounds a resolution deals to its defender, in order: the blow, then a Miniatures crash (Miniatures: Wounds). */
@@ -113,47 +109,67 @@ function woundsOf(r: AttackResolution | null): unknown[] | null {
 // The forecast reads the wound and applies it to the real state itself.
 const QUIET = { explain: false, preview: false } as const;
 
-/** Enumerates one step: `first` attacks `second` (opposed: the loser of the roll is wounded). */
 const END_ROUND = { type: "endRound" };
 /** Fudge §4.62: a Stunned or Very Stunned fighter "cannot attack" — in an opposed round he only defends. */
 const stunnedNow = (t: Track): boolean => trackStatus(t).effects.some((e) => e === "stunned" || e === "veryStunned");
 
-function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackRequest): Step[] {
-  const slotsFS = p.slots(reqFS);
+/**
+ * Fudge §4.5: the opposed roll's two 4dF enter the resolution only through the relative degree
+ * (attacker total − defender total), unless an option reads a roll itself (§4.58 critical success:
+ * all four dice +; §4.61 even/odd damage roll). Then the 81 pairs of totals fold into 17 classes
+ * of their difference, resolved once each with one representative pair.
+ */
+function differenceSlot(): DiceSlot {
+  const o = fudgeOutcomes(4);
+  const byDiff = new Map<number, DiceOutcome>();
+  for (const a of o)
+    for (const d of o) {
+      const k = fudgeTotal(a.dice, "attack") - fudgeTotal(d.dice, "defense");
+      const e = byDiff.get(k);
+      if (e) e.p += a.p * d.p;
+      else byDiff.set(k, { dice: [...a.dice, ...d.dice], p: a.p * d.p });
+    }
+  return { id: "pair", formula: "8dF", labelKey: "", roll: () => [], outcomes: () => [...byDiff.values()] };
+}
+let differenceSlotMemo: DiceSlot | null = null;
+
+/** Enumerates one step: `first` attacks `second` (opposed: the loser of the roll is wounded). */
+function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackRequest, byDifference: boolean, intern: (w: What) => number, clearOwed: boolean): Step[] {
   const opposed = p.exchange === "opposed";
-  const counter: DiceSlot[] = opposed ? p.slots(reqSF).map((s) => ({ ...s, id: `counter:${s.id}` })) : [];
+  let slotsFS = p.slots(reqFS);
+  if (byDifference) slotsFS = [(differenceSlotMemo ??= differenceSlot()), ...slotsFS.filter((s) => s.id !== "attack" && s.id !== "defense")];
+  const counter: DiceSlot[] = opposed ? p.slots(reqSF).filter((s) => !byDifference || (s.id !== "attack" && s.id !== "defense")).map((s) => ({ ...s, id: `counter:${s.id}` })) : [];
   // A running stun wears off by rounds (Fudge §4.62: one round Stunned, two Very Stunned); an
   // opposed exchange is one round, so both tracks take the round's end before its wound.
   const fStunned = opposed && stunnedNow(reqFS.attacker.track);
   const sStunned = opposed && stunnedNow(reqSF.attacker.track);
   const tick = fStunned || sStunned;
-  const merged = new Map<string, Step>();
+  const pair = (dice: DiceReader, id: string): number[] => {
+    const d = dice("pair");
+    return id === "attack" ? d.slice(0, 4) : d.slice(4, 8);
+  };
+  const merged = new Map<number, Step>();
   enumerateDice([...slotsFS, ...counter], (dice: DiceReader) => {
+    const direct: DiceReader = byDifference ? (id) => (id === "attack" || id === "defense" ? pair(dice, id) : dice(id)) : dice;
     // The other side's view of the same two 4dF (Fudge §4.3).
-    const swapped: DiceReader = (id) => (id === "attack" ? dice("defense") : id === "defense" ? dice("attack") : dice(`counter:${id}`));
+    const swapped: DiceReader = (id) => (id === "attack" ? direct("defense") : id === "defense" ? direct("attack") : dice(`counter:${id}`));
     let r1: AttackResolution | null = null;
     let r2: AttackResolution | null = null;
     if (!fStunned) {
-      r1 = p.resolve(reqFS, dice, QUIET);
+      r1 = p.resolve(reqFS, direct, QUIET);
       // The defender won the opposed roll and strikes back, unless he is stunned.
       if (opposed && !sStunned && (r1.numbers.relativeDegree ?? 0) < 0) r2 = p.resolve(reqSF, swapped, QUIET);
     } else if (!sStunned) {
       // The first side is stunned: he only defends; the other strikes if he wins the roll.
       r2 = p.resolve(reqSF, swapped, QUIET);
     }
-    return {
-      toA: woundsOf(r2),
-      toB: woundsOf(r1),
-      healA: tick ? END_ROUND : (followHeal(r1, "attacker") ?? followHeal(r2, "defender")),
-      healB: tick ? END_ROUND : (followHeal(r1, "defender") ?? followHeal(r2, "attacker")),
-    };
-  }, (s, prob) => {
-    const kA = whatKey(s.toA, s.healA);
-    const kB = whatKey(s.toB, s.healB);
-    const key = `${kA}|${kB}`;
-    const m = merged.get(key);
+    const x = intern({ wounds: woundsOf(r2), heal: tick ? END_ROUND : (followHeal(r1, "attacker") ?? followHeal(r2, "defender")), clearOwed: false });
+    const y = intern({ wounds: woundsOf(r1), heal: tick ? END_ROUND : (followHeal(r1, "defender") ?? followHeal(r2, "attacker")), clearOwed });
+    return x * 2 ** 20 + y;
+  }, (k, prob) => {
+    const m = merged.get(k);
     if (m) m.p += prob;
-    else merged.set(key, { ...s, kA, kB, p: prob });
+    else merged.set(k, { x: Math.floor(k / 2 ** 20), y: k % 2 ** 20, p: prob });
   });
   return [...merged.values()];
 }
@@ -186,6 +202,58 @@ function overBudget(field: string, what: string): RulesError {
   return new RulesError(field, "FUDGE.Error.ForecastBudget", `the duel forecast needs more than its budget (${what})`, { what });
 }
 
+/** Each side's distinct states (track and, in Miniatures, Guts) get small integer ids. */
+class Side {
+  readonly ids = new Map<string, number>();
+  readonly tracks: Track[] = [];
+  readonly minds: Array<GutsMind | null> = [];
+  /** Status signature id (what an attack by or on this state reads), and the exact state's id. */
+  readonly sig: number[] = [];
+  readonly exact: number[] = [];
+  readonly out: boolean[] = [];
+  readonly canAct: boolean[] = [];
+  /** (state id, what id) → the next state id, or a distribution of them (a Guts check). */
+  readonly next: Array<Array<number | Array<[number, number]> | undefined>> = [];
+  /** Wounds of each What as the track kind parsed them. */
+  readonly wounds = new Map<number, unknown[]>();
+  private outId = -1;
+  constructor(
+    readonly card: Combatant,
+    private readonly sigs: Map<string, number>,
+    private readonly isOut: (s: TrackStatus) => boolean,
+  ) {}
+  /** `status`: the track's status when the caller has it already (an apply returns it). */
+  intern(t: Track, m: GutsMind | null, status?: TrackStatus): number {
+    const s0 = status ?? trackStatus(t);
+    // Every state that is out of the fight ends the duel alike: one id for all, no key needed.
+    if (this.outId >= 0 && this.isOut(s0)) return this.outId;
+    const tk = trackStateKey(t);
+    const key = m ? `${tk}#${m.key}` : tk;
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.tracks.length;
+      const s = s0;
+      this.tracks.push(t);
+      this.minds.push(m);
+      this.sig.push(sigId(this.sigs, `${statusSig(s)}|${m ? m.state.effect : ""}`));
+      this.exact.push(sigId(this.sigs, `=${tk}|${m ? m.state.effect : ""}`));
+      this.out.push(this.isOut(s));
+      this.canAct.push(s.canAct);
+      this.ids.set(key, id);
+      if (this.out[id] && this.outId < 0) this.outId = id;
+    }
+    return id;
+  }
+}
+
+const NO_EDGES: number[] = [];
+
+function sigId(sigs: Map<string, number>, k: string): number {
+  let i = sigs.get(k);
+  if (i === undefined) sigs.set(k, (i = sigs.size));
+  return i;
+}
+
 /**
  * `input`: `{ preset, a, b, options?, situation?, first?: "a" | "b" }` — a and b are combatants
  * as the preset's attack request takes them. `first` matters for alternating presets.
@@ -216,139 +284,323 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     throw renamePaths(e, { attacker: "b", defender: "a" });
   }
   const alternating = p.exchange === "alternating";
+  const miniatures = p.preset === "miniatures";
   // Miniatures: a Near Death model is not out of the fight: it rolls Guts on its turns (default on).
   const nearDeathRolls = p.ownTurn !== undefined && bool(input.nearDeathRolls, "nearDeathRolls", true);
-  const isOut = (t: Track): boolean => {
-    const d = derived(t);
-    return nearDeathRolls ? d.dead || (!d.canAct && !d.dying) : d.out;
+  // Miniatures: Guts — checks for new wound levels and their effects (default on).
+  const gutsChecks = miniatures && bool(input.gutsChecks, "gutsChecks", false);
+  const isOut = (s: TrackStatus): boolean => (nearDeathRolls ? s.condition === "dead" || (!s.canAct && s.condition !== "dying") : !s.canAct);
+  const fudgeOptions = reqAB.options as { criticalLetsPointThrough?: boolean; damageRoll?: string } | undefined;
+  const byDifference = p.preset === "fudge" && !fudgeOptions?.criticalLetsPointThrough && fudgeOptions?.damageRoll !== "evenOdd" && bool(input.foldDice, "foldDice", true);
+
+  const sigs = new Map<string, number>();
+  const sides = { a: new Side(reqAB.attacker, sigs, isOut), b: new Side(reqAB.defender, sigs, isOut) };
+  const whatIds = new Map<string, number>();
+  const whats: What[] = [];
+  const internWhat = (w: What): number => {
+    const k = whatKey(w);
+    let i = whatIds.get(k);
+    if (i === undefined) {
+      whatIds.set(k, (i = whats.length));
+      whats.push(w);
+    }
+    return i;
+  };
+  const NOTHING = internWhat({ wounds: null, heal: null, clearOwed: false });
+  const mindOf = (c: Combatant): GutsMind | null => (gutsChecks ? gutsMind((c as unknown as { gutsState?: GutsState }).gutsState) : null);
+
+  const parsedWounds = (side: Side, what: number, wounds: unknown[]): unknown[] => {
+    let w = side.wounds.get(what);
+    if (!w) {
+      const config = side.tracks[0].config;
+      const k = trackKind(config.kind);
+      side.wounds.set(what, (w = wounds.map((x) => k.parseWound(config, x, "wound"))));
+    }
+    return w;
+  };
+  // Guts checks by (mind, Guts): many states share them.
+  const gutsCache = new Map<string, Array<[GutsMind, number]>>();
+  /** Applies what happens to one side's state: the next state, or a distribution (a Guts check). */
+  const applyTo = (side: Side, id: number, what: number): number | Array<[number, number]> => {
+    if (what === NOTHING) return id;
+    const row = (side.next[id] ??= []);
+    let r = row[what];
+    if (r === undefined) {
+      const w = whats[what];
+      // The roll that consumed a follow-up (FATE Clipped) comes before the wound it dealt.
+      let t = side.tracks[id];
+      let status: TrackStatus | undefined;
+      if (w.heal !== null) t = healTrack(t, w.heal).track;
+      if (w.wounds !== null) {
+        // The track kind's own apply, without applyWound's memo: each (state, wound) pair comes here once.
+        const k = trackKind(t.config.kind);
+        for (const x of parsedWounds(side, what, w.wounds)) {
+          const r = k.apply(t.config, t.state, x);
+          t = { config: t.config, state: r.state };
+          status = r.status;
+        }
+      }
+      let m = side.minds[id];
+      if (m && w.clearOwed) m = withoutFreeAttack(m);
+      // Miniatures: Wounds — a Near Death model that rolls +2 "becomes merely Very Hurt and may then
+      // act normally": the Guts failures it had before it fell no longer hold it (this system's reading).
+      if (m && (w.heal as { type?: unknown } | null)?.type === "recover") m = gutsMind(undefined);
+      const check = m && w.wounds !== null ? gutsCheckFor(t, trackStatus(side.tracks[id]), status ?? trackStatus(t)) : null;
+      if (m && check) {
+        const guts = gutsStat(side.card as unknown as MiniDatacard, t, reqAB.options as DatacardOptions);
+        const gk = `w${m.key}|${guts}|${check.target}|${check.reason}`;
+        let dist = gutsCache.get(gk);
+        if (!dist) gutsCache.set(gk, (dist = gutsAfterWound(m, guts, check.target, check.reason)));
+        r = dist.length === 1 ? side.intern(t, dist[0][0]) : dist.map(([mm, q]) => [side.intern(t, mm), q] as [number, number]);
+      } else r = side.intern(t, m, status);
+      row[what] = r;
+    }
+    return r;
+  };
+  const each = (r: number | Array<[number, number]>, f: (id: number, q: number) => void): void => {
+    if (typeof r === "number") f(r, 1);
+    else for (const [id, q] of r) f(id, q);
   };
 
-  // Transition cache by status pair (see the contract above).
-  const stepCache = new Map<string, Step[]>();
+  // Steps by status (see the contract above). Miniatures keys the defender by its exact state:
+  // whether a blow reaches Near Death (the crash) or a new wound level (Guts) depends on its boxes.
+  const stepCache = new Map<number, Step[]>();
   let enumerations = 0;
-  const steps = (tA: Track, tB: Track, turn: "a" | "b"): Step[] => {
-    const attackerOnly = p.statusReads === "attacker";
-    const key = attackerOnly ? `${turn}|${derived(turn === "a" ? tA : tB).sig}` : `${turn}|${derived(tA).sig}|${derived(tB).sig}`;
+  const attackSteps = (X: "a" | "b", x: number, y: number, free: boolean): Step[] => {
+    const sx = X === "a" ? sides.a : sides.b;
+    const sy = X === "a" ? sides.b : sides.a;
+    // A flying Miniatures model's crash depends on whether this blow brings it to Near Death: its exact boxes.
+    const ySig = p.statusReads === "attacker" ? 0 : miniatures && (sy.card as { flying?: boolean }).flying === true ? sy.exact[y] : sy.sig[y];
+    const key = ((sx.sig[x] * 2 ** 20 + ySig) * 2 + (free ? 1 : 0)) * 2 + (X === "a" ? 0 : 1);
     let s = stepCache.get(key);
-    if (!s && nearDeathRolls && p.ownTurn && !derived(turn === "a" ? tA : tB).canAct) {
-      // A side that cannot act but is still in the fight takes its own turn (Miniatures: the Near Death roll).
-      const own = p.ownTurn(turn === "a" ? withTracks(reqAB, tA, tB) : withTracks(reqBA, tB, tA)) ?? [];
-      s = own.map((o) => {
-        const w = o.wound === undefined ? null : [o.wound];
-        const h = o.heal ?? null;
-        const k = whatKey(w, h);
-        return turn === "a" ? { toA: w, toB: null, healA: h, healB: null, kA: k, kB: NOTHING, p: o.p } : { toA: null, toB: w, healA: null, healB: h, kA: NOTHING, kB: k, p: o.p };
-      });
-      stepCache.set(key, s);
-    }
     if (!s) {
       enumerations++;
-      if (turn === "a") s = enumerateStep(p, withTracks(reqAB, tA, tB), withTracks(reqBA, tB, tA));
-      else {
-        // B attacks A: swap the roles back so that toA/toB keep their meaning.
-        s = enumerateStep(p, withTracks(reqBA, tB, tA), withTracks(reqAB, tA, tB)).map((x) => ({ toA: x.toB, toB: x.toA, healA: x.healB, healB: x.healA, kA: x.kB, kB: x.kA, p: x.p }));
-      }
+      const [rXY, rYX] = X === "a" ? [reqAB, reqBA] : [reqBA, reqAB];
+      s = enumerateStep(
+        p,
+        withSides(rXY, sx.tracks[x], sx.minds[x], sy.tracks[y], sy.minds[y], free),
+        withSides(rYX, sy.tracks[y], sy.minds[y], sx.tracks[x], sx.minds[x], false),
+        byDifference,
+        internWhat,
+        free,
+      );
       stepCache.set(key, s);
     }
     return s;
   };
-  // Each side's distinct track states get small integer ids (a state key identifies a state only
-  // within its own track config), and each (state, step outcome) pair is applied once.
-  interface Side {
-    ids: Map<string, number>;
-    tracks: Track[];
-    next: Map<string, Map<number, number>>; // what happens (JSON) → state id → state id
-  }
-  const sides = { a: { ids: new Map(), tracks: [], next: new Map() } as Side, b: { ids: new Map(), tracks: [], next: new Map() } as Side };
-  const intern = (side: Side, t: Track): number => {
-    const key = derived(t).key;
-    let id = side.ids.get(key);
-    if (id === undefined) {
-      id = side.tracks.length;
-      side.tracks.push(t);
-      side.ids.set(key, id);
+  const ownTurnCache = new Map<number, Step[]>();
+  /** A side that cannot act but is still in the fight takes its own turn (Miniatures: the Near Death roll). */
+  const ownSteps = (X: "a" | "b", x: number, y: number): Step[] => {
+    const sx = X === "a" ? sides.a : sides.b;
+    const sy = X === "a" ? sides.b : sides.a;
+    const key = sx.sig[x] * 2 + (X === "a" ? 0 : 1);
+    let s = ownTurnCache.get(key);
+    if (!s) {
+      const req = withSides(X === "a" ? reqAB : reqBA, sx.tracks[x], sx.minds[x], sy.tracks[y], sy.minds[y], false);
+      s = (p.ownTurn!(req) ?? []).map((o) => ({ x: internWhat({ wounds: o.wound === undefined ? null : [o.wound], heal: o.heal ?? null, clearOwed: false }), y: NOTHING, p: o.p }));
+      ownTurnCache.set(key, s);
     }
-    return id;
+    return s;
   };
-  const applyTo = (side: Side, id: number, what: string, wounds: unknown[] | null, heal: unknown): number => {
-    if (wounds === null && heal === null) return id;
-    let byId = side.next.get(what);
-    if (!byId) side.next.set(what, (byId = new Map()));
-    let r = byId.get(id);
+  const turnStartCache = new Map<number, number | Array<[number, number]>>();
+  /** Miniatures: Guts — the re-checks at the start of a model's turn. */
+  const turnStart = (side: Side, x: number): number | Array<[number, number]> => {
+    const m = side.minds[x];
+    if (!m || m.state.pending.length === 0) return x;
+    let r = turnStartCache.get(x * 2 + (side === sides.a ? 0 : 1));
     if (r === undefined) {
-      // The roll that consumed a follow-up (FATE Clipped) comes before the wound it dealt.
-      let t = side.tracks[id];
-      if (heal !== null) t = healTrack(t, heal).track;
-      if (wounds !== null) for (const w of wounds) t = applyWound(t, w).track;
-      r = intern(side, t);
-      byId.set(id, r);
+      const t = side.tracks[x];
+      const guts = gutsStat(side.card as unknown as MiniDatacard, t, reqAB.options as DatacardOptions);
+      const gk = `t${m.key}|${guts}`;
+      let dist = gutsCache.get(gk);
+      if (!dist) gutsCache.set(gk, (dist = gutsTurnStart(m, guts)));
+      r = dist.map(([mm, q]) => [side.intern(t, mm), q] as [number, number]);
+      turnStartCache.set(x * 2 + (side === sides.a ? 0 : 1), r);
     }
     return r;
   };
+  const mayAttack = (side: Side, x: number): boolean => (side.minds[x]?.state.effect ?? 0) < 2;
+  const owes = (side: Side, y: number): boolean => side.minds[y]?.owesFreeAttack === true;
 
-  // Explore the reachable chain.
-  interface Node {
-    a: number;
-    b: number;
-    turn: "a" | "b";
-    absorbed: "a" | "b" | null; // which side is out
-    edges: Array<[number, number]>; // [node index, p]
-  }
-  const nodes: Node[] = [];
-  const index = new Map<number, number>();
+  /** Every outcome of the turn of `turn` from (a, b): (a', b', next turn, p). */
+  const moves = (a: number, b: number, turn: "a" | "b", visit: (a2: number, b2: number, next: "a" | "b", q: number) => void): void => {
+    const X = turn;
+    const O: "a" | "b" = X === "a" ? "b" : "a";
+    const sx = sides[X];
+    const sy = sides[O];
+    const x0 = X === "a" ? a : b;
+    const y0 = X === "a" ? b : a;
+    const emit = (x2: number, y2: number, next: "a" | "b", q: number): void => (X === "a" ? visit(x2, y2, next, q) : visit(y2, x2, next, q));
+    // After a step the turn passes (alternating) or stays (opposed), unless the defender broke and owes a free attack.
+    const play = (x: number, steps: Step[], q0: number): void => {
+      for (let i = 0; i < steps.length; i++) {
+        const s = steps[i];
+        const rx = applyTo(sx, x, s.x);
+        const ry = applyTo(sy, y0, s.y);
+        if (typeof rx === "number" && typeof ry === "number") emit(rx, ry, !alternating || owes(sy, ry) ? X : O, q0 * s.p);
+        else
+          each(rx, (x2, qx) => each(ry, (y2, qy) => emit(x2, y2, !alternating || owes(sy, y2) ? X : O, q0 * s.p * qx * qy)));
+      }
+    };
+    if (!alternating) return play(x0, attackSteps(X, x0, y0, false), 1);
+    if (owes(sy, y0)) return play(x0, attackSteps(X, x0, y0, true), 1);
+    if (!sx.canAct[x0]) {
+      if (nearDeathRolls && p.ownTurn) {
+        for (const s of ownSteps(X, x0, y0)) each(applyTo(sx, x0, s.x), (x2, q) => emit(x2, y0, O, q * s.p));
+      } else emit(x0, y0, O, 1);
+      return;
+    }
+    const t = turnStart(sx, x0);
+    if (typeof t === "number") return play(x0, attackSteps(X, x0, y0, false), 1);
+    for (const [x1, q] of t) {
+      if (mayAttack(sx, x1)) play(x1, attackSteps(X, x1, y0, false), q);
+      else emit(x1, y0, O, q); // Miniatures: Guts — a failure by 2 or more: "may not attack"
+    }
+  };
+
+  // Explore the reachable chain. A node is (a, b, turn); both sides out-or-not decide absorption.
+  const nodeA: number[] = [];
+  const nodeB: number[] = [];
+  const nodeTurn: Array<"a" | "b"> = [];
+  const absorbed: Array<"a" | "b" | null> = [];
+  const eTo: number[][] = [];
+  const eP: number[][] = [];
+  // Node index by a's state, then by (b's state, turn): small integer keys.
+  const index: Array<Map<number, number>> = [];
+  const outNodes = { a: -1, b: -1 };
   const nodeOf = (a: number, b: number, turn: "a" | "b"): number => {
-    const aOut = isOut(sides.a.tracks[a]);
-    const bOut = isOut(sides.b.tracks[b]);
-    const absorbed = aOut ? "a" : bOut ? "b" : null;
-    const key = absorbed === "a" ? -1 : absorbed === "b" ? -2 : (a * 2 ** 24 + b) * 2 + (turn === "a" ? 0 : 1);
-    let i = index.get(key);
-    if (i === undefined) {
-      if (nodes.length >= maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
-      i = nodes.length;
-      nodes.push({ a, b, turn, absorbed, edges: [] });
-      index.set(key, i);
+    const ab = sides.a.out[a] ? "a" : sides.b.out[b] ? "b" : null;
+    const byB = ab ? null : (index[a] ??= new Map());
+    const key = b * 2 + (turn === "a" ? 0 : 1);
+    let i = ab ? outNodes[ab] : byB!.get(key);
+    if (i === undefined || i < 0) {
+      if (nodeA.length >= maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
+      i = nodeA.length;
+      nodeA.push(a);
+      nodeB.push(b);
+      nodeTurn.push(turn);
+      absorbed.push(ab);
+      eTo.push(NO_EDGES);
+      eP.push(NO_EDGES);
+      if (ab) outNodes[ab] = i;
+      else byB!.set(key, i);
     }
     return i;
   };
-  const start = nodeOf(intern(sides.a, reqAB.attacker.track), intern(sides.b, reqAB.defender.track), first);
-  // Volt duels are followed forward (their chain is too large to solve whole); "chain" forces the
-  // exact chain (tests compare the two), "forward" is refused where wounds can heal (not monotone).
-  const method = oneOf(input.method, "method", ["chain", "forward"] as const, p.preset === "volt" ? "forward" : "chain");
-  if (method === "forward" && p.preset !== "volt")
-    throw new RulesError("method", "FUDGE.Error.ForwardVoltOnly", "the forward method is for Volt duels (wounds there only ever add up)");
-  if (method === "forward") return forward();
-  for (let i = 0; i < nodes.length; i++) {
+  /** A node's successors and their probabilities (computed once). */
+  const expand = (i: number): void => {
+    const to: number[] = [];
+    const pr: number[] = [];
+    moves(nodeA[i], nodeB[i], nodeTurn[i], (a2, b2, next, q) => {
+      const j = nodeOf(a2, b2, next);
+      const k = to.indexOf(j);
+      if (k >= 0) pr[k] += q;
+      else {
+        to.push(j);
+        pr.push(q);
+      }
+    });
+    eTo[i] = to;
+    eP[i] = pr;
+  };
+  const startA = sides.a.intern(reqAB.attacker.track, mindOf(reqAB.attacker));
+  const startB = sides.b.intern(reqAB.defender.track, mindOf(reqAB.defender));
+  // Volt duels are followed forward in order of their marks (their chain is too large to solve
+  // whole); Miniatures duels with Guts checks turn by turn (their minds multiply the states).
+  // "chain" forces the exact chain, "forward" the bounded forecast (tests compare the two).
+  const method = oneOf(input.method, "method", ["chain", "forward"] as const, p.preset === "volt" || gutsChecks ? "forward" : "chain");
+  if (method === "forward") return p.preset === "volt" ? forward() : stepped();
+  const start = nodeOf(startA, startB, first);
+  for (let i = 0; i < nodeA.length; i++) {
     checkTime();
-    const n = nodes[i];
-    if (n.absorbed) continue;
-    const next = alternating ? (n.turn === "a" ? "b" : "a") : n.turn;
-    const acc = new Map<number, number>();
-    for (const s of steps(sides.a.tracks[n.a], sides.b.tracks[n.b], n.turn)) {
-      const j = nodeOf(applyTo(sides.a, n.a, s.kA, s.toA, s.healA), applyTo(sides.b, n.b, s.kB, s.toB, s.healB), next);
-      acc.set(j, (acc.get(j) ?? 0) + s.p);
-    }
-    n.edges = [...acc.entries()];
+    if (!absorbed[i]) expand(i);
   }
 
   // Solve: bOut probability, aOut probability and expected steps, per node.
-  const N = nodes.length;
+  const N = nodeA.length;
   const pA = new Float64Array(N);
   const pB = new Float64Array(N);
   const eSteps = new Float64Array(N);
   const stuck = new Float64Array(N); // probability of never being absorbed
   for (let i = 0; i < N; i++) {
-    if (nodes[i].absorbed === "a") pA[i] = 1;
-    if (nodes[i].absorbed === "b") pB[i] = 1;
+    if (absorbed[i] === "a") pA[i] = 1;
+    if (absorbed[i] === "b") pB[i] = 1;
   }
-  for (const comp of tarjan(N, (i) => (nodes[i].absorbed ? [] : nodes[i].edges.map((e) => e[0])))) {
-    if (comp.length === 1 && nodes[comp[0]].absorbed) continue;
+  for (const comp of tarjan(N, eTo)) {
+    if (comp.length === 1 && absorbed[comp[0]]) continue;
     checkTime();
     if (comp.length > FORECAST_BUDGET.maxComponent) throw overBudget("maxStates", `a cycle of ${comp.length} states`);
-    solveComponent(comp, nodes, pA, pB, eSteps, stuck);
+    solveComponent(comp, eTo, eP, pA, pB, eSteps, stuck);
   }
   const stalemate = stuck[start];
   const exchanges = stalemate > 1e-12 ? null : alternating ? eSteps[start] / 2 : eSteps[start];
   return { preset: p.preset, aOut: pA[start], bOut: pB[start], stalemate, expectedExchanges: exchanges, states: N, enumerations, exact: true, errorBound: 0, method: "chain" };
+
+  /**
+   * Any duel, turn by turn: the probability of every live state after each turn, each turn's
+   * absorbed mass added to its side. A state holding less than `eps` is not followed, and the
+   * fight still running when at most `tolerance / 2` remains is left there; both are added to the
+   * error bound (each could still end either way). If the bound ends above `tolerance`, the
+   * forecast is repeated with a smaller `eps` (within the budget).
+   */
+  function stepped(): DuelForecast {
+    return tighten(steppedOnce);
+  }
+  /** Repeats a bounded forecast, leaving out less each time, until its bound is within `tolerance` (or the budget stops it). */
+  function tighten(once: (eps: number) => DuelForecast): DuelForecast {
+    for (let eps = tolerance * 1e-2; ; eps /= 30) {
+      const r = once(eps);
+      if (r.errorBound <= tolerance) return r;
+    }
+  }
+  function steppedOnce(eps: number): DuelForecast {
+    const start = nodeOf(startA, startB, first);
+    let aOut = absorbed[start] === "a" ? 1 : 0;
+    let bOut = absorbed[start] === "b" ? 1 : 0;
+    let dropped = 0;
+    let turns = 0;
+    let live = new Map<number, number>();
+    if (!absorbed[start]) live.set(start, 1);
+    let rest = absorbed[start] ? 0 : 1;
+    while (rest > tolerance / 2) {
+      turns += rest;
+      const next = new Map<number, number>();
+      for (const [i, m] of live) {
+        checkTime();
+        if (m < eps) {
+          dropped += m;
+          continue;
+        }
+        if (eTo[i] === NO_EDGES) expand(i);
+        const to = eTo[i];
+        const pr = eP[i];
+        for (let k = 0; k < to.length; k++) {
+          const j = to[k];
+          const q = m * pr[k];
+          if (absorbed[j] === "a") aOut += q;
+          else if (absorbed[j] === "b") bOut += q;
+          else next.set(j, (next.get(j) ?? 0) + q);
+        }
+      }
+      live = next;
+      rest = 0;
+      for (const m of live.values()) rest += m;
+      if (dropped > tolerance / 2) break;
+    }
+    const errorBound = dropped + rest;
+    return {
+      preset: p.preset,
+      aOut,
+      bOut,
+      stalemate: 0,
+      expectedExchanges: alternating ? turns / 2 : turns,
+      states: nodeA.length,
+      enumerations,
+      exact: errorBound === 0,
+      errorBound,
+      method: "forward",
+    };
+  }
 
   /**
    * Volt (alternating, wounds only ever add or worsen marks): the duel is followed forward attack
@@ -364,12 +616,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       const memo = side === sides.a ? progressOf.a : progressOf.b;
       return (memo[id] ??= voltProgress(side.tracks[id]));
     };
-    let eps = tolerance * 1e-2;
-    for (;;) {
-      const r = forwardOnce(eps);
-      if (r.errorBound <= tolerance) return r;
-      eps /= 30;
-    }
+    return tighten(forwardOnce);
     function forwardOnce(eps: number): DuelForecast {
       let aOut = 0;
       let bOut = 0;
@@ -389,21 +636,17 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
         if (!e) bucket.set(k, (e = [0, 0]));
         e[turn === "a" ? 0 : 1] += m;
       };
-      const outOf = (a: number, b: number): "a" | "b" | null => (isOut(sides.a.tracks[a]) ? "a" : isOut(sides.b.tracks[b]) ? "b" : null);
+      const outOf = (a: number, b: number): "a" | "b" | null => (sides.a.out[a] ? "a" : sides.b.out[b] ? "b" : null);
       /** One attack by `turn` from (a, b): P(nothing changes), and the other outcomes. */
       const attack = (a: number, b: number, turn: "a" | "b"): { same: number; moves: Array<[number, number, number]> } => {
         let same = 0;
-        const moves: Array<[number, number, number]> = [];
-        for (const st of steps(sides.a.tracks[a], sides.b.tracks[b], turn)) {
-          const a2 = applyTo(sides.a, a, st.kA, st.toA, st.healA);
-          const b2 = applyTo(sides.b, b, st.kB, st.toB, st.healB);
-          if (a2 === a && b2 === b) same += st.p;
-          else moves.push([a2, b2, st.p]);
-        }
-        return { same, moves };
+        const out: Array<[number, number, number]> = [];
+        moves(a, b, turn, (a2, b2, _next, q) => {
+          if (a2 === a && b2 === b) same += q;
+          else out.push([a2, b2, q]);
+        });
+        return { same, moves: out };
       };
-      const startA = intern(sides.a, reqAB.attacker.track);
-      const startB = intern(sides.b, reqAB.defender.track);
       const startOut = outOf(startA, startB);
       if (startOut) return done(startOut === "a" ? 1 : 0, startOut === "b" ? 1 : 0, 0, 0, 0, 1);
       push(startA, startB, first, 1);
@@ -474,7 +717,7 @@ function voltProgress(t: Track): number {
 }
 
 /** Tarjan's strongly connected components, iterative; components come out in reverse topological order. */
-function tarjan(n: number, succ: (i: number) => number[]): number[][] {
+function tarjan(n: number, succ: number[][]): number[][] {
   const idx = new Int32Array(n).fill(-1);
   const low = new Int32Array(n);
   const onStack = new Uint8Array(n);
@@ -490,7 +733,7 @@ function tarjan(n: number, succ: (i: number) => number[]): number[][] {
     while (work.length) {
       const top = work[work.length - 1];
       const [v, k] = top;
-      const s = succ(v);
+      const s = succ[v];
       if (k < s.length) {
         top[1]++;
         const w = s[k];
@@ -525,7 +768,8 @@ function tarjan(n: number, succ: (i: number) => number[]): number[][] {
  */
 function solveComponent(
   comp: number[],
-  nodes: Array<{ edges: Array<[number, number]> }>,
+  eTo: number[][],
+  eP: number[][],
   pA: Float64Array,
   pB: Float64Array,
   eSteps: Float64Array,
@@ -540,7 +784,9 @@ function solveComponent(
     let b = 0;
     let e = 1;
     let st = 0;
-    for (const [w, p] of nodes[v].edges) {
+    for (let k = 0; k < eTo[v].length; k++) {
+      const w = eTo[v][k];
+      const p = eP[v][k];
       if (w === v) self += p;
       else {
         a += p * pA[w];
@@ -570,7 +816,9 @@ function solveComponent(
   comp.forEach((v, i) => {
     A[i][i] += 1;
     rhs[i][2] = 1;
-    for (const [w, p] of nodes[v].edges) {
+    for (let k = 0; k < eTo[v].length; k++) {
+      const w = eTo[v][k];
+      const p = eP[v][k];
       const j = local.get(w);
       if (j !== undefined) A[i][j] -= p;
       else {

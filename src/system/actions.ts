@@ -187,6 +187,7 @@ export const EDITABLE_FIELDS: Record<string, FieldSpec> = {
   "volt.tough": { type: "int", min: -9, max: 20 },
   defenseSkill: { type: "text" },
   defenseDefault: LADDER_FIELD,
+  // HTML: Foundry's server cleans it (system.json htmlFields); the playground's editor sanitises before saving.
   notes: { type: "text" },
   pawn: { type: "bool" },
   strength: LADDER_FIELD,

@@ -4,6 +4,7 @@
  * (`attackRequest`). Nothing here decides a rule; it only reads data into the core's shapes.
  */
 import { RulesError } from "../rules/errors";
+import { htmlToText } from "./rich-text";
 import { standardLadder } from "../rules/ladder";
 import { newTrack, parseTrack, type Track } from "../rules/track";
 import type { PresetId } from "../rules/pipeline";
@@ -281,8 +282,9 @@ export function miniatureDatacard(actor: ActorDoc, rules: WorldRules): Record<st
     track: trackFor(actor, rules),
     gutsState: structuredClone(d.gutsState),
   };
-  if (gifts[0]) card.gift = { name: gifts[0].name, effect: gifts[0].system.description };
-  if (faults[0]) card.fault = { name: faults[0].name, effect: faults[0].system.description };
+  // The datacard is the rules core's plain data: descriptions go in as text, not HTML.
+  if (gifts[0]) card.gift = { name: gifts[0].name, effect: htmlToText(gifts[0].system.description) };
+  if (faults[0]) card.fault = { name: faults[0].name, effect: htmlToText(faults[0].system.description) };
   return card;
 }
 

@@ -76,6 +76,7 @@ export interface CharacterData {
   defenseSkill: string;
   /** Ladder value used when no defence skill item is found. */
   defenseDefault: number;
+  /** Rich text (HTML; src/system/rich-text.ts). */
   notes: string;
 }
 

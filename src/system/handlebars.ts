@@ -106,5 +106,5 @@ export const PARTIALS = {
   "fudge-weapons": "templates/parts/weapons.hbs",
   "fudge-actor-header": "templates/parts/actor-header.hbs",
   "fudge-item-header": "templates/parts/item-header.hbs",
-  "fudge-item-description": "templates/parts/item-description.hbs",
+  "fudge-rich-text": "templates/parts/rich-text.hbs",
 } as const;

@@ -26,6 +26,7 @@ import { boxTrackConfig, type BoxMark } from "../rules/tracks/box";
 import { CUSTOM_FIELDS } from "./actions";
 import { trackFor } from "./combatant";
 import { fill } from "./i18n";
+import { escapeText, htmlToText, sanitizeHtml, storedRichText, textToHtml } from "./rich-text";
 import {
   defaultArmorData,
   defaultCharacterData,
@@ -130,29 +131,12 @@ export function parseFudgeRpgExport(text: string, file = ""): unknown {
   }
 }
 
-// ─── HTML → text (their notes and descriptions are HTMLFields; ours are plain text) ─────
+// ─── Rich text: their notes and descriptions are HTMLFields, and so are ours ──────────────
+export { htmlToText } from "./rich-text";
 
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", mdash: "—", ndash: "–", hellip: "…", rsquo: "’", lsquo: "‘", rdquo: "”", ldquo: "“" };
-
-/** Plain text of an HTML fragment: paragraphs and list items on their own lines, entities decoded. */
-export function htmlToText(html: string): string {
-  return html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, "")
-    .replace(/<br\s*\/?>/gi, "\n")
-    .replace(/<li\b[^>]*>/gi, "• ")
-    .replace(/<\/(li|tr)\s*>/gi, "\n")
-    .replace(/<\/(p|div|h[1-6]|ul|ol|blockquote)\s*>/gi, "\n\n")
-    .replace(/<[^>]*>/g, "")
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
-      if (e[0] === "#") {
-        const code = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-        return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
-      }
-      return ENTITIES[e.toLowerCase()] ?? m;
-    })
-    .replace(/[ \t]+\n/g, "\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
+/** Their HTML (or text), sanitised, followed by our own lines as escaped paragraphs. */
+function richOf(theirs: string, ...ours: string[]): string {
+  return [sanitizeHtml(storedRichText(theirs)), ...ours.filter(Boolean).map(textToHtml)].join("");
 }
 
 // ─── Conversion ────────────────────────────────────────────────────────────────────────
@@ -334,17 +318,17 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
     const level = whole(s.system.level, `${s.path}.system.level`, 0);
     const groups = s.system.groups === undefined || s.system.groups === null ? [] : s.system.groups;
     if (!Array.isArray(groups)) fail(`${s.path}.system.groups`, "NotList", "must be a list", {});
-    const desc = htmlToText(textOf(s.system.description, `${s.path}.system.description`));
+    const desc = textOf(s.system.description, `${s.path}.system.description`);
     const groupText = (groups as unknown[]).filter((g) => typeof g === "string" && g).join(", ");
     const clamped = Math.min(Math.max(level, LADDER_MIN), LADDER_MAX);
     if (clamped !== level) kept("Clamped", { name: s.name, value: level });
-    add("skill", s.name, { ...defaultSkillData(), level: clamped, description: [desc, groupText ? `Groups: ${groupText}` : ""].filter(Boolean).join("\n\n") });
+    add("skill", s.name, { ...defaultSkillData(), level: clamped, description: richOf(desc, groupText ? `Groups: ${groupText}` : "") });
   }
   if (skills.length) info("Skills", { count: skills.length });
 
   // 7. Gifts and faults with their notes; a rules effect where the name is one we know.
   for (const t of items.filter((i) => i.type === "gift" || i.type === "fault")) {
-    const description = htmlToText(textOf(t.system.description, `${t.path}.system.description`));
+    const description = richOf(textOf(t.system.description, `${t.path}.system.description`));
     const known = TRAIT_EFFECT_BY_NAME[t.name.trim().toLowerCase()];
     add(t.type as "gift" | "fault", t.name, { ...defaultTraitData(), ...(known ?? {}), description });
     if (known) info("TraitEffect", { name: t.name, effect: `FUDGE.Effect.${known.effect}` });
@@ -359,7 +343,7 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
     const odf = whole(e.system.odf, `${e.path}.system.odf`, 0);
     const ddf = whole(e.system.ddf, `${e.path}.system.ddf`, 0);
     const quantity = whole(e.system.quantity, `${e.path}.system.quantity`, 0);
-    const description = htmlToText(textOf(e.system.description, `${e.path}.system.description`));
+    const description = textOf(e.system.description, `${e.path}.system.description`);
     const extra = quantity > 1 ? `Quantity: ${quantity}` : "";
     if (odf > 0) {
       const shape = weaponShapeForOdf(odf);
@@ -370,7 +354,7 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
         size: shape.size,
         sharp: shape.sharp,
         skill: skill ?? "",
-        description: [description, extra, both].filter(Boolean).join("\n\n"),
+        description: richOf(description, extra, both),
       });
       info("Weapon", { name: e.name, odf, size: `FUDGE.Fudge.Size.${shape.size}`, factor: shape.factor });
       if (shape.factor !== odf) kept("WeaponCapped", { name: e.name, odf, factor: shape.factor });
@@ -379,10 +363,10 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
       if (ddf > 0) kept("WeaponDdf", { name: e.name, ddf });
     } else if (ddf > 0 && /\b(shield|buckler)\b/i.test(e.name)) {
       const size = ddf >= 3 ? "large" : ddf === 2 ? "medium" : "small";
-      add("shield", e.name, { ...defaultShieldData(), size, description: [description, extra, `Defensive damage factor in fudge-rpg: +${ddf}`].filter(Boolean).join("\n\n") });
+      add("shield", e.name, { ...defaultShieldData(), size, description: richOf(description, extra, `Defensive damage factor in fudge-rpg: +${ddf}`) });
       info("Shield", { name: e.name, size: `FUDGE.Item.ShieldSize.${size}` });
     } else if (ddf > 0) {
-      add("armor", e.name, { ...defaultArmorData(), value: Math.min(ddf, 50), description: [description, extra].filter(Boolean).join("\n\n") });
+      add("armor", e.name, { ...defaultArmorData(), value: Math.min(ddf, 50), description: richOf(description, extra) });
       info("Armor", { name: e.name, value: Math.min(ddf, 50) });
     } else {
       gear.push(quantity > 1 ? `${e.name} ×${quantity}` : e.name);
@@ -473,8 +457,9 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
   }
 
   // 12. Notes: theirs first, then what could not be mapped.
-  const theirNotes = htmlToText(textOf(sys.notes, "system.notes"));
-  system.notes = [theirNotes, notes.length ? `— Imported from Fudge RPG —\n${notes.join("\n")}` : ""].filter(Boolean).join("\n\n");
+  // Our lines are text, escaped into a heading and a list (HTMLField, like theirs).
+  const unmapped = notes.length ? `<h3>${escapeText("— Imported from Fudge RPG —")}</h3><ul>${notes.map((n) => `<li>${escapeText(n)}</li>`).join("")}</ul>` : "";
+  system.notes = richOf(textOf(sys.notes, "system.notes")) + unmapped;
 
   const img = typeof src.img === "string" && src.img && !src.img.startsWith(`systems/${FUDGE_RPG_SYSTEM_ID}/`) ? src.img : undefined;
   if (typeof src.img === "string" && src.img && !img) info("Image", { img: src.img });

@@ -30,6 +30,11 @@ import {
 import { fudgeCombatant, itemsOf, miniatureDatacard, trackFor, defenseLevel, weaponSkill } from "./combatant";
 import { ladderOf, levelView, stepView, trackView, woundBar, type BarSegment, type LevelView, type StepView, type TrackView } from "./view";
 import { attackOdds, type OddsView } from "./attack-dialog";
+import { richTextView, type RichTextView } from "./rich-text";
+
+/** The notes as the sheet shows them: owners edit, everyone else reads (sanitised or Foundry-enriched HTML). */
+const notesView = (notes: string, opts: SheetOptions): RichTextView =>
+  richTextView("system.notes", notes, { editable: opts.editable, labelKey: "FUDGE.Sheet.Notes", enriched: opts.enrichedNotes, uuid: opts.uuid });
 
 export interface SheetOptions {
   editable: boolean;
@@ -40,6 +45,10 @@ export interface SheetOptions {
   targets?: ActorDoc[];
   /** The sheet's open tab (Foundry's tabGroups.primary); the first screen is "combat". */
   activeTab?: string;
+  /** Foundry: the notes as TextEditor.enrichHTML made them (from cleaned HTML); absent elsewhere (sanitised here). */
+  enrichedNotes?: string;
+  /** Foundry: the actor's uuid (the notes editor's `document-uuid`). */
+  uuid?: string;
 }
 
 export interface ErrorView {
@@ -141,7 +150,8 @@ export interface ActorSheetContext {
   skills: SkillRow[];
   gifts: ItemRow[];
   faults: ItemRow[];
-  notes: string;
+  /** Rich-text notes (templates/parts/rich-text.hbs). */
+  notes: RichTextView;
   /** Miniatures: Guts state, Movement, flags. */
   miniature: {
     movement: number;
@@ -355,7 +365,7 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
     skills: skillRows(actor, ladder),
     gifts: itemsOf(actor, "gift").map(traitRow),
     faults: itemsOf(actor, "fault").map(traitRow),
-    notes: d.notes,
+    notes: notesView(d.notes, opts),
     miniature: null,
     presetNotice: preset === "miniatures" ? "FUDGE.Sheet.MiniaturesUseDatacards" : "",
   };
@@ -442,7 +452,7 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
     skills: [],
     gifts: itemsOf(actor, "gift").map(traitRow),
     faults: itemsOf(actor, "fault").map(traitRow),
-    notes: d.notes,
+    notes: notesView(d.notes, opts),
     miniature: {
       movement,
       movementText: String(movement),
@@ -525,13 +535,18 @@ export interface ItemSheetContext {
   level: LevelView | null;
   /** Which preset-specific field groups to show. */
   show: { fudge: boolean; miniatures: boolean; volt: boolean };
-  description: string;
+  /** Rich-text description (templates/parts/rich-text.hbs). */
+  description: RichTextView;
 }
 
 const choices = (values: readonly (string | number)[], current: unknown, prefix: string): ChoiceView[] =>
   values.map((v) => ({ value: v, labelKey: `${prefix}${v}`, selected: v === current }));
 
-export function itemSheetContext(item: ItemDoc, rules: WorldRules, opts: { editable: boolean; ladderNames?: Partial<Record<string, string>> } = { editable: true }): ItemSheetContext {
+export function itemSheetContext(
+  item: ItemDoc,
+  rules: WorldRules,
+  opts: { editable: boolean; ladderNames?: Partial<Record<string, string>>; /** Foundry: TextEditor.enrichHTML of the cleaned description. */ enrichedDescription?: string; uuid?: string } = { editable: true },
+): ItemSheetContext {
   const ladder = ladderOf(rules, opts.ladderNames);
   const s = item.system as unknown as Record<string, unknown>;
   const c: Record<string, ChoiceView[]> = {};
@@ -561,6 +576,6 @@ export function itemSheetContext(item: ItemDoc, rules: WorldRules, opts: { edita
     level: item.type === "skill" ? levelView((item.system as SkillData).level, ladder) : null,
     // Every group stays editable in every preset; the world's own preset's group comes first.
     show: { fudge: p === "fudge" || p === "fate", miniatures: p === "miniatures", volt: p === "volt" },
-    description: typeof s.description === "string" ? s.description : "",
+    description: richTextView("system.description", s.description, { editable: opts.editable, labelKey: "FUDGE.Item.Description", enriched: opts.enrichedDescription, uuid: opts.uuid }),
   };
 }

@@ -59,6 +59,8 @@ export function installGlobals(world: World): void {
       sheets: { ActorSheetV2, ItemSheetV2, ActorSheet, ItemSheet },
       apps: { DocumentSheetConfig, FilePicker },
       handlebars: { loadTemplates, renderTemplate, getTemplate },
+      // v13 TextEditor: enrichHTML turns @UUID links and inline rolls into HTML; notes without them come back as they are.
+      ux: { TextEditor: { implementation: { enrichHTML: async (content: string) => String(content ?? "") } } },
       get instances() {
         return current().apps;
       },

@@ -88,6 +88,23 @@ describe("system.json follows v13's package rules", () => {
     }
   });
 
+  it("htmlFields list exactly each data model's HTMLFields (so Foundry's server cleans every rich-text write)", async () => {
+    const { gm } = await gmAndPlayer();
+    const { HTMLField, SchemaField } = await import("./fields");
+    const htmlPaths = (fields: Record<string, unknown>, prefix = ""): string[] =>
+      Object.entries(fields).flatMap(([k, f]) => (f instanceof HTMLField ? [prefix + k] : f instanceof SchemaField ? htmlPaths(f.fields, `${prefix}${k}.`) : []));
+    let declared = 0;
+    for (const doc of ["Actor", "Item", "ChatMessage"]) {
+      const models = gm.run(() => (CONFIG as unknown as Record<string, { dataModels: Record<string, { defineSchema(): Record<string, unknown> }> }>)[doc].dataModels);
+      for (const [type, model] of Object.entries(models)) {
+        const expected = htmlPaths(model.defineSchema()).sort();
+        expect([...(manifest.documentTypes[doc][type].htmlFields ?? [])].sort(), `${doc}.${type}`).toEqual(expected);
+        declared += expected.length;
+      }
+    }
+    expect(declared).toBe(9);
+  });
+
   it("the primary token attribute is trackable for every actor type (and derived, not stored)", async () => {
     const { gm } = await gmAndPlayer();
     const trackable = gm.run(() => (CONFIG.Actor as unknown as { trackableAttributes: Record<string, { bar: string[] }> }).trackableAttributes);

@@ -63,6 +63,27 @@ describe("the world migration", () => {
     for (const [i, s] of STORED_SHAPES.entries()) if (s.invalid && !s.unrepairable) expect(collection(later, s).get(ids[i]), s.label).toBeDefined();
   });
 
+  it("version 3 → 4: notes and embedded items' descriptions load as HTML (text escaped); the world migration has nothing left to write, twice", async () => {
+    const shapes = STORED_SHAPES.filter((s) => s.label.startsWith("version 3"));
+    expect(shapes.length).toBeGreaterThanOrEqual(3);
+    const { world, gmId, ids } = await worldWith(shapes);
+    const gm = await world.connect(gmId);
+    await world.settle();
+    const hero = gm.game.actors.get(ids[0])!.toObject() as unknown as { system: { notes: string }; items: { system: { description: string } }[] };
+    expect(hero.system.notes).toBe(shapes[0].expect.notes);
+    expect(hero.items[0].system.description).toBe("<p>Range 20 &lt; 30</p>");
+    expect(version(gm)).toBe(MIGRATION_VERSION);
+    // migrateData converted them in memory (in place, every load): no document write was needed, and a second run writes nothing either.
+    const writes = () => world.server.journal.filter((j) => j.documentName !== "Setting" && j.documentName !== "User").length;
+    expect(writes()).toBe(0);
+    await gm.run(() => game.settings!.set(SYSTEM_ID as never, MIGRATION_SETTING as never, 3 as never));
+    const { migrateWorld } = await import("../../src/foundry/migration");
+    const report = await gm.run(() => migrateWorld());
+    await world.settle();
+    expect(report?.failed).toEqual([]);
+    expect(writes()).toBe(0);
+  });
+
   it("bumps the version when everything migrated", async () => {
     const { world, gmId } = await worldWith(STORED_SHAPES.filter((s) => !s.unrepairable));
     const gm = await world.connect(gmId);

@@ -17,7 +17,7 @@ describe("Quench batches", () => {
       const results = await gm.run(() => runBatch(fn));
       await world.settle();
       const failed = results.filter((r) => r.error);
-      expect(failed.map((r) => `${r.title}: ${String((r.error as Error)?.message ?? r.error)}`), key).toEqual([]);
+      expect(failed.map((r) => `${r.title}: ${String((r.error as Error)?.message ?? r.error)}`).join("\n"), key).toBe("");
       expect(results.length, key).toBeGreaterThan(0);
     }
     expect(count()).toEqual(before);

@@ -89,3 +89,82 @@ describe("sheets", () => {
     expect(t.world.server.db.Actor.get(t.hero)!.system).not.toHaveProperty("openBoxes");
   });
 });
+
+describe("rich-text notes and descriptions (issue #9)", () => {
+  const HOSTILE = '<p>Owes <strong>3 gp</strong></p><img src="x" onerror="alert(1)"><a href="javascript:alert(2)">x</a>';
+  const seeded = () =>
+    table({
+      seed: (world, ids) => {
+        const hero = [...world.server.db.Actor.values()].find((a) => a.name !== "Theodora" && a.type === "character")!;
+        (hero as { system: Record<string, unknown> }).system = { ...(hero as { system: Record<string, unknown> }).system, notes: HOSTILE };
+        const foe = [...world.server.db.Actor.values()].find((a) => a.name === "Theodora")!;
+        foe.ownership = { default: 0, [ids.player]: 2 };
+        (foe as { system: Record<string, unknown> }).system = { notes: "<p>Watches the <em>gate</em></p>" };
+      },
+    });
+
+  it("an owner edits with a toggled <prose-mirror> (name, stored value) showing the cleaned, enriched HTML", async () => {
+    const t = await seeded();
+    const app = await openSheet(t.player, t.hero);
+    const editor = app.element.querySelector<HTMLElement>('prose-mirror[name="system.notes"]')!;
+    expect(editor).not.toBeNull();
+    expect(editor.hasAttribute("toggled")).toBe(true);
+    expect(editor.getAttribute("value")).toBe(HOSTILE);
+    expect(editor.getAttribute("document-uuid")).toBe(`Actor.${t.hero}`);
+    expect(editor.querySelector("strong")?.textContent).toBe("3 gp");
+    // Shown through core's cleanHTML: no handler, no script URL reaches the page.
+    expect(editor.innerHTML).not.toMatch(/onerror|javascript:/);
+  });
+
+  it("a note cannot carry a sheet action: data-* and buttons are dropped before core's cleaning keeps them", async () => {
+    // Stored as if core's cleaning let it through (it keeps data-* and <button>).
+    const crafted = '<p>Read me</p><button data-action="toggleWoundBox" data-ref="incapacitated:0">click</button><span data-action="attack">x</span>';
+    const t = await table({
+      seed: (world) => {
+        const hero = [...world.server.db.Actor.values()].find((a) => a.name !== "Theodora" && a.type === "character")!;
+        (hero as { system: Record<string, unknown> }).system = { ...(hero as { system: Record<string, unknown> }).system, notes: crafted };
+      },
+    });
+    const app = await openSheet(t.gm, t.hero);
+    const shown = app.element.querySelector<HTMLElement>('prose-mirror[name="system.notes"]')!;
+    expect(shown.textContent).toContain("Read me");
+    expect(shown.querySelector("[data-action], button")).toBeNull();
+  });
+
+  it("its save event writes the new HTML to the actor", async () => {
+    const t = await seeded();
+    const app = await openSheet(t.player, t.hero);
+    const editor = app.element.querySelector<HTMLElement>('prose-mirror[name="system.notes"]')!;
+    // Foundry's HTMLProseMirrorElement holds the saved HTML as its value, then fires "save".
+    Object.defineProperty(editor, "value", { value: "<p><strong>Paid</strong> Leroy</p>", configurable: true });
+    t.player.run(() => editor.dispatchEvent(new Event("save")));
+    await t.world.settle();
+    expect((t.gm.game.actors.get(t.hero)!.system as unknown as { notes: string }).notes).toBe("<p><strong>Paid</strong> Leroy</p>");
+  });
+
+  it("an observer reads the notes rendered, with no editor; a LIMITED user does not see them", async () => {
+    const t = await seeded();
+    const app = await openSheet(t.player, t.foe);
+    expect(app.element.querySelector("prose-mirror")).toBeNull();
+    expect(app.element.querySelector(".fudge-rich-text-view em")?.textContent).toBe("gate");
+  });
+
+  it("the server cleans declared htmlFields on every write: a player's hostile notes are stored clean", async () => {
+    const t = await table();
+    await t.player.run(() => actorOn(t.player, t.hero).update({ system: { notes: HOSTILE } } as never));
+    await t.world.settle();
+    const stored = (t.gm.game.actors.get(t.hero)!.system as unknown as { notes: string }).notes;
+    expect(stored).toContain("<strong>3 gp</strong>");
+    expect(stored).not.toMatch(/onerror|javascript:/);
+  });
+
+  it("an item's description is a <prose-mirror> too", async () => {
+    const t = await seeded();
+    const [item] = await t.gm.run(() => actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [{ name: "Sword", type: "weapon", system: { description: "<p>Sharp <em>edge</em></p>" } } as never]));
+    await t.world.settle();
+    const sheet = await t.player.run(() => (actorOn(t.player, t.hero).items.get(item!.id!)!.sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
+    const editor = sheet.element.querySelector('prose-mirror[name="system.description"]');
+    expect(editor?.getAttribute("value")).toBe("<p>Sharp <em>edge</em></p>");
+    expect(editor?.querySelector("em")?.textContent).toBe("edge");
+  });
+});

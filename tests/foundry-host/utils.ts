@@ -108,6 +108,31 @@ export function escapeHTML(s: unknown): string {
   return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" })[c]!);
 }
 
+/**
+ * v13 `foundry.utils.cleanHTML` (API docs: "Clean a provided HTML fragment, closing unbalanced
+ * tags and stripping some undesirable properties"; the allowlists are CONST.ALLOWED_HTML_TAGS /
+ * ATTRIBUTES / URL_SCHEMES). The host's version parses with the DOM (happy-dom) and drops what
+ * those lists leave out that could run script: script-like elements, `on*` attributes, and
+ * href/src/cite URLs whose scheme is not http(s)/data/mailto. Independent of the system's own
+ * sanitiser (src/system/rich-text.ts), so host tests do not check that code against itself.
+ */
+export function cleanHTML(raw: string): string {
+  const tpl = document.createElement("template");
+  tpl.innerHTML = String(raw ?? "");
+  tpl.content.querySelectorAll("script, style, iframe, object, embed, link, meta, base, form, frame, frameset").forEach((e) => e.remove());
+  for (const el of tpl.content.querySelectorAll("*")) {
+    for (const a of [...el.attributes]) {
+      const name = a.name.toLowerCase();
+      if (name.startsWith("on")) el.removeAttribute(a.name);
+      else if (["href", "src", "cite", "action", "formaction", "xlink:href"].includes(name)) {
+        const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(a.value.replace(/[\u0000-\u0020]/g, ""))?.[1]?.toLowerCase();
+        if (scheme && !["http", "https", "data", "mailto"].includes(scheme)) el.removeAttribute(a.name);
+      }
+    }
+  }
+  return tpl.innerHTML;
+}
+
 let counter = 0;
 export function randomID(length = 16): string {
   const chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -126,4 +151,4 @@ export function isNewerVersion(v1: unknown, v0: unknown): boolean {
   return false;
 }
 
-export const utils = { getType, expandObject, getProperty, setProperty, mergeObject, diffObject, flattenObject, escapeHTML, randomID, isNewerVersion, deepClone, duplicate: deepClone };
+export const utils = { cleanHTML, getType, expandObject, getProperty, setProperty, mergeObject, diffObject, flattenObject, escapeHTML, randomID, isNewerVersion, deepClone, duplicate: deepClone };

@@ -15,7 +15,7 @@ import { als, maybeCurrent } from "./context";
 import { DiceQueue, Roll } from "./dice";
 import { BASE_CLASSES, ChatMessage, Combat, DOC_META, HostCollection, HostDocument, OWNERSHIP, ROLES, Scene, cleanDocumentSource, makeDocument } from "./documents";
 import { DataModelValidationError, deepClone, isRec } from "./fields";
-import { diffObject, expandObject, mergeObject, randomID } from "./utils";
+import { cleanHTML, diffObject, expandObject, getProperty, mergeObject, randomID, setProperty } from "./utils";
 import { ActorSheet, DocumentSheetConfig, ItemSheet, type DialogAnswer, type DialogRequest } from "./apps";
 
 type Rec = Record<string, unknown>;
@@ -661,6 +661,21 @@ export class Server {
     return mine;
   }
 
+  /**
+   * The server cleans the HTML fields a package declares (system.json documentTypes.*.htmlFields,
+   * paths relative to `system`; API: ServerSanitizationFields) on every create and update, for
+   * every user; an actor's embedded items with it.
+   */
+  private cleanDeclaredHtml(documentName: string, src: Rec): void {
+    const types = (this.world.manifest.documentTypes as Record<string, Record<string, { htmlFields?: string[] }>> | undefined)?.[documentName];
+    const system = src.system;
+    if (isRec(system)) for (const path of types?.[String(src.type)]?.htmlFields ?? []) {
+      const v = getProperty(system, path);
+      if (typeof v === "string") setProperty(system, path, cleanHTML(v));
+    }
+    if (documentName === "Actor" && Array.isArray(src.items)) for (const i of src.items) if (isRec(i)) this.cleanDeclaredHtml("Item", i);
+  }
+
   private apply(client: Client, user: HostUser, req: Request): BroadcastOp | null {
     const { action, documentName, parentUuid, options } = req;
     const loc = parentUuid ? this.locate(parentUuid) : null;
@@ -685,6 +700,8 @@ export class Server {
         if (documentName === "ChatMessage") src.rolls = ((src.rolls as unknown[]) ?? []).map((r) => (typeof r === "string" ? r : JSON.stringify(r)));
         if (documentName === "ChatMessage" && !src.timestamp) src.timestamp = Date.now();
         const doc = check(src);
+        // Cleaned as the server receives it: the client's constructed (migrated) source.
+        this.cleanDeclaredHtml(documentName, src);
         if (!doc.canUserModify(user, "create", src)) throw new Error(`User ${user.name} lacks permission to create ${documentName}`);
         const stored = deepClone(src);
         staged.push(() => (store ? store.set(String(src._id), stored) : list!.push(stored)));
@@ -705,6 +722,7 @@ export class Server {
         if (options.recursive === false) for (const [k, v] of Object.entries(changes)) next[k] = deepClone(v);
         else mergeObject(next, changes);
         check(next);
+        this.cleanDeclaredHtml(documentName, next);
         const diff = options.diff === false ? deepClone(changes) : diffObject(current, next);
         if (!Object.keys(diff).length) continue;
         staged.push(() => {

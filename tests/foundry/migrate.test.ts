@@ -11,7 +11,7 @@ describe("migrateActorSystem", () => {
     expect(m.scale).toEqual({ strength: 2, mass: 2 });
     expect(m.fudgePoints).toBe(3);
     expect(m.woundTrack).toEqual({ state: { marks: {} }, preset: "standard" });
-    expect(m.notes).toBe("x");
+    expect(m.notes).toBe("<p>x</p>");
     for (const k of ["strength", "damageCapacity", "willpower", "wounds", "trackPreset", "biography"]) expect(m).not.toHaveProperty(k);
   });
 
@@ -37,11 +37,26 @@ describe("migrateActorSystem", () => {
     expect(old).toEqual({ attributes: { strength: 2 }, woundTrack: { preset: "standard" } });
   });
 
-  it("0.1.0: HTML notes become plain text; the stored token bar value goes", () => {
+  it("0.1.0: HTML notes stay HTML (notes are rich text again); the stored token bar value goes", () => {
     const old = { notes: "<p>Tall &amp; <em>loud</em></p><p>Owes Leroy 3 gp</p>", openBoxes: { value: 3, max: 9 } };
-    expect(migrateActorSystem("character", old)).toEqual({ notes: "Tall & loud\nOwes Leroy 3 gp" });
-    expect(migrateItemSystem("weapon", { description: "<p>Heavy<br>and long</p>" })).toEqual({ description: "Heavy\nand long" });
-    expect(migrateItemSystem("weapon", { description: "a < b and c > d" })).toEqual({ description: "a < b and c > d" });
+    expect(migrateActorSystem("character", old)).toEqual({ notes: "<p>Tall &amp; <em>loud</em></p><p>Owes Leroy 3 gp</p>" });
+    expect(migrateItemSystem("weapon", { description: "<p>Heavy<br>and long</p>" })).toEqual({ description: "<p>Heavy<br>and long</p>" });
+  });
+
+  it("version 3: plain-text notes and descriptions become escaped HTML, paragraphs and line breaks kept; twice changes nothing", () => {
+    const text = "Owes Leroy 3 gp & a favour\nFears <rats>\n\nSecond paragraph: a < b, c > d";
+    const html = "<p>Owes Leroy 3 gp &amp; a favour<br>Fears &lt;rats&gt;</p><p>Second paragraph: a &lt; b, c &gt; d</p>";
+    for (const type of ["character", "npc", "miniature"] as const) {
+      const m = migrateActorSystem(type, { notes: text }) as Record<string, unknown>;
+      expect(m.notes, type).toBe(html);
+      expect((migrateActorSystem(type, structuredClone(m)) as Record<string, unknown>).notes, `${type} twice`).toBe(html);
+    }
+    for (const type of ["weapon", "armor", "shield", "gift", "fault", "skill"] as const) {
+      expect(migrateItemSystem(type, { description: "a < b and c > d" }), type).toEqual({ description: "<p>a &lt; b and c &gt; d</p>" });
+      expect(migrateItemSystem(type, { description: "" }), `${type} empty`).toEqual({ description: "" });
+    }
+    expect(systemChanges("Actor", "character", { ...ACTOR_DEFAULTS.character(), notes: "x" }).changes).toEqual({ notes: "<p>x</p>" });
+    expect(systemChanges("Actor", "character", { ...ACTOR_DEFAULTS.character(), notes: "<p>x</p>" }).changes).toBeNull();
   });
 
   it("leaves out-of-range values for the schema to reject (no silent clamping)", () => {
@@ -104,7 +119,7 @@ describe("world migration", () => {
   });
 
   it("systemChanges: only the fields that change, with deletions; null when current", () => {
-    expect(systemChanges("Actor", "character", { strength: 2, notes: "x" }).changes).toEqual({ attributes: { strength: 2 }, "-=strength": null });
+    expect(systemChanges("Actor", "character", { strength: 2, notes: "<p>x</p>" }).changes).toEqual({ attributes: { strength: 2 }, "-=strength": null });
     expect(systemChanges("Actor", "character", ACTOR_DEFAULTS.character()).changes).toBeNull();
     expect(systemChanges("Item", "weapon", { ...ITEM_DEFAULTS.weapon(), power: "gun" }).changes).toEqual({ power: "fixed" });
     const stored = { power: "gun" };
@@ -113,7 +128,7 @@ describe("world migration", () => {
   });
 
   it("repair: a value outside its list or a number that is not one takes the default; the rest stays", () => {
-    const sys = { ...ACTOR_DEFAULTS.character(), fudgePoints: Number.NaN, woundTrack: { ...ACTOR_DEFAULTS.character().woundTrack, preset: "heroicish" }, notes: "keep" };
+    const sys = { ...ACTOR_DEFAULTS.character(), fudgePoints: Number.NaN, woundTrack: { ...ACTOR_DEFAULTS.character().woundTrack, preset: "heroicish" }, notes: "<p>keep</p>" };
     const r = systemChanges("Actor", "character", sys, { repair: true });
     expect(r.reset.sort()).toEqual(["fudgePoints", "woundTrack.preset"]);
     expect(r.changes).toEqual({ fudgePoints: ACTOR_DEFAULTS.character().fudgePoints, woundTrack: { preset: "standard" } });

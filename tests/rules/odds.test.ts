@@ -158,8 +158,9 @@ describe("Volt duel forecast: followed forward with a stated error bound (issue 
     expect(t.errorBound).toBeLessThanOrEqual(1e-7);
     expect(Math.abs(t.aOut - c.aOut)).toBeLessThanOrEqual(1e-7);
   });
-  it("the forward method is refused where wounds heal (not a Volt duel)", () => {
-    expect(() => duelForecast({ ...resolveSamples({ preset: "fate", a: "Leroy", b: "Theodora" }), method: "forward" })).toThrow(expect.objectContaining({ field: "method" }));
+  it("the forward method also serves duels whose wounds heal: turn by turn, with its bound (tests/rules/forecast.test.ts)", () => {
+    const f = duelForecast({ ...resolveSamples({ preset: "fate", a: "Leroy", b: "Theodora" }), method: "forward" });
+    expect([f.method, f.errorBound <= 1e-4]).toEqual(["forward", true]);
   });
   it("stops within its time budget with a clear error", () => {
     const req = { ...resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" }), budgetMs: 200 };

@@ -1,7 +1,7 @@
 /** Item `armor` (Fudge §4.54 armor values; Volt Coverage and Protection interval). */
 import { defaultArmorData } from "../../system/data";
 import { migrateItemSystem } from "../migrate-pure";
-import { bool, longText, int } from "./fields";
+import { bool, richText, int } from "./fields";
 
 const fields = foundry.data.fields;
 const D = defaultArmorData();
@@ -17,7 +17,7 @@ export function armorSchema() {
       protection: new fields.SchemaField({ min: int(D.volt.protection.min, 0, 99), max: int(D.volt.protection.max, 0, 99) }),
     }),
     equipped: bool(D.equipped),
-    description: longText(),
+    description: richText(),
   };
 }
 

@@ -2,7 +2,7 @@
 import { defaultCharacterData, TRACK_PRESETS } from "../../system/data";
 import { deriveActorSystem, type DerivedActor } from "../bridge";
 import { migrateActorSystem } from "../migrate-pure";
-import { choice, editableInt, longText, int, text, trackState } from "./fields";
+import { choice, editableInt, richText, int, text, trackState } from "./fields";
 
 const fields = foundry.data.fields;
 const D = defaultCharacterData();
@@ -46,7 +46,7 @@ export function characterSchema() {
     }),
     defenseSkill: text(""),
     defenseDefault: editableInt("defenseDefault", D.defenseDefault),
-    notes: longText(),
+    notes: richText(),
   };
 }
 

@@ -18,8 +18,11 @@ export const bool = (initial = false) => new fields.BooleanField({ required: tru
 
 export const text = (initial = "") => new fields.StringField({ required: true, blank: true, initial });
 
-/** Notes and descriptions: plain text, edited in a textarea and always shown escaped. */
-export const longText = () => new fields.StringField({ required: true, blank: true, initial: "" });
+/**
+ * Notes and descriptions: HTML, edited with Foundry's `<prose-mirror>`. Declared in system.json's
+ * `documentTypes.*.htmlFields` too, so Foundry's server cleans every write (src/system/rich-text.ts).
+ */
+export const richText = () => new fields.HTMLField({ required: true, blank: true, initial: "" });
 
 export const choice = <T extends string>(choices: readonly T[], initial: T) =>
   new fields.StringField({ required: true, blank: false, choices: [...choices], initial });

@@ -3,7 +3,7 @@ import { defaultMiniatureData } from "../../system/data";
 import { deriveActorSystem, type DerivedActor } from "../bridge";
 import { migrateActorSystem } from "../migrate-pure";
 import { GUTS_REASONS } from "../../rules/miniatures/guts";
-import { bool, choice, editableInt, longText, int, trackState } from "./fields";
+import { bool, choice, editableInt, richText, int, trackState } from "./fields";
 
 const fields = foundry.data.fields;
 const D = defaultMiniatureData();
@@ -35,7 +35,7 @@ export function miniatureSchema() {
       ),
       effect: int(0, 0, 4),
     }),
-    notes: longText(),
+    notes: richText(),
   };
 }
 

@@ -1,7 +1,7 @@
 /** Item `shield` (Fudge §4.31, outside the seeds: small, medium, large; Miniatures DDF bonus). */
 import { defaultShieldData, SHIELD_SIZES } from "../../system/data";
 import { migrateItemSystem } from "../migrate-pure";
-import { bool, choice, longText, int } from "./fields";
+import { bool, choice, richText, int } from "./fields";
 
 const D = defaultShieldData();
 
@@ -10,7 +10,7 @@ export function shieldSchema() {
     size: choice(SHIELD_SIZES, D.size),
     miniaturesBonus: int(D.miniaturesBonus, 0, 20),
     equipped: bool(D.equipped),
-    description: longText(),
+    description: richText(),
   };
 }
 

@@ -1,10 +1,10 @@
 /** Item `skill`: a trait on the ladder (Fudge §1.3). */
 import { defaultSkillData } from "../../system/data";
 import { migrateItemSystem } from "../migrate-pure";
-import { longText, ladder } from "./fields";
+import { richText, ladder } from "./fields";
 
 export function skillSchema() {
-  return { level: ladder(defaultSkillData().level), description: longText() };
+  return { level: ladder(defaultSkillData().level), description: richText() };
 }
 
 export class SkillModel extends foundry.abstract.TypeDataModel<ReturnType<typeof skillSchema>, Item.Implementation> {

@@ -1,7 +1,7 @@
 /** Item `weapon` (Fudge §4.54 size classes; Miniatures datacard weapons; Volt attack values). */
 import { defaultWeaponData, STAT_BASES, WEAPON_SIZES } from "../../system/data";
 import { migrateItemSystem } from "../migrate-pure";
-import { bool, choice, longText, int, text } from "./fields";
+import { bool, choice, richText, int, text } from "./fields";
 
 const fields = foundry.data.fields;
 const D = defaultWeaponData();
@@ -35,7 +35,7 @@ export function weaponSchema() {
       stun: bool(D.volt.stun),
     }),
     equipped: bool(D.equipped),
-    description: longText(),
+    description: richText(),
   };
 }
 

@@ -12,6 +12,7 @@ import { fill } from "../../system/i18n";
 import * as actions from "../../system/actions";
 import { changeActor, plainActor, worldRules, type DerivedActor } from "../bridge";
 import { templatesReady } from "../templates";
+import { enrichRichText } from "../rich-text";
 import { ladderNames, reportError, systemPath, userRef } from "../foundry-util";
 import { foundryRoller, postRollNote, postWithRolls } from "../dice";
 import { HEAL_ROLLS, HEAL_TITLES, rollFaces, traitDryFaces, traitFormula } from "../../system/rolling";
@@ -99,6 +100,8 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       ladderNames: ladderNames(),
       targets,
       activeTab: tabGroups.primary,
+      enrichedNotes: await enrichRichText((this.actorDoc.system as unknown as { notes?: string }).notes, this.actorDoc),
+      uuid: this.actorDoc.uuid,
     });
     return Object.assign(base, ctx);
   }
@@ -107,8 +110,12 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     await (super._onRender as (c: unknown, o: unknown) => Promise<void>)(context, options);
     const el = (this as unknown as { element: HTMLElement }).element;
     // Inline fields: name="system.x.y"; src/system validates the value before the update.
-    el.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>("[name^='system.'], [name='name']").forEach((input) => {
+    el.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>("[name^='system.']:not(prose-mirror), [name='name']").forEach((input) => {
       input.addEventListener("change", () => void this.submitField(input));
+    });
+    // Notes: the toggled <prose-mirror> fires "save" with its new HTML as its value.
+    el.querySelectorAll<HTMLElement & { value: string; name: string }>("prose-mirror[name^='system.']").forEach((editor) => {
+      editor.addEventListener("save", () => void this.submitField({ name: editor.getAttribute("name") ?? "", value: String(editor.value ?? "") } as HTMLInputElement));
     });
     if (this.focusRef) {
       el.querySelector<HTMLElement>(`[data-ref="${CSS.escape(this.focusRef)}"]`)?.focus();

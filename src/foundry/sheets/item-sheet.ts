@@ -7,6 +7,7 @@ import { TEMPLATES } from "../../system/handlebars";
 import { itemSheetContext } from "../../system/sheet";
 import { plainItem, worldRules } from "../bridge";
 import { ladderNames } from "../foundry-util";
+import { enrichRichText } from "../rich-text";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;
 const { ItemSheetV2 } = foundry.applications.sheets;
@@ -32,7 +33,15 @@ export class FudgeItemSheet extends HandlebarsApplicationMixin(ItemSheetV2) {
     const base = await super._prepareContext(options);
     const self = this as unknown as { document: Item.Implementation; isEditable: boolean };
     const doc = self.document as unknown as Parameters<typeof plainItem>[0];
-    return Object.assign(base, itemSheetContext(plainItem(doc), worldRules(), { editable: self.isEditable, ladderNames: ladderNames() }));
+    const enrichedDescription = await enrichRichText((self.document.system as unknown as { description?: string }).description, self.document);
+    return Object.assign(base, itemSheetContext(plainItem(doc), worldRules(), { editable: self.isEditable, ladderNames: ladderNames(), enrichedDescription, uuid: self.document.uuid }));
+  }
+
+  /** The description's toggled <prose-mirror> saves through the sheet's form (submitOnChange). */
+  override async _onRender(context: unknown, options: unknown): Promise<void> {
+    await (super._onRender as (c: unknown, o: unknown) => Promise<void>).call(this, context, options);
+    const self = this as unknown as { element: HTMLElement; submit(): Promise<unknown> };
+    self.element.querySelectorAll("prose-mirror").forEach((editor) => editor.addEventListener("save", () => void self.submit()));
   }
 }
 

@@ -102,7 +102,7 @@ function slots(): DiceSlot[] {
 }
 
 /** Wound level rank for Guts checks: Scratch (and unhurt) 0, then one per level with an effect. */
-function woundRank(config: BoxTrackConfig, key: string | null): number {
+export function woundRank(config: BoxTrackConfig, key: string | null): number {
   if (key === null) return 0;
   const i = levelIndex(config, key);
   const levels = config.levels.slice(0, i + 1);

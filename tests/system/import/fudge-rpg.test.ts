@@ -51,21 +51,21 @@ describe("fudge-rpg import: a full character (Brannoc)", () => {
     expect(c.report).toContainEqual({ key: "FUDGE.Import.Report.Attributes", params: { names: "Reasoning, Perception, Agility" }, kept: true });
   });
 
-  it("imports skills with levels and groups, gifts and faults with their notes as text", () => {
+  it("imports skills with levels and groups, gifts and faults with their notes as (sanitised) HTML", () => {
     expect(itemsOf(c, "skill").map((i) => [i.name, (i.system as { level: number }).level])).toEqual([["Sword", 2], ["Riding", 0]]);
-    expect(itemsOf(c, "skill")[0].system).toMatchObject({ description: "Swords of all kinds.\n\nGroups: Melee Weapons" });
+    expect(itemsOf(c, "skill")[0].system).toMatchObject({ description: "<p>Swords of all kinds.</p><p>Groups: Melee Weapons</p>" });
     const gifts = itemsOf(c, "gift");
     expect(gifts.map((g) => g.name)).toEqual(["Tough Hide", "Quick Reflexes"]);
     // Fudge §4.51: Tough Hide is a rules effect here; Quick Reflexes stays a described gift.
-    expect(gifts[0].system).toEqual({ effect: "toughHide", value: 1, description: "Thick skin: +1 to defensive damage." });
-    expect(gifts[1].system).toMatchObject({ effect: "none", description: "+1 to initiative." });
-    expect(itemsOf(c, "fault")[0]).toMatchObject({ name: "Greedy", system: { effect: "none", description: "Can't resist a shiny coin — ever." } });
+    expect(gifts[0].system).toEqual({ effect: "toughHide", value: 1, description: "<p>Thick skin: +1 to defensive damage.</p>" });
+    expect(gifts[1].system).toMatchObject({ effect: "none", description: "<p>+1 to initiative.</p>" });
+    expect(itemsOf(c, "fault")[0]).toMatchObject({ name: "Greedy", system: { effect: "none", description: "<p>Can't resist a shiny coin &mdash; ever.</p>" } });
   });
 
   it("recognises a weapon by its damage factor, armour and a shield by their defence factor; other gear goes to the notes", () => {
     const [sword] = itemsOf(c, "weapon");
     // Fudge §4.54: ODF +3 = large (+2), sharp (+1); its skill found by name.
-    expect(sword).toMatchObject({ name: "Broadsword", system: { size: "large", sharp: true, skill: "Sword", equipped: true, description: "Notched but sharp." } });
+    expect(sword).toMatchObject({ name: "Broadsword", system: { size: "large", sharp: true, skill: "Sword", equipped: true, description: "<p>Notched but sharp.</p>" } });
     expect(itemsOf(c, "armor")[0]).toMatchObject({ name: "Chain Shirt", system: { value: 2, equipped: true } });
     expect(itemsOf(c, "shield")[0]).toMatchObject({ name: "Medium Shield", system: { size: "medium" } });
     expect(s.notes).toContain("Equipment: Rope (50 ft) ×2");
@@ -92,8 +92,8 @@ describe("fudge-rpg import: a full character (Brannoc)", () => {
   });
 
   it("keeps their notes first, then everything unmapped under a heading", () => {
-    expect(s.notes.startsWith("A caravan guard from the Salt Road.\n\nOwes Mirela 3 silver & a favour.")).toBe(true);
-    expect(s.notes).toContain("— Imported from Fudge RPG —");
+    expect(s.notes.startsWith("<p>A caravan guard from the <strong>Salt Road</strong>.</p><p>Owes Mirela 3 silver &amp; a favour.</p>")).toBe(true);
+    expect(s.notes).toContain("<h3>— Imported from Fudge RPG —</h3><ul><li>");
     expect(s.notes).toContain("Experience points: 7");
     expect(s.notes).toContain("Unspent build points: skilllevels 2");
   });
@@ -125,7 +125,7 @@ describe("fudge-rpg import: legacy and unusual exports", () => {
     expect(keys(c)).toEqual(expect.arrayContaining(["DefaultMaxima", "Overflow", "TraitLadder", "UnknownItem", "Effects", "Image"]));
     expect(s.notes).toContain("Spellbook (spell): Three cantrips.");
     expect(s.notes).toContain("Active effects (not imported): Blessed");
-    expect(s.notes).toContain('Trait ladder "Fudge Ladder": Superb 3, Fair 0, Terrible -3');
+    expect(s.notes).toContain("<li>Trait ladder \"Fudge Ladder\": Superb 3, Fair 0, Terrible -3</li>");
     // An image inside the other system's folder would not exist here.
     expect(c.actor.img).toBeUndefined();
   });
@@ -252,6 +252,16 @@ describe("fudge-rpg import: the result fits this system's data", () => {
 });
 
 describe("fudge-rpg import: pieces", () => {
+  it("keeps their HTML, sanitised: no script, no event handlers, no javascript: links; our own lines escaped", () => {
+    const raw = JSON.parse(readFileSync(join(FIXTURES, "brannoc.json"), "utf8"));
+    raw.system.notes = '<p onclick="x()">Hi<script>alert(1)</script><img src="x" onerror="alert(2)"><a href="javascript:alert(3)">link</a></p>';
+    raw.items.find((i: { type: string }) => i.type === "gift").system.description = "<b>Bold</b> <iframe src=//evil></iframe>plain & text";
+    const c = convertFudgeRpgActor(raw);
+    expect(c.actor.system.notes.startsWith('<p>Hi<img src="x"><a>link</a></p>')).toBe(true);
+    expect(itemsOf(c, "gift")[0].system).toMatchObject({ description: "<b>Bold</b> plain &amp; text" });
+    const all = JSON.stringify(c.actor);
+    for (const bad of ["<script", "onerror", "onclick", "javascript:", "<iframe"]) expect(all).not.toContain(bad);
+  });
   it("reads HTML as text", () => {
     expect(htmlToText("<p>One &amp; two</p><ul><li>a</li><li>b&#39;s</li></ul><script>x()</script>")).toBe("One & two\n\n• a\n• b's");
   });

@@ -1,0 +1,196 @@
+/**
+ * Duel forecasts (issue #10): the fast paths agree with the plain ones, bounded answers stay
+ * within their stated bound of the exact chain, and the Miniatures Guts checks agree with duels
+ * played by the real pipeline and the real Guts functions. Monte Carlo tolerances come from the
+ * sample size: 4.5 standard errors of a share of n duels, plus the forecast's own error bound.
+ */
+import { describe, expect, it } from "vitest";
+import { resolveSamples } from "../../src/cli/samples";
+import { seededRng } from "../../src/rules/dice";
+import { duelForecast, type DuelForecast } from "../../src/rules/forecast";
+import { datacard, gutsRecheck, gutsTrigger, nearDeathGuts, parseGutsState, type GutsState } from "../../src/rules/miniatures";
+import { legendarySlot } from "../../src/rules/miniatures/legendary";
+import { pipelineFor, rollingDice, type AttackResolution } from "../../src/rules/pipeline";
+import { trackStatus, type Track } from "../../src/rules/track";
+import "../../src/rules/presets";
+
+/** |sampled − forecast| within 4.5 standard errors of n duels, plus the forecast's own bound. */
+function agreesWithSample(f: DuelForecast, bLostShare: number, n: number): void {
+  const se = Math.sqrt(Math.max(f.bOut * (1 - f.bOut), 1 / n) / n);
+  expect(Math.abs(bLostShare - f.bOut), `forecast ${f.bOut}, sampled ${bLostShare} over ${n} duels`).toBeLessThan(4.5 * se + f.errorBound);
+}
+
+describe("Fudge §4.5: the opposed roll folded by relative degree", () => {
+  const duel = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
+  const optionSets: Array<Record<string, unknown>> = [
+    {},
+    { doubleRd: true },
+    { damageRoll: "dfNumber" },
+    { damageRoll: "dfLevel" },
+    { woundMode: "minMidMax" },
+    { dcVariant: "roll" },
+    { scaleDamageRoll: true, willpowerVsPenalty: { difficulty: 1 } },
+    // these read a roll itself (§4.58 critical success, §4.61 even/odd): the forecast enumerates every pair
+    { criticalLetsPointThrough: true },
+    { damageRoll: "evenOdd" },
+  ];
+  for (const options of optionSets)
+    it(`equals the full enumeration of both 4dF, options ${JSON.stringify(options)}`, () => {
+      const fast = duelForecast({ ...duel, options });
+      const full = duelForecast({ ...duel, options, foldDice: false });
+      expect(fast.aOut).toBeCloseTo(full.aOut, 12);
+      expect(fast.bOut).toBeCloseTo(full.bOut, 12);
+      expect(fast.expectedExchanges!).toBeCloseTo(full.expectedExchanges!, 10);
+      expect(fast.states).toBe(full.states);
+    });
+});
+
+describe("bounded forecasts (method forward) stay within their stated bound of the exact chain", () => {
+  const cases: Array<[string, Record<string, unknown>]> = [
+    ["fudge", resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" })],
+    ["fate (Clipped boxes heal: cycles)", resolveSamples({ preset: "fate", a: "Leroy", b: "Theodora" })],
+    ["miniatures (Near Death rolls: cycles)", resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" })],
+  ];
+  for (const [name, duel] of cases)
+    it(name, () => {
+      const exact = duelForecast({ ...duel, method: "chain" });
+      expect([exact.method, exact.exact, exact.errorBound]).toEqual(["chain", true, 0]);
+      for (const tolerance of [1e-2, 1e-4, 1e-6]) {
+        const f = duelForecast({ ...duel, method: "forward", tolerance });
+        expect(f.method).toBe("forward");
+        expect(f.errorBound).toBeLessThanOrEqual(tolerance);
+        expect(f.exact).toBe(f.errorBound === 0);
+        expect(Math.abs(f.aOut - exact.aOut)).toBeLessThanOrEqual(f.errorBound + 1e-12);
+        expect(Math.abs(f.bOut - exact.bOut)).toBeLessThanOrEqual(f.errorBound + 1e-12);
+      }
+    });
+});
+
+describe("Volt forward forecast agrees with a large seeded Monte Carlo of the real pipeline", () => {
+  const side = (name: string, damage: number) => ({ name, track: { config: { kind: "volt", willpower: 6 } }, weapon: { name: "Axe", attack: 14, damage, pierce: 4 }, guard: 6 });
+  it("two axes, Damage 25: 20,000 duels", () => {
+    const duel = { preset: "volt", a: side("A", 25), b: side("B", 25) };
+    const f = duelForecast(duel);
+    expect(f.errorBound).toBeLessThanOrEqual(1e-4);
+    const p = pipelineFor("volt");
+    const rng = seededRng(1604);
+    const n = 20_000;
+    let bLost = 0;
+    for (let i = 0; i < n; i++) {
+      const tracks: Record<"a" | "b", Track> = { a: p.parseRequest({ preset: "volt", attacker: duel.a, defender: duel.b }).attacker.track, b: p.parseRequest({ preset: "volt", attacker: duel.b, defender: duel.a }).attacker.track };
+      for (let turn: "a" | "b" = "a"; ; turn = turn === "a" ? "b" : "a") {
+        const other = turn === "a" ? "b" : "a";
+        const req = p.parseRequest({ preset: "volt", attacker: { ...duel[turn], track: tracks[turn] }, defender: { ...duel[other], track: tracks[other] } });
+        const r = p.resolve(req, rollingDice(p.slots(req), rng));
+        if (r.defenderAfter) tracks[other] = r.defenderAfter.track;
+        if (!trackStatus(tracks.b).canAct) {
+          bLost++;
+          break;
+        }
+        if (!trackStatus(tracks.a).canAct) break;
+      }
+    }
+    agreesWithSample(f, bLost / n, n);
+  }, 60_000);
+});
+
+describe("Miniatures: Guts checks in the duel forecast (seed 004 'Guts')", () => {
+  const duel = resolveSamples({ preset: "miniatures", a: "King Kingsley", b: "Knavely Knave" });
+  it("changes the forecast, says it is bounded, and sums to one within its bound", () => {
+    const off = duelForecast(duel);
+    // The budget is a safety limit, not what this test checks: generous on a loaded machine.
+    const f = duelForecast({ ...duel, gutsChecks: true, tolerance: 1e-3, budgetMs: 60_000 });
+    expect(f.method).toBe("forward");
+    expect(f.errorBound).toBeLessThanOrEqual(1e-3);
+    expect(Math.abs(f.aOut + f.bOut - 1)).toBeLessThanOrEqual(f.errorBound + 1e-9);
+    expect(Math.abs(f.bOut - off.bOut)).toBeGreaterThan(f.errorBound);
+  }, 60_000);
+  // The King with Guts −2 fails often: Guts moves B's chance by about 0.07, ten standard errors of 3,000 duels.
+  const shaky = { ...duel, a: { ...(duel.a as object), guts: -2 } };
+  it("agrees with duels played by the real pipeline, gutsTrigger, gutsRecheck and nearDeathGuts", () => {
+    const f = duelForecast({ ...shaky, gutsChecks: true, tolerance: 1e-3, budgetMs: 60_000 });
+    const off = duelForecast(shaky);
+    const n = 3000;
+    const sampled = simulateGutsDuel(shaky, n, 2026);
+    agreesWithSample(f, sampled, n);
+    // the sample tells Guts on from Guts off
+    expect(Math.abs(sampled - off.bOut)).toBeGreaterThan(4.5 * Math.sqrt((off.bOut * (1 - off.bOut)) / n));
+  }, 120_000);
+  it("a model that starts with a failure in force (may not attack) loses more often", () => {
+    const broken = { ...duel, a: { ...(duel.a as object), gutsState: { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 0, effect: 2 }] } } };
+    const f = duelForecast({ ...broken, gutsChecks: true, tolerance: 1e-2, budgetMs: 60_000 });
+    const g = duelForecast({ ...duel, gutsChecks: true, tolerance: 1e-2, budgetMs: 60_000 });
+    expect(f.aOut).toBeGreaterThan(g.aOut + f.errorBound + g.errorBound);
+  }, 60_000);
+});
+
+const legendary = legendarySlot("g", "sim");
+
+/**
+ * Plays Miniatures duels (a first) with Guts as the texts give it: a model's turn starts with its
+ * Near Death roll (Miniatures: Wounds) or the re-check of every failure in force (Miniatures:
+ * Guts, one turn = one activation of its side); a failure by 2 or more may not attack; a blow
+ * that makes a new wound level calls the pipeline's Guts check at once; a failure by 3 gives the
+ * attacker an immediate free attack at +1. Returns the share of duels B lost.
+ */
+function simulateGutsDuel(duel: Record<string, unknown>, n: number, seed: number): number {
+  const p = pipelineFor("miniatures");
+  const rng = seededRng(seed);
+  let bLost = 0;
+  const base = { preset: "miniatures", options: {}, situation: {} };
+  for (let i = 0; i < n; i++) {
+    const tracks: Record<"a" | "b", Track> = { a: (duel.a as { track: Track }).track, b: (duel.b as { track: Track }).track };
+    const guts: Record<"a" | "b", GutsState> = { a: parseGutsState(undefined, "a"), b: parseGutsState(undefined, "b") };
+    const ownTurns = { a: 0, b: 0 };
+    const req = (x: "a" | "b", y: "a" | "b", modifier = 0) =>
+      p.parseRequest({ ...base, situation: { modifier }, attacker: { ...(duel[x] as object), track: tracks[x], gutsState: guts[x] }, defender: { ...(duel[y] as object), track: tracks[y], gutsState: guts[y] } });
+    const gutsOf = (x: "a" | "b") => datacard(req(x, x === "a" ? "b" : "a").attacker, trackStatus(tracks[x]).penalty).guts;
+    /** One attack of x on y; true when y broke and runs (a failure by 3): x strikes again at +1. */
+    const attack = (x: "a" | "b", y: "a" | "b", modifier: number): boolean => {
+      const q = req(x, y, modifier);
+      const r: AttackResolution = p.resolve(q, rollingDice(p.slots(q), rng));
+      if (!r.defenderAfter) return false;
+      tracks[y] = r.defenderAfter.track;
+      const check = r.followUps.find((u) => u.type === "gutsCheck" && u.target === "defender" && u.params.who === "self");
+      if (!check) return false;
+      const t = gutsTrigger(guts[y], { guts: gutsOf(y), faces: rollingDice([legendary], rng)("g"), target: Number(check.params.target), turn: ownTurns[y], reason: check.params.reason as "newWoundLevel" });
+      guts[y] = t.state;
+      return !t.check.passed && t.check.effect === 3;
+    };
+    let turn: "a" | "b" = "a";
+    for (let guard = 0; guard < 10_000; guard++) {
+      const other: "a" | "b" = turn === "a" ? "b" : "a";
+      const st = trackStatus(tracks[turn]);
+      ownTurns[turn]++;
+      if (st.condition === "dying") {
+        const r = nearDeathGuts(tracks[turn], gutsOf(turn), rollingDice([legendary], rng)("g"));
+        tracks[turn] = r.track;
+        // "becomes merely Very Hurt and may then act normally": earlier Guts failures no longer hold it
+        if (r.result === "veryHurt") guts[turn] = parseGutsState(undefined, "g");
+      }
+      else {
+        let k = 0;
+        while (k < guts[turn].pending.length) {
+          if (guts[turn].pending[k].lastTurn >= ownTurns[turn]) {
+            k++;
+            continue;
+          }
+          const r = gutsRecheck(guts[turn], rollingDice([legendary], rng)("g"), ownTurns[turn], gutsOf(turn), 0, k);
+          guts[turn] = r.state;
+          if (!r.check.passed) k++;
+        }
+        if (guts[turn].effect < 2) {
+          let free = attack(turn, other, 0);
+          while (free && trackStatus(tracks[other]).condition !== "dead") free = attack(turn, other, 1);
+        }
+      }
+      if (trackStatus(tracks.b).condition === "dead") {
+        bLost++;
+        break;
+      }
+      if (trackStatus(tracks.a).condition === "dead") break;
+      turn = other;
+    }
+  }
+  return bLost / n;
+}
