@@ -12,6 +12,7 @@ export * from "./dice";
 export * from "./track";
 export * from "./pipeline";
 export * from "./odds";
+export * from "./exchange";
 export * from "./forecast";
 export * as box from "./tracks/box";
 export * as dc from "./tracks/dc";

@@ -4,7 +4,7 @@
  * No sampling. `monteCarloOdds` is the sampling peer used by tests and the benchmark.
  */
 import type { Rng } from "./dice";
-import { enumerateDice, pipelineFor, rollingDice, type AttackResolution } from "./pipeline";
+import { enumerateDice, pipelineFor, rollingDice, type AttackPipeline, type AttackRequest, type AttackResolution } from "./pipeline";
 import { checkJsonShape } from "./validate";
 import { trackStatus, type Condition, type Track, type TrackStatus } from "./track";
 
@@ -66,14 +66,29 @@ function defenderStatus(req: unknown): TrackStatus | null {
 export function exactOdds(input: unknown): AttackOdds {
   checkJsonShape(input); // untrusted input (a sheet, a chat card): bounded before anything recursive reads it
   const p = pipelineFor((input as { preset?: unknown })?.preset);
-  const req = p.parseRequest(input);
+  return exactOddsOf(p, p.parseRequest(input));
+}
+
+/**
+ * Exact odds of a parsed request. `grouped` (default): where the pipeline names joint classes of
+ * two slots (an opposed roll by its difference, `pairedOutcomes`), one resolution per joint class
+ * instead of one per pair of classes; false enumerates every class of every slot (the tests
+ * check that both agree).
+ */
+export function exactOddsOf<R extends AttackRequest>(p: AttackPipeline<R>, req: R, grouped = true): AttackOdds {
   const odds = emptyOdds(p.preset);
   const before = defenderStatus(req);
   let total = 0;
-  enumerateDice(p.slots(req), (dice) => p.resolve(req, dice, QUIET), (r: AttackResolution, prob) => {
-    tally(odds, r, prob, before);
-    total += prob;
-  });
+  const paired = grouped && p.pairedOutcomes ? p.pairedOutcomes(req) : null;
+  enumerateDice(
+    p.slots(req),
+    (dice) => p.resolve(req, dice, QUIET),
+    (r: AttackResolution, prob) => {
+      tally(odds, r, prob, before);
+      total += prob;
+    },
+    paired,
+  );
   odds.residual = Math.max(0, 1 - total);
   return odds;
 }
@@ -81,7 +96,11 @@ export function exactOdds(input: unknown): AttackOdds {
 /** The same tallies from `samples` random rolls (the sampling peer of exactOdds). */
 export function monteCarloOdds(input: unknown, samples: number, rng: Rng): AttackOdds {
   const p = pipelineFor((input as { preset?: unknown })?.preset);
-  const req = p.parseRequest(input);
+  return monteCarloOddsOf(p, p.parseRequest(input), samples, rng);
+}
+
+/** Monte Carlo of a parsed request: the same resolver per sample as exactOddsOf per class. */
+export function monteCarloOddsOf<R extends AttackRequest>(p: AttackPipeline<R>, req: R, samples: number, rng: Rng): AttackOdds {
   const slots = p.slots(req);
   const odds = emptyOdds(p.preset);
   const w = 1 / samples;

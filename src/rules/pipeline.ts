@@ -21,6 +21,12 @@ export interface DiceSlot {
   roll(rng: Rng): number[];
   /** Exact outcome classes with probabilities summing to 1 (representative dice per class). */
   outcomes(): DiceOutcome[];
+  /**
+   * Set when `roll` draws exactly `n` independent dice, one `rng()` call each, as
+   * `lowest + floor(rng() * sides)` (nDF: lowest −1, sides 3; nDs: lowest 1): the prepared
+   * exchange (exchange.ts) rolls such a slot itself and keys its table by the faces.
+   */
+  uniform?: { n: number; sides: number; lowest: number };
 }
 
 /** Returns the recorded dice of a slot, validated by the caller. */
@@ -97,9 +103,21 @@ export interface AttackPipeline<R extends AttackRequest = AttackRequest> {
    * Absent, or null for this request: a side that cannot act is out of the fight.
    */
   ownTurn?(req: R): Array<{ p: number; heal?: unknown; wound?: unknown }> | null;
+  /**
+   * Exact odds: joint outcome classes of two slots whose resolutions tally alike (outcome, wound,
+   * track) within a class — e.g. the two rolls of an opposed exchange, when the result depends
+   * on them only through their difference. Null: enumerate each slot's own classes.
+   */
+  pairedOutcomes?(req: R): PairedOutcomes | null;
   parseRequest(input: unknown): R;
   slots(req: R): DiceSlot[];
   resolve(req: R, dice: DiceReader, opts?: ResolveOptions): AttackResolution;
+}
+
+/** Joint outcome classes of two slots (see AttackPipeline.pairedOutcomes). */
+export interface PairedOutcomes {
+  slots: [string, string];
+  outcomes: Array<{ dice: [number[], number[]]; p: number }>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -169,9 +187,10 @@ class NeedSlot {
 
 /**
  * Exact enumeration: calls `f` with a reader once per reachable combination of outcome classes,
- * with the combination's probability. Slots a rule never reads are never branched on.
+ * with the combination's probability. Slots a rule never reads are never branched on. `paired`:
+ * the first read of either of its two slots branches over their joint classes instead.
  */
-export function enumerateDice<T>(slots: DiceSlot[], f: (dice: DiceReader) => T, visit: (result: T, p: number) => void): void {
+export function enumerateDice<T>(slots: DiceSlot[], f: (dice: DiceReader) => T, visit: (result: T, p: number) => void, paired: PairedOutcomes | null = null): void {
   const byId = new Map(slots.map((s) => [s.id, s]));
   const cache = new Map<string, DiceOutcome[]>();
   const outcomesOf = (id: string): DiceOutcome[] => {
@@ -197,6 +216,17 @@ export function enumerateDice<T>(slots: DiceSlot[], f: (dice: DiceReader) => T, 
       result = f(reader);
     } catch (e) {
       if (!(e instanceof NeedSlot)) throw e;
+      if (paired && (e.id === paired.slots[0] || e.id === paired.slots[1])) {
+        for (const o of paired.outcomes) {
+          if (o.p === 0) continue;
+          ids.push(paired.slots[0], paired.slots[1]);
+          values.push(o.dice[0], o.dice[1]);
+          walk(p * o.p);
+          ids.length -= 2;
+          values.length -= 2;
+        }
+        return;
+      }
       for (const o of outcomesOf(e.id)) {
         if (o.p === 0) continue;
         ids.push(e.id);

@@ -128,7 +128,9 @@ export function parseTrack(input: unknown, path = "track"): Track {
   if (typeof input !== "object" || input === null) throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object");
   const o = input as Record<string, unknown>;
   const cfgIn = o.config as { kind?: unknown } | undefined;
-  const k = trackKind(String(cfgIn?.kind), `${path}.config.kind`);
+  const kind = String(cfgIn?.kind);
+  // The paths are built for the error only when the kind is unknown (a click parses a track).
+  const k = KINDS.get(kind) ?? trackKind(kind, `${path}.config.kind`);
   const config = k.parseConfig(o.config, `${path}.config`);
   const state = o.state === undefined ? k.initial(config) : k.parseState(config, o.state, `${path}.state`);
   return { config, state };
@@ -165,9 +167,27 @@ function freezeStatus(s: TrackStatus): TrackStatus {
   return Object.freeze(s);
 }
 
+/**
+ * Memo key of a wound: a flat record of strings, numbers, booleans and nulls (every wound the
+ * pipelines build) is keyed field by field, length-prefixed so that no two differ only in how
+ * they split; anything else by its JSON ("~" keeps the two kinds of key apart).
+ */
+function woundMemoKey(wound: unknown): string {
+  if (typeof wound !== "object" || wound === null || Array.isArray(wound)) return JSON.stringify(wound) ?? "undefined";
+  let key = "~";
+  const w = wound as Record<string, unknown>;
+  for (const f in w) {
+    const v = w[f];
+    if (typeof v === "string") key += `${f.length}${f}s${v.length}:${v}`;
+    else if (typeof v === "number" || typeof v === "boolean" || v === null) key += `${f.length}${f}${typeof v === "number" ? "n" : "b"}${String(v)};`;
+    else if (v !== undefined) return JSON.stringify(wound);
+  }
+  return key;
+}
+
 export function applyWound(track: Track, wound: unknown): ApplyResult<unknown> & { track: Track } {
   const byState = memoFor(applyMemo, track);
-  const wKey = JSON.stringify(wound);
+  const wKey = woundMemoKey(wound);
   const cached = byState?.get(track.state as object)?.get(wKey);
   if (cached) return cached;
   const k = kindOf(track);

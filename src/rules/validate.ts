@@ -98,3 +98,48 @@ export function checkJsonShape(value: unknown, path: Path = "", maxDepth = 64, m
     else if (++nodes > maxNodes) throw new RulesError(path, "FUDGE.Error.TooLarge", `the request holds more than ${maxNodes} values`, { max: maxNodes });
   }
 }
+
+/*
+ * Field readers: `o[key]` checked like the validators above, with the field's path built only
+ * when the value is refused (a request names dozens of fields; building every path on the way
+ * costs more than the checks). On refusal they defer to the validators, so errors are the same.
+ */
+
+/** `o[key]` as a whole number in [min, max]. */
+export function intAt(o: Record<string, unknown>, key: string, path: Path, min = -Infinity, max = Infinity): number {
+  const v = o[key];
+  if (typeof v === "number" && Number.isInteger(v) && v >= min && v <= max) return v;
+  return int(v, at(path, key), min, max);
+}
+
+/** `o[key]` as a whole number in [min, max]; `fallback` when absent (undefined or null). */
+export function optIntAt(o: Record<string, unknown>, key: string, path: Path, fallback: number, min = -Infinity, max = Infinity): number {
+  const v = o[key];
+  if (v === undefined || v === null) return fallback;
+  if (typeof v === "number" && Number.isInteger(v) && v >= min && v <= max) return v;
+  return int(v, at(path, key), min, max);
+}
+
+/** `o[key]` as true or false; `fallback` when undefined (given). */
+export function boolAt(o: Record<string, unknown>, key: string, path: Path, fallback?: boolean): boolean {
+  const v = o[key];
+  if (typeof v === "boolean") return v;
+  if (v === undefined && fallback !== undefined) return fallback;
+  return bool(v, at(path, key), fallback);
+}
+
+/** `o[key]` as text; `fallback` when undefined (given). */
+export function strAt(o: Record<string, unknown>, key: string, path: Path, fallback?: string): string {
+  const v = o[key];
+  if (typeof v === "string") return v;
+  if (v === undefined && fallback !== undefined) return fallback;
+  return str(v, at(path, key), fallback);
+}
+
+/** `o[key]` as one of `allowed`; `fallback` when undefined (given). */
+export function oneOfAt<T extends string>(o: Record<string, unknown>, key: string, path: Path, allowed: readonly T[], fallback?: T): T {
+  const v = o[key];
+  if (typeof v === "string" && (allowed as readonly string[]).includes(v)) return v as T;
+  if (v === undefined && fallback !== undefined) return fallback;
+  return oneOf(v, at(path, key), allowed, fallback);
+}

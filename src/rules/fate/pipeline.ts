@@ -67,7 +67,7 @@ function parseRequest(input: unknown): FateAttackRequest {
 }
 
 function fourDF(id: string, labelKey: string): DiceSlot {
-  return { id, formula: "4dF", labelKey, roll: (rng) => rollFudgeDice(4, rng), outcomes: () => fudgeOutcomes(4) };
+  return { id, formula: "4dF", labelKey, roll: (rng) => rollFudgeDice(4, rng), outcomes: () => fudgeOutcomes(4), uniform: { n: 4, sides: 3, lowest: -1 } };
 }
 
 function slots(): DiceSlot[] {

@@ -3,7 +3,7 @@
  * the weapon and armor of Fudge §4.54, the shield of §4.31 and the wound track.
  */
 import { parseTrack, type Track } from "../track";
-import { at, bool, int, oneOf, record, str, type Path } from "../validate";
+import { at, boolAt, intAt, oneOfAt, optIntAt, record, strAt, type Path } from "../validate";
 import { rejectUnknown } from "./util";
 
 export const WEAPON_KINDS = ["muscle", "fixed"] as const;
@@ -104,6 +104,8 @@ const COMBATANT_FIELDS = [
   "track",
 ];
 
+const ARMOR_FIELDS = ["value", "magic"];
+
 const WEAPON_FIELDS = ["name", "kind", "size", "sharp", "strength", "scaledToAttacker", "heavyBlunt", "scalePiercing", "ranged", "stunCapable", "magic"];
 
 
@@ -114,33 +116,31 @@ const TRAIT_MAX = 10;
 export function parseWeapon(input: unknown, path: Path): FudgeWeapon {
   const o = record(input, path);
   rejectUnknown(o, WEAPON_FIELDS, path);
-  const kind = oneOf(o.kind, at(path, "kind"), WEAPON_KINDS, "muscle");
+  const kind = oneOfAt(o, "kind", path, WEAPON_KINDS, "muscle");
   // A fixed weapon's damage is its own Strength; a muscle weapon's is its size (Fudge §4.54).
-  const size = kind === "muscle" ? oneOf(o.size, at(path, "size"), WEAPON_SIZES) : oneOf(o.size, at(path, "size"), WEAPON_SIZES, "none");
-  const strength = kind === "fixed" ? int(o.strength, at(path, "strength"), -20, 50) : o.strength === undefined ? 0 : int(o.strength, at(path, "strength"), -20, 50);
+  const size = kind === "muscle" ? oneOfAt(o, "size", path, WEAPON_SIZES) : oneOfAt(o, "size", path, WEAPON_SIZES, "none");
+  const strength = kind === "fixed" ? intAt(o, "strength", path, -20, 50) : o.strength === undefined ? 0 : intAt(o, "strength", path, -20, 50);
   return {
-    name: str(o.name, at(path, "name"), ""),
+    name: strAt(o, "name", path, ""),
     kind,
     size,
-    sharp: bool(o.sharp, at(path, "sharp"), false),
+    sharp: boolAt(o, "sharp", path, false),
     strength,
-    scaledToAttacker: bool(o.scaledToAttacker, at(path, "scaledToAttacker"), false),
-    heavyBlunt: bool(o.heavyBlunt, at(path, "heavyBlunt"), false),
-    scalePiercing: oneOf(o.scalePiercing, at(path, "scalePiercing"), SCALE_PIERCING, "none"),
-    ranged: bool(o.ranged, at(path, "ranged"), false),
-    stunCapable: bool(o.stunCapable, at(path, "stunCapable"), false),
-    magic: int(o.magic ?? 0, at(path, "magic"), 0, 20),
+    scaledToAttacker: boolAt(o, "scaledToAttacker", path, false),
+    heavyBlunt: boolAt(o, "heavyBlunt", path, false),
+    scalePiercing: oneOfAt(o, "scalePiercing", path, SCALE_PIERCING, "none"),
+    ranged: boolAt(o, "ranged", path, false),
+    stunCapable: boolAt(o, "stunCapable", path, false),
+    magic: optIntAt(o, "magic", path, 0, 0, 20),
   };
 }
 
 export function parseArmor(input: unknown, path: Path): FudgeArmor {
   if (input === undefined) return { value: 0, magic: 0 };
   const o = record(input, path);
-  rejectUnknown(o, ["value", "magic"], path);
-  return { value: int(o.value ?? 0, at(path, "value"), 0, 50), magic: int(o.magic ?? 0, at(path, "magic"), 0, 50) };
+  rejectUnknown(o, ARMOR_FIELDS, path);
+  return { value: optIntAt(o, "value", path, 0, 0, 50), magic: optIntAt(o, "magic", path, 0, 0, 50) };
 }
-
-const optionalInt = (v: unknown, path: Path, min: number, max: number): number | null => (v === undefined || v === null ? null : int(v, path, min, max));
 
 /**
  * Parses a combatant. Required: name, skill, weapon, track. Omitted traits are Fair (0), no
@@ -150,24 +150,24 @@ const optionalInt = (v: unknown, path: Path, min: number, max: number): number |
 export function parseCombatant(input: unknown, path: Path): FudgeCombatant {
   const o = record(input, path);
   rejectUnknown(o, COMBATANT_FIELDS, path);
-  const name = str(o.name, at(path, "name"));
-  const skill = int(o.skill, at(path, "skill"), TRAIT_MIN, TRAIT_MAX);
+  const name = strAt(o, "name", path);
+  const skill = intAt(o, "skill", path, TRAIT_MIN, TRAIT_MAX);
   return {
     name,
-    pc: bool(o.pc, at(path, "pc"), false),
+    pc: boolAt(o, "pc", path, false),
     skill,
-    defense: o.defense === undefined ? skill : int(o.defense, at(path, "defense"), TRAIT_MIN, TRAIT_MAX),
-    strength: int(o.strength ?? 0, at(path, "strength"), TRAIT_MIN, TRAIT_MAX),
-    strengthScale: int(o.strengthScale ?? 0, at(path, "strengthScale"), -50, 50),
-    massScale: int(o.massScale ?? 0, at(path, "massScale"), -50, 50),
-    damageCapacity: int(o.damageCapacity ?? 0, at(path, "damageCapacity"), TRAIT_MIN, TRAIT_MAX),
-    willpower: optionalInt(o.willpower, at(path, "willpower"), TRAIT_MIN, TRAIT_MAX),
+    defense: o.defense === undefined ? skill : intAt(o, "defense", path, TRAIT_MIN, TRAIT_MAX),
+    strength: optIntAt(o, "strength", path, 0, TRAIT_MIN, TRAIT_MAX),
+    strengthScale: optIntAt(o, "strengthScale", path, 0, -50, 50),
+    massScale: optIntAt(o, "massScale", path, 0, -50, 50),
+    damageCapacity: optIntAt(o, "damageCapacity", path, 0, TRAIT_MIN, TRAIT_MAX),
+    willpower: o.willpower === undefined || o.willpower === null ? null : intAt(o, "willpower", path, TRAIT_MIN, TRAIT_MAX),
     weapon: parseWeapon(o.weapon, at(path, "weapon")),
     armor: parseArmor(o.armor, at(path, "armor")),
-    shield: oneOf(o.shield, at(path, "shield"), SHIELDS, "none"),
-    toughHide: int(o.toughHide ?? 0, at(path, "toughHide"), 0, 50),
-    dcGift: oneOf(o.dcGift, at(path, "dcGift"), DC_GIFTS, "none"),
-    fudgePoints: optionalInt(o.fudgePoints, at(path, "fudgePoints"), 0, 999),
+    shield: oneOfAt(o, "shield", path, SHIELDS, "none"),
+    toughHide: optIntAt(o, "toughHide", path, 0, 0, 50),
+    dcGift: oneOfAt(o, "dcGift", path, DC_GIFTS, "none"),
+    fudgePoints: o.fudgePoints === undefined || o.fudgePoints === null ? null : intAt(o, "fudgePoints", path, 0, 999),
     track: parseTrack(o.track, at(path, "track")),
   };
 }

@@ -14,6 +14,7 @@ export function fudgeDiceSlot(id: string, n: number, labelKey: string): DiceSlot
     labelKey,
     roll: (rng) => rollFudgeDice(n, rng),
     outcomes: () => fudgeOutcomes(n),
+    uniform: { n, sides: 3, lowest: -1 },
   };
 }
 
@@ -48,12 +49,15 @@ export function plainDiceSlot(id: string, n: number, sides: number, labelKey: st
     labelKey,
     roll: (rng) => Array.from({ length: n }, () => rollDie(sides, rng)),
     outcomes: () => sortedDiceOutcomes(n, sides),
+    uniform: { n, sides, lowest: 1 },
   };
 }
 
 /** Faces as players read them: "+ + 0 −". */
 export function facesText(faces: readonly number[]): string {
-  return faces.map((f) => (f > 0 ? "+" : f < 0 ? "\u2212" : "0")).join(" ");
+  let text = "";
+  for (let i = 0; i < faces.length; i++) text += (i === 0 ? "" : " ") + (faces[i] > 0 ? "+" : faces[i] < 0 ? "\u2212" : "0");
+  return text;
 }
 
 /** Validated total of recorded Fudge dice. */

@@ -149,6 +149,12 @@ const KNOWN_OPTIONS = [
 ];
 
 
+const GRAZE_ROW_FIELDS = ["min", "level"];
+const MMM_ROW_FIELDS = ["min", "die", "add"];
+const GRAZE_FIELDS = ["table", "scaleRaise"];
+const MMM_FIELDS = ["severeNegative", "table"];
+const WILLPOWER_FIELDS = ["difficulty"];
+
 /** Rows must run by strictly ascending `min`. */
 function checkAscending(rows: { min: number }[], path: Path): void {
   for (let i = 1; i < rows.length; i++) {
@@ -161,7 +167,7 @@ export function parseGrazeTable(input: unknown, path: Path): GrazeRow[] {
   const rows = array(input, path, 1, 20).map((r, i) => {
     const p = at(path, i);
     const o = record(r, p);
-    rejectUnknown(o, ["min", "level"], p);
+    rejectUnknown(o, GRAZE_ROW_FIELDS, p);
     const level = o.level;
     if (level !== null && (typeof level !== "string" || level === ""))
       throw new RulesError(at(p, "level"), "FUDGE.Error.NotString", "must be a wound level key or null (Undamaged)");
@@ -175,7 +181,7 @@ export function parseMinMidMaxTable(input: unknown, path: Path): MinMidMaxRow[] 
   const rows = array(input, path, 1, 20).map((r, i) => {
     const p = at(path, i);
     const o = record(r, p);
-    rejectUnknown(o, ["min", "die", "add"], p);
+    rejectUnknown(o, MMM_ROW_FIELDS, p);
     return { min: int(o.min, at(p, "min"), -100, 100), die: oneOf(o.die, at(p, "die"), MMM_DICE), add: int(o.add ?? 0, at(p, "add"), -20, 20) };
   });
   checkAscending(rows, path);
@@ -189,9 +195,9 @@ export function parseFudgeOptions(input: unknown, path: Path = "options"): Fudge
   const o = record(input, path);
   rejectUnknown(o, KNOWN_OPTIONS, path);
   const graze = o.graze === undefined ? {} : record(o.graze, at(path, "graze"));
-  rejectUnknown(graze, ["table", "scaleRaise"], at(path, "graze"));
+  rejectUnknown(graze, GRAZE_FIELDS, at(path, "graze"));
   const mmm = o.minMidMax === undefined ? {} : record(o.minMidMax, at(path, "minMidMax"));
-  rejectUnknown(mmm, ["severeNegative", "table"], at(path, "minMidMax"));
+  rejectUnknown(mmm, MMM_FIELDS, at(path, "minMidMax"));
   return {
     lessLethal: bool(o.lessLethal, at(path, "lessLethal"), d.lessLethal),
     doubleRd: bool(o.doubleRd, at(path, "doubleRd"), d.doubleRd),
@@ -221,6 +227,6 @@ export function parseFudgeOptions(input: unknown, path: Path = "options"): Fudge
 function parseWillpowerVsPenalty(input: unknown, path: Path): { difficulty: number } | null {
   if (input === undefined || input === null || input === false) return null;
   const o = record(input, path);
-  rejectUnknown(o, ["difficulty"], path);
+  rejectUnknown(o, WILLPOWER_FIELDS, path);
   return { difficulty: int(o.difficulty ?? 0, at(path, "difficulty"), -10, 10) };
 }

@@ -6,10 +6,11 @@
 import { RulesError } from "../errors";
 import { signed, type Step } from "../explain";
 import { describeLevel } from "../ladder";
-import { registerPipeline, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type FollowUp, type ResolveOptions } from "../pipeline";
-import { applyWound, trackStatus } from "../track";
+import { FOUR_DF_WEIGHTS, facesForTotal } from "../dice";
+import { registerPipeline, type PairedOutcomes, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type FollowUp, type ResolveOptions } from "../pipeline";
+import { applyWound, trackStatus, type TrackStatus } from "../track";
 import { woundLabel } from "../tracks/box";
-import { at, bool, int, record, str, type Path } from "../validate";
+import { at, boolAt, optIntAt, record, str, type Path } from "../validate";
 import { parseCombatant, shieldValue, WEAPON_SIZE_VALUE, type FudgeCombatant } from "./combatant";
 import { fstep, rejectUnknown } from "./util";
 import { facesText, fudgeDiceSlot, plainDiceSlot, readDieValues, readFudgeTotal } from "./dice";
@@ -58,27 +59,29 @@ export function parseSituation(input: unknown, path: Path, scale: LevelScale, de
     const g = str(o.gmLevel, at(path, "gmLevel"));
     gmLevel = g === "none" ? "none" : checkLevel(scale, g, at(path, "gmLevel"));
   }
-  const spendFudgePoint = bool(o.spendFudgePoint, at(path, "spendFudgePoint"), false);
+  const spendFudgePoint = boolAt(o, "spendFudgePoint", path, false);
   if (spendFudgePoint && defender.fudgePoints === 0)
     throw new RulesError(at(path, "spendFudgePoint"), "FUDGE.Error.Fudge.NoFudgePoints", `${defender.name} has no Fudge Points left`, { name: defender.name });
   return {
-    modifier: int(o.modifier ?? 0, at(path, "modifier"), -20, 20),
-    defenderModifier: int(o.defenderModifier ?? 0, at(path, "defenderModifier"), -20, 20),
-    allOutAttack: bool(o.allOutAttack, at(path, "allOutAttack"), false),
-    allOutDefense: bool(o.allOutDefense, at(path, "allOutDefense"), false),
-    stun: bool(o.stun, at(path, "stun"), false),
+    modifier: optIntAt(o, "modifier", path, 0, -20, 20),
+    defenderModifier: optIntAt(o, "defenderModifier", path, 0, -20, 20),
+    allOutAttack: boolAt(o, "allOutAttack", path, false),
+    allOutDefense: boolAt(o, "allOutDefense", path, false),
+    stun: boolAt(o, "stun", path, false),
     pullPunch,
-    beganRoundIncapacitated: bool(o.beganRoundIncapacitated, at(path, "beganRoundIncapacitated"), false),
+    beganRoundIncapacitated: boolAt(o, "beganRoundIncapacitated", path, false),
     spendFudgePoint,
     gmLevel,
-    headBlow: bool(o.headBlow, at(path, "headBlow"), false),
+    headBlow: boolAt(o, "headBlow", path, false),
   };
 }
+
+const REQUEST_FIELDS = ["preset", "attacker", "defender", "options", "situation"];
 
 /** Parses and checks a request: options default when omitted; every error names its field. */
 export function parseFudgeRequest(input: unknown): FudgeRequest {
   const o = record(input, "");
-  rejectUnknown(o, ["preset", "attacker", "defender", "options", "situation"], "");
+  rejectUnknown(o, REQUEST_FIELDS, "");
   if (o.preset !== "fudge") throw new RulesError("preset", "FUDGE.Error.Fudge.Preset", `must be "fudge" (got ${JSON.stringify(o.preset)})`);
   const options = parseFudgeOptions(o.options, "options");
   const attacker = parseCombatant(o.attacker, "attacker");
@@ -144,6 +147,10 @@ function levelParam(key: string | null): string {
  */
 interface Prepared {
   scale: ReturnType<typeof levelScaleFor>;
+  aStatus: TrackStatus;
+  dStatus: TrackStatus;
+  /** Ladder names of the totals this request has shown (a card names each total). */
+  ladderNames: Map<number, string>;
   odf: ReturnType<typeof offensiveFactor>;
   ddf: { graze: ReturnType<typeof defensiveFactor>; goodHit: ReturnType<typeof defensiveFactor> };
 }
@@ -154,6 +161,9 @@ function prepared(req: FudgeRequest): Prepared {
     const { attacker: a, defender: d, options: o } = req;
     p = {
       scale: levelScaleFor(d.track, "defender.track.config.kind", o.doubleRd),
+      aStatus: trackStatus(a.track),
+      dStatus: trackStatus(d.track),
+      ladderNames: new Map(),
       odf: offensiveFactor(a, o),
       ddf: { graze: defensiveFactor(d, a.weapon, o, { goodHit: false }), goodHit: defensiveFactor(d, a.weapon, o, { goodHit: true }) },
     };
@@ -172,9 +182,6 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   const steps: Step[] = [];
   // Exact odds and the duel forecast read only numbers and wounds: they skip the explanation.
   const explain = opts.explain !== false;
-  const note = (make: () => Step): void => {
-    if (explain) steps.push(make());
-  };
   const numbers: Record<string, number> = {};
   const read: Record<string, number[]> = {};
   const followUps: FollowUp[] = [];
@@ -184,12 +191,16 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     read[id] = [...faces];
     return total;
   };
-  const ladderName = (v: number) => describeLevel(v, o.ladder).label;
+  const ladderName = (v: number): string => {
+    let label = pre.ladderNames.get(v);
+    if (label === undefined) pre.ladderNames.set(v, (label = describeLevel(v, o.ladder).label));
+    return label;
+  };
 
   // --- The opposed roll (Fudge §3.5, §4.2): both sides roll their combat skill.
   const ranged = a.weapon.ranged;
-  const aStatus = trackStatus(a.track);
-  const dStatus = trackStatus(d.track);
+  const aStatus = pre.aStatus;
+  const dStatus = pre.dStatus;
   // Fudge §4.57: an Incapacitated character "can't fight any more" (nor can the dying or dead).
   if (!aStatus.canAct)
     throw new RulesError("attacker.track", "FUDGE.Error.Fudge.CannotAct", `${a.name} cannot fight (${aStatus.levelKey ?? aStatus.condition})`, { name: a.name });
@@ -203,75 +214,79 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   const dPenalty = easedPenalty(d, dStatus.penalty, "defenderWill");
 
   const attackRoll = readFudge("attack", 4);
-  note(() => fstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, a.skill, { name: a.name, level: ladderName(a.skill) }));
-  note(() => fstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", attackRoll, { faces: facesText(read.attack) }));
+  if (explain) steps.push(fstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, a.skill, { name: a.name, level: ladderName(a.skill) }));
+  if (explain) steps.push(fstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", attackRoll, { faces: facesText(read.attack) }));
   let attackerTotal = a.skill + attackRoll;
   if (s.modifier !== 0) {
     attackerTotal += s.modifier;
-    note(() => fstep("FUDGE.Step.Fudge.Situational", R_MELEE, s.modifier));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.Situational", R_MELEE, s.modifier));
   }
   if (s.allOutAttack) {
     // Fudge §4.31: all-out offense grants +1 to the combat skill.
     attackerTotal += 1;
-    note(() => fstep("FUDGE.Step.Fudge.AllOutAttack", R_MELEE, 1));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.AllOutAttack", R_MELEE, 1));
   }
   if (aPenalty !== 0) {
     // Fudge §4.51 / §4.31: wound penalties apply to every roll of the wounded character.
     attackerTotal += aPenalty;
-    note(() => fstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", aPenalty, { name: a.name }));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", aPenalty, { name: a.name }));
   }
   const dShield = shieldValue(d.shield, ranged);
   if (dShield !== 0) {
     // Fudge §4.31: a shield is subtracted from the opponent's weapon skill.
     attackerTotal -= dShield;
-    note(() => fstep("FUDGE.Step.Fudge.Shield", R_MELEE, -dShield, { name: d.name, shield: `FUDGE.Fudge.Shield.${d.shield}` }));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.Shield", R_MELEE, -dShield, { name: d.name, shield: `FUDGE.Fudge.Shield.${d.shield}` }));
   }
   // Fudge §4.31 option: −1 to the side whose weapon + shield is 2 or more lower (melee only).
   const mismatch = o.weaponShieldMismatch && !ranged ? Math.sign(gear(d) - gear(a)) * (Math.abs(gear(d) - gear(a)) >= 2 ? 1 : 0) : 0;
   if (mismatch > 0) {
     attackerTotal -= 1;
-    note(() => fstep("FUDGE.Step.Fudge.WeaponShieldLower", R_MELEE, -1, { name: a.name }));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.WeaponShieldLower", R_MELEE, -1, { name: a.name }));
   }
-  note(() => fstep("FUDGE.Step.Fudge.AttackerTotal", R_OPPOSED, attackerTotal, { name: a.name, level: ladderName(attackerTotal) }));
+  if (explain) steps.push(fstep("FUDGE.Step.Fudge.AttackerTotal", R_OPPOSED, attackerTotal, { name: a.name, level: ladderName(attackerTotal) }));
 
   const defenseRoll = readFudge("defense", 4);
-  note(() => fstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, d.defense, { name: d.name, level: ladderName(d.defense) }));
-  note(() => fstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", defenseRoll, { faces: facesText(read.defense) }));
+  if (explain) steps.push(fstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, d.defense, { name: d.name, level: ladderName(d.defense) }));
+  if (explain) steps.push(fstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", defenseRoll, { faces: facesText(read.defense) }));
   let defenderTotal = d.defense + defenseRoll;
   if (s.defenderModifier !== 0) {
     defenderTotal += s.defenderModifier;
-    note(() => fstep("FUDGE.Step.Fudge.Situational", R_MELEE, s.defenderModifier));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.Situational", R_MELEE, s.defenderModifier));
   }
   if (s.allOutDefense) {
     // Fudge §4.31: an all-out defensive stance earns +2 to the combat skill.
     defenderTotal += 2;
-    note(() => fstep("FUDGE.Step.Fudge.AllOutDefense", R_MELEE, 2));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.AllOutDefense", R_MELEE, 2));
   }
   if (dPenalty !== 0) {
     defenderTotal += dPenalty;
-    note(() => fstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", dPenalty, { name: d.name }));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", dPenalty, { name: d.name }));
   }
   if (dStunned) {
     // Fudge §4.62: a Stunned character is "−1 to defend" (Very Stunned's −2 to all is in the track's penalty).
     defenderTotal -= 1;
-    note(() => fstep("FUDGE.Step.Fudge.StunnedDefense", R_STUN, -1, { name: d.name }));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.StunnedDefense", R_STUN, -1, { name: d.name }));
   }
   // Fudge §4.31: the attacker's shield lowers the defender's combat skill in melee (it does not
   // hinder a dodge against a ranged attack).
   const aShield = ranged ? 0 : shieldValue(a.shield, false);
   if (aShield !== 0) {
     defenderTotal -= aShield;
-    note(() => fstep("FUDGE.Step.Fudge.Shield", R_MELEE, -aShield, { name: a.name, shield: `FUDGE.Fudge.Shield.${a.shield}` }));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.Shield", R_MELEE, -aShield, { name: a.name, shield: `FUDGE.Fudge.Shield.${a.shield}` }));
   }
   if (mismatch < 0) {
     defenderTotal -= 1;
-    note(() => fstep("FUDGE.Step.Fudge.WeaponShieldLower", R_MELEE, -1, { name: d.name }));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.WeaponShieldLower", R_MELEE, -1, { name: d.name }));
   }
-  note(() => fstep("FUDGE.Step.Fudge.DefenderTotal", R_OPPOSED, defenderTotal, { name: d.name, level: ladderName(defenderTotal) }));
+  if (explain) steps.push(fstep("FUDGE.Step.Fudge.DefenderTotal", R_OPPOSED, defenderTotal, { name: d.name, level: ladderName(defenderTotal) }));
 
   const rd = attackerTotal - defenderTotal;
-  note(() => fstep("FUDGE.Step.Fudge.RelativeDegree", R_OPPOSED, rd));
-  Object.assign(numbers, { attackRoll, defenseRoll, attackerTotal, defenderTotal, relativeDegree: rd });
+  if (explain) steps.push(fstep("FUDGE.Step.Fudge.RelativeDegree", R_OPPOSED, rd));
+  numbers.attackRoll = attackRoll;
+  numbers.defenseRoll = defenseRoll;
+  numbers.attackerTotal = attackerTotal;
+  numbers.defenderTotal = defenderTotal;
+  numbers.relativeDegree = rd;
 
   // --- Damage factors (Fudge §4.54). Scale-piercing needs a good hit (RD ≥ 2, §4.58).
   const odfResult = pre.odf;
@@ -294,7 +309,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
 
   if (rd <= 0) {
     Object.assign(numbers, { odf, ddf, damageFactor: odf - ddf });
-    note(() => fstep(rd === 0 ? "FUDGE.Step.Fudge.Standoff" : "FUDGE.Step.Fudge.Miss", R_OPPOSED, rd));
+    if (explain) steps.push(fstep(rd === 0 ? "FUDGE.Step.Fudge.Standoff" : "FUDGE.Step.Fudge.Miss", R_OPPOSED, rd));
     if (s.allOutAttack) {
       // Fudge §4.31: an all-out attacker who ties or loses lets the other fighter win, with +2 to damage.
       const counter = [fstep("FUDGE.Step.Fudge.AllOutCounter", R_MELEE, 2, { name: d.name, rd: signed(0 - rd) })];
@@ -308,7 +323,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   if (s.allOutAttack) {
     // Fudge §4.31: all-out offense adds +1 for damage if successful.
     odf += 1;
-    note(() => fstep("FUDGE.Step.Fudge.AllOutDamage", R_MELEE, 1));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.AllOutDamage", R_MELEE, 1));
   }
   const graze = rd === 1;
   const rollOnThisHit = o.woundMode === "factors" && o.damageRoll !== "none" && (!graze || o.grazeDamageRoll);
@@ -317,15 +332,15 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     // Fudge §4.61: the winner's even die total adds one to his ODF; the loser's even total adds one to his DDF.
     if (Math.abs(attackRoll) % 2 === 0) {
       odf += 1;
-      note(() => fstep("FUDGE.Step.Fudge.EvenAttack", R_ROLL, 1, { roll: signed(attackRoll) }));
+      if (explain) steps.push(fstep("FUDGE.Step.Fudge.EvenAttack", R_ROLL, 1, { roll: signed(attackRoll) }));
     }
     if (Math.abs(defenseRoll) % 2 === 0) {
       ddf += 1;
-      note(() => fstep("FUDGE.Step.Fudge.EvenDefense", R_ROLL, 1, { roll: signed(defenseRoll) }));
+      if (explain) steps.push(fstep("FUDGE.Step.Fudge.EvenDefense", R_ROLL, 1, { roll: signed(defenseRoll) }));
     }
   }
   const factor = odf - ddf;
-  note(() => fstep("FUDGE.Step.Fudge.DamageFactor", R_WOUND, factor, { odf: signed(odf), ddf: signed(ddf) }));
+  if (explain) steps.push(fstep("FUDGE.Step.Fudge.DamageFactor", R_WOUND, factor, { odf: signed(odf), ddf: signed(ddf) }));
   Object.assign(numbers, { odf, ddf, damageFactor: factor });
 
   // --- The wound level before Damage Capacity rolls, pulled punches and stun.
@@ -335,17 +350,16 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
 
   if (o.woundMode === "gmJudgement") {
     // Fudge §4.55: the GM assesses the factors and announces the wound.
-    note(() => fstep("FUDGE.Step.Fudge.GmJudgement", R_WOUND, rd, { odf: signed(odf), ddf: signed(ddf), factor: signed(factor) }));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.GmJudgement", R_WOUND, rd, { odf: signed(odf), ddf: signed(ddf), factor: signed(factor) }));
     if (s.gmLevel === null) return result("gmJudgement", null, null, null);
     level = s.gmLevel === "none" ? null : s.gmLevel;
-    note(() => fstep("FUDGE.Step.Fudge.GmLevel", R_WOUND, undefined, { level: levelParam(level) }));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.GmLevel", R_WOUND, undefined, { level: levelParam(level) }));
     if (o.gmSituationalRoll) {
       // Fudge §4.55: −1..+1 no change; +3 / +4 add a wound level or two. ±2 is left to the GM.
       const roll = readFudge("situational", 4);
       numbers.situationalRoll = roll;
       const by = roll >= 4 ? 2 : roll === 3 ? 1 : 0;
-      if (Math.abs(roll) === 2) note(() => fstep("FUDGE.Step.Fudge.SituationalGmCall", R_WOUND, roll));
-      else note(() => fstep("FUDGE.Step.Fudge.SituationalRoll", R_WOUND, roll, { by }));
+      if (explain) steps.push(Math.abs(roll) === 2 ? fstep("FUDGE.Step.Fudge.SituationalGmCall", R_WOUND, roll) : fstep("FUDGE.Step.Fudge.SituationalRoll", R_WOUND, roll, { by }));
       level = shiftBy(scale, level, by);
     }
   } else if (graze) {
@@ -362,14 +376,14 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   } else {
     // Fudge §4.55: damage number = RD (doubled with the double-RD option) + total damage factor.
     const rdPart = o.doubleRd ? 2 * rd : rd;
-    note(() => fstep(o.doubleRd ? "FUDGE.Step.Fudge.DoubleRd" : "FUDGE.Step.Fudge.RdPart", R_WOUND, rdPart, { rd }));
+    if (explain) steps.push(fstep(o.doubleRd ? "FUDGE.Step.Fudge.DoubleRd" : "FUDGE.Step.Fudge.RdPart", R_WOUND, rdPart, { rd }));
     damageNumber = rdPart + factor;
     if (o.damageRoll === "dfNumber" || o.damageRoll === "situational4dF") {
       // Fudge §4.61: 1dF (or a 4dF Situational roll) added to the damage number.
       const roll = readFudge("damage", o.damageRoll === "dfNumber" ? 1 : 4);
       numbers.damageRoll = roll;
       damageNumber += roll;
-      note(() => fstep(o.damageRoll === "dfNumber" ? "FUDGE.Step.Fudge.DamageDie" : "FUDGE.Step.Fudge.DamageSituational", R_ROLL, roll));
+      if (explain) steps.push(fstep(o.damageRoll === "dfNumber" ? "FUDGE.Step.Fudge.DamageDie" : "FUDGE.Step.Fudge.DamageSituational", R_ROLL, roll));
     }
     level = levelForNumber(scale, damageNumber);
     if (explain) steps.push(numberStep(damageNumber, level, R_WOUND));
@@ -378,7 +392,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
       const roll = readFudge("damage", 1);
       numbers.damageRoll = roll;
       level = shiftBy(scale, level, roll);
-      note(() => fstep("FUDGE.Step.Fudge.DamageDieLevel", R_ROLL, roll, { level: levelParam(level) }));
+      if (explain) steps.push(fstep("FUDGE.Step.Fudge.DamageDieLevel", R_ROLL, roll, { level: levelParam(level) }));
     }
   }
   if (damageNumber !== null) numbers.damageNumber = damageNumber;
@@ -387,14 +401,14 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     if (o.criticalLetsPointThrough && attackRoll === 4) {
       // Fudge §4.58: a critical success (all four dice +) lets a point of damage through.
       level = levelForNumber(scale, 1);
-      note(() => fstep("FUDGE.Step.Fudge.CriticalPoint", R_SCALE, 1, { level: levelParam(level) }));
+      if (explain) steps.push(fstep("FUDGE.Step.Fudge.CriticalPoint", R_SCALE, 1, { level: levelParam(level) }));
     } else if (o.scaleDamageRoll && o.woundMode === "factors" && damageNumber !== null && damageNumber + scaleGap(rd >= 2) >= 1) {
       // Fudge §4.58: when Scale alone stands between a Scratch and no damage, a damage roll
       // decides: 1dF, + gives a Scratch (this system's reading), 0 or − nothing.
       const roll = readFudge("scale", 1);
       numbers.scaleRoll = roll;
       if (roll > 0) level = levelForNumber(scale, 1);
-      note(() => fstep("FUDGE.Step.Fudge.ScaleDamageRoll", R_SCALE, roll, { level: levelParam(level) }));
+      if (explain) steps.push(fstep("FUDGE.Step.Fudge.ScaleDamageRoll", R_SCALE, roll, { level: levelParam(level) }));
     }
   }
 
@@ -408,11 +422,11 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     const rolled = trait + roll + dPenalty;
     dcDelta = rolled >= 2 ? -1 : rolled <= -2 ? 1 : 0;
     numbers.dcRoll = rolled;
-    note(() => fstep(o.dcVariant === "roll" ? "FUDGE.Step.Fudge.DcRoll" : "FUDGE.Step.Fudge.WillpowerRoll", R_DC, dcDelta, { trait: signed(trait), roll: signed(roll), penalty: signed(dPenalty), rolled: signed(rolled), level: ladderName(rolled) }));
+    if (explain) steps.push(fstep(o.dcVariant === "roll" ? "FUDGE.Step.Fudge.DcRoll" : "FUDGE.Step.Fudge.WillpowerRoll", R_DC, dcDelta, { trait: signed(trait), roll: signed(roll), penalty: signed(dPenalty), rolled: signed(rolled), level: ladderName(rolled) }));
   } else if (o.dcVariant === "gift" && level !== null && d.dcGift !== "none") {
     // Fudge §4.52 (2): Damage Resistant reduces the severity by one, Fragile increases it by one.
     dcDelta = d.dcGift === "damageResistant" ? -1 : 1;
-    note(() => fstep(d.dcGift === "damageResistant" ? "FUDGE.Step.Fudge.DamageResistant" : "FUDGE.Step.Fudge.Fragile", R_DC, dcDelta));
+    if (explain) steps.push(fstep(d.dcGift === "damageResistant" ? "FUDGE.Step.Fudge.DamageResistant" : "FUDGE.Step.Fudge.Fragile", R_DC, dcDelta));
   }
   if (dcDelta !== 0) {
     // Fudge §4.52: the adjustment is one wound level, or one damage point (when there is a number).
@@ -425,18 +439,18 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
       if (explain) steps.push(numberStep(damageNumber, level, R_DC));
     } else {
       level = shiftBy(scale, level, dcDelta);
-      note(() => fstep("FUDGE.Step.Fudge.DcLevel", R_DC, dcDelta, { level: levelParam(level) }));
+      if (explain) steps.push(fstep("FUDGE.Step.Fudge.DcLevel", R_DC, dcDelta, { level: levelParam(level) }));
     }
   }
 
   // --- Pulling punches (Fudge §4.62): the attacker names the worst level the blow may cause.
   if (s.pullPunch !== null && severity(scale, level) > severity(scale, s.pullPunch)) {
     level = s.pullPunch;
-    note(() => fstep("FUDGE.Step.Fudge.PullPunch", R_STUN, undefined, { level: levelParam(s.pullPunch) }));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.PullPunch", R_STUN, undefined, { level: levelParam(s.pullPunch) }));
   }
 
   if (level === null) {
-    note(() => fstep("FUDGE.Step.Fudge.NoDamage", R_WOUND));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.NoDamage", R_WOUND));
     return result("noDamage", null, null, null);
   }
 
@@ -445,7 +459,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   if (s.stun) {
     if (d.track.config.kind !== "box") {
       // A DC track (Fudge §4.57) has no stun marks: the blow counts as a wound.
-      note(() => fstep("FUDGE.Step.Fudge.StunNoBoxTrack", R_STUN));
+      if (explain) steps.push(fstep("FUDGE.Step.Fudge.StunNoBoxTrack", R_STUN));
     } else if (a.weapon.stunCapable) {
       // Fudge §4.62: a stun attack turns the wound into a stun mark (the track applies its effects).
       wound.stun = true;
@@ -454,11 +468,11 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
         // Fudge §4.62 GM option: a Good (or better) blow to the head knocks the victim out.
         level = out;
         wound.level = out;
-        note(() => fstep("FUDGE.Step.Fudge.HeadBlowKnockout", R_STUN, attackerTotal, { level: ladderName(attackerTotal) }));
+        if (explain) steps.push(fstep("FUDGE.Step.Fudge.HeadBlowKnockout", R_STUN, attackerTotal, { level: ladderName(attackerTotal) }));
       }
-      note(() => fstep("FUDGE.Step.Fudge.Stun", R_STUN, undefined, { level: levelParam(level) }));
+      if (explain) steps.push(fstep("FUDGE.Step.Fudge.Stun", R_STUN, undefined, { level: levelParam(level) }));
     } else {
-      note(() => fstep("FUDGE.Step.Fudge.StunNotCapable", R_STUN, undefined, { weapon: a.weapon.name }));
+      if (explain) steps.push(fstep("FUDGE.Step.Fudge.StunNotCapable", R_STUN, undefined, { weapon: a.weapon.name }));
     }
   }
   if (d.track.config.kind === "box") {
@@ -466,7 +480,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     if (s.beganRoundIncapacitated) wound.beganRoundIncapacitated = true;
     if (s.spendFudgePoint) wound.spendFudgePoint = true;
   }
-  note(() => fstep("FUDGE.Step.Fudge.Wound", R_WOUND, undefined, { name: d.name, level: levelParam(level) }));
+  if (explain) steps.push(fstep("FUDGE.Step.Fudge.Wound", R_WOUND, undefined, { name: d.name, level: levelParam(level) }));
   if (opts.preview === false) return result("wound", level, wound, null);
   const applied = applyWound(d.track, wound);
   return result("wound", level, wound, { track: applied.track, status: applied.status, steps: applied.steps, ended: applied.ended });
@@ -478,7 +492,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     const rolled = c.willpower + roll;
     const diff = o.willpowerVsPenalty.difficulty;
     const eased = rolled >= diff + 2 ? 0 : rolled >= diff ? Math.min(0, penalty + 1) : penalty;
-    note(() => fstep("FUDGE.Step.Fudge.WillpowerVsPenalty", R_PAIN, eased - penalty, { name: c.name, rolled: ladderName(rolled), difficulty: ladderName(diff), penalty: signed(eased) }));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.WillpowerVsPenalty", R_PAIN, eased - penalty, { name: c.name, rolled: ladderName(rolled), difficulty: ladderName(diff), penalty: signed(eased) }));
     return eased;
   }
 
@@ -500,7 +514,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
 
   /** Fudge §4.56: a graze wounds by the graze table, plus any Scale difference; a damage roll moves it by one level at most. */
   function grazeLevel(): string | null {
-    note(() => fstep("FUDGE.Step.Fudge.Graze", R_GRAZE, rd));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.Graze", R_GRAZE, rd));
     const atkScale = strengthScaleCounts(a.weapon) ? a.strengthScale : 0;
     const diff = atkScale - d.massScale;
     const raise = diff <= 0 ? 0 : o.graze.scaleRaise === "perPoint" ? diff : o.graze.scaleRaise === "one" ? 1 : 0;
@@ -518,8 +532,8 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
       return levelAt(scale, cap);
     };
     const base = fromTable(baseFactor);
-    note(() => fstep("FUDGE.Step.Fudge.GrazeTable", R_GRAZE, baseFactor, { level: levelParam(grazeTableLevel(o.graze.table, baseFactor)) }));
-    if (raise > 0) note(() => fstep(capped ? "FUDGE.Step.Fudge.GrazeScaleCapped" : "FUDGE.Step.Fudge.GrazeScale", R_GRAZE, raise, { diff: signed(diff), level: levelParam(base) }));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.GrazeTable", R_GRAZE, baseFactor, { level: levelParam(grazeTableLevel(o.graze.table, baseFactor)) }));
+    if (raise > 0 && explain) steps.push(fstep(capped ? "FUDGE.Step.Fudge.GrazeScaleCapped" : "FUDGE.Step.Fudge.GrazeScale", R_GRAZE, raise, { diff: signed(diff), level: levelParam(base) }));
     if (!rollOnThisHit) return base;
     let rolled: string | null;
     if (o.damageRoll === "dfLevel") {
@@ -536,15 +550,74 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     // Fudge §4.56: a damage roll changes a graze by one level at most.
     const b = severity(scale, base);
     const clamped = levelAt(scale, Math.max(b - 1, Math.min(b + 1, severity(scale, rolled))));
-    note(() => fstep("FUDGE.Step.Fudge.GrazeRoll", R_GRAZE, numbers.damageRoll ?? factor - baseFactor, { level: levelParam(clamped) }));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.GrazeRoll", R_GRAZE, numbers.damageRoll ?? factor - baseFactor, { level: levelParam(clamped) }));
     return clamped;
   }
 }
+
+/**
+ * Exact odds by relative degree (Fudge §3.5: an opposed roll is read as the difference of the two
+ * results). Unless an option reads one of the two rolls on its own — the even/odd damage roll
+ * (§4.61), the critical point (§4.58: all four dice +), the head-blow knockout (§4.62: a Good
+ * blow), or Willpower rolls that move the totals before the opposed roll (§4.51) — the resolution
+ * depends on the attack and defence dice only through attackRoll − defenseRoll, so the 81 pairs
+ * of 4dF totals fall into 17 classes; every class with RD ≤ −1 is a miss that reads nothing more
+ * (the pipeline returns before the damage step), so those merge into one. Checked against the
+ * enumeration of all 81 pairs in tests/rules/odds-classes.test.ts.
+ */
+export function fudgePairedOutcomes(req: FudgeRequest): PairedOutcomes | null {
+  const o = req.options;
+  if (o.woundMode === "factors" && o.damageRoll === "evenOdd") return null;
+  if (o.criticalLetsPointThrough || o.willpowerVsPenalty) return null;
+  if (o.headBlowKnockout && req.situation.headBlow && req.situation.stun) return null;
+  // The relative degree of two rolls of 0, from the pipeline itself (the other slots' first classes
+  // stand in for dice a hit might read; a refusal — an attacker who cannot act — leaves no classes).
+  let slots: DiceSlot[] | null = null;
+  let base: number;
+  try {
+    base = resolveFudge(req, (id) => (id === "attack" || id === "defense" ? (ZERO_4DF as number[]) : (slots ??= fudgeSlots(req)).find((s) => s.id === id)!.outcomes()[0].dice), { explain: false, preview: false }).numbers.relativeDegree;
+  } catch {
+    return null;
+  }
+  const outcomes: PairedOutcomes["outcomes"] = [];
+  let missP = 0;
+  let miss: [number[], number[]] | null = null;
+  for (const c of DIFFERENCE_CLASSES) {
+    if (base + c.diff <= -1) {
+      missP += c.p;
+      miss = c.dice; // the last one: RD −1 when it can be reached
+    } else outcomes.push(c);
+  }
+  if (miss) outcomes.push({ dice: miss, p: missP });
+  return { slots: ["attack", "defense"], outcomes };
+}
+
+const ZERO_4DF: readonly number[] = Object.freeze([0, 0, 0, 0]);
+
+/**
+ * attackRoll − defenseRoll of two 4dF rolls: 17 classes (−8 … +8), each with its probability
+ * (the ways out of 81 × 81) and representative faces (shared, frozen: resolutions copy them).
+ */
+const DIFFERENCE_CLASSES: ReadonlyArray<{ diff: number; dice: [number[], number[]]; p: number }> = (() => {
+  const w = FOUR_DF_WEIGHTS;
+  const out = [];
+  for (let diff = -8; diff <= 8; diff++) {
+    let ways = 0;
+    for (let a = -4; a <= 4; a++) {
+      const d = a - diff;
+      if (d >= -4 && d <= 4) ways += w[a + 4] * w[d + 4];
+    }
+    const ta = Math.max(-4, Math.min(4, diff));
+    out.push({ diff, dice: [Object.freeze(facesForTotal(4, ta)), Object.freeze(facesForTotal(4, ta - diff))] as [number[], number[]], p: ways / 6561 });
+  }
+  return out;
+})();
 
 export const fudgePipeline: AttackPipeline<FudgeRequest> = {
   preset: "fudge",
   // Fudge §4.22: one opposed roll per simultaneous combat round; the loser may be wounded.
   exchange: "opposed",
+  pairedOutcomes: fudgePairedOutcomes,
   parseRequest: parseFudgeRequest,
   slots: fudgeSlots,
   resolve: resolveFudge,

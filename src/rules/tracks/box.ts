@@ -20,7 +20,7 @@ import {
   type TrackRender,
   type TrackStatus,
 } from "../track";
-import { array, at, bool, int, oneOf, record, str } from "../validate";
+import { array, at, bool, boolAt, int, intAt, oneOf, oneOfAt, optIntAt, record, str, strAt } from "../validate";
 
 export const BOX_RULE = "Fudge §4.57";
 
@@ -119,6 +119,8 @@ export const DEFAULT_THRESHOLDS: { single: number[]; double: number[] } = {
 export const BOX_MAX_BOXES = 20;
 const MAX_LEVELS = 12;
 const KEY_RE = /^[A-Za-z][A-Za-z0-9_-]*$/;
+/** Keys of the built-in levels, which KEY_RE accepts (checked without the regex). */
+const STANDARD_KEYS: ReadonlySet<string> = new Set(["scratch", "hurt", "veryHurt", "incapacitated", "nearDeath", "dead", "out"]);
 
 const EFFECT_RANK: Record<BoxEffect, number> = { none: 0, penalty: 1, cannotAct: 2, dying: 3, out: 4, dead: 5 };
 const EFFECT_CONDITION: Record<BoxEffect, Condition> = {
@@ -333,21 +335,21 @@ export function relievedPenalty(penalty: number, relief: number): number {
 
 function parseLevel(input: unknown, path: string): BoxLevel {
   const o = record(input, path);
-  const key = str(o.key, at(path, "key"));
-  if (!KEY_RE.test(key)) throw new RulesError(at(path, "key"), "FUDGE.Error.Track.BadKey", "must be a word of letters and digits starting with a letter");
-  const effect = oneOf(o.effect, at(path, "effect"), BOX_EFFECTS);
-  const min = o.min === null || o.min === undefined ? null : int(o.min, at(path, "min"), -100, 1000);
-  const tag = str(o.tag, at(path, "tag"), key.charAt(0).toUpperCase());
+  const key = strAt(o, "key", path);
+  if (!STANDARD_KEYS.has(key) && !KEY_RE.test(key)) throw new RulesError(at(path, "key"), "FUDGE.Error.Track.BadKey", "must be a word of letters and digits starting with a letter");
+  const effect = oneOfAt(o, "effect", path, BOX_EFFECTS);
+  const min = o.min === null || o.min === undefined ? null : intAt(o, "min", path, -100, 1000);
+  const tag = o.tag === undefined ? key.charAt(0).toUpperCase() : strAt(o, "tag", path);
   if (tag.length < 1 || tag.length > 3) throw new RulesError(at(path, "tag"), "FUDGE.Error.Track.BadTag", "must be 1 to 3 characters");
   const level: BoxLevel = {
     key,
-    boxes: int(o.boxes, at(path, "boxes"), 0, BOX_MAX_BOXES),
-    penalty: int(o.penalty ?? 0, at(path, "penalty"), -10, 0),
+    boxes: intAt(o, "boxes", path, 0, BOX_MAX_BOXES),
+    penalty: optIntAt(o, "penalty", path, 0, -10, 0),
     effect,
     min,
     tag,
   };
-  const label = str(o.label, at(path, "label"), "").trim();
+  const label = o.label === undefined || o.label === "" ? "" : strAt(o, "label", path).trim();
   if (label.length > 60) throw new RulesError(at(path, "label"), "FUDGE.Error.Track.BadLabel", "must be at most 60 characters");
   if (label) level.label = label;
   return level;
@@ -355,44 +357,44 @@ function parseLevel(input: unknown, path: string): BoxLevel {
 
 function parseConfig(input: unknown, path: string): BoxTrackConfig {
   const o = record(input, path);
-  oneOf(o.kind, at(path, "kind"), ["box"] as const);
+  oneOfAt(o, "kind", path, ["box"] as const);
   const lp = at(path, "levels");
-  const levels = array(o.levels, lp, 1, MAX_LEVELS).map((l, i) => parseLevel(l, at(lp, i)));
-  const seen = new Set<string>();
+  const list = array(o.levels, lp, 1, MAX_LEVELS);
+  const levels: BoxLevel[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) levels[i] = parseLevel(list[i], at(lp, i));
   let lastMin = -Infinity;
-  levels.forEach((l, i) => {
-    const p = at(lp, i);
-    if (seen.has(l.key)) throw new RulesError(at(p, "key"), "FUDGE.Error.Track.DuplicateLevel", `level ${l.key} appears twice`, { level: l.key });
-    seen.add(l.key);
-    if (l.key === "dead" && l.effect !== "dead") throw new RulesError(at(p, "effect"), "FUDGE.Error.Track.DeadLevelEffect", "the dead level must have the effect dead");
+  for (let i = 0; i < levels.length; i++) {
+    const l = levels[i];
+    for (let j = 0; j < i; j++) if (levels[j].key === l.key) throw new RulesError(at(at(lp, i), "key"), "FUDGE.Error.Track.DuplicateLevel", `level ${l.key} appears twice`, { level: l.key });
+    if (l.key === "dead" && l.effect !== "dead") throw new RulesError(at(at(lp, i), "effect"), "FUDGE.Error.Track.DeadLevelEffect", "the dead level must have the effect dead");
     if (i > 0) {
       const prev = levels[i - 1];
       // Levels run mildest first: a more severe level never has a milder penalty or effect.
-      if (l.penalty > prev.penalty) throw new RulesError(at(p, "penalty"), "FUDGE.Error.Track.PenaltyOrder", "a more severe level cannot have a milder penalty");
-      if (EFFECT_RANK[l.effect] < EFFECT_RANK[prev.effect]) throw new RulesError(at(p, "effect"), "FUDGE.Error.Track.EffectOrder", "a more severe level cannot have a milder effect");
-      if (prev.effect === "dead") throw new RulesError(at(p, "effect"), "FUDGE.Error.Track.AfterDead", "no level can follow a dead level");
+      if (l.penalty > prev.penalty) throw new RulesError(at(at(lp, i), "penalty"), "FUDGE.Error.Track.PenaltyOrder", "a more severe level cannot have a milder penalty");
+      if (EFFECT_RANK[l.effect] < EFFECT_RANK[prev.effect]) throw new RulesError(at(at(lp, i), "effect"), "FUDGE.Error.Track.EffectOrder", "a more severe level cannot have a milder effect");
+      if (prev.effect === "dead") throw new RulesError(at(at(lp, i), "effect"), "FUDGE.Error.Track.AfterDead", "no level can follow a dead level");
     }
     if (l.min !== null) {
-      if (l.min <= lastMin) throw new RulesError(at(p, "min"), "FUDGE.Error.Track.MinOrder", "thresholds must increase from the mildest level", { min: l.min });
+      if (l.min <= lastMin) throw new RulesError(at(at(lp, i), "min"), "FUDGE.Error.Track.MinOrder", "thresholds must increase from the mildest level", { min: l.min });
       lastMin = l.min;
     }
-  });
+  }
   if (!levels.some((l) => l.boxes > 0)) throw new RulesError(lp, "FUDGE.Error.Track.NoBoxes", "at least one level needs a box");
-  const deadAt = o.deadAt === null || o.deadAt === undefined ? null : int(o.deadAt, at(path, "deadAt"), -100, 1000);
+  const deadAt = o.deadAt === null || o.deadAt === undefined ? null : intAt(o, "deadAt", path, -100, 1000);
   if (deadAt !== null && deadAt <= lastMin && !(levels.at(-1)!.effect === "dead" && levels.at(-1)!.min === deadAt))
     throw new RulesError(at(path, "deadAt"), "FUDGE.Error.Track.DeadAtOrder", "must be above every level's threshold");
-  const sp = at(path, "safeguards");
-  const sg = o.safeguards === undefined ? {} : record(o.safeguards, sp);
+  const sg = o.safeguards === undefined ? {} : record(o.safeguards, at(path, "safeguards"));
+  const sp = path ? `${path}.safeguards` : "safeguards";
   return {
     kind: "box",
-    label: str(o.label, at(path, "label"), ""),
+    label: strAt(o, "label", path, ""),
     levels,
-    scratchCap: bool(o.scratchCap, at(path, "scratchCap"), false),
-    painShift: o.painShift === undefined ? 0 : int(o.painShift, at(path, "painShift"), -3, 3),
+    scratchCap: boolAt(o, "scratchCap", path, false),
+    painShift: o.painShift === undefined ? 0 : intAt(o, "painShift", path, -3, 3),
     safeguards: {
-      maxThreeLevels: bool(sg.maxThreeLevels, at(sp, "maxThreeLevels"), false),
-      nearDeathNeedsIncapacitated: bool(sg.nearDeathNeedsIncapacitated, at(sp, "nearDeathNeedsIncapacitated"), false),
-      fudgePointSaves: bool(sg.fudgePointSaves, at(sp, "fudgePointSaves"), false),
+      maxThreeLevels: boolAt(sg, "maxThreeLevels", sp, false),
+      nearDeathNeedsIncapacitated: boolAt(sg, "nearDeathNeedsIncapacitated", sp, false),
+      fudgePointSaves: boolAt(sg, "fudgePointSaves", sp, false),
     },
     deadAt,
   };
@@ -408,14 +410,19 @@ function initial(config: BoxTrackConfig): BoxTrackState {
   return { marks: emptyMarks(config), stun: null, dead: false };
 }
 
+function hasLevel(config: BoxTrackConfig, key: string): boolean {
+  for (const l of config.levels) if (l.key === key) return true;
+  return false;
+}
+
 function parseMark(config: BoxTrackConfig, boxLevel: number, input: unknown, path: string): BoxMark | null {
   if (input === null || input === undefined) return null;
   const o = record(input, path);
-  const level = str(o.level, at(path, "level"));
+  const level = strAt(o, "level", path);
   const i = levelIndex(config, level, at(path, "level"));
   if (i > boxLevel)
     throw new RulesError(at(path, "level"), "FUDGE.Error.Track.MarkAboveBox", "a wound cannot sit in a box milder than its real level", { level });
-  const stun = bool(o.stun, at(path, "stun"), false);
+  const stun = boolAt(o, "stun", path, false);
   return stun ? { level, stun: true } : { level };
 }
 
@@ -427,30 +434,33 @@ function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTr
   const o = record(input, path);
   const mp = at(path, "marks");
   const mIn = o.marks === undefined ? {} : record(o.marks, mp);
-  for (const k of Object.keys(mIn))
-    if (!config.levels.some((l) => l.key === k)) throw new RulesError(at(mp, k), "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(k)}`, { level: k });
+  for (const k in mIn)
+    if (Object.hasOwn(mIn, k) && !hasLevel(config, k)) throw new RulesError(at(mp, k), "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(k)}`, { level: k });
   const marks: Record<string, (BoxMark | null)[]> = {};
-  config.levels.forEach((l, li) => {
-    const p = at(mp, l.key);
-    const arr = mIn[l.key] === undefined ? [] : array(mIn[l.key], p);
+  for (let li = 0; li < config.levels.length; li++) {
+    const l = config.levels[li];
+    const given = mIn[l.key];
+    const arr = given === undefined ? [] : Array.isArray(given) ? given : array(given, at(mp, l.key));
     const row: (BoxMark | null)[] = [];
     for (let j = 0; j < Math.max(arr.length, l.boxes); j++) {
-      const m = j < arr.length ? parseMark(config, li, arr[j], at(p, j)) : null;
+      const v = j < arr.length ? arr[j] : null;
+      // An open box (null) needs no path; a mark is read with its own.
+      const m = v === null || v === undefined ? null : parseMark(config, li, v, at(at(mp, l.key), j));
       if (j >= l.boxes) {
-        if (m !== null) throw new RulesError(at(p, j), "FUDGE.Error.Track.TooManyMarks", `level ${l.key} has only ${l.boxes} boxes`, { level: l.key, boxes: l.boxes });
+        if (m !== null) throw new RulesError(at(at(mp, l.key), j), "FUDGE.Error.Track.TooManyMarks", `level ${l.key} has only ${l.boxes} boxes`, { level: l.key, boxes: l.boxes });
         continue;
       }
       row.push(m);
     }
     marks[l.key] = row;
-  });
+  }
   let stun: BoxStun | null = null;
   if (o.stun !== null && o.stun !== undefined) {
     const sp = at(path, "stun");
     const s = record(o.stun, sp);
-    stun = { effect: oneOf(s.effect, at(sp, "effect"), STUN_EFFECTS), rounds: int(s.rounds ?? 0, at(sp, "rounds"), 0, 100) };
+    stun = { effect: oneOfAt(s, "effect", sp, STUN_EFFECTS), rounds: optIntAt(s, "rounds", sp, 0, 0, 100) };
   }
-  return { marks, stun, dead: bool(o.dead, at(path, "dead"), false) };
+  return { marks, stun, dead: boolAt(o, "dead", path, false) };
 }
 
 function parseWound(config: BoxTrackConfig, input: unknown, path: string): BoxWound {

@@ -188,7 +188,7 @@ function classes(signature: (black: number, white: number) => string): DiceOutco
 }
 
 function d20Pair(id: string, labelKey: string, outcomes: () => DiceOutcome[]): DiceSlot {
-  return { id, formula: "2d20", labelKey, roll: (rng: Rng) => [rollDie(20, rng), rollDie(20, rng)], outcomes };
+  return { id, formula: "2d20", labelKey, roll: (rng: Rng) => [rollDie(20, rng), rollDie(20, rng)], outcomes, uniform: { n: 2, sides: 20, lowest: 1 } };
 }
 
 function slots(req: VoltAttackRequest): DiceSlot[] {
