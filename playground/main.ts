@@ -12,6 +12,7 @@ import { sampleActors } from "./packs";
 import * as ui from "./ui";
 import { installStyles, loadedStyles, missingStyles } from "./styles";
 import { installImport } from "./import";
+import { morphHTML } from "./morph";
 import "./prose-mirror";
 
 installStyles();
@@ -41,6 +42,9 @@ function initialState(): PlaygroundState {
 const storage = params.has("nostorage") ? null : window.localStorage;
 const store = new Store(initialState, storage);
 if (params.has("fresh")) store.reset();
+// The store writes to localStorage a moment after a change; leaving or reloading the page writes at once.
+addEventListener("pagehide", () => store.flush());
+document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && store.flush());
 
 const $ = <T extends HTMLElement>(sel: string) => document.querySelector(sel) as T;
 const els = {
@@ -66,13 +70,34 @@ function toast(text: string, error = false): void {
 const localize = (k: string) => i18n.localize(k);
 const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** Only touches the DOM when the HTML changed (keeps clicks cheap and focus stable). */
+/** Only touches the DOM when the HTML changed, and then only the nodes that differ (keeps clicks cheap and focus stable). */
 const rendered = new WeakMap<Element, string>();
 function setHTML(el: Element, html: string): boolean {
-  if (rendered.get(el) === html) return false;
-  el.innerHTML = html;
+  const previous = rendered.get(el);
+  if (previous === html) return false;
+  if (previous !== undefined) morphHTML(el, html, previous);
+  else el.innerHTML = html;
   rendered.set(el, html);
   return true;
+}
+
+/**
+ * What each view (sheet window, chat card) was last built from. The store copies only the
+ * documents a change touches, so a view whose inputs are all the same objects is still current
+ * and is neither rebuilt nor re-rendered: a wound-box click redraws only that actor's sheet
+ * (and the cards that name the actor).
+ */
+const viewInputs = new Map<string, unknown[]>();
+function viewCurrent(key: string, inputs: unknown[]): boolean {
+  const old = viewInputs.get(key);
+  if (old && old.length === inputs.length && old.every((x, i) => x === inputs[i])) return true;
+  viewInputs.set(key, inputs);
+  return false;
+}
+/** Forgets what a view was built from and what it shows, so the next render rebuilds it and resets its form. */
+function invalidateView(key: string, el: Element | null): void {
+  viewInputs.delete(key);
+  if (el) rendered.delete(el);
 }
 
 /** Selector that finds "the same" element after a re-render, for focus restoring. */
@@ -118,10 +143,26 @@ function renderToolbar(s: PlaygroundState): void {
   els.dice.textContent = `Dice: ${dice.label}${extra}.`;
 }
 
+/** What a sheet window reads: its actor (items are inside it), the world, the theme, its tab and the targeted actors (odds). */
+function windowInputs(key: string, s: PlaygroundState): unknown[] {
+  const actor = s.actors.find((a) => a._id === key.split("/")[0]);
+  return [actor, s.settings, s.theme, s.user, ui.activeTabs.get(key), s.targets, ...s.targets.map((id) => s.actors.find((a) => a._id === id))];
+}
+
 function renderSheets(s: PlaygroundState): void {
-  const views = s.open.map((key) => ({ key, view: ui.renderWindow(key, s) })).filter((w) => w.view !== null);
+  const views = s.open
+    .map((key) => {
+      const win = els.sheets.querySelector<HTMLElement>(`:scope > .pg-window[data-pg-doc="${CSS.escape(key)}"]`);
+      const current = win !== null && viewCurrent(`window:${key}`, windowInputs(key, s));
+      if (!current) viewInputs.set(`window:${key}`, windowInputs(key, s));
+      return { key, view: current ? ("current" as const) : ui.renderWindow(key, s) };
+    })
+    .filter((w) => w.view !== null);
   const keys = views.map((w) => w.key);
-  for (const w of [...els.sheets.querySelectorAll<HTMLElement>(":scope > .pg-window")]) if (!keys.includes(w.dataset.pgDoc ?? "")) w.remove();
+  for (const w of [...els.sheets.querySelectorAll<HTMLElement>(":scope > .pg-window")]) if (!keys.includes(w.dataset.pgDoc ?? "")) {
+    viewInputs.delete(`window:${w.dataset.pgDoc}`);
+    w.remove();
+  }
   views.forEach(({ key, view }, i) => {
     let win = els.sheets.querySelector<HTMLElement>(`:scope > .pg-window[data-pg-doc="${CSS.escape(key)}"]`);
     if (!win) {
@@ -133,20 +174,38 @@ function renderSheets(s: PlaygroundState): void {
       els.sheets.append(win);
     }
     if (els.sheets.children[i] !== win) els.sheets.insertBefore(win, els.sheets.children[i]);
-    const cls = ["pg-window", ...view!.classes].join(" ");
+    if (view === "current" || view === null) return;
+    const cls = ["pg-window", ...view.classes].join(" ");
     if (win.className !== cls) win.className = cls;
     const title = win.querySelector(".window-title")!;
-    if (title.textContent !== view!.title) title.textContent = view!.title;
-    win.setAttribute("aria-label", view!.title);
-    setHTML(win.querySelector(".window-content")!, view!.html);
+    if (title.textContent !== view.title) title.textContent = view.title;
+    win.setAttribute("aria-label", view.title);
+    setHTML(win.querySelector(".window-content")!, view.html);
   });
 }
 
+/** What a card reads: the message, the world, the viewer and the live actors it names (names, wound logs). */
+function cardInputs(m: PlaygroundState["messages"][number], s: PlaygroundState): unknown[] {
+  const sys = m.system as { attackerId?: unknown; targets?: { actorId?: unknown }[] };
+  const named = [sys.attackerId, ...(Array.isArray(sys.targets) ? sys.targets.map((t) => t?.actorId) : [])];
+  return [m, s.settings, s.user, ...named.map((id) => s.actors.find((a) => a._id === id))];
+}
+
 function renderChat(s: PlaygroundState): void {
-  const ids = s.messages.map((m) => m._id);
-  for (const li of [...els.chat.querySelectorAll<HTMLElement>(":scope > li")]) if (!ids.includes(li.dataset.pgDoc ?? "")) li.remove();
+  const ids = new Set(s.messages.map((m) => m._id));
+  const lis = new Map<string, HTMLElement>();
+  for (const li of [...els.chat.querySelectorAll<HTMLElement>(":scope > li")]) {
+    const id = li.dataset.pgDoc ?? "";
+    if (ids.has(id)) lis.set(id, li);
+    else {
+      viewInputs.delete(`card:${id}`);
+      li.remove();
+    }
+  }
   s.messages.forEach((m, i) => {
-    let li = els.chat.querySelector<HTMLElement>(`:scope > li[data-pg-doc="${CSS.escape(m._id)}"]`);
+    let li = lis.get(m._id);
+    if (li && els.chat.children[i] === li && viewCurrent(`card:${m._id}`, cardInputs(m, s))) return;
+    viewInputs.set(`card:${m._id}`, cardInputs(m, s));
     if (!li) {
       li = document.createElement("li");
       li.className = "chat-message message";
@@ -189,7 +248,7 @@ els.preset.addEventListener("change", () => {
     d.settings = { ...d.settings, preset };
   });
 });
-els.theme.addEventListener("change", () => store.update((d) => void (d.theme = els.theme.value === "dark" ? "dark" : "light")));
+els.theme.addEventListener("change", () => store.updateDocs({}, (d) => void (d.theme = els.theme.value === "dark" ? "dark" : "light")));
 els.reset.addEventListener("click", () => {
   store.reset();
   toast("Reset to the pack's sample characters.");
@@ -198,7 +257,7 @@ els.actors.addEventListener("click", (ev) => {
   const b = (ev.target as HTMLElement).closest<HTMLElement>("[data-pg-open]");
   if (!b) return;
   const id = b.dataset.pgOpen!;
-  store.update((d) => {
+  store.updateDocs({}, (d) => {
     d.open = d.open.includes(id) ? d.open.filter((x) => x !== id) : [...d.open, id];
   });
 });
@@ -206,13 +265,13 @@ els.actors.addEventListener("change", (ev) => {
   const cb = (ev.target as HTMLElement).closest<HTMLInputElement>("[data-pg-target]");
   if (!cb) return;
   const id = cb.dataset.pgTarget!;
-  store.update((d) => {
+  store.updateDocs({}, (d) => {
     d.targets = cb.checked ? [...new Set([...d.targets, id])] : d.targets.filter((x) => x !== id);
   });
 });
 els.sheets.addEventListener("click", (ev) => {
   const b = (ev.target as HTMLElement).closest<HTMLElement>("[data-pg-close]");
-  if (b) store.update((d) => void (d.open = d.open.filter((x) => x !== b.dataset.pgClose)));
+  if (b) store.updateDocs({}, (d) => void (d.open = d.open.filter((x) => x !== b.dataset.pgClose)));
 });
 
 // ─── System events: data-action clicks and form changes, as ApplicationV2 delegates them ──
@@ -234,8 +293,7 @@ function run(f: () => void, docKey?: string, actorId = docKey): void {
     console.warn("[playground]", err);
     // As the Foundry sheet does after a refused edit: render again, so the form shows the stored value.
     if (docKey) {
-      const win = els.sheets.querySelector<HTMLElement>(`:scope > .pg-window[data-pg-doc="${CSS.escape(docKey)}"] .window-content`);
-      if (win) rendered.delete(win);
+      invalidateView(`window:${docKey}`, els.sheets.querySelector<HTMLElement>(`:scope > .pg-window[data-pg-doc="${CSS.escape(docKey)}"] .window-content`));
       render();
     }
   }
@@ -394,6 +452,8 @@ window.__playground = {
   state: () => store.snapshot(),
   reset: () => store.reset(),
   render,
+  /** The DOM morph the host redraws with (tests check it against a fresh parse). */
+  morphHTML,
   lastRenderMs: () => lastRenderMs,
   missingKeys: () => [...missingKeys],
   templates: templatePaths,

@@ -46,9 +46,13 @@ export const missingPieces: string[] = [...Object.values(TEMPLATES).filter((p) =
 
 // ─── World, user, ladder ────────────────────────────────────────────────────────────────
 
+/** The world rules, read once per settings object (the store replaces it when a setting changes). */
+const rulesCache = new WeakMap<object, WorldRules>();
 export function rulesOf(s: PlaygroundState): WorldRules {
-  const rules = worldRulesFrom((k) => s.settings[k]);
-  setLadder(() => ladderOf(rules, ladderNames()));
+  let rules = rulesCache.get(s.settings);
+  if (!rules) rulesCache.set(s.settings, (rules = worldRulesFrom((k) => s.settings[k])));
+  const r = rules;
+  setLadder(() => ladderOf(r, ladderNames()));
   return rules;
 }
 
@@ -207,7 +211,7 @@ export function readDialog(store: Store, form: HTMLFormElement): Situation {
 
 /** Remembers the dialog's choices for the next attack (and for Shift-click). */
 export function rememberSituation(store: Store, situation: Situation): void {
-  store.update((d) => void (d.attackSituation = structuredClone(situation)));
+  store.updateDocs({}, (d) => void (d.attackSituation = structuredClone(situation)));
 }
 
 // ─── Updates: Foundry's update semantics ─────────────────────────────────────────────────
@@ -232,14 +236,14 @@ export function mergeUpdate(target: object, update: object): void {
 }
 
 function updateActor(store: Store, id: string, update: object): void {
-  store.update((d) => {
+  store.updateDocs({ actors: [id] }, (d) => {
     const a = d.actors.find((x) => x._id === id);
     if (a) mergeUpdate(a, update);
   });
 }
 
 function postMessage(store: Store, type: string, system: unknown, alias: string): void {
-  store.update((d) => {
+  store.updateDocs({}, (d) => {
     d.messages.push({ _id: newId(), type, system: structuredClone(system) as Record<string, unknown>, speaker: { alias }, timestamp: Date.now() });
   });
 }
@@ -350,13 +354,13 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
         const make = ITEM_DEFAULTS[type];
         if (!make) throw new Error(`unknown item type ${type}`);
         const name = i18n.format("DOCUMENT.New", { type: i18n.localize(`TYPES.Item.${type}`) });
-        return store.update((d) => {
+        return store.updateDocs({ actors: [actor._id] }, (d) => {
           d.actors.find((x) => x._id === actor._id)?.items?.push({ _id: newId(), name: name === "DOCUMENT.New" ? `New ${type}` : name, type, system: make() as unknown as Record<string, unknown> });
         });
       }
       case "deleteItem": {
         const id = itemIdOf(el);
-        return store.update((d) => {
+        return store.updateDocs({ actors: [actor._id] }, (d) => {
           const x = d.actors.find((y) => y._id === actor._id);
           if (x) x.items = (x.items ?? []).filter((i) => i._id !== id);
           d.open = d.open.filter((k) => k !== `${actor._id}/${id}`);
@@ -364,14 +368,14 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       }
       case "toggleEquipped": {
         const id = itemIdOf(el);
-        return store.update((d) => {
+        return store.updateDocs({ actors: [actor._id] }, (d) => {
           const it = d.actors.find((y) => y._id === actor._id)?.items?.find((i) => i._id === id);
           if (it && typeof it.system.equipped === "boolean") it.system.equipped = !it.system.equipped;
         });
       }
       case "editItem": {
         const key = `${actor._id}/${itemIdOf(el)}`;
-        return store.update((d) => void (d.open.includes(key) || d.open.push(key)));
+        return store.updateDocs({}, (d) => void (d.open.includes(key) || (d.open = [...d.open, key])));
       }
       case "editImage":
         throw new Error("Foundry's file picker is not part of the playground.");
@@ -393,7 +397,7 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       if (!ta) continue;
       // With the card's id, as the single Apply: the target's wound log records it (what the card reads as applied).
       const r = actions.applyDamage(current, asActor(ta), user, rules, { messageId: msg._id });
-      store.update((d) => {
+      store.updateDocs({ actors: [t.actorId], messages: [msg._id] }, (d) => {
         const a = d.actors.find((x) => x._id === t.actorId);
         if (a) mergeUpdate(a, r.actorUpdate);
         const m = d.messages.find((x) => x._id === msg._id);
@@ -408,13 +412,13 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
   if (!targetActor) throw new Error(`the target ${targetId} is not in this world`);
   const ta = asActor(targetActor);
   const setCard = (u: { system: unknown }) =>
-    store.update((d) => {
+    store.updateDocs({ messages: [msg._id] }, (d) => {
       const m = d.messages.find((x) => x._id === msg._id);
       if (m) mergeUpdate(m, u);
     });
   // Apply and Undo write the target actor and the card in one store update.
   const setBoth = (r: { actorUpdate: object; cardUpdate: { system: unknown } }) =>
-    store.update((d) => {
+    store.updateDocs({ actors: [targetId], messages: [msg._id] }, (d) => {
       const a = d.actors.find((x) => x._id === targetId);
       if (a) mergeUpdate(a, r.actorUpdate);
       const m = d.messages.find((x) => x._id === msg._id);
@@ -445,7 +449,7 @@ export function submitField(store: Store, key: string, input: HTMLInputElement |
   const raw = input instanceof HTMLInputElement && input.type === "checkbox" ? input.checked : input.value;
   if (itemId) {
     const path = input.name.split(".");
-    return store.update((d) => {
+    return store.updateDocs({ actors: [actorId] }, (d) => {
       const it = d.actors.find((x) => x._id === actorId)?.items?.find((i) => i._id === itemId) as Record<string, unknown> | undefined;
       if (!it) return;
       let o = it;
@@ -453,10 +457,10 @@ export function submitField(store: Store, key: string, input: HTMLInputElement |
       const key = path[path.length - 1];
       // Like a data model's field cleaning: a number stays a number (number inputs, numeric selects).
       const n = Number(raw);
-      o[key] = typeof o[key] === "number" && typeof raw === "string" && raw.trim() !== "" && Number.isFinite(n) ? n : raw;
+      o[key] = (typeof o[key] === "number" || input.type === "number") && typeof raw === "string" && raw.trim() !== "" && Number.isFinite(n) ? n : raw;
     });
   }
-  if (input.name === "name") return store.update((d) => void (d.actors.find((x) => x._id === actorId)!.name = String(raw)));
+  if (input.name === "name") return store.updateDocs({ actors: [actorId] }, (d) => void (d.actors.find((x) => x._id === actorId)!.name = String(raw)));
   if (!input.name.startsWith("system.")) return;
   const u = actions.setActorField(asActor(actor), input.name.slice("system.".length), raw, userOf(store.state));
   updateActor(store, actorId, u);

@@ -18,7 +18,8 @@ import { fileURLToPath } from "node:url";
 import { isRulesError, RulesError } from "../rules/errors";
 import { PRESETS, type PresetId } from "../rules/pipeline";
 import { defaultWorldRules } from "../system/data";
-import { convertFudgeRpgFiles, reportText } from "../system/import-fudge-rpg";
+import { convertFudgeRpgFiles, importErrorText, reportText } from "../system/import-fudge-rpg";
+import { cliError, withSentence } from "./error-sentence";
 
 export const CONVERT_FUDGE_RPG = "convert-fudge-rpg";
 export const CONVERT_FUDGE_RPG_USAGE = `       fudge-rules ${CONVERT_FUDGE_RPG} [--preset fudge|miniatures|fate|volt] [--out-dir DIR] [actor.json …]
@@ -59,7 +60,8 @@ export async function convertFudgeRpgCommand(argv: string[], readStdin: () => Pr
     const outcome = convertFudgeRpgFiles(inputs, { rules: { ...defaultWorldRules(), preset: args.preset } });
     if (outcome.errors.length) {
       // All or nothing: every bad file is named, nothing is written.
-      for (const { file, error } of outcome.errors) say(JSON.stringify({ ...error.toJSON(), file }));
+      // Each error as the importer words it (the file, the part of the export, what to do).
+      for (const { file, error } of outcome.errors) say(JSON.stringify({ ...withSentence(error.toJSON(), importErrorText(error, file, (k) => en[k] ?? k)), file }));
       return 2;
     }
     const results = outcome.converted;
@@ -74,8 +76,10 @@ export async function convertFudgeRpgCommand(argv: string[], readStdin: () => Pr
     } else process.stdout.write(`${JSON.stringify(results[0].result.actor, null, 2)}\n`);
     return 0;
   } catch (e) {
-    if (isRulesError(e)) say(JSON.stringify(e.toJSON()));
-    else if ((e as NodeJS.ErrnoException).code === "ENOENT") say(JSON.stringify({ error: `no such file: ${(e as NodeJS.ErrnoException).path}`, field: "file", key: "FUDGE.Error.NoFile" }));
+    // A bad option reads as a sentence that points to --help; a missing file names it.
+    if (isRulesError(e) && e.key.startsWith("FUDGE.Import.Error.")) say(JSON.stringify(withSentence(e.toJSON(), importErrorText(e, "", (k) => en[k] ?? k))));
+    else if (isRulesError(e)) say(JSON.stringify(cliError(e.toJSON(), "Run fudge-rules --help for the options.")));
+    else if ((e as NodeJS.ErrnoException).code === "ENOENT") say(JSON.stringify(cliError({ error: `no such file: ${(e as NodeJS.ErrnoException).path}`, field: "file", key: "FUDGE.Error.NoFile" })));
     else throw e;
     return 2;
   }

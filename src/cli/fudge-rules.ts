@@ -14,6 +14,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { isRulesError, RulesError } from "../rules/errors";
 import { budget, CLI_BUDGET } from "./budget";
+import { cliError, type ErrorJson } from "./error-sentence";
 import type { RunOutcome } from "./run";
 
 export type { RunOutcome } from "./run";
@@ -53,8 +54,8 @@ export async function main(argv: string[], runner: Runner = inProcess): Promise<
   }
   // Import from the fudge-rpg system (src/cli/convert-fudge-rpg.ts): its own arguments and output.
   if (command === "convert-fudge-rpg") return (await import("./convert-fudge-rpg")).convertFudgeRpgCommand(argv.slice(1), readStdin);
-  const fail = (e: { error: string; field: string; key: string; params?: unknown }): number => {
-    process.stderr.write(`${JSON.stringify(e)}\n`);
+  const fail = (e: ErrorJson): number => {
+    process.stderr.write(`${JSON.stringify(cliError(e))}\n`);
     return 2;
   };
   let text: string;

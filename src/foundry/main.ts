@@ -17,7 +17,7 @@ import { registerQueries } from "./queries";
 import { ACTOR_TYPES, ITEM_TYPES, SYSTEM_ID } from "./registry";
 import { applyInitiative, registerSettings } from "./settings";
 import { CharacterSheet, FudgeActorSheet, MiniatureSheet, NpcSheet } from "./sheets/actor-sheet";
-import { onRenderTokenHUD, tableApi } from "./table-api";
+import { onCombatTrackerContextOptions, onRenderTokenHUD, tableApi } from "./table-api";
 import { fudgeTokenClass } from "./token";
 import { ITEM_SHEETS } from "./sheets/item-sheet";
 import { registerStatusEffects, syncStatuses } from "./statuses";
@@ -79,6 +79,10 @@ Hooks.once("ready", () => {
 });
 
 Hooks.on("renderTokenHUD" as never, ((hud: never, html: HTMLElement) => onRenderTokenHUD(hud, html)) as never);
+// The duel forecast on a combatant's menu: v13 fires get<Class>ContextOptions for the tracker's class
+// chain; core's JSDoc names getCombatantContextOptions, so both are heard (the entries go in once).
+for (const hook of ["getCombatTrackerContextOptions", "getCombatantContextOptions"])
+  Hooks.on(hook as never, ((app: never, entries: unknown[]) => onCombatTrackerContextOptions(app, entries)) as never);
 // The Attack tooltips give the odds against the user's targets: refresh this user's open sheets.
 Hooks.on("targetToken" as never, ((user: { id: string }) => {
   if (user.id !== game.user?.id) return;

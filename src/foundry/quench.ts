@@ -240,6 +240,7 @@ export function registerQuenchBatches(quench: QuenchLike): void {
     ({ it, before, after, assert }) => {
       const s = new Scratch();
       const actors: Actor.Implementation[] = [];
+      let combat: Combat.Implementation | null = null;
       before(async () => {
         await s.setPreset("fudge");
         actors.push(await s.actorFromPack("characters", "Leroy"), await s.actorFromPack("characters", "Theodora"));
@@ -247,7 +248,7 @@ export function registerQuenchBatches(quench: QuenchLike): void {
       after(() => s.cleanup());
       it("initiative rolls from the tracker with the preset's formula", async () => {
         const scene = s.track((await Scene.create({ name: `${PREFIX}Fudge Combat & Wounds`, tokens: actors.map((a, i) => ({ name: a.name, actorId: a.id, x: 100 * i, y: 0 })) } as never)) as Scene.Implementation);
-        const combat = s.track((await Combat.create({ scene: scene.id } as never)) as Combat.Implementation);
+        combat = s.track((await Combat.create({ scene: scene.id } as never)) as Combat.Implementation);
         await combat.createEmbeddedDocuments("Combatant", scene.tokens.contents.map((t) => ({ tokenId: t.id, sceneId: scene.id, actorId: t.actorId })) as never);
         const before = game.messages!.size;
         await combat.rollAll();
@@ -255,8 +256,28 @@ export function registerQuenchBatches(quench: QuenchLike): void {
         assert.equal(game.messages!.size - before, actors.length, "one roll message each");
         for (const m of game.messages!.contents.slice(before)) s.track(m);
       });
+      it("a combatant's menu in the combat tracker shows the duel forecast against the current combatant", async () => {
+        assert.ok(combat, "the combat of the test above");
+        const c = combat!;
+        if (!c.started) await c.startCombat();
+        // As the tracker builds its combatant menu (get<Class>ContextOptions), with this combat viewed.
+        const entries: Record<string, unknown>[] = [];
+        (Hooks as unknown as { callAll(hook: string, ...args: unknown[]): boolean }).callAll("getCombatTrackerContextOptions", { viewed: c }, entries);
+        const entry = entries.find((e) => (e.name ?? e.label) === "FUDGE.Forecast.AgainstCurrent");
+        assert.ok(entry, "the forecast entry is in the menu");
+        const other = c.turns.find((x) => x.id !== c.combatant?.id);
+        assert.ok(other, "a second combatant");
+        const li = document.createElement("li");
+        li.dataset.combatantId = other!.id!;
+        const v14 = (game.release?.generation ?? 13) >= 14;
+        const visible = (v14 ? entry!.visible : entry!.condition) as (li: HTMLElement) => boolean;
+        assert.ok(visible(li), "shown to the GM on the other combatant's row");
+        const lines = (v14 ? (entry!.onClick as (e: Event, li: HTMLElement) => string[])(new Event("click"), li) : (entry!.callback as (li: HTMLElement) => string[])(li)) ?? [];
+        assert.equal(lines.length, 1, "one forecast");
+        assert.ok(lines[0].startsWith(`${foundry.utils.escapeHTML(other!.actor!.name)} vs `), lines[0]);
+      });
     },
-    { displayName: "Fudge Combat & Wounds: initiative" },
+    { displayName: "Fudge Combat & Wounds: initiative and the tracker's duel forecast" },
   );
 
   quench.registerBatch(

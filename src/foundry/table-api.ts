@@ -1,7 +1,8 @@
 /**
  * The odds and the duel forecast at the table: `game.system.api` (resolve, odds, forecast) for
- * macros and modules, and a Token HUD button that shows the GM (and players, by setting) the
- * duel forecast between the token and each of the user's targets. Everything is computed by the rules core from live
+ * macros and modules, and a Token HUD button and combat-tracker menu entries that show the GM (and
+ * players, by setting) the duel forecast between a combatant and its opponents (the user's
+ * targets, or the combatant whose turn it is). Everything is computed by the rules core from live
  * documents (src/system/attack-dialog.ts); nothing here is stored or trusted from a player.
  */
 import { exactOdds } from "../rules/odds";
@@ -40,12 +41,26 @@ export const tableApi = {
   },
 };
 
-/** The duel forecast between a token's actor and each of the user's targets, as a notification. */
-function showForecast(actor: Actor.Implementation): void {
-  const targets = [...((game.user?.targets ?? []) as Iterable<{ actor: Actor.Implementation | null }>)].map((t) => t.actor).filter((x): x is Actor.Implementation => !!x && x !== actor);
-  if (!targets.length) return void ui.notifications!.info(game.i18n!.localize("FUDGE.Forecast.NeedTarget"));
+/** Who sees the duel forecast: the GM always, players when the world allows it (setting forecastForPlayers). */
+export const mayForecast = (): boolean => !!game.user?.isGM || worldRules().forecastForPlayers;
+
+/** The actors of the user's targeted tokens, other than `actor`. */
+function targetedActors(actor: Actor.Implementation): Actor.Implementation[] {
+  return [...((game.user?.targets ?? []) as Iterable<{ actor: Actor.Implementation | null }>)].map((t) => t.actor).filter((x): x is Actor.Implementation => !!x && x !== actor);
+}
+
+/**
+ * The duel forecast between `actor` and each opponent, one notification each (the Token HUD and
+ * the combat tracker both show it this way). Returns the sentences shown.
+ */
+export function showForecast(actor: Actor.Implementation, opponents: Actor.Implementation[] = targetedActors(actor)): string[] {
+  if (!opponents.length) {
+    ui.notifications!.info(game.i18n!.localize("FUDGE.Forecast.NeedTarget"));
+    return [];
+  }
   const rules = worldRules();
-  for (const t of targets) {
+  const shown: string[] = [];
+  for (const t of opponents) {
     const f = forecastView(plainActor(actor), plainActor(t), rules);
     if (f.error) {
       reportError(Object.assign(new Error(f.error.key), f.error));
@@ -60,7 +75,58 @@ function showForecast(actor: Actor.Implementation): void {
       stalemate: f.stalemateText,
     });
     ui.notifications!.info(text, { permanent: true } as never);
+    shown.push(text);
   }
+  return shown;
+}
+
+// ─── Combat tracker: "Duel forecast" on a combatant's context menu ─────────────────────
+
+type CombatantLike = { id?: string | null; actor?: Actor.Implementation | null };
+/** The parts of v13's CombatTracker the entries read: the combat it shows. */
+export interface TrackerLike {
+  viewed?: { combatants: { get(id: string): CombatantLike | undefined }; combatant?: CombatantLike | null } | null;
+}
+
+/** Marks our entries, so that a second hook name firing for the same menu adds nothing twice. */
+const FORECAST_ENTRY = "fudgeForecast";
+
+/**
+ * Adds "Duel forecast against the combatant whose turn it is" and "… against your targets" to a
+ * combatant's menu (v13: `getCombatTrackerContextOptions`, fired by the tracker's
+ * `_createContextMenu` for each class of its inheritance chain). The menu is built once, so each
+ * entry decides when it is shown (GM, or players by setting; a combatant with an actor; an
+ * opponent) and finds its combatant from the row (`li.dataset.combatantId`). v13 reads
+ * {name, icon, condition, callback(li)}; v14 {label, icon, visible, onClick(event, li)}.
+ */
+export function onCombatTrackerContextOptions(app: TrackerLike, entries: unknown[]): void {
+  if (!Array.isArray(entries) || entries.some((e) => (e as Record<string, unknown>)?.[FORECAST_ENTRY])) return;
+  const combatantOf = (li: HTMLElement) => app.viewed?.combatants.get(li.dataset.combatantId ?? "");
+  const actorOf = (li: HTMLElement) => combatantOf(li)?.actor ?? null;
+  /** The actor of the combatant whose turn it is, unless that is this row's combatant. */
+  const current = (li: HTMLElement) => {
+    const turn = app.viewed?.combatant;
+    const mine = combatantOf(li);
+    return turn && mine && turn.id !== mine.id ? (turn.actor ?? null) : null;
+  };
+  const v14 = (game.release?.generation ?? 13) >= 14;
+  const entry = (key: string, opponents: (li: HTMLElement, actor: Actor.Implementation) => Actor.Implementation[]) => {
+    const visible = (li: HTMLElement) => {
+      const actor = actorOf(li);
+      return mayForecast() && !!actor && opponents(li, actor).length > 0;
+    };
+    const run = (li: HTMLElement) => {
+      const actor = actorOf(li);
+      return actor ? showForecast(actor, opponents(li, actor)) : [];
+    };
+    return v14
+      ? { [FORECAST_ENTRY]: true, label: key, icon: "fa-solid fa-scale-balanced", visible, onClick: (_e: Event, li: HTMLElement) => run(li) }
+      : { [FORECAST_ENTRY]: true, name: key, icon: '<i class="fa-solid fa-scale-balanced"></i>', condition: visible, callback: run };
+  };
+  entries.push(
+    entry("FUDGE.Forecast.AgainstCurrent", (li, actor) => [current(li)].filter((x): x is Actor.Implementation => !!x && x !== actor)),
+    entry("FUDGE.Forecast.AgainstTargets", (_li, actor) => targetedActors(actor)),
+  );
 }
 
 /**
@@ -130,5 +196,5 @@ export function onRenderTokenHUD(hud: { object?: { actor?: Actor.Implementation 
         else toggle.after(woundPanel(actor));
       }),
     );
-  if (game.user?.isGM || worldRules().forecastForPlayers) col.append(hudButton("fudge-forecast", "fa-scale-balanced", "FUDGE.Forecast.Button", () => showForecast(actor)));
+  if (mayForecast()) col.append(hudButton("fudge-forecast", "fa-scale-balanced", "FUDGE.Forecast.Button", () => showForecast(actor)));
 }

@@ -22,15 +22,21 @@ export interface SituationField {
   labelKey: string;
   hintKey: string;
   value: string | number;
+  /** Number fields: the range the form accepts (the range the GM's client accepts on a card, src/system/integrity.ts). */
+  min: number;
+  max: number;
   checked: boolean;
   choices: { value: string; labelKey: string; selected: boolean }[];
 }
 
 interface FieldSpec {
   type: SituationField["type"];
-  /** Offered only for ranged weapons / stun-capable weapons. */
-  only?: "ranged" | "stun";
+  /** Offered only for ranged weapons / stun-capable weapons / stun-capable weapons when the world allows head blows. */
+  only?: "ranged" | "stun" | "headBlow";
   choices?: string[];
+  /** Number fields: accepted range (default ±10, a situational modifier's). */
+  min?: number;
+  max?: number;
 }
 
 /** The options each preset's attack takes (combatant.ts SITUATION_FIELDS), as form fields. */
@@ -41,14 +47,16 @@ const FIELDS: Record<PresetId, Record<string, FieldSpec>> = {
     allOutAttack: { type: "checkbox" },
     allOutDefense: { type: "checkbox" },
     stun: { type: "checkbox", only: "stun" },
+    // Fudge §4.62 GM option (headBlowKnockout): a Good stun blow to the head knocks out.
+    headBlow: { type: "checkbox", only: "headBlow" },
     pullPunch: { type: "select", choices: ["", "scratch", "hurt", "veryHurt", "incapacitated"] },
   },
   fate: { modifier: { type: "number" }, defenseModifier: { type: "number" } },
-  volt: { modifier: { type: "number" }, distance: { type: "number", only: "ranged" } },
+  volt: { modifier: { type: "number" }, distance: { type: "number", only: "ranged", min: 0, max: 999 } },
   miniatures: {
     modifier: { type: "number" },
-    gangUp: { type: "number" },
-    rangeInches: { type: "number", only: "ranged" },
+    gangUp: { type: "number", min: 0, max: 8 },
+    rangeInches: { type: "number", only: "ranged", min: 0, max: 999 },
     cover: { type: "checkbox", only: "ranged" },
     friendShootsIntoMelee: { type: "checkbox", only: "ranged" },
     inContact: { type: "checkbox", only: "ranged" },
@@ -62,11 +70,19 @@ type WeaponLike = Pick<ItemDoc<"weapon">, "system"> | null;
 const isRanged = (w: WeaponLike) => !!(w?.system as { ranged?: boolean } | undefined)?.ranged;
 const isStun = (w: WeaponLike) => !!(w?.system as { stunCapable?: boolean } | undefined)?.stunCapable;
 
-/** The preset's situational options for this weapon, filled from the user's last choice. */
-export function situationFields(preset: PresetId, weapon: WeaponLike, last: Situation = {}): SituationField[] {
+/** Whether the world's options and this weapon allow a field. */
+function offered(only: FieldSpec["only"], weapon: WeaponLike, rules?: Pick<WorldRules, "fudge">): boolean {
+  if (only === "ranged") return isRanged(weapon);
+  if (only === "stun") return isStun(weapon);
+  if (only === "headBlow") return isStun(weapon) && !!rules?.fudge?.headBlowKnockout;
+  return true;
+}
+
+/** The preset's situational options for this weapon (and the world's options), filled from the user's last choice. */
+export function situationFields(preset: PresetId, weapon: WeaponLike, last: Situation = {}, rules?: Pick<WorldRules, "fudge">): SituationField[] {
   const specs = FIELDS[preset] ?? {};
   return Object.entries(specs)
-    .filter(([name, f]) => SITUATION_FIELDS[preset].includes(name) && (!f.only || (f.only === "ranged" ? isRanged(weapon) : isStun(weapon))))
+    .filter(([name, f]) => SITUATION_FIELDS[preset].includes(name) && offered(f.only, weapon, rules))
     .map(([name, f]) => {
       const v = last[name];
       return {
@@ -75,15 +91,21 @@ export function situationFields(preset: PresetId, weapon: WeaponLike, last: Situ
         labelKey: `FUDGE.Situation.${name}`,
         hintKey: `FUDGE.Attack.Hint.${name}`,
         value: f.type === "number" ? (typeof v === "number" ? v : 0) : typeof v === "string" ? v : "",
+        min: f.min ?? -MODIFIER_RANGE,
+        max: f.max ?? MODIFIER_RANGE,
         checked: v === true,
         choices: (f.choices ?? []).map((c) => ({ value: c, labelKey: c ? (FUDGE_LEVELS.includes(c) ? `FUDGE.Wound.${c}` : c) : "FUDGE.Attack.NoPull", selected: v === c })),
       };
     });
 }
 
+/** A situational modifier's range in the dialog, as the GM's client accepts it on a card (integrity.ts). */
+const MODIFIER_RANGE = 10;
+
 /**
  * A submitted (or changed) dialog form → the attack's Situation. Values are claims from a form:
- * numbers must be whole and within ±30, anything else is dropped; only the preset's fields count.
+ * numbers must be whole and within the field's range (±10 for modifiers), anything else is
+ * dropped; only the preset's fields count.
  */
 export function readSituation(preset: PresetId, form: Iterable<[string, unknown]>): Situation {
   const specs = FIELDS[preset] ?? {};
@@ -96,7 +118,7 @@ export function readSituation(preset: PresetId, form: Iterable<[string, unknown]
     } else if (f.type === "number") {
       const n = Number(raw);
       if (typeof raw === "string" && raw.trim() === "") continue;
-      if (Number.isInteger(n) && Math.abs(n) <= 30 && n !== 0) out[name] = n;
+      if (Number.isInteger(n) && n >= (f.min ?? -MODIFIER_RANGE) && n <= (f.max ?? MODIFIER_RANGE) && n !== 0) out[name] = n;
     } else if (typeof raw === "string" && raw && (f.choices ?? []).includes(raw)) out[name] = raw;
   }
   return out;
@@ -195,7 +217,7 @@ export function attackDialogContext(
     preset: rules.preset,
     attackerName: attacker.name,
     weaponName: weapon?.name ?? "",
-    fields: situationFields(rules.preset, weapon, situation),
+    fields: situationFields(rules.preset, weapon, situation, rules),
     odds: targets.map((t) => attackOdds(attacker, weapon, t, rules, situation)),
     cssClass: `fudge-wounds fudge-attack-dialog preset-${rules.preset}`,
   };

@@ -199,6 +199,8 @@ function fudgeWeapon(w: ItemDoc<"weapon"> | null) {
     strength: s.strength,
     scaledToAttacker: s.scaledToAttacker,
     heavyBlunt: s.heavyBlunt,
+    // Fudge §4.7; data stored before the field existed has none.
+    magic: s.magic ?? 0,
     scalePiercing: s.scalePiercing,
     ranged: s.ranged,
     stunCapable: s.stunCapable,
@@ -327,7 +329,7 @@ function requireCharacter(actor: ActorDoc, path: string): ActorDoc<"character" |
 
 /** Keeps only the situation fields a preset's request accepts (the fudge preset rejects unknown fields). */
 export const SITUATION_FIELDS: Record<PresetId, readonly string[]> = {
-  fudge: ["modifier", "defenderModifier", "allOutAttack", "allOutDefense", "stun", "pullPunch", "beganRoundIncapacitated", "spendFudgePoint", "gmLevel"],
+  fudge: ["modifier", "defenderModifier", "allOutAttack", "allOutDefense", "stun", "pullPunch", "beganRoundIncapacitated", "spendFudgePoint", "gmLevel", "headBlow"],
   fate: ["modifier", "defenseModifier"],
   volt: ["distance", "modifier"],
   miniatures: ["gangUp", "rangeInches", "cover", "inContact", "helpless", "surprised", "friendShootsIntoMelee", "modifier"],

@@ -118,6 +118,8 @@ export interface WeaponData {
   sharp: boolean;
   /** Maces, flails: armour counts half (Fudge §4.54). */
   heavyBlunt: boolean;
+  /** A magic weapon's bonus to the offensive damage factor (Fudge §4.7 "+1 for Magic"). */
+  magic: number;
   /** "muscle": attacker's Strength counts; "fixed": the weapon's own Strength (guns, crossbows). */
   power: "muscle" | "fixed";
   /** Fixed-power weapon's own Strength. */
@@ -272,6 +274,7 @@ export function defaultWeaponData(): WeaponData {
     size: "medium",
     sharp: false,
     heavyBlunt: false,
+    magic: 0,
     power: "muscle",
     strength: 0,
     statBasis: "strength",

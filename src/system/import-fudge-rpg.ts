@@ -505,9 +505,35 @@ export function reportText(line: ImportReportLine, localize: (key: string) => st
   return fill(localize(line.key), line.params, localize);
 }
 
-/** One import error as text, naming its file. */
+/**
+ * The part of an export an error's field path names, in words ("items.2.name" → "the name of
+ * item 3", "system.wounds.hurt.value" → "the number of marked hurt wounds"), never the path.
+ */
+export function importFieldText(field: string, localize: (key: string) => string = (k) => k): string {
+  const say = (key: string, params: Record<string, string | number> = {}) => fill(localize(`FUDGE.Import.Field.${key}`), params, localize);
+  const parts = field.split(".").filter(Boolean);
+  const last = parts[parts.length - 1] ?? "";
+  if (parts[0] === "items" && parts.length >= 2 && /^\d+$/.test(parts[1])) {
+    const n = Number(parts[1]) + 1;
+    if (parts.length === 2) return say("item", { n });
+    if (parts.length === 3 && (last === "name" || last === "type")) return say(last === "name" ? "itemName" : "itemType", { n });
+    // The nearest named segment: "traits.2.value" → "value".
+    return say("itemField", { n, name: [...parts].reverse().find((p) => !/^\d+$/.test(p)) ?? last });
+  }
+  if (parts[0] === "system" && parts[1] === "wounds") {
+    if (parts.length === 2) return say("wounds");
+    if (parts.length === 3) return say("woundLevel", { level: parts[2] });
+    return say(last === "max" ? "woundBoxes" : "woundMarks", { level: parts[2] });
+  }
+  if (field === "_stats.systemId") return say("systemId");
+  if (parts.length === 1 && ["name", "type", "system", "items"].includes(last)) return say(last);
+  if (parts.length === 0) return say("actor");
+  return say("systemField", { name: last });
+}
+
+/** One import error as a sentence naming its file, the part of the export and what to do. */
 export function importErrorText(error: RulesError, file: string, localize: (key: string) => string = (k) => k): string {
-  return fill(localize(error.key), { ...error.params, file }, localize);
+  return fill(localize(error.key), { ...error.params, file, what: importFieldText(error.field, localize) }, localize);
 }
 
 export interface ImportFileOutcome {

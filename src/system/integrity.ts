@@ -109,12 +109,23 @@ const MODIFIER: SituationSpec = { type: "int", min: -10, max: 10 };
 
 /**
  * What the attack dialog and the table (token positions) put on a card, per preset, with
- * ranges. Anything else (a GM-judgement level, a defender's modifier, a Fudge Point) is not the
- * attacker's to claim and is refused.
+ * ranges — every option the dialog offers (a test checks), or the GM could not apply a card made
+ * through it. The defender's modifier is in the same range as the attacker's own, which moves the
+ * result as far. Anything else (a GM-judgement level, a Fudge Point) is not the attacker's to
+ * claim and is refused.
  */
 export const CLAIMABLE_SITUATION: Record<string, Record<string, SituationSpec>> = {
-  fudge: { modifier: MODIFIER, allOutAttack: { type: "bool" }, allOutDefense: { type: "bool" }, stun: { type: "bool" }, pullPunch: { type: "enum", values: ["scratch", "hurt", "veryHurt", "incapacitated"] } },
-  fate: { modifier: MODIFIER },
+  fudge: {
+    modifier: MODIFIER,
+    defenderModifier: MODIFIER,
+    allOutAttack: { type: "bool" },
+    allOutDefense: { type: "bool" },
+    stun: { type: "bool" },
+    pullPunch: { type: "enum", values: ["scratch", "hurt", "veryHurt", "incapacitated"] },
+    // Fudge §4.62: counts only where the world's option and a stun attack allow it (re-derived).
+    headBlow: { type: "bool" },
+  },
+  fate: { modifier: MODIFIER, defenseModifier: MODIFIER },
   volt: { modifier: MODIFIER, distance: { type: "int", min: 0, max: 10_000 } },
   miniatures: {
     modifier: MODIFIER,
@@ -123,6 +134,8 @@ export const CLAIMABLE_SITUATION: Record<string, Record<string, SituationSpec>> 
     cover: { type: "bool" },
     helpless: { type: "bool" },
     inContact: { type: "bool" },
+    surprised: { type: "bool" },
+    friendShootsIntoMelee: { type: "bool" },
   },
 };
 

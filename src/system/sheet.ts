@@ -571,7 +571,8 @@ export function itemSheetContext(
     editable: opts.editable,
     preset: p,
     cssClass: `fudge-wounds preset-${p} item-${item.type}`,
-    system: item.system,
+    // A weapon stored before `magic` existed shows its bonus as 0 (Fudge §4.7).
+    system: item.type === "weapon" ? { ...item.system, magic: (item.system as WeaponData).magic ?? 0 } : item.system,
     choices: c,
     level: item.type === "skill" ? levelView((item.system as SkillData).level, ladder) : null,
     // Every group stays editable in every preset; the world's own preset's group comes first.

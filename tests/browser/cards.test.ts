@@ -275,9 +275,98 @@ describe("rules menu (the settings template)", () => {
     await dialog.locator('[name="fudge.graze.table.1.min"]').fill("-3");
     await dialog.locator('button[type="submit"]').first().click();
     await page.locator("#pg-toast.visible").waitFor();
-    expect(await page.textContent("#pg-toast")).toBe("Table rows must be in ascending order of their minimum.");
+    expect(await page.textContent("#pg-toast")).toBe("The minimum in row 2 of the graze table must be higher than the minimum in the row above: the rows run from the lowest minimum up.");
     s = await storedState(page);
     expect(s.settings.fudge.graze.table).toEqual([{ min: 0, level: "scratch" }, { min: 4, level: "hurt" }]);
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("missing controls: a weapon's magic bonus and the blow to the head", () => {
+  /** Opens the attack dialog from `attack`, reads its odds (outcome → p) and the fields it offers, and cancels. */
+  async function dialogOf(page: Page, attack: ReturnType<Page["locator"]>) {
+    await attack.click();
+    const dialog = page.locator("dialog[open]");
+    await dialog.waitFor();
+    const odds: Record<string, number> = Object.fromEntries(
+      await dialog.locator("[data-odds] .fudge-odds-segment").evaluateAll((els) => els.map((e) => [e.getAttribute("data-outcome"), Number(e.getAttribute("data-p"))])),
+    );
+    const fields = await dialog.locator("[name]").evaluateAll((els) => els.map((e) => (e as HTMLInputElement).name));
+    return { dialog, odds, fields, cancel: () => dialog.locator('button[type="submit"][value="cancel"]').click() };
+  }
+
+  /** Leroy's first weapon's item sheet (opened from his sheet), with Theodora targeted. */
+  async function leroysWeapon(page: Page) {
+    const leroy = await openSheet(page, "Leroy");
+    await setTarget(page, "Theodora");
+    const attack = leroy.locator('[data-action="attack"]').first();
+    const weaponId = (await attack.getAttribute("data-item-id"))!;
+    await act(page, () => leroy.locator(`[data-action="editItem"][data-item-id="${weaponId}"]`).click());
+    const item = page.locator(`.pg-window[data-pg-doc$="/${weaponId}"]`);
+    await item.waitFor();
+    const weapon = async () => (await storedState(page)).actors.find((a: any) => a.name === "Leroy").items.find((i: any) => i._id === weaponId);
+    return { attack, item, weapon };
+  }
+
+  it("Fudge §4.7: the weapon sheet sets its magic bonus (a number); it changes the damage, not the chance to hit", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
+    const { attack, item, weapon } = await leroysWeapon(page);
+    const magic = item.locator('[name="system.magic"]');
+    expect(await magic.inputValue()).toBe("0");
+    expect(await item.locator('label:has([name="system.magic"])').getAttribute("data-tooltip")).toMatch(/^Fudge §4\.7: /);
+    const before = await dialogOf(page, attack);
+    await before.cancel();
+    await act(page, async () => {
+      await magic.fill("2");
+      await magic.press("Tab");
+    });
+    expect((await weapon()).system.magic).toBe(2);
+    expect(await magic.inputValue()).toBe("2");
+    const after = await dialogOf(page, attack);
+    await after.cancel();
+    expect(after.odds.miss).toBeCloseTo(before.odds.miss, 10);
+    expect(after.odds.standoff).toBeCloseTo(before.odds.standoff, 10);
+    expect(after.odds).not.toEqual(before.odds);
+    // +2 to the offensive damage factor: the worst wound level offered gets likelier.
+    const worst = (o: Record<string, number>) => Object.keys(o).filter((k) => k.startsWith("wound.")).at(-1)!;
+    expect(after.odds[worst(after.odds)]).toBeGreaterThan(before.odds[worst(after.odds)] ?? 0);
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it("Fudge §4.62: Blow to the head is offered only for a stun weapon with the world option on, with its hint; the odds follow it; remembered", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
+    const { attack, item } = await leroysWeapon(page);
+    // Neither option nor stun weapon: no head blow.
+    let d = await dialogOf(page, attack);
+    expect(d.fields).not.toContain("headBlow");
+    await d.cancel();
+    await act(page, () => item.locator('[name="system.stunCapable"]').check());
+    d = await dialogOf(page, attack);
+    expect(d.fields).toContain("stun");
+    expect(d.fields).not.toContain("headBlow");
+    await d.cancel();
+    // The GM option (rules menu, Fudge group).
+    await page.getByTestId("rules").click();
+    await page.locator('dialog[open] [name="fudge.headBlowKnockout"]').check();
+    await act(page, () => page.locator('dialog[open] button[type="submit"]').first().click());
+    expect((await storedState(page)).settings.fudge.headBlowKnockout).toBe(true);
+    d = await dialogOf(page, attack);
+    expect(d.fields).toContain("headBlow");
+    expect(await d.dialog.locator("#fudge-hint-headBlow").textContent()).toBe("Fudge §4.62: with Stun, a Good or better blow to the head knocks out.");
+    const p = (key: string) => page.evaluate((k) => Number(document.querySelector(`dialog[open] [data-odds] [data-outcome="${k}"]`)?.getAttribute("data-p") ?? 0), key);
+    await d.dialog.locator('[name="stun"]').check();
+    const stunOnly = await p("wound.incapacitated");
+    await d.dialog.locator('[name="headBlow"]').check();
+    await page.waitForFunction((b) => Number(document.querySelector('dialog[open] [data-odds] [data-outcome="wound.incapacitated"]')?.getAttribute("data-p") ?? 0) > b, stunOnly);
+    expect(await p("wound.incapacitated")).toBeGreaterThan(stunOnly);
+    await act(page, () => d.dialog.locator('button[type="submit"]').first().click());
+    expect((await storedState(page)).messages.at(-1).system.situation).toEqual({ stun: true, headBlow: true });
+    // Remembered with the other options.
+    d = await dialogOf(page, attack);
+    expect(await d.dialog.locator('[name="headBlow"]').isChecked()).toBe(true);
+    await d.cancel();
     expect(noProblems(problems)).toEqual([]);
     await context.close();
   });

@@ -74,8 +74,9 @@ export async function state(page: Page): Promise<any> {
   return page.evaluate(() => (window as any).__playground.state());
 }
 
-/** What localStorage holds for the playground. */
+/** What localStorage holds for the playground, once the store's deferred write has happened. */
 export async function storedState(page: Page): Promise<any> {
+  await page.waitForFunction(() => !(window as any).__playground.store.writePending);
   return page.evaluate(() => JSON.parse(localStorage.getItem("fudge-wounds-playground:v1") ?? "null"));
 }
 

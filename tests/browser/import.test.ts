@@ -73,7 +73,7 @@ describe("playground: import from Fudge RPG", () => {
     await page.setInputFiles("[data-pg-import-file]", [join(FIX, "brannoc.json"), join(FIX, "partial-no-wounds.json")]);
     const dialog = page.locator("dialog[data-pg-import-dialog]");
     await dialog.waitFor();
-    expect(await dialog.locator("[data-pg-import-error]").textContent()).toContain("partial-no-wounds.json system.wounds: missing");
+    expect(await dialog.locator("[data-pg-import-error]").textContent()).toBe("In partial-no-wounds.json, the wound track is missing. Export the whole actor again from its Fudge RPG world (right-click → Export Data) and import that file.");
     expect((await storedState(page)).actors.length).toBe(before.actors.length);
     expect(await missingKeys(page)).toEqual([]);
     expect(noProblems(problems)).toEqual([]);

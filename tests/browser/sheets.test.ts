@@ -276,6 +276,35 @@ describe("wound track details", () => {
     await context.close();
   });
 
+  it("a box click redraws only what changed, writes localStorage just after, and a reload at once loses nothing", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
+    const leroy = await openSheet(page, "Leroy");
+    await openSheet(page, "Theodora");
+    const { ref } = await pickBox(leroy);
+    // Tag live nodes: a node the click did not change must be the same node afterwards.
+    await page.evaluate(() => {
+      for (const w of document.querySelectorAll<HTMLElement>(".pg-window")) (w.querySelector(".window-content > *") as any).__kept = true;
+      (document.querySelector('.pg-window [data-action="attack"]') as any).__kept = true;
+    });
+    // The click's own work does not write storage (the write follows a moment later): read it in the same task.
+    const sync = await page.evaluate((sel) => {
+      const before = localStorage.getItem("fudge-wounds-playground:v1");
+      (document.querySelector(sel) as HTMLElement).click();
+      return { same: localStorage.getItem("fudge-wounds-playground:v1") === before, pending: (window as any).__playground.store.writePending };
+    }, `.pg-window ${BOX}[data-ref="${ref}"]`);
+    expect(sync).toEqual({ same: true, pending: true });
+    expect(await leroy.locator(`${BOX}[data-ref="${ref}"]`).getAttribute("aria-pressed")).toBe("true");
+    expect(await page.evaluate(() => [...document.querySelectorAll(".pg-window .window-content > *")].map((e) => (e as any).__kept === true))).toEqual([true, true]);
+    expect(await page.evaluate(() => (document.querySelector('.pg-window [data-action="attack"]') as any).__kept === true)).toBe(true);
+    // Reloading right away (the write still pending) keeps the mark: the page writes when it is hidden.
+    await page.reload();
+    await page.waitForSelector("body[data-ready=true]");
+    const again = await openSheet(page, "Leroy");
+    expect(await again.locator(`${BOX}[data-ref="${ref}"]`).getAttribute("aria-pressed")).toBe("true");
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
   it("keeps the marks across a reload (localStorage) and Reset clears them", async () => {
     const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
     let win = await openSheet(page, "Leroy");
@@ -310,6 +339,57 @@ describe("wound track details", () => {
     const overflow = await win.locator(".window-content").evaluate((el) => el.scrollWidth - el.clientWidth);
     expect(overflow).toBeLessThanOrEqual(1);
     await screenshot(win, `sheet-${preset}-${slug(name)}-narrow`);
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("the playground's DOM morph (playground/morph.ts)", () => {
+  it("leaves an element exactly as a fresh parse of the new HTML would, whatever changed, and keeps unchanged nodes", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
+    const cases: [string, string][] = [
+      ["<p>a</p><p>b</p>", "<p>a</p><p>c</p>"],
+      ['<div class="x"><span>1</span> <b>2</b></div>', '<div class="y"><span>1</span> <b>3</b><i>4</i></div>'],
+      ["<ul><li>a</li><li>b</li><li>c</li></ul>", "<ul><li>a</li><li>c</li></ul>"],
+      ["<table><tr><td>1</td></tr></table>", "<table><tr><td>2</td></tr></table>"],
+      ['<p data-tooltip="a &gt; b">x</p><!-- c --><p>y</p>', '<p data-tooltip="a > b">x</p><!-- d --><p>z</p>'],
+      ["<fudge-test-note><p>n</p></fudge-test-note><p>q</p>", "<fudge-test-note><p>m</p></fudge-test-note><p>q</p>"],
+      ["<p>a<p>b</p>", "<p>a<p>c</p>"],
+      ["text only", "text &amp; more"],
+      ["<div><input value=\"1\"><br><img alt=\"\"></div>", "<div><input value=\"2\"><br><img alt=\"i\"></div>"],
+    ];
+    const results = await page.evaluate((cases) => {
+      const morph = (window as any).__playground.morphHTML as (el: Element, html: string, previous?: string) => void;
+      return cases.map(([a, b]) => {
+        const el = document.createElement("div");
+        el.innerHTML = a;
+        document.body.append(el);
+        const first = el.firstChild;
+        morph(el, b, a);
+        const fresh = document.createElement("div");
+        fresh.innerHTML = b;
+        const out = { same: el.innerHTML === fresh.innerHTML, kept: el.firstChild === first };
+        el.remove();
+        return out;
+      });
+    }, cases);
+    expect(results.map((r) => r.same)).toEqual(cases.map(() => true));
+    // The first node survives where it is unchanged or only changed inside.
+    expect(results[0].kept && results[1].kept && results[2].kept && results[7].kept).toBe(true);
+    // A select and a typed input take the rendered value, as a fresh render shows them.
+    const values = await page.evaluate(() => {
+      const morph = (window as any).__playground.morphHTML as (el: Element, html: string, previous?: string) => void;
+      const el = document.createElement("div");
+      const a = '<select><option value="1" selected>1</option><option value="2">2</option></select><input value="5">';
+      el.innerHTML = a;
+      document.body.append(el);
+      (el.querySelector("input") as HTMLInputElement).value = "typed";
+      morph(el, '<select><option value="1">1</option><option value="2" selected>2</option></select><input value="6">', a);
+      const out = [(el.querySelector("select") as HTMLSelectElement).value, (el.querySelector("input") as HTMLInputElement).value];
+      el.remove();
+      return out;
+    });
+    expect(values).toEqual(["2", "6"]);
     expect(noProblems(problems)).toEqual([]);
     await context.close();
   });

@@ -354,3 +354,28 @@ export class FilePicker {
     return this;
   }
 }
+
+/**
+ * The combat tracker's combatant menu as v13 builds it (FOUNDRY-V13.md, ApplicationV2
+ * `_createContextMenu` with the default hook name "get{}ContextOptions"): the tracker's own
+ * entries, then `getCombatTrackerContextOptions` (its class; parent classes' names follow, which
+ * the system does not use). Core's JSDoc names `getCombatantContextOptions`, so it is fired too,
+ * to check that the entries are added once. Returns the entries; each row is an `li.combatant`
+ * with `data-combatant-id`.
+ */
+export function combatTrackerMenu(combat: unknown): Rec[] {
+  const entries: Rec[] = [{ name: "COMBAT.CombatantUpdate", icon: "", condition: () => true, callback: () => undefined }];
+  const app = { viewed: combat };
+  const hooks = (globalThis as unknown as { Hooks: { callAll(name: string, ...args: unknown[]): void } }).Hooks;
+  hooks.callAll("getCombatTrackerContextOptions", app, entries);
+  hooks.callAll("getCombatantContextOptions", app, entries);
+  return entries;
+}
+
+/** A tracker row for a combatant, as the menu's condition and callback receive it. */
+export function combatantRow(id: string): HTMLElement {
+  const li = document.createElement("li");
+  li.className = "combatant";
+  li.dataset.combatantId = id;
+  return li;
+}

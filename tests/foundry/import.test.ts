@@ -75,8 +75,8 @@ describe("Import from Fudge RPG (Foundry adapter)", () => {
     expect(out).toEqual([]);
     expect(f.created).toEqual([]);
     expect(f.messages).toEqual([]);
-    expect(f.dialogs[0]).toContain("partial-no-wounds.json system.wounds: missing");
-    expect(f.dialogs[0]).toContain("malformed-truncated.json: not a JSON file");
+    expect(f.dialogs[0]).toContain("In partial-no-wounds.json, the wound track is missing. Export the whole actor again");
+    expect(f.dialogs[0]).toContain("malformed-truncated.json is not a JSON export (");
   });
 
   it("escapes names in the report card", async () => {

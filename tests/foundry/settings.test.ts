@@ -119,6 +119,8 @@ describe("applyRulesForm", () => {
     };
     expect(text({ ...form(), "fudge.graze.table.1.min": "1.5" })).toBe("The minimum in row 2 of the graze table must be a whole number.");
     expect(text({ ...form(), "fudge.minMidMax.table.0.die": "median" })).toBe("The die read in row 1 of the Min-Mid-Max table must be one of: min, mid, max.");
+    // Rows out of order name the table and the row.
+    expect(text({ ...form(), "fudge.graze.table.1.min": "-3" })).toBe("The minimum in row 2 of the graze table must be higher than the minimum in the row above: the rows run from the lowest minimum up.");
     expect(text({ ...form(), defaultDifficulty: "99" })).toBe("Default Difficulty Level must be between -4 and 6.");
     expect(text({ ...form(), "fudgeTrack.thresholds.0.key": "hurt", "fudgeTrack.thresholds.0.min": "3", "fudgeTrack.thresholds.1.key": "scratch", "fudgeTrack.thresholds.1.min": "1" })).toBe(lang["FUDGE.Error.Settings.Thresholds"]);
   });

@@ -78,6 +78,23 @@ describe("fudge-rules binary", () => {
     const dir = run(["odds", "tests"], "");
     expect([dir.code, JSON.parse(dir.err).field]).toEqual([2, "file"]);
   });
+  it("words every refusal as a sentence: the field named in it, never a leading \"field:\", and what to do", () => {
+    const cases: [string[], string, RegExp][] = [
+      [["odds"], "{not json", /^Stdin is not valid JSON \(.+\)\. Check the JSON syntax and run the command again\.$/],
+      [["odds"], JSON.stringify({ preset: "fudge", attacker: "Leroy", defender: { name: "X" } }), /^The request's field "defender\.[a-zA-Z.]+" is refused: .+\. Correct it and run the command again\.$/],
+      [["odds"], JSON.stringify({ preset: "fudge", attacker: "Nobody", defender: "Theodora" }), /^The request's field "attacker" is refused: no sample character named "Nobody".*\. Name a sample character from the packs, or give the combatant in full\.$/],
+      [["odds", "/nonexistent.json"], "", /^No such file: \/nonexistent\.json\. Check the file name and run the command again\.$/],
+      [["bogus"], "{}", /\. Run fudge-rules --help for the commands\.$/],
+    ];
+    for (const [args, input, sentence] of cases) {
+      const r = run(args, input);
+      expect(r.code, args.join(" ")).toBe(2);
+      const e = JSON.parse(r.err);
+      expect(e.error).toMatch(sentence);
+      if (e.field) expect(e.error.startsWith(`${e.field}:`)).toBe(false);
+      expect(r.err.length).toBeLessThan(1024);
+    }
+  });
   it("prints usage and exits 2 without a command", () => {
     expect(run([], "").code).toBe(2);
   });

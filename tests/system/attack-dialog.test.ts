@@ -25,9 +25,40 @@ describe("attack dialog", () => {
     for (const p of PRESET_IDS) for (const f of situationFields(p, null)) expect(f.hintKey).toBe(`FUDGE.Attack.Hint.${f.name}`);
   });
 
+  test("Fudge §4.62 head blow: offered only for a stun-capable weapon when the world allows it; read back and sent to the rules core", () => {
+    const rules = rulesFor("fudge");
+    const stunWeapon = { system: { stunCapable: true } } as never;
+    const names = (r: typeof rules | undefined, w: unknown) => situationFields("fudge", w as never, {}, r).map((f) => f.name);
+    expect(names(rules, stunWeapon)).toEqual(["modifier", "defenderModifier", "allOutAttack", "allOutDefense", "stun", "pullPunch"]);
+    const on = { ...rules, fudge: { ...rules.fudge, headBlowKnockout: true } };
+    expect(names(on, stunWeapon)).toContain("headBlow");
+    expect(names(on, null)).not.toContain("headBlow");
+    expect(names(undefined, stunWeapon)).not.toContain("headBlow");
+    expect(readSituation("fudge", [["stun", "on"], ["headBlow", "on"]])).toEqual({ stun: true, headBlow: true });
+    const a = leroy();
+    const w = (a.items ?? []).find((i) => i.type === "weapon") as never;
+    expect((attackRequest(a, w, theodora(), on, { stun: true, headBlow: true }) as { situation: Record<string, unknown> }).situation).toMatchObject({ stun: true, headBlow: true });
+  });
+
+  test("Fudge §4.7: a weapon's magic bonus reaches the rules core (0 for a weapon stored before the field)", () => {
+    const rules = rulesFor("fudge");
+    const a = leroy();
+    const w = structuredClone((a.items ?? []).find((i) => i.type === "weapon")) as unknown as { system: Record<string, unknown> };
+    const magicOf = (x: unknown) => (attackRequest(a, x as never, theodora(), rules) as { attacker: { weapon: { magic: number } } }).attacker.weapon.magic;
+    delete w.system.magic;
+    expect(magicOf(w)).toBe(0);
+    w.system.magic = 2;
+    expect(magicOf(w)).toBe(2);
+    const odds = (x: unknown) => exactOdds(attackRequest(a, x as never, theodora(), rules));
+    expect(odds(w).outcomes.miss).toBeCloseTo(odds({ ...w, system: { ...w.system, magic: 0 } }).outcomes.miss, 12);
+  });
+
   test("a form reads back into a Situation; out-of-range or foreign values are dropped", () => {
     expect(readSituation("fudge", [["modifier", "2"], ["allOutAttack", "on"], ["pullPunch", "hurt"], ["cover", "on"]])).toEqual({ modifier: 2, allOutAttack: true, pullPunch: "hurt" });
     expect(readSituation("fudge", [["modifier", "99"], ["pullPunch", "dead"], ["modifier", "1.5"]])).toEqual({});
+    // Each number within its own range: modifiers ±10, a Miniatures range in inches up to 999.
+    expect(readSituation("fudge", [["modifier", "11"], ["defenderModifier", "-10"]])).toEqual({ defenderModifier: -10 });
+    expect(readSituation("miniatures", [["rangeInches", "36"], ["gangUp", "9"]])).toEqual({ rangeInches: 36 });
     expect(readSituation("fate", [["modifier", "0"], ["defenseModifier", "-1"]])).toEqual({ defenseModifier: -1 });
   });
 

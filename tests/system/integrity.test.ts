@@ -117,6 +117,24 @@ describe("re-derivation from the live actors and the recorded dice", () => {
     }
   });
 
+  test("every option the attack dialog offers may be claimed (a card made through the dialog re-derives)", async () => {
+    const { situationFields } = await import("../../src/system/attack-dialog");
+    const { CLAIMABLE_SITUATION } = await import("../../src/system/integrity");
+    const weapon = { system: { ranged: true, stunCapable: true } } as never;
+    for (const p of PRESET_IDS) {
+      const r = rulesFor(p);
+      const fields = situationFields(p, weapon, {}, { ...r, fudge: { ...r.fudge, headBlowKnockout: true } });
+      expect(fields.map((f) => f.name).filter((n) => !(n in CLAIMABLE_SITUATION[p])), p).toEqual([]);
+      // A number the form accepts is one the card may carry.
+      for (const f of fields.filter((x) => x.type === "number")) {
+        const spec = (CLAIMABLE_SITUATION[p] as Record<string, { min: number; max: number }>)[f.name];
+        expect([f.min >= spec.min, f.max <= spec.max], `${p} ${f.name}`).toEqual([true, true]);
+      }
+    }
+    const c = { ...honestCard(), situation: { stun: true, headBlow: true } };
+    expect(rederiveTarget(c, c.targets[0], live(), { ...rules, fudge: { ...rules.fudge, headBlowKnockout: true } }).resolution.outcome).toBeTypeOf("string");
+  });
+
   test("no defence roll yet, a changed preset, a target that is not the card's: refused", () => {
     const pending = startAttack(leroy(), "broadsword", [theodora()], {}, { attack: [1, 1, 0, 0] }, rules, PLAYER1);
     expect(keyOf(() => rederiveTarget(pending, pending.targets[0], live(), rules))).toBe("FUDGE.Error.NotResolved");

@@ -11,6 +11,8 @@ export function weaponSchema() {
     size: choice(WEAPON_SIZES, D.size),
     sharp: bool(D.sharp),
     heavyBlunt: bool(D.heavyBlunt),
+    // Fudge §4.7: a magic weapon's bonus to the ODF (rules core limit 0–20).
+    magic: int(D.magic, 0, 20),
     power: choice(["muscle", "fixed"] as const, D.power),
     // Fudge §4.54: a gun's own Strength; Scale-sized weapons may go far beyond the ladder.
     strength: int(D.strength, -20, 50),

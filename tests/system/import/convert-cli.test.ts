@@ -41,6 +41,11 @@ describe("fudge-rules convert-fudge-rpg", () => {
       ["FUDGE.Import.Error.Missing", "partial-no-wounds.json"],
       ["FUDGE.Import.Error.WrongSystem", "other-system.json"],
     ]);
+    // Sentences naming the file, the part of the export and what to do (never "system.wounds: …").
+    expect(errors[0].error).toBe(
+      `In ${join(FIX, "partial-no-wounds.json")}, the wound track is missing. Export the whole actor again from its Fudge RPG world (right-click → Export Data) and import that file.`,
+    );
+    expect(errors[1].error).toMatch(/^tests\/fixtures\/fudge-rpg\/other-system\.json was exported from the system ".+", not Fudge RPG \(fudge-rpg\)\. Import only actors/);
   });
 
   it("honours --preset (no wound boxes under FATE) and refuses bad options", () => {
@@ -50,5 +55,9 @@ describe("fudge-rules convert-fudge-rpg", () => {
     expect(caught(() => parseConvertArgs(["a.json", "b.json"])).field).toBe("out-dir");
     expect(caught(() => parseConvertArgs(["--bogus"])).key).toBe("FUDGE.Import.Error.UnknownOption");
     expect(run([join(FIX, "nope.json")]).code).toBe(2);
+    const words = (args: string[]) => JSON.parse(run(args).err).error;
+    expect(words(["--bogus"])).toBe("The option --bogus is unknown. Run fudge-rules --help for the options.");
+    expect(words(["--preset"])).toBe("The option --preset needs a value after it (several files also need --out-dir DIR). Run fudge-rules --help for the options.");
+    expect(words(["--preset", "gurps"])).toBe("The option --preset must be one of fudge, miniatures, fate, volt. Run fudge-rules --help for the options.");
   });
 });

@@ -12,6 +12,7 @@ import { ROOT, rulesFor, theodora, loadLang } from "../fixtures";
 import {
   convertFudgeRpgActor,
   htmlToText,
+  importErrorText,
   parseFudgeRpgExport,
   reportText,
   skillFor,
@@ -221,6 +222,37 @@ describe("fudge-rpg import: malformed and partial exports", () => {
     const negative = good();
     negative.system.wounds.hurt.value = -1;
     expect(caught(() => convertFudgeRpgActor(negative)).key).toBe("FUDGE.Import.Error.Negative");
+  });
+
+  it("words each error as a sentence naming the file, the part of the export and what to do", () => {
+    const en = loadLang();
+    const say = (e: ReturnType<typeof caught>, file = "x.json") => importErrorText(e as never, file, (k) => en[k] ?? k);
+    const good = () => JSON.parse(text("brannoc.json"));
+    const noName = good();
+    delete noName.items[1].name;
+    const negative = good();
+    negative.system.wounds.hurt.max = -1;
+    const texts = [
+      say(caught(() => parseFudgeRpgExport(text("malformed-truncated.json"), "malformed-truncated.json")), "malformed-truncated.json"),
+      say(caught(() => convertFudgeRpgActor(load("partial-no-wounds.json")))),
+      say(caught(() => convertFudgeRpgActor(load("malformed-bad-level.json")))),
+      say(caught(() => convertFudgeRpgActor(load("other-system.json")))),
+      say(caught(() => convertFudgeRpgActor(noName))),
+      say(caught(() => convertFudgeRpgActor(negative))),
+      say(caught(() => convertFudgeRpgActor([good()]))),
+      say(caught(() => convertFudgeRpgActor({ ...good(), items: {} }))),
+    ];
+    expect(texts[0]).toMatch(/^malformed-truncated\.json is not a JSON export \(.+\)\. Choose the \.json file/);
+    expect(texts[1]).toBe("In x.json, the wound track is missing. Export the whole actor again from its Fudge RPG world (right-click → Export Data) and import that file.");
+    expect(texts[2]).toBe("In x.json, the number of marked scratch wounds must be a whole number, not lots. Correct it in the Fudge RPG world, export the actor again and import that file.");
+    expect(texts[4]).toMatch(/^In x\.json, the name of item 2 is missing\./);
+    expect(texts[5]).toMatch(/^In x\.json, the wound level "hurt" is below zero\./);
+    expect(texts[6]).toMatch(/^x\.json holds a list of documents\. Export each actor on its own/);
+    expect(texts[7]).toMatch(/^In x\.json, the item list must be a list\./);
+    for (const t of texts) {
+      expect(t).not.toMatch(/\{\w+\}|FUDGE\.|system\.|items\.\d/);
+      expect(t).toMatch(/\.$/);
+    }
   });
 
   it("never changes its input", () => {
