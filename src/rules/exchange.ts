@@ -20,7 +20,7 @@
  */
 import { RulesError } from "./errors";
 import type { Rng } from "./dice";
-import { pipelineFor, rollingDice, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot } from "./pipeline";
+import { pipelineFor, recordedDice, rollingDice, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot } from "./pipeline";
 import { parseTrack, trackStateKey, type Track } from "./track";
 
 /** Numbers-only resolutions: the table never holds an explanation. */
@@ -31,6 +31,19 @@ export type ExchangeSide = "attacker" | "defender";
 export interface PreparedExchangeOptions {
   /** Most table leaves kept (each is one stored resolution). Default 200,000. */
   maxLeaves?: number;
+  /** Most explained resolutions kept (`runExplained`; each is a few KB). Default 10,000. */
+  maxExplained?: number;
+}
+
+/**
+ * Freezes a resolution and everything it holds (plain JSON-like data: objects and arrays, no
+ * cycles), so that one kept explained resolution can be handed to every caller.
+ */
+function deepFreeze<T>(v: T): T {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) for (const x of v) deepFreeze(x);
+  else for (const k in v) deepFreeze((v as Record<string, unknown>)[k]);
+  return Object.freeze(v);
 }
 
 /** Grows an Int32Array to hold at least `n` entries (doubling). */
@@ -79,6 +92,10 @@ export class PreparedExchange {
   private pathLength = 0;
   /** The dice of the last exchange when there is no table. */
   private untabledDice: Record<string, number[]> = {};
+  /** Explained resolutions by leaf (deep-frozen), filled by `runExplained`; at most `maxExplained`. */
+  private readonly explainedLeaf: (AttackResolution | undefined)[] = [];
+  private explainedKept = 0;
+  private readonly maxExplained: number;
 
   constructor(input: unknown, opts: PreparedExchangeOptions = {}) {
     const preset = (input as { preset?: unknown })?.preset;
@@ -86,6 +103,7 @@ export class PreparedExchange {
     this.request = this.pipeline.parseRequest(input);
     this.slots = this.pipeline.slots(this.request);
     this.maxLeaves = opts.maxLeaves ?? 200_000;
+    this.maxExplained = opts.maxExplained ?? 10_000;
     const n = this.slots.length;
     this.dieCount = new Int32Array(n);
     this.dieSides = new Int32Array(n);
@@ -192,6 +210,29 @@ export class PreparedExchange {
     return ~node;
   }
 
+  /**
+   * One exchange with the full explanation (a chat card's resolution): the same dice, drawn the
+   * same way, as `run`; the result is the full pipeline's explained resolution of exactly those
+   * dice on those track states, re-derived from them the first time a leaf comes up (as a chat
+   * card is re-derived from its record) and kept with the leaf. The steps depend on nothing but
+   * the request, the track states and the dice, which the leaf fixes, so a kept explanation is
+   * the pipeline's own. Deep-frozen: every caller may share it. Throws what the pipeline throws.
+   */
+  runExplained(a: number, d: number, rng: Rng): AttackResolution {
+    const leaf = this.run(a, d, rng);
+    if (leaf !== 0) {
+      const kept = this.explainedLeaf[leaf];
+      if (kept !== undefined) return kept;
+    }
+    const r = deepFreeze(this.pipeline.resolve(this.requestFor(a, d), recordedDice(this.lastDice(), this.slots)));
+    // Leaf 0 is scratch (no table, or a full one): its explanation is never kept.
+    if (leaf !== 0 && this.explainedKept < this.maxExplained) {
+      this.explainedLeaf[leaf] = r;
+      this.explainedKept++;
+    }
+    return r;
+  }
+
   /** The full pipeline's numbers-only resolution of a leaf (shared: do not modify). */
   resolution(leaf: number): AttackResolution {
     return this.leafResolution[leaf];
@@ -208,6 +249,11 @@ export class PreparedExchange {
     const out: Record<string, number[]> = {};
     for (let j = 0; j < this.pathLength; j++) out[this.slots[this.pathSlot[j]].id] = this.decode(this.pathSlot[j], this.pathKey[j]);
     return out;
+  }
+
+  /** Number of explained resolutions kept (`runExplained`, at most `maxExplained`). */
+  get explainedSize(): number {
+    return this.explainedKept;
   }
 
   /** Number of stored leaves (resolutions) in the table. */

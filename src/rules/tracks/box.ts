@@ -237,7 +237,7 @@ export function boxTrackConfig(
     },
     deadAt,
   };
-  return parseConfig(config, "config");
+  return validateBoxConfig(config, "config");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -355,7 +355,73 @@ function parseLevel(input: unknown, path: string): BoxLevel {
   return level;
 }
 
+/**
+ * The configs of the built-in presets (every preset but custom, single and double thresholds,
+ * every epic extra), as the field-by-field validation below returns them; filled on first use.
+ */
+let presetConfigs: BoxTrackConfig[] | null = null;
+function builtInConfigs(): BoxTrackConfig[] {
+  if (presetConfigs) return presetConfigs;
+  const out: BoxTrackConfig[] = [];
+  for (const doubleRd of [false, true]) {
+    out.push(boxTrackConfig("standard", { doubleRd }), boxTrackConfig("cinematic", { doubleRd }), boxTrackConfig("pawn", { doubleRd }));
+    for (let h = 0; h <= 2; h++) for (let v = 0; v <= 2; v++) out.push(boxTrackConfig("epic", { doubleRd, epicExtraHurt: h, epicExtraVeryHurt: v }));
+  }
+  out.push(boxTrackConfig("miniatures"));
+  return (presetConfigs = out);
+}
+
+/**
+ * A config whose levels are, field for field, those of a built-in preset (nearly every sheet's)
+ * needs none of the level checks: the preset's levels passed them. The fields free in a preset
+ * (label, scratchCap, painShift, safeguards) are checked as the full validation checks them.
+ * Returns what `validateBoxConfig` returns for the same input (built from the input's own values),
+ * or null: anything else, valid or not, goes through `validateBoxConfig` (and its errors).
+ */
+function presetConfig(input: unknown): BoxTrackConfig | null {
+  if (typeof input !== "object" || input === null) return null;
+  const o = input as Record<string, unknown>;
+  const list = o.levels;
+  if (o.kind !== "box" || !Array.isArray(list)) return null;
+  const label = o.label === undefined ? "" : o.label;
+  const scratchCap = o.scratchCap === undefined ? false : o.scratchCap;
+  const painShift = o.painShift === undefined ? 0 : o.painShift;
+  const deadAt = o.deadAt === undefined ? null : o.deadAt;
+  if (typeof label !== "string" || typeof scratchCap !== "boolean" || typeof painShift !== "number" || !Number.isInteger(painShift) || painShift < -3 || painShift > 3) return null;
+  const sg = o.safeguards === undefined ? {} : o.safeguards;
+  if (typeof sg !== "object" || sg === null || Array.isArray(sg)) return null;
+  const g = sg as Record<string, unknown>;
+  const maxThreeLevels = g.maxThreeLevels === undefined ? false : g.maxThreeLevels;
+  const nearDeathNeedsIncapacitated = g.nearDeathNeedsIncapacitated === undefined ? false : g.nearDeathNeedsIncapacitated;
+  const fudgePointSaves = g.fudgePointSaves === undefined ? false : g.fudgePointSaves;
+  if (typeof maxThreeLevels !== "boolean" || typeof nearDeathNeedsIncapacitated !== "boolean" || typeof fudgePointSaves !== "boolean") return null;
+  const n = list.length;
+  next: for (const preset of builtInConfigs()) {
+    const known = preset.levels;
+    if (known.length !== n || preset.deadAt !== deadAt) continue;
+    for (let i = 0; i < n; i++) {
+      const l = list[i] as Record<string, unknown> | null;
+      const k = known[i];
+      if (typeof l !== "object" || l === null || Array.isArray(l)) return null;
+      if (l.key !== k.key || l.boxes !== k.boxes || l.penalty !== k.penalty || l.effect !== k.effect || l.min !== k.min || l.tag !== k.tag || (l.label !== undefined && l.label !== "")) continue next;
+    }
+    const levels: BoxLevel[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const l = list[i] as Record<string, unknown>;
+      // The input's values (equal to the preset's; −0 stays −0 as the full validation keeps it).
+      levels[i] = { key: l.key as string, boxes: l.boxes as number, penalty: l.penalty as number, effect: l.effect as BoxEffect, min: l.min as number | null, tag: l.tag as string };
+    }
+    return { kind: "box", label, levels, scratchCap, painShift, safeguards: { maxThreeLevels, nearDeathNeedsIncapacitated, fudgePointSaves }, deadAt: deadAt as number | null };
+  }
+  return null;
+}
+
 function parseConfig(input: unknown, path: string): BoxTrackConfig {
+  return presetConfig(input) ?? validateBoxConfig(input, path);
+}
+
+/** The full validation of a box track config, field by field (every error names its field). */
+export function validateBoxConfig(input: unknown, path: string): BoxTrackConfig {
   const o = record(input, path);
   oneOfAt(o, "kind", path, ["box"] as const);
   const lp = at(path, "levels");
