@@ -88,7 +88,9 @@ const statusSig = (s: TrackStatus): string => `${s.penalty}|${s.effects.join(","
 /** Volt: "only the attacker's penalty moves the roll" (Guard, distance and armor are fixed numbers); its effects (dying but able to act) change no die. */
 const voltSig = (s: TrackStatus): string => `${s.penalty}|${s.canAct ? 1 : 0}`;
 
-function withSides<R extends AttackRequest>(req: R, attacker: Track, aMind: GutsMind | null, defender: Track, dMind: GutsMind | null, free: boolean): R {
+function withSides<R extends AttackRequest>(p: AttackPipeline<R>, req: R, attacker: Track, aMind: GutsMind | null, defender: Track, dMind: GutsMind | null, free: boolean, aStatus?: TrackStatus, dStatus?: TrackStatus): R {
+  // Only the tracks change: the pipeline reuses what it prepared from the rest of the request.
+  if (!aMind && !dMind && !free && p.withTracks) return p.withTracks(req, attacker, defender, aStatus, dStatus);
   const a = aMind ? { ...req.attacker, track: attacker, gutsState: aMind.state } : { ...req.attacker, track: attacker };
   const d = dMind ? { ...req.defender, track: defender, gutsState: dMind.state } : { ...req.defender, track: defender };
   // Miniatures: Guts — the free attack on a model that breaks and runs is "at +1".
@@ -113,7 +115,7 @@ const QUIET = { explain: false, preview: false } as const;
 
 const END_ROUND = { type: "endRound" };
 /** Fudge §4.62: a Stunned or Very Stunned fighter "cannot attack" — in an opposed round he only defends. */
-const stunnedNow = (t: Track): boolean => trackStatus(t).effects.some((e) => e === "stunned" || e === "veryStunned");
+const stunnedNow = (s: TrackStatus): boolean => s.effects.some((e) => e === "stunned" || e === "veryStunned");
 
 /**
  * Fudge §4.5: the opposed roll's two 4dF enter the resolution only through the relative degree
@@ -136,15 +138,15 @@ function differenceSlot(): DiceSlot {
 let differenceSlotMemo: DiceSlot | null = null;
 
 /** Enumerates one step: `first` attacks `second` (opposed: the loser of the roll is wounded). */
-function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackRequest, byDifference: boolean, intern: (w: What) => number, clearOwed: boolean): Step[] {
+function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackRequest, fStatus: TrackStatus, sStatus: TrackStatus, byDifference: boolean, intern: (w: What) => number, clearOwed: boolean): Step[] {
   const opposed = p.exchange === "opposed";
   let slotsFS = p.slots(reqFS);
   if (byDifference) slotsFS = [(differenceSlotMemo ??= differenceSlot()), ...slotsFS.filter((s) => s.id !== "attack" && s.id !== "defense")];
   const counter: DiceSlot[] = opposed ? p.slots(reqSF).filter((s) => !byDifference || (s.id !== "attack" && s.id !== "defense")).map((s) => ({ ...s, id: `counter:${s.id}` })) : [];
   // A running stun wears off by rounds (Fudge §4.62: one round Stunned, two Very Stunned); an
   // opposed exchange is one round, so both tracks take the round's end before its wound.
-  const fStunned = opposed && stunnedNow(reqFS.attacker.track);
-  const sStunned = opposed && stunnedNow(reqSF.attacker.track);
+  const fStunned = opposed && stunnedNow(fStatus);
+  const sStunned = opposed && stunnedNow(sStatus);
   const tick = fStunned || sStunned;
   const pair = (dice: DiceReader, id: string): number[] => {
     const d = dice("pair");
@@ -214,6 +216,8 @@ class Side {
   readonly exact: number[] = [];
   readonly out: boolean[] = [];
   readonly canAct: boolean[] = [];
+  /** The track's status of each state id. */
+  readonly status: TrackStatus[] = [];
   /** (state id, what id) → the next state id, or a distribution of them (a Guts check). */
   readonly next: Array<Array<number | Array<[number, number]> | undefined>> = [];
   /** Wounds of each What as the track kind parsed them. */
@@ -242,6 +246,7 @@ class Side {
       this.exact.push(sigId(this.sigs, `=${tk}|${m ? m.state.effect : ""}`));
       this.out.push(this.isOut(s));
       this.canAct.push(s.canAct);
+      this.status.push(s);
       this.ids.set(key, id);
       if (this.out[id] && this.outId < 0) this.outId = id;
     }
@@ -382,8 +387,10 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       const [rXY, rYX] = X === "a" ? [reqAB, reqBA] : [reqBA, reqAB];
       s = enumerateStep(
         p,
-        withSides(rXY, sx.tracks[x], sx.minds[x], sy.tracks[y], sy.minds[y], free),
-        withSides(rYX, sy.tracks[y], sy.minds[y], sx.tracks[x], sx.minds[x], false),
+        withSides(p, rXY, sx.tracks[x], sx.minds[x], sy.tracks[y], sy.minds[y], free, sx.status[x], sy.status[y]),
+        withSides(p, rYX, sy.tracks[y], sy.minds[y], sx.tracks[x], sx.minds[x], false, sy.status[y], sx.status[x]),
+        sx.status[x],
+        sy.status[y],
         byDifference,
         internWhat,
         free,
@@ -400,7 +407,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     const key = sx.sig[x] * 2 + (X === "a" ? 0 : 1);
     let s = ownTurnCache.get(key);
     if (!s) {
-      const req = withSides(X === "a" ? reqAB : reqBA, sx.tracks[x], sx.minds[x], sy.tracks[y], sy.minds[y], false);
+      const req = withSides(p, X === "a" ? reqAB : reqBA, sx.tracks[x], sx.minds[x], sy.tracks[y], sy.minds[y], false);
       s = (p.ownTurn!(req) ?? []).map((o) => ({ x: internWhat({ wounds: o.wound === undefined ? null : [o.wound], heal: o.heal ?? null, clearOwed: false }), y: NOTHING, p: o.p }));
       ownTurnCache.set(key, s);
     }

@@ -110,6 +110,12 @@ export interface AttackPipeline<R extends AttackRequest = AttackRequest> {
    */
   pairedOutcomes?(req: R): PairedOutcomes | null;
   parseRequest(input: unknown): R;
+  /**
+   * Duel forecast: the same parsed request with only the two tracks replaced (their statuses when
+   * the caller has them). A pipeline that prepares work from the rest of a request (Fudge: the
+   * damage factors) reuses it instead of computing it again for every pair of tracks.
+   */
+  withTracks?(req: R, attacker: Track, defender: Track, aStatus?: TrackStatus, dStatus?: TrackStatus): R;
   slots(req: R): DiceSlot[];
   resolve(req: R, dice: DiceReader, opts?: ResolveOptions): AttackResolution;
 }

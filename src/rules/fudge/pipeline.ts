@@ -8,7 +8,7 @@ import { signed, type Step } from "../explain";
 import { describeLevel } from "../ladder";
 import { FOUR_DF_WEIGHTS, facesForTotal } from "../dice";
 import { registerPipeline, type PairedOutcomes, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type FollowUp, type ResolveOptions } from "../pipeline";
-import { applyWound, trackStatus, type TrackStatus } from "../track";
+import { applyWound, trackStatus, type Track, type TrackStatus } from "../track";
 import { woundLabel } from "../tracks/box";
 import { at, boolAt, optIntAt, record, str, type Path } from "../validate";
 import { parseCombatant, shieldValue, WEAPON_SIZE_VALUE, type FudgeCombatant } from "./combatant";
@@ -173,6 +173,23 @@ function prepared(req: FudgeRequest): Prepared {
     preparedMemo.set(req, p);
   }
   return p;
+}
+
+/**
+ * The request with other tracks (the duel forecast): the factors, the level scale and the ladder
+ * names prepared for `req` depend on neither track's marks (only the defender's track shape), so
+ * they are shared; only the two statuses are new.
+ */
+export function fudgeWithTracks(req: FudgeRequest, attacker: Track, defender: Track, aStatus?: TrackStatus, dStatus?: TrackStatus): FudgeRequest {
+  const pre = prepared(req);
+  const next: FudgeRequest = { ...req, attacker: { ...req.attacker, track: attacker }, defender: { ...req.defender, track: defender } };
+  preparedMemo.set(next, {
+    ...pre,
+    scale: defender.config === req.defender.track.config ? pre.scale : levelScaleFor(defender, "defender.track.config.kind", req.options.doubleRd),
+    aStatus: aStatus ?? trackStatus(attacker),
+    dStatus: dStatus ?? trackStatus(defender),
+  });
+  return next;
 }
 
 export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveOptions = {}): AttackResolution {
@@ -619,6 +636,7 @@ export const fudgePipeline: AttackPipeline<FudgeRequest> = {
   exchange: "opposed",
   pairedOutcomes: fudgePairedOutcomes,
   parseRequest: parseFudgeRequest,
+  withTracks: fudgeWithTracks,
   slots: fudgeSlots,
   resolve: resolveFudge,
 };

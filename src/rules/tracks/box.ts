@@ -568,7 +568,15 @@ function parseHealing(config: BoxTrackConfig, input: unknown, path: string): Box
 
 function cloneMarks(marks: Record<string, (BoxMark | null)[]>): Record<string, (BoxMark | null)[]> {
   const m: Record<string, (BoxMark | null)[]> = {};
-  for (const [k, row] of Object.entries(marks)) m[k] = row.map((x) => (x === null ? null : { ...x }));
+  for (const k of Object.keys(marks)) {
+    const row = marks[k];
+    const copy: (BoxMark | null)[] = new Array(row.length);
+    for (let i = 0; i < row.length; i++) {
+      const x = row[i];
+      copy[i] = x === null ? null : { ...x };
+    }
+    m[k] = copy;
+  }
   return m;
 }
 
@@ -636,14 +644,17 @@ function withMark(config: BoxTrackConfig, state: BoxTrackState, li: number, mark
   const marks = cloneMarks(state.marks);
   const row = marks[config.levels[li].key];
   row[row.indexOf(null)] = mark;
-  return { ...state, marks, stun: state.stun ? { ...state.stun } : null };
+  return { marks, stun: state.stun ? { ...state.stun } : null, dead: state.dead };
 }
 
 const cloneState = (s: BoxTrackState): BoxTrackState => ({ marks: cloneMarks(s.marks), stun: s.stun ? { ...s.stun } : null, dead: s.dead });
 
-/** The result of a wound; the state is always a fresh copy, so callers never share the input. */
-function result(config: BoxTrackConfig, stateIn: BoxTrackState, steps: Step[]): ApplyResult<BoxTrackState> {
-  const state = cloneState(stateIn);
+/**
+ * The result of a wound; the state is always a fresh copy, so callers never share the input.
+ * `fresh`: the state was just built by withMark (nothing in it is shared), so it is not copied again.
+ */
+function result(config: BoxTrackConfig, stateIn: BoxTrackState, steps: Step[], fresh = false): ApplyResult<BoxTrackState> {
+  const state = fresh ? stateIn : cloneState(stateIn);
   const st = status(config, state);
   return { state, steps, status: st, ended: st.condition === "dead" || st.condition === "takenOut" };
 }
@@ -721,7 +732,8 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound): A
   const lastAlive = (deadIdx < 0 ? n : deadIdx) - 1;
   const landing = (): number => (L < 0 ? n : L);
   const deadly = (): boolean => L < 0 || config.levels[L].effect === "dead";
-  const c = highestMarked(config, state.marks, true);
+  // Read by the safeguards only (Fudge §4.64): the worst marked level before this blow.
+  const c = config.safeguards.maxThreeLevels || config.safeguards.nearDeathNeedsIncapacitated ? highestMarked(config, state.marks, true) : -1;
   const absorbed = (key: string): ApplyResult<BoxTrackState> => {
     steps.push(step(key, "Fudge §4.64", undefined, { level: levelName(config, wound.level) }));
     return result(config, state, steps);
@@ -770,11 +782,11 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound): A
       next = { ...withMark(config, state, L, { level: keyAt(config, real) }), dead: true };
       steps.push(markStep(config, real, L, false));
     } else steps.push(step("FUDGE.Step.Box.NoBox", BOX_RULE, undefined, { level: levelName(config, wound.level) }));
-    return result(config, next, steps);
+    return result(config, next, steps, L >= 0);
   }
   const next = withMark(config, state, L, { level: keyAt(config, real) });
   steps.push(markStep(config, real, L, false));
-  return result(config, next, steps);
+  return result(config, next, steps, true);
 }
 
 // ---------------------------------------------------------------------------------------------
