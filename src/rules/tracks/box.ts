@@ -993,9 +993,21 @@ function render(config: BoxTrackConfig, state: BoxTrackState): TrackRender {
   return { kind: "box", label: config.label, rows, status: status(config, state) };
 }
 
+/** The JSON of [rows, stun, dead] (each row its marks joined by ","), built without the intermediate arrays (the forecast keys every state by it). */
 function stateKey(config: BoxTrackConfig, state: BoxTrackState): string {
-  const m = config.levels.map((l) => state.marks[l.key].map((x) => (x === null ? "" : `${x.stun ? "~" : ""}${x.level}`)).join(","));
-  return JSON.stringify([m, state.stun ? [state.stun.effect, state.stun.rounds] : null, state.dead]);
+  let key = "[[";
+  for (let i = 0; i < config.levels.length; i++) {
+    const row = state.marks[config.levels[i].key];
+    let r = "";
+    for (let j = 0; j < row.length; j++) {
+      const x = row[j];
+      if (j > 0) r += ",";
+      if (x !== null) r += `${x.stun ? "~" : ""}${x.level}`;
+    }
+    key += (i > 0 ? "," : "") + JSON.stringify(r);
+  }
+  const stun = state.stun ? `[${JSON.stringify(state.stun.effect)},${JSON.stringify(state.stun.rounds)}]` : "null";
+  return `${key}],${stun},${JSON.stringify(state.dead)}]`;
 }
 
 export const boxTrack: TrackKind<BoxTrackConfig, BoxTrackState, BoxWound, BoxHealing> = {
