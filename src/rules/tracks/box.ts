@@ -568,7 +568,9 @@ function parseHealing(config: BoxTrackConfig, input: unknown, path: string): Box
 
 function cloneMarks(marks: Record<string, (BoxMark | null)[]>): Record<string, (BoxMark | null)[]> {
   const m: Record<string, (BoxMark | null)[]> = {};
-  for (const k of Object.keys(marks)) {
+  // for…in visits the own keys in Object.keys order (marks is a plain record).
+  for (const k in marks) {
+    if (!Object.hasOwn(marks, k)) continue;
     const row = marks[k];
     const copy: (BoxMark | null)[] = new Array(row.length);
     for (let i = 0; i < row.length; i++) {
