@@ -663,7 +663,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
         return { same, moves: out };
       };
       const startOut = outOf(startA, startB);
-      if (startOut) return done(startOut === "a" ? 1 : 0, startOut === "b" ? 1 : 0, 0, 0, 0, 1);
+      if (startOut) return boundedAnswer("forward", startOut === "a" ? 1 : 0, startOut === "b" ? 1 : 0, 0, 0, 0, 1);
       push(startA, startB, first, 1);
       while (buckets.size > 0) {
         let pr = Infinity;
@@ -704,21 +704,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
           }
         }
       }
-      return done(aOut, bOut, stalemate, dropped, attacks, states);
-    }
-    function done(aOut: number, bOut: number, stalemate: number, dropped: number, attacks: number, states: number): DuelForecast {
-      return {
-        preset: p.preset,
-        aOut,
-        bOut,
-        stalemate,
-        expectedExchanges: stalemate > 1e-12 ? null : attacks / 2,
-        states,
-        enumerations,
-        exact: dropped === 0,
-        errorBound: dropped,
-        method: "forward",
-      };
+      return boundedAnswer("forward", aOut, bOut, stalemate, dropped, attacks, states);
     }
   }
 
@@ -834,7 +820,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       return r;
     };
     const startOut = sides.a.out[startA] ? "a" : sides.b.out[startB] ? "b" : null;
-    if (startOut) return phasesDone(startOut === "a" ? 1 : 0, startOut === "b" ? 1 : 0, 0, 0, 0, 0);
+    if (startOut) return boundedAnswer("phases", startOut === "a" ? 1 : 0, startOut === "b" ? 1 : 0, 0, 0, 0, 0);
     interface Product {
       a: Factor;
       b: Factor;
@@ -898,9 +884,10 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       for (const pr of live.values()) rest += pr.w * pr.a.mass * pr.b.mass;
       if (dropped > tolerance / 2) break;
     }
-    return phasesDone(aOut, bOut, stalemate, dropped + rest, attacks, sides.a.tracks.length + sides.b.tracks.length);
+    return boundedAnswer("phases", aOut, bOut, stalemate, dropped + rest, attacks, sides.a.tracks.length + sides.b.tracks.length);
   }
-  function phasesDone(aOut: number, bOut: number, stalemate: number, bound: number, attacks: number, states: number): DuelForecast {
+  /** The answer of a bounded method: whatever probability it dropped is its error bound. */
+  function boundedAnswer(method: "forward" | "phases", aOut: number, bOut: number, stalemate: number, bound: number, attacks: number, states: number): DuelForecast {
     return {
       preset: p.preset,
       aOut,
@@ -911,7 +898,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       enumerations,
       exact: bound === 0,
       errorBound: bound,
-      method: "phases",
+      method,
     };
   }
 }
