@@ -295,8 +295,10 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   const miniatures = p.preset === "miniatures";
   // Miniatures: a Near Death model is not out of the fight: it rolls Guts on its turns (default on).
   const nearDeathRolls = p.ownTurn !== undefined && bool(input.nearDeathRolls, "nearDeathRolls", true);
-  // Miniatures: Guts — checks for new wound levels and their effects (default on).
-  const gutsChecks = miniatures && bool(input.gutsChecks, "gutsChecks", false);
+  // Miniatures: Guts — checks for new wound levels and their effects. Off by default: the
+  // failures carried beside each track multiply the states (docs/rules-api.md).
+  const gutsChecks = bool(input.gutsChecks, "gutsChecks", false);
+  if (gutsChecks && !miniatures) throw new RulesError("gutsChecks", "FUDGE.Error.ForecastGuts", "Guts checks exist only in the Miniatures preset", { preset: p.preset });
   const isOut = (s: TrackStatus): boolean => (nearDeathRolls ? s.condition === "dead" || (!s.canAct && s.condition !== "dying") : !s.canAct);
   const fudgeOptions = reqAB.options as { criticalLetsPointThrough?: boolean; damageRoll?: string } | undefined;
   const byDifference = p.preset === "fudge" && !fudgeOptions?.criticalLetsPointThrough && fudgeOptions?.damageRoll !== "evenOdd" && bool(input.foldDice, "foldDice", true);

@@ -116,6 +116,16 @@ describe("Volt phases forecast (sums of products, one per history of both penalt
   });
 });
 
+describe("Guts checks are a Miniatures rule (Miniatures: Guts)", () => {
+  it("a forecast asking for them in another preset is refused on the gutsChecks field, not silently ignored", () => {
+    for (const preset of ["fudge", "fate", "volt"]) {
+      const duel = resolveSamples({ preset, a: "Leroy", b: "Theodora" });
+      expect(() => duelForecast({ ...duel, gutsChecks: true }), preset).toThrow(expect.objectContaining({ field: "gutsChecks", key: "FUDGE.Error.ForecastGuts" }));
+      expect(() => duelForecast({ ...duel, gutsChecks: false, budgetMs: 100 }), preset).not.toThrow(expect.objectContaining({ field: "gutsChecks" }));
+    }
+  });
+});
+
 describe("Volt forward forecast agrees with a large seeded Monte Carlo of the real pipeline", () => {
   const side = (name: string, damage: number) => ({ name, track: { config: { kind: "volt", willpower: 6 } }, weapon: { name: "Axe", attack: 14, damage, pierce: 4 }, guard: 6 });
   it("two axes, Damage 25: 20,000 duels", () => {
