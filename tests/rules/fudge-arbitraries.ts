@@ -1,5 +1,6 @@
 /** fast-check arbitraries for Fudge requests over every option (shared by the exchange and odds property tests). */
 import fc from "fast-check";
+import { pipelineFor } from "../../src/rules/pipeline";
 import { newTrack, type Track } from "../../src/rules/track";
 import { boxTrackConfig } from "../../src/rules/tracks/box";
 import { dcTrackConfig } from "../../src/rules/tracks/dc";
@@ -72,3 +73,13 @@ export function fudgeRequest(a: F, d: F, o: typeof fudgeOptions extends fc.Arbit
   };
 }
 
+
+/** The request and its parse, or null for a combination the parser refuses (e.g. a DC track option on a sheet that lacks it). */
+export function parsedFudgeRequest(a: F, d: F, o: Parameters<typeof fudgeRequest>[2], s: Parameters<typeof fudgeRequest>[3]) {
+  const input = fudgeRequest(a, d, o, s);
+  try {
+    return { input, req: pipelineFor("fudge").parseRequest(input) };
+  } catch {
+    return null;
+  }
+}

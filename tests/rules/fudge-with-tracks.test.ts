@@ -9,7 +9,7 @@ import { seededRng } from "../../src/rules/dice";
 import { pipelineFor, rollingDice, type AttackResolution } from "../../src/rules/pipeline";
 import { applyWound, type Track } from "../../src/rules/track";
 import "../../src/rules/presets";
-import { fighter, fudgeOptions, fudgeRequest, fudgeSituation } from "./fudge-arbitraries";
+import { fighter, fudgeOptions, parsedFudgeRequest, fudgeSituation } from "./fudge-arbitraries";
 
 const outcome = (f: () => AttackResolution): unknown => {
   try {
@@ -25,13 +25,9 @@ describe("fudgeWithTracks = the request parsed afresh with those tracks", () => 
     let compared = 0;
     fc.assert(
       fc.property(fighter, fighter, fudgeOptions, fudgeSituation, fc.array(fc.constantFrom("scratch", "hurt", "veryHurt", "incapacitated"), { maxLength: 3 }), fc.array(fc.constantFrom("scratch", "hurt", "veryHurt"), { maxLength: 3 }), fc.boolean(), fc.integer({ min: 0, max: 1000 }), (a, d, o, s, aWounds, dWounds, stunned, seed) => {
-        const input = fudgeRequest(a, d, o, s);
-        let req;
-        try {
-          req = p.parseRequest(input);
-        } catch {
-          return;
-        }
+        const parsed = parsedFudgeRequest(a, d, o, s);
+        if (!parsed) return;
+        const { input, req } = parsed;
         const wounded = (t: Track, levels: string[]): Track => {
           for (const level of levels) {
             try {

@@ -9,7 +9,7 @@ import { resolveSamples } from "../../src/cli/samples";
 import { exactOddsOf, type AttackOdds } from "../../src/rules/odds";
 import { pipelineFor } from "../../src/rules/pipeline";
 import "../../src/rules/presets";
-import { fighter, fudgeOptions, fudgeRequest, fudgeSituation } from "./fudge-arbitraries";
+import { fighter, fudgeOptions, parsedFudgeRequest, fudgeSituation } from "./fudge-arbitraries";
 
 function same(a: AttackOdds, b: AttackOdds, where: string): void {
   expect(a.hit, where).toBeCloseTo(b.hit, 12);
@@ -28,12 +28,9 @@ describe("exact odds by relative degree = every pair of totals", () => {
     let grouped = 0;
     fc.assert(
       fc.property(fighter, fighter, fudgeOptions, fudgeSituation, (a, d, o, s) => {
-        let req;
-        try {
-          req = p.parseRequest(fudgeRequest(a, d, o, s));
-        } catch {
-          return;
-        }
+        const parsed = parsedFudgeRequest(a, d, o, s);
+        if (!parsed) return;
+        const { req } = parsed;
         let all: AttackOdds;
         try {
           all = exactOddsOf(p, req, false);
