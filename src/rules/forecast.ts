@@ -21,7 +21,8 @@ import { healTrack, trackKind, trackStateKey, trackStatus, type Track, type Trac
 import { bool, checkJsonShape, isRecord, num, oneOf, optInt } from "./validate";
 import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
 import type { GutsState } from "./miniatures/guts";
-import { gutsAfterWound, gutsCheckFor, gutsMind, gutsStat, gutsTurnStart, withoutFreeAttack, type GutsMind } from "./miniatures/forecast";
+import { gutsAfterWound, gutsCheckFor, gutsFloor, gutsMind, gutsStat, gutsTurnStart, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
+import type { BoxTrackConfig } from "./tracks/box";
 
 export interface DuelForecast {
   preset: string;
@@ -182,6 +183,11 @@ export interface DuelOptions {
   maxStates?: number;
   /** Wall-time budget of the forecast in ms (default FORECAST_BUDGET.timeMs). */
   budgetMs?: number;
+  /**
+   * Miniatures Guts minds: "reduced" (default) keys failures that act alike as one; "plain" keys
+   * them as they are, which only the bounded forward method can follow (tests compare the two).
+   */
+  gutsMinds?: "reduced" | "plain";
 }
 
 /**
@@ -223,6 +229,10 @@ class Side {
   /** Wounds of each What as the track kind parsed them. */
   readonly wounds = new Map<number, unknown[]>();
   private outId = -1;
+  /** Miniatures: Guts — how this side's minds are keyed; null without Guts checks. */
+  space: MindSpace | null = null;
+  /** The key of a track state: states with one key must act alike in every future of the duel. */
+  stateKeyOf: (t: Track) => string = trackStateKey;
   constructor(
     readonly card: Combatant,
     private readonly sigs: Map<string, number>,
@@ -234,7 +244,10 @@ class Side {
     const s0 = status ?? trackStatus(t);
     // Every state that is out of the fight ends the duel alike: one id for all, no key needed.
     if (this.outId >= 0 && this.isOut(s0)) return this.outId;
-    const tk = trackStateKey(t);
+    // Miniatures: a Near Death model's failed Guts checks change nothing: it makes its Near Death
+    // roll instead of re-checks, is struck at HDDF anyway, and "becomes merely Very Hurt" with none.
+    if (m && this.space?.reduce && !s0.canAct && m.state.pending.length > 0) m = m.owesFreeAttack ? m : gutsMind(undefined, this.space);
+    const tk = this.stateKeyOf(t);
     const key = m ? `${tk}#${m.key}` : tk;
     let id = this.ids.get(key);
     if (id === undefined) {
@@ -255,6 +268,24 @@ class Side {
 }
 
 const NO_EDGES: number[] = [];
+
+/**
+ * Miniatures: a box track as the duel can tell its states apart — how many boxes of each level
+ * hold a wound or a stun mark. Which wound filled a box (a Scratch overflowed into Hurt, or a
+ * Hurt) is read only by healings that never happen in a duel (scratches, roll, natural); the
+ * box apply, the Near Death recovery and the round's end read only which boxes are open.
+ */
+function boxOccupancyKey(t: Track): string {
+  const st = t.state as { marks: Record<string, Array<{ stun?: boolean } | null>>; stun: unknown; dead: boolean };
+  let k = st.dead ? "D" : "";
+  for (const row of Object.values(st.marks)) {
+    let w = 0;
+    let s = 0;
+    for (const m of row) if (m) m.stun ? s++ : w++;
+    k += `${w}.${s}|`;
+  }
+  return st.stun ? `${k}${JSON.stringify(st.stun)}` : k;
+}
 
 function sigId(sigs: Map<string, number>, k: string): number {
   let i = sigs.get(k);
@@ -295,9 +326,9 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   const miniatures = p.preset === "miniatures";
   // Miniatures: a Near Death model is not out of the fight: it rolls Guts on its turns (default on).
   const nearDeathRolls = p.ownTurn !== undefined && bool(input.nearDeathRolls, "nearDeathRolls", true);
-  // Miniatures: Guts — checks for new wound levels and their effects. Off by default: the
-  // failures carried beside each track multiply the states (docs/rules-api.md).
-  const gutsChecks = bool(input.gutsChecks, "gutsChecks", false);
+  // Miniatures: Guts — checks for new wound levels and their effects: part of the Miniatures
+  // rules, so on by default there (docs/rules-api.md); false leaves them out.
+  const gutsChecks = bool(input.gutsChecks, "gutsChecks", miniatures);
   if (gutsChecks && !miniatures) throw new RulesError("gutsChecks", "FUDGE.Error.ForecastGuts", "Guts checks exist only in the Miniatures preset", { preset: p.preset });
   const isOut = (s: TrackStatus): boolean => (nearDeathRolls ? s.condition === "dead" || (!s.canAct && s.condition !== "dying") : !s.canAct);
   const fudgeOptions = reqAB.options as { criticalLetsPointThrough?: boolean; damageRoll?: string } | undefined;
@@ -306,6 +337,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   const sigs = new Map<string, number>();
   const sigOf = p.preset === "volt" ? voltSig : statusSig;
   const sides = { a: new Side(reqAB.attacker, sigs, isOut, sigOf), b: new Side(reqAB.defender, sigs, isOut, sigOf) };
+  if (miniatures && opts.gutsMinds !== "plain") for (const side of [sides.a, sides.b]) side.stateKeyOf = boxOccupancyKey;
   const whatIds = new Map<string, number>();
   const whats: What[] = [];
   const internWhat = (w: What): number => {
@@ -318,7 +350,15 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     return i;
   };
   const NOTHING = internWhat({ wounds: null, heal: null, clearOwed: false });
-  const mindOf = (c: Combatant): GutsMind | null => (gutsChecks ? gutsMind((c as unknown as { gutsState?: GutsState }).gutsState) : null);
+  if (gutsChecks)
+    for (const side of [sides.a, sides.b]) side.space = { floor: gutsFloor(side.card as unknown as MiniDatacard, side.card.track.config as unknown as BoxTrackConfig), reduce: opts.gutsMinds !== "plain" };
+  const mindOf = (side: Side): GutsMind | null => (side.space ? gutsMind((side.card as unknown as { gutsState?: GutsState }).gutsState, side.space) : null);
+  /** Guts as a state's wounds leave it; never below the floor its minds were keyed by (a broken invariant, not bad input). */
+  const gutsNow = (side: Side, t: Track): number => {
+    const g = gutsStat(side.card as unknown as MiniDatacard, t, reqAB.options as DatacardOptions);
+    if (side.space && g - 4 < side.space.floor) throw new Error("forecast: Guts fell below its floor");
+    return g;
+  };
 
   const parsedWounds = (side: Side, what: number, wounds: unknown[]): unknown[] => {
     let w = side.wounds.get(what);
@@ -352,16 +392,19 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
         }
       }
       let m = side.minds[id];
-      if (m && w.clearOwed) m = withoutFreeAttack(m);
+      const space = side.space!;
+      if (m && w.clearOwed) m = withoutFreeAttack(m, space);
       // Miniatures: Wounds — a Near Death model that rolls +2 "becomes merely Very Hurt and may then
       // act normally": the Guts failures it had before it fell no longer hold it (this system's reading).
-      if (m && (w.heal as { type?: unknown } | null)?.type === "recover") m = gutsMind(undefined);
+      if (m && (w.heal as { type?: unknown } | null)?.type === "recover") m = gutsMind(undefined, space);
       const check = m && w.wounds !== null ? gutsCheckFor(t, trackStatus(side.tracks[id]), status ?? trackStatus(t)) : null;
       if (m && check) {
-        const guts = gutsStat(side.card as unknown as MiniDatacard, t, reqAB.options as DatacardOptions);
-        const gk = `w${m.key}|${guts}|${check.target}|${check.reason}`;
+        const guts = gutsNow(side, t);
+        // The second side to act in a round is wounded in the first side's activation: the same round as its own.
+        const sameRound = side !== sides[first];
+        const gk = `w${side === sides.a ? "a" : "b"}${m.key}|${guts}|${check.target}|${check.reason}`;
         let dist = gutsCache.get(gk);
-        if (!dist) gutsCache.set(gk, (dist = gutsAfterWound(m, guts, check.target, check.reason)));
+        if (!dist) gutsCache.set(gk, (dist = gutsAfterWound(m, guts, check.target, check.reason, sameRound, space)));
         r = dist.length === 1 ? side.intern(t, dist[0][0]) : dist.map(([mm, q]) => [side.intern(t, mm), q] as [number, number]);
       } else r = side.intern(t, m, status);
       row[what] = r;
@@ -423,10 +466,10 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     let r = turnStartCache.get(x * 2 + (side === sides.a ? 0 : 1));
     if (r === undefined) {
       const t = side.tracks[x];
-      const guts = gutsStat(side.card as unknown as MiniDatacard, t, reqAB.options as DatacardOptions);
-      const gk = `t${m.key}|${guts}`;
+      const guts = gutsNow(side, t);
+      const gk = `t${side === sides.a ? "a" : "b"}${m.key}|${guts}`;
       let dist = gutsCache.get(gk);
-      if (!dist) gutsCache.set(gk, (dist = gutsTurnStart(m, guts)));
+      if (!dist) gutsCache.set(gk, (dist = gutsTurnStart(m, guts, side.space!)));
       r = dist.map(([mm, q]) => [side.intern(t, mm), q] as [number, number]);
       turnStartCache.set(x * 2 + (side === sides.a ? 0 : 1), r);
     }
@@ -516,42 +559,57 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     eTo[i] = to;
     eP[i] = pr;
   };
-  const startA = sides.a.intern(reqAB.attacker.track, mindOf(reqAB.attacker));
-  const startB = sides.b.intern(reqAB.defender.track, mindOf(reqAB.defender));
+  const startA = sides.a.intern(reqAB.attacker.track, mindOf(sides.a));
+  const startB = sides.b.intern(reqAB.defender.track, mindOf(sides.b));
   // Volt duels are followed forward in order of their marks (their chain is too large to solve
-  // whole); Miniatures duels with Guts checks turn by turn (their minds multiply the states).
+  // whole). Miniatures duels with Guts checks are solved by the chain of their reduced minds, and
+  // turn by turn (bounded) where that chain is over its budget of states.
   // "chain" forces the exact chain, "forward" the bounded forecast (tests compare the two).
-  const method = oneOf(input.method, "method", ["chain", "forward", "phases"] as const, p.preset === "volt" || gutsChecks ? "forward" : "chain");
+  const method = oneOf(input.method, "method", ["chain", "forward", "phases"] as const, p.preset === "volt" || (gutsChecks && opts.gutsMinds === "plain") ? "forward" : "chain");
+  if (gutsChecks && input.method === undefined && method === "chain") {
+    try {
+      return chain();
+    } catch (e) {
+      const left = deadline - Date.now();
+      if (!(e instanceof RulesError) || e.field !== "maxStates" || left <= 0) throw e;
+      return duelForecast({ ...input, method: "forward" }, { ...opts, maxStates, budgetMs: left });
+    }
+  }
   if (method === "phases") {
     if (!phasesApply()) throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "phases" needs an alternating duel where an attack reads only the attacker's status (Volt)`, { method: "phases" });
     return tighten(phasesOnce);
   }
   if (method === "forward") return p.preset === "volt" ? forward() : stepped();
-  const start = nodeOf(startA, startB, first);
-  for (let i = 0; i < nodeA.length; i++) {
-    checkTime();
-    if (!absorbed[i]) expand(i);
-  }
+  return chain();
 
-  // Solve: bOut probability, aOut probability and expected steps, per node.
-  const N = nodeA.length;
-  const pA = new Float64Array(N);
-  const pB = new Float64Array(N);
-  const eSteps = new Float64Array(N);
-  const stuck = new Float64Array(N); // probability of never being absorbed
-  for (let i = 0; i < N; i++) {
-    if (absorbed[i] === "a") pA[i] = 1;
-    if (absorbed[i] === "b") pB[i] = 1;
+  /** The absorbing chain, explored whole and solved exactly. */
+  function chain(): DuelForecast {
+    const start = nodeOf(startA, startB, first);
+    for (let i = 0; i < nodeA.length; i++) {
+      checkTime();
+      if (!absorbed[i]) expand(i);
+    }
+
+    // Solve: bOut probability, aOut probability and expected steps, per node.
+    const N = nodeA.length;
+    const pA = new Float64Array(N);
+    const pB = new Float64Array(N);
+    const eSteps = new Float64Array(N);
+    const stuck = new Float64Array(N); // probability of never being absorbed
+    for (let i = 0; i < N; i++) {
+      if (absorbed[i] === "a") pA[i] = 1;
+      if (absorbed[i] === "b") pB[i] = 1;
+    }
+    for (const comp of tarjan(N, eTo)) {
+      if (comp.length === 1 && absorbed[comp[0]]) continue;
+      checkTime();
+      if (comp.length > FORECAST_BUDGET.maxComponent) throw overBudget("maxStates", `a cycle of ${comp.length} states`);
+      solveComponent(comp, eTo, eP, pA, pB, eSteps, stuck);
+    }
+    const stalemate = stuck[start];
+    const exchanges = stalemate > 1e-12 ? null : alternating ? eSteps[start] / 2 : eSteps[start];
+    return { preset: p.preset, aOut: pA[start], bOut: pB[start], stalemate, expectedExchanges: exchanges, states: N, enumerations, exact: true, errorBound: 0, method: "chain" };
   }
-  for (const comp of tarjan(N, eTo)) {
-    if (comp.length === 1 && absorbed[comp[0]]) continue;
-    checkTime();
-    if (comp.length > FORECAST_BUDGET.maxComponent) throw overBudget("maxStates", `a cycle of ${comp.length} states`);
-    solveComponent(comp, eTo, eP, pA, pB, eSteps, stuck);
-  }
-  const stalemate = stuck[start];
-  const exchanges = stalemate > 1e-12 ? null : alternating ? eSteps[start] / 2 : eSteps[start];
-  return { preset: p.preset, aOut: pA[start], bOut: pB[start], stalemate, expectedExchanges: exchanges, states: N, enumerations, exact: true, errorBound: 0, method: "chain" };
 
   /**
    * Any duel, turn by turn: the probability of every live state after each turn, each turn's
