@@ -173,7 +173,12 @@ describe("Miniatures: Guts checks in the duel forecast (seed 004 'Guts')", () =>
       { reason: "twoWoundLevels", target: 2, sinceTurn: 3, lastTurn: 3, bonus: 0, effect: 1 },
     ];
     const shaken = { ...duel, b: { ...(duel.b as object), guts: 0, gutsState: { pending } } };
-    for (const d of [duel, shaken, { ...shaken, first: "b" }]) {
+    // Very Hurt (Guts 0 − 2) with a failure one short of the sure pass (target 1 − bonus 6 = −5 on the
+    // floor −6 + 1, its next +1 forfeited): its re-check still fails on a −4.
+    const b = duel.b as { track: { config: unknown; state: { marks: Record<string, unknown[]> } } };
+    const veryHurt = { ...b.track, state: { ...b.track.state, marks: { ...b.track.state.marks, veryHurt: [{ level: "veryHurt" }] } } };
+    const nearFloor = { ...duel, b: { ...b, guts: 0, track: veryHurt, gutsState: { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 1, bonus: 6, forfeitNext: 1, effect: 2 }] } } };
+    for (const d of [duel, shaken, { ...shaken, first: "b" }, nearFloor]) {
       const reduced = duelForecast(d, { budgetMs: 60_000 });
       const plain = duelForecast({ ...d, maxStates: 1_000_000 }, { gutsMinds: "plain", budgetMs: 60_000 });
       expect([reduced.method, plain.method]).toEqual(["chain", "forward"]);
@@ -197,14 +202,14 @@ describe("Miniatures: Guts checks in the duel forecast (seed 004 'Guts')", () =>
     // the sample tells Guts on from Guts off
     expect(Math.abs(sampled - off.bOut)).toBeGreaterThan(4.5 * Math.sqrt((off.bOut * (1 - off.bOut)) / n));
   }, 120_000);
-  it("agrees with duels played by the real pipeline when the shaky side acts second in each round (its fresh failures wait a round)", () => {
-    // Yanni the Yeoman (a bow, Guts −2 here) against Brutas, Brutas acting first: a failure Yanni makes in
-    // Brutas's activation is not re-checked in Yanni's activation of the same round (the tracker's rule).
+  it("agrees with duels played by the real pipeline when a side acts second in each round (its failures of this round wait for the next)", () => {
+    // Yanni the Yeoman (a bow) against Brutas, Brutas acting first: a failure Yanni makes in Brutas's
+    // activation is not re-checked in Yanni's activation of the same round (the tracker's rule). A
+    // re-check at every activation instead would give B 0.478 for 0.419: six standard errors of 3,000 duels.
     const d: Record<string, unknown> = { ...resolveSamples({ preset: "miniatures", a: "Yanni the Yeoman", b: "Brutas the Brute" }), first: "b" };
-    const shakyYanni = { ...d, a: { ...(d.a as object), guts: -2 } };
-    const f = duelForecast({ ...shakyYanni, budgetMs: 60_000 });
+    const f = duelForecast({ ...d, budgetMs: 60_000 });
     const n = 3000;
-    agreesWithSample(f, simulateGutsDuel(shakyYanni, n, 7), n);
+    agreesWithSample(f, simulateGutsDuel(d, n, 7), n);
   }, 120_000);
   it("a model that starts with a failure in force (may not attack) loses more often", () => {
     const broken = { ...duel, a: { ...(duel.a as object), gutsState: { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 0, effect: 2 }] } } };
