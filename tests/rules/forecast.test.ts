@@ -211,6 +211,16 @@ describe("Miniatures: Guts checks in the duel forecast (seed 004 'Guts')", () =>
     const n = 3000;
     agreesWithSample(f, simulateGutsDuel(d, n, 7), n);
   }, 120_000);
+  it("with Near Death rolls and a flying model's crash, agrees with duels played by the real pipeline and Guts functions", () => {
+    // Brutas flies: a blow that brings him Near Death adds the 4dF+5 crash wound (Miniatures: Wounds), and he
+    // rolls Guts on his turns while Near Death; both sides check Guts for new wound levels.
+    const d = resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" });
+    const fly = { ...d, b: { ...(d.b as object), flying: true } };
+    const f = duelForecast({ ...fly, budgetMs: 60_000 });
+    expect(f.bOut).toBeGreaterThan(duelForecast({ ...d, budgetMs: 60_000 }).bOut);
+    const n = 3000;
+    agreesWithSample(f, simulateGutsDuel(fly, n, 11), n);
+  }, 120_000);
   it("a model that starts with a failure in force (may not attack) loses more often", () => {
     const broken = { ...duel, a: { ...(duel.a as object), gutsState: { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 0, effect: 2 }] } } };
     const f = duelForecast({ ...broken, budgetMs: 60_000 });
