@@ -221,6 +221,16 @@ describe("Miniatures: Guts checks in the duel forecast (seed 004 'Guts')", () =>
     const n = 3000;
     agreesWithSample(f, simulateGutsDuel(fly, n, 11), n);
   }, 120_000);
+  it("a duel whose chain is over maxStates is followed forward within the rest of the budget, with its bound", () => {
+    // King vs Knave: 12,098 states in the chain, about 5,500 followed forward at the default tolerance.
+    const exact = duelForecast(duel);
+    const f = duelForecast({ ...duel, maxStates: 8000, budgetMs: 60_000 });
+    expect([f.method, f.exact]).toEqual(["forward", false]);
+    expect(f.errorBound).toBeLessThanOrEqual(1e-4);
+    for (const k of ["aOut", "bOut"] as const) expect(Math.abs(f[k] - exact[k])).toBeLessThanOrEqual(f.errorBound + 1e-12);
+    // an explicit method is not second-guessed
+    expect(() => duelForecast({ ...duel, maxStates: 8000, method: "chain" })).toThrow(expect.objectContaining({ field: "maxStates" }));
+  }, 60_000);
   it("a model that starts with a failure in force (may not attack) loses more often", () => {
     const broken = { ...duel, a: { ...(duel.a as object), gutsState: { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 0, effect: 2 }] } } };
     const f = duelForecast({ ...broken, budgetMs: 60_000 });
