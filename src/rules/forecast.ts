@@ -311,25 +311,27 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   };
   const first = oneOf(input.first, "first", ["a", "b"] as const, "a");
   const base = { preset: input.preset, options: input.options, situation: input.situation ?? {} };
+  const miniatures = p.preset === "miniatures";
+  // Miniatures: Guts — checks for new wound levels and their effects: part of the Miniatures
+  // rules, so on by default there (docs/rules-api.md); false leaves them out, failures in force too.
+  const gutsChecks = bool(input.gutsChecks, "gutsChecks", miniatures);
+  if (gutsChecks && !miniatures) throw new RulesError("gutsChecks", "FUDGE.Error.ForecastGuts", "Guts checks exist only in the Miniatures preset", { preset: p.preset });
+  const inA = miniatures && !gutsChecks ? withoutGuts(input.a) : input.a;
+  const inB = miniatures && !gutsChecks ? withoutGuts(input.b) : input.b;
   let reqAB: AttackRequest, reqBA: AttackRequest;
   try {
-    reqAB = p.parseRequest({ ...base, attacker: input.a, defender: input.b });
+    reqAB = p.parseRequest({ ...base, attacker: inA, defender: inB });
   } catch (e) {
     throw renamePaths(e, { attacker: "a", defender: "b" });
   }
   try {
-    reqBA = p.parseRequest({ ...base, attacker: input.b, defender: input.a });
+    reqBA = p.parseRequest({ ...base, attacker: inB, defender: inA });
   } catch (e) {
     throw renamePaths(e, { attacker: "b", defender: "a" });
   }
   const alternating = p.exchange === "alternating";
-  const miniatures = p.preset === "miniatures";
   // Miniatures: a Near Death model is not out of the fight: it rolls Guts on its turns (default on).
   const nearDeathRolls = p.ownTurn !== undefined && bool(input.nearDeathRolls, "nearDeathRolls", true);
-  // Miniatures: Guts — checks for new wound levels and their effects: part of the Miniatures
-  // rules, so on by default there (docs/rules-api.md); false leaves them out.
-  const gutsChecks = bool(input.gutsChecks, "gutsChecks", miniatures);
-  if (gutsChecks && !miniatures) throw new RulesError("gutsChecks", "FUDGE.Error.ForecastGuts", "Guts checks exist only in the Miniatures preset", { preset: p.preset });
   const isOut = (s: TrackStatus): boolean => (nearDeathRolls ? s.condition === "dead" || (!s.canAct && s.condition !== "dying") : !s.canAct);
   const fudgeOptions = reqAB.options as { criticalLetsPointThrough?: boolean; damageRoll?: string } | undefined;
   const byDifference = p.preset === "fudge" && !fudgeOptions?.criticalLetsPointThrough && fudgeOptions?.damageRoll !== "evenOdd" && bool(input.foldDice, "foldDice", true);
@@ -1120,6 +1122,13 @@ function gauss(A: Float64Array[], B: Float64Array[]): Float64Array[] {
     }
   }
   return b.map((row, i) => row.map((x) => x / a[i][i]));
+}
+
+/** A Miniatures combatant without its failed Guts checks (a forecast with `gutsChecks: false`). */
+function withoutGuts(c: unknown): unknown {
+  if (!isRecord(c) || !("gutsState" in c)) return c;
+  const { gutsState: _, ...rest } = c;
+  return rest;
 }
 
 function renamePaths(e: unknown, map: Record<string, string>): unknown {

@@ -236,6 +236,8 @@ describe("Miniatures: Guts checks in the duel forecast (seed 004 'Guts')", () =>
     const f = duelForecast({ ...broken, budgetMs: 60_000 });
     const g = duelForecast({ ...duel, budgetMs: 60_000 });
     expect(f.aOut).toBeGreaterThan(g.aOut + 0.01);
+    // gutsChecks: false leaves Guts out, the failure in force too (it is not refused as "may not attack")
+    expect(duelForecast({ ...broken, gutsChecks: false })).toEqual(duelForecast({ ...duel, gutsChecks: false }));
   }, 60_000);
   it("a duel nobody can ever win is a stalemate, not a refusal at the budget", () => {
     // Plate beyond any Legendary roll: no blow ever lands (Miniatures: Combat — a hit needs total ≥ DDF).
