@@ -630,6 +630,24 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       if (r.errorBound <= tolerance) return r;
     }
   }
+  /** True when no state reachable from these can ever put a side out (explored as far as that takes; stops at the first end). */
+  function cannotEnd(from: Iterable<number>): boolean {
+    const seen = new Set<number>(from);
+    const todo = [...seen];
+    while (todo.length) {
+      checkTime();
+      const i = todo.pop()!;
+      if (eTo[i] === NO_EDGES) expand(i);
+      for (const j of eTo[i]) {
+        if (absorbed[j]) return false;
+        if (!seen.has(j)) {
+          seen.add(j);
+          todo.push(j);
+        }
+      }
+    }
+    return true;
+  }
   function steppedOnce(eps: number): DuelForecast {
     const start = nodeOf(startA, startB, first);
     let aOut = absorbed[start] === "a" ? 1 : 0;
@@ -639,7 +657,14 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     let live = new Map<number, number>();
     if (!absorbed[start]) live.set(start, 1);
     let rest = absorbed[start] ? 0 : 1;
-    while (rest > tolerance / 2) {
+    let stalemate = 0;
+    for (let turn = 1; rest > tolerance / 2; turn++) {
+      // Now and then (turns 16, 32, 64 …): a fight that can never end is a stalemate, not a refusal at the budget.
+      if ((turn & (turn - 1)) === 0 && turn >= 16 && cannotEnd(live.keys())) {
+        stalemate = rest;
+        rest = 0;
+        break;
+      }
       turns += rest;
       const next = new Map<number, number>();
       for (const [i, m] of live) {
@@ -669,8 +694,8 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       preset: p.preset,
       aOut,
       bOut,
-      stalemate: 0,
-      expectedExchanges: alternating ? turns / 2 : turns,
+      stalemate,
+      expectedExchanges: stalemate > 1e-12 ? null : alternating ? turns / 2 : turns,
       states: nodeA.length,
       enumerations,
       exact: errorBound === 0,

@@ -244,6 +244,9 @@ describe("Miniatures: Guts checks in the duel forecast (seed 004 'Guts')", () =>
     const plated = (c: unknown) => ({ ...(c as object), armor: 20, shield: 20 });
     const f = duelForecast({ ...duel, a: plated(duel.a), b: plated(duel.b) });
     expect([f.aOut, f.bOut, f.stalemate, f.expectedExchanges, f.method]).toEqual([0, 0, 1, null, "chain"]);
+    // the bounded forward method too
+    const g = duelForecast({ ...duel, a: plated(duel.a), b: plated(duel.b), method: "forward" });
+    expect([g.aOut, g.bOut, g.stalemate, g.expectedExchanges, g.method, g.errorBound]).toEqual([0, 0, 1, null, "forward", 0]);
   });
   it("the largest sample duels fit the chain within the default budget of states (Yanni the Yeoman vs Brutas the Brute, Sir Knightly vs Yanni)", () => {
     for (const [a, b] of [["Yanni the Yeoman", "Brutas the Brute"], ["Sir Knightly", "Yanni the Yeoman"]]) {
