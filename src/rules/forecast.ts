@@ -298,6 +298,22 @@ function sigId(sigs: Map<string, number>, k: string): number {
  * as the preset's attack request takes them. `first` matters for alternating presets.
  */
 export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForecast {
+  const t0 = Date.now();
+  try {
+    return forecastOnce(input, opts);
+  } catch (e) {
+    // Miniatures with Guts checks (the default method): a chain over its budget of states is
+    // followed turn by turn with its bound instead, within what is left of the time budget.
+    const guts = isRecord(input) && input.preset === "miniatures" && input.gutsChecks !== false && input.method === undefined;
+    if (!guts || !(e instanceof RulesError) || e.field !== "maxStates") throw e;
+    const budget = opts.budgetMs ?? (typeof input.budgetMs === "number" ? input.budgetMs : FORECAST_BUDGET.timeMs);
+    const left = budget - (Date.now() - t0);
+    if (left < 1) throw e;
+    return forecastOnce({ ...input, method: "forward" }, { ...opts, budgetMs: left });
+  }
+}
+
+function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   if (!isRecord(input)) throw new RulesError("", "FUDGE.Error.NotObject", "the duel request must be an object");
   checkJsonShape(input);
   const p = pipelineFor(input.preset);
@@ -568,50 +584,36 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   // turn by turn (bounded) where that chain is over its budget of states.
   // "chain" forces the exact chain, "forward" the bounded forecast (tests compare the two).
   const method = oneOf(input.method, "method", ["chain", "forward", "phases"] as const, p.preset === "volt" || (gutsChecks && opts.gutsMinds === "plain") ? "forward" : "chain");
-  if (gutsChecks && input.method === undefined && method === "chain") {
-    try {
-      return chain();
-    } catch (e) {
-      const left = deadline - Date.now();
-      if (!(e instanceof RulesError) || e.field !== "maxStates" || left <= 0) throw e;
-      return duelForecast({ ...input, method: "forward" }, { ...opts, maxStates, budgetMs: left });
-    }
-  }
   if (method === "phases") {
     if (!phasesApply()) throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "phases" needs an alternating duel where an attack reads only the attacker's status (Volt)`, { method: "phases" });
     return tighten(phasesOnce);
   }
   if (method === "forward") return p.preset === "volt" ? forward() : stepped();
-  return chain();
-
-  /** The absorbing chain, explored whole and solved exactly. */
-  function chain(): DuelForecast {
-    const start = nodeOf(startA, startB, first);
-    for (let i = 0; i < nodeA.length; i++) {
-      checkTime();
-      if (!absorbed[i]) expand(i);
-    }
-
-    // Solve: bOut probability, aOut probability and expected steps, per node.
-    const N = nodeA.length;
-    const pA = new Float64Array(N);
-    const pB = new Float64Array(N);
-    const eSteps = new Float64Array(N);
-    const stuck = new Float64Array(N); // probability of never being absorbed
-    for (let i = 0; i < N; i++) {
-      if (absorbed[i] === "a") pA[i] = 1;
-      if (absorbed[i] === "b") pB[i] = 1;
-    }
-    for (const comp of tarjan(N, eTo)) {
-      if (comp.length === 1 && absorbed[comp[0]]) continue;
-      checkTime();
-      if (comp.length > FORECAST_BUDGET.maxComponent) throw overBudget("maxStates", `a cycle of ${comp.length} states`);
-      solveComponent(comp, eTo, eP, pA, pB, eSteps, stuck);
-    }
-    const stalemate = stuck[start];
-    const exchanges = stalemate > 1e-12 ? null : alternating ? eSteps[start] / 2 : eSteps[start];
-    return { preset: p.preset, aOut: pA[start], bOut: pB[start], stalemate, expectedExchanges: exchanges, states: N, enumerations, exact: true, errorBound: 0, method: "chain" };
+  const start = nodeOf(startA, startB, first);
+  for (let i = 0; i < nodeA.length; i++) {
+    checkTime();
+    if (!absorbed[i]) expand(i);
   }
+
+  // Solve: bOut probability, aOut probability and expected steps, per node.
+  const N = nodeA.length;
+  const pA = new Float64Array(N);
+  const pB = new Float64Array(N);
+  const eSteps = new Float64Array(N);
+  const stuck = new Float64Array(N); // probability of never being absorbed
+  for (let i = 0; i < N; i++) {
+    if (absorbed[i] === "a") pA[i] = 1;
+    if (absorbed[i] === "b") pB[i] = 1;
+  }
+  for (const comp of tarjan(N, eTo)) {
+    if (comp.length === 1 && absorbed[comp[0]]) continue;
+    checkTime();
+    if (comp.length > FORECAST_BUDGET.maxComponent) throw overBudget("maxStates", `a cycle of ${comp.length} states`);
+    solveComponent(comp, eTo, eP, pA, pB, eSteps, stuck);
+  }
+  const stalemate = stuck[start];
+  const exchanges = stalemate > 1e-12 ? null : alternating ? eSteps[start] / 2 : eSteps[start];
+  return { preset: p.preset, aOut: pA[start], bOut: pB[start], stalemate, expectedExchanges: exchanges, states: N, enumerations, exact: true, errorBound: 0, method: "chain" };
 
   /**
    * Any duel, turn by turn: the probability of every live state after each turn, each turn's
