@@ -190,6 +190,19 @@ describe("Miniatures: Guts checks in the duel forecast (seed 004 'Guts')", () =>
       expect(reduced.states).toBeLessThan(plain.states);
     }
   }, 120_000);
+  it("keying a box track by its filled boxes changes no answer (the chain without Guts, with the Near Death roll and a flying model's crash)", () => {
+    for (const [a, b, fly] of [["Sir Knightly", "Brutas the Brute", true], ["Yanni the Yeoman", "King Kingsley", false]] as const) {
+      const d = resolveSamples({ preset: "miniatures", a, b });
+      const req = { ...d, b: { ...(d.b as object), flying: fly }, gutsChecks: false };
+      const keyed = duelForecast(req);
+      const plain = duelForecast(req, { gutsMinds: "plain" });
+      expect([keyed.method, plain.method]).toEqual(["chain", "chain"]);
+      expect(keyed.aOut).toBeCloseTo(plain.aOut, 12);
+      expect(keyed.bOut).toBeCloseTo(plain.bOut, 12);
+      expect(keyed.expectedExchanges!).toBeCloseTo(plain.expectedExchanges!, 9);
+      expect(keyed.states).toBeLessThan(plain.states);
+    }
+  });
   // The Knave with Guts −2, acting second in each round, fails often: Guts moves his chance by
   // about 0.13, twenty standard errors of 3,000 duels.
   const shaky = { ...duel, b: { ...(duel.b as object), guts: -2 } };
