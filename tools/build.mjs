@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * npm run build: an installable Foundry system in dist/ and dist/fudge-wounds.zip.
- *   1. vite library build of src/foundry/main.ts → dist/fudge-wounds.mjs (Foundry stays global)
+ *   1. vite library build of src/foundry/main.ts → dist/fudge-wounds.mjs (Foundry stays global),
+ *      and of the forecast worker src/foundry/forecast-worker.ts → dist/fudge-forecast.mjs
  *   2. system.json, templates/, styles/, lang/en.json
  *   3. packs/src/<pack>/*.json → dist/packs/<pack> (LevelDB, @foundryvtt/foundryvtt-cli)
  *   4. dist/fudge-wounds.zip (tools/zip.mjs, no external zip needed)
@@ -44,6 +45,18 @@ function flatten(obj, prefix = "", out = {}) {
   return out;
 }
 
+/** The forecast worker's file, next to the bundle (src/foundry/forecast-queue.ts FORECAST_WORKER_FILE). */
+export const FORECAST_WORKER_FILE = "fudge-forecast.mjs";
+
+/** The forecast worker as its own self-contained ES module (a worker imports nothing of Foundry). */
+export async function buildForecastWorker(outDir) {
+  await build({
+    configFile: path.join(root, "vite.config.ts"),
+    logLevel: "warn",
+    build: { outDir, emptyOutDir: false, lib: { entry: path.join(root, "src/foundry/forecast-worker.ts"), formats: ["es"], fileName: () => FORECAST_WORKER_FILE } },
+  });
+}
+
 function copyDir(from, to) {
   if (!fs.existsSync(from)) return 0;
   let n = 0;
@@ -66,6 +79,8 @@ async function main() {
     fs.mkdirSync(DIST, { recursive: true });
     await build({ configFile: path.join(root, "vite.config.ts"), build: { outDir: DIST } });
     log(`bundle dist/${manifest.esmodules[0]}`);
+    await buildForecastWorker(DIST);
+    log(`forecast worker dist/${FORECAST_WORKER_FILE}`);
   }
   fs.copyFileSync(MANIFEST, path.join(DIST, "system.json"));
   for (const dir of ["templates", "styles", "assets"]) {

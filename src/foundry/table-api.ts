@@ -8,7 +8,9 @@
 import { exactOdds } from "../rules/odds";
 import { duelForecast } from "../rules/forecast";
 import { pipelineFor } from "../rules/pipeline";
-import { attackOdds, duelRequest, forecastView, mainWeapon } from "../system/attack-dialog";
+import { attackOdds, duelRequest, forecastViewOf, mainWeapon } from "../system/attack-dialog";
+import { isRulesError } from "../rules/errors";
+import { ForecastQueue } from "./forecast-queue";
 import type { ActorDoc, ItemDoc } from "../system/data";
 import * as actions from "../system/actions";
 import { trackFor } from "../system/combatant";
@@ -34,12 +36,31 @@ export const tableApi = {
     const w = weaponId ? ((a.items ?? []).find((i) => i._id === weaponId) as ItemDoc<"weapon"> | undefined) ?? null : mainWeapon(a);
     return attackOdds(a, w, plain(defender), worldRules(), situation);
   },
-  /** Duel forecast: a rules-core duel request, or two actors (each with its first equipped weapon). */
+  /**
+   * Duel forecast: a rules-core duel request, or two actors (each with its first equipped weapon).
+   * Synchronous, on this thread: a hard duel blocks the UI until answered (up to its budget).
+   */
   forecast(requestOrA: unknown, b?: ActorLike) {
-    if (!b) return duelForecast(requestOrA);
-    return duelForecast(duelRequest(plain(requestOrA as ActorLike), plain(b), worldRules()));
+    return duelForecast(forecastRequest(requestOrA, b));
+  },
+  /** The same forecast in the forecast worker (a Promise; the UI stays live; repeats come from a cache). */
+  forecastAsync(requestOrA: unknown, b?: ActorLike) {
+    return forecasts.run(forecastRequest(requestOrA, b));
   },
 };
+
+function forecastRequest(requestOrA: unknown, b?: ActorLike): unknown {
+  return b ? duelRequest(plain(requestOrA as ActorLike), plain(b), worldRules()) : requestOrA;
+}
+
+/** The table's forecasts: run in the forecast worker, one after another (src/foundry/forecast-queue.ts). */
+let forecasts = new ForecastQueue();
+/** Replaces the table's forecast queue (tests: a fake worker, or none); returns the previous one. */
+export function useForecastQueue(q: ForecastQueue): ForecastQueue {
+  const old = forecasts;
+  forecasts = q;
+  return old;
+}
 
 /** Who sees the duel forecast: the GM always, players when the world allows it (setting forecastForPlayers). */
 export const mayForecast = (): boolean => !!game.user?.isGM || worldRules().forecastForPlayers;
@@ -51,17 +72,33 @@ function targetedActors(actor: Actor.Implementation): Actor.Implementation[] {
 
 /**
  * The duel forecast between `actor` and each opponent, one notification each (the Token HUD and
- * the combat tracker both show it this way). Returns the sentences shown.
+ * the combat tracker both show it this way). The forecasts run in the forecast worker, one after
+ * another, so the UI stays live; a "Forecasting …" notice comes first unless every answer is
+ * already cached. The requests are built here from live documents. Resolves to the sentences shown.
  */
-export function showForecast(actor: Actor.Implementation, opponents: Actor.Implementation[] = targetedActors(actor)): string[] {
+export async function showForecast(actor: Actor.Implementation, opponents: Actor.Implementation[] = targetedActors(actor)): Promise<string[]> {
   if (!opponents.length) {
     ui.notifications!.info(game.i18n!.localize("FUDGE.Forecast.NeedTarget"));
     return [];
   }
   const rules = worldRules();
+  const a = plainActor(actor);
+  const duels = opponents.map((t) => ({ b: plainActor(t), request: duelRequest(a, plainActor(t), rules) }));
+  if (!duels.every((d) => forecasts.has(d.request)))
+    ui.notifications!.info(game.i18n!.format("FUDGE.Forecast.Running", { a: foundry.utils.escapeHTML(a.name), b: duels.map((d) => foundry.utils.escapeHTML(d.b.name)).join(", ") }));
   const shown: string[] = [];
-  for (const t of opponents) {
-    const f = forecastView(plainActor(actor), plainActor(t), rules);
+  for (const { b, request } of duels) {
+    let outcome;
+    try {
+      outcome = await forecasts.run(request);
+    } catch (e) {
+      if (!isRulesError(e)) {
+        reportError(e);
+        continue;
+      }
+      outcome = e;
+    }
+    const f = forecastViewOf(a.name, b.name, outcome);
     if (f.error) {
       reportError(Object.assign(new Error(f.error.key), f.error));
       continue;
@@ -115,7 +152,7 @@ export function onCombatTrackerContextOptions(app: TrackerLike, entries: unknown
       const actor = actorOf(li);
       return mayForecast() && !!actor && opponents(li, actor).length > 0;
     };
-    const run = (li: HTMLElement) => {
+    const run = async (li: HTMLElement): Promise<string[]> => {
       const actor = actorOf(li);
       return actor ? showForecast(actor, opponents(li, actor)) : [];
     };
@@ -196,5 +233,5 @@ export function onRenderTokenHUD(hud: { object?: { actor?: Actor.Implementation 
         else toggle.after(woundPanel(actor));
       }),
     );
-  if (mayForecast()) col.append(hudButton("fudge-forecast", "fa-scale-balanced", "FUDGE.Forecast.Button", () => showForecast(actor)));
+  if (mayForecast()) col.append(hudButton("fudge-forecast", "fa-scale-balanced", "FUDGE.Forecast.Button", () => void showForecast(actor)));
 }

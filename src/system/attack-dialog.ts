@@ -8,8 +8,8 @@
  */
 import { errorView } from "./error-text";
 import { exactOdds, type AttackOdds } from "../rules/odds";
-import { duelForecast } from "../rules/forecast";
-import { isRulesError } from "../rules/errors";
+import { duelForecast, type DuelForecast } from "../rules/forecast";
+import { isRulesError, type RulesError } from "../rules/errors";
 import type { PresetId } from "../rules/pipeline";
 import { renderTrack } from "../rules/track";
 import { attackRequest, SITUATION_FIELDS, trackFor, type Situation } from "./combatant";
@@ -258,22 +258,32 @@ export interface ForecastView {
 
 /** The duel forecast as the GM reads it: win chances and expected exchanges (exact, rules core). */
 export function forecastView(a: ActorDoc, b: ActorDoc, rules: WorldRules): ForecastView {
-  const view: ForecastView = { aName: a.name, bName: b.name, aWins: 0, bWins: 0, aWinsText: "", bWinsText: "", stalemateText: "", exchangesText: "", error: null };
+  let outcome: DuelForecast | RulesError;
   try {
-    const f = duelForecast(duelRequest(a, b, rules));
-    Object.assign(view, {
-      aWins: f.bOut,
-      bWins: f.aOut,
-      aWinsText: pct(f.bOut),
-      bWinsText: pct(f.aOut),
-      stalemateText: f.stalemate > 0 ? pct(f.stalemate) : "",
-      exchangesText: f.expectedExchanges === null ? "" : f.expectedExchanges.toFixed(1),
-    });
+    outcome = duelForecast(duelRequest(a, b, rules));
   } catch (e) {
     if (!isRulesError(e)) throw e;
-    view.error = errorView(e);
+    outcome = e;
   }
-  return view;
+  return forecastViewOf(a.name, b.name, outcome);
+}
+
+/** The view of a forecast already computed (or refused), e.g. by the forecast worker at the table. */
+export function forecastViewOf(aName: string, bName: string, outcome: DuelForecast | RulesError): ForecastView {
+  const view: ForecastView = { aName, bName, aWins: 0, bWins: 0, aWinsText: "", bWinsText: "", stalemateText: "", exchangesText: "", error: null };
+  if (isRulesError(outcome)) {
+    view.error = errorView(outcome);
+    return view;
+  }
+  const f = outcome;
+  return Object.assign(view, {
+    aWins: f.bOut,
+    bWins: f.aOut,
+    aWinsText: pct(f.bOut),
+    bWinsText: pct(f.aOut),
+    stalemateText: f.stalemate > 0 ? pct(f.stalemate) : "",
+    exchangesText: f.expectedExchanges === null ? "" : f.expectedExchanges.toFixed(1),
+  });
 }
 
 // ─── Trait roll dialog ───────────────────────────────────────────────────────────────────
