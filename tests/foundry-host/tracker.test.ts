@@ -4,7 +4,10 @@
  * the combatant whose turn it is and against the user's targets, to the GM always and to players
  * by the world setting, through the same forecast as the Token HUD (src/foundry/table-api.ts).
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { ForecastQueue } from "../../src/foundry/forecast-queue";
+import { useForecastQueue } from "../../src/foundry/table-api";
+import { FakeWorker } from "../foundry/fake-worker";
 import { plainActor, worldRules } from "../../src/foundry/bridge";
 import { duelForecast } from "../../src/rules/forecast";
 import { duelRequest, forecastView } from "../../src/system/attack-dialog";
@@ -12,7 +15,7 @@ import { combatantRow, combatTrackerMenu } from "./apps";
 import { actorOn, table, type Table } from "./table";
 import type { Client } from "./world";
 
-type Entry = { name: string; condition: (li: HTMLElement) => boolean; callback: (li: HTMLElement) => string[] };
+type Entry = { name: string; condition: (li: HTMLElement) => boolean; callback: (li: HTMLElement) => Promise<string[]> };
 type CombatLike = { id: string; turns: { id: string; actorId: string; _source: { actorId: string } }[]; combatant?: { id: string } };
 
 /** Leroy and Theodora in a started combat (no initiative: Leroy first, by name). */
@@ -54,7 +57,7 @@ describe("duel forecast from the combat tracker", () => {
     // Not against oneself: the current combatant's own row has no "against the current" entry.
     expect(m.shown("FUDGE.Forecast.AgainstCurrent", current)).toBe(false);
     expect(m.shown("FUDGE.Forecast.AgainstCurrent", other)).toBe(true);
-    const lines = m.click("FUDGE.Forecast.AgainstCurrent", other);
+    const lines = await m.click("FUDGE.Forecast.AgainstCurrent", other);
     expect(lines).toEqual([expected(t.gm, other, current)]);
     expect(lines[0]).toMatch(/^(Leroy|Theodora) vs (Leroy|Theodora): \S+ wins \d+%, \S+ wins \d+%/);
     expect(t.gm.notifications.map((n) => n.message)).toContain(lines[0]);
@@ -69,7 +72,7 @@ describe("duel forecast from the combat tracker", () => {
     t.gm.target(foeToken as never);
     expect(m.shown("FUDGE.Forecast.AgainstTargets", t.hero)).toBe(true);
     expect(m.shown("FUDGE.Forecast.AgainstTargets", t.foe)).toBe(false);
-    expect(m.click("FUDGE.Forecast.AgainstTargets", t.hero)).toEqual([expected(t.gm, t.hero, t.foe)]);
+    expect(await m.click("FUDGE.Forecast.AgainstTargets", t.hero)).toEqual([expected(t.gm, t.hero, t.foe)]);
   });
 
   it("players see it only when the world allows it (forecastForPlayers), as on the Token HUD", async () => {
@@ -81,7 +84,7 @@ describe("duel forecast from the combat tracker", () => {
     await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "forecastForPlayers" as never, true as never));
     await t.world.settle();
     expect(m.shown("FUDGE.Forecast.AgainstCurrent", other)).toBe(true);
-    expect(m.click("FUDGE.Forecast.AgainstCurrent", other)).toEqual([expected(t.player, other, current)]);
+    expect(await m.click("FUDGE.Forecast.AgainstCurrent", other)).toEqual([expected(t.player, other, current)]);
   });
 
   it("v14 reads {label, visible, onClick}: the same entries in that shape", async () => {
@@ -91,7 +94,7 @@ describe("duel forecast from the combat tracker", () => {
     await t.gm.run(() => (t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation).startCombat());
     await t.world.settle();
     const c = t.gm.game.combats.get(combat.id) as unknown as CombatLike;
-    const entries = t.gm.run(() => combatTrackerMenu(c)) as unknown as { label?: string; name?: string; visible: (li: HTMLElement) => boolean; onClick: (e: Event, li: HTMLElement) => string[] }[];
+    const entries = t.gm.run(() => combatTrackerMenu(c)) as unknown as { label?: string; name?: string; visible: (li: HTMLElement) => boolean; onClick: (e: Event, li: HTMLElement) => Promise<string[]> }[];
     const ours = entries.filter((e) => e.label?.startsWith("FUDGE.Forecast."));
     expect(ours.map((e) => [e.label, e.name])).toEqual([
       ["FUDGE.Forecast.AgainstCurrent", undefined],
@@ -100,7 +103,7 @@ describe("duel forecast from the combat tracker", () => {
     const other = c.turns[1];
     const li = combatantRow(other.id);
     expect(t.gm.run(() => ours[0].visible(li))).toBe(true);
-    expect(t.gm.run(() => ours[0].onClick(new Event("click"), li))).toEqual([expected(t.gm, other._source.actorId, c.turns[0]._source.actorId)]);
+    expect(await t.gm.run(() => ours[0].onClick(new Event("click"), li))).toEqual([expected(t.gm, other._source.actorId, c.turns[0]._source.actorId)]);
   });
 });
 
@@ -125,7 +128,7 @@ describe("Miniatures duel forecast from the combat tracker (Miniatures: Guts)", 
     const m = menu(t.gm, combat.id);
     const current = m.combat.turns[0]._source.actorId;
     const other = current === "mini000000000001" ? "mini000000000002" : "mini000000000001";
-    const [line] = m.click("FUDGE.Forecast.AgainstCurrent", other);
+    const [line] = await m.click("FUDGE.Forecast.AgainstCurrent", other);
     // The same duel by the rules core, with and without Guts checks.
     const odds = (gutsChecks: boolean) =>
       t.gm.run(() => {
@@ -138,4 +141,65 @@ describe("Miniatures duel forecast from the combat tracker (Miniatures: Guts)", 
     expect(line).toContain(`wins ${on[1]}`);
     expect(t.world.errors).toEqual([]);
   }, 60_000);
+});
+
+describe("the table's duel forecast runs in the forecast worker (src/foundry/forecast-queue.ts)", () => {
+  let restore: ForecastQueue | null = null;
+  afterEach(() => {
+    if (restore) useForecastQueue(restore);
+    restore = null;
+  });
+  /** The table's queue on a stand-in Worker (the host has no Worker of its own). */
+  const onFakeWorker = () => {
+    const w = new FakeWorker();
+    restore = useForecastQueue(new ForecastQueue({ createWorker: () => w }));
+    return w;
+  };
+
+  it("says it is forecasting at once, then shows the worker's answer; the request is built from live documents here", async () => {
+    const w = onFakeWorker();
+    const { t, combatId } = await fight();
+    const m = menu(t.gm, combatId);
+    const current = m.combat.turns[0]._source.actorId;
+    const other = current === t.hero ? t.foe : t.hero;
+    const before = t.gm.notifications.length;
+    const pending = m.click("FUDGE.Forecast.AgainstCurrent", other);
+    // Before the worker answers: the notice only, and the request in the worker.
+    const names = t.gm.run(() => [actorOn(t.gm, other).name, actorOn(t.gm, current).name]);
+    expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual([`Forecasting ${names[0]} vs ${names[1]}…`]);
+    expect(w.posted).toHaveLength(1);
+    expect(w.posted[0].request).toEqual(t.gm.run(() => duelRequest(plainActor(actorOn(t.gm, other)), plainActor(actorOn(t.gm, current)), worldRules())));
+    const lines = await pending;
+    expect(lines).toEqual([expected(t.gm, other, current)]);
+    expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual([`Forecasting ${names[0]} vs ${names[1]}…`, lines[0]]);
+    // A second click: the same live data, the same request, answered from the cache (no notice, no worker).
+    const again = await m.click("FUDGE.Forecast.AgainstCurrent", other);
+    expect(again).toEqual(lines);
+    expect(w.posted).toHaveLength(1);
+    expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual([`Forecasting ${names[0]} vs ${names[1]}…`, lines[0], lines[0]]);
+    // Changed live data: a new request, asked of the worker again.
+    await t.gm.run(() => actorOn(t.gm, other).update({ name: "Renamed" } as never));
+    await t.world.settle();
+    const renamed = await m.click("FUDGE.Forecast.AgainstCurrent", other);
+    expect(w.posted).toHaveLength(2);
+    expect(renamed[0]).toMatch(/^Renamed vs /);
+    expect(t.world.errors).toEqual([]);
+  });
+
+  it("a forecast the worker refuses is reported as the rules core's localized error, rebuilt on this side", async () => {
+    const w = onFakeWorker();
+    // The worker refuses with the budget's RulesError, as a duel past its budget would.
+    w.postMessage = function (message) {
+      this.posted.push(structuredClone(message));
+      setTimeout(() => this.onmessage?.({ data: { id: message.id, ok: false, error: { field: "budgetMs", key: "FUDGE.Error.ForecastBudget", params: { field: "budgetMs", what: "10000 ms" }, message: "budgetMs: too long" } } }), 1);
+    };
+    const { t, combatId } = await fight();
+    const m = menu(t.gm, combatId);
+    const other = m.combat.turns[1]._source.actorId;
+    expect(await m.click("FUDGE.Forecast.AgainstCurrent", other)).toEqual([]);
+    // As a refusal is reported everywhere (reportError): a warning in words, not a field path.
+    const warnings = t.gm.notifications.filter((n) => n.type === "warn").map((n) => n.message);
+    expect(warnings).toEqual([t.gm.run(() => game.i18n!.format("FUDGE.Error.ForecastBudget", { what: "10000 ms" }))]);
+    expect(t.gm.notifications.filter((n) => n.type === "error")).toEqual([]);
+  });
 });
