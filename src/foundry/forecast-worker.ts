@@ -3,6 +3,8 @@
  * the rules core's forecast or its RulesError as data (src/foundry/forecast-queue.ts). It imports
  * nothing of Foundry: a worker has no `game`, and needs none.
  */
+// Every preset's pipeline registers itself on import: the worker is its own bundle, so it needs them all.
+import "../rules/presets";
 import { answerForecastMessage } from "./forecast-queue";
 
 const scope = globalThis as unknown as { onmessage: ((ev: { data: unknown }) => void) | null; postMessage(m: unknown): void };

@@ -61,6 +61,18 @@ describe("npm run build", () => {
     expect(js).not.toMatch(/vitest|fvtt-types/);
   });
 
+  it("the forecast worker is its own module next to the bundle: no imports, no Foundry, every preset registered", () => {
+    const js = fs.readFileSync(path.join(out, "fudge-forecast.mjs"), "utf8");
+    expect(js).not.toMatch(/^\s*import\b/m);
+    expect(js).not.toMatch(/\b(Hooks|game|CONFIG|ui)\.\w/);
+    expect(js).toMatch(/onmessage/);
+    // src/rules/presets registers the four pipelines at the top level (Fudge, Miniatures, FATE, Volt).
+    expect(js.match(/^registerPipeline\(/gm) ?? []).toHaveLength(4);
+    // The bundle starts it from a URL beside itself.
+    expect(fs.readFileSync(path.join(out, "fudge-wounds.mjs"), "utf8")).toContain('"fudge-forecast.mjs"');
+    expect(unzipBuffer(fs.readFileSync(path.join(out, "fudge-wounds.zip"))).has("fudge-forecast.mjs")).toBe(true);
+  });
+
   it("dist/lang/en.json holds every key of lang/en.json", () => {
     const lang = JSON.parse(fs.readFileSync(path.join(out, "lang/en.json"), "utf8"));
     const source = JSON.parse(fs.readFileSync("lang/en.json", "utf8"));

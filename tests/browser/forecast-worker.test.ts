@@ -1,0 +1,102 @@
+/**
+ * The BUILT forecast worker (tools/build.mjs → fudge-forecast.mjs) in real Chromium: a minimal
+ * page served over http, as Foundry serves a system's files (/systems/fudge-wounds/…), starts it as
+ * a module worker from a URL next to the page, posts the Leroy vs Theodora Fudge duel and gets back
+ * the rules core's synchronous answer; a refused request comes back as data that rebuilds the
+ * same RulesError here. (The queue around it is tested with a stand-in Worker in
+ * tests/foundry/forecast-queue.test.ts.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import type { Browser } from "playwright-core";
+import { FORECAST_WORKER_FILE, rulesErrorFrom, type ForecastReply } from "../../src/foundry/forecast-queue";
+import { duelForecast } from "../../src/rules/forecast";
+import { RulesError } from "../../src/rules/errors";
+import { duelRequest } from "../../src/system/attack-dialog";
+import { findSample } from "../../src/cli/samples";
+import { rulesFor } from "../system/fixtures";
+import { repo, startBrowser } from "./helpers";
+
+let browser: Browser;
+let dir: string;
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "fudge-worker-"));
+  const sys = path.join(dir, "systems/fudge-wounds");
+  fs.mkdirSync(sys, { recursive: true });
+  // The worker exactly as the system build makes it.
+  execFileSync(process.execPath, ["--input-type=module", "-e", `import(${JSON.stringify(path.join(repo, "tools/build.mjs"))}).then((m) => m.buildForecastWorker(${JSON.stringify(sys)}))`], { cwd: repo, stdio: "pipe" });
+  fs.writeFileSync(path.join(sys, "index.html"), "<!doctype html><title>forecast worker</title>");
+  server = http.createServer((req, res) => {
+    const file = path.join(dir, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
+    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": file.endsWith(".mjs") ? "text/javascript" : "text/html" }).end(fs.readFileSync(file));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/systems/fudge-wounds/`;
+  browser = await startBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((r) => server?.close(r));
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Posts requests to the built worker in a page and returns its replies, in order. */
+async function ask(requests: unknown[]): Promise<{ replies: ForecastReply[]; problems: string[] }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("pageerror", (e) => problems.push(String(e)));
+  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  await page.goto(`${base}index.html`);
+  const replies = await page.evaluate(
+    ({ file, requests }) =>
+      new Promise<unknown[]>((resolve, reject) => {
+        const w = new Worker(new URL(`./${file}`, location.href), { type: "module" });
+        const out: unknown[] = [];
+        w.onerror = (e) => reject(new Error(`worker error: ${e.message}`));
+        w.onmessage = (ev) => {
+          out.push(ev.data);
+          if (out.length === requests.length) resolve(out);
+        };
+        requests.forEach((request, i) => w.postMessage({ id: i + 1, request }));
+      }),
+    { file: FORECAST_WORKER_FILE, requests },
+  );
+  await context.close();
+  return { replies: replies as ForecastReply[], problems };
+}
+
+describe("the built forecast worker in Chromium", () => {
+  it("answers Leroy vs Theodora (Fudge) exactly as the synchronous forecast does, and rebuilds a refusal as the same RulesError", async () => {
+    const request = duelRequest(structuredClone(findSample("Leroy", "a")), structuredClone(findSample("Theodora", "b")), rulesFor("fudge"));
+    const bad = { ...request, budgetMs: -5 };
+    const { replies, problems } = await ask([request, bad]);
+    expect(problems).toEqual([]);
+    expect(replies[0]).toEqual({ id: 1, ok: true, forecast: duelForecast(request) });
+    expect(replies[0].ok && Math.round(replies[0].forecast.bOut * 100)).toBe(75);
+    let thrown: RulesError | null = null;
+    try {
+      duelForecast(bad);
+    } catch (e) {
+      thrown = e as RulesError;
+    }
+    expect(replies[1]).toMatchObject({ id: 2, ok: false });
+    const back = rulesErrorFrom((replies[1] as { error: Parameters<typeof rulesErrorFrom>[0] }).error);
+    expect(back).toBeInstanceOf(RulesError);
+    expect(back.field).toBe("budgetMs");
+    expect([back.field, back.key, back.params, back.message]).toEqual([thrown!.field, thrown!.key, thrown!.params, thrown!.message]);
+  });
+});
