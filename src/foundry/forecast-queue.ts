@@ -4,7 +4,8 @@
  * worker (src/foundry/forecast-worker.ts, built as dist/fudge-forecast.mjs next to the system's
  * bundle) runs the rules core's `duelForecast` on a posted request; this queue sends requests one
  * at a time, answers repeats from a small cache, gives up at the forecast's budget, and falls back
- * to the synchronous call where no Worker can be made (tests, old browsers). Nothing here reads
+ * to the synchronous call where no Worker can be made (tests, old browsers) or the worker fails
+ * before its first answer (its file missing). Nothing here reads
  * Foundry: the request is built by the caller from live documents on its own client.
  */
 import { duelForecast, FORECAST_BUDGET, type DuelForecast } from "../rules/forecast";
@@ -89,6 +90,7 @@ interface Pending {
   reject: (e: unknown) => void;
   timer: ReturnType<typeof setTimeout>;
   key: string;
+  request: unknown;
 }
 
 /**
@@ -103,6 +105,8 @@ export class ForecastQueue {
   private readonly waiting: { key: string; request: unknown; resolve: (f: DuelForecast) => void; reject: (e: unknown) => void }[] = [];
   private current: Pending | null = null;
   private nextId = 1;
+  /** Whether a worker has answered yet: one that fails before its first answer never started (its file missing, no module workers). */
+  private started = false;
   private readonly createWorker: () => WorkerLike | null;
   private readonly timeoutMs: number;
   private readonly cacheSize: number;
@@ -133,14 +137,8 @@ export class ForecastQueue {
       return Promise.resolve(structuredClone(hit));
     }
     if (this.mode === null) this.choose();
-    if (this.mode === "sync") {
-      try {
-        return Promise.resolve(this.remember(key, duelForecast(request)));
-      } catch (e) {
-        return Promise.reject(e);
-      }
-    }
     return new Promise((resolve, reject) => {
+      if (this.mode === "sync") return this.runSync(key, request, resolve, reject);
       this.waiting.push({ key, request, resolve, reject });
       this.pump();
     });
@@ -161,6 +159,27 @@ export class ForecastQueue {
     this.mode = this.worker ? "worker" : "sync";
   }
 
+  private runSync(key: string, request: unknown, resolve: (f: DuelForecast) => void, reject: (e: unknown) => void): void {
+    try {
+      resolve(this.remember(key, duelForecast(request)));
+    } catch (e) {
+      reject(e);
+    }
+  }
+
+  /** A worker that could not start: the synchronous forecast from now on, for this request and those waiting. */
+  private fallBackToSync(): void {
+    this.dispose();
+    this.mode = "sync";
+    const p = this.current;
+    this.current = null;
+    if (p) {
+      clearTimeout(p.timer);
+      this.runSync(p.key, p.request, p.resolve, p.reject);
+    }
+    for (const w of this.waiting.splice(0)) this.runSync(w.key, w.request, w.resolve, w.reject);
+  }
+
   private remember(key: string, f: DuelForecast): DuelForecast {
     this.cache.set(key, structuredClone(f));
     while (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value as string);
@@ -172,7 +191,11 @@ export class ForecastQueue {
     if (!this.worker) throw new Error("the forecast worker could not be started");
     const w = this.worker;
     w.onmessage = (ev) => this.settle(ev.data);
-    w.onerror = (ev) => this.fail(new Error(`the forecast worker failed: ${(ev as { message?: string })?.message ?? "error"}`));
+    w.onerror = (ev) => {
+      if (!this.started) return this.fallBackToSync();
+      this.dispose();
+      this.fail(new Error(`the forecast worker failed: ${(ev as { message?: string })?.message ?? "error"}`));
+    };
     return w;
   }
 
@@ -199,13 +222,14 @@ export class ForecastQueue {
       this.dispose();
       this.fail(new RulesError("budgetMs", "FUDGE.Error.ForecastBudget", `the duel forecast needs more than its budget (${this.timeoutMs} ms)`, { what: `${this.timeoutMs} ms` }));
     }, this.timeoutMs);
-    this.current = { id, resolve: next.resolve, reject: next.reject, timer, key: next.key };
+    this.current = { id, resolve: next.resolve, reject: next.reject, timer, key: next.key, request: next.request };
     w.postMessage({ id, request: next.request });
   }
 
   private settle(reply: ForecastReply): void {
     const p = this.current;
     if (!p || reply?.id !== p.id) return;
+    this.started = true;
     clearTimeout(p.timer);
     this.current = null;
     if (reply.ok) p.resolve(this.remember(p.key, reply.forecast));

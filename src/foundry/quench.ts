@@ -9,6 +9,9 @@
 import { PRESETS, type PresetId } from "../rules/pipeline";
 import * as actions from "../system/actions";
 import { rollAttack } from "../system/rolling";
+import { duelRequest } from "../system/attack-dialog";
+import { duelForecast } from "../rules/forecast";
+import { ForecastQueue } from "./forecast-queue";
 import { plainActor, updateActor, worldRules, type DerivedActor } from "./bridge";
 import { clickCardAction } from "./chat";
 import { foundryRoller, postWithRolls } from "./dice";
@@ -272,9 +275,22 @@ export function registerQuenchBatches(quench: QuenchLike): void {
         const v14 = (game.release?.generation ?? 13) >= 14;
         const visible = (v14 ? entry!.visible : entry!.condition) as (li: HTMLElement) => boolean;
         assert.ok(visible(li), "shown to the GM on the other combatant's row");
-        const lines = (v14 ? (entry!.onClick as (e: Event, li: HTMLElement) => string[])(new Event("click"), li) : (entry!.callback as (li: HTMLElement) => string[])(li)) ?? [];
+        const lines = (await (v14 ? (entry!.onClick as (e: Event, li: HTMLElement) => Promise<string[]>)(new Event("click"), li) : (entry!.callback as (li: HTMLElement) => Promise<string[]>)(li))) ?? [];
         assert.equal(lines.length, 1, "one forecast");
         assert.ok(lines[0].startsWith(`${foundry.utils.escapeHTML(other!.actor!.name)} vs `), lines[0]);
+      });
+      it("the duel forecast runs in the forecast worker (fudge-forecast.mjs beside the bundle) and equals the synchronous one", async () => {
+        const request = duelRequest(plainActor(actors[0]), plainActor(actors[1]), worldRules());
+        // A queue of its own, so that no cached answer stands in for the worker's.
+        const q = new ForecastQueue();
+        try {
+          const answer = await q.run(request);
+          assert.equal(q.mode, typeof Worker === "undefined" ? "sync" : "worker", "a browser's Foundry runs the forecast in the worker");
+          assert.deepEqual(answer, duelForecast(request), "the worker's forecast is the rules core's");
+          assert.deepEqual(await (game.system as unknown as { api: { forecastAsync(a: unknown, b: unknown): Promise<unknown> } }).api.forecastAsync(actors[0], actors[1]), answer, "game.system.api.forecastAsync");
+        } finally {
+          q.dispose();
+        }
       });
     },
     { displayName: "Fudge Combat & Wounds: initiative and the tracker's duel forecast" },

@@ -134,6 +134,38 @@ describe("the forecast queue", () => {
     expect(plain.mode).toBe("sync");
   });
 
+  it("a worker that fails before its first answer (its file missing) gives way to the synchronous forecast, for every request waiting", async () => {
+    const w = new FakeWorker();
+    w.stuck = true;
+    const q = new ForecastQueue({ createWorker: () => w });
+    const a = q.run(fudgeDuel());
+    const b = q.run(badDuel()).catch((e) => e);
+    expect(q.mode).toBe("worker");
+    w.onerror!({ message: "404" });
+    expect(await a).toEqual(duelForecast(fudgeDuel()));
+    expect(await b).toBeInstanceOf(RulesError);
+    expect([q.mode, w.terminated, w.posted.length]).toEqual(["sync", true, 1]);
+  });
+
+  it("a worker that fails after answering rejects the forecast it was running, and a new worker serves the next", async () => {
+    const workers: FakeWorker[] = [];
+    const q = new ForecastQueue({
+      createWorker: () => {
+        workers.push(new FakeWorker());
+        return workers.at(-1)!;
+      },
+    });
+    await q.run(fudgeDuel());
+    workers[0].stuck = true;
+    const other = { ...fudgeDuel(), a: { ...(fudgeDuel().a as object), name: "Other" } };
+    const failed = q.run(other).catch((e) => e);
+    const next = q.run({ ...other, b: { ...(fudgeDuel().b as object), name: "Third" } });
+    workers[0].onerror!({ message: "crashed" });
+    expect(String(await failed)).toMatch(/crashed/);
+    expect((await next).aOut).toBeGreaterThan(0);
+    expect([q.mode, workers.length, workers[0].terminated]).toEqual(["worker", 2, true]);
+  });
+
   it("a worker's fault (not a RulesError) rejects with its message, and the queue goes on", async () => {
     const w = new FakeWorker();
     w.stuck = true;
