@@ -34,6 +34,11 @@ beforeAll(async () => {
   // The worker exactly as the system build makes it.
   execFileSync(process.execPath, ["--input-type=module", "-e", `import(${JSON.stringify(path.join(repo, "tools/build.mjs"))}).then((m) => m.buildForecastWorker(${JSON.stringify(sys)}))`], { cwd: repo, stdio: "pipe" });
   fs.writeFileSync(path.join(sys, "index.html"), "<!doctype html><title>forecast worker</title>");
+  // A page with the system's own queue, built beside the worker as the system's bundle is.
+  const page = path.join(repo, "tests/browser/forecast-page.ts");
+  const viteBuild = `import("vite").then((v) => v.build({ configFile: false, logLevel: "error", build: { outDir: ${JSON.stringify(sys)}, emptyOutDir: false, minify: false, lib: { entry: ${JSON.stringify(page)}, formats: ["es"], fileName: () => "forecast-page.mjs" } } }))`;
+  execFileSync(process.execPath, ["--input-type=module", "-e", viteBuild], { cwd: repo, stdio: "pipe" });
+  fs.writeFileSync(path.join(sys, "queue.html"), '<!doctype html><title>forecast queue</title><script type="module" src="./forecast-page.mjs"></script>');
   server = http.createServer((req, res) => {
     const file = path.join(dir, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
     if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
@@ -79,6 +84,20 @@ async function ask(requests: unknown[]): Promise<{ replies: ForecastReply[]; pro
   return { replies: replies as ForecastReply[], problems };
 }
 
+/** Runs requests through the system's ForecastQueue in a page of `dir` (its default Worker beside the page's bundle). */
+async function queued(requests: unknown[], opts: { hideWorker?: boolean } = {}) {
+  const context = await browser.newContext();
+  if (opts.hideWorker) await context.route(`**/${FORECAST_WORKER_FILE}`, (r) => r.fulfill({ status: 404, body: "" }));
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await page.goto(`${base}queue.html`);
+  await page.waitForFunction(() => "forecastQueue" in window);
+  const answer = await page.evaluate((rs) => (window as unknown as { forecastQueue: { run(r: unknown[]): Promise<unknown> } }).forecastQueue.run(rs), requests);
+  await context.close();
+  return { ...(answer as { mode: string; out: { forecast?: unknown; error?: Record<string, unknown> }[] }), problems };
+}
+
 describe("the built forecast worker in Chromium", () => {
   it("answers Leroy vs Theodora (Fudge) exactly as the synchronous forecast does, and rebuilds a refusal as the same RulesError", async () => {
     const request = duelRequest(structuredClone(findSample("Leroy", "a")), structuredClone(findSample("Theodora", "b")), rulesFor("fudge"));
@@ -98,5 +117,23 @@ describe("the built forecast worker in Chromium", () => {
     expect(back).toBeInstanceOf(RulesError);
     expect(back.field).toBe("budgetMs");
     expect([back.field, back.key, back.params, back.message]).toEqual([thrown!.field, thrown!.key, thrown!.params, thrown!.message]);
+  });
+
+  it("the system's queue starts the worker from the URL beside its bundle and gets the synchronous answers, in order", async () => {
+    const request = duelRequest(structuredClone(findSample("Leroy", "a")), structuredClone(findSample("Theodora", "b")), rulesFor("fudge"));
+    const bad = { ...request, budgetMs: -5 };
+    const { mode, out, problems } = await queued([request, bad, request]);
+    expect(problems).toEqual([]);
+    expect(mode).toBe("worker");
+    expect(out[0]).toEqual({ forecast: duelForecast(request) });
+    expect(out[1].error).toMatchObject({ name: "RulesError", field: "budgetMs" });
+    expect(out[2]).toEqual(out[0]);
+  });
+
+  it("where the worker's file cannot be loaded, the queue falls back to the synchronous forecast", async () => {
+    const request = duelRequest(structuredClone(findSample("Leroy", "a")), structuredClone(findSample("Theodora", "b")), rulesFor("fudge"));
+    const { mode, out } = await queued([request], { hideWorker: true });
+    expect(mode).toBe("sync");
+    expect(out[0]).toEqual({ forecast: duelForecast(request) });
   });
 });
