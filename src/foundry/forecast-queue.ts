@@ -69,7 +69,7 @@ export interface WorkerLike {
 export interface ForecastQueueOptions {
   /** Makes the worker (called once, at the first request); null or a throw → the synchronous call. */
   createWorker?: () => WorkerLike | null;
-  /** How long one forecast may take in the worker before it is given up (default: the forecast's budget + 5 s to start the worker). */
+  /** How long one forecast may take in the worker before it is given up (default: its request's budget, else the forecast's, + 5 s to start the worker). */
   timeoutMs?: number;
   /** How many answers are remembered (default 32). */
   cacheSize?: number;
@@ -82,6 +82,13 @@ export function browserWorker(base: string | URL = import.meta.url): WorkerLike 
   // relative URL as written (the worker is its own build, tools/build.mjs).
   const file = FORECAST_WORKER_FILE;
   return new Worker(new URL(`./${file}`, base), { type: "module" }) as unknown as WorkerLike;
+}
+
+/** A request's own budget (`budgetMs`, at most the largest allowed), else the default, + 5 s to start the worker. */
+export function timeoutFor(request: unknown): number {
+  const asked = (request as { budgetMs?: unknown } | null)?.budgetMs;
+  const budget = typeof asked === "number" && asked > 0 ? Math.min(asked, FORECAST_BUDGET.maxTimeMs) : FORECAST_BUDGET.timeMs;
+  return budget + 5_000;
 }
 
 interface Pending {
@@ -108,12 +115,12 @@ export class ForecastQueue {
   /** Whether a worker has answered yet: one that fails before its first answer never started (its file missing, no module workers). */
   private started = false;
   private readonly createWorker: () => WorkerLike | null;
-  private readonly timeoutMs: number;
+  private readonly timeoutMs: number | undefined;
   private readonly cacheSize: number;
 
   constructor(opts: ForecastQueueOptions = {}) {
     this.createWorker = opts.createWorker ?? (() => browserWorker());
-    this.timeoutMs = opts.timeoutMs ?? FORECAST_BUDGET.timeMs + 5_000;
+    this.timeoutMs = opts.timeoutMs;
     this.cacheSize = opts.cacheSize ?? 32;
   }
 
@@ -217,11 +224,13 @@ export class ForecastQueue {
       return this.pump();
     }
     const id = this.nextId++;
+    const timeoutMs = this.timeoutMs ?? timeoutFor(next.request);
     const timer = setTimeout(() => {
-      // A forecast past its budget in the worker: the worker is stopped (a new one serves the next).
+      // The worker enforces the budget itself; this catches a worker that never answers. It is
+      // stopped (a new one serves the next request).
       this.dispose();
-      this.fail(new RulesError("budgetMs", "FUDGE.Error.ForecastBudget", `the duel forecast needs more than its budget (${this.timeoutMs} ms)`, { what: `${this.timeoutMs} ms` }));
-    }, this.timeoutMs);
+      this.fail(new RulesError("budgetMs", "FUDGE.Error.ForecastBudget", `the duel forecast needs more than its budget (${timeoutMs} ms)`, { what: `${timeoutMs} ms` }));
+    }, timeoutMs);
     this.current = { id, resolve: next.resolve, reject: next.reject, timer, key: next.key, request: next.request };
     w.postMessage({ id, request: next.request });
   }

@@ -5,9 +5,9 @@
  * the synchronous fallback, a RulesError rebuilt on this side, and cache hits.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { answerForecastMessage, ForecastQueue, rulesErrorFrom } from "../../src/foundry/forecast-queue";
+import { answerForecastMessage, ForecastQueue, rulesErrorFrom, timeoutFor } from "../../src/foundry/forecast-queue";
 import { FakeWorker } from "./fake-worker";
-import { duelForecast } from "../../src/rules/forecast";
+import { duelForecast, FORECAST_BUDGET } from "../../src/rules/forecast";
 import { RulesError } from "../../src/rules/errors";
 import { duelRequest } from "../../src/system/attack-dialog";
 import { findSample } from "../../src/cli/samples";
@@ -114,6 +114,13 @@ describe("the forecast queue", () => {
     await vi.advanceTimersByTimeAsync(5);
     expect(workers).toHaveLength(2);
     expect((await next).aOut).toBeGreaterThan(0);
+  });
+
+  it("waits for a forecast as long as its request's budget allows (the default budget otherwise), + 5 s to start the worker", () => {
+    expect(timeoutFor(fudgeDuel())).toBe(FORECAST_BUDGET.timeMs + 5_000);
+    expect(timeoutFor({ ...fudgeDuel(), budgetMs: 30_000 })).toBe(35_000);
+    expect(timeoutFor({ ...fudgeDuel(), budgetMs: 1e9 })).toBe(FORECAST_BUDGET.maxTimeMs + 5_000);
+    expect(timeoutFor({ ...fudgeDuel(), budgetMs: "x" })).toBe(FORECAST_BUDGET.timeMs + 5_000);
   });
 
   it("falls back to the synchronous forecast where no Worker can be made, chosen once", async () => {
