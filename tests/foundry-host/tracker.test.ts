@@ -4,9 +4,9 @@
  * the combatant whose turn it is and against the user's targets, to the GM always and to players
  * by the world setting, through the same forecast as the Token HUD (src/foundry/table-api.ts).
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ForecastQueue } from "../../src/foundry/forecast-queue";
-import { useForecastQueue } from "../../src/foundry/table-api";
+import { onRenderTokenHUD, useForecastQueue } from "../../src/foundry/table-api";
 import { FakeWorker } from "../foundry/fake-worker";
 import { plainActor, worldRules } from "../../src/foundry/bridge";
 import { duelForecast } from "../../src/rules/forecast";
@@ -184,6 +184,23 @@ describe("the table's duel forecast runs in the forecast worker (src/foundry/for
     expect(w.posted).toHaveLength(2);
     expect(renamed[0]).toMatch(/^Renamed vs /);
     expect(t.world.errors).toEqual([]);
+  });
+
+  it("the Token HUD's scales button: the notice at once, the worker's answer when it comes, the UI free meanwhile", async () => {
+    const w = onFakeWorker();
+    const t = await table();
+    t.gm.target(t.gm.game.scenes.get(t.scene)!.tokens.get(t.foeToken)! as never);
+    const html = document.createElement("div");
+    html.innerHTML = '<div class="col right"></div>';
+    t.gm.run(() => onRenderTokenHUD({ object: { actor: actorOn(t.gm, t.hero) } }, html));
+    const button = html.querySelector<HTMLButtonElement>("button.fudge-forecast")!;
+    const before = t.gm.notifications.length;
+    t.gm.run(() => button.click());
+    // The click returns at once: only the notice so far, the request waiting in the worker.
+    expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual(["Forecasting Leroy vs Theodora…"]);
+    expect(w.posted).toHaveLength(1);
+    const line = expected(t.gm, t.hero, t.foe);
+    await vi.waitFor(() => expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual(["Forecasting Leroy vs Theodora…", line]));
   });
 
   it("a forecast the worker refuses is reported as the rules core's localized error, rebuilt on this side", async () => {
