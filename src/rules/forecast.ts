@@ -22,6 +22,8 @@ import { bool, checkJsonShape, isRecord, num, oneOf, optInt } from "./validate";
 import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
 import type { GutsState } from "./miniatures/guts";
 import { gutsAfterWound, gutsCheckFor, gutsMind, gutsStat, gutsTurnStart, withoutFreeAttack, type GutsMind } from "./miniatures/forecast";
+import { voltProductDuel, type VoltLaw } from "./volt/duel";
+import type { VoltTrackConfig, VoltTrackState, VoltWound } from "./tracks/volt";
 
 export interface DuelForecast {
   preset: string;
@@ -44,8 +46,12 @@ export interface DuelForecast {
    * that were not followed to their end. 0 when exact. Never more than the request's `tolerance`.
    */
   errorBound: number;
-  /** "chain": the absorbing chain solved exactly; "forward": rounds followed forward (Volt). */
-  method: "chain" | "forward" | "phases";
+  /**
+   * "chain": the absorbing chain solved exactly; "forward": rounds followed forward (bounded);
+   * "phases": sums of per-side products (Volt, bounded); "product": the exact backward programme
+   * over both Volt sheets (src/rules/volt/duel.ts).
+   */
+  method: "chain" | "forward" | "phases" | "product";
 }
 
 /**
@@ -195,6 +201,15 @@ export const FORECAST_BUDGET = {
   /** Default and largest `budgetMs`. */
   timeMs: 10_000,
   maxTimeMs: 60_000,
+  /**
+   * Volt "product" method: at most `maxStates × productPairsPerState` sheet pairs solved (each for
+   * both turns), and at most `maxStates × productWindowPerState` pairs (24 bytes each) held at
+   * once, never more than `productMaxWindow` (384 MB). Past either, a Volt duel is forecast by the
+   * bounded "forward" method instead (or refused, when "product" was asked for).
+   */
+  productPairsPerState: 100,
+  productWindowPerState: 50,
+  productMaxWindow: 16_000_000,
   /** Largest strongly connected component solved by Gaussian elimination (its matrix is m² numbers). */
   maxComponent: 800,
   /** Default and smallest `tolerance` (the error bound allowed to a forward forecast). */
@@ -518,10 +533,19 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   };
   const startA = sides.a.intern(reqAB.attacker.track, mindOf(reqAB.attacker));
   const startB = sides.b.intern(reqAB.defender.track, mindOf(reqAB.defender));
-  // Volt duels are followed forward in order of their marks (their chain is too large to solve
-  // whole); Miniatures duels with Guts checks turn by turn (their minds multiply the states).
+  // Volt duels are solved exactly over both sheets ("product") when that fits the budget, else
+  // followed forward in order of their marks (their chain is too large to solve whole);
+  // Miniatures duels with Guts checks turn by turn (their minds multiply the states).
   // "chain" forces the exact chain, "forward" the bounded forecast (tests compare the two).
-  const method = oneOf(input.method, "method", ["chain", "forward", "phases"] as const, p.preset === "volt" || gutsChecks ? "forward" : "chain");
+  const method = oneOf(input.method, "method", ["chain", "forward", "phases", "product"] as const, p.preset === "volt" ? "product" : gutsChecks ? "forward" : "chain");
+  if (method === "product") {
+    if (p.preset !== "volt") throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "product" solves Volt duels only`, { method: "product" });
+    const r = product();
+    if (r) return r;
+    // Over the product's budget: the bounded forward forecast, unless "product" was asked for.
+    if (input.method === "product") throw overBudget("maxStates", `more than ${maxStates * FORECAST_BUDGET.productPairsPerState} pairs of Volt sheets`);
+    return forward();
+  }
   if (method === "phases") {
     if (!phasesApply()) throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "phases" needs an alternating duel where an attack reads only the attacker's status (Volt)`, { method: "phases" });
     return tighten(phasesOnce);
@@ -616,6 +640,47 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       exact: errorBound === 0,
       errorBound,
       method: "forward",
+    };
+  }
+
+  /**
+   * Volt, exact: the backward programme over both sheets as integers (src/rules/volt/duel.ts).
+   * Each side's law per penalty comes from the real pipeline (attackSteps: the same enumeration
+   * as every other method); null when the duel is over the product's budget.
+   */
+  function product(): DuelForecast | null {
+    const lawOf = (X: "a" | "b", state: VoltTrackState): VoltLaw => {
+      const sx = sides[X];
+      const O = X === "a" ? sides.b : sides.a;
+      const x = sx.intern({ config: sx.tracks[0].config, state });
+      let miss = 0;
+      const hits: VoltLaw["hits"] = [];
+      for (const s of attackSteps(X, x, X === "a" ? startB : startA, false)) {
+        // Volt: an attack changes only its defender's sheet (a broken contract otherwise, not bad input).
+        if (s.x !== NOTHING || whats[s.y].heal !== null) throw new Error("forecast: a Volt attack changed more than its defender's sheet");
+        if (s.y === NOTHING) miss += s.p;
+        else hits.push({ wounds: (parsedWounds(O, s.y, whats[s.y].wounds!) as VoltWound[][]).flat(), p: s.p });
+      }
+      return { miss, hits };
+    };
+    const side = (t: Track): { config: VoltTrackConfig; state: VoltTrackState } => ({ config: t.config as unknown as VoltTrackConfig, state: t.state as unknown as VoltTrackState });
+    const r = voltProductDuel(side(reqAB.attacker.track), side(reqAB.defender.track), first, lawOf, {
+      maxPairs: maxStates * FORECAST_BUDGET.productPairsPerState,
+      maxWindow: Math.min(maxStates * FORECAST_BUDGET.productWindowPerState, FORECAST_BUDGET.productMaxWindow),
+      checkTime,
+    });
+    if ("tooLarge" in r) return null;
+    return {
+      preset: p.preset,
+      aOut: r.aOut,
+      bOut: r.bOut,
+      stalemate: r.stalemate,
+      expectedExchanges: r.stalemate > 1e-12 ? null : r.attacks / 2,
+      states: 2 * r.pairs,
+      enumerations,
+      exact: true,
+      errorBound: 0,
+      method: "product",
     };
   }
 

@@ -1,0 +1,547 @@
+/**
+ * Volt duel forecast, exact ("product" method of `duelForecast`): a backward dynamic programme
+ * over the product of both wound sheets, with sheets as small integers.
+ *
+ * Why it is exact and small enough (docs/rules-api.md "Duel forecast"):
+ * - A living Volt sheet (one that can still act) has marks only on its "alive" rows: above the
+ *   blacked-out circles (Volt: Wound rows — Tough) and no higher than the top penalty row's last
+ *   numeric entry (a mark above it, or on an "x" row, leaves the character unable to act — Volt:
+ *   The Immediate Effects). That is at most 10 rows, so a sheet is an Injury bit set and a Stun
+ *   bit set: at most 3^10 = 59,049 sheets. A "+" (Injury on a Stun) counts as Injury for every
+ *   rule the duel reads (Volt: Marking Wounds), so it is the Injury bit.
+ * - An attack reads only the attacker's penalty (the forecast's contract for Volt), so each side
+ *   has one law per penalty, taken from the real pipeline by the caller; each (sheet, law) pair's
+ *   successors are tabulated once.
+ * - Every wound that changes a sheet adds a mark or turns a Stun into an Injury: "progress"
+ *   (Stun 1, Injury 2 per row) strictly rises. Apart from attacks that change nothing (misses,
+ *   blacked rows, a failed roll above the Damage), which only pass the turn — a two-state cycle
+ *   solved in closed form — the product of both sheets is acyclic. Pairs are solved in
+ *   decreasing progress: outer side by outer side, keeping only the outer layers an attack can
+ *   still reach (memory ∝ a few layers × the inner side's sheets).
+ * - A side whose law is null (Volt: its attack cannot beat Guard even on the best dice) cannot
+ *   change the other sheet: while it stays null, the duel is one-sided and its value depends on
+ *   the other side only through that side's law — one table per law instead of every pair.
+ */
+import { voltGeometry, type VoltMark, type VoltTrackConfig, type VoltTrackState, type VoltWound } from "../tracks/volt";
+
+/** The out-of-the-fight sheet (any mark above the alive rows). */
+export const VOLT_OUT = -1;
+
+export interface VoltSheetModel {
+  /** Alive rows: lo … hi (R rows); bit k is row lo + k. */
+  lo: number;
+  hi: number;
+  R: number;
+  /** Rows drawn and blacked-out rows (Volt: Wound rows). */
+  rows: number;
+  blacked: number;
+  /** Penalty (≥ 0, shown as −n) of a sheet whose highest mark is bit k; index R: no mark. */
+  penaltyOfTop: Int8Array;
+}
+
+/** The integer model of a Volt sheet configuration. */
+export function voltSheetModel(config: VoltTrackConfig): VoltSheetModel {
+  const g = voltGeometry(config);
+  let nx = 0;
+  while (nx < g.penalties.length && g.penalties[nx] === "x") nx++;
+  // Volt: Wound rows — the tables have "x" only at their top; a lone "x" lower down would split the alive rows.
+  if (g.penalties.slice(nx).includes("x")) throw new Error("volt duel: an 'x' row below a numeric penalty row");
+  const lo = g.blacked + 1;
+  const hi = g.top - nx;
+  const R = Math.max(0, hi - lo + 1);
+  if (R > 15) throw new Error(`volt duel: ${R} alive rows`); // the Will tables have at most 10 penalty rows
+  const penaltyOfTop = new Int8Array(R + 1);
+  for (let k = 0; k < R; k++) {
+    const i = g.top - (lo + k);
+    const e = i < g.penalties.length ? g.penalties[i] : 0;
+    penaltyOfTop[k] = e as number;
+  }
+  return { lo, hi, R, rows: g.rows, blacked: g.blacked, penaltyOfTop };
+}
+
+/** The sheet of a real track state: VOLT_OUT when a mark lies above the alive rows. */
+export function voltSheetOf(m: VoltSheetModel, state: VoltTrackState): number {
+  let inj = 0;
+  let stun = 0;
+  for (const [key, mark] of Object.entries(state.marks)) {
+    const row = Number(key);
+    if (row > m.hi) return VOLT_OUT;
+    if (row < m.lo) continue; // blacked rows carry no marks (the parser refuses them)
+    const b = 1 << (row - m.lo);
+    if (mark === "stun") stun |= b;
+    else inj |= b;
+  }
+  return inj | (stun << m.R);
+}
+
+/** A real track state for a sheet ("+" shows as "|": the duel does not tell them apart). */
+export function voltStateOf(m: VoltSheetModel, sheet: number): VoltTrackState {
+  const marks: Record<string, VoltMark> = {};
+  for (let k = 0; k < m.R; k++) {
+    if ((sheet >> k) & 1) marks[String(m.lo + k)] = "injury";
+    else if ((sheet >> (k + m.R)) & 1) marks[String(m.lo + k)] = "stun";
+  }
+  return { marks };
+}
+
+/** The penalty (≥ 0) of a living sheet: its highest mark's row (Volt: The Immediate Effects). */
+export function voltSheetPenalty(m: VoltSheetModel, sheet: number): number {
+  const occ = (sheet | (sheet >>> m.R)) & ((1 << m.R) - 1);
+  return occ === 0 ? m.penaltyOfTop[m.R] : m.penaltyOfTop[31 - Math.clz32(occ)];
+}
+
+/** Stun 1, Injury 2 per marked row: every wound that changes a sheet raises it. */
+export function voltSheetProgress(m: VoltSheetModel, sheet: number): number {
+  const full = (1 << m.R) - 1;
+  return 2 * popcount(sheet & full) + popcount(sheet >>> m.R);
+}
+
+function popcount(x: number): number {
+  let n = 0;
+  for (; x; x &= x - 1) n++;
+  return n;
+}
+
+/** Volt: Marking Wounds — one mark on `row` of a living sheet, with the collision rules. */
+function placeOnRow(m: VoltSheetModel, s: number, row: number, injury: boolean): number {
+  // Choice (track kind): a row above the sheet is its top row, which lies above the alive rows.
+  if (row > m.rows) return VOLT_OUT;
+  if (row <= m.blacked) return s; // Volt: Wound rows — a blacked-out circle takes no mark
+  if (row > m.hi) return VOLT_OUT; // empty on a living sheet: marked there, the character cannot act
+  const R = m.R;
+  const k = row - m.lo;
+  const b = 1 << k;
+  const stun = s >>> R;
+  const occ = (s | stun) & ((1 << R) - 1);
+  const mark = (bit: number): number => (injury ? s | bit : s | (bit << R));
+  if (!(occ & b)) return mark(b);
+  // Volt: Marking Wounds — an Injury on a Stun replaces it ("+", counted as Injury).
+  if (stun & b && injury) return (s & ~(b << R)) | b;
+  // Volt: Marking Wounds — the nearest empty row; of two equally near, the higher.
+  for (let d = 1; ; d++) {
+    if (k + d >= R) return VOLT_OUT; // the first row above the alive rows is empty: marked, cannot act
+    if (!(occ & (1 << (k + d)))) return mark(1 << (k + d));
+    if (k - d >= 0 && !(occ & (1 << (k - d)))) return mark(1 << (k - d));
+  }
+}
+
+/** The sheet after one wound (or a stun weapon's two, in order); VOLT_OUT when the character can no longer act. */
+export function voltApplyWounds(m: VoltSheetModel, sheet: number, wounds: readonly VoltWound[]): number {
+  let s = sheet;
+  for (const w of wounds) {
+    if (s === VOLT_OUT) return s; // marks are never removed by a wound: out stays out
+    if ("failedRoll" in w) {
+      // Volt: The attack roll — a failed damage roll marks the lowest unmarked row, unless it is above the Damage.
+      const occ = (s | (s >>> m.R)) & ((1 << m.R) - 1);
+      let k = 0;
+      while (k < m.R && (occ >> k) & 1) k++;
+      const low = m.lo + k;
+      if (low > w.damage) continue;
+      s = placeOnRow(m, s, low, w.type === "injury");
+    } else s = placeOnRow(m, s, w.row, w.type === "injury");
+  }
+  return s;
+}
+
+/** One side's attack law at one penalty: what it deals, with unconditional probabilities. */
+export interface VoltLaw {
+  miss: number;
+  hits: Array<{ wounds: VoltWound[]; p: number }>;
+}
+
+export interface VoltDuelSide {
+  config: VoltTrackConfig;
+  state: VoltTrackState;
+}
+
+export interface VoltDuelLimits {
+  /** Largest number of sheet pairs solved (each for both turns). */
+  maxPairs: number;
+  /** Largest number of pairs kept in memory at once (24 bytes each). */
+  maxWindow: number;
+  /** Called once per outer sheet; throws when the time budget is spent. */
+  checkTime: () => void;
+}
+
+export interface VoltDuelResult {
+  aOut: number;
+  bOut: number;
+  stalemate: number;
+  /** Expected attacks (both sides'); meaningless when stalemate > 0. */
+  attacks: number;
+  /** Living sheets of each side, pairs solved, and the most pairs held at once. */
+  sheets: { a: number; b: number };
+  pairs: number;
+  window: number;
+}
+
+/** Why the product method does not fit its limits (the caller falls back or refuses). */
+export interface VoltDuelTooLarge {
+  tooLarge: "pairs" | "window";
+  pairs: number;
+  window: number;
+}
+
+/** Successors of every sheet of a side under one law of the other side (CSR). */
+interface Table {
+  start: Int32Array;
+  to: Int32Array;
+  p: Float64Array;
+  /** P(this attack leaves the sheet as it is) and P(it puts the side out). */
+  same: Float64Array;
+  out: Float64Array;
+  /** No sheet is ever changed by this law. */
+  none: boolean;
+}
+
+interface SideModel {
+  m: VoltSheetModel;
+  /** Sheets in decreasing progress (successors come first). */
+  sheets: Int32Array;
+  progress: Int32Array;
+  /** Own penalty class (index into `classes`) of each sheet: its law as attacker. */
+  cls: Int32Array;
+  /** Successor tables by the OTHER side's class. */
+  tab: Table[];
+  /** Sheets whose own law is null and whose every successor is out or closed: one-sided. */
+  closed: Uint8Array;
+  startIndex: number;
+}
+
+/** Penalty classes of a sheet model: the distinct penalties a living sheet can have, with a representative sheet. */
+function penaltyClasses(m: VoltSheetModel): { penalties: number[]; reps: number[] } {
+  const penalties: number[] = [m.penaltyOfTop[m.R]];
+  const reps: number[] = [0];
+  for (let k = m.R - 1; k >= 0; k--) {
+    const pen = m.penaltyOfTop[k];
+    if (!penalties.includes(pen)) {
+      penalties.push(pen);
+      reps.push(1 << (k + m.R)); // a lone Stun on that row
+    }
+  }
+  return { penalties, reps };
+}
+
+/**
+ * The exact duel. `lawOf(X, state)`: the law of side X attacking when its sheet is `state` (the
+ * real pipeline's, enumerated by the caller). Returns the tooLarge reason instead when the
+ * pairs or the memory window would exceed `limits`.
+ */
+export function voltProductDuel(a: VoltDuelSide, b: VoltDuelSide, first: "a" | "b", lawOf: (X: "a" | "b", state: VoltTrackState) => VoltLaw, limits: VoltDuelLimits): VoltDuelResult | VoltDuelTooLarge {
+  const ma = voltSheetModel(a.config);
+  const mb = voltSheetModel(b.config);
+  const sa = voltSheetOf(ma, a.state);
+  const sb = voltSheetOf(mb, b.state);
+  if (sa === VOLT_OUT || sb === VOLT_OUT)
+    return { aOut: sa === VOLT_OUT ? 1 : 0, bOut: sa === VOLT_OUT ? 0 : 1, stalemate: 0, attacks: 0, sheets: { a: 0, b: 0 }, pairs: 0, window: 0 };
+  const ca = penaltyClasses(ma);
+  const cb = penaltyClasses(mb);
+  const lawsA = ca.reps.map((r) => lawOf("a", voltStateOf(ma, r)));
+  const lawsB = cb.reps.map((r) => lawOf("b", voltStateOf(mb, r)));
+  // Each side's sheets, hit by the other side's laws.
+  const A = sideModel(ma, sa, ca.penalties, lawsB);
+  const B = sideModel(mb, sb, cb.penalties, lawsA);
+  closeNull(A, B);
+  closeNull(B, A);
+  const openA = A.sheets.length - count(A.closed);
+  const openB = B.sheets.length - count(B.closed);
+  const pairs = openA * openB;
+  // Outer side: the arrangement whose window of outer layers × inner sheets is smaller.
+  const wA = windowOf(A, openB);
+  const wB = windowOf(B, openA);
+  const window = Math.min(wA, wB);
+  if (pairs > limits.maxPairs) return { tooLarge: "pairs", pairs, window };
+  if (window > limits.maxWindow) return { tooLarge: "window", pairs, window };
+  const aOuter = wA <= wB;
+  const r = solve(aOuter ? A : B, aOuter ? B : A, aOuter === (first === "a"), limits.checkTime);
+  const [pU, pV] = [r.value[0], r.value[1]];
+  const aOut = aOuter ? pU : pV;
+  const bOut = aOuter ? pV : pU;
+  return { aOut, bOut, stalemate: r.stuck ? Math.max(0, 1 - aOut - bOut) : 0, attacks: r.value[2], sheets: { a: A.sheets.length, b: B.sheets.length }, pairs, window };
+}
+
+function count(x: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < x.length; i++) n += x[i];
+  return n;
+}
+
+/** Every living sheet reachable from `start` under the other side's laws, and their successor tables. */
+function sideModel(m: VoltSheetModel, start: number, penalties: number[], laws: VoltLaw[]): SideModel {
+  const index = new Int32Array(1 << (2 * m.R)).fill(-1);
+  const found: number[] = [start];
+  index[start] = 0;
+  for (let i = 0; i < found.length; i++) {
+    for (const law of laws)
+      for (const h of law.hits) {
+        const s2 = voltApplyWounds(m, found[i], h.wounds);
+        if (s2 !== VOLT_OUT && index[s2] < 0) {
+          index[s2] = found.length;
+          found.push(s2);
+        }
+      }
+  }
+  const progressOf = found.map((s) => voltSheetProgress(m, s));
+  const order = found.map((_, i) => i).sort((x, y) => progressOf[y] - progressOf[x] || found[x] - found[y]);
+  const n = found.length;
+  const sheets = new Int32Array(n);
+  const progress = new Int32Array(n);
+  const cls = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    sheets[i] = found[order[i]];
+    progress[i] = progressOf[order[i]];
+    index[sheets[i]] = i;
+    cls[i] = penalties.indexOf(voltSheetPenalty(m, sheets[i]));
+  }
+  const tab = laws.map((law) => table(m, sheets, progress, index, law));
+  return { m, sheets, progress, cls, tab, closed: new Uint8Array(n), startIndex: index[start] };
+}
+
+function table(m: VoltSheetModel, sheets: Int32Array, progress: Int32Array, index: Int32Array, law: VoltLaw): Table {
+  const n = sheets.length;
+  const start = new Int32Array(n + 1);
+  const to: number[] = [];
+  const p: number[] = [];
+  const same = new Float64Array(n);
+  const out = new Float64Array(n);
+  let none = true;
+  for (let i = 0; i < n; i++) {
+    start[i] = to.length;
+    let s = law.miss;
+    for (const h of law.hits) {
+      const s2 = voltApplyWounds(m, sheets[i], h.wounds);
+      if (s2 === sheets[i]) s += h.p;
+      else if (s2 === VOLT_OUT) out[i] += h.p;
+      else {
+        const j = index[s2];
+        // A broken invariant, not bad input: every wound that changes a sheet raises its progress.
+        if (progress[j] <= progress[i]) throw new Error(`volt duel: a wound went back from progress ${progress[i]}`);
+        let k = start[i];
+        while (k < to.length && to[k] !== j) k++;
+        if (k < to.length) p[k] += h.p;
+        else {
+          to.push(j);
+          p.push(h.p);
+        }
+      }
+    }
+    same[i] = s;
+    if (out[i] > 0 || to.length > start[i]) none = false;
+  }
+  start[n] = to.length;
+  return { start, to: Int32Array.from(to), p: Float64Array.from(p), same, out, none };
+}
+
+/** Marks the sheets of S that are one-sided: S's law is null there and stays null after every wound. */
+function closeNull(S: SideModel, O: SideModel): void {
+  const nullLaw = O.tab.map((t) => t.none); // O's table by S's class: S's law never changes O
+  for (let i = 0; i < S.sheets.length; i++) {
+    if (!nullLaw[S.cls[i]]) continue;
+    let closed = true;
+    for (const t of S.tab) for (let k = t.start[i]; k < t.start[i + 1] && closed; k++) if (!S.closed[t.to[k]]) closed = false;
+    S.closed[i] = closed ? 1 : 0;
+  }
+}
+
+/** The most pairs held at once with S as the outer side: open S sheets in the layers an attack can reach, × the open inner sheets. */
+function windowOf(S: SideModel, openInner: number): number {
+  let jump = 0;
+  for (const t of S.tab)
+    for (let i = 0; i < S.sheets.length; i++) for (let k = t.start[i]; k < t.start[i + 1]; k++) jump = Math.max(jump, S.progress[t.to[k]] - S.progress[i]);
+  const width = new Map<number, number>();
+  for (let i = 0; i < S.sheets.length; i++) if (!S.closed[i]) width.set(S.progress[i], (width.get(S.progress[i]) ?? 0) + 1);
+  let most = 0;
+  for (const p of width.keys()) {
+    let w = 0;
+    for (let d = 0; d <= jump; d++) w += width.get(p + d) ?? 0;
+    most = Math.max(most, w);
+  }
+  return most * openInner;
+}
+
+/**
+ * Values of a closed sheet of S, per class of the other side O (whose sheet cannot change): with
+ * O to attack and with S to attack, each [P(S out first), P(O out first) = 0, attacks].
+ */
+class OneSided {
+  private readonly byClass = new Map<number, Float64Array>();
+  stuck = false;
+  constructor(private readonly S: SideModel) {}
+  /** 6 numbers per sheet: O to attack (3), then S to attack (3). */
+  of(oClass: number): Float64Array {
+    let v = this.byClass.get(oClass);
+    if (v) return v;
+    const S = this.S;
+    const t = S.tab[oClass];
+    v = new Float64Array(S.sheets.length * 6);
+    for (let i = 0; i < S.sheets.length; i++) {
+      if (!S.closed[i]) continue;
+      const sigma = t.same[i];
+      if (1 - sigma <= 1e-15) {
+        this.stuck = true; // neither side can change anything any more: a stalemate (values 0)
+        continue;
+      }
+      // O attacks: Z_O = 1 + σ·Z_S + Σ q·Z_S(s') + out; S's attack changes nothing: Z_S = 1 + Z_O.
+      let pS = t.out[i];
+      let att = 1 + sigma;
+      for (let k = t.start[i]; k < t.start[i + 1]; k++) {
+        const j = t.to[k];
+        const q = t.p[k];
+        pS += q * v[j * 6 + 3];
+        att += q * v[j * 6 + 5];
+      }
+      const zPS = pS / (1 - sigma);
+      const zAtt = att / (1 - sigma);
+      v[i * 6] = zPS;
+      v[i * 6 + 2] = zAtt;
+      v[i * 6 + 3] = zPS;
+      v[i * 6 + 5] = zAtt + 1;
+    }
+    this.byClass.set(oClass, v);
+    return v;
+  }
+}
+
+/**
+ * The backward programme. U outer, V inner. XU(u, v): U to attack; XV(u, v): V to attack; each
+ * [P(U out first), P(V out first), expected attacks]. XU = cU + sV·XV and XV = cV + sU·XU, where
+ * cU sums U's attacks that change V (from this row's XV) and cV sums V's attacks that change U
+ * (from the outer layers' XU): the two-state cycle of attacks that change nothing, in closed form.
+ */
+function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => void): { value: [number, number, number]; stuck: boolean } {
+  const nU = U.sheets.length;
+  const nV = V.sheets.length;
+  const osU = new OneSided(U);
+  const osV = new OneSided(V);
+  let stuck = false;
+  // Open inner sheets get window slots.
+  const slot = new Int32Array(nV).fill(-1);
+  let nSlots = 0;
+  for (let v = 0; v < nV; v++) if (!V.closed[v]) slot[v] = nSlots++;
+  // Window: XU rows of open outer sheets, by progress layer.
+  const layers = new Map<number, { data: Float64Array }>();
+  const rowOf = new Int32Array(nU).fill(-1); // position of an open outer sheet inside its layer
+  const layerSize = new Map<number, number>();
+  for (let u = 0; u < nU; u++) {
+    if (U.closed[u]) continue;
+    const n = layerSize.get(U.progress[u]) ?? 0;
+    rowOf[u] = n;
+    layerSize.set(U.progress[u], n + 1);
+  }
+  let jump = 0;
+  for (const t of U.tab) for (let u = 0; u < nU; u++) for (let k = t.start[u]; k < t.start[u + 1]; k++) jump = Math.max(jump, U.progress[t.to[k]] - U.progress[u]);
+  const rowXV = new Float64Array(nV * 3);
+  const startU = U.startIndex;
+  const startV = V.startIndex;
+  const result: [number, number, number] = [0, 0, 0];
+  const take = (x: Float64Array, i: number): void => {
+    result[0] = x[i];
+    result[1] = x[i + 1];
+    result[2] = x[i + 2];
+  };
+  // A closed start sheet: its one-sided table answers (U's value order is [pU, pV, att]).
+  if (U.closed[startU]) {
+    const t = osU.of(V.cls[startV]);
+    const o = startU * 6 + (uFirst ? 3 : 0);
+    result[0] = t[o];
+    result[1] = 0;
+    result[2] = t[o + 2];
+    return { value: result, stuck: osU.stuck };
+  }
+  if (V.closed[startV]) {
+    const t = osV.of(U.cls[startU]);
+    const o = startV * 6 + (uFirst ? 0 : 3);
+    result[0] = 0;
+    result[1] = t[o];
+    result[2] = t[o + 2];
+    return { value: result, stuck: osV.stuck };
+  }
+  for (let u = 0; u < nU; u++) {
+    if (U.closed[u]) continue;
+    checkTime();
+    const pu = U.progress[u];
+    let layer = layers.get(pu);
+    if (!layer) {
+      for (const k of [...layers.keys()]) if (k > pu + jump) layers.delete(k);
+      layers.set(pu, (layer = { data: new Float64Array(layerSize.get(pu)! * nSlots * 3) }));
+    }
+    const myRow = rowOf[u] * nSlots * 3;
+    const cu = U.cls[u];
+    const tV = V.tab[cu]; // U's attack on V's sheets
+    const closedV = osV.of(cu);
+    for (let v = 0; v < nV; v++) {
+      if (V.closed[v]) continue;
+      const cv = V.cls[v];
+      // U attacks: V's successors, read from this row's XV (or the one-sided table).
+      const sV = tV.same[v];
+      let a0 = 0;
+      let a1 = tV.out[v];
+      let a2 = 1;
+      for (let k = tV.start[v]; k < tV.start[v + 1]; k++) {
+        const v2 = tV.to[k];
+        const q = tV.p[k];
+        if (V.closed[v2]) {
+          const o = v2 * 6 + 3;
+          a1 += q * closedV[o];
+          a2 += q * closedV[o + 2];
+        } else {
+          const o = v2 * 3;
+          a0 += q * rowXV[o];
+          a1 += q * rowXV[o + 1];
+          a2 += q * rowXV[o + 2];
+        }
+      }
+      // V attacks: U's successors, read from the window's XU (or the one-sided table).
+      const tU = U.tab[cv];
+      const sU = tU.same[u];
+      let b0 = tU.out[u];
+      let b1 = 0;
+      let b2 = 1;
+      const sv = slot[v] * 3;
+      for (let k = tU.start[u]; k < tU.start[u + 1]; k++) {
+        const u2 = tU.to[k];
+        const q = tU.p[k];
+        if (U.closed[u2]) {
+          const t = osU.of(cv);
+          const o = u2 * 6 + 3;
+          b0 += q * t[o];
+          b2 += q * t[o + 2];
+        } else {
+          const d = layers.get(U.progress[u2])!.data;
+          const o = rowOf[u2] * nSlots * 3 + sv;
+          b0 += q * d[o];
+          b1 += q * d[o + 1];
+          b2 += q * d[o + 2];
+        }
+      }
+      const den = 1 - sU * sV;
+      let x0 = 0;
+      let x1 = 0;
+      let x2 = 0;
+      let y0 = 0;
+      let y1 = 0;
+      let y2 = 0;
+      if (den <= 1e-15) stuck = true; // nobody can change anything any more: a stalemate (values 0)
+      else {
+        x0 = (a0 + sV * b0) / den;
+        x1 = (a1 + sV * b1) / den;
+        x2 = (a2 + sV * b2) / den;
+        y0 = b0 + sU * x0;
+        y1 = b1 + sU * x1;
+        y2 = b2 + sU * x2;
+      }
+      const o = myRow + sv;
+      layer.data[o] = x0;
+      layer.data[o + 1] = x1;
+      layer.data[o + 2] = x2;
+      rowXV[v * 3] = y0;
+      rowXV[v * 3 + 1] = y1;
+      rowXV[v * 3 + 2] = y2;
+      if (u === startU && v === startV) {
+        if (uFirst) take(layer.data, o);
+        else take(rowXV, v * 3);
+      }
+    }
+  }
+  return { value: result, stuck: stuck || osU.stuck || osV.stuck };
+}
