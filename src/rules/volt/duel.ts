@@ -113,15 +113,15 @@ function placeOnRow(m: VoltSheetModel, s: number, row: number, injury: boolean):
   const b = 1 << k;
   const stun = s >>> R;
   const occ = (s | stun) & ((1 << R) - 1);
-  const mark = (bit: number): number => (injury ? s | bit : s | (bit << R));
-  if (!(occ & b)) return mark(b);
+  const shift = injury ? 0 : R;
+  if (!(occ & b)) return s | (b << shift);
   // Volt: Marking Wounds — an Injury on a Stun replaces it ("+", counted as Injury).
   if (stun & b && injury) return (s & ~(b << R)) | b;
   // Volt: Marking Wounds — the nearest empty row; of two equally near, the higher.
   for (let d = 1; ; d++) {
     if (k + d >= R) return VOLT_OUT; // the first row above the alive rows is empty: marked, cannot act
-    if (!(occ & (1 << (k + d)))) return mark(1 << (k + d));
-    if (k - d >= 0 && !(occ & (1 << (k - d)))) return mark(1 << (k - d));
+    if (!(occ & (1 << (k + d)))) return s | (1 << (k + d + shift));
+    if (k - d >= 0 && !(occ & (1 << (k - d)))) return s | (1 << (k - d + shift));
   }
 }
 
@@ -239,8 +239,8 @@ export function voltProductDuel(a: VoltDuelSide, b: VoltDuelSide, first: "a" | "
   const lawsA = ca.reps.map((r) => lawOf("a", voltStateOf(ma, r)));
   const lawsB = cb.reps.map((r) => lawOf("b", voltStateOf(mb, r)));
   // Each side's sheets, hit by the other side's laws.
-  const A = sideModel(ma, sa, ca.penalties, lawsB);
-  const B = sideModel(mb, sb, cb.penalties, lawsA);
+  const A = sideModel(ma, sa, ca.penalties, lawsB, limits.checkTime);
+  const B = sideModel(mb, sb, cb.penalties, lawsA, limits.checkTime);
   closeNull(A, B);
   closeNull(B, A);
   const openA = A.sheets.length - count(A.closed);
@@ -267,11 +267,12 @@ function count(x: Uint8Array): number {
 }
 
 /** Every living sheet reachable from `start` under the other side's laws, and their successor tables. */
-function sideModel(m: VoltSheetModel, start: number, penalties: number[], laws: VoltLaw[]): SideModel {
+function sideModel(m: VoltSheetModel, start: number, penalties: number[], laws: VoltLaw[], checkTime: () => void): SideModel {
   const index = new Int32Array(1 << (2 * m.R)).fill(-1);
   const found: number[] = [start];
   index[start] = 0;
   for (let i = 0; i < found.length; i++) {
+    checkTime();
     for (const law of laws)
       for (const h of law.hits) {
         const s2 = voltApplyWounds(m, found[i], h.wounds);
@@ -293,11 +294,11 @@ function sideModel(m: VoltSheetModel, start: number, penalties: number[], laws: 
     index[sheets[i]] = i;
     cls[i] = penalties.indexOf(voltSheetPenalty(m, sheets[i]));
   }
-  const tab = laws.map((law) => table(m, sheets, progress, index, law));
+  const tab = laws.map((law) => table(m, sheets, progress, index, law, checkTime));
   return { m, sheets, progress, cls, tab, closed: new Uint8Array(n), startIndex: index[start] };
 }
 
-function table(m: VoltSheetModel, sheets: Int32Array, progress: Int32Array, index: Int32Array, law: VoltLaw): Table {
+function table(m: VoltSheetModel, sheets: Int32Array, progress: Int32Array, index: Int32Array, law: VoltLaw, checkTime: () => void): Table {
   const n = sheets.length;
   const start = new Int32Array(n + 1);
   const to: number[] = [];
@@ -306,6 +307,7 @@ function table(m: VoltSheetModel, sheets: Int32Array, progress: Int32Array, inde
   const out = new Float64Array(n);
   let none = true;
   for (let i = 0; i < n; i++) {
+    checkTime();
     start[i] = to.length;
     let s = law.miss;
     for (const h of law.hits) {
@@ -407,71 +409,110 @@ class OneSided {
  * [P(U out first), P(V out first), expected attacks]. XU = cU + sV·XV and XV = cV + sU·XU, where
  * cU sums U's attacks that change V (from this row's XV) and cV sums V's attacks that change U
  * (from the outer layers' XU): the two-state cycle of attacks that change nothing, in closed form.
+ *
+ * Memory: XU of the open outer sheets in the last `jump + 1` progress layers (the farthest an
+ * attack can move a sheet), in `jump + 1` buffers reused by progress modulo `jump + 1`.
  */
 function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => void): { value: [number, number, number]; stuck: boolean } {
   const nU = U.sheets.length;
   const nV = V.sheets.length;
   const osU = new OneSided(U);
   const osV = new OneSided(V);
-  let stuck = false;
-  // Open inner sheets get window slots.
+  const result: [number, number, number] = [0, 0, 0];
+  const startU = U.startIndex;
+  const startV = V.startIndex;
+  // A closed start sheet: its one-sided table answers (values in the order [pU, pV, attacks]).
+  if (U.closed[startU]) {
+    const t = osU.of(V.cls[startV]);
+    const o = startU * 6 + (uFirst ? 3 : 0);
+    return { value: [t[o], 0, t[o + 2]], stuck: osU.stuck };
+  }
+  if (V.closed[startV]) {
+    const t = osV.of(U.cls[startU]);
+    const o = startV * 6 + (uFirst ? 0 : 3);
+    return { value: [0, t[o], t[o + 2]], stuck: osV.stuck };
+  }
+  const nClassU = V.tab.length; // V's tables are by U's class
+  const nClassV = U.tab.length; // and U's by V's
+  const osUBy = Array.from({ length: nClassV }, (_, c) => (count(U.closed) ? osU.of(c) : null));
+  const osVBy = Array.from({ length: nClassU }, (_, c) => (count(V.closed) ? osV.of(c) : null));
+  // Open inner sheets get slots, grouped by class (V's class picks U's table and sU).
   const slot = new Int32Array(nV).fill(-1);
-  let nSlots = 0;
-  for (let v = 0; v < nV; v++) if (!V.closed[v]) slot[v] = nSlots++;
-  // Window: XU rows of open outer sheets, by progress layer.
-  const layers = new Map<number, { data: Float64Array }>();
-  const rowOf = new Int32Array(nU).fill(-1); // position of an open outer sheet inside its layer
+  const classStart = new Int32Array(nClassV + 1);
+  const slotSheet: number[] = [];
+  for (let c = 0; c < nClassV; c++) {
+    classStart[c] = slotSheet.length;
+    for (let v = 0; v < nV; v++)
+      if (!V.closed[v] && V.cls[v] === c) {
+        slot[v] = slotSheet.length;
+        slotSheet.push(v);
+      }
+  }
+  const nSlots = slotSheet.length;
+  classStart[nClassV] = nSlots;
+  const rowLen = nSlots * 3;
+  // Window buffers.
+  let jump = 0;
+  for (const t of U.tab) for (let u = 0; u < nU; u++) for (let k = t.start[u]; k < t.start[u + 1]; k++) jump = Math.max(jump, U.progress[t.to[k]] - U.progress[u]);
+  const rowOf = new Int32Array(nU).fill(-1);
   const layerSize = new Map<number, number>();
+  let widest = 0;
   for (let u = 0; u < nU; u++) {
     if (U.closed[u]) continue;
     const n = layerSize.get(U.progress[u]) ?? 0;
     rowOf[u] = n;
     layerSize.set(U.progress[u], n + 1);
+    widest = Math.max(widest, n + 1);
   }
-  let jump = 0;
-  for (const t of U.tab) for (let u = 0; u < nU; u++) for (let k = t.start[u]; k < t.start[u + 1]; k++) jump = Math.max(jump, U.progress[t.to[k]] - U.progress[u]);
+  const window = new Float64Array((jump + 1) * widest * rowLen);
+  const base = (u: number): number => ((U.progress[u] % (jump + 1)) * widest + rowOf[u]) * rowLen;
   const rowXV = new Float64Array(nV * 3);
-  const startU = U.startIndex;
-  const startV = V.startIndex;
-  const result: [number, number, number] = [0, 0, 0];
-  const take = (x: Float64Array, i: number): void => {
-    result[0] = x[i];
-    result[1] = x[i + 1];
-    result[2] = x[i + 2];
-  };
-  // A closed start sheet: its one-sided table answers (U's value order is [pU, pV, att]).
-  if (U.closed[startU]) {
-    const t = osU.of(V.cls[startV]);
-    const o = startU * 6 + (uFirst ? 3 : 0);
-    result[0] = t[o];
-    result[1] = 0;
-    result[2] = t[o + 2];
-    return { value: result, stuck: osU.stuck };
-  }
-  if (V.closed[startV]) {
-    const t = osV.of(U.cls[startU]);
-    const o = startV * 6 + (uFirst ? 0 : 3);
-    result[0] = 0;
-    result[1] = t[o];
-    result[2] = t[o + 2];
-    return { value: result, stuck: osV.stuck };
-  }
+  const acc = new Float64Array(rowLen); // cV of this row, by slot
+  let stuck = false;
   for (let u = 0; u < nU; u++) {
     if (U.closed[u]) continue;
     checkTime();
-    const pu = U.progress[u];
-    let layer = layers.get(pu);
-    if (!layer) {
-      for (const k of [...layers.keys()]) if (k > pu + jump) layers.delete(k);
-      layers.set(pu, (layer = { data: new Float64Array(layerSize.get(pu)! * nSlots * 3) }));
+    // V attacks U (law by V's class): cV = out + Σ q·XU(u2, v), a stream over each successor's row.
+    for (let c = 0; c < nClassV; c++) {
+      const t = U.tab[c];
+      const from = classStart[c] * 3;
+      const to = classStart[c + 1] * 3;
+      if (from === to) continue;
+      const out = t.out[u];
+      for (let i = from; i < to; i += 3) {
+        acc[i] = out;
+        acc[i + 1] = 0;
+        acc[i + 2] = 1;
+      }
+      for (let k = t.start[u]; k < t.start[u + 1]; k++) {
+        const u2 = t.to[k];
+        const q = t.p[k];
+        if (U.closed[u2]) {
+          // U's sheet u2 is one-sided against V's class c: the same value for every v of the class.
+          const o = u2 * 6 + 3;
+          const os = osUBy[c]!;
+          const p0 = q * os[o];
+          const p2 = q * os[o + 2];
+          for (let i = from; i < to; i += 3) {
+            acc[i] += p0;
+            acc[i + 2] += p2;
+          }
+        } else {
+          const b = base(u2);
+          for (let i = from; i < to; i += 3) {
+            acc[i] += q * window[b + i];
+            acc[i + 1] += q * window[b + i + 1];
+            acc[i + 2] += q * window[b + i + 2];
+          }
+        }
+      }
     }
-    const myRow = rowOf[u] * nSlots * 3;
+    const myBase = base(u);
     const cu = U.cls[u];
     const tV = V.tab[cu]; // U's attack on V's sheets
-    const closedV = osV.of(cu);
+    const closedV = osVBy[cu];
     for (let v = 0; v < nV; v++) {
       if (V.closed[v]) continue;
-      const cv = V.cls[v];
       // U attacks: V's successors, read from this row's XV (or the one-sided table).
       const sV = tV.same[v];
       let a0 = 0;
@@ -480,7 +521,7 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
       for (let k = tV.start[v]; k < tV.start[v + 1]; k++) {
         const v2 = tV.to[k];
         const q = tV.p[k];
-        if (V.closed[v2]) {
+        if (closedV !== null && V.closed[v2]) {
           const o = v2 * 6 + 3;
           a1 += q * closedV[o];
           a2 += q * closedV[o + 2];
@@ -491,55 +532,35 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
           a2 += q * rowXV[o + 2];
         }
       }
-      // V attacks: U's successors, read from the window's XU (or the one-sided table).
-      const tU = U.tab[cv];
-      const sU = tU.same[u];
-      let b0 = tU.out[u];
-      let b1 = 0;
-      let b2 = 1;
+      const sU = U.tab[V.cls[v]].same[u];
       const sv = slot[v] * 3;
-      for (let k = tU.start[u]; k < tU.start[u + 1]; k++) {
-        const u2 = tU.to[k];
-        const q = tU.p[k];
-        if (U.closed[u2]) {
-          const t = osU.of(cv);
-          const o = u2 * 6 + 3;
-          b0 += q * t[o];
-          b2 += q * t[o + 2];
-        } else {
-          const d = layers.get(U.progress[u2])!.data;
-          const o = rowOf[u2] * nSlots * 3 + sv;
-          b0 += q * d[o];
-          b1 += q * d[o + 1];
-          b2 += q * d[o + 2];
-        }
-      }
+      const b0 = acc[sv];
+      const b1 = acc[sv + 1];
+      const b2 = acc[sv + 2];
       const den = 1 - sU * sV;
-      let x0 = 0;
-      let x1 = 0;
-      let x2 = 0;
-      let y0 = 0;
-      let y1 = 0;
-      let y2 = 0;
-      if (den <= 1e-15) stuck = true; // nobody can change anything any more: a stalemate (values 0)
-      else {
-        x0 = (a0 + sV * b0) / den;
-        x1 = (a1 + sV * b1) / den;
-        x2 = (a2 + sV * b2) / den;
-        y0 = b0 + sU * x0;
-        y1 = b1 + sU * x1;
-        y2 = b2 + sU * x2;
+      const o = myBase + sv;
+      const y = v * 3;
+      if (den <= 1e-15) {
+        stuck = true; // nobody can change anything any more: a stalemate (values 0)
+        window[o] = window[o + 1] = window[o + 2] = 0;
+        rowXV[y] = rowXV[y + 1] = rowXV[y + 2] = 0;
+      } else {
+        const x0 = (a0 + sV * b0) / den;
+        const x1 = (a1 + sV * b1) / den;
+        const x2 = (a2 + sV * b2) / den;
+        window[o] = x0;
+        window[o + 1] = x1;
+        window[o + 2] = x2;
+        rowXV[y] = b0 + sU * x0;
+        rowXV[y + 1] = b1 + sU * x1;
+        rowXV[y + 2] = b2 + sU * x2;
       }
-      const o = myRow + sv;
-      layer.data[o] = x0;
-      layer.data[o + 1] = x1;
-      layer.data[o + 2] = x2;
-      rowXV[v * 3] = y0;
-      rowXV[v * 3 + 1] = y1;
-      rowXV[v * 3 + 2] = y2;
       if (u === startU && v === startV) {
-        if (uFirst) take(layer.data, o);
-        else take(rowXV, v * 3);
+        const src = uFirst ? window : rowXV;
+        const i = uFirst ? o : y;
+        result[0] = src[i];
+        result[1] = src[i + 1];
+        result[2] = src[i + 2];
       }
     }
   }
