@@ -143,14 +143,17 @@ describe("Volt duel forecast, method product: exact", () => {
     }
   });
   it("a side that cannot hurt the other any more loses for sure (the one-sided reduction)", () => {
-    // B cannot beat Guard 20 at all: A wins every duel.
-    const duel = { preset: "volt", a: side("A", { guard: 20 }), b: side("B", { tough: -6 }) };
+    // B cannot beat Guard 20 at all: A wins every duel, after several wounds (Damage 8).
+    const duel = { preset: "volt", a: side("A", { guard: 20, damage: 8, tough: -6 }), b: side("B") };
     const f = duelForecast(duel);
     const chain = duelForecast({ ...duel, method: "chain" });
     expect(f.method).toBe("product");
     expect(f.bOut).toBeCloseTo(1, 14);
     expect(f.aOut).toBe(0);
+    expect(chain.expectedExchanges!).toBeGreaterThan(3);
     expect(f.expectedExchanges!).toBeCloseTo(chain.expectedExchanges!, 10);
+    // B opening changes nothing but one more (wasted) attack: half an exchange.
+    expect(duelForecast({ ...duel, first: "b" }).expectedExchanges!).toBeCloseTo(chain.expectedExchanges! + 0.5, 10);
   });
   it("is a Volt method: refused for another preset on the method field", () => {
     const duel = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
