@@ -541,9 +541,9 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   if (method === "product") {
     if (p.preset !== "volt") throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "product" solves Volt duels only`, { method: "product" });
     const r = product();
-    if (r) return r;
+    if (!("tooLarge" in r)) return r;
     // Over the product's budget: the bounded forward forecast, unless "product" was asked for.
-    if (input.method === "product") throw overBudget("maxStates", `more than ${maxStates * FORECAST_BUDGET.productPairsPerState} pairs of Volt sheets`);
+    if (input.method === "product") throw overBudget("maxStates", r.tooLarge);
     return forward();
   }
   if (method === "phases") {
@@ -646,9 +646,9 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   /**
    * Volt, exact: the backward programme over both sheets as integers (src/rules/volt/duel.ts).
    * Each side's law per penalty comes from the real pipeline (attackSteps: the same enumeration
-   * as every other method); null when the duel is over the product's budget.
+   * as every other method); what is too large when the duel is over the product's budget.
    */
-  function product(): DuelForecast | null {
+  function product(): DuelForecast | { tooLarge: string } {
     const lawOf = (X: "a" | "b", state: VoltTrackState): VoltLaw => {
       const sx = sides[X];
       const O = X === "a" ? sides.b : sides.a;
@@ -664,12 +664,11 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       return { miss, hits };
     };
     const side = (t: Track): { config: VoltTrackConfig; state: VoltTrackState } => ({ config: t.config as unknown as VoltTrackConfig, state: t.state as unknown as VoltTrackState });
-    const r = voltProductDuel(side(reqAB.attacker.track), side(reqAB.defender.track), first, lawOf, {
-      maxPairs: maxStates * FORECAST_BUDGET.productPairsPerState,
-      maxWindow: Math.min(maxStates * FORECAST_BUDGET.productWindowPerState, FORECAST_BUDGET.productMaxWindow),
-      checkTime,
-    });
-    if ("tooLarge" in r) return null;
+    const maxPairs = maxStates * FORECAST_BUDGET.productPairsPerState;
+    const maxWindow = Math.min(maxStates * FORECAST_BUDGET.productWindowPerState, FORECAST_BUDGET.productMaxWindow);
+    const r = voltProductDuel(side(reqAB.attacker.track), side(reqAB.defender.track), first, lawOf, { maxPairs, maxWindow, checkTime });
+    if ("tooLarge" in r)
+      return { tooLarge: r.tooLarge === "pairs" ? `${r.pairs} pairs of Volt sheets, at most ${maxPairs}` : `${r.window} pairs of Volt sheets at once, at most ${maxWindow}` };
     return {
       preset: p.preset,
       aOut: r.aOut,
