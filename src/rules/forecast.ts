@@ -652,7 +652,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     const lawOf = (X: "a" | "b", state: VoltTrackState): VoltLaw => {
       const sx = sides[X];
       const O = X === "a" ? sides.b : sides.a;
-      const x = sx.intern({ config: sx.tracks[0].config, state });
+      const x = sx.intern({ config: sx.tracks[0].config, state }, null);
       let miss = 0;
       const hits: VoltLaw["hits"] = [];
       for (const s of attackSteps(X, x, X === "a" ? startB : startA, false)) {
