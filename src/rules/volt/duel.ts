@@ -257,7 +257,10 @@ export function voltProductDuel(a: VoltDuelSide, b: VoltDuelSide, first: "a" | "
   const [pU, pV] = [r.value[0], r.value[1]];
   const aOut = aOuter ? pU : pV;
   const bOut = aOuter ? pV : pU;
-  return { aOut, bOut, stalemate: r.stuck ? Math.max(0, 1 - aOut - bOut) : 0, attacks: r.value[2], sheets: { a: A.sheets.length, b: B.sheets.length }, pairs, window };
+  // Pairs that stall may exist without being reachable (the product holds pairs no duel meets):
+  // what is left of 1 then is rounding, not a stalemate.
+  const rest = r.stuck ? 1 - aOut - bOut : 0;
+  return { aOut, bOut, stalemate: rest > 1e-12 ? rest : 0, attacks: r.value[2], sheets: { a: A.sheets.length, b: B.sheets.length }, pairs, window };
 }
 
 function count(x: Uint8Array): number {
@@ -405,6 +408,30 @@ class OneSided {
 }
 
 /**
+ * Whether some pair of open sheets, or some one-sided sheet, could stall: both attacks (or the
+ * only one that can change anything) leave everything as it is with probability ≈ 1. Checked per
+ * pair of classes with the largest "nothing changes" probability of each side, so it may say yes
+ * where no pair stalls (then three numbers are kept per pair, which is merely slower).
+ */
+function canStall(U: SideModel, V: SideModel): boolean {
+  const most = (S: SideModel, sClass: number, oClass: number): number => {
+    let m = -1;
+    for (let i = 0; i < S.sheets.length; i++) if (!S.closed[i] && S.cls[i] === sClass) m = Math.max(m, S.tab[oClass].same[i]);
+    return m;
+  };
+  for (let cu = 0; cu < V.tab.length; cu++)
+    for (let cv = 0; cv < U.tab.length; cv++) {
+      const mu = most(U, cu, cv);
+      const mv = most(V, cv, cu);
+      if (mu >= 0 && mv >= 0 && mu * mv > 1 - 1e-9) return true;
+    }
+  for (const S of [U, V])
+    for (let c = 0; c < S.tab.length; c++)
+      for (let i = 0; i < S.sheets.length; i++) if (S.closed[i] && S.tab[c].same[i] > 1 - 1e-9) return true;
+  return false;
+}
+
+/**
  * The backward programme. U outer, V inner. XU(u, v): U to attack; XV(u, v): V to attack; each
  * [P(U out first), P(V out first), expected attacks]. XU = cU + sV·XV and XV = cV + sU·XU, where
  * cU sums U's attacks that change V (from this row's XV) and cV sums V's attacks that change U
@@ -450,7 +477,12 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
   }
   const nSlots = slotSheet.length;
   classStart[nClassV] = nSlots;
-  const rowLen = nSlots * 3;
+  // Values per pair: [P(U out first), P(V out first), attacks] — or, when no pair can stall (every
+  // pair's attacks change something with positive probability, so every duel ends), P(V out first)
+  // is 1 − P(U out first) and is not kept: two numbers per pair instead of three.
+  const C = canStall(U, V) ? 3 : 2;
+  const ATT = C - 1;
+  const rowLen = nSlots * C;
   // Window buffers.
   let jump = 0;
   for (const t of U.tab) for (let u = 0; u < nU; u++) for (let k = t.start[u]; k < t.start[u + 1]; k++) jump = Math.max(jump, U.progress[t.to[k]] - U.progress[u]);
@@ -465,8 +497,9 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
     widest = Math.max(widest, n + 1);
   }
   const window = new Float64Array((jump + 1) * widest * rowLen);
-  const base = (u: number): number => ((U.progress[u] % (jump + 1)) * widest + rowOf[u]) * rowLen;
-  const rowXV = new Float64Array(nV * 3);
+  const base = new Int32Array(nU);
+  for (let u = 0; u < nU; u++) base[u] = ((U.progress[u] % (jump + 1)) * widest + Math.max(0, rowOf[u])) * rowLen;
+  const rowXV = new Float64Array(nV * C);
   const acc = new Float64Array(rowLen); // cV of this row, by slot
   let stuck = false;
   for (let u = 0; u < nU; u++) {
@@ -475,14 +508,14 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
     // V attacks U (law by V's class): cV = out + Σ q·XU(u2, v), a stream over each successor's row.
     for (let c = 0; c < nClassV; c++) {
       const t = U.tab[c];
-      const from = classStart[c] * 3;
-      const to = classStart[c + 1] * 3;
+      const from = classStart[c] * C;
+      const to = classStart[c + 1] * C;
       if (from === to) continue;
       const out = t.out[u];
-      for (let i = from; i < to; i += 3) {
+      acc.fill(0, from, to);
+      for (let i = from; i < to; i += C) {
         acc[i] = out;
-        acc[i + 1] = 0;
-        acc[i + 2] = 1;
+        acc[i + ATT] = 1;
       }
       for (let k = t.start[u]; k < t.start[u + 1]; k++) {
         const u2 = t.to[k];
@@ -493,21 +526,17 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
           const os = osUBy[c]!;
           const p0 = q * os[o];
           const p2 = q * os[o + 2];
-          for (let i = from; i < to; i += 3) {
+          for (let i = from; i < to; i += C) {
             acc[i] += p0;
-            acc[i + 2] += p2;
+            acc[i + ATT] += p2;
           }
         } else {
-          const b = base(u2);
-          for (let i = from; i < to; i += 3) {
-            acc[i] += q * window[b + i];
-            acc[i + 1] += q * window[b + i + 1];
-            acc[i + 2] += q * window[b + i + 2];
-          }
+          const b = base[u2];
+          for (let i = from; i < to; i++) acc[i] += q * window[b + i];
         }
       }
     }
-    const myBase = base(u);
+    const myBase = base[u];
     const cu = U.cls[u];
     const tV = V.tab[cu]; // U's attack on V's sheets
     const closedV = osVBy[cu];
@@ -526,41 +555,43 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
           a1 += q * closedV[o];
           a2 += q * closedV[o + 2];
         } else {
-          const o = v2 * 3;
+          const o = v2 * C;
           a0 += q * rowXV[o];
-          a1 += q * rowXV[o + 1];
-          a2 += q * rowXV[o + 2];
+          if (C === 3) a1 += q * rowXV[o + 1];
+          a2 += q * rowXV[o + ATT];
         }
       }
       const sU = U.tab[V.cls[v]].same[u];
-      const sv = slot[v] * 3;
+      const sv = slot[v] * C;
       const b0 = acc[sv];
       const b1 = acc[sv + 1];
-      const b2 = acc[sv + 2];
+      const b2 = acc[sv + ATT];
       const den = 1 - sU * sV;
       const o = myBase + sv;
-      const y = v * 3;
+      const y = v * C;
       if (den <= 1e-15) {
         stuck = true; // nobody can change anything any more: a stalemate (values 0)
-        window[o] = window[o + 1] = window[o + 2] = 0;
-        rowXV[y] = rowXV[y + 1] = rowXV[y + 2] = 0;
+        window.fill(0, o, o + C);
+        rowXV.fill(0, y, y + C);
       } else {
         const x0 = (a0 + sV * b0) / den;
-        const x1 = (a1 + sV * b1) / den;
         const x2 = (a2 + sV * b2) / den;
         window[o] = x0;
-        window[o + 1] = x1;
-        window[o + 2] = x2;
+        window[o + ATT] = x2;
         rowXV[y] = b0 + sU * x0;
-        rowXV[y + 1] = b1 + sU * x1;
-        rowXV[y + 2] = b2 + sU * x2;
+        rowXV[y + ATT] = b2 + sU * x2;
+        if (C === 3) {
+          const x1 = (a1 + sV * b1) / den;
+          window[o + 1] = x1;
+          rowXV[y + 1] = b1 + sU * x1;
+        }
       }
       if (u === startU && v === startV) {
         const src = uFirst ? window : rowXV;
         const i = uFirst ? o : y;
         result[0] = src[i];
-        result[1] = src[i + 1];
-        result[2] = src[i + 2];
+        result[1] = C === 3 ? src[i + 1] : 1 - src[i];
+        result[2] = src[i + ATT];
       }
     }
   }
