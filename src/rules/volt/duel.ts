@@ -348,20 +348,24 @@ function closeNull(S: SideModel, O: SideModel): void {
   }
 }
 
-/** The most pairs held at once with S as the outer side: open S sheets in the layers an attack can reach, × the open inner sheets. */
+/** The pairs held at once with S as the outer side: `jump + 1` buffers of the widest layer of open S sheets (an attack moves a sheet at most `jump` layers), × the open inner sheets. */
 function windowOf(S: SideModel, openInner: number): number {
-  let jump = 0;
-  for (const t of S.tab)
-    for (let i = 0; i < S.sheets.length; i++) for (let k = t.start[i]; k < t.start[i + 1]; k++) jump = Math.max(jump, S.progress[t.to[k]] - S.progress[i]);
   const width = new Map<number, number>();
-  for (let i = 0; i < S.sheets.length; i++) if (!S.closed[i]) width.set(S.progress[i], (width.get(S.progress[i]) ?? 0) + 1);
-  let most = 0;
-  for (const p of width.keys()) {
-    let w = 0;
-    for (let d = 0; d <= jump; d++) w += width.get(p + d) ?? 0;
-    most = Math.max(most, w);
+  let widest = 0;
+  for (let i = 0; i < S.sheets.length; i++) {
+    if (S.closed[i]) continue;
+    const w = (width.get(S.progress[i]) ?? 0) + 1;
+    width.set(S.progress[i], w);
+    widest = Math.max(widest, w);
   }
-  return most * openInner;
+  return (jumpOf(S) + 1) * widest * openInner;
+}
+
+/** The most layers (progress) one attack moves a sheet of S. */
+function jumpOf(S: SideModel): number {
+  let jump = 0;
+  for (const t of S.tab) for (let i = 0; i < S.sheets.length; i++) for (let k = t.start[i]; k < t.start[i + 1]; k++) jump = Math.max(jump, S.progress[t.to[k]] - S.progress[i]);
+  return jump;
 }
 
 /**
@@ -484,8 +488,7 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
   const ATT = C - 1;
   const rowLen = nSlots * C;
   // Window buffers.
-  let jump = 0;
-  for (const t of U.tab) for (let u = 0; u < nU; u++) for (let k = t.start[u]; k < t.start[u + 1]; k++) jump = Math.max(jump, U.progress[t.to[k]] - U.progress[u]);
+  const jump = jumpOf(U);
   const rowOf = new Int32Array(nU).fill(-1);
   const layerSize = new Map<number, number>();
   let widest = 0;
