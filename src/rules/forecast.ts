@@ -203,8 +203,8 @@ export const FORECAST_BUDGET = {
   maxTimeMs: 60_000,
   /**
    * Volt "product" method: at most `maxStates × productPairsPerState` sheet pairs solved (each for
-   * both turns), and at most `maxStates × productWindowPerState` pairs (24 bytes each) held at
-   * once, never more than `productMaxWindow` (384 MB). Past either, a Volt duel is forecast by the
+   * both turns), and at most `maxStates × productWindowPerState` pairs (16 or 24 bytes each) held
+   * at once, never more than `productMaxWindow` (≤ 384 MB). Past either, a Volt duel is forecast by the
    * bounded "forward" method instead (or refused, when "product" was asked for).
    */
   productPairsPerState: 100,

@@ -157,7 +157,7 @@ export interface VoltDuelSide {
 export interface VoltDuelLimits {
   /** Largest number of sheet pairs solved (each for both turns). */
   maxPairs: number;
-  /** Largest number of pairs kept in memory at once (24 bytes each). */
+  /** Largest number of pairs kept in memory at once (16 bytes each, 24 where a pair could stall). */
   maxWindow: number;
   /** Called once per outer sheet; throws when the time budget is spent. */
   checkTime: () => void;
@@ -271,19 +271,35 @@ function count(x: Uint8Array): number {
 
 /** Every living sheet reachable from `start` under the other side's laws, and their successor tables. */
 function sideModel(m: VoltSheetModel, start: number, penalties: number[], laws: VoltLaw[], checkTime: () => void): SideModel {
+  // The distinct wounds of all laws: each is placed once per sheet (the laws share most of them).
+  const woundIds = new Map<string, number>();
+  const distinct: VoltWound[][] = [];
+  const hitWound = laws.map((law) =>
+    law.hits.map((h) => {
+      const k = JSON.stringify(h.wounds);
+      let id = woundIds.get(k);
+      if (id === undefined) {
+        woundIds.set(k, (id = distinct.length));
+        distinct.push(h.wounds);
+      }
+      return id;
+    }),
+  );
+  const W = distinct.length;
   const index = new Int32Array(1 << (2 * m.R)).fill(-1);
   const found: number[] = [start];
+  const after: number[] = []; // after[i·W + w]: sheet i (in the order found) after wound w
   index[start] = 0;
   for (let i = 0; i < found.length; i++) {
     checkTime();
-    for (const law of laws)
-      for (const h of law.hits) {
-        const s2 = voltApplyWounds(m, found[i], h.wounds);
-        if (s2 !== VOLT_OUT && index[s2] < 0) {
-          index[s2] = found.length;
-          found.push(s2);
-        }
+    for (let w = 0; w < W; w++) {
+      const s2 = voltApplyWounds(m, found[i], distinct[w]);
+      after.push(s2);
+      if (s2 !== VOLT_OUT && index[s2] < 0) {
+        index[s2] = found.length;
+        found.push(s2);
       }
+    }
   }
   const progressOf = found.map((s) => voltSheetProgress(m, s));
   const order = found.map((_, i) => i).sort((x, y) => progressOf[y] - progressOf[x] || found[x] - found[y]);
@@ -297,44 +313,62 @@ function sideModel(m: VoltSheetModel, start: number, penalties: number[], laws: 
     index[sheets[i]] = i;
     cls[i] = penalties.indexOf(voltSheetPenalty(m, sheets[i]));
   }
-  const tab = laws.map((law) => table(m, sheets, progress, index, law, checkTime));
+  // Each (sheet, wound) as a sorted index: −1 out of the fight.
+  const next = new Int32Array(n * W);
+  for (let i = 0; i < n; i++) {
+    const row = order[i] * W;
+    for (let w = 0; w < W; w++) {
+      const s2 = after[row + w];
+      next[i * W + w] = s2 === VOLT_OUT ? -1 : index[s2];
+    }
+  }
+  const tab = laws.map((law, l) => table(progress, next, W, law, hitWound[l], checkTime));
   return { m, sheets, progress, cls, tab, closed: new Uint8Array(n), startIndex: index[start] };
 }
 
-function table(m: VoltSheetModel, sheets: Int32Array, progress: Int32Array, index: Int32Array, law: VoltLaw, checkTime: () => void): Table {
-  const n = sheets.length;
+function table(progress: Int32Array, next: Int32Array, W: number, law: VoltLaw, hitWound: number[], checkTime: () => void): Table {
+  const n = progress.length;
+  const H = hitWound.length;
+  const wid = Int32Array.from(hitWound);
+  const hp = Float64Array.from(law.hits, (h) => h.p);
   const start = new Int32Array(n + 1);
-  const to: number[] = [];
-  const p: number[] = [];
+  const to = new Int32Array(n * H);
+  const p = new Float64Array(n * H);
   const same = new Float64Array(n);
   const out = new Float64Array(n);
-  let none = true;
+  const at = new Int32Array(n).fill(-1); // position of a successor in this sheet's list
+  let len = 0;
   for (let i = 0; i < n; i++) {
     checkTime();
-    start[i] = to.length;
+    start[i] = len;
+    const row = i * W;
     let s = law.miss;
-    for (const h of law.hits) {
-      const s2 = voltApplyWounds(m, sheets[i], h.wounds);
-      if (s2 === sheets[i]) s += h.p;
-      else if (s2 === VOLT_OUT) out[i] += h.p;
+    let o = 0;
+    for (let h = 0; h < H; h++) {
+      const q = hp[h];
+      const j = next[row + wid[h]];
+      if (j === i) s += q;
+      else if (j < 0) o += q;
       else {
-        const j = index[s2];
         // A broken invariant, not bad input: every wound that changes a sheet raises its progress.
         if (progress[j] <= progress[i]) throw new Error(`volt duel: a wound went back from progress ${progress[i]}`);
-        let k = start[i];
-        while (k < to.length && to[k] !== j) k++;
-        if (k < to.length) p[k] += h.p;
+        if (at[j] >= 0) p[at[j]] += q;
         else {
-          to.push(j);
-          p.push(h.p);
+          at[j] = len;
+          to[len] = j;
+          p[len++] = q;
         }
       }
     }
+    for (let k = start[i]; k < len; k++) at[to[k]] = -1;
     same[i] = s;
-    if (out[i] > 0 || to.length > start[i]) none = false;
+    out[i] = o;
   }
-  start[n] = to.length;
-  return { start, to: Int32Array.from(to), p: Float64Array.from(p), same, out, none };
+  start[n] = len;
+  let none = true;
+  for (let i = 0; i < n && none; i++) if (out[i] > 0) none = false;
+  if (len > 0) none = false;
+  return { start, to: to.slice(0, len), p: p.slice(0, len), same, out, none };
 }
 
 /** Marks the sheets of S that are one-sided: S's law is null there and stays null after every wound. */
