@@ -470,6 +470,39 @@ function canStall(U: SideModel, V: SideModel): boolean {
 }
 
 /**
+ * U's attack on the open sheets of V under one law, ready to gather: per sheet, what does not
+ * depend on U's row (P(V out) from "out" and from closed successors, their attacks, plus this
+ * attack) and the open successors (their offsets in a row of C numbers).
+ */
+function openGather(V: SideModel, t: Table, closedV: Float64Array | null, C: number): { start: Int32Array; to: Int32Array; p: Float64Array; base1: Float64Array; base2: Float64Array } {
+  const n = V.sheets.length;
+  const start = new Int32Array(n + 1);
+  const to: number[] = [];
+  const p: number[] = [];
+  const base1 = new Float64Array(n);
+  const base2 = new Float64Array(n);
+  for (let v = 0; v < n; v++) {
+    start[v] = to.length;
+    base1[v] = t.out[v];
+    base2[v] = 1;
+    if (V.closed[v]) continue;
+    for (let k = t.start[v]; k < t.start[v + 1]; k++) {
+      const v2 = t.to[k];
+      if (V.closed[v2]) {
+        const o = v2 * 6 + 3;
+        base1[v] += t.p[k] * closedV![o];
+        base2[v] += t.p[k] * closedV![o + 2];
+      } else {
+        to.push(v2 * C);
+        p.push(t.p[k]);
+      }
+    }
+  }
+  start[n] = to.length;
+  return { start, to: Int32Array.from(to), p: Float64Array.from(p), base1, base2 };
+}
+
+/**
  * The backward programme. U outer, V inner. XU(u, v): U to attack; XV(u, v): V to attack; each
  * [P(U out first), P(V out first), expected attacks]. XU = cU + sV·XV and XV = cV + sU·XU, where
  * cU sums U's attacks that change V (from this row's XV) and cV sums V's attacks that change U
@@ -538,6 +571,9 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
   for (let u = 0; u < nU; u++) base[u] = ((U.progress[u] % (jump + 1)) * widest + Math.max(0, rowOf[u])) * rowLen;
   const rowXV = new Float64Array(nV * C);
   const acc = new Float64Array(rowLen); // cV of this row, by slot
+  const openV = Int32Array.from(slotSheet).sort(); // open inner sheets, successors (lower indices) first
+  const gathers: Array<ReturnType<typeof openGather>> = [];
+  const sUByClass = new Float64Array(nClassV);
   let stuck = false;
   for (let u = 0; u < nU; u++) {
     if (U.closed[u]) continue;
@@ -576,29 +612,23 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
     const myBase = base[u];
     const cu = U.cls[u];
     const tV = V.tab[cu]; // U's attack on V's sheets
-    const closedV = osVBy[cu];
-    for (let v = 0; v < nV; v++) {
-      if (V.closed[v]) continue;
-      // U attacks: V's successors, read from this row's XV (or the one-sided table).
+    const g = (gathers[cu] ??= openGather(V, tV, osVBy[cu], C));
+    for (let c = 0; c < nClassV; c++) sUByClass[c] = U.tab[c].same[u];
+    for (let n = 0; n < openV.length; n++) {
+      const v = openV[n];
+      // U attacks: V's successors, read from this row's XV (closed ones and "out" summed beforehand).
       const sV = tV.same[v];
       let a0 = 0;
-      let a1 = tV.out[v];
-      let a2 = 1;
-      for (let k = tV.start[v]; k < tV.start[v + 1]; k++) {
-        const v2 = tV.to[k];
-        const q = tV.p[k];
-        if (closedV !== null && V.closed[v2]) {
-          const o = v2 * 6 + 3;
-          a1 += q * closedV[o];
-          a2 += q * closedV[o + 2];
-        } else {
-          const o = v2 * C;
-          a0 += q * rowXV[o];
-          if (C === 3) a1 += q * rowXV[o + 1];
-          a2 += q * rowXV[o + ATT];
-        }
+      let a1 = g.base1[v];
+      let a2 = g.base2[v];
+      for (let k = g.start[v]; k < g.start[v + 1]; k++) {
+        const o = g.to[k];
+        const q = g.p[k];
+        a0 += q * rowXV[o];
+        if (C === 3) a1 += q * rowXV[o + 1];
+        a2 += q * rowXV[o + ATT];
       }
-      const sU = U.tab[V.cls[v]].same[u];
+      const sU = sUByClass[V.cls[v]];
       const sv = slot[v] * C;
       const b0 = acc[sv];
       const b1 = acc[sv + 1];
