@@ -173,7 +173,7 @@ const sampleVoltLine = (a: string, b: string, goal: boolean): string => {
     const r = duelForecast({ ...resolveSamples({ preset: "volt", a, b }), budgetMs: 10_000 });
     const ms = performance.now() - t0;
     const kind = r.exact ? "exact" : `bounded, error bound ${r.errorBound.toExponential(1)}`;
-    return `${fmt(ms, 0)} ms${goal ? ` (goal < 50 ms) ${verdict(ms < 50)}` : ""}; method "${r.method}", ${kind}, ${r.states} states; P(${a} out first) ${r.aOut.toFixed(6)}, P(${b} out first) ${r.bOut.toFixed(6)}`;
+    return `${fmt(ms, 0)} ms${goal ? ` (goal < 50 ms) ${verdict(ms < 50)}` : ""}; method "${r.method}", ${kind}, ${r.states} states; P(a, ${a}, out first) ${r.aOut.toFixed(6)}, P(b, ${b}, out first) ${r.bOut.toFixed(6)}`;
   } catch (e) {
     return `refused after ${fmt(performance.now() - t0, 0)} ms (${(e as Error).message})${goal ? " — goal < 50 ms NOT MET" : ""}`;
   }
