@@ -125,6 +125,16 @@ describe("Volt duel forecast, method product: exact", () => {
       // The default method for Volt is the exact one when it fits the budget.
       expect(duelForecast(duel)).toEqual(f);
     }, 60_000);
+  it("a mirrored duel (a and b swapped, the same side opening) gives the mirrored answer: either side as the outer loop", () => {
+    for (const [, duel] of small) {
+      const first = duel.first === "b" ? "b" : "a";
+      const f = duelForecast(duel);
+      const g = duelForecast({ ...duel, a: duel.b, b: duel.a, first: first === "a" ? "b" : "a" });
+      expect(Math.abs(f.aOut - g.bOut)).toBeLessThanOrEqual(1e-12);
+      expect(Math.abs(f.bOut - g.aOut)).toBeLessThanOrEqual(1e-12);
+      expect(Math.abs(f.stalemate - g.stalemate)).toBeLessThanOrEqual(1e-12);
+    }
+  });
   it("agrees with the bounded forward and phases forecasts within their bounds (two axes, Damage 25)", () => {
     const duel = { preset: "volt", a: side("A"), b: side("B") };
     const f = duelForecast(duel);
