@@ -605,7 +605,15 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
           }
         } else {
           const b = base[u2];
-          for (let i = from; i < to; i++) acc[i] += q * window[b + i];
+          let i = from;
+          for (; i + 4 <= to; i += 4) {
+            const w = b + i;
+            acc[i] += q * window[w];
+            acc[i + 1] += q * window[w + 1];
+            acc[i + 2] += q * window[w + 2];
+            acc[i + 3] += q * window[w + 3];
+          }
+          for (; i < to; i++) acc[i] += q * window[b + i];
         }
       }
     }
