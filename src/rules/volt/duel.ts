@@ -206,6 +206,8 @@ interface SideModel {
   /** Sheets whose own law is null and whose every successor is out or closed: one-sided. */
   closed: Uint8Array;
   startIndex: number;
+  /** The most layers one attack moves a sheet (−1: not yet known). */
+  jump: number;
 }
 
 /** Penalty classes of a sheet model: the distinct penalties a living sheet can have, with a representative sheet. */
@@ -323,7 +325,7 @@ function sideModel(m: VoltSheetModel, start: number, penalties: number[], laws: 
     }
   }
   const tab = laws.map((law, l) => table(progress, next, W, law, hitWound[l], checkTime));
-  return { m, sheets, progress, cls, tab, closed: new Uint8Array(n), startIndex: index[start] };
+  return { m, sheets, progress, cls, tab, closed: new Uint8Array(n), startIndex: index[start], jump: -1 };
 }
 
 function table(progress: Int32Array, next: Int32Array, W: number, law: VoltLaw, hitWound: number[], checkTime: () => void): Table {
@@ -397,8 +399,10 @@ function windowOf(S: SideModel, openInner: number): number {
 
 /** The most layers (progress) one attack moves a sheet of S. */
 function jumpOf(S: SideModel): number {
+  if (S.jump >= 0) return S.jump;
   let jump = 0;
   for (const t of S.tab) for (let i = 0; i < S.sheets.length; i++) for (let k = t.start[i]; k < t.start[i + 1]; k++) jump = Math.max(jump, S.progress[t.to[k]] - S.progress[i]);
+  S.jump = jump;
   return jump;
 }
 
