@@ -165,7 +165,8 @@ const vh = duelForecast(heavy);
 warmUp(() => duelForecast(heavy));
 const voltMs = median(() => duelForecast(heavy), 11);
 const phasesMs = median(() => duelForecast({ ...heavy, method: "phases" }), 11);
-line(`duel forecast Volt (two axes, Damage 25): ${fmt(voltMs, 1)} ms median of 11 after a warm-up (goal < 50 ms) ${verdict(voltMs < 50)}; method "${vh.method}", ${vh.exact ? "exact" : `error bound ${vh.errorBound.toExponential(1)}`}, ${vh.states} states; method "phases" ${fmt(phasesMs, 1)} ms`);
+const forwardMs = median(() => duelForecast({ ...heavy, method: "forward" }), 11);
+line(`duel forecast Volt (two axes, Damage 25): ${fmt(voltMs, 1)} ms median of 11 after a warm-up (goal < 50 ms) ${verdict(voltMs < 50)}; method "${vh.method}", ${vh.exact ? "exact" : `error bound ${vh.errorBound.toExponential(1)}`}, ${vh.states} states; the bounded methods in the same run: "forward" ${fmt(forwardMs, 1)} ms, "phases" ${fmt(phasesMs, 1)} ms (all three are mostly the 8 pipeline enumerations)`);
 /** One Volt duel of the sample characters, timed once from scratch (each takes ≈ 0.1–10 s): what it answers, or why it was refused. */
 const sampleVoltLine = (a: string, b: string, goal: boolean): string => {
   const t0 = performance.now();
