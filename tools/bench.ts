@@ -10,7 +10,7 @@
  *  2. exact odds of one attack vs a 100k-sample Monte Carlo of the same attack, both from the
  *     parsed request with the same resolver (goal ≥ 5,000×);
  *  3. duel forecasts: Leroy vs Theodora (goal < 1 ms median), Volt duels (goal < 50 ms), and
- *     Miniatures with Guts checks (time and error bound only);
+ *     Miniatures with Guts checks, every sample pairing (time and exact / bound only);
  *  4. parsing + validating a fresh request against the resolution a chat card runs on it (the
  *     unprepared full pipeline with explanation; goal: parsing ≤ 3× the resolution), and parsing +
  *     validating one wound track (a built-in preset's levels, and levels of its own).
@@ -182,11 +182,21 @@ const sampleVoltLine = (a: string, b: string, goal: boolean): string => {
 line(`duel forecast Volt, Leroy vs Theodora (samples): ${sampleVoltLine("Leroy", "Theodora", true)}`);
 line(`duel forecast Volt, Theodora vs Theodora (samples): ${sampleVoltLine("Theodora", "Theodora", false)}`);
 line(`duel forecast Volt, Leroy vs Leroy (samples): ${sampleVoltLine("Leroy", "Leroy", false)}`);
-// Miniatures with Guts checks (opt-in): followed turn by turn with a stated bound (no speed goal).
-const gutsDuel = { ...resolveSamples({ preset: "miniatures", a: "King Kingsley", b: "Knavely Knave" }), gutsChecks: true };
-const tg = performance.now();
-const g = duelForecast(gutsDuel);
-line(`duel forecast Miniatures with Guts checks (King Kingsley vs Knavely Knave): ${fmt(performance.now() - tg, 0)} ms; error bound ${g.errorBound.toExponential(1)}, ${g.states} states; P(Knave out first) ${fmt(g.bOut, 4)} (without Guts ${fmt(duelForecast({ ...gutsDuel, gutsChecks: false }).bOut, 4)})`);
+// Miniatures with Guts checks (the default): every ordered pair of the sample miniatures, each duel's time and exact / bound (no speed goal).
+const minis = ["Brutas the Brute", "King Kingsley", "Knavely Knave", "Sir Knightly", "Yanni the Yeoman"];
+const gutsLines: string[] = [];
+for (const a of minis)
+  for (const b of minis) {
+    if (a === b) continue;
+    const tg = performance.now();
+    try {
+      const g = duelForecast(resolveSamples({ preset: "miniatures", a, b }));
+      gutsLines.push(`${a} vs ${b} ${fmt(performance.now() - tg, 0)} ms ${g.exact ? "exact" : `bound ${g.errorBound.toExponential(1)}`} (${g.states} states)`);
+    } catch (e) {
+      gutsLines.push(`${a} vs ${b} refused after ${fmt(performance.now() - tg, 0)} ms (${(e as Error).message})`);
+    }
+  }
+line(`duel forecast Miniatures with Guts checks, each sample pairing: ${gutsLines.join("; ")}`);
 
 // 4. Parsing + validating a request against resolving it. Each parse reads the next object of a
 // pool of 2,048 fresh copies (JSON round trips, as a chat card's data arrives), and the parse keeps
