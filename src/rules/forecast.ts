@@ -23,6 +23,8 @@ import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
 import type { GutsState } from "./miniatures/guts";
 import { gutsAfterWound, gutsCheckFor, gutsFloor, gutsMind, gutsStat, gutsTurnStart, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
 import type { BoxTrackConfig } from "./tracks/box";
+import { voltProductDuel, type VoltLaw } from "./volt/duel";
+import type { VoltTrackConfig, VoltTrackState, VoltWound } from "./tracks/volt";
 
 export interface DuelForecast {
   preset: string;
@@ -45,8 +47,12 @@ export interface DuelForecast {
    * that were not followed to their end. 0 when exact. Never more than the request's `tolerance`.
    */
   errorBound: number;
-  /** "chain": the absorbing chain solved exactly; "forward": rounds followed forward (Volt). */
-  method: "chain" | "forward" | "phases";
+  /**
+   * "chain": the absorbing chain solved exactly; "forward": rounds followed forward (bounded);
+   * "phases": sums of per-side products (Volt, bounded); "product": the exact backward programme
+   * over both Volt sheets (src/rules/volt/duel.ts).
+   */
+  method: "chain" | "forward" | "phases" | "product";
 }
 
 /**
@@ -201,6 +207,15 @@ export const FORECAST_BUDGET = {
   /** Default and largest `budgetMs`. */
   timeMs: 10_000,
   maxTimeMs: 60_000,
+  /**
+   * Volt "product" method: at most `maxStates × productPairsPerState` sheet pairs solved (each for
+   * both turns), and at most `maxStates × productWindowPerState` pairs (16 or 24 bytes each) held
+   * at once, never more than `productMaxWindow` (≤ 384 MB). Past either, a Volt duel is forecast by the
+   * bounded "forward" method instead (or refused, when "product" was asked for).
+   */
+  productPairsPerState: 100,
+  productWindowPerState: 50,
+  productMaxWindow: 16_000_000,
   /** Largest strongly connected component solved by Gaussian elimination (its matrix is m² numbers). */
   maxComponent: 800,
   /** Default and smallest `tolerance` (the error bound allowed to a forward forecast). */
@@ -579,11 +594,20 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   };
   const startA = sides.a.intern(reqAB.attacker.track, mindOf(sides.a));
   const startB = sides.b.intern(reqAB.defender.track, mindOf(sides.b));
-  // Volt duels are followed forward in order of their marks (their chain is too large to solve
-  // whole). Miniatures duels with Guts checks are solved by the chain of their reduced minds, and
+  // Volt duels are solved exactly over both sheets ("product") when that fits the budget, else
+  // followed forward in order of their marks (their chain is too large to solve whole).
+  // Miniatures duels with Guts checks are solved by the chain of their reduced minds, and
   // turn by turn (bounded) where that chain is over its budget of states.
   // "chain" forces the exact chain, "forward" the bounded forecast (tests compare the two).
-  const method = oneOf(input.method, "method", ["chain", "forward", "phases"] as const, p.preset === "volt" || (gutsChecks && opts.gutsMinds === "plain") ? "forward" : "chain");
+  const method = oneOf(input.method, "method", ["chain", "forward", "phases", "product"] as const, p.preset === "volt" ? "product" : gutsChecks && opts.gutsMinds === "plain" ? "forward" : "chain");
+  if (method === "product") {
+    if (p.preset !== "volt") throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "product" solves Volt duels only`, { method: "product" });
+    const r = product();
+    if (!("tooLarge" in r)) return r;
+    // Over the product's budget: the bounded forward forecast, unless "product" was asked for.
+    if (input.method === "product") throw overBudget("maxStates", r.tooLarge);
+    return forward();
+  }
   if (method === "phases") {
     if (!phasesApply()) throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "phases" needs an alternating duel where an attack reads only the attacker's status (Volt)`, { method: "phases" });
     return tighten(phasesOnce);
@@ -703,6 +727,46 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
       exact: errorBound === 0,
       errorBound,
       method: "forward",
+    };
+  }
+
+  /**
+   * Volt, exact: the backward programme over both sheets as integers (src/rules/volt/duel.ts).
+   * Each side's law per penalty comes from the real pipeline (attackSteps: the same enumeration
+   * as every other method); what is too large when the duel is over the product's budget.
+   */
+  function product(): DuelForecast | { tooLarge: string } {
+    const lawOf = (X: "a" | "b", state: VoltTrackState): VoltLaw => {
+      const sx = sides[X];
+      const O = X === "a" ? sides.b : sides.a;
+      const x = sx.intern({ config: sx.tracks[0].config, state }, null);
+      let miss = 0;
+      const hits: VoltLaw["hits"] = [];
+      for (const s of attackSteps(X, x, X === "a" ? startB : startA, false)) {
+        // Volt: an attack changes only its defender's sheet (a broken contract otherwise, not bad input).
+        if (s.x !== NOTHING || whats[s.y].heal !== null) throw new Error("forecast: a Volt attack changed more than its defender's sheet");
+        if (s.y === NOTHING) miss += s.p;
+        else hits.push({ wounds: (parsedWounds(O, s.y, whats[s.y].wounds!) as VoltWound[][]).flat(), p: s.p });
+      }
+      return { miss, hits };
+    };
+    const side = (t: Track): { config: VoltTrackConfig; state: VoltTrackState } => ({ config: t.config as unknown as VoltTrackConfig, state: t.state as unknown as VoltTrackState });
+    const maxPairs = maxStates * FORECAST_BUDGET.productPairsPerState;
+    const maxWindow = Math.min(maxStates * FORECAST_BUDGET.productWindowPerState, FORECAST_BUDGET.productMaxWindow);
+    const r = voltProductDuel(side(reqAB.attacker.track), side(reqAB.defender.track), first, lawOf, { maxPairs, maxWindow, checkTime });
+    if ("tooLarge" in r)
+      return { tooLarge: r.tooLarge === "pairs" ? `${r.pairs} pairs of Volt sheets, at most ${maxPairs}` : `${r.window} pairs of Volt sheets at once, at most ${maxWindow}` };
+    return {
+      preset: p.preset,
+      aOut: r.aOut,
+      bOut: r.bOut,
+      stalemate: r.stalemate,
+      expectedExchanges: r.stalemate > 1e-12 ? null : r.attacks / 2,
+      states: 2 * r.pairs,
+      enumerations,
+      exact: true,
+      errorBound: 0,
+      method: "product",
     };
   }
 
