@@ -19,4 +19,18 @@ const queue = new ForecastQueue();
     );
     return { mode: queue.mode, out };
   },
+  /** One forecast, counting the main thread's timer callbacks that ran while it was computed. */
+  async ticking(request: unknown) {
+    let ticks = 0;
+    let on = true;
+    const tick = () => {
+      if (!on) return;
+      ticks++;
+      setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    const forecast = await queue.run(request);
+    on = false;
+    return { mode: queue.mode, forecast, ticks };
+  },
 };

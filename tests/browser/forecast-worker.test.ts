@@ -136,4 +136,18 @@ describe("the built forecast worker in Chromium", () => {
     expect(mode).toBe("sync");
     expect(out[0]).toEqual({ forecast: duelForecast(request) });
   });
+
+  it("the Volt sample duel (seconds of work) runs in the worker while the page's main thread keeps running, with the synchronous answer", async () => {
+    const request = duelRequest(structuredClone(findSample("Leroy", "a")), structuredClone(findSample("Theodora", "b")), rulesFor("volt"));
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}queue.html`);
+    await page.waitForFunction(() => "forecastQueue" in window);
+    const got = await page.evaluate((r) => (window as unknown as { forecastQueue: { ticking(r: unknown): Promise<{ mode: string; forecast: unknown; ticks: number }> } }).forecastQueue.ticking(r), request);
+    await context.close();
+    expect(got.mode).toBe("worker");
+    expect(got.forecast).toEqual(duelForecast(request));
+    // A synchronous forecast would let no timer run before it answered.
+    expect(got.ticks).toBeGreaterThan(0);
+  }, 120_000);
 });
