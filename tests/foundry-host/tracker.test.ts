@@ -203,6 +203,20 @@ describe("the table's duel forecast runs in the forecast worker (src/foundry/for
     await vi.waitFor(() => expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual(["Forecasting Leroy vs Theodora…", line]));
   });
 
+  it("a duel whose request cannot be built (characters in a Miniatures world) is refused in words, without the worker", async () => {
+    const w = onFakeWorker();
+    const { t, combatId } = await fight();
+    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "miniatures" as never));
+    await t.world.settle();
+    const m = menu(t.gm, combatId);
+    const before = t.gm.notifications.length;
+    expect(await m.click("FUDGE.Forecast.AgainstCurrent", m.combat.turns[1]._source.actorId)).toEqual([]);
+    const shown = t.gm.notifications.slice(before);
+    expect(shown.map((n) => n.type)).toEqual(["warn"]);
+    expect(shown[0].message).not.toMatch(/FUDGE\.|actor\.type/);
+    expect(w.posted).toEqual([]);
+  });
+
   it("a forecast the worker refuses is reported as the rules core's localized error, rebuilt on this side", async () => {
     const w = onFakeWorker();
     // The worker refuses with the budget's RulesError, as a duel past its budget would.
