@@ -83,13 +83,23 @@ export async function showForecast(actor: Actor.Implementation, opponents: Actor
   }
   const rules = worldRules();
   const a = plainActor(actor);
-  const duels = opponents.map((t) => ({ b: plainActor(t), request: duelRequest(a, plainActor(t), rules) }));
-  if (!duels.every((d) => forecasts.has(d.request)))
+  // A request that cannot be built (bad actor data) is refused like a forecast.
+  const duels = opponents.map((t) => {
+    const b = plainActor(t);
+    try {
+      return { b, request: duelRequest(a, b, rules) as unknown, refused: null };
+    } catch (e) {
+      if (!isRulesError(e)) throw e;
+      return { b, request: null, refused: e };
+    }
+  });
+  if (!duels.every((d) => d.refused || forecasts.has(d.request)))
     ui.notifications!.info(game.i18n!.format("FUDGE.Forecast.Running", { a: foundry.utils.escapeHTML(a.name), b: duels.map((d) => foundry.utils.escapeHTML(d.b.name)).join(", ") }));
   const shown: string[] = [];
-  for (const { b, request } of duels) {
+  for (const { b, request, refused } of duels) {
     let outcome;
     try {
+      if (refused) throw refused;
       outcome = await forecasts.run(request);
     } catch (e) {
       if (!isRulesError(e)) {
