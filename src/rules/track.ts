@@ -124,13 +124,16 @@ function kindOf(track: { config: { kind: string } }): AnyKind {
   return trackKind(track?.config?.kind);
 }
 
+/** The kind the last parse found (a world, a card, a request: nearly always the same kind). */
+let lastKind: AnyKind | undefined;
+
 export function parseTrack(input: unknown, path = "track"): Track {
   if (typeof input !== "object" || input === null) throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object");
   const o = input as Record<string, unknown>;
   const cfgIn = o.config as { kind?: unknown } | undefined;
-  const kind = String(cfgIn?.kind);
+  const kindIn = cfgIn?.kind;
   // The paths are built for the error only when the kind is unknown (a click parses a track).
-  const k = KINDS.get(kind) ?? trackKind(kind, `${path}.config.kind`);
+  const k = (kindIn === lastKind?.kind ? lastKind : undefined) ?? (lastKind = KINDS.get(String(kindIn))) ?? trackKind(String(kindIn), `${path}.config.kind`);
   const config = k.parseConfig(o.config, `${path}.config`);
   const state = o.state === undefined ? k.initial(config) : k.parseState(config, o.state, `${path}.state`);
   return { config, state };

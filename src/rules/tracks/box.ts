@@ -20,7 +20,7 @@ import {
   type TrackRender,
   type TrackStatus,
 } from "../track";
-import { array, at, bool, boolAt, int, intAt, oneOf, oneOfAt, optIntAt, record, str, strAt } from "../validate";
+import { array, at, bool, boolAt, boolField, int, intAt, isRecord, oneOf, oneOfAt, optIntAt, record, str, strAt } from "../validate";
 
 export const BOX_RULE = "Fudge §4.57";
 
@@ -497,23 +497,27 @@ function parseMark(config: BoxTrackConfig, boxLevel: number, input: unknown, pat
  * from `marks`, or fewer entries than boxes, reads as open boxes. Extra marked boxes are errors.
  */
 function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTrackState {
-  const o = record(input, path);
-  const mp = at(path, "marks");
-  const mIn = o.marks === undefined ? {} : record(o.marks, mp);
+  const o = record(input, path) as { marks?: unknown; stun?: unknown; dead?: unknown };
+  // Paths are built only for an error (a chat card and a click parse a state every time).
+  const mp = (): string => at(path, "marks");
+  const marksIn = o.marks;
+  const mIn: Record<string, unknown> = marksIn === undefined ? NO_MARKS : isRecord(marksIn) ? marksIn : record(marksIn, mp());
   for (const k in mIn)
-    if (Object.hasOwn(mIn, k) && !hasLevel(config, k)) throw new RulesError(at(mp, k), "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(k)}`, { level: k });
+    if (Object.hasOwn(mIn, k) && !hasLevel(config, k)) throw new RulesError(at(mp(), k), "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(k)}`, { level: k });
+  const levels = config.levels;
   const marks: Record<string, (BoxMark | null)[]> = {};
-  for (let li = 0; li < config.levels.length; li++) {
-    const l = config.levels[li];
+  for (let li = 0; li < levels.length; li++) {
+    const l = levels[li];
     const given = mIn[l.key];
-    const arr = given === undefined ? [] : Array.isArray(given) ? given : array(given, at(mp, l.key));
+    const arr = given === undefined ? NO_BOXES : Array.isArray(given) ? given : array(given, at(mp(), l.key));
     const row: (BoxMark | null)[] = [];
-    for (let j = 0; j < Math.max(arr.length, l.boxes); j++) {
+    const n = arr.length > l.boxes ? arr.length : l.boxes;
+    for (let j = 0; j < n; j++) {
       const v = j < arr.length ? arr[j] : null;
       // An open box (null) needs no path; a mark is read with its own.
-      const m = v === null || v === undefined ? null : parseMark(config, li, v, at(at(mp, l.key), j));
+      const m = v === null || v === undefined ? null : parseMark(config, li, v, at(at(mp(), l.key), j));
       if (j >= l.boxes) {
-        if (m !== null) throw new RulesError(at(at(mp, l.key), j), "FUDGE.Error.Track.TooManyMarks", `level ${l.key} has only ${l.boxes} boxes`, { level: l.key, boxes: l.boxes });
+        if (m !== null) throw new RulesError(at(at(mp(), l.key), j), "FUDGE.Error.Track.TooManyMarks", `level ${l.key} has only ${l.boxes} boxes`, { level: l.key, boxes: l.boxes });
         continue;
       }
       row.push(m);
@@ -526,8 +530,10 @@ function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTr
     const s = record(o.stun, sp);
     stun = { effect: oneOfAt(s, "effect", sp, STUN_EFFECTS), rounds: optIntAt(s, "rounds", sp, 0, 0, 100) };
   }
-  return { marks, stun, dead: boolAt(o, "dead", path, false) };
+  return { marks, stun, dead: boolField(o.dead, path, "dead", false) };
 }
+const NO_MARKS: Record<string, unknown> = Object.freeze({});
+const NO_BOXES: readonly unknown[] = Object.freeze([]);
 
 function parseWound(config: BoxTrackConfig, input: unknown, path: string): BoxWound {
   const o = record(input, path);
