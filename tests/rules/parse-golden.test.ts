@@ -73,7 +73,7 @@ function containers(v: Json, path: Array<string | number> = [], out: Array<Array
   return out;
 }
 
-const odd: Json[] = [null, 0, -1, 1, 2, 3, 1.5, -0.5, 11, -11, 21, 51, 1000, "", "x", "box", "scratch", "hurt", "dead", "none", "fixed", "large", "evenOdd", "track", "S", true, false, [], {}, [null], { level: "hurt" }];
+const odd: Json[] = [null, 0, -1, 1, 2, 3, 1.5, -0.5, 11, -11, 21, 51, 1000, "", "x", "box", "scratch", "hurt", "dead", "none", "fixed", "large", "evenOdd", "track", "S", true, false, [], {}, [null], { level: "hurt" }, "a".repeat(60), "b".repeat(61), "  Sore  ", "9x", "Ab_c-9", "abcd"];
 
 function outcome(input: Record<string, Json>, trackOnly: boolean): string {
   try {
@@ -111,13 +111,25 @@ function cases(): Array<{ label: string; out: string }> {
     }
     out.push({ label: `${name}${asTrack ? " (track)" : ""}: ${done.join(", ")}`, out: outcome(input, asTrack) });
   }
+  // Every field of every level of the track with levels of its own, set to every odd value or deleted.
+  const custom = (customTracks.defender as Record<string, Json>).track as { config: { levels: Array<Record<string, Json>> } };
+  custom.config.levels.forEach((_, li) => {
+    for (const field of ["key", "boxes", "penalty", "effect", "min", "tag", "label"]) {
+      for (let vi = 0; vi <= odd.length; vi++) {
+        const t = JSON.parse(JSON.stringify(custom)) as { config: { levels: Array<Record<string, Json>> } };
+        if (vi === odd.length) delete t.config.levels[li][field];
+        else t.config.levels[li][field] = JSON.parse(JSON.stringify(odd[vi])) as Json;
+        out.push({ label: `custom track: levels.${li}.${field}=${vi === odd.length ? "(deleted)" : JSON.stringify(odd[vi])}`, out: outcome(t as unknown as Record<string, Json>, true) });
+      }
+    }
+  });
   return out;
 }
 
 const digest = (s: string): string => createHash("sha256").update(s).digest("hex").slice(0, 16);
 
 describe("golden parses: the same parsed request or the same refusal as before the speed work", () => {
-  it("4,000 requests and tracks with one to three fields changed", () => {
+  it("4,000 requests and tracks with one to three fields changed, and every field of every custom level", () => {
     const got = cases();
     const digests = got.map((c) => digest(c.out));
     if (process.env.UPDATE_GOLDEN === "1") writeFileSync(FIXTURE, `${JSON.stringify({ cases: digests.length, digests }, null, 0)}\n`);
