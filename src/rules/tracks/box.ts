@@ -492,11 +492,6 @@ function initial(config: BoxTrackConfig): BoxTrackState {
   return { marks: emptyMarks(config), stun: null, dead: false };
 }
 
-function hasLevel(config: BoxTrackConfig, key: string): boolean {
-  for (const l of config.levels) if (l.key === key) return true;
-  return false;
-}
-
 function parseMark(config: BoxTrackConfig, boxLevel: number, input: unknown, path: string): BoxMark | null {
   if (input === null || input === undefined) return null;
   const o = record(input, path);
@@ -518,10 +513,22 @@ function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTr
   const mp = (): string => at(path, "marks");
   const marksIn = o.marks;
   const mIn: Record<string, unknown> = marksIn === undefined ? NO_MARKS : isRecord(marksIn) ? marksIn : record(marksIn, mp());
-  for (const k in mIn)
-    if (Object.hasOwn(mIn, k) && !hasLevel(config, k)) throw new RulesError(at(mp(), k), "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(k)}`, { level: k });
   const levels = config.levels;
-  const marks: Record<string, (BoxMark | null)[]> = {};
+  // Marks usually list the levels in their order: each key's search starts after the last found.
+  let next = 0;
+  for (const k in mIn) {
+    let found = false;
+    for (let t = 0; t < levels.length; t++) {
+      const hit = levels[next].key === k;
+      next = next + 1 === levels.length ? 0 : next + 1;
+      if (hit) {
+        found = true;
+        break;
+      }
+    }
+    if (!found && Object.hasOwn(mIn, k)) throw new RulesError(at(mp(), k), "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(k)}`, { level: k });
+  }
+  const rows: (BoxMark | null)[][] = new Array(levels.length);
   for (let li = 0; li < levels.length; li++) {
     const l = levels[li];
     const given = mIn[l.key];
@@ -538,8 +545,9 @@ function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTr
       }
       row.push(m);
     }
-    marks[l.key] = row;
+    rows[li] = row;
   }
+  const marks = marksOf(levels, rows);
   let stun: BoxStun | null = null;
   if (o.stun !== null && o.stun !== undefined) {
     const sp = at(path, "stun");
@@ -549,6 +557,18 @@ function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTr
   return { marks, stun, dead: boolField(o.dead, path, "dead", false) };
 }
 const NO_MARKS: Record<string, unknown> = Object.freeze({});
+
+/**
+ * The marks record, level by level in the track's order. The five standard levels in their order
+ * (nearly every track) are one object literal: stores under keys known only at run time cost more.
+ */
+function marksOf(levels: BoxLevel[], rows: (BoxMark | null)[][]): Record<string, (BoxMark | null)[]> {
+  if (levels.length === 5 && levels[0].key === "scratch" && levels[1].key === "hurt" && levels[2].key === "veryHurt" && levels[3].key === "incapacitated" && levels[4].key === "nearDeath")
+    return { scratch: rows[0], hurt: rows[1], veryHurt: rows[2], incapacitated: rows[3], nearDeath: rows[4] };
+  const marks: Record<string, (BoxMark | null)[]> = {};
+  for (let li = 0; li < levels.length; li++) marks[levels[li].key] = rows[li];
+  return marks;
+}
 const NO_BOXES: readonly unknown[] = Object.freeze([]);
 
 function parseWound(config: BoxTrackConfig, input: unknown, path: string): BoxWound {
