@@ -158,9 +158,15 @@ export function recordedDice(record: Record<string, unknown>, slots: DiceSlot[],
 /** Reader that rolls each slot the first time a rule reads it, and records it. */
 const slotMaps = new WeakMap<DiceSlot[], Map<string, DiceSlot>>();
 
+/** The last slot list asked for (a card, a roll loop: the same list again and again) and its map. */
+let lastSlots: DiceSlot[] | null = null;
+let lastById: Map<string, DiceSlot> | undefined;
+
 export function rollingDice(slots: DiceSlot[], rng: Rng, record: Record<string, number[]> = {}): DiceReader {
-  let byId = slotMaps.get(slots);
+  let byId = slots === lastSlots ? lastById : slotMaps.get(slots);
   if (!byId) slotMaps.set(slots, (byId = new Map(slots.map((s) => [s.id, s]))));
+  lastSlots = slots;
+  lastById = byId;
   return (id) => {
     if (!record[id]) {
       const s = byId.get(id);

@@ -440,7 +440,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
       // Fudge §4.58: a critical success (all four dice +) lets a point of damage through.
       level = levelForNumber(scale, 1);
       if (explain) steps.push(fstep("FUDGE.Step.Fudge.CriticalPoint", R_SCALE, 1, { level: levelParam(level) }));
-    } else if (o.scaleDamageRoll && o.woundMode === "factors" && damageNumber !== null && damageNumber + scaleGap(rd >= 2) >= 1) {
+    } else if (o.scaleDamageRoll && o.woundMode === "factors" && damageNumber !== null && damageNumber + scaleGap(a, d, rd >= 2) >= 1) {
       // Fudge §4.58: when Scale alone stands between a Scratch and no damage, a damage roll
       // decides: 1dF, + gives a Scratch (this system's reading), 0 or − nothing.
       const roll = readFudge("scale", 1);
@@ -534,22 +534,6 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     return eased;
   }
 
-  /** Fudge §4.31: what a fighter's weapon and shield are worth in melee (weapon size and sharpness + shield). */
-  function gear(c: FudgeCombatant): number {
-    const w = c.weapon;
-    return (w.kind === "muscle" ? WEAPON_SIZE_VALUE[w.size] + (w.sharp ? 1 : 0) : 0) + shieldValue(c.shield, false);
-  }
-
-  /** Fudge §4.58: how much the Scale difference alone takes off the damage number (defender's Mass Scale over the attacker's counted Strength Scale). */
-  function scaleGap(goodHit: boolean): number {
-    const atkScale = strengthScaleCounts(a.weapon) ? a.strengthScale : 0;
-    return Math.max(0, effectiveMassScale(d, a.weapon, goodHit) - atkScale);
-  }
-
-  function numberStep(n: number, lvl: string | null, rule: string): Step {
-    return vstep("FUDGE.Step.Fudge.DamageNumber", rule, n, { value: signed(n), level: levelParam(lvl) });
-  }
-
   /** Fudge §4.56: a graze wounds by the graze table, plus any Scale difference; a damage roll moves it by one level at most. */
   function grazeLevel(): string | null {
     if (explain) steps.push(fstep("FUDGE.Step.Fudge.Graze", R_GRAZE, rd));
@@ -591,6 +575,22 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     if (explain) steps.push(fstep("FUDGE.Step.Fudge.GrazeRoll", R_GRAZE, numbers.damageRoll ?? factor - baseFactor, { level: levelParam(clamped) }));
     return clamped;
   }
+}
+
+/** Fudge §4.31: what a fighter's weapon and shield are worth in melee (weapon size and sharpness + shield). */
+function gear(c: FudgeCombatant): number {
+  const w = c.weapon;
+  return (w.kind === "muscle" ? WEAPON_SIZE_VALUE[w.size] + (w.sharp ? 1 : 0) : 0) + shieldValue(c.shield, false);
+}
+
+/** Fudge §4.58: how much the Scale difference alone takes off the damage number (defender's Mass Scale over the attacker's counted Strength Scale). */
+function scaleGap(a: FudgeCombatant, d: FudgeCombatant, goodHit: boolean): number {
+  const atkScale = strengthScaleCounts(a.weapon) ? a.strengthScale : 0;
+  return Math.max(0, effectiveMassScale(d, a.weapon, goodHit) - atkScale);
+}
+
+function numberStep(n: number, lvl: string | null, rule: string): Step {
+  return vstep("FUDGE.Step.Fudge.DamageNumber", rule, n, { value: signed(n), level: levelParam(lvl) });
 }
 
 /**
