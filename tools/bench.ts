@@ -13,7 +13,8 @@
  *     Miniatures with Guts checks (time and error bound only);
  *  4. parsing + validating a fresh request against the resolution a chat card runs on it (the
  *     unprepared full pipeline with explanation; goal: parsing ≤ 3× the resolution), and parsing +
- *     validating one wound track (a built-in preset's levels, and levels of its own).
+ *     validating one wound track (a built-in preset's levels, and levels of its own); one chat card
+ *     from end to end (fresh request parsed and resolved for the first time; no goal).
  * Then the browser benchmark (click on a wound box → updated DOM) if a browser is available.
  */
 import { DiceRoll } from "@dice-roller/rpg-dice-roller";
@@ -206,6 +207,14 @@ const customPool = pool.map((r) => {
 });
 const customParse = rate(() => parseTrack(customPool[next++ & 2047], "track"));
 line(`parse + validate one wound track with levels of its own (the same track, one level renamed: validated level by level): ${fmt(customParse.msPerCall * 1000, 2)} µs (${fmt(customParse.perSecond, 0)}/s)`);
+// One chat card from end to end, no goal: a fresh request parsed, then resolved with its explanation
+// for the first time (its damage factors prepared and the wound placed on its new track, where the
+// figures above resolve one parsed request again and again).
+const card = paired(() => {
+  const req = pipeline.parseRequest(pool[next++ & 2047]);
+  return pipeline.resolve(req, rollingDice(pipeline.slots(req), rng));
+}, peer);
+line(`one chat card from end to end (fresh request: parse + validate + its first explained resolution, factors and track placement computed): ${fmt(card.ours, 0)}/s = ${fmt(card.ratio)}× the peer (no goal)`);
 if (sink === 0.5) line(""); // keeps the floor loop from being optimised away
 
 if (!process.argv.includes("--rules-only")) {

@@ -151,18 +151,36 @@ export function newTrack(config: { kind: string }): Track {
  * chat cards ask the same questions of the same tracks thousands of times. Results are frozen:
  * callers share them.
  */
-const statusMemo = new WeakMap<object, WeakMap<object, TrackStatus>>();
-const applyMemo = new WeakMap<object, WeakMap<object, Map<string, ApplyResult<unknown> & { track: Track }>>>();
-
-function memoFor<V>(memo: WeakMap<object, WeakMap<object, V>>, track: Track): WeakMap<object, V> | null {
-  if (typeof track.state !== "object" || track.state === null) return null;
-  let byState = memo.get(track.config);
-  if (!byState) {
-    byState = new WeakMap();
-    memo.set(track.config, byState);
-  }
-  return byState;
+type Applied = ApplyResult<unknown> & { track: Track };
+/**
+ * By state object: the config it was asked with and what was derived. A state is nearly always
+ * asked about with one config, so one weak lookup answers; a state seen with a second config
+ * keeps its answers for that config in `others` (config → answers). One WeakMap entry per state,
+ * not a WeakMap per config: a chat card parses fresh tracks every time, and a new WeakMap per
+ * track (and its ephemerons) made the garbage collector half of a card's work.
+ */
+interface Memo<V> {
+  config: object;
+  value: V;
+  others: WeakMap<object, V> | null;
 }
+const statusMemo = new WeakMap<object, Memo<TrackStatus>>();
+const applyMemo = new WeakMap<object, Memo<Map<string, Applied>>>();
+
+function memoGet<V>(memo: WeakMap<object, Memo<V>>, track: Track): V | undefined {
+  const m = memo.get(track.state as object);
+  if (m === undefined) return undefined;
+  return m.config === track.config ? m.value : m.others?.get(track.config);
+}
+
+function memoSet<V>(memo: WeakMap<object, Memo<V>>, track: Track, value: V): void {
+  const m = memo.get(track.state as object);
+  if (m === undefined) memo.set(track.state as object, { config: track.config, value, others: null });
+  else if (m.config === track.config) m.value = value;
+  else (m.others ??= new WeakMap()).set(track.config, value);
+}
+
+const memoizable = (track: Track): boolean => typeof track.state === "object" && track.state !== null;
 
 function freezeStatus(s: TrackStatus): TrackStatus {
   Object.freeze(s.steps);
@@ -189,9 +207,10 @@ function woundMemoKey(wound: unknown): string {
 }
 
 export function applyWound(track: Track, wound: unknown): ApplyResult<unknown> & { track: Track } {
-  const byState = memoFor(applyMemo, track);
+  const memo = memoizable(track);
   const wKey = woundMemoKey(wound);
-  const cached = byState?.get(track.state as object)?.get(wKey);
+  const byWound = memo ? memoGet(applyMemo, track) : undefined;
+  const cached = byWound?.get(wKey);
   if (cached) return cached;
   const k = kindOf(track);
   const w = k.parseWound(track.config, wound, "wound");
@@ -199,20 +218,19 @@ export function applyWound(track: Track, wound: unknown): ApplyResult<unknown> &
   Object.freeze(r.steps);
   freezeStatus(r.status);
   const result = Object.freeze({ ...r, track: { config: track.config, state: r.state } });
-  if (byState) {
-    let m = byState.get(track.state as object);
-    if (!m) byState.set(track.state as object, (m = new Map()));
-    m.set(wKey, result);
+  if (memo) {
+    if (byWound) byWound.set(wKey, result);
+    else memoSet(applyMemo, track, new Map([[wKey, result]]));
   }
   return result;
 }
 
 export function trackStatus(track: Track): TrackStatus {
-  const byState = memoFor(statusMemo, track);
-  const cached = byState?.get(track.state as object);
+  const memo = memoizable(track);
+  const cached = memo ? memoGet(statusMemo, track) : undefined;
   if (cached) return cached;
   const s = freezeStatus(kindOf(track).status(track.config, track.state));
-  byState?.set(track.state as object, s);
+  if (memo) memoSet(statusMemo, track, s);
   return s;
 }
 

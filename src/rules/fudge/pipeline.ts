@@ -163,7 +163,21 @@ interface Prepared {
   ddf: { graze: ReturnType<typeof defensiveFactor>; goodHit: ReturnType<typeof defensiveFactor> };
 }
 const preparedMemo = new WeakMap<FudgeRequest, Prepared>();
+/**
+ * The last request resolved, held strongly, and how often it was resolved again. A chat card
+ * resolves a fresh request once: keeping it in the WeakMap too (an entry per card, weak entries
+ * the garbage collector must trace) made a card several times slower. A request resolved again
+ * (exact odds, an exchange table) goes into the WeakMap when the next request takes its place.
+ */
+let lastReq: FudgeRequest | null = null;
+let lastPrepared: Prepared | null = null;
+let lastReused = false;
 function prepared(req: FudgeRequest): Prepared {
+  if (req === lastReq) {
+    lastReused = true;
+    return lastPrepared!;
+  }
+  if (lastReq && lastReused) preparedMemo.set(lastReq, lastPrepared!);
   let p = preparedMemo.get(req);
   if (!p) {
     const { attacker: a, defender: d, options: o } = req;
@@ -178,8 +192,10 @@ function prepared(req: FudgeRequest): Prepared {
     Object.freeze(p.odf.steps);
     Object.freeze(p.ddf.graze.steps);
     Object.freeze(p.ddf.goodHit.steps);
-    preparedMemo.set(req, p);
   }
+  lastReq = req;
+  lastPrepared = p;
+  lastReused = false;
   return p;
 }
 
@@ -190,6 +206,7 @@ function prepared(req: FudgeRequest): Prepared {
  */
 export function fudgeWithTracks(req: FudgeRequest, attacker: Track, defender: Track, aStatus?: TrackStatus, dStatus?: TrackStatus): FudgeRequest {
   const pre = prepared(req);
+  preparedMemo.set(req, pre); // the forecast comes back to `req` for every pair of tracks
   const next: FudgeRequest = { ...req, attacker: { ...req.attacker, track: attacker }, defender: { ...req.defender, track: defender } };
   preparedMemo.set(next, {
     ...pre,
@@ -214,8 +231,12 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     const faces = dice(id);
     const total = readFudgeTotal(faces, dicePath(id), n);
     // A plain copy of the validated faces (`[...faces]` without the iterator: a rolled array may be holey).
-    const copy: number[] = [];
-    for (let i = 0; i < n; i++) copy.push(faces[i]);
+    let copy: number[];
+    if (n === 4) copy = [faces[0], faces[1], faces[2], faces[3]];
+    else {
+      copy = [];
+      for (let i = 0; i < n; i++) copy.push(faces[i]);
+    }
     read[id] = copy;
     return total;
   };
@@ -233,9 +254,10 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   if (!aStatus.canAct)
     throw new RulesError("attacker.track", "FUDGE.Error.Fudge.CannotAct", `${a.name} cannot fight (${aStatus.levelKey ?? aStatus.condition})`, { name: a.name });
   // Fudge §4.62: "a stunned character cannot attack or all-out defend"; Very Stunned: "no attacks".
-  if (aStatus.effects.includes("stunned") || aStatus.effects.includes("veryStunned"))
+  // (Effects are nearly always none: the length test spares two searches of a frozen list.)
+  if (aStatus.effects.length !== 0 && (aStatus.effects.includes("stunned") || aStatus.effects.includes("veryStunned")))
     throw new RulesError("attacker.track", "FUDGE.Error.Fudge.StunnedNoAttack", `${a.name} is stunned and cannot attack`, { name: a.name });
-  const dStunned = dStatus.effects.includes("stunned");
+  const dStunned = dStatus.effects.length !== 0 && dStatus.effects.includes("stunned");
   if (dStunned && s.allOutDefense)
     throw new RulesError("situation.allOutDefense", "FUDGE.Error.Fudge.StunnedNoAllOutDefense", `${d.name} is stunned and cannot defend all-out`, { name: d.name });
   const aPenalty = easedPenalty(a, aStatus.penalty, "attackerWill");
