@@ -376,6 +376,7 @@ function builtInConfigs(): BoxTrackConfig[] {
     for (let h = 0; h <= 2; h++) for (let v = 0; v <= 2; v++) out.push(boxTrackConfig("epic", { doubleRd, epicExtraHurt: h, epicExtraVeryHurt: v }));
   }
   out.push(boxTrackConfig("miniatures"));
+  for (const c of out) for (const l of c.levels) Object.freeze(l);
   return (presetConfigs = out);
 }
 
@@ -415,11 +416,14 @@ function presetConfig(input: unknown): BoxTrackConfig | null {
       if (l.label !== undefined && l.label !== "") return null;
       if (l.key !== k.key || l.boxes !== k.boxes || l.penalty !== k.penalty || l.effect !== k.effect || l.min !== k.min || l.tag !== k.tag) continue next;
     }
+    // The preset's own level objects (frozen, shared: configs are immutable values), in a fresh
+    // list; a level with a −0 (kept by the full validation, which copies the input's values) gets
+    // its own object.
     const levels: BoxLevel[] = new Array(n);
     for (let i = 0; i < n; i++) {
       const l = list[i] as Record<string, unknown>;
-      // The input's values (equal to the preset's; −0 stays −0 as the full validation keeps it).
-      levels[i] = { key: l.key as string, boxes: l.boxes as number, penalty: l.penalty as number, effect: l.effect as BoxEffect, min: l.min as number | null, tag: l.tag as string };
+      const k = known[i];
+      levels[i] = Object.is(l.boxes, k.boxes) && Object.is(l.penalty, k.penalty) && Object.is(l.min, k.min) ? k : { key: k.key, boxes: l.boxes as number, penalty: l.penalty as number, effect: k.effect, min: l.min as number | null, tag: k.tag };
     }
     return { kind: "box", label, levels, scratchCap, painShift, safeguards: { maxThreeLevels, nearDeathNeedsIncapacitated, fudgePointSaves }, deadAt: deadAt as number | null };
   }
