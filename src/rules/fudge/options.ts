@@ -194,10 +194,10 @@ export function parseMinMidMaxTable(input: unknown, path: Path): MinMidMaxRow[] 
 
 /** Parses world options; anything omitted takes its default. */
 export function parseFudgeOptions(input: unknown, path: Path = "options"): FudgeOptions {
-  if (input === undefined || input === null) return defaultFudgeOptions();
   // Fields read by name (see validate.ts), paths built only for an error; the defaults are
-  // defaultFudgeOptions()'s, checked against it in tests/rules/fudge-factors.test.ts.
-  const o = record(input, path) as Raw<(typeof KNOWN_OPTIONS)[number]>;
+  // defaultFudgeOptions()'s, checked against it in tests/rules/fudge-factors.test.ts. A default
+  // table is a fresh list of shared, frozen rows (a parsed request is an immutable value).
+  const o = (input === undefined || input === null ? NO_OPTIONS : record(input, path)) as Raw<(typeof KNOWN_OPTIONS)[number]>;
   rejectUnknown(o, KNOWN_OPTIONS, path);
   const gp = at(path, "graze");
   const graze = (o.graze === undefined ? {} : record(o.graze, gp)) as Raw<(typeof GRAZE_FIELDS)[number]>;
@@ -209,7 +209,7 @@ export function parseFudgeOptions(input: unknown, path: Path = "options"): Fudge
     lessLethal: boolField(o.lessLethal, path, "lessLethal", false),
     doubleRd: boolField(o.doubleRd, path, "doubleRd", false),
     graze: {
-      table: graze.table === undefined ? defaultGrazeTable() : parseGrazeTable(graze.table, at(gp, "table")),
+      table: graze.table === undefined ? SHARED_GRAZE_ROWS.slice() : parseGrazeTable(graze.table, at(gp, "table")),
       scaleRaise: oneOfField(graze.scaleRaise, gp, "scaleRaise", GRAZE_SCALE_RAISES, "one"),
     },
     damageRoll: oneOfField(o.damageRoll, path, "damageRoll", DAMAGE_ROLLS, "none"),
@@ -217,7 +217,7 @@ export function parseFudgeOptions(input: unknown, path: Path = "options"): Fudge
     woundMode: oneOfField(o.woundMode, path, "woundMode", WOUND_MODES, "factors"),
     minMidMax: {
       severeNegative: boolField(mmm.severeNegative, mp, "severeNegative", false),
-      table: mmm.table === undefined ? defaultMinMidMaxTable() : parseMinMidMaxTable(mmm.table, at(mp, "table")),
+      table: mmm.table === undefined ? SHARED_MMM_ROWS.slice() : parseMinMidMaxTable(mmm.table, at(mp, "table")),
     },
     gmSituationalRoll: boolField(o.gmSituationalRoll, path, "gmSituationalRoll", false),
     dcVariant: oneOfField(o.dcVariant, path, "dcVariant", DC_VARIANTS, "factor"),
@@ -232,6 +232,9 @@ export function parseFudgeOptions(input: unknown, path: Path = "options"): Fudge
 }
 
 type Raw<K extends string> = Record<string, unknown> & { [k in K]?: unknown };
+const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
+const SHARED_GRAZE_ROWS: readonly GrazeRow[] = defaultGrazeTable().map((r) => Object.freeze(r));
+const SHARED_MMM_ROWS: readonly MinMidMaxRow[] = defaultMinMidMaxTable().map((r) => Object.freeze(r));
 
 function parseWillpowerVsPenalty(input: unknown, path: Path): { difficulty: number } | null {
   if (input === undefined || input === null || input === false) return null;
