@@ -142,8 +142,8 @@ line(`  (the same through the full pipeline, unprepared — what one chat card r
 // (3), and again after them: the forecasts keep parsed requests alive long enough that V8 may
 // pretenure the parse's allocation sites (its objects then go straight to the old generation); in
 // a small driver that made every later parse 1.3–2× slower (seen with --trace-gc, gone with
-// --no-allocation-site-pretenuring), in this bench it varies from run to run. The goal is judged
-// on the first figure; the second is printed beside it.
+// --no-allocation-site-pretenuring); in this bench the two figures have differed by up to ≈ 20%
+// either way. The goal is judged on the first figure; the second is printed beside it.
 const pool = Array.from({ length: 2048 }, () => JSON.parse(JSON.stringify(attack)) as { defender: { track: unknown } });
 let next = 0;
 const parseFresh = () => pipeline.parseRequest(pool[next++ & 2047]);
