@@ -10,7 +10,7 @@
  *  2. exact odds of one attack vs a 100k-sample Monte Carlo of the same attack, both from the
  *     parsed request with the same resolver (goal ≥ 5,000×);
  *  3. duel forecasts: Leroy vs Theodora (goal < 1 ms median), Volt duels (goal < 50 ms), and
- *     Miniatures with Guts checks (time and error bound only);
+ *     Miniatures with Guts checks, every sample pairing (time and exact / bound only);
  *  4. parsing + validating a fresh request against the resolution a chat card runs on it (the
  *     unprepared full pipeline with explanation; goal: parsing ≤ 3× the resolution; measured before
  *     the forecasts, and printed again after them), and parsing +
@@ -189,23 +189,38 @@ const vh = duelForecast(heavy);
 warmUp(() => duelForecast(heavy));
 const voltMs = median(() => duelForecast(heavy), 11);
 const phasesMs = median(() => duelForecast({ ...heavy, method: "phases" }), 11);
-line(`duel forecast Volt (two axes, Damage 25): ${fmt(voltMs, 1)} ms median of 11 after a warm-up (goal < 50 ms) ${verdict(voltMs < 50)}; ${vh.exact ? "exact" : `error bound ${vh.errorBound.toExponential(1)}`}, ${vh.states} states; method "phases" ${fmt(phasesMs, 1)} ms`);
-const sampleVolt = resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" });
-const t0 = performance.now();
-let sampleLine: string;
-try {
-  const r = duelForecast({ ...sampleVolt, budgetMs: 10_000 });
-  const ms = performance.now() - t0;
-  sampleLine = `${fmt(ms, 0)} ms (goal < 50 ms) ${verdict(ms < 50)}; ${r.exact ? "exact" : `error bound ${r.errorBound.toExponential(1)}`}, ${r.states} states`;
-} catch (e) {
-  sampleLine = `refused after ${fmt(performance.now() - t0, 0)} ms (${(e as Error).message}) — goal < 50 ms NOT MET`;
-}
-line(`duel forecast Volt, Leroy vs Theodora (samples): ${sampleLine}`);
-// Miniatures with Guts checks (opt-in): followed turn by turn with a stated bound (no speed goal).
-const gutsDuel = { ...resolveSamples({ preset: "miniatures", a: "King Kingsley", b: "Knavely Knave" }), gutsChecks: true };
-const tg = performance.now();
-const g = duelForecast(gutsDuel);
-line(`duel forecast Miniatures with Guts checks (King Kingsley vs Knavely Knave): ${fmt(performance.now() - tg, 0)} ms; error bound ${g.errorBound.toExponential(1)}, ${g.states} states; P(Knave out first) ${fmt(g.bOut, 4)} (without Guts ${fmt(duelForecast({ ...gutsDuel, gutsChecks: false }).bOut, 4)})`);
+const forwardMs = median(() => duelForecast({ ...heavy, method: "forward" }), 11);
+line(`duel forecast Volt (two axes, Damage 25): ${fmt(voltMs, 1)} ms median of 11 after a warm-up (goal < 50 ms) ${verdict(voltMs < 50)}; method "${vh.method}", ${vh.exact ? "exact" : `error bound ${vh.errorBound.toExponential(1)}`}, ${vh.states} states; the bounded methods in the same run: "forward" ${fmt(forwardMs, 1)} ms, "phases" ${fmt(phasesMs, 1)} ms (all three are mostly the 8 pipeline enumerations)`);
+/** One Volt duel of the sample characters, timed once from scratch (each takes ≈ 0.1–10 s): what it answers, or why it was refused. */
+const sampleVoltLine = (a: string, b: string, goal: boolean): string => {
+  const t0 = performance.now();
+  try {
+    const r = duelForecast({ ...resolveSamples({ preset: "volt", a, b }), budgetMs: 10_000 });
+    const ms = performance.now() - t0;
+    const kind = r.exact ? "exact" : `bounded, error bound ${r.errorBound.toExponential(1)}`;
+    return `${fmt(ms, 0)} ms${goal ? ` (goal < 50 ms) ${verdict(ms < 50)}` : ""}; method "${r.method}", ${kind}, ${r.states} states; P(a, ${a}, out first) ${r.aOut.toFixed(6)}, P(b, ${b}, out first) ${r.bOut.toFixed(6)}`;
+  } catch (e) {
+    return `refused after ${fmt(performance.now() - t0, 0)} ms (${(e as Error).message})${goal ? " — goal < 50 ms NOT MET" : ""}`;
+  }
+};
+line(`duel forecast Volt, Leroy vs Theodora (samples): ${sampleVoltLine("Leroy", "Theodora", true)}`);
+line(`duel forecast Volt, Theodora vs Theodora (samples): ${sampleVoltLine("Theodora", "Theodora", false)}`);
+line(`duel forecast Volt, Leroy vs Leroy (samples): ${sampleVoltLine("Leroy", "Leroy", false)}`);
+// Miniatures with Guts checks (the default): every ordered pair of the sample miniatures, each duel's time and exact / bound (no speed goal).
+const minis = ["Brutas the Brute", "King Kingsley", "Knavely Knave", "Sir Knightly", "Yanni the Yeoman"];
+const gutsLines: string[] = [];
+for (const a of minis)
+  for (const b of minis) {
+    if (a === b) continue;
+    const tg = performance.now();
+    try {
+      const g = duelForecast(resolveSamples({ preset: "miniatures", a, b }));
+      gutsLines.push(`${a} vs ${b} ${fmt(performance.now() - tg, 0)} ms ${g.exact ? "exact" : `bound ${g.errorBound.toExponential(1)}`} (${g.states} states)`);
+    } catch (e) {
+      gutsLines.push(`${a} vs ${b} refused after ${fmt(performance.now() - tg, 0)} ms (${(e as Error).message})`);
+    }
+  }
+line(`duel forecast Miniatures with Guts checks, each sample pairing: ${gutsLines.join("; ")}`);
 
 // 4 (continued), after the forecasts.
 const p4After = parseVsResolution();

@@ -21,7 +21,10 @@ import { healTrack, trackKind, trackStateKey, trackStatus, type Track, type Trac
 import { bool, checkJsonShape, isRecord, num, oneOf, optInt } from "./validate";
 import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
 import type { GutsState } from "./miniatures/guts";
-import { gutsAfterWound, gutsCheckFor, gutsMind, gutsStat, gutsTurnStart, withoutFreeAttack, type GutsMind } from "./miniatures/forecast";
+import { gutsAfterWound, gutsCheckFor, gutsFloor, gutsMind, gutsStat, gutsTurnStart, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
+import type { BoxTrackConfig } from "./tracks/box";
+import { voltProductDuel, type VoltLaw } from "./volt/duel";
+import type { VoltTrackConfig, VoltTrackState, VoltWound } from "./tracks/volt";
 
 export interface DuelForecast {
   preset: string;
@@ -44,8 +47,12 @@ export interface DuelForecast {
    * that were not followed to their end. 0 when exact. Never more than the request's `tolerance`.
    */
   errorBound: number;
-  /** "chain": the absorbing chain solved exactly; "forward": rounds followed forward (Volt). */
-  method: "chain" | "forward" | "phases";
+  /**
+   * "chain": the absorbing chain solved exactly; "forward": rounds followed forward (bounded);
+   * "phases": sums of per-side products (Volt, bounded); "product": the exact backward programme
+   * over both Volt sheets (src/rules/volt/duel.ts).
+   */
+  method: "chain" | "forward" | "phases" | "product";
 }
 
 /**
@@ -182,6 +189,11 @@ export interface DuelOptions {
   maxStates?: number;
   /** Wall-time budget of the forecast in ms (default FORECAST_BUDGET.timeMs). */
   budgetMs?: number;
+  /**
+   * Miniatures Guts minds: "reduced" (default) keys failures that act alike as one; "plain" keys
+   * them as they are, which only the bounded forward method can follow (tests compare the two).
+   */
+  gutsMinds?: "reduced" | "plain";
 }
 
 /**
@@ -195,6 +207,15 @@ export const FORECAST_BUDGET = {
   /** Default and largest `budgetMs`. */
   timeMs: 10_000,
   maxTimeMs: 60_000,
+  /**
+   * Volt "product" method: at most `maxStates × productPairsPerState` sheet pairs solved (each for
+   * both turns), and at most `maxStates × productWindowPerState` pairs (16 or 24 bytes each) held
+   * at once, never more than `productMaxWindow` (≤ 384 MB). Past either, a Volt duel is forecast by the
+   * bounded "forward" method instead (or refused, when "product" was asked for).
+   */
+  productPairsPerState: 100,
+  productWindowPerState: 50,
+  productMaxWindow: 16_000_000,
   /** Largest strongly connected component solved by Gaussian elimination (its matrix is m² numbers). */
   maxComponent: 800,
   /** Default and smallest `tolerance` (the error bound allowed to a forward forecast). */
@@ -223,6 +244,10 @@ class Side {
   /** Wounds of each What as the track kind parsed them. */
   readonly wounds = new Map<number, unknown[]>();
   private outId = -1;
+  /** Miniatures: Guts — how this side's minds are keyed; null without Guts checks. */
+  space: MindSpace | null = null;
+  /** The key of a track state: states with one key must act alike in every future of the duel. */
+  stateKeyOf: (t: Track) => string = trackStateKey;
   constructor(
     readonly card: Combatant,
     private readonly sigs: Map<string, number>,
@@ -234,7 +259,10 @@ class Side {
     const s0 = status ?? trackStatus(t);
     // Every state that is out of the fight ends the duel alike: one id for all, no key needed.
     if (this.outId >= 0 && this.isOut(s0)) return this.outId;
-    const tk = trackStateKey(t);
+    // Miniatures: a Near Death model's failed Guts checks change nothing: it makes its Near Death
+    // roll instead of re-checks, is struck at HDDF anyway, and "becomes merely Very Hurt" with none.
+    if (m && this.space?.reduce && !s0.canAct && m.state.pending.length > 0) m = m.owesFreeAttack ? m : gutsMind(undefined, this.space);
+    const tk = this.stateKeyOf(t);
     const key = m ? `${tk}#${m.key}` : tk;
     let id = this.ids.get(key);
     if (id === undefined) {
@@ -256,6 +284,24 @@ class Side {
 
 const NO_EDGES: number[] = [];
 
+/**
+ * Miniatures: a box track as the duel can tell its states apart — how many boxes of each level
+ * hold a wound or a stun mark. Which wound filled a box (a Scratch overflowed into Hurt, or a
+ * Hurt) is read only by healings that never happen in a duel (scratches, roll, natural); the
+ * box apply, the Near Death recovery and the round's end read only which boxes are open.
+ */
+function boxOccupancyKey(t: Track): string {
+  const st = t.state as { marks: Record<string, Array<{ stun?: boolean } | null>>; stun: unknown; dead: boolean };
+  let k = st.dead ? "D" : "";
+  for (const row of Object.values(st.marks)) {
+    let w = 0;
+    let s = 0;
+    for (const m of row) if (m) m.stun ? s++ : w++;
+    k += `${w}.${s}|`;
+  }
+  return st.stun ? `${k}${JSON.stringify(st.stun)}` : k;
+}
+
 function sigId(sigs: Map<string, number>, k: string): number {
   let i = sigs.get(k);
   if (i === undefined) sigs.set(k, (i = sigs.size));
@@ -267,6 +313,22 @@ function sigId(sigs: Map<string, number>, k: string): number {
  * as the preset's attack request takes them. `first` matters for alternating presets.
  */
 export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForecast {
+  const t0 = Date.now();
+  try {
+    return forecastOnce(input, opts);
+  } catch (e) {
+    // Miniatures with Guts checks (the default method): a chain over its budget of states is
+    // followed turn by turn with its bound instead, within what is left of the time budget.
+    const guts = isRecord(input) && input.preset === "miniatures" && input.gutsChecks !== false && input.method === undefined;
+    if (!guts || !(e instanceof RulesError) || e.field !== "maxStates") throw e;
+    const budget = opts.budgetMs ?? (typeof input.budgetMs === "number" ? input.budgetMs : FORECAST_BUDGET.timeMs);
+    const left = budget - (Date.now() - t0);
+    if (left < 1) throw e;
+    return forecastOnce({ ...input, method: "forward" }, { ...opts, budgetMs: left });
+  }
+}
+
+function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   if (!isRecord(input)) throw new RulesError("", "FUDGE.Error.NotObject", "the duel request must be an object");
   checkJsonShape(input);
   const p = pipelineFor(input.preset);
@@ -280,25 +342,27 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   };
   const first = oneOf(input.first, "first", ["a", "b"] as const, "a");
   const base = { preset: input.preset, options: input.options, situation: input.situation ?? {} };
+  const miniatures = p.preset === "miniatures";
+  // Miniatures: Guts — checks for new wound levels and their effects: part of the Miniatures
+  // rules, so on by default there (docs/rules-api.md); false leaves them out, failures in force too.
+  const gutsChecks = bool(input.gutsChecks, "gutsChecks", miniatures);
+  if (gutsChecks && !miniatures) throw new RulesError("gutsChecks", "FUDGE.Error.ForecastGuts", "Guts checks exist only in the Miniatures preset", { preset: p.preset });
+  const inA = miniatures && !gutsChecks ? withoutGuts(input.a) : input.a;
+  const inB = miniatures && !gutsChecks ? withoutGuts(input.b) : input.b;
   let reqAB: AttackRequest, reqBA: AttackRequest;
   try {
-    reqAB = p.parseRequest({ ...base, attacker: input.a, defender: input.b });
+    reqAB = p.parseRequest({ ...base, attacker: inA, defender: inB });
   } catch (e) {
     throw renamePaths(e, { attacker: "a", defender: "b" });
   }
   try {
-    reqBA = p.parseRequest({ ...base, attacker: input.b, defender: input.a });
+    reqBA = p.parseRequest({ ...base, attacker: inB, defender: inA });
   } catch (e) {
     throw renamePaths(e, { attacker: "b", defender: "a" });
   }
   const alternating = p.exchange === "alternating";
-  const miniatures = p.preset === "miniatures";
   // Miniatures: a Near Death model is not out of the fight: it rolls Guts on its turns (default on).
   const nearDeathRolls = p.ownTurn !== undefined && bool(input.nearDeathRolls, "nearDeathRolls", true);
-  // Miniatures: Guts — checks for new wound levels and their effects. Off by default: the
-  // failures carried beside each track multiply the states (docs/rules-api.md).
-  const gutsChecks = bool(input.gutsChecks, "gutsChecks", false);
-  if (gutsChecks && !miniatures) throw new RulesError("gutsChecks", "FUDGE.Error.ForecastGuts", "Guts checks exist only in the Miniatures preset", { preset: p.preset });
   const isOut = (s: TrackStatus): boolean => (nearDeathRolls ? s.condition === "dead" || (!s.canAct && s.condition !== "dying") : !s.canAct);
   const fudgeOptions = reqAB.options as { criticalLetsPointThrough?: boolean; damageRoll?: string } | undefined;
   const byDifference = p.preset === "fudge" && !fudgeOptions?.criticalLetsPointThrough && fudgeOptions?.damageRoll !== "evenOdd" && bool(input.foldDice, "foldDice", true);
@@ -306,6 +370,7 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   const sigs = new Map<string, number>();
   const sigOf = p.preset === "volt" ? voltSig : statusSig;
   const sides = { a: new Side(reqAB.attacker, sigs, isOut, sigOf), b: new Side(reqAB.defender, sigs, isOut, sigOf) };
+  if (miniatures && opts.gutsMinds !== "plain") for (const side of [sides.a, sides.b]) side.stateKeyOf = boxOccupancyKey;
   const whatIds = new Map<string, number>();
   const whats: What[] = [];
   const internWhat = (w: What): number => {
@@ -318,7 +383,15 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     return i;
   };
   const NOTHING = internWhat({ wounds: null, heal: null, clearOwed: false });
-  const mindOf = (c: Combatant): GutsMind | null => (gutsChecks ? gutsMind((c as unknown as { gutsState?: GutsState }).gutsState) : null);
+  if (gutsChecks)
+    for (const side of [sides.a, sides.b]) side.space = { floor: gutsFloor(side.card as unknown as MiniDatacard, side.card.track.config as unknown as BoxTrackConfig), reduce: opts.gutsMinds !== "plain" };
+  const mindOf = (side: Side): GutsMind | null => (side.space ? gutsMind((side.card as unknown as { gutsState?: GutsState }).gutsState, side.space) : null);
+  /** Guts as a state's wounds leave it; never below the floor its minds were keyed by (a broken invariant, not bad input). */
+  const gutsNow = (side: Side, t: Track): number => {
+    const g = gutsStat(side.card as unknown as MiniDatacard, t, reqAB.options as DatacardOptions);
+    if (side.space && g - 4 < side.space.floor) throw new Error("forecast: Guts fell below its floor");
+    return g;
+  };
 
   const parsedWounds = (side: Side, what: number, wounds: unknown[]): unknown[] => {
     let w = side.wounds.get(what);
@@ -352,16 +425,19 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
         }
       }
       let m = side.minds[id];
-      if (m && w.clearOwed) m = withoutFreeAttack(m);
+      const space = side.space!;
+      if (m && w.clearOwed) m = withoutFreeAttack(m, space);
       // Miniatures: Wounds — a Near Death model that rolls +2 "becomes merely Very Hurt and may then
       // act normally": the Guts failures it had before it fell no longer hold it (this system's reading).
-      if (m && (w.heal as { type?: unknown } | null)?.type === "recover") m = gutsMind(undefined);
+      if (m && (w.heal as { type?: unknown } | null)?.type === "recover") m = gutsMind(undefined, space);
       const check = m && w.wounds !== null ? gutsCheckFor(t, trackStatus(side.tracks[id]), status ?? trackStatus(t)) : null;
       if (m && check) {
-        const guts = gutsStat(side.card as unknown as MiniDatacard, t, reqAB.options as DatacardOptions);
-        const gk = `w${m.key}|${guts}|${check.target}|${check.reason}`;
+        const guts = gutsNow(side, t);
+        // The second side to act in a round is wounded in the first side's activation: the same round as its own.
+        const sameRound = side !== sides[first];
+        const gk = `w${side === sides.a ? "a" : "b"}${m.key}|${guts}|${check.target}|${check.reason}`;
         let dist = gutsCache.get(gk);
-        if (!dist) gutsCache.set(gk, (dist = gutsAfterWound(m, guts, check.target, check.reason)));
+        if (!dist) gutsCache.set(gk, (dist = gutsAfterWound(m, guts, check.target, check.reason, sameRound, space)));
         r = dist.length === 1 ? side.intern(t, dist[0][0]) : dist.map(([mm, q]) => [side.intern(t, mm), q] as [number, number]);
       } else r = side.intern(t, m, status);
       row[what] = r;
@@ -423,10 +499,10 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     let r = turnStartCache.get(x * 2 + (side === sides.a ? 0 : 1));
     if (r === undefined) {
       const t = side.tracks[x];
-      const guts = gutsStat(side.card as unknown as MiniDatacard, t, reqAB.options as DatacardOptions);
-      const gk = `t${m.key}|${guts}`;
+      const guts = gutsNow(side, t);
+      const gk = `t${side === sides.a ? "a" : "b"}${m.key}|${guts}`;
       let dist = gutsCache.get(gk);
-      if (!dist) gutsCache.set(gk, (dist = gutsTurnStart(m, guts)));
+      if (!dist) gutsCache.set(gk, (dist = gutsTurnStart(m, guts, side.space!)));
       r = dist.map(([mm, q]) => [side.intern(t, mm), q] as [number, number]);
       turnStartCache.set(x * 2 + (side === sides.a ? 0 : 1), r);
     }
@@ -516,12 +592,22 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     eTo[i] = to;
     eP[i] = pr;
   };
-  const startA = sides.a.intern(reqAB.attacker.track, mindOf(reqAB.attacker));
-  const startB = sides.b.intern(reqAB.defender.track, mindOf(reqAB.defender));
-  // Volt duels are followed forward in order of their marks (their chain is too large to solve
-  // whole); Miniatures duels with Guts checks turn by turn (their minds multiply the states).
+  const startA = sides.a.intern(reqAB.attacker.track, mindOf(sides.a));
+  const startB = sides.b.intern(reqAB.defender.track, mindOf(sides.b));
+  // Volt duels are solved exactly over both sheets ("product") when that fits the budget, else
+  // followed forward in order of their marks (their chain is too large to solve whole).
+  // Miniatures duels with Guts checks are solved by the chain of their reduced minds, and
+  // turn by turn (bounded) where that chain is over its budget of states.
   // "chain" forces the exact chain, "forward" the bounded forecast (tests compare the two).
-  const method = oneOf(input.method, "method", ["chain", "forward", "phases"] as const, p.preset === "volt" || gutsChecks ? "forward" : "chain");
+  const method = oneOf(input.method, "method", ["chain", "forward", "phases", "product"] as const, p.preset === "volt" ? "product" : gutsChecks && opts.gutsMinds === "plain" ? "forward" : "chain");
+  if (method === "product") {
+    if (p.preset !== "volt") throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "product" solves Volt duels only`, { method: "product" });
+    const r = product();
+    if (!("tooLarge" in r)) return r;
+    // Over the product's budget: the bounded forward forecast, unless "product" was asked for.
+    if (input.method === "product") throw overBudget("maxStates", r.tooLarge);
+    return forward();
+  }
   if (method === "phases") {
     if (!phasesApply()) throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "phases" needs an alternating duel where an attack reads only the attacker's status (Volt)`, { method: "phases" });
     return tighten(phasesOnce);
@@ -570,6 +656,24 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       if (r.errorBound <= tolerance) return r;
     }
   }
+  /** True when no state reachable from these can ever put a side out (explored as far as that takes; stops at the first end). */
+  function cannotEnd(from: Iterable<number>): boolean {
+    const seen = new Set<number>(from);
+    const todo = [...seen];
+    while (todo.length) {
+      checkTime();
+      const i = todo.pop()!;
+      if (eTo[i] === NO_EDGES) expand(i);
+      for (const j of eTo[i]) {
+        if (absorbed[j]) return false;
+        if (!seen.has(j)) {
+          seen.add(j);
+          todo.push(j);
+        }
+      }
+    }
+    return true;
+  }
   function steppedOnce(eps: number): DuelForecast {
     const start = nodeOf(startA, startB, first);
     let aOut = absorbed[start] === "a" ? 1 : 0;
@@ -579,7 +683,14 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
     let live = new Map<number, number>();
     if (!absorbed[start]) live.set(start, 1);
     let rest = absorbed[start] ? 0 : 1;
-    while (rest > tolerance / 2) {
+    let stalemate = 0;
+    for (let turn = 1; rest > tolerance / 2; turn++) {
+      // Now and then (turns 16, 32, 64 …): a fight that can never end is a stalemate, not a refusal at the budget.
+      if ((turn & (turn - 1)) === 0 && turn >= 16 && cannotEnd(live.keys())) {
+        stalemate = rest;
+        rest = 0;
+        break;
+      }
       turns += rest;
       const next = new Map<number, number>();
       for (const [i, m] of live) {
@@ -609,13 +720,53 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
       preset: p.preset,
       aOut,
       bOut,
-      stalemate: 0,
-      expectedExchanges: alternating ? turns / 2 : turns,
+      stalemate,
+      expectedExchanges: stalemate > 1e-12 ? null : alternating ? turns / 2 : turns,
       states: nodeA.length,
       enumerations,
       exact: errorBound === 0,
       errorBound,
       method: "forward",
+    };
+  }
+
+  /**
+   * Volt, exact: the backward programme over both sheets as integers (src/rules/volt/duel.ts).
+   * Each side's law per penalty comes from the real pipeline (attackSteps: the same enumeration
+   * as every other method); what is too large when the duel is over the product's budget.
+   */
+  function product(): DuelForecast | { tooLarge: string } {
+    const lawOf = (X: "a" | "b", state: VoltTrackState): VoltLaw => {
+      const sx = sides[X];
+      const O = X === "a" ? sides.b : sides.a;
+      const x = sx.intern({ config: sx.tracks[0].config, state }, null);
+      let miss = 0;
+      const hits: VoltLaw["hits"] = [];
+      for (const s of attackSteps(X, x, X === "a" ? startB : startA, false)) {
+        // Volt: an attack changes only its defender's sheet (a broken contract otherwise, not bad input).
+        if (s.x !== NOTHING || whats[s.y].heal !== null) throw new Error("forecast: a Volt attack changed more than its defender's sheet");
+        if (s.y === NOTHING) miss += s.p;
+        else hits.push({ wounds: (parsedWounds(O, s.y, whats[s.y].wounds!) as VoltWound[][]).flat(), p: s.p });
+      }
+      return { miss, hits };
+    };
+    const side = (t: Track): { config: VoltTrackConfig; state: VoltTrackState } => ({ config: t.config as unknown as VoltTrackConfig, state: t.state as unknown as VoltTrackState });
+    const maxPairs = maxStates * FORECAST_BUDGET.productPairsPerState;
+    const maxWindow = Math.min(maxStates * FORECAST_BUDGET.productWindowPerState, FORECAST_BUDGET.productMaxWindow);
+    const r = voltProductDuel(side(reqAB.attacker.track), side(reqAB.defender.track), first, lawOf, { maxPairs, maxWindow, checkTime });
+    if ("tooLarge" in r)
+      return { tooLarge: r.tooLarge === "pairs" ? `${r.pairs} pairs of Volt sheets, at most ${maxPairs}` : `${r.window} pairs of Volt sheets at once, at most ${maxWindow}` };
+    return {
+      preset: p.preset,
+      aOut: r.aOut,
+      bOut: r.bOut,
+      stalemate: r.stalemate,
+      expectedExchanges: r.stalemate > 1e-12 ? null : r.attacks / 2,
+      states: 2 * r.pairs,
+      enumerations,
+      exact: true,
+      errorBound: 0,
+      method: "product",
     };
   }
 
@@ -1062,6 +1213,13 @@ function gauss(A: Float64Array[], B: Float64Array[]): Float64Array[] {
     }
   }
   return b.map((row, i) => row.map((x) => x / a[i][i]));
+}
+
+/** A Miniatures combatant without its failed Guts checks (a forecast with `gutsChecks: false`). */
+function withoutGuts(c: unknown): unknown {
+  if (!isRecord(c) || !("gutsState" in c)) return c;
+  const { gutsState: _, ...rest } = c;
+  return rest;
 }
 
 function renamePaths(e: unknown, map: Record<string, string>): unknown {

@@ -234,7 +234,12 @@ export function mainWeapon(actor: ActorDoc): ItemDoc<"weapon"> | null {
 export function duelRequest(a: ActorDoc, b: ActorDoc, rules: WorldRules): Record<string, unknown> {
   const ab = attackRequest(a, mainWeapon(a), b, rules);
   const ba = attackRequest(b, mainWeapon(b), a, rules);
-  return { preset: rules.preset, a: ab.attacker, b: ba.attacker, options: ab.options, situation: {} };
+  const request: Record<string, unknown> = { preset: rules.preset, a: ab.attacker, b: ba.attacker, options: ab.options, situation: {} };
+  // Miniatures: Guts — the world always plays its Guts checks (the tracker re-checks, Apply checks
+  // new wound levels; no world setting turns them off), so the table's forecast counts them too,
+  // from each model's failures in force (docs/rules-api.md, Guts in the forecast).
+  if (rules.preset === "miniatures") request.gutsChecks = true;
+  return request;
 }
 
 export interface ForecastView {

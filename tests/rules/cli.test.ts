@@ -138,7 +138,7 @@ describe("fudge-rules: budgets and clean refusals (issue #10)", () => {
   });
   it("a command past its time budget exits 2 (FUDGE_RULES_TIME_MS lowers the budget)", () => {
     const r = spawnSync(process.execPath, ["bin/fudge-rules.mjs", "forecast"], {
-      input: JSON.stringify({ preset: "volt", a: "Leroy", b: "Theodora", budgetMs: 60000, maxStates: 1000000 }),
+      input: JSON.stringify({ preset: "volt", a: "Leroy", b: "Leroy", budgetMs: 60000, maxStates: 1000000 }),
       encoding: "utf8",
       env: { ...process.env, FUDGE_RULES_TIME_MS: "1500" },
     });

@@ -6,7 +6,8 @@
 import { describe, expect, test } from "vitest";
 import { exactOdds } from "../../src/rules/odds";
 import { attackRequest } from "../../src/system/combatant";
-import { attackDialogContext, attackOdds, forecastView, mainWeapon, readSituation, situationFields } from "../../src/system/attack-dialog";
+import { attackDialogContext, attackOdds, duelRequest, forecastView, mainWeapon, readSituation, situationFields } from "../../src/system/attack-dialog";
+import { duelForecast } from "../../src/rules/forecast";
 import { actorSheetContext } from "../../src/system/sheet";
 import { findSample } from "../../src/cli/samples";
 import { rulesFor, PRESET_IDS } from "./fixtures";
@@ -101,6 +102,23 @@ describe("attack dialog", () => {
     expect(f.aWinsText).toBe("75%");
     expect(f.bWinsText).toBe("25%");
     expect(Number(f.exchangesText)).toBeCloseTo(3.6, 0);
+  });
+
+  test("a Miniatures duel forecast at the table counts Guts checks, from each model's failures in force (Miniatures: Guts)", () => {
+    const rules = rulesFor("miniatures");
+    const king = () => structuredClone(findSample("King Kingsley", "a"));
+    const knave = () => structuredClone(findSample("Knavely Knave", "b"));
+    const request = duelRequest(king(), knave(), rules);
+    const on = duelForecast({ ...request, gutsChecks: true });
+    const off = duelForecast({ ...request, gutsChecks: false });
+    const f = forecastView(king(), knave(), rules);
+    expect(f.error).toBeNull();
+    expect(f.aWins).toBe(on.bOut);
+    expect(Math.abs(f.aWins - off.bOut)).toBeGreaterThan(0.01);
+    // The King still shaken by a failure by 2 ("may not attack") wins less often.
+    const shaken = king();
+    (shaken.system as { gutsState: unknown }).gutsState = { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 2 }], effect: 2 };
+    expect(forecastView(shaken, knave(), rules).aWins).toBeLessThan(f.aWins - 0.01);
   });
 });
 

@@ -4,16 +4,18 @@
  * wound track. Every check is made by the real functions of guts.ts (`gutsTrigger`,
  * `gutsRecheck`) over the exact outcome classes of the Legendary 4dF.
  *
- * Turns: in a duel each side's activation is a "turn" (Miniatures: The Game Turn — "players take
- * turns activating their entire force"). A failure is re-checked at each of the model's later
- * turns, so every re-check gains the next +1 (less a forfeited one): the pending failures need
- * no turn numbers, only their bonus, target, forfeits and effect.
+ * Turns: "Each subsequent turn after a model fails a Guts check" — a turn of the game
+ * (Miniatures: The Game Turn, both sides activate once), the combat tracker's round. So a failure
+ * is re-checked at the model's activation in each later round, every re-check gaining the next +1
+ * (less a forfeited one); a failure made while the opponent acts earlier in the same round waits
+ * for the next round. The pending failures need no turn numbers, only their bonus, target,
+ * forfeits, effect and whether they were made this round.
  */
-import { gutsRecheck, gutsTrigger, type GutsPending, type GutsReason, type GutsState } from "./guts";
-import { legendaryOutcomes } from "./legendary";
+import { gutsRecheck, gutsTrigger, type GutsEffect, type GutsPending, type GutsReason, type GutsState } from "./guts";
+import { legendaryOutcomes, legendaryTotal } from "./legendary";
 import { datacard, type DatacardOptions, type MiniDatacard } from "./datacard";
 import { trackStatus, type Track, type TrackStatus } from "../track";
-import type { BoxTrackConfig } from "../tracks/box";
+import { effectivePenalties, type BoxTrackConfig } from "../tracks/box";
 import { GUTS_TARGETS } from "./guts";
 import { woundRank } from "./pipeline";
 import type { DiceOutcome } from "../dice";
@@ -29,21 +31,53 @@ export interface GutsMind {
   key: string;
 }
 
-function mind(state: GutsState, owesFreeAttack: boolean): GutsMind {
-  // Turn numbers are relative in a duel (see above): every pending failure was last checked on the model's previous turn.
-  // The reason is only the check's name; failures in force are re-checked alike whatever their order.
-  const entry = (p: GutsPending): string => `${p.target}:${p.bonus}:${p.forfeitNext}:${p.effect}`;
-  const pending = state.pending.map((p) => ({ ...p, reason: "other" as const, sinceTurn: 0, lastTurn: 0 })).sort((x, y) => (entry(x) < entry(y) ? -1 : entry(x) > entry(y) ? 1 : 0));
+/**
+ * How a side's minds are keyed. `floor`: a failure whose re-check needs no more than this on the
+ * dice-free part (target − bonus) passes at its next re-check whatever is rolled (Legendary 4dF is
+ * never below −4, and the model's Guts never below its worst wound penalty's): every such failure
+ * behaves alike. `reduce: false` keys minds as they are (tests compare the two).
+ */
+export interface MindSpace {
+  floor: number;
+  reduce: boolean;
+}
+
+/**
+ * The lowest a model's Guts can fall in a fight (Miniatures: Wounds — the wound penalty lowers
+ * every stat) less the lowest Legendary roll (−4): the `floor` of its MindSpace.
+ */
+export function gutsFloor(card: MiniDatacard, config: BoxTrackConfig): number {
+  return card.guts + Math.min(0, ...effectivePenalties(config)) - 4;
+}
+
+function mind(state: GutsState, owesFreeAttack: boolean, space: MindSpace): GutsMind {
+  // Turn numbers are relative in a duel: every pending failure was last checked in the previous
+  // round (lastTurn 0), or in this round (lastTurn 1: made since the model's last activation
+  // while it acts later in the round — not re-checked before the next round, as the tracker does).
+  // The reason is only the check's name. Reduced: a check passes when Guts + dice ≥ target − bonus,
+  // so only that difference ("need") counts, never below `floor`, where the next re-check passes
+  // for sure and forfeits no longer matter; effects 2 and 3 act alike once the owed free attack
+  // is noted (neither attacks, neither is helpless).
+  const canon = (p: GutsPending): GutsPending => {
+    if (!space.reduce) return { ...p, reason: "other", sinceTurn: 0 };
+    const need = p.target - p.bonus;
+    const sure = need <= space.floor;
+    return { reason: "other", target: sure ? space.floor : need, bonus: 0, forfeitNext: sure ? 0 : p.forfeitNext, sinceTurn: 0, lastTurn: p.lastTurn, effect: p.effect === 3 ? 2 : p.effect };
+  };
+  const entry = (p: GutsPending): string => `${p.target}:${p.bonus}:${p.forfeitNext}:${p.effect}${p.lastTurn > 0 ? "'" : ""}`;
+  const pending = state.pending.map(canon).sort((x, y) => (entry(x) < entry(y) ? -1 : entry(x) > entry(y) ? 1 : 0));
+  const effect = pending.reduce<GutsEffect>((m, p) => (p.effect > m ? p.effect : m), 0);
   const key = `${pending.map(entry).join(";")}${owesFreeAttack ? "!" : ""}`;
-  return { state: { pending, effect: state.effect }, owesFreeAttack, key };
+  return { state: { pending, effect }, owesFreeAttack, key };
 }
 
-export function gutsMind(state: GutsState | undefined): GutsMind {
-  return mind(state ?? { pending: [], effect: 0 }, false);
+/** A model's mind as the duel starts (at a round's start: every failure it carries is of an earlier round). */
+export function gutsMind(state: GutsState | undefined, space: MindSpace): GutsMind {
+  return mind({ pending: (state?.pending ?? []).map((p) => ({ ...p, lastTurn: 0 })), effect: state?.effect ?? 0 }, false, space);
 }
 
-export function withoutFreeAttack(m: GutsMind): GutsMind {
-  return m.owesFreeAttack ? mind(m.state, false) : m;
+export function withoutFreeAttack(m: GutsMind, space: MindSpace): GutsMind {
+  return m.owesFreeAttack ? mind(m.state, false, space) : m;
 }
 
 /** Miniatures: Wounds — Guts is a stat: the wound penalty lowers it. */
@@ -51,8 +85,31 @@ export function gutsStat(card: MiniDatacard, track: Track, options: DatacardOpti
   return datacard(card, trackStatus(track).penalty, options).guts;
 }
 
-let outcomes: DiceOutcome[] | null = null;
-const legendary = (): DiceOutcome[] => (outcomes ??= legendaryOutcomes());
+/** The Legendary outcome classes, lowest total first, and the probability of each class and all above it. */
+let outcomes: { list: DiceOutcome[]; atLeast: number[] } | null = null;
+function legendary(): { list: DiceOutcome[]; atLeast: number[] } {
+  if (outcomes) return outcomes;
+  const list = legendaryOutcomes();
+  const totals = list.map((o) => legendaryTotal(o.dice, "dice").total);
+  if (totals.some((t, i) => i > 0 && t <= totals[i - 1])) throw new Error("forecast: Legendary classes out of order"); // a broken invariant
+  const atLeast = list.map((o) => o.p);
+  for (let i = list.length - 2; i >= 0; i--) atLeast[i] += atLeast[i + 1];
+  return (outcomes = { list, atLeast });
+}
+
+/**
+ * Every outcome of one Guts check, by the real check on each Legendary class from the lowest:
+ * a check passed by one total is passed by every higher total with the same result, so the
+ * classes above the first pass are one branch (their probability summed).
+ */
+function eachCheck<R extends { check: { passed: boolean } }>(roll: (faces: number[]) => R, f: (r: R, p: number) => void): void {
+  const { list, atLeast } = legendary();
+  for (let i = 0; i < list.length; i++) {
+    const r = roll(list[i].dice);
+    if (r.check.passed) return f(r, atLeast[i]);
+    f(r, list[i].p);
+  }
+}
 
 function merge(list: Array<[GutsMind, number]>): Array<[GutsMind, number]> {
   const by = new Map<string, [GutsMind, number]>();
@@ -67,35 +124,41 @@ function merge(list: Array<[GutsMind, number]>): Array<[GutsMind, number]> {
 /**
  * Miniatures: Guts — the check a wound calls for (new wound level +1, two levels +2), rolled at
  * once with Guts as the wound left it; a new wound level also forfeits the next +1 of failures
- * still pending (gutsTrigger does both).
+ * still pending (gutsTrigger does both). `sameRound`: the model acts later in this round, so the
+ * new failure waits for the next round's re-check.
  */
-export function gutsAfterWound(m: GutsMind, guts: number, target: number, reason: GutsReason): Array<[GutsMind, number]> {
+export function gutsAfterWound(m: GutsMind, guts: number, target: number, reason: GutsReason, sameRound: boolean, space: MindSpace): Array<[GutsMind, number]> {
   const out: Array<[GutsMind, number]> = [];
-  for (const o of legendary()) {
-    const r = gutsTrigger(m.state, { guts, faces: o.dice, target, turn: 0, reason });
-    out.push([mind(r.state, m.owesFreeAttack || (!r.check.passed && r.check.effect === 3)), o.p]);
-  }
+  const n = m.state.pending.length;
+  eachCheck(
+    (faces) => gutsTrigger(m.state, { guts, faces, target, turn: 0, reason }),
+    (r, p) => {
+      const state = sameRound && r.state.pending.length > n ? { ...r.state, pending: r.state.pending.map((x, i) => (i >= n ? { ...x, lastTurn: 1 } : x)) } : r.state;
+      out.push([mind(state, m.owesFreeAttack || (!r.check.passed && r.check.effect === 3), space), p]);
+    },
+  );
   return merge(out);
 }
 
 /**
  * Miniatures: Guts — "Each subsequent turn after a model fails a Guts check, it must pass another
- * Guts check or continue to suffer the effects": at the start of its turn every pending failure
- * is re-checked in order (as the combat tracker does, src/foundry/combat.ts), a pass ends it.
+ * Guts check or continue to suffer the effects": at the start of its activation every pending
+ * failure of an earlier round is re-checked in order (as the combat tracker does,
+ * src/foundry/combat.ts), a pass ends it; one of this round waits (and is of an earlier round next time).
  */
-export function gutsTurnStart(m: GutsMind, guts: number): Array<[GutsMind, number]> {
+export function gutsTurnStart(m: GutsMind, guts: number, space: MindSpace): Array<[GutsMind, number]> {
   if (m.state.pending.length === 0) return [[m, 1]];
   const out: Array<[GutsMind, number]> = [];
   const walk = (state: GutsState, i: number, p: number): void => {
-    if (i >= state.pending.length || state.pending[i].lastTurn >= 1) {
-      if (i >= state.pending.length) out.push([mind(state, m.owesFreeAttack), p]);
-      else walk(state, i + 1, p);
+    if (i >= state.pending.length) {
+      out.push([mind({ ...state, pending: state.pending.map((x) => ({ ...x, lastTurn: 0 })) }, m.owesFreeAttack, space), p]);
       return;
     }
-    for (const o of legendary()) {
-      const r = gutsRecheck(state, o.dice, 1, guts, 0, i);
-      walk(r.state, r.check.passed ? i : i + 1, p * o.p);
-    }
+    if (state.pending[i].lastTurn >= 1) return walk(state, i + 1, p);
+    eachCheck(
+      (faces) => gutsRecheck(state, faces, 1, guts, 0, i),
+      (r, q) => walk(r.state, r.check.passed ? i : i + 1, p * q),
+    );
   };
   walk(m.state, 0, 1);
   return merge(out);

@@ -1,0 +1,231 @@
+/**
+ * The exact Volt duel forecast (method "product", src/rules/volt/duel.ts, issue #10 "Every duel is
+ * forecastable"): its integer sheets against the real volt track kind, its answers against the
+ * exact chain, the bounded methods and a Monte Carlo of the real pipeline, and its budget.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { resolveSamples } from "../../src/cli/samples";
+import { seededRng } from "../../src/rules/dice";
+import { duelForecast, FORECAST_BUDGET } from "../../src/rules/forecast";
+import { pipelineFor, rollingDice } from "../../src/rules/pipeline";
+import { trackStatus, type Track } from "../../src/rules/track";
+import { voltTrackKind, type VoltMark, type VoltTrackConfig, type VoltTrackState, type VoltWound } from "../../src/rules/volt";
+import { VOLT_OUT, voltApplyWounds, voltSheetModel, voltSheetOf, voltSheetPenalty, voltSheetProgress } from "../../src/rules/volt/duel";
+import "../../src/rules/presets";
+
+const configArb = fc
+  .record({ willpower: fc.integer({ min: 0, max: 14 }), tough: fc.integer({ min: -9, max: 20 }), extraRows: fc.integer({ min: 0, max: 5 }) })
+  .map(({ willpower, tough, extraRows }): VoltTrackConfig => ({ kind: "volt", label: "Wounds", willpower, tough, rows: Math.max(20, 16 + tough) + extraRows }));
+const typeArb = fc.constantFrom("injury" as const, "stun" as const);
+const woundArb: fc.Arbitrary<VoltWound> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ row: fc.oneof(fc.integer({ min: 1, max: 14 }), fc.integer({ min: 1, max: 45 })), type: typeArb }) },
+  // Volt: The attack roll — a failed damage roll
+  { weight: 1, arbitrary: fc.record({ failedRoll: fc.constant(true as const), damage: fc.integer({ min: -5, max: 35 }), type: typeArb }) },
+);
+/** A stun weapon's Full Hit deals two wounds in order (Volt: Full hit); most attacks deal one. */
+const woundsArb = fc.array(woundArb, { minLength: 1, maxLength: 3 });
+const markArb = fc.constantFrom<VoltMark | null>(null, null, null, null, null, null, "stun", "injury", "injuryOnStun");
+
+/** A sheet with random marks on any markable row (some above the alive rows: out of the fight). */
+const sheetArb = configArb.chain((config) =>
+  fc.array(markArb, { minLength: config.rows, maxLength: config.rows }).map((marks) => {
+    const blacked = Math.max(0, config.tough);
+    // Mostly living sheets: marks above the top row only now and then.
+    const top = 10 + config.tough;
+    const state: VoltTrackState = { marks: {} };
+    marks.forEach((m, i) => {
+      const row = i + 1;
+      if (m && row > blacked && (row <= top || i % 7 === 0)) state.marks[String(row)] = m;
+    });
+    return { config, state };
+  }),
+);
+
+describe("Volt duel: the integer sheet model is the volt track kind (Volt: Marking Wounds, The Immediate Effects)", () => {
+  it("reads a sheet as the track's status does: out of the fight exactly when it cannot act, and the same penalty", () => {
+    fc.assert(
+      fc.property(sheetArb, ({ config, state }) => {
+        const m = voltSheetModel(config);
+        const s = voltSheetOf(m, state);
+        const st = voltTrackKind.status(config, state);
+        expect(s === VOLT_OUT).toBe(!st.canAct);
+        if (s !== VOLT_OUT) expect(-voltSheetPenalty(m, s) || 0).toBe(st.penalty || 0);
+      }),
+      { numRuns: 3000, seed: 1010 },
+    );
+  });
+  it("places every wound as the track kind's apply does (collisions, Injury on Stun, failed rolls, blacked rows, a stun weapon's two wounds)", () => {
+    let changed = 0;
+    let out = 0;
+    fc.assert(
+      fc.property(sheetArb, woundsArb, ({ config, state }, wounds) => {
+        const m = voltSheetModel(config);
+        const s = voltSheetOf(m, state);
+        if (s === VOLT_OUT) return;
+        const real = voltTrackKind.apply(config, state, wounds);
+        const s2 = voltApplyWounds(m, s, wounds);
+        expect(s2 === VOLT_OUT, JSON.stringify({ config, state, wounds })).toBe(!real.status.canAct);
+        if (s2 === VOLT_OUT) out++;
+        else {
+          expect(s2, JSON.stringify({ config, state, wounds })).toBe(voltSheetOf(m, real.state));
+          expect(-voltSheetPenalty(m, s2) || 0).toBe(real.status.penalty || 0);
+          // Progress: a wound that changes the sheet raises it; one that does not, leaves it.
+          if (s2 !== s) {
+            changed++;
+            expect(voltSheetProgress(m, s2)).toBeGreaterThan(voltSheetProgress(m, s));
+          }
+        }
+      }),
+      { numRuns: 5000, seed: 2020 },
+    );
+    expect(changed).toBeGreaterThan(500);
+    expect(out).toBeGreaterThan(200);
+  });
+  it("Willpower 0–3 has two 'x' rows: a mark there leaves the character unable to act", () => {
+    const config: VoltTrackConfig = { kind: "volt", label: "W", willpower: 2, tough: 0, rows: 20 };
+    const m = voltSheetModel(config);
+    expect([m.lo, m.hi, m.R]).toEqual([1, 8, 8]);
+    expect(voltApplyWounds(m, 0, [{ row: 9, type: "stun" }])).toBe(VOLT_OUT);
+    expect(voltApplyWounds(m, 0, [{ row: 8, type: "stun" }])).not.toBe(VOLT_OUT);
+  });
+});
+
+const side = (name: string, o: { damage?: number; attack?: number; guard?: number; will?: number; tough?: number; pierce?: number; stun?: boolean; armor?: [number, number, number] } = {}) => ({
+  name,
+  track: { config: { kind: "volt", willpower: o.will ?? 6, tough: o.tough ?? 0 } },
+  weapon: { name: "Axe", attack: o.attack ?? 14, damage: o.damage ?? 25, pierce: o.pierce ?? 4, stun: o.stun ?? false },
+  guard: o.guard ?? 6,
+  ...(o.armor ? { armor: { coverage: o.armor[0], protection: [o.armor[1], o.armor[2]] } } : {}),
+});
+
+describe("Volt duel forecast, method product: exact", () => {
+  // Small sheets (Fragile: few rows) so the whole chain can be solved too.
+  const small: Array<[string, Record<string, unknown>]> = [
+    ["Fragile 6, axes", { preset: "volt", a: side("A", { tough: -6, damage: 4 }), b: side("B", { tough: -6, damage: 5 }) }],
+    ["Willpower 2 ('x' rows) and Willpower 5, b opens", { preset: "volt", first: "b", a: side("A", { will: 2, tough: -5, damage: 5 }), b: side("B", { will: 5, tough: -6, damage: 4, attack: 12 }) }],
+    ["a stun weapon (two wounds on a Full Hit) against armor (Stun inside Protection, failed rolls)", { preset: "volt", a: side("A", { tough: -6, damage: 3, stun: true, attack: 15 }), b: side("B", { tough: -6, damage: 6, pierce: 5, armor: [14, 3, 9] }) }],
+    // At −4 neither attack beats Guard 6 (9 − 4 = 5, Volt: The attack roll): pairs of sheets where
+    // both are at −4 would stall, though no duel reaches them (the one at −4 first can no longer wound).
+    ["attacks that stop at −4: pairs that would stall, never reached", { preset: "volt", a: side("A", { will: 12, tough: -6, damage: 3, attack: 9 }), b: side("B", { will: 12, tough: -6, damage: 3, attack: 9 }) }],
+    ["Willpower 12, a mark already on the sheet", { preset: "volt", a: { ...side("A", { will: 12, tough: -6, damage: 3 }), track: { config: { kind: "volt", willpower: 12, tough: -6 }, state: { marks: { "2": "stun" } } } }, b: side("B", { will: 9, tough: -7, damage: 2, armor: [12, 2, 6] }) }],
+  ];
+  for (const [name, duel] of small)
+    it(`equals the exact chain: ${name}`, () => {
+      const chain = duelForecast({ ...duel, method: "chain", budgetMs: 60_000 });
+      const f = duelForecast({ ...duel, method: "product" });
+      expect([f.method, f.exact, f.errorBound]).toEqual(["product", true, 0]);
+      expect(chain.aOut).toBeGreaterThan(0.01);
+      expect(chain.bOut).toBeGreaterThan(0.01);
+      expect(Math.abs(f.aOut - chain.aOut)).toBeLessThanOrEqual(1e-12);
+      expect(Math.abs(f.bOut - chain.bOut)).toBeLessThanOrEqual(1e-12);
+      expect(Math.abs(f.stalemate - chain.stalemate)).toBeLessThanOrEqual(1e-12);
+      if (chain.expectedExchanges === null) expect(f.expectedExchanges).toBeNull();
+      else expect(Math.abs(f.expectedExchanges! - chain.expectedExchanges)).toBeLessThanOrEqual(1e-10 * chain.expectedExchanges);
+      // The default method for Volt is the exact one when it fits the budget.
+      expect(duelForecast(duel)).toEqual(f);
+    }, 60_000);
+  it("a mirrored duel (a and b swapped, the same side opening) gives the mirrored answer: either side as the outer loop", () => {
+    for (const [, duel] of small) {
+      const first = duel.first === "b" ? "b" : "a";
+      const f = duelForecast(duel);
+      const g = duelForecast({ ...duel, a: duel.b, b: duel.a, first: first === "a" ? "b" : "a" });
+      expect(Math.abs(f.aOut - g.bOut)).toBeLessThanOrEqual(1e-12);
+      expect(Math.abs(f.bOut - g.aOut)).toBeLessThanOrEqual(1e-12);
+      expect(Math.abs(f.stalemate - g.stalemate)).toBeLessThanOrEqual(1e-12);
+    }
+  });
+  it("agrees with the bounded forward and phases forecasts within their bounds (two axes, Damage 25)", () => {
+    const duel = { preset: "volt", a: side("A"), b: side("B") };
+    const f = duelForecast(duel);
+    expect([f.method, f.exact]).toEqual(["product", true]);
+    for (const method of ["forward", "phases"]) {
+      const g = duelForecast({ ...duel, method, tolerance: 1e-6 });
+      expect(g.method).toBe(method);
+      expect(Math.abs(f.aOut - g.aOut)).toBeLessThanOrEqual(g.errorBound + 1e-12);
+      expect(Math.abs(f.bOut - g.bOut)).toBeLessThanOrEqual(g.errorBound + 1e-12);
+      expect(Math.abs(f.expectedExchanges! - g.expectedExchanges!)).toBeLessThan(1e-3);
+    }
+  });
+  it("a duel nobody can win is a stalemate", () => {
+    const plate = { coverage: 20, protection: [0, 20] };
+    const hitsNothing = { preset: "volt", a: { ...side("A", { damage: 0 }), armor: plate }, b: { ...side("B", { damage: 0 }), armor: plate } };
+    const nobodyHits = { preset: "volt", a: side("A", { attack: 3 }), b: side("B", { attack: 3 }) };
+    for (const duel of [hitsNothing, nobodyHits]) {
+      const f = duelForecast({ ...duel, method: "product" });
+      expect([f.aOut, f.bOut, f.stalemate, f.expectedExchanges, f.exact]).toEqual([0, 0, 1, null, true]);
+    }
+  });
+  it("a side that cannot hurt the other any more loses for sure (the one-sided reduction)", () => {
+    // B cannot beat Guard 20 at all: A wins every duel, after several wounds (Damage 8).
+    const duel = { preset: "volt", a: side("A", { guard: 20, damage: 8, tough: -6 }), b: side("B") };
+    const f = duelForecast(duel);
+    const chain = duelForecast({ ...duel, method: "chain" });
+    expect(f.method).toBe("product");
+    expect(f.bOut).toBeCloseTo(1, 14);
+    expect(f.aOut).toBe(0);
+    expect(chain.expectedExchanges!).toBeGreaterThan(3);
+    expect(f.expectedExchanges!).toBeCloseTo(chain.expectedExchanges!, 10);
+    // B opening changes nothing but one more (wasted) attack: half an exchange.
+    expect(duelForecast({ ...duel, first: "b" }).expectedExchanges!).toBeCloseTo(chain.expectedExchanges! + 0.5, 10);
+  });
+  it("is a Volt method: refused for another preset on the method field", () => {
+    const duel = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
+    expect(() => duelForecast({ ...duel, method: "product" })).toThrow(expect.objectContaining({ field: "method", key: "FUDGE.Error.ForecastMethod" }));
+  });
+});
+
+describe("Volt duel forecast of the sample characters (issue #10: every duel is forecastable)", () => {
+  const duel = resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" });
+  it("Leroy vs Theodora is exact, and agrees with 20,000 duels played by the real pipeline", () => {
+    const f = duelForecast(duel);
+    expect([f.method, f.exact, f.errorBound, f.stalemate]).toEqual(["product", true, 0, 0]);
+    expect(Math.abs(f.aOut + f.bOut - 1)).toBeLessThan(1e-12);
+    // The forward method's convergence, from the lead's analysis (P(Leroy out first) ≈ 0.1708).
+    expect(f.aOut).toBeCloseTo(0.1708, 3);
+    const p = pipelineFor("volt");
+    const rng = seededRng(2026);
+    const n = 20_000;
+    const a = duel.a as Record<string, unknown>;
+    const b = duel.b as Record<string, unknown>;
+    const reqAB = p.parseRequest({ preset: "volt", attacker: a, defender: b });
+    const reqBA = p.parseRequest({ preset: "volt", attacker: b, defender: a });
+    let aLost = 0;
+    let attacks = 0;
+    for (let i = 0; i < n; i++) {
+      let tA: Track = reqAB.attacker.track;
+      let tB: Track = reqAB.defender.track;
+      for (let turn = 0; ; turn ^= 1) {
+        const base = turn === 0 ? reqAB : reqBA;
+        const req = { ...base, attacker: { ...base.attacker, track: turn === 0 ? tA : tB }, defender: { ...base.defender, track: turn === 0 ? tB : tA } };
+        const r = p.resolve(req, rollingDice(p.slots(req), rng));
+        attacks++;
+        if (r.defenderAfter) {
+          if (turn === 0) tB = r.defenderAfter.track;
+          else tA = r.defenderAfter.track;
+        }
+        if (!trackStatus(tA).canAct) {
+          aLost++;
+          break;
+        }
+        if (!trackStatus(tB).canAct) break;
+      }
+    }
+    const se = Math.sqrt((f.aOut * (1 - f.aOut)) / n);
+    expect(Math.abs(aLost / n - f.aOut), `forecast ${f.aOut}, sampled ${aLost / n}`).toBeLessThan(4.5 * se);
+    // Expected exchanges (two attacks each): within a generous 5% of the sample mean.
+    expect(Math.abs(attacks / n / 2 - f.expectedExchanges!)).toBeLessThan(0.05 * f.expectedExchanges!);
+  }, 120_000);
+  it("a duel over the product's budget is refused cleanly: asked for, at once; by default, within its time budget", () => {
+    const huge = resolveSamples({ preset: "volt", a: "Leroy", b: "Leroy" });
+    const t0 = Date.now();
+    expect(() => duelForecast({ ...huge, method: "product" })).toThrow(expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.ForecastBudget" }));
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    // The default falls back to the bounded forward forecast, which stops at its budget.
+    const t1 = Date.now();
+    expect(() => duelForecast({ ...huge, budgetMs: 1_000 })).toThrow(expect.objectContaining({ key: expect.stringMatching(/^FUDGE\.Error\.(ForecastBudget|TooManyStates)$/) }));
+    expect(Date.now() - t1).toBeLessThan(6_000);
+    // A smaller maxStates shrinks the product's budget too (maxStates × productPairsPerState pairs).
+    expect(() => duelForecast({ ...duel, method: "product", maxStates: Math.floor(15_000_000 / FORECAST_BUDGET.productPairsPerState) })).toThrow(expect.objectContaining({ field: "maxStates" }));
+  }, 30_000);
+});
