@@ -19,7 +19,16 @@ export const step = (key: string, rule: string, value?: number, params?: Record<
 
 /** Signed number as players write it: +2, 0, −1 (true minus sign). */
 export function signed(n: number): string {
+  // Whole numbers a card shows (totals, factors, modifiers) come from a table: no new string.
+  if (n >= -SIGNED_SPAN && n <= SIGNED_SPAN && Number.isInteger(n)) return SIGNED[n + SIGNED_SPAN];
+  return signedText(n);
+}
+
+function signedText(n: number): string {
   if (n > 0) return `+${n}`;
   if (n < 0) return `\u2212${-n}`;
   return "0";
 }
+
+const SIGNED_SPAN = 100;
+const SIGNED: readonly string[] = Array.from({ length: 2 * SIGNED_SPAN + 1 }, (_, i) => signedText(i - SIGNED_SPAN));

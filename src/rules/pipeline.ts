@@ -155,15 +155,20 @@ export function recordedDice(record: Record<string, unknown>, slots: DiceSlot[],
   };
 }
 
-/** Reader that rolls each slot the first time a rule reads it, and records it. */
-const slotMaps = new WeakMap<DiceSlot[], Map<string, DiceSlot>>();
-
+/**
+ * Reader that rolls each slot the first time a rule reads it, and records it. A pipeline has a
+ * handful of slots: found by a scan (a map per slot list, in a WeakMap, cost a card more than the
+ * scan: every fresh request has a fresh slot list).
+ */
 export function rollingDice(slots: DiceSlot[], rng: Rng, record: Record<string, number[]> = {}): DiceReader {
-  let byId = slotMaps.get(slots);
-  if (!byId) slotMaps.set(slots, (byId = new Map(slots.map((s) => [s.id, s]))));
   return (id) => {
     if (!record[id]) {
-      const s = byId.get(id);
+      let s: DiceSlot | undefined;
+      for (let i = 0; i < slots.length; i++)
+        if (slots[i].id === id) {
+          s = slots[i];
+          break;
+        }
       if (!s) throw new RulesError(`dice.${id}`, "FUDGE.Error.UnknownDice", `no dice slot "${id}" in this pipeline`);
       record[id] = s.roll(rng);
     }

@@ -124,13 +124,16 @@ function kindOf(track: { config: { kind: string } }): AnyKind {
   return trackKind(track?.config?.kind);
 }
 
+/** The kind the last parse found (a world, a card, a request: nearly always the same kind). */
+let lastKind: AnyKind | undefined;
+
 export function parseTrack(input: unknown, path = "track"): Track {
   if (typeof input !== "object" || input === null) throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object");
   const o = input as Record<string, unknown>;
   const cfgIn = o.config as { kind?: unknown } | undefined;
-  const kind = String(cfgIn?.kind);
+  const kindIn = cfgIn?.kind;
   // The paths are built for the error only when the kind is unknown (a click parses a track).
-  const k = KINDS.get(kind) ?? trackKind(kind, `${path}.config.kind`);
+  const k = (kindIn === lastKind?.kind ? lastKind : undefined) ?? (lastKind = KINDS.get(String(kindIn))) ?? trackKind(String(kindIn), `${path}.config.kind`);
   const config = k.parseConfig(o.config, `${path}.config`);
   const state = o.state === undefined ? k.initial(config) : k.parseState(config, o.state, `${path}.state`);
   return { config, state };
@@ -148,18 +151,36 @@ export function newTrack(config: { kind: string }): Track {
  * chat cards ask the same questions of the same tracks thousands of times. Results are frozen:
  * callers share them.
  */
-const statusMemo = new WeakMap<object, WeakMap<object, TrackStatus>>();
-const applyMemo = new WeakMap<object, WeakMap<object, Map<string, ApplyResult<unknown> & { track: Track }>>>();
-
-function memoFor<V>(memo: WeakMap<object, WeakMap<object, V>>, track: Track): WeakMap<object, V> | null {
-  if (typeof track.state !== "object" || track.state === null) return null;
-  let byState = memo.get(track.config);
-  if (!byState) {
-    byState = new WeakMap();
-    memo.set(track.config, byState);
-  }
-  return byState;
+type Applied = ApplyResult<unknown> & { track: Track };
+/**
+ * By state object: the config it was asked with and what was derived. A state is nearly always
+ * asked about with one config, so one weak lookup answers; a state seen with a second config
+ * keeps its answers for that config in `others` (config → answers). One WeakMap entry per state,
+ * not a WeakMap per config: a chat card parses fresh tracks every time, and a new WeakMap per
+ * track (and its ephemerons) made the garbage collector half of a card's work.
+ */
+interface Memo<V> {
+  config: object;
+  value: V;
+  others: WeakMap<object, V> | null;
 }
+const statusMemo = new WeakMap<object, Memo<TrackStatus>>();
+const applyMemo = new WeakMap<object, Memo<Map<string, Applied>>>();
+
+function memoGet<V>(memo: WeakMap<object, Memo<V>>, track: Track): V | undefined {
+  const m = memo.get(track.state as object);
+  if (m === undefined) return undefined;
+  return m.config === track.config ? m.value : m.others?.get(track.config);
+}
+
+function memoSet<V>(memo: WeakMap<object, Memo<V>>, track: Track, value: V): void {
+  const m = memo.get(track.state as object);
+  if (m === undefined) memo.set(track.state as object, { config: track.config, value, others: null });
+  else if (m.config === track.config) m.value = value;
+  else (m.others ??= new WeakMap()).set(track.config, value);
+}
+
+const memoizable = (track: Track): boolean => typeof track.state === "object" && track.state !== null;
 
 function freezeStatus(s: TrackStatus): TrackStatus {
   Object.freeze(s.steps);
@@ -186,9 +207,10 @@ function woundMemoKey(wound: unknown): string {
 }
 
 export function applyWound(track: Track, wound: unknown): ApplyResult<unknown> & { track: Track } {
-  const byState = memoFor(applyMemo, track);
+  const memo = memoizable(track);
   const wKey = woundMemoKey(wound);
-  const cached = byState?.get(track.state as object)?.get(wKey);
+  const byWound = memo ? memoGet(applyMemo, track) : undefined;
+  const cached = byWound?.get(wKey);
   if (cached) return cached;
   const k = kindOf(track);
   const w = k.parseWound(track.config, wound, "wound");
@@ -196,20 +218,19 @@ export function applyWound(track: Track, wound: unknown): ApplyResult<unknown> &
   Object.freeze(r.steps);
   freezeStatus(r.status);
   const result = Object.freeze({ ...r, track: { config: track.config, state: r.state } });
-  if (byState) {
-    let m = byState.get(track.state as object);
-    if (!m) byState.set(track.state as object, (m = new Map()));
-    m.set(wKey, result);
+  if (memo) {
+    if (byWound) byWound.set(wKey, result);
+    else memoSet(applyMemo, track, new Map([[wKey, result]]));
   }
   return result;
 }
 
 export function trackStatus(track: Track): TrackStatus {
-  const byState = memoFor(statusMemo, track);
-  const cached = byState?.get(track.state as object);
+  const memo = memoizable(track);
+  const cached = memo ? memoGet(statusMemo, track) : undefined;
   if (cached) return cached;
   const s = freezeStatus(kindOf(track).status(track.config, track.state));
-  byState?.set(track.state as object, s);
+  if (memo) memoSet(statusMemo, track, s);
   return s;
 }
 

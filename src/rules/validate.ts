@@ -100,46 +100,71 @@ export function checkJsonShape(value: unknown, path: Path = "", maxDepth = 64, m
 }
 
 /*
- * Field readers: `o[key]` checked like the validators above, with the field's path built only
- * when the value is refused (a request names dozens of fields; building every path on the way
- * costs more than the checks). On refusal they defer to the validators, so errors are the same.
+ * Field checks: a field's value, read by the caller (`o.skill`), checked like the validators
+ * above, with the field's path built only when the value is refused (a request names dozens of
+ * fields; building every path on the way costs more than the checks). On refusal they defer to
+ * the validators, so errors are the same. The caller's own `o.skill` is a named load that V8
+ * keeps fast at that site; `o[key]` inside one shared helper sees every field of every request
+ * and goes megamorphic (a parse ran about twice as slow through it).
  */
 
-/** `o[key]` as a whole number in [min, max]. */
-export function intAt(o: Record<string, unknown>, key: string, path: Path, min = -Infinity, max = Infinity): number {
-  const v = o[key];
+/** A whole number in [min, max]. */
+export function intField(v: unknown, path: Path, key: string, min = -Infinity, max = Infinity): number {
   if (typeof v === "number" && Number.isInteger(v) && v >= min && v <= max) return v;
   return int(v, at(path, key), min, max);
 }
 
-/** `o[key]` as a whole number in [min, max]; `fallback` when absent (undefined or null). */
-export function optIntAt(o: Record<string, unknown>, key: string, path: Path, fallback: number, min = -Infinity, max = Infinity): number {
-  const v = o[key];
+/** A whole number in [min, max]; `fallback` when absent (undefined or null). */
+export function optIntField(v: unknown, path: Path, key: string, fallback: number, min = -Infinity, max = Infinity): number {
   if (v === undefined || v === null) return fallback;
   if (typeof v === "number" && Number.isInteger(v) && v >= min && v <= max) return v;
   return int(v, at(path, key), min, max);
 }
 
-/** `o[key]` as true or false; `fallback` when undefined (given). */
-export function boolAt(o: Record<string, unknown>, key: string, path: Path, fallback?: boolean): boolean {
-  const v = o[key];
+/** True or false; `fallback` when undefined (given). */
+export function boolField(v: unknown, path: Path, key: string, fallback?: boolean): boolean {
   if (typeof v === "boolean") return v;
   if (v === undefined && fallback !== undefined) return fallback;
   return bool(v, at(path, key), fallback);
 }
 
-/** `o[key]` as text; `fallback` when undefined (given). */
-export function strAt(o: Record<string, unknown>, key: string, path: Path, fallback?: string): string {
-  const v = o[key];
+/** Text; `fallback` when undefined (given). */
+export function strField(v: unknown, path: Path, key: string, fallback?: string): string {
   if (typeof v === "string") return v;
   if (v === undefined && fallback !== undefined) return fallback;
   return str(v, at(path, key), fallback);
 }
 
-/** `o[key]` as one of `allowed`; `fallback` when undefined (given). */
-export function oneOfAt<T extends string>(o: Record<string, unknown>, key: string, path: Path, allowed: readonly T[], fallback?: T): T {
-  const v = o[key];
-  if (typeof v === "string" && (allowed as readonly string[]).includes(v)) return v as T;
+/** One of `allowed`; `fallback` when undefined (given). */
+export function oneOfField<T extends string>(v: unknown, path: Path, key: string, allowed: readonly T[], fallback?: T): T {
+  if (typeof v === "string") for (let i = 0; i < allowed.length; i++) if (allowed[i] === v) return v as T;
   if (v === undefined && fallback !== undefined) return fallback;
   return oneOf(v, at(path, key), allowed, fallback);
+}
+
+/* The same, reading `o[key]` themselves (for code that is not on a hot path). */
+
+/** `o[key]` as a whole number in [min, max]. */
+export function intAt(o: Record<string, unknown>, key: string, path: Path, min = -Infinity, max = Infinity): number {
+  return intField(o[key], path, key, min, max);
+}
+
+/** `o[key]` as a whole number in [min, max]; `fallback` when absent (undefined or null). */
+export function optIntAt(o: Record<string, unknown>, key: string, path: Path, fallback: number, min = -Infinity, max = Infinity): number {
+  return optIntField(o[key], path, key, fallback, min, max);
+}
+
+/** `o[key]` as true or false; `fallback` when undefined (given). */
+export function boolAt(o: Record<string, unknown>, key: string, path: Path, fallback?: boolean): boolean {
+  return boolField(o[key], path, key, fallback);
+}
+
+/** `o[key]` as text; `fallback` when undefined (given). */
+export function strAt(o: Record<string, unknown>, key: string, path: Path, fallback?: string): string {
+  return strField(o[key], path, key, fallback);
+}
+
+/** `o[key]` as one of `allowed`; `fallback` when undefined (given). */
+export function oneOfAt<T extends string>(o: Record<string, unknown>, key: string, path: Path, allowed: readonly T[], fallback?: T): T {
+  return oneOfField(o[key], path, key, allowed, fallback);
 }

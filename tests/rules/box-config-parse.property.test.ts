@@ -69,6 +69,26 @@ describe("box config: a built-in preset's levels are recognised, never accepted 
     );
   });
 
+  it("−0 is kept as the full validation keeps it, in every field that may be 0", () => {
+    // pawn: Scratch has 0 boxes; miniatures: Scratch starts at 0; standard: Scratch's penalty 0.
+    for (const [preset, field] of [[boxTrackConfig("pawn"), "boxes"], [boxTrackConfig("miniatures"), "min"], [boxTrackConfig("standard"), "penalty"]] as const) {
+      const input = JSON.parse(JSON.stringify(preset));
+      input.levels[0][field] = -0;
+      expect(Object.is(boxTrack.parseConfig(input, "config").levels[0][field], -0), field).toBe(true);
+      expect(Object.is(validateBoxConfig(input, "config").levels[0][field], -0), field).toBe(true);
+    }
+  });
+
+  it("a preset's levels, shared between parses, cannot be changed by a caller", () => {
+    const a = boxTrack.parseConfig(JSON.parse(JSON.stringify(presets[0])), "config");
+    expect(() => {
+      (a.levels[1] as { boxes: number }).boxes = 9;
+    }).toThrow();
+    expect(boxTrack.parseConfig(JSON.parse(JSON.stringify(presets[0])), "config").levels[1].boxes).toBe(presets[0].levels[1].boxes);
+    a.levels.push({ ...a.levels[0] }); // the list itself is the parse's own
+    expect(boxTrack.parseConfig(JSON.parse(JSON.stringify(presets[0])), "config").levels).toHaveLength(presets[0].levels.length);
+  });
+
   it("−0 is kept as the full validation keeps it", () => {
     const input = JSON.parse(JSON.stringify(presets[0]));
     input.levels[0].penalty = -0;

@@ -180,6 +180,20 @@ describe("options", () => {
     ]);
     expect(d).toMatchObject({ lessLethal: false, doubleRd: false, damageRoll: "none", woundMode: "factors", dcVariant: "factor", dcAdjust: "level" });
   });
+
+  it("a parse's default tables are its own lists of shared, frozen rows; defaultFudgeOptions() stays fresh", () => {
+    const a = parseFudgeOptions(undefined);
+    const b = parseFudgeOptions({ doubleRd: true });
+    expect(a.graze.table).not.toBe(b.graze.table);
+    expect(() => {
+      a.minMidMax.table[0].add = 5;
+    }).toThrow();
+    a.graze.table.pop();
+    expect(b.graze.table).toHaveLength(2);
+    const d = defaultFudgeOptions();
+    d.graze.table[0].min = 1;
+    expect(parseFudgeOptions({}).graze.table[0].min).toBe(0);
+  });
   it("keeps given values", () => {
     const o = parseFudgeOptions({ doubleRd: true, damageRoll: "evenOdd", graze: { table: [{ min: -2, level: null }, { min: 1, level: "hurt" }] } });
     expect(o.doubleRd).toBe(true);

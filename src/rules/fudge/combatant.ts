@@ -3,7 +3,7 @@
  * the weapon and armor of Fudge §4.54, the shield of §4.31 and the wound track.
  */
 import { parseTrack, type Track } from "../track";
-import { at, boolAt, intAt, oneOfAt, optIntAt, record, strAt, type Path } from "../validate";
+import { at, boolField, intField, oneOfField, optIntField, record, strField, type Path } from "../validate";
 import { rejectUnknown } from "./util";
 
 export const WEAPON_KINDS = ["muscle", "fixed"] as const;
@@ -102,11 +102,11 @@ const COMBATANT_FIELDS = [
   "dcGift",
   "fudgePoints",
   "track",
-];
+] as const;
 
-const ARMOR_FIELDS = ["value", "magic"];
+const ARMOR_FIELDS = ["value", "magic"] as const;
 
-const WEAPON_FIELDS = ["name", "kind", "size", "sharp", "strength", "scaledToAttacker", "heavyBlunt", "scalePiercing", "ranged", "stunCapable", "magic"];
+const WEAPON_FIELDS = ["name", "kind", "size", "sharp", "strength", "scaledToAttacker", "heavyBlunt", "scalePiercing", "ranged", "stunCapable", "magic"] as const;
 
 
 /** Trait levels: the ladder is −3..+4, but rolled and bought values may go beyond it. */
@@ -114,33 +114,39 @@ const TRAIT_MIN = -10;
 const TRAIT_MAX = 10;
 
 export function parseWeapon(input: unknown, path: Path): FudgeWeapon {
-  const o = record(input, path);
+  const o = record(input, path) as RawWeapon;
   rejectUnknown(o, WEAPON_FIELDS, path);
-  const kind = oneOfAt(o, "kind", path, WEAPON_KINDS, "muscle");
+  const kind = oneOfField(o.kind, path, "kind", WEAPON_KINDS, "muscle");
   // A fixed weapon's damage is its own Strength; a muscle weapon's is its size (Fudge §4.54).
-  const size = kind === "muscle" ? oneOfAt(o, "size", path, WEAPON_SIZES) : oneOfAt(o, "size", path, WEAPON_SIZES, "none");
-  const strength = kind === "fixed" ? intAt(o, "strength", path, -20, 50) : o.strength === undefined ? 0 : intAt(o, "strength", path, -20, 50);
+  const size = kind === "muscle" ? oneOfField(o.size, path, "size", WEAPON_SIZES) : oneOfField(o.size, path, "size", WEAPON_SIZES, "none");
+  const strength = kind === "fixed" || o.strength !== undefined ? intField(o.strength, path, "strength", -20, 50) : 0;
   return {
-    name: strAt(o, "name", path, ""),
+    name: strField(o.name, path, "name", ""),
     kind,
     size,
-    sharp: boolAt(o, "sharp", path, false),
+    sharp: boolField(o.sharp, path, "sharp", false),
     strength,
-    scaledToAttacker: boolAt(o, "scaledToAttacker", path, false),
-    heavyBlunt: boolAt(o, "heavyBlunt", path, false),
-    scalePiercing: oneOfAt(o, "scalePiercing", path, SCALE_PIERCING, "none"),
-    ranged: boolAt(o, "ranged", path, false),
-    stunCapable: boolAt(o, "stunCapable", path, false),
-    magic: optIntAt(o, "magic", path, 0, 0, 20),
+    scaledToAttacker: boolField(o.scaledToAttacker, path, "scaledToAttacker", false),
+    heavyBlunt: boolField(o.heavyBlunt, path, "heavyBlunt", false),
+    scalePiercing: oneOfField(o.scalePiercing, path, "scalePiercing", SCALE_PIERCING, "none"),
+    ranged: boolField(o.ranged, path, "ranged", false),
+    stunCapable: boolField(o.stunCapable, path, "stunCapable", false),
+    magic: optIntField(o.magic, path, "magic", 0, 0, 20),
   };
 }
 
 export function parseArmor(input: unknown, path: Path): FudgeArmor {
   if (input === undefined) return { value: 0, magic: 0 };
-  const o = record(input, path);
+  const o = record(input, path) as RawArmor;
   rejectUnknown(o, ARMOR_FIELDS, path);
-  return { value: optIntAt(o, "value", path, 0, 0, 50), magic: optIntAt(o, "magic", path, 0, 0, 50) };
+  return { value: optIntField(o.value, path, "value", 0, 0, 50), magic: optIntField(o.magic, path, "magic", 0, 0, 50) };
 }
+
+/** Input objects as they arrive (plain JSON): every field unchecked. Fields are read by name (see validate.ts). */
+type Raw<K extends string> = Record<string, unknown> & { [k in K]?: unknown };
+type RawWeapon = Raw<(typeof WEAPON_FIELDS)[number]>;
+type RawArmor = Raw<(typeof ARMOR_FIELDS)[number]>;
+type RawCombatant = Raw<(typeof COMBATANT_FIELDS)[number]>;
 
 /**
  * Parses a combatant. Required: name, skill, weapon, track. Omitted traits are Fair (0), no
@@ -148,26 +154,26 @@ export function parseArmor(input: unknown, path: Path): FudgeArmor {
  * usually roll the same combat skill, §4.22).
  */
 export function parseCombatant(input: unknown, path: Path): FudgeCombatant {
-  const o = record(input, path);
+  const o = record(input, path) as RawCombatant;
   rejectUnknown(o, COMBATANT_FIELDS, path);
-  const name = strAt(o, "name", path);
-  const skill = intAt(o, "skill", path, TRAIT_MIN, TRAIT_MAX);
+  const name = strField(o.name, path, "name");
+  const skill = intField(o.skill, path, "skill", TRAIT_MIN, TRAIT_MAX);
   return {
     name,
-    pc: boolAt(o, "pc", path, false),
+    pc: boolField(o.pc, path, "pc", false),
     skill,
-    defense: o.defense === undefined ? skill : intAt(o, "defense", path, TRAIT_MIN, TRAIT_MAX),
-    strength: optIntAt(o, "strength", path, 0, TRAIT_MIN, TRAIT_MAX),
-    strengthScale: optIntAt(o, "strengthScale", path, 0, -50, 50),
-    massScale: optIntAt(o, "massScale", path, 0, -50, 50),
-    damageCapacity: optIntAt(o, "damageCapacity", path, 0, TRAIT_MIN, TRAIT_MAX),
-    willpower: o.willpower === undefined || o.willpower === null ? null : intAt(o, "willpower", path, TRAIT_MIN, TRAIT_MAX),
+    defense: o.defense === undefined ? skill : intField(o.defense, path, "defense", TRAIT_MIN, TRAIT_MAX),
+    strength: optIntField(o.strength, path, "strength", 0, TRAIT_MIN, TRAIT_MAX),
+    strengthScale: optIntField(o.strengthScale, path, "strengthScale", 0, -50, 50),
+    massScale: optIntField(o.massScale, path, "massScale", 0, -50, 50),
+    damageCapacity: optIntField(o.damageCapacity, path, "damageCapacity", 0, TRAIT_MIN, TRAIT_MAX),
+    willpower: o.willpower === undefined || o.willpower === null ? null : intField(o.willpower, path, "willpower", TRAIT_MIN, TRAIT_MAX),
     weapon: parseWeapon(o.weapon, at(path, "weapon")),
     armor: parseArmor(o.armor, at(path, "armor")),
-    shield: oneOfAt(o, "shield", path, SHIELDS, "none"),
-    toughHide: optIntAt(o, "toughHide", path, 0, 0, 50),
-    dcGift: oneOfAt(o, "dcGift", path, DC_GIFTS, "none"),
-    fudgePoints: o.fudgePoints === undefined || o.fudgePoints === null ? null : intAt(o, "fudgePoints", path, 0, 999),
+    shield: oneOfField(o.shield, path, "shield", SHIELDS, "none"),
+    toughHide: optIntField(o.toughHide, path, "toughHide", 0, 0, 50),
+    dcGift: oneOfField(o.dcGift, path, "dcGift", DC_GIFTS, "none"),
+    fudgePoints: o.fudgePoints === undefined || o.fudgePoints === null ? null : intField(o.fudgePoints, path, "fudgePoints", 0, 999),
     track: parseTrack(o.track, at(path, "track")),
   };
 }

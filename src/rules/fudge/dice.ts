@@ -55,10 +55,41 @@ export function plainDiceSlot(id: string, n: number, sides: number, labelKey: st
 
 /** Faces as players read them: "+ + 0 −". */
 export function facesText(faces: readonly number[]): string {
+  // Up to four faces of −1, 0, +1 (every nDF slot): the text from a table, built once.
+  if (faces.length <= 4) {
+    let i = FACES_OFFSET[faces.length];
+    let ok = true;
+    for (let j = 0, w = 1; j < faces.length; j++, w *= 3) {
+      const f = faces[j];
+      if (f !== -1 && f !== 0 && f !== 1) {
+        ok = false;
+        break;
+      }
+      i += (f + 1) * w;
+    }
+    if (ok) return FACES_TEXT[i];
+  }
+  return facesTextOf(faces);
+}
+
+function facesTextOf(faces: readonly number[]): string {
   let text = "";
   for (let i = 0; i < faces.length; i++) text += (i === 0 ? "" : " ") + (faces[i] > 0 ? "+" : faces[i] < 0 ? "\u2212" : "0");
   return text;
 }
+
+/** Where the texts of n faces start in FACES_TEXT (n = 0 … 4: 1, 3, 9, 27, 81 texts). */
+const FACES_OFFSET = [0, 1, 4, 13, 40];
+const FACES_TEXT: readonly string[] = (() => {
+  const out: string[] = [];
+  for (let n = 0; n <= 4; n++)
+    for (let i = 0; i < 3 ** n; i++) {
+      const faces: number[] = [];
+      for (let j = 0, x = i; j < n; j++, x = Math.floor(x / 3)) faces.push((x % 3) - 1);
+      out.push(facesTextOf(faces));
+    }
+  return out;
+})();
 
 /** Validated total of recorded Fudge dice. */
 export function readFudgeTotal(faces: unknown, path: Path, n: number): number {

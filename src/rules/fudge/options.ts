@@ -6,7 +6,7 @@
  */
 import { RulesError } from "../errors";
 import { DEFAULT_LADDER, parseLadder, type Ladder } from "../ladder";
-import { array, at, bool, int, oneOf, record, type Path } from "../validate";
+import { array, at, boolField, int, oneOf, oneOfField, record, type Path } from "../validate";
 import { rejectUnknown } from "./util";
 
 export const DAMAGE_ROLLS = ["none", "dfNumber", "dfLevel", "evenOdd", "situational4dF"] as const;
@@ -108,15 +108,19 @@ export const DEFAULT_MIN_MID_MAX_TABLE: readonly MinMidMaxRow[] = [
   { min: 3, die: "max", add: 2 },
 ];
 
+/** Fresh copies of the default tables (a caller may keep and change its options). */
+const defaultGrazeTable = (): GrazeRow[] => DEFAULT_GRAZE_TABLE.map((r) => ({ min: r.min, level: r.level }));
+const defaultMinMidMaxTable = (): MinMidMaxRow[] => DEFAULT_MIN_MID_MAX_TABLE.map((r) => ({ min: r.min, die: r.die, add: r.add }));
+
 export function defaultFudgeOptions(): FudgeOptions {
   return {
     lessLethal: false,
     doubleRd: false,
-    graze: { table: DEFAULT_GRAZE_TABLE.map((r) => ({ ...r })), scaleRaise: "one" },
+    graze: { table: defaultGrazeTable(), scaleRaise: "one" },
     damageRoll: "none",
     grazeDamageRoll: false,
     woundMode: "factors",
-    minMidMax: { severeNegative: false, table: DEFAULT_MIN_MID_MAX_TABLE.map((r) => ({ ...r })) },
+    minMidMax: { severeNegative: false, table: defaultMinMidMaxTable() },
     gmSituationalRoll: false,
     dcVariant: "factor",
     dcAdjust: "level",
@@ -146,13 +150,13 @@ const KNOWN_OPTIONS = [
   "criticalLetsPointThrough",
   "headBlowKnockout",
   "willpowerVsPenalty",
-];
+] as const;
 
 
 const GRAZE_ROW_FIELDS = ["min", "level"];
 const MMM_ROW_FIELDS = ["min", "die", "add"];
-const GRAZE_FIELDS = ["table", "scaleRaise"];
-const MMM_FIELDS = ["severeNegative", "table"];
+const GRAZE_FIELDS = ["table", "scaleRaise"] as const;
+const MMM_FIELDS = ["severeNegative", "table"] as const;
 const WILLPOWER_FIELDS = ["difficulty"];
 
 /** Rows must run by strictly ascending `min`. */
@@ -190,39 +194,47 @@ export function parseMinMidMaxTable(input: unknown, path: Path): MinMidMaxRow[] 
 
 /** Parses world options; anything omitted takes its default. */
 export function parseFudgeOptions(input: unknown, path: Path = "options"): FudgeOptions {
-  const d = defaultFudgeOptions();
-  if (input === undefined || input === null) return d;
-  const o = record(input, path);
+  // Fields read by name (see validate.ts), paths built only for an error; the defaults are
+  // defaultFudgeOptions()'s, checked against it in tests/rules/fudge-factors.test.ts. A default
+  // table is a fresh list of shared, frozen rows (a parsed request is an immutable value).
+  const o = (input === undefined || input === null ? NO_OPTIONS : record(input, path)) as Raw<(typeof KNOWN_OPTIONS)[number]>;
   rejectUnknown(o, KNOWN_OPTIONS, path);
-  const graze = o.graze === undefined ? {} : record(o.graze, at(path, "graze"));
-  rejectUnknown(graze, GRAZE_FIELDS, at(path, "graze"));
-  const mmm = o.minMidMax === undefined ? {} : record(o.minMidMax, at(path, "minMidMax"));
-  rejectUnknown(mmm, MMM_FIELDS, at(path, "minMidMax"));
+  const gp = at(path, "graze");
+  const graze = (o.graze === undefined ? {} : record(o.graze, gp)) as Raw<(typeof GRAZE_FIELDS)[number]>;
+  rejectUnknown(graze, GRAZE_FIELDS, gp);
+  const mp = at(path, "minMidMax");
+  const mmm = (o.minMidMax === undefined ? {} : record(o.minMidMax, mp)) as Raw<(typeof MMM_FIELDS)[number]>;
+  rejectUnknown(mmm, MMM_FIELDS, mp);
   return {
-    lessLethal: bool(o.lessLethal, at(path, "lessLethal"), d.lessLethal),
-    doubleRd: bool(o.doubleRd, at(path, "doubleRd"), d.doubleRd),
+    lessLethal: boolField(o.lessLethal, path, "lessLethal", false),
+    doubleRd: boolField(o.doubleRd, path, "doubleRd", false),
     graze: {
-      table: graze.table === undefined ? d.graze.table : parseGrazeTable(graze.table, at(at(path, "graze"), "table")),
-      scaleRaise: oneOf(graze.scaleRaise, at(at(path, "graze"), "scaleRaise"), GRAZE_SCALE_RAISES, d.graze.scaleRaise),
+      table: graze.table === undefined ? SHARED_GRAZE_ROWS.slice() : parseGrazeTable(graze.table, at(gp, "table")),
+      scaleRaise: oneOfField(graze.scaleRaise, gp, "scaleRaise", GRAZE_SCALE_RAISES, "one"),
     },
-    damageRoll: oneOf(o.damageRoll, at(path, "damageRoll"), DAMAGE_ROLLS, d.damageRoll),
-    grazeDamageRoll: bool(o.grazeDamageRoll, at(path, "grazeDamageRoll"), d.grazeDamageRoll),
-    woundMode: oneOf(o.woundMode, at(path, "woundMode"), WOUND_MODES, d.woundMode),
+    damageRoll: oneOfField(o.damageRoll, path, "damageRoll", DAMAGE_ROLLS, "none"),
+    grazeDamageRoll: boolField(o.grazeDamageRoll, path, "grazeDamageRoll", false),
+    woundMode: oneOfField(o.woundMode, path, "woundMode", WOUND_MODES, "factors"),
     minMidMax: {
-      severeNegative: bool(mmm.severeNegative, at(at(path, "minMidMax"), "severeNegative"), d.minMidMax.severeNegative),
-      table: mmm.table === undefined ? d.minMidMax.table : parseMinMidMaxTable(mmm.table, at(at(path, "minMidMax"), "table")),
+      severeNegative: boolField(mmm.severeNegative, mp, "severeNegative", false),
+      table: mmm.table === undefined ? SHARED_MMM_ROWS.slice() : parseMinMidMaxTable(mmm.table, at(mp, "table")),
     },
-    gmSituationalRoll: bool(o.gmSituationalRoll, at(path, "gmSituationalRoll"), d.gmSituationalRoll),
-    dcVariant: oneOf(o.dcVariant, at(path, "dcVariant"), DC_VARIANTS, d.dcVariant),
-    dcAdjust: oneOf(o.dcAdjust, at(path, "dcAdjust"), DC_ADJUSTS, d.dcAdjust),
-    ladder: o.ladder === undefined || o.ladder === null ? d.ladder : parseLadder(o.ladder, at(path, "ladder")),
-    weaponShieldMismatch: bool(o.weaponShieldMismatch, at(path, "weaponShieldMismatch"), d.weaponShieldMismatch),
-    scaleDamageRoll: bool(o.scaleDamageRoll, at(path, "scaleDamageRoll"), d.scaleDamageRoll),
-    criticalLetsPointThrough: bool(o.criticalLetsPointThrough, at(path, "criticalLetsPointThrough"), d.criticalLetsPointThrough),
-    headBlowKnockout: bool(o.headBlowKnockout, at(path, "headBlowKnockout"), d.headBlowKnockout),
-    willpowerVsPenalty: parseWillpowerVsPenalty(o.willpowerVsPenalty, at(path, "willpowerVsPenalty")),
+    gmSituationalRoll: boolField(o.gmSituationalRoll, path, "gmSituationalRoll", false),
+    dcVariant: oneOfField(o.dcVariant, path, "dcVariant", DC_VARIANTS, "factor"),
+    dcAdjust: oneOfField(o.dcAdjust, path, "dcAdjust", DC_ADJUSTS, "level"),
+    ladder: o.ladder === undefined || o.ladder === null ? DEFAULT_LADDER : parseLadder(o.ladder, at(path, "ladder")),
+    weaponShieldMismatch: boolField(o.weaponShieldMismatch, path, "weaponShieldMismatch", false),
+    scaleDamageRoll: boolField(o.scaleDamageRoll, path, "scaleDamageRoll", false),
+    criticalLetsPointThrough: boolField(o.criticalLetsPointThrough, path, "criticalLetsPointThrough", false),
+    headBlowKnockout: boolField(o.headBlowKnockout, path, "headBlowKnockout", false),
+    willpowerVsPenalty: o.willpowerVsPenalty === undefined || o.willpowerVsPenalty === null || o.willpowerVsPenalty === false ? null : parseWillpowerVsPenalty(o.willpowerVsPenalty, at(path, "willpowerVsPenalty")),
   };
 }
+
+type Raw<K extends string> = Record<string, unknown> & { [k in K]?: unknown };
+const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
+const SHARED_GRAZE_ROWS: readonly GrazeRow[] = defaultGrazeTable().map((r) => Object.freeze(r));
+const SHARED_MMM_ROWS: readonly MinMidMaxRow[] = defaultMinMidMaxTable().map((r) => Object.freeze(r));
 
 function parseWillpowerVsPenalty(input: unknown, path: Path): { difficulty: number } | null {
   if (input === undefined || input === null || input === false) return null;

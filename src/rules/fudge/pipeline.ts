@@ -12,7 +12,7 @@ import { applyWound, trackStatus, type Track, type TrackStatus } from "../track"
 import { woundLabel } from "../tracks/box";
 import { at, boolAt, optIntAt, record, str, type Path } from "../validate";
 import { parseCombatant, shieldValue, WEAPON_SIZE_VALUE, type FudgeCombatant } from "./combatant";
-import { fstep, rejectUnknown } from "./util";
+import { fstep, rejectUnknown, vstep } from "./util";
 import { facesText, fudgeDiceSlot, plainDiceSlot, readDieValues, readFudgeTotal } from "./dice";
 import { defensiveFactor, effectiveMassScale, offensiveFactor, strengthScaleCounts } from "./factors";
 import { readMinMidMax } from "./minMidMax";
@@ -134,6 +134,14 @@ const R_DC = "Fudge §4.52";
 const R_SCALE = "Fudge §4.58";
 const R_PAIN = "Fudge §4.51";
 
+/** `dice.<slot>`, the path of a slot's recorded dice, built once per slot id (every read names it). */
+const DICE_PATHS = new Map<string, string>();
+function dicePath(id: string): string {
+  let p = DICE_PATHS.get(id);
+  if (p === undefined) DICE_PATHS.set(id, (p = `dice.${id}`));
+  return p;
+}
+
 /** A wound level as a step parameter: its i18n key (the card localizes it), "undamaged" for none. */
 function levelParam(key: string | null): string {
   return woundLabel(key ?? "undamaged");
@@ -155,7 +163,21 @@ interface Prepared {
   ddf: { graze: ReturnType<typeof defensiveFactor>; goodHit: ReturnType<typeof defensiveFactor> };
 }
 const preparedMemo = new WeakMap<FudgeRequest, Prepared>();
+/**
+ * The last request resolved, held strongly, and how often it was resolved again. A chat card
+ * resolves a fresh request once: keeping it in the WeakMap too (an entry per card, weak entries
+ * the garbage collector must trace) made a card several times slower. A request resolved again
+ * (exact odds, an exchange table) goes into the WeakMap when the next request takes its place.
+ */
+let lastReq: FudgeRequest | null = null;
+let lastPrepared: Prepared | null = null;
+let lastReused = false;
 function prepared(req: FudgeRequest): Prepared {
+  if (req === lastReq) {
+    lastReused = true;
+    return lastPrepared!;
+  }
+  if (lastReq && lastReused) preparedMemo.set(lastReq, lastPrepared!);
   let p = preparedMemo.get(req);
   if (!p) {
     const { attacker: a, defender: d, options: o } = req;
@@ -170,8 +192,10 @@ function prepared(req: FudgeRequest): Prepared {
     Object.freeze(p.odf.steps);
     Object.freeze(p.ddf.graze.steps);
     Object.freeze(p.ddf.goodHit.steps);
-    preparedMemo.set(req, p);
   }
+  lastReq = req;
+  lastPrepared = p;
+  lastReused = false;
   return p;
 }
 
@@ -182,6 +206,7 @@ function prepared(req: FudgeRequest): Prepared {
  */
 export function fudgeWithTracks(req: FudgeRequest, attacker: Track, defender: Track, aStatus?: TrackStatus, dStatus?: TrackStatus): FudgeRequest {
   const pre = prepared(req);
+  preparedMemo.set(req, pre); // the forecast comes back to `req` for every pair of tracks
   const next: FudgeRequest = { ...req, attacker: { ...req.attacker, track: attacker }, defender: { ...req.defender, track: defender } };
   preparedMemo.set(next, {
     ...pre,
@@ -204,8 +229,15 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   const followUps: FollowUp[] = [];
   const readFudge = (id: string, n: number): number => {
     const faces = dice(id);
-    const total = readFudgeTotal(faces, `dice.${id}`, n);
-    read[id] = [...faces];
+    const total = readFudgeTotal(faces, dicePath(id), n);
+    // A plain copy of the validated faces (`[...faces]` without the iterator: a rolled array may be holey).
+    let copy: number[];
+    if (n === 4) copy = [faces[0], faces[1], faces[2], faces[3]];
+    else {
+      copy = [];
+      for (let i = 0; i < n; i++) copy.push(faces[i]);
+    }
+    read[id] = copy;
     return total;
   };
   const ladderName = (v: number): string => {
@@ -222,17 +254,18 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   if (!aStatus.canAct)
     throw new RulesError("attacker.track", "FUDGE.Error.Fudge.CannotAct", `${a.name} cannot fight (${aStatus.levelKey ?? aStatus.condition})`, { name: a.name });
   // Fudge §4.62: "a stunned character cannot attack or all-out defend"; Very Stunned: "no attacks".
-  if (aStatus.effects.includes("stunned") || aStatus.effects.includes("veryStunned"))
+  // (Effects are nearly always none: the length test spares two searches of a frozen list.)
+  if (aStatus.effects.length !== 0 && (aStatus.effects.includes("stunned") || aStatus.effects.includes("veryStunned")))
     throw new RulesError("attacker.track", "FUDGE.Error.Fudge.StunnedNoAttack", `${a.name} is stunned and cannot attack`, { name: a.name });
-  const dStunned = dStatus.effects.includes("stunned");
+  const dStunned = dStatus.effects.length !== 0 && dStatus.effects.includes("stunned");
   if (dStunned && s.allOutDefense)
     throw new RulesError("situation.allOutDefense", "FUDGE.Error.Fudge.StunnedNoAllOutDefense", `${d.name} is stunned and cannot defend all-out`, { name: d.name });
   const aPenalty = easedPenalty(a, aStatus.penalty, "attackerWill");
   const dPenalty = easedPenalty(d, dStatus.penalty, "defenderWill");
 
   const attackRoll = readFudge("attack", 4);
-  if (explain) steps.push(fstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, a.skill, { name: a.name, level: ladderName(a.skill) }));
-  if (explain) steps.push(fstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", attackRoll, { faces: facesText(read.attack) }));
+  if (explain) steps.push(vstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, a.skill, { value: signed(a.skill), name: a.name, level: ladderName(a.skill) }));
+  if (explain) steps.push(vstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", attackRoll, { value: signed(attackRoll), faces: facesText(read.attack) }));
   let attackerTotal = a.skill + attackRoll;
   if (s.modifier !== 0) {
     attackerTotal += s.modifier;
@@ -246,7 +279,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   if (aPenalty !== 0) {
     // Fudge §4.51 / §4.31: wound penalties apply to every roll of the wounded character.
     attackerTotal += aPenalty;
-    if (explain) steps.push(fstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", aPenalty, { name: a.name }));
+    if (explain) steps.push(vstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", aPenalty, { value: signed(aPenalty), name: a.name }));
   }
   const dShield = shieldValue(d.shield, ranged);
   if (dShield !== 0) {
@@ -260,11 +293,11 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     attackerTotal -= 1;
     if (explain) steps.push(fstep("FUDGE.Step.Fudge.WeaponShieldLower", R_MELEE, -1, { name: a.name }));
   }
-  if (explain) steps.push(fstep("FUDGE.Step.Fudge.AttackerTotal", R_OPPOSED, attackerTotal, { name: a.name, level: ladderName(attackerTotal) }));
+  if (explain) steps.push(vstep("FUDGE.Step.Fudge.AttackerTotal", R_OPPOSED, attackerTotal, { value: signed(attackerTotal), name: a.name, level: ladderName(attackerTotal) }));
 
   const defenseRoll = readFudge("defense", 4);
-  if (explain) steps.push(fstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, d.defense, { name: d.name, level: ladderName(d.defense) }));
-  if (explain) steps.push(fstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", defenseRoll, { faces: facesText(read.defense) }));
+  if (explain) steps.push(vstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, d.defense, { value: signed(d.defense), name: d.name, level: ladderName(d.defense) }));
+  if (explain) steps.push(vstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", defenseRoll, { value: signed(defenseRoll), faces: facesText(read.defense) }));
   let defenderTotal = d.defense + defenseRoll;
   if (s.defenderModifier !== 0) {
     defenderTotal += s.defenderModifier;
@@ -277,7 +310,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   }
   if (dPenalty !== 0) {
     defenderTotal += dPenalty;
-    if (explain) steps.push(fstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", dPenalty, { name: d.name }));
+    if (explain) steps.push(vstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", dPenalty, { value: signed(dPenalty), name: d.name }));
   }
   if (dStunned) {
     // Fudge §4.62: a Stunned character is "−1 to defend" (Very Stunned's −2 to all is in the track's penalty).
@@ -295,7 +328,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     defenderTotal -= 1;
     if (explain) steps.push(fstep("FUDGE.Step.Fudge.WeaponShieldLower", R_MELEE, -1, { name: d.name }));
   }
-  if (explain) steps.push(fstep("FUDGE.Step.Fudge.DefenderTotal", R_OPPOSED, defenderTotal, { name: d.name, level: ladderName(defenderTotal) }));
+  if (explain) steps.push(vstep("FUDGE.Step.Fudge.DefenderTotal", R_OPPOSED, defenderTotal, { value: signed(defenderTotal), name: d.name, level: ladderName(defenderTotal) }));
 
   const rd = attackerTotal - defenderTotal;
   if (explain) steps.push(fstep("FUDGE.Step.Fudge.RelativeDegree", R_OPPOSED, rd));
@@ -325,7 +358,9 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   });
 
   if (rd <= 0) {
-    Object.assign(numbers, { odf, ddf, damageFactor: odf - ddf });
+    numbers.odf = odf;
+    numbers.ddf = ddf;
+    numbers.damageFactor = odf - ddf;
     if (explain) steps.push(fstep(rd === 0 ? "FUDGE.Step.Fudge.Standoff" : "FUDGE.Step.Fudge.Miss", R_OPPOSED, rd));
     if (s.allOutAttack) {
       // Fudge §4.31: an all-out attacker who ties or loses lets the other fighter win, with +2 to damage.
@@ -336,7 +371,13 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     return result(rd === 0 ? "standoff" : "miss", null, null, null);
   }
 
-  if (explain) steps.push(...odfResult.steps, ...ddfResult.steps);
+  if (explain) {
+    // The prepared factors' steps are frozen (shared): indexed, not iterated.
+    const os = odfResult.steps;
+    const ds = ddfResult.steps;
+    for (let i = 0; i < os.length; i++) steps.push(os[i]);
+    for (let i = 0; i < ds.length; i++) steps.push(ds[i]);
+  }
   if (s.allOutAttack) {
     // Fudge §4.31: all-out offense adds +1 for damage if successful.
     odf += 1;
@@ -357,8 +398,10 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     }
   }
   const factor = odf - ddf;
-  if (explain) steps.push(fstep("FUDGE.Step.Fudge.DamageFactor", R_WOUND, factor, { odf: signed(odf), ddf: signed(ddf) }));
-  Object.assign(numbers, { odf, ddf, damageFactor: factor });
+  if (explain) steps.push(vstep("FUDGE.Step.Fudge.DamageFactor", R_WOUND, factor, { value: signed(factor), odf: signed(odf), ddf: signed(ddf) }));
+  numbers.odf = odf;
+  numbers.ddf = ddf;
+  numbers.damageFactor = factor;
 
   // --- The wound level before Damage Capacity rolls, pulled punches and stun.
   let level: string | null;
@@ -393,7 +436,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   } else {
     // Fudge §4.55: damage number = RD (doubled with the double-RD option) + total damage factor.
     const rdPart = o.doubleRd ? 2 * rd : rd;
-    if (explain) steps.push(fstep(o.doubleRd ? "FUDGE.Step.Fudge.DoubleRd" : "FUDGE.Step.Fudge.RdPart", R_WOUND, rdPart, { rd }));
+    if (explain) steps.push(vstep(o.doubleRd ? "FUDGE.Step.Fudge.DoubleRd" : "FUDGE.Step.Fudge.RdPart", R_WOUND, rdPart, { value: signed(rdPart), rd }));
     damageNumber = rdPart + factor;
     if (o.damageRoll === "dfNumber" || o.damageRoll === "situational4dF") {
       // Fudge §4.61: 1dF (or a 4dF Situational roll) added to the damage number.
@@ -419,7 +462,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
       // Fudge §4.58: a critical success (all four dice +) lets a point of damage through.
       level = levelForNumber(scale, 1);
       if (explain) steps.push(fstep("FUDGE.Step.Fudge.CriticalPoint", R_SCALE, 1, { level: levelParam(level) }));
-    } else if (o.scaleDamageRoll && o.woundMode === "factors" && damageNumber !== null && damageNumber + scaleGap(rd >= 2) >= 1) {
+    } else if (o.scaleDamageRoll && o.woundMode === "factors" && damageNumber !== null && damageNumber + scaleGap(a, d, rd >= 2) >= 1) {
       // Fudge §4.58: when Scale alone stands between a Scratch and no damage, a damage roll
       // decides: 1dF, + gives a Scratch (this system's reading), 0 or − nothing.
       const roll = readFudge("scale", 1);
@@ -513,22 +556,6 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     return eased;
   }
 
-  /** Fudge §4.31: what a fighter's weapon and shield are worth in melee (weapon size and sharpness + shield). */
-  function gear(c: FudgeCombatant): number {
-    const w = c.weapon;
-    return (w.kind === "muscle" ? WEAPON_SIZE_VALUE[w.size] + (w.sharp ? 1 : 0) : 0) + shieldValue(c.shield, false);
-  }
-
-  /** Fudge §4.58: how much the Scale difference alone takes off the damage number (defender's Mass Scale over the attacker's counted Strength Scale). */
-  function scaleGap(goodHit: boolean): number {
-    const atkScale = strengthScaleCounts(a.weapon) ? a.strengthScale : 0;
-    return Math.max(0, effectiveMassScale(d, a.weapon, goodHit) - atkScale);
-  }
-
-  function numberStep(n: number, lvl: string | null, rule: string): Step {
-    return fstep("FUDGE.Step.Fudge.DamageNumber", rule, n, { level: levelParam(lvl) });
-  }
-
   /** Fudge §4.56: a graze wounds by the graze table, plus any Scale difference; a damage roll moves it by one level at most. */
   function grazeLevel(): string | null {
     if (explain) steps.push(fstep("FUDGE.Step.Fudge.Graze", R_GRAZE, rd));
@@ -570,6 +597,22 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     if (explain) steps.push(fstep("FUDGE.Step.Fudge.GrazeRoll", R_GRAZE, numbers.damageRoll ?? factor - baseFactor, { level: levelParam(clamped) }));
     return clamped;
   }
+}
+
+/** Fudge §4.31: what a fighter's weapon and shield are worth in melee (weapon size and sharpness + shield). */
+function gear(c: FudgeCombatant): number {
+  const w = c.weapon;
+  return (w.kind === "muscle" ? WEAPON_SIZE_VALUE[w.size] + (w.sharp ? 1 : 0) : 0) + shieldValue(c.shield, false);
+}
+
+/** Fudge §4.58: how much the Scale difference alone takes off the damage number (defender's Mass Scale over the attacker's counted Strength Scale). */
+function scaleGap(a: FudgeCombatant, d: FudgeCombatant, goodHit: boolean): number {
+  const atkScale = strengthScaleCounts(a.weapon) ? a.strengthScale : 0;
+  return Math.max(0, effectiveMassScale(d, a.weapon, goodHit) - atkScale);
+}
+
+function numberStep(n: number, lvl: string | null, rule: string): Step {
+  return vstep("FUDGE.Step.Fudge.DamageNumber", rule, n, { value: signed(n), level: levelParam(lvl) });
 }
 
 /**

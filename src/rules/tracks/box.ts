@@ -20,7 +20,7 @@ import {
   type TrackRender,
   type TrackStatus,
 } from "../track";
-import { array, at, bool, boolAt, int, intAt, oneOf, oneOfAt, optIntAt, record, str, strAt } from "../validate";
+import { array, at, bool, boolAt, boolField, int, intField, isRecord, oneOf, oneOfAt, oneOfField, optIntAt, record, str, strAt, strField } from "../validate";
 
 export const BOX_RULE = "Fudge §4.57";
 
@@ -333,24 +333,32 @@ export function relievedPenalty(penalty: number, relief: number): number {
 // ---------------------------------------------------------------------------------------------
 // Parsing
 
-function parseLevel(input: unknown, path: string): BoxLevel {
-  const o = record(input, path);
-  const key = strAt(o, "key", path);
-  if (!STANDARD_KEYS.has(key) && !KEY_RE.test(key)) throw new RulesError(at(path, "key"), "FUDGE.Error.Track.BadKey", "must be a word of letters and digits starting with a letter");
-  const effect = oneOfAt(o, "effect", path, BOX_EFFECTS);
-  const min = o.min === null || o.min === undefined ? null : intAt(o, "min", path, -100, 1000);
-  const tag = o.tag === undefined ? key.charAt(0).toUpperCase() : strAt(o, "tag", path);
-  if (tag.length < 1 || tag.length > 3) throw new RulesError(at(path, "tag"), "FUDGE.Error.Track.BadTag", "must be 1 to 3 characters");
-  const level: BoxLevel = {
-    key,
-    boxes: intAt(o, "boxes", path, 0, BOX_MAX_BOXES),
-    penalty: optIntAt(o, "penalty", path, 0, -10, 0),
-    effect,
-    min,
-    tag,
-  };
-  const label = o.label === undefined || o.label === "" ? "" : strAt(o, "label", path).trim();
-  if (label.length > 60) throw new RulesError(at(path, "label"), "FUDGE.Error.Track.BadLabel", "must be at most 60 characters");
+/**
+ * One level of a track with levels of its own, field by field. Its path (`levels[i]`) is built
+ * only for an error, and its fields are read by name (see validate.ts): a chat card parses every
+ * level of both tracks.
+ */
+function parseLevel(input: unknown, lp: () => string, i: number): BoxLevel {
+  const path = (): string => at(lp(), i);
+  const o = (isRecord(input) ? input : record(input, path())) as { key?: unknown; boxes?: unknown; penalty?: unknown; effect?: unknown; min?: unknown; tag?: unknown; label?: unknown };
+  const keyIn = o.key;
+  const key = typeof keyIn === "string" ? keyIn : strField(keyIn, path(), "key");
+  if (!STANDARD_KEYS.has(key) && !KEY_RE.test(key)) throw new RulesError(at(path(), "key"), "FUDGE.Error.Track.BadKey", "must be a word of letters and digits starting with a letter");
+  const effectIn = o.effect;
+  const effect = typeof effectIn === "string" && (BOX_EFFECTS as readonly string[]).includes(effectIn) ? (effectIn as BoxEffect) : oneOfField(effectIn, path(), "effect", BOX_EFFECTS);
+  const minIn = o.min;
+  const min = minIn === null || minIn === undefined ? null : typeof minIn === "number" && Number.isInteger(minIn) && minIn >= -100 && minIn <= 1000 ? minIn : intField(minIn, path(), "min", -100, 1000);
+  const tagIn = o.tag;
+  const tag = tagIn === undefined ? key.charAt(0).toUpperCase() : typeof tagIn === "string" ? tagIn : strField(tagIn, path(), "tag");
+  if (tag.length < 1 || tag.length > 3) throw new RulesError(at(path(), "tag"), "FUDGE.Error.Track.BadTag", "must be 1 to 3 characters");
+  const boxesIn = o.boxes;
+  const boxes = typeof boxesIn === "number" && Number.isInteger(boxesIn) && boxesIn >= 0 && boxesIn <= BOX_MAX_BOXES ? boxesIn : intField(boxesIn, path(), "boxes", 0, BOX_MAX_BOXES);
+  const penaltyIn = o.penalty;
+  const penalty = penaltyIn === undefined || penaltyIn === null ? 0 : typeof penaltyIn === "number" && Number.isInteger(penaltyIn) && penaltyIn >= -10 && penaltyIn <= 0 ? penaltyIn : intField(penaltyIn, path(), "penalty", -10, 0);
+  const level: BoxLevel = { key, boxes, penalty, effect, min, tag };
+  const labelIn = o.label;
+  const label = labelIn === undefined || labelIn === "" ? "" : (typeof labelIn === "string" ? labelIn : strField(labelIn, path(), "label")).trim();
+  if (label.length > 60) throw new RulesError(at(path(), "label"), "FUDGE.Error.Track.BadLabel", "must be at most 60 characters");
   if (label) level.label = label;
   return level;
 }
@@ -368,6 +376,7 @@ function builtInConfigs(): BoxTrackConfig[] {
     for (let h = 0; h <= 2; h++) for (let v = 0; v <= 2; v++) out.push(boxTrackConfig("epic", { doubleRd, epicExtraHurt: h, epicExtraVeryHurt: v }));
   }
   out.push(boxTrackConfig("miniatures"));
+  for (const c of out) for (const l of c.levels) Object.freeze(l);
   return (presetConfigs = out);
 }
 
@@ -403,13 +412,18 @@ function presetConfig(input: unknown): BoxTrackConfig | null {
       const l = list[i] as Record<string, unknown> | null;
       const k = known[i];
       if (typeof l !== "object" || l === null || Array.isArray(l)) return null;
-      if (l.key !== k.key || l.boxes !== k.boxes || l.penalty !== k.penalty || l.effect !== k.effect || l.min !== k.min || l.tag !== k.tag || (l.label !== undefined && l.label !== "")) continue next;
+      // A level's own name: no preset has one (those levels are validated level by level).
+      if (l.label !== undefined && l.label !== "") return null;
+      if (l.key !== k.key || l.boxes !== k.boxes || l.penalty !== k.penalty || l.effect !== k.effect || l.min !== k.min || l.tag !== k.tag) continue next;
     }
+    // The preset's own level objects (frozen, shared: configs are immutable values), in a fresh
+    // list; a level with a −0 (kept by the full validation, which copies the input's values) gets
+    // its own object.
     const levels: BoxLevel[] = new Array(n);
     for (let i = 0; i < n; i++) {
       const l = list[i] as Record<string, unknown>;
-      // The input's values (equal to the preset's; −0 stays −0 as the full validation keeps it).
-      levels[i] = { key: l.key as string, boxes: l.boxes as number, penalty: l.penalty as number, effect: l.effect as BoxEffect, min: l.min as number | null, tag: l.tag as string };
+      const k = known[i];
+      levels[i] = Object.is(l.boxes, k.boxes) && Object.is(l.penalty, k.penalty) && Object.is(l.min, k.min) ? k : { key: k.key, boxes: l.boxes as number, penalty: l.penalty as number, effect: k.effect, min: l.min as number | null, tag: k.tag };
     }
     return { kind: "box", label, levels, scratchCap, painShift, safeguards: { maxThreeLevels, nearDeathNeedsIncapacitated, fudgePointSaves }, deadAt: deadAt as number | null };
   }
@@ -422,45 +436,51 @@ function parseConfig(input: unknown, path: string): BoxTrackConfig {
 
 /** The full validation of a box track config, field by field (every error names its field). */
 export function validateBoxConfig(input: unknown, path: string): BoxTrackConfig {
-  const o = record(input, path);
-  oneOfAt(o, "kind", path, ["box"] as const);
-  const lp = at(path, "levels");
-  const list = array(o.levels, lp, 1, MAX_LEVELS);
+  const o = record(input, path) as { kind?: unknown; levels?: unknown; label?: unknown; scratchCap?: unknown; painShift?: unknown; safeguards?: unknown; deadAt?: unknown };
+  if (o.kind !== "box") oneOfField(o.kind, path, "kind", ["box"] as const);
+  const lp = (): string => at(path, "levels");
+  const listIn = o.levels;
+  const list = Array.isArray(listIn) && listIn.length >= 1 && listIn.length <= MAX_LEVELS ? listIn : array(listIn, lp(), 1, MAX_LEVELS);
   const levels: BoxLevel[] = new Array(list.length);
-  for (let i = 0; i < list.length; i++) levels[i] = parseLevel(list[i], at(lp, i));
+  for (let i = 0; i < list.length; i++) levels[i] = parseLevel(list[i], lp, i);
   let lastMin = -Infinity;
   for (let i = 0; i < levels.length; i++) {
     const l = levels[i];
-    for (let j = 0; j < i; j++) if (levels[j].key === l.key) throw new RulesError(at(at(lp, i), "key"), "FUDGE.Error.Track.DuplicateLevel", `level ${l.key} appears twice`, { level: l.key });
-    if (l.key === "dead" && l.effect !== "dead") throw new RulesError(at(at(lp, i), "effect"), "FUDGE.Error.Track.DeadLevelEffect", "the dead level must have the effect dead");
+    for (let j = 0; j < i; j++) if (levels[j].key === l.key) throw new RulesError(at(at(lp(), i), "key"), "FUDGE.Error.Track.DuplicateLevel", `level ${l.key} appears twice`, { level: l.key });
+    if (l.key === "dead" && l.effect !== "dead") throw new RulesError(at(at(lp(), i), "effect"), "FUDGE.Error.Track.DeadLevelEffect", "the dead level must have the effect dead");
     if (i > 0) {
       const prev = levels[i - 1];
       // Levels run mildest first: a more severe level never has a milder penalty or effect.
-      if (l.penalty > prev.penalty) throw new RulesError(at(at(lp, i), "penalty"), "FUDGE.Error.Track.PenaltyOrder", "a more severe level cannot have a milder penalty");
-      if (EFFECT_RANK[l.effect] < EFFECT_RANK[prev.effect]) throw new RulesError(at(at(lp, i), "effect"), "FUDGE.Error.Track.EffectOrder", "a more severe level cannot have a milder effect");
-      if (prev.effect === "dead") throw new RulesError(at(at(lp, i), "effect"), "FUDGE.Error.Track.AfterDead", "no level can follow a dead level");
+      if (l.penalty > prev.penalty) throw new RulesError(at(at(lp(), i), "penalty"), "FUDGE.Error.Track.PenaltyOrder", "a more severe level cannot have a milder penalty");
+      if (EFFECT_RANK[l.effect] < EFFECT_RANK[prev.effect]) throw new RulesError(at(at(lp(), i), "effect"), "FUDGE.Error.Track.EffectOrder", "a more severe level cannot have a milder effect");
+      if (prev.effect === "dead") throw new RulesError(at(at(lp(), i), "effect"), "FUDGE.Error.Track.AfterDead", "no level can follow a dead level");
     }
     if (l.min !== null) {
-      if (l.min <= lastMin) throw new RulesError(at(at(lp, i), "min"), "FUDGE.Error.Track.MinOrder", "thresholds must increase from the mildest level", { min: l.min });
+      if (l.min <= lastMin) throw new RulesError(at(at(lp(), i), "min"), "FUDGE.Error.Track.MinOrder", "thresholds must increase from the mildest level", { min: l.min });
       lastMin = l.min;
     }
   }
-  if (!levels.some((l) => l.boxes > 0)) throw new RulesError(lp, "FUDGE.Error.Track.NoBoxes", "at least one level needs a box");
-  const deadAt = o.deadAt === null || o.deadAt === undefined ? null : intAt(o, "deadAt", path, -100, 1000);
+  if (!levels.some((l) => l.boxes > 0)) throw new RulesError(lp(), "FUDGE.Error.Track.NoBoxes", "at least one level needs a box");
+  const deadAt = o.deadAt === null || o.deadAt === undefined ? null : intField(o.deadAt, path, "deadAt", -100, 1000);
   if (deadAt !== null && deadAt <= lastMin && !(levels.at(-1)!.effect === "dead" && levels.at(-1)!.min === deadAt))
     throw new RulesError(at(path, "deadAt"), "FUDGE.Error.Track.DeadAtOrder", "must be above every level's threshold");
-  const sg = o.safeguards === undefined ? {} : record(o.safeguards, at(path, "safeguards"));
-  const sp = path ? `${path}.safeguards` : "safeguards";
+  const sgIn = o.safeguards;
+  const sg = (sgIn === undefined ? {} : isRecord(sgIn) ? sgIn : record(sgIn, at(path, "safeguards"))) as { maxThreeLevels?: unknown; nearDeathNeedsIncapacitated?: unknown; fudgePointSaves?: unknown };
+  const label = typeof o.label === "string" ? o.label : strField(o.label, path, "label", "");
+  const scratchCap = typeof o.scratchCap === "boolean" ? o.scratchCap : boolField(o.scratchCap, path, "scratchCap", false);
+  const painShift = o.painShift === undefined ? 0 : intField(o.painShift, path, "painShift", -3, 3);
+  // Three booleans read in order; the path only when one is refused.
+  const sgBool = (v: unknown, key: string): boolean => (typeof v === "boolean" ? v : boolField(v, path ? `${path}.safeguards` : "safeguards", key, false));
   return {
     kind: "box",
-    label: strAt(o, "label", path, ""),
+    label,
     levels,
-    scratchCap: boolAt(o, "scratchCap", path, false),
-    painShift: o.painShift === undefined ? 0 : intAt(o, "painShift", path, -3, 3),
+    scratchCap,
+    painShift,
     safeguards: {
-      maxThreeLevels: boolAt(sg, "maxThreeLevels", sp, false),
-      nearDeathNeedsIncapacitated: boolAt(sg, "nearDeathNeedsIncapacitated", sp, false),
-      fudgePointSaves: boolAt(sg, "fudgePointSaves", sp, false),
+      maxThreeLevels: sgBool(sg.maxThreeLevels, "maxThreeLevels"),
+      nearDeathNeedsIncapacitated: sgBool(sg.nearDeathNeedsIncapacitated, "nearDeathNeedsIncapacitated"),
+      fudgePointSaves: sgBool(sg.fudgePointSaves, "fudgePointSaves"),
     },
     deadAt,
   };
@@ -474,11 +494,6 @@ function emptyMarks(config: BoxTrackConfig): Record<string, (BoxMark | null)[]> 
 
 function initial(config: BoxTrackConfig): BoxTrackState {
   return { marks: emptyMarks(config), stun: null, dead: false };
-}
-
-function hasLevel(config: BoxTrackConfig, key: string): boolean {
-  for (const l of config.levels) if (l.key === key) return true;
-  return false;
 }
 
 function parseMark(config: BoxTrackConfig, boxLevel: number, input: unknown, path: string): BoxMark | null {
@@ -497,37 +512,68 @@ function parseMark(config: BoxTrackConfig, boxLevel: number, input: unknown, pat
  * from `marks`, or fewer entries than boxes, reads as open boxes. Extra marked boxes are errors.
  */
 function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTrackState {
-  const o = record(input, path);
-  const mp = at(path, "marks");
-  const mIn = o.marks === undefined ? {} : record(o.marks, mp);
-  for (const k in mIn)
-    if (Object.hasOwn(mIn, k) && !hasLevel(config, k)) throw new RulesError(at(mp, k), "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(k)}`, { level: k });
-  const marks: Record<string, (BoxMark | null)[]> = {};
-  for (let li = 0; li < config.levels.length; li++) {
-    const l = config.levels[li];
+  const o = record(input, path) as { marks?: unknown; stun?: unknown; dead?: unknown };
+  // Paths are built only for an error (a chat card and a click parse a state every time).
+  const mp = (): string => at(path, "marks");
+  const marksIn = o.marks;
+  const mIn: Record<string, unknown> = marksIn === undefined ? NO_MARKS : isRecord(marksIn) ? marksIn : record(marksIn, mp());
+  const levels = config.levels;
+  // Marks usually list the levels in their order: each key's search starts after the last found.
+  let next = 0;
+  for (const k in mIn) {
+    let found = false;
+    for (let t = 0; t < levels.length; t++) {
+      const hit = levels[next].key === k;
+      next = next + 1 === levels.length ? 0 : next + 1;
+      if (hit) {
+        found = true;
+        break;
+      }
+    }
+    if (!found && Object.hasOwn(mIn, k)) throw new RulesError(at(mp(), k), "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(k)}`, { level: k });
+  }
+  const rows: (BoxMark | null)[][] = new Array(levels.length);
+  for (let li = 0; li < levels.length; li++) {
+    const l = levels[li];
     const given = mIn[l.key];
-    const arr = given === undefined ? [] : Array.isArray(given) ? given : array(given, at(mp, l.key));
+    const arr = given === undefined ? NO_BOXES : Array.isArray(given) ? given : array(given, at(mp(), l.key));
     const row: (BoxMark | null)[] = [];
-    for (let j = 0; j < Math.max(arr.length, l.boxes); j++) {
+    const n = arr.length > l.boxes ? arr.length : l.boxes;
+    for (let j = 0; j < n; j++) {
       const v = j < arr.length ? arr[j] : null;
       // An open box (null) needs no path; a mark is read with its own.
-      const m = v === null || v === undefined ? null : parseMark(config, li, v, at(at(mp, l.key), j));
+      const m = v === null || v === undefined ? null : parseMark(config, li, v, at(at(mp(), l.key), j));
       if (j >= l.boxes) {
-        if (m !== null) throw new RulesError(at(at(mp, l.key), j), "FUDGE.Error.Track.TooManyMarks", `level ${l.key} has only ${l.boxes} boxes`, { level: l.key, boxes: l.boxes });
+        if (m !== null) throw new RulesError(at(at(mp(), l.key), j), "FUDGE.Error.Track.TooManyMarks", `level ${l.key} has only ${l.boxes} boxes`, { level: l.key, boxes: l.boxes });
         continue;
       }
       row.push(m);
     }
-    marks[l.key] = row;
+    rows[li] = row;
   }
+  const marks = marksOf(levels, rows);
   let stun: BoxStun | null = null;
   if (o.stun !== null && o.stun !== undefined) {
     const sp = at(path, "stun");
     const s = record(o.stun, sp);
     stun = { effect: oneOfAt(s, "effect", sp, STUN_EFFECTS), rounds: optIntAt(s, "rounds", sp, 0, 0, 100) };
   }
-  return { marks, stun, dead: boolAt(o, "dead", path, false) };
+  return { marks, stun, dead: boolField(o.dead, path, "dead", false) };
 }
+const NO_MARKS: Record<string, unknown> = Object.freeze({});
+
+/**
+ * The marks record, level by level in the track's order. The five standard levels in their order
+ * (nearly every track) are one object literal: stores under keys known only at run time cost more.
+ */
+function marksOf(levels: BoxLevel[], rows: (BoxMark | null)[][]): Record<string, (BoxMark | null)[]> {
+  if (levels.length === 5 && levels[0].key === "scratch" && levels[1].key === "hurt" && levels[2].key === "veryHurt" && levels[3].key === "incapacitated" && levels[4].key === "nearDeath")
+    return { scratch: rows[0], hurt: rows[1], veryHurt: rows[2], incapacitated: rows[3], nearDeath: rows[4] };
+  const marks: Record<string, (BoxMark | null)[]> = {};
+  for (let li = 0; li < levels.length; li++) marks[levels[li].key] = rows[li];
+  return marks;
+}
+const NO_BOXES: readonly unknown[] = Object.freeze([]);
 
 function parseWound(config: BoxTrackConfig, input: unknown, path: string): BoxWound {
   const o = record(input, path);
