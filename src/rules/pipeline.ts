@@ -200,26 +200,64 @@ class NeedSlot {
  * Exact enumeration: calls `f` with a reader once per reachable combination of outcome classes,
  * with the combination's probability. Slots a rule never reads are never branched on. `paired`:
  * the first read of either of its two slots branches over their joint classes instead.
+ *
+ * A slot is discovered when `f` reads it unassigned (NeedSlot, thrown and caught): then `f` runs
+ * again once per class. The first slot `f` reads comes before any die is known, so it is the same
+ * on every path; it is guessed (the paired slots, else the first slot) and assigned up front,
+ * which saves the call that would only discover it. A wrong guess is seen at that first read,
+ * before anything is visited, and the enumeration goes on exactly as if it had not guessed: the
+ * same calls, visits and probability products, in the same order (tests/rules/enumeration-golden).
  */
 export function enumerateDice<T>(slots: DiceSlot[], f: (dice: DiceReader) => T, visit: (result: T, p: number) => void, paired: PairedOutcomes | null = null): void {
-  const byId = new Map(slots.map((s) => [s.id, s]));
-  const cache = new Map<string, DiceOutcome[]>();
+  const cache: Array<DiceOutcome[] | undefined> = [];
   const outcomesOf = (id: string): DiceOutcome[] => {
-    let o = cache.get(id);
-    if (!o) {
-      const s = byId.get(id);
-      if (!s) throw new RulesError(`dice.${id}`, "FUDGE.Error.UnknownDice", `no dice slot "${id}" in this pipeline`);
-      o = s.outcomes();
-      cache.set(id, o);
-    }
-    return o;
+    for (let i = 0; i < slots.length; i++) if (slots[i].id === id) return (cache[i] ??= slots[i].outcomes());
+    throw new RulesError(`dice.${id}`, "FUDGE.Error.UnknownDice", `no dice slot "${id}" in this pipeline`);
   };
   // The slots assigned so far, innermost last (depth-first: assigned on the way down, dropped on the way back).
   const ids: string[] = [];
   const values: number[][] = [];
+  let depth = 0;
+  // Set for the first call only: its first read must be a guessed slot.
+  let checkFirst = false;
+  let wrongGuess = false;
+  const guessA = paired ? paired.slots[0] : slots.length > 0 ? slots[0].id : "";
+  const guessB = paired ? paired.slots[1] : guessA;
   const reader: DiceReader = (id) => {
-    for (let i = ids.length - 1; i >= 0; i--) if (ids[i] === id) return values[i];
+    if (checkFirst) {
+      checkFirst = false;
+      if (id !== guessA && id !== guessB) {
+        wrongGuess = true;
+        throw new NeedSlot(id);
+      }
+    }
+    for (let i = depth - 1; i >= 0; i--) if (ids[i] === id) return values[i];
     throw new NeedSlot(id);
+  };
+  const isPaired = (id: string): boolean => paired !== null && (id === paired.slots[0] || id === paired.slots[1]);
+  /** Branches over the classes of slot `id` (or the paired slots' joint classes), from probability `p`. */
+  const branch = (id: string, p: number): void => {
+    const d = depth;
+    if (paired && isPaired(id)) {
+      for (const o of paired.outcomes) {
+        if (o.p === 0) continue;
+        ids[d] = paired.slots[0];
+        values[d] = o.dice[0];
+        ids[d + 1] = paired.slots[1];
+        values[d + 1] = o.dice[1];
+        depth = d + 2;
+        walk(p * o.p);
+      }
+    } else {
+      for (const o of outcomesOf(id)) {
+        if (o.p === 0) continue;
+        ids[d] = id;
+        values[d] = o.dice;
+        depth = d + 1;
+        walk(p * o.p);
+      }
+    }
+    depth = d;
   };
   const walk = (p: number): void => {
     let result: T;
@@ -227,28 +265,56 @@ export function enumerateDice<T>(slots: DiceSlot[], f: (dice: DiceReader) => T, 
       result = f(reader);
     } catch (e) {
       if (!(e instanceof NeedSlot)) throw e;
-      if (paired && (e.id === paired.slots[0] || e.id === paired.slots[1])) {
-        for (const o of paired.outcomes) {
-          if (o.p === 0) continue;
-          ids.push(paired.slots[0], paired.slots[1]);
-          values.push(o.dice[0], o.dice[1]);
-          walk(p * o.p);
-          ids.length -= 2;
-          values.length -= 2;
-        }
-        return;
-      }
-      for (const o of outcomesOf(e.id)) {
-        if (o.p === 0) continue;
-        ids.push(e.id);
-        values.push(o.dice);
-        walk(p * o.p);
-        ids.pop();
-        values.pop();
-      }
+      branch(e.id, p);
       return;
     }
     visit(result, p);
   };
-  walk(1);
+  if (guessA === "") return walk(1);
+  // The guessed first slot's classes, in the order branch() takes them.
+  const guessed: Array<{ dice: number[] | [number[], number[]]; p: number }> = paired ? paired.outcomes : outcomesOf(guessA);
+  const assignGuess = (dice: number[] | [number[], number[]]): void => {
+    if (paired) {
+      ids[0] = guessA;
+      values[0] = (dice as [number[], number[]])[0];
+      ids[1] = guessB;
+      values[1] = (dice as [number[], number[]])[1];
+      depth = 2;
+    } else {
+      ids[0] = guessA;
+      values[0] = dice as number[];
+      depth = 1;
+    }
+  };
+  let k = 0;
+  while (k < guessed.length && guessed[k].p === 0) k++;
+  if (k === guessed.length) return;
+  // The first call, with the first class assigned: its first read tells whether the guess was right.
+  const o = guessed[k];
+  assignGuess(o.dice);
+  checkFirst = true;
+  try {
+    const result = f(reader);
+    if (checkFirst) {
+      // f read no dice at all: one combination, certain.
+      checkFirst = false;
+      depth = 0;
+      return visit(result, 1);
+    }
+    visit(result, 1 * o.p);
+  } catch (e) {
+    checkFirst = false;
+    if (!(e instanceof NeedSlot)) throw e;
+    // A wrong guess: go on from what the first call without a guess would have found.
+    if (wrongGuess) return ((depth = 0), branch(e.id, 1));
+    branch(e.id, 1 * o.p);
+  }
+  // The rest of the guessed classes.
+  for (k++; k < guessed.length; k++) {
+    const q = guessed[k];
+    if (q.p === 0) continue;
+    assignGuess(q.dice);
+    walk(1 * q.p);
+  }
+  depth = 0;
 }

@@ -7,7 +7,7 @@ import { fudgeOutcomes, rollFudgeDice, seededRng } from "../../src/rules/dice";
 import { RulesError } from "../../src/rules/errors";
 import { duelForecast } from "../../src/rules/forecast";
 import { exactOdds, monteCarloOdds } from "../../src/rules/odds";
-import { enumerateDice, registerPipeline, resolveAttack, type AttackPipeline, type AttackRequest, type DiceSlot } from "../../src/rules/pipeline";
+import { enumerateDice, registerPipeline, resolveAttack, type AttackPipeline, type AttackRequest, type DiceSlot, type PairedOutcomes } from "../../src/rules/pipeline";
 import { registerTrackKind, type Track, type TrackKind, type TrackStatus } from "../../src/rules/track";
 import { int, record } from "../../src/rules/validate";
 
@@ -82,6 +82,41 @@ describe("exact enumeration", () => {
     let leaves = 0;
     enumerateDice([slot("a"), slot("b")], (d) => (d("a")[0] > 0 ? d("b")[0] : 0), () => leaves++);
     expect(leaves).toBe(2 + 3); // a ∈ {−1,0} stop; a = +1 branches on b
+  });
+  // enumerateDice guesses the first slot read (the first slot, or the paired slots): a rule that
+  // reads another first, or none, must be enumerated exactly as without the guess.
+  const leavesOf = (slots: DiceSlot[], f: (d: (id: string) => number[]) => number, paired: PairedOutcomes | null = null) => {
+    const out: Array<[number, number]> = [];
+    enumerateDice(slots, f, (r, p) => out.push([r, p]), paired);
+    return out;
+  };
+  it("a rule whose first read is not the first slot: the same leaves, order and probabilities", () => {
+    const third = 1 / 3;
+    // b is read first: b = −1 stops; otherwise a is read.
+    expect(leavesOf([slot("a"), slot("b")], (d) => (d("b")[0] < 0 ? -10 : 10 * d("b")[0] + d("a")[0]))).toEqual([
+      [-10, third],
+      [-1, third * third],
+      [0, third * third],
+      [1, third * third],
+      [9, third * third],
+      [10, third * third],
+      [11, third * third],
+    ]);
+  });
+  it("a rule that reads no dice: one leaf, certain", () => {
+    expect(leavesOf([slot("a"), slot("b")], () => 7)).toEqual([[7, 1]]);
+    expect(leavesOf([slot("a"), slot("b")], () => 7, { slots: ["a", "b"], outcomes: [{ dice: [[1], [0]], p: 0.5 }, { dice: [[0], [0]], p: 0.5 }] })).toEqual([[7, 1]]);
+  });
+  it("paired slots read after another slot: the other slot branches first", () => {
+    const paired: PairedOutcomes = { slots: ["a", "b"], outcomes: [{ dice: [[1], [0]], p: 0.25 }, { dice: [[0], [0]], p: 0.75 }] };
+    const c = { ...slot("a"), id: "c" };
+    expect(leavesOf([slot("a"), slot("b"), c], (d) => (d("c")[0] === 0 ? 100 : 10 * d("c")[0] + d("a")[0] - d("b")[0]), paired)).toEqual([
+      [-9, (1 / 3) * 0.25],
+      [-10, (1 / 3) * 0.75],
+      [100, 1 / 3],
+      [11, (1 / 3) * 0.25],
+      [10, (1 / 3) * 0.75],
+    ]);
   });
 });
 
