@@ -140,8 +140,13 @@ function differenceSlot(): DiceSlot {
       if (e) e.p += a.p * d.p;
       else byDiff.set(k, { dice: [...a.dice, ...d.dice], p: a.p * d.p });
     }
-  return { id: "pair", formula: "8dF", labelKey: "", roll: () => [], outcomes: () => [...byDiff.values()] };
+  const outcomes = [...byDiff.values()];
+  // Each class's two rolls, split once (frozen: resolutions may keep them), not sliced per read.
+  for (const o of outcomes) PAIR_HALVES.set(o.dice, [Object.freeze(o.dice.slice(0, 4)) as number[], Object.freeze(o.dice.slice(4, 8)) as number[]]);
+  return { id: "pair", formula: "8dF", labelKey: "", roll: () => [], outcomes: () => outcomes };
 }
+/** The attack and defence halves of each class of the difference slot. */
+const PAIR_HALVES = new Map<number[], [number[], number[]]>();
 let differenceSlotMemo: DiceSlot | null = null;
 
 /** Enumerates one step: `first` attacks `second` (opposed: the loser of the roll is wounded). */
@@ -149,21 +154,21 @@ function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackReq
   const opposed = p.exchange === "opposed";
   let slotsFS = p.slots(reqFS);
   if (byDifference) slotsFS = [(differenceSlotMemo ??= differenceSlot()), ...slotsFS.filter((s) => s.id !== "attack" && s.id !== "defense")];
-  const counter: DiceSlot[] = opposed ? p.slots(reqSF).filter((s) => !byDifference || (s.id !== "attack" && s.id !== "defense")).map((s) => ({ ...s, id: `counter:${s.id}` })) : [];
+  const counter: DiceSlot[] = opposed ? p.slots(reqSF).filter((s) => !byDifference || (s.id !== "attack" && s.id !== "defense")).map((s) => ({ ...s, id: counterId(s.id) })) : [];
   // A running stun wears off by rounds (Fudge §4.62: one round Stunned, two Very Stunned); an
   // opposed exchange is one round, so both tracks take the round's end before its wound.
   const fStunned = opposed && stunnedNow(fStatus);
   const sStunned = opposed && stunnedNow(sStatus);
   const tick = fStunned || sStunned;
-  const pair = (dice: DiceReader, id: string): number[] => {
-    const d = dice("pair");
-    return id === "attack" ? d.slice(0, 4) : d.slice(4, 8);
-  };
+  // The readers of one leaf, made once per step: `dice` is the enumeration's reader (the same object for every leaf).
+  let dice: DiceReader = () => [];
+  const pair = (id: string): number[] => PAIR_HALVES.get(dice("pair"))![id === "attack" ? 0 : 1];
+  const direct: DiceReader = byDifference ? (id) => (id === "attack" || id === "defense" ? pair(id) : dice(id)) : (id) => dice(id);
+  // The other side's view of the same two 4dF (Fudge §4.3).
+  const swapped: DiceReader = (id) => (id === "attack" ? direct("defense") : id === "defense" ? direct("attack") : dice(counterId(id)));
   const merged = new Map<number, Step>();
-  enumerateDice([...slotsFS, ...counter], (dice: DiceReader) => {
-    const direct: DiceReader = byDifference ? (id) => (id === "attack" || id === "defense" ? pair(dice, id) : dice(id)) : dice;
-    // The other side's view of the same two 4dF (Fudge §4.3).
-    const swapped: DiceReader = (id) => (id === "attack" ? direct("defense") : id === "defense" ? direct("attack") : dice(`counter:${id}`));
+  enumerateDice([...slotsFS, ...counter], (reader: DiceReader) => {
+    dice = reader;
     let r1: AttackResolution | null = null;
     let r2: AttackResolution | null = null;
     if (!fStunned) {
@@ -184,6 +189,14 @@ function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackReq
   });
   return [...merged.values()];
 }
+
+/** `counter:<slot>`, the other side's slots in an opposed step, built once per slot id. */
+const COUNTER_IDS = new Map<string, string>();
+const counterId = (id: string): string => {
+  let c = COUNTER_IDS.get(id);
+  if (c === undefined) COUNTER_IDS.set(id, (c = `counter:${id}`));
+  return c;
+};
 
 export interface DuelOptions {
   maxStates?: number;
