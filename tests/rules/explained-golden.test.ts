@@ -8,8 +8,6 @@
  * must leave every digest unchanged. Regenerate only for a deliberate change of an explanation:
  * `UPDATE_GOLDEN=1 npx vitest run tests/rules/explained-golden.test.ts`.
  */
-import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
@@ -17,6 +15,7 @@ import { seededRng } from "../../src/rules/dice";
 import { RulesError } from "../../src/rules/errors";
 import { pipelineFor, rollingDice } from "../../src/rules/pipeline";
 import type { Track } from "../../src/rules/track";
+import { expectGoldenDigests } from "./golden-digests";
 import { fighter, fudgeOptions, fudgeRequest, fudgeSituation } from "./fudge-arbitraries";
 import "../../src/rules/presets";
 
@@ -34,7 +33,6 @@ function cardJson(input: Record<string, unknown>, seed: number): string {
   }
 }
 
-const digest = (json: string): string => createHash("sha256").update(json).digest("hex").slice(0, 16);
 
 /** A request's defender (and, swapped, attacker) after `n` earlier exchanges, so penalties, stuns and overflow show. */
 function woundedBy(input: Record<string, unknown>, n: number, seed: number): Record<string, unknown> {
@@ -81,13 +79,7 @@ function cases(): Array<{ label: string; json: string }> {
 describe("golden explanations of the unprepared explained resolution", () => {
   it("every case's resolution is byte for byte the recorded one", () => {
     const got = cases();
-    const digests = got.map((c) => digest(c.json));
-    if (process.env.UPDATE_GOLDEN === "1") writeFileSync(FIXTURE, `${JSON.stringify({ cases: digests.length, digests }, null, 0)}\n`);
-    const want = JSON.parse(readFileSync(FIXTURE, "utf8")) as { cases: number; digests: string[] };
-    expect(digests.length).toBe(want.cases);
-    const bad = digests.findIndex((x, i) => x !== want.digests[i]);
-    // On a mismatch, the case and its JSON now (compare with the same case on the commit before).
-    expect(bad === -1 ? "all equal" : `${got[bad].label}: ${got[bad].json}`).toBe("all equal");
+    expectGoldenDigests(FIXTURE, got.map((c) => ({ label: c.label, text: c.json })));
     // The cases cover what they claim: wounds on the track, refusals, and several outcomes.
     const outcomes = new Set(got.map((c) => (JSON.parse(c.json) as { outcome?: string; error?: string }).outcome ?? "error"));
     expect([...outcomes].sort()).toEqual(expect.arrayContaining(["error", "miss", "noDamage", "standoff", "wound", "gmJudgement"]));
