@@ -147,15 +147,6 @@ describe("Volt duel forecast, method product: exact", () => {
       expect(Math.abs(f.expectedExchanges! - g.expectedExchanges!)).toBeLessThan(1e-3);
     }
   });
-  it("a duel nobody can win is a stalemate", () => {
-    const plate = { coverage: 20, protection: [0, 20] };
-    const hitsNothing = { preset: "volt", a: { ...side("A", { damage: 0 }), armor: plate }, b: { ...side("B", { damage: 0 }), armor: plate } };
-    const nobodyHits = { preset: "volt", a: side("A", { attack: 3 }), b: side("B", { attack: 3 }) };
-    for (const duel of [hitsNothing, nobodyHits]) {
-      const f = duelForecast({ ...duel, method: "product" });
-      expect([f.aOut, f.bOut, f.stalemate, f.expectedExchanges, f.exact]).toEqual([0, 0, 1, null, true]);
-    }
-  });
   it("a side that cannot hurt the other any more loses for sure (the one-sided reduction)", () => {
     // B cannot beat Guard 20 at all: A wins every duel, after several wounds (Damage 8).
     const duel = { preset: "volt", a: side("A", { guard: 20, damage: 8, tough: -6 }), b: side("B") };
