@@ -567,14 +567,15 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   const absorbed: Array<"a" | "b" | null> = [];
   const eTo: number[][] = [];
   const eP: number[][] = [];
-  // Node index by a's state, then by (b's state, turn): small integer keys.
-  const index: Array<Map<number, number>> = [];
+  // Node index by a's state, then by (b's state, turn): small integer keys, so plain arrays (a
+  // Map per row cost more than the rest of the lookup).
+  const index: number[][] = [];
   const outNodes = { a: -1, b: -1 };
   const nodeOf = (a: number, b: number, turn: "a" | "b"): number => {
     const ab = sides.a.out[a] ? "a" : sides.b.out[b] ? "b" : null;
-    const byB = ab ? null : (index[a] ??= new Map());
+    const byB = ab ? null : (index[a] ??= []);
     const key = b * 2 + (turn === "a" ? 0 : 1);
-    let i = ab ? outNodes[ab] : byB!.get(key);
+    let i = ab ? outNodes[ab] : byB![key];
     if (i === undefined || i < 0) {
       if (nodeA.length >= maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
       i = nodeA.length;
@@ -585,12 +586,13 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
       eTo.push(NO_EDGES);
       eP.push(NO_EDGES);
       if (ab) outNodes[ab] = i;
-      else byB!.set(key, i);
+      else byB![key] = i;
     }
     return i;
   };
   /** A node's successors and their probabilities (computed once). */
   const expand = (i: number): void => {
+    if (plainOpposed) return expandOpposed(i);
     const to: number[] = [];
     const pr: number[] = [];
     moves(nodeA[i], nodeB[i], nodeTurn[i], (a2, b2, next, q) => {
@@ -602,6 +604,36 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
         pr.push(q);
       }
     });
+    eTo[i] = to;
+    eP[i] = pr;
+  };
+  // Opposed presets without Guts (Fudge, FATE): every node is one round with the same side to
+  // roll first, and each step's outcome is one state per side (no Guts check spreads it), so
+  // `moves`, general enough for Miniatures turns, is skipped for this direct loop (the same sums
+  // in the same order: the same bits).
+  const plainOpposed = !alternating && !gutsChecks;
+  const expandOpposed = (i: number): void => {
+    const X = nodeTurn[i];
+    const aRolls = X === "a";
+    const sx = aRolls ? sides.a : sides.b;
+    const sy = aRolls ? sides.b : sides.a;
+    const x = aRolls ? nodeA[i] : nodeB[i];
+    const y = aRolls ? nodeB[i] : nodeA[i];
+    const steps = attackSteps(X, x, y, false);
+    const to: number[] = [];
+    const pr: number[] = [];
+    for (let k = 0; k < steps.length; k++) {
+      const s = steps[k];
+      const x2 = applyTo(sx, x, s.x) as number;
+      const y2 = applyTo(sy, y, s.y) as number;
+      const j = aRolls ? nodeOf(x2, y2, X) : nodeOf(y2, x2, X);
+      const at = to.indexOf(j);
+      if (at >= 0) pr[at] += s.p;
+      else {
+        to.push(j);
+        pr.push(s.p);
+      }
+    }
     eTo[i] = to;
     eP[i] = pr;
   };
@@ -642,11 +674,18 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     if (absorbed[i] === "a") pA[i] = 1;
     if (absorbed[i] === "b") pB[i] = 1;
   }
-  for (const comp of tarjan(N, eTo)) {
-    if (comp.length === 1 && absorbed[comp[0]]) continue;
+  const { order, start: compStart, count: comps } = tarjan(N, eTo);
+  for (let c = 0; c < comps; c++) {
+    const size = compStart[c + 1] - compStart[c];
+    const v = order[compStart[c]];
+    if (size === 1) {
+      // Most components are one state (wounds only add up; a miss is a self-loop): no array for it.
+      if (!absorbed[v]) solveOne(v, eTo, eP, pA, pB, eSteps, stuck);
+      continue;
+    }
     checkTime();
-    if (comp.length > FORECAST_BUDGET.maxComponent) throw overBudget("maxStates", `a cycle of ${comp.length} states`);
-    solveComponent(comp, eTo, eP, pA, pB, eSteps, stuck);
+    if (size > FORECAST_BUDGET.maxComponent) throw overBudget("maxStates", `a cycle of ${size} states`);
+    solveComponent(Array.from(order.subarray(compStart[c], compStart[c + 1])), eTo, eP, pA, pB, eSteps, stuck);
   }
   const stalemate = stuck[start];
   const exchanges = stalemate > 1e-12 ? null : alternating ? eSteps[start] / 2 : eSteps[start];
@@ -1077,50 +1116,96 @@ function voltProgress(t: Track): number {
   return n;
 }
 
-/** Tarjan's strongly connected components, iterative; components come out in reverse topological order. */
-function tarjan(n: number, succ: number[][]): number[][] {
+/**
+ * Tarjan's strongly connected components, iterative, on typed arrays (it runs on every chain
+ * forecast; arrays per node and per component were a visible share of a sub-millisecond one).
+ * The components come out in reverse topological order as ranges of one array:
+ * component c is `order[start[c] .. start[c + 1])`.
+ */
+function tarjan(n: number, succ: number[][]): { order: Int32Array; start: Int32Array; count: number } {
   const idx = new Int32Array(n).fill(-1);
   const low = new Int32Array(n);
   const onStack = new Uint8Array(n);
-  const stack: number[] = [];
-  const comps: number[][] = [];
+  const stack = new Int32Array(n);
+  let sp = 0;
+  // The depth-first path: a node and the position of the next successor to look at.
+  const workNode = new Int32Array(n);
+  const workEdge = new Int32Array(n);
+  const order = new Int32Array(n);
+  const start = new Int32Array(n + 1);
+  let placed = 0;
+  let count = 0;
   let counter = 0;
   for (let root = 0; root < n; root++) {
     if (idx[root] !== -1) continue;
-    const work: Array<[number, number]> = [[root, 0]];
+    let wp = 0;
+    workNode[0] = root;
+    workEdge[0] = 0;
     idx[root] = low[root] = counter++;
-    stack.push(root);
+    stack[sp++] = root;
     onStack[root] = 1;
-    while (work.length) {
-      const top = work[work.length - 1];
-      const [v, k] = top;
+    while (wp >= 0) {
+      const v = workNode[wp];
       const s = succ[v];
+      const k = workEdge[wp];
       if (k < s.length) {
-        top[1]++;
+        workEdge[wp] = k + 1;
         const w = s[k];
         if (idx[w] === -1) {
           idx[w] = low[w] = counter++;
-          stack.push(w);
+          stack[sp++] = w;
           onStack[w] = 1;
-          work.push([w, 0]);
-        } else if (onStack[w]) low[v] = Math.min(low[v], idx[w]);
+          wp++;
+          workNode[wp] = w;
+          workEdge[wp] = 0;
+        } else if (onStack[w] && idx[w] < low[v]) low[v] = idx[w];
       } else {
-        work.pop();
-        if (work.length) low[work[work.length - 1][0]] = Math.min(low[work[work.length - 1][0]], low[v]);
+        wp--;
+        if (wp >= 0 && low[v] < low[workNode[wp]]) low[workNode[wp]] = low[v];
         if (low[v] === idx[v]) {
-          const comp: number[] = [];
+          start[count++] = placed;
           let w: number;
           do {
-            w = stack.pop()!;
+            w = stack[--sp];
             onStack[w] = 0;
-            comp.push(w);
+            order[placed++] = w;
           } while (w !== v);
-          comps.push(comp);
         }
       }
     }
   }
-  return comps;
+  start[count] = placed;
+  return { order, start, count };
+}
+
+/** One state, perhaps with a self-loop (a miss): x = (Σ others + c) / (1 − p_self). */
+function solveOne(v: number, eTo: number[][], eP: number[][], pA: Float64Array, pB: Float64Array, eSteps: Float64Array, stuck: Float64Array): void {
+  let self = 0;
+  let a = 0;
+  let b = 0;
+  let e = 1;
+  let st = 0;
+  for (let k = 0; k < eTo[v].length; k++) {
+    const w = eTo[v][k];
+    const p = eP[v][k];
+    if (w === v) self += p;
+    else {
+      a += p * pA[w];
+      b += p * pB[w];
+      e += p * eSteps[w];
+      st += p * stuck[w];
+    }
+  }
+  if (self >= 1 - 1e-15) {
+    stuck[v] = 1;
+    eSteps[v] = Infinity;
+    return;
+  }
+  const k = 1 / (1 - self);
+  pA[v] = a * k;
+  pB[v] = b * k;
+  eSteps[v] = e * k;
+  stuck[v] = st * k;
 }
 
 /**
@@ -1137,37 +1222,7 @@ function solveComponent(
   stuck: Float64Array,
 ): void {
   const m = comp.length;
-  if (m === 1) {
-    // One state, perhaps with a self-loop (a miss): x = (Σ others + c) / (1 − p_self).
-    const v = comp[0];
-    let self = 0;
-    let a = 0;
-    let b = 0;
-    let e = 1;
-    let st = 0;
-    for (let k = 0; k < eTo[v].length; k++) {
-      const w = eTo[v][k];
-      const p = eP[v][k];
-      if (w === v) self += p;
-      else {
-        a += p * pA[w];
-        b += p * pB[w];
-        e += p * eSteps[w];
-        st += p * stuck[w];
-      }
-    }
-    if (self >= 1 - 1e-15) {
-      stuck[v] = 1;
-      eSteps[v] = Infinity;
-      return;
-    }
-    const k = 1 / (1 - self);
-    pA[v] = a * k;
-    pB[v] = b * k;
-    eSteps[v] = e * k;
-    stuck[v] = st * k;
-    return;
-  }
+  if (m === 1) return solveOne(comp[0], eTo, eP, pA, pB, eSteps, stuck);
   const local = new Map<number, number>();
   comp.forEach((v, i) => local.set(v, i));
   // (I − Q) x = b, four right-hand sides: pA, pB, steps, stuck.
