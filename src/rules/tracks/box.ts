@@ -29,7 +29,10 @@ export const woundLabel = (key: string): string => `FUDGE.Wound.${key}`;
 
 /** A level's name in steps and labels: a custom level's own label, else its i18n key (FUDGE.Wound.*). */
 export function levelName(config: BoxTrackConfig, key: string): string {
-  return config.levels.find((l) => l.key === key)?.label ?? woundLabel(key);
+  // A loop, not find(): every explained wound and status names levels (the forecast applies hundreds).
+  const levels = config.levels;
+  for (let i = 0; i < levels.length; i++) if (levels[i].key === key) return levels[i].label ?? woundLabel(key);
+  return woundLabel(key);
 }
 
 export type BoxEffect = "none" | "penalty" | "cannotAct" | "dying" | "dead" | "out";
@@ -245,8 +248,8 @@ export function boxTrackConfig(
 
 /** Index of a level key; "dead" without a Dead level is one past the last level. Throws on unknown. */
 export function levelIndex(config: BoxTrackConfig, key: string, path = "level"): number {
-  const i = config.levels.findIndex((l) => l.key === key);
-  if (i >= 0) return i;
+  const levels = config.levels;
+  for (let i = 0; i < levels.length; i++) if (levels[i].key === key) return i;
   if (key === "dead") return config.levels.length;
   throw new RulesError(path, "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(key)} (known: ${config.levels.map((l) => l.key).join(", ")}, dead)`, {
     level: String(key),
@@ -276,14 +279,16 @@ export function shiftLevel(config: BoxTrackConfig, key: string | null, by: numbe
 
 /** Index of the last level with a numeric penalty (effect none/penalty): Very Hurt in Fudge. */
 function lastNumericIndex(config: BoxTrackConfig): number {
-  let k = -1;
-  config.levels.forEach((l, i) => {
-    if (l.effect === "none" || l.effect === "penalty") k = i;
-  });
-  return k;
+  const levels = config.levels;
+  for (let i = levels.length - 1; i >= 0; i--) if (levels[i].effect === "none" || levels[i].effect === "penalty") return i;
+  return -1;
 }
 
-const firstIndexOf = (config: BoxTrackConfig, effect: BoxEffect): number => config.levels.findIndex((l) => l.effect === effect);
+function firstIndexOf(config: BoxTrackConfig, effect: BoxEffect): number {
+  const levels = config.levels;
+  for (let i = 0; i < levels.length; i++) if (levels[i].effect === effect) return i;
+  return -1;
+}
 
 /** Index of the first level that is a wound level for healing (Scratch is not a level, §2.5). */
 function firstWoundIndex(config: BoxTrackConfig): number {
@@ -614,9 +619,9 @@ function parseHealing(config: BoxTrackConfig, input: unknown, path: string): Box
 
 function cloneMarks(marks: Record<string, (BoxMark | null)[]>): Record<string, (BoxMark | null)[]> {
   const m: Record<string, (BoxMark | null)[]> = {};
-  // for…in visits the own keys in Object.keys order (marks is a plain record).
-  for (const k in marks) {
-    if (!Object.hasOwn(marks, k)) continue;
+  const keys = Object.keys(marks);
+  for (let j = 0; j < keys.length; j++) {
+    const k = keys[j];
     const row = marks[k];
     const copy: (BoxMark | null)[] = new Array(row.length);
     for (let i = 0; i < row.length; i++) {
@@ -628,38 +633,61 @@ function cloneMarks(marks: Record<string, (BoxMark | null)[]>): Record<string, (
   return m;
 }
 
+// The lookups below are plain loops, not some()/find() with closures: every status and every
+// applied wound runs them, and the duel forecast applies hundreds of wounds per call.
+
 /** Highest level index holding a mark (−1 none); `withStun` counts stun marks too. */
 function highestMarked(config: BoxTrackConfig, marks: Record<string, (BoxMark | null)[]>, withStun: boolean): number {
-  for (let i = config.levels.length - 1; i >= 0; i--)
-    if (marks[config.levels[i].key].some((m) => m !== null && (withStun || !m.stun))) return i;
+  const levels = config.levels;
+  for (let i = levels.length - 1; i >= 0; i--) {
+    const row = marks[levels[i].key];
+    for (let j = 0; j < row.length; j++) {
+      const m = row[j];
+      if (m != null && (withStun || !m.stun)) return i;
+    }
+  }
   return -1;
 }
 
 /** First level index in [from, to] with an open box; −1 when none. */
 function firstOpen(config: BoxTrackConfig, marks: Record<string, (BoxMark | null)[]>, from: number, to: number): number {
-  for (let i = Math.max(0, from); i <= Math.min(to, config.levels.length - 1); i++) if (marks[config.levels[i].key].some((m) => m === null)) return i;
+  const levels = config.levels;
+  for (let i = Math.max(0, from); i <= Math.min(to, levels.length - 1); i++) {
+    const row = marks[levels[i].key];
+    for (let j = 0; j < row.length; j++) if (row[j] === null) return i;
+  }
   return -1;
 }
 
 function isDead(config: BoxTrackConfig, state: BoxTrackState): boolean {
-  return state.dead || config.levels.some((l) => l.effect === "dead" && state.marks[l.key].some((m) => m !== null && !m.stun));
+  if (state.dead) return true;
+  const levels = config.levels;
+  for (let i = 0; i < levels.length; i++) {
+    if (levels[i].effect !== "dead") continue;
+    const row = state.marks[levels[i].key];
+    for (let j = 0; j < row.length; j++) {
+      const m = row[j];
+      if (m != null && !m.stun) return true;
+    }
+  }
+  return false;
 }
 
 function status(config: BoxTrackConfig, state: BoxTrackState): TrackStatus {
   const steps: Step[] = [];
-  const eff = effectivePenalties(config);
   const h = highestMarked(config, state.marks, false);
   let penalty = 0;
   let condition: Condition = "able";
   let levelKey: string | null = null;
   if (h >= 0) {
     const l = config.levels[h];
-    penalty = eff[h];
+    // Without a pain threshold shift each level's penalty is its own (no array of them to build).
+    penalty = config.painShift === 0 ? l.penalty : effectivePenalties(config)[h];
     condition = EFFECT_CONDITION[l.effect];
     levelKey = l.key;
     // Fudge §4.57: only the highest marked level's penalty counts; they do not add up.
     steps.push(step("FUDGE.Step.Box.Highest", BOX_RULE, penalty, { level: levelName(config, l.key), penalty: signed(penalty) }));
-    if (config.painShift !== 0 && eff[h] !== l.penalty)
+    if (config.painShift !== 0 && penalty !== l.penalty)
       steps.push(
         step(config.painShift < 0 ? "FUDGE.Step.Box.HighPain" : "FUDGE.Step.Box.LowPain", "Fudge §4.51", penalty, {
           from: signed(l.penalty),
@@ -747,6 +775,14 @@ function applyStun(config: BoxTrackConfig, state: BoxTrackState, r: number, step
   return result(config, next, steps);
 }
 
+/** A wound a safeguard absorbs whole (Fudge §4.64): the track stays as it was. */
+function absorbedBySafeguard(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound, steps: Step[], key: string): ApplyResult<BoxTrackState> {
+  steps.push(step(key, "Fudge §4.64", undefined, { level: levelName(config, wound.level) }));
+  return result(config, state, steps);
+}
+
+// Apply runs for every wound a card places and hundreds of times per duel forecast: its
+// conditions are written inline rather than as closures made per call.
 function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound): ApplyResult<BoxTrackState> {
   const steps: Step[] = [];
   const n = config.levels.length;
@@ -778,23 +814,18 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound): A
   let real = r;
   const deadIdx = firstIndexOf(config, "dead");
   const lastAlive = (deadIdx < 0 ? n : deadIdx) - 1;
-  const landing = (): number => (L < 0 ? n : L);
-  const deadly = (): boolean => L < 0 || config.levels[L].effect === "dead";
+  // (L < 0: no open box at the wound's level or above — the wound lands past the last level.)
   // Read by the safeguards only (Fudge §4.64): the worst marked level before this blow.
   const c = config.safeguards.maxThreeLevels || config.safeguards.nearDeathNeedsIncapacitated ? highestMarked(config, state.marks, true) : -1;
-  const absorbed = (key: string): ApplyResult<BoxTrackState> => {
-    steps.push(step(key, "Fudge §4.64", undefined, { level: levelName(config, wound.level) }));
-    return result(config, state, steps);
-  };
 
   // Fudge §4.64 safeguard: at most three wound levels from one blow.
   if (config.safeguards.maxThreeLevels) {
     // Dead counts as the level after the last living one: Hurt + 3 = Near Death, never Dead.
     const cap = c + 3;
-    if (landing() > cap) {
+    if ((L < 0 ? n : L) > cap) {
       const from = Math.min(r, cap);
       const j = firstOpen(config, state.marks, from, Math.min(cap, lastAlive));
-      if (j < 0) return absorbed("FUDGE.Step.Box.Safeguard.MaxThreeAbsorbed");
+      if (j < 0) return absorbedBySafeguard(config, state, wound, steps, "FUDGE.Step.Box.Safeguard.MaxThreeAbsorbed");
       L = j;
       real = from;
       steps.push(step("FUDGE.Step.Box.Safeguard.MaxThree", "Fudge §4.64", undefined, { level: levelName(config, wound.level), to: levelName(config, config.levels[j].key) }));
@@ -802,28 +833,28 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound): A
   }
   // Fudge §4.64 safeguard: nobody becomes Near Death unless they began the round Incapacitated.
   const nd = firstIndexOf(config, "dying");
-  if (config.safeguards.nearDeathNeedsIncapacitated && !wound.beganRoundIncapacitated && nd > 0 && c < nd && landing() >= nd) {
+  if (config.safeguards.nearDeathNeedsIncapacitated && !wound.beganRoundIncapacitated && nd > 0 && c < nd && (L < 0 ? n : L) >= nd) {
     const from = Math.min(real, nd - 1);
     const j = firstOpen(config, state.marks, from, nd - 1);
-    if (j < 0) return absorbed("FUDGE.Step.Box.Safeguard.NearDeathAbsorbed");
+    if (j < 0) return absorbedBySafeguard(config, state, wound, steps, "FUDGE.Step.Box.Safeguard.NearDeathAbsorbed");
     L = j;
     real = from;
     steps.push(step("FUDGE.Step.Box.Safeguard.NearDeath", "Fudge §4.64", undefined, { level: levelName(config, wound.level), to: levelName(config, config.levels[j].key) }));
   }
   // Fudge §4.64 safeguard: a Fudge Point turns a deadly wound into a serious one: Near Death if
   // that box is open, else the worst open level that stops action (Incapacitated).
-  if (deadly() && config.safeguards.fudgePointSaves && wound.spendFudgePoint) {
+  if ((L < 0 || config.levels[L].effect === "dead") && config.safeguards.fudgePointSaves && wound.spendFudgePoint) {
     let j = -1;
     if (nd >= 0 && firstOpen(config, state.marks, nd, nd) === nd) j = nd;
     const firstStop = config.levels.findIndex((l) => EFFECT_RANK[l.effect] >= EFFECT_RANK.cannotAct);
     for (let i = lastAlive; j < 0 && firstStop >= 0 && i >= firstStop; i--) if (firstOpen(config, state.marks, i, i) === i) j = i;
-    if (j < 0) return absorbed("FUDGE.Step.Box.Safeguard.FudgePointAbsorbed");
+    if (j < 0) return absorbedBySafeguard(config, state, wound, steps, "FUDGE.Step.Box.Safeguard.FudgePointAbsorbed");
     L = j;
     real = j;
     steps.push(step("FUDGE.Step.Box.Safeguard.FudgePoint", "Fudge §4.64", undefined, { level: levelName(config, wound.level), to: levelName(config, config.levels[j].key) }));
   }
 
-  if (deadly()) {
+  if (L < 0 || config.levels[L].effect === "dead") {
     // Fudge §4.57: no open box at the wound's level or above → dead (Miniatures: the Dead box).
     let next: BoxTrackState = { ...state, marks: cloneMarks(state.marks), dead: true };
     if (L >= 0) {
