@@ -66,20 +66,19 @@ interface What {
   clearOwed: boolean;
 }
 
-/** The intern key of a What: JSON, with a shortcut for the common plain `{level}` wound. */
+/** The level of a What that is one plain `{level}` wound and nothing else (the common case), else null. */
+function plainLevel(w: What): string | null {
+  if (w.heal !== null || w.clearOwed || w.wounds === null || w.wounds.length !== 1) return null;
+  const x = w.wounds[0] as Record<string, unknown>;
+  if (typeof x !== "object" || x === null || typeof x.level !== "string") return null;
+  let n = 0;
+  for (const _ in x) n++;
+  return n === 1 ? x.level : null;
+}
+
+/** The intern key of any other What: JSON ("" for nothing at all). */
 function whatKey(w: What): string {
-  if (w.heal === null && !w.clearOwed) {
-    if (w.wounds === null) return "";
-    if (w.wounds.length === 1) {
-      const x = w.wounds[0] as Record<string, unknown>;
-      if (typeof x === "object" && x !== null && typeof x.level === "string") {
-        let n = 0;
-        for (const _ in x) n++;
-        if (n === 1) return `L:${x.level}`;
-      }
-    }
-  }
-  return JSON.stringify(w);
+  return w.heal === null && !w.clearOwed && w.wounds === null ? "" : JSON.stringify(w);
 }
 
 /** One outcome of a step, with the interned `What` ids for the attacker's and the defender's side. */
@@ -106,13 +105,16 @@ function withSides<R extends AttackRequest>(p: AttackPipeline<R>, req: R, attack
 }
 
 function followHeal(r: AttackResolution | null, side: "attacker" | "defender"): unknown {
-  const f = r?.followUps.find((x) => x.target === side && typeof x.params.healing === "string");
+  // Nearly every resolution has no follow-up: no search (and no closure) for those.
+  if (r === null || r.followUps.length === 0) return null;
+  const f = r.followUps.find((x) => x.target === side && typeof x.params.healing === "string");
   return f ? { type: String(f.params.healing) } : null;
 }
 
 /** The wounds a resolution deals to its defender, in order: the blow, then a Miniatures crash (Miniatures: Wounds). */
 function woundsOf(r: AttackResolution | null): unknown[] | null {
   if (!r || r.wound === null || r.wound === undefined) return null;
+  if (r.followUps.length === 0) return [r.wound];
   const crash = r.followUps.find((x) => x.type === "crashWound" && x.target === "defender");
   return crash ? [r.wound, { level: crash.params.level }] : [r.wound];
 }
@@ -245,9 +247,11 @@ class Side {
   readonly ids = new Map<string, number>();
   readonly tracks: Track[] = [];
   readonly minds: Array<GutsMind | null> = [];
-  /** Status signature id (what an attack by or on this state reads), and the exact state's id. */
+  /** Status signature id (what an attack by or on this state reads), and the exact state's id (kept only when `keepExact`). */
   readonly sig: number[] = [];
   readonly exact: number[] = [];
+  /** Miniatures: a flying defender's steps are keyed by its exact state (its crash depends on its boxes); no other forecast reads `exact`. */
+  keepExact = false;
   readonly out: boolean[] = [];
   readonly canAct: boolean[] = [];
   /** The track's status of each state id. */
@@ -284,7 +288,7 @@ class Side {
       this.tracks.push(t);
       this.minds.push(m);
       this.sig.push(sigId(this.sigs, `${this.sigOf(s)}|${m ? m.state.effect : ""}`));
-      this.exact.push(sigId(this.sigs, `=${tk}|${m ? m.state.effect : ""}`));
+      if (this.keepExact) this.exact.push(sigId(this.sigs, `=${tk}|${m ? m.state.effect : ""}`));
       this.out.push(this.isOut(s));
       this.canAct.push(s.canAct);
       this.status.push(s);
@@ -384,13 +388,18 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   const sigOf = p.preset === "volt" ? voltSig : statusSig;
   const sides = { a: new Side(reqAB.attacker, sigs, isOut, sigOf), b: new Side(reqAB.defender, sigs, isOut, sigOf) };
   if (miniatures && opts.gutsMinds !== "plain") for (const side of [sides.a, sides.b]) side.stateKeyOf = boxOccupancyKey;
+  if (miniatures && p.statusReads !== "attacker") for (const side of [sides.a, sides.b]) side.keepExact = (side.card as { flying?: boolean }).flying === true;
   const whatIds = new Map<string, number>();
   const whats: What[] = [];
+  // Plain wounds by their level string (the pipeline's own string: no key to build per leaf).
+  const plainIds = new Map<string, number>();
   const internWhat = (w: What): number => {
-    const k = whatKey(w);
-    let i = whatIds.get(k);
+    const level = plainLevel(w);
+    const ids = level === null ? whatIds : plainIds;
+    const k = level ?? whatKey(w);
+    let i = ids.get(k);
     if (i === undefined) {
-      whatIds.set(k, (i = whats.length));
+      ids.set(k, (i = whats.length));
       whats.push(w);
     }
     return i;
@@ -627,8 +636,10 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
       const x2 = applyTo(sx, x, s.x) as number;
       const y2 = applyTo(sy, y, s.y) as number;
       const j = aRolls ? nodeOf(x2, y2, X) : nodeOf(y2, x2, X);
-      const at = to.indexOf(j);
-      if (at >= 0) pr[at] += s.p;
+      // A few successors per node: a plain scan (indexOf's builtin call cost more).
+      let at = 0;
+      while (at < to.length && to[at] !== j) at++;
+      if (at < to.length) pr[at] += s.p;
       else {
         to.push(j);
         pr.push(s.p);
