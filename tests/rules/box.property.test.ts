@@ -108,7 +108,12 @@ const ABSORBED = [
 /** Condition severity; dead and taken out are both the end. */
 const RANK: Record<string, number> = { able: 0, cannotAct: 1, dying: 2, dead: 3, takenOut: 3 };
 
+/** The state key as JSON builds it (the key is written directly, for speed: it must stay this string). */
+const jsonStateKey = (config: BoxTrackConfig, s: BoxTrackState): string =>
+  JSON.stringify([config.levels.map((l) => s.marks[l.key].map((m) => (m === null ? "" : `${m.stun ? "~" : ""}${m.level}`)).join(",")), s.stun ? [s.stun.effect, s.stun.rounds] : null, s.dead]);
+
 function checkState(config: BoxTrackConfig, s: BoxTrackState): void {
+  expect(boxTrack.stateKey(config, s)).toBe(jsonStateKey(config, s));
   for (const l of config.levels) expect(s.marks[l.key].length).toBe(l.boxes);
   expect(Object.keys(s.marks).sort()).toEqual(config.levels.map((l) => l.key).sort());
   // a stored copy parses back to the same state (marks never in a box milder than their real level)

@@ -1078,19 +1078,22 @@ function render(config: BoxTrackConfig, state: BoxTrackState): TrackRender {
 
 /** The JSON of [rows, stun, dead] (each row its marks joined by ","), built without the intermediate arrays (the forecast keys every state by it). */
 function stateKey(config: BoxTrackConfig, state: BoxTrackState): string {
+  // The JSON of the marks' levels row by row, the stun and the dead flag, written directly: level
+  // keys are words (KEY_RE) and stun effects and rounds are words and integers, so nothing needs
+  // JSON's escaping. The duel forecast builds one key per new track state.
   let key = "[[";
   for (let i = 0; i < config.levels.length; i++) {
     const row = state.marks[config.levels[i].key];
-    let r = "";
+    key += i > 0 ? ',"' : '"';
     for (let j = 0; j < row.length; j++) {
       const x = row[j];
-      if (j > 0) r += ",";
-      if (x !== null) r += `${x.stun ? "~" : ""}${x.level}`;
+      if (j > 0) key += ",";
+      if (x !== null) key += x.stun ? `~${x.level}` : x.level;
     }
-    key += (i > 0 ? "," : "") + JSON.stringify(r);
+    key += '"';
   }
-  const stun = state.stun ? `[${JSON.stringify(state.stun.effect)},${JSON.stringify(state.stun.rounds)}]` : "null";
-  return `${key}],${stun},${JSON.stringify(state.dead)}]`;
+  const stun = state.stun ? `["${state.stun.effect}",${state.stun.rounds}]` : "null";
+  return `${key}],${stun},${state.dead}]`;
 }
 
 export const boxTrack: TrackKind<BoxTrackConfig, BoxTrackState, BoxWound, BoxHealing> = {
