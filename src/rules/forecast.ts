@@ -441,7 +441,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
         // The track kind's own apply, without applyWound's memo: each (state, wound) pair comes here once.
         const k = trackKind(t.config.kind);
         for (const x of parsedWounds(side, what, w.wounds)) {
-          const r = k.apply(t.config, t.state, x);
+          const r = k.apply(t.config, t.state, x, true); // quiet: the forecast reads no step
           t = { config: t.config, state: r.state };
           status = r.status;
         }

@@ -86,7 +86,11 @@ export interface TrackKind<C, S, W, H = unknown> {
   parseWound(config: C, input: unknown, path: string): W;
   parseHealing(config: C, input: unknown, path: string): H;
   initial(config: C): S;
-  apply(config: C, state: S, wound: W): ApplyResult<S>;
+  /**
+   * `quiet`: the caller (the duel forecast) reads only the new state and the status's numbers;
+   * a kind may leave out some or all explanation steps (the result's and the status's).
+   */
+  apply(config: C, state: S, wound: W, quiet?: boolean): ApplyResult<S>;
   status(config: C, state: S): TrackStatus;
   heal(config: C, state: S, healing: H): { state: S; steps: Step[] };
   /** A click on a box of the sheet: mark it (with its own level) or clear it. */

@@ -137,6 +137,11 @@ describe("box track properties", () => {
           if (r.steps.some((x) => x.key === "FUDGE.Step.Box.StunNoBox")) expect(r.state.stun?.effect).toBe("knockedOut");
           checkState(config, r.state);
           expect(r.status).toEqual(boxTrack.status(config, r.state));
+          // A quiet apply (the duel forecast's) places the wound alike and reports the same status numbers.
+          const q = boxTrack.apply(config, s, w, true);
+          expect(q.state).toEqual(r.state);
+          expect(q.ended).toBe(r.ended);
+          expect({ ...q.status, steps: [] }).toEqual({ ...r.status, steps: [] });
           expect(r.status.penalty).toBeLessThanOrEqual(st.penalty);
           expect(RANK[r.status.condition]).toBeGreaterThanOrEqual(RANK[st.condition]);
           expect(r.ended).toBe(r.status.condition === "dead" || r.status.condition === "takenOut");

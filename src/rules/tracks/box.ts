@@ -678,7 +678,15 @@ function isDead(config: BoxTrackConfig, state: BoxTrackState): boolean {
 }
 
 function status(config: BoxTrackConfig, state: BoxTrackState): TrackStatus {
-  const steps: Step[] = [];
+  return statusOf(config, state, true);
+}
+
+/** No explanation: a quiet status or applied wound (the duel forecast reads only the numbers). */
+const NO_STEPS: Step[] = Object.freeze([]) as unknown as Step[];
+
+/** `explain` false: the same status without its steps (`steps` is an empty frozen list). */
+function statusOf(config: BoxTrackConfig, state: BoxTrackState, explain: boolean): TrackStatus {
+  const steps: Step[] = explain ? [] : NO_STEPS;
   const h = highestMarked(config, state.marks, false);
   let penalty = 0;
   let condition: Condition = "able";
@@ -690,15 +698,15 @@ function status(config: BoxTrackConfig, state: BoxTrackState): TrackStatus {
     condition = EFFECT_CONDITION[l.effect];
     levelKey = l.key;
     // Fudge §4.57: only the highest marked level's penalty counts; they do not add up.
-    steps.push(step("FUDGE.Step.Box.Highest", BOX_RULE, penalty, { level: levelName(config, l.key), penalty: signed(penalty) }));
-    if (config.painShift !== 0 && penalty !== l.penalty)
+    if (explain) steps.push(step("FUDGE.Step.Box.Highest", BOX_RULE, penalty, { level: levelName(config, l.key), penalty: signed(penalty) }));
+    if (explain && config.painShift !== 0 && penalty !== l.penalty)
       steps.push(
         step(config.painShift < 0 ? "FUDGE.Step.Box.HighPain" : "FUDGE.Step.Box.LowPain", "Fudge §4.51", penalty, {
           from: signed(l.penalty),
           to: signed(penalty),
         }),
       );
-    if (l.effect !== "none" && l.effect !== "penalty") steps.push(step(`FUDGE.Step.Box.Effect.${l.effect}`, BOX_RULE, undefined, { level: levelName(config, l.key) }));
+    if (explain && l.effect !== "none" && l.effect !== "penalty") steps.push(step(`FUDGE.Step.Box.Effect.${l.effect}`, BOX_RULE, undefined, { level: levelName(config, l.key) }));
   }
   const effects: string[] = [];
   if (state.stun) {
@@ -707,12 +715,12 @@ function status(config: BoxTrackConfig, state: BoxTrackState): TrackStatus {
     // Knocked out keeps Very Stunned's −2 (moot while out; it keeps the penalty from easing on a worse stun).
     if (state.stun.effect !== "stunned") penalty = Math.min(penalty, VERY_STUNNED_PENALTY);
     if (state.stun.effect === "knockedOut" && condition === "able") condition = "cannotAct";
-    steps.push(step(`FUDGE.Step.Box.Stun.${state.stun.effect}`, "Fudge §4.62", undefined, { rounds: state.stun.rounds }));
+    if (explain) steps.push(step(`FUDGE.Step.Box.Stun.${state.stun.effect}`, "Fudge §4.62", undefined, { rounds: state.stun.rounds }));
   }
   if (isDead(config, state)) {
     condition = "dead";
     levelKey = "dead";
-    steps.push(step("FUDGE.Step.Box.Dead", BOX_RULE));
+    if (explain) steps.push(step("FUDGE.Step.Box.Dead", BOX_RULE));
   }
   return { penalty, condition, canAct: condition === "able", levelKey, effects, steps };
 }
@@ -732,10 +740,11 @@ const cloneState = (s: BoxTrackState): BoxTrackState => ({ marks: cloneMarks(s.m
 /**
  * The result of a wound; the state is always a fresh copy, so callers never share the input.
  * `fresh`: the state was just built by withMark (nothing in it is shared), so it is not copied again.
+ * `quiet`: the status without its steps (see apply).
  */
-function result(config: BoxTrackConfig, stateIn: BoxTrackState, steps: Step[], fresh = false): ApplyResult<BoxTrackState> {
+function result(config: BoxTrackConfig, stateIn: BoxTrackState, steps: Step[], fresh = false, quiet = false): ApplyResult<BoxTrackState> {
   const state = fresh ? stateIn : cloneState(stateIn);
-  const st = status(config, state);
+  const st = statusOf(config, state, !quiet);
   return { state, steps, status: st, ended: st.condition === "dead" || st.condition === "takenOut" };
 }
 
@@ -787,7 +796,12 @@ function absorbedBySafeguard(config: BoxTrackConfig, state: BoxTrackState, wound
 
 // Apply runs for every wound a card places and hundreds of times per duel forecast: its
 // conditions are written inline rather than as closures made per call.
-function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound): ApplyResult<BoxTrackState> {
+/**
+ * `quiet` (the duel forecast, which reads only the state and the status's numbers): the common
+ * placement — a box marked, or no box left — and the status are not explained (their steps are
+ * most of the work of an applied wound); the rarer paths still are.
+ */
+function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound, quiet = false): ApplyResult<BoxTrackState> {
   const steps: Step[] = [];
   const n = config.levels.length;
   if (isDead(config, state)) {
@@ -863,13 +877,13 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound): A
     let next: BoxTrackState = { ...state, marks: cloneMarks(state.marks), dead: true };
     if (L >= 0) {
       next = { ...withMark(config, state, L, { level: keyAt(config, real) }), dead: true };
-      steps.push(markStep(config, real, L, false));
-    } else steps.push(step("FUDGE.Step.Box.NoBox", BOX_RULE, undefined, { level: levelName(config, wound.level) }));
-    return result(config, next, steps, L >= 0);
+      if (!quiet) steps.push(markStep(config, real, L, false));
+    } else if (!quiet) steps.push(step("FUDGE.Step.Box.NoBox", BOX_RULE, undefined, { level: levelName(config, wound.level) }));
+    return result(config, next, steps, L >= 0, quiet);
   }
   const next = withMark(config, state, L, { level: keyAt(config, real) });
-  steps.push(markStep(config, real, L, false));
-  return result(config, next, steps, true);
+  if (!quiet) steps.push(markStep(config, real, L, false));
+  return result(config, next, steps, true, quiet);
 }
 
 // ---------------------------------------------------------------------------------------------
