@@ -629,8 +629,11 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     const x = aRolls ? nodeA[i] : nodeB[i];
     const y = aRolls ? nodeB[i] : nodeA[i];
     const steps = attackSteps(X, x, y, false);
-    const to: number[] = [];
-    const pr: number[] = [];
+    // Gathered in reused lists, then kept at their exact length (a list grown by push holds room
+    // for 17: most of the chain's memory).
+    const to = succTo;
+    const pr = succP;
+    let n = 0;
     for (let k = 0; k < steps.length; k++) {
       const s = steps[k];
       const x2 = applyTo(sx, x, s.x) as number;
@@ -638,16 +641,18 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
       const j = aRolls ? nodeOf(x2, y2, X) : nodeOf(y2, x2, X);
       // A few successors per node: a plain scan (indexOf's builtin call cost more).
       let at = 0;
-      while (at < to.length && to[at] !== j) at++;
-      if (at < to.length) pr[at] += s.p;
+      while (at < n && to[at] !== j) at++;
+      if (at < n) pr[at] += s.p;
       else {
-        to.push(j);
-        pr.push(s.p);
+        to[n] = j;
+        pr[n++] = s.p;
       }
     }
-    eTo[i] = to;
-    eP[i] = pr;
+    eTo[i] = to.slice(0, n);
+    eP[i] = pr.slice(0, n);
   };
+  const succTo: number[] = [];
+  const succP: number[] = [];
   const startA = sides.a.intern(reqAB.attacker.track, mindOf(sides.a));
   const startB = sides.b.intern(reqAB.defender.track, mindOf(sides.b));
   // Volt duels are solved exactly over both sheets ("product") when that fits the budget, else

@@ -87,8 +87,9 @@ export interface TrackKind<C, S, W, H = unknown> {
   parseHealing(config: C, input: unknown, path: string): H;
   initial(config: C): S;
   /**
-   * `quiet`: the caller (the duel forecast) reads only the new state and the status's numbers;
-   * a kind may leave out some or all explanation steps (the result's and the status's).
+   * `quiet`: the caller (the duel forecast) reads only the new state and the status's numbers,
+   * and changes no state: a kind may leave out some or all explanation steps (the result's and
+   * the status's), and the new state may share parts with the input.
    */
   apply(config: C, state: S, wound: W, quiet?: boolean): ApplyResult<S>;
   status(config: C, state: S): TrackStatus;

@@ -626,13 +626,19 @@ function cloneRow(row: (BoxMark | null)[]): (BoxMark | null)[] {
   return copy;
 }
 
-function cloneMarks(marks: Record<string, (BoxMark | null)[]>): Record<string, (BoxMark | null)[]> {
+/** The marks of the five standard levels in their order (nearly every track; see marksOf). */
+function isStandard(marks: Record<string, (BoxMark | null)[]>): boolean {
   const keys = Object.keys(marks);
-  // The five standard levels in their order (nearly every track; see marksOf): one object
-  // literal. Stores under keys known only at run time made this copy most of an applied wound.
-  if (keys.length === 5 && keys[0] === "scratch" && keys[1] === "hurt" && keys[2] === "veryHurt" && keys[3] === "incapacitated" && keys[4] === "nearDeath")
+  return keys.length === 5 && keys[0] === "scratch" && keys[1] === "hurt" && keys[2] === "veryHurt" && keys[3] === "incapacitated" && keys[4] === "nearDeath";
+}
+
+function cloneMarks(marks: Record<string, (BoxMark | null)[]>): Record<string, (BoxMark | null)[]> {
+  // The standard levels: one object literal. Stores under keys known only at run time made this
+  // copy most of an applied wound.
+  if (isStandard(marks))
     return { scratch: cloneRow(marks.scratch), hurt: cloneRow(marks.hurt), veryHurt: cloneRow(marks.veryHurt), incapacitated: cloneRow(marks.incapacitated), nearDeath: cloneRow(marks.nearDeath) };
   const m: Record<string, (BoxMark | null)[]> = {};
+  const keys = Object.keys(marks);
   for (let j = 0; j < keys.length; j++) m[keys[j]] = cloneRow(marks[keys[j]]);
   return m;
 }
@@ -728,9 +734,20 @@ function statusOf(config: BoxTrackConfig, state: BoxTrackState, explain: boolean
 // ---------------------------------------------------------------------------------------------
 // Applying a wound
 
-function withMark(config: BoxTrackConfig, state: BoxTrackState, li: number, mark: BoxMark): BoxTrackState {
-  const marks = cloneMarks(state.marks);
-  const row = marks[config.levels[li].key];
+/**
+ * The state with `mark` in the first open box of level `li`. `shared` (a quiet apply): only that
+ * row is copied and the other rows are the input's own — the duel forecast never changes a state,
+ * and copying every row and mark was most of its applied wound.
+ */
+function withMark(config: BoxTrackConfig, state: BoxTrackState, li: number, mark: BoxMark, shared = false): BoxTrackState {
+  const key = config.levels[li].key;
+  let marks: Record<string, (BoxMark | null)[]>;
+  if (shared) {
+    const m = state.marks;
+    marks = isStandard(m) ? { scratch: m.scratch, hurt: m.hurt, veryHurt: m.veryHurt, incapacitated: m.incapacitated, nearDeath: m.nearDeath } : { ...m };
+    marks[key] = marks[key].slice();
+  } else marks = cloneMarks(state.marks);
+  const row = marks[key];
   row[row.indexOf(null)] = mark;
   return { marks, stun: state.stun ? { ...state.stun } : null, dead: state.dead };
 }
@@ -797,9 +814,10 @@ function absorbedBySafeguard(config: BoxTrackConfig, state: BoxTrackState, wound
 // Apply runs for every wound a card places and hundreds of times per duel forecast: its
 // conditions are written inline rather than as closures made per call.
 /**
- * `quiet` (the duel forecast, which reads only the state and the status's numbers): the common
- * placement — a box marked, or no box left — and the status are not explained (their steps are
- * most of the work of an applied wound); the rarer paths still are.
+ * `quiet` (the duel forecast, which reads only the state and the status's numbers and never
+ * changes a state): the common placement — a box marked, or no box left — and the status are not
+ * explained (their steps are most of the work of an applied wound; the rarer paths still are),
+ * and the new state shares the rows it does not change with the input.
  */
 function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound, quiet = false): ApplyResult<BoxTrackState> {
   const steps: Step[] = [];
@@ -876,12 +894,12 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound, qu
     // Fudge §4.57: no open box at the wound's level or above → dead (Miniatures: the Dead box).
     let next: BoxTrackState = { ...state, marks: cloneMarks(state.marks), dead: true };
     if (L >= 0) {
-      next = { ...withMark(config, state, L, { level: keyAt(config, real) }), dead: true };
+      next = { ...withMark(config, state, L, { level: keyAt(config, real) }, quiet), dead: true };
       if (!quiet) steps.push(markStep(config, real, L, false));
     } else if (!quiet) steps.push(step("FUDGE.Step.Box.NoBox", BOX_RULE, undefined, { level: levelName(config, wound.level) }));
     return result(config, next, steps, L >= 0, quiet);
   }
-  const next = withMark(config, state, L, { level: keyAt(config, real) });
+  const next = withMark(config, state, L, { level: keyAt(config, real) }, quiet);
   if (!quiet) steps.push(markStep(config, real, L, false));
   return result(config, next, steps, true, quiet);
 }
