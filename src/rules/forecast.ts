@@ -145,10 +145,12 @@ function differenceSlot(): DiceSlot {
   const outcomes = [...byDiff.values()];
   // Each class's two rolls, split once (frozen: resolutions may keep them), not sliced per read.
   for (const o of outcomes) PAIR_HALVES.set(o.dice, [Object.freeze(o.dice.slice(0, 4)) as number[], Object.freeze(o.dice.slice(4, 8)) as number[]]);
+  for (const [k, o] of byDiff) PAIR_DIFF.set(o.dice, k);
   return { id: "pair", formula: "8dF", labelKey: "", roll: () => [], outcomes: () => outcomes };
 }
-/** The attack and defence halves of each class of the difference slot. */
+/** The attack and defence halves of each class of the difference slot, and the class's difference. */
 const PAIR_HALVES = new Map<number[], [number[], number[]]>();
+const PAIR_DIFF = new Map<number[], number>();
 let differenceSlotMemo: DiceSlot | null = null;
 
 /** Enumerates one step: `first` attacks `second` (opposed: the loser of the roll is wounded). */
@@ -168,15 +170,29 @@ function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackReq
   const direct: DiceReader = byDifference ? (id) => (id === "attack" || id === "defense" ? pair(id) : dice(id)) : (id) => dice(id);
   // The other side's view of the same two 4dF (Fudge §4.3).
   const swapped: DiceReader = (id) => (id === "attack" ? direct("defense") : id === "defense" ? direct("attack") : dice(counterId(id)));
+  // Fudge §3.5: when the two 4dF are the only dice, the relative degree is the class's difference
+  // plus a constant of the request (as fudgePairedOutcomes reads it). Once a resolution has shown
+  // that constant, a class where the first side loses the roll is known to be its miss, which
+  // deals and heals nothing ("the pipeline returns before the damage step"): only the strike
+  // back is resolved (a third of the resolutions of a step).
+  const onlyPair = byDifference && opposed && slotsFS.length === 1 && counter.length === 0;
+  let rdBase: number | null = null;
   const merged = new Map<number, Step>();
   enumerateDice([...slotsFS, ...counter], (reader: DiceReader) => {
     dice = reader;
     let r1: AttackResolution | null = null;
     let r2: AttackResolution | null = null;
     if (!fStunned) {
-      r1 = p.resolve(reqFS, direct, QUIET);
+      const diff = onlyPair ? PAIR_DIFF.get(dice("pair"))! : 0;
+      let rd: number;
+      if (rdBase !== null && rdBase + diff < 0) rd = rdBase + diff;
+      else {
+        r1 = p.resolve(reqFS, direct, QUIET);
+        rd = r1.numbers.relativeDegree ?? 0;
+        if (onlyPair && r1.numbers.relativeDegree !== undefined) rdBase = rd - diff;
+      }
       // The defender won the opposed roll and strikes back, unless he is stunned.
-      if (opposed && !sStunned && (r1.numbers.relativeDegree ?? 0) < 0) r2 = p.resolve(reqSF, swapped, QUIET);
+      if (opposed && !sStunned && rd < 0) r2 = p.resolve(reqSF, swapped, QUIET);
     } else if (!sStunned) {
       // The first side is stunned: he only defends; the other strikes if he wins the roll.
       r2 = p.resolve(reqSF, swapped, QUIET);

@@ -43,6 +43,17 @@ describe("Fudge §4.5: the opposed roll folded by relative degree", () => {
       expect(fast.expectedExchanges!).toBeCloseTo(full.expectedExchanges!, 10);
       expect(fast.states).toBe(full.states);
     });
+  // The folded step resolves a class where the first side loses the roll only as the strike back
+  // (its miss "returns before the damage step"): situations that move the relative degree.
+  for (const situation of [{ allOutAttack: true }, { modifier: -3 }, { modifier: 4, defenderModifier: 2 }])
+    it(`equals the full enumeration of both 4dF, situation ${JSON.stringify(situation)}`, () => {
+      const fast = duelForecast({ ...duel, situation });
+      const full = duelForecast({ ...duel, situation, foldDice: false });
+      expect(fast.aOut).toBeCloseTo(full.aOut, 12);
+      expect(fast.bOut).toBeCloseTo(full.bOut, 12);
+      expect(fast.expectedExchanges!).toBeCloseTo(full.expectedExchanges!, 10);
+      expect(fast.states).toBe(full.states);
+    });
 });
 
 describe("bounded forecasts (method forward) stay within their stated bound of the exact chain", () => {
