@@ -645,28 +645,48 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     const x = aRolls ? nodeA[i] : nodeB[i];
     const y = aRolls ? nodeB[i] : nodeA[i];
     const steps = attackSteps(X, x, y, false);
+    // Each distinct outcome for either side is applied once per node, not once per step (a
+    // step list has ≈ 10 steps but ≈ 3 distinct outcomes for the attacker and ≈ 5 for the defender).
+    const g = groupsOf(steps);
+    for (let u = 0; u < g.xs.length; u++) succX[u] = applyTo(sx, x, g.xs[u]) as number;
+    for (let v = 0; v < g.ys.length; v++) succY[v] = applyTo(sy, y, g.ys[v]) as number;
     // Gathered in reused lists, then kept at their exact length (a list grown by push holds room
     // for 17: most of the chain's memory).
     const to = succTo;
     const pr = succP;
     let n = 0;
     for (let k = 0; k < steps.length; k++) {
-      const s = steps[k];
-      const x2 = applyTo(sx, x, s.x) as number;
-      const y2 = applyTo(sy, y, s.y) as number;
+      const x2 = succX[g.ix[k]];
+      const y2 = succY[g.iy[k]];
       const j = aRolls ? nodeOf(x2, y2, X) : nodeOf(y2, x2, X);
       // A few successors per node: a plain scan (indexOf's builtin call cost more).
       let at = 0;
       while (at < n && to[at] !== j) at++;
-      if (at < n) pr[at] += s.p;
+      const p = steps[k].p;
+      if (at < n) pr[at] += p;
       else {
         to[n] = j;
-        pr[n++] = s.p;
+        pr[n++] = p;
       }
     }
     eTo[i] = to.slice(0, n);
     eP[i] = pr.slice(0, n);
   };
+  /** A step list's distinct attacker and defender outcomes, and each step's index into them. */
+  const groups = new Map<Step[], { xs: number[]; ys: number[]; ix: number[]; iy: number[] }>();
+  const groupsOf = (steps: Step[]): { xs: number[]; ys: number[]; ix: number[]; iy: number[] } => {
+    let g = groups.get(steps);
+    if (!g) {
+      const xs: number[] = [];
+      const ys: number[] = [];
+      const ix = steps.map((s) => (xs.includes(s.x) ? xs.indexOf(s.x) : xs.push(s.x) - 1));
+      const iy = steps.map((s) => (ys.includes(s.y) ? ys.indexOf(s.y) : ys.push(s.y) - 1));
+      groups.set(steps, (g = { xs, ys, ix, iy }));
+    }
+    return g;
+  };
+  const succX: number[] = [];
+  const succY: number[] = [];
   const succTo: number[] = [];
   const succP: number[] = [];
   const startA = sides.a.intern(reqAB.attacker.track, mindOf(sides.a));
