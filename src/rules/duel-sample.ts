@@ -29,12 +29,12 @@ export interface SampleEstimate {
    * that estimate ± halfWidth covers the interval.
    */
   halfWidth: { aOut: number; bOut: number; stalemate: number };
-  /** Half-width of the normal interval of the mean exchanges (null when no duel ended or a stalemate was seen). */
+  /** Half-width of the normal interval of the mean exchanges (null with `expectedExchanges`). */
   exchangesHalfWidth: number | null;
-  /** Duels by how they ended; `unfinished` ones were still running (and could still end) at `maxTurns`. */
+  /** Duels by how they ended; `unfinished` ones were still running (and could still end) after `maxExchanges`. */
   counts: { aOut: number; bOut: number; stalemate: number; unfinished: number };
-  /** The cap of turns per duel (an opposed exchange or one attack is a turn). */
-  maxTurns: number;
+  /** The cap of exchanges per duel (an opposed roll, or one attack by each side). */
+  maxExchanges: number;
 }
 
 /** Limits and defaults of a sampled estimate (docs/rules-api.md "Budgets"). */
@@ -44,8 +44,9 @@ export const SAMPLE_BUDGET = {
   maxDuels: 1_000_000,
   defaultSeed: 1,
   maxSeed: 0xffff_ffff,
-  /** Turns per duel before it counts as unfinished. */
-  maxTurns: 10_000,
+  /** Exchanges per duel before it counts as unfinished: default and largest `maxExchanges`. */
+  defaultExchanges: 5_000,
+  maxExchanges: 100_000,
   /** A duel still running at turns 64, 128, 256 … is checked for a stalemate (no end reachable). */
   firstStalemateCheck: 64,
   /** States a stalemate check explores at most; past it the duel is taken as able to end. */
@@ -58,6 +59,7 @@ export const SAMPLE_BUDGET = {
 export interface SampleRequest {
   samples: number;
   seed: number;
+  maxExchanges: number;
 }
 
 /** The sampling fields of a duel request: `samples` (duels) and `seed`, validated whatever the method (a fallback may use them). */
@@ -65,6 +67,7 @@ export function parseSampleRequest(input: Record<string, unknown>): SampleReques
   return {
     samples: optInt(input.samples, "samples", SAMPLE_BUDGET.defaultDuels, SAMPLE_BUDGET.minDuels, SAMPLE_BUDGET.maxDuels),
     seed: input.seed === undefined ? SAMPLE_BUDGET.defaultSeed : int(input.seed, "seed", 0, SAMPLE_BUDGET.maxSeed),
+    maxExchanges: optInt(input.maxExchanges, "maxExchanges", SAMPLE_BUDGET.defaultExchanges, 1, SAMPLE_BUDGET.maxExchanges),
   };
 }
 
@@ -149,6 +152,8 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
     moves(a, b, turn, visit, take);
   };
   const stalled = stalemateCheck(duel);
+  const perExchange = duel.alternating ? 2 : 1;
+  const maxTurns = req.maxExchanges * perExchange;
   const startOut = outA(duel.startA) ? "a" : outB(duel.startB) ? "b" : null;
   for (let d = 0; d < req.samples; d++) {
     if (startOut) {
@@ -162,11 +167,11 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
     let nextCheck = SAMPLE_BUDGET.firstStalemateCheck;
     let ended: keyof typeof counts | null = null;
     while (ended === null) {
-      if (turns === nextCheck || turns === SAMPLE_BUDGET.maxTurns) {
+      if (turns === nextCheck || turns === maxTurns) {
         // "The fight can never end" as the forecast means it: no end reachable from here.
         if (stalled(a, b, turn)) ended = "stalemate";
-        else if (turns === SAMPLE_BUDGET.maxTurns) ended = "unfinished";
-        nextCheck *= 2;
+        else if (turns === maxTurns) ended = "unfinished";
+        if (turns === nextCheck) nextCheck *= 2;
         if (ended) break;
       }
       duel.checkTime();
@@ -192,10 +197,10 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
   const n = req.samples;
   const z = SAMPLE_BUDGET.z;
   const finished = counts.aOut + counts.bOut;
-  const perExchange = duel.alternating ? 2 : 1;
   const mean = finished > 0 ? turnsSum / finished : 0;
   const variance = finished > 1 ? Math.max(0, (turnsSq - finished * mean * mean) / (finished - 1)) : 0;
-  const exchangesKnown = finished > 0 && counts.stalemate === 0;
+  // As the forecast: no expectation when a duel may never end; none either when some were cut off (their length is unknown).
+  const exchangesKnown = finished > 0 && counts.stalemate === 0 && counts.unfinished === 0;
   return {
     aOut: counts.aOut / n,
     bOut: counts.bOut / n,
@@ -208,7 +213,7 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
       halfWidth: { aOut: wilsonHalfWidth(counts.aOut, n, z), bOut: wilsonHalfWidth(counts.bOut, n, z), stalemate: wilsonHalfWidth(counts.stalemate, n, z) },
       exchangesHalfWidth: exchangesKnown ? (z * Math.sqrt(variance / finished)) / perExchange : null,
       counts,
-      maxTurns: SAMPLE_BUDGET.maxTurns,
+      maxExchanges: req.maxExchanges,
     },
   };
 }
