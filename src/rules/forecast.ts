@@ -345,8 +345,13 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   } catch (e) {
     if (!isBudgetRefusal(e)) throw e;
     const left = budget - (Date.now() - t0);
-    if (left < 1) throw e;
-    return forecastOnce({ ...(input as Record<string, unknown>), method: "sample" }, { ...opts, budgetMs: left });
+    try {
+      if (left < 1) throw e;
+      return forecastOnce({ ...(input as Record<string, unknown>), method: "sample" }, { ...opts, budgetMs: left });
+    } catch (e2) {
+      // Out of time for the estimate too: the request's whole budget is what it ran out of.
+      throw isBudgetRefusal(e2) ? overBudget("budgetMs", `${budget} ms`) : e2;
+    }
   }
 }
 

@@ -165,6 +165,7 @@ describe('fallback: "sample" — used for budget refusals only', () => {
   });
   it("Volt Leroy vs Leroy: refused by the exact and bounded methods, estimated with the fallback within the same budget", () => {
     const huge = resolveSamples({ preset: "volt", a: "Leroy", b: "Leroy" });
+    expect(() => duelForecast({ ...huge, budgetMs: 2000 })).toThrow(expect.objectContaining({ key: expect.stringMatching(/^FUDGE\.Error\.(ForecastBudget|TooManyStates)$/) }));
     const t0 = Date.now();
     const f = duelForecast({ ...huge, fallback: "sample", samples: 2000, budgetMs: 4000 });
     expect(Date.now() - t0).toBeLessThan(4000 + 1000);
@@ -172,6 +173,6 @@ describe('fallback: "sample" — used for budget refusals only', () => {
     expect(f.estimate!.counts.aOut).toBeGreaterThan(0);
     expect(f.estimate!.counts.bOut).toBeGreaterThan(0);
     // Too little budget left for the estimate: the budget's refusal, as without the fallback.
-    expect(() => duelForecast({ ...huge, fallback: "sample", budgetMs: 300 })).toThrow(expect.objectContaining({ field: "budgetMs", key: "FUDGE.Error.ForecastBudget" }));
+    expect(() => duelForecast({ ...huge, fallback: "sample", budgetMs: 300 })).toThrow(expect.objectContaining({ field: "budgetMs", key: "FUDGE.Error.ForecastBudget", params: expect.objectContaining({ what: "300 ms" }) }));
   }, 30_000);
 });
