@@ -24,6 +24,7 @@ import type { GutsState } from "./miniatures/guts";
 import { gutsAfterWound, gutsCheckFor, gutsFloor, gutsMind, gutsStat, gutsTurnStart, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
 import type { BoxTrackConfig } from "./tracks/box";
 import { voltProductDuel, type VoltLaw } from "./volt/duel";
+import { isBudgetRefusal, parseFallback, parseSampleRequest, sampleDuels, type SampleEstimate } from "./duel-sample";
 import type { VoltTrackConfig, VoltTrackState, VoltWound } from "./tracks/volt";
 
 export interface DuelForecast {
@@ -50,9 +51,12 @@ export interface DuelForecast {
   /**
    * "chain": the absorbing chain solved exactly; "forward": rounds followed forward (bounded);
    * "phases": sums of per-side products (Volt, bounded); "product": the exact backward programme
-   * over both Volt sheets (src/rules/volt/duel.ts).
+   * over both Volt sheets (src/rules/volt/duel.ts); "sample": an estimate from simulated duels
+   * (src/rules/duel-sample.ts), `exact` false and `errorBound` 1 — no bound, an interval in `estimate`.
    */
-  method: "chain" | "forward" | "phases" | "product";
+  method: "chain" | "forward" | "phases" | "product" | "sample";
+  /** Only with method "sample": duels played, seed, confidence and each probability's interval. */
+  estimate?: SampleEstimate;
 }
 
 /**
@@ -247,6 +251,8 @@ export const FORECAST_BUDGET = {
   productPairsPerState: 100,
   productWindowPerState: 50,
   productMaxWindow: 16_000_000,
+  /** With `fallback: "sample"`: the share of `budgetMs` kept for the estimate (the exact or bounded forecast gets the rest). */
+  sampleReserve: 0.5,
   /** Largest strongly connected component solved by Gaussian elimination (its matrix is m² numbers). */
   maxComponent: 800,
   /** Default and smallest `tolerance` (the error bound allowed to a forward forecast). */
@@ -347,6 +353,29 @@ function sigId(sigs: Map<string, number>, k: string): number {
  */
 export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForecast {
   const t0 = Date.now();
+  // `fallback: "sample"`: a forecast refused for its budget (never for bad input) answers with
+  // the sampled estimate instead, within the rest of the budget (src/rules/duel-sample.ts).
+  const fallback = isRecord(input) ? parseFallback(input.fallback) : "none";
+  if (fallback === "none" || (input as Record<string, unknown>).method === "sample") return forecastWithin(input, opts, t0);
+  parseSampleRequest(input as Record<string, unknown>); // bad sampling fields are refused before anything runs
+  const budget = opts.budgetMs ?? optInt((input as Record<string, unknown>).budgetMs, "budgetMs", FORECAST_BUDGET.timeMs, 1, FORECAST_BUDGET.maxTimeMs);
+  try {
+    // The exact or bounded forecast gets the budget but the share kept for the estimate.
+    return forecastWithin(input, { ...opts, budgetMs: Math.max(1, Math.round(budget * (1 - FORECAST_BUDGET.sampleReserve))) }, t0);
+  } catch (e) {
+    if (!isBudgetRefusal(e)) throw e;
+    const left = budget - (Date.now() - t0);
+    try {
+      if (left < 1) throw e;
+      return forecastOnce({ ...(input as Record<string, unknown>), method: "sample" }, { ...opts, budgetMs: left });
+    } catch (e2) {
+      // Out of time for the estimate too: the request's whole budget is what it ran out of.
+      throw isBudgetRefusal(e2) ? overBudget("budgetMs", `${budget} ms`) : e2;
+    }
+  }
+}
+
+function forecastWithin(input: unknown, opts: DuelOptions, t0: number): DuelForecast {
   try {
     return forecastOnce(input, opts);
   } catch (e) {
@@ -374,6 +403,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     if ((++ticks & 63) === 0 && Date.now() > deadline) throw overBudget("budgetMs", `${budgetMs} ms`);
   };
   const first = oneOf(input.first, "first", ["a", "b"] as const, "a");
+  const sampling = parseSampleRequest(input);
   const base = { preset: input.preset, options: input.options, situation: input.situation ?? {} };
   const miniatures = p.preset === "miniatures";
   // Miniatures: Guts — checks for new wound levels and their effects: part of the Miniatures
@@ -549,8 +579,12 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   const mayAttack = (side: Side, x: number): boolean => (side.minds[x]?.state.effect ?? 0) < 2;
   const owes = (side: Side, y: number): boolean => side.minds[y]?.owesFreeAttack === true;
 
-  /** Every outcome of the turn of `turn` from (a, b): (a', b', next turn, p). */
-  const moves = (a: number, b: number, turn: "a" | "b", visit: (a2: number, b2: number, next: "a" | "b", q: number) => void): void => {
+  /**
+   * Every outcome of the turn of `turn` from (a, b): (a', b', next turn, p). `take` (the sampled
+   * estimate, src/rules/duel-sample.ts): asked before each branch of probability q is followed;
+   * a branch it declines is neither applied nor visited.
+   */
+  const moves = (a: number, b: number, turn: "a" | "b", visit: (a2: number, b2: number, next: "a" | "b", q: number) => void, take?: (q: number) => boolean): void => {
     const X = turn;
     const O: "a" | "b" = X === "a" ? "b" : "a";
     const sx = sides[X];
@@ -562,6 +596,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     const play = (x: number, steps: Step[], q0: number): void => {
       for (let i = 0; i < steps.length; i++) {
         const s = steps[i];
+        if (take && !take(q0 * s.p)) continue;
         const rx = applyTo(sx, x, s.x);
         const ry = applyTo(sy, y0, s.y);
         if (typeof rx === "number" && typeof ry === "number") emit(rx, ry, !alternating || owes(sy, ry) ? X : O, q0 * s.p);
@@ -573,15 +608,15 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     if (owes(sy, y0)) return play(x0, attackSteps(X, x0, y0, true), 1);
     if (!sx.canAct[x0]) {
       if (nearDeathRolls && p.ownTurn) {
-        for (const s of ownSteps(X, x0, y0)) each(applyTo(sx, x0, s.x), (x2, q) => emit(x2, y0, O, q * s.p));
-      } else emit(x0, y0, O, 1);
+        for (const s of ownSteps(X, x0, y0)) if (!take || take(s.p)) each(applyTo(sx, x0, s.x), (x2, q) => emit(x2, y0, O, q * s.p));
+      } else if (!take || take(1)) emit(x0, y0, O, 1);
       return;
     }
     const t = turnStart(sx, x0);
     if (typeof t === "number") return play(x0, attackSteps(X, x0, y0, false), 1);
     for (const [x1, q] of t) {
       if (mayAttack(sx, x1)) play(x1, attackSteps(X, x1, y0, false), q);
-      else emit(x1, y0, O, q); // Miniatures: Guts — a failure by 2 or more: "may not attack"
+      else if (!take || take(q)) emit(x1, y0, O, q); // Miniatures: Guts — a failure by 2 or more: "may not attack"
     }
   };
 
@@ -696,7 +731,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   // Miniatures duels with Guts checks are solved by the chain of their reduced minds, and
   // turn by turn (bounded) where that chain is over its budget of states.
   // "chain" forces the exact chain, "forward" the bounded forecast (tests compare the two).
-  const method = oneOf(input.method, "method", ["chain", "forward", "phases", "product"] as const, p.preset === "volt" ? "product" : gutsChecks && opts.gutsMinds === "plain" ? "forward" : "chain");
+  const method = oneOf(input.method, "method", ["chain", "forward", "phases", "product", "sample"] as const, p.preset === "volt" ? "product" : gutsChecks && opts.gutsMinds === "plain" ? "forward" : "chain");
   if (method === "product") {
     if (p.preset !== "volt") throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "product" solves Volt duels only`, { method: "product" });
     const r = product();
@@ -710,6 +745,12 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     return tighten(phasesOnce);
   }
   if (method === "forward") return p.preset === "volt" ? forward() : stepped();
+  if (method === "sample") {
+    // Duels played through `moves`, the turns of this chain (src/rules/duel-sample.ts).
+    const s = sampleDuels({ moves, startA, startB, first, outA: (a) => sides.a.out[a], outB: (b) => sides.b.out[b], alternating, checkTime }, sampling);
+    const states = sides.a.tracks.length + sides.b.tracks.length;
+    return { preset: p.preset, aOut: s.aOut, bOut: s.bOut, stalemate: s.stalemate, expectedExchanges: s.expectedExchanges, states, enumerations, exact: false, errorBound: 1, method: "sample", estimate: s.estimate };
+  }
   const start = nodeOf(startA, startB, first);
   for (let i = 0; i < nodeA.length; i++) {
     checkTime();

@@ -239,6 +239,9 @@ export function duelRequest(a: ActorDoc, b: ActorDoc, rules: WorldRules): Record
   // new wound levels; no world setting turns them off), so the table's forecast counts them too,
   // from each model's failures in force (docs/rules-api.md, Guts in the forecast).
   if (rules.preset === "miniatures") request.gutsChecks = true;
+  // A duel no exact or bounded forecast reaches within its budget (Volt Leroy vs Leroy) is
+  // estimated from simulated duels instead of refused; the line says it is an estimate.
+  request.fallback = "sample";
   return request;
 }
 
@@ -253,7 +256,21 @@ export interface ForecastView {
   stalemateText: string;
   /** Expected exchanges ("3.6"), "" when a stalemate is possible. */
   exchangesText: string;
+  /** A sampled estimate (method "sample"): never shown as exact; null for exact or bounded forecasts. */
+  estimate: ForecastEstimateView | null;
   error: { key: string; params: Record<string, string | number> } | null;
+}
+
+export interface ForecastEstimateView {
+  /** "± 0.9%" half-widths of a's and b's win chances. */
+  aHalfText: string;
+  bHalfText: string;
+  /** Duels simulated, in the user's number format ("20,000"). */
+  duelsText: string;
+  /** "99%". */
+  confidenceText: string;
+  /** Duels with no winner (stalemate, or still running at the cap), "" when none. */
+  unendedText: string;
 }
 
 /** The duel forecast as the GM reads it: win chances and expected exchanges (exact, rules core). */
@@ -269,13 +286,33 @@ export function forecastView(a: ActorDoc, b: ActorDoc, rules: WorldRules): Forec
 }
 
 /** The view of a forecast already computed (or refused), e.g. by the forecast worker at the table. */
-export function forecastViewOf(aName: string, bName: string, outcome: DuelForecast | RulesError): ForecastView {
-  const view: ForecastView = { aName, bName, aWins: 0, bWins: 0, aWinsText: "", bWinsText: "", stalemateText: "", exchangesText: "", error: null };
+export function forecastViewOf(aName: string, bName: string, outcome: DuelForecast | RulesError, lang = "en"): ForecastView {
+  const view: ForecastView = { aName, bName, aWins: 0, bWins: 0, aWinsText: "", bWinsText: "", stalemateText: "", exchangesText: "", estimate: null, error: null };
   if (isRulesError(outcome)) {
     view.error = errorView(outcome);
     return view;
   }
   const f = outcome;
+  const e = f.method === "sample" ? f.estimate : undefined;
+  if (e) {
+    // An estimate: whole percents (its interval is wider than a tenth), the interval beside each.
+    const unended = (e.counts.stalemate + e.counts.unfinished) / e.duels;
+    return Object.assign(view, {
+      aWins: f.bOut,
+      bWins: f.aOut,
+      aWinsText: `${Math.round(f.bOut * 100)}%`,
+      bWinsText: `${Math.round(f.aOut * 100)}%`,
+      stalemateText: f.stalemate > 0 ? `${Math.round(f.stalemate * 100)}%` : "",
+      exchangesText: f.expectedExchanges === null ? "" : f.expectedExchanges.toFixed(1),
+      estimate: {
+        aHalfText: halfPct(e.halfWidth.bOut),
+        bHalfText: halfPct(e.halfWidth.aOut),
+        duelsText: e.duels.toLocaleString(lang),
+        confidenceText: `${Math.round(e.confidence * 100)}%`,
+        unendedText: unended > 0 ? `${Math.round(unended * 100)}%` : "",
+      },
+    });
+  }
   return Object.assign(view, {
     aWins: f.bOut,
     bWins: f.aOut,
@@ -284,6 +321,22 @@ export function forecastViewOf(aName: string, bName: string, outcome: DuelForeca
     stalemateText: f.stalemate > 0 ? pct(f.stalemate) : "",
     exchangesText: f.expectedExchanges === null ? "" : f.expectedExchanges.toFixed(1),
   });
+}
+
+/** The half-width of an estimate's interval in percent, to a tenth ("0.9%"). */
+const halfPct = (h: number): string => (h < 0.0005 ? "<0.1%" : `${(h * 100).toFixed(1)}%`);
+
+/**
+ * The forecast's sentence as the table shows it: its lang key (FUDGE.Forecast.Line…) and the
+ * data for it, names escaped with `escape` (Foundry's escapeHTML at the table). An estimate has
+ * its own sentences, which say so.
+ */
+export function forecastLineOf(f: ForecastView, escape: (s: string) => string): { key: string; data: Record<string, string> } {
+  const data: Record<string, string> = { a: escape(f.aName), b: escape(f.bName), aWins: f.aWinsText, bWins: f.bWinsText, exchanges: f.exchangesText, stalemate: f.stalemateText };
+  const e = f.estimate;
+  if (!e) return { key: f.exchangesText ? "FUDGE.Forecast.Line" : "FUDGE.Forecast.LineStalemate", data };
+  Object.assign(data, { aHalf: e.aHalfText, bHalf: e.bHalfText, duels: e.duelsText, confidence: e.confidenceText, unended: e.unendedText });
+  return { key: e.unendedText ? "FUDGE.Forecast.EstimateUnended" : "FUDGE.Forecast.Estimate", data };
 }
 
 // ─── Trait roll dialog ───────────────────────────────────────────────────────────────────

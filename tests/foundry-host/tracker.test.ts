@@ -6,11 +6,12 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ForecastQueue } from "../../src/foundry/forecast-queue";
-import { onRenderTokenHUD, useForecastQueue } from "../../src/foundry/table-api";
+import { onRenderTokenHUD, showForecast, useForecastQueue } from "../../src/foundry/table-api";
 import { FakeWorker } from "../foundry/fake-worker";
 import { plainActor, worldRules } from "../../src/foundry/bridge";
 import { duelForecast } from "../../src/rules/forecast";
-import { duelRequest, forecastView } from "../../src/system/attack-dialog";
+import { duelRequest, forecastLineOf, forecastView, forecastViewOf } from "../../src/system/attack-dialog";
+import { findSample } from "../../src/cli/samples";
 import { combatantRow, combatTrackerMenu } from "./apps";
 import { actorOn, table, type Table } from "./table";
 import type { Client } from "./world";
@@ -42,7 +43,8 @@ function menu(c: Client, combatId: string) {
 function expected(c: Client, a: string, b: string): string {
   return c.run(() => {
     const f = forecastView(plainActor(actorOn(c, a)), plainActor(actorOn(c, b)), worldRules());
-    return game.i18n!.format("FUDGE.Forecast.Line", { a: f.aName, b: f.bName, aWins: f.aWinsText, bWins: f.bWinsText, exchanges: f.exchangesText, stalemate: f.stalemateText });
+    const line = forecastLineOf(f, (s) => foundry.utils.escapeHTML(s));
+    return game.i18n!.format(line.key, line.data);
   });
 }
 
@@ -216,6 +218,33 @@ describe("the table's duel forecast runs in the forecast worker (src/foundry/for
     expect(shown[0].message).not.toMatch(/FUDGE\.|actor\.type/);
     expect(w.posted).toEqual([]);
   });
+
+  it("a duel no exact forecast reaches in budget (Volt Leroy vs Leroy) shows the worker's estimate, worded as an estimate", async () => {
+    const w = onFakeWorker();
+    // Two copies of the pack's Leroy (the CLI's sample) in a Volt world: 3.5 billion pairs of sheets.
+    const leroy = findSample("Leroy", "a") as unknown as Record<string, unknown>;
+    const ids = { one: "leroyOne00000001", two: "leroyTwo00000001" };
+    const t = await table({
+      seed: (world) => {
+        world.server.seed("Actor", { ...structuredClone(leroy), _id: ids.one, name: "Leroy", ownership: { default: 0 } });
+        world.server.seed("Actor", { ...structuredClone(leroy), _id: ids.two, name: "Leroy <the Second>", ownership: { default: 0 } });
+      },
+    });
+    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "volt" as never));
+    await t.world.settle();
+    const request = t.gm.run(() => duelRequest(plainActor(actorOn(t.gm, ids.one)), plainActor(actorOn(t.gm, ids.two)), worldRules()));
+    expect(request.fallback).toBe("sample");
+    const before = t.gm.notifications.length;
+    const lines = await t.gm.run(() => showForecast(actorOn(t.gm, ids.one), [actorOn(t.gm, ids.two)]));
+    expect(w.posted.map((m) => m.request)).toEqual([request]);
+    // The worker answered with the estimate (the exact and bounded methods were refused at their budget).
+    const estimate = duelForecast({ ...request, method: "sample" });
+    const line = forecastLineOf(forecastViewOf("Leroy", "Leroy <the Second>", estimate), (s) => t.gm.run(() => foundry.utils.escapeHTML(s)));
+    expect(lines).toEqual([t.gm.run(() => game.i18n!.format(line.key, line.data))]);
+    expect(lines[0]).toMatch(/^Leroy vs Leroy &lt;the Second&gt;: Leroy wins ≈ \d+% ± \d\.\d%, Leroy &lt;the Second&gt; wins ≈ \d+% ± \d\.\d%, in about [\d.]+ exchanges — an estimate from 20,000 simulated duels \(99% interval\), not an exact forecast\.$/);
+    expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual(["Forecasting Leroy vs Leroy &lt;the Second&gt;…", lines[0]]);
+    expect(t.world.errors).toEqual([]);
+  }, 60_000);
 
   it("a forecast the worker refuses is reported as the rules core's localized error, rebuilt on this side", async () => {
     const w = onFakeWorker();
