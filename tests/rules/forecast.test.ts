@@ -34,26 +34,19 @@ describe("Fudge §4.5: the opposed roll folded by relative degree", () => {
     { criticalLetsPointThrough: true },
     { damageRoll: "evenOdd" },
   ];
-  for (const options of optionSets)
-    it(`equals the full enumeration of both 4dF, options ${JSON.stringify(options)}`, () => {
-      const fast = duelForecast({ ...duel, options });
-      const full = duelForecast({ ...duel, options, foldDice: false });
-      expect(fast.aOut).toBeCloseTo(full.aOut, 12);
-      expect(fast.bOut).toBeCloseTo(full.bOut, 12);
-      expect(fast.expectedExchanges!).toBeCloseTo(full.expectedExchanges!, 10);
-      expect(fast.states).toBe(full.states);
-    });
+  const foldedEqualsFull = (request: Record<string, unknown>): void => {
+    const fast = duelForecast(request);
+    const full = duelForecast({ ...request, foldDice: false });
+    expect(fast.aOut).toBeCloseTo(full.aOut, 12);
+    expect(fast.bOut).toBeCloseTo(full.bOut, 12);
+    expect(fast.expectedExchanges!).toBeCloseTo(full.expectedExchanges!, 10);
+    expect(fast.states).toBe(full.states);
+  };
+  for (const options of optionSets) it(`equals the full enumeration of both 4dF, options ${JSON.stringify(options)}`, () => foldedEqualsFull({ ...duel, options }));
   // The folded step resolves a class where the first side loses the roll only as the strike back
   // (its miss "returns before the damage step"): situations that move the relative degree.
   for (const situation of [{ allOutAttack: true }, { modifier: -3 }, { modifier: 4, defenderModifier: 2 }])
-    it(`equals the full enumeration of both 4dF, situation ${JSON.stringify(situation)}`, () => {
-      const fast = duelForecast({ ...duel, situation });
-      const full = duelForecast({ ...duel, situation, foldDice: false });
-      expect(fast.aOut).toBeCloseTo(full.aOut, 12);
-      expect(fast.bOut).toBeCloseTo(full.bOut, 12);
-      expect(fast.expectedExchanges!).toBeCloseTo(full.expectedExchanges!, 10);
-      expect(fast.states).toBe(full.states);
-    });
+    it(`equals the full enumeration of both 4dF, situation ${JSON.stringify(situation)}`, () => foldedEqualsFull({ ...duel, situation }));
 });
 
 describe("bounded forecasts (method forward) stay within their stated bound of the exact chain", () => {
