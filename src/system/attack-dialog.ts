@@ -238,7 +238,12 @@ export function duelRequest(a: ActorDoc, b: ActorDoc, rules: WorldRules): Record
   // Miniatures: Guts — the world always plays its Guts checks (the tracker re-checks, Apply checks
   // new wound levels; no world setting turns them off), so the table's forecast counts them too,
   // from each model's failures in force (docs/rules-api.md, Guts in the forecast).
-  if (rules.preset === "miniatures") request.gutsChecks = true;
+  if (rules.preset === "miniatures") {
+    request.gutsChecks = true;
+    // Miniatures: Guts — the table's duel opens with a charge by `a` (the combatant whose forecast is
+    // asked), so a model facing a Terrifying opponent checks Guts before the first blow (docs/rules-api.md).
+    request.terrifyingCharge = true;
+  }
   return request;
 }
 
