@@ -362,10 +362,10 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   if (gutsChecks && !miniatures) throw new RulesError("gutsChecks", "FUDGE.Error.ForecastGuts", "Guts checks exist only in the Miniatures preset", { preset: p.preset });
   // Miniatures: Guts — "Model tries to charge, or is being charged by, a Terrifying opponent": the
   // duel opens with a charge by `first`, so each model facing Terrifying gifts checks before the
-  // first blow (on with the Guts checks; docs/rules-api.md).
-  const terrifyingCharge = bool(input.terrifyingCharge, "terrifyingCharge", gutsChecks);
-  if (terrifyingCharge && !miniatures) throw new RulesError("terrifyingCharge", "FUDGE.Error.ForecastTerrifying", "the Terrifying charge check exists only in the Miniatures preset", { preset: p.preset });
-  if (terrifyingCharge && !gutsChecks) throw new RulesError("terrifyingCharge", "FUDGE.Error.ForecastTerrifyingGuts", "the Terrifying charge check is a Guts check: it needs gutsChecks", {});
+  // first blow (default on; a Guts check, so `gutsChecks: false` leaves it out too; docs/rules-api.md).
+  const charge = bool(input.terrifyingCharge, "terrifyingCharge", miniatures);
+  if (charge && !miniatures) throw new RulesError("terrifyingCharge", "FUDGE.Error.ForecastTerrifying", "the Terrifying charge check exists only in the Miniatures preset", { preset: p.preset });
+  const terrifyingCharge = charge && gutsChecks;
   const inA = miniatures && !gutsChecks ? withoutGuts(input.a) : input.a;
   const inB = miniatures && !gutsChecks ? withoutGuts(input.b) : input.b;
   let reqAB: AttackRequest, reqBA: AttackRequest;

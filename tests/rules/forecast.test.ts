@@ -128,14 +128,15 @@ describe("Guts checks are a Miniatures rule (Miniatures: Guts)", () => {
       expect(() => duelForecast({ ...duel, gutsChecks: false, budgetMs: 100 }), preset).not.toThrow(expect.objectContaining({ field: "gutsChecks" }));
     }
   });
-  it("the Terrifying charge check too: refused on the terrifyingCharge field in another preset, and without Guts checks", () => {
+  it("the Terrifying charge check too: refused on the terrifyingCharge field in another preset (gutsChecks: false leaves it out in Miniatures)", () => {
     for (const preset of ["fudge", "fate", "volt"]) {
       const duel = resolveSamples({ preset, a: "Leroy", b: "Theodora" });
       expect(() => duelForecast({ ...duel, terrifyingCharge: true }), preset).toThrow(expect.objectContaining({ field: "terrifyingCharge", key: "FUDGE.Error.ForecastTerrifying" }));
       expect(() => duelForecast({ ...duel, terrifyingCharge: false, budgetMs: 100 }), preset).not.toThrow(expect.objectContaining({ field: "terrifyingCharge" }));
     }
     const mini = resolveSamples({ preset: "miniatures", a: "King Kingsley", b: "Brutas the Brute" });
-    expect(() => duelForecast({ ...mini, gutsChecks: false, terrifyingCharge: true })).toThrow(expect.objectContaining({ field: "terrifyingCharge", key: "FUDGE.Error.ForecastTerrifyingGuts" }));
+    // a Guts check: no Guts checks, no charge check
+    expect(duelForecast({ ...mini, gutsChecks: false, terrifyingCharge: true })).toEqual(duelForecast({ ...mini, gutsChecks: false }));
     expect(() => duelForecast({ ...mini, terrifyingCharge: "yes" })).toThrow(expect.objectContaining({ field: "terrifyingCharge" }));
   });
 });

@@ -120,6 +120,25 @@ describe("attack dialog", () => {
     (shaken.system as { gutsState: unknown }).gutsState = { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 2 }], effect: 2 };
     expect(forecastView(shaken, knave(), rules).aWins).toBeLessThan(f.aWins - 0.01);
   });
+
+  test("a Miniatures duel at the table opens with a charge: a model facing a Terrifying foe checks Guts first (Miniatures: Guts)", () => {
+    const rules = rulesFor("miniatures");
+    const king = () => structuredClone(findSample("King Kingsley", "a"));
+    const brutas = () => structuredClone(findSample("Brutas the Brute", "b"));
+    const request = duelRequest(king(), brutas(), rules);
+    expect(request).toMatchObject({ preset: "miniatures", gutsChecks: true, terrifyingCharge: true });
+    expect(request.first ?? "a").toBe("a");
+    const on = duelForecast({ ...request, budgetMs: 60_000 });
+    const off = duelForecast({ ...request, terrifyingCharge: false });
+    const f = forecastView(king(), brutas(), rules);
+    expect(f.error).toBeNull();
+    expect(f.aWins).toBe(on.bOut);
+    expect(f.aWins).toBeLessThan(off.bOut - 0.05);
+    // the text keeps its shape: win chances and exchanges
+    expect([f.aWinsText, f.bWinsText, f.exchangesText]).toEqual([expect.stringMatching(/^\d+%$/), expect.stringMatching(/^\d+%$/), expect.stringMatching(/^\d+\.\d$/)]);
+    // other presets' requests do not ask for it
+    expect(duelRequest(leroy(), theodora(), rulesFor("fudge"))).not.toHaveProperty("terrifyingCharge");
+  }, 60_000);
 });
 
 describe("sheet: Attack shows its odds, or why it is disabled", () => {
