@@ -243,7 +243,7 @@ describe("Miniatures: Guts checks in the duel forecast (seed 004 'Guts')", () =>
   it("with Near Death rolls and a flying model's crash, agrees with duels played by the real pipeline and Guts functions", () => {
     // Brutas flies: a blow that brings him Near Death adds the 4dF+5 crash wound (Miniatures: Wounds), and he
     // rolls Guts on his turns while Near Death; both sides check Guts for new wound levels.
-    const d = { ...resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" }), terrifyingCharge: false };
+    const d: Record<string, unknown> = { ...resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" }), terrifyingCharge: false };
     const fly = { ...d, b: { ...(d.b as object), flying: true } };
     const f = duelForecast({ ...fly, budgetMs: 60_000 });
     expect(f.bOut).toBeGreaterThan(duelForecast({ ...d, budgetMs: 60_000 }).bOut);
