@@ -143,6 +143,41 @@ describe("Miniatures duel forecast from the combat tracker (Miniatures: Guts)", 
   }, 60_000);
 });
 
+describe("Miniatures duel forecast from the combat tracker: the Terrifying charge (Miniatures: Guts)", () => {
+  it("the combatant asked about charges; a model facing a Terrifying foe checks Guts before the first blow", async () => {
+    const sword = { _id: "itmSword00000001", name: "Sword of Smiting", type: "weapon", system: { miniaturesDamage: 5, statBasis: "strength", hands: 2, equipped: true } };
+    const card = { strength: 2, dexterity: 1, guts: 1 };
+    const t = await table({
+      seed: (world) => {
+        world.server.seed("Actor", { _id: "mini000000000001", name: "King", type: "miniature", ownership: { default: 0 }, system: card, items: [sword], effects: [] });
+        world.server.seed("Actor", { _id: "mini000000000002", name: "Ogre", type: "miniature", ownership: { default: 0 }, system: { ...card, terrifying: 1 }, items: [{ ...sword, _id: "itmSword00000002" }], effects: [] });
+      },
+    });
+    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "miniatures" as never));
+    const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as { id: string };
+    const c = () => t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation;
+    await t.gm.run(() => c().createEmbeddedDocuments("Combatant", [{ actorId: "mini000000000001", initiative: 10 } as never, { actorId: "mini000000000002", initiative: 5 } as never]));
+    await t.gm.run(() => c().startCombat());
+    await t.world.settle();
+    const m = menu(t.gm, combat.id);
+    const current = m.combat.turns[0]._source.actorId;
+    const other = current === "mini000000000001" ? "mini000000000002" : "mini000000000001";
+    const [line] = await m.click("FUDGE.Forecast.AgainstCurrent", other);
+    const odds = (terrifyingCharge: boolean) =>
+      t.gm.run(() => {
+        const request = duelRequest(plainActor(actorOn(t.gm, other)), plainActor(actorOn(t.gm, current)), worldRules());
+        expect(request).toMatchObject({ terrifyingCharge: true });
+        const f = duelForecast({ ...request, terrifyingCharge });
+        return [`${Math.round(f.bOut * 100)}%`, `${Math.round(f.aOut * 100)}%`];
+      });
+    const [on, off] = [odds(true), odds(false)];
+    expect(on).not.toEqual(off);
+    expect(line).toContain(`wins ${on[0]}`);
+    expect(line).toContain(`wins ${on[1]}`);
+    expect(t.world.errors).toEqual([]);
+  }, 120_000);
+});
+
 describe("the table's duel forecast runs in the forecast worker (src/foundry/forecast-queue.ts)", () => {
   let restore: ForecastQueue | null = null;
   afterEach(() => {
