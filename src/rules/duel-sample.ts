@@ -86,9 +86,11 @@ export const isBudgetRefusal = (e: unknown): boolean =>
 export interface SampledDuel {
   /** Every outcome of the turn of `turn` from (a, b), with its probability: the forecast's `moves`. */
   moves(a: number, b: number, turn: "a" | "b", visit: (a2: number, b2: number, next: "a" | "b", q: number) => void, take?: (q: number) => boolean): void;
-  startA: number;
-  startB: number;
-  first: "a" | "b";
+  /**
+   * Where duels start, with their probabilities: one state, or the outcomes of the checks that
+   * open the fight (Miniatures: Guts, a Terrifying charge). `spent`: one turn already taken.
+   */
+  starts: ReadonlyArray<{ a: number; b: number; turn: "a" | "b"; w: number; spent: boolean }>;
   outA(a: number): boolean;
   outB(b: number): boolean;
   /** Alternating duels count two turns (attacks) as an exchange; opposed ones one. */
@@ -154,16 +156,27 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
   const stalled = stalemateCheck(duel);
   const perExchange = duel.alternating ? 2 : 1;
   const maxTurns = req.maxExchanges * perExchange;
-  const startOut = outA(duel.startA) ? "a" : outB(duel.startB) ? "b" : null;
+  const { starts } = duel;
   for (let d = 0; d < req.samples; d++) {
-    if (startOut) {
-      counts[startOut === "a" ? "aOut" : "bOut"]++;
+    // The duel's start: drawn from the opening checks' outcomes when there are several.
+    let start = starts[0];
+    if (starts.length > 1) {
+      const v = rng();
+      let accW = 0;
+      for (const s of starts) {
+        start = s;
+        accW += s.w;
+        if (accW > v) break;
+      }
+    }
+    let a = start.a;
+    let b = start.b;
+    if (outA(a) || outB(b)) {
+      counts[outA(a) ? "aOut" : "bOut"]++;
       continue;
     }
-    let a = duel.startA;
-    let b = duel.startB;
-    let turn = duel.first;
-    let turns = 0;
+    let turn = start.turn;
+    let turns = start.spent ? 1 : 0;
     let nextCheck = SAMPLE_BUDGET.firstStalemateCheck;
     let ended: keyof typeof counts | null = null;
     while (ended === null) {

@@ -21,7 +21,7 @@ import { healTrack, trackKind, trackStateKey, trackStatus, type Track, type Trac
 import { bool, checkJsonShape, isRecord, num, oneOf, optInt } from "./validate";
 import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
 import type { GutsState } from "./miniatures/guts";
-import { gutsAfterWound, gutsCheckFor, gutsFloor, gutsMind, gutsStat, gutsTurnStart, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
+import { gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsFloor, gutsMind, gutsStat, gutsTurnStart, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
 import type { BoxTrackConfig } from "./tracks/box";
 import { voltProductDuel, type VoltLaw } from "./volt/duel";
 import { isBudgetRefusal, parseFallback, parseSampleRequest, sampleDuels, type SampleEstimate } from "./duel-sample";
@@ -410,6 +410,12 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   // rules, so on by default there (docs/rules-api.md); false leaves them out, failures in force too.
   const gutsChecks = bool(input.gutsChecks, "gutsChecks", miniatures);
   if (gutsChecks && !miniatures) throw new RulesError("gutsChecks", "FUDGE.Error.ForecastGuts", "Guts checks exist only in the Miniatures preset", { preset: p.preset });
+  // Miniatures: Guts — "Model tries to charge, or is being charged by, a Terrifying opponent": the
+  // duel opens with a charge by `first`, so each model facing Terrifying gifts checks before the
+  // first blow (default on; a Guts check, so `gutsChecks: false` leaves it out too; docs/rules-api.md).
+  const charge = bool(input.terrifyingCharge, "terrifyingCharge", miniatures);
+  if (charge && !miniatures) throw new RulesError("terrifyingCharge", "FUDGE.Error.ForecastTerrifying", "the Terrifying charge check exists only in the Miniatures preset", { preset: p.preset });
+  const terrifyingCharge = charge && gutsChecks;
   const inA = miniatures && !gutsChecks ? withoutGuts(input.a) : input.a;
   const inB = miniatures && !gutsChecks ? withoutGuts(input.b) : input.b;
   let reqAB: AttackRequest, reqBA: AttackRequest;
@@ -744,14 +750,15 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     if (!phasesApply()) throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "phases" needs an alternating duel where an attack reads only the attacker's status (Volt)`, { method: "phases" });
     return tighten(phasesOnce);
   }
+  const starts = chargeStarts();
   if (method === "forward") return p.preset === "volt" ? forward() : stepped();
   if (method === "sample") {
-    // Duels played through `moves`, the turns of this chain (src/rules/duel-sample.ts).
-    const s = sampleDuels({ moves, startA, startB, first, outA: (a) => sides.a.out[a], outB: (b) => sides.b.out[b], alternating, checkTime }, sampling);
+    // Duels played through `moves`, the turns of this chain, from the same starts (src/rules/duel-sample.ts).
+    const s = sampleDuels({ moves, starts, outA: (a) => sides.a.out[a], outB: (b) => sides.b.out[b], alternating, checkTime }, sampling);
     const states = sides.a.tracks.length + sides.b.tracks.length;
     return { preset: p.preset, aOut: s.aOut, bOut: s.bOut, stalemate: s.stalemate, expectedExchanges: s.expectedExchanges, states, enumerations, exact: false, errorBound: 1, method: "sample", estimate: s.estimate };
   }
-  const start = nodeOf(startA, startB, first);
+  const startNodes = starts.map((s) => ({ i: nodeOf(s.a, s.b, s.turn), w: s.w, spent: s.spent }));
   for (let i = 0; i < nodeA.length; i++) {
     checkTime();
     if (!absorbed[i]) expand(i);
@@ -777,9 +784,61 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     if (size > FORECAST_BUDGET.maxComponent) throw overBudget("maxStates", `a cycle of ${size} states`);
     solveComponent(Array.from(order.subarray(compStart[c], compStart[c + 1])), eTo, eP, pA, pB, eSteps, stuck);
   }
-  const stalemate = stuck[start];
-  const exchanges = stalemate > 1e-12 ? null : alternating ? eSteps[start] / 2 : eSteps[start];
-  return { preset: p.preset, aOut: pA[start], bOut: pB[start], stalemate, expectedExchanges: exchanges, states: N, enumerations, exact: true, errorBound: 0, method: "chain" };
+  // The answer from where the duel starts: the weighted values of its start states.
+  let aOut = 0;
+  let bOut = 0;
+  let stalemate = 0;
+  let steps = 0;
+  for (const { i, w, spent } of startNodes) {
+    aOut += w * pA[i];
+    bOut += w * pB[i];
+    stalemate += w * stuck[i];
+    steps += w * (eSteps[i] + (spent ? 1 : 0));
+  }
+  const exchanges = stalemate > 1e-12 ? null : alternating ? steps / 2 : steps;
+  return { preset: p.preset, aOut, bOut, stalemate, expectedExchanges: exchanges, states: N, enumerations, exact: true, errorBound: 0, method: "chain" };
+
+  /**
+   * Where the duel starts: its one state or, with the Terrifying charge (Miniatures: Guts, "Model
+   * tries to charge, or is being charged by, a Terrifying opponent"), the outcomes of the charge
+   * checks as `first` charges in its activation of the first round: each model that can act and
+   * faces Terrifying gifts checks at once (gutsAtCharge, over the Legendary classes). A charged
+   * model that breaks by 3 runs, and the charger in base contact strikes it at once at +1 (after
+   * its own re-checks: its blow of this activation, the runner then out of reach); a charger that
+   * may not attack lets it go and its activation is spent (`spent`: one turn already taken).
+   */
+  function chargeStarts(): Array<{ a: number; b: number; turn: "a" | "b"; w: number; spent: boolean }> {
+    const plain = [{ a: startA, b: startB, turn: first, w: 1, spent: false }];
+    if (!terrifyingCharge) return plain;
+    const X = first;
+    const Y: "a" | "b" = X === "a" ? "b" : "a";
+    const [sx, sy] = [sides[X], sides[Y]];
+    const [x0, y0] = X === "a" ? [startA, startB] : [startB, startA];
+    // No charge when a side is already out, or the charger cannot act (Near Death).
+    if (sx.out[x0] || sy.out[y0] || !sx.canAct[x0]) return plain;
+    const gifts = (s: Side): number => (s.card as unknown as MiniDatacard).terrifying;
+    const check = (s: Side, id: number, foe: Side, charged: boolean): Array<[number, number]> =>
+      !s.canAct[id] || gifts(foe) <= 0 ? [[id, 1]] : gutsAtCharge(s.minds[id]!, gutsNow(s, s.tracks[id]), gifts(foe), charged, s.space!).map(([m, q]) => [s.intern(s.tracks[id], m), q] as [number, number]);
+    const out = new Map<string, { a: number; b: number; turn: "a" | "b"; w: number; spent: boolean }>();
+    const add = (x: number, y: number, turn: "a" | "b", w: number, spent: boolean): void => {
+      const [a, b] = X === "a" ? [x, y] : [y, x];
+      const k = `${a}|${b}|${turn}|${spent ? 1 : 0}`;
+      const e = out.get(k);
+      if (e) e.w += w;
+      else out.set(k, { a, b, turn, w, spent });
+    };
+    const ys = check(sy, y0, sx, true);
+    for (const [x1, qx] of check(sx, x0, sy, false))
+      for (const [y1, qy] of ys) {
+        if (!owes(sy, y1)) add(x1, y1, X, qx * qy, false);
+        else
+          each(turnStart(sx, x1), (x2, q) => {
+            if (mayAttack(sx, x2)) add(x2, y1, X, qx * qy * q, false);
+            else add(x2, sy.intern(sy.tracks[y1], withoutFreeAttack(sy.minds[y1]!, sy.space!)), Y, qx * qy * q, true);
+          });
+      }
+    return [...out.values()];
+  }
 
   /**
    * Any duel, turn by turn: the probability of every live state after each turn, each turn's
@@ -817,14 +876,21 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     return true;
   }
   function steppedOnce(eps: number): DuelForecast {
-    const start = nodeOf(startA, startB, first);
-    let aOut = absorbed[start] === "a" ? 1 : 0;
-    let bOut = absorbed[start] === "b" ? 1 : 0;
+    let aOut = 0;
+    let bOut = 0;
     let dropped = 0;
     let turns = 0;
     let live = new Map<number, number>();
-    if (!absorbed[start]) live.set(start, 1);
-    let rest = absorbed[start] ? 0 : 1;
+    // Forward from the start distribution (one state but for the Terrifying charge).
+    for (const s of starts) {
+      const i = nodeOf(s.a, s.b, s.turn);
+      if (absorbed[i] === "a") aOut += s.w;
+      else if (absorbed[i] === "b") bOut += s.w;
+      else live.set(i, (live.get(i) ?? 0) + s.w);
+      if (s.spent) turns += s.w;
+    }
+    let rest = 0;
+    for (const m of live.values()) rest += m;
     let stalemate = 0;
     for (let turn = 1; rest > tolerance / 2; turn++) {
       // Now and then (turns 16, 32, 64 …): a fight that can never end is a stalemate, not a refusal at the budget.

@@ -11,7 +11,7 @@ import { exactOdds, type AttackOdds } from "../rules/odds";
 import { duelForecast, type DuelForecast } from "../rules/forecast";
 import { isRulesError, type RulesError } from "../rules/errors";
 import type { PresetId } from "../rules/pipeline";
-import { renderTrack } from "../rules/track";
+import { renderTrack, trackStatus, type Track } from "../rules/track";
 import { attackRequest, SITUATION_FIELDS, trackFor, type Situation } from "./combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "./data";
 import { FUDGE_LEVELS, ladderOf, levelView } from "./view";
@@ -230,6 +230,13 @@ export function mainWeapon(actor: ActorDoc): ItemDoc<"weapon"> | null {
   return ((actor.items ?? []).find((i) => i.type === "weapon" && (i.system as { equipped?: boolean }).equipped) as ItemDoc<"weapon"> | undefined) ?? null;
 }
 
+/** A Miniatures datacard with no wound on its track and no failed Guts check in force. */
+function untouched(card: unknown): boolean {
+  const c = card as Record<string, unknown>;
+  const guts = c.gutsState as { effect?: number; pending?: unknown[] } | undefined;
+  return trackStatus(c.track as Track).levelKey === null && !guts?.pending?.length && !guts?.effect;
+}
+
 /** The rules core's duel request for two actors, each with its main weapon (docs/rules-api.md `forecast`). */
 export function duelRequest(a: ActorDoc, b: ActorDoc, rules: WorldRules): Record<string, unknown> {
   const ab = attackRequest(a, mainWeapon(a), b, rules);
@@ -238,7 +245,14 @@ export function duelRequest(a: ActorDoc, b: ActorDoc, rules: WorldRules): Record
   // Miniatures: Guts — the world always plays its Guts checks (the tracker re-checks, Apply checks
   // new wound levels; no world setting turns them off), so the table's forecast counts them too,
   // from each model's failures in force (docs/rules-api.md, Guts in the forecast).
-  if (rules.preset === "miniatures") request.gutsChecks = true;
+  if (rules.preset === "miniatures") {
+    request.gutsChecks = true;
+    // Miniatures: Guts — a duel between two models still untouched (no wound, no failed check in
+    // force) opens with a charge by `a`, the combatant whose forecast is asked: a model facing a
+    // Terrifying opponent checks Guts before the first blow. Once either has been hurt or has
+    // failed a check, the fight is under way and its charge already made (docs/foundry.md).
+    request.terrifyingCharge = untouched(ab.attacker) && untouched(ba.attacker);
+  }
   // A duel no exact or bounded forecast reaches within its budget (Volt Leroy vs Leroy) is
   // estimated from simulated duels instead of refused; the line says it is an estimate.
   request.fallback = "sample";

@@ -109,40 +109,62 @@ describe("duel forecast from the combat tracker", () => {
   });
 });
 
+/**
+ * Two Sword of Smiting miniatures (King Kingsley's card; the second with `second` on its system) in
+ * a started combat, the tracker's "against the current combatant" entry clicked on the other: the
+ * line shown, and the duel forecast the rules core gives for it with `extra` on the request.
+ */
+async function miniTrackerDuel(secondName: string, second: Record<string, unknown>) {
+  const sword = { _id: "itmSword00000001", name: "Sword of Smiting", type: "weapon", system: { miniaturesDamage: 5, statBasis: "strength", hands: 2, equipped: true } };
+  const card = { strength: 2, dexterity: 1, guts: 1 };
+  const t = await table({
+    seed: (world) => {
+      world.server.seed("Actor", { _id: "mini000000000001", name: "King", type: "miniature", ownership: { default: 0 }, system: card, items: [sword], effects: [] });
+      world.server.seed("Actor", { _id: "mini000000000002", name: secondName, type: "miniature", ownership: { default: 0 }, system: { ...card, ...second }, items: [{ ...sword, _id: "itmSword00000002" }], effects: [] });
+    },
+  });
+  await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "miniatures" as never));
+  const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as { id: string };
+  const c = () => t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation;
+  await t.gm.run(() => c().createEmbeddedDocuments("Combatant", [{ actorId: "mini000000000001", initiative: 10 } as never, { actorId: "mini000000000002", initiative: 5 } as never]));
+  await t.gm.run(() => c().startCombat());
+  await t.world.settle();
+  const m = menu(t.gm, combat.id);
+  const current = m.combat.turns[0]._source.actorId;
+  const other = current === "mini000000000001" ? "mini000000000002" : "mini000000000001";
+  const [line] = await m.click("FUDGE.Forecast.AgainstCurrent", other);
+  /** The rules core's forecast of the same duel, as the tracker builds it, with `extra` on the request: [other wins, current wins]. */
+  const odds = (extra: Record<string, unknown>, check: (request: Record<string, unknown>) => void = () => {}) =>
+    t.gm.run(() => {
+      const request = duelRequest(plainActor(actorOn(t.gm, other)), plainActor(actorOn(t.gm, current)), worldRules());
+      check(request);
+      const f = duelForecast({ ...request, ...extra });
+      return [`${Math.round(f.bOut * 100)}%`, `${Math.round(f.aOut * 100)}%`];
+    });
+  return { t, line, odds };
+}
+
 describe("Miniatures duel forecast from the combat tracker (Miniatures: Guts)", () => {
   it("counts Guts checks from each model's failures in force, as the world always plays them", async () => {
-    const sword = { _id: "itmSword00000001", name: "Sword of Smiting", type: "weapon", system: { miniaturesDamage: 5, statBasis: "strength", hands: 2, equipped: true } };
-    const card = { strength: 2, dexterity: 1, guts: 1 };
     // The Knave is still shaken by a failure by 2 ("may not attack") when the duel starts.
     const shaken = { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 2 }], effect: 2 };
-    const t = await table({
-      seed: (world) => {
-        world.server.seed("Actor", { _id: "mini000000000001", name: "King", type: "miniature", ownership: { default: 0 }, system: card, items: [sword], effects: [] });
-        world.server.seed("Actor", { _id: "mini000000000002", name: "Knave", type: "miniature", ownership: { default: 0 }, system: { ...card, gutsState: shaken }, items: [{ ...sword, _id: "itmSword00000002" }], effects: [] });
-      },
-    });
-    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "miniatures" as never));
-    const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as { id: string };
-    const c = () => t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation;
-    await t.gm.run(() => c().createEmbeddedDocuments("Combatant", [{ actorId: "mini000000000001", initiative: 10 } as never, { actorId: "mini000000000002", initiative: 5 } as never]));
-    await t.gm.run(() => c().startCombat());
-    await t.world.settle();
-    const m = menu(t.gm, combat.id);
-    const current = m.combat.turns[0]._source.actorId;
-    const other = current === "mini000000000001" ? "mini000000000002" : "mini000000000001";
-    const [line] = await m.click("FUDGE.Forecast.AgainstCurrent", other);
+    const { t, line, odds } = await miniTrackerDuel("Knave", { gutsState: shaken });
     // The same duel by the rules core, with and without Guts checks.
-    const odds = (gutsChecks: boolean) =>
-      t.gm.run(() => {
-        const f = duelForecast({ ...duelRequest(plainActor(actorOn(t.gm, other)), plainActor(actorOn(t.gm, current)), worldRules()), gutsChecks });
-        return [`${Math.round(f.bOut * 100)}%`, `${Math.round(f.aOut * 100)}%`];
-      });
-    const [on, off] = [odds(true), odds(false)];
+    const [on, off] = [odds({ gutsChecks: true }), odds({ gutsChecks: false })];
     expect(on).not.toEqual(off);
     expect(line).toContain(`wins ${on[0]}`);
     expect(line).toContain(`wins ${on[1]}`);
     expect(t.world.errors).toEqual([]);
   }, 60_000);
+  it("the Terrifying charge: the combatant asked about charges, and a model facing a Terrifying foe checks Guts before the first blow", async () => {
+    const { t, line, odds } = await miniTrackerDuel("Ogre", { terrifying: 1 });
+    const asked = (request: Record<string, unknown>) => expect(request).toMatchObject({ terrifyingCharge: true });
+    const [on, off] = [odds({ terrifyingCharge: true }, asked), odds({ terrifyingCharge: false })];
+    expect(on).not.toEqual(off);
+    expect(line).toContain(`wins ${on[0]}`);
+    expect(line).toContain(`wins ${on[1]}`);
+    expect(t.world.errors).toEqual([]);
+  }, 120_000);
 });
 
 describe("the table's duel forecast runs in the forecast worker (src/foundry/forecast-queue.ts)", () => {

@@ -88,9 +88,7 @@ describe("the sampler draws each turn from the turn's distribution, the chosen b
       }
       if (!take || take(0.4)) visit(a - 1, 0, turn, 0.4);
     },
-    startA: 2,
-    startB: 0,
-    first: "a",
+    starts: [{ a: 2, b: 0, turn: "a", w: 1, spent: false }],
     outA: (a) => a === 0,
     outB: (b) => b === 1,
     alternating: false,
@@ -102,6 +100,21 @@ describe("the sampler draws each turn from the turn's distribution, the chosen b
     expect(Math.abs(r.bOut - exact), `sampled ${r.bOut}, exact ${exact}`).toBeLessThanOrEqual(r.estimate.halfWidth.bOut);
     // Expected steps of the walk: (k − N·P(reach N)) / (q − p) with k = 2, N = 4.
     expect(Math.abs(r.expectedExchanges! - (2 - 4 * exact) / 0.1)).toBeLessThanOrEqual(r.estimate.exchangesHalfWidth!);
+  });
+  it("a duel that opens with checks starts from their outcomes, drawn by weight (Miniatures: Guts, a Terrifying charge)", () => {
+    // From 1 the walk is up first with 1 / (1 + 11/9 + (11/9)²) (gambler's ruin, k = 1 of N = 4); from 3, 1 − (1 + 11/9 + (11/9)²)/(1 + … + (11/9)³).
+    const r1 = 1 / (1 + 11 / 9 + (11 / 9) ** 2 + (11 / 9) ** 3);
+    const up = (k: number): number => r1 * [0, 1, 1 + 11 / 9, 1 + 11 / 9 + (11 / 9) ** 2][k];
+    const starts = [
+      { a: 1, b: 0, turn: "a" as const, w: 0.3, spent: false },
+      { a: 3, b: 0, turn: "a" as const, w: 0.7, spent: true },
+    ];
+    const r = sampleDuels({ ...walk, starts }, { samples: 100_000, seed: SAMPLE_BUDGET.defaultSeed, maxExchanges: 1000 });
+    const exact = 0.3 * up(1) + 0.7 * up(3);
+    expect(Math.abs(r.bOut - exact), `sampled ${r.bOut}, exact ${exact}`).toBeLessThanOrEqual(r.estimate.halfWidth.bOut);
+    // a start already decided counts at once, no turn played
+    const decided = sampleDuels({ ...walk, starts: [{ a: 0, b: 0, turn: "a", w: 1, spent: false }] }, { samples: 100, seed: 1, maxExchanges: 10 });
+    expect([decided.aOut, decided.bOut, decided.expectedExchanges]).toEqual([1, 0, 0]);
   });
   it("the Wilson interval: 0 of 100 at 95% reaches 1.96² / (100 + 1.96²); half of n is symmetric", () => {
     expect(wilsonHalfWidth(0, 100, 1.96)).toBeCloseTo(1.96 ** 2 / (100 + 1.96 ** 2), 12);

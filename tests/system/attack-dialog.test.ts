@@ -121,6 +121,33 @@ describe("attack dialog", () => {
     (shaken.system as { gutsState: unknown }).gutsState = { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 2 }], effect: 2 };
     expect(forecastView(shaken, knave(), rules).aWins).toBeLessThan(f.aWins - 0.01);
   });
+
+  test("a Miniatures duel at the table opens with a charge: a model facing a Terrifying foe checks Guts first (Miniatures: Guts)", () => {
+    const rules = rulesFor("miniatures");
+    const king = () => structuredClone(findSample("King Kingsley", "a"));
+    const brutas = () => structuredClone(findSample("Brutas the Brute", "b"));
+    const request = duelRequest(king(), brutas(), rules);
+    expect(request).toMatchObject({ preset: "miniatures", gutsChecks: true, terrifyingCharge: true });
+    expect(request.first ?? "a").toBe("a");
+    const on = duelForecast({ ...request, budgetMs: 60_000 });
+    const off = duelForecast({ ...request, terrifyingCharge: false });
+    const f = forecastView(king(), brutas(), rules);
+    expect(f.error).toBeNull();
+    expect(f.aWins).toBe(on.bOut);
+    expect(f.aWins).toBeLessThan(off.bOut - 0.05);
+    // the text keeps its shape: win chances and exchanges
+    expect([f.aWinsText, f.bWinsText, f.exchangesText]).toEqual([expect.stringMatching(/^\d+%$/), expect.stringMatching(/^\d+%$/), expect.stringMatching(/^\d+\.\d$/)]);
+    // other presets' requests do not ask for it
+    expect(duelRequest(leroy(), theodora(), rulesFor("fudge"))).not.toHaveProperty("terrifyingCharge");
+    // a fight under way (a model hurt, or one with a failed check in force) made its charge already
+    const hurt = king();
+    (hurt.system as { woundTrack: { state: unknown } }).woundTrack.state = { marks: { scratch: [{ level: "scratch" }] } };
+    expect(duelRequest(hurt, brutas(), rules).terrifyingCharge).toBe(false);
+    expect(duelRequest(brutas(), hurt, rules).terrifyingCharge).toBe(false);
+    const shaken = king();
+    (shaken.system as { gutsState: unknown }).gutsState = { pending: [{ reason: "terrifying", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 1 }], effect: 1 };
+    expect(duelRequest(shaken, brutas(), rules).terrifyingCharge).toBe(false);
+  }, 60_000);
 });
 
 describe("the table's forecast line: an estimate reads as an estimate, never as exact (issue #10)", () => {
