@@ -199,11 +199,13 @@ export function parseFudgeOptions(input: unknown, path: Path = "options"): Fudge
   // table is a fresh list of shared, frozen rows (a parsed request is an immutable value).
   const o = (input === undefined || input === null ? NO_OPTIONS : record(input, path)) as Raw<(typeof KNOWN_OPTIONS)[number]>;
   rejectUnknown(o, KNOWN_OPTIONS, path);
-  const gp = at(path, "graze");
-  const graze = (o.graze === undefined ? {} : record(o.graze, gp)) as Raw<(typeof GRAZE_FIELDS)[number]>;
+  // Absent sub-objects read as empty ones (shared: nothing is built for them); their paths are
+  // built only when they are given (an absent one has no field to refuse).
+  const gp = o.graze === undefined ? path : at(path, "graze");
+  const graze = (o.graze === undefined ? NO_OPTIONS : record(o.graze, gp)) as Raw<(typeof GRAZE_FIELDS)[number]>;
   rejectUnknown(graze, GRAZE_FIELDS, gp);
-  const mp = at(path, "minMidMax");
-  const mmm = (o.minMidMax === undefined ? {} : record(o.minMidMax, mp)) as Raw<(typeof MMM_FIELDS)[number]>;
+  const mp = o.minMidMax === undefined ? path : at(path, "minMidMax");
+  const mmm = (o.minMidMax === undefined ? NO_OPTIONS : record(o.minMidMax, mp)) as Raw<(typeof MMM_FIELDS)[number]>;
   rejectUnknown(mmm, MMM_FIELDS, mp);
   return {
     lessLethal: boolField(o.lessLethal, path, "lessLethal", false),

@@ -537,17 +537,19 @@ function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTr
     const l = levels[li];
     const given = mIn[l.key];
     const arr = given === undefined ? NO_BOXES : Array.isArray(given) ? given : array(given, at(mp(), l.key));
-    const row: (BoxMark | null)[] = [];
-    const n = arr.length > l.boxes ? arr.length : l.boxes;
-    for (let j = 0; j < n; j++) {
-      const v = j < arr.length ? arr[j] : null;
+    const boxes = l.boxes;
+    // Every box open, then the marks given (an entry past the boxes must be open).
+    const row = openBoxes(boxes);
+    for (let j = 0; j < arr.length; j++) {
+      const v = arr[j];
       // An open box (null) needs no path; a mark is read with its own.
-      const m = v === null || v === undefined ? null : parseMark(config, li, v, at(at(mp(), l.key), j));
-      if (j >= l.boxes) {
+      if (v === null || v === undefined) continue;
+      const m = parseMark(config, li, v, at(at(mp(), l.key), j));
+      if (j >= boxes) {
         if (m !== null) throw new RulesError(at(at(mp(), l.key), j), "FUDGE.Error.Track.TooManyMarks", `level ${l.key} has only ${l.boxes} boxes`, { level: l.key, boxes: l.boxes });
         continue;
       }
-      row.push(m);
+      row[j] = m;
     }
     rows[li] = row;
   }
@@ -561,6 +563,28 @@ function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTr
   return { marks, stun, dead: boolField(o.dead, path, "dead", false) };
 }
 const NO_MARKS: Record<string, unknown> = Object.freeze({});
+
+/**
+ * A row of `n` open boxes at its exact length: a literal for the usual sizes (a list grown by
+ * push starts with room for 17 entries, and a chat card parses ten rows).
+ */
+function openBoxes(n: number): (BoxMark | null)[] {
+  switch (n) {
+    case 0:
+      return [];
+    case 1:
+      return [null];
+    case 2:
+      return [null, null];
+    case 3:
+      return [null, null, null];
+    case 4:
+      return [null, null, null, null];
+  }
+  const row: (BoxMark | null)[] = [];
+  for (let j = 0; j < n; j++) row.push(null);
+  return row;
+}
 
 /**
  * The marks record, level by level in the track's order. The five standard levels in their order
