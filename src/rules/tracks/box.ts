@@ -519,23 +519,27 @@ function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTr
   const mIn: Record<string, unknown> = marksIn === undefined ? NO_MARKS : isRecord(marksIn) ? marksIn : record(marksIn, mp());
   const levels = config.levels;
   // Marks usually list the levels in their order: each key's search starts after the last found.
+  // Each level's entry is taken here, where `mIn[k]` is the for…in's own fast load (a lookup by
+  // a level's key is a megamorphic one); `rows` holds it until its row replaces it.
+  const rows: unknown[] = new Array(levels.length);
   let next = 0;
   for (const k in mIn) {
     let found = false;
     for (let t = 0; t < levels.length; t++) {
       const hit = levels[next].key === k;
-      next = next + 1 === levels.length ? 0 : next + 1;
       if (hit) {
         found = true;
-        break;
+        rows[next] = mIn[k];
       }
+      next = next + 1 === levels.length ? 0 : next + 1;
+      if (hit) break;
     }
     if (!found && Object.hasOwn(mIn, k)) throw new RulesError(at(mp(), k), "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(k)}`, { level: k });
   }
-  const rows: (BoxMark | null)[][] = new Array(levels.length);
   for (let li = 0; li < levels.length; li++) {
     const l = levels[li];
-    const given = mIn[l.key];
+    // A level not listed reads as open boxes (a field for…in does not see is still read).
+    const given = rows[li] !== undefined ? rows[li] : mIn[l.key];
     const arr = given === undefined ? NO_BOXES : Array.isArray(given) ? given : array(given, at(mp(), l.key));
     const boxes = l.boxes;
     // Every box open, then the marks given (an entry past the boxes must be open).
@@ -553,7 +557,7 @@ function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTr
     }
     rows[li] = row;
   }
-  const marks = marksOf(levels, rows);
+  const marks = marksOf(levels, rows as (BoxMark | null)[][]);
   let stun: BoxStun | null = null;
   if (o.stun !== null && o.stun !== undefined) {
     const sp = at(path, "stun");
