@@ -113,14 +113,19 @@ const defaultGrazeTable = (): GrazeRow[] => DEFAULT_GRAZE_TABLE.map((r) => ({ mi
 const defaultMinMidMaxTable = (): MinMidMaxRow[] => DEFAULT_MIN_MID_MAX_TABLE.map((r) => ({ min: r.min, die: r.die, add: r.add }));
 
 export function defaultFudgeOptions(): FudgeOptions {
+  return defaultsWith(defaultGrazeTable(), defaultMinMidMaxTable());
+}
+
+/** The default options around the given default tables. */
+function defaultsWith(grazeTable: GrazeRow[], minMidMaxTable: MinMidMaxRow[]): FudgeOptions {
   return {
     lessLethal: false,
     doubleRd: false,
-    graze: { table: defaultGrazeTable(), scaleRaise: "one" },
+    graze: { table: grazeTable, scaleRaise: "one" },
     damageRoll: "none",
     grazeDamageRoll: false,
     woundMode: "factors",
-    minMidMax: { severeNegative: false, table: defaultMinMidMaxTable() },
+    minMidMax: { severeNegative: false, table: minMidMaxTable },
     gmSituationalRoll: false,
     dcVariant: "factor",
     dcAdjust: "level",
@@ -197,7 +202,9 @@ export function parseFudgeOptions(input: unknown, path: Path = "options"): Fudge
   // Fields read by name (see validate.ts), paths built only for an error; the defaults are
   // defaultFudgeOptions()'s, checked against it in tests/rules/fudge-factors.test.ts. A default
   // table is a fresh list of shared, frozen rows (a parsed request is an immutable value).
-  const o = (input === undefined || input === null ? NO_OPTIONS : record(input, path)) as Raw<(typeof KNOWN_OPTIONS)[number]>;
+  // No options at all: the defaults, built at once (no field to read or refuse).
+  if (input === undefined || input === null) return defaultsWith(SHARED_GRAZE_ROWS.slice(), SHARED_MMM_ROWS.slice());
+  const o = record(input, path) as Raw<(typeof KNOWN_OPTIONS)[number]>;
   rejectUnknown(o, KNOWN_OPTIONS, path);
   // Absent sub-objects read as empty ones (shared: nothing is built for them); their paths are
   // built only when they are given (an absent one has no field to refuse).
