@@ -4,4 +4,4 @@ import { register } from "tsx/esm/api";
 
 register();
 const { runCaught } = await import("../src/cli/run.ts");
-parentPort.postMessage(runCaught(workerData.command, workerData.text, workerData.source));
+parentPort.postMessage(runCaught(workerData.command, workerData.text, workerData.source, workerData.options ?? []));

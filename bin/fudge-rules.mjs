@@ -12,9 +12,9 @@ const workerUrl = new URL("./fudge-rules-worker.mjs", import.meta.url);
 const budgetError = (key, error, max) => ({ error: { error, field: "", key, params: { field: "", max } } });
 
 /** Runs one command in a worker; resolves with its outcome, or a budget error. */
-const isolated = (command, text, source, limits) =>
+const isolated = (command, text, source, limits, options) =>
   new Promise((resolve) => {
-    const worker = new Worker(workerUrl, { workerData: { command, text, source }, resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb } });
+    const worker = new Worker(workerUrl, { workerData: { command, text, source, options }, resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb } });
     let done = false;
     const finish = (outcome) => {
       if (done) return;

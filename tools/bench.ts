@@ -9,7 +9,8 @@
  *     ratios are medians of interleaved rounds (the machine is shared: both sides see the same load);
  *  2. exact odds of one attack vs a 100k-sample Monte Carlo of the same attack, both from the
  *     parsed request with the same resolver (goal ≥ 5,000×);
- *  3. duel forecasts: Leroy vs Theodora (goal < 1 ms median), Volt duels (goal < 50 ms), and
+ *  3. duel forecasts: Leroy vs Theodora (goal < 1 ms median), Volt duels (goal < 50 ms), the
+ *     sampled estimate of Volt Leroy vs Leroy (duels/s, no goal), and
  *     Miniatures with Guts checks, every sample pairing (time and exact / bound only);
  *  4. parsing + validating a fresh request against the resolution a chat card runs on it (the
  *     unprepared full pipeline with explanation; goal: parsing ≤ 3× the resolution; measured before
@@ -206,6 +207,25 @@ const sampleVoltLine = (a: string, b: string, goal: boolean): string => {
 line(`duel forecast Volt, Leroy vs Theodora (samples): ${sampleVoltLine("Leroy", "Theodora", true)}`);
 line(`duel forecast Volt, Theodora vs Theodora (samples): ${sampleVoltLine("Theodora", "Theodora", false)}`);
 line(`duel forecast Volt, Leroy vs Leroy (samples): ${sampleVoltLine("Leroy", "Leroy", false)}`);
+// The sampled estimate (method "sample", src/rules/duel-sample.ts) of the duel no exact or bounded
+// forecast reaches: 20,000 duels from scratch after a 2,000-duel warm-up (no goal; duels per second
+// of CPU). Then the table's request (fallback "sample", default budget): its wall time to the estimate.
+{
+  const lvl = resolveSamples({ preset: "volt", a: "Leroy", b: "Leroy" });
+  duelForecast({ ...lvl, method: "sample", samples: 2_000 });
+  const c0 = cpuMs();
+  const e = duelForecast({ ...lvl, method: "sample", samples: 20_000 });
+  const cpu = cpuMs() - c0;
+  const est = e.estimate!;
+  line(`duel estimate Volt, Leroy vs Leroy (method "sample", ${fmt(est.duels, 0)} duels, seed ${est.seed}): ${fmt(cpu, 0)} ms of CPU = ${fmt((est.duels / cpu) * 1000, 0)} duels/s (${fmt(((e.expectedExchanges ?? NaN) * 2 * est.duels * 1000) / cpu, 0)} attacks/s), no goal; P(Leroy a out first) ≈ ${e.aOut.toFixed(4)} ± ${est.halfWidth.aOut.toFixed(4)} (${est.confidence * 100}%), ${fmt(e.expectedExchanges ?? NaN, 2)} ± ${fmt(est.exchangesHalfWidth ?? NaN, 2)} exchanges; errorBound ${e.errorBound} (an estimate, not a bound)`);
+  const t0 = performance.now();
+  try {
+    const r = duelForecast({ ...lvl, fallback: "sample" });
+    line(`  the same duel as the table asks it (fallback "sample", default budget): method "${r.method}" after ${fmt(performance.now() - t0, 0)} ms (the exact and bounded methods refused within half the budget, then the estimate)`);
+  } catch (err) {
+    line(`  the same duel as the table asks it (fallback "sample"): refused after ${fmt(performance.now() - t0, 0)} ms (${(err as Error).message})`);
+  }
+}
 // Miniatures with Guts checks (the default): every ordered pair of the sample miniatures, each duel's time and exact / bound (no speed goal).
 const minis = ["Brutas the Brute", "King Kingsley", "Knavely Knave", "Sir Knightly", "Yanni the Yeoman"];
 const gutsLines: string[] = [];

@@ -19,6 +19,8 @@ export interface CommandSpec {
   summary: string;
   /** How the input is read: parsed JSON (default), or the raw text for a command that reads another format. */
   input?: "json" | "text";
+  /** Request fields the command line may set (`--samples 5000`), and how their text is read. */
+  options?: Record<string, "text" | "number">;
   run(request: unknown): unknown;
 }
 
@@ -76,7 +78,8 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
     run: (request) => exactOdds(attackRequest(request)),
   },
   forecast: {
-    summary: "duel forecast between two combatants (exact, or with a stated error bound)",
+    summary: "duel forecast between two combatants (exact, with a stated error bound, or a sampled estimate)",
+    options: { method: "text", samples: "number", seed: "number", fallback: "text" },
     run: (request) => duelForecast(attackRequest(request)),
   },
   status: {

@@ -16,6 +16,8 @@ const ADVICE: Record<string, string> = {
   "FUDGE.Error.TimeBudget": "Ask for less (a smaller duel or maxStates) or raise FUDGE_RULES_TIME_MS.",
   "FUDGE.Error.MemoryBudget": "Ask for less (a smaller duel or maxStates).",
   "FUDGE.Error.UnknownCommand": "Run fudge-rules --help for the commands.",
+  "FUDGE.Error.UnknownOption": "Run fudge-rules --help for each command's options.",
+  "FUDGE.Error.OptionValue": "Give the option a value (--samples 5000) and run the command again.",
   "FUDGE.Error.UnknownSample": "Name a sample character from the packs, or give the combatant in full.",
   "FUDGE.Error.AmbiguousSample": "Give more of the sample character's name.",
   "FUDGE.Error.EmptySample": "Name a sample character from the packs, or give the combatant in full.",

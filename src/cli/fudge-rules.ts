@@ -1,7 +1,7 @@
 /**
  * fudge-rules — the rules core on the command line.
  *
- *   fudge-rules <command> [request.json]
+ *   fudge-rules <command> [request.json] [--field value …]
  *
  * Commands are the entries of COMMAND_TABLE (src/cli/commands.ts): resolve, odds, forecast,
  * status, heal, kill, guts, recover. The request is JSON from the file or stdin; the answer is
@@ -15,7 +15,7 @@ import { readFileSync, statSync } from "node:fs";
 import { isRulesError, RulesError } from "../rules/errors";
 import { budget, CLI_BUDGET } from "./budget";
 import { cliError, type ErrorJson } from "./error-sentence";
-import type { RunOutcome } from "./run";
+import type { CliOption, RunOutcome } from "./run";
 
 export type { RunOutcome } from "./run";
 
@@ -41,13 +41,36 @@ function readInput(file: string | undefined): Promise<string> | string {
  * How main() runs a command: in-process (tests, bundles), or isolated in a worker with the
  * budget's heap limit and time limit (the bin does this; see bin/fudge-rules.mjs).
  */
-export type Runner = (command: string, text: string, source: string, limits: { timeMs: number; memoryMb: number }) => Promise<RunOutcome>;
+export type Runner = (command: string, text: string, source: string, limits: { timeMs: number; memoryMb: number }, options: CliOption[]) => Promise<RunOutcome>;
 
 /** Runs the command in this thread (no hard limits beyond the library's own). */
-export const inProcess: Runner = async (command, text, source) => (await import("./run")).runCaught(command, text, source);
+export const inProcess: Runner = async (command, text, source, _limits, options) => (await import("./run")).runCaught(command, text, source, options);
+
+/**
+ * The arguments after the command: the request file (the first that is not an option) and the
+ * options, `--name value` or `--name=value`, which set request fields (the command names which:
+ * COMMAND_TABLE's `options`, checked where the command runs).
+ */
+export function splitArgs(args: readonly string[]): { file: string | undefined; options: CliOption[] } {
+  let file: string | undefined;
+  const options: CliOption[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (!a.startsWith("--")) {
+      file ??= a;
+      continue;
+    }
+    const eq = a.indexOf("=");
+    const name = (eq < 0 ? a.slice(2) : a.slice(2, eq)).slice(0, 40);
+    const value = eq < 0 ? args[++i] : a.slice(eq + 1);
+    if (value === undefined) throw new RulesError(`--${name}`, "FUDGE.Error.OptionValue", `--${name} needs a value`);
+    options.push([name, value]);
+  }
+  return { file, options };
+}
 
 export async function main(argv: string[], runner: Runner = inProcess): Promise<number> {
-  const [command, file] = argv;
+  const [command] = argv;
   if (!command || command === "-h" || command === "--help") {
     process.stdout.write(`${(await import("./run")).USAGE}\n${(await import("./convert-fudge-rpg")).CONVERT_FUDGE_RPG_USAGE}\n`);
     return command ? 0 : 2;
@@ -59,7 +82,10 @@ export async function main(argv: string[], runner: Runner = inProcess): Promise<
     return 2;
   };
   let text: string;
+  let file: string | undefined;
+  let options: CliOption[];
   try {
+    ({ file, options } = splitArgs(argv.slice(1)));
     text = await readInput(file);
   } catch (e) {
     if (isRulesError(e)) return fail(e.toJSON());
@@ -70,7 +96,7 @@ export async function main(argv: string[], runner: Runner = inProcess): Promise<
     throw e;
   }
   const source = file && file !== "-" ? file.slice(0, 200) : "stdin";
-  const r = await runner(command, text, source, budget());
+  const r = await runner(command, text, source, budget(), options);
   if ("ok" in r) {
     process.stdout.write(r.ok);
     return 0;

@@ -4,15 +4,15 @@
  * launcher (fudge-rules.ts) runs this in a worker thread under the budget.
  */
 import { isRulesError, RulesError } from "../rules/errors";
-import { checkJsonShape } from "../rules/validate";
+import { checkJsonShape, isRecord } from "../rules/validate";
 import { CLI_BUDGET } from "./budget";
 import { COMMAND_TABLE } from "./commands";
 
 export const COMMANDS = Object.keys(COMMAND_TABLE);
 
-export const USAGE = `usage: fudge-rules <command> [request.json]
+export const USAGE = `usage: fudge-rules <command> [request.json] [--field value …]
 ${Object.entries(COMMAND_TABLE)
-  .map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`)
+  .map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}${c.options ? `\n            options: ${Object.keys(c.options).map((o) => `--${o}`).join(" ")} (request fields; they override the request's)` : ""}`)
   .join("\n")}
 Reads a JSON request from the file (or stdin) and prints JSON. See docs/rules-api.md.`;
 
@@ -42,9 +42,31 @@ export function parseJson(text: string, source: string): unknown {
   return value;
 }
 
+/** A command-line option (`--samples 5000`, see fudge-rules.ts): its name without the dashes, and its text. */
+export type CliOption = [name: string, value: string];
+
+/** The request with the command line's options set as its fields (each a field the command names in `options`). */
+export function withOptions(command: string, request: unknown, options: readonly CliOption[]): unknown {
+  if (!options.length) return request;
+  const spec = commandSpec(command);
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of options) {
+    const kind = spec.options && Object.hasOwn(spec.options, name) ? spec.options[name] : undefined;
+    if (!kind) {
+      const known = Object.keys(spec.options ?? {}).map((o) => `--${o}`).join(", ") || "none";
+      throw new RulesError(`--${name.slice(0, 40)}`, "FUDGE.Error.UnknownOption", `--${name.slice(0, 40)} is unknown to ${command} (its options: ${known})`, { command, allowed: known });
+    }
+    // A number option's text that is not a number stays text: the field's own check refuses it by name.
+    const n = Number(value);
+    out[name] = kind === "number" && value.trim() !== "" && Number.isFinite(n) ? n : value;
+  }
+  if (!isRecord(request)) throw new RulesError("", "FUDGE.Error.NotObject", "the request must be a JSON object");
+  return { ...request, ...out };
+}
+
 /** One command from its raw input text to the answer's JSON text; throws RulesError for bad input. */
-export function runText(command: string, text: string, source: string): string {
-  const request = commandSpec(command).input === "text" ? text : parseJson(text, source);
+export function runText(command: string, text: string, source: string, options: readonly CliOption[] = []): string {
+  const request = commandSpec(command).input === "text" ? withOptions(command, text, options) : withOptions(command, parseJson(text, source), options);
   try {
     return `${JSON.stringify(runCommand(command, request), null, 2)}\n`;
   } catch (e) {
@@ -57,9 +79,9 @@ export function runText(command: string, text: string, source: string): string {
 /** Outcome of a command run: the answer, a RulesError's JSON, or a crash (a bug: exit 1). */
 export type RunOutcome = { ok: string } | { error: ReturnType<RulesError["toJSON"]> } | { crash: string };
 
-export function runCaught(command: string, text: string, source: string): RunOutcome {
+export function runCaught(command: string, text: string, source: string, options: readonly CliOption[] = []): RunOutcome {
   try {
-    return { ok: runText(command, text, source) };
+    return { ok: runText(command, text, source, options) };
   } catch (e) {
     if (isRulesError(e)) return { error: e.toJSON() };
     return { crash: (e as Error)?.stack ?? String(e) };

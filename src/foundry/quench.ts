@@ -292,6 +292,19 @@ export function registerQuenchBatches(quench: QuenchLike): void {
           q.dispose();
         }
       });
+      it("a duel refused for its budget comes back from the worker as the seeded estimate (fallback \"sample\"), never as exact", async () => {
+        // The table's request with a chain too small for it: refused for maxStates, so estimated.
+        const request = { ...duelRequest(plainActor(actors[0]), plainActor(actors[1]), worldRules()), method: "chain", maxStates: 2, samples: 500 };
+        const q = new ForecastQueue();
+        try {
+          const answer = await q.run(request);
+          assert.equal(answer.method, "sample", "the fallback answered");
+          assert.deepEqual([answer.exact, answer.errorBound, answer.estimate?.duels], [false, 1, 500], "labelled an estimate of 500 duels");
+          assert.deepEqual(answer, duelForecast({ ...request, method: "sample" }), "the worker's estimate is the rules core's, from the same seed");
+        } finally {
+          q.dispose();
+        }
+      });
     },
     { displayName: "Fudge Combat & Wounds: initiative and the tracker's duel forecast" },
   );

@@ -8,7 +8,7 @@
 import { exactOdds } from "../rules/odds";
 import { duelForecast } from "../rules/forecast";
 import { pipelineFor } from "../rules/pipeline";
-import { attackOdds, duelRequest, forecastViewOf, mainWeapon } from "../system/attack-dialog";
+import { attackOdds, duelRequest, forecastLineOf, forecastViewOf, mainWeapon } from "../system/attack-dialog";
 import { isRulesError } from "../rules/errors";
 import { ForecastQueue } from "./forecast-queue";
 import type { ActorDoc, ItemDoc } from "../system/data";
@@ -108,19 +108,14 @@ export async function showForecast(actor: Actor.Implementation, opponents: Actor
       }
       outcome = e;
     }
-    const f = forecastViewOf(a.name, b.name, outcome);
+    const f = forecastViewOf(a.name, b.name, outcome, game.i18n!.lang);
     if (f.error) {
       reportError(Object.assign(new Error(f.error.key), f.error));
       continue;
     }
-    const text = game.i18n!.format(f.exchangesText ? "FUDGE.Forecast.Line" : "FUDGE.Forecast.LineStalemate", {
-      a: foundry.utils.escapeHTML(f.aName),
-      b: foundry.utils.escapeHTML(f.bName),
-      aWins: f.aWinsText,
-      bWins: f.bWinsText,
-      exchanges: f.exchangesText,
-      stalemate: f.stalemateText,
-    });
+    // An estimate (a duel no exact forecast reaches in budget) reads as one: "≈ 47% ± 0.9% — estimate from 20,000 simulated duels".
+    const line = forecastLineOf(f, (s) => foundry.utils.escapeHTML(s));
+    const text = game.i18n!.format(line.key, line.data);
     ui.notifications!.info(text, { permanent: true } as never);
     shown.push(text);
   }

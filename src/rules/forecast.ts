@@ -21,9 +21,10 @@ import { healTrack, trackKind, trackStateKey, trackStatus, type Track, type Trac
 import { bool, checkJsonShape, isRecord, num, oneOf, optInt } from "./validate";
 import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
 import type { GutsState } from "./miniatures/guts";
-import { gutsAfterWound, gutsCheckFor, gutsFloor, gutsMind, gutsStat, gutsTurnStart, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
+import { gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsFloor, gutsMind, gutsStat, gutsTurnStart, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
 import type { BoxTrackConfig } from "./tracks/box";
 import { voltProductDuel, type VoltLaw } from "./volt/duel";
+import { isBudgetRefusal, parseFallback, parseSampleRequest, sampleDuels, type SampleEstimate } from "./duel-sample";
 import type { VoltTrackConfig, VoltTrackState, VoltWound } from "./tracks/volt";
 
 export interface DuelForecast {
@@ -50,9 +51,12 @@ export interface DuelForecast {
   /**
    * "chain": the absorbing chain solved exactly; "forward": rounds followed forward (bounded);
    * "phases": sums of per-side products (Volt, bounded); "product": the exact backward programme
-   * over both Volt sheets (src/rules/volt/duel.ts).
+   * over both Volt sheets (src/rules/volt/duel.ts); "sample": an estimate from simulated duels
+   * (src/rules/duel-sample.ts), `exact` false and `errorBound` 1 — no bound, an interval in `estimate`.
    */
-  method: "chain" | "forward" | "phases" | "product";
+  method: "chain" | "forward" | "phases" | "product" | "sample";
+  /** Only with method "sample": duels played, seed, confidence and each probability's interval. */
+  estimate?: SampleEstimate;
 }
 
 /**
@@ -229,6 +233,8 @@ export const FORECAST_BUDGET = {
   productPairsPerState: 100,
   productWindowPerState: 50,
   productMaxWindow: 16_000_000,
+  /** With `fallback: "sample"`: the share of `budgetMs` kept for the estimate (the exact or bounded forecast gets the rest). */
+  sampleReserve: 0.5,
   /** Largest strongly connected component solved by Gaussian elimination (its matrix is m² numbers). */
   maxComponent: 800,
   /** Default and smallest `tolerance` (the error bound allowed to a forward forecast). */
@@ -327,6 +333,29 @@ function sigId(sigs: Map<string, number>, k: string): number {
  */
 export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForecast {
   const t0 = Date.now();
+  // `fallback: "sample"`: a forecast refused for its budget (never for bad input) answers with
+  // the sampled estimate instead, within the rest of the budget (src/rules/duel-sample.ts).
+  const fallback = isRecord(input) ? parseFallback(input.fallback) : "none";
+  if (fallback === "none" || (input as Record<string, unknown>).method === "sample") return forecastWithin(input, opts, t0);
+  parseSampleRequest(input as Record<string, unknown>); // bad sampling fields are refused before anything runs
+  const budget = opts.budgetMs ?? optInt((input as Record<string, unknown>).budgetMs, "budgetMs", FORECAST_BUDGET.timeMs, 1, FORECAST_BUDGET.maxTimeMs);
+  try {
+    // The exact or bounded forecast gets the budget but the share kept for the estimate.
+    return forecastWithin(input, { ...opts, budgetMs: Math.max(1, Math.round(budget * (1 - FORECAST_BUDGET.sampleReserve))) }, t0);
+  } catch (e) {
+    if (!isBudgetRefusal(e)) throw e;
+    const left = budget - (Date.now() - t0);
+    try {
+      if (left < 1) throw e;
+      return forecastOnce({ ...(input as Record<string, unknown>), method: "sample" }, { ...opts, budgetMs: left });
+    } catch (e2) {
+      // Out of time for the estimate too: the request's whole budget is what it ran out of.
+      throw isBudgetRefusal(e2) ? overBudget("budgetMs", `${budget} ms`) : e2;
+    }
+  }
+}
+
+function forecastWithin(input: unknown, opts: DuelOptions, t0: number): DuelForecast {
   try {
     return forecastOnce(input, opts);
   } catch (e) {
@@ -354,12 +383,19 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     if ((++ticks & 63) === 0 && Date.now() > deadline) throw overBudget("budgetMs", `${budgetMs} ms`);
   };
   const first = oneOf(input.first, "first", ["a", "b"] as const, "a");
+  const sampling = parseSampleRequest(input);
   const base = { preset: input.preset, options: input.options, situation: input.situation ?? {} };
   const miniatures = p.preset === "miniatures";
   // Miniatures: Guts — checks for new wound levels and their effects: part of the Miniatures
   // rules, so on by default there (docs/rules-api.md); false leaves them out, failures in force too.
   const gutsChecks = bool(input.gutsChecks, "gutsChecks", miniatures);
   if (gutsChecks && !miniatures) throw new RulesError("gutsChecks", "FUDGE.Error.ForecastGuts", "Guts checks exist only in the Miniatures preset", { preset: p.preset });
+  // Miniatures: Guts — "Model tries to charge, or is being charged by, a Terrifying opponent": the
+  // duel opens with a charge by `first`, so each model facing Terrifying gifts checks before the
+  // first blow (default on; a Guts check, so `gutsChecks: false` leaves it out too; docs/rules-api.md).
+  const charge = bool(input.terrifyingCharge, "terrifyingCharge", miniatures);
+  if (charge && !miniatures) throw new RulesError("terrifyingCharge", "FUDGE.Error.ForecastTerrifying", "the Terrifying charge check exists only in the Miniatures preset", { preset: p.preset });
+  const terrifyingCharge = charge && gutsChecks;
   const inA = miniatures && !gutsChecks ? withoutGuts(input.a) : input.a;
   const inB = miniatures && !gutsChecks ? withoutGuts(input.b) : input.b;
   let reqAB: AttackRequest, reqBA: AttackRequest;
@@ -524,8 +560,12 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   const mayAttack = (side: Side, x: number): boolean => (side.minds[x]?.state.effect ?? 0) < 2;
   const owes = (side: Side, y: number): boolean => side.minds[y]?.owesFreeAttack === true;
 
-  /** Every outcome of the turn of `turn` from (a, b): (a', b', next turn, p). */
-  const moves = (a: number, b: number, turn: "a" | "b", visit: (a2: number, b2: number, next: "a" | "b", q: number) => void): void => {
+  /**
+   * Every outcome of the turn of `turn` from (a, b): (a', b', next turn, p). `take` (the sampled
+   * estimate, src/rules/duel-sample.ts): asked before each branch of probability q is followed;
+   * a branch it declines is neither applied nor visited.
+   */
+  const moves = (a: number, b: number, turn: "a" | "b", visit: (a2: number, b2: number, next: "a" | "b", q: number) => void, take?: (q: number) => boolean): void => {
     const X = turn;
     const O: "a" | "b" = X === "a" ? "b" : "a";
     const sx = sides[X];
@@ -537,6 +577,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     const play = (x: number, steps: Step[], q0: number): void => {
       for (let i = 0; i < steps.length; i++) {
         const s = steps[i];
+        if (take && !take(q0 * s.p)) continue;
         const rx = applyTo(sx, x, s.x);
         const ry = applyTo(sy, y0, s.y);
         if (typeof rx === "number" && typeof ry === "number") emit(rx, ry, !alternating || owes(sy, ry) ? X : O, q0 * s.p);
@@ -548,15 +589,15 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     if (owes(sy, y0)) return play(x0, attackSteps(X, x0, y0, true), 1);
     if (!sx.canAct[x0]) {
       if (nearDeathRolls && p.ownTurn) {
-        for (const s of ownSteps(X, x0, y0)) each(applyTo(sx, x0, s.x), (x2, q) => emit(x2, y0, O, q * s.p));
-      } else emit(x0, y0, O, 1);
+        for (const s of ownSteps(X, x0, y0)) if (!take || take(s.p)) each(applyTo(sx, x0, s.x), (x2, q) => emit(x2, y0, O, q * s.p));
+      } else if (!take || take(1)) emit(x0, y0, O, 1);
       return;
     }
     const t = turnStart(sx, x0);
     if (typeof t === "number") return play(x0, attackSteps(X, x0, y0, false), 1);
     for (const [x1, q] of t) {
       if (mayAttack(sx, x1)) play(x1, attackSteps(X, x1, y0, false), q);
-      else emit(x1, y0, O, q); // Miniatures: Guts — a failure by 2 or more: "may not attack"
+      else if (!take || take(q)) emit(x1, y0, O, q); // Miniatures: Guts — a failure by 2 or more: "may not attack"
     }
   };
 
@@ -612,7 +653,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   // Miniatures duels with Guts checks are solved by the chain of their reduced minds, and
   // turn by turn (bounded) where that chain is over its budget of states.
   // "chain" forces the exact chain, "forward" the bounded forecast (tests compare the two).
-  const method = oneOf(input.method, "method", ["chain", "forward", "phases", "product"] as const, p.preset === "volt" ? "product" : gutsChecks && opts.gutsMinds === "plain" ? "forward" : "chain");
+  const method = oneOf(input.method, "method", ["chain", "forward", "phases", "product", "sample"] as const, p.preset === "volt" ? "product" : gutsChecks && opts.gutsMinds === "plain" ? "forward" : "chain");
   if (method === "product") {
     if (p.preset !== "volt") throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "product" solves Volt duels only`, { method: "product" });
     const r = product();
@@ -625,8 +666,15 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     if (!phasesApply()) throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "phases" needs an alternating duel where an attack reads only the attacker's status (Volt)`, { method: "phases" });
     return tighten(phasesOnce);
   }
+  const starts = chargeStarts();
   if (method === "forward") return p.preset === "volt" ? forward() : stepped();
-  const start = nodeOf(startA, startB, first);
+  if (method === "sample") {
+    // Duels played through `moves`, the turns of this chain, from the same starts (src/rules/duel-sample.ts).
+    const s = sampleDuels({ moves, starts, outA: (a) => sides.a.out[a], outB: (b) => sides.b.out[b], alternating, checkTime }, sampling);
+    const states = sides.a.tracks.length + sides.b.tracks.length;
+    return { preset: p.preset, aOut: s.aOut, bOut: s.bOut, stalemate: s.stalemate, expectedExchanges: s.expectedExchanges, states, enumerations, exact: false, errorBound: 1, method: "sample", estimate: s.estimate };
+  }
+  const startNodes = starts.map((s) => ({ i: nodeOf(s.a, s.b, s.turn), w: s.w, spent: s.spent }));
   for (let i = 0; i < nodeA.length; i++) {
     checkTime();
     if (!absorbed[i]) expand(i);
@@ -648,9 +696,61 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     if (comp.length > FORECAST_BUDGET.maxComponent) throw overBudget("maxStates", `a cycle of ${comp.length} states`);
     solveComponent(comp, eTo, eP, pA, pB, eSteps, stuck);
   }
-  const stalemate = stuck[start];
-  const exchanges = stalemate > 1e-12 ? null : alternating ? eSteps[start] / 2 : eSteps[start];
-  return { preset: p.preset, aOut: pA[start], bOut: pB[start], stalemate, expectedExchanges: exchanges, states: N, enumerations, exact: true, errorBound: 0, method: "chain" };
+  // The answer from where the duel starts: the weighted values of its start states.
+  let aOut = 0;
+  let bOut = 0;
+  let stalemate = 0;
+  let steps = 0;
+  for (const { i, w, spent } of startNodes) {
+    aOut += w * pA[i];
+    bOut += w * pB[i];
+    stalemate += w * stuck[i];
+    steps += w * (eSteps[i] + (spent ? 1 : 0));
+  }
+  const exchanges = stalemate > 1e-12 ? null : alternating ? steps / 2 : steps;
+  return { preset: p.preset, aOut, bOut, stalemate, expectedExchanges: exchanges, states: N, enumerations, exact: true, errorBound: 0, method: "chain" };
+
+  /**
+   * Where the duel starts: its one state or, with the Terrifying charge (Miniatures: Guts, "Model
+   * tries to charge, or is being charged by, a Terrifying opponent"), the outcomes of the charge
+   * checks as `first` charges in its activation of the first round: each model that can act and
+   * faces Terrifying gifts checks at once (gutsAtCharge, over the Legendary classes). A charged
+   * model that breaks by 3 runs, and the charger in base contact strikes it at once at +1 (after
+   * its own re-checks: its blow of this activation, the runner then out of reach); a charger that
+   * may not attack lets it go and its activation is spent (`spent`: one turn already taken).
+   */
+  function chargeStarts(): Array<{ a: number; b: number; turn: "a" | "b"; w: number; spent: boolean }> {
+    const plain = [{ a: startA, b: startB, turn: first, w: 1, spent: false }];
+    if (!terrifyingCharge) return plain;
+    const X = first;
+    const Y: "a" | "b" = X === "a" ? "b" : "a";
+    const [sx, sy] = [sides[X], sides[Y]];
+    const [x0, y0] = X === "a" ? [startA, startB] : [startB, startA];
+    // No charge when a side is already out, or the charger cannot act (Near Death).
+    if (sx.out[x0] || sy.out[y0] || !sx.canAct[x0]) return plain;
+    const gifts = (s: Side): number => (s.card as unknown as MiniDatacard).terrifying;
+    const check = (s: Side, id: number, foe: Side, charged: boolean): Array<[number, number]> =>
+      !s.canAct[id] || gifts(foe) <= 0 ? [[id, 1]] : gutsAtCharge(s.minds[id]!, gutsNow(s, s.tracks[id]), gifts(foe), charged, s.space!).map(([m, q]) => [s.intern(s.tracks[id], m), q] as [number, number]);
+    const out = new Map<string, { a: number; b: number; turn: "a" | "b"; w: number; spent: boolean }>();
+    const add = (x: number, y: number, turn: "a" | "b", w: number, spent: boolean): void => {
+      const [a, b] = X === "a" ? [x, y] : [y, x];
+      const k = `${a}|${b}|${turn}|${spent ? 1 : 0}`;
+      const e = out.get(k);
+      if (e) e.w += w;
+      else out.set(k, { a, b, turn, w, spent });
+    };
+    const ys = check(sy, y0, sx, true);
+    for (const [x1, qx] of check(sx, x0, sy, false))
+      for (const [y1, qy] of ys) {
+        if (!owes(sy, y1)) add(x1, y1, X, qx * qy, false);
+        else
+          each(turnStart(sx, x1), (x2, q) => {
+            if (mayAttack(sx, x2)) add(x2, y1, X, qx * qy * q, false);
+            else add(x2, sy.intern(sy.tracks[y1], withoutFreeAttack(sy.minds[y1]!, sy.space!)), Y, qx * qy * q, true);
+          });
+      }
+    return [...out.values()];
+  }
 
   /**
    * Any duel, turn by turn: the probability of every live state after each turn, each turn's
@@ -688,14 +788,21 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     return true;
   }
   function steppedOnce(eps: number): DuelForecast {
-    const start = nodeOf(startA, startB, first);
-    let aOut = absorbed[start] === "a" ? 1 : 0;
-    let bOut = absorbed[start] === "b" ? 1 : 0;
+    let aOut = 0;
+    let bOut = 0;
     let dropped = 0;
     let turns = 0;
     let live = new Map<number, number>();
-    if (!absorbed[start]) live.set(start, 1);
-    let rest = absorbed[start] ? 0 : 1;
+    // Forward from the start distribution (one state but for the Terrifying charge).
+    for (const s of starts) {
+      const i = nodeOf(s.a, s.b, s.turn);
+      if (absorbed[i] === "a") aOut += s.w;
+      else if (absorbed[i] === "b") bOut += s.w;
+      else live.set(i, (live.get(i) ?? 0) + s.w);
+      if (s.spent) turns += s.w;
+    }
+    let rest = 0;
+    for (const m of live.values()) rest += m;
     let stalemate = 0;
     for (let turn = 1; rest > tolerance / 2; turn++) {
       // Now and then (turns 16, 32, 64 …): a fight that can never end is a stalemate, not a refusal at the budget.

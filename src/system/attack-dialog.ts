@@ -11,7 +11,7 @@ import { exactOdds, type AttackOdds } from "../rules/odds";
 import { duelForecast, type DuelForecast } from "../rules/forecast";
 import { isRulesError, type RulesError } from "../rules/errors";
 import type { PresetId } from "../rules/pipeline";
-import { renderTrack } from "../rules/track";
+import { renderTrack, trackStatus, type Track } from "../rules/track";
 import { attackRequest, SITUATION_FIELDS, trackFor, type Situation } from "./combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "./data";
 import { FUDGE_LEVELS, ladderOf, levelView } from "./view";
@@ -230,6 +230,13 @@ export function mainWeapon(actor: ActorDoc): ItemDoc<"weapon"> | null {
   return ((actor.items ?? []).find((i) => i.type === "weapon" && (i.system as { equipped?: boolean }).equipped) as ItemDoc<"weapon"> | undefined) ?? null;
 }
 
+/** A Miniatures datacard with no wound on its track and no failed Guts check in force. */
+function untouched(card: unknown): boolean {
+  const c = card as Record<string, unknown>;
+  const guts = c.gutsState as { effect?: number; pending?: unknown[] } | undefined;
+  return trackStatus(c.track as Track).levelKey === null && !guts?.pending?.length && !guts?.effect;
+}
+
 /** The rules core's duel request for two actors, each with its main weapon (docs/rules-api.md `forecast`). */
 export function duelRequest(a: ActorDoc, b: ActorDoc, rules: WorldRules): Record<string, unknown> {
   const ab = attackRequest(a, mainWeapon(a), b, rules);
@@ -238,7 +245,17 @@ export function duelRequest(a: ActorDoc, b: ActorDoc, rules: WorldRules): Record
   // Miniatures: Guts — the world always plays its Guts checks (the tracker re-checks, Apply checks
   // new wound levels; no world setting turns them off), so the table's forecast counts them too,
   // from each model's failures in force (docs/rules-api.md, Guts in the forecast).
-  if (rules.preset === "miniatures") request.gutsChecks = true;
+  if (rules.preset === "miniatures") {
+    request.gutsChecks = true;
+    // Miniatures: Guts — a duel between two models still untouched (no wound, no failed check in
+    // force) opens with a charge by `a`, the combatant whose forecast is asked: a model facing a
+    // Terrifying opponent checks Guts before the first blow. Once either has been hurt or has
+    // failed a check, the fight is under way and its charge already made (docs/foundry.md).
+    request.terrifyingCharge = untouched(ab.attacker) && untouched(ba.attacker);
+  }
+  // A duel no exact or bounded forecast reaches within its budget (Volt Leroy vs Leroy) is
+  // estimated from simulated duels instead of refused; the line says it is an estimate.
+  request.fallback = "sample";
   return request;
 }
 
@@ -253,7 +270,21 @@ export interface ForecastView {
   stalemateText: string;
   /** Expected exchanges ("3.6"), "" when a stalemate is possible. */
   exchangesText: string;
+  /** A sampled estimate (method "sample"): never shown as exact; null for exact or bounded forecasts. */
+  estimate: ForecastEstimateView | null;
   error: { key: string; params: Record<string, string | number> } | null;
+}
+
+export interface ForecastEstimateView {
+  /** "± 0.9%" half-widths of a's and b's win chances. */
+  aHalfText: string;
+  bHalfText: string;
+  /** Duels simulated, in the user's number format ("20,000"). */
+  duelsText: string;
+  /** "99%". */
+  confidenceText: string;
+  /** Duels with no winner (stalemate, or still running at the cap), "" when none. */
+  unendedText: string;
 }
 
 /** The duel forecast as the GM reads it: win chances and expected exchanges (exact, rules core). */
@@ -269,13 +300,33 @@ export function forecastView(a: ActorDoc, b: ActorDoc, rules: WorldRules): Forec
 }
 
 /** The view of a forecast already computed (or refused), e.g. by the forecast worker at the table. */
-export function forecastViewOf(aName: string, bName: string, outcome: DuelForecast | RulesError): ForecastView {
-  const view: ForecastView = { aName, bName, aWins: 0, bWins: 0, aWinsText: "", bWinsText: "", stalemateText: "", exchangesText: "", error: null };
+export function forecastViewOf(aName: string, bName: string, outcome: DuelForecast | RulesError, lang = "en"): ForecastView {
+  const view: ForecastView = { aName, bName, aWins: 0, bWins: 0, aWinsText: "", bWinsText: "", stalemateText: "", exchangesText: "", estimate: null, error: null };
   if (isRulesError(outcome)) {
     view.error = errorView(outcome);
     return view;
   }
   const f = outcome;
+  const e = f.method === "sample" ? f.estimate : undefined;
+  if (e) {
+    // An estimate: whole percents (its interval is wider than a tenth), the interval beside each.
+    const unended = (e.counts.stalemate + e.counts.unfinished) / e.duels;
+    return Object.assign(view, {
+      aWins: f.bOut,
+      bWins: f.aOut,
+      aWinsText: `${Math.round(f.bOut * 100)}%`,
+      bWinsText: `${Math.round(f.aOut * 100)}%`,
+      stalemateText: f.stalemate > 0 ? `${Math.round(f.stalemate * 100)}%` : "",
+      exchangesText: f.expectedExchanges === null ? "" : f.expectedExchanges.toFixed(1),
+      estimate: {
+        aHalfText: halfPct(e.halfWidth.bOut),
+        bHalfText: halfPct(e.halfWidth.aOut),
+        duelsText: e.duels.toLocaleString(lang),
+        confidenceText: `${Math.round(e.confidence * 100)}%`,
+        unendedText: unended > 0 ? `${Math.round(unended * 100)}%` : "",
+      },
+    });
+  }
   return Object.assign(view, {
     aWins: f.bOut,
     bWins: f.aOut,
@@ -284,6 +335,22 @@ export function forecastViewOf(aName: string, bName: string, outcome: DuelForeca
     stalemateText: f.stalemate > 0 ? pct(f.stalemate) : "",
     exchangesText: f.expectedExchanges === null ? "" : f.expectedExchanges.toFixed(1),
   });
+}
+
+/** The half-width of an estimate's interval in percent, to a tenth ("0.9%"). */
+const halfPct = (h: number): string => (h < 0.0005 ? "<0.1%" : `${(h * 100).toFixed(1)}%`);
+
+/**
+ * The forecast's sentence as the table shows it: its lang key (FUDGE.Forecast.Line…) and the
+ * data for it, names escaped with `escape` (Foundry's escapeHTML at the table). An estimate has
+ * its own sentences, which say so.
+ */
+export function forecastLineOf(f: ForecastView, escape: (s: string) => string): { key: string; data: Record<string, string> } {
+  const data: Record<string, string> = { a: escape(f.aName), b: escape(f.bName), aWins: f.aWinsText, bWins: f.bWinsText, exchanges: f.exchangesText, stalemate: f.stalemateText };
+  const e = f.estimate;
+  if (!e) return { key: f.exchangesText ? "FUDGE.Forecast.Line" : "FUDGE.Forecast.LineStalemate", data };
+  Object.assign(data, { aHalf: e.aHalfText, bHalf: e.bHalfText, duels: e.duelsText, confidence: e.confidenceText, unended: e.unendedText });
+  return { key: e.unendedText ? "FUDGE.Forecast.EstimateUnended" : "FUDGE.Forecast.Estimate", data };
 }
 
 // ─── Trait roll dialog ───────────────────────────────────────────────────────────────────

@@ -150,4 +150,15 @@ describe("the built forecast worker in Chromium", () => {
     // A synchronous forecast would let no timer run before it answered.
     expect(got.ticks).toBeGreaterThan(0);
   }, 120_000);
+
+  it("Volt Leroy vs Leroy, which no exact or bounded forecast reaches, comes back from the worker as the seeded estimate, bit for bit the one computed here", async () => {
+    const request = duelRequest(structuredClone(findSample("Leroy", "a")), structuredClone(findSample("Leroy", "b")), rulesFor("volt"));
+    expect(request.fallback).toBe("sample");
+    const { mode, out, problems } = await queued([request]);
+    expect(problems).toEqual([]);
+    expect(mode).toBe("worker");
+    const estimate = duelForecast({ ...request, method: "sample" });
+    expect([estimate.method, estimate.exact, estimate.errorBound]).toEqual(["sample", false, 1]);
+    expect(out[0]).toEqual({ forecast: estimate });
+  }, 120_000);
 });

@@ -6,11 +6,12 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ForecastQueue } from "../../src/foundry/forecast-queue";
-import { onRenderTokenHUD, useForecastQueue } from "../../src/foundry/table-api";
+import { onRenderTokenHUD, showForecast, useForecastQueue } from "../../src/foundry/table-api";
 import { FakeWorker } from "../foundry/fake-worker";
 import { plainActor, worldRules } from "../../src/foundry/bridge";
 import { duelForecast } from "../../src/rules/forecast";
-import { duelRequest, forecastView } from "../../src/system/attack-dialog";
+import { duelRequest, forecastLineOf, forecastView, forecastViewOf } from "../../src/system/attack-dialog";
+import { findSample } from "../../src/cli/samples";
 import { combatantRow, combatTrackerMenu } from "./apps";
 import { actorOn, table, type Table } from "./table";
 import type { Client } from "./world";
@@ -42,7 +43,8 @@ function menu(c: Client, combatId: string) {
 function expected(c: Client, a: string, b: string): string {
   return c.run(() => {
     const f = forecastView(plainActor(actorOn(c, a)), plainActor(actorOn(c, b)), worldRules());
-    return game.i18n!.format("FUDGE.Forecast.Line", { a: f.aName, b: f.bName, aWins: f.aWinsText, bWins: f.bWinsText, exchanges: f.exchangesText, stalemate: f.stalemateText });
+    const line = forecastLineOf(f, (s) => foundry.utils.escapeHTML(s));
+    return game.i18n!.format(line.key, line.data);
   });
 }
 
@@ -107,40 +109,62 @@ describe("duel forecast from the combat tracker", () => {
   });
 });
 
+/**
+ * Two Sword of Smiting miniatures (King Kingsley's card; the second with `second` on its system) in
+ * a started combat, the tracker's "against the current combatant" entry clicked on the other: the
+ * line shown, and the duel forecast the rules core gives for it with `extra` on the request.
+ */
+async function miniTrackerDuel(secondName: string, second: Record<string, unknown>) {
+  const sword = { _id: "itmSword00000001", name: "Sword of Smiting", type: "weapon", system: { miniaturesDamage: 5, statBasis: "strength", hands: 2, equipped: true } };
+  const card = { strength: 2, dexterity: 1, guts: 1 };
+  const t = await table({
+    seed: (world) => {
+      world.server.seed("Actor", { _id: "mini000000000001", name: "King", type: "miniature", ownership: { default: 0 }, system: card, items: [sword], effects: [] });
+      world.server.seed("Actor", { _id: "mini000000000002", name: secondName, type: "miniature", ownership: { default: 0 }, system: { ...card, ...second }, items: [{ ...sword, _id: "itmSword00000002" }], effects: [] });
+    },
+  });
+  await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "miniatures" as never));
+  const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as { id: string };
+  const c = () => t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation;
+  await t.gm.run(() => c().createEmbeddedDocuments("Combatant", [{ actorId: "mini000000000001", initiative: 10 } as never, { actorId: "mini000000000002", initiative: 5 } as never]));
+  await t.gm.run(() => c().startCombat());
+  await t.world.settle();
+  const m = menu(t.gm, combat.id);
+  const current = m.combat.turns[0]._source.actorId;
+  const other = current === "mini000000000001" ? "mini000000000002" : "mini000000000001";
+  const [line] = await m.click("FUDGE.Forecast.AgainstCurrent", other);
+  /** The rules core's forecast of the same duel, as the tracker builds it, with `extra` on the request: [other wins, current wins]. */
+  const odds = (extra: Record<string, unknown>, check: (request: Record<string, unknown>) => void = () => {}) =>
+    t.gm.run(() => {
+      const request = duelRequest(plainActor(actorOn(t.gm, other)), plainActor(actorOn(t.gm, current)), worldRules());
+      check(request);
+      const f = duelForecast({ ...request, ...extra });
+      return [`${Math.round(f.bOut * 100)}%`, `${Math.round(f.aOut * 100)}%`];
+    });
+  return { t, line, odds };
+}
+
 describe("Miniatures duel forecast from the combat tracker (Miniatures: Guts)", () => {
   it("counts Guts checks from each model's failures in force, as the world always plays them", async () => {
-    const sword = { _id: "itmSword00000001", name: "Sword of Smiting", type: "weapon", system: { miniaturesDamage: 5, statBasis: "strength", hands: 2, equipped: true } };
-    const card = { strength: 2, dexterity: 1, guts: 1 };
     // The Knave is still shaken by a failure by 2 ("may not attack") when the duel starts.
     const shaken = { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 2 }], effect: 2 };
-    const t = await table({
-      seed: (world) => {
-        world.server.seed("Actor", { _id: "mini000000000001", name: "King", type: "miniature", ownership: { default: 0 }, system: card, items: [sword], effects: [] });
-        world.server.seed("Actor", { _id: "mini000000000002", name: "Knave", type: "miniature", ownership: { default: 0 }, system: { ...card, gutsState: shaken }, items: [{ ...sword, _id: "itmSword00000002" }], effects: [] });
-      },
-    });
-    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "miniatures" as never));
-    const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as { id: string };
-    const c = () => t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation;
-    await t.gm.run(() => c().createEmbeddedDocuments("Combatant", [{ actorId: "mini000000000001", initiative: 10 } as never, { actorId: "mini000000000002", initiative: 5 } as never]));
-    await t.gm.run(() => c().startCombat());
-    await t.world.settle();
-    const m = menu(t.gm, combat.id);
-    const current = m.combat.turns[0]._source.actorId;
-    const other = current === "mini000000000001" ? "mini000000000002" : "mini000000000001";
-    const [line] = await m.click("FUDGE.Forecast.AgainstCurrent", other);
+    const { t, line, odds } = await miniTrackerDuel("Knave", { gutsState: shaken });
     // The same duel by the rules core, with and without Guts checks.
-    const odds = (gutsChecks: boolean) =>
-      t.gm.run(() => {
-        const f = duelForecast({ ...duelRequest(plainActor(actorOn(t.gm, other)), plainActor(actorOn(t.gm, current)), worldRules()), gutsChecks });
-        return [`${Math.round(f.bOut * 100)}%`, `${Math.round(f.aOut * 100)}%`];
-      });
-    const [on, off] = [odds(true), odds(false)];
+    const [on, off] = [odds({ gutsChecks: true }), odds({ gutsChecks: false })];
     expect(on).not.toEqual(off);
     expect(line).toContain(`wins ${on[0]}`);
     expect(line).toContain(`wins ${on[1]}`);
     expect(t.world.errors).toEqual([]);
   }, 60_000);
+  it("the Terrifying charge: the combatant asked about charges, and a model facing a Terrifying foe checks Guts before the first blow", async () => {
+    const { t, line, odds } = await miniTrackerDuel("Ogre", { terrifying: 1 });
+    const asked = (request: Record<string, unknown>) => expect(request).toMatchObject({ terrifyingCharge: true });
+    const [on, off] = [odds({ terrifyingCharge: true }, asked), odds({ terrifyingCharge: false })];
+    expect(on).not.toEqual(off);
+    expect(line).toContain(`wins ${on[0]}`);
+    expect(line).toContain(`wins ${on[1]}`);
+    expect(t.world.errors).toEqual([]);
+  }, 120_000);
 });
 
 describe("the table's duel forecast runs in the forecast worker (src/foundry/forecast-queue.ts)", () => {
@@ -216,6 +240,33 @@ describe("the table's duel forecast runs in the forecast worker (src/foundry/for
     expect(shown[0].message).not.toMatch(/FUDGE\.|actor\.type/);
     expect(w.posted).toEqual([]);
   });
+
+  it("a duel no exact forecast reaches in budget (Volt Leroy vs Leroy) shows the worker's estimate, worded as an estimate", async () => {
+    const w = onFakeWorker();
+    // Two copies of the pack's Leroy (the CLI's sample) in a Volt world: 3.5 billion pairs of sheets.
+    const leroy = findSample("Leroy", "a") as unknown as Record<string, unknown>;
+    const ids = { one: "leroyOne00000001", two: "leroyTwo00000001" };
+    const t = await table({
+      seed: (world) => {
+        world.server.seed("Actor", { ...structuredClone(leroy), _id: ids.one, name: "Leroy", ownership: { default: 0 } });
+        world.server.seed("Actor", { ...structuredClone(leroy), _id: ids.two, name: "Leroy <the Second>", ownership: { default: 0 } });
+      },
+    });
+    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "volt" as never));
+    await t.world.settle();
+    const request = t.gm.run(() => duelRequest(plainActor(actorOn(t.gm, ids.one)), plainActor(actorOn(t.gm, ids.two)), worldRules()));
+    expect(request.fallback).toBe("sample");
+    const before = t.gm.notifications.length;
+    const lines = await t.gm.run(() => showForecast(actorOn(t.gm, ids.one), [actorOn(t.gm, ids.two)]));
+    expect(w.posted.map((m) => m.request)).toEqual([request]);
+    // The worker answered with the estimate (the exact and bounded methods were refused at their budget).
+    const estimate = duelForecast({ ...request, method: "sample" });
+    const line = forecastLineOf(forecastViewOf("Leroy", "Leroy <the Second>", estimate), (s) => t.gm.run(() => foundry.utils.escapeHTML(s)));
+    expect(lines).toEqual([t.gm.run(() => game.i18n!.format(line.key, line.data))]);
+    expect(lines[0]).toMatch(/^Leroy vs Leroy &lt;the Second&gt;: Leroy wins ≈ \d+% ± \d\.\d%, Leroy &lt;the Second&gt; wins ≈ \d+% ± \d\.\d%, in about [\d.]+ exchanges — an estimate from 20,000 simulated duels \(99% interval\), not an exact forecast\.$/);
+    expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual(["Forecasting Leroy vs Leroy &lt;the Second&gt;…", lines[0]]);
+    expect(t.world.errors).toEqual([]);
+  }, 60_000);
 
   it("a forecast the worker refuses is reported as the rules core's localized error, rebuilt on this side", async () => {
     const w = onFakeWorker();

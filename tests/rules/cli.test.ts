@@ -195,3 +195,45 @@ describe("fudge-rules: track commands (issue #10)", () => {
     expect(r.track.state.marks).toEqual({ "2": "injury" });
   });
 });
+
+describe("fudge-rules forecast: the sampled estimate and its options (issue #10)", () => {
+  const fudge = JSON.stringify({ preset: "fudge", a: "Leroy", b: "Theodora" });
+  it("--method sample --samples N --seed S set the request's fields (and override them); the answer says it is an estimate", () => {
+    const r = run(["forecast", "-", "--method", "sample", "--samples", "500", "--seed=3"], JSON.stringify({ preset: "fudge", a: "Leroy", b: "Theodora", seed: 99 }));
+    expect(r.code, r.err).toBe(0);
+    const f = JSON.parse(r.out);
+    expect([f.method, f.exact, f.errorBound, f.estimate.duels, f.estimate.seed]).toEqual(["sample", false, 1, 500, 3]);
+    expect(f).toEqual(runCommand("forecast", { preset: "fudge", a: "Leroy", b: "Theodora", method: "sample", samples: 500, seed: 3 }));
+  });
+  it("--fallback sample: Volt Leroy vs Leroy, refused without it, is estimated within the request's budget", () => {
+    const huge = JSON.stringify({ preset: "volt", a: "Leroy", b: "Leroy", budgetMs: 3000 });
+    const refused = run(["forecast"], huge);
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.err).key).toMatch(/^FUDGE\.Error\.(ForecastBudget|TooManyStates)$/);
+    const r = run(["forecast", "--fallback", "sample", "--samples", "1000"], huge);
+    expect(r.code, r.err).toBe(0);
+    const f = JSON.parse(r.out);
+    expect([f.method, f.exact, f.estimate.duels, f.estimate.seed]).toEqual(["sample", false, 1000, 1]);
+  }, 30_000);
+  it("bad options exit 2 with a sentence: an unknown option, a missing value, a value the field refuses", () => {
+    const cases: [string[], string, string, RegExp][] = [
+      [["forecast", "--samplez", "5"], "--samplez", "FUDGE.Error.UnknownOption", /^The option --samplez is unknown to forecast \(its options: --method, --samples, --seed, --fallback\)\. Run fudge-rules --help/],
+      [["odds", "--seed", "5"], "--seed", "FUDGE.Error.UnknownOption", /^The option --seed is unknown to odds \(its options: none\)/],
+      [["forecast", "--seed"], "--seed", "FUDGE.Error.OptionValue", /^The option --seed needs a value\. Give the option a value/],
+      [["forecast", "--samples", "lots", "--method", "sample"], "samples", "FUDGE.Error.NotInteger", /^The request's field "samples" is refused: must be a whole number \(got "lots"\)/],
+      [["forecast", "--method", "guess"], "method", "FUDGE.Error.NotOneOf", /^The request's field "method" is refused: must be one of chain, forward, phases, product, sample/],
+      [["forecast", "--fallback", "always"], "fallback", "FUDGE.Error.NotOneOf", /^The request's field "fallback" is refused/],
+    ];
+    for (const [args, field, key, sentence] of cases) {
+      const r = run(args, fudge);
+      expect(r.code, args.join(" ")).toBe(2);
+      const e = JSON.parse(r.err);
+      expect([e.field, e.key], args.join(" ")).toEqual([field, key]);
+      expect(e.error, args.join(" ")).toMatch(sentence);
+    }
+  });
+  it("the usage names the forecast's options", () => {
+    const r = run(["--help"], "");
+    expect(r.out).toMatch(/forecast .*\n\s+options: --method --samples --seed --fallback/);
+  });
+});

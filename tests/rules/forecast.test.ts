@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
 import { seededRng } from "../../src/rules/dice";
 import { duelForecast, type DuelForecast } from "../../src/rules/forecast";
-import { datacard, gutsRecheck, gutsTrigger, nearDeathGuts, parseGutsState, type GutsState } from "../../src/rules/miniatures";
+import { gutsAtCharge, gutsMind } from "../../src/rules/miniatures/forecast";
+import { datacard, gutsRecheck, gutsTrigger, nearDeathGuts, parseGutsState, terrifyingTarget, type GutsState } from "../../src/rules/miniatures";
 import { legendarySlot } from "../../src/rules/miniatures/legendary";
 import { pipelineFor, rollingDice, type AttackResolution } from "../../src/rules/pipeline";
 import { trackStatus, type Track } from "../../src/rules/track";
@@ -127,6 +128,17 @@ describe("Guts checks are a Miniatures rule (Miniatures: Guts)", () => {
       expect(() => duelForecast({ ...duel, gutsChecks: false, budgetMs: 100 }), preset).not.toThrow(expect.objectContaining({ field: "gutsChecks" }));
     }
   });
+  it("the Terrifying charge check too: refused on the terrifyingCharge field in another preset (gutsChecks: false leaves it out in Miniatures)", () => {
+    for (const preset of ["fudge", "fate", "volt"]) {
+      const duel = resolveSamples({ preset, a: "Leroy", b: "Theodora" });
+      expect(() => duelForecast({ ...duel, terrifyingCharge: true }), preset).toThrow(expect.objectContaining({ field: "terrifyingCharge", key: "FUDGE.Error.ForecastTerrifying" }));
+      expect(() => duelForecast({ ...duel, terrifyingCharge: false, budgetMs: 100 }), preset).not.toThrow(expect.objectContaining({ field: "terrifyingCharge" }));
+    }
+    const mini = resolveSamples({ preset: "miniatures", a: "King Kingsley", b: "Brutas the Brute" });
+    // a Guts check: no Guts checks, no charge check
+    expect(duelForecast({ ...mini, gutsChecks: false, terrifyingCharge: true })).toEqual(duelForecast({ ...mini, gutsChecks: false }));
+    expect(() => duelForecast({ ...mini, terrifyingCharge: "yes" })).toThrow(expect.objectContaining({ field: "terrifyingCharge" }));
+  });
 });
 
 describe("Volt forward forecast agrees with a large seeded Monte Carlo of the real pipeline", () => {
@@ -222,7 +234,8 @@ describe("Miniatures: Guts checks in the duel forecast (seed 004 'Guts')", () =>
     // Yanni the Yeoman (a bow) against Brutas, Brutas acting first: a failure Yanni makes in Brutas's
     // activation is not re-checked in Yanni's activation of the same round (the tracker's rule). A
     // re-check at every activation instead would give B 0.478 for 0.419: six standard errors of 3,000 duels.
-    const d: Record<string, unknown> = { ...resolveSamples({ preset: "miniatures", a: "Yanni the Yeoman", b: "Brutas the Brute" }), first: "b" };
+    // (Without the Terrifying charge, which the tests below check on its own.)
+    const d: Record<string, unknown> = { ...resolveSamples({ preset: "miniatures", a: "Yanni the Yeoman", b: "Brutas the Brute" }), first: "b", terrifyingCharge: false };
     const f = duelForecast({ ...d, budgetMs: 60_000 });
     const n = 3000;
     agreesWithSample(f, simulateGutsDuel(d, n, 7), n);
@@ -230,7 +243,7 @@ describe("Miniatures: Guts checks in the duel forecast (seed 004 'Guts')", () =>
   it("with Near Death rolls and a flying model's crash, agrees with duels played by the real pipeline and Guts functions", () => {
     // Brutas flies: a blow that brings him Near Death adds the 4dF+5 crash wound (Miniatures: Wounds), and he
     // rolls Guts on his turns while Near Death; both sides check Guts for new wound levels.
-    const d = resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" });
+    const d: Record<string, unknown> = { ...resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" }), terrifyingCharge: false };
     const fly = { ...d, b: { ...(d.b as object), flying: true } };
     const f = duelForecast({ ...fly, budgetMs: 60_000 });
     expect(f.bOut).toBeGreaterThan(duelForecast({ ...d, budgetMs: 60_000 }).bOut);
@@ -264,9 +277,9 @@ describe("Miniatures: Guts checks in the duel forecast (seed 004 'Guts')", () =>
     const g = duelForecast({ ...duel, a: plated(duel.a), b: plated(duel.b), method: "forward" });
     expect([g.aOut, g.bOut, g.stalemate, g.expectedExchanges, g.method, g.errorBound]).toEqual([0, 0, 1, null, "forward", 0]);
   });
-  it("the largest sample duels fit the chain within the default budget of states (Yanni the Yeoman vs Brutas the Brute, Sir Knightly vs Yanni)", () => {
+  it("the largest sample duels fit the chain within the default budget of states (Yanni the Yeoman vs Brutas the Brute without the Terrifying charge, Sir Knightly vs Yanni)", () => {
     for (const [a, b] of [["Yanni the Yeoman", "Brutas the Brute"], ["Sir Knightly", "Yanni the Yeoman"]]) {
-      const f = duelForecast(resolveSamples({ preset: "miniatures", a, b }), { budgetMs: 60_000 });
+      const f = duelForecast({ ...resolveSamples({ preset: "miniatures", a, b }), terrifyingCharge: false }, { budgetMs: 60_000 });
       expect([f.method, f.exact], `${a} vs ${b}`).toEqual(["chain", true]);
       expect(f.aOut + f.bOut).toBeCloseTo(1, 12);
     }
@@ -280,12 +293,18 @@ const legendary = legendarySlot("g", "sim");
  * Near Death roll (Miniatures: Wounds) or the re-check of every failure of an earlier round
  * (Miniatures: Guts, as the combat tracker counts turns); a failure by 2 or more may not attack; a blow
  * that makes a new wound level calls the pipeline's Guts check at once; a failure by 3 gives the
- * attacker an immediate free attack at +1. Returns the share of duels B lost.
+ * attacker an immediate free attack at +1. Unless `terrifyingCharge: false`, the duel opens with
+ * `first` charging: in its activation of round 1, each model facing Terrifying gifts makes the
+ * immediate check ("Model tries to charge, or is being charged by, a Terrifying opponent", target
+ * 0 + the gifts), a failure of round 1 (re-checked from round 2); a charged model that fails by 3
+ * runs, and the charger strikes it at +1 instead of its blow (none if it may not attack).
+ * Returns the share of duels B lost.
  */
 function simulateGutsDuel(duel: Record<string, unknown>, n: number, seed: number): number {
   const p = pipelineFor("miniatures");
   const rng = seededRng(seed);
   const first = duel.first === "b" ? "b" : "a";
+  const charge = duel.terrifyingCharge !== false;
   let bLost = 0;
   const base = { preset: "miniatures", options: {}, situation: {} };
   for (let i = 0; i < n; i++) {
@@ -313,6 +332,15 @@ function simulateGutsDuel(duel: Record<string, unknown>, n: number, seed: number
       const other: "a" | "b" = turn === "a" ? "b" : "a";
       const st = trackStatus(tracks[turn]);
       if (turn === first) round++;
+      let runs = false;
+      if (charge && round === 1 && turn === first && st.canAct)
+        for (const z of [turn, other] as const) {
+          const gifts = (duel[z === "a" ? "b" : "a"] as { terrifying?: number }).terrifying ?? 0;
+          if (gifts === 0 || !trackStatus(tracks[z]).canAct) continue;
+          const t = gutsTrigger(guts[z], { guts: gutsOf(z), faces: rollingDice([legendary], rng)("g"), target: terrifyingTarget(gifts), turn: round, reason: "terrifying" });
+          guts[z] = t.state;
+          if (z === other && !t.check.passed && t.check.effect === 3) runs = true;
+        }
       if (st.condition === "dying") {
         const r = nearDeathGuts(tracks[turn], gutsOf(turn), rollingDice([legendary], rng)("g"));
         tracks[turn] = r.track;
@@ -331,7 +359,7 @@ function simulateGutsDuel(duel: Record<string, unknown>, n: number, seed: number
           if (!r.check.passed) k++;
         }
         if (guts[turn].effect < 2) {
-          let free = attack(turn, other, 0);
+          let free = attack(turn, other, runs ? 1 : 0);
           while (free && trackStatus(tracks[other]).condition !== "dead") free = attack(turn, other, 1);
         }
       }
@@ -345,3 +373,112 @@ function simulateGutsDuel(duel: Record<string, unknown>, n: number, seed: number
   }
   return bLost / n;
 }
+
+describe("Miniatures: the Terrifying charge check in the duel forecast (seed 004 'Guts': \"Model tries to charge, or is being charged by, a Terrifying opponent\")", () => {
+  const space = { floor: -100, reduce: false };
+  /** P(each effect) of one charge check, out of 81, by the forecast's helper (the real gutsTrigger over the Legendary classes). */
+  const byEffect = (guts: number, gifts: number, charged: boolean) => {
+    const out: Record<string, number> = {};
+    for (const [m, p] of gutsAtCharge(gutsMind(undefined, space), guts, gifts, charged, space)) {
+      const k = `${m.state.effect}${m.owesFreeAttack ? "!" : ""}`;
+      out[k] = Math.round((out[k] ?? 0) + p * 81 * 1e9) / 1e9;
+    }
+    return out;
+  };
+  it("the initial check by margin: Guts +1 against one Terrifying gift (target 0 + 1) fails by the 4dF total's shortfall", () => {
+    // Legendary 4dF: −4..+3 as 4dF (1, 4, 10, 16, 19, 16, 10, 4 of 81), +4 and up passes. Guts 1 + dice ≥ 1 passes
+    // (dice ≥ 0: 19 + 16 + 10 + 4 + 1 = 50); dice −1 fails by 1 (16), −2 by 2 (10), −3 by 3 (4), −4 by 4 (1).
+    expect(byEffect(1, 1, true)).toEqual({ "0": 50, "1": 16, "2": 10, "3!": 4, "4": 1 });
+    // The charger that breaks by 3 never reached its foe: it owes no free attack.
+    expect(byEffect(1, 1, false)).toEqual({ "0": 50, "1": 16, "2": 10, "3": 4, "4": 1 });
+    // Guts 0 against two gifts (target 2): dice ≥ 2 passes (15); 1 → 1 (16), 0 → 2 (19), −1 → 3 (16), ≤ −2 → 4 (15).
+    expect(byEffect(0, 2, true)).toEqual({ "0": 15, "1": 16, "2": 19, "3!": 16, "4": 15 });
+    // a new failure is of this round: re-checked from the next round on
+    for (const [m] of gutsAtCharge(gutsMind(undefined, space), 0, 2, true, space)) for (const p of m.state.pending) expect([p.reason, p.target, p.lastTurn]).toEqual(["other", 2, 1]);
+  });
+
+  // A Dodger whose Dexterity and shield no blow can beat (DDF 40 > 6 + the highest Legendary class 31) but whose HDDF
+  // is 0, against a Horror with two Terrifying gifts whose every blow on a helpless target kills (6 − 4 ≥ deadAt 2)
+  // and who cannot be hurt: the Dodger dies exactly when its charge check fails by 4 or more (helpless) — at once
+  // if the Horror acts next, else in the Horror's activation — and the duel is otherwise a stalemate.
+  const config = { kind: "box", levels: [{ key: "scratch", boxes: 1, penalty: 0, effect: "none", min: 0 }, { key: "hurt", boxes: 1, penalty: -1, effect: "penalty", min: 1 }], deadAt: 2 };
+  const dodger = (hurt: boolean) => ({
+    name: "Dodger", strength: 0, dexterity: 20, guts: 0, armor: 0, shield: 20,
+    weapons: [{ name: "Stick", hands: 1, kind: "melee", damage: 0, stat: "strength" }],
+    track: { config, state: { marks: { scratch: [null], hurt: [hurt ? { level: "hurt" } : null] } } },
+  });
+  const horror = { name: "Horror", strength: 4, dexterity: 0, guts: 0, armor: 20, shield: 20, terrifying: 2, weapons: [{ name: "Claw", hands: 1, kind: "melee", damage: 2, stat: "strength" }], track: { config } };
+  it("a hand-computed duel: P(out) is P(the charge check fails by 4 or more), with Guts lowered by the wound penalty", () => {
+    for (const first of ["a", "b"])
+      for (const method of ["chain", "forward"]) {
+        // Unhurt, Guts 0 against target 2: dice ≤ −2, 15/81. Hurt (−1 to every stat, Guts −1): dice ≤ −1, 31/81.
+        for (const [hurt, p] of [[false, 15 / 81], [true, 31 / 81]] as const) {
+          const req = { preset: "miniatures", a: dodger(hurt), b: horror, first, method };
+          const f = duelForecast(req);
+          expect([f.aOut, f.bOut, f.stalemate, f.expectedExchanges], `${first} ${method} ${hurt}`).toEqual([expect.closeTo(p, 14), 0, expect.closeTo(1 - p, 14), null]);
+          expect(duelForecast({ ...req, terrifyingCharge: false })).toMatchObject({ aOut: 0, bOut: 0, stalemate: 1 });
+        }
+      }
+  });
+
+  it("Brutas the Brute against each sample: on by default, it changes the answer for a model facing him (Brutas charging)", () => {
+    for (const other of ["King Kingsley", "Sir Knightly", "Yanni the Yeoman", "Knavely Knave", "Brutas the Brute"]) {
+      const d = resolveSamples({ preset: "miniatures", a: "Brutas the Brute", b: other });
+      const on = duelForecast({ ...d, budgetMs: 60_000 });
+      expect(duelForecast({ ...d, terrifyingCharge: true, budgetMs: 60_000 }), other).toEqual(on);
+      const off = duelForecast({ ...d, terrifyingCharge: false });
+      expect(on.errorBound, other).toBeLessThanOrEqual(1e-4);
+      expect(Math.abs(on.bOut - off.bOut), other).toBeGreaterThan(0.005);
+      // a model that may break before the first blow wins less often against him
+      if (other !== "Brutas the Brute") expect(on.aOut, other).toBeLessThan(off.aOut);
+    }
+  }, 240_000);
+  it("changes nothing for Brutas himself when his opponent is not Terrifying (an opponent who never fails a check: Guts +20)", () => {
+    for (const first of ["a", "b"]) {
+      const d = resolveSamples({ preset: "miniatures", a: "Brutas the Brute", b: "King Kingsley" });
+      const steady = { ...d, b: { ...(d.b as object), guts: 20 }, first };
+      const on = duelForecast(steady);
+      expect(on, first).toEqual(duelForecast({ ...steady, terrifyingCharge: false }));
+      // while the King with his own Guts does change it
+      expect(duelForecast({ ...d, first, budgetMs: 60_000 }).bOut, first).not.toBeCloseTo(duelForecast({ ...d, first, terrifyingCharge: false }).bOut, 3);
+    }
+  }, 120_000);
+  it("with maxStates to spare the chain solves a charge duel exactly, within the forward forecast's bound", () => {
+    const d = resolveSamples({ preset: "miniatures", a: "King Kingsley", b: "Brutas the Brute" });
+    const exact = duelForecast({ ...d, maxStates: 1_000_000, method: "chain" }, { budgetMs: 60_000 });
+    const fwd = duelForecast({ ...d, method: "forward" }, { budgetMs: 60_000 });
+    expect([exact.method, exact.exact, fwd.method]).toEqual(["chain", true, "forward"]);
+    for (const k of ["aOut", "bOut"] as const) {
+      expect(exact[k]).toBeGreaterThanOrEqual(fwd[k] - 1e-12);
+      expect(exact[k]).toBeLessThanOrEqual(fwd[k] + fwd.errorBound + 1e-12);
+    }
+    expect(exact.aOut + exact.bOut).toBeCloseTo(1, 12);
+  }, 120_000);
+
+  // The shaky Knave (Guts −2) against Brutas (one gift, target 1) fails the charge check on a roll of +2 or less: 93% of duels.
+  it("agrees with duels played by the real pipeline and Guts functions: the Knave charged by Brutas, and charging him", () => {
+    for (const [first, seed] of [["b", 404], ["a", 405]] as const) {
+      const d = resolveSamples({ preset: "miniatures", a: "Knavely Knave", b: "Brutas the Brute" });
+      const shakyKnave: Record<string, unknown> = { ...d, a: { ...(d.a as object), guts: -2 }, first };
+      const f = duelForecast({ ...shakyKnave, budgetMs: 60_000 });
+      const off = duelForecast({ ...shakyKnave, terrifyingCharge: false, budgetMs: 60_000 });
+      const n = 3000;
+      const sampled = simulateGutsDuel(shakyKnave, n, seed);
+      agreesWithSample(f, sampled, n);
+      // the sample tells the charge check on from off
+      expect(Math.abs(sampled - off.bOut), first).toBeGreaterThan(4.5 * Math.sqrt((off.bOut * (1 - off.bOut)) / n));
+    }
+  }, 240_000);
+  it("agrees with duels played by the real pipeline when both are Terrifying (both check: a Terrifying Knave charged by Brutas)", () => {
+    // The Knave (Guts −2) with a Terrifying gift, Brutas with Guts 0: Brutas's own check moves the Knave's chance
+    // by about 0.09 (0.146 against 0.052 if only the Knave checked), ten standard errors of 3,000 duels.
+    const d = resolveSamples({ preset: "miniatures", a: "Knavely Knave", b: "Brutas the Brute" });
+    const both: Record<string, unknown> = { ...d, a: { ...(d.a as object), guts: -2, terrifying: 1 }, b: { ...(d.b as object), guts: 0 }, first: "b" };
+    const f = duelForecast({ ...both, budgetMs: 60_000 });
+    const onlyKnave = duelForecast({ ...both, a: { ...(both.a as object), terrifying: 0 }, budgetMs: 60_000 });
+    const n = 3000;
+    const sampled = simulateGutsDuel(both, n, 406);
+    agreesWithSample(f, sampled, n);
+    expect(Math.abs(sampled - onlyKnave.bOut)).toBeGreaterThan(4.5 * Math.sqrt((onlyKnave.bOut * (1 - onlyKnave.bOut)) / n));
+  }, 240_000);
+});

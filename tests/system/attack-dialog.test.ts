@@ -6,11 +6,12 @@
 import { describe, expect, test } from "vitest";
 import { exactOdds } from "../../src/rules/odds";
 import { attackRequest } from "../../src/system/combatant";
-import { attackDialogContext, attackOdds, duelRequest, forecastView, mainWeapon, readSituation, situationFields } from "../../src/system/attack-dialog";
+import { attackDialogContext, attackOdds, duelRequest, forecastLineOf, forecastView, forecastViewOf, mainWeapon, readSituation, situationFields } from "../../src/system/attack-dialog";
+import { resolveSamples } from "../../src/cli/samples";
 import { duelForecast } from "../../src/rules/forecast";
 import { actorSheetContext } from "../../src/system/sheet";
 import { findSample } from "../../src/cli/samples";
-import { rulesFor, PRESET_IDS } from "./fixtures";
+import { loadLang, rulesFor, PRESET_IDS } from "./fixtures";
 
 // The pack's Leroy and Theodora (the seed's pair), as the playground and the CLI use them.
 const leroy = () => structuredClone(findSample("Leroy", "a"));
@@ -119,6 +120,66 @@ describe("attack dialog", () => {
     const shaken = king();
     (shaken.system as { gutsState: unknown }).gutsState = { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 2 }], effect: 2 };
     expect(forecastView(shaken, knave(), rules).aWins).toBeLessThan(f.aWins - 0.01);
+  });
+
+  test("a Miniatures duel at the table opens with a charge: a model facing a Terrifying foe checks Guts first (Miniatures: Guts)", () => {
+    const rules = rulesFor("miniatures");
+    const king = () => structuredClone(findSample("King Kingsley", "a"));
+    const brutas = () => structuredClone(findSample("Brutas the Brute", "b"));
+    const request = duelRequest(king(), brutas(), rules);
+    expect(request).toMatchObject({ preset: "miniatures", gutsChecks: true, terrifyingCharge: true });
+    expect(request.first ?? "a").toBe("a");
+    const on = duelForecast({ ...request, budgetMs: 60_000 });
+    const off = duelForecast({ ...request, terrifyingCharge: false });
+    const f = forecastView(king(), brutas(), rules);
+    expect(f.error).toBeNull();
+    expect(f.aWins).toBe(on.bOut);
+    expect(f.aWins).toBeLessThan(off.bOut - 0.05);
+    // the text keeps its shape: win chances and exchanges
+    expect([f.aWinsText, f.bWinsText, f.exchangesText]).toEqual([expect.stringMatching(/^\d+%$/), expect.stringMatching(/^\d+%$/), expect.stringMatching(/^\d+\.\d$/)]);
+    // other presets' requests do not ask for it
+    expect(duelRequest(leroy(), theodora(), rulesFor("fudge"))).not.toHaveProperty("terrifyingCharge");
+    // a fight under way (a model hurt, or one with a failed check in force) made its charge already
+    const hurt = king();
+    (hurt.system as { woundTrack: { state: unknown } }).woundTrack.state = { marks: { scratch: [{ level: "scratch" }] } };
+    expect(duelRequest(hurt, brutas(), rules).terrifyingCharge).toBe(false);
+    expect(duelRequest(brutas(), hurt, rules).terrifyingCharge).toBe(false);
+    const shaken = king();
+    (shaken.system as { gutsState: unknown }).gutsState = { pending: [{ reason: "terrifying", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 1 }], effect: 1 };
+    expect(duelRequest(shaken, brutas(), rules).terrifyingCharge).toBe(false);
+  }, 60_000);
+});
+
+describe("the table's forecast line: an estimate reads as an estimate, never as exact (issue #10)", () => {
+  const en = loadLang();
+  const format = (line: { key: string; data: Record<string, string> }) => en[line.key].replace(/\{(\w+)\}/g, (_, k: string) => line.data[k]);
+  const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const duel = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
+
+  test("the table asks for the forecast with the sampled fallback", () => {
+    expect(duelRequest(leroy(), theodora(), rulesFor("volt")).fallback).toBe("sample");
+  });
+  test("an estimate: ≈ each win chance ± its interval, the number of simulated duels, and that it is not exact", () => {
+    const f = duelForecast({ ...duel, method: "sample" });
+    const view = forecastViewOf("Leroy", "Theodora", f);
+    const line = forecastLineOf(view, escape);
+    expect(line.key).toBe("FUDGE.Forecast.Estimate");
+    expect(format(line)).toBe("Leroy vs Theodora: Leroy wins ≈ 76% ± 0.8%, Theodora wins ≈ 24% ± 0.8%, in about 3.6 exchanges — an estimate from 20,000 simulated duels (99% interval), not an exact forecast.");
+    // The user's number format for the duels.
+    expect(forecastViewOf("Leroy", "Theodora", f, "de").estimate!.duelsText).toBe("20.000");
+  });
+  test("an exact forecast keeps its plain line (no ≈, no interval)", () => {
+    const line = forecastLineOf(forecastViewOf("Leroy", "Theodora", duelForecast(duel)), escape);
+    expect(line.key).toBe("FUDGE.Forecast.Line");
+    expect(format(line)).toBe("Leroy vs Theodora: Leroy wins 75%, Theodora wins 25%, in about 3.6 exchanges.");
+  });
+  test("an estimate with duels that had no winner (cut off at maxExchanges) says how many; names are escaped", () => {
+    const f = duelForecast({ ...duel, method: "sample", samples: 1000, maxExchanges: 1 });
+    const line = forecastLineOf(forecastViewOf("<b>Leroy</b>", "Theo & Co", f), escape);
+    expect(line.key).toBe("FUDGE.Forecast.EstimateUnended");
+    const text = format(line);
+    expect(text).toMatch(/^&#60;b&#62;Leroy&#60;\/b&#62; vs Theo &#38; Co: &#60;b&#62;Leroy&#60;\/b&#62; wins ≈ \d+% ± \d\.\d%, Theo &#38; Co wins ≈ \d+% ± \d\.\d%, no winner ≈ \d+% — an estimate from 1,000 simulated duels \(99% interval\), not an exact forecast\.$/);
+    expect(text).not.toContain("<b>");
   });
 });
 

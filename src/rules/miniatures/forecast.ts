@@ -16,7 +16,7 @@ import { legendaryOutcomes, legendaryTotal } from "./legendary";
 import { datacard, type DatacardOptions, type MiniDatacard } from "./datacard";
 import { trackStatus, type Track, type TrackStatus } from "../track";
 import { effectivePenalties, type BoxTrackConfig } from "../tracks/box";
-import { GUTS_TARGETS } from "./guts";
+import { GUTS_TARGETS, terrifyingTarget } from "./guts";
 import { woundRank } from "./pipeline";
 import type { DiceOutcome } from "../dice";
 
@@ -128,13 +128,32 @@ function merge(list: Array<[GutsMind, number]>): Array<[GutsMind, number]> {
  * new failure waits for the next round's re-check.
  */
 export function gutsAfterWound(m: GutsMind, guts: number, target: number, reason: GutsReason, sameRound: boolean, space: MindSpace): Array<[GutsMind, number]> {
+  return immediateCheck(m, guts, target, reason, sameRound, true, space);
+}
+
+/**
+ * Miniatures: Guts — "Model tries to charge, or is being charged by, a Terrifying opponent …
+ * Target number is 0 plus the number of 'Terrifying' gifts the opponent has": the check as the
+ * duel opens with a charge, rolled at once by gutsTrigger (reason "terrifying") with Guts as the
+ * model's wounds leave it. It is made in the charger's activation of the first round, so a
+ * failure is re-checked from the next round on (both sides' failures are of this round).
+ * `charged`: the model being charged is in base contact when it breaks by 3 ("Enemies in base
+ * contact with it get an immediate free attack at +1"); a charger that breaks never reached its
+ * foe, so it owes none (this system's reading, docs/rules-api.md).
+ */
+export function gutsAtCharge(m: GutsMind, guts: number, terrifyingGifts: number, charged: boolean, space: MindSpace): Array<[GutsMind, number]> {
+  return immediateCheck(m, guts, terrifyingTarget(terrifyingGifts), "terrifying", true, charged, space);
+}
+
+/** One immediate check (gutsTrigger) over the Legendary classes; a failure by 3 owes the free attack when `inContact`. */
+function immediateCheck(m: GutsMind, guts: number, target: number, reason: GutsReason, sameRound: boolean, inContact: boolean, space: MindSpace): Array<[GutsMind, number]> {
   const out: Array<[GutsMind, number]> = [];
   const n = m.state.pending.length;
   eachCheck(
     (faces) => gutsTrigger(m.state, { guts, faces, target, turn: 0, reason }),
     (r, p) => {
       const state = sameRound && r.state.pending.length > n ? { ...r.state, pending: r.state.pending.map((x, i) => (i >= n ? { ...x, lastTurn: 1 } : x)) } : r.state;
-      out.push([mind(state, m.owesFreeAttack || (!r.check.passed && r.check.effect === 3), space), p]);
+      out.push([mind(state, m.owesFreeAttack || (inContact && !r.check.passed && r.check.effect === 3), space), p]);
     },
   );
   return merge(out);
