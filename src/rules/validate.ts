@@ -108,6 +108,9 @@ export function checkJsonShape(value: unknown, path: Path = "", maxDepth = 64, m
  * and goes megamorphic (a parse ran about twice as slow through it).
  */
 
+/** An input object as it arrives (plain JSON): its fields `K`, each unchecked, read by name. */
+export type Raw<K extends string> = Record<string, unknown> & { [k in K]?: unknown };
+
 /** A whole number in [min, max]. */
 export function intField(v: unknown, path: Path, key: string, min = -Infinity, max = Infinity): number {
   if (typeof v === "number" && Number.isInteger(v) && v >= min && v <= max) return v;

@@ -3,7 +3,7 @@
  * the weapon and armor of Fudge §4.54, the shield of §4.31 and the wound track.
  */
 import { parseTrack, trackPaths, type Track, type TrackPaths } from "../track";
-import { at, boolField, intField, oneOfField, optIntField, record, strField, type Path } from "../validate";
+import { at, boolField, intField, oneOfField, optIntField, record, strField, type Path, type Raw } from "../validate";
 import { rejectUnknown } from "./util";
 
 export const WEAPON_KINDS = ["muscle", "fixed"] as const;
@@ -143,7 +143,6 @@ export function parseArmor(input: unknown, path: Path): FudgeArmor {
 }
 
 /** Input objects as they arrive (plain JSON): every field unchecked. Fields are read by name (see validate.ts). */
-type Raw<K extends string> = Record<string, unknown> & { [k in K]?: unknown };
 type RawWeapon = Raw<(typeof WEAPON_FIELDS)[number]>;
 type RawArmor = Raw<(typeof ARMOR_FIELDS)[number]>;
 type RawCombatant = Raw<(typeof COMBATANT_FIELDS)[number]>;

@@ -6,7 +6,7 @@
  */
 import { RulesError } from "../errors";
 import { DEFAULT_LADDER, parseLadder, type Ladder } from "../ladder";
-import { array, at, boolField, int, oneOf, oneOfField, record, type Path } from "../validate";
+import { array, at, boolField, int, oneOf, oneOfField, record, type Path, type Raw } from "../validate";
 import { rejectUnknown } from "./util";
 
 export const DAMAGE_ROLLS = ["none", "dfNumber", "dfLevel", "evenOdd", "situational4dF"] as const;
@@ -240,7 +240,6 @@ export function parseFudgeOptions(input: unknown, path: Path = "options"): Fudge
   };
 }
 
-type Raw<K extends string> = Record<string, unknown> & { [k in K]?: unknown };
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 const SHARED_GRAZE_ROWS: readonly GrazeRow[] = defaultGrazeTable().map((r) => Object.freeze(r));
 const SHARED_MMM_ROWS: readonly MinMidMaxRow[] = defaultMinMidMaxTable().map((r) => Object.freeze(r));

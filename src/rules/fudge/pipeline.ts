@@ -10,7 +10,7 @@ import { FOUR_DF_WEIGHTS, facesForTotal } from "../dice";
 import { registerPipeline, type PairedOutcomes, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type FollowUp, type ResolveOptions } from "../pipeline";
 import { applyWound, trackStatus, type Track, type TrackStatus } from "../track";
 import { woundLabel } from "../tracks/box";
-import { at, boolField, optIntField, record, str, type Path } from "../validate";
+import { at, boolField, optIntField, record, str, type Path, type Raw } from "../validate";
 import { parseCombatant, shieldValue, WEAPON_SIZE_VALUE, type FudgeCombatant } from "./combatant";
 import { fstep, rejectUnknown, vstep } from "./util";
 import { facesText, fudgeDiceSlot, plainDiceSlot, readDieValues, readFudgeTotal } from "./dice";
@@ -78,7 +78,6 @@ export function parseSituation(input: unknown, path: Path, scale: LevelScale, de
   };
 }
 
-type Raw<K extends string> = Record<string, unknown> & { [k in K]?: unknown };
 const NO_SITUATION: Record<string, unknown> = Object.freeze({});
 
 const REQUEST_FIELDS = ["preset", "attacker", "defender", "options", "situation"];
