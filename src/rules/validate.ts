@@ -78,6 +78,8 @@ export function array(v: unknown, path: Path, minLength = 0, maxLength = Infinit
       min: minLength,
       max: maxLength === Infinity ? "∞" : maxLength,
     });
+  // A list built in JavaScript may have holes (JSON cannot): each entry must be there.
+  for (let i = 0; i < v.length; i++) if (!(i in v)) throw new RulesError(at(path, i), "FUDGE.Error.ListHole", "is missing (a hole in the list)");
   return v;
 }
 
