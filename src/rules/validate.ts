@@ -78,6 +78,8 @@ export function array(v: unknown, path: Path, minLength = 0, maxLength = Infinit
       min: minLength,
       max: maxLength === Infinity ? "∞" : maxLength,
     });
+  // A list built in JavaScript may have holes (JSON cannot): each entry must be there.
+  for (let i = 0; i < v.length; i++) if (!(i in v)) throw new RulesError(at(path, i), "FUDGE.Error.ListHole", "is missing (a hole in the list)");
   return v;
 }
 
@@ -107,6 +109,9 @@ export function checkJsonShape(value: unknown, path: Path = "", maxDepth = 64, m
  * keeps fast at that site; `o[key]` inside one shared helper sees every field of every request
  * and goes megamorphic (a parse ran about twice as slow through it).
  */
+
+/** An input object as it arrives (plain JSON): its fields `K`, each unchecked, read by name. */
+export type Raw<K extends string> = Record<string, unknown> & { [k in K]?: unknown };
 
 /** A whole number in [min, max]. */
 export function intField(v: unknown, path: Path, key: string, min = -Infinity, max = Infinity): number {

@@ -201,6 +201,17 @@ describe("options", () => {
     expect(o.graze.table[1]).toEqual({ min: 1, level: "hurt" });
     expect(o.graze.scaleRaise).toBe("one");
   });
+  it("a table passed from JavaScript with a hole (JSON has none) is refused at the missing row, not a TypeError", () => {
+    const holed = (row: object): object[] => {
+      const rows: object[] = [];
+      rows[1] = row;
+      return rows;
+    };
+    for (const options of [{ graze: { table: holed({ min: 1, level: "hurt" }) } }, { minMidMax: { table: holed({ min: 1, die: "mid" }) } }]) {
+      const e = caught(() => parseFudgeOptions(options));
+      expect([e.field, e.key]).toEqual([`options.${Object.keys(options)[0]}.table[0]`, "FUDGE.Error.ListHole"]);
+    }
+  });
   it.each([
     [{ lessLethal: 1 }, "options.lessLethal"],
     [{ doubleRd: "yes" }, "options.doubleRd"],

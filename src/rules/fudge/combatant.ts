@@ -2,8 +2,8 @@
  * A combatant of the `fudge` preset, as the sheet sends it: traits as ladder numbers (Fair = 0),
  * the weapon and armor of Fudge §4.54, the shield of §4.31 and the wound track.
  */
-import { parseTrack, type Track } from "../track";
-import { at, boolField, intField, oneOfField, optIntField, record, strField, type Path } from "../validate";
+import { parseTrack, trackPaths, type Track, type TrackPaths } from "../track";
+import { at, boolField, intField, oneOfField, optIntField, record, strField, type Path, type Raw } from "../validate";
 import { rejectUnknown } from "./util";
 
 export const WEAPON_KINDS = ["muscle", "fixed"] as const;
@@ -143,10 +143,19 @@ export function parseArmor(input: unknown, path: Path): FudgeArmor {
 }
 
 /** Input objects as they arrive (plain JSON): every field unchecked. Fields are read by name (see validate.ts). */
-type Raw<K extends string> = Record<string, unknown> & { [k in K]?: unknown };
 type RawWeapon = Raw<(typeof WEAPON_FIELDS)[number]>;
 type RawArmor = Raw<(typeof ARMOR_FIELDS)[number]>;
 type RawCombatant = Raw<(typeof COMBATANT_FIELDS)[number]>;
+
+/** The paths of a combatant's parts (for errors), made once for a request's attacker and defender (see trackPaths). */
+interface PartPaths {
+  weapon: Path;
+  armor: Path;
+  track: TrackPaths;
+}
+const partPaths = (path: Path): PartPaths => ({ weapon: at(path, "weapon"), armor: at(path, "armor"), track: trackPaths(at(path, "track")) });
+const ATTACKER_PARTS = partPaths("attacker");
+const DEFENDER_PARTS = partPaths("defender");
 
 /**
  * Parses a combatant. Required: name, skill, weapon, track. Omitted traits are Fair (0), no
@@ -155,6 +164,7 @@ type RawCombatant = Raw<(typeof COMBATANT_FIELDS)[number]>;
  */
 export function parseCombatant(input: unknown, path: Path): FudgeCombatant {
   const o = record(input, path) as RawCombatant;
+  const parts = path === "attacker" ? ATTACKER_PARTS : path === "defender" ? DEFENDER_PARTS : partPaths(path);
   rejectUnknown(o, COMBATANT_FIELDS, path);
   const name = strField(o.name, path, "name");
   const skill = intField(o.skill, path, "skill", TRAIT_MIN, TRAIT_MAX);
@@ -168,13 +178,13 @@ export function parseCombatant(input: unknown, path: Path): FudgeCombatant {
     massScale: optIntField(o.massScale, path, "massScale", 0, -50, 50),
     damageCapacity: optIntField(o.damageCapacity, path, "damageCapacity", 0, TRAIT_MIN, TRAIT_MAX),
     willpower: o.willpower === undefined || o.willpower === null ? null : intField(o.willpower, path, "willpower", TRAIT_MIN, TRAIT_MAX),
-    weapon: parseWeapon(o.weapon, at(path, "weapon")),
-    armor: parseArmor(o.armor, at(path, "armor")),
+    weapon: parseWeapon(o.weapon, parts.weapon),
+    armor: parseArmor(o.armor, parts.armor),
     shield: oneOfField(o.shield, path, "shield", SHIELDS, "none"),
     toughHide: optIntField(o.toughHide, path, "toughHide", 0, 0, 50),
     dcGift: oneOfField(o.dcGift, path, "dcGift", DC_GIFTS, "none"),
     fudgePoints: o.fudgePoints === undefined || o.fudgePoints === null ? null : intField(o.fudgePoints, path, "fudgePoints", 0, 999),
-    track: parseTrack(o.track, at(path, "track")),
+    track: parseTrack(o.track, parts.track),
   };
 }
 

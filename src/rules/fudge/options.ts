@@ -6,7 +6,7 @@
  */
 import { RulesError } from "../errors";
 import { DEFAULT_LADDER, parseLadder, type Ladder } from "../ladder";
-import { array, at, boolField, int, oneOf, oneOfField, record, type Path } from "../validate";
+import { array, at, boolField, int, oneOf, oneOfField, record, type Path, type Raw } from "../validate";
 import { rejectUnknown } from "./util";
 
 export const DAMAGE_ROLLS = ["none", "dfNumber", "dfLevel", "evenOdd", "situational4dF"] as const;
@@ -113,14 +113,19 @@ const defaultGrazeTable = (): GrazeRow[] => DEFAULT_GRAZE_TABLE.map((r) => ({ mi
 const defaultMinMidMaxTable = (): MinMidMaxRow[] => DEFAULT_MIN_MID_MAX_TABLE.map((r) => ({ min: r.min, die: r.die, add: r.add }));
 
 export function defaultFudgeOptions(): FudgeOptions {
+  return defaultsWith(defaultGrazeTable(), defaultMinMidMaxTable());
+}
+
+/** The default options around the given default tables. */
+function defaultsWith(grazeTable: GrazeRow[], minMidMaxTable: MinMidMaxRow[]): FudgeOptions {
   return {
     lessLethal: false,
     doubleRd: false,
-    graze: { table: defaultGrazeTable(), scaleRaise: "one" },
+    graze: { table: grazeTable, scaleRaise: "one" },
     damageRoll: "none",
     grazeDamageRoll: false,
     woundMode: "factors",
-    minMidMax: { severeNegative: false, table: defaultMinMidMaxTable() },
+    minMidMax: { severeNegative: false, table: minMidMaxTable },
     gmSituationalRoll: false,
     dcVariant: "factor",
     dcAdjust: "level",
@@ -197,13 +202,17 @@ export function parseFudgeOptions(input: unknown, path: Path = "options"): Fudge
   // Fields read by name (see validate.ts), paths built only for an error; the defaults are
   // defaultFudgeOptions()'s, checked against it in tests/rules/fudge-factors.test.ts. A default
   // table is a fresh list of shared, frozen rows (a parsed request is an immutable value).
-  const o = (input === undefined || input === null ? NO_OPTIONS : record(input, path)) as Raw<(typeof KNOWN_OPTIONS)[number]>;
+  // No options at all: the defaults, built at once (no field to read or refuse).
+  if (input === undefined || input === null) return defaultsWith(SHARED_GRAZE_ROWS.slice(), SHARED_MMM_ROWS.slice());
+  const o = record(input, path) as Raw<(typeof KNOWN_OPTIONS)[number]>;
   rejectUnknown(o, KNOWN_OPTIONS, path);
-  const gp = at(path, "graze");
-  const graze = (o.graze === undefined ? {} : record(o.graze, gp)) as Raw<(typeof GRAZE_FIELDS)[number]>;
+  // Absent sub-objects read as empty ones (shared: nothing is built for them); their paths are
+  // built only when they are given (an absent one has no field to refuse).
+  const gp = o.graze === undefined ? path : at(path, "graze");
+  const graze = (o.graze === undefined ? NO_OPTIONS : record(o.graze, gp)) as Raw<(typeof GRAZE_FIELDS)[number]>;
   rejectUnknown(graze, GRAZE_FIELDS, gp);
-  const mp = at(path, "minMidMax");
-  const mmm = (o.minMidMax === undefined ? {} : record(o.minMidMax, mp)) as Raw<(typeof MMM_FIELDS)[number]>;
+  const mp = o.minMidMax === undefined ? path : at(path, "minMidMax");
+  const mmm = (o.minMidMax === undefined ? NO_OPTIONS : record(o.minMidMax, mp)) as Raw<(typeof MMM_FIELDS)[number]>;
   rejectUnknown(mmm, MMM_FIELDS, mp);
   return {
     lessLethal: boolField(o.lessLethal, path, "lessLethal", false),
@@ -231,7 +240,6 @@ export function parseFudgeOptions(input: unknown, path: Path = "options"): Fudge
   };
 }
 
-type Raw<K extends string> = Record<string, unknown> & { [k in K]?: unknown };
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 const SHARED_GRAZE_ROWS: readonly GrazeRow[] = defaultGrazeTable().map((r) => Object.freeze(r));
 const SHARED_MMM_ROWS: readonly MinMidMaxRow[] = defaultMinMidMaxTable().map((r) => Object.freeze(r));

@@ -10,7 +10,7 @@ import { FOUR_DF_WEIGHTS, facesForTotal } from "../dice";
 import { registerPipeline, type PairedOutcomes, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type FollowUp, type ResolveOptions } from "../pipeline";
 import { applyWound, trackStatus, type Track, type TrackStatus } from "../track";
 import { woundLabel } from "../tracks/box";
-import { at, boolAt, optIntAt, record, str, type Path } from "../validate";
+import { at, boolField, optIntField, record, str, type Path, type Raw } from "../validate";
 import { parseCombatant, shieldValue, WEAPON_SIZE_VALUE, type FudgeCombatant } from "./combatant";
 import { fstep, rejectUnknown, vstep } from "./util";
 import { facesText, fudgeDiceSlot, plainDiceSlot, readDieValues, readFudgeTotal } from "./dice";
@@ -48,10 +48,12 @@ export interface FudgeRequest extends AttackRequest<FudgeCombatant, FudgeOptions
   situation: FudgeSituation;
 }
 
-const SITUATION_FIELDS = ["modifier", "defenderModifier", "allOutAttack", "allOutDefense", "stun", "pullPunch", "beganRoundIncapacitated", "spendFudgePoint", "gmLevel", "headBlow"];
+const SITUATION_FIELDS = ["modifier", "defenderModifier", "allOutAttack", "allOutDefense", "stun", "pullPunch", "beganRoundIncapacitated", "spendFudgePoint", "gmLevel", "headBlow"] as const;
 
 export function parseSituation(input: unknown, path: Path, scale: LevelScale, defender: FudgeCombatant): FudgeSituation {
-  const o = input === undefined || input === null ? {} : record(input, path);
+  // Fields read by name (see validate.ts): most requests have no situation, and `o[key]` on the
+  // shared empty one was a megamorphic lookup per field.
+  const o = (input === undefined || input === null ? NO_SITUATION : record(input, path)) as Raw<(typeof SITUATION_FIELDS)[number]>;
   rejectUnknown(o, SITUATION_FIELDS, path);
   const pullPunch = o.pullPunch === undefined || o.pullPunch === null ? null : checkLevel(scale, str(o.pullPunch, at(path, "pullPunch")), at(path, "pullPunch"));
   let gmLevel: string | null = null;
@@ -59,22 +61,24 @@ export function parseSituation(input: unknown, path: Path, scale: LevelScale, de
     const g = str(o.gmLevel, at(path, "gmLevel"));
     gmLevel = g === "none" ? "none" : checkLevel(scale, g, at(path, "gmLevel"));
   }
-  const spendFudgePoint = boolAt(o, "spendFudgePoint", path, false);
+  const spendFudgePoint = boolField(o.spendFudgePoint, path, "spendFudgePoint", false);
   if (spendFudgePoint && defender.fudgePoints === 0)
     throw new RulesError(at(path, "spendFudgePoint"), "FUDGE.Error.Fudge.NoFudgePoints", `${defender.name} has no Fudge Points left`, { name: defender.name });
   return {
-    modifier: optIntAt(o, "modifier", path, 0, -20, 20),
-    defenderModifier: optIntAt(o, "defenderModifier", path, 0, -20, 20),
-    allOutAttack: boolAt(o, "allOutAttack", path, false),
-    allOutDefense: boolAt(o, "allOutDefense", path, false),
-    stun: boolAt(o, "stun", path, false),
+    modifier: optIntField(o.modifier, path, "modifier", 0, -20, 20),
+    defenderModifier: optIntField(o.defenderModifier, path, "defenderModifier", 0, -20, 20),
+    allOutAttack: boolField(o.allOutAttack, path, "allOutAttack", false),
+    allOutDefense: boolField(o.allOutDefense, path, "allOutDefense", false),
+    stun: boolField(o.stun, path, "stun", false),
     pullPunch,
-    beganRoundIncapacitated: boolAt(o, "beganRoundIncapacitated", path, false),
+    beganRoundIncapacitated: boolField(o.beganRoundIncapacitated, path, "beganRoundIncapacitated", false),
     spendFudgePoint,
     gmLevel,
-    headBlow: boolAt(o, "headBlow", path, false),
+    headBlow: boolField(o.headBlow, path, "headBlow", false),
   };
 }
+
+const NO_SITUATION: Record<string, unknown> = Object.freeze({});
 
 const REQUEST_FIELDS = ["preset", "attacker", "defender", "options", "situation"];
 
@@ -92,9 +96,11 @@ export function parseFudgeRequest(input: unknown): FudgeRequest {
     throw new RulesError("defender.track.config.kind", "FUDGE.Error.Fudge.DcTrackNeeded", `the "track" Damage Capacity variant needs a "dc" track (got ${JSON.stringify(defender.track.config.kind)})`);
   if ((options.dcVariant === "willpower") && defender.willpower === null)
     throw new RulesError("defender.willpower", "FUDGE.Error.Fudge.WillpowerNeeded", "the willpower Damage Capacity variant needs the defender's Willpower");
-  options.graze.table.forEach((row, i) => {
-    if (row.level !== null) checkLevel(scale, row.level, `options.graze.table[${i}].level`);
-  });
+  const grazeRows = options.graze.table;
+  for (let i = 0; i < grazeRows.length; i++) {
+    const level = grazeRows[i].level;
+    if (level !== null && !scale.keys.includes(level)) checkLevel(scale, level, `options.graze.table[${i}].level`);
+  }
   const situation = parseSituation(o.situation, "situation", scale, defender);
   return { preset: "fudge", attacker, defender, options, situation };
 }

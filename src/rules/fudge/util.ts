@@ -13,12 +13,17 @@ export function rejectUnknown(o: Record<string, unknown>, known: readonly string
   let j = 0;
   // for…in over own fields: Object.keys without its array.
   for (const k in o) {
-    let found = false;
-    for (let t = 0; t < n; t++) {
-      const hit = known[j] === k;
+    // The field expected next (nearly always): one comparison.
+    if (known[j] === k) {
       j = j + 1 === n ? 0 : j + 1;
-      if (hit) {
+      continue;
+    }
+    let found = false;
+    for (let t = 1; t < n; t++) {
+      j = j + 1 === n ? 0 : j + 1;
+      if (known[j] === k) {
         found = true;
+        j = j + 1 === n ? 0 : j + 1;
         break;
       }
     }

@@ -524,39 +524,45 @@ function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTr
   const mIn: Record<string, unknown> = marksIn === undefined ? NO_MARKS : isRecord(marksIn) ? marksIn : record(marksIn, mp());
   const levels = config.levels;
   // Marks usually list the levels in their order: each key's search starts after the last found.
+  // Each level's entry is taken here, where `mIn[k]` is the for…in's own fast load (a lookup by
+  // a level's key is a megamorphic one); `rows` holds it until its row replaces it.
+  const rows: unknown[] = new Array(levels.length);
   let next = 0;
   for (const k in mIn) {
     let found = false;
     for (let t = 0; t < levels.length; t++) {
       const hit = levels[next].key === k;
-      next = next + 1 === levels.length ? 0 : next + 1;
       if (hit) {
         found = true;
-        break;
+        rows[next] = mIn[k];
       }
+      next = next + 1 === levels.length ? 0 : next + 1;
+      if (hit) break;
     }
     if (!found && Object.hasOwn(mIn, k)) throw new RulesError(at(mp(), k), "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(k)}`, { level: k });
   }
-  const rows: (BoxMark | null)[][] = new Array(levels.length);
   for (let li = 0; li < levels.length; li++) {
     const l = levels[li];
-    const given = mIn[l.key];
+    // A level not listed reads as open boxes (a field for…in does not see is still read).
+    const given = rows[li] !== undefined ? rows[li] : mIn[l.key];
     const arr = given === undefined ? NO_BOXES : Array.isArray(given) ? given : array(given, at(mp(), l.key));
-    const row: (BoxMark | null)[] = [];
-    const n = arr.length > l.boxes ? arr.length : l.boxes;
-    for (let j = 0; j < n; j++) {
-      const v = j < arr.length ? arr[j] : null;
+    const boxes = l.boxes;
+    // Every box open, then the marks given (an entry past the boxes must be open).
+    const row = openBoxes(boxes);
+    for (let j = 0; j < arr.length; j++) {
+      const v = arr[j];
       // An open box (null) needs no path; a mark is read with its own.
-      const m = v === null || v === undefined ? null : parseMark(config, li, v, at(at(mp(), l.key), j));
-      if (j >= l.boxes) {
+      if (v === null || v === undefined) continue;
+      const m = parseMark(config, li, v, at(at(mp(), l.key), j));
+      if (j >= boxes) {
         if (m !== null) throw new RulesError(at(at(mp(), l.key), j), "FUDGE.Error.Track.TooManyMarks", `level ${l.key} has only ${l.boxes} boxes`, { level: l.key, boxes: l.boxes });
         continue;
       }
-      row.push(m);
+      row[j] = m;
     }
     rows[li] = row;
   }
-  const marks = marksOf(levels, rows);
+  const marks = marksOf(levels, rows as (BoxMark | null)[][]);
   let stun: BoxStun | null = null;
   if (o.stun !== null && o.stun !== undefined) {
     const sp = at(path, "stun");
@@ -566,6 +572,28 @@ function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTr
   return { marks, stun, dead: boolField(o.dead, path, "dead", false) };
 }
 const NO_MARKS: Record<string, unknown> = Object.freeze({});
+
+/**
+ * A row of `n` open boxes at its exact length: a literal for the usual sizes (a list grown by
+ * push starts with room for 17 entries, and a chat card parses ten rows).
+ */
+function openBoxes(n: number): (BoxMark | null)[] {
+  switch (n) {
+    case 0:
+      return [];
+    case 1:
+      return [null];
+    case 2:
+      return [null, null];
+    case 3:
+      return [null, null, null];
+    case 4:
+      return [null, null, null, null];
+  }
+  const row: (BoxMark | null)[] = [];
+  for (let j = 0; j < n; j++) row.push(null);
+  return row;
+}
 
 /**
  * The marks record, level by level in the track's order. The five standard levels in their order
