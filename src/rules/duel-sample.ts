@@ -14,7 +14,7 @@
  */
 import { seededRng } from "./dice";
 import { RulesError } from "./errors";
-import { int, optInt } from "./validate";
+import { oneOf, optInt } from "./validate";
 
 /** What a sampled answer adds to a DuelForecast (docs/rules-api.md "forecast"). */
 export interface SampleEstimate {
@@ -66,16 +66,14 @@ export interface SampleRequest {
 export function parseSampleRequest(input: Record<string, unknown>): SampleRequest {
   return {
     samples: optInt(input.samples, "samples", SAMPLE_BUDGET.defaultDuels, SAMPLE_BUDGET.minDuels, SAMPLE_BUDGET.maxDuels),
-    seed: input.seed === undefined ? SAMPLE_BUDGET.defaultSeed : int(input.seed, "seed", 0, SAMPLE_BUDGET.maxSeed),
+    seed: optInt(input.seed, "seed", SAMPLE_BUDGET.defaultSeed, 0, SAMPLE_BUDGET.maxSeed),
     maxExchanges: optInt(input.maxExchanges, "maxExchanges", SAMPLE_BUDGET.defaultExchanges, 1, SAMPLE_BUDGET.maxExchanges),
   };
 }
 
 /** `fallback`: what answers when the exact or bounded forecast is refused for its budget ("sample"), or nothing ("none", the default). */
 export function parseFallback(v: unknown): "none" | "sample" {
-  if (v === undefined || v === "none") return "none";
-  if (v === "sample") return "sample";
-  throw new RulesError("fallback", "FUDGE.Error.NotOneOf", `must be one of none, sample (got ${JSON.stringify(v)?.slice(0, 40)})`, { allowed: "none, sample" });
+  return oneOf(v, "fallback", ["none", "sample"] as const, "none");
 }
 
 /** The refusals a fallback may replace: over a budget of time or states, never bad input. */

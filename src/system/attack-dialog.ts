@@ -308,32 +308,25 @@ export function forecastViewOf(aName: string, bName: string, outcome: DuelForeca
   }
   const f = outcome;
   const e = f.method === "sample" ? f.estimate : undefined;
-  if (e) {
-    // An estimate: whole percents (its interval is wider than a tenth), the interval beside each.
-    const unended = (e.counts.stalemate + e.counts.unfinished) / e.duels;
-    return Object.assign(view, {
-      aWins: f.bOut,
-      bWins: f.aOut,
-      aWinsText: `${Math.round(f.bOut * 100)}%`,
-      bWinsText: `${Math.round(f.aOut * 100)}%`,
-      stalemateText: f.stalemate > 0 ? `${Math.round(f.stalemate * 100)}%` : "",
-      exchangesText: f.expectedExchanges === null ? "" : f.expectedExchanges.toFixed(1),
-      estimate: {
-        aHalfText: halfPct(e.halfWidth.bOut),
-        bHalfText: halfPct(e.halfWidth.aOut),
-        duelsText: e.duels.toLocaleString(lang),
-        confidenceText: `${Math.round(e.confidence * 100)}%`,
-        unendedText: unended > 0 ? `${Math.round(unended * 100)}%` : "",
-      },
-    });
-  }
+  // An estimate in whole percents (its interval is wider than a tenth), the interval beside each.
+  const share = e ? (x: number): string => `${Math.round(x * 100)}%` : pct;
+  const unended = e ? (e.counts.stalemate + e.counts.unfinished) / e.duels : 0;
   return Object.assign(view, {
     aWins: f.bOut,
     bWins: f.aOut,
-    aWinsText: pct(f.bOut),
-    bWinsText: pct(f.aOut),
-    stalemateText: f.stalemate > 0 ? pct(f.stalemate) : "",
+    aWinsText: share(f.bOut),
+    bWinsText: share(f.aOut),
+    stalemateText: f.stalemate > 0 ? share(f.stalemate) : "",
     exchangesText: f.expectedExchanges === null ? "" : f.expectedExchanges.toFixed(1),
+    estimate: e
+      ? {
+          aHalfText: halfPct(e.halfWidth.bOut),
+          bHalfText: halfPct(e.halfWidth.aOut),
+          duelsText: e.duels.toLocaleString(lang),
+          confidenceText: `${Math.round(e.confidence * 100)}%`,
+          unendedText: unended > 0 ? share(unended) : "",
+        }
+      : null,
   });
 }
 
