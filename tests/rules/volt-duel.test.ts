@@ -220,3 +220,38 @@ describe("Volt duel forecast of the sample characters (issue #10: every duel is 
     expect(() => duelForecast({ ...duel, method: "product", maxStates: Math.floor(15_000_000 / FORECAST_BUDGET.productPairsPerState) })).toThrow(expect.objectContaining({ field: "maxStates" }));
   }, 30_000);
 });
+
+describe("Volt duel over the product's budget: the forward method's pre-check (issue #10: the table's wait for a duel beyond reach)", () => {
+  // maxProductPairs 0 sends every duel past the product method to the bounded forward, whose
+  // pre-check counts its first pass on the integer sheets (src/rules/volt/duel.ts voltForwardExceeds).
+  const duels: Array<[string, Record<string, unknown>]> = [
+    ["two axes, Damage 25", { preset: "volt", a: side("A"), b: side("B") }],
+    ["Fragile 6, axes", { preset: "volt", a: side("A", { tough: -6, damage: 4 }), b: side("B", { tough: -6, damage: 5 }) }],
+    ["attacks that stop at −4", { preset: "volt", a: side("A", { will: 12, tough: -6, damage: 3, attack: 9 }), b: side("B", { will: 12, tough: -6, damage: 3, attack: 9 }) }],
+    ["a stun weapon (two wounds a hit: no pre-check)", { preset: "volt", a: side("A", { tough: -6, damage: 3, stun: true, attack: 15 }), b: side("B", { tough: -6, damage: 6, pierce: 5, armor: [14, 3, 9] }) }],
+    // Armor struck inside Protection deals Stun, a full hit Injury: "+" marks (Injury on Stun), keyed apart by the forward.
+    [
+      "armor: Stun and Injury on one sheet, '+' already marked, b opens",
+      { preset: "volt", first: "b", a: { ...side("A", { tough: -6, damage: 9, pierce: 7 }), track: { config: { kind: "volt", willpower: 6, tough: -6 }, state: { marks: { "1": "stun", "3": "injuryOnStun" } } } }, b: side("B", { tough: -5, damage: 8, pierce: 5, armor: [13, 2, 7] }) },
+    ],
+  ];
+  for (const [name, duel] of duels)
+    it(`never refuses a duel the forward method answers within maxStates, and refuses one state fewer: ${name}`, () => {
+      for (const tolerance of [1e-4, 1e-2]) {
+        const f = duelForecast({ ...duel, method: "forward", tolerance, maxStates: 20_000 });
+        expect(f.errorBound).toBeLessThanOrEqual(tolerance);
+        // The default path, over the product's budget: the same forward answer (the product enumerated its laws: more enumerations).
+        const g = duelForecast({ ...duel, tolerance, maxStates: f.states }, { maxProductPairs: 0 });
+        expect({ ...g, enumerations: 0 }).toEqual({ ...f, enumerations: 0 });
+        expect(() => duelForecast({ ...duel, tolerance, maxStates: f.states - 1 }, { maxProductPairs: 0 })).toThrow(expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates" }));
+      }
+    }, 60_000);
+  it("Leroy vs Leroy: refused on maxStates by the pre-check, before the forward spends its time budget", () => {
+    // Measured (docs/rules-api.md Budgets): the forward's first pass needs more than 200,000 states
+    // there; followed by the real forward it would take 7 s or more to say so.
+    const huge = resolveSamples({ preset: "volt", a: "Leroy", b: "Leroy" });
+    expect(() => duelForecast({ ...huge, budgetMs: 60_000 })).toThrow(
+      expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates", message: expect.stringContaining("first pass alone follows more") }),
+    );
+  }, 60_000);
+});

@@ -180,6 +180,11 @@ export interface VoltDuelTooLarge {
   tooLarge: "pairs" | "window";
   pairs: number;
   window: number;
+  /**
+   * Whether the bounded "forward" method is sure to follow more than `maxStates` states on its
+   * first pass (threshold `eps`), so that it would only refuse: see `voltForwardExceeds`.
+   */
+  forwardExceeds: (eps: number, maxStates: number) => boolean;
 }
 
 /** Successors of every sheet of a side under one law of the other side (CSR). */
@@ -208,6 +213,8 @@ interface SideModel {
   startIndex: number;
   /** The most layers one attack moves a sheet (−1: not yet known). */
   jump: number;
+  /** Every hit on this side deals at most one wound (not a stun weapon's two). */
+  singleWound: boolean;
 }
 
 /** Penalty classes of a sheet model: the distinct penalties a living sheet can have, with a representative sheet. */
@@ -252,8 +259,10 @@ export function voltProductDuel(a: VoltDuelSide, b: VoltDuelSide, first: "a" | "
   const wA = windowOf(A, openB);
   const wB = windowOf(B, openA);
   const window = Math.min(wA, wB);
-  if (pairs > limits.maxPairs) return { tooLarge: "pairs", pairs, window };
-  if (window > limits.maxWindow) return { tooLarge: "window", pairs, window };
+  if (pairs > limits.maxPairs || window > limits.maxWindow) {
+    const forwardExceeds = (eps: number, maxStates: number): boolean => voltForwardExceeds(A, B, first === "a", eps, maxStates, limits.checkTime);
+    return { tooLarge: pairs > limits.maxPairs ? "pairs" : "window", pairs, window, forwardExceeds };
+  }
   const aOuter = wA <= wB;
   const r = solve(aOuter ? A : B, aOuter ? B : A, aOuter === (first === "a"), limits.checkTime);
   const [pU, pV] = [r.value[0], r.value[1]];
@@ -325,7 +334,7 @@ function sideModel(m: VoltSheetModel, start: number, penalties: number[], laws: 
     }
   }
   const tab = laws.map((law, l) => table(progress, next, W, law, hitWound[l], checkTime));
-  return { m, sheets, progress, cls, tab, closed: new Uint8Array(n), startIndex: index[start], jump: -1 };
+  return { m, sheets, progress, cls, tab, closed: new Uint8Array(n), startIndex: index[start], jump: -1, singleWound: distinct.every((w) => w.length <= 1) };
 }
 
 function table(progress: Int32Array, next: Int32Array, W: number, law: VoltLaw, hitWound: number[], checkTime: () => void): Table {
@@ -675,4 +684,151 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
     }
   }
   return { value: result, stuck: stuck || osU.stuck || osV.stuck };
+}
+
+/**
+ * The pre-check of the bounded "forward" method (src/rules/forecast.ts) for duels over the
+ * product's budget: the same forward pass on the integer sheets, counting the states it follows,
+ * stopped as soon as there are more than `maxStates`. True means the real forward's first pass
+ * (threshold `eps`) follows more than `maxStates` states too, so it would only refuse with
+ * TooManyStates after spending its time budget; each later pass (smaller threshold) follows a
+ * superset. Why the count is a lower bound of the real one:
+ * - the real forward keys sheets by their marks, "+" apart from "|"; here a sheet is its integer
+ *   sheet and the rows whose Injury fell on a Stun ("+"), so the states are the same. With one
+ *   wound per hit, the "+" rows a hit adds are the Stun rows it turned to Injury; a stun weapon's
+ *   two wounds can make a "+" from a Stun placed by the same hit, so with those it answers false;
+ * - each state's mass is computed by the same formulas in another order (rounding differs by far
+ *   less than 1e-9 relative); a state is counted here only at `eps·(1 + 1e-9)` or more, left
+ *   (not followed) below `followFactor` times that, and a near-stalemate (both attacks change
+ *   nothing with probability ≥ 1 − 1e-12) is never left. So by induction in order of progress,
+ *   every state followed here is followed there, each state gets there at least the mass it has
+ *   here, and every state counted here is followed there.
+ */
+function voltForwardExceeds(A: SideModel, B: SideModel, aFirst: boolean, eps: number, maxStates: number, checkTime: () => void): boolean {
+  // A cheap pass first: it follows only states holding 3·eps (about half the work on a duel far
+  // over the budget), and is a lower bound all the same; then the full one.
+  return forwardCount(A, B, aFirst, eps, 3, maxStates, checkTime) || forwardCount(A, B, aFirst, eps, 1, maxStates, checkTime);
+}
+
+function forwardCount(A: SideModel, B: SideModel, aFirst: boolean, eps: number, followFactor: number, maxStates: number, checkTime: () => void): boolean {
+  if (!A.singleWound || !B.singleWound) return false;
+  const RA = A.m.R;
+  const RB = B.m.R;
+  const shiftA = 2 ** Math.ceil(Math.log2(A.sheets.length + 1));
+  const shiftB = 2 ** Math.ceil(Math.log2(B.sheets.length + 1));
+  const spanB = shiftB * 2 ** RB;
+  if (shiftA * 2 ** RA * spanB > 2 ** 52) return false; // keys must stay exact doubles
+  const cut = eps * (1 + 1e-9);
+  const follow = cut * followFactor;
+  // By progress (a + b): the states reached with it, and their mass with a / b to attack.
+  let top = 0;
+  for (let i = 0; i < A.progress.length; i++) top = Math.max(top, A.progress[i]);
+  let topB = 0;
+  for (let i = 0; i < B.progress.length; i++) topB = Math.max(topB, B.progress[i]);
+  const buckets: Array<MassTable | undefined> = new Array(top + topB + 1);
+  const key = (a: number, pa: number, b: number, pb: number): number => (a + pa * shiftA) * spanB + b + pb * shiftB;
+  const at = (pr: number): MassTable => (buckets[pr] ??= new MassTable());
+  at(A.progress[A.startIndex] + B.progress[B.startIndex]).add(key(A.startIndex, 0, B.startIndex, 0), aFirst ? 0 : 1, 1);
+  let states = 0;
+  for (let pr = 0; pr < buckets.length; pr++) {
+    const bucket = buckets[pr];
+    if (!bucket) continue;
+    buckets[pr] = undefined;
+    const keys = bucket.keys;
+    const mass = bucket.mass;
+    for (let e = 0; e < bucket.n; e++) {
+      const mA = mass[2 * e];
+      const mB = mass[2 * e + 1];
+      if (mA + mB < cut) continue;
+      if (++states > maxStates) return true;
+      checkTime();
+      if (mA + mB < follow) continue;
+      const k = keys[e];
+      const ka = Math.floor(k / spanB);
+      const kb = k - ka * spanB;
+      const a = ka % shiftA;
+      const pa = (ka - a) / shiftA;
+      const b = kb % shiftB;
+      const pb = (kb - b) / shiftB;
+      const tA = B.tab[A.cls[a]]; // a attacks b's sheet with the law of a's class
+      const tB = A.tab[B.cls[b]];
+      const xSame = tA.same[b];
+      const ySame = tB.same[a];
+      const loop = xSame * ySame;
+      if (loop >= 1 - 1e-12) continue;
+      const vX = (mA + mB * ySame) / (1 - loop);
+      const vY = (mB + mA * xSame) / (1 - loop);
+      // The "+" rows a single wound adds: the Stun rows it turned to Injury.
+      const stunB = (B.sheets[b] >>> RB) & ((1 << RB) - 1);
+      const prA = A.progress[a];
+      for (let q = tA.start[b]; q < tA.start[b + 1]; q++) {
+        const b2 = tA.to[q];
+        at(prA + B.progress[b2]).add(key(a, pa, b2, pb | (stunB & B.sheets[b2])), 1, vX * tA.p[q]);
+      }
+      const stunA = (A.sheets[a] >>> RA) & ((1 << RA) - 1);
+      const prB = B.progress[b];
+      for (let q = tB.start[a]; q < tB.start[a + 1]; q++) {
+        const a2 = tB.to[q];
+        at(A.progress[a2] + prB).add(key(a2, pa | (stunA & A.sheets[a2]), b, pb), 0, vY * tB.p[q]);
+      }
+    }
+  }
+  return false;
+}
+
+/** Masses by exact integer key (< 2^52), two per key, in typed arrays: open addressing, grown by doubling. */
+class MassTable {
+  keys = new Float64Array(64);
+  mass = new Float64Array(128);
+  n = 0;
+  private slots = new Int32Array(128).fill(-1);
+  add(key: number, which: 0 | 1, m: number): void {
+    let mask = this.slots.length - 1;
+    let h = hashKey(key) & mask;
+    for (;;) {
+      const e = this.slots[h];
+      if (e < 0) break;
+      if (this.keys[e] === key) {
+        this.mass[2 * e + which] += m;
+        return;
+      }
+      h = (h + 1) & mask;
+    }
+    if (this.n === this.keys.length) {
+      this.grow();
+      mask = this.slots.length - 1;
+      h = hashKey(key) & mask;
+      while (this.slots[h] >= 0) h = (h + 1) & mask;
+    }
+    const e = this.n++;
+    this.keys[e] = key;
+    this.mass[2 * e + which] = m;
+    this.slots[h] = e;
+  }
+  private grow(): void {
+    const keys = new Float64Array(this.keys.length * 2);
+    keys.set(this.keys);
+    const mass = new Float64Array(this.mass.length * 2);
+    mass.set(this.mass);
+    this.keys = keys;
+    this.mass = mass;
+    const slots = new Int32Array(this.slots.length * 2).fill(-1);
+    const mask = slots.length - 1;
+    for (let e = 0; e < this.n; e++) {
+      let h = hashKey(keys[e]) & mask;
+      while (slots[h] >= 0) h = (h + 1) & mask;
+      slots[h] = e;
+    }
+    this.slots = slots;
+  }
+}
+
+function hashKey(k: number): number {
+  const lo = k % 4294967296 | 0;
+  const hi = Math.floor(k / 4294967296) | 0;
+  // murmur3's finalizer: every bit of the key moves the low bits the table reads.
+  let h = lo ^ Math.imul(hi, 0x9e3779b1);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
 }
