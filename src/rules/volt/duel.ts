@@ -130,17 +130,18 @@ export function voltApplyWounds(m: VoltSheetModel, sheet: number, wounds: readon
   let s = sheet;
   for (const w of wounds) {
     if (s === VOLT_OUT) return s; // marks are never removed by a wound: out stays out
-    if ("failedRoll" in w) {
-      // Volt: The attack roll — a failed damage roll marks the lowest unmarked row, unless it is above the Damage.
-      const occ = (s | (s >>> m.R)) & ((1 << m.R) - 1);
-      let k = 0;
-      while (k < m.R && (occ >> k) & 1) k++;
-      const low = m.lo + k;
-      if (low > w.damage) continue;
-      s = placeOnRow(m, s, low, w.type === "injury");
-    } else s = placeOnRow(m, s, w.row, w.type === "injury");
+    s = "failedRoll" in w ? failedRoll(m, s, w.damage, w.type === "injury") : placeOnRow(m, s, w.row, w.type === "injury");
   }
   return s;
+}
+
+/** Volt: The attack roll — a failed damage roll marks the lowest unmarked row, unless it is above the Damage. */
+function failedRoll(m: VoltSheetModel, s: number, damage: number, injury: boolean): number {
+  const occ = (s | (s >>> m.R)) & ((1 << m.R) - 1);
+  let k = 0;
+  while (k < m.R && (occ >> k) & 1) k++;
+  const low = m.lo + k;
+  return low > damage ? s : placeOnRow(m, s, low, injury);
 }
 
 /** One side's attack law at one penalty: what it deals, with unconditional probabilities. */
@@ -299,13 +300,28 @@ function sideModel(m: VoltSheetModel, start: number, penalties: number[], laws: 
   const W = distinct.length;
   const index = new Int32Array(1 << (2 * m.R)).fill(-1);
   const found: number[] = [start];
-  const after: number[] = []; // after[i·W + w]: sheet i (in the order found) after wound w
+  // after[i·W + w]: sheet i (in the order found) after wound w; a typed array grown by doubling
+  // (a plain array's push of millions of entries was a visible share of the setup).
+  let after = new Int32Array(Math.max(64, W * 64));
+  // A single wound (most attacks deal one) is placed without walking its list: its row (or, for a
+  // failed roll, −Damage) and type once per wound instead of once per sheet.
+  // kind: 0 a list of wounds, 1 a wound on a row, 2 a failed roll (`at`: its Damage).
+  const kind = Uint8Array.from(distinct, (ws) => (ws.length !== 1 ? 0 : "failedRoll" in ws[0] ? 2 : 1));
+  const at = Float64Array.from(distinct, (ws) => (ws.length !== 1 ? 0 : "failedRoll" in ws[0] ? ws[0].damage : ws[0].row));
+  const injury = Uint8Array.from(distinct, (ws) => (ws.length === 1 && ws[0].type === "injury" ? 1 : 0));
   index[start] = 0;
   for (let i = 0; i < found.length; i++) {
     checkTime();
+    if ((i + 1) * W > after.length) {
+      const grown = new Int32Array(after.length * 2);
+      grown.set(after);
+      after = grown;
+    }
+    const s = found[i];
     for (let w = 0; w < W; w++) {
-      const s2 = voltApplyWounds(m, found[i], distinct[w]);
-      after.push(s2);
+      const k = kind[w];
+      const s2 = k === 1 ? placeOnRow(m, s, at[w], injury[w] === 1) : k === 2 ? failedRoll(m, s, at[w], injury[w] === 1) : voltApplyWounds(m, s, distinct[w]);
+      after[i * W + w] = s2;
       if (s2 !== VOLT_OUT && index[s2] < 0) {
         index[s2] = found.length;
         found.push(s2);
@@ -313,7 +329,11 @@ function sideModel(m: VoltSheetModel, start: number, penalties: number[], laws: 
     }
   }
   const progressOf = found.map((s) => voltSheetProgress(m, s));
-  const order = found.map((_, i) => i).sort((x, y) => progressOf[y] - progressOf[x] || found[x] - found[y]);
+  // Decreasing progress, then increasing sheet: one numeric key per sheet (sheets are distinct),
+  // sorted as a typed array (no comparator calls), then mapped back to the order found.
+  const span = 2 ** (2 * m.R);
+  const keys = Float64Array.from(found, (s, i) => (2 * m.R - progressOf[i]) * span + s).sort();
+  const order = Array.from(keys, (k) => index[k % span]);
   const n = found.length;
   const sheets = new Int32Array(n);
   const progress = new Int32Array(n);
