@@ -605,6 +605,9 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
   const rowXV = new Float64Array(nV * C);
   const acc = new Float64Array(rowLen); // cV of this row, by slot
   const openV = Int32Array.from(slotSheet).sort(); // open inner sheets, successors (lower indices) first
+  const nOpen = openV.length;
+  const vCls = V.cls;
+  const slotC = Int32Array.from(slot, (x) => x * C);
   const gathers: Array<ReturnType<typeof openGather>> = [];
   const sUByClass = new Float64Array(nClassV);
   let stuck = false;
@@ -655,22 +658,29 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
     const tV = V.tab[cu]; // U's attack on V's sheets
     const g = (gathers[cu] ??= openGather(V, tV, osVBy[cu], C));
     for (let c = 0; c < nClassV; c++) sUByClass[c] = U.tab[c].same[u];
-    for (let n = 0; n < openV.length; n++) {
+    const gStart = g.start;
+    const gTo = g.to;
+    const gP = g.p;
+    const gB1 = g.base1;
+    const gB2 = g.base2;
+    const tVsame = tV.same;
+    for (let n = 0; n < nOpen; n++) {
       const v = openV[n];
       // U attacks: V's successors, read from this row's XV (closed ones and "out" summed beforehand).
-      const sV = tV.same[v];
+      const sV = tVsame[v];
       let a0 = 0;
-      let a1 = g.base1[v];
-      let a2 = g.base2[v];
-      for (let k = g.start[v]; k < g.start[v + 1]; k++) {
-        const o = g.to[k];
-        const q = g.p[k];
+      let a1 = gB1[v];
+      let a2 = gB2[v];
+      const kEnd = gStart[v + 1];
+      for (let k = gStart[v]; k < kEnd; k++) {
+        const o = gTo[k];
+        const q = gP[k];
         a0 += q * rowXV[o];
         if (C === 3) a1 += q * rowXV[o + 1];
         a2 += q * rowXV[o + ATT];
       }
-      const sU = sUByClass[V.cls[v]];
-      const sv = slot[v] * C;
+      const sU = sUByClass[vCls[v]];
+      const sv = slotC[v];
       const b0 = acc[sv];
       const b1 = acc[sv + 1];
       const b2 = acc[sv + ATT];
