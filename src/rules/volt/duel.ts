@@ -735,9 +735,9 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
  *   here, and every state counted here is followed there.
  */
 function voltForwardExceeds(A: SideModel, B: SideModel, aFirst: boolean, eps: number, maxStates: number, checkTime: () => void): boolean {
-  // A cheap pass first: it follows only states holding 3·eps (about half the work on a duel far
-  // over the budget), and is a lower bound all the same; then the full one.
-  return forwardCount(A, B, aFirst, eps, 3, maxStates, checkTime) || forwardCount(A, B, aFirst, eps, 1, maxStates, checkTime);
+  // A cheap pass first: it follows only states holding 6·eps (Leroy vs Leroy: about a third of
+  // the work, and still more than 200,000 states counted), a lower bound all the same; then the full one.
+  return forwardCount(A, B, aFirst, eps, 6, maxStates, checkTime) || forwardCount(A, B, aFirst, eps, 1, maxStates, checkTime);
 }
 
 function forwardCount(A: SideModel, B: SideModel, aFirst: boolean, eps: number, followFactor: number, maxStates: number, checkTime: () => void): boolean {
