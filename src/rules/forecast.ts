@@ -230,6 +230,8 @@ export interface DuelOptions {
    * them as they are, which only the bounded forward method can follow (tests compare the two).
    */
   gutsMinds?: "reduced" | "plain";
+  /** Volt: the product method's largest number of sheet pairs (default maxStates × productPairsPerState); tests lower it to reach the bounded forward. */
+  maxProductPairs?: number;
 }
 
 /**
@@ -400,6 +402,8 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   const maxStates = opts.maxStates ?? optInt(input.maxStates, "maxStates", FORECAST_BUDGET.defaultStates, 1, FORECAST_BUDGET.maxStates);
   const budgetMs = opts.budgetMs ?? optInt(input.budgetMs, "budgetMs", FORECAST_BUDGET.timeMs, 1, FORECAST_BUDGET.maxTimeMs);
   const tolerance = input.tolerance === undefined ? FORECAST_BUDGET.tolerance : num(input.tolerance, "tolerance", FORECAST_BUDGET.minTolerance, 0.01);
+  /** The bounded methods' first threshold: a state holding less is not followed (`tighten` lowers it). */
+  const firstEps = tolerance * 1e-2;
   const deadline = Date.now() + budgetMs;
   let ticks = 0;
   const checkTime = (): void => {
@@ -767,6 +771,9 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     if (!("tooLarge" in r)) return r;
     // Over the product's budget: the bounded forward forecast, unless "product" was asked for.
     if (input.method === "product") throw overBudget("maxStates", r.tooLarge);
+    // Refused at once when its first pass is sure to follow more than maxStates states (every
+    // later pass follows more): the same refusal, without spending the time budget on it.
+    if (r.forwardExceeds(firstEps, maxStates)) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states (the bounded forecast's first pass alone follows more)`);
     return forward();
   }
   if (method === "phases") {
@@ -875,7 +882,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   }
   /** Repeats a bounded forecast, leaving out less each time, until its bound is within `tolerance` (or the budget stops it). */
   function tighten(once: (eps: number) => DuelForecast): DuelForecast {
-    for (let eps = tolerance * 1e-2; ; eps /= 30) {
+    for (let eps = firstEps; ; eps /= 30) {
       const r = once(eps);
       if (r.errorBound <= tolerance) return r;
     }
@@ -966,7 +973,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
    * Each side's law per penalty comes from the real pipeline (attackSteps: the same enumeration
    * as every other method); what is too large when the duel is over the product's budget.
    */
-  function product(): DuelForecast | { tooLarge: string } {
+  function product(): DuelForecast | { tooLarge: string; forwardExceeds: (eps: number, maxStates: number) => boolean } {
     const lawOf = (X: "a" | "b", state: VoltTrackState): VoltLaw => {
       const sx = sides[X];
       const O = X === "a" ? sides.b : sides.a;
@@ -982,11 +989,11 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
       return { miss, hits };
     };
     const side = (t: Track): { config: VoltTrackConfig; state: VoltTrackState } => ({ config: t.config as unknown as VoltTrackConfig, state: t.state as unknown as VoltTrackState });
-    const maxPairs = maxStates * FORECAST_BUDGET.productPairsPerState;
+    const maxPairs = opts.maxProductPairs ?? maxStates * FORECAST_BUDGET.productPairsPerState;
     const maxWindow = Math.min(maxStates * FORECAST_BUDGET.productWindowPerState, FORECAST_BUDGET.productMaxWindow);
     const r = voltProductDuel(side(reqAB.attacker.track), side(reqAB.defender.track), first, lawOf, { maxPairs, maxWindow, checkTime });
     if ("tooLarge" in r)
-      return { tooLarge: r.tooLarge === "pairs" ? `${r.pairs} pairs of Volt sheets, at most ${maxPairs}` : `${r.window} pairs of Volt sheets at once, at most ${maxWindow}` };
+      return { tooLarge: r.tooLarge === "pairs" ? `${r.pairs} pairs of Volt sheets, at most ${maxPairs}` : `${r.window} pairs of Volt sheets at once, at most ${maxWindow}`, forwardExceeds: r.forwardExceeds };
     return {
       preset: p.preset,
       aOut: r.aOut,
@@ -1058,6 +1065,8 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
           checkTime();
           if (mA + mB < eps) {
             dropped += mA + mB;
+            // This pass can no longer meet the tolerance: on to the next (smaller) threshold now.
+            if (dropped > tolerance) return boundedAnswer("forward", aOut, bOut, stalemate, dropped, attacks, states);
             continue;
           }
           if (++states > maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
