@@ -20,8 +20,8 @@ import { enumerateDice, pipelineFor, type AttackPipeline, type AttackRequest, ty
 import { healTrack, trackKind, trackStateKey, trackStatus, type Track, type TrackStatus } from "./track";
 import { bool, checkJsonShape, isRecord, num, oneOf, optInt } from "./validate";
 import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
-import type { GutsState } from "./miniatures/guts";
-import { gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsFloor, gutsMind, gutsStat, gutsTurnStart, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
+import { gutsEffectInfo, type GutsState } from "./miniatures/guts";
+import { gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsFloor, gutsMind, gutsSettled, gutsStat, gutsTurnStart, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
 import type { BoxTrackConfig } from "./tracks/box";
 import { voltProductDuel, type VoltLaw } from "./volt/duel";
 import { isBudgetRefusal, parseFallback, parseSampleRequest, sampleDuels, type SampleEstimate } from "./duel-sample";
@@ -229,6 +229,11 @@ export interface DuelOptions {
    * them as they are, which only the bounded forward method can follow (tests compare the two).
    */
   gutsMinds?: "reduced" | "plain";
+  /**
+   * Miniatures Guts minds: true (default) lets states with the same future share one node of the
+   * chain (duelForecast's standIn); false keeps every state as reached (tests compare the two).
+   */
+  mergeMinds?: boolean;
 }
 
 /**
@@ -283,6 +288,9 @@ class Side {
   /** Wounds of each What as the track kind parsed them. */
   readonly wounds = new Map<number, unknown[]>();
   private outId = -1;
+  /** Miniatures: Guts — each state id's stand-in at the start of its activation and while it waits for it (duelForecast's standIn). */
+  readonly atActivation: number[] = [];
+  readonly whileWaiting: number[] = [];
   /** Miniatures: Guts — how this side's minds are keyed; null without Guts checks. */
   space: MindSpace | null = null;
   /** The key of a track state: states with one key must act alike in every future of the duel. */
@@ -459,6 +467,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   const NOTHING = internWhat({ wounds: null, heal: null, clearOwed: false });
   if (gutsChecks)
     for (const side of [sides.a, sides.b]) side.space = { floor: gutsFloor(side.card as unknown as MiniDatacard, side.card.track.config as unknown as BoxTrackConfig), reduce: opts.gutsMinds !== "plain" };
+  const mergeMinds = opts.mergeMinds !== false && opts.gutsMinds !== "plain";
   const mindOf = (side: Side): GutsMind | null => (side.space ? gutsMind((side.card as unknown as { gutsState?: GutsState }).gutsState, side.space) : null);
   /** Guts as a state's wounds leave it; never below the floor its minds were keyed by (a broken invariant, not bad input). */
   const gutsNow = (side: Side, t: Track): number => {
@@ -637,8 +646,20 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   // Map per row cost more than the rest of the lookup).
   const index: number[][] = [];
   const outNodes = { a: -1, b: -1 };
-  const nodeOf = (a: number, b: number, turn: "a" | "b"): number => {
-    const ab = sides.a.out[a] ? "a" : sides.b.out[b] ? "b" : null;
+  const nodeOf = (a0: number, b0: number, turn: "a" | "b"): number => {
+    const ab = sides.a.out[a0] ? "a" : sides.b.out[b0] ? "b" : null;
+    let a = a0;
+    let b = b0;
+    if (!ab && gutsChecks) {
+      // A side starts its activation unless its foe owes it a free attack (it is in the middle of one).
+      if (turn === "a") {
+        if (!owes(sides.b, b)) a = standIn(sides.a, a, false);
+        b = standIn(sides.b, b, true);
+      } else {
+        if (!owes(sides.a, a)) b = standIn(sides.b, b, false);
+        a = standIn(sides.a, a, true);
+      }
+    }
     const byB = ab ? null : (index[a] ??= []);
     const key = b * 2 + (turn === "a" ? 0 : 1);
     let i = ab ? outNodes[ab] : byB![key];
@@ -655,6 +676,36 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
       else byB![key] = i;
     }
     return i;
+  };
+  /**
+   * Miniatures: Guts — states of one side with the same future share one node (the first seen
+   * stands in for the rest): fewer nodes, the same answers (tests/rules/forecast-merge.test.ts).
+   * - About to start its activation, a model is first re-checked (turnStart), and nothing reads
+   *   its failures before that: two states with the same track whose re-checks lead to the same
+   *   states with the same probabilities (a failure sure to pass, failures that end alike) act alike.
+   * - Waiting for its activation once no blow can call for another check on it (gutsSettled), its
+   *   failures change only when it falls out of the fight (where they no longer count), and the
+   *   foe's blows read only whether it is helpless (a failure by 4: "enemies treat it as a
+   *   helpless target") and whether it owes a free attack: with those alike, the same re-checks
+   *   at its activation mean the same future.
+   */
+  const standInKeys = new Map<string, number>();
+  const standIn = (side: Side, x: number, waiting: boolean): number => {
+    const memo = waiting ? side.whileWaiting : side.atActivation;
+    let c = memo[x];
+    if (c !== undefined) return c;
+    const m = side.minds[x];
+    if (!mergeMinds || !m || !side.canAct[x] || (waiting && !gutsSettled(side.tracks[x], side.status[x]))) c = x;
+    else {
+      const t = turnStart(side, x);
+      const dist: Array<[number, number]> = typeof t === "number" ? [[t, 1]] : [...t].sort((u, v) => u[0] - v[0]);
+      const reads = waiting ? `${gutsEffectInfo(m.state.effect).helpless ? "h" : ""}${m.owesFreeAttack ? "!" : ""}` : "";
+      const k = `${waiting ? "w" : "s"}${side === sides.a ? "a" : "b"}${side.stateKeyOf(side.tracks[x])}|${reads}|${dist.map(([id, q]) => `${id}:${q}`).join(",")}`;
+      const first = standInKeys.get(k);
+      if (first === undefined) standInKeys.set(k, (c = x));
+      else c = first;
+    }
+    return (memo[x] = c);
   };
   /** A node's successors and their probabilities (computed once). */
   const expand = (i: number): void => {
