@@ -86,6 +86,24 @@ describe("nodes with the same future: merged and unmerged chains agree", () => {
       { numRuns: 12, seed: 10 },
     );
   }, 600_000);
+  it("with the sample cards' gifts and faults given their rules (Mercenary, Steadfast, Chivalrous, Self-interest, Poor melee)", () => {
+    const rules: Record<string, { gift?: object; fault?: object }> = {
+      "Brutas the Brute": { fault: { name: "Mercenary", rule: "mercenary" } },
+      "Yanni the Yeoman": { gift: { name: "Steadfast", rule: "steadfast" }, fault: { name: "Poor melee combatant", rule: "poorMelee" } },
+      "Sir Knightly": { fault: { name: "Chivalrous", rule: "chivalrous" } },
+      "Knavely Knave": { fault: { name: "Self-interest", rule: "selfInterest" } },
+    };
+    for (const [a, b] of [["Brutas the Brute", "Yanni the Yeoman"], ["Sir Knightly", "Brutas the Brute"], ["Yanni the Yeoman", "Knavely Knave"]]) {
+      const d = resolveSamples({ preset: "miniatures", a, b }) as Record<string, Record<string, unknown>>;
+      for (const first of ["a", "b"]) {
+        const req = { ...d, a: { ...d.a, ...rules[a] }, b: { ...d.b, ...rules[b] }, first, method: "chain", maxStates: 1_000_000 };
+        const merged = duelForecast(req, { budgetMs: 60_000 });
+        const plain = duelForecast(req, { budgetMs: 60_000, mergeMinds: false });
+        for (const k of ["aOut", "bOut", "stalemate"] as const) expect(Math.abs(merged[k] - plain[k]), `${a} vs ${b} ${first} ${k}`).toBeLessThanOrEqual(1e-12);
+        expect(merged.states, `${a} vs ${b} ${first}`).toBeLessThanOrEqual(plain.states);
+      }
+    }
+  }, 600_000);
   it("the bounded forward method follows the merged nodes to the same answers, within its bound", () => {
     const d = resolveSamples({ preset: "miniatures", a: "King Kingsley", b: "Brutas the Brute" });
     const exact = duelForecast({ ...d, method: "chain" }, { budgetMs: 60_000 });
