@@ -252,6 +252,17 @@ for (const a of minis)
     }
   }
 line(`duel forecast Miniatures with Guts checks, each sample pairing: ${gutsLines.join("; ")}`);
+// The peer in the same run: the pairings with Brutas, whose chains were over 200,000 states, solved without merging
+// nodes with the same future (mergeMinds: false, the chain forced, maxStates 1,000,000): its states and time.
+const peerLines: string[] = [];
+for (const a of minis)
+  for (const b of minis) {
+    if (a === b || (a !== minis[0] && b !== minis[0])) continue;
+    const tg = performance.now();
+    const g = duelForecast({ ...resolveSamples({ preset: "miniatures", a, b }), method: "chain", maxStates: 1_000_000 }, { mergeMinds: false, budgetMs: 60_000 });
+    peerLines.push(`${a} vs ${b} ${fmt(performance.now() - tg, 0)} ms (${g.states} states)`);
+  }
+line(`  the same pairings with Brutas without merging nodes (mergeMinds: false, chain, maxStates 1,000,000; the peer): ${peerLines.join("; ")}`);
 
 // 4 (continued), after the forecasts.
 const p4After = parseVsResolution();
