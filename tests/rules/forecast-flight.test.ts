@@ -19,12 +19,12 @@ type Model = Record<string, unknown>;
 const miniTrack = () => newTrack(boxTrackConfig("miniatures"));
 /** Brutas with his fault's rule (Mercenary); Knavely with his (Self-interest). */
 const brutas = (): Model => {
-  const m = sampleModel("brutasTheBrute") as Model & { fault: Model };
-  return { ...m, fault: { ...m.fault, rule: "mercenary" } };
+  const m = sampleModel("brutasTheBrute");
+  return { ...m, fault: { ...(m.fault as object), rule: "mercenary" } };
 };
 const knavely = (): Model => {
-  const m = sampleModel("knavelyKnave") as Model & { fault: Model };
-  return { ...m, fault: { ...m.fault, rule: "selfInterest" } };
+  const m = sampleModel("knavelyKnave");
+  return { ...m, fault: { ...(m.fault as object), rule: "selfInterest" } };
 };
 /** A Terrifying ogre that can never wound anyone (tests/rules/miniatures-traits.test.ts): only the Guts checks decide who leaves. */
 const OGRE: Model = { name: "Harmless Ogre", strength: 0, dexterity: -5, guts: 0, weapons: [{ name: "Club", hands: 1, kind: "melee", damage: -20, stat: "strength" }], terrifying: 1, track: miniTrack() };

@@ -16,8 +16,8 @@ const en = loadLang();
 const format = (key: string, data: Record<string, string>): string => en[key].replace(/\{(\w+)\}/g, (_, k: string) => data[k]);
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const brutas = (): Record<string, unknown> => {
-  const m = sampleModel("brutasTheBrute") as Record<string, unknown> & { fault: Record<string, unknown> };
-  return { ...m, fault: { ...m.fault, rule: "mercenary" } };
+  const m = sampleModel("brutasTheBrute");
+  return { ...m, fault: { ...(m.fault as object), rule: "mercenary" } };
 };
 const OGRE = { name: "Harmless Ogre", strength: 0, dexterity: -5, guts: 0, weapons: [{ name: "Club", hands: 1, kind: "melee", damage: -20, stat: "strength" }], terrifying: 1, track: newTrack(boxTrackConfig("miniatures")) };
 const duel = { preset: "miniatures", a: brutas(), b: OGRE, first: "b" };
