@@ -165,6 +165,10 @@ export interface ShieldData {
   description: string;
 }
 
+/** Miniatures trait rules (src/rules/miniatures/datacard.ts MINI_TRAIT_RULES) as gift/fault effects. */
+export const MINI_TRAIT_EFFECTS = ["steadfast", "mercenary", "selfInterest", "chivalrous", "backstabber", "poorMelee", "faithful"] as const;
+export type MiniTraitEffect = (typeof MINI_TRAIT_EFFECTS)[number];
+
 export const TRAIT_EFFECTS = [
   "none",
   "highPainThreshold",
@@ -178,12 +182,15 @@ export const TRAIT_EFFECTS = [
   "terrifying",
   "tough",
   "fragileVolt",
+  // Miniatures: the sample datacards' gifts and faults with a rule (seed 004 "Sample characters"),
+  // each the rules core's trait rule of the same name.
+  ...MINI_TRAIT_EFFECTS,
 ] as const;
 export type TraitEffect = (typeof TRAIT_EFFECTS)[number];
 
 export interface TraitData {
   effect: TraitEffect;
-  /** Size of the effect where it has one (Tough Hide +1, Volt Tough steps, Terrifying count). */
+  /** Size of the effect where it has one (Tough Hide +1, Volt Tough steps, Terrifying count, a Miniatures rule's bonus; 0 = the rule's own +1). */
   value: number;
   description: string;
 }

@@ -14,6 +14,7 @@ import { trackStatus } from "../rules/track";
 import type { PresetId } from "../rules/pipeline";
 import {
   TRACK_PRESETS,
+  TRAIT_EFFECTS,
   type ActorDoc,
   type ArmorData,
   type CharacterData,
@@ -27,7 +28,7 @@ import {
   type WorldRules,
   type CustomWoundLevel,
 } from "./data";
-import { fudgeCombatant, itemsOf, miniatureDatacard, trackFor, defenseLevel, weaponSkill } from "./combatant";
+import { fudgeCombatant, isMiniTraitEffect, itemsOf, miniatureDatacard, trackFor, defenseLevel, weaponSkill } from "./combatant";
 import { ladderOf, levelView, stepView, trackView, woundBar, type BarSegment, type LevelView, type StepView, type TrackView } from "./view";
 import { attackOdds, type OddsView } from "./attack-dialog";
 import { richTextView, type RichTextView } from "./rich-text";
@@ -537,6 +538,8 @@ export interface ItemSheetContext {
   show: { fudge: boolean; miniatures: boolean; volt: boolean };
   /** Rich-text description (templates/parts/rich-text.hbs). */
   description: RichTextView;
+  /** Gifts and faults: what the chosen rules effect does at the table, where it has a one-line hint (the Miniatures rules). */
+  effectHintKey: string | null;
 }
 
 const choices = (values: readonly (string | number)[], current: unknown, prefix: string): ChoiceView[] =>
@@ -559,11 +562,7 @@ export function itemSheetContext(
   } else if (item.type === "shield") {
     c.size = choices(["small", "medium", "large"], s.size, "FUDGE.Item.ShieldSize.");
   } else if (item.type === "gift" || item.type === "fault") {
-    c.effect = choices(
-      ["none", "highPainThreshold", "lowPainThreshold", "painTolerance", "painIntolerant", "damageResistant", "fragile", "toughHide", "rapidHealing", "terrifying", "tough", "fragileVolt"],
-      s.effect,
-      "FUDGE.Effect.",
-    );
+    c.effect = choices(TRAIT_EFFECTS, s.effect, "FUDGE.Effect.");
   }
   const p = rules.preset;
   return {
@@ -578,5 +577,6 @@ export function itemSheetContext(
     // Every group stays editable in every preset; the world's own preset's group comes first.
     show: { fudge: p === "fudge" || p === "fate", miniatures: p === "miniatures", volt: p === "volt" },
     description: richTextView("system.description", s.description, { editable: opts.editable, labelKey: "FUDGE.Item.Description", enriched: opts.enrichedDescription, uuid: opts.uuid }),
+    effectHintKey: (item.type === "gift" || item.type === "fault") && isMiniTraitEffect((item.system as TraitData).effect) ? `FUDGE.Item.EffectHint.${(item.system as TraitData).effect}` : null,
   };
 }
