@@ -317,6 +317,17 @@ export function datacardTrait(items: ItemDoc<"gift" | "fault">[]): Record<string
   return out;
 }
 
+/** The Miniatures rules on a miniature's datacard (its gift's and its fault's); none for other actors. */
+export function miniRules(actor: ActorDoc): Set<MiniTraitEffect> {
+  const out = new Set<MiniTraitEffect>();
+  if (actor.type !== "miniature") return out;
+  for (const type of ["gift", "fault"] as const) {
+    const rule = datacardTrait(itemsOf(actor, type))?.rule;
+    if (isMiniTraitEffect(rule)) out.add(rule);
+  }
+  return out;
+}
+
 /** Gift and fault items whose Miniatures rule does not count, because another of the same kind already holds the datacard's slot. */
 export function ignoredMiniTraits(actor: ActorDoc): ItemDoc<"gift" | "fault">[] {
   if (actor.type !== "miniature") return [];
@@ -365,7 +376,7 @@ export const SITUATION_FIELDS: Record<PresetId, readonly string[]> = {
   fudge: ["modifier", "defenderModifier", "allOutAttack", "allOutDefense", "stun", "pullPunch", "beganRoundIncapacitated", "spendFudgePoint", "gmLevel", "headBlow"],
   fate: ["modifier", "defenseModifier"],
   volt: ["distance", "modifier"],
-  miniatures: ["gangUp", "rangeInches", "cover", "inContact", "helpless", "surprised", "friendShootsIntoMelee", "modifier"],
+  miniatures: ["gangUp", "rangeInches", "cover", "inContact", "helpless", "surprised", "friendShootsIntoMelee", "modifier", "fromBehind", "disengaging"],
 };
 
 export function situationFor(preset: PresetId, situation: Situation): Record<string, unknown> {
