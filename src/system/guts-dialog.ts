@@ -1,0 +1,91 @@
+/**
+ * The Guts check dialog of a miniature (templates/dialog/guts-dialog.hbs): why the model checks
+ * (Miniatures: Guts — charging or being charged by a Terrifying opponent, a friend shooting into
+ * the combat, anything else the GM calls for), the target, and the datacard's own circumstances
+ * (Faithful: defending the King). Steadfast needs no box: "being charged" is one of the reasons.
+ * Pure functions over plain documents, as the attack dialog: Foundry's DialogV2 and the tests
+ * render the same template from the same context.
+ */
+import { GUTS_TARGETS, terrifyingTarget } from "../rules/miniatures/guts";
+import { miniRules } from "./combatant";
+import type { ActorDoc } from "./data";
+
+/** Why a model checks Guts, as the dialog asks it. */
+export const GUTS_DIALOG_REASONS = ["charged", "charging", "friendShoots", "other"] as const;
+export type GutsDialogReason = (typeof GUTS_DIALOG_REASONS)[number];
+
+/** What the dialog returns: a Guts check's trigger, in the rules core's words. */
+export interface GutsDialogChoice {
+  reason: GutsDialogReason;
+  /** The opponent's Terrifying gifts (charged / charging). */
+  terrifying: number;
+  /** The GM's target for "other". */
+  target: number;
+  /** Faithful: the model is defending the King. */
+  defendingKing: boolean;
+  /** Any other modifier the GM gives (Noble presence −1 …). */
+  modifier: number;
+}
+
+export function defaultGutsChoice(): GutsDialogChoice {
+  return { reason: "charged", terrifying: 1, target: 0, defendingKing: false, modifier: 0 };
+}
+
+export interface GutsDialogContext {
+  actorName: string;
+  reasons: { value: GutsDialogReason; labelKey: string; selected: boolean }[];
+  terrifying: number;
+  target: number;
+  modifier: number;
+  /** Offered only to a model whose datacard has Faithful. */
+  faithful: boolean;
+  defendingKing: boolean;
+  /** A one-line note of the Steadfast bonus when the model has it (shown with the reasons). */
+  steadfast: boolean;
+  cssClass: string;
+}
+
+export function gutsDialogContext(actor: ActorDoc, last: GutsDialogChoice = defaultGutsChoice()): GutsDialogContext {
+  const rules = miniRules(actor);
+  return {
+    actorName: actor.name,
+    reasons: GUTS_DIALOG_REASONS.map((r) => ({ value: r, labelKey: `FUDGE.GutsDialog.Reason.${r}`, selected: r === last.reason })),
+    terrifying: last.terrifying,
+    target: last.target,
+    modifier: last.modifier,
+    faithful: rules.has("faithful"),
+    defendingKing: rules.has("faithful") && last.defendingKing,
+    steadfast: rules.has("steadfast"),
+    cssClass: "fudge-wounds fudge-guts-dialog",
+  };
+}
+
+/** Whole numbers within a range, else the default (a form's values are claims). */
+function whole(raw: unknown, min: number, max: number, dflt: number): number {
+  if (typeof raw === "string" && raw.trim() === "") return dflt;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= min && n <= max ? n : dflt;
+}
+
+/** A submitted Guts dialog → the choice (claims checked: a known reason, whole numbers in range). */
+export function readGutsChoice(form: Iterable<[string, unknown]>): GutsDialogChoice {
+  const out = defaultGutsChoice();
+  for (const [name, raw] of form) {
+    if (name === "reason" && (GUTS_DIALOG_REASONS as readonly unknown[]).includes(raw)) out.reason = raw as GutsDialogReason;
+    else if (name === "terrifying") out.terrifying = whole(raw, 0, 20, out.terrifying);
+    else if (name === "target") out.target = whole(raw, -10, 10, out.target);
+    else if (name === "modifier") out.modifier = whole(raw, -10, 10, out.modifier);
+    else if (name === "defendingKing") out.defendingKing = raw === true || raw === "on" || raw === "true";
+  }
+  return out;
+}
+
+/** The trigger of the rules core's Guts check for a choice (Miniatures: Guts targets). */
+export function gutsTriggerOf(choice: GutsDialogChoice): { reason: "terrifying" | "friendShoots" | "other"; target: number; charged: boolean; defendingKing: boolean; modifiers: number } {
+  const base = { defendingKing: choice.defendingKing, modifiers: choice.modifier, charged: choice.reason === "charged" };
+  // Miniatures: Guts — charging or being charged by a Terrifying opponent: 0 + its Terrifying gifts.
+  if (choice.reason === "charged" || choice.reason === "charging") return { ...base, reason: "terrifying", target: terrifyingTarget(choice.terrifying) };
+  // Miniatures: Guts — a friend shoots into the combat: +0.
+  if (choice.reason === "friendShoots") return { ...base, reason: "friendShoots", target: GUTS_TARGETS.friendShoots };
+  return { ...base, reason: "other", target: choice.target };
+}
