@@ -29,11 +29,37 @@ export interface MiniWeapon {
   shootInContact?: boolean;
 }
 
+/**
+ * The gifts and faults of the seed's sample datacards that the rules core applies (seed 004
+ * "Sample characters"; docs/rules-api.md "Gifts and faults with a rule"). A trait without a rule
+ * is text only: the GM applies it through situational modifiers.
+ * - `steadfast`: "+1 to Guts check when being charged by Terrifying opponent" (+value).
+ * - `mercenary`: "will flee the combat on any failed Guts check".
+ * - `selfInterest`: "will flee combat if wounded".
+ * - `chivalrous`: "Cannot strike a defenseless opponent" (Near Death or helpless).
+ * - `backstabber`: "+1 ODF when attacking from behind" (+value).
+ * - `poorMelee`: "opponents get +1 to 'free' disengagement attack" (+value).
+ * - `faithful`: "+1 to Guts checks when defending the King" (+value).
+ * - `noblePresence`: "peasants make Guts checks at -1 when in melee with the King" — acts on
+ *   other models' checks: their Guts check's `nobleInMelee` flag (−value, default −1).
+ * - `leader`: "all followers make Guts checks at -1 if the King has fallen" — the followers'
+ *   `leaderFallen` flag (−1).
+ */
+export const MINI_TRAIT_RULES = ["steadfast", "mercenary", "selfInterest", "chivalrous", "backstabber", "poorMelee", "faithful", "noblePresence", "leader"] as const;
+export type MiniTraitRule = (typeof MINI_TRAIT_RULES)[number];
+
 export interface MiniTrait {
   name: string;
-  /** The tabletop effect, as text (the GM applies it through situational modifiers). */
+  /** The tabletop effect, as text. */
   effect?: string;
+  /** The rule the core applies for it (MINI_TRAIT_RULES); absent: text only. */
+  rule?: MiniTraitRule;
+  /** Size of the effect where it has one (Steadfast's +1); default 1. */
+  value?: number;
 }
+
+/** Largest size of a trait's effect. */
+export const TRAIT_VALUE_LIMIT = 10;
 
 export interface MiniDatacard {
   name: string;
@@ -103,12 +129,34 @@ function parseWeapon(input: unknown, path: string): MiniWeapon {
   return w;
 }
 
-function parseTrait(input: unknown, path: string): MiniTrait | undefined {
+/** A gift or fault; `rule` must name one of MINI_TRAIT_RULES. */
+export function parseTrait(input: unknown, path: string): MiniTrait | undefined {
   if (input === undefined || input === null) return undefined;
   const o = record(input, path);
   const t: MiniTrait = { name: str(o.name, at(path, "name")) };
   if (o.effect !== undefined) t.effect = str(o.effect, at(path, "effect"));
+  if (o.rule !== undefined && o.rule !== null) {
+    if (typeof o.rule !== "string" || !(MINI_TRAIT_RULES as readonly string[]).includes(o.rule))
+      throw new RulesError(at(path, "rule"), "FUDGE.Error.Miniatures.TraitRule", `no gift or fault rule called ${JSON.stringify(String(o.rule).slice(0, 40))} (rules: ${MINI_TRAIT_RULES.join(", ")})`, {
+        rule: String(o.rule).slice(0, 40),
+        allowed: MINI_TRAIT_RULES.join(", "),
+      });
+    t.rule = o.rule as MiniTraitRule;
+  }
+  if (o.value !== undefined && o.value !== null) t.value = int(o.value, at(path, "value"), 0, TRAIT_VALUE_LIMIT);
   return t;
+}
+
+/** The model's gift or fault that carries `rule` (the gift first), or undefined. */
+export function traitWith(card: { gift?: MiniTrait; fault?: MiniTrait }, rule: MiniTraitRule): MiniTrait | undefined {
+  if (card.gift?.rule === rule) return card.gift;
+  if (card.fault?.rule === rule) return card.fault;
+  return undefined;
+}
+
+/** The size of a trait's effect (default 1). */
+export function traitValue(t: MiniTrait): number {
+  return t.value ?? 1;
 }
 
 /** Validates a datacard (a Miniatures combatant). Unknown extra fields are kept. */

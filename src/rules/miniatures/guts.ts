@@ -4,7 +4,8 @@
  */
 import { RulesError } from "../errors";
 import { signed, step, type Step } from "../explain";
-import { array, at, int, oneOf, record } from "../validate";
+import { array, at, bool, int, oneOf, record } from "../validate";
+import { traitValue, traitWith, type MiniTrait } from "./datacard";
 import { legendaryTotal } from "./legendary";
 import { applyWound, healTrack, parseTrack, trackStatus, type Track } from "../track";
 import type { BoxTrackConfig } from "../tracks/box";
@@ -62,6 +63,61 @@ export function gutsEffectInfo(effect: GutsEffect): GutsEffectInfo {
   };
 }
 
+/**
+ * Who checks and in what situation, for the gifts and faults with a rule (seed 004 "Sample
+ * characters"; docs/rules-api.md). All optional; without them a check is the plain one.
+ */
+export interface GutsSituation {
+  /** The checking model's gift and fault (a datacard has both fields). */
+  gift?: MiniTrait;
+  fault?: MiniTrait;
+  /** Reason "terrifying": this model is being charged (Steadfast), not charging. Default false. */
+  beingCharged?: boolean;
+  /** The model is defending the King (Faithful). Default false. */
+  defendingKing?: boolean;
+  /** A peasant in melee with a model of Noble presence: −1 (the King's "Noble presence"). Default false. */
+  nobleInMelee?: boolean;
+  /** A follower whose Leader has fallen: −1 (the King's "Leader"). Default false. */
+  leaderFallen?: boolean;
+}
+
+const TRAITS = "Miniatures: Sample characters";
+
+/** Validates a GutsSituation's flags (the traits are validated where they are parsed). */
+function situationFlags(s: GutsSituation): Required<Pick<GutsSituation, "beingCharged" | "defendingKing" | "nobleInMelee" | "leaderFallen">> {
+  return {
+    beingCharged: bool(s.beingCharged, "beingCharged", false),
+    defendingKing: bool(s.defendingKing, "defendingKing", false),
+    nobleInMelee: bool(s.nobleInMelee, "nobleInMelee", false),
+    leaderFallen: bool(s.leaderFallen, "leaderFallen", false),
+  };
+}
+
+/**
+ * The modifiers gifts, faults and the King's presence give a Guts check, with their steps:
+ * Steadfast (+value, a "terrifying" check while being charged), Faithful (+value, defending the
+ * King), a peasant in melee with Noble presence (−1), a follower whose Leader fell (−1).
+ */
+export function gutsTraitModifiers(reason: GutsReason | null, s: GutsSituation): { modifier: number; steps: Step[] } {
+  const f = situationFlags(s);
+  let modifier = 0;
+  const steps: Step[] = [];
+  const add = (key: string, value: number, name?: string): void => {
+    modifier += value;
+    steps.push(step(key, TRAITS, value, { name: name ?? "", value: signed(value) }));
+  };
+  const steadfast = traitWith(s, "steadfast");
+  // "+1 to Guts check when being charged by Terrifying opponent": being charged only, not charging.
+  if (steadfast && reason === "terrifying" && f.beingCharged) add("FUDGE.Miniatures.Step.Trait.steadfast", traitValue(steadfast), steadfast.name);
+  const faithful = traitWith(s, "faithful");
+  // "+1 to Guts checks when defending the King": every check made while defending him.
+  if (faithful && f.defendingKing) add("FUDGE.Miniatures.Step.Trait.faithful", traitValue(faithful), faithful.name);
+  // "peasants make Guts checks at -1 when in melee with the King" / "all followers make Guts checks at -1 if the King has fallen".
+  if (f.nobleInMelee) add("FUDGE.Miniatures.Step.Trait.noblePresence", -1);
+  if (f.leaderFallen) add("FUDGE.Miniatures.Step.Trait.leader", -1);
+  return { modifier, steps };
+}
+
 export interface GutsCheckResult {
   /** Dice total (Legendary roll). */
   dice: number;
@@ -73,6 +129,8 @@ export interface GutsCheckResult {
   /** Margin of failure, 0 when passed. */
   margin: number;
   effect: GutsEffect;
+  /** Mercenary: "will flee the combat on any failed Guts check" — this check failed. */
+  fleesCombat: boolean;
   steps: Step[];
 }
 
@@ -81,15 +139,18 @@ export interface GutsCheckResult {
  * (Legendary) against the target. Meeting the target passes; a failure by 0 would have the same
  * effect ("act normally"), so the two readings agree.
  */
-export function gutsCheck(guts: number, modifiers: number, faces: unknown, target: number, path = "faces"): GutsCheckResult {
+export function gutsCheck(guts: number, modifiers: number, faces: unknown, target: number, path = "faces", situation: GutsSituation & { reason?: GutsReason } = {}): GutsCheckResult {
   int(guts, "guts", -50, 50);
   int(modifiers, "modifiers", -50, 50);
   int(target, "target", -50, 50);
+  const traits = gutsTraitModifiers(situation.reason ?? null, situation);
+  modifiers += traits.modifier;
   const dice = legendaryTotal(faces, path).total;
   const total = guts + modifiers + dice;
   const margin = Math.max(0, target - total);
   const effect = Math.min(4, margin) as GutsEffect;
   const steps = [
+    ...traits.steps,
     step("FUDGE.Miniatures.Step.GutsRoll", GUTS_RULE, total, {
       guts: signed(guts),
       modifiers: signed(modifiers),
@@ -99,7 +160,11 @@ export function gutsCheck(guts: number, modifiers: number, faces: unknown, targe
     }),
     step(margin === 0 ? "FUDGE.Miniatures.Step.GutsPassed" : "FUDGE.Miniatures.Step.GutsFailed", GUTS_RULE, margin, { effect: `FUDGE.Miniatures.Guts.Effect${effect}` }),
   ];
-  return { dice, total, target, passed: total >= target, margin, effect, steps };
+  const passed = total >= target;
+  // Miniatures: Sample characters — Mercenary: "will flee the combat on any failed Guts check".
+  const mercenary = !passed && traitWith(situation, "mercenary");
+  if (mercenary) steps.push(step("FUDGE.Miniatures.Step.Trait.mercenary", TRAITS, margin, { name: mercenary.name }));
+  return { dice, total, target, passed, margin, effect, fleesCombat: !!mercenary, steps };
 }
 
 // ---------------------------------------------------------------- the re-check state machine
@@ -156,7 +221,7 @@ export function parseGutsState(input: unknown, path: string): GutsState {
   return { pending, effect: worst(pending) };
 }
 
-export interface GutsTrigger {
+export interface GutsTrigger extends GutsSituation {
   /** The model's Guts (already lowered by its wound penalty). */
   guts: number;
   modifiers?: number;
@@ -170,10 +235,10 @@ export interface GutsTrigger {
  * An immediate check (a new wound level, a friend shooting into the melee, a Terrifying charge).
  * A new wound level also makes every failure still pending lose its next +1 (Miniatures: Guts).
  */
-export function gutsTrigger(state: GutsState, t: GutsTrigger): { state: GutsState; check: GutsCheckResult; steps: Step[] } {
+export function gutsTrigger(state: GutsState, t: GutsTrigger): { state: GutsState; check: GutsCheckResult; fleesCombat: boolean; steps: Step[] } {
   const turn = int(t.turn, "turn", 0);
   const reason = oneOf(t.reason, "reason", GUTS_REASONS);
-  const check = gutsCheck(t.guts, t.modifiers ?? 0, t.faces, t.target);
+  const check = gutsCheck(t.guts, t.modifiers ?? 0, t.faces, t.target, "faces", { ...t, reason });
   const steps = [...check.steps];
   const woundLevel = reason === "newWoundLevel" || reason === "twoWoundLevels";
   let pending = state.pending.map((p) => ({ ...p }));
@@ -184,7 +249,7 @@ export function gutsTrigger(state: GutsState, t: GutsTrigger): { state: GutsStat
   }
   if (!check.passed && check.effect > 0)
     pending.push({ reason, target: t.target, sinceTurn: turn, bonus: 0, forfeitNext: 0, lastTurn: turn, effect: check.effect });
-  return { state: { pending, effect: worst(pending) }, check, steps };
+  return { state: { pending, effect: worst(pending) }, check, fleesCombat: check.fleesCombat, steps };
 }
 
 /**
@@ -193,7 +258,15 @@ export function gutsTrigger(state: GutsState, t: GutsTrigger): { state: GutsStat
  * forfeited +1. A pass ends that failure; a failure keeps its old effect in force.
  * `guts` is passed here because wounds may have lowered it since the first check.
  */
-export function gutsRecheck(state: GutsState, faces: unknown, turn: number, guts: number, modifiers = 0, index = 0): { state: GutsState; check: GutsCheckResult; steps: Step[] } {
+export function gutsRecheck(
+  state: GutsState,
+  faces: unknown,
+  turn: number,
+  guts: number,
+  modifiers = 0,
+  index = 0,
+  situation: GutsSituation = {},
+): { state: GutsState; check: GutsCheckResult; fleesCombat: boolean; steps: Step[] } {
   if (state.pending.length === 0) throw new RulesError("state.pending", "FUDGE.Error.Miniatures.NoGutsPending", "no failed Guts check to re-check");
   int(index, "index", 0, state.pending.length - 1);
   const entry = state.pending[index];
@@ -202,12 +275,12 @@ export function gutsRecheck(state: GutsState, faces: unknown, turn: number, guts
   const forfeited = Math.min(gained, entry.forfeitNext);
   gained -= forfeited;
   const bonus = entry.bonus + gained;
-  const check = gutsCheck(guts, modifiers + bonus, faces, entry.target);
+  const check = gutsCheck(guts, modifiers + bonus, faces, entry.target, "faces", { ...situation, reason: entry.reason });
   const steps = [step("FUDGE.Miniatures.Step.GutsBonus", GUTS_RULE, bonus, { bonus: signed(bonus), forfeited }), ...check.steps];
   const pending = state.pending.map((p) => ({ ...p }));
   if (check.passed) pending.splice(index, 1);
   else pending[index] = { ...entry, bonus, lastTurn: turn, forfeitNext: entry.forfeitNext - forfeited };
-  return { state: { pending, effect: worst(pending) }, check, steps };
+  return { state: { pending, effect: worst(pending) }, check, fleesCombat: check.fleesCombat, steps };
 }
 
 /** Near Death turn roll: ≥ +2 recovers to Very Hurt; ≤ −1 dies; otherwise still Near Death. */

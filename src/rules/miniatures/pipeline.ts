@@ -9,7 +9,7 @@ import { registerPipeline, type AttackPipeline, type AttackRequest, type AttackR
 import { applyWound, trackStatus, type Track, type TrackStatus } from "../track";
 import { at, bool, num, optInt, record } from "../validate";
 import { levelForDamage, levelIndex, type BoxTrackConfig } from "../tracks/box";
-import { datacard, findWeapon, parseDatacard, STAT_LIMIT, type MiniDatacard } from "./datacard";
+import { datacard, findWeapon, parseDatacard, STAT_LIMIT, traitValue, traitWith, type MiniDatacard } from "./datacard";
 import { GUTS_RULE, GUTS_TARGETS, gutsEffectInfo, nearDeathRoll, parseGutsState, type GutsState } from "./guts";
 import { legendaryOutcomes, legendarySlot, legendaryTotal } from "./legendary";
 import { rangePenalty } from "./movement";
@@ -18,6 +18,7 @@ const MELEE = "Miniatures: Melee Combat";
 const RANGED = "Miniatures: Ranged Combat";
 const COMBAT = "Miniatures: Combat";
 const WOUNDS = "Miniatures: Wounds";
+const TRAITS = "Miniatures: Sample characters";
 
 /** Bonus of the crash wound of a flying model that falls Near Death ("an additional 4dF+5 wound"). */
 export const CRASH_BONUS = 5;
@@ -51,8 +52,15 @@ export interface MiniSituation {
   surprised: boolean;
   /** This shot goes into a melee where friends of the attacker fight (they check Guts at +0). Default false. */
   friendShootsIntoMelee: boolean;
-  /** Any other modifier to the roll (a gift like "+1 ODF when attacking from behind", a free attack's +1). Default 0. */
+  /** Any other modifier to the roll (a Guts runner's free attack at +1, a GM's call). Default 0. */
   modifier: number;
+  /** The attacker strikes from behind: a Skilled backstabber adds its +value ODF. Default false (kept absent when not given). */
+  fromBehind?: boolean;
+  /**
+   * This attack is the free attack on a model leaving base contact (Miniatures: Disengaging; a
+   * Guts runner's too): a Poor melee combatant defender gives it +value. Default false (kept absent when not given).
+   */
+  disengaging?: boolean;
 }
 
 export interface MiniAttackRequest extends AttackRequest<MiniCombatant, MiniOptions> {
@@ -82,7 +90,7 @@ function parseRequest(input: unknown): MiniAttackRequest {
   const s = o.situation === undefined ? {} : record(o.situation, "situation");
   const weapon = s.weapon === undefined ? findWeapon(attacker, 0, "situation.weapon") : findWeapon(attacker, s.weapon, "situation.weapon");
   const w = attacker.weapons[weapon];
-  const situation = {
+  const situation: MiniSituation & Record<string, unknown> = {
     ...s,
     weapon,
     gangUp: optInt(s.gangUp, "situation.gangUp", 0, 0, 100),
@@ -94,6 +102,9 @@ function parseRequest(input: unknown): MiniAttackRequest {
     friendShootsIntoMelee: bool(s.friendShootsIntoMelee, "situation.friendShootsIntoMelee", false),
     modifier: optInt(s.modifier, "situation.modifier", 0, -STAT_LIMIT, STAT_LIMIT),
   };
+  // The gifts' and faults' flags: only where given, so a request without them parses as it always did.
+  if (s.fromBehind !== undefined) situation.fromBehind = bool(s.fromBehind, "situation.fromBehind");
+  if (s.disengaging !== undefined) situation.disengaging = bool(s.disengaging, "situation.disengaging");
   return { preset: "miniatures", attacker, defender, options, situation };
 }
 
@@ -109,6 +120,20 @@ export function woundRank(config: BoxTrackConfig, key: string | null): number {
   return levels.filter((l) => l.effect !== "none").length + (i >= config.levels.length ? 1 : 0);
 }
 
+/**
+ * Whether the defender is defenseless, by the field that makes it so, else null. This system's
+ * reading of Chivalrous's "defenseless" (docs/rules-api.md): a Near Death model (face up, it
+ * "cannot do anything else"), a helpless target (`situation.helpless`), and a model that failed a
+ * Guts check by 4 ("enemies treat it as a helpless target"). A surprised target, or one that runs
+ * (failure by 3), can still defend: not defenseless.
+ */
+export function defenseless(req: Pick<MiniAttackRequest, "defender" | "situation">, dStatus: TrackStatus): string | null {
+  if (dStatus.condition === "dying") return "defender.track";
+  if (req.situation.helpless) return "situation.helpless";
+  if (gutsEffectInfo(req.defender.gutsState?.effect ?? 0).helpless) return "defender.gutsState.effect";
+  return null;
+}
+
 /** Checks what the rules forbid before any die is read; throws a RulesError naming the field. */
 function checkLegal(req: MiniAttackRequest, aStatus: TrackStatus, dStatus: TrackStatus): void {
   const { attacker: a, defender: d, situation: s } = req;
@@ -121,6 +146,10 @@ function checkLegal(req: MiniAttackRequest, aStatus: TrackStatus, dStatus: Track
   const g = gutsEffectInfo(a.gutsState?.effect ?? 0);
   if (!g.mayAttack)
     throw new RulesError("attacker.gutsState.effect", "FUDGE.Error.Miniatures.GutsNoAttack", `${a.name} failed a Guts check and may not attack`, { name: a.name, effect: g.effect });
+  // Miniatures: Sample characters — Chivalrous: "Cannot strike a defenseless opponent".
+  const why = defenseless(req, dStatus);
+  if (why && traitWith(a, "chivalrous"))
+    throw new RulesError(why, "FUDGE.Error.Miniatures.Chivalrous", `${a.name} is chivalrous and cannot strike ${d.name}, who is defenseless`, { name: a.name, target: d.name });
   if (w.kind === "ranged" && s.inContact && !w.shootInContact)
     // Miniatures: Ranged Combat — no firing in base contact unless the weapon says so.
     throw new RulesError("situation.inContact", "FUDGE.Error.Miniatures.ShootInContact", `${w.name} may not be fired in base contact with an enemy`, { weapon: w.name });
@@ -183,6 +212,22 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
     steps.push(step("FUDGE.Miniatures.Step.Modifier", COMBAT, s.modifier, { value: signed(s.modifier) }));
   }
   numbers.modifier = s.modifier;
+  // Miniatures: Sample characters — Skilled backstabber: "+1 ODF when attacking from behind".
+  const stab = s.fromBehind ? traitWith(a, "backstabber") : undefined;
+  const backstab = stab ? traitValue(stab) : 0;
+  if (stab) {
+    mods += backstab;
+    steps.push(step("FUDGE.Miniatures.Step.Trait.backstabber", TRAITS, backstab, { name: stab.name, value: signed(backstab) }));
+    numbers.backstab = backstab;
+  }
+  // Miniatures: Sample characters — Poor melee combatant: "opponents get +1 to 'free' disengagement attack".
+  const poor = s.disengaging ? traitWith(d, "poorMelee") : undefined;
+  const poorMelee = poor ? traitValue(poor) : 0;
+  if (poor) {
+    mods += poorMelee;
+    steps.push(step("FUDGE.Miniatures.Step.Trait.poorMelee", TRAITS, poorMelee, { name: poor.name, value: signed(poorMelee) }));
+    numbers.poorMelee = poorMelee;
+  }
 
   // Which defence: DDF, or HDDF against a Near Death, helpless or surprised target.
   const nearDeath = dStatus.condition === "dying";
@@ -290,6 +335,11 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
       steps: [step(two ? "FUDGE.Miniatures.Step.GutsTwoLevels" : "FUDGE.Miniatures.Step.GutsNewLevel", GUTS_RULE, target)],
     });
   }
+  // Miniatures: Sample characters — Self-interest: "will flee combat if wounded" (any wound, a
+  // Scratch too; a model that fell Near Death or worse cannot run).
+  const selfish = traitWith(d, "selfInterest");
+  if (selfish && after.status.canAct)
+    followUps.push({ type: "fleesCombat", target: "defender", params: { rule: "selfInterest" }, steps: [step("FUDGE.Miniatures.Step.Trait.selfInterest", TRAITS, 0, { name: selfish.name })] });
   return { ...base, outcome: "wound", hit: true, woundKey: level, wound, defenderAfter: after };
 }
 
