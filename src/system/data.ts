@@ -9,6 +9,7 @@
  */
 import { PRESETS, type PresetId } from "../rules/pipeline";
 import { initialGutsState, type GutsState } from "../rules/miniatures/guts";
+import { MINI_TRAIT_RULES, type MiniTraitRule } from "../rules/miniatures/datacard";
 import { defaultFudgeOptions, type FudgeOptions } from "../rules/fudge/options";
 import { VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval } from "../rules/tracks/volt";
 
@@ -165,9 +166,9 @@ export interface ShieldData {
   description: string;
 }
 
-/** Miniatures trait rules (src/rules/miniatures/datacard.ts MINI_TRAIT_RULES) as gift/fault effects. */
-export const MINI_TRAIT_EFFECTS = ["steadfast", "mercenary", "selfInterest", "chivalrous", "backstabber", "poorMelee", "faithful"] as const;
-export type MiniTraitEffect = (typeof MINI_TRAIT_EFFECTS)[number];
+/** Miniatures trait rules as gift/fault effects: the rules core's own list, one name each. */
+export const MINI_TRAIT_EFFECTS = MINI_TRAIT_RULES;
+export type MiniTraitEffect = MiniTraitRule;
 
 export const TRAIT_EFFECTS = [
   "none",

@@ -577,6 +577,6 @@ export function itemSheetContext(
     // Every group stays editable in every preset; the world's own preset's group comes first.
     show: { fudge: p === "fudge" || p === "fate", miniatures: p === "miniatures", volt: p === "volt" },
     description: richTextView("system.description", s.description, { editable: opts.editable, labelKey: "FUDGE.Item.Description", enriched: opts.enrichedDescription, uuid: opts.uuid }),
-    effectHintKey: (item.type === "gift" || item.type === "fault") && isMiniTraitEffect((item.system as TraitData).effect) ? `FUDGE.Item.EffectHint.${(item.system as TraitData).effect}` : null,
+    effectHintKey: (item.type === "gift" || item.type === "fault") && isMiniTraitEffect((item.system as TraitData).effect) ? `FUDGE.Miniatures.TraitRule.${(item.system as TraitData).effect}` : null,
   };
 }

@@ -14,7 +14,6 @@ import { item, rulesFor } from "./fixtures";
 
 const rules = rulesFor("miniatures");
 const sample = (name: string) => structuredClone(findSample(name, "a"));
-const traits = (a: ActorDoc) => a.items.filter((i): i is ItemDoc<"gift" | "fault"> => i.type === "gift" || i.type === "fault");
 
 describe("trait effects with a Miniatures rule", () => {
   test("every Miniatures rule is a gift/fault effect, after the older effects (stored items keep theirs)", () => {
@@ -27,19 +26,19 @@ describe("trait effects with a Miniatures rule", () => {
     const ctx = itemSheetContext(steadfast, rules);
     expect(ctx.choices.effect.map((c) => c.value)).toEqual([...TRAIT_EFFECTS]);
     expect(ctx.choices.effect.find((c) => c.selected)?.value).toBe("steadfast");
-    expect(ctx.effectHintKey).toBe("FUDGE.Item.EffectHint.steadfast");
+    expect(ctx.effectHintKey).toBe("FUDGE.Miniatures.TraitRule.steadfast");
     expect(itemSheetContext(item("gift", "Tough Hide", { effect: "toughHide", value: 1 }), rules).effectHintKey).toBeNull();
   });
 });
 
 describe("the datacard's gift and fault", () => {
-  test("the sample miniatures' packs carry the seed's rules (King Kingsley's are text)", () => {
+  test("the sample miniatures' packs carry the seed's rules (Brutas's Terrifying is the actor's count)", () => {
     const expected: Record<string, Record<string, unknown>> = {
       "Sir Knightly": { gift: { name: "Faithful", rule: "faithful", value: 1 }, fault: { name: "Chivalrous", rule: "chivalrous" } },
       "Yanni the Yeoman": { gift: { name: "Steadfast", rule: "steadfast", value: 1 }, fault: { name: "Poor Melee Combatant", rule: "poorMelee", value: 1 } },
       "Knavely Knave": { gift: { name: "Skilled Backstabber", rule: "backstabber", value: 1 }, fault: { name: "Self-Interest", rule: "selfInterest" } },
       "Brutas the Brute": { gift: { name: "Terrifying Appearance" }, fault: { name: "Mercenary", rule: "mercenary" } },
-      "King Kingsley": { gift: { name: "Noble Presence" }, fault: { name: "Leader" } },
+      "King Kingsley": { gift: { name: "Noble Presence", rule: "noblePresence", value: 1 }, fault: { name: "Leader", rule: "leader", value: 1 } },
     };
     for (const [name, slots] of Object.entries(expected)) {
       const card = miniatureDatacard(sample(name), rules);
