@@ -9,6 +9,7 @@
 import { GUTS_TARGETS, terrifyingTarget } from "../rules/miniatures/guts";
 import { miniRules } from "./combatant";
 import type { ActorDoc } from "./data";
+import type { GutsFlags } from "./actions";
 
 /** Why a model checks Guts, as the dialog asks it. */
 export const GUTS_DIALOG_REASONS = ["charged", "charging", "friendShoots", "other"] as const;
@@ -23,12 +24,16 @@ export interface GutsDialogChoice {
   target: number;
   /** Faithful: the model is defending the King. */
   defendingKing: boolean;
+  /** The model is a peasant in melee with a model of Noble presence (−1). */
+  nobleInMelee: boolean;
+  /** The model is a follower whose Leader has fallen (−1). */
+  leaderFallen: boolean;
   /** Any other modifier the GM gives (Noble presence −1 …). */
   modifier: number;
 }
 
 export function defaultGutsChoice(): GutsDialogChoice {
-  return { reason: "charged", terrifying: 1, target: 0, defendingKing: false, modifier: 0 };
+  return { reason: "charged", terrifying: 1, target: 0, defendingKing: false, nobleInMelee: false, leaderFallen: false, modifier: 0 };
 }
 
 export interface GutsDialogContext {
@@ -40,7 +45,10 @@ export interface GutsDialogContext {
   /** Offered only to a model whose datacard has Faithful. */
   faithful: boolean;
   defendingKing: boolean;
-  /** A one-line note of the Steadfast bonus when the model has it (shown with the reasons). */
+  /** The King's rules act on other models' checks: offered to every model (the GM knows who is a peasant or a follower). */
+  nobleInMelee: boolean;
+  leaderFallen: boolean;
+  /** The model's Steadfast, shown by the reasons (it counts when "charged" is chosen). */
   steadfast: boolean;
   cssClass: string;
 }
@@ -55,6 +63,8 @@ export function gutsDialogContext(actor: ActorDoc, last: GutsDialogChoice = defa
     modifier: last.modifier,
     faithful: rules.has("faithful"),
     defendingKing: rules.has("faithful") && last.defendingKing,
+    nobleInMelee: last.nobleInMelee,
+    leaderFallen: last.leaderFallen,
     steadfast: rules.has("steadfast"),
     cssClass: "fudge-wounds fudge-guts-dialog",
   };
@@ -75,14 +85,20 @@ export function readGutsChoice(form: Iterable<[string, unknown]>): GutsDialogCho
     else if (name === "terrifying") out.terrifying = whole(raw, 0, 20, out.terrifying);
     else if (name === "target") out.target = whole(raw, -10, 10, out.target);
     else if (name === "modifier") out.modifier = whole(raw, -10, 10, out.modifier);
-    else if (name === "defendingKing") out.defendingKing = raw === true || raw === "on" || raw === "true";
+    else if (name === "defendingKing" || name === "nobleInMelee" || name === "leaderFallen") out[name] = raw === true || raw === "on" || raw === "true";
   }
   return out;
 }
 
-/** The trigger of the rules core's Guts check for a choice (Miniatures: Guts targets). */
-export function gutsTriggerOf(choice: GutsDialogChoice): { reason: "terrifying" | "friendShoots" | "other"; target: number; charged: boolean; defendingKing: boolean; modifiers: number } {
-  const base = { defendingKing: choice.defendingKing, modifiers: choice.modifier, charged: choice.reason === "charged" };
+/** The trigger of the rules core's Guts check for a choice (Miniatures: Guts targets); the flags count only where a datacard gives them a rule. */
+export function gutsTriggerOf(choice: GutsDialogChoice): { reason: "terrifying" | "friendShoots" | "other"; target: number; modifiers: number } & Required<GutsFlags> {
+  const base = {
+    modifiers: choice.modifier,
+    beingCharged: choice.reason === "charged",
+    defendingKing: choice.defendingKing,
+    nobleInMelee: choice.nobleInMelee,
+    leaderFallen: choice.leaderFallen,
+  };
   // Miniatures: Guts — charging or being charged by a Terrifying opponent: 0 + its Terrifying gifts.
   if (choice.reason === "charged" || choice.reason === "charging") return { ...base, reason: "terrifying", target: terrifyingTarget(choice.terrifying) };
   // Miniatures: Guts — a friend shoots into the combat: +0.
