@@ -8,7 +8,7 @@ import { findSample } from "../../src/cli/samples";
 import { parseDatacard } from "../../src/rules/miniatures/datacard";
 import { datacardTrait, ignoredMiniTraits, miniatureDatacard, miniRules } from "../../src/system/combatant";
 import { MINI_TRAIT_EFFECTS, TRAIT_EFFECTS, type ActorDoc, type ItemDoc } from "../../src/system/data";
-import { attackDialogContext, mainWeapon, readSituation, situationFields } from "../../src/system/attack-dialog";
+import { attackDialogContext, duelRequest, mainWeapon, readSituation, situationFields } from "../../src/system/attack-dialog";
 import { itemSheetContext } from "../../src/system/sheet";
 import { item, rulesFor } from "./fixtures";
 
@@ -112,5 +112,12 @@ describe("the attack dialog's Miniatures options", () => {
       ["fromBehind", true],
       ["disengaging", true],
     ]);
+  });
+});
+
+describe("the duel forecast at the table", () => {
+  test("the request the attack dialog, Token HUD and tracker send carries both datacards' rules", () => {
+    const req = duelRequest(sample("Knavely Knave"), sample("Brutas the Brute"), rules) as { a: Record<string, { rule?: string }>; b: Record<string, { rule?: string }> };
+    expect([req.a.gift.rule, req.a.fault.rule, req.b.gift.rule, req.b.fault.rule]).toEqual(["backstabber", "selfInterest", undefined, "mercenary"]);
   });
 });
