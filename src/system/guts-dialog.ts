@@ -9,7 +9,7 @@
 import { GUTS_TARGETS, terrifyingTarget } from "../rules/miniatures/guts";
 import { miniRules } from "./combatant";
 import type { ActorDoc } from "./data";
-import type { GutsFlags } from "./actions";
+import type { GutsActionResult, GutsFlags } from "./actions";
 
 /** Why a model checks Guts, as the dialog asks it. */
 export const GUTS_DIALOG_REASONS = ["charged", "charging", "friendShoots", "other"] as const;
@@ -104,4 +104,16 @@ export function gutsTriggerOf(choice: GutsDialogChoice): { reason: "terrifying" 
   // Miniatures: Guts — a friend shoots into the combat: +0.
   if (choice.reason === "friendShoots") return { ...base, reason: "friendShoots", target: GUTS_TARGETS.friendShoots };
   return { ...base, reason: "other", target: choice.target };
+}
+
+/**
+ * The lines of a Guts check's chat note, in the game's words: the result, then each gift or fault
+ * that counted (Steadfast +1, Faithful +1, Mercenary "flees the combat"), as the rules core names
+ * them. `format(key, params)` is the host's (Foundry's i18n.format, the playground's).
+ */
+export function gutsNoteLines(r: Pick<GutsActionResult, "passed" | "total" | "target" | "effect" | "steps">, format: (key: string, params: Record<string, string | number>) => string): string[] {
+  const result = r.passed
+    ? format("FUDGE.Miniatures.GutsPassed", { total: String(r.total), target: String(r.target) })
+    : format("FUDGE.Miniatures.GutsFailed", { total: String(r.total), target: String(r.target), effect: format(`FUDGE.Miniatures.Guts.Effect${r.effect}`, {}) });
+  return [result, ...r.steps.filter((s) => s.key.startsWith("FUDGE.Miniatures.Step.Trait.")).map((s) => format(s.key, s.params ?? {}))];
 }

@@ -28,7 +28,7 @@ import {
   type WorldRules,
   type CustomWoundLevel,
 } from "./data";
-import { fudgeCombatant, isMiniTraitEffect, itemsOf, miniatureDatacard, trackFor, defenseLevel, weaponSkill } from "./combatant";
+import { fudgeCombatant, ignoredMiniTraits, isMiniTraitEffect, itemsOf, miniatureDatacard, trackFor, defenseLevel, weaponSkill } from "./combatant";
 import { ladderOf, levelView, stepView, trackView, woundBar, type BarSegment, type LevelView, type StepView, type TrackView } from "./view";
 import { attackOdds, type OddsView } from "./attack-dialog";
 import { richTextView, type RichTextView } from "./rich-text";
@@ -236,6 +236,16 @@ function traitRow(i: ItemDoc<"gift" | "fault">): ItemRow {
   const row = baseItem(i);
   if (s.effect !== "none") row.summary = [{ key: `FUDGE.Effect.${s.effect}`, params: { value: s.value } }];
   return row;
+}
+
+/** A miniature's gifts or faults: a second item with a Miniatures rule says it does not count (the datacard has one of each). */
+function miniTraitRows(actor: ActorDoc, type: "gift" | "fault"): ItemRow[] {
+  const ignored = new Set(ignoredMiniTraits(actor).map((i) => i._id));
+  return itemsOf(actor, type).map((i) => {
+    const row = traitRow(i);
+    if (ignored.has(i._id)) row.summary = [...row.summary, { key: "FUDGE.Item.RuleNotCounted", params: {} }];
+    return row;
+  });
 }
 
 function skillRows(actor: ActorDoc, ladder: Ladder): SkillRow[] {
@@ -451,8 +461,8 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
     armor: itemsOf(actor, "armor").map((i) => armorRow(i, "miniatures")),
     shields: itemsOf(actor, "shield").map((i) => shieldRow(i, "miniatures")),
     skills: [],
-    gifts: itemsOf(actor, "gift").map(traitRow),
-    faults: itemsOf(actor, "fault").map(traitRow),
+    gifts: miniTraitRows(actor, "gift"),
+    faults: miniTraitRows(actor, "fault"),
     notes: notesView(d.notes, opts),
     miniature: {
       movement,

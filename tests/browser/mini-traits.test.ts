@@ -55,4 +55,20 @@ describe("Miniatures gifts and faults in the attack dialog", () => {
     // The refusal is the user's message, not a page error.
     expect(problems.pageErrors).toEqual([]);
   });
+
+  it("Yanni the Yeoman: Check Guts, being charged by a Terrifying opponent, counts Steadfast +1", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "miniatures", dice: "0,0,0,0" });
+    const yanni = await openSheet(page, "Yanni the Yeoman");
+    await yanni.locator('[data-action="gutsCheck"]').click();
+    const dialog = page.locator("dialog[open]");
+    await dialog.waitFor();
+    await dialog.locator('[name="reason"]').selectOption("charged");
+    await dialog.locator('[name="terrifying"]').fill("1");
+    // Yanni has no Faithful: no "Defending the King".
+    expect(await dialog.locator('[name="defendingKing"]').count()).toBe(0);
+    await act(page, () => dialog.locator('button[type="submit"]').first().click());
+    await expect.poll(() => page.textContent("#pg-toast")).toContain("Guts 2 against 1: passed. Steadfast: charged by a Terrifying opponent +1");
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
 });

@@ -9,7 +9,7 @@ import { parseDatacard } from "../../src/rules/miniatures/datacard";
 import { datacardTrait, ignoredMiniTraits, miniatureDatacard, miniRules } from "../../src/system/combatant";
 import { MINI_TRAIT_EFFECTS, TRAIT_EFFECTS, type ActorDoc, type ItemDoc } from "../../src/system/data";
 import { attackDialogContext, duelRequest, mainWeapon, readSituation, situationFields } from "../../src/system/attack-dialog";
-import { itemSheetContext } from "../../src/system/sheet";
+import { itemSheetContext, miniatureSheetContext } from "../../src/system/sheet";
 import { item, rulesFor } from "./fixtures";
 
 const rules = rulesFor("miniatures");
@@ -62,6 +62,13 @@ describe("the datacard's gift and fault", () => {
     expect((card.gift as Record<string, unknown>).rule).toBe("backstabber");
     expect([...miniRules(knave)].sort()).toEqual(["backstabber", "selfInterest"]);
     expect(ignoredMiniTraits(knave).map((i) => i.name)).toEqual(["Steadfast"]);
+    // The datacard's gear tab says so on that item.
+    const rows = miniatureSheetContext(knave as ActorDoc<"miniature">, rules, { editable: true }).gifts;
+    expect(rows.map((r) => [r.name, r.summary.map((x) => x.key)])).toEqual([
+      ["Lucky", []],
+      ["Skilled Backstabber", ["FUDGE.Effect.backstabber"]],
+      ["Steadfast", ["FUDGE.Effect.steadfast", "FUDGE.Item.RuleNotCounted"]],
+    ]);
     // Without any rule, the first item is the slot's text (as before the rules existed).
     const only = datacardTrait([text]);
     expect(only).toEqual({ name: "Lucky", effect: "Luck." });

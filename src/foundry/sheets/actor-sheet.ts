@@ -18,7 +18,7 @@ import { foundryRoller, postRollNote, postWithRolls } from "../dice";
 import { HEAL_ROLLS, HEAL_TITLES, rollFaces, traitDryFaces, traitFormula } from "../../system/rolling";
 import { startAttackFlow } from "../chat";
 import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../heal-pure";
-import { gutsDialogContext, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../../system/guts-dialog";
+import { gutsDialogContext, gutsNoteLines, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../../system/guts-dialog";
 import { combatTurn } from "../combat-pure";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;
@@ -252,13 +252,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       const res = r as actions.GutsActionResult | null;
       if (!res) return;
       const i18n = game.i18n!;
-      const lines = [
-        res.passed
-          ? i18n.format("FUDGE.Miniatures.GutsPassed", { total: String(res.total), target: String(res.target) })
-          : i18n.format("FUDGE.Miniatures.GutsFailed", { total: String(res.total), target: String(res.target), effect: i18n.localize(`FUDGE.Miniatures.Guts.Effect${res.effect}`) }),
-        // The gifts and faults that counted (Steadfast +1, Faithful +1, Mercenary flees …), in the rules core's words.
-        ...res.steps.filter((s) => s.key.startsWith("FUDGE.Miniatures.Step.Trait.")).map((s) => fill(i18n.localize(s.key), s.params ?? {}, (v) => i18n.localize(v))),
-      ];
+      const lines = gutsNoteLines(res, (k, p) => fill(i18n.localize(k), p, (v) => i18n.localize(v)));
       await postRollNote(this.actorDoc, "FUDGE.Miniatures.GutsCheck", lines, [rolled]);
     });
   }
