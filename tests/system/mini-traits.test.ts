@@ -63,7 +63,7 @@ describe("the datacard's gift and fault", () => {
     expect([...miniRules(knave)].sort()).toEqual(["backstabber", "selfInterest"]);
     expect(ignoredMiniTraits(knave).map((i) => i.name)).toEqual(["Steadfast"]);
     // The datacard's gear tab says so on that item.
-    const rows = miniatureSheetContext(knave as ActorDoc<"miniature">, rules, { editable: true }).gifts;
+    const rows = miniatureSheetContext(knave as ActorDoc<"miniature">, rules, { editable: true, owner: true }).gifts;
     expect(rows.map((r) => [r.name, r.summary.map((x) => x.key)])).toEqual([
       ["Lucky", []],
       ["Skilled Backstabber", ["FUDGE.Effect.backstabber"]],
