@@ -9,7 +9,8 @@ import { pipelineFor, resolveAttack, rollAttack } from "../rules/pipeline";
 import { seededRng } from "../rules/dice";
 import { applyWound, healTrack, parseTrack, renderTrack, trackStatus, type Track } from "../rules/track";
 import { at, int, isRecord, oneOf, optInt, record, type Path } from "../rules/validate";
-import { GUTS_REASONS, gutsRecheck, gutsTrigger, nearDeathGuts, parseGutsState, terrifyingTarget, type GutsReason } from "../rules/miniatures/guts";
+import { GUTS_REASONS, gutsRecheck, gutsTrigger, nearDeathGuts, parseGutsState, terrifyingTarget, type GutsReason, type GutsSituation } from "../rules/miniatures/guts";
+import { parseTrait } from "../rules/miniatures/datacard";
 import { recoverAction } from "../rules/volt/recover";
 import { resolveSamples } from "./samples";
 import "../rules/presets";
@@ -56,6 +57,20 @@ function gutsTarget(o: Record<string, unknown>, reason: GutsReason, path: Path):
     default:
       throw new RulesError(at(path, "target"), "FUDGE.Error.Miniatures.GutsTargetNeeded", 'a Guts check for "other" reasons needs its "target"');
   }
+}
+
+/**
+ * The checking model's gift and fault and its situation (seed 004 "Sample characters": Steadfast,
+ * Mercenary, Faithful; the King's Noble presence and Leader). Flags are checked by the Guts functions.
+ */
+function gutsSituation(o: Record<string, unknown>): GutsSituation {
+  const s: GutsSituation = {};
+  const gift = parseTrait(o.gift, "gift");
+  const fault = parseTrait(o.fault, "fault");
+  if (gift) s.gift = gift;
+  if (fault) s.fault = fault;
+  for (const k of ["beingCharged", "defendingKing", "nobleInMelee", "leaderFallen"] as const) if (o[k] !== undefined) s[k] = o[k] as boolean;
+  return s;
 }
 
 export const COMMAND_TABLE: Record<string, CommandSpec> = {
@@ -122,12 +137,12 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
       }
       const state = parseGutsState(o.state, "state");
       if (kind === "recheck") {
-        const r = gutsRecheck(state, o.dice, int(o.turn, "turn", 0, 100_000), guts, modifiers, optInt(o.index, "index", 0, 0, 100));
-        return { state: r.state, check: { ...r.check, steps: undefined }, steps: r.steps };
+        const r = gutsRecheck(state, o.dice, int(o.turn, "turn", 0, 100_000), guts, modifiers, optInt(o.index, "index", 0, 0, 100), gutsSituation(o));
+        return { state: r.state, check: { ...r.check, steps: undefined }, fleesCombat: r.fleesCombat, steps: r.steps };
       }
       const reason = oneOf(o.reason, "reason", GUTS_REASONS);
-      const r = gutsTrigger(state, { guts, modifiers, faces: o.dice, target: gutsTarget(o, reason, ""), turn: optInt(o.turn, "turn", 0, 0, 100_000), reason });
-      return { state: r.state, check: { ...r.check, steps: undefined }, steps: r.steps };
+      const r = gutsTrigger(state, { ...gutsSituation(o), guts, modifiers, faces: o.dice, target: gutsTarget(o, reason, ""), turn: optInt(o.turn, "turn", 0, 0, 100_000), reason });
+      return { state: r.state, check: { ...r.check, steps: undefined }, fleesCombat: r.fleesCombat, steps: r.steps };
     },
   },
   recover: {

@@ -21,7 +21,7 @@ import { healTrack, trackKind, trackStateKey, trackStatus, type Track, type Trac
 import { bool, checkJsonShape, isRecord, num, oneOf, optInt } from "./validate";
 import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
 import type { GutsState } from "./miniatures/guts";
-import { gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsFloor, gutsMind, gutsStat, gutsTurnStart, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
+import { fleesWhenWounded, gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsMind, gutsStat, gutsTurnStart, mindSpace, refusesToStrike, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
 import type { BoxTrackConfig } from "./tracks/box";
 import { voltProductDuel, type VoltLaw } from "./volt/duel";
 import { isBudgetRefusal, parseFallback, parseSampleRequest, sampleDuels, type SampleEstimate } from "./duel-sample";
@@ -103,8 +103,9 @@ function withSides<R extends AttackRequest>(p: AttackPipeline<R>, req: R, attack
   if (!aMind && !dMind && !free && p.withTracks) return p.withTracks(req, attacker, defender, aStatus, dStatus);
   const a = aMind ? { ...req.attacker, track: attacker, gutsState: aMind.state } : { ...req.attacker, track: attacker };
   const d = dMind ? { ...req.defender, track: defender, gutsState: dMind.state } : { ...req.defender, track: defender };
-  // Miniatures: Guts — the free attack on a model that breaks and runs is "at +1".
-  const situation = free ? { ...req.situation, modifier: Number(req.situation.modifier ?? 0) + 1 } : req.situation;
+  // Miniatures: Guts — the free attack on a model that breaks and runs is "at +1"; it leaves base
+  // contact, so it is a disengagement attack too (a Poor melee combatant gives +1 more).
+  const situation = free ? { ...req.situation, modifier: Number(req.situation.modifier ?? 0) + 1, disengaging: true } : req.situation;
   return { ...req, attacker: a, defender: d, situation };
 }
 
@@ -297,7 +298,9 @@ class Side {
   intern(t: Track, m: GutsMind | null, status?: TrackStatus): number {
     const s0 = status ?? trackStatus(t);
     // Every state that is out of the fight ends the duel alike: one id for all, no key needed.
-    if (this.outId >= 0 && this.isOut(s0)) return this.outId;
+    // Miniatures: a Mercenary that fled a failed Guts check is out as well.
+    const out = this.isOut(s0) || m?.fled === true;
+    if (this.outId >= 0 && out) return this.outId;
     // Miniatures: a Near Death model's failed Guts checks change nothing: it makes its Near Death
     // roll instead of re-checks, is struck at HDDF anyway, and "becomes merely Very Hurt" with none.
     if (m && this.space?.reduce && !s0.canAct && m.state.pending.length > 0) m = m.owesFreeAttack ? m : gutsMind(undefined, this.space);
@@ -311,7 +314,7 @@ class Side {
       this.minds.push(m);
       this.sig.push(sigId(this.sigs, `${this.sigOf(s)}|${m ? m.state.effect : ""}`));
       if (this.keepExact) this.exact.push(sigId(this.sigs, `=${tk}|${m ? m.state.effect : ""}`));
-      this.out.push(this.isOut(s));
+      this.out.push(out);
       this.canAct.push(s.canAct);
       this.status.push(s);
       this.ids.set(key, id);
@@ -438,7 +441,12 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
 
   const sigs = new Map<string, number>();
   const sigOf = p.preset === "volt" ? voltSig : statusSig;
-  const sides = { a: new Side(reqAB.attacker, sigs, isOut, sigOf), b: new Side(reqAB.defender, sigs, isOut, sigOf) };
+  // Miniatures: Self-interest — a model that "will flee combat if wounded" is out once wounded and able to run.
+  const isOutOf = (card: Combatant): ((s: TrackStatus) => boolean) => {
+    const flees = miniatures ? fleesWhenWounded(card as unknown as MiniDatacard) : null;
+    return flees ? (s) => isOut(s) || flees(s) : isOut;
+  };
+  const sides = { a: new Side(reqAB.attacker, sigs, isOutOf(reqAB.attacker), sigOf), b: new Side(reqAB.defender, sigs, isOutOf(reqAB.defender), sigOf) };
   if (miniatures && opts.gutsMinds !== "plain") for (const side of [sides.a, sides.b]) side.stateKeyOf = boxOccupancyKey;
   if (miniatures && p.statusReads !== "attacker") for (const side of [sides.a, sides.b]) side.keepExact = (side.card as { flying?: boolean }).flying === true;
   const whatIds = new Map<string, number>();
@@ -458,7 +466,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   };
   const NOTHING = internWhat({ wounds: null, heal: null, clearOwed: false });
   if (gutsChecks)
-    for (const side of [sides.a, sides.b]) side.space = { floor: gutsFloor(side.card as unknown as MiniDatacard, side.card.track.config as unknown as BoxTrackConfig), reduce: opts.gutsMinds !== "plain" };
+    for (const side of [sides.a, sides.b]) side.space = mindSpace(side.card as unknown as MiniDatacard, side.card.track.config as unknown as BoxTrackConfig, opts.gutsMinds !== "plain");
   const mindOf = (side: Side): GutsMind | null => (side.space ? gutsMind((side.card as unknown as { gutsState?: GutsState }).gutsState, side.space) : null);
   /** Guts as a state's wounds leave it; never below the floor its minds were keyed by (a broken invariant, not bad input). */
   const gutsNow = (side: Side, t: Track): number => {
@@ -584,6 +592,11 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   };
   const mayAttack = (side: Side, x: number): boolean => (side.minds[x]?.state.effect ?? 0) < 2;
   const owes = (side: Side, y: number): boolean => side.minds[y]?.owesFreeAttack === true;
+  /** Miniatures: Chivalrous — X's model "Cannot strike a defenseless opponent" y (its turn passes). */
+  const refuses = (X: "a" | "b", y: number): boolean => {
+    const sy = X === "a" ? sides.b : sides.a;
+    return miniatures && refusesToStrike(sides[X].card as unknown as MiniDatacard, sy.status[y], sy.minds[y]);
+  };
 
   /**
    * Every outcome of the turn of `turn` from (a, b): (a', b', next turn, p). `take` (the sampled
@@ -611,7 +624,12 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
       }
     };
     if (!alternating) return play(x0, attackSteps(X, x0, y0, false), 1);
-    if (owes(sy, y0)) return play(x0, attackSteps(X, x0, y0, true), 1);
+    if (owes(sy, y0)) {
+      if (!refuses(X, y0)) return play(x0, attackSteps(X, x0, y0, true), 1);
+      // Chivalrous: a runner that is also helpless gets away unstruck.
+      if (!take || take(1)) emit(x0, sy.intern(sy.tracks[y0], withoutFreeAttack(sy.minds[y0]!, sy.space!)), O, 1);
+      return;
+    }
     if (!sx.canAct[x0]) {
       if (nearDeathRolls && p.ownTurn) {
         for (const s of ownSteps(X, x0, y0)) if (!take || take(s.p)) each(applyTo(sx, x0, s.x), (x2, q) => emit(x2, y0, O, q * s.p));
@@ -619,9 +637,14 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
       return;
     }
     const t = turnStart(sx, x0);
-    if (typeof t === "number") return play(x0, attackSteps(X, x0, y0, false), 1);
+    const refused = refuses(X, y0);
+    if (typeof t === "number") {
+      if (!refused) return play(x0, attackSteps(X, x0, y0, false), 1);
+      if (!take || take(1)) emit(x0, y0, O, 1); // Miniatures: Chivalrous — the turn passes
+      return;
+    }
     for (const [x1, q] of t) {
-      if (mayAttack(sx, x1)) play(x1, attackSteps(X, x1, y0, false), q);
+      if (mayAttack(sx, x1) && !refused) play(x1, attackSteps(X, x1, y0, false), q);
       else if (!take || take(q)) emit(x1, y0, O, q); // Miniatures: Guts — a failure by 2 or more: "may not attack"
     }
   };

@@ -11,9 +11,9 @@
  * for the next round. The pending failures need no turn numbers, only their bonus, target,
  * forfeits, effect and whether they were made this round.
  */
-import { gutsRecheck, gutsTrigger, type GutsEffect, type GutsPending, type GutsReason, type GutsState } from "./guts";
+import { gutsEffectInfo, gutsRecheck, gutsTrigger, type GutsEffect, type GutsPending, type GutsReason, type GutsState } from "./guts";
 import { legendaryOutcomes, legendaryTotal } from "./legendary";
-import { datacard, type DatacardOptions, type MiniDatacard } from "./datacard";
+import { datacard, traitWith, type DatacardOptions, type MiniDatacard, type MiniTrait } from "./datacard";
 import { trackStatus, type Track, type TrackStatus } from "../track";
 import { effectivePenalties, type BoxTrackConfig } from "../tracks/box";
 import { GUTS_TARGETS, terrifyingTarget } from "./guts";
@@ -28,6 +28,11 @@ export interface GutsMind {
    * it get an immediate free attack at +1". True from the failed check until that free attack.
    */
   owesFreeAttack: boolean;
+  /**
+   * Miniatures: Sample characters — a Mercenary "will flee the combat on any failed Guts check":
+   * it has left the duel (the forecast counts it out, the other side wins).
+   */
+  fled: boolean;
   key: string;
 }
 
@@ -40,6 +45,36 @@ export interface GutsMind {
 export interface MindSpace {
   floor: number;
   reduce: boolean;
+  /** The model's gift and fault: Steadfast at a Terrifying charge, Mercenary on a failed check (guts.ts applies them). */
+  gift?: MiniTrait;
+  fault?: MiniTrait;
+}
+
+/** A side's MindSpace: its floor (gutsFloor), and its gift and fault for the checks. */
+export function mindSpace(card: MiniDatacard, config: BoxTrackConfig, reduce: boolean): MindSpace {
+  const space: MindSpace = { floor: gutsFloor(card, config), reduce };
+  if (card.gift) space.gift = card.gift;
+  if (card.fault) space.fault = card.fault;
+  return space;
+}
+
+/**
+ * Miniatures: Sample characters — Self-interest, "will flee combat if wounded": a model with it
+ * that is wounded (any wound, a Scratch too) and can act has left the duel; one Near Death stays
+ * (it cannot run) and leaves if it recovers. Null for a model without it.
+ */
+export function fleesWhenWounded(card: MiniDatacard): ((s: TrackStatus) => boolean) | null {
+  return traitWith(card, "selfInterest") ? (s) => s.canAct && s.levelKey !== null : null;
+}
+
+/**
+ * Miniatures: Sample characters — Chivalrous, "Cannot strike a defenseless opponent": true when
+ * `card` has it and the foe is Near Death or helpless (a Guts failure by 4); the same reading as
+ * the attack pipeline's `defenseless`. The Chivalrous model's turn then passes.
+ */
+export function refusesToStrike(card: MiniDatacard, foe: TrackStatus, foeMind: GutsMind | null): boolean {
+  if (!traitWith(card, "chivalrous")) return false;
+  return foe.condition === "dying" || gutsEffectInfo(foeMind?.state.effect ?? 0).helpless;
 }
 
 /**
@@ -50,7 +85,9 @@ export function gutsFloor(card: MiniDatacard, config: BoxTrackConfig): number {
   return card.guts + Math.min(0, ...effectivePenalties(config)) - 4;
 }
 
-function mind(state: GutsState, owesFreeAttack: boolean, space: MindSpace): GutsMind {
+function mind(state: GutsState, owesFreeAttack: boolean, space: MindSpace, fled = false): GutsMind {
+  // A Mercenary that fled is out of the duel: nothing else of its mind matters.
+  if (fled) return { state: { pending: [], effect: 0 }, owesFreeAttack: false, fled: true, key: "F" };
   // Turn numbers are relative in a duel: every pending failure was last checked in the previous
   // round (lastTurn 0), or in this round (lastTurn 1: made since the model's last activation
   // while it acts later in the round — not re-checked before the next round, as the tracker does).
@@ -68,7 +105,7 @@ function mind(state: GutsState, owesFreeAttack: boolean, space: MindSpace): Guts
   const pending = state.pending.map(canon).sort((x, y) => (entry(x) < entry(y) ? -1 : entry(x) > entry(y) ? 1 : 0));
   const effect = pending.reduce<GutsEffect>((m, p) => (p.effect > m ? p.effect : m), 0);
   const key = `${pending.map(entry).join(";")}${owesFreeAttack ? "!" : ""}`;
-  return { state: { pending, effect }, owesFreeAttack, key };
+  return { state: { pending, effect }, owesFreeAttack, fled: false, key };
 }
 
 /** A model's mind as the duel starts (at a round's start: every failure it carries is of an earlier round). */
@@ -77,7 +114,7 @@ export function gutsMind(state: GutsState | undefined, space: MindSpace): GutsMi
 }
 
 export function withoutFreeAttack(m: GutsMind, space: MindSpace): GutsMind {
-  return m.owesFreeAttack ? mind(m.state, false, space) : m;
+  return m.owesFreeAttack ? mind(m.state, false, space, m.fled) : m;
 }
 
 /** Miniatures: Wounds — Guts is a stat: the wound penalty lowers it. */
@@ -150,10 +187,11 @@ function immediateCheck(m: GutsMind, guts: number, target: number, reason: GutsR
   const out: Array<[GutsMind, number]> = [];
   const n = m.state.pending.length;
   eachCheck(
-    (faces) => gutsTrigger(m.state, { guts, faces, target, turn: 0, reason }),
+    // Steadfast counts only for the model being charged (`inContact` at a "terrifying" check).
+    (faces) => gutsTrigger(m.state, { guts, faces, target, turn: 0, reason, gift: space.gift, fault: space.fault, beingCharged: reason === "terrifying" && inContact }),
     (r, p) => {
       const state = sameRound && r.state.pending.length > n ? { ...r.state, pending: r.state.pending.map((x, i) => (i >= n ? { ...x, lastTurn: 1 } : x)) } : r.state;
-      out.push([mind(state, m.owesFreeAttack || (inContact && !r.check.passed && r.check.effect === 3), space), p]);
+      out.push([mind(state, m.owesFreeAttack || (inContact && !r.check.passed && r.check.effect === 3), space, r.fleesCombat), p]);
     },
   );
   return merge(out);
@@ -175,8 +213,8 @@ export function gutsTurnStart(m: GutsMind, guts: number, space: MindSpace): Arra
     }
     if (state.pending[i].lastTurn >= 1) return walk(state, i + 1, p);
     eachCheck(
-      (faces) => gutsRecheck(state, faces, 1, guts, 0, i),
-      (r, q) => walk(r.state, r.check.passed ? i : i + 1, p * q),
+      (faces) => gutsRecheck(state, faces, 1, guts, 0, i, { gift: space.gift, fault: space.fault }),
+      (r, q) => (r.fleesCombat ? out.push([mind(r.state, false, space, true), p * q]) : walk(r.state, r.check.passed ? i : i + 1, p * q)),
     );
   };
   walk(m.state, 0, 1);

@@ -212,22 +212,19 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
     steps.push(step("FUDGE.Miniatures.Step.Modifier", COMBAT, s.modifier, { value: signed(s.modifier) }));
   }
   numbers.modifier = s.modifier;
+  /** A trait's +value to the roll when its situation holds: a step, and `numbers[rule]` (absent otherwise). */
+  const traitBonus = (when: boolean | undefined, card: MiniDatacard, rule: "backstabber" | "poorMelee", numberKey: string): void => {
+    const t = when ? traitWith(card, rule) : undefined;
+    if (!t) return;
+    const v = traitValue(t);
+    mods += v;
+    steps.push(step(`FUDGE.Miniatures.Step.Trait.${rule}`, TRAITS, v, { name: t.name, value: signed(v) }));
+    numbers[numberKey] = v;
+  };
   // Miniatures: Sample characters — Skilled backstabber: "+1 ODF when attacking from behind".
-  const stab = s.fromBehind ? traitWith(a, "backstabber") : undefined;
-  const backstab = stab ? traitValue(stab) : 0;
-  if (stab) {
-    mods += backstab;
-    steps.push(step("FUDGE.Miniatures.Step.Trait.backstabber", TRAITS, backstab, { name: stab.name, value: signed(backstab) }));
-    numbers.backstab = backstab;
-  }
+  traitBonus(s.fromBehind, a, "backstabber", "backstab");
   // Miniatures: Sample characters — Poor melee combatant: "opponents get +1 to 'free' disengagement attack".
-  const poor = s.disengaging ? traitWith(d, "poorMelee") : undefined;
-  const poorMelee = poor ? traitValue(poor) : 0;
-  if (poor) {
-    mods += poorMelee;
-    steps.push(step("FUDGE.Miniatures.Step.Trait.poorMelee", TRAITS, poorMelee, { name: poor.name, value: signed(poorMelee) }));
-    numbers.poorMelee = poorMelee;
-  }
+  traitBonus(s.disengaging, d, "poorMelee", "poorMelee");
 
   // Which defence: DDF, or HDDF against a Near Death, helpless or surprised target.
   const nearDeath = dStatus.condition === "dying";
