@@ -8,7 +8,7 @@ import { findSample } from "../../src/cli/samples";
 import { parseDatacard } from "../../src/rules/miniatures/datacard";
 import { datacardTrait, ignoredMiniTraits, miniatureDatacard, miniRules } from "../../src/system/combatant";
 import { MINI_TRAIT_EFFECTS, TRAIT_EFFECTS, type ActorDoc, type ItemDoc } from "../../src/system/data";
-import { attackDialogContext, duelRequest, mainWeapon, readSituation, situationFields } from "../../src/system/attack-dialog";
+import { attackDialogContext, duelRequest, forecastView, mainWeapon, readSituation, situationFields } from "../../src/system/attack-dialog";
 import { itemSheetContext, miniatureSheetContext } from "../../src/system/sheet";
 import { item, rulesFor } from "./fixtures";
 
@@ -126,5 +126,16 @@ describe("the duel forecast at the table", () => {
   test("the request the attack dialog, Token HUD and tracker send carries both datacards' rules", () => {
     const req = duelRequest(sample("Knavely Knave"), sample("Brutas the Brute"), rules) as { a: Record<string, { rule?: string }>; b: Record<string, { rule?: string }> };
     expect([req.a.gift.rule, req.a.fault.rule, req.b.gift.rule, req.b.fault.rule]).toEqual(["backstabber", "selfInterest", undefined, "mercenary"]);
+  });
+
+  test("the forecast at the table follows them: King Kingsley against a Self-interest Knavely wins as soon as he wounds him", () => {
+    const king = () => sample("King Kingsley");
+    const knave = sample("Knavely Knave");
+    const textOnly = sample("Knavely Knave");
+    for (const i of textOnly.items) if (i.type === "fault") (i.system as { effect: string }).effect = "none";
+    const withRule = forecastView(king(), knave, rules);
+    expect(withRule.error).toBeNull();
+    expect(withRule.aWins).toBe(1);
+    expect(forecastView(king(), textOnly, rules).aWins).toBeLessThan(0.95);
   });
 });
