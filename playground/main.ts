@@ -383,22 +383,12 @@ attackForm.addEventListener("submit", (ev) => {
     const rollOptions = ui.readRollDialog(attackForm);
     return run(() => void ui.dispatch(store, dice, { ...p, event: ev, rollOptions }), undefined, p.doc.kind === "actor" ? p.doc.id : undefined);
   }
-  if (p.gutsDialog) {
-    const guts = ui.readGutsDialog(attackForm);
+  if (p.heal || p.gutsDialog) {
+    // The healing dialog's numbers, or the Guts dialog's choice; the action says what it did.
+    const inputs = p.heal ? { inputs: ui.readHealDialog(p.target, attackForm) } : { guts: ui.readGutsDialog(attackForm) };
     return run(
       () => {
-        const said = ui.dispatch(store, dice, { ...p, event: ev, guts });
-        if (said) toast(said);
-      },
-      undefined,
-      p.doc.kind === "actor" ? p.doc.id : undefined,
-    );
-  }
-  if (p.heal) {
-    const inputs = ui.readHealDialog(p.target, attackForm);
-    return run(
-      () => {
-        const said = ui.dispatch(store, dice, { ...p, event: ev, inputs });
+        const said = ui.dispatch(store, dice, { ...p, event: ev, ...inputs });
         if (said) toast(said);
       },
       undefined,
