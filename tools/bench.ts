@@ -218,10 +218,21 @@ line(`duel forecast Volt, Leroy vs Leroy (samples): ${sampleVoltLine("Leroy", "L
   const cpu = cpuMs() - c0;
   const est = e.estimate!;
   line(`duel estimate Volt, Leroy vs Leroy (method "sample", ${fmt(est.duels, 0)} duels, seed ${est.seed}): ${fmt(cpu, 0)} ms of CPU = ${fmt((est.duels / cpu) * 1000, 0)} duels/s (${fmt(((e.expectedExchanges ?? NaN) * 2 * est.duels * 1000) / cpu, 0)} attacks/s), no goal; P(Leroy a out first) ≈ ${e.aOut.toFixed(4)} ± ${est.halfWidth.aOut.toFixed(4)} (${est.confidence * 100}%), ${fmt(e.expectedExchanges ?? NaN, 2)} ± ${fmt(est.exchangesHalfWidth ?? NaN, 2)} exchanges; errorBound ${e.errorBound} (an estimate, not a bound)`);
+  // The table's wait (issue #10, session 6): the exact and bounded attempts' refusal alone, then
+  // the whole request; the estimate's own time just above (2,000 more duels' warm-up aside) is the peer.
+  const tr = performance.now();
+  let refusal = "answered";
+  try {
+    duelForecast(lvl);
+  } catch (err) {
+    refusal = (err as Error).message;
+  }
+  const refusalMs = performance.now() - tr;
   const t0 = performance.now();
   try {
     const r = duelForecast({ ...lvl, fallback: "sample" });
-    line(`  the same duel as the table asks it (fallback "sample", default budget): method "${r.method}" after ${fmt(performance.now() - t0, 0)} ms (the exact and bounded methods refused within half the budget, then the estimate)`);
+    const tableMs = performance.now() - t0;
+    line(`  the same duel as the table asks it (fallback "sample", default budget): method "${r.method}" after ${fmt(tableMs, 0)} ms = ${fmt(tableMs / cpu, 2)}× the estimate alone; of which the exact and bounded methods' refusal ${fmt(refusalMs, 0)} ms (${refusal}; session 6 start: 6,561 ms in all, the refusal at half the budget)`);
   } catch (err) {
     line(`  the same duel as the table asks it (fallback "sample"): refused after ${fmt(performance.now() - t0, 0)} ms (${(err as Error).message})`);
   }
@@ -241,6 +252,17 @@ for (const a of minis)
     }
   }
 line(`duel forecast Miniatures with Guts checks, each sample pairing: ${gutsLines.join("; ")}`);
+// The peer in the same run: the pairings with Brutas, whose chains were over 200,000 states, solved without merging
+// nodes with the same future (mergeMinds: false, the chain forced, maxStates 1,000,000): its states and time.
+const peerLines: string[] = [];
+for (const a of minis)
+  for (const b of minis) {
+    if (a === b || (a !== minis[0] && b !== minis[0])) continue;
+    const tg = performance.now();
+    const g = duelForecast({ ...resolveSamples({ preset: "miniatures", a, b }), method: "chain", maxStates: 1_000_000 }, { mergeMinds: false, budgetMs: 60_000 });
+    peerLines.push(`${a} vs ${b} ${fmt(performance.now() - tg, 0)} ms (${g.states} states)`);
+  }
+line(`  the same pairings with Brutas without merging nodes (mergeMinds: false, chain, maxStates 1,000,000; the peer): ${peerLines.join("; ")}`);
 
 // 4 (continued), after the forecasts.
 const p4After = parseVsResolution();

@@ -20,8 +20,8 @@ import { enumerateDice, pipelineFor, type AttackPipeline, type AttackRequest, ty
 import { healTrack, trackKind, trackStateKey, trackStatus, type Track, type TrackStatus } from "./track";
 import { bool, checkJsonShape, isRecord, num, oneOf, optInt } from "./validate";
 import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
-import type { GutsState } from "./miniatures/guts";
-import { fleesWhenWounded, gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsMind, gutsStat, gutsTurnStart, mindSpace, refusesToStrike, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
+import { gutsEffectInfo, type GutsState } from "./miniatures/guts";
+import { fleesWhenWounded, gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsMind, gutsSettled, gutsStat, gutsTurnStart, mindSpace, refusesToStrike, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
 import type { BoxTrackConfig } from "./tracks/box";
 import { voltProductDuel, type VoltLaw } from "./volt/duel";
 import { isBudgetRefusal, parseFallback, parseSampleRequest, sampleDuels, type SampleEstimate } from "./duel-sample";
@@ -230,6 +230,13 @@ export interface DuelOptions {
    * them as they are, which only the bounded forward method can follow (tests compare the two).
    */
   gutsMinds?: "reduced" | "plain";
+  /** Volt: the product method's largest number of sheet pairs (default maxStates × productPairsPerState); tests lower it to reach the bounded forward. */
+  maxProductPairs?: number;
+  /**
+   * Miniatures Guts minds: true (default) lets states with the same future share one node of the
+   * chain (duelForecast's standIn); false keeps every state as reached (tests compare the two).
+   */
+  mergeMinds?: boolean;
 }
 
 /**
@@ -237,9 +244,19 @@ export interface DuelOptions {
  * with a RulesError naming the field, instead of running unbounded.
  */
 export const FORECAST_BUDGET = {
-  /** Default and largest `maxStates`. */
+  /** Default and largest `maxStates` (the Volt methods' budgets below derive from it). */
   defaultStates: 200_000,
   maxStates: 1_000_000,
+  /**
+   * Default `maxStates` of the chain (the exact method, and the turn-by-turn forward method over
+   * the same nodes) when the request gives none. Its nodes are typed arrays with shared rows of
+   * probabilities (`Chain`): at most `bytesPerState` each at peak, measured as the peak resident
+   * memory of one forecast less the process's own (Miniatures, Brutas the Brute vs Yanni the
+   * Yeoman, 230,460 nodes: ≈ 88 MB, 380 bytes a node), so ≤ 160 MB at the default — what 200,000
+   * nodes took before (≈ 740 bytes each: 265 MB for 357,000).
+   */
+  chainStates: 400_000,
+  bytesPerState: 400,
   /** Default and largest `budgetMs`. */
   timeMs: 10_000,
   maxTimeMs: 60_000,
@@ -284,6 +301,9 @@ class Side {
   /** Wounds of each What as the track kind parsed them. */
   readonly wounds = new Map<number, unknown[]>();
   private outId = -1;
+  /** Miniatures: Guts — each state id's stand-in at the start of its activation and while it waits for it (duelForecast's standIn). */
+  readonly atActivation: number[] = [];
+  readonly whileWaiting: number[] = [];
   /** Miniatures: Guts — how this side's minds are keyed; null without Guts checks. */
   space: MindSpace | null = null;
   /** The key of a track state: states with one key must act alike in every future of the duel. */
@@ -324,7 +344,6 @@ class Side {
   }
 }
 
-const NO_EDGES: number[] = [];
 
 /**
  * Miniatures: a box track as the duel can tell its states apart — how many boxes of each level
@@ -398,8 +417,11 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   checkJsonShape(input);
   const p = pipelineFor(input.preset);
   const maxStates = opts.maxStates ?? optInt(input.maxStates, "maxStates", FORECAST_BUDGET.defaultStates, 1, FORECAST_BUDGET.maxStates);
+  const chainStates = opts.maxStates === undefined && input.maxStates === undefined ? FORECAST_BUDGET.chainStates : maxStates;
   const budgetMs = opts.budgetMs ?? optInt(input.budgetMs, "budgetMs", FORECAST_BUDGET.timeMs, 1, FORECAST_BUDGET.maxTimeMs);
   const tolerance = input.tolerance === undefined ? FORECAST_BUDGET.tolerance : num(input.tolerance, "tolerance", FORECAST_BUDGET.minTolerance, 0.01);
+  /** The bounded methods' first threshold: a state holding less is not followed (`tighten` lowers it). */
+  const firstEps = tolerance * 1e-2;
   const deadline = Date.now() + budgetMs;
   let ticks = 0;
   const checkTime = (): void => {
@@ -467,6 +489,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   const NOTHING = internWhat({ wounds: null, heal: null, clearOwed: false });
   if (gutsChecks)
     for (const side of [sides.a, sides.b]) side.space = mindSpace(side.card as unknown as MiniDatacard, side.card.track.config as unknown as BoxTrackConfig, opts.gutsMinds !== "plain");
+  const mergeMinds = opts.mergeMinds !== false && opts.gutsMinds !== "plain";
   const mindOf = (side: Side): GutsMind | null => (side.space ? gutsMind((side.card as unknown as { gutsState?: GutsState }).gutsState, side.space) : null);
   /** Guts as a state's wounds leave it; never below the floor its minds were keyed by (a broken invariant, not bad input). */
   const gutsNow = (side: Side, t: Track): number => {
@@ -650,51 +673,76 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   };
 
   // Explore the reachable chain. A node is (a, b, turn); both sides out-or-not decide absorption.
-  const nodeA: number[] = [];
-  const nodeB: number[] = [];
-  const nodeTurn: Array<"a" | "b"> = [];
-  const absorbed: Array<"a" | "b" | null> = [];
-  const eTo: number[][] = [];
-  const eP: number[][] = [];
-  // Node index by a's state, then by (b's state, turn): small integer keys, so plain arrays (a
-  // Map per row cost more than the rest of the lookup).
-  const index: number[][] = [];
+  const chain = new Chain();
   const outNodes = { a: -1, b: -1 };
-  const nodeOf = (a: number, b: number, turn: "a" | "b"): number => {
-    const ab = sides.a.out[a] ? "a" : sides.b.out[b] ? "b" : null;
-    const byB = ab ? null : (index[a] ??= []);
-    const key = b * 2 + (turn === "a" ? 0 : 1);
-    let i = ab ? outNodes[ab] : byB![key];
-    if (i === undefined || i < 0) {
-      if (nodeA.length >= maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
-      i = nodeA.length;
-      nodeA.push(a);
-      nodeB.push(b);
-      nodeTurn.push(turn);
-      absorbed.push(ab);
-      eTo.push(NO_EDGES);
-      eP.push(NO_EDGES);
-      if (ab) outNodes[ab] = i;
-      else byB![key] = i;
+  const nodeOf = (a0: number, b0: number, turn: "a" | "b"): number => {
+    const ab = sides.a.out[a0] ? "a" : sides.b.out[b0] ? "b" : null;
+    if (ab) {
+      // Every state where a side is out ends the duel alike: one node each.
+      if (outNodes[ab] < 0) outNodes[ab] = chain.add(a0, b0, 0, ab === "a" ? 1 : 2, chainStates);
+      return outNodes[ab];
     }
-    return i;
+    let a = a0;
+    let b = b0;
+    if (gutsChecks) {
+      // A side starts its activation unless its foe owes it a free attack (it is in the middle of one).
+      if (turn === "a") {
+        if (!owes(sides.b, b)) a = standIn(sides.a, a, false);
+        b = standIn(sides.b, b, true);
+      } else {
+        if (!owes(sides.a, a)) b = standIn(sides.b, b, false);
+        a = standIn(sides.a, a, true);
+      }
+    }
+    return chain.find(a, b, turn === "a" ? 0 : 1, chainStates);
+  };
+  /**
+   * Miniatures: Guts — states of one side with the same future share one node (the first seen
+   * stands in for the rest): fewer nodes, the same answers (tests/rules/forecast-merge.test.ts).
+   * - About to start its activation, a model is first re-checked (turnStart), and nothing reads
+   *   its failures before that: two states with the same track whose re-checks lead to the same
+   *   states with the same probabilities (a failure sure to pass, failures that end alike) act alike.
+   * - Waiting for its activation once no blow can call for another check on it (gutsSettled), its
+   *   failures change only when it falls out of the fight (where they no longer count), and the
+   *   foe's blows read only whether it is helpless (a failure by 4: "enemies treat it as a
+   *   helpless target") and whether it owes a free attack: with those alike, the same re-checks
+   *   at its activation mean the same future.
+   */
+  const standInKeys = new Map<string, number>();
+  const standIn = (side: Side, x: number, waiting: boolean): number => {
+    const memo = waiting ? side.whileWaiting : side.atActivation;
+    let c = memo[x];
+    if (c !== undefined) return c;
+    const m = side.minds[x];
+    if (!mergeMinds || !m || !side.canAct[x] || (waiting && !gutsSettled(side.tracks[x], side.status[x]))) c = x;
+    else {
+      const t = turnStart(side, x);
+      const dist: Array<[number, number]> = typeof t === "number" ? [[t, 1]] : [...t].sort((u, v) => u[0] - v[0]);
+      const reads = waiting ? `${gutsEffectInfo(m.state.effect).helpless ? "h" : ""}${m.owesFreeAttack ? "!" : ""}` : "";
+      const k = `${waiting ? "w" : "s"}${side === sides.a ? "a" : "b"}${side.stateKeyOf(side.tracks[x])}|${reads}|${dist.map(([id, q]) => `${id}:${q}`).join(",")}`;
+      const first = standInKeys.get(k);
+      if (first === undefined) standInKeys.set(k, (c = x));
+      else c = first;
+    }
+    return (memo[x] = c);
   };
   /** A node's successors and their probabilities (computed once). */
   const expand = (i: number): void => {
     if (plainOpposed) return expandOpposed(i);
-    const to: number[] = [];
-    const pr: number[] = [];
-    moves(nodeA[i], nodeB[i], nodeTurn[i], (a2, b2, next, q) => {
+    const to = succTo;
+    const pr = succP;
+    let n = 0;
+    moves(chain.a[i], chain.b[i], chain.turn(i), (a2, b2, next, q) => {
       const j = nodeOf(a2, b2, next);
-      const k = to.indexOf(j);
-      if (k >= 0) pr[k] += q;
+      let at = 0;
+      while (at < n && to[at] !== j) at++;
+      if (at < n) pr[at] += q;
       else {
-        to.push(j);
-        pr.push(q);
+        to[n] = j;
+        pr[n++] = q;
       }
     });
-    eTo[i] = to;
-    eP[i] = pr;
+    chain.setEdges(i, to, pr, n);
   };
   // Opposed presets without Guts (Fudge, FATE): every node is one round with the same side to
   // roll first, and each step's outcome is one state per side (no Guts check spreads it), so
@@ -702,20 +750,19 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   // in the same order: the same bits).
   const plainOpposed = !alternating && !gutsChecks;
   const expandOpposed = (i: number): void => {
-    const X = nodeTurn[i];
+    const X = chain.turn(i);
     const aRolls = X === "a";
     const sx = aRolls ? sides.a : sides.b;
     const sy = aRolls ? sides.b : sides.a;
-    const x = aRolls ? nodeA[i] : nodeB[i];
-    const y = aRolls ? nodeB[i] : nodeA[i];
+    const x = aRolls ? chain.a[i] : chain.b[i];
+    const y = aRolls ? chain.b[i] : chain.a[i];
     const steps = attackSteps(X, x, y, false);
     // Each distinct outcome for either side is applied once per node, not once per step (a
     // step list has ≈ 10 steps but ≈ 3 distinct outcomes for the attacker and ≈ 5 for the defender).
     const g = groupsOf(steps);
     for (let u = 0; u < g.xs.length; u++) succX[u] = applyTo(sx, x, g.xs[u]) as number;
     for (let v = 0; v < g.ys.length; v++) succY[v] = applyTo(sy, y, g.ys[v]) as number;
-    // Gathered in reused lists, then kept at their exact length (a list grown by push holds room
-    // for 17: most of the chain's memory).
+    // Gathered in reused lists, then copied into the chain's edge pages.
     const to = succTo;
     const pr = succP;
     let n = 0;
@@ -733,8 +780,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
         pr[n++] = p;
       }
     }
-    eTo[i] = to.slice(0, n);
-    eP[i] = pr.slice(0, n);
+    chain.setEdges(i, to, pr, n);
   };
   /** A step list's distinct attacker and defender outcomes, and each step's index into them. */
   const groups = new Map<Step[], { xs: number[]; ys: number[]; ix: number[]; iy: number[] }>();
@@ -767,6 +813,9 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     if (!("tooLarge" in r)) return r;
     // Over the product's budget: the bounded forward forecast, unless "product" was asked for.
     if (input.method === "product") throw overBudget("maxStates", r.tooLarge);
+    // Refused at once when its first pass is sure to follow more than maxStates states (every
+    // later pass follows more): the same refusal, without spending the time budget on it.
+    if (r.forwardExceeds(firstEps, maxStates)) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states (the bounded forecast's first pass alone follows more)`);
     return forward();
   }
   if (method === "phases") {
@@ -782,30 +831,31 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     return { preset: p.preset, aOut: s.aOut, bOut: s.bOut, stalemate: s.stalemate, expectedExchanges: s.expectedExchanges, states, enumerations, exact: false, errorBound: 1, method: "sample", estimate: s.estimate };
   }
   const startNodes = starts.map((s) => ({ i: nodeOf(s.a, s.b, s.turn), w: s.w, spent: s.spent }));
-  for (let i = 0; i < nodeA.length; i++) {
+  for (let i = 0; i < chain.n; i++) {
     checkTime();
-    if (!absorbed[i]) expand(i);
+    if (!chain.absorbed(i)) expand(i);
   }
 
   // Solve: bOut probability, aOut probability and expected steps, per node.
-  const N = nodeA.length;
+  const N = chain.n;
   const { pA, pB, eSteps, stuck } = solveArrays(N); // stuck: probability of never being absorbed
   for (let i = 0; i < N; i++) {
-    if (absorbed[i] === "a") pA[i] = 1;
-    if (absorbed[i] === "b") pB[i] = 1;
+    const ab = chain.absorbed(i);
+    if (ab === 1) pA[i] = 1;
+    if (ab === 2) pB[i] = 1;
   }
-  const { order, start: compStart, count: comps } = tarjan(N, eTo);
+  const { order, start: compStart, count: comps } = tarjan(N, chain);
   for (let c = 0; c < comps; c++) {
     const size = compStart[c + 1] - compStart[c];
     const v = order[compStart[c]];
     if (size === 1) {
       // Most components are one state (wounds only add up; a miss is a self-loop): no array for it.
-      if (!absorbed[v]) solveOne(v, eTo, eP, pA, pB, eSteps, stuck);
+      if (!chain.absorbed(v)) solveOne(v, chain, pA, pB, eSteps, stuck);
       continue;
     }
     checkTime();
     if (size > FORECAST_BUDGET.maxComponent) throw overBudget("maxStates", `a cycle of ${size} states`);
-    solveComponent(Array.from(order.subarray(compStart[c], compStart[c + 1])), eTo, eP, pA, pB, eSteps, stuck);
+    solveComponent(Array.from(order.subarray(compStart[c], compStart[c + 1])), chain, pA, pB, eSteps, stuck);
   }
   // The answer from where the duel starts: the weighted values of its start states.
   let aOut = 0;
@@ -875,7 +925,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   }
   /** Repeats a bounded forecast, leaving out less each time, until its bound is within `tolerance` (or the budget stops it). */
   function tighten(once: (eps: number) => DuelForecast): DuelForecast {
-    for (let eps = tolerance * 1e-2; ; eps /= 30) {
+    for (let eps = firstEps; ; eps /= 30) {
       const r = once(eps);
       if (r.errorBound <= tolerance) return r;
     }
@@ -887,9 +937,11 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     while (todo.length) {
       checkTime();
       const i = todo.pop()!;
-      if (eTo[i] === NO_EDGES) expand(i);
-      for (const j of eTo[i]) {
-        if (absorbed[j]) return false;
+      if (!chain.expanded(i)) expand(i);
+      const to = chain.page(i);
+      for (let k = chain.offset(i), end = k + chain.count(i); k < end; k++) {
+        const j = to[k];
+        if (chain.absorbed(j)) return false;
         if (!seen.has(j)) {
           seen.add(j);
           todo.push(j);
@@ -907,8 +959,9 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     // Forward from the start distribution (one state but for the Terrifying charge).
     for (const s of starts) {
       const i = nodeOf(s.a, s.b, s.turn);
-      if (absorbed[i] === "a") aOut += s.w;
-      else if (absorbed[i] === "b") bOut += s.w;
+      const ab = chain.absorbed(i);
+      if (ab === 1) aOut += s.w;
+      else if (ab === 2) bOut += s.w;
       else live.set(i, (live.get(i) ?? 0) + s.w);
       if (s.spent) turns += s.w;
     }
@@ -930,14 +983,15 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
           dropped += m;
           continue;
         }
-        if (eTo[i] === NO_EDGES) expand(i);
-        const to = eTo[i];
-        const pr = eP[i];
-        for (let k = 0; k < to.length; k++) {
-          const j = to[k];
-          const q = m * pr[k];
-          if (absorbed[j] === "a") aOut += q;
-          else if (absorbed[j] === "b") bOut += q;
+        if (!chain.expanded(i)) expand(i);
+        const to = chain.page(i);
+        const pr = chain.probs;
+        for (let k = 0, o = chain.offset(i), r = chain.probAt(i), n = chain.count(i); k < n; k++) {
+          const j = to[o + k];
+          const q = m * pr[r + k];
+          const ab = chain.absorbed(j);
+          if (ab === 1) aOut += q;
+          else if (ab === 2) bOut += q;
           else next.set(j, (next.get(j) ?? 0) + q);
         }
       }
@@ -953,7 +1007,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
       bOut,
       stalemate,
       expectedExchanges: stalemate > 1e-12 ? null : alternating ? turns / 2 : turns,
-      states: nodeA.length,
+      states: chain.n,
       enumerations,
       exact: errorBound === 0,
       errorBound,
@@ -966,7 +1020,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
    * Each side's law per penalty comes from the real pipeline (attackSteps: the same enumeration
    * as every other method); what is too large when the duel is over the product's budget.
    */
-  function product(): DuelForecast | { tooLarge: string } {
+  function product(): DuelForecast | { tooLarge: string; forwardExceeds: (eps: number, maxStates: number) => boolean } {
     const lawOf = (X: "a" | "b", state: VoltTrackState): VoltLaw => {
       const sx = sides[X];
       const O = X === "a" ? sides.b : sides.a;
@@ -982,11 +1036,11 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
       return { miss, hits };
     };
     const side = (t: Track): { config: VoltTrackConfig; state: VoltTrackState } => ({ config: t.config as unknown as VoltTrackConfig, state: t.state as unknown as VoltTrackState });
-    const maxPairs = maxStates * FORECAST_BUDGET.productPairsPerState;
+    const maxPairs = opts.maxProductPairs ?? maxStates * FORECAST_BUDGET.productPairsPerState;
     const maxWindow = Math.min(maxStates * FORECAST_BUDGET.productWindowPerState, FORECAST_BUDGET.productMaxWindow);
     const r = voltProductDuel(side(reqAB.attacker.track), side(reqAB.defender.track), first, lawOf, { maxPairs, maxWindow, checkTime });
     if ("tooLarge" in r)
-      return { tooLarge: r.tooLarge === "pairs" ? `${r.pairs} pairs of Volt sheets, at most ${maxPairs}` : `${r.window} pairs of Volt sheets at once, at most ${maxWindow}` };
+      return { tooLarge: r.tooLarge === "pairs" ? `${r.pairs} pairs of Volt sheets, at most ${maxPairs}` : `${r.window} pairs of Volt sheets at once, at most ${maxWindow}`, forwardExceeds: r.forwardExceeds };
     return {
       preset: p.preset,
       aOut: r.aOut,
@@ -1058,6 +1112,8 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
           checkTime();
           if (mA + mB < eps) {
             dropped += mA + mB;
+            // This pass can no longer meet the tolerance: on to the next (smaller) threshold now.
+            if (dropped > tolerance) return boundedAnswer("forward", aOut, bOut, stalemate, dropped, attacks, states);
             continue;
           }
           if (++states > maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
@@ -1296,6 +1352,182 @@ function voltProgress(t: Track): number {
 }
 
 /**
+ * The chain of one forecast in typed arrays, with no object per node: a node is (a's state id,
+ * b's state id, whose turn), found by an open-addressing hash of node indices. Its successors are
+ * one run of an edge page (4 bytes a target); their probabilities are one row of a table of
+ * distinct rows, which nodes share (Miniatures, Brutas vs Yanni: 4,012 rows for 230,460 nodes).
+ * Memory per node: FORECAST_BUDGET.bytesPerState.
+ */
+class Chain {
+  n = 0;
+  a = new Int32Array(256);
+  b = new Int32Array(256);
+  /** Bit 0: b's turn; bits 1–2: absorbed (1: a is out, 2: b is out). */
+  flags = new Uint8Array(256);
+  /** Each node's first successor (page × EDGE_PAGE + offset), −1 until it is expanded. */
+  first = new Int32Array(256);
+  /** Each node's row of probabilities (its number of successors is the row's length). */
+  row = new Int32Array(256);
+  /** Hash slots: node index + 1, 0 when empty; never more than half full. */
+  private slots = new Int32Array(512);
+  private pages: Int32Array[] = [];
+  private used = 0;
+  /** The distinct rows: row r is probs[rowStart[r] .. rowStart[r + 1]). */
+  probs: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  rowStart: Int32Array<ArrayBuffer> = new Int32Array(65);
+  private rows = 0;
+  private rowSlots = new Int32Array(128);
+  private readonly bits = new Int32Array(new Float64Array(1).buffer);
+  private readonly bitsOf = new Float64Array(this.bits.buffer);
+
+  turn(i: number): "a" | "b" {
+    return this.flags[i] & 1 ? "b" : "a";
+  }
+  /** 0: in play, 1: a is out, 2: b is out. */
+  absorbed(i: number): number {
+    return this.flags[i] >> 1;
+  }
+  expanded(i: number): boolean {
+    return this.first[i] >= 0;
+  }
+  /** Node i's successors are `page(i)[offset(i) + k]` with probability `probs[rowStart[row[i]] + k]`, k < `count(i)`. */
+  count(i: number): number {
+    if (this.first[i] < 0) return 0;
+    const r = this.row[i];
+    return this.rowStart[r + 1] - this.rowStart[r];
+  }
+  page(i: number): Int32Array {
+    return this.pages[this.first[i] >>> 16];
+  }
+  offset(i: number): number {
+    return this.first[i] & 0xffff;
+  }
+  probAt(i: number): number {
+    return this.rowStart[this.row[i]];
+  }
+
+  /** The node (a, b, turn) in play, added when new. */
+  find(a: number, b: number, t: number, maxStates: number): number {
+    const mask = this.slots.length - 1;
+    let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b * 2 + t, 0x85ebca77)) >>> 0;
+    h = (h ^ (h >>> 15)) & mask;
+    for (;;) {
+      const s = this.slots[h];
+      if (s === 0) break;
+      const i = s - 1;
+      if (this.a[i] === a && this.b[i] === b && this.flags[i] === t) return i;
+      h = (h + 1) & mask;
+    }
+    const i = this.add(a, b, t, 0, maxStates);
+    this.slots[h] = i + 1;
+    if (2 * this.n > this.slots.length) this.slots = this.rehash(this.slots.length * 2, this.n, (k) => (this.flags[k] >> 1 !== 0 ? -1 : this.nodeHash(k)));
+    return i;
+  }
+  private nodeHash(i: number): number {
+    const h = (Math.imul(this.a[i], 0x9e3779b1) ^ Math.imul(this.b[i] * 2 + (this.flags[i] & 1), 0x85ebca77)) >>> 0;
+    return (h ^ (h >>> 15)) >>> 0;
+  }
+  /** A new node (the out-of-the-fight nodes are added by the caller, once each, outside the hash). */
+  add(a: number, b: number, t: number, absorbed: number, maxStates: number): number {
+    if (this.n >= maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
+    const i = this.n++;
+    if (i === this.a.length) this.grow();
+    this.a[i] = a;
+    this.b[i] = b;
+    this.flags[i] = t | (absorbed << 1);
+    this.first[i] = -1;
+    return i;
+  }
+  /** Node i's successors: the first n of `to` and `p` (targets copied into the current edge page, probabilities shared as a row). */
+  setEdges(i: number, to: number[], p: number[], n: number): void {
+    let page = this.pages.length - 1;
+    if (page < 0 || this.used + n > this.pages[page].length) {
+      // Pages grow from 4,096 targets (a small chain allocates little) to EDGE_PAGE; a run never straddles two.
+      this.pages.push(new Int32Array(Math.max(n, Math.min(EDGE_PAGE, 4096 << Math.min(4, this.pages.length)))));
+      this.used = 0;
+      page++;
+    }
+    const tp = this.pages[page];
+    const o = this.used;
+    for (let k = 0; k < n; k++) tp[o + k] = to[k];
+    this.first[i] = page * EDGE_PAGE + o;
+    this.used = o + n;
+    this.row[i] = this.internRow(p, n);
+  }
+  /** The row holding exactly these n probabilities (bit for bit), added when new. */
+  private internRow(p: number[], n: number): number {
+    let h = n;
+    for (let k = 0; k < n; k++) {
+      this.bitsOf[0] = p[k];
+      h = Math.imul(h ^ this.bits[0], 0x9e3779b1) ^ this.bits[1];
+    }
+    h = (h ^ (h >>> 15)) >>> 0;
+    const mask = this.rowSlots.length - 1;
+    let s = h & mask;
+    for (;;) {
+      const r = this.rowSlots[s] - 1;
+      if (r < 0) break;
+      const o = this.rowStart[r];
+      if (this.rowStart[r + 1] - o === n) {
+        let k = 0;
+        while (k < n && this.probs[o + k] === p[k]) k++;
+        if (k === n) return r;
+      }
+      s = (s + 1) & mask;
+    }
+    const r = this.rows++;
+    if (r + 2 > this.rowStart.length) {
+      const g = new Int32Array(2 * this.rowStart.length);
+      g.set(this.rowStart);
+      this.rowStart = g;
+    }
+    const o = this.rowStart[r];
+    if (o + n > this.probs.length) {
+      const g = new Float64Array(Math.max(2 * this.probs.length, o + n));
+      g.set(this.probs);
+      this.probs = g;
+    }
+    for (let k = 0; k < n; k++) this.probs[o + k] = p[k];
+    this.rowStart[r + 1] = o + n;
+    this.rowSlots[s] = r + 1;
+    this.rowHash[r] = h;
+    if (2 * this.rows > this.rowSlots.length) this.rowSlots = this.rehash(this.rowSlots.length * 2, this.rows, (k) => this.rowHash[k]);
+    return r;
+  }
+  private rowHash: number[] = [];
+  /** Slots of `size` for entries 0 … n − 1 (hash −1: not in the table). */
+  private rehash(size: number, n: number, hashOf: (k: number) => number): Int32Array<ArrayBuffer> {
+    const slots = new Int32Array(size);
+    const mask = size - 1;
+    for (let k = 0; k < n; k++) {
+      const h0 = hashOf(k);
+      if (h0 < 0) continue;
+      let h = h0 & mask;
+      while (slots[h] !== 0) h = (h + 1) & mask;
+      slots[h] = k + 1;
+    }
+    return slots;
+  }
+  private grow(): void {
+    const m = 2 * this.a.length;
+    const g32 = (x: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
+      const y = new Int32Array(m);
+      y.set(x);
+      return y;
+    };
+    this.a = g32(this.a);
+    this.b = g32(this.b);
+    this.first = g32(this.first);
+    this.row = g32(this.row);
+    const f = new Uint8Array(m);
+    f.set(this.flags);
+    this.flags = f;
+  }
+}
+/** Targets per edge page: offsets fit 16 bits of `Chain.first`; a node with more successors gets a page of its own at offset 0. */
+const EDGE_PAGE = 1 << 16;
+
+/**
  * Typed arrays reused from one forecast to the next: allocating a dozen per call was a visible
  * share of a sub-millisecond forecast. Safe because a forecast reads its answer out of them
  * before it returns and never runs inside another. Chains over SCRATCH_MAX states get arrays of
@@ -1336,7 +1568,7 @@ function solveArrays(n: number): typeof solveScratch {
  * The components come out in reverse topological order as ranges of one array:
  * component c is `order[start[c] .. start[c + 1])`.
  */
-function tarjan(n: number, succ: number[][]): { order: Int32Array; start: Int32Array; count: number } {
+function tarjan(n: number, chain: Chain): { order: Int32Array; start: Int32Array; count: number } {
   if (n + 1 > tarjanScratch.idx.length && n + 1 <= SCRATCH_MAX) tarjanScratch = tarjanArrays(Math.min(SCRATCH_MAX, Math.max(n + 1, 2 * tarjanScratch.idx.length)));
   const { idx, low, onStack, stack, workNode, workEdge, order, start } = n + 1 <= tarjanScratch.idx.length ? tarjanScratch : tarjanArrays(n + 1);
   idx.fill(-1, 0, n);
@@ -1355,11 +1587,10 @@ function tarjan(n: number, succ: number[][]): { order: Int32Array; start: Int32A
     onStack[root] = 1;
     while (wp >= 0) {
       const v = workNode[wp];
-      const s = succ[v];
       const k = workEdge[wp];
-      if (k < s.length) {
+      if (k < chain.count(v)) {
         workEdge[wp] = k + 1;
-        const w = s[k];
+        const w = chain.page(v)[chain.offset(v) + k];
         if (idx[w] === -1) {
           idx[w] = low[w] = counter++;
           stack[sp++] = w;
@@ -1388,15 +1619,17 @@ function tarjan(n: number, succ: number[][]): { order: Int32Array; start: Int32A
 }
 
 /** One state, perhaps with a self-loop (a miss): x = (Σ others + c) / (1 − p_self). */
-function solveOne(v: number, eTo: number[][], eP: number[][], pA: Float64Array, pB: Float64Array, eSteps: Float64Array, stuck: Float64Array): void {
+function solveOne(v: number, chain: Chain, pA: Float64Array, pB: Float64Array, eSteps: Float64Array, stuck: Float64Array): void {
   let self = 0;
   let a = 0;
   let b = 0;
   let e = 1;
   let st = 0;
-  for (let k = 0; k < eTo[v].length; k++) {
-    const w = eTo[v][k];
-    const p = eP[v][k];
+  const to = chain.page(v);
+  const pr = chain.probs;
+  for (let k = 0, o = chain.offset(v), r = chain.probAt(v), n = chain.count(v); k < n; k++) {
+    const w = to[o + k];
+    const p = pr[r + k];
     if (w === v) self += p;
     else {
       a += p * pA[w];
@@ -1423,15 +1656,14 @@ function solveOne(v: number, eTo: number[][], eP: number[][], pA: Float64Array, 
  */
 function solveComponent(
   comp: number[],
-  eTo: number[][],
-  eP: number[][],
+  chain: Chain,
   pA: Float64Array,
   pB: Float64Array,
   eSteps: Float64Array,
   stuck: Float64Array,
 ): void {
   const m = comp.length;
-  if (m === 1) return solveOne(comp[0], eTo, eP, pA, pB, eSteps, stuck);
+  if (m === 1) return solveOne(comp[0], chain, pA, pB, eSteps, stuck);
   const local = new Map<number, number>();
   comp.forEach((v, i) => local.set(v, i));
   // (I − Q) x = b, four right-hand sides: pA, pB, steps, stuck.
@@ -1441,9 +1673,11 @@ function solveComponent(
   comp.forEach((v, i) => {
     A[i][i] += 1;
     rhs[i][2] = 1;
-    for (let k = 0; k < eTo[v].length; k++) {
-      const w = eTo[v][k];
-      const p = eP[v][k];
+    const to = chain.page(v);
+    const pr = chain.probs;
+    for (let k = 0, o = chain.offset(v), r = chain.probAt(v), n = chain.count(v); k < n; k++) {
+      const w = to[o + k];
+      const p = pr[r + k];
       const j = local.get(w);
       if (j !== undefined) A[i][j] -= p;
       else {

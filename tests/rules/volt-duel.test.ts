@@ -220,3 +220,64 @@ describe("Volt duel forecast of the sample characters (issue #10: every duel is 
     expect(() => duelForecast({ ...duel, method: "product", maxStates: Math.floor(15_000_000 / FORECAST_BUDGET.productPairsPerState) })).toThrow(expect.objectContaining({ field: "maxStates" }));
   }, 30_000);
 });
+
+describe("Volt duel over the product's budget: the forward method's pre-check (issue #10: the table's wait for a duel beyond reach)", () => {
+  // maxProductPairs 0 sends every duel past the product method to the bounded forward, whose
+  // pre-check counts its first pass on the integer sheets (src/rules/volt/duel.ts voltForwardExceeds).
+  const duels: Array<[string, Record<string, unknown>]> = [
+    ["two axes, Damage 25", { preset: "volt", a: side("A"), b: side("B") }],
+    ["Fragile 6, axes", { preset: "volt", a: side("A", { tough: -6, damage: 4 }), b: side("B", { tough: -6, damage: 5 }) }],
+    ["attacks that stop at −4", { preset: "volt", a: side("A", { will: 12, tough: -6, damage: 3, attack: 9 }), b: side("B", { will: 12, tough: -6, damage: 3, attack: 9 }) }],
+    ["a stun weapon (two wounds a hit: no pre-check)", { preset: "volt", a: side("A", { tough: -6, damage: 3, stun: true, attack: 15 }), b: side("B", { tough: -6, damage: 6, pierce: 5, armor: [14, 3, 9] }) }],
+    // Armor struck inside Protection deals Stun, a full hit Injury: "+" marks (Injury on Stun), keyed apart by the forward.
+    [
+      "armor: Stun and Injury on one sheet, '+' already marked, b opens",
+      { preset: "volt", first: "b", a: { ...side("A", { tough: -6, damage: 9, pierce: 7 }), track: { config: { kind: "volt", willpower: 6, tough: -6 }, state: { marks: { "1": "stun", "3": "injuryOnStun" } } } }, b: side("B", { tough: -5, damage: 8, pierce: 5, armor: [13, 2, 7] }) },
+    ],
+  ];
+  for (const [name, duel] of duels)
+    it(`never refuses a duel the forward method answers within maxStates, and refuses one state fewer: ${name}`, () => {
+      for (const tolerance of [1e-4, 1e-2]) {
+        const f = duelForecast({ ...duel, method: "forward", tolerance, maxStates: 20_000 });
+        expect(f.errorBound).toBeLessThanOrEqual(tolerance);
+        // The default path, over the product's budget: the same forward answer (the product enumerated its laws: more enumerations).
+        const g = duelForecast({ ...duel, tolerance, maxStates: f.states }, { maxProductPairs: 0 });
+        expect({ ...g, enumerations: 0 }).toEqual({ ...f, enumerations: 0 });
+        expect(() => duelForecast({ ...duel, tolerance, maxStates: f.states - 1 }, { maxProductPairs: 0 })).toThrow(expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates" }));
+      }
+    }, 60_000);
+  it("Leroy vs Leroy: refused on maxStates by the pre-check, before the forward spends its time budget", () => {
+    // Measured (docs/rules-api.md Budgets): the forward's first pass needs more than 200,000 states
+    // there; followed by the real forward it would take 7 s or more to say so.
+    const huge = resolveSamples({ preset: "volt", a: "Leroy", b: "Leroy" });
+    expect(() => duelForecast({ ...huge, budgetMs: 60_000 })).toThrow(
+      expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates", message: expect.stringContaining("first pass alone follows more") }),
+    );
+  }, 60_000);
+});
+
+describe("Volt product method: the same bits as before its speed-ups (issue #10, session 6)", () => {
+  // Answers of the product method as it stood at commit 2bddffb (before the setup and loop
+  // changes of session 6), printed to 17 digits: the changes keep every sum in the same order.
+  const mark = (config: Record<string, unknown>, marks: Record<string, string>, s: Record<string, unknown>) => ({ ...s, track: { config, state: { marks } } });
+  const golden: Array<[string, Record<string, unknown>, [number, number, number, number, number]]> = [
+    ["Leroy vs Theodora", resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" }), [0.1707285326460074, 0.8292714673539926, 0, 6.3109131687085895, 30233088]],
+    ["Theodora vs Leroy", resolveSamples({ preset: "volt", a: "Theodora", b: "Leroy" }), [0.7378016765368886, 0.26219832346311145, 0, 7.129898821740708, 30233088]],
+    ["Theodora vs Theodora", resolveSamples({ preset: "volt", a: "Theodora", b: "Theodora" }), [0.39891244386186964, 0.6010875561381304, 0, 2.6120263296463375, 2097152]],
+    ["two axes, Damage 25", { preset: "volt", a: side("A"), b: side("B") }, [0.2736862837226096, 0.7263137162773904, 0, 0.8372078616827245, 4418]],
+    [
+      "a Stun already marked, Willpower 8",
+      { preset: "volt", a: mark({ kind: "volt", willpower: 6, tough: 0 }, { "3": "stun" }, side("A")), b: side("B", { will: 8, damage: 12 }) },
+      [0.12184831043074325, 0.8781516895692567, 0, 1.1279836917082966, 96256],
+    ],
+    ["Fragile 6, axes", { preset: "volt", a: side("A", { tough: -6, damage: 4 }), b: side("B", { tough: -6, damage: 5 }) }, [0.5547956053165045, 0.4452043946834955, 0, 7.037031788755932, 512]],
+    ["attacks that stop at −4", { preset: "volt", a: side("A", { will: 12, tough: -6, damage: 3, attack: 9 }), b: side("B", { will: 12, tough: -6, damage: 3, attack: 9 }) }, [0.4764588477041804, 0.5235411522958181, 0, 35.40291026874698, 128]],
+    ["a stun weapon against armor", { preset: "volt", a: side("A", { tough: -6, damage: 3, stun: true, attack: 15 }), b: side("B", { tough: -6, damage: 6, pierce: 5, armor: [14, 3, 9] }) }, [0.9707435007176326, 0.029256499282367378, 0, 7.0426402027177755, 1856]],
+    ["Willpower 9 against Willpower 4 in armor", { preset: "volt", a: side("A", { will: 9, damage: 10, attack: 13 }), b: side("B", { will: 4, damage: 14, pierce: 8, armor: [15, 2, 7] }) }, [0.924681819408781, 0.07531818059121898, 0, 4.147251127068749, 40310784]],
+  ];
+  for (const [name, duel, [aOut, bOut, stalemate, exchanges, states]] of golden)
+    it(`bit for bit: ${name}`, () => {
+      const f = duelForecast({ ...duel, method: "product", maxStates: 1_000_000, budgetMs: 60_000 });
+      expect([f.aOut, f.bOut, f.stalemate, f.expectedExchanges, f.states]).toEqual([aOut, bOut, stalemate, exchanges, states]);
+    }, 60_000);
+});

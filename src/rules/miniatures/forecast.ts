@@ -233,3 +233,16 @@ export function gutsCheckFor(track: Track, before: TrackStatus, after: TrackStat
   if (levels <= 0) return null;
   return levels >= 2 ? { target: GUTS_TARGETS.twoWoundLevels, reason: "twoWoundLevels" } : { target: GUTS_TARGETS.newWoundLevel, reason: "newWoundLevel" };
 }
+
+/**
+ * Miniatures: Guts — true when no blow can call for another check on this model or change its
+ * Guts while it can act: every worse level takes it out of the fight (Near Death or Dead), where
+ * its failures no longer count. Its failures then stay as they are until its next activation.
+ */
+export function gutsSettled(track: Track, status: TrackStatus): boolean {
+  if (!status.canAct || status.effects.length > 0) return false;
+  const levels = (track.config as unknown as BoxTrackConfig).levels;
+  const i = status.levelKey === null ? -1 : levels.findIndex((l) => l.key === status.levelKey);
+  for (let j = i + 1; j < levels.length; j++) if (levels[j].effect === "none" || levels[j].effect === "penalty") return false;
+  return true;
+}

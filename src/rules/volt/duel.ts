@@ -130,17 +130,18 @@ export function voltApplyWounds(m: VoltSheetModel, sheet: number, wounds: readon
   let s = sheet;
   for (const w of wounds) {
     if (s === VOLT_OUT) return s; // marks are never removed by a wound: out stays out
-    if ("failedRoll" in w) {
-      // Volt: The attack roll — a failed damage roll marks the lowest unmarked row, unless it is above the Damage.
-      const occ = (s | (s >>> m.R)) & ((1 << m.R) - 1);
-      let k = 0;
-      while (k < m.R && (occ >> k) & 1) k++;
-      const low = m.lo + k;
-      if (low > w.damage) continue;
-      s = placeOnRow(m, s, low, w.type === "injury");
-    } else s = placeOnRow(m, s, w.row, w.type === "injury");
+    s = "failedRoll" in w ? failedRoll(m, s, w.damage, w.type === "injury") : placeOnRow(m, s, w.row, w.type === "injury");
   }
   return s;
+}
+
+/** Volt: The attack roll — a failed damage roll marks the lowest unmarked row, unless it is above the Damage. */
+function failedRoll(m: VoltSheetModel, s: number, damage: number, injury: boolean): number {
+  const occ = (s | (s >>> m.R)) & ((1 << m.R) - 1);
+  let k = 0;
+  while (k < m.R && (occ >> k) & 1) k++;
+  const low = m.lo + k;
+  return low > damage ? s : placeOnRow(m, s, low, injury);
 }
 
 /** One side's attack law at one penalty: what it deals, with unconditional probabilities. */
@@ -180,6 +181,11 @@ export interface VoltDuelTooLarge {
   tooLarge: "pairs" | "window";
   pairs: number;
   window: number;
+  /**
+   * Whether the bounded "forward" method is sure to follow more than `maxStates` states on its
+   * first pass (threshold `eps`), so that it would only refuse: see `voltForwardExceeds`.
+   */
+  forwardExceeds: (eps: number, maxStates: number) => boolean;
 }
 
 /** Successors of every sheet of a side under one law of the other side (CSR). */
@@ -208,6 +214,8 @@ interface SideModel {
   startIndex: number;
   /** The most layers one attack moves a sheet (−1: not yet known). */
   jump: number;
+  /** Every hit on this side deals at most one wound (not a stun weapon's two). */
+  singleWound: boolean;
 }
 
 /** Penalty classes of a sheet model: the distinct penalties a living sheet can have, with a representative sheet. */
@@ -252,8 +260,10 @@ export function voltProductDuel(a: VoltDuelSide, b: VoltDuelSide, first: "a" | "
   const wA = windowOf(A, openB);
   const wB = windowOf(B, openA);
   const window = Math.min(wA, wB);
-  if (pairs > limits.maxPairs) return { tooLarge: "pairs", pairs, window };
-  if (window > limits.maxWindow) return { tooLarge: "window", pairs, window };
+  if (pairs > limits.maxPairs || window > limits.maxWindow) {
+    const forwardExceeds = (eps: number, maxStates: number): boolean => voltForwardExceeds(A, B, first === "a", eps, maxStates, limits.checkTime);
+    return { tooLarge: pairs > limits.maxPairs ? "pairs" : "window", pairs, window, forwardExceeds };
+  }
   const aOuter = wA <= wB;
   const r = solve(aOuter ? A : B, aOuter ? B : A, aOuter === (first === "a"), limits.checkTime);
   const [pU, pV] = [r.value[0], r.value[1]];
@@ -290,13 +300,28 @@ function sideModel(m: VoltSheetModel, start: number, penalties: number[], laws: 
   const W = distinct.length;
   const index = new Int32Array(1 << (2 * m.R)).fill(-1);
   const found: number[] = [start];
-  const after: number[] = []; // after[i·W + w]: sheet i (in the order found) after wound w
+  // after[i·W + w]: sheet i (in the order found) after wound w; a typed array grown by doubling
+  // (a plain array's push of millions of entries was a visible share of the setup).
+  let after = new Int32Array(Math.max(64, W * 64));
+  // A single wound (most attacks deal one) is placed without walking its list: its row (or, for a
+  // failed roll, −Damage) and type once per wound instead of once per sheet.
+  // kind: 0 a list of wounds, 1 a wound on a row, 2 a failed roll (`at`: its Damage).
+  const kind = Uint8Array.from(distinct, (ws) => (ws.length !== 1 ? 0 : "failedRoll" in ws[0] ? 2 : 1));
+  const at = Float64Array.from(distinct, (ws) => (ws.length !== 1 ? 0 : "failedRoll" in ws[0] ? ws[0].damage : ws[0].row));
+  const injury = Uint8Array.from(distinct, (ws) => (ws.length === 1 && ws[0].type === "injury" ? 1 : 0));
   index[start] = 0;
   for (let i = 0; i < found.length; i++) {
     checkTime();
+    if ((i + 1) * W > after.length) {
+      const grown = new Int32Array(after.length * 2);
+      grown.set(after);
+      after = grown;
+    }
+    const s = found[i];
     for (let w = 0; w < W; w++) {
-      const s2 = voltApplyWounds(m, found[i], distinct[w]);
-      after.push(s2);
+      const k = kind[w];
+      const s2 = k === 1 ? placeOnRow(m, s, at[w], injury[w] === 1) : k === 2 ? failedRoll(m, s, at[w], injury[w] === 1) : voltApplyWounds(m, s, distinct[w]);
+      after[i * W + w] = s2;
       if (s2 !== VOLT_OUT && index[s2] < 0) {
         index[s2] = found.length;
         found.push(s2);
@@ -304,7 +329,11 @@ function sideModel(m: VoltSheetModel, start: number, penalties: number[], laws: 
     }
   }
   const progressOf = found.map((s) => voltSheetProgress(m, s));
-  const order = found.map((_, i) => i).sort((x, y) => progressOf[y] - progressOf[x] || found[x] - found[y]);
+  // Decreasing progress, then increasing sheet: one numeric key per sheet (sheets are distinct),
+  // sorted as a typed array (no comparator calls), then mapped back to the order found.
+  const span = 2 ** (2 * m.R);
+  const keys = Float64Array.from(found, (s, i) => (2 * m.R - progressOf[i]) * span + s).sort();
+  const order = Array.from(keys, (k) => index[k % span]);
   const n = found.length;
   const sheets = new Int32Array(n);
   const progress = new Int32Array(n);
@@ -325,7 +354,7 @@ function sideModel(m: VoltSheetModel, start: number, penalties: number[], laws: 
     }
   }
   const tab = laws.map((law, l) => table(progress, next, W, law, hitWound[l], checkTime));
-  return { m, sheets, progress, cls, tab, closed: new Uint8Array(n), startIndex: index[start], jump: -1 };
+  return { m, sheets, progress, cls, tab, closed: new Uint8Array(n), startIndex: index[start], jump: -1, singleWound: distinct.every((w) => w.length <= 1) };
 }
 
 function table(progress: Int32Array, next: Int32Array, W: number, law: VoltLaw, hitWound: number[], checkTime: () => void): Table {
@@ -576,6 +605,9 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
   const rowXV = new Float64Array(nV * C);
   const acc = new Float64Array(rowLen); // cV of this row, by slot
   const openV = Int32Array.from(slotSheet).sort(); // open inner sheets, successors (lower indices) first
+  const nOpen = openV.length;
+  const vCls = V.cls;
+  const slotC = Int32Array.from(slot, (x) => x * C);
   const gathers: Array<ReturnType<typeof openGather>> = [];
   const sUByClass = new Float64Array(nClassV);
   let stuck = false;
@@ -626,22 +658,29 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
     const tV = V.tab[cu]; // U's attack on V's sheets
     const g = (gathers[cu] ??= openGather(V, tV, osVBy[cu], C));
     for (let c = 0; c < nClassV; c++) sUByClass[c] = U.tab[c].same[u];
-    for (let n = 0; n < openV.length; n++) {
+    const gStart = g.start;
+    const gTo = g.to;
+    const gP = g.p;
+    const gB1 = g.base1;
+    const gB2 = g.base2;
+    const tVsame = tV.same;
+    for (let n = 0; n < nOpen; n++) {
       const v = openV[n];
       // U attacks: V's successors, read from this row's XV (closed ones and "out" summed beforehand).
-      const sV = tV.same[v];
+      const sV = tVsame[v];
       let a0 = 0;
-      let a1 = g.base1[v];
-      let a2 = g.base2[v];
-      for (let k = g.start[v]; k < g.start[v + 1]; k++) {
-        const o = g.to[k];
-        const q = g.p[k];
+      let a1 = gB1[v];
+      let a2 = gB2[v];
+      const kEnd = gStart[v + 1];
+      for (let k = gStart[v]; k < kEnd; k++) {
+        const o = gTo[k];
+        const q = gP[k];
         a0 += q * rowXV[o];
         if (C === 3) a1 += q * rowXV[o + 1];
         a2 += q * rowXV[o + ATT];
       }
-      const sU = sUByClass[V.cls[v]];
-      const sv = slot[v] * C;
+      const sU = sUByClass[vCls[v]];
+      const sv = slotC[v];
       const b0 = acc[sv];
       const b1 = acc[sv + 1];
       const b2 = acc[sv + ATT];
@@ -675,4 +714,151 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
     }
   }
   return { value: result, stuck: stuck || osU.stuck || osV.stuck };
+}
+
+/**
+ * The pre-check of the bounded "forward" method (src/rules/forecast.ts) for duels over the
+ * product's budget: the same forward pass on the integer sheets, counting the states it follows,
+ * stopped as soon as there are more than `maxStates`. True means the real forward's first pass
+ * (threshold `eps`) follows more than `maxStates` states too, so it would only refuse with
+ * TooManyStates after spending its time budget; each later pass (smaller threshold) follows a
+ * superset. Why the count is a lower bound of the real one:
+ * - the real forward keys sheets by their marks, "+" apart from "|"; here a sheet is its integer
+ *   sheet and the rows whose Injury fell on a Stun ("+"), so the states are the same. With one
+ *   wound per hit, the "+" rows a hit adds are the Stun rows it turned to Injury; a stun weapon's
+ *   two wounds can make a "+" from a Stun placed by the same hit, so with those it answers false;
+ * - each state's mass is computed by the same formulas in another order (rounding differs by far
+ *   less than 1e-9 relative); a state is counted here only at `eps·(1 + 1e-9)` or more, left
+ *   (not followed) below `followFactor` times that, and a near-stalemate (both attacks change
+ *   nothing with probability ≥ 1 − 1e-12) is never left. So by induction in order of progress,
+ *   every state followed here is followed there, each state gets there at least the mass it has
+ *   here, and every state counted here is followed there.
+ */
+function voltForwardExceeds(A: SideModel, B: SideModel, aFirst: boolean, eps: number, maxStates: number, checkTime: () => void): boolean {
+  // A cheap pass first: it follows only states holding 6·eps (Leroy vs Leroy: about a third of
+  // the work, and still more than 200,000 states counted), a lower bound all the same; then the full one.
+  return forwardCount(A, B, aFirst, eps, 6, maxStates, checkTime) || forwardCount(A, B, aFirst, eps, 1, maxStates, checkTime);
+}
+
+function forwardCount(A: SideModel, B: SideModel, aFirst: boolean, eps: number, followFactor: number, maxStates: number, checkTime: () => void): boolean {
+  if (!A.singleWound || !B.singleWound) return false;
+  const RA = A.m.R;
+  const RB = B.m.R;
+  const shiftA = 2 ** Math.ceil(Math.log2(A.sheets.length + 1));
+  const shiftB = 2 ** Math.ceil(Math.log2(B.sheets.length + 1));
+  const spanB = shiftB * 2 ** RB;
+  if (shiftA * 2 ** RA * spanB > 2 ** 52) return false; // keys must stay exact doubles
+  const cut = eps * (1 + 1e-9);
+  const follow = cut * followFactor;
+  // By progress (a + b): the states reached with it, and their mass with a / b to attack.
+  let top = 0;
+  for (let i = 0; i < A.progress.length; i++) top = Math.max(top, A.progress[i]);
+  let topB = 0;
+  for (let i = 0; i < B.progress.length; i++) topB = Math.max(topB, B.progress[i]);
+  const buckets: Array<MassTable | undefined> = new Array(top + topB + 1);
+  const key = (a: number, pa: number, b: number, pb: number): number => (a + pa * shiftA) * spanB + b + pb * shiftB;
+  const at = (pr: number): MassTable => (buckets[pr] ??= new MassTable());
+  at(A.progress[A.startIndex] + B.progress[B.startIndex]).add(key(A.startIndex, 0, B.startIndex, 0), aFirst ? 0 : 1, 1);
+  let states = 0;
+  for (let pr = 0; pr < buckets.length; pr++) {
+    const bucket = buckets[pr];
+    if (!bucket) continue;
+    buckets[pr] = undefined;
+    const keys = bucket.keys;
+    const mass = bucket.mass;
+    for (let e = 0; e < bucket.n; e++) {
+      const mA = mass[2 * e];
+      const mB = mass[2 * e + 1];
+      if (mA + mB < cut) continue;
+      if (++states > maxStates) return true;
+      checkTime();
+      if (mA + mB < follow) continue;
+      const k = keys[e];
+      const ka = Math.floor(k / spanB);
+      const kb = k - ka * spanB;
+      const a = ka % shiftA;
+      const pa = (ka - a) / shiftA;
+      const b = kb % shiftB;
+      const pb = (kb - b) / shiftB;
+      const tA = B.tab[A.cls[a]]; // a attacks b's sheet with the law of a's class
+      const tB = A.tab[B.cls[b]];
+      const xSame = tA.same[b];
+      const ySame = tB.same[a];
+      const loop = xSame * ySame;
+      if (loop >= 1 - 1e-12) continue;
+      const vX = (mA + mB * ySame) / (1 - loop);
+      const vY = (mB + mA * xSame) / (1 - loop);
+      // The "+" rows a single wound adds: the Stun rows it turned to Injury.
+      const stunB = (B.sheets[b] >>> RB) & ((1 << RB) - 1);
+      const prA = A.progress[a];
+      for (let q = tA.start[b]; q < tA.start[b + 1]; q++) {
+        const b2 = tA.to[q];
+        at(prA + B.progress[b2]).add(key(a, pa, b2, pb | (stunB & B.sheets[b2])), 1, vX * tA.p[q]);
+      }
+      const stunA = (A.sheets[a] >>> RA) & ((1 << RA) - 1);
+      const prB = B.progress[b];
+      for (let q = tB.start[a]; q < tB.start[a + 1]; q++) {
+        const a2 = tB.to[q];
+        at(A.progress[a2] + prB).add(key(a2, pa | (stunA & A.sheets[a2]), b, pb), 0, vY * tB.p[q]);
+      }
+    }
+  }
+  return false;
+}
+
+/** Masses by exact integer key (< 2^52), two per key, in typed arrays: open addressing, grown by doubling. */
+class MassTable {
+  keys = new Float64Array(64);
+  mass = new Float64Array(128);
+  n = 0;
+  private slots = new Int32Array(128).fill(-1);
+  add(key: number, which: 0 | 1, m: number): void {
+    let mask = this.slots.length - 1;
+    let h = hashKey(key) & mask;
+    for (;;) {
+      const e = this.slots[h];
+      if (e < 0) break;
+      if (this.keys[e] === key) {
+        this.mass[2 * e + which] += m;
+        return;
+      }
+      h = (h + 1) & mask;
+    }
+    if (this.n === this.keys.length) {
+      this.grow();
+      mask = this.slots.length - 1;
+      h = hashKey(key) & mask;
+      while (this.slots[h] >= 0) h = (h + 1) & mask;
+    }
+    const e = this.n++;
+    this.keys[e] = key;
+    this.mass[2 * e + which] = m;
+    this.slots[h] = e;
+  }
+  private grow(): void {
+    const keys = new Float64Array(this.keys.length * 2);
+    keys.set(this.keys);
+    const mass = new Float64Array(this.mass.length * 2);
+    mass.set(this.mass);
+    this.keys = keys;
+    this.mass = mass;
+    const slots = new Int32Array(this.slots.length * 2).fill(-1);
+    const mask = slots.length - 1;
+    for (let e = 0; e < this.n; e++) {
+      let h = hashKey(keys[e]) & mask;
+      while (slots[h] >= 0) h = (h + 1) & mask;
+      slots[h] = e;
+    }
+    this.slots = slots;
+  }
+}
+
+function hashKey(k: number): number {
+  const lo = k % 4294967296 | 0;
+  const hi = Math.floor(k / 4294967296) | 0;
+  // murmur3's finalizer: every bit of the key moves the low bits the table reads.
+  let h = lo ^ Math.imul(hi, 0x9e3779b1);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
 }

@@ -1,0 +1,153 @@
+/**
+ * The Miniatures duel forecast's chain: states with the same future share one node (duelForecast's
+ * standIn), and the chain's typed-array storage (Chain). Both must leave every answer as it was:
+ * the golden file holds the answers of the chain before either change (commit 2bddffb), every
+ * ordered pairing of the five sample miniatures, with Guts checks and the Terrifying charge (the
+ * defaults), without the charge, without Guts checks, and with `first: "b"`.
+ *
+ * Tolerance 1e-12, not bit equality: merged nodes are numbered in another order, so the solve adds
+ * the same terms in another order (the largest difference seen is 1.1e-16, in 4 of 320 numbers).
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { resolveSamples } from "../../src/cli/samples";
+import { duelForecast, FORECAST_BUDGET, type DuelForecast } from "../../src/rules/forecast";
+import { gutsSettled } from "../../src/rules/miniatures/forecast";
+import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { trackStatus, type Track } from "../../src/rules/track";
+import "../../src/rules/presets";
+import golden from "./miniatures-duels.golden.json";
+
+type Answer = { aOut: number; bOut: number; stalemate: number; expectedExchanges: number | null; states: number };
+const VARIANTS = { default: {}, nocharge: { terrifyingCharge: false }, noguts: { gutsChecks: false }, firstb: { first: "b" } } as const;
+const MINIS = ["Brutas the Brute", "King Kingsley", "Knavely Knave", "Sir Knightly", "Yanni the Yeoman"];
+
+function sameAnswer(f: DuelForecast, g: Answer, what: string): void {
+  expect([f.method, f.exact, f.errorBound], what).toEqual(["chain", true, 0]);
+  for (const k of ["aOut", "bOut", "stalemate"] as const) expect(Math.abs(f[k] - g[k]), `${what} ${k}`).toBeLessThanOrEqual(1e-12);
+  expect(Math.abs(f.expectedExchanges! - g.expectedExchanges!), `${what} exchanges`).toBeLessThanOrEqual(1e-12);
+}
+
+describe("the Miniatures duel chain: every sample pairing exact at the default settings, the same answers as before", () => {
+  for (const [variant, extra] of Object.entries(VARIANTS)) {
+    // first "b" changes the duels against Brutas (who charges, or is charged); the others are checked in the default order.
+    const pairs = MINIS.flatMap((a) => MINIS.filter((b) => b !== a && (variant !== "firstb" || a === MINIS[0] || b === MINIS[0])).map((b) => [a, b]));
+    it(`${variant}: ${pairs.length} ordered pairings`, () => {
+      for (const [a, b] of pairs) {
+        const what = `${a} vs ${b} (${variant})`;
+        const g = (golden as unknown as Record<string, Record<string, Answer>>)[variant][`${a} vs ${b}`];
+        // The default request: no method, no maxStates (the table's own request), within a generous time budget on a loaded machine.
+        const f = duelForecast({ ...resolveSamples({ preset: "miniatures", a, b }), ...extra }, { budgetMs: 60_000 });
+        sameAnswer(f, g, what);
+        // Merging only ever lowers the count (without Guts checks there are no minds to merge).
+        if (variant === "noguts") expect(f.states, what).toBe(g.states);
+        else expect(f.states, what).toBeLessThan(g.states);
+        expect(f.states, what).toBeLessThanOrEqual(FORECAST_BUDGET.chainStates);
+      }
+    }, 600_000);
+  }
+});
+
+describe("nodes with the same future: merged and unmerged chains agree", () => {
+  const config = boxTrackConfig("miniatures");
+  const m = (level: string) => ({ level });
+  const track = (scratch: number, hurt: boolean, veryHurt: boolean): Track =>
+    ({
+      config,
+      state: { marks: { scratch: [scratch > 0 ? m("scratch") : null, scratch > 1 ? m("scratch") : null], hurt: [hurt ? m("hurt") : null], veryHurt: [veryHurt ? m("veryHurt") : null], nearDeath: [null], dead: [null] } },
+    }) as unknown as Track;
+  const failure = fc.record({
+    reason: fc.constantFrom("newWoundLevel", "twoWoundLevels", "terrifying"),
+    target: fc.integer({ min: -2, max: 3 }),
+    sinceTurn: fc.constant(0),
+    bonus: fc.integer({ min: 0, max: 2 }),
+    forfeitNext: fc.integer({ min: 0, max: 1 }),
+    effect: fc.integer({ min: 1, max: 4 }),
+  });
+  const model = fc.record({
+    scratch: fc.integer({ min: 0, max: 2 }),
+    hurt: fc.boolean(),
+    veryHurt: fc.boolean(),
+    pending: fc.array(failure, { maxLength: 2 }),
+  });
+  it("from any starting wounds and failed checks in force (both sides, either side first, with and without the charge)", () => {
+    fc.assert(
+      fc.property(model, model, fc.constantFrom("a", "b"), fc.boolean(), fc.constantFrom(["King Kingsley", "Knavely Knave"], ["Brutas the Brute", "King Kingsley"], ["Sir Knightly", "Brutas the Brute"]), (ma, mb, first, charge, [a, b]) => {
+        const d = resolveSamples({ preset: "miniatures", a, b }) as Record<string, Record<string, unknown>>;
+        const side = (c: Record<string, unknown>, m: typeof ma) => ({ ...c, track: track(m.scratch, m.hurt, m.veryHurt), gutsState: { pending: m.pending } });
+        const req = { ...d, a: side(d.a, ma), b: side(d.b, mb), first, terrifyingCharge: charge, method: "chain", maxStates: 1_000_000 };
+        const merged = duelForecast(req, { budgetMs: 60_000 });
+        const plain = duelForecast(req, { budgetMs: 60_000, mergeMinds: false });
+        for (const k of ["aOut", "bOut", "stalemate"] as const) expect(Math.abs(merged[k] - plain[k])).toBeLessThanOrEqual(1e-12);
+        if (plain.expectedExchanges === null) expect(merged.expectedExchanges).toBeNull();
+        else expect(Math.abs(merged.expectedExchanges! - plain.expectedExchanges)).toBeLessThanOrEqual(1e-9);
+        expect(merged.states).toBeLessThanOrEqual(plain.states);
+      }),
+      { numRuns: 12, seed: 10 },
+    );
+  }, 600_000);
+  it("with the sample cards' gifts and faults given their rules (Mercenary, Steadfast, Chivalrous, Self-interest, Poor melee)", () => {
+    const rules: Record<string, { gift?: object; fault?: object }> = {
+      "Brutas the Brute": { fault: { name: "Mercenary", rule: "mercenary" } },
+      "Yanni the Yeoman": { gift: { name: "Steadfast", rule: "steadfast" }, fault: { name: "Poor melee combatant", rule: "poorMelee" } },
+      "Sir Knightly": { fault: { name: "Chivalrous", rule: "chivalrous" } },
+      "Knavely Knave": { fault: { name: "Self-interest", rule: "selfInterest" } },
+    };
+    for (const [a, b] of [["Brutas the Brute", "Yanni the Yeoman"], ["Sir Knightly", "Brutas the Brute"], ["Yanni the Yeoman", "Knavely Knave"]]) {
+      const d = resolveSamples({ preset: "miniatures", a, b }) as Record<string, Record<string, unknown>>;
+      for (const first of ["a", "b"]) {
+        const req = { ...d, a: { ...d.a, ...rules[a] }, b: { ...d.b, ...rules[b] }, first, method: "chain", maxStates: 1_000_000 };
+        const merged = duelForecast(req, { budgetMs: 60_000 });
+        const plain = duelForecast(req, { budgetMs: 60_000, mergeMinds: false });
+        for (const k of ["aOut", "bOut", "stalemate"] as const) expect(Math.abs(merged[k] - plain[k]), `${a} vs ${b} ${first} ${k}`).toBeLessThanOrEqual(1e-12);
+        expect(merged.states, `${a} vs ${b} ${first}`).toBeLessThanOrEqual(plain.states);
+      }
+    }
+  }, 600_000);
+  it("the bounded forward method follows the merged nodes to the same answers, within its bound", () => {
+    const d = resolveSamples({ preset: "miniatures", a: "King Kingsley", b: "Brutas the Brute" });
+    const exact = duelForecast({ ...d, method: "chain" }, { budgetMs: 60_000 });
+    for (const mergeMinds of [true, false]) {
+      const f = duelForecast({ ...d, method: "forward" }, { budgetMs: 60_000, mergeMinds });
+      expect(f.errorBound).toBeLessThanOrEqual(1e-4);
+      for (const k of ["aOut", "bOut"] as const) {
+        expect(exact[k]).toBeGreaterThanOrEqual(f[k] - 1e-12);
+        expect(exact[k]).toBeLessThanOrEqual(f[k] + f.errorBound + 1e-12);
+      }
+    }
+  }, 120_000);
+  it("gutsSettled: only a model at the worst level it can still act at (Very Hurt) is settled", () => {
+    for (const [t, settled] of [
+      [track(0, false, false), false],
+      [track(2, false, false), false],
+      [track(1, true, false), false],
+      [track(0, false, true), true],
+      [track(2, true, true), true],
+    ] as const)
+      expect(gutsSettled(t, trackStatus(t))).toBe(settled);
+    const nearDeath = { config, state: { marks: { scratch: [null, null], hurt: [null], veryHurt: [null], nearDeath: [m("nearDeath")], dead: [null] } } } as unknown as Track;
+    expect(gutsSettled(nearDeath, trackStatus(nearDeath))).toBe(false);
+  });
+});
+
+describe("the chain's budget of states", () => {
+  const d = resolveSamples({ preset: "miniatures", a: "Brutas the Brute", b: "Yanni the Yeoman" });
+  it("the default is FORECAST_BUDGET.chainStates; a request's own maxStates still caps the chain, refused cleanly", () => {
+    // Brutas vs Yanni needs 230,460 nodes: exact by default, refused under an explicit 200,000.
+    const f = duelForecast(d, { budgetMs: 60_000 });
+    expect([f.method, f.exact, f.states]).toEqual(["chain", true, 230_460]);
+    expect(() => duelForecast({ ...d, method: "chain", maxStates: 200_000 }, { budgetMs: 60_000 })).toThrow(
+      expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates" }),
+    );
+    // without a method, a Miniatures chain over its states is followed forward with its bound (as before)
+    const g = duelForecast({ ...d, maxStates: 150_000 }, { budgetMs: 60_000 });
+    expect([g.method, g.exact]).toEqual(["forward", false]);
+    expect(g.errorBound).toBeLessThanOrEqual(1e-4);
+    for (const k of ["aOut", "bOut"] as const) expect(Math.abs(g[k] - f[k])).toBeLessThanOrEqual(g.errorBound + 1e-12);
+  }, 240_000);
+  it("a tiny maxStates is refused at once for every preset's chain", () => {
+    const fudge = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
+    expect(() => duelForecast({ ...fudge, maxStates: 10 })).toThrow(expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates" }));
+    expect(duelForecast(fudge).states).toBe(277);
+  });
+});
