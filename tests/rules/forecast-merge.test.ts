@@ -10,7 +10,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { resolveSamples } from "../../src/cli/samples";
+import { resolveSamples } from "./text-traits";
 import { duelForecast, FORECAST_BUDGET, type DuelForecast } from "../../src/rules/forecast";
 import { gutsSettled } from "../../src/rules/miniatures/forecast";
 import { boxTrackConfig } from "../../src/rules/tracks/box";

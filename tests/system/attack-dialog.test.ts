@@ -108,7 +108,13 @@ describe("attack dialog", () => {
   test("a Miniatures duel forecast at the table counts Guts checks, from each model's failures in force (Miniatures: Guts)", () => {
     const rules = rulesFor("miniatures");
     const king = () => structuredClone(findSample("King Kingsley", "a"));
-    const knave = () => structuredClone(findSample("Knavely Knave", "b"));
+    // Knavely without his Self-interest (a text-only fault): wounded, he would flee and the King
+    // win whatever the Guts checks (the gifts and faults have their own test below).
+    const knave = () => {
+      const k = structuredClone(findSample("Knavely Knave", "b"));
+      for (const i of k.items) if (i.type === "fault") (i.system as { effect: string }).effect = "none";
+      return k;
+    };
     const request = duelRequest(king(), knave(), rules);
     const on = duelForecast({ ...request, gutsChecks: true });
     const off = duelForecast({ ...request, gutsChecks: false });
