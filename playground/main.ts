@@ -304,7 +304,7 @@ function run(f: () => void, docKey?: string, actorId = docKey): void {
 const attackDialog = $<HTMLDialogElement>("#pg-attack-dialog");
 const attackForm = attackDialog.querySelector("form")!;
 const attackBody = attackDialog.querySelector<HTMLElement>(".pg-dialog-body")!;
-let pendingAttack: { action: string; target: HTMLElement; doc: { kind: "actor" | "message"; id: string }; heal?: boolean; rules?: boolean; roll?: boolean } | null = null;
+let pendingAttack: { action: string; target: HTMLElement; doc: { kind: "actor" | "message"; id: string }; heal?: boolean; rules?: boolean; roll?: boolean; gutsDialog?: boolean } | null = null;
 attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Attack.DialogTitle");
 attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Attack.Roll");
 
@@ -340,6 +340,16 @@ function openRollDialog(action: string, target: HTMLElement, doc: { kind: "actor
   attackDialog.querySelector<HTMLElement>("select, input")?.focus();
 }
 
+/** A miniature's Guts check dialog (why, target, the datacard's circumstances) in the same <dialog>. */
+function openGutsDialog(action: string, target: HTMLElement, doc: { kind: "actor" | "message"; id: string }): void {
+  attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.GutsDialog.Title");
+  attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.GutsDialog.Roll");
+  attackBody.innerHTML = ui.renderGutsDialog(store, doc.id);
+  pendingAttack = { action, target, doc, gutsDialog: true };
+  attackDialog.showModal();
+  attackDialog.querySelector<HTMLElement>("select, input")?.focus();
+}
+
 /** The world rules menu (Foundry's settings menu, the same template) in the same <dialog>. */
 $<HTMLButtonElement>("#pg-rules").addEventListener("click", () => {
   run(() => {
@@ -353,7 +363,7 @@ $<HTMLButtonElement>("#pg-rules").addEventListener("click", () => {
 
 /** The odds follow the form: only the odds part is redrawn, so the field being edited keeps focus. */
 function refreshOdds(): void {
-  if (!pendingAttack || pendingAttack.heal || pendingAttack.rules || pendingAttack.roll) return;
+  if (!pendingAttack || pendingAttack.heal || pendingAttack.rules || pendingAttack.roll || pendingAttack.gutsDialog) return;
   const p = pendingAttack;
   run(() => {
     const tmp = document.createElement("div");
@@ -373,11 +383,12 @@ attackForm.addEventListener("submit", (ev) => {
     const rollOptions = ui.readRollDialog(attackForm);
     return run(() => void ui.dispatch(store, dice, { ...p, event: ev, rollOptions }), undefined, p.doc.kind === "actor" ? p.doc.id : undefined);
   }
-  if (p.heal) {
-    const inputs = ui.readHealDialog(p.target, attackForm);
+  if (p.heal || p.gutsDialog) {
+    // The healing dialog's numbers, or the Guts dialog's choice; the action says what it did.
+    const inputs = p.heal ? { inputs: ui.readHealDialog(p.target, attackForm) } : { guts: ui.readGutsDialog(attackForm) };
     return run(
       () => {
-        const said = ui.dispatch(store, dice, { ...p, event: ev, inputs });
+        const said = ui.dispatch(store, dice, { ...p, event: ev, ...inputs });
         if (said) toast(said);
       },
       undefined,
@@ -406,6 +417,7 @@ document.addEventListener("click", (ev) => {
   const action = target.dataset.action!;
   if (doc.kind === "actor" && (action === "attack" || action === "attackAll") && !ev.shiftKey) return run(() => openAttackDialog(action, target, doc));
   if (doc.kind === "actor" && (action === "rollTrait" || action === "roll") && !ev.shiftKey) return run(() => openRollDialog(action, target, doc));
+  if (doc.kind === "actor" && action === "gutsCheck") return run(() => openGutsDialog(action, target, doc));
   if (doc.kind === "actor" && action === "heal") {
     let opened = false;
     run(() => void (opened = openHealDialog(action, target, doc)));

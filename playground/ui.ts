@@ -17,6 +17,7 @@ import { errorText as userErrorText } from "../src/system/error-text";
 import { attackCardContext, rollCardContext, type CardViewer } from "../src/system/card";
 import { attackDialogContext, readRollOptions, readSituation, rollDialogContext } from "../src/system/attack-dialog";
 import type { Situation } from "../src/system/combatant";
+import { defaultGutsChoice, gutsDialogContext, gutsNoteLines, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../src/system/guts-dialog";
 import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../src/foundry/heal-pure";
 import { PRESET_GROUPS, applyRulesForm, rulesMenuContext } from "../src/foundry/settings-pure";
 export { addTableRow, removeTableRow } from "../src/foundry/settings-pure";
@@ -37,6 +38,8 @@ export interface ActionCall {
   inputs?: Record<string, number>;
   /** Trait roll: the roll dialog's Difficulty and modifier. */
   rollOptions?: { difficulty?: number; modifier?: number };
+  /** Miniatures Guts check: the Guts dialog's choice. */
+  guts?: GutsDialogChoice;
 }
 
 const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -195,6 +198,17 @@ export function renderRollDialog(store: Store, actorId: string, el: HTMLElement)
   return renderTemplate(TEMPLATES.rollDialog, rollDialogContext(store.actor(actorId)?.name ?? "", key, rulesOf(store.state), ladderNames()));
 }
 
+/** The Guts check dialog of a miniature (the system's guts-dialog template). */
+export function renderGutsDialog(store: Store, actorId: string): string {
+  const actor = store.actor(actorId);
+  if (!actor) throw new Error(`no actor ${actorId}`);
+  return renderTemplate(TEMPLATES.gutsDialog, gutsDialogContext(asActor(actor)));
+}
+
+export function readGutsDialog(form: HTMLFormElement): GutsDialogChoice {
+  return readGutsChoice((Array.from(form.elements) as HTMLInputElement[]).filter((x) => x.name).map((x): [string, unknown] => [x.name, x.type === "checkbox" ? x.checked : x.value]));
+}
+
 export function readRollDialog(form: HTMLFormElement): { difficulty?: number; modifier?: number } {
   return readRollOptions((Array.from(form.elements) as HTMLInputElement[]).filter((x) => x.name).map((x): [string, unknown] => [x.name, x.value]));
 }
@@ -329,6 +343,13 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
         const r = actions.recover(a, black, white, rules, user);
         updateActor(store, actor._id, r.update);
         return feedbackText(healFeedback(actor.name, r.steps));
+      }
+      case "gutsCheck": {
+        // Miniatures: a Guts check the table calls for; the playground has no combat turns (turn 0).
+        const faces = rngRoller(dice.rng)("4dF").faces;
+        const r = actions.gutsCheckAction(a, { ...gutsTriggerOf(call.guts ?? defaultGutsChoice()), turn: 0 }, faces, rules, user);
+        updateActor(store, actor._id, r.update);
+        return gutsNoteLines(r, (k, p) => i18n.format(k, p)).join(" ");
       }
       case "resetTrack":
         return updateActor(store, actor._id, actions.resetTrack(a, user));

@@ -5,7 +5,7 @@
  * combat-pure.ts; every roll and every track change is the rules core's.
  */
 import { gutsRecheck, gutsTrigger, nearDeathGuts, parseGutsState } from "../rules/miniatures/guts";
-import { datacard, parseDatacard } from "../rules/miniatures/datacard";
+import { datacard, parseDatacard, traitWith, type MiniDatacard } from "../rules/miniatures/datacard";
 import * as actions from "../system/actions";
 import { miniatureDatacard, trackFor } from "../system/combatant";
 import type { MiniatureData } from "../system/data";
@@ -68,14 +68,25 @@ async function gutsRecheckTurn(actor: Actor.Implementation, turn: number): Promi
     }
     const roll = await rollFaces("4dF", foundryRoller);
     rolled.push(roll);
-    const r = gutsRecheck(state, roll.faces, turn, guts, 0, i);
+    const r = gutsRecheck(state, roll.faces, turn, guts, 0, i, { gift: card.gift, fault: card.fault });
     lines.push(game.i18n!.format(r.check.passed ? "FUDGE.Miniatures.GutsRecheckPassed" : "FUDGE.Miniatures.GutsRecheckFailed", { total: String(r.check.total), target: String(r.check.target) }));
+    if (r.fleesCombat) lines.push(fleesLine(actor.name, card));
     state = r.state;
     if (!r.check.passed) i++;
   }
   if (!lines.length) return;
   await actor.update({ system: { gutsState: state } } as never);
   await postRollNote(actor, "FUDGE.Miniatures.GutsCheck", lines, rolled);
+}
+
+/**
+ * Miniatures: Sample characters — Mercenary "will flee the combat on any failed Guts check": the
+ * note says so in the game's words; the GM takes the model from the table (no core status means
+ * "fled", and nothing else on the model changes).
+ */
+function fleesLine(name: string | null, card: MiniDatacard): string {
+  const trait = traitWith(card, "mercenary");
+  return game.i18n!.format("FUDGE.Miniatures.FleesCombat", { name: name ?? "", trait: trait?.name ?? "" });
 }
 
 async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {
@@ -179,9 +190,11 @@ export async function gutsAfterWound(actor: Actor.Implementation, followUps: rea
   for (const f of checks) {
     const roll = await rollFaces("4dF", foundryRoller);
     rolled.push(roll);
-    const r = gutsTrigger(state, { guts, faces: roll.faces, target: Number(f.params.target), turn, reason: String(f.params.reason) as never });
+    // The datacard's gift and fault go with the check (Mercenary flees on a failure).
+    const r = gutsTrigger(state, { guts, faces: roll.faces, target: Number(f.params.target), turn, reason: String(f.params.reason) as never, gift: card.gift, fault: card.fault });
     state = r.state;
     lines.push(game.i18n!.format(r.check.passed ? "FUDGE.Miniatures.GutsPassed" : "FUDGE.Miniatures.GutsFailed", { total: String(r.check.total), target: String(r.check.target), effect: game.i18n!.localize(`FUDGE.Miniatures.Guts.Effect${r.check.effect}`) }));
+    if (r.fleesCombat) lines.push(fleesLine(actor.name, card));
   }
   await actor.update({ system: { gutsState: state } } as never);
   await postRollNote(actor, "FUDGE.Miniatures.GutsCheck", lines, rolled);

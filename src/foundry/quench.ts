@@ -41,7 +41,7 @@ export interface QuenchLike {
   registerBatch(key: string, fn: (context: QuenchBatchContext) => void, options?: { displayName?: string; preSelected?: boolean }): void;
 }
 
-export const QUENCH_BATCHES = ["sheets", "card-loop", "statuses", "initiative", "migration", "integrity", "rich-text"].map((k) => `${SYSTEM_ID}.${k}`);
+export const QUENCH_BATCHES = ["sheets", "card-loop", "statuses", "initiative", "migration", "integrity", "rich-text", "mini-traits"].map((k) => `${SYSTEM_ID}.${k}`);
 
 const PREFIX = "[Quench] ";
 type Deletable = { delete(): Promise<unknown>; id: string | null };
@@ -334,4 +334,37 @@ export function registerQuenchBatches(quench: QuenchLike): void {
 
   registerIntegrityBatch(quench);
   registerRichTextBatch(quench);
+  registerMiniTraitsBatch(quench);
+}
+
+/** Miniatures gifts and faults with a rule (seed 004 "Sample characters") in a live world, from the packs. */
+function registerMiniTraitsBatch(quench: QuenchLike): void {
+  quench.registerBatch(
+    `${SYSTEM_ID}.mini-traits`,
+    ({ it, before, after, assert }) => {
+      const s = new Scratch();
+      const m = {} as { knightly: Actor.Implementation; brutas: Actor.Implementation };
+      before(async () => {
+        await s.setPreset("miniatures");
+        m.knightly = await s.actorFromPack("miniatures", "Sir Knightly");
+        m.brutas = await s.actorFromPack("miniatures", "Brutas the Brute");
+      });
+      after(() => s.cleanup());
+      it("the datacards carry their gifts' and faults' rules to the rules core and the duel forecast", () => {
+        const req = duelRequest(plainActor(m.knightly), plainActor(m.brutas), worldRules()) as { a: Record<string, { rule?: string }>; b: Record<string, { rule?: string }> };
+        assert.deepEqual([req.a.gift?.rule, req.a.fault?.rule, req.b.fault?.rule], ["faithful", "chivalrous", "mercenary"]);
+      });
+      it("Chivalrous: Sir Knightly's attack on a helpless Brutas is refused before any die is rolled", async () => {
+        const weapon = m.knightly.items.contents.find((i) => i.type === "weapon") ?? null;
+        let rolled = 0;
+        const roller: typeof foundryRoller = (formula) => (rolled++, foundryRoller(formula));
+        const key = await rollAttack((dice) => actions.startAttack(plainActor(m.knightly), weapon?.id ?? null, [plainActor(m.brutas)], { helpless: true }, dice, worldRules(), userRef()), roller).then(
+          () => null,
+          (e: { key?: string }) => e.key ?? String(e),
+        );
+        assert.deepEqual([key, rolled], ["FUDGE.Error.Miniatures.Chivalrous", 0]);
+      });
+    },
+    { displayName: "Fudge Combat & Wounds: Miniatures gifts and faults with a rule" },
+  );
 }

@@ -684,8 +684,10 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
       return;
     }
     for (const [x1, q] of t) {
-      if (mayAttack(sx, x1) && !refused) play(x1, attackSteps(X, x1, y0, false), q);
-      else if (!take || take(q)) emit(x1, y0, O, q); // Miniatures: Guts — a failure by 2 or more: "may not attack"
+      // Miniatures: Guts — a failure by 2 or more: "may not attack"; a Mercenary whose re-check
+      // failed has fled ("will flee the combat on any failed Guts check"): out before it strikes.
+      if (!sx.out[x1] && mayAttack(sx, x1) && !refused) play(x1, attackSteps(X, x1, y0, false), q);
+      else if (!take || take(q)) emit(x1, y0, O, q);
     }
   };
 

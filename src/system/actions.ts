@@ -13,7 +13,7 @@ import { unopposedRoll } from "../rules/fudge/unopposed";
 import { voltRoll } from "../rules/volt/roll";
 import { recoverAction } from "../rules/volt/recover";
 import { attacksOfAction, datacard, parseDatacard } from "../rules/miniatures/datacard";
-import { gutsRecheck, gutsTrigger, nearDeathRoll, parseGutsState } from "../rules/miniatures/guts";
+import { gutsRecheck, gutsTrigger, nearDeathRoll, parseGutsState, type GutsSituation } from "../rules/miniatures/guts";
 import { describeLevel } from "../rules/ladder";
 import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, CustomWoundLevel, ItemDoc, MiniatureData, SkillData, WorldRules } from "./data";
 import { boxTrackConfig } from "../rules/tracks/box";
@@ -649,12 +649,17 @@ export function attackerHealings(card: AttackCardData): unknown[] {
 
 // ─── Miniatures: Guts ──────────────────────────────────────────────────────────────────
 
-function miniGuts(actor: ActorDoc, rules: WorldRules): { guts: number; state: ReturnType<typeof parseGutsState> } {
+function miniGuts(actor: ActorDoc, rules: WorldRules): { guts: number; state: ReturnType<typeof parseGutsState>; traits: Pick<GutsSituation, "gift" | "fault"> } {
   if (actor.type !== "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotMiniature", `${actor.name} is not a miniature`, { name: actor.name });
+  const card = parseDatacard(miniatureDatacard(actor, rules), "actor");
   // Miniatures: Wounds — penalties lower the stats, Guts included.
-  const d = miniatureNumbers(actor, rules);
-  return { guts: d.guts, state: parseGutsState((actor.system as MiniatureData).gutsState, "system.gutsState") };
+  const d = datacard(card, trackStatus(card.track).penalty);
+  // The datacard's gift and fault: Steadfast, Faithful and Mercenary act on the model's own checks.
+  return { guts: d.guts, state: parseGutsState((actor.system as MiniatureData).gutsState, "system.gutsState"), traits: { gift: card.gift, fault: card.fault } };
 }
+
+/** What the table tells a Guts check about the model's situation (Miniatures: Sample characters): each flag counts only where the datacards give it a rule. */
+export type GutsFlags = Pick<GutsSituation, "beingCharged" | "defendingKing" | "nobleInMelee" | "leaderFallen">;
 
 export interface GutsUpdate {
   system: { "==gutsState": unknown };
@@ -666,23 +671,44 @@ export interface GutsUpdate {
  */
 export function gutsCheckAction(
   actor: ActorDoc,
-  trigger: { target: number; reason: "newWoundLevel" | "twoWoundLevels" | "friendShoots" | "terrifying" | "other"; turn: number; modifiers?: number },
+  trigger: { target: number; reason: "newWoundLevel" | "twoWoundLevels" | "friendShoots" | "terrifying" | "other"; turn: number; modifiers?: number } & GutsFlags,
   faces: number[],
   rules: WorldRules,
   user?: UserRef,
-): { update: GutsUpdate; passed: boolean; effect: number; steps: Step[] } {
+): GutsActionResult {
   check("rollTrait", user, actor);
   const g = miniGuts(actor, rules);
-  const r = gutsTrigger(g.state, { guts: g.guts, modifiers: trigger.modifiers ?? 0, faces, target: trigger.target, turn: trigger.turn, reason: trigger.reason });
-  return { update: { system: { "==gutsState": plain(r.state) } }, passed: r.check.passed, effect: r.check.effect, steps: r.steps };
+  const { beingCharged, defendingKing, nobleInMelee, leaderFallen } = trigger;
+  const r = gutsTrigger(g.state, {
+    ...g.traits,
+    ...{ beingCharged, defendingKing, nobleInMelee, leaderFallen },
+    guts: g.guts,
+    modifiers: trigger.modifiers ?? 0,
+    faces,
+    target: trigger.target,
+    turn: trigger.turn,
+    reason: trigger.reason,
+  });
+  return { update: { system: { "==gutsState": plain(r.state) } }, passed: r.check.passed, effect: r.check.effect, total: r.check.total, target: r.check.target, fleesCombat: r.fleesCombat, steps: r.steps };
+}
+
+export interface GutsActionResult {
+  update: GutsUpdate;
+  passed: boolean;
+  effect: number;
+  total: number;
+  target: number;
+  /** Mercenary: the check failed and the model flees the combat (the GM moves it off; nothing else changes). */
+  fleesCombat: boolean;
+  steps: Step[];
 }
 
 /** The turn-by-turn re-check of a failed Guts check (Miniatures: Guts). */
-export function gutsRecheckAction(actor: ActorDoc, faces: number[], turn: number, rules: WorldRules, user?: UserRef, index = 0): { update: GutsUpdate; passed: boolean; effect: number; steps: Step[] } {
+export function gutsRecheckAction(actor: ActorDoc, faces: number[], turn: number, rules: WorldRules, user?: UserRef, index = 0, flags: GutsFlags = {}): GutsActionResult {
   check("rollTrait", user, actor);
   const g = miniGuts(actor, rules);
-  const r = gutsRecheck(g.state, faces, turn, g.guts, 0, index);
-  return { update: { system: { "==gutsState": plain(r.state) } }, passed: r.check.passed, effect: r.check.effect, steps: r.steps };
+  const r = gutsRecheck(g.state, faces, turn, g.guts, 0, index, { ...g.traits, ...flags });
+  return { update: { system: { "==gutsState": plain(r.state) } }, passed: r.check.passed, effect: r.check.effect, total: r.check.total, target: r.check.target, fleesCombat: r.fleesCombat, steps: r.steps };
 }
 
 /**

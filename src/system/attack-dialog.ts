@@ -12,7 +12,7 @@ import { duelForecast, type DuelForecast } from "../rules/forecast";
 import { isRulesError, type RulesError } from "../rules/errors";
 import type { PresetId } from "../rules/pipeline";
 import { renderTrack, trackStatus, type Track } from "../rules/track";
-import { attackRequest, SITUATION_FIELDS, trackFor, type Situation } from "./combatant";
+import { attackRequest, miniRules, SITUATION_FIELDS, trackFor, type Situation } from "./combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "./data";
 import { FUDGE_LEVELS, ladderOf, levelView } from "./view";
 
@@ -31,8 +31,12 @@ export interface SituationField {
 
 interface FieldSpec {
   type: SituationField["type"];
-  /** Offered only for ranged weapons / stun-capable weapons / stun-capable weapons when the world allows head blows. */
-  only?: "ranged" | "stun" | "headBlow";
+  /**
+   * Offered only for ranged weapons / stun-capable weapons / stun-capable weapons when the world
+   * allows head blows / an attacker whose datacard has the Skilled backstabber rule / a melee
+   * attack on a target whose datacard has the Poor melee combatant rule.
+   */
+  only?: "ranged" | "stun" | "headBlow" | "backstabber" | "disengaging";
   choices?: string[];
   /** Number fields: accepted range (default ±10, a situational modifier's). */
   min?: number;
@@ -62,6 +66,10 @@ const FIELDS: Record<PresetId, Record<string, FieldSpec>> = {
     inContact: { type: "checkbox", only: "ranged" },
     helpless: { type: "checkbox" },
     surprised: { type: "checkbox" },
+    // Miniatures: Skilled backstabber (+1 ODF attacking from behind), Poor melee combatant
+    // (opponents +1 to the free disengagement attack): the sample datacards' rules.
+    fromBehind: { type: "checkbox", only: "backstabber" },
+    disengaging: { type: "checkbox", only: "disengaging" },
   },
 };
 
@@ -70,19 +78,27 @@ type WeaponLike = Pick<ItemDoc<"weapon">, "system"> | null;
 const isRanged = (w: WeaponLike) => !!(w?.system as { ranged?: boolean } | undefined)?.ranged;
 const isStun = (w: WeaponLike) => !!(w?.system as { stunCapable?: boolean } | undefined)?.stunCapable;
 
-/** Whether the world's options and this weapon allow a field. */
-function offered(only: FieldSpec["only"], weapon: WeaponLike, rules?: Pick<WorldRules, "fudge">): boolean {
+/** Who attacks whom, where a field depends on the datacards (Miniatures gifts and faults with a rule). */
+export interface AttackParties {
+  attacker?: ActorDoc;
+  targets?: ActorDoc[];
+}
+
+/** Whether the world's options, this weapon and the parties' datacards allow a field. */
+function offered(only: FieldSpec["only"], weapon: WeaponLike, rules?: Pick<WorldRules, "fudge">, parties: AttackParties = {}): boolean {
   if (only === "ranged") return isRanged(weapon);
+  if (only === "backstabber") return !!parties.attacker && miniRules(parties.attacker).has("backstabber");
+  if (only === "disengaging") return !isRanged(weapon) && (parties.targets ?? []).some((t) => miniRules(t).has("poorMelee"));
   if (only === "stun") return isStun(weapon);
   if (only === "headBlow") return isStun(weapon) && !!rules?.fudge?.headBlowKnockout;
   return true;
 }
 
 /** The preset's situational options for this weapon (and the world's options), filled from the user's last choice. */
-export function situationFields(preset: PresetId, weapon: WeaponLike, last: Situation = {}, rules?: Pick<WorldRules, "fudge">): SituationField[] {
+export function situationFields(preset: PresetId, weapon: WeaponLike, last: Situation = {}, rules?: Pick<WorldRules, "fudge">, parties: AttackParties = {}): SituationField[] {
   const specs = FIELDS[preset] ?? {};
   return Object.entries(specs)
-    .filter(([name, f]) => SITUATION_FIELDS[preset].includes(name) && offered(f.only, weapon, rules))
+    .filter(([name, f]) => SITUATION_FIELDS[preset].includes(name) && offered(f.only, weapon, rules, parties))
     .map(([name, f]) => {
       const v = last[name];
       return {
@@ -217,7 +233,7 @@ export function attackDialogContext(
     preset: rules.preset,
     attackerName: attacker.name,
     weaponName: weapon?.name ?? "",
-    fields: situationFields(rules.preset, weapon, situation, rules),
+    fields: situationFields(rules.preset, weapon, situation, rules, { attacker, targets }),
     odds: targets.map((t) => attackOdds(attacker, weapon, t, rules, situation)),
     cssClass: `fudge-wounds fudge-attack-dialog preset-${rules.preset}`,
   };

@@ -13,6 +13,7 @@ import { defaultFateConfig } from "../rules/tracks/fate";
 import { dcTrackConfig } from "../rules/tracks/dc";
 import { defaultVoltRows } from "../rules/tracks/volt";
 import type { FudgeCombatant } from "../rules/fudge/combatant";
+import { MINI_TRAIT_EFFECTS, type MiniTraitEffect } from "./data";
 import type {
   ActorDoc,
   ArmorData,
@@ -284,10 +285,53 @@ export function miniatureDatacard(actor: ActorDoc, rules: WorldRules): Record<st
     track: trackFor(actor, rules),
     gutsState: structuredClone(d.gutsState),
   };
-  // The datacard is the rules core's plain data: descriptions go in as text, not HTML.
-  if (gifts[0]) card.gift = { name: gifts[0].name, effect: htmlToText(gifts[0].system.description) };
-  if (faults[0]) card.fault = { name: faults[0].name, effect: htmlToText(faults[0].system.description) };
+  const gift = datacardTrait(gifts);
+  const fault = datacardTrait(faults);
+  if (gift) card.gift = gift;
+  if (fault) card.fault = fault;
   return card;
+}
+
+/** The trait effects that are the rules core's Miniatures trait rules (same names, src/rules/miniatures/datacard.ts). */
+export function isMiniTraitEffect(effect: unknown): effect is MiniTraitEffect {
+  return (MINI_TRAIT_EFFECTS as readonly unknown[]).includes(effect);
+}
+
+/**
+ * The gift (or fault) on the datacard. The seed's datacard has one gift and one fault, and so
+ * does the rules core's; a miniature actor may carry several items. The one that counts is the
+ * first (in the sheet's order) whose effect is a Miniatures rule, else the first: a rule is never
+ * hidden behind a text-only gift, and further rules of the same kind are shown as not counting
+ * (`ignoredMiniTraits`). The description goes in as text, not HTML (the core's plain data).
+ */
+export function datacardTrait(items: ItemDoc<"gift" | "fault">[]): Record<string, unknown> | undefined {
+  const item = items.find((i) => isMiniTraitEffect(i.system.effect)) ?? items[0];
+  if (!item) return undefined;
+  const out: Record<string, unknown> = { name: item.name, effect: htmlToText(item.system.description) };
+  const s = item.system;
+  if (isMiniTraitEffect(s.effect)) {
+    out.rule = s.effect;
+    // 0 (the item's default) leaves the rule's own +1.
+    if (Number.isInteger(s.value) && s.value !== 0) out.value = s.value;
+  }
+  return out;
+}
+
+/** The Miniatures rules on a miniature's datacard (its gift's and its fault's); none for other actors. */
+export function miniRules(actor: ActorDoc): Set<MiniTraitEffect> {
+  const out = new Set<MiniTraitEffect>();
+  if (actor.type !== "miniature") return out;
+  for (const type of ["gift", "fault"] as const) {
+    const rule = datacardTrait(itemsOf(actor, type))?.rule;
+    if (isMiniTraitEffect(rule)) out.add(rule);
+  }
+  return out;
+}
+
+/** Gift and fault items whose Miniatures rule does not count, because another of the same kind already holds the datacard's slot. */
+export function ignoredMiniTraits(actor: ActorDoc): ItemDoc<"gift" | "fault">[] {
+  if (actor.type !== "miniature") return [];
+  return (["gift", "fault"] as const).flatMap((type) => itemsOf(actor, type).filter((i) => isMiniTraitEffect(i.system.effect)).slice(1));
 }
 
 export function miniWeapon(w: ItemDoc<"weapon">): Record<string, unknown> {
@@ -332,7 +376,7 @@ export const SITUATION_FIELDS: Record<PresetId, readonly string[]> = {
   fudge: ["modifier", "defenderModifier", "allOutAttack", "allOutDefense", "stun", "pullPunch", "beganRoundIncapacitated", "spendFudgePoint", "gmLevel", "headBlow"],
   fate: ["modifier", "defenseModifier"],
   volt: ["distance", "modifier"],
-  miniatures: ["gangUp", "rangeInches", "cover", "inContact", "helpless", "surprised", "friendShootsIntoMelee", "modifier"],
+  miniatures: ["gangUp", "rangeInches", "cover", "inContact", "helpless", "surprised", "friendShootsIntoMelee", "modifier", "fromBehind", "disengaging"],
 };
 
 export function situationFor(preset: PresetId, situation: Situation): Record<string, unknown> {

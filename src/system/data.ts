@@ -9,6 +9,7 @@
  */
 import { PRESETS, type PresetId } from "../rules/pipeline";
 import { initialGutsState, type GutsState } from "../rules/miniatures/guts";
+import { MINI_TRAIT_RULES, type MiniTraitRule } from "../rules/miniatures/datacard";
 import { defaultFudgeOptions, type FudgeOptions } from "../rules/fudge/options";
 import { VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval } from "../rules/tracks/volt";
 
@@ -165,6 +166,10 @@ export interface ShieldData {
   description: string;
 }
 
+/** Miniatures trait rules as gift/fault effects: the rules core's own list, one name each. */
+export const MINI_TRAIT_EFFECTS = MINI_TRAIT_RULES;
+export type MiniTraitEffect = MiniTraitRule;
+
 export const TRAIT_EFFECTS = [
   "none",
   "highPainThreshold",
@@ -178,12 +183,15 @@ export const TRAIT_EFFECTS = [
   "terrifying",
   "tough",
   "fragileVolt",
+  // Miniatures: the sample datacards' gifts and faults with a rule (seed 004 "Sample characters"),
+  // each the rules core's trait rule of the same name.
+  ...MINI_TRAIT_EFFECTS,
 ] as const;
 export type TraitEffect = (typeof TRAIT_EFFECTS)[number];
 
 export interface TraitData {
   effect: TraitEffect;
-  /** Size of the effect where it has one (Tough Hide +1, Volt Tough steps, Terrifying count). */
+  /** Size of the effect where it has one (Tough Hide +1, Volt Tough steps, Terrifying count, a Miniatures rule's bonus; 0 = the rule's own +1). */
   value: number;
   description: string;
 }

@@ -86,6 +86,7 @@ export const TEMPLATES = {
   attackDialog: "templates/dialog/attack-dialog.hbs",
   healDialog: "templates/dialog/heal-dialog.hbs",
   rollDialog: "templates/dialog/roll-dialog.hbs",
+  gutsDialog: "templates/dialog/guts-dialog.hbs",
   rulesMenu: "templates/settings/rules-menu.hbs",
 } as const;
 

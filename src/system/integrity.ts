@@ -136,6 +136,10 @@ export const CLAIMABLE_SITUATION: Record<string, Record<string, SituationSpec>> 
     inContact: { type: "bool" },
     surprised: { type: "bool" },
     friendShootsIntoMelee: { type: "bool" },
+    // Where the models stand, as the attacker claims it (like surprised); the bonus each gives
+    // comes from the live datacards (Skilled backstabber, Poor melee combatant).
+    fromBehind: { type: "bool" },
+    disengaging: { type: "bool" },
   },
 };
 

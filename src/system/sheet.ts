@@ -14,6 +14,7 @@ import { trackStatus } from "../rules/track";
 import type { PresetId } from "../rules/pipeline";
 import {
   TRACK_PRESETS,
+  TRAIT_EFFECTS,
   type ActorDoc,
   type ArmorData,
   type CharacterData,
@@ -27,7 +28,7 @@ import {
   type WorldRules,
   type CustomWoundLevel,
 } from "./data";
-import { fudgeCombatant, itemsOf, miniatureDatacard, trackFor, defenseLevel, weaponSkill } from "./combatant";
+import { fudgeCombatant, ignoredMiniTraits, isMiniTraitEffect, itemsOf, miniatureDatacard, trackFor, defenseLevel, weaponSkill } from "./combatant";
 import { ladderOf, levelView, stepView, trackView, woundBar, type BarSegment, type LevelView, type StepView, type TrackView } from "./view";
 import { attackOdds, type OddsView } from "./attack-dialog";
 import { richTextView, type RichTextView } from "./rich-text";
@@ -235,6 +236,16 @@ function traitRow(i: ItemDoc<"gift" | "fault">): ItemRow {
   const row = baseItem(i);
   if (s.effect !== "none") row.summary = [{ key: `FUDGE.Effect.${s.effect}`, params: { value: s.value } }];
   return row;
+}
+
+/** A miniature's gifts or faults: a second item with a Miniatures rule says it does not count (the datacard has one of each). */
+function miniTraitRows(actor: ActorDoc, type: "gift" | "fault"): ItemRow[] {
+  const ignored = new Set(ignoredMiniTraits(actor).map((i) => i._id));
+  return itemsOf(actor, type).map((i) => {
+    const row = traitRow(i);
+    if (ignored.has(i._id)) row.summary = [...row.summary, { key: "FUDGE.Item.RuleNotCounted", params: {} }];
+    return row;
+  });
 }
 
 function skillRows(actor: ActorDoc, ladder: Ladder): SkillRow[] {
@@ -450,8 +461,8 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
     armor: itemsOf(actor, "armor").map((i) => armorRow(i, "miniatures")),
     shields: itemsOf(actor, "shield").map((i) => shieldRow(i, "miniatures")),
     skills: [],
-    gifts: itemsOf(actor, "gift").map(traitRow),
-    faults: itemsOf(actor, "fault").map(traitRow),
+    gifts: miniTraitRows(actor, "gift"),
+    faults: miniTraitRows(actor, "fault"),
     notes: notesView(d.notes, opts),
     miniature: {
       movement,
@@ -537,6 +548,8 @@ export interface ItemSheetContext {
   show: { fudge: boolean; miniatures: boolean; volt: boolean };
   /** Rich-text description (templates/parts/rich-text.hbs). */
   description: RichTextView;
+  /** Gifts and faults: what the chosen rules effect does at the table, where it has a one-line hint (the Miniatures rules). */
+  effectHintKey: string | null;
 }
 
 const choices = (values: readonly (string | number)[], current: unknown, prefix: string): ChoiceView[] =>
@@ -559,11 +572,7 @@ export function itemSheetContext(
   } else if (item.type === "shield") {
     c.size = choices(["small", "medium", "large"], s.size, "FUDGE.Item.ShieldSize.");
   } else if (item.type === "gift" || item.type === "fault") {
-    c.effect = choices(
-      ["none", "highPainThreshold", "lowPainThreshold", "painTolerance", "painIntolerant", "damageResistant", "fragile", "toughHide", "rapidHealing", "terrifying", "tough", "fragileVolt"],
-      s.effect,
-      "FUDGE.Effect.",
-    );
+    c.effect = choices(TRAIT_EFFECTS, s.effect, "FUDGE.Effect.");
   }
   const p = rules.preset;
   return {
@@ -578,5 +587,6 @@ export function itemSheetContext(
     // Every group stays editable in every preset; the world's own preset's group comes first.
     show: { fudge: p === "fudge" || p === "fate", miniatures: p === "miniatures", volt: p === "volt" },
     description: richTextView("system.description", s.description, { editable: opts.editable, labelKey: "FUDGE.Item.Description", enriched: opts.enrichedDescription, uuid: opts.uuid }),
+    effectHintKey: (item.type === "gift" || item.type === "fault") && isMiniTraitEffect((item.system as TraitData).effect) ? `FUDGE.Miniatures.TraitRule.${(item.system as TraitData).effect}` : null,
   };
 }

@@ -7,7 +7,7 @@
  * seed (no seed chosen to pass): each probability's exact value lies within estimate ± halfWidth.
  */
 import { describe, expect, it } from "vitest";
-import { resolveSamples } from "../../src/cli/samples";
+import { resolveSamples } from "./text-traits";
 import { sampleDuels, SAMPLE_BUDGET, wilsonHalfWidth, type SampledDuel } from "../../src/rules/duel-sample";
 import { duelForecast, type DuelForecast } from "../../src/rules/forecast";
 import "../../src/rules/presets";

@@ -10,7 +10,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { resolveSamples } from "../../src/cli/samples";
+import { resolveSamples } from "./text-traits";
 import { seededRng } from "../../src/rules/dice";
 import { RulesError } from "../../src/rules/errors";
 import { pipelineFor, rollingDice } from "../../src/rules/pipeline";

@@ -10,7 +10,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { resolveSamples } from "../../src/cli/samples";
+import { resolveSamples } from "./text-traits";
 import { duelForecast, FORECAST_BUDGET, type DuelForecast } from "../../src/rules/forecast";
 import { gutsSettled } from "../../src/rules/miniatures/forecast";
 import { boxTrackConfig } from "../../src/rules/tracks/box";
@@ -103,6 +103,19 @@ describe("nodes with the same future: merged and unmerged chains agree", () => {
         expect(merged.states, `${a} vs ${b} ${first}`).toBeLessThanOrEqual(plain.states);
       }
     }
+  }, 600_000);
+  it("a Mercenary with a failure in force (its re-check may end the duel at its turn's start): merged and unmerged agree", () => {
+    // The case that found a fled Mercenary still striking on its way out (Sir Knightly first, Brutas re-checking).
+    const d = resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" }) as Record<string, Record<string, unknown>>;
+    const brutas = { ...d.b, fault: { name: "Mercenary", rule: "mercenary" }, gutsState: { pending: [{ reason: "newWoundLevel", target: 0, sinceTurn: 0, effect: 1 }] } };
+    const knightly = { ...d.a, fault: { name: "Chivalrous", rule: "chivalrous" } };
+    for (const first of ["a", "b"])
+      for (const terrifyingCharge of [false, true]) {
+        const req = { ...d, a: knightly, b: brutas, first, terrifyingCharge, method: "chain", maxStates: 1_000_000 };
+        const merged = duelForecast(req, { budgetMs: 60_000 });
+        const plain = duelForecast(req, { budgetMs: 60_000, mergeMinds: false });
+        for (const k of ["aOut", "bOut", "stalemate"] as const) expect(Math.abs(merged[k] - plain[k]), `${first} ${terrifyingCharge} ${k}`).toBeLessThanOrEqual(1e-12);
+      }
   }, 600_000);
   it("the bounded forward method follows the merged nodes to the same answers, within its bound", () => {
     const d = resolveSamples({ preset: "miniatures", a: "King Kingsley", b: "Brutas the Brute" });

@@ -5,7 +5,7 @@
  * sample size: 4.5 standard errors of a share of n duels, plus the forecast's own error bound.
  */
 import { describe, expect, it } from "vitest";
-import { resolveSamples } from "../../src/cli/samples";
+import { resolveSamples } from "./text-traits";
 import { seededRng } from "../../src/rules/dice";
 import { duelForecast, type DuelForecast } from "../../src/rules/forecast";
 import { gutsAtCharge, gutsMind } from "../../src/rules/miniatures/forecast";

@@ -205,6 +205,15 @@ describe("duel forecast", () => {
     // Without Guts checks a Mercenary has nothing to fail.
     expect(duelForecast({ preset: "miniatures", a: ruled("brutasTheBrute"), b: OGRE, gutsChecks: false }).aOut).toBeLessThan(1e-9);
   });
+  it("Mercenary: \"will flee the combat on any failed Guts check\" — a re-check failed at the start of its turn means it has fled before it strikes: its blow never lands", () => {
+    // A foe every blow of Brutas kills (DDF −20: a wound of 20 or more, Dead), Brutas second in order but striking first.
+    const victim: Model = { ...OGRE, name: "Victim", terrifying: 0, dexterity: -20 };
+    const gutsState = { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 0, effect: 1 }] };
+    const f = duelForecast({ preset: "miniatures", a: victim, b: { ...ruled("brutasTheBrute"), gutsState }, first: "b", terrifyingCharge: false });
+    expect(f.exact).toBe(true);
+    expect(f.bOut).toBeCloseTo(5 / 81, 12);
+    expect(f.aOut).toBeCloseTo(76 / 81, 12);
+  });
   it("Self-interest, hand-computed: Knavely struck first by an archer of MODF −2 flees on any wound short of Near Death (dice 3..9 of the Legendary roll); text only, he kills the archer next", () => {
     const archer: Model = { ...OGRE, name: "Archer", terrifying: 0, dexterity: -20, weapons: [{ name: "Knife", hands: 1, kind: "melee", damage: -2, stat: "strength" }] };
     const selfish = duelForecast({ preset: "miniatures", a: ruled("knavelyKnave"), b: archer, first: "b" });

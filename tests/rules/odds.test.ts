@@ -1,6 +1,6 @@
 /** Exact odds and duel forecasts on the real presets, checked against the dice and against sampling. */
 import { describe, expect, it } from "vitest";
-import { resolveSamples } from "../../src/cli/samples";
+import { resolveSamples } from "./text-traits";
 import { FOUR_DF_WEIGHTS, fudgeOutcomes, fudgeWeights, seededRng } from "../../src/rules/dice";
 import { duelForecast } from "../../src/rules/forecast";
 import { exactOdds, monteCarloOdds, type AttackOdds } from "../../src/rules/odds";

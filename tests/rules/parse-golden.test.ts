@@ -10,7 +10,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { resolveSamples } from "../../src/cli/samples";
+import { resolveSamples } from "./text-traits";
 import { RulesError } from "../../src/rules/errors";
 import { pipelineFor } from "../../src/rules/pipeline";
 import { parseTrack } from "../../src/rules/track";

@@ -131,6 +131,12 @@ describe("re-derivation from the live actors and the recorded dice", () => {
         expect([f.min >= spec.min, f.max <= spec.max], `${p} ${f.name}`).toEqual([true, true]);
       }
     }
+    // The options a datacard's gift or fault adds (Skilled backstabber, Poor melee combatant).
+    const { findSample } = await import("../../src/cli/samples");
+    const parties = { attacker: findSample("Knavely Knave", "a"), targets: [findSample("Yanni the Yeoman", "b")] };
+    const mini = situationFields("miniatures", null, {}, rulesFor("miniatures"), parties).map((f) => f.name);
+    expect(mini).toEqual(expect.arrayContaining(["fromBehind", "disengaging"]));
+    expect(mini.filter((n) => !(n in CLAIMABLE_SITUATION.miniatures))).toEqual([]);
     const c = { ...honestCard(), situation: { stun: true, headBlow: true } };
     expect(rederiveTarget(c, c.targets[0], live(), { ...rules, fudge: { ...rules.fudge, headBlowKnockout: true } }).resolution.outcome).toBeTypeOf("string");
   });

@@ -18,6 +18,8 @@ import { foundryRoller, postRollNote, postWithRolls } from "../dice";
 import { HEAL_ROLLS, HEAL_TITLES, rollFaces, traitDryFaces, traitFormula } from "../../system/rolling";
 import { startAttackFlow } from "../chat";
 import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../heal-pure";
+import { gutsDialogContext, gutsNoteLines, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../../system/guts-dialog";
+import { combatTurn } from "../combat-pure";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;
 const { ActorSheetV2 } = foundry.applications.sheets;
@@ -62,6 +64,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       deleteItem: FudgeActorSheet.onDeleteItem,
       toggleEquipped: FudgeActorSheet.onToggleEquipped,
       editImage: FudgeActorSheet.onEditImage,
+      gutsCheck: FudgeActorSheet.onGutsCheck,
     },
   };
 
@@ -217,6 +220,40 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       });
       await postRollNote(this.actorDoc, "FUDGE.Heal.Recover", [], [rolled]);
       notifyFeedback(healFeedback(this.actorDoc.name ?? "", steps));
+    });
+  }
+
+  /**
+   * Miniatures: a Guts check the table calls for (a Terrifying charge, a friend shooting into the
+   * combat, another). The dialog asks why and the circumstances the datacard's gifts and faults
+   * name (Steadfast, Faithful; the King's Noble presence and Leader); the rules core applies them,
+   * stores a failure for the re-checks, and a Mercenary's failure says it flees the combat.
+   */
+  static async onGutsCheck(this: FudgeActorSheet): Promise<void> {
+    const doc = plainActor(this.actorDoc);
+    const content = await foundry.applications.handlebars.renderTemplate(`systems/fudge-wounds/${TEMPLATES.gutsDialog}`, gutsDialogContext(doc) as never);
+    const choice = (await foundry.applications.api.DialogV2.prompt({
+      window: { title: "FUDGE.GutsDialog.Title" },
+      content,
+      ok: { label: "FUDGE.GutsDialog.Roll", callback: (_e: Event, button: HTMLButtonElement) => readGutsChoice(new FormData(button.form!).entries()) },
+      rejectClose: false,
+    } as never)) as GutsDialogChoice | null;
+    if (!choice) return;
+    const trigger = { ...gutsTriggerOf(choice), turn: combatTurn(game.combat?.round) };
+    await this.act(async () => {
+      // Refused before any die is rolled (permission, a miniature).
+      actions.gutsCheckAction(doc, trigger, [0, 0, 0, 0], worldRules(), userRef());
+      const rolled = await rollFaces("4dF", foundryRoller);
+      let r: actions.GutsActionResult | null = null;
+      await changeActor(this.actorDoc, (live) => {
+        r = actions.gutsCheckAction(live, trigger, rolled.faces, worldRules(), userRef());
+        return r.update;
+      });
+      const res = r as actions.GutsActionResult | null;
+      if (!res) return;
+      const i18n = game.i18n!;
+      const lines = gutsNoteLines(res, (k, p) => fill(i18n.localize(k), p, (v) => i18n.localize(v)));
+      await postRollNote(this.actorDoc, "FUDGE.Miniatures.GutsCheck", lines, [rolled]);
     });
   }
 
