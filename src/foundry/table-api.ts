@@ -8,7 +8,7 @@
 import { exactOdds } from "../rules/odds";
 import { duelForecast } from "../rules/forecast";
 import { pipelineFor } from "../rules/pipeline";
-import { attackOdds, duelRequest, forecastLineOf, forecastViewOf, mainWeapon } from "../system/attack-dialog";
+import { attackOdds, duelRequest, forecastLineOf, forecastTextOf, forecastViewOf, mainWeapon } from "../system/attack-dialog";
 import { isRulesError } from "../rules/errors";
 import { ForecastQueue } from "./forecast-queue";
 import type { ActorDoc, ItemDoc } from "../system/data";
@@ -115,7 +115,7 @@ export async function showForecast(actor: Actor.Implementation, opponents: Actor
     }
     // An estimate (a duel no exact forecast reaches in budget) reads as one: "≈ 47% ± 0.9% — estimate from 20,000 simulated duels".
     const line = forecastLineOf(f, (s) => foundry.utils.escapeHTML(s));
-    const text = game.i18n!.format(line.key, line.data);
+    const text = forecastTextOf(line, (k, d) => game.i18n!.format(k, d));
     ui.notifications!.info(text, { permanent: true } as never);
     shown.push(text);
   }

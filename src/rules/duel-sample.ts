@@ -28,11 +28,15 @@ export interface SampleEstimate {
    * For each probability: the largest distance from the estimate to an end of its interval, so
    * that estimate ± halfWidth covers the interval.
    */
-  halfWidth: { aOut: number; bOut: number; stalemate: number };
+  halfWidth: { aOut: number; bOut: number; stalemate: number; aFled?: number; bFled?: number };
   /** Half-width of the normal interval of the mean exchanges (null with `expectedExchanges`). */
   exchangesHalfWidth: number | null;
-  /** Duels by how they ended; `unfinished` ones were still running (and could still end) after `maxExchanges`. */
-  counts: { aOut: number; bOut: number; stalemate: number; unfinished: number };
+  /**
+   * Duels by how they ended; `unfinished` ones were still running (and could still end) after
+   * `maxExchanges`. `aFled`, `bFled` (Miniatures, when a side can flee): the part of aOut, bOut
+   * that left by flight, with their half-widths in `halfWidth`.
+   */
+  counts: { aOut: number; bOut: number; stalemate: number; unfinished: number; aFled?: number; bFled?: number };
   /** The cap of exchanges per duel (an opposed roll, or one attack by each side). */
   maxExchanges: number;
 }
@@ -91,6 +95,9 @@ export interface SampledDuel {
   starts: ReadonlyArray<{ a: number; b: number; turn: "a" | "b"; w: number; spent: boolean }>;
   outA(a: number): boolean;
   outB(b: number): boolean;
+  /** Miniatures: whether an out state left by flight; given only when a side can flee (the answer then counts flight). */
+  fledA?(a: number): boolean;
+  fledB?(b: number): boolean;
   /** Alternating duels count two turns (attacks) as an exchange; opposed ones one. */
   alternating: boolean;
   /** Throws the budget's refusal when the time is up (called once per turn). */
@@ -103,6 +110,9 @@ export interface SampledAnswer {
   stalemate: number;
   expectedExchanges: number | null;
   estimate: SampleEstimate;
+  /** Only with `fledA`/`fledB`: the shares of duels each side left by flight. */
+  aFled?: number;
+  bFled?: number;
 }
 
 /** Plays `samples` duels; the estimate of each probability is its share of the duels. */
@@ -110,6 +120,16 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
   const rng = seededRng(req.seed);
   const { moves, outA, outB } = duel;
   const counts = { aOut: 0, bOut: 0, stalemate: 0, unfinished: 0 };
+  const { fledA, fledB } = duel;
+  const flight = fledA !== undefined || fledB !== undefined;
+  let aFled = 0;
+  let bFled = 0;
+  /** Counts a duel's end by flight (a first, as the chain orders its ends). */
+  const fledAt = (a: number, b: number): void => {
+    if (outA(a)) {
+      if (fledA?.(a)) aFled++;
+    } else if (fledB?.(b)) bFled++;
+  };
   let turnsSum = 0;
   let turnsSq = 0;
   // The turn's draw, one number u: the branch (a step of the turn, as `moves` offers them) whose
@@ -171,6 +191,7 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
     let b = start.b;
     if (outA(a) || outB(b)) {
       counts[outA(a) ? "aOut" : "bOut"]++;
+      if (flight) fledAt(a, b);
       continue;
     }
     let turn = start.turn;
@@ -200,6 +221,7 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
       else if (outB(b)) ended = "bOut";
     }
     counts[ended]++;
+    if (flight && (ended === "aOut" || ended === "bOut")) fledAt(a, b);
     if (ended === "aOut" || ended === "bOut") {
       turnsSum += turns;
       turnsSq += turns * turns;
@@ -212,7 +234,10 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
   const variance = finished > 1 ? Math.max(0, (turnsSq - finished * mean * mean) / (finished - 1)) : 0;
   // As the forecast: no expectation when a duel may never end; none either when some were cut off (their length is unknown).
   const exchangesKnown = finished > 0 && counts.stalemate === 0 && counts.unfinished === 0;
+  const halfWidth = { aOut: wilsonHalfWidth(counts.aOut, n, z), bOut: wilsonHalfWidth(counts.bOut, n, z), stalemate: wilsonHalfWidth(counts.stalemate, n, z) };
+  const fled = flight ? { aFled: aFled / n, bFled: bFled / n } : {};
   return {
+    ...fled,
     aOut: counts.aOut / n,
     bOut: counts.bOut / n,
     stalemate: counts.stalemate / n,
@@ -221,9 +246,9 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
       duels: n,
       seed: req.seed,
       confidence: SAMPLE_BUDGET.confidence,
-      halfWidth: { aOut: wilsonHalfWidth(counts.aOut, n, z), bOut: wilsonHalfWidth(counts.bOut, n, z), stalemate: wilsonHalfWidth(counts.stalemate, n, z) },
+      halfWidth: flight ? { ...halfWidth, aFled: wilsonHalfWidth(aFled, n, z), bFled: wilsonHalfWidth(bFled, n, z) } : halfWidth,
       exchangesHalfWidth: exchangesKnown ? (z * Math.sqrt(variance / finished)) / perExchange : null,
-      counts,
+      counts: flight ? { ...counts, aFled, bFled } : counts,
       maxExchanges: req.maxExchanges,
     },
   };

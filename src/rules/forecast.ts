@@ -21,7 +21,7 @@ import { healTrack, trackKind, trackStateKey, trackStatus, type Track, type Trac
 import { bool, checkJsonShape, isRecord, num, oneOf, optInt } from "./validate";
 import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
 import { gutsEffectInfo, type GutsState } from "./miniatures/guts";
-import { fleesWhenWounded, gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsMind, gutsSettled, gutsStat, gutsTurnStart, mindSpace, refusesToStrike, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
+import { fleesWhenWounded, mayFlee, gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsMind, gutsSettled, gutsStat, gutsTurnStart, mindSpace, refusesToStrike, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
 import type { BoxTrackConfig } from "./tracks/box";
 import { voltProductDuel, type VoltLaw } from "./volt/duel";
 import { isBudgetRefusal, parseFallback, parseSampleRequest, sampleDuels, type SampleEstimate } from "./duel-sample";
@@ -57,6 +57,13 @@ export interface DuelForecast {
   method: "chain" | "forward" | "phases" | "product" | "sample";
   /** Only with method "sample": duels played, seed, confidence and each probability's interval. */
   estimate?: SampleEstimate;
+  /**
+   * Miniatures, only when a side can flee (a Mercenary with Guts checks on, a Self-interest model):
+   * P(A leaves the duel by flight) — part of `aOut` — and the same for B (0 for a side that cannot
+   * flee). Exact with "chain", within `errorBound` with "forward", an estimate with "sample".
+   */
+  aFled?: number;
+  bFled?: number;
 }
 
 /**
@@ -301,6 +308,8 @@ class Side {
   /** Wounds of each What as the track kind parsed them. */
   readonly wounds = new Map<number, unknown[]>();
   private outId = -1;
+  /** The one id of every state that left the duel by flight (Miniatures), −1 until one is seen. */
+  fledId = -1;
   /** Miniatures: Guts — each state id's stand-in at the start of its activation and while it waits for it (duelForecast's standIn). */
   readonly atActivation: number[] = [];
   readonly whileWaiting: number[] = [];
@@ -313,14 +322,22 @@ class Side {
     private readonly sigs: Map<string, number>,
     private readonly isOut: (s: TrackStatus) => boolean,
     private readonly sigOf: (s: TrackStatus) => string = statusSig,
+    /** Miniatures: Self-interest — "will flee combat if wounded" (fleesWhenWounded); null without it. */
+    private readonly fleesAt: ((s: TrackStatus) => boolean) | null = null,
   ) {}
   /** `status`: the track's status when the caller has it already (an apply returns it). */
   intern(t: Track, m: GutsMind | null, status?: TrackStatus): number {
     const s0 = status ?? trackStatus(t);
     // Every state that is out of the fight ends the duel alike: one id for all, no key needed.
-    // Miniatures: a Mercenary that fled a failed Guts check is out as well.
-    const out = this.isOut(s0) || m?.fled === true;
-    if (this.outId >= 0 && out) return this.outId;
+    // Miniatures: a model that fled (a Mercenary's failed Guts check, a wounded Self-interest
+    // model able to run) is out as well — by flight, one id of its own (unless its wounds put it out).
+    const down = this.isOut(s0);
+    const fled = !down && (m?.fled === true || (this.fleesAt !== null && this.fleesAt(s0)));
+    const out = down || fled;
+    if (out) {
+      const o = fled ? this.fledId : this.outId;
+      if (o >= 0) return o;
+    }
     // Miniatures: a Near Death model's failed Guts checks change nothing: it makes its Near Death
     // roll instead of re-checks, is struck at HDDF anyway, and "becomes merely Very Hurt" with none.
     if (m && this.space?.reduce && !s0.canAct && m.state.pending.length > 0) m = m.owesFreeAttack ? m : gutsMind(undefined, this.space);
@@ -338,7 +355,8 @@ class Side {
       this.canAct.push(s.canAct);
       this.status.push(s);
       this.ids.set(key, id);
-      if (this.out[id] && this.outId < 0) this.outId = id;
+      if (fled) this.fledId = id;
+      else if (out) this.outId = id;
     }
     return id;
   }
@@ -463,12 +481,11 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
 
   const sigs = new Map<string, number>();
   const sigOf = p.preset === "volt" ? voltSig : statusSig;
-  // Miniatures: Self-interest — a model that "will flee combat if wounded" is out once wounded and able to run.
-  const isOutOf = (card: Combatant): ((s: TrackStatus) => boolean) => {
-    const flees = miniatures ? fleesWhenWounded(card as unknown as MiniDatacard) : null;
-    return flees ? (s) => isOut(s) || flees(s) : isOut;
-  };
-  const sides = { a: new Side(reqAB.attacker, sigs, isOutOf(reqAB.attacker), sigOf), b: new Side(reqAB.defender, sigs, isOutOf(reqAB.defender), sigOf) };
+  // Miniatures: Self-interest — a model that "will flee combat if wounded" is out (fled) once wounded and able to run.
+  const fleesOf = (card: Combatant): ((s: TrackStatus) => boolean) | null => (miniatures ? fleesWhenWounded(card as unknown as MiniDatacard) : null);
+  const sides = { a: new Side(reqAB.attacker, sigs, isOut, sigOf, fleesOf(reqAB.attacker)), b: new Side(reqAB.defender, sigs, isOut, sigOf, fleesOf(reqAB.defender)) };
+  // Miniatures: whether either side can leave by flight — then the answer says how often each does (aFled, bFled).
+  const flight = miniatures && (mayFlee(reqAB.attacker as unknown as MiniDatacard, gutsChecks) || mayFlee(reqAB.defender as unknown as MiniDatacard, gutsChecks));
   if (miniatures && opts.gutsMinds !== "plain") for (const side of [sides.a, sides.b]) side.stateKeyOf = boxOccupancyKey;
   if (miniatures && p.statusReads !== "attacker") for (const side of [sides.a, sides.b]) side.keepExact = (side.card as { flying?: boolean }).flying === true;
   const whatIds = new Map<string, number>();
@@ -676,13 +693,16 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
 
   // Explore the reachable chain. A node is (a, b, turn); both sides out-or-not decide absorption.
   const chain = new Chain();
-  const outNodes = { a: -1, b: -1 };
+  /** The end nodes: a out, b out, a fled, b fled (Miniatures). */
+  const outNodes = [-1, -1, -1, -1];
   const nodeOf = (a0: number, b0: number, turn: "a" | "b"): number => {
-    const ab = sides.a.out[a0] ? "a" : sides.b.out[b0] ? "b" : null;
+    const ab = sides.a.out[a0] ? 1 : sides.b.out[b0] ? 2 : 0;
     if (ab) {
-      // Every state where a side is out ends the duel alike: one node each.
-      if (outNodes[ab] < 0) outNodes[ab] = chain.add(a0, b0, 0, ab === "a" ? 1 : 2, chainStates);
-      return outNodes[ab];
+      // Every state where a side is out ends the duel alike: one node each, one more for flight.
+      const fled = ab === 1 ? a0 === sides.a.fledId : b0 === sides.b.fledId;
+      const k = fled ? ab + 1 : ab - 1;
+      if (outNodes[k] < 0) outNodes[k] = chain.add(a0, b0, 0, fled ? ab | 4 : ab, chainStates);
+      return outNodes[k];
     }
     let a = a0;
     let b = b0;
@@ -828,9 +848,11 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   if (method === "forward") return p.preset === "volt" ? forward() : stepped();
   if (method === "sample") {
     // Duels played through `moves`, the turns of this chain, from the same starts (src/rules/duel-sample.ts).
-    const s = sampleDuels({ moves, starts, outA: (a) => sides.a.out[a], outB: (b) => sides.b.out[b], alternating, checkTime }, sampling);
+    const fled = flight ? { fledA: (a: number) => a === sides.a.fledId, fledB: (b: number) => b === sides.b.fledId } : {};
+    const s = sampleDuels({ moves, starts, outA: (a) => sides.a.out[a], outB: (b) => sides.b.out[b], ...fled, alternating, checkTime }, sampling);
     const states = sides.a.tracks.length + sides.b.tracks.length;
-    return { preset: p.preset, aOut: s.aOut, bOut: s.bOut, stalemate: s.stalemate, expectedExchanges: s.expectedExchanges, states, enumerations, exact: false, errorBound: 1, method: "sample", estimate: s.estimate };
+    const r: DuelForecast = { preset: p.preset, aOut: s.aOut, bOut: s.bOut, stalemate: s.stalemate, expectedExchanges: s.expectedExchanges, states, enumerations, exact: false, errorBound: 1, method: "sample", estimate: s.estimate };
+    return flight ? { ...r, aFled: s.aFled ?? 0, bFled: s.bFled ?? 0 } : r;
   }
   const startNodes = starts.map((s) => ({ i: nodeOf(s.a, s.b, s.turn), w: s.w, spent: s.spent }));
   for (let i = 0; i < chain.n; i++) {
@@ -846,32 +868,53 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     if (ab === 1) pA[i] = 1;
     if (ab === 2) pB[i] = 1;
   }
+  // Miniatures, when a side can flee: the same equations again with the flight end nodes alone as
+  // ends (fA, fB: P(a, b leaves by flight)); their steps and stalemate columns are not read.
+  const fl = flight ? { fA: new Float64Array(N), fB: new Float64Array(N), e: new Float64Array(N), st: new Float64Array(N) } : null;
+  if (fl)
+    for (let i = 0; i < N; i++) {
+      if (!chain.fled(i)) continue;
+      if (chain.absorbed(i) === 1) fl.fA[i] = 1;
+      else fl.fB[i] = 1;
+    }
   const { order, start: compStart, count: comps } = tarjan(N, chain);
   for (let c = 0; c < comps; c++) {
     const size = compStart[c + 1] - compStart[c];
     const v = order[compStart[c]];
     if (size === 1) {
       // Most components are one state (wounds only add up; a miss is a self-loop): no array for it.
-      if (!chain.absorbed(v)) solveOne(v, chain, pA, pB, eSteps, stuck);
+      if (!chain.absorbed(v)) {
+        solveOne(v, chain, pA, pB, eSteps, stuck);
+        if (fl) solveOne(v, chain, fl.fA, fl.fB, fl.e, fl.st);
+      }
       continue;
     }
     checkTime();
     if (size > FORECAST_BUDGET.maxComponent) throw overBudget("maxStates", `a cycle of ${size} states`);
-    solveComponent(Array.from(order.subarray(compStart[c], compStart[c + 1])), chain, pA, pB, eSteps, stuck);
+    const comp = Array.from(order.subarray(compStart[c], compStart[c + 1]));
+    solveComponent(comp, chain, pA, pB, eSteps, stuck);
+    if (fl) solveComponent(comp, chain, fl.fA, fl.fB, fl.e, fl.st);
   }
   // The answer from where the duel starts: the weighted values of its start states.
   let aOut = 0;
   let bOut = 0;
   let stalemate = 0;
   let steps = 0;
+  let aFled = 0;
+  let bFled = 0;
   for (const { i, w, spent } of startNodes) {
     aOut += w * pA[i];
     bOut += w * pB[i];
     stalemate += w * stuck[i];
     steps += w * (eSteps[i] + (spent ? 1 : 0));
+    if (fl) {
+      aFled += w * fl.fA[i];
+      bFled += w * fl.fB[i];
+    }
   }
   const exchanges = stalemate > 1e-12 ? null : alternating ? steps / 2 : steps;
-  return { preset: p.preset, aOut, bOut, stalemate, expectedExchanges: exchanges, states: N, enumerations, exact: true, errorBound: 0, method: "chain" };
+  const answer: DuelForecast = { preset: p.preset, aOut, bOut, stalemate, expectedExchanges: exchanges, states: N, enumerations, exact: true, errorBound: 0, method: "chain" };
+  return fl ? { ...answer, aFled, bFled } : answer;
 
   /**
    * Where the duel starts: its one state or, with the Terrifying charge (Miniatures: Guts, "Model
@@ -955,6 +998,9 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   function steppedOnce(eps: number): DuelForecast {
     let aOut = 0;
     let bOut = 0;
+    // Miniatures: the share of aOut, bOut that left by flight.
+    let aFled = 0;
+    let bFled = 0;
     let dropped = 0;
     let turns = 0;
     let live = new Map<number, number>();
@@ -965,6 +1011,8 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
       if (ab === 1) aOut += s.w;
       else if (ab === 2) bOut += s.w;
       else live.set(i, (live.get(i) ?? 0) + s.w);
+      if (ab === 1 && chain.fled(i)) aFled += s.w;
+      else if (ab === 2 && chain.fled(i)) bFled += s.w;
       if (s.spent) turns += s.w;
     }
     let rest = 0;
@@ -992,9 +1040,15 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
           const j = to[o + k];
           const q = m * pr[r + k];
           const ab = chain.absorbed(j);
-          if (ab === 1) aOut += q;
-          else if (ab === 2) bOut += q;
-          else next.set(j, (next.get(j) ?? 0) + q);
+          if (ab === 0) next.set(j, (next.get(j) ?? 0) + q);
+          else {
+            if (ab === 1) aOut += q;
+            else bOut += q;
+            if (chain.fled(j)) {
+              if (ab === 1) aFled += q;
+              else bFled += q;
+            }
+          }
         }
       }
       live = next;
@@ -1003,7 +1057,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
       if (dropped > tolerance / 2) break;
     }
     const errorBound = dropped + rest;
-    return {
+    const answer: DuelForecast = {
       preset: p.preset,
       aOut,
       bOut,
@@ -1015,6 +1069,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
       errorBound,
       method: "forward",
     };
+    return flight ? { ...answer, aFled, bFled } : answer;
   }
 
   /**
@@ -1364,7 +1419,7 @@ class Chain {
   n = 0;
   a = new Int32Array(256);
   b = new Int32Array(256);
-  /** Bit 0: b's turn; bits 1–2: absorbed (1: a is out, 2: b is out). */
+  /** Bit 0: b's turn; bits 1–2: absorbed (1: a is out, 2: b is out); bit 3: out by flight (Miniatures). */
   flags = new Uint8Array(256);
   /** Each node's first successor (page × EDGE_PAGE + offset), −1 until it is expanded. */
   first = new Int32Array(256);
@@ -1387,7 +1442,11 @@ class Chain {
   }
   /** 0: in play, 1: a is out, 2: b is out. */
   absorbed(i: number): number {
-    return this.flags[i] >> 1;
+    return (this.flags[i] >> 1) & 3;
+  }
+  /** True for the end node of a side that left the duel by flight. */
+  fled(i: number): boolean {
+    return (this.flags[i] & 8) !== 0;
   }
   expanded(i: number): boolean {
     return this.first[i] >= 0;
@@ -1429,7 +1488,7 @@ class Chain {
     const h = (Math.imul(this.a[i], 0x9e3779b1) ^ Math.imul(this.b[i] * 2 + (this.flags[i] & 1), 0x85ebca77)) >>> 0;
     return (h ^ (h >>> 15)) >>> 0;
   }
-  /** A new node (the out-of-the-fight nodes are added by the caller, once each, outside the hash). */
+  /** A new node (the out-of-the-fight nodes are added by the caller, once each, outside the hash; `absorbed` | 4: by flight). */
   add(a: number, b: number, t: number, absorbed: number, maxStates: number): number {
     if (this.n >= maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
     const i = this.n++;

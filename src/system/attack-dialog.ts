@@ -286,6 +286,9 @@ export interface ForecastView {
   stalemateText: string;
   /** Expected exchanges ("3.6"), "" when a stalemate is possible. */
   exchangesText: string;
+  /** Miniatures: how often each side leaves by flight (Mercenary, Self-interest), "" when it cannot or never does. */
+  aFleesText: string;
+  bFleesText: string;
   /** A sampled estimate (method "sample"): never shown as exact; null for exact or bounded forecasts. */
   estimate: ForecastEstimateView | null;
   error: { key: string; params: Record<string, string | number> } | null;
@@ -301,6 +304,9 @@ export interface ForecastEstimateView {
   confidenceText: string;
   /** Duels with no winner (stalemate, or still running at the cap), "" when none. */
   unendedText: string;
+  /** "± 0.9%" half-widths of each side's flight, "" when it is not shown. */
+  aFleesHalfText: string;
+  bFleesHalfText: string;
 }
 
 /** The duel forecast as the GM reads it: win chances and expected exchanges (exact, rules core). */
@@ -317,7 +323,7 @@ export function forecastView(a: ActorDoc, b: ActorDoc, rules: WorldRules): Forec
 
 /** The view of a forecast already computed (or refused), e.g. by the forecast worker at the table. */
 export function forecastViewOf(aName: string, bName: string, outcome: DuelForecast | RulesError, lang = "en"): ForecastView {
-  const view: ForecastView = { aName, bName, aWins: 0, bWins: 0, aWinsText: "", bWinsText: "", stalemateText: "", exchangesText: "", estimate: null, error: null };
+  const view: ForecastView = { aName, bName, aWins: 0, bWins: 0, aWinsText: "", bWinsText: "", stalemateText: "", exchangesText: "", aFleesText: "", bFleesText: "", estimate: null, error: null };
   if (isRulesError(outcome)) {
     view.error = errorView(outcome);
     return view;
@@ -334,6 +340,9 @@ export function forecastViewOf(aName: string, bName: string, outcome: DuelForeca
     bWinsText: share(f.aOut),
     stalemateText: f.stalemate > 0 ? share(f.stalemate) : "",
     exchangesText: f.expectedExchanges === null ? "" : f.expectedExchanges.toFixed(1),
+    // Miniatures: the share of a side's "out" that is flight, said when it reads 1% or more.
+    aFleesText: fleesText(f.aFled, share),
+    bFleesText: fleesText(f.bFled, share),
     estimate: e
       ? {
           aHalfText: halfPct(e.halfWidth.bOut),
@@ -341,25 +350,49 @@ export function forecastViewOf(aName: string, bName: string, outcome: DuelForeca
           duelsText: e.duels.toLocaleString(lang),
           confidenceText: `${Math.round(e.confidence * 100)}%`,
           unendedText: unended > 0 ? share(unended) : "",
+          aFleesHalfText: fleesText(f.aFled, share) ? halfPct(e.halfWidth.aFled ?? 0) : "",
+          bFleesHalfText: fleesText(f.bFled, share) ? halfPct(e.halfWidth.bFled ?? 0) : "",
         }
       : null,
   });
 }
 
+/** A side's flight as the line says it: "" when it cannot flee or flees less than 0.5% of duels (a sentence for "<1%" would only distract). */
+const fleesText = (p: number | undefined, share: (x: number) => string): string => (p !== undefined && p >= FLIGHT_SHOWN ? share(p) : "");
+const FLIGHT_SHOWN = 0.005;
+
 /** The half-width of an estimate's interval in percent, to a tenth ("0.9%"). */
 const halfPct = (h: number): string => (h < 0.0005 ? "<0.1%" : `${(h * 100).toFixed(1)}%`);
+
+/** One localized sentence: its lang key and the data for it. */
+export interface ForecastSentence {
+  key: string;
+  data: Record<string, string>;
+}
 
 /**
  * The forecast's sentence as the table shows it: its lang key (FUDGE.Forecast.Line…) and the
  * data for it, names escaped with `escape` (Foundry's escapeHTML at the table). An estimate has
- * its own sentences, which say so.
+ * its own sentences, which say so. `flight`: Miniatures, a short sentence after the win chances
+ * for each side that leaves by flight ("Brutas flees 15%."), none otherwise (forecastTextOf joins them).
  */
-export function forecastLineOf(f: ForecastView, escape: (s: string) => string): { key: string; data: Record<string, string> } {
+export function forecastLineOf(f: ForecastView, escape: (s: string) => string): ForecastSentence & { flight: ForecastSentence[] } {
   const data: Record<string, string> = { a: escape(f.aName), b: escape(f.bName), aWins: f.aWinsText, bWins: f.bWinsText, exchanges: f.exchangesText, stalemate: f.stalemateText };
   const e = f.estimate;
-  if (!e) return { key: f.exchangesText ? "FUDGE.Forecast.Line" : "FUDGE.Forecast.LineStalemate", data };
+  const flight: ForecastSentence[] = [];
+  for (const [name, chance, half] of [
+    [f.aName, f.aFleesText, e?.aFleesHalfText ?? ""],
+    [f.bName, f.bFleesText, e?.bFleesHalfText ?? ""],
+  ] as const)
+    if (chance) flight.push(e ? { key: "FUDGE.Forecast.FleesEstimate", data: { name: escape(name), chance, half } } : { key: "FUDGE.Forecast.Flees", data: { name: escape(name), chance } });
+  if (!e) return { key: f.exchangesText ? "FUDGE.Forecast.Line" : "FUDGE.Forecast.LineStalemate", data, flight };
   Object.assign(data, { aHalf: e.aHalfText, bHalf: e.bHalfText, duels: e.duelsText, confidence: e.confidenceText, unended: e.unendedText });
-  return { key: e.unendedText ? "FUDGE.Forecast.EstimateUnended" : "FUDGE.Forecast.Estimate", data };
+  return { key: e.unendedText ? "FUDGE.Forecast.EstimateUnended" : "FUDGE.Forecast.Estimate", data, flight };
+}
+
+/** The forecast line as one text: its sentence, then each flight sentence (`format`: game.i18n.format at the table). */
+export function forecastTextOf(line: ForecastSentence & { flight: ForecastSentence[] }, format: (key: string, data: Record<string, string>) => string): string {
+  return [line, ...line.flight].map((s) => format(s.key, s.data)).join(" ");
 }
 
 // ─── Trait roll dialog ───────────────────────────────────────────────────────────────────

@@ -68,6 +68,14 @@ export function fleesWhenWounded(card: MiniDatacard): ((s: TrackStatus) => boole
 }
 
 /**
+ * Whether a model can leave a duel by flight: Self-interest ("will flee combat if wounded"), or a
+ * Mercenary ("will flee the combat on any failed Guts check") when Guts checks are made.
+ */
+export function mayFlee(card: MiniDatacard, gutsChecks: boolean): boolean {
+  return traitWith(card, "selfInterest") !== undefined || (gutsChecks && traitWith(card, "mercenary") !== undefined);
+}
+
+/**
  * Miniatures: Sample characters — Chivalrous, "Cannot strike a defenseless opponent": true when
  * `card` has it and the foe is Near Death or helpless (a Guts failure by 4); the same reading as
  * the attack pipeline's `defenseless`. The Chivalrous model's turn then passes.
