@@ -92,6 +92,17 @@ const TRAIT_EFFECT_BY_NAME: Record<string, { effect: TraitEffect; value: number 
   "tough hide": { effect: "toughHide", value: 1 },
   "rapid healing": { effect: "rapidHealing", value: 0 },
   terrifying: { effect: "terrifying", value: 1 },
+  "terrifying appearance": { effect: "terrifying", value: 1 },
+  // Miniatures: Sample characters — the gifts and faults with a rule, by the seed's names (value 0: the rule's own +1).
+  steadfast: { effect: "steadfast", value: 0 },
+  mercenary: { effect: "mercenary", value: 0 },
+  "self-interest": { effect: "selfInterest", value: 0 },
+  chivalrous: { effect: "chivalrous", value: 0 },
+  "skilled backstabber": { effect: "backstabber", value: 0 },
+  "poor melee combatant": { effect: "poorMelee", value: 0 },
+  faithful: { effect: "faithful", value: 0 },
+  "noble presence": { effect: "noblePresence", value: 0 },
+  leader: { effect: "leader", value: 0 },
 };
 
 // ─── Reading the export ────────────────────────────────────────────────────────────────

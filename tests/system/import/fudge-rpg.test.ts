@@ -63,6 +63,20 @@ describe("fudge-rpg import: a full character (Brannoc)", () => {
     expect(itemsOf(c, "fault")[0]).toMatchObject({ name: "Greedy", system: { effect: "none", description: "<p>Can't resist a shiny coin &mdash; ever.</p>" } });
   });
 
+  it("gives the Miniatures sample gifts and faults their rule by name (Mercenary, Skilled backstabber, Terrifying appearance …)", () => {
+    const src = JSON.parse(text("brannoc.json")) as { items: Array<{ name: string }> };
+    src.items[3].name = "Terrifying Appearance";
+    src.items[4].name = "Skilled backstabber";
+    src.items[5].name = " Mercenary ";
+    const m = convertFudgeRpgActor(parseFudgeRpgExport(JSON.stringify(src), "brannoc.json"), { rules: rulesFor("miniatures"), newId });
+    const effects = [...itemsOf(m, "gift"), ...itemsOf(m, "fault")].map((i) => [i.name.trim(), (i.system as { effect: string; value: number }).effect, (i.system as { value: number }).value]);
+    expect(effects).toEqual([
+      ["Terrifying Appearance", "terrifying", 1],
+      ["Skilled backstabber", "backstabber", 0],
+      ["Mercenary", "mercenary", 0],
+    ]);
+  });
+
   it("recognises a weapon by its damage factor, armour and a shield by their defence factor; other gear goes to the notes", () => {
     const [sword] = itemsOf(c, "weapon");
     // Fudge §4.54: ODF +3 = large (+2), sharp (+1); its skill found by name.
