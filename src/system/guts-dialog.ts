@@ -36,6 +36,18 @@ export function defaultGutsChoice(): GutsDialogChoice {
   return { reason: "charged", terrifying: 1, target: 0, defendingKing: false, nobleInMelee: false, leaderFallen: false, modifier: 0 };
 }
 
+/**
+ * The dialog's first choice when the player has targeted the opponents: the most Terrifying gifts
+ * among them (Miniatures: Guts — the target is "0 plus the number of 'Terrifying' gifts the
+ * opponent has"), so a charge by a targeted Brutas reads his count. No targeted miniature with
+ * Terrifying gifts leaves the default.
+ */
+export function gutsChoiceFor(opponents: readonly ActorDoc[], last: GutsDialogChoice = defaultGutsChoice()): GutsDialogChoice {
+  const counts = opponents.filter((o) => o.type === "miniature").map((o) => Number((o.system as { terrifying?: unknown }).terrifying) || 0);
+  const most = Math.max(0, ...counts);
+  return most > 0 ? { ...last, terrifying: most } : last;
+}
+
 export interface GutsDialogContext {
   actorName: string;
   reasons: { value: GutsDialogReason; labelKey: string; selected: boolean }[];

@@ -11,6 +11,7 @@ import { MINI_TRAIT_EFFECTS, TRAIT_EFFECTS, type ActorDoc, type ItemDoc } from "
 import { attackDialogContext, duelRequest, forecastView, mainWeapon, readSituation, situationFields } from "../../src/system/attack-dialog";
 import { itemSheetContext, miniatureSheetContext } from "../../src/system/sheet";
 import { item, rulesFor } from "./fixtures";
+import { defaultGutsChoice, gutsChoiceFor, gutsDialogContext } from "../../src/system/guts-dialog";
 
 const rules = rulesFor("miniatures");
 const sample = (name: string) => structuredClone(findSample(name, "a"));
@@ -137,5 +138,20 @@ describe("the duel forecast at the table", () => {
     expect(withRule.error).toBeNull();
     expect(withRule.aWins).toBe(1);
     expect(forecastView(king(), textOnly, rules).aWins).toBeLessThan(0.95);
+  });
+});
+
+describe("the Check Guts dialog reads the targeted opponents", () => {
+  const sample = (name: string) => structuredClone(findSample(name, "a")) as ActorDoc;
+  test('Miniatures: Guts — "0 plus the number of \'Terrifying\' gifts the opponent has": a targeted Brutas fills the count; none targeted leaves the default', () => {
+    const brutas = sample("Brutas the Brute");
+    expect((brutas.system as { terrifying: number }).terrifying).toBe(1);
+    const ogre = structuredClone(brutas);
+    (ogre.system as { terrifying: number }).terrifying = 3;
+    expect(gutsChoiceFor([sample("King Kingsley"), ogre, brutas]).terrifying).toBe(3);
+    expect(gutsChoiceFor([sample("King Kingsley")])).toEqual(defaultGutsChoice());
+    expect(gutsChoiceFor([])).toEqual(defaultGutsChoice());
+    // The context shows it, with the reason kept.
+    expect(gutsDialogContext(sample("Yanni the Yeoman"), gutsChoiceFor([ogre]))).toMatchObject({ terrifying: 3, steadfast: true });
   });
 });

@@ -18,7 +18,7 @@ import { foundryRoller, postRollNote, postWithRolls } from "../dice";
 import { HEAL_ROLLS, HEAL_TITLES, rollFaces, traitDryFaces, traitFormula } from "../../system/rolling";
 import { startAttackFlow } from "../chat";
 import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../heal-pure";
-import { gutsDialogContext, gutsNoteLines, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../../system/guts-dialog";
+import { gutsChoiceFor, gutsDialogContext, gutsNoteLines, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../../system/guts-dialog";
 import { combatTurn } from "../combat-pure";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;
@@ -71,6 +71,11 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
   /** The wound box a keyboard or mouse user just toggled: it keeps the focus across the re-render. */
   focusRef: string | null = null;
 
+  /** The actors of the user's targeted tokens, this sheet's own excluded. */
+  targetedOpponents(): Actor.Implementation[] {
+    return [...((game.user?.targets ?? []) as Iterable<{ actor: Actor.Implementation | null }>)].map((t) => t.actor).filter((a): a is Actor.Implementation => !!a && a !== this.actorDoc);
+  }
+
   get actorDoc(): Actor.Implementation {
     return (this as unknown as { document: Actor.Implementation }).document;
   }
@@ -93,10 +98,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     // Everything the template shows comes from src/system's context builder.
     const tabGroups = (this as unknown as { tabGroups?: Record<string, string> }).tabGroups ?? {};
     // The user's targeted tokens: each Attack button's tooltip gives the exact odds against them.
-    const targets = [...((game.user?.targets ?? []) as Iterable<{ actor: Actor.Implementation | null }>)]
-      .map((t) => t.actor)
-      .filter((a): a is Actor.Implementation => !!a && a !== this.actorDoc)
-      .map((a) => plainActor(a));
+    const targets = this.targetedOpponents().map((a) => plainActor(a));
     const ctx = actorSheetContext(plainActor(this.actorDoc), worldRules(), {
       editable: self.isEditable,
       owner: this.actorDoc.isOwner,
@@ -231,7 +233,9 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
    */
   static async onGutsCheck(this: FudgeActorSheet): Promise<void> {
     const doc = plainActor(this.actorDoc);
-    const content = await foundry.applications.handlebars.renderTemplate(`systems/fudge-wounds/${TEMPLATES.gutsDialog}`, gutsDialogContext(doc) as never);
+    // The targeted opponents' Terrifying gifts fill the dialog's count (the player can change it).
+    const opponents = this.targetedOpponents().map((a) => plainActor(a));
+    const content = await foundry.applications.handlebars.renderTemplate(`systems/fudge-wounds/${TEMPLATES.gutsDialog}`, gutsDialogContext(doc, gutsChoiceFor(opponents)) as never);
     const choice = (await foundry.applications.api.DialogV2.prompt({
       window: { title: "FUDGE.GutsDialog.Title" },
       content,
