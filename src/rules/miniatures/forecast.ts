@@ -11,13 +11,13 @@
  * for the next round. The pending failures need no turn numbers, only their bonus, target,
  * forfeits, effect and whether they were made this round.
  */
-import { gutsEffectInfo, gutsRecheck, gutsTrigger, type GutsEffect, type GutsPending, type GutsReason, type GutsState } from "./guts";
+import { gutsRecheck, gutsTrigger, type GutsEffect, type GutsPending, type GutsReason, type GutsState } from "./guts";
 import { legendaryOutcomes, legendaryTotal } from "./legendary";
 import { datacard, traitWith, type DatacardOptions, type MiniDatacard, type MiniTrait } from "./datacard";
 import { trackStatus, type Track, type TrackStatus } from "../track";
 import { effectivePenalties, type BoxTrackConfig } from "../tracks/box";
 import { GUTS_TARGETS, terrifyingTarget } from "./guts";
-import { woundRank } from "./pipeline";
+import { defenseless, woundRank } from "./pipeline";
 import type { DiceOutcome } from "../dice";
 
 /** A model's mind in the forecast: its failed Guts checks in force, and whether it owes a free attack. */
@@ -77,12 +77,11 @@ export function mayFlee(card: MiniDatacard, gutsChecks: boolean): boolean {
 
 /**
  * Miniatures: Sample characters — Chivalrous, "Cannot strike a defenseless opponent": true when
- * `card` has it and the foe is Near Death or helpless (a Guts failure by 4); the same reading as
- * the attack pipeline's `defenseless`. The Chivalrous model's turn then passes.
+ * `card` has it and the foe is defenseless as the attack pipeline reads it (`defenseless`: Near
+ * Death, or a Guts failure by 4). The Chivalrous model's turn then passes.
  */
 export function refusesToStrike(card: MiniDatacard, foe: TrackStatus, foeMind: GutsMind | null): boolean {
-  if (!traitWith(card, "chivalrous")) return false;
-  return foe.condition === "dying" || gutsEffectInfo(foeMind?.state.effect ?? 0).helpless;
+  return traitWith(card, "chivalrous") !== undefined && defenseless(foe, foeMind?.state.effect ?? 0) !== null;
 }
 
 /**

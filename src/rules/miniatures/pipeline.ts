@@ -10,7 +10,7 @@ import { applyWound, trackStatus, type Track, type TrackStatus } from "../track"
 import { at, bool, num, optInt, record } from "../validate";
 import { levelForDamage, levelIndex, type BoxTrackConfig } from "../tracks/box";
 import { datacard, findWeapon, parseDatacard, STAT_LIMIT, traitValue, traitWith, type MiniDatacard } from "./datacard";
-import { GUTS_RULE, GUTS_TARGETS, gutsEffectInfo, nearDeathRoll, parseGutsState, type GutsState } from "./guts";
+import { GUTS_RULE, GUTS_TARGETS, gutsEffectInfo, nearDeathRoll, parseGutsState, type GutsEffect, type GutsState } from "./guts";
 import { legendaryOutcomes, legendarySlot, legendaryTotal } from "./legendary";
 import { rangePenalty } from "./movement";
 
@@ -127,10 +127,10 @@ export function woundRank(config: BoxTrackConfig, key: string | null): number {
  * Guts check by 4 ("enemies treat it as a helpless target"). A surprised target, or one that runs
  * (failure by 3), can still defend: not defenseless.
  */
-export function defenseless(req: Pick<MiniAttackRequest, "defender" | "situation">, dStatus: TrackStatus): string | null {
+export function defenseless(dStatus: TrackStatus, gutsEffect: number, helpless = false): string | null {
   if (dStatus.condition === "dying") return "defender.track";
-  if (req.situation.helpless) return "situation.helpless";
-  if (gutsEffectInfo(req.defender.gutsState?.effect ?? 0).helpless) return "defender.gutsState.effect";
+  if (helpless) return "situation.helpless";
+  if (gutsEffectInfo(gutsEffect as GutsEffect).helpless) return "defender.gutsState.effect";
   return null;
 }
 
@@ -147,7 +147,7 @@ function checkLegal(req: MiniAttackRequest, aStatus: TrackStatus, dStatus: Track
   if (!g.mayAttack)
     throw new RulesError("attacker.gutsState.effect", "FUDGE.Error.Miniatures.GutsNoAttack", `${a.name} failed a Guts check and may not attack`, { name: a.name, effect: g.effect });
   // Miniatures: Sample characters — Chivalrous: "Cannot strike a defenseless opponent".
-  const why = defenseless(req, dStatus);
+  const why = defenseless(dStatus, d.gutsState?.effect ?? 0, s.helpless);
   if (why && traitWith(a, "chivalrous"))
     throw new RulesError(why, "FUDGE.Error.Miniatures.Chivalrous", `${a.name} is chivalrous and cannot strike ${d.name}, who is defenseless`, { name: a.name, target: d.name });
   if (w.kind === "ranged" && s.inContact && !w.shootInContact)
