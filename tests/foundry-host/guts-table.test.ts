@@ -116,6 +116,24 @@ describe("the turn-start re-check reads the table", () => {
   });
 });
 
+describe("the Check Guts dialog", () => {
+  it("is ticked from the standing and the table: Sir Knightly defending the King, a follower of the fallen King", async () => {
+    const t = await gutsTable({ "Sir Knightly": { defendingKing: true, follower: true } });
+    await startCombat(t, ["King Kingsley", "Sir Knightly", "Knavely Knave"]);
+    await kingFalls(t);
+    let seen: Record<string, boolean> = {};
+    t.world.answerDialogs((req) => {
+      seen = Object.fromEntries(["defendingKing", "nobleInMelee", "leaderFallen"].map((n) => [n, req.form.querySelector<HTMLInputElement>(`[name="${n}"]`)?.checked === true]));
+    });
+    t.world.dice.queue(0, 0, 0, 0);
+    const app = await openSheet(t.player, IDS["Sir Knightly"]);
+    t.player.click(app.element.querySelector('[data-action="gutsCheck"]'));
+    await t.world.settle();
+    expect(seen).toEqual({ defendingKing: true, nobleInMelee: false, leaderFallen: true });
+    expect(lastMessage(t.gm)!.content).toContain("Faithful: defending the King +1");
+  });
+});
+
 describe("a friend shoots into the melee", () => {
   it("the card offers the GM the friends' checks: each selected friend checks at 0 with its own roll; a target or an enemy is named and skipped; a second click rolls nothing", async () => {
     const t = await gutsTable({});
