@@ -40,15 +40,17 @@ export function gutsTableOf(actor: Actor.Implementation): GutsTable {
   }
   const combatants = ((game.combat?.combatants?.contents ?? []) as unknown as CombatantLike[]);
   for (const c of combatants) {
-    const id = String(c.tokenId ?? c.id);
+    const id = String(c.token?.id ?? c.tokenId ?? c.id);
     const m = models.get(id);
     if (m) Object.assign(m, { inCombat: true, defeated: c.isDefeated === true });
     else if (c.actor) models.set(id, { id, actor: plainActor(c.actor), disposition: c.token?.disposition ?? 0, box: null, inCombat: true, defeated: c.isDefeated === true });
   }
-  const own = (actor as unknown as { token?: { id: string | null } | null }).token?.id
-    ?? combatants.find((c) => c.actor === actor)?.tokenId
-    ?? (actor.getActiveTokens(false, true) as unknown as TokenLike[])[0]?.id
-    ?? null;
+  const mine = combatants.find((c) => !!c.actor && c.actor.uuid === actor.uuid);
+  const own =
+    (actor as unknown as { token?: { id: string | null } | null }).token?.id ??
+    (mine ? (mine.token?.id ?? mine.tokenId) : null) ??
+    (actor.getActiveTokens(false, true) as unknown as TokenLike[])[0]?.id ??
+    null;
   return { self: own ? models.get(own) ?? null : null, others: [...models.values()] };
 }
 
