@@ -18,6 +18,7 @@ import { trackStatus, type Condition } from "../rules/track";
 import { miniRules, trackFor } from "../system/combatant";
 import { defaultGutsStanding, GUTS_STANDING_KEYS, type ActorDoc, type GutsStanding, type MiniatureData, type WorldRules } from "../system/data";
 import { inBaseContact, type TokenBox } from "./table-pure";
+import type { DuelGutsSituation } from "../rules/miniatures/forecast";
 
 /** A model at the table as the Foundry side gathers it: a token on the viewed scene, a combatant, or both. */
 export interface TableModel {
@@ -103,6 +104,24 @@ export function gutsCircumstances(actor: ActorDoc, table: GutsTable, rules: Worl
       out.noble = noble.actor.name;
     }
   }
+  return out;
+}
+
+/**
+ * The circumstances of `self`'s every Guts check in a duel forecast against `foe` (the rules core's
+ * `gutsSituation` of a side, docs/rules-api.md `forecast`): its standing says it defends the King;
+ * a peasant dueling a model of Noble presence is "in melee with the King" for the whole duel, as
+ * is one the live table already puts in contact with such a model; its Leader has fallen when the
+ * live table says so (`live`: gutsCircumstances; null when the model has no token or combatant).
+ * Only the flags that hold are given.
+ */
+export function duelGutsSituation(self: ActorDoc, foe: ActorDoc, live: GutsCircumstances | null): DuelGutsSituation {
+  const out: DuelGutsSituation = {};
+  if (self.type !== "miniature") return out;
+  const standing = gutsStandingOf(self);
+  if (standing.defendingKing) out.defendingKing = true;
+  if (standing.peasant && ((foe.type === "miniature" && miniRules(foe).has("noblePresence")) || live?.nobleInMelee)) out.nobleInMelee = true;
+  if (live?.leaderFallen) out.leaderFallen = true;
   return out;
 }
 

@@ -18,6 +18,8 @@ import { fill } from "../system/i18n";
 import { hudWoundControls, trackView } from "../system/view";
 import { plainActor, updateActor, worldRules } from "./bridge";
 import { reportError, userRef } from "./foundry-util";
+import { duelGutsSituation } from "./guts-pure";
+import { liveGutsCircumstances } from "./guts-table";
 
 type ActorLike = Actor.Implementation | ActorDoc;
 const plain = (a: ActorLike): ActorDoc => ("documentName" in (a as object) ? plainActor(a as Actor.Implementation) : (a as ActorDoc));
@@ -50,7 +52,20 @@ export const tableApi = {
 };
 
 function forecastRequest(requestOrA: unknown, b?: ActorLike): unknown {
-  return b ? duelRequest(plain(requestOrA as ActorLike), plain(b), worldRules()) : requestOrA;
+  return b ? tableDuelRequest(requestOrA as ActorLike, b) : requestOrA;
+}
+
+/**
+ * The duel request between two actors as the table sees them: Miniatures models carry the
+ * circumstances of their Guts checks (their standing, and the live table's for documents:
+ * guts-pure.ts duelGutsSituation). Built on the client that asks, from live documents.
+ */
+function tableDuelRequest(a: ActorLike, b: ActorLike): Record<string, unknown> {
+  const rules = worldRules();
+  const [pa, pb] = [plain(a), plain(b)];
+  const live = (x: ActorLike) => ("documentName" in (x as object) && rules.preset === "miniatures" ? liveGutsCircumstances(x as Actor.Implementation) : null);
+  const gutsSituation = rules.preset === "miniatures" ? { a: duelGutsSituation(pa, pb, live(a)), b: duelGutsSituation(pb, pa, live(b)) } : {};
+  return duelRequest(pa, pb, rules, gutsSituation);
 }
 
 /** The table's forecasts: run in the forecast worker, one after another (src/foundry/forecast-queue.ts). */
@@ -81,13 +96,12 @@ export async function showForecast(actor: Actor.Implementation, opponents: Actor
     ui.notifications!.info(game.i18n!.localize("FUDGE.Forecast.NeedTarget"));
     return [];
   }
-  const rules = worldRules();
   const a = plainActor(actor);
   // A request that cannot be built (bad actor data) is refused like a forecast.
   const duels = opponents.map((t) => {
     const b = plainActor(t);
     try {
-      return { b, request: duelRequest(a, b, rules) as unknown, refused: null };
+      return { b, request: tableDuelRequest(actor, t) as unknown, refused: null };
     } catch (e) {
       if (!isRulesError(e)) throw e;
       return { b, request: null, refused: e };

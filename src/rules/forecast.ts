@@ -21,7 +21,7 @@ import { healTrack, trackKind, trackStateKey, trackStatus, type Track, type Trac
 import { bool, checkJsonShape, isRecord, num, oneOf, optInt } from "./validate";
 import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
 import { gutsEffectInfo, type GutsState } from "./miniatures/guts";
-import { fleesWhenWounded, mayFlee, gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsMind, gutsSettled, gutsStat, gutsTurnStart, mindSpace, refusesToStrike, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
+import { fleesWhenWounded, mayFlee, gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsMind, gutsSettled, gutsStat, gutsTurnStart, mindSpace, refusesToStrike, withoutFreeAttack, type DuelGutsSituation, type GutsMind, type MindSpace } from "./miniatures/forecast";
 import type { BoxTrackConfig } from "./tracks/box";
 import { voltProductDuel, voltSampledDuel, type VoltLaw, type VoltStep } from "./volt/duel";
 import { isBudgetRefusal, parseFallback, parseSampleRequest, sampleDuels, type SampleEstimate } from "./duel-sample";
@@ -287,6 +287,29 @@ export const FORECAST_BUDGET = {
   minTolerance: 1e-9,
 };
 
+const DUEL_GUTS_FLAGS = ["defendingKing", "nobleInMelee", "leaderFallen"] as const;
+
+/**
+ * The request's `gutsSituation`: `{ a?: {...}, b?: {...} }`, each side's flags of DuelGutsSituation
+ * (booleans; anything else is refused by name). Miniatures only.
+ */
+function parseDuelGutsSituation(v: unknown, miniatures: boolean, preset: string): { a: DuelGutsSituation; b: DuelGutsSituation } {
+  const out = { a: {} as DuelGutsSituation, b: {} as DuelGutsSituation };
+  if (v === undefined) return out;
+  if (!miniatures) throw new RulesError("gutsSituation", "FUDGE.Error.ForecastGutsSituationPreset", "Guts circumstances exist only in the Miniatures preset", { preset });
+  if (!isRecord(v)) throw new RulesError("gutsSituation", "FUDGE.Error.NotObject", "gutsSituation must be an object");
+  for (const k of Object.keys(v)) if (k !== "a" && k !== "b") throw new RulesError(`gutsSituation.${k}`, "FUDGE.Error.ForecastGutsSituation", `not a side of the duel (a, b)`, { allowed: "a, b" });
+  for (const side of ["a", "b"] as const) {
+    const s = v[side];
+    if (s === undefined) continue;
+    const path = `gutsSituation.${side}`;
+    if (!isRecord(s)) throw new RulesError(path, "FUDGE.Error.NotObject", `${path} must be an object`);
+    for (const k of Object.keys(s)) if (!(DUEL_GUTS_FLAGS as readonly string[]).includes(k)) throw new RulesError(`${path}.${k}`, "FUDGE.Error.ForecastGutsSituation", `not a circumstance of a duel's Guts checks (${DUEL_GUTS_FLAGS.join(", ")})`, { allowed: DUEL_GUTS_FLAGS.join(", ") });
+    for (const k of DUEL_GUTS_FLAGS) if (bool(s[k], `${path}.${k}`, false)) out[side][k] = true;
+  }
+  return out;
+}
+
 function overBudget(field: string, what: string): RulesError {
   return new RulesError(field, "FUDGE.Error.ForecastBudget", `the duel forecast needs more than its budget (${what})`, { what });
 }
@@ -461,6 +484,9 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   const charge = bool(input.terrifyingCharge, "terrifyingCharge", miniatures);
   if (charge && !miniatures) throw new RulesError("terrifyingCharge", "FUDGE.Error.ForecastTerrifying", "the Terrifying charge check exists only in the Miniatures preset", { preset: p.preset });
   const terrifyingCharge = charge && gutsChecks;
+  // Miniatures: Sample characters — what holds for each side's every Guts check in this duel
+  // (Faithful defending the King, a peasant against Noble presence, a follower whose Leader fell).
+  const situations = parseDuelGutsSituation(input.gutsSituation, miniatures, p.preset);
   const inA = miniatures && !gutsChecks ? withoutGuts(input.a) : input.a;
   const inB = miniatures && !gutsChecks ? withoutGuts(input.b) : input.b;
   let reqAB: AttackRequest, reqBA: AttackRequest;
@@ -507,13 +533,13 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   };
   const NOTHING = internWhat({ wounds: null, heal: null, clearOwed: false });
   if (gutsChecks)
-    for (const side of [sides.a, sides.b]) side.space = mindSpace(side.card as unknown as MiniDatacard, side.card.track.config as unknown as BoxTrackConfig, opts.gutsMinds !== "plain");
+    for (const [id, side] of [["a", sides.a], ["b", sides.b]] as const) side.space = mindSpace(side.card as unknown as MiniDatacard, side.card.track.config as unknown as BoxTrackConfig, opts.gutsMinds !== "plain", situations[id]);
   const mergeMinds = opts.mergeMinds !== false && opts.gutsMinds !== "plain";
   const mindOf = (side: Side): GutsMind | null => (side.space ? gutsMind((side.card as unknown as { gutsState?: GutsState }).gutsState, side.space) : null);
   /** Guts as a state's wounds leave it; never below the floor its minds were keyed by (a broken invariant, not bad input). */
   const gutsNow = (side: Side, t: Track): number => {
     const g = gutsStat(side.card as unknown as MiniDatacard, t, reqAB.options as DatacardOptions);
-    if (side.space && g - 4 < side.space.floor) throw new Error("forecast: Guts fell below its floor");
+    if (side.space && g + (side.space.modifier ?? 0) - 4 < side.space.floor) throw new Error("forecast: Guts fell below its floor");
     return g;
   };
 

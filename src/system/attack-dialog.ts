@@ -14,6 +14,7 @@ import type { PresetId } from "../rules/pipeline";
 import { renderTrack, trackStatus, type Track } from "../rules/track";
 import { attackRequest, miniRules, SITUATION_FIELDS, trackFor, type Situation } from "./combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "./data";
+import type { DuelGutsSituation } from "../rules/miniatures/forecast";
 import { FUDGE_LEVELS, ladderOf, levelView } from "./view";
 
 export interface SituationField {
@@ -253,8 +254,12 @@ function untouched(card: unknown): boolean {
   return trackStatus(c.track as Track).levelKey === null && !guts?.pending?.length && !guts?.effect;
 }
 
-/** The rules core's duel request for two actors, each with its main weapon (docs/rules-api.md `forecast`). */
-export function duelRequest(a: ActorDoc, b: ActorDoc, rules: WorldRules): Record<string, unknown> {
+/**
+ * The rules core's duel request for two actors, each with its main weapon (docs/rules-api.md
+ * `forecast`). `gutsSituation`: Miniatures, each side's circumstances of its Guts checks for the
+ * duel (the table derives them: src/foundry/guts-pure.ts duelGutsSituation); none by default.
+ */
+export function duelRequest(a: ActorDoc, b: ActorDoc, rules: WorldRules, gutsSituation: { a?: DuelGutsSituation; b?: DuelGutsSituation } = {}): Record<string, unknown> {
   const ab = attackRequest(a, mainWeapon(a), b, rules);
   const ba = attackRequest(b, mainWeapon(b), a, rules);
   const request: Record<string, unknown> = { preset: rules.preset, a: ab.attacker, b: ba.attacker, options: ab.options, situation: {} };
@@ -268,6 +273,9 @@ export function duelRequest(a: ActorDoc, b: ActorDoc, rules: WorldRules): Record
     // Terrifying opponent checks Guts before the first blow. Once either has been hurt or has
     // failed a check, the fight is under way and its charge already made (docs/foundry.md).
     request.terrifyingCharge = untouched(ab.attacker) && untouched(ba.attacker);
+    // Miniatures: Sample characters — Faithful, Noble presence, Leader: only the sides with a flag that holds.
+    const sides = Object.fromEntries((["a", "b"] as const).filter((k) => Object.keys(gutsSituation[k] ?? {}).length > 0).map((k) => [k, { ...gutsSituation[k] }]));
+    if (Object.keys(sides).length > 0) request.gutsSituation = sides;
   }
   // A duel no exact or bounded forecast reaches within its budget (Volt Leroy vs Leroy) is
   // estimated from simulated duels instead of refused; the line says it is an estimate.

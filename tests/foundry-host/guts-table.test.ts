@@ -5,7 +5,10 @@
  * model's standing and the live table (Leader fallen, Noble presence in base contact), their notes
  * say what counted, and a shot into a melee lets the GM run the selected friends' checks.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { ForecastQueue } from "../../src/foundry/forecast-queue";
+import { showForecast, useForecastQueue } from "../../src/foundry/table-api";
+import { FakeWorker } from "../foundry/fake-worker";
 import { findSample } from "../../src/cli/samples";
 import { applyWound } from "../../src/rules/track";
 import { trackFor } from "../../src/system/combatant";
@@ -174,5 +177,37 @@ describe("a friend shoots into the melee", () => {
     await t.world.settle();
     expect(t.gm.game.messages.contents.length).toBe(before + 2);
     expect(t.gm.notifications.map((n) => n.message)).toContain("Sir Knightly has already checked Guts for this shot.");
+  });
+});
+
+describe("the table's duel forecast carries each model's Guts circumstances (the rules core's gutsSituation)", () => {
+  let restore: ForecastQueue | null = null;
+  afterEach(() => {
+    if (restore) useForecastQueue(restore);
+    restore = null;
+  });
+  const requestOf = async (t: Table, a: string, b: string) => {
+    const w = new FakeWorker();
+    restore = useForecastQueue(new ForecastQueue({ createWorker: () => w }));
+    await t.gm.run(() => showForecast(actorOn(t.gm, IDS[a]), [actorOn(t.gm, IDS[b])]));
+    useForecastQueue(restore);
+    restore = null;
+    return w.posted[0].request as { gutsSituation?: unknown };
+  };
+  it("a peasant dueling the King is in melee with Noble presence; a follower of a fallen King checks at −1; Sir Knightly defends the King", async () => {
+    const t = await gutsTable({ "Yanni the Yeoman": { peasant: true, follower: true }, "Sir Knightly": { defendingKing: true }, "Knavely Knave": { peasant: true } });
+    await startCombat(t, ["King Kingsley", "Yanni the Yeoman", "Knavely Knave", "Sir Knightly"]);
+    // In a duel the two are foes: Yanni the peasant against the King is in melee with Noble presence.
+    expect((await requestOf(t, "Yanni the Yeoman", "King Kingsley")).gutsSituation).toEqual({ a: { nobleInMelee: true } });
+    expect((await requestOf(t, "Yanni the Yeoman", "Knavely Knave")).gutsSituation).toBeUndefined();
+    // The King steps into base contact with Knavely (an enemy peasant): even against Yanni, Knavely is in melee with him.
+    await t.gm.run(() => tokenDoc(t.gm, t, "King Kingsley").update({ x: 1200, y: 1100 } as never));
+    await t.world.settle();
+    expect((await requestOf(t, "Yanni the Yeoman", "Knavely Knave")).gutsSituation).toEqual({ b: { nobleInMelee: true } });
+    await kingFalls(t);
+    expect((await requestOf(t, "Knavely Knave", "Yanni the Yeoman")).gutsSituation).toEqual({ b: { leaderFallen: true } });
+    expect((await requestOf(t, "Sir Knightly", "Knavely Knave")).gutsSituation).toEqual({ a: { defendingKing: true } });
+    // Knavely the peasant dueling the King: Noble presence (the request's own foe).
+    expect((await requestOf(t, "Knavely Knave", "King Kingsley")).gutsSituation).toEqual({ a: { nobleInMelee: true } });
   });
 });

@@ -8,7 +8,7 @@ import { findSample } from "../../src/cli/samples";
 import { applyWound } from "../../src/rules/track";
 import { trackFor } from "../../src/system/combatant";
 import type { ActorDoc, AttackCardData, MiniatureData } from "../../src/system/data";
-import { friendGutsRecord, friendGutsRoster, gutsCircumstances, gutsStandingOf, withFriendGutsRecord, FRIEND_GUTS_RECORD, type TableModel } from "../../src/foundry/guts-pure";
+import { duelGutsSituation, friendGutsRecord, friendGutsRoster, gutsCircumstances, gutsStandingOf, withFriendGutsRecord, FRIEND_GUTS_RECORD, type TableModel } from "../../src/foundry/guts-pure";
 import { migrateActorSystem } from "../../src/foundry/migrate-pure";
 import * as actions from "../../src/system/actions";
 import { gutsChoiceFor, gutsDialogContext, gutsTraitLines } from "../../src/system/guts-dialog";
@@ -16,6 +16,8 @@ import { miniatureSheetContext } from "../../src/system/sheet";
 import { attackCardContext } from "../../src/system/card";
 import { GM, PLAYER1, loadLang, rulesFor } from "../system/fixtures";
 import { fill } from "../../src/system/i18n";
+import { duelRequest } from "../../src/system/attack-dialog";
+import { duelForecast } from "../../src/rules/forecast";
 
 const rules = rulesFor("miniatures");
 const sample = (name: string, patch: Partial<MiniatureData["gutsStanding"]> = {}): ActorDoc => {
@@ -190,5 +192,31 @@ describe("a friend shoots into the melee: the friends' checks", () => {
     const self = structuredClone(card);
     (self.targets[0].resolution as { followUps: { params: Record<string, unknown> }[] }).followUps[0].params.who = "self";
     expect(attackCardContext({ _id: "m1", system: self }, rules, { user: GM, actor: () => undefined }).canGutsFriends).toBe(false);
+  });
+});
+
+describe("the duel forecast's circumstances (duelGutsSituation → duelRequest's gutsSituation)", () => {
+  const none = { defendingKing: false, nobleInMelee: false, leaderFallen: false, noble: null, leader: null };
+  test("a peasant dueling a model of Noble presence is in melee with it; against anyone else only when the table puts it in contact with one", () => {
+    const yanni = sample("Yanni the Yeoman", { peasant: true });
+    expect(duelGutsSituation(yanni, sample("King Kingsley"), null)).toEqual({ nobleInMelee: true });
+    expect(duelGutsSituation(yanni, sample("Knavely Knave"), null)).toEqual({});
+    expect(duelGutsSituation(yanni, sample("Knavely Knave"), { ...none, nobleInMelee: true, noble: "King Kingsley" })).toEqual({ nobleInMelee: true });
+    // No peasant: the King's presence counts for nothing.
+    expect(duelGutsSituation(sample("Yanni the Yeoman"), sample("King Kingsley"), null)).toEqual({});
+  });
+  test("Leader fallen only from the live table; defending the King from the standing", () => {
+    const yanni = sample("Yanni the Yeoman", { follower: true });
+    expect(duelGutsSituation(yanni, sample("Knavely Knave"), null)).toEqual({});
+    expect(duelGutsSituation(yanni, sample("Knavely Knave"), { ...none, leaderFallen: true, leader: "King Kingsley" })).toEqual({ leaderFallen: true });
+    expect(duelGutsSituation(sample("Sir Knightly", { defendingKing: true }), sample("Brutas the Brute"), null)).toEqual({ defendingKing: true });
+  });
+  test("the request carries only the sides with a flag that holds, and only in a Miniatures world", () => {
+    const [yanni, king] = [sample("Yanni the Yeoman", { peasant: true }), sample("King Kingsley")];
+    const request = duelRequest(yanni, king, rules, { a: duelGutsSituation(yanni, king, null), b: duelGutsSituation(king, yanni, null) });
+    expect(request.gutsSituation).toEqual({ a: { nobleInMelee: true } });
+    expect(duelRequest(yanni, king, rules, { a: {}, b: {} }).gutsSituation).toBeUndefined();
+    // The rules core reads it: Yanni's checks at −1 move the answer.
+    expect(duelForecast(request, { budgetMs: 60_000 }).aOut).not.toBe(duelForecast(duelRequest(yanni, king, rules), { budgetMs: 60_000 }).aOut);
   });
 });

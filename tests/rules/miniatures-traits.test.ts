@@ -11,7 +11,8 @@ import { legendaryOutcomes, legendaryTotal } from "../../src/rules/miniatures/le
 import { resolveAttack } from "../../src/rules/pipeline";
 import { duelForecast } from "../../src/rules/forecast";
 import { applyWound, newTrack } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { boxTrackConfig, effectivePenalties, type BoxTrackConfig } from "../../src/rules/tracks/box";
+import { gutsMind, gutsTurnStart, mindSpace, type DuelGutsSituation, type MindSpace } from "../../src/rules/miniatures/forecast";
 import "../../src/rules/presets";
 import { sampleModel, SAMPLE_CARDS } from "./miniatures-samples";
 import { caught } from "./errors";
@@ -182,6 +183,70 @@ describe("Guts checks", () => {
 });
 
 describe("duel forecast", () => {
+  describe("the circumstances of every Guts check (gutsSituation)", () => {
+    // With Near Death rolls off, Guts is read only by the Guts checks: a circumstance that adds m to
+    // every check must answer as the same model with Guts + m (the charge check, the checks after a
+    // wound and the re-checks alike; the merged minds' floor moves with it).
+    const withGuts = (m: Model, d: number): Model => ({ ...m, guts: (m.guts as number) + d });
+    const close = (x: { aOut: number; bOut: number }, y: { aOut: number; bOut: number }): void => {
+      expect(x.aOut).toBeCloseTo(y.aOut, 12);
+      expect(x.bOut).toBeCloseTo(y.bOut, 12);
+    };
+    it("Noble presence, \"peasants make Guts checks at -1 when in melee with the King\": Yanni (a peasant) against King Kingsley answers as Yanni with Guts one lower", () => {
+      const base = { preset: "miniatures", a: ruled("yanniTheYeoman"), b: ruled("kingKingsley"), nearDeathRolls: false };
+      const noble = duelForecast({ ...base, gutsSituation: { a: { nobleInMelee: true } } }, { budgetMs: 60_000 });
+      close(noble, duelForecast({ ...base, a: withGuts(ruled("yanniTheYeoman"), -1) }, { budgetMs: 60_000 }));
+      // It matters: the plain duel answers otherwise.
+      expect(Math.abs(noble.aOut - duelForecast(base, { budgetMs: 60_000 }).aOut)).toBeGreaterThan(1e-4);
+    });
+    it("Leader, \"all followers make Guts checks at -1 if the King has fallen\", with Noble presence: −2, as Guts two lower", () => {
+      const base = { preset: "miniatures", a: ruled("kingKingsley"), b: ruled("brutasTheBrute"), nearDeathRolls: false };
+      const both = duelForecast({ ...base, gutsSituation: { b: { nobleInMelee: true, leaderFallen: true } } }, { budgetMs: 60_000 });
+      close(both, duelForecast({ ...base, b: withGuts(ruled("brutasTheBrute"), -2) }, { budgetMs: 60_000 }));
+      expect(both.bFled).toBeGreaterThan(duelForecast(base, { budgetMs: 60_000 }).bFled! + 1e-4);
+    });
+    it("Faithful, \"+1 to Guts checks when defending the King\": Sir Knightly defending him answers as Guts one higher; without Faithful the flag changes nothing", () => {
+      const base = { preset: "miniatures", a: ruled("sirKnightly"), b: ruled("brutasTheBrute"), nearDeathRolls: false };
+      const faithful = duelForecast({ ...base, gutsSituation: { a: { defendingKing: true } } }, { budgetMs: 60_000 });
+      close(faithful, duelForecast({ ...base, a: withGuts(ruled("sirKnightly"), 1) }, { budgetMs: 60_000 }));
+      const plain = duelForecast(base, { budgetMs: 60_000 });
+      expect(Math.abs(faithful.aOut - plain.aOut)).toBeGreaterThan(1e-6);
+      const brutas = duelForecast({ ...base, gutsSituation: { b: { defendingKing: true } } }, { budgetMs: 60_000 });
+      expect(brutas.aOut).toBe(plain.aOut);
+      expect(brutas.bOut).toBe(plain.bOut);
+    });
+    it("the merged minds' floor moves with the circumstances: a failure needing the floor passes its next re-check whatever is rolled, at the model's lowest Guts; two more do not", () => {
+      const card = parseDatacard(ruled("sirKnightly"), "card");
+      const config = card.track.config as unknown as BoxTrackConfig;
+      const lowest = card.guts + Math.min(0, ...effectivePenalties(config));
+      const keptAsIs = (situation: DuelGutsSituation): MindSpace => ({ floor: -100, reduce: false, situation, gift: card.gift, fault: card.fault });
+      const pPass = (need: number, situation: DuelGutsSituation): number => {
+        const state = parseGutsState({ pending: [{ reason: "other", target: need, sinceTurn: 0, effect: 1 }] }, "s");
+        return gutsTurnStart(gutsMind(state, keptAsIs(situation)), lowest, keptAsIs(situation))
+          .filter(([m]) => m.state.pending.length === 0)
+          .reduce((t, [, p]) => t + p, 0);
+      };
+      // Faithful defending the King +1; Noble presence and Leader fallen −2; none.
+      for (const [situation, modifier] of [[{ defendingKing: true }, 1], [{ nobleInMelee: true, leaderFallen: true }, -2], [{}, 0]] as const) {
+        const space = mindSpace(card, config, true, situation);
+        expect(space.modifier).toBe(modifier);
+        expect(space.floor).toBe(lowest - 4 + modifier);
+        expect(pPass(space.floor, situation)).toBeCloseTo(1, 12);
+        // The re-check gains its +1, so one more passes for sure too; two more fail on the lowest
+        // Legendary roll (−4, 1 of 81): the floor is within one of as high as it can be.
+        expect(pPass(space.floor + 1, situation)).toBeCloseTo(1, 12);
+        expect(pPass(space.floor + 2, situation)).toBeCloseTo(80 / 81, 12);
+      }
+    });
+    it("bad circumstances are refused by name, and outside the Miniatures preset", () => {
+      const base = { preset: "miniatures", a: ruled("yanniTheYeoman"), b: ruled("kingKingsley") };
+      expect(caught(() => duelForecast({ ...base, gutsSituation: { c: {} } })).field).toBe("gutsSituation.c");
+      expect(caught(() => duelForecast({ ...base, gutsSituation: { a: { brave: true } } })).field).toBe("gutsSituation.a.brave");
+      expect(caught(() => duelForecast({ ...base, gutsSituation: { a: { leaderFallen: "yes" } } })).field).toBe("gutsSituation.a.leaderFallen");
+      expect(caught(() => duelForecast({ ...base, gutsSituation: [] })).field).toBe("gutsSituation");
+      expect(caught(() => duelForecast({ preset: "fudge", a: {}, b: {}, gutsSituation: {} })).key).toBe("FUDGE.Error.ForecastGutsSituationPreset");
+    });
+  });
   const steadfastMercenary = (): Model => ({ ...ruled("yanniTheYeoman"), fault: { name: "Mercenary", rule: "mercenary" } });
   it("Steadfast at the Terrifying charge, hand-computed: a Steadfast Mercenary Yanni charged by a harmless Terrifying ogre flees with 15/81 (Guts 1 + 1 + dice < 1), charging with 31/81", () => {
     const charged = duelForecast({ preset: "miniatures", a: steadfastMercenary(), b: OGRE, first: "b" });

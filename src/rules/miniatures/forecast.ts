@@ -11,7 +11,7 @@
  * for the next round. The pending failures need no turn numbers, only their bonus, target,
  * forfeits, effect and whether they were made this round.
  */
-import { gutsRecheck, gutsTrigger, type GutsEffect, type GutsPending, type GutsReason, type GutsState } from "./guts";
+import { gutsRecheck, gutsTraitModifiers, gutsTrigger, type GutsEffect, type GutsPending, type GutsReason, type GutsSituation, type GutsState } from "./guts";
 import { legendaryOutcomes, legendaryTotal } from "./legendary";
 import { datacard, traitWith, type DatacardOptions, type MiniDatacard, type MiniTrait } from "./datacard";
 import { trackStatus, type Track, type TrackStatus } from "../track";
@@ -39,7 +39,8 @@ export interface GutsMind {
 /**
  * How a side's minds are keyed. `floor`: a failure whose re-check needs no more than this on the
  * dice-free part (target − bonus) passes at its next re-check whatever is rolled (Legendary 4dF is
- * never below −4, and the model's Guts never below its worst wound penalty's): every such failure
+ * never below −4, the model's Guts never below its worst wound penalty's, and its circumstances
+ * add the same to every check): every such failure
  * behaves alike. `reduce: false` keys minds as they are (tests compare the two).
  */
 export interface MindSpace {
@@ -48,11 +49,27 @@ export interface MindSpace {
   /** The model's gift and fault: Steadfast at a Terrifying charge, Mercenary on a failed check (guts.ts applies them). */
   gift?: MiniTrait;
   fault?: MiniTrait;
+  /** The circumstances of every check of this model in the duel (Faithful defending the King, Noble presence, Leader fallen); absent: none. */
+  situation?: DuelGutsSituation;
+  /** What those circumstances add to each of its checks (gutsTraitModifiers; already counted in `floor`); absent: 0. */
+  modifier?: number;
 }
 
-/** A side's MindSpace: its floor (gutsFloor), and its gift and fault for the checks. */
-export function mindSpace(card: MiniDatacard, config: BoxTrackConfig, reduce: boolean): MindSpace {
-  const space: MindSpace = { floor: gutsFloor(card, config), reduce };
+/**
+ * The circumstances that hold for a model's every Guts check through a duel (seed 004 "Sample
+ * characters"): it defends the King (Faithful +1), it is a peasant in melee with a model of Noble
+ * presence (−1), it is a follower whose Leader has fallen (−1). Steadfast is not among them: it
+ * counts only at the charge, which the forecast knows.
+ */
+export type DuelGutsSituation = Pick<GutsSituation, "defendingKing" | "nobleInMelee" | "leaderFallen">;
+
+/**
+ * A side's MindSpace: its floor (gutsFloor, moved by what its circumstances add to every check),
+ * its gift and fault, and its circumstances for the checks.
+ */
+export function mindSpace(card: MiniDatacard, config: BoxTrackConfig, reduce: boolean, situation: DuelGutsSituation = {}): MindSpace {
+  const modifier = gutsTraitModifiers(null, { gift: card.gift, fault: card.fault, ...situation }).modifier;
+  const space: MindSpace = { floor: gutsFloor(card, config) + modifier, reduce, situation: { ...situation }, modifier };
   if (card.gift) space.gift = card.gift;
   if (card.fault) space.fault = card.fault;
   return space;
@@ -86,7 +103,8 @@ export function refusesToStrike(card: MiniDatacard, foe: TrackStatus, foeMind: G
 
 /**
  * The lowest a model's Guts can fall in a fight (Miniatures: Wounds — the wound penalty lowers
- * every stat) less the lowest Legendary roll (−4): the `floor` of its MindSpace.
+ * every stat) less the lowest Legendary roll (−4): the `floor` of its MindSpace, before what its
+ * circumstances add to every check (mindSpace).
  */
 export function gutsFloor(card: MiniDatacard, config: BoxTrackConfig): number {
   return card.guts + Math.min(0, ...effectivePenalties(config)) - 4;
@@ -195,7 +213,7 @@ function immediateCheck(m: GutsMind, guts: number, target: number, reason: GutsR
   const n = m.state.pending.length;
   eachCheck(
     // Steadfast counts only for the model being charged (`inContact` at a "terrifying" check).
-    (faces) => gutsTrigger(m.state, { guts, faces, target, turn: 0, reason, gift: space.gift, fault: space.fault, beingCharged: reason === "terrifying" && inContact }),
+    (faces) => gutsTrigger(m.state, { ...space.situation, guts, faces, target, turn: 0, reason, gift: space.gift, fault: space.fault, beingCharged: reason === "terrifying" && inContact }),
     (r, p) => {
       const state = sameRound && r.state.pending.length > n ? { ...r.state, pending: r.state.pending.map((x, i) => (i >= n ? { ...x, lastTurn: 1 } : x)) } : r.state;
       out.push([mind(state, m.owesFreeAttack || (inContact && !r.check.passed && r.check.effect === 3), space, r.fleesCombat), p]);
@@ -220,7 +238,7 @@ export function gutsTurnStart(m: GutsMind, guts: number, space: MindSpace): Arra
     }
     if (state.pending[i].lastTurn >= 1) return walk(state, i + 1, p);
     eachCheck(
-      (faces) => gutsRecheck(state, faces, 1, guts, 0, i, { gift: space.gift, fault: space.fault }),
+      (faces) => gutsRecheck(state, faces, 1, guts, 0, i, { ...space.situation, gift: space.gift, fault: space.fault }),
       (r, q) => (r.fleesCombat ? out.push([mind(r.state, false, space, true), p * q]) : walk(r.state, r.check.passed ? i : i + 1, p * q)),
     );
   };
