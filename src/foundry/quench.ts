@@ -413,6 +413,15 @@ function registerGutsTableBatch(quench: QuenchLike): void {
         const line = game.i18n!.format("FUDGE.Miniatures.Step.Trait.leader", { value: "\u22121" });
         assert.ok(String(notes[0].content).includes(line), `the note says "${line}"`);
       });
+      it("the table's duel forecast counts them too: Yanni, a peasant and a follower of the fallen King, dueling the King checks at −2 throughout", async () => {
+        await m.yanni.update({ system: { gutsStanding: { peasant: true, follower: true } } } as never);
+        const api = (game.system as unknown as { api: { forecast(a: unknown, b: unknown): { aOut: number; bOut: number } } }).api;
+        const got = api.forecast(m.yanni, m.king);
+        const request = duelRequest(plainActor(m.yanni), plainActor(m.king), worldRules());
+        const want = duelForecast({ ...request, gutsSituation: { a: { nobleInMelee: true, leaderFallen: true } } });
+        assert.deepEqual([got.aOut, got.bOut], [want.aOut, want.bOut], "the forecast with Noble presence and Leader fallen");
+        assert.notEqual(got.aOut, duelForecast(request).aOut, "not the forecast without them");
+      });
     },
     { displayName: "Fudge Combat & Wounds: the table's Guts circumstances" },
   );
