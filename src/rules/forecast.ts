@@ -239,6 +239,8 @@ export interface DuelOptions {
   gutsMinds?: "reduced" | "plain";
   /** Volt: the product method's largest number of sheet pairs (default maxStates × productPairsPerState); tests lower it to reach the bounded forward. */
   maxProductPairs?: number;
+  /** The bytes the chain's nodes may take when the request gives no maxStates (default FORECAST_BUDGET.chainBytes; tests lower it to reach the caps: chainCap). */
+  chainBytes?: number;
   /**
    * Miniatures Guts minds: true (default) lets states with the same future share one node of the
    * chain (duelForecast's standIn); false keeps every state as reached (tests compare the two).
@@ -256,14 +258,33 @@ export const FORECAST_BUDGET = {
   maxStates: 1_000_000,
   /**
    * Default `maxStates` of the chain (the exact method, and the turn-by-turn forward method over
-   * the same nodes) when the request gives none. Its nodes are typed arrays with shared rows of
-   * probabilities (`Chain`): at most `bytesPerState` each at peak, measured as the peak resident
-   * memory of one forecast less the process's own (Miniatures, Brutas the Brute vs Yanni the
-   * Yeoman, 230,460 nodes: ≈ 88 MB, 380 bytes a node), so ≤ 160 MB at the default — what 200,000
-   * nodes took before (≈ 740 bytes each: 265 MB for 357,000).
+   * the same nodes) when the request gives none: `chainBytes / bytesPerState`, the exact chain's
+   * cap when no side can flee (`chainCap` gives each kind of chain its own). Its nodes are typed
+   * arrays with shared rows of probabilities (`Chain`): at most `bytesPerState` each at peak,
+   * measured as the peak resident memory of one forecast less the process's own (Miniatures,
+   * Brutas the Brute vs Yanni the Yeoman, 230,460 nodes: ≈ 88 MB, 380 bytes a node; session 7,
+   * tracks enlarged to 376,609 nodes: 116–118 MB, ≤ 330 bytes a node), so ≤ 160 MB at the default
+   * — what 200,000 nodes took before (≈ 740 bytes each: 265 MB for 357,000).
    */
   chainStates: 400_000,
   bytesPerState: 400,
+  /** What the chain's nodes may take in all when the request gives no `maxStates` (each kind of chain is charged its own bytes a node: `chainCap`). */
+  chainBytes: 160_000_000,
+  /**
+   * Miniatures, a side that can flee (aFled, bFled): the exact chain keeps four more Float64 a
+   * node and solves twice, so a node is charged `bytesPerState` + 32. Measured (session 7, Brutas a
+   * Mercenary vs Yanni, tracks enlarged): 404,139–408,104 nodes took 142–146 MB (≈ 370 bytes a
+   * node), the cap of 370,370 nodes so ≤ 160 MB.
+   */
+  bytesPerFlightState: 432,
+  /**
+   * The turn-by-turn forward method over the chain's nodes (Miniatures past the exact chain's cap,
+   * or `method: "forward"`): each pass keeps its live states in maps and the chain's nodes grow with
+   * each tighter pass. Measured (session 7, Brutas vs Yanni, tracks enlarged): up to 1,163 bytes a
+   * node at peak (120,453 nodes: 134 MB; 217,726 nodes: 177–193 MB), so it is charged 1,200: at
+   * most 133,333 nodes by default, ≤ 160 MB.
+   */
+  bytesPerForwardState: 1_200,
   /** Default and largest `budgetMs`. */
   timeMs: 10_000,
   maxTimeMs: 60_000,
@@ -284,6 +305,16 @@ export const FORECAST_BUDGET = {
   tolerance: 1e-4,
   minTolerance: 1e-9,
 };
+
+/**
+ * The default node cap of a chain when the request gives no `maxStates` (`chainBytes` over what a
+ * node of that kind costs at peak): the exact chain, the exact chain of a duel where a side can
+ * flee (its second solve), and the forward method. `chainBytes`: tests lower it.
+ */
+export function chainCap(kind: "chain" | "flight" | "forward", chainBytes: number = FORECAST_BUDGET.chainBytes): number {
+  const bytes = kind === "forward" ? FORECAST_BUDGET.bytesPerForwardState : kind === "flight" ? FORECAST_BUDGET.bytesPerFlightState : FORECAST_BUDGET.bytesPerState;
+  return Math.floor(chainBytes / bytes);
+}
 
 function overBudget(field: string, what: string): RulesError {
   return new RulesError(field, "FUDGE.Error.ForecastBudget", `the duel forecast needs more than its budget (${what})`, { what });
@@ -435,7 +466,9 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   checkJsonShape(input);
   const p = pipelineFor(input.preset);
   const maxStates = opts.maxStates ?? optInt(input.maxStates, "maxStates", FORECAST_BUDGET.defaultStates, 1, FORECAST_BUDGET.maxStates);
-  const chainStates = opts.maxStates === undefined && input.maxStates === undefined ? FORECAST_BUDGET.chainStates : maxStates;
+  // The chain's cap: the request's maxStates, else what its kind of node costs within chainBytes (chainCap, set below once the method is known).
+  const ownCap = opts.maxStates !== undefined || input.maxStates !== undefined;
+  let chainStates = ownCap ? maxStates : chainCap("chain", opts.chainBytes);
   const budgetMs = opts.budgetMs ?? optInt(input.budgetMs, "budgetMs", FORECAST_BUDGET.timeMs, 1, FORECAST_BUDGET.maxTimeMs);
   const tolerance = input.tolerance === undefined ? FORECAST_BUDGET.tolerance : num(input.tolerance, "tolerance", FORECAST_BUDGET.minTolerance, 0.01);
   /** The bounded methods' first threshold: a state holding less is not followed (`tighten` lowers it). */
@@ -845,6 +878,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     return tighten(phasesOnce);
   }
   const starts = chargeStarts();
+  if (!ownCap) chainStates = chainCap(method === "forward" ? "forward" : flight ? "flight" : "chain", opts.chainBytes);
   if (method === "forward") return p.preset === "volt" ? forward() : stepped();
   if (method === "sample") {
     // Duels played through `moves`, the turns of this chain, from the same starts (src/rules/duel-sample.ts).
