@@ -232,7 +232,7 @@ line(`duel forecast Volt, Leroy vs Leroy (samples): ${sampleVoltLine("Leroy", "L
   try {
     const r = duelForecast({ ...lvl, fallback: "sample" });
     const tableMs = performance.now() - t0;
-    line(`  the same duel as the table asks it (fallback "sample", default budget): method "${r.method}" after ${fmt(tableMs, 0)} ms = ${fmt(tableMs / cpu, 2)}× the estimate alone; of which the exact and bounded methods' refusal ${fmt(refusalMs, 0)} ms (${refusal}; session 6 start: 6,561 ms in all, the refusal at half the budget)`);
+    line(`  the same duel as the table asks it (fallback "sample", default budget): method "${r.method}" after ${fmt(tableMs, 0)} ms = ${fmt(tableMs / cpu, 2)}× the estimate alone; of which the exact and bounded methods' refusal ${fmt(refusalMs, 0)} ms (${refusal}; session 6 start: 6,561 ms in all, the refusal at half the budget; session 7 start: 1,827 ms)`);
   } catch (err) {
     line(`  the same duel as the table asks it (fallback "sample"): refused after ${fmt(performance.now() - t0, 0)} ms (${(err as Error).message})`);
   }

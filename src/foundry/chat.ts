@@ -19,20 +19,17 @@ import { foundryRoller, postWithRolls, showRolls } from "./dice";
 import { rollAttack, rollSlot, type SlotRoll } from "../system/rolling";
 import { QUERIES, SYSTEM_ID } from "./registry";
 import { RELAY_FLAG, requestOf, routeCardAction, type CardAction, type RelayRequest } from "./relay-pure";
-import { gangUpCount, inContactWithEnemy, type TokenBox } from "./table-pure";
+import { gangUpCount, inContactWithEnemy } from "./table-pure";
+import { runGutsChecks, tokenBox, type TokenLike } from "./guts-table";
+import { friendGutsRecord, friendGutsRoster, withFriendGutsRecord, type FriendGutsCandidate } from "./guts-pure";
+import { GUTS_TARGETS } from "../rules/miniatures/guts";
+import { combatTurn } from "./combat-pure";
 import { forcedDeletion } from "./v14";
 import { templatesReady } from "./templates";
 
 const tpl = (p: string) => `systems/${SYSTEM_ID}/${p}`;
 const esc = (s: unknown) => foundry.utils.escapeHTML(String(s ?? ""));
 const loc = (k: string) => game.i18n!.localize(k);
-
-type TokenLike = { id: string | null; x: number; y: number; width: number; height: number; disposition: number; actor: Actor.Implementation | null; center?: { x: number; y: number } };
-
-function tokenBox(t: TokenLike): TokenBox {
-  const size = canvas?.grid?.size ?? 100;
-  return { id: String(t.id), x: t.x / size, y: t.y / size, w: t.width, h: t.height, disposition: t.disposition };
-}
 
 function sceneTokens(): TokenLike[] {
   return ((canvas?.scene?.tokens?.contents ?? []) as unknown as TokenLike[]).filter((t) => !!t.actor);
@@ -186,6 +183,7 @@ function wireCard(message: ChatMessage.Implementation, root: HTMLElement): void 
       else if (action === "applyFudgePoint") void clickCardAction(message, "apply", targetId, false, true).finally(done);
       else if (action === "applySelected") void applyToSelected(message).finally(done);
       else if (action === "applyAll") void applyToAll(message).finally(done);
+      else if (action === "gutsFriends") void gutsForFriends(message).finally(done);
       else done();
     });
   });
@@ -339,3 +337,45 @@ export async function applyToSelected(message: ChatMessage.Implementation): Prom
     await clickCardAction(message, "apply", a.uuid);
   }
 }
+
+/**
+ * Miniatures: Guts — "a friend shoots into the combat" (target 0). The card of a shot into a
+ * melee offers the GM one button: each token the GM has selected that is a friend of the shooter
+ * in that melee checks Guts, with its own Roll and note, under its own circumstances; the others
+ * are named with the reason (friendGutsRoster). The shot is re-derived from the live shooter and
+ * the recorded dice (a card's claim is not enough), and each model remembers the shots it has
+ * checked for, so a second click rolls nothing again.
+ */
+export async function gutsForFriends(message: ChatMessage.Implementation): Promise<void> {
+  try {
+    if (!game.user?.isGM) throw new RulesError("user", "FUDGE.Error.GutsFriends.GmOnly", "only the GM runs these checks");
+    const card = cardData(message);
+    const rules = worldRules();
+    const attacker = actorByRef(card.attackerId);
+    const shot = card.targets.find((t) => {
+      const defender = actorByRef(t.actorId);
+      if (!defender || !t.resolution) return false;
+      const live = rederiveTarget(card, t, { attacker: attacker ? plainActor(attacker) : null, defender: plainActor(defender), author: authorOf(message), defenceFaces: defenceFacesOf(plainActor(defender), String(message.id)) }, rules);
+      return live.resolution.followUps.some(isFriendsInMelee);
+    });
+    if (!shot) throw new RulesError("card", "FUDGE.Error.GutsFriends.NoShot", "this card is not a shot into a melee");
+    const selected = ((canvas?.tokens?.controlled ?? []) as unknown as { document?: TokenLike; actor: Actor.Implementation | null }[]).map((p) => p.document ?? (p as unknown as TokenLike)).filter((t) => !!t.actor);
+    if (!selected.length) throw new RulesError("selected", "FUDGE.Error.NoSelection", "select tokens first");
+    const own = attacker ? (attacker.getActiveTokens(false, true) as unknown as TokenLike[])[0] ?? null : null;
+    const messageId = String(message.id);
+    const candidates: (FriendGutsCandidate & { doc: Actor.Implementation })[] = selected.map((t) => ({ id: String(t.id), ref: t.actor!.uuid, actor: plainActor(t.actor!), disposition: t.disposition, doc: t.actor! }));
+    const roster = friendGutsRoster({ ref: card.attackerId, disposition: own ? own.disposition : null }, card.targets.map((t) => t.actorId), candidates, rules, (c) => friendGutsRecord(flagsOf(c.actor)).includes(messageId));
+    for (const s of roster.skipped) ui.notifications!.warn(game.i18n!.format(`FUDGE.GutsFriends.Skip.${s.reason}`, { name: s.name }));
+    const lead = game.i18n!.format("FUDGE.GutsFriends.Lead", { name: attacker?.name ?? "" });
+    const turn = combatTurn(game.combat?.round);
+    for (const c of roster.check as typeof candidates) {
+      const record = withFriendGutsRecord(friendGutsRecord(flagsOf(c.actor)), messageId);
+      await writeQueue(actorLane(c.doc), () => runGutsChecks(c.doc, [{ target: GUTS_TARGETS.friendShoots, reason: "friendShoots" }], turn, { lead, update: { flags: { [SYSTEM_ID]: { friendShotGuts: record } } } }));
+    }
+  } catch (e) {
+    reportError(e);
+  }
+}
+
+const isFriendsInMelee = (f: { type: string; params: Record<string, unknown> }) => f.type === "gutsCheck" && f.params.who === "friendsInMelee";
+const flagsOf = (a: ActorDoc) => (a.flags?.[SYSTEM_ID] ?? {}) as Record<string, unknown>;

@@ -4,8 +4,8 @@
  * (Scratches cleared per setting), scene end (FATE Hurt cleared). What to do is decided in
  * combat-pure.ts; every roll and every track change is the rules core's.
  */
-import { gutsRecheck, gutsTrigger, nearDeathGuts, parseGutsState } from "../rules/miniatures/guts";
-import { datacard, parseDatacard, traitWith, type MiniDatacard } from "../rules/miniatures/datacard";
+import { nearDeathGuts, type GutsReason } from "../rules/miniatures/guts";
+import { datacard, parseDatacard } from "../rules/miniatures/datacard";
 import * as actions from "../system/actions";
 import { miniatureDatacard, trackFor } from "../system/combatant";
 import type { MiniatureData } from "../system/data";
@@ -13,7 +13,8 @@ import { changeActor, plainActor, updateActor, worldRules, type DerivedActor } f
 import { combatEndHealing, combatTurn, sceneEndHealing, turnEndHealing, turnStartTasks } from "./combat-pure";
 import { reportError, userRef } from "./foundry-util";
 import { foundryRoller, postRollNote } from "./dice";
-import { rollFaces, type SlotRoll } from "../system/rolling";
+import { rollFaces } from "../system/rolling";
+import { runGutsChecks, runGutsRechecks } from "./guts-table";
 import { SYSTEM_ID } from "./registry";
 
 const FLAG_CLIPPED = "clippedAtTurnStart";
@@ -48,47 +49,6 @@ async function nearDeathTurn(actor: Actor.Implementation): Promise<void> {
   await postRollNote(actor, `FUDGE.Miniatures.NearDeath.${r.result}`, [total], [rolled]);
 }
 
-/**
- * Miniatures: Guts — each failed check still in force is re-checked on the model's later turns
- * with the cumulative bonus (src/rules/miniatures/guts.ts gutsRecheck); a pass ends it.
- */
-async function gutsRecheckTurn(actor: Actor.Implementation, turn: number): Promise<void> {
-  const rules = worldRules();
-  const doc = plainActor(actor);
-  const card = parseDatacard(miniatureDatacard(doc, rules), "actor");
-  const guts = datacard(card, derivedOf(actor)?.penalty ?? 0).guts;
-  let state = parseGutsState((doc.system as MiniatureData).gutsState, "system.gutsState");
-  const lines: string[] = [];
-  const rolled: SlotRoll<Roll>[] = [];
-  let i = 0;
-  while (i < state.pending.length) {
-    if (state.pending[i].lastTurn >= turn) {
-      i++;
-      continue;
-    }
-    const roll = await rollFaces("4dF", foundryRoller);
-    rolled.push(roll);
-    const r = gutsRecheck(state, roll.faces, turn, guts, 0, i, { gift: card.gift, fault: card.fault });
-    lines.push(game.i18n!.format(r.check.passed ? "FUDGE.Miniatures.GutsRecheckPassed" : "FUDGE.Miniatures.GutsRecheckFailed", { total: String(r.check.total), target: String(r.check.target) }));
-    if (r.fleesCombat) lines.push(fleesLine(actor.name, card));
-    state = r.state;
-    if (!r.check.passed) i++;
-  }
-  if (!lines.length) return;
-  await actor.update({ system: { gutsState: state } } as never);
-  await postRollNote(actor, "FUDGE.Miniatures.GutsCheck", lines, rolled);
-}
-
-/**
- * Miniatures: Sample characters — Mercenary "will flee the combat on any failed Guts check": the
- * note says so in the game's words; the GM takes the model from the table (no core status means
- * "fled", and nothing else on the model changes).
- */
-function fleesLine(name: string | null, card: MiniDatacard): string {
-  const trait = traitWith(card, "mercenary");
-  return game.i18n!.format("FUDGE.Miniatures.FleesCombat", { name: name ?? "", trait: trait?.name ?? "" });
-}
-
 async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {
   const actor = combatant.actor as Actor.Implementation | null;
   if (!actor) return;
@@ -98,7 +58,7 @@ async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {
   for (const task of turnStartTasks({ preset: rules.preset, actorType: actor.type, status: derived?.status ?? null, gutsPending })) {
     if (task.kind === "nearDeathGuts") await nearDeathTurn(actor);
     else if (task.kind === "noteClipped") await actor.setFlag(SYSTEM_ID as never, FLAG_CLIPPED as never, true as never);
-    else if (task.kind === "gutsRecheck") await gutsRecheckTurn(actor, combatTurn(combatant.combat?.round));
+    else if (task.kind === "gutsRecheck") await runGutsRechecks(actor, combatTurn(combatant.combat?.round));
   }
 }
 
@@ -173,29 +133,11 @@ export async function endScene(scene: Scene.Implementation | null = canvas?.scen
 /**
  * Miniatures: Guts — a model that reaches a new wound level checks at once (target +1; two
  * levels from one attack +2). Run after Apply for the card's "gutsCheck" follow-ups on the
- * defender; the failure is stored for the re-checks on later turns.
+ * defender, under the model's standing and the live table's circumstances (guts-table.ts); the
+ * failure is stored for the re-checks on later turns.
  */
 export async function gutsAfterWound(actor: Actor.Implementation, followUps: readonly { type: string; target: string; params: Record<string, string | number | boolean> }[]): Promise<void> {
   if (actor.type !== "miniature") return;
   const checks = followUps.filter((f) => f.type === "gutsCheck" && f.target === "defender" && f.params.who === "self");
-  if (!checks.length) return;
-  const rules = worldRules();
-  const doc = plainActor(actor);
-  const card = parseDatacard(miniatureDatacard(doc, rules), "actor");
-  const guts = datacard(card, derivedOf(actor)?.penalty ?? 0).guts;
-  let state = parseGutsState((doc.system as MiniatureData).gutsState, "system.gutsState");
-  const turn = combatTurn(game.combat?.round);
-  const lines: string[] = [];
-  const rolled: SlotRoll<Roll>[] = [];
-  for (const f of checks) {
-    const roll = await rollFaces("4dF", foundryRoller);
-    rolled.push(roll);
-    // The datacard's gift and fault go with the check (Mercenary flees on a failure).
-    const r = gutsTrigger(state, { guts, faces: roll.faces, target: Number(f.params.target), turn, reason: String(f.params.reason) as never, gift: card.gift, fault: card.fault });
-    state = r.state;
-    lines.push(game.i18n!.format(r.check.passed ? "FUDGE.Miniatures.GutsPassed" : "FUDGE.Miniatures.GutsFailed", { total: String(r.check.total), target: String(r.check.target), effect: game.i18n!.localize(`FUDGE.Miniatures.Guts.Effect${r.check.effect}`) }));
-    if (r.fleesCombat) lines.push(fleesLine(actor.name, card));
-  }
-  await actor.update({ system: { gutsState: state } } as never);
-  await postRollNote(actor, "FUDGE.Miniatures.GutsCheck", lines, rolled);
+  await runGutsChecks(actor, checks.map((f) => ({ target: Number(f.params.target), reason: String(f.params.reason) as GutsReason })), combatTurn(game.combat?.round));
 }

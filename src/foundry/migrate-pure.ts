@@ -16,12 +16,16 @@
  * - MIGRATION_VERSION 3 (session 2): notes and descriptions stored as plain text. They become
  *   HTML again (`storedRichText`: escaped, blank lines → paragraphs, line breaks → `<br>`);
  *   a value that is HTML already is left alone, so running it twice changes nothing.
+ * - MIGRATION_VERSION 5 (session 7): a miniature gets `gutsStanding` (defending the King, a
+ *   peasant, a follower: all off, as the Guts checks before it read them). A stored value is
+ *   kept; yes/no text ("true", "on") from an import becomes a boolean, anything else is left for
+ *   the schema to reject and the repair to reset.
  */
 import { levelValue } from "../rules/ladder";
 import { PRESETS } from "../rules/pipeline";
 import { GUTS_REASONS } from "../rules/miniatures/guts";
 import { storedRichText } from "../system/rich-text";
-import { ACTOR_DEFAULTS, ITEM_DEFAULTS, SHIELD_SIZES, STAT_BASES, TRACK_PRESETS, TRAIT_EFFECTS, WEAPON_SIZES, type ActorType, type ItemType } from "../system/data";
+import { ACTOR_DEFAULTS, defaultGutsStanding, GUTS_STANDING_KEYS, ITEM_DEFAULTS, SHIELD_SIZES, STAT_BASES, TRACK_PRESETS, TRAIT_EFFECTS, WEAPON_SIZES, type ActorType, type ItemType } from "../system/data";
 
 type Rec = Record<string, unknown>;
 
@@ -78,6 +82,17 @@ function fitVeryHurtBoxes(track: Rec): void {
   }
 }
 
+/** Seed 004 "Sample characters": a miniature's standing Guts circumstances, all off where an older version stored none. */
+function migrateGutsStanding(v: unknown): unknown {
+  if (v !== undefined && !isRec(v)) return v;
+  const out: Rec = { ...defaultGutsStanding(), ...(v ?? {}) };
+  for (const k of GUTS_STANDING_KEYS) {
+    const x = out[k];
+    if (typeof x === "string" && /^(true|false|on|off|yes|no)$/i.test(x.trim())) out[k] = /^(true|on|yes)$/i.test(x.trim());
+  }
+  return out;
+}
+
 /** Migrates an actor's stored `system` in place (and returns it). */
 export function migrateActorSystem(type: ActorType, source: unknown): unknown {
   if (!isRec(source)) return source;
@@ -113,6 +128,7 @@ export function migrateActorSystem(type: ActorType, source: unknown): unknown {
       delete s.wounds;
     }
     if (typeof s.terrifying === "boolean") s.terrifying = s.terrifying ? 1 : 0;
+    s.gutsStanding = migrateGutsStanding(s.gutsStanding);
     moveInto(s, "biography", s, "notes");
     s.notes = storedRichText(s.notes);
   }

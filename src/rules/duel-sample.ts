@@ -102,6 +102,13 @@ export interface SampledDuel {
   alternating: boolean;
   /** Throws the budget's refusal when the time is up (called once per turn). */
   checkTime(): void;
+  /**
+   * Optional: the turn's draw played directly (Volt: on the integer sheets, src/rules/volt/duel.ts)
+   * instead of through `moves`. It must pick what the `moves`-based draw picks for the same v: the
+   * branch whose running total (summed in `moves`' order) first passes v, or, when the total falls
+   * short of v, the same draw scaled to the total; it writes the outcome to `next`.
+   */
+  draw?(a: number, b: number, turn: "a" | "b", v: number, next: { a: number; b: number; turn: "a" | "b" }): void;
 }
 
 export interface SampledAnswer {
@@ -172,6 +179,8 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
     moves(a, b, turn, visit, take);
   };
   const stalled = stalemateCheck(duel);
+  const direct = duel.draw?.bind(duel);
+  const next: { a: number; b: number; turn: "a" | "b" } = { a: 0, b: 0, turn: "a" };
   const perExchange = duel.alternating ? 2 : 1;
   const maxTurns = req.maxExchanges * perExchange;
   const { starts } = duel;
@@ -208,13 +217,20 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
       }
       duel.checkTime();
       const v = rng();
-      draw(a, b, turn, v);
-      // The branches' total can fall short of 1 by rounding (or a truncated open-ended roll): the same draw, scaled to it.
-      if (!picked) draw(a, b, turn, v * acc);
-      if (na < 0) throw new Error("forecast: a turn with no outcome"); // a broken invariant, not bad input
-      a = na;
-      b = nb;
-      turn = nt;
+      if (direct) {
+        direct(a, b, turn, v, next);
+        a = next.a;
+        b = next.b;
+        turn = next.turn;
+      } else {
+        draw(a, b, turn, v);
+        // The branches' total can fall short of 1 by rounding (or a truncated open-ended roll): the same draw, scaled to it.
+        if (!picked) draw(a, b, turn, v * acc);
+        if (na < 0) throw new Error("forecast: a turn with no outcome"); // a broken invariant, not bad input
+        a = na;
+        b = nb;
+        turn = nt;
+      }
       turns++;
       // The order of the forecast's chain: a side out of the fight ends the duel, a first.
       if (outA(a)) ended = "aOut";

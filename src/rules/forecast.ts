@@ -23,7 +23,7 @@ import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
 import { gutsEffectInfo, type GutsState } from "./miniatures/guts";
 import { fleesWhenWounded, mayFlee, gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsMind, gutsSettled, gutsStat, gutsTurnStart, mindSpace, refusesToStrike, withoutFreeAttack, type GutsMind, type MindSpace } from "./miniatures/forecast";
 import type { BoxTrackConfig } from "./tracks/box";
-import { voltProductDuel, type VoltLaw } from "./volt/duel";
+import { voltProductDuel, voltSampledDuel, type VoltLaw, type VoltStep } from "./volt/duel";
 import { isBudgetRefusal, parseFallback, parseSampleRequest, sampleDuels, type SampleEstimate } from "./duel-sample";
 import type { VoltTrackConfig, VoltTrackState, VoltWound } from "./tracks/volt";
 
@@ -259,6 +259,8 @@ export interface DuelOptions {
   maxProductPairs?: number;
   /** The bytes the chain's nodes may take when the request gives no maxStates (default FORECAST_BUDGET.chainBytes; tests lower it to reach the caps: chainCap). */
   chainBytes?: number;
+  /** Volt, method "sample": false plays the duels through the general turns (`moves`) instead of the integer sheets; tests compare the two. */
+  voltSheetSampler?: boolean;
   /**
    * Miniatures Guts minds: true (default) lets states with the same future share one node of the
    * chain (duelForecast's standIn); false keeps every state as reached (tests compare the two).
@@ -925,13 +927,16 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     return tighten(phasesOnce);
   }
   const starts = chargeStarts();
-  if (!ownCap) chainStates = chainCap(method === "forward" ? "forward" : flight ? "flight" : "chain", opts.chainBytes);
+  // (Volt's own forward method keeps its states outside the chain, under maxStates.)
+  if (!ownCap) chainStates = chainCap(method === "forward" && p.preset !== "volt" ? "forward" : flight ? "flight" : "chain", opts.chainBytes);
   if (method === "forward") return p.preset === "volt" ? forward() : stepped();
   if (method === "sample") {
     // Duels played through `moves`, the turns of this chain, from the same starts (src/rules/duel-sample.ts).
+    // Volt: the same duels played on the integer sheets (src/rules/volt/duel.ts voltSampledDuel); `states` is then the sheets met.
+    const volt = p.preset === "volt" && opts.voltSheetSampler !== false ? voltSampled() : null;
     const fled = flight ? { fledA: (a: number) => a === sides.a.fledId, fledB: (b: number) => b === sides.b.fledId } : {};
-    const s = sampleDuels({ moves, starts, outA: (a) => sides.a.out[a], outB: (b) => sides.b.out[b], ...fled, alternating, checkTime }, sampling);
-    const states = sides.a.tracks.length + sides.b.tracks.length;
+    const s = sampleDuels(volt ?? { moves, starts, outA: (a) => sides.a.out[a], outB: (b) => sides.b.out[b], ...fled, alternating, checkTime }, sampling);
+    const states = volt ? volt.sheetsMet() : sides.a.tracks.length + sides.b.tracks.length;
     const r: DuelForecast = { preset: p.preset, aOut: s.aOut, bOut: s.bOut, stalemate: s.stalemate, expectedExchanges: s.expectedExchanges, states, enumerations, exact: false, errorBound: 1, method: "sample", estimate: s.estimate };
     return flight ? { ...r, aFled: s.aFled ?? 0, bFled: s.bFled ?? 0 } : r;
   }
@@ -1160,25 +1165,20 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
    */
   function product(): DuelForecast | { tooLarge: string; forwardExceeds: (eps: number, maxStates: number) => boolean } {
     const lawOf = (X: "a" | "b", state: VoltTrackState): VoltLaw => {
-      const sx = sides[X];
-      const O = X === "a" ? sides.b : sides.a;
-      const x = sx.intern({ config: sx.tracks[0].config, state }, null);
       let miss = 0;
       const hits: VoltLaw["hits"] = [];
-      for (const s of attackSteps(X, x, X === "a" ? startB : startA, false)) {
-        // Volt: an attack changes only its defender's sheet (a broken contract otherwise, not bad input).
-        if (s.x !== NOTHING || whats[s.y].heal !== null) throw new Error("forecast: a Volt attack changed more than its defender's sheet");
-        if (s.y === NOTHING) miss += s.p;
-        else hits.push({ wounds: (parsedWounds(O, s.y, whats[s.y].wounds!) as VoltWound[][]).flat(), p: s.p });
+      for (const s of voltSteps(X, state)) {
+        if (s.wounds === null) miss += s.p;
+        else hits.push({ wounds: s.wounds, p: s.p });
       }
       return { miss, hits };
     };
-    const side = (t: Track): { config: VoltTrackConfig; state: VoltTrackState } => ({ config: t.config as unknown as VoltTrackConfig, state: t.state as unknown as VoltTrackState });
+    const side = voltSide;
     const maxPairs = opts.maxProductPairs ?? maxStates * FORECAST_BUDGET.productPairsPerState;
     const maxWindow = Math.min(maxStates * FORECAST_BUDGET.productWindowPerState, FORECAST_BUDGET.productMaxWindow);
     const r = voltProductDuel(side(reqAB.attacker.track), side(reqAB.defender.track), first, lawOf, { maxPairs, maxWindow, checkTime });
     if ("tooLarge" in r)
-      return { tooLarge: r.tooLarge === "pairs" ? `${r.pairs} pairs of Volt sheets, at most ${maxPairs}` : `${r.window} pairs of Volt sheets at once, at most ${maxWindow}`, forwardExceeds: r.forwardExceeds };
+      return { tooLarge: r.tooLarge === "pairs" ? `${r.pairsAtLeast ? "at least " : ""}${r.pairs} pairs of Volt sheets, at most ${maxPairs}` : `${r.window} pairs of Volt sheets at once, at most ${maxWindow}`, forwardExceeds: r.forwardExceeds };
     return {
       preset: p.preset,
       aOut: r.aOut,
@@ -1191,6 +1191,25 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
       errorBound: 0,
       method: "product",
     };
+  }
+
+  /** Volt: the steps of side X attacking with sheet `state`, from the real pipeline (attackSteps: the same enumeration, in its order, as every other method). */
+  function voltSteps(X: "a" | "b", state: VoltTrackState): VoltStep[] {
+    const sx = sides[X];
+    const O = X === "a" ? sides.b : sides.a;
+    const x = sx.intern({ config: sx.tracks[0].config, state }, null);
+    return attackSteps(X, x, X === "a" ? startB : startA, false).map((s) => {
+      // Volt: an attack changes only its defender's sheet (a broken contract otherwise, not bad input).
+      if (s.x !== NOTHING || whats[s.y].heal !== null) throw new Error("forecast: a Volt attack changed more than its defender's sheet");
+      return { p: s.p, wounds: s.y === NOTHING ? null : (parsedWounds(O, s.y, whats[s.y].wounds!) as VoltWound[][]).flat() };
+    });
+  }
+  function voltSide(t: Track): { config: VoltTrackConfig; state: VoltTrackState } {
+    return { config: t.config as unknown as VoltTrackConfig, state: t.state as unknown as VoltTrackState };
+  }
+  /** Volt: the sampled duels on the integer sheets (src/rules/volt/duel.ts voltSampledDuel). */
+  function voltSampled(): ReturnType<typeof voltSampledDuel> {
+    return voltSampledDuel(voltSide(reqAB.attacker.track), voltSide(reqAB.defender.track), first, voltSteps, checkTime);
   }
 
   /**

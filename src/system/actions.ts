@@ -196,6 +196,9 @@ export const EDITABLE_FIELDS: Record<string, FieldSpec> = {
   movement: { type: "int", min: 0, max: 1000 },
   terrifying: { type: "int", min: 0, max: 20 },
   flying: { type: "bool" },
+  "gutsStanding.defendingKing": { type: "bool" },
+  "gutsStanding.peasant": { type: "bool" },
+  "gutsStanding.follower": { type: "bool" },
 };
 
 /** Sets a nested value on a fresh object: setPath("a.b", 1) → { a: { b: 1 } }. */

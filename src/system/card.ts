@@ -133,8 +133,16 @@ export interface AttackCardContext {
   canApplySelected: boolean;
   /** More than one target can take its wound: one button applies them all. */
   canApplyAll: boolean;
+  /** Miniatures: a shot into a melee — the GM's button for the Guts checks of the friends in it. */
+  canGutsFriends: boolean;
   cssClass: string;
 }
+
+/** Miniatures: Guts — the follow-up of a shot into a melee: the shooter's friends in it check (target 0). */
+const friendsInMelee = (f: { type: string; params?: Record<string, unknown> }): boolean => f.type === "gutsCheck" && f.params?.who === "friendsInMelee";
+
+/** A follow-up's line on the card: the friends' Guts checks say whose they are. */
+const followUpLabel = (f: { type: string; params?: Record<string, unknown> }): string => (friendsInMelee(f) ? "FUDGE.FollowUp.gutsFriendsInMelee" : `FUDGE.FollowUp.${f.type}`);
 
 const facesText = (faces: number[], formula: string): string =>
   formula.endsWith("dF") ? faces.map((f) => (f > 0 ? "+" : f < 0 ? "\u2212" : "0")).join(" ") : faces.join(", ");
@@ -310,7 +318,7 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
       dice,
       steps: res ? res.steps.map(stepView) : [],
       after,
-      followUps: (res?.followUps ?? []).map((f) => ({ type: f.type, labelKey: `FUDGE.FollowUp.${f.type}`, target: f.target })),
+      followUps: (res?.followUps ?? []).map((f) => ({ type: f.type, labelKey: followUpLabel(f), target: f.target })),
       applied: t.applied.map((a) => ({ userId: a.userId, undone: a.undone, ended: a.ended, steps: ((a.steps ?? []) as never[]).map(stepView) })),
       isApplied: !!live,
       differs: t.differs === true,
@@ -335,6 +343,8 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
     targets,
     canApplySelected: rules.applyTo === "selected" && targets.some((t) => t.canApply),
     canApplyAll: targets.filter((t) => t.canApply).length > 1,
+    // Miniatures: Guts — a friend shot into the melee: the GM runs the friends' checks for the tokens he selects (chat.ts gutsForFriends).
+    canGutsFriends: viewer.user.isGM && card.preset === "miniatures" && card.targets.some((t) => ((t.resolution as AttackResolution | null)?.followUps ?? []).some(friendsInMelee)),
     cssClass: `fudge-wounds fudge-card preset-${card.preset}`,
   };
 }

@@ -100,7 +100,27 @@ export interface MiniatureData {
   flying: boolean;
   woundTrack: { state: unknown };
   gutsState: GutsState;
+  /** The model's standing Guts circumstances, set by the GM (seed 004 "Sample characters"; src/foundry/guts-pure.ts). */
+  gutsStanding: GutsStanding;
   notes: string;
+}
+
+/**
+ * What the GM says about a miniature that its Guts checks depend on (seed 004 "Sample
+ * characters"): it is defending the King (counts with Faithful), it is a peasant (Noble presence:
+ * −1 when in melee with such a model) and a follower (Leader: −1 once the Leader has fallen).
+ * The table derives the melee and the fall from live documents (src/foundry/guts-pure.ts).
+ */
+export interface GutsStanding {
+  defendingKing: boolean;
+  peasant: boolean;
+  follower: boolean;
+}
+
+export const GUTS_STANDING_KEYS = ["defendingKing", "peasant", "follower"] as const;
+
+export function defaultGutsStanding(): GutsStanding {
+  return { defendingKing: false, peasant: false, follower: false };
 }
 
 export type ActorType = "character" | "npc" | "miniature";
@@ -273,6 +293,7 @@ export function defaultMiniatureData(): MiniatureData {
     flying: false,
     woundTrack: { state: null },
     gutsState: initialGutsState(),
+    gutsStanding: defaultGutsStanding(),
     notes: "",
   };
 }

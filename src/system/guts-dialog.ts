@@ -42,10 +42,12 @@ export function defaultGutsChoice(): GutsDialogChoice {
  * opponent has"), so a charge by a targeted Brutas reads his count. No targeted miniature with
  * Terrifying gifts leaves the default.
  */
-export function gutsChoiceFor(opponents: readonly ActorDoc[], last: GutsDialogChoice = defaultGutsChoice()): GutsDialogChoice {
+export function gutsChoiceFor(opponents: readonly ActorDoc[], last: GutsDialogChoice = defaultGutsChoice(), circumstances?: Pick<GutsDialogChoice, "defendingKing" | "nobleInMelee" | "leaderFallen">): GutsDialogChoice {
   const counts = opponents.filter((o) => o.type === "miniature").map((o) => Number((o.system as { terrifying?: unknown }).terrifying) || 0);
   const most = Math.max(0, ...counts);
-  return most > 0 ? { ...last, terrifying: most } : last;
+  // The model's standing and what the table derives (src/foundry/guts-pure.ts) tick the boxes; the player can change them.
+  const c = circumstances ? { defendingKing: circumstances.defendingKing, nobleInMelee: circumstances.nobleInMelee, leaderFallen: circumstances.leaderFallen } : {};
+  return most > 0 ? { ...last, ...c, terrifying: most } : { ...last, ...c };
 }
 
 export interface GutsDialogContext {
@@ -127,5 +129,14 @@ export function gutsNoteLines(r: Pick<GutsActionResult, "passed" | "total" | "ta
   const result = r.passed
     ? format("FUDGE.Miniatures.GutsPassed", { total: String(r.total), target: String(r.target) })
     : format("FUDGE.Miniatures.GutsFailed", { total: String(r.total), target: String(r.target), effect: format(`FUDGE.Miniatures.Guts.Effect${r.effect}`, {}) });
-  return [result, ...r.steps.filter((s) => s.key.startsWith("FUDGE.Miniatures.Step.Trait.")).map((s) => format(s.key, s.params ?? {}))];
+  return [result, ...gutsTraitLines(r.steps, format)];
+}
+
+/**
+ * The gifts, faults and circumstances that counted in a Guts check, one short line each, as the
+ * rules core names them ("Sir Knightly: defending the King +1", "A follower whose Leader has
+ * fallen: −1", "… flees the combat"): every note of a Guts check lists them.
+ */
+export function gutsTraitLines(steps: readonly { key: string; params?: Record<string, string | number> }[], format: (key: string, params: Record<string, string | number>) => string): string[] {
+  return steps.filter((s) => s.key.startsWith("FUDGE.Miniatures.Step.Trait.")).map((s) => format(s.key, s.params ?? {}));
 }

@@ -27,8 +27,9 @@ import {
   type WeaponData,
   type WorldRules,
   type CustomWoundLevel,
+  GUTS_STANDING_KEYS,
 } from "./data";
-import { fudgeCombatant, ignoredMiniTraits, isMiniTraitEffect, itemsOf, miniatureDatacard, trackFor, defenseLevel, weaponSkill } from "./combatant";
+import { fudgeCombatant, ignoredMiniTraits, isMiniTraitEffect, itemsOf, miniatureDatacard, miniRules, trackFor, defenseLevel, weaponSkill } from "./combatant";
 import { ladderOf, levelView, stepView, trackView, woundBar, type BarSegment, type LevelView, type StepView, type TrackView } from "./view";
 import { attackOdds, type OddsView } from "./attack-dialog";
 import { richTextView, type RichTextView } from "./rich-text";
@@ -160,6 +161,8 @@ export interface ActorSheetContext {
     terrifying: number;
     flying: boolean;
     guts: { effect: number; effectKey: string; pending: { reason: string; reasonKey: string; target: number; bonus: number }[] };
+    /** The model's standing Guts circumstances (seed 004 "Sample characters"), as checkboxes near Guts. */
+    gutsStanding: { key: string; field: string; labelKey: string; hintKey: string; checked: boolean }[];
     /** Miniatures actions that attack once with every wielded weapon of a kind. */
     attackActions: { kind: "melee" | "ranged"; labelKey: string; count: number }[];
   } | null;
@@ -474,6 +477,7 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
         effectKey: `FUDGE.Miniatures.Guts.Effect${d.gutsState.effect}`,
         pending: d.gutsState.pending.map((p) => ({ reason: p.reason, reasonKey: `FUDGE.Guts.Reason.${p.reason}`, target: p.target, bonus: p.bonus })),
       },
+      gutsStanding: gutsStandingView(actor),
       attackActions:
         opts.owner && track.canAct
           ? (["melee", "ranged"] as const)
@@ -483,6 +487,23 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
     },
     presetNotice: rules.preset === "miniatures" ? "" : "FUDGE.Sheet.MiniatureNeedsPreset",
   };
+}
+
+/**
+ * Seed 004 "Sample characters": what the GM sets for a model's Guts checks. "Defending the King"
+ * is offered to a Faithful model (it counts with that rule only), or while it is set so it can be
+ * cleared; a peasant and a follower to every model (the King's Noble presence and Leader act on them).
+ */
+function gutsStandingView(actor: ActorDoc<"miniature">): NonNullable<ActorSheetContext["miniature"]>["gutsStanding"] {
+  const stored = (actor.system as Partial<MiniatureData>).gutsStanding;
+  const faithful = miniRules(actor).has("faithful");
+  return GUTS_STANDING_KEYS.filter((k) => k !== "defendingKing" || faithful || stored?.defendingKing === true).map((k) => ({
+    key: k,
+    field: `system.gutsStanding.${k}`,
+    labelKey: `FUDGE.Sheet.GutsStanding.${k}`,
+    hintKey: `FUDGE.Sheet.GutsStandingHint.${k}`,
+    checked: stored?.[k] === true,
+  }));
 }
 
 /** Context of any actor sheet by type. */

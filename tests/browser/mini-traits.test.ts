@@ -71,4 +71,22 @@ describe("Miniatures gifts and faults in the attack dialog", () => {
     expect(noProblems(problems)).toEqual([]);
     await context.close();
   });
+
+  it("Sir Knightly: the Guts circumstances sit under Guts, and ticking one is stored", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "miniatures", dice: "0,0,0,0" });
+    const knight = await openSheet(page, "Sir Knightly");
+    const box = knight.locator(".fudge-guts .fudge-guts-standing");
+    await box.waitFor();
+    expect(await box.locator("legend").textContent()).toBe("Guts circumstances");
+    // Faithful: Defending the King is offered, with a peasant and a follower.
+    expect(await box.locator("[data-standing]").evaluateAll((els) => els.map((e) => e.getAttribute("data-standing")))).toEqual(["defendingKing", "peasant", "follower"]);
+    const size = await box.boundingBox();
+    expect(size && size.width > 100 && size.height > 10).toBe(true);
+    await act(page, () => box.locator('[name="system.gutsStanding.defendingKing"]').setChecked(true));
+    const stored = await storedState(page);
+    const actor = stored.actors.find((a: { name: string }) => a.name === "Sir Knightly");
+    expect(actor.system.gutsStanding).toEqual({ defendingKing: true, peasant: false, follower: false });
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
 });

@@ -323,6 +323,12 @@ export class Client {
     s.clear();
     for (const t of tokens) s.add(this.placeable(t));
   }
+  /** Tokens this client's user has selected (canvas.tokens.controlled). */
+  readonly selected: Rec[] = [];
+  /** Select tokens as this client's user (canvas.tokens.controlled), replacing the selection. */
+  select(...tokens: HostDocument[]): void {
+    this.selected.splice(0, this.selected.length, ...tokens.map((t) => this.placeable(t)));
+  }
   /** A token placeable (Token object) for a TokenDocument of this client. */
   placeable(doc: HostDocument): Rec {
     let p = this.placeables.get(doc);
@@ -387,7 +393,8 @@ export class Client {
         notifications: { info: (m: unknown) => this.notify("info", m), warn: (m: unknown) => this.notify("warn", m), error: (m: unknown) => this.notify("error", m), notify: (m: unknown) => this.notify("info", m) },
         chat: { scrollBottom: () => undefined },
       } as never;
-      this.canvas = { ready: true, scene: null, grid: makeGrid(), tokens: { get controlled() { return []; }, placeables: [] } } as never;
+      const selected = this.selected;
+      this.canvas = { ready: true, scene: null, grid: makeGrid(), tokens: { get controlled() { return [...selected]; }, placeables: [] } } as never;
       this.game.settings.register("core", "rollMode", { scope: "client", type: String, default: "publicroll" });
       // v14 renames the roll-mode setting to core.messageMode (FOUNDRY-V13.md "v14").
       if (this.world.generation >= 14) this.game.settings.register("core", "messageMode", { scope: "client", type: String, default: "public" });

@@ -35,6 +35,12 @@ export function miniatureSchema() {
       ),
       effect: int(0, 0, 4),
     }),
+    // Seed 004 "Sample characters": what the GM sets for the model's Guts checks (src/foundry/guts-pure.ts).
+    gutsStanding: new fields.SchemaField({
+      defendingKing: bool(D.gutsStanding.defendingKing),
+      peasant: bool(D.gutsStanding.peasant),
+      follower: bool(D.gutsStanding.follower),
+    }),
     notes: richText(),
   };
 }

@@ -20,6 +20,7 @@ import { startAttackFlow } from "../chat";
 import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../heal-pure";
 import { gutsChoiceFor, gutsDialogContext, gutsNoteLines, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../../system/guts-dialog";
 import { combatTurn } from "../combat-pure";
+import { liveGutsCircumstances } from "../guts-table";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;
 const { ActorSheetV2 } = foundry.applications.sheets;
@@ -235,7 +236,9 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     const doc = plainActor(this.actorDoc);
     // The targeted opponents' Terrifying gifts fill the dialog's count (the player can change it).
     const opponents = this.targetedOpponents().map((a) => plainActor(a));
-    const content = await foundry.applications.handlebars.renderTemplate(`systems/fudge-wounds/${TEMPLATES.gutsDialog}`, gutsDialogContext(doc, gutsChoiceFor(opponents)) as never);
+    // The model's standing and the live table tick Defending the King, Noble presence and Leader (guts-table.ts).
+    const circumstances = this.actorDoc.type === "miniature" ? liveGutsCircumstances(this.actorDoc) : undefined;
+    const content = await foundry.applications.handlebars.renderTemplate(`systems/fudge-wounds/${TEMPLATES.gutsDialog}`, gutsDialogContext(doc, gutsChoiceFor(opponents, undefined, circumstances)) as never);
     const choice = (await foundry.applications.api.DialogV2.prompt({
       window: { title: "FUDGE.GutsDialog.Title" },
       content,

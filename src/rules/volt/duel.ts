@@ -22,6 +22,7 @@
  *   change the other sheet: while it stays null, the duel is one-sided and its value depends on
  *   the other side only through that side's law — one table per law instead of every pair.
  */
+import type { SampledDuel } from "../duel-sample";
 import { voltGeometry, type VoltMark, type VoltTrackConfig, type VoltTrackState, type VoltWound } from "../tracks/volt";
 
 /** The out-of-the-fight sheet (any mark above the alive rows). */
@@ -179,7 +180,10 @@ export interface VoltDuelResult {
 /** Why the product method does not fit its limits (the caller falls back or refuses). */
 export interface VoltDuelTooLarge {
   tooLarge: "pairs" | "window";
+  /** The pairs solved, or with `pairsAtLeast` a lower bound of them (counted only until over `maxPairs`). */
   pairs: number;
+  pairsAtLeast: boolean;
+  /** The most pairs held at once (0 when not computed: over the pairs' budget first). */
   window: number;
   /**
    * Whether the bounded "forward" method is sure to follow more than `maxStates` states on its
@@ -248,9 +252,37 @@ export function voltProductDuel(a: VoltDuelSide, b: VoltDuelSide, first: "a" | "
   const cb = penaltyClasses(mb);
   const lawsA = ca.reps.map((r) => lawOf("a", voltStateOf(ma, r)));
   const lawsB = cb.reps.map((r) => lawOf("b", voltStateOf(mb, r)));
-  // Each side's sheets, hit by the other side's laws.
-  const A = sideModel(ma, sa, ca.penalties, lawsB, limits.checkTime);
-  const B = sideModel(mb, sb, cb.penalties, lawsA, limits.checkTime);
+  // Each side's sheets, hit by the other side's laws: found breadth-first, both sides in turn.
+  const EA = new Explorer(ma, sa, lawsB);
+  const EB = new Explorer(mb, sb, lawsA);
+  const forwardExceeds = (eps: number, maxStates: number): boolean =>
+    voltForwardExceeds(countSide(EA, ca.penalties), countSide(EB, cb.penalties), first === "a", eps, maxStates, limits.checkTime);
+  // Over the pairs' budget before any table is built: every sheet found is reachable, and one whose
+  // own law changes the other side's start sheet is open (closeNull closes a sheet only when its
+  // law changes no sheet of the other side), so the pairs solved are at least openA × openB.
+  const opensA = opens(ma, lawsA, mb, sb);
+  const opensB = opens(mb, lawsB, ma, sa);
+  const seenOpen = (E: Explorer, open: (s: number) => boolean, from: number): number => {
+    let n = 0;
+    for (let i = from; i < E.found.length; i++) if (open(E.found[i])) n++;
+    return n;
+  };
+  let openFoundA = seenOpen(EA, opensA, 0);
+  let openFoundB = seenOpen(EB, opensB, 0);
+  while (EA.next < EA.found.length || EB.next < EB.found.length) {
+    if (openFoundA * openFoundB > limits.maxPairs) return { tooLarge: "pairs", pairs: openFoundA * openFoundB, pairsAtLeast: true, window: 0, forwardExceeds };
+    limits.checkTime();
+    for (const [E, open] of [[EA, opensA], [EB, opensB]] as const) {
+      if (E.next >= E.found.length) continue;
+      const before = E.found.length;
+      E.expand(E.next++);
+      const n = seenOpen(E, open, before);
+      if (E === EA) openFoundA += n;
+      else openFoundB += n;
+    }
+  }
+  const A = sideModel(EA, ca.penalties, limits.checkTime);
+  const B = sideModel(EB, cb.penalties, limits.checkTime);
   closeNull(A, B);
   closeNull(B, A);
   const openA = A.sheets.length - count(A.closed);
@@ -260,10 +292,7 @@ export function voltProductDuel(a: VoltDuelSide, b: VoltDuelSide, first: "a" | "
   const wA = windowOf(A, openB);
   const wB = windowOf(B, openA);
   const window = Math.min(wA, wB);
-  if (pairs > limits.maxPairs || window > limits.maxWindow) {
-    const forwardExceeds = (eps: number, maxStates: number): boolean => voltForwardExceeds(A, B, first === "a", eps, maxStates, limits.checkTime);
-    return { tooLarge: pairs > limits.maxPairs ? "pairs" : "window", pairs, window, forwardExceeds };
-  }
+  if (pairs > limits.maxPairs || window > limits.maxWindow) return { tooLarge: pairs > limits.maxPairs ? "pairs" : "window", pairs, pairsAtLeast: false, window, forwardExceeds };
   const aOuter = wA <= wB;
   const r = solve(aOuter ? A : B, aOuter ? B : A, aOuter === (first === "a"), limits.checkTime);
   const [pU, pV] = [r.value[0], r.value[1]];
@@ -275,48 +304,95 @@ export function voltProductDuel(a: VoltDuelSide, b: VoltDuelSide, first: "a" | "
   return { aOut, bOut, stalemate: rest > 1e-12 ? rest : 0, attacks: r.value[2], sheets: { a: A.sheets.length, b: B.sheets.length }, pairs, window };
 }
 
+/** Whether a sheet of S is sure to be open: its class's law changes O's start sheet (so that law is not null, see closeNull). */
+function opens(m: VoltSheetModel, laws: VoltLaw[], mo: VoltSheetModel, so: number): (s: number) => boolean {
+  const { penalties } = penaltyClasses(m);
+  const open = laws.map((law) => law.hits.some((h) => voltApplyWounds(mo, so, h.wounds) !== so));
+  return (s) => open[penalties.indexOf(voltSheetPenalty(m, s))];
+}
+
 function count(x: Uint8Array): number {
   let n = 0;
   for (let i = 0; i < x.length; i++) n += x[i];
   return n;
 }
 
-/** Every living sheet reachable from `start` under the other side's laws, and their successor tables. */
-function sideModel(m: VoltSheetModel, start: number, penalties: number[], laws: VoltLaw[], checkTime: () => void): SideModel {
-  // The distinct wounds of all laws: each is placed once per sheet (the laws share most of them).
-  const woundIds = new Map<string, number>();
-  const distinct: VoltWound[][] = [];
-  const hitWound = laws.map((law) =>
-    law.hits.map((h) => {
-      const k = JSON.stringify(h.wounds);
-      let id = woundIds.get(k);
-      if (id === undefined) {
-        woundIds.set(k, (id = distinct.length));
-        distinct.push(h.wounds);
-      }
-      return id;
-    }),
-  );
-  const W = distinct.length;
-  const index = new Int32Array(1 << (2 * m.R)).fill(-1);
-  const found: number[] = [start];
-  // after[i·W + w]: sheet i (in the order found) after wound w; a typed array grown by doubling
-  // (a plain array's push of millions of entries was a visible share of the setup).
-  let after = new Int32Array(Math.max(64, W * 64));
+/**
+ * A side's living sheets as they are found from its start under the other side's laws: each sheet
+ * (in the order found) with its sheet after every distinct wound, placed on demand. The product
+ * method finds them all (sideModel); the budget checks over its limits find only what they need
+ * (`voltProductDuel`'s pair count, `voltForwardExceeds`).
+ */
+class Explorer {
+  /** The distinct wounds of all laws: each is placed once per sheet (the laws share most of them). */
+  readonly distinct: VoltWound[][] = [];
+  /** Per law, per hit: its wound's index in `distinct`. */
+  readonly hitWound: number[][];
+  readonly W: number;
+  /** Sheet → its place in `found` (−1: not found). */
+  readonly index: Int32Array;
+  readonly found: number[];
+  /**
+   * after[i·W + w]: sheet i (in the order found) after wound w, once `done[i]`; typed arrays grown
+   * by doubling (a plain array's push of millions of entries was a visible share of the setup).
+   */
+  after: Int32Array;
+  done: Uint8Array;
+  /** The next sheet the breadth-first search expands. */
+  next = 0;
   // A single wound (most attacks deal one) is placed without walking its list: its row (or, for a
   // failed roll, −Damage) and type once per wound instead of once per sheet.
   // kind: 0 a list of wounds, 1 a wound on a row, 2 a failed roll (`at`: its Damage).
-  const kind = Uint8Array.from(distinct, (ws) => (ws.length !== 1 ? 0 : "failedRoll" in ws[0] ? 2 : 1));
-  const at = Float64Array.from(distinct, (ws) => (ws.length !== 1 ? 0 : "failedRoll" in ws[0] ? ws[0].damage : ws[0].row));
-  const injury = Uint8Array.from(distinct, (ws) => (ws.length === 1 && ws[0].type === "injury" ? 1 : 0));
-  index[start] = 0;
-  for (let i = 0; i < found.length; i++) {
-    checkTime();
-    if ((i + 1) * W > after.length) {
-      const grown = new Int32Array(after.length * 2);
-      grown.set(after);
-      after = grown;
+  private readonly kind: Uint8Array;
+  private readonly at: Float64Array;
+  private readonly injury: Uint8Array;
+  constructor(
+    readonly m: VoltSheetModel,
+    readonly start: number,
+    readonly laws: VoltLaw[],
+  ) {
+    const woundIds = new Map<string, number>();
+    this.hitWound = laws.map((law) =>
+      law.hits.map((h) => {
+        const k = JSON.stringify(h.wounds);
+        let id = woundIds.get(k);
+        if (id === undefined) {
+          woundIds.set(k, (id = this.distinct.length));
+          this.distinct.push(h.wounds);
+        }
+        return id;
+      }),
+    );
+    const distinct = this.distinct;
+    this.W = distinct.length;
+    this.kind = Uint8Array.from(distinct, (ws) => (ws.length !== 1 ? 0 : "failedRoll" in ws[0] ? 2 : 1));
+    this.at = Float64Array.from(distinct, (ws) => (ws.length !== 1 ? 0 : "failedRoll" in ws[0] ? ws[0].damage : ws[0].row));
+    this.injury = Uint8Array.from(distinct, (ws) => (ws.length === 1 && ws[0].type === "injury" ? 1 : 0));
+    this.index = new Int32Array(1 << (2 * m.R)).fill(-1);
+    this.found = [start];
+    this.index[start] = 0;
+    this.after = new Int32Array(Math.max(64, this.W * 64));
+    this.done = new Uint8Array(64);
+  }
+  /** Every hit deals at most one wound (not a stun weapon's two). */
+  get singleWound(): boolean {
+    return this.distinct.every((w) => w.length <= 1);
+  }
+  /** Places every wound on sheet i (in the order found); new sheets join `found`. */
+  expand(i: number): void {
+    if (i < this.done.length && this.done[i]) return;
+    const W = this.W;
+    if ((i + 1) * W > this.after.length) {
+      const grown = new Int32Array(Math.max(this.after.length * 2, (i + 1) * W));
+      grown.set(this.after);
+      this.after = grown;
     }
+    if (i >= this.done.length) {
+      const grown = new Uint8Array(Math.max(this.done.length * 2, i + 1));
+      grown.set(this.done);
+      this.done = grown;
+    }
+    const { m, kind, at, injury, distinct, index, found, after } = this;
     const s = found[i];
     for (let w = 0; w < W; w++) {
       const k = kind[w];
@@ -327,13 +403,27 @@ function sideModel(m: VoltSheetModel, start: number, penalties: number[], laws: 
         found.push(s2);
       }
     }
+    this.done[i] = 1;
   }
+}
+
+/** Every living sheet reachable from the explorer's start under the other side's laws, and their successor tables. */
+function sideModel(E: Explorer, penalties: number[], checkTime: () => void): SideModel {
+  const { m, W, found, laws, hitWound } = E;
+  while (E.next < found.length) {
+    checkTime();
+    E.expand(E.next++);
+  }
+  const after = E.after;
+  const start = E.start;
+  // The sorted places (the explorer keeps its own `index`: the budget checks read it afterwards).
+  const index = new Int32Array(E.index.length);
   const progressOf = found.map((s) => voltSheetProgress(m, s));
   // Decreasing progress, then increasing sheet: one numeric key per sheet (sheets are distinct),
   // sorted as a typed array (no comparator calls), then mapped back to the order found.
   const span = 2 ** (2 * m.R);
   const keys = Float64Array.from(found, (s, i) => (2 * m.R - progressOf[i]) * span + s).sort();
-  const order = Array.from(keys, (k) => index[k % span]);
+  const order = Array.from(keys, (k) => E.index[k % span]);
   const n = found.length;
   const sheets = new Int32Array(n);
   const progress = new Int32Array(n);
@@ -354,7 +444,7 @@ function sideModel(m: VoltSheetModel, start: number, penalties: number[], laws: 
     }
   }
   const tab = laws.map((law, l) => table(progress, next, W, law, hitWound[l], checkTime));
-  return { m, sheets, progress, cls, tab, closed: new Uint8Array(n), startIndex: index[start], jump: -1, singleWound: distinct.every((w) => w.length <= 1) };
+  return { m, sheets, progress, cls, tab, closed: new Uint8Array(n), startIndex: index[start], jump: -1, singleWound: E.singleWound };
 }
 
 function table(progress: Int32Array, next: Int32Array, W: number, law: VoltLaw, hitWound: number[], checkTime: () => void): Table {
@@ -730,35 +820,147 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
  * - each state's mass is computed by the same formulas in another order (rounding differs by far
  *   less than 1e-9 relative); a state is counted here only at `eps·(1 + 1e-9)` or more, left
  *   (not followed) below `followFactor` times that, and a near-stalemate (both attacks change
- *   nothing with probability ≥ 1 − 1e-12) is never left. So by induction in order of progress,
+ *   nothing with probability ≥ 1 − 1e-12) is never left. A share of mass under `dropFactor`
+ *   times the threshold may be left out (it only lowers masses here). So by induction in order of progress,
  *   every state followed here is followed there, each state gets there at least the mass it has
  *   here, and every state counted here is followed there.
+ * The sheets are found and their successors tabulated only as the count reaches them (Explorer,
+ * LazyTable): over the pairs' budget, no table of the product is built.
  */
-function voltForwardExceeds(A: SideModel, B: SideModel, aFirst: boolean, eps: number, maxStates: number, checkTime: () => void): boolean {
-  // A cheap pass first: it follows only states holding 6·eps (Leroy vs Leroy: about a third of
-  // the work, and still more than 200,000 states counted), a lower bound all the same; then the full one.
-  return forwardCount(A, B, aFirst, eps, 6, maxStates, checkTime) || forwardCount(A, B, aFirst, eps, 1, maxStates, checkTime);
+function voltForwardExceeds(A: CountSide, B: CountSide, aFirst: boolean, eps: number, maxStates: number, checkTime: () => void): boolean {
+  // A cheap pass first: it follows only states holding 4·eps and leaves out every share of mass
+  // under eps/10 (a state here then holds at most its mass there: a lower bound all the same).
+  // Leroy vs Leroy: 114,000 states followed instead of 370,000, 690,000 keys instead of 2.2 million,
+  // and still 237,000 states counted (200,000 are needed). Then the full one.
+  return forwardCount(A, B, aFirst, eps, 4, 0.1, maxStates, checkTime) || forwardCount(A, B, aFirst, eps, 1, 0, maxStates, checkTime);
 }
 
-function forwardCount(A: SideModel, B: SideModel, aFirst: boolean, eps: number, followFactor: number, maxStates: number, checkTime: () => void): boolean {
-  if (!A.singleWound || !B.singleWound) return false;
-  const RA = A.m.R;
-  const RB = B.m.R;
-  const shiftA = 2 ** Math.ceil(Math.log2(A.sheets.length + 1));
-  const shiftB = 2 ** Math.ceil(Math.log2(B.sheets.length + 1));
-  const spanB = shiftB * 2 ** RB;
-  if (shiftA * 2 ** RA * spanB > 2 ** 52) return false; // keys must stay exact doubles
+/**
+ * A side's sheets as the forward count reads them: found on demand (the explorer), with their
+ * successors under each of the other side's laws tabulated for the sheets the count reaches only.
+ */
+interface CountSide {
+  E: Explorer;
+  R: number;
+  /** Own penalty class by highest marked row (index R: no mark): the law this sheet attacks with. */
+  clsOfTop: Int32Array;
+  /** This side's sheets hit by the other side's law of each class. */
+  tab: LazyTable[];
+}
+
+function countSide(E: Explorer, penalties: number[]): CountSide {
+  const m = E.m;
+  const clsOfTop = new Int32Array(m.R + 1);
+  for (let k = 0; k <= m.R; k++) clsOfTop[k] = penalties.indexOf(m.penaltyOfTop[k]);
+  return { E, R: m.R, clsOfTop, tab: E.laws.map((_, l) => new LazyTable(E, l)) };
+}
+
+/** One law's successor table (as `table`) of the sheets asked for: successors as sheets, merged in the order of the hits. */
+class LazyTable {
+  /** Per sheet (its place in the explorer's `found`): where its successors start (−1: not yet tabulated), how many, P(same), P(out). */
+  private start = new Int32Array(64).fill(-1);
+  private len = new Int32Array(64);
+  private sameP = new Float64Array(64);
+  private outP = new Float64Array(64);
+  to = new Int32Array(256);
+  p = new Float64Array(256);
+  private n = 0;
+  constructor(
+    private readonly E: Explorer,
+    private readonly law: number,
+  ) {}
+  /** Tabulates sheet i (a place in `found`); returns where its successors start in `to` and `p`. */
+  row(i: number): number {
+    if (i >= this.start.length) this.growSheets(i + 1);
+    if (this.start[i] >= 0) return this.start[i];
+    const E = this.E;
+    E.expand(i);
+    const law = E.laws[this.law];
+    const hw = E.hitWound[this.law];
+    const s = E.found[i];
+    const row = i * E.W;
+    const at = this.n;
+    if (at + hw.length > this.to.length) {
+      const size = Math.max(this.to.length * 2, at + hw.length);
+      const to = new Int32Array(size);
+      to.set(this.to);
+      const p = new Float64Array(size);
+      p.set(this.p);
+      this.to = to;
+      this.p = p;
+    }
+    let same = law.miss;
+    let out = 0;
+    let n = at;
+    for (let h = 0; h < hw.length; h++) {
+      const q = law.hits[h].p;
+      const s2 = E.after[row + hw[h]];
+      if (s2 === s) same += q;
+      else if (s2 === VOLT_OUT) out += q;
+      else {
+        let k = at;
+        while (k < n && this.to[k] !== s2) k++;
+        if (k < n) this.p[k] += q;
+        else {
+          this.to[n] = s2;
+          this.p[n++] = q;
+        }
+      }
+    }
+    this.start[i] = at;
+    this.len[i] = n - at;
+    this.sameP[i] = same;
+    this.outP[i] = out;
+    this.n = n;
+    return at;
+  }
+  count(i: number): number {
+    return this.len[i];
+  }
+  same(i: number): number {
+    return this.sameP[i];
+  }
+  private growSheets(size: number): void {
+    size = Math.max(size, this.start.length * 2);
+    const start = new Int32Array(size).fill(-1);
+    start.set(this.start);
+    const len = new Int32Array(size);
+    len.set(this.len);
+    const sameP = new Float64Array(size);
+    sameP.set(this.sameP);
+    const outP = new Float64Array(size);
+    outP.set(this.outP);
+    this.start = start;
+    this.len = len;
+    this.sameP = sameP;
+    this.outP = outP;
+  }
+}
+
+function forwardCount(A: CountSide, B: CountSide, aFirst: boolean, eps: number, followFactor: number, dropFactor: number, maxStates: number, checkTime: () => void): boolean {
+  if (!A.E.singleWound || !B.E.singleWound) return false;
+  const RA = A.R;
+  const RB = B.R;
+  const fullA = (1 << RA) - 1;
+  const fullB = (1 << RB) - 1;
+  // A state's key: each side's sheet with its "+" rows marked as both Injury and Stun (a sheet never
+  // has both on one row), 2R bits a side.
+  const spanB = 2 ** (2 * RB);
+  if (2 ** (2 * RA) * spanB > 2 ** 52) return false; // keys must stay exact doubles
   const cut = eps * (1 + 1e-9);
   const follow = cut * followFactor;
+  const drop = cut * dropFactor;
+  const progress = (s: number, R: number): number => 2 * popcount(s & ((1 << R) - 1)) + popcount(s >>> R);
   // By progress (a + b): the states reached with it, and their mass with a / b to attack.
-  let top = 0;
-  for (let i = 0; i < A.progress.length; i++) top = Math.max(top, A.progress[i]);
-  let topB = 0;
-  for (let i = 0; i < B.progress.length; i++) topB = Math.max(topB, B.progress[i]);
-  const buckets: Array<MassTable | undefined> = new Array(top + topB + 1);
-  const key = (a: number, pa: number, b: number, pb: number): number => (a + pa * shiftA) * spanB + b + pb * shiftB;
+  const buckets: Array<MassTable | undefined> = new Array(4 * (RA + RB) + 1);
   const at = (pr: number): MassTable => (buckets[pr] ??= new MassTable());
-  at(A.progress[A.startIndex] + B.progress[B.startIndex]).add(key(A.startIndex, 0, B.startIndex, 0), aFirst ? 0 : 1, 1);
+  const sa0 = A.E.start;
+  const sb0 = B.E.start;
+  at(progress(sa0, RA) + progress(sb0, RB)).add(sa0 * spanB + sb0, aFirst ? 0 : 1, 1);
+  const classOf = (S: CountSide, s: number): number => {
+    const occ = (s | (s >>> S.R)) & ((1 << S.R) - 1);
+    return S.clsOfTop[occ === 0 ? S.R : 31 - Math.clz32(occ)];
+  };
   let states = 0;
   for (let pr = 0; pr < buckets.length; pr++) {
     const bucket = buckets[pr];
@@ -774,32 +976,42 @@ function forwardCount(A: SideModel, B: SideModel, aFirst: boolean, eps: number, 
       checkTime();
       if (mA + mB < follow) continue;
       const k = keys[e];
-      const ka = Math.floor(k / spanB);
-      const kb = k - ka * spanB;
-      const a = ka % shiftA;
-      const pa = (ka - a) / shiftA;
-      const b = kb % shiftB;
-      const pb = (kb - b) / shiftB;
-      const tA = B.tab[A.cls[a]]; // a attacks b's sheet with the law of a's class
-      const tB = A.tab[B.cls[b]];
-      const xSame = tA.same[b];
-      const ySame = tB.same[a];
+      const codeA = Math.floor(k / spanB);
+      const codeB = k - codeA * spanB;
+      const pa = (codeA >>> RA) & codeA & fullA;
+      const pb = (codeB >>> RB) & codeB & fullB;
+      const a = codeA ^ (pa << RA);
+      const b = codeB ^ (pb << RB);
+      const ia = A.E.index[a];
+      const ib = B.E.index[b];
+      const tA = B.tab[classOf(A, a)]; // a attacks b's sheet with the law of a's class
+      const tB = A.tab[classOf(B, b)];
+      const rA = tA.row(ib);
+      const rB = tB.row(ia);
+      const xSame = tA.same(ib);
+      const ySame = tB.same(ia);
       const loop = xSame * ySame;
       if (loop >= 1 - 1e-12) continue;
       const vX = (mA + mB * ySame) / (1 - loop);
       const vY = (mB + mA * xSame) / (1 - loop);
       // The "+" rows a single wound adds: the Stun rows it turned to Injury.
-      const stunB = (B.sheets[b] >>> RB) & ((1 << RB) - 1);
-      const prA = A.progress[a];
-      for (let q = tA.start[b]; q < tA.start[b + 1]; q++) {
+      const stunB = (b >>> RB) & fullB;
+      const prA = progress(a, RA);
+      for (let q = rA; q < rA + tA.count(ib); q++) {
         const b2 = tA.to[q];
-        at(prA + B.progress[b2]).add(key(a, pa, b2, pb | (stunB & B.sheets[b2])), 1, vX * tA.p[q]);
+        const m = vX * tA.p[q];
+        if (m < drop) continue;
+        const pb2 = pb | (stunB & b2);
+        at(prA + progress(b2, RB)).add(codeA * spanB + (b2 | (pb2 << RB)), 1, m);
       }
-      const stunA = (A.sheets[a] >>> RA) & ((1 << RA) - 1);
-      const prB = B.progress[b];
-      for (let q = tB.start[a]; q < tB.start[a + 1]; q++) {
+      const stunA = (a >>> RA) & fullA;
+      const prB = progress(b, RB);
+      for (let q = rB; q < rB + tB.count(ia); q++) {
         const a2 = tB.to[q];
-        at(A.progress[a2] + prB).add(key(a2, pa | (stunA & A.sheets[a2]), b, pb), 0, vY * tB.p[q]);
+        const m = vY * tB.p[q];
+        if (m < drop) continue;
+        const pa2 = pa | (stunA & a2);
+        at(progress(a2, RA) + prB).add((a2 | (pa2 << RA)) * spanB + codeB, 0, m);
       }
     }
   }
@@ -808,10 +1020,10 @@ function forwardCount(A: SideModel, B: SideModel, aFirst: boolean, eps: number, 
 
 /** Masses by exact integer key (< 2^52), two per key, in typed arrays: open addressing, grown by doubling. */
 class MassTable {
-  keys = new Float64Array(64);
-  mass = new Float64Array(128);
+  keys = new Float64Array(1024);
+  mass = new Float64Array(2048);
   n = 0;
-  private slots = new Int32Array(128).fill(-1);
+  private slots = new Int32Array(2048).fill(-1);
   add(key: number, which: 0 | 1, m: number): void {
     let mask = this.slots.length - 1;
     let h = hashKey(key) & mask;
@@ -861,4 +1073,144 @@ function hashKey(k: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
   return h ^ (h >>> 16);
+}
+
+/** One outcome of an attack as the forecast enumerates it, in its order: its probability and the wounds it deals (null: none). */
+export interface VoltStep {
+  p: number;
+  wounds: VoltWound[] | null;
+}
+
+/** A side's attacks on the integer sheets, per penalty class: running totals and each outcome's wound, pre-read. */
+interface SampledSide {
+  m: VoltSheetModel;
+  /** Class of a sheet by its highest marked row (index R: no mark). */
+  clsOfTop: Int32Array;
+  /** Per class: running totals of the steps' probabilities, summed in the forecast's order. */
+  cum: Float64Array[];
+  /** Per class and step: 0 nothing, 1 a wound on a row, 2 a failed roll (at: its Damage), 3 a list (list). */
+  kind: Uint8Array[];
+  at: Float64Array[];
+  injury: Uint8Array[];
+  list: Array<Array<VoltWound[] | null>>;
+  /** Sheets met by the sampled duels (one byte per sheet), and how many. */
+  met: Uint8Array;
+  nMet: number;
+}
+
+/**
+ * The sampled estimate of a Volt duel (`method: "sample"`, src/rules/duel-sample.ts) played on
+ * the integer sheets: each turn draws the attacker's outcome from the running totals of its
+ * penalty's steps (the forecast's own enumeration, in its order) and places the wound with the
+ * sheet rules above. The draw picks what the general sampler's draw picks for the same number (the
+ * first step whose running total passes it; none: the same draw scaled to the total), and the
+ * integer sheets answer "out" exactly as the track kind does (the property tests above), so a seed
+ * gives the same duels, bit for bit, as through `moves` (tests/rules/volt-sample.test.ts).
+ * `stepsOf(X, state)`: the steps of side X attacking with sheet `state` (read once per penalty).
+ */
+export function voltSampledDuel(
+  a: VoltDuelSide,
+  b: VoltDuelSide,
+  first: "a" | "b",
+  stepsOf: (X: "a" | "b", state: VoltTrackState) => VoltStep[],
+  checkTime: () => void,
+): SampledDuel & { sheetsMet(): number } {
+  const side = (X: "a" | "b", s: VoltDuelSide): SampledSide => {
+    const m = voltSheetModel(s.config);
+    // Keys of the stalemate check hold a sheet in 24 bits (duel-sample.ts): at most 12 alive rows (the Will tables give 10).
+    if (m.R > 12) throw new Error(`volt duel: ${m.R} alive rows`);
+    const { penalties, reps } = penaltyClasses(m);
+    const clsOfTop = new Int32Array(m.R + 1);
+    for (let k = 0; k <= m.R; k++) clsOfTop[k] = penalties.indexOf(m.penaltyOfTop[k]);
+    const steps = reps.map((r) => stepsOf(X, voltStateOf(m, r)));
+    const cum = steps.map((ss) => {
+      const c = new Float64Array(ss.length);
+      let acc = 0;
+      for (let i = 0; i < ss.length; i++) c[i] = acc += ss[i].p;
+      return c;
+    });
+    const one = (w: VoltWound[] | null): w is [VoltWound] => w !== null && w.length === 1;
+    return {
+      m,
+      clsOfTop,
+      cum,
+      kind: steps.map((ss) => Uint8Array.from(ss, (s) => (s.wounds === null ? 0 : !one(s.wounds) ? 3 : "failedRoll" in s.wounds[0] ? 2 : 1))),
+      at: steps.map((ss) => Float64Array.from(ss, (s) => (!one(s.wounds) ? 0 : "failedRoll" in s.wounds[0] ? s.wounds[0].damage : s.wounds[0].row))),
+      injury: steps.map((ss) => Uint8Array.from(ss, (s) => (one(s.wounds) && s.wounds[0].type === "injury" ? 1 : 0))),
+      list: steps.map((ss) => ss.map((s) => s.wounds)),
+      met: new Uint8Array(1 << (2 * m.R)),
+      nMet: 0,
+    };
+  };
+  const A = side("a", a);
+  const B = side("b", b);
+  const meet = (S: SampledSide, s: number): void => {
+    if (s !== VOLT_OUT && !S.met[s]) {
+      S.met[s] = 1;
+      S.nMet++;
+    }
+  };
+  const sa = voltSheetOf(A.m, a.state);
+  const sb = voltSheetOf(B.m, b.state);
+  meet(A, sa);
+  meet(B, sb);
+  const classOf = (S: SampledSide, s: number): number => {
+    const R = S.m.R;
+    const occ = (s | (s >>> R)) & ((1 << R) - 1);
+    return S.clsOfTop[occ === 0 ? R : 31 - Math.clz32(occ)];
+  };
+  /** The defender's sheet after step i of the attacker's class c. */
+  const hit = (X: SampledSide, c: number, i: number, D: SampledSide, y: number): number => {
+    const k = X.kind[c][i];
+    if (k === 0) return y;
+    if (k === 1) return placeOnRow(D.m, y, X.at[c][i], X.injury[c][i] === 1);
+    if (k === 2) return failedRoll(D.m, y, X.at[c][i], X.injury[c][i] === 1);
+    return voltApplyWounds(D.m, y, X.list[c][i]!);
+  };
+  /** The first step whose running total passes u, −1 when none does. */
+  const pick = (cum: Float64Array, u: number): number => {
+    let lo = 0;
+    let hi = cum.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cum[mid] > u) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo < cum.length ? lo : -1;
+  };
+  return {
+    starts: [{ a: sa, b: sb, turn: first, w: 1, spent: false }],
+    outA: (x) => x === VOLT_OUT,
+    outB: (y) => y === VOLT_OUT,
+    alternating: true,
+    checkTime,
+    moves(x, y, turn, visit) {
+      const [X, D, s, d] = turn === "a" ? [A, B, x, y] : [B, A, y, x];
+      const c = classOf(X, s);
+      const cum = X.cum[c];
+      for (let i = 0; i < cum.length; i++) {
+        const d2 = hit(X, c, i, D, d);
+        const q = cum[i] - (i > 0 ? cum[i - 1] : 0);
+        if (turn === "a") visit(x, d2, "b", q);
+        else visit(d2, y, "a", q);
+      }
+    },
+    draw(x, y, turn, v, next) {
+      const aTurn = turn === "a";
+      const X = aTurn ? A : B;
+      const D = aTurn ? B : A;
+      const c = classOf(X, aTurn ? x : y);
+      const cum = X.cum[c];
+      let i = pick(cum, v);
+      // The total can fall short of 1 by rounding: the same draw, scaled to it (as the general draw).
+      if (i < 0) i = pick(cum, v * cum[cum.length - 1]);
+      if (i < 0) throw new Error("forecast: a turn with no outcome"); // a broken invariant, not bad input
+      const d2 = hit(X, c, i, D, aTurn ? y : x);
+      meet(D, d2);
+      next.a = aTurn ? x : d2;
+      next.b = aTurn ? d2 : y;
+      next.turn = aTurn ? "b" : "a";
+    },
+    sheetsMet: () => A.nMet + B.nMet,
+  };
 }
