@@ -166,7 +166,10 @@ const PAIR_DIFF = new Map<number[], number>();
 let differenceSlotMemo: DiceSlot | null = null;
 
 /** Enumerates one step: `first` attacks `second` (opposed: the loser of the roll is wounded). */
-function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackRequest, fStatus: TrackStatus, sStatus: TrackStatus, byDifference: boolean, intern: (w: What) => number, clearOwed: boolean): Step[] {
+/** The interned What of one side of a leaf: the wounds `r` deals it, the healing, the end of an owed free attack. */
+type InternOutcome = (r: AttackResolution | null, heal: unknown, clearOwed: boolean) => number;
+
+function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackRequest, fStatus: TrackStatus, sStatus: TrackStatus, byDifference: boolean, intern: InternOutcome, clearOwed: boolean): Step[] {
   const opposed = p.exchange === "opposed";
   let slotsFS = p.slots(reqFS);
   if (byDifference) slotsFS = [(differenceSlotMemo ??= differenceSlot()), ...slotsFS.filter((s) => s.id !== "attack" && s.id !== "defense")];
@@ -190,7 +193,7 @@ function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackReq
   const onlyPair = byDifference && opposed && slotsFS.length === 1 && counter.length === 0;
   let rdBase: number | null = null;
   const merged = new Map<number, Step>();
-  enumerateDice([...slotsFS, ...counter], (reader: DiceReader) => {
+  const leaf = (reader: DiceReader): number => {
     dice = reader;
     let r1: AttackResolution | null = null;
     let r2: AttackResolution | null = null;
@@ -209,14 +212,29 @@ function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackReq
       // The first side is stunned: he only defends; the other strikes if he wins the roll.
       r2 = p.resolve(reqSF, swapped, QUIET);
     }
-    const x = intern({ wounds: woundsOf(r2), heal: tick ? END_ROUND : (followHeal(r1, "attacker") ?? followHeal(r2, "defender")), clearOwed: false });
-    const y = intern({ wounds: woundsOf(r1), heal: tick ? END_ROUND : (followHeal(r1, "defender") ?? followHeal(r2, "attacker")), clearOwed });
+    const x = intern(r2, tick ? END_ROUND : (followHeal(r1, "attacker") ?? followHeal(r2, "defender")), false);
+    const y = intern(r1, tick ? END_ROUND : (followHeal(r1, "defender") ?? followHeal(r2, "attacker")), clearOwed);
     return x * 2 ** 20 + y;
-  }, (k, prob) => {
+  };
+  const add = (k: number, prob: number): void => {
     const m = merged.get(k);
     if (m) m.p += prob;
     else merged.set(k, { x: Math.floor(k / 2 ** 20), y: k % 2 ** 20, p: prob });
-  });
+  };
+  if (onlyPair && !tick) {
+    // The folded classes one by one, in enumerateDice's order and with its probabilities (every
+    // leaf reads the pair: no search for the slots it reads, no walk), so the same sums.
+    let current: number[] = [];
+    const reader: DiceReader = (id) => {
+      if (id === "pair") return current;
+      throw new RulesError(`dice.${id}`, "FUDGE.Error.UnknownDice", `no dice slot "${id}" in this pipeline`);
+    };
+    for (const o of slotsFS[0].outcomes()) {
+      if (o.p === 0) continue;
+      current = o.dice;
+      add(leaf(reader), 1 * o.p);
+    }
+  } else enumerateDice([...slotsFS, ...counter], leaf, add);
   return [...merged.values()];
 }
 
@@ -239,6 +257,8 @@ export interface DuelOptions {
   gutsMinds?: "reduced" | "plain";
   /** Volt: the product method's largest number of sheet pairs (default maxStates × productPairsPerState); tests lower it to reach the bounded forward. */
   maxProductPairs?: number;
+  /** The bytes the chain's nodes may take when the request gives no maxStates (default FORECAST_BUDGET.chainBytes; tests lower it to reach the caps: chainCap). */
+  chainBytes?: number;
   /** Volt, method "sample": false plays the duels through the general turns (`moves`) instead of the integer sheets; tests compare the two. */
   voltSheetSampler?: boolean;
   /**
@@ -258,14 +278,33 @@ export const FORECAST_BUDGET = {
   maxStates: 1_000_000,
   /**
    * Default `maxStates` of the chain (the exact method, and the turn-by-turn forward method over
-   * the same nodes) when the request gives none. Its nodes are typed arrays with shared rows of
-   * probabilities (`Chain`): at most `bytesPerState` each at peak, measured as the peak resident
-   * memory of one forecast less the process's own (Miniatures, Brutas the Brute vs Yanni the
-   * Yeoman, 230,460 nodes: ≈ 88 MB, 380 bytes a node), so ≤ 160 MB at the default — what 200,000
-   * nodes took before (≈ 740 bytes each: 265 MB for 357,000).
+   * the same nodes) when the request gives none: `chainBytes / bytesPerState`, the exact chain's
+   * cap when no side can flee (`chainCap` gives each kind of chain its own). Its nodes are typed
+   * arrays with shared rows of probabilities (`Chain`): at most `bytesPerState` each at peak,
+   * measured as the peak resident memory of one forecast less the process's own (Miniatures,
+   * Brutas the Brute vs Yanni the Yeoman, 230,460 nodes: ≈ 88 MB, 380 bytes a node; session 7,
+   * tracks enlarged to 376,609 nodes: 116–118 MB, ≤ 330 bytes a node), so ≤ 160 MB at the default
+   * — what 200,000 nodes took before (≈ 740 bytes each: 265 MB for 357,000).
    */
   chainStates: 400_000,
   bytesPerState: 400,
+  /** What the chain's nodes may take in all when the request gives no `maxStates` (each kind of chain is charged its own bytes a node: `chainCap`). */
+  chainBytes: 160_000_000,
+  /**
+   * Miniatures, a side that can flee (aFled, bFled): the exact chain keeps four more Float64 a
+   * node and solves twice, so a node is charged `bytesPerState` + 32. Measured (session 7, Brutas a
+   * Mercenary vs Yanni, tracks enlarged): 404,139–408,104 nodes took 142–146 MB (≈ 370 bytes a
+   * node), the cap of 370,370 nodes so ≤ 160 MB.
+   */
+  bytesPerFlightState: 432,
+  /**
+   * The turn-by-turn forward method over the chain's nodes (Miniatures past the exact chain's cap,
+   * or `method: "forward"`): each pass keeps its live states in maps and the chain's nodes grow with
+   * each tighter pass. Measured (session 7, Brutas vs Yanni, tracks enlarged): up to 1,163 bytes a
+   * node at peak (120,453 nodes: 134 MB; 217,726 nodes: 177–193 MB), so it is charged 1,200: at
+   * most 133,333 nodes by default, ≤ 160 MB.
+   */
+  bytesPerForwardState: 1_200,
   /** Default and largest `budgetMs`. */
   timeMs: 10_000,
   maxTimeMs: 60_000,
@@ -286,6 +325,16 @@ export const FORECAST_BUDGET = {
   tolerance: 1e-4,
   minTolerance: 1e-9,
 };
+
+/**
+ * The default node cap of a chain when the request gives no `maxStates` (`chainBytes` over what a
+ * node of that kind costs at peak): the exact chain, the exact chain of a duel where a side can
+ * flee (its second solve), and the forward method. `chainBytes`: tests lower it.
+ */
+export function chainCap(kind: "chain" | "flight" | "forward", chainBytes: number = FORECAST_BUDGET.chainBytes): number {
+  const bytes = kind === "forward" ? FORECAST_BUDGET.bytesPerForwardState : kind === "flight" ? FORECAST_BUDGET.bytesPerFlightState : FORECAST_BUDGET.bytesPerState;
+  return Math.floor(chainBytes / bytes);
+}
 
 const DUEL_GUTS_FLAGS = ["defendingKing", "nobleInMelee", "leaderFallen"] as const;
 
@@ -456,11 +505,23 @@ function forecastWithin(input: unknown, opts: DuelOptions, t0: number): DuelFore
 }
 
 function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
+  const chain = takeChain();
+  try {
+    return forecastOn(chain, input, opts);
+  } finally {
+    giveBackChain(chain);
+  }
+}
+
+/** One forecast over `chain` (empty: takeChain). */
+function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForecast {
   if (!isRecord(input)) throw new RulesError("", "FUDGE.Error.NotObject", "the duel request must be an object");
   checkJsonShape(input);
   const p = pipelineFor(input.preset);
   const maxStates = opts.maxStates ?? optInt(input.maxStates, "maxStates", FORECAST_BUDGET.defaultStates, 1, FORECAST_BUDGET.maxStates);
-  const chainStates = opts.maxStates === undefined && input.maxStates === undefined ? FORECAST_BUDGET.chainStates : maxStates;
+  // The chain's cap: the request's maxStates, else what its kind of node costs within chainBytes (chainCap, set below once the method is known).
+  const ownCap = opts.maxStates !== undefined || input.maxStates !== undefined;
+  let chainStates = ownCap ? maxStates : chainCap("chain", opts.chainBytes);
   const budgetMs = opts.budgetMs ?? optInt(input.budgetMs, "budgetMs", FORECAST_BUDGET.timeMs, 1, FORECAST_BUDGET.maxTimeMs);
   const tolerance = input.tolerance === undefined ? FORECAST_BUDGET.tolerance : num(input.tolerance, "tolerance", FORECAST_BUDGET.minTolerance, 0.01);
   /** The bounded methods' first threshold: a state holding less is not followed (`tighten` lowers it). */
@@ -532,6 +593,26 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     return i;
   };
   const NOTHING = internWhat({ wounds: null, heal: null, clearOwed: false });
+  /**
+   * A leaf's outcome for one side, interned as internWhat would intern `{wounds: woundsOf(r), heal,
+   * clearOwed}`, without building that What for the common cases: nothing at all, or one plain
+   * `{level}` wound whose level has been seen (nearly every leaf of a step).
+   */
+  const internOutcome: InternOutcome = (r, heal, clearOwed) => {
+    if (heal === null && !clearOwed) {
+      if (r === null || r.wound === null || r.wound === undefined) return NOTHING;
+      const x = r.wound as Record<string, unknown>;
+      if (r.followUps.length === 0 && typeof x === "object" && typeof x.level === "string") {
+        const i = plainIds.get(x.level);
+        if (i !== undefined) {
+          let n = 0;
+          for (const _ in x) n++;
+          if (n === 1) return i;
+        }
+      }
+    }
+    return internWhat({ wounds: woundsOf(r), heal, clearOwed });
+  };
   if (gutsChecks)
     for (const [id, side] of [["a", sides.a], ["b", sides.b]] as const) side.space = mindSpace(side.card as unknown as MiniDatacard, side.card.track.config as unknown as BoxTrackConfig, opts.gutsMinds !== "plain", situations[id]);
   const mergeMinds = opts.mergeMinds !== false && opts.gutsMinds !== "plain";
@@ -620,7 +701,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
         sx.status[x],
         sy.status[y],
         byDifference,
-        internWhat,
+        internOutcome,
         free,
       );
       stepCache.set(key, s);
@@ -720,7 +801,6 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
   };
 
   // Explore the reachable chain. A node is (a, b, turn); both sides out-or-not decide absorption.
-  const chain = new Chain();
   /** The end nodes: a out, b out, a fled, b fled (Miniatures). */
   const outNodes = [-1, -1, -1, -1];
   const nodeOf = (a0: number, b0: number, turn: "a" | "b"): number => {
@@ -873,6 +953,8 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
     return tighten(phasesOnce);
   }
   const starts = chargeStarts();
+  // (Volt's own forward method keeps its states outside the chain, under maxStates.)
+  if (!ownCap) chainStates = chainCap(method === "forward" && p.preset !== "volt" ? "forward" : flight ? "flight" : "chain", opts.chainBytes);
   if (method === "forward") return p.preset === "volt" ? forward() : stepped();
   if (method === "sample") {
     // Duels played through `moves`, the turns of this chain, from the same starts (src/rules/duel-sample.ts).
@@ -1481,6 +1563,19 @@ class Chain {
   private readonly bits = new Int32Array(new Float64Array(1).buffer);
   private readonly bitsOf = new Float64Array(this.bits.buffer);
 
+  /** Empty again, keeping its arrays (takeChain). */
+  reset(): this {
+    this.n = 0;
+    this.slots.fill(0);
+    if (this.pages.length > 1) this.pages.length = 1; // the first page is filled again from its start
+    this.used = 0;
+    this.rows = 0;
+    this.rowSlots.fill(0);
+    return this;
+  }
+  pageCount(): number {
+    return this.pages.length;
+  }
   turn(i: number): "a" | "b" {
     return this.flags[i] & 1 ? "b" : "a";
   }
@@ -1514,7 +1609,8 @@ class Chain {
   /** The node (a, b, turn) in play, added when new. */
   find(a: number, b: number, t: number, maxStates: number): number {
     const mask = this.slots.length - 1;
-    let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b * 2 + t, 0x85ebca77)) >>> 0;
+    // Signed 32-bit all the way (no `>>> 0`: an unsigned value past 2³¹ cost a heap number per call); the same slots as nodeHash.
+    let h = Math.imul(a, 0x9e3779b1) ^ Math.imul(b * 2 + t, 0x85ebca77);
     h = (h ^ (h >>> 15)) & mask;
     for (;;) {
       const s = this.slots[h];
@@ -1631,6 +1727,22 @@ class Chain {
 }
 /** Targets per edge page: offsets fit 16 bits of `Chain.first`; a node with more successors gets a page of its own at offset 0. */
 const EDGE_PAGE = 1 << 16;
+
+/**
+ * One small chain reused from one forecast to the next, like the solve's arrays below: its dozen
+ * typed arrays (each a buffer outside the heap the collector tracks) were a visible share of a
+ * sub-millisecond forecast. A chain that grew past SCRATCH_CHAIN nodes is not kept.
+ */
+const SCRATCH_CHAIN = 4096;
+let chainScratch: Chain | null = null;
+function takeChain(): Chain {
+  const c = chainScratch;
+  chainScratch = null;
+  return c ? c.reset() : new Chain();
+}
+function giveBackChain(c: Chain): void {
+  if (c.a.length <= SCRATCH_CHAIN && c.probs.length <= 8 * SCRATCH_CHAIN && c.pageCount() <= 1) chainScratch = c;
+}
 
 /**
  * Typed arrays reused from one forecast to the next: allocating a dozen per call was a visible

@@ -178,7 +178,16 @@ const preparedMemo = new WeakMap<FudgeRequest, Prepared>();
 let lastReq: FudgeRequest | null = null;
 let lastPrepared: Prepared | null = null;
 let lastReused = false;
+/**
+ * The duel forecast's requests (fudgeWithTracks) carry their prepared facts themselves, in a
+ * non-enumerable property (never copied by a spread, never serialized): as WeakMap entries, two
+ * per status pair, they made every garbage collection during a forecast slower (ephemerons).
+ */
+const PREPARED = Symbol("prepared");
+type WithPrepared = FudgeRequest & { [PREPARED]?: Prepared };
 function prepared(req: FudgeRequest): Prepared {
+  const own = (req as WithPrepared)[PREPARED];
+  if (own !== undefined) return own;
   if (req === lastReq) {
     lastReused = true;
     return lastPrepared!;
@@ -212,14 +221,19 @@ function prepared(req: FudgeRequest): Prepared {
  */
 export function fudgeWithTracks(req: FudgeRequest, attacker: Track, defender: Track, aStatus?: TrackStatus, dStatus?: TrackStatus): FudgeRequest {
   const pre = prepared(req);
-  preparedMemo.set(req, pre); // the forecast comes back to `req` for every pair of tracks
+  // The forecast comes back to `req` for every pair of tracks.
+  if (!Object.prototype.hasOwnProperty.call(req, PREPARED)) {
+    if (Object.isExtensible(req)) Object.defineProperty(req, PREPARED, { value: pre });
+    else preparedMemo.set(req, pre); // a frozen request: remembered beside it
+  }
   const next: FudgeRequest = { ...req, attacker: { ...req.attacker, track: attacker }, defender: { ...req.defender, track: defender } };
-  preparedMemo.set(next, {
+  const own: Prepared = {
     ...pre,
     scale: defender.config === req.defender.track.config ? pre.scale : levelScaleFor(defender, "defender.track.config.kind", req.options.doubleRd),
     aStatus: aStatus ?? trackStatus(attacker),
     dStatus: dStatus ?? trackStatus(defender),
-  });
+  };
+  Object.defineProperty(next, PREPARED, { value: own });
   return next;
 }
 

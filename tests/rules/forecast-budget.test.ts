@@ -1,0 +1,75 @@
+/**
+ * The chain's memory budget (docs/rules-api.md "Budgets"): when a request gives no `maxStates`,
+ * each kind of chain gets the nodes that fit `FORECAST_BUDGET.chainBytes` at what its node costs
+ * at peak (measured, see FORECAST_BUDGET): the exact chain `bytesPerState`; the exact chain of a
+ * duel where a side can flee (Miniatures: a Mercenary with Guts checks, Self-interest) four
+ * Float64 a node more for its second solve; the forward method `bytesPerForwardState`. These
+ * tests check the accounting (the cap each request gets), not the memory itself.
+ */
+import { describe, expect, it } from "vitest";
+import { chainCap, duelForecast, FORECAST_BUDGET } from "../../src/rules/forecast";
+import { resolveSamples } from "../../src/cli/samples";
+import "../../src/rules/presets";
+import { sampleModel } from "./miniatures-samples";
+
+type Model = Record<string, unknown>;
+/** Brutas with his fault's rule (Mercenary: "will flee the combat on any failed Guts check"), and without it. */
+const brutas = (rule: boolean): Model => {
+  const m = sampleModel("brutasTheBrute");
+  const { rule: _, ...fault } = m.fault as Record<string, unknown>;
+  return { ...m, fault: rule ? { ...fault, rule: "mercenary" } : fault };
+};
+const flightDuel = { preset: "miniatures", a: brutas(true), b: sampleModel("kingKingsley") };
+// (tests/rules/forecast-flight.test.ts: Brutas a Mercenary vs the King flees 0.2903)
+const plainDuel = { preset: "miniatures", a: brutas(false), b: sampleModel("kingKingsley") };
+/** The node cap a request got, read from its refusal ("the duel has more than N states"). */
+const capOf = (run: () => unknown): number => {
+  try {
+    run();
+  } catch (e) {
+    const m = /more than (\d+) states/.exec((e as Error).message);
+    expect((e as { field?: string }).field).toBe("maxStates");
+    if (m) return Number(m[1]);
+  }
+  throw new Error("the forecast was not refused for its states");
+};
+
+describe("the chain's memory budget: each kind of node charged what it costs", () => {
+  it("the caps fit chainBytes: the exact chain 400,000 (FORECAST_BUDGET.chainStates); a flight node four Float64 more; the forward method's node more still", () => {
+    const { chainBytes, bytesPerState, bytesPerFlightState, bytesPerForwardState } = FORECAST_BUDGET;
+    expect(chainCap("chain")).toBe(FORECAST_BUDGET.chainStates);
+    expect(bytesPerFlightState).toBeGreaterThanOrEqual(bytesPerState + 4 * 8);
+    // Measured at peak: up to 1,163 bytes a forward node (FORECAST_BUDGET.bytesPerForwardState).
+    expect(bytesPerForwardState).toBeGreaterThanOrEqual(1_163);
+    for (const [kind, bytes] of [["chain", bytesPerState], ["flight", bytesPerFlightState], ["forward", bytesPerForwardState]] as const) {
+      const cap = chainCap(kind);
+      expect(cap * bytes, kind).toBeLessThanOrEqual(chainBytes);
+      expect((cap + 1) * bytes, kind).toBeGreaterThan(chainBytes);
+    }
+    expect([chainCap("flight"), chainCap("forward")]).toEqual([370_370, 133_333]);
+  });
+
+  it("a duel where a side can flee gets the flight cap; the same duel without the flight rule the plain one", () => {
+    // Budgets lowered so both duels (thousands of nodes) reach them at once.
+    const bytes = FORECAST_BUDGET.bytesPerFlightState * 1_000;
+    expect(capOf(() => duelForecast({ ...flightDuel, method: "chain" }, { chainBytes: bytes }))).toBe(1_000);
+    expect(capOf(() => duelForecast({ ...flightDuel, method: "chain" }, { chainBytes: bytes - 1 }))).toBe(999);
+    expect(capOf(() => duelForecast({ ...plainDuel, method: "chain" }, { chainBytes: bytes }))).toBe(Math.floor(bytes / FORECAST_BUDGET.bytesPerState));
+  }, 120_000);
+
+  it("the forward method (asked for, or the fallback past the exact chain's cap) gets the forward cap", () => {
+    const bytes = FORECAST_BUDGET.bytesPerForwardState * 1_000;
+    expect(capOf(() => duelForecast({ ...flightDuel, method: "forward" }, { chainBytes: bytes }))).toBe(1_000);
+    expect(capOf(() => duelForecast({ ...plainDuel, method: "forward" }, { chainBytes: bytes }))).toBe(1_000);
+    // No method: the chain is refused at its cap, then the forward method at its own.
+    expect(capOf(() => duelForecast(flightDuel, { chainBytes: bytes }))).toBe(1_000);
+  });
+
+  it("a request's own maxStates caps every kind of chain instead", () => {
+    expect(capOf(() => duelForecast({ ...flightDuel, method: "chain", maxStates: 1_500 }, { chainBytes: 1_000 }))).toBe(1_500);
+    expect(capOf(() => duelForecast({ ...flightDuel, maxStates: 1_500 }, { chainBytes: 1_000 }))).toBe(1_500);
+    // Other presets' chains keep the plain cap (no flight).
+    const fudge = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
+    expect(capOf(() => duelForecast(fudge, { chainBytes: FORECAST_BUDGET.bytesPerState * 10 }))).toBe(10);
+  });
+});
