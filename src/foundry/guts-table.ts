@@ -4,14 +4,13 @@
  * after a wound, at turn start, and for the friends in a melee a friend shot into. Every roll is a
  * Foundry Roll; every rule is the rules core's.
  */
-import { gutsRecheck, gutsTrigger, parseGutsState, type GutsReason, type GutsState } from "../rules/miniatures/guts";
-import { datacard, parseDatacard, traitWith, type MiniDatacard } from "../rules/miniatures/datacard";
-import { miniatureDatacard } from "../system/combatant";
-import type { MiniatureData } from "../system/data";
+import { gutsRecheck, gutsTrigger, type GutsReason } from "../rules/miniatures/guts";
+import { traitWith, type MiniDatacard } from "../rules/miniatures/datacard";
+import { miniGuts } from "../system/actions";
 import { gutsTraitLines } from "../system/guts-dialog";
 import { fill } from "../system/i18n";
 import { rollFaces, type SlotRoll } from "../system/rolling";
-import { plainActor, worldRules, type DerivedActor } from "./bridge";
+import { plainActor, worldRules } from "./bridge";
 import { foundryRoller, postRollNote } from "./dice";
 import { gutsCircumstances, type GutsCircumstances, type GutsTable, type TableModel } from "./guts-pure";
 import type { TokenBox } from "./table-pure";
@@ -59,17 +58,10 @@ export function liveGutsCircumstances(actor: Actor.Implementation): GutsCircumst
   return gutsCircumstances(plainActor(actor), gutsTableOf(actor), worldRules());
 }
 
-const derivedOf = (a: Actor.Implementation) => (a.system as unknown as { derived?: DerivedActor }).derived ?? null;
 const format = (k: string, p: Record<string, string | number>) => fill(game.i18n!.localize(k), p, (v) => game.i18n!.localize(v));
 
-/** The model's Guts (lowered by its wounds), datacard and stored failures. */
-function gutsOf(actor: Actor.Implementation): { guts: number; card: MiniDatacard; state: GutsState } {
-  const doc = plainActor(actor);
-  const card = parseDatacard(miniatureDatacard(doc, worldRules()), "actor");
-  // Miniatures: Wounds — penalties lower the stats, Guts included.
-  const guts = datacard(card, derivedOf(actor)?.penalty ?? 0).guts;
-  return { guts, card, state: parseGutsState((doc.system as MiniatureData).gutsState, "system.gutsState") };
-}
+/** The model's Guts (lowered by its wounds), datacard and stored failures: the sheet's Guts actions read the same (actions.ts). */
+const gutsOf = (actor: Actor.Implementation) => miniGuts(plainActor(actor), worldRules());
 
 /** The situation flags of a check from the circumstances (each counts only where a datacard gives it a rule). */
 const flagsOf = (c: GutsCircumstances) => ({ defendingKing: c.defendingKing, nobleInMelee: c.nobleInMelee, leaderFallen: c.leaderFallen });

@@ -12,7 +12,7 @@ import { applyWound, healTrack, toggleBox, trackStatus, undoApplied, type Track 
 import { unopposedRoll } from "../rules/fudge/unopposed";
 import { voltRoll } from "../rules/volt/roll";
 import { recoverAction } from "../rules/volt/recover";
-import { attacksOfAction, datacard, parseDatacard } from "../rules/miniatures/datacard";
+import { attacksOfAction, datacard, parseDatacard, type MiniDatacard } from "../rules/miniatures/datacard";
 import { gutsRecheck, gutsTrigger, nearDeathRoll, parseGutsState, type GutsSituation } from "../rules/miniatures/guts";
 import { describeLevel } from "../rules/ladder";
 import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, CustomWoundLevel, ItemDoc, MiniatureData, SkillData, WorldRules } from "./data";
@@ -652,13 +652,14 @@ export function attackerHealings(card: AttackCardData): unknown[] {
 
 // ─── Miniatures: Guts ──────────────────────────────────────────────────────────────────
 
-function miniGuts(actor: ActorDoc, rules: WorldRules): { guts: number; state: ReturnType<typeof parseGutsState>; traits: Pick<GutsSituation, "gift" | "fault"> } {
+/** A miniature's Guts as its wounds leave it, its datacard and its failed checks in force (every Guts check at the table starts here). */
+export function miniGuts(actor: ActorDoc, rules: WorldRules): { guts: number; card: MiniDatacard; state: ReturnType<typeof parseGutsState>; traits: Pick<GutsSituation, "gift" | "fault"> } {
   if (actor.type !== "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotMiniature", `${actor.name} is not a miniature`, { name: actor.name });
   const card = parseDatacard(miniatureDatacard(actor, rules), "actor");
   // Miniatures: Wounds — penalties lower the stats, Guts included.
   const d = datacard(card, trackStatus(card.track).penalty);
   // The datacard's gift and fault: Steadfast, Faithful and Mercenary act on the model's own checks.
-  return { guts: d.guts, state: parseGutsState((actor.system as MiniatureData).gutsState, "system.gutsState"), traits: { gift: card.gift, fault: card.fault } };
+  return { guts: d.guts, card, state: parseGutsState((actor.system as MiniatureData).gutsState, "system.gutsState"), traits: { gift: card.gift, fault: card.fault } };
 }
 
 /** What the table tells a Guts check about the model's situation (Miniatures: Sample characters): each flag counts only where the datacards give it a rule. */
