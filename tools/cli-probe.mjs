@@ -9,11 +9,18 @@
  * is in lang/en.json), or a DEFECT — a crash (the CLI's exit 1), a hang past the CLI's time
  * budget, an answer holding NaN/Infinity, a polluted Object.prototype, or a line ≥ 1 KB.
  *
- *   node tools/cli-probe.mjs [--only resolve,odds,…] [--out report.md]
+ *   node tools/cli-probe.mjs [--only resolve,odds,…] [--group mutate] [--out report.md] [--jsonl all.jsonl] [--bin]
+ *
+ * `--bin` also runs the real `bin/fudge-rules.mjs` (its worker, heap and time budget) on file
+ * inputs and `convert-fudge-rpg`, and on the largest accepted requests, with their exit code,
+ * wall time and peak resident memory (`/usr/bin/time`, when present).
  *
  * Prints a summary by command and verdict, and each defect; exit 1 when any defect was found.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 
 const args = process.argv.slice(2);
@@ -227,7 +234,8 @@ for (const [c, base] of TRACK_MUT) for (const m of mutations(base)) add(`mutate 
 for (const [k, t] of Object.entries(TRACKS)) for (const c of ["status", "heal", "kill", "recover"]) add("track kinds", c, `${k} track`, JSON.stringify({ track: t, healing: { type: "rest" }, willpower: 5, dice: [3, 3] }));
 
 // 4. Documented limits at and one past each maximum.
-const lim = (what, command, req, expect) => add("limits", command, what, JSON.stringify(req), undefined, expect);
+// 1e999 is how JSON spells Infinity (JSON.stringify would write null).
+const lim = (what, command, req, expect) => add("limits", command, what, JSON.stringify(req, (_, v) => (v === Infinity ? "\u0002INF" : v)).replaceAll('"\\u0002INF"', "1e999"), undefined, expect);
 const F = duel(fudgeReq);
 for (const [field, ok, bad] of [
   ["maxStates", [1, 1_000_000], [0, 1_000_001, -1, 1.5]],
@@ -247,7 +255,8 @@ for (const [field, ok, bad] of [
   for (const v of bad) lim(`sample ${field} ${v}`, "forecast", { ...S, [field]: v }, "refused");
 }
 // Largest tracks: 12 levels of 20 boxes (box), 100 Volt rows, Volt Damage 994/995.
-const bigLevels = (n, boxes) => Array.from({ length: n }, (_, i) => ({ key: i ? `l${i}` : "scratch", boxes, penalty: -Math.min(i, 5), effect: i === n - 1 ? "dying" : "penalty", min: 1 + 2 * i }));
+const LEVEL_KEYS = ["scratch", "hurt", "veryHurt", "incapacitated", "nearDeath"]; // the keys the default options name (graze table)
+const bigLevels = (n, boxes) => Array.from({ length: n }, (_, i) => ({ key: LEVEL_KEYS[i] ?? `l${i}`, boxes, penalty: -Math.min(i, 5), effect: i === n - 1 ? "dying" : "penalty", min: 1 + 2 * i }));
 const bigBox = (n, boxes) => ({ config: { kind: "box", levels: bigLevels(n, boxes) }, state: {} });
 for (const [n, b] of [[12, 20], [13, 20], [12, 21], [1, 1], [0, 1], [12, 0]]) {
   lim(`odds box track ${n}×${b}`, "odds", { ...fudgeReq, defender: { ...fudgeReq.defender, track: bigBox(n, b) } });
@@ -274,6 +283,65 @@ for (const p of PRESETS) for (const m of ["chain", "forward", "phases", "product
 for (const [o, v] of [["samples", "1e999"], ["samples", "-0"], ["samples", "0x10"], ["seed", " 5 "], ["method", ""], ["samples", ""], ["__proto__", "1"], ["constructor", "x"], ["seed", "4294967296"]])
   add("options", "forecast", `--${o} ${JSON.stringify(v)}`, JSON.stringify({ preset: "fudge", a: "Leroy", b: "Theodora", method: "sample", samples: 100 }), [[o, v]]);
 add("options", "forecast", "--samples on a list request", "[]", [["samples", "5"]]);
+
+// ─── The real CLI (--bin): file inputs, convert-fudge-rpg, the largest requests ─────────────
+const binProbes = [];
+if (args.includes("--bin")) {
+  const dir = mkdtempSync(join(tmpdir(), "cli-probe-"));
+  const file = (name, text) => (writeFileSync(join(dir, name), text), join(dir, name));
+  const actor = JSON.parse(readFileSync(new URL("../tests/fixtures/fudge-rpg/brannoc.json", import.meta.url), "utf8"));
+  const withNotes = (notes) => file(`notes-${binProbes.length}.json`, JSON.stringify({ ...actor, system: { ...actor.system, notes } }));
+  const big = { scratch: 0, hurt: 1, veryHurt: 2, incapacitated: 3, nearDeath: 4, l5: 5, l6: 6, l7: 7, l8: 8, l9: 9, l10: 10, l11: 11 };
+  const levels = Object.entries(big).map(([key, i]) => ({ key, boxes: 20, penalty: -Math.min(i, 3), effect: i === 11 ? "dying" : "penalty", min: 1 + 2 * i }));
+  const side = (name) => ({ name, skill: 2, weapon: { name: "w", size: "medium" }, track: { config: { kind: "box", levels }, state: {} } });
+  const b = (what, argv, input = "", expect = "any") => binProbes.push({ what, argv, input, expect });
+  b("odds /dev/zero (endless file)", ["odds", "/dev/zero"], "", 2);
+  b("odds a folder", ["odds", tmpdir()], "", 2);
+  b("odds a missing file", ["odds", join(dir, "nope.json")], "", 2);
+  b("odds 5 MB on stdin", ["odds"], `{"preset":"fudge","x":"${"y".repeat(5_000_000)}"}`, 2);
+  b("odds 8,000 levels deep", ["odds"], `{"preset":"fudge","attacker":${"[".repeat(8000)}${"]".repeat(8000)}}`, 2);
+  b("unknown command of 5,000 letters", ["z".repeat(5000)], "{}", 2);
+  b("forecast --samples 1e999", ["forecast", "--samples", "1e999", "--method", "sample"], JSON.stringify({ preset: "fudge", a: "Leroy", b: "Theodora" }), 2);
+  b("convert-fudge-rpg /dev/zero", ["convert-fudge-rpg", "/dev/zero"], "", 2);
+  b("convert-fudge-rpg a folder", ["convert-fudge-rpg", tmpdir()], "", 2);
+  b("convert-fudge-rpg --out-dir naming a file", ["convert-fudge-rpg", "--out-dir", file("a-file", ""), withNotes("")], "", 2);
+  b("convert-fudge-rpg notes of 800,000 nested <div>", ["convert-fudge-rpg", withNotes("<div>".repeat(800_000))], "", 0);
+  b("convert-fudge-rpg notes of 4 MB of <", ["convert-fudge-rpg", withNotes("<".repeat(4_000_000))], "", 0);
+  b("convert-fudge-rpg notes of 400,000 unclosed <li", ["convert-fudge-rpg", withNotes("<li ".repeat(400_000))], "", 0);
+  b("forecast 12×20 box tracks, default budget", ["forecast"], JSON.stringify({ preset: "fudge", a: side("A"), b: side("B") }), 2);
+  b("forecast 12×20 box tracks, maxStates 1e6, budgetMs 60,000", ["forecast"], JSON.stringify({ preset: "fudge", a: side("A"), b: side("B"), maxStates: 1_000_000, budgetMs: 60_000 }), 2);
+  b("forecast 12×20 forward, maxStates 1e6, tolerance 1e-9", ["forecast"], JSON.stringify({ preset: "fudge", a: side("A"), b: side("B"), maxStates: 1_000_000, budgetMs: 60_000, method: "forward", tolerance: 1e-9 }), 2);
+  b("forecast Volt Leroy vs Leroy forward, maxStates 1e6, tolerance 1e-9", ["forecast"], JSON.stringify({ preset: "volt", a: "Leroy", b: "Leroy", maxStates: 1_000_000, budgetMs: 60_000, method: "forward", tolerance: 1e-9 }), 2);
+  b("forecast Volt Leroy vs Leroy, 1e6 samples of ≤ 1e5 exchanges", ["forecast"], JSON.stringify({ preset: "volt", a: "Leroy", b: "Leroy", method: "sample", samples: 1_000_000, maxExchanges: 100_000, budgetMs: 60_000 }));
+  b("forecast Volt Leroy vs Theodora, maxStates 1e6", ["forecast"], JSON.stringify({ preset: "volt", a: "Leroy", b: "Theodora", maxStates: 1_000_000, budgetMs: 60_000 }));
+  b("forecast Miniatures Brutas vs Yanni, maxStates 1e6", ["forecast"], JSON.stringify({ preset: "miniatures", a: "Brutas", b: "Yanni", maxStates: 1_000_000, budgetMs: 60_000 }));
+}
+const timeBin = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
+function runBin(p) {
+  const bin = new URL("../bin/fudge-rules.mjs", import.meta.url).pathname;
+  const argv = timeBin ? [timeBin, "-f", "\n%M KB %e s", process.execPath, bin, ...p.argv] : [process.execPath, bin, ...p.argv];
+  const t0 = Date.now();
+  const r = spawnSync(argv[0], argv.slice(1), { input: p.input, encoding: "utf8", timeout: 60_000, maxBuffer: 256 * 1024 * 1024 });
+  const ms = Date.now() - t0;
+  const rss = timeBin ? /(\d+) KB [\d.]+ s\s*$/.exec(r.stderr)?.[1] : undefined;
+  const err = timeBin ? r.stderr.replace(/(Command exited with non-zero status \d+\n)?\n?\d+ KB [\d.]+ s\s*$/, "") : r.stderr;
+  const last = err.trim().split("\n").pop() ?? "";
+  let verdict;
+  let note = "";
+  if (r.error?.code === "ETIMEDOUT") verdict = "DEFECT hang (60 s)";
+  else if (r.status === 0) verdict = p.expect === 2 ? "DEFECT answered" : "answered";
+  else if (r.status === 2) {
+    try {
+      const e = JSON.parse(last);
+      verdict = last.length >= 1024 ? "DEFECT line ≥ 1 KB" : !(e.key in en) ? "DEFECT key not in lang/en.json" : /Budget|TooManyStates/.test(e.key) ? "budget refusal (exit 2)" : "refused (exit 2)";
+      note = `${e.key} field=${JSON.stringify(e.field)}`;
+    } catch {
+      verdict = p.argv.length === 0 ? "usage (exit 2)" : "DEFECT exit 2 without a JSON line";
+    }
+  } else verdict = `DEFECT exit ${r.status}`;
+  if (verdict.startsWith("DEFECT") && !note) note = last.slice(0, 200);
+  return { group: "bin", command: p.argv[0]?.slice(0, 20), what: p.what, verdict, note: `${note} peak ${rss ? `${Math.round(rss / 1024)} MB` : "?"}`, ms };
+}
 
 // ─── Run and judge ─────────────────────────────────────────────────────────────────────────
 const selected = probes.filter((p) => (!only || only.includes(p.command)) && (!argOf("--group") || p.group.startsWith(argOf("--group"))));
@@ -307,6 +375,10 @@ for (const [i, p] of selected.entries()) {
   if ((i + 1) % 500 === 0) process.stderr.write(`${i + 1}/${selected.length} probes, ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
 }
 await worker.terminate();
+for (const p of binProbes) {
+  results.push(runBin(p));
+  process.stderr.write(`bin: ${p.what}: ${results.at(-1).verdict}\n`);
+}
 
 // Summary by group and verdict, then each defect and each slow probe.
 const count = new Map();
@@ -323,7 +395,7 @@ const slow = results.filter((r) => r.ms > 5_000).sort((a, b) => b.ms - a.ms);
 lines.push("", `## Slow (> 5 s in-process; ${slow.length})`, "");
 for (const s of slow) lines.push(`- ${s.command}: ${s.what} → ${s.verdict} ${s.note} in ${(s.ms / 1000).toFixed(1)} s`);
 lines.push("", "## Limits", "");
-for (const r of results.filter((r) => r.group === "limits" || r.group === "options" || (r.group === "base" && r.verdict !== "answered"))) lines.push(`- ${r.command}: ${r.what} → ${r.verdict} ${r.note} (${r.ms === undefined ? "-" : `${Math.round(r.ms)} ms`})`);
+for (const r of results.filter((r) => r.group === "limits" || r.group === "options" || r.group === "bin" || (r.group === "base" && r.verdict !== "answered"))) lines.push(`- ${r.command}: ${r.what} → ${r.verdict} ${r.note} (${r.ms === undefined ? "-" : `${Math.round(r.ms)} ms`})`);
 const report = `${lines.join("\n")}\n`;
 if (outFile) writeFileSync(outFile, report);
 if (jsonlFile) writeFileSync(jsonlFile, results.map((r) => JSON.stringify(r)).join("\n"));
