@@ -312,10 +312,12 @@ export const FORECAST_BUDGET = {
   bytesPerFlightState: 432,
   /**
    * The turn-by-turn forward method over the chain's nodes (Miniatures past the exact chain's cap,
-   * or `method: "forward"`): each pass keeps its live states in maps and the chain's nodes grow with
+   * or `method: "forward"`): each pass keeps its live states per turn and the chain's nodes grow with
    * each tighter pass. Measured (session 7, Brutas vs Yanni, tracks enlarged): up to 1,163 bytes a
    * node at peak (120,453 nodes: 134 MB; 217,726 nodes: 177–193 MB), so it is charged 1,200: at
-   * most 133,333 nodes by default, ≤ 160 MB.
+   * most 133,333 nodes by default, ≤ 160 MB. Session 8 (live states in typed arrays, LiveNodes):
+   * 120,453 nodes 82–85 MB; the charge is kept, so a request that tries the chain first stays
+   * within 160 MB with the refused chain's garbage (docs/rules-api.md "Budgets").
    */
   bytesPerForwardState: 1_200,
   /** Default and largest `budgetMs`. */
