@@ -16,7 +16,7 @@ import { fstep, rejectUnknown, vstep } from "./util";
 import { facesText, fudgeDiceSlot, plainDiceSlot, readDieValues, readFudgeTotal } from "./dice";
 import { defensiveFactor, effectiveMassScale, offensiveFactor, strengthScaleCounts } from "./factors";
 import { readMinMidMax } from "./minMidMax";
-import { parseFudgeOptions, type FudgeOptions } from "./options";
+import { parseFudgeOptions, usesDoubledThresholds, type FudgeOptions } from "./options";
 import { atLeastHurt, checkLevel, grazeTableLevel, levelAt, levelForNumber, levelScaleFor, severity, shiftBy, type LevelScale } from "./woundLevel";
 
 /** This attack only (the card's situation fields). */
@@ -90,7 +90,7 @@ export function parseFudgeRequest(input: unknown): FudgeRequest {
   const options = parseFudgeOptions(o.options, "options");
   const attacker = parseCombatant(o.attacker, "attacker");
   const defender = parseCombatant(o.defender, "defender");
-  const scale = levelScaleFor(defender.track, "defender.track.config.kind", options.doubleRd);
+  const scale = levelScaleFor(defender.track, "defender.track.config.kind", usesDoubledThresholds(options));
   // Fudge §4.57: with the DC-as-track variant the defender's wounds go on a DC track.
   if (options.dcVariant === "track" && defender.track.config.kind !== "dc")
     throw new RulesError("defender.track.config.kind", "FUDGE.Error.Fudge.DcTrackNeeded", `the "track" Damage Capacity variant needs a "dc" track (got ${JSON.stringify(defender.track.config.kind)})`);
@@ -197,7 +197,7 @@ function prepared(req: FudgeRequest): Prepared {
   if (!p) {
     const { attacker: a, defender: d, options: o } = req;
     p = {
-      scale: levelScaleFor(d.track, "defender.track.config.kind", o.doubleRd),
+      scale: levelScaleFor(d.track, "defender.track.config.kind", usesDoubledThresholds(o)),
       aStatus: trackStatus(a.track),
       dStatus: trackStatus(d.track),
       ladderNames: new Map(),
@@ -229,7 +229,7 @@ export function fudgeWithTracks(req: FudgeRequest, attacker: Track, defender: Tr
   const next: FudgeRequest = { ...req, attacker: { ...req.attacker, track: attacker }, defender: { ...req.defender, track: defender } };
   const own: Prepared = {
     ...pre,
-    scale: defender.config === req.defender.track.config ? pre.scale : levelScaleFor(defender, "defender.track.config.kind", req.options.doubleRd),
+    scale: defender.config === req.defender.track.config ? pre.scale : levelScaleFor(defender, "defender.track.config.kind", usesDoubledThresholds(req.options)),
     aStatus: aStatus ?? trackStatus(attacker),
     dStatus: dStatus ?? trackStatus(defender),
   };
