@@ -206,6 +206,8 @@ function fudgeWeapon(w: ItemDoc<"weapon"> | null) {
     scalePiercing: s.scalePiercing,
     ranged: s.ranged,
     stunCapable: s.stunCapable,
+    // Fudge §4.52 (1); data stored before the field existed has none.
+    dcWithoutRoll: s.dcWithoutRoll ?? false,
   };
 }
 

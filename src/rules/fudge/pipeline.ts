@@ -123,7 +123,7 @@ export function fudgeSlots(req: FudgeRequest): DiceSlot[] {
   if (o.woundMode === "minMidMax") slots.push(plainDiceSlot("damage", 3, 6, LABEL.damage));
   else if (o.woundMode === "factors" && (o.damageRoll === "dfNumber" || o.damageRoll === "dfLevel")) slots.push(fudgeDiceSlot("damage", 1, LABEL.damage));
   else if (o.woundMode === "factors" && o.damageRoll === "situational4dF") slots.push(fudgeDiceSlot("damage", 4, LABEL.damage));
-  if (o.dcVariant === "roll" || o.dcVariant === "willpower") slots.push(fudgeDiceSlot("dc", 4, LABEL.dc));
+  if ((o.dcVariant === "roll" && !req.attacker.weapon.dcWithoutRoll) || o.dcVariant === "willpower") slots.push(fudgeDiceSlot("dc", 4, LABEL.dc));
   if (o.woundMode === "gmJudgement" && o.gmSituationalRoll) slots.push(fudgeDiceSlot("situational", 4, LABEL.situational));
   if (o.scaleDamageRoll && o.woundMode === "factors") slots.push(fudgeDiceSlot("scale", 1, LABEL.scale));
   if (o.willpowerVsPenalty) slots.push(fudgeDiceSlot("attackerWill", 4, LABEL.attackerWill), fudgeDiceSlot("defenderWill", 4, LABEL.defenderWill));
@@ -494,7 +494,8 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
 
   // --- Damage Capacity variants (Fudge §4.52): a roll (DC or Willpower) or a gift/fault.
   let dcDelta = 0;
-  if ((o.dcVariant === "roll" || o.dcVariant === "willpower") && atLeastHurt(scale, level)) {
+  // Fudge §4.52 (1): against a weapon whose damage DC meets by its value (`dcWithoutRoll`), no roll.
+  if (((o.dcVariant === "roll" && !a.weapon.dcWithoutRoll) || o.dcVariant === "willpower") && atLeastHurt(scale, level)) {
     // Fudge §4.52 (1) and (4): on a hit of at least Hurt, Great or better → one less;
     // Mediocre..Good → no change; Poor or worse → one more. Wound penalties apply to the roll.
     const trait = o.dcVariant === "roll" ? d.damageCapacity : (d.willpower as number);
