@@ -66,8 +66,8 @@ export function findSample(name: string, field: string): ActorDoc {
 
 /**
  * The world rules a sample is mapped under: the request's preset, and the request's Fudge options
- * that shape the track (Fudge §4.55 double RD thresholds, §4.57 DC as the track), so a sample's
- * track agrees with the options the request resolves with.
+ * that shape the track (Fudge §4.55 double RD thresholds, which go with the factor mode only;
+ * §4.57 DC as the track), so a sample's track agrees with the options the request resolves with.
  */
 function rulesFor(preset: unknown, options: unknown): WorldRules {
   const rules = defaultWorldRules();
@@ -75,6 +75,7 @@ function rulesFor(preset: unknown, options: unknown): WorldRules {
   if (preset === "fudge" && isRecord(options)) {
     if (typeof options.doubleRd === "boolean") rules.fudge.doubleRd = options.doubleRd;
     if (typeof options.dcVariant === "string") rules.fudge.dcVariant = options.dcVariant as WorldRules["fudge"]["dcVariant"];
+    if (typeof options.woundMode === "string") rules.fudge.woundMode = options.woundMode as WorldRules["fudge"]["woundMode"];
   }
   return rules;
 }

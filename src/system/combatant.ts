@@ -13,6 +13,7 @@ import { defaultFateConfig } from "../rules/tracks/fate";
 import { dcTrackConfig } from "../rules/tracks/dc";
 import { defaultVoltRows } from "../rules/tracks/volt";
 import type { FudgeCombatant } from "../rules/fudge/combatant";
+import { usesDoubledThresholds } from "../rules/fudge/options";
 import { MINI_TRAIT_EFFECTS, type MiniTraitEffect } from "./data";
 import type {
   ActorDoc,
@@ -144,7 +145,7 @@ export function trackConfigFor(actor: ActorDoc, rules: WorldRules): { kind: stri
       if (rules.fudge.dcVariant === "track") {
         // Fudge §4.57: Damage Capacity itself records the damage.
         return dcTrackConfig(d.attributes.damageCapacity, {
-          doubleRd: rules.fudge.doubleRd,
+          doubleRd: usesDoubledThresholds(rules.fudge),
           scratchesPerHit: rules.fudgeTrack.dcTrackScratchesPerHit,
           terrible: rules.fudgeTrack.dcTrackTerrible,
           label: d.woundTrack.label,
@@ -154,7 +155,7 @@ export function trackConfigFor(actor: ActorDoc, rules: WorldRules): { kind: stri
       const preset = pawn ? "pawn" : d.woundTrack.preset;
       const pc = a.type === "character";
       const cfg = boxTrackConfig(preset, {
-        doubleRd: rules.fudge.doubleRd,
+        doubleRd: usesDoubledThresholds(rules.fudge),
         epicExtraHurt: d.woundTrack.epicExtraHurt,
         epicExtraVeryHurt: d.woundTrack.epicExtraVeryHurt,
         levels: preset === "custom" ? customLevels(d) : undefined,
@@ -205,6 +206,8 @@ function fudgeWeapon(w: ItemDoc<"weapon"> | null) {
     scalePiercing: s.scalePiercing,
     ranged: s.ranged,
     stunCapable: s.stunCapable,
+    // Fudge §4.52 (1); data stored before the field existed has none.
+    dcWithoutRoll: s.dcWithoutRoll ?? false,
   };
 }
 

@@ -152,6 +152,8 @@ export interface WeaponData {
   range: number;
   ranged: boolean;
   stunCapable: boolean;
+  /** Fudge §4.52 (1): with the DC roll variant, DC counts as a factor against this damage, no roll (a stun ray, a quarterstaff). */
+  dcWithoutRoll: boolean;
   /** Fudge §4.58: on a good hit the target's Scale is halved or ignored. */
   scalePiercing: "none" | "halve" | "ignore";
   /** Projectile weapon scaled to the attacker's size: his Strength Scale counts (Fudge §4.54 note). */
@@ -311,6 +313,7 @@ export function defaultWeaponData(): WeaponData {
     range: 0,
     ranged: false,
     stunCapable: false,
+    dcWithoutRoll: false,
     scalePiercing: "none",
     scaledToAttacker: false,
     skill: "",

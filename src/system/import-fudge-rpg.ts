@@ -179,10 +179,11 @@ export function weaponShapeForOdf(odf: number): { size: WeaponSize; sharp: boole
 export function trackShapeFor(maxima: number[]): Pick<CharacterData["woundTrack"], "preset" | "epicExtraHurt" | "epicExtraVeryHurt" | "customLevels"> {
   const same = (xs: number[]) => xs.every((x, i) => x === maxima[i]);
   if (same([3, 1, 1, 1, 1])) return { preset: "standard", epicExtraHurt: 0, epicExtraVeryHurt: 0 };
-  if (same([4, 2, 2, 1, 1])) return { preset: "cinematic", epicExtraHurt: 0, epicExtraVeryHurt: 0 };
+  // Fudge §4.57: the cinematic sheet is nine circles, 4/2/1/1/1; epic adds 0–2 to Hurt and Very Hurt.
+  if (same([4, 2, 1, 1, 1])) return { preset: "cinematic", epicExtraHurt: 0, epicExtraVeryHurt: 0 };
   const [s, h, v, i, n] = maxima;
-  if (s === 4 && i === 1 && n === 1 && h >= 2 && h <= 4 && v >= 2 && v <= 4)
-    return { preset: "epic", epicExtraHurt: h - 2, epicExtraVeryHurt: v - 2 };
+  if (s === 4 && i === 1 && n === 1 && h >= 2 && h <= 4 && v >= 1 && v <= 3)
+    return { preset: "epic", epicExtraHurt: h - 2, epicExtraVeryHurt: v - 1 };
   // Fudge §4.57: any number of boxes per level; penalties, thresholds and effects stay the standard ones.
   const std = boxTrackConfig("standard").levels;
   const customLevels: CustomWoundLevel[] = std.map((l, k) => ({

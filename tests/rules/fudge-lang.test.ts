@@ -72,6 +72,8 @@ describe("fudge i18n keys", () => {
     runs.push(resolveAttack(req({}, {}, { armor: { value: 20 } }), hit));
     runs.push(resolveAttack(req({}, {}, { armor: { value: 12 } }), graze));
     runs.push(resolveAttack({ ...req({}), attacker: fighter({ weapon: { kind: "fixed", strength: 2 }, strengthScale: 2 }) }, hit));
+    // Fudge §4.52 (1): Damage Capacity without a roll against this weapon.
+    runs.push(resolveAttack({ ...req({ dcVariant: "roll" }), attacker: fighter({ weapon: { ...weapon, dcWithoutRoll: true } }) }, hit));
     const steps: Step[] = runs.flatMap((r) => [...r.steps, ...r.followUps.flatMap((f) => f.steps)]);
     steps.push(...unopposedRoll(1, [0, 0, 0, 1], 2, -1).steps, ...unopposedRoll(1, [0, 0, 0, 1]).steps);
     const seen = new Set<string>();

@@ -6,8 +6,10 @@ import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
 import { exactOdds } from "../../src/rules/odds";
 import { resolveAttack } from "../../src/rules/pipeline";
+import { fudgeSlots, parseFudgeRequest } from "../../src/rules/fudge";
 import { applyWound, newTrack, type Track } from "../../src/rules/track";
 import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { dcTrackConfig } from "../../src/rules/tracks/dc";
 import { datacard, parseDatacard } from "../../src/rules/miniatures";
 import { SAMPLE_CARDS } from "./miniatures-samples";
 import { caught } from "./errors";
@@ -103,5 +105,50 @@ describe("odds for a defender already wounded", () => {
     expect(sum(o.conditions)).toBeCloseTo(1, 12);
     expect(o.trackResults.none ?? 0).toBe(0);
     expect(o.trackResults.hurt).toBeGreaterThan(0.8);
+  });
+});
+
+describe("Fudge §4.63 Min-Mid-Max with the double-RD option on", () => {
+  // §4.63 (RULES §2.2): "roll 3d6 and read one die compared with the standard thresholds; the
+  // factor is not added to RD" — the §4.55 doubled thresholds (1-3 4-6 …) go with the doubled RD,
+  // which this mode does not use.
+  const mmm = { woundMode: "minMidMax", doubleRd: true };
+  it('"compared with the standard thresholds": a read of 3 is Hurt (3-4), not a Scratch (1-3)', () => {
+    // factor 0 → bonus 0, RD 2 → bonus 0: the median of 1, 3, 6 is read
+    const r = resolveAttack(fudge(fighter("A", 0), { ...fighter("D", 0), armor: { value: 2 } }, {}, mmm), { attack: df(2), defense: df(0), damage: [1, 3, 6] });
+    expect([r.numbers.damageNumber, r.woundKey]).toEqual([3, "hurt"]);
+  });
+  it("a read of 5 is Very Hurt (5-6) on the DC track too", () => {
+    const d = { ...fighter("D", 0), armor: { value: 2 }, track: newTrack(dcTrackConfig(0)) };
+    const r = resolveAttack(fudge(fighter("A", 0), d, {}, { ...mmm, dcVariant: "track" }), { attack: df(2), defense: df(0), damage: [1, 5, 6] });
+    expect([r.numbers.damageNumber, r.woundKey]).toEqual([5, "veryHurt"]);
+  });
+  it("the sample characters' tracks carry the standard thresholds in this mode (and the doubled ones in the factor mode)", () => {
+    const mins = (options: object) => ((resolveSamples({ preset: "fudge", attacker: "Leroy", defender: "Theodora", options }).defender as { track: Track }).track.config as unknown as { levels: Array<{ min: number }> }).levels.map((l) => l.min);
+    expect(mins(mmm)).toEqual([1, 3, 5, 7, 9]);
+    expect(mins({ doubleRd: true })).toEqual([1, 4, 7, 10, 13]);
+  });
+});
+
+describe("Fudge §4.52 (1) Damage Capacity without a roll", () => {
+  // "For certain types of damage - perhaps from a stun ray or a quarterstaff across the ribs - the
+  // GM can use the values from +3 to -3 without requiring a roll."
+  const staff = (dcWithoutRoll: boolean) => ({ ...fighter("A", 0), weapon: { name: "Quarterstaff", kind: "muscle", size: "medium", dcWithoutRoll } });
+  const d = { ...fighter("D", 0), damageCapacity: 2 };
+  const roll = { dcVariant: "roll" };
+  it('"the GM can use the values from +3 to -3 without requiring a roll": DC +2 is a defensive factor, no DC roll is read', () => {
+    // RD 4, ODF +1, DDF +2 (DC) → 4 − 1 = 3 → Hurt; no "dc" dice given, none needed
+    const r = resolveAttack(fudge(staff(true), d, {}, roll), { attack: df(4), defense: df(0) });
+    expect([r.numbers.ddf, r.numbers.damageNumber, r.woundKey, r.numbers.dcRoll]).toEqual([2, 3, "hurt", undefined]);
+    expect(r.steps.map((s) => s.key)).toContain("FUDGE.Step.Fudge.DcWithoutRoll");
+    expect(fudgeSlots(parseFudgeRequest(fudge(staff(true), d, {}, roll))).map((s) => s.id)).not.toContain("dc");
+  });
+  it("other weapons still make the DC roll (DC is no factor): RD 4 + 1 = 5, a Great DC roll makes it Hurt", () => {
+    const r = resolveAttack(fudge(staff(false), d, {}, roll), { attack: df(4), defense: df(0), dc: df(0) });
+    expect([r.numbers.ddf, r.numbers.damageNumber, r.numbers.dcRoll, r.woundKey]).toEqual([0, 5, 2, "hurt"]);
+  });
+  it("the other variants are unchanged by the field (factor: DC counts anyway; gift: DC is no factor)", () => {
+    expect(resolveAttack(fudge(staff(true), d), { attack: df(4), defense: df(0) }).numbers.ddf).toBe(2);
+    expect(resolveAttack(fudge(staff(true), d, {}, { dcVariant: "gift" }), { attack: df(4), defense: df(0) }).numbers.ddf).toBe(0);
   });
 });

@@ -55,6 +55,19 @@ describe("attack dialog", () => {
     expect(odds(w).outcomes.miss).toBeCloseTo(odds({ ...w, system: { ...w.system, magic: 0 } }).outcomes.miss, 12);
   });
 
+  test("Fudge §4.52 (1): a weapon met by Damage Capacity without a roll reaches the rules core (false for a weapon stored before the field)", () => {
+    const rules = { ...rulesFor("fudge"), fudge: { ...rulesFor("fudge").fudge, dcVariant: "roll" as const } };
+    const a = leroy();
+    const w = structuredClone((a.items ?? []).find((i) => i.type === "weapon")) as unknown as { system: Record<string, unknown> };
+    const req = (x: unknown) => attackRequest(a, x as never, theodora(), rules) as { attacker: { weapon: { dcWithoutRoll: boolean } } };
+    delete w.system.dcWithoutRoll;
+    expect(req(w).attacker.weapon.dcWithoutRoll).toBe(false);
+    w.system.dcWithoutRoll = true;
+    expect(req(w).attacker.weapon.dcWithoutRoll).toBe(true);
+    // no DC roll is read: every leaf resolves without the "dc" slot
+    expect(exactOdds(req(w)).leaves).toBeLessThan(exactOdds(req({ ...w, system: { ...w.system, dcWithoutRoll: false } })).leaves);
+  });
+
   test("a form reads back into a Situation; out-of-range or foreign values are dropped", () => {
     expect(readSituation("fudge", [["modifier", "2"], ["allOutAttack", "on"], ["pullPunch", "hurt"], ["cover", "on"]])).toEqual({ modifier: 2, allOutAttack: true, pullPunch: "hurt" });
     expect(readSituation("fudge", [["modifier", "99"], ["pullPunch", "dead"], ["modifier", "1.5"]])).toEqual({});

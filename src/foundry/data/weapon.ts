@@ -21,6 +21,8 @@ export function weaponSchema() {
     range: int(D.range, 0, 999),
     ranged: bool(D.ranged),
     stunCapable: bool(D.stunCapable),
+    // Fudge §4.52 (1): with the DC roll variant, DC is a factor against this damage, no roll.
+    dcWithoutRoll: bool(D.dcWithoutRoll),
     // Fudge §4.58: on a good hit the target's Scale is halved or ignored.
     scalePiercing: choice(["none", "halve", "ignore"] as const, D.scalePiercing),
     // Fudge §4.54 note: a projectile weapon scaled to the attacker counts his Strength Scale.

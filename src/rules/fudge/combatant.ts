@@ -54,6 +54,12 @@ export interface FudgeWeapon {
   stunCapable: boolean;
   /** Fudge §4.7 ("+1 for Magic"): a magic weapon's bonus, added to the offensive damage factor. */
   magic: number;
+  /**
+   * Fudge §4.52 (1): "For certain types of damage - perhaps from a stun ray or a quarterstaff
+   * across the ribs - the GM can use the values from +3 to -3 without requiring a roll": with the
+   * `roll` Damage Capacity variant, DC counts as a defensive factor against this weapon, no DC roll.
+   */
+  dcWithoutRoll: boolean;
 }
 
 export interface FudgeArmor {
@@ -106,7 +112,7 @@ const COMBATANT_FIELDS = [
 
 const ARMOR_FIELDS = ["value", "magic"] as const;
 
-const WEAPON_FIELDS = ["name", "kind", "size", "sharp", "strength", "scaledToAttacker", "heavyBlunt", "scalePiercing", "ranged", "stunCapable", "magic"] as const;
+const WEAPON_FIELDS = ["name", "kind", "size", "sharp", "strength", "scaledToAttacker", "heavyBlunt", "scalePiercing", "ranged", "stunCapable", "magic", "dcWithoutRoll"] as const;
 
 
 /** Trait levels: the ladder is −3..+4, but rolled and bought values may go beyond it. */
@@ -132,6 +138,7 @@ export function parseWeapon(input: unknown, path: Path): FudgeWeapon {
     ranged: boolField(o.ranged, path, "ranged", false),
     stunCapable: boolField(o.stunCapable, path, "stunCapable", false),
     magic: optIntField(o.magic, path, "magic", 0, 0, 20),
+    dcWithoutRoll: boolField(o.dcWithoutRoll, path, "dcWithoutRoll", false),
   };
 }
 

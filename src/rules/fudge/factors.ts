@@ -70,9 +70,19 @@ export interface DefensiveContext {
   goodHit?: boolean;
 }
 
-/** True when Damage Capacity is a defensive factor: the "factor" variant, and DC is not the wound track itself (Fudge §4.52, §4.57). */
-export function dcIsFactor(defender: FudgeCombatant, options: Pick<FudgeOptions, "dcVariant">): boolean {
-  return options.dcVariant === "factor" && defender.track.config.kind !== "dc";
+/**
+ * True when Damage Capacity is a defensive factor: the "factor" variant, and DC is not the wound
+ * track itself (Fudge §4.52, §4.57); with the "roll" variant, also against a weapon whose damage
+ * the GM meets with DC's value "without requiring a roll" (Fudge §4.52 (1), `dcWithoutRoll`).
+ */
+export function dcIsFactor(defender: FudgeCombatant, options: Pick<FudgeOptions, "dcVariant">, weapon?: Pick<FudgeWeapon, "dcWithoutRoll">): boolean {
+  if (defender.track.config.kind === "dc") return false;
+  return options.dcVariant === "factor" || dcWithoutRoll(options, weapon);
+}
+
+/** Fudge §4.52 (1): the DC roll variant, against a weapon whose damage is met by DC's value, no roll. */
+export function dcWithoutRoll(options: Pick<FudgeOptions, "dcVariant">, weapon?: Pick<FudgeWeapon, "dcWithoutRoll">): boolean {
+  return options.dcVariant === "roll" && weapon?.dcWithoutRoll === true;
 }
 
 /** The defender's Mass Scale as it counts against this weapon (Fudge §4.58 scale-piercing, positive Scale only). */
@@ -91,9 +101,13 @@ export function defensiveFactor(
 ): FactorResult {
   const steps: Step[] = [];
   let total = 0;
-  if (dcIsFactor(defender, options)) {
+  if (dcIsFactor(defender, options, weapon)) {
     total += defender.damageCapacity;
-    steps.push(fstep("FUDGE.Step.Fudge.DamageCapacity", R54, defender.damageCapacity));
+    steps.push(
+      dcWithoutRoll(options, weapon)
+        ? fstep("FUDGE.Step.Fudge.DcWithoutRoll", "Fudge §4.52", defender.damageCapacity, { weapon: weapon.name })
+        : fstep("FUDGE.Step.Fudge.DamageCapacity", R54, defender.damageCapacity),
+    );
   } else {
     // Fudge §4.52 / §4.57: with the other variants DC is not a defensive factor.
     steps.push(fstep("FUDGE.Step.Fudge.DcNotFactor", "Fudge §4.52", 0, { variant: `FUDGE.Fudge.DcVariant.${defender.track.config.kind === "dc" ? "track" : options.dcVariant}` }));

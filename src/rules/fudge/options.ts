@@ -112,6 +112,16 @@ export const DEFAULT_MIN_MID_MAX_TABLE: readonly MinMidMaxRow[] = [
 const defaultGrazeTable = (): GrazeRow[] => DEFAULT_GRAZE_TABLE.map((r) => ({ min: r.min, level: r.level }));
 const defaultMinMidMaxTable = (): MinMidMaxRow[] => DEFAULT_MIN_MID_MAX_TABLE.map((r) => ({ min: r.min, die: r.die, add: r.add }));
 
+/**
+ * Fudge §4.55: with the double relative degree "the numbers above the wound levels should be
+ * adjusted" (1-3 4-6 7-9 10-12 13+). Only the factor system doubles RD: Min-Mid-Max (§4.63) reads
+ * its die "compared with the standard thresholds" (the option is not used there), and in GM
+ * judgement no number is read. So the doubled thresholds go with `doubleRd` in `factors` mode only.
+ */
+export function usesDoubledThresholds(o: Pick<FudgeOptions, "doubleRd" | "woundMode">): boolean {
+  return o.doubleRd && o.woundMode === "factors";
+}
+
 export function defaultFudgeOptions(): FudgeOptions {
   return defaultsWith(defaultGrazeTable(), defaultMinMidMaxTable());
 }

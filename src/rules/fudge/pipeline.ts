@@ -16,7 +16,7 @@ import { fstep, rejectUnknown, vstep } from "./util";
 import { facesText, fudgeDiceSlot, plainDiceSlot, readDieValues, readFudgeTotal } from "./dice";
 import { defensiveFactor, effectiveMassScale, offensiveFactor, strengthScaleCounts } from "./factors";
 import { readMinMidMax } from "./minMidMax";
-import { parseFudgeOptions, type FudgeOptions } from "./options";
+import { parseFudgeOptions, usesDoubledThresholds, type FudgeOptions } from "./options";
 import { atLeastHurt, checkLevel, grazeTableLevel, levelAt, levelForNumber, levelScaleFor, severity, shiftBy, type LevelScale } from "./woundLevel";
 
 /** This attack only (the card's situation fields). */
@@ -90,7 +90,7 @@ export function parseFudgeRequest(input: unknown): FudgeRequest {
   const options = parseFudgeOptions(o.options, "options");
   const attacker = parseCombatant(o.attacker, "attacker");
   const defender = parseCombatant(o.defender, "defender");
-  const scale = levelScaleFor(defender.track, "defender.track.config.kind", options.doubleRd);
+  const scale = levelScaleFor(defender.track, "defender.track.config.kind", usesDoubledThresholds(options));
   // Fudge §4.57: with the DC-as-track variant the defender's wounds go on a DC track.
   if (options.dcVariant === "track" && defender.track.config.kind !== "dc")
     throw new RulesError("defender.track.config.kind", "FUDGE.Error.Fudge.DcTrackNeeded", `the "track" Damage Capacity variant needs a "dc" track (got ${JSON.stringify(defender.track.config.kind)})`);
@@ -123,7 +123,7 @@ export function fudgeSlots(req: FudgeRequest): DiceSlot[] {
   if (o.woundMode === "minMidMax") slots.push(plainDiceSlot("damage", 3, 6, LABEL.damage));
   else if (o.woundMode === "factors" && (o.damageRoll === "dfNumber" || o.damageRoll === "dfLevel")) slots.push(fudgeDiceSlot("damage", 1, LABEL.damage));
   else if (o.woundMode === "factors" && o.damageRoll === "situational4dF") slots.push(fudgeDiceSlot("damage", 4, LABEL.damage));
-  if (o.dcVariant === "roll" || o.dcVariant === "willpower") slots.push(fudgeDiceSlot("dc", 4, LABEL.dc));
+  if ((o.dcVariant === "roll" && !req.attacker.weapon.dcWithoutRoll) || o.dcVariant === "willpower") slots.push(fudgeDiceSlot("dc", 4, LABEL.dc));
   if (o.woundMode === "gmJudgement" && o.gmSituationalRoll) slots.push(fudgeDiceSlot("situational", 4, LABEL.situational));
   if (o.scaleDamageRoll && o.woundMode === "factors") slots.push(fudgeDiceSlot("scale", 1, LABEL.scale));
   if (o.willpowerVsPenalty) slots.push(fudgeDiceSlot("attackerWill", 4, LABEL.attackerWill), fudgeDiceSlot("defenderWill", 4, LABEL.defenderWill));
@@ -197,7 +197,7 @@ function prepared(req: FudgeRequest): Prepared {
   if (!p) {
     const { attacker: a, defender: d, options: o } = req;
     p = {
-      scale: levelScaleFor(d.track, "defender.track.config.kind", o.doubleRd),
+      scale: levelScaleFor(d.track, "defender.track.config.kind", usesDoubledThresholds(o)),
       aStatus: trackStatus(a.track),
       dStatus: trackStatus(d.track),
       ladderNames: new Map(),
@@ -229,7 +229,7 @@ export function fudgeWithTracks(req: FudgeRequest, attacker: Track, defender: Tr
   const next: FudgeRequest = { ...req, attacker: { ...req.attacker, track: attacker }, defender: { ...req.defender, track: defender } };
   const own: Prepared = {
     ...pre,
-    scale: defender.config === req.defender.track.config ? pre.scale : levelScaleFor(defender, "defender.track.config.kind", req.options.doubleRd),
+    scale: defender.config === req.defender.track.config ? pre.scale : levelScaleFor(defender, "defender.track.config.kind", usesDoubledThresholds(req.options)),
     aStatus: aStatus ?? trackStatus(attacker),
     dStatus: dStatus ?? trackStatus(defender),
   };
@@ -494,7 +494,8 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
 
   // --- Damage Capacity variants (Fudge §4.52): a roll (DC or Willpower) or a gift/fault.
   let dcDelta = 0;
-  if ((o.dcVariant === "roll" || o.dcVariant === "willpower") && atLeastHurt(scale, level)) {
+  // Fudge §4.52 (1): against a weapon whose damage DC meets by its value (`dcWithoutRoll`), no roll.
+  if (((o.dcVariant === "roll" && !a.weapon.dcWithoutRoll) || o.dcVariant === "willpower") && atLeastHurt(scale, level)) {
     // Fudge §4.52 (1) and (4): on a hit of at least Hurt, Great or better → one less;
     // Mediocre..Good → no change; Poor or worse → one more. Wound penalties apply to the roll.
     const trait = o.dcVariant === "roll" ? d.damageCapacity : (d.willpower as number);

@@ -25,6 +25,7 @@ import { characterSheetContext } from "../../../src/system/sheet";
 import { CUSTOM_FIELDS, EDITABLE_FIELDS, toggleWoundBox } from "../../../src/system/actions";
 import { resolveAttack, trackStatus } from "../../../src/rules";
 import type { ActorDoc, ItemDoc } from "../../../src/system/data";
+import { boxTrackConfig } from "../../../src/rules/tracks/box";
 
 const FIXTURES = join(ROOT, "tests/fixtures/fudge-rpg");
 const text = (f: string) => readFileSync(join(FIXTURES, f), "utf8");
@@ -148,8 +149,17 @@ describe("fudge-rpg import: legacy and unusual exports", () => {
   it("maps an epic-shaped track to the epic preset, caps an oversized weapon and keeps wounds with no box left in the notes", () => {
     const c = convert("heavy-wounds.json");
     const s = c.actor.system;
-    expect(s.woundTrack).toMatchObject({ preset: "epic", epicExtraHurt: 0, epicExtraVeryHurt: 1 });
-    expect(trackShapeFor([4, 3, 4, 1, 1])).toMatchObject({ preset: "epic", epicExtraHurt: 1, epicExtraVeryHurt: 2 });
+    // 4/2/3/1/1 is epic with two more Very Hurt boxes (epic: 4 / 2 + h / 1 + v / 1 / 1, Fudge §4.57 cinematic 4/2/1/1/1)
+    expect(s.woundTrack).toMatchObject({ preset: "epic", epicExtraHurt: 0, epicExtraVeryHurt: 2 });
+    expect(trackShapeFor([4, 3, 3, 1, 1])).toMatchObject({ preset: "epic", epicExtraHurt: 1, epicExtraVeryHurt: 2 });
+    expect(trackShapeFor([4, 2, 1, 1, 1])).toMatchObject({ preset: "cinematic" });
+    expect(trackShapeFor([4, 2, 2, 1, 1])).toMatchObject({ preset: "epic", epicExtraHurt: 0, epicExtraVeryHurt: 1 });
+    // every preset shape maps back to exactly its own boxes; anything else is a custom track
+    for (const shape of [[3, 1, 1, 1, 1], [4, 2, 1, 1, 1], [4, 2, 2, 1, 1], [4, 4, 3, 1, 1], [4, 3, 4, 1, 1], [4, 2, 2, 2, 1]]) {
+      const t = trackShapeFor(shape);
+      const config = t.preset === "custom" ? null : boxTrackConfig(t.preset, { epicExtraHurt: t.epicExtraHurt, epicExtraVeryHurt: t.epicExtraVeryHurt });
+      expect(config ? config.levels.map((l) => l.boxes) : t.customLevels!.map((l) => l.boxes), shape.join("/")).toEqual(shape);
+    }
     // 4/2/3 boxes: each level's own wounds first; the 5th Scratch finds Hurt full and is marked in
     // Very Hurt as a Scratch (Fudge §4.57).
     const state = s.woundTrack.state as { marks: Record<string, ({ level: string } | null)[]> };
