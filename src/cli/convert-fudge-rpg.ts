@@ -18,7 +18,8 @@ import { fileURLToPath } from "node:url";
 import { isRulesError, RulesError } from "../rules/errors";
 import { PRESETS, type PresetId } from "../rules/pipeline";
 import { defaultWorldRules } from "../system/data";
-import { convertFudgeRpgFiles, importErrorText, reportText } from "../system/import-fudge-rpg";
+import { convertFudgeRpgFiles, FUDGE_RPG_MAX_BYTES, importErrorText, reportText } from "../system/import-fudge-rpg";
+import { readFileBounded } from "./budget";
 import { cliError, withSentence } from "./error-sentence";
 
 export const CONVERT_FUDGE_RPG = "convert-fudge-rpg";
@@ -51,12 +52,23 @@ export function parseConvertArgs(argv: string[]): Parsed {
   return out;
 }
 
+/** An export file's text; one larger than an actor can be is refused as it is read (a 10 GB file, or /dev/zero, must not fill the memory). */
+function readExport(file: string): string {
+  try {
+    return readFileBounded(file, FUDGE_RPG_MAX_BYTES, () => new RulesError("", "FUDGE.Import.Error.TooLarge", `the file is larger than ${FUDGE_RPG_MAX_BYTES} bytes`, { file, max: FUDGE_RPG_MAX_BYTES }));
+  } catch (e) {
+    (e as NodeJS.ErrnoException).path ??= file; // a directory's EISDIR names no path
+    throw e;
+  }
+}
+
 export async function convertFudgeRpgCommand(argv: string[], readStdin: () => Promise<string>): Promise<number> {
   const en = JSON.parse(readFileSync(LANG, "utf8")) as Record<string, string>;
   const say = (line: string) => process.stderr.write(`${line}\n`);
+  let writing = false;
   try {
     const args = parseConvertArgs(argv);
-    const inputs = args.files.length ? args.files.map((f) => ({ file: f, text: readFileSync(f, "utf8") })) : [{ file: "stdin", text: await readStdin() }];
+    const inputs = args.files.length ? args.files.map((f) => ({ file: f, text: readExport(f) })) : [{ file: "stdin", text: await readStdin() }];
     const outcome = convertFudgeRpgFiles(inputs, { rules: { ...defaultWorldRules(), preset: args.preset } });
     if (outcome.errors.length) {
       // All or nothing: every bad file is named, nothing is written.
@@ -70,6 +82,7 @@ export async function convertFudgeRpgCommand(argv: string[], readStdin: () => Pr
       for (const l of result.report) say(`  ${l.kept ? "kept in notes: " : ""}${reportText(l, (k) => en[k] ?? k)}`);
     }
     if (args.outDir) {
+      writing = true;
       mkdirSync(args.outDir, { recursive: true });
       for (const { file, result } of results) writeFileSync(join(args.outDir, basename(file === "stdin" ? "actor.json" : file)), `${JSON.stringify(result.actor, null, 2)}\n`);
       say(`${results.length} actor(s) written to ${args.outDir}`);
@@ -77,10 +90,17 @@ export async function convertFudgeRpgCommand(argv: string[], readStdin: () => Pr
     return 0;
   } catch (e) {
     // A bad option reads as a sentence that points to --help; a missing file names it.
-    if (isRulesError(e) && e.key.startsWith("FUDGE.Import.Error.")) say(JSON.stringify(withSentence(e.toJSON(), importErrorText(e, "", (k) => en[k] ?? k))));
+    const errno = e as NodeJS.ErrnoException;
+    if (isRulesError(e) && e.key.startsWith("FUDGE.Import.Error.")) say(JSON.stringify(withSentence(e.toJSON(), importErrorText(e, String(e.params.file ?? ""), (k) => en[k] ?? k))));
     else if (isRulesError(e)) say(JSON.stringify(cliError(e.toJSON(), "Run fudge-rules --help for the options.")));
-    else if ((e as NodeJS.ErrnoException).code === "ENOENT") say(JSON.stringify(cliError({ error: `no such file: ${(e as NodeJS.ErrnoException).path}`, field: "file", key: "FUDGE.Error.NoFile" })));
-    else throw e;
+    else if (errno.code === "ENOENT" && !writing) say(JSON.stringify(cliError({ error: `no such file: ${String(errno.path).slice(0, 200)}`, field: "file", key: "FUDGE.Error.NoFile" })));
+    // Any other file-system refusal (a directory given as a file, --out-dir naming a file, no
+    // permission …) is a bad request too, named with its path: exit 2, never a stack trace.
+    else if (typeof errno.code === "string") {
+      const path = String(errno.path ?? "").slice(0, 200);
+      const error = writing ? `--out-dir cannot be written: ${path} (${errno.code})` : `cannot read ${path} (${errno.code})`;
+      say(JSON.stringify(cliError({ error, field: writing ? "--out-dir" : "file", key: "FUDGE.Error.NoFile" })));
+    } else throw e;
     return 2;
   }
 }

@@ -13,7 +13,8 @@ const ADVICE: Record<string, string> = {
   "FUDGE.Error.NoFile": "Check the file name and run the command again.",
   "FUDGE.Error.TooLarge": "Send a smaller request.",
   "FUDGE.Error.TooDeep": "Send a flatter, smaller request.",
-  "FUDGE.Error.TimeBudget": "Ask for less (a smaller duel or maxStates) or raise FUDGE_RULES_TIME_MS.",
+  // FUDGE_RULES_TIME_MS can only lower the budget (src/cli/budget.ts), so the advice is to ask for less.
+  "FUDGE.Error.TimeBudget": "Ask for less (a smaller duel, maxStates or budgetMs).",
   "FUDGE.Error.MemoryBudget": "Ask for less (a smaller duel or maxStates).",
   "FUDGE.Error.UnknownCommand": "Run fudge-rules --help for the commands.",
   "FUDGE.Error.UnknownOption": "Run fudge-rules --help for each command's options.",

@@ -11,9 +11,8 @@
  *
  * This module stays light (the rules core loads in the worker that runs the command).
  */
-import { readFileSync, statSync } from "node:fs";
 import { isRulesError, RulesError } from "../rules/errors";
-import { budget, CLI_BUDGET } from "./budget";
+import { budget, CLI_BUDGET, readFileBounded } from "./budget";
 import { cliError, type ErrorJson } from "./error-sentence";
 import type { CliOption, RunOutcome } from "./run";
 
@@ -32,9 +31,7 @@ async function readStdin(): Promise<string> {
 
 function readInput(file: string | undefined): Promise<string> | string {
   if (!file || file === "-") return readStdin();
-  if (statSync(file).size > CLI_BUDGET.inputBytes)
-    throw new RulesError("file", "FUDGE.Error.TooLarge", `${file.slice(0, 80)} is larger than ${CLI_BUDGET.inputBytes} bytes`, { max: CLI_BUDGET.inputBytes });
-  return readFileSync(file, "utf8");
+  return readFileBounded(file, CLI_BUDGET.inputBytes, () => new RulesError("file", "FUDGE.Error.TooLarge", `the file ${file.slice(0, 80)} is larger than ${CLI_BUDGET.inputBytes} bytes`, { max: CLI_BUDGET.inputBytes }));
 }
 
 /**

@@ -63,8 +63,12 @@ export function dieValues(values: unknown, path: Path, n: number, sides: number)
   return array(values, path, n, n).map((v, i) => int(v, at(path, i), 1, sides));
 }
 
+/** Most Fudge dice `fudgeWeights` adds up (the rules roll four; 3^100 is still a finite weight). */
+export const MAX_FUDGE_DICE = 100;
+
 /** Weights of each total of n Fudge dice, from −n to +n (denominator 3^n). */
 export function fudgeWeights(n: number): number[] {
+  int(n, "n", 0, MAX_FUDGE_DICE); // a whole number of dice, and few enough to stay quick and finite
   let w = [1];
   for (let d = 0; d < n; d++) {
     const next = new Array<number>(w.length + 2).fill(0);

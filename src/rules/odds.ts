@@ -5,7 +5,7 @@
  */
 import type { Rng } from "./dice";
 import { enumerateDice, pipelineFor, rollingDice, type AttackPipeline, type AttackRequest, type AttackResolution } from "./pipeline";
-import { checkJsonShape } from "./validate";
+import { checkJsonShape, int } from "./validate";
 import { trackStatus, type Condition, type Track, type TrackStatus } from "./track";
 
 export interface AttackOdds {
@@ -99,8 +99,12 @@ export function monteCarloOdds(input: unknown, samples: number, rng: Rng): Attac
   return monteCarloOddsOf(p, p.parseRequest(input), samples, rng);
 }
 
+/** Most samples one Monte Carlo call draws (the bench draws 100,000; ≈ 1 µs each). */
+export const MONTE_CARLO_MAX_SAMPLES = 10_000_000;
+
 /** Monte Carlo of a parsed request: the same resolver per sample as exactOddsOf per class. */
 export function monteCarloOddsOf<R extends AttackRequest>(p: AttackPipeline<R>, req: R, samples: number, rng: Rng): AttackOdds {
+  int(samples, "samples", 1, MONTE_CARLO_MAX_SAMPLES); // no call runs unbounded (issue #10): Infinity looped for ever
   const slots = p.slots(req);
   const odds = emptyOdds(p.preset);
   const w = 1 / samples;

@@ -6,6 +6,7 @@
  * (the reader returns the record) and exact odds (the reader branches over every outcome).
  */
 import { RulesError } from "./errors";
+import { isRecord } from "./validate";
 import type { DiceOutcome, Rng } from "./dice";
 import type { Step } from "./explain";
 import type { Track, TrackStatus } from "./track";
@@ -143,6 +144,8 @@ export function pipelineFor(preset: unknown, path = "preset"): AttackPipeline<an
 
 /** Reader over recorded dice (a chat card, a CLI request): a missing slot is a named error. */
 export function recordedDice(record: Record<string, unknown>, slots: DiceSlot[], path = "dice"): DiceReader {
+  // Recorded dice come from a chat card's data, a claim like any other (null, a list …).
+  if (!isRecord(record)) throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object of recorded dice by slot");
   const byId = new Map(slots.map((s) => [s.id, s]));
   return (id) => {
     const v = record[id];

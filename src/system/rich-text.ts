@@ -162,6 +162,14 @@ export function sanitizeHtml(input: unknown): string {
   const s = input;
   let out = "";
   const open: string[] = [];
+  // How many of each tag are open: a closing tag or a block that closes a `<p>` searches `open`
+  // only when one is there, so 100,000 nested tags cost linear time, not quadratic (issue #10).
+  const openCount = new Map<string, number>();
+  const pop = (): string => {
+    const name = open.pop()!;
+    openCount.set(name, openCount.get(name)! - 1);
+    return name;
+  };
   let i = 0;
   let dropping: string | null = null;
   while (i < s.length) {
@@ -191,15 +199,15 @@ export function sanitizeHtml(input: unknown): string {
     }
     if (!ALLOWED_TAGS.has(t.name)) continue;
     if (t.closing) {
+      if (!openCount.get(t.name)) continue;
       const at = open.lastIndexOf(t.name);
-      if (at < 0) continue;
-      while (open.length > at) out += `</${open.pop()}>`;
+      while (open.length > at) out += `</${pop()}>`;
       continue;
     }
     // As an HTML parser does: a block element closes an open paragraph (`<p><ul>` → `<p></p><ul>`).
-    if (BLOCK_TAGS.has(t.name) && open.includes("p")) {
+    if (BLOCK_TAGS.has(t.name) && openCount.get("p")) {
       const at = open.lastIndexOf("p");
-      while (open.length > at) out += `</${open.pop()}>`;
+      while (open.length > at) out += `</${pop()}>`;
     }
     let attrs = "";
     const allowed = TAG_ATTRS[t.name];
@@ -217,7 +225,10 @@ export function sanitizeHtml(input: unknown): string {
     if (t.name === "a" && seen.has("target")) attrs = attrs.replace(/ rel="[^"]*"/, "") + ' rel="noopener noreferrer"';
     if (t.name === "img" && !/ src="/.test(attrs)) continue;
     out += `<${t.name}${attrs}>`;
-    if (!VOID_TAGS.has(t.name)) open.push(t.name);
+    if (!VOID_TAGS.has(t.name)) {
+      open.push(t.name);
+      openCount.set(t.name, (openCount.get(t.name) ?? 0) + 1);
+    }
   }
   while (open.length) out += `</${open.pop()}>`;
   return out;
@@ -248,23 +259,77 @@ const TEXT_ENTITIES: Record<string, string> = { ...NAMED_ENTITIES, nbsp: " ", md
  * report): paragraphs and list items on their own lines, entities decoded, script dropped.
  */
 export function htmlToText(html: string): string {
-  return html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, "")
-    .replace(/<br\s*\/?>/gi, "\n")
-    .replace(/<li\b[^>]*>/gi, "• ")
-    .replace(/<\/(li|tr)\s*>/gi, "\n")
-    .replace(/<\/(p|div|h[1-6]|ul|ol|blockquote)\s*>/gi, "\n\n")
-    .replace(/<[^>]*>/g, "")
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+  return trimLineEnds(
+    tagsReplaced(withoutScripts(html), [
+      [/<br\s*\/?>/gi, "\n"],
+      [/<li\b[^>]*>/gi, "• "],
+      [/<\/(li|tr)\s*>/gi, "\n"],
+      [/<\/(p|div|h[1-6]|ul|ol|blockquote)\s*>/gi, "\n\n"],
+      [/<[^>]*>/g, ""],
+    ]).replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
       if (e[0] === "#") {
         const code = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
         return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
       }
       return TEXT_ENTITIES[e.toLowerCase()] ?? m;
-    })
-    .replace(/[ \t]+\n/g, "\n")
+    }),
+  )
     .replace(/\n{3,}/g, "\n\n")
     .trim();
+}
+
+/*
+ * htmlToText's passes, each linear in the text's length (issue #10: a 500 KB description of bare
+ * `<` took minutes through the plain regular expressions, each failing match scanning to the end).
+ */
+
+/** `<script>…</script>` and `<style>…</style>` removed with their content (an unclosed one stays, as text for the next passes). */
+function withoutScripts(html: string): string {
+  const opening = /<(script|style)\b/gi;
+  // Where the search for each closing tag last failed: no closing tag lies after it.
+  const noCloseFrom: Record<string, number> = {};
+  let out = "";
+  let from = 0;
+  for (let m = opening.exec(html); m; m = opening.exec(html)) {
+    const name = m[1].toLowerCase();
+    if (m.index >= (noCloseFrom[name] ?? Infinity)) continue;
+    const closing = new RegExp(`<\\/${name}\\s*>`, "gi");
+    closing.lastIndex = opening.lastIndex;
+    const c = closing.exec(html);
+    if (!c) {
+      noCloseFrom[name] = m.index;
+      continue;
+    }
+    out += html.slice(from, m.index);
+    from = closing.lastIndex;
+    opening.lastIndex = from;
+  }
+  return out + html.slice(from);
+}
+
+/**
+ * The replacements, in order, on the text up to its last `>`: every match ends with `>`, so the
+ * rest holds none, and leaving it out spares each `<` there a scan to the end.
+ */
+function tagsReplaced(html: string, passes: [RegExp, string][]): string {
+  let s = html;
+  for (const [re, to] of passes) {
+    const end = s.lastIndexOf(">") + 1;
+    s = s.slice(0, end).replace(re, to) + s.slice(end);
+  }
+  return s;
+}
+
+/** Spaces and tabs before each line break removed (a regular expression rescans a long run of spaces from each of them). */
+function trimLineEnds(s: string): string {
+  const lines = s.split("\n");
+  for (let k = 0; k < lines.length - 1; k++) {
+    const l = lines[k];
+    let e = l.length;
+    while (e > 0 && (l[e - 1] === " " || l[e - 1] === "\t")) e--;
+    if (e < l.length) lines[k] = l.slice(0, e);
+  }
+  return lines.join("\n");
 }
 
 /** What a sheet shows of a rich-text field and how it edits it (templates/parts/rich-text.hbs). */

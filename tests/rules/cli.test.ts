@@ -1,10 +1,16 @@
 /** The fudge-rules CLI: commands, sample characters, and precise errors with exit code 2. */
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { runCommand } from "../../src/cli/run";
+import { resolveSamples } from "../../src/cli/samples";
 import { RulesError } from "../../src/rules/errors";
 import { duelForecast } from "../../src/rules/forecast";
-import { exactOdds } from "../../src/rules/odds";
+import { fudgeWeights } from "../../src/rules/dice";
+import { exactOdds, monteCarloOdds } from "../../src/rules/odds";
+import { resolveAttack } from "../../src/rules/pipeline";
+import { seededRng } from "../../src/rules/dice";
 import { applyWound, newTrack } from "../../src/rules/track";
 import { boxTrackConfig } from "../../src/rules/tracks/box";
 
@@ -143,7 +149,18 @@ describe("fudge-rules: budgets and clean refusals (issue #10)", () => {
       env: { ...process.env, FUDGE_RULES_TIME_MS: "1500" },
     });
     expect(r.status).toBe(2);
-    expect(JSON.parse(r.stderr).key).toBe("FUDGE.Error.TimeBudget");
+    const e = JSON.parse(r.stderr);
+    expect(e.key).toBe("FUDGE.Error.TimeBudget");
+    // FUDGE_RULES_TIME_MS only lowers the budget: the advice must not send the user to raise it.
+    expect(e.error).toMatch(/Ask for less \(a smaller duel, maxStates or budgetMs\)\.$/);
+  });
+  it.runIf(existsSync("/dev/zero"))("an endless input file is refused at 4 MB, not read for ever; a folder is refused by name", () => {
+    const zero = run(["odds", "/dev/zero"], "");
+    expect(zero.code).toBe(2);
+    expect(JSON.parse(zero.err)).toMatchObject({ field: "file", key: "FUDGE.Error.TooLarge", error: "The file /dev/zero is larger than 4194304 bytes. Send a smaller request." });
+    const folder = run(["odds", tmpdir()], "");
+    expect(folder.code).toBe(2);
+    expect(JSON.parse(folder.err)).toMatchObject({ field: "file", key: "FUDGE.Error.NoFile" });
   });
   it("Volt Damage that cannot fit the track is refused at input", () => {
     const volt = (damage: number) => ({
@@ -235,5 +252,23 @@ describe("fudge-rules forecast: the sampled estimate and its options (issue #10)
   it("the usage names the forecast's options", () => {
     const r = run(["--help"], "");
     expect(r.out).toMatch(/forecast .*\n\s+options: --method --samples --seed --fallback/);
+  });
+});
+
+describe("the library's entry points refuse what a caller passes, never loop or crash (issue #10)", () => {
+  it("recorded dice that are not an object (a chat card's data is a claim) are refused by name", () => {
+    const parsed = resolveSamples({ preset: "fudge", attacker: "Leroy", defender: "Theodora" });
+    for (const dice of [null, undefined, [], "dice"]) expect(() => resolveAttack(parsed, dice as never)).toThrow(expect.objectContaining({ field: "dice", key: "FUDGE.Error.NotObject" }));
+  });
+  it("monteCarloOdds takes a whole number of samples, 1 to 10 million (Infinity looped for ever, NaN answered nothing)", () => {
+    const parsed = resolveSamples({ preset: "fudge", attacker: "Leroy", defender: "Theodora" });
+    for (const [n, key] of [[Infinity, "FUDGE.Error.NotInteger"], [Number.NaN, "FUDGE.Error.NotInteger"], [1.5, "FUDGE.Error.NotInteger"], [0, "FUDGE.Error.OutOfRange"], [-1, "FUDGE.Error.OutOfRange"], [10_000_001, "FUDGE.Error.OutOfRange"]] as const)
+      expect(() => monteCarloOdds(parsed, n, seededRng(1)), String(n)).toThrow(expect.objectContaining({ field: "samples", key }));
+    expect(monteCarloOdds(parsed, 1, seededRng(1)).leaves).toBe(1);
+  });
+  it("fudgeWeights takes 0 to 100 dice (a million took minutes; -1 and 1.5 answered wrongly)", () => {
+    for (const n of [-1, 1.5, Number.NaN, 101, 1e6]) expect(() => fudgeWeights(n), String(n)).toThrow(expect.objectContaining({ field: "n" }));
+    expect(fudgeWeights(0)).toEqual([1]);
+    expect(fudgeWeights(100)).toHaveLength(201);
   });
 });

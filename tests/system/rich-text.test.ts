@@ -157,3 +157,43 @@ describe("pack sources", () => {
     expect(checked).toBeGreaterThanOrEqual(40);
   });
 });
+
+describe("rich text in linear time (issue #10: no input runs unbounded)", () => {
+  // Each of these took from 11 s to minutes before (a quadratic scan per tag or per `<`). Here the
+  // verdict is the output on such inputs; tests/system/import/convert-cli.test.ts runs a larger
+  // one through the CLI with a deadline a thousand times what it needs.
+  const N = 100_000;
+  it("sanitizeHtml: 100,000 nested tags, and closing tags that were never opened", () => {
+    expect(sanitizeHtml("<div>".repeat(N))).toBe("<div>".repeat(N) + "</div>".repeat(N));
+    expect(sanitizeHtml(`<span>${"<div>".repeat(N)}${"</em>".repeat(N)}</span>`)).toBe(`<span>${"<div>".repeat(N)}${"</div>".repeat(N)}</span>`);
+    expect(sanitizeHtml(`<p>${"<li>".repeat(N)}<ul>`)).toBe(`<p>${"<li>".repeat(N)}${"</li>".repeat(N)}</p><ul></ul>`);
+  });
+  it("htmlToText: half a million bare `<`, unclosed scripts and tags, long runs of spaces", () => {
+    expect(htmlToText("<".repeat(5 * N))).toBe("<".repeat(5 * N));
+    expect(htmlToText(`${"<script>".repeat(N)}x`)).toBe("x");
+    expect(htmlToText(`a${"<li ".repeat(N)}`)).toBe(`a${"<li ".repeat(N)}`.trim());
+    expect(htmlToText(`a${" ".repeat(10 * N)}b\nc`)).toBe(`a${" ".repeat(10 * N)}b\nc`);
+    expect(htmlToText(`a${" \t".repeat(N)}\nb`)).toBe("a\nb");
+  });
+  it("htmlToText answers as the plain regular expressions did (on inputs small enough for them)", () => {
+    const reference = (html: string) =>
+      html
+        .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, "")
+        .replace(/<br\s*\/?>/gi, "\n")
+        .replace(/<li\b[^>]*>/gi, "• ")
+        .replace(/<\/(li|tr)\s*>/gi, "\n")
+        .replace(/<\/(p|div|h[1-6]|ul|ol|blockquote)\s*>/gi, "\n\n")
+        .replace(/<[^>]*>/g, "")
+        .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m) => htmlToText(m)) // entities as htmlToText decodes them
+        .replace(/[ \t]+\n/g, "\n")
+        .replace(/\n{3,}/g, "\n\n")
+        .trim();
+    const token = fc.constantFrom("<", ">", "<p>", "</p>", "<div>", "</div>", "<script>", "</script>", "</SCRIPT >", "<style>", "</style>", "<li>", "<li class=x>", "</li>", "<br/>", "<br >", "a", " ", "\t", "\n", "&amp;", "&#65;", "<b", "</em>", "<ul>", "</ul>", "<!--", "-->", "<tr>", "</tr>", "<ScRiPt x>", "</P>");
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 16 }), (ts) => {
+        expect(htmlToText(ts.join(""))).toBe(reference(ts.join("")));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

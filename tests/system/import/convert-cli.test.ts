@@ -1,6 +1,6 @@
 /** `fudge-rules convert-fudge-rpg`: stdin → actor JSON, batches into a folder, all or nothing. */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,8 +8,8 @@ import { caught } from "../../rules/errors";
 import { parseConvertArgs } from "../../../src/cli/convert-fudge-rpg";
 
 const FIX = "tests/fixtures/fudge-rpg";
-const run = (args: string[], input = "") => {
-  const r = spawnSync(process.execPath, ["bin/fudge-rules.mjs", "convert-fudge-rpg", ...args], { input, encoding: "utf8" });
+const run = (args: string[], input = "", timeout?: number) => {
+  const r = spawnSync(process.execPath, ["bin/fudge-rules.mjs", "convert-fudge-rpg", ...args], { input, encoding: "utf8", timeout, maxBuffer: 64 * 1024 * 1024 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 };
 
@@ -59,5 +59,32 @@ describe("fudge-rules convert-fudge-rpg", () => {
     expect(words(["--bogus"])).toBe("The option --bogus is unknown. Run fudge-rules --help for the options.");
     expect(words(["--preset"])).toBe("The option --preset needs a value after it (several files also need --out-dir DIR). Run fudge-rules --help for the options.");
     expect(words(["--preset", "gurps"])).toBe("The option --preset must be one of fudge, miniatures, fate, volt. Run fudge-rules --help for the options.");
+  });
+
+  describe("hostile input: exit 2 with one short line, never a stack trace or a hang (issue #10)", () => {
+    const line = (r: { code: number | null; err: string }) => {
+      expect(r.code, r.err).toBe(2);
+      expect(r.err.length).toBeLessThan(1024);
+      return JSON.parse(r.err.trim().split("\n").pop()!);
+    };
+    it("a folder given as the file, and --out-dir naming a file, are refused by name", () => {
+      expect(line(run([tmpdir()]))).toMatchObject({ field: "file", key: "FUDGE.Error.NoFile", error: expect.stringContaining(`Cannot read ${tmpdir()} (EISDIR)`) });
+      const file = join(mkdtempSync(join(tmpdir(), "fudge-convert-")), "a-file");
+      writeFileSync(file, "");
+      expect(line(run(["--out-dir", file, join(FIX, "brannoc.json")]))).toMatchObject({ field: "--out-dir", key: "FUDGE.Error.NoFile", error: expect.stringMatching(/^The option --out-dir cannot be written: .*a-file \(E[A-Z]+\)/) });
+    });
+    it.runIf(existsSync("/dev/zero"))("an endless file is refused at the size limit, not read for ever", () => {
+      expect(line(run(["/dev/zero"]))).toMatchObject({ key: "FUDGE.Import.Error.TooLarge", params: { file: "/dev/zero", max: 5 * 1024 * 1024 } });
+    });
+    it("notes of 4 MB of nested tags convert (the sanitiser was quadratic: 54 s for 1 MB, about 15 min for this)", () => {
+      const actor = JSON.parse(readFileSync(join(FIX, "brannoc.json"), "utf8"));
+      actor.system.notes = "<div>".repeat(800_000);
+      const file = join(mkdtempSync(join(tmpdir(), "fudge-convert-")), "nested.json");
+      writeFileSync(file, JSON.stringify(actor));
+      // The deadline is a hang detector, a thousand times what the conversion takes (≈ 1 s).
+      const r = run([file], "", 120_000);
+      expect(r.code, r.err.slice(0, 300)).toBe(0);
+      expect(JSON.parse(r.out).system.notes).toContain("<div>".repeat(1000));
+    }, 130_000);
   });
 });
