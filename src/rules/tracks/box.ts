@@ -1156,6 +1156,26 @@ function stateKey(config: BoxTrackConfig, state: BoxTrackState): string {
   return `${key}],${stun},${state.dead}]`;
 }
 
+/**
+ * Takes one (non-stun) wound of this real level off the track (endBattle, Fudge §4.52 (4)): the
+ * mark placed worst (an overflowed one before one in its own box); null when there is none or
+ * the character is dead.
+ */
+function removeWound(config: BoxTrackConfig, state: BoxTrackState, level: string): BoxTrackState | null {
+  if (isDead(config, state)) return null;
+  for (let i = config.levels.length - 1; i >= 0; i--) {
+    const row = state.marks[config.levels[i].key];
+    for (let j = row.length - 1; j >= 0; j--) {
+      const m = row[j];
+      if (m === null || m.stun || m.level !== level) continue;
+      const next = cloneState(state);
+      next.marks[config.levels[i].key][j] = null;
+      return next;
+    }
+  }
+  return null;
+}
+
 export const boxTrack: TrackKind<BoxTrackConfig, BoxTrackState, BoxWound, BoxHealing> = {
   kind: "box",
   parseConfig,
@@ -1169,6 +1189,7 @@ export const boxTrack: TrackKind<BoxTrackConfig, BoxTrackState, BoxWound, BoxHea
   toggle,
   render,
   stateKey,
+  removeWound,
 };
 
 registerTrackKind(boxTrack);
