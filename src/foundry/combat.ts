@@ -36,6 +36,9 @@ async function heal(actor: Actor.Implementation, type: string): Promise<void> {
   }
 }
 
+/** A world actor deleted since (a combat and its actors removed together) is not written to; a token's actor lives with its token. */
+const stillThere = (a: Actor.Implementation): boolean => a.isToken || game.actors?.has(a.id!) === true;
+
 /** The battle is over for this actor (Fudge §4.52 (4)): from its live document and its own wound log; no write when nothing lapses. */
 export async function endBattleOf(actor: Actor.Implementation): Promise<void> {
   try {
@@ -121,8 +124,8 @@ export function registerCombatHooks(): void {
     const actors = combat.combatants.contents.map((c) => c.actor as Actor.Implementation | null).filter((a): a is Actor.Implementation => !!a);
     void (async () => {
       // Fudge §4.52 (4): Willpower adjustments that hold "until the battle is over" lapse first.
-      for (const a of actors) await endBattleOf(a);
-      if (type) for (const a of actors) await heal(a, type);
+      for (const a of actors) if (stillThere(a) && actions.endBattleFor(plainActor(a), worldRules()) !== null) await endBattleOf(a);
+      if (type) for (const a of actors) if (stillThere(a)) await heal(a, type);
     })();
   });
   Hooks.on("updateScene", (scene, change) => onSceneUpdate(scene as Scene.Implementation, change as { active?: unknown }));

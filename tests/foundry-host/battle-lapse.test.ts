@@ -17,7 +17,7 @@ const stateOf = (t: Table, id: string) => (actorOn(t.gm, id).toObject().system a
 /** Leroy (player) hits Theodora (NPC) ++++ against −−−−, her Willpower roll `dc`; both in a combat. */
 async function hit(willpowerAdjustment: string, dc: number[]) {
   const t = await table();
-  await t.gm.run(() => game.settings.set("fudge-wounds" as never, "fudge" as never, { ...worldRules().fudge, dcVariant: "willpower", willpowerAdjustment } as never));
+  await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "fudge" as never, { ...worldRules().fudge, dcVariant: "willpower", willpowerAdjustment } as never));
   const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as { id: string };
   const live = () => t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation;
   await t.gm.run(() => live().createEmbeddedDocuments("Combatant", [{ actorId: t.hero, tokenId: t.heroToken } as never, { actorId: t.foe, tokenId: t.foeToken } as never]));
