@@ -107,3 +107,13 @@ describe("endBattle: the adjustment lapses when the battle is over (Fudge §4.52
     expect(caught(() => endBattle(box(), [{ from: "hurt" } as never])).field).toBe("lapses[0].to");
   });
 });
+
+describe("CLI endBattle (Fudge §4.52 (4))", () => {
+  it("answers the track after the lapses, and refuses a bad list naming the field", async () => {
+    const { runCommand } = await import("../../src/cli/run");
+    const during = applyWound(box(), { level: "hurt" }).track;
+    const r = runCommand("endBattle", { track: during, lapses: [{ from: "hurt", to: "veryHurt" }] }) as { status: { levelKey: string | null } };
+    expect(r.status.levelKey).toBe("veryHurt");
+    expect(caught(() => runCommand("endBattle", { track: during, lapses: "hurt" })).field).toBe("lapses");
+  });
+});
