@@ -222,8 +222,10 @@ line(`duel forecast Volt, Leroy vs Leroy (samples): ${sampleVoltLine("Leroy", "L
   // the whole request; the estimate's own time just above (2,000 more duels' warm-up aside) is the peer.
   const tr = performance.now();
   let refusal = "answered";
+  // The refusal's work by count (session 8; session 7 end: its first pass followed 97,600 states and added 1,493,826 masses).
+  const count = { passes: 0, counted: 0, followed: 0, added: 0 };
   try {
-    duelForecast(lvl);
+    duelForecast(lvl, { voltCountStats: count });
   } catch (err) {
     refusal = (err as Error).message;
   }
@@ -232,7 +234,7 @@ line(`duel forecast Volt, Leroy vs Leroy (samples): ${sampleVoltLine("Leroy", "L
   try {
     const r = duelForecast({ ...lvl, fallback: "sample" });
     const tableMs = performance.now() - t0;
-    line(`  the same duel as the table asks it (fallback "sample", default budget): method "${r.method}" after ${fmt(tableMs, 0)} ms = ${fmt(tableMs / cpu, 2)}× the estimate alone; of which the exact and bounded methods' refusal ${fmt(refusalMs, 0)} ms (${refusal}; session 6 start: 6,561 ms in all, the refusal at half the budget; session 7 start: 1,827 ms)`);
+    line(`  the same duel as the table asks it (fallback "sample", default budget): method "${r.method}" after ${fmt(tableMs, 0)} ms = ${fmt(tableMs / cpu, 2)}× the estimate alone; of which the exact and bounded methods' refusal ${fmt(refusalMs, 0)} ms (${refusal}; its count: ${count.passes} pass, ${fmt(count.followed, 0)} states followed, ${fmt(count.added, 0)} masses added; session 6 start: 6,561 ms in all, the refusal at half the budget; session 7 start: 1,827 ms)`);
   } catch (err) {
     line(`  the same duel as the table asks it (fallback "sample"): refused after ${fmt(performance.now() - t0, 0)} ms (${(err as Error).message})`);
   }

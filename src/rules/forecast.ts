@@ -23,7 +23,7 @@ import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
 import { gutsEffectInfo, type GutsState } from "./miniatures/guts";
 import { fleesWhenWounded, mayFlee, gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsMind, gutsSettled, gutsStat, gutsTurnStart, mindSpace, refusesToStrike, withoutFreeAttack, type DuelGutsSituation, type GutsMind, type MindSpace } from "./miniatures/forecast";
 import type { BoxTrackConfig } from "./tracks/box";
-import { voltProductDuel, voltSampledDuel, type VoltLaw, type VoltStep } from "./volt/duel";
+import { voltProductDuel, voltSampledDuel, type VoltCountStats, type VoltLaw, type VoltStep } from "./volt/duel";
 import { isBudgetRefusal, parseFallback, parseSampleRequest, sampleDuels, type SampleEstimate } from "./duel-sample";
 import type { VoltTrackConfig, VoltTrackState, VoltWound } from "./tracks/volt";
 
@@ -261,11 +261,24 @@ export interface DuelOptions {
   chainBytes?: number;
   /** Volt, method "sample": false plays the duels through the general turns (`moves`) instead of the integer sheets; tests compare the two. */
   voltSheetSampler?: boolean;
+  /** Filled with what the forecast held (ForecastMemoryStats); tests read it. */
+  memoryStats?: ForecastMemoryStats;
+  /** Volt: filled with the work of the forward method's pre-count (voltForwardExceeds) when it runs; tests read it. */
+  voltCountStats?: VoltCountStats;
   /**
    * Miniatures Guts minds: true (default) lets states with the same future share one node of the
    * chain (duelForecast's standIn); false keeps every state as reached (tests compare the two).
    */
   mergeMinds?: boolean;
+}
+
+/** What a forecast held, added up over its methods (a Miniatures request may try the chain, then the forward method). */
+export interface ForecastMemoryStats {
+  /** Chains taken (node arrays): the forward method after a refused chain runs on that chain's arrays, emptied. */
+  chains: number;
+  /** Miniatures, Guts: the stand-in keys kept (states with the same future) and their characters in all. */
+  standInKeys: number;
+  standInKeyChars: number;
 }
 
 /**
@@ -299,10 +312,12 @@ export const FORECAST_BUDGET = {
   bytesPerFlightState: 432,
   /**
    * The turn-by-turn forward method over the chain's nodes (Miniatures past the exact chain's cap,
-   * or `method: "forward"`): each pass keeps its live states in maps and the chain's nodes grow with
+   * or `method: "forward"`): each pass keeps its live states per turn and the chain's nodes grow with
    * each tighter pass. Measured (session 7, Brutas vs Yanni, tracks enlarged): up to 1,163 bytes a
    * node at peak (120,453 nodes: 134 MB; 217,726 nodes: 177–193 MB), so it is charged 1,200: at
-   * most 133,333 nodes by default, ≤ 160 MB.
+   * most 133,333 nodes by default, ≤ 160 MB. Session 8 (live states in typed arrays, LiveNodes):
+   * 120,453 nodes 82–85 MB; the charge is kept, so a request that tries the chain first stays
+   * within 160 MB with the refused chain's garbage (docs/rules-api.md "Budgets").
    */
   bytesPerForwardState: 1_200,
   /** Default and largest `budgetMs`. */
@@ -490,8 +505,9 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
 }
 
 function forecastWithin(input: unknown, opts: DuelOptions, t0: number): DuelForecast {
+  const chain = takeChain(opts.memoryStats);
   try {
-    return forecastOnce(input, opts);
+    return forecastOn(chain, input, opts);
   } catch (e) {
     // Miniatures with Guts checks (the default method): a chain over its budget of states is
     // followed turn by turn with its bound instead, within what is left of the time budget.
@@ -500,12 +516,16 @@ function forecastWithin(input: unknown, opts: DuelOptions, t0: number): DuelFore
     const budget = opts.budgetMs ?? (typeof input.budgetMs === "number" ? input.budgetMs : FORECAST_BUDGET.timeMs);
     const left = budget - (Date.now() - t0);
     if (left < 1) throw e;
-    return forecastOnce({ ...input, method: "forward" }, { ...opts, budgetMs: left });
+    // On the refused chain's own arrays, emptied: the forward pass allocates none beside them
+    // while they wait for the collector (docs/rules-api.md "Budgets").
+    return forecastOn(chain.reset(), { ...input, method: "forward" }, { ...opts, budgetMs: left });
+  } finally {
+    giveBackChain(chain);
   }
 }
 
 function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
-  const chain = takeChain();
+  const chain = takeChain(opts.memoryStats);
   try {
     return forecastOn(chain, input, opts);
   } finally {
@@ -679,6 +699,11 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     if (typeof r === "number") f(r, 1);
     else for (const [id, q] of r) f(id, q);
   };
+  /** `each` for turnStart's flat outcomes. */
+  const eachRecheck = (r: number | number[], f: (id: number, q: number) => void): void => {
+    if (typeof r === "number") f(r, 1);
+    else for (let k = 0; k < r.length; k += 2) f(r[k], r[k + 1]);
+  };
 
   // Steps by status (see the contract above). Miniatures keys the defender by its exact state:
   // whether a blow reaches Near Death (the crash) or a new wound level (Guts) depends on its boxes.
@@ -722,9 +747,11 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     }
     return s;
   };
-  const turnStartCache = new Map<number, number | Array<[number, number]>>();
-  /** Miniatures: Guts — the re-checks at the start of a model's turn. */
-  const turnStart = (side: Side, x: number): number | Array<[number, number]> => {
+  // The outcomes flat, [state, p, state, p, …] (one array of doubles, not an array per outcome: a
+  // large chain holds tens of thousands of them; 9.5 MB of 46 at 370,000 nodes as pairs).
+  const turnStartCache = new Map<number, number | number[]>();
+  /** Miniatures: Guts — the re-checks at the start of a model's turn: the state when there are none, else its outcomes flat ([state, p, …]). */
+  const turnStart = (side: Side, x: number): number | number[] => {
     const m = side.minds[x];
     if (!m || m.state.pending.length === 0) return x;
     let r = turnStartCache.get(x * 2 + (side === sides.a ? 0 : 1));
@@ -734,7 +761,9 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
       const gk = `t${side === sides.a ? "a" : "b"}${m.key}|${guts}`;
       let dist = gutsCache.get(gk);
       if (!dist) gutsCache.set(gk, (dist = gutsTurnStart(m, guts, side.space!)));
-      r = dist.map(([mm, q]) => [side.intern(t, mm), q] as [number, number]);
+      const flat: number[] = [];
+      for (const [mm, q] of dist) flat.push(side.intern(t, mm), q);
+      r = flat;
       turnStartCache.set(x * 2 + (side === sides.a ? 0 : 1), r);
     }
     return r;
@@ -792,7 +821,9 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
       if (!take || take(1)) emit(x0, y0, O, 1); // Miniatures: Chivalrous — the turn passes
       return;
     }
-    for (const [x1, q] of t) {
+    for (let k = 0; k < t.length; k += 2) {
+      const x1 = t[k];
+      const q = t[k + 1];
       // Miniatures: Guts — a failure by 2 or more: "may not attack"; a Mercenary whose re-check
       // failed has fled ("will flee the combat on any failed Guts check"): out before it strikes.
       if (!sx.out[x1] && mayAttack(sx, x1) && !refused) play(x1, attackSteps(X, x1, y0, false), q);
@@ -839,6 +870,13 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
    *   at its activation mean the same future.
    */
   const standInKeys = new Map<string, number>();
+  /** The distinct probabilities of re-check outcomes, numbered (equal numbers, equal ids: the keys' classes are those of the numbers written out). */
+  const probIds = new Map<number, number>();
+  const probId = (q: number): number => {
+    let i = probIds.get(q);
+    if (i === undefined) probIds.set(q, (i = probIds.size));
+    return i;
+  };
   const standIn = (side: Side, x: number, waiting: boolean): number => {
     const memo = waiting ? side.whileWaiting : side.atActivation;
     let c = memo[x];
@@ -847,12 +885,24 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     if (!mergeMinds || !m || !side.canAct[x] || (waiting && !gutsSettled(side.tracks[x], side.status[x]))) c = x;
     else {
       const t = turnStart(side, x);
-      const dist: Array<[number, number]> = typeof t === "number" ? [[t, 1]] : [...t].sort((u, v) => u[0] - v[0]);
+      const dist: Array<[number, number]> = [];
+      if (typeof t === "number") dist.push([t, 1]);
+      else for (let k = 0; k < t.length; k += 2) dist.push([t[k], t[k + 1]]);
+      dist.sort((u, v) => u[0] - v[0]);
       const reads = waiting ? `${gutsEffectInfo(m.state.effect).helpless ? "h" : ""}${m.owesFreeAttack ? "!" : ""}` : "";
-      const k = `${waiting ? "w" : "s"}${side === sides.a ? "a" : "b"}${side.stateKeyOf(side.tracks[x])}|${reads}|${dist.map(([id, q]) => `${id}:${q}`).join(",")}`;
+      // One flat string (join, not nested concatenations), each probability by its short id: the
+      // keys were the largest part of a large chain's memory (13 MB of 46 at 370,000 nodes).
+      const parts = [waiting ? "w" : "s", side === sides.a ? "a" : "b", side.stateKeyOf(side.tracks[x]), "|", reads, "|"];
+      for (let k = 0; k < dist.length; k++) parts.push(k === 0 ? "" : ",", String(dist[k][0]), ":", String(probId(dist[k][1])));
+      const k = parts.join("");
       const first = standInKeys.get(k);
-      if (first === undefined) standInKeys.set(k, (c = x));
-      else c = first;
+      if (first === undefined) {
+        standInKeys.set(k, (c = x));
+        if (opts.memoryStats) {
+          opts.memoryStats.standInKeys++;
+          opts.memoryStats.standInKeyChars += k.length;
+        }
+      } else c = first;
     }
     return (memo[x] = c);
   };
@@ -929,6 +979,9 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
   const succY: number[] = [];
   const succTo: number[] = [];
   const succP: number[] = [];
+  // The forward method's live nodes this turn and the next (steppedOnce).
+  let liveNow: LiveNodes | undefined;
+  let liveNext: LiveNodes | undefined;
   const startA = sides.a.intern(reqAB.attacker.track, mindOf(sides.a));
   const startB = sides.b.intern(reqAB.defender.track, mindOf(sides.b));
   // Volt duels are solved exactly over both sheets ("product") when that fits the budget, else
@@ -945,7 +998,7 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     if (input.method === "product") throw overBudget("maxStates", r.tooLarge);
     // Refused at once when its first pass is sure to follow more than maxStates states (every
     // later pass follows more): the same refusal, without spending the time budget on it.
-    if (r.forwardExceeds(firstEps, maxStates)) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states (the bounded forecast's first pass alone follows more)`);
+    if (r.forwardExceeds(firstEps, maxStates, opts.voltCountStats)) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states (the bounded forecast's first pass alone follows more)`);
     return forward();
   }
   if (method === "phases") {
@@ -1062,7 +1115,7 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
       for (const [y1, qy] of ys) {
         if (!owes(sy, y1)) add(x1, y1, X, qx * qy, false);
         else
-          each(turnStart(sx, x1), (x2, q) => {
+          eachRecheck(turnStart(sx, x1), (x2, q) => {
             if (mayAttack(sx, x2)) add(x2, y1, X, qx * qy * q, false);
             else add(x2, sy.intern(sy.tracks[y1], withoutFreeAttack(sy.minds[y1]!, sy.space!)), Y, qx * qy * q, true);
           });
@@ -1115,31 +1168,34 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     let bFled = 0;
     let dropped = 0;
     let turns = 0;
-    let live = new Map<number, number>();
+    // This turn's live nodes and the next's, reused from turn to turn and pass to pass.
+    let live = (liveNow ??= new LiveNodes()).clear();
+    let next = (liveNext ??= new LiveNodes()).clear();
     // Forward from the start distribution (one state but for the Terrifying charge).
     for (const s of starts) {
       const i = nodeOf(s.a, s.b, s.turn);
       const ab = chain.absorbed(i);
       if (ab === 1) aOut += s.w;
       else if (ab === 2) bOut += s.w;
-      else live.set(i, (live.get(i) ?? 0) + s.w);
+      else live.add(i, s.w);
       if (ab === 1 && chain.fled(i)) aFled += s.w;
       else if (ab === 2 && chain.fled(i)) bFled += s.w;
       if (s.spent) turns += s.w;
     }
-    let rest = 0;
-    for (const m of live.values()) rest += m;
+    let rest = live.total();
     let stalemate = 0;
     for (let turn = 1; rest > tolerance / 2; turn++) {
       // Now and then (turns 16, 32, 64 …): a fight that can never end is a stalemate, not a refusal at the budget.
-      if ((turn & (turn - 1)) === 0 && turn >= 16 && cannotEnd(live.keys())) {
+      if ((turn & (turn - 1)) === 0 && turn >= 16 && cannotEnd(live.nodes())) {
         stalemate = rest;
         rest = 0;
         break;
       }
       turns += rest;
-      const next = new Map<number, number>();
-      for (const [i, m] of live) {
+      next.clear();
+      for (let u = 0, list = live.list, mass = live.mass, size = live.size; u < size; u++) {
+        const i = list[u];
+        const m = mass[i];
         checkTime();
         if (m < eps) {
           dropped += m;
@@ -1152,7 +1208,7 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
           const j = to[o + k];
           const q = m * pr[r + k];
           const ab = chain.absorbed(j);
-          if (ab === 0) next.set(j, (next.get(j) ?? 0) + q);
+          if (ab === 0) next.add(j, q);
           else {
             if (ab === 1) aOut += q;
             else bOut += q;
@@ -1163,9 +1219,8 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
           }
         }
       }
-      live = next;
-      rest = 0;
-      for (const m of live.values()) rest += m;
+      [live, next] = [next, live];
+      rest = live.total();
       if (dropped > tolerance / 2) break;
     }
     const errorBound = dropped + rest;
@@ -1189,7 +1244,7 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
    * Each side's law per penalty comes from the real pipeline (attackSteps: the same enumeration
    * as every other method); what is too large when the duel is over the product's budget.
    */
-  function product(): DuelForecast | { tooLarge: string; forwardExceeds: (eps: number, maxStates: number) => boolean } {
+  function product(): DuelForecast | { tooLarge: string; forwardExceeds: (eps: number, maxStates: number, stats?: VoltCountStats) => boolean } {
     const lawOf = (X: "a" | "b", state: VoltTrackState): VoltLaw => {
       let miss = 0;
       const hits: VoltLaw["hits"] = [];
@@ -1554,6 +1609,8 @@ class Chain {
   /** Hash slots: node index + 1, 0 when empty; never more than half full. */
   private slots = new Int32Array(512);
   private pages: Int32Array[] = [];
+  /** Pages in use (reset keeps the rest for the next forecast on this chain); targets used in the last. */
+  private pagesUsed = 0;
   private used = 0;
   /** The distinct rows: row r is probs[rowStart[r] .. rowStart[r + 1]). */
   probs: Float64Array<ArrayBuffer> = new Float64Array(1024);
@@ -1563,11 +1620,11 @@ class Chain {
   private readonly bits = new Int32Array(new Float64Array(1).buffer);
   private readonly bitsOf = new Float64Array(this.bits.buffer);
 
-  /** Empty again, keeping its arrays (takeChain). */
+  /** Empty again, keeping its arrays and edge pages (takeChain; the forward pass after a refused chain). */
   reset(): this {
     this.n = 0;
     this.slots.fill(0);
-    if (this.pages.length > 1) this.pages.length = 1; // the first page is filled again from its start
+    this.pagesUsed = 0; // the pages are filled again from the first
     this.used = 0;
     this.rows = 0;
     this.rowSlots.fill(0);
@@ -1641,12 +1698,16 @@ class Chain {
   }
   /** Node i's successors: the first n of `to` and `p` (targets copied into the current edge page, probabilities shared as a row). */
   setEdges(i: number, to: number[], p: number[], n: number): void {
-    let page = this.pages.length - 1;
+    let page = this.pagesUsed - 1;
     if (page < 0 || this.used + n > this.pages[page].length) {
       // Pages grow from 4,096 targets (a small chain allocates little) to EDGE_PAGE; a run never straddles two.
-      this.pages.push(new Int32Array(Math.max(n, Math.min(EDGE_PAGE, 4096 << Math.min(4, this.pages.length)))));
-      this.used = 0;
+      const size = Math.max(n, Math.min(EDGE_PAGE, 4096 << Math.min(4, this.pagesUsed)));
       page++;
+      // A page kept by reset is used again when it is large enough and its offsets fit 16 bits.
+      const kept = this.pages[page];
+      if (kept === undefined || kept.length < size || kept.length > Math.max(size, EDGE_PAGE)) this.pages[page] = new Int32Array(size);
+      this.pagesUsed = page + 1;
+      this.used = 0;
     }
     const tp = this.pages[page];
     const o = this.used;
@@ -1725,6 +1786,59 @@ class Chain {
     this.flags = f;
   }
 }
+/**
+ * One turn's live nodes of the forward method: each node's probability, and the nodes in the
+ * order they were first reached, so a turn is followed in the order a Map would give (the same
+ * sums, the same bits) without a Map entry and a boxed number per node and turn. That garbage,
+ * over a hundred thousand nodes a turn, was most of the forward method's peak memory.
+ */
+class LiveNodes {
+  /** The probability of node i, valid while `seen[i] === stamp`. */
+  mass = new Float64Array(1024);
+  private seen = new Int32Array(1024);
+  private stamp = 0;
+  /** The nodes held, first `size` entries, in the order first reached. */
+  list = new Int32Array(1024);
+  size = 0;
+  clear(): this {
+    this.stamp++;
+    this.size = 0;
+    return this;
+  }
+  /** Adds q to node j's probability (j enters the list the first time). */
+  add(j: number, q: number): void {
+    if (j >= this.seen.length) this.grow(j + 1);
+    if (this.seen[j] !== this.stamp) {
+      this.seen[j] = this.stamp;
+      this.mass[j] = q;
+      this.list[this.size++] = j;
+    } else this.mass[j] += q;
+  }
+  /** The probability held in all, added in list order. */
+  total(): number {
+    let t = 0;
+    for (let u = 0; u < this.size; u++) t += this.mass[this.list[u]];
+    return t;
+  }
+  nodes(): Int32Array {
+    return this.list.subarray(0, this.size);
+  }
+  private grow(n: number): void {
+    let m = this.seen.length;
+    while (m < n) m *= 2;
+    const mass = new Float64Array(m);
+    mass.set(this.mass);
+    this.mass = mass;
+    const seen = new Int32Array(m);
+    seen.set(this.seen);
+    this.seen = seen;
+    // At most one entry a node: the list never holds more than the nodes.
+    const list = new Int32Array(m);
+    list.set(this.list);
+    this.list = list;
+  }
+}
+
 /** Targets per edge page: offsets fit 16 bits of `Chain.first`; a node with more successors gets a page of its own at offset 0. */
 const EDGE_PAGE = 1 << 16;
 
@@ -1735,7 +1849,8 @@ const EDGE_PAGE = 1 << 16;
  */
 const SCRATCH_CHAIN = 4096;
 let chainScratch: Chain | null = null;
-function takeChain(): Chain {
+function takeChain(stats?: ForecastMemoryStats): Chain {
+  if (stats) stats.chains++;
   const c = chainScratch;
   chainScratch = null;
   return c ? c.reset() : new Chain();

@@ -73,3 +73,29 @@ describe("the chain's memory budget: each kind of node charged what it costs", (
     expect(capOf(() => duelForecast(fudge, { chainBytes: FORECAST_BUDGET.bytesPerState * 10 }))).toBe(10);
   });
 });
+
+describe("a Miniatures request that tries the exact chain, then the forward method (issue #10: the whole request within 160 MB)", () => {
+  // What the request holds, by count (the memory itself is measured in a child process:
+  // docs/rules-api.md "Budgets"). Brutas the Brute vs Yanni the Yeoman: 230,460 nodes exact.
+  const duel = { preset: "miniatures", a: sampleModel("brutasTheBrute"), b: sampleModel("yanniTheYeoman") };
+  const stats = () => ({ chains: 0, standInKeys: 0, standInKeyChars: 0 });
+
+  it("past the chain's cap the forward method runs on the refused chain's arrays (one chain), with the answer of the forward method asked for, bit for bit", () => {
+    // 80 MB: the chain's cap is 200,000 nodes (refused), the forward method's 66,666 (it answers).
+    const bytes = 80_000_000;
+    const st = stats();
+    const f = duelForecast(duel, { chainBytes: bytes, memoryStats: st });
+    expect([f.method, f.states]).toEqual(["forward", 58_854]);
+    expect(st.chains).toBe(1); // was 2: a second set of arrays beside the refused chain's
+    expect(f).toEqual(duelForecast({ ...duel, method: "forward" }, { chainBytes: bytes }));
+  }, 60_000);
+
+  it("stand-in keys are one flat string with each probability numbered: the same 9,628 classes in 64.5 characters a key (150.4 with the probabilities written out)", () => {
+    const st = stats();
+    const f = duelForecast(duel, { memoryStats: st });
+    expect([f.method, f.states]).toEqual(["chain", 230_460]);
+    expect(st.chains).toBe(1);
+    expect(st.standInKeys).toBe(9_628);
+    expect(st.standInKeyChars).toBe(621_151);
+  }, 60_000);
+});

@@ -254,6 +254,16 @@ describe("Volt duel over the product's budget: the forward method's pre-check (i
       expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates", message: expect.stringContaining("first pass alone follows more") }),
     );
   }, 60_000);
+  it("Leroy vs Leroy: the pre-check's cheap pass decides, and its work is pinned by count (issue #10, session 8)", () => {
+    // The refusal's cost is the count's work (docs/rules-api/volt.md). Its first pass leaves out
+    // shares under 0.3 of the threshold (was 0.1), and a progress bucket's states are counted
+    // before any is followed (the bucket where the count passes maxStates is never followed):
+    // 105,330 states followed and 960,960 masses added (before: 97,600 and 1,493,826).
+    const huge = resolveSamples({ preset: "volt", a: "Leroy", b: "Leroy" });
+    const stats = { passes: 0, counted: 0, followed: 0, added: 0 };
+    expect(() => duelForecast({ ...huge, budgetMs: 60_000 }, { voltCountStats: stats })).toThrow(expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates" }));
+    expect(stats).toEqual({ passes: 1, counted: 200_001, followed: 105_330, added: 960_960 });
+  }, 60_000);
 });
 
 describe("Volt product method: the same bits as before its speed-ups (issue #10, session 6)", () => {

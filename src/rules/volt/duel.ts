@@ -97,10 +97,12 @@ export function voltSheetProgress(m: VoltSheetModel, sheet: number): number {
   return 2 * popcount(sheet & full) + popcount(sheet >>> m.R);
 }
 
+/** Set bits of a sheet (< 2^31): the bit-parallel sum, no loop per bit (the forward count asks it for every state it adds). */
 function popcount(x: number): number {
-  let n = 0;
-  for (; x; x &= x - 1) n++;
-  return n;
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
 }
 
 /** Volt: Marking Wounds — one mark on `row` of a living sheet, with the collision rules. */
@@ -178,6 +180,16 @@ export interface VoltDuelResult {
 }
 
 /** Why the product method does not fit its limits (the caller falls back or refuses). */
+/** The forward count's work (voltForwardExceeds), added up over its passes: tests read it. */
+export interface VoltCountStats {
+  /** Passes run (1: the cheap pass decided). */
+  passes: number;
+  /** States counted (mass at or above the threshold), states followed, and masses added to a state. */
+  counted: number;
+  followed: number;
+  added: number;
+}
+
 export interface VoltDuelTooLarge {
   tooLarge: "pairs" | "window";
   /** The pairs solved, or with `pairsAtLeast` a lower bound of them (counted only until over `maxPairs`). */
@@ -189,7 +201,7 @@ export interface VoltDuelTooLarge {
    * Whether the bounded "forward" method is sure to follow more than `maxStates` states on its
    * first pass (threshold `eps`), so that it would only refuse: see `voltForwardExceeds`.
    */
-  forwardExceeds: (eps: number, maxStates: number) => boolean;
+  forwardExceeds: (eps: number, maxStates: number, stats?: VoltCountStats) => boolean;
 }
 
 /** Successors of every sheet of a side under one law of the other side (CSR). */
@@ -255,8 +267,8 @@ export function voltProductDuel(a: VoltDuelSide, b: VoltDuelSide, first: "a" | "
   // Each side's sheets, hit by the other side's laws: found breadth-first, both sides in turn.
   const EA = new Explorer(ma, sa, lawsB);
   const EB = new Explorer(mb, sb, lawsA);
-  const forwardExceeds = (eps: number, maxStates: number): boolean =>
-    voltForwardExceeds(countSide(EA, ca.penalties), countSide(EB, cb.penalties), first === "a", eps, maxStates, limits.checkTime);
+  const forwardExceeds = (eps: number, maxStates: number, stats?: VoltCountStats): boolean =>
+    voltForwardExceeds(countSide(EA, ca.penalties), countSide(EB, cb.penalties), first === "a", eps, maxStates, limits.checkTime, stats);
   // Over the pairs' budget before any table is built: every sheet found is reachable, and one whose
   // own law changes the other side's start sheet is open (closeNull closes a sheet only when its
   // law changes no sheet of the other side), so the pairs solved are at least openA × openB.
@@ -827,12 +839,19 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
  * The sheets are found and their successors tabulated only as the count reaches them (Explorer,
  * LazyTable): over the pairs' budget, no table of the product is built.
  */
-function voltForwardExceeds(A: CountSide, B: CountSide, aFirst: boolean, eps: number, maxStates: number, checkTime: () => void): boolean {
-  // A cheap pass first: it follows only states holding 4·eps and leaves out every share of mass
-  // under eps/10 (a state here then holds at most its mass there: a lower bound all the same).
-  // Leroy vs Leroy: 114,000 states followed instead of 370,000, 690,000 keys instead of 2.2 million,
-  // and still 237,000 states counted (200,000 are needed). Then the full one.
-  return forwardCount(A, B, aFirst, eps, 4, 0.1, maxStates, checkTime) || forwardCount(A, B, aFirst, eps, 1, 0, maxStates, checkTime);
+function voltForwardExceeds(A: CountSide, B: CountSide, aFirst: boolean, eps: number, maxStates: number, checkTime: () => void, stats: VoltCountStats = { passes: 0, counted: 0, followed: 0, added: 0 }): boolean {
+  // Cheap passes first: they follow only states holding 4·eps and leave out every share of mass
+  // under 0.3·eps, then 0.1·eps (a state here then holds at most its mass there: a lower bound all
+  // the same). Leroy vs Leroy, counted to the end: the full pass follows 367,000 states and adds
+  // 11.3 million masses; the 0.1 pass 114,000 and 1.66 million and still counts 237,000 states
+  // (200,000 are needed); the 0.3 pass 113,000 and 1.0 million, 213,000 counted. So the 0.3 pass
+  // decides there (at the 200,001st state: 0.96 million masses added, not 1.44 million), and where
+  // its narrower margin falls short the 0.1 pass costs what it did before. Then the full one.
+  return (
+    forwardCount(A, B, aFirst, eps, 4, 0.3, maxStates, checkTime, stats) ||
+    forwardCount(A, B, aFirst, eps, 4, 0.1, maxStates, checkTime, stats) ||
+    forwardCount(A, B, aFirst, eps, 1, 0, maxStates, checkTime, stats)
+  );
 }
 
 /**
@@ -937,26 +956,30 @@ class LazyTable {
   }
 }
 
-function forwardCount(A: CountSide, B: CountSide, aFirst: boolean, eps: number, followFactor: number, dropFactor: number, maxStates: number, checkTime: () => void): boolean {
+function forwardCount(A: CountSide, B: CountSide, aFirst: boolean, eps: number, followFactor: number, dropFactor: number, maxStates: number, checkTime: () => void, stats: VoltCountStats): boolean {
   if (!A.E.singleWound || !B.E.singleWound) return false;
+  stats.passes++;
   const RA = A.R;
   const RB = B.R;
   const fullA = (1 << RA) - 1;
   const fullB = (1 << RB) - 1;
   // A state's key: each side's sheet with its "+" rows marked as both Injury and Stun (a sheet never
-  // has both on one row), 2R bits a side.
-  const spanB = 2 ** (2 * RB);
-  if (2 ** (2 * RA) * spanB > 2 ** 52) return false; // keys must stay exact doubles
+  // has both on one row), 2R bits a side: a pair of codes.
+  if (2 ** (2 * RA) * 2 ** (2 * RB) > 2 ** 52) return false; // the count's domain as when keys were one double
   const cut = eps * (1 + 1e-9);
   const follow = cut * followFactor;
   const drop = cut * dropFactor;
   const progress = (s: number, R: number): number => 2 * popcount(s & ((1 << R) - 1)) + popcount(s >>> R);
   // By progress (a + b): the states reached with it, and their mass with a / b to attack.
-  const buckets: Array<MassTable | undefined> = new Array(4 * (RA + RB) + 1);
-  const at = (pr: number): MassTable => (buckets[pr] ??= new MassTable());
+  const buckets: Array<PairMassTable | undefined> = new Array(4 * (RA + RB) + 1);
+  const done: PairMassTable[] = [];
+  // A new bucket's table starts at twice the entries of the bucket being followed (the buckets
+  // grow with progress): most of its doublings and rehashes are skipped.
+  let sizeHint = 1024;
+  const at = (pr: number): PairMassTable => (buckets[pr] ??= done.pop()?.clear() ?? new PairMassTable(sizeHint));
   const sa0 = A.E.start;
   const sb0 = B.E.start;
-  at(progress(sa0, RA) + progress(sb0, RB)).add(sa0 * spanB + sb0, aFirst ? 0 : 1, 1);
+  at(progress(sa0, RA) + progress(sb0, RB)).add(sa0, sb0, aFirst ? 0 : 1, 1);
   const classOf = (S: CountSide, s: number): number => {
     const occ = (s | (s >>> S.R)) & ((1 << S.R) - 1);
     return S.clsOfTop[occ === 0 ? S.R : 31 - Math.clz32(occ)];
@@ -966,18 +989,25 @@ function forwardCount(A: CountSide, B: CountSide, aFirst: boolean, eps: number, 
     const bucket = buckets[pr];
     if (!bucket) continue;
     buckets[pr] = undefined;
-    const keys = bucket.keys;
+    while (sizeHint < 2 * bucket.n) sizeHint *= 2;
+    const keysA = bucket.keysA;
+    const keysB = bucket.keysB;
     const mass = bucket.mass;
+    // Its states are counted before any is followed (a state adds only to later buckets, so the
+    // count is the same): the bucket where the count passes maxStates is never followed.
+    for (let e = 0; e < bucket.n; e++)
+      if (mass[2 * e] + mass[2 * e + 1] >= cut && ++states > maxStates) {
+        stats.counted += states;
+        return true;
+      }
     for (let e = 0; e < bucket.n; e++) {
       const mA = mass[2 * e];
       const mB = mass[2 * e + 1];
-      if (mA + mB < cut) continue;
-      if (++states > maxStates) return true;
-      checkTime();
       if (mA + mB < follow) continue;
-      const k = keys[e];
-      const codeA = Math.floor(k / spanB);
-      const codeB = k - codeA * spanB;
+      checkTime();
+      stats.followed++;
+      const codeA = keysA[e];
+      const codeB = keysB[e];
       const pa = (codeA >>> RA) & codeA & fullA;
       const pb = (codeB >>> RB) & codeB & fullB;
       const a = codeA ^ (pa << RA);
@@ -1002,7 +1032,8 @@ function forwardCount(A: CountSide, B: CountSide, aFirst: boolean, eps: number, 
         const m = vX * tA.p[q];
         if (m < drop) continue;
         const pb2 = pb | (stunB & b2);
-        at(prA + progress(b2, RB)).add(codeA * spanB + (b2 | (pb2 << RB)), 1, m);
+        stats.added++;
+        at(prA + progress(b2, RB)).add(codeA, b2 | (pb2 << RB), 1, m);
       }
       const stunA = (a >>> RA) & fullA;
       const prB = progress(b, RB);
@@ -1011,53 +1042,81 @@ function forwardCount(A: CountSide, B: CountSide, aFirst: boolean, eps: number, 
         const m = vY * tB.p[q];
         if (m < drop) continue;
         const pa2 = pa | (stunA & a2);
-        at(progress(a2, RA) + prB).add((a2 | (pa2 << RA)) * spanB + codeB, 0, m);
+        stats.added++;
+        at(progress(a2, RA) + prB).add(a2 | (pa2 << RA), codeB, 0, m);
       }
     }
+    done.push(bucket); // read; cleared for a later progress (never added to again: progress only grows)
   }
+  stats.counted += states;
   return false;
 }
 
-/** Masses by exact integer key (< 2^52), two per key, in typed arrays: open addressing, grown by doubling. */
-class MassTable {
-  keys = new Float64Array(1024);
-  mass = new Float64Array(2048);
+/**
+ * Masses by a pair of integer codes (each side's sheet code, < 2^30), two per pair, in typed
+ * arrays: open addressing, grown by doubling; entries in the order first added. Cleared to be used
+ * again (the forward count's buckets are done in order of progress, and a bucket done is never
+ * added to again): a pooled table is not grown again. (Slots holding their keys, one cache line a
+ * probe, were measured slower: four times the slots' memory.)
+ */
+class PairMassTable {
+  keysA: Int32Array;
+  keysB: Int32Array;
+  mass: Float64Array;
   n = 0;
-  private slots = new Int32Array(2048).fill(-1);
-  add(key: number, which: 0 | 1, m: number): void {
+  private slots: Int32Array;
+  /** `size`: entries before it grows (a power of two). */
+  constructor(size = 1024) {
+    this.keysA = new Int32Array(size);
+    this.keysB = new Int32Array(size);
+    this.mass = new Float64Array(2 * size);
+    this.slots = new Int32Array(2 * size).fill(-1);
+  }
+  clear(): this {
+    this.n = 0;
+    this.slots.fill(-1);
+    return this;
+  }
+  add(a: number, b: number, which: 0 | 1, m: number): void {
     let mask = this.slots.length - 1;
-    let h = hashKey(key) & mask;
+    let h = pairHash(a, b) & mask;
     for (;;) {
       const e = this.slots[h];
       if (e < 0) break;
-      if (this.keys[e] === key) {
+      if (this.keysA[e] === a && this.keysB[e] === b) {
         this.mass[2 * e + which] += m;
         return;
       }
       h = (h + 1) & mask;
     }
-    if (this.n === this.keys.length) {
+    if (this.n === this.keysA.length) {
       this.grow();
       mask = this.slots.length - 1;
-      h = hashKey(key) & mask;
+      h = pairHash(a, b) & mask;
       while (this.slots[h] >= 0) h = (h + 1) & mask;
     }
     const e = this.n++;
-    this.keys[e] = key;
+    this.keysA[e] = a;
+    this.keysB[e] = b;
     this.mass[2 * e + which] = m;
+    this.mass[2 * e + 1 - which] = 0;
     this.slots[h] = e;
   }
   private grow(): void {
-    const keys = new Float64Array(this.keys.length * 2);
-    keys.set(this.keys);
-    const mass = new Float64Array(this.mass.length * 2);
+    const size = this.keysA.length * 2;
+    const keysA = new Int32Array(size);
+    keysA.set(this.keysA);
+    const keysB = new Int32Array(size);
+    keysB.set(this.keysB);
+    const mass = new Float64Array(2 * size);
     mass.set(this.mass);
-    this.keys = keys;
+    this.keysA = keysA;
+    this.keysB = keysB;
     this.mass = mass;
-    const slots = new Int32Array(this.slots.length * 2).fill(-1);
+    const slots = new Int32Array(2 * size).fill(-1);
     const mask = slots.length - 1;
     for (let e = 0; e < this.n; e++) {
-      let h = hashKey(keys[e]) & mask;
+      let h = pairHash(keysA[e], keysB[e]) & mask;
       while (slots[h] >= 0) h = (h + 1) & mask;
       slots[h] = e;
     }
@@ -1065,11 +1124,9 @@ class MassTable {
   }
 }
 
-function hashKey(k: number): number {
-  const lo = k % 4294967296 | 0;
-  const hi = Math.floor(k / 4294967296) | 0;
-  // murmur3's finalizer: every bit of the key moves the low bits the table reads.
-  let h = lo ^ Math.imul(hi, 0x9e3779b1);
+function pairHash(a: number, b: number): number {
+  // murmur3's finalizer over both codes: every bit of either moves the low bits the table reads.
+  let h = a ^ Math.imul(b, 0x9e3779b1);
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
   return h ^ (h >>> 16);
