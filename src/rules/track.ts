@@ -26,6 +26,16 @@ export interface TrackStatus {
   effects: string[];
   /** Why: the rules that produced penalty and condition. */
   steps: Step[];
+  /**
+   * The penalty outside combat when it differs from `penalty` (Fudge §4.51: a Light Wound "causes
+   * no penalty during combat … but after combat the character will be at -1"); see penaltyFor.
+   */
+  afterCombatPenalty?: number;
+}
+
+/** The penalty a roll takes: in combat `penalty`, outside it the after-combat one (Fudge §4.51). */
+export function penaltyFor(status: Pick<TrackStatus, "penalty" | "afterCombatPenalty">, inCombat: boolean): number {
+  return inCombat || status.afterCombatPenalty === undefined ? status.penalty : status.afterCombatPenalty;
 }
 
 /** One box (or row circle) as the sheet shows it. `ref` is what a click sends back to `toggle`. */
