@@ -7,8 +7,8 @@ import { duelForecast } from "../rules/forecast";
 import { exactOdds } from "../rules/odds";
 import { pipelineFor, resolveAttack, rollAttack } from "../rules/pipeline";
 import { seededRng } from "../rules/dice";
-import { applyWound, healTrack, parseTrack, renderTrack, trackStatus, type Track } from "../rules/track";
-import { at, int, isRecord, oneOf, optInt, record, type Path } from "../rules/validate";
+import { applyWound, endBattle, healTrack, parseTrack, renderTrack, trackStatus, type BattleLapse, type Track } from "../rules/track";
+import { array, at, int, isRecord, oneOf, optInt, record, type Path } from "../rules/validate";
 import { GUTS_REASONS, gutsRecheck, gutsTrigger, nearDeathGuts, parseGutsState, terrifyingTarget, type GutsReason, type GutsSituation } from "../rules/miniatures/guts";
 import { parseTrait } from "../rules/miniatures/datacard";
 import { recoverAction } from "../rules/volt/recover";
@@ -110,6 +110,15 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
       const o = object(request);
       const track = parseTrack(o.track, "track");
       const r = healTrack(track, o.healing);
+      return trackAnswer(r.track, r.steps);
+    },
+  },
+  endBattle: {
+    summary: 'the battle is over: wounds whose level held only until then ("lapses", Fudge §4.52 (4)) go to their level',
+    run(request) {
+      const o = object(request);
+      const track = parseTrack(o.track, "track");
+      const r = endBattle(track, array(o.lapses, "lapses", 0, 100) as BattleLapse[]);
       return trackAnswer(r.track, r.steps);
     },
   },

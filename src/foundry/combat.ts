@@ -36,6 +36,18 @@ async function heal(actor: Actor.Implementation, type: string): Promise<void> {
   }
 }
 
+/** A world actor deleted since (a combat and its actors removed together) is not written to; a token's actor lives with its token. */
+const stillThere = (a: Actor.Implementation): boolean => a.isToken || game.actors?.has(a.id!) === true;
+
+/** The battle is over for this actor (Fudge §4.52 (4)): from its live document and its own wound log; no write when nothing lapses. */
+export async function endBattleOf(actor: Actor.Implementation): Promise<void> {
+  try {
+    await changeActor(actor, (doc) => actions.endBattleFor(doc, worldRules())?.update ?? null);
+  } catch (e) {
+    reportError(e, actor.name);
+  }
+}
+
 /** Miniatures: Near Death — Guts (lowered by the wound penalty) + 4dF each turn, a Foundry Roll. */
 async function nearDeathTurn(actor: Actor.Implementation): Promise<void> {
   const rules = worldRules();
@@ -109,9 +121,11 @@ export function registerCombatHooks(): void {
   Hooks.on("deleteCombat", (combat) => {
     if (!isActiveGM()) return;
     const type = combatEndHealing(worldRules());
-    if (!type) return;
+    const actors = combat.combatants.contents.map((c) => c.actor as Actor.Implementation | null).filter((a): a is Actor.Implementation => !!a);
     void (async () => {
-      for (const c of combat.combatants.contents) if (c.actor) await heal(c.actor as Actor.Implementation, type);
+      // Fudge §4.52 (4): Willpower adjustments that hold "until the battle is over" lapse first.
+      for (const a of actors) if (stillThere(a) && actions.endBattleFor(plainActor(a), worldRules()) !== null) await endBattleOf(a);
+      if (type) for (const a of actors) if (stillThere(a)) await heal(a, type);
     })();
   });
   Hooks.on("updateScene", (scene, change) => onSceneUpdate(scene as Scene.Implementation, change as { active?: unknown }));

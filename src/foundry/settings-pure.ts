@@ -4,7 +4,7 @@
  * listed here, grouped, with a short hint each. Form values come back as flat dotted names.
  */
 import { PRESETS } from "../rules/pipeline";
-import { DAMAGE_ROLLS, DC_ADJUSTS, DC_VARIANTS, GRAZE_SCALE_RAISES, MMM_DICE, WOUND_MODES, parseFudgeOptions } from "../rules/fudge/options";
+import { DAMAGE_ROLLS, DC_ADJUSTS, DC_VARIANTS, GRAZE_SCALE_RAISES, MMM_DICE, WILLPOWER_ADJUSTMENTS, WOUND_MODES, parseFudgeOptions } from "../rules/fudge/options";
 import { APPLY_TARGETS, VOLT_RECOVERY, defaultWorldRules, type WorldRules } from "../system/data";
 
 export type RuleFieldType = "boolean" | "number" | "choice" | "text" | "table";
@@ -70,6 +70,7 @@ export const RULE_FIELDS: readonly RuleField[] = [
   f("fudge.gmSituationalRoll", "boolean", "fudge"),
   f("fudge.dcVariant", "choice", "fudge", { choices: DC_VARIANTS }),
   f("fudge.dcAdjust", "choice", "fudge", { choices: DC_ADJUSTS }),
+  f("fudge.willpowerAdjustment", "choice", "fudge", { choices: WILLPOWER_ADJUSTMENTS }),
   f("fudge.weaponShieldMismatch", "boolean", "fudge"),
   f("fudge.scaleDamageRoll", "boolean", "fudge"),
   f("fudge.criticalLetsPointThrough", "boolean", "fudge"),

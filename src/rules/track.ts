@@ -26,6 +26,16 @@ export interface TrackStatus {
   effects: string[];
   /** Why: the rules that produced penalty and condition. */
   steps: Step[];
+  /**
+   * The penalty outside combat when it differs from `penalty` (Fudge §4.51: a Light Wound "causes
+   * no penalty during combat … but after combat the character will be at -1"); see penaltyFor.
+   */
+  afterCombatPenalty?: number;
+}
+
+/** The penalty a roll takes: in combat `penalty`, outside it the after-combat one (Fudge §4.51). */
+export function penaltyFor(status: Pick<TrackStatus, "penalty" | "afterCombatPenalty">, inCombat: boolean): number {
+  return inCombat || status.afterCombatPenalty === undefined ? status.penalty : status.afterCombatPenalty;
 }
 
 /** One box (or row circle) as the sheet shows it. `ref` is what a click sends back to `toggle`. */
@@ -99,6 +109,11 @@ export interface TrackKind<C, S, W, H = unknown> {
   render(config: C, state: S): TrackRender;
   /** Canonical string of a state, equal for equal states (memo key for the forecast). */
   stateKey(config: C, state: S): string;
+  /**
+   * Takes one wound of this real level off the track (for endBattle); null when the track holds
+   * none (healed, cleared or already dead). Kinds without it keep their wounds.
+   */
+  removeWound?(config: C, state: S, level: string): S | null;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -293,4 +308,53 @@ export function undoApplied(track: Track, applied: AppliedRecord, force = false)
   if (!force && current !== after)
     throw new RulesError("applied", "FUDGE.Error.UndoConflict", "the track has changed since this wound was applied");
   return { config: track.config, state: k.parseState(track.config, applied.before, "applied.before") };
+}
+
+/**
+ * A wound whose level holds only until the battle is over (Fudge §4.52 (4) "This can be
+ * temporary - until the battle is over"): `from` is the level recorded, `to` the level the wound
+ * has once the battle is over. The pipelines return it as a `battleLapse` follow-up.
+ */
+export interface BattleLapse {
+  from: string;
+  to: string;
+}
+
+/** A lapse as stored (actor flags, CLI input): both levels must be wound levels of the track. */
+export function parseBattleLapse(track: Track, input: unknown, path: string): BattleLapse {
+  if (typeof input !== "object" || input === null) throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object");
+  const o = input as Record<string, unknown>;
+  const k = kindOf(track);
+  for (const f of ["from", "to"] as const) {
+    if (typeof o[f] !== "string") throw new RulesError(`${path}.${f}`, "FUDGE.Error.NotString", "must be a wound level key");
+    k.parseWound(track.config, { level: o[f] }, `${path}.${f}`);
+  }
+  return { from: o.from as string, to: o.to as string };
+}
+
+/**
+ * The battle is over (Fudge §4.52 (4)): each lapse, in order, takes its wound off at the level
+ * recorded and applies it again at the level it has without the adjustment (placed by the track's
+ * own rules, overflow included). A wound no longer on the track (healed, cleared by hand) or a
+ * dead character is left as it is: that lapse is skipped, with a step saying so.
+ */
+export function endBattle(track: Track, lapses: readonly BattleLapse[]): { track: Track; steps: Step[] } {
+  const k = kindOf(track);
+  let current = track;
+  const steps: Step[] = [];
+  lapses.forEach((l, i) => {
+    const lapse = parseBattleLapse(current, l, `lapses[${i}]`);
+    const params = { from: `FUDGE.Wound.${lapse.from}`, to: `FUDGE.Wound.${lapse.to}` };
+    const dead = trackStatus(current).condition === "dead";
+    const removed = dead ? null : (k.removeWound?.(current.config, current.state, lapse.from) ?? null);
+    if (removed === null) {
+      steps.push({ key: "FUDGE.Step.Track.BattleLapseGone", rule: "Fudge §4.52", params });
+      return;
+    }
+    steps.push({ key: "FUDGE.Step.Track.BattleLapse", rule: "Fudge §4.52", params });
+    const r = applyWound({ config: current.config, state: removed }, { level: lapse.to });
+    steps.push(...r.steps);
+    current = r.track;
+  });
+  return { track: current, steps };
 }

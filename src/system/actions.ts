@@ -4,11 +4,11 @@
  * playground merges into its in-memory documents. Bad input throws a RulesError with an i18n
  * key and never touches the input (nothing is mutated, nothing is lost).
  */
-import { RulesError } from "../rules/errors";
+import { RulesError, isRulesError } from "../rules/errors";
 import { type Step } from "../rules/explain";
 import type { Rng } from "../rules/dice";
 import { pipelineFor, type AttackResolution, type DiceReader, type DiceSlot } from "../rules/pipeline";
-import { applyWound, healTrack, toggleBox, trackStatus, undoApplied, type Track } from "../rules/track";
+import { applyWound, endBattle, healTrack, toggleBox, trackStatus, undoApplied, type BattleLapse, type Track } from "../rules/track";
 import { unopposedRoll } from "../rules/fudge/unopposed";
 import { voltRoll } from "../rules/volt/roll";
 import { recoverAction } from "../rules/volt/recover";
@@ -583,6 +583,9 @@ export function applyDamage(
   const at = opts.now ?? Date.now();
   const spent = spend && steps.some((s) => s.key.startsWith("FUDGE.Step.Box.Safeguard.FudgePoint"));
   const record: WoundRecord = { messageId, by: user.id, at, before, after, fudgePointSpent: spent, undone: false, undoneBy: "" };
+  // Fudge §4.52 (4): a Willpower adjustment that holds until the battle is over (endBattleFor).
+  const lapses = (res.followUps ?? []).filter((f) => f.target === "defender" && f.type === "battleLapse").map((f) => ({ from: String(f.params.from), to: String(f.params.to) }));
+  if (lapses.length > 0 && !r.ended) record.lapses = lapses;
   const next: AttackCardTarget = structuredClone(t);
   next.resolution = plain(res);
   if (opts.differs !== undefined) next.differs = opts.differs;
@@ -597,6 +600,32 @@ function withFudgePoints(update: ActorUpdate, actor: ActorDoc, delta: number): A
   if (delta === 0) return update;
   const points = (actor.system as { fudgePoints?: number }).fudgePoints ?? 0;
   return { system: { ...(update.system as Record<string, unknown>), fudgePoints: Math.max(0, points + delta) } };
+}
+
+/**
+ * The battle is over (a combat ended): the Willpower adjustments of the wounds this actor took
+ * that hold "until the battle is over" (Fudge §4.52 (4)) lapse — each such wound goes to the
+ * level it would have had (rules: endBattle). Reads only the actor's own wound log (records the
+ * applier wrote) and its live track; undone records are skipped, a malformed one is skipped.
+ * Null when nothing lapses. The records are marked lapsed, so a second call changes nothing.
+ */
+export function endBattleFor(actor: ActorDoc, rules: WorldRules): { update: ActorUpdate; steps: Step[] } | null {
+  const pending = woundLogOf(actor).filter((r) => !r.undone && r.lapsed !== true && Array.isArray(r.lapses) && r.lapses.length > 0);
+  if (pending.length === 0) return null;
+  let track = liveTrack(actor, rules);
+  const steps: Step[] = [];
+  const marked: Record<string, WoundRecord> = {};
+  for (const rec of pending) {
+    try {
+      const r = endBattle(track, rec.lapses as unknown[] as BattleLapse[]);
+      track = r.track;
+      steps.push(...r.steps);
+    } catch (e) {
+      if (!isRulesError(e)) throw e; // a malformed record (or one for another kind of track): left as it is
+    }
+    marked[rec.messageId] = { ...structuredClone(rec), lapsed: true };
+  }
+  return { update: { ...trackUpdate(track.state), flags: { "fudge-wounds": { woundLog: marked } } }, steps };
 }
 
 /** Fudge §4.64: would this wound kill the defender, on a track that lets a Fudge Point save him, while he has one? */

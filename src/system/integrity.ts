@@ -249,6 +249,10 @@ export interface WoundRecord {
   undone: boolean;
   /** Who undid it ("" while live). */
   undoneBy: string;
+  /** Fudge §4.52 (4): levels that hold only until the battle is over (the result's `battleLapse` follow-ups). */
+  lapses?: { from: string; to: string }[];
+  /** The battle ended and `lapses` were applied (src/system/actions.ts endBattleFor). */
+  lapsed?: boolean;
 }
 
 export const WOUND_LOG_FLAG = "woundLog";

@@ -69,6 +69,8 @@ describe("fudge i18n keys", () => {
     runs.push(resolveAttack({ preset: "fudge", attacker: plain({ weapon: { ...weapon, magic: 0 } }), defender: plain(), options: { headBlowKnockout: true }, situation: { stun: true, headBlow: true } }, graze));
     runs.push(resolveAttack({ preset: "fudge", attacker: plain({ willpower: 2, track: hurt }), defender: plain(), options: { willpowerVsPenalty: { difficulty: 1 } } }, { ...hit, attackerWill: [0, 0, 0, 0] }));
     runs.push(resolveAttack(req({}, {}, { track: { config: boxTrackConfig("standard"), state: { marks: { hurt: [{ level: "hurt", stun: true }] }, stun: { effect: "stunned", rounds: 1 } } } }), hit));
+    // Fudge §4.52 (4): the Willpower adjustment "temporary - until the battle is over".
+    runs.push(resolveAttack({ preset: "fudge", attacker: plain(), defender: plain({ willpower: 0 }), options: { dcVariant: "willpower", willpowerAdjustment: "untilBattleEnds" } }, { ...hit, dc: [1, 1, 0, 0] }));
     runs.push(resolveAttack(req({}, {}, { armor: { value: 20 } }), hit));
     runs.push(resolveAttack(req({}, {}, { armor: { value: 12 } }), graze));
     runs.push(resolveAttack({ ...req({}), attacker: fighter({ weapon: { kind: "fixed", strength: 2 }, strengthScale: 2 }) }, hit));

@@ -21,6 +21,10 @@ export type DcVariant = (typeof DC_VARIANTS)[number];
 export const DC_ADJUSTS = ["level", "point"] as const;
 export type DcAdjust = (typeof DC_ADJUSTS)[number];
 
+/** Fudge §4.52 (4): how long the Willpower adjustment lasts ("temporary - until the battle is over - or … permanent"). */
+export const WILLPOWER_ADJUSTMENTS = ["permanent", "untilBattleEnds"] as const;
+export type WillpowerAdjustment = (typeof WILLPOWER_ADJUSTMENTS)[number];
+
 export const GRAZE_SCALE_RAISES = ["perPoint", "one", "none"] as const;
 export type GrazeScaleRaise = (typeof GRAZE_SCALE_RAISES)[number];
 
@@ -86,6 +90,8 @@ export interface FudgeOptions {
   headBlowKnockout: boolean;
   /** Fudge §4.51: a Willpower roll against this Difficulty eases a wound penalty for the roll (null: off). */
   willpowerVsPenalty: { difficulty: number } | null;
+  /** Fudge §4.52 (4), `dcVariant: "willpower"`: the adjustment is permanent, or lapses when the battle is over. */
+  willpowerAdjustment: WillpowerAdjustment;
 }
 
 /** Fudge §4.56 sample graze severity table: <0 Undamaged, 0–4 Scratch, 5+ Hurt. */
@@ -145,6 +151,7 @@ function defaultsWith(grazeTable: GrazeRow[], minMidMaxTable: MinMidMaxRow[]): F
     criticalLetsPointThrough: false,
     headBlowKnockout: false,
     willpowerVsPenalty: null,
+    willpowerAdjustment: "permanent",
   };
 }
 
@@ -165,6 +172,7 @@ const KNOWN_OPTIONS = [
   "criticalLetsPointThrough",
   "headBlowKnockout",
   "willpowerVsPenalty",
+  "willpowerAdjustment",
 ] as const;
 
 
@@ -247,6 +255,7 @@ export function parseFudgeOptions(input: unknown, path: Path = "options"): Fudge
     criticalLetsPointThrough: boolField(o.criticalLetsPointThrough, path, "criticalLetsPointThrough", false),
     headBlowKnockout: boolField(o.headBlowKnockout, path, "headBlowKnockout", false),
     willpowerVsPenalty: o.willpowerVsPenalty === undefined || o.willpowerVsPenalty === null || o.willpowerVsPenalty === false ? null : parseWillpowerVsPenalty(o.willpowerVsPenalty, at(path, "willpowerVsPenalty")),
+    willpowerAdjustment: oneOfField(o.willpowerAdjustment, path, "willpowerAdjustment", WILLPOWER_ADJUSTMENTS, "permanent"),
   };
 }
 

@@ -509,7 +509,10 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     dcDelta = d.dcGift === "damageResistant" ? -1 : 1;
     if (explain) steps.push(fstep(d.dcGift === "damageResistant" ? "FUDGE.Step.Fudge.DamageResistant" : "FUDGE.Step.Fudge.Fragile", R_DC, dcDelta));
   }
+  // Fudge §4.52 (4) "This can be temporary - until the battle is over": the level the wound would have without it.
+  let unadjusted: string | null = null;
   if (dcDelta !== 0) {
+    unadjusted = level;
     // Fudge §4.52: the adjustment is one wound level, or one damage point (when there is a number).
     if (o.dcAdjust === "point" && damageNumber !== null) {
       // The level moves as far as the number's level moves (keeps a 1dF level shift already made).
@@ -525,6 +528,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   }
 
   // --- Pulling punches (Fudge §4.62): the attacker names the worst level the blow may cause.
+  if (s.pullPunch !== null && severity(scale, unadjusted) > severity(scale, s.pullPunch)) unadjusted = s.pullPunch;
   if (s.pullPunch !== null && severity(scale, level) > severity(scale, s.pullPunch)) {
     level = s.pullPunch;
     if (explain) steps.push(fstep("FUDGE.Step.Fudge.PullPunch", R_STUN, undefined, { level: levelParam(s.pullPunch) }));
@@ -562,6 +566,14 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     if (s.spendFudgePoint) wound.spendFudgePoint = true;
   }
   if (explain) steps.push(fstep("FUDGE.Step.Fudge.Wound", R_WOUND, undefined, { name: d.name, level: levelParam(level) }));
+  if (o.dcVariant === "willpower" && o.willpowerAdjustment === "untilBattleEnds" && unadjusted !== null && unadjusted !== level && !wound.stun) {
+    // Fudge §4.52 (4) "This can be temporary - until the battle is over": the wound is recorded at
+    // the adjusted level; when the battle is over it goes to the level it would have had (the
+    // caller keeps this follow-up and hands it to endBattle, src/rules/track.ts).
+    const lapse = [fstep("FUDGE.Step.Fudge.WillpowerUntilBattleEnds", R_DC, undefined, { level: levelParam(level), unadjusted: levelParam(unadjusted) })];
+    if (explain) steps.push(lapse[0]);
+    followUps.push({ type: "battleLapse", target: "defender", params: { from: level, to: unadjusted }, steps: lapse });
+  }
   if (opts.preview === false) return result("wound", level, wound, null);
   const applied = applyWound(d.track, wound);
   return result("wound", level, wound, { track: applied.track, status: applied.status, steps: applied.steps, ended: applied.ended });

@@ -52,6 +52,12 @@ export interface BoxLevel {
   label?: string;
   /** One-letter real-level tag drawn in an overflow box: "S", "H", "V", "I", "N". */
   tag: string;
+  /**
+   * Fudge §4.51 "maybe a Light Wound causes no penalty during combat … but after combat the
+   * character will be at -1 to all skills until it's healed": the penalty outside combat, while
+   * this is the highest marked level (absent: `penalty`, in and out of combat).
+   */
+  afterCombatPenalty?: number;
 }
 
 export interface BoxTrackConfig {
@@ -365,6 +371,8 @@ function parseLevel(input: unknown, lp: () => string, i: number): BoxLevel {
   const label = labelIn === undefined || labelIn === "" ? "" : (typeof labelIn === "string" ? labelIn : strField(labelIn, path(), "label")).trim();
   if (label.length > 60) throw new RulesError(at(path(), "label"), "FUDGE.Error.Track.BadLabel", "must be at most 60 characters");
   if (label) level.label = label;
+  const afterIn = (o as { afterCombatPenalty?: unknown }).afterCombatPenalty;
+  if (afterIn !== undefined && afterIn !== null) level.afterCombatPenalty = intField(afterIn, path(), "afterCombatPenalty", -10, 0);
   return level;
 }
 
@@ -756,7 +764,20 @@ function statusOf(config: BoxTrackConfig, state: BoxTrackState, explain: boolean
     levelKey = "dead";
     if (explain) steps.push(step("FUDGE.Step.Box.Dead", BOX_RULE));
   }
-  return { penalty, condition, canAct: condition === "able", levelKey, effects, steps };
+  const st: TrackStatus = { penalty, condition, canAct: condition === "able", levelKey, effects, steps };
+  const hl = h >= 0 ? config.levels[h] : null;
+  if (hl && hl.afterCombatPenalty !== undefined && condition !== "dead") {
+    // Fudge §4.51 (Light Wound): the level's own penalty once the combat is over, moved by a pain
+    // threshold as its combat penalty was (never above 0); a stun's −2 still counts.
+    const shift = (config.painShift === 0 ? hl.penalty : effectivePenalties(config)[h]) - hl.penalty;
+    let after = Math.min(0, hl.afterCombatPenalty + shift);
+    if (state.stun && state.stun.effect !== "stunned") after = Math.min(after, VERY_STUNNED_PENALTY);
+    if (after !== penalty) {
+      st.afterCombatPenalty = after;
+      if (explain) steps.push(step("FUDGE.Step.Box.AfterCombat", "Fudge §4.51", after, { level: levelName(config, hl.key), penalty: signed(after) }));
+    }
+  }
+  return st;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1156,6 +1177,26 @@ function stateKey(config: BoxTrackConfig, state: BoxTrackState): string {
   return `${key}],${stun},${state.dead}]`;
 }
 
+/**
+ * Takes one (non-stun) wound of this real level off the track (endBattle, Fudge §4.52 (4)): the
+ * mark placed worst (an overflowed one before one in its own box); null when there is none or
+ * the character is dead.
+ */
+function removeWound(config: BoxTrackConfig, state: BoxTrackState, level: string): BoxTrackState | null {
+  if (isDead(config, state)) return null;
+  for (let i = config.levels.length - 1; i >= 0; i--) {
+    const row = state.marks[config.levels[i].key];
+    for (let j = row.length - 1; j >= 0; j--) {
+      const m = row[j];
+      if (m === null || m.stun || m.level !== level) continue;
+      const next = cloneState(state);
+      next.marks[config.levels[i].key][j] = null;
+      return next;
+    }
+  }
+  return null;
+}
+
 export const boxTrack: TrackKind<BoxTrackConfig, BoxTrackState, BoxWound, BoxHealing> = {
   kind: "box",
   parseConfig,
@@ -1169,6 +1210,7 @@ export const boxTrack: TrackKind<BoxTrackConfig, BoxTrackState, BoxWound, BoxHea
   toggle,
   render,
   stateKey,
+  removeWound,
 };
 
 registerTrackKind(boxTrack);

@@ -310,6 +310,23 @@ function render(config: DcTrackConfig, state: DcTrackState): TrackRender {
   return { kind: "dc", label: config.label, rows, status: status(config, state) };
 }
 
+/**
+ * Takes one wound of this level back off the DC (endBattle, Fudge §4.52 (4)): what `apply` took,
+ * given back — a Scratch from the count (or the hit three of them made), a hit's levels to DC.
+ */
+function removeWound(config: DcTrackConfig, state: DcTrackState, level: string): DcTrackState | null {
+  if (state.dc <= DC_DEAD || level === "dead") return null;
+  if (level === "scratch") {
+    if (config.scratchesPerHit === 0) return { ...state }; // an ignored Scratch left nothing
+    if (state.scratches > 0) return { dc: state.dc, scratches: state.scratches - 1 };
+    if (state.dc >= config.start) return null;
+    return { dc: state.dc + 1, scratches: maxScratches(config) };
+  }
+  if (state.dc >= config.start) return null;
+  const loss = config.levelsPerHit === "one" ? 1 : SEVERITY_LOSS[level as keyof typeof SEVERITY_LOSS];
+  return { dc: Math.min(config.start, state.dc + loss), scratches: state.scratches };
+}
+
 function stateKey(_config: DcTrackConfig, state: DcTrackState): string {
   return `${state.dc}|${state.scratches}`;
 }
@@ -327,6 +344,7 @@ export const dcTrack: TrackKind<DcTrackConfig, DcTrackState, DcWound, DcHealing>
   toggle,
   render,
   stateKey,
+  removeWound,
 };
 
 registerTrackKind(dcTrack);

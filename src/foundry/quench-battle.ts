@@ -1,0 +1,42 @@
+/**
+ * In-world self-test of Fudge §4.52 (4) "temporary - until the battle is over", for a GM with
+ * the Quench module: a wound whose Willpower adjustment holds until the battle is over goes to
+ * its unadjusted level when the combat is deleted (End Combat). Registered by quench.ts;
+ * everything it creates is deleted afterwards.
+ */
+import { applyWound, trackStateKey } from "../rules/track";
+import { trackFor } from "../system/combatant";
+import { woundLogOf } from "../system/integrity";
+import { plainActor, updateActor, worldRules } from "./bridge";
+import { Scratch, until, type QuenchLike } from "./quench";
+import { SYSTEM_ID } from "./registry";
+
+export function registerBattleLapseBatch(quench: QuenchLike): void {
+  quench.registerBatch(
+    `${SYSTEM_ID}.battle-lapse`,
+    ({ it, before, after, assert }) => {
+      const s = new Scratch();
+      let theodora: Actor.Implementation;
+      before(async () => {
+        await s.setPreset("fudge");
+        theodora = await s.actorFromPack("characters", "Theodora");
+      });
+      after(() => s.cleanup());
+      it("ending the combat moves a wound recorded at its Willpower-adjusted level to the level it would have had", async () => {
+        const rules = worldRules();
+        const unhurt = trackFor(plainActor(theodora), rules);
+        const hurt = applyWound(unhurt, { level: "hurt" }).track;
+        // As Apply writes it under the setting (src/system/actions.ts applyDamage): the track and the record.
+        const record = { messageId: "quenchLapse0001", by: game.user!.id, at: Date.now(), before: unhurt.state, after: hurt.state, fudgePointSpent: false, undone: false, undoneBy: "", lapses: [{ from: "hurt", to: "veryHurt" }] };
+        await updateActor(theodora, { system: { woundTrack: { "==state": hurt.state } }, flags: { [SYSTEM_ID]: { woundLog: { [record.messageId]: record } } } });
+        const combat = s.track((await Combat.create({ scene: null, active: true } as never)) as Combat.Implementation);
+        await combat.createEmbeddedDocuments("Combatant", [{ actorId: theodora.id }] as never);
+        await combat.delete();
+        const wanted = trackStateKey(applyWound(unhurt, { level: "veryHurt" }).track);
+        assert.ok(await until(() => trackStateKey(trackFor(plainActor(theodora), worldRules())) === wanted), "Very Hurt once the combat is over");
+        assert.equal(woundLogOf(plainActor(theodora)).find((r) => r.messageId === record.messageId)?.lapsed, true, "the record is marked lapsed");
+      });
+    },
+    { displayName: "Fudge Combat & Wounds: Willpower adjustment until the battle is over" },
+  );
+}

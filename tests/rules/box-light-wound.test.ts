@@ -1,0 +1,55 @@
+/**
+ * Fudge §4.51: "maybe a Light Wound causes no penalty during combat (you don't notice such a
+ * slight wound in the heat of battle), but after combat the character will be at -1 to all skills
+ * until it's healed" — a box level's `afterCombatPenalty` and penaltyFor.
+ */
+import { describe, expect, it } from "vitest";
+import { applyWound, healTrack, newTrack, penaltyFor, trackStatus, type Track } from "../../src/rules/track";
+import { boxTrackConfig, type BoxLevel } from "../../src/rules/tracks/box";
+import { caught } from "./errors";
+
+// The text's expanded track: Light Wound (no penalty in combat, −1 after), Moderate −1, Severe −2.
+const levels: BoxLevel[] = [
+  { key: "scratch", boxes: 3, penalty: 0, effect: "none", min: 1, tag: "S" },
+  { key: "lightWound", label: "Light Wound", boxes: 1, penalty: 0, afterCombatPenalty: -1, effect: "none", min: 3, tag: "L" },
+  { key: "moderateWound", label: "Moderate Wound", boxes: 1, penalty: -1, effect: "penalty", min: 5, tag: "M" },
+  { key: "severeWound", label: "Severe Wound", boxes: 1, penalty: -2, effect: "penalty", min: 7, tag: "W" },
+  { key: "incapacitated", boxes: 1, penalty: -2, effect: "cannotAct", min: 9, tag: "I" },
+];
+const track = (painShift = 0): Track => newTrack(boxTrackConfig("custom", { levels, painShift }));
+
+describe('Fudge §4.51 "a Light Wound causes no penalty during combat … but after combat the character will be at -1 to all skills until it\'s healed"', () => {
+  it("no penalty in combat, −1 out of combat, with a step naming the rule", () => {
+    const s = trackStatus(applyWound(track(), { level: "lightWound" }).track);
+    expect(s.penalty).toBe(0);
+    expect(s.afterCombatPenalty).toBe(-1);
+    expect([penaltyFor(s, true), penaltyFor(s, false)]).toEqual([0, -1]);
+    expect(s.steps.find((x) => x.key === "FUDGE.Step.Box.AfterCombat")).toMatchObject({ rule: "Fudge §4.51", value: -1 });
+  });
+
+  it('"until it\'s healed": healed, the after-combat penalty goes', () => {
+    const hurt = applyWound(track(), { level: "lightWound" }).track;
+    const s = trackStatus(healTrack(hurt, { type: "box", ref: "lightWound:0" }).track);
+    expect([penaltyFor(s, true), penaltyFor(s, false)]).toEqual([0, 0]);
+  });
+
+  it("only the highest marked level counts (§4.57): a Moderate Wound over it is −1 in and out of combat", () => {
+    const both = applyWound(applyWound(track(), { level: "lightWound" }).track, { level: "moderateWound" }).track;
+    const s = trackStatus(both);
+    expect(s.afterCombatPenalty).toBeUndefined();
+    expect([penaltyFor(s, true), penaltyFor(s, false)]).toEqual([-1, -1]);
+  });
+
+  it("a level without it has one penalty (every built-in preset); a High Pain Threshold moves it like the combat penalty", () => {
+    const std = trackStatus(applyWound(newTrack(boxTrackConfig("standard")), { level: "hurt" }).track);
+    expect(std.afterCombatPenalty).toBeUndefined();
+    expect(penaltyFor(std, false)).toBe(-1);
+    const tough = trackStatus(applyWound(track(-1), { level: "lightWound" }).track);
+    expect(penaltyFor(tough, false)).toBe(-1); // the combat penalty was already 0: shifted by 0
+  });
+
+  it("rejects a bad value, naming the field", () => {
+    const bad = levels.map((l, i) => (i === 1 ? { ...l, afterCombatPenalty: 2 } : l));
+    expect(caught(() => boxTrackConfig("custom", { levels: bad })).field).toBe("config.levels[1].afterCombatPenalty");
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * Fudge §4.52 (4): "Grant an adjustment to the wound level based on the result of a Willpower
+ * die roll. This can be temporary - until the battle is over - or actually have a permanent
+ * affect on reducing wound …" — the option `willpowerAdjustment` and endBattle.
+ */
+import { describe, expect, it } from "vitest";
+import { resolveAttack } from "../../src/rules/pipeline";
+import { applyWound, endBattle, healTrack, newTrack, trackStateKey, type Track } from "../../src/rules/track";
+import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { dcTrackConfig } from "../../src/rules/tracks/dc";
+import { caught } from "./errors";
+import "../../src/rules/presets";
+
+const df = (t: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(t) ? Math.sign(t) : 0));
+const box = (): Track => newTrack(boxTrackConfig("standard"));
+const knife = { name: "Knife", kind: "muscle", size: "small", sharp: true };
+const fighter = (over: Record<string, unknown> = {}) => ({ name: "F", skill: 0, weapon: knife, track: box(), ...over });
+const request = (options: object, defender: object = {}) => ({ preset: "fudge", attacker: fighter(), defender: fighter({ willpower: 0, ...defender }), options, situation: {} });
+const TEMP = { dcVariant: "willpower", willpowerAdjustment: "untilBattleEnds" };
+const lapseOf = (r: ReturnType<typeof resolveAttack>) => r.followUps.find((f) => f.type === "battleLapse");
+
+describe('Fudge §4.52 (4) "This can be temporary - until the battle is over"', () => {
+  // Attack +4 against 0: RD 4. Willpower 0 + 4dF: +2 (Great) eases one level, −2 (Poor) adds one.
+  const base = resolveAttack(request({ dcVariant: "factor" }), { attack: df(4), defense: df(0) });
+
+  it('"or actually have a permanent affect": the default keeps the adjustment (no follow-up)', () => {
+    const r = resolveAttack(request({ dcVariant: "willpower" }), { attack: df(4), defense: df(0), dc: df(2) });
+    expect(r.woundKey).not.toBe(base.woundKey);
+    expect(lapseOf(r)).toBeUndefined();
+  });
+
+  it('"temporary - until the battle is over": the wound is recorded at the adjusted level, the follow-up names the level it would have had', () => {
+    expect(base.woundKey).toBe("veryHurt");
+    const r = resolveAttack(request(TEMP), { attack: df(4), defense: df(0), dc: df(2) });
+    expect(r.woundKey).toBe("hurt");
+    expect(r.wound).toEqual({ level: "hurt" });
+    expect(lapseOf(r)?.params).toEqual({ from: "hurt", to: "veryHurt" });
+    expect(lapseOf(r)?.target).toBe("defender");
+    expect(r.steps.map((s) => s.key)).toContain("FUDGE.Step.Fudge.WillpowerUntilBattleEnds");
+  });
+
+  it("a Poor Willpower roll's worse wound lapses too (back to the milder level)", () => {
+    const r = resolveAttack(request(TEMP), { attack: df(4), defense: df(0), dc: df(-2) });
+    expect(r.woundKey).toBe("incapacitated");
+    expect(lapseOf(r)?.params).toEqual({ from: "incapacitated", to: "veryHurt" });
+  });
+
+  it("no adjustment (Mediocre..Good), no follow-up; the DC roll variant never has one", () => {
+    expect(lapseOf(resolveAttack(request(TEMP), { attack: df(4), defense: df(0), dc: df(1) }))).toBeUndefined();
+    const roll = resolveAttack(request({ ...TEMP, dcVariant: "roll" }), { attack: df(4), defense: df(0), dc: df(2) });
+    expect(roll.woundKey).toBe("hurt");
+    expect(lapseOf(roll)).toBeUndefined();
+  });
+
+  it("a pulled punch caps the level the wound lapses to", () => {
+    const req = { ...request(TEMP), situation: { pullPunch: "hurt" } };
+    const r = resolveAttack(req, { attack: df(4), defense: df(0), dc: df(-2) });
+    expect(r.woundKey).toBe("hurt");
+    expect(lapseOf(r)).toBeUndefined();
+  });
+
+  it("rejects a bad option value, naming the field", () => {
+    expect(caught(() => resolveAttack(request({ ...TEMP, willpowerAdjustment: "forever" }), { attack: df(4), defense: df(0), dc: df(2) })).field).toBe("options.willpowerAdjustment");
+  });
+});
+
+describe("endBattle: the adjustment lapses when the battle is over (Fudge §4.52 (4))", () => {
+  it("box track: the wound goes to the level it would have had — as if it had been dealt so", () => {
+    const start = applyWound(box(), { level: "hurt" }).track; // an earlier wound fills the Hurt box
+    const during = applyWound(start, { level: "hurt" }).track; // overflows into Very Hurt (real level Hurt)
+    const ended = endBattle(during, [{ from: "hurt", to: "veryHurt" }]);
+    expect(trackStateKey(ended.track)).toBe(trackStateKey(applyWound(start, { level: "veryHurt" }).track));
+    expect(ended.steps[0]).toMatchObject({ key: "FUDGE.Step.Track.BattleLapse", params: { from: "FUDGE.Wound.hurt", to: "FUDGE.Wound.veryHurt" } });
+    expect(during.state).toEqual(applyWound(start, { level: "hurt" }).track.state); // input untouched
+  });
+
+  it("box track: a worse wound lapses back to the milder level", () => {
+    const during = applyWound(box(), { level: "incapacitated" }).track;
+    expect(trackStateKey(endBattle(during, [{ from: "incapacitated", to: "veryHurt" }]).track)).toBe(trackStateKey(applyWound(box(), { level: "veryHurt" }).track));
+  });
+
+  it("a wound healed (or cleared) before the battle ends is left alone, with a step", () => {
+    const during = applyWound(box(), { level: "hurt" }).track;
+    const healed = healTrack(during, { type: "box", ref: "hurt:0" }).track;
+    const ended = endBattle(healed, [{ from: "hurt", to: "veryHurt" }]);
+    expect(trackStateKey(ended.track)).toBe(trackStateKey(healed));
+    expect(ended.steps.map((s) => s.key)).toEqual(["FUDGE.Step.Track.BattleLapseGone"]);
+  });
+
+  it("the dead stay dead", () => {
+    const dead = applyWound(box(), { level: "dead" }).track;
+    expect(endBattle(dead, [{ from: "hurt", to: "veryHurt" }]).steps.map((s) => s.key)).toEqual(["FUDGE.Step.Track.BattleLapseGone"]);
+  });
+
+  it("DC track (§4.57): the hit's levels come back, then the unadjusted wound is taken", () => {
+    const dc = newTrack(dcTrackConfig(1, { levelsPerHit: "bySeverity" }));
+    const during = applyWound(dc, { level: "hurt" }).track;
+    expect(endBattle(during, [{ from: "hurt", to: "veryHurt" }]).track.state).toEqual(applyWound(dc, { level: "veryHurt" }).track.state);
+    // a Scratch that made a hit (three to a hit) is given back as the hit and two Scratches
+    const two = applyWound(applyWound(dc, { level: "scratch" }).track, { level: "scratch" }).track;
+    const third = applyWound(two, { level: "scratch" }).track;
+    expect(endBattle(third, [{ from: "scratch", to: "hurt" }]).track.state).toEqual(applyWound(two, { level: "hurt" }).track.state);
+  });
+
+  it("rejects a lapse that names no level of the track, naming the field", () => {
+    expect(caught(() => endBattle(box(), [{ from: "bruised", to: "hurt" }])).field).toBe("lapses[0].from.level");
+    expect(caught(() => endBattle(box(), [{ from: "hurt" } as never])).field).toBe("lapses[0].to");
+  });
+});
+
+describe("CLI endBattle (Fudge §4.52 (4))", () => {
+  it("answers the track after the lapses, and refuses a bad list naming the field", async () => {
+    const { runCommand } = await import("../../src/cli/run");
+    const during = applyWound(box(), { level: "hurt" }).track;
+    const r = runCommand("endBattle", { track: during, lapses: [{ from: "hurt", to: "veryHurt" }] }) as { status: { levelKey: string | null } };
+    expect(r.status.levelKey).toBe("veryHurt");
+    expect(caught(() => runCommand("endBattle", { track: during, lapses: "hurt" })).field).toBe("lapses");
+  });
+});

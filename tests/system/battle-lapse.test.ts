@@ -1,0 +1,43 @@
+/** Fudge §4.52 (4) "temporary - until the battle is over": endBattleFor over an actor's wound log (pure). */
+import { describe, expect, test } from "vitest";
+import { endBattleFor, updatedState } from "../../src/system/actions";
+import { trackFor } from "../../src/system/combatant";
+import { applyWound, trackStateKey } from "../../src/rules/track";
+import type { ActorDoc } from "../../src/system/data";
+import { rulesFor, theodora } from "./fixtures";
+
+const record = (messageId: string, over: Record<string, unknown> = {}) => ({ messageId, by: "gm", at: 1, before: null, after: null, fudgePointSpent: false, undone: false, undoneBy: "", ...over });
+
+describe('endBattleFor: Willpower adjustments "until the battle is over" lapse when the combat ends', () => {
+  const rules = rulesFor("fudge");
+  const base = theodora();
+  const unhurt = trackFor(base, rules);
+  const actor: ActorDoc = structuredClone(base);
+  (actor.system as { woundTrack: { state: unknown } }).woundTrack.state = applyWound(unhurt, { level: "hurt" }).track.state;
+  actor.flags = {
+    "fudge-wounds": {
+      woundLog: {
+        m1: record("m1", { lapses: [{ from: "hurt", to: "veryHurt" }] }),
+        m2: record("m2", { undone: true, lapses: [{ from: "hurt", to: "nearDeath" }] }),
+        m3: record("m3", { lapses: [{ from: "bogus", to: "hurt" }] }),
+        m4: record("m4"),
+      },
+    },
+  };
+
+  test("the live wound goes to its unadjusted level; undone records are skipped, a malformed one is left and marked", () => {
+    const r = endBattleFor(actor, rules)!;
+    expect(trackStateKey({ config: unhurt.config, state: updatedState(r.update) })).toBe(trackStateKey(applyWound(unhurt, { level: "veryHurt" }).track));
+    const log = (r.update.flags as { "fudge-wounds": { woundLog: Record<string, { lapsed?: boolean }> } })["fudge-wounds"].woundLog;
+    expect(Object.keys(log).sort()).toEqual(["m1", "m3"]);
+    expect(log.m1.lapsed).toBe(true);
+    expect(r.steps.map((s) => s.key)).toContain("FUDGE.Step.Track.BattleLapse");
+  });
+
+  test("nothing pending (or already lapsed): null, no write", () => {
+    expect(endBattleFor(base, rules)).toBeNull();
+    const done = structuredClone(actor);
+    for (const rec of Object.values((done.flags!["fudge-wounds"] as { woundLog: Record<string, Record<string, unknown>> }).woundLog)) rec.lapsed = true;
+    expect(endBattleFor(done, rules)).toBeNull();
+  });
+});
