@@ -48,6 +48,24 @@ describe('Fudge §4.51 "a Light Wound causes no penalty during combat … but af
     expect(penaltyFor(tough, false)).toBe(-1); // the combat penalty was already 0: shifted by 0
   });
 
+  it("a standard track with an after-combat penalty on a level keeps it (not read as the built-in preset)", () => {
+    const std = boxTrackConfig("standard").levels.map((l, i) => (i === 0 ? { ...l, afterCombatPenalty: -1 } : { ...l }));
+    const t = newTrack(boxTrackConfig("custom", { levels: std }));
+    expect(t.config.levels[0].afterCombatPenalty).toBe(-1);
+    const s = trackStatus(applyWound(t, { level: "scratch" }).track);
+    expect([penaltyFor(s, true), penaltyFor(s, false)]).toEqual([0, -1]);
+  });
+
+  it('"until it\'s healed": a Light Wound is a wound, not a Scratch — the after-fight Scratch clearing keeps it; a healing roll lowers a worse wound to it', () => {
+    const hurt = applyWound(applyWound(track(), { level: "scratch" }).track, { level: "lightWound" }).track;
+    const after = healTrack(hurt, { type: "scratches" }).track;
+    expect(after.state).toMatchObject({ marks: { scratch: [null, null, null], lightWound: [{ level: "lightWound" }] } });
+    expect(penaltyFor(trackStatus(after), false)).toBe(-1);
+    const moderate = applyWound(track(), { level: "moderateWound" }).track;
+    const healed = healTrack(moderate, { type: "roll", result: 1 }).track;
+    expect(trackStatus(healed).levelKey).toBe("lightWound");
+  });
+
   it("rejects a bad value, naming the field", () => {
     const bad = levels.map((l, i) => (i === 1 ? { ...l, afterCombatPenalty: 2 } : l));
     expect(caught(() => boxTrackConfig("custom", { levels: bad })).field).toBe("config.levels[1].afterCombatPenalty");
