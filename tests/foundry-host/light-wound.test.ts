@@ -79,15 +79,18 @@ describe("Fudge §4.51 Light Wound at the table (v13 host)", () => {
     await t.gm.run(() => live().createEmbeddedDocuments("Combatant", [{ actorId: t.hero, tokenId: t.heroToken } as never]));
     await t.world.settle();
     expect(await rollStrength(t)).toBe(-1); // not started yet: still "after combat"
+    app = await openSheet(t.player, t.hero);
     await t.gm.run(() => live().startCombat());
     await t.world.settle();
-    expect(await rollStrength(t)).toBe(0);
-    app = await openSheet(t.player, t.hero);
+    // The player's open sheet is redrawn when the combat starts (no reopening).
     expect(penaltyShown(app)).toEqual(["0", "\u22121 after combat"]);
+    expect(await rollStrength(t)).toBe(0);
 
     // The combat over, −1 again; a blank cell removes it (the level's one penalty).
+    app = await openSheet(t.player, t.hero);
     await t.gm.run(() => live().endCombat());
     await t.world.settle();
+    expect(penaltyShown(app)).toEqual(["\u22121", "0 in combat"]);
     expect(await rollStrength(t)).toBe(-1);
     app = await openSheet(t.player, t.hero);
     await edit(t, app, "system.woundTrack.customLevels.1.afterCombatPenalty", "");

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { applyWound, healTrack, newTrack, penaltyFor, trackStatus, type Track } from "../../src/rules/track";
-import { boxTrackConfig, type BoxLevel } from "../../src/rules/tracks/box";
+import { boxTrackConfig, type BoxLevel, type BoxTrackConfig } from "../../src/rules/tracks/box";
 import { caught } from "./errors";
 
 // The text's expanded track: Light Wound (no penalty in combat, −1 after), Moderate −1, Severe −2.
@@ -51,7 +51,7 @@ describe('Fudge §4.51 "a Light Wound causes no penalty during combat … but af
   it("a standard track with an after-combat penalty on a level keeps it (not read as the built-in preset)", () => {
     const std = boxTrackConfig("standard").levels.map((l, i) => (i === 0 ? { ...l, afterCombatPenalty: -1 } : { ...l }));
     const t = newTrack(boxTrackConfig("custom", { levels: std }));
-    expect(t.config.levels[0].afterCombatPenalty).toBe(-1);
+    expect((t.config as unknown as BoxTrackConfig).levels[0].afterCombatPenalty).toBe(-1);
     const s = trackStatus(applyWound(t, { level: "scratch" }).track);
     expect([penaltyFor(s, true), penaltyFor(s, false)]).toEqual([0, -1]);
   });
