@@ -8,7 +8,9 @@ import { rollTrait, setActorField, toggleWoundBox, updatedState } from "../../sr
 import { characterSheetContext } from "../../src/system/sheet";
 import { inStartedCombat } from "../../src/foundry/combat-pure";
 import type { ActorDoc, CustomWoundLevel } from "../../src/system/data";
-import { GM, leroy, rulesFor } from "./fixtures";
+import { errorText } from "../../src/system/error-text";
+import { dictionaryI18n } from "../../src/system/i18n";
+import { GM, leroy, loadLang, rulesFor } from "./fixtures";
 import { makeRenderer } from "./render";
 
 const rules = rulesFor("fudge");
@@ -43,6 +45,14 @@ describe("the custom level's After combat column (setActorField)", () => {
       expect(e.field).toBe("system.woundTrack.customLevels.1.afterCombatPenalty");
       expect(["FUDGE.Error.OutOfRange", "FUDGE.Error.NotInteger"]).toContain(e.key);
     }
+    const range = (() => {
+      try {
+        setActorField(a, "woundTrack.customLevels.1.afterCombatPenalty", "1", GM);
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(errorText(range, dictionaryI18n(loadLang()), "Leroy")).toBe("Leroy: the penalty after combat of custom wound level 2 must be between -10 and 0.");
   });
 });
 
