@@ -10,6 +10,7 @@ import type { Rng } from "../rules/dice";
 import { pipelineFor, type AttackResolution, type DiceReader, type DiceSlot } from "../rules/pipeline";
 import { applyWound, endBattle, healTrack, penaltyFor, toggleBox, trackStatus, undoApplied, type BattleLapse, type Track } from "../rules/track";
 import { unopposedRoll } from "../rules/fudge/unopposed";
+import { levelScaleFor, severity } from "../rules/fudge/woundLevel";
 import { voltRoll } from "../rules/volt/roll";
 import { recoverAction } from "../rules/volt/recover";
 import { attacksOfAction, datacard, parseDatacard, type MiniDatacard } from "../rules/miniatures/datacard";
@@ -625,6 +626,9 @@ export function endBattleFor(actor: ActorDoc, rules: WorldRules): { update: Acto
   const marked: Record<string, WoundRecord> = {};
   for (const rec of pending) {
     try {
+      // The record is the applier's claim (a player may apply wounds to his own character): the
+      // adjustment is one level or one point (Fudge §4.52), so a lapse moves a wound one level.
+      if (!oneLevelApart(track, rec.lapses)) throw new RulesError("lapses", "FUDGE.Error.Invalid", "a lapse moves a wound one level");
       const r = endBattle(track, rec.lapses as unknown[] as BattleLapse[]);
       track = r.track;
       steps.push(...r.steps);
@@ -634,6 +638,18 @@ export function endBattleFor(actor: ActorDoc, rules: WorldRules): { update: Acto
     marked[rec.messageId] = { ...structuredClone(rec), lapsed: true };
   }
   return { update: { ...trackUpdate(track.state), flags: { "fudge-wounds": { woundLog: marked } } }, steps };
+}
+
+/** Every lapse names two levels of this track next to each other (Fudge §4.52: one level or one point). */
+function oneLevelApart(track: Track, lapses: unknown): boolean {
+  if (!Array.isArray(lapses)) return false;
+  const scale = levelScaleFor(track, "lapses");
+  return lapses.every((l) => {
+    const o = (typeof l === "object" && l !== null ? l : {}) as Record<string, unknown>;
+    const from = typeof o.from === "string" ? severity(scale, o.from) : -1;
+    const to = typeof o.to === "string" ? severity(scale, o.to) : -1;
+    return from >= 0 && to >= 0 && Math.abs(from - to) === 1;
+  });
 }
 
 /** Fudge §4.64: would this wound kill the defender, on a track that lets a Fudge Point save him, while he has one? */

@@ -34,6 +34,16 @@ describe('endBattleFor: Willpower adjustments "until the battle is over" lapse w
     expect(r.steps.map((s) => s.key)).toContain("FUDGE.Step.Track.BattleLapse");
   });
 
+  test("a record claiming more than one level (a player may write his own character's log) is left and marked: the adjustment is one level or one point (Fudge §4.52)", () => {
+    const claimed = structuredClone(actor);
+    claimed.flags = { "fudge-wounds": { woundLog: { m5: record("m5", { lapses: [{ from: "hurt", to: "nearDeath" }] }), m6: record("m6", { lapses: [{ from: "hurt", to: "hurt" }] }) } } };
+    const r = endBattleFor(claimed, rules)!;
+    expect(trackStateKey({ config: unhurt.config, state: updatedState(r.update) })).toBe(trackStateKey(applyWound(unhurt, { level: "hurt" }).track));
+    const log = (r.update.flags as { "fudge-wounds": { woundLog: Record<string, { lapsed?: boolean }> } })["fudge-wounds"].woundLog;
+    expect(log.m5.lapsed).toBe(true);
+    expect(log.m6.lapsed).toBe(true);
+  });
+
   test("nothing pending (or already lapsed): null, no write", () => {
     expect(endBattleFor(base, rules)).toBeNull();
     const done = structuredClone(actor);
