@@ -12,6 +12,7 @@ import { equippedOf, fudgeCombatant, trackFor } from "../system/combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "../system/data";
 import { worldRulesFrom } from "../system/data";
 import { initiativeTrait } from "./initiative-pure";
+import { inStartedCombat } from "./combat-pure";
 import { safeTrackUpdate } from "./update-pure";
 import { serialQueue, type SerialRunner } from "./serial-pure";
 import { forcedReplacement } from "./v14";
@@ -28,6 +29,15 @@ type AnyDoc = { _id: string | null; name: string; type: string; img?: string | n
 export function plainItem(item: AnyDoc & { toObject?: (source?: boolean) => unknown }): ItemDoc {
   const src = (item.toObject ? item.toObject(true) : item) as AnyDoc;
   return { _id: String(item._id), name: item.name, type: item.type as ItemDoc["type"], img: item.img ?? undefined, system: src.system as ItemDoc["system"] };
+}
+
+/** The actor is in a started combat of this world (Fudge §4.51 Light Wound: rolls take the combat penalty). */
+export function actorInCombat(actor: Actor.Implementation): boolean {
+  const combats = (game.combats?.contents ?? []).map((c) => ({
+    started: c.started,
+    combatants: c.combatants.contents.map((b) => ({ actorId: b.actorId ?? null, tokenId: b.tokenId ?? null, linked: !b.tokenId || b.token?.actorLink !== false })),
+  }));
+  return inStartedCombat({ id: String(actor.id), tokenId: actor.isToken ? (actor.token?.id ?? null) : null }, combats);
 }
 
 /** A plain ActorDoc from an Actor, with its items and ownership. */

@@ -63,3 +63,21 @@ export function sceneEndHealing(rules: WorldRules): string | null {
 export function combatTurn(round: number | null | undefined): number {
   return Math.max(1, Math.floor(round ?? 1));
 }
+
+/** A combat as plain data: started (round ≥ 1) and who is in it. */
+export interface CombatRoster {
+  started: boolean;
+  /** `linked`: the combatant stands for its world actor (no token, or a linked token). */
+  combatants: { actorId: string | null; tokenId: string | null; linked: boolean }[];
+}
+
+/**
+ * Is this actor in a started combat? Fudge §4.51 Light Wound: "no penalty during combat … but after
+ * combat … -1". A token's own (unlinked) actor is matched by its token, a world actor by the
+ * combatants that stand for it (an unlinked token's combatant is not the world actor).
+ */
+export function inStartedCombat(actor: { id: string; tokenId: string | null }, combats: readonly CombatRoster[]): boolean {
+  return combats.some(
+    (c) => c.started && c.combatants.some((b) => (actor.tokenId !== null ? b.tokenId === actor.tokenId : b.linked && b.actorId === actor.id)),
+  );
+}

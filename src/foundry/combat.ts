@@ -116,9 +116,27 @@ export function onSceneUpdate(scene: Scene.Implementation, change: { active?: un
   void endScene(scene).finally(() => endingScenes.delete(id));
 }
 
+/**
+ * Fudge §4.51 Light Wound: an open sheet shows the penalty for in or out of combat; redraw a
+ * combatant's sheet (on every client) when that changes — its combat starts, ends, or it joins or leaves one.
+ */
+function redrawSheetOf(actor: Actor.Implementation | null | undefined): void {
+  const sheet = actor?.sheet as { rendered?: boolean; render(o?: object): unknown } | null | undefined;
+  if (sheet?.rendered) void sheet.render();
+}
+const redrawCombatants = (combat: Combat.Implementation): void => combat.combatants.contents.forEach((c) => redrawSheetOf(c.actor as Actor.Implementation | null));
+
 export function registerCombatHooks(): void {
   (CONFIG.Combat as unknown as { documentClass: unknown }).documentClass = FudgeCombat;
+  Hooks.on("updateCombat", (combat, change) => {
+    // Started (round ≥ 1) or back to not started: only then does "in combat" change.
+    const round = (change as { round?: unknown }).round;
+    if (typeof round === "number" && round <= 1) redrawCombatants(combat as Combat.Implementation);
+  });
+  Hooks.on("createCombatant", (c) => redrawSheetOf(c.actor as Actor.Implementation | null));
+  Hooks.on("deleteCombatant", (c) => redrawSheetOf(c.actor as Actor.Implementation | null));
   Hooks.on("deleteCombat", (combat) => {
+    redrawCombatants(combat as Combat.Implementation);
     if (!isActiveGM()) return;
     const type = combatEndHealing(worldRules());
     const actors = combat.combatants.contents.map((c) => c.actor as Actor.Implementation | null).filter((a): a is Actor.Implementation => !!a);

@@ -7,7 +7,8 @@
 import { applyWound, trackStateKey } from "../rules/track";
 import { trackFor } from "../system/combatant";
 import { woundLogOf } from "../system/integrity";
-import { plainActor, updateActor, worldRules } from "./bridge";
+import * as actions from "../system/actions";
+import { actorInCombat, plainActor, updateActor, worldRules } from "./bridge";
 import { Scratch, until, type QuenchLike } from "./quench";
 import { SYSTEM_ID } from "./registry";
 
@@ -38,5 +39,42 @@ export function registerBattleLapseBatch(quench: QuenchLike): void {
       });
     },
     { displayName: "Fudge Combat & Wounds: Willpower adjustment until the battle is over" },
+  );
+}
+
+/**
+ * In-world self-test of Fudge §4.51's Light Wound ("no penalty during combat … but after combat the
+ * character will be at -1 to all skills until it's healed"): a custom level's after-combat penalty,
+ * read from the live combats (actorInCombat) by the sheet's trait roll.
+ */
+export function registerLightWoundBatch(quench: QuenchLike): void {
+  quench.registerBatch(
+    `${SYSTEM_ID}.light-wound`,
+    ({ it, before, after, assert }) => {
+      const s = new Scratch();
+      let theodora: Actor.Implementation;
+      before(async () => {
+        await s.setPreset("fudge");
+        theodora = await s.actorFromPack("characters", "Theodora");
+      });
+      after(() => s.cleanup());
+      it("a Light Wound is −1 outside a started combat, 0 in it, and stays when the combat ends", async () => {
+        const edit = async (path: string, value: string) => updateActor(theodora, actions.setActorField(plainActor(theodora), path, value));
+        await edit("woundTrack.preset", "custom");
+        await edit("woundTrack.customLevels.1.penalty", "0");
+        await edit("woundTrack.customLevels.1.afterCombatPenalty", "-1");
+        await updateActor(theodora, actions.toggleWoundBox(plainActor(theodora), "hurt:0", worldRules()));
+        const roll = () => actions.rollTrait(plainActor(theodora), "attributes.strength", [0, 0, 0, 0], worldRules(), { inCombat: actorInCombat(theodora) }).penalty;
+        assert.equal(roll(), -1, "out of combat: −1");
+        const combat = s.track((await Combat.create({ scene: null, active: true } as never)) as Combat.Implementation);
+        await combat.createEmbeddedDocuments("Combatant", [{ actorId: theodora.id }] as never);
+        assert.equal(roll(), -1, "a combat not yet started: still −1");
+        await combat.startCombat();
+        assert.equal(roll(), 0, "in a started combat: 0");
+        await combat.delete();
+        assert.ok(await until(() => roll() === -1), "the combat over: −1 again, the wound kept");
+      });
+    },
+    { displayName: "Fudge Combat & Wounds: a Light Wound in and after combat (Fudge §4.51)" },
   );
 }

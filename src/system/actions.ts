@@ -8,7 +8,7 @@ import { RulesError, isRulesError } from "../rules/errors";
 import { type Step } from "../rules/explain";
 import type { Rng } from "../rules/dice";
 import { pipelineFor, type AttackResolution, type DiceReader, type DiceSlot } from "../rules/pipeline";
-import { applyWound, endBattle, healTrack, toggleBox, trackStatus, undoApplied, type BattleLapse, type Track } from "../rules/track";
+import { applyWound, endBattle, healTrack, penaltyFor, toggleBox, trackStatus, undoApplied, type BattleLapse, type Track } from "../rules/track";
 import { unopposedRoll } from "../rules/fudge/unopposed";
 import { levelScaleFor, severity } from "../rules/fudge/woundLevel";
 import { voltRoll } from "../rules/volt/roll";
@@ -217,7 +217,7 @@ export function nested(path: string, value: unknown): Record<string, unknown> {
 export function setActorField(actor: ActorDoc, path: string, raw: unknown, user?: UserRef): { system: Record<string, unknown> } {
   check("edit", user, actor);
   const field = `system.${path}`;
-  const custom = /^woundTrack\.customLevels\.(\d+)\.(label|boxes|penalty|threshold|effect)$/.exec(path);
+  const custom = /^woundTrack\.customLevels\.(\d+)\.(label|boxes|penalty|threshold|effect|afterCombatPenalty)$/.exec(path);
   if (custom) return setCustomLevelField(actor, Number(custom[1]), custom[2] as keyof CustomWoundLevel, raw);
   const spec = EDITABLE_FIELDS[path];
   if (!spec || !hasPath(actor.system, path)) throw new RulesError(field, "FUDGE.Error.UnknownField", `no editable field ${path} on ${actor.type}`, { path });
@@ -260,6 +260,8 @@ export const CUSTOM_FIELDS: Record<string, FieldSpec> = {
   penalty: { type: "int", min: -10, max: 0 },
   threshold: { type: "int", min: 1, max: 99 },
   effect: { type: "enum", values: ["", "cannotAct", "dying"] },
+  // Fudge §4.51 Light Wound ("no penalty during combat … after combat … -1"); blank = none.
+  afterCombatPenalty: { type: "int", min: -10, max: 0 },
 };
 
 function customLevelsOf(actor: ActorDoc): CustomWoundLevel[] {
@@ -294,7 +296,9 @@ function setCustomLevelField(actor: ActorDoc, index: number, key: keyof CustomWo
   const levels = customLevelsOf(actor);
   const field = `system.woundTrack.customLevels.${index}.${key}`;
   if (!levels[index]) throw new RulesError(field, "FUDGE.Error.UnknownField", `no custom level ${index}`, { path: field });
-  (levels[index] as unknown as Record<string, unknown>)[key] = fieldValue(CUSTOM_FIELDS[key], field, raw);
+  // A blank after-combat penalty is none: the level's penalty in and out of combat.
+  const blank = key === "afterCombatPenalty" && (raw === null || (typeof raw === "string" && raw.trim() === ""));
+  (levels[index] as unknown as Record<string, unknown>)[key] = blank ? null : fieldValue(CUSTOM_FIELDS[key], field, raw);
   return checkedCustomLevels(levels, field);
 }
 
@@ -370,14 +374,16 @@ function traitLevel(actor: ActorDoc, traitKey: string, rules: WorldRules): { lev
  * Rolls a trait with the wound penalty applied, the result named on the ladder (Fudge §3.4,
  * §4.51). Volt traits roll 2d20 against the value minus the penalty (Volt: Rolls). Miniatures:
  * penalties lower the stat itself (Miniatures: Wounds), which is the same number here.
- * `faces`: four Fudge dice, or [black, white] for Volt.
+ * `faces`: four Fudge dice, or [black, white] for Volt. `inCombat`: the actor is in a started combat
+ * (a level's after-combat penalty applies outside it, Fudge §4.51); absent = not in combat.
  */
-export function rollTrait(actor: ActorDoc, traitKey: string, faces: number[], rules: WorldRules, opts: { difficulty?: number; modifier?: number; user?: UserRef } = {}): RollCardData {
+export function rollTrait(actor: ActorDoc, traitKey: string, faces: number[], rules: WorldRules, opts: { difficulty?: number; modifier?: number; user?: UserRef; inCombat?: boolean } = {}): RollCardData {
   check("rollTrait", opts.user, actor);
   const t = traitLevel(actor, traitKey, rules);
   const status = trackStatus(liveTrack(actor, rules));
   if (!status.canAct) throw new RulesError("actor", "FUDGE.Error.CannotAct", `${actor.name} cannot act`, { name: actor.name });
-  const penalty = status.penalty + (opts.modifier ?? 0);
+  // Fudge §4.51 Light Wound: "no penalty during combat … but after combat … -1" (not in a started combat: after).
+  const penalty = penaltyFor(status, opts.inCombat ?? false) + (opts.modifier ?? 0);
   const difficulty = opts.difficulty ?? rules.defaultDifficulty;
   const base = { actorId: actorRef(actor), actorName: actor.name, traitKey, traitLabelKey: t.labelKey, traitName: t.name, level: t.level, penalty, dice: [...faces], difficulty, preset: rules.preset };
   if (traitKey.startsWith("volt.")) {
@@ -387,7 +393,9 @@ export function rollTrait(actor: ActorDoc, traitKey: string, faces: number[], ru
   }
   const ladder = ladderOf(rules);
   const r = unopposedRoll(t.level, faces, difficulty, penalty, ladder);
-  return { ...base, result: r.rolled, resultName: describeLevel(r.rolled, ladder).label, success: r.success, steps: r.steps };
+  // The card says why the wound penalty is not the combat one.
+  const afterCombat = opts.inCombat ? [] : status.steps.filter((x) => x.key === "FUDGE.Step.Box.AfterCombat");
+  return { ...base, result: r.rolled, resultName: describeLevel(r.rolled, ladder).label, success: r.success, steps: [...afterCombat, ...r.steps] };
 }
 
 // ─── The attack card ───────────────────────────────────────────────────────────────────

@@ -113,6 +113,8 @@ export function customBoxLevels(levels: CustomWoundLevel[]): BoxLevel[] {
     tag: (l.label || l.key).charAt(0).toUpperCase(),
     // A level with its own name keeps it; the standard levels are named by their key.
     ...(l.label ? { label: l.label } : {}),
+    // Fudge §4.51 Light Wound: another penalty once the combat is over.
+    ...(typeof l.afterCombatPenalty === "number" ? { afterCombatPenalty: l.afterCombatPenalty } : {}),
   }));
 }
 

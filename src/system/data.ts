@@ -32,6 +32,11 @@ export interface CustomWoundLevel {
   threshold: number;
   /** Non-numeric effect of the level: "" | "cannotAct" | "dying". */
   effect: "" | "cannotAct" | "dying";
+  /**
+   * Fudge §4.51 (the Light Wound): the penalty outside combat while this is the worst marked
+   * level, when it differs from `penalty`; null/absent = `penalty` in and out of combat.
+   */
+  afterCombatPenalty?: number | null;
 }
 
 export interface CharacterWoundTrack {

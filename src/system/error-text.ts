@@ -72,7 +72,7 @@ export function errorText(e: unknown, i18n: SystemI18n, actorName?: string): str
 
 /** Every field with a name in words (FUDGE.Field.<name>; a test checks each has its key). */
 export const FIELD_NAMES = [
-  "boxes", "constitution", "damageCapacity", "defenseDefault", "defenseSkill", "dexterity", "effect",
+  "afterCombatPenalty", "boxes", "constitution", "damageCapacity", "defenseDefault", "defenseSkill", "dexterity", "effect",
   "epicExtraHurt", "epicExtraVeryHurt", "fudgePoints", "guard", "guts", "label", "marks", "mass", "medical",
   "movement", "penalty", "preset", "rapid", "ref", "result", "skill", "strength", "terrifying", "threshold",
   "tough", "weeks", "willpower",

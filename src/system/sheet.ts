@@ -30,7 +30,7 @@ import {
   GUTS_STANDING_KEYS,
 } from "./data";
 import { fudgeCombatant, ignoredMiniTraits, isMiniTraitEffect, itemsOf, miniatureDatacard, miniRules, trackFor, defenseLevel, weaponSkill } from "./combatant";
-import { ladderOf, levelView, stepView, trackView, woundBar, type BarSegment, type LevelView, type StepView, type TrackView } from "./view";
+import { forCombat, ladderOf, levelView, stepView, trackView, woundBar, type BarSegment, type LevelView, type StepView, type TrackView } from "./view";
 import { attackOdds, type OddsView } from "./attack-dialog";
 import { richTextView, type RichTextView } from "./rich-text";
 
@@ -51,6 +51,11 @@ export interface SheetOptions {
   enrichedNotes?: string;
   /** Foundry: the actor's uuid (the notes editor's `document-uuid`). */
   uuid?: string;
+  /**
+   * The actor is in a started combat (Foundry: inStartedCombat). Fudge §4.51 Light Wound: the
+   * penalty shown is the one a roll takes now. Absent: not in combat (the playground has none).
+   */
+  inCombat?: boolean;
 }
 
 export interface ErrorView {
@@ -193,6 +198,8 @@ export interface CustomLevelRow {
   boxes: number;
   penalty: number;
   threshold: number;
+  /** Fudge §4.51 Light Wound: the penalty after combat, "" = none (the level's penalty). */
+  afterCombatPenalty: number | "";
   effects: { value: string; labelKey: string; selected: boolean }[];
   removable: boolean;
 }
@@ -207,6 +214,7 @@ function customLevelRows(levels: CustomWoundLevel[], editable: boolean): CustomL
     boxes: l.boxes,
     penalty: l.penalty,
     threshold: l.threshold,
+    afterCombatPenalty: typeof l.afterCombatPenalty === "number" ? l.afterCombatPenalty : "",
     effects: (["", "cannotAct", "dying"] as const).map((e) => ({ value: e, labelKey: `FUDGE.Sheet.CustomEffectOption.${e || "none"}`, selected: e === l.effect })),
     removable: editable && levels.length > 1,
   }));
@@ -317,7 +325,7 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
   const d = actor.system as CharacterData;
   const ladder = ladderOf(rules, opts.ladderNames);
   const preset = rules.preset;
-  const track = trackView(() => trackFor(actor, rules), opts.editable);
+  const track = forCombat(trackView(() => trackFor(actor, rules), opts.editable), opts.inCombat ?? false);
   const canAct = track.canAct;
   const attrs: AttributeView[] =
     preset === "volt"

@@ -53,8 +53,13 @@ export interface TrackView {
   /** Track label: an i18n key or user text (rendered with `fudgeText`). */
   label: string;
   rows: RowView[];
+  /** The penalty a roll takes now (after `forCombat`: in or out of combat). */
   penalty: number;
   penaltyText: string;
+  /** Fudge §4.51 Light Wound: the penalty outside combat when it differs from the combat one; else null. */
+  afterCombatPenalty: number | null;
+  /** Beside the penalty, when it differs in and out of combat: "0 in combat" / "−1 after combat". */
+  penaltyNote: { key: string; params: Record<string, string | number> } | null;
   condition: string;
   conditionKey: string;
   canAct: boolean;
@@ -129,6 +134,8 @@ export function trackViewFromRender(r: TrackRender, editable: boolean): TrackVie
     rows,
     penalty: st.penalty,
     penaltyText: signed(st.penalty),
+    afterCombatPenalty: st.afterCombatPenalty ?? null,
+    penaltyNote: null,
     condition: st.condition,
     conditionKey: conditionLabelKey(st.condition),
     canAct: st.canAct,
@@ -140,6 +147,17 @@ export function trackViewFromRender(r: TrackRender, editable: boolean): TrackVie
     editable,
     error: null,
   };
+}
+
+/**
+ * The track as a roll now reads it (Fudge §4.51 Light Wound, penaltyFor): in combat the combat
+ * penalty with "−1 after combat" beside it, outside combat the after-combat one with "0 in combat".
+ */
+export function forCombat(view: TrackView, inCombat: boolean): TrackView {
+  if (view.afterCombatPenalty === null) return view;
+  const [now, other] = inCombat ? [view.penalty, view.afterCombatPenalty] : [view.afterCombatPenalty, view.penalty];
+  const note = { key: inCombat ? "FUDGE.Track.PenaltyAfterCombat" : "FUDGE.Track.PenaltyInCombat", params: { penalty: signed(other) } };
+  return { ...view, penalty: now, penaltyText: signed(now), penaltyNote: note };
 }
 
 /** Volt rows lowest first, grouped into bands of equal penalty and effect (each effect stated once). */
@@ -172,6 +190,8 @@ export function trackView(build: () => Track, editable: boolean): TrackView {
       rows: [],
       penalty: 0,
       penaltyText: signed(0),
+      afterCombatPenalty: null,
+      penaltyNote: null,
       condition: "able",
       conditionKey: conditionLabelKey("able"),
       canAct: true,

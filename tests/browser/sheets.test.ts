@@ -241,6 +241,19 @@ describe("wound track details", () => {
     await boxes.press("Tab");
     await afterAction(page, rev);
     expect(await win.locator('.fudge-track-row[data-level="hurt"] .fudge-box').count()).toBe(2);
+    // Fudge §4.51 Light Wound: the After combat column; the playground has no combat, so −1 applies.
+    const after = win.locator('input[name="system.woundTrack.customLevels.0.afterCombatPenalty"]');
+    rev = await revision(page);
+    await after.fill("-1");
+    await after.press("Tab");
+    await afterAction(page, rev);
+    expect((await storedActor(page, "Leroy")).system.woundTrack.customLevels[0].afterCombatPenalty).toBe(-1);
+    rev = await revision(page);
+    await win.locator('.fudge-track-row[data-level="scratch"] .fudge-box').first().click();
+    await afterAction(page, rev);
+    const shown = win.locator(".fudge-track-status .fudge-penalty");
+    expect(await shown.locator(".value").textContent()).toBe("\u22121");
+    expect(await shown.locator(".note").textContent()).toBe("0 in combat");
     rev = await revision(page);
     await win.locator('.fudge-track-row[data-level="level6"] .fudge-box').first().click();
     await afterAction(page, rev);

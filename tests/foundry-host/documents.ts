@@ -575,6 +575,12 @@ export class Combatant extends HostDocument {
   get actor(): Actor | null {
     return (this.client.game.actors.get(String(this._source.actorId)) as Actor | undefined) ?? null;
   }
+  get actorId(): string | null {
+    return (this._source.actorId as string | null) ?? null;
+  }
+  get tokenId(): string | null {
+    return (this._source.tokenId as string | null) ?? null;
+  }
   get token(): TokenDocument | null {
     const scene = this.client.game.scenes.get(String(this._source.sceneId ?? this.combat?._source.scene)) as Scene | undefined;
     return (scene?.tokens.get(String(this._source.tokenId)) as TokenDocument | undefined) ?? null;

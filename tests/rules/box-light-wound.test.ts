@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { applyWound, healTrack, newTrack, penaltyFor, trackStatus, type Track } from "../../src/rules/track";
-import { boxTrackConfig, type BoxLevel } from "../../src/rules/tracks/box";
+import { boxTrackConfig, type BoxLevel, type BoxTrackConfig } from "../../src/rules/tracks/box";
 import { caught } from "./errors";
 
 // The text's expanded track: Light Wound (no penalty in combat, −1 after), Moderate −1, Severe −2.
@@ -46,6 +46,24 @@ describe('Fudge §4.51 "a Light Wound causes no penalty during combat … but af
     expect(penaltyFor(std, false)).toBe(-1);
     const tough = trackStatus(applyWound(track(-1), { level: "lightWound" }).track);
     expect(penaltyFor(tough, false)).toBe(-1); // the combat penalty was already 0: shifted by 0
+  });
+
+  it("a standard track with an after-combat penalty on a level keeps it (not read as the built-in preset)", () => {
+    const std = boxTrackConfig("standard").levels.map((l, i) => (i === 0 ? { ...l, afterCombatPenalty: -1 } : { ...l }));
+    const t = newTrack(boxTrackConfig("custom", { levels: std }));
+    expect((t.config as unknown as BoxTrackConfig).levels[0].afterCombatPenalty).toBe(-1);
+    const s = trackStatus(applyWound(t, { level: "scratch" }).track);
+    expect([penaltyFor(s, true), penaltyFor(s, false)]).toEqual([0, -1]);
+  });
+
+  it('"until it\'s healed": a Light Wound is a wound, not a Scratch — the after-fight Scratch clearing keeps it; a healing roll lowers a worse wound to it', () => {
+    const hurt = applyWound(applyWound(track(), { level: "scratch" }).track, { level: "lightWound" }).track;
+    const after = healTrack(hurt, { type: "scratches" }).track;
+    expect(after.state).toMatchObject({ marks: { scratch: [null, null, null], lightWound: [{ level: "lightWound" }] } });
+    expect(penaltyFor(trackStatus(after), false)).toBe(-1);
+    const moderate = applyWound(track(), { level: "moderateWound" }).track;
+    const healed = healTrack(moderate, { type: "roll", result: 1 }).track;
+    expect(trackStatus(healed).levelKey).toBe("lightWound");
   });
 
   it("rejects a bad value, naming the field", () => {

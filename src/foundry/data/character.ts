@@ -32,6 +32,8 @@ export function characterSchema() {
           threshold: int(1, 1, 99),
           // "" (no effect beyond the penalty) is a valid choice: a blank-refusing choice() would reject it.
           effect: new fields.StringField({ required: true, blank: true, choices: ["", "cannotAct", "dying"], initial: "" }),
+          // Fudge §4.51 Light Wound: the penalty after combat; null (old worlds too) = the level's one penalty.
+          afterCombatPenalty: new fields.NumberField({ required: false, nullable: true, integer: true, initial: null, min: -10, max: 0 }),
         }),
         { required: false, initial: [] },
       ),

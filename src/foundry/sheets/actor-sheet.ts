@@ -10,7 +10,7 @@ import { healFeedback } from "../../system/view";
 import { readRollOptions, rollDialogContext } from "../../system/attack-dialog";
 import { fill } from "../../system/i18n";
 import * as actions from "../../system/actions";
-import { changeActor, plainActor, worldRules, type DerivedActor } from "../bridge";
+import { actorInCombat, changeActor, plainActor, worldRules, type DerivedActor } from "../bridge";
 import { templatesReady } from "../templates";
 import { enrichRichText } from "../rich-text";
 import { ladderNames, reportError, systemPath, userRef } from "../foundry-util";
@@ -108,6 +108,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       activeTab: tabGroups.primary,
       enrichedNotes: await enrichRichText((this.actorDoc.system as unknown as { notes?: string }).notes, this.actorDoc),
       uuid: this.actorDoc.uuid,
+      inCombat: actorInCombat(this.actorDoc),
     });
     return Object.assign(base, ctx);
   }
@@ -180,10 +181,12 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       opts = result as typeof opts;
     }
     await this.act(async () => {
+      // Fudge §4.51 Light Wound: the penalty depends on being in a started combat when rolled.
+      const inCombat = actorInCombat(this.actorDoc);
       // Refused before any die is rolled (the rules core checks permission and "can act").
-      actions.rollTrait(plainActor(this.actorDoc), key, traitDryFaces(key), worldRules(), { user: userRef(), ...opts });
+      actions.rollTrait(plainActor(this.actorDoc), key, traitDryFaces(key), worldRules(), { user: userRef(), inCombat, ...opts });
       const r = await rollFaces(traitFormula(key), foundryRoller);
-      const card = actions.rollTrait(plainActor(this.actorDoc), key, r.faces, worldRules(), { user: userRef(), ...opts });
+      const card = actions.rollTrait(plainActor(this.actorDoc), key, r.faces, worldRules(), { user: userRef(), inCombat, ...opts });
       await postWithRolls({ type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor: this.actorDoc }) }, r.rolls);
     });
   }

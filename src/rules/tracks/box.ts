@@ -296,9 +296,17 @@ function firstIndexOf(config: BoxTrackConfig, effect: BoxEffect): number {
   return -1;
 }
 
+/**
+ * A Scratch-like level: no penalty and no effect. A level with an after-combat penalty is a wound
+ * (Fudge §4.51: a Light Wound stays "until it's healed"), not a Scratch that clears after the fight.
+ */
+function isScratchLevel(l: BoxLevel): boolean {
+  return l.effect === "none" && l.afterCombatPenalty === undefined;
+}
+
 /** Index of the first level that is a wound level for healing (Scratch is not a level, §2.5). */
 function firstWoundIndex(config: BoxTrackConfig): number {
-  const i = config.levels.findIndex((l) => l.effect !== "none");
+  const i = config.levels.findIndex((l) => !isScratchLevel(l));
   return i < 0 ? config.levels.length : i;
 }
 
@@ -427,6 +435,8 @@ function presetConfig(input: unknown): BoxTrackConfig | null {
       if (typeof l !== "object" || l === null || Array.isArray(l)) return null;
       // A level's own name: no preset has one (those levels are validated level by level).
       if (l.label !== undefined && l.label !== "") return null;
+      // Nor an after-combat penalty (Fudge §4.51 Light Wound): validated level by level, kept.
+      if (l.afterCombatPenalty !== undefined && l.afterCombatPenalty !== null) return null;
       if (l.key !== k.key || l.boxes !== k.boxes || l.penalty !== k.penalty || l.effect !== k.effect || l.min !== k.min || l.tag !== k.tag) continue next;
     }
     // The preset's own level objects (frozen, shared: configs are immutable values), in a fresh
@@ -888,7 +898,7 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound, qu
   }
   if (wound.stun) return applyStun(config, state, r, steps);
 
-  const isScratch = r < n && config.levels[r].effect === "none";
+  const isScratch = r < n && isScratchLevel(config.levels[r]);
   const capTo = config.scratchCap && isScratch ? lastNumericIndex(config) : n - 1;
   let L = r >= n ? -1 : firstOpen(config, state.marks, r, capTo);
   if (L < 0 && isScratch && config.scratchCap) {
@@ -977,7 +987,7 @@ function replace(config: BoxTrackConfig, wounds: Loose[], steps: Step[]): Record
   const marks = emptyMarks(config);
   const sorted = [...wounds].sort((a, b) => Number(a.stun) - Number(b.stun) || b.level - a.level);
   for (const w of sorted) {
-    const isScratch = config.levels[w.level].effect === "none";
+    const isScratch = isScratchLevel(config.levels[w.level]);
     const to = config.scratchCap && isScratch ? lastNumericIndex(config) : config.levels.length - 1;
     const li = firstOpen(config, marks, w.level, to);
     if (li < 0) {
@@ -1042,7 +1052,7 @@ function heal(config: BoxTrackConfig, state: BoxTrackState, healing: BoxHealing)
     case "scratches": {
       // RULES §2.5: Scratches clear after the fight; Fudge §4.62: stun marks heal like Scratches.
       const before = wounds.length;
-      wounds = wounds.filter((w) => !w.stun && config.levels[w.level].effect !== "none");
+      wounds = wounds.filter((w) => !w.stun && !isScratchLevel(config.levels[w.level]));
       stun = null;
       steps.push(step("FUDGE.Step.Box.Heal.Scratches", "RULES §2.5", before - wounds.length));
       break;
