@@ -9,12 +9,14 @@ import { trackFor } from "../system/combatant";
 import { woundLogOf } from "../system/integrity";
 import * as actions from "../system/actions";
 import { actorInCombat, plainActor, updateActor, worldRules } from "./bridge";
-import { Scratch, until, type QuenchLike } from "./quench";
+import { Scratch, until, type QuenchBatchContext, type QuenchLike } from "./quench";
 import { SYSTEM_ID } from "./registry";
 
-export function registerBattleLapseBatch(quench: QuenchLike): void {
+
+/** A batch with one test on the pack's Theodora in a Fudge world (the scratch documents deleted afterwards). */
+function theodoraBatch(quench: QuenchLike, key: string, displayName: string, title: string, test: (theodora: Actor.Implementation, s: Scratch, assert: QuenchBatchContext["assert"]) => Promise<void>): void {
   quench.registerBatch(
-    `${SYSTEM_ID}.battle-lapse`,
+    `${SYSTEM_ID}.${key}`,
     ({ it, before, after, assert }) => {
       const s = new Scratch();
       let theodora: Actor.Implementation;
@@ -23,22 +25,32 @@ export function registerBattleLapseBatch(quench: QuenchLike): void {
         theodora = await s.actorFromPack("characters", "Theodora");
       });
       after(() => s.cleanup());
-      it("ending the combat moves a wound recorded at its Willpower-adjusted level to the level it would have had", async () => {
-        const rules = worldRules();
-        const unhurt = trackFor(plainActor(theodora), rules);
-        const hurt = applyWound(unhurt, { level: "hurt" }).track;
-        // As Apply writes it under the setting (src/system/actions.ts applyDamage): the track and the record.
-        const record = { messageId: "quenchLapse0001", by: game.user!.id, at: Date.now(), before: unhurt.state, after: hurt.state, fudgePointSpent: false, undone: false, undoneBy: "", lapses: [{ from: "hurt", to: "veryHurt" }] };
-        await updateActor(theodora, { system: { woundTrack: { "==state": hurt.state } }, flags: { [SYSTEM_ID]: { woundLog: { [record.messageId]: record } } } });
-        const combat = s.track((await Combat.create({ scene: null, active: true } as never)) as Combat.Implementation);
-        await combat.createEmbeddedDocuments("Combatant", [{ actorId: theodora.id }] as never);
-        await combat.delete();
-        const wanted = trackStateKey(applyWound(unhurt, { level: "veryHurt" }).track);
-        assert.ok(await until(() => trackStateKey(trackFor(plainActor(theodora), worldRules())) === wanted), "Very Hurt once the combat is over");
-        assert.equal(woundLogOf(plainActor(theodora)).find((r) => r.messageId === record.messageId)?.lapsed, true, "the record is marked lapsed");
-      });
+      it(title, () => test(theodora, s, assert));
     },
-    { displayName: "Fudge Combat & Wounds: Willpower adjustment until the battle is over" },
+    { displayName },
+  );
+}
+
+export function registerBattleLapseBatch(quench: QuenchLike): void {
+  theodoraBatch(
+    quench,
+    "battle-lapse",
+    "Fudge Combat & Wounds: Willpower adjustment until the battle is over",
+    "ending the combat moves a wound recorded at its Willpower-adjusted level to the level it would have had",
+    async (theodora, s, assert) => {
+      const rules = worldRules();
+      const unhurt = trackFor(plainActor(theodora), rules);
+      const hurt = applyWound(unhurt, { level: "hurt" }).track;
+      // As Apply writes it under the setting (src/system/actions.ts applyDamage): the track and the record.
+      const record = { messageId: "quenchLapse0001", by: game.user!.id, at: Date.now(), before: unhurt.state, after: hurt.state, fudgePointSpent: false, undone: false, undoneBy: "", lapses: [{ from: "hurt", to: "veryHurt" }] };
+      await updateActor(theodora, { system: { woundTrack: { "==state": hurt.state } }, flags: { [SYSTEM_ID]: { woundLog: { [record.messageId]: record } } } });
+      const combat = s.track((await Combat.create({ scene: null, active: true } as never)) as Combat.Implementation);
+      await combat.createEmbeddedDocuments("Combatant", [{ actorId: theodora.id }] as never);
+      await combat.delete();
+      const wanted = trackStateKey(applyWound(unhurt, { level: "veryHurt" }).track);
+      assert.ok(await until(() => trackStateKey(trackFor(plainActor(theodora), worldRules())) === wanted), "Very Hurt once the combat is over");
+      assert.equal(woundLogOf(plainActor(theodora)).find((r) => r.messageId === record.messageId)?.lapsed, true, "the record is marked lapsed");
+    },
   );
 }
 
@@ -48,33 +60,26 @@ export function registerBattleLapseBatch(quench: QuenchLike): void {
  * read from the live combats (actorInCombat) by the sheet's trait roll.
  */
 export function registerLightWoundBatch(quench: QuenchLike): void {
-  quench.registerBatch(
-    `${SYSTEM_ID}.light-wound`,
-    ({ it, before, after, assert }) => {
-      const s = new Scratch();
-      let theodora: Actor.Implementation;
-      before(async () => {
-        await s.setPreset("fudge");
-        theodora = await s.actorFromPack("characters", "Theodora");
-      });
-      after(() => s.cleanup());
-      it("a Light Wound is −1 outside a started combat, 0 in it, and stays when the combat ends", async () => {
-        const edit = async (path: string, value: string) => updateActor(theodora, actions.setActorField(plainActor(theodora), path, value));
-        await edit("woundTrack.preset", "custom");
-        await edit("woundTrack.customLevels.1.penalty", "0");
-        await edit("woundTrack.customLevels.1.afterCombatPenalty", "-1");
-        await updateActor(theodora, actions.toggleWoundBox(plainActor(theodora), "hurt:0", worldRules()));
-        const roll = () => actions.rollTrait(plainActor(theodora), "attributes.strength", [0, 0, 0, 0], worldRules(), { inCombat: actorInCombat(theodora) }).penalty;
-        assert.equal(roll(), -1, "out of combat: −1");
-        const combat = s.track((await Combat.create({ scene: null, active: true } as never)) as Combat.Implementation);
-        await combat.createEmbeddedDocuments("Combatant", [{ actorId: theodora.id }] as never);
-        assert.equal(roll(), -1, "a combat not yet started: still −1");
-        await combat.startCombat();
-        assert.equal(roll(), 0, "in a started combat: 0");
-        await combat.delete();
-        assert.ok(await until(() => roll() === -1), "the combat over: −1 again, the wound kept");
-      });
+  theodoraBatch(
+    quench,
+    "light-wound",
+    "Fudge Combat & Wounds: a Light Wound in and after combat (Fudge §4.51)",
+    "a Light Wound is −1 outside a started combat, 0 in it, and stays when the combat ends",
+    async (theodora, s, assert) => {
+      const edit = async (path: string, value: string) => updateActor(theodora, actions.setActorField(plainActor(theodora), path, value));
+      await edit("woundTrack.preset", "custom");
+      await edit("woundTrack.customLevels.1.penalty", "0");
+      await edit("woundTrack.customLevels.1.afterCombatPenalty", "-1");
+      await updateActor(theodora, actions.toggleWoundBox(plainActor(theodora), "hurt:0", worldRules()));
+      const roll = () => actions.rollTrait(plainActor(theodora), "attributes.strength", [0, 0, 0, 0], worldRules(), { inCombat: actorInCombat(theodora) }).penalty;
+      assert.equal(roll(), -1, "out of combat: −1");
+      const combat = s.track((await Combat.create({ scene: null, active: true } as never)) as Combat.Implementation);
+      await combat.createEmbeddedDocuments("Combatant", [{ actorId: theodora.id }] as never);
+      assert.equal(roll(), -1, "a combat not yet started: still −1");
+      await combat.startCombat();
+      assert.equal(roll(), 0, "in a started combat: 0");
+      await combat.delete();
+      assert.ok(await until(() => roll() === -1), "the combat over: −1 again, the wound kept");
     },
-    { displayName: "Fudge Combat & Wounds: a Light Wound in and after combat (Fudge §4.51)" },
   );
 }
