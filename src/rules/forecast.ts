@@ -19,6 +19,7 @@ import { fudgeOutcomes, fudgeTotal, type DiceOutcome } from "./dice";
 import { enumerateDice, pipelineFor, type AttackPipeline, type AttackRequest, type AttackResolution, type Combatant, type DiceReader, type DiceSlot } from "./pipeline";
 import { healTrack, trackKind, trackStateKey, trackStatus, type Track, type TrackStatus } from "./track";
 import { bool, checkJsonShape, isRecord, num, oneOf, optInt } from "./validate";
+import { rejectUnknown } from "./fudge/util";
 import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
 import { gutsEffectInfo, type GutsState } from "./miniatures/guts";
 import { fleesWhenWounded, mayFlee, gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsMind, gutsSettled, gutsStat, gutsTurnStart, mindSpace, refusesToStrike, withoutFreeAttack, type DuelGutsSituation, type GutsMind, type MindSpace } from "./miniatures/forecast";
@@ -534,9 +535,14 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
 }
 
 /** One forecast over `chain` (empty: takeChain). */
+/** Every field of a duel request (docs/rules-api.md `forecast`), in the order the table writes them. */
+const DUEL_FIELDS = ["preset", "a", "b", "options", "situation", "first", "gutsChecks", "terrifyingCharge", "gutsSituation", "nearDeathRolls", "foldDice", "method", "maxStates", "budgetMs", "tolerance", "fallback", "samples", "seed", "maxExchanges"] as const;
+
 function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForecast {
   if (!isRecord(input)) throw new RulesError("", "FUDGE.Error.NotObject", "the duel request must be an object");
   checkJsonShape(input);
+  // A misspelt field ("maxState") would otherwise be ignored and the forecast run on defaults.
+  rejectUnknown(input, DUEL_FIELDS, "");
   const p = pipelineFor(input.preset);
   const maxStates = opts.maxStates ?? optInt(input.maxStates, "maxStates", FORECAST_BUDGET.defaultStates, 1, FORECAST_BUDGET.maxStates);
   // The chain's cap: the request's maxStates, else what its kind of node costs within chainBytes (chainCap, set below once the method is known).

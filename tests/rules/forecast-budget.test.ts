@@ -99,3 +99,16 @@ describe("a Miniatures request that tries the exact chain, then the forward meth
     expect(st.standInKeyChars).toBe(621_151);
   }, 60_000);
 });
+
+describe("a duel request's fields (issue #10: bad input gets a clear error, not defaults)", () => {
+  it("a misspelt field is refused by name, not ignored (maxState would have run on the default budget)", () => {
+    const duel = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
+    expect(() => duelForecast({ ...duel, maxState: 10 })).toThrow(expect.objectContaining({ field: "maxState", key: "FUDGE.Error.Fudge.UnknownField" }));
+    expect(() => duelForecast({ ...duel, fallback: "sample", sample: 5 })).toThrow(expect.objectContaining({ field: "sample" }));
+  });
+  it("every documented field is accepted", () => {
+    const duel = resolveSamples({ preset: "volt", a: "Theodora", b: "Theodora" });
+    const f = duelForecast({ ...duel, first: "b", method: "sample", maxStates: 1000, budgetMs: 10_000, tolerance: 1e-3, fallback: "none", samples: 200, seed: 3, maxExchanges: 500 });
+    expect(f.method).toBe("sample");
+  });
+});
