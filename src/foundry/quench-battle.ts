@@ -9,27 +9,8 @@ import { trackFor } from "../system/combatant";
 import { woundLogOf } from "../system/integrity";
 import * as actions from "../system/actions";
 import { actorInCombat, plainActor, updateActor, worldRules } from "./bridge";
-import { Scratch, until, type QuenchBatchContext, type QuenchLike } from "./quench";
+import { theodoraBatch, until, type QuenchLike } from "./quench";
 import { SYSTEM_ID } from "./registry";
-
-
-/** A batch with one test on the pack's Theodora in a Fudge world (the scratch documents deleted afterwards). */
-function theodoraBatch(quench: QuenchLike, key: string, displayName: string, title: string, test: (theodora: Actor.Implementation, s: Scratch, assert: QuenchBatchContext["assert"]) => Promise<void>): void {
-  quench.registerBatch(
-    `${SYSTEM_ID}.${key}`,
-    ({ it, before, after, assert }) => {
-      const s = new Scratch();
-      let theodora: Actor.Implementation;
-      before(async () => {
-        await s.setPreset("fudge");
-        theodora = await s.actorFromPack("characters", "Theodora");
-      });
-      after(() => s.cleanup());
-      it(title, () => test(theodora, s, assert));
-    },
-    { displayName },
-  );
-}
 
 export function registerBattleLapseBatch(quench: QuenchLike): void {
   theodoraBatch(

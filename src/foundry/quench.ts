@@ -90,6 +90,24 @@ export class Scratch {
   }
 }
 
+/** A batch with one test on the pack's Theodora in a Fudge world (the scratch documents deleted afterwards). */
+export function theodoraBatch(quench: QuenchLike, key: string, displayName: string, title: string, test: (theodora: Actor.Implementation, s: Scratch, assert: QuenchBatchContext["assert"]) => Promise<void>): void {
+  quench.registerBatch(
+    `${SYSTEM_ID}.${key}`,
+    ({ it, before, after, assert }) => {
+      const s = new Scratch();
+      let theodora: Actor.Implementation;
+      before(async () => {
+        await s.setPreset("fudge");
+        theodora = await s.actorFromPack("characters", "Theodora");
+      });
+      after(() => s.cleanup());
+      it(title, () => test(theodora, s, assert));
+    },
+    { displayName },
+  );
+}
+
 /** A scratch world with the Fudge preset and Leroy and Theodora (Fudge §4.55) from the packs, cleaned up after the batch. */
 export function fudgeDuel(ctx: Pick<QuenchBatchContext, "before" | "after">): { s: Scratch; duel: { leroy: Actor.Implementation; theodora: Actor.Implementation } } {
   const s = new Scratch();
@@ -221,27 +239,14 @@ export function registerQuenchBatches(quench: QuenchLike): void {
     { displayName: "Fudge Combat & Wounds: the card loop with real Rolls" },
   );
 
-  quench.registerBatch(
-    `${SYSTEM_ID}.statuses`,
-    ({ it, before, after, assert }) => {
-      const s = new Scratch();
-      let theodora: Actor.Implementation;
-      before(async () => {
-        await s.setPreset("fudge");
-        theodora = await s.actorFromPack("characters", "Theodora");
-      });
-      after(() => s.cleanup());
-      it("token statuses follow the wound track (marked, then healed)", async () => {
-        for (const ref of ["hurt:0", "veryHurt:0", "incapacitated:0"]) await updateActor(theodora, actions.toggleWoundBox(plainActor(theodora), ref, worldRules(), userRef()));
-        const wanted = statusesFor(derived(theodora).status!, "fudge", theodora.type as ActorType);
-        assert.isAbove(wanted.statuses.length, 0, "Incapacitated has a status");
-        assert.ok(await until(() => wanted.statuses.every((id) => theodora.statuses.has(id))), `statuses ${wanted.statuses.join(", ")}`);
-        await updateActor(theodora, actions.resetTrack(plainActor(theodora), userRef()));
-        assert.ok(await until(() => wanted.statuses.every((id) => !theodora.statuses.has(id))), "statuses cleared with the track");
-      });
-    },
-    { displayName: "Fudge Combat & Wounds: statuses follow the track" },
-  );
+  theodoraBatch(quench, "statuses", "Fudge Combat & Wounds: statuses follow the track", "token statuses follow the wound track (marked, then healed)", async (theodora, _s, assert) => {
+    for (const ref of ["hurt:0", "veryHurt:0", "incapacitated:0"]) await updateActor(theodora, actions.toggleWoundBox(plainActor(theodora), ref, worldRules(), userRef()));
+    const wanted = statusesFor(derived(theodora).status!, "fudge", theodora.type as ActorType);
+    assert.isAbove(wanted.statuses.length, 0, "Incapacitated has a status");
+    assert.ok(await until(() => wanted.statuses.every((id) => theodora.statuses.has(id))), `statuses ${wanted.statuses.join(", ")}`);
+    await updateActor(theodora, actions.resetTrack(plainActor(theodora), userRef()));
+    assert.ok(await until(() => wanted.statuses.every((id) => !theodora.statuses.has(id))), "statuses cleared with the track");
+  });
 
   quench.registerBatch(
     `${SYSTEM_ID}.initiative`,
