@@ -11,6 +11,11 @@
  * what was kept in the notes) goes to stderr, one line each. All or nothing: when any input is
  * malformed, every error is printed as `{ error, field, key, file }` on stderr, nothing is
  * written, and the exit code is 2. The world preset decides whether wound marks become boxes.
+ *
+ * Budget (docs/rules-api.md "Budgets"): the files are read and converted one at a time (one
+ * export's text in memory at once, at most 5 MB), the whole batch within FUDGE_RPG_BUDGET.timeMs
+ * (20 s; FUDGE_RULES_TIME_MS lowers it, as for every command): past it, FUDGE.Error.TimeBudget,
+ * exit 2, nothing written. Two inputs that --out-dir would write under one name are refused first.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
@@ -18,8 +23,8 @@ import { fileURLToPath } from "node:url";
 import { isRulesError, RulesError } from "../rules/errors";
 import { PRESETS, type PresetId } from "../rules/pipeline";
 import { defaultWorldRules } from "../system/data";
-import { convertFudgeRpgFiles, FUDGE_RPG_MAX_BYTES, importErrorText, reportText } from "../system/import-fudge-rpg";
-import { readFileBounded } from "./budget";
+import { conversionDeadline, convertFudgeRpgFiles, FUDGE_RPG_MAX_BYTES, importErrorText, reportText, type ConvertOptions } from "../system/import-fudge-rpg";
+import { budget, readFileBounded } from "./budget";
 import { cliError, withSentence } from "./error-sentence";
 
 export const CONVERT_FUDGE_RPG = "convert-fudge-rpg";
@@ -62,14 +67,34 @@ function readExport(file: string): string {
   }
 }
 
-export async function convertFudgeRpgCommand(argv: string[], readStdin: () => Promise<string>): Promise<number> {
+/** The name --out-dir writes an input under (stdin: actor.json). */
+const outName = (file: string): string => basename(file === "stdin" ? "actor.json" : file);
+
+/**
+ * `clock`: the batch's budget and the clock it reads (default: the CLI's time budget and
+ * Date.now; tests pass their own, so no verdict depends on wall time).
+ */
+export async function convertFudgeRpgCommand(argv: string[], readStdin: () => Promise<string>, clock: Pick<ConvertOptions, "budgetMs" | "now"> = {}): Promise<number> {
   const en = JSON.parse(readFileSync(LANG, "utf8")) as Record<string, string>;
   const say = (line: string) => process.stderr.write(`${line}\n`);
   let writing = false;
   try {
     const args = parseConvertArgs(argv);
-    const inputs = args.files.length ? args.files.map((f) => ({ file: f, text: readExport(f) })) : [{ file: "stdin", text: await readStdin() }];
-    const outcome = convertFudgeRpgFiles(inputs, { rules: { ...defaultWorldRules(), preset: args.preset } });
+    if (args.outDir) {
+      // a/x.json and b/x.json would both be written to DIR/x.json: the second over the first.
+      const seen = new Set<string>();
+      for (const f of args.files) {
+        if (seen.has(outName(f))) throw new RulesError("file", "FUDGE.Import.Error.SameName", `two input files are named ${outName(f)}: --out-dir would write one over the other`, { file: f.slice(0, 200), name: outName(f) });
+        seen.add(outName(f));
+      }
+    }
+    const options: ConvertOptions = { rules: { ...defaultWorldRules(), preset: args.preset }, budgetMs: clock.budgetMs ?? budget().timeMs, now: clock.now };
+    const tick = conversionDeadline(options);
+    // One file read at a time, as it is converted: a batch holds one export's text at once, not all of them.
+    const inputs = args.files.length ? (function* () {
+      for (const f of args.files) yield { file: f, text: readExport(f) };
+    })() : [{ file: "stdin", text: await readStdin() }];
+    const outcome = convertFudgeRpgFiles(inputs, options, tick);
     if (outcome.errors.length) {
       // All or nothing: every bad file is named, nothing is written.
       // Each error as the importer words it (the file, the part of the export, what to do).
@@ -84,7 +109,7 @@ export async function convertFudgeRpgCommand(argv: string[], readStdin: () => Pr
     if (args.outDir) {
       writing = true;
       mkdirSync(args.outDir, { recursive: true });
-      for (const { file, result } of results) writeFileSync(join(args.outDir, basename(file === "stdin" ? "actor.json" : file)), `${JSON.stringify(result.actor, null, 2)}\n`);
+      for (const { file, result } of results) writeFileSync(join(args.outDir, outName(file)), `${JSON.stringify(result.actor, null, 2)}\n`);
       say(`${results.length} actor(s) written to ${args.outDir}`);
     } else process.stdout.write(`${JSON.stringify(results[0].result.actor, null, 2)}\n`);
     return 0;
@@ -92,6 +117,7 @@ export async function convertFudgeRpgCommand(argv: string[], readStdin: () => Pr
     // A bad option reads as a sentence that points to --help; a missing file names it.
     const errno = e as NodeJS.ErrnoException;
     if (isRulesError(e) && e.key.startsWith("FUDGE.Import.Error.")) say(JSON.stringify(withSentence(e.toJSON(), importErrorText(e, String(e.params.file ?? ""), (k) => en[k] ?? k))));
+    else if (isRulesError(e) && e.key === "FUDGE.Error.TimeBudget") say(JSON.stringify(cliError(e.toJSON(), "Convert fewer or smaller files at a time.")));
     else if (isRulesError(e)) say(JSON.stringify(cliError(e.toJSON(), "Run fudge-rules --help for the options.")));
     else if (errno.code === "ENOENT" && !writing) say(JSON.stringify(cliError({ error: `no such file: ${String(errno.path).slice(0, 200)}`, field: "file", key: "FUDGE.Error.NoFile" })));
     // Any other file-system refusal (a directory given as a file, --out-dir naming a file, no
