@@ -23,7 +23,7 @@ import { fileURLToPath } from "node:url";
 import { isRulesError, RulesError } from "../rules/errors";
 import { PRESETS, type PresetId } from "../rules/pipeline";
 import { defaultWorldRules } from "../system/data";
-import { conversionDeadline, convertFudgeRpgFiles, FUDGE_RPG_MAX_BYTES, importErrorText, reportText, type ConvertOptions } from "../system/import-fudge-rpg";
+import { conversionDeadline, convertFudgeRpgFiles, FUDGE_RPG_MAX_BYTES, importErrorText, reportText, type ConvertOptions, type ImportFileOutcome } from "../system/import-fudge-rpg";
 import { budget, readFileBounded } from "./budget";
 import { cliError, withSentence } from "./error-sentence";
 
@@ -94,24 +94,35 @@ export async function convertFudgeRpgCommand(argv: string[], readStdin: () => Pr
     const inputs = args.files.length ? (function* () {
       for (const f of args.files) yield { file: f, text: readExport(f) };
     })() : [{ file: "stdin", text: await readStdin() }];
-    const outcome = convertFudgeRpgFiles(inputs, options, tick);
-    if (outcome.errors.length) {
+    // Each actor is kept as its JSON text from the moment it is converted: the converted object
+    // holds the sanitiser's pieces of the export's text, which the text alone does not (8 exports
+    // of 5 MB of nested tags peaked at 1.3 GB kept as objects; see docs/rules-api.md "Budgets").
+    const converted: { file: string; json: string }[] = [];
+    const errors: ImportFileOutcome["errors"] = [];
+    const report: string[] = [];
+    for (const input of inputs) {
+      const one = convertFudgeRpgFiles([input], options, tick);
+      errors.push(...one.errors);
+      for (const { file, result } of one.converted) {
+        report.push(`${file}: ${result.actor.name}`);
+        for (const l of result.report) report.push(`  ${l.kept ? "kept in notes: " : ""}${reportText(l, (k) => en[k] ?? k)}`);
+        // All or nothing: once a file is refused, nothing will be written, so nothing more is kept.
+        if (!errors.length) converted.push({ file, json: `${JSON.stringify(result.actor, null, 2)}\n` });
+      }
+    }
+    if (errors.length) {
       // All or nothing: every bad file is named, nothing is written.
       // Each error as the importer words it (the file, the part of the export, what to do).
-      for (const { file, error } of outcome.errors) say(JSON.stringify({ ...withSentence(error.toJSON(), importErrorText(error, file, (k) => en[k] ?? k)), file }));
+      for (const { file, error } of errors) say(JSON.stringify({ ...withSentence(error.toJSON(), importErrorText(error, file, (k) => en[k] ?? k)), file }));
       return 2;
     }
-    const results = outcome.converted;
-    for (const { file, result } of results) {
-      say(`${file}: ${result.actor.name}`);
-      for (const l of result.report) say(`  ${l.kept ? "kept in notes: " : ""}${reportText(l, (k) => en[k] ?? k)}`);
-    }
+    for (const line of report) say(line);
     if (args.outDir) {
       writing = true;
       mkdirSync(args.outDir, { recursive: true });
-      for (const { file, result } of results) writeFileSync(join(args.outDir, outName(file)), `${JSON.stringify(result.actor, null, 2)}\n`);
-      say(`${results.length} actor(s) written to ${args.outDir}`);
-    } else process.stdout.write(`${JSON.stringify(results[0].result.actor, null, 2)}\n`);
+      for (const { file, json } of converted) writeFileSync(join(args.outDir, outName(file)), json);
+      say(`${converted.length} actor(s) written to ${args.outDir}`);
+    } else process.stdout.write(converted[0].json);
     return 0;
   } catch (e) {
     // A bad option reads as a sentence that points to --help; a missing file names it.

@@ -39,7 +39,7 @@ describe("fudge i18n keys", () => {
     });
     const runs: AttackResolution[] = [];
     // One set of dice for every option: each request gets the slots it can roll (a slot it cannot roll is refused).
-    const resolveRolled = (input: ReturnType<typeof req>, d: Record<string, number[]>) => {
+    const resolveRolled = (input: Record<string, unknown>, d: Record<string, number[]>) => {
       const p = pipelineFor("fudge");
       const ids = new Set(p.slots(p.parseRequest(input)).map((s) => s.id));
       return resolveAttack(input, Object.fromEntries(Object.entries(d).filter(([k]) => ids.has(k))));
