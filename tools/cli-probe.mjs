@@ -153,10 +153,11 @@ const SAMPLE_REQUESTS = [
 ];
 const { samples: full } = await ask({ samples: SAMPLE_REQUESTS });
 const [fudgeReq, fateReq, voltReq, miniReq, voltTT] = full;
+// The slots each request can roll, with valid faces (a slot the request cannot roll is refused: group "dice" below).
 const DICE = {
-  fudge: { attack: [1, 1, 0, 0], defense: [-1, 0, 0, 0], damage: [0, 0, 0, 0] },
+  fudge: { attack: [1, 1, 0, 0], defense: [-1, 0, 0, 0] },
   fate: { attack: [1, 1, 0, 0], defense: [-1, 0, 0, 0] },
-  volt: { attack: [18, 3], damage: [4, 4, 4], injuryDamage: [3, 3] },
+  volt: { attack: [18, 3], damage: [4, 4] },
   miniatures: { attack: [1, 1, 0, 0], crash: [0, 0, 0, 0] },
 };
 const duel = (r, extra = {}) => ({ preset: r.preset, a: r.attacker, b: r.defender, ...extra });
@@ -233,6 +234,42 @@ for (const [c, base] of TRACK_MUT) add("base", c, c, JSON.stringify(base));
 for (const [c, base] of TRACK_MUT) for (const m of mutations(base)) add(`mutate ${c}`, c, m.what, m.text);
 for (const [k, t] of Object.entries(TRACKS)) for (const c of ["status", "heal", "kill", "recover"]) add("track kinds", c, `${k} track`, JSON.stringify({ track: t, healing: { type: "rest" }, willpower: 5, dice: [3, 3] }));
 
+// 3b. Recorded dice (session 9): every recorded slot must be one the request can roll, its faces
+// valid for its dice, whether or not this resolution reads it. Each request of every preset and
+// each Fudge option that adds a slot, with a miss (later slots unread) and a hit: the valid record
+// is answered; each slot broken (a face past either end, one face more or less, a fraction, text,
+// null, not a list) and each unknown slot (misspelt, another option's, __proto__) is refused.
+const dF = (n, lo = -1, hi = 1) => ({ n, lo, hi });
+const stunVolt = { ...voltReq, attacker: { ...voltReq.attacker, weapon: { ...voltReq.attacker.weapon, stun: true } } };
+const DICE_CASES = [
+  ["fudge", fudgeReq, { attack: dF(4), defense: dF(4) }],
+  ["fudge dfNumber+dc roll+scale", { ...fudgeReq, options: { damageRoll: "dfNumber", dcVariant: "roll", scaleDamageRoll: true } }, { attack: dF(4), defense: dF(4), damage: dF(1), dc: dF(4), scale: dF(1) }],
+  ["fudge situational4dF", { ...fudgeReq, options: { damageRoll: "situational4dF" } }, { attack: dF(4), defense: dF(4), damage: dF(4) }],
+  ["fudge minMidMax+willpower", { ...fudgeReq, options: { woundMode: "minMidMax", willpowerVsPenalty: { difficulty: 0 } } }, { attack: dF(4), defense: dF(4), damage: dF(3, 1, 6), attackerWill: dF(4), defenderWill: dF(4) }],
+  ["fudge gmJudgement roll", { ...fudgeReq, options: { woundMode: "gmJudgement", gmSituationalRoll: true }, situation: { gmLevel: "hurt" } }, { attack: dF(4), defense: dF(4), situational: dF(4) }],
+  ["fate", fateReq, { attack: dF(4), defense: dF(4) }],
+  ["volt", voltReq, { attack: dF(2, 1, 20), damage: dF(2, 1, 20) }],
+  ["volt stun weapon", stunVolt, { attack: dF(2, 1, 20), damage: dF(2, 1, 20), injuryDamage: dF(2, 1, 20) }],
+  ["miniatures", miniReq, { attack: dF(4), crash: dF(4) }],
+];
+for (const [label, req, slots] of DICE_CASES) {
+  // A miss (the attacker's lowest faces, the defender's highest: later slots unread) and a hit: valid faces of every slot.
+  for (const [roll, atk, def] of [["miss", "lo", "hi"], ["hit", "hi", "lo"]]) {
+    const valid = Object.fromEntries(Object.entries(slots).map(([id, d]) => [id, Array(d.n).fill(id === "defense" ? d[def] : id === "attack" ? d[atk] : d.lo)]));
+    if (req.preset === "volt") valid.attack = roll === "miss" ? [20, 20] : [1, 2]; // 2d20 under the attack value hits
+    if (req.preset === "miniatures") valid.crash = [0, 0, 0, 0];
+    if (req.preset === "miniatures" && roll === "hit") valid.attack = [1, 1, 1, 0];
+    add("dice", "resolve", `${label} ${roll}: every slot valid`, JSON.stringify({ ...req, dice: valid }), undefined, "answered");
+    for (const [id, d] of Object.entries(slots)) {
+      const f = valid[id];
+      for (const [what, bad] of [["face above", [d.hi + 1, ...f.slice(1)]], ["face below", [d.lo - 1, ...f.slice(1)]], ["one face more", [...f, f[0]]], ["one face less", f.slice(1)], ["a fraction", [0.5, ...f.slice(1)]], ["text", ["1", ...f.slice(1)]], ["null", null], ["not a list", 3]])
+        add("dice", "resolve", `${label} ${roll}: ${id} ${what}`, JSON.stringify({ ...req, dice: { ...valid, [id]: bad } }), undefined, "refused");
+    }
+    for (const unknown of ["damge", "zzUnknown", "Attack", "attack ", "injuryDamage", "damage", "scale", "crash", "__proto__", "constructor"])
+      if (!(unknown in slots)) add("dice", "resolve", `${label} ${roll}: unknown slot ${JSON.stringify(unknown)}`, JSON.stringify({ ...req, dice: { ...valid, [unknown]: [1] } }), undefined, "refused");
+  }
+}
+
 // 4. Documented limits at and one past each maximum.
 // 1e999 is how JSON spells Infinity (JSON.stringify would write null).
 const lim = (what, command, req, expect) => add("limits", command, what, JSON.stringify(req, (_, v) => (v === Infinity ? "\u0002INF" : v)).replaceAll('"\\u0002INF"', "1e999"), undefined, expect);
@@ -241,6 +278,7 @@ for (const [field, ok, bad] of [
   ["maxStates", [1, 1_000_000], [0, 1_000_001, -1, 1.5]],
   ["budgetMs", [1, 60_000], [0, 60_001, -1, 1e999]],
   ["tolerance", [1e-9, 0.5], [9e-10, 0, -1, 2]],
+  ["maxBytes", [1_000_000, 600_000_000], [999_999, 600_000_001, 1.5, -1]],
 ]) {
   for (const v of ok) lim(`forecast ${field} ${v}`, "forecast", { ...F, [field]: v }, "answer or budget refusal");
   for (const v of bad) lim(`forecast ${field} ${v}`, "forecast", { ...F, [field]: v }, "refused");
@@ -371,6 +409,7 @@ for (const [i, p] of selected.entries()) {
   }
   if (r.crash) note = r.crash.split("\n").slice(0, 3).join(" | ");
   if (p.expect === "refused" && verdict === "answered") verdict = "DEFECT accepted past a limit";
+  if (p.expect === "answered" && verdict !== "answered") verdict = "DEFECT refused a valid request";
   results.push({ ...p, text: undefined, verdict, note, ms: r.ms });
   if ((i + 1) % 500 === 0) process.stderr.write(`${i + 1}/${selected.length} probes, ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
 }

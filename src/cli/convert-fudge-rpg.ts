@@ -11,6 +11,11 @@
  * what was kept in the notes) goes to stderr, one line each. All or nothing: when any input is
  * malformed, every error is printed as `{ error, field, key, file }` on stderr, nothing is
  * written, and the exit code is 2. The world preset decides whether wound marks become boxes.
+ *
+ * Budget (docs/rules-api.md "Budgets"): the files are read and converted one at a time (one
+ * export's text in memory at once, at most 5 MB), the whole batch within FUDGE_RPG_BUDGET.timeMs
+ * (20 s; FUDGE_RULES_TIME_MS lowers it, as for every command): past it, FUDGE.Error.TimeBudget,
+ * exit 2, nothing written. Two inputs that --out-dir would write under one name are refused first.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
@@ -18,8 +23,8 @@ import { fileURLToPath } from "node:url";
 import { isRulesError, RulesError } from "../rules/errors";
 import { PRESETS, type PresetId } from "../rules/pipeline";
 import { defaultWorldRules } from "../system/data";
-import { convertFudgeRpgFiles, FUDGE_RPG_MAX_BYTES, importErrorText, reportText } from "../system/import-fudge-rpg";
-import { readFileBounded } from "./budget";
+import { conversionDeadline, convertFudgeRpgFiles, FUDGE_RPG_MAX_BYTES, importErrorText, reportText, type ConvertOptions, type ImportFileOutcome } from "../system/import-fudge-rpg";
+import { budget, readFileBounded } from "./budget";
 import { cliError, withSentence } from "./error-sentence";
 
 export const CONVERT_FUDGE_RPG = "convert-fudge-rpg";
@@ -62,36 +67,68 @@ function readExport(file: string): string {
   }
 }
 
-export async function convertFudgeRpgCommand(argv: string[], readStdin: () => Promise<string>): Promise<number> {
+/** The name --out-dir writes an input under (stdin: actor.json). */
+const outName = (file: string): string => basename(file === "stdin" ? "actor.json" : file);
+
+/**
+ * `clock`: the batch's budget and the clock it reads (default: the CLI's time budget and
+ * Date.now; tests pass their own, so no verdict depends on wall time).
+ */
+export async function convertFudgeRpgCommand(argv: string[], readStdin: () => Promise<string>, clock: Pick<ConvertOptions, "budgetMs" | "now"> = {}): Promise<number> {
   const en = JSON.parse(readFileSync(LANG, "utf8")) as Record<string, string>;
   const say = (line: string) => process.stderr.write(`${line}\n`);
   let writing = false;
   try {
     const args = parseConvertArgs(argv);
-    const inputs = args.files.length ? args.files.map((f) => ({ file: f, text: readExport(f) })) : [{ file: "stdin", text: await readStdin() }];
-    const outcome = convertFudgeRpgFiles(inputs, { rules: { ...defaultWorldRules(), preset: args.preset } });
-    if (outcome.errors.length) {
+    if (args.outDir) {
+      // a/x.json and b/x.json would both be written to DIR/x.json: the second over the first.
+      const seen = new Set<string>();
+      for (const f of args.files) {
+        if (seen.has(outName(f))) throw new RulesError("file", "FUDGE.Import.Error.SameName", `two input files are named ${outName(f)}: --out-dir would write one over the other`, { file: f.slice(0, 200), name: outName(f) });
+        seen.add(outName(f));
+      }
+    }
+    const options: ConvertOptions = { rules: { ...defaultWorldRules(), preset: args.preset }, budgetMs: clock.budgetMs ?? budget().timeMs, now: clock.now };
+    const tick = conversionDeadline(options);
+    // One file read at a time, as it is converted: a batch holds one export's text at once, not all of them.
+    const inputs = args.files.length ? (function* () {
+      for (const f of args.files) yield { file: f, text: readExport(f) };
+    })() : [{ file: "stdin", text: await readStdin() }];
+    // Each actor is kept as its JSON text from the moment it is converted: the converted object
+    // holds the sanitiser's pieces of the export's text, which the text alone does not (8 exports
+    // of 5 MB of nested tags peaked at 1.3 GB kept as objects; see docs/rules-api.md "Budgets").
+    const converted: { file: string; json: string }[] = [];
+    const errors: ImportFileOutcome["errors"] = [];
+    const report: string[] = [];
+    for (const input of inputs) {
+      const one = convertFudgeRpgFiles([input], options, tick);
+      errors.push(...one.errors);
+      for (const { file, result } of one.converted) {
+        report.push(`${file}: ${result.actor.name}`);
+        for (const l of result.report) report.push(`  ${l.kept ? "kept in notes: " : ""}${reportText(l, (k) => en[k] ?? k)}`);
+        // All or nothing: once a file is refused, nothing will be written, so nothing more is kept.
+        if (!errors.length) converted.push({ file, json: `${JSON.stringify(result.actor, null, 2)}\n` });
+      }
+    }
+    if (errors.length) {
       // All or nothing: every bad file is named, nothing is written.
       // Each error as the importer words it (the file, the part of the export, what to do).
-      for (const { file, error } of outcome.errors) say(JSON.stringify({ ...withSentence(error.toJSON(), importErrorText(error, file, (k) => en[k] ?? k)), file }));
+      for (const { file, error } of errors) say(JSON.stringify({ ...withSentence(error.toJSON(), importErrorText(error, file, (k) => en[k] ?? k)), file }));
       return 2;
     }
-    const results = outcome.converted;
-    for (const { file, result } of results) {
-      say(`${file}: ${result.actor.name}`);
-      for (const l of result.report) say(`  ${l.kept ? "kept in notes: " : ""}${reportText(l, (k) => en[k] ?? k)}`);
-    }
+    for (const line of report) say(line);
     if (args.outDir) {
       writing = true;
       mkdirSync(args.outDir, { recursive: true });
-      for (const { file, result } of results) writeFileSync(join(args.outDir, basename(file === "stdin" ? "actor.json" : file)), `${JSON.stringify(result.actor, null, 2)}\n`);
-      say(`${results.length} actor(s) written to ${args.outDir}`);
-    } else process.stdout.write(`${JSON.stringify(results[0].result.actor, null, 2)}\n`);
+      for (const { file, json } of converted) writeFileSync(join(args.outDir, outName(file)), json);
+      say(`${converted.length} actor(s) written to ${args.outDir}`);
+    } else process.stdout.write(converted[0].json);
     return 0;
   } catch (e) {
     // A bad option reads as a sentence that points to --help; a missing file names it.
     const errno = e as NodeJS.ErrnoException;
     if (isRulesError(e) && e.key.startsWith("FUDGE.Import.Error.")) say(JSON.stringify(withSentence(e.toJSON(), importErrorText(e, String(e.params.file ?? ""), (k) => en[k] ?? k))));
+    else if (isRulesError(e) && e.key === "FUDGE.Error.TimeBudget") say(JSON.stringify(cliError(e.toJSON(), "Convert fewer or smaller files at a time.")));
     else if (isRulesError(e)) say(JSON.stringify(cliError(e.toJSON(), "Run fudge-rules --help for the options.")));
     else if (errno.code === "ENOENT" && !writing) say(JSON.stringify(cliError({ error: `no such file: ${String(errno.path).slice(0, 200)}`, field: "file", key: "FUDGE.Error.NoFile" })));
     // Any other file-system refusal (a directory given as a file, --out-dir naming a file, no

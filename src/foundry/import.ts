@@ -11,6 +11,7 @@ import {
   importReportContext,
   type FudgeRpgConversion,
 } from "../system/import-fudge-rpg";
+import { isRulesError } from "../rules/errors";
 import { worldRules } from "./bridge";
 import { SYSTEM_ID } from "./registry";
 
@@ -61,7 +62,14 @@ export async function importFromFudgeRpg(): Promise<void> {
 
 /** Converts the files' text and, only when every file converts, creates the actors and posts one report each. */
 export async function importFudgeRpgFiles(inputs: { file: string; text: string }[]): Promise<Actor.Implementation[]> {
-  const outcome = convertFudgeRpgFiles(inputs, { rules: worldRules() });
+  let outcome: ReturnType<typeof convertFudgeRpgFiles>;
+  try {
+    outcome = convertFudgeRpgFiles(inputs, { rules: worldRules() });
+  } catch (e) {
+    // The batch over its time budget (FUDGE_RPG_BUDGET): refused whole, shown like a file's error, nothing created.
+    if (!(isRulesError(e) && e.key === "FUDGE.Error.TimeBudget")) throw e;
+    outcome = { converted: [], errors: [{ file: "", error: e }] };
+  }
   if (outcome.errors.length) {
     const items = outcome.errors.map(({ file, error }) => `<li>${esc(importErrorText(error, file, loc))}</li>`).join("");
     await foundry.applications.api.DialogV2.prompt({

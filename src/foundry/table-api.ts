@@ -7,7 +7,7 @@
  */
 import { exactOdds } from "../rules/odds";
 import { duelForecast } from "../rules/forecast";
-import { pipelineFor } from "../rules/pipeline";
+import { resolveAttack } from "../rules/pipeline";
 import { attackOdds, duelRequest, forecastLineOf, forecastTextOf, forecastViewOf, mainWeapon } from "../system/attack-dialog";
 import { isRulesError } from "../rules/errors";
 import { ForecastQueue } from "./forecast-queue";
@@ -28,8 +28,8 @@ const plain = (a: ActorLike): ActorDoc => ("documentName" in (a as object) ? pla
 export const tableApi = {
   /** Resolves a request with recorded dice: `resolve({preset, attacker, defender, …}, {attack: [1,0,0,-1], …})`. */
   resolve(request: unknown, dice: Record<string, number[]>) {
-    const p = pipelineFor((request as { preset?: unknown })?.preset);
-    return p.resolve(p.parseRequest(request), (id) => dice[id] ?? []);
+    // The rules core's own parser: every recorded slot known and its faces valid, a missing roll named.
+    return resolveAttack(request, dice);
   },
   /** Exact odds: a rules-core request, or `(attacker, defender, weaponId?, situation?)` with actors. */
   odds(requestOrAttacker: unknown, defender?: ActorLike, weaponId?: string, situation: Record<string, unknown> = {}) {

@@ -82,7 +82,10 @@ export function parseFallback(v: unknown): "none" | "sample" {
 
 /** The refusals a fallback may replace: over a budget of time or states, never bad input. */
 export const isBudgetRefusal = (e: unknown): boolean =>
-  e instanceof RulesError && (e.key === "FUDGE.Error.ForecastBudget" || e.key === "FUDGE.Error.TooManyStates") && (e.field === "budgetMs" || e.field === "maxStates");
+  e instanceof RulesError &&
+  (((e.key === "FUDGE.Error.ForecastBudget" || e.key === "FUDGE.Error.TooManyStates") && (e.field === "budgetMs" || e.field === "maxStates")) ||
+    // The forecast's own memory budget (FORECAST_BUDGET.maxBytes): the estimate takes far less (≤ 2 MB of states).
+    (e.key === "FUDGE.Error.MemoryBudget" && e.field === "maxBytes"));
 
 /** A duel as the forecast prepared it: its turns, its start, and who is out. */
 export interface SampledDuel {

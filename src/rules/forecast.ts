@@ -260,6 +260,8 @@ export interface DuelOptions {
   maxProductPairs?: number;
   /** The bytes the chain's nodes may take when the request gives no maxStates (default FORECAST_BUDGET.chainBytes; tests lower it to reach the caps: chainCap). */
   chainBytes?: number;
+  /** The forecast's memory budget in bytes, whatever `maxStates` allows (default: the request's `maxBytes`, else FORECAST_BUDGET.maxBytes; memoryCap). */
+  maxBytes?: number;
   /** Volt, method "sample": false plays the duels through the general turns (`moves`) instead of the integer sheets; tests compare the two. */
   voltSheetSampler?: boolean;
   /** Filled with what the forecast held (ForecastMemoryStats); tests read it. */
@@ -321,6 +323,29 @@ export const FORECAST_BUDGET = {
    * within 160 MB with the refused chain's garbage (docs/rules-api.md "Budgets").
    */
   bytesPerForwardState: 1_200,
+  /**
+   * The memory budget of one forecast (request field `maxBytes`, default and largest), whatever
+   * `maxStates` allows: each method's states are charged what one costs at peak (`bytesPerState`,
+   * `bytesPerFlightState`, `bytesPerForwardState`, `bytesPerVoltForwardState`) and a method is
+   * refused with FUDGE.Error.MemoryBudget before it holds more than `maxBytes` of them
+   * (`memoryCap`). Before it, only `maxStates` bounded a request that gave its own: Volt Leroy vs
+   * Leroy forward at `maxStates` 1,000,000 grew to 1.24 GB. 600 MB keeps every request that gives
+   * no `maxStates` as it was (the most such a request holds is the Volt forward method's 200,000
+   * states, 520 MB), and a forecast within the CLI worker's 1 GiB heap with room to spare; the
+   * table's forecast worker (src/foundry/forecast-worker.ts) runs `duelForecast` with this default.
+   */
+  maxBytes: 600_000_000,
+  /** Smallest `maxBytes` a request may give (1 MB: a forecast's fixed structures). */
+  minBytes: 1_000_000,
+  /**
+   * Volt's own forward method (`method: "forward"`, or past the product's budget): what one state
+   * it follows costs at peak — its buckets of sheet pairs, the sheets each side met (interned
+   * tracks) and the progress memo. Measured (session 9, Leroy vs Leroy, tolerance 1e-9, one
+   * forecast per child process, peak resident memory less the process's own ≈ 88 MB): refused at
+   * 100,000 states 257 MB, 200,000 states 390 MB, 400,000 states 878 MB (1,950–2,570 bytes a
+   * state), so it is charged 2,600: at most 230,769 states within 600 MB.
+   */
+  bytesPerVoltForwardState: 2_600,
   /** Default and largest `budgetMs`. */
   timeMs: 10_000,
   maxTimeMs: 60_000,
@@ -350,6 +375,30 @@ export const FORECAST_BUDGET = {
 export function chainCap(kind: "chain" | "flight" | "forward", chainBytes: number = FORECAST_BUDGET.chainBytes): number {
   const bytes = kind === "forward" ? FORECAST_BUDGET.bytesPerForwardState : kind === "flight" ? FORECAST_BUDGET.bytesPerFlightState : FORECAST_BUDGET.bytesPerState;
   return Math.floor(chainBytes / bytes);
+}
+
+/** What one state of each method costs at peak (FORECAST_BUDGET's measured figures). */
+export type ForecastStateKind = "chain" | "flight" | "forward" | "voltForward";
+const BYTES_PER: Record<ForecastStateKind, number> = {
+  chain: FORECAST_BUDGET.bytesPerState,
+  flight: FORECAST_BUDGET.bytesPerFlightState,
+  forward: FORECAST_BUDGET.bytesPerForwardState,
+  voltForward: FORECAST_BUDGET.bytesPerVoltForwardState,
+};
+
+/**
+ * The most states of a kind that fit the memory budget `maxBytes` (default FORECAST_BUDGET.maxBytes):
+ * past it the forecast is refused with FUDGE.Error.MemoryBudget (memoryRefusal), whatever
+ * `maxStates` allows — the states are counted before each is stored, so nothing is allocated past it.
+ */
+export function memoryCap(kind: ForecastStateKind, maxBytes: number = FORECAST_BUDGET.maxBytes): number {
+  return Math.floor(maxBytes / BYTES_PER[kind]);
+}
+
+/** The refusal of a forecast whose method would hold more than `maxBytes` (field `maxBytes`, `{max}` in MB as the CLI's MemoryBudget). */
+function memoryRefusal(maxBytes: number, cap: number, kind: ForecastStateKind): RulesError {
+  const max = Math.round(maxBytes / 1e5) / 10;
+  return new RulesError("maxBytes", "FUDGE.Error.MemoryBudget", `the duel forecast needs more than its memory budget of ${max} MB (more than ${cap} states of ${BYTES_PER[kind]} bytes)`, { max, states: cap });
 }
 
 const DUEL_GUTS_FLAGS = ["defendingKing", "nobleInMelee", "leaderFallen"] as const;
@@ -513,7 +562,7 @@ function forecastWithin(input: unknown, opts: DuelOptions, t0: number): DuelFore
     // Miniatures with Guts checks (the default method): a chain over its budget of states is
     // followed turn by turn with its bound instead, within what is left of the time budget.
     const guts = isRecord(input) && input.preset === "miniatures" && input.gutsChecks !== false && input.method === undefined;
-    if (!guts || !(e instanceof RulesError) || e.field !== "maxStates") throw e;
+    if (!guts || !(e instanceof RulesError) || (e.field !== "maxStates" && e.field !== "maxBytes")) throw e;
     const budget = opts.budgetMs ?? (typeof input.budgetMs === "number" ? input.budgetMs : FORECAST_BUDGET.timeMs);
     const left = budget - (Date.now() - t0);
     if (left < 1) throw e;
@@ -536,7 +585,7 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
 
 /** One forecast over `chain` (empty: takeChain). */
 /** Every field of a duel request (docs/rules-api.md `forecast`), in the order the table writes them. */
-const DUEL_FIELDS = ["preset", "a", "b", "options", "situation", "first", "gutsChecks", "terrifyingCharge", "gutsSituation", "nearDeathRolls", "foldDice", "method", "maxStates", "budgetMs", "tolerance", "fallback", "samples", "seed", "maxExchanges"] as const;
+const DUEL_FIELDS = ["preset", "a", "b", "options", "situation", "first", "gutsChecks", "terrifyingCharge", "gutsSituation", "nearDeathRolls", "foldDice", "method", "maxStates", "maxBytes", "budgetMs", "tolerance", "fallback", "samples", "seed", "maxExchanges"] as const;
 
 function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForecast {
   if (!isRecord(input)) throw new RulesError("", "FUDGE.Error.NotObject", "the duel request must be an object");
@@ -548,10 +597,20 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
   // The chain's cap: the request's maxStates, else what its kind of node costs within chainBytes (chainCap, set below once the method is known).
   const ownCap = opts.maxStates !== undefined || input.maxStates !== undefined;
   let chainStates = ownCap ? maxStates : chainCap("chain", opts.chainBytes);
+  const maxBytes = opts.maxBytes ?? optInt(input.maxBytes, "maxBytes", FORECAST_BUDGET.maxBytes, FORECAST_BUDGET.minBytes, FORECAST_BUDGET.maxBytes);
+  /** The chain's cap within the memory budget too: past `memoryCap` its nodes are refused with MemoryBudget, not TooManyStates. */
+  const capChain = (kind: ForecastStateKind): void => {
+    const byMemory = memoryCap(kind, maxBytes);
+    chain.tooMany = byMemory < chainStates ? ((chainStates = byMemory), () => memoryRefusal(maxBytes, byMemory, kind)) : tooManyStates;
+  };
+  capChain("chain");
   const budgetMs = opts.budgetMs ?? optInt(input.budgetMs, "budgetMs", FORECAST_BUDGET.timeMs, 1, FORECAST_BUDGET.maxTimeMs);
   const tolerance = input.tolerance === undefined ? FORECAST_BUDGET.tolerance : num(input.tolerance, "tolerance", FORECAST_BUDGET.minTolerance, 0.01);
   /** The bounded methods' first threshold: a state holding less is not followed (`tighten` lowers it). */
   const firstEps = tolerance * 1e-2;
+  /** Volt's own forward method: the states it may follow in a pass, within maxStates and the memory budget. */
+  const voltForwardMemory = memoryCap("voltForward", maxBytes);
+  const forwardStates = Math.min(maxStates, voltForwardMemory);
   const deadline = Date.now() + budgetMs;
   let ticks = 0;
   const checkTime = (): void => {
@@ -1004,7 +1063,8 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     if (input.method === "product") throw overBudget("maxStates", r.tooLarge);
     // Refused at once when its first pass is sure to follow more than maxStates states (every
     // later pass follows more): the same refusal, without spending the time budget on it.
-    if (r.forwardExceeds(firstEps, maxStates, opts.voltCountStats)) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states (the bounded forecast's first pass alone follows more)`);
+    if (r.forwardExceeds(firstEps, forwardStates, opts.voltCountStats))
+      throw forwardStates < maxStates ? memoryRefusal(maxBytes, forwardStates, "voltForward") : new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states (the bounded forecast's first pass alone follows more)`);
     return forward();
   }
   if (method === "phases") {
@@ -1013,7 +1073,9 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
   }
   const starts = chargeStarts();
   // (Volt's own forward method keeps its states outside the chain, under maxStates.)
-  if (!ownCap) chainStates = chainCap(method === "forward" && p.preset !== "volt" ? "forward" : flight ? "flight" : "chain", opts.chainBytes);
+  const chainKind = method === "forward" && p.preset !== "volt" ? "forward" : flight ? "flight" : "chain";
+  chainStates = ownCap ? maxStates : chainCap(chainKind, opts.chainBytes);
+  capChain(chainKind);
   if (method === "forward") return p.preset === "volt" ? forward() : stepped();
   if (method === "sample") {
     // Duels played through `moves`, the turns of this chain, from the same starts (src/rules/duel-sample.ts).
@@ -1360,7 +1422,7 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
             if (dropped > tolerance) return boundedAnswer("forward", aOut, bOut, stalemate, dropped, attacks, states);
             continue;
           }
-          if (++states > maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
+          if (++states > forwardStates) throw states > voltForwardMemory ? memoryRefusal(maxBytes, voltForwardMemory, "voltForward") : new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
           const a = Math.floor(k / 2 ** 24);
           const b = k % 2 ** 24;
           // The same sheets with a to attack (X) and with b to attack (Y): an attack that changes
@@ -1602,8 +1664,13 @@ function voltProgress(t: Track): number {
  * distinct rows, which nodes share (Miniatures, Brutas vs Yanni: 4,012 rows for 230,460 nodes).
  * Memory per node: FORECAST_BUDGET.bytesPerState.
  */
+/** The refusal of a chain past its request's `maxStates`. */
+const tooManyStates = (maxStates: number): RulesError => new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
+
 class Chain {
   n = 0;
+  /** The refusal past the cap `add` is given: `maxStates`'s, or the memory budget's when that is lower (forecastOn sets it). */
+  tooMany: (cap: number) => RulesError = tooManyStates;
   a = new Int32Array(256);
   b = new Int32Array(256);
   /** Bit 0: b's turn; bits 1–2: absorbed (1: a is out, 2: b is out); bit 3: out by flight (Miniatures). */
@@ -1693,7 +1760,7 @@ class Chain {
   }
   /** A new node (the out-of-the-fight nodes are added by the caller, once each, outside the hash; `absorbed` | 4: by flight). */
   add(a: number, b: number, t: number, absorbed: number, maxStates: number): number {
-    if (this.n >= maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
+    if (this.n >= maxStates) throw this.tooMany(maxStates);
     const i = this.n++;
     if (i === this.a.length) this.grow();
     this.a[i] = a;

@@ -6,7 +6,7 @@
  * (the reader returns the record) and exact odds (the reader branches over every outcome).
  */
 import { RulesError } from "./errors";
-import { isRecord } from "./validate";
+import { array, at, int, isRecord } from "./validate";
 import type { DiceOutcome, Rng } from "./dice";
 import type { Step } from "./explain";
 import type { Track, TrackStatus } from "./track";
@@ -28,6 +28,54 @@ export interface DiceSlot {
    * exchange (exchange.ts) rolls such a slot itself and keys its table by the faces.
    */
   uniform?: { n: number; sides: number; lowest: number };
+  /**
+   * Checks recorded faces of this slot (count and range), throwing a RulesError naming `path`.
+   * Absent: the faces of `uniform` (n dice, each lowest … lowest + sides − 1). A slot that is
+   * neither (the Miniatures Legendary re-roll) gives its own.
+   */
+  check?(faces: unknown, path: string): void;
+}
+
+/**
+ * Checks a slot's recorded faces as its dice can show them: its own `check`, else `uniform`'s
+ * count and range. A slot with neither takes any list (a test pipeline's stand-in slot).
+ */
+export function checkSlotFaces(slot: DiceSlot, faces: unknown, path: string): void {
+  if (slot.check) return slot.check(faces, path);
+  if (!slot.uniform) {
+    array(faces, path);
+    return;
+  }
+  const { n, sides, lowest } = slot.uniform;
+  const list = array(faces, path, n, n);
+  for (let i = 0; i < n; i++) {
+    const f = list[i];
+    if (typeof f !== "number" || !Number.isInteger(f) || f < lowest || f >= lowest + sides) int(f, at(path, i), lowest, lowest + sides - 1);
+  }
+}
+
+/**
+ * Checks every recorded slot before any is read (a chat card's or a CLI request's dice are a
+ * claim): each must be a slot this request's pipeline can roll — a misspelt `damge` is refused
+ * by name, not ignored — and show faces its dice can show, whether or not this resolution reads
+ * it (a hit's damage dice recorded with a miss are still the damage roll's). A slot the request
+ * can roll but this resolution does not read (Volt `injuryDamage` on a hit that is not a Stun
+ * hit, damage dice with a miss) stays accepted: a chat card rolls them before it knows.
+ */
+export function checkRecordedDice(record: unknown, slots: DiceSlot[], path = "dice"): asserts record is Record<string, unknown> {
+  if (!isRecord(record)) throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object of recorded dice by slot");
+  for (const id of Object.keys(record)) {
+    let slot: DiceSlot | undefined;
+    for (let i = 0; i < slots.length; i++)
+      if (slots[i].id === id) {
+        slot = slots[i];
+        break;
+      }
+    const field = `${path}.${id.length > 40 ? `${id.slice(0, 40)}…` : id}`;
+    const known = slots.map((s) => s.id).join(", ");
+    if (!slot) throw new RulesError(field, "FUDGE.Error.UnknownDiceSlot", `this attack rolls no dice "${id.slice(0, 40)}" (it rolls ${known})`, { known });
+    checkSlotFaces(slot, record[id], field);
+  }
 }
 
 /** Returns the recorded dice of a slot, validated by the caller. */
@@ -142,10 +190,13 @@ export function pipelineFor(preset: unknown, path = "preset"): AttackPipeline<an
   return p;
 }
 
-/** Reader over recorded dice (a chat card, a CLI request): a missing slot is a named error. */
+/**
+ * Reader over recorded dice (a chat card, a CLI request): every recorded slot is checked first
+ * (checkRecordedDice); a missing slot is a named error when a rule reads it.
+ */
 export function recordedDice(record: Record<string, unknown>, slots: DiceSlot[], path = "dice"): DiceReader {
-  // Recorded dice come from a chat card's data, a claim like any other (null, a list …).
-  if (!isRecord(record)) throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object of recorded dice by slot");
+  // Recorded dice come from a chat card's data, a claim like any other (null, a list, a misspelt slot …).
+  checkRecordedDice(record, slots, path);
   const byId = new Map(slots.map((s) => [s.id, s]));
   return (id) => {
     const v = record[id];

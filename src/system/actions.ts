@@ -7,7 +7,7 @@
 import { RulesError, isRulesError } from "../rules/errors";
 import { type Step } from "../rules/explain";
 import type { Rng } from "../rules/dice";
-import { pipelineFor, type AttackResolution, type DiceReader, type DiceSlot } from "../rules/pipeline";
+import { checkRecordedDice, pipelineFor, type AttackResolution, type DiceReader, type DiceSlot } from "../rules/pipeline";
 import { applyWound, endBattle, healTrack, penaltyFor, toggleBox, trackStatus, undoApplied, type BattleLapse, type Track } from "../rules/track";
 import { unopposedRoll } from "../rules/fudge/unopposed";
 import { voltRoll } from "../rules/volt/roll";
@@ -432,7 +432,10 @@ function reader(record: Record<string, number[]>): DiceReader {
 /** Resolves a target's recorded request and dice (re-derivable at any time). */
 export function resolveTarget(target: Pick<AttackCardTarget, "request" | "dice">): AttackResolution {
   const p = pipelineFor((target.request as { preset?: unknown })?.preset, "request.preset");
-  return p.resolve(p.parseRequest(target.request), reader(target.dice));
+  const req = p.parseRequest(target.request);
+  // The card's recorded dice, each slot known and its faces valid before any is read.
+  checkRecordedDice(target.dice, p.slots(req));
+  return p.resolve(req, reader(target.dice));
 }
 
 const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;

@@ -68,6 +68,30 @@ export interface ConvertOptions {
   rules?: WorldRules;
   /** Makes item ids (default: random 16-character Foundry-style ids). */
   newId?: () => string;
+  /** Wall time of the whole batch in ms (default and largest FUDGE_RPG_BUDGET.timeMs; 0 refuses at the first check: tests). */
+  budgetMs?: number;
+  /** The clock the budget reads (default Date.now; tests pass their own, so no verdict depends on wall time). */
+  now?: () => number;
+}
+
+/**
+ * The budget of one conversion batch (docs/import-fudge-rpg.md, docs/rules-api.md "Budgets"): no
+ * batch runs unbounded (issue #10). Converting is linear in the text (about 1 s for a 4 MB export),
+ * so a deadline checked between files and between the steps of each actor stops a batch at most
+ * one step past it; it then throws FUDGE.Error.TimeBudget for the whole batch (all or nothing:
+ * nothing is created or written). 20 s, the CLI's budget for every other command (CLI_BUDGET).
+ */
+export const FUDGE_RPG_BUDGET = { timeMs: 20_000 };
+
+/** A deadline checked as a batch converts: `check()` throws FUDGE.Error.TimeBudget once it has passed. */
+export function conversionDeadline(options: ConvertOptions = {}): () => void {
+  const now = options.now ?? Date.now;
+  const budgetMs = Math.min(options.budgetMs ?? FUDGE_RPG_BUDGET.timeMs, FUDGE_RPG_BUDGET.timeMs);
+  const end = now() + budgetMs;
+  return () => {
+    if (budgetMs === 0 || now() > end)
+      throw new RulesError("", "FUDGE.Error.TimeBudget", `the conversion ran longer than its budget of ${budgetMs} ms`, { max: budgetMs });
+  };
 }
 
 /** fudge-rpg's wound levels, mildest first, with ours; their defaults when a max is unset (their migrateData). */
@@ -201,7 +225,7 @@ export function trackShapeFor(maxima: number[]): Pick<CharacterData["woundTrack"
  * Converts one exported fudge-rpg actor. Throws a RulesError (FUDGE.Import.Error.*) for anything
  * that is not a complete fudge-rpg character export; never returns a partial actor.
  */
-export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {}): FudgeRpgConversion {
+export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {}, tick: () => void = conversionDeadline(options)): FudgeRpgConversion {
   const rules = options.rules ?? defaultWorldRules();
   const newId = options.newId ?? randomId;
   const report: ImportReportLine[] = [];
@@ -240,6 +264,7 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
   });
 
   // 2. Wounds: read every level before building anything.
+  tick(); // the batch's time budget, between steps (FUDGE_RPG_BUDGET)
   const wounds = WOUND_LEVELS.map((l) => {
     const raw = woundsIn[l.from];
     const field = `system.wounds.${l.from}`;
@@ -259,6 +284,7 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
     out.push({ _id: newId(), name: iname, type, ...(img ? { img } : {}), system: s } as ItemDoc);
 
   // 3. Fudge Points (Fudge §4.64) and experience.
+  tick();
   const fp = whole(sys.fp, "system.fp", 0);
   system.fudgePoints = Math.min(Math.max(fp, 0), 999);
   info("FudgePoints", { value: system.fudgePoints });
@@ -269,6 +295,7 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
   }
 
   // 4. Trait ladder (a custom ladder only renames the rungs; our sheets use the world's ladder).
+  tick();
   const ladderItems = items.filter((i) => i.type === "traitladder");
   for (const l of ladderItems) {
     const traits = l.system.traits === undefined ? [] : l.system.traits;
@@ -283,6 +310,7 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
 
   // 5. Attributes: the set's muscle-weapon attribute is Strength, its damage-capacity attribute
   //    Damage Capacity (Fudge §4.55 uses exactly these two); Willpower by name; the rest → notes.
+  tick();
   const sets = items.filter((i) => i.type === "attributeset");
   const used = new Set<string>();
   sets.forEach((set, k) => {
@@ -325,6 +353,7 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
     if (!used.has(target)) info("AttributeDefault", { target: `FUDGE.Attribute.${target}`, level: levelWithNumber(system.attributes[target]) });
 
   // 6. Skills (Fudge §1.3 ladder values).
+  tick();
   const skills = items.filter((i) => i.type === "skill");
   for (const s of skills) {
     const level = whole(s.system.level, `${s.path}.system.level`, 0);
@@ -334,12 +363,15 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
     const groupText = (groups as unknown[]).filter((g) => typeof g === "string" && g).join(", ");
     const clamped = Math.min(Math.max(level, LADDER_MIN), LADDER_MAX);
     if (clamped !== level) kept("Clamped", { name: s.name, value: level });
+    tick();
     add("skill", s.name, { ...defaultSkillData(), level: clamped, description: richOf(desc, groupText ? `Groups: ${groupText}` : "") });
   }
   if (skills.length) info("Skills", { count: skills.length });
 
   // 7. Gifts and faults with their notes; a rules effect where the name is one we know.
+  tick();
   for (const t of items.filter((i) => i.type === "gift" || i.type === "fault")) {
+    tick();
     const description = richOf(textOf(t.system.description, `${t.path}.system.description`));
     const known = TRAIT_EFFECT_BY_NAME[t.name.trim().toLowerCase()];
     add(t.type as "gift" | "fault", t.name, { ...defaultTraitData(), ...(known ?? {}), description });
@@ -350,8 +382,10 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
   if (giftCount || faultCount) info("GiftsFaults", { gifts: giftCount, faults: faultCount });
 
   // 8. Equipment: a damage factor (ODF) makes a weapon, a defence factor (DDF) armour or a shield.
+  tick();
   const gear: string[] = [];
   for (const e of items.filter((i) => i.type === "equipment")) {
+    tick();
     const odf = whole(e.system.odf, `${e.path}.system.odf`, 0);
     const ddf = whole(e.system.ddf, `${e.path}.system.ddf`, 0);
     const quantity = whole(e.system.quantity, `${e.path}.system.quantity`, 0);
@@ -390,7 +424,9 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
   }
 
   // 9. Items of types this converter does not know, and active effects: names into the notes.
+  tick();
   for (const u of items.filter((i) => !KNOWN_ITEM_TYPES.includes(i.type))) {
+    tick();
     const d = htmlToText(typeof u.system.description === "string" ? u.system.description : "");
     notes.push(`${u.name} (${u.type})${d ? `: ${d}` : ""}`);
     kept("UnknownItem", { name: u.name, type: u.type });
@@ -408,6 +444,7 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
   }
 
   // 10. Unspent build points and five-point skill groups: character-building data only.
+  tick();
   if (isObj(sys.unspent)) {
     const u = sys.unspent;
     const parts = (["attrlevels", "skilllevels", "gifts", "faults"] as const)
@@ -428,6 +465,7 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
   }
 
   // 11. The wound track: maxima choose the shape, counts become marks (Fudge §4.57 overflow).
+  tick();
   const maxima = wounds.map((w) => Math.min(w.max === 0 ? w.defaultMax : w.max, MAX_BOXES));
   for (const w of wounds) if (w.max > MAX_BOXES) kept("TooManyBoxes", { level: `FUDGE.Wound.${w.to}`, boxes: w.max, max: MAX_BOXES });
   if (wounds.some((w) => w.max === 0)) info("DefaultMaxima");
@@ -470,6 +508,7 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
 
   // 12. Notes: theirs first, then what could not be mapped.
   // Our lines are text, escaped into a heading and a list (HTMLField, like theirs).
+  tick();
   const unmapped = notes.length ? `<h3>${escapeText("— Imported from Fudge RPG —")}</h3><ul>${notes.map((n) => `<li>${escapeText(n)}</li>`).join("")}</ul>` : "";
   system.notes = richOf(textOf(sys.notes, "system.notes")) + unmapped;
 
@@ -494,6 +533,7 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
   };
 
   // 13. The result must be a working character under the world's rules (the rules core parses its track).
+  tick();
   trackFor({ ...actor, _id: "import" } as ActorDoc, rules);
   return { actor, report };
 }
@@ -557,13 +597,17 @@ export interface ImportFileOutcome {
  * Converts several export files. All or nothing is the caller's rule: create the actors only
  * when `errors` is empty (the Foundry action, the playground and the CLI all do).
  */
-export function convertFudgeRpgFiles(inputs: { file: string; text: string }[], options: ConvertOptions = {}): ImportFileOutcome {
+export function convertFudgeRpgFiles(inputs: Iterable<{ file: string; text: string }>, options: ConvertOptions = {}, tick: () => void = conversionDeadline(options)): ImportFileOutcome {
   const out: ImportFileOutcome = { converted: [], errors: [] };
   for (const { file, text } of inputs) {
+    tick(); // over the batch's budget: the whole batch is refused (thrown), not this file
     try {
-      out.converted.push({ file, result: convertFudgeRpgActor(parseFudgeRpgExport(text, file), options) });
+      const parsed = parseFudgeRpgExport(text, file);
+      tick();
+      out.converted.push({ file, result: convertFudgeRpgActor(parsed, options, tick) });
     } catch (e) {
       if (!(e instanceof RulesError)) throw e;
+      if (e.key === "FUDGE.Error.TimeBudget") throw e;
       out.errors.push({ file, error: e });
     }
   }

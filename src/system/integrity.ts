@@ -13,7 +13,7 @@
  * writer already had.
  */
 import { RulesError, isRulesError } from "../rules/errors";
-import { PRESETS, pipelineFor, type AttackResolution } from "../rules/pipeline";
+import { checkRecordedDice, PRESETS, pipelineFor, type AttackResolution } from "../rules/pipeline";
 import type { ActorDoc, AttackCardData, AttackCardTarget, ItemDoc, WorldRules } from "./data";
 import { actorRef, attackRequest, findItem, type Situation } from "./combatant";
 // actions.ts imports the log helpers below; both sides only call each other's functions at run time.
@@ -219,6 +219,8 @@ export function rederiveTarget(card: AttackCardData, t: AttackCardTarget, live: 
     throw new RulesError("resolution", "FUDGE.Error.NotResolved", "the attack is not resolved yet (waiting for the defence roll)", { name });
   let resolution: AttackResolution;
   try {
+    // Every recorded roll shows faces its dice can show, read or not (a forged unread roll is still a forgery).
+    checkRecordedDice(t.dice, slots);
     resolution = pipeline.resolve(parsed, (id) => {
       const v = isDefenderSlot(id) && live.defenceFaces ? live.defenceFaces : t.dice[id];
       if (v === undefined) throw new RulesError(`dice.${id}`, "FUDGE.Error.MissingDice", `missing dice "${id}"`, { slot: id });

@@ -144,7 +144,8 @@ describe("fudge-rules: budgets and clean refusals (issue #10)", () => {
   });
   it("a command past its time budget exits 2 (FUDGE_RULES_TIME_MS lowers the budget)", () => {
     const r = spawnSync(process.execPath, ["bin/fudge-rules.mjs", "forecast"], {
-      input: JSON.stringify({ preset: "volt", a: "Leroy", b: "Leroy", budgetMs: 60000, maxStates: 1000000 }),
+      // A million sampled duels (seconds of work, 163 MB): Leroy vs Leroy at maxStates 1,000,000 is now refused at once by the forecast's memory budget.
+      input: JSON.stringify({ preset: "volt", a: "Leroy", b: "Leroy", method: "sample", samples: 1_000_000, maxExchanges: 100_000, budgetMs: 60000 }),
       encoding: "utf8",
       env: { ...process.env, FUDGE_RULES_TIME_MS: "1500" },
     });
@@ -153,6 +154,13 @@ describe("fudge-rules: budgets and clean refusals (issue #10)", () => {
     expect(e.key).toBe("FUDGE.Error.TimeBudget");
     // FUDGE_RULES_TIME_MS only lowers the budget: the advice must not send the user to raise it.
     expect(e.error).toMatch(/Ask for less \(a smaller duel, maxStates or budgetMs\)\.$/);
+  });
+  it("the forecast's own memory budget: Volt Leroy vs Leroy at maxStates 1,000,000 is refused by count, before its forward pass (was 1.24 GB)", () => {
+    const r = run(["forecast"], JSON.stringify({ preset: "volt", a: "Leroy", b: "Leroy", budgetMs: 60000, maxStates: 1000000 }));
+    expect(r.code).toBe(2);
+    const e = JSON.parse(r.err);
+    expect(e).toMatchObject({ key: "FUDGE.Error.MemoryBudget", field: "maxBytes", params: { max: 600, states: 230_769 } });
+    expect(e.error).toMatch(/Ask for less \(a smaller duel or maxStates\)\.$/);
   });
   it.runIf(existsSync("/dev/zero"))("an endless input file is refused at 4 MB, not read for ever; a folder is refused by name", () => {
     const zero = run(["odds", "/dev/zero"], "");

@@ -7,7 +7,7 @@
  * tests check the accounting (the cap each request gets), not the memory itself.
  */
 import { describe, expect, it } from "vitest";
-import { chainCap, duelForecast, FORECAST_BUDGET } from "../../src/rules/forecast";
+import { chainCap, duelForecast, FORECAST_BUDGET, memoryCap } from "../../src/rules/forecast";
 import { resolveSamples } from "../../src/cli/samples";
 import "../../src/rules/presets";
 import { sampleModel } from "./miniatures-samples";
@@ -108,7 +108,68 @@ describe("a duel request's fields (issue #10: bad input gets a clear error, not 
   });
   it("every documented field is accepted", () => {
     const duel = resolveSamples({ preset: "volt", a: "Theodora", b: "Theodora" });
-    const f = duelForecast({ ...duel, first: "b", method: "sample", maxStates: 1000, budgetMs: 10_000, tolerance: 1e-3, fallback: "none", samples: 200, seed: 3, maxExchanges: 500 });
+    const f = duelForecast({ ...duel, first: "b", method: "sample", maxStates: 1000, maxBytes: 10_000_000, budgetMs: 10_000, tolerance: 1e-3, fallback: "none", samples: 200, seed: 3, maxExchanges: 500 });
     expect(f.method).toBe("sample");
+  });
+});
+
+/** The memory refusal a request got: its field, key and the states its method was capped at. */
+const memoryRefusalOf = (run: () => unknown): { field: string; key: string; states: number; max: number } => {
+  try {
+    run();
+  } catch (e) {
+    const r = e as { field: string; key: string; params: { states: number; max: number } };
+    return { field: r.field, key: r.key, states: r.params?.states, max: r.params?.max };
+  }
+  throw new Error("the forecast was not refused");
+};
+
+describe("the forecast's memory budget (maxBytes), whatever maxStates allows (issue #10: Leroy vs Leroy forward at maxStates 1,000,000 took 1.24 GB)", () => {
+  it("each method's states are charged what one costs at peak: at the default 600 MB, every request without maxStates keeps its cap", () => {
+    const { maxBytes, maxStates, defaultStates } = FORECAST_BUDGET;
+    expect(memoryCap("voltForward")).toBe(230_769); // 600 MB / 2,600 bytes (measured 1,950–2,570 a state)
+    expect(memoryCap("forward")).toBe(500_000);
+    // The exact chains never reach it (at most maxStates nodes): only the forward methods can.
+    expect(memoryCap("chain")).toBeGreaterThan(maxStates);
+    expect(memoryCap("flight")).toBeGreaterThan(maxStates);
+    for (const kind of ["chain", "flight", "forward"] as const) expect(memoryCap(kind), kind).toBeGreaterThanOrEqual(chainCap(kind));
+    expect(memoryCap("voltForward")).toBeGreaterThanOrEqual(defaultStates);
+    expect(memoryCap("voltForward") * FORECAST_BUDGET.bytesPerVoltForwardState).toBeLessThanOrEqual(maxBytes);
+    // Within the CLI worker's 1 GiB heap (CLI_BUDGET.memoryMb), with room for the process's own.
+    expect(maxBytes).toBeLessThan(0.6 * 1024 ** 3);
+  });
+
+  it("the chain is refused at the memory cap, before its next node, with MemoryBudget naming maxBytes (not TooManyStates)", () => {
+    const fudge = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
+    const bytes = FORECAST_BUDGET.bytesPerState * 10;
+    const r = memoryRefusalOf(() => duelForecast({ ...fudge, maxStates: 1_000_000 }, { maxBytes: bytes }));
+    expect(r).toEqual({ field: "maxBytes", key: "FUDGE.Error.MemoryBudget", states: 10, max: 0 });
+    // One byte less: one node less.
+    expect(memoryRefusalOf(() => duelForecast({ ...fudge, maxStates: 1_000_000 }, { maxBytes: bytes - 1 })).states).toBe(9);
+    // maxStates lower than the memory cap: refused for its states, as before.
+    expect(capOf(() => duelForecast({ ...fudge, maxStates: 5 }, { maxBytes: bytes }))).toBe(5);
+  });
+
+  it("the forward methods are charged their own node: Miniatures' forward over the chain, Volt's own forward method", () => {
+    const fwd = FORECAST_BUDGET.bytesPerForwardState * 1_000;
+    expect(memoryRefusalOf(() => duelForecast({ ...plainDuel, method: "forward", maxStates: 1_000_000 }, { maxBytes: fwd }))).toMatchObject({ key: "FUDGE.Error.MemoryBudget", states: 1_000 });
+    // No method: the chain refused at its memory cap, then the forward method at its own (the fallback takes maxBytes's refusal too).
+    expect(memoryRefusalOf(() => duelForecast({ ...flightDuel, maxStates: 1_000_000 }, { maxBytes: fwd })).states).toBe(1_000);
+    const volt = resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" });
+    const vfwd = FORECAST_BUDGET.bytesPerVoltForwardState * 500;
+    expect(memoryRefusalOf(() => duelForecast({ ...volt, method: "forward", maxStates: 1_000_000 }, { maxBytes: vfwd }))).toMatchObject({ field: "maxBytes", key: "FUDGE.Error.MemoryBudget", states: 500 });
+    // The product over its budget, then the forward method's pre-count: refused at once for memory, before its pass runs.
+    expect(memoryRefusalOf(() => duelForecast({ ...volt, maxStates: 1_000_000 }, { maxBytes: vfwd, maxProductPairs: 1 })).states).toBe(500);
+  }, 120_000);
+
+  it("a request's maxBytes (1 MB to the default) lowers it; past the range it is refused by name; with fallback \"sample\" a memory refusal is estimated instead", () => {
+    const fudge = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
+    for (const bad of [999_999, FORECAST_BUDGET.maxBytes + 1, 1.5, "1"]) expect(() => duelForecast({ ...fudge, maxBytes: bad })).toThrow(expect.objectContaining({ field: "maxBytes" }));
+    const states = duelForecast(fudge).states;
+    const capped = Math.floor(FORECAST_BUDGET.minBytes / FORECAST_BUDGET.bytesPerState);
+    if (states > capped) expect(memoryRefusalOf(() => duelForecast({ ...fudge, maxBytes: FORECAST_BUDGET.minBytes })).states).toBe(capped);
+    else expect(duelForecast({ ...fudge, maxBytes: FORECAST_BUDGET.minBytes }).states).toBe(states);
+    const est = duelForecast({ ...fudge, maxStates: 1_000_000, fallback: "sample", samples: 200, seed: 1 }, { maxBytes: FORECAST_BUDGET.bytesPerState * 10 });
+    expect(est.method).toBe("sample");
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { resolveAttack, type AttackResolution } from "../../src/rules/pipeline";
+import { pipelineFor, resolveAttack, type AttackResolution } from "../../src/rules/pipeline";
 import type { Step } from "../../src/rules/explain";
 import { newTrack } from "../../src/rules/track";
 import { boxTrackConfig } from "../../src/rules/tracks/box";
@@ -38,44 +38,50 @@ describe("fudge i18n keys", () => {
       situation,
     });
     const runs: AttackResolution[] = [];
+    // One set of dice for every option: each request gets the slots it can roll (a slot it cannot roll is refused).
+    const resolveRolled = (input: Record<string, unknown>, d: Record<string, number[]>) => {
+      const p = pipelineFor("fudge");
+      const ids = new Set(p.slots(p.parseRequest(input)).map((s) => s.id));
+      return resolveAttack(input, Object.fromEntries(Object.entries(d).filter(([k]) => ids.has(k))));
+    };
     const dice = (atk: number[], def: number[]) => ({ attack: atk, defense: def, damage: [1, 0, 0, 0], dc: [-1, -1, 0, 0], situational: [1, 1, 1, 0] });
     const hit = dice([1, 1, 1, 1], [-1, -1, -1, 0]);
     const graze = dice([0, 0, 0, 0], [-1, -1, 0, 0]);
     const miss = dice([-1, 0, 0, 0], [1, 1, 0, 0]);
     const d1 = (d: Record<string, number[]>) => ({ ...d, damage: [1] });
     const d3 = (d: Record<string, number[]>) => ({ ...d, damage: [2, 5, 3] });
-    runs.push(resolveAttack(req({ lessLethal: true, doubleRd: true }, { modifier: 1, defenderModifier: -1, allOutAttack: true, stun: true, pullPunch: "incapacitated" }), hit));
-    runs.push(resolveAttack(req({}, { allOutAttack: true, allOutDefense: true }), miss));
-    runs.push(resolveAttack(req({ damageRoll: "evenOdd", grazeDamageRoll: true }), graze));
-    runs.push(resolveAttack(req({ damageRoll: "dfNumber" }), d1(hit)));
-    runs.push(resolveAttack(req({ damageRoll: "dfLevel", grazeDamageRoll: true }), d1(graze)));
-    runs.push(resolveAttack(req({ damageRoll: "dfLevel" }), d1(hit)));
-    runs.push(resolveAttack(req({ damageRoll: "situational4dF", dcVariant: "roll", dcAdjust: "point" }), hit));
-    runs.push(resolveAttack(req({ woundMode: "minMidMax", dcVariant: "gift" }), d3(hit)));
-    runs.push(resolveAttack(req({ woundMode: "gmJudgement", gmSituationalRoll: true }, { gmLevel: "hurt" }), hit));
-    runs.push(resolveAttack(req({ woundMode: "gmJudgement", gmSituationalRoll: true }, { gmLevel: "hurt" }), { ...hit, situational: [1, 1, 0, 0] }));
-    runs.push(resolveAttack(req({ woundMode: "gmJudgement" }), hit));
-    runs.push(resolveAttack(req({ dcVariant: "willpower" }, {}, { dcGift: "damageResistant" }), hit));
-    runs.push(resolveAttack(req({ dcVariant: "gift" }, {}, { dcGift: "damageResistant" }), hit));
-    runs.push(resolveAttack(req({ dcVariant: "track" }, { stun: true }, { track: newTrack(dcTrackConfig(1)) }), hit));
-    runs.push(resolveAttack({ ...req({}, { stun: true }), attacker: fighter({ weapon: { ...weapon, sharp: true, stunCapable: false } }) }, hit));
-    runs.push(resolveAttack(req({}), dice([0, 0, 0, 0], [-1, 0, 0, 0])));
+    runs.push(resolveRolled(req({ lessLethal: true, doubleRd: true }, { modifier: 1, defenderModifier: -1, allOutAttack: true, stun: true, pullPunch: "incapacitated" }), hit));
+    runs.push(resolveRolled(req({}, { allOutAttack: true, allOutDefense: true }), miss));
+    runs.push(resolveRolled(req({ damageRoll: "evenOdd", grazeDamageRoll: true }), graze));
+    runs.push(resolveRolled(req({ damageRoll: "dfNumber" }), d1(hit)));
+    runs.push(resolveRolled(req({ damageRoll: "dfLevel", grazeDamageRoll: true }), d1(graze)));
+    runs.push(resolveRolled(req({ damageRoll: "dfLevel" }), d1(hit)));
+    runs.push(resolveRolled(req({ damageRoll: "situational4dF", dcVariant: "roll", dcAdjust: "point" }), hit));
+    runs.push(resolveRolled(req({ woundMode: "minMidMax", dcVariant: "gift" }), d3(hit)));
+    runs.push(resolveRolled(req({ woundMode: "gmJudgement", gmSituationalRoll: true }, { gmLevel: "hurt" }), hit));
+    runs.push(resolveRolled(req({ woundMode: "gmJudgement", gmSituationalRoll: true }, { gmLevel: "hurt" }), { ...hit, situational: [1, 1, 0, 0] }));
+    runs.push(resolveRolled(req({ woundMode: "gmJudgement" }), hit));
+    runs.push(resolveRolled(req({ dcVariant: "willpower" }, {}, { dcGift: "damageResistant" }), hit));
+    runs.push(resolveRolled(req({ dcVariant: "gift" }, {}, { dcGift: "damageResistant" }), hit));
+    runs.push(resolveRolled(req({ dcVariant: "track" }, { stun: true }, { track: newTrack(dcTrackConfig(1)) }), hit));
+    runs.push(resolveRolled({ ...req({}, { stun: true }), attacker: fighter({ weapon: { ...weapon, sharp: true, stunCapable: false } }) }, hit));
+    runs.push(resolveRolled(req({}), dice([0, 0, 0, 0], [-1, 0, 0, 0])));
     // Issue #10 options: magic weapon, weapon + shield mismatch, critical point, Scale damage roll, head blow, Willpower vs penalty.
     const plain = (over: Record<string, unknown> = {}) => ({ name: "P", skill: 1, weapon: { name: "Knife", kind: "muscle", size: "small", magic: 1 }, track: newTrack(boxTrackConfig("standard")), ...over });
-    runs.push(resolveAttack({ preset: "fudge", attacker: plain(), defender: plain({ weapon: { name: "Greatsword", kind: "muscle", size: "twoHanded", sharp: true } }), options: { weaponShieldMismatch: true } }, hit));
-    runs.push(resolveAttack({ preset: "fudge", attacker: plain({ weapon: { name: "Greatsword", kind: "muscle", size: "twoHanded", sharp: true } }), defender: plain(), options: { weaponShieldMismatch: true } }, hit));
-    runs.push(resolveAttack({ preset: "fudge", attacker: plain(), defender: plain({ armor: { value: 20 } }), options: { criticalLetsPointThrough: true } }, hit));
-    runs.push(resolveAttack({ preset: "fudge", attacker: plain(), defender: plain({ massScale: 3, armor: { value: 6 } }), options: { scaleDamageRoll: true } }, { ...hit, scale: [1] }));
-    runs.push(resolveAttack({ preset: "fudge", attacker: plain({ weapon: { ...weapon, magic: 0 } }), defender: plain(), options: { headBlowKnockout: true }, situation: { stun: true, headBlow: true } }, graze));
-    runs.push(resolveAttack({ preset: "fudge", attacker: plain({ willpower: 2, track: hurt }), defender: plain(), options: { willpowerVsPenalty: { difficulty: 1 } } }, { ...hit, attackerWill: [0, 0, 0, 0] }));
-    runs.push(resolveAttack(req({}, {}, { track: { config: boxTrackConfig("standard"), state: { marks: { hurt: [{ level: "hurt", stun: true }] }, stun: { effect: "stunned", rounds: 1 } } } }), hit));
+    runs.push(resolveRolled({ preset: "fudge", attacker: plain(), defender: plain({ weapon: { name: "Greatsword", kind: "muscle", size: "twoHanded", sharp: true } }), options: { weaponShieldMismatch: true } }, hit));
+    runs.push(resolveRolled({ preset: "fudge", attacker: plain({ weapon: { name: "Greatsword", kind: "muscle", size: "twoHanded", sharp: true } }), defender: plain(), options: { weaponShieldMismatch: true } }, hit));
+    runs.push(resolveRolled({ preset: "fudge", attacker: plain(), defender: plain({ armor: { value: 20 } }), options: { criticalLetsPointThrough: true } }, hit));
+    runs.push(resolveRolled({ preset: "fudge", attacker: plain(), defender: plain({ massScale: 3, armor: { value: 6 } }), options: { scaleDamageRoll: true } }, { ...hit, scale: [1] }));
+    runs.push(resolveRolled({ preset: "fudge", attacker: plain({ weapon: { ...weapon, magic: 0 } }), defender: plain(), options: { headBlowKnockout: true }, situation: { stun: true, headBlow: true } }, graze));
+    runs.push(resolveRolled({ preset: "fudge", attacker: plain({ willpower: 2, track: hurt }), defender: plain(), options: { willpowerVsPenalty: { difficulty: 1 } } }, { ...hit, attackerWill: [0, 0, 0, 0] }));
+    runs.push(resolveRolled(req({}, {}, { track: { config: boxTrackConfig("standard"), state: { marks: { hurt: [{ level: "hurt", stun: true }] }, stun: { effect: "stunned", rounds: 1 } } } }), hit));
     // Fudge §4.52 (4): the Willpower adjustment "temporary - until the battle is over".
-    runs.push(resolveAttack({ preset: "fudge", attacker: plain(), defender: plain({ willpower: 0 }), options: { dcVariant: "willpower", willpowerAdjustment: "untilBattleEnds" } }, { ...hit, dc: [1, 1, 0, 0] }));
-    runs.push(resolveAttack(req({}, {}, { armor: { value: 20 } }), hit));
-    runs.push(resolveAttack(req({}, {}, { armor: { value: 12 } }), graze));
-    runs.push(resolveAttack({ ...req({}), attacker: fighter({ weapon: { kind: "fixed", strength: 2 }, strengthScale: 2 }) }, hit));
+    runs.push(resolveRolled({ preset: "fudge", attacker: plain(), defender: plain({ willpower: 0 }), options: { dcVariant: "willpower", willpowerAdjustment: "untilBattleEnds" } }, { ...hit, dc: [1, 1, 0, 0] }));
+    runs.push(resolveRolled(req({}, {}, { armor: { value: 20 } }), hit));
+    runs.push(resolveRolled(req({}, {}, { armor: { value: 12 } }), graze));
+    runs.push(resolveRolled({ ...req({}), attacker: fighter({ weapon: { kind: "fixed", strength: 2 }, strengthScale: 2 }) }, hit));
     // Fudge §4.52 (1): Damage Capacity without a roll against this weapon.
-    runs.push(resolveAttack({ ...req({ dcVariant: "roll" }), attacker: fighter({ weapon: { ...weapon, dcWithoutRoll: true } }) }, hit));
+    runs.push(resolveRolled({ ...req({ dcVariant: "roll" }), attacker: fighter({ weapon: { ...weapon, dcWithoutRoll: true } }) }, hit));
     const steps: Step[] = runs.flatMap((r) => [...r.steps, ...r.followUps.flatMap((f) => f.steps)]);
     steps.push(...unopposedRoll(1, [0, 0, 0, 1], 2, -1).steps, ...unopposedRoll(1, [0, 0, 0, 1]).steps);
     const seen = new Set<string>();

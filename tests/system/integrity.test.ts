@@ -110,6 +110,18 @@ describe("re-derivation from the live actors and the recorded dice", () => {
     expect(keyOf(() => rederiveTarget(c, c.targets[0], live(), rules))).toBe("FUDGE.Error.Integrity.Dice");
   });
 
+  test("a roll the resolution does not read is range-checked too: a miss with forged damage dice is refused, honest ones re-derive", () => {
+    // The world rolls 1dF damage; on a miss the card still records it (rolled before the defence).
+    const dfRules = { ...rules, fudge: { ...rules.fudge, damageRoll: "dfNumber" as const } };
+    const card = startAttack(leroy(), "broadsword", [theodora()], { modifier: 0 }, { attack: [-1, -1, -1, -1], damage: [1] }, dfRules, PLAYER1);
+    const c = { ...card, targets: defend(card, theodora(), [1, 1, 1, 1], PLAYER2).system.targets };
+    const honest = rederiveTarget(c, c.targets[0], live(), dfRules);
+    expect(honest.resolution.outcome).toBe("miss");
+    expect(honest.resolution.dice.damage).toBeUndefined(); // not read …
+    const forged = withTarget(c, { dice: { ...c.targets[0].dice, damage: [7] } });
+    expect(keyOf(() => rederiveTarget(forged, forged.targets[0], live(), dfRules))).toBe("FUDGE.Error.Integrity.Dice"); // … yet checked
+  });
+
   test("a situation an attack may not claim (a GM-judgement level, an out-of-range modifier) is refused", () => {
     for (const situation of [{ gmLevel: "dead" }, { modifier: 50 }, { modifier: 1.5 }, { spendFudgePoint: true }]) {
       const c = { ...honestCard(), situation };

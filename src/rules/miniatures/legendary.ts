@@ -93,5 +93,6 @@ export function legendaryOutcomes(epsilon = LEGENDARY_TAIL_EPSILON): DiceOutcome
 
 /** A Legendary 4dF dice slot (with `bonus` added by the rule that reads it, e.g. the crash's +5). */
 export function legendarySlot(id: string, labelKey: string): DiceSlot {
-  return { id, formula: "4dF", labelKey, roll: rollLegendary, outcomes: () => legendaryOutcomes() };
+  // Not uniform (open-ended): recorded faces are checked as a Legendary roll's, re-rolls and all.
+  return { id, formula: "4dF", labelKey, roll: rollLegendary, outcomes: () => legendaryOutcomes(), check: (faces, path) => void legendaryTotal(faces, path) };
 }

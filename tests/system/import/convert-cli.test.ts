@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { caught } from "../../rules/errors";
-import { parseConvertArgs } from "../../../src/cli/convert-fudge-rpg";
+import { convertFudgeRpgCommand, parseConvertArgs } from "../../../src/cli/convert-fudge-rpg";
+import { conversionDeadline, convertFudgeRpgFiles, FUDGE_RPG_BUDGET } from "../../../src/system/import-fudge-rpg";
 
 const FIX = "tests/fixtures/fudge-rpg";
 const run = (args: string[], input = "", timeout?: number) => {
@@ -86,5 +87,70 @@ describe("fudge-rules convert-fudge-rpg", () => {
       expect(r.code, r.err.slice(0, 300)).toBe(0);
       expect(JSON.parse(r.out).system.notes).toContain("<div>".repeat(1000));
     }, 130_000);
+  });
+
+  describe("the time budget (FUDGE_RPG_BUDGET): checked as it converts, on a clock the test gives (never wall time)", () => {
+    const text = readFileSync(join(FIX, "brannoc.json"), "utf8");
+    /** A clock that moves 1 ms each time it is read: the budget counts the deadline's checks. */
+    const ticking = () => {
+      let t = 0;
+      return () => t++;
+    };
+    /** The clock reads of converting `n` copies of Brannoc with an unlimited budget. */
+    const readsFor = (n: number) => {
+      let reads = 0;
+      const now = () => reads++;
+      convertFudgeRpgFiles(Array.from({ length: n }, (_, i) => ({ file: `b${i}.json`, text })), { budgetMs: FUDGE_RPG_BUDGET.timeMs, now });
+      return reads;
+    };
+    it("a batch within its budget converts; one check past it refuses the whole batch (TimeBudget, thrown, not a file's error)", () => {
+      const one = readsFor(1);
+      const two = readsFor(2);
+      expect(one).toBeGreaterThan(10); // checked between the steps of an actor, not only between files
+      expect(two - 1).toBe(2 * (one - 1)); // the same checks for each file (the first read sets the deadline)
+      // The budget in ms is the number of reads after the first one that may pass: one file fits, the second does not.
+      const budgetMs = one - 1;
+      expect(convertFudgeRpgFiles([{ file: "a.json", text }], { budgetMs, now: ticking() }).converted).toHaveLength(1);
+      const e = caught(() => convertFudgeRpgFiles([{ file: "a.json", text }, { file: "b.json", text }], { budgetMs, now: ticking() }));
+      expect([e.key, e.params.max]).toEqual(["FUDGE.Error.TimeBudget", budgetMs]);
+    });
+    it("a budget of 0 ms refuses at the first check; a budget is never more than the documented one", () => {
+      expect(caught(() => convertFudgeRpgFiles([{ file: "a.json", text }], { budgetMs: 0 })).key).toBe("FUDGE.Error.TimeBudget");
+      // Asked for a billion ms, given the documented budget: refused one ms past it.
+      const at = (t: number) => {
+        let first = true;
+        return conversionDeadline({ budgetMs: 10 ** 9, now: () => (first ? ((first = false), 0) : t) });
+      };
+      expect(() => at(FUDGE_RPG_BUDGET.timeMs)()).not.toThrow();
+      expect(caught(() => at(FUDGE_RPG_BUDGET.timeMs + 1)()).params.max).toBe(FUDGE_RPG_BUDGET.timeMs);
+    });
+    it("the CLI over its budget exits 2 with one TimeBudget line and writes nothing", async () => {
+      const dir = join(mkdtempSync(join(tmpdir(), "fudge-convert-")), "out");
+      const lines: string[] = [];
+      const write = process.stderr.write;
+      process.stderr.write = ((l: string) => (lines.push(l), true)) as typeof process.stderr.write;
+      let code: number;
+      try {
+        code = await convertFudgeRpgCommand(["--out-dir", dir, join(FIX, "brannoc.json"), join(FIX, "legacy-major.json")], async () => "", { budgetMs: 0 });
+      } finally {
+        process.stderr.write = write;
+      }
+      expect(code).toBe(2);
+      expect(existsSync(dir)).toBe(false);
+      expect(lines).toHaveLength(1);
+      expect(lines[0].length).toBeLessThan(1024);
+      expect(JSON.parse(lines[0])).toMatchObject({ key: "FUDGE.Error.TimeBudget", params: { max: 0 } });
+    });
+    it("two inputs --out-dir would write under one name are refused before anything is converted or written", () => {
+      const base = mkdtempSync(join(tmpdir(), "fudge-convert-"));
+      const other = join(base, "x");
+      const dir = join(base, "out");
+      spawnSync("mkdir", ["-p", other]);
+      writeFileSync(join(other, "brannoc.json"), text.replace("Brannoc the Bold", "Brannoc the Second"));
+      const r = run(["--out-dir", dir, join(FIX, "brannoc.json"), join(other, "brannoc.json")]);
+      expect(r.code).toBe(2);
+      expect(existsSync(dir)).toBe(false);
+      expect(JSON.parse(r.err.trim())).toMatchObject({ key: "FUDGE.Import.Error.SameName", params: { name: "brannoc.json" } });
+    });
   });
 });
