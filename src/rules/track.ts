@@ -119,6 +119,8 @@ export interface TrackKind<C, S, W, H = unknown> {
    * one wound *level*, or simply one damage point". Kinds without it remove no wounds either.
    */
   oneLevelApart?(config: C, from: string, to: string): boolean;
+  /** A wound level's name as the sheet shows it (a custom level's own label); absent: `FUDGE.Wound.<key>`. */
+  levelName?(config: C, key: string): string;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -331,6 +333,11 @@ export interface BattleLapse {
  * character); the adjustment it undoes is one level or one point (Fudge §4.52 (1), which (4)
  * follows: "This adjustment can either be one wound *level*, or simply one damage point").
  */
+/** A wound level's name on this track: the kind's own (a custom level's label), else its i18n key `FUDGE.Wound.<key>`. */
+export function woundLevelName(track: Track, key: string): string {
+  return kindOf(track).levelName?.(track.config, key) ?? `FUDGE.Wound.${key}`;
+}
+
 export function parseBattleLapse(track: Track, input: unknown, path: string): BattleLapse {
   if (typeof input !== "object" || input === null) throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object");
   const o = input as Record<string, unknown>;
@@ -343,8 +350,8 @@ export function parseBattleLapse(track: Track, input: unknown, path: string): Ba
   const to = o.to as string;
   if (k.oneLevelApart && !k.oneLevelApart(track.config, from, to))
     throw new RulesError(`${path}.to`, "FUDGE.Error.BattleLapseOneLevel", `${JSON.stringify(to)} is not one level (or one damage point) from ${JSON.stringify(from)}: the Willpower adjustment that lapses is one level or one point (Fudge §4.52)`, {
-      from: `FUDGE.Wound.${from}`,
-      to: `FUDGE.Wound.${to}`,
+      from: woundLevelName(track, from),
+      to: woundLevelName(track, to),
     });
   return { from, to };
 }
@@ -364,7 +371,7 @@ export function endBattle(track: Track, lapses: readonly BattleLapse[]): { track
   const outcomes: BattleLapseOutcome[] = [];
   lapses.forEach((l, i) => {
     const lapse = parseBattleLapse(current, l, `lapses[${i}]`);
-    const params = { from: `FUDGE.Wound.${lapse.from}`, to: `FUDGE.Wound.${lapse.to}` };
+    const params = { from: woundLevelName(current, lapse.from), to: woundLevelName(current, lapse.to) };
     const dead = trackStatus(current).condition === "dead";
     const removed = dead ? null : (k.removeWound?.(current.config, current.state, lapse.from) ?? null);
     outcomes.push({ ...lapse, lapsed: removed !== null });

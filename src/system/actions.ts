@@ -8,7 +8,7 @@ import { RulesError, isRulesError } from "../rules/errors";
 import { type Step } from "../rules/explain";
 import type { Rng } from "../rules/dice";
 import { checkRecordedDice, pipelineFor, type AttackResolution, type DiceReader, type DiceSlot } from "../rules/pipeline";
-import { applyWound, endBattle, healTrack, penaltyFor, toggleBox, trackStatus, undoApplied, type BattleLapse, type Track } from "../rules/track";
+import { applyWound, endBattle, healTrack, penaltyFor, toggleBox, trackStatus, undoApplied, woundLevelName, type BattleLapse, type Track } from "../rules/track";
 import { unopposedRoll } from "../rules/fudge/unopposed";
 import { voltRoll } from "../rules/volt/roll";
 import { recoverAction } from "../rules/volt/recover";
@@ -20,7 +20,7 @@ import { boxTrackConfig } from "../rules/tracks/box";
 import { actorRef, attackRequest, customBoxLevels, equippedOf, findItem, miniatureDatacard, trackFor, type Situation } from "./combatant";
 import { ladderOf } from "./view";
 import { liveRecord, logUpdate, woundLogOf, type WoundRecord } from "./integrity";
-import { lapseLevelName, type LapseNote } from "./battle-end";
+import type { LapseNote } from "./battle-end";
 import { errorView } from "./error-text";
 import type { SlotDice } from "./rolling";
 
@@ -635,7 +635,7 @@ export function endBattleFor(actor: ActorDoc, rules: WorldRules): { update: Acto
   for (const rec of pending) {
     try {
       const r = endBattle(track, rec.lapses as unknown[] as BattleLapse[]);
-      const name = (key: string) => lapseLevelName(track, key);
+      const name = (key: string) => woundLevelName(track, key);
       notes.push(...r.outcomes.map((o): LapseNote => ({ result: o.lapsed ? "lapsed" : "gone", from: name(o.from), to: name(o.to) })));
       track = r.track;
       steps.push(...r.steps);

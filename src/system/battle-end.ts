@@ -5,9 +5,6 @@
  * becomes Very Hurt"). Pure: built from what endBattleFor reports (src/system/actions.ts);
  * drawn by templates/chat/battle-end.hbs, where names are escaped.
  */
-import type { Track } from "../rules/track";
-import { levelName, type BoxTrackConfig } from "../rules/tracks/box";
-import { levelLabelKey } from "./view";
 
 /**
  * What the battle's end did with one recorded lapse: "lapsed" (the wound went to its level),
@@ -45,12 +42,6 @@ const LINE_KEYS: Record<LapseNote["result"], string> = {
   gone: "FUDGE.BattleEnd.Gone",
   refused: "FUDGE.BattleEnd.Refused",
 };
-
-/** A level's name on this track: a custom box level's own label, else its i18n key. */
-export function lapseLevelName(track: Track, key: string): string {
-  if (track.config.kind === "box") return levelName(track.config as unknown as BoxTrackConfig, key);
-  return levelLabelKey(key);
-}
 
 /** The note's render model; null when no actor had a lapse to report (nothing is posted). */
 export function battleEndNote(entries: readonly BattleEndEntry[]): BattleEndNoteContext | null {

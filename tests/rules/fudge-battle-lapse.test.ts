@@ -167,6 +167,13 @@ describe('endBattle refuses a lapse the adjustment cannot make: "This adjustment
     expect(caught(() => endBattle(during, [{ from: "veryHurt", to: "scratch" }])).key).toBe("FUDGE.Error.BattleLapseOneLevel");
   });
 
+  it("a custom level is named by its own label in the refusal and the steps (what the GM's note shows)", () => {
+    const during = applyWound(gap(), { level: "nearDeath" }).track;
+    expect(caught(() => endBattle(during, [{ from: "nearDeath", to: "bruised" }])).params).toMatchObject({ from: "FUDGE.Wound.nearDeath", to: "Bruised" });
+    const veryHurt = applyWound(gap(), { level: "veryHurt" }).track;
+    expect(endBattle(veryHurt, [{ from: "veryHurt", to: "bruised" }]).steps.find((s) => s.key === "FUDGE.Step.Track.BattleLapse")?.params).toMatchObject({ from: "FUDGE.Wound.veryHurt", to: "Bruised" });
+  });
+
   it("every lapse the resolution records is one endBattle accepts (level and point adjustments; box, gapped and DC tracks)", () => {
     let crossedGap = 0;
     let checked = 0;

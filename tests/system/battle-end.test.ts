@@ -3,7 +3,8 @@
  * the pure builder and the real template with the real lang file; names and labels are escaped.
  */
 import { describe, expect, test } from "vitest";
-import { battleEndNote, lapseLevelName } from "../../src/system/battle-end";
+import { battleEndNote } from "../../src/system/battle-end";
+import { woundLevelName } from "../../src/rules/track";
 import { newTrack } from "../../src/rules/track";
 import { boxTrackConfig } from "../../src/rules/tracks/box";
 import { dcTrackConfig } from "../../src/rules/tracks/dc";
@@ -39,9 +40,9 @@ describe("battleEndNote", () => {
         ],
       }),
     );
-    expect(lapseLevelName(custom, "level2")).toBe("Bruised");
-    expect(lapseLevelName(custom, "scratch")).toBe("FUDGE.Wound.scratch");
-    expect(lapseLevelName(newTrack(dcTrackConfig(1)), "veryHurt")).toBe("FUDGE.Wound.veryHurt");
+    expect(woundLevelName(custom, "level2")).toBe("Bruised");
+    expect(woundLevelName(custom, "scratch")).toBe("FUDGE.Wound.scratch");
+    expect(woundLevelName(newTrack(dcTrackConfig(1)), "veryHurt")).toBe("FUDGE.Wound.veryHurt");
   });
 });
 

@@ -1243,6 +1243,7 @@ export const boxTrack: TrackKind<BoxTrackConfig, BoxTrackState, BoxWound, BoxHea
   stateKey,
   removeWound,
   oneLevelApart,
+  levelName,
 };
 
 registerTrackKind(boxTrack);
