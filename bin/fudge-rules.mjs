@@ -31,4 +31,29 @@ const isolated = (command, text, source, limits, options) =>
     worker.on("exit", (code) => finish({ crash: `the worker exited early (${code})` }));
   });
 
-process.exitCode = await main(process.argv.slice(2), isolated);
+/**
+ * `convert-fudge-rpg` in a worker with the budget's heap limit: its own time budget is checked
+ * as it converts, and a batch that needs more memory is refused (exit 2, nothing written: the
+ * files are written only once every actor is converted). Stdin is passed on only if it reads it.
+ */
+const isolatedConvert = (argv, limits) =>
+  new Promise((resolve) => {
+    const worker = new Worker(workerUrl, { workerData: { convert: argv }, stdin: true, resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb } });
+    let code = null;
+    let failure = null;
+    worker.on("message", (m) => {
+      if (m === "stdin") process.stdin.pipe(worker.stdin);
+      else code = m.code;
+    });
+    worker.on("error", (e) => {
+      failure = e?.code === "ERR_WORKER_OUT_OF_MEMORY" ? budgetError("FUDGE.Error.MemoryBudget", `the conversion needed more than its budget of ${limits.memoryMb} MB`, limits.memoryMb) : { crash: e?.stack ?? String(e) };
+    });
+    // The worker's output reaches this thread's streams before its exit is reported.
+    worker.on("exit", () => {
+      process.stdin.unpipe(worker.stdin);
+      process.stdin.pause();
+      resolve(code !== null ? { code } : (failure ?? { crash: "the worker exited early" }));
+    });
+  });
+
+process.exitCode = await main(process.argv.slice(2), isolated, isolatedConvert);

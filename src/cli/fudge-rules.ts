@@ -18,7 +18,7 @@ import type { CliOption, RunOutcome } from "./run";
 
 export type { RunOutcome } from "./run";
 
-async function readStdin(): Promise<string> {
+export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of process.stdin) {
@@ -39,6 +39,12 @@ function readInput(file: string | undefined): Promise<string> | string {
  * budget's heap limit and time limit (the bin does this; see bin/fudge-rules.mjs).
  */
 export type Runner = (command: string, text: string, source: string, limits: { timeMs: number; memoryMb: number }, options: CliOption[]) => Promise<RunOutcome>;
+
+/**
+ * How main() runs `convert-fudge-rpg`: in-process (tests), or in a worker with the budget's heap
+ * limit (the bin). The outcome is its exit code, or a budget error / crash as for a command.
+ */
+export type ConvertRunner = (argv: string[], limits: { timeMs: number; memoryMb: number }) => Promise<{ code: number } | Exclude<RunOutcome, { ok: string }>>;
 
 /** Runs the command in this thread (no hard limits beyond the library's own). */
 export const inProcess: Runner = async (command, text, source, _limits, options) => (await import("./run")).runCaught(command, text, source, options);
@@ -66,18 +72,25 @@ export function splitArgs(args: readonly string[]): { file: string | undefined; 
   return { file, options };
 }
 
-export async function main(argv: string[], runner: Runner = inProcess): Promise<number> {
+export async function main(argv: string[], runner: Runner = inProcess, convertRunner?: ConvertRunner): Promise<number> {
   const [command] = argv;
   if (!command || command === "-h" || command === "--help") {
     process.stdout.write(`${(await import("./run")).USAGE}\n${(await import("./convert-fudge-rpg")).CONVERT_FUDGE_RPG_USAGE}\n`);
     return command ? 0 : 2;
   }
-  // Import from the fudge-rpg system (src/cli/convert-fudge-rpg.ts): its own arguments and output.
-  if (command === "convert-fudge-rpg") return (await import("./convert-fudge-rpg")).convertFudgeRpgCommand(argv.slice(1), readStdin);
-  const fail = (e: ErrorJson): number => {
-    process.stderr.write(`${JSON.stringify(cliError(e))}\n`);
+  const fail = (e: ErrorJson, advice?: string): number => {
+    process.stderr.write(`${JSON.stringify(cliError(e, advice))}\n`);
     return 2;
   };
+  // Import from the fudge-rpg system (src/cli/convert-fudge-rpg.ts): its own arguments and output.
+  if (command === "convert-fudge-rpg") {
+    if (!convertRunner) return (await import("./convert-fudge-rpg")).convertFudgeRpgCommand(argv.slice(1), readStdin);
+    const r = await convertRunner(argv.slice(1), budget());
+    if ("code" in r) return r.code;
+    if ("error" in r) return fail(r.error, "Convert fewer or smaller files at a time.");
+    process.stderr.write(`${r.crash}\n`);
+    return 1;
+  }
   let text: string;
   let file: string | undefined;
   let options: CliOption[];

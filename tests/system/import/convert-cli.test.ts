@@ -9,8 +9,8 @@ import { convertFudgeRpgCommand, parseConvertArgs } from "../../../src/cli/conve
 import { conversionDeadline, convertFudgeRpgFiles, FUDGE_RPG_BUDGET } from "../../../src/system/import-fudge-rpg";
 
 const FIX = "tests/fixtures/fudge-rpg";
-const run = (args: string[], input = "", timeout?: number) => {
-  const r = spawnSync(process.execPath, ["bin/fudge-rules.mjs", "convert-fudge-rpg", ...args], { input, encoding: "utf8", timeout, maxBuffer: 64 * 1024 * 1024 });
+const run = (args: string[], input = "", timeout?: number, env?: Record<string, string>) => {
+  const r = spawnSync(process.execPath, ["bin/fudge-rules.mjs", "convert-fudge-rpg", ...args], { input, encoding: "utf8", timeout, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 };
 
@@ -86,6 +86,21 @@ describe("fudge-rules convert-fudge-rpg", () => {
       const r = run([file], "", 120_000);
       expect(r.code, r.err.slice(0, 300)).toBe(0);
       expect(JSON.parse(r.out).system.notes).toContain("<div>".repeat(1000));
+    }, 130_000);
+    it("a batch that needs more than the heap budget is refused (MemoryBudget, exit 2) and writes nothing; within it, the same batch converts", () => {
+      const actor = JSON.parse(readFileSync(join(FIX, "brannoc.json"), "utf8"));
+      actor.system.notes = "<div>".repeat(800_000);
+      const dir = mkdtempSync(join(tmpdir(), "fudge-convert-"));
+      const file = join(dir, "nested.json");
+      writeFileSync(file, JSON.stringify(actor));
+      const out = join(dir, "out");
+      // The conversion peaks at about 480 MB (docs/rules-api.md "Budgets"): 64 MB of heap cannot hold it.
+      const r = run(["--out-dir", out, file, join(FIX, "brannoc.json")], "", 120_000, { FUDGE_RULES_MEMORY_MB: "64" });
+      expect(r.code, r.err.slice(0, 300)).toBe(2);
+      expect(line(r)).toMatchObject({ key: "FUDGE.Error.MemoryBudget", params: { max: 64 }, error: expect.stringContaining("Convert fewer or smaller files at a time.") });
+      expect(existsSync(out)).toBe(false);
+      expect(run(["--out-dir", out, join(FIX, "brannoc.json")], "", 120_000, { FUDGE_RULES_MEMORY_MB: "64" }).code).toBe(0);
+      expect(readdirSync(out)).toEqual(["brannoc.json"]);
     }, 130_000);
   });
 
