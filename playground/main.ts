@@ -50,6 +50,7 @@ const $ = <T extends HTMLElement>(sel: string) => document.querySelector(sel) as
 const els = {
   preset: $<HTMLSelectElement>("#pg-preset"),
   theme: $<HTMLSelectElement>("#pg-theme"),
+  combat: $<HTMLInputElement>("#pg-combat"),
   actors: $<HTMLElement>("#pg-actors"),
   reset: $<HTMLButtonElement>("#pg-reset"),
   sheets: $<HTMLElement>("#pg-sheets"),
@@ -127,6 +128,7 @@ function renderToolbar(s: PlaygroundState): void {
   }
   els.preset.value = s.preset;
   els.theme.value = s.theme;
+  els.combat.checked = s.inCombat === true;
   document.body.classList.toggle("theme-dark", s.theme === "dark");
   document.body.classList.toggle("theme-light", s.theme !== "dark");
   setHTML(
@@ -146,7 +148,7 @@ function renderToolbar(s: PlaygroundState): void {
 /** What a sheet window reads: its actor (items are inside it), the world, the theme, its tab and the targeted actors (odds). */
 function windowInputs(key: string, s: PlaygroundState): unknown[] {
   const actor = s.actors.find((a) => a._id === key.split("/")[0]);
-  return [actor, s.settings, s.theme, s.user, ui.activeTabs.get(key), s.targets, ...s.targets.map((id) => s.actors.find((a) => a._id === id))];
+  return [actor, s.settings, s.theme, s.inCombat, s.user, ui.activeTabs.get(key), s.targets, ...s.targets.map((id) => s.actors.find((a) => a._id === id))];
 }
 
 function renderSheets(s: PlaygroundState): void {
@@ -249,6 +251,7 @@ els.preset.addEventListener("change", () => {
   });
 });
 els.theme.addEventListener("change", () => store.updateDocs({}, (d) => void (d.theme = els.theme.value === "dark" ? "dark" : "light")));
+els.combat.addEventListener("change", () => store.updateDocs({}, (d) => void (d.inCombat = els.combat.checked)));
 els.reset.addEventListener("click", () => {
   store.reset();
   toast("Reset to the pack's sample characters.");

@@ -42,6 +42,11 @@ export interface PlaygroundState {
   targets: string[];
   /** The user's role in this stand-in: "gm" can act on every actor. */
   user: { id: string; name: string; isGM: boolean };
+  /**
+   * Stands in for Foundry's combat tracker: the open sheets' actors are in a started combat
+   * (Fudge §4.51 Light Wound: no penalty during combat, the after-combat one outside it).
+   */
+  inCombat?: boolean;
   /** The user's last attack-dialog choices (Foundry keeps them in a user flag). */
   attackSituation?: Record<string, unknown>;
 }

@@ -120,7 +120,7 @@ export function renderWindow(key: string, s: PlaygroundState): WindowView | null
   const path = TEMPLATES[actor.type as keyof typeof TEMPLATES];
   if (!path || !templateExists(foundryPath(`../${path}`))) return { title: actor.name, classes: [...base, "actor"], html: missingPanel(`the ${actor.type} sheet (${path ?? "no template"})`) };
   const targets = s.targets.map((id) => s.actors.find((a) => a._id === id)).filter((x): x is PlainDoc => !!x).map(asActor);
-  const ctx = actorSheetContext(asActor(actor), rules, { editable: true, owner: true, ladderNames: names, targets, activeTab: activeTabs.get(key) });
+  const ctx = actorSheetContext(asActor(actor), rules, { editable: true, owner: true, ladderNames: names, targets, activeTab: activeTabs.get(key), inCombat: s.inCombat === true });
   return { title: actor.name, classes: [...base, "actor", ...ctx.cssClass.split(/\s+/).filter(Boolean)], html: renderTemplate(path, ctx) };
 }
 
@@ -326,7 +326,7 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       case "rollTrait":
       case "roll": {
         const key = need(data(el, "trait", "traitKey", "key"), "trait");
-        const card = actions.rollTrait(a, key, traitFaces(key, dice), rules, { user, ...(call.rollOptions ?? {}) });
+        const card = actions.rollTrait(a, key, traitFaces(key, dice), rules, { user, inCombat: s.inCombat === true, ...(call.rollOptions ?? {}) });
         return postMessage(store, "rollCard", card, actor.name);
       }
       case "heal": {

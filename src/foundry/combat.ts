@@ -1,8 +1,9 @@
 /**
  * Combat and scene hooks, run by the active GM only: turn start (Miniatures Near Death Guts
  * roll, Guts re-check prompt, FATE Clipped noted), turn end (FATE Clipped used up), combat end
- * (Scratches cleared per setting), scene end (FATE Hurt cleared). What to do is decided in
- * combat-pure.ts; every roll and every track change is the rules core's.
+ * (Willpower adjustments lapse, with one chat note; Scratches cleared per setting), scene end
+ * (FATE Hurt cleared). What to do is decided in combat-pure.ts; every roll and every track
+ * change is the rules core's.
  */
 import { nearDeathGuts, type GutsReason } from "../rules/miniatures/guts";
 import { datacard, parseDatacard } from "../rules/miniatures/datacard";
@@ -12,10 +13,13 @@ import type { MiniatureData } from "../system/data";
 import { changeActor, plainActor, updateActor, worldRules, type DerivedActor } from "./bridge";
 import { combatEndHealing, combatTurn, sceneEndHealing, turnEndHealing, turnStartTasks } from "./combat-pure";
 import { reportError, userRef } from "./foundry-util";
-import { foundryRoller, postRollNote } from "./dice";
+import { foundryRoller, postRollNote, withRollMode } from "./dice";
 import { rollFaces } from "../system/rolling";
 import { runGutsChecks, runGutsRechecks } from "./guts-table";
 import { SYSTEM_ID } from "./registry";
+import { battleEndNote, type BattleEndEntry, type LapseNote } from "../system/battle-end";
+import { TEMPLATES } from "../system/handlebars";
+import { systemPath, templatesReady } from "./templates";
 
 const FLAG_CLIPPED = "clippedAtTurnStart";
 const derivedOf = (a: Actor.Implementation) => (a.system as unknown as { derived?: DerivedActor }).derived ?? null;
@@ -39,13 +43,38 @@ async function heal(actor: Actor.Implementation, type: string): Promise<void> {
 /** A world actor deleted since (a combat and its actors removed together) is not written to; a token's actor lives with its token. */
 const stillThere = (a: Actor.Implementation): boolean => a.isToken || game.actors?.has(a.id!) === true;
 
-/** The battle is over for this actor (Fudge §4.52 (4)): from its live document and its own wound log; no write when nothing lapses. */
-export async function endBattleOf(actor: Actor.Implementation): Promise<void> {
+/**
+ * The battle is over for this actor (Fudge §4.52 (4)): from its live document and its own wound
+ * log; no write when nothing lapses. Returns what happened to each lapse (for the chat note).
+ */
+export async function endBattleOf(actor: Actor.Implementation): Promise<LapseNote[]> {
+  let notes: LapseNote[] = [];
   try {
-    await changeActor(actor, (doc) => actions.endBattleFor(doc, worldRules())?.update ?? null);
+    await changeActor(actor, (doc) => {
+      const r = actions.endBattleFor(doc, worldRules());
+      notes = r?.notes ?? [];
+      return r?.update ?? null;
+    });
   } catch (e) {
+    notes = [];
     reportError(e, actor.name);
   }
+  return notes;
+}
+
+/**
+ * One chat note for the combat's end, when lapses were applied (Fudge §4.52 (4)): a line per
+ * lapse, each led by the actor's name, so the GM reads the whole battle's end in one card. Posted
+ * by the active GM's client in the GM's chat mode, like the other notes the GM's client posts.
+ */
+async function postBattleEndNote(combatId: string, entries: BattleEndEntry[]): Promise<void> {
+  const context = battleEndNote(entries);
+  if (!context) return;
+  await templatesReady();
+  const content = await foundry.applications.handlebars.renderTemplate(systemPath(TEMPLATES.battleEnd), context as never);
+  await ChatMessage.create(
+    withRollMode({ content: `<div class="fudge-wounds fudge-card">${content}</div>`, speaker: { alias: game.i18n!.localize("FUDGE.BattleEnd.Title") }, flags: { [SYSTEM_ID]: { battleEnd: { combatId } } } }) as never,
+  );
 }
 
 /** Miniatures: Near Death — Guts (lowered by the wound penalty) + 4dF each turn, a Foundry Roll. */
@@ -142,7 +171,13 @@ export function registerCombatHooks(): void {
     const actors = combat.combatants.contents.map((c) => c.actor as Actor.Implementation | null).filter((a): a is Actor.Implementation => !!a);
     void (async () => {
       // Fudge §4.52 (4): Willpower adjustments that hold "until the battle is over" lapse first.
-      for (const a of actors) if (stillThere(a) && actions.endBattleFor(plainActor(a), worldRules()) !== null) await endBattleOf(a);
+      const entries: BattleEndEntry[] = [];
+      for (const a of actors) if (stillThere(a) && actions.endBattleFor(plainActor(a), worldRules()) !== null) entries.push({ name: a.name ?? "", notes: await endBattleOf(a) });
+      try {
+        await postBattleEndNote(String(combat.id), entries);
+      } catch (e) {
+        reportError(e);
+      }
       if (type) for (const a of actors) if (stillThere(a)) await heal(a, type);
     })();
   });

@@ -1,8 +1,8 @@
 /**
  * In-world self-test of Fudge §4.52 (4) "temporary - until the battle is over", for a GM with
  * the Quench module: a wound whose Willpower adjustment holds until the battle is over goes to
- * its unadjusted level when the combat is deleted (End Combat). Registered by quench.ts;
- * everything it creates is deleted afterwards.
+ * its unadjusted level when the combat is deleted (End Combat), and a chat note says so.
+ * Registered by quench.ts; everything it creates is deleted afterwards.
  */
 import { applyWound, trackStateKey } from "../rules/track";
 import { trackFor } from "../system/combatant";
@@ -31,6 +31,12 @@ export function registerBattleLapseBatch(quench: QuenchLike): void {
       const wanted = trackStateKey(applyWound(unhurt, { level: "veryHurt" }).track);
       assert.ok(await until(() => trackStateKey(trackFor(plainActor(theodora), worldRules())) === wanted), "Very Hurt once the combat is over");
       assert.equal(woundLogOf(plainActor(theodora)).find((r) => r.messageId === record.messageId)?.lapsed, true, "the record is marked lapsed");
+      // One chat note for the combat's end (combat.ts postBattleEndNote), naming her and the lapse.
+      const note = () => game.messages!.contents.find((m) => (m.getFlag(SYSTEM_ID as never, "battleEnd" as never) as { combatId?: string } | undefined)?.combatId === combat.id);
+      assert.ok(await until(() => note() !== undefined), "a chat note says what lapsed");
+      const message = s.track(note()!);
+      const line = new DOMParser().parseFromString(String(message.content), "text/html").querySelector('[data-lapse-result="lapsed"]');
+      assert.ok(line?.textContent?.includes(String(theodora.name)), "the note's line names her");
     },
   );
 }

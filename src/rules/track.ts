@@ -114,6 +114,11 @@ export interface TrackKind<C, S, W, H = unknown> {
    * none (healed, cleared or already dead). Kinds without it keep their wounds.
    */
   removeWound?(config: C, state: S, level: string): S | null;
+  /**
+   * Two wound levels one adjustment apart (endBattle): Fudge §4.52 "This adjustment can either be
+   * one wound *level*, or simply one damage point". Kinds without it remove no wounds either.
+   */
+  oneLevelApart?(config: C, from: string, to: string): boolean;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -320,7 +325,12 @@ export interface BattleLapse {
   to: string;
 }
 
-/** A lapse as stored (actor flags, CLI input): both levels must be wound levels of the track. */
+/**
+ * A lapse as stored (actor flags, CLI input): both levels must be wound levels of the track, one
+ * adjustment apart. A stored lapse is the applier's claim (a player may apply wounds to his own
+ * character); the adjustment it undoes is one level or one point (Fudge §4.52 (1), which (4)
+ * follows: "This adjustment can either be one wound *level*, or simply one damage point").
+ */
 export function parseBattleLapse(track: Track, input: unknown, path: string): BattleLapse {
   if (typeof input !== "object" || input === null) throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object");
   const o = input as Record<string, unknown>;
@@ -329,24 +339,35 @@ export function parseBattleLapse(track: Track, input: unknown, path: string): Ba
     if (typeof o[f] !== "string") throw new RulesError(`${path}.${f}`, "FUDGE.Error.NotString", "must be a wound level key");
     k.parseWound(track.config, { level: o[f] }, `${path}.${f}`);
   }
-  return { from: o.from as string, to: o.to as string };
+  const from = o.from as string;
+  const to = o.to as string;
+  if (k.oneLevelApart && !k.oneLevelApart(track.config, from, to))
+    throw new RulesError(`${path}.to`, "FUDGE.Error.BattleLapseOneLevel", `${JSON.stringify(to)} is not one level (or one damage point) from ${JSON.stringify(from)}: the Willpower adjustment that lapses is one level or one point (Fudge §4.52)`, {
+      from: `FUDGE.Wound.${from}`,
+      to: `FUDGE.Wound.${to}`,
+    });
+  return { from, to };
 }
 
 /**
  * The battle is over (Fudge §4.52 (4)): each lapse, in order, takes its wound off at the level
  * recorded and applies it again at the level it has without the adjustment (placed by the track's
  * own rules, overflow included). A wound no longer on the track (healed, cleared by hand) or a
- * dead character is left as it is: that lapse is skipped, with a step saying so.
+ * dead character is left as it is: that lapse is skipped, with a step saying so. A lapse that
+ * names no level of the track, or two levels more than one adjustment apart, is refused
+ * (RulesError naming the field; see parseBattleLapse).
  */
-export function endBattle(track: Track, lapses: readonly BattleLapse[]): { track: Track; steps: Step[] } {
+export function endBattle(track: Track, lapses: readonly BattleLapse[]): { track: Track; steps: Step[]; outcomes: BattleLapseOutcome[] } {
   const k = kindOf(track);
   let current = track;
   const steps: Step[] = [];
+  const outcomes: BattleLapseOutcome[] = [];
   lapses.forEach((l, i) => {
     const lapse = parseBattleLapse(current, l, `lapses[${i}]`);
     const params = { from: `FUDGE.Wound.${lapse.from}`, to: `FUDGE.Wound.${lapse.to}` };
     const dead = trackStatus(current).condition === "dead";
     const removed = dead ? null : (k.removeWound?.(current.config, current.state, lapse.from) ?? null);
+    outcomes.push({ ...lapse, lapsed: removed !== null });
     if (removed === null) {
       steps.push({ key: "FUDGE.Step.Track.BattleLapseGone", rule: "Fudge §4.52", params });
       return;
@@ -356,5 +377,10 @@ export function endBattle(track: Track, lapses: readonly BattleLapse[]): { track
     steps.push(...r.steps);
     current = r.track;
   });
-  return { track: current, steps };
+  return { track: current, steps, outcomes };
+}
+
+/** What endBattle did with one lapse: `lapsed` false when the wound was no longer there (or the character dead). */
+export interface BattleLapseOutcome extends BattleLapse {
+  lapsed: boolean;
 }

@@ -10,7 +10,6 @@ import type { Rng } from "../rules/dice";
 import { pipelineFor, type AttackResolution, type DiceReader, type DiceSlot } from "../rules/pipeline";
 import { applyWound, endBattle, healTrack, penaltyFor, toggleBox, trackStatus, undoApplied, type BattleLapse, type Track } from "../rules/track";
 import { unopposedRoll } from "../rules/fudge/unopposed";
-import { levelScaleFor, severity } from "../rules/fudge/woundLevel";
 import { voltRoll } from "../rules/volt/roll";
 import { recoverAction } from "../rules/volt/recover";
 import { attacksOfAction, datacard, parseDatacard, type MiniDatacard } from "../rules/miniatures/datacard";
@@ -21,6 +20,8 @@ import { boxTrackConfig } from "../rules/tracks/box";
 import { actorRef, attackRequest, customBoxLevels, equippedOf, findItem, miniatureDatacard, trackFor, type Situation } from "./combatant";
 import { ladderOf } from "./view";
 import { liveRecord, logUpdate, woundLogOf, type WoundRecord } from "./integrity";
+import { lapseLevelName, type LapseNote } from "./battle-end";
+import { errorView } from "./error-text";
 import type { SlotDice } from "./rolling";
 
 // ─── Permissions ───────────────────────────────────────────────────────────────────────
@@ -614,42 +615,34 @@ function withFudgePoints(update: ActorUpdate, actor: ActorDoc, delta: number): A
 /**
  * The battle is over (a combat ended): the Willpower adjustments of the wounds this actor took
  * that hold "until the battle is over" (Fudge §4.52 (4)) lapse — each such wound goes to the
- * level it would have had (rules: endBattle). Reads only the actor's own wound log (records the
- * applier wrote) and its live track; undone records are skipped, a malformed one is skipped.
+ * level it would have had (rules: endBattle, which also refuses a lapse of more than one level or
+ * one point). Reads only the actor's own wound log (records the applier wrote: claims) and its
+ * live track; undone records are skipped. A record the rules refuse (malformed, or claiming more
+ * than the adjustment) is left as it is — none of its lapses apply — and the others still apply.
  * Null when nothing lapses. The records are marked lapsed, so a second call changes nothing.
+ * `notes`: what happened to each lapse, for the battle's-end chat note (src/system/battle-end.ts).
  */
-export function endBattleFor(actor: ActorDoc, rules: WorldRules): { update: ActorUpdate; steps: Step[] } | null {
+export function endBattleFor(actor: ActorDoc, rules: WorldRules): { update: ActorUpdate; steps: Step[]; notes: LapseNote[] } | null {
   const pending = woundLogOf(actor).filter((r) => !r.undone && r.lapsed !== true && Array.isArray(r.lapses) && r.lapses.length > 0);
   if (pending.length === 0) return null;
   let track = liveTrack(actor, rules);
   const steps: Step[] = [];
+  const notes: LapseNote[] = [];
   const marked: Record<string, WoundRecord> = {};
   for (const rec of pending) {
     try {
-      // The record is the applier's claim (a player may apply wounds to his own character): the
-      // adjustment is one level or one point (Fudge §4.52), so a lapse moves a wound one level.
-      if (!oneLevelApart(track, rec.lapses)) throw new RulesError("lapses", "FUDGE.Error.Invalid", "a lapse moves a wound one level");
       const r = endBattle(track, rec.lapses as unknown[] as BattleLapse[]);
+      const name = (key: string) => lapseLevelName(track, key);
+      notes.push(...r.outcomes.map((o): LapseNote => ({ result: o.lapsed ? "lapsed" : "gone", from: name(o.from), to: name(o.to) })));
       track = r.track;
       steps.push(...r.steps);
     } catch (e) {
-      if (!isRulesError(e)) throw e; // a malformed record (or one for another kind of track): left as it is
+      if (!isRulesError(e)) throw e; // refused by the rules: the record is left as it is
+      notes.push({ result: "refused", from: "", to: "", reason: errorView(e) });
     }
     marked[rec.messageId] = { ...structuredClone(rec), lapsed: true };
   }
-  return { update: { ...trackUpdate(track.state), flags: { "fudge-wounds": { woundLog: marked } } }, steps };
-}
-
-/** Every lapse names two levels of this track next to each other (Fudge §4.52: one level or one point). */
-function oneLevelApart(track: Track, lapses: unknown): boolean {
-  if (!Array.isArray(lapses)) return false;
-  const scale = levelScaleFor(track, "lapses");
-  return lapses.every((l) => {
-    const o = (typeof l === "object" && l !== null ? l : {}) as Record<string, unknown>;
-    const from = typeof o.from === "string" ? severity(scale, o.from) : -1;
-    const to = typeof o.to === "string" ? severity(scale, o.to) : -1;
-    return from >= 0 && to >= 0 && Math.abs(from - to) === 1;
-  });
+  return { update: { ...trackUpdate(track.state), flags: { "fudge-wounds": { woundLog: marked } } }, steps, notes };
 }
 
 /** Fudge §4.64: would this wound kill the defender, on a track that lets a Fudge Point save him, while he has one? */

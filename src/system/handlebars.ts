@@ -83,6 +83,7 @@ export const TEMPLATES = {
   skill: "templates/item/skill-sheet.hbs",
   attackCard: "templates/chat/attack-card.hbs",
   rollCard: "templates/chat/roll-card.hbs",
+  battleEnd: "templates/chat/battle-end.hbs",
   attackDialog: "templates/dialog/attack-dialog.hbs",
   healDialog: "templates/dialog/heal-dialog.hbs",
   rollDialog: "templates/dialog/roll-dialog.hbs",

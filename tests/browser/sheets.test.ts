@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
-import { afterAction, missingKeys, noProblems, openPlayground, openSheet, PRESETS, revision, screenshot, slug, startBrowser, state, storedActor, storedState, reveal } from "./helpers";
+import { act, afterAction, missingKeys, noProblems, openPlayground, openSheet, PRESETS, revision, screenshot, slug, startBrowser, state, storedActor, storedState, reveal, rollVia } from "./helpers";
 import { expectedStatus } from "./oracle";
 
 let browser: Browser;
@@ -241,7 +241,7 @@ describe("wound track details", () => {
     await boxes.press("Tab");
     await afterAction(page, rev);
     expect(await win.locator('.fudge-track-row[data-level="hurt"] .fudge-box').count()).toBe(2);
-    // Fudge §4.51 Light Wound: the After combat column; the playground has no combat, so −1 applies.
+    // Fudge §4.51 Light Wound: the After combat column; out of combat (the toolbar's "In combat" off), −1 applies.
     const after = win.locator('input[name="system.woundTrack.customLevels.0.afterCombatPenalty"]');
     rev = await revision(page);
     await after.fill("-1");
@@ -254,6 +254,26 @@ describe("wound track details", () => {
     const shown = win.locator(".fudge-track-status .fudge-penalty");
     expect(await shown.locator(".value").textContent()).toBe("\u22121");
     expect(await shown.locator(".note").textContent()).toBe("0 in combat");
+    // "no penalty during combat": the toolbar's In combat toggle stands in for a started combat.
+    const inCombat = page.getByTestId("in-combat");
+    expect(await inCombat.isChecked()).toBe(false);
+    await act(page, () => inCombat.check());
+    expect(await shown.locator(".value").textContent()).toBe("0");
+    expect(await shown.locator(".note").textContent()).toBe("\u22121 after combat");
+    expect((await storedState(page)).inCombat).toBe(true);
+    // A trait roll in combat takes the combat penalty (none), out of it the after-combat one.
+    const strength = win.locator('[data-action="rollTrait"][data-trait="attributes.strength"]');
+    const lastRollPenalty = async () => (await storedState(page)).messages.at(-1).system.penalty;
+    await reveal(strength);
+    await rollVia(page, strength);
+    expect(await lastRollPenalty()).toBe(0);
+    await act(page, () => inCombat.uncheck());
+    await reveal(strength);
+    await rollVia(page, strength);
+    expect(await lastRollPenalty()).toBe(-1);
+    expect(await shown.locator(".value").textContent()).toBe("\u22121");
+    expect(await shown.locator(".note").textContent()).toBe("0 in combat");
+    await reveal(win.locator('.fudge-track-row[data-level="level6"] .fudge-box'));
     rev = await revision(page);
     await win.locator('.fudge-track-row[data-level="level6"] .fudge-box').first().click();
     await afterAction(page, rev);

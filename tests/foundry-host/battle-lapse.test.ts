@@ -41,6 +41,11 @@ async function hit(willpowerAdjustment: string, dc: number[]) {
   return { t, live, before, msg, resolution: target.resolution };
 }
 
+/** The battle's-end notes (src/foundry/combat.ts), as the player's client has them. */
+const battleEndNotes = (t: Table) => t.player.game.messages.contents.filter((m) => (m.flags as Rec)?.["fudge-wounds"] && ((m.flags as Rec)["fudge-wounds"] as Rec).battleEnd);
+/** A note's lines as the player's chat log draws them. */
+const lineTexts = (t: Table, id: string) => [...t.player.chatLog.get(id)!.querySelectorAll("[data-lapse-result]")].map((li) => li.textContent!.replace(/\s+/g, " ").trim());
+
 /** The NPC's standard track with this stored state (null: not yet written = unhurt). */
 const track = (_t: Table, state: unknown): Track => parseTrack({ config: newTrack(boxTrackConfig("standard")).config, state: state ?? undefined });
 
@@ -63,8 +68,34 @@ describe("Willpower adjustment until the battle is over (Fudge §4.52 (4)) on th
     expect(woundLogOf(plainActor(actorOn(t.gm, t.foe)))[0].lapsed).toBe(true);
     // The player's client sees the same track.
     expect((actorOn(t.player, t.foe).system as unknown as { woundTrack: { state: unknown } }).woundTrack.state).toEqual(after);
+    // One chat note for the combat's end, written by the GM, in the game's words.
+    const notes = battleEndNotes(t);
+    expect(notes).toHaveLength(1);
+    expect(notes[0].author?.id).toBe(t.gm.user.id);
+    const names = { hurt: "Hurt", veryHurt: "Very Hurt", incapacitated: "Incapacitated", scratch: "Scratch" } as Record<string, string>;
+    expect(lineTexts(t, notes[0].id)).toEqual([`Theodora: the Willpower adjustment lapses — ${names[resolution.woundKey]} becomes ${names[to]} (Fudge §4.52).`]);
     expect(t.world.errors).toEqual([]);
     expect(t.world.hooks.errors).toEqual([]);
+  });
+
+  it("a record the player wrote claiming more than one level is left as it is, and the note says so (Fudge §4.52: one level or one point)", async () => {
+    const t = await table();
+    const unhurt = track(t, null);
+    const hurt = applyWound(unhurt, { level: "hurt" }).track;
+    const record = { messageId: "forgedLapse00001", by: t.player.user.id, at: 1, before: unhurt.state, after: hurt.state, fudgePointSpent: false, undone: false, undoneBy: "", lapses: [{ from: "hurt", to: "nearDeath" }] };
+    // The player owns Leroy: he may write Leroy's wound log himself.
+    await t.player.run(() => actorOn(t.player, t.hero).update({ system: { woundTrack: { "==state": hurt.state } }, flags: { "fudge-wounds": { woundLog: { [record.messageId]: record } } } } as never));
+    const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as { id: string };
+    const live = () => t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation;
+    await t.gm.run(() => live().createEmbeddedDocuments("Combatant", [{ actorId: t.hero, tokenId: t.heroToken } as never]));
+    await t.gm.run(() => live().endCombat());
+    await t.world.settle();
+    expect(trackStateKey(track(t, stateOf(t, t.hero)))).toBe(trackStateKey(hurt));
+    expect(woundLogOf(plainActor(actorOn(t.gm, t.hero)))[0].lapsed).toBe(true);
+    const notes = battleEndNotes(t);
+    expect(notes).toHaveLength(1);
+    expect(lineTexts(t, notes[0].id)).toEqual(["Leroy: a recorded lapse is left as it is. A wound recorded as Hurt cannot lapse to Near Death: the Willpower adjustment is one level or one damage point (Fudge §4.52)."]);
+    expect(t.world.errors).toEqual([]);
   });
 
   it('"or actually have a permanent affect" (the default): ending the combat leaves the wound as it is', async () => {
@@ -77,6 +108,7 @@ describe("Willpower adjustment until the battle is over (Fudge §4.52 (4)) on th
     const after = track(t, stateOf(t, t.foe)).state as { marks: Record<string, unknown[]> };
     const was = during as { marks: Record<string, unknown[]> };
     for (const k of Object.keys(was.marks)) if (k !== "scratch") expect(after.marks[k]).toEqual(was.marks[k]);
+    expect(battleEndNotes(t)).toEqual([]);
     expect(t.world.errors).toEqual([]);
   });
 });

@@ -117,3 +117,89 @@ describe("CLI endBattle (Fudge §4.52 (4))", () => {
     expect(caught(() => runCommand("endBattle", { track: during, lapses: "hurt" })).field).toBe("lapses");
   });
 });
+
+describe('endBattle refuses a lapse the adjustment cannot make: "This adjustment can either be one wound *level*, or simply one damage point" (Fudge §4.52)', () => {
+  it("refuses two levels apart, or the same level, naming the field (a stored lapse is the applier's claim)", () => {
+    const during = applyWound(box(), { level: "hurt" }).track;
+    const far = caught(() => endBattle(during, [{ from: "hurt", to: "nearDeath" }]));
+    expect(far.field).toBe("lapses[0].to");
+    expect(far.key).toBe("FUDGE.Error.BattleLapseOneLevel");
+    expect(far.params).toMatchObject({ from: "FUDGE.Wound.hurt", to: "FUDGE.Wound.nearDeath" });
+    expect(caught(() => endBattle(during, [{ from: "hurt", to: "hurt" }])).key).toBe("FUDGE.Error.BattleLapseOneLevel");
+    // The second lapse of a list is named by its index; nothing of the list is applied.
+    expect(caught(() => endBattle(during, [{ from: "hurt", to: "veryHurt" }, { from: "scratch", to: "veryHurt" }])).field).toBe("lapses[1].to");
+  });
+
+  it("DC track (§4.57): one level of the hit's levels", () => {
+    const dc = newTrack(dcTrackConfig(1, { levelsPerHit: "bySeverity" }));
+    const during = applyWound(dc, { level: "hurt" }).track;
+    expect(caught(() => endBattle(during, [{ from: "hurt", to: "incapacitated" }])).field).toBe("lapses[0].to");
+    expect(endBattle(during, [{ from: "hurt", to: "veryHurt" }]).outcomes).toEqual([{ from: "hurt", to: "veryHurt", lapsed: true }]);
+  });
+
+  it("outcomes say which lapses took effect", () => {
+    const during = applyWound(box(), { level: "hurt" }).track;
+    expect(endBattle(during, [{ from: "hurt", to: "veryHurt" }, { from: "hurt", to: "scratch" }]).outcomes).toEqual([
+      { from: "hurt", to: "veryHurt", lapsed: true },
+      { from: "hurt", to: "scratch", lapsed: false },
+    ]);
+  });
+
+  // A custom track whose "bruised" level has no number: one damage point passes over it (§4.55).
+  const gap = (): Track =>
+    newTrack(
+      boxTrackConfig("custom", {
+        levels: [
+          { key: "scratch", boxes: 3, penalty: 0, effect: "none", min: 1, tag: "S" },
+          { key: "hurt", boxes: 1, penalty: -1, effect: "penalty", min: 3, tag: "H" },
+          { key: "bruised", boxes: 1, penalty: -1, effect: "penalty", min: null, tag: "B", label: "Bruised" },
+          { key: "veryHurt", boxes: 1, penalty: -2, effect: "penalty", min: 5, tag: "V" },
+          { key: "incapacitated", boxes: 1, penalty: -2, effect: "cannotAct", min: 7, tag: "I" },
+          { key: "nearDeath", boxes: 1, penalty: -2, effect: "dying", min: 9, tag: "N" },
+        ],
+      }),
+    );
+
+  it("one damage point may pass over a level without a number; two levels of numbers are still refused", () => {
+    const during = applyWound(gap(), { level: "veryHurt" }).track;
+    expect(endBattle(during, [{ from: "veryHurt", to: "hurt" }]).outcomes[0].lapsed).toBe(true);
+    expect(endBattle(during, [{ from: "veryHurt", to: "bruised" }]).outcomes[0].lapsed).toBe(true);
+    expect(caught(() => endBattle(during, [{ from: "veryHurt", to: "scratch" }])).key).toBe("FUDGE.Error.BattleLapseOneLevel");
+  });
+
+  it("every lapse the resolution records is one endBattle accepts (level and point adjustments; box, gapped and DC tracks)", () => {
+    let crossedGap = 0;
+    let checked = 0;
+    const tracks = [box(), gap(), newTrack(dcTrackConfig(1, { levelsPerHit: "bySeverity" }))];
+    for (const track of tracks)
+      for (const dcAdjust of ["level", "point"])
+        for (let attack = -4; attack <= 4; attack++)
+          for (const dc of [-4, -2, 2, 4]) {
+            const req = { ...request({ ...TEMP, dcAdjust }), defender: fighter({ willpower: 0, track }) };
+            const r = resolveAttack(req, { attack: df(attack), defense: df(0), dc: df(dc) });
+            const lapse = lapseOf(r);
+            if (!lapse || r.wound === null) continue;
+            const during = applyWound(track, r.wound).track;
+            const from = String(lapse.params.from);
+            const to = String(lapse.params.to);
+            expect(() => endBattle(during, [{ from, to }])).not.toThrow();
+            checked++;
+            if (track === tracks[1] && [from, to].includes("veryHurt") && [from, to].includes("hurt")) crossedGap++;
+          }
+    expect(checked).toBeGreaterThan(10);
+    expect(crossedGap).toBeGreaterThan(0);
+  });
+});
+
+describe("CLI endBattle refuses a lapse of more than one level (Fudge §4.52)", () => {
+  it("exits 2 with a short message naming the field", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const during = applyWound(box(), { level: "hurt" }).track;
+    const r = spawnSync(process.execPath, ["bin/fudge-rules.mjs", "endBattle"], { input: JSON.stringify({ track: during, lapses: [{ from: "hurt", to: "nearDeath" }] }), encoding: "utf8" });
+    expect(r.status).toBe(2);
+    expect(r.stderr.length).toBeLessThan(1024);
+    const err = JSON.parse(r.stderr) as { key: string; field: string };
+    expect(err.key).toBe("FUDGE.Error.BattleLapseOneLevel");
+    expect(err.field).toBe("lapses[0].to");
+  });
+});

@@ -44,6 +44,27 @@ describe('endBattleFor: Willpower adjustments "until the battle is over" lapse w
     expect(log.m6.lapsed).toBe(true);
   });
 
+  test("a record the rules refuse is left whole (none of its lapses apply), the other records still apply; the notes say which", () => {
+    const mixed = structuredClone(actor);
+    mixed.flags = {
+      "fudge-wounds": {
+        woundLog: {
+          m7: record("m7", { lapses: [{ from: "hurt", to: "veryHurt" }, { from: "hurt", to: "nearDeath" }] }),
+          m8: record("m8", { lapses: [{ from: "hurt", to: "veryHurt" }] }),
+          m9: record("m9", { lapses: [{ from: "hurt", to: "scratch" }] }),
+        },
+      },
+    };
+    const r = endBattleFor(mixed, rules)!;
+    // m7 refused as a whole; m8 moves the one Hurt wound to Very Hurt; m9 then finds no Hurt wound.
+    expect(trackStateKey({ config: unhurt.config, state: updatedState(r.update) })).toBe(trackStateKey(applyWound(unhurt, { level: "veryHurt" }).track));
+    expect(r.notes).toEqual([
+      { result: "refused", from: "", to: "", reason: { key: "FUDGE.Error.BattleLapseOneLevel", params: { field: "FUDGE.Field.value", from: "FUDGE.Wound.hurt", to: "FUDGE.Wound.nearDeath" } } },
+      { result: "lapsed", from: "FUDGE.Wound.hurt", to: "FUDGE.Wound.veryHurt" },
+      { result: "gone", from: "FUDGE.Wound.hurt", to: "FUDGE.Wound.scratch" },
+    ]);
+  });
+
   test("nothing pending (or already lapsed): null, no write", () => {
     expect(endBattleFor(base, rules)).toBeNull();
     const done = structuredClone(actor);

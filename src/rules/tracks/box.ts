@@ -1207,6 +1207,27 @@ function removeWound(config: BoxTrackConfig, state: BoxTrackState, level: string
   return null;
 }
 
+/**
+ * Two levels one adjustment apart (endBattle; Fudge §4.52 "one wound *level*, or simply one damage
+ * point"): next to each other on the track, or next to each other among the levels a damage number
+ * reaches — one point moves the number past one threshold at most (§4.55), so it may pass over a
+ * level without a number. "dead" counts where the track has a number for it (Miniatures: Dead 9+).
+ */
+function oneLevelApart(config: BoxTrackConfig, from: string, to: string): boolean {
+  const all = config.levels.map((l) => l.key);
+  const numbered = config.levels.filter((l) => l.min !== null).map((l) => l.key);
+  if (config.deadAt !== null && !all.includes("dead")) {
+    all.push("dead");
+    numbered.push("dead");
+  }
+  const next = (keys: string[]) => {
+    const i = keys.indexOf(from);
+    const j = keys.indexOf(to);
+    return i >= 0 && j >= 0 && Math.abs(i - j) === 1;
+  };
+  return next(all) || next(numbered);
+}
+
 export const boxTrack: TrackKind<BoxTrackConfig, BoxTrackState, BoxWound, BoxHealing> = {
   kind: "box",
   parseConfig,
@@ -1221,6 +1242,7 @@ export const boxTrack: TrackKind<BoxTrackConfig, BoxTrackState, BoxWound, BoxHea
   render,
   stateKey,
   removeWound,
+  oneLevelApart,
 };
 
 registerTrackKind(boxTrack);

@@ -327,6 +327,17 @@ function removeWound(config: DcTrackConfig, state: DcTrackState, level: string):
   return { dc: Math.min(config.start, state.dc + loss), scratches: state.scratches };
 }
 
+/**
+ * Two levels one adjustment apart (endBattle; Fudge §4.52 "one wound *level*, or simply one damage
+ * point"): next to each other among the levels a hit names (every one has a threshold, §4.55).
+ */
+function oneLevelApart(_config: DcTrackConfig, from: string, to: string): boolean {
+  const keys: readonly string[] = DC_WOUND_LEVELS.filter((k) => k !== "dead");
+  const i = keys.indexOf(from);
+  const j = keys.indexOf(to);
+  return i >= 0 && j >= 0 && Math.abs(i - j) === 1;
+}
+
 function stateKey(_config: DcTrackConfig, state: DcTrackState): string {
   return `${state.dc}|${state.scratches}`;
 }
@@ -345,6 +356,7 @@ export const dcTrack: TrackKind<DcTrackConfig, DcTrackState, DcWound, DcHealing>
   render,
   stateKey,
   removeWound,
+  oneLevelApart,
 };
 
 registerTrackKind(dcTrack);
