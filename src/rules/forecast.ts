@@ -346,6 +346,19 @@ export const FORECAST_BUDGET = {
    * state), so it is charged 2,600: at most 230,769 states within 600 MB.
    */
   bytesPerVoltForwardState: 2_600,
+  /**
+   * Volt "product": what one pair of sheets held at once costs at peak, the successor tables
+   * included (the window's 16 or 24 bytes a pair, plus the tables). Measured (session 9, the
+   * CLI, peak resident memory less a Fudge forecast's): Leroy vs Theodora, 6.9 million pairs
+   * held, 180 MB, 26 bytes a pair. The window is capped at `maxBytes` / 26 (23 million at the
+   * default, above `productMaxWindow`: the default changes nothing).
+   */
+  bytesPerVoltProductPair: 26,
+  /**
+   * Volt "phases": what one entry of its products costs (session 8: 400,000 entries took 75 MB,
+   * ≈ 190 bytes each); its entries are capped at `maxBytes` / 190 as well as `maxStates`.
+   */
+  bytesPerVoltPhasesEntry: 190,
   /** Default and largest `budgetMs`. */
   timeMs: 10_000,
   maxTimeMs: 60_000,
@@ -378,12 +391,14 @@ export function chainCap(kind: "chain" | "flight" | "forward", chainBytes: numbe
 }
 
 /** What one state of each method costs at peak (FORECAST_BUDGET's measured figures). */
-export type ForecastStateKind = "chain" | "flight" | "forward" | "voltForward";
+export type ForecastStateKind = "chain" | "flight" | "forward" | "voltForward" | "voltProductPair" | "voltPhases";
 const BYTES_PER: Record<ForecastStateKind, number> = {
   chain: FORECAST_BUDGET.bytesPerState,
   flight: FORECAST_BUDGET.bytesPerFlightState,
   forward: FORECAST_BUDGET.bytesPerForwardState,
   voltForward: FORECAST_BUDGET.bytesPerVoltForwardState,
+  voltProductPair: FORECAST_BUDGET.bytesPerVoltProductPair,
+  voltPhases: FORECAST_BUDGET.bytesPerVoltPhasesEntry,
 };
 
 /**
@@ -1060,7 +1075,7 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     const r = product();
     if (!("tooLarge" in r)) return r;
     // Over the product's budget: the bounded forward forecast, unless "product" was asked for.
-    if (input.method === "product") throw overBudget("maxStates", r.tooLarge);
+    if (input.method === "product") throw r.byMemory ? memoryRefusal(maxBytes, r.byMemory, "voltProductPair") : overBudget("maxStates", r.tooLarge);
     // Refused at once when its first pass is sure to follow more than maxStates states (every
     // later pass follows more): the same refusal, without spending the time budget on it.
     if (r.forwardExceeds(firstEps, forwardStates, opts.voltCountStats))
@@ -1312,7 +1327,7 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
    * Each side's law per penalty comes from the real pipeline (attackSteps: the same enumeration
    * as every other method); what is too large when the duel is over the product's budget.
    */
-  function product(): DuelForecast | { tooLarge: string; forwardExceeds: (eps: number, maxStates: number, stats?: VoltCountStats) => boolean } {
+  function product(): DuelForecast | { tooLarge: string; byMemory: number; forwardExceeds: (eps: number, maxStates: number, stats?: VoltCountStats) => boolean } {
     const lawOf = (X: "a" | "b", state: VoltTrackState): VoltLaw => {
       let miss = 0;
       const hits: VoltLaw["hits"] = [];
@@ -1324,10 +1339,18 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     };
     const side = voltSide;
     const maxPairs = opts.maxProductPairs ?? maxStates * FORECAST_BUDGET.productPairsPerState;
-    const maxWindow = Math.min(maxStates * FORECAST_BUDGET.productWindowPerState, FORECAST_BUDGET.productMaxWindow);
+    // The window is bounded by the states budget and by the memory budget (its pairs at their peak cost).
+    const byStates = Math.min(maxStates * FORECAST_BUDGET.productWindowPerState, FORECAST_BUDGET.productMaxWindow);
+    const byMemory = memoryCap("voltProductPair", maxBytes);
+    const maxWindow = Math.min(byStates, byMemory);
     const r = voltProductDuel(side(reqAB.attacker.track), side(reqAB.defender.track), first, lawOf, { maxPairs, maxWindow, checkTime });
     if ("tooLarge" in r)
-      return { tooLarge: r.tooLarge === "pairs" ? `${r.pairsAtLeast ? "at least " : ""}${r.pairs} pairs of Volt sheets, at most ${maxPairs}` : `${r.window} pairs of Volt sheets at once, at most ${maxWindow}`, forwardExceeds: r.forwardExceeds };
+      return {
+        tooLarge: r.tooLarge === "pairs" ? `${r.pairsAtLeast ? "at least " : ""}${r.pairs} pairs of Volt sheets, at most ${maxPairs}` : `${r.window} pairs of Volt sheets at once, at most ${maxWindow}`,
+        // Refused for memory: the window alone was over, and only because of maxBytes.
+        byMemory: r.tooLarge === "window" && r.window <= byStates ? byMemory : 0,
+        forwardExceeds: r.forwardExceeds,
+      };
     return {
       preset: p.preset,
       aOut: r.aOut,
@@ -1516,9 +1539,11 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     };
     let factors = 0;
     let entries = 0;
+    const entriesByMemory = memoryCap("voltPhases", maxBytes);
     const factor = (X: "a" | "b", ids: number[], ms: number[], mass: number): Factor => {
-      // Memory: every factor's entries count against maxStates.
-      if ((entries += ids.length) > maxStates) throw new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
+      // Memory: every factor's entries count against maxStates and the memory budget.
+      if ((entries += ids.length) > maxStates || entries > entriesByMemory)
+        throw entries > entriesByMemory ? memoryRefusal(maxBytes, entriesByMemory, "voltPhases") : new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
       return { id: factors++, ids, ms, mass, law: lawOf(X, ids[0]), hit: new Map() };
     };
     /** Factor f of side X wounded under `law`: computed once per (factor, law). */

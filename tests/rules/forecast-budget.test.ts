@@ -162,6 +162,22 @@ describe("the forecast's memory budget (maxBytes), whatever maxStates allows (is
     expect(memoryRefusalOf(() => duelForecast({ ...volt, maxStates: 1_000_000 }, { maxBytes: vfwd, maxProductPairs: 1 })).states).toBe(500);
   }, 120_000);
 
+  it("Volt's product window and phases entries are charged too: refused for memory only where maxBytes is what binds", () => {
+    // The window at 26 bytes a pair held (tables included): the default 600 MB allows 23 million, above productMaxWindow.
+    expect(memoryCap("voltProductPair")).toBeGreaterThan(FORECAST_BUDGET.productMaxWindow);
+    expect(memoryCap("voltPhases")).toBeGreaterThan(FORECAST_BUDGET.maxStates);
+    const volt = resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" });
+    // Leroy vs Theodora holds 6.9 million pairs at once: with room for 1 million, "product" is refused for memory, at its count.
+    const product = memoryRefusalOf(() => duelForecast({ ...volt, method: "product" }, { maxBytes: FORECAST_BUDGET.bytesPerVoltProductPair * 1_000_000 }));
+    expect(product).toMatchObject({ field: "maxBytes", key: "FUDGE.Error.MemoryBudget", states: 1_000_000 });
+    // Its window over the states budget instead (maxStates 1,000: 50,000 pairs): the budget's own refusal, as before.
+    expect(memoryRefusalOf(() => duelForecast({ ...volt, method: "product", maxStates: 1_000 }))).toMatchObject({ field: "maxStates", key: "FUDGE.Error.ForecastBudget" });
+    const axe = (name: string) => ({ name, track: { config: { kind: "volt", willpower: 6 } }, weapon: { name: "Axe", attack: 14, damage: 25, pierce: 4 }, guard: 6 });
+    const axes = { preset: "volt", a: axe("A"), b: axe("B"), method: "phases", budgetMs: 60_000 };
+    expect(memoryRefusalOf(() => duelForecast(axes, { maxBytes: FORECAST_BUDGET.bytesPerVoltPhasesEntry * 3 }))).toMatchObject({ field: "maxBytes", key: "FUDGE.Error.MemoryBudget", states: 3 });
+    expect(duelForecast(axes).method).toBe("phases");
+  }, 120_000);
+
   it("a request's maxBytes (1 MB to the default) lowers it; past the range it is refused by name; with fallback \"sample\" a memory refusal is estimated instead", () => {
     const fudge = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
     for (const bad of [999_999, FORECAST_BUDGET.maxBytes + 1, 1.5, "1"]) expect(() => duelForecast({ ...fudge, maxBytes: bad })).toThrow(expect.objectContaining({ field: "maxBytes" }));
