@@ -343,7 +343,8 @@ export const FORECAST_BUDGET = {
    * tracks) and the progress memo. Measured (session 9, Leroy vs Leroy, tolerance 1e-9, one
    * forecast per child process, peak resident memory less the process's own ≈ 88 MB): refused at
    * 100,000 states 257 MB, 200,000 states 390 MB, 400,000 states 878 MB (1,950–2,570 bytes a
-   * state), so it is charged 2,600: at most 230,769 states within 600 MB.
+   * state; on a quiet machine 252 MB and 358 MB at 100,000 and 200,000), so it is charged 2,600:
+   * at most 230,769 states within 600 MB.
    */
   bytesPerVoltForwardState: 2_600,
   /**
