@@ -51,6 +51,7 @@ const els = {
   preset: $<HTMLSelectElement>("#pg-preset"),
   theme: $<HTMLSelectElement>("#pg-theme"),
   combat: $<HTMLInputElement>("#pg-combat"),
+  endCombat: $<HTMLButtonElement>("#pg-end-combat"),
   actors: $<HTMLElement>("#pg-actors"),
   reset: $<HTMLButtonElement>("#pg-reset"),
   sheets: $<HTMLElement>("#pg-sheets"),
@@ -129,6 +130,7 @@ function renderToolbar(s: PlaygroundState): void {
   els.preset.value = s.preset;
   els.theme.value = s.theme;
   els.combat.checked = s.inCombat === true;
+  els.endCombat.disabled = s.inCombat !== true;
   document.body.classList.toggle("theme-dark", s.theme === "dark");
   document.body.classList.toggle("theme-light", s.theme !== "dark");
   setHTML(
@@ -252,6 +254,10 @@ els.preset.addEventListener("change", () => {
 });
 els.theme.addEventListener("change", () => store.updateDocs({}, (d) => void (d.theme = els.theme.value === "dark" ? "dark" : "light")));
 els.combat.addEventListener("change", () => store.updateDocs({}, (d) => void (d.inCombat = els.combat.checked)));
+els.endCombat.addEventListener("click", () => {
+  const errors = ui.endCombat(store);
+  if (errors.length) toast(errors.join(" "), true);
+});
 els.reset.addEventListener("click", () => {
   store.reset();
   toast("Reset to the pack's sample characters.");

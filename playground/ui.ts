@@ -19,6 +19,8 @@ import { attackDialogContext, readRollOptions, readSituation, rollDialogContext 
 import type { Situation } from "../src/system/combatant";
 import { defaultGutsChoice, gutsDialogContext, gutsNoteLines, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../src/system/guts-dialog";
 import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../src/foundry/heal-pure";
+import { combatEndHealing } from "../src/foundry/combat-pure";
+import { battleEndNote, type BattleEndEntry } from "../src/system/battle-end";
 import { PRESET_GROUPS, applyRulesForm, rulesMenuContext } from "../src/foundry/settings-pure";
 export { addTableRow, removeTableRow } from "../src/foundry/settings-pure";
 import { ITEM_DEFAULTS, worldRulesFrom, type ActorDoc, type AttackCardData, type ItemDoc, type ItemType, type WorldRules } from "../src/system/data";
@@ -130,6 +132,11 @@ export function renderCard(m: ChatDoc, s: PlaygroundState): string {
     if (!templateExists(foundryPath(`../${TEMPLATES.attackCard}`))) return missingPanel("the attack card");
     const viewer: CardViewer = { user: userOf(s), actor: (id) => s.actors.find((a) => a._id === id) as unknown as ActorDoc | undefined };
     return renderTemplate(TEMPLATES.attackCard, attackCardContext(m as unknown as { _id: string; system: AttackCardData }, rules, viewer));
+  }
+  if (m.type === "battleEndNote") {
+    if (!templateExists(foundryPath(`../${TEMPLATES.battleEnd}`))) return missingPanel("the battle's-end note");
+    const context = battleEndNote((m.system as { entries?: BattleEndEntry[] }).entries ?? []);
+    return context ? renderTemplate(TEMPLATES.battleEnd, context) : "";
   }
   if (m.type === "rollCard") {
     if (!templateExists(foundryPath(`../${TEMPLATES.rollCard}`))) return missingPanel("the roll card");
@@ -254,6 +261,45 @@ function updateActor(store: Store, id: string, update: object): void {
     const a = d.actors.find((x) => x._id === id);
     if (a) mergeUpdate(a, update);
   });
+}
+
+/**
+ * The toolbar's End combat (Foundry: the GM ends the combat; src/foundry/combat.ts deleteCombat,
+ * with every actor in it): Willpower adjustments that held "until the battle is over" lapse (Fudge
+ * §4.52 (4)), one chat note says what changed, then the world's combat-end healing (Scratches, or
+ * Volt's Stun after a minute's rest) — in that order, as the GM's client does. Returns the errors
+ * of actors it could not change (each is left as it was), as sentences.
+ */
+export function endCombat(store: Store): string[] {
+  const s = store.state;
+  const rules = rulesOf(s);
+  const user = userOf(s);
+  const errors: string[] = [];
+  store.updateDocs({}, (d) => void (d.inCombat = false));
+  const entries: BattleEndEntry[] = [];
+  for (const a of s.actors) {
+    try {
+      const r = actions.endBattleFor(asActor(a), rules);
+      if (!r) continue;
+      updateActor(store, a._id, r.update);
+      entries.push({ name: a.name, notes: r.notes });
+    } catch (e) {
+      errors.push(errorText(e, store, a._id));
+    }
+  }
+  if (battleEndNote(entries)) postMessage(store, "battleEndNote", { entries }, i18n.localize("FUDGE.BattleEnd.Title"));
+  const type = combatEndHealing(rules);
+  if (type)
+    for (const a of store.state.actors) {
+      try {
+        const r = actions.healWounds(asActor(a), { type }, rules, user);
+        // Nothing to heal: no write, as on Foundry.
+        if (actions.changesTrack(asActor(a), r.update)) updateActor(store, a._id, r.update);
+      } catch (e) {
+        errors.push(errorText(e, store, a._id));
+      }
+    }
+  return errors;
 }
 
 function postMessage(store: Store, type: string, system: unknown, alias: string): void {

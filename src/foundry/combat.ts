@@ -30,10 +30,7 @@ async function heal(actor: Actor.Implementation, type: string): Promise<void> {
     await changeActor(actor, (doc) => {
       const r = actions.healWounds(doc, { type }, worldRules(), userRef());
       // Nothing to heal: no write (so running twice, or on an unhurt actor, changes nothing).
-      const wt = r.update.system.woundTrack as Record<string, unknown>;
-      const next = actions.REPLACE_STATE_KEY in wt ? wt[actions.REPLACE_STATE_KEY] : wt.state;
-      if (JSON.stringify(next) === JSON.stringify((doc.system as { woundTrack: { state: unknown } }).woundTrack.state)) return null;
-      return r.update;
+      return actions.changesTrack(doc, r.update) ? r.update : null;
     });
   } catch (e) {
     reportError(e, actor.name);

@@ -121,6 +121,14 @@ const trackUpdate = (state: unknown): ActorUpdate => ({ system: { woundTrack: { 
 /** The new track state an update carries (for callers that show it before saving). */
 export const updatedState = (u: ActorUpdate): unknown => (u.system as { woundTrack?: Record<string, unknown> }).woundTrack?.[REPLACE_STATE_KEY];
 
+/** Whether an update changes the actor's wound track state (a healing with nothing to heal writes nothing). */
+export function changesTrack(doc: ActorDoc, u: ActorUpdate): boolean {
+  const wt = (u.system as { woundTrack?: Record<string, unknown> }).woundTrack;
+  if (!wt) return false;
+  const next = REPLACE_STATE_KEY in wt ? wt[REPLACE_STATE_KEY] : wt.state;
+  return JSON.stringify(next) !== JSON.stringify((doc.system as { woundTrack?: { state?: unknown } }).woundTrack?.state);
+}
+
 function liveTrack(actor: ActorDoc, rules: WorldRules): Track {
   return trackFor(actor, rules);
 }

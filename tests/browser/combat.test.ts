@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { resolveTarget } from "../../src/system/actions";
-import { act, attackVia, missingKeys, noProblems, openPlayground, openSheet, screenshot, setTarget, startBrowser, storedState, reveal, rollVia } from "./helpers";
+import { act, attackVia, missingKeys, noProblems, openPlayground, openSheet, screenshot, setTarget, startBrowser, storedActor, storedState, reveal, rollVia } from "./helpers";
 import { expectedStatus, trackKey } from "./oracle";
 
 let browser: Browser;
@@ -193,6 +193,45 @@ describe("wound track on the sheet after wounds", () => {
     await expectSheetMatchesRules(page, "Theodora");
     await screenshot(theodora, "sheet-fudge-theodora-overflow");
     expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it("End combat (Fudge §4.52 (4)): a Willpower adjustment held until the battle is over lapses, one chat note says so, Scratches clear", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
+    const end = page.getByTestId("end-combat");
+    expect(await end.isDisabled()).toBe(true);
+    const theodora = await openSheet(page, "Theodora");
+    // A Scratch and a Hurt wound marked on the sheet; the Hurt one was a Very Hurt blow eased by
+    // Willpower "until the battle is over" (the wound log record Apply writes; seeded here).
+    for (const level of ["scratch", "hurt"]) await act(page, () => theodora.locator(`.fudge-track-row[data-level="${level}"] .fudge-box`).first().click());
+    const id = (await storedState(page)).actors.find((a: any) => a.name === "Theodora")._id;
+    await page.evaluate((id) => {
+      const record = { messageId: "m1", by: "gm", at: 1, before: null, after: null, fudgePointSpent: false, undone: false, undoneBy: "", lapses: [{ from: "hurt", to: "veryHurt" }] };
+      (window as any).__playground.store.updateDocs({ actors: [id] }, (d: any) => {
+        d.actors.find((a: any) => a._id === id).flags = { "fudge-wounds": { woundLog: { m1: record } } };
+      });
+    }, id);
+    await act(page, () => page.getByTestId("in-combat").check());
+    expect(await end.isDisabled()).toBe(false);
+    await act(page, () => end.click());
+    expect(await page.getByTestId("in-combat").isChecked()).toBe(false);
+    const note = lastCard(page).locator(".fudge-battle-end");
+    expect(await note.isVisible()).toBe(true);
+    expect((await note.textContent())?.replace(/\s+/g, " ")).toContain("Theodora: the Willpower adjustment lapses — Hurt becomes Very Hurt (Fudge §4.52).");
+    expect(await note.locator("h3").textContent()).toContain("The battle is over");
+    const sheet = await openSheet(page, "Theodora");
+    const marked = (level: string) => sheet.locator(`.fudge-track-row[data-level="${level}"] .fudge-box[aria-pressed="true"]`).count();
+    expect([await marked("scratch"), await marked("hurt"), await marked("veryHurt")]).toEqual([0, 0, 1]);
+    await expectSheetMatchesRules(page, "Theodora");
+    expect((await storedActor(page, "Theodora")).flags["fudge-wounds"].woundLog.m1.lapsed).toBe(true);
+    // Ending again changes nothing and posts nothing: the record is marked lapsed.
+    const count = (await storedState(page)).messages.length;
+    await act(page, () => page.getByTestId("in-combat").check());
+    await act(page, () => end.click());
+    expect((await storedState(page)).messages.length).toBe(count);
+    await screenshot(lastCard(page), "chat-fudge-battle-end");
+    expect(noProblems(problems)).toEqual([]);
+    expect(await missingKeys(page)).toEqual([]);
     await context.close();
   });
 
