@@ -9,6 +9,7 @@ import {
   convertFudgeRpgFiles,
   importErrorText,
   importReportContext,
+  type ConvertOptions,
   type FudgeRpgConversion,
 } from "../system/import-fudge-rpg";
 import { isRulesError } from "../rules/errors";
@@ -60,11 +61,14 @@ export async function importFromFudgeRpg(): Promise<void> {
   await importFudgeRpgFiles(inputs);
 }
 
-/** Converts the files' text and, only when every file converts, creates the actors and posts one report each. */
-export async function importFudgeRpgFiles(inputs: { file: string; text: string }[]): Promise<Actor.Implementation[]> {
+/**
+ * Converts the files' text and, only when every file converts, creates the actors and posts one
+ * report each. `clock`: the batch's budget and clock (default FUDGE_RPG_BUDGET and Date.now; tests).
+ */
+export async function importFudgeRpgFiles(inputs: { file: string; text: string }[], clock: Pick<ConvertOptions, "budgetMs" | "now"> = {}): Promise<Actor.Implementation[]> {
   let outcome: ReturnType<typeof convertFudgeRpgFiles>;
   try {
-    outcome = convertFudgeRpgFiles(inputs, { rules: worldRules() });
+    outcome = convertFudgeRpgFiles(inputs, { rules: worldRules(), ...clock });
   } catch (e) {
     // The batch over its time budget (FUDGE_RPG_BUDGET): refused whole, shown like a file's error, nothing created.
     if (!(isRulesError(e) && e.key === "FUDGE.Error.TimeBudget")) throw e;

@@ -44,6 +44,22 @@ describe("Import from Fudge RPG on the v13 host", () => {
     expect(world.dialogs.length).toBeGreaterThan(0);
   });
 
+  it("creates nothing when the batch is over its time budget, and says so in the dialog (FUDGE_RPG_BUDGET; a budget of 0 ms, no wall time)", async () => {
+    const { world, gm } = await gmAndPlayer();
+    const before = gm.run(() => game.actors!.size);
+    const created = await gm.run(() => importFudgeRpgFiles([fixture("brannoc.json")], { budgetMs: 0 }));
+    await world.settle();
+    expect(created).toEqual([]);
+    expect(gm.run(() => game.actors!.size)).toBe(before);
+    expect(gm.run(() => game.messages!.size)).toBe(0);
+    expect(world.dialogs.length).toBe(1);
+    expect((world.dialogs[0] as { content: string }).content).toContain("Nothing was imported");
+    expect((world.dialogs[0] as { content: string }).content).toContain("more than its time budget (0 ms)");
+    expect(world.errors).toEqual([]);
+    // The same batch within its budget converts.
+    expect(((await gm.run(() => importFudgeRpgFiles([fixture("brannoc.json")]))) as unknown[]).length).toBe(1);
+  });
+
   it("offers the button to the GM only", async () => {
     const { gm, player } = await gmAndPlayer();
     for (const [client, expected] of [[gm, 1], [player, 0]] as const) {
