@@ -5,7 +5,7 @@
  * store with their sheets open, and the report card (the system's real template) is shown in a
  * dialog. Installed by one call from main.ts.
  */
-import { convertFudgeRpgFiles, importErrorText, importReportContext } from "../src/system/import-fudge-rpg";
+import { importErrorText, importFudgeRpgBatch, importReportContext } from "../src/system/import-fudge-rpg";
 import { i18n } from "./i18n";
 import type { Store } from "./store";
 import { renderTemplate } from "./templates";
@@ -38,7 +38,7 @@ function showDialog(html: string): void {
 /** Converts the files; adds the actors (all or none) and shows the reports or the errors. */
 export async function importFiles(store: Store, files: { name: string; text: () => Promise<string> }[], toast: (text: string, error?: boolean) => void): Promise<void> {
   const inputs = await Promise.all(files.map(async (f) => ({ file: f.name, text: await f.text() })));
-  const outcome = convertFudgeRpgFiles(inputs, { rules: rulesOf(store.state), newId });
+  const outcome = importFudgeRpgBatch(inputs, { rules: rulesOf(store.state), newId });
   const localize = (k: string) => i18n.localize(k);
   if (outcome.errors.length) {
     const list = outcome.errors.map(({ file, error }) => `<li data-pg-import-error>${esc(importErrorText(error, file, localize))}</li>`).join("");

@@ -6,13 +6,12 @@
  * actor is created.
  */
 import {
-  convertFudgeRpgFiles,
+  importFudgeRpgBatch,
   importErrorText,
   importReportContext,
   type ConvertOptions,
   type FudgeRpgConversion,
 } from "../system/import-fudge-rpg";
-import { isRulesError } from "../rules/errors";
 import { worldRules } from "./bridge";
 import { SYSTEM_ID } from "./registry";
 
@@ -66,14 +65,8 @@ export async function importFromFudgeRpg(): Promise<void> {
  * report each. `clock`: the batch's budget and clock (default FUDGE_RPG_BUDGET and Date.now; tests).
  */
 export async function importFudgeRpgFiles(inputs: { file: string; text: string }[], clock: Pick<ConvertOptions, "budgetMs" | "now"> = {}): Promise<Actor.Implementation[]> {
-  let outcome: ReturnType<typeof convertFudgeRpgFiles>;
-  try {
-    outcome = convertFudgeRpgFiles(inputs, { rules: worldRules(), ...clock });
-  } catch (e) {
-    // The batch over its time budget (FUDGE_RPG_BUDGET): refused whole, shown like a file's error, nothing created.
-    if (!(isRulesError(e) && e.key === "FUDGE.Error.TimeBudget")) throw e;
-    outcome = { converted: [], errors: [{ file: "", error: e }] };
-  }
+  // A batch over its time budget (FUDGE_RPG_BUDGET) is refused whole, shown like a file's error, nothing created.
+  const outcome = importFudgeRpgBatch(inputs, { rules: worldRules(), ...clock });
   if (outcome.errors.length) {
     const items = outcome.errors.map(({ file, error }) => `<li>${esc(importErrorText(error, file, loc))}</li>`).join("");
     await foundry.applications.api.DialogV2.prompt({

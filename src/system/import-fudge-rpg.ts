@@ -614,6 +614,21 @@ export function convertFudgeRpgFiles(inputs: Iterable<{ file: string; text: stri
   return out;
 }
 
+/**
+ * A batch as the importers take it (Foundry's Import from Fudge RPG, the playground): as
+ * convertFudgeRpgFiles, but a batch over its time budget is one error of the outcome
+ * (FUDGE.Import.Error.TimeBudget: import fewer or smaller files at a time), never thrown — the
+ * whole batch refused, nothing created. The CLI words its own (src/cli/convert-fudge-rpg.ts).
+ */
+export function importFudgeRpgBatch(inputs: Iterable<{ file: string; text: string }>, options: ConvertOptions = {}): ImportFileOutcome {
+  try {
+    return convertFudgeRpgFiles(inputs, options);
+  } catch (e) {
+    if (!(e instanceof RulesError && e.key === "FUDGE.Error.TimeBudget")) throw e;
+    return { converted: [], errors: [{ file: "", error: new RulesError("", "FUDGE.Import.Error.TimeBudget", e.message, e.params) }] };
+  }
+}
+
 /** Render model of the import report card (templates/chat/import-report.hbs). */
 export interface ImportReportContext {
   titleParams: { name: string };

@@ -54,7 +54,7 @@ describe("Import from Fudge RPG on the v13 host", () => {
     expect(gm.run(() => game.messages!.size)).toBe(0);
     expect(world.dialogs.length).toBe(1);
     expect((world.dialogs[0] as { content: string }).content).toContain("Nothing was imported");
-    expect((world.dialogs[0] as { content: string }).content).toContain("more than its time budget (0 ms)");
+    expect((world.dialogs[0] as { content: string }).content).toContain("The files took more than 0 ms to convert: import fewer or smaller files at a time.");
     expect(world.errors).toEqual([]);
     // The same batch within its budget converts.
     expect(((await gm.run(() => importFudgeRpgFiles([fixture("brannoc.json")]))) as unknown[]).length).toBe(1);

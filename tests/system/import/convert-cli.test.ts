@@ -6,7 +6,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { caught } from "../../rules/errors";
 import { convertFudgeRpgCommand, parseConvertArgs } from "../../../src/cli/convert-fudge-rpg";
-import { conversionDeadline, convertFudgeRpgFiles, FUDGE_RPG_BUDGET } from "../../../src/system/import-fudge-rpg";
+import { conversionDeadline, convertFudgeRpgFiles, FUDGE_RPG_BUDGET, importErrorText, importFudgeRpgBatch } from "../../../src/system/import-fudge-rpg";
+
+const en = JSON.parse(readFileSync("lang/en.json", "utf8")) as Record<string, string>;
 
 const FIX = "tests/fixtures/fudge-rpg";
 const run = (args: string[], input = "", timeout?: number, env?: Record<string, string>) => {
@@ -128,6 +130,15 @@ describe("fudge-rules convert-fudge-rpg", () => {
       expect(convertFudgeRpgFiles([{ file: "a.json", text }], { budgetMs, now: ticking() }).converted).toHaveLength(1);
       const e = caught(() => convertFudgeRpgFiles([{ file: "a.json", text }, { file: "b.json", text }], { budgetMs, now: ticking() }));
       expect([e.key, e.params.max]).toEqual(["FUDGE.Error.TimeBudget", budgetMs]);
+    });
+    it("the importers' batch (Foundry, playground) returns the refusal as the batch's one error, in the importer's words; a file's own error stays the file's", () => {
+      const over = importFudgeRpgBatch([{ file: "a.json", text }], { budgetMs: 0 });
+      expect(over.converted).toEqual([]);
+      expect(over.errors.map(({ file, error }) => [file, error.key, error.params.max])).toEqual([["", "FUDGE.Import.Error.TimeBudget", 0]]);
+      expect(importErrorText(over.errors[0].error, "", (k) => en[k] ?? k)).toBe("The files took more than 0 ms to convert: import fewer or smaller files at a time.");
+      const within = importFudgeRpgBatch([{ file: "a.json", text }, { file: "bad.json", text: "{" }]);
+      expect(within.converted.map((c) => c.file)).toEqual(["a.json"]);
+      expect(within.errors.map((e) => [e.file, e.error.key])).toEqual([["bad.json", "FUDGE.Import.Error.NotJson"]]);
     });
     it("a budget of 0 ms refuses at the first check; a budget is never more than the documented one", () => {
       expect(caught(() => convertFudgeRpgFiles([{ file: "a.json", text }], { budgetMs: 0 })).key).toBe("FUDGE.Error.TimeBudget");
