@@ -327,17 +327,17 @@ export interface BattleLapse {
   to: string;
 }
 
+/** A wound level's name on this track: the kind's own (a custom level's label), else its i18n key `FUDGE.Wound.<key>`. */
+export function woundLevelName(track: Track, key: string): string {
+  return kindOf(track).levelName?.(track.config, key) ?? `FUDGE.Wound.${key}`;
+}
+
 /**
  * A lapse as stored (actor flags, CLI input): both levels must be wound levels of the track, one
  * adjustment apart. A stored lapse is the applier's claim (a player may apply wounds to his own
  * character); the adjustment it undoes is one level or one point (Fudge §4.52 (1), which (4)
  * follows: "This adjustment can either be one wound *level*, or simply one damage point").
  */
-/** A wound level's name on this track: the kind's own (a custom level's label), else its i18n key `FUDGE.Wound.<key>`. */
-export function woundLevelName(track: Track, key: string): string {
-  return kindOf(track).levelName?.(track.config, key) ?? `FUDGE.Wound.${key}`;
-}
-
 export function parseBattleLapse(track: Track, input: unknown, path: string): BattleLapse {
   if (typeof input !== "object" || input === null) throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object");
   const o = input as Record<string, unknown>;
