@@ -1220,12 +1220,14 @@ function oneLevelApart(config: BoxTrackConfig, from: string, to: string): boolea
     all.push("dead");
     numbered.push("dead");
   }
-  const next = (keys: string[]) => {
-    const i = keys.indexOf(from);
-    const j = keys.indexOf(to);
-    return i >= 0 && j >= 0 && Math.abs(i - j) === 1;
-  };
-  return next(all) || next(numbered);
+  return nextTo(all, from, to) || nextTo(numbered, from, to);
+}
+
+/** Whether two levels stand next to each other in `keys` (mildest first). */
+export function nextTo(keys: readonly string[], from: string, to: string): boolean {
+  const i = keys.indexOf(from);
+  const j = keys.indexOf(to);
+  return i >= 0 && j >= 0 && Math.abs(i - j) === 1;
 }
 
 export const boxTrack: TrackKind<BoxTrackConfig, BoxTrackState, BoxWound, BoxHealing> = {

@@ -21,7 +21,7 @@ import {
   type TrackStatus,
 } from "../track";
 import { array, at, bool, int, oneOf, record, str } from "../validate";
-import { DEFAULT_THRESHOLDS, levelsHealedByRoll, woundLabel } from "./box";
+import { DEFAULT_THRESHOLDS, levelsHealedByRoll, nextTo, woundLabel } from "./box";
 
 export const DC_RULE = "Fudge §4.57";
 
@@ -332,10 +332,7 @@ function removeWound(config: DcTrackConfig, state: DcTrackState, level: string):
  * point"): next to each other among the levels a hit names (every one has a threshold, §4.55).
  */
 function oneLevelApart(_config: DcTrackConfig, from: string, to: string): boolean {
-  const keys: readonly string[] = DC_WOUND_LEVELS.filter((k) => k !== "dead");
-  const i = keys.indexOf(from);
-  const j = keys.indexOf(to);
-  return i >= 0 && j >= 0 && Math.abs(i - j) === 1;
+  return nextTo(DC_WOUND_LEVELS.filter((k) => k !== "dead"), from, to);
 }
 
 function stateKey(_config: DcTrackConfig, state: DcTrackState): string {
