@@ -26,7 +26,7 @@ export const STORED_SHAPES: StoredShape[] = [
     documentName: "Actor",
     source: { name: "Old Leroy", type: "character", system: { strength: "Good", damageCapacity: "+1", willpower: -1, scale: 2, fudgePoints: "3", wounds: null, trackPreset: "heroic", biography: "<p>Brave &amp; loud</p>" } },
     items: [{ name: "Old Sword", type: "weapon", system: { size: "Two-Handed", twoHanded: true, power: "gun", range: 20, damage: 3, scalePiercing: true, description: "<p>Long</p>" } }],
-    expect: { "attributes.strength": 1, "attributes.damageCapacity": 1, "attributes.willpower": -1, "scale.strength": 2, "scale.mass": 2, fudgePoints: 3, "woundTrack.preset": "cinematic", notes: "<p>Brave &amp; loud</p>" },
+    expect: { "attributes.strength": 1, "attributes.damageCapacity": 1, "attributes.willpower": -1, "attributes.mass": 0, "scale.strength": 2, "scale.mass": 2, fudgePoints: 3, "woundTrack.preset": "cinematic", notes: "<p>Brave &amp; loud</p>" },
     gone: ["strength", "wounds", "trackPreset", "biography"],
   },
   {

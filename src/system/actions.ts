@@ -184,6 +184,7 @@ export const EDITABLE_FIELDS: Record<string, FieldSpec> = {
   "attributes.strength": LADDER_FIELD,
   "attributes.damageCapacity": LADDER_FIELD,
   "attributes.willpower": LADDER_FIELD,
+  "attributes.mass": LADDER_FIELD,
   "scale.strength": { type: "int", min: -50, max: 50 },
   "scale.mass": { type: "int", min: -50, max: 50 },
   fudgePoints: { type: "int", min: 0, max: 999 },

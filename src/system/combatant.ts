@@ -253,6 +253,7 @@ export function fudgeCombatant(actor: ActorDoc<"character" | "npc">, weapon: Ite
     strength: d.attributes.strength,
     strengthScale: d.scale.strength,
     massScale: d.scale.mass,
+    mass: d.attributes.mass,
     damageCapacity: d.attributes.damageCapacity,
     willpower: d.attributes.willpower,
     weapon: fudgeWeapon(weapon),

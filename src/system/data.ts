@@ -56,6 +56,8 @@ export interface Attributes {
   strength: number;
   damageCapacity: number;
   willpower: number;
+  /** Fudge §4.54: Mass rated within the character's Scale (Fair 0), a defensive factor. */
+  mass: number;
 }
 
 export interface Scale {
@@ -274,7 +276,7 @@ export interface ActorDoc<T extends ActorType = ActorType> {
 
 export function defaultCharacterData(): CharacterData {
   return {
-    attributes: { strength: 0, damageCapacity: 0, willpower: 0 },
+    attributes: { strength: 0, damageCapacity: 0, willpower: 0, mass: 0 },
     scale: { strength: 0, mass: 0 },
     fudgePoints: 3,
     woundTrack: { state: null, preset: "standard", epicExtraHurt: 0, epicExtraVeryHurt: 0, label: "" },

@@ -334,7 +334,9 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
               ? "damageCapacity"
               : ["willpower", "will"].includes(n)
                 ? "willpower"
-                : null;
+                : n === "mass" // Fudge §4.54: Mass other than Fair is a defensive factor
+                  ? "mass"
+                  : null;
       if (target && !used.has(target)) {
         used.add(target);
         const level = Math.min(Math.max(a.level, LADDER_MIN), LADDER_MAX);

@@ -330,7 +330,7 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
   const attrs: AttributeView[] =
     preset === "volt"
       ? []
-      : (["strength", "damageCapacity", "willpower"] as const).map((k) => ({
+      : (["strength", "damageCapacity", "willpower", "mass"] as const).map((k) => ({
           key: k,
           labelKey: `FUDGE.Attribute.${k}`,
           field: `system.attributes.${k}`,

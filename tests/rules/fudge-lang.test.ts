@@ -77,6 +77,8 @@ describe("fudge i18n keys", () => {
     runs.push(resolveRolled(req({}, {}, { track: { config: boxTrackConfig("standard"), state: { marks: { hurt: [{ level: "hurt", stun: true }] }, stun: { effect: "stunned", rounds: 1 } } } }), hit));
     // Fudge §4.52 (4): the Willpower adjustment "temporary - until the battle is over".
     runs.push(resolveRolled({ preset: "fudge", attacker: plain(), defender: plain({ willpower: 0 }), options: { dcVariant: "willpower", willpowerAdjustment: "untilBattleEnds" } }, { ...hit, dc: [1, 1, 0, 0] }));
+    // Fudge §4.54: "If the defender has Mass other than Fair … it should also be figured in."
+    runs.push(resolveRolled(req({}, {}, { mass: 1 }), hit));
     runs.push(resolveRolled(req({}, {}, { armor: { value: 20 } }), hit));
     runs.push(resolveRolled(req({}, {}, { armor: { value: 12 } }), graze));
     runs.push(resolveRolled({ ...req({}), attacker: fighter({ weapon: { kind: "fixed", strength: 2 }, strengthScale: 2 }) }, hit));

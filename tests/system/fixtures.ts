@@ -25,7 +25,7 @@ export function item<T extends ItemType>(type: T, name: string, system: Partial<
 /** Leroy: Str Good +1, DC Good +1, broadsword (+3 with sharpness), scale mail +3 (seed 000). */
 export function leroy(): ActorDoc<"character"> {
   const system = defaultCharacterData();
-  system.attributes = { strength: 1, damageCapacity: 1, willpower: 0 };
+  system.attributes = { strength: 1, damageCapacity: 1, willpower: 0, mass: 0 };
   system.defenseSkill = "Sword";
   return {
     _id: "leroy",
@@ -44,7 +44,7 @@ export function leroy(): ActorDoc<"character"> {
 /** Theodora: Str Superb +3, poleaxe +4 (two-handed, sharp), DC Fair, boiled leather +2 (seed 000). */
 export function theodora(): ActorDoc<"character"> {
   const system = defaultCharacterData();
-  system.attributes = { strength: 3, damageCapacity: 0, willpower: 1 };
+  system.attributes = { strength: 3, damageCapacity: 0, willpower: 1, mass: 0 };
   system.defenseSkill = "Polearm";
   return {
     _id: "theodora",

@@ -36,7 +36,7 @@ describe("character sheet", () => {
     expect(str.level.label).toBe("Superb (+3)");
     expect(str.level.rungKey).toBe("FUDGE.Ladder.superb");
     expect(str.field).toBe("system.attributes.strength");
-    const big = characterSheetContext({ ...leroy(), system: { ...leroy().system, attributes: { strength: 6, damageCapacity: -5, willpower: 0 } } }, rulesFor("fudge", { legendary: false }), opts);
+    const big = characterSheetContext({ ...leroy(), system: { ...leroy().system, attributes: { strength: 6, damageCapacity: -5, willpower: 0, mass: 0 } } }, rulesFor("fudge", { legendary: false }), opts);
     expect(big.attributes[0].level.name).toBe("Superb +3");
     expect(big.attributes[1].level.name).toBe("Terrible \u22122");
   });

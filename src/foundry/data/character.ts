@@ -13,6 +13,7 @@ export function characterSchema() {
       strength: editableInt("attributes.strength", D.attributes.strength),
       damageCapacity: editableInt("attributes.damageCapacity", D.attributes.damageCapacity),
       willpower: editableInt("attributes.willpower", D.attributes.willpower),
+      mass: editableInt("attributes.mass", D.attributes.mass),
     }),
     // Fudge §4.58: Scale is an open number.
     scale: new fields.SchemaField({ strength: editableInt("scale.strength", D.scale.strength), mass: editableInt("scale.mass", D.scale.mass) }),

@@ -78,6 +78,12 @@ export interface FudgeCombatant {
   strength: number;
   strengthScale: number;
   massScale: number;
+  /**
+   * Mass, an attribute rated on the ladder within the character's Scale (Fair 0), added to the
+   * defensive factor (Fudge §4.54: "If the defender has Mass other than Fair … it should also be
+   * figured in").
+   */
+  mass: number;
   damageCapacity: number;
   willpower: number | null;
   weapon: FudgeWeapon;
@@ -99,6 +105,7 @@ const COMBATANT_FIELDS = [
   "strength",
   "strengthScale",
   "massScale",
+  "mass",
   "damageCapacity",
   "willpower",
   "weapon",
@@ -183,6 +190,7 @@ export function parseCombatant(input: unknown, path: Path): FudgeCombatant {
     strength: optIntField(o.strength, path, "strength", 0, TRAIT_MIN, TRAIT_MAX),
     strengthScale: optIntField(o.strengthScale, path, "strengthScale", 0, -50, 50),
     massScale: optIntField(o.massScale, path, "massScale", 0, -50, 50),
+    mass: optIntField(o.mass, path, "mass", 0, TRAIT_MIN, TRAIT_MAX),
     damageCapacity: optIntField(o.damageCapacity, path, "damageCapacity", 0, TRAIT_MIN, TRAIT_MAX),
     willpower: o.willpower === undefined || o.willpower === null ? null : intField(o.willpower, path, "willpower", TRAIT_MIN, TRAIT_MAX),
     weapon: parseWeapon(o.weapon, parts.weapon),

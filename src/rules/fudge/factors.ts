@@ -128,6 +128,11 @@ export function defensiveFactor(
     steps.push(fstep("FUDGE.Step.Fudge.ScalePiercing", "Fudge §4.58", scale, { mode: `FUDGE.Fudge.ScalePiercing.${weapon.scalePiercing}`, scale: signed(defender.massScale) }));
   }
   total += scale;
+  if (defender.mass !== 0) {
+    // Fudge §4.54: "If the defender has Mass other than Fair … it should also be figured in."
+    total += defender.mass;
+    steps.push(fstep("FUDGE.Step.Fudge.Mass", R54, defender.mass));
+  }
   if (defender.toughHide !== 0) {
     // Fudge §4.54: a gift of Tough Hide is figured in.
     total += defender.toughHide;

@@ -48,7 +48,7 @@ describe("fudge-rpg import: a full character (Brannoc)", () => {
   });
 
   it("maps the muscle-weapon attribute to Strength, the damage-capacity one to Damage Capacity, Willpower by name", () => {
-    expect(s.attributes).toEqual({ strength: 2, damageCapacity: 1, willpower: 1 });
+    expect(s.attributes).toEqual({ strength: 2, damageCapacity: 1, willpower: 1, mass: 0 });
     expect(s.notes).toContain("Attributes (Fantasy Fudge Attributes): Reasoning: Mediocre (−1), Perception: Fair (0), Agility: Good (+1)");
     expect(c.report).toContainEqual({ key: "FUDGE.Import.Report.Attributes", params: { names: "Reasoning, Perception, Agility" }, kept: true });
   });
@@ -131,11 +131,20 @@ describe("fudge-rpg import: a full character (Brannoc)", () => {
   });
 });
 
+describe("fudge-rpg import: a Mass attribute", () => {
+  it('Fudge §4.54 "If the defender has Mass other than Fair … it should also be figured in": an attribute named Mass becomes the Mass attribute', () => {
+    const raw = JSON.parse(text("brannoc.json").replace('{"name": "Agility", "level": 1}', '{"name": "Mass", "level": 1}').replace('"name": "Agility"', '"name": "Mass"'));
+    const c = convertFudgeRpgActor(parseFudgeRpgExport(JSON.stringify(raw), "brannoc.json"), { rules: rulesFor("fudge"), newId });
+    expect(c.actor.system.attributes).toEqual({ strength: 2, damageCapacity: 1, willpower: 1, mass: 1 });
+    expect(c.actor.system.notes).not.toContain("Mass: Good");
+  });
+});
+
 describe("fudge-rpg import: legacy and unusual exports", () => {
   it("reads a legacy 'major' actor with bare wound counts (their migrateData), custom attribute names and unknown items", () => {
     const c = convert("legacy-major.json");
     const s = c.actor.system;
-    expect(s.attributes).toEqual({ strength: 1, damageCapacity: -1, willpower: 0 });
+    expect(s.attributes).toEqual({ strength: 1, damageCapacity: -1, willpower: 0, mass: 0 });
     // Bare counts take fudge-rpg's default maxima 3/2/1/1/1; 4 Scratches overflow into Hurt (Fudge §4.57).
     expect(s.woundTrack.state).toMatchObject({ marks: { scratch: [{ level: "scratch" }, { level: "scratch" }, { level: "scratch" }], hurt: [{ level: "hurt" }, { level: "scratch" }] } });
     expect(keys(c)).toEqual(expect.arrayContaining(["DefaultMaxima", "Overflow", "TraitLadder", "UnknownItem", "Effects", "Image"]));
