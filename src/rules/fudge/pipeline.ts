@@ -17,7 +17,7 @@ import { facesText, fudgeDiceSlot, plainDiceSlot, readDieValues, readFudgeTotal 
 import { defensiveFactor, effectiveMassScale, offensiveFactor, strengthScaleCounts } from "./factors";
 import { readMinMidMax } from "./minMidMax";
 import { parseFudgeOptions, usesDoubledThresholds, type FudgeOptions } from "./options";
-import { atLeastHurt, checkLevel, grazeTableLevel, levelAt, levelForNumber, levelScaleFor, severity, shiftBy, type LevelScale } from "./woundLevel";
+import { atLeastHurt, checkLevel, grazeTableLevel, isStandardLevel, levelAt, levelOnTrack, levelForNumber, levelScaleFor, severity, shiftBy, type LevelScale } from "./woundLevel";
 
 /** This attack only (the card's situation fields). */
 export type FudgeSituation = {
@@ -99,7 +99,8 @@ export function parseFudgeRequest(input: unknown): FudgeRequest {
   const grazeRows = options.graze.table;
   for (let i = 0; i < grazeRows.length; i++) {
     const level = grazeRows[i].level;
-    if (level !== null && !scale.keys.includes(level)) checkLevel(scale, level, `options.graze.table[${i}].level`);
+    // A standard level the track lacks is read at its place (levelOnTrack); any other must be the track's.
+    if (level !== null && !scale.keys.includes(level) && !isStandardLevel(level)) checkLevel(scale, level, `options.graze.table[${i}].level`);
   }
   const situation = parseSituation(o.situation, "situation", scale, defender);
   return { preset: "fudge", attacker, defender, options, situation };
@@ -597,7 +598,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     const raise = diff <= 0 ? 0 : o.graze.scaleRaise === "perPoint" ? diff : o.graze.scaleRaise === "one" ? 1 : 0;
     let capped = false;
     const fromTable = (f: number): string | null => {
-      const table = grazeTableLevel(o.graze.table, f);
+      const table = levelOnTrack(scale, grazeTableLevel(o.graze.table, f));
       const raised = shiftBy(scale, table, raise);
       if (raise === 0 || o.woundMode !== "factors") return raised;
       // Fudge §4.56 "it should be minimized for such a narrow victory": the Scale raise never
@@ -609,7 +610,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
       return levelAt(scale, cap);
     };
     const base = fromTable(baseFactor);
-    if (explain) steps.push(fstep("FUDGE.Step.Fudge.GrazeTable", R_GRAZE, baseFactor, { level: levelParam(grazeTableLevel(o.graze.table, baseFactor)) }));
+    if (explain) steps.push(fstep("FUDGE.Step.Fudge.GrazeTable", R_GRAZE, baseFactor, { level: levelParam(levelOnTrack(scale, grazeTableLevel(o.graze.table, baseFactor))) }));
     if (raise > 0 && explain) steps.push(fstep(capped ? "FUDGE.Step.Fudge.GrazeScaleCapped" : "FUDGE.Step.Fudge.GrazeScale", R_GRAZE, raise, { diff: signed(diff), level: levelParam(base) }));
     if (!rollOnThisHit) return base;
     let rolled: string | null;

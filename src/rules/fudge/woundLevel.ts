@@ -108,6 +108,22 @@ export function atLeastHurt(scale: LevelScale, key: string | null): boolean {
   return severity(scale, key) >= (hurt >= 0 ? hurt : 1);
 }
 
+/**
+ * A standard level (Fudge §4.51: Scratch, Hurt, Very Hurt, Incapacitated, Near Death) named by the
+ * world's graze table, read on the defender's track. A track without it — a custom track whose GM
+ * expanded "Hurt and Very Hurt to Light Wound, Moderate Wound and Severe Wound" (§4.51) — takes its
+ * level at the same place, mildest first (Hurt → the track's second level), clamped to its worst
+ * level: one world table serves every actor's track. **Choice** (the texts are silent).
+ */
+export function levelOnTrack(scale: LevelScale, key: string | null): string | null {
+  if (key === null || scale.keys.includes(key)) return key;
+  const i = STANDARD_KEYS.indexOf(key);
+  return i < 0 ? key : levelAt(scale, i);
+}
+
+/** True for the standard level keys (Fudge §4.51), which every track can read (levelOnTrack). */
+export const isStandardLevel = (key: string): boolean => STANDARD_KEYS.includes(key);
+
 /** Fudge §4.56 graze severity table: the last row whose `min` the factor reaches; below the first row, Undamaged. */
 export function grazeTableLevel(table: readonly GrazeRow[], factor: number): string | null {
   let level: string | null = null;
