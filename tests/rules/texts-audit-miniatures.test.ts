@@ -207,6 +207,14 @@ describe("Wounds", () => {
     expect(trackStatus(wounded("scratch", "scratch", "scratch", "scratch", "scratch")).condition).toBe("dying");
   });
 
+  it('read in sequence with the diagram before it (Hurt and Very Hurt marked), two Scratches fill the boxes and the next "carries over through Hurt, Very Hurt, and into a Near Death"', () => {
+    const seq = wounded("hurt", "veryHurt", "scratch", "scratch");
+    expect(marks(seq)).toEqual([true, true, true, true, false, false]);
+    const third = applyWound(seq, { level: "scratch" }).track;
+    expect(marks(third)).toEqual([true, true, true, true, true, false]);
+    expect(trackStatus(third).condition).toBe("dying");
+  });
+
   it('"increased wound levels carry penalties to all stats, not rolls": a Very Hurt King swings at MODF 5, the dice unchanged', () => {
     const king = model("King Kingsley", { track: wounded("veryHurt") });
     const r = resolve(king, "Sir Knightly", { attack: dF(0) });
@@ -358,6 +366,12 @@ describe("Guts", () => {
     expect(gutsRecheck(t2.state, dF(0), 3, 0).check.total).toBe(1);
   });
 
+  it("Choice: a new wound level forfeits the next +1 of every failure still pending, a Terrifying one too (the text names only \"the check for the first wound\")", () => {
+    let s = gutsTrigger(initialGutsState(), { guts: 0, faces: dF(-3), target: 1, turn: 1, reason: "terrifying" }).state;
+    s = gutsTrigger(s, { guts: 0, faces: dF(1), target: 1, turn: 1, reason: "newWoundLevel" }).state;
+    expect(gutsRecheck(s, dF(0), 2, 0).check.total).toBe(0);
+  });
+
   it("Mercenary Brutas: \"will flee the combat on any failed Guts check\" (CLI guts, his pack fault)", () => {
     const fault = model("Brutas the Brute").fault;
     const fail = runCommand("guts", { check: "check", reason: "newWoundLevel", guts: 2, fault, dice: dF(-2) }) as { fleesCombat: boolean };
@@ -376,6 +390,31 @@ describe("Guts", () => {
     const gift = model("Sir Knightly").gift;
     const t = (o: Record<string, unknown>) => (runCommand("guts", { check: "check", reason: "newWoundLevel", guts: 0, dice: dF(0), ...o }) as { check: { total: number } }).check.total;
     expect([t({ gift, defendingKing: true }), t({ nobleInMelee: true }), t({ leaderFallen: true })]).toEqual([1, -1, -1]);
+  });
+});
+
+describe("Exact odds (CLI odds) from the 4dF table and the Legendary re-roll", () => {
+  type Odds = { hit: number; woundLevels: Record<string, number>; death: number };
+  const odds = (attacker: Sample, defender: Sample) => runCommand("odds", { preset: "miniatures", attacker, defender }) as Odds;
+
+  it("Sir Knightly +4 vs Brutas DDF 3: hit on 4dF ≥ −1 = 66/81; Scratch (wound 0-2) 51/81; Hurt 14/81", () => {
+    const o = odds("Sir Knightly", "Brutas the Brute");
+    expect(o.hit).toBeCloseTo(66 / 81, 12);
+    expect(o.woundLevels.scratch).toBeCloseTo(51 / 81, 12);
+    expect(o.woundLevels.hurt).toBeCloseTo(14 / 81, 12);
+  });
+
+  it("…Very Hurt needs wound 5-6, a Legendary total of +4 or +5: (16 + 32)/81²; Dead needs +8 or more: 1/81²", () => {
+    // +4 then a re-roll with no +: 16/81 of re-rolls; one +: 32/81 (4 ways × 8 for the other three dice showing − or 0).
+    const o = odds("Sir Knightly", "Brutas the Brute");
+    expect(o.woundLevels.veryHurt).toBeCloseTo(48 / 81 ** 2, 14);
+    expect(o.death).toBeCloseTo(1 / 81 ** 2, 14);
+  });
+
+  it("King +7 vs Knavely DDF 1 always hits; Dead (9+) needs 4dF ≥ +3: 5/81", () => {
+    const o = odds("King Kingsley", "Knavely Knave");
+    expect(o.hit).toBe(1);
+    expect(o.death).toBeCloseTo(5 / 81, 12);
   });
 });
 
