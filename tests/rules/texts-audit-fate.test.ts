@@ -183,3 +183,31 @@ describe("FATE ladder: how long results last", () => {
     expect(r.render.label).toBe("Debate");
   });
 });
+
+describe("FATE ladder: exact odds of one exchange (4dF against 4dF, equal skills)", () => {
+  const odds = () =>
+    runCommand("odds", { preset: "fate", attacker: { name: "A", skill: 0, track: ladder() }, defender: { name: "D", skill: 0, track: ladder() } }) as {
+      outcomes: Record<string, number>;
+      woundLevels: Record<string, number>;
+    };
+  // 4dF: 1, 4, 10, 16, 19, 16, 10, 4, 1 out of 81 (RULES §1).
+  const w = [1, 4, 10, 16, 19, 16, 10, 4, 1];
+  const pMargin = (ok: (m: number) => boolean): number => {
+    let n = 0;
+    for (let a = 0; a < 9; a++) for (let d = 0; d < 9; d++) if (ok(a - d)) n += w[a] * w[d];
+    return n / 6561;
+  };
+  it('"0 | Scratched": a tie, 1107 of 6561', () => {
+    expect(odds().outcomes.standoff).toBeCloseTo(1107 / 6561, 12);
+    expect(pMargin((m) => m === 0)).toBeCloseTo(1107 / 6561, 12);
+  });
+  it('"+7 | Taken Out": only +4 against −4, −3 or +3 against −4: 9 of 6561', () => {
+    expect(odds().woundLevels.takenOut).toBeCloseTo(9 / 6561, 12);
+  });
+  it('"+1 Clipped", "+2 - +4 Hurt", "+5 - +6 Injured": the exact shares of the margins', () => {
+    const o = odds().woundLevels;
+    expect(o.clipped).toBeCloseTo(pMargin((m) => m === 1), 12);
+    expect(o.hurt).toBeCloseTo(pMargin((m) => m >= 2 && m <= 4), 12);
+    expect(o.injured).toBeCloseTo(pMargin((m) => m === 5 || m === 6), 12);
+  });
+});
