@@ -7,6 +7,8 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { runCommand } from "../../src/cli/run";
+import { seededRng } from "../../src/rules/dice";
+import { monteCarloOdds } from "../../src/rules/odds";
 import { applyWound, parseTrack } from "../../src/rules/track";
 import "../../src/rules/presets";
 
@@ -209,5 +211,24 @@ describe("FATE ladder: exact odds of one exchange (4dF against 4dF, equal skills
     expect(o.clipped).toBeCloseTo(pMargin((m) => m === 1), 12);
     expect(o.hurt).toBeCloseTo(pMargin((m) => m >= 2 && m <= 4), 12);
     expect(o.injured).toBeCloseTo(pMargin((m) => m === 5 || m === 6), 12);
+  });
+});
+
+describe("FATE ladder: the odds see the Clipped box reset", () => {
+  // FATE ladder, Clipped: "Loser is -1 penalty to their next action … Box resets after that action."
+  // A Clipped defender's defence roll is that action: whether the attack lands or not, his box resets.
+  // The odds used to count a missed Clipped defender as still Clipped afterwards.
+  const req = (defender: TrackJson) => ({ preset: "fate", attacker: { name: "A", skill: -4, track: ladder() }, defender: { name: "D", skill: 4, track: defender } });
+  it('"Box resets after that action": a Clipped defender who is missed is no longer Clipped afterwards (exact odds and Monte Carlo)', () => {
+    const o = runCommand("odds", req(ladder({ clipped: 1 }))) as { trackResults: Record<string, number>; woundLevels: Record<string, number> };
+    // Only +4 against −4 (1 of 6561) beats him: −4 − 4 + 4 + 4 − (4 − 4 − 1) = margin 1 → a fresh Clipped.
+    expect(o.trackResults.clipped).toBeCloseTo(1 / 6561, 12);
+    expect(o.trackResults.none).toBeCloseTo(6560 / 6561, 12);
+    const mc = monteCarloOdds(req(ladder({ clipped: 1 })), 2000, seededRng(3));
+    expect(mc.trackResults.clipped ?? 0).toBeLessThan(0.01);
+  });
+  it("a defender's Hurt stays after a miss (it lasts the scene), his Clipped does not", () => {
+    const o = runCommand("odds", req(ladder({ clipped: 2, hurt: 1 }))) as { trackResults: Record<string, number> };
+    expect(o.trackResults.hurt).toBeCloseTo(1, 12);
   });
 });
