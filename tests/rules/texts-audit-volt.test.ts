@@ -346,3 +346,19 @@ describe("Volt: exact odds of one attack (Attack 14 against Guard 8, Damage 15, 
     expect(odds().death).toBeCloseTo(0.09 * (1 - (15 / 20) ** 2), 12);
   });
 });
+
+describe("Volt: choices where the seed is silent (docs/rules-api/volt.md, Choices)", () => {
+  it("Tough 2: a failed damage roll's lowest unmarked row is the lowest row above the blacked-out circles (Damage 10 → row 3; Damage 2 → nothing)", () => {
+    const fail = (damage: number): Marks =>
+      (
+        runCommand("resolve", {
+          preset: "volt",
+          attacker: { name: "Ana", track: sheet(), weapon: { attack: 14, damage } },
+          defender: { name: "Bo", track: sheet({}, 6, { tough: 2 }), guard: 8 },
+          dice: { attack: [10, 1], damage: [20, 20] },
+        }) as Resolution
+      ).defenderAfter!.track.state.marks;
+    expect(fail(10)).toEqual({ 3: "injury" });
+    expect(fail(2)).toEqual({});
+  });
+});
