@@ -287,7 +287,7 @@ export function endCombat(store: Store): string[] {
       errors.push(errorText(e, store, a._id));
     }
   }
-  if (battleEndNote(entries)) postMessage(store, "battleEndNote", { entries }, i18n.localize("FUDGE.BattleEnd.Title"));
+  if (battleEndNote(entries)) postMessage(store, "battleEndNote", { entries }, i18n.localize("FUDGE.BattleEnd.Speaker"));
   const type = combatEndHealing(rules);
   if (type)
     for (const a of store.state.actors) {

@@ -70,7 +70,7 @@ async function postBattleEndNote(combatId: string, entries: BattleEndEntry[]): P
   await templatesReady();
   const content = await foundry.applications.handlebars.renderTemplate(systemPath(TEMPLATES.battleEnd), context as never);
   await ChatMessage.create(
-    withRollMode({ content: `<div class="fudge-wounds fudge-card">${content}</div>`, speaker: { alias: game.i18n!.localize("FUDGE.BattleEnd.Title") }, flags: { [SYSTEM_ID]: { battleEnd: { combatId } } } }) as never,
+    withRollMode({ content: `<div class="fudge-wounds fudge-card">${content}</div>`, speaker: { alias: game.i18n!.localize("FUDGE.BattleEnd.Speaker") }, flags: { [SYSTEM_ID]: { battleEnd: { combatId } } } }) as never,
   );
 }
 

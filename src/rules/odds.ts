@@ -6,7 +6,7 @@
 import type { Rng } from "./dice";
 import { enumerateDice, pipelineFor, rollingDice, type AttackPipeline, type AttackRequest, type AttackResolution } from "./pipeline";
 import { checkJsonShape, int } from "./validate";
-import { trackStatus, type Condition, type Track, type TrackStatus } from "./track";
+import { healTrack, trackStatus, type Condition, type Track, type TrackStatus } from "./track";
 
 export interface AttackOdds {
   preset: string;
@@ -40,16 +40,17 @@ const add = (m: Record<string, number>, k: string, p: number): void => {
 };
 
 /**
- * `before`: the defender's status before the attack. A miss (or a blow that does no damage)
- * leaves the defender as he was: his worst level and condition afterwards are those he had, so
- * `trackResults` and `conditions` each sum to 1 (a Hurt defender missed stays Hurt).
+ * `unwounded`: the defender's status when the attack does not wound him (defenderStatuses). A miss
+ * (or a blow that does no damage) leaves the defender as he was, but for the healing the rules ask
+ * for: his worst level and condition afterwards are those he had, so `trackResults` and
+ * `conditions` each sum to 1 (a Hurt defender missed stays Hurt; a Clipped one is Clipped no more).
  */
-function tally(odds: AttackOdds, r: AttackResolution, p: number, before: TrackStatus | null): void {
+function tally(odds: AttackOdds, r: AttackResolution, p: number, unwounded: (r: AttackResolution) => TrackStatus | null): void {
   odds.leaves++;
   if (r.hit) odds.hit += p;
   add(odds.outcomes, r.outcome, p);
   add(odds.woundLevels, r.woundKey ?? "none", p);
-  const status = r.defenderAfter?.status ?? before;
+  const status = r.defenderAfter ? r.defenderAfter.status : unwounded(r);
   add(odds.trackResults, status?.levelKey ?? "none", p);
   if (status) {
     add(odds.conditions, status.condition, p);
@@ -57,9 +58,26 @@ function tally(odds: AttackOdds, r: AttackResolution, p: number, before: TrackSt
   }
 }
 
-function defenderStatus(req: unknown): TrackStatus | null {
+/**
+ * The defender's status when the attack leaves his track unwounded: as he was, or, when the
+ * resolution asks for a healing of his track (a follow-up with `params.healing`), as that leaves
+ * him — FATE ladder: a Clipped defender's roll is "that action", and the "box resets after that
+ * action" even when the attack misses. One status per healing type, computed once.
+ */
+function defenderStatuses(req: unknown): (r: AttackResolution) => TrackStatus | null {
   const track = (req as { defender?: { track?: Track } }).defender?.track;
-  return track ? trackStatus(track) : null;
+  if (!track) return () => null;
+  const before = trackStatus(track);
+  const healed = new Map<string, TrackStatus>();
+  return (r) => {
+    if (r.followUps.length === 0) return before;
+    const f = r.followUps.find((x) => x.target === "defender" && typeof x.params.healing === "string");
+    if (!f) return before;
+    const type = String(f.params.healing);
+    let st = healed.get(type);
+    if (!st) healed.set(type, (st = trackStatus(healTrack(track, { type }).track)));
+    return st;
+  };
 }
 
 /** Exact probability of every outcome of the attack described by `input` (a pipeline request). */
@@ -77,14 +95,14 @@ export function exactOdds(input: unknown): AttackOdds {
  */
 export function exactOddsOf<R extends AttackRequest>(p: AttackPipeline<R>, req: R, grouped = true): AttackOdds {
   const odds = emptyOdds(p.preset);
-  const before = defenderStatus(req);
+  const unwounded = defenderStatuses(req);
   let total = 0;
   const paired = grouped && p.pairedOutcomes ? p.pairedOutcomes(req) : null;
   enumerateDice(
     p.slots(req),
     (dice) => p.resolve(req, dice, QUIET),
     (r: AttackResolution, prob) => {
-      tally(odds, r, prob, before);
+      tally(odds, r, prob, unwounded);
       total += prob;
     },
     paired,
@@ -108,8 +126,8 @@ export function monteCarloOddsOf<R extends AttackRequest>(p: AttackPipeline<R>, 
   const slots = p.slots(req);
   const odds = emptyOdds(p.preset);
   const w = 1 / samples;
-  const before = defenderStatus(req);
-  for (let i = 0; i < samples; i++) tally(odds, p.resolve(req, rollingDice(slots, rng), QUIET), w, before);
+  const unwounded = defenderStatuses(req);
+  for (let i = 0; i < samples; i++) tally(odds, p.resolve(req, rollingDice(slots, rng), QUIET), w, unwounded);
   odds.leaves = samples;
   return odds;
 }

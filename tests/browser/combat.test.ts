@@ -219,6 +219,7 @@ describe("wound track on the sheet after wounds", () => {
     expect(await note.isVisible()).toBe(true);
     expect((await note.textContent())?.replace(/\s+/g, " ")).toContain("Theodora: the Willpower adjustment lapses — Hurt becomes Very Hurt (Fudge §4.52).");
     expect(await note.locator("h3").textContent()).toContain("The battle is over");
+    expect(await lastCard(page).locator(".message-sender").textContent()).toBe("Combat");
     const sheet = await openSheet(page, "Theodora");
     const marked = (level: string) => sheet.locator(`.fudge-track-row[data-level="${level}"] .fudge-box[aria-pressed="true"]`).count();
     expect([await marked("scratch"), await marked("hurt"), await marked("veryHurt")]).toEqual([0, 0, 1]);

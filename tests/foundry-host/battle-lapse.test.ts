@@ -72,6 +72,8 @@ describe("Willpower adjustment until the battle is over (Fudge §4.52 (4)) on th
     const notes = battleEndNotes(t);
     expect(notes).toHaveLength(1);
     expect(notes[0].author?.id).toBe(t.gm.user.id);
+    // The header names who speaks (the combat), not the card's own title again.
+    expect(notes[0].speaker?.alias).toBe("Combat");
     const names = { hurt: "Hurt", veryHurt: "Very Hurt", incapacitated: "Incapacitated", scratch: "Scratch" } as Record<string, string>;
     expect(lineTexts(t, notes[0].id)).toEqual([`Theodora: the Willpower adjustment lapses — ${names[resolution.woundKey]} becomes ${names[to]} (Fudge §4.52).`]);
     expect(t.world.errors).toEqual([]);
