@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { applyWound, healTrack, newTrack, penaltyFor, trackStatus, type Track } from "../../src/rules/track";
+import { resolveAttack } from "../../src/rules/pipeline";
+import "../../src/rules/presets";
 import { boxTrackConfig, type BoxLevel, type BoxTrackConfig } from "../../src/rules/tracks/box";
 import { caught } from "./errors";
 
@@ -69,5 +71,23 @@ describe('Fudge §4.51 "a Light Wound causes no penalty during combat … but af
   it("rejects a bad value, naming the field", () => {
     const bad = levels.map((l, i) => (i === 1 ? { ...l, afterCombatPenalty: 2 } : l));
     expect(caught(() => boxTrackConfig("custom", { levels: bad })).field).toBe("config.levels[1].afterCombatPenalty");
+  });
+
+  it("an attack's steps name the expanded track's levels by their own labels (and an unlabelled level of the GM's own by its key), never a missing FUDGE.Wound.* key", () => {
+    const own = levels.map((l) => (l.key === "severeWound" ? { ...l, key: "bruised", label: undefined } : l));
+    const fighter = (t: Track) => ({ name: "F", skill: 0, weapon: { name: "Club", kind: "muscle", size: "medium" }, track: t });
+    const hit = (t: Track, attack: number[]) => resolveAttack({ preset: "fudge", attacker: fighter(track()), defender: fighter(t), options: {} }, { attack, defense: [0, 0, 0, 0] });
+    // RD +3, club +1 → damage number 4: Light Wound (min 3).
+    const light = hit(track(), [1, 1, 1, 0]);
+    expect(light.woundKey).toBe("lightWound");
+    const levelParams = (r: typeof light) => r.steps.flatMap((s) => Object.values(s.params ?? {})).filter((v) => typeof v === "string" && /Wound|bruised/.test(v));
+    expect(levelParams(light)).toContain("Light Wound");
+    expect(levelParams(light).filter((v) => /^FUDGE\.Wound\.(lightWound|moderateWound|severeWound|bruised)$/.test(v as string))).toEqual([]);
+    // RD +4 with a damage number of 7 on the track whose third level has no label: named "bruised".
+    const t = newTrack(boxTrackConfig("custom", { levels: own as BoxLevel[] }));
+    const bruised = resolveAttack({ preset: "fudge", attacker: { ...fighter(track()), strength: 2 }, defender: fighter(t), options: {} }, { attack: [1, 1, 1, 1], defense: [0, 0, 0, 0] });
+    expect(bruised.woundKey).toBe("bruised");
+    const wound = bruised.steps.find((s) => s.key === "FUDGE.Step.Fudge.Wound");
+    expect(wound?.params?.level).toBe("bruised");
   });
 });

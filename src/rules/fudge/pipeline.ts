@@ -8,8 +8,7 @@ import { signed, type Step } from "../explain";
 import { describeLevel } from "../ladder";
 import { FOUR_DF_WEIGHTS, facesForTotal } from "../dice";
 import { registerPipeline, type PairedOutcomes, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type FollowUp, type ResolveOptions } from "../pipeline";
-import { applyWound, trackStatus, type Track, type TrackStatus } from "../track";
-import { woundLabel } from "../tracks/box";
+import { applyWound, trackStatus, woundLevelName, type Track, type TrackStatus } from "../track";
 import { at, boolField, optIntField, record, str, type Path, type Raw } from "../validate";
 import { parseCombatant, shieldValue, WEAPON_SIZE_VALUE, type FudgeCombatant } from "./combatant";
 import { fstep, rejectUnknown, vstep } from "./util";
@@ -149,10 +148,6 @@ function dicePath(id: string): string {
   return p;
 }
 
-/** A wound level as a step parameter: its i18n key (the card localizes it), "undamaged" for none. */
-function levelParam(key: string | null): string {
-  return woundLabel(key ?? "undamaged");
-}
 
 /** Resolves one opposed exchange from recorded dice (see pipeline.ts DiceReader). */
 /**
@@ -243,6 +238,9 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   const pre = prepared(req);
   const scale = pre.scale;
   const steps: Step[] = [];
+  /** A wound level as a step parameter, as the defender's track names it: a custom level by its own label, else its i18n key (the card localizes it); "undamaged" for none. */
+  const levelParam = (key: string | null): string => woundLevelName(d.track, key ?? "undamaged");
+  const numberStep = (n: number, lvl: string | null, rule: string): Step => vstep("FUDGE.Step.Fudge.DamageNumber", rule, n, { value: signed(n), level: levelParam(lvl) });
   // Exact odds and the duel forecast read only numbers and wounds: they skip the explanation.
   const explain = opts.explain !== false;
   const numbers: Record<string, number> = {};
@@ -645,9 +643,6 @@ function scaleGap(a: FudgeCombatant, d: FudgeCombatant, goodHit: boolean): numbe
   return Math.max(0, effectiveMassScale(d, a.weapon, goodHit) - atkScale);
 }
 
-function numberStep(n: number, lvl: string | null, rule: string): Step {
-  return vstep("FUDGE.Step.Fudge.DamageNumber", rule, n, { value: signed(n), level: levelParam(lvl) });
-}
 
 /**
  * Exact odds by relative degree (Fudge §3.5: an opposed roll is read as the difference of the two

@@ -27,11 +27,17 @@ export const BOX_RULE = "Fudge §4.57";
 /** i18n key of a wound level's name; step and box-label params carry keys the adapter localizes. */
 export const woundLabel = (key: string): string => `FUDGE.Wound.${key}`;
 
-/** A level's name in steps and labels: a custom level's own label, else its i18n key (FUDGE.Wound.*). */
+/** Levels with a name of their own in lang (FUDGE.Wound.*). */
+const NAMED_LEVELS = new Set(["scratch", "hurt", "veryHurt", "incapacitated", "nearDeath", "dead", "undamaged", "out"]);
+
+/**
+ * A level's name in steps and labels: a custom level's own label, else its i18n key
+ * (FUDGE.Wound.*); a level of the GM's own with neither is named by its key, as the sheet shows it.
+ */
 export function levelName(config: BoxTrackConfig, key: string): string {
   // A loop, not find(): every explained wound and status names levels (the forecast applies hundreds).
   const levels = config.levels;
-  for (let i = 0; i < levels.length; i++) if (levels[i].key === key) return levels[i].label ?? woundLabel(key);
+  for (let i = 0; i < levels.length; i++) if (levels[i].key === key) return levels[i].label ?? (NAMED_LEVELS.has(key) ? woundLabel(key) : key);
   return woundLabel(key);
 }
 
