@@ -13,8 +13,8 @@ import { duelRequest } from "../system/attack-dialog";
 import { duelForecast } from "../rules/forecast";
 import { ForecastQueue } from "./forecast-queue";
 import { plainActor, updateActor, worldRules, type DerivedActor } from "./bridge";
-import { clickCardAction } from "./chat";
-import { foundryRoller, postWithRolls } from "./dice";
+import { clickCardAction, postAttackCard } from "./chat";
+import { foundryRoller } from "./dice";
 import { userRef } from "./foundry-util";
 import { migrateWorld } from "./migration";
 import { SYSTEM_ID } from "./registry";
@@ -72,7 +72,7 @@ export class Scratch {
   async postAttack(attacker: Actor.Implementation, defender: Actor.Implementation) {
     const weapon = attacker.items.contents.find((i) => i.type === "weapon") ?? null;
     const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(attacker), weapon?.id ?? null, [plainActor(defender)], {}, dice, worldRules(), userRef()), foundryRoller);
-    const message = this.track((await postWithRolls({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor: attacker as never }) }, rolls)) as ChatMessage.Implementation);
+    const message = this.track(await postAttackCard(attacker, card, rolls));
     return { card, rolls, message };
   }
   async setPreset(preset: PresetId): Promise<void> {
