@@ -22,6 +22,7 @@ import { statusesFor } from "./statuses-pure";
 import { STORED_SHAPES } from "./stored-shapes";
 import type { ActorType } from "../system/data";
 import { registerIntegrityBatch } from "./quench-integrity";
+import { registerClippedBatch } from "./quench-clipped";
 import { registerBattleLapseBatch, registerLightWoundBatch } from "./quench-battle";
 import { gutsAfterWound } from "./combat";
 import { liveGutsCircumstances } from "./guts-table";
@@ -46,7 +47,7 @@ export interface QuenchLike {
   registerBatch(key: string, fn: (context: QuenchBatchContext) => void, options?: { displayName?: string; preSelected?: boolean }): void;
 }
 
-export const QUENCH_BATCHES = ["sheets", "card-loop", "statuses", "initiative", "migration", "integrity", "rich-text", "mini-traits", "guts-table", "battle-lapse", "light-wound"].map((k) => `${SYSTEM_ID}.${k}`);
+export const QUENCH_BATCHES = ["sheets", "card-loop", "statuses", "initiative", "migration", "integrity", "rich-text", "mini-traits", "guts-table", "battle-lapse", "light-wound", "fate-clipped"].map((k) => `${SYSTEM_ID}.${k}`);
 
 const PREFIX = "[Quench] ";
 type Deletable = { delete(): Promise<unknown>; id: string | null };
@@ -348,6 +349,7 @@ export function registerQuenchBatches(quench: QuenchLike): void {
   registerGutsTableBatch(quench);
   registerBattleLapseBatch(quench);
   registerLightWoundBatch(quench);
+  registerClippedBatch(quench);
 }
 
 /** Miniatures gifts and faults with a rule (seed 004 "Sample characters") in a live world, from the packs. */
