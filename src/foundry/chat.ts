@@ -11,8 +11,9 @@ import { attackCardContext, rollCardContext } from "../system/card";
 import type { ActorDoc, AttackCardData, ItemDoc } from "../system/data";
 import { attackSituationDialog } from "./dialogs";
 import { TEMPLATES } from "../system/handlebars";
-import { checkCard, defenceFacesOf, defenceLogUpdate, rederiveTarget } from "../system/integrity";
-import { actorLane, plainActor, updateActor, worldRules, writeQueue } from "./bridge";
+import { checkCard, defenceFacesOf, rederiveTarget } from "../system/integrity";
+import { attackClippedUpdate, defenceRollUpdate } from "../system/clipped";
+import { actorLane, changeActor, plainActor, updateActor, worldRules, writeQueue } from "./bridge";
 import { gutsAfterWound } from "./combat";
 import { reportError, userRef } from "./foundry-util";
 import { foundryRoller, postWithRolls, showRolls } from "./dice";
@@ -87,8 +88,24 @@ export async function startAttackFlow(actor: Actor.Implementation, weaponIds: (s
     // Every die a Foundry Roll on this (the attacker's) client; the faces go to the rules core.
     const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(actor), id, targetDocs, situation, dice, rules, userRef()), foundryRoller);
     card.targets.forEach((t, i) => (t.tokenId = String(targets[i].id)));
-    await postWithRolls({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) }, rolls);
+    await postAttackCard(actor, card, rolls);
   }
+}
+
+/**
+ * Posts an attack card with its Rolls. FATE: if the attacker rolled while Clipped, that roll was
+ * his "next action": his own client then resets the box and records the roll on him
+ * (src/system/clipped.ts), before his next attack is rolled.
+ */
+export async function postAttackCard(actor: Actor.Implementation, card: AttackCardData, rolls: readonly Roll[]): Promise<ChatMessage.Implementation> {
+  const message = (await postWithRolls({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) }, rolls)) as ChatMessage.Implementation;
+  const messageId = String(message?.id ?? "");
+  try {
+    await changeActor(actor, (doc) => attackClippedUpdate(doc, worldRules(), userRef(), messageId, Date.now()));
+  } catch (e) {
+    reportError(e, actor.name);
+  }
+  return message;
 }
 
 // ─── Card rendering and buttons ────────────────────────────────────────────────────────
@@ -288,7 +305,8 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
     const roll = await defenceRoll(card, ref);
     const u = actions.defend(card, doc, roll.faces, user, { relayed: opts.relayed });
     // The roll is kept on the defender, where the card's author cannot rewrite it; Apply reads it there.
-    await target.update({ flags: defenceLogUpdate(doc, { messageId, faces: roll.faces, by: user.id, at: Date.now() }) } as never);
+    // FATE: a roll made while Clipped resets the box in the same write (src/system/clipped.ts).
+    await updateActor(target, defenceRollUpdate(doc, rules, { messageId, faces: roll.faces, by: user.id, at: Date.now() }));
     // The defence Roll joins the card's rolls (for other modules and the roll tooltip).
     await writeCardTarget(message, ref, u, roll.rolls);
     await showRolls(roll.rolls);
@@ -300,7 +318,7 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
     // The integrity rule: the result comes from the live attacker (owned by the message's author)
     // and the live target under the world's rules, with the card's recorded dice — never the card's claim.
     const attacker = actorByRef(card.attackerId);
-    const live = rederiveTarget(card, t, { attacker: attacker ? plainActor(attacker) : null, defender: doc, author: authorOf(message), defenceFaces: defenceFacesOf(doc, messageId) }, rules);
+    const live = rederiveTarget(card, t, { attacker: attacker ? plainActor(attacker) : null, defender: doc, author: authorOf(message), defenceFaces: defenceFacesOf(doc, messageId), messageId }, rules);
     const r = actions.applyDamage(card, doc, user, rules, { relayed: opts.relayed, spendFudgePoint: opts.spendFudgePoint, messageId, resolution: live.resolution, differs: live.differs });
     await updateActor(target, r.actorUpdate);
     await writeCardTarget(message, ref, r.cardUpdate);

@@ -10,6 +10,7 @@ import { datacard, parseDatacard } from "../rules/miniatures/datacard";
 import * as actions from "../system/actions";
 import { miniatureDatacard, trackFor } from "../system/combatant";
 import type { MiniatureData } from "../system/data";
+import { CLIPPED_NOTE_FLAG } from "../system/clipped";
 import { changeActor, plainActor, updateActor, worldRules, type DerivedActor } from "./bridge";
 import { combatEndHealing, combatTurn, sceneEndHealing, turnEndHealing, turnStartTasks } from "./combat-pure";
 import { reportError, userRef } from "./foundry-util";
@@ -21,7 +22,7 @@ import { battleEndNote, type BattleEndEntry, type LapseNote } from "../system/ba
 import { TEMPLATES } from "../system/handlebars";
 import { systemPath, templatesReady } from "./templates";
 
-const FLAG_CLIPPED = "clippedAtTurnStart";
+const FLAG_CLIPPED = CLIPPED_NOTE_FLAG;
 const derivedOf = (a: Actor.Implementation) => (a.system as unknown as { derived?: DerivedActor }).derived ?? null;
 const isActiveGM = () => game.user?.isActiveGM === true;
 

@@ -13,8 +13,8 @@ import { duelRequest } from "../system/attack-dialog";
 import { duelForecast } from "../rules/forecast";
 import { ForecastQueue } from "./forecast-queue";
 import { plainActor, updateActor, worldRules, type DerivedActor } from "./bridge";
-import { clickCardAction } from "./chat";
-import { foundryRoller, postWithRolls } from "./dice";
+import { clickCardAction, postAttackCard } from "./chat";
+import { foundryRoller } from "./dice";
 import { userRef } from "./foundry-util";
 import { migrateWorld } from "./migration";
 import { SYSTEM_ID } from "./registry";
@@ -22,6 +22,7 @@ import { statusesFor } from "./statuses-pure";
 import { STORED_SHAPES } from "./stored-shapes";
 import type { ActorType } from "../system/data";
 import { registerIntegrityBatch } from "./quench-integrity";
+import { registerClippedBatch } from "./quench-clipped";
 import { registerBattleLapseBatch, registerLightWoundBatch } from "./quench-battle";
 import { gutsAfterWound } from "./combat";
 import { liveGutsCircumstances } from "./guts-table";
@@ -46,7 +47,7 @@ export interface QuenchLike {
   registerBatch(key: string, fn: (context: QuenchBatchContext) => void, options?: { displayName?: string; preSelected?: boolean }): void;
 }
 
-export const QUENCH_BATCHES = ["sheets", "card-loop", "statuses", "initiative", "migration", "integrity", "rich-text", "mini-traits", "guts-table", "battle-lapse", "light-wound"].map((k) => `${SYSTEM_ID}.${k}`);
+export const QUENCH_BATCHES = ["sheets", "card-loop", "statuses", "initiative", "migration", "integrity", "rich-text", "mini-traits", "guts-table", "battle-lapse", "light-wound", "fate-clipped"].map((k) => `${SYSTEM_ID}.${k}`);
 
 const PREFIX = "[Quench] ";
 type Deletable = { delete(): Promise<unknown>; id: string | null };
@@ -72,7 +73,7 @@ export class Scratch {
   async postAttack(attacker: Actor.Implementation, defender: Actor.Implementation) {
     const weapon = attacker.items.contents.find((i) => i.type === "weapon") ?? null;
     const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(attacker), weapon?.id ?? null, [plainActor(defender)], {}, dice, worldRules(), userRef()), foundryRoller);
-    const message = this.track((await postWithRolls({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor: attacker as never }) }, rolls)) as ChatMessage.Implementation);
+    const message = this.track(await postAttackCard(attacker, card, rolls));
     return { card, rolls, message };
   }
   async setPreset(preset: PresetId): Promise<void> {
@@ -348,6 +349,7 @@ export function registerQuenchBatches(quench: QuenchLike): void {
   registerGutsTableBatch(quench);
   registerBattleLapseBatch(quench);
   registerLightWoundBatch(quench);
+  registerClippedBatch(quench);
 }
 
 /** Miniatures gifts and faults with a rule (seed 004 "Sample characters") in a live world, from the packs. */

@@ -22,6 +22,7 @@ import { ladderOf } from "./view";
 import { liveRecord, logUpdate, woundLogOf, type WoundRecord } from "./integrity";
 import type { LapseNote } from "./battle-end";
 import { errorView } from "./error-text";
+import { defenceSettledClipped } from "./clipped";
 import type { SlotDice } from "./rolling";
 
 // ─── Permissions ───────────────────────────────────────────────────────────────────────
@@ -577,9 +578,11 @@ export function applyDamage(
   let track = trackFor(target, rules);
   const before = structuredClone(track.state);
   const steps: Step[] = [];
-  // Follow-ups the result names for the defender's track (FATE: Clipped used up by the defence roll).
+  // Follow-ups the result names for the defender's track (FATE: Clipped used up by the defence roll,
+  // unless that roll's record says it already was — src/system/clipped.ts — and a Clipped taken since stays).
+  const settled = defenceSettledClipped(target, messageId);
   for (const f of res.followUps ?? []) {
-    if (f.target === "defender" && typeof f.params?.healing === "string") {
+    if (f.target === "defender" && typeof f.params?.healing === "string" && !(f.type === "clippedConsumed" && settled)) {
       const h = healTrack(track, { type: f.params.healing });
       track = h.track;
       steps.push(...h.steps);
@@ -699,13 +702,6 @@ export function undoDamage(card: AttackCardData, target: ActorDoc, user: UserRef
   const done: WoundRecord = { ...structuredClone(live), undone: true, undoneBy: user.id };
   const actorUpdate = withFudgePoints(trackUpdate(restored.state), target, live.fudgePointSpent ? 1 : 0);
   return { actorUpdate: { ...actorUpdate, flags: logUpdate(log, done) }, cardUpdate: withTarget(card, i, next) };
-}
-
-/** Healings the card asks of the attacker's own track (FATE: Clipped used up by the attack roll). */
-export function attackerHealings(card: AttackCardData): unknown[] {
-  const first = card.targets.find((t) => t.resolution);
-  const res = first?.resolution as AttackResolution | undefined;
-  return (res?.followUps ?? []).filter((f) => f.target === "attacker" && typeof f.params?.healing === "string").map((f) => ({ type: f.params.healing }));
 }
 
 // ─── Miniatures: Guts ──────────────────────────────────────────────────────────────────

@@ -16,6 +16,7 @@ import { RulesError, isRulesError } from "../rules/errors";
 import { checkRecordedDice, PRESETS, pipelineFor, type AttackResolution } from "../rules/pipeline";
 import type { ActorDoc, AttackCardData, AttackCardTarget, ItemDoc, WorldRules } from "./data";
 import { actorRef, attackRequest, findItem, type Situation } from "./combatant";
+import { asRolledOn } from "./clipped";
 // actions.ts imports the log helpers below; both sides only call each other's functions at run time.
 import { isOwner, isDefenderSlot, type UserRef } from "./actions";
 
@@ -181,6 +182,11 @@ export interface LiveSides {
    * cannot write; null: none recorded. Omitted (pure callers, the playground): the card's.
    */
   defenceFaces?: number[] | null;
+  /**
+   * The card's message id: a side whose roll on this card used up its Clipped box (FATE; its own
+   * record, src/system/clipped.ts) counts as Clipped, as it rolled. Omitted: the live tracks only.
+   */
+  messageId?: string;
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -193,6 +199,7 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === 
  * `resolution` is used. Throws a RulesError naming the actor and what to do.
  */
 export function rederiveTarget(card: AttackCardData, t: AttackCardTarget, live: LiveSides, rules: WorldRules): Rederived {
+  if (live.messageId !== undefined) live = { ...live, ...asRolledOn(live.attacker, live.defender, live.messageId, rules) };
   const name = live.defender.name;
   if (card.preset !== rules.preset) throw new RulesError("card.preset", "FUDGE.Error.Integrity.PresetChanged", "the world's rules preset changed since this attack; attack again", { name });
   const attacker = live.attacker;
@@ -296,22 +303,36 @@ export interface DefenceRecord {
   faces: number[];
   by: string;
   at: number;
+  /**
+   * FATE: the roll was made while Clipped and used the box up (src/system/clipped.ts); false: it
+   * was not. Absent in records written before the defence roll settled Clipped (Apply does then).
+   */
+  clipped?: boolean;
 }
 
 export const DEFENCE_LOG_FLAG = "defenceLog";
 
 export function defenceLogOf(actor: Pick<ActorDoc, "flags">): DefenceRecord[] {
-  return logEntries<DefenceRecord>(actor, DEFENCE_LOG_FLAG, (r) => typeof r.by === "string" && typeof r.at === "number" && Array.isArray(r.faces) && r.faces.every((f) => Number.isInteger(f))).sort((a, b) => a.at - b.at);
+  return logEntries<DefenceRecord>(
+    actor,
+    DEFENCE_LOG_FLAG,
+    (r) => typeof r.by === "string" && typeof r.at === "number" && Array.isArray(r.faces) && r.faces.every((f) => Number.isInteger(f)) && (r.clipped === undefined || typeof r.clipped === "boolean"),
+  ).sort((a, b) => a.at - b.at);
+}
+
+/** The defender's record of his defence roll on a card, or undefined. */
+export function defenceRecordOf(actor: Pick<ActorDoc, "flags">, messageId: string): DefenceRecord | undefined {
+  return defenceLogOf(actor).find((r) => r.messageId === messageId);
 }
 
 /** The defence faces the defender rolled on a card, or null. */
 export function defenceFacesOf(actor: Pick<ActorDoc, "flags">, messageId: string): number[] | null {
-  return defenceLogOf(actor).find((r) => r.messageId === messageId)?.faces.slice() ?? null;
+  return defenceRecordOf(actor, messageId)?.faces.slice() ?? null;
 }
 
 /** The flags update that records a defence roll on the defender (capped like the wound log). */
 export function defenceLogUpdate(actor: Pick<ActorDoc, "flags">, rec: DefenceRecord): { "fudge-wounds": { defenceLog: Record<string, DefenceRecord | null> } } {
-  const out: Record<string, DefenceRecord | null> = { [rec.messageId]: { messageId: rec.messageId, faces: [...rec.faces], by: rec.by, at: rec.at } };
+  const out: Record<string, DefenceRecord | null> = { [rec.messageId]: { messageId: rec.messageId, faces: [...rec.faces], by: rec.by, at: rec.at, ...(typeof rec.clipped === "boolean" ? { clipped: rec.clipped } : {}) } };
   const others = defenceLogOf(actor).filter((r) => r.messageId !== rec.messageId);
   for (const r of others.slice(0, Math.max(0, others.length + 1 - WOUND_LOG_LIMIT))) out[`-=${r.messageId}`] = null;
   return { "fudge-wounds": { defenceLog: out } };

@@ -9,7 +9,6 @@ import {
   healWounds,
   recover,
   injuryRecovery,
-  attackerHealings,
   gutsCheckAction,
   gutsRecheckAction,
   nearDeathAction,
@@ -453,16 +452,6 @@ describe("more healing and follow-ups", () => {
     expect(keyOf(() => injuryRecovery(knight(), 3, 4, rules))).toBe("FUDGE.Error.NotCharacter");
   });
 
-  test("FATE: an attacker who rolled while Clipped is asked to clear it", () => {
-    const rules = rulesFor("fate");
-    const a = merge(leroy(), toggleWoundBox(leroy(), "clipped:0", rules));
-    let card = startAttack(a, "broadsword", [theodora()], {}, { attack: [0, 0, 0, 0] }, rules, PLAYER1);
-    expect(attackerHealings(card)).toEqual([]); // not resolved yet
-    card = merge(card, { targets: defend(card, theodora(), [0, 0, 0, 0], PLAYER2).system.targets });
-    expect(attackerHealings(card)).toEqual([{ type: "consumeClipped" }]);
-    const healed = merge(a, healWounds(a, attackerHealings(card)[0], rules).update);
-    expect(trackStatus(trackFor(healed, rules)).effects).not.toContain("clipped");
-  });
 });
 
 describe("situations", () => {

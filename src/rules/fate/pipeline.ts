@@ -74,11 +74,19 @@ function slots(): DiceSlot[] {
   return [fourDF("attack", "FUDGE.Fate.Dice.Attack"), fourDF("defense", "FUDGE.Fate.Dice.Defense")];
 }
 
+/**
+ * FATE ladder: does a roll made now count as the character's "next action" after a Clipped? (−1,
+ * and "Box resets after that action".) The one test the pipeline and the adapter both use.
+ */
+export function rollsClipped(track: Track): boolean {
+  return track.config.kind === fateTrack.kind && trackStatus(track).effects.includes("clipped");
+}
+
 /** A side's roll: skill + 4dF + ladder penalty + modifier. */
 function sideRoll(c: FateCombatant, skill: number, modifier: number, faces: number[], path: string, side: "attacker" | "defender", steps: Step[]) {
   const dice = fudgeTotal(faces, path);
   const st = trackStatus(c.track);
-  const clipped = st.effects.includes("clipped");
+  const clipped = rollsClipped(c.track);
   const total = skill + dice + st.penalty + modifier;
   steps.push(
     step("FUDGE.Fate.Step.Roll", FATE_RULE, total, {
