@@ -152,7 +152,8 @@ export function onRenderChatMessage(message: ChatMessage.Implementation, html: H
         });
         rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.attackCard), ctx as never);
       } else {
-        const ctx = rollCardContext(message.system as unknown as actions.RollCardData, rules);
+        const sys = message.system as unknown as { toObject?: () => unknown };
+        const ctx = rollCardContext(sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys), rules);
         rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.rollCard), ctx as never);
       }
       content.innerHTML = rendered;
@@ -161,9 +162,9 @@ export function onRenderChatMessage(message: ChatMessage.Implementation, html: H
         restoreCardFocus(message, content);
       }
     } catch (e) {
-      // A malformed or oversized card is a RulesError: the card says so; anything else is a bug.
+      // A malformed or oversized card is a RulesError: the card says so; anything else is a bug (the console keeps it).
       if (!isRulesError(e)) console.error(`${SYSTEM_ID} | card render`, e);
-      content.innerHTML = `<p class="fudge-card-error">${esc(isRulesError(e) ? loc(e.key) : String(e))}</p>`;
+      content.innerHTML = `<p class="fudge-card-error">${esc(loc(isRulesError(e) ? e.key : "FUDGE.Error.Card.RenderFailed"))}</p>`;
     }
   })();
 }

@@ -5,11 +5,11 @@
  */
 import { signed } from "../rules/explain";
 import { pipelineFor, type AttackResolution } from "../rules/pipeline";
-import { renderTrack, type Track } from "../rules/track";
-import { isRulesError } from "../rules/errors";
+import { parseTrack, renderTrack, type Track } from "../rules/track";
+import { isRulesError, type RulesError } from "../rules/errors";
 import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "./data";
 import { authorize, fudgePointOffer, liveApplied, isOwner, type RollCardData, type UserRef } from "./actions";
-import { liveRecord, woundLogOf } from "./integrity";
+import { checkCard, checkRollCard, liveRecord, woundLogOf } from "./integrity";
 import { FUDGE_LEVELS, ladderOf, levelView, stepView, trackViewFromRender, type LevelView, type RowView, type StepView, type TrackView } from "./view";
 
 export interface CardViewer {
@@ -136,6 +136,26 @@ export interface AttackCardContext {
   /** Miniatures: a shot into a melee — the GM's button for the Guts checks of the friends in it. */
   canGutsFriends: boolean;
   cssClass: string;
+  /** The card's data failed its check (src/system/integrity.ts checkCard): the card is this one line, and offers nothing. */
+  error: CardError | null;
+}
+
+/** The one line a card that cannot be drawn shows instead (a localized FUDGE.Error.Card.* sentence). */
+export interface CardError {
+  key: string;
+  params: Record<string, string | number>;
+}
+
+const cardError = (e: RulesError): CardError => ({ key: e.key, params: { ...e.params } as Record<string, string | number> });
+
+/** A card's data passed through its check; a RulesError becomes the card's error line, anything else is a bug and thrown. */
+function checked<T>(check: () => T): T | CardError {
+  try {
+    return check();
+  } catch (e) {
+    if (isRulesError(e)) return cardError(e);
+    throw e;
+  }
 }
 
 /** Miniatures: Guts — the follow-up of a shot into a melee: the shooter's friends in it check (target 0). */
@@ -242,7 +262,8 @@ function trackAt(res: AttackResolution | null, state: unknown): TrackView | null
   const t = res?.defenderAfter?.track as Track | undefined;
   if (!t || state === undefined) return null;
   try {
-    return trackViewFromRender(renderTrack({ config: t.config, state }), false);
+    // The state comes from the card's request or a wound record: parsed against the preview's config first.
+    return trackViewFromRender(renderTrack(parseTrack({ config: t.config, state }, "card.track")), false);
   } catch (e) {
     if (isRulesError(e)) return null;
     throw e;
@@ -254,9 +275,16 @@ function headlineOf(res: AttackResolution | null, waiting: boolean): string {
   return `FUDGE.Card.Headline.${res.outcome}`;
 }
 
-export function attackCardContext(message: { _id?: string; id?: string; system: AttackCardData }, rules: WorldRules, viewer: CardViewer): AttackCardContext {
-  const card = message.system;
+/**
+ * The attack card's render model. `system` is the card's stored data, a claim: it is checked
+ * first (checkCard), and a card that fails is drawn as its error line alone.
+ */
+export function attackCardContext(message: { _id?: string; id?: string; system: unknown }, rules: WorldRules, viewer: CardViewer): AttackCardContext {
   const messageId = message._id ?? message.id ?? "";
+  const card = checked(() => checkCard(message.system));
+  if (!("targets" in card)) {
+    return { messageId, preset: "", presetLabelKey: "", attackerName: "", weaponName: "", situation: [], targets: [], canApplySelected: false, canApplyAll: false, canGutsFriends: false, cssClass: "fudge-wounds fudge-card", error: card };
+  }
   // The live attacker's name: a card's author cannot sign it with another name (as for targets).
   const attackerName = viewer.actor(card.attackerId)?.name ?? card.attackerName;
   const targets = card.targets.map((t, index): TargetView => {
@@ -323,7 +351,7 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
       isApplied: !!live,
       differs: t.differs === true,
       canApply: canWound && !live && applyVerdict !== "deny",
-      canSpendFudgePoint: canWound && !live && whole && isOwner(viewer.user, actor) && fudgePointOffer(card, t, actor as ActorDoc, rules),
+      canSpendFudgePoint: canWound && !live && whole && isOwner(viewer.user, actor) && offersFudgePoint(card, t, actor as ActorDoc, rules),
       canUndo: !!live && undoVerdict !== "deny",
       applyVia: applyVerdict,
       undoVia: undoVerdict,
@@ -346,7 +374,14 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
     // Miniatures: Guts — a friend shot into the melee: the GM runs the friends' checks for the tokens he selects (chat.ts gutsForFriends).
     canGutsFriends: viewer.user.isGM && card.preset === "miniatures" && card.targets.some((t) => ((t.resolution as AttackResolution | null)?.followUps ?? []).some(friendsInMelee)),
     cssClass: `fudge-wounds fudge-card preset-${card.preset}`,
+    error: null,
   };
+}
+
+/** The offer is only a button: a shown wound the live track cannot take (a forged one) offers nothing. */
+function offersFudgePoint(card: AttackCardData, t: AttackCardTarget, actor: ActorDoc, rules: WorldRules): boolean {
+  const offer = checked(() => fudgePointOffer(card, t, actor, rules));
+  return offer === true;
 }
 
 export interface RollCardContext {
@@ -364,10 +399,16 @@ export interface RollCardContext {
   steps: StepView[];
   volt: boolean;
   cssClass: string;
+  error: CardError | null;
 }
 
-/** The trait roll card (from rollTrait's data). */
-export function rollCardContext(roll: RollCardData, rules: WorldRules): RollCardContext {
+/** The trait roll card (from rollTrait's data; stored data is checked first, as an attack card's is). */
+export function rollCardContext(stored: RollCardData | unknown, rules: WorldRules): RollCardContext {
+  const roll = checked(() => checkRollCard(stored));
+  if (!("traitKey" in roll)) {
+    const none = levelView(0, ladderOf(rules));
+    return { actorName: "", traitLabelKey: "", traitName: "", level: null, penaltyText: "", hasPenalty: false, dice: "", result: null, resultText: "", success: false, difficulty: none, steps: [], volt: false, cssClass: "fudge-wounds fudge-card roll-card", error: roll };
+  }
   const ladder = ladderOf(rules);
   const volt = roll.traitKey.startsWith("volt.");
   return {
@@ -385,5 +426,6 @@ export function rollCardContext(roll: RollCardData, rules: WorldRules): RollCard
     steps: roll.steps.map(stepView),
     volt,
     cssClass: `fudge-wounds fudge-card roll-card preset-${roll.preset}`,
+    error: null,
   };
 }

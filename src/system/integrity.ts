@@ -14,11 +14,12 @@
  */
 import { RulesError, isRulesError } from "../rules/errors";
 import { checkRecordedDice, PRESETS, pipelineFor, type AttackResolution } from "../rules/pipeline";
+import { parseTrack } from "../rules/track";
 import type { ActorDoc, AttackCardData, AttackCardTarget, ItemDoc, WorldRules } from "./data";
 import { actorRef, attackRequest, findItem, type Situation } from "./combatant";
 import { asRolledOn } from "./clipped";
 // actions.ts imports the log helpers below; both sides only call each other's functions at run time.
-import { isOwner, isDefenderSlot, type UserRef } from "./actions";
+import { isOwner, isDefenderSlot, type RollCardData, type UserRef } from "./actions";
 
 // ─── Limits on what a card may carry ───────────────────────────────────────────────────
 
@@ -39,6 +40,12 @@ export const CARD_LIMITS = {
   followUps: 8,
   /** JSON characters of the whole card (a real card is a few kB per target). */
   chars: 400_000,
+  /** Any string anywhere in the card (a request's notes, a custom level's label). */
+  longText: 2_000,
+  /** Nesting of the card's data (a real card is about ten deep). */
+  depth: 24,
+  /** Numbers a resolution shows, and keys of any one record. */
+  keys: 64,
 } as const;
 
 const isRec = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -65,7 +72,99 @@ function diceRecord(v: unknown, field: string): Record<string, number[]> {
 }
 
 /**
- * Checks a card's shape and size before anything reads it (render, click, the GM's relay).
+ * Keys that reach an object's prototype when some code merges them ("__proto__" is an own key of
+ * what JSON.parse returns): refused anywhere in a card.
+ */
+const PROTO_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+/** Every value in the card is plain JSON data of bounded depth, with bounded strings and no prototype keys. */
+function plainTree(v: unknown, field: string, depth: number): void {
+  if (depth > CARD_LIMITS.depth) throw malformed(field, "nested too deep");
+  if (typeof v === "string") {
+    if (v.length > CARD_LIMITS.longText) throw malformed(field, `text longer than ${CARD_LIMITS.longText} characters`);
+  } else if (typeof v === "number") {
+    if (!Number.isFinite(v)) throw malformed(field, "not a finite number");
+  } else if (Array.isArray(v)) {
+    v.forEach((x, i) => plainTree(x, `${field}.${i}`, depth + 1));
+  } else if (typeof v === "object" && v !== null) {
+    for (const k of Object.keys(v)) {
+      if (PROTO_KEYS.has(k)) throw malformed(`${field}.${k}`, "a prototype key");
+      if (k.length > CARD_LIMITS.text) throw malformed(field, "a key too long");
+      plainTree((v as Record<string, unknown>)[k], `${field}.${k}`, depth + 1);
+    }
+  } else if (v !== null && v !== undefined && typeof v !== "boolean") throw malformed(field, "not plain data");
+}
+
+const isInt = (v: unknown, max = 10_000): boolean => Number.isInteger(v) && Math.abs(v as number) <= max;
+const optional = (v: unknown, ok: (x: unknown) => boolean): boolean => v === undefined || ok(v);
+
+/** A record of short keys whose values all pass `ok`. */
+function recordOf(v: unknown, field: string, ok: (x: unknown) => boolean, max: number = CARD_LIMITS.keys): Record<string, unknown> {
+  if (!isRec(v)) throw malformed(field, "not a record");
+  const entries = Object.entries(v);
+  if (entries.length > max) throw malformed(field, "too many entries");
+  for (const [k, x] of entries) if (!ok(x)) throw malformed(`${field}.${k}`, "a value of the wrong type");
+  return v;
+}
+
+const paramValue = (x: unknown): boolean => typeof x === "number" || typeof x === "boolean" || (typeof x === "string" && x.length <= CARD_LIMITS.text);
+
+/** Explanation steps (src/rules/explain.ts Step) as a card shows them. */
+function stepList(v: unknown, field: string): void {
+  if (!Array.isArray(v) || v.length > CARD_LIMITS.steps) throw malformed(field, "steps must be a short list");
+  v.forEach((s, i) => {
+    const f = `${field}.${i}`;
+    if (!isRec(s)) throw malformed(f, "not a step");
+    shortText(s.key, `${f}.key`);
+    if (!optional(s.rule, (x) => typeof x === "string" && x.length <= CARD_LIMITS.text)) throw malformed(`${f}.rule`, "not text");
+    if (!optional(s.value, (x) => typeof x === "number")) throw malformed(`${f}.value`, "not a number");
+    if (s.params !== undefined) recordOf(s.params, `${f}.params`, paramValue);
+  });
+}
+
+/** The outcomes the pipelines give (src/rules/pipeline.ts AttackResolution.outcome). */
+export const CARD_OUTCOMES = ["miss", "standoff", "noDamage", "wound", "gmJudgement"] as const;
+
+/**
+ * A target's shown result, field by field as the card reads it (src/system/card.ts). The preview
+ * track is parsed by the rules core, as a stored track is. It is only shown: Apply re-derives.
+ */
+function resolutionShape(res: unknown, preset: string, f: string): void {
+  if (!isRec(res)) throw malformed(f, "not an object");
+  if (res.preset !== undefined && res.preset !== preset) throw malformed(`${f}.preset`, "another preset's result");
+  if (!(CARD_OUTCOMES as readonly string[]).includes(res.outcome as string)) throw malformed(`${f}.outcome`, "unknown outcome");
+  if (typeof res.hit !== "boolean") throw malformed(`${f}.hit`, "not yes/no");
+  if (res.woundKey !== null) shortText(res.woundKey, `${f}.woundKey`);
+  recordOf(res.numbers, `${f}.numbers`, (x) => typeof x === "number");
+  diceRecord(res.dice, `${f}.dice`);
+  stepList(res.steps, `${f}.steps`);
+  if (!Array.isArray(res.followUps) || res.followUps.length > CARD_LIMITS.followUps) throw malformed(`${f}.followUps`, "too many follow-ups");
+  res.followUps.forEach((u, i) => {
+    if (!isRec(u)) throw malformed(`${f}.followUps.${i}`, "not an object");
+    shortText(u.type, `${f}.followUps.${i}.type`);
+    shortText(u.target, `${f}.followUps.${i}.target`);
+    recordOf(u.params, `${f}.followUps.${i}.params`, paramValue);
+    if (u.steps !== undefined) stepList(u.steps, `${f}.followUps.${i}.steps`);
+  });
+  const after = res.defenderAfter;
+  if (after !== null) {
+    if (!isRec(after)) throw malformed(`${f}.defenderAfter`, "not an object");
+    try {
+      parseTrack(after.track, `${f}.defenderAfter.track`);
+    } catch (e) {
+      if (isRulesError(e)) throw malformed(`${f}.defenderAfter.track`, e.message);
+      throw e;
+    }
+    stepList(after.steps, `${f}.defenderAfter.steps`);
+    if (typeof after.ended !== "boolean") throw malformed(`${f}.defenderAfter.ended`, "not yes/no");
+  }
+}
+
+/**
+ * Checks a card's shape and size before anything reads it (render, click, the GM's relay): every
+ * field the card's render model or an action reads, at every depth, has its type and length, and
+ * nothing anywhere is other than bounded plain data. This is the one boundary: what passes cannot
+ * break the card's render. Unknown keys nothing reads are let be (older cards carry some).
  * Throws FUDGE.Error.Card.Malformed / TooLarge; returns the card unchanged.
  */
 export function checkCard(raw: unknown): AttackCardData {
@@ -77,9 +176,17 @@ export function checkCard(raw: unknown): AttackCardData {
     throw malformed("", "not plain data");
   }
   if (chars > CARD_LIMITS.chars) throw new RulesError("card", "FUDGE.Error.Card.TooLarge", `attack card of ${chars} characters (limit ${CARD_LIMITS.chars})`);
+  plainTree(raw, "", 0);
   if (!(PRESETS as readonly string[]).includes(raw.preset as string)) throw malformed("preset", "unknown preset");
   for (const k of ["userId", "attackerId", "attackerName", "weaponId", "weaponName"]) shortText(raw[k], k);
   if (!isRec(raw.situation) || Object.keys(raw.situation).length > CARD_LIMITS.situation) throw malformed("situation", "bad situation");
+  // What the card shows of the situation is what Apply would accept (the same range check).
+  try {
+    claimedSituation(raw.preset as string, raw.situation);
+  } catch (e) {
+    if (isRulesError(e)) throw malformed(e.field.replace(/^card\./, ""), e.message);
+    throw e;
+  }
   diceRecord(raw.attackDice, "attackDice");
   if (!Array.isArray(raw.targets) || raw.targets.length > CARD_LIMITS.targets) throw malformed("targets", `a card lists 0–${CARD_LIMITS.targets} targets`);
   const seen = new Set<string>();
@@ -90,17 +197,52 @@ export function checkCard(raw: unknown): AttackCardData {
     if (seen.has(id)) throw malformed(`${f}.actorId`, "the same target twice");
     seen.add(id);
     shortText(t.name, `${f}.name`);
+    if (t.tokenId !== undefined) shortText(t.tokenId, `${f}.tokenId`);
     if (!["none", "pending", "rolled"].includes(t.defend as string)) throw malformed(`${f}.defend`, "bad defence state");
+    if (!optional(t.defendDice, (x) => x === null || (Array.isArray(x) && x.length <= CARD_LIMITS.faces && x.every((n) => isInt(n, 100))))) throw malformed(`${f}.defendDice`, "not a roll");
+    if (!optional(t.defendUserId, (x) => x === null || (typeof x === "string" && x.length <= CARD_LIMITS.text))) throw malformed(`${f}.defendUserId`, "not an id");
+    if (!optional(t.differs, (x) => typeof x === "boolean")) throw malformed(`${f}.differs`, "not yes/no");
     diceRecord(t.dice, `${f}.dice`);
     if (!Array.isArray(t.applied) || t.applied.length > CARD_LIMITS.applied) throw malformed(`${f}.applied`, "too long a history");
-    const res = t.resolution;
-    if (res !== null && res !== undefined) {
-      if (!isRec(res)) throw malformed(`${f}.resolution`, "not an object");
-      if (res.steps !== undefined && (!Array.isArray(res.steps) || res.steps.length > CARD_LIMITS.steps)) throw malformed(`${f}.resolution.steps`, "too many steps");
-      if (res.followUps !== undefined && (!Array.isArray(res.followUps) || res.followUps.length > CARD_LIMITS.followUps)) throw malformed(`${f}.resolution.followUps`, "too many follow-ups");
-    }
+    t.applied.forEach((a, j) => {
+      const g = `${f}.applied.${j}`;
+      if (!isRec(a)) throw malformed(g, "not an object");
+      shortText(a.userId, `${g}.userId`);
+      for (const k of ["undone", "ended"]) if (typeof a[k] !== "boolean") throw malformed(`${g}.${k}`, "not yes/no");
+      for (const k of ["fudgePointSpent"]) if (!optional(a[k], (x) => typeof x === "boolean")) throw malformed(`${g}.${k}`, "not yes/no");
+      if (!optional(a.at, (x) => typeof x === "number")) throw malformed(`${g}.at`, "not a time");
+      if (!optional(a.undoneBy, (x) => typeof x === "string" && x.length <= CARD_LIMITS.text)) throw malformed(`${g}.undoneBy`, "not an id");
+      if (a.steps !== undefined) stepList(a.steps, `${g}.steps`);
+    });
+    if (t.resolution !== null && t.resolution !== undefined) resolutionShape(t.resolution, raw.preset as string, `${f}.resolution`);
   });
   return raw as unknown as AttackCardData;
+}
+
+/**
+ * A trait roll card (src/system/actions.ts RollCardData), checked like an attack card before it
+ * is drawn. Throws FUDGE.Error.Card.RollMalformed; returns the card unchanged.
+ */
+export function checkRollCard(raw: unknown): RollCardData {
+  const bad = (field: string, why: string) => new RulesError(`card.${field}`, "FUDGE.Error.Card.RollMalformed", `malformed roll card: ${why}`);
+  const run = <T>(f: () => T): T => {
+    try {
+      return f();
+    } catch (e) {
+      if (isRulesError(e) && e.key === "FUDGE.Error.Card.Malformed") throw bad(e.field.replace(/^card\.?/, ""), e.message.replace(/^malformed attack card: /, ""));
+      throw e;
+    }
+  };
+  if (!isRec(raw)) throw bad("", "not an object");
+  run(() => plainTree(raw, "", 0));
+  if (JSON.stringify(raw).length > CARD_LIMITS.chars) throw bad("", "too large");
+  if (!(PRESETS as readonly string[]).includes(raw.preset as string)) throw bad("preset", "unknown preset");
+  for (const k of ["actorId", "actorName", "traitKey", "traitLabelKey", "traitName", "resultName"]) run(() => shortText(raw[k], k));
+  for (const k of ["level", "penalty", "result", "difficulty"]) if (!isInt(raw[k], 400)) throw bad(k, "not a whole number in range");
+  if (typeof raw.success !== "boolean") throw bad("success", "not yes/no");
+  if (!Array.isArray(raw.dice) || raw.dice.length > CARD_LIMITS.faces || !raw.dice.every((n) => isInt(n, 100))) throw bad("dice", "not a roll");
+  run(() => stepList(raw.steps, "steps"));
+  return raw as unknown as RollCardData;
 }
 
 // ─── The situation an attacker may claim ───────────────────────────────────────────────
