@@ -179,14 +179,8 @@ export function checkCard(raw: unknown): AttackCardData {
   plainTree(raw, "", 0);
   if (!(PRESETS as readonly string[]).includes(raw.preset as string)) throw malformed("preset", "unknown preset");
   for (const k of ["userId", "attackerId", "attackerName", "weaponId", "weaponName"]) shortText(raw[k], k);
-  if (!isRec(raw.situation) || Object.keys(raw.situation).length > CARD_LIMITS.situation) throw malformed("situation", "bad situation");
-  // What the card shows of the situation is what Apply would accept (the same range check).
-  try {
-    claimedSituation(raw.preset as string, raw.situation);
-  } catch (e) {
-    if (isRulesError(e)) throw malformed(e.field.replace(/^card\./, ""), e.message);
-    throw e;
-  }
+  // Shown as "name value"; what an attack may claim is range-checked where it counts, on Apply (claimedSituation).
+  recordOf(raw.situation, "situation", paramValue, CARD_LIMITS.situation);
   diceRecord(raw.attackDice, "attackDice");
   if (!Array.isArray(raw.targets) || raw.targets.length > CARD_LIMITS.targets) throw malformed("targets", `a card lists 0–${CARD_LIMITS.targets} targets`);
   const seen = new Set<string>();
