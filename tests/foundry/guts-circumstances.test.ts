@@ -179,11 +179,12 @@ describe("a friend shoots into the melee: the friends' checks", () => {
       preset: "miniatures",
       attackerId: "Actor.s",
       attackerName: "Yanni",
+      weaponId: "bow",
       weaponName: "Bow",
       userId: "player1",
       situation: { friendShootsIntoMelee: true },
-      dice: [],
-      targets: [{ actorId: "Actor.b", name: "Brutas", defend: "none", dice: [], request: {}, applied: [], resolution: { outcome: "miss", hit: false, wound: null, numbers: {}, dice: {}, steps: [], followUps: [{ type: "gutsCheck", target: "attacker", params: { who: "friendsInMelee", target: 0, reason: "friendShoots" } }] } }],
+      attackDice: {},
+      targets: [{ actorId: "Actor.b", name: "Brutas", defend: "none", dice: {}, request: {}, applied: [], resolution: { outcome: "miss", hit: false, woundKey: null, wound: null, numbers: {}, dice: {}, steps: [], defenderAfter: null, followUps: [{ type: "gutsCheck", target: "attacker", params: { who: "friendsInMelee", target: 0, reason: "friendShoots" } }] } }],
     } as unknown as AttackCardData;
     const view = (user: { id: string; isGM: boolean }) => attackCardContext({ _id: "m1", system: card }, rules, { user, actor: () => undefined });
     expect(view(GM).canGutsFriends).toBe(true);
