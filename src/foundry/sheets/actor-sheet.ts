@@ -10,6 +10,7 @@ import { healFeedback } from "../../system/view";
 import { readRollOptions, rollDialogContext } from "../../system/attack-dialog";
 import { fill } from "../../system/i18n";
 import * as actions from "../../system/actions";
+import { rollsWhileClipped, traitClippedUpdate } from "../../system/clipped";
 import { actorInCombat, changeActor, plainActor, worldRules, type DerivedActor } from "../bridge";
 import { templatesReady } from "../templates";
 import { enrichRichText } from "../rich-text";
@@ -186,8 +187,11 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       // Refused before any die is rolled (the rules core checks permission and "can act").
       actions.rollTrait(plainActor(this.actorDoc), key, traitDryFaces(key), worldRules(), { user: userRef(), inCombat, ...opts });
       const r = await rollFaces(traitFormula(key), foundryRoller);
-      const card = actions.rollTrait(plainActor(this.actorDoc), key, r.faces, worldRules(), { user: userRef(), inCombat, ...opts });
+      const rolled = plainActor(this.actorDoc);
+      const card = actions.rollTrait(rolled, key, r.faces, worldRules(), { user: userRef(), inCombat, ...opts });
       await postWithRolls({ type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor: this.actorDoc }) }, r.rolls);
+      // FATE: a roll made while Clipped was his "next action": his own client resets the box (src/system/clipped.ts).
+      if (rollsWhileClipped(rolled, worldRules())) await changeActor(this.actorDoc, (doc) => traitClippedUpdate(doc, worldRules(), userRef()));
     });
   }
 
