@@ -25,7 +25,10 @@ import { PRESET_GROUPS, applyRulesForm, rulesMenuContext } from "../src/foundry/
 export { addTableRow, removeTableRow } from "../src/foundry/settings-pure";
 import { ITEM_DEFAULTS, worldRulesFrom, type ActorDoc, type AttackCardData, type ItemDoc, type ItemType, type WorldRules } from "../src/system/data";
 import * as actions from "../src/system/actions";
+import { attackClippedUpdate, defenceRollUpdate, rollsWhileClipped, traitClippedUpdate } from "../src/system/clipped";
+import { defenceFacesOf, rederiveTarget } from "../src/system/integrity";
 import { pipelineFor } from "../src/rules/pipeline";
+import { RulesError } from "../src/rules/errors";
 import { rngRoller, rollAttackSync, rollSlotSync, traitFormula } from "../src/system/rolling";
 import { STANDARD_RUNGS } from "../src/rules/ladder";
 
@@ -302,10 +305,40 @@ export function endCombat(store: Store): string[] {
   return errors;
 }
 
-function postMessage(store: Store, type: string, system: unknown, alias: string): void {
+/** Posts a chat message; returns its id. */
+function postMessage(store: Store, type: string, system: unknown, alias: string): string {
+  const _id = newId();
   store.updateDocs({}, (d) => {
-    d.messages.push({ _id: newId(), type, system: structuredClone(system) as Record<string, unknown>, speaker: { alias }, timestamp: Date.now() });
+    d.messages.push({ _id, type, system: structuredClone(system) as Record<string, unknown>, speaker: { alias }, timestamp: Date.now() });
   });
+  return _id;
+}
+
+/**
+ * An attack card posted for `attackerId`, then (FATE) his Clipped box reset if he rolled while
+ * Clipped — as src/foundry/chat.ts postAttackCard: the card first, then the attacker's own write.
+ */
+function postAttack(store: Store, attackerId: string, card: AttackCardData, user: actions.UserRef, rules: WorldRules): void {
+  const attacker = store.actor(attackerId)!;
+  const messageId = postMessage(store, "attackCard", card, attacker.name);
+  const u = attackClippedUpdate(asActor(store.actor(attackerId)!), rules, user, messageId, Date.now());
+  if (u) updateActor(store, attackerId, u);
+}
+
+/**
+ * Apply as the GM's client does it (src/foundry/chat.ts runCardAction): the result re-derived from
+ * the live attacker and defender, the defence roll recorded on the defender and the card's
+ * recorded dice (src/system/integrity.ts rederiveTarget), never the card's stored result. The
+ * playground's one user posts every card, so he is the card's author.
+ */
+function applyLive(store: Store, messageId: string, targetId: string, user: actions.UserRef, rules: WorldRules, spendFudgePoint = false) {
+  const card = store.message(messageId)!.system as unknown as AttackCardData;
+  const defender = asActor(store.actor(targetId)!);
+  const t = card.targets.find((x) => x.actorId === targetId);
+  if (!t) throw new RulesError("target", "FUDGE.Error.NotATarget", `${defender.name} is not a target of this attack`, { name: defender.name });
+  const attacker = store.actor(card.attackerId);
+  const live = rederiveTarget(card, t, { attacker: attacker ? asActor(attacker) : null, defender, author: user, defenceFaces: defenceFacesOf(defender, messageId), messageId }, rules);
+  return actions.applyDamage(card, defender, user, rules, { spendFudgePoint, messageId, resolution: live.resolution, differs: live.differs });
 }
 
 // ─── Dice: the host rolls what the rules name ───────────────────────────────────────────
@@ -373,7 +406,11 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       case "roll": {
         const key = need(data(el, "trait", "traitKey", "key"), "trait");
         const card = actions.rollTrait(a, key, traitFaces(key, dice), rules, { user, inCombat: s.inCombat === true, ...(call.rollOptions ?? {}) });
-        return postMessage(store, "rollCard", card, actor.name);
+        postMessage(store, "rollCard", card, actor.name);
+        // FATE: a roll made while Clipped was his "next action": the box resets after it (src/system/clipped.ts).
+        const reset = rollsWhileClipped(a, rules) ? traitClippedUpdate(asActor(store.actor(actor._id)!), rules, user) : null;
+        if (reset) updateActor(store, actor._id, reset);
+        return;
       }
       case "heal": {
         // The numbers the healing kind needs come from the healing dialog (as in Foundry).
@@ -406,13 +443,17 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
         const weaponId = data(el, "itemId", "weaponId") ?? null;
         const situation = call.situation ?? rememberedSituation(s);
         const card = rollAttackSync((d) => actions.startAttack(a, weaponId, targetsOf(store, actor._id), situation, d, rules, user), rngRoller(dice.rng));
-        return postMessage(store, "attackCard", card, actor.name);
+        return postAttack(store, actor._id, card, user, rules);
       }
       case "attackAll": {
         const kind = data(el, "kind") === "ranged" ? "ranged" : "melee";
         const targets = targetsOf(store, actor._id);
         const situation = call.situation ?? rememberedSituation(s);
-        for (const weaponId of actions.wieldedAttacks(a, kind, rules)) postMessage(store, "attackCard", rollAttackSync((d) => actions.startAttack(a, weaponId, targets, situation, d, rules, user), rngRoller(dice.rng)), actor.name);
+        // Each attack from the live attacker, as Foundry's loop rolls them one after the other.
+        for (const weaponId of actions.wieldedAttacks(a, kind, rules)) {
+          const live = asActor(store.actor(actor._id)!);
+          postAttack(store, actor._id, rollAttackSync((d) => actions.startAttack(live, weaponId, targets, situation, d, rules, user), rngRoller(dice.rng)), user, rules);
+        }
         return;
       }
       // Plain document operations (Foundry's createEmbeddedDocuments / update / delete, item sheets).
@@ -459,11 +500,9 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
     for (const t of card.targets) {
       const res = t.resolution as { wound?: unknown } | null;
       if (!res || res.wound === null || res.wound === undefined || actions.liveApplied(t)) continue;
-      const current = store.message(msg._id)!.system as unknown as AttackCardData;
-      const ta = store.actor(t.actorId);
-      if (!ta) continue;
-      // With the card's id, as the single Apply: the target's wound log records it (what the card reads as applied).
-      const r = actions.applyDamage(current, asActor(ta), user, rules, { messageId: msg._id });
+      if (!store.actor(t.actorId)) continue;
+      // As the single Apply: re-derived from the live sides, and recorded in the target's wound log (what the card reads as applied).
+      const r = applyLive(store, msg._id, t.actorId, user, rules);
       store.updateDocs({ actors: [t.actorId], messages: [msg._id] }, (d) => {
         const a = d.actors.find((x) => x._id === t.actorId);
         if (a) mergeUpdate(a, r.actorUpdate);
@@ -478,12 +517,7 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
   const targetActor = store.actor(targetId);
   if (!targetActor) throw new Error(`the target ${targetId} is not in this world`);
   const ta = asActor(targetActor);
-  const setCard = (u: { system: unknown }) =>
-    store.updateDocs({ messages: [msg._id] }, (d) => {
-      const m = d.messages.find((x) => x._id === msg._id);
-      if (m) mergeUpdate(m, u);
-    });
-  // Apply and Undo write the target actor and the card in one store update.
+  // Defend, Apply and Undo write the target actor and the card in one store update.
   const setBoth = (r: { actorUpdate: object; cardUpdate: { system: unknown } }) =>
     store.updateDocs({ actors: [targetId], messages: [msg._id] }, (d) => {
       const a = d.actors.find((x) => x._id === targetId);
@@ -492,11 +526,17 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       if (m) mergeUpdate(m, r.cardUpdate);
     });
   switch (call.action) {
-    case "defend":
-      return setCard(actions.defend(card, ta, defenceFaces(card, targetId, dice), user));
+    case "defend": {
+      // As src/foundry/chat.ts: one defence roll per card and target, kept on the defender (where
+      // Apply reads it); FATE: a roll made while Clipped resets the box in that same write.
+      if (defenceFacesOf(ta, msg._id)) throw new RulesError("defend", "FUDGE.Error.AlreadyDefended", `${ta.name} has already defended`, { name: ta.name });
+      const faces = defenceFaces(card, targetId, dice);
+      const cardUpdate = actions.defend(card, ta, faces, user);
+      return setBoth({ actorUpdate: defenceRollUpdate(ta, rules, { messageId: msg._id, faces, by: user.id, at: Date.now() }), cardUpdate });
+    }
     case "apply":
     case "applyFudgePoint":
-      return setBoth(actions.applyDamage(card, ta, user, rules, { spendFudgePoint: call.action === "applyFudgePoint", messageId: msg._id }));
+      return setBoth(applyLive(store, msg._id, targetId, user, rules, call.action === "applyFudgePoint"));
     case "undo":
       return setBoth(actions.undoDamage(card, ta, user, rules, { force: el.dataset.force === "true", messageId: msg._id }));
     default:

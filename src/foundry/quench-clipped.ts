@@ -2,7 +2,8 @@
  * In-world self-test of FATE Clipped at the table (seed 003: "-1 penalty to their next action …
  * Box resets after that action"), for a GM with the Quench module: with both sides Clipped, the
  * attack card resets the attacker's box and the Defend roll the defender's, hit or miss; a wound
- * is then applied as the card showed. Registered by quench.ts; everything it creates is deleted.
+ * is then applied as the card showed; a trait roll from the sheet resets the roller's box too.
+ * Registered by quench.ts; everything it creates is deleted.
  */
 import * as actions from "../system/actions";
 import { defenceRecordOf } from "../system/integrity";
@@ -11,6 +12,7 @@ import { plainActor, updateActor, worldRules, type DerivedActor } from "./bridge
 import { clickCardAction } from "./chat";
 import { userRef } from "./foundry-util";
 import { Scratch, until, type QuenchLike } from "./quench";
+import { rollTraitAndPost } from "./sheets/actor-sheet";
 import { SYSTEM_ID } from "./registry";
 
 type CardTarget = { actorId: string; defend: string; resolution: { wound: unknown } | null; applied: unknown[]; differs?: boolean };
@@ -57,6 +59,21 @@ export function registerClippedBatch(quench: QuenchLike): void {
         await clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "apply", card.targets[0].actorId);
         assert.ok(await until(() => targetOf(id).applied.length === 1), "applied once");
         assert.equal(targetOf(id).differs, false, "re-derived with both sides Clipped, as they rolled");
+      });
+      it("a trait roll from the sheet while Clipped takes the −1 and resets the box; the next is at full strength", async () => {
+        const { leroy } = duel;
+        await clip(leroy);
+        assert.ok(await until(() => clipped(leroy)), "Clipped");
+        const penalty = async () => {
+          const before = game.messages!.size;
+          await rollTraitAndPost(leroy, "attributes.strength");
+          const m = s.track(game.messages!.contents.at(-1)!);
+          assert.equal(game.messages!.size, before + 1, "one roll card");
+          return (m.system as unknown as { penalty: number }).penalty;
+        };
+        assert.equal(await penalty(), -1, "rolled while Clipped: −1");
+        assert.ok(await until(() => !clipped(leroy)), "the roll reset his box");
+        assert.equal(await penalty(), 0, "penalty only taken once");
       });
     },
     { displayName: "Fudge Combat & Wounds: FATE Clipped resets after each roll" },

@@ -5,6 +5,8 @@
  *  - the attacker's, once his card is posted — by his own client (he owns the attacker);
  *  - the defender's, with the Defend roll — by whoever records that roll on the defender (his
  *    owner, or the GM's client through the relay), in the same write as the defence record.
+ * A trait roll from the sheet is such an action too: its roller's own client resets his box once the
+ * roll card is posted (`traitClippedUpdate`; nothing re-derives a trait roll, so no record).
  * What decides it is the roller's live track at the roll (the rules core's `fate.rollsClipped`,
  * the test its pipeline uses), never the card. Each such roll leaves a record on the roller's own
  * actor (attacker: `clippedLog`; defender: the defence record's `clipped`), so that re-deriving
@@ -70,6 +72,17 @@ export function attackClippedUpdate(attacker: ActorDoc, rules: WorldRules, user:
   for (const r of log.slice(0, Math.max(0, log.length + 1 - CLIPPED_LOG_LIMIT))) entries[`-=${r.messageId}`] = null;
   const s = spent(attacker, rules);
   return { system: s.system, flags: { [SCOPE]: { [CLIPPED_LOG_FLAG]: entries, ...s.note } } };
+}
+
+/**
+ * After `user` posted a trait roll for `actor` made while Clipped (`rollsWhileClipped` at the roll):
+ * the update that resets his box, or null — no longer Clipped (nothing to reset), not a FATE world,
+ * or `user` may not write the actor (only its owner rolls its traits).
+ */
+export function traitClippedUpdate(actor: ActorDoc, rules: WorldRules, user: UserRef): ActorUpdate | null {
+  if (!isOwner(user, actor) || !rollsWhileClipped(actor, rules)) return null;
+  const s = spent(actor, rules);
+  return { system: s.system, flags: { [SCOPE]: s.note } };
 }
 
 /**

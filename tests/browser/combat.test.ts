@@ -256,3 +256,83 @@ describe("wound track on the sheet after wounds", () => {
     await context.close();
   });
 });
+
+describe("FATE Clipped at the table (seed 003: −1 to the next action, the box resets after it)", () => {
+  const fateMarks = async (page: Page, name: string): Promise<Record<string, (string | null)[]>> => (await storedActor(page, name)).system.woundTrack.state.marks;
+  const clippedOn = async (page: Page, name: string) => (await fateMarks(page, name)).clipped.filter((m) => m !== null).length;
+  async function clip(page: Page, name: string) {
+    const win = await openSheet(page, name);
+    await act(page, () => win.locator('.fudge-track-row[data-level="clipped"] .fudge-box:not([aria-pressed="true"])').first().click());
+  }
+
+  it("a miss: the attacker's box resets when his card is posted, the defender's with his Defend roll, both recorded", async () => {
+    // Leroy's attack − − − −, Theodora's defence + + + +: a miss, nothing to apply.
+    const { page, context, problems } = await openPlayground(browser, { preset: "fate", dice: "-1,-1,-1,-1,1,1,1,1" });
+    await clip(page, "Leroy");
+    await clip(page, "Theodora");
+    const leroy = await openSheet(page, "Leroy");
+    await setTarget(page, "Theodora");
+    await attackVia(page, leroy.locator('[data-action="attack"]').first());
+    const msg = await lastMessage(page);
+    expect(await clippedOn(page, "Leroy")).toBe(0);
+    expect(Object.keys((await storedActor(page, "Leroy")).flags["fudge-wounds"].clippedLog)).toEqual([msg._id]);
+    expect(await clippedOn(page, "Theodora")).toBe(1);
+    await act(page, () => lastCard(page).locator('[data-action="defend"]').click());
+    const target = (await lastMessage(page)).system.targets[0];
+    expect(target.resolution.outcome).toBe("miss");
+    expect(target.resolution.numbers.attackerPenalty).toBe(-1);
+    expect(target.resolution.numbers.defenderPenalty).toBe(-1);
+    expect(await lastCard(page).locator('[data-action="apply"]').count()).toBe(0);
+    // Missed, and her box is reset all the same: the roll was her next action.
+    expect(await clippedOn(page, "Theodora")).toBe(0);
+    expect((await storedActor(page, "Theodora")).flags["fudge-wounds"].defenceLog[msg._id]).toMatchObject({ faces: [1, 1, 1, 1], clipped: true });
+    await expectSheetMatchesRules(page, "Theodora");
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it("Apply re-derives the card as both sides rolled, lands the wound as shown, and keeps a Clipped taken since the Defend roll", async () => {
+    // Attack + + + +, defence − − − −: a wound.
+    const { page, context, problems } = await openPlayground(browser, { preset: "fate", dice: "1,1,1,1,-1,-1,-1,-1" });
+    await clip(page, "Theodora");
+    const leroy = await openSheet(page, "Leroy");
+    await setTarget(page, "Theodora");
+    await attackVia(page, leroy.locator('[data-action="attack"]').first());
+    const card = lastCard(page);
+    await act(page, () => card.locator('[data-action="defend"]').click());
+    expect(await clippedOn(page, "Theodora")).toBe(0);
+    const shown = (await lastMessage(page)).system.targets[0].resolution;
+    expect(shown.numbers.defenderPenalty).toBe(-1);
+    // Clipped again (another exchange) before the wound is applied.
+    await clip(page, "Theodora");
+    await act(page, () => card.locator('[data-action="apply"]').click());
+    const target = (await lastMessage(page)).system.targets[0];
+    expect(target.applied).toHaveLength(1);
+    expect(target.differs).toBe(false);
+    expect(target.resolution.woundKey).toBe(shown.woundKey);
+    const marks = await fateMarks(page, "Theodora");
+    expect(marks.clipped.filter((m) => m !== null)).toHaveLength(1);
+    expect(Object.values(marks).flat().filter((m) => m !== null).length).toBeGreaterThan(1);
+    await expectSheetMatchesRules(page, "Theodora");
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it("a trait roll while Clipped takes the −1 and resets the box; the next roll is at full strength", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fate", dice: "0,0,0,0,0,0,0,0" });
+    await clip(page, "Leroy");
+    const win = await openSheet(page, "Leroy");
+    const strength = win.locator('[data-action="rollTrait"][data-trait="attributes.strength"]');
+    await reveal(strength);
+    await rollVia(page, strength);
+    expect((await lastMessage(page)).system.penalty).toBe(-1);
+    expect(await clippedOn(page, "Leroy")).toBe(0);
+    await expectSheetMatchesRules(page, "Leroy");
+    const again = (await openSheet(page, "Leroy")).locator('[data-action="rollTrait"][data-trait="attributes.strength"]');
+    await reveal(again);
+    await rollVia(page, again);
+    expect((await lastMessage(page)).system.penalty).toBe(0);
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});

@@ -48,6 +48,17 @@ async function attack(t: Table, client: Client, attackerId: string, tokenId: str
   await t.world.settle();
   return t.gm.game.messages.contents.at(-1)!;
 }
+/** `client` rolls `actorId`'s Strength from its sheet (the roll dialog answered OK, dice from the queue); the roll card's penalty. */
+async function rollStrength(t: Table, client: Client, actorId: string, faces = [0, 0, 0, 0]): Promise<number> {
+  const app = await client.run(() => (actorOn(client, actorId).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({ force: true }));
+  t.world.dice.queue(...faces);
+  t.world.answerDialogs("ok");
+  client.click(app.element.querySelector('[data-action="rollTrait"][data-trait="attributes.strength"]'));
+  await t.world.settle();
+  const m = t.gm.game.messages.contents.at(-1)! as unknown as { type: string; system: { penalty: number } };
+  expect(m.type).toBe("rollCard");
+  return m.system.penalty;
+}
 const button = (c: Client, id: string | null, action: string) => c.chatLog.get(id!)!.querySelector(`[data-action="${action}"]`);
 const actorWrites = (t: Table, from: number, id: string) => t.world.server.journal.slice(from).filter((j) => j.documentName === "Actor" && j.ids.includes(id)).map((j) => j.userId);
 
@@ -145,6 +156,22 @@ describe("FATE Clipped: each side's roll resets its own box", () => {
   });
 });
 
+describe("FATE Clipped: a trait roll from the sheet is the next action too", () => {
+  it("the player's Strength roll takes the −1 and resets his box on his own client; the next roll is at full strength", async () => {
+    const t = await fateTable();
+    const from = t.world.server.journal.length;
+    expect(await rollStrength(t, t.player, t.hero)).toBe(-1);
+    expect(clippedBoxes(t.gm, t.hero)).toBe(0);
+    expect(actorWrites(t, from, t.hero)).toEqual([t.ids.player]);
+    expect(await rollStrength(t, t.player, t.hero)).toBe(0);
+    // Nothing left to reset: the second roll writes nothing.
+    expect(actorWrites(t, from, t.hero)).toEqual([t.ids.player]);
+    expect(clippedBoxes(t.gm, t.foe)).toBe(1);
+    expect(t.world.errors).toEqual([]);
+    expect(t.player.notifications.filter((n) => n.type === "error")).toEqual([]);
+  });
+});
+
 describe("FATE Clipped in combat: turn end does not reset it twice", () => {
   async function combatOf(t: Table) {
     const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as Combat.Implementation;
@@ -165,6 +192,18 @@ describe("FATE Clipped in combat: turn end does not reset it twice", () => {
     await t.gm.run(() => combat().nextTurn());
     await t.world.settle();
     expect(clippedBoxes(t.player, t.hero)).toBe(1);
+  });
+
+  it("Clipped at his turn's start, used up by a trait roll; a Clipped he takes later in the turn waits for his next action", async () => {
+    const t = await fateTable();
+    const combat = await combatOf(t);
+    expect(await rollStrength(t, t.player, t.hero)).toBe(-1);
+    expect(clippedBoxes(t.gm, t.hero)).toBe(0);
+    await markBox(t.gm, t.hero, "clipped:0");
+    await t.gm.run(() => combat().nextTurn());
+    await t.world.settle();
+    expect(clippedBoxes(t.player, t.hero)).toBe(1);
+    expect(t.world.errors).toEqual([]);
   });
 
   it("Clipped at his turn's start and no roll in it: it burns off at the turn's end (as before)", async () => {

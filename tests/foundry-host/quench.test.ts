@@ -1,8 +1,11 @@
 // @vitest-environment happy-dom
 /** The system's Quench batches, registered on `quenchReady`, run on the host and clean up after themselves. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { collectBatches, runBatch } from "./quench";
 import { gmAndPlayer } from "./index";
+import { ROOT } from "./world";
 
 describe("Quench batches", () => {
   it("register on quenchReady and pass on the host, leaving no scratch documents", async () => {
@@ -22,5 +25,12 @@ describe("Quench batches", () => {
     }
     expect(count()).toEqual(before);
     expect(world.errors).toEqual([]);
+  });
+
+  it("docs/foundry.md names as many batches as are registered", async () => {
+    const { QUENCH_BATCHES } = await import("../../src/foundry/quench");
+    const words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen"];
+    const doc = readFileSync(join(ROOT, "docs", "foundry.md"), "utf8").replace(/\s+/g, " ");
+    expect(doc.match(/the system registers (\w+) test batches/)?.[1]).toBe(words[QUENCH_BATCHES.length]);
   });
 });

@@ -6,8 +6,9 @@
  * tests/foundry-host/clipped.test.ts.
  */
 import { describe, expect, test } from "vitest";
-import { applyDamage, defend, startAttack, toggleWoundBox, undoDamage } from "../../src/system/actions";
-import { CLIPPED_LOG_LIMIT, attackClippedUpdate, clippedLogOf, defenceRollUpdate } from "../../src/system/clipped";
+import { applyDamage, defend, rollTrait, startAttack, toggleWoundBox, undoDamage } from "../../src/system/actions";
+import { CLIPPED_LOG_LIMIT, attackClippedUpdate, clippedLogOf, defenceRollUpdate, rollsWhileClipped, traitClippedUpdate } from "../../src/system/clipped";
+import { turnEndHealing } from "../../src/foundry/combat-pure";
 import { trackFor } from "../../src/system/combatant";
 import { defenceRecordOf, rederiveTarget } from "../../src/system/integrity";
 import { trackStatus } from "../../src/rules/track";
@@ -140,5 +141,48 @@ describe("the attacker's attack roll is his next action", () => {
     const live = rederiveTarget(card, card.targets[0], { attacker: claimed, defender: defended, author: PLAYER1, defenceFaces: [0, 0, 0, 0], messageId: MSG }, rules);
     expect(live.resolution.numbers.attackerPenalty).toBe(-1);
     expect(live.resolution.numbers.margin).toBe((card.targets[0].resolution as AttackResolution).numbers.margin - 1);
+  });
+});
+
+describe("a trait roll from the sheet is his next action too", () => {
+  const STR = "attributes.strength";
+
+  test("rolled while Clipped: −1 on that roll, the box resets after it, and his next roll is at full strength (penalty only taken once)", () => {
+    const a = clip(leroy());
+    expect(rollsWhileClipped(a, rules)).toBe(true);
+    expect(rollTrait(a, STR, [0, 0, 0, 0], rules, { user: PLAYER1 }).penalty).toBe(-1);
+    const a1 = after(a, traitClippedUpdate(a, rules, PLAYER1)!);
+    expect(clippedOn(a1)).toBe(false);
+    expect(marks(a1).clipped.every((m) => m === null)).toBe(true);
+    expect(rollTrait(a1, STR, [0, 0, 0, 0], rules, { user: PLAYER1 }).penalty).toBe(0);
+    // Nothing left to reset: no second write.
+    expect(traitClippedUpdate(a1, rules, PLAYER1)).toBeNull();
+  });
+
+  test("only other marks stay: a Hurt box is not touched", () => {
+    const a = after(clip(leroy()), toggleWoundBox(clip(leroy()), "hurt:0", rules));
+    const a1 = after(a, traitClippedUpdate(a, rules, PLAYER1)!);
+    expect(marks(a1).hurt.filter((m) => m !== null)).toHaveLength(1);
+    expect(clippedOn(a1)).toBe(false);
+  });
+
+  test("his owner or a GM writes it; another player, another preset or an unclipped actor: nothing", () => {
+    const a = clip(leroy());
+    expect(traitClippedUpdate(a, rules, PLAYER2)).toBeNull();
+    expect(traitClippedUpdate(a, rulesFor("fudge"), PLAYER1)).toBeNull();
+    expect(traitClippedUpdate(leroy(), rules, PLAYER1)).toBeNull();
+    expect(traitClippedUpdate(a, rules, GM)).not.toBeNull();
+  });
+
+  test("in combat: Clipped at his turn's start, used up by a trait roll; a Clipped he takes later in the turn is not burnt at the turn's end", () => {
+    // The turn-start note the GM's client wrote (src/foundry/combat.ts).
+    const noted = { ...clip(leroy()), flags: { "fudge-wounds": { clippedAtTurnStart: true } } };
+    const rolledOn = after(noted, traitClippedUpdate(noted, rules, PLAYER1)!);
+    const flags = rolledOn.flags?.["fudge-wounds"] as Record<string, unknown>;
+    expect(flags.clippedAtTurnStart).toBe(false);
+    const later = clip(rolledOn);
+    expect(turnEndHealing("fate", flags.clippedAtTurnStart === true, trackStatus(trackFor(later, rules)))).toBeNull();
+    // Without the roll the note stands and the turn's end burns the Clipped (as before).
+    expect(turnEndHealing("fate", true, trackStatus(trackFor(noted, rules)))).toBe("consumeClipped");
   });
 });

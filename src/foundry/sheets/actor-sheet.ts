@@ -10,6 +10,7 @@ import { healFeedback } from "../../system/view";
 import { readRollOptions, rollDialogContext } from "../../system/attack-dialog";
 import { fill } from "../../system/i18n";
 import * as actions from "../../system/actions";
+import { rollsWhileClipped, traitClippedUpdate } from "../../system/clipped";
 import { actorInCombat, changeActor, plainActor, worldRules, type DerivedActor } from "../bridge";
 import { templatesReady } from "../templates";
 import { enrichRichText } from "../rich-text";
@@ -180,15 +181,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       if (!result) return;
       opts = result as typeof opts;
     }
-    await this.act(async () => {
-      // Fudge §4.51 Light Wound: the penalty depends on being in a started combat when rolled.
-      const inCombat = actorInCombat(this.actorDoc);
-      // Refused before any die is rolled (the rules core checks permission and "can act").
-      actions.rollTrait(plainActor(this.actorDoc), key, traitDryFaces(key), worldRules(), { user: userRef(), inCombat, ...opts });
-      const r = await rollFaces(traitFormula(key), foundryRoller);
-      const card = actions.rollTrait(plainActor(this.actorDoc), key, r.faces, worldRules(), { user: userRef(), inCombat, ...opts });
-      await postWithRolls({ type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor: this.actorDoc }) }, r.rolls);
-    });
+    await this.act(() => rollTraitAndPost(this.actorDoc, key, opts));
   }
 
   static async onHeal(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
@@ -362,4 +355,20 @@ export class NpcSheet extends FudgeActorSheet {
 export class MiniatureSheet extends FudgeActorSheet {
   static override DEFAULT_OPTIONS = { ...FudgeActorSheet.DEFAULT_OPTIONS, position: { width: 560, height: 680 } };
   static override PARTS = part(TEMPLATES.miniature);
+}
+
+/**
+ * A trait roll from the sheet: checked before any die is rolled (permission, "can act"), rolled as
+ * a Foundry Roll, posted as a roll card; FATE: a roll made while Clipped was the character's "next
+ * action", and his own client then resets the box (src/system/clipped.ts). Throws a RulesError.
+ */
+export async function rollTraitAndPost(actor: Actor.Implementation, key: string, opts: { difficulty?: number; modifier?: number } = {}): Promise<void> {
+  // Fudge §4.51 Light Wound: the penalty depends on being in a started combat when rolled.
+  const inCombat = actorInCombat(actor);
+  actions.rollTrait(plainActor(actor), key, traitDryFaces(key), worldRules(), { user: userRef(), inCombat, ...opts });
+  const r = await rollFaces(traitFormula(key), foundryRoller);
+  const rolled = plainActor(actor);
+  const card = actions.rollTrait(rolled, key, r.faces, worldRules(), { user: userRef(), inCombat, ...opts });
+  await postWithRolls({ type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) }, r.rolls);
+  if (rollsWhileClipped(rolled, worldRules())) await changeActor(actor, (doc) => traitClippedUpdate(doc, worldRules(), userRef()));
 }
