@@ -121,9 +121,14 @@ function authorOf(message: ChatMessage.Implementation): actions.UserRef | null {
  * taken from the message's author: what the card itself says about its user is ignored.
  */
 function cardData(message: ChatMessage.Implementation): AttackCardData {
+  return checkCard(unchecked(message));
+}
+
+/** The card's stored data as plain data with the author's `userId`, not yet checked (the render model checks it once). */
+function unchecked(message: ChatMessage.Implementation): unknown {
   const sys = message.system as unknown as { toObject?: () => unknown };
-  const card = checkCard(sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys));
-  return { ...card, userId: authorOf(message)?.id ?? "" };
+  const raw = sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys);
+  return raw !== null && typeof raw === "object" && !Array.isArray(raw) ? { ...raw, userId: authorOf(message)?.id ?? "" } : raw;
 }
 
 function actorByRef(ref: string): Actor.Implementation | null {
@@ -143,7 +148,8 @@ export function onRenderChatMessage(message: ChatMessage.Implementation, html: H
       const rules = worldRules();
       let rendered: string;
       if (type === "attackCard") {
-        const ctx = attackCardContext({ _id: String(message.id), system: cardData(message) }, rules, {
+        // Checked once, by the render model (attackCardContext → checkCard).
+        const ctx = attackCardContext({ _id: String(message.id), system: unchecked(message) }, rules, {
           user: userRef(),
           actor: (id) => {
             const a = actorByRef(id);
