@@ -202,7 +202,7 @@ describe("Miniatures: Guts checks in the duel forecast (seed 004 'Guts')", () =>
     // Near Death with failures in force: the reduced mind keeps only whether one is by 1 (its Near Death roll is at −1).
     const nearDeath = { ...b.track, state: { ...b.track.state, marks: { ...b.track.state.marks, nearDeath: [{ level: "nearDeath" }] } } };
     const dying = { ...duel, b: { ...b, guts: 0, track: nearDeath, gutsState: { pending } } };
-    const dyingCases = [dying, { ...dying, options: { gutsRollPenalty: "attackRolls" } }];
+    const dyingCases: Record<string, unknown>[] = [dying, { ...dying, options: { gutsRollPenalty: "attackRolls" } }];
     for (const d of [duel, shaken, { ...shaken, first: "b" }, nearFloor, ...dyingCases]) {
       const reduced = duelForecast(d, { budgetMs: 60_000 });
       const plain = duelForecast({ ...d, maxStates: 1_000_000 }, { gutsMinds: "plain", budgetMs: 60_000 });
