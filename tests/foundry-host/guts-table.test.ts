@@ -180,6 +180,19 @@ describe('a Guts failure by 1 in force: "1 Model is at a -1 to rolls (Rolls only
     expect((actorOn(u.gm, IDS["Sir Knightly"]).system as unknown as { gutsState: { pending: unknown[] } }).gutsState.pending).toEqual([]);
   });
 
+  it("the check after a wound is at −1 while shaken, and its note says so; under \"attack rolls only\" it is not", async () => {
+    for (const [rule, shown] of [["allRolls", true], ["attackRolls", false]] as const) {
+      const t = await gutsTable({});
+      await setRule(t, rule);
+      await shake(t, "Yanni the Yeoman");
+      await startCombat(t, ["Yanni the Yeoman", "Knavely Knave"]);
+      // Yanni (Guts +1, −1 Hurt: a stat) takes a new wound level (target +1), 0 on the dice: 0 − 1 = −1, or 0.
+      const note = await knavelyWoundsYanni(t, [0, 0, 0, 0]);
+      expect(note, rule).toContain(shown ? "Guts -1 against 1: failed" : "Guts 0 against 1: failed");
+      expect(note.includes(SHAKEN), rule).toBe(shown);
+    }
+  });
+
   it("the table's duel forecast asks for the world's rule", async () => {
     const t = await gutsTable({});
     await setRule(t, "attackRolls");
