@@ -49,15 +49,18 @@ const lastMessage = (c: Client) => c.game.messages.contents.at(-1) as unknown as
 type App = { element: HTMLElement };
 const openSheet = (c: Client, id: string) => c.run(() => (actorOn(c, id).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
 
-/** The King falls Near Death (his track written by the GM). */
-async function kingFalls(t: Table) {
+/** A model falls Near Death (its track written by the GM). */
+async function fallsNearDeath(t: Table, name: string) {
   await t.gm.run(async () => {
-    const king = actorOn(t.gm, IDS["King Kingsley"]);
-    const w = applyWound(trackFor((await import("../../src/foundry/bridge")).plainActor(king) as ActorDoc, worldRules()), { level: "nearDeath" });
-    await king.update({ system: { woundTrack: { state: w.track.state } } } as never);
+    const model = actorOn(t.gm, IDS[name]);
+    const w = applyWound(trackFor((await import("../../src/foundry/bridge")).plainActor(model) as ActorDoc, worldRules()), { level: "nearDeath" });
+    await model.update({ system: { woundTrack: { state: w.track.state } } } as never);
   });
   await t.world.settle();
 }
+
+/** The King falls Near Death. */
+const kingFalls = (t: Table) => fallsNearDeath(t, "King Kingsley");
 
 async function startCombat(t: Table, names: string[]) {
   const combat = (await t.gm.run(() => Combat.create({ scene: t.scene, active: true } as never))) as unknown as { id: string };
@@ -125,15 +128,8 @@ describe('a Guts failure by 1 in force: "1 Model is at a -1 to rolls (Rolls only
   const setRule = (t: Table, gutsRollPenalty: string) => t.gm.run(() => game.settings!.set("fudge-wounds" as never, "miniatures" as never, { ...worldRules().miniatures, gutsRollPenalty } as never));
   const shake = (t: Table, name: string) => t.gm.run(() => actorOn(t.gm, IDS[name]).update({ system: { gutsState: failureByOne } } as never));
   const notesSince = (t: Table, n: number) => t.gm.game.messages.contents.slice(n).map((m) => (m as unknown as { content: string }).content).join("\n");
-  /** Sir Knightly (Guts +2) lies Near Death (written by the GM). */
-  async function knightlyFalls(t: Table) {
-    await t.gm.run(async () => {
-      const k = actorOn(t.gm, IDS["Sir Knightly"]);
-      const w = applyWound(trackFor((await import("../../src/foundry/bridge")).plainActor(k) as ActorDoc, worldRules()), { level: "nearDeath" });
-      await k.update({ system: { woundTrack: { state: w.track.state } } } as never);
-    });
-    await t.world.settle();
-  }
+  /** Sir Knightly (Guts +2) lies Near Death. */
+  const knightlyFalls = (t: Table) => fallsNearDeath(t, "Sir Knightly");
   /**
    * Sir Knightly's turn starts, the only combatant: round 1 as the combat starts (his Near Death
    * roll), else round 2 (a failure of round 1 is re-checked from the next round on).

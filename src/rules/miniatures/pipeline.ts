@@ -36,8 +36,9 @@ export interface MiniOptions {
   /**
    * Which rolls a Guts failure by 1 lowers (guts.ts GUTS_ROLL_PENALTY_RULES): "allRolls" (default)
    * or "attackRolls". Attack rolls take it either way; the duel forecast's Guts rolls read it.
+   * Kept absent when not given (a request without it parses as it always did).
    */
-  gutsRollPenalty: GutsRollPenaltyRule;
+  gutsRollPenalty?: GutsRollPenaltyRule;
 }
 
 export interface MiniSituation {
@@ -91,8 +92,8 @@ function parseRequest(input: unknown): MiniAttackRequest {
   const options: MiniOptions = {
     penaltyLowersHddf: bool(op.penaltyLowersHddf, "options.penaltyLowersHddf", false),
     gangUpRanged: bool(op.gangUpRanged, "options.gangUpRanged", false),
-    gutsRollPenalty: gutsRollPenaltyRule(op as { gutsRollPenalty?: GutsRollPenaltyRule }),
   };
+  if (op.gutsRollPenalty !== undefined) options.gutsRollPenalty = gutsRollPenaltyRule(op as { gutsRollPenalty?: GutsRollPenaltyRule });
   const s = o.situation === undefined ? {} : record(o.situation, "situation");
   const weapon = s.weapon === undefined ? findWeapon(attacker, 0, "situation.weapon") : findWeapon(attacker, s.weapon, "situation.weapon");
   const w = attacker.weapons[weapon];
