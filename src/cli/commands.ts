@@ -9,7 +9,7 @@ import { pipelineFor, resolveAttack, rollAttack } from "../rules/pipeline";
 import { seededRng } from "../rules/dice";
 import { applyWound, endBattle, healTrack, parseTrack, renderTrack, trackStatus, type BattleLapse, type Track } from "../rules/track";
 import { array, at, int, isRecord, oneOf, optInt, record, type Path } from "../rules/validate";
-import { GUTS_REASONS, gutsRecheck, gutsTrigger, nearDeathGuts, parseGutsState, terrifyingTarget, type GutsReason, type GutsSituation } from "../rules/miniatures/guts";
+import { GUTS_REASONS, gutsRecheck, gutsRollPenaltyRule, gutsTrigger, nearDeathGuts, parseGutsState, terrifyingTarget, type GutsReason, type GutsRules, type GutsSituation } from "../rules/miniatures/guts";
 import { parseTrait } from "../rules/miniatures/datacard";
 import { recoverAction } from "../rules/volt/recover";
 import { resolveSamples } from "./samples";
@@ -139,18 +139,21 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
       const kind = oneOf(o.check, "check", ["check", "recheck", "nearDeath"] as const, "check");
       const guts = int(o.guts, "guts", -50, 50);
       const modifiers = optInt(o.modifiers, "modifiers", 0, -50, 50);
+      // The world's rules, as in a Miniatures attack request: `options.gutsRollPenalty` (a failure by 1 lowers every roll, or attack rolls only).
+      const options = o.options === undefined ? {} : record(o.options, "options");
+      const rules = { gutsRollPenalty: gutsRollPenaltyRule(options as GutsRules) };
+      const state = parseGutsState(o.state, "state");
       if (kind === "nearDeath") {
         const track = parseTrack(o.track, "track");
-        const r = nearDeathGuts(track, guts, o.dice, modifiers);
+        const r = nearDeathGuts(track, guts, o.dice, modifiers, state, rules);
         return trackAnswer(r.track, r.steps, { result: r.result, total: r.total });
       }
-      const state = parseGutsState(o.state, "state");
       if (kind === "recheck") {
-        const r = gutsRecheck(state, o.dice, int(o.turn, "turn", 0, 100_000), guts, modifiers, optInt(o.index, "index", 0, 0, 100), gutsSituation(o));
+        const r = gutsRecheck(state, o.dice, int(o.turn, "turn", 0, 100_000), guts, modifiers, optInt(o.index, "index", 0, 0, 100), gutsSituation(o), rules);
         return { state: r.state, check: { ...r.check, steps: undefined }, fleesCombat: r.fleesCombat, steps: r.steps };
       }
       const reason = oneOf(o.reason, "reason", GUTS_REASONS);
-      const r = gutsTrigger(state, { ...gutsSituation(o), guts, modifiers, faces: o.dice, target: gutsTarget(o, reason, ""), turn: optInt(o.turn, "turn", 0, 0, 100_000), reason });
+      const r = gutsTrigger(state, { ...gutsSituation(o), guts, modifiers, faces: o.dice, target: gutsTarget(o, reason, ""), turn: optInt(o.turn, "turn", 0, 0, 100_000), reason }, rules);
       return { state: r.state, check: { ...r.check, steps: undefined }, fleesCombat: r.fleesCombat, steps: r.steps };
     },
   },

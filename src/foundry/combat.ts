@@ -5,7 +5,9 @@
  * (FATE Hurt cleared). What to do is decided in combat-pure.ts; every roll and every track
  * change is the rules core's.
  */
-import { nearDeathGuts, type GutsReason } from "../rules/miniatures/guts";
+import { initialGutsState, nearDeathGuts, parseGutsState, type GutsReason } from "../rules/miniatures/guts";
+import { gutsTraitLines } from "../system/guts-dialog";
+import { fill } from "../system/i18n";
 import { datacard, parseDatacard } from "../rules/miniatures/datacard";
 import * as actions from "../system/actions";
 import { miniatureDatacard, trackFor } from "../system/combatant";
@@ -75,17 +77,27 @@ async function postBattleEndNote(combatId: string, entries: BattleEndEntry[]): P
   );
 }
 
-/** Miniatures: Near Death — Guts (lowered by the wound penalty) + 4dF each turn, a Foundry Roll. */
+/**
+ * Miniatures: Near Death — Guts (lowered by the wound penalty) + 4dF each turn, a Foundry Roll; at
+ * −1 while a Guts failure by 1 is in force (Miniatures: Guts, world rule gutsRollPenalty), and the
+ * note says so.
+ */
 async function nearDeathTurn(actor: Actor.Implementation): Promise<void> {
   const rules = worldRules();
   const doc = plainActor(actor);
   const card = parseDatacard(miniatureDatacard(doc, rules), "actor");
   const derived = datacard(card, derivedOf(actor)?.penalty ?? 0);
+  const state = parseGutsState((doc.system as MiniatureData).gutsState, "system.gutsState");
   const rolled = await rollFaces("4dF", foundryRoller);
-  const r = nearDeathGuts(trackFor(doc, rules), derived.guts, rolled.faces);
-  await updateActor(actor, { system: { woundTrack: { state: r.track.state } } });
+  const r = nearDeathGuts(trackFor(doc, rules), derived.guts, rolled.faces, 0, state, actions.gutsRules(rules));
+  // Miniatures: Wounds — "becomes merely Very Hurt and may then act normally": the Guts failures it
+  // had before it fell no longer hold it (this system's reading; the duel forecast plays it so).
+  const recovered = r.result === "veryHurt" && state.pending.length > 0 ? { gutsState: initialGutsState() } : {};
+  await updateActor(actor, { system: { woundTrack: { state: r.track.state }, ...recovered } });
   const total = `${r.total >= 0 ? "+" : "\u2212"}${Math.abs(r.total)}`;
-  await postRollNote(actor, `FUDGE.Miniatures.NearDeath.${r.result}`, [total], [rolled]);
+  const i18n = game.i18n!;
+  const lines = gutsTraitLines(r.steps, (k, p) => fill(i18n.localize(k), p, (v) => i18n.localize(v)));
+  await postRollNote(actor, `FUDGE.Miniatures.NearDeath.${r.result}`, [total, ...lines], [rolled]);
 }
 
 async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import { gutsRecheck, gutsTrigger, type GutsReason } from "../rules/miniatures/guts";
 import { traitWith, type MiniDatacard } from "../rules/miniatures/datacard";
-import { miniGuts } from "../system/actions";
+import { gutsRules, miniGuts } from "../system/actions";
 import { gutsTraitLines } from "../system/guts-dialog";
 import { fill } from "../system/i18n";
 import { rollFaces, type SlotRoll } from "../system/rolling";
@@ -92,10 +92,11 @@ export async function runGutsChecks(actor: Actor.Implementation, checks: readonl
     const roll = await rollFaces("4dF", foundryRoller);
     rolled.push(roll);
     // The datacard's gift and fault and the circumstances go with the check.
-    const r = gutsTrigger(state, { ...flags, guts, faces: roll.faces, target: c.target, turn, reason: c.reason, gift: card.gift, fault: card.fault });
+    const r = gutsTrigger(state, { ...flags, guts, faces: roll.faces, target: c.target, turn, reason: c.reason, gift: card.gift, fault: card.fault }, gutsRules(worldRules()));
     state = r.state;
     lines.push(game.i18n!.format(r.check.passed ? "FUDGE.Miniatures.GutsPassed" : "FUDGE.Miniatures.GutsFailed", { total: String(r.check.total), target: String(r.check.target), effect: game.i18n!.localize(`FUDGE.Miniatures.Guts.Effect${r.check.effect}`) }));
-    lines.push(...gutsTraitLines(r.check.steps.filter((s) => s.key !== "FUDGE.Miniatures.Step.Trait.mercenary"), format));
+    // What counted (gifts, faults, circumstances, the −1 of a failure by 1 in force); the Mercenary's flight has its own line.
+    lines.push(...gutsTraitLines(r.steps.filter((s) => s.key !== "FUDGE.Miniatures.Step.Trait.mercenary"), format));
     if (r.fleesCombat) lines.push(fleesLine(actor.name, card));
   }
   await actor.update({ ...(opts.update ?? {}), system: { gutsState: state } } as never);
@@ -121,9 +122,10 @@ export async function runGutsRechecks(actor: Actor.Implementation, turn: number)
     }
     const roll = await rollFaces("4dF", foundryRoller);
     rolled.push(roll);
-    const r = gutsRecheck(state, roll.faces, turn, guts, 0, i, { ...flags, gift: card.gift, fault: card.fault });
+    const r = gutsRecheck(state, roll.faces, turn, guts, 0, i, { ...flags, gift: card.gift, fault: card.fault }, gutsRules(worldRules()));
     lines.push(game.i18n!.format(r.check.passed ? "FUDGE.Miniatures.GutsRecheckPassed" : "FUDGE.Miniatures.GutsRecheckFailed", { total: String(r.check.total), target: String(r.check.target) }));
-    lines.push(...gutsTraitLines(r.check.steps.filter((s) => s.key !== "FUDGE.Miniatures.Step.Trait.mercenary"), format));
+    // What counted (gifts, faults, circumstances, the −1 of a failure by 1 in force); the Mercenary's flight has its own line.
+    lines.push(...gutsTraitLines(r.steps.filter((s) => s.key !== "FUDGE.Miniatures.Step.Trait.mercenary"), format));
     if (r.fleesCombat) lines.push(fleesLine(actor.name, card));
     state = r.state;
     if (!r.check.passed) i++;

@@ -6,6 +6,7 @@
 import { PRESETS } from "../rules/pipeline";
 import { DAMAGE_ROLLS, DC_ADJUSTS, DC_VARIANTS, GRAZE_SCALE_RAISES, MMM_DICE, WILLPOWER_ADJUSTMENTS, WOUND_MODES, parseFudgeOptions } from "../rules/fudge/options";
 import { APPLY_TARGETS, VOLT_RECOVERY, defaultWorldRules, type WorldRules } from "../system/data";
+import { GUTS_ROLL_PENALTY_RULES } from "../rules/miniatures/guts";
 
 export type RuleFieldType = "boolean" | "number" | "choice" | "text" | "table";
 
@@ -97,6 +98,7 @@ export const RULE_FIELDS: readonly RuleField[] = [
   f("miniatures.gangUp", "boolean", "miniatures"),
   f("miniatures.rangeFromDistance", "boolean", "miniatures"),
   f("miniatures.penaltyLowersHddf", "boolean", "miniatures"),
+  f("miniatures.gutsRollPenalty", "choice", "miniatures", { choices: GUTS_ROLL_PENALTY_RULES }),
   // FATE wound ladder
   f("fate.defaultLabel", "text", "fate"),
   // Volt 4.0

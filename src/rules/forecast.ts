@@ -21,8 +21,9 @@ import { healTrack, trackKind, trackStateKey, trackStatus, type Track, type Trac
 import { bool, checkJsonShape, isRecord, num, oneOf, optInt } from "./validate";
 import { rejectUnknown } from "./fudge/util";
 import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
-import { gutsEffectInfo, type GutsState } from "./miniatures/guts";
-import { fleesWhenWounded, mayFlee, gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsMind, gutsSettled, gutsStat, gutsTurnStart, mindSpace, refusesToStrike, withoutFreeAttack, type DuelGutsSituation, type GutsMind, type MindSpace } from "./miniatures/forecast";
+import type { MiniOptions } from "./miniatures/pipeline";
+import { gutsEffectInfo, gutsRollPenalty, type GutsState } from "./miniatures/guts";
+import { fleesWhenWounded, mayFlee, nearDeathMind, gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsMind, gutsSettled, gutsStat, gutsTurnStart, mindSpace, refusesToStrike, withoutFreeAttack, type DuelGutsSituation, type GutsMind, type MindSpace } from "./miniatures/forecast";
 import type { BoxTrackConfig } from "./tracks/box";
 import { voltProductDuel, voltSampledDuel, type VoltCountStats, type VoltLaw, type VoltStep } from "./volt/duel";
 import { isBudgetRefusal, parseFallback, parseSampleRequest, sampleDuels, type SampleEstimate } from "./duel-sample";
@@ -493,9 +494,11 @@ class Side {
       const o = fled ? this.fledId : this.outId;
       if (o >= 0) return o;
     }
-    // Miniatures: a Near Death model's failed Guts checks change nothing: it makes its Near Death
-    // roll instead of re-checks, is struck at HDDF anyway, and "becomes merely Very Hurt" with none.
-    if (m && this.space?.reduce && !s0.canAct && m.state.pending.length > 0) m = m.owesFreeAttack ? m : gutsMind(undefined, this.space);
+    // Miniatures: a Near Death model's failed Guts checks change nothing but one thing: it makes its
+    // Near Death roll instead of re-checks, is struck at HDDF anyway, and "becomes merely Very Hurt"
+    // with none; only a failure by 1 lowers that roll ("−1 to rolls", gutsRollPenalty "allRolls"),
+    // so its minds are keyed by that alone.
+    if (m && this.space?.reduce && !s0.canAct && m.state.pending.length > 0 && !m.owesFreeAttack) m = nearDeathMind(m, this.space);
     const tk = this.stateKeyOf(t);
     const key = m ? `${tk}#${m.key}` : tk;
     let id = this.ids.get(key);
@@ -715,7 +718,8 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     return internWhat({ wounds: woundsOf(r), heal, clearOwed });
   };
   if (gutsChecks)
-    for (const [id, side] of [["a", sides.a], ["b", sides.b]] as const) side.space = mindSpace(side.card as unknown as MiniDatacard, side.card.track.config as unknown as BoxTrackConfig, opts.gutsMinds !== "plain", situations[id]);
+    for (const [id, side] of [["a", sides.a], ["b", sides.b]] as const)
+      side.space = mindSpace(side.card as unknown as MiniDatacard, side.card.track.config as unknown as BoxTrackConfig, opts.gutsMinds !== "plain", situations[id], (reqAB.options as MiniOptions).gutsRollPenalty);
   const mergeMinds = opts.mergeMinds !== false && opts.gutsMinds !== "plain";
   const mindOf = (side: Side): GutsMind | null => (side.space ? gutsMind((side.card as unknown as { gutsState?: GutsState }).gutsState, side.space) : null);
   /** Guts as a state's wounds leave it; never below the floor its minds were keyed by (a broken invariant, not bad input). */
@@ -819,7 +823,8 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
   const ownSteps = (X: "a" | "b", x: number, y: number): Step[] => {
     const sx = X === "a" ? sides.a : sides.b;
     const sy = X === "a" ? sides.b : sides.a;
-    const key = sx.sig[x] * 2 + (X === "a" ? 0 : 1);
+    // Miniatures: the roll reads whether a Guts failure by 1 is in force (a mind's worst effect, in the sig, does not say).
+    const key = (sx.sig[x] * 2 + (gutsRollPenalty(sx.minds[x]?.state) ? 1 : 0)) * 2 + (X === "a" ? 0 : 1);
     let s = ownTurnCache.get(key);
     if (!s) {
       const req = withSides(p, X === "a" ? reqAB : reqBA, sx.tracks[x], sx.minds[x], sy.tracks[y], sy.minds[y], false);
@@ -945,10 +950,11 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
    *   its failures before that: two states with the same track whose re-checks lead to the same
    *   states with the same probabilities (a failure sure to pass, failures that end alike) act alike.
    * - Waiting for its activation once no blow can call for another check on it (gutsSettled), its
-   *   failures change only when it falls out of the fight (where they no longer count), and the
-   *   foe's blows read only whether it is helpless (a failure by 4: "enemies treat it as a
-   *   helpless target") and whether it owes a free attack: with those alike, the same re-checks
-   *   at its activation mean the same future.
+   *   failures change only when it falls out of the fight (where only a failure by 1 still counts:
+   *   its Near Death roll is at −1, gutsRollPenalty "allRolls"), and the foe's blows read only
+   *   whether it is helpless (a failure by 4: "enemies treat it as a helpless target") and whether
+   *   it owes a free attack: with those and the −1 alike, the same re-checks at its activation mean
+   *   the same future.
    */
   const standInKeys = new Map<string, number>();
   /** The distinct probabilities of re-check outcomes, numbered (equal numbers, equal ids: the keys' classes are those of the numbers written out). */
@@ -970,7 +976,8 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
       if (typeof t === "number") dist.push([t, 1]);
       else for (let k = 0; k < t.length; k += 2) dist.push([t[k], t[k + 1]]);
       dist.sort((u, v) => u[0] - v[0]);
-      const reads = waiting ? `${gutsEffectInfo(m.state.effect).helpless ? "h" : ""}${m.owesFreeAttack ? "!" : ""}` : "";
+      // Waiting, a blow that brings it Near Death also reads whether a failure by 1 is in force: its Near Death roll is at −1.
+      const reads = waiting ? `${gutsEffectInfo(m.state.effect).helpless ? "h" : ""}${m.owesFreeAttack ? "!" : ""}${side.space?.gutsRollPenalty !== "attackRolls" && gutsRollPenalty(m.state) ? "s" : ""}` : "";
       // One flat string (join, not nested concatenations), each probability by its short id: the
       // keys were the largest part of a large chain's memory (13 MB of 46 at 370,000 nodes).
       const parts = [waiting ? "w" : "s", side === sides.a ? "a" : "b", side.stateKeyOf(side.tracks[x]), "|", reads, "|"];

@@ -13,7 +13,7 @@ import { unopposedRoll } from "../rules/fudge/unopposed";
 import { voltRoll } from "../rules/volt/roll";
 import { recoverAction } from "../rules/volt/recover";
 import { attacksOfAction, datacard, parseDatacard, type MiniDatacard } from "../rules/miniatures/datacard";
-import { gutsRecheck, gutsTrigger, nearDeathRoll, parseGutsState, type GutsSituation } from "../rules/miniatures/guts";
+import { gutsRecheck, gutsTrigger, nearDeathRoll, parseGutsState, type GutsRules, type GutsSituation } from "../rules/miniatures/guts";
 import { describeLevel } from "../rules/ladder";
 import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, CustomWoundLevel, ItemDoc, MiniatureData, SkillData, WorldRules } from "./data";
 import { boxTrackConfig } from "../rules/tracks/box";
@@ -716,6 +716,11 @@ export function miniGuts(actor: ActorDoc, rules: WorldRules): { guts: number; ca
   return { guts: d.guts, card, state: parseGutsState((actor.system as MiniatureData).gutsState, "system.gutsState"), traits: { gift: card.gift, fault: card.fault } };
 }
 
+/** The world's rules of a model's Guts rolls (Miniatures: Guts — which rolls a failure by 1 lowers). */
+export function gutsRules(rules: WorldRules): GutsRules {
+  return { gutsRollPenalty: rules.miniatures.gutsRollPenalty };
+}
+
 /** What the table tells a Guts check about the model's situation (Miniatures: Sample characters): each flag counts only where the datacards give it a rule. */
 export type GutsFlags = Pick<GutsSituation, "beingCharged" | "defendingKing" | "nobleInMelee" | "leaderFallen">;
 
@@ -746,7 +751,7 @@ export function gutsCheckAction(
     target: trigger.target,
     turn: trigger.turn,
     reason: trigger.reason,
-  });
+  }, gutsRules(rules));
   return { update: { system: { "==gutsState": plain(r.state) } }, passed: r.check.passed, effect: r.check.effect, total: r.check.total, target: r.check.target, fleesCombat: r.fleesCombat, steps: r.steps };
 }
 
@@ -765,7 +770,7 @@ export interface GutsActionResult {
 export function gutsRecheckAction(actor: ActorDoc, faces: number[], turn: number, rules: WorldRules, user?: UserRef, index = 0, flags: GutsFlags = {}): GutsActionResult {
   check("rollTrait", user, actor);
   const g = miniGuts(actor, rules);
-  const r = gutsRecheck(g.state, faces, turn, g.guts, 0, index, { ...g.traits, ...flags });
+  const r = gutsRecheck(g.state, faces, turn, g.guts, 0, index, { ...g.traits, ...flags }, gutsRules(rules));
   return { update: { system: { "==gutsState": plain(r.state) } }, passed: r.check.passed, effect: r.check.effect, total: r.check.total, target: r.check.target, fleesCombat: r.fleesCombat, steps: r.steps };
 }
 
@@ -779,7 +784,8 @@ export function nearDeathAction(actor: ActorDoc, faces: number[], rules: WorldRu
   const g = miniGuts(actor, rules);
   const status = trackStatus(liveTrack(actor, rules));
   if (status.condition !== "dying") throw new RulesError("actor", "FUDGE.Error.NotNearDeath", `${actor.name} is not Near Death`, { name: actor.name });
-  const r = nearDeathRoll(g.guts, faces);
+  // Miniatures: Guts — a failure by 1 still in force lowers the Near Death roll too (gutsRollPenalty "allRolls").
+  const r = nearDeathRoll(g.guts, faces, 0, "faces", g.state, gutsRules(rules));
   if (r.result !== "dead") return { result: r.result, total: r.total, steps: r.steps, update: null };
   const w = applyWound(liveTrack(actor, rules), { level: "dead" });
   return { result: r.result, total: r.total, steps: [...r.steps, ...w.steps], update: trackUpdate(w.track.state) };

@@ -437,7 +437,7 @@ export function attackRequest(attacker: ActorDoc, weapon: ItemDoc<"weapon"> | nu
         preset,
         attacker: card,
         defender: miniatureDatacard(defender, rules),
-        options: { penaltyLowersHddf: rules.miniatures.penaltyLowersHddf },
+        options: { penaltyLowersHddf: rules.miniatures.penaltyLowersHddf, gutsRollPenalty: rules.miniatures.gutsRollPenalty },
         situation: { ...sit, weapon: index >= 0 ? index : 0 },
       };
     }

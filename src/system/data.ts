@@ -8,7 +8,7 @@
  * the track's `initial` state); ids are Foundry document ids / uuids as strings.
  */
 import { PRESETS, type PresetId } from "../rules/pipeline";
-import { initialGutsState, type GutsState } from "../rules/miniatures/guts";
+import { GUTS_ROLL_PENALTY_RULES, initialGutsState, type GutsRollPenaltyRule, type GutsState } from "../rules/miniatures/guts";
 import { MINI_TRAIT_RULES, type MiniTraitRule } from "../rules/miniatures/datacard";
 import { defaultFudgeOptions, type FudgeOptions } from "../rules/fudge/options";
 import { VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval } from "../rules/tracks/volt";
@@ -420,6 +420,12 @@ export interface WorldRules {
     rangeFromDistance: boolean;
     /** Wound penalties also lower HDDF (off: HDDF is armour only, Miniatures: The datacard). */
     penaltyLowersHddf: boolean;
+    /**
+     * Miniatures: Guts — "1 Model is at a -1 to rolls (Rolls only, not stats)": every roll of the
+     * model ("allRolls": attacks, Guts checks and re-checks, the Near Death roll) or its attack
+     * rolls only ("attackRolls").
+     */
+    gutsRollPenalty: GutsRollPenaltyRule;
   };
   fate: {
     /** Default label of a new FATE track (FATE ladder: a track has a kind label). */
@@ -459,7 +465,7 @@ export function defaultWorldRules(): WorldRules {
       healingConstitutionRoll: false,
       allowPawns: true,
     },
-    miniatures: { gangUp: true, rangeFromDistance: true, penaltyLowersHddf: false },
+    miniatures: { gangUp: true, rangeFromDistance: true, penaltyLowersHddf: false, gutsRollPenalty: "allRolls" },
     fate: { defaultLabel: "Physical" },
     volt: { recovery: "monthly" },
     clearScratchesAtCombatEnd: true,
@@ -522,6 +528,7 @@ export function worldRulesFrom(get: (key: string) => unknown): WorldRules {
   const r = out as unknown as WorldRules;
   if (!(PRESETS as readonly string[]).includes(r.preset)) r.preset = "fudge";
   if (!(APPLY_TARGETS as readonly string[]).includes(r.applyTo)) r.applyTo = "targeted";
+  if (!(GUTS_ROLL_PENALTY_RULES as readonly string[]).includes(r.miniatures.gutsRollPenalty)) r.miniatures.gutsRollPenalty = "allRolls";
   return r;
 }
 

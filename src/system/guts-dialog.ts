@@ -135,8 +135,9 @@ export function gutsNoteLines(r: Pick<GutsActionResult, "passed" | "total" | "ta
 /**
  * The gifts, faults and circumstances that counted in a Guts check, one short line each, as the
  * rules core names them ("Sir Knightly: defending the King +1", "A follower whose Leader has
- * fallen: −1", "… flees the combat"): every note of a Guts check lists them.
+ * fallen: −1", "… flees the combat"), and the −1 of a Guts failure by 1 in force ("Shaken (failed
+ * Guts check): −1 to rolls", Miniatures: Guts): every note of a Guts check or Near Death roll lists them.
  */
 export function gutsTraitLines(steps: readonly { key: string; params?: Record<string, string | number> }[], format: (key: string, params: Record<string, string | number>) => string): string[] {
-  return steps.filter((s) => s.key.startsWith("FUDGE.Miniatures.Step.Trait.")).map((s) => format(s.key, s.params ?? {}));
+  return steps.filter((s) => s.key.startsWith("FUDGE.Miniatures.Step.Trait.") || s.key === "FUDGE.Miniatures.Step.GutsRollPenalty").map((s) => format(s.key, s.params ?? {}));
 }

@@ -49,15 +49,18 @@ const lastMessage = (c: Client) => c.game.messages.contents.at(-1) as unknown as
 type App = { element: HTMLElement };
 const openSheet = (c: Client, id: string) => c.run(() => (actorOn(c, id).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
 
-/** The King falls Near Death (his track written by the GM). */
-async function kingFalls(t: Table) {
+/** A model falls Near Death (its track written by the GM). */
+async function fallsNearDeath(t: Table, name: string) {
   await t.gm.run(async () => {
-    const king = actorOn(t.gm, IDS["King Kingsley"]);
-    const w = applyWound(trackFor((await import("../../src/foundry/bridge")).plainActor(king) as ActorDoc, worldRules()), { level: "nearDeath" });
-    await king.update({ system: { woundTrack: { state: w.track.state } } } as never);
+    const model = actorOn(t.gm, IDS[name]);
+    const w = applyWound(trackFor((await import("../../src/foundry/bridge")).plainActor(model) as ActorDoc, worldRules()), { level: "nearDeath" });
+    await model.update({ system: { woundTrack: { state: w.track.state } } } as never);
   });
   await t.world.settle();
 }
+
+/** The King falls Near Death. */
+const kingFalls = (t: Table) => fallsNearDeath(t, "King Kingsley");
 
 async function startCombat(t: Table, names: string[]) {
   const combat = (await t.gm.run(() => Combat.create({ scene: t.scene, active: true } as never))) as unknown as { id: string };
@@ -116,6 +119,87 @@ describe("the turn-start re-check reads the table", () => {
     await t.world.settle();
     const notes = t.gm.game.messages.contents.map((m) => (m as unknown as { content: string }).content).filter((x) => x.includes("re-check"));
     expect(notes.join("\n")).toContain("A peasant in melee with Noble presence: \u22121");
+  });
+});
+
+describe('a Guts failure by 1 in force: "1 Model is at a -1 to rolls (Rolls only, not stats)" at the table (world rule miniatures.gutsRollPenalty)', () => {
+  const SHAKEN = "Shaken (failed Guts check): \u22121 to rolls";
+  const failureByOne = { pending: [{ reason: "other", target: 5, sinceTurn: 1, bonus: 0, forfeitNext: 0, lastTurn: 1, effect: 1 }], effect: 1 };
+  const setRule = (t: Table, gutsRollPenalty: string) => t.gm.run(() => game.settings!.set("fudge-wounds" as never, "miniatures" as never, { ...worldRules().miniatures, gutsRollPenalty } as never));
+  const shake = (t: Table, name: string) => t.gm.run(() => actorOn(t.gm, IDS[name]).update({ system: { gutsState: failureByOne } } as never));
+  const notesSince = (t: Table, n: number) => t.gm.game.messages.contents.slice(n).map((m) => (m as unknown as { content: string }).content).join("\n");
+  /** Sir Knightly (Guts +2) lies Near Death. */
+  const knightlyFalls = (t: Table) => fallsNearDeath(t, "Sir Knightly");
+  /**
+   * Sir Knightly's turn starts, the only combatant: round 1 as the combat starts (his Near Death
+   * roll), else round 2 (a failure of round 1 is re-checked from the next round on).
+   */
+  async function knightlysTurn(t: Table, dice: number[], round: 1 | 2) {
+    const n = t.gm.game.messages.contents.length;
+    if (round === 1) t.world.dice.queue(...dice);
+    const c = await startCombat(t, ["Sir Knightly"]);
+    if (round === 2) {
+      t.world.dice.queue(...dice);
+      await t.gm.run(() => c().nextRound());
+      await t.world.settle();
+    }
+    return notesSince(t, n);
+  }
+
+  it("the turn-start re-check is at −1 and its note says so; under \"attack rolls only\" it is not", async () => {
+    for (const [rule, shown] of [["allRolls", true], ["attackRolls", false]] as const) {
+      const t = await gutsTable({});
+      await setRule(t, rule);
+      await shake(t, "Sir Knightly");
+      // Guts 2 + bonus 1 (− 1) + dice 0 against 5: failed either way.
+      const note = await knightlysTurn(t, [0, 0, 0, 0], 2);
+      expect(note, rule).toContain(`Guts re-check ${shown ? 2 : 3} against 5: failed`);
+      expect(note.includes(SHAKEN), rule).toBe(shown);
+    }
+  });
+
+  it("the Near Death roll at the start of his turn is at −1 (Guts 2 − 2 − 1 + dice +2 = +1: still Near Death); under \"attack rolls only\" +2 recovers, and the failures he had are cleared", async () => {
+    const t = await gutsTable({});
+    await shake(t, "Sir Knightly");
+    await knightlyFalls(t);
+    const note = await knightlysTurn(t, [1, 1, 0, 0], 1);
+    expect(note).toContain("Near Death Guts roll: still Near Death");
+    expect(note).toContain(SHAKEN);
+    const u = await gutsTable({});
+    await setRule(u, "attackRolls");
+    await shake(u, "Sir Knightly");
+    await knightlyFalls(u);
+    const up = await knightlysTurn(u, [1, 1, 0, 0], 1);
+    expect(up).toContain("Near Death Guts roll: recovers to Very Hurt");
+    expect(up).not.toContain(SHAKEN);
+    // "merely Very Hurt and may then act normally": the Guts failures he had before he fell no longer hold him.
+    expect((actorOn(u.gm, IDS["Sir Knightly"]).system as unknown as { gutsState: { pending: unknown[] } }).gutsState.pending).toEqual([]);
+  });
+
+  it("the check after a wound is at −1 while shaken, and its note says so; under \"attack rolls only\" it is not", async () => {
+    for (const [rule, shown] of [["allRolls", true], ["attackRolls", false]] as const) {
+      const t = await gutsTable({});
+      await setRule(t, rule);
+      await shake(t, "Yanni the Yeoman");
+      await startCombat(t, ["Yanni the Yeoman", "Knavely Knave"]);
+      // Yanni (Guts +1, −1 Hurt: a stat) takes a new wound level (target +1), 0 on the dice: 0 − 1 = −1, or 0.
+      const note = await knavelyWoundsYanni(t, [0, 0, 0, 0]);
+      expect(note, rule).toContain(shown ? "Guts -1 against 1: failed" : "Guts 0 against 1: failed");
+      expect(note.includes(SHAKEN), rule).toBe(shown);
+    }
+  });
+
+  it("the table's duel forecast asks for the world's rule", async () => {
+    const t = await gutsTable({});
+    await setRule(t, "attackRolls");
+    const w = new FakeWorker();
+    const restore = useForecastQueue(new ForecastQueue({ createWorker: () => w }));
+    try {
+      await t.gm.run(() => showForecast(actorOn(t.gm, IDS["Sir Knightly"]), [actorOn(t.gm, IDS["Knavely Knave"])]));
+    } finally {
+      useForecastQueue(restore);
+    }
+    expect((w.posted[0].request as { options: Record<string, unknown> }).options).toMatchObject({ gutsRollPenalty: "attackRolls" });
   });
 });
 

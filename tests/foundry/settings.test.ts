@@ -54,6 +54,18 @@ describe("applyRulesForm", () => {
     expect(r.fudge.graze.table[1]).toEqual({ min: 4, level: "hurt" });
   });
 
+  it("Miniatures: the Guts failure by 1 rule is a choice of the Miniatures group; a value outside it is refused by name", () => {
+    const field = RULE_FIELDS.find((x) => x.path === "miniatures.gutsRollPenalty")!;
+    expect([field.group, field.type, field.choices]).toEqual(["miniatures", "choice", ["allRolls", "attackRolls"]]);
+    expect(applyRulesForm(base, { ...form(), "miniatures.gutsRollPenalty": "attackRolls" }).miniatures.gutsRollPenalty).toBe("attackRolls");
+    expect(() => applyRulesForm(base, { ...form(), "miniatures.gutsRollPenalty": "someRolls" })).toThrow(expect.objectContaining({ field: "miniatures.gutsRollPenalty", key: "FUDGE.Error.NotOneOf" }));
+    const mini = rulesMenuContext({ ...base, preset: "miniatures" }).groups.find((g) => g.key === "miniatures")!;
+    expect(mini.fields.find((x) => x.path === "miniatures.gutsRollPenalty")!.choices).toEqual([
+      { value: "allRolls", labelKey: "FUDGE.Settings.miniatures.gutsRollPenalty.Choice.allRolls", selected: true },
+      { value: "attackRolls", labelKey: "FUDGE.Settings.miniatures.gutsRollPenalty.Choice.attackRolls", selected: false },
+    ]);
+  });
+
   it("an unchecked checkbox (absent from the form) turns the option off", () => {
     const on = applyRulesForm(base, { ...form(), "fudge.lessLethal": true });
     const f = form();

@@ -212,6 +212,34 @@ describe("fudge-rules: track commands (issue #10)", () => {
     const down = runCommand("guts", { check: "nearDeath", track: nd.track, guts: 1, dice: [-1, -1, 0, 0] }) as { result: string; status: { condition: string } };
     expect([down.result, down.status.condition]).toEqual(["dead", "dead"]);
   });
+  it('guts: a failure by 1 in force is "−1 to rolls" on the re-check and the Near Death roll (options.gutsRollPenalty, default allRolls; attackRolls leaves them)', () => {
+    // Guts 0 + dice 0 against 1: fails by 1.
+    const r = runCommand("guts", { guts: 0, reason: "newWoundLevel", dice: [0, 0, 0, 0], turn: 3 }) as { check: { effect: number }; state: unknown };
+    expect(r.check.effect).toBe(1);
+    type Check = { check: { total: number; passed: boolean }; steps: { key: string }[] };
+    const recheck = (options?: object) => runCommand("guts", { check: "recheck", guts: 0, state: r.state, dice: [0, 0, 0, 0], turn: 4, ...(options ? { options } : {}) }) as Check;
+    expect([recheck().check.total, recheck().check.passed]).toEqual([0, false]); // 0 + 1 − 1
+    expect(recheck().steps.map((x) => x.key)).toContain("FUDGE.Miniatures.Step.GutsRollPenalty");
+    expect(recheck({ gutsRollPenalty: "allRolls" })).toEqual(recheck());
+    expect([recheck({ gutsRollPenalty: "attackRolls" }).check.total, recheck({ gutsRollPenalty: "attackRolls" }).check.passed]).toEqual([1, true]);
+    const nd = applyWound(newTrack(boxTrackConfig("miniatures")), { level: "nearDeath" }).track;
+    const roll = (options?: object) => (runCommand("guts", { check: "nearDeath", track: nd, guts: 1, state: r.state, dice: [1, 0, 0, 0], ...(options ? { options } : {}) }) as { result: string }).result;
+    expect([roll(), roll({ gutsRollPenalty: "attackRolls" })]).toEqual(["nearDeath", "veryHurt"]);
+  });
+  it("guts and forecast: a gutsRollPenalty outside the list exits 2 naming the field, in a sentence", () => {
+    const nd = applyWound(newTrack(boxTrackConfig("miniatures")), { level: "nearDeath" }).track;
+    for (const [command, request] of [
+      ["guts", { guts: 0, reason: "other", target: 1, dice: [0, 0, 0, 0], options: { gutsRollPenalty: "someRolls" } }],
+      ["guts", { check: "nearDeath", track: nd, guts: 1, dice: [0, 0, 0, 0], options: { gutsRollPenalty: 1 } }],
+      ["forecast", { preset: "miniatures", a: "King Kingsley", b: "Knavely Knave", options: { gutsRollPenalty: "someRolls" } }],
+    ] as const) {
+      const out = run([command], JSON.stringify(request));
+      expect(out.code, command).toBe(2);
+      const e = JSON.parse(out.err);
+      expect([e.field, e.key], command).toEqual(["options.gutsRollPenalty", "FUDGE.Error.NotOneOf"]);
+      expect(e.error).toMatch(/^The request's field "options\.gutsRollPenalty" is refused: .*allRolls, attackRolls.*\. Correct it and run the command again\.$/);
+    }
+  });
   it("recover: the Recover action clears the highest Stun on a Willpower success; rest clears all Stun (Volt: Recovery)", () => {
     const track = { config: { kind: "volt", willpower: 6 }, state: { marks: { "3": "stun", "5": "stun", "2": "injury" } } };
     const a = runCommand("recover", { track, willpower: 6, dice: [3, 17] }) as { track: { state: { marks: Record<string, string> } } };

@@ -4,8 +4,13 @@ import { datacard, type MiniDatacard } from "../../src/rules/miniatures/datacard
 import { SAMPLE_CARDS } from "./miniatures-samples";
 import { LEGENDARY_TAIL_EPSILON, legendaryOutcomes, legendaryTotal, rollLegendary } from "../../src/rules/miniatures/legendary";
 import {
+  GUTS_ROLL_PENALTY_RULES,
   GUTS_TARGETS,
   gutsCheck,
+  gutsRollPenalty,
+  gutsRollPenaltyRule,
+  nearDeathGuts,
+  type GutsRules,
   gutsEffectInfo,
   gutsRecheck,
   gutsTrigger,
@@ -17,6 +22,9 @@ import {
 import { disengageCheck, movementCost, rangePenalty } from "../../src/rules/miniatures/movement";
 import { seededRng } from "../../src/rules/dice";
 import { fieldOf } from "./errors";
+import { signed } from "../../src/rules/explain";
+import { applyWound, newTrack, trackStatus } from "../../src/rules/track";
+import { boxTrackConfig } from "../../src/rules/tracks/box";
 
 /** The card's printed MODF / RODF / DDF / HDDF (null = "N/A"), copied from the seed. */
 const PRINTED: Record<keyof typeof SAMPLE_CARDS, { modf: number; rodf: number | null; ddf: number; hddf: number; movement: number }> = {
@@ -221,12 +229,16 @@ describe("Guts", () => {
       [1, 0],
     ]);
     expect(s.effect).toBe(2);
-    // Turn 2 re-check of the first wound: its +1 for this turn is forfeited → bonus 0.
-    let r = gutsRecheck(s, dF(0), 2, 0);
+    // Turn 2 re-check of the first wound: its +1 for this turn is forfeited → bonus 0. (The bonus
+    // alone: the second failure's −1 to rolls left out, gutsRollPenalty "attackRolls"; below for it.)
+    const bonusOnly = { gutsRollPenalty: "attackRolls" } as const;
+    let r = gutsRecheck(s, dF(0), 2, 0, 0, 0, {}, bonusOnly);
     expect(r.check.total).toBe(0);
     expect(r.state.pending[0]).toMatchObject({ bonus: 0, forfeitNext: 0, lastTurn: 2 });
+    // …and under the default rule the failure by 1 in force lowers that re-check too: 0 + 0 − 1.
+    expect(gutsRecheck(s, dF(0), 2, 0).check.total).toBe(-1);
     // Turn 3: +1 again.
-    r = gutsRecheck(r.state, dF(0), 3, 0);
+    r = gutsRecheck(r.state, dF(0), 3, 0, 0, 0, {}, bonusOnly);
     expect(r.check.total).toBe(1);
     expect(r.check.passed).toBe(true);
     // The second wound's failure is still pending, now with effect 1.
@@ -257,6 +269,89 @@ describe("Guts", () => {
     expect(nearDeathRoll(1, dF(0)).result).toBe("nearDeath");
     expect(nearDeathRoll(1, dF(-1)).result).toBe("nearDeath");
     expect(nearDeathRoll(1, dF(-2)).result).toBe("dead");
+  });
+});
+
+describe('Guts: a failure by 1 — "1 Model is at a -1 to rolls (Rolls only, not stats)"', () => {
+  const PENALTY = "FUDGE.Miniatures.Step.GutsRollPenalty";
+  const failure = (effect: number, target = 1) => ({ reason: "newWoundLevel" as const, target, sinceTurn: 1, bonus: 0, forfeitNext: 0, lastTurn: 1, effect: effect as 1 });
+  const stateOf = (...effects: number[]) => parseGutsState({ pending: effects.map((e) => failure(e)) }, "state");
+  const attackOnly = { gutsRollPenalty: "attackRolls" } as const;
+
+  it("is −1 while a failure by 1 is in force, whatever else is (not cumulative); 0 without one", () => {
+    expect([[], [1], [1, 1], [2], [3], [4], [2, 1], [4, 1]].map((e) => gutsRollPenalty(stateOf(...e)))).toEqual([0, -1, -1, 0, 0, 0, -1, -1]);
+    expect(gutsRollPenalty(undefined)).toBe(0);
+  });
+
+  it("an immediate check made while shaken is one lower, with the step naming the rule before the roll; attackRolls leaves it", () => {
+    const t = { guts: 1, faces: dF(0), target: 1, turn: 2, reason: "newWoundLevel" as const };
+    const shaken = gutsTrigger(stateOf(1), t);
+    expect([shaken.check.total, shaken.check.passed, shaken.check.effect]).toEqual([0, false, 1]);
+    const keys = shaken.steps.map((x) => x.key);
+    expect(keys.indexOf(PENALTY)).toBeGreaterThanOrEqual(0);
+    expect(keys.indexOf(PENALTY)).toBeLessThan(keys.indexOf("FUDGE.Miniatures.Step.GutsRoll"));
+    expect(shaken.steps.find((x) => x.key === PENALTY)).toMatchObject({ rule: "Miniatures: Guts", value: -1 });
+    // The GutsRoll step's modifiers include it: Guts +1, modifiers −1, dice +0 = 0.
+    expect(shaken.steps.find((x) => x.key === "FUDGE.Miniatures.Step.GutsRoll")!.params).toMatchObject({ guts: "+1", modifiers: "\u22121", total: signed(0) });
+    const literal = gutsTrigger(stateOf(1), t, attackOnly);
+    expect([literal.check.total, literal.check.passed]).toEqual([1, true]);
+    expect(literal.steps.map((x) => x.key)).not.toContain(PENALTY);
+    // A failure by 2 or more is not "−1 to rolls"; no failure, no step.
+    for (const s of [stateOf(2), stateOf(4), initialGutsState()]) {
+      expect(gutsTrigger(s, t).check.total).toBe(1);
+      expect(gutsTrigger(s, t).steps.map((x) => x.key)).not.toContain(PENALTY);
+    }
+  });
+
+  it("the check that fails by 1 is not lowered by its own failure; the re-check of that very failure is (the model is at −1 while it lasts)", () => {
+    // Guts 0, target +1, dice 0: fails by 1 → −1 to rolls from now on.
+    const first = gutsTrigger(initialGutsState(), { guts: 0, faces: dF(0), target: 1, turn: 1, reason: "newWoundLevel" });
+    expect([first.check.total, first.check.effect]).toEqual([0, 1]);
+    expect(first.steps.map((x) => x.key)).not.toContain(PENALTY);
+    // Turn 2: bonus +1, −1 shaken, dice 0 → 0 against 1: still failed (under attackRolls it would pass).
+    const r = gutsRecheck(first.state, dF(0), 2, 0);
+    expect([r.check.total, r.check.passed]).toEqual([0, false]);
+    expect(r.steps.map((x) => x.key).slice(0, 2)).toEqual(["FUDGE.Miniatures.Step.GutsBonus", PENALTY]);
+    expect(gutsRecheck(first.state, dF(0), 2, 0, 0, 0, {}, attackOnly).check).toMatchObject({ total: 1, passed: true });
+    // Turn 3: bonus +2 − 1 → passes on a 0; the failure ends, and the −1 with it.
+    const r3 = gutsRecheck(r.state, dF(0), 3, 0);
+    expect([r3.check.total, r3.check.passed, gutsRollPenalty(r3.state)]).toEqual([1, true, 0]);
+  });
+
+  it("another failure by 1 in force lowers the re-check of a failure by 2 (each effect lasts until its own re-check passes)", () => {
+    const s = parseGutsState({ pending: [failure(2, 3), failure(1)] }, "state");
+    expect(gutsRecheck(s, dF(0), 2, 2).check.total).toBe(2); // Guts 2 + bonus 1 − 1 + 0
+    expect(gutsRecheck(s, dF(0), 2, 2, 0, 0, {}, attackOnly).check.total).toBe(3);
+  });
+
+  it("the Near Death roll is a roll: −1 while a failure by 1 is in force (Guts 1, dice +1: Very Hurt becomes still Near Death)", () => {
+    expect(nearDeathRoll(1, dF(1), 0, "faces", stateOf(1)).result).toBe("nearDeath");
+    const r = nearDeathRoll(1, dF(1), 0, "faces", stateOf(1));
+    expect(r.total).toBe(1);
+    expect(r.steps[0]).toMatchObject({ key: PENALTY, rule: "Miniatures: Guts", value: -1 });
+    expect(r.steps[1].params).toMatchObject({ modifiers: "\u22121" });
+    expect(nearDeathRoll(1, dF(1), 0, "faces", stateOf(1), attackOnly).result).toBe("veryHurt");
+    expect(nearDeathRoll(1, dF(1), 0, "faces", stateOf(2)).result).toBe("veryHurt");
+    // Guts 0, dice 0: −1 → Dead.
+    expect(nearDeathRoll(0, dF(0), 0, "faces", stateOf(1)).result).toBe("dead");
+  });
+
+  it("nearDeathGuts on the box track reads the state the same way", () => {
+    const track = applyWound(newTrack(boxTrackConfig("miniatures")), { level: "nearDeath" }).track;
+    expect(nearDeathGuts(track, 1, dF(1)).result).toBe("veryHurt");
+    expect(nearDeathGuts(track, 1, dF(1), 0, stateOf(1)).result).toBe("nearDeath");
+    expect(nearDeathGuts(track, 0, dF(0), 0, stateOf(1))).toMatchObject({ result: "dead" });
+    expect(trackStatus(nearDeathGuts(track, 0, dF(0), 0, stateOf(1)).track).condition).toBe("dead");
+    expect(nearDeathGuts(track, 1, dF(1), 0, stateOf(1), attackOnly).result).toBe("veryHurt");
+  });
+
+  it("a rule outside the list is refused by name, everywhere it is read", () => {
+    const bad = { gutsRollPenalty: "someRolls" } as unknown as GutsRules;
+    const t = { guts: 0, faces: dF(0), target: 1, turn: 1, reason: "other" as const };
+    for (const f of [() => gutsTrigger(initialGutsState(), t, bad), () => gutsRecheck(stateOf(1), dF(0), 2, 0, 0, 0, {}, bad), () => nearDeathRoll(0, dF(0), 0, "faces", stateOf(1), bad)])
+      expect(f).toThrow(expect.objectContaining({ field: "options.gutsRollPenalty", key: "FUDGE.Error.NotOneOf" }));
+    expect(gutsRollPenaltyRule(undefined)).toBe("allRolls");
+    expect(GUTS_ROLL_PENALTY_RULES).toEqual(["allRolls", "attackRolls"]);
   });
 });
 

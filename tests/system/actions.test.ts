@@ -28,6 +28,7 @@ import type { ActorDoc, AttackCardData } from "../../src/system/data";
 import { GM, PLAYER1, PLAYER2, STRANGER, goblin, item, knight, leroy, rulesFor, theodora } from "./fixtures";
 import { editCustomLevels, fudgePointOffer, updatedState, wieldedAttacks } from "../../src/system/actions";
 import { attackCardContext } from "../../src/system/card";
+import { gutsNoteLines } from "../../src/system/guts-dialog";
 import { applyWound } from "../../src/rules/track";
 import { characterSheetContext, miniatureSheetContext } from "../../src/system/sheet";
 import { keyOf } from "../rules/errors";
@@ -420,6 +421,33 @@ describe("Miniatures: Guts and Near Death", () => {
     expect(ok.result).toBe("veryHurt");
     expect(ok.update).toBeNull();
     expect(keyOf(() => nearDeathAction(knight(), [0, 0, 0, 0], rules))).toBe("FUDGE.Error.NotNearDeath");
+  });
+
+  test('a failure by 1 in force: "−1 to rolls" on the table\'s Guts check, re-check and Near Death roll (world rule miniatures.gutsRollPenalty, default every roll)', () => {
+    const attackOnly = { ...rules, miniatures: { ...rules.miniatures, gutsRollPenalty: "attackRolls" as const } };
+    expect(rules.miniatures.gutsRollPenalty).toBe("allRolls");
+    // Knight Guts +2, target +2 (two levels), dice −1: 1 fails by 1.
+    const k = merge(knight(), gutsCheckAction(knight(), { target: 2, reason: "twoWoundLevels", turn: 1 }, [-1, 0, 0, 0], rules, PLAYER1).update);
+    expect(k.system.gutsState.effect).toBe(1);
+    const PENALTY = "FUDGE.Miniatures.Step.GutsRollPenalty";
+    // Its re-check on turn 2: 2 + 1 − 1 + dice −1 = 1 < 2, still failed; the step names the rule. Under attackRolls: 2, passed.
+    const re = gutsRecheckAction(k, [-1, 0, 0, 0], 2, rules, PLAYER1);
+    expect([re.total, re.passed]).toEqual([1, false]);
+    expect(re.steps.find((x) => x.key === PENALTY)).toMatchObject({ rule: "Miniatures: Guts", value: -1 });
+    expect([gutsRecheckAction(k, [-1, 0, 0, 0], 2, attackOnly, PLAYER1).total, gutsRecheckAction(k, [-1, 0, 0, 0], 2, attackOnly, PLAYER1).passed]).toEqual([2, true]);
+    // A new check while shaken (the Check Guts dialog): 2 − 1 + 0 against 1.
+    const again = gutsCheckAction(k, { target: 1, reason: "other", turn: 2 }, [0, 0, 0, 0], rules, PLAYER1);
+    expect(again.total).toBe(1);
+    expect(gutsCheckAction(k, { target: 1, reason: "other", turn: 2 }, [0, 0, 0, 0], attackOnly, PLAYER1).total).toBe(2);
+    // The note lists the −1 beside what else counted.
+    expect(gutsNoteLines(again, (key) => key)).toContain(PENALTY);
+    expect(gutsNoteLines(gutsCheckAction(k, { target: 1, reason: "other", turn: 2 }, [0, 0, 0, 0], attackOnly, PLAYER1), (key) => key)).not.toContain(PENALTY);
+    // Near Death (Guts 2 − 2): − 1 + dice +2 = 1, still Near Death (attackRolls: 2, Very Hurt); dice 0: −1, dead (attackRolls: 0).
+    const nd = merge(k, toggleWoundBox(k, "nearDeath:0", rules));
+    expect(nearDeathAction(nd, [1, 1, 0, 0], rules, PLAYER1).result).toBe("nearDeath");
+    expect(nearDeathAction(nd, [1, 1, 0, 0], attackOnly, PLAYER1).result).toBe("veryHurt");
+    expect(nearDeathAction(nd, [0, 0, 0, 0], rules, PLAYER1).result).toBe("dead");
+    expect(nearDeathAction(nd, [0, 0, 0, 0], attackOnly, PLAYER1).result).toBe("nearDeath");
   });
 
   test("a flying model falling Near Death takes its crash wound on Apply", () => {

@@ -56,6 +56,13 @@ describe("worldRulesFrom", () => {
     expect(r.volt).toEqual(defaultWorldRules().volt);
   });
 
+  test("Miniatures gutsRollPenalty: every roll by default; a stored world without it (before the setting) reads the default; a value outside the list falls back", () => {
+    expect(defaultWorldRules().miniatures.gutsRollPenalty).toBe("allRolls");
+    expect(worldRulesFrom((k) => (k === "miniatures" ? { gangUp: false } : undefined)).miniatures).toEqual({ ...defaultWorldRules().miniatures, gangUp: false });
+    expect(worldRulesFrom((k) => (k === "miniatures" ? { gutsRollPenalty: "attackRolls" } : undefined)).miniatures.gutsRollPenalty).toBe("attackRolls");
+    expect(worldRulesFrom((k) => (k === "miniatures" ? { gutsRollPenalty: "someRolls" } : undefined)).miniatures.gutsRollPenalty).toBe("allRolls");
+  });
+
   test("every WorldRules field has a setting", () => {
     expect([...WORLD_RULE_SETTINGS].sort()).toEqual(Object.keys(defaultWorldRules()).sort());
   });

@@ -11,7 +11,7 @@
  * for the next round. The pending failures need no turn numbers, only their bonus, target,
  * forfeits, effect and whether they were made this round.
  */
-import { gutsRecheck, gutsTraitModifiers, gutsTrigger, type GutsEffect, type GutsPending, type GutsReason, type GutsSituation, type GutsState } from "./guts";
+import { gutsRecheck, gutsRollPenalty, gutsRollPenaltyRule, gutsTraitModifiers, gutsTrigger, type GutsEffect, type GutsPending, type GutsReason, type GutsRollPenaltyRule, type GutsSituation, type GutsState } from "./guts";
 import { legendaryOutcomes, legendaryTotal } from "./legendary";
 import { datacard, traitWith, type DatacardOptions, type MiniDatacard, type MiniTrait } from "./datacard";
 import { trackStatus, type Track, type TrackStatus } from "../track";
@@ -53,6 +53,8 @@ export interface MindSpace {
   situation?: DuelGutsSituation;
   /** What those circumstances add to each of its checks (gutsTraitModifiers; already counted in `floor`); absent: 0. */
   modifier?: number;
+  /** The world's rule for a failure by 1 (guts.ts GUTS_ROLL_PENALTY_RULES; "allRolls" lowers `floor` by 1); absent: "allRolls". */
+  gutsRollPenalty?: GutsRollPenaltyRule;
 }
 
 /**
@@ -64,12 +66,16 @@ export interface MindSpace {
 export type DuelGutsSituation = Pick<GutsSituation, "defendingKing" | "nobleInMelee" | "leaderFallen">;
 
 /**
- * A side's MindSpace: its floor (gutsFloor, moved by what its circumstances add to every check),
+ * A side's MindSpace: its floor (gutsFloor, moved by what its circumstances add to every check,
+ * and by −1 when a failure by 1 lowers Guts rolls: `gutsRollPenalty` "allRolls", the default),
  * its gift and fault, and its circumstances for the checks.
  */
-export function mindSpace(card: MiniDatacard, config: BoxTrackConfig, reduce: boolean, situation: DuelGutsSituation = {}): MindSpace {
+export function mindSpace(card: MiniDatacard, config: BoxTrackConfig, reduce: boolean, situation: DuelGutsSituation = {}, gutsRollPenalty?: GutsRollPenaltyRule): MindSpace {
   const modifier = gutsTraitModifiers(null, { gift: card.gift, fault: card.fault, ...situation }).modifier;
-  const space: MindSpace = { floor: gutsFloor(card, config) + modifier, reduce, situation: { ...situation }, modifier };
+  const rule = gutsRollPenaltyRule({ gutsRollPenalty });
+  // Miniatures: Guts — "−1 to rolls": a re-check may be at −1, so only a need one lower passes for sure.
+  const shaken = rule === "allRolls" ? -1 : 0;
+  const space: MindSpace = { floor: gutsFloor(card, config) + modifier + shaken, reduce, situation: { ...situation }, modifier, gutsRollPenalty: rule };
   if (card.gift) space.gift = card.gift;
   if (card.fault) space.fault = card.fault;
   return space;
@@ -136,6 +142,20 @@ function mind(state: GutsState, owesFreeAttack: boolean, space: MindSpace, fled 
 /** A model's mind as the duel starts (at a round's start: every failure it carries is of an earlier round). */
 export function gutsMind(state: GutsState | undefined, space: MindSpace): GutsMind {
   return mind({ pending: (state?.pending ?? []).map((p) => ({ ...p, lastTurn: 0 })), effect: state?.effect ?? 0 }, false, space);
+}
+
+/**
+ * A Near Death model's mind keyed by the one thing its failures still do (reduced minds only): a
+ * failure by 1 lowers its Near Death roll under gutsRollPenalty "allRolls" (Miniatures: Guts, "−1
+ * to rolls"). It makes no re-check while Near Death and no blow calls for a check on it; if it
+ * recovers, its failures are cleared. So one failure by 1 that would pass for sure stands for all
+ * its failures when one of them is by 1, none otherwise.
+ */
+export function nearDeathMind(m: GutsMind, space: MindSpace): GutsMind {
+  const shaken = space.gutsRollPenalty !== "attackRolls" && gutsRollPenalty(m.state) !== 0;
+  if (!shaken) return gutsMind(undefined, space);
+  const p: GutsPending = { reason: "other", target: space.floor, bonus: 0, forfeitNext: 0, sinceTurn: 0, lastTurn: 0, effect: 1 };
+  return mind({ pending: [p], effect: 1 }, m.owesFreeAttack, space, m.fled);
 }
 
 export function withoutFreeAttack(m: GutsMind, space: MindSpace): GutsMind {
@@ -213,7 +233,7 @@ function immediateCheck(m: GutsMind, guts: number, target: number, reason: GutsR
   const n = m.state.pending.length;
   eachCheck(
     // Steadfast counts only for the model being charged (`inContact` at a "terrifying" check).
-    (faces) => gutsTrigger(m.state, { ...space.situation, guts, faces, target, turn: 0, reason, gift: space.gift, fault: space.fault, beingCharged: reason === "terrifying" && inContact }),
+    (faces) => gutsTrigger(m.state, { ...space.situation, guts, faces, target, turn: 0, reason, gift: space.gift, fault: space.fault, beingCharged: reason === "terrifying" && inContact }, { gutsRollPenalty: space.gutsRollPenalty }),
     (r, p) => {
       const state = sameRound && r.state.pending.length > n ? { ...r.state, pending: r.state.pending.map((x, i) => (i >= n ? { ...x, lastTurn: 1 } : x)) } : r.state;
       out.push([mind(state, m.owesFreeAttack || (inContact && !r.check.passed && r.check.effect === 3), space, r.fleesCombat), p]);
@@ -238,7 +258,7 @@ export function gutsTurnStart(m: GutsMind, guts: number, space: MindSpace): Arra
     }
     if (state.pending[i].lastTurn >= 1) return walk(state, i + 1, p);
     eachCheck(
-      (faces) => gutsRecheck(state, faces, 1, guts, 0, i, { ...space.situation, gift: space.gift, fault: space.fault }),
+      (faces) => gutsRecheck(state, faces, 1, guts, 0, i, { ...space.situation, gift: space.gift, fault: space.fault }, { gutsRollPenalty: space.gutsRollPenalty }),
       (r, q) => (r.fleesCombat ? out.push([mind(r.state, false, space, true), p * q]) : walk(r.state, r.check.passed ? i : i + 1, p * q)),
     );
   };

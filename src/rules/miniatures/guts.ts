@@ -36,6 +36,45 @@ export function terrifyingTarget(terrifyingGifts: number): number {
  */
 export type GutsEffect = 0 | 1 | 2 | 3 | 4;
 
+/**
+ * Which rolls a failure by 1 lowers (Miniatures: Guts — "1 Model is at a -1 to rolls (Rolls only,
+ * not stats)"): `allRolls` (default, the text read literally) — every roll the model makes while
+ * the failure is in force: its attack rolls, its Guts checks and re-checks (the re-check of that
+ * very failure too) and its Near Death Guts roll; `attackRolls` — its attack rolls only.
+ */
+export const GUTS_ROLL_PENALTY_RULES = ["allRolls", "attackRolls"] as const;
+export type GutsRollPenaltyRule = (typeof GUTS_ROLL_PENALTY_RULES)[number];
+
+/** The world's rules for a model's Guts rolls (the Miniatures request's `options`). */
+export interface GutsRules {
+  /** Default "allRolls". */
+  gutsRollPenalty?: GutsRollPenaltyRule;
+}
+
+/** The rule of `rules.gutsRollPenalty`, validated (error at `options.gutsRollPenalty`). */
+export function gutsRollPenaltyRule(rules: GutsRules | undefined): GutsRollPenaltyRule {
+  return oneOf(rules?.gutsRollPenalty, "options.gutsRollPenalty", GUTS_ROLL_PENALTY_RULES, "allRolls");
+}
+
+/**
+ * Miniatures: Guts — "1 Model is at a -1 to rolls (Rolls only, not stats)": −1 while a failure by 1
+ * is in force (whatever other failures are in force too: each effect lasts until its own re-check
+ * passes), else 0. Not cumulative: two failures by 1 are still −1. Read from the model's own state.
+ */
+export function gutsRollPenalty(state: GutsState | undefined): number {
+  return (state?.pending ?? []).some((p) => p.effect === 1) ? -1 : 0;
+}
+
+/**
+ * The −1 a Guts roll (check, re-check, Near Death roll) takes from the model's state under the
+ * world's rule, with its step; 0 and no step when none applies.
+ */
+function gutsRollPenaltyOf(state: GutsState | undefined, rules: GutsRules | undefined): { penalty: number; steps: Step[] } {
+  const penalty = gutsRollPenaltyRule(rules) === "allRolls" ? gutsRollPenalty(state) : 0;
+  // Miniatures: Guts — "−1 to rolls (Rolls only, not stats)": the Guts roll is a roll, Guts (the stat) stays.
+  return { penalty, steps: penalty ? [step("FUDGE.Miniatures.Step.GutsRollPenalty", GUTS_RULE, penalty)] : [] };
+}
+
 export interface GutsEffectInfo {
   effect: GutsEffect;
   /** Added to the model's rolls (effect 1 only). */
@@ -234,12 +273,15 @@ export interface GutsTrigger extends GutsSituation {
 /**
  * An immediate check (a new wound level, a friend shooting into the melee, a Terrifying charge).
  * A new wound level also makes every failure still pending lose its next +1 (Miniatures: Guts).
+ * A failure by 1 already in force lowers the check by 1 under `rules.gutsRollPenalty` "allRolls"
+ * (the default); the new failure's own effect starts after this check.
  */
-export function gutsTrigger(state: GutsState, t: GutsTrigger): { state: GutsState; check: GutsCheckResult; fleesCombat: boolean; steps: Step[] } {
+export function gutsTrigger(state: GutsState, t: GutsTrigger, rules: GutsRules = {}): { state: GutsState; check: GutsCheckResult; fleesCombat: boolean; steps: Step[] } {
   const turn = int(t.turn, "turn", 0);
   const reason = oneOf(t.reason, "reason", GUTS_REASONS);
-  const check = gutsCheck(t.guts, t.modifiers ?? 0, t.faces, t.target, "faces", { ...t, reason });
-  const steps = [...check.steps];
+  const shaken = gutsRollPenaltyOf(state, rules);
+  const check = gutsCheck(t.guts, int(t.modifiers ?? 0, "modifiers", -50, 50) + shaken.penalty, t.faces, t.target, "faces", { ...t, reason });
+  const steps = [...shaken.steps, ...check.steps];
   const woundLevel = reason === "newWoundLevel" || reason === "twoWoundLevels";
   let pending = state.pending.map((p) => ({ ...p }));
   if (woundLevel && pending.length > 0) {
@@ -256,7 +298,9 @@ export function gutsTrigger(state: GutsState, t: GutsTrigger): { state: GutsStat
  * The re-check of a pending failure (by index, default the oldest) on a later turn: the bonus
  * grows by +1 per turn since its last check, starting the turn after the wound, less any
  * forfeited +1. A pass ends that failure; a failure keeps its old effect in force.
- * `guts` is passed here because wounds may have lowered it since the first check.
+ * `guts` is passed here because wounds may have lowered it since the first check. Under
+ * `rules.gutsRollPenalty` "allRolls" (the default) a failure by 1 in force — this one too — lowers
+ * the re-check by 1.
  */
 export function gutsRecheck(
   state: GutsState,
@@ -266,6 +310,7 @@ export function gutsRecheck(
   modifiers = 0,
   index = 0,
   situation: GutsSituation = {},
+  rules: GutsRules = {},
 ): { state: GutsState; check: GutsCheckResult; fleesCombat: boolean; steps: Step[] } {
   if (state.pending.length === 0) throw new RulesError("state.pending", "FUDGE.Error.Miniatures.NoGutsPending", "no failed Guts check to re-check");
   int(index, "index", 0, state.pending.length - 1);
@@ -275,8 +320,9 @@ export function gutsRecheck(
   const forfeited = Math.min(gained, entry.forfeitNext);
   gained -= forfeited;
   const bonus = entry.bonus + gained;
-  const check = gutsCheck(guts, modifiers + bonus, faces, entry.target, "faces", { ...situation, reason: entry.reason });
-  const steps = [step("FUDGE.Miniatures.Step.GutsBonus", GUTS_RULE, bonus, { bonus: signed(bonus), forfeited }), ...check.steps];
+  const shaken = gutsRollPenaltyOf(state, rules);
+  const check = gutsCheck(guts, int(modifiers, "modifiers", -50, 50) + bonus + shaken.penalty, faces, entry.target, "faces", { ...situation, reason: entry.reason });
+  const steps = [step("FUDGE.Miniatures.Step.GutsBonus", GUTS_RULE, bonus, { bonus: signed(bonus), forfeited }), ...shaken.steps, ...check.steps];
   const pending = state.pending.map((p) => ({ ...p }));
   if (check.passed) pending.splice(index, 1);
   else pending[index] = { ...entry, bonus, lastTurn: turn, forfeitNext: entry.forfeitNext - forfeited };
@@ -286,9 +332,22 @@ export function gutsRecheck(
 /** Near Death turn roll: ≥ +2 recovers to Very Hurt; ≤ −1 dies; otherwise still Near Death. */
 export type NearDeathResult = "veryHurt" | "dead" | "nearDeath";
 
-export function nearDeathRoll(guts: number, faces: unknown, modifiers = 0, path = "faces"): { result: NearDeathResult; total: number; steps: Step[] } {
+/**
+ * `gutsState`: the model's failed Guts checks in force (a failure by 1 lowers the roll by 1 under
+ * `rules.gutsRollPenalty` "allRolls", the default); none by default.
+ */
+export function nearDeathRoll(
+  guts: number,
+  faces: unknown,
+  modifiers = 0,
+  path = "faces",
+  gutsState: GutsState = initialGutsState(),
+  rules: GutsRules = {},
+): { result: NearDeathResult; total: number; steps: Step[] } {
   int(guts, "guts", -50, 50);
   int(modifiers, "modifiers", -50, 50);
+  const shaken = gutsRollPenaltyOf(gutsState, rules);
+  modifiers += shaken.penalty;
   const dice = legendaryTotal(faces, path).total;
   const total = guts + modifiers + dice;
   // Miniatures: Wounds — "If the modified roll is a +2 or better, it becomes merely Very Hurt … −1 or less, it becomes Dead".
@@ -297,6 +356,7 @@ export function nearDeathRoll(guts: number, faces: unknown, modifiers = 0, path 
     result,
     total,
     steps: [
+      ...shaken.steps,
       step("FUDGE.Miniatures.Step.NearDeathRoll", "Miniatures: Wounds", total, { guts: signed(guts), modifiers: signed(modifiers), dice: signed(dice), total: signed(total) }),
       step(`FUDGE.Miniatures.Step.NearDeath.${result}`, "Miniatures: Wounds"),
     ],
@@ -308,18 +368,21 @@ export function nearDeathRoll(guts: number, faces: unknown, modifiers = 0, path 
  * ≥ +2 → "merely Very Hurt" (box track healing `{type:"recover", to:"veryHurt"}`: worse boxes
  * clear, Very Hurt is marked if it was not), and the model acts normally; ≤ −1 → Dead (the Dead box); otherwise still Near Death.
  * Pass `guts` as the datacard shows it with the wound penalty (datacard(card, penalty).guts):
- * wounds lower every stat (Miniatures: Wounds).
+ * wounds lower every stat (Miniatures: Wounds). `gutsState` and `rules` as nearDeathRoll's: a
+ * failure by 1 still in force lowers the roll by 1 (default "allRolls").
  */
 export function nearDeathGuts(
   track: Track,
   guts: number,
   faces: unknown,
   modifiers = 0,
+  gutsState: GutsState = initialGutsState(),
+  rules: GutsRules = {},
 ): { result: NearDeathResult; total: number; track: Track; steps: Step[] } {
   const t = parseTrack(track, "track");
   if (t.config.kind !== "box") throw new RulesError("track.config.kind", "FUDGE.Error.Miniatures.TrackKind", "a Miniatures model needs a box track");
   if (trackStatus(t).condition !== "dying") throw new RulesError("track", "FUDGE.Error.Miniatures.NotNearDeath", "only a Near Death model makes this roll");
-  const r = nearDeathRoll(guts, faces, modifiers);
+  const r = nearDeathRoll(guts, faces, modifiers, "faces", gutsState, rules);
   if (r.result === "nearDeath") return { ...r, track: t };
   if (r.result === "dead") {
     const d = applyWound(t, { level: "dead" });

@@ -10,7 +10,7 @@ import { applyWound, trackStatus, type Track, type TrackStatus } from "../track"
 import { at, bool, num, optInt, record } from "../validate";
 import { levelForDamage, levelIndex, type BoxTrackConfig } from "../tracks/box";
 import { datacard, findWeapon, parseDatacard, STAT_LIMIT, traitValue, traitWith, type MiniDatacard } from "./datacard";
-import { GUTS_RULE, GUTS_TARGETS, gutsEffectInfo, nearDeathRoll, parseGutsState, type GutsEffect, type GutsState } from "./guts";
+import { GUTS_RULE, GUTS_TARGETS, gutsEffectInfo, gutsRollPenalty, gutsRollPenaltyRule, nearDeathRoll, parseGutsState, type GutsEffect, type GutsRollPenaltyRule, type GutsState } from "./guts";
 import { legendaryOutcomes, legendarySlot, legendaryTotal } from "./legendary";
 import { rangePenalty } from "./movement";
 
@@ -33,6 +33,12 @@ export interface MiniOptions {
   penaltyLowersHddf: boolean;
   /** The gang-up +1 also applies to ranged attacks. Default false: the seed gives it under Melee Combat. */
   gangUpRanged: boolean;
+  /**
+   * Which rolls a Guts failure by 1 lowers (guts.ts GUTS_ROLL_PENALTY_RULES): "allRolls" (default)
+   * or "attackRolls". Attack rolls take it either way; the duel forecast's Guts rolls read it.
+   * Kept absent when not given (a request without it parses as it always did).
+   */
+  gutsRollPenalty?: GutsRollPenaltyRule;
 }
 
 export interface MiniSituation {
@@ -87,6 +93,7 @@ function parseRequest(input: unknown): MiniAttackRequest {
     penaltyLowersHddf: bool(op.penaltyLowersHddf, "options.penaltyLowersHddf", false),
     gangUpRanged: bool(op.gangUpRanged, "options.gangUpRanged", false),
   };
+  if (op.gutsRollPenalty !== undefined) options.gutsRollPenalty = gutsRollPenaltyRule(op as { gutsRollPenalty?: GutsRollPenaltyRule });
   const s = o.situation === undefined ? {} : record(o.situation, "situation");
   const weapon = s.weapon === undefined ? findWeapon(attacker, 0, "situation.weapon") : findWeapon(attacker, s.weapon, "situation.weapon");
   const w = attacker.weapons[weapon];
@@ -200,13 +207,14 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
   mods += rp;
   numbers.rangePenalty = rp;
   numbers.cover = w.kind === "ranged" && s.cover ? -1 : 0;
-  const guts = gutsEffectInfo(a.gutsState?.effect ?? 0);
-  if (guts.rollPenalty !== 0) {
-    // Miniatures: Guts — a failure by 1: −1 to rolls (rolls only, not stats).
-    mods += guts.rollPenalty;
-    steps.push(step("FUDGE.Miniatures.Step.GutsRollPenalty", GUTS_RULE, guts.rollPenalty));
+  // Miniatures: Guts — a failure by 1 in force: "−1 to rolls (Rolls only, not stats)"; an attack
+  // roll under either gutsRollPenalty rule.
+  const shaken = gutsRollPenalty(a.gutsState);
+  if (shaken !== 0) {
+    mods += shaken;
+    steps.push(step("FUDGE.Miniatures.Step.GutsRollPenalty", GUTS_RULE, shaken));
   }
-  numbers.gutsPenalty = guts.rollPenalty;
+  numbers.gutsPenalty = shaken;
   if (s.modifier !== 0) {
     mods += s.modifier;
     steps.push(step("FUDGE.Miniatures.Step.Modifier", COMBAT, s.modifier, { value: signed(s.modifier) }));
@@ -343,7 +351,8 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
 /**
  * Duel forecast: a Near Death model's turn is its Guts roll (Miniatures: Wounds): ≥ +2 → Very
  * Hurt and it fights on; ≤ −1 → Dead; otherwise it stays Near Death. Guts is a stat, lowered by
- * the wound penalty; the roll is 4dF with the Legendary re-roll. Null for any other state.
+ * the wound penalty; the roll is 4dF with the Legendary re-roll, at −1 while a Guts failure by 1
+ * is in force under `options.gutsRollPenalty` "allRolls". Null for any other state.
  */
 function nearDeathTurn(req: MiniAttackRequest): Array<{ p: number; heal?: unknown; wound?: unknown }> | null {
   const a = req.attacker;
@@ -354,7 +363,7 @@ function nearDeathTurn(req: MiniAttackRequest): Array<{ p: number; heal?: unknow
   const guts = datacard(a, status.penalty, req.options).guts;
   const out: Array<{ p: number; heal?: unknown; wound?: unknown }> = [];
   for (const o of legendaryOutcomes()) {
-    const r = nearDeathRoll(guts, o.dice);
+    const r = nearDeathRoll(guts, o.dice, 0, "faces", a.gutsState, req.options);
     if (r.result === "dead") out.push({ p: o.p, wound: { level: "dead" } });
     else if (r.result === "veryHurt" && vh) out.push({ p: o.p, heal: { type: "recover", to: vh.key } });
     else out.push({ p: o.p });
