@@ -15,7 +15,7 @@ import { renderTrack, trackStatus, type Track } from "../rules/track";
 import { attackRequest, miniRules, SITUATION_FIELDS, trackFor, type Situation } from "./combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "./data";
 import type { DuelGutsSituation } from "../rules/miniatures/forecast";
-import { FUDGE_LEVELS, ladderOf, levelView } from "./view";
+import { FUDGE_LEVELS, ladderOf, levelView, outcomeLabelKey } from "./view";
 
 export interface SituationField {
   name: string;
@@ -187,7 +187,7 @@ export function oddsSegments(odds: AttackOdds, levelLabel: (key: string) => stri
     if (p <= 0) return;
     segs.push({ key, labelKeys, p, pctText: pct(p), width: (p * 100).toFixed(2), css });
   };
-  for (const o of ["miss", "standoff", "noDamage", "gmJudgement"]) push(o, [`FUDGE.Card.Outcome.${o}`], odds.outcomes[o] ?? 0, `odds-${o}`);
+  for (const o of ["miss", "standoff", "noDamage", "gmJudgement"]) push(o, [outcomeLabelKey(odds.preset, o)], odds.outcomes[o] ?? 0, `odds-${o}`);
   Object.entries(odds.woundLevels)
     .filter(([k]) => k !== "none")
     .forEach(([k, p], i) => push(`wound.${k}`, levelLabel(k), p, `odds-wound odds-wound-${Math.min(i, 5)}`));
@@ -205,7 +205,7 @@ export function attackOdds(attacker: ActorDoc, weapon: ItemDoc<"weapon"> | null,
     const hit = odds.outcomes.wound ?? 0;
     view.summary = [
       { label: "FUDGE.Card.Outcome.wound", pctText: pct(hit) },
-      ...["standoff", "noDamage", "miss"].filter((o) => (odds.outcomes[o] ?? 0) > 0).map((o) => ({ label: `FUDGE.Card.Outcome.${o}`, pctText: pct(odds.outcomes[o]) })),
+      ...["standoff", "noDamage", "miss"].filter((o) => (odds.outcomes[o] ?? 0) > 0).map((o) => ({ label: outcomeLabelKey(odds.preset, o), pctText: pct(odds.outcomes[o]) })),
     ];
   } catch (e) {
     if (!isRulesError(e)) throw e;

@@ -205,6 +205,14 @@ export function trackView(build: () => Track, editable: boolean): TrackView {
   }
 }
 
+/**
+ * An attack outcome's name in the preset's words, for the odds and the card. FATE's ladder calls a
+ * margin of 0 "Scratched" ("a near miss, or a hit with no real impact"), not a standoff.
+ */
+export function outcomeLabelKey(preset: string, outcome: string): string {
+  return preset === "fate" && outcome === "standoff" ? "FUDGE.Fate.Outcome.scratched" : `FUDGE.Card.Outcome.${outcome}`;
+}
+
 /** The world's ladder (Fudge §1.3: Legendary optional). Names are localized by the caller. */
 export function ladderOf(rules: WorldRules, names: Partial<Record<string, string>> = {}): Ladder {
   return standardLadder(names, rules.legendary);

@@ -1,0 +1,80 @@
+/**
+ * The card and the odds speak each preset's own words (the table-first rule): what the headline
+ * and its facts say, rendered through the real template and lang file, from fixed dice.
+ */
+import { describe, expect, test } from "vitest";
+import { attackCardContext } from "../../src/system/card";
+import { attackOdds } from "../../src/system/attack-dialog";
+import { defend, startAttack } from "../../src/system/actions";
+import type { ActorDoc, AttackCardData } from "../../src/system/data";
+import { GM, PLAYER1, PLAYER2, leroy, loadLang, rulesFor, theodora } from "./fixtures";
+import { makeRenderer } from "./render";
+
+const r = makeRenderer();
+const lang = loadLang();
+const text = (html: string): string => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
+
+/** The rendered headline line and facts of the card's first target. */
+function readCard(card: AttackCardData, actors: ActorDoc[]) {
+  const html = r.render("attackCard", attackCardContext({ _id: "m1", system: card }, rulesFor(card.preset), { user: GM, actor: (id) => actors.find((a) => a._id === id) }));
+  const headline = text(/<p class="fudge-headline">([\s\S]*?)<\/p>/.exec(html)?.[1] ?? "");
+  const facts = [...html.matchAll(/<span class="fudge-fact" data-fact="(\w+)">([^<]*)<\/span>/g)].map((m) => ({ key: m[1], text: m[2].trim() }));
+  return { headline, facts };
+}
+
+function fateExchange(attack: number[], defence: number[]) {
+  const rules = rulesFor("fate");
+  const a = leroy();
+  const d = theodora();
+  const card = startAttack(a, "broadsword", [d], {}, { attack }, rules, PLAYER1);
+  return { card: { ...card, ...defend(card, d, defence, PLAYER2).system }, actors: [a, d] };
+}
+
+describe("FATE: the card and the odds in the FATE ladder's words (seed 003)", () => {
+  test("a margin of 0 is Scratched, no effect (not a Fudge standoff)", () => {
+    // Leroy Good +1 with 0 0 0 0 against Theodora Good +1 with 0 0 0 0: margin 0.
+    const { card, actors } = fateExchange([0, 0, 0, 0], [0, 0, 0, 0]);
+    expect((card.targets[0].resolution as { numbers: { margin: number } }).numbers.margin).toBe(0);
+    const { headline, facts } = readCard(card, actors);
+    expect(headline).toBe("Theodora is Scratched: no effect");
+    expect(facts).toEqual([{ key: "margin", text: "margin 0" }]);
+  });
+
+  test("the headline's number is the margin of success, not Fudge's RD", () => {
+    // + + 0 0 against 0 0 0 0: margin +2, Hurt.
+    const { card, actors } = fateExchange([1, 1, 0, 0], [0, 0, 0, 0]);
+    const { headline, facts } = readCard(card, actors);
+    expect(headline).toBe("Theodora takes Hurt (−1)");
+    expect(facts).toEqual([{ key: "margin", text: "margin +2" }]);
+  });
+
+  test("the odds name a margin of 0 Scratched; Fudge keeps its standoff", () => {
+    const a = leroy();
+    const w = a.items!.find((i) => i.type === "weapon") as never;
+    const fate = attackOdds(a, w, theodora(), rulesFor("fate"));
+    const fudge = attackOdds(a, w, theodora(), rulesFor("fudge"));
+    const label = (v: typeof fate) => v.segments.find((s) => s.key === "standoff")!.labelKeys.map((k) => lang[k]);
+    expect(label(fate)).toEqual(["Scratched"]);
+    expect(label(fudge)).toEqual(["Standoff"]);
+    // The sheet's hover summary on Attack says the same.
+    expect(fate.summary.map((s) => lang[s.label])).toContain("Scratched");
+    expect(fudge.summary.map((s) => lang[s.label])).toContain("Standoff");
+  });
+});
+
+describe("Fudge keeps RD and the damage number (Fudge §4.55)", () => {
+  test("Leroy + + 0 0 against Theodora 0 0 0 0: RD +2, damage 4", () => {
+    const rules = rulesFor("fudge");
+    const a = leroy();
+    const d = theodora();
+    const c = startAttack(a, "broadsword", [d], {}, { attack: [1, 1, 0, 0] }, rules, PLAYER1);
+    const card = { ...c, ...defend(c, d, [0, 0, 0, 0], PLAYER2).system };
+    const { headline, facts } = readCard(card, [a, d]);
+    // The fixture's Theodora has High Pain Threshold (Fudge §4.51): Hurt costs her nothing.
+    expect(headline).toBe("Theodora takes Hurt");
+    expect(facts).toEqual([
+      { key: "relativeDegree", text: "RD +2" },
+      { key: "damageNumber", text: "damage 4" },
+    ]);
+  });
+});
