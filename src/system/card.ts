@@ -256,7 +256,9 @@ function factsOf(res: AttackResolution, preset: string): FactView[] {
     const v = res.numbers[key];
     if (v === undefined) continue;
     if ((key === "damageNumber" || key === "hits") && !res.hit) continue;
-    out.push({ key, labelKey: `FUDGE.Card.Fact.${key}`, text: SIGNED_FACTS.has(key) ? signed(v) : String(v) });
+    // Volt: one die hitting is a Hit, both a Full Hit (+2 Pierce, +5 Damage).
+    if (key === "hits") out.push({ key, labelKey: v >= 2 ? "FUDGE.Card.Fact.fullHit" : "FUDGE.Card.Fact.hit", text: "" });
+    else out.push({ key, labelKey: `FUDGE.Card.Fact.${key}`, text: SIGNED_FACTS.has(key) ? signed(v) : String(v) });
   }
   if (res.steps.some((s) => s.key.endsWith(".Graze"))) out.push({ key: "graze", labelKey: "FUDGE.Card.Fact.graze", text: "" });
   return out;

@@ -78,3 +78,25 @@ describe("Fudge keeps RD and the damage number (Fudge §4.55)", () => {
     ]);
   });
 });
+
+describe("Volt: a Hit or a Full Hit, as Volt says it", () => {
+  function voltCard(attack: number[]) {
+    const rules = rulesFor("volt");
+    const a = leroy();
+    const d = theodora();
+    const card = startAttack(a, "broadsword", [d], {}, { attack, damage: [5, 20] }, rules, PLAYER1);
+    return { card, actors: [a, d] };
+  }
+
+  test("one die above Guard and within the attack value: Hit", () => {
+    const { card, actors } = voltCard([13, 1]);
+    expect((card.targets[0].resolution as { numbers: { hits: number } }).numbers.hits).toBe(1);
+    expect(readCard(card, actors).facts).toEqual([{ key: "hits", text: "Hit" }]);
+  });
+
+  test("both dice: Full Hit (+2 Pierce, +5 Damage)", () => {
+    const { card, actors } = voltCard([13, 12]);
+    expect((card.targets[0].resolution as { numbers: { hits: number } }).numbers.hits).toBe(2);
+    expect(readCard(card, actors).facts).toEqual([{ key: "hits", text: "Full Hit" }]);
+  });
+});
