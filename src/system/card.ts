@@ -276,7 +276,7 @@ function trackAt(res: AttackResolution | null, state: unknown): TrackView | null
   if (!t || state === undefined) return null;
   try {
     // The state comes from the card's request or a wound record: parsed against the preview's config first.
-    return trackViewFromRender(renderTrack(parseTrack({ config: t.config, state }, "card.track")), false);
+    return trackViewFromRender(renderTrack(parseTrack({ config: t.config, state }, "card.track")), false, res?.preset);
   } catch (e) {
     if (isRulesError(e)) return null;
     throw e;

@@ -4,10 +4,11 @@
  */
 import { describe, expect, test } from "vitest";
 import { attackCardContext } from "../../src/system/card";
+import { characterSheetContext, miniatureSheetContext } from "../../src/system/sheet";
 import { attackOdds } from "../../src/system/attack-dialog";
-import { defend, startAttack } from "../../src/system/actions";
+import { defend, startAttack, toggleWoundBox, updatedState } from "../../src/system/actions";
 import type { ActorDoc, AttackCardData } from "../../src/system/data";
-import { GM, PLAYER1, PLAYER2, leroy, loadLang, rulesFor, theodora } from "./fixtures";
+import { GM, PLAYER1, PLAYER2, knight, leroy, loadLang, rulesFor, theodora } from "./fixtures";
 import { makeRenderer } from "./render";
 
 const r = makeRenderer();
@@ -98,5 +99,41 @@ describe("Volt: a Hit or a Full Hit, as Volt says it", () => {
     const { card, actors } = voltCard([13, 12]);
     expect((card.targets[0].resolution as { numbers: { hits: number } }).numbers.hits).toBe(2);
     expect(readCard(card, actors).facts).toEqual([{ key: "hits", text: "Full Hit" }]);
+  });
+});
+
+describe("Miniatures: Near Death as the Miniatures rules have it (Miniatures: Wounds)", () => {
+  const MINI_NEAR_DEATH = "Falls, cannot act; rolls Guts from its next turn";
+  const FUDGE_NEAR_DEATH = "Unconscious, dying without help";
+  const rowEffect = (html: string, level: string): string =>
+    text(new RegExp(`<li class="fudge-track-row[^"]*" data-level="${level}">[\\s\\S]*?<span class="fudge-row-effect">([\\s\\S]*?)</span>\\s*</li>`).exec(html)?.[1] ?? "");
+
+  test("the datacard's Near Death row: the model falls and rolls Guts, not Fudge's dying without help", () => {
+    const html = r.render("miniature", miniatureSheetContext(knight(), rulesFor("miniatures"), { editable: true, owner: true }));
+    expect(rowEffect(html, "nearDeath")).toBe(MINI_NEAR_DEATH);
+  });
+
+  test("a character sheet in a Miniatures world says the same; in a Fudge world Fudge §4.51's words stay", () => {
+    const mini = r.render("character", characterSheetContext(leroy(), rulesFor("miniatures"), { editable: true, owner: true }));
+    expect(rowEffect(mini, "nearDeath")).toBe(MINI_NEAR_DEATH);
+    const fudge = r.render("character", characterSheetContext(leroy(), rulesFor("fudge"), { editable: true, owner: true }));
+    expect(rowEffect(fudge, "nearDeath")).toBe(FUDGE_NEAR_DEATH);
+  });
+
+  test("the card's changed rows: a Scratch that overflows into Near Death says what happens next", () => {
+    const rules = rulesFor("miniatures");
+    let d: ActorDoc = knight("knave", "Knavely Knave");
+    for (const ref of ["scratch:0", "scratch:1", "hurt:0", "veryHurt:0"]) {
+      const state = updatedState(toggleWoundBox(d, ref, rules));
+      d = { ...d, system: { ...d.system, woundTrack: { ...(d.system as { woundTrack: object }).woundTrack, state } } } as ActorDoc;
+    }
+    const a = knight();
+    // MODF +3 with + 0 0 0 against DDF +4: a wound of 0, a Scratch, with no Scratch box open.
+    // Every slot is rolled up front; the crash roll counts only for a flying model.
+    const card = startAttack(a, "knightSword", [d], {}, { attack: [1, 0, 0, 0], crash: [0, 0, 0, 0] }, rules, PLAYER1);
+    expect((card.targets[0].resolution as { woundKey: string }).woundKey).toBe("scratch");
+    const html = r.render("attackCard", attackCardContext({ _id: "m1", system: card }, rules, { user: GM, actor: (id) => [a, d].find((x) => x._id === id) }));
+    expect(rowEffect(html, "nearDeath")).toBe(MINI_NEAR_DEATH);
+    expect(html).not.toContain(FUDGE_NEAR_DEATH);
   });
 });
