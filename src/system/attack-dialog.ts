@@ -6,6 +6,7 @@
  * Pure functions over plain documents: Foundry's DialogV2 and the playground render the same
  * template (templates/dialog/attack-dialog.hbs) from the same context.
  */
+import { signed } from "../rules/explain";
 import { errorView } from "./error-text";
 import { exactOdds, type AttackOdds } from "../rules/odds";
 import { duelForecast, type DuelForecast } from "../rules/forecast";
@@ -15,7 +16,7 @@ import { renderTrack, trackStatus, type Track } from "../rules/track";
 import { attackRequest, miniRules, SITUATION_FIELDS, trackFor, type Situation } from "./combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "./data";
 import type { DuelGutsSituation } from "../rules/miniatures/forecast";
-import { FUDGE_LEVELS, ladderOf, levelView, outcomeLabelKey } from "./view";
+import { FUDGE_LEVELS, isDatacardStat, ladderOf, levelView, outcomeLabelKey } from "./view";
 
 export interface SituationField {
   name: string;
@@ -409,11 +410,14 @@ export function forecastTextOf(line: ForecastSentence & { flight: ForecastSenten
 export function rollDialogContext(actorName: string, traitKey: string, rules: WorldRules, ladderNames: Partial<Record<string, string>> = {}) {
   const volt = traitKey.startsWith("volt.");
   const ladder = ladderOf(rules, ladderNames);
+  // Miniatures: a datacard stat is a number, and so is what it must equal or beat.
+  const numeric = isDatacardStat(traitKey);
   return {
     actorName,
     volt,
     // Fudge §3.4: the GM sets a Difficulty Level on the ladder (default: the world's).
-    difficulties: volt ? [] : [...ladder.rungs].reverse().map((r) => ({ value: r.value, label: levelView(r.value, ladder).label, selected: r.value === rules.defaultDifficulty })),
+    difficulties: volt ? [] : [...ladder.rungs].reverse().map((r) => ({ value: r.value, label: numeric ? signed(r.value) : levelView(r.value, ladder).label, selected: r.value === rules.defaultDifficulty })),
+    difficultyHintKey: numeric ? "FUDGE.Roll.Hint.difficultyDatacard" : "FUDGE.Roll.Hint.difficulty",
     modifier: 0,
     cssClass: "fudge-wounds fudge-roll-dialog",
   };

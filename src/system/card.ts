@@ -10,7 +10,7 @@ import { isRulesError, type RulesError } from "../rules/errors";
 import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "./data";
 import { authorize, fudgePointOffer, liveApplied, isOwner, type RollCardData, type UserRef } from "./actions";
 import { checkCard, checkRollCard, liveRecord, woundLogOf } from "./integrity";
-import { FUDGE_LEVELS, ladderOf, levelView, outcomeLabelKey, stepView, trackViewFromRender, type LevelView, type RowView, type StepView, type TrackView } from "./view";
+import { FUDGE_LEVELS, isDatacardStat, ladderOf, levelView, outcomeLabelKey, stepView, trackViewFromRender, type LevelView, type RowView, type StepView, type TrackView } from "./view";
 
 export interface CardViewer {
   user: UserRef;
@@ -411,6 +411,9 @@ export interface RollCardContext {
   resultText: string;
   success: boolean;
   difficulty: LevelView;
+  /** A datacard stat's roll (Miniatures: numbers, not ladder names): the stat and the Difficulty as numbers; "" otherwise. */
+  statText: string;
+  difficultyText: string;
   steps: StepView[];
   volt: boolean;
   cssClass: string;
@@ -422,22 +425,27 @@ export function rollCardContext(stored: RollCardData | unknown, rules: WorldRule
   const roll = checked(() => checkRollCard(stored));
   if (!("traitKey" in roll)) {
     const none = levelView(0, ladderOf(rules));
-    return { actorName: "", traitLabelKey: "", traitName: "", level: null, penaltyText: "", hasPenalty: false, dice: "", result: null, resultText: "", success: false, difficulty: none, steps: [], volt: false, cssClass: "fudge-wounds fudge-card roll-card", error: roll };
+    return { actorName: "", traitLabelKey: "", traitName: "", level: null, penaltyText: "", hasPenalty: false, dice: "", result: null, resultText: "", success: false, difficulty: none, statText: "", difficultyText: "", steps: [], volt: false, cssClass: "fudge-wounds fudge-card roll-card", error: roll };
   }
   const ladder = ladderOf(rules);
   const volt = roll.traitKey.startsWith("volt.");
+  // Miniatures: the datacard says "Strength +2", so its roll card does too (not "Great (+2)").
+  const numeric = isDatacardStat(roll.traitKey);
+  const onLadder = !volt && !numeric;
   return {
     actorName: roll.actorName,
     traitLabelKey: roll.traitLabelKey,
     traitName: roll.traitName,
-    level: volt ? null : levelView(roll.level, ladder),
+    level: onLadder ? levelView(roll.level, ladder) : null,
     penaltyText: signed(roll.penalty),
     hasPenalty: roll.penalty !== 0,
     dice: facesText(roll.dice, volt ? "2d20" : "4dF"),
-    result: volt ? null : levelView(roll.result, ladder),
-    resultText: String(roll.result),
+    result: onLadder ? levelView(roll.result, ladder) : null,
+    resultText: numeric ? signed(roll.result) : String(roll.result),
     success: roll.success,
     difficulty: levelView(roll.difficulty, ladder),
+    statText: numeric ? signed(roll.level) : "",
+    difficultyText: numeric ? signed(roll.difficulty) : "",
     steps: roll.steps.map(stepView),
     volt,
     cssClass: `fudge-wounds fudge-card roll-card preset-${roll.preset}`,

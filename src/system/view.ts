@@ -221,6 +221,12 @@ export function outcomeLabelKey(preset: string, outcome: string): string {
   return preset === "fate" && outcome === "standoff" ? "FUDGE.Fate.Outcome.scratched" : `FUDGE.Card.Outcome.${outcome}`;
 }
 
+/**
+ * A miniature's datacard stat ("strength", "dexterity", "guts"; characters' traits are
+ * "attributes.…", "volt.…" or "skill:…"). Miniatures: the datacard gives numbers, not ladder names.
+ */
+export const isDatacardStat = (traitKey: string): boolean => !traitKey.includes(".") && !traitKey.includes(":");
+
 /** The world's ladder (Fudge §1.3: Legendary optional). Names are localized by the caller. */
 export function ladderOf(rules: WorldRules, names: Partial<Record<string, string>> = {}): Ladder {
   return standardLadder(names, rules.legendary);

@@ -3,10 +3,10 @@
  * and its facts say, rendered through the real template and lang file, from fixed dice.
  */
 import { describe, expect, test } from "vitest";
-import { attackCardContext } from "../../src/system/card";
+import { attackCardContext, rollCardContext } from "../../src/system/card";
 import { characterSheetContext, miniatureSheetContext } from "../../src/system/sheet";
-import { attackOdds } from "../../src/system/attack-dialog";
-import { defend, startAttack, toggleWoundBox, updatedState } from "../../src/system/actions";
+import { attackOdds, rollDialogContext } from "../../src/system/attack-dialog";
+import { defend, rollTrait, startAttack, toggleWoundBox, updatedState } from "../../src/system/actions";
 import type { ActorDoc, AttackCardData } from "../../src/system/data";
 import { GM, PLAYER1, PLAYER2, knight, leroy, loadLang, rulesFor, theodora } from "./fixtures";
 import { makeRenderer } from "./render";
@@ -135,5 +135,32 @@ describe("Miniatures: Near Death as the Miniatures rules have it (Miniatures: Wo
     const html = r.render("attackCard", attackCardContext({ _id: "m1", system: card }, rules, { user: GM, actor: (id) => [a, d].find((x) => x._id === id) }));
     expect(rowEffect(html, "nearDeath")).toBe(MINI_NEAR_DEATH);
     expect(html).not.toContain(FUDGE_NEAR_DEATH);
+  });
+});
+
+describe("Miniatures: a datacard stat's roll in numbers, as the datacard shows it", () => {
+  const rules = rulesFor("miniatures");
+  const rollLine = (html: string) => ({
+    stat: text(/<span class="fudge-level-text">([^<]*)<\/span>/.exec(html)?.[1] ?? ""),
+    outcome: text(/<p class="fudge-outcome[^"]*">([\s\S]*?)<\/p>/.exec(html)?.[1] ?? ""),
+  });
+
+  test("Sir Knightly's Strength +1 with + 0 0 −: '+1', then '+1 — success (Difficulty 0)'", () => {
+    const html = r.render("rollCard", rollCardContext(rollTrait(knight(), "strength", [1, 0, 0, -1], rules), rules));
+    expect(rollLine(html)).toEqual({ stat: "+1", outcome: "+1 — success (Difficulty 0)" });
+  });
+
+  test("a character's trait keeps the ladder (Fudge §1.3), in any world", () => {
+    const html = r.render("rollCard", rollCardContext(rollTrait(leroy(), "attributes.strength", [1, 0, 0, -1], rules), rules));
+    expect(rollLine(html)).toEqual({ stat: "Good (+1)", outcome: "Good (+1) — success (Difficulty Fair (0))" });
+  });
+
+  test("the roll dialog offers the datacard's numbers as the Difficulty; a character's offers the ladder", () => {
+    const options = (html: string) => [...html.matchAll(/<option value="(-?\d+)"[^>]*>([^<]*)<\/option>/g)].map((m) => m[2]);
+    const mini = r.render("rollDialog", rollDialogContext("Sir Knightly", "dexterity", rules));
+    expect(options(mini)).toEqual(["\u22123", "\u22122", "\u22121", "0", "+1", "+2", "+3", "+4"]);
+    expect(mini).toContain("equal or beat this number");
+    const pc = r.render("rollDialog", rollDialogContext("Leroy", "attributes.strength", rules));
+    expect(options(pc)).toEqual(["Terrible (\u22123)", "Poor (\u22122)", "Mediocre (\u22121)", "Fair (0)", "Good (+1)", "Great (+2)", "Superb (+3)", "Legendary (+4)"]);
   });
 });
