@@ -6,6 +6,7 @@
  * Pure functions over plain documents: Foundry's DialogV2 and the playground render the same
  * template (templates/dialog/attack-dialog.hbs) from the same context.
  */
+import { signed } from "../rules/explain";
 import { errorView } from "./error-text";
 import { exactOdds, type AttackOdds } from "../rules/odds";
 import { duelForecast, type DuelForecast } from "../rules/forecast";
@@ -15,7 +16,7 @@ import { renderTrack, trackStatus, type Track } from "../rules/track";
 import { attackRequest, miniRules, SITUATION_FIELDS, trackFor, type Situation } from "./combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "./data";
 import type { DuelGutsSituation } from "../rules/miniatures/forecast";
-import { FUDGE_LEVELS, ladderOf, levelView } from "./view";
+import { FUDGE_LEVELS, isDatacardStat, ladderOf, levelView, outcomeLabelKey } from "./view";
 
 export interface SituationField {
   name: string;
@@ -187,7 +188,7 @@ export function oddsSegments(odds: AttackOdds, levelLabel: (key: string) => stri
     if (p <= 0) return;
     segs.push({ key, labelKeys, p, pctText: pct(p), width: (p * 100).toFixed(2), css });
   };
-  for (const o of ["miss", "standoff", "noDamage", "gmJudgement"]) push(o, [`FUDGE.Card.Outcome.${o}`], odds.outcomes[o] ?? 0, `odds-${o}`);
+  for (const o of ["miss", "standoff", "noDamage", "gmJudgement"]) push(o, [outcomeLabelKey(odds.preset, o)], odds.outcomes[o] ?? 0, `odds-${o}`);
   Object.entries(odds.woundLevels)
     .filter(([k]) => k !== "none")
     .forEach(([k, p], i) => push(`wound.${k}`, levelLabel(k), p, `odds-wound odds-wound-${Math.min(i, 5)}`));
@@ -205,7 +206,7 @@ export function attackOdds(attacker: ActorDoc, weapon: ItemDoc<"weapon"> | null,
     const hit = odds.outcomes.wound ?? 0;
     view.summary = [
       { label: "FUDGE.Card.Outcome.wound", pctText: pct(hit) },
-      ...["standoff", "noDamage", "miss"].filter((o) => (odds.outcomes[o] ?? 0) > 0).map((o) => ({ label: `FUDGE.Card.Outcome.${o}`, pctText: pct(odds.outcomes[o]) })),
+      ...["standoff", "noDamage", "miss"].filter((o) => (odds.outcomes[o] ?? 0) > 0).map((o) => ({ label: outcomeLabelKey(odds.preset, o), pctText: pct(odds.outcomes[o]) })),
     ];
   } catch (e) {
     if (!isRulesError(e)) throw e;
@@ -409,11 +410,14 @@ export function forecastTextOf(line: ForecastSentence & { flight: ForecastSenten
 export function rollDialogContext(actorName: string, traitKey: string, rules: WorldRules, ladderNames: Partial<Record<string, string>> = {}) {
   const volt = traitKey.startsWith("volt.");
   const ladder = ladderOf(rules, ladderNames);
+  // Miniatures: a datacard stat is a number, and so is what it must equal or beat.
+  const numeric = isDatacardStat(traitKey);
   return {
     actorName,
     volt,
     // Fudge §3.4: the GM sets a Difficulty Level on the ladder (default: the world's).
-    difficulties: volt ? [] : [...ladder.rungs].reverse().map((r) => ({ value: r.value, label: levelView(r.value, ladder).label, selected: r.value === rules.defaultDifficulty })),
+    difficulties: volt ? [] : [...ladder.rungs].reverse().map((r) => ({ value: r.value, label: numeric ? signed(r.value) : levelView(r.value, ladder).label, selected: r.value === rules.defaultDifficulty })),
+    difficultyHintKey: numeric ? "FUDGE.Roll.Hint.difficultyDatacard" : "FUDGE.Roll.Hint.difficulty",
     modifier: 0,
     cssClass: "fudge-wounds fudge-roll-dialog",
   };

@@ -10,7 +10,7 @@ import { isRulesError, type RulesError } from "../rules/errors";
 import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "./data";
 import { authorize, fudgePointOffer, liveApplied, isOwner, type RollCardData, type UserRef } from "./actions";
 import { checkCard, checkRollCard, liveRecord, woundLogOf } from "./integrity";
-import { FUDGE_LEVELS, ladderOf, levelView, stepView, trackViewFromRender, type LevelView, type RowView, type StepView, type TrackView } from "./view";
+import { FUDGE_LEVELS, isDatacardStat, ladderOf, levelView, outcomeLabelKey, stepView, trackViewFromRender, type LevelView, type RowView, type StepView, type TrackView } from "./view";
 
 export interface CardViewer {
   user: UserRef;
@@ -237,15 +237,28 @@ function rollLines(dice: DiceView[], raw: Record<string, number[]>, res: AttackR
   });
 }
 
-/** The few numbers the headline names: why it landed where it did (RD, damage number, hits, graze). */
-const FACT_KEYS = ["relativeDegree", "damageNumber", "hits"] as const;
-function factsOf(res: AttackResolution): FactView[] {
+/**
+ * The few numbers the headline names, in each preset's words: Fudge's RD and damage number
+ * (Fudge §4.55), FATE's margin of success (FATE ladder "MoS"), Volt's hits.
+ */
+const FACT_KEYS: Record<string, readonly string[]> = {
+  fudge: ["relativeDegree", "damageNumber"],
+  fate: ["margin"],
+  miniatures: ["relativeDegree", "damageNumber"],
+  volt: ["hits"],
+};
+const SIGNED_FACTS = new Set(["relativeDegree", "margin"]);
+/** Numbers the headline shows in some preset: not repeated under Details (FATE's RD is its margin). */
+const HEADLINE_NUMBERS = new Set(Object.values(FACT_KEYS).flat());
+function factsOf(res: AttackResolution, preset: string): FactView[] {
   const out: FactView[] = [];
-  for (const key of FACT_KEYS) {
+  for (const key of FACT_KEYS[preset] ?? FACT_KEYS.fudge) {
     const v = res.numbers[key];
     if (v === undefined) continue;
     if ((key === "damageNumber" || key === "hits") && !res.hit) continue;
-    out.push({ key, labelKey: `FUDGE.Card.Fact.${key}`, text: key === "relativeDegree" ? signed(v) : String(v) });
+    // Volt: one die hitting is a Hit, both a Full Hit (+2 Pierce, +5 Damage).
+    if (key === "hits") out.push({ key, labelKey: v >= 2 ? "FUDGE.Card.Fact.fullHit" : "FUDGE.Card.Fact.hit", text: "" });
+    else out.push({ key, labelKey: `FUDGE.Card.Fact.${key}`, text: SIGNED_FACTS.has(key) ? signed(v) : String(v) });
   }
   if (res.steps.some((s) => s.key.endsWith(".Graze"))) out.push({ key: "graze", labelKey: "FUDGE.Card.Fact.graze", text: "" });
   return out;
@@ -263,15 +276,17 @@ function trackAt(res: AttackResolution | null, state: unknown): TrackView | null
   if (!t || state === undefined) return null;
   try {
     // The state comes from the card's request or a wound record: parsed against the preview's config first.
-    return trackViewFromRender(renderTrack(parseTrack({ config: t.config, state }, "card.track")), false);
+    return trackViewFromRender(renderTrack(parseTrack({ config: t.config, state }, "card.track")), false, res?.preset);
   } catch (e) {
     if (isRulesError(e)) return null;
     throw e;
   }
 }
 
-function headlineOf(res: AttackResolution | null, waiting: boolean): string {
+function headlineOf(res: AttackResolution | null, waiting: boolean, preset: string): string {
   if (waiting || !res) return "FUDGE.Card.Headline.waiting";
+  // FATE ladder: a margin of 0 is Scratched, "a near miss, or a hit with no real impact".
+  if (preset === "fate" && res.outcome === "standoff") return "FUDGE.Fate.Headline.scratched";
   return `FUDGE.Card.Headline.${res.outcome}`;
 }
 
@@ -313,10 +328,10 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
       index,
       state,
       stateKey: `FUDGE.Card.State.${state}`,
-      headlineKey: headlineOf(res, t.defend === "pending"),
+      headlineKey: headlineOf(res, t.defend === "pending", card.preset),
       headlineParams: { name: actor.name, attacker: attackerName },
       woundPenaltyText,
-      facts: res ? factsOf(res) : [],
+      facts: res ? factsOf(res, card.preset) : [],
       rolls: rollLines(dice, res ? res.dice : t.dice, res, card.preset, rules),
       changedRows: changedRows(before, fullAfter),
       afterConditionKey: fullAfter && fullAfter.condition !== "able" ? fullAfter.conditionKey : "",
@@ -331,14 +346,14 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
       waiting: t.defend === "pending",
       resolved: !!res,
       outcome: res?.outcome ?? "",
-      outcomeKey: res ? `FUDGE.Card.Outcome.${res.outcome}` : "FUDGE.Card.WaitingDefense",
+      outcomeKey: res ? outcomeLabelKey(card.preset, res.outcome) : "FUDGE.Card.WaitingDefense",
       hit: res?.hit ?? false,
       woundKey: res?.woundKey ?? null,
       woundLabelKeys,
       // Only the factors that are not zero; the headline's facts are not repeated.
       numbers: res
         ? Object.entries(res.numbers)
-            .filter(([key, value]) => value !== 0 && !(FACT_KEYS as readonly string[]).includes(key))
+            .filter(([key, value]) => value !== 0 && !HEADLINE_NUMBERS.has(key))
             .map(([key, value]) => numberView(card.preset, key, value))
         : [],
       relativeDegree: res?.numbers.relativeDegree ?? null,
@@ -396,6 +411,9 @@ export interface RollCardContext {
   resultText: string;
   success: boolean;
   difficulty: LevelView;
+  /** A datacard stat's roll (Miniatures: numbers, not ladder names): the stat and the Difficulty as numbers; "" otherwise. */
+  statText: string;
+  difficultyText: string;
   steps: StepView[];
   volt: boolean;
   cssClass: string;
@@ -407,22 +425,27 @@ export function rollCardContext(stored: RollCardData | unknown, rules: WorldRule
   const roll = checked(() => checkRollCard(stored));
   if (!("traitKey" in roll)) {
     const none = levelView(0, ladderOf(rules));
-    return { actorName: "", traitLabelKey: "", traitName: "", level: null, penaltyText: "", hasPenalty: false, dice: "", result: null, resultText: "", success: false, difficulty: none, steps: [], volt: false, cssClass: "fudge-wounds fudge-card roll-card", error: roll };
+    return { actorName: "", traitLabelKey: "", traitName: "", level: null, penaltyText: "", hasPenalty: false, dice: "", result: null, resultText: "", success: false, difficulty: none, statText: "", difficultyText: "", steps: [], volt: false, cssClass: "fudge-wounds fudge-card roll-card", error: roll };
   }
   const ladder = ladderOf(rules);
   const volt = roll.traitKey.startsWith("volt.");
+  // Miniatures: the datacard says "Strength +2", so its roll card does too (not "Great (+2)").
+  const numeric = isDatacardStat(roll.traitKey);
+  const onLadder = !volt && !numeric;
   return {
     actorName: roll.actorName,
     traitLabelKey: roll.traitLabelKey,
     traitName: roll.traitName,
-    level: volt ? null : levelView(roll.level, ladder),
+    level: onLadder ? levelView(roll.level, ladder) : null,
     penaltyText: signed(roll.penalty),
     hasPenalty: roll.penalty !== 0,
     dice: facesText(roll.dice, volt ? "2d20" : "4dF"),
-    result: volt ? null : levelView(roll.result, ladder),
-    resultText: String(roll.result),
+    result: onLadder ? levelView(roll.result, ladder) : null,
+    resultText: numeric ? signed(roll.result) : String(roll.result),
     success: roll.success,
     difficulty: levelView(roll.difficulty, ladder),
+    statText: numeric ? signed(roll.level) : "",
+    difficultyText: numeric ? signed(roll.difficulty) : "",
     steps: roll.steps.map(stepView),
     volt,
     cssClass: `fudge-wounds fudge-card roll-card preset-${roll.preset}`,

@@ -325,7 +325,7 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
   const d = actor.system as CharacterData;
   const ladder = ladderOf(rules, opts.ladderNames);
   const preset = rules.preset;
-  const track = forCombat(trackView(() => trackFor(actor, rules), opts.editable), opts.inCombat ?? false);
+  const track = forCombat(trackView(() => trackFor(actor, rules), opts.editable, preset), opts.inCombat ?? false);
   const canAct = track.canAct;
   const attrs: AttributeView[] =
     preset === "volt"
@@ -410,7 +410,7 @@ export function miniatureSheetContext(actor: ActorDoc<"miniature">, rules: World
 function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: SheetOptions): SheetBase {
   const d = actor.system as MiniatureData;
   const ladder = ladderOf(rules, opts.ladderNames);
-  const track = trackView(() => trackFor(actor, rules), opts.editable);
+  const track = trackView(() => trackFor(actor, rules), opts.editable, rules.preset);
   // Miniatures: wound penalties lower the stats (and MODF/RODF/DDF/Movement), not the rolls.
   const card = safe(() => {
     const c = parseDatacard(miniatureDatacard(actor, rules), "actor");

@@ -97,7 +97,15 @@ export const levelLabelKey = (key: string): string => (FUDGE_LEVELS.includes(key
 
 export const conditionLabelKey = (c: string): string => `FUDGE.Condition.${c}`;
 
-export function trackViewFromRender(r: TrackRender, editable: boolean): TrackView {
+/**
+ * A row's effect in the preset's words. Miniatures' Near Death is not Fudge's "dying without
+ * help": the model falls, cannot act, and rolls Guts from its next turn (Miniatures: Wounds).
+ */
+function rowEffectKey(effectKey: string, preset: string): string {
+  return preset === "miniatures" && effectKey === "FUDGE.Effect.dying" ? "FUDGE.Miniatures.Effect.nearDeath" : effectKey;
+}
+
+export function trackViewFromRender(r: TrackRender, editable: boolean, preset = ""): TrackView {
   const st = r.status;
   // A row's name: a custom level's own label (plain text), else its i18n key.
   const nameOf = (key: string | undefined): string | undefined => {
@@ -119,7 +127,7 @@ export function trackViewFromRender(r: TrackRender, editable: boolean): TrackVie
       labelParams: row.labelParams,
       range: row.range,
       penaltyText: penaltyText(row.penalty),
-      effectKey: row.effectKey,
+      effectKey: rowEffectKey(row.effectKey, preset),
       circled: row.circled,
       current: st.levelKey !== null && row.key === st.levelKey,
       overflowCount: boxes.filter((b) => b.overflow).length,
@@ -178,9 +186,9 @@ function voltGrid(rows: RowView[]): NonNullable<TrackView["grid"]> {
 }
 
 /** A track view, or an error view when the stored state does not fit the track config. */
-export function trackView(build: () => Track, editable: boolean): TrackView {
+export function trackView(build: () => Track, editable: boolean, preset = ""): TrackView {
   try {
-    return trackViewFromRender(renderTrack(build()), editable);
+    return trackViewFromRender(renderTrack(build()), editable, preset);
   } catch (e) {
     if (!isRulesError(e)) throw e;
     return {
@@ -204,6 +212,20 @@ export function trackView(build: () => Track, editable: boolean): TrackView {
     };
   }
 }
+
+/**
+ * An attack outcome's name in the preset's words, for the odds and the card. FATE's ladder calls a
+ * margin of 0 "Scratched" ("a near miss, or a hit with no real impact"), not a standoff.
+ */
+export function outcomeLabelKey(preset: string, outcome: string): string {
+  return preset === "fate" && outcome === "standoff" ? "FUDGE.Fate.Outcome.scratched" : `FUDGE.Card.Outcome.${outcome}`;
+}
+
+/**
+ * A miniature's datacard stat ("strength", "dexterity", "guts"; characters' traits are
+ * "attributes.…", "volt.…" or "skill:…"). Miniatures: the datacard gives numbers, not ladder names.
+ */
+export const isDatacardStat = (traitKey: string): boolean => !traitKey.includes(".") && !traitKey.includes(":");
 
 /** The world's ladder (Fudge §1.3: Legendary optional). Names are localized by the caller. */
 export function ladderOf(rules: WorldRules, names: Partial<Record<string, string>> = {}): Ladder {

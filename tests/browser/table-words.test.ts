@@ -1,0 +1,72 @@
+/**
+ * Each preset's own words on the real templates and CSS (the table-first rule), as a player reads
+ * them in the playground: FATE's Scratched and margin, the Miniatures datacard's numbers and its
+ * Near Death row.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { act, missingKeys, noProblems, openPlayground, openSheet, reveal, setTarget, startBrowser } from "./helpers";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await startBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const lastCard = (page: Page) => page.locator("#pg-chat > li.chat-message").last();
+const clean = (s: string | null) => (s ?? "").replace(/\s+/g, " ").trim();
+
+describe("FATE: the ladder's words (seed 003)", () => {
+  it("a margin of 0 reads Scratched on the odds and the card, with the margin, not RD", async () => {
+    // Leroy Great (+2) with 0 0 0 0; Theodora Good (+1) defends with + 0 0 0: margin 0.
+    const { page, context, problems } = await openPlayground(browser, { preset: "fate", dice: "0,0,0,0,1,0,0,0" });
+    const leroy = await openSheet(page, "Leroy");
+    await setTarget(page, "Theodora");
+    await leroy.locator('[data-action="attack"]').first().click();
+    const dialog = page.locator("dialog[open]");
+    await dialog.waitFor();
+    expect(clean(await dialog.locator('[data-odds] li[data-outcome="standoff"]').textContent())).toMatch(/^Scratched \d+%$/);
+    await act(page, () => dialog.locator('button[type="submit"]').first().click());
+    const card = lastCard(page);
+    await act(page, () => card.locator('[data-action="defend"]').click());
+    expect(clean(await card.locator(".fudge-headline").textContent())).toBe("Theodora is Scratched: no effect");
+    expect(clean(await card.locator(".fudge-facts").textContent())).toBe("margin 0");
+    expect(await missingKeys(page)).toEqual([]);
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("Miniatures: the datacard's numbers and its Near Death", () => {
+  it("Sir Knightly's Strength roll reads '+2 … +2 — success (Difficulty 0)', as his datacard's '+2'", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "miniatures", dice: "1,0,0,-1" });
+    const knight = await openSheet(page, "Sir Knightly");
+    const die = knight.locator('[data-action="rollTrait"][data-trait="strength"]');
+    await reveal(die);
+    await die.click();
+    const dialog = page.locator("dialog[open]");
+    await dialog.waitFor();
+    expect(clean(await dialog.locator('select[name="difficulty"] option:checked').textContent())).toBe("0");
+    await act(page, () => dialog.locator('button[type="submit"]').first().click());
+    const card = lastCard(page);
+    expect(clean(await card.locator(".fudge-roll-line .fudge-level-text").textContent())).toBe("+2");
+    expect(clean(await card.locator(".fudge-outcome").textContent())).toBe("+2 — success (Difficulty 0)");
+    expect(await missingKeys(page)).toEqual([]);
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it("the datacard's Near Death row says the model falls and rolls Guts (Miniatures: Wounds)", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "miniatures" });
+    const brute = await openSheet(page, "Brutas the Brute");
+    const row = brute.locator('.fudge-track-row[data-level="nearDeath"] .fudge-row-effect');
+    await reveal(row);
+    expect(await row.isVisible()).toBe(true);
+    expect(clean(await row.textContent())).toBe("Falls, cannot act; rolls Guts from its next turn");
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});
+
