@@ -35,6 +35,8 @@ export interface RuleField {
   nullable?: boolean;
   /** Table fields: the columns of a row. */
   columns?: readonly TableColumn[];
+  /** A number read as a level on the ladder (a Difficulty Level, Fudge §1.3): picked by name where the preset names levels. */
+  ladder?: boolean;
   group: "general" | "fudge" | "fudgeTrack" | "miniatures" | "fate" | "volt";
 }
 
@@ -44,7 +46,7 @@ export const RULE_FIELDS: readonly RuleField[] = [
   f("preset", "choice", "general", { choices: PRESETS }),
   f("legendary", "boolean", "general"),
   f("applyTo", "choice", "general", { choices: APPLY_TARGETS }),
-  f("defaultDifficulty", "number", "general", { min: -4, max: 6 }),
+  f("defaultDifficulty", "number", "general", { min: -4, max: 6, ladder: true }),
   f("clearScratchesAtCombatEnd", "boolean", "general"),
   f("forecastForPlayers", "boolean", "general"),
   // Fudge §4.53–4.64
@@ -88,7 +90,7 @@ export const RULE_FIELDS: readonly RuleField[] = [
   f("fudgeTrack.dcTrackScratchesPerHit", "number", "fudgeTrack", { min: 1, max: 10 }),
   f("fudgeTrack.dcTrackTerrible", "choice", "fudgeTrack", { choices: ["penalty", "incapacitated"] }),
   f("fudgeTrack.willpowerVsPenalty", "boolean", "fudgeTrack"),
-  f("fudgeTrack.willpowerDifficulty", "number", "fudgeTrack", { min: -4, max: 6 }),
+  f("fudgeTrack.willpowerDifficulty", "number", "fudgeTrack", { min: -4, max: 6, ladder: true }),
   f("fudgeTrack.safeguardThreeLevels", "boolean", "fudgeTrack"),
   f("fudgeTrack.safeguardNearDeathFromIncapacitated", "boolean", "fudgeTrack"),
   f("fudgeTrack.safeguardFudgePoint", "boolean", "fudgeTrack"),
@@ -126,6 +128,8 @@ export interface MenuField {
   min: number | null;
   max: number | null;
   choices: { value: string; labelKey: string; selected: boolean }[];
+  /** Ladder fields where the preset names levels: the levels min…max, highest first, shown as "Great (+2)". */
+  ladderLevels: { value: number; selected: boolean }[] | null;
   /** Table fields: column headers and one entry per stored row (plus a blank row for "add row"). */
   table: MenuTable | null;
 }
@@ -176,6 +180,9 @@ function menuTable(rules: WorldRules, field: RuleField): MenuTable {
   };
 }
 
+/** Presets whose Difficulty Levels are named on the ladder (Miniatures rolls against numbers; Volt has no Difficulty roll). */
+const LADDER_PRESETS: readonly string[] = ["fudge", "fate"];
+
 /** The settings menu's context (templates/settings/rules-menu.hbs): the active preset's groups only. */
 export function rulesMenuContext(rules: WorldRules) {
   const groups = PRESET_GROUPS[rules.preset] ?? RULE_GROUPS;
@@ -197,6 +204,10 @@ export function rulesMenuContext(rules: WorldRules) {
           min: x.min ?? null,
           max: x.max ?? null,
           choices: (x.choices ?? []).map((c) => ({ value: c, labelKey: choiceKey(x.path, c), selected: c === v })),
+          ladderLevels:
+            x.ladder && LADDER_PRESETS.includes(rules.preset)
+              ? Array.from({ length: x.max! - x.min! + 1 }, (_, i) => x.max! - i).map((n) => ({ value: n, selected: n === v }))
+              : null,
           table: x.type === "table" ? menuTable(rules, x) : null,
         };
       }),

@@ -228,14 +228,21 @@ describe("rules menu (the settings template)", () => {
     expect(groups).toEqual(["general", "fudge", "fudgeTrack"]);
     await screenshot(dialog, "settings-fudge-light");
     await dialog.locator('[name="fudge.doubleRd"]').check();
+    // Fudge §1.3: a Difficulty Level is picked by its name on the ladder.
+    const difficulty = dialog.getByRole("combobox", { name: "Default Difficulty Level" });
+    expect(await difficulty.locator("option:checked").textContent()).toBe("Fair (0)");
+    await difficulty.selectOption({ label: "Good (+1)" });
     await act(page, () => dialog.locator('button[type="submit"]').first().click());
     const s = await storedState(page);
     expect(s.settings.fudge.doubleRd).toBe(true);
+    expect(s.settings.defaultDifficulty).toBe(1);
     expect(s.settings.miniatures).toBeTruthy();
     // Another preset: its own options only; the Fudge choice is kept.
     await page.getByTestId("preset").selectOption("miniatures");
     await page.getByTestId("rules").click();
     expect(await page.locator("dialog[open] fieldset[data-group]").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.group))).toEqual(["general", "miniatures"]);
+    // Miniatures rolls against numbers: the Difficulty stays a number.
+    expect(await page.locator('dialog[open] input[type="number"][name="defaultDifficulty"]').inputValue()).toBe("1");
     await act(page, () => page.locator('dialog[open] button[type="submit"]').first().click());
     expect((await storedState(page)).settings.fudge.doubleRd).toBe(true);
     expect(noProblems(problems)).toEqual([]);

@@ -199,3 +199,22 @@ describe("rules menu shows the active preset only (issue #9)", () => {
     expect(applyRulesForm(rules, { preset: "volt", applyTo: rules.applyTo, defaultDifficulty: String(rules.defaultDifficulty), "volt.recovery": rules.volt.recovery, ...Object.fromEntries(RULE_FIELDS.filter((x) => x.type === "table").flatMap((x) => formEntries(rules, x))), "fudge.woundMode": rules.fudge.woundMode, "fudge.damageRoll": rules.fudge.damageRoll, "fudge.graze.scaleRaise": rules.fudge.graze.scaleRaise, "fudge.dcVariant": rules.fudge.dcVariant, "fudge.dcAdjust": rules.fudge.dcAdjust, "fudgeTrack.dcTrackScratchesPerHit": String(rules.fudgeTrack.dcTrackScratchesPerHit), "fudgeTrack.dcTrackTerrible": rules.fudgeTrack.dcTrackTerrible, "fudgeTrack.willpowerDifficulty": String(rules.fudgeTrack.willpowerDifficulty), "fate.defaultLabel": rules.fate.defaultLabel }).miniatures.gangUp).toBe(false);
   });
 });
+
+describe("Difficulty settings on the ladder (Fudge §1.3: a Difficulty Level is a level, named)", () => {
+  const field = (preset: string, path: string) => rulesMenuContext({ ...defaultWorldRules(), preset: preset as never, defaultDifficulty: 1 }).groups.flatMap((g) => g.fields).find((x) => x.path === path)!;
+  it("a Fudge or FATE world picks the default and the Willpower Difficulty by level, highest first, the stored one selected", () => {
+    for (const preset of ["fudge", "fate"]) {
+      const d = field(preset, "defaultDifficulty");
+      expect(d.ladderLevels!.map((l) => l.value)).toEqual([6, 5, 4, 3, 2, 1, 0, -1, -2, -3, -4]);
+      expect(d.ladderLevels!.filter((l) => l.selected).map((l) => l.value)).toEqual([1]);
+    }
+    expect(field("fudge", "fudgeTrack.willpowerDifficulty").ladderLevels!.filter((l) => l.selected).map((l) => l.value)).toEqual([defaultWorldRules().fudgeTrack.willpowerDifficulty]);
+  });
+  it("Miniatures (rolls against numbers) and Volt keep the number field; the submitted value is read as before", () => {
+    expect(field("miniatures", "defaultDifficulty").ladderLevels).toBeNull();
+    expect(field("volt", "defaultDifficulty").ladderLevels).toBeNull();
+    expect(field("fudge", "applyTo").ladderLevels).toBeNull();
+    const form = Object.fromEntries(RULE_FIELDS.filter((x) => x.group === "general").flatMap((x) => formEntries(defaultWorldRules(), x)));
+    expect(applyRulesForm(defaultWorldRules(), { ...form, defaultDifficulty: "-2" }, ["general"]).defaultDifficulty).toBe(-2);
+  });
+});
