@@ -18,7 +18,7 @@ import { describeLevel } from "../rules/ladder";
 import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, CustomWoundLevel, ItemDoc, MiniatureData, SkillData, WorldRules } from "./data";
 import { boxTrackConfig } from "../rules/tracks/box";
 import { actorRef, attackRequest, customBoxLevels, equippedOf, findItem, miniatureDatacard, trackFor, type Situation } from "./combatant";
-import { ladderOf } from "./view";
+import { isDatacardStat, ladderOf } from "./view";
 import { liveRecord, logUpdate, woundLogOf, type WoundRecord } from "./integrity";
 import type { LapseNote } from "./battle-end";
 import { errorView } from "./error-text";
@@ -403,7 +403,8 @@ export function rollTrait(actor: ActorDoc, traitKey: string, faces: number[], ru
     return { ...base, result: r.result, resultName: String(r.result), success: r.success, steps: [] };
   }
   const ladder = ladderOf(rules);
-  const r = unopposedRoll(t.level, faces, difficulty, penalty, ladder);
+  // Miniatures: a datacard's stat rolls in numbers, as the datacard shows it.
+  const r = unopposedRoll(t.level, faces, difficulty, penalty, ladder, isDatacardStat(traitKey));
   // The card says why the wound penalty is not the combat one.
   const afterCombat = opts.inCombat ? [] : status.steps.filter((x) => x.key === "FUDGE.Step.Box.AfterCombat");
   return { ...base, result: r.rolled, resultName: describeLevel(r.rolled, ladder).label, success: r.success, steps: [...afterCombat, ...r.steps] };

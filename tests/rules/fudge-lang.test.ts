@@ -85,7 +85,7 @@ describe("fudge i18n keys", () => {
     // Fudge §4.52 (1): Damage Capacity without a roll against this weapon.
     runs.push(resolveRolled({ ...req({ dcVariant: "roll" }), attacker: fighter({ weapon: { ...weapon, dcWithoutRoll: true } }) }, hit));
     const steps: Step[] = runs.flatMap((r) => [...r.steps, ...r.followUps.flatMap((f) => f.steps)]);
-    steps.push(...unopposedRoll(1, [0, 0, 0, 1], 2, -1).steps, ...unopposedRoll(1, [0, 0, 0, 1]).steps);
+    steps.push(...unopposedRoll(1, [0, 0, 0, 1], 2, -1).steps, ...unopposedRoll(1, [0, 0, 0, 1]).steps, ...unopposedRoll(1, [0, 0, 0, 1], 0, 0, undefined, true).steps);
     const seen = new Set<string>();
     for (const s of steps) {
       if (!s.key.includes(".Fudge.")) continue;

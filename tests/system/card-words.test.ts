@@ -150,6 +150,18 @@ describe("Miniatures: a datacard stat's roll in numbers, as the datacard shows i
     expect(rollLine(html)).toEqual({ stat: "+1", outcome: "+1 — success (Difficulty 0)" });
   });
 
+  test("its worked-out steps say the stat and the target as numbers too ('Stat +1', '+1 against 0'), no ladder name", () => {
+    const html = r.render("rollCard", rollCardContext(rollTrait(knight(), "strength", [1, 0, 0, -1], rules), rules));
+    const steps = text(html.slice(html.indexOf("<ol")));
+    expect(steps).toContain("Stat +1");
+    expect(steps).toContain("+1 against 0: success by 1");
+    expect(steps).not.toMatch(/Good|Fair|Trait/);
+    // A character keeps "Trait Good (+1)" and "Good against Fair".
+    const pc = text(r.render("rollCard", rollCardContext(rollTrait(leroy(), "attributes.strength", [1, 0, 0, -1], rules), rules)));
+    expect(pc).toContain("Trait Good (1)");
+    expect(pc).toContain("Good against Fair: success by 1");
+  });
+
   test("a character's trait keeps the ladder (Fudge §1.3), in any world", () => {
     const html = r.render("rollCard", rollCardContext(rollTrait(leroy(), "attributes.strength", [1, 0, 0, -1], rules), rules));
     expect(rollLine(html)).toEqual({ stat: "Good (+1)", outcome: "Good (+1) — success (Difficulty Fair (0))" });
