@@ -29,7 +29,7 @@ import { attackClippedUpdate, defenceRollUpdate, rollsWhileClipped, traitClipped
 import { defenceFacesOf, rederiveTarget } from "../src/system/integrity";
 import { pipelineFor } from "../src/rules/pipeline";
 import { RulesError } from "../src/rules/errors";
-import { rngRoller, rollAttackSync, rollSlotSync, traitFormula } from "../src/system/rolling";
+import { GUTS_ROLL, rngRoller, rollAttackSync, rollSlotSync, traitFormula } from "../src/system/rolling";
 import { STANDARD_RUNGS } from "../src/rules/ladder";
 
 export interface ActionCall {
@@ -429,7 +429,7 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       }
       case "gutsCheck": {
         // Miniatures: a Guts check the table calls for; the playground has no combat turns (turn 0).
-        const faces = rngRoller(dice.rng)("4dF").faces;
+        const faces = rollSlotSync(GUTS_ROLL, rngRoller(dice.rng)).faces;
         const r = actions.gutsCheckAction(a, { ...gutsTriggerOf(call.guts ?? defaultGutsChoice()), turn: 0 }, faces, rules, user);
         updateActor(store, actor._id, r.update);
         return gutsNoteLines(r, (k, p) => i18n.format(k, p)).join(" ");

@@ -17,7 +17,7 @@ import { changeActor, plainActor, updateActor, worldRules, type DerivedActor } f
 import { combatEndHealing, combatTurn, sceneEndHealing, turnEndHealing, turnStartTasks } from "./combat-pure";
 import { reportError, userRef } from "./foundry-util";
 import { foundryRoller, postRollNote, withRollMode } from "./dice";
-import { rollFaces } from "../system/rolling";
+import { GUTS_ROLL, rollSlot } from "../system/rolling";
 import { runGutsChecks, runGutsRechecks } from "./guts-table";
 import { SYSTEM_ID } from "./registry";
 import { battleEndNote, type BattleEndEntry, type LapseNote } from "../system/battle-end";
@@ -88,7 +88,7 @@ async function nearDeathTurn(actor: Actor.Implementation): Promise<void> {
   const card = parseDatacard(miniatureDatacard(doc, rules), "actor");
   const derived = datacard(card, derivedOf(actor)?.penalty ?? 0);
   const state = parseGutsState((doc.system as MiniatureData).gutsState, "system.gutsState");
-  const rolled = await rollFaces("4dF", foundryRoller);
+  const rolled = await rollSlot(GUTS_ROLL, foundryRoller);
   const r = nearDeathGuts(trackFor(doc, rules), derived.guts, rolled.faces, 0, state, actions.gutsRules(rules));
   // Miniatures: Wounds — "becomes merely Very Hurt and may then act normally": the Guts failures it
   // had before it fell no longer hold it (this system's reading; the duel forecast plays it so).

@@ -9,7 +9,7 @@ import { traitWith, type MiniDatacard } from "../rules/miniatures/datacard";
 import { gutsRules, miniGuts } from "../system/actions";
 import { gutsTraitLines } from "../system/guts-dialog";
 import { fill } from "../system/i18n";
-import { rollFaces, type SlotRoll } from "../system/rolling";
+import { GUTS_ROLL, rollSlot, type SlotRoll } from "../system/rolling";
 import { plainActor, worldRules } from "./bridge";
 import { foundryRoller, postRollNote } from "./dice";
 import { gutsCircumstances, type GutsCircumstances, type GutsTable, type TableModel } from "./guts-pure";
@@ -89,7 +89,7 @@ export async function runGutsChecks(actor: Actor.Implementation, checks: readonl
   const lines: string[] = opts.lead ? [opts.lead] : [];
   const rolled: SlotRoll<Roll>[] = [];
   for (const c of checks) {
-    const roll = await rollFaces("4dF", foundryRoller);
+    const roll = await rollSlot(GUTS_ROLL, foundryRoller);
     rolled.push(roll);
     // The datacard's gift and fault and the circumstances go with the check.
     const r = gutsTrigger(state, { ...flags, guts, faces: roll.faces, target: c.target, turn, reason: c.reason, gift: card.gift, fault: card.fault }, gutsRules(worldRules()));
@@ -120,7 +120,7 @@ export async function runGutsRechecks(actor: Actor.Implementation, turn: number)
       i++;
       continue;
     }
-    const roll = await rollFaces("4dF", foundryRoller);
+    const roll = await rollSlot(GUTS_ROLL, foundryRoller);
     rolled.push(roll);
     const r = gutsRecheck(state, roll.faces, turn, guts, 0, i, { ...flags, gift: card.gift, fault: card.fault }, gutsRules(worldRules()));
     lines.push(game.i18n!.format(r.check.passed ? "FUDGE.Miniatures.GutsRecheckPassed" : "FUDGE.Miniatures.GutsRecheckFailed", { total: String(r.check.total), target: String(r.check.target) }));

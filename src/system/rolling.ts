@@ -10,6 +10,7 @@
  * rolled so far, and each time it asks for more, the roller rolls the formula again.
  */
 import type { Rng } from "../rules/dice";
+import { rollLegendary } from "../rules/miniatures/legendary";
 import type { DiceSlot } from "../rules/pipeline";
 import type { AttackCardData } from "./data";
 
@@ -87,7 +88,14 @@ export function rollSlotSync(slot: Pick<DiceSlot, "id" | "formula" | "roll">, ro
   throw new Error(`dice slot ${slot.id} asked for too many rolls`);
 }
 
-/** Rolls a plain formula (a trait roll, a healing roll, a Guts check). */
+/**
+ * A Miniatures Guts check or Near Death roll: 4dF with the Legendary re-roll (Miniatures: Ground
+ * rules — "On an unmodified roll of +4, re-roll, ignoring all [-] results, and add"), so four +
+ * roll again, as the rules core's Guts functions read the faces.
+ */
+export const GUTS_ROLL: Pick<DiceSlot, "id" | "formula" | "roll"> = { id: "guts", formula: "4dF", roll: rollLegendary };
+
+/** Rolls a plain formula (a trait roll, a healing roll). */
 export async function rollFaces<R>(formula: string, roller: Roller<R>): Promise<SlotRoll<R>> {
   const r = await roller(formula);
   return { slot: formula, formula, faces: r.faces, rolls: r.roll === null ? [] : [r.roll] };

@@ -105,6 +105,19 @@ describe("the Guts check after a wound reads the table", () => {
   });
 });
 
+describe('the table\'s Guts rolls are Legendary rolls (Miniatures: Ground rules — "On an unmodified roll of +4, re-roll, ignoring all [-] results, and add")', () => {
+  it("four + on the check after a wound roll 4dF again, as a second Roll: the − is ignored, the + added, and the check is made", async () => {
+    const t = await gutsTable({});
+    await startCombat(t, ["King Kingsley", "Yanni the Yeoman", "Knavely Knave"]);
+    const before = t.world.rolls.length;
+    const note = await knavelyWoundsYanni(t, [1, 1, 1, 1, 1, -1, 0, 1]);
+    const rolls = t.world.rolls.slice(before).filter((r) => r.userId === t.gm.user.id);
+    expect(rolls.map((r) => r.faces)).toEqual([[1, 1, 1, 1], [1, -1, 0, 1]]);
+    // Yanni's Guts +1, −1 for the Hurt he just took (a stat): 0 + 4 + the re-roll's two + = 6.
+    expect(note).toContain("Guts 6 against 1: passed.");
+  });
+});
+
 describe("the turn-start re-check reads the table", () => {
   it("Noble presence: a peasant in base contact with the enemy King re-checks at −1", async () => {
     const t = await gutsTable({ "Knavely Knave": { peasant: true } });

@@ -16,7 +16,7 @@ import { templatesReady } from "../templates";
 import { enrichRichText } from "../rich-text";
 import { ladderNames, reportError, systemPath, userRef } from "../foundry-util";
 import { foundryRoller, postRollNote, postWithRolls } from "../dice";
-import { HEAL_ROLLS, HEAL_TITLES, rollFaces, traitDryFaces, traitFormula } from "../../system/rolling";
+import { GUTS_ROLL, HEAL_ROLLS, HEAL_TITLES, rollFaces, rollSlot, traitDryFaces, traitFormula } from "../../system/rolling";
 import { startAttackFlow } from "../chat";
 import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../heal-pure";
 import { gutsChoiceFor, gutsDialogContext, gutsNoteLines, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../../system/guts-dialog";
@@ -246,7 +246,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     await this.act(async () => {
       // Refused before any die is rolled (permission, a miniature).
       actions.gutsCheckAction(doc, trigger, [0, 0, 0, 0], worldRules(), userRef());
-      const rolled = await rollFaces("4dF", foundryRoller);
+      const rolled = await rollSlot(GUTS_ROLL, foundryRoller);
       let r: actions.GutsActionResult | null = null;
       await changeActor(this.actorDoc, (live) => {
         r = actions.gutsCheckAction(live, trigger, rolled.faces, worldRules(), userRef());
