@@ -14,7 +14,6 @@ import { voltRoll } from "../rules/volt/roll";
 import { recoverAction } from "../rules/volt/recover";
 import { attacksOfAction, datacard, parseDatacard, type MiniDatacard } from "../rules/miniatures/datacard";
 import { gutsRecheck, gutsTrigger, nearDeathRoll, parseGutsState, type GutsRules, type GutsSituation } from "../rules/miniatures/guts";
-import { describeLevel } from "../rules/ladder";
 import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, CustomWoundLevel, ItemDoc, MiniatureData, SkillData, WorldRules } from "./data";
 import { boxTrackConfig } from "../rules/tracks/box";
 import { actorRef, attackRequest, customBoxLevels, equippedOf, findItem, miniatureDatacard, trackFor, type Situation } from "./combatant";
@@ -407,7 +406,7 @@ export function rollTrait(actor: ActorDoc, traitKey: string, faces: number[], ru
   const r = unopposedRoll(t.level, faces, difficulty, penalty, ladder, isDatacardStat(traitKey));
   // The card says why the wound penalty is not the combat one.
   const afterCombat = opts.inCombat ? [] : status.steps.filter((x) => x.key === "FUDGE.Step.Box.AfterCombat");
-  return { ...base, result: r.rolled, resultName: describeLevel(r.rolled, ladder).label, success: r.success, steps: [...afterCombat, ...r.steps] };
+  return { ...base, result: r.rolled, resultName: r.name, success: r.success, steps: [...afterCombat, ...r.steps] };
 }
 
 // ─── The attack card ───────────────────────────────────────────────────────────────────
