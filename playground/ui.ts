@@ -29,7 +29,7 @@ import { attackClippedUpdate, defenceRollUpdate, rollsWhileClipped, traitClipped
 import { defenceFacesOf, rederiveTarget } from "../src/system/integrity";
 import { pipelineFor } from "../src/rules/pipeline";
 import { RulesError } from "../src/rules/errors";
-import { GUTS_ROLL, rngRoller, rollAttackSync, rollSlotSync, traitFormula } from "../src/system/rolling";
+import { GUTS_ROLL, rngRoller, rollAttackSync, rollSlotSync, traitRollSlot } from "../src/system/rolling";
 import { STANDARD_RUNGS } from "../src/rules/ladder";
 
 export interface ActionCall {
@@ -344,8 +344,8 @@ function applyLive(store: Store, messageId: string, targetId: string, user: acti
 // ─── Dice: the host rolls what the rules name ───────────────────────────────────────────
 
 /** Dice of a trait roll: Volt traits roll 2d20 (black, white), every other preset 4dF (Fudge §1.4) — the system's roll path (src/system/rolling.ts) with the playground's dice. */
-function traitFaces(traitKey: string, dice: PlaygroundDice): number[] {
-  return rngRoller(dice.rng)(traitFormula(traitKey)).faces;
+function traitFaces(traitKey: string, preset: string, dice: PlaygroundDice): number[] {
+  return rollSlotSync(traitRollSlot(traitKey, preset), rngRoller(dice.rng)).faces;
 }
 
 /** Dice of the defender's slot on a card, rolled with the slot's own roll function. */
@@ -405,7 +405,7 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       case "rollTrait":
       case "roll": {
         const key = need(data(el, "trait", "traitKey", "key"), "trait");
-        const card = actions.rollTrait(a, key, traitFaces(key, dice), rules, { user, inCombat: s.inCombat === true, ...(call.rollOptions ?? {}) });
+        const card = actions.rollTrait(a, key, traitFaces(key, rules.preset, dice), rules, { user, inCombat: s.inCombat === true, ...(call.rollOptions ?? {}) });
         postMessage(store, "rollCard", card, actor.name);
         // FATE: a roll made while Clipped was his "next action": the box resets after it (src/system/clipped.ts).
         const reset = rollsWhileClipped(a, rules) ? traitClippedUpdate(asActor(store.actor(actor._id)!), rules, user) : null;

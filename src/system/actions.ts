@@ -10,6 +10,7 @@ import type { Rng } from "../rules/dice";
 import { checkRecordedDice, pipelineFor, type AttackResolution, type DiceReader, type DiceSlot } from "../rules/pipeline";
 import { applyWound, endBattle, healTrack, penaltyFor, toggleBox, trackStatus, undoApplied, woundLevelName, type BattleLapse, type Track } from "../rules/track";
 import { unopposedRoll } from "../rules/fudge/unopposed";
+import { statCheck } from "../rules/miniatures/stat-check";
 import { voltRoll } from "../rules/volt/roll";
 import { recoverAction } from "../rules/volt/recover";
 import { attacksOfAction, datacard, parseDatacard, type MiniDatacard } from "../rules/miniatures/datacard";
@@ -384,7 +385,8 @@ function traitLevel(actor: ActorDoc, traitKey: string, rules: WorldRules): { lev
  * Rolls a trait with the wound penalty applied, the result named on the ladder (Fudge §3.4,
  * §4.51). Volt traits roll 2d20 against the value minus the penalty (Volt: Rolls). Miniatures:
  * penalties lower the stat itself (Miniatures: Wounds), which is the same number here.
- * `faces`: four Fudge dice, or [black, white] for Volt. `inCombat`: the actor is in a started combat
+ * `faces`: four Fudge dice (in a Miniatures world, with each Legendary re-roll's four after them:
+ * Miniatures: Ground rules), or [black, white] for Volt. `inCombat`: the actor is in a started combat
  * (a level's after-combat penalty applies outside it, Fudge §4.51); absent = not in combat.
  */
 export function rollTrait(actor: ActorDoc, traitKey: string, faces: number[], rules: WorldRules, opts: { difficulty?: number; modifier?: number; user?: UserRef; inCombat?: boolean } = {}): RollCardData {
@@ -403,9 +405,16 @@ export function rollTrait(actor: ActorDoc, traitKey: string, faces: number[], ru
   }
   const ladder = ladderOf(rules);
   // Miniatures: a datacard's stat rolls in numbers, as the datacard shows it.
-  const r = unopposedRoll(t.level, faces, difficulty, penalty, ladder, isDatacardStat(traitKey));
+  const numbers = isDatacardStat(traitKey);
   // The card says why the wound penalty is not the combat one.
   const afterCombat = opts.inCombat ? [] : status.steps.filter((x) => x.key === "FUDGE.Step.Box.AfterCombat");
+  if (rules.preset === "miniatures") {
+    // Miniatures: Ground rules — every 4dF is the Legendary roll; Guts — a failure by 1 in force is −1 to rolls.
+    const gutsState = actor.type === "miniature" ? parseGutsState((actor.system as MiniatureData).gutsState, "system.gutsState") : undefined;
+    const r = statCheck(t.level, faces, difficulty, penalty, { numbers, ladder, gutsState, rules: gutsRules(rules) });
+    return { ...base, penalty: penalty + r.gutsPenalty, result: r.rolled, resultName: r.name, success: r.success, steps: [...afterCombat, ...r.steps] };
+  }
+  const r = unopposedRoll(t.level, faces, difficulty, penalty, ladder, numbers);
   return { ...base, result: r.rolled, resultName: r.name, success: r.success, steps: [...afterCombat, ...r.steps] };
 }
 

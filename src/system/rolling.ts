@@ -10,7 +10,8 @@
  * rolled so far, and each time it asks for more, the roller rolls the formula again.
  */
 import type { Rng } from "../rules/dice";
-import { rollLegendary } from "../rules/miniatures/legendary";
+import { fudgeDiceSlot, plainDiceSlot } from "../rules/fudge/dice";
+import { legendarySlot, rollLegendary } from "../rules/miniatures/legendary";
 import type { DiceSlot } from "../rules/pipeline";
 import type { AttackCardData } from "./data";
 
@@ -95,6 +96,20 @@ export function rollSlotSync(slot: Pick<DiceSlot, "id" | "formula" | "roll">, ro
  */
 export const GUTS_ROLL: Pick<DiceSlot, "id" | "formula" | "roll"> = { id: "guts", formula: "4dF", roll: rollLegendary };
 
+const FOUR_DF = fudgeDiceSlot("trait", 4, "FUDGE.Card.Dice");
+const TWO_D20 = plainDiceSlot("trait", 2, 20, "FUDGE.Card.Dice");
+const LEGENDARY = legendarySlot("trait", "FUDGE.Card.Dice");
+
+/**
+ * A trait roll's dice (rolled with rollSlot): 4dF (Fudge §3.2); in a Miniatures world 4dF with the
+ * Legendary re-roll, as every Miniatures roll (Miniatures: Ground rules; rollTrait reads them so);
+ * a Volt roll's two d20, black and white (Volt: Rolls).
+ */
+export function traitRollSlot(traitKey: string, preset: string): DiceSlot {
+  if (traitKey.startsWith("volt.")) return TWO_D20;
+  return preset === "miniatures" ? LEGENDARY : FOUR_DF;
+}
+
 /** Rolls a plain formula (a trait roll, a healing roll). */
 export async function rollFaces<R>(formula: string, roller: Roller<R>): Promise<SlotRoll<R>> {
   const r = await roller(formula);
@@ -160,10 +175,6 @@ export function rngRoller(rng: Rng): SyncRoller {
   };
 }
 
-/** A trait roll's dice: 4dF (Fudge §3.2), or a Volt roll's two d20, black and white (Volt: Rolls). */
-export function traitFormula(traitKey: string): string {
-  return traitKey.startsWith("volt.") ? "2d20" : "4dF";
-}
 /** Placeholder faces to check a roll is allowed before rolling (a refused roll rolls no dice). */
 export function traitDryFaces(traitKey: string): number[] {
   return traitKey.startsWith("volt.") ? [1, 1] : [0, 0, 0, 0];

@@ -131,3 +131,21 @@ describe("Guts checks at the table", () => {
     expect(note).toContain("Brutas the Brute flees the combat (Mercenary).");
   });
 });
+
+describe('a datacard stat\'s roll at the table is the Legendary roll (Miniatures: Ground rules — "On an unmodified roll of +4, re-roll, ignoring all [-] results, and add")', () => {
+  it("four + on Sir Knightly's Dexterity roll 4dF again as a second Roll, and the card reads both", async () => {
+    const t = await miniTable(["Sir Knightly"]);
+    const app = await openSheet(t.player, IDS["Sir Knightly"]);
+    const before = t.world.rolls.length;
+    t.world.dice.queue(1, 1, 1, 1, 1, -1, 0, 1);
+    t.world.answerDialogs("ok");
+    t.player.click(app.element.querySelector('[data-action="rollTrait"][data-trait="dexterity"]'));
+    await t.world.settle();
+    expect(t.world.errors).toEqual([]);
+    expect(t.world.rolls.slice(before).map((r) => r.faces)).toEqual([[1, 1, 1, 1], [1, -1, 0, 1]]);
+    const card = lastMessage(t.gm)!;
+    const dex = (findSample("Sir Knightly", "name") as unknown as { system: { dexterity: number } }).system.dexterity;
+    // Dexterity + 4 + the re-roll's two + (the − ignored).
+    expect(card.system).toMatchObject({ traitKey: "dexterity", dice: [1, 1, 1, 1, 1, -1, 0, 1], result: dex + 6 });
+  });
+});

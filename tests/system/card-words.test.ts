@@ -176,3 +176,32 @@ describe("Miniatures: a datacard stat's roll in numbers, as the datacard shows i
     expect(options(pc)).toEqual(["Terrible (\u22123)", "Poor (\u22122)", "Mediocre (\u22121)", "Fair (0)", "Good (+1)", "Great (+2)", "Superb (+3)", "Legendary (+4)"]);
   });
 });
+
+describe('Miniatures: a stat roll is the Legendary roll ("On an unmodified roll of +4, re-roll, ignoring all [-] results, and add") and takes a Guts failure by 1\'s −1 to rolls', () => {
+  const rules = rulesFor("miniatures");
+  const SHAKEN = { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 1 }], effect: 1 };
+
+  test("Sir Knightly's Dexterity +1 with four + and a re-roll of + − 0 +: +7, the card says the re-roll", () => {
+    const roll = rollTrait(knight(), "dexterity", [1, 1, 1, 1, 1, -1, 0, 1], rules);
+    expect([roll.result, roll.resultName, roll.success, roll.dice]).toEqual([7, "+7", true, [1, 1, 1, 1, 1, -1, 0, 1]]);
+    const steps = text(r.render("rollCard", rollCardContext(roll, rules)));
+    expect(steps).toContain("Legendary roll: re-rolled 1 time(s) for +2");
+    expect(steps).toContain("+7 against 0: success by 7");
+  });
+
+  test("four + without the re-roll are refused, not read as +4; a Fudge world reads four dice only", () => {
+    expect(() => rollTrait(knight(), "dexterity", [1, 1, 1, 1], rules)).toThrow(/re-roll is missing/);
+    expect(rollTrait(leroy(), "attributes.strength", [1, 1, 1, 1], rulesFor("fudge")).result).toBe(5);
+    expect(() => rollTrait(leroy(), "attributes.strength", [1, 1, 1, 1, 1, 0, 0, 0], rulesFor("fudge"))).toThrow();
+  });
+
+  test("a model shaken by a failure by 1 rolls one lower, its card's modifier says −1 and a step names the rule; attack rolls only leaves it", () => {
+    const shaken = knight();
+    (shaken.system as { gutsState: unknown }).gutsState = SHAKEN;
+    const roll = rollTrait(shaken, "strength", [0, 0, 0, 0], rules);
+    expect([roll.result, roll.penalty, roll.success]).toEqual([0, -1, true]);
+    expect(text(r.render("rollCard", rollCardContext(roll, rules)))).toContain(lang["FUDGE.Miniatures.Step.GutsRollPenalty"]);
+    const attackOnly = rulesFor("miniatures", { miniatures: { ...rules.miniatures, gutsRollPenalty: "attackRolls" } });
+    expect(rollTrait(shaken, "strength", [0, 0, 0, 0], attackOnly)).toMatchObject({ result: 1, penalty: 0 });
+  });
+});

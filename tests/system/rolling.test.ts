@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { seededRng } from "../../src/rules/dice";
 import { legendarySlot } from "../../src/rules/miniatures/legendary";
 import { fudgeDiceSlot, plainDiceSlot } from "../../src/rules/fudge/dice";
-import { faceToUniform, rngRoller, rollSlot, rollSlotSync, type Roller } from "../../src/system/rolling";
+import { faceToUniform, rngRoller, rollSlot, rollSlotSync, traitRollSlot, type Roller } from "../../src/system/rolling";
 
 /** A roller serving fixed faces, recording each formula rolled (as Foundry Rolls would be). */
 function fixed(faces: number[]): { roller: Roller<string>; rolled: string[] } {
@@ -39,5 +39,27 @@ describe("rolling", () => {
     for (const slot of [fudgeDiceSlot("a", 4, "x"), plainDiceSlot("d", 3, 6, "x"), legendarySlot("l", "x")]) {
       for (let seed = 1; seed < 200; seed++) expect(rollSlotSync(slot, rngRoller(seededRng(seed))).faces, `${slot.id} ${seed}`).toEqual(slot.roll(seededRng(seed)));
     }
+  });
+});
+
+describe("a trait roll's dice (traitRollSlot)", () => {
+  it('in a Miniatures world a stat roll is the Legendary roll: four + roll 4dF again ("On an unmodified roll of +4, re-roll … and add")', async () => {
+    const { roller, rolled } = fixed([1, 1, 1, 1, 0, 1, -1, 1]);
+    const r = await rollSlot(traitRollSlot("dexterity", "miniatures"), roller);
+    expect(r.faces).toEqual([1, 1, 1, 1, 0, 1, -1, 1]);
+    expect(rolled).toEqual(["4dF", "4dF"]);
+    // A character's trait in a Miniatures world too: every Miniatures roll is Legendary.
+    expect((await rollSlot(traitRollSlot("attributes.strength", "miniatures"), fixed([1, 1, 1, 1, 0, 0, 0, 0]).roller)).faces).toHaveLength(8);
+  });
+
+  it("elsewhere four + stay four dice (Fudge §3.2); a Volt trait rolls two d20 (Volt: Rolls)", async () => {
+    for (const preset of ["fudge", "fate", "volt"]) {
+      const { roller, rolled } = fixed([1, 1, 1, 1, 0, 0, 0, 0]);
+      expect((await rollSlot(traitRollSlot("attributes.strength", preset), roller)).faces).toEqual([1, 1, 1, 1]);
+      expect(rolled).toEqual(["4dF"]);
+    }
+    const volt = fixed([17, 3]);
+    expect((await rollSlot(traitRollSlot("volt.willpower", "volt"), volt.roller)).faces).toEqual([17, 3]);
+    expect(volt.rolled).toEqual(["2d20"]);
   });
 });

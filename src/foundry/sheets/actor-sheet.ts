@@ -16,7 +16,7 @@ import { templatesReady } from "../templates";
 import { enrichRichText } from "../rich-text";
 import { ladderNames, reportError, systemPath, userRef } from "../foundry-util";
 import { foundryRoller, postRollNote, postWithRolls } from "../dice";
-import { GUTS_ROLL, HEAL_ROLLS, HEAL_TITLES, rollFaces, rollSlot, traitDryFaces, traitFormula } from "../../system/rolling";
+import { GUTS_ROLL, HEAL_ROLLS, HEAL_TITLES, rollFaces, rollSlot, traitDryFaces, traitRollSlot } from "../../system/rolling";
 import { startAttackFlow } from "../chat";
 import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../heal-pure";
 import { gutsChoiceFor, gutsDialogContext, gutsNoteLines, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../../system/guts-dialog";
@@ -366,7 +366,7 @@ export async function rollTraitAndPost(actor: Actor.Implementation, key: string,
   // Fudge §4.51 Light Wound: the penalty depends on being in a started combat when rolled.
   const inCombat = actorInCombat(actor);
   actions.rollTrait(plainActor(actor), key, traitDryFaces(key), worldRules(), { user: userRef(), inCombat, ...opts });
-  const r = await rollFaces(traitFormula(key), foundryRoller);
+  const r = await rollSlot(traitRollSlot(key, worldRules().preset), foundryRoller);
   const rolled = plainActor(actor);
   const card = actions.rollTrait(rolled, key, r.faces, worldRules(), { user: userRef(), inCombat, ...opts });
   await postWithRolls({ type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) }, r.rolls);

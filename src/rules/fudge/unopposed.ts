@@ -35,21 +35,30 @@ export function unopposedRoll(trait: number, faces: readonly number[], difficult
   int(difficulty, "difficulty", -50, 50);
   int(penalty, "penalty", -50, 50);
   const diceTotal = readFudgeTotal(faces, "dice", 4);
-  const rolled = trait + diceTotal + penalty;
+  const dice = [fstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", diceTotal, { faces: facesText(faces) })];
+  return unopposedOutcome(trait, diceTotal, dice, difficulty, penalty !== 0 ? [fstep("FUDGE.Step.Fudge.Modifier", RULE, penalty)] : [], ladder, numbers);
+}
+
+/**
+ * The roll once its dice are read (Fudge §3.4): trait + dice + each modifier's value, against the
+ * Difficulty Level. `diceSteps` explain the dice (a Miniatures roll adds its Legendary re-roll),
+ * `modifiers` are steps whose values add to the roll (a wound penalty, a Guts failure's −1).
+ */
+export function unopposedOutcome(trait: number, diceTotal: number, diceSteps: readonly Step[], difficulty: number, modifiers: readonly Step[], ladder: Ladder = DEFAULT_LADDER, numbers = false): UnopposedResult {
+  let rolled = trait + diceTotal;
+  for (const m of modifiers) rolled += m.value ?? 0;
   const margin = rolled - difficulty;
   const success = margin >= 0;
   const nameOf = (n: number): string => (numbers ? signed(n) : describeLevel(n, ladder).label);
   const name = nameOf(rolled);
   const steps: Step[] = [
     numbers ? fstep("FUDGE.Step.Fudge.TraitNumber", RULE, trait, { level: signed(trait) }) : fstep("FUDGE.Step.Fudge.Trait", RULE, trait, { level: nameOf(trait) }),
-    fstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", diceTotal, { faces: facesText(faces) }),
-  ];
-  if (penalty !== 0) steps.push(fstep("FUDGE.Step.Fudge.Modifier", RULE, penalty));
-  steps.push(
+    ...diceSteps,
+    ...modifiers,
     fstep(success ? "FUDGE.Step.Fudge.Success" : "FUDGE.Step.Fudge.Failure", RULE, margin, {
       rolled: name,
       difficulty: nameOf(difficulty),
     }),
-  );
+  ];
   return { rolled, diceTotal, success, margin, name, steps };
 }

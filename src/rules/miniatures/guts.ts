@@ -40,7 +40,7 @@ export type GutsEffect = 0 | 1 | 2 | 3 | 4;
  * Which rolls a failure by 1 lowers (Miniatures: Guts — "1 Model is at a -1 to rolls (Rolls only,
  * not stats)"): `allRolls` (default, the text read literally) — every roll the model makes while
  * the failure is in force: its attack rolls, its Guts checks and re-checks (the re-check of that
- * very failure too) and its Near Death Guts roll; `attackRolls` — its attack rolls only.
+ * very failure too), its Near Death Guts roll and its stat checks; `attackRolls` — its attack rolls only.
  */
 export const GUTS_ROLL_PENALTY_RULES = ["allRolls", "attackRolls"] as const;
 export type GutsRollPenaltyRule = (typeof GUTS_ROLL_PENALTY_RULES)[number];
@@ -66,10 +66,10 @@ export function gutsRollPenalty(state: GutsState | undefined): number {
 }
 
 /**
- * The −1 a Guts roll (check, re-check, Near Death roll) takes from the model's state under the
+ * The −1 a roll (Guts check, re-check, Near Death roll, stat check) takes from the model's state under the
  * world's rule, with its step; 0 and no step when none applies.
  */
-function gutsRollPenaltyOf(state: GutsState | undefined, rules: GutsRules | undefined): { penalty: number; steps: Step[] } {
+export function gutsRollPenaltyOf(state: GutsState | undefined, rules: GutsRules | undefined): { penalty: number; steps: Step[] } {
   const penalty = gutsRollPenaltyRule(rules) === "allRolls" ? gutsRollPenalty(state) : 0;
   // Miniatures: Guts — "−1 to rolls (Rolls only, not stats)": the Guts roll is a roll, Guts (the stat) stays.
   return { penalty, steps: penalty ? [step("FUDGE.Miniatures.Step.GutsRollPenalty", GUTS_RULE, penalty)] : [] };

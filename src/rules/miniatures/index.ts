@@ -4,3 +4,4 @@ export * from "./legendary";
 export * from "./guts";
 export * from "./movement";
 export * from "./pipeline";
+export * from "./stat-check";
