@@ -164,8 +164,12 @@ const friendsInMelee = (f: { type: string; params?: Record<string, unknown> }): 
 /** A follow-up's line on the card: the friends' Guts checks say whose they are. */
 const followUpLabel = (f: { type: string; params?: Record<string, unknown> }): string => (friendsInMelee(f) ? "FUDGE.FollowUp.gutsFriendsInMelee" : `FUDGE.FollowUp.${f.type}`);
 
-const facesText = (faces: number[], formula: string): string =>
-  formula.endsWith("dF") ? faces.map((f) => (f > 0 ? "+" : f < 0 ? "\u2212" : "0")).join(" ") : faces.join(", ");
+/** Faces as rolled; a Miniatures Legendary re-roll (four more 4dF) is set apart: "+ + + + · + − 0 +". */
+function facesText(faces: number[], formula: string): string {
+  if (!formula.endsWith("dF")) return faces.join(", ");
+  const n = Number.parseInt(formula, 10) || faces.length;
+  return faces.map((f, i) => (i > 0 && i % n === 0 ? "\u00b7 " : "") + (f > 0 ? "+" : f < 0 ? "\u2212" : "0")).join(" ");
+}
 
 /** Label keys of the wound dealt: the defender track's level row, else the wound types ("stun+injury" → two labels). */
 function woundLabels(res: AttackResolution): string[] {

@@ -184,7 +184,10 @@ describe('Miniatures: a stat roll is the Legendary roll ("On an unmodified roll 
   test("Sir Knightly's Dexterity +1 with four + and a re-roll of + − 0 +: +7, the card says the re-roll", () => {
     const roll = rollTrait(knight(), "dexterity", [1, 1, 1, 1, 1, -1, 0, 1], rules);
     expect([roll.result, roll.resultName, roll.success, roll.dice]).toEqual([7, "+7", true, [1, 1, 1, 1, 1, -1, 0, 1]]);
-    const steps = text(r.render("rollCard", rollCardContext(roll, rules)));
+    const html = r.render("rollCard", rollCardContext(roll, rules));
+    // The re-roll is set apart from the first four dice.
+    expect(text(/<span class="fudge-dice-faces">([^<]*)</.exec(html)?.[1] ?? "")).toBe("+ + + + \u00b7 + \u2212 0 +");
+    const steps = text(html);
     expect(steps).toContain("Legendary roll: re-rolled 1 time(s) for +2");
     expect(steps).toContain("+7 against 0: success by 7");
   });
