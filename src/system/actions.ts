@@ -165,7 +165,10 @@ export function recover(actor: ActorDoc, black: number, white: number, rules: Wo
   check("heal", user, actor);
   if (actor.type === "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "Recover needs a Volt character", { name: actor.name });
   const d = actor.system as CharacterData;
-  const r = recoverAction(liveTrack(actor, rules), d.volt.willpower, black, white);
+  const track = liveTrack(actor, rules);
+  // Volt: Recovery — Recover is an action: one who cannot act makes no roll (refused before any die is rolled).
+  if (!trackStatus(track).canAct) throw new RulesError("actor", "FUDGE.Volt.Error.RecoverCannotAct", `${actor.name} cannot act, so cannot Recover`, { name: actor.name });
+  const r = recoverAction(track, d.volt.willpower, black, white);
   return { update: trackUpdate(r.track.state), steps: r.steps, success: r.roll ? r.roll.success : null };
 }
 

@@ -66,6 +66,21 @@ describe("every die a Foundry Roll", () => {
     const last = messagesWithRolls(t.gm).at(-1) as unknown as { rolls: Roll[]; flags: Record<string, { dice: { faces: number[] }[] }> };
     expect(last.rolls[0].formula).toBe("2d20");
     expect(last.flags["fudge-wounds"].dice[0].faces).toEqual([3, 17]);
+    // Volt: Recovery — Recover "must be able to act": a Stun above the top row, and no die is rolled, no card posted.
+    await t.gm.run(async () => {
+      const a = actorOn(t.gm, t.hero);
+      await updateActor(a, actions.toggleWoundBox(plainActor(a), "row-12", worldRules(), userRef()));
+    });
+    await t.world.settle();
+    const rolled = t.world.rolls.length;
+    const posted = t.gm.game.messages.contents.length;
+    t.world.dice.queue(2, 3);
+    const again = (await t.player.run(() => (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({ force: true }))) as { element: HTMLElement };
+    t.player.click(again.element.querySelector('[data-action="recover"]'));
+    await t.world.settle();
+    expect(t.world.rolls.length).toBe(rolled);
+    expect(t.gm.game.messages.contents.length).toBe(posted);
+    expect(JSON.stringify(t.player.notifications)).toContain("cannot Recover");
   });
 });
 

@@ -383,6 +383,13 @@ describe("healing", () => {
     expect(keyOf(() => recover(a, 2, 3, rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
     expect(keyOf(() => recover(knight(), 2, 3, rules))).toBe("FUDGE.Error.NotCharacter");
   });
+
+  test('Volt: Recover "must be able to act": one who cannot act is refused before any die is rolled', () => {
+    const rules = rulesFor("volt");
+    const out = merge(leroy(), { system: { woundTrack: { state: { marks: { "3": "stun", "12": "stun" } } } } });
+    expect(trackStatus(trackFor(out, rules)).canAct).toBe(false);
+    expect(keyOf(() => recover(out, 2, 3, rules, PLAYER1))).toBe("FUDGE.Volt.Error.RecoverCannotAct");
+  });
 });
 
 describe("Miniatures: Guts and Near Death", () => {
