@@ -337,7 +337,7 @@ function applyLive(store: Store, messageId: string, targetId: string, user: acti
   const t = card.targets.find((x) => x.actorId === targetId);
   if (!t) throw new RulesError("target", "FUDGE.Error.NotATarget", `${defender.name} is not a target of this attack`, { name: defender.name });
   const attacker = store.actor(card.attackerId);
-  const live = rederiveTarget(card, t, { attacker: attacker ? asActor(attacker) : null, defender, author: user, defenceFaces: defenceFacesOf(defender, messageId), messageId }, rules);
+  const live = rederiveTarget(card, t, { attacker: attacker ? asActor(attacker) : null, defender, author: user, defenceFaces: defenceFacesOf(defender, messageId), messageId, postedAt: store.message(messageId)!.timestamp }, rules);
   return actions.applyDamage(card, defender, user, rules, { spendFudgePoint, messageId, resolution: live.resolution, differs: live.differs });
 }
 

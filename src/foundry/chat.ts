@@ -131,6 +131,12 @@ function unchecked(message: ChatMessage.Implementation): unknown {
   return raw !== null && typeof raw === "object" && !Array.isArray(raw) ? { ...raw, userId: authorOf(message)?.id ?? "" } : raw;
 }
 
+/** When the card was posted (the message's timestamp): its attacker counts as he rolled (integrity.ts attackerAsPosted). */
+function postedAt(message: ChatMessage.Implementation): number | undefined {
+  const at = (message as unknown as { timestamp?: unknown }).timestamp;
+  return typeof at === "number" && at > 0 ? at : undefined;
+}
+
 function actorByRef(ref: string): Actor.Implementation | null {
   const a = fromUuidSync(ref) as unknown;
   return a && (a as { documentName?: string }).documentName === "Actor" ? (a as Actor.Implementation) : null;
@@ -325,7 +331,7 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
     // The integrity rule: the result comes from the live attacker (owned by the message's author)
     // and the live target under the world's rules, with the card's recorded dice — never the card's claim.
     const attacker = actorByRef(card.attackerId);
-    const live = rederiveTarget(card, t, { attacker: attacker ? plainActor(attacker) : null, defender: doc, author: authorOf(message), defenceFaces: defenceFacesOf(doc, messageId), messageId }, rules);
+    const live = rederiveTarget(card, t, { attacker: attacker ? plainActor(attacker) : null, defender: doc, author: authorOf(message), defenceFaces: defenceFacesOf(doc, messageId), messageId, postedAt: postedAt(message) }, rules);
     const r = actions.applyDamage(card, doc, user, rules, { relayed: opts.relayed, spendFudgePoint: opts.spendFudgePoint, messageId, resolution: live.resolution, differs: live.differs });
     await updateActor(target, r.actorUpdate);
     await writeCardTarget(message, ref, r.cardUpdate);
@@ -380,7 +386,7 @@ export async function gutsForFriends(message: ChatMessage.Implementation): Promi
     const shot = card.targets.find((t) => {
       const defender = actorByRef(t.actorId);
       if (!defender || !t.resolution) return false;
-      const live = rederiveTarget(card, t, { attacker: attacker ? plainActor(attacker) : null, defender: plainActor(defender), author: authorOf(message), defenceFaces: defenceFacesOf(plainActor(defender), String(message.id)) }, rules);
+      const live = rederiveTarget(card, t, { attacker: attacker ? plainActor(attacker) : null, defender: plainActor(defender), author: authorOf(message), defenceFaces: defenceFacesOf(plainActor(defender), String(message.id)), postedAt: postedAt(message) }, rules);
       return live.resolution.followUps.some(isFriendsInMelee);
     });
     if (!shot) throw new RulesError("card", "FUDGE.Error.GutsFriends.NoShot", "this card is not a shot into a melee");

@@ -16,7 +16,7 @@ import { RulesError, isRulesError } from "../rules/errors";
 import { checkRecordedDice, PRESETS, pipelineFor, type AttackResolution } from "../rules/pipeline";
 import { parseTrack } from "../rules/track";
 import type { ActorDoc, AttackCardData, AttackCardTarget, ItemDoc, WorldRules } from "./data";
-import { actorRef, attackRequest, findItem, type Situation } from "./combatant";
+import { actorRef, attackRequest, findItem, trackFor, type Situation } from "./combatant";
 import { asRolledOn } from "./clipped";
 // actions.ts imports the log helpers below; both sides only call each other's functions at run time.
 import { isOwner, isDefenderSlot, type RollCardData, type UserRef } from "./actions";
@@ -323,9 +323,36 @@ export interface LiveSides {
    * record, src/system/clipped.ts) counts as Clipped, as it rolled. Omitted: the live tracks only.
    */
   messageId?: string;
+  /**
+   * When the card was posted (the message's server timestamp): the attacker counts as he rolled,
+   * without the wounds applied to him since (attackerAsPosted). Omitted: the live attacker.
+   */
+  postedAt?: number;
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * The attacker as he was when his card was posted at `postedAt`: the dice were rolled with the
+ * wound penalty in force then, and he could act then (Fudge §4.51, Miniatures: Wounds, Volt: The
+ * Immediate Effects), so a wound applied to him after it — his foe's counter-attack applied first —
+ * neither changes nor voids his attack. Read from his own wound log (the track just before the
+ * first wound applied after the card); his live document when none was, or when that record no
+ * longer fits his track. The log is his owner's own actor, which that owner may edit anyway: no
+ * claim of another's is read. A wound applied in the same millisecond as the card counts as earlier.
+ */
+export function attackerAsPosted(attacker: ActorDoc, postedAt: number, rules: WorldRules): ActorDoc {
+  const first = woundLogOf(attacker).find((r) => !r.undone && r.at > postedAt);
+  if (!first) return attacker;
+  const system = attacker.system as unknown as { woundTrack: Record<string, unknown> };
+  const then = { ...attacker, system: { ...system, woundTrack: { ...system.woundTrack, state: structuredClone(first.before) } } } as ActorDoc;
+  try {
+    trackFor(then, rules);
+  } catch {
+    return attacker; // a record from another preset or a reshaped track: the live state stands
+  }
+  return then;
+}
 
 /**
  * The target's result as the GM's client derives it itself: the request is built from the live
@@ -335,6 +362,7 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === 
  * `resolution` is used. Throws a RulesError naming the actor and what to do.
  */
 export function rederiveTarget(card: AttackCardData, t: AttackCardTarget, live: LiveSides, rules: WorldRules): Rederived {
+  if (live.postedAt !== undefined && live.attacker) live = { ...live, attacker: attackerAsPosted(live.attacker, live.postedAt, rules) };
   if (live.messageId !== undefined) live = { ...live, ...asRolledOn(live.attacker, live.defender, live.messageId, rules) };
   const name = live.defender.name;
   if (card.preset !== rules.preset) throw new RulesError("card.preset", "FUDGE.Error.Integrity.PresetChanged", "the world's rules preset changed since this attack; attack again", { name });

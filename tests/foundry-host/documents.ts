@@ -431,6 +431,10 @@ export class ChatMessage extends HostDocument {
   get blind() {
     return this._source.blind === true;
   }
+  /** ChatMessage#timestamp: when it was created (ms since the epoch; set at creation when not given). */
+  get timestamp(): number {
+    return Number(this._source.timestamp ?? 0);
+  }
   /** ChatMessage#rolls: the stored JSON rolls as Roll instances. */
   get rolls(): Roll[] {
     return ((this._source.rolls as string[]) ?? []).map((r) => Roll.fromJSON(typeof r === "string" ? r : JSON.stringify(r)));

@@ -7,7 +7,10 @@
 import { describe, expect, test } from "vitest";
 import { applyDamage, defend, startAttack, undoDamage } from "../../src/system/actions";
 import { trackFor } from "../../src/system/combatant";
-import { trackStatus } from "../../src/rules/track";
+import { applyWound, trackStatus, type Track } from "../../src/rules/track";
+
+/** A Hurt marked on a fresh track (Fudge §4.57). */
+const applyWoundState = (t: Track): unknown => applyWound(t, { level: "hurt" }).track.state;
 import type { ActorDoc, AttackCardData } from "../../src/system/data";
 import { CARD_LIMITS, WOUND_LOG_LIMIT, checkCard, defenceFacesOf, defenceLogUpdate, rederiveTarget, woundLogOf, type WoundRecord } from "../../src/system/integrity";
 import { GM, PLAYER1, PLAYER2, PRESET_IDS, STRANGER, knight, leroy, rulesFor, theodora } from "./fixtures";
@@ -256,5 +259,63 @@ describe("Fudge Points move only by the defender's owner", () => {
     const c = startAttack(leroy(), "broadsword", [theodora()], {}, { attack: [1, 1, 1, 1] }, r, PLAYER1);
     const card = { ...c, targets: defend(c, theodora(), [-1, -1, -1, -1], PLAYER2).system.targets };
     expect(keyOf(() => applyDamage(card, theodora(), PLAYER1, r, { messageId: MSG, relayed: true, spendFudgePoint: true }))).toBe("FUDGE.Error.FudgePointNotYours");
+  });
+});
+
+describe("the attacker counts as he rolled: wounds applied to him after his card was posted do not count (attackerAsPosted)", () => {
+  const volt = rulesFor("volt");
+  const POSTED = 1_000_000;
+  /** Leroy's broadsword on Theodora (Volt: attack 16 against Guard 10, dice 12 and 14: a Full Hit). */
+  const voltCard = (a: ActorDoc = leroy()) => startAttack(a, "broadsword", [theodora()], {}, { attack: [12, 14], damage: [5, 9] }, volt, PLAYER1);
+  /** Leroy with `state` on his track, put there at time `at` by a card "counter" (his wound log's record: before = unwounded). */
+  function wounded(state: unknown, at: number, r = volt): ActorDoc {
+    const base = leroy();
+    const before = trackFor(base, r).state;
+    const record: WoundRecord = { messageId: "counter", by: GM.id, at, before, after: state, fudgePointSpent: false, undone: false, undoneBy: "" };
+    return { ...base, flags: { "fudge-wounds": { woundLog: { counter: record } } }, system: { ...base.system, woundTrack: { ...base.system.woundTrack, state } } } as ActorDoc;
+  }
+  const injury9 = { marks: { "9": "injury" } };
+
+  test('Volt: "penalty = that of the highest marked row" when the dice were rolled — an Injury on row 9 (−5) applied since leaves his Full Hit as it was', () => {
+    const c = voltCard();
+    const shown = c.targets[0].resolution as { outcome: string; numbers: { hits: number } };
+    expect([shown.outcome, shown.numbers.hits]).toEqual(["wound", 2]);
+    const after = wounded(injury9, POSTED + 5000);
+    expect(trackStatus(trackFor(after, volt)).penalty).toBe(-5);
+    const r = rederiveTarget(c, c.targets[0], { attacker: after, defender: theodora(), author: PLAYER1, postedAt: POSTED }, volt);
+    expect([r.resolution.outcome, (r.resolution.numbers as { hits: number }).hits, r.differs]).toEqual(["wound", 2, false]);
+    // Without the card's time, the live attacker at −5 misses: what Apply did before.
+    expect(rederiveTarget(c, c.targets[0], { attacker: after, defender: theodora(), author: PLAYER1 }, volt).resolution.outcome).toBe("miss");
+  });
+
+  test("Volt: knocked out since (a Stun above the top row), his earlier attack still lands", () => {
+    const c = voltCard();
+    const out = wounded({ marks: { "12": "stun" } }, POSTED + 5000);
+    expect(trackStatus(trackFor(out, volt)).canAct).toBe(false);
+    expect(keyOf(() => rederiveTarget(c, c.targets[0], { attacker: out, defender: theodora(), author: PLAYER1 }, volt))).toBe("FUDGE.Volt.Error.CannotAct");
+    expect(rederiveTarget(c, c.targets[0], { attacker: out, defender: theodora(), author: PLAYER1, postedAt: POSTED }, volt).differs).toBe(false);
+  });
+
+  test("a wound applied before the card was posted counts; an undone one does not; a record that no longer fits the track leaves the live attacker", () => {
+    const earlier = wounded(injury9, POSTED - 1);
+    const c = voltCard(earlier);
+    expect((c.targets[0].resolution as { outcome: string }).outcome).toBe("miss");
+    expect(rederiveTarget(c, c.targets[0], { attacker: earlier, defender: theodora(), author: PLAYER1, postedAt: POSTED }, volt).differs).toBe(false);
+    const later = wounded(injury9, POSTED + 1);
+    const record = woundLogOf(later)[0];
+    const undone = withFlags(later, { "fudge-wounds": { woundLog: { counter: { ...record, undone: true } } } });
+    expect(rederiveTarget(voltCard(), voltCard().targets[0], { attacker: undone, defender: theodora(), author: PLAYER1, postedAt: POSTED }, volt).resolution.outcome).toBe("miss");
+    const reshaped = withFlags(later, { "fudge-wounds": { woundLog: { counter: { ...record, before: { marks: { "40": "injury" } } } } } });
+    expect(rederiveTarget(voltCard(), voltCard().targets[0], { attacker: reshaped, defender: theodora(), author: PLAYER1, postedAt: POSTED }, volt).resolution.outcome).toBe("miss");
+  });
+
+  test("Fudge §4.51: Hurt (−1) since he rolled, his attack keeps the skill he rolled with", () => {
+    const c = honestCard([1, 0, 0, 0], [0, 0, 0, 0]);
+    const hurtState = trackFor({ ...leroy(), system: { ...leroy().system, woundTrack: { ...leroy().system.woundTrack, state: null } } } as ActorDoc, rules);
+    const marked = applyWoundState(hurtState);
+    const hurt = wounded(marked, POSTED + 10, rules);
+    expect(trackStatus(trackFor(hurt, rules)).penalty).toBe(-1);
+    expect(rederiveTarget(c, c.targets[0], { ...live({ attacker: hurt }), postedAt: POSTED }, rules).differs).toBe(false);
+    expect(rederiveTarget(c, c.targets[0], live({ attacker: hurt }), rules).differs).toBe(true);
   });
 });
