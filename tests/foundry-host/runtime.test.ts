@@ -211,6 +211,7 @@ describe("turn effects (v13 Combat lifecycle)", () => {
     // The GM moves to the Knight (the player's model); its start-of-turn roll is the GM's.
     await t.gm.run(() => combat().nextTurn());
     await t.world.settle();
-    expect(t.world.rolls.slice(n).map((r) => r.userId)).toEqual([t.ids.gm]);
+    // One Near Death roll (a second Roll when its 4dF show four +: the Legendary re-roll), all the GM's.
+    expect([...new Set(t.world.rolls.slice(n).map((r) => r.userId))]).toEqual([t.ids.gm]);
   });
 });
