@@ -491,6 +491,7 @@ export function startAttack(
   dice: DiceSource,
   rules: WorldRules,
   user: UserRef,
+  perTarget: readonly Situation[] = [],
 ): AttackCardData {
   check("attack", user, attacker);
   if (!targets.length) throw new RulesError("targets", "FUDGE.Error.NoTargets", "select at least one target");
@@ -499,7 +500,9 @@ export function startAttack(
   const pipeline = pipelineFor(rules.preset);
   const shared: Record<string, number[]> = {};
   const cardTargets: AttackCardTarget[] = targets.map((t, index) => {
-    const request = plain(attackRequest(attacker, weapon, t, rules, situation));
+    // What the table measured for this target (its range, gang-up, contact) over the dialog's situation.
+    const own = perTarget[index] ?? {};
+    const request = plain(attackRequest(attacker, weapon, t, rules, { ...situation, ...own }));
     const parsed = pipeline.parseRequest(request);
     const slots = pipeline.slots(parsed);
     const record: Record<string, number[]> = {};
@@ -521,6 +524,7 @@ export function startAttack(
       resolution: null,
       applied: [],
     };
+    if (Object.keys(own).length) target.situation = plain(own);
     if (!waits) target.resolution = plain(resolveTarget(target));
     return target;
   });

@@ -515,7 +515,7 @@ describe("Miniatures: one attack per wielded weapon", () => {
     expect(wieldedAttacks(both, "ranged", rules)).toEqual(["knightBow"]);
   });
   test("Yanni the Yeoman (Shortbow 2h, Dagger 1h, both equipped) shoots with the bow and stabs with the dagger", () => {
-    const yanni = findSample("Yanni the Yeoman", "yanni") as ActorDoc;
+    const yanni = findSample("Yanni the Yeoman", "yanni") as ActorDoc<"miniature">;
     const id = (name: string) => (yanni.items ?? []).find((i) => i.name === name)!._id;
     expect(wieldedAttacks(yanni, "ranged", rules)).toEqual([id("Shortbow")]);
     expect(wieldedAttacks(yanni, "melee", rules)).toEqual([id("Dagger")]);
