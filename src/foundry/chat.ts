@@ -8,7 +8,8 @@ import { isRulesError, RulesError } from "../rules/errors";
 import { pipelineFor } from "../rules/pipeline";
 import * as actions from "../system/actions";
 import { attackCardContext, rollCardContext } from "../system/card";
-import type { ActorDoc, AttackCardData, ItemDoc } from "../system/data";
+import type { ActorDoc, AttackCardData, ItemDoc, WorldRules } from "../system/data";
+import type { Situation } from "../system/combatant";
 import { attackSituationDialog } from "./dialogs";
 import { TEMPLATES } from "../system/handlebars";
 import { checkCard, defenceFacesOf, rederiveTarget } from "../system/integrity";
@@ -20,7 +21,7 @@ import { foundryRoller, postWithRolls, showRolls } from "./dice";
 import { rollAttack, rollSlot, type SlotRoll } from "../system/rolling";
 import { QUERIES, SYSTEM_ID } from "./registry";
 import { RELAY_FLAG, requestOf, routeCardAction, type CardAction, type RelayRequest } from "./relay-pure";
-import { gangUpCount, inContactWithEnemy } from "./table-pure";
+import { tableSituation } from "./table-pure";
 import { runGutsChecks, tokenBox, type TokenLike } from "./guts-table";
 import { friendGutsRecord, friendGutsRoster, withFriendGutsRecord, type FriendGutsCandidate } from "./guts-pure";
 import { GUTS_TARGETS } from "../rules/miniatures/guts";
@@ -52,10 +53,40 @@ function tokenDistance(a: TokenLike, b: TokenLike): number | null {
 
 // ─── Attack ─────────────────────────────────────────────────────────────────────────────
 
-/** Attack with a weapon (or unarmed) against the user's targeted tokens. */
+/**
+ * What the table measures for each target of an attack with a weapon of this kind, in target
+ * order ([] when the attacker has no token here or the preset measures nothing). Miniatures (per
+ * target, table-pure.ts tableSituation): contact (melee: with that target; ranged: with any
+ * enemy), gang-up and range. Volt: a ranged attack's distance to each target.
+ */
+function measuredSituations(rules: WorldRules, own: TokenLike | null, targets: readonly TokenLike[], ranged: boolean): Situation[] {
+  if (!own) return [];
+  if (rules.preset === "miniatures") {
+    const boxes = sceneTokens().map(tokenBox);
+    const opts = { ranged, gangUp: rules.miniatures.gangUp, rangeFromDistance: rules.miniatures.rangeFromDistance };
+    return targets.map((t) => ({ ...tableSituation(tokenBox(own), tokenBox(t), boxes, { ...opts, distance: ranged ? tokenDistance(own, t) : null }) }));
+  }
+  if (rules.preset === "volt" && ranged) {
+    // Volt: a ranged attack rolls against the distance value instead of Guard.
+    return targets.map((t) => {
+      const d = tokenDistance(own, t);
+      return d === null ? {} : { distance: Math.round(d) };
+    });
+  }
+  return [];
+}
+
+/** The situation keys the table measured for every target: the card's own situation leaves them to the targets. */
+function measuredKeys(measured: readonly Situation[], count: number): string[] {
+  if (measured.length < count || count === 0) return [];
+  return Object.keys(measured[0]).filter((k) => measured.every((m) => m[k] !== undefined));
+}
+
 /**
  * Attack from a sheet: one situation dialog, then one card per weapon (a single weapon, or every
- * wielded weapon of a Miniatures action — one attack per weapon).
+ * wielded weapon of a Miniatures action — one attack per weapon). The table's measures are taken
+ * per target before the dialog, which shows them and the odds under them; each target's card
+ * entry carries its own (its range, gang-up, contact), over the dialog's situation.
  */
 export async function startAttackFlow(actor: Actor.Implementation, weaponIds: (string | null)[] | string | null, opts: { fastForward?: boolean } = {}): Promise<void> {
   const ids = Array.isArray(weaponIds) ? weaponIds : [weaponIds];
@@ -63,30 +94,21 @@ export async function startAttackFlow(actor: Actor.Implementation, weaponIds: (s
   const targets = [...(game.user!.targets as unknown as Set<TokenLike & { document: TokenLike }>)].map((t) => t.document ?? t).filter((t) => t.actor && t.actor !== actor);
   if (!targets.length) throw new RulesError("targets", "FUDGE.Error.NoTargets", "target at least one token");
   const rules = worldRules();
-  const weapon = weaponId ? (actor.items.get(weaponId)?.system as { stunCapable?: boolean; ranged?: boolean } | undefined) ?? null : null;
+  const isRanged = (id: string | null) => !!(id ? (actor.items.get(id)?.system as { ranged?: boolean } | undefined)?.ranged : false);
   const weaponDoc = weaponId ? ((plainActor(actor).items ?? []).find((i) => i._id === weaponId) as ItemDoc<"weapon"> | undefined) ?? null : null;
-  const situation = await attackSituationDialog(plainActor(actor), weaponDoc, targets.map((t) => plainActor(t.actor!)), rules, opts.fastForward);
-  if (situation === null) return;
   const own = attackerToken(actor);
-  if (rules.preset === "miniatures" && own) {
-    // Miniatures: gang-up from the table, range from token distance, contact from adjacent enemies.
-    const tokens = sceneTokens();
-    const first = targets[0];
-    if (rules.miniatures.gangUp) situation.gangUp = gangUpCount(tokenBox(own), tokenBox(first), tokens.map(tokenBox));
-    if (weapon?.ranged && rules.miniatures.rangeFromDistance) {
-      const d = tokenDistance(own, first);
-      if (d !== null) situation.rangeInches = Math.max(0, Math.round(d * 10) / 10);
-    }
-    situation.inContact = inContactWithEnemy(tokenBox(own), tokens.map(tokenBox));
-  } else if (rules.preset === "volt" && own && weapon?.ranged) {
-    // Volt: a ranged attack rolls against the distance value instead of Guard.
-    const d = tokenDistance(own, targets[0]);
-    if (d !== null) situation.distance = Math.round(d);
-  }
   const targetDocs = targets.map((t) => plainActor(t.actor!));
+  const measured = measuredSituations(rules, own, targets, isRanged(weaponId));
+  const situation = await attackSituationDialog(plainActor(actor), weaponDoc, targetDocs, rules, opts.fastForward, measured);
+  if (situation === null) return;
   for (const id of ids) {
+    // A Miniatures action's weapons are all of one kind; measured again only if this one's kind differs.
+    const perTarget = isRanged(id) === isRanged(weaponId) ? measured : measuredSituations(rules, own, targets, isRanged(id));
+    // What the table measures replaces the dialog's (a remembered range…): the card's situation leaves it to each target.
+    const shared: Situation = { ...situation };
+    for (const k of measuredKeys(perTarget, targets.length)) delete shared[k];
     // Every die a Foundry Roll on this (the attacker's) client; the faces go to the rules core.
-    const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(actor), id, targetDocs, situation, dice, rules, userRef()), foundryRoller);
+    const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(actor), id, targetDocs, shared, dice, rules, userRef(), perTarget), foundryRoller);
     card.targets.forEach((t, i) => (t.tokenId = String(targets[i].id)));
     await postAttackCard(actor, card, rolls);
   }

@@ -25,12 +25,20 @@ function formEntries(form: HTMLFormElement): [string, unknown][] {
 
 /**
  * Asks for the attack's situation (null when the user closes the dialog). `fastForward` (Shift
- * held on the Attack click) returns the remembered choices at once.
+ * held on the Attack click) returns the remembered choices at once. `measured`: per target, what
+ * the table measured (chat.ts): the odds are computed with it and its fields show it, not an input.
  */
-export async function attackSituationDialog(attacker: ActorDoc, weapon: ItemDoc<"weapon"> | null, targets: ActorDoc[], rules: WorldRules, fastForward = false): Promise<Situation | null> {
+export async function attackSituationDialog(
+  attacker: ActorDoc,
+  weapon: ItemDoc<"weapon"> | null,
+  targets: ActorDoc[],
+  rules: WorldRules,
+  fastForward = false,
+  measured: readonly Situation[] = [],
+): Promise<Situation | null> {
   const last = rememberedSituation(rules);
   if (fastForward) return last;
-  const render = (situation: Situation) => foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.attackDialog), attackDialogContext(attacker, weapon, targets, rules, situation) as never);
+  const render = (situation: Situation) => foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.attackDialog), attackDialogContext(attacker, weapon, targets, rules, situation, measured) as never);
   const content = await render(last);
   const result = await foundry.applications.api.DialogV2.wait({
     window: { title: "FUDGE.Attack.DialogTitle", icon: "fa-solid fa-swords" },

@@ -30,7 +30,51 @@ export function gangUpCount(attacker: TokenBox, target: TokenBox, tokens: readon
   return tokens.filter((t) => t.id !== attacker.id && t.id !== target.id && t.disposition === attacker.disposition && inBaseContact(t, target)).length;
 }
 
-/** The attacker is in base contact with a model of another side (no shooting unless the weapon allows). */
+/**
+ * Two tokens are enemies when they are on two sides, a side being a token disposition as gang-up
+ * counts it (same disposition: same side). A neutral token (disposition 0) is a bystander, nobody's
+ * enemy: touching one does not stop a shot. This system's reading (docs/foundry.md); a Secret
+ * token (−2) is a side of its own, as its disposition is.
+ */
+export const areEnemies = (a: TokenBox, b: TokenBox): boolean => a.disposition !== 0 && b.disposition !== 0 && a.disposition !== b.disposition;
+
+/**
+ * Miniatures: Ranged Combat — "Ranged weapons may not be fired while in base-to-base contact with
+ * an enemy": the attacker's base touches an enemy's (areEnemies).
+ */
 export function inContactWithEnemy(attacker: TokenBox, tokens: readonly TokenBox[]): boolean {
-  return tokens.some((t) => t.id !== attacker.id && t.disposition !== attacker.disposition && inBaseContact(attacker, t));
+  return tokens.some((t) => t.id !== attacker.id && areEnemies(attacker, t) && inBaseContact(attacker, t));
+}
+
+/** What the table measures for one target of an attack (null: the table measures nothing, the dialog's value counts). */
+export interface TableSituation {
+  gangUp?: number;
+  rangeInches?: number;
+  inContact?: boolean;
+}
+
+/**
+ * The situation the table gives one target of an attack (Miniatures), measured from the tokens:
+ * - `inContact`: for a melee weapon, base contact with THIS target (Miniatures: Melee Combat,
+ *   "Melee attacks must be made in base-to-base contact with the target model"); for a ranged
+ *   weapon, base contact with any enemy (Miniatures: Ranged Combat, no firing "while in
+ *   base-to-base contact with an enemy").
+ * - `gangUp` (world option *Gang-up from the table*): the attacker's side's other models touching
+ *   this target (Miniatures: Melee Combat, "more than one model are attacking a single enemy").
+ * - `rangeInches` (ranged weapons, world option *Range from token distance*): the distance to this
+ *   target, a tenth of an inch at most (Miniatures: Ranged Combat, −1 per multiple of Range).
+ * `distance` is the measured distance to the target in inches (null when the grid cannot say).
+ */
+export function tableSituation(
+  attacker: TokenBox,
+  target: TokenBox,
+  tokens: readonly TokenBox[],
+  opts: { ranged: boolean; gangUp: boolean; rangeFromDistance: boolean; distance: number | null },
+): TableSituation {
+  const out: TableSituation = {};
+  // Any count ≥ 1 gives the same +1; a card may claim 0–8 (src/system/integrity.ts).
+  if (opts.gangUp) out.gangUp = Math.min(8, gangUpCount(attacker, target, tokens));
+  if (opts.ranged && opts.rangeFromDistance && opts.distance !== null) out.rangeInches = Math.max(0, Math.round(opts.distance * 10) / 10);
+  out.inContact = opts.ranged ? inContactWithEnemy(attacker, tokens) : inBaseContact(attacker, target);
+  return out;
 }

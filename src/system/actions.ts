@@ -465,13 +465,18 @@ const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 /**
  * Miniatures: "Melee attack with all wielded melee weapons" / "Shoot all wielded ranged weapons"
  * — one attack per weapon (Miniatures: Melee Combat, Ranged Combat). Returns the weapon item ids
- * of the action, in datacard order; the weapons must fit the model's two hands.
+ * of the action, in datacard order. An equipped weapon is one the model carries ready; the action
+ * wields those of its kind (the bow to shoot, the dagger to stab), and those must fit the model's
+ * two hands (Miniatures: Melee Combat, "A model cannot wield more weapons than will fit in its
+ * available hands"): Yanni's 2h Shortbow and 1h Dagger are each an action of their own.
  */
 export function wieldedAttacks(actor: ActorDoc, kind: "melee" | "ranged", rules: WorldRules): string[] {
   if (actor.type !== "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotAMiniature", "only a miniature attacks with all wielded weapons");
   const card = parseDatacard(miniatureDatacard(actor, rules), "actor");
   const equipped = equippedOf(actor, "weapon");
-  const indices = attacksOfAction(card, equipped.map((_, i) => i), kind, 2, "weapons");
+  // The datacard's weapons are the equipped ones, in the same order (combatant.ts miniatureDatacard).
+  const wielded = card.weapons.map((w, i) => (w.kind === kind ? i : -1)).filter((i) => i >= 0);
+  const indices = attacksOfAction(card, wielded, kind, 2, "weapons");
   if (!indices.length) throw new RulesError("weapons", "FUDGE.Error.NoWieldedWeapon", `no wielded ${kind} weapon`, { kind });
   return indices.map((i) => equipped[i]._id);
 }
@@ -489,6 +494,7 @@ export function startAttack(
   dice: DiceSource,
   rules: WorldRules,
   user: UserRef,
+  perTarget: readonly Situation[] = [],
 ): AttackCardData {
   check("attack", user, attacker);
   if (!targets.length) throw new RulesError("targets", "FUDGE.Error.NoTargets", "select at least one target");
@@ -497,7 +503,9 @@ export function startAttack(
   const pipeline = pipelineFor(rules.preset);
   const shared: Record<string, number[]> = {};
   const cardTargets: AttackCardTarget[] = targets.map((t, index) => {
-    const request = plain(attackRequest(attacker, weapon, t, rules, situation));
+    // What the table measured for this target (its range, gang-up, contact) over the dialog's situation.
+    const own = perTarget[index] ?? {};
+    const request = plain(attackRequest(attacker, weapon, t, rules, { ...situation, ...own }));
     const parsed = pipeline.parseRequest(request);
     const slots = pipeline.slots(parsed);
     const record: Record<string, number[]> = {};
@@ -519,6 +527,7 @@ export function startAttack(
       resolution: null,
       applied: [],
     };
+    if (Object.keys(own).length) target.situation = plain(own);
     if (!waits) target.resolution = plain(resolveTarget(target));
     return target;
   });

@@ -29,6 +29,19 @@ export interface SituationField {
   max: number;
   checked: boolean;
   choices: { value: string; labelKey: string; selected: boolean }[];
+  /**
+   * The table measures this field for every target (Miniatures: range, gang-up, contact; Volt:
+   * distance): shown per target as measured, with no input, since the measure is what the attack
+   * uses. Empty: the player enters it.
+   */
+  measured: MeasuredValue[];
+}
+
+/** One target's measured value of a field, as the dialog shows it ("Knavely Knave: 12"; a yes/no field as its lang key). */
+export interface MeasuredValue {
+  name: string;
+  text: string;
+  textKey: string;
 }
 
 interface FieldSpec {
@@ -113,6 +126,7 @@ export function situationFields(preset: PresetId, weapon: WeaponLike, last: Situ
         max: f.max ?? MODIFIER_RANGE,
         checked: v === true,
         choices: (f.choices ?? []).map((c) => ({ value: c, labelKey: c ? (FUDGE_LEVELS.includes(c) ? `FUDGE.Wound.${c}` : c) : "FUDGE.Attack.NoPull", selected: v === c })),
+        measured: [],
       };
     });
 }
@@ -224,21 +238,36 @@ export interface AttackDialogContext {
   cssClass: string;
 }
 
+/**
+ * The dialog's context. `measured`: per target, what the table measures for it (src/foundry
+ * table-pure.ts tableSituation: range, gang-up, contact), which the attack will use over the
+ * form's values; the odds are those of the attack as it will be rolled, and a field the table
+ * measures for every target shows the measures instead of an input.
+ */
 export function attackDialogContext(
   attacker: ActorDoc,
   weapon: ItemDoc<"weapon"> | null,
   targets: ActorDoc[],
   rules: WorldRules,
   situation: Situation = {},
+  measured: readonly Situation[] = [],
 ): AttackDialogContext {
+  const fields = situationFields(rules.preset, weapon, situation, rules, { attacker, targets }).map((f) =>
+    targets.length > 0 && targets.every((_, i) => measured[i]?.[f.name] !== undefined) ? { ...f, measured: targets.map((t, i) => measuredValue(t.name, measured[i][f.name])) } : f,
+  );
   return {
     preset: rules.preset,
     attackerName: attacker.name,
     weaponName: weapon?.name ?? "",
-    fields: situationFields(rules.preset, weapon, situation, rules, { attacker, targets }),
-    odds: targets.map((t) => attackOdds(attacker, weapon, t, rules, situation)),
+    fields,
+    odds: targets.map((t, i) => attackOdds(attacker, weapon, t, rules, { ...situation, ...(measured[i] ?? {}) })),
     cssClass: `fudge-wounds fudge-attack-dialog preset-${rules.preset}`,
   };
+}
+
+function measuredValue(name: string, v: unknown): MeasuredValue {
+  if (typeof v === "boolean") return { name, text: "", textKey: v ? "FUDGE.Attack.MeasuredYes" : "FUDGE.Attack.MeasuredNo" };
+  return { name, text: String(v), textKey: "" };
 }
 
 // ─── Duel forecast (two combatants attacking each other in turn) ─────────────────────────

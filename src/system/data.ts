@@ -562,6 +562,11 @@ export interface AttackCardTarget {
   /** Recorded defence dice faces (4dF) when rolled. */
   defendDice: number[] | null;
   defendUserId: string | null;
+  /**
+   * This target's own situation over the card's (the table's measures: Miniatures range, gang-up,
+   * contact), an attacker's claim like the card's; absent or {} on cards without one.
+   */
+  situation?: Record<string, unknown>;
   /** The request sent to the preset pipeline for this target (plain JSON, re-derivable). */
   request: unknown;
   /** Recorded dice by slot id (attacker's roll, defender's roll, damage rolls …). */

@@ -192,6 +192,7 @@ export function checkCard(raw: unknown): AttackCardData {
     seen.add(id);
     shortText(t.name, `${f}.name`);
     if (t.tokenId !== undefined) shortText(t.tokenId, `${f}.tokenId`);
+    if (t.situation !== undefined) recordOf(t.situation, `${f}.situation`, paramValue, CARD_LIMITS.situation);
     if (!["none", "pending", "rolled"].includes(t.defend as string)) throw malformed(`${f}.defend`, "bad defence state");
     if (!optional(t.defendDice, (x) => x === null || (Array.isArray(x) && x.length <= CARD_LIMITS.faces && x.every((n) => isInt(n, 100))))) throw malformed(`${f}.defendDice`, "not a roll");
     if (!optional(t.defendUserId, (x) => x === null || (typeof x === "string" && x.length <= CARD_LIMITS.text))) throw malformed(`${f}.defendUserId`, "not an id");
@@ -377,7 +378,8 @@ export function rederiveTarget(card: AttackCardData, t: AttackCardTarget, live: 
     if (w.type !== "weapon") throw new RulesError("card.weaponId", "FUDGE.Error.NotAWeapon", `${w.name} is not a weapon`, { name: w.name });
     weapon = w as ItemDoc<"weapon">;
   }
-  const situation = claimedSituation(card.preset, card.situation ?? {});
+  // The card's situation, with this target's own (the range, gang-up and contact the table measured for it) over it.
+  const situation = claimedSituation(card.preset, { ...(card.situation ?? {}), ...(t.situation ?? {}) });
   const pipeline = pipelineFor(rules.preset);
   const parsed = pipeline.parseRequest(JSON.parse(JSON.stringify(attackRequest(attacker, weapon, live.defender, rules, situation))));
   const slots = pipeline.slots(parsed);

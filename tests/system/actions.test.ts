@@ -32,6 +32,7 @@ import { gutsNoteLines } from "../../src/system/guts-dialog";
 import { applyWound } from "../../src/rules/track";
 import { characterSheetContext, miniatureSheetContext } from "../../src/system/sheet";
 import { keyOf } from "../rules/errors";
+import { findSample } from "../../src/cli/samples";
 
 /** Merges a nested update like Foundry's update: objects merge, arrays and leaves replace, "==key" replaces whole. */
 function merge<T>(doc: T, update: unknown): T {
@@ -512,9 +513,28 @@ describe("Miniatures: one attack per wielded weapon", () => {
     expect(wieldedAttacks(twoBlades, "melee", rules)).toEqual(["knightSword", "knightDagger"]);
     expect(() => wieldedAttacks(knight(), "ranged", rules)).toThrow(expect.objectContaining({ key: "FUDGE.Error.NoWieldedWeapon" }));
   });
-  test("the weapons must fit two hands", () => {
+  test('each action wields the weapons of its kind: a 2h bow and a 1h sword both equipped shoot and stab ("Shoot all wielded ranged weapons" / "Melee attack with all wielded melee weapons")', () => {
+    // Seed 004, Available Actions; Melee Combat: "A model cannot wield more weapons than will fit
+    // in its available hands" — counted per action, so the bow carried does not fill the hands of a stab.
+    const both = knight();
+    both.items = both.items.map((i) => (i._id === "knightBow" ? { ...i, system: { ...i.system, equipped: true } } : i)) as typeof both.items;
+    expect(wieldedAttacks(both, "melee", rules)).toEqual(["knightSword"]);
+    expect(wieldedAttacks(both, "ranged", rules)).toEqual(["knightBow"]);
+  });
+  test("Yanni the Yeoman (Shortbow 2h, Dagger 1h, both equipped) shoots with the bow and stabs with the dagger", () => {
+    const yanni = findSample("Yanni the Yeoman", "yanni") as ActorDoc<"miniature">;
+    const id = (name: string) => (yanni.items ?? []).find((i) => i.name === name)!._id;
+    expect(wieldedAttacks(yanni, "ranged", rules)).toEqual([id("Shortbow")]);
+    expect(wieldedAttacks(yanni, "melee", rules)).toEqual([id("Dagger")]);
+    // The sheet offers the two actions, one attack each.
+    expect(miniatureSheetContext(yanni, rules, { editable: true, owner: true }).miniature?.attackActions).toEqual([
+      { kind: "melee", labelKey: "FUDGE.Sheet.AttackAll.melee", count: 1 },
+      { kind: "ranged", labelKey: "FUDGE.Sheet.AttackAll.ranged", count: 1 },
+    ]);
+  });
+  test("the weapons of one action must fit two hands", () => {
     const overloaded = knight();
-    overloaded.items = overloaded.items.map((i) => (i._id === "knightBow" ? { ...i, system: { ...i.system, equipped: true } } : i)) as typeof overloaded.items;
+    overloaded.items.push(item("weapon", "Greatsword", { miniaturesDamage: 3, statBasis: "strength", hands: 2 }, "knightGreatsword"));
     expect(() => wieldedAttacks(overloaded, "melee", rules)).toThrow(expect.objectContaining({ key: "FUDGE.Error.Miniatures.TooManyHands" }));
   });
   test("only miniatures have the action", () => {

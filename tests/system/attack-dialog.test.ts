@@ -12,6 +12,7 @@ import { duelForecast } from "../../src/rules/forecast";
 import { actorSheetContext } from "../../src/system/sheet";
 import { findSample } from "../../src/cli/samples";
 import { loadLang, rulesFor, PRESET_IDS } from "./fixtures";
+import { makeRenderer } from "./render";
 
 // The pack's Leroy and Theodora (the seed's pair), as the playground and the CLI use them.
 const leroy = () => structuredClone(findSample("Leroy", "a"));
@@ -108,6 +109,42 @@ describe("attack dialog", () => {
       expect(ctx.odds[0].error).toBeNull();
       expect(ctx.odds[0].segments.reduce((s, x) => s + x.p, 0)).toBeCloseTo(1, 9);
     }
+  });
+
+  test('the odds are those of the attack as the table rolls it: each target\'s measured range ("−1 per full or partial multiple of the weapon\'s Range beyond the first", RULES §3), shown as measured, not an input', () => {
+    const rules = rulesFor("miniatures");
+    const yanni = structuredClone(findSample("Yanni the Yeoman", "y"));
+    const bow = (yanni.items ?? []).find((i) => i.name === "Shortbow") as never;
+    const knave = structuredClone(findSample("Knavely Knave", "k"));
+    const king = structuredClone(findSample("King Kingsley", "q"));
+    // The player once typed 5": the table's 10" and 40" count, as the attack will roll them.
+    const ctx = attackDialogContext(yanni, bow, [knave, king], rules, { rangeInches: 5 }, [
+      { rangeInches: 10, inContact: false },
+      { rangeInches: 40, inContact: false },
+    ]);
+    const miss = (i: number) => ctx.odds[i].segments.find((x) => x.key === "miss")?.p ?? 0;
+    const expected = (target: typeof knave, range: number) => attackOdds(yanni, bow, target, rules, { rangeInches: range, inContact: false }).segments.find((x) => x.key === "miss")?.p ?? 0;
+    expect(miss(0)).toBeCloseTo(expected(knave, 10), 12);
+    expect(miss(1)).toBeCloseTo(expected(king, 40), 12);
+    expect(miss(1)).toBeGreaterThan(miss(0));
+    const field = (name: string) => ctx.fields.find((f) => f.name === name)!;
+    expect(field("rangeInches").measured).toEqual([
+      { name: "Knavely Knave", text: "10", textKey: "" },
+      { name: "King Kingsley", text: "40", textKey: "" },
+    ]);
+    expect(field("inContact").measured.map((m) => m.textKey)).toEqual(["FUDGE.Attack.MeasuredNo", "FUDGE.Attack.MeasuredNo"]);
+    // What the table does not measure (cover) stays an input; without measures every field does.
+    expect(field("cover").measured).toEqual([]);
+    expect(attackDialogContext(yanni, bow, [knave], rules).fields.every((f) => f.measured.length === 0)).toBe(true);
+    const r = makeRenderer();
+    const html = r.render("attackDialog", ctx);
+    expect(r.missing).toEqual(new Set());
+    expect(html).not.toContain('name="rangeInches"');
+    expect(html).not.toContain('name="inContact"');
+    expect(html).toContain('name="cover"');
+    const text = html.replace(/<[^>]+>/g, "").replace(/\s+/g, " ");
+    expect(text).toContain("Range (inches) Knavely Knave: 10King Kingsley: 40 Measured from the tokens on the table; the attack uses this.");
+    expect(text).toContain("In base contact Knavely Knave: noKing Kingsley: no");
   });
 
   test("duel forecast Leroy vs Theodora: Leroy wins 75 %, Theodora 25 %, over about 3.6 exchanges (the rules core's forecast)", () => {

@@ -17,6 +17,7 @@ import { GM, PLAYER1, PLAYER2, PRESET_IDS, STRANGER, knight, leroy, rulesFor, th
 import { seededRng } from "../../src/rules/dice";
 import { mergeLikeFoundry } from "../../src/foundry/update-pure";
 import { keyOf } from "../rules/errors";
+import { findSample } from "../../src/cli/samples";
 
 const rules = rulesFor("fudge");
 const MSG = "message1";
@@ -123,6 +124,32 @@ describe("re-derivation from the live actors and the recorded dice", () => {
     expect(honest.resolution.dice.damage).toBeUndefined(); // not read …
     const forged = withTarget(c, { dice: { ...c.targets[0].dice, damage: [7] } });
     expect(keyOf(() => rederiveTarget(forged, forged.targets[0], live(), dfRules))).toBe("FUDGE.Error.Integrity.Dice"); // … yet checked
+  });
+
+  test('per-target situations (the table\'s range per target; RULES §3 "Ranged: −1 per full or partial multiple of the weapon\'s Range beyond the first"): the GM re-derives each target under its own, and range-checks it', () => {
+    const mini = rulesFor("miniatures");
+    const yanni = { ...(findSample("Yanni the Yeoman", "yanni") as ActorDoc), ownership: { default: 0, [PLAYER1.id]: 3 } };
+    const bow = (yanni.items ?? []).find((i) => i.name === "Shortbow")!._id;
+    const near = knight("near", "Near");
+    const far = knight("far", "Far");
+    // Shortbow Range 18": 10" is within Range, 40" is −2.
+    const card = startAttack(yanni, bow, [near, far], {}, { attack: [1, 1, 1, 0], crash: [0, 0, 0, 0] }, mini, PLAYER1, [{ rangeInches: 10, inContact: false }, { rangeInches: 40, inContact: false }]);
+    const penalty = (i: number) => (card.targets[i].resolution as { numbers: Record<string, number> }).numbers.rangePenalty;
+    expect([penalty(0), penalty(1)]).toEqual([0, -2]);
+    expect(card.targets.map((t) => t.situation)).toEqual([{ rangeInches: 10, inContact: false }, { rangeInches: 40, inContact: false }]);
+    expect(card.situation).toEqual({});
+    const liveMini = (defender: ActorDoc) => ({ attacker: yanni, defender, author: PLAYER1 });
+    const r = [rederiveTarget(card, card.targets[0], liveMini(near), mini), rederiveTarget(card, card.targets[1], liveMini(far), mini)];
+    expect(r.map((x) => x.differs)).toEqual([false, false]);
+    expect(r.map((x) => x.resolution.numbers.rangePenalty)).toEqual([0, -2]);
+    // A target's situation is a claim like the card's: range-checked, and checked for shape.
+    const forged = { ...card, targets: [{ ...card.targets[0], situation: { gangUp: 99 } }, card.targets[1]] };
+    expect(keyOf(() => rederiveTarget(forged, forged.targets[0], liveMini(near), mini))).toBe("FUDGE.Error.Integrity.Situation");
+    expect(keyOf(() => checkCard({ ...card, targets: [{ ...card.targets[0], situation: [1] }] }))).toBe("FUDGE.Error.Card.Malformed");
+    // A card without target situations (older cards) re-derives under the card's situation, as before.
+    const old = startAttack(yanni, bow, [far], { rangeInches: 40 }, { attack: [1, 1, 1, 0], crash: [0, 0, 0, 0] }, mini, PLAYER1);
+    expect(old.targets[0].situation).toBeUndefined();
+    expect(rederiveTarget(old, old.targets[0], liveMini(far), mini).resolution.numbers.rangePenalty).toBe(-2);
   });
 
   test("a situation an attack may not claim (a GM-judgement level, an out-of-range modifier) is refused", () => {

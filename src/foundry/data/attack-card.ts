@@ -42,6 +42,8 @@ function targetSchema() {
       initial: null,
     }),
     defendUserId: new fields.StringField({ required: true, nullable: true, blank: false, initial: null }),
+    // This target's own situation over the card's (Miniatures: the range, gang-up and contact the table measured).
+    situation: new fields.ObjectField({ required: true, nullable: false, initial: {} }),
     request: json(),
     dice: dice(),
     resolution: json(),

@@ -265,8 +265,9 @@ export function findWeapon(card: MiniDatacard, ref: unknown, path: string): numb
 
 /**
  * The attacks of one action: "Melee attack with all wielded melee weapons" / "Shoot all wielded
- * ranged weapons", one attack per weapon. `wielded` names weapons (index or name); a model
- * "cannot wield more weapons than will fit in its available hands" (`hands`, default 2).
+ * ranged weapons", one attack per weapon. `wielded` names the weapons the model holds for this
+ * action (index or name); a model "cannot wield more weapons than will fit in its available hands"
+ * (`hands`, default 2). A weapon it only carries (Yanni's dagger while he shoots) is not listed.
  */
 export function attacksOfAction(card: MiniDatacard, wielded: unknown, kind: "melee" | "ranged", hands = 2, path = "wielded"): number[] {
   const list = array(wielded, path);
