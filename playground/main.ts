@@ -432,6 +432,8 @@ document.addEventListener("click", (ev) => {
     run(() => void (opened = openHealDialog(action, target, doc)));
     if (opened) return;
   }
+  // RULES §2.2 automatic death: confirmed first (Foundry: a DialogV2 confirm).
+  if (doc.kind === "actor" && action === "killActor" && !window.confirm(ui.killConfirmText(store, doc.id))) return;
   if (action === "tab") {
     // Foundry's own tab action (ApplicationV2 changeTab): the window shows the tab and keeps it.
     ui.activeTabs.set(doc.id, target.dataset.tab ?? "combat");

@@ -125,7 +125,7 @@ export function renderWindow(key: string, s: PlaygroundState): WindowView | null
   const path = TEMPLATES[actor.type as keyof typeof TEMPLATES];
   if (!path || !templateExists(foundryPath(`../${path}`))) return { title: actor.name, classes: [...base, "actor"], html: missingPanel(`the ${actor.type} sheet (${path ?? "no template"})`) };
   const targets = s.targets.map((id) => s.actors.find((a) => a._id === id)).filter((x): x is PlainDoc => !!x).map(asActor);
-  const ctx = actorSheetContext(asActor(actor), rules, { editable: true, owner: true, ladderNames: names, targets, activeTab: activeTabs.get(key), inCombat: s.inCombat === true });
+  const ctx = actorSheetContext(asActor(actor), rules, { editable: true, owner: true, ladderNames: names, targets, activeTab: activeTabs.get(key), inCombat: s.inCombat === true, gm: s.user.isGM });
   return { title: actor.name, classes: [...base, "actor", ...ctx.cssClass.split(/\s+/).filter(Boolean)], html: renderTemplate(path, ctx) };
 }
 
@@ -174,6 +174,11 @@ export function renderAttackDialog(store: Store, actorId: string, el: HTMLElemen
 }
 
 /** The healing dialog for a heal button, or null when the healing kind needs no input. */
+/** The automatic-death confirmation (Foundry: the sheet's DialogV2 confirm, the same sentence). */
+export function killConfirmText(store: Store, actorId: string): string {
+  return i18n.format("FUDGE.Sheet.KillConfirm", { name: store.actor(actorId.split("/")[0])?.name ?? "" });
+}
+
 export function renderHealDialog(store: Store, actorId: string, el: HTMLElement): string | null {
   const type = data(el, "heal", "type") ?? "";
   if (!(HEAL_INPUTS[type] ?? []).length) return null;
@@ -436,6 +441,9 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       }
       case "resetTrack":
         return updateActor(store, actor._id, actions.resetTrack(a, user));
+      case "killActor":
+        // RULES §2.2 automatic death (GM only, no roll); the page asks first, as Foundry's dialog does.
+        return updateActor(store, actor._id, actions.killActor(a, rules, user).update);
       case "addCustomLevel":
       case "removeCustomLevel":
         return updateActor(store, actor._id, actions.editCustomLevels(a, call.action === "addCustomLevel" ? "add" : "remove", Number(el.dataset.index ?? -1), user));

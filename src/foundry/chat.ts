@@ -15,7 +15,7 @@ import { TEMPLATES } from "../system/handlebars";
 import { checkCard, defenceFacesOf, rederiveTarget } from "../system/integrity";
 import { attackClippedUpdate, defenceRollUpdate } from "../system/clipped";
 import { actorLane, changeActor, plainActor, updateActor, worldRules, writeQueue } from "./bridge";
-import { gutsAfterWound } from "./combat";
+import { gutsAfterWound, tableRoundStart } from "./combat";
 import { reportError, userRef } from "./foundry-util";
 import { foundryRoller, postWithRolls, showRolls } from "./dice";
 import { rollAttack, rollSlot, type SlotRoll } from "../system/rolling";
@@ -108,7 +108,8 @@ export async function startAttackFlow(actor: Actor.Implementation, weaponIds: (s
     const shared: Situation = { ...situation };
     for (const k of measuredKeys(perTarget, targets.length)) delete shared[k];
     // Every die a Foundry Roll on this (the attacker's) client; the faces go to the rules core.
-    const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(actor), id, targetDocs, shared, dice, rules, userRef(), perTarget), foundryRoller);
+    // Fudge §4.64: whether each target began the round Incapacitated is the GM's round-start record (shown on the card; Apply reads it again).
+    const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(actor), id, targetDocs, shared, dice, rules, userRef(), perTarget, { roundStart: tableRoundStart }), foundryRoller);
     card.targets.forEach((t, i) => (t.tokenId = String(targets[i].id)));
     await postAttackCard(actor, card, rolls);
   }
@@ -353,7 +354,8 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
     // The integrity rule: the result comes from the live attacker (owned by the message's author)
     // and the live target under the world's rules, with the card's recorded dice — never the card's claim.
     const attacker = actorByRef(card.attackerId);
-    const live = rederiveTarget(card, t, { attacker: attacker ? plainActor(attacker) : null, defender: doc, author: authorOf(message), defenceFaces: defenceFacesOf(doc, messageId), messageId, postedAt: postedAt(message) }, rules);
+    // Fudge §4.64: the defender's round start as the GM's client recorded it on the live combat.
+    const live = rederiveTarget(card, t, { attacker: attacker ? plainActor(attacker) : null, defender: doc, author: authorOf(message), defenceFaces: defenceFacesOf(doc, messageId), messageId, postedAt: postedAt(message), roundStart: tableRoundStart(doc) }, rules);
     const r = actions.applyDamage(card, doc, user, rules, { relayed: opts.relayed, spendFudgePoint: opts.spendFudgePoint, messageId, resolution: live.resolution, differs: live.differs });
     await updateActor(target, r.actorUpdate);
     await writeCardTarget(message, ref, r.cardUpdate);

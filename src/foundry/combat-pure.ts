@@ -5,6 +5,7 @@
 import type { PresetId } from "../rules/pipeline";
 import type { TrackStatus } from "../rules/track";
 import type { WorldRules } from "../system/data";
+import { incapacitatedBy, type RoundStart } from "../system/combatant";
 
 export type TurnStartTask =
   /** Miniatures: a Near Death model rolls Guts each turn from its next turn (≥ +2 Very Hurt, ≤ −1 Dead). */
@@ -12,7 +13,9 @@ export type TurnStartTask =
   /** Miniatures: a failed Guts check is re-checked each later turn. */
   | { kind: "gutsRecheck" }
   /** FATE: remember that Clipped was on the track when this turn began (it clears when the turn ends). */
-  | { kind: "noteClipped" };
+  | { kind: "noteClipped" }
+  /** Fudge §4.62: remember the stun in force when this turn began (it counts down when the turn ends). */
+  | { kind: "noteStun" };
 
 export interface TurnStartInput {
   preset: PresetId;
@@ -32,7 +35,55 @@ export function turnStartTasks(i: TurnStartInput): TurnStartTask[] {
   }
   // FATE wound ladder: Clipped is −1 on the next action only; this turn is that action.
   if (i.preset === "fate" && i.status.effects.includes("clipped")) tasks.push({ kind: "noteClipped" });
+  // Fudge §4.62: Stunned lasts one round, Very Stunned two (knocked out lasts until the stun marks heal).
+  if (i.preset === "fudge" && i.status.effects.some((e) => COUNTED_STUNS.includes(e))) tasks.push({ kind: "noteStun" });
   return tasks;
+}
+
+/** Fudge §4.62: the stun effects that last a number of rounds (knocked out lasts until the stun marks heal). */
+const COUNTED_STUNS: readonly string[] = ["stunned", "veryStunned"];
+
+/**
+ * A stun as it stands on a box track (Fudge §4.62): its effect, rounds left and stun marks. Two
+ * snapshots differ when a new stun landed in between (a second stun raises the effect or restarts
+ * its rounds, and marks a box). Null: no stun that counts down (none, knocked out, another track).
+ */
+export interface StunSnapshot {
+  effect: string;
+  rounds: number;
+  marks: number;
+}
+
+export function stunSnapshot(state: unknown): StunSnapshot | null {
+  if (typeof state !== "object" || state === null) return null;
+  const st = state as { stun?: unknown; marks?: unknown };
+  const stun = st.stun as { effect?: unknown; rounds?: unknown } | null | undefined;
+  if (!stun || typeof stun.effect !== "string" || !COUNTED_STUNS.includes(stun.effect) || typeof stun.rounds !== "number") return null;
+  let marks = 0;
+  if (typeof st.marks === "object" && st.marks !== null)
+    for (const row of Object.values(st.marks as Record<string, unknown>)) if (Array.isArray(row)) for (const m of row) if (m && typeof m === "object" && (m as { stun?: unknown }).stun === true) marks++;
+  return { effect: stun.effect, rounds: stun.rounds, marks };
+}
+
+/** Reads a stored snapshot (a combat flag): null when it is not one. */
+export function readStunSnapshot(raw: unknown): StunSnapshot | null {
+  if (typeof raw !== "object" || raw === null) return null;
+  const r = raw as Record<string, unknown>;
+  if (typeof r.effect !== "string" || !COUNTED_STUNS.includes(r.effect) || !Number.isInteger(r.rounds) || !Number.isInteger(r.marks)) return null;
+  return { effect: r.effect, rounds: r.rounds as number, marks: r.marks as number };
+}
+
+/**
+ * When a combatant's turn ends: the stun he was under when the turn began counts down one round
+ * (Fudge §4.62 "Stunned … one round", "Very Stunned … two rounds"; the box track's `endRound`
+ * healing). This system's reading: a round of a stun is one of the stunned character's own turns,
+ * so a Stunned fighter loses exactly his next turn's attack (and defends at −1 until it ends),
+ * whoever acted first. A stun that landed during the turn (it differs from the one noted when the
+ * turn began) waits for his next turn, as FATE Clipped does.
+ */
+export function turnEndStunHealing(preset: PresetId, atTurnStart: StunSnapshot | null, now: StunSnapshot | null): "endRound" | null {
+  if (preset !== "fudge" || !atTurnStart || !now) return null;
+  return atTurnStart.effect === now.effect && atTurnStart.rounds === now.rounds && atTurnStart.marks === now.marks ? "endRound" : null;
 }
 
 /**
@@ -42,6 +93,52 @@ export function turnStartTasks(i: TurnStartInput): TurnStartTask[] {
  */
 export function turnEndHealing(preset: PresetId, clippedAtTurnStart: boolean, status: TrackStatus | null): string | null {
   if (preset === "fate" && clippedAtTurnStart && status?.effects.includes("clipped")) return "consumeClipped";
+  return null;
+}
+
+/** The combat flag where the active GM's client records each round's start (Fudge §4.64), and the turn's stun note. */
+export const ROUND_START_FLAG = "roundStart";
+export const STUN_NOTE_FLAG = "stunNote";
+
+/**
+ * Fudge §4.64 PC safeguard "nobody becomes Near Death unless they began the round Incapacitated":
+ * who, among a combat's combatants, is Incapacitated or worse (or knocked out) as a round starts.
+ * Written by the active GM's client from the live actors; Apply reads it for the defender.
+ */
+export function roundStartRecord(round: number, combatants: readonly { ref: string; status: TrackStatus | null }[]): RoundStart {
+  const actors = [...new Set(combatants.map((c) => c.ref))];
+  const incapacitated = [...new Set(combatants.filter((c) => c.status !== null && incapacitatedBy(c.status.condition)).map((c) => c.ref))];
+  return { round, actors, incapacitated };
+}
+
+/** Reads a stored record (a combat flag): null when it is not one. */
+export function readRoundStart(raw: unknown): RoundStart | null {
+  if (typeof raw !== "object" || raw === null) return null;
+  const r = raw as Record<string, unknown>;
+  const refs = (v: unknown): v is string[] => Array.isArray(v) && v.length <= 1000 && v.every((x) => typeof x === "string");
+  if (!Number.isInteger(r.round) || !refs(r.actors) || !refs(r.incapacitated)) return null;
+  return { round: r.round as number, actors: [...r.actors], incapacitated: [...r.incapacitated] };
+}
+
+/** A combat as the round-start lookup reads it: its round, its combatants' actor refs and its stored record. */
+export interface RoundStartSource {
+  started: boolean;
+  round: number;
+  refs: readonly string[];
+  record: unknown;
+}
+
+/**
+ * The round-start record that holds for an actor (its ref): that of a started combat it fights in,
+ * recorded for the combat's current round. Null (the actor's current track then counts): not in a
+ * started combat, or the round was not recorded (a combat stepped back, begun before this version).
+ */
+export function roundStartFor(ref: string, combats: readonly RoundStartSource[]): RoundStart | null {
+  for (const c of combats) {
+    if (!c.started || !c.refs.includes(ref)) continue;
+    const rec = readRoundStart(c.record);
+    if (rec && rec.round === c.round) return rec;
+  }
   return null;
 }
 

@@ -1,6 +1,7 @@
 /**
  * Combat and scene hooks, run by the active GM only: turn start (Miniatures Near Death Guts
- * roll, Guts re-check prompt, FATE Clipped noted), turn end (FATE Clipped used up), combat end
+ * roll, Guts re-check prompt, FATE Clipped and Fudge stun noted), turn end (FATE Clipped used up,
+ * a Fudge stun counts down), round start (who began it Incapacitated, Fudge §4.64), combat end
  * (Willpower adjustments lapse, with one chat note; Scratches cleared per setting), scene end
  * (FATE Hurt cleared). What to do is decided in combat-pure.ts; every roll and every track
  * change is the rules core's.
@@ -14,7 +15,21 @@ import { miniatureDatacard, trackFor } from "../system/combatant";
 import type { MiniatureData } from "../system/data";
 import { CLIPPED_NOTE_FLAG } from "../system/clipped";
 import { changeActor, plainActor, updateActor, worldRules, type DerivedActor } from "./bridge";
-import { combatEndHealing, combatTurn, sceneEndHealing, turnEndHealing, turnStartTasks } from "./combat-pure";
+import {
+  combatEndHealing,
+  combatTurn,
+  readStunSnapshot,
+  ROUND_START_FLAG,
+  roundStartFor,
+  roundStartRecord,
+  sceneEndHealing,
+  STUN_NOTE_FLAG,
+  stunSnapshot,
+  turnEndHealing,
+  turnEndStunHealing,
+  turnStartTasks,
+} from "./combat-pure";
+import type { RoundStart } from "../system/combatant";
 import { reportError, userRef } from "./foundry-util";
 import { foundryRoller, postRollNote, withRollMode } from "./dice";
 import { GUTS_ROLL, rollSlot } from "../system/rolling";
@@ -110,10 +125,78 @@ async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {
     if (task.kind === "nearDeathGuts") await nearDeathTurn(actor);
     else if (task.kind === "noteClipped") await actor.setFlag(SYSTEM_ID as never, FLAG_CLIPPED as never, true as never);
     else if (task.kind === "gutsRecheck") await runGutsRechecks(actor, combatTurn(combatant.combat?.round));
+    else if (task.kind === "noteStun") await noteStun(combatant);
   }
 }
 
-async function onTurnEnd(combatant: Combatant.Implementation): Promise<void> {
+const storedTrackState = (a: Actor.Implementation): unknown => (plainActor(a).system as { woundTrack?: { state?: unknown } }).woundTrack?.state ?? null;
+
+/**
+ * Fudge §4.62: the stun in force as this combatant's turn begins, noted on the combat (which only
+ * GMs may write) so that the turn's end counts down that stun and not one taken during the turn.
+ */
+async function noteStun(combatant: Combatant.Implementation): Promise<void> {
+  const combat = combatant.combat as Combat.Implementation | null;
+  const actor = combatant.actor as Actor.Implementation | null;
+  const snap = actor ? stunSnapshot(storedTrackState(actor)) : null;
+  if (!combat || !snap) return;
+  await combat.setFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never, { combatantId: combatant.id, round: combat.round, ...snap } as never);
+}
+
+/** Fudge §4.62: the turn of a stunned combatant ends — his stun counts down one round (combat-pure turnEndStunHealing). */
+async function countDownStun(combatant: Combatant.Implementation, round: number): Promise<void> {
+  const combat = combatant.combat as Combat.Implementation | null;
+  const actor = combatant.actor as Actor.Implementation | null;
+  if (!combat) return;
+  const note = combat.getFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never) as { combatantId?: unknown; round?: unknown } | undefined;
+  if (!note || note.combatantId !== combatant.id || note.round !== round) return;
+  await combat.unsetFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never);
+  if (!actor || !stillThere(actor)) return;
+  const atStart = readStunSnapshot(note);
+  try {
+    // Decided from the live track in the actor's write lane (after any Apply queued before it).
+    await changeActor(actor, (doc) => {
+      const type = turnEndStunHealing(worldRules().preset, atStart, stunSnapshot((doc.system as { woundTrack?: { state?: unknown } }).woundTrack?.state ?? null));
+      return type ? actions.healWounds(doc, { type }, worldRules(), userRef()).update : null;
+    });
+  } catch (e) {
+    reportError(e, actor.name);
+  }
+}
+
+/**
+ * Fudge §4.64 "nobody becomes Near Death unless they began the round Incapacitated": as a round
+ * starts, the active GM's client records on the combat which combatants are Incapacitated or worse
+ * (from their live tracks). Apply reads it for the defender (tableRoundStart); nothing on a card does.
+ */
+async function recordRoundStart(combat: Combat.Implementation, round: number): Promise<void> {
+  if (worldRules().preset !== "fudge") return;
+  const combatants = combat.combatants.contents
+    .map((c) => c.actor as Actor.Implementation | null)
+    .filter((a): a is Actor.Implementation => !!a)
+    .map((a) => ({ ref: a.uuid, status: derivedOf(a)?.status ?? null }));
+  await combat.setFlag(SYSTEM_ID as never, ROUND_START_FLAG as never, roundStartRecord(round, combatants) as never);
+}
+
+/**
+ * The round-start record that holds for this actor (Fudge §4.64), from the world's started combats
+ * as this client sees them: null when it fights in none (its current track then counts).
+ */
+export function tableRoundStart(actor: { uuid?: string; _id: string }): RoundStart | null {
+  const combats = (game.combats?.contents ?? []) as Combat.Implementation[];
+  return roundStartFor(
+    actor.uuid ?? actor._id,
+    combats.map((c) => ({
+      started: c.started,
+      round: c.round,
+      refs: c.combatants.contents.map((b) => (b.actor as Actor.Implementation | null)?.uuid ?? "").filter(Boolean),
+      record: c.getFlag(SYSTEM_ID as never, ROUND_START_FLAG as never),
+    })),
+  );
+}
+
+async function onTurnEnd(combatant: Combatant.Implementation, round: number): Promise<void> {
+  await countDownStun(combatant, round);
   const actor = combatant.actor as Actor.Implementation | null;
   if (!actor) return;
   const noted = actor.getFlag(SYSTEM_ID as never, FLAG_CLIPPED as never) === true;
@@ -137,7 +220,16 @@ export class FudgeCombat extends Combat {
   protected override async _onEndTurn(combatant: Combatant.Implementation, context: Combat.TurnEventContext): Promise<void> {
     await super._onEndTurn(combatant, context);
     if ((context as { skipped?: boolean }).skipped || !isActiveGM()) return;
-    await onTurnEnd(combatant);
+    await onTurnEnd(combatant, context.round);
+  }
+  protected override async _onStartRound(context: Combat.RoundEventContext): Promise<void> {
+    await super._onStartRound(context);
+    if (!isActiveGM()) return;
+    try {
+      await recordRoundStart(this as unknown as Combat.Implementation, context.round);
+    } catch (e) {
+      reportError(e);
+    }
   }
 }
 

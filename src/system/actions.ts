@@ -17,7 +17,7 @@ import { attacksOfAction, datacard, parseDatacard, type MiniDatacard } from "../
 import { gutsRecheck, gutsTrigger, nearDeathRoll, parseGutsState, type GutsRules, type GutsSituation } from "../rules/miniatures/guts";
 import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, CustomWoundLevel, ItemDoc, MiniatureData, SkillData, WorldRules } from "./data";
 import { boxTrackConfig } from "../rules/tracks/box";
-import { actorRef, attackRequest, customBoxLevels, equippedOf, findItem, miniatureDatacard, trackFor, type Situation } from "./combatant";
+import { actorRef, attackRequest, customBoxLevels, defenderSituation, equippedOf, findItem, miniatureDatacard, trackFor, type RoundStart, type Situation } from "./combatant";
 import { isDatacardStat, ladderOf } from "./view";
 import { liveRecord, logUpdate, woundLogOf, type WoundRecord } from "./integrity";
 import type { LapseNote } from "./battle-end";
@@ -176,6 +176,37 @@ export function recover(actor: ActorDoc, black: number, white: number, rules: Wo
 export function resetTrack(actor: ActorDoc, user?: UserRef): ActorUpdate {
   check("edit", user, actor);
   return trackUpdate(null);
+}
+
+/** A player's click on automatic death: refused (RULES §2.2, GM only). */
+export const killRefusal = (name: string): RulesError => new RulesError("user", "FUDGE.Error.KillGmOnly", `only a GM may kill ${name} outright`, { name });
+
+/** Track kinds with a Dead state a GM may set at once (the Fudge box track and the Damage Capacity track). */
+const KILLABLE_TRACKS: readonly string[] = ["box", "dc"];
+
+/** May this user kill this actor at once (the sheet's button)? A GM, on a Fudge track not already dead. */
+export function canKill(actor: ActorDoc, rules: WorldRules, isGM: boolean): boolean {
+  if (!isGM) return false;
+  try {
+    const track = trackFor(actor, rules);
+    return KILLABLE_TRACKS.includes(track.config.kind) && trackStatus(track).condition !== "dead";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * RULES §2.2 "Automatic death: a GM-only action, no roll" (Fudge §4.51, the helpless victim): the
+ * actor's track becomes Dead (the rules core's applyWound `{kill: true}`). Refused for anyone but a
+ * GM, and on tracks without a Dead state (FATE, Volt).
+ */
+export function killActor(actor: ActorDoc, rules: WorldRules, user: UserRef): { update: ActorUpdate; steps: Step[] } {
+  if (!user?.isGM) throw killRefusal(actor.name);
+  const track = liveTrack(actor, rules);
+  if (!KILLABLE_TRACKS.includes(track.config.kind))
+    throw new RulesError("track.config.kind", "FUDGE.Error.KillTrackKind", `automatic death needs a "box" or "dc" track (got ${JSON.stringify(track.config.kind)})`, { kind: String(track.config.kind), name: actor.name });
+  const r = applyWound(track, { kill: true });
+  return { update: trackUpdate(r.track.state), steps: r.steps };
 }
 
 // ─── Field edits ───────────────────────────────────────────────────────────────────────
@@ -495,6 +526,7 @@ export function startAttack(
   rules: WorldRules,
   user: UserRef,
   perTarget: readonly Situation[] = [],
+  opts: { roundStart?: (target: ActorDoc) => RoundStart | null } = {},
 ): AttackCardData {
   check("attack", user, attacker);
   if (!targets.length) throw new RulesError("targets", "FUDGE.Error.NoTargets", "select at least one target");
@@ -503,9 +535,10 @@ export function startAttack(
   const pipeline = pipelineFor(rules.preset);
   const shared: Record<string, number[]> = {};
   const cardTargets: AttackCardTarget[] = targets.map((t, index) => {
-    // What the table measured for this target (its range, gang-up, contact) over the dialog's situation.
+    // What the table measured for this target (its range, gang-up, contact) over the dialog's situation;
+    // Fudge §4.64: whether this defender began the round Incapacitated is the table's, not the attacker's.
     const own = perTarget[index] ?? {};
-    const request = plain(attackRequest(attacker, weapon, t, rules, { ...situation, ...own }));
+    const request = plain(attackRequest(attacker, weapon, t, rules, defenderSituation({ ...situation, ...own }, t, rules, opts.roundStart?.(t) ?? null)));
     const parsed = pipeline.parseRequest(request);
     const slots = pipeline.slots(parsed);
     const record: Record<string, number[]> = {};

@@ -6,7 +6,7 @@
 import { RulesError } from "../rules/errors";
 import { htmlToText } from "./rich-text";
 import { standardLadder } from "../rules/ladder";
-import { newTrack, parseTrack, type Track } from "../rules/track";
+import { newTrack, parseTrack, trackStatus, type Track } from "../rules/track";
 import type { PresetId } from "../rules/pipeline";
 import { boxTrackConfig, type BoxLevel, type BoxTrackConfig } from "../rules/tracks/box";
 import { defaultFateConfig } from "../rules/tracks/fate";
@@ -375,6 +375,47 @@ function voltSide(actor: ActorDoc, weapon: ItemDoc<"weapon"> | null, rules: Worl
 function requireCharacter(actor: ActorDoc, path: string): ActorDoc<"character" | "npc"> {
   if (actor.type === "miniature") throw new RulesError(`${path}.type`, "FUDGE.Error.NotCharacter", `${actor.name} is a miniature; this preset needs characters or NPCs`, { name: actor.name });
   return actor as ActorDoc<"character" | "npc">;
+}
+
+/**
+ * What the table recorded when the current combat round began (src/foundry/combat.ts, written by
+ * the active GM's client on the combat): the refs (actorRef) of the combatants' actors then, and
+ * which of them were Incapacitated or worse.
+ */
+export interface RoundStart {
+  round: number;
+  actors: readonly string[];
+  incapacitated: readonly string[];
+}
+
+/** Incapacitated or worse (cannot act, Near Death, dead), or knocked out by a stun — from a track status. */
+export const incapacitatedBy = (condition: string): boolean => condition !== "able";
+
+/**
+ * Fudge §4.64 PC safeguard "nobody becomes Near Death unless they began the round Incapacitated":
+ * did the defender begin the round Incapacitated? Never the attacker's claim: in a combat round
+ * the table recorded, that record says; otherwise (no combat, a combatant the record does not
+ * list, a round not recorded) the defender's current track counts as how he began the round.
+ * False unless the world's safeguard is on (nothing else reads it).
+ */
+export function beganRoundIncapacitated(defender: ActorDoc, rules: WorldRules, roundStart: RoundStart | null | undefined): boolean {
+  if (rules.preset !== "fudge" || !rules.fudgeTrack.safeguardNearDeathFromIncapacitated || defender.type === "miniature") return false;
+  const ref = actorRef(defender);
+  if (roundStart && roundStart.actors.includes(ref)) return roundStart.incapacitated.includes(ref);
+  try {
+    return incapacitatedBy(trackStatus(trackFor(defender, rules)).condition);
+  } catch {
+    return false; // a stored track that no longer parses: the attack itself reports it
+  }
+}
+
+/**
+ * The situation of one target's request: the attacker's situation with `beganRoundIncapacitated`
+ * derived for this defender (beganRoundIncapacitated above), whatever the situation said.
+ */
+export function defenderSituation(situation: Situation, defender: ActorDoc, rules: WorldRules, roundStart: RoundStart | null | undefined): Situation {
+  const { beganRoundIncapacitated: _claimed, ...rest } = situation;
+  return beganRoundIncapacitated(defender, rules, roundStart) ? { ...rest, beganRoundIncapacitated: true } : rest;
 }
 
 /** Keeps only the situation fields a preset's request accepts (the fudge preset rejects unknown fields). */

@@ -16,7 +16,7 @@ import { RulesError, isRulesError } from "../rules/errors";
 import { checkRecordedDice, PRESETS, pipelineFor, type AttackResolution } from "../rules/pipeline";
 import { parseTrack } from "../rules/track";
 import type { ActorDoc, AttackCardData, AttackCardTarget, ItemDoc, WorldRules } from "./data";
-import { actorRef, attackRequest, findItem, trackFor, type Situation } from "./combatant";
+import { actorRef, attackRequest, defenderSituation, findItem, trackFor, type RoundStart, type Situation } from "./combatant";
 import { asRolledOn } from "./clipped";
 // actions.ts imports the log helpers below; both sides only call each other's functions at run time.
 import { isOwner, isDefenderSlot, type RollCardData, type UserRef } from "./actions";
@@ -325,10 +325,16 @@ export interface LiveSides {
    */
   messageId?: string;
   /**
-   * When the card was posted (the message's server timestamp): the attacker counts as he rolled,
+   * When the card was posted (the message's timestamp): the attacker counts as he rolled,
    * without the wounds applied to him since (attackerAsPosted). Omitted: the live attacker.
    */
   postedAt?: number;
+  /**
+   * Fudge §4.64: what the table recorded when the defender's combat round began (the GM's client
+   * reads it from the live combat, src/foundry/combat.ts). Omitted or null: the defender's
+   * current track counts as how he began the round (no combat, the playground).
+   */
+  roundStart?: RoundStart | null;
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -378,8 +384,9 @@ export function rederiveTarget(card: AttackCardData, t: AttackCardTarget, live: 
     if (w.type !== "weapon") throw new RulesError("card.weaponId", "FUDGE.Error.NotAWeapon", `${w.name} is not a weapon`, { name: w.name });
     weapon = w as ItemDoc<"weapon">;
   }
-  // The card's situation, with this target's own (the range, gang-up and contact the table measured for it) over it.
-  const situation = claimedSituation(card.preset, { ...(card.situation ?? {}), ...(t.situation ?? {}) });
+  // The card's situation with this target's own (the range, gang-up and contact the table measured for it)
+  // over it, plus what only the table knows about this defender (Fudge §4.64).
+  const situation = defenderSituation(claimedSituation(card.preset, { ...(card.situation ?? {}), ...(t.situation ?? {}) }), live.defender, rules, live.roundStart);
   const pipeline = pipelineFor(rules.preset);
   const parsed = pipeline.parseRequest(JSON.parse(JSON.stringify(attackRequest(attacker, weapon, live.defender, rules, situation))));
   const slots = pipeline.slots(parsed);

@@ -32,6 +32,7 @@ import {
 import { fudgeCombatant, ignoredMiniTraits, isMiniTraitEffect, itemsOf, miniatureDatacard, miniRules, trackFor, defenseLevel, weaponSkill } from "./combatant";
 import { forCombat, ladderOf, levelView, stepView, trackView, woundBar, type BarSegment, type LevelView, type StepView, type TrackView } from "./view";
 import { attackOdds, type OddsView } from "./attack-dialog";
+import { canKill } from "./actions";
 import { richTextView, type RichTextView } from "./rich-text";
 
 /** The notes as the sheet shows them: owners edit, everyone else reads (sanitised or Foundry-enriched HTML). */
@@ -56,6 +57,8 @@ export interface SheetOptions {
    * penalty shown is the one a roll takes now. Absent: not in combat (the playground has none).
    */
   inCombat?: boolean;
+  /** The viewing user is a GM: GM-only actions (automatic death) are offered. */
+  gm?: boolean;
 }
 
 export interface ErrorView {
@@ -145,6 +148,8 @@ export interface ActorSheetContext {
   } | null;
   trackLabel: string;
   track: TrackView;
+  /** RULES §2.2 automatic death: the GM's button in the wound track's header (actions.killActor). */
+  killable: boolean;
   healing: ActionButton[];
   derived: { key: string; labelKey: string; value: number | null; valueText: string; steps: StepView[] }[];
   derivedError: ErrorView | null;
@@ -375,6 +380,7 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
         : null,
     trackLabel: d.woundTrack.label,
     track,
+    killable: !track.error && canKill(actor, rules, opts.gm === true),
     healing: track.error ? [] : healingButtons(track.kind, opts.editable),
     derived,
     derivedError,
@@ -462,6 +468,8 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
     trackPreset: null,
     trackLabel: "",
     track,
+    // Automatic death is offered on the character and NPC sheets (RULES §2.2, the fudge preset).
+    killable: false,
     healing: track.error ? [] : healingButtons(track.kind, opts.editable),
     derived,
     derivedError: card.error,

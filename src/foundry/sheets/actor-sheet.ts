@@ -57,6 +57,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       heal: FudgeActorSheet.onHeal,
       recover: FudgeActorSheet.onRecover,
       resetTrack: FudgeActorSheet.onResetTrack,
+      killActor: FudgeActorSheet.onKill,
       addCustomLevel: FudgeActorSheet.onEditCustomLevels,
       removeCustomLevel: FudgeActorSheet.onEditCustomLevels,
       attack: FudgeActorSheet.onAttack,
@@ -110,6 +111,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       enrichedNotes: await enrichRichText((this.actorDoc.system as unknown as { notes?: string }).notes, this.actorDoc),
       uuid: this.actorDoc.uuid,
       inCombat: actorInCombat(this.actorDoc),
+      gm: game.user?.isGM === true,
     });
     return Object.assign(base, ctx);
   }
@@ -264,6 +266,16 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     const ok = await foundry.applications.api.DialogV2.confirm({ window: { title: "FUDGE.Sheet.ResetTrack" }, content: `<p>${game.i18n!.localize("FUDGE.Sheet.ResetTrackConfirm")}</p>` });
     if (!ok) return;
     await this.act(() => changeActor(this.actorDoc, (doc) => actions.resetTrack(doc, userRef())));
+  }
+
+  /** RULES §2.2 automatic death (GM only, no roll): confirmed, then the track is marked Dead by src/system's killActor. */
+  static async onKill(this: FudgeActorSheet): Promise<void> {
+    // Refused for a player before anything is asked (the action refuses again).
+    if (!game.user?.isGM) return reportError(actions.killRefusal(this.actorDoc.name ?? ""));
+    const name = foundry.utils.escapeHTML(this.actorDoc.name ?? "");
+    const ok = await foundry.applications.api.DialogV2.confirm({ window: { title: "FUDGE.Sheet.Kill" }, content: `<p>${game.i18n!.format("FUDGE.Sheet.KillConfirm", { name })}</p>` } as never);
+    if (!ok) return;
+    await this.act(() => changeActor(this.actorDoc, (doc) => actions.killActor(doc, worldRules(), userRef()).update));
   }
 
   /** Fudge §4.57 custom track: add a level, or remove the row's level. */
