@@ -346,6 +346,22 @@ function applyLive(store: Store, messageId: string, targetId: string, user: acti
   return actions.applyDamage(card, defender, user, rules, { spendFudgePoint, messageId, resolution: live.resolution, differs: live.differs });
 }
 
+/** GM judgement (Fudge §4.55) as the GM's client does it (src/foundry/chat.ts runJudgement): GM only, nothing rolled for a target not awaiting it. */
+function judgeLive(store: Store, messageId: string, targetId: string, user: actions.UserRef, rules: WorldRules, level: string, dice: PlaygroundDice) {
+  const card = store.message(messageId)!.system as unknown as AttackCardData;
+  const defender = asActor(store.actor(targetId)!);
+  if (!user.isGM) throw new RulesError("user", "FUDGE.Error.GmJudgement.GmOnly", "only the GM picks the wound", { name: defender.name });
+  const t = card.targets.find((x) => x.actorId === targetId);
+  if (!t) throw new RulesError("target", "FUDGE.Error.NotATarget", `${defender.name} is not a target of this attack`, { name: defender.name });
+  const attacker = store.actor(card.attackerId);
+  const sides = { attacker: attacker ? asActor(attacker) : null, defender, author: user, defenceFaces: defenceFacesOf(defender, messageId), messageId };
+  if (rederiveTarget(card, t, sides, rules).resolution.outcome !== "gmJudgement") throw new RulesError("gmLevel", "FUDGE.Error.GmJudgement.NotPending", `${defender.name}'s wound is not the GM's to judge`, { name: defender.name });
+  const slot = actions.gmRollSlot(rules);
+  const pick = slot ? { level, situational: rollSlotSync(slot, rngRoller(dice.rng)).faces } : { level };
+  const live = rederiveTarget(card, t, { ...sides, gm: pick }, rules);
+  return actions.judgeWound(card, defender, user, rules, pick, { messageId, resolution: live.resolution, differs: live.differs });
+}
+
 // ─── Dice: the host rolls what the rules name ───────────────────────────────────────────
 
 /** Dice of a trait roll: Volt traits roll 2d20 (black, white), every other preset 4dF (Fudge §1.4) — the system's roll path (src/system/rolling.ts) with the playground's dice. */
@@ -547,6 +563,13 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       return setBoth(applyLive(store, msg._id, targetId, user, rules, call.action === "applyFudgePoint"));
     case "undo":
       return setBoth(actions.undoDamage(card, ta, user, rules, { force: el.dataset.force === "true", messageId: msg._id }));
+    case "applyJudgement": {
+      // As src/foundry/chat.ts runJudgement: the GM's pick from the card's picker, the Situational
+      // 4dF (the world's option) rolled after it, the result re-derived from the live sides.
+      const level = el.closest(".fudge-target")?.querySelector<HTMLSelectElement>('select[name="gmLevel"]')?.value ?? "";
+      const r = judgeLive(store, msg._id, targetId, user, rules, level, dice);
+      return setBoth({ actorUpdate: r.actorUpdate ?? {}, cardUpdate: r.cardUpdate });
+    }
     default:
       throw new Error(`the playground has no handler for the card action "${call.action}"`);
   }

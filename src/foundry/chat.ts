@@ -234,6 +234,7 @@ function wireCard(message: ChatMessage.Implementation, root: HTMLElement): void 
       };
       if (action === "defend" || action === "apply" || action === "undo") void clickCardAction(message, action, targetId, el.dataset.force === "true").finally(done);
       else if (action === "applyFudgePoint") void clickCardAction(message, "apply", targetId, false, true).finally(done);
+      else if (action === "applyJudgement") void clickJudgement(message, targetId, section?.querySelector<HTMLSelectElement>('select[name="gmLevel"]')?.value ?? "").finally(done);
       else if (action === "applySelected") void applyToSelected(message).finally(done);
       else if (action === "applyAll") void applyToAll(message).finally(done);
       else if (action === "gutsFriends") void gutsForFriends(message).finally(done);
@@ -366,6 +367,47 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
   const r = actions.undoDamage(card, doc, user, rules, { relayed: opts.relayed, force: opts.force, messageId });
   await updateActor(target, r.actorUpdate);
   await writeCardTarget(message, ref, r.cardUpdate);
+}
+
+/**
+ * GM judgement (Fudge §4.55): the GM's pick on the card, carried out on the GM's own client —
+ * never relayed, since it is no one else's call. The level is what the GM chose in the card's
+ * picker; the Situational 4dF (the world's option) is rolled here, after the pick.
+ */
+export async function clickJudgement(message: ChatMessage.Implementation, targetId: string, level: string): Promise<void> {
+  try {
+    const target = actorByRef(targetId);
+    if (!target) throw new RulesError("target", "FUDGE.Error.Relay.ActorGone", "the target is no longer in this world");
+    const user = userRef();
+    if (!user.isGM) throw new RulesError("user", "FUDGE.Error.GmJudgement.GmOnly", "only the GM picks the wound", { name: target.name });
+    await writeQueue(actorLane(target), () => runJudgement(message, target, user, level));
+  } catch (e) {
+    reportError(e);
+  }
+}
+
+async function runJudgement(message: ChatMessage.Implementation, target: Actor.Implementation, user: actions.UserRef, level: string): Promise<void> {
+  const card = cardData(message);
+  const doc: ActorDoc = plainActor(target);
+  const ref = doc.uuid ?? doc._id;
+  const rules = worldRules();
+  const messageId = String(message.id);
+  const t = card.targets.find((x) => x.actorId === ref);
+  if (!t) throw new RulesError("target", "FUDGE.Error.NotATarget", `${doc.name} is not a target of this attack`, { name: doc.name });
+  const attacker = actorByRef(card.attackerId);
+  // The integrity rule, as for Apply: live attacker and defender, the recorded dice, the defence roll kept on the defender.
+  const sides = { attacker: attacker ? plainActor(attacker) : null, defender: doc, author: authorOf(message), defenceFaces: defenceFacesOf(doc, messageId), messageId };
+  // Nothing is rolled for a target that is not awaiting the GM's judgement (rederiveTarget refuses it then).
+  if (rederiveTarget(card, t, sides, rules).resolution.outcome !== "gmJudgement") throw new RulesError("gmLevel", "FUDGE.Error.GmJudgement.NotPending", `${doc.name}'s wound is not the GM's to judge`, { name: doc.name });
+  const slot = actions.gmRollSlot(rules);
+  const roll = slot ? await rollSlot(slot, foundryRoller) : null;
+  const pick = roll ? { level, situational: roll.faces } : { level };
+  const live = rederiveTarget(card, t, { ...sides, gm: pick }, rules);
+  const r = actions.judgeWound(card, doc, user, rules, pick, { messageId, resolution: live.resolution, differs: live.differs });
+  if (r.actorUpdate) await updateActor(target, r.actorUpdate);
+  await writeCardTarget(message, ref, r.cardUpdate, roll?.rolls ?? []);
+  if (roll) await showRolls(roll.rolls, false);
+  await gutsAfterWound(target, live.resolution.followUps.map((f) => ({ ...f })));
 }
 
 /** "Apply to all targets": each target's own Apply, one after the other (each checked as a single click is). */

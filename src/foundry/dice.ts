@@ -38,10 +38,11 @@ export async function postWithRolls(data: Record<string, unknown>, rolls: readon
 /**
  * Rolls added to an existing card (the defence roll): attached to the message and shown by Dice So
  * Nice, whose `showForRoll` is its documented API for rolls that are not a new message.
+ * `everyone: false` animates it for this user only (the GM's Situational roll, Fudge §4.55 "behind a GM screen").
  */
-export async function showRolls(rolls: readonly Roll[]): Promise<void> {
+export async function showRolls(rolls: readonly Roll[], everyone = true): Promise<void> {
   const dsn = (game as unknown as { dice3d?: { showForRoll(r: unknown, u: unknown, sync: boolean): Promise<unknown> } }).dice3d;
-  if (dsn) for (const r of rolls) await dsn.showForRoll(r, game.user, true);
+  if (dsn) for (const r of rolls) await dsn.showForRoll(r, game.user, everyone);
 }
 
 /**

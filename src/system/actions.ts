@@ -19,7 +19,8 @@ import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, CustomW
 import { boxTrackConfig } from "../rules/tracks/box";
 import { actorRef, attackRequest, customBoxLevels, defenderSituation, equippedOf, findItem, miniatureDatacard, trackFor, type RoundStart, type Situation } from "./combatant";
 import { isDatacardStat, ladderOf } from "./view";
-import { liveRecord, logUpdate, woundLogOf, type WoundRecord } from "./integrity";
+import { liveRecord, logUpdate, woundLogOf, type GmPick, type WoundRecord } from "./integrity";
+import { fudgeDiceSlot } from "../rules/fudge/dice";
 import type { LapseNote } from "./battle-end";
 import { errorView } from "./error-text";
 import { defenceSettledClipped } from "./clipped";
@@ -463,6 +464,13 @@ export type DiceSource = Rng | Record<string, number[]> | SlotDice;
 /** Slots the defender rolls on the card (Defend button): the opposed defence roll. */
 export const isDefenderSlot = (id: string): boolean => id === "defense" || id === "defence";
 
+/**
+ * Fudge §4.55 GM judgement: "The GM can also use a Situational roll … Roll the dice behind a GM
+ * screen" after deciding the wound. The one slot the attacker does not roll: the GM's client
+ * rolls it when he applies his pick (judgeWound), and only that roll is read.
+ */
+export const GM_SLOT = "situational";
+
 const isSlotDice = (s: DiceSource): s is SlotDice => typeof (s as Partial<SlotDice>).faces === "function";
 
 function rollSlot(slot: DiceSlot, source: DiceSource, targetIndex: number): number[] {
@@ -543,7 +551,7 @@ export function startAttack(
     const slots = pipeline.slots(parsed);
     const record: Record<string, number[]> = {};
     for (const s of slots) {
-      if (isDefenderSlot(s.id)) continue;
+      if (isDefenderSlot(s.id) || s.id === GM_SLOT) continue;
       // The attack roll itself is shared by all targets; other dice are per target.
       if (s.id === "attack") record[s.id] = shared[s.id] ??= rollSlot(s, dice, index);
       else record[s.id] = rollSlot(s, dice, index);
@@ -672,6 +680,64 @@ export function applyDamage(
   next.applied = next.applied.slice(-12);
   const actorUpdate = withFudgePoints(trackUpdate(after), target, spent ? -1 : 0);
   return { actorUpdate: { ...actorUpdate, flags: logUpdate(log, record) }, cardUpdate: withTarget(card, i, next), steps, ended: r.ended };
+}
+
+/**
+ * GM judgement (Fudge §4.55: "the GM assesses the factors and announces the wound"): the GM's
+ * pick — a level of the defender's track or "none" — and, when the world rolls it, the
+ * Situational 4dF his own client rolled after the pick ("-1 to +1 … no change … +3 or +4 adds a
+ * wound level or two"). Only a GM picks: the level is not the attacker's claim (integrity.ts
+ * CLAIMABLE_SITUATION) nor the defender's. The wound is `opts.resolution` — on Foundry and in the
+ * playground the result rederiveTarget derived from the live actors with `gm: pick` — else the
+ * card's recorded request resolved with the pick. A wound is applied as Apply does (wound log,
+ * Undo); "no wound" writes no actor. Either way the card records the pick (`gmLevel`), the GM's
+ * roll (dice.situational) and the result, so it renders as the GM ruled.
+ */
+export function judgeWound(
+  card: AttackCardData,
+  target: ActorDoc,
+  user: UserRef,
+  rules: WorldRules,
+  pick: GmPick,
+  opts: ActOptions & { resolution?: AttackResolution; differs?: boolean } = {},
+): { actorUpdate: ActorUpdate | null; cardUpdate: CardUpdate; steps: Step[]; ended: boolean } {
+  if (!user.isGM) throw new RulesError("user", "FUDGE.Error.GmJudgement.GmOnly", "only the GM picks the wound in GM judgement", { name: target.name });
+  const i = targetIndex(card, target);
+  const t = card.targets[i];
+  if (liveRecord(woundLogOf(target), opts.messageId ?? "")) throw new RulesError("applied", "FUDGE.Error.AlreadyApplied", `this wound is already applied to ${target.name}`, { name: target.name });
+  if (!opts.resolution && !t.resolution) throw new RulesError("resolution", "FUDGE.Error.NotResolved", "the attack is not resolved yet (waiting for the defence roll)", { name: target.name });
+  const res = opts.resolution ?? judgedOnCard(t, pick, target.name);
+  const recorded = (next: AttackCardTarget): AttackCardTarget => {
+    next.gmLevel = pick.level;
+    if (pick.situational) next.dice = { ...next.dice, [GM_SLOT]: [...pick.situational] };
+    return next;
+  };
+  if (res.wound === null || res.wound === undefined) {
+    const next: AttackCardTarget = structuredClone(t);
+    next.resolution = plain(res);
+    if (opts.differs !== undefined) next.differs = opts.differs;
+    return { actorUpdate: null, cardUpdate: withTarget(card, i, recorded(next)), steps: [], ended: false };
+  }
+  const r = applyDamage(card, target, user, rules, { ...opts, resolution: res });
+  recorded(r.cardUpdate.system.targets[i]);
+  return r;
+}
+
+/** Without live documents (pure callers): the card's recorded request and dice with the GM's pick; the target must await the pick. */
+function judgedOnCard(t: AttackCardTarget, pick: GmPick, name: string): AttackResolution {
+  if (resolveTarget(t).outcome !== "gmJudgement") throw new RulesError("gmLevel", "FUDGE.Error.GmJudgement.NotPending", `${name}'s wound is not the GM's to judge on this card`, { name });
+  const request = structuredClone(t.request) as { situation?: Record<string, unknown> };
+  request.situation = { ...(request.situation ?? {}), gmLevel: pick.level };
+  const dice = { ...t.dice };
+  delete dice[GM_SLOT];
+  if (pick.situational) dice[GM_SLOT] = [...pick.situational];
+  return resolveTarget({ request, dice });
+}
+
+/** The dice the GM's client rolls with his pick: Fudge §4.55's Situational 4dF, when the world's option rolls it; else null. */
+export function gmRollSlot(rules: WorldRules): DiceSlot | null {
+  if (rules.preset !== "fudge" || rules.fudge.woundMode !== "gmJudgement" || !rules.fudge.gmSituationalRoll) return null;
+  return fudgeDiceSlot(GM_SLOT, 4, "FUDGE.Dice.Fudge.situational");
 }
 
 /** The update plus a change of the actor's Fudge Points (spent on a wound, or given back by Undo). */

@@ -8,7 +8,8 @@ import { pipelineFor, type AttackResolution } from "../rules/pipeline";
 import { parseTrack, renderTrack, type Track } from "../rules/track";
 import { isRulesError, type RulesError } from "../rules/errors";
 import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "./data";
-import { authorize, fudgePointOffer, liveApplied, isOwner, type RollCardData, type UserRef } from "./actions";
+import { authorize, fudgePointOffer, gmRollSlot, liveApplied, isOwner, type RollCardData, type UserRef } from "./actions";
+import { trackFor } from "./combatant";
 import { checkCard, checkRollCard, liveRecord, woundLogOf } from "./integrity";
 import { FUDGE_LEVELS, isDatacardStat, ladderOf, levelView, outcomeLabelKey, stepView, trackViewFromRender, type LevelView, type RowView, type StepView, type TrackView } from "./view";
 
@@ -109,6 +110,16 @@ export interface TargetView {
   /** Apply re-derived the result from the live actors and it differed from what the card showed. */
   differs: boolean;
   canApply: boolean;
+  /**
+   * GM judgement (Fudge §4.55): this hit's wound is the GM's call (awaiting it, or ruled and not
+   * applied now). The GM alone gets the picker and its Apply; everyone else reads "The GM decides".
+   */
+  gmJudgement: boolean;
+  canJudge: boolean;
+  /** The picker's choices: "none" (no wound), then the defender track's levels; the GM's last pick selected. */
+  judgeLevels: { value: string; labelKey: string; labelParams: Record<string, string | number>; selected: boolean }[];
+  /** The GM's Apply rolls the Situational 4dF after the pick (the world's option). */
+  judgeRolls: boolean;
   /** Fudge §4.64: the defender's owner may spend a Fudge Point so that this wound does not kill. */
   canSpendFudgePoint: boolean;
   canUndo: boolean;
@@ -328,6 +339,9 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
     const woundPenaltyText = woundRow && woundRow.penaltyText && woundRow.penaltyText !== "0" ? woundRow.penaltyText : "";
     const level = woundLabelKeys[0] ?? "";
     const dice = diceViews(t, res);
+    // Fudge §4.55: a hit awaiting the GM's judgement, or one he ruled on (the card's record of his pick, shown only).
+    const judgement = !!res && (res.outcome === "gmJudgement" || (typeof t.gmLevel === "string" && t.gmLevel !== ""));
+    const canJudge = judgement && viewer.user.isGM && !live && t.defend !== "pending";
     return {
       index,
       state,
@@ -369,8 +383,12 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
       applied: t.applied.map((a) => ({ userId: a.userId, undone: a.undone, ended: a.ended, steps: ((a.steps ?? []) as never[]).map(stepView) })),
       isApplied: !!live,
       differs: t.differs === true,
-      canApply: canWound && !live && applyVerdict !== "deny",
-      canSpendFudgePoint: canWound && !live && whole && isOwner(viewer.user, actor) && offersFudgePoint(card, t, actor as ActorDoc, rules),
+      canApply: canWound && !live && !judgement && applyVerdict !== "deny",
+      gmJudgement: judgement,
+      canJudge,
+      judgeLevels: canJudge ? judgeLevels(actor, t, rules) : [],
+      judgeRolls: canJudge && gmRollSlot(rules) !== null,
+      canSpendFudgePoint: canWound && !live && !judgement && whole && isOwner(viewer.user, actor) && offersFudgePoint(card, t, actor as ActorDoc, rules),
       canUndo: !!live && undoVerdict !== "deny",
       applyVia: applyVerdict,
       undoVia: undoVerdict,
@@ -395,6 +413,23 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
     cssClass: `fudge-wounds fudge-card preset-${card.preset}`,
     error: null,
   };
+}
+
+/**
+ * The GM's choices on a GM-judgement card (Fudge §4.55): no wound, then each level of the
+ * defender's track — the live actor's when at hand (the GM's client), else the card's request's.
+ */
+function judgeLevels(actor: Partial<ActorDoc>, t: AttackCardTarget, rules: WorldRules): TargetView["judgeLevels"] {
+  const picked = typeof t.gmLevel === "string" && t.gmLevel !== "" ? t.gmLevel : "none";
+  const none = { value: "none", labelKey: "FUDGE.Card.GmJudgement.None", labelParams: {}, selected: picked === "none" };
+  let rows: { key: string; labelKey: string; labelParams: Record<string, string | number> }[] = [];
+  try {
+    const track = "system" in actor && actor.system ? trackFor(actor as ActorDoc, rules) : parseTrack((t.request as { defender?: { track?: unknown } })?.defender?.track, "card.track");
+    rows = renderTrack(track).rows;
+  } catch (e) {
+    if (!isRulesError(e)) throw e;
+  }
+  return [none, ...rows.map((r) => ({ value: r.key, labelKey: r.labelKey, labelParams: { ...r.labelParams }, selected: r.key === picked }))];
 }
 
 /** The offer is only a button: a shown wound the live track cannot take (a forged one) offers nothing. */

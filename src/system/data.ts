@@ -577,6 +577,11 @@ export interface AttackCardTarget {
   applied: AppliedRecord[];
   /** Set by Apply when the result re-derived from the live actors differed from what the card showed. */
   differs?: boolean;
+  /**
+   * GM judgement (Fudge §4.55): the wound level the GM picked on his own client when he applied
+   * ("none": no wound); "" or absent: no pick yet. Shown only: Apply never reads it from the card.
+   */
+  gmLevel?: string;
 }
 
 export interface AttackCardData {

@@ -19,7 +19,7 @@ import type { ActorDoc, AttackCardData, AttackCardTarget, ItemDoc, WorldRules } 
 import { actorRef, attackRequest, defenderSituation, findItem, trackFor, type RoundStart, type Situation } from "./combatant";
 import { asRolledOn } from "./clipped";
 // actions.ts imports the log helpers below; both sides only call each other's functions at run time.
-import { isOwner, isDefenderSlot, type RollCardData, type UserRef } from "./actions";
+import { isOwner, isDefenderSlot, GM_SLOT, type RollCardData, type UserRef } from "./actions";
 
 // ─── Limits on what a card may carry ───────────────────────────────────────────────────
 
@@ -122,6 +122,9 @@ function stepList(v: unknown, field: string): void {
   });
 }
 
+/** Characters of a GM-judgement level key a card may record (standard keys are ~13, custom `level12`). */
+export const GM_LEVEL_CHARS = 64;
+
 /** The outcomes the pipelines give (src/rules/pipeline.ts AttackResolution.outcome). */
 export const CARD_OUTCOMES = ["miss", "standoff", "noDamage", "wound", "gmJudgement"] as const;
 
@@ -197,6 +200,8 @@ export function checkCard(raw: unknown): AttackCardData {
     if (!optional(t.defendDice, (x) => x === null || (Array.isArray(x) && x.length <= CARD_LIMITS.faces && x.every((n) => isInt(n, 100))))) throw malformed(`${f}.defendDice`, "not a roll");
     if (!optional(t.defendUserId, (x) => x === null || (typeof x === "string" && x.length <= CARD_LIMITS.text))) throw malformed(`${f}.defendUserId`, "not an id");
     if (!optional(t.differs, (x) => typeof x === "boolean")) throw malformed(`${f}.differs`, "not yes/no");
+    // GM judgement (Fudge §4.55): the GM's recorded pick, a level key ("none": no wound; "": none yet). Shown only.
+    if (!optional(t.gmLevel, (x) => typeof x === "string" && x.length <= GM_LEVEL_CHARS && /^[A-Za-z0-9_-]*$/.test(x))) throw malformed(`${f}.gmLevel`, "not a wound level key");
     diceRecord(t.dice, `${f}.dice`);
     if (!Array.isArray(t.applied) || t.applied.length > CARD_LIMITS.applied) throw malformed(`${f}.applied`, "too long a history");
     t.applied.forEach((a, j) => {
@@ -335,6 +340,20 @@ export interface LiveSides {
    * current track counts as how he began the round (no combat, the playground).
    */
   roundStart?: RoundStart | null;
+  /**
+   * GM judgement (Fudge §4.55): the wound level the GM picked ("none": no wound) and the
+   * Situational 4dF his client rolled after the pick (when the world's option asks for it): the
+   * GM's own input on the GM's own client, never read from the card. Given only by a GM's Apply;
+   * the target must be a hit awaiting the GM's judgement.
+   */
+  gm?: GmPick;
+}
+
+/** The GM's pick on a GM-judgement card (Fudge §4.55). */
+export interface GmPick {
+  level: string;
+  /** The Situational 4dF the GM's client rolled after the pick; absent when the world does not roll it. */
+  situational?: number[];
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -388,7 +407,8 @@ export function rederiveTarget(card: AttackCardData, t: AttackCardTarget, live: 
   // over it, plus what only the table knows about this defender (Fudge §4.64).
   const situation = defenderSituation(claimedSituation(card.preset, { ...(card.situation ?? {}), ...(t.situation ?? {}) }), live.defender, rules, live.roundStart);
   const pipeline = pipelineFor(rules.preset);
-  const parsed = pipeline.parseRequest(JSON.parse(JSON.stringify(attackRequest(attacker, weapon, live.defender, rules, situation))));
+  const requestWith = (s: Situation) => pipeline.parseRequest(JSON.parse(JSON.stringify(attackRequest(attacker, weapon, live.defender, rules, s))));
+  const parsed = requestWith(situation);
   const slots = pipeline.slots(parsed);
   const ids = new Set(slots.map((s) => s.id));
   for (const k of Object.keys(t.dice)) if (!ids.has(k)) throw new RulesError(`card.dice.${k}`, "FUDGE.Error.Integrity.Dice", `the card carries dice "${k}" this attack does not roll`, { name });
@@ -397,23 +417,49 @@ export function rederiveTarget(card: AttackCardData, t: AttackCardTarget, live: 
   const opposed = slots.some((s) => isDefenderSlot(s.id)) && pipeline.exchange === "opposed";
   if (opposed && (live.defenceFaces === null || (live.defenceFaces === undefined && t.defend !== "rolled")))
     throw new RulesError("resolution", "FUDGE.Error.NotResolved", "the attack is not resolved yet (waiting for the defence roll)", { name });
+  const read = (id: string) => {
+    const v = isDefenderSlot(id) && live.defenceFaces ? live.defenceFaces : t.dice[id];
+    if (v === undefined) throw new RulesError(`dice.${id}`, "FUDGE.Error.MissingDice", `missing dice "${id}"`, { slot: id });
+    return v;
+  };
   let resolution: AttackResolution;
   try {
     // Every recorded roll shows faces its dice can show, read or not (a forged unread roll is still a forgery).
     checkRecordedDice(t.dice, slots);
-    resolution = pipeline.resolve(parsed, (id) => {
-      const v = isDefenderSlot(id) && live.defenceFaces ? live.defenceFaces : t.dice[id];
-      if (v === undefined) throw new RulesError(`dice.${id}`, "FUDGE.Error.MissingDice", `missing dice "${id}"`, { slot: id });
-      return v;
-    });
+    resolution = pipeline.resolve(parsed, read);
   } catch (e) {
     // Dice the pipeline refuses (a face out of range, a missing roll after a rules change) are named as the card's.
     if (isRulesError(e) && e.field.startsWith("dice")) throw new RulesError(`card.${e.field}`, "FUDGE.Error.Integrity.Dice", e.message, { name });
     throw e;
   }
+  // What the card showed is compared with the result before any GM pick (Apply never reads one from the card).
   const claimed = t.resolution as Partial<AttackResolution> | null;
-  const differs = !claimed || claimed.outcome !== resolution.outcome || (claimed.woundKey ?? null) !== resolution.woundKey || !same(claimed.wound, resolution.wound);
+  // GM judgement: the card showed the GM the RD and factors he judged (Fudge §4.55), or his earlier ruling (after an Undo).
+  const shownFactors = (r: Partial<AttackResolution>) => [r.hit, r.numbers?.relativeDegree, r.numbers?.odf, r.numbers?.ddf];
+  const differs = live.gm
+    ? !claimed || !same(shownFactors(claimed), shownFactors(resolution))
+    : !claimed || claimed.outcome !== resolution.outcome || (claimed.woundKey ?? null) !== resolution.woundKey || !same(claimed.wound, resolution.wound);
+  if (live.gm && (typeof live.gm.level !== "string" || live.gm.level.length === 0 || live.gm.level.length > GM_LEVEL_CHARS))
+    throw new RulesError("gmLevel", "FUDGE.Error.GmJudgement.BadLevel", "pick a wound level", { name });
+  if (live.gm) resolution = judged(pipeline, resolution, live.gm, requestWith({ ...situation, gmLevel: live.gm.level }), read, name);
   return { resolution: JSON.parse(JSON.stringify(resolution)) as AttackResolution, differs };
+}
+
+/**
+ * GM judgement (Fudge §4.55: "the GM assesses the factors and announces the wound", optionally
+ * after "a Situational roll … -1 to +1 … no change … +3 or +4 adds a wound level or two"): the
+ * same live request with the GM's level, resolved again; the Situational slot reads only the
+ * faces the GM's client rolled, never a roll recorded on the card. Refused unless the target is a
+ * hit that awaits the GM's judgement; an unknown level is refused by the rules core.
+ */
+function judged(pipeline: ReturnType<typeof pipelineFor>, pending: AttackResolution, gm: GmPick, parsed: ReturnType<ReturnType<typeof pipelineFor>["parseRequest"]>, read: (id: string) => number[], name: string): AttackResolution {
+  if (pending.outcome !== "gmJudgement") throw new RulesError("gmLevel", "FUDGE.Error.GmJudgement.NotPending", `${name}'s wound is not the GM's to judge on this card`, { name });
+  if (gm.situational) checkRecordedDice({ [GM_SLOT]: gm.situational }, pipeline.slots(parsed));
+  return pipeline.resolve(parsed, (id) => {
+    if (id !== GM_SLOT) return read(id);
+    if (!gm.situational) throw new RulesError(`dice.${id}`, "FUDGE.Error.MissingDice", `missing dice "${id}"`, { slot: id });
+    return gm.situational;
+  });
 }
 
 // ─── Wound records on the target actor ─────────────────────────────────────────────────

@@ -378,3 +378,40 @@ describe("missing controls: a weapon's magic bonus and the blow to the head", ()
     await context.close();
   });
 });
+
+describe("GM judgement (RULES §2.2: 'the card shows the factors and RD and the GM picks the wound level')", () => {
+  it("Fudge §4.55: the GM's picker on the card applies his level; the card records it and Undo works", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge", dice: "seed:11" });
+    await page.getByTestId("rules").click();
+    await page.locator('dialog[open] [name="fudge.woundMode"]').selectOption("gmJudgement");
+    await act(page, () => page.locator('dialog[open] button[type="submit"]').first().click());
+    expect((await storedState(page)).settings.fudge.woundMode).toBe("gmJudgement");
+    const win = await openSheet(page, "Leroy");
+    await setTarget(page, "Theodora");
+    let card = lastCard(page);
+    for (let i = 0; i < 40; i++) {
+      await attackVia(page, win.locator('[data-action="attack"]').first());
+      card = lastCard(page);
+      const defend = card.locator('[data-action="defend"]');
+      if (await defend.count()) await act(page, () => defend.click());
+      if (await card.locator('select[name="gmLevel"]').count()) break;
+    }
+    expect((await card.locator(".fudge-headline").textContent())!.replace(/\s+/g, " ").trim()).toBe("The GM decides Theodora's wound");
+    expect(await card.locator('[data-action="apply"]').count()).toBe(0);
+    expect(await card.locator('select[name="gmLevel"] option').allTextContents()).toEqual(["No wound", "Scratch", "Hurt", "Very Hurt", "Incapacitated", "Near Death"]);
+    await card.locator('select[name="gmLevel"]').selectOption("hurt");
+    await act(page, () => card.locator('[data-action="applyJudgement"]').click());
+    card = lastCard(page);
+    expect(await card.locator(".fudge-target").getAttribute("data-state")).toBe("applied");
+    expect((await card.locator(".fudge-headline").textContent())!.replace(/\s+/g, " ")).toContain("Theodora takes Hurt");
+    const stored = (await storedState(page)).messages.at(-1).system.targets[0];
+    expect(stored.gmLevel).toBe("hurt");
+    expect(stored.applied).toHaveLength(1);
+    await act(page, () => card.locator('[data-action="undo"]').click());
+    card = lastCard(page);
+    expect(await card.locator(".fudge-target").getAttribute("data-state")).toBe("undone");
+    expect(await card.locator('select[name="gmLevel"]').inputValue()).toBe("hurt");
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});

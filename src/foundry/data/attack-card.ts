@@ -50,6 +50,8 @@ function targetSchema() {
     applied: new fields.ArrayField(appliedSchema(), { required: true, initial: [] }),
     // Apply re-derived the result from the live actors and it differed from what the card showed.
     differs: new fields.BooleanField({ required: true, initial: false }),
+    // GM judgement (Fudge §4.55): the level the GM picked when he applied ("none": no wound; "": no pick).
+    gmLevel: text(""),
   });
 }
 
