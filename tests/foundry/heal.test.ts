@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { healingRequest } from "../../src/foundry/heal-pure";
-import { healWounds } from "../../src/system/actions";
-import { defaultCharacterData, defaultWorldRules, type ActorDoc } from "../../src/system/data";
+import { healNoteLine, healingRequest } from "../../src/foundry/heal-pure";
+import { healWounds, updatedState } from "../../src/system/actions";
+import { trackFor } from "../../src/system/combatant";
+import { healRollFormula, healRollTitle } from "../../src/system/rolling";
+import { applyWound, trackStatus } from "../../src/rules/track";
+import { defaultCharacterData, defaultWorldRules, type ActorDoc, type WorldRules } from "../../src/system/data";
 
 const actor = (items: ActorDoc["items"] = [], system = defaultCharacterData()): ActorDoc => ({ _id: "leroyleroyleroyl", name: "Leroy", type: "character", system, items, ownership: {} });
 const dice = { fudge: [1, 1, 0, -1], d20: [7, 15] as [number, number] };
@@ -37,5 +40,72 @@ describe("healing requests from the sheet's heal buttons", () => {
     expect(() => healWounds(actor(), healingRequest("natural", actor(), { weeks: 1 }, dice), rules)).not.toThrow();
     const volt = { ...rules, preset: "volt" as const };
     expect(() => healWounds(actor(), healingRequest("injuryRecovery", actor(), { medical: 0 }, dice), volt)).not.toThrow();
+  });
+});
+
+describe('RULES §2.5 natural healing: "optional Constitution roll: Fair for Hurt, Good for Very Hurt, Great for Incapacitated"', () => {
+  const on = () => {
+    const rules = defaultWorldRules();
+    rules.fudgeTrack = { ...rules.fudgeTrack, healingConstitutionRoll: true };
+    return rules;
+  };
+  // Constitution is Damage Capacity (Fudge §4.52 "tied to a character trait such as Constitution"): Good +1 here.
+  const good = () => {
+    const system = defaultCharacterData();
+    system.attributes = { ...system.attributes, damageCapacity: 1 };
+    return actor([], system);
+  };
+  const wounded = (level: string, rules: WorldRules) => {
+    const a = good();
+    a.system.woundTrack.state = applyWound(trackFor(a, rules), { level }).track.state;
+    return a;
+  };
+  const levelAfter = (a: ActorDoc, fudge: number[], rules: WorldRules) => {
+    const r = healWounds(a, healingRequest("natural", a, { weeks: 1 }, { fudge, d20: [1, 1] }, rules), rules);
+    const after = structuredClone(a);
+    after.system.woundTrack.state = updatedState(r.update);
+    return trackStatus(trackFor(after, rules)).levelKey;
+  };
+
+  it("the world's option rolls 4dF for natural healing and sends the Constitution rolled degree (DC + 4dF) to the rules core", () => {
+    expect(healRollFormula("natural", good(), on())).toBe("4dF");
+    expect(healRollTitle("natural", good(), on())).toBe("FUDGE.Heal.ConstitutionRoll");
+    expect(healingRequest("natural", good(), { weeks: 2 }, { fudge: [1, 1, 0, -1], d20: [1, 1] }, on())).toEqual({ type: "natural", weeks: 2, constitution: 2 });
+    // Off (the default), or a miniature: no roll, no Constitution.
+    expect(healRollFormula("natural", good(), defaultWorldRules())).toBeUndefined();
+    expect(healingRequest("natural", good(), { weeks: 2 }, dice, defaultWorldRules())).toEqual({ type: "natural", weeks: 2 });
+    expect(healRollFormula("natural", { type: "miniature" }, on())).toBeUndefined();
+    expect(healRollFormula("roll", good(), on())).toBe("4dF");
+    expect(() => healingRequest("natural", good(), { weeks: 1 }, { fudge: [1, 1], d20: [1, 1] }, on())).toThrow(expect.objectContaining({ field: "dice.fudge" }));
+  });
+
+  it("a week heals a wound only when the roll makes its level: Fair for Hurt, Good for Very Hurt, Great for Incapacitated", () => {
+    const rules = on();
+    // DC Good +1: dice −1 → Fair, 0 → Good, +1 → Great.
+    expect(levelAfter(wounded("hurt", rules), [-1, 0, 0, 0], rules)).toBeNull();
+    expect(levelAfter(wounded("hurt", rules), [-1, -1, 0, 0], rules)).toBe("hurt");
+    expect(levelAfter(wounded("veryHurt", rules), [-1, 0, 0, 0], rules)).toBe("veryHurt");
+    expect(levelAfter(wounded("veryHurt", rules), [0, 0, 0, 0], rules)).toBe("hurt");
+    expect(levelAfter(wounded("incapacitated", rules), [0, 0, 0, 0], rules)).toBe("incapacitated");
+    expect(levelAfter(wounded("incapacitated", rules), [1, 0, 0, 0], rules)).toBe("veryHurt");
+    // The option off: a week heals a level whatever the dice.
+    expect(levelAfter(wounded("incapacitated", defaultWorldRules()), [-1, -1, -1, -1], defaultWorldRules())).toBe("veryHurt");
+  });
+
+  it("the DC-track variant heals by the same Constitution gate (RULES §2.4 #4)", () => {
+    const rules = on();
+    rules.fudge = { ...rules.fudge, dcVariant: "track" };
+    const a = good();
+    for (let i = 0; i < 3; i++) a.system.woundTrack.state = applyWound(trackFor(a, rules), { level: "hurt" }).track.state;
+    // DC +1 → −2 (Poor: Very Hurt) needs Good.
+    expect(levelAfter(a, [-1, 0, 0, 0], rules)).toBe("veryHurt");
+    expect(levelAfter(a, [0, 0, 0, 0], rules)).toBe("hurt");
+  });
+
+  it("the healing note says the roll: trait, dice, result", () => {
+    const line = healNoteLine("natural", good(), { fudge: [1, 0, 0, -1], d20: [1, 1] }, on());
+    expect(line).toEqual({ key: "FUDGE.Heal.ConstitutionNote", params: { trait: "Good (+1)", faces: "+ 0 0 −", rolled: "Good (+1)" } });
+    expect(healNoteLine("natural", good(), dice, defaultWorldRules())).toBeNull();
+    expect(healNoteLine("roll", good(), dice, on())).toBeNull();
   });
 });
