@@ -73,10 +73,11 @@ export function healNoteLine(type: string, actor: ActorDoc, dice: HealDice, rule
 }
 
 /**
- * The request for the rules core's healTrack. `rules` (the world's) turns on the Constitution roll
- * of natural healing (Fudge §4.8, world option); the host rolled its 4dF into `dice.fudge`.
+ * The request for the rules core's healTrack. `rules` (the world's; required, so that no caller
+ * drops an option) turns on the Constitution roll of natural healing (Fudge §4.8, world option);
+ * the host rolled its 4dF into `dice.fudge`.
  */
-export function healingRequest(type: string, actor: ActorDoc, inputs: Record<string, number>, dice: HealDice, rules?: WorldRules): Record<string, unknown> {
+export function healingRequest(type: string, actor: ActorDoc, inputs: Record<string, number>, dice: HealDice, rules: WorldRules): Record<string, unknown> {
   const need = (name: string): number => {
     const spec = (HEAL_INPUTS[type] ?? []).find((s) => s.name === name)!;
     const v = inputs[name] ?? spec.initial;
@@ -95,7 +96,7 @@ export function healingRequest(type: string, actor: ActorDoc, inputs: Record<str
       const rapid = traitEffects(actor).some((t) => t.effect === "rapidHealing");
       const req: Record<string, unknown> = rapid ? { type, weeks: need("weeks"), rapid } : { type, weeks: need("weeks") };
       // Fudge §4.8 (RULES §2.5): with the world's option, the Constitution roll gates each step.
-      if (rules && healsWithConstitutionRoll(type, actor, rules)) req.constitution = constitutionRoll(actor, dice.fudge).rolled;
+      if (healsWithConstitutionRoll(type, actor, rules)) req.constitution = constitutionRoll(actor, dice.fudge).rolled;
       return req;
     }
     case "injuryRecovery": {
