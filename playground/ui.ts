@@ -18,7 +18,7 @@ import { attackCardContext, rollCardContext, type CardViewer } from "../src/syst
 import { attackDialogContext, readRollOptions, readSituation, rollDialogContext } from "../src/system/attack-dialog";
 import type { Situation } from "../src/system/combatant";
 import { defaultGutsChoice, gutsDialogContext, gutsNoteLines, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../src/system/guts-dialog";
-import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../src/foundry/heal-pure";
+import { HEAL_INPUTS, healDialogContext, healNoteLine, healingRequest, readHealInputs } from "../src/foundry/heal-pure";
 import { combatEndHealing } from "../src/foundry/combat-pure";
 import { battleEndNote, type BattleEndEntry } from "../src/system/battle-end";
 import { PRESET_GROUPS, applyRulesForm, rulesMenuContext } from "../src/foundry/settings-pure";
@@ -29,7 +29,7 @@ import { attackClippedUpdate, defenceRollUpdate, rollsWhileClipped, traitClipped
 import { defenceFacesOf, rederiveTarget } from "../src/system/integrity";
 import { pipelineFor } from "../src/rules/pipeline";
 import { RulesError } from "../src/rules/errors";
-import { GUTS_ROLL, rngRoller, rollAttackSync, rollSlotSync, traitRollSlot } from "../src/system/rolling";
+import { GUTS_ROLL, WILLPOWER_ROLL, rngRoller, rollAttackSync, rollSlotSync, traitRollSlot } from "../src/system/rolling";
 import { STANDARD_RUNGS } from "../src/rules/ladder";
 
 export interface ActionCall {
@@ -426,7 +426,10 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       case "rollTrait":
       case "roll": {
         const key = need(data(el, "trait", "traitKey", "key"), "trait");
-        const card = actions.rollTrait(a, key, traitFaces(key, rules.preset, dice), rules, { user, inCombat: s.inCombat === true, ...(call.rollOptions ?? {}) });
+        const inCombat = s.inCombat === true;
+        // Fudge §4.51 option: a wounded character rolls Willpower against the penalty first (as in Foundry).
+        const willpowerDice = actions.traitWillpowerNeeded(a, key, rules, inCombat) ? rollSlotSync(WILLPOWER_ROLL, rngRoller(dice.rng)).faces : undefined;
+        const card = actions.rollTrait(a, key, traitFaces(key, rules.preset, dice), rules, { user, inCombat, ...(call.rollOptions ?? {}), ...(willpowerDice ? { willpowerDice } : {}) });
         postMessage(store, "rollCard", card, actor.name);
         // FATE: a roll made while Clipped was his "next action": the box resets after it (src/system/clipped.ts).
         const reset = rollsWhileClipped(a, rules) ? traitClippedUpdate(asActor(store.actor(actor._id)!), rules, user) : null;
@@ -437,10 +440,13 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
         // The numbers the healing kind needs come from the healing dialog (as in Foundry).
         const type = need(data(el, "heal", "type"), "heal");
         const roll = rngRoller(dice.rng);
-        const request = healingRequest(type, a, call.inputs ?? {}, { fudge: roll("4dF").faces, d20: roll("2d20").faces as [number, number] });
-        const r = actions.healWounds(a, request, rules, user);
+        const healDice = { fudge: roll("4dF").faces, d20: roll("2d20").faces as [number, number] };
+        // Fudge §4.8 option: natural healing's Constitution roll is healDice.fudge, told before the result.
+        const line = healNoteLine(type, a, healDice, rules);
+        const r = actions.healWounds(a, healingRequest(type, a, call.inputs ?? {}, healDice, rules), rules, user);
         updateActor(store, actor._id, r.update);
-        return feedbackText(healFeedback(actor.name, r.steps));
+        const feedback = feedbackText(healFeedback(actor.name, r.steps));
+        return line ? `${i18n.format(line.key, line.params)} ${feedback}` : feedback;
       }
       case "recover": {
         const [black, white] = rngRoller(dice.rng)("2d20").faces;

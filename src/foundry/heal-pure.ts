@@ -4,8 +4,12 @@
  * number that the host gathers (dialog, dice) and passes in here.
  */
 import { RulesError } from "../rules/errors";
-import type { ActorDoc, CharacterData } from "../system/data";
+import { levelWithNumber } from "../rules/ladder";
+import { facesText, readFudgeTotal } from "../rules/fudge/dice";
+import type { ActorDoc, CharacterData, WorldRules } from "../system/data";
 import { traitEffects } from "../system/combatant";
+import { healsWithConstitutionRoll } from "../system/rolling";
+import { ladderOf } from "../system/view";
 
 /** Inputs a heal kind needs from the user, by kind (rendered as a small dialog). */
 export const HEAL_INPUTS: Record<string, readonly { name: string; min: number; max: number; initial: number }[]> = {
@@ -45,7 +49,35 @@ export interface HealDice {
   d20: [number, number];
 }
 
-export function healingRequest(type: string, actor: ActorDoc, inputs: Record<string, number>, dice: HealDice): Record<string, unknown> {
+/**
+ * Fudge §4.8 (RULES §2.5): the Constitution roll of natural healing, as the rules core reads it —
+ * the rolled degree of the character's Constitution, which is his Damage Capacity (Fudge §4.52:
+ * DC "may be tied to a character trait such as Constitution"), + 4dF. No wound penalty: the
+ * Difficulty already rises with the wound (Fair for Hurt … Great for Incapacitated), and an
+ * Incapacitated character, who cannot act, still heals (this system's reading, docs/foundry.md).
+ */
+export function constitutionRoll(actor: ActorDoc, fudge: readonly number[]): { trait: number; dice: number; rolled: number } {
+  if (actor.type === "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "a Constitution roll needs a Fudge character", { name: actor.name });
+  const trait = (actor.system as CharacterData).attributes.damageCapacity;
+  const dice = readFudgeTotal(fudge, "dice.fudge", 4);
+  return { trait, dice, rolled: trait + dice };
+}
+
+/** The healing note's line for a Constitution roll (i18n key and params), or null when the heal made none. */
+export function healNoteLine(type: string, actor: ActorDoc, dice: HealDice, rules: WorldRules): { key: string; params: Record<string, string> } | null {
+  if (!healsWithConstitutionRoll(type, actor, rules)) return null;
+  const c = constitutionRoll(actor, dice.fudge);
+  const ladder = ladderOf(rules);
+  const name = (n: number) => levelWithNumber(n, ladder);
+  return { key: "FUDGE.Heal.ConstitutionNote", params: { trait: name(c.trait), faces: facesText(dice.fudge), rolled: name(c.rolled) } };
+}
+
+/**
+ * The request for the rules core's healTrack. `rules` (the world's; required, so that no caller
+ * drops an option) turns on the Constitution roll of natural healing (Fudge §4.8, world option);
+ * the host rolled its 4dF into `dice.fudge`.
+ */
+export function healingRequest(type: string, actor: ActorDoc, inputs: Record<string, number>, dice: HealDice, rules: WorldRules): Record<string, unknown> {
   const need = (name: string): number => {
     const spec = (HEAL_INPUTS[type] ?? []).find((s) => s.name === name)!;
     const v = inputs[name] ?? spec.initial;
@@ -62,7 +94,10 @@ export function healingRequest(type: string, actor: ActorDoc, inputs: Record<str
     case "natural": {
       // Fudge §4.8: Rapid Healing heals twice as fast.
       const rapid = traitEffects(actor).some((t) => t.effect === "rapidHealing");
-      return rapid ? { type, weeks: need("weeks"), rapid } : { type, weeks: need("weeks") };
+      const req: Record<string, unknown> = rapid ? { type, weeks: need("weeks"), rapid } : { type, weeks: need("weeks") };
+      // Fudge §4.8 (RULES §2.5): with the world's option, the Constitution roll gates each step.
+      if (healsWithConstitutionRoll(type, actor, rules)) req.constitution = constitutionRoll(actor, dice.fudge).rolled;
+      return req;
     }
     case "injuryRecovery": {
       if (actor.type === "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "injury recovery needs a Volt character", { name: actor.name });

@@ -58,7 +58,9 @@ export function registerLightWoundBatch(quench: QuenchLike): void {
       await edit("woundTrack.customLevels.1.penalty", "0");
       await edit("woundTrack.customLevels.1.afterCombatPenalty", "-1");
       await updateActor(theodora, actions.toggleWoundBox(plainActor(theodora), "hurt:0", worldRules()));
-      const roll = () => actions.rollTrait(plainActor(theodora), "attributes.strength", [0, 0, 0, 0], worldRules(), { inCombat: actorInCombat(theodora) }).penalty;
+      // The full wound penalty: without the world's Willpower roll against it (Fudge §4.51 option), which would need its dice.
+      const rules = () => ({ ...worldRules(), fudgeTrack: { ...worldRules().fudgeTrack, willpowerVsPenalty: false } });
+      const roll = () => actions.rollTrait(plainActor(theodora), "attributes.strength", [0, 0, 0, 0], rules(), { inCombat: actorInCombat(theodora) }).penalty;
       assert.equal(roll(), -1, "out of combat: −1");
       const combat = s.track((await Combat.create({ scene: null, active: true } as never)) as Combat.Implementation);
       await combat.createEmbeddedDocuments("Combatant", [{ actorId: theodora.id }] as never);

@@ -16,11 +16,13 @@ import { recoverAction } from "../rules/volt/recover";
 import { attacksOfAction, datacard, parseDatacard, type MiniDatacard } from "../rules/miniatures/datacard";
 import { gutsRecheck, gutsTrigger, nearDeathRoll, parseGutsState, type GutsRules, type GutsSituation } from "../rules/miniatures/guts";
 import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, CustomWoundLevel, ItemDoc, MiniatureData, SkillData, WorldRules } from "./data";
-import { boxTrackConfig } from "../rules/tracks/box";
+import { boxTrackConfig, relievedPenalty, willpowerPainRelief } from "../rules/tracks/box";
+import { describeLevel } from "../rules/ladder";
+import { signed } from "../rules/explain";
 import { actorRef, attackRequest, customBoxLevels, defenderSituation, equippedOf, findItem, miniatureDatacard, trackFor, type RoundStart, type Situation } from "./combatant";
 import { isDatacardStat, ladderOf } from "./view";
 import { liveRecord, logUpdate, woundLogOf, type GmPick, type WoundRecord } from "./integrity";
-import { fudgeDiceSlot } from "../rules/fudge/dice";
+import { facesText, fudgeDiceSlot, readFudgeTotal } from "../rules/fudge/dice";
 import type { LapseNote } from "./battle-end";
 import { errorView } from "./error-text";
 import { defenceSettledClipped } from "./clipped";
@@ -394,6 +396,23 @@ export interface RollCardData {
   difficulty: number;
   steps: Step[];
   preset: string;
+  /**
+   * Fudge §4.51 (RULES §2.3, world option "Willpower against penalties"): the four Fudge dice of
+   * the Willpower roll made before this roll to ease its wound penalty; absent (null once stored) when none was made.
+   */
+  willpowerDice?: number[] | null;
+}
+
+/**
+ * Fudge §4.51 (RULES §1: wound penalties apply to every roll; §2.3: "Optional Willpower roll
+ * against a GM-set Difficulty Level to reduce or cancel a penalty"): a Fudge character's trait
+ * roll makes the Willpower roll first when the world's option is on and the roll has a wound
+ * penalty — as an attack does for each side (src/rules/fudge/pipeline.ts easedPenalty).
+ */
+export function traitWillpowerNeeded(actor: ActorDoc, traitKey: string, rules: WorldRules, inCombat = false): boolean {
+  if (rules.preset !== "fudge" || !rules.fudgeTrack.willpowerVsPenalty) return false;
+  if (actor.type === "miniature" || traitKey.startsWith("volt.")) return false;
+  return penaltyFor(trackStatus(liveTrack(actor, rules)), inCombat) < 0;
 }
 
 function traitLevel(actor: ActorDoc, traitKey: string, rules: WorldRules): { level: number; labelKey: string; name: string } {
@@ -424,15 +443,37 @@ function traitLevel(actor: ActorDoc, traitKey: string, rules: WorldRules): { lev
  * Miniatures: Ground rules), or [black, white] for Volt. `inCombat`: the actor is in a started combat
  * (a level's after-combat penalty applies outside it, Fudge §4.51); absent = not in combat.
  */
-export function rollTrait(actor: ActorDoc, traitKey: string, faces: number[], rules: WorldRules, opts: { difficulty?: number; modifier?: number; user?: UserRef; inCombat?: boolean } = {}): RollCardData {
+export function rollTrait(
+  actor: ActorDoc,
+  traitKey: string,
+  faces: number[],
+  rules: WorldRules,
+  opts: { difficulty?: number; modifier?: number; user?: UserRef; inCombat?: boolean; willpowerDice?: number[] } = {},
+): RollCardData {
   check("rollTrait", opts.user, actor);
   const t = traitLevel(actor, traitKey, rules);
   const status = trackStatus(liveTrack(actor, rules));
   if (!status.canAct) throw new RulesError("actor", "FUDGE.Error.CannotAct", `${actor.name} cannot act`, { name: actor.name });
   // Fudge §4.51 Light Wound: "no penalty during combat … but after combat … -1" (not in a started combat: after).
-  const penalty = penaltyFor(status, opts.inCombat ?? false) + (opts.modifier ?? 0);
+  let wound = penaltyFor(status, opts.inCombat ?? false);
   const difficulty = opts.difficulty ?? rules.defaultDifficulty;
-  const base = { actorId: actorRef(actor), actorName: actor.name, traitKey, traitLabelKey: t.labelKey, traitName: t.name, level: t.level, penalty, dice: [...faces], difficulty, preset: rules.preset };
+  // Fudge §4.51 (RULES §2.3): the world's Willpower roll against the wound penalty, made first.
+  const will = traitWillpowerNeeded(actor, traitKey, rules, opts.inCombat ?? false) ? willpowerEase(actor, wound, opts.willpowerDice, rules) : null;
+  if (will) wound = will.penalty;
+  const penalty = wound + (opts.modifier ?? 0);
+  const base = {
+    actorId: actorRef(actor),
+    actorName: actor.name,
+    traitKey,
+    traitLabelKey: t.labelKey,
+    traitName: t.name,
+    level: t.level,
+    penalty,
+    dice: [...faces],
+    difficulty,
+    preset: rules.preset,
+    ...(will ? { willpowerDice: will.dice } : {}),
+  };
   if (traitKey.startsWith("volt.")) {
     if (!Array.isArray(faces) || faces.length !== 2) throw new RulesError("dice", "FUDGE.Error.BadLength", "a Volt roll needs two d20 (black, white)", { min: 2, max: 2 });
     const r = voltRoll(t.level + penalty, faces[0], faces[1]);
@@ -442,7 +483,7 @@ export function rollTrait(actor: ActorDoc, traitKey: string, faces: number[], ru
   // Miniatures: a datacard's stat rolls in numbers, as the datacard shows it.
   const numbers = isDatacardStat(traitKey);
   // The card says why the wound penalty is not the combat one.
-  const afterCombat = opts.inCombat ? [] : status.steps.filter((x) => x.key === "FUDGE.Step.Box.AfterCombat");
+  const afterCombat = [...(opts.inCombat ? [] : status.steps.filter((x) => x.key === "FUDGE.Step.Box.AfterCombat")), ...(will ? [will.step] : [])];
   if (rules.preset === "miniatures") {
     // Miniatures: Ground rules — every 4dF is the Legendary roll; Guts — a failure by 1 in force is −1 to rolls.
     const gutsState = actor.type === "miniature" ? parseGutsState((actor.system as MiniatureData).gutsState, "system.gutsState") : undefined;
@@ -491,6 +532,29 @@ function reader(record: Record<string, number[]>): DiceReader {
 }
 
 /** Resolves a target's recorded request and dice (re-derivable at any time). */
+/**
+ * Fudge §4.51: the Willpower roll (Willpower + 4dF, recorded) against the world's Difficulty eases
+ * the wound penalty by the rules core's willpowerPainRelief (meet the DL: one less; beat it by 2:
+ * none). Without its dice the roll cannot be read: refused, as a missing Legendary re-roll is.
+ */
+function willpowerEase(actor: ActorDoc, penalty: number, dice: number[] | undefined, rules: WorldRules): { penalty: number; dice: number[]; step: Step } {
+  if (dice === undefined) throw new RulesError("willpowerDice", "FUDGE.Error.WillpowerRollMissing", "the Willpower roll against the wound penalty is missing");
+  const total = readFudgeTotal(dice, "willpowerDice", 4);
+  const willpower = (actor.system as CharacterData).attributes.willpower;
+  const rolled = willpower + total;
+  const diff = rules.fudgeTrack.willpowerDifficulty;
+  const eased = relievedPenalty(penalty, willpowerPainRelief(rolled, diff));
+  const ladder = ladderOf(rules);
+  const name = (n: number) => describeLevel(n, ladder).label;
+  const step: Step = {
+    key: "FUDGE.Step.Fudge.TraitWillpower",
+    rule: "Fudge §4.51",
+    value: eased - penalty,
+    params: { level: name(willpower), faces: facesText(dice), rolled: name(rolled), difficulty: name(diff), from: signed(penalty), penalty: signed(eased) },
+  };
+  return { penalty: eased, dice: [...dice], step };
+}
+
 export function resolveTarget(target: Pick<AttackCardTarget, "request" | "dice">): AttackResolution {
   const p = pipelineFor((target.request as { preset?: unknown })?.preset, "request.preset");
   const req = p.parseRequest(target.request);

@@ -8,9 +8,9 @@ import { htmlToText } from "./rich-text";
 import { standardLadder } from "../rules/ladder";
 import { newTrack, parseTrack, trackStatus, type Track } from "../rules/track";
 import type { PresetId } from "../rules/pipeline";
-import { boxTrackConfig, type BoxLevel, type BoxTrackConfig } from "../rules/tracks/box";
+import { boxTrackConfig, DEFAULT_THRESHOLDS, type BoxLevel, type BoxTrackConfig } from "../rules/tracks/box";
 import { defaultFateConfig } from "../rules/tracks/fate";
-import { dcTrackConfig } from "../rules/tracks/dc";
+import { dcTrackConfig, DC_WOUND_LEVELS } from "../rules/tracks/dc";
 import { defaultVoltRows } from "../rules/tracks/volt";
 import type { FudgeCombatant } from "../rules/fudge/combatant";
 import { usesDoubledThresholds } from "../rules/fudge/options";
@@ -125,6 +125,18 @@ function withThresholds(cfg: BoxTrackConfig, rules: WorldRules): BoxTrackConfig 
   return { ...cfg, levels: cfg.levels.map((l) => ({ ...l, min: t.find((r) => r.key === l.key)?.min ?? l.min })) };
 }
 
+/**
+ * The world's threshold overrides (Fudge §4.56: "editable") as a Damage-Capacity track's five
+ * mins, Scratch..Near Death (RULES §2.2: the damage number is looked up in the threshold table of
+ * the track); a level the world does not list keeps the track's default. Null = no overrides.
+ */
+function dcThresholds(rules: WorldRules): number[] | undefined {
+  const t = rules.fudgeTrack.thresholds;
+  if (!t) return undefined;
+  const base = usesDoubledThresholds(rules.fudge) ? DEFAULT_THRESHOLDS.double : DEFAULT_THRESHOLDS.single;
+  return DC_WOUND_LEVELS.slice(0, 5).map((k, i) => t.find((r) => r.key === k)?.min ?? base[i]);
+}
+
 /** The track configuration (no state) an actor has under the world rules. */
 export function trackConfigFor(actor: ActorDoc, rules: WorldRules): { kind: string } & Record<string, unknown> {
   if (actor.type === "miniature") {
@@ -150,6 +162,8 @@ export function trackConfigFor(actor: ActorDoc, rules: WorldRules): { kind: stri
           doubleRd: usesDoubledThresholds(rules.fudge),
           scratchesPerHit: rules.fudgeTrack.dcTrackScratchesPerHit,
           terrible: rules.fudgeTrack.dcTrackTerrible,
+          // Fudge §4.56: the world's edited thresholds count on this track too.
+          thresholds: dcThresholds(rules),
           label: d.woundTrack.label,
         }) as unknown as { kind: string } & Record<string, unknown>;
       }

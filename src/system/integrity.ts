@@ -241,6 +241,9 @@ export function checkRollCard(raw: unknown): RollCardData {
   for (const k of ["level", "penalty", "result", "difficulty"]) if (!isInt(raw[k], 400)) throw bad(k, "not a whole number in range");
   if (typeof raw.success !== "boolean") throw bad("success", "not yes/no");
   if (!Array.isArray(raw.dice) || raw.dice.length > CARD_LIMITS.faces || !raw.dice.every((n) => isInt(n, 100))) throw bad("dice", "not a roll");
+  // Fudge §4.51: the Willpower roll against the wound penalty, when one was made — four Fudge dice (absent or null: none).
+  if (raw.willpowerDice !== undefined && raw.willpowerDice !== null && (!Array.isArray(raw.willpowerDice) || raw.willpowerDice.length !== 4 || !raw.willpowerDice.every((n) => isInt(n, 1))))
+    throw bad("willpowerDice", "not four Fudge dice");
   run(() => stepList(raw.steps, "steps"));
   return raw as unknown as RollCardData;
 }

@@ -13,7 +13,7 @@ import type { Rng } from "../rules/dice";
 import { fudgeDiceSlot, plainDiceSlot } from "../rules/fudge/dice";
 import { legendarySlot, rollLegendary } from "../rules/miniatures/legendary";
 import type { DiceSlot } from "../rules/pipeline";
-import type { AttackCardData } from "./data";
+import type { ActorDoc, AttackCardData, WorldRules } from "./data";
 
 /** One formula rolled by the host: its faces in order, and the host's own record (a Foundry Roll). */
 export interface Rolled<R = unknown> {
@@ -110,6 +110,12 @@ export function traitRollSlot(traitKey: string, preset: string): DiceSlot {
   return preset === "miniatures" ? LEGENDARY : FOUR_DF;
 }
 
+/**
+ * Fudge §4.51 (world option "Willpower against penalties"): the Willpower roll a wounded
+ * character's trait roll makes first (src/system/actions.ts traitWillpowerNeeded), 4dF.
+ */
+export const WILLPOWER_ROLL: DiceSlot = fudgeDiceSlot("willpower", 4, "FUDGE.Card.Dice");
+
 /** Rolls a plain formula (a trait roll, a healing roll). */
 export async function rollFaces<R>(formula: string, roller: Roller<R>): Promise<SlotRoll<R>> {
   const r = await roller(formula);
@@ -183,3 +189,22 @@ export function traitDryFaces(traitKey: string): number[] {
 /** Heal kinds that roll, and what (Fudge §4.8 healing roll; Volt: Recovery, the injury recovery roll). */
 export const HEAL_ROLLS: Partial<Record<string, string>> = { roll: "4dF", injuryRecovery: "2d20" };
 export const HEAL_TITLES: Partial<Record<string, string>> = { roll: "FUDGE.Heal.HealingRoll", injuryRecovery: "FUDGE.Heal.InjuryRecovery" };
+
+/**
+ * Fudge §4.8 (RULES §2.5 "optional Constitution roll: Fair for Hurt, Good for Very Hurt, Great for
+ * Incapacitated"): with the world's option on, a Fudge character's natural healing rolls 4dF for
+ * his Constitution (Damage Capacity, Fudge §4.52) — a miniature has no such trait.
+ */
+export function healsWithConstitutionRoll(type: string, actor: Pick<ActorDoc, "type">, rules: Pick<WorldRules, "preset" | "fudgeTrack">): boolean {
+  return type === "natural" && rules.preset === "fudge" && rules.fudgeTrack.healingConstitutionRoll && actor.type !== "miniature";
+}
+
+/** What a heal kind rolls for this actor under the world rules (HEAL_ROLLS, and the Constitution roll), undefined = no roll. */
+export function healRollFormula(type: string, actor: Pick<ActorDoc, "type">, rules: Pick<WorldRules, "preset" | "fudgeTrack">): string | undefined {
+  return healsWithConstitutionRoll(type, actor, rules) ? "4dF" : HEAL_ROLLS[type];
+}
+
+/** The title of a heal kind's roll note. */
+export function healRollTitle(type: string, actor: Pick<ActorDoc, "type">, rules: Pick<WorldRules, "preset" | "fudgeTrack">): string {
+  return healsWithConstitutionRoll(type, actor, rules) ? "FUDGE.Heal.ConstitutionRoll" : (HEAL_TITLES[type] ?? "FUDGE.Heal.Title");
+}

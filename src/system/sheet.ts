@@ -300,6 +300,9 @@ function healingButtons(kind: string, editable: boolean): ActionButton[] {
   if (!editable) return [];
   switch (kind) {
     case "box":
+    // Fudge §4.57 DC as the wound record heals as the boxes do (RULES §2.4 #4, §2.5): Scratches,
+    // a healing roll, natural healing — never above the starting DC (the rules core's dc track).
+    case "dc":
       return [
         { action: "heal", labelKey: "FUDGE.Heal.ClearScratches", data: { heal: "scratches" } },
         { action: "heal", labelKey: "FUDGE.Heal.HealingRoll", data: { heal: "roll" } },

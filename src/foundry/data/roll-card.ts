@@ -26,6 +26,8 @@ export function rollCardSchema() {
     success: bool(false),
     difficulty: int(0, -200, 200),
     steps: new fields.ArrayField(new fields.ObjectField(), { required: true, initial: [] }),
+    // Fudge §4.51 (world option): the Willpower roll against the wound penalty, 4dF face by face; null when none was made.
+    willpowerDice: new fields.ArrayField(new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 1 }), { required: true, nullable: true, initial: null }),
   };
 }
 

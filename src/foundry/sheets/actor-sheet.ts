@@ -16,9 +16,9 @@ import { templatesReady } from "../templates";
 import { enrichRichText } from "../rich-text";
 import { ladderNames, reportError, systemPath, userRef } from "../foundry-util";
 import { foundryRoller, postRollNote, postWithRolls } from "../dice";
-import { GUTS_ROLL, HEAL_ROLLS, HEAL_TITLES, rollFaces, rollSlot, traitDryFaces, traitRollSlot } from "../../system/rolling";
+import { GUTS_ROLL, WILLPOWER_ROLL, healRollFormula, healRollTitle, rollFaces, rollSlot, traitDryFaces, traitRollSlot } from "../../system/rolling";
 import { startAttackFlow } from "../chat";
-import { HEAL_INPUTS, healDialogContext, healingRequest, readHealInputs } from "../heal-pure";
+import { HEAL_INPUTS, healDialogContext, healNoteLine, healingRequest, readHealInputs } from "../heal-pure";
 import { gutsChoiceFor, gutsDialogContext, gutsNoteLines, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../../system/guts-dialog";
 import { combatTurn } from "../combat-pure";
 import { liveGutsCircumstances } from "../guts-table";
@@ -192,18 +192,27 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     const inputs = await healInputsDialog(type, this.actorDoc.name ?? "");
     if (inputs === null) return;
     await this.act(async () => {
-      // Only the kinds that roll roll (Fudge §4.8 healing roll 4dF; Volt injury recovery 2d20), as Foundry Rolls.
-      const formula = HEAL_ROLLS[type];
+      // Only the kinds that roll roll (Fudge §4.8 healing roll 4dF, the optional Constitution roll
+      // of natural healing 4dF; Volt injury recovery 2d20), as Foundry Rolls.
+      const rules = worldRules();
+      const actor = plainActor(this.actorDoc);
+      const formula = healRollFormula(type, actor, rules);
+      // Refused before any die is rolled (permission, bad input).
+      actions.healWounds(actor, healingRequest(type, actor, inputs, { fudge: [0, 0, 0, 0], d20: [1, 1] }, rules), rules, userRef());
       const rolled = formula ? await rollFaces(formula, foundryRoller) : null;
       const dice = { fudge: formula === "4dF" ? rolled!.faces : [], d20: (formula === "2d20" ? rolled!.faces : [1, 1]) as [number, number] };
       // The track is read in its turn (changeActor), after every earlier write to this actor.
       let steps: Parameters<typeof healFeedback>[1] = [];
       await changeActor(this.actorDoc, (doc) => {
-        const r = actions.healWounds(doc, healingRequest(type, doc, inputs, dice), worldRules(), userRef());
+        const r = actions.healWounds(doc, healingRequest(type, doc, inputs, dice, worldRules()), worldRules(), userRef());
         steps = r.steps;
         return r.update;
       });
-      if (rolled) await postRollNote(this.actorDoc, HEAL_TITLES[type] ?? "FUDGE.Heal.Title", [], [rolled]);
+      if (rolled) {
+        const i18n = game.i18n!;
+        const line = healNoteLine(type, actor, dice, rules);
+        await postRollNote(this.actorDoc, healRollTitle(type, actor, rules), line ? [fill(i18n.localize(line.key), line.params, (v) => i18n.localize(v))] : [], [rolled]);
+      }
       notifyFeedback(healFeedback(this.actorDoc.name ?? "", steps));
     });
   }
@@ -377,10 +386,13 @@ export class MiniatureSheet extends FudgeActorSheet {
 export async function rollTraitAndPost(actor: Actor.Implementation, key: string, opts: { difficulty?: number; modifier?: number } = {}): Promise<void> {
   // Fudge §4.51 Light Wound: the penalty depends on being in a started combat when rolled.
   const inCombat = actorInCombat(actor);
-  actions.rollTrait(plainActor(actor), key, traitDryFaces(key), worldRules(), { user: userRef(), inCombat, ...opts });
+  // Checked before any die is rolled; the dry run says whether the Willpower roll against the wound penalty is made (Fudge §4.51 option).
+  const dry = actions.rollTrait(plainActor(actor), key, traitDryFaces(key), worldRules(), { user: userRef(), inCombat, willpowerDice: [0, 0, 0, 0], ...opts });
+  // The Willpower roll comes first (it eases the penalty of the roll that follows), its own Foundry Roll.
+  const will = dry.willpowerDice ? await rollSlot(WILLPOWER_ROLL, foundryRoller) : null;
   const r = await rollSlot(traitRollSlot(key, worldRules().preset), foundryRoller);
   const rolled = plainActor(actor);
-  const card = actions.rollTrait(rolled, key, r.faces, worldRules(), { user: userRef(), inCombat, ...opts });
-  await postWithRolls({ type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) }, r.rolls);
+  const card = actions.rollTrait(rolled, key, r.faces, worldRules(), { user: userRef(), inCombat, ...opts, ...(will ? { willpowerDice: will.faces } : {}) });
+  await postWithRolls({ type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) }, [...(will?.rolls ?? []), ...r.rolls]);
   if (rollsWhileClipped(rolled, worldRules())) await changeActor(actor, (doc) => traitClippedUpdate(doc, worldRules(), userRef()));
 }
