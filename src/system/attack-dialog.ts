@@ -56,6 +56,8 @@ interface FieldSpec {
   /** Number fields: accepted range (default ±10, a situational modifier's). */
   min?: number;
   max?: number;
+  /** A measure, where 0 is a value (a Volt distance of 0), not "no modifier". */
+  measure?: true;
 }
 
 /** The options each preset's attack takes (combatant.ts SITUATION_FIELDS), as form fields. */
@@ -71,11 +73,11 @@ const FIELDS: Record<PresetId, Record<string, FieldSpec>> = {
     pullPunch: { type: "select", choices: ["", "scratch", "hurt", "veryHurt", "incapacitated"] },
   },
   fate: { modifier: { type: "number" }, defenseModifier: { type: "number" } },
-  volt: { modifier: { type: "number" }, distance: { type: "number", only: "ranged", min: 0, max: 999 } },
+  volt: { modifier: { type: "number" }, distance: { type: "number", only: "ranged", min: 0, max: 999, measure: true } },
   miniatures: {
     modifier: { type: "number" },
     gangUp: { type: "number", min: 0, max: 8 },
-    rangeInches: { type: "number", only: "ranged", min: 0, max: 999 },
+    rangeInches: { type: "number", only: "ranged", min: 0, max: 999, measure: true },
     cover: { type: "checkbox", only: "ranged" },
     friendShootsIntoMelee: { type: "checkbox", only: "ranged" },
     inContact: { type: "checkbox", only: "ranged" },
@@ -150,7 +152,7 @@ export function readSituation(preset: PresetId, form: Iterable<[string, unknown]
     } else if (f.type === "number") {
       const n = Number(raw);
       if (typeof raw === "string" && raw.trim() === "") continue;
-      if (Number.isInteger(n) && n >= (f.min ?? -MODIFIER_RANGE) && n <= (f.max ?? MODIFIER_RANGE) && n !== 0) out[name] = n;
+      if (Number.isInteger(n) && n >= (f.min ?? -MODIFIER_RANGE) && n <= (f.max ?? MODIFIER_RANGE) && (n !== 0 || f.measure)) out[name] = n;
     } else if (typeof raw === "string" && raw && (f.choices ?? []).includes(raw)) out[name] = raw;
   }
   return out;

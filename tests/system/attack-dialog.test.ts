@@ -11,7 +11,8 @@ import { resolveSamples } from "../../src/cli/samples";
 import { duelForecast } from "../../src/rules/forecast";
 import { actorSheetContext } from "../../src/system/sheet";
 import { findSample } from "../../src/cli/samples";
-import { loadLang, rulesFor, PRESET_IDS } from "./fixtures";
+import { PLAYER1, item, leroy as fixtureLeroy, loadLang, rulesFor, theodora as fixtureTheodora, PRESET_IDS } from "./fixtures";
+import { startAttack } from "../../src/system/actions";
 import { makeRenderer } from "./render";
 
 // The pack's Leroy and Theodora (the seed's pair), as the playground and the CLI use them.
@@ -76,6 +77,16 @@ describe("attack dialog", () => {
     expect(readSituation("fudge", [["modifier", "11"], ["defenderModifier", "-10"]])).toEqual({ defenderModifier: -10 });
     expect(readSituation("miniatures", [["rangeInches", "36"], ["gangUp", "9"]])).toEqual({ rangeInches: 36 });
     expect(readSituation("fate", [["modifier", "0"], ["defenseModifier", "-1"]])).toEqual({ defenseModifier: -1 });
+  });
+
+  test('a measure of 0 is a value, not "no modifier": Volt distance 0 ("ranged: above the distance value") and a Miniatures range of 0 are kept, and a ranged attack at distance 0 rolls', () => {
+    expect(readSituation("volt", [["distance", "0"], ["modifier", "0"]])).toEqual({ distance: 0 });
+    expect(readSituation("miniatures", [["rangeInches", "0"]])).toEqual({ rangeInches: 0 });
+    const rules = rulesFor("volt");
+    const pistol = item("weapon", "Pistol", { equipped: true, ranged: true, volt: { attack: 16, pierce: 0, damage: 10, stun: false } } as never, "p1");
+    const a = { ...fixtureLeroy(), items: [...(fixtureLeroy().items ?? []), pistol] };
+    const card = startAttack(a, "p1", [fixtureTheodora()], readSituation("volt", [["distance", "0"]]), { attack: [5, 7], damage: [3, 3], injuryDamage: [3, 3] }, rules, PLAYER1);
+    expect((card.targets[0].resolution as { outcome: string }).outcome).not.toBe("miss");
   });
 
   test("the remembered choice fills the fields", () => {
