@@ -9,20 +9,18 @@ import { type Step } from "../rules/explain";
 import type { Rng } from "../rules/dice";
 import { checkRecordedDice, pipelineFor, type AttackResolution, type DiceReader, type DiceSlot } from "../rules/pipeline";
 import { applyWound, endBattle, healTrack, penaltyFor, toggleBox, trackStatus, undoApplied, woundLevelName, type BattleLapse, type Track } from "../rules/track";
-import { unopposedRoll } from "../rules/fudge/unopposed";
+import { unopposedRoll, willpowerEasedPenalty } from "../rules/fudge/unopposed";
 import { statCheck } from "../rules/miniatures/stat-check";
 import { voltRoll } from "../rules/volt/roll";
 import { recoverAction } from "../rules/volt/recover";
 import { attacksOfAction, datacard, parseDatacard, type MiniDatacard } from "../rules/miniatures/datacard";
 import { gutsRecheck, gutsTrigger, nearDeathRoll, parseGutsState, type GutsRules, type GutsSituation } from "../rules/miniatures/guts";
 import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, CustomWoundLevel, ItemDoc, MiniatureData, SkillData, WorldRules } from "./data";
-import { boxTrackConfig, relievedPenalty, willpowerPainRelief } from "../rules/tracks/box";
-import { describeLevel } from "../rules/ladder";
-import { signed } from "../rules/explain";
+import { boxTrackConfig } from "../rules/tracks/box";
 import { actorRef, attackRequest, customBoxLevels, defenderSituation, equippedOf, findItem, miniatureDatacard, trackFor, type RoundStart, type Situation } from "./combatant";
 import { isDatacardStat, ladderOf } from "./view";
 import { liveRecord, logUpdate, woundLogOf, type GmPick, type WoundRecord } from "./integrity";
-import { facesText, fudgeDiceSlot, readFudgeTotal } from "../rules/fudge/dice";
+import { fudgeDiceSlot } from "../rules/fudge/dice";
 import type { LapseNote } from "./battle-end";
 import { errorView } from "./error-text";
 import { defenceSettledClipped } from "./clipped";
@@ -531,30 +529,18 @@ function reader(record: Record<string, number[]>): DiceReader {
   };
 }
 
-/** Resolves a target's recorded request and dice (re-derivable at any time). */
 /**
  * Fudge §4.51: the Willpower roll (Willpower + 4dF, recorded) against the world's Difficulty eases
- * the wound penalty by the rules core's willpowerPainRelief (meet the DL: one less; beat it by 2:
- * none). Without its dice the roll cannot be read: refused, as a missing Legendary re-roll is.
+ * the wound penalty (rules core willpowerEasedPenalty). Without its dice the roll cannot be read:
+ * refused, as a missing Legendary re-roll is.
  */
 function willpowerEase(actor: ActorDoc, penalty: number, dice: number[] | undefined, rules: WorldRules): { penalty: number; dice: number[]; step: Step } {
   if (dice === undefined) throw new RulesError("willpowerDice", "FUDGE.Error.WillpowerRollMissing", "the Willpower roll against the wound penalty is missing");
-  const total = readFudgeTotal(dice, "willpowerDice", 4);
-  const willpower = (actor.system as CharacterData).attributes.willpower;
-  const rolled = willpower + total;
-  const diff = rules.fudgeTrack.willpowerDifficulty;
-  const eased = relievedPenalty(penalty, willpowerPainRelief(rolled, diff));
-  const ladder = ladderOf(rules);
-  const name = (n: number) => describeLevel(n, ladder).label;
-  const step: Step = {
-    key: "FUDGE.Step.Fudge.TraitWillpower",
-    rule: "Fudge §4.51",
-    value: eased - penalty,
-    params: { level: name(willpower), faces: facesText(dice), rolled: name(rolled), difficulty: name(diff), from: signed(penalty), penalty: signed(eased) },
-  };
-  return { penalty: eased, dice: [...dice], step };
+  const r = willpowerEasedPenalty((actor.system as CharacterData).attributes.willpower, dice, rules.fudgeTrack.willpowerDifficulty, penalty, ladderOf(rules));
+  return { penalty: r.penalty, dice: [...dice], step: r.step };
 }
 
+/** Resolves a target's recorded request and dice (re-derivable at any time). */
 export function resolveTarget(target: Pick<AttackCardTarget, "request" | "dice">): AttackResolution {
   const p = pipelineFor((target.request as { preset?: unknown })?.preset, "request.preset");
   const req = p.parseRequest(target.request);

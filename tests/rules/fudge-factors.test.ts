@@ -12,6 +12,7 @@ import {
   relativeDegreeBonus,
   shieldValue,
   unopposedRoll,
+  willpowerEasedPenalty,
   DEFAULT_MIN_MID_MAX_TABLE,
   type FudgeCombatant,
 } from "../../src/rules/fudge";
@@ -236,5 +237,15 @@ describe("options", () => {
     ["world", "options"],
   ])("rejects %j naming %s", (input, field) => {
     expect(caught(() => parseFudgeOptions(input)).field).toBe(field);
+  });
+});
+
+describe('Fudge §4.51: "a Willpower roll against a GM-set Difficulty Level to reduce or cancel a penalty" before a trait roll', () => {
+  it("meets the Difficulty: one less; beats it by 2: none; below it: unchanged; never a bonus", () => {
+    expect(willpowerEasedPenalty(0, [0, 0, 0, 0], 0, -2).penalty).toBe(-1);
+    expect(willpowerEasedPenalty(0, [1, 1, 0, 0], 0, -2).penalty).toBe(0);
+    expect(willpowerEasedPenalty(0, [-1, 0, 0, 0], 0, -2).penalty).toBe(-2);
+    expect(willpowerEasedPenalty(3, [1, 1, 1, 1], 0, -1)).toMatchObject({ penalty: 0, step: { key: "FUDGE.Step.Fudge.TraitWillpower", rule: "Fudge §4.51", value: 1 } });
+    expect(() => willpowerEasedPenalty(0, [0, 0, 0], 0, -1)).toThrow();
   });
 });

@@ -5,7 +5,7 @@ import type { Step } from "../../src/rules/explain";
 import { newTrack } from "../../src/rules/track";
 import { boxTrackConfig } from "../../src/rules/tracks/box";
 import { dcTrackConfig } from "../../src/rules/tracks/dc";
-import { DC_VARIANTS, MMM_DICE, SCALE_PIERCING, SHIELDS, WEAPON_SIZES, unopposedRoll } from "../../src/rules/fudge";
+import { DC_VARIANTS, MMM_DICE, SCALE_PIERCING, SHIELDS, WEAPON_SIZES, unopposedRoll, willpowerEasedPenalty } from "../../src/rules/fudge";
 
 const lang = JSON.parse(readFileSync("lang/en.json", "utf8")) as Record<string, string>;
 const allParts = lang;
@@ -86,6 +86,8 @@ describe("fudge i18n keys", () => {
     runs.push(resolveRolled({ ...req({ dcVariant: "roll" }), attacker: fighter({ weapon: { ...weapon, dcWithoutRoll: true } }) }, hit));
     const steps: Step[] = runs.flatMap((r) => [...r.steps, ...r.followUps.flatMap((f) => f.steps)]);
     steps.push(...unopposedRoll(1, [0, 0, 0, 1], 2, -1).steps, ...unopposedRoll(1, [0, 0, 0, 1]).steps, ...unopposedRoll(1, [0, 0, 0, 1], 0, 0, undefined, true).steps);
+    // Fudge §4.51: the Willpower roll that eases a trait roll's wound penalty.
+    steps.push(willpowerEasedPenalty(1, [0, 0, 0, 1], 0, -2).step);
     const seen = new Set<string>();
     for (const s of steps) {
       if (!s.key.includes(".Fudge.")) continue;

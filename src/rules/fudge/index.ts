@@ -3,6 +3,6 @@ export * from "./options";
 export * from "./combatant";
 export * from "./factors";
 export { factorBonus, relativeDegreeBonus, readMinMidMax, type MinMidMaxRead } from "./minMidMax";
-export { unopposedRoll, type UnopposedResult } from "./unopposed";
+export { unopposedOutcome, unopposedRoll, willpowerEasedPenalty, type UnopposedResult } from "./unopposed";
 export { fudgePipeline, parseFudgeRequest, parseSituation, fudgeSlots, resolveFudge, type FudgeRequest, type FudgeSituation } from "./pipeline";
 export { levelScaleFor, type LevelScale } from "./woundLevel";

@@ -7,6 +7,7 @@ import { DEFAULT_LADDER, describeLevel, type Ladder } from "../ladder";
 import { int } from "../validate";
 import { facesText, readFudgeTotal } from "./dice";
 import { fstep } from "./util";
+import { relievedPenalty, willpowerPainRelief } from "../tracks/box";
 
 export interface UnopposedResult {
   /** Rolled degree: trait + dice + penalty. */
@@ -61,4 +62,27 @@ export function unopposedOutcome(trait: number, diceTotal: number, diceSteps: re
     }),
   ];
   return { rolled, diceTotal, success, margin, name, steps };
+}
+
+/**
+ * Fudge §4.51 (optional, RULES §2.3): "a Willpower roll against a GM-set Difficulty Level to reduce
+ * or cancel a penalty", made before a wounded character's trait or skill roll, as the attack makes
+ * it (fudge/pipeline.ts): meeting the Difficulty eases the wound penalty by one, beating it by two
+ * cancels it (tracks/box.ts willpowerPainRelief). `faces`: the recorded 4dF of the Willpower roll.
+ */
+export function willpowerEasedPenalty(willpower: number, faces: readonly number[], difficulty: number, penalty: number, ladder: Ladder = DEFAULT_LADDER): { penalty: number; step: Step } {
+  int(willpower, "willpower", -50, 50);
+  int(penalty, "penalty", -50, 0);
+  const rolled = willpower + readFudgeTotal(faces, "willpowerDice", 4);
+  const eased = relievedPenalty(penalty, willpowerPainRelief(Math.max(-20, Math.min(20, rolled)), difficulty));
+  const name = (n: number) => describeLevel(n, ladder).label;
+  const step = fstep("FUDGE.Step.Fudge.TraitWillpower", "Fudge §4.51", eased - penalty, {
+    level: name(willpower),
+    faces: facesText(faces),
+    rolled: name(rolled),
+    difficulty: name(difficulty),
+    from: signed(penalty),
+    penalty: signed(eased),
+  });
+  return { penalty: eased, step };
 }
