@@ -160,6 +160,14 @@ export interface AttackPipeline<R extends AttackRequest = AttackRequest> {
   pairedOutcomes?(req: R): PairedOutcomes | null;
   parseRequest(input: unknown): R;
   /**
+   * The attacker's own refusals: those that need no die and nothing the defender decides at
+   * Defend (Fudge §4.57 Incapacitated, §4.62 stunned; FATE: Taken Out). Throws the RulesError.
+   * `resolve` makes this same check first (one place for each rule); src/system startAttack
+   * calls it before any die is rolled, so an opposed attack, whose card waits for the defender,
+   * is refused when it is made rather than at Defend. Absent: the attacker is never refused so.
+   */
+  checkAttacker?(req: R): void;
+  /**
    * Duel forecast: the same parsed request with only the two tracks replaced (their statuses when
    * the caller has them). A pipeline that prepares work from the rest of a request (Fudge: the
    * damage factors) reuses it instead of computing it again for every pair of tracks.

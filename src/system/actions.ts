@@ -598,6 +598,9 @@ export function startAttack(
     const own = perTarget[index] ?? {};
     const request = plain(attackRequest(attacker, weapon, t, rules, defenderSituation({ ...situation, ...own }, t, rules, opts.roundStart?.(t) ?? null)));
     const parsed = pipeline.parseRequest(request);
+    // The attacker's own refusals (Fudge §4.57, §4.62; FATE Taken Out), before any die is rolled:
+    // an opposed card waits for Defend, which would otherwise be the first to refuse it.
+    pipeline.checkAttacker?.(parsed);
     const slots = pipeline.slots(parsed);
     const record: Record<string, number[]> = {};
     for (const s of slots) {

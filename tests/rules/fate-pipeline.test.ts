@@ -3,7 +3,7 @@ import { defaultFateConfig, fatePipeline, type FateTrackState } from "../../src/
 import { enumerateDice, resolveAttack, rollAttack, type AttackResolution } from "../../src/rules/pipeline";
 import { applyWound, healTrack, newTrack, trackStatus, type Track } from "../../src/rules/track";
 import { seededRng } from "../../src/rules/dice";
-import { fieldOf } from "./errors";
+import { caught, fieldOf } from "./errors";
 
 const fresh = (): Track => newTrack(defaultFateConfig());
 const plus = (n: number): number[] => [0, 1, 2, 3].map((i) => (i < n ? 1 : 0));
@@ -103,6 +103,17 @@ describe("fate pipeline", () => {
     const out = applyWound(fresh(), { margin: 9 }).track;
     expect(trackStatus(out).condition).toBe("takenOut");
     expect(fieldOf(() => resolveAttack(request({ defender: { track: out } }), { attack: plus(0), defense: plus(0) }))).toBe("defender.track");
+  });
+
+  it("FATE ladder: a Taken Out attacker is out of the scene — refused before any die by checkAttacker, the check resolve makes", () => {
+    const out = applyWound(fresh(), { margin: 9 }).track;
+    const check = (req: object) => () => fatePipeline.checkAttacker!(fatePipeline.parseRequest(req));
+    const e = caught(check(request({ attacker: { track: out } })));
+    expect([e.key, e.field, e.params.name]).toEqual(["FUDGE.Error.Fate.TakenOut", "attacker.track", "Joe-Bob"]);
+    expect(caught(() => resolveAttack(request({ attacker: { track: out } }), { attack: plus(0), defense: plus(0) })).key).toBe(e.key);
+    expect(check(request())).not.toThrow();
+    // The defender's side is read from his live track at Defend, not refused with the attacker.
+    expect(check(request({ defender: { track: out } }))).not.toThrow();
   });
 
   it("never mutates the request", () => {

@@ -594,3 +594,35 @@ it("defender status after a wound matches trackStatus of the applied track", () 
   expect(r.defenderAfter).not.toBeNull();
   expect(trackStatus(r.defenderAfter!.track)).toEqual(r.defenderAfter!.status);
 });
+
+describe("fudge pipeline: the attacker's own refusals, before any die (checkAttacker)", () => {
+  const stunned = applyWound(box(), { level: "hurt", stun: true }).track;
+  const veryStunned = applyWound(box(), { level: "veryHurt", stun: true }).track;
+  const incapacitated = applyWound(box(), { level: "incapacitated" }).track;
+  const check = (req: Json) => () => fudgePipeline.checkAttacker!(fudgePipeline.parseRequest(req));
+
+  it('Fudge §4.62: "a stunned character cannot attack"; Very Stunned: "no attacks" — refused by the check the resolution makes', () => {
+    expect(trackStatus(stunned).effects).toEqual(["stunned"]);
+    expect(trackStatus(veryStunned).effects).toEqual(["veryStunned"]);
+    for (const atkTrack of [stunned, veryStunned]) {
+      const e = caught(check(request({ atkTrack })));
+      expect([e.key, e.field, e.params.name]).toEqual(["FUDGE.Error.Fudge.StunnedNoAttack", "attacker.track", "Leroy"]);
+      // One source of truth: the resolution refuses with the same error.
+      expect(caught(() => resolve(request({ atkTrack }), 0, 0)).key).toBe(e.key);
+    }
+  });
+
+  it('Fudge §4.57: an Incapacitated character "can\'t fight any more" — refused', () => {
+    const e = caught(check(request({ atkTrack: incapacitated })));
+    expect([e.key, e.field]).toEqual(["FUDGE.Error.Fudge.CannotAct", "attacker.track"]);
+    expect(caught(() => resolve(request({ atkTrack: incapacitated }), 0, 0)).key).toBe(e.key);
+  });
+
+  it("a fit attacker passes; the defender's own stun (all-out defence, decided at Defend on his live track) is not the attacker's refusal", () => {
+    expect(check(request())).not.toThrow();
+    const withStunnedDefender = request({ defTrack: stunned, situation: { allOutDefense: true } });
+    expect(check(withStunnedDefender)).not.toThrow();
+    // Fudge §4.62 "cannot … all-out defend": still refused when the exchange resolves.
+    expect(caught(() => resolve(withStunnedDefender, 0, 0)).key).toBe("FUDGE.Error.Fudge.StunnedNoAllOutDefense");
+  });
+});

@@ -103,15 +103,22 @@ function sideRoll(c: FateCombatant, skill: number, modifier: number, faces: numb
   return { dice, total, penalty: st.penalty, clipped };
 }
 
+/** FATE ladder: a Taken Out character is out of the scene — he neither attacks nor defends. */
+function checkInScene(c: FateCombatant, side: "attacker" | "defender"): void {
+  if (!trackStatus(c.track).canAct) throw new RulesError(`${side}.track`, "FUDGE.Error.Fate.TakenOut", `${c.name} is taken out and out of the scene`, { name: c.name });
+}
+
+/** The attacker's own refusal, before any die (AttackPipeline.checkAttacker); resolve makes it too. */
+export function checkFateAttacker(req: FateAttackRequest): void {
+  checkInScene(req.attacker, "attacker");
+}
+
 function resolve(req: FateAttackRequest, read: DiceReader): AttackResolution {
   const steps: Step[] = [];
   const a = req.attacker;
   const d = req.defender;
-  for (const [c, side] of [[a, "attacker"], [d, "defender"]] as const) {
-    const st = trackStatus(c.track);
-    // FATE ladder: a Taken Out character is out of the scene.
-    if (!st.canAct) throw new RulesError(`${side}.track`, "FUDGE.Error.Fate.TakenOut", `${c.name} is taken out and out of the scene`, { name: c.name });
-  }
+  checkInScene(a, "attacker");
+  checkInScene(d, "defender");
   const aFaces = read("attack");
   const dFaces = read("defense");
   const att = sideRoll(a, a.skill, req.situation.modifier, aFaces, "dice.attack", "attacker", steps);
@@ -160,6 +167,7 @@ export const fatePipeline: AttackPipeline<FateAttackRequest> = {
   preset: "fate",
   exchange: "opposed",
   parseRequest,
+  checkAttacker: checkFateAttacker,
   slots,
   resolve,
 };

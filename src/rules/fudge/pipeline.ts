@@ -233,6 +233,22 @@ export function fudgeWithTracks(req: FudgeRequest, attacker: Track, defender: Tr
   return next;
 }
 
+/**
+ * The attacker's own refusals, before any die (AttackPipeline.checkAttacker): resolveFudge makes
+ * this check first, and src/system startAttack before the attacker rolls, so an attacker who may
+ * not attack is refused when he attacks, not when the defender clicks Defend. What the defender
+ * may do (all-out defence while stunned) is his, read from his live track at Defend.
+ */
+export function checkFudgeAttacker(a: Pick<FudgeCombatant, "name">, aStatus: TrackStatus): void {
+  // Fudge §4.57: an Incapacitated character "can't fight any more" (nor can the dying or dead).
+  if (!aStatus.canAct)
+    throw new RulesError("attacker.track", "FUDGE.Error.Fudge.CannotAct", `${a.name} cannot fight (${aStatus.levelKey ?? aStatus.condition})`, { name: a.name });
+  // Fudge §4.62: "a stunned character cannot attack or all-out defend"; Very Stunned: "no attacks".
+  // (Effects are nearly always none: the length test spares two searches of a frozen list.)
+  if (aStatus.effects.length !== 0 && (aStatus.effects.includes("stunned") || aStatus.effects.includes("veryStunned")))
+    throw new RulesError("attacker.track", "FUDGE.Error.Fudge.StunnedNoAttack", `${a.name} is stunned and cannot attack`, { name: a.name });
+}
+
 export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveOptions = {}): AttackResolution {
   const { attacker: a, defender: d, options: o, situation: s } = req;
   const pre = prepared(req);
@@ -269,13 +285,7 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   const ranged = a.weapon.ranged;
   const aStatus = pre.aStatus;
   const dStatus = pre.dStatus;
-  // Fudge §4.57: an Incapacitated character "can't fight any more" (nor can the dying or dead).
-  if (!aStatus.canAct)
-    throw new RulesError("attacker.track", "FUDGE.Error.Fudge.CannotAct", `${a.name} cannot fight (${aStatus.levelKey ?? aStatus.condition})`, { name: a.name });
-  // Fudge §4.62: "a stunned character cannot attack or all-out defend"; Very Stunned: "no attacks".
-  // (Effects are nearly always none: the length test spares two searches of a frozen list.)
-  if (aStatus.effects.length !== 0 && (aStatus.effects.includes("stunned") || aStatus.effects.includes("veryStunned")))
-    throw new RulesError("attacker.track", "FUDGE.Error.Fudge.StunnedNoAttack", `${a.name} is stunned and cannot attack`, { name: a.name });
+  checkFudgeAttacker(a, aStatus);
   const dStunned = dStatus.effects.length !== 0 && dStatus.effects.includes("stunned");
   if (dStunned && s.allOutDefense)
     throw new RulesError("situation.allOutDefense", "FUDGE.Error.Fudge.StunnedNoAllOutDefense", `${d.name} is stunned and cannot defend all-out`, { name: d.name });
@@ -708,6 +718,7 @@ export const fudgePipeline: AttackPipeline<FudgeRequest> = {
   exchange: "opposed",
   pairedOutcomes: fudgePairedOutcomes,
   parseRequest: parseFudgeRequest,
+  checkAttacker: (req) => checkFudgeAttacker(req.attacker, trackStatus(req.attacker.track)),
   withTracks: fudgeWithTracks,
   slots: fudgeSlots,
   resolve: resolveFudge,
