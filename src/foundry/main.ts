@@ -91,10 +91,11 @@ Hooks.on("targetToken" as never, ((user: { id: string }) => {
 
 Hooks.on("renderChatMessageHTML", (message, html) => onRenderChatMessage(message as ChatMessage.Implementation, html as HTMLElement));
 
-// Token statuses and the tracker's defeated flag follow the wound track (active GM only).
+// Token statuses and the tracker's defeated flag follow the wound track and, on a miniature, the
+// Guts state (a failure by 4: terrified) (active GM only). "==gutsState" is a forced replacement's key.
 Hooks.on("updateActor", (actor, changed) => {
-  const c = changed as { system?: { woundTrack?: unknown } };
-  if (!game.user?.isActiveGM || !c.system?.woundTrack) return;
+  const sys = (changed as { system?: Record<string, unknown> }).system;
+  if (!game.user?.isActiveGM || !sys || !("woundTrack" in sys || "gutsState" in sys || "==gutsState" in sys)) return;
   void syncStatuses(actor as Actor.Implementation);
 });
 
