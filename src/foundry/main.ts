@@ -84,10 +84,20 @@ Hooks.on("renderTokenHUD" as never, ((hud: never, html: HTMLElement) => onRender
 for (const hook of ["getCombatTrackerContextOptions", "getCombatantContextOptions"])
   Hooks.on(hook as never, ((app: never, entries: unknown[]) => onCombatTrackerContextOptions(app, entries)) as never);
 // The Attack tooltips give the odds against the user's targets: refresh this user's open sheets.
+const refreshOpenSheets = () => {
+  for (const app of foundry.applications.instances.values()) if (app instanceof FudgeActorSheet && app.rendered) void app.render();
+};
 Hooks.on("targetToken" as never, ((user: { id: string }) => {
   if (user.id !== game.user?.id) return;
-  for (const app of foundry.applications.instances.values()) if (app instanceof FudgeActorSheet && app.rendered) void app.render();
+  refreshOpenSheets();
 }) as never);
+// …under what the table measures for each target (range, contact, gang-up): a token that moves,
+// changes size or side changes them, so the sheets of a user with targets refresh.
+Hooks.on("updateToken", (_token, changed) => {
+  const c = changed as Record<string, unknown>;
+  if (!game.user?.targets?.size || !["x", "y", "width", "height", "disposition"].some((k) => k in c)) return;
+  refreshOpenSheets();
+});
 
 Hooks.on("renderChatMessageHTML", (message, html) => onRenderChatMessage(message as ChatMessage.Implementation, html as HTMLElement));
 
