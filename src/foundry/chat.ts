@@ -76,6 +76,19 @@ function measuredSituations(rules: WorldRules, own: TokenLike | null, targets: r
   return [];
 }
 
+/**
+ * What the table measures for each target of an attack by `actor`, for a melee and for a ranged
+ * weapon (measuredSituations; {} where nothing is measured): the sheet's Attack tooltips give the
+ * odds under them, as the attack dialog does.
+ */
+export function targetMeasures(actor: Actor.Implementation, targets: readonly TokenLike[]): { melee: Situation; ranged: Situation }[] {
+  const rules = worldRules();
+  const own = attackerToken(actor);
+  const melee = measuredSituations(rules, own, targets, false);
+  const ranged = measuredSituations(rules, own, targets, true);
+  return targets.map((_, i) => ({ melee: melee[i] ?? {}, ranged: ranged[i] ?? {} }));
+}
+
 /** The situation keys the table measured for every target: the card's own situation leaves them to the targets. */
 function measuredKeys(measured: readonly Situation[], count: number): string[] {
   if (measured.length < count || count === 0) return [];

@@ -84,17 +84,28 @@ Hooks.on("renderTokenHUD" as never, ((hud: never, html: HTMLElement) => onRender
 for (const hook of ["getCombatTrackerContextOptions", "getCombatantContextOptions"])
   Hooks.on(hook as never, ((app: never, entries: unknown[]) => onCombatTrackerContextOptions(app, entries)) as never);
 // The Attack tooltips give the odds against the user's targets: refresh this user's open sheets.
+const refreshOpenSheets = () => {
+  for (const app of foundry.applications.instances.values()) if (app instanceof FudgeActorSheet && app.rendered) void app.render();
+};
 Hooks.on("targetToken" as never, ((user: { id: string }) => {
   if (user.id !== game.user?.id) return;
-  for (const app of foundry.applications.instances.values()) if (app instanceof FudgeActorSheet && app.rendered) void app.render();
+  refreshOpenSheets();
 }) as never);
+// …under what the table measures for each target (range, contact, gang-up): a token that moves,
+// changes size or side changes them, so the sheets of a user with targets refresh.
+Hooks.on("updateToken", (_token, changed) => {
+  const c = changed as Record<string, unknown>;
+  if (!game.user?.targets?.size || !["x", "y", "width", "height", "disposition"].some((k) => k in c)) return;
+  refreshOpenSheets();
+});
 
 Hooks.on("renderChatMessageHTML", (message, html) => onRenderChatMessage(message as ChatMessage.Implementation, html as HTMLElement));
 
-// Token statuses and the tracker's defeated flag follow the wound track (active GM only).
+// Token statuses and the tracker's defeated flag follow the wound track and, on a miniature, the
+// Guts state (a failure by 4: terrified) (active GM only). "==gutsState" is a forced replacement's key.
 Hooks.on("updateActor", (actor, changed) => {
-  const c = changed as { system?: { woundTrack?: unknown } };
-  if (!game.user?.isActiveGM || !c.system?.woundTrack) return;
+  const sys = (changed as { system?: Record<string, unknown> }).system;
+  if (!game.user?.isActiveGM || !sys || !("woundTrack" in sys || "gutsState" in sys || "==gutsState" in sys)) return;
   void syncStatuses(actor as Actor.Implementation);
 });
 

@@ -64,7 +64,11 @@ export interface TokenStatuses {
   overlay: string | null;
 }
 
-export function statusesFor(status: TrackStatus, preset: PresetId, actorType: ActorType): TokenStatuses {
+/**
+ * The token statuses of an actor's state: its wound track's status and, for a miniature, the worst
+ * Guts failure in force (`gutsEffect`, the stored gutsState's effect: 0 when none; src/rules/miniatures/guts.ts).
+ */
+export function statusesFor(status: TrackStatus, preset: PresetId, actorType: ActorType, gutsEffect = 0): TokenStatuses {
   const out = new Set<string>();
   let overlay: string | null = null;
   let defeated = false;
@@ -89,6 +93,13 @@ export function statusesFor(status: TrackStatus, preset: PresetId, actorType: Ac
       // Miniatures: a Near Death model falls (token face up / prone).
       out.add("prone");
       overlay = "prone";
+    }
+    if (preset === "miniatures" && actorType === "miniature" && gutsEffect >= 4) {
+      // Miniatures: Guts — failure by 4: "Model falls to the ground, terrified, and enemies treat it
+      // as a helpless target": terrified, and prone (on the ground) — a small icon, not the big
+      // overlay, which stays for Near Death. Gone when the re-check passes (the effect leaves the state).
+      out.add(id("terrified"));
+      out.add("prone");
     }
   }
   for (const e of status.effects) if (EFFECT_STATUS[e]) out.add(id(EFFECT_STATUS[e]));

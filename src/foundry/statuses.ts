@@ -3,6 +3,8 @@ import type { TrackStatus } from "../rules/track";
 import type { ActorType } from "../system/data";
 import { worldRules, writeQueue } from "./bridge";
 import { SYSTEM_ID } from "./registry";
+import { isRulesError } from "../rules/errors";
+import { parseGutsState } from "../rules/miniatures/guts";
 import { defeatedPlan, statusesFor, statusPlan, WOUND_STATUS_EFFECTS } from "./statuses-pure";
 
 export function registerStatusEffects(): void {
@@ -36,7 +38,7 @@ function statusesSetBySystem(actor: Actor.Implementation): string[] {
 }
 
 /**
- * Called by the active GM after an actor's wound track changed: the token statuses and the
+ * Called by the active GM after an actor's wound track or Guts state changed: the token statuses and the
  * tracker's defeated flag follow the track, but only those this system set itself change: a
  * `dead`, `prone` or defeated flag the GM set by hand survives any wound change. Runs in the
  * actor's status lane, one at a time.
@@ -45,10 +47,21 @@ export function syncStatuses(actor: Actor.Implementation): Promise<void> {
   return writeQueue(`status:${actor.uuid}`, () => syncNow(actor));
 }
 
+/** The worst Guts failure in force on a miniature, read from its stored state (0 when none or unreadable). */
+function gutsEffectOf(actor: Actor.Implementation): number {
+  if (actor.type !== "miniature") return 0;
+  try {
+    return parseGutsState((actor.system as unknown as { gutsState?: unknown }).gutsState, "system.gutsState").effect;
+  } catch (e) {
+    if (isRulesError(e)) return 0;
+    throw e;
+  }
+}
+
 async function syncNow(actor: Actor.Implementation): Promise<void> {
   const status = (actor.system as unknown as { derived?: { status?: TrackStatus } }).derived?.status;
   if (!status) return;
-  const wanted = statusesFor(status, worldRules().preset, actor.type as ActorType);
+  const wanted = statusesFor(status, worldRules().preset, actor.type as ActorType, gutsEffectOf(actor));
   const plan = statusPlan(actor.statuses, statusesSetBySystem(actor), wanted.statuses);
   for (const id of plan.add) {
     await actor.toggleStatusEffect(id, { active: true, overlay: id === wanted.overlay });

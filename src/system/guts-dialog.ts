@@ -32,22 +32,34 @@ export interface GutsDialogChoice {
   modifier: number;
 }
 
+/**
+ * The dialog's choice when no Terrifying opponent is targeted. Of the seed's circumstances
+ * (Miniatures: Guts), the table rolls the wound checks itself (on Apply) and a friend's shot into a
+ * melee from its card; what is left without a Terrifying foe is a check the GM calls for, and its
+ * target starts at the commonest circumstance's, a new wound level: +1 (a wound marked by hand on
+ * the track rolls no check). The Terrifying gifts count stays 1, the least a Terrifying foe has,
+ * for a player who picks a charge.
+ */
 export function defaultGutsChoice(): GutsDialogChoice {
-  return { reason: "charged", terrifying: 1, target: 0, defendingKing: false, nobleInMelee: false, leaderFallen: false, modifier: 0 };
+  return { reason: "other", terrifying: 1, target: GUTS_TARGETS.newWoundLevel, defendingKing: false, nobleInMelee: false, leaderFallen: false, modifier: 0 };
 }
 
 /**
- * The dialog's first choice when the player has targeted the opponents: the most Terrifying gifts
- * among them (Miniatures: Guts — the target is "0 plus the number of 'Terrifying' gifts the
- * opponent has"), so a charge by a targeted Brutas reads his count. No targeted miniature with
- * Terrifying gifts leaves the default.
+ * The dialog's first choice from the player's targets: when they include a miniature with
+ * Terrifying gifts, a charge by it with the most Terrifying gifts among them (Miniatures: Guts —
+ * the target is "0 plus the number of 'Terrifying' gifts the opponent has"), so a charge by a
+ * targeted Brutas reads his count ("being charged", unless `last` says charging). Without one, the
+ * default (defaultGutsChoice): no Terrifying charge the table does not show.
  */
 export function gutsChoiceFor(opponents: readonly ActorDoc[], last: GutsDialogChoice = defaultGutsChoice(), circumstances?: Pick<GutsDialogChoice, "defendingKing" | "nobleInMelee" | "leaderFallen">): GutsDialogChoice {
   const counts = opponents.filter((o) => o.type === "miniature").map((o) => Number((o.system as { terrifying?: unknown }).terrifying) || 0);
   const most = Math.max(0, ...counts);
   // The model's standing and what the table derives (src/foundry/guts-pure.ts) tick the boxes; the player can change them.
   const c = circumstances ? { defendingKing: circumstances.defendingKing, nobleInMelee: circumstances.nobleInMelee, leaderFallen: circumstances.leaderFallen } : {};
-  return most > 0 ? { ...last, ...c, terrifying: most } : { ...last, ...c };
+  if (most > 0) return { ...last, ...c, reason: last.reason === "charging" ? "charging" : "charged", terrifying: most };
+  // No Terrifying opponent targeted: a charge the table does not show is not offered first.
+  const reason = last.reason === "charged" || last.reason === "charging" ? defaultGutsChoice().reason : last.reason;
+  return { ...last, ...c, reason };
 }
 
 export interface GutsDialogContext {

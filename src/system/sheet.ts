@@ -29,7 +29,7 @@ import {
   type CustomWoundLevel,
   GUTS_STANDING_KEYS,
 } from "./data";
-import { fudgeCombatant, ignoredMiniTraits, isMiniTraitEffect, itemsOf, miniatureDatacard, miniRules, trackFor, defenseLevel, weaponSkill } from "./combatant";
+import { fudgeCombatant, ignoredMiniTraits, isMiniTraitEffect, itemsOf, miniatureDatacard, miniRules, trackFor, defenseLevel, weaponSkill, type Situation } from "./combatant";
 import { forCombat, ladderOf, levelView, stepView, trackView, woundBar, type BarSegment, type LevelView, type StepView, type TrackView } from "./view";
 import { attackOdds, type OddsView } from "./attack-dialog";
 import { canKill } from "./actions";
@@ -46,6 +46,13 @@ export interface SheetOptions {
   ladderNames?: Partial<Record<string, string>>;
   /** The viewing user's current targets: each Attack button's tooltip gives the odds against them. */
   targets?: ActorDoc[];
+  /**
+   * What the table measures for each of `targets` (same order), for an attack with a melee and
+   * with a ranged weapon (Foundry: src/foundry/chat.ts targetMeasures — Miniatures contact,
+   * gang-up, range; Volt distance): each tooltip's odds are those of the attack as the dialog
+   * shows it and it will be rolled, with its weapon kind's measures. Absent: nothing measured.
+   */
+  targetMeasures?: readonly { melee: Situation; ranged: Situation }[];
   /** The sheet's open tab (Foundry's tabGroups.primary); the first screen is "combat". */
   activeTab?: string;
   /** Foundry: the notes as TextEditor.enrichHTML made them (from cleaned HTML); absent elsewhere (sanitised here). */
@@ -549,11 +556,14 @@ function withTableView(ctx: SheetBase, actor: ActorDoc, rules: WorldRules, opts:
   const active = SHEET_TABS.some((t) => t.id === opts.activeTab) ? (opts.activeTab as string) : "combat";
   const tabs = SHEET_TABS.map((t) => ({ ...t, active: t.id === active, cssClass: t.id === active ? "active" : "" }));
   const tab = Object.fromEntries(tabs.map((t) => [t.id, t.cssClass]));
-  const targets = (opts.targets ?? []).filter((t) => t._id !== actor._id);
+  // Each target keeps its own measures (paired before the actor itself is left out).
+  const targets = (opts.targets ?? []).map((doc, i) => ({ doc, measures: opts.targetMeasures?.[i] })).filter((t) => t.doc._id !== actor._id);
   const weapons = ctx.weapons.map((w) => {
     const item = (actor.items ?? []).find((i) => i._id === w.id) as ItemDoc<"weapon"> | undefined;
     const attackBlockedKey = w.canAttack ? "" : !ctx.owner ? "" : w.equipped === false ? "FUDGE.Sheet.AttackBlocked.unequipped" : !ctx.track.canAct ? "FUDGE.Sheet.AttackBlocked.cannotAct" : "FUDGE.Sheet.AttackBlocked.other";
-    const odds = w.canAttack && item ? targets.map((t) => attackOdds(actor, item, t, rules)) : [];
+    // The odds of the attack as it will be rolled: under what the table measures for that target (as the attack dialog's).
+    const ranged = (item?.system as { ranged?: unknown } | undefined)?.ranged === true;
+    const odds = w.canAttack && item ? targets.map((t) => attackOdds(actor, item, t.doc, rules, (ranged ? t.measures?.ranged : t.measures?.melee) ?? {})) : [];
     return { ...w, attackShown: ctx.owner, attackBlockedKey, odds };
   });
   const ladder = ladderOf(rules, opts.ladderNames);

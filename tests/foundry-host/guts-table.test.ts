@@ -216,6 +216,34 @@ describe('a Guts failure by 1 in force: "1 Model is at a -1 to rolls (Rolls only
   });
 });
 
+describe('a Guts failure by 4 on the token (Miniatures: Guts — "4 Model falls to the ground, terrified, and enemies treat it as a helpless target")', () => {
+  const statusesOf = (t: Table, name: string) => [...actorOn(t.gm, IDS[name]).statuses].sort();
+  it("Yanni fails his check after a wound by 4 or more: his token shows Terrified and Prone; his re-check passes next round and both go", async () => {
+    const t = await gutsTable({});
+    const c = await startCombat(t, ["Yanni the Yeoman"]);
+    // Yanni (Guts +1, −1 for the Hurt he just took: a stat), new wound level (target 1), −4 on the dice: −4, failed by 5 (counts as 4).
+    const note = await knavelyWoundsYanni(t, [-1, -1, -1, -1]);
+    expect(note).toContain("Guts -4 against 1: failed");
+    expect((actorOn(t.gm, IDS["Yanni the Yeoman"]).system as unknown as { gutsState: { effect: number } }).gutsState.effect).toBe(4);
+    expect(statusesOf(t, "Yanni the Yeoman")).toEqual(["fudge-wounds.hurt", "fudge-wounds.terrified", "prone"]);
+    // Round 2, his turn: the re-check (0 + 1 bonus + 4 on the dice against 1) passes.
+    t.world.dice.queue(1, 1, 1, 1);
+    await t.gm.run(() => c().nextRound());
+    await t.world.settle();
+    expect((actorOn(t.gm, IDS["Yanni the Yeoman"]).system as unknown as { gutsState: { effect: number } }).gutsState.effect).toBe(0);
+    expect(statusesOf(t, "Yanni the Yeoman")).toEqual(["fudge-wounds.hurt"]);
+  });
+
+  it("a failure by 3 (runs toward safety) shows neither", async () => {
+    const t = await gutsTable({});
+    await startCombat(t, ["Yanni the Yeoman"]);
+    // 0 − 2 on the dice against 1: failed by 3.
+    const note = await knavelyWoundsYanni(t, [-1, -1, 0, 0]);
+    expect(note).toContain("Guts -2 against 1: failed");
+    expect(statusesOf(t, "Yanni the Yeoman")).toEqual(["fudge-wounds.hurt"]);
+  });
+});
+
 describe("the Check Guts dialog", () => {
   it("is ticked from the standing and the table: Sir Knightly defending the King, a follower of the fallen King", async () => {
     const t = await gutsTable({ "Sir Knightly": { defendingKing: true, follower: true } });

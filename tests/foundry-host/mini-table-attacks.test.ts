@@ -7,6 +7,7 @@
  * measures, neutral tokens as bystanders, and Yanni's "all wielded weapons" actions.
  */
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { findSample } from "../../src/cli/samples";
 import { attackOdds } from "../../src/system/attack-dialog";
 import { defaultWorldRules, type ActorDoc, type ItemDoc } from "../../src/system/data";
@@ -132,6 +133,26 @@ describe("Miniatures: range, gang-up and contact measured per target", () => {
     expect(notes(t.gm)).toBe("");
     expect(after.applied).toHaveLength(1);
     expect(after.differs ?? false).toBe(false);
+  });
+
+  it("the sheet's Attack tooltip gives the odds under the same measures as the dialog: the Shortbow at Knavely (10\") and the King (40\", −2), and again when the King steps to 15\"", async () => {
+    const t = await miniTable({ "Yanni the Yeoman": [0, 1], "Knavely Knave": [10, -1], "King Kingsley": [40, -1] });
+    t.player.target(tokenDoc(t.player, t, "Knavely Knave"), tokenDoc(t.player, t, "King Kingsley"));
+    const app = await openSheet(t.player, IDS["Yanni the Yeoman"]);
+    const tooltip = () => app.element.querySelector(`[data-action="attack"][data-item-id="${itemId(t.player, "Yanni the Yeoman", "Shortbow")}"]`)?.getAttribute("data-tooltip") ?? "";
+    const en = JSON.parse(readFileSync("lang/en.json", "utf8")) as Record<string, string>;
+    const yanni = sample("Yanni the Yeoman");
+    // The line the template writes for one target, from the pure odds under `situation`.
+    const line = (name: string, situation: Record<string, unknown>) =>
+      `Odds against ${name}: ` + attackOdds(yanni, weaponOf(yanni, "Shortbow"), sample(name), miniRules(), situation).summary.map((x) => `${en[x.label]} ${x.pctText}`).join(" · ");
+    const measured = (range: number) => ({ rangeInches: range, inContact: false, gangUp: 0 });
+    // The King at 40" is harder to hit than with no measure at all: the tooltip must say which.
+    expect(line("King Kingsley", measured(40))).not.toBe(line("King Kingsley", {}));
+    expect(tooltip()).toBe(`${line("Knavely Knave", measured(10))}<br>${line("King Kingsley", measured(40))}`);
+    // The King steps to 15" (one Range): the open sheet is drawn again, at 0.
+    await t.gm.run(() => tokenDoc(t.gm, t, "King Kingsley").update({ x: 1500 } as never));
+    await t.world.settle();
+    expect(tooltip()).toBe(`${line("Knavely Knave", measured(10))}<br>${line("King Kingsley", measured(15))}`);
   });
 
   it('Melee Combat, "If more than one model are attacking a single enemy, each attack gains a +1": Sir Knightly\'s blow at Knavely (Yanni touches him too) gangs up, at Brutas (alone) it does not', async () => {

@@ -106,6 +106,26 @@ describe("Guts checks at the table", () => {
     expect(charging).not.toContain("Steadfast");
   });
 
+  it('the dialog opens on what the targets show (Miniatures: Guts — "Model tries to charge, or is being charged by, a Terrifying opponent"): Knavely (no Terrifying gift) targeted, a check the GM calls for at +1; Brutas (Terrifying 1) targeted, his charge', async () => {
+    const t = await miniTable(["Yanni the Yeoman"]);
+    const opened = async (target: string) => {
+      let seen: Record<string, string> = {};
+      t.player.target(tokenDoc(t.player, t, target));
+      t.world.answerDialogs((req) => {
+        // The option the template marks selected (happy-dom's select.value does not follow a late `selected`).
+        const reason = req.form.querySelector('[name="reason"] option[selected]')?.getAttribute("value") ?? "";
+        seen = { reason, ...Object.fromEntries(["terrifying", "target"].map((n) => [n, req.form.querySelector<HTMLInputElement>(`[name="${n}"]`)!.value])) };
+        return "cancel";
+      });
+      const app = await openSheet(t.player, IDS["Yanni the Yeoman"]);
+      t.player.click(app.element.querySelector('[data-action="gutsCheck"]'));
+      await t.world.settle();
+      return seen;
+    };
+    expect(await opened("Knavely Knave")).toEqual({ reason: "other", terrifying: "1", target: "1" });
+    expect(await opened("Brutas the Brute")).toEqual({ reason: "charged", terrifying: "1", target: "1" });
+  });
+
   it("Mercenary: a failed check from the sheet is stored for the re-checks, and Brutas flees the combat", async () => {
     const t = await miniTable(["Brutas the Brute"]);
     t.world.dice.queue(-1, -1, 0, 0);

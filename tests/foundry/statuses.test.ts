@@ -27,6 +27,14 @@ describe("token statuses from the wound track", () => {
     expect(statusesFor(st({ levelKey: "dead", condition: "dead" }), "miniatures", "miniature").overlay).toBe("dead");
   });
 
+  it('Miniatures: Guts — "4 Model falls to the ground, terrified": a failure by 4 in force shows Terrified and Prone (not the overlay); by 3 nothing; a dead model only Dead', () => {
+    const hurt = st({ levelKey: "hurt", penalty: -1 });
+    expect(statusesFor(hurt, "miniatures", "miniature", 4)).toEqual({ statuses: ["fudge-wounds.hurt", "fudge-wounds.terrified", "prone"], defeated: false, overlay: null });
+    expect(statusesFor(hurt, "miniatures", "miniature", 3).statuses).toEqual(["fudge-wounds.hurt"]);
+    expect(statusesFor(hurt, "miniatures", "miniature", 0).statuses).toEqual(["fudge-wounds.hurt"]);
+    expect(statusesFor(st({ levelKey: "dead", condition: "dead" }), "miniatures", "miniature", 4).statuses).toEqual(["dead"]);
+  });
+
   it("FATE: Taken Out is defeated but not dead; Clipped is an effect", () => {
     expect(statusesFor(st({ levelKey: "takenOut", condition: "takenOut" }), "fate", "character")).toEqual({ statuses: ["fudge-wounds.takenOut"], defeated: true, overlay: "fudge-wounds.takenOut" });
     expect(statusesFor(st({ levelKey: "clipped", effects: ["clipped"], penalty: -1 }), "fate", "character").statuses).toEqual(["fudge-wounds.clipped"]);

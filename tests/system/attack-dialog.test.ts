@@ -13,6 +13,7 @@ import { actorSheetContext } from "../../src/system/sheet";
 import { findSample } from "../../src/cli/samples";
 import { PLAYER1, item, leroy as fixtureLeroy, loadLang, rulesFor, theodora as fixtureTheodora, PRESET_IDS } from "./fixtures";
 import { startAttack } from "../../src/system/actions";
+import type { ActorDoc, ItemDoc } from "../../src/system/data";
 import { makeRenderer } from "./render";
 
 // The pack's Leroy and Theodora (the seed's pair), as the playground and the CLI use them.
@@ -267,6 +268,31 @@ describe("sheet: Attack shows its odds, or why it is disabled", () => {
     expect(ctx2.weapons[0].attackShown).toBe(true);
     expect(ctx2.weapons[0].attackBlockedKey).toBe("FUDGE.Sheet.AttackBlocked.unequipped");
     expect(ctx2.weapons[0].odds).toEqual([]);
+  });
+
+  test('Miniatures: the odds are under what the table measured for each target, by the weapon\'s kind, as the dialog\'s ("Melee attacks must be made in base-to-base contact with the target model"; "−1 for every multiple of the weapon\'s Range")', () => {
+    const rules = rulesFor("miniatures");
+    const mini = (name: string) => structuredClone(findSample(name, name)) as ActorDoc;
+    const yanni = mini("Yanni the Yeoman");
+    const [knave, king] = [mini("Knavely Knave"), mini("King Kingsley")];
+    // Yanni himself among the targets (left out) keeps the others paired with their own measures.
+    const ctx = actorSheetContext(yanni, rules, {
+      editable: true,
+      owner: true,
+      targets: [yanni, knave, king],
+      targetMeasures: [{ melee: { inContact: true }, ranged: {} }, { melee: { inContact: true, gangUp: 0 }, ranged: { inContact: true, rangeInches: 1 } }, { melee: { inContact: false, gangUp: 0 }, ranged: { inContact: false, rangeInches: 40 } }],
+    });
+    const odds = (weapon: string) => ctx.weapons.find((w) => w.name === weapon)!.odds;
+    const dagger = (yanni.items ?? []).find((i) => i.name === "Dagger") as ItemDoc<"weapon">;
+    const bow = (yanni.items ?? []).find((i) => i.name === "Shortbow") as ItemDoc<"weapon">;
+    // Melee: the Dagger reaches Knavely (in contact), not the King 40" away.
+    expect(odds("Dagger").map((o) => o.name)).toEqual(["Knavely Knave", "King Kingsley"]);
+    expect(odds("Dagger")[0]).toEqual(attackOdds(yanni, dagger, knave, rules, { inContact: true, gangUp: 0 }));
+    expect(odds("Dagger")[1].error?.key).toBe("FUDGE.Error.Miniatures.MeleeNotInContact");
+    // Ranged: no shot while in base contact with Knavely; the King at 40" is at −2.
+    expect(odds("Shortbow")[0].error).not.toBeNull();
+    expect(odds("Shortbow")[1]).toEqual(attackOdds(yanni, bow, king, rules, { inContact: false, rangeInches: 40 }));
+    expect(odds("Shortbow")[1]).not.toEqual(attackOdds(yanni, bow, king, rules));
   });
 
   test("a hostile target name is escaped once more for Foundry's HTML tooltip", () => {

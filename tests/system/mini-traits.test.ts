@@ -154,4 +154,19 @@ describe("the Check Guts dialog reads the targeted opponents", () => {
     // The context shows it, with the reason kept.
     expect(gutsDialogContext(sample("Yanni the Yeoman"), gutsChoiceFor([ogre]))).toMatchObject({ terrifying: 3, steadfast: true });
   });
+
+  test('a charge is the first choice only when a targeted opponent is Terrifying ("charged by … a Terrifying opponent … 0 plus the number of \'Terrifying\' gifts"); otherwise a check the GM calls for, at a new wound level\'s +1', () => {
+    const king = sample("King Kingsley");
+    expect((king.system as { terrifying: number }).terrifying).toBe(0);
+    for (const targets of [[king], []]) expect(gutsChoiceFor(targets)).toMatchObject({ reason: "other", target: 1 });
+    expect(gutsChoiceFor([king, sample("Brutas the Brute")])).toMatchObject({ reason: "charged", terrifying: 1 });
+    // The dialog selects it.
+    const ctx = gutsDialogContext(sample("Yanni the Yeoman"), gutsChoiceFor([king]));
+    expect(ctx.reasons.find((r) => r.selected)?.value).toBe("other");
+    expect(ctx.target).toBe(1);
+    // A remembered charge is dropped when no Terrifying opponent is targeted; kept (charging) when one is.
+    const charging = { ...defaultGutsChoice(), reason: "charging" as const };
+    expect(gutsChoiceFor([king], charging).reason).toBe("other");
+    expect(gutsChoiceFor([sample("Brutas the Brute")], charging).reason).toBe("charging");
+  });
 });

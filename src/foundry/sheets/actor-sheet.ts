@@ -17,7 +17,8 @@ import { enrichRichText } from "../rich-text";
 import { ladderNames, reportError, systemPath, userRef } from "../foundry-util";
 import { foundryRoller, postRollNote, postWithRolls } from "../dice";
 import { GUTS_ROLL, WILLPOWER_ROLL, healRollFormula, healRollTitle, rollFaces, rollSlot, traitDryFaces, traitRollSlot } from "../../system/rolling";
-import { startAttackFlow } from "../chat";
+import { startAttackFlow, targetMeasures } from "../chat";
+import type { TokenLike } from "../guts-table";
 import { HEAL_INPUTS, healDialogContext, healNoteLine, healingRequest, readHealInputs } from "../heal-pure";
 import { gutsChoiceFor, gutsDialogContext, gutsNoteLines, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../../system/guts-dialog";
 import { combatTurn } from "../combat-pure";
@@ -74,9 +75,16 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
   /** The wound box a keyboard or mouse user just toggled: it keeps the focus across the re-render. */
   focusRef: string | null = null;
 
+  /** The user's targeted tokens (their documents) with an actor, this sheet's own actor excluded. */
+  targetedTokens(): (TokenLike & { actor: Actor.Implementation })[] {
+    return [...((game.user?.targets ?? []) as Iterable<TokenLike & { document?: TokenLike }>)]
+      .map((t) => t.document ?? t)
+      .filter((t): t is TokenLike & { actor: Actor.Implementation } => !!t.actor && t.actor !== this.actorDoc);
+  }
+
   /** The actors of the user's targeted tokens, this sheet's own excluded. */
   targetedOpponents(): Actor.Implementation[] {
-    return [...((game.user?.targets ?? []) as Iterable<{ actor: Actor.Implementation | null }>)].map((t) => t.actor).filter((a): a is Actor.Implementation => !!a && a !== this.actorDoc);
+    return this.targetedTokens().map((t) => t.actor);
   }
 
   get actorDoc(): Actor.Implementation {
@@ -100,13 +108,16 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     const self = this as unknown as { isEditable: boolean };
     // Everything the template shows comes from src/system's context builder.
     const tabGroups = (this as unknown as { tabGroups?: Record<string, string> }).tabGroups ?? {};
-    // The user's targeted tokens: each Attack button's tooltip gives the exact odds against them.
-    const targets = this.targetedOpponents().map((a) => plainActor(a));
+    // The user's targeted tokens: each Attack button's tooltip gives the exact odds against them,
+    // under what the table measures for each (range, gang-up, contact), as the attack dialog's.
+    const tokens = this.targetedTokens();
+    const targets = tokens.map((t) => plainActor(t.actor));
     const ctx = actorSheetContext(plainActor(this.actorDoc), worldRules(), {
       editable: self.isEditable,
       owner: this.actorDoc.isOwner,
       ladderNames: ladderNames(),
       targets,
+      targetMeasures: targetMeasures(this.actorDoc, tokens),
       activeTab: tabGroups.primary,
       enrichedNotes: await enrichRichText((this.actorDoc.system as unknown as { notes?: string }).notes, this.actorDoc),
       uuid: this.actorDoc.uuid,
