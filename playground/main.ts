@@ -428,9 +428,10 @@ document.addEventListener("click", (ev) => {
   if (doc.kind === "actor" && (action === "rollTrait" || action === "roll") && !ev.shiftKey) return run(() => openRollDialog(action, target, doc));
   if (doc.kind === "actor" && action === "gutsCheck") return run(() => openGutsDialog(action, target, doc));
   if (doc.kind === "actor" && action === "heal") {
-    let opened = false;
+    // null: refused before the dialog (the toast says why), as in Foundry; false: no dialog needed.
+    let opened: boolean | null = null;
     run(() => void (opened = openHealDialog(action, target, doc)));
-    if (opened) return;
+    if (opened !== false) return;
   }
   // RULES §2.2 automatic death: confirmed first (Foundry: a DialogV2 confirm).
   if (doc.kind === "actor" && action === "killActor" && !window.confirm(ui.killConfirmText(store, doc.id))) return;

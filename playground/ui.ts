@@ -18,7 +18,7 @@ import { attackCardContext, rollCardContext, type CardViewer } from "../src/syst
 import { attackDialogContext, readRollOptions, readSituation, rollDialogContext } from "../src/system/attack-dialog";
 import type { Situation } from "../src/system/combatant";
 import { defaultGutsChoice, gutsDialogContext, gutsNoteLines, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../src/system/guts-dialog";
-import { HEAL_INPUTS, healDialogContext, healNoteLine, healingRequest, readHealInputs } from "../src/foundry/heal-pure";
+import { DRY_HEAL_DICE, HEAL_INPUTS, type HealDice, healDialogContext, healNoteLine, healingRequest, healsWithMedicalRoll, injuryRecoveryNoteLines, readHealInputs } from "../src/foundry/heal-pure";
 import { combatEndHealing } from "../src/foundry/combat-pure";
 import { battleEndNote, type BattleEndEntry } from "../src/system/battle-end";
 import { PRESET_GROUPS, applyRulesForm, rulesMenuContext } from "../src/foundry/settings-pure";
@@ -29,7 +29,7 @@ import { attackClippedUpdate, defenceRollUpdate, rollsWhileClipped, traitClipped
 import { defenceFacesOf, rederiveTarget } from "../src/system/integrity";
 import { pipelineFor } from "../src/rules/pipeline";
 import { RulesError } from "../src/rules/errors";
-import { GUTS_ROLL, WILLPOWER_ROLL, rngRoller, rollAttackSync, rollSlotSync, traitRollSlot } from "../src/system/rolling";
+import { GUTS_ROLL, WILLPOWER_ROLL, healRollTitle, rngRoller, rollAttackSync, rollSlotSync, traitRollSlot } from "../src/system/rolling";
 import { STANDARD_RUNGS } from "../src/rules/ladder";
 
 export interface ActionCall {
@@ -182,7 +182,11 @@ export function killConfirmText(store: Store, actorId: string): string {
 export function renderHealDialog(store: Store, actorId: string, el: HTMLElement): string | null {
   const type = data(el, "heal", "type") ?? "";
   if (!(HEAL_INPUTS[type] ?? []).length) return null;
-  return renderTemplate(TEMPLATES.healDialog, healDialogContext(type, store.actor(actorId)?.name ?? ""));
+  const rules = rulesOf(store.state);
+  const actor = store.actor(actorId);
+  // Refused before the dialog when the heal cannot happen at all (permission; Volt: no Injury to recover from), as in Foundry.
+  if (actor) actions.healWounds(asActor(actor), healingRequest(type, asActor(actor), {}, DRY_HEAL_DICE, rules), rules, userOf(store.state));
+  return renderTemplate(TEMPLATES.healDialog, healDialogContext(type, actor?.name ?? "", rules));
 }
 
 export function readHealDialog(el: HTMLElement, form: HTMLFormElement): Record<string, number> {
@@ -439,13 +443,26 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       case "heal": {
         // The numbers the healing kind needs come from the healing dialog (as in Foundry).
         const type = need(data(el, "heal", "type"), "heal");
+        const inputs = call.inputs ?? {};
+        // Refused before any die is rolled (permission, bad input, Volt: no Injury to recover from), as in Foundry.
+        actions.healWounds(a, healingRequest(type, a, inputs, DRY_HEAL_DICE, rules), rules, user);
         const roll = rngRoller(dice.rng);
-        const healDice = { fudge: roll("4dF").faces, d20: roll("2d20").faces as [number, number] };
+        // Volt: Recovery — the medical Background roll (two d20) comes before the recovery roll (two d20), as in Foundry.
+        const medical = healsWithMedicalRoll(type, inputs) ? (roll("2d20").faces as [number, number]) : undefined;
+        const healDice: HealDice =
+          type === "injuryRecovery"
+            ? { fudge: [], d20: roll("2d20").faces as [number, number], ...(medical ? { medical } : {}) }
+            : { fudge: roll("4dF").faces, d20: roll("2d20").faces as [number, number] };
         // Fudge §4.8 option: natural healing's Constitution roll is healDice.fudge, told before the result.
         const line = healNoteLine(type, a, healDice, rules);
-        const r = actions.healWounds(a, healingRequest(type, a, call.inputs ?? {}, healDice, rules), rules, user);
+        const r = actions.healWounds(a, healingRequest(type, a, inputs, healDice, rules), rules, user);
         updateActor(store, actor._id, r.update);
         const feedback = feedbackText(healFeedback(actor.name, r.steps));
+        if (type === "injuryRecovery") {
+          // Volt: the roll's name with the world's interval, the medical roll and the recovery roll, step by step (Foundry's note).
+          const lines = injuryRecoveryNoteLines(inputs, healDice, r.steps, (k, p) => i18n.format(k, p));
+          return [`${i18n.format(healRollTitle(type, a, rules), {})}:`, ...lines, feedback].join(" ");
+        }
         return line ? `${i18n.format(line.key, line.params)} ${feedback}` : feedback;
       }
       case "recover": {

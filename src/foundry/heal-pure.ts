@@ -4,11 +4,13 @@
  * number that the host gathers (dialog, dice) and passes in here.
  */
 import { RulesError } from "../rules/errors";
+import type { Step } from "../rules/explain";
+import { medicalRoll, type MedicalRollResult } from "../rules/volt/recover";
 import { levelWithNumber } from "../rules/ladder";
 import { facesText, readFudgeTotal } from "../rules/fudge/dice";
 import type { ActorDoc, CharacterData, WorldRules } from "../system/data";
 import { traitEffects } from "../system/combatant";
-import { healsWithConstitutionRoll } from "../system/rolling";
+import { healsWithConstitutionRoll, injuryRecoveryTitle } from "../system/rolling";
 import { ladderOf } from "../system/view";
 
 /** Inputs a heal kind needs from the user, by kind (rendered as a small dialog). */
@@ -17,14 +19,17 @@ export const HEAL_INPUTS: Record<string, readonly { name: string; min: number; m
   roll: [{ name: "skill", min: -10, max: 10, initial: 0 }],
   // Fudge §4.8: one level per week of rest.
   natural: [{ name: "weeks", min: 0, max: 520, initial: 1 }],
-  // Volt: a successful medical Background roll lowers the value of one recovery roll by its result.
-  injuryRecovery: [{ name: "medical", min: 0, max: 99, initial: 0 }],
+  // Volt: Recovery — the treating character's medical Background value (0 = no medical care); the
+  // table rolls it (two d20) before the recovery roll, and a success lowers that roll's value.
+  injuryRecovery: [{ name: "medicalValue", min: 0, max: 99, initial: 0 }],
 };
 
 /** The healing dialog's context (templates/dialog/heal-dialog.hbs), for Foundry and the playground. */
-export function healDialogContext(type: string, actorName: string) {
+export function healDialogContext(type: string, actorName: string, rules: Pick<WorldRules, "volt">) {
   return {
     actorName,
+    // Volt: Recovery — the world's interval, so the table knows how often this roll is made.
+    ...(type === "injuryRecovery" ? { titleKey: injuryRecoveryTitle(rules), noteKey: `FUDGE.Heal.InjuryRecoveryInterval.${rules.volt.recovery}` } : {}),
     fields: (HEAL_INPUTS[type] ?? []).map((s) => ({ ...s, labelKey: `FUDGE.Heal.Input.${s.name}`, hintKey: `FUDGE.Heal.Hint.${s.name}` })),
     cssClass: "fudge-wounds fudge-heal-dialog",
   };
@@ -47,6 +52,39 @@ export interface HealDice {
   fudge: number[];
   /** Two d20: black, white. */
   d20: [number, number];
+  /** Volt: the medical Background roll's two d20 (black, white), rolled before the recovery roll when there is medical care. */
+  medical?: [number, number];
+}
+
+/** Placeholder dice to check a heal is allowed before any die is rolled (a refused heal rolls none). */
+export const DRY_HEAL_DICE: HealDice = { fudge: [0, 0, 0, 0], d20: [1, 1], medical: [1, 1] };
+
+const medicalValueOf = (inputs: Record<string, number>): number => inputs.medicalValue ?? 0;
+
+/** Volt: Recovery — does this heal roll the medical Background first (injury recovery with a medical value above 0)? */
+export function healsWithMedicalRoll(type: string, inputs: Record<string, number>): boolean {
+  return type === "injuryRecovery" && medicalValueOf(inputs) > 0;
+}
+
+/**
+ * Volt: Recovery — the medical Background roll of an injury recovery, from its dice (the rules
+ * core's medicalRoll); null for other heal kinds. Value 0: no medical care, no roll.
+ */
+export function medicalRollOf(type: string, inputs: Record<string, number>, dice: Pick<HealDice, "medical">): MedicalRollResult | null {
+  if (type !== "injuryRecovery") return null;
+  const value = medicalValueOf(inputs);
+  if (value > 0 && !dice.medical) throw new Error("the medical Background roll was not rolled");
+  const [black, white] = dice.medical ?? [1, 1];
+  return medicalRoll(value, black, white);
+}
+
+/**
+ * The lines of an injury recovery's chat note (Volt: Recovery): the medical Background roll's
+ * steps (its roll, what it lowers), then the recovery's own steps. `format(key, params)` is the host's.
+ */
+export function injuryRecoveryNoteLines(inputs: Record<string, number>, dice: Pick<HealDice, "medical">, steps: readonly Step[], format: (key: string, params: Record<string, string | number>) => string): string[] {
+  const medical = medicalRollOf("injuryRecovery", inputs, dice);
+  return [...(medical?.steps ?? []), ...steps].map((s) => format(s.key, s.params ?? {}));
 }
 
 /**
@@ -101,8 +139,11 @@ export function healingRequest(type: string, actor: ActorDoc, inputs: Record<str
     }
     case "injuryRecovery": {
       if (actor.type === "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "injury recovery needs a Volt character", { name: actor.name });
+      // Volt: Recovery — a successful medical Background roll lowers this roll's value by its result.
+      need("medicalValue");
+      const medical = medicalRollOf(type, inputs, dice)!.lowers;
       const [black, white] = dice.d20;
-      return { type, black, white, strength: (actor.system as CharacterData).volt.strength, medical: need("medical") };
+      return { type, black, white, strength: (actor.system as CharacterData).volt.strength, medical };
     }
     default:
       return { type };

@@ -12,7 +12,7 @@ import { applyWound, endBattle, healTrack, penaltyFor, toggleBox, trackStatus, u
 import { unopposedRoll, willpowerEasedPenalty } from "../rules/fudge/unopposed";
 import { statCheck } from "../rules/miniatures/stat-check";
 import { voltRoll } from "../rules/volt/roll";
-import { recoverAction } from "../rules/volt/recover";
+import { injuryToRecover, recoverAction } from "../rules/volt/recover";
 import { attacksOfAction, datacard, parseDatacard, type MiniDatacard } from "../rules/miniatures/datacard";
 import { gutsRecheck, gutsTrigger, nearDeathRoll, parseGutsState, type GutsRules, type GutsSituation } from "../rules/miniatures/guts";
 import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, CustomWoundLevel, ItemDoc, MiniatureData, SkillData, WorldRules } from "./data";
@@ -146,7 +146,12 @@ export function toggleWoundBox(actor: ActorDoc, ref: string, rules: WorldRules, 
 /** Healing of any kind the track supports (box: scratches/roll/natural/endRound; fate: endScene/consumeClipped; volt: rest/injuryRecovery). */
 export function healWounds(actor: ActorDoc, healing: unknown, rules: WorldRules, user?: UserRef): { update: ActorUpdate; steps: Step[] } {
   check("heal", user, actor);
-  const r = healTrack(liveTrack(actor, rules), healing);
+  const track = liveTrack(actor, rules);
+  // Volt: Recovery — the Injury recovery roll's value is the highest Injury: with none there is
+  // nothing to roll for (refused before any die is rolled, as the hosts call this first).
+  if ((healing as { type?: unknown } | null)?.type === "injuryRecovery" && track.config.kind === "volt" && injuryToRecover(track) === null)
+    throw new RulesError("actor", "FUDGE.Volt.Error.NoInjuryToRecover", `${actor.name} has no Injury to recover from`, { name: actor.name });
+  const r = healTrack(track, healing);
   return { update: trackUpdate(r.track.state), steps: r.steps };
 }
 

@@ -74,8 +74,8 @@ export function errorText(e: unknown, i18n: SystemI18n, actorName?: string): str
 export const FIELD_NAMES = [
   "afterCombatPenalty", "boxes", "constitution", "damageCapacity", "defenseDefault", "defenseSkill", "dexterity", "effect",
   "epicExtraHurt", "epicExtraVeryHurt", "fudgePoints", "guard", "guts", "label", "marks", "mass", "medical",
-  "movement", "penalty", "preset", "rapid", "ref", "result", "skill", "strength", "terrifying", "threshold",
-  "tough", "weeks", "willpower",
+  "medicalValue", "movement", "penalty", "preset", "rapid", "ref", "result", "skill", "strength", "terrifying",
+  "threshold", "tough", "weeks", "willpower",
 ] as const;
 const NAMED = new Set<string>(FIELD_NAMES);
 

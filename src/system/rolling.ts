@@ -188,7 +188,7 @@ export function traitDryFaces(traitKey: string): number[] {
 
 /** Heal kinds that roll, and what (Fudge §4.8 healing roll; Volt: Recovery, the injury recovery roll). */
 export const HEAL_ROLLS: Partial<Record<string, string>> = { roll: "4dF", injuryRecovery: "2d20" };
-export const HEAL_TITLES: Partial<Record<string, string>> = { roll: "FUDGE.Heal.HealingRoll", injuryRecovery: "FUDGE.Heal.InjuryRecovery" };
+export const HEAL_TITLES: Partial<Record<string, string>> = { roll: "FUDGE.Heal.HealingRoll" };
 
 /**
  * Fudge §4.8 (RULES §2.5 "optional Constitution roll: Fair for Hurt, Good for Very Hurt, Great for
@@ -204,7 +204,17 @@ export function healRollFormula(type: string, actor: Pick<ActorDoc, "type">, rul
   return healsWithConstitutionRoll(type, actor, rules) ? "4dF" : HEAL_ROLLS[type];
 }
 
+/**
+ * Volt: Recovery ("monthly by default; weekly or nightly per setting"): the world's interval in the
+ * Injury recovery roll's name ("Injury recovery roll (weekly)"), on the sheet's button, the dialog
+ * and the note. Informational: the system does not track calendar time (docs/foundry.md).
+ */
+export function injuryRecoveryTitle(rules: Pick<WorldRules, "volt">): string {
+  return `FUDGE.Heal.InjuryRecoveryEvery.${rules.volt.recovery}`;
+}
+
 /** The title of a heal kind's roll note. */
-export function healRollTitle(type: string, actor: Pick<ActorDoc, "type">, rules: Pick<WorldRules, "preset" | "fudgeTrack">): string {
+export function healRollTitle(type: string, actor: Pick<ActorDoc, "type">, rules: Pick<WorldRules, "preset" | "fudgeTrack" | "volt">): string {
+  if (type === "injuryRecovery") return injuryRecoveryTitle(rules);
   return healsWithConstitutionRoll(type, actor, rules) ? "FUDGE.Heal.ConstitutionRoll" : (HEAL_TITLES[type] ?? "FUDGE.Heal.Title");
 }

@@ -12,6 +12,7 @@ import { defensiveFactor, offensiveFactor } from "../rules/fudge/factors";
 import { datacard, parseDatacard } from "../rules/miniatures/datacard";
 import { trackStatus } from "../rules/track";
 import type { PresetId } from "../rules/pipeline";
+import { injuryRecoveryTitle } from "./rolling";
 import {
   TRACK_PRESETS,
   TRAIT_EFFECTS,
@@ -131,6 +132,8 @@ export interface ActionButton {
   labelKey: string;
   /** data-* attributes of the button. */
   data: Record<string, string | number>;
+  /** A tooltip (i18n key), when the button says more than its label. */
+  tooltipKey?: string;
 }
 
 export interface ActorSheetContext {
@@ -303,7 +306,7 @@ function weaponRows(actor: ActorDoc, rules: WorldRules, ladder: Ladder, canAttac
   return { rows, error };
 }
 
-function healingButtons(kind: string, editable: boolean): ActionButton[] {
+function healingButtons(kind: string, editable: boolean, rules: Pick<WorldRules, "volt">): ActionButton[] {
   if (!editable) return [];
   switch (kind) {
     case "box":
@@ -324,7 +327,9 @@ function healingButtons(kind: string, editable: boolean): ActionButton[] {
       return [
         { action: "recover", labelKey: "FUDGE.Heal.Recover", data: {} },
         { action: "heal", labelKey: "FUDGE.Heal.Rest", data: { heal: "rest" } },
-        { action: "heal", labelKey: "FUDGE.Heal.InjuryRecovery", data: { heal: "injuryRecovery" } },
+        // Volt: Recovery — "monthly by default; weekly or nightly per setting": the world's interval
+        // on the button and its tooltip (informational; the system does not track calendar time).
+        { action: "heal", labelKey: injuryRecoveryTitle(rules), data: { heal: "injuryRecovery" }, tooltipKey: `FUDGE.Heal.InjuryRecoveryInterval.${rules.volt.recovery}` },
       ];
     default:
       return [];
@@ -391,7 +396,7 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
     trackLabel: d.woundTrack.label,
     track,
     killable: !track.error && canKill(actor, rules, opts.gm === true),
-    healing: track.error ? [] : healingButtons(track.kind, opts.editable),
+    healing: track.error ? [] : healingButtons(track.kind, opts.editable, rules),
     derived,
     derivedError,
     volt: preset === "volt" ? { ...d.volt } : null,
@@ -480,7 +485,7 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
     track,
     // Automatic death is offered on the character and NPC sheets (RULES §2.2, the fudge preset).
     killable: false,
-    healing: track.error ? [] : healingButtons(track.kind, opts.editable),
+    healing: track.error ? [] : healingButtons(track.kind, opts.editable, rules),
     derived,
     derivedError: card.error,
     volt: null,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { healNoteLine, healingRequest } from "../../src/foundry/heal-pure";
+import { healDialogContext, healNoteLine, healingRequest, healsWithMedicalRoll, injuryRecoveryNoteLines } from "../../src/foundry/heal-pure";
 import { healWounds, updatedState } from "../../src/system/actions";
 import { trackFor } from "../../src/system/combatant";
 import { healRollFormula, healRollTitle } from "../../src/system/rolling";
@@ -25,8 +25,44 @@ describe("healing requests from the sheet's heal buttons", () => {
     expect(healingRequest("natural", rapid, { weeks: 2 }, dice, defaultWorldRules())).toEqual({ type: "natural", weeks: 2, rapid: true });
   });
 
-  it("Volt injury recovery: two d20, the character's Strength and a medical result", () => {
-    expect(healingRequest("injuryRecovery", actor(), { medical: 3 }, dice, defaultWorldRules())).toEqual({ type: "injuryRecovery", black: 7, white: 15, strength: 6, medical: 3 });
+  it("Volt injury recovery: two d20, the character's Strength, no medical care by default", () => {
+    expect(healingRequest("injuryRecovery", actor(), {}, dice, defaultWorldRules())).toEqual({ type: "injuryRecovery", black: 7, white: 15, strength: 6, medical: 0 });
+  });
+
+  it('Volt: "A successful medical Background roll lowers the value used for that one recovery roll by its result" — the value is rolled, not typed', () => {
+    const rules = defaultWorldRules();
+    // Medical Background 10: 4 and 15 → success 4 → the recovery roll's value is lowered by 4.
+    expect(healingRequest("injuryRecovery", actor(), { medicalValue: 10 }, { ...dice, medical: [4, 15] }, rules)).toMatchObject({ black: 7, white: 15, medical: 4 });
+    // Medical Background 3: 10 and 12 → failure → nothing lowered.
+    expect(healingRequest("injuryRecovery", actor(), { medicalValue: 3 }, { ...dice, medical: [10, 12] }, rules)).toMatchObject({ medical: 0 });
+    // The old typed "result" is gone: a form's `medical` is no input of this dialog.
+    expect(healingRequest("injuryRecovery", actor(), { medical: 3 }, dice, rules)).toMatchObject({ medical: 0 });
+    expect(healsWithMedicalRoll("injuryRecovery", { medicalValue: 10 })).toBe(true);
+    expect(healsWithMedicalRoll("injuryRecovery", { medicalValue: 0 })).toBe(false);
+    expect(healsWithMedicalRoll("roll", { medicalValue: 10 })).toBe(false);
+    // A medical value with no medical dice is a host bug, never a silent "no care".
+    expect(() => healingRequest("injuryRecovery", actor(), { medicalValue: 10 }, dice, rules)).toThrow("not rolled");
+    expect(() => healingRequest("injuryRecovery", actor(), { medicalValue: 100 }, { ...dice, medical: [1, 1] }, rules)).toThrow(expect.objectContaining({ field: "healing.medicalValue" }));
+  });
+
+  it("Volt: the note's lines show the medical roll's steps, then the recovery's", () => {
+    const lines = injuryRecoveryNoteLines({ medicalValue: 10 }, { medical: [4, 15] }, [{ key: "K.Recovery", rule: "r", params: { a: 1 } }], (k, p) => `${k}${JSON.stringify(p)}`);
+    expect(lines).toEqual([
+      'FUDGE.Volt.Step.MedicalRoll{"value":10}',
+      'FUDGE.Volt.Step.RollSuccess{"value":10,"black":4,"white":15,"result":4}',
+      'FUDGE.Volt.Step.MedicalLowers{"result":4}',
+      'K.Recovery{"a":1}',
+    ]);
+    expect(injuryRecoveryNoteLines({}, {}, [], (k) => k)).toEqual([]);
+  });
+
+  it('Volt: "monthly by default; weekly or nightly per setting" — the dialog and the note name the world\'s interval', () => {
+    const rules = { ...defaultWorldRules(), preset: "volt" as const, volt: { recovery: "weekly" as const } };
+    expect(healDialogContext("injuryRecovery", "Leroy", rules)).toMatchObject({ titleKey: "FUDGE.Heal.InjuryRecoveryEvery.weekly", noteKey: "FUDGE.Heal.InjuryRecoveryInterval.weekly" });
+    expect(healDialogContext("injuryRecovery", "Leroy", rules).fields.map((f) => f.name)).toEqual(["medicalValue"]);
+    expect(healDialogContext("roll", "Leroy", rules)).not.toHaveProperty("titleKey");
+    expect(healRollTitle("injuryRecovery", actor(), rules)).toBe("FUDGE.Heal.InjuryRecoveryEvery.weekly");
+    expect(healRollTitle("injuryRecovery", actor(), defaultWorldRules())).toBe("FUDGE.Heal.InjuryRecoveryEvery.monthly");
   });
 
   it("bad input is refused naming the field", () => {
@@ -39,7 +75,10 @@ describe("healing requests from the sheet's heal buttons", () => {
     expect(() => healWounds(actor(), healingRequest("roll", actor(), { skill: 1 }, dice, rules), rules)).not.toThrow();
     expect(() => healWounds(actor(), healingRequest("natural", actor(), { weeks: 1 }, dice, rules), rules)).not.toThrow();
     const volt = { ...rules, preset: "volt" as const };
-    expect(() => healWounds(actor(), healingRequest("injuryRecovery", actor(), { medical: 0 }, dice, volt), volt)).not.toThrow();
+    // Volt: Recovery — an Injury to recover from (row 8).
+    const injured = actor();
+    injured.system.woundTrack.state = { marks: { "8": "injury" } };
+    expect(() => healWounds(injured, healingRequest("injuryRecovery", injured, { medicalValue: 0 }, dice, volt), volt)).not.toThrow();
   });
 });
 

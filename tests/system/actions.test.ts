@@ -488,6 +488,17 @@ describe("more healing and follow-ups", () => {
     expect(keyOf(() => injuryRecovery(knight(), 3, 4, rules))).toBe("FUDGE.Error.NotCharacter");
   });
 
+  test('Volt: Recovery "uses the highest Injury as the value": with no Injury (Stun only, or nothing) there is no roll to make — refused', () => {
+    const rules = rulesFor("volt");
+    for (const marks of [{}, { "6": "stun" }]) {
+      const a = merge(leroy(), { system: { woundTrack: { state: { marks } } } });
+      expect(keyOf(() => injuryRecovery(a, 3, 4, rules, 0, PLAYER1))).toBe("FUDGE.Volt.Error.NoInjuryToRecover");
+      expect(keyOf(() => healWounds(a, { type: "injuryRecovery", black: 1, white: 1, strength: 6, medical: 0 }, rules, PLAYER1))).toBe("FUDGE.Volt.Error.NoInjuryToRecover");
+    }
+    // Other Volt healing is unchanged: Rest with nothing to clear still runs.
+    expect(() => healWounds(leroy(), { type: "rest" }, rules, PLAYER1)).not.toThrow();
+  });
+
 });
 
 describe("situations", () => {

@@ -16,6 +16,17 @@ function withState<T extends ActorDoc>(a: T, state: unknown): T {
   return { ...a, system: { ...a.system, woundTrack: { ...(a.system as { woundTrack: object }).woundTrack, state } } } as T;
 }
 
+describe('Volt: Recovery "Injury recovery roll (monthly by default; weekly or nightly per setting)" on the sheet', () => {
+  test("the Injury recovery button names the world's interval; its tooltip says how often and that the system does not track time", () => {
+    for (const recovery of ["monthly", "weekly", "nightly"] as const) {
+      const c = characterSheetContext(leroy(), rulesFor("volt", { volt: { recovery } }), { editable: true, owner: true });
+      const b = c.healing.find((h) => h.data.heal === "injuryRecovery")!;
+      expect(b.labelKey).toBe(`FUDGE.Heal.InjuryRecoveryEvery.${recovery}`);
+      expect(b.tooltipKey).toBe(`FUDGE.Heal.InjuryRecoveryInterval.${recovery}`);
+    }
+  });
+});
+
 describe("character sheet", () => {
   test("Leroy and Theodora: ODF and DDF as in seed 000 (Leroy→Theodora +2, Theodora→Leroy +3)", () => {
     const rules = rulesFor("fudge");

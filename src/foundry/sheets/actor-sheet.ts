@@ -19,7 +19,7 @@ import { foundryRoller, postRollNote, postWithRolls } from "../dice";
 import { GUTS_ROLL, WILLPOWER_ROLL, healRollFormula, healRollTitle, rollFaces, rollSlot, traitDryFaces, traitRollSlot } from "../../system/rolling";
 import { startAttackFlow, targetMeasures } from "../chat";
 import type { TokenLike } from "../guts-table";
-import { HEAL_INPUTS, healDialogContext, healNoteLine, healingRequest, readHealInputs } from "../heal-pure";
+import { DRY_HEAL_DICE, HEAL_INPUTS, healDialogContext, healNoteLine, healingRequest, healsWithMedicalRoll, injuryRecoveryNoteLines, readHealInputs } from "../heal-pure";
 import { gutsChoiceFor, gutsDialogContext, gutsNoteLines, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../../system/guts-dialog";
 import { combatTurn } from "../combat-pure";
 import { liveGutsCircumstances } from "../guts-table";
@@ -200,18 +200,28 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
   static async onHeal(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
     const type = data(target, "heal", "type");
     if (!type) return;
-    const inputs = await healInputsDialog(type, this.actorDoc.name ?? "");
-    if (inputs === null) return;
     await this.act(async () => {
+      // Refused before the dialog when it cannot happen at all (permission; Volt: no Injury to recover from).
+      const before = plainActor(this.actorDoc);
+      actions.healWounds(before, healingRequest(type, before, {}, DRY_HEAL_DICE, worldRules()), worldRules(), userRef());
+      const inputs = await healInputsDialog(type, this.actorDoc.name ?? "");
+      if (inputs === null) return;
       // Only the kinds that roll roll (Fudge §4.8 healing roll 4dF, the optional Constitution roll
-      // of natural healing 4dF; Volt injury recovery 2d20), as Foundry Rolls.
+      // of natural healing 4dF; Volt injury recovery 2d20, after the medical Background's 2d20
+      // when there is medical care), as Foundry Rolls.
       const rules = worldRules();
       const actor = plainActor(this.actorDoc);
       const formula = healRollFormula(type, actor, rules);
-      // Refused before any die is rolled (permission, bad input).
-      actions.healWounds(actor, healingRequest(type, actor, inputs, { fudge: [0, 0, 0, 0], d20: [1, 1] }, rules), rules, userRef());
+      // Refused before any die is rolled (permission, bad input, Volt: no Injury to recover from).
+      actions.healWounds(actor, healingRequest(type, actor, inputs, DRY_HEAL_DICE, rules), rules, userRef());
+      // Volt: Recovery — the medical Background roll comes first; its success lowers the recovery roll's value.
+      const medical = healsWithMedicalRoll(type, inputs) ? await rollFaces("2d20", foundryRoller) : null;
       const rolled = formula ? await rollFaces(formula, foundryRoller) : null;
-      const dice = { fudge: formula === "4dF" ? rolled!.faces : [], d20: (formula === "2d20" ? rolled!.faces : [1, 1]) as [number, number] };
+      const dice = {
+        fudge: formula === "4dF" ? rolled!.faces : [],
+        d20: (formula === "2d20" ? rolled!.faces : [1, 1]) as [number, number],
+        ...(medical ? { medical: medical.faces as [number, number] } : {}),
+      };
       // The track is read in its turn (changeActor), after every earlier write to this actor.
       let steps: Parameters<typeof healFeedback>[1] = [];
       await changeActor(this.actorDoc, (doc) => {
@@ -221,8 +231,11 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       });
       if (rolled) {
         const i18n = game.i18n!;
+        const format = (key: string, params: Record<string, string | number>) => fill(i18n.localize(key), params, (v) => i18n.localize(v));
         const line = healNoteLine(type, actor, dice, rules);
-        await postRollNote(this.actorDoc, healRollTitle(type, actor, rules), line ? [fill(i18n.localize(line.key), line.params, (v) => i18n.localize(v))] : [], [rolled]);
+        // Volt: the note shows the medical roll and the recovery roll, and every step of both.
+        const lines = type === "injuryRecovery" ? injuryRecoveryNoteLines(inputs, dice, steps, format) : line ? [format(line.key, line.params)] : [];
+        await postRollNote(this.actorDoc, healRollTitle(type, actor, rules), lines, medical ? [medical, rolled] : [rolled]);
       }
       notifyFeedback(healFeedback(this.actorDoc.name ?? "", steps));
     });
@@ -354,7 +367,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
 /** The numbers a healing kind needs (templates/dialog/heal-dialog.hbs); null when closed. */
 async function healInputsDialog(type: string, actorName: string): Promise<Record<string, number> | null> {
   if (!(HEAL_INPUTS[type] ?? []).length) return {};
-  const content = await foundry.applications.handlebars.renderTemplate(`systems/fudge-wounds/${TEMPLATES.healDialog}`, healDialogContext(type, actorName) as never);
+  const content = await foundry.applications.handlebars.renderTemplate(`systems/fudge-wounds/${TEMPLATES.healDialog}`, healDialogContext(type, actorName, worldRules()) as never);
   const result = await foundry.applications.api.DialogV2.prompt({
     window: { title: `FUDGE.Heal.Input.Title` },
     content,

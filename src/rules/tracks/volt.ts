@@ -382,6 +382,11 @@ function highestWith(state: VoltTrackState, pred: (m: VoltMark) => boolean): num
   return rows.length ? rows[rows.length - 1] : null;
 }
 
+/** Volt: Recovery — the highest Injury ("+" counts), the value of the Injury recovery roll; null when there is none. */
+export function highestInjury(state: VoltTrackState): number | null {
+  return highestWith(state, isInjury);
+}
+
 function heal(config: VoltTrackConfig, state: VoltTrackState, h: VoltHealing): { state: VoltTrackState; steps: Step[]; roll?: VoltRollResult } {
   const g = voltGeometry(config);
   switch (h.type) {
