@@ -10,14 +10,14 @@
  * - **Leader fallen:** the model is a follower, and a combatant of the current combat on its side
  *   (the same token disposition, as gang-ups count sides: table-pure.ts) whose datacard has the
  *   Leader rule is Near Death, dead or out of the fight, or marked defeated in the tracker.
- * - **Noble presence:** the model is a peasant, and a token of another side (another disposition,
- *   as `inContactWithEnemy`) whose datacard has the Noble presence rule, still fighting, is in
+ * - **Noble presence:** the model is a peasant, and an enemy token (`areEnemies`: another side, neither
+ *   neutral, as `inContactWithEnemy`) whose datacard has the Noble presence rule, still fighting, is in
  *   base contact with it ("in melee": the bases touch, `inBaseContact`).
  */
 import { trackStatus, type Condition } from "../rules/track";
 import { miniRules, trackFor } from "../system/combatant";
 import { defaultGutsStanding, GUTS_STANDING_KEYS, type ActorDoc, type GutsStanding, type MiniatureData, type WorldRules } from "../system/data";
-import { inBaseContact, type TokenBox } from "./table-pure";
+import { areEnemies, inBaseContact, type TokenBox } from "./table-pure";
 import type { DuelGutsSituation } from "../rules/miniatures/forecast";
 
 /** A model at the table as the Foundry side gathers it: a token on the viewed scene, a combatant, or both. */
@@ -98,7 +98,7 @@ export function gutsCircumstances(actor: ActorDoc, table: GutsTable, rules: Worl
   }
   if (standing.peasant && self.box) {
     const box = self.box;
-    const noble = others.find((o) => o.box && o.disposition !== self.disposition && miniRules(o.actor).has("noblePresence") && !hasFallen(o, rules) && inBaseContact(box, o.box));
+    const noble = others.find((o) => o.box && areEnemies(box, o.box) && miniRules(o.actor).has("noblePresence") && !hasFallen(o, rules) && inBaseContact(box, o.box));
     if (noble) {
       out.nobleInMelee = true;
       out.noble = noble.actor.name;

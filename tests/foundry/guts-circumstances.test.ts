@@ -73,6 +73,9 @@ describe("Noble presence: \"peasants make Guts checks at -1 when in melee with t
   test("not a square away, not beside the King of its own side, not once he has fallen, not for a model that is no peasant", () => {
     expect(gutsCircumstances(yanni, { self, others: [model("k", sample("King Kingsley"), 1, 22)] }, rules).nobleInMelee).toBe(false);
     expect(gutsCircumstances(yanni, { self, others: [model("k", sample("King Kingsley"), -1, 21)] }, rules).nobleInMelee).toBe(false);
+    // A neutral token is a bystander, nobody's enemy (table-pure.ts areEnemies), as for contact and gang-up.
+    expect(gutsCircumstances(yanni, { self, others: [model("k", sample("King Kingsley"), 0, 21)] }, rules).nobleInMelee).toBe(false);
+    expect(gutsCircumstances(yanni, { self: model("y", yanni, 0, 20), others: [model("k", sample("King Kingsley"), 1, 21)] }, rules).nobleInMelee).toBe(false);
     expect(gutsCircumstances(yanni, { self, others: [model("k", nearDeath(sample("King Kingsley")), 1, 21)] }, rules).nobleInMelee).toBe(false);
     const notPeasant = sample("Yanni the Yeoman");
     expect(gutsCircumstances(notPeasant, { self: { ...self, actor: notPeasant }, others: [model("k", sample("King Kingsley"), 1, 21)] }, rules).nobleInMelee).toBe(false);
