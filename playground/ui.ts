@@ -483,6 +483,9 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       case "killActor":
         // RULES §2.2 automatic death (GM only, no roll); the page asks first, as Foundry's dialog does.
         return updateActor(store, actor._id, actions.killActor(a, rules, user).update);
+      case "undoKill":
+        // Its undo (GM only): the track goes back to the kill's record.
+        return updateActor(store, actor._id, actions.undoKill(a, rules, user));
       case "addCustomLevel":
       case "removeCustomLevel":
         return updateActor(store, actor._id, actions.editCustomLevels(a, call.action === "addCustomLevel" ? "add" : "remove", Number(el.dataset.index ?? -1), user));

@@ -2,20 +2,16 @@
  * Foundry merges an update into stored objects key by key, so a key that a new wound-track
  * state no longer has would survive the update (a Volt row healed, a FATE line cleared).
  * `withDeletions` adds Foundry's `-=key: null` deletion for every key the new value drops, at
- * any depth (arrays are replaced whole by Foundry, so they need nothing). Pure: tests import it.
+ * any depth (arrays are replaced whole by Foundry, so they need nothing). It lives in
+ * src/system/deletions.ts (the automatic-death record uses it too). Pure: tests import it.
  */
 import { REPLACE_STATE_KEY } from "../system/actions";
+import { withDeletions } from "../system/deletions";
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === "object" && v !== null && !Array.isArray(v);
 
-export function withDeletions(stored: unknown, next: unknown): unknown {
-  if (!isRec(stored) || !isRec(next)) return next;
-  const out: Rec = {};
-  for (const [k, v] of Object.entries(next)) out[k] = withDeletions(stored[k], v);
-  for (const k of Object.keys(stored)) if (!(k in next) && !k.startsWith("-=")) out[`-=${k}`] = null;
-  return out;
-}
+export { withDeletions };
 
 /** Applies a Foundry-style update (nested merge with `-=` deletions) to plain data: what the server does. */
 export function mergeLikeFoundry(target: unknown, update: unknown): unknown {

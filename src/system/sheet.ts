@@ -33,7 +33,7 @@ import {
 import { fudgeCombatant, ignoredMiniTraits, isMiniTraitEffect, itemsOf, miniatureDatacard, miniRules, trackFor, defenseLevel, weaponSkill, type Situation } from "./combatant";
 import { forCombat, ladderOf, levelView, stepView, trackView, woundBar, type BarSegment, type LevelView, type StepView, type TrackView } from "./view";
 import { attackOdds, type OddsView } from "./attack-dialog";
-import { canKill } from "./actions";
+import { canKill, canUndoKill } from "./actions";
 import { richTextView, type RichTextView } from "./rich-text";
 
 /** The notes as the sheet shows them: owners edit, everyone else reads (sanitised or Foundry-enriched HTML). */
@@ -160,6 +160,8 @@ export interface ActorSheetContext {
   track: TrackView;
   /** RULES §2.2 automatic death: the GM's button in the wound track's header (actions.killActor). */
   killable: boolean;
+  /** Undo of the automatic death: the GM's button while the kill's record matches the live track (actions.undoKill). */
+  killUndoable: boolean;
   healing: ActionButton[];
   derived: { key: string; labelKey: string; value: number | null; valueText: string; steps: StepView[] }[];
   derivedError: ErrorView | null;
@@ -396,6 +398,7 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
     trackLabel: d.woundTrack.label,
     track,
     killable: !track.error && canKill(actor, rules, opts.gm === true),
+    killUndoable: !track.error && canUndoKill(actor, rules, opts.gm === true),
     healing: track.error ? [] : healingButtons(track.kind, opts.editable, rules),
     derived,
     derivedError,
@@ -485,6 +488,7 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
     track,
     // Automatic death is offered on the character and NPC sheets (RULES §2.2, the fudge preset).
     killable: false,
+    killUndoable: false,
     healing: track.error ? [] : healingButtons(track.kind, opts.editable, rules),
     derived,
     derivedError: card.error,

@@ -5,13 +5,14 @@
  *    counts down at the end of the stunned character's own turns, by the active GM's client;
  *  - Fudge §4.64 (RULES §2.3) "nobody becomes Near Death unless they began the round
  *    Incapacitated": the GM's client records each round's start on the combat, Apply reads it;
- *  - RULES §2.2 "Automatic death: a GM-only action, no roll": the skull on the sheet.
+ *  - RULES §2.2 "Automatic death: a GM-only action, no roll": the skull on the sheet, and the
+ *    GM's undo of it (the kill's record in the actor's flags).
  */
 import { describe, expect, it } from "vitest";
 import * as actions from "../../src/system/actions";
 import { trackFor } from "../../src/system/combatant";
 import { applyWound, trackStatus } from "../../src/rules/track";
-import { plainActor, updateActor, worldRules } from "../../src/foundry/bridge";
+import { changeActor, plainActor, updateActor, worldRules } from "../../src/foundry/bridge";
 import { userRef } from "../../src/foundry/foundry-util";
 import { actorOn, table, type Table } from "./table";
 import type { Client } from "./world";
@@ -217,5 +218,69 @@ describe("RULES §2.2: automatic death (GM only, no roll) from the sheet", () =>
     const app = await t.player.run(() => (actorOn(t.player, t.hero).sheet as unknown as Sheet).render({ force: true }));
     expect(app.element.querySelector('[data-action="killActor"]')).toBeNull();
     expect(() => t.player.run(() => actions.killActor(plainActor(actorOn(t.player, t.hero)), worldRules(), userRef()))).toThrow(/only a GM/);
+  });
+});
+
+describe("RULES §2.2: the GM's undo of an automatic death (the kill's record, GM only)", () => {
+  const killRecord = (c: Client, id: string) => ((actorOn(c, id).toObject() as { flags?: Rec }).flags?.["fudge-wounds"] as Rec | undefined)?.killedFrom;
+  const fullState = (c: Client, id: string) => c.run(() => trackFor(plainActor(actorOn(c, id)), worldRules()).state);
+  const sheetOf = (c: Client, id: string) => c.run(() => (actorOn(c, id).sheet as unknown as Sheet).render({ force: true }));
+
+  async function killed(t: Table) {
+    const app = await sheetOf(t.gm, t.hero);
+    t.world.answerDialogs("yes");
+    t.gm.click(app.element.querySelector('[data-action="killActor"]'));
+    await t.world.settle();
+    expect(status(t.gm, t.hero).condition).toBe("dead");
+  }
+
+  it("box track: the GM kills Hurt Leroy (confirmed), then his undo puts the track back exactly and removes the record", async () => {
+    const t = await table();
+    await wound(t, t.hero, { level: "hurt" });
+    const before = fullState(t.gm, t.hero);
+    expect(await sheetOf(t.gm, t.hero).then((a) => a.element.querySelector('[data-action="undoKill"]'))).toBeNull();
+    await killed(t);
+    expect(killRecord(t.gm, t.hero)).toMatchObject({ before, after: fullState(t.gm, t.hero), by: t.ids.gm });
+    const app = await sheetOf(t.gm, t.hero);
+    const undo = app.element.querySelector('.fudge-track-header [data-action="undoKill"]');
+    expect(undo?.getAttribute("data-tooltip")).toMatch(/Undo automatic death/);
+    expect(undo?.querySelector("i.fa-heart-pulse")).not.toBeNull();
+    // The player who owns Leroy sees no undo, and the action refuses him.
+    expect((await sheetOf(t.player, t.hero)).element.querySelector('[data-action="undoKill"]')).toBeNull();
+    expect(() => t.player.run(() => actions.undoKill(plainActor(actorOn(t.player, t.hero)), worldRules(), userRef()))).toThrow(/only a GM/);
+    t.gm.click(undo);
+    await t.world.settle();
+    expect(fullState(t.player, t.hero)).toEqual(before);
+    expect(status(t.player, t.hero).condition).not.toBe("dead");
+    expect([...actorOn(t.player, t.hero).statuses]).not.toContain("dead");
+    expect(killRecord(t.player, t.hero)).toBeUndefined();
+    const again = await sheetOf(t.gm, t.hero);
+    expect(again.element.querySelector('[data-action="undoKill"]')).toBeNull();
+    expect(again.element.querySelector('[data-action="killActor"]')).not.toBeNull();
+    expect(t.world.errors).toEqual([]);
+    expect(t.gm.notifications.filter((n) => n.type === "error")).toEqual([]);
+  });
+
+  it("Damage Capacity track: the undo gives the previous DC back; after a later change it is refused and not offered", async () => {
+    const t = await table();
+    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "fudge" as never, { ...worldRules().fudge, dcVariant: "track" } as never));
+    await t.world.settle();
+    await wound(t, t.hero, { level: "hurt" });
+    const before = fullState(t.gm, t.hero) as { dc: number };
+    await killed(t);
+    expect((fullState(t.gm, t.hero) as { dc: number }).dc).not.toBe(before.dc);
+    t.gm.click((await sheetOf(t.gm, t.hero)).element.querySelector('[data-action="undoKill"]'));
+    await t.world.settle();
+    expect(fullState(t.player, t.hero)).toEqual(before);
+    // Killed again, then a later change (the GM marks a Scratch box): the undo would overwrite it.
+    await killed(t);
+    await t.gm.run(() => changeActor(actorOn(t.gm, t.hero), (doc) => actions.toggleWoundBox(doc, "scratch:0", worldRules(), userRef())));
+    await t.world.settle();
+    expect(killRecord(t.gm, t.hero)).toBeDefined();
+    expect(fullState(t.gm, t.hero)).not.toEqual((killRecord(t.gm, t.hero) as Rec).after);
+    expect(status(t.gm, t.hero).condition).toBe("dead");
+    expect((await sheetOf(t.gm, t.hero)).element.querySelector('[data-action="undoKill"]')).toBeNull();
+    expect(() => t.gm.run(() => actions.undoKill(plainActor(actorOn(t.gm, t.hero)), worldRules(), userRef()))).toThrow(/changed since the automatic death/);
+    expect(t.world.errors).toEqual([]);
   });
 });

@@ -5,16 +5,21 @@
  * button in the wound track's header.
  */
 import { describe, expect, test } from "vitest";
-import { canKill, killActor } from "../../src/system/actions";
+import { canKill, canUndoKill, killActor, killRecordOf, toggleWoundBox, undoKill, type ActorUpdate } from "../../src/system/actions";
+import { mergeLikeFoundry, safeTrackUpdate } from "../../src/foundry/update-pure";
 import { trackFor } from "../../src/system/combatant";
 import { characterSheetContext, npcSheetContext } from "../../src/system/sheet";
 import { applyWound, trackStatus } from "../../src/rules/track";
 import type { ActorDoc } from "../../src/system/data";
 import { GM, goblin, leroy, PLAYER1, rulesFor } from "./fixtures";
+import { DC_DEAD } from "../../src/rules/tracks/dc";
 import { keyOf } from "../rules/errors";
 import { makeRenderer } from "./render";
 
 const rules = rulesFor("fudge");
+/** The actor after an update, merged as Foundry's server does (src/foundry/update-pure). */
+const after = <T extends ActorDoc>(doc: T, u: ActorUpdate): T => mergeLikeFoundry(doc, safeTrackUpdate(doc.system, u)) as T;
+const stateOf = (doc: ActorDoc): unknown => (doc.system as { woundTrack: { state: unknown } }).woundTrack.state;
 const withState = <T extends ActorDoc>(a: T, state: unknown): T => ({ ...a, system: { ...a.system, woundTrack: { ...(a.system as { woundTrack: object }).woundTrack, state } } }) as T;
 
 describe("RULES §2.2 automatic death (GM only, no roll)", () => {
@@ -66,5 +71,94 @@ describe("RULES §2.2 automatic death (GM only, no roll)", () => {
     expect(r.missing).toEqual(new Set());
     const player = r.render("character", characterSheetContext(leroy(), rules, { editable: true, owner: true }));
     expect(player).not.toContain('data-action="killActor"');
+  });
+});
+
+describe("Undo of the automatic death (GM only): RULES §2.2 'Automatic death: a GM-only action, no roll' taken back", () => {
+  const hurtLeroy = () => withState(leroy(), applyWound(trackFor(leroy(), rules), { level: "hurt" }).track.state);
+
+  test("the kill records what it changed in the actor's flags: the track before and after, by whom, when", () => {
+    const a = hurtLeroy();
+    const k = killActor(a, rules, GM, { now: 1234 });
+    const dead = after(a, k.update);
+    expect(killRecordOf(dead)).toEqual({ before: trackFor(a, rules).state, after: stateOf(dead), by: "gm", at: 1234 });
+  });
+
+  test("box track: kill then undo restores the track exactly (marks and all) and removes the record", () => {
+    const a = hurtLeroy();
+    const dead = after(a, killActor(a, rules, GM).update);
+    expect(trackStatus(trackFor(dead, rules)).condition).toBe("dead");
+    const u = undoKill(dead, rules, GM);
+    expect(u.flags).toEqual({ "fudge-wounds": { "-=killedFrom": null } });
+    const back = after(dead, u);
+    expect(stateOf(back)).toEqual(trackFor(a, rules).state);
+    expect(trackStatus(trackFor(back, rules)).condition).toBe(trackStatus(trackFor(a, rules)).condition);
+    expect(killRecordOf(back)).toBeNull();
+    expect((back.flags?.["fudge-wounds"] as Record<string, unknown>) ?? {}).not.toHaveProperty("killedFrom");
+  });
+
+  test("Damage Capacity track: kill then undo gives the previous DC back (the kill set it to DC_DEAD)", () => {
+    const dcRules = rulesFor("fudge", { fudge: { ...rules.fudge, dcVariant: "track" } });
+    const a = withState(leroy(), applyWound(trackFor(leroy(), dcRules), { level: "hurt" }).track.state);
+    const dcBefore = (trackFor(a, dcRules).state as { dc: number }).dc;
+    const dead = after(a, killActor(a, dcRules, GM).update);
+    expect((stateOf(dead) as { dc: number }).dc).toBe(DC_DEAD);
+    expect(dcBefore).not.toBe(DC_DEAD);
+    const back = after(dead, undoKill(dead, dcRules, GM));
+    expect(stateOf(back)).toEqual(trackFor(a, dcRules).state);
+    expect((stateOf(back) as { dc: number }).dc).toBe(dcBefore);
+    expect(killRecordOf(back)).toBeNull();
+  });
+
+  test("a player is refused, even on his own character (localized), and his sheet has no undo", () => {
+    const dead = after(hurtLeroy(), killActor(hurtLeroy(), rules, GM).update);
+    expect(keyOf(() => undoKill(dead, rules, PLAYER1))).toBe("FUDGE.Error.UndoKillGmOnly");
+    expect(canUndoKill(dead, rules, false)).toBe(false);
+    expect(characterSheetContext(dead, rules, { editable: true, owner: true }).killUndoable).toBe(false);
+    expect(characterSheetContext(dead, rules, { editable: true, owner: true, gm: true }).killUndoable).toBe(true);
+  });
+
+  test("refused once the track changed after the kill (a later change is never overwritten); the button is gone", () => {
+    const dead = after(hurtLeroy(), killActor(hurtLeroy(), rules, GM).update);
+    const later = after(dead, toggleWoundBox(dead, "scratch:0", rules, GM));
+    expect(trackStatus(trackFor(later, rules)).condition).toBe("dead");
+    expect(killRecordOf(later)).not.toBeNull();
+    expect(keyOf(() => undoKill(later, rules, GM))).toBe("FUDGE.Error.KillUndoConflict");
+    expect(canUndoKill(later, rules, true)).toBe(false);
+    expect(characterSheetContext(later, rules, { editable: true, owner: true, gm: true }).killUndoable).toBe(false);
+  });
+
+  test("no record, no button: dead by a wound (not the GM's kill) offers no undo, and the action refuses", () => {
+    const dead = withState(leroy(), applyWound(trackFor(leroy(), rules), { level: "dead" }).track.state);
+    expect(trackStatus(trackFor(dead, rules)).condition).toBe("dead");
+    expect(characterSheetContext(dead, rules, { editable: true, owner: true, gm: true }).killUndoable).toBe(false);
+    expect(keyOf(() => undoKill(dead, rules, GM))).toBe("FUDGE.Error.NoKillToUndo");
+    expect(characterSheetContext(leroy(), rules, { editable: true, owner: true, gm: true }).killUndoable).toBe(false);
+  });
+
+  test("a second kill replaces an old record whole (no stale key of the old one survives Foundry's merge)", () => {
+    // An old record no longer matching the track: left from a custom track whose levels were other
+    // keys (the GM changed the preset since), then the GM kills again.
+    const stale = { before: { marks: { grazed: [null] }, stun: null, dead: false }, after: { marks: { grazed: [null] }, stun: null, dead: true }, by: "gm", at: 1 };
+    const a = { ...hurtLeroy(), flags: { "fudge-wounds": { killedFrom: stale } } };
+    expect(canUndoKill(a, rules, true)).toBe(false);
+    const again = after(a, killActor(a, rules, GM, { now: 2 }).update);
+    expect(killRecordOf(again)).toEqual({ before: trackFor(a, rules).state, after: stateOf(again), by: "gm", at: 2 });
+    const back = after(again, undoKill(again, rules, GM));
+    expect(stateOf(back)).toEqual(trackFor(a, rules).state);
+  });
+
+  test("the GM's sheet draws the undo in the wound track's header (fa-heart-pulse, tooltip, localized); the player's does not", () => {
+    const dead = after(hurtLeroy(), killActor(hurtLeroy(), rules, GM).update);
+    const r = makeRenderer();
+    const doc = new DOMParser().parseFromString(r.render("character", characterSheetContext(dead, rules, { editable: true, owner: true, gm: true })), "text/html");
+    const button = doc.querySelector('.fudge-track-header [data-action="undoKill"]');
+    expect(button).not.toBeNull();
+    expect(button!.querySelector("i.fa-solid.fa-heart-pulse")).not.toBeNull();
+    expect(button!.getAttribute("data-tooltip")).toMatch(/Undo automatic death/);
+    expect(button!.getAttribute("aria-label")).toBe("Undo automatic death");
+    expect(r.missing).toEqual(new Set());
+    expect(r.render("character", characterSheetContext(dead, rules, { editable: true, owner: true }))).not.toContain('data-action="undoKill"');
+    expect(r.render("character", characterSheetContext(hurtLeroy(), rules, { editable: true, owner: true, gm: true }))).not.toContain('data-action="undoKill"');
   });
 });

@@ -59,6 +59,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       recover: FudgeActorSheet.onRecover,
       resetTrack: FudgeActorSheet.onResetTrack,
       killActor: FudgeActorSheet.onKill,
+      undoKill: FudgeActorSheet.onUndoKill,
       addCustomLevel: FudgeActorSheet.onEditCustomLevels,
       removeCustomLevel: FudgeActorSheet.onEditCustomLevels,
       attack: FudgeActorSheet.onAttack,
@@ -309,6 +310,11 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     const ok = await foundry.applications.api.DialogV2.confirm({ window: { title: "FUDGE.Sheet.Kill" }, content: `<p>${game.i18n!.format("FUDGE.Sheet.KillConfirm", { name })}</p>` } as never);
     if (!ok) return;
     await this.act(() => changeActor(this.actorDoc, (doc) => actions.killActor(doc, worldRules(), userRef()).update));
+  }
+
+  /** Undo of the automatic death (GM only): src/system's undoKill restores the track from the kill's record, read from the live actor. */
+  static async onUndoKill(this: FudgeActorSheet): Promise<void> {
+    await this.act(() => changeActor(this.actorDoc, (doc) => actions.undoKill(doc, worldRules(), userRef())));
   }
 
   /** Fudge §4.57 custom track: add a level, or remove the row's level. */
