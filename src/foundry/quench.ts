@@ -20,10 +20,13 @@ import { migrateWorld } from "./migration";
 import { SYSTEM_ID } from "./registry";
 import { statusesFor } from "./statuses-pure";
 import { STORED_SHAPES } from "./stored-shapes";
-import type { ActorType } from "../system/data";
+import type { ActorType, WorldRules } from "../system/data";
 import { registerIntegrityBatch } from "./quench-integrity";
 import { registerClippedBatch } from "./quench-clipped";
 import { registerBattleLapseBatch, registerLightWoundBatch } from "./quench-battle";
+import { registerAttackerAsPostedBatch, registerGmJudgementBatch } from "./quench-cards";
+import { registerRoundsBatch } from "./quench-rounds";
+import { registerMiniTableBatch } from "./quench-table";
 import { gutsAfterWound } from "./combat";
 import { liveGutsCircumstances } from "./guts-table";
 import { applyWound } from "../rules/track";
@@ -47,7 +50,7 @@ export interface QuenchLike {
   registerBatch(key: string, fn: (context: QuenchBatchContext) => void, options?: { displayName?: string; preSelected?: boolean }): void;
 }
 
-export const QUENCH_BATCHES = ["sheets", "card-loop", "statuses", "initiative", "migration", "integrity", "rich-text", "mini-traits", "guts-table", "battle-lapse", "light-wound", "fate-clipped"].map((k) => `${SYSTEM_ID}.${k}`);
+export const QUENCH_BATCHES = ["sheets", "card-loop", "statuses", "initiative", "migration", "integrity", "rich-text", "mini-traits", "guts-table", "battle-lapse", "light-wound", "fate-clipped", "gm-judgement", "attacker-as-posted", "rounds", "mini-table"].map((k) => `${SYSTEM_ID}.${k}`);
 
 const PREFIX = "[Quench] ";
 type Deletable = { delete(): Promise<unknown>; id: string | null };
@@ -56,6 +59,8 @@ type Deletable = { delete(): Promise<unknown>; id: string | null };
 export class Scratch {
   private made: Deletable[] = [];
   private preset: PresetId | null = null;
+  /** World rule settings changed by the batch, with the value each had before (restored in cleanup). */
+  private rules = new Map<string, unknown>();
   track<T>(doc: T): T {
     if (doc) this.made.push(doc as unknown as Deletable);
     return doc;
@@ -80,12 +85,19 @@ export class Scratch {
     this.preset ??= worldRules().preset;
     await game.settings!.set(SYSTEM_ID as never, "preset" as never, preset as never);
   }
+  /** Sets one world rule setting (WorldRules key, e.g. "fudge"), remembering its value for cleanup. */
+  async setRule<K extends keyof WorldRules>(key: K, value: WorldRules[K]): Promise<void> {
+    if (!this.rules.has(key)) this.rules.set(key, structuredClone(game.settings!.get(SYSTEM_ID as never, key as never)));
+    await game.settings!.set(SYSTEM_ID as never, key as never, value as never);
+  }
   async cleanup(): Promise<void> {
     for (const d of this.made.reverse()) {
       const live = d.id ? (d as unknown as { collection?: { get(id: string): unknown } }).collection?.get(d.id) : null;
       if (live !== undefined && live !== null) await d.delete().catch((e) => console.warn(`${SYSTEM_ID} | quench cleanup`, e));
     }
     this.made = [];
+    for (const [key, value] of [...this.rules].reverse()) await game.settings!.set(SYSTEM_ID as never, key as never, value as never);
+    this.rules.clear();
     if (this.preset) await game.settings!.set(SYSTEM_ID as never, "preset" as never, this.preset as never);
     this.preset = null;
   }
@@ -137,6 +149,38 @@ export async function until(check: () => boolean, ms = 3000): Promise<boolean> {
     await new Promise((r) => setTimeout(r, 50));
   }
   return check();
+}
+
+/** One target of an attack card as the batches read it from the live message. */
+export type QuenchCardTarget = {
+  actorId: string;
+  defend: string;
+  gmLevel?: string;
+  dice: Record<string, number[]>;
+  situation?: Record<string, unknown>;
+  resolution: { outcome: string; wound: unknown; woundKey: string | null; numbers: Record<string, number> } | null;
+  applied: { undone: boolean }[];
+  differs?: boolean;
+};
+/** Target `i` of the card in message `id`, as stored now. */
+export const cardTarget = (id: string, i = 0): QuenchCardTarget => (game.messages!.get(id)!.system as unknown as { targets: QuenchCardTarget[] }).targets[i];
+
+/**
+ * Posts `attacker`'s attacks on `defender` (real Rolls; the defence rolled from the card when it
+ * has one) until the target's entry satisfies `want`; returns that card's message id. The dice are
+ * random in a live world: the batches wait for the card they need instead of relying on one roll.
+ */
+export async function defendedCard(s: Scratch, attacker: Actor.Implementation, defender: Actor.Implementation, want: (t: QuenchCardTarget) => boolean, tries = 30): Promise<string> {
+  for (let attempt = 0; attempt < tries; attempt++) {
+    const { card, message } = await s.postAttack(attacker, defender);
+    const id = message.id!;
+    if (cardTarget(id).defend === "pending") {
+      await clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "defend", card.targets[0].actorId);
+      await until(() => cardTarget(id).defend === "rolled");
+    }
+    if (want(cardTarget(id))) return id;
+  }
+  throw new Error(`no such card in ${tries} attacks`);
 }
 
 const SAMPLES: { pack: string; name: string; type: ActorType }[] = [
@@ -350,6 +394,10 @@ export function registerQuenchBatches(quench: QuenchLike): void {
   registerBattleLapseBatch(quench);
   registerLightWoundBatch(quench);
   registerClippedBatch(quench);
+  registerGmJudgementBatch(quench);
+  registerAttackerAsPostedBatch(quench);
+  registerRoundsBatch(quench);
+  registerMiniTableBatch(quench);
 }
 
 /** Miniatures gifts and faults with a rule (seed 004 "Sample characters") in a live world, from the packs. */
