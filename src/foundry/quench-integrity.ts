@@ -8,26 +8,13 @@ import { woundLogOf } from "../system/integrity";
 import { plainActor } from "./bridge";
 import { clickCardAction } from "./chat";
 import { handleRelay } from "./queries";
-import { fudgeDuel, Scratch, until, type QuenchLike } from "./quench";
+import { cardTarget, defendedCard, fudgeDuel, Scratch, until, type QuenchCardTarget, type QuenchLike } from "./quench";
 import { SYSTEM_ID } from "./registry";
 
-type CardTarget = { actorId: string; defend: string; resolution: { wound: unknown; woundKey: string | null } | null; differs?: boolean };
-const targetOf = (id: string) => (game.messages!.get(id)!.system as unknown as { targets: CardTarget[] }).targets[0];
 
 /** Posts Leroy's attacks on Theodora (real Rolls, defended) until one deals a wound; returns the message id. */
-async function woundingCard(s: Scratch, leroy: Actor.Implementation, theodora: Actor.Implementation): Promise<string> {
-  for (let attempt = 0; attempt < 30; attempt++) {
-    const { card, message } = await s.postAttack(leroy, theodora);
-    const id = message.id!;
-    if (targetOf(id).defend === "pending") {
-      await clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "defend", card.targets[0].actorId);
-      await until(() => targetOf(id).defend === "rolled");
-    }
-    const w = targetOf(id).resolution?.wound;
-    if (w !== null && w !== undefined) return id;
-  }
-  throw new Error("no wound in 30 attacks");
-}
+const woundingCard = (s: Scratch, leroy: Actor.Implementation, theodora: Actor.Implementation): Promise<string> =>
+  defendedCard(s, leroy, theodora, (t) => t.resolution?.wound !== null && t.resolution?.wound !== undefined);
 
 export function registerIntegrityBatch(quench: QuenchLike): void {
   quench.registerBatch(
@@ -38,13 +25,13 @@ export function registerIntegrityBatch(quench: QuenchLike): void {
       it("a card claiming {wound: dead} is applied as its dice give, and says it differed", async () => {
         const id = await woundingCard(s, duel.leroy, duel.theodora);
         const message = game.messages!.get(id)!;
-        const targets = structuredClone((message.system as unknown as { targets: CardTarget[] }).targets);
+        const targets = structuredClone((message.system as unknown as { targets: QuenchCardTarget[] }).targets);
         const honest = targets[0].resolution!.woundKey;
         Object.assign(targets[0].resolution!, { woundKey: "dead", wound: { level: "dead" } });
         await message.update({ system: { targets } } as never);
         await clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "apply", targets[0].actorId);
-        assert.ok(await until(() => targetOf(id).differs === true), "the card says the re-derived result differed");
-        assert.equal(targetOf(id).resolution?.woundKey, honest, "the dice's wound was applied");
+        assert.ok(await until(() => cardTarget(id).differs === true), "the card says the re-derived result differed");
+        assert.equal(cardTarget(id).resolution?.woundKey, honest, "the dice's wound was applied");
         assert.notEqual((duel.theodora.system as unknown as { derived: { condition: string } }).derived.condition, "dead", "not the claimed death");
         await clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "undo", targets[0].actorId);
       });
