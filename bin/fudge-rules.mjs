@@ -14,7 +14,10 @@ const budgetError = (key, error, max) => ({ error: { error, field: "", key, para
 /** Runs one command in a worker; resolves with its outcome, or a budget error. */
 const isolated = (command, text, source, limits, options) =>
   new Promise((resolve) => {
-    const worker = new Worker(workerUrl, { workerData: { command, text, source, options }, resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb } });
+    const worker = new Worker(workerUrl, {
+      workerData: { command, text, source, options },
+      resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
+    });
     let done = false;
     const finish = (outcome) => {
       if (done) return;
@@ -23,10 +26,28 @@ const isolated = (command, text, source, limits, options) =>
       resolve(outcome);
       void worker.terminate();
     };
-    const timer = setTimeout(() => finish(budgetError("FUDGE.Error.TimeBudget", `the command ran longer than its budget of ${limits.timeMs} ms`, limits.timeMs)), limits.timeMs);
+    const timer = setTimeout(
+      () =>
+        finish(
+          budgetError(
+            "FUDGE.Error.TimeBudget",
+            `the command ran longer than its budget of ${limits.timeMs} ms`,
+            limits.timeMs,
+          ),
+        ),
+      limits.timeMs,
+    );
     worker.on("message", finish);
     worker.on("error", (e) =>
-      finish(e?.code === "ERR_WORKER_OUT_OF_MEMORY" ? budgetError("FUDGE.Error.MemoryBudget", `the command needed more than its budget of ${limits.memoryMb} MB`, limits.memoryMb) : { crash: e?.stack ?? String(e) }),
+      finish(
+        e?.code === "ERR_WORKER_OUT_OF_MEMORY"
+          ? budgetError(
+              "FUDGE.Error.MemoryBudget",
+              `the command needed more than its budget of ${limits.memoryMb} MB`,
+              limits.memoryMb,
+            )
+          : { crash: e?.stack ?? String(e) },
+      ),
     );
     worker.on("exit", (code) => finish({ crash: `the worker exited early (${code})` }));
   });
@@ -38,7 +59,11 @@ const isolated = (command, text, source, limits, options) =>
  */
 const isolatedConvert = (argv, limits) =>
   new Promise((resolve) => {
-    const worker = new Worker(workerUrl, { workerData: { convert: argv }, stdin: true, resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb } });
+    const worker = new Worker(workerUrl, {
+      workerData: { convert: argv },
+      stdin: true,
+      resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
+    });
     let code = null;
     let failure = null;
     worker.on("message", (m) => {
@@ -46,7 +71,14 @@ const isolatedConvert = (argv, limits) =>
       else code = m.code;
     });
     worker.on("error", (e) => {
-      failure = e?.code === "ERR_WORKER_OUT_OF_MEMORY" ? budgetError("FUDGE.Error.MemoryBudget", `the conversion needed more than its budget of ${limits.memoryMb} MB`, limits.memoryMb) : { crash: e?.stack ?? String(e) };
+      failure =
+        e?.code === "ERR_WORKER_OUT_OF_MEMORY"
+          ? budgetError(
+              "FUDGE.Error.MemoryBudget",
+              `the conversion needed more than its budget of ${limits.memoryMb} MB`,
+              limits.memoryMb,
+            )
+          : { crash: e?.stack ?? String(e) };
     });
     // The worker's output reaches this thread's streams before its exit is reported.
     worker.on("exit", () => {

@@ -49,7 +49,10 @@ export function parseDice(param: string | null): PlaygroundDice {
     const rng = seededRng(Number(seed[1]));
     return { mode: "seed", label: `seed ${seed[1]}`, rng, remaining: () => Infinity, exhausted: () => false };
   }
-  const faces = p.split(/[,\s;]+/).filter(Boolean).map(faceToUniform);
+  const faces = p
+    .split(/[,\s;]+/)
+    .filter(Boolean)
+    .map(faceToUniform);
   let i = 0;
   let fallback: Rng | null = null;
   const rng: Rng = () => {

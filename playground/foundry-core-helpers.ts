@@ -8,7 +8,7 @@ import type { SystemI18n } from "../src/system/i18n";
 
 export function registerFoundryCoreHelpers(h: typeof Handlebars, i18n: SystemI18n): void {
   const esc = Handlebars.Utils.escapeExpression;
-  const hashOf = (o: unknown): Record<string, unknown> => ((o as { hash?: Record<string, unknown> })?.hash ?? {});
+  const hashOf = (o: unknown): Record<string, unknown> => (o as { hash?: Record<string, unknown> })?.hash ?? {};
   // {{localize "KEY"}} and {{localize "KEY" n=1}} (format with the hash), as core's.
   h.registerHelper("localize", (key: unknown, options: unknown) => {
     const hash = hashOf(options);
@@ -45,10 +45,18 @@ export function registerFoundryCoreHelpers(h: typeof Handlebars, i18n: SystemI18
     const valueAttr = (hash.valueAttr as string) ?? "value";
     const labelAttr = (hash.labelAttr as string) ?? "label";
     const entries: [string, string][] = Array.isArray(choices)
-      ? choices.map((c) => (typeof c === "object" && c ? [String((c as Record<string, unknown>)[valueAttr]), String((c as Record<string, unknown>)[labelAttr])] : [String(c), String(c)]))
-      : Object.entries((choices ?? {}) as Record<string, unknown>).map(([k, v]) => [k, typeof v === "object" && v ? String((v as Record<string, unknown>)[labelAttr]) : String(v)]);
+      ? choices.map((c) =>
+          typeof c === "object" && c
+            ? [String((c as Record<string, unknown>)[valueAttr]), String((c as Record<string, unknown>)[labelAttr])]
+            : [String(c), String(c)],
+        )
+      : Object.entries((choices ?? {}) as Record<string, unknown>).map(([k, v]) => [
+          k,
+          typeof v === "object" && v ? String((v as Record<string, unknown>)[labelAttr]) : String(v),
+        ]);
     let html = "";
-    if (hash.blank !== undefined) html += `<option value="">${esc(loc ? i18n.localize(String(hash.blank)) : String(hash.blank))}</option>`;
+    if (hash.blank !== undefined)
+      html += `<option value="">${esc(loc ? i18n.localize(String(hash.blank)) : String(hash.blank))}</option>`;
     for (const [value, label] of entries) {
       html += `<option value="${esc(value)}"${sel.includes(value) ? " selected" : ""}>${esc(loc ? i18n.localize(label) : label)}</option>`;
     }

@@ -36,12 +36,18 @@ function showDialog(html: string): void {
 }
 
 /** Converts the files; adds the actors (all or none) and shows the reports or the errors. */
-export async function importFiles(store: Store, files: { name: string; text: () => Promise<string> }[], toast: (text: string, error?: boolean) => void): Promise<void> {
+export async function importFiles(
+  store: Store,
+  files: { name: string; text: () => Promise<string> }[],
+  toast: (text: string, error?: boolean) => void,
+): Promise<void> {
   const inputs = await Promise.all(files.map(async (f) => ({ file: f.name, text: await f.text() })));
   const outcome = importFudgeRpgBatch(inputs, { rules: rulesOf(store.state), newId });
   const localize = (k: string) => i18n.localize(k);
   if (outcome.errors.length) {
-    const list = outcome.errors.map(({ file, error }) => `<li data-pg-import-error>${esc(importErrorText(error, file, localize))}</li>`).join("");
+    const list = outcome.errors
+      .map(({ file, error }) => `<li data-pg-import-error>${esc(importErrorText(error, file, localize))}</li>`)
+      .join("");
     showDialog(`<p>${esc(localize("FUDGE.Import.Failed"))}</p><ul>${list}</ul>`);
     toast(localize("FUDGE.Import.Failed"), true);
     return;
@@ -53,7 +59,10 @@ export async function importFiles(store: Store, files: { name: string; text: () 
       if (!d.open.includes(ids[i])) d.open.push(ids[i]);
     });
   });
-  const cards = outcome.converted.map(({ file, result }) => `<div class="chat-message message"><div class="message-content fudge-card">${renderTemplate(REPORT_TEMPLATE, importReportContext(file, result))}</div></div>`);
+  const cards = outcome.converted.map(
+    ({ file, result }) =>
+      `<div class="chat-message message"><div class="message-content fudge-card">${renderTemplate(REPORT_TEMPLATE, importReportContext(file, result))}</div></div>`,
+  );
   showDialog(cards.join(""));
   toast(i18n.format("FUDGE.Import.Created", { count: outcome.converted.length }));
 }

@@ -23,7 +23,9 @@ const params = new URLSearchParams(location.search);
 const dice = parseDice(params.get("dice"));
 
 function initialState(): PlaygroundState {
-  const preset = PRESETS.includes(params.get("preset") as (typeof PRESETS)[number]) ? (params.get("preset") as string) : "fudge";
+  const preset = PRESETS.includes(params.get("preset") as (typeof PRESETS)[number])
+    ? (params.get("preset") as string)
+    : "fudge";
   const actors = sampleActors();
   const leroy = actors.find((a) => a.name.startsWith("Leroy"));
   return {
@@ -109,7 +111,9 @@ function focusKey(el: Element | null): { exact: string; next: string | null } | 
   if (!host) return null;
   const doc = `[data-pg-doc="${CSS.escape(host.dataset.pgDoc ?? "")}"]`;
   const section = el.closest<HTMLElement>(".fudge-target[data-target-index]");
-  const next = section ? `${doc} [data-target-index="${CSS.escape(section.dataset.targetIndex ?? "")}"] button[data-action]:not([disabled])` : `${doc} button[data-action]:not([disabled])`;
+  const next = section
+    ? `${doc} [data-target-index="${CSS.escape(section.dataset.targetIndex ?? "")}"] button[data-action]:not([disabled])`
+    : `${doc} button[data-action]:not([disabled])`;
   const attrs = ["data-action", "data-ref", "data-box", "data-item-id", "data-target", "name"]
     .filter((a) => el.hasAttribute(a))
     .map((a) => `[${a}="${CSS.escape(el.getAttribute(a) ?? "")}"]`)
@@ -150,7 +154,16 @@ function renderToolbar(s: PlaygroundState): void {
 /** What a sheet window reads: its actor (items are inside it), the world, the theme, its tab and the targeted actors (odds). */
 function windowInputs(key: string, s: PlaygroundState): unknown[] {
   const actor = s.actors.find((a) => a._id === key.split("/")[0]);
-  return [actor, s.settings, s.theme, s.inCombat, s.user, ui.activeTabs.get(key), s.targets, ...s.targets.map((id) => s.actors.find((a) => a._id === id))];
+  return [
+    actor,
+    s.settings,
+    s.theme,
+    s.inCombat,
+    s.user,
+    ui.activeTabs.get(key),
+    s.targets,
+    ...s.targets.map((id) => s.actors.find((a) => a._id === id)),
+  ];
 }
 
 function renderSheets(s: PlaygroundState): void {
@@ -163,10 +176,11 @@ function renderSheets(s: PlaygroundState): void {
     })
     .filter((w) => w.view !== null);
   const keys = views.map((w) => w.key);
-  for (const w of [...els.sheets.querySelectorAll<HTMLElement>(":scope > .pg-window")]) if (!keys.includes(w.dataset.pgDoc ?? "")) {
-    viewInputs.delete(`window:${w.dataset.pgDoc}`);
-    w.remove();
-  }
+  for (const w of [...els.sheets.querySelectorAll<HTMLElement>(":scope > .pg-window")])
+    if (!keys.includes(w.dataset.pgDoc ?? "")) {
+      viewInputs.delete(`window:${w.dataset.pgDoc}`);
+      w.remove();
+    }
   views.forEach(({ key, view }, i) => {
     let win = els.sheets.querySelector<HTMLElement>(`:scope > .pg-window[data-pg-doc="${CSS.escape(key)}"]`);
     if (!win) {
@@ -235,7 +249,8 @@ function render(): void {
   renderChat(s);
   if (focused && (!document.activeElement?.isConnected || document.activeElement === document.body)) {
     // The same control, else the next action of the same card target (Apply → Undo), else of the document.
-    const el = (document.querySelector(focused.exact) ?? (focused.next ? document.querySelector(focused.next) : null)) as HTMLElement | null;
+    const el = (document.querySelector(focused.exact) ??
+      (focused.next ? document.querySelector(focused.next) : null)) as HTMLElement | null;
     el?.focus({ preventScroll: true });
   }
   lastRenderMs = performance.now() - t0;
@@ -252,7 +267,9 @@ els.preset.addEventListener("change", () => {
     d.settings = { ...d.settings, preset };
   });
 });
-els.theme.addEventListener("change", () => store.updateDocs({}, (d) => void (d.theme = els.theme.value === "dark" ? "dark" : "light")));
+els.theme.addEventListener("change", () =>
+  store.updateDocs({}, (d) => void (d.theme = els.theme.value === "dark" ? "dark" : "light")),
+);
 els.combat.addEventListener("change", () => store.updateDocs({}, (d) => void (d.inCombat = els.combat.checked)));
 els.endCombat.addEventListener("click", () => {
   const errors = ui.endCombat(store);
@@ -302,7 +319,12 @@ function run(f: () => void, docKey?: string, actorId = docKey): void {
     console.warn("[playground]", err);
     // As the Foundry sheet does after a refused edit: render again, so the form shows the stored value.
     if (docKey) {
-      invalidateView(`window:${docKey}`, els.sheets.querySelector<HTMLElement>(`:scope > .pg-window[data-pg-doc="${CSS.escape(docKey)}"] .window-content`));
+      invalidateView(
+        `window:${docKey}`,
+        els.sheets.querySelector<HTMLElement>(
+          `:scope > .pg-window[data-pg-doc="${CSS.escape(docKey)}"] .window-content`,
+        ),
+      );
       render();
     }
   }
@@ -313,7 +335,15 @@ function run(f: () => void, docKey?: string, actorId = docKey): void {
 const attackDialog = $<HTMLDialogElement>("#pg-attack-dialog");
 const attackForm = attackDialog.querySelector("form")!;
 const attackBody = attackDialog.querySelector<HTMLElement>(".pg-dialog-body")!;
-let pendingAttack: { action: string; target: HTMLElement; doc: { kind: "actor" | "message"; id: string }; heal?: boolean; rules?: boolean; roll?: boolean; gutsDialog?: boolean } | null = null;
+let pendingAttack: {
+  action: string;
+  target: HTMLElement;
+  doc: { kind: "actor" | "message"; id: string };
+  heal?: boolean;
+  rules?: boolean;
+  roll?: boolean;
+  gutsDialog?: boolean;
+} | null = null;
 attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Attack.DialogTitle");
 attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Attack.Roll");
 
@@ -372,7 +402,8 @@ $<HTMLButtonElement>("#pg-rules").addEventListener("click", () => {
 
 /** The odds follow the form: only the odds part is redrawn, so the field being edited keeps focus. */
 function refreshOdds(): void {
-  if (!pendingAttack || pendingAttack.heal || pendingAttack.rules || pendingAttack.roll || pendingAttack.gutsDialog) return;
+  if (!pendingAttack || pendingAttack.heal || pendingAttack.rules || pendingAttack.roll || pendingAttack.gutsDialog)
+    return;
   const p = pendingAttack;
   run(() => {
     const tmp = document.createElement("div");
@@ -390,11 +421,17 @@ attackForm.addEventListener("submit", (ev) => {
   if (p.rules) return run(() => ui.saveRulesMenu(store, attackForm));
   if (p.roll) {
     const rollOptions = ui.readRollDialog(attackForm);
-    return run(() => void ui.dispatch(store, dice, { ...p, event: ev, rollOptions }), undefined, p.doc.kind === "actor" ? p.doc.id : undefined);
+    return run(
+      () => void ui.dispatch(store, dice, { ...p, event: ev, rollOptions }),
+      undefined,
+      p.doc.kind === "actor" ? p.doc.id : undefined,
+    );
   }
   if (p.heal || p.gutsDialog) {
     // The healing dialog's numbers, or the Guts dialog's choice; the action says what it did.
-    const inputs = p.heal ? { inputs: ui.readHealDialog(p.target, attackForm) } : { guts: ui.readGutsDialog(attackForm) };
+    const inputs = p.heal
+      ? { inputs: ui.readHealDialog(p.target, attackForm) }
+      : { guts: ui.readGutsDialog(attackForm) };
     return run(
       () => {
         const said = ui.dispatch(store, dice, { ...p, event: ev, ...inputs });
@@ -416,7 +453,10 @@ document.addEventListener("click", (ev) => {
   const target = (ev.target as HTMLElement).closest<HTMLElement>("[data-action]");
   if (!target || target.closest(".pg-toolbar")) return;
   // The rules menu's table rows, as the settings menu app's actions do.
-  if (target.closest("[data-rule-table]") && (target.dataset.action === "addRuleRow" || target.dataset.action === "removeRuleRow")) {
+  if (
+    target.closest("[data-rule-table]") &&
+    (target.dataset.action === "addRuleRow" || target.dataset.action === "removeRuleRow")
+  ) {
     ev.preventDefault();
     return target.dataset.action === "addRuleRow" ? ui.addTableRow(target) : ui.removeTableRow(target);
   }
@@ -424,8 +464,10 @@ document.addEventListener("click", (ev) => {
   if (!doc) return;
   ev.preventDefault();
   const action = target.dataset.action!;
-  if (doc.kind === "actor" && (action === "attack" || action === "attackAll") && !ev.shiftKey) return run(() => openAttackDialog(action, target, doc));
-  if (doc.kind === "actor" && (action === "rollTrait" || action === "roll") && !ev.shiftKey) return run(() => openRollDialog(action, target, doc));
+  if (doc.kind === "actor" && (action === "attack" || action === "attackAll") && !ev.shiftKey)
+    return run(() => openAttackDialog(action, target, doc));
+  if (doc.kind === "actor" && (action === "rollTrait" || action === "roll") && !ev.shiftKey)
+    return run(() => openRollDialog(action, target, doc));
   if (doc.kind === "actor" && action === "gutsCheck") return run(() => openGutsDialog(action, target, doc));
   if (doc.kind === "actor" && action === "heal") {
     // null: refused before the dialog (the toast says why), as in Foundry; false: no dialog needed.

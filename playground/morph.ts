@@ -32,9 +32,24 @@ export function morphHTML(el: Element, html: string, previous?: string): void {
 /** The last HTML morphed into an element and its chunk tree (the next call's "previous"). */
 const trees = new WeakMap<Element, { html: string; tree: Chunk[] | null }>();
 
-const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+const VOID = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "source",
+  "track",
+  "wbr",
+]);
 /** A comment, or a start/end tag whose quoted attribute values may hold ">". */
-const TOKEN = /<!--[\s\S]*?-->|<(\/?)([a-zA-Z][a-zA-Z0-9-]*)(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*(\/?)>/g;
+const TOKEN =
+  /<!--[\s\S]*?-->|<(\/?)([a-zA-Z][a-zA-Z0-9-]*)(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*(\/?)>/g;
 
 /** A node of rendered HTML: an element (its tag, where its start tag ends and its end tag starts, its children), text or a comment. */
 interface Chunk {
@@ -53,7 +68,8 @@ function chunkTree(html: string): Chunk[] | null {
   const stack: Chunk[] = [];
   const into = () => (stack.length ? stack[stack.length - 1].children : top);
   let last = 0;
-  const text = (a: number, b: number) => b > a && into().push({ kind: "text", tag: "", start: a, end: b, openEnd: a, closeStart: b, children: [] });
+  const text = (a: number, b: number) =>
+    b > a && into().push({ kind: "text", tag: "", start: a, end: b, openEnd: a, closeStart: b, children: [] });
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(html); m; m = TOKEN.exec(html)) {
     const end = TOKEN.lastIndex;
@@ -65,7 +81,15 @@ function chunkTree(html: string): Chunk[] | null {
     }
     const name = m[2].toLowerCase();
     if (m[1] !== "/") {
-      const el: Chunk = { kind: "element", tag: name, start: m.index, end, openEnd: end, closeStart: end, children: [] };
+      const el: Chunk = {
+        kind: "element",
+        tag: name,
+        start: m.index,
+        end,
+        openEnd: end,
+        closeStart: end,
+        children: [],
+      };
       into().push(el);
       if (!VOID.has(name) && m[3] !== "/") stack.push(el);
     } else {
@@ -80,7 +104,11 @@ function chunkTree(html: string): Chunk[] | null {
   return top;
 }
 
-const NODE_KIND: Record<Chunk["kind"], number> = { element: Node.ELEMENT_NODE, text: Node.TEXT_NODE, comment: Node.COMMENT_NODE };
+const NODE_KIND: Record<Chunk["kind"], number> = {
+  element: Node.ELEMENT_NODE,
+  text: Node.TEXT_NODE,
+  comment: Node.COMMENT_NODE,
+};
 
 /**
  * Morphs `live`'s children (showing the chunks `oc` of `old`) to show the chunks `nc` of `neu`:
@@ -103,7 +131,13 @@ function diffInto(live: Node, old: string, oc: Chunk[], neu: string, nc: Chunk[]
     const n = nc[i];
     if (o.end - o.start === n.end - n.start && old.startsWith(neu.slice(n.start, n.end), o.start)) continue;
     const node = nodes[i];
-    const recurse = o.kind === "element" && depth < 64 && !o.tag.includes("-") && o.tag !== "textarea" && o.tag !== "select" && old.slice(o.start, o.openEnd) === neu.slice(n.start, n.openEnd);
+    const recurse =
+      o.kind === "element" &&
+      depth < 64 &&
+      !o.tag.includes("-") &&
+      o.tag !== "textarea" &&
+      o.tag !== "select" &&
+      old.slice(o.start, o.openEnd) === neu.slice(n.start, n.openEnd);
     if (recurse && diffInto(node, old, o.children, neu, n.children, depth + 1)) continue;
     parser.innerHTML = neu.slice(n.start, n.end);
     const fresh = parser.content;
@@ -120,7 +154,8 @@ const isCustom = (n: Node): n is Element => n.nodeType === Node.ELEMENT_NODE && 
 
 function remember(n: Node): void {
   if (isCustom(n)) customSource.set(n, n.outerHTML);
-  else if (n instanceof Element || n instanceof DocumentFragment) for (const c of n.querySelectorAll("*")) if (c.localName.includes("-")) customSource.set(c, c.outerHTML);
+  else if (n instanceof Element || n instanceof DocumentFragment)
+    for (const c of n.querySelectorAll("*")) if (c.localName.includes("-")) customSource.set(c, c.outerHTML);
 }
 
 function sameKind(a: Node, b: Node): boolean {
@@ -168,7 +203,8 @@ function morphNode(a: Node, b: Node): void {
   // controls still take the rendered value below, in case the user typed into one).
   if (ea.isEqualNode(eb)) return syncControls(ea, eb);
   for (const { name } of Array.from(ea.attributes)) if (!eb.hasAttribute(name)) ea.removeAttribute(name);
-  for (const { name, value } of Array.from(eb.attributes)) if (ea.getAttribute(name) !== value) ea.setAttribute(name, value);
+  for (const { name, value } of Array.from(eb.attributes))
+    if (ea.getAttribute(name) !== value) ea.setAttribute(name, value);
   if (!(ea instanceof HTMLTextAreaElement)) morphChildren(ea, eb);
   formValue(ea, eb);
 }

@@ -21,14 +21,18 @@ function packOf(file: string): string {
 }
 
 export const packDocs: PackDoc[] = Object.entries(files)
-  .flatMap(([file, value]) => (Array.isArray(value) ? value : [value]).map((doc) => ({ file, pack: packOf(file), doc: doc as PlainDoc })))
+  .flatMap(([file, value]) =>
+    (Array.isArray(value) ? value : [value]).map((doc) => ({ file, pack: packOf(file), doc: doc as PlainDoc })),
+  )
   .filter((d) => d.doc && typeof d.doc === "object" && typeof d.doc.type === "string")
   .sort((a, b) => a.file.localeCompare(b.file));
 
 /** Actor documents of the packs (folders and journals are skipped). */
 export function sampleActors(): PlainDoc[] {
   return packDocs
-    .filter((d) => ACTOR_TYPES.includes(d.doc.type) && (typeof d.doc._key !== "string" || d.doc._key.startsWith("!actors!")))
+    .filter(
+      (d) => ACTOR_TYPES.includes(d.doc.type) && (typeof d.doc._key !== "string" || d.doc._key.startsWith("!actors!")),
+    )
     .map((d) => {
       const a = structuredClone(d.doc);
       a.items = Array.isArray(a.items) ? a.items : [];

@@ -116,7 +116,8 @@ export class PlaygroundProseMirror extends HTMLElement {
     });
     const keep = () => {
       const sel = document.getSelection();
-      if (sel?.rangeCount && area.contains(sel.getRangeAt(0).commonAncestorContainer)) this.#range = sel.getRangeAt(0).cloneRange();
+      if (sel?.rangeCount && area.contains(sel.getRangeAt(0).commonAncestorContainer))
+        this.#range = sel.getRangeAt(0).cloneRange();
     };
     area.addEventListener("keyup", keep);
     area.addEventListener("mouseup", keep);

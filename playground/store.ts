@@ -122,8 +122,13 @@ export class Store {
    * nothing else. Everything else keeps its identity (what the host's view cache compares).
    */
   updateDocs(ids: { actors?: string[]; messages?: string[] }, f: (draft: PlaygroundState) => void): void {
-    const copy = <T extends { _id: string }>(docs: T[], wanted: string[] = []) => docs.map((d) => (wanted.includes(d._id) ? structuredClone(d) : d));
-    const draft = { ...this.#state, actors: copy(this.#state.actors, ids.actors), messages: copy(this.#state.messages, ids.messages) };
+    const copy = <T extends { _id: string }>(docs: T[], wanted: string[] = []) =>
+      docs.map((d) => (wanted.includes(d._id) ? structuredClone(d) : d));
+    const draft = {
+      ...this.#state,
+      actors: copy(this.#state.actors, ids.actors),
+      messages: copy(this.#state.messages, ids.messages),
+    };
     f(draft);
     this.#commit(draft);
   }

@@ -14,7 +14,9 @@ export const loadedStyles: string[] = [];
 export const missingStyles: string[] = [];
 
 export function installStyles(doc: Document = document): void {
-  const entries = ((manifest as { styles?: StyleEntry[] }).styles ?? []).map((e) => (typeof e === "string" ? { src: e } : e));
+  const entries = ((manifest as { styles?: StyleEntry[] }).styles ?? []).map((e) =>
+    typeof e === "string" ? { src: e } : e,
+  );
   for (const e of entries) {
     const text = css[`../${e.src}`];
     if (text === undefined) {

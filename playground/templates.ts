@@ -12,7 +12,11 @@ import { standardLadder, type Ladder } from "../src/rules/ladder";
 
 export const SYSTEM_ID = "fudge-wounds";
 
-const sources: Record<string, string> = import.meta.glob<string>("../templates/**/*.{hbs,html,handlebars}", { eager: true, query: "?raw", import: "default" });
+const sources: Record<string, string> = import.meta.glob<string>("../templates/**/*.{hbs,html,handlebars}", {
+  eager: true,
+  query: "?raw",
+  import: "default",
+});
 
 export const hbs = Handlebars.create();
 

@@ -17,19 +17,52 @@ import { errorText as userErrorText } from "../src/system/error-text";
 import { attackCardContext, rollCardContext, type CardViewer } from "../src/system/card";
 import { attackDialogContext, readRollOptions, readSituation, rollDialogContext } from "../src/system/attack-dialog";
 import type { Situation } from "../src/system/combatant";
-import { defaultGutsChoice, gutsDialogContext, gutsNoteLines, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../src/system/guts-dialog";
-import { DRY_HEAL_DICE, HEAL_INPUTS, type HealDice, healDialogContext, healNoteLine, healingRequest, healsWithMedicalRoll, injuryRecoveryNoteLines, readHealInputs } from "../src/foundry/heal-pure";
+import {
+  defaultGutsChoice,
+  gutsDialogContext,
+  gutsNoteLines,
+  gutsTriggerOf,
+  readGutsChoice,
+  type GutsDialogChoice,
+} from "../src/system/guts-dialog";
+import {
+  DRY_HEAL_DICE,
+  HEAL_INPUTS,
+  type HealDice,
+  healDialogContext,
+  healNoteLine,
+  healingRequest,
+  healsWithMedicalRoll,
+  injuryRecoveryNoteLines,
+  readHealInputs,
+} from "../src/foundry/heal-pure";
 import { combatEndHealing } from "../src/foundry/combat-pure";
 import { battleEndNote, type BattleEndEntry } from "../src/system/battle-end";
 import { PRESET_GROUPS, applyRulesForm, rulesMenuContext } from "../src/foundry/settings-pure";
 export { addTableRow, removeTableRow } from "../src/foundry/settings-pure";
-import { ITEM_DEFAULTS, worldRulesFrom, type ActorDoc, type AttackCardData, type ItemDoc, type ItemType, type WorldRules } from "../src/system/data";
+import {
+  ITEM_DEFAULTS,
+  worldRulesFrom,
+  type ActorDoc,
+  type AttackCardData,
+  type ItemDoc,
+  type ItemType,
+  type WorldRules,
+} from "../src/system/data";
 import * as actions from "../src/system/actions";
 import { attackClippedUpdate, defenceRollUpdate, rollsWhileClipped, traitClippedUpdate } from "../src/system/clipped";
 import { defenceFacesOf, rederiveTarget } from "../src/system/integrity";
 import { pipelineFor } from "../src/rules/pipeline";
 import { RulesError } from "../src/rules/errors";
-import { GUTS_ROLL, WILLPOWER_ROLL, healRollTitle, rngRoller, rollAttackSync, rollSlotSync, traitRollSlot } from "../src/system/rolling";
+import {
+  GUTS_ROLL,
+  WILLPOWER_ROLL,
+  healRollTitle,
+  rngRoller,
+  rollAttackSync,
+  rollSlotSync,
+  traitRollSlot,
+} from "../src/system/rolling";
 import { STANDARD_RUNGS } from "../src/rules/ladder";
 
 export interface ActionCall {
@@ -50,7 +83,10 @@ export interface ActionCall {
 const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Pieces the playground needs from the other areas that do not exist yet (shown on the page and to tests). */
-export const missingPieces: string[] = [...Object.values(TEMPLATES).filter((p) => !templateExists(foundryPath(`../${p}`))), ...missingPartials];
+export const missingPieces: string[] = [
+  ...Object.values(TEMPLATES).filter((p) => !templateExists(foundryPath(`../${p}`))),
+  ...missingPartials,
+];
 
 // ─── World, user, ladder ────────────────────────────────────────────────────────────────
 
@@ -70,7 +106,8 @@ function userOf(s: PlaygroundState): actions.UserRef {
 
 function ladderNames(): Partial<Record<string, string>> {
   const names: Record<string, string> = {};
-  for (const r of STANDARD_RUNGS) if (i18n.has(`FUDGE.Ladder.${r.id}`)) names[r.id] = i18n.localize(`FUDGE.Ladder.${r.id}`);
+  for (const r of STANDARD_RUNGS)
+    if (i18n.has(`FUDGE.Ladder.${r.id}`)) names[r.id] = i18n.localize(`FUDGE.Ladder.${r.id}`);
   return names;
 }
 
@@ -118,23 +155,58 @@ export function renderWindow(key: string, s: PlaygroundState): WindowView | null
     if (!item) return null;
     const title = `${item.name} (${actor.name})`;
     const path = TEMPLATES[item.type as keyof typeof TEMPLATES];
-    if (!path || !templateExists(foundryPath(`../${path}`))) return { title, classes: [...base, "item"], html: missingPanel(`the ${item.type} sheet (${path ?? "no template"})`) };
+    if (!path || !templateExists(foundryPath(`../${path}`)))
+      return {
+        title,
+        classes: [...base, "item"],
+        html: missingPanel(`the ${item.type} sheet (${path ?? "no template"})`),
+      };
     const ctx = itemSheetContext(item as unknown as ItemDoc, rules, { editable: true, ladderNames: names });
-    return { title, classes: [...base, "item", ...ctx.cssClass.split(/\s+/).filter(Boolean)], html: renderTemplate(path, ctx) };
+    return {
+      title,
+      classes: [...base, "item", ...ctx.cssClass.split(/\s+/).filter(Boolean)],
+      html: renderTemplate(path, ctx),
+    };
   }
   const path = TEMPLATES[actor.type as keyof typeof TEMPLATES];
-  if (!path || !templateExists(foundryPath(`../${path}`))) return { title: actor.name, classes: [...base, "actor"], html: missingPanel(`the ${actor.type} sheet (${path ?? "no template"})`) };
-  const targets = s.targets.map((id) => s.actors.find((a) => a._id === id)).filter((x): x is PlainDoc => !!x).map(asActor);
-  const ctx = actorSheetContext(asActor(actor), rules, { editable: true, owner: true, ladderNames: names, targets, activeTab: activeTabs.get(key), inCombat: s.inCombat === true, gm: s.user.isGM });
-  return { title: actor.name, classes: [...base, "actor", ...ctx.cssClass.split(/\s+/).filter(Boolean)], html: renderTemplate(path, ctx) };
+  if (!path || !templateExists(foundryPath(`../${path}`)))
+    return {
+      title: actor.name,
+      classes: [...base, "actor"],
+      html: missingPanel(`the ${actor.type} sheet (${path ?? "no template"})`),
+    };
+  const targets = s.targets
+    .map((id) => s.actors.find((a) => a._id === id))
+    .filter((x): x is PlainDoc => !!x)
+    .map(asActor);
+  const ctx = actorSheetContext(asActor(actor), rules, {
+    editable: true,
+    owner: true,
+    ladderNames: names,
+    targets,
+    activeTab: activeTabs.get(key),
+    inCombat: s.inCombat === true,
+    gm: s.user.isGM,
+  });
+  return {
+    title: actor.name,
+    classes: [...base, "actor", ...ctx.cssClass.split(/\s+/).filter(Boolean)],
+    html: renderTemplate(path, ctx),
+  };
 }
 
 export function renderCard(m: ChatDoc, s: PlaygroundState): string {
   const rules = rulesOf(s);
   if (m.type === "attackCard") {
     if (!templateExists(foundryPath(`../${TEMPLATES.attackCard}`))) return missingPanel("the attack card");
-    const viewer: CardViewer = { user: userOf(s), actor: (id) => s.actors.find((a) => a._id === id) as unknown as ActorDoc | undefined };
-    return renderTemplate(TEMPLATES.attackCard, attackCardContext(m as unknown as { _id: string; system: AttackCardData }, rules, viewer));
+    const viewer: CardViewer = {
+      user: userOf(s),
+      actor: (id) => s.actors.find((a) => a._id === id) as unknown as ActorDoc | undefined,
+    };
+    return renderTemplate(
+      TEMPLATES.attackCard,
+      attackCardContext(m as unknown as { _id: string; system: AttackCardData }, rules, viewer),
+    );
   }
   if (m.type === "battleEndNote") {
     if (!templateExists(foundryPath(`../${TEMPLATES.battleEnd}`))) return missingPanel("the battle's-end note");
@@ -151,7 +223,11 @@ export function renderCard(m: ChatDoc, s: PlaygroundState): string {
 // ─── Attack dialog: the system's template, odds from the rules core ─────────────────────
 
 function targetsOf(store: Store, attackerId: string): ActorDoc[] {
-  return store.state.targets.filter((id) => id !== attackerId).map((id) => store.actor(id)).filter((x): x is PlainDoc => !!x).map(asActor);
+  return store.state.targets
+    .filter((id) => id !== attackerId)
+    .map((id) => store.actor(id))
+    .filter((x): x is PlainDoc => !!x)
+    .map(asActor);
 }
 
 /** The user's last attack choices for the world's preset (Foundry: a user flag). */
@@ -168,9 +244,15 @@ export function renderAttackDialog(store: Store, actorId: string, el: HTMLElemen
   if (!actor) throw new Error(`no actor ${actorId}`);
   const a = asActor(actor);
   let weaponId = data(el, "itemId", "weaponId") ?? null;
-  if (el.dataset.action === "attackAll") weaponId = actions.wieldedAttacks(a, data(el, "kind") === "ranged" ? "ranged" : "melee", rules)[0] ?? null;
-  const weapon = weaponId ? ((a.items ?? []).find((i) => i._id === weaponId) as ItemDoc<"weapon"> | undefined) ?? null : null;
-  return renderTemplate(TEMPLATES.attackDialog, attackDialogContext(a, weapon, targetsOf(store, actorId), rules, situation ?? rememberedSituation(s)));
+  if (el.dataset.action === "attackAll")
+    weaponId = actions.wieldedAttacks(a, data(el, "kind") === "ranged" ? "ranged" : "melee", rules)[0] ?? null;
+  const weapon = weaponId
+    ? (((a.items ?? []).find((i) => i._id === weaponId) as ItemDoc<"weapon"> | undefined) ?? null)
+    : null;
+  return renderTemplate(
+    TEMPLATES.attackDialog,
+    attackDialogContext(a, weapon, targetsOf(store, actorId), rules, situation ?? rememberedSituation(s)),
+  );
 }
 
 /** The healing dialog for a heal button, or null when the healing kind needs no input. */
@@ -185,12 +267,20 @@ export function renderHealDialog(store: Store, actorId: string, el: HTMLElement)
   const rules = rulesOf(store.state);
   const actor = store.actor(actorId);
   // Refused before the dialog when the heal cannot happen at all (permission; Volt: no Injury to recover from), as in Foundry.
-  if (actor) actions.healWounds(asActor(actor), healingRequest(type, asActor(actor), {}, DRY_HEAL_DICE, rules), rules, userOf(store.state));
+  if (actor)
+    actions.healWounds(
+      asActor(actor),
+      healingRequest(type, asActor(actor), {}, DRY_HEAL_DICE, rules),
+      rules,
+      userOf(store.state),
+    );
   return renderTemplate(TEMPLATES.healDialog, healDialogContext(type, actor?.name ?? "", rules));
 }
 
 export function readHealDialog(el: HTMLElement, form: HTMLFormElement): Record<string, number> {
-  const entries = (Array.from(form.elements) as HTMLInputElement[]).filter((x) => x.name).map((x): [string, unknown] => [x.name, x.value]);
+  const entries = (Array.from(form.elements) as HTMLInputElement[])
+    .filter((x) => x.name)
+    .map((x): [string, unknown] => [x.name, x.value]);
   return readHealInputs(data(el, "heal", "type") ?? "", entries);
 }
 
@@ -214,7 +304,10 @@ export function saveRulesMenu(store: Store, form: HTMLFormElement): void {
 /** The trait roll dialog for a trait's die button. */
 export function renderRollDialog(store: Store, actorId: string, el: HTMLElement): string {
   const key = data(el, "trait", "traitKey", "key") ?? "";
-  return renderTemplate(TEMPLATES.rollDialog, rollDialogContext(store.actor(actorId)?.name ?? "", key, rulesOf(store.state), ladderNames()));
+  return renderTemplate(
+    TEMPLATES.rollDialog,
+    rollDialogContext(store.actor(actorId)?.name ?? "", key, rulesOf(store.state), ladderNames()),
+  );
 }
 
 /** The Guts check dialog of a miniature (the system's guts-dialog template). */
@@ -225,11 +318,19 @@ export function renderGutsDialog(store: Store, actorId: string): string {
 }
 
 export function readGutsDialog(form: HTMLFormElement): GutsDialogChoice {
-  return readGutsChoice((Array.from(form.elements) as HTMLInputElement[]).filter((x) => x.name).map((x): [string, unknown] => [x.name, x.type === "checkbox" ? x.checked : x.value]));
+  return readGutsChoice(
+    (Array.from(form.elements) as HTMLInputElement[])
+      .filter((x) => x.name)
+      .map((x): [string, unknown] => [x.name, x.type === "checkbox" ? x.checked : x.value]),
+  );
 }
 
 export function readRollDialog(form: HTMLFormElement): { difficulty?: number; modifier?: number } {
-  return readRollOptions((Array.from(form.elements) as HTMLInputElement[]).filter((x) => x.name).map((x): [string, unknown] => [x.name, x.value]));
+  return readRollOptions(
+    (Array.from(form.elements) as HTMLInputElement[])
+      .filter((x) => x.name)
+      .map((x): [string, unknown] => [x.name, x.value]),
+  );
 }
 
 export function readDialog(store: Store, form: HTMLFormElement): Situation {
@@ -299,7 +400,8 @@ export function endCombat(store: Store): string[] {
       errors.push(errorText(e, store, a._id));
     }
   }
-  if (battleEndNote(entries)) postMessage(store, "battleEndNote", { entries }, i18n.localize("FUDGE.BattleEnd.Speaker"));
+  if (battleEndNote(entries))
+    postMessage(store, "battleEndNote", { entries }, i18n.localize("FUDGE.BattleEnd.Speaker"));
   const type = combatEndHealing(rules);
   if (type)
     for (const a of store.state.actors) {
@@ -318,7 +420,13 @@ export function endCombat(store: Store): string[] {
 function postMessage(store: Store, type: string, system: unknown, alias: string): string {
   const _id = newId();
   store.updateDocs({}, (d) => {
-    d.messages.push({ _id, type, system: structuredClone(system) as Record<string, unknown>, speaker: { alias }, timestamp: Date.now() });
+    d.messages.push({
+      _id,
+      type,
+      system: structuredClone(system) as Record<string, unknown>,
+      speaker: { alias },
+      timestamp: Date.now(),
+    });
   });
   return _id;
 }
@@ -327,7 +435,13 @@ function postMessage(store: Store, type: string, system: unknown, alias: string)
  * An attack card posted for `attackerId`, then (FATE) his Clipped box reset if he rolled while
  * Clipped — as src/foundry/chat.ts postAttackCard: the card first, then the attacker's own write.
  */
-function postAttack(store: Store, attackerId: string, card: AttackCardData, user: actions.UserRef, rules: WorldRules): void {
+function postAttack(
+  store: Store,
+  attackerId: string,
+  card: AttackCardData,
+  user: actions.UserRef,
+  rules: WorldRules,
+): void {
   const attacker = store.actor(attackerId)!;
   const messageId = postMessage(store, "attackCard", card, attacker.name);
   const u = attackClippedUpdate(asActor(store.actor(attackerId)!), rules, user, messageId, Date.now());
@@ -340,30 +454,87 @@ function postAttack(store: Store, attackerId: string, card: AttackCardData, user
  * recorded dice (src/system/integrity.ts rederiveTarget), never the card's stored result. The
  * playground's one user posts every card, so he is the card's author.
  */
-function applyLive(store: Store, messageId: string, targetId: string, user: actions.UserRef, rules: WorldRules, spendFudgePoint = false) {
+function applyLive(
+  store: Store,
+  messageId: string,
+  targetId: string,
+  user: actions.UserRef,
+  rules: WorldRules,
+  spendFudgePoint = false,
+) {
   const card = store.message(messageId)!.system as unknown as AttackCardData;
   const defender = asActor(store.actor(targetId)!);
   const t = card.targets.find((x) => x.actorId === targetId);
-  if (!t) throw new RulesError("target", "FUDGE.Error.NotATarget", `${defender.name} is not a target of this attack`, { name: defender.name });
+  if (!t)
+    throw new RulesError("target", "FUDGE.Error.NotATarget", `${defender.name} is not a target of this attack`, {
+      name: defender.name,
+    });
   const attacker = store.actor(card.attackerId);
-  const live = rederiveTarget(card, t, { attacker: attacker ? asActor(attacker) : null, defender, author: user, defenceFaces: defenceFacesOf(defender, messageId), messageId, postedAt: store.message(messageId)!.timestamp }, rules);
-  return actions.applyDamage(card, defender, user, rules, { spendFudgePoint, messageId, resolution: live.resolution, differs: live.differs });
+  const live = rederiveTarget(
+    card,
+    t,
+    {
+      attacker: attacker ? asActor(attacker) : null,
+      defender,
+      author: user,
+      defenceFaces: defenceFacesOf(defender, messageId),
+      messageId,
+      postedAt: store.message(messageId)!.timestamp,
+    },
+    rules,
+  );
+  return actions.applyDamage(card, defender, user, rules, {
+    spendFudgePoint,
+    messageId,
+    resolution: live.resolution,
+    differs: live.differs,
+  });
 }
 
 /** GM judgement (Fudge §4.55) as the GM's client does it (src/foundry/chat.ts runJudgement): GM only, nothing rolled for a target not awaiting it. */
-function judgeLive(store: Store, messageId: string, targetId: string, user: actions.UserRef, rules: WorldRules, level: string, dice: PlaygroundDice) {
+function judgeLive(
+  store: Store,
+  messageId: string,
+  targetId: string,
+  user: actions.UserRef,
+  rules: WorldRules,
+  level: string,
+  dice: PlaygroundDice,
+) {
   const card = store.message(messageId)!.system as unknown as AttackCardData;
   const defender = asActor(store.actor(targetId)!);
-  if (!user.isGM) throw new RulesError("user", "FUDGE.Error.GmJudgement.GmOnly", "only the GM picks the wound", { name: defender.name });
+  if (!user.isGM)
+    throw new RulesError("user", "FUDGE.Error.GmJudgement.GmOnly", "only the GM picks the wound", {
+      name: defender.name,
+    });
   const t = card.targets.find((x) => x.actorId === targetId);
-  if (!t) throw new RulesError("target", "FUDGE.Error.NotATarget", `${defender.name} is not a target of this attack`, { name: defender.name });
+  if (!t)
+    throw new RulesError("target", "FUDGE.Error.NotATarget", `${defender.name} is not a target of this attack`, {
+      name: defender.name,
+    });
   const attacker = store.actor(card.attackerId);
-  const sides = { attacker: attacker ? asActor(attacker) : null, defender, author: user, defenceFaces: defenceFacesOf(defender, messageId), messageId };
-  if (rederiveTarget(card, t, sides, rules).resolution.outcome !== "gmJudgement") throw new RulesError("gmLevel", "FUDGE.Error.GmJudgement.NotPending", `${defender.name}'s wound is not the GM's to judge`, { name: defender.name });
+  const sides = {
+    attacker: attacker ? asActor(attacker) : null,
+    defender,
+    author: user,
+    defenceFaces: defenceFacesOf(defender, messageId),
+    messageId,
+  };
+  if (rederiveTarget(card, t, sides, rules).resolution.outcome !== "gmJudgement")
+    throw new RulesError(
+      "gmLevel",
+      "FUDGE.Error.GmJudgement.NotPending",
+      `${defender.name}'s wound is not the GM's to judge`,
+      { name: defender.name },
+    );
   const slot = actions.gmRollSlot(rules);
   const pick = slot ? { level, situational: rollSlotSync(slot, rngRoller(dice.rng)).faces } : { level };
   const live = rederiveTarget(card, t, { ...sides, gm: pick }, rules);
-  return actions.judgeWound(card, defender, user, rules, pick, { messageId, resolution: live.resolution, differs: live.differs });
+  return actions.judgeWound(card, defender, user, rules, pick, {
+    messageId,
+    resolution: live.resolution,
+    differs: live.differs,
+  });
 }
 
 // ─── Dice: the host rolls what the rules name ───────────────────────────────────────────
@@ -426,17 +597,30 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
     switch (call.action) {
       case "toggleBox":
       case "toggleWoundBox":
-        return updateActor(store, actor._id, actions.toggleWoundBox(a, need(data(el, "ref", "box"), "ref"), rules, user));
+        return updateActor(
+          store,
+          actor._id,
+          actions.toggleWoundBox(a, need(data(el, "ref", "box"), "ref"), rules, user),
+        );
       case "rollTrait":
       case "roll": {
         const key = need(data(el, "trait", "traitKey", "key"), "trait");
         const inCombat = s.inCombat === true;
         // Fudge §4.51 option: a wounded character rolls Willpower against the penalty first (as in Foundry).
-        const willpowerDice = actions.traitWillpowerNeeded(a, key, rules, inCombat) ? rollSlotSync(WILLPOWER_ROLL, rngRoller(dice.rng)).faces : undefined;
-        const card = actions.rollTrait(a, key, traitFaces(key, rules.preset, dice), rules, { user, inCombat, ...(call.rollOptions ?? {}), ...(willpowerDice ? { willpowerDice } : {}) });
+        const willpowerDice = actions.traitWillpowerNeeded(a, key, rules, inCombat)
+          ? rollSlotSync(WILLPOWER_ROLL, rngRoller(dice.rng)).faces
+          : undefined;
+        const card = actions.rollTrait(a, key, traitFaces(key, rules.preset, dice), rules, {
+          user,
+          inCombat,
+          ...(call.rollOptions ?? {}),
+          ...(willpowerDice ? { willpowerDice } : {}),
+        });
         postMessage(store, "rollCard", card, actor.name);
         // FATE: a roll made while Clipped was his "next action": the box resets after it (src/system/clipped.ts).
-        const reset = rollsWhileClipped(a, rules) ? traitClippedUpdate(asActor(store.actor(actor._id)!), rules, user) : null;
+        const reset = rollsWhileClipped(a, rules)
+          ? traitClippedUpdate(asActor(store.actor(actor._id)!), rules, user)
+          : null;
         if (reset) updateActor(store, actor._id, reset);
         return;
       }
@@ -474,7 +658,13 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
       case "gutsCheck": {
         // Miniatures: a Guts check the table calls for; the playground has no combat turns (turn 0).
         const faces = rollSlotSync(GUTS_ROLL, rngRoller(dice.rng)).faces;
-        const r = actions.gutsCheckAction(a, { ...gutsTriggerOf(call.guts ?? defaultGutsChoice()), turn: 0 }, faces, rules, user);
+        const r = actions.gutsCheckAction(
+          a,
+          { ...gutsTriggerOf(call.guts ?? defaultGutsChoice()), turn: 0 },
+          faces,
+          rules,
+          user,
+        );
         updateActor(store, actor._id, r.update);
         return gutsNoteLines(r, (k, p) => i18n.format(k, p)).join(" ");
       }
@@ -488,11 +678,23 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
         return updateActor(store, actor._id, actions.undoKill(a, rules, user));
       case "addCustomLevel":
       case "removeCustomLevel":
-        return updateActor(store, actor._id, actions.editCustomLevels(a, call.action === "addCustomLevel" ? "add" : "remove", Number(el.dataset.index ?? -1), user));
+        return updateActor(
+          store,
+          actor._id,
+          actions.editCustomLevels(
+            a,
+            call.action === "addCustomLevel" ? "add" : "remove",
+            Number(el.dataset.index ?? -1),
+            user,
+          ),
+        );
       case "attack": {
         const weaponId = data(el, "itemId", "weaponId") ?? null;
         const situation = call.situation ?? rememberedSituation(s);
-        const card = rollAttackSync((d) => actions.startAttack(a, weaponId, targetsOf(store, actor._id), situation, d, rules, user), rngRoller(dice.rng));
+        const card = rollAttackSync(
+          (d) => actions.startAttack(a, weaponId, targetsOf(store, actor._id), situation, d, rules, user),
+          rngRoller(dice.rng),
+        );
         return postAttack(store, actor._id, card, user, rules);
       }
       case "attackAll": {
@@ -502,7 +704,16 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
         // Each attack from the live attacker, as Foundry's loop rolls them one after the other.
         for (const weaponId of actions.wieldedAttacks(a, kind, rules)) {
           const live = asActor(store.actor(actor._id)!);
-          postAttack(store, actor._id, rollAttackSync((d) => actions.startAttack(live, weaponId, targets, situation, d, rules, user), rngRoller(dice.rng)), user, rules);
+          postAttack(
+            store,
+            actor._id,
+            rollAttackSync(
+              (d) => actions.startAttack(live, weaponId, targets, situation, d, rules, user),
+              rngRoller(dice.rng),
+            ),
+            user,
+            rules,
+          );
         }
         return;
       }
@@ -513,7 +724,14 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
         if (!make) throw new Error(`unknown item type ${type}`);
         const name = i18n.format("DOCUMENT.New", { type: i18n.localize(`TYPES.Item.${type}`) });
         return store.updateDocs({ actors: [actor._id] }, (d) => {
-          d.actors.find((x) => x._id === actor._id)?.items?.push({ _id: newId(), name: name === "DOCUMENT.New" ? `New ${type}` : name, type, system: make() as unknown as Record<string, unknown> });
+          d.actors
+            .find((x) => x._id === actor._id)
+            ?.items?.push({
+              _id: newId(),
+              name: name === "DOCUMENT.New" ? `New ${type}` : name,
+              type,
+              system: make() as unknown as Record<string, unknown>,
+            });
         });
       }
       case "deleteItem": {
@@ -563,7 +781,8 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
     return;
   }
   const index = el.dataset.targetIndex;
-  const targetId = index !== undefined && card.targets?.[Number(index)] ? card.targets[Number(index)].actorId : cardTargetId(el);
+  const targetId =
+    index !== undefined && card.targets?.[Number(index)] ? card.targets[Number(index)].actorId : cardTargetId(el);
   const targetActor = store.actor(targetId);
   if (!targetActor) throw new Error(`the target ${targetId} is not in this world`);
   const ta = asActor(targetActor);
@@ -579,20 +798,29 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
     case "defend": {
       // As src/foundry/chat.ts: one defence roll per card and target, kept on the defender (where
       // Apply reads it); FATE: a roll made while Clipped resets the box in that same write.
-      if (defenceFacesOf(ta, msg._id)) throw new RulesError("defend", "FUDGE.Error.AlreadyDefended", `${ta.name} has already defended`, { name: ta.name });
+      if (defenceFacesOf(ta, msg._id))
+        throw new RulesError("defend", "FUDGE.Error.AlreadyDefended", `${ta.name} has already defended`, {
+          name: ta.name,
+        });
       const faces = defenceFaces(card, targetId, dice);
       const cardUpdate = actions.defend(card, ta, faces, user);
-      return setBoth({ actorUpdate: defenceRollUpdate(ta, rules, { messageId: msg._id, faces, by: user.id, at: Date.now() }), cardUpdate });
+      return setBoth({
+        actorUpdate: defenceRollUpdate(ta, rules, { messageId: msg._id, faces, by: user.id, at: Date.now() }),
+        cardUpdate,
+      });
     }
     case "apply":
     case "applyFudgePoint":
       return setBoth(applyLive(store, msg._id, targetId, user, rules, call.action === "applyFudgePoint"));
     case "undo":
-      return setBoth(actions.undoDamage(card, ta, user, rules, { force: el.dataset.force === "true", messageId: msg._id }));
+      return setBoth(
+        actions.undoDamage(card, ta, user, rules, { force: el.dataset.force === "true", messageId: msg._id }),
+      );
     case "applyJudgement": {
       // As src/foundry/chat.ts runJudgement: the GM's pick from the card's picker, the Situational
       // 4dF (the world's option) rolled after it, the result re-derived from the live sides.
-      const level = el.closest(".fudge-target")?.querySelector<HTMLSelectElement>('select[name="gmLevel"]')?.value ?? "";
+      const level =
+        el.closest(".fudge-target")?.querySelector<HTMLSelectElement>('select[name="gmLevel"]')?.value ?? "";
       const r = judgeLive(store, msg._id, targetId, user, rules, level, dice);
       return setBoth({ actorUpdate: r.actorUpdate ?? {}, cardUpdate: r.cardUpdate });
     }
@@ -606,7 +834,11 @@ export function dispatch(store: Store, dice: PlaygroundDice, call: ActionCall): 
  * (range-checked, as the Foundry sheet does) and `name`. Item sheets: Foundry's data models clean
  * the values there; here a field only gets its input's type (number, checkbox, text).
  */
-export function submitField(store: Store, key: string, input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): void {
+export function submitField(
+  store: Store,
+  key: string,
+  input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement,
+): void {
   const [actorId, itemId] = key.split("/");
   const actor = store.actor(actorId);
   if (!actor) return;
@@ -614,17 +846,28 @@ export function submitField(store: Store, key: string, input: HTMLInputElement |
   if (itemId) {
     const path = input.name.split(".");
     return store.updateDocs({ actors: [actorId] }, (d) => {
-      const it = d.actors.find((x) => x._id === actorId)?.items?.find((i) => i._id === itemId) as Record<string, unknown> | undefined;
+      const it = d.actors.find((x) => x._id === actorId)?.items?.find((i) => i._id === itemId) as
+        Record<string, unknown> | undefined;
       if (!it) return;
       let o = it;
       for (const p of path.slice(0, -1)) o = (o[p] ??= {}) as Record<string, unknown>;
       const key = path[path.length - 1];
       // Like a data model's field cleaning: a number stays a number (number inputs, numeric selects).
       const n = Number(raw);
-      o[key] = (typeof o[key] === "number" || input.type === "number") && typeof raw === "string" && raw.trim() !== "" && Number.isFinite(n) ? n : raw;
+      o[key] =
+        (typeof o[key] === "number" || input.type === "number") &&
+        typeof raw === "string" &&
+        raw.trim() !== "" &&
+        Number.isFinite(n)
+          ? n
+          : raw;
     });
   }
-  if (input.name === "name") return store.updateDocs({ actors: [actorId] }, (d) => void (d.actors.find((x) => x._id === actorId)!.name = String(raw)));
+  if (input.name === "name")
+    return store.updateDocs(
+      { actors: [actorId] },
+      (d) => void (d.actors.find((x) => x._id === actorId)!.name = String(raw)),
+    );
   if (!input.name.startsWith("system.")) return;
   const u = actions.setActorField(asActor(actor), input.name.slice("system.".length), raw, userOf(store.state));
   updateActor(store, actorId, u);

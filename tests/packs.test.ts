@@ -58,7 +58,8 @@ function shapeErrors(value: unknown, def: unknown, at: string, out: string[] = [
       if (!(k in v)) out.push(`${at}.${k}: missing`);
       else shapeErrors(v[k], (def as Record<string, unknown>)[k], `${at}.${k}`, out);
     }
-    for (const k of Object.keys(v)) if (!(k in (def as object)) && k !== "customLevels") out.push(`${at}.${k}: not in src/system/data.ts`);
+    for (const k of Object.keys(v))
+      if (!(k in (def as object)) && k !== "customLevels") out.push(`${at}.${k}: not in src/system/data.ts`);
     return out;
   }
   if (typeof value !== typeof def) out.push(`${at}: expected ${typeof def}, got ${JSON.stringify(value)}`);
@@ -75,10 +76,12 @@ function itemErrors(it: Record<string, any>, at: string): string[] {
     if (!STAT_BASES.includes(s.statBasis)) errs.push(`${at}.system.statBasis: ${s.statBasis}`);
     if (![1, 2].includes(s.hands)) errs.push(`${at}.system.hands: ${s.hands}`);
     if (!["muscle", "fixed"].includes(s.power)) errs.push(`${at}.system.power: ${s.power}`);
-    if (s.ranged !== s.range > 0) errs.push(`${at}.system.range: a ranged weapon needs a range and a melee weapon none`);
+    if (s.ranged !== s.range > 0)
+      errs.push(`${at}.system.range: a ranged weapon needs a range and a melee weapon none`);
   }
   if (type === "shield" && !SHIELD_SIZES.includes(s.size)) errs.push(`${at}.system.size: ${s.size}`);
-  if ((type === "gift" || type === "fault") && !TRAIT_EFFECTS.includes(s.effect)) errs.push(`${at}.system.effect: ${s.effect}`);
+  if ((type === "gift" || type === "fault") && !TRAIT_EFFECTS.includes(s.effect))
+    errs.push(`${at}.system.effect: ${s.effect}`);
   if (type === "armor" && (s.value < 0 || s.magic < 0)) errs.push(`${at}.system.value: negative armor`);
   return errs;
 }
@@ -87,13 +90,15 @@ function actorErrors(a: Record<string, any>, at: string): string[] {
   const type = a.type as ActorType;
   if (!(type in ACTOR_DEFAULTS)) return [`${at}.type: unknown actor type ${type}`];
   const errs = shapeErrors(a.system, ACTOR_DEFAULTS[type](), `${at}.system`);
-  if (type !== "miniature" && !TRACK_PRESETS.includes(a.system.woundTrack.preset)) errs.push(`${at}.system.woundTrack.preset`);
+  if (type !== "miniature" && !TRACK_PRESETS.includes(a.system.woundTrack.preset))
+    errs.push(`${at}.system.woundTrack.preset`);
   (a.items ?? []).forEach((it: Record<string, any>, i: number) => errs.push(...itemErrors(it, `${at}.items[${i}]`)));
   return errs;
 }
 
 const allSources = (): Src[] => packNames().flatMap((p: string) => readSources(p));
-const byName = (pack: string, name: string) => readSources(pack).find((s: Src) => s.doc.name === name)!.doc as unknown as ActorDoc;
+const byName = (pack: string, name: string) =>
+  readSources(pack).find((s: Src) => s.doc.name === name)!.doc as unknown as ActorDoc;
 
 describe("pack sources", () => {
   it("every pack in packs/src is declared in system.json and vice versa", () => {
@@ -116,7 +121,11 @@ describe("pack sources", () => {
   });
 
   it("ids are unique across all packs", () => {
-    const ids = allSources().flatMap(({ doc }) => [doc._id, ...(doc.items ?? []).map((i: { _id: string }) => i._id), ...(doc.pages ?? []).map((p: { _id: string }) => p._id)]);
+    const ids = allSources().flatMap(({ doc }) => [
+      doc._id,
+      ...(doc.items ?? []).map((i: { _id: string }) => i._id),
+      ...(doc.pages ?? []).map((p: { _id: string }) => p._id),
+    ]);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
@@ -132,17 +141,42 @@ describe("pack sources", () => {
 
   it("the shape check catches a wrong field", () => {
     const knife = readSources("weapons").find((s: Src) => s.doc.name === "Knife")!.doc;
-    expect(itemErrors({ ...knife, system: { ...knife.system, sharp: "yes" } }, "knife")).toEqual(['knife.system.sharp: expected boolean, got "yes"']);
-    expect(itemErrors({ ...knife, system: { ...knife.system, size: "huge" } }, "knife")).toEqual(["knife.system.size: huge"]);
+    expect(itemErrors({ ...knife, system: { ...knife.system, sharp: "yes" } }, "knife")).toEqual([
+      'knife.system.sharp: expected boolean, got "yes"',
+    ]);
+    expect(itemErrors({ ...knife, system: { ...knife.system, size: "huge" } }, "knife")).toEqual([
+      "knife.system.size: huge",
+    ]);
   });
 
   it("the weapons pack holds every §4.54 class and the named examples", () => {
     const weapons = readSources("weapons").map((s: Src) => s.doc);
     expect(new Set(weapons.map((w: any) => w.system.size))).toEqual(new Set(WEAPON_SIZES));
-    for (const n of ["Knife", "Shortsword", "Broadsword", "Greatsword", "Large Club", "Mace", "Flail", "Poleaxe", "Polearm", "Spear", "Bow", "Crossbow", "Sling", "Light Pistol", "Heavy Pistol"])
+    for (const n of [
+      "Knife",
+      "Shortsword",
+      "Broadsword",
+      "Greatsword",
+      "Large Club",
+      "Mace",
+      "Flail",
+      "Poleaxe",
+      "Polearm",
+      "Spear",
+      "Bow",
+      "Crossbow",
+      "Sling",
+      "Light Pistol",
+      "Heavy Pistol",
+    ])
       expect(weapons.map((w: any) => w.name)).toContain(n);
     expect(weapons.some((w: any) => w.system.power === "fixed")).toBe(true);
-    expect(weapons.filter((w: any) => w.system.heavyBlunt).map((w: any) => w.name).sort()).toEqual(["Flail", "Mace"]);
+    expect(
+      weapons
+        .filter((w: any) => w.system.heavyBlunt)
+        .map((w: any) => w.name)
+        .sort(),
+    ).toEqual(["Flail", "Mace"]);
   });
 });
 
@@ -176,7 +210,9 @@ describe("compiled packs", () => {
       const raw: Map<string, any> = await readPack(path.join(dir, "raw"));
       expect(raw.size).toBe(readSources("weapons").length - 1);
       // Our build refuses it, naming the file.
-      await expect(compileAll(path.join(dir, "src"), path.join(dir, "out"))).rejects.toThrow(/knife\.json: missing or malformed _key/);
+      await expect(compileAll(path.join(dir, "src"), path.join(dir, "out"))).rejects.toThrow(
+        /knife\.json: missing or malformed _key/,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -55,7 +55,10 @@ export async function benchWoundBox({ clicks = 60, preset = "fudge", selector = 
   return withPlayground({ preset, fresh: "" }, given, async (page, errors) => {
     await page.waitForSelector(selector, { timeout: 10_000 });
     // The box is identified by its action and ref, since every re-render replaces the element.
-    const key = await page.$eval(selector, (el) => ({ action: el.getAttribute("data-action"), ref: el.getAttribute("data-ref") }));
+    const key = await page.$eval(selector, (el) => ({
+      action: el.getAttribute("data-action"),
+      ref: el.getAttribute("data-ref"),
+    }));
     const boxSel = `.pg-window [data-action="${key.action}"]${key.ref !== null ? `[data-ref="${key.ref}"]` : ""}`;
     await page.evaluate(() => {
       const w = window;
@@ -112,7 +115,9 @@ export async function benchWoundBox({ clicks = 60, preset = "fudge", selector = 
  */
 export async function benchChatLog({ runs = 5, cards = 200, url: given } = {}) {
   return withPlayground({ preset: "fudge", fresh: "", nostorage: "", dice: "seed:3" }, given, async (page, errors) => {
-    const theodora = await page.evaluate(() => window.__playground.state().actors.find((a) => a.name === "Theodora")._id);
+    const theodora = await page.evaluate(
+      () => window.__playground.state().actors.find((a) => a.name === "Theodora")._id,
+    );
     await page.check(`[data-pg-target="${theodora}"]`);
     await page.click('.pg-window [data-action="attack"]', { modifiers: ["Shift"] });
     await page.waitForSelector('#pg-chat [data-action="defend"]');
@@ -131,13 +136,21 @@ export async function benchChatLog({ runs = 5, cards = 200, url: given } = {}) {
             for (let i = 1; i < cards; i++) d.messages.push({ ...structuredClone(first), _id: `bench${r}x${i}` });
           });
           out.push(performance.now() - t0);
-          if (document.querySelectorAll("#pg-chat > li.chat-message").length !== cards) throw new Error("the chat log does not hold every card");
+          if (document.querySelectorAll("#pg-chat > li.chat-message").length !== cards)
+            throw new Error("the chat log does not hold every card");
         }
         return out;
       },
       { runs, cards },
     );
-    return { cards, runs, medianMs: median(samples), maxMs: Math.max(...samples), under300: median(samples) < 300, errors };
+    return {
+      cards,
+      runs,
+      medianMs: median(samples),
+      maxMs: Math.max(...samples),
+      under300: median(samples) < 300,
+      errors,
+    };
   });
 }
 
@@ -153,8 +166,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (process.argv.includes("--json")) console.log(JSON.stringify(r));
   else {
     console.log(`wound box click → updated DOM, ${r.clicks} clicks (${r.box}):`);
-    console.log(`  median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms, max ${r.maxMs.toFixed(2)} ms; to next frame median ${r.medianToFrameMs?.toFixed(2)} ms`);
-    console.log(`  of which page work (click handler start → DOM updated, action + render): median ${r.medianHandlerMs.toFixed(2)} ms`);
+    console.log(
+      `  median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms, max ${r.maxMs.toFixed(2)} ms; to next frame median ${r.medianToFrameMs?.toFixed(2)} ms`,
+    );
+    console.log(
+      `  of which page work (click handler start → DOM updated, action + render): median ${r.medianHandlerMs.toFixed(2)} ms`,
+    );
     console.log(`  median ${r.under16 ? "under" : "NOT under"} 16 ms`);
     if (r.errors.length) console.log(`  page errors: ${r.errors.join(" | ")}`);
   }
@@ -162,10 +179,14 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const pageWorkOk = r.medianHandlerMs < 4;
   if (process.argv.includes("--json")) console.log(JSON.stringify(log));
   else {
-    console.log(`chat log of ${log.cards} resolved cards rendered in one update, ${log.runs} runs: median ${log.medianMs.toFixed(1)} ms, max ${log.maxMs.toFixed(1)} ms`);
+    console.log(
+      `chat log of ${log.cards} resolved cards rendered in one update, ${log.runs} runs: median ${log.medianMs.toFixed(1)} ms, max ${log.maxMs.toFixed(1)} ms`,
+    );
     console.log("goals (issue #9), from the figures above:");
     console.log(`  click → updated DOM median < 16 ms: ${r.medianMs.toFixed(2)} ms — ${verdict(r.under16)}`);
-    console.log(`  page work for one wound-box click (action + re-render) median < 4 ms: ${r.medianHandlerMs.toFixed(2)} ms — ${verdict(pageWorkOk)}`);
+    console.log(
+      `  page work for one wound-box click (action + re-render) median < 4 ms: ${r.medianHandlerMs.toFixed(2)} ms — ${verdict(pageWorkOk)}`,
+    );
     console.log(`  chat log of 200 resolved cards < 300 ms: ${log.medianMs.toFixed(1)} ms — ${verdict(log.under300)}`);
     if (log.errors.length) console.log(`  page errors: ${log.errors.join(" | ")}`);
   }

@@ -13,8 +13,17 @@ await build({
   root: repo,
   configFile: false,
   logLevel: "error",
-  build: { ssr: resolve(repo, "tools/bench.ts"), outDir, emptyOutDir: true, minify: false, rollupOptions: { output: { entryFileNames: "bench.mjs" } } },
+  build: {
+    ssr: resolve(repo, "tools/bench.ts"),
+    outDir,
+    emptyOutDir: true,
+    minify: false,
+    rollupOptions: { output: { entryFileNames: "bench.mjs" } },
+  },
   ssr: { noExternal: true, external: ["@dice-roller/rpg-dice-roller"] },
 });
-const r = spawnSync(process.execPath, [resolve(outDir, "bench.mjs"), ...process.argv.slice(2)], { stdio: "inherit", cwd: repo });
+const r = spawnSync(process.execPath, [resolve(outDir, "bench.mjs"), ...process.argv.slice(2)], {
+  stdio: "inherit",
+  cwd: repo,
+});
 process.exit(r.status ?? 1);

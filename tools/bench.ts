@@ -63,7 +63,12 @@ function rate(f: () => unknown, ms = 1000): { perSecond: number; msPerCall: numb
  * Throughput of `ours` against `peer` on a shared, noisy machine: short bursts of each, taken in
  * turn, so that both see the same load; the ratio is the median of the per-round ratios.
  */
-function paired(ours: () => unknown, peer: () => unknown, rounds = 7, ms = 250): { ours: number; peer: number; ratio: number } {
+function paired(
+  ours: () => unknown,
+  peer: () => unknown,
+  rounds = 7,
+  ms = 250,
+): { ours: number; peer: number; ratio: number } {
   const o: number[] = [];
   const q: number[] = [];
   const r: number[] = [];
@@ -126,14 +131,22 @@ const prepared = () => (sink += exchange.defenderAfter(exchange.run(0, 0, Math.r
 const numbersOnly = paired(prepared, peer);
 const floor = paired(floorRoll, prepared);
 line(`rpg-dice-roller "4dF+2": ${fmt(numbersOnly.peer, 0)} rolls/s (ratios below: median of 7 interleaved rounds)`);
-line(`exchange, numbers only (prepared: both 4dF rolled die by die → table → defender's track state): ${fmt(numbersOnly.ours, 0)}/s = ${fmt(numbersOnly.ratio)}× the peer; the raw floor (eight Math.random dice, nothing else) is ${fmt(floor.ratio, 2)}× faster still (goal ≥ 100× the peer) ${verdict(numbersOnly.ratio >= 100)}`);
-line(`  (the same exchange through the full pipeline, numbers only, no table: ${fmt(fullPipeline.ours, 0)}/s = ${fmt(fullPipeline.ratio)}× the peer; table: ${exchange.size} leaves)`);
+line(
+  `exchange, numbers only (prepared: both 4dF rolled die by die → table → defender's track state): ${fmt(numbersOnly.ours, 0)}/s = ${fmt(numbersOnly.ratio)}× the peer; the raw floor (eight Math.random dice, nothing else) is ${fmt(floor.ratio, 2)}× faster still (goal ≥ 100× the peer) ${verdict(numbersOnly.ratio >= 100)}`,
+);
+line(
+  `  (the same exchange through the full pipeline, numbers only, no table: ${fmt(fullPipeline.ours, 0)}/s = ${fmt(fullPipeline.ratio)}× the peer; table: ${exchange.size} leaves)`,
+);
 // The prepared exchange with the full explanation: the same dice and table; each leaf keeps the
 // full pipeline's explained resolution of its dice (re-derived from them the first time, deep-frozen).
 const explainedExchange = prepareExchange(attack);
 const preparedExplained = paired(() => (sink += explainedExchange.runExplained(0, 0, Math.random).steps.length), peer);
-line(`exchange with the full explanation (prepared: the same dice and table → the pipeline's explained resolution kept per leaf, frozen; ${explainedExchange.explainedSize} kept): ${fmt(preparedExplained.ours, 0)}/s = ${fmt(preparedExplained.ratio)}× the peer (goal ≥ 10×) ${verdict(preparedExplained.ratio >= 10)}`);
-line(`  (the same through the full pipeline, unprepared — what one chat card runs, and the denominator of the parse figure below: ${fmt(explained.ours, 0)}/s = ${fmt(explained.ratio)}× the peer)`);
+line(
+  `exchange with the full explanation (prepared: the same dice and table → the pipeline's explained resolution kept per leaf, frozen; ${explainedExchange.explainedSize} kept): ${fmt(preparedExplained.ours, 0)}/s = ${fmt(preparedExplained.ratio)}× the peer (goal ≥ 10×) ${verdict(preparedExplained.ratio >= 10)}`,
+);
+line(
+  `  (the same through the full pipeline, unprepared — what one chat card runs, and the denominator of the parse figure below: ${fmt(explained.ours, 0)}/s = ${fmt(explained.ratio)}× the peer)`,
+);
 
 // 4. Parsing + validating a request against resolving it. Each parse reads the next object of a
 // pool of 2,048 fresh copies (JSON round trips, as a chat card's data arrives), and the parse keeps
@@ -148,14 +161,17 @@ line(`  (the same through the full pipeline, unprepared — what one chat card r
 const pool = Array.from({ length: 2048 }, () => JSON.parse(JSON.stringify(attack)) as { defender: { track: unknown } });
 let next = 0;
 const parseFresh = () => pipeline.parseRequest(pool[next++ & 2047]);
-if (pipeline.parseRequest(pool[0]).defender.track.config === pipeline.parseRequest(pool[0]).defender.track.config) throw new Error("bench: the parse returned a cached track");
+if (pipeline.parseRequest(pool[0]).defender.track.config === pipeline.parseRequest(pool[0]).defender.track.config)
+  throw new Error("bench: the parse returned a cached track");
 const parseVsResolution = () => {
   const parse = paired(parseFresh, () => pipeline.resolve(parsed, rollingDice(slots, rng)));
   const parseQuiet = paired(parseFresh, () => pipeline.resolve(parsed, rollingDice(slots, rng), { explain: false }));
   return { ours: parse.ours, times: 1 / parse.ratio, timesQuiet: 1 / parseQuiet.ratio };
 };
 const p4 = parseVsResolution();
-line(`parse + validate a request (fresh object each time; measured before the forecasts below): ${fmt(p4.ours, 0)}/s = ${fmt(p4.times)}× the time of the resolution a chat card runs on it (the unprepared full pipeline, with explanation, on the parsed request — not the prepared exchange) (goal ≤ 3×) ${verdict(p4.times <= 3)}; ${fmt(p4.timesQuiet)}× a numbers-only resolution`);
+line(
+  `parse + validate a request (fresh object each time; measured before the forecasts below): ${fmt(p4.ours, 0)}/s = ${fmt(p4.times)}× the time of the resolution a chat card runs on it (the unprepared full pipeline, with explanation, on the parsed request — not the prepared exchange) (goal ≤ 3×) ${verdict(p4.times <= 3)}; ${fmt(p4.timesQuiet)}× a numbers-only resolution`,
+);
 
 // 2. Exact odds vs 100k Monte Carlo of the same attack. Both start from the parsed request (its
 // parse is figure 4) and resolve with the same numbers-only pipeline resolver: exact odds once per
@@ -172,7 +188,9 @@ for (let i = 0; i < 5; i++) {
 }
 oddsRounds.sort((x, y) => x[2] - y[2]);
 const [exactMs, mcMs, r2] = oddsRounds[2];
-line(`exact odds (from the parsed request, ${leaves} resolutions): ${fmt(exactMs, 4)} ms; 100k-sample Monte Carlo (same parsed request, same resolver): ${fmt(mcMs, 0)} ms; exact is ${fmt(r2, 0)}× faster, median of 5 interleaved rounds (goal ≥ 5,000×) ${verdict(r2 >= 5000)}`);
+line(
+  `exact odds (from the parsed request, ${leaves} resolutions): ${fmt(exactMs, 4)} ms; 100k-sample Monte Carlo (same parsed request, same resolver): ${fmt(mcMs, 0)} ms; exact is ${fmt(r2, 0)}× faster, median of 5 interleaved rounds (goal ≥ 5,000×) ${verdict(r2 >= 5000)}`,
+);
 
 // 3. Duel forecasts, from scratch each time (no cache survives a call), after a warm-up as the
 // throughput figures above have (rate()): the median is of compiled code, not of the first calls.
@@ -183,15 +201,24 @@ const warmUp = (g: () => unknown, ms = 300) => {
 const f = duelForecast(duel);
 warmUp(() => duelForecast(duel));
 const forecastMs = median(() => duelForecast(duel), 101);
-line(`duel forecast Leroy vs Theodora: ${fmt(forecastMs, 3)} ms median of 101 after a 300 ms warm-up (goal < 1 ms) ${verdict(forecastMs < 1)}; ${f.states} states; P(Leroy out first) ${fmt(f.aOut, 4)}, P(Theodora out first) ${fmt(f.bOut, 4)}, ${fmt(f.expectedExchanges ?? NaN, 2)} exchanges expected`);
-const voltSide = (name: string) => ({ name, track: { config: { kind: "volt", willpower: 6 } }, weapon: { name: "Axe", attack: 14, damage: 25, pierce: 4 }, guard: 6 });
+line(
+  `duel forecast Leroy vs Theodora: ${fmt(forecastMs, 3)} ms median of 101 after a 300 ms warm-up (goal < 1 ms) ${verdict(forecastMs < 1)}; ${f.states} states; P(Leroy out first) ${fmt(f.aOut, 4)}, P(Theodora out first) ${fmt(f.bOut, 4)}, ${fmt(f.expectedExchanges ?? NaN, 2)} exchanges expected`,
+);
+const voltSide = (name: string) => ({
+  name,
+  track: { config: { kind: "volt", willpower: 6 } },
+  weapon: { name: "Axe", attack: 14, damage: 25, pierce: 4 },
+  guard: 6,
+});
 const heavy = { preset: "volt", a: voltSide("A"), b: voltSide("B") };
 const vh = duelForecast(heavy);
 warmUp(() => duelForecast(heavy));
 const voltMs = median(() => duelForecast(heavy), 11);
 const phasesMs = median(() => duelForecast({ ...heavy, method: "phases" }), 11);
 const forwardMs = median(() => duelForecast({ ...heavy, method: "forward" }), 11);
-line(`duel forecast Volt (two axes, Damage 25): ${fmt(voltMs, 1)} ms median of 11 after a warm-up (goal < 50 ms) ${verdict(voltMs < 50)}; method "${vh.method}", ${vh.exact ? "exact" : `error bound ${vh.errorBound.toExponential(1)}`}, ${vh.states} states; the bounded methods in the same run: "forward" ${fmt(forwardMs, 1)} ms, "phases" ${fmt(phasesMs, 1)} ms (all three are mostly the 8 pipeline enumerations)`);
+line(
+  `duel forecast Volt (two axes, Damage 25): ${fmt(voltMs, 1)} ms median of 11 after a warm-up (goal < 50 ms) ${verdict(voltMs < 50)}; method "${vh.method}", ${vh.exact ? "exact" : `error bound ${vh.errorBound.toExponential(1)}`}, ${vh.states} states; the bounded methods in the same run: "forward" ${fmt(forwardMs, 1)} ms, "phases" ${fmt(phasesMs, 1)} ms (all three are mostly the 8 pipeline enumerations)`,
+);
 /** One Volt duel of the sample characters, timed once from scratch (each takes ≈ 0.1–10 s): what it answers, or why it was refused. */
 const sampleVoltLine = (a: string, b: string, goal: boolean): string => {
   const t0 = performance.now();
@@ -217,7 +244,9 @@ line(`duel forecast Volt, Leroy vs Leroy (samples): ${sampleVoltLine("Leroy", "L
   const e = duelForecast({ ...lvl, method: "sample", samples: 20_000 });
   const cpu = cpuMs() - c0;
   const est = e.estimate!;
-  line(`duel estimate Volt, Leroy vs Leroy (method "sample", ${fmt(est.duels, 0)} duels, seed ${est.seed}): ${fmt(cpu, 0)} ms of CPU = ${fmt((est.duels / cpu) * 1000, 0)} duels/s (${fmt(((e.expectedExchanges ?? NaN) * 2 * est.duels * 1000) / cpu, 0)} attacks/s), no goal; P(Leroy a out first) ≈ ${e.aOut.toFixed(4)} ± ${est.halfWidth.aOut.toFixed(4)} (${est.confidence * 100}%), ${fmt(e.expectedExchanges ?? NaN, 2)} ± ${fmt(est.exchangesHalfWidth ?? NaN, 2)} exchanges; errorBound ${e.errorBound} (an estimate, not a bound)`);
+  line(
+    `duel estimate Volt, Leroy vs Leroy (method "sample", ${fmt(est.duels, 0)} duels, seed ${est.seed}): ${fmt(cpu, 0)} ms of CPU = ${fmt((est.duels / cpu) * 1000, 0)} duels/s (${fmt(((e.expectedExchanges ?? NaN) * 2 * est.duels * 1000) / cpu, 0)} attacks/s), no goal; P(Leroy a out first) ≈ ${e.aOut.toFixed(4)} ± ${est.halfWidth.aOut.toFixed(4)} (${est.confidence * 100}%), ${fmt(e.expectedExchanges ?? NaN, 2)} ± ${fmt(est.exchangesHalfWidth ?? NaN, 2)} exchanges; errorBound ${e.errorBound} (an estimate, not a bound)`,
+  );
   // The table's wait (issue #10, session 6): the exact and bounded attempts' refusal alone, then
   // the whole request; the estimate's own time just above (2,000 more duels' warm-up aside) is the peer.
   const tr = performance.now();
@@ -234,9 +263,13 @@ line(`duel forecast Volt, Leroy vs Leroy (samples): ${sampleVoltLine("Leroy", "L
   try {
     const r = duelForecast({ ...lvl, fallback: "sample" });
     const tableMs = performance.now() - t0;
-    line(`  the same duel as the table asks it (fallback "sample", default budget): method "${r.method}" after ${fmt(tableMs, 0)} ms = ${fmt(tableMs / cpu, 2)}× the estimate alone; of which the exact and bounded methods' refusal ${fmt(refusalMs, 0)} ms (${refusal}; its count: ${count.passes} pass, ${fmt(count.followed, 0)} states followed, ${fmt(count.added, 0)} masses added; session 6 start: 6,561 ms in all, the refusal at half the budget; session 7 start: 1,827 ms)`);
+    line(
+      `  the same duel as the table asks it (fallback "sample", default budget): method "${r.method}" after ${fmt(tableMs, 0)} ms = ${fmt(tableMs / cpu, 2)}× the estimate alone; of which the exact and bounded methods' refusal ${fmt(refusalMs, 0)} ms (${refusal}; its count: ${count.passes} pass, ${fmt(count.followed, 0)} states followed, ${fmt(count.added, 0)} masses added; session 6 start: 6,561 ms in all, the refusal at half the budget; session 7 start: 1,827 ms)`,
+    );
   } catch (err) {
-    line(`  the same duel as the table asks it (fallback "sample"): refused after ${fmt(performance.now() - t0, 0)} ms (${(err as Error).message})`);
+    line(
+      `  the same duel as the table asks it (fallback "sample"): refused after ${fmt(performance.now() - t0, 0)} ms (${(err as Error).message})`,
+    );
   }
 }
 // Miniatures with Guts checks (the default): every ordered pair of the sample miniatures, each duel's time and exact / bound (no speed goal).
@@ -248,7 +281,9 @@ for (const a of minis)
     const tg = performance.now();
     try {
       const g = duelForecast(resolveSamples({ preset: "miniatures", a, b }));
-      gutsLines.push(`${a} vs ${b} ${fmt(performance.now() - tg, 0)} ms ${g.exact ? "exact" : `bound ${g.errorBound.toExponential(1)}`} (${g.states} states)`);
+      gutsLines.push(
+        `${a} vs ${b} ${fmt(performance.now() - tg, 0)} ms ${g.exact ? "exact" : `bound ${g.errorBound.toExponential(1)}`} (${g.states} states)`,
+      );
     } catch (e) {
       gutsLines.push(`${a} vs ${b} refused after ${fmt(performance.now() - tg, 0)} ms (${(e as Error).message})`);
     }
@@ -261,16 +296,25 @@ for (const a of minis)
   for (const b of minis) {
     if (a === b || (a !== minis[0] && b !== minis[0])) continue;
     const tg = performance.now();
-    const g = duelForecast({ ...resolveSamples({ preset: "miniatures", a, b }), method: "chain", maxStates: 1_000_000 }, { mergeMinds: false, budgetMs: 60_000 });
+    const g = duelForecast(
+      { ...resolveSamples({ preset: "miniatures", a, b }), method: "chain", maxStates: 1_000_000 },
+      { mergeMinds: false, budgetMs: 60_000 },
+    );
     peerLines.push(`${a} vs ${b} ${fmt(performance.now() - tg, 0)} ms (${g.states} states)`);
   }
-line(`  the same pairings with Brutas without merging nodes (mergeMinds: false, chain, maxStates 1,000,000; the peer): ${peerLines.join("; ")}`);
+line(
+  `  the same pairings with Brutas without merging nodes (mergeMinds: false, chain, maxStates 1,000,000; the peer): ${peerLines.join("; ")}`,
+);
 
 // 4 (continued), after the forecasts.
 const p4After = parseVsResolution();
-line(`  (the same after the forecasts, where V8 may pretenure the parse's objects: ${fmt(p4After.ours, 0)}/s = ${fmt(p4After.times)}× the resolution; ${fmt(p4After.timesQuiet)}× a numbers-only one; no goal)`);
+line(
+  `  (the same after the forecasts, where V8 may pretenure the parse's objects: ${fmt(p4After.ours, 0)}/s = ${fmt(p4After.times)}× the resolution; ${fmt(p4After.timesQuiet)}× a numbers-only one; no goal)`,
+);
 const trackParse = rate(() => parseTrack(pool[next++ & 2047].defender.track, "track"));
-line(`parse + validate one wound track (Theodora's box track, a built-in preset's levels, fresh object each time): ${fmt(trackParse.msPerCall * 1000, 2)} µs (${fmt(trackParse.perSecond, 0)}/s)`);
+line(
+  `parse + validate one wound track (Theodora's box track, a built-in preset's levels, fresh object each time): ${fmt(trackParse.msPerCall * 1000, 2)} µs (${fmt(trackParse.perSecond, 0)}/s)`,
+);
 // A track with levels of its own (one level renamed) is validated level by level: no preset matches.
 const customPool = pool.map((r) => {
   const t = JSON.parse(JSON.stringify(r.defender.track)) as { config: { levels: Array<Record<string, unknown>> } };
@@ -278,7 +322,9 @@ const customPool = pool.map((r) => {
   return t;
 });
 const customParse = rate(() => parseTrack(customPool[next++ & 2047], "track"));
-line(`parse + validate one wound track with levels of its own (the same track, one level renamed: validated level by level): ${fmt(customParse.msPerCall * 1000, 2)} µs (${fmt(customParse.perSecond, 0)}/s)`);
+line(
+  `parse + validate one wound track with levels of its own (the same track, one level renamed: validated level by level): ${fmt(customParse.msPerCall * 1000, 2)} µs (${fmt(customParse.perSecond, 0)}/s)`,
+);
 // One chat card from end to end, no goal: a fresh request parsed, then resolved with its explanation
 // for the first time (its damage factors prepared and the wound placed on its new track, where the
 // figures above resolve one parsed request again and again).
@@ -286,7 +332,9 @@ const card = paired(() => {
   const req = pipeline.parseRequest(pool[next++ & 2047]);
   return pipeline.resolve(req, rollingDice(pipeline.slots(req), rng));
 }, peer);
-line(`one chat card from end to end (fresh request: parse + validate + its first explained resolution, factors and track placement computed): ${fmt(card.ours, 0)}/s = ${fmt(card.ratio)}× the peer (no goal)`);
+line(
+  `one chat card from end to end (fresh request: parse + validate + its first explained resolution, factors and track placement computed): ${fmt(card.ours, 0)}/s = ${fmt(card.ratio)}× the peer (no goal)`,
+);
 if (sink === 0.5) line(""); // keeps the floor loop from being optimised away
 
 if (!process.argv.includes("--rules-only")) {

@@ -31,7 +31,9 @@ const log = (m) => console.log(`[build ${((Date.now() - t0) / 1000).toFixed(1)}s
 export function readLang(dir = "lang") {
   const file = path.join(dir, "en.json");
   const lang = flatten(JSON.parse(fs.readFileSync(file, "utf8")));
-  const bad = Object.entries(lang).filter(([, v]) => typeof v !== "string").map(([k]) => k);
+  const bad = Object.entries(lang)
+    .filter(([, v]) => typeof v !== "string")
+    .map(([k]) => k);
   if (bad.length) throw new Error(`${file}: these keys are not text: ${bad.slice(0, 5).join(", ")}`);
   return lang;
 }
@@ -53,7 +55,15 @@ export async function buildForecastWorker(outDir) {
   await build({
     configFile: path.join(root, "vite.config.ts"),
     logLevel: "warn",
-    build: { outDir, emptyOutDir: false, lib: { entry: path.join(root, "src/foundry/forecast-worker.ts"), formats: ["es"], fileName: () => FORECAST_WORKER_FILE } },
+    build: {
+      outDir,
+      emptyOutDir: false,
+      lib: {
+        entry: path.join(root, "src/foundry/forecast-worker.ts"),
+        formats: ["es"],
+        fileName: () => FORECAST_WORKER_FILE,
+      },
+    },
   });
 }
 
@@ -88,23 +98,28 @@ async function main() {
     const n = copyDir(dir, path.join(DIST, dir));
     if (n) log(`${dir}/: ${n} files`);
   }
-  for (const f of ["README.md", "LICENSE", "NOTICE.md", "CHANGELOG.md"]) if (fs.existsSync(f)) fs.copyFileSync(f, path.join(DIST, f));
+  for (const f of ["README.md", "LICENSE", "NOTICE.md", "CHANGELOG.md"])
+    if (fs.existsSync(f)) fs.copyFileSync(f, path.join(DIST, f));
   fs.mkdirSync(path.join(DIST, "lang"), { recursive: true });
   const lang = readLang();
   fs.writeFileSync(path.join(DIST, "lang", "en.json"), JSON.stringify(lang, null, 2) + "\n");
   log(`lang/en.json: ${Object.keys(lang).length} keys`);
 
   // Every file the manifest names must be there.
-  const missing = [...manifest.esmodules, ...manifest.styles.map((s) => (typeof s === "string" ? s : s.src)), ...manifest.languages.map((l) => l.path)].filter(
-    (f) => !fs.existsSync(path.join(DIST, f)),
-  );
+  const missing = [
+    ...manifest.esmodules,
+    ...manifest.styles.map((s) => (typeof s === "string" ? s : s.src)),
+    ...manifest.languages.map((l) => l.path),
+  ].filter((f) => !fs.existsSync(path.join(DIST, f)));
   if (missing.length) console.warn(`warning: system.json names files that are not in dist/: ${missing.join(", ")}`);
 
   if (!args.has("--no-packs")) {
     const packs = await compileAll("packs/src", path.join(DIST, "packs"));
     const declared = new Set(manifest.packs.map((p) => p.name));
-    for (const p of Object.keys(packs)) if (!declared.has(p)) throw new Error(`pack ${p} has sources but is not declared in system.json`);
-    for (const p of declared) if (!packs[p]) throw new Error(`system.json declares pack ${p} but packs/src/${p} does not exist`);
+    for (const p of Object.keys(packs))
+      if (!declared.has(p)) throw new Error(`pack ${p} has sources but is not declared in system.json`);
+    for (const p of declared)
+      if (!packs[p]) throw new Error(`system.json declares pack ${p} but packs/src/${p} does not exist`);
     log(`packs: ${Object.keys(packs).join(", ")}`);
   }
 

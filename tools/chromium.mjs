@@ -41,7 +41,12 @@ export const CHROMIUM_ARGS = [
 /** Launch flags of @sparticuz/chromium that break multi-context use outside Lambda. */
 export const DROPPED_PINNED_ARGS = ["--single-process", "--no-zygote"];
 
-export const SYSTEM_PATHS = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"];
+export const SYSTEM_PATHS = [
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+  "/usr/bin/google-chrome-stable",
+];
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PINNED = "@sparticuz/chromium";
@@ -121,7 +126,7 @@ async function unpackPinned(pkg, cacheRoot = path.join(repo, "node_modules/.cach
 export function extractTarBr(file, dest) {
   const tar = zlib.brotliDecompressSync(fs.readFileSync(file));
   const text = (a, b) => tar.subarray(a, b).toString("utf8").replace(/\0.*$/s, "");
-  for (let off = 0; off + 512 <= tar.length; ) {
+  for (let off = 0; off + 512 <= tar.length;) {
     const name = text(off, off + 100);
     if (!name) break;
     const size = parseInt(text(off + 124, off + 136).trim() || "0", 8);
@@ -155,7 +160,8 @@ export async function findChromium(env = process.env) {
     throw new Error(`CHROME_PATH=${env.CHROME_PATH} is not an executable file`);
   }
   const mode = env.FUDGE_CHROMIUM ?? "";
-  if (mode && mode !== "pinned" && mode !== "system") throw new Error(`FUDGE_CHROMIUM=${mode}: expected "pinned" or "system"`);
+  if (mode && mode !== "pinned" && mode !== "system")
+    throw new Error(`FUDGE_CHROMIUM=${mode}: expected "pinned" or "system"`);
   if (mode === "system") {
     const sys = findSystem();
     if (sys) return sys;
@@ -164,7 +170,9 @@ export async function findChromium(env = process.env) {
   if (pkg && pinnedSupported()) {
     const executablePath = await unpackPinned(pkg);
     const libDir = path.join(path.dirname(executablePath), "al2023", "lib");
-    const env = fs.existsSync(libDir) ? { LD_LIBRARY_PATH: [libDir, env0.LD_LIBRARY_PATH].filter(Boolean).join(":") } : {};
+    const env = fs.existsSync(libDir)
+      ? { LD_LIBRARY_PATH: [libDir, env0.LD_LIBRARY_PATH].filter(Boolean).join(":") }
+      : {};
     return { executablePath, source: "pinned", version: pkg.version, args: [], env };
   }
   if (mode === "pinned") {
@@ -187,7 +195,12 @@ export async function launchChromium(options = {}) {
   const { chromium } = await import("playwright-core");
   const args = [...new Set([...CHROMIUM_ARGS, ...found.args])].filter((a) => !DROPPED_PINNED_ARGS.includes(a));
   const launchEnv = found.env ? { ...process.env, ...found.env } : undefined;
-  const browser = await chromium.launch({ executablePath: found.executablePath, args, ...(launchEnv ? { env: launchEnv } : {}), ...options });
+  const browser = await chromium.launch({
+    executablePath: found.executablePath,
+    args,
+    ...(launchEnv ? { env: launchEnv } : {}),
+    ...options,
+  });
   return { browser, ...found };
 }
 
@@ -197,7 +210,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
     const found = await findChromium();
     if (!found) {
-      console.error(`No Chromium found (CHROME_PATH, ${PINNED}, ${SYSTEM_PATHS[0]}). Run npm install, or set CHROME_PATH.`);
+      console.error(
+        `No Chromium found (CHROME_PATH, ${PINNED}, ${SYSTEM_PATHS[0]}). Run npm install, or set CHROME_PATH.`,
+      );
       process.exit(1);
     }
     if (process.argv.includes("--launch")) {

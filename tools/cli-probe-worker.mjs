@@ -17,7 +17,12 @@ parentPort.on("message", (m) => {
   const r = runCaught(m.command, m.text, "stdin", m.options ?? []);
   const ms = performance.now() - t0;
   const polluted = Object.keys(Object.prototype).length > 0 || Object.prototype.polluted !== undefined;
-  const out = "ok" in r ? { ok: r.ok.length, nan: /NaN|Infinity/.test(r.ok.slice(0, 2_000_000)) } : "error" in r ? { error: r.error, line: JSON.stringify(cliError(r.error)) } : { crash: String(r.crash).slice(0, 600) };
+  const out =
+    "ok" in r
+      ? { ok: r.ok.length, nan: /NaN|Infinity/.test(r.ok.slice(0, 2_000_000)) }
+      : "error" in r
+        ? { error: r.error, line: JSON.stringify(cliError(r.error)) }
+        : { crash: String(r.crash).slice(0, 600) };
   parentPort.postMessage({ i: m.i, ms, polluted, ...out });
 });
 parentPort.postMessage({ ready: true });

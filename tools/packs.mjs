@@ -49,8 +49,10 @@ export async function compileAll(srcRoot = PACKS_SRC, destRoot = "dist/packs", {
   for (const pack of packNames(srcRoot)) {
     for (const { file, doc } of readSources(pack, srcRoot)) {
       // The CLI silently skips a file without _key: refuse instead.
-      if (typeof doc._key !== "string" || !doc._key.startsWith("!")) throw new Error(`${file}: missing or malformed _key`);
-      if (typeof doc._id !== "string" || !/^[A-Za-z0-9]{16}$/.test(doc._id)) throw new Error(`${file}: _id must be 16 letters or digits`);
+      if (typeof doc._key !== "string" || !doc._key.startsWith("!"))
+        throw new Error(`${file}: missing or malformed _key`);
+      if (typeof doc._id !== "string" || !/^[A-Za-z0-9]{16}$/.test(doc._id))
+        throw new Error(`${file}: _id must be 16 letters or digits`);
     }
     const dest = path.join(destRoot, pack);
     fs.rmSync(dest, { recursive: true, force: true });

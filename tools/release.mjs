@@ -64,8 +64,10 @@ export function checkRelease({ repo, tag, filled, pkg, lock, changelog, zip, dis
   // Versions agree.
   if (filled.version !== version) problems.push(`system.json version ${filled.version} is not the tag's ${version}`);
   if (pkg.version !== version) problems.push(`package.json version ${pkg.version} is not the tag's ${version}`);
-  if (lock && lock.version !== pkg.version) problems.push(`package-lock.json version ${lock.version} is not package.json's ${pkg.version}`);
-  if (lock?.packages?.[""] && lock.packages[""].version !== pkg.version) problems.push(`package-lock.json packages[""] version is not package.json's ${pkg.version}`);
+  if (lock && lock.version !== pkg.version)
+    problems.push(`package-lock.json version ${lock.version} is not package.json's ${pkg.version}`);
+  if (lock?.packages?.[""] && lock.packages[""].version !== pkg.version)
+    problems.push(`package-lock.json packages[""] version is not package.json's ${pkg.version}`);
   if (!changelogHas(changelog, version)) problems.push(`CHANGELOG.md has no "## [${version}]" entry`);
   if (!/^## \[Unreleased\]/m.test(changelog)) problems.push('CHANGELOG.md has no "## [Unreleased]" section');
   // URLs: well-formed, of this repository and tag, no placeholder.
@@ -76,23 +78,30 @@ export function checkRelease({ repo, tag, filled, pkg, lock, changelog, zip, dis
   };
   for (const [k, want] of Object.entries(expected)) {
     const v = filled[k];
-    if (typeof v !== "string" || !isHttpsUrl(v)) problems.push(`system.json ${k} is not an https URL: ${JSON.stringify(v)}`);
+    if (typeof v !== "string" || !isHttpsUrl(v))
+      problems.push(`system.json ${k} is not an https URL: ${JSON.stringify(v)}`);
     else if (v !== want) problems.push(`system.json ${k} is ${v}, expected ${want}`);
     if (typeof v === "string" && PLACEHOLDER.test(v)) problems.push(`system.json ${k} still holds a placeholder: ${v}`);
   }
-  if (!filled.compatibility?.minimum || !filled.compatibility?.verified) problems.push("system.json has no compatibility.minimum/verified");
+  if (!filled.compatibility?.minimum || !filled.compatibility?.verified)
+    problems.push("system.json has no compatibility.minimum/verified");
   // The zip = dist, byte for byte (the zip itself and LevelDB LOCK files aside, as the build does).
   const distNames = [...dist.keys()].filter((n) => !n.endsWith(".zip") && !/(^|\/)LOCK$/.test(n)).sort();
   const zipNames = [...zip.keys()].sort();
   const missing = distNames.filter((n) => !zip.has(n));
   const extra = zipNames.filter((n) => !dist.has(n));
-  if (missing.length) problems.push(`the zip lacks files of dist: ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? " …" : ""}`);
-  if (extra.length) problems.push(`the zip holds files that are not in dist: ${extra.slice(0, 5).join(", ")}${extra.length > 5 ? " …" : ""}`);
+  if (missing.length)
+    problems.push(`the zip lacks files of dist: ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? " …" : ""}`);
+  if (extra.length)
+    problems.push(
+      `the zip holds files that are not in dist: ${extra.slice(0, 5).join(", ")}${extra.length > 5 ? " …" : ""}`,
+    );
   const differ = distNames.filter((n) => zip.has(n) && !zip.get(n).equals(dist.get(n)));
   if (differ.length) problems.push(`the zip's copy differs from dist: ${differ.slice(0, 5).join(", ")}`);
   for (const f of REQUIRED_FILES) if (!zip.has(f)) problems.push(`the zip has no ${f}`);
   const zipped = zip.get("system.json");
-  if (zipped && JSON.stringify(JSON.parse(zipped.toString("utf8"))) !== JSON.stringify(filled)) problems.push("the zip's system.json is not the filled manifest");
+  if (zipped && JSON.stringify(JSON.parse(zipped.toString("utf8"))) !== JSON.stringify(filled))
+    problems.push("the zip's system.json is not the filled manifest");
   // Everything the manifest names is in the zip.
   const named = [
     ...(filled.esmodules ?? []),
@@ -100,7 +109,8 @@ export function checkRelease({ repo, tag, filled, pkg, lock, changelog, zip, dis
     ...(filled.languages ?? []).map((l) => l.path),
   ];
   for (const f of named) if (!zip.has(f)) problems.push(`system.json names ${f}, which is not in the zip`);
-  for (const p of filled.packs ?? []) if (!zip.has(`${p.path}/CURRENT`)) problems.push(`system.json names pack ${p.path}, which is not in the zip`);
+  for (const p of filled.packs ?? [])
+    if (!zip.has(`${p.path}/CURRENT`)) problems.push(`system.json names pack ${p.path}, which is not in the zip`);
   return problems;
 }
 
@@ -111,7 +121,13 @@ function arg(argv, name) {
 
 function originRepo() {
   try {
-    return githubRepoOf(execFileSync("git", ["remote", "get-url", "origin"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+    return githubRepoOf(
+      execFileSync("git", ["remote", "get-url", "origin"], {
+        cwd: root,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }),
+    );
   } catch {
     return null;
   }
@@ -136,8 +152,14 @@ export async function main(argv = process.argv.slice(2)) {
   const out = path.resolve(arg(argv, "--out") ?? fs.mkdtempSync(path.join(os.tmpdir(), "fudge-release-")));
   const manifestFile = path.join(os.tmpdir(), `fudge-release-system-${process.pid}.json`);
   fs.writeFileSync(manifestFile, JSON.stringify(filled, null, 2) + "\n");
-  console.log(`release ${tag} of ${repo}${standIn ? " (no GitHub remote or --repo: URLs checked for this stand-in)" : ""}: building into ${out}`);
-  const build = spawnSync(process.execPath, [path.join(root, "tools/build.mjs"), "--out", out, "--manifest", manifestFile], { cwd: root, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+  console.log(
+    `release ${tag} of ${repo}${standIn ? " (no GitHub remote or --repo: URLs checked for this stand-in)" : ""}: building into ${out}`,
+  );
+  const build = spawnSync(
+    process.execPath,
+    [path.join(root, "tools/build.mjs"), "--out", out, "--manifest", manifestFile],
+    { cwd: root, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" },
+  );
   fs.rmSync(manifestFile, { force: true });
   if (build.status !== 0) {
     console.error(build.stdout);
@@ -153,7 +175,9 @@ export async function main(argv = process.argv.slice(2)) {
     filled,
     pkg,
     lock: fs.existsSync(lockFile) ? JSON.parse(fs.readFileSync(lockFile, "utf8")) : null,
-    changelog: fs.existsSync(path.join(root, "CHANGELOG.md")) ? fs.readFileSync(path.join(root, "CHANGELOG.md"), "utf8") : "",
+    changelog: fs.existsSync(path.join(root, "CHANGELOG.md"))
+      ? fs.readFileSync(path.join(root, "CHANGELOG.md"), "utf8")
+      : "",
     zip,
     dist: filesOf(out),
   });

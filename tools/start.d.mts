@@ -10,6 +10,12 @@ export declare function servePlayground(opts?: {
   strictPort?: boolean;
 }): Promise<{ url: string; close: () => Promise<void> }>;
 export declare function portFree(port: number, host?: string): Promise<boolean>;
-export declare function choosePort(wanted: number, opts?: { explicit?: boolean; host?: string; tries?: number }): Promise<{ port: number | null; taken: boolean }>;
+export declare function choosePort(
+  wanted: number,
+  opts?: { explicit?: boolean; host?: string; tries?: number },
+): Promise<{ port: number | null; taken: boolean }>;
 export declare function watchedAncestors(env?: NodeJS.ProcessEnv): number[];
-export declare function stopWithParent(close: () => Promise<void>, opts?: { ancestors?: number[]; everyMs?: number }): (why?: string) => Promise<void>;
+export declare function stopWithParent(
+  close: () => Promise<void>,
+  opts?: { ancestors?: number[]; everyMs?: number },
+): (why?: string) => Promise<void>;

@@ -35,7 +35,14 @@ export async function buildPlayground({ quiet = false } = {}) {
  * Serves the playground: `mode` "dev" (Vite dev server) or "preview" (the static build, built
  * first unless `build: false`). Returns `{ url, close }`.
  */
-export async function servePlayground({ mode = "dev", port, host = "127.0.0.1", build: doBuild = true, quiet = false, strictPort = false } = {}) {
+export async function servePlayground({
+  mode = "dev",
+  port,
+  host = "127.0.0.1",
+  build: doBuild = true,
+  quiet = false,
+  strictPort = false,
+} = {}) {
   const vite = await import("vite");
   if (mode === "preview") {
     if (doBuild) await buildPlayground({ quiet });
@@ -165,7 +172,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const { url, close } = await servePlayground({ mode, port, host, strictPort: true });
     stopWithParent(close);
     console.log("");
-    console.log("  Fudge Combat & Wounds — playground (a stand-in host for the system's sheets and chat cards, not Foundry VTT)");
+    console.log(
+      "  Fudge Combat & Wounds — playground (a stand-in host for the system's sheets and chat cards, not Foundry VTT)",
+    );
     console.log(`  ${url}`);
     console.log(`  Reproducible dice: ${url}?dice=seed:42   Fixed faces: ${url}?dice=1,1,0,-1,0,0,-1,-1`);
     console.log("  Ctrl+C to stop.");

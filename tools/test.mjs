@@ -67,7 +67,16 @@ for (const s of suites) {
   console.log(`\n── ${s.name} tests (${s.config}) ──`);
   const r = spawnSync(
     process.execPath,
-    [vitestBin, "run", "-c", s.config, "--passWithNoTests", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`],
+    [
+      vitestBin,
+      "run",
+      "-c",
+      s.config,
+      "--passWithNoTests",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${out}`,
+    ],
     { cwd: repo, stdio: ["ignore", "inherit", "inherit"], env: childEnv },
   );
   if (!existsSync(out)) {

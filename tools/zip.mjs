@@ -60,7 +60,8 @@ export function zipBuffer(entries) {
     centrals.push(central, nameBuf);
     offset += local.length + nameBuf.length + body.length;
   }
-  if (entries.length > 0xffff || offset > 0xffffffff) throw new Error("zip: too many entries or too large for a non-ZIP64 archive");
+  if (entries.length > 0xffff || offset > 0xffffffff)
+    throw new Error("zip: too many entries or too large for a non-ZIP64 archive");
   const centralBuf = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
@@ -93,7 +94,7 @@ export function unzipBuffer(buf) {
     const start = localOff + 30 + lNameLen + lExtraLen;
     const body = buf.subarray(start, start + csize);
     const data = method === 8 ? zlib.inflateRawSync(body) : Buffer.from(body);
-    if ((zlib.crc32(data) >>> 0) !== crc) throw new Error(`zip: CRC mismatch for ${name}`);
+    if (zlib.crc32(data) >>> 0 !== crc) throw new Error(`zip: CRC mismatch for ${name}`);
     out.set(name, data);
     p += 46 + nameLen + extraLen + commentLen;
   }
@@ -111,7 +112,10 @@ export function entriesOf(dir, prefix = "") {
     }
   };
   walk(dir);
-  return files.map((f) => ({ name: (prefix ? prefix + "/" : "") + path.relative(dir, f).split(path.sep).join("/"), data: fs.readFileSync(f) }));
+  return files.map((f) => ({
+    name: (prefix ? prefix + "/" : "") + path.relative(dir, f).split(path.sep).join("/"),
+    data: fs.readFileSync(f),
+  }));
 }
 
 export function writeZip(outFile, entries) {

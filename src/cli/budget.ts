@@ -23,9 +23,11 @@ export function budget(): { timeMs: number; memoryMb: number } {
     const v = Number(process.env[k]);
     return Number.isFinite(v) && v > 0 ? Math.min(v, d) : d;
   };
-  return { timeMs: env("FUDGE_RULES_TIME_MS", CLI_BUDGET.timeMs), memoryMb: env("FUDGE_RULES_MEMORY_MB", CLI_BUDGET.memoryMb) };
+  return {
+    timeMs: env("FUDGE_RULES_TIME_MS", CLI_BUDGET.timeMs),
+    memoryMb: env("FUDGE_RULES_MEMORY_MB", CLI_BUDGET.memoryMb),
+  };
 }
-
 
 /**
  * A file's text, read at most `max` bytes: past it, `tooLarge()` is thrown. The size is counted

@@ -7,9 +7,29 @@ import { duelForecast } from "../rules/forecast";
 import { exactOdds } from "../rules/odds";
 import { pipelineFor, resolveAttack, rollAttack } from "../rules/pipeline";
 import { seededRng } from "../rules/dice";
-import { applyWound, endBattle, healTrack, parseTrack, renderTrack, trackStatus, type BattleLapse, type Track } from "../rules/track";
+import {
+  applyWound,
+  endBattle,
+  healTrack,
+  parseTrack,
+  renderTrack,
+  trackStatus,
+  type BattleLapse,
+  type Track,
+} from "../rules/track";
 import { array, at, int, isRecord, oneOf, optInt, record, type Path } from "../rules/validate";
-import { GUTS_REASONS, gutsRecheck, gutsRollPenaltyRule, gutsTrigger, nearDeathGuts, parseGutsState, terrifyingTarget, type GutsReason, type GutsRules, type GutsSituation } from "../rules/miniatures/guts";
+import {
+  GUTS_REASONS,
+  gutsRecheck,
+  gutsRollPenaltyRule,
+  gutsTrigger,
+  nearDeathGuts,
+  parseGutsState,
+  terrifyingTarget,
+  type GutsReason,
+  type GutsRules,
+  type GutsSituation,
+} from "../rules/miniatures/guts";
 import { parseTrait } from "../rules/miniatures/datacard";
 import { recoverAction } from "../rules/volt/recover";
 import { resolveSamples } from "./samples";
@@ -55,7 +75,11 @@ function gutsTarget(o: Record<string, unknown>, reason: GutsReason, path: Path):
     case "terrifying":
       return terrifyingTarget(optInt(o.terrifying, at(path, "terrifying"), 1, 0, 20)); // 0 + the number of Terrifying gifts
     default:
-      throw new RulesError(at(path, "target"), "FUDGE.Error.Miniatures.GutsTargetNeeded", 'a Guts check for "other" reasons needs its "target"');
+      throw new RulesError(
+        at(path, "target"),
+        "FUDGE.Error.Miniatures.GutsTargetNeeded",
+        'a Guts check for "other" reasons needs its "target"',
+      );
   }
 }
 
@@ -69,7 +93,8 @@ function gutsSituation(o: Record<string, unknown>): GutsSituation {
   const fault = parseTrait(o.fault, "fault");
   if (gift) s.gift = gift;
   if (fault) s.fault = fault;
-  for (const k of ["beingCharged", "defendingKing", "nobleInMelee", "leaderFallen"] as const) if (o[k] !== undefined) s[k] = o[k] as boolean;
+  for (const k of ["beingCharged", "defendingKing", "nobleInMelee", "leaderFallen"] as const)
+    if (o[k] !== undefined) s[k] = o[k] as boolean;
   return s;
 }
 
@@ -80,11 +105,16 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
       // "dice" and "seed" belong to the command, not to the attack request.
       const { dice, seed, ...attack } = attackRequest(request);
       if (dice !== undefined) {
-        if (!isRecord(dice)) throw new RulesError("dice", "FUDGE.Error.NotObject", "must be an object of recorded dice by slot");
+        if (!isRecord(dice))
+          throw new RulesError("dice", "FUDGE.Error.NotObject", "must be an object of recorded dice by slot");
         return resolveAttack(attack, dice);
       }
       if (typeof seed !== "number" || !Number.isInteger(seed))
-        throw new RulesError("dice", "FUDGE.Error.MissingDice", 'give the recorded "dice", or a whole-number "seed" to roll them');
+        throw new RulesError(
+          "dice",
+          "FUDGE.Error.MissingDice",
+          'give the recorded "dice", or a whole-number "seed" to roll them',
+        );
       return rollAttack(attack, seededRng(seed));
     },
   },
@@ -105,7 +135,8 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
     },
   },
   heal: {
-    summary: 'heal a wound track ("healing": scratches, roll, natural, box, endRound; Volt: recover, rest, injuryRecovery)',
+    summary:
+      'heal a wound track ("healing": scratches, roll, natural, box, endRound; Volt: recover, rest, injuryRecovery)',
     run(request) {
       const o = object(request);
       const track = parseTrack(o.track, "track");
@@ -114,7 +145,8 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
     },
   },
   endBattle: {
-    summary: 'the battle is over: wounds whose level held only until then ("lapses", Fudge §4.52 (4)) go to their level',
+    summary:
+      'the battle is over: wounds whose level held only until then ("lapses", Fudge §4.52 (4)) go to their level',
     run(request) {
       const o = object(request);
       const track = parseTrack(o.track, "track");
@@ -127,13 +159,19 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
     run(request) {
       const track = parseTrack(object(request).track, "track");
       if (track.config.kind !== "box" && track.config.kind !== "dc")
-        throw new RulesError("track.config.kind", "FUDGE.Error.KillTrackKind", `automatic death needs a "box" or "dc" track (got ${JSON.stringify(track.config.kind)})`, { kind: String(track.config.kind) });
+        throw new RulesError(
+          "track.config.kind",
+          "FUDGE.Error.KillTrackKind",
+          `automatic death needs a "box" or "dc" track (got ${JSON.stringify(track.config.kind)})`,
+          { kind: String(track.config.kind) },
+        );
       const r = applyWound(track, { kill: true });
       return trackAnswer(r.track, [...r.steps], { ended: r.ended });
     },
   },
   guts: {
-    summary: 'Miniatures Guts: a "check" (new wound, Terrifying …), a "recheck" on a later turn, or the "nearDeath" turn roll',
+    summary:
+      'Miniatures Guts: a "check" (new wound, Terrifying …), a "recheck" on a later turn, or the "nearDeath" turn roll',
     run(request) {
       const o = object(request);
       const kind = oneOf(o.check, "check", ["check", "recheck", "nearDeath"] as const, "check");
@@ -149,33 +187,67 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
         return trackAnswer(r.track, r.steps, { result: r.result, total: r.total });
       }
       if (kind === "recheck") {
-        const r = gutsRecheck(state, o.dice, int(o.turn, "turn", 0, 100_000), guts, modifiers, optInt(o.index, "index", 0, 0, 100), gutsSituation(o), rules);
+        const r = gutsRecheck(
+          state,
+          o.dice,
+          int(o.turn, "turn", 0, 100_000),
+          guts,
+          modifiers,
+          optInt(o.index, "index", 0, 0, 100),
+          gutsSituation(o),
+          rules,
+        );
         return { state: r.state, check: { ...r.check, steps: undefined }, fleesCombat: r.fleesCombat, steps: r.steps };
       }
       const reason = oneOf(o.reason, "reason", GUTS_REASONS);
-      const r = gutsTrigger(state, { ...gutsSituation(o), guts, modifiers, faces: o.dice, target: gutsTarget(o, reason, ""), turn: optInt(o.turn, "turn", 0, 0, 100_000), reason }, rules);
+      const r = gutsTrigger(
+        state,
+        {
+          ...gutsSituation(o),
+          guts,
+          modifiers,
+          faces: o.dice,
+          target: gutsTarget(o, reason, ""),
+          turn: optInt(o.turn, "turn", 0, 0, 100_000),
+          reason,
+        },
+        rules,
+      );
       return { state: r.state, check: { ...r.check, steps: undefined }, fleesCombat: r.fleesCombat, steps: r.steps };
     },
   },
   recover: {
-    summary: 'Volt recovery: the Recover action (Willpower roll, "dice": [black, white]), "rest", or the "injury" recovery roll',
+    summary:
+      'Volt recovery: the Recover action (Willpower roll, "dice": [black, white]), "rest", or the "injury" recovery roll',
     run(request) {
       const o = object(request);
       const track = parseTrack(o.track, "track");
-      if (track.config.kind !== "volt") throw new RulesError("track.config.kind", "FUDGE.Volt.Error.NotVoltTrack", `recovery needs a "volt" track (got "${track.config.kind}")`);
+      if (track.config.kind !== "volt")
+        throw new RulesError(
+          "track.config.kind",
+          "FUDGE.Volt.Error.NotVoltTrack",
+          `recovery needs a "volt" track (got "${track.config.kind}")`,
+        );
       const kind = oneOf(o.recover, "recover", ["action", "rest", "injury"] as const, "action");
       if (kind === "rest") {
         const r = healTrack(track, { type: "rest" });
         return trackAnswer(r.track, r.steps);
       }
       const dice = record(o, "").dice;
-      if (!Array.isArray(dice) || dice.length !== 2) throw new RulesError("dice", "FUDGE.Error.MissingDice", "give the two d20 as [black, white]");
+      if (!Array.isArray(dice) || dice.length !== 2)
+        throw new RulesError("dice", "FUDGE.Error.MissingDice", "give the two d20 as [black, white]");
       const [black, white] = [int(dice[0], at("dice", 0), 1, 20), int(dice[1], at("dice", 1), 1, 20)];
       if (kind === "action") {
         const r = recoverAction(track, int(o.willpower, "willpower", 0, 99), black, white);
         return trackAnswer(r.track, r.steps, { roll: r.roll });
       }
-      const r = healTrack(track, { type: "injuryRecovery", black, white, strength: int(o.strength, "strength", 0, 99), medical: optInt(o.medical, "medical", 0, 0, 99) });
+      const r = healTrack(track, {
+        type: "injuryRecovery",
+        black,
+        white,
+        strength: int(o.strength, "strength", 0, 99),
+        medical: optInt(o.medical, "medical", 0, 0, 99),
+      });
       return trackAnswer(r.track, r.steps);
     },
   },

@@ -44,7 +44,11 @@ function reason(e: ErrorJson): string {
 export function cliError(e: ErrorJson, advice = ADVICE[e.key] ?? GENERAL_ADVICE): ErrorJson {
   const why = reason(e).replace(/[.\s]+$/, "");
   // "file" names the input itself, and a message that starts with an option names it already.
-  const head = why.startsWith("--") ? `The option ${why}` : e.field && e.field !== "file" ? `The request's field "${e.field}" is refused: ${why}` : capitalize(why);
+  const head = why.startsWith("--")
+    ? `The option ${why}`
+    : e.field && e.field !== "file"
+      ? `The request's field "${e.field}" is refused: ${why}`
+      : capitalize(why);
   return withSentence(e, `${head}. ${advice}`);
 }
 

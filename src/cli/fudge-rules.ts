@@ -23,7 +23,10 @@ export async function readStdin(): Promise<string> {
   let size = 0;
   for await (const c of process.stdin) {
     size += (c as Buffer).length;
-    if (size > CLI_BUDGET.inputBytes) throw new RulesError("", "FUDGE.Error.TooLarge", `stdin is larger than ${CLI_BUDGET.inputBytes} bytes`, { max: CLI_BUDGET.inputBytes });
+    if (size > CLI_BUDGET.inputBytes)
+      throw new RulesError("", "FUDGE.Error.TooLarge", `stdin is larger than ${CLI_BUDGET.inputBytes} bytes`, {
+        max: CLI_BUDGET.inputBytes,
+      });
     chunks.push(c as Buffer);
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -31,23 +34,43 @@ export async function readStdin(): Promise<string> {
 
 function readInput(file: string | undefined): Promise<string> | string {
   if (!file || file === "-") return readStdin();
-  return readFileBounded(file, CLI_BUDGET.inputBytes, () => new RulesError("file", "FUDGE.Error.TooLarge", `the file ${file.slice(0, 80)} is larger than ${CLI_BUDGET.inputBytes} bytes`, { max: CLI_BUDGET.inputBytes }));
+  return readFileBounded(
+    file,
+    CLI_BUDGET.inputBytes,
+    () =>
+      new RulesError(
+        "file",
+        "FUDGE.Error.TooLarge",
+        `the file ${file.slice(0, 80)} is larger than ${CLI_BUDGET.inputBytes} bytes`,
+        { max: CLI_BUDGET.inputBytes },
+      ),
+  );
 }
 
 /**
  * How main() runs a command: in-process (tests, bundles), or isolated in a worker with the
  * budget's heap limit and time limit (the bin does this; see bin/fudge-rules.mjs).
  */
-export type Runner = (command: string, text: string, source: string, limits: { timeMs: number; memoryMb: number }, options: CliOption[]) => Promise<RunOutcome>;
+export type Runner = (
+  command: string,
+  text: string,
+  source: string,
+  limits: { timeMs: number; memoryMb: number },
+  options: CliOption[],
+) => Promise<RunOutcome>;
 
 /**
  * How main() runs `convert-fudge-rpg`: in-process (tests), or in a worker with the budget's heap
  * limit (the bin). The outcome is its exit code, or a budget error / crash as for a command.
  */
-export type ConvertRunner = (argv: string[], limits: { timeMs: number; memoryMb: number }) => Promise<{ code: number } | Exclude<RunOutcome, { ok: string }>>;
+export type ConvertRunner = (
+  argv: string[],
+  limits: { timeMs: number; memoryMb: number },
+) => Promise<{ code: number } | Exclude<RunOutcome, { ok: string }>>;
 
 /** Runs the command in this thread (no hard limits beyond the library's own). */
-export const inProcess: Runner = async (command, text, source, _limits, options) => (await import("./run")).runCaught(command, text, source, options);
+export const inProcess: Runner = async (command, text, source, _limits, options) =>
+  (await import("./run")).runCaught(command, text, source, options);
 
 /**
  * The arguments after the command: the request file (the first that is not an option) and the
@@ -75,7 +98,9 @@ export function splitArgs(args: readonly string[]): { file: string | undefined; 
 export async function main(argv: string[], runner: Runner = inProcess, convertRunner?: ConvertRunner): Promise<number> {
   const [command] = argv;
   if (!command || command === "-h" || command === "--help") {
-    process.stdout.write(`${(await import("./run")).USAGE}\n${(await import("./convert-fudge-rpg")).CONVERT_FUDGE_RPG_USAGE}\n`);
+    process.stdout.write(
+      `${(await import("./run")).USAGE}\n${(await import("./convert-fudge-rpg")).CONVERT_FUDGE_RPG_USAGE}\n`,
+    );
     return command ? 0 : 2;
   }
   const fail = (e: ErrorJson, advice?: string): number => {
@@ -100,9 +125,15 @@ export async function main(argv: string[], runner: Runner = inProcess, convertRu
   } catch (e) {
     if (isRulesError(e)) return fail(e.toJSON());
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return fail({ error: `no such file: ${String(file).slice(0, 200)}`, field: "file", key: "FUDGE.Error.NoFile" });
+    if (code === "ENOENT")
+      return fail({ error: `no such file: ${String(file).slice(0, 200)}`, field: "file", key: "FUDGE.Error.NoFile" });
     // Any other read failure (a directory, no permission …) is still a bad request, not a crash.
-    if (typeof code === "string") return fail({ error: `cannot read ${String(file).slice(0, 200)} (${code})`, field: "file", key: "FUDGE.Error.NoFile" });
+    if (typeof code === "string")
+      return fail({
+        error: `cannot read ${String(file).slice(0, 200)} (${code})`,
+        field: "file",
+        key: "FUDGE.Error.NoFile",
+      });
     throw e;
   }
   const source = file && file !== "-" ? file.slice(0, 200) : "stdin";

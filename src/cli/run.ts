@@ -12,14 +12,27 @@ export const COMMANDS = Object.keys(COMMAND_TABLE);
 
 export const USAGE = `usage: fudge-rules <command> [request.json] [--field value …]
 ${Object.entries(COMMAND_TABLE)
-  .map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}${c.options ? `\n            options: ${Object.keys(c.options).map((o) => `--${o}`).join(" ")} (request fields; they override the request's)` : ""}`)
+  .map(
+    ([name, c]) =>
+      `  ${name.padEnd(9)} ${c.summary}${
+        c.options
+          ? `\n            options: ${Object.keys(c.options)
+              .map((o) => `--${o}`)
+              .join(" ")} (request fields; they override the request's)`
+          : ""
+      }`,
+  )
   .join("\n")}
 Reads a JSON request from the file (or stdin) and prints JSON. See docs/rules-api.md.`;
 
 /** Runs one command on a parsed request (in-process; the library's own budgets still apply). */
 function commandSpec(command: string) {
   if (Object.hasOwn(COMMAND_TABLE, command)) return COMMAND_TABLE[command];
-  throw new RulesError("command", "FUDGE.Error.UnknownCommand", `unknown command ${JSON.stringify(command.slice(0, 40))}; expected one of ${COMMANDS.join(", ")}`);
+  throw new RulesError(
+    "command",
+    "FUDGE.Error.UnknownCommand",
+    `unknown command ${JSON.stringify(command.slice(0, 40))}; expected one of ${COMMANDS.join(", ")}`,
+  );
 }
 
 export function runCommand(command: string, request: unknown): unknown {
@@ -30,13 +43,20 @@ export function runCommand(command: string, request: unknown): unknown {
 
 export function parseJson(text: string, source: string): unknown {
   if (text.length > CLI_BUDGET.inputBytes)
-    throw new RulesError("", "FUDGE.Error.TooLarge", `${source} is larger than ${CLI_BUDGET.inputBytes} bytes`, { max: CLI_BUDGET.inputBytes });
+    throw new RulesError("", "FUDGE.Error.TooLarge", `${source} is larger than ${CLI_BUDGET.inputBytes} bytes`, {
+      max: CLI_BUDGET.inputBytes,
+    });
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    if (e instanceof RangeError) throw new RulesError("", "FUDGE.Error.TooDeep", `${source} is nested too deeply`, { max: CLI_BUDGET.depth });
-    throw new RulesError("", "FUDGE.Error.BadJson", `${source} is not valid JSON (${(e as Error).message.slice(0, 120)})`);
+    if (e instanceof RangeError)
+      throw new RulesError("", "FUDGE.Error.TooDeep", `${source} is nested too deeply`, { max: CLI_BUDGET.depth });
+    throw new RulesError(
+      "",
+      "FUDGE.Error.BadJson",
+      `${source} is not valid JSON (${(e as Error).message.slice(0, 120)})`,
+    );
   }
   checkJsonShape(value, "", CLI_BUDGET.depth, CLI_BUDGET.values);
   return value;
@@ -53,8 +73,16 @@ export function withOptions(command: string, request: unknown, options: readonly
   for (const [name, value] of options) {
     const kind = spec.options && Object.hasOwn(spec.options, name) ? spec.options[name] : undefined;
     if (!kind) {
-      const known = Object.keys(spec.options ?? {}).map((o) => `--${o}`).join(", ") || "none";
-      throw new RulesError(`--${name.slice(0, 40)}`, "FUDGE.Error.UnknownOption", `--${name.slice(0, 40)} is unknown to ${command} (its options: ${known})`, { command, allowed: known });
+      const known =
+        Object.keys(spec.options ?? {})
+          .map((o) => `--${o}`)
+          .join(", ") || "none";
+      throw new RulesError(
+        `--${name.slice(0, 40)}`,
+        "FUDGE.Error.UnknownOption",
+        `--${name.slice(0, 40)} is unknown to ${command} (its options: ${known})`,
+        { command, allowed: known },
+      );
     }
     // A number option's text that is not a number stays text: the field's own check refuses it by name.
     const n = Number(value);
@@ -66,12 +94,16 @@ export function withOptions(command: string, request: unknown, options: readonly
 
 /** One command from its raw input text to the answer's JSON text; throws RulesError for bad input. */
 export function runText(command: string, text: string, source: string, options: readonly CliOption[] = []): string {
-  const request = commandSpec(command).input === "text" ? withOptions(command, text, options) : withOptions(command, parseJson(text, source), options);
+  const request =
+    commandSpec(command).input === "text"
+      ? withOptions(command, text, options)
+      : withOptions(command, parseJson(text, source), options);
   try {
     return `${JSON.stringify(runCommand(command, request), null, 2)}\n`;
   } catch (e) {
     // A stack overflow on some input the shape check let through is still bad input, not a crash.
-    if (e instanceof RangeError && /call stack/i.test(e.message)) throw new RulesError("", "FUDGE.Error.TooDeep", "the request is too complex to process");
+    if (e instanceof RangeError && /call stack/i.test(e.message))
+      throw new RulesError("", "FUDGE.Error.TooDeep", "the request is too complex to process");
     throw e;
   }
 }
@@ -79,7 +111,12 @@ export function runText(command: string, text: string, source: string, options: 
 /** Outcome of a command run: the answer, a RulesError's JSON, or a crash (a bug: exit 1). */
 export type RunOutcome = { ok: string } | { error: ReturnType<RulesError["toJSON"]> } | { crash: string };
 
-export function runCaught(command: string, text: string, source: string, options: readonly CliOption[] = []): RunOutcome {
+export function runCaught(
+  command: string,
+  text: string,
+  source: string,
+  options: readonly CliOption[] = [],
+): RunOutcome {
   try {
     return { ok: runText(command, text, source, options) };
   } catch (e) {
@@ -87,4 +124,3 @@ export function runCaught(command: string, text: string, source: string, options
     return { crash: (e as Error)?.stack ?? String(e) };
   }
 }
-

@@ -18,7 +18,8 @@ function packSources(): string {
     const p = join(dir, "packs", "src");
     if (existsSync(p)) return p;
     const up = resolve(dir, "..");
-    if (up === dir) throw new RulesError("", "FUDGE.Error.NoPackSources", "packs/src was not found beside this program");
+    if (up === dir)
+      throw new RulesError("", "FUDGE.Error.NoPackSources", "packs/src was not found beside this program");
     dir = up;
   }
 }
@@ -54,13 +55,22 @@ export function findSample(name: string, field: string): ActorDoc {
   const prefixed = exact ? [exact] : actors.filter((a) => a.name.toLowerCase().startsWith(n));
   // A prefix names a sample only when it names exactly one ("K" could be King Kingsley or Knavely Knave).
   if (prefixed.length > 1)
-    throw new RulesError(field, "FUDGE.Error.AmbiguousSample", `${JSON.stringify(name.slice(0, 80))} could be ${prefixed.map((a) => a.name).join(", ")}`, {
-      name: name.slice(0, 80),
-      matches: prefixed.map((a) => a.name).join(", "),
-    });
+    throw new RulesError(
+      field,
+      "FUDGE.Error.AmbiguousSample",
+      `${JSON.stringify(name.slice(0, 80))} could be ${prefixed.map((a) => a.name).join(", ")}`,
+      {
+        name: name.slice(0, 80),
+        matches: prefixed.map((a) => a.name).join(", "),
+      },
+    );
   const hit = prefixed[0];
   if (!hit)
-    throw new RulesError(field, "FUDGE.Error.UnknownSample", `no sample character named ${JSON.stringify(name.slice(0, 80))} (samples: ${actors.map((a) => a.name).join(", ")})`);
+    throw new RulesError(
+      field,
+      "FUDGE.Error.UnknownSample",
+      `no sample character named ${JSON.stringify(name.slice(0, 80))} (samples: ${actors.map((a) => a.name).join(", ")})`,
+    );
   return hit;
 }
 
@@ -74,24 +84,38 @@ function rulesFor(preset: unknown, options: unknown): WorldRules {
   if (typeof preset === "string") rules.preset = preset as WorldRules["preset"];
   if (preset === "fudge" && isRecord(options)) {
     if (typeof options.doubleRd === "boolean") rules.fudge.doubleRd = options.doubleRd;
-    if (typeof options.dcVariant === "string") rules.fudge.dcVariant = options.dcVariant as WorldRules["fudge"]["dcVariant"];
-    if (typeof options.woundMode === "string") rules.fudge.woundMode = options.woundMode as WorldRules["fudge"]["woundMode"];
+    if (typeof options.dcVariant === "string")
+      rules.fudge.dcVariant = options.dcVariant as WorldRules["fudge"]["dcVariant"];
+    if (typeof options.woundMode === "string")
+      rules.fudge.woundMode = options.woundMode as WorldRules["fudge"]["woundMode"];
   }
   return rules;
 }
 
 /** The combatant the preset's request takes for a sample actor (attacking with its first equipped weapon). */
-function sampleSide(actor: ActorDoc, other: ActorDoc, preset: unknown, options: unknown, role: "attacker" | "defender"): unknown {
+function sampleSide(
+  actor: ActorDoc,
+  other: ActorDoc,
+  preset: unknown,
+  options: unknown,
+  role: "attacker" | "defender",
+): unknown {
   const rules = rulesFor(preset, options);
   const weapon = (equippedOf(actor, "weapon")[0] as ItemDoc<"weapon"> | undefined) ?? null;
-  const req = role === "attacker" ? attackRequest(actor, weapon, other, rules) : attackRequest(other, (equippedOf(other, "weapon")[0] as ItemDoc<"weapon"> | undefined) ?? null, actor, rules);
+  const req =
+    role === "attacker"
+      ? attackRequest(actor, weapon, other, rules)
+      : attackRequest(other, (equippedOf(other, "weapon")[0] as ItemDoc<"weapon"> | undefined) ?? null, actor, rules);
   return req[role];
 }
 
 /** Replaces sample names in attacker/defender (attack requests) and a/b (duel requests). */
 export function resolveSamples(request: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...request };
-  for (const [x, y] of [["attacker", "defender"], ["a", "b"]] as const) {
+  for (const [x, y] of [
+    ["attacker", "defender"],
+    ["a", "b"],
+  ] as const) {
     const sx = typeof request[x] === "string" ? findSample(request[x] as string, x) : null;
     const sy = typeof request[y] === "string" ? findSample(request[y] as string, y) : null;
     if (!sx && !sy) continue;
@@ -100,7 +124,8 @@ export function resolveSamples(request: Record<string, unknown>): Record<string,
     if (sy) out[y] = sampleSide(sy, sx ?? sy, request.preset, request.options, "defender");
   }
   for (const k of ["attacker", "defender", "a", "b"]) {
-    if (out[k] !== undefined && !isRecord(out[k])) throw new RulesError(k, "FUDGE.Error.NotObject", "must be a combatant object or a sample character's name");
+    if (out[k] !== undefined && !isRecord(out[k]))
+      throw new RulesError(k, "FUDGE.Error.NotObject", "must be a combatant object or a sample character's name");
   }
   return out;
 }

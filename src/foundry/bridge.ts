@@ -23,26 +23,48 @@ export function worldRules(): WorldRules {
   return worldRulesFrom((key) => game.settings!.get(SYSTEM_ID as never, key as never));
 }
 
-type AnyDoc = { _id: string | null; name: string; type: string; img?: string | null; system: unknown; uuid?: string; ownership?: unknown };
+type AnyDoc = {
+  _id: string | null;
+  name: string;
+  type: string;
+  img?: string | null;
+  system: unknown;
+  uuid?: string;
+  ownership?: unknown;
+};
 
 /** A plain ItemDoc from an Item (source data: what the rules read is stored data). */
 export function plainItem(item: AnyDoc & { toObject?: (source?: boolean) => unknown }): ItemDoc {
   const src = (item.toObject ? item.toObject(true) : item) as AnyDoc;
-  return { _id: String(item._id), name: item.name, type: item.type as ItemDoc["type"], img: item.img ?? undefined, system: src.system as ItemDoc["system"] };
+  return {
+    _id: String(item._id),
+    name: item.name,
+    type: item.type as ItemDoc["type"],
+    img: item.img ?? undefined,
+    system: src.system as ItemDoc["system"],
+  };
 }
 
 /** The actor is in a started combat of this world (Fudge §4.51 Light Wound: rolls take the combat penalty). */
 export function actorInCombat(actor: Actor.Implementation): boolean {
   const combats = (game.combats?.contents ?? []).map((c) => ({
     started: c.started,
-    combatants: c.combatants.contents.map((b) => ({ actorId: b.actorId ?? null, tokenId: b.tokenId ?? null, linked: !b.tokenId || b.token?.actorLink !== false })),
+    combatants: c.combatants.contents.map((b) => ({
+      actorId: b.actorId ?? null,
+      tokenId: b.tokenId ?? null,
+      linked: !b.tokenId || b.token?.actorLink !== false,
+    })),
   }));
   return inStartedCombat({ id: String(actor.id), tokenId: actor.isToken ? (actor.token?.id ?? null) : null }, combats);
 }
 
 /** A plain ActorDoc from an Actor, with its items and ownership. */
 export function plainActor(actor: Actor.Implementation): ActorDoc {
-  const src = actor.toObject(true) as unknown as { system: unknown; ownership: Record<string, number>; flags?: Record<string, unknown> };
+  const src = actor.toObject(true) as unknown as {
+    system: unknown;
+    ownership: Record<string, number>;
+    flags?: Record<string, unknown>;
+  };
   return {
     _id: String(actor.id),
     uuid: actor.uuid,
@@ -118,10 +140,28 @@ export function deriveFromDoc(doc: ActorDoc, rules: WorldRules): DerivedActor {
   try {
     const track = trackFor(doc, rules);
     const status = trackStatus(track);
-    return { track, status, penalty: status.penalty, condition: status.condition, openBoxes: openBoxesOf(renderTrack(track)), factors: factorsOf(doc, rules), initiative: initiativeTrait(doc, rules.preset, status.penalty), error: null };
+    return {
+      track,
+      status,
+      penalty: status.penalty,
+      condition: status.condition,
+      openBoxes: openBoxesOf(renderTrack(track)),
+      factors: factorsOf(doc, rules),
+      initiative: initiativeTrait(doc, rules.preset, status.penalty),
+      error: null,
+    };
   } catch (e) {
     if (!isRulesError(e)) throw e;
-    return { track: null, status: null, penalty: 0, condition: "able", openBoxes: { value: 0, max: 0 }, factors: noFactors(), initiative: initiativeTrait(doc, rules.preset, 0), error: errorView(e) };
+    return {
+      track: null,
+      status: null,
+      penalty: 0,
+      condition: "able",
+      openBoxes: { value: 0, max: 0 },
+      factors: noFactors(),
+      initiative: initiativeTrait(doc, rules.preset, 0),
+      error: errorView(e),
+    };
   }
 }
 
@@ -130,7 +170,10 @@ export function deriveActorSystem(actor: Actor.Implementation): DerivedActor {
 }
 
 /** Persists a src/system actor update; a new wound-track state replaces the stored one exactly. */
-export async function updateActor(actor: Actor.Implementation, update: { system: unknown; flags?: unknown }): Promise<void> {
+export async function updateActor(
+  actor: Actor.Implementation,
+  update: { system: unknown; flags?: unknown },
+): Promise<void> {
   const stored = (actor.toObject(true) as unknown as { system: unknown }).system;
   await actor.update(safeTrackUpdate(stored, update, forcedReplacement()) as never);
 }
@@ -151,7 +194,10 @@ export const actorLane = (actor: { uuid: string }): string => `actor:${actor.uui
  * it on this client has landed, and its update (or null: nothing to write) is saved before the
  * next write starts. Sheets, combat hooks and card actions all write wound tracks through this.
  */
-export async function changeActor<R extends { system: unknown; flags?: unknown } | null>(actor: Actor.Implementation, compute: (doc: ActorDoc) => R): Promise<R> {
+export async function changeActor<R extends { system: unknown; flags?: unknown } | null>(
+  actor: Actor.Implementation,
+  compute: (doc: ActorDoc) => R,
+): Promise<R> {
   return writeQueue(actorLane(actor), async () => {
     const update = compute(plainActor(actor));
     if (update) await updateActor(actor, update);

@@ -47,7 +47,8 @@ function tokenDistance(a: TokenLike, b: TokenLike): number | null {
   const size = canvas?.grid?.size ?? 100;
   const ca = { x: a.x + (a.width * size) / 2, y: a.y + (a.height * size) / 2 };
   const cb = { x: b.x + (b.width * size) / 2, y: b.y + (b.height * size) / 2 };
-  const grid = canvas?.grid as unknown as { measurePath?: (w: { x: number; y: number }[]) => { distance: number } } | undefined;
+  const grid = canvas?.grid as unknown as
+    { measurePath?: (w: { x: number; y: number }[]) => { distance: number } } | undefined;
   return grid?.measurePath ? grid.measurePath([ca, cb]).distance : null;
 }
 
@@ -59,12 +60,22 @@ function tokenDistance(a: TokenLike, b: TokenLike): number | null {
  * target, table-pure.ts tableSituation): contact (melee: with that target; ranged: with any
  * enemy), gang-up and range. Volt: a ranged attack's distance to each target.
  */
-function measuredSituations(rules: WorldRules, own: TokenLike | null, targets: readonly TokenLike[], ranged: boolean): Situation[] {
+function measuredSituations(
+  rules: WorldRules,
+  own: TokenLike | null,
+  targets: readonly TokenLike[],
+  ranged: boolean,
+): Situation[] {
   if (!own) return [];
   if (rules.preset === "miniatures") {
     const boxes = sceneTokens().map(tokenBox);
     const opts = { ranged, gangUp: rules.miniatures.gangUp, rangeFromDistance: rules.miniatures.rangeFromDistance };
-    return targets.map((t) => ({ ...tableSituation(tokenBox(own), tokenBox(t), boxes, { ...opts, distance: ranged ? tokenDistance(own, t) : null }) }));
+    return targets.map((t) => ({
+      ...tableSituation(tokenBox(own), tokenBox(t), boxes, {
+        ...opts,
+        distance: ranged ? tokenDistance(own, t) : null,
+      }),
+    }));
   }
   if (rules.preset === "volt" && ranged) {
     // Volt: a ranged attack rolls against the distance value instead of Guard.
@@ -81,7 +92,10 @@ function measuredSituations(rules: WorldRules, own: TokenLike | null, targets: r
  * weapon (measuredSituations; {} where nothing is measured): the sheet's Attack tooltips give the
  * odds under them, as the attack dialog does.
  */
-export function targetMeasures(actor: Actor.Implementation, targets: readonly TokenLike[]): { melee: Situation; ranged: Situation }[] {
+export function targetMeasures(
+  actor: Actor.Implementation,
+  targets: readonly TokenLike[],
+): { melee: Situation; ranged: Situation }[] {
   const rules = worldRules();
   const own = attackerToken(actor);
   const melee = measuredSituations(rules, own, targets, false);
@@ -101,28 +115,51 @@ function measuredKeys(measured: readonly Situation[], count: number): string[] {
  * per target before the dialog, which shows them and the odds under them; each target's card
  * entry carries its own (its range, gang-up, contact), over the dialog's situation.
  */
-export async function startAttackFlow(actor: Actor.Implementation, weaponIds: (string | null)[] | string | null, opts: { fastForward?: boolean } = {}): Promise<void> {
+export async function startAttackFlow(
+  actor: Actor.Implementation,
+  weaponIds: (string | null)[] | string | null,
+  opts: { fastForward?: boolean } = {},
+): Promise<void> {
   const ids = Array.isArray(weaponIds) ? weaponIds : [weaponIds];
   const weaponId = ids[0] ?? null;
-  const targets = [...(game.user!.targets as unknown as Set<TokenLike & { document: TokenLike }>)].map((t) => t.document ?? t).filter((t) => t.actor && t.actor !== actor);
+  const targets = [...(game.user!.targets as unknown as Set<TokenLike & { document: TokenLike }>)]
+    .map((t) => t.document ?? t)
+    .filter((t) => t.actor && t.actor !== actor);
   if (!targets.length) throw new RulesError("targets", "FUDGE.Error.NoTargets", "target at least one token");
   const rules = worldRules();
-  const isRanged = (id: string | null) => !!(id ? (actor.items.get(id)?.system as { ranged?: boolean } | undefined)?.ranged : false);
-  const weaponDoc = weaponId ? ((plainActor(actor).items ?? []).find((i) => i._id === weaponId) as ItemDoc<"weapon"> | undefined) ?? null : null;
+  const isRanged = (id: string | null) =>
+    !!(id ? (actor.items.get(id)?.system as { ranged?: boolean } | undefined)?.ranged : false);
+  const weaponDoc = weaponId
+    ? (((plainActor(actor).items ?? []).find((i) => i._id === weaponId) as ItemDoc<"weapon"> | undefined) ?? null)
+    : null;
   const own = attackerToken(actor);
   const targetDocs = targets.map((t) => plainActor(t.actor!));
   const measured = measuredSituations(rules, own, targets, isRanged(weaponId));
-  const situation = await attackSituationDialog(plainActor(actor), weaponDoc, targetDocs, rules, opts.fastForward, measured);
+  const situation = await attackSituationDialog(
+    plainActor(actor),
+    weaponDoc,
+    targetDocs,
+    rules,
+    opts.fastForward,
+    measured,
+  );
   if (situation === null) return;
   for (const id of ids) {
     // A Miniatures action's weapons are all of one kind; measured again only if this one's kind differs.
-    const perTarget = isRanged(id) === isRanged(weaponId) ? measured : measuredSituations(rules, own, targets, isRanged(id));
+    const perTarget =
+      isRanged(id) === isRanged(weaponId) ? measured : measuredSituations(rules, own, targets, isRanged(id));
     // What the table measures replaces the dialog's (a remembered range…): the card's situation leaves it to each target.
     const shared: Situation = { ...situation };
     for (const k of measuredKeys(perTarget, targets.length)) delete shared[k];
     // Every die a Foundry Roll on this (the attacker's) client; the faces go to the rules core.
     // Fudge §4.64: whether each target began the round Incapacitated is the GM's round-start record (shown on the card; Apply reads it again).
-    const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(actor), id, targetDocs, shared, dice, rules, userRef(), perTarget, { roundStart: tableRoundStart }), foundryRoller);
+    const { card, rolls } = await rollAttack(
+      (dice) =>
+        actions.startAttack(plainActor(actor), id, targetDocs, shared, dice, rules, userRef(), perTarget, {
+          roundStart: tableRoundStart,
+        }),
+      foundryRoller,
+    );
     card.targets.forEach((t, i) => (t.tokenId = String(targets[i].id)));
     await postAttackCard(actor, card, rolls);
   }
@@ -133,8 +170,15 @@ export async function startAttackFlow(actor: Actor.Implementation, weaponIds: (s
  * his "next action": his own client then resets the box and records the roll on him
  * (src/system/clipped.ts), before his next attack is rolled.
  */
-export async function postAttackCard(actor: Actor.Implementation, card: AttackCardData, rolls: readonly Roll[]): Promise<ChatMessage.Implementation> {
-  const message = (await postWithRolls({ type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) }, rolls)) as ChatMessage.Implementation;
+export async function postAttackCard(
+  actor: Actor.Implementation,
+  card: AttackCardData,
+  rolls: readonly Roll[],
+): Promise<ChatMessage.Implementation> {
+  const message = (await postWithRolls(
+    { type: "attackCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) },
+    rolls,
+  )) as ChatMessage.Implementation;
   const messageId = String(message?.id ?? "");
   try {
     await changeActor(actor, (doc) => attackClippedUpdate(doc, worldRules(), userRef(), messageId, Date.now()));
@@ -164,7 +208,9 @@ function cardData(message: ChatMessage.Implementation): AttackCardData {
 function unchecked(message: ChatMessage.Implementation): unknown {
   const sys = message.system as unknown as { toObject?: () => unknown };
   const raw = sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys);
-  return raw !== null && typeof raw === "object" && !Array.isArray(raw) ? { ...raw, userId: authorOf(message)?.id ?? "" } : raw;
+  return raw !== null && typeof raw === "object" && !Array.isArray(raw)
+    ? { ...raw, userId: authorOf(message)?.id ?? "" }
+    : raw;
 }
 
 /** When the card was posted (the message's timestamp): its attacker counts as he rolled (integrity.ts attackerAsPosted). */
@@ -222,8 +268,12 @@ let focusAfterRender: { messageId: string; index: string } | null = null;
 
 function restoreCardFocus(message: ChatMessage.Implementation, root: HTMLElement): void {
   if (!focusAfterRender || focusAfterRender.messageId !== message.id) return;
-  const section = root.querySelector<HTMLElement>(`.fudge-target[data-target-index="${CSS.escape(focusAfterRender.index)}"]`);
-  const next = section?.querySelector<HTMLElement>("button[data-action]:not([disabled])") ?? root.querySelector<HTMLElement>("button[data-action]:not([disabled])");
+  const section = root.querySelector<HTMLElement>(
+    `.fudge-target[data-target-index="${CSS.escape(focusAfterRender.index)}"]`,
+  );
+  const next =
+    section?.querySelector<HTMLElement>("button[data-action]:not([disabled])") ??
+    root.querySelector<HTMLElement>("button[data-action]:not([disabled])");
   if (next) {
     next.focus({ preventScroll: true });
     focusAfterRender = null;
@@ -241,13 +291,21 @@ function wireCard(message: ChatMessage.Implementation, root: HTMLElement): void 
       const action = el.dataset.action ?? "";
       const holder = el.closest<HTMLElement>("[data-target-id],[data-actor-id]") ?? el;
       const index = Number(el.dataset.targetIndex ?? holder.dataset.targetIndex);
-      const targetId = holder.dataset.targetId ?? holder.dataset.actorId ?? cardData(message).targets[index]?.actorId ?? "";
+      const targetId =
+        holder.dataset.targetId ?? holder.dataset.actorId ?? cardData(message).targets[index]?.actorId ?? "";
       const done = () => {
         if (el instanceof HTMLButtonElement && el.isConnected) el.disabled = false;
       };
-      if (action === "defend" || action === "apply" || action === "undo") void clickCardAction(message, action, targetId, el.dataset.force === "true").finally(done);
-      else if (action === "applyFudgePoint") void clickCardAction(message, "apply", targetId, false, true).finally(done);
-      else if (action === "applyJudgement") void clickJudgement(message, targetId, section?.querySelector<HTMLSelectElement>('select[name="gmLevel"]')?.value ?? "").finally(done);
+      if (action === "defend" || action === "apply" || action === "undo")
+        void clickCardAction(message, action, targetId, el.dataset.force === "true").finally(done);
+      else if (action === "applyFudgePoint")
+        void clickCardAction(message, "apply", targetId, false, true).finally(done);
+      else if (action === "applyJudgement")
+        void clickJudgement(
+          message,
+          targetId,
+          section?.querySelector<HTMLSelectElement>('select[name="gmLevel"]')?.value ?? "",
+        ).finally(done);
       else if (action === "applySelected") void applyToSelected(message).finally(done);
       else if (action === "applyAll") void applyToAll(message).finally(done);
       else if (action === "gutsFriends") void gutsForFriends(message).finally(done);
@@ -257,7 +315,13 @@ function wireCard(message: ChatMessage.Implementation, root: HTMLElement): void 
 }
 
 /** A click on Defend / Apply / Undo: carried out here, or relayed to the active GM. */
-export async function clickCardAction(message: ChatMessage.Implementation, action: CardAction, targetId: string, force = false, spendFudgePoint = false): Promise<void> {
+export async function clickCardAction(
+  message: ChatMessage.Implementation,
+  action: CardAction,
+  targetId: string,
+  force = false,
+  spendFudgePoint = false,
+): Promise<void> {
   try {
     const target = actorByRef(targetId);
     if (!target) throw new RulesError("target", "FUDGE.Error.Relay.ActorGone", "the target is no longer in this world");
@@ -269,7 +333,8 @@ export async function clickCardAction(message: ChatMessage.Implementation, actio
     if (route === "refuse") throw actions.refusal(action, target.name);
     if (route === "local") return await performCardAction(message, action, target, user, { force, spendFudgePoint });
     const gm = game.users!.activeGM;
-    if (!gm) throw new RulesError("user", "FUDGE.Error.Relay.NoGM", "no GM is connected to do this", { name: target.name });
+    if (!gm)
+      throw new RulesError("user", "FUDGE.Error.Relay.NoGM", "no GM is connected to do this", { name: target.name });
     await relay({ messageId: String(message.id), action, targetId, force, spendFudgePoint }, gm, target.name);
   } catch (e) {
     reportError(e);
@@ -289,16 +354,28 @@ async function relay(request: RelayRequest, gm: User.Implementation, name: strin
     type Reply = { ok: boolean; key?: string; params?: Record<string, string> } | null;
     let reply: Reply;
     try {
-      reply = (await gm.query(QUERIES[request.action] as never, { ...requestOf(request), requestId, userId: me.id } as never, { timeout: 15_000 } as never)) as Reply;
+      reply = (await gm.query(
+        QUERIES[request.action] as never,
+        { ...requestOf(request), requestId, userId: me.id } as never,
+        { timeout: 15_000 } as never,
+      )) as Reply;
     } catch (e) {
       // A timeout or a GM who left: the player reads a sentence, the console keeps the cause.
       console.warn(`${SYSTEM_ID} | relay`, e);
       throw new RulesError("relay", "FUDGE.Error.Relay.NoAnswer", "the GM's client did not answer", { name });
     }
-    if (!reply?.ok) throw new RulesError("relay", reply?.key ?? "FUDGE.Error.Relay.Refused", "the GM's client refused this", reply?.params ?? {});
+    if (!reply?.ok)
+      throw new RulesError(
+        "relay",
+        reply?.key ?? "FUDGE.Error.Relay.Refused",
+        "the GM's client refused this",
+        reply?.params ?? {},
+      );
   } finally {
     const del = forcedDeletion(); // v14's operator; `-=key` before
-    void me.update({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: del === null ? { [`-=${requestId}`]: null } : { [requestId]: del } } } } as never);
+    void me.update({
+      flags: { [SYSTEM_ID]: { [RELAY_FLAG]: del === null ? { [`-=${requestId}`]: null } : { [requestId]: del } } },
+    } as never);
   }
 }
 
@@ -332,18 +409,31 @@ export async function performCardAction(
  * Writes one target of a card (and any new rolls): the card is read again in its own lane so two
  * targets' writes cannot undo each other.
  */
-async function writeCardTarget(message: ChatMessage.Implementation, actorId: string, update: actions.CardUpdate, newRolls: Roll[] = []): Promise<void> {
+async function writeCardTarget(
+  message: ChatMessage.Implementation,
+  actorId: string,
+  update: actions.CardUpdate,
+  newRolls: Roll[] = [],
+): Promise<void> {
   const next = update.system.targets.find((t) => t.actorId === actorId);
   if (!next) return;
   await writeQueue(`message:${message.id}`, async () => {
     const fresh = cardData(message);
     const targets = fresh.targets.map((t) => (t.actorId === actorId ? next : t));
-    const rolls = newRolls.length ? { rolls: [...((message as unknown as { rolls?: Roll[] }).rolls ?? []), ...newRolls] } : {};
+    const rolls = newRolls.length
+      ? { rolls: [...((message as unknown as { rolls?: Roll[] }).rolls ?? []), ...newRolls] }
+      : {};
     await message.update({ system: { targets }, ...rolls } as never);
   });
 }
 
-async function runCardAction(message: ChatMessage.Implementation, action: CardAction, target: Actor.Implementation, user: actions.UserRef, opts: { relayed?: boolean; force?: boolean; spendFudgePoint?: boolean }): Promise<void> {
+async function runCardAction(
+  message: ChatMessage.Implementation,
+  action: CardAction,
+  target: Actor.Implementation,
+  user: actions.UserRef,
+  opts: { relayed?: boolean; force?: boolean; spendFudgePoint?: boolean },
+): Promise<void> {
   const card = cardData(message);
   const doc: ActorDoc = plainActor(target);
   const ref = doc.uuid ?? doc._id;
@@ -351,12 +441,18 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
   const messageId = String(message.id);
   if (action === "defend") {
     // One defence roll per card and target, whatever the card's author later writes on his card.
-    if (defenceFacesOf(doc, messageId)) throw new RulesError("defend", "FUDGE.Error.AlreadyDefended", `${doc.name} has already defended`, { name: doc.name });
+    if (defenceFacesOf(doc, messageId))
+      throw new RulesError("defend", "FUDGE.Error.AlreadyDefended", `${doc.name} has already defended`, {
+        name: doc.name,
+      });
     const roll = await defenceRoll(card, ref);
     const u = actions.defend(card, doc, roll.faces, user, { relayed: opts.relayed });
     // The roll is kept on the defender, where the card's author cannot rewrite it; Apply reads it there.
     // FATE: a roll made while Clipped resets the box in the same write (src/system/clipped.ts).
-    await updateActor(target, defenceRollUpdate(doc, rules, { messageId, faces: roll.faces, by: user.id, at: Date.now() }));
+    await updateActor(
+      target,
+      defenceRollUpdate(doc, rules, { messageId, faces: roll.faces, by: user.id, at: Date.now() }),
+    );
     // The defence Roll joins the card's rolls (for other modules and the roll tooltip).
     await writeCardTarget(message, ref, u, roll.rolls);
     await showRolls(roll.rolls);
@@ -364,17 +460,42 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
   }
   if (action === "apply") {
     const t = card.targets.find((x) => x.actorId === ref);
-    if (!t) throw new RulesError("target", "FUDGE.Error.NotATarget", `${doc.name} is not a target of this attack`, { name: doc.name });
+    if (!t)
+      throw new RulesError("target", "FUDGE.Error.NotATarget", `${doc.name} is not a target of this attack`, {
+        name: doc.name,
+      });
     // The integrity rule: the result comes from the live attacker (owned by the message's author)
     // and the live target under the world's rules, with the card's recorded dice — never the card's claim.
     const attacker = actorByRef(card.attackerId);
     // Fudge §4.64: the defender's round start as the GM's client recorded it on the live combat.
-    const live = rederiveTarget(card, t, { attacker: attacker ? plainActor(attacker) : null, defender: doc, author: authorOf(message), defenceFaces: defenceFacesOf(doc, messageId), messageId, postedAt: postedAt(message), roundStart: tableRoundStart(doc) }, rules);
-    const r = actions.applyDamage(card, doc, user, rules, { relayed: opts.relayed, spendFudgePoint: opts.spendFudgePoint, messageId, resolution: live.resolution, differs: live.differs });
+    const live = rederiveTarget(
+      card,
+      t,
+      {
+        attacker: attacker ? plainActor(attacker) : null,
+        defender: doc,
+        author: authorOf(message),
+        defenceFaces: defenceFacesOf(doc, messageId),
+        messageId,
+        postedAt: postedAt(message),
+        roundStart: tableRoundStart(doc),
+      },
+      rules,
+    );
+    const r = actions.applyDamage(card, doc, user, rules, {
+      relayed: opts.relayed,
+      spendFudgePoint: opts.spendFudgePoint,
+      messageId,
+      resolution: live.resolution,
+      differs: live.differs,
+    });
     await updateActor(target, r.actorUpdate);
     await writeCardTarget(message, ref, r.cardUpdate);
     // Miniatures: a new wound level forces a Guts check at once.
-    await gutsAfterWound(target, live.resolution.followUps.map((f) => ({ ...f })));
+    await gutsAfterWound(
+      target,
+      live.resolution.followUps.map((f) => ({ ...f })),
+    );
     return;
   }
   const r = actions.undoDamage(card, doc, user, rules, { relayed: opts.relayed, force: opts.force, messageId });
@@ -387,40 +508,74 @@ async function runCardAction(message: ChatMessage.Implementation, action: CardAc
  * never relayed, since it is no one else's call. The level is what the GM chose in the card's
  * picker; the Situational 4dF (the world's option) is rolled here, after the pick.
  */
-export async function clickJudgement(message: ChatMessage.Implementation, targetId: string, level: string): Promise<void> {
+export async function clickJudgement(
+  message: ChatMessage.Implementation,
+  targetId: string,
+  level: string,
+): Promise<void> {
   try {
     const target = actorByRef(targetId);
     if (!target) throw new RulesError("target", "FUDGE.Error.Relay.ActorGone", "the target is no longer in this world");
     const user = userRef();
-    if (!user.isGM) throw new RulesError("user", "FUDGE.Error.GmJudgement.GmOnly", "only the GM picks the wound", { name: target.name });
+    if (!user.isGM)
+      throw new RulesError("user", "FUDGE.Error.GmJudgement.GmOnly", "only the GM picks the wound", {
+        name: target.name,
+      });
     await writeQueue(actorLane(target), () => runJudgement(message, target, user, level));
   } catch (e) {
     reportError(e);
   }
 }
 
-async function runJudgement(message: ChatMessage.Implementation, target: Actor.Implementation, user: actions.UserRef, level: string): Promise<void> {
+async function runJudgement(
+  message: ChatMessage.Implementation,
+  target: Actor.Implementation,
+  user: actions.UserRef,
+  level: string,
+): Promise<void> {
   const card = cardData(message);
   const doc: ActorDoc = plainActor(target);
   const ref = doc.uuid ?? doc._id;
   const rules = worldRules();
   const messageId = String(message.id);
   const t = card.targets.find((x) => x.actorId === ref);
-  if (!t) throw new RulesError("target", "FUDGE.Error.NotATarget", `${doc.name} is not a target of this attack`, { name: doc.name });
+  if (!t)
+    throw new RulesError("target", "FUDGE.Error.NotATarget", `${doc.name} is not a target of this attack`, {
+      name: doc.name,
+    });
   const attacker = actorByRef(card.attackerId);
   // The integrity rule, as for Apply: live attacker and defender, the recorded dice, the defence roll kept on the defender.
-  const sides = { attacker: attacker ? plainActor(attacker) : null, defender: doc, author: authorOf(message), defenceFaces: defenceFacesOf(doc, messageId), messageId };
+  const sides = {
+    attacker: attacker ? plainActor(attacker) : null,
+    defender: doc,
+    author: authorOf(message),
+    defenceFaces: defenceFacesOf(doc, messageId),
+    messageId,
+  };
   // Nothing is rolled for a target that is not awaiting the GM's judgement (rederiveTarget refuses it then).
-  if (rederiveTarget(card, t, sides, rules).resolution.outcome !== "gmJudgement") throw new RulesError("gmLevel", "FUDGE.Error.GmJudgement.NotPending", `${doc.name}'s wound is not the GM's to judge`, { name: doc.name });
+  if (rederiveTarget(card, t, sides, rules).resolution.outcome !== "gmJudgement")
+    throw new RulesError(
+      "gmLevel",
+      "FUDGE.Error.GmJudgement.NotPending",
+      `${doc.name}'s wound is not the GM's to judge`,
+      { name: doc.name },
+    );
   const slot = actions.gmRollSlot(rules);
   const roll = slot ? await rollSlot(slot, foundryRoller) : null;
   const pick = roll ? { level, situational: roll.faces } : { level };
   const live = rederiveTarget(card, t, { ...sides, gm: pick }, rules);
-  const r = actions.judgeWound(card, doc, user, rules, pick, { messageId, resolution: live.resolution, differs: live.differs });
+  const r = actions.judgeWound(card, doc, user, rules, pick, {
+    messageId,
+    resolution: live.resolution,
+    differs: live.differs,
+  });
   if (r.actorUpdate) await updateActor(target, r.actorUpdate);
   await writeCardTarget(message, ref, r.cardUpdate, roll?.rolls ?? []);
   if (roll) await showRolls(roll.rolls, false);
-  await gutsAfterWound(target, live.resolution.followUps.map((f) => ({ ...f })));
+  await gutsAfterWound(
+    target,
+    live.resolution.followUps.map((f) => ({ ...f })),
+  );
 }
 
 /** "Apply to all targets": each target's own Apply, one after the other (each checked as a single click is). */
@@ -436,7 +591,8 @@ export async function applyToAll(message: ChatMessage.Implementation): Promise<v
 export async function applyToSelected(message: ChatMessage.Implementation): Promise<void> {
   const card = cardData(message);
   const selected = (canvas?.tokens?.controlled ?? []) as unknown as { actor: Actor.Implementation | null }[];
-  if (!selected.length) return reportError(new RulesError("selected", "FUDGE.Error.NoSelection", "select tokens first"));
+  if (!selected.length)
+    return reportError(new RulesError("selected", "FUDGE.Error.NoSelection", "select tokens first"));
   for (const tok of selected) {
     const a = tok.actor;
     if (!a) continue;
@@ -458,34 +614,69 @@ export async function applyToSelected(message: ChatMessage.Implementation): Prom
  */
 export async function gutsForFriends(message: ChatMessage.Implementation): Promise<void> {
   try {
-    if (!game.user?.isGM) throw new RulesError("user", "FUDGE.Error.GutsFriends.GmOnly", "only the GM runs these checks");
+    if (!game.user?.isGM)
+      throw new RulesError("user", "FUDGE.Error.GutsFriends.GmOnly", "only the GM runs these checks");
     const card = cardData(message);
     const rules = worldRules();
     const attacker = actorByRef(card.attackerId);
     const shot = card.targets.find((t) => {
       const defender = actorByRef(t.actorId);
       if (!defender || !t.resolution) return false;
-      const live = rederiveTarget(card, t, { attacker: attacker ? plainActor(attacker) : null, defender: plainActor(defender), author: authorOf(message), defenceFaces: defenceFacesOf(plainActor(defender), String(message.id)), postedAt: postedAt(message) }, rules);
+      const live = rederiveTarget(
+        card,
+        t,
+        {
+          attacker: attacker ? plainActor(attacker) : null,
+          defender: plainActor(defender),
+          author: authorOf(message),
+          defenceFaces: defenceFacesOf(plainActor(defender), String(message.id)),
+          postedAt: postedAt(message),
+        },
+        rules,
+      );
       return live.resolution.followUps.some(isFriendsInMelee);
     });
     if (!shot) throw new RulesError("card", "FUDGE.Error.GutsFriends.NoShot", "this card is not a shot into a melee");
-    const selected = ((canvas?.tokens?.controlled ?? []) as unknown as { document?: TokenLike; actor: Actor.Implementation | null }[]).map((p) => p.document ?? (p as unknown as TokenLike)).filter((t) => !!t.actor);
+    const selected = (
+      (canvas?.tokens?.controlled ?? []) as unknown as { document?: TokenLike; actor: Actor.Implementation | null }[]
+    )
+      .map((p) => p.document ?? (p as unknown as TokenLike))
+      .filter((t) => !!t.actor);
     if (!selected.length) throw new RulesError("selected", "FUDGE.Error.NoSelection", "select tokens first");
-    const own = attacker ? (attacker.getActiveTokens(false, true) as unknown as TokenLike[])[0] ?? null : null;
+    const own = attacker ? ((attacker.getActiveTokens(false, true) as unknown as TokenLike[])[0] ?? null) : null;
     const messageId = String(message.id);
-    const candidates: (FriendGutsCandidate & { doc: Actor.Implementation })[] = selected.map((t) => ({ id: String(t.id), ref: t.actor!.uuid, actor: plainActor(t.actor!), disposition: t.disposition, doc: t.actor! }));
-    const roster = friendGutsRoster({ ref: card.attackerId, disposition: own ? own.disposition : null }, card.targets.map((t) => t.actorId), candidates, rules, (c) => friendGutsRecord(flagsOf(c.actor)).includes(messageId));
-    for (const s of roster.skipped) ui.notifications!.warn(game.i18n!.format(`FUDGE.GutsFriends.Skip.${s.reason}`, { name: s.name }));
+    const candidates: (FriendGutsCandidate & { doc: Actor.Implementation })[] = selected.map((t) => ({
+      id: String(t.id),
+      ref: t.actor!.uuid,
+      actor: plainActor(t.actor!),
+      disposition: t.disposition,
+      doc: t.actor!,
+    }));
+    const roster = friendGutsRoster(
+      { ref: card.attackerId, disposition: own ? own.disposition : null },
+      card.targets.map((t) => t.actorId),
+      candidates,
+      rules,
+      (c) => friendGutsRecord(flagsOf(c.actor)).includes(messageId),
+    );
+    for (const s of roster.skipped)
+      ui.notifications!.warn(game.i18n!.format(`FUDGE.GutsFriends.Skip.${s.reason}`, { name: s.name }));
     const lead = game.i18n!.format("FUDGE.GutsFriends.Lead", { name: attacker?.name ?? "" });
     const turn = combatTurn(game.combat?.round);
     for (const c of roster.check as typeof candidates) {
       const record = withFriendGutsRecord(friendGutsRecord(flagsOf(c.actor)), messageId);
-      await writeQueue(actorLane(c.doc), () => runGutsChecks(c.doc, [{ target: GUTS_TARGETS.friendShoots, reason: "friendShoots" }], turn, { lead, update: { flags: { [SYSTEM_ID]: { friendShotGuts: record } } } }));
+      await writeQueue(actorLane(c.doc), () =>
+        runGutsChecks(c.doc, [{ target: GUTS_TARGETS.friendShoots, reason: "friendShoots" }], turn, {
+          lead,
+          update: { flags: { [SYSTEM_ID]: { friendShotGuts: record } } },
+        }),
+      );
     }
   } catch (e) {
     reportError(e);
   }
 }
 
-const isFriendsInMelee = (f: { type: string; params: Record<string, unknown> }) => f.type === "gutsCheck" && f.params.who === "friendsInMelee";
+const isFriendsInMelee = (f: { type: string; params: Record<string, unknown> }) =>
+  f.type === "gutsCheck" && f.params.who === "friendsInMelee";
 const flagsOf = (a: ActorDoc) => (a.flags?.[SYSTEM_ID] ?? {}) as Record<string, unknown>;

@@ -58,10 +58,18 @@ export function stunSnapshot(state: unknown): StunSnapshot | null {
   if (typeof state !== "object" || state === null) return null;
   const st = state as { stun?: unknown; marks?: unknown };
   const stun = st.stun as { effect?: unknown; rounds?: unknown } | null | undefined;
-  if (!stun || typeof stun.effect !== "string" || !COUNTED_STUNS.includes(stun.effect) || typeof stun.rounds !== "number") return null;
+  if (
+    !stun ||
+    typeof stun.effect !== "string" ||
+    !COUNTED_STUNS.includes(stun.effect) ||
+    typeof stun.rounds !== "number"
+  )
+    return null;
   let marks = 0;
   if (typeof st.marks === "object" && st.marks !== null)
-    for (const row of Object.values(st.marks as Record<string, unknown>)) if (Array.isArray(row)) for (const m of row) if (m && typeof m === "object" && (m as { stun?: unknown }).stun === true) marks++;
+    for (const row of Object.values(st.marks as Record<string, unknown>))
+      if (Array.isArray(row))
+        for (const m of row) if (m && typeof m === "object" && (m as { stun?: unknown }).stun === true) marks++;
   return { effect: stun.effect, rounds: stun.rounds, marks };
 }
 
@@ -69,7 +77,13 @@ export function stunSnapshot(state: unknown): StunSnapshot | null {
 export function readStunSnapshot(raw: unknown): StunSnapshot | null {
   if (typeof raw !== "object" || raw === null) return null;
   const r = raw as Record<string, unknown>;
-  if (typeof r.effect !== "string" || !COUNTED_STUNS.includes(r.effect) || !Number.isInteger(r.rounds) || !Number.isInteger(r.marks)) return null;
+  if (
+    typeof r.effect !== "string" ||
+    !COUNTED_STUNS.includes(r.effect) ||
+    !Number.isInteger(r.rounds) ||
+    !Number.isInteger(r.marks)
+  )
+    return null;
   return { effect: r.effect, rounds: r.rounds as number, marks: r.marks as number };
 }
 
@@ -81,9 +95,15 @@ export function readStunSnapshot(raw: unknown): StunSnapshot | null {
  * whoever acted first. A stun that landed during the turn (it differs from the one noted when the
  * turn began) waits for his next turn, as FATE Clipped does.
  */
-export function turnEndStunHealing(preset: PresetId, atTurnStart: StunSnapshot | null, now: StunSnapshot | null): "endRound" | null {
+export function turnEndStunHealing(
+  preset: PresetId,
+  atTurnStart: StunSnapshot | null,
+  now: StunSnapshot | null,
+): "endRound" | null {
   if (preset !== "fudge" || !atTurnStart || !now) return null;
-  return atTurnStart.effect === now.effect && atTurnStart.rounds === now.rounds && atTurnStart.marks === now.marks ? "endRound" : null;
+  return atTurnStart.effect === now.effect && atTurnStart.rounds === now.rounds && atTurnStart.marks === now.marks
+    ? "endRound"
+    : null;
 }
 
 /**
@@ -91,7 +111,11 @@ export function turnEndStunHealing(preset: PresetId, atTurnStart: StunSnapshot |
  * ("−1 on the loser's next action only, then the box clears"). A Clipped taken during the
  * turn waits for the next one.
  */
-export function turnEndHealing(preset: PresetId, clippedAtTurnStart: boolean, status: TrackStatus | null): string | null {
+export function turnEndHealing(
+  preset: PresetId,
+  clippedAtTurnStart: boolean,
+  status: TrackStatus | null,
+): string | null {
   if (preset === "fate" && clippedAtTurnStart && status?.effects.includes("clipped")) return "consumeClipped";
   return null;
 }
@@ -105,9 +129,14 @@ export const STUN_NOTE_FLAG = "stunNote";
  * who, among a combat's combatants, is Incapacitated or worse (or knocked out) as a round starts.
  * Written by the active GM's client from the live actors; Apply reads it for the defender.
  */
-export function roundStartRecord(round: number, combatants: readonly { ref: string; status: TrackStatus | null }[]): RoundStart {
+export function roundStartRecord(
+  round: number,
+  combatants: readonly { ref: string; status: TrackStatus | null }[],
+): RoundStart {
   const actors = [...new Set(combatants.map((c) => c.ref))];
-  const incapacitated = [...new Set(combatants.filter((c) => c.status !== null && incapacitatedBy(c.status.condition)).map((c) => c.ref))];
+  const incapacitated = [
+    ...new Set(combatants.filter((c) => c.status !== null && incapacitatedBy(c.status.condition)).map((c) => c.ref)),
+  ];
   return { round, actors, incapacitated };
 }
 
@@ -115,7 +144,8 @@ export function roundStartRecord(round: number, combatants: readonly { ref: stri
 export function readRoundStart(raw: unknown): RoundStart | null {
   if (typeof raw !== "object" || raw === null) return null;
   const r = raw as Record<string, unknown>;
-  const refs = (v: unknown): v is string[] => Array.isArray(v) && v.length <= 1000 && v.every((x) => typeof x === "string");
+  const refs = (v: unknown): v is string[] =>
+    Array.isArray(v) && v.length <= 1000 && v.every((x) => typeof x === "string");
   if (!Number.isInteger(r.round) || !refs(r.actors) || !refs(r.incapacitated)) return null;
   return { round: r.round as number, actors: [...r.actors], incapacitated: [...r.incapacitated] };
 }
@@ -173,8 +203,15 @@ export interface CombatRoster {
  * combat … -1". A token's own (unlinked) actor is matched by its token, a world actor by the
  * combatants that stand for it (an unlinked token's combatant is not the world actor).
  */
-export function inStartedCombat(actor: { id: string; tokenId: string | null }, combats: readonly CombatRoster[]): boolean {
+export function inStartedCombat(
+  actor: { id: string; tokenId: string | null },
+  combats: readonly CombatRoster[],
+): boolean {
   return combats.some(
-    (c) => c.started && c.combatants.some((b) => (actor.tokenId !== null ? b.tokenId === actor.tokenId : b.linked && b.actorId === actor.id)),
+    (c) =>
+      c.started &&
+      c.combatants.some((b) =>
+        actor.tokenId !== null ? b.tokenId === actor.tokenId : b.linked && b.actorId === actor.id,
+      ),
   );
 }

@@ -86,9 +86,16 @@ async function postBattleEndNote(combatId: string, entries: BattleEndEntry[]): P
   const context = battleEndNote(entries);
   if (!context) return;
   await templatesReady();
-  const content = await foundry.applications.handlebars.renderTemplate(systemPath(TEMPLATES.battleEnd), context as never);
+  const content = await foundry.applications.handlebars.renderTemplate(
+    systemPath(TEMPLATES.battleEnd),
+    context as never,
+  );
   await ChatMessage.create(
-    withRollMode({ content: `<div class="fudge-wounds fudge-card">${content}</div>`, speaker: { alias: game.i18n!.localize("FUDGE.BattleEnd.Speaker") }, flags: { [SYSTEM_ID]: { battleEnd: { combatId } } } }) as never,
+    withRollMode({
+      content: `<div class="fudge-wounds fudge-card">${content}</div>`,
+      speaker: { alias: game.i18n!.localize("FUDGE.BattleEnd.Speaker") },
+      flags: { [SYSTEM_ID]: { battleEnd: { combatId } } },
+    }) as never,
   );
 }
 
@@ -120,8 +127,14 @@ async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {
   if (!actor) return;
   const rules = worldRules();
   const derived = derivedOf(actor);
-  const gutsPending = actor.type === "miniature" && ((actor.system as unknown as MiniatureData).gutsState?.pending.length ?? 0) > 0;
-  for (const task of turnStartTasks({ preset: rules.preset, actorType: actor.type, status: derived?.status ?? null, gutsPending })) {
+  const gutsPending =
+    actor.type === "miniature" && ((actor.system as unknown as MiniatureData).gutsState?.pending.length ?? 0) > 0;
+  for (const task of turnStartTasks({
+    preset: rules.preset,
+    actorType: actor.type,
+    status: derived?.status ?? null,
+    gutsPending,
+  })) {
     if (task.kind === "nearDeathGuts") await nearDeathTurn(actor);
     else if (task.kind === "noteClipped") await actor.setFlag(SYSTEM_ID as never, FLAG_CLIPPED as never, true as never);
     else if (task.kind === "gutsRecheck") await runGutsRechecks(actor, combatTurn(combatant.combat?.round));
@@ -129,7 +142,8 @@ async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {
   }
 }
 
-const storedTrackState = (a: Actor.Implementation): unknown => (plainActor(a).system as { woundTrack?: { state?: unknown } }).woundTrack?.state ?? null;
+const storedTrackState = (a: Actor.Implementation): unknown =>
+  (plainActor(a).system as { woundTrack?: { state?: unknown } }).woundTrack?.state ?? null;
 
 /**
  * Fudge §4.62: the stun in force as this combatant's turn begins, noted on the combat (which only
@@ -140,7 +154,11 @@ async function noteStun(combatant: Combatant.Implementation): Promise<void> {
   const actor = combatant.actor as Actor.Implementation | null;
   const snap = actor ? stunSnapshot(storedTrackState(actor)) : null;
   if (!combat || !snap) return;
-  await combat.setFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never, { combatantId: combatant.id, round: combat.round, ...snap } as never);
+  await combat.setFlag(
+    SYSTEM_ID as never,
+    STUN_NOTE_FLAG as never,
+    { combatantId: combatant.id, round: combat.round, ...snap } as never,
+  );
 }
 
 /** Fudge §4.62: the turn of a stunned combatant ends — his stun counts down one round (combat-pure turnEndStunHealing). */
@@ -148,7 +166,8 @@ async function countDownStun(combatant: Combatant.Implementation, round: number)
   const combat = combatant.combat as Combat.Implementation | null;
   const actor = combatant.actor as Actor.Implementation | null;
   if (!combat) return;
-  const note = combat.getFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never) as { combatantId?: unknown; round?: unknown } | undefined;
+  const note = combat.getFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never) as
+    { combatantId?: unknown; round?: unknown } | undefined;
   if (!note || note.combatantId !== combatant.id || note.round !== round) return;
   await combat.unsetFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never);
   if (!actor || !stillThere(actor)) return;
@@ -156,7 +175,11 @@ async function countDownStun(combatant: Combatant.Implementation, round: number)
   try {
     // Decided from the live track in the actor's write lane (after any Apply queued before it).
     await changeActor(actor, (doc) => {
-      const type = turnEndStunHealing(worldRules().preset, atStart, stunSnapshot((doc.system as { woundTrack?: { state?: unknown } }).woundTrack?.state ?? null));
+      const type = turnEndStunHealing(
+        worldRules().preset,
+        atStart,
+        stunSnapshot((doc.system as { woundTrack?: { state?: unknown } }).woundTrack?.state ?? null),
+      );
       return type ? actions.healWounds(doc, { type }, worldRules(), userRef()).update : null;
     });
   } catch (e) {
@@ -212,12 +235,18 @@ async function onTurnEnd(combatant: Combatant.Implementation, round: number): Pr
  * nothing starts or ends for it.
  */
 export class FudgeCombat extends Combat {
-  protected override async _onStartTurn(combatant: Combatant.Implementation, context: Combat.TurnEventContext): Promise<void> {
+  protected override async _onStartTurn(
+    combatant: Combatant.Implementation,
+    context: Combat.TurnEventContext,
+  ): Promise<void> {
     await super._onStartTurn(combatant, context);
     if ((context as { skipped?: boolean }).skipped || !isActiveGM()) return;
     await onTurnStart(combatant);
   }
-  protected override async _onEndTurn(combatant: Combatant.Implementation, context: Combat.TurnEventContext): Promise<void> {
+  protected override async _onEndTurn(
+    combatant: Combatant.Implementation,
+    context: Combat.TurnEventContext,
+  ): Promise<void> {
     await super._onEndTurn(combatant, context);
     if ((context as { skipped?: boolean }).skipped || !isActiveGM()) return;
     await onTurnEnd(combatant, context.round);
@@ -255,7 +284,8 @@ function redrawSheetOf(actor: Actor.Implementation | null | undefined): void {
   const sheet = actor?.sheet as { rendered?: boolean; render(o?: object): unknown } | null | undefined;
   if (sheet?.rendered) void sheet.render();
 }
-const redrawCombatants = (combat: Combat.Implementation): void => combat.combatants.contents.forEach((c) => redrawSheetOf(c.actor as Actor.Implementation | null));
+const redrawCombatants = (combat: Combat.Implementation): void =>
+  combat.combatants.contents.forEach((c) => redrawSheetOf(c.actor as Actor.Implementation | null));
 
 export function registerCombatHooks(): void {
   (CONFIG.Combat as unknown as { documentClass: unknown }).documentClass = FudgeCombat;
@@ -270,11 +300,15 @@ export function registerCombatHooks(): void {
     redrawCombatants(combat as Combat.Implementation);
     if (!isActiveGM()) return;
     const type = combatEndHealing(worldRules());
-    const actors = combat.combatants.contents.map((c) => c.actor as Actor.Implementation | null).filter((a): a is Actor.Implementation => !!a);
+    const actors = combat.combatants.contents
+      .map((c) => c.actor as Actor.Implementation | null)
+      .filter((a): a is Actor.Implementation => !!a);
     void (async () => {
       // Fudge §4.52 (4): Willpower adjustments that hold "until the battle is over" lapse first.
       const entries: BattleEndEntry[] = [];
-      for (const a of actors) if (stillThere(a) && actions.endBattleFor(plainActor(a), worldRules()) !== null) entries.push({ name: a.name ?? "", notes: await endBattleOf(a) });
+      for (const a of actors)
+        if (stillThere(a) && actions.endBattleFor(plainActor(a), worldRules()) !== null)
+          entries.push({ name: a.name ?? "", notes: await endBattleOf(a) });
       try {
         await postBattleEndNote(String(combat.id), entries);
       } catch (e) {
@@ -283,7 +317,9 @@ export function registerCombatHooks(): void {
       if (type) for (const a of actors) if (stillThere(a)) await heal(a, type);
     })();
   });
-  Hooks.on("updateScene", (scene, change) => onSceneUpdate(scene as Scene.Implementation, change as { active?: unknown }));
+  Hooks.on("updateScene", (scene, change) =>
+    onSceneUpdate(scene as Scene.Implementation, change as { active?: unknown }),
+  );
 }
 
 /** Ends a scene for every actor with a token on it (also offered as game.system.api.endScene). */
@@ -305,8 +341,15 @@ export async function endScene(scene: Scene.Implementation | null = canvas?.scen
  * defender, under the model's standing and the live table's circumstances (guts-table.ts); the
  * failure is stored for the re-checks on later turns.
  */
-export async function gutsAfterWound(actor: Actor.Implementation, followUps: readonly { type: string; target: string; params: Record<string, string | number | boolean> }[]): Promise<void> {
+export async function gutsAfterWound(
+  actor: Actor.Implementation,
+  followUps: readonly { type: string; target: string; params: Record<string, string | number | boolean> }[],
+): Promise<void> {
   if (actor.type !== "miniature") return;
   const checks = followUps.filter((f) => f.type === "gutsCheck" && f.target === "defender" && f.params.who === "self");
-  await runGutsChecks(actor, checks.map((f) => ({ target: Number(f.params.target), reason: String(f.params.reason) as GutsReason })), combatTurn(game.combat?.round));
+  await runGutsChecks(
+    actor,
+    checks.map((f) => ({ target: Number(f.params.target), reason: String(f.params.reason) as GutsReason })),
+    combatTurn(game.combat?.round),
+  );
 }

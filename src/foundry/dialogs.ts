@@ -20,7 +20,9 @@ export function rememberedSituation(rules: WorldRules): Situation {
 }
 
 function formEntries(form: HTMLFormElement): [string, unknown][] {
-  return (Array.from(form.elements) as HTMLInputElement[]).filter((el) => el.name).map((el) => [el.name, el.type === "checkbox" ? el.checked : el.value]);
+  return (Array.from(form.elements) as HTMLInputElement[])
+    .filter((el) => el.name)
+    .map((el) => [el.name, el.type === "checkbox" ? el.checked : el.value]);
 }
 
 /**
@@ -38,7 +40,11 @@ export async function attackSituationDialog(
 ): Promise<Situation | null> {
   const last = rememberedSituation(rules);
   if (fastForward) return last;
-  const render = (situation: Situation) => foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.attackDialog), attackDialogContext(attacker, weapon, targets, rules, situation, measured) as never);
+  const render = (situation: Situation) =>
+    foundry.applications.handlebars.renderTemplate(
+      tpl(TEMPLATES.attackDialog),
+      attackDialogContext(attacker, weapon, targets, rules, situation, measured) as never,
+    );
   const content = await render(last);
   const result = await foundry.applications.api.DialogV2.wait({
     window: { title: "FUDGE.Attack.DialogTitle", icon: "fa-solid fa-swords" },

@@ -16,16 +16,19 @@ export const foundryRoller: Roller<Roll> = async (formula) => {
   return { formula, faces, roll: roll as unknown as Roll };
 };
 
-
 /**
  * Message data with this user's roll mode applied: v13 `ChatMessage.applyRollMode(data,
  * core.rollMode)`; v14 `ChatMessage.applyMode(data, core.messageMode)` (FOUNDRY-V13.md "v14").
  * The mode shapes `whisper`/`blind`; a `rollMode` key in the data would do nothing.
  */
 export function withRollMode<T extends Record<string, unknown>>(data: T): T {
-  const CM = ChatMessage as unknown as { applyRollMode(d: object, m: string): void; applyMode?(d: object, m: string): void };
+  const CM = ChatMessage as unknown as {
+    applyRollMode(d: object, m: string): void;
+    applyMode?(d: object, m: string): void;
+  };
   const settings = game.settings as unknown as { get(ns: string, key: string): unknown };
-  if (generation() >= 14 && typeof CM.applyMode === "function") CM.applyMode(data, String(settings.get("core", "messageMode")));
+  if (generation() >= 14 && typeof CM.applyMode === "function")
+    CM.applyMode(data, String(settings.get("core", "messageMode")));
   else CM.applyRollMode(data, String(settings.get("core", "rollMode")));
   return data;
 }
@@ -41,7 +44,8 @@ export async function postWithRolls(data: Record<string, unknown>, rolls: readon
  * `everyone: false` animates it for this user only (the GM's Situational roll, Fudge §4.55 "behind a GM screen").
  */
 export async function showRolls(rolls: readonly Roll[], everyone = true): Promise<void> {
-  const dsn = (game as unknown as { dice3d?: { showForRoll(r: unknown, u: unknown, sync: boolean): Promise<unknown> } }).dice3d;
+  const dsn = (game as unknown as { dice3d?: { showForRoll(r: unknown, u: unknown, sync: boolean): Promise<unknown> } })
+    .dice3d;
   if (dsn) for (const r of rolls) await dsn.showForRoll(r, game.user, everyone);
 }
 
@@ -50,9 +54,17 @@ export async function showRolls(rolls: readonly Roll[], everyone = true): Promis
  * (healing, Volt recovery, Guts, Near Death): who, what, the outcome lines, the recorded faces
  * (flags `fudge-wounds.dice`) and the Rolls themselves.
  */
-export async function postRollNote(actor: Actor.Implementation, titleKey: string, lines: readonly string[], rolled: readonly { formula: string; faces: number[]; rolls: Roll[] }[]): Promise<unknown> {
+export async function postRollNote(
+  actor: Actor.Implementation,
+  titleKey: string,
+  lines: readonly string[],
+  rolled: readonly { formula: string; faces: number[]; rolls: Roll[] }[],
+): Promise<unknown> {
   const esc = (s: unknown) => foundry.utils.escapeHTML(String(s ?? ""));
   const content = `<div class="fudge-wounds fudge-card fudge-roll-note"><p><strong>${esc(actor.name)}</strong>: ${esc(game.i18n!.localize(titleKey))}</p>${lines.map((l) => `<p>${esc(l)}</p>`).join("")}</div>`;
   const dice = rolled.map((r) => ({ formula: r.formula, faces: [...r.faces] }));
-  return postWithRolls({ content, speaker: ChatMessage.getSpeaker({ actor }), flags: { "fudge-wounds": { dice, titleKey } } }, rolled.flatMap((r) => r.rolls));
+  return postWithRolls(
+    { content, speaker: ChatMessage.getSpeaker({ actor }), flags: { "fudge-wounds": { dice, titleKey } } },
+    rolled.flatMap((r) => r.rolls),
+  );
 }

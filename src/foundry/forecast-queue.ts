@@ -87,7 +87,8 @@ export function browserWorker(base: string | URL = import.meta.url): WorkerLike 
 /** A request's own budget (`budgetMs`, at most the largest allowed), else the default, + 5 s to start the worker. */
 export function timeoutFor(request: unknown): number {
   const asked = (request as { budgetMs?: unknown } | null)?.budgetMs;
-  const budget = typeof asked === "number" && asked > 0 ? Math.min(asked, FORECAST_BUDGET.maxTimeMs) : FORECAST_BUDGET.timeMs;
+  const budget =
+    typeof asked === "number" && asked > 0 ? Math.min(asked, FORECAST_BUDGET.maxTimeMs) : FORECAST_BUDGET.timeMs;
   return budget + 5_000;
 }
 
@@ -109,7 +110,12 @@ export class ForecastQueue {
   mode: "worker" | "sync" | null = null;
   private worker: WorkerLike | null = null;
   private readonly cache = new Map<string, DuelForecast>();
-  private readonly waiting: { key: string; request: unknown; resolve: (f: DuelForecast) => void; reject: (e: unknown) => void }[] = [];
+  private readonly waiting: {
+    key: string;
+    request: unknown;
+    resolve: (f: DuelForecast) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
   private current: Pending | null = null;
   private nextId = 1;
   /** Whether a worker has answered yet: one that fails before its first answer never started (its file missing, no module workers). */
@@ -166,7 +172,12 @@ export class ForecastQueue {
     this.mode = this.worker ? "worker" : "sync";
   }
 
-  private runSync(key: string, request: unknown, resolve: (f: DuelForecast) => void, reject: (e: unknown) => void): void {
+  private runSync(
+    key: string,
+    request: unknown,
+    resolve: (f: DuelForecast) => void,
+    reject: (e: unknown) => void,
+  ): void {
     try {
       resolve(this.remember(key, duelForecast(request)));
     } catch (e) {
@@ -229,7 +240,14 @@ export class ForecastQueue {
       // The worker enforces the budget itself; this catches a worker that never answers. It is
       // stopped (a new one serves the next request).
       this.dispose();
-      this.fail(new RulesError("budgetMs", "FUDGE.Error.ForecastBudget", `the duel forecast needs more than its budget (${timeoutMs} ms)`, { what: `${timeoutMs} ms` }));
+      this.fail(
+        new RulesError(
+          "budgetMs",
+          "FUDGE.Error.ForecastBudget",
+          `the duel forecast needs more than its budget (${timeoutMs} ms)`,
+          { what: `${timeoutMs} ms` },
+        ),
+      );
     }, timeoutMs);
     this.current = { id, resolve: next.resolve, reject: next.reject, timer, key: next.key, request: next.request };
     w.postMessage({ id, request: next.request });

@@ -7,5 +7,8 @@
 import "../rules/presets";
 import { answerForecastMessage } from "./forecast-queue";
 
-const scope = globalThis as unknown as { onmessage: ((ev: { data: unknown }) => void) | null; postMessage(m: unknown): void };
+const scope = globalThis as unknown as {
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  postMessage(m: unknown): void;
+};
 scope.onmessage = (ev) => scope.postMessage(answerForecastMessage(ev.data));

@@ -16,7 +16,14 @@
  */
 import { trackStatus, type Condition } from "../rules/track";
 import { miniRules, trackFor } from "../system/combatant";
-import { defaultGutsStanding, GUTS_STANDING_KEYS, type ActorDoc, type GutsStanding, type MiniatureData, type WorldRules } from "../system/data";
+import {
+  defaultGutsStanding,
+  GUTS_STANDING_KEYS,
+  type ActorDoc,
+  type GutsStanding,
+  type MiniatureData,
+  type WorldRules,
+} from "../system/data";
 import { areEnemies, inBaseContact, type TokenBox } from "./table-pure";
 import type { DuelGutsSituation } from "../rules/miniatures/forecast";
 
@@ -85,12 +92,21 @@ export function hasFallen(m: TableModel, rules: WorldRules): boolean {
 /** The Guts circumstances of `actor` at the table (see the file's comment for each rule). */
 export function gutsCircumstances(actor: ActorDoc, table: GutsTable, rules: WorldRules): GutsCircumstances {
   const standing = gutsStandingOf(actor);
-  const out: GutsCircumstances = { defendingKing: standing.defendingKing, nobleInMelee: false, leaderFallen: false, noble: null, leader: null };
+  const out: GutsCircumstances = {
+    defendingKing: standing.defendingKing,
+    nobleInMelee: false,
+    leaderFallen: false,
+    noble: null,
+    leader: null,
+  };
   const self = table.self;
   if (!self || actor.type !== "miniature") return out;
   const others = table.others.filter((o) => o.id !== self.id && o.actor.type === "miniature");
   if (standing.follower) {
-    const leader = others.find((o) => o.inCombat && o.disposition === self.disposition && miniRules(o.actor).has("leader") && hasFallen(o, rules));
+    const leader = others.find(
+      (o) =>
+        o.inCombat && o.disposition === self.disposition && miniRules(o.actor).has("leader") && hasFallen(o, rules),
+    );
     if (leader) {
       out.leaderFallen = true;
       out.leader = leader.actor.name;
@@ -98,7 +114,14 @@ export function gutsCircumstances(actor: ActorDoc, table: GutsTable, rules: Worl
   }
   if (standing.peasant && self.box) {
     const box = self.box;
-    const noble = others.find((o) => o.box && areEnemies(box, o.box) && miniRules(o.actor).has("noblePresence") && !hasFallen(o, rules) && inBaseContact(box, o.box));
+    const noble = others.find(
+      (o) =>
+        o.box &&
+        areEnemies(box, o.box) &&
+        miniRules(o.actor).has("noblePresence") &&
+        !hasFallen(o, rules) &&
+        inBaseContact(box, o.box),
+    );
     if (noble) {
       out.nobleInMelee = true;
       out.noble = noble.actor.name;
@@ -120,7 +143,8 @@ export function duelGutsSituation(self: ActorDoc, foe: ActorDoc, live: GutsCircu
   if (self.type !== "miniature") return out;
   const standing = gutsStandingOf(self);
   if (standing.defendingKing) out.defendingKing = true;
-  if (standing.peasant && ((foe.type === "miniature" && miniRules(foe).has("noblePresence")) || live?.nobleInMelee)) out.nobleInMelee = true;
+  if (standing.peasant && ((foe.type === "miniature" && miniRules(foe).has("noblePresence")) || live?.nobleInMelee))
+    out.nobleInMelee = true;
   if (live?.leaderFallen) out.leaderFallen = true;
   return out;
 }

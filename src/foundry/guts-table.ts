@@ -16,7 +16,16 @@ import { gutsCircumstances, type GutsCircumstances, type GutsTable, type TableMo
 import type { TokenBox } from "./table-pure";
 
 /** A token document as this code reads it. */
-export type TokenLike = { id: string | null; x: number; y: number; width: number; height: number; disposition: number; actor: Actor.Implementation | null; center?: { x: number; y: number } };
+export type TokenLike = {
+  id: string | null;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  disposition: number;
+  actor: Actor.Implementation | null;
+  center?: { x: number; y: number };
+};
 
 /** A token's base in grid squares (table-pure.ts). */
 export function tokenBox(t: TokenLike): TokenBox {
@@ -24,7 +33,13 @@ export function tokenBox(t: TokenLike): TokenBox {
   return { id: String(t.id), x: t.x / size, y: t.y / size, w: t.width, h: t.height, disposition: t.disposition };
 }
 
-type CombatantLike = { id: string | null; tokenId: string | null; actor: Actor.Implementation | null; token: TokenLike | null; isDefeated: boolean };
+type CombatantLike = {
+  id: string | null;
+  tokenId: string | null;
+  actor: Actor.Implementation | null;
+  token: TokenLike | null;
+  isDefeated: boolean;
+};
 
 /**
  * The table around `actor`: every token of the viewed scene and every combatant of the current
@@ -35,14 +50,29 @@ export function gutsTableOf(actor: Actor.Implementation): GutsTable {
   const models = new Map<string, TableModel>();
   for (const t of (canvas?.scene?.tokens?.contents ?? []) as unknown as TokenLike[]) {
     if (!t.actor || !t.id) continue;
-    models.set(t.id, { id: t.id, actor: plainActor(t.actor), disposition: t.disposition, box: tokenBox(t), inCombat: false, defeated: false });
+    models.set(t.id, {
+      id: t.id,
+      actor: plainActor(t.actor),
+      disposition: t.disposition,
+      box: tokenBox(t),
+      inCombat: false,
+      defeated: false,
+    });
   }
-  const combatants = ((game.combat?.combatants?.contents ?? []) as unknown as CombatantLike[]);
+  const combatants = (game.combat?.combatants?.contents ?? []) as unknown as CombatantLike[];
   for (const c of combatants) {
     const id = String(c.token?.id ?? c.tokenId ?? c.id);
     const m = models.get(id);
     if (m) Object.assign(m, { inCombat: true, defeated: c.isDefeated === true });
-    else if (c.actor) models.set(id, { id, actor: plainActor(c.actor), disposition: c.token?.disposition ?? 0, box: null, inCombat: true, defeated: c.isDefeated === true });
+    else if (c.actor)
+      models.set(id, {
+        id,
+        actor: plainActor(c.actor),
+        disposition: c.token?.disposition ?? 0,
+        box: null,
+        inCombat: true,
+        defeated: c.isDefeated === true,
+      });
   }
   const mine = combatants.find((c) => !!c.actor && c.actor.uuid === actor.uuid);
   const own =
@@ -50,7 +80,7 @@ export function gutsTableOf(actor: Actor.Implementation): GutsTable {
     (mine ? (mine.token?.id ?? mine.tokenId) : null) ??
     (actor.getActiveTokens(false, true) as unknown as TokenLike[])[0]?.id ??
     null;
-  return { self: own ? models.get(own) ?? null : null, others: [...models.values()] };
+  return { self: own ? (models.get(own) ?? null) : null, others: [...models.values()] };
 }
 
 /** The circumstances of `actor`'s Guts checks now: its standing and what the live table shows. */
@@ -58,13 +88,18 @@ export function liveGutsCircumstances(actor: Actor.Implementation): GutsCircumst
   return gutsCircumstances(plainActor(actor), gutsTableOf(actor), worldRules());
 }
 
-const format = (k: string, p: Record<string, string | number>) => fill(game.i18n!.localize(k), p, (v) => game.i18n!.localize(v));
+const format = (k: string, p: Record<string, string | number>) =>
+  fill(game.i18n!.localize(k), p, (v) => game.i18n!.localize(v));
 
 /** The model's Guts (lowered by its wounds), datacard and stored failures: the sheet's Guts actions read the same (actions.ts). */
 const gutsOf = (actor: Actor.Implementation) => miniGuts(plainActor(actor), worldRules());
 
 /** The situation flags of a check from the circumstances (each counts only where a datacard gives it a rule). */
-const flagsOf = (c: GutsCircumstances) => ({ defendingKing: c.defendingKing, nobleInMelee: c.nobleInMelee, leaderFallen: c.leaderFallen });
+const flagsOf = (c: GutsCircumstances) => ({
+  defendingKing: c.defendingKing,
+  nobleInMelee: c.nobleInMelee,
+  leaderFallen: c.leaderFallen,
+});
 
 /**
  * Miniatures: Sample characters — Mercenary "will flee the combat on any failed Guts check": the
@@ -81,7 +116,12 @@ function fleesLine(name: string | null, card: MiniDatacard): string {
  * and the live table's circumstances; the failures are stored for the re-checks and one note says
  * each result and what counted. `lead` opens the note (why the model checks), when given.
  */
-export async function runGutsChecks(actor: Actor.Implementation, checks: readonly { target: number; reason: GutsReason }[], turn: number, opts: { lead?: string; update?: Record<string, unknown> } = {}): Promise<void> {
+export async function runGutsChecks(
+  actor: Actor.Implementation,
+  checks: readonly { target: number; reason: GutsReason }[],
+  turn: number,
+  opts: { lead?: string; update?: Record<string, unknown> } = {},
+): Promise<void> {
   if (!checks.length) return;
   const { guts, card, state: stored } = gutsOf(actor);
   const flags = flagsOf(liveGutsCircumstances(actor));
@@ -92,11 +132,35 @@ export async function runGutsChecks(actor: Actor.Implementation, checks: readonl
     const roll = await rollSlot(GUTS_ROLL, foundryRoller);
     rolled.push(roll);
     // The datacard's gift and fault and the circumstances go with the check.
-    const r = gutsTrigger(state, { ...flags, guts, faces: roll.faces, target: c.target, turn, reason: c.reason, gift: card.gift, fault: card.fault }, gutsRules(worldRules()));
+    const r = gutsTrigger(
+      state,
+      {
+        ...flags,
+        guts,
+        faces: roll.faces,
+        target: c.target,
+        turn,
+        reason: c.reason,
+        gift: card.gift,
+        fault: card.fault,
+      },
+      gutsRules(worldRules()),
+    );
     state = r.state;
-    lines.push(game.i18n!.format(r.check.passed ? "FUDGE.Miniatures.GutsPassed" : "FUDGE.Miniatures.GutsFailed", { total: String(r.check.total), target: String(r.check.target), effect: game.i18n!.localize(`FUDGE.Miniatures.Guts.Effect${r.check.effect}`) }));
+    lines.push(
+      game.i18n!.format(r.check.passed ? "FUDGE.Miniatures.GutsPassed" : "FUDGE.Miniatures.GutsFailed", {
+        total: String(r.check.total),
+        target: String(r.check.target),
+        effect: game.i18n!.localize(`FUDGE.Miniatures.Guts.Effect${r.check.effect}`),
+      }),
+    );
     // What counted (gifts, faults, circumstances, the −1 of a failure by 1 in force); the Mercenary's flight has its own line.
-    lines.push(...gutsTraitLines(r.steps.filter((s) => s.key !== "FUDGE.Miniatures.Step.Trait.mercenary"), format));
+    lines.push(
+      ...gutsTraitLines(
+        r.steps.filter((s) => s.key !== "FUDGE.Miniatures.Step.Trait.mercenary"),
+        format,
+      ),
+    );
     if (r.fleesCombat) lines.push(fleesLine(actor.name, card));
   }
   await actor.update({ ...(opts.update ?? {}), system: { gutsState: state } } as never);
@@ -122,10 +186,29 @@ export async function runGutsRechecks(actor: Actor.Implementation, turn: number)
     }
     const roll = await rollSlot(GUTS_ROLL, foundryRoller);
     rolled.push(roll);
-    const r = gutsRecheck(state, roll.faces, turn, guts, 0, i, { ...flags, gift: card.gift, fault: card.fault }, gutsRules(worldRules()));
-    lines.push(game.i18n!.format(r.check.passed ? "FUDGE.Miniatures.GutsRecheckPassed" : "FUDGE.Miniatures.GutsRecheckFailed", { total: String(r.check.total), target: String(r.check.target) }));
+    const r = gutsRecheck(
+      state,
+      roll.faces,
+      turn,
+      guts,
+      0,
+      i,
+      { ...flags, gift: card.gift, fault: card.fault },
+      gutsRules(worldRules()),
+    );
+    lines.push(
+      game.i18n!.format(r.check.passed ? "FUDGE.Miniatures.GutsRecheckPassed" : "FUDGE.Miniatures.GutsRecheckFailed", {
+        total: String(r.check.total),
+        target: String(r.check.target),
+      }),
+    );
     // What counted (gifts, faults, circumstances, the −1 of a failure by 1 in force); the Mercenary's flight has its own line.
-    lines.push(...gutsTraitLines(r.steps.filter((s) => s.key !== "FUDGE.Miniatures.Step.Trait.mercenary"), format));
+    lines.push(
+      ...gutsTraitLines(
+        r.steps.filter((s) => s.key !== "FUDGE.Miniatures.Step.Trait.mercenary"),
+        format,
+      ),
+    );
     if (r.fleesCombat) lines.push(fleesLine(actor.name, card));
     state = r.state;
     if (!r.check.passed) i++;

@@ -29,8 +29,14 @@ export function healDialogContext(type: string, actorName: string, rules: Pick<W
   return {
     actorName,
     // Volt: Recovery — the world's interval, so the table knows how often this roll is made.
-    ...(type === "injuryRecovery" ? { titleKey: injuryRecoveryTitle(rules), noteKey: `FUDGE.Heal.InjuryRecoveryInterval.${rules.volt.recovery}` } : {}),
-    fields: (HEAL_INPUTS[type] ?? []).map((s) => ({ ...s, labelKey: `FUDGE.Heal.Input.${s.name}`, hintKey: `FUDGE.Heal.Hint.${s.name}` })),
+    ...(type === "injuryRecovery"
+      ? { titleKey: injuryRecoveryTitle(rules), noteKey: `FUDGE.Heal.InjuryRecoveryInterval.${rules.volt.recovery}` }
+      : {}),
+    fields: (HEAL_INPUTS[type] ?? []).map((s) => ({
+      ...s,
+      labelKey: `FUDGE.Heal.Input.${s.name}`,
+      hintKey: `FUDGE.Heal.Hint.${s.name}`,
+    })),
     cssClass: "fudge-wounds fudge-heal-dialog",
   };
 }
@@ -70,7 +76,11 @@ export function healsWithMedicalRoll(type: string, inputs: Record<string, number
  * Volt: Recovery — the medical Background roll of an injury recovery, from its dice (the rules
  * core's medicalRoll); null for other heal kinds. Value 0: no medical care, no roll.
  */
-export function medicalRollOf(type: string, inputs: Record<string, number>, dice: Pick<HealDice, "medical">): MedicalRollResult | null {
+export function medicalRollOf(
+  type: string,
+  inputs: Record<string, number>,
+  dice: Pick<HealDice, "medical">,
+): MedicalRollResult | null {
   if (type !== "injuryRecovery") return null;
   const value = medicalValueOf(inputs);
   if (value > 0 && !dice.medical) throw new Error("the medical Background roll was not rolled");
@@ -82,7 +92,12 @@ export function medicalRollOf(type: string, inputs: Record<string, number>, dice
  * The lines of an injury recovery's chat note (Volt: Recovery): the medical Background roll's
  * steps (its roll, what it lowers), then the recovery's own steps. `format(key, params)` is the host's.
  */
-export function injuryRecoveryNoteLines(inputs: Record<string, number>, dice: Pick<HealDice, "medical">, steps: readonly Step[], format: (key: string, params: Record<string, string | number>) => string): string[] {
+export function injuryRecoveryNoteLines(
+  inputs: Record<string, number>,
+  dice: Pick<HealDice, "medical">,
+  steps: readonly Step[],
+  format: (key: string, params: Record<string, string | number>) => string,
+): string[] {
   const medical = medicalRollOf("injuryRecovery", inputs, dice);
   return [...(medical?.steps ?? []), ...steps].map((s) => format(s.key, s.params ?? {}));
 }
@@ -94,20 +109,34 @@ export function injuryRecoveryNoteLines(inputs: Record<string, number>, dice: Pi
  * Difficulty already rises with the wound (Fair for Hurt … Great for Incapacitated), and an
  * Incapacitated character, who cannot act, still heals (this system's reading, docs/foundry.md).
  */
-export function constitutionRoll(actor: ActorDoc, fudge: readonly number[]): { trait: number; dice: number; rolled: number } {
-  if (actor.type === "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "a Constitution roll needs a Fudge character", { name: actor.name });
+export function constitutionRoll(
+  actor: ActorDoc,
+  fudge: readonly number[],
+): { trait: number; dice: number; rolled: number } {
+  if (actor.type === "miniature")
+    throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "a Constitution roll needs a Fudge character", {
+      name: actor.name,
+    });
   const trait = (actor.system as CharacterData).attributes.damageCapacity;
   const dice = readFudgeTotal(fudge, "dice.fudge", 4);
   return { trait, dice, rolled: trait + dice };
 }
 
 /** The healing note's line for a Constitution roll (i18n key and params), or null when the heal made none. */
-export function healNoteLine(type: string, actor: ActorDoc, dice: HealDice, rules: WorldRules): { key: string; params: Record<string, string> } | null {
+export function healNoteLine(
+  type: string,
+  actor: ActorDoc,
+  dice: HealDice,
+  rules: WorldRules,
+): { key: string; params: Record<string, string> } | null {
   if (!healsWithConstitutionRoll(type, actor, rules)) return null;
   const c = constitutionRoll(actor, dice.fudge);
   const ladder = ladderOf(rules);
   const name = (n: number) => levelWithNumber(n, ladder);
-  return { key: "FUDGE.Heal.ConstitutionNote", params: { trait: name(c.trait), faces: facesText(dice.fudge), rolled: name(c.rolled) } };
+  return {
+    key: "FUDGE.Heal.ConstitutionNote",
+    params: { trait: name(c.trait), faces: facesText(dice.fudge), rolled: name(c.rolled) },
+  };
 }
 
 /**
@@ -115,12 +144,22 @@ export function healNoteLine(type: string, actor: ActorDoc, dice: HealDice, rule
  * drops an option) turns on the Constitution roll of natural healing (Fudge §4.8, world option);
  * the host rolled its 4dF into `dice.fudge`.
  */
-export function healingRequest(type: string, actor: ActorDoc, inputs: Record<string, number>, dice: HealDice, rules: WorldRules): Record<string, unknown> {
+export function healingRequest(
+  type: string,
+  actor: ActorDoc,
+  inputs: Record<string, number>,
+  dice: HealDice,
+  rules: WorldRules,
+): Record<string, unknown> {
   const need = (name: string): number => {
     const spec = (HEAL_INPUTS[type] ?? []).find((s) => s.name === name)!;
     const v = inputs[name] ?? spec.initial;
     if (!Number.isInteger(v) || v < spec.min || v > spec.max)
-      throw new RulesError(`healing.${name}`, "FUDGE.Error.OutOfRange", `must be between ${spec.min} and ${spec.max}`, { min: spec.min, max: spec.max, value: String(v) });
+      throw new RulesError(`healing.${name}`, "FUDGE.Error.OutOfRange", `must be between ${spec.min} and ${spec.max}`, {
+        min: spec.min,
+        max: spec.max,
+        value: String(v),
+      });
     return v;
   };
   switch (type) {
@@ -132,13 +171,18 @@ export function healingRequest(type: string, actor: ActorDoc, inputs: Record<str
     case "natural": {
       // Fudge §4.8: Rapid Healing heals twice as fast.
       const rapid = traitEffects(actor).some((t) => t.effect === "rapidHealing");
-      const req: Record<string, unknown> = rapid ? { type, weeks: need("weeks"), rapid } : { type, weeks: need("weeks") };
+      const req: Record<string, unknown> = rapid
+        ? { type, weeks: need("weeks"), rapid }
+        : { type, weeks: need("weeks") };
       // Fudge §4.8 (RULES §2.5): with the world's option, the Constitution roll gates each step.
       if (healsWithConstitutionRoll(type, actor, rules)) req.constitution = constitutionRoll(actor, dice.fudge).rolled;
       return req;
     }
     case "injuryRecovery": {
-      if (actor.type === "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "injury recovery needs a Volt character", { name: actor.name });
+      if (actor.type === "miniature")
+        throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "injury recovery needs a Volt character", {
+          name: actor.name,
+        });
       // Volt: Recovery — a successful medical Background roll lowers this roll's value by its result.
       need("medicalValue");
       const medical = medicalRollOf(type, inputs, dice)!.lowers;

@@ -41,7 +41,8 @@ async function chooseFiles(): Promise<File[] | null> {
     content: `<div class="fudge-wounds fudge-import-dialog">${content}</div>`,
     ok: {
       label: "FUDGE.Import.Action",
-      callback: (_event: Event, button: HTMLButtonElement) => Array.from((button.form!.elements.namedItem("files") as HTMLInputElement).files ?? []),
+      callback: (_event: Event, button: HTMLButtonElement) =>
+        Array.from((button.form!.elements.namedItem("files") as HTMLInputElement).files ?? []),
     },
     rejectClose: false,
   } as never);
@@ -64,11 +65,16 @@ export async function importFromFudgeRpg(): Promise<void> {
  * Converts the files' text and, only when every file converts, creates the actors and posts one
  * report each. `clock`: the batch's budget and clock (default FUDGE_RPG_BUDGET and Date.now; tests).
  */
-export async function importFudgeRpgFiles(inputs: { file: string; text: string }[], clock: Pick<ConvertOptions, "budgetMs" | "now"> = {}): Promise<Actor.Implementation[]> {
+export async function importFudgeRpgFiles(
+  inputs: { file: string; text: string }[],
+  clock: Pick<ConvertOptions, "budgetMs" | "now"> = {},
+): Promise<Actor.Implementation[]> {
   // A batch over its time budget (FUDGE_RPG_BUDGET) is refused whole, shown like a file's error, nothing created.
   const outcome = importFudgeRpgBatch(inputs, { rules: worldRules(), ...clock });
   if (outcome.errors.length) {
-    const items = outcome.errors.map(({ file, error }) => `<li>${esc(importErrorText(error, file, loc))}</li>`).join("");
+    const items = outcome.errors
+      .map(({ file, error }) => `<li>${esc(importErrorText(error, file, loc))}</li>`)
+      .join("");
     await foundry.applications.api.DialogV2.prompt({
       window: { title: "FUDGE.Import.Title" },
       content: `<div class="fudge-wounds fudge-import-dialog"><p>${esc(loc("FUDGE.Import.Failed"))}</p><ul>${items}</ul></div>`,
@@ -78,12 +84,21 @@ export async function importFudgeRpgFiles(inputs: { file: string; text: string }
   }
   // Item ids are the converter's placeholders; Foundry gives the real ones.
   const sources = outcome.converted.map(({ result }) => withoutItemIds(result));
-  const ActorClass = CONFIG.Actor.documentClass as unknown as { createDocuments(data: unknown[]): Promise<Actor.Implementation[]> };
+  const ActorClass = CONFIG.Actor.documentClass as unknown as {
+    createDocuments(data: unknown[]): Promise<Actor.Implementation[]>;
+  };
   const created = await ActorClass.createDocuments(sources);
   const whisper = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
   for (const { file, result } of outcome.converted) {
-    const content = await foundry.applications.handlebars.renderTemplate(IMPORT_REPORT_TEMPLATE, importReportContext(file, result) as never);
-    await ChatMessage.create({ content: `<div class="fudge-wounds fudge-card">${content}</div>`, whisper, speaker: { alias: loc("FUDGE.Import.Title") } } as never);
+    const content = await foundry.applications.handlebars.renderTemplate(
+      IMPORT_REPORT_TEMPLATE,
+      importReportContext(file, result) as never,
+    );
+    await ChatMessage.create({
+      content: `<div class="fudge-wounds fudge-card">${content}</div>`,
+      whisper,
+      speaker: { alias: loc("FUDGE.Import.Title") },
+    } as never);
   }
   ui.notifications!.info(game.i18n!.format("FUDGE.Import.Created", { count: String(created.length) }));
   // One character imported: open its sheet, as creating an actor does.

@@ -27,7 +27,10 @@ import { registerQuenchBatches, type QuenchLike } from "./quench";
 Hooks.once("init", () => {
   console.log(`${SYSTEM_ID} | init`);
   const C = CONFIG as unknown as {
-    Actor: { dataModels: Record<string, unknown>; trackableAttributes: Record<string, { bar: string[]; value: string[] }> };
+    Actor: {
+      dataModels: Record<string, unknown>;
+      trackableAttributes: Record<string, { bar: string[]; value: string[] }>;
+    };
     Item: { dataModels: Record<string, unknown> };
     ChatMessage: { dataModels: Record<string, unknown> };
   };
@@ -44,9 +47,19 @@ Hooks.once("init", () => {
   sheets.unregisterSheet(Item, "core", v1.ItemSheet as never);
   const actorSheets = { character: CharacterSheet, npc: NpcSheet, miniature: MiniatureSheet } as const;
   for (const type of ACTOR_TYPES)
-    sheets.registerSheet(Actor, SYSTEM_ID, actorSheets[type] as never, { types: [type], makeDefault: true, label: `FUDGE.Sheet.${type}` } as never);
+    sheets.registerSheet(
+      Actor,
+      SYSTEM_ID,
+      actorSheets[type] as never,
+      { types: [type], makeDefault: true, label: `FUDGE.Sheet.${type}` } as never,
+    );
   for (const type of ITEM_TYPES)
-    sheets.registerSheet(Item, SYSTEM_ID, ITEM_SHEETS[type] as never, { types: [type], makeDefault: true, label: `FUDGE.Sheet.${type}` } as never);
+    sheets.registerSheet(
+      Item,
+      SYSTEM_ID,
+      ITEM_SHEETS[type] as never,
+      { types: [type], makeDefault: true, label: `FUDGE.Sheet.${type}` } as never,
+    );
 
   registerSettings();
   applyInitiative();
@@ -85,12 +98,16 @@ for (const hook of ["getCombatTrackerContextOptions", "getCombatantContextOption
   Hooks.on(hook as never, ((app: never, entries: unknown[]) => onCombatTrackerContextOptions(app, entries)) as never);
 // The Attack tooltips give the odds against the user's targets: refresh this user's open sheets.
 const refreshOpenSheets = () => {
-  for (const app of foundry.applications.instances.values()) if (app instanceof FudgeActorSheet && app.rendered) void app.render();
+  for (const app of foundry.applications.instances.values())
+    if (app instanceof FudgeActorSheet && app.rendered) void app.render();
 };
-Hooks.on("targetToken" as never, ((user: { id: string }) => {
-  if (user.id !== game.user?.id) return;
-  refreshOpenSheets();
-}) as never);
+Hooks.on(
+  "targetToken" as never,
+  ((user: { id: string }) => {
+    if (user.id !== game.user?.id) return;
+    refreshOpenSheets();
+  }) as never,
+);
 // …under what the table measures for each target (range, contact, gang-up): a token that moves,
 // changes size or side changes them, so the sheets of a user with targets refresh.
 Hooks.on("updateToken", (_token, changed) => {
@@ -99,7 +116,9 @@ Hooks.on("updateToken", (_token, changed) => {
   refreshOpenSheets();
 });
 
-Hooks.on("renderChatMessageHTML", (message, html) => onRenderChatMessage(message as ChatMessage.Implementation, html as HTMLElement));
+Hooks.on("renderChatMessageHTML", (message, html) =>
+  onRenderChatMessage(message as ChatMessage.Implementation, html as HTMLElement),
+);
 
 // Token statuses and the tracker's defeated flag follow the wound track and, on a miniature, the
 // Guts state (a failure by 4: terrified) (active GM only). "==gutsState" is a forced replacement's key.

@@ -25,7 +25,19 @@ import { levelValue } from "../rules/ladder";
 import { PRESETS } from "../rules/pipeline";
 import { GUTS_REASONS } from "../rules/miniatures/guts";
 import { storedRichText } from "../system/rich-text";
-import { ACTOR_DEFAULTS, defaultGutsStanding, GUTS_STANDING_KEYS, ITEM_DEFAULTS, SHIELD_SIZES, STAT_BASES, TRACK_PRESETS, TRAIT_EFFECTS, WEAPON_SIZES, type ActorType, type ItemType } from "../system/data";
+import {
+  ACTOR_DEFAULTS,
+  defaultGutsStanding,
+  GUTS_STANDING_KEYS,
+  ITEM_DEFAULTS,
+  SHIELD_SIZES,
+  STAT_BASES,
+  TRACK_PRESETS,
+  TRAIT_EFFECTS,
+  WEAPON_SIZES,
+  type ActorType,
+  type ItemType,
+} from "../system/data";
 
 type Rec = Record<string, unknown>;
 
@@ -61,7 +73,8 @@ function fitVeryHurtBoxes(track: Rec): void {
   if ((preset !== "cinematic" && preset !== "epic") || !isRec(track.state) || !isRec(track.state.marks)) return;
   const marks = track.state.marks;
   const vh = marks.veryHurt;
-  const boxes = preset === "cinematic" ? 1 : 1 + (typeof track.epicExtraVeryHurt === "number" ? track.epicExtraVeryHurt : 1);
+  const boxes =
+    preset === "cinematic" ? 1 : 1 + (typeof track.epicExtraVeryHurt === "number" ? track.epicExtraVeryHurt : 1);
   if (!Array.isArray(vh) || vh.length <= boxes) return;
   const extra = vh.slice(boxes).filter((m) => m !== null);
   marks.veryHurt = vh.slice(0, boxes);
@@ -88,7 +101,8 @@ function migrateGutsStanding(v: unknown): unknown {
   const out: Rec = { ...defaultGutsStanding(), ...(v ?? {}) };
   for (const k of GUTS_STANDING_KEYS) {
     const x = out[k];
-    if (typeof x === "string" && /^(true|false|on|off|yes|no)$/i.test(x.trim())) out[k] = /^(true|on|yes)$/i.test(x.trim());
+    if (typeof x === "string" && /^(true|false|on|off|yes|no)$/i.test(x.trim()))
+      out[k] = /^(true|on|yes)$/i.test(x.trim());
   }
   return out;
 }
@@ -104,7 +118,8 @@ export function migrateActorSystem(type: ActorType, source: unknown): unknown {
     moveInto(s, "damageCapacity", attributes, "damageCapacity", ladderNumber);
     moveInto(s, "dc", attributes, "damageCapacity", ladderNumber);
     moveInto(s, "willpower", attributes, "willpower", ladderNumber);
-    for (const k of ["strength", "damageCapacity", "willpower"]) if (k in attributes) attributes[k] = ladderNumber(attributes[k]);
+    for (const k of ["strength", "damageCapacity", "willpower"])
+      if (k in attributes) attributes[k] = ladderNumber(attributes[k]);
     if (Object.keys(attributes).length) s.attributes = attributes;
     // 0.0.x had a single `scale` number: Strength and Mass Scale alike (Fudge §4.58).
     if (typeof s.scale === "number") s.scale = { strength: s.scale, mass: s.scale };
@@ -113,7 +128,8 @@ export function migrateActorSystem(type: ActorType, source: unknown): unknown {
     const track: Rec = isRec(s.woundTrack) ? s.woundTrack : {};
     moveInto(s, "wounds", track, "state");
     moveInto(s, "trackPreset", track, "preset");
-    if (typeof track.preset === "string" && track.preset in TRACK_PRESET_RENAMES) track.preset = TRACK_PRESET_RENAMES[track.preset];
+    if (typeof track.preset === "string" && track.preset in TRACK_PRESET_RENAMES)
+      track.preset = TRACK_PRESET_RENAMES[track.preset];
     fitVeryHurtBoxes(track);
     if (Object.keys(track).length) s.woundTrack = track;
     moveInto(s, "biography", s, "notes");
@@ -138,8 +154,20 @@ export function migrateActorSystem(type: ActorType, source: unknown): unknown {
 }
 
 /** 0.0.x weapon sizes. */
-const WEAPON_SIZE_RENAMES: Record<string, string> = { unarmed: "none", martial: "martialArt", twohanded: "twoHanded", "two-handed": "twoHanded", light: "small" };
-const SHIELD_SIZE_RENAMES: Record<string, string> = { buckler: "small", round: "medium", kite: "medium", tower: "large", pavise: "large" };
+const WEAPON_SIZE_RENAMES: Record<string, string> = {
+  unarmed: "none",
+  martial: "martialArt",
+  twohanded: "twoHanded",
+  "two-handed": "twoHanded",
+  light: "small",
+};
+const SHIELD_SIZE_RENAMES: Record<string, string> = {
+  buckler: "small",
+  round: "medium",
+  kite: "medium",
+  tower: "large",
+  pavise: "large",
+};
 
 /** Migrates an item's stored `system` in place (and returns it). */
 export function migrateItemSystem(type: ItemType, source: unknown): unknown {
@@ -147,7 +175,8 @@ export function migrateItemSystem(type: ItemType, source: unknown): unknown {
   const s = source;
   switch (type) {
     case "weapon": {
-      if (typeof s.size === "string" && s.size.toLowerCase() in WEAPON_SIZE_RENAMES) s.size = WEAPON_SIZE_RENAMES[s.size.toLowerCase()];
+      if (typeof s.size === "string" && s.size.toLowerCase() in WEAPON_SIZE_RENAMES)
+        s.size = WEAPON_SIZE_RENAMES[s.size.toLowerCase()];
       if (s.twoHanded === true && s.hands === undefined) s.hands = 2;
       delete s.twoHanded;
       if (typeof s.hands === "string") s.hands = Number(s.hands);
@@ -164,7 +193,8 @@ export function migrateItemSystem(type: ItemType, source: unknown): unknown {
       moveInto(s, "bonus", s, "magic");
       break;
     case "shield":
-      if (typeof s.size === "string" && s.size.toLowerCase() in SHIELD_SIZE_RENAMES) s.size = SHIELD_SIZE_RENAMES[s.size.toLowerCase()];
+      if (typeof s.size === "string" && s.size.toLowerCase() in SHIELD_SIZE_RENAMES)
+        s.size = SHIELD_SIZE_RENAMES[s.size.toLowerCase()];
       break;
     case "skill":
       moveInto(s, "value", s, "level");
@@ -186,7 +216,12 @@ const CHOICES: Record<string, Record<string, readonly unknown[]>> = {
   character: { "woundTrack.preset": TRACK_PRESETS, "woundTrack.customLevels[].effect": ["", "cannotAct", "dying"] },
   npc: { "woundTrack.preset": TRACK_PRESETS, "woundTrack.customLevels[].effect": ["", "cannotAct", "dying"] },
   miniature: { "gutsState.pending[].reason": GUTS_REASONS },
-  weapon: { size: WEAPON_SIZES, power: ["muscle", "fixed"], statBasis: STAT_BASES, scalePiercing: ["none", "halve", "ignore"] },
+  weapon: {
+    size: WEAPON_SIZES,
+    power: ["muscle", "fixed"],
+    statBasis: STAT_BASES,
+    scalePiercing: ["none", "halve", "ignore"],
+  },
   shield: { size: SHIELD_SIZES },
   gift: { effect: TRAIT_EFFECTS },
   fault: { effect: TRAIT_EFFECTS },
@@ -213,7 +248,11 @@ function walk(node: unknown, parts: string[], fix: (holder: Rec, key: string) =>
 export function repairSystem(documentName: "Actor" | "Item", type: string, system: unknown): string[] {
   if (!isRec(system)) return [];
   const reset: string[] = [];
-  const defaults = (documentName === "Actor" ? (ACTOR_DEFAULTS as Record<string, () => unknown>)[type] : (ITEM_DEFAULTS as Record<string, () => unknown>)[type])?.() as Rec | undefined;
+  const defaults = (
+    documentName === "Actor"
+      ? (ACTOR_DEFAULTS as Record<string, () => unknown>)[type]
+      : (ITEM_DEFAULTS as Record<string, () => unknown>)[type]
+  )?.() as Rec | undefined;
   for (const [path, allowed] of Object.entries(CHOICES[type] ?? {})) {
     walk(system, path.split("."), (holder, key) => {
       if (key in holder && !allowed.includes(holder[key])) {
@@ -229,7 +268,12 @@ export function repairSystem(documentName: "Actor" | "Item", type: string, syste
     if (!def) return;
     for (const [k, d] of Object.entries(def)) {
       const v = node[k];
-      if (typeof d === "number" && k in node && (typeof v !== "number" || !Number.isFinite(v)) && !(typeof v === "string" && Number.isFinite(Number(v)) && v.trim() !== "")) {
+      if (
+        typeof d === "number" &&
+        k in node &&
+        (typeof v !== "number" || !Number.isFinite(v)) &&
+        !(typeof v === "string" && Number.isFinite(Number(v)) && v.trim() !== "")
+      ) {
         node[k] = d;
         reset.push(prefix + k);
       } else if (isRec(d) && isRec(v)) fixNumbers(v, d, `${prefix}${k}.`);
@@ -255,7 +299,12 @@ export function needsMigration(stored: unknown, current: number): boolean {
  * (so a migration cannot overwrite what a player changed meanwhile), with `-=key` deletions for
  * keys that go away; null when nothing changes. `repair` also resets invalid values.
  */
-export function systemChanges(documentName: "Actor" | "Item", type: string, stored: unknown, opts: { repair?: boolean; deletion?: unknown } = {}): { changes: Rec | null; reset: string[] } {
+export function systemChanges(
+  documentName: "Actor" | "Item",
+  type: string,
+  stored: unknown,
+  opts: { repair?: boolean; deletion?: unknown } = {},
+): { changes: Rec | null; reset: string[] } {
   if (!isRec(stored)) return { changes: null, reset: [] };
   const next = structuredClone(stored);
   if (documentName === "Actor") migrateActorSystem(type as ActorType, next);
@@ -278,9 +327,10 @@ export function diffWithDeletions(before: Rec, after: Rec, deletion: unknown = n
       if (Object.keys(d).length) out[k] = d;
     } else if (JSON.stringify(b) !== JSON.stringify(v)) out[k] = structuredClone(v);
   }
-  for (const k of Object.keys(before)) if (!(k in after)) {
-    if (deletion !== null) out[k] = deletion;
-    else out[`-=${k}`] = null;
-  }
+  for (const k of Object.keys(before))
+    if (!(k in after)) {
+      if (deletion !== null) out[k] = deletion;
+      else out[`-=${k}`] = null;
+    }
   return out;
 }

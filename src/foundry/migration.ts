@@ -42,7 +42,10 @@ async function migrateDoc(doc: Doc, invalid: boolean, report: MigrationReport): 
   const kind = doc.documentName === "Actor" ? "Actor" : "Item";
   try {
     const src = doc.toObject() as Rec;
-    const { changes, reset } = systemChanges(kind, doc.type, src.system, { repair: invalid, deletion: forcedDeletion() });
+    const { changes, reset } = systemChanges(kind, doc.type, src.system, {
+      repair: invalid,
+      deletion: forcedDeletion(),
+    });
     if (invalid) report.repaired[doc.uuid] = reset;
     if (!changes) {
       if (invalid) throw new Error("no repair makes it valid");
@@ -58,7 +61,11 @@ async function migrateDoc(doc: Doc, invalid: boolean, report: MigrationReport): 
   }
 }
 
-async function migrateCollection(coll: Coll, report: MigrationReport, embedded: (doc: Doc) => Coll | null): Promise<void> {
+async function migrateCollection(
+  coll: Coll,
+  report: MigrationReport,
+  embedded: (doc: Doc) => Coll | null,
+): Promise<void> {
   for (const doc of coll.contents) {
     await migrateDoc(doc, false, report);
     const items = embedded(doc);
@@ -84,12 +91,25 @@ export async function migrateWorld(): Promise<MigrationReport | null> {
   if (!game.user?.isActiveGM) return null;
   const stored = game.settings!.get(SYSTEM_ID as never, MIGRATION_SETTING as never);
   if (!needsMigration(stored, MIGRATION_VERSION)) return null;
-  const report: MigrationReport = { version: MIGRATION_VERSION, updated: [], repaired: {}, failed: [], complete: false };
+  const report: MigrationReport = {
+    version: MIGRATION_VERSION,
+    updated: [],
+    repaired: {},
+    failed: [],
+    complete: false,
+  };
   const itemsOf = (actor: Doc) => (actor as unknown as { items?: Coll }).items ?? null;
   await migrateCollection(game.actors as unknown as Coll, report, itemsOf);
   await migrateCollection(game.items as unknown as Coll, report, () => null);
   const notify = (type: "info" | "warn", key: string) =>
-    ui.notifications![type](game.i18n!.format(key, { version: String(MIGRATION_VERSION), count: String(report.updated.length), failed: String(report.failed.length) }), { permanent: type === "warn" } as never);
+    ui.notifications![type](
+      game.i18n!.format(key, {
+        version: String(MIGRATION_VERSION),
+        count: String(report.updated.length),
+        failed: String(report.failed.length),
+      }),
+      { permanent: type === "warn" } as never,
+    );
   if (report.failed.length) {
     // The version stays: the next start tries again, and nothing is lost meanwhile.
     notify("warn", "FUDGE.Migration.Failed");

@@ -42,7 +42,11 @@ export function registerGmJudgementBatch(quench: QuenchLike): void {
         const sum = t.dice.situational.reduce((a, b) => a + b, 0);
         const level = ["hurt", "veryHurt", "incapacitated"][sum >= 4 ? 2 : sum === 3 ? 1 : 0];
         assert.equal(t.resolution?.woundKey, level, `Hurt after a Situational roll of ${sum}`);
-        assert.equal(trackKey(theodora), trackStateKey(applyWound(unhurt, { level }).track), `${level} is on her track`);
+        assert.equal(
+          trackKey(theodora),
+          trackStateKey(applyWound(unhurt, { level }).track),
+          `${level} is on her track`,
+        );
         await clickCardAction(messageOf(id), "undo", targetId);
         assert.ok(await until(() => cardTarget(id).applied[0]?.undone === true), "undone");
         assert.equal(trackKey(theodora), trackStateKey(unhurt), "the track is as before");
@@ -59,14 +63,31 @@ export function registerAttackerAsPostedBatch(quench: QuenchLike): void {
       const { s, duel } = fudgeDuel({ before, after });
       it("a wound applied to the attacker after his card was posted does not change his attack (Fudge §4.51: the penalty in force when he rolled)", async () => {
         const { leroy, theodora } = duel;
-        const id = await defendedCard(s, leroy, theodora, (t) => t.resolution?.wound !== null && t.resolution?.wound !== undefined);
+        const id = await defendedCard(
+          s,
+          leroy,
+          theodora,
+          (t) => t.resolution?.wound !== null && t.resolution?.wound !== undefined,
+        );
         const shown = structuredClone(cardTarget(id).resolution!);
         // Theodora's counter-blow applied to Leroy first, as Apply records it (src/system/actions.ts applyDamage): Hurt, after the card's time.
         const unhurt = trackFor(plainActor(leroy), worldRules());
         const hurt = applyWound(unhurt, { level: "hurt" }).track;
         const at = (game.messages!.get(id) as unknown as { timestamp: number }).timestamp + 1000;
-        const record = { messageId: "quenchCounter001", by: game.user!.id, at, before: unhurt.state, after: hurt.state, fudgePointSpent: false, undone: false, undoneBy: "" };
-        await updateActor(leroy, { system: { woundTrack: { "==state": hurt.state } }, flags: { [SYSTEM_ID]: { woundLog: { [record.messageId]: record } } } });
+        const record = {
+          messageId: "quenchCounter001",
+          by: game.user!.id,
+          at,
+          before: unhurt.state,
+          after: hurt.state,
+          fudgePointSpent: false,
+          undone: false,
+          undoneBy: "",
+        };
+        await updateActor(leroy, {
+          system: { woundTrack: { "==state": hurt.state } },
+          flags: { [SYSTEM_ID]: { woundLog: { [record.messageId]: record } } },
+        });
         assert.equal(trackStatus(trackFor(plainActor(leroy), worldRules())).penalty, -1, "Leroy is at −1 now");
         const targetId = cardTarget(id).actorId;
         await clickCardAction(messageOf(id), "apply", targetId);

@@ -15,9 +15,16 @@ import { Scratch, until, type QuenchLike } from "./quench";
 import { rollTraitAndPost } from "./sheets/actor-sheet";
 import { SYSTEM_ID } from "./registry";
 
-type CardTarget = { actorId: string; defend: string; resolution: { wound: unknown } | null; applied: unknown[]; differs?: boolean };
+type CardTarget = {
+  actorId: string;
+  defend: string;
+  resolution: { wound: unknown } | null;
+  applied: unknown[];
+  differs?: boolean;
+};
 const targetOf = (id: string) => (game.messages!.get(id)!.system as unknown as { targets: CardTarget[] }).targets[0];
-const clipped = (a: Actor.Implementation) => ((a.system as unknown as { derived: DerivedActor }).derived.status?.effects ?? []).includes("clipped");
+const clipped = (a: Actor.Implementation) =>
+  ((a.system as unknown as { derived: DerivedActor }).derived.status?.effects ?? []).includes("clipped");
 
 /** An empty FATE ladder with one Clipped box marked. */
 async function clip(a: Actor.Implementation): Promise<void> {
@@ -54,7 +61,11 @@ export function registerClippedBatch(quench: QuenchLike): void {
         await clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "defend", card.targets[0].actorId);
         assert.ok(await until(() => targetOf(id).defend === "rolled"), "the defence was rolled");
         assert.ok(await until(() => !clipped(theodora)), "her Defend roll reset her box, whatever its result");
-        assert.equal(defenceRecordOf(plainActor(theodora), id)?.clipped, true, "her defence record says it was made while Clipped");
+        assert.equal(
+          defenceRecordOf(plainActor(theodora), id)?.clipped,
+          true,
+          "her defence record says it was made while Clipped",
+        );
         if (targetOf(id).resolution?.wound === null || targetOf(id).resolution?.wound === undefined) return;
         await clickCardAction(game.messages!.get(id) as ChatMessage.Implementation, "apply", card.targets[0].actorId);
         assert.ok(await until(() => targetOf(id).applied.length === 1), "applied once");

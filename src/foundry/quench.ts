@@ -47,10 +47,31 @@ export interface QuenchBatchContext {
   };
 }
 export interface QuenchLike {
-  registerBatch(key: string, fn: (context: QuenchBatchContext) => void, options?: { displayName?: string; preSelected?: boolean }): void;
+  registerBatch(
+    key: string,
+    fn: (context: QuenchBatchContext) => void,
+    options?: { displayName?: string; preSelected?: boolean },
+  ): void;
 }
 
-export const QUENCH_BATCHES = ["sheets", "card-loop", "statuses", "initiative", "migration", "integrity", "rich-text", "mini-traits", "guts-table", "battle-lapse", "light-wound", "fate-clipped", "gm-judgement", "attacker-as-posted", "rounds", "mini-table"].map((k) => `${SYSTEM_ID}.${k}`);
+export const QUENCH_BATCHES = [
+  "sheets",
+  "card-loop",
+  "statuses",
+  "initiative",
+  "migration",
+  "integrity",
+  "rich-text",
+  "mini-traits",
+  "guts-table",
+  "battle-lapse",
+  "light-wound",
+  "fate-clipped",
+  "gm-judgement",
+  "attacker-as-posted",
+  "rounds",
+  "mini-table",
+].map((k) => `${SYSTEM_ID}.${k}`);
 
 const PREFIX = "[Quench] ";
 type Deletable = { delete(): Promise<unknown>; id: string | null };
@@ -66,18 +87,37 @@ export class Scratch {
     return doc;
   }
   async actorFromPack(pack: string, name: string): Promise<Actor.Implementation> {
-    const p = (game.packs as unknown as Map<string, { getDocuments(): Promise<{ name: string; toObject(): Record<string, unknown> }[]> }>).get(`${SYSTEM_ID}.${pack}`);
+    const p = (
+      game.packs as unknown as Map<
+        string,
+        { getDocuments(): Promise<{ name: string; toObject(): Record<string, unknown> }[]> }
+      >
+    ).get(`${SYSTEM_ID}.${pack}`);
     if (!p) throw new Error(`pack ${SYSTEM_ID}.${pack} is missing`);
     const doc = (await p.getDocuments()).find((d) => d.name === name);
     if (!doc) throw new Error(`${name} is not in ${pack}`);
     const { _id, ...data } = doc.toObject();
     void _id;
-    return this.track((await Actor.create({ ...data, name: PREFIX + String(data.name) } as never)) as Actor.Implementation);
+    return this.track(
+      (await Actor.create({ ...data, name: PREFIX + String(data.name) } as never)) as Actor.Implementation,
+    );
   }
   /** Posts `attacker`'s attack on `defender` with his first weapon, its dice real Foundry Rolls attached to the card. */
   async postAttack(attacker: Actor.Implementation, defender: Actor.Implementation) {
     const weapon = attacker.items.contents.find((i) => i.type === "weapon") ?? null;
-    const { card, rolls } = await rollAttack((dice) => actions.startAttack(plainActor(attacker), weapon?.id ?? null, [plainActor(defender)], {}, dice, worldRules(), userRef()), foundryRoller);
+    const { card, rolls } = await rollAttack(
+      (dice) =>
+        actions.startAttack(
+          plainActor(attacker),
+          weapon?.id ?? null,
+          [plainActor(defender)],
+          {},
+          dice,
+          worldRules(),
+          userRef(),
+        ),
+      foundryRoller,
+    );
     const message = this.track(await postAttackCard(attacker, card, rolls));
     return { card, rolls, message };
   }
@@ -87,16 +127,19 @@ export class Scratch {
   }
   /** Sets one world rule setting (WorldRules key, e.g. "fudge"), remembering its value for cleanup. */
   async setRule<K extends keyof WorldRules>(key: K, value: WorldRules[K]): Promise<void> {
-    if (!this.rules.has(key)) this.rules.set(key, structuredClone(game.settings!.get(SYSTEM_ID as never, key as never)));
+    if (!this.rules.has(key))
+      this.rules.set(key, structuredClone(game.settings!.get(SYSTEM_ID as never, key as never)));
     await game.settings!.set(SYSTEM_ID as never, key as never, value as never);
   }
   async cleanup(): Promise<void> {
     for (const d of this.made.reverse()) {
       const live = d.id ? (d as unknown as { collection?: { get(id: string): unknown } }).collection?.get(d.id) : null;
-      if (live !== undefined && live !== null) await d.delete().catch((e) => console.warn(`${SYSTEM_ID} | quench cleanup`, e));
+      if (live !== undefined && live !== null)
+        await d.delete().catch((e) => console.warn(`${SYSTEM_ID} | quench cleanup`, e));
     }
     this.made = [];
-    for (const [key, value] of [...this.rules].reverse()) await game.settings!.set(SYSTEM_ID as never, key as never, value as never);
+    for (const [key, value] of [...this.rules].reverse())
+      await game.settings!.set(SYSTEM_ID as never, key as never, value as never);
     this.rules.clear();
     if (this.preset) await game.settings!.set(SYSTEM_ID as never, "preset" as never, this.preset as never);
     this.preset = null;
@@ -104,7 +147,13 @@ export class Scratch {
 }
 
 /** A batch with one test on the pack's Theodora in a Fudge world (the scratch documents deleted afterwards). */
-export function theodoraBatch(quench: QuenchLike, key: string, displayName: string, title: string, test: (theodora: Actor.Implementation, s: Scratch, assert: QuenchBatchContext["assert"]) => Promise<void>): void {
+export function theodoraBatch(
+  quench: QuenchLike,
+  key: string,
+  displayName: string,
+  title: string,
+  test: (theodora: Actor.Implementation, s: Scratch, assert: QuenchBatchContext["assert"]) => Promise<void>,
+): void {
   quench.registerBatch(
     `${SYSTEM_ID}.${key}`,
     ({ it, before, after, assert }) => {
@@ -122,7 +171,10 @@ export function theodoraBatch(quench: QuenchLike, key: string, displayName: stri
 }
 
 /** A scratch world with the Fudge preset and Leroy and Theodora (Fudge §4.55) from the packs, cleaned up after the batch. */
-export function fudgeDuel(ctx: Pick<QuenchBatchContext, "before" | "after">): { s: Scratch; duel: { leroy: Actor.Implementation; theodora: Actor.Implementation } } {
+export function fudgeDuel(ctx: Pick<QuenchBatchContext, "before" | "after">): {
+  s: Scratch;
+  duel: { leroy: Actor.Implementation; theodora: Actor.Implementation };
+} {
   const s = new Scratch();
   const duel = {} as { leroy: Actor.Implementation; theodora: Actor.Implementation };
   ctx.before(async () => {
@@ -163,14 +215,21 @@ export type QuenchCardTarget = {
   differs?: boolean;
 };
 /** Target `i` of the card in message `id`, as stored now. */
-export const cardTarget = (id: string, i = 0): QuenchCardTarget => (game.messages!.get(id)!.system as unknown as { targets: QuenchCardTarget[] }).targets[i];
+export const cardTarget = (id: string, i = 0): QuenchCardTarget =>
+  (game.messages!.get(id)!.system as unknown as { targets: QuenchCardTarget[] }).targets[i];
 
 /**
  * Posts `attacker`'s attacks on `defender` (real Rolls; the defence rolled from the card when it
  * has one) until the target's entry satisfies `want`; returns that card's message id. The dice are
  * random in a live world: the batches wait for the card they need instead of relying on one roll.
  */
-export async function defendedCard(s: Scratch, attacker: Actor.Implementation, defender: Actor.Implementation, want: (t: QuenchCardTarget) => boolean, tries = 30): Promise<string> {
+export async function defendedCard(
+  s: Scratch,
+  attacker: Actor.Implementation,
+  defender: Actor.Implementation,
+  want: (t: QuenchCardTarget) => boolean,
+  tries = 30,
+): Promise<string> {
   for (let attempt = 0; attempt < tries; attempt++) {
     const { card, message } = await s.postAttack(attacker, defender);
     const id = message.id!;
@@ -190,7 +249,8 @@ const SAMPLES: { pack: string; name: string; type: ActorType }[] = [
 ];
 
 /** Notes a hostile player could write: each part would run script if it reached the page as it is. */
-const HOSTILE_NOTES = '<p>Owes <strong>3 gp</strong></p><img src="x" onerror="window.__fudgeXss = true"><a href="javascript:window.__fudgeXss = true">x</a><script>window.__fudgeXss = true</script>';
+const HOSTILE_NOTES =
+  '<p>Owes <strong>3 gp</strong></p><img src="x" onerror="window.__fudgeXss = true"><a href="javascript:window.__fudgeXss = true">x</a><script>window.__fudgeXss = true</script>';
 
 /** Issue #9: rich-text notes in a live world (registered last, see QUENCH_BATCHES). */
 function registerRichTextBatch(quench: QuenchLike): void {
@@ -205,15 +265,27 @@ function registerRichTextBatch(quench: QuenchLike): void {
       });
       after(() => s.cleanup());
       it("notes are a toggled <prose-mirror> for the owner, and hostile HTML in them runs nothing on the sheet", async () => {
-        const sheet = leroy.sheet as unknown as { render(o?: object): Promise<unknown>; close(): Promise<unknown>; element: HTMLElement };
+        const sheet = leroy.sheet as unknown as {
+          render(o?: object): Promise<unknown>;
+          close(): Promise<unknown>;
+          element: HTMLElement;
+        };
         await sheet.render({ force: true });
         await until(() => !!sheet.element?.querySelector("prose-mirror"));
         const editor = sheet.element.querySelector('prose-mirror[name="system.notes"]');
         assert.ok(editor, "the notes editor is there");
         assert.ok(editor!.hasAttribute("toggled"), "toggled editor");
         assert.equal(editor!.querySelector("strong")?.textContent, "3 gp", "formatting shown");
-        const bad = [...sheet.element.querySelectorAll("*")].filter((el) => el.tagName === "SCRIPT" || [...el.attributes].some((a) => a.name.startsWith("on") || /^\s*javascript:/i.test(a.value)));
-        assert.deepEqual(bad.map((el) => el.outerHTML.slice(0, 80)), [], "nothing scriptable on the sheet");
+        const bad = [...sheet.element.querySelectorAll("*")].filter(
+          (el) =>
+            el.tagName === "SCRIPT" ||
+            [...el.attributes].some((a) => a.name.startsWith("on") || /^\s*javascript:/i.test(a.value)),
+        );
+        assert.deepEqual(
+          bad.map((el) => el.outerHTML.slice(0, 80)),
+          [],
+          "nothing scriptable on the sheet",
+        );
         await new Promise((r) => setTimeout(r, 100));
         assert.ok(!(window as unknown as { __fudgeXss?: boolean }).__fudgeXss, "no script ran");
         await sheet.close();
@@ -238,7 +310,12 @@ export function registerQuenchBatches(quench: QuenchLike): void {
           it("every sample actor's sheet opens and re-renders", async () => {
             await s.setPreset(preset);
             for (const a of actors) {
-              const sheet = a.sheet as unknown as { render(o?: object): Promise<unknown>; close(): Promise<unknown>; rendered: boolean; element: HTMLElement };
+              const sheet = a.sheet as unknown as {
+                render(o?: object): Promise<unknown>;
+                close(): Promise<unknown>;
+                rendered: boolean;
+                element: HTMLElement;
+              };
               await sheet.render({ force: true });
               assert.ok(sheet.rendered, `${a.name} rendered`);
               assert.ok(sheet.element?.querySelector(".fudge-wounds, .window-content"), `${a.name} has content`);
@@ -263,11 +340,20 @@ export function registerQuenchBatches(quench: QuenchLike): void {
           assert.isAbove(rolls.length, 0, "the attack is a Foundry Roll");
           assert.isAbove((message as unknown as { rolls: unknown[] }).rolls.length, 0, "the message carries its rolls");
           const targetId = card.targets[0].actorId;
-          const live = () => (game.messages!.get(message.id!)!.system as unknown as { targets: { defend: string; resolution: { wound: unknown } | null; applied: { undone: boolean }[] }[] }).targets[0];
+          const live = () =>
+            (
+              game.messages!.get(message.id!)!.system as unknown as {
+                targets: { defend: string; resolution: { wound: unknown } | null; applied: { undone: boolean }[] }[];
+              }
+            ).targets[0];
           if (live().defend === "pending") {
             await clickCardAction(game.messages!.get(message.id!) as ChatMessage.Implementation, "defend", targetId);
             assert.ok(await until(() => live().defend === "rolled"), "the defence was rolled");
-            assert.equal((game.messages!.get(message.id!) as unknown as { rolls: unknown[] }).rolls.length, rolls.length + 1, "the defence Roll joined the card");
+            assert.equal(
+              (game.messages!.get(message.id!) as unknown as { rolls: unknown[] }).rolls.length,
+              rolls.length + 1,
+              "the defence Roll joined the card",
+            );
           }
           if (live().resolution?.wound === null || live().resolution?.wound === undefined) continue;
           await clickCardAction(game.messages!.get(message.id!) as ChatMessage.Implementation, "apply", targetId);
@@ -284,14 +370,27 @@ export function registerQuenchBatches(quench: QuenchLike): void {
     { displayName: "Fudge Combat & Wounds: the card loop with real Rolls" },
   );
 
-  theodoraBatch(quench, "statuses", "Fudge Combat & Wounds: statuses follow the track", "token statuses follow the wound track (marked, then healed)", async (theodora, _s, assert) => {
-    for (const ref of ["hurt:0", "veryHurt:0", "incapacitated:0"]) await updateActor(theodora, actions.toggleWoundBox(plainActor(theodora), ref, worldRules(), userRef()));
-    const wanted = statusesFor(derived(theodora).status!, "fudge", theodora.type as ActorType);
-    assert.isAbove(wanted.statuses.length, 0, "Incapacitated has a status");
-    assert.ok(await until(() => wanted.statuses.every((id) => theodora.statuses.has(id))), `statuses ${wanted.statuses.join(", ")}`);
-    await updateActor(theodora, actions.resetTrack(plainActor(theodora), userRef()));
-    assert.ok(await until(() => wanted.statuses.every((id) => !theodora.statuses.has(id))), "statuses cleared with the track");
-  });
+  theodoraBatch(
+    quench,
+    "statuses",
+    "Fudge Combat & Wounds: statuses follow the track",
+    "token statuses follow the wound track (marked, then healed)",
+    async (theodora, _s, assert) => {
+      for (const ref of ["hurt:0", "veryHurt:0", "incapacitated:0"])
+        await updateActor(theodora, actions.toggleWoundBox(plainActor(theodora), ref, worldRules(), userRef()));
+      const wanted = statusesFor(derived(theodora).status!, "fudge", theodora.type as ActorType);
+      assert.isAbove(wanted.statuses.length, 0, "Incapacitated has a status");
+      assert.ok(
+        await until(() => wanted.statuses.every((id) => theodora.statuses.has(id))),
+        `statuses ${wanted.statuses.join(", ")}`,
+      );
+      await updateActor(theodora, actions.resetTrack(plainActor(theodora), userRef()));
+      assert.ok(
+        await until(() => wanted.statuses.every((id) => !theodora.statuses.has(id))),
+        "statuses cleared with the track",
+      );
+    },
+  );
 
   quench.registerBatch(
     `${SYSTEM_ID}.initiative`,
@@ -305,12 +404,21 @@ export function registerQuenchBatches(quench: QuenchLike): void {
       });
       after(() => s.cleanup());
       it("initiative rolls from the tracker with the preset's formula", async () => {
-        const scene = s.track((await Scene.create({ name: `${PREFIX}Fudge Combat & Wounds`, tokens: actors.map((a, i) => ({ name: a.name, actorId: a.id, x: 100 * i, y: 0 })) } as never)) as Scene.Implementation);
+        const scene = s.track(
+          (await Scene.create({
+            name: `${PREFIX}Fudge Combat & Wounds`,
+            tokens: actors.map((a, i) => ({ name: a.name, actorId: a.id, x: 100 * i, y: 0 })),
+          } as never)) as Scene.Implementation,
+        );
         combat = s.track((await Combat.create({ scene: scene.id } as never)) as Combat.Implementation);
-        await combat.createEmbeddedDocuments("Combatant", scene.tokens.contents.map((t) => ({ tokenId: t.id, sceneId: scene.id, actorId: t.actorId })) as never);
+        await combat.createEmbeddedDocuments(
+          "Combatant",
+          scene.tokens.contents.map((t) => ({ tokenId: t.id, sceneId: scene.id, actorId: t.actorId })) as never,
+        );
         const before = game.messages!.size;
         await combat.rollAll();
-        for (const c of combat.combatants.contents) assert.ok(Number.isFinite(c.initiative), `${c.name} has an initiative`);
+        for (const c of combat.combatants.contents)
+          assert.ok(Number.isFinite(c.initiative), `${c.name} has an initiative`);
         assert.equal(game.messages!.size - before, actors.length, "one roll message each");
         for (const m of game.messages!.contents.slice(before)) s.track(m);
       });
@@ -320,7 +428,11 @@ export function registerQuenchBatches(quench: QuenchLike): void {
         if (!c.started) await c.startCombat();
         // As the tracker builds its combatant menu (get<Class>ContextOptions), with this combat viewed.
         const entries: Record<string, unknown>[] = [];
-        (Hooks as unknown as { callAll(hook: string, ...args: unknown[]): boolean }).callAll("getCombatTrackerContextOptions", { viewed: c }, entries);
+        (Hooks as unknown as { callAll(hook: string, ...args: unknown[]): boolean }).callAll(
+          "getCombatTrackerContextOptions",
+          { viewed: c },
+          entries,
+        );
         const entry = entries.find((e) => (e.name ?? e.label) === "FUDGE.Forecast.AgainstCurrent");
         assert.ok(entry, "the forecast entry is in the menu");
         const other = c.turns.find((x) => x.id !== c.combatant?.id);
@@ -330,7 +442,10 @@ export function registerQuenchBatches(quench: QuenchLike): void {
         const v14 = (game.release?.generation ?? 13) >= 14;
         const visible = (v14 ? entry!.visible : entry!.condition) as (li: HTMLElement) => boolean;
         assert.ok(visible(li), "shown to the GM on the other combatant's row");
-        const lines = (await (v14 ? (entry!.onClick as (e: Event, li: HTMLElement) => Promise<string[]>)(new Event("click"), li) : (entry!.callback as (li: HTMLElement) => Promise<string[]>)(li))) ?? [];
+        const lines =
+          (await (v14
+            ? (entry!.onClick as (e: Event, li: HTMLElement) => Promise<string[]>)(new Event("click"), li)
+            : (entry!.callback as (li: HTMLElement) => Promise<string[]>)(li))) ?? [];
         assert.equal(lines.length, 1, "one forecast");
         assert.ok(lines[0].startsWith(`${foundry.utils.escapeHTML(other!.actor!.name)} vs `), lines[0]);
       });
@@ -340,22 +455,45 @@ export function registerQuenchBatches(quench: QuenchLike): void {
         const q = new ForecastQueue();
         try {
           const answer = await q.run(request);
-          assert.equal(q.mode, typeof Worker === "undefined" ? "sync" : "worker", "a browser's Foundry runs the forecast in the worker");
+          assert.equal(
+            q.mode,
+            typeof Worker === "undefined" ? "sync" : "worker",
+            "a browser's Foundry runs the forecast in the worker",
+          );
           assert.deepEqual(answer, duelForecast(request), "the worker's forecast is the rules core's");
-          assert.deepEqual(await (game.system as unknown as { api: { forecastAsync(a: unknown, b: unknown): Promise<unknown> } }).api.forecastAsync(actors[0], actors[1]), answer, "game.system.api.forecastAsync");
+          assert.deepEqual(
+            await (
+              game.system as unknown as { api: { forecastAsync(a: unknown, b: unknown): Promise<unknown> } }
+            ).api.forecastAsync(actors[0], actors[1]),
+            answer,
+            "game.system.api.forecastAsync",
+          );
         } finally {
           q.dispose();
         }
       });
-      it("a duel refused for its budget comes back from the worker as the seeded estimate (fallback \"sample\"), never as exact", async () => {
+      it('a duel refused for its budget comes back from the worker as the seeded estimate (fallback "sample"), never as exact', async () => {
         // The table's request with a chain too small for it: refused for maxStates, so estimated.
-        const request = { ...duelRequest(plainActor(actors[0]), plainActor(actors[1]), worldRules()), method: "chain", maxStates: 2, samples: 500 };
+        const request = {
+          ...duelRequest(plainActor(actors[0]), plainActor(actors[1]), worldRules()),
+          method: "chain",
+          maxStates: 2,
+          samples: 500,
+        };
         const q = new ForecastQueue();
         try {
           const answer = await q.run(request);
           assert.equal(answer.method, "sample", "the fallback answered");
-          assert.deepEqual([answer.exact, answer.errorBound, answer.estimate?.duels], [false, 1, 500], "labelled an estimate of 500 duels");
-          assert.deepEqual(answer, duelForecast({ ...request, method: "sample" }), "the worker's estimate is the rules core's, from the same seed");
+          assert.deepEqual(
+            [answer.exact, answer.errorBound, answer.estimate?.duels],
+            [false, 1, 500],
+            "labelled an estimate of 500 duels",
+          );
+          assert.deepEqual(
+            answer,
+            duelForecast({ ...request, method: "sample" }),
+            "the worker's estimate is the rules core's, from the same seed",
+          );
         } finally {
           q.dispose();
         }
@@ -371,10 +509,19 @@ export function registerQuenchBatches(quench: QuenchLike): void {
       after(() => s.cleanup());
       for (const shape of STORED_SHAPES.filter((x) => !x.invalid))
         it(shape.label, async () => {
-          const cls = (shape.documentName === "Actor" ? Actor : Item) as unknown as { create(d: object): Promise<{ toObject(): { system: unknown }; items?: { size: number } }> };
-          const doc = s.track(await cls.create({ ...structuredClone(shape.source), name: PREFIX + String(shape.source.name), ...(shape.items ? { items: structuredClone(shape.items) } : {}) }));
+          const cls = (shape.documentName === "Actor" ? Actor : Item) as unknown as {
+            create(d: object): Promise<{ toObject(): { system: unknown }; items?: { size: number } }>;
+          };
+          const doc = s.track(
+            await cls.create({
+              ...structuredClone(shape.source),
+              name: PREFIX + String(shape.source.name),
+              ...(shape.items ? { items: structuredClone(shape.items) } : {}),
+            }),
+          );
           const sys = doc.toObject().system;
-          const at = (path: string) => path.split(".").reduce<unknown>((o, k) => (o == null ? undefined : (o as Record<string, unknown>)[k]), sys);
+          const at = (path: string) =>
+            path.split(".").reduce<unknown>((o, k) => (o == null ? undefined : (o as Record<string, unknown>)[k]), sys);
           for (const [path, v] of Object.entries(shape.expect)) assert.deepEqual(at(path), v, path);
           for (const path of shape.gone ?? []) assert.equal(at(path), undefined, `${path} is gone`);
           if (shape.items) assert.equal(doc.items?.size, shape.items.length, "embedded items kept");
@@ -414,14 +561,32 @@ function registerMiniTraitsBatch(quench: QuenchLike): void {
       });
       after(() => s.cleanup());
       it("the datacards carry their gifts' and faults' rules to the rules core and the duel forecast", () => {
-        const req = duelRequest(plainActor(m.knightly), plainActor(m.brutas), worldRules()) as { a: Record<string, { rule?: string }>; b: Record<string, { rule?: string }> };
-        assert.deepEqual([req.a.gift?.rule, req.a.fault?.rule, req.b.fault?.rule], ["faithful", "chivalrous", "mercenary"]);
+        const req = duelRequest(plainActor(m.knightly), plainActor(m.brutas), worldRules()) as {
+          a: Record<string, { rule?: string }>;
+          b: Record<string, { rule?: string }>;
+        };
+        assert.deepEqual(
+          [req.a.gift?.rule, req.a.fault?.rule, req.b.fault?.rule],
+          ["faithful", "chivalrous", "mercenary"],
+        );
       });
       it("Chivalrous: Sir Knightly's attack on a helpless Brutas is refused before any die is rolled", async () => {
         const weapon = m.knightly.items.contents.find((i) => i.type === "weapon") ?? null;
         let rolled = 0;
         const roller: typeof foundryRoller = (formula) => (rolled++, foundryRoller(formula));
-        const key = await rollAttack((dice) => actions.startAttack(plainActor(m.knightly), weapon?.id ?? null, [plainActor(m.brutas)], { helpless: true }, dice, worldRules(), userRef()), roller).then(
+        const key = await rollAttack(
+          (dice) =>
+            actions.startAttack(
+              plainActor(m.knightly),
+              weapon?.id ?? null,
+              [plainActor(m.brutas)],
+              { helpless: true },
+              dice,
+              worldRules(),
+              userRef(),
+            ),
+          roller,
+        ).then(
           () => null,
           (e: { key?: string }) => e.key ?? String(e),
         );
@@ -450,21 +615,40 @@ function registerGutsTableBatch(quench: QuenchLike): void {
       });
       after(() => s.cleanup());
       it("the standing is stored on the miniature (all off from the packs), and a changed box is kept", async () => {
-        const standing = () => ({ ...(m.yanni.system as unknown as { gutsStanding: Record<string, boolean> }).gutsStanding });
+        const standing = () => ({
+          ...(m.yanni.system as unknown as { gutsStanding: Record<string, boolean> }).gutsStanding,
+        });
         assert.deepEqual(standing(), { defendingKing: false, peasant: false, follower: false });
         await m.yanni.update({ system: { gutsStanding: { follower: true } } } as never);
         assert.deepEqual(standing(), { defendingKing: false, peasant: false, follower: true });
       });
       it("a follower's Guts check after a wound is at −1 once the King of its side in the combat is Near Death, and the note says so", async () => {
-        const scene = s.track((await Scene.create({ name: `${PREFIX}Guts`, tokens: [m.king, m.yanni].map((a, i) => ({ name: a.name, actorId: a.id, actorLink: true, disposition: 1, x: 100 * i, y: 0 })) } as never)) as Scene.Implementation);
+        const scene = s.track(
+          (await Scene.create({
+            name: `${PREFIX}Guts`,
+            tokens: [m.king, m.yanni].map((a, i) => ({
+              name: a.name,
+              actorId: a.id,
+              actorLink: true,
+              disposition: 1,
+              x: 100 * i,
+              y: 0,
+            })),
+          } as never)) as Scene.Implementation,
+        );
         const combat = s.track((await Combat.create({ scene: null, active: true } as never)) as Combat.Implementation);
-        await combat.createEmbeddedDocuments("Combatant", scene.tokens.contents.map((t) => ({ tokenId: t.id, sceneId: scene.id, actorId: t.actorId })) as never);
+        await combat.createEmbeddedDocuments(
+          "Combatant",
+          scene.tokens.contents.map((t) => ({ tokenId: t.id, sceneId: scene.id, actorId: t.actorId })) as never,
+        );
         assert.equal(game.combat?.id, combat.id, "the scratch combat is the current one");
         const w = applyWound(trackFor(plainActor(m.king), worldRules()), { level: "nearDeath" });
         await m.king.update({ system: { woundTrack: { state: w.track.state } } } as never);
         assert.equal(liveGutsCircumstances(m.yanni).leader, m.king.name);
         const before = game.messages!.size;
-        await gutsAfterWound(m.yanni, [{ type: "gutsCheck", target: "defender", params: { who: "self", target: 1, reason: "newWoundLevel" } }]);
+        await gutsAfterWound(m.yanni, [
+          { type: "gutsCheck", target: "defender", params: { who: "self", target: 1, reason: "newWoundLevel" } },
+        ]);
         const notes = game.messages!.contents.slice(before);
         for (const n of notes) s.track(n);
         assert.equal(notes.length, 1, "one note");
@@ -473,11 +657,17 @@ function registerGutsTableBatch(quench: QuenchLike): void {
       });
       it("the table's duel forecast counts them too: Yanni, a peasant and a follower of the fallen King, dueling the King checks at −2 throughout", async () => {
         await m.yanni.update({ system: { gutsStanding: { peasant: true, follower: true } } } as never);
-        const api = (game.system as unknown as { api: { forecast(a: unknown, b: unknown): { aOut: number; bOut: number } } }).api;
+        const api = (
+          game.system as unknown as { api: { forecast(a: unknown, b: unknown): { aOut: number; bOut: number } } }
+        ).api;
         const got = api.forecast(m.yanni, m.king);
         const request = duelRequest(plainActor(m.yanni), plainActor(m.king), worldRules());
         const want = duelForecast({ ...request, gutsSituation: { a: { nobleInMelee: true, leaderFallen: true } } });
-        assert.deepEqual([got.aOut, got.bOut], [want.aOut, want.bOut], "the forecast with Noble presence and Leader fallen");
+        assert.deepEqual(
+          [got.aOut, got.bOut],
+          [want.aOut, want.bOut],
+          "the forecast with Noble presence and Leader fallen",
+        );
         assert.notEqual(got.aOut, duelForecast(request).aOut, "not the forecast without them");
       });
     },

@@ -51,12 +51,22 @@ async function run(p: RelayPayload, options: QueryOptions): Promise<Reply> {
   const message = game.messages!.get(p.messageId) as ChatMessage.Implementation | undefined;
   if (!message || (message.type as string) !== "attackCard") return { ok: false, key: "FUDGE.Error.Relay.NoCard" };
   const target = fromUuidSync(p.targetId) as Actor.Implementation | null;
-  if (!target || (target as unknown as { documentName?: string }).documentName !== "Actor") return { ok: false, key: "FUDGE.Error.Relay.ActorGone" };
+  if (!target || (target as unknown as { documentName?: string }).documentName !== "Actor")
+    return { ok: false, key: "FUDGE.Error.Relay.ActorGone" };
   try {
-    await performCardAction(message, p.action, target, requester, { relayed: true, force: p.force, spendFudgePoint: p.spendFudgePoint });
+    await performCardAction(message, p.action, target, requester, {
+      relayed: true,
+      force: p.force,
+      spendFudgePoint: p.spendFudgePoint,
+    });
     return { ok: true };
   } catch (e) {
-    if (isRulesError(e)) return { ok: false, key: e.key, params: Object.fromEntries(Object.entries(e.params).map(([k, v]) => [k, String(v)])) };
+    if (isRulesError(e))
+      return {
+        ok: false,
+        key: e.key,
+        params: Object.fromEntries(Object.entries(e.params).map(([k, v]) => [k, String(v)])),
+      };
     console.error(`${SYSTEM_ID} | relay`, e);
     return { ok: false, key: "FUDGE.Error.Relay.Failed" };
   }
@@ -81,6 +91,10 @@ export async function handleRelay(expected: QueryAction, data: unknown, options?
 }
 
 export function registerQueries(): void {
-  const queries = CONFIG.queries as unknown as Record<string, (data: unknown, options?: QueryOptions) => Promise<Reply>>;
-  for (const action of Object.keys(QUERIES) as QueryAction[]) queries[QUERIES[action]] = (data, options) => handleRelay(action, data, options);
+  const queries = CONFIG.queries as unknown as Record<
+    string,
+    (data: unknown, options?: QueryOptions) => Promise<Reply>
+  >;
+  for (const action of Object.keys(QUERIES) as QueryAction[])
+    queries[QUERIES[action]] = (data, options) => handleRelay(action, data, options);
 }

@@ -8,7 +8,14 @@ import type { ActorType, ItemType } from "../system/data";
 export const SYSTEM_ID = "fudge-wounds";
 
 export const ACTOR_TYPES = ["character", "npc", "miniature"] as const satisfies readonly ActorType[];
-export const ITEM_TYPES = ["weapon", "armor", "shield", "gift", "fault", "skill"] as const satisfies readonly ItemType[];
+export const ITEM_TYPES = [
+  "weapon",
+  "armor",
+  "shield",
+  "gift",
+  "fault",
+  "skill",
+] as const satisfies readonly ItemType[];
 export const CHAT_TYPES = ["attackCard", "rollCard"] as const;
 export type ChatType = (typeof CHAT_TYPES)[number];
 

@@ -37,12 +37,20 @@ export type RelayRequest = Pick<RelayPayload, "messageId" | "action" | "targetId
 
 export const RELAY_FLAG = "relayRequests";
 
-export const requestOf = (p: RelayRequest): RelayRequest => ({ messageId: p.messageId, action: p.action, targetId: p.targetId, force: p.force, spendFudgePoint: p.spendFudgePoint });
+export const requestOf = (p: RelayRequest): RelayRequest => ({
+  messageId: p.messageId,
+  action: p.action,
+  targetId: p.targetId,
+  force: p.force,
+  spendFudgePoint: p.spendFudgePoint,
+});
 
 /** Does the user's stored request `requestId` say exactly what the query asks? */
 export function requestMatches(userFlags: unknown, p: RelayPayload): boolean {
-  const scope = (userFlags as Record<string, unknown> | undefined)?.["fudge-wounds"] as Record<string, unknown> | undefined;
-  const stored = (scope?.[RELAY_FLAG] as Record<string, unknown> | undefined)?.[p.requestId] as Record<string, unknown> | undefined;
+  const scope = (userFlags as Record<string, unknown> | undefined)?.["fudge-wounds"] as
+    Record<string, unknown> | undefined;
+  const stored = (scope?.[RELAY_FLAG] as Record<string, unknown> | undefined)?.[p.requestId] as
+    Record<string, unknown> | undefined;
   if (!stored || typeof stored !== "object") return false;
   const want = requestOf(p) as unknown as Record<string, unknown>;
   return Object.keys(want).every((k) => stored[k] === want[k]);
@@ -63,7 +71,15 @@ export function parseRelayPayload(data: unknown): RelayPayload | null {
   if (d.spendFudgePoint !== undefined && typeof d.spendFudgePoint !== "boolean") return null;
   if (typeof d.requestId !== "string" || !ID.test(d.requestId)) return null;
   if (typeof d.userId !== "string" || !ID.test(d.userId)) return null;
-  return { messageId: d.messageId, action: d.action, targetId: d.targetId, force: d.force === true, spendFudgePoint: d.spendFudgePoint === true, requestId: d.requestId, userId: d.userId };
+  return {
+    messageId: d.messageId,
+    action: d.action,
+    targetId: d.targetId,
+    force: d.force === true,
+    spendFudgePoint: d.spendFudgePoint === true,
+    requestId: d.requestId,
+    userId: d.userId,
+  };
 }
 
 export type RelayRoute = "local" | "relay" | "refuse";
@@ -81,7 +97,9 @@ export function routeCardAction(verdict: Verdict, canWriteCard: boolean, isGM: b
 }
 
 /** The requesting user as src/system sees it (from a User document the GM's client looked up, never from the payload); a relay is never run as a GM unless the sender is one. */
-export function requesterRef(user: { id?: string | null; isGM?: boolean } | null | undefined): { id: string; isGM: boolean } | null {
+export function requesterRef(
+  user: { id?: string | null; isGM?: boolean } | null | undefined,
+): { id: string; isGM: boolean } | null {
   if (!user || typeof user.id !== "string" || !ID.test(user.id)) return null;
   return { id: user.id, isGM: user.isGM === true };
 }

@@ -4,7 +4,16 @@
  * listed here, grouped, with a short hint each. Form values come back as flat dotted names.
  */
 import { PRESETS } from "../rules/pipeline";
-import { DAMAGE_ROLLS, DC_ADJUSTS, DC_VARIANTS, GRAZE_SCALE_RAISES, MMM_DICE, WILLPOWER_ADJUSTMENTS, WOUND_MODES, parseFudgeOptions } from "../rules/fudge/options";
+import {
+  DAMAGE_ROLLS,
+  DC_ADJUSTS,
+  DC_VARIANTS,
+  GRAZE_SCALE_RAISES,
+  MMM_DICE,
+  WILLPOWER_ADJUSTMENTS,
+  WOUND_MODES,
+  parseFudgeOptions,
+} from "../rules/fudge/options";
 import { APPLY_TARGETS, VOLT_RECOVERY, defaultWorldRules, type WorldRules } from "../system/data";
 import { GUTS_ROLL_PENALTY_RULES } from "../rules/miniatures/guts";
 
@@ -40,7 +49,12 @@ export interface RuleField {
   group: "general" | "fudge" | "fudgeTrack" | "miniatures" | "fate" | "volt";
 }
 
-const f = (path: string, type: RuleFieldType, group: RuleField["group"], extra: Partial<RuleField> = {}): RuleField => ({ path, type, group, ...extra });
+const f = (
+  path: string,
+  type: RuleFieldType,
+  group: RuleField["group"],
+  extra: Partial<RuleField> = {},
+): RuleField => ({ path, type, group, ...extra });
 
 export const RULE_FIELDS: readonly RuleField[] = [
   f("preset", "choice", "general", { choices: PRESETS }),
@@ -59,7 +73,13 @@ export const RULE_FIELDS: readonly RuleField[] = [
   f("fudge.graze.table", "table", "fudge", {
     columns: [
       { key: "min", type: "number" },
-      { key: "level", type: "choice", choices: ["undamaged", ...TABLE_LEVELS], choiceLabel: (c) => `FUDGE.Wound.${c}`, nullAs: "undamaged" },
+      {
+        key: "level",
+        type: "choice",
+        choices: ["undamaged", ...TABLE_LEVELS],
+        choiceLabel: (c) => `FUDGE.Wound.${c}`,
+        nullAs: "undamaged",
+      },
     ],
   }),
   f("fudge.minMidMax.severeNegative", "boolean", "fudge"),
@@ -153,7 +173,12 @@ export interface MenuTable {
 /** i18n key of a table column's header: FUDGE.Settings.TableColumn.<key>. */
 export const columnKey = (key: string) => `FUDGE.Settings.TableColumn.${key}`;
 
-function tableCells(path: string, columns: readonly TableColumn[], index: string, row: Record<string, unknown> | null): MenuCell[] {
+function tableCells(
+  path: string,
+  columns: readonly TableColumn[],
+  index: string,
+  row: Record<string, unknown> | null,
+): MenuCell[] {
   return columns.map((c) => {
     const raw = row ? row[c.key] : c.type === "number" ? 0 : c.choices![0];
     const value = raw === null && c.nullAs ? c.nullAs : String(raw ?? "");
@@ -165,7 +190,11 @@ function tableCells(path: string, columns: readonly TableColumn[], index: string
       labelKey: columnKey(c.key),
       type: c.type,
       value,
-      choices: choices.map((v) => ({ value: v, labelKey: c.choices!.includes(v) ? c.choiceLabel!(v) : v, selected: v === value })),
+      choices: choices.map((v) => ({
+        value: v,
+        labelKey: c.choices!.includes(v) ? c.choiceLabel!(v) : v,
+        selected: v === value,
+      })),
     };
   });
 }
@@ -206,7 +235,10 @@ export function rulesMenuContext(rules: WorldRules) {
           choices: (x.choices ?? []).map((c) => ({ value: c, labelKey: choiceKey(x.path, c), selected: c === v })),
           ladderLevels:
             x.ladder && LADDER_PRESETS.includes(rules.preset)
-              ? Array.from({ length: x.max! - x.min! + 1 }, (_, i) => x.max! - i).map((n) => ({ value: n, selected: n === v }))
+              ? Array.from({ length: x.max! - x.min! + 1 }, (_, i) => x.max! - i).map((n) => ({
+                  value: n,
+                  selected: n === v,
+                }))
               : null,
           table: x.type === "table" ? menuTable(rules, x) : null,
         };
@@ -222,7 +254,9 @@ export const hintKey = (path: string) => `FUDGE.Settings.${path}.Hint`;
 export const choiceKey = (path: string, choice: string) => `FUDGE.Settings.${path}.Choice.${choice}`;
 
 export function getPath(obj: unknown, path: string): unknown {
-  return path.split(".").reduce<unknown>((o, k) => (o && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined), obj);
+  return path
+    .split(".")
+    .reduce<unknown>((o, k) => (o && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined), obj);
 }
 
 function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
@@ -252,7 +286,11 @@ export class SettingsFormError extends Error {
  * over the current rules. Bad input throws SettingsFormError naming the field; the Fudge options
  * are then validated by the rules core (parseFudgeOptions) so a bad table never reaches a card.
  */
-export function applyRulesForm(current: WorldRules, form: Record<string, unknown>, groups: readonly string[] = RULE_GROUPS): WorldRules {
+export function applyRulesForm(
+  current: WorldRules,
+  form: Record<string, unknown>,
+  groups: readonly string[] = RULE_GROUPS,
+): WorldRules {
   const next = structuredClone(current) as unknown as Record<string, unknown>;
   // Only the groups the menu showed: the other presets' options keep their values.
   for (const field of RULE_FIELDS.filter((x) => groups.includes(x.group))) {
@@ -273,14 +311,26 @@ export function applyRulesForm(current: WorldRules, form: Record<string, unknown
         break;
       case "number": {
         const n = typeof raw === "number" ? raw : Number(String(raw).trim());
-        if (!Number.isInteger(n)) throw new SettingsFormError(field.path, "FUDGE.Error.NotInteger", "must be a whole number");
+        if (!Number.isInteger(n))
+          throw new SettingsFormError(field.path, "FUDGE.Error.NotInteger", "must be a whole number");
         if ((field.min !== undefined && n < field.min) || (field.max !== undefined && n > field.max))
-          throw new SettingsFormError(field.path, "FUDGE.Error.OutOfRange", `must be between ${field.min} and ${field.max}`, { min: field.min, max: field.max });
+          throw new SettingsFormError(
+            field.path,
+            "FUDGE.Error.OutOfRange",
+            `must be between ${field.min} and ${field.max}`,
+            { min: field.min, max: field.max },
+          );
         value = n;
         break;
       }
       case "choice":
-        if (!field.choices!.includes(String(raw))) throw new SettingsFormError(field.path, "FUDGE.Error.NotOneOf", `must be one of ${field.choices!.join(", ")}`, { allowed: field.choices!.join(", ") });
+        if (!field.choices!.includes(String(raw)))
+          throw new SettingsFormError(
+            field.path,
+            "FUDGE.Error.NotOneOf",
+            `must be one of ${field.choices!.join(", ")}`,
+            { allowed: field.choices!.join(", ") },
+          );
         value = String(raw);
         break;
       case "text":
@@ -298,8 +348,15 @@ export function applyRulesForm(current: WorldRules, form: Record<string, unknown
   }
   if (rules.fudgeTrack.thresholds !== null) {
     const t = rules.fudgeTrack.thresholds;
-    if (!Array.isArray(t) || !t.every((r, i) => r && typeof r.key === "string" && Number.isInteger(r.min) && (i === 0 || r.min > t[i - 1].min)))
-      throw new SettingsFormError("fudgeTrack.thresholds", "FUDGE.Error.Settings.Thresholds", 'must be a list of {"key", "min"} rows by ascending min');
+    if (
+      !Array.isArray(t) ||
+      !t.every((r, i) => r && typeof r.key === "string" && Number.isInteger(r.min) && (i === 0 || r.min > t[i - 1].min))
+    )
+      throw new SettingsFormError(
+        "fudgeTrack.thresholds",
+        "FUDGE.Error.Settings.Thresholds",
+        'must be a list of {"key", "min"} rows by ascending min',
+      );
   }
   return rules;
 }
@@ -316,17 +373,24 @@ function readTable(field: RuleField, form: Record<string, unknown>): Record<stri
     const m = k.startsWith(prefix) ? /^(\d+)\./.exec(k.slice(prefix.length)) : null;
     if (m) indices.add(Number(m[1]));
   }
-  const rows = [...indices].sort((a, b) => a - b).map((i) =>
-    Object.fromEntries(
-      field.columns!.map((c) => {
-        const raw = String(form[`${prefix}${i}.${c.key}`] ?? "").trim();
-        if (c.type === "choice") return [c.key, c.nullAs !== undefined && raw === c.nullAs ? null : raw];
-        const n = raw === "" ? NaN : Number(raw);
-        if (!Number.isInteger(n)) throw new SettingsFormError(`${field.path}[${i}].${c.key}`, "FUDGE.Error.NotInteger", "must be a whole number");
-        return [c.key, n];
-      }),
-    ),
-  );
+  const rows = [...indices]
+    .sort((a, b) => a - b)
+    .map((i) =>
+      Object.fromEntries(
+        field.columns!.map((c) => {
+          const raw = String(form[`${prefix}${i}.${c.key}`] ?? "").trim();
+          if (c.type === "choice") return [c.key, c.nullAs !== undefined && raw === c.nullAs ? null : raw];
+          const n = raw === "" ? NaN : Number(raw);
+          if (!Number.isInteger(n))
+            throw new SettingsFormError(
+              `${field.path}[${i}].${c.key}`,
+              "FUDGE.Error.NotInteger",
+              "must be a whole number",
+            );
+          return [c.key, n];
+        }),
+      ),
+    );
   return rows.length === 0 && field.nullable ? null : rows;
 }
 
@@ -347,10 +411,12 @@ export function addTableRow(button: HTMLElement): void {
   const tpl = table?.querySelector<HTMLTemplateElement>("template[data-blank-row]");
   const body = table?.querySelector("tbody");
   if (!tpl || !body) return;
-  const next = Math.max(-1, ...Array.from(body.querySelectorAll<HTMLElement>("tr[data-row]"), (tr) => Number(tr.dataset.row))) + 1;
+  const next =
+    Math.max(-1, ...Array.from(body.querySelectorAll<HTMLElement>("tr[data-row]"), (tr) => Number(tr.dataset.row))) + 1;
   const row = tpl.content.firstElementChild!.cloneNode(true) as HTMLElement;
   row.dataset.row = String(next);
-  for (const el of row.querySelectorAll<HTMLInputElement>("[name]")) el.name = el.name.replace("__index__", String(next));
+  for (const el of row.querySelectorAll<HTMLInputElement>("[name]"))
+    el.name = el.name.replace("__index__", String(next));
   body.append(row);
   row.querySelector<HTMLElement>("input, select")?.focus();
 }
@@ -362,11 +428,15 @@ export function removeTableRow(button: HTMLElement): void {
 
 /** Which top-level settings changed (the ones to write). */
 export function changedSettings(before: WorldRules, after: WorldRules): (keyof WorldRules)[] {
-  return (Object.keys(defaultWorldRules()) as (keyof WorldRules)[]).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  return (Object.keys(defaultWorldRules()) as (keyof WorldRules)[]).filter(
+    (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+  );
 }
 
 /** Actors whose wound track holds marks: changing the preset on them asks first. */
-export function woundedActors<A extends { name: string; system: { woundTrack?: { state?: unknown } } }>(actors: readonly A[]): A[] {
+export function woundedActors<A extends { name: string; system: { woundTrack?: { state?: unknown } } }>(
+  actors: readonly A[],
+): A[] {
   return actors.filter((a) => {
     const st = a.system.woundTrack?.state;
     return st !== null && st !== undefined;

@@ -8,7 +8,18 @@ import { worldRules } from "./bridge";
 import { reportError } from "./foundry-util";
 import { initiativeFormula } from "./initiative-pure";
 import { INITIATIVE_SETTING, MIGRATION_SETTING, SYSTEM_ID } from "./registry";
-import { PRESET_GROUPS, RULE_GROUPS, SettingsFormError, addTableRow, applyRulesForm, changedSettings, choiceKey, removeTableRow, rulesMenuContext, woundedActors } from "./settings-pure";
+import {
+  PRESET_GROUPS,
+  RULE_GROUPS,
+  SettingsFormError,
+  addTableRow,
+  applyRulesForm,
+  changedSettings,
+  choiceKey,
+  removeTableRow,
+  rulesMenuContext,
+  woundedActors,
+} from "./settings-pure";
 import { TEMPLATES } from "../system/handlebars";
 
 const { ApplicationV2 } = foundry.applications.api;
@@ -19,47 +30,70 @@ export function registerSettings(): void {
   const defaults = defaultWorldRules();
   for (const key of WORLD_RULE_SETTINGS) {
     const def = defaults[key];
-    const type = typeof def === "boolean" ? Boolean : typeof def === "number" ? Number : typeof def === "string" ? String : Object;
-    settings().register(SYSTEM_ID as never, key as never, {
-      name: `FUDGE.Settings.${key}.Name`,
+    const type =
+      typeof def === "boolean" ? Boolean : typeof def === "number" ? Number : typeof def === "string" ? String : Object;
+    settings().register(
+      SYSTEM_ID as never,
+      key as never,
+      {
+        name: `FUDGE.Settings.${key}.Name`,
+        scope: "world",
+        config: false,
+        type,
+        default: structuredClone(def),
+        onChange: () => rederiveAll(),
+      } as never,
+    );
+  }
+  settings().register(
+    SYSTEM_ID as never,
+    MIGRATION_SETTING as never,
+    {
+      name: "FUDGE.Settings.migrationVersion.Name",
       scope: "world",
       config: false,
-      type,
-      default: structuredClone(def),
-      onChange: () => rederiveAll(),
-    } as never);
-  }
-  settings().register(SYSTEM_ID as never, MIGRATION_SETTING as never, {
-    name: "FUDGE.Settings.migrationVersion.Name",
-    scope: "world",
-    config: false,
-    type: Number,
-    default: 0,
-  } as never);
+      type: Number,
+      default: 0,
+    } as never,
+  );
   // Initiative formula (empty: the preset's default, initiative-pure.ts); CONFIG.Combat follows it.
-  settings().register(SYSTEM_ID as never, INITIATIVE_SETTING as never, {
-    name: "FUDGE.Settings.initiativeFormula.Name",
-    hint: "FUDGE.Settings.initiativeFormula.Hint",
-    scope: "world",
-    config: true,
-    type: String,
-    default: "",
-    onChange: () => applyInitiative(),
-  } as never);
-  settings().registerMenu(SYSTEM_ID as never, "rulesMenu" as never, {
-    name: "FUDGE.Settings.Menu.Name",
-    label: "FUDGE.Settings.Menu.Label",
-    hint: "FUDGE.Settings.Menu.Hint",
-    icon: "fa-solid fa-scale-balanced",
-    type: RulesMenu as never,
-    restricted: true,
-  } as never);
+  settings().register(
+    SYSTEM_ID as never,
+    INITIATIVE_SETTING as never,
+    {
+      name: "FUDGE.Settings.initiativeFormula.Name",
+      hint: "FUDGE.Settings.initiativeFormula.Hint",
+      scope: "world",
+      config: true,
+      type: String,
+      default: "",
+      onChange: () => applyInitiative(),
+    } as never,
+  );
+  settings().registerMenu(
+    SYSTEM_ID as never,
+    "rulesMenu" as never,
+    {
+      name: "FUDGE.Settings.Menu.Name",
+      label: "FUDGE.Settings.Menu.Label",
+      hint: "FUDGE.Settings.Menu.Hint",
+      icon: "fa-solid fa-scale-balanced",
+      type: RulesMenu as never,
+      restricted: true,
+    } as never,
+  );
 }
 
 /** CONFIG.Combat.initiative from the preset and the initiative setting (core rolls it from the tracker). */
 export function applyInitiative(): void {
-  const formula = initiativeFormula(worldRules().preset, settings().get(SYSTEM_ID as never, INITIATIVE_SETTING as never));
-  (CONFIG.Combat as unknown as { initiative: { formula: string | null; decimals: number } }).initiative = { formula, decimals: 2 };
+  const formula = initiativeFormula(
+    worldRules().preset,
+    settings().get(SYSTEM_ID as never, INITIATIVE_SETTING as never),
+  );
+  (CONFIG.Combat as unknown as { initiative: { formula: string | null; decimals: number } }).initiative = {
+    formula,
+    decimals: 2,
+  };
 }
 
 /** The world rules changed: every actor derives again (penalties, factors, token bar), then open sheets redraw. */
@@ -79,7 +113,8 @@ function rerenderOpenSheets(): void {
 
 /** Writes the changed top-level settings. */
 export async function saveWorldRules(before: WorldRules, after: WorldRules): Promise<void> {
-  for (const key of changedSettings(before, after)) await settings().set(SYSTEM_ID as never, key as never, after[key] as never);
+  for (const key of changedSettings(before, after))
+    await settings().set(SYSTEM_ID as never, key as never, after[key] as never);
 }
 
 const esc = (s: unknown) => foundry.utils.escapeHTML(String(s ?? ""));
@@ -109,7 +144,10 @@ export class RulesMenu extends ApplicationV2 {
     const div = document.createElement("div");
     div.classList.add("scrollable");
     div.innerHTML =
-      (await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/${TEMPLATES.rulesMenu}`, rulesMenuContext(rules) as never)) +
+      (await foundry.applications.handlebars.renderTemplate(
+        `systems/${SYSTEM_ID}/${TEMPLATES.rulesMenu}`,
+        rulesMenuContext(rules) as never,
+      )) +
       `<footer class="form-footer"><button type="submit"><i class="fa-solid fa-save"></i> ${esc(loc("FUDGE.Settings.Menu.Save"))}</button></footer>`;
     return div;
   }
@@ -118,7 +156,12 @@ export class RulesMenu extends ApplicationV2 {
     content.replaceChildren(result);
   }
 
-  static async onSubmit(this: RulesMenu, _event: Event | SubmitEvent, _form: HTMLFormElement, formData: { object: Record<string, unknown> }): Promise<void> {
+  static async onSubmit(
+    this: RulesMenu,
+    _event: Event | SubmitEvent,
+    _form: HTMLFormElement,
+    formData: { object: Record<string, unknown> },
+  ): Promise<void> {
     const before = worldRules();
     let after: WorldRules;
     try {
@@ -128,7 +171,8 @@ export class RulesMenu extends ApplicationV2 {
       if (e instanceof SettingsFormError) return reportError(e);
       throw e;
     }
-    if (after.preset !== before.preset && !(await confirmPresetChange(before.preset, after.preset))) after.preset = before.preset;
+    if (after.preset !== before.preset && !(await confirmPresetChange(before.preset, after.preset)))
+      after.preset = before.preset;
     await saveWorldRules(before, after);
   }
 }
@@ -138,7 +182,9 @@ export class RulesMenu extends ApplicationV2 {
  * so a preset change resets the marked tracks of world actors — after asking.
  */
 export async function confirmPresetChange(from: string, to: string): Promise<boolean> {
-  const wounded = woundedActors(game.actors!.contents as unknown as { name: string; system: { woundTrack?: { state?: unknown } } }[]);
+  const wounded = woundedActors(
+    game.actors!.contents as unknown as { name: string; system: { woundTrack?: { state?: unknown } } }[],
+  );
   if (!wounded.length) return true;
   const names = wounded.map((a) => esc(a.name)).join(", ");
   const ok = await foundry.applications.api.DialogV2.confirm({
@@ -146,6 +192,7 @@ export async function confirmPresetChange(from: string, to: string): Promise<boo
     content: `<p>${esc(game.i18n!.format("FUDGE.Settings.PresetChange.Body", { from: loc(choiceKey("preset", from)), to: loc(choiceKey("preset", to)), count: String(wounded.length) }))}</p><p>${names}</p>`,
   });
   if (!ok) return false;
-  for (const a of wounded as unknown as Actor.Implementation[]) await a.update({ system: { woundTrack: { state: null } } } as never);
+  for (const a of wounded as unknown as Actor.Implementation[])
+    await a.update({ system: { woundTrack: { state: null } } } as never);
   return true;
 }

@@ -14,7 +14,11 @@ export interface StatusEffectDef {
   img: string;
 }
 
-const s = (id: string, name: string, img: string): StatusEffectDef => ({ id: `${SYSTEM_ID}.${id}`, name: `FUDGE.Status.${name}`, img });
+const s = (id: string, name: string, img: string): StatusEffectDef => ({
+  id: `${SYSTEM_ID}.${id}`,
+  name: `FUDGE.Status.${name}`,
+  img,
+});
 
 /** The system's own statuses, added to CONFIG.statusEffects. Core "dead" and "prone" are reused. */
 export const WOUND_STATUS_EFFECTS: readonly StatusEffectDef[] = [
@@ -68,7 +72,12 @@ export interface TokenStatuses {
  * The token statuses of an actor's state: its wound track's status and, for a miniature, the worst
  * Guts failure in force (`gutsEffect`, the stored gutsState's effect: 0 when none; src/rules/miniatures/guts.ts).
  */
-export function statusesFor(status: TrackStatus, preset: PresetId, actorType: ActorType, gutsEffect = 0): TokenStatuses {
+export function statusesFor(
+  status: TrackStatus,
+  preset: PresetId,
+  actorType: ActorType,
+  gutsEffect = 0,
+): TokenStatuses {
   const out = new Set<string>();
   let overlay: string | null = null;
   let defeated = false;
@@ -112,7 +121,11 @@ export function statusesFor(status: TrackStatus, preset: PresetId, actorType: Ac
  * their effect): a status the GM set by hand (dead, prone) is never removed, nor claimed; one the
  * GM removed by hand comes back only if a later wound change wants it.
  */
-export function statusPlan(current: Iterable<string>, mine: readonly string[], wanted: readonly string[]): { add: string[]; remove: string[]; mine: string[] } {
+export function statusPlan(
+  current: Iterable<string>,
+  mine: readonly string[],
+  wanted: readonly string[],
+): { add: string[]; remove: string[]; mine: string[] } {
   const cur = new Set(current);
   const want = new Set(wanted);
   const owned = new Set(mine.filter((s) => cur.has(s)));

@@ -10,7 +10,8 @@ import { defeatedPlan, statusesFor, statusPlan, WOUND_STATUS_EFFECTS } from "./s
 export function registerStatusEffects(): void {
   // v13: an array of {id, name, img}; v14: a record keyed by id (the array still works there
   // through a compatibility layer). Write the shape this core has.
-  const list = CONFIG.statusEffects as unknown as { id: string; name: string; img: string }[] | Record<string, { id: string; name: string; img: string }>;
+  const list = CONFIG.statusEffects as unknown as
+    { id: string; name: string; img: string }[] | Record<string, { id: string; name: string; img: string }>;
   for (const e of WOUND_STATUS_EFFECTS) {
     if (Array.isArray(list)) {
       if (!list.some((x) => x.id === e.id)) list.push({ ...e });
@@ -23,7 +24,11 @@ export function registerStatusEffects(): void {
 const FLAG_MINE = "setBySystem";
 const FLAG_DEFEATED = "defeatedSet";
 
-type EffectLike = { statuses: Set<string>; getFlag(scope: string, key: string): unknown; setFlag(scope: string, key: string, v: unknown): Promise<unknown> };
+type EffectLike = {
+  statuses: Set<string>;
+  getFlag(scope: string, key: string): unknown;
+  setFlag(scope: string, key: string, v: unknown): Promise<unknown>;
+};
 const isOwnStatus = (id: string) => WOUND_STATUS_EFFECTS.some((e) => e.id === id);
 
 /**
@@ -77,7 +82,8 @@ async function syncNow(actor: Actor.Implementation): Promise<void> {
       if (cb.actor?.uuid !== actor.uuid) continue;
       const mine = cb.getFlag(SYSTEM_ID as never, FLAG_DEFEATED as never) === true;
       const d = defeatedPlan(cb.defeated, mine, wanted.defeated);
-      if (d.set !== null) await cb.update({ defeated: d.set, flags: { [SYSTEM_ID]: { [FLAG_DEFEATED]: d.mine } } } as never);
+      if (d.set !== null)
+        await cb.update({ defeated: d.set, flags: { [SYSTEM_ID]: { [FLAG_DEFEATED]: d.mine } } } as never);
       else if (mine !== d.mine) await cb.setFlag(SYSTEM_ID as never, FLAG_DEFEATED as never, d.mine as never);
     }
   }

@@ -8,7 +8,14 @@
 import { exactOdds } from "../rules/odds";
 import { duelForecast } from "../rules/forecast";
 import { resolveAttack } from "../rules/pipeline";
-import { attackOdds, duelRequest, forecastLineOf, forecastTextOf, forecastViewOf, mainWeapon } from "../system/attack-dialog";
+import {
+  attackOdds,
+  duelRequest,
+  forecastLineOf,
+  forecastTextOf,
+  forecastViewOf,
+  mainWeapon,
+} from "../system/attack-dialog";
 import { isRulesError } from "../rules/errors";
 import { ForecastQueue } from "./forecast-queue";
 import type { ActorDoc, ItemDoc } from "../system/data";
@@ -22,7 +29,8 @@ import { duelGutsSituation } from "./guts-pure";
 import { liveGutsCircumstances } from "./guts-table";
 
 type ActorLike = Actor.Implementation | ActorDoc;
-const plain = (a: ActorLike): ActorDoc => ("documentName" in (a as object) ? plainActor(a as Actor.Implementation) : (a as ActorDoc));
+const plain = (a: ActorLike): ActorDoc =>
+  "documentName" in (a as object) ? plainActor(a as Actor.Implementation) : (a as ActorDoc);
 
 /** `game.system.api` additions. Requests are the rules core's (docs/rules-api.md); actors may be documents. */
 export const tableApi = {
@@ -35,7 +43,9 @@ export const tableApi = {
   odds(requestOrAttacker: unknown, defender?: ActorLike, weaponId?: string, situation: Record<string, unknown> = {}) {
     if (!defender) return exactOdds(requestOrAttacker);
     const a = plain(requestOrAttacker as ActorLike);
-    const w = weaponId ? ((a.items ?? []).find((i) => i._id === weaponId) as ItemDoc<"weapon"> | undefined) ?? null : mainWeapon(a);
+    const w = weaponId
+      ? (((a.items ?? []).find((i) => i._id === weaponId) as ItemDoc<"weapon"> | undefined) ?? null)
+      : mainWeapon(a);
     return attackOdds(a, w, plain(defender), worldRules(), situation);
   },
   /**
@@ -63,8 +73,14 @@ function forecastRequest(requestOrA: unknown, b?: ActorLike): unknown {
 function tableDuelRequest(a: ActorLike, b: ActorLike): Record<string, unknown> {
   const rules = worldRules();
   const [pa, pb] = [plain(a), plain(b)];
-  const live = (x: ActorLike) => ("documentName" in (x as object) && rules.preset === "miniatures" ? liveGutsCircumstances(x as Actor.Implementation) : null);
-  const gutsSituation = rules.preset === "miniatures" ? { a: duelGutsSituation(pa, pb, live(a)), b: duelGutsSituation(pb, pa, live(b)) } : {};
+  const live = (x: ActorLike) =>
+    "documentName" in (x as object) && rules.preset === "miniatures"
+      ? liveGutsCircumstances(x as Actor.Implementation)
+      : null;
+  const gutsSituation =
+    rules.preset === "miniatures"
+      ? { a: duelGutsSituation(pa, pb, live(a)), b: duelGutsSituation(pb, pa, live(b)) }
+      : {};
   return duelRequest(pa, pb, rules, gutsSituation);
 }
 
@@ -82,7 +98,9 @@ export const mayForecast = (): boolean => !!game.user?.isGM || worldRules().fore
 
 /** The actors of the user's targeted tokens, other than `actor`. */
 function targetedActors(actor: Actor.Implementation): Actor.Implementation[] {
-  return [...((game.user?.targets ?? []) as Iterable<{ actor: Actor.Implementation | null }>)].map((t) => t.actor).filter((x): x is Actor.Implementation => !!x && x !== actor);
+  return [...((game.user?.targets ?? []) as Iterable<{ actor: Actor.Implementation | null }>)]
+    .map((t) => t.actor)
+    .filter((x): x is Actor.Implementation => !!x && x !== actor);
 }
 
 /**
@@ -91,7 +109,10 @@ function targetedActors(actor: Actor.Implementation): Actor.Implementation[] {
  * another, so the UI stays live; a "Forecasting …" notice comes first unless every answer is
  * already cached. The requests are built here from live documents. Resolves to the sentences shown.
  */
-export async function showForecast(actor: Actor.Implementation, opponents: Actor.Implementation[] = targetedActors(actor)): Promise<string[]> {
+export async function showForecast(
+  actor: Actor.Implementation,
+  opponents: Actor.Implementation[] = targetedActors(actor),
+): Promise<string[]> {
   if (!opponents.length) {
     ui.notifications!.info(game.i18n!.localize("FUDGE.Forecast.NeedTarget"));
     return [];
@@ -108,7 +129,12 @@ export async function showForecast(actor: Actor.Implementation, opponents: Actor
     }
   });
   if (!duels.every((d) => d.refused || forecasts.has(d.request)))
-    ui.notifications!.info(game.i18n!.format("FUDGE.Forecast.Running", { a: foundry.utils.escapeHTML(a.name), b: duels.map((d) => foundry.utils.escapeHTML(d.b.name)).join(", ") }));
+    ui.notifications!.info(
+      game.i18n!.format("FUDGE.Forecast.Running", {
+        a: foundry.utils.escapeHTML(a.name),
+        b: duels.map((d) => foundry.utils.escapeHTML(d.b.name)).join(", "),
+      }),
+    );
   const shown: string[] = [];
   for (const { b, request, refused } of duels) {
     let outcome;
@@ -176,11 +202,25 @@ export function onCombatTrackerContextOptions(app: TrackerLike, entries: unknown
       return actor ? showForecast(actor, opponents(li, actor)) : [];
     };
     return v14
-      ? { [FORECAST_ENTRY]: true, label: key, icon: "fa-solid fa-scale-balanced", visible, onClick: (_e: Event, li: HTMLElement) => run(li) }
-      : { [FORECAST_ENTRY]: true, name: key, icon: '<i class="fa-solid fa-scale-balanced"></i>', condition: visible, callback: run };
+      ? {
+          [FORECAST_ENTRY]: true,
+          label: key,
+          icon: "fa-solid fa-scale-balanced",
+          visible,
+          onClick: (_e: Event, li: HTMLElement) => run(li),
+        }
+      : {
+          [FORECAST_ENTRY]: true,
+          name: key,
+          icon: '<i class="fa-solid fa-scale-balanced"></i>',
+          condition: visible,
+          callback: run,
+        };
   };
   entries.push(
-    entry("FUDGE.Forecast.AgainstCurrent", (li, actor) => [current(li)].filter((x): x is Actor.Implementation => !!x && x !== actor)),
+    entry("FUDGE.Forecast.AgainstCurrent", (li, actor) =>
+      [current(li)].filter((x): x is Actor.Implementation => !!x && x !== actor),
+    ),
     entry("FUDGE.Forecast.AgainstTargets", (_li, actor) => targetedActors(actor)),
   );
 }
@@ -200,7 +240,10 @@ function woundPanel(actor: Actor.Implementation): HTMLElement {
     const label = document.createElement("span");
     label.textContent = fmt(c.labelKey, c.labelParams);
     row.append(label);
-    for (const [sign, ref, key] of [["+", c.addRef, "FUDGE.Hud.AddWound"], ["\u2212", c.clearRef, "FUDGE.Hud.ClearWound"]] as const) {
+    for (const [sign, ref, key] of [
+      ["+", c.addRef, "FUDGE.Hud.AddWound"],
+      ["\u2212", c.clearRef, "FUDGE.Hud.ClearWound"],
+    ] as const) {
       const b = document.createElement("button");
       b.type = "button";
       b.textContent = sign;
@@ -224,7 +267,12 @@ function woundPanel(actor: Actor.Implementation): HTMLElement {
 }
 
 /** A Token HUD icon button (Font Awesome icon, localized tooltip and label). */
-function hudButton(cls: string, icon: string, tooltipKey: string, onClick: (button: HTMLButtonElement) => void): HTMLButtonElement {
+function hudButton(
+  cls: string,
+  icon: string,
+  tooltipKey: string,
+  onClick: (button: HTMLButtonElement) => void,
+): HTMLButtonElement {
   const button = document.createElement("button");
   button.type = "button";
   button.className = `control-icon ${cls}`;
@@ -252,5 +300,8 @@ export function onRenderTokenHUD(hud: { object?: { actor?: Actor.Implementation 
         else toggle.after(woundPanel(actor));
       }),
     );
-  if (mayForecast()) col.append(hudButton("fudge-forecast", "fa-scale-balanced", "FUDGE.Forecast.Button", () => void showForecast(actor)));
+  if (mayForecast())
+    col.append(
+      hudButton("fudge-forecast", "fa-scale-balanced", "FUDGE.Forecast.Button", () => void showForecast(actor)),
+    );
 }

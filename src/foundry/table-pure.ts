@@ -27,7 +27,10 @@ export const inBaseContact = (a: TokenBox, b: TokenBox): boolean => baseGap(a, b
  * from the table: the attacker's side's other models in base contact with the target.
  */
 export function gangUpCount(attacker: TokenBox, target: TokenBox, tokens: readonly TokenBox[]): number {
-  return tokens.filter((t) => t.id !== attacker.id && t.id !== target.id && t.disposition === attacker.disposition && inBaseContact(t, target)).length;
+  return tokens.filter(
+    (t) =>
+      t.id !== attacker.id && t.id !== target.id && t.disposition === attacker.disposition && inBaseContact(t, target),
+  ).length;
 }
 
 /**
@@ -36,7 +39,8 @@ export function gangUpCount(attacker: TokenBox, target: TokenBox, tokens: readon
  * enemy: touching one does not stop a shot. This system's reading (docs/foundry.md); a Secret
  * token (−2) is a side of its own, as its disposition is.
  */
-export const areEnemies = (a: TokenBox, b: TokenBox): boolean => a.disposition !== 0 && b.disposition !== 0 && a.disposition !== b.disposition;
+export const areEnemies = (a: TokenBox, b: TokenBox): boolean =>
+  a.disposition !== 0 && b.disposition !== 0 && a.disposition !== b.disposition;
 
 /**
  * Miniatures: Ranged Combat — "Ranged weapons may not be fired while in base-to-base contact with
@@ -74,7 +78,8 @@ export function tableSituation(
   const out: TableSituation = {};
   // Any count ≥ 1 gives the same +1; a card may claim 0–8 (src/system/integrity.ts).
   if (opts.gangUp) out.gangUp = Math.min(8, gangUpCount(attacker, target, tokens));
-  if (opts.ranged && opts.rangeFromDistance && opts.distance !== null) out.rangeInches = Math.max(0, Math.round(opts.distance * 10) / 10);
+  if (opts.ranged && opts.rangeFromDistance && opts.distance !== null)
+    out.rangeInches = Math.max(0, Math.round(opts.distance * 10) / 10);
   out.inContact = opts.ranged ? inContactWithEnemy(attacker, tokens) : inBaseContact(attacker, target);
   return out;
 }

@@ -15,7 +15,10 @@ let ready: Promise<unknown> | null = null;
 export function loadSystemTemplates(): Promise<unknown> {
   const partials = Object.fromEntries(Object.entries(PARTIALS).map(([name, p]) => [name, systemPath(p)]));
   const hb = foundry.applications.handlebars;
-  ready = Promise.all([hb.loadTemplates(partials as never), hb.loadTemplates(Object.values(TEMPLATES).map(systemPath))]);
+  ready = Promise.all([
+    hb.loadTemplates(partials as never),
+    hb.loadTemplates(Object.values(TEMPLATES).map(systemPath)),
+  ]);
   return ready;
 }
 

@@ -20,7 +20,8 @@ type Graphics = {
 
 /** The Token subclass, built on demand (in `init`, when Foundry's canvas classes exist). */
 export function fudgeTokenClass() {
-  const BaseToken = (foundry as unknown as { canvas: { placeables: { Token: new (...a: never[]) => object } } }).canvas.placeables.Token;
+  const BaseToken = (foundry as unknown as { canvas: { placeables: { Token: new (...a: never[]) => object } } }).canvas
+    .placeables.Token;
   return class FudgeToken extends BaseToken {
     /** Core draws the attribute bars; bar 1 becomes the wound bar when the actor has a wound track. */
     drawBars(): void {
@@ -51,7 +52,11 @@ export function fudgeTokenClass() {
       for (const s of segments) {
         const sw = Math.max(2, (Number(s.width) / 100) * w - gap);
         bar.beginFill(0x000000, 0.55).lineStyle(0).drawRect(x, 0, sw, h).endFill();
-        if (s.marked) bar.beginFill(0xc9482f, 0.95).drawRect(x, 0, (sw * s.marked) / Math.max(1, s.boxes), h).endFill();
+        if (s.marked)
+          bar
+            .beginFill(0xc9482f, 0.95)
+            .drawRect(x, 0, (sw * s.marked) / Math.max(1, s.boxes), h)
+            .endFill();
         if (s.overflow) bar.lineStyle(1, 0xe0b341, 1).drawRect(x, 0, sw, h);
         x += sw + gap;
       }

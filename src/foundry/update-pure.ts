@@ -31,7 +31,11 @@ export function mergeLikeFoundry(target: unknown, update: unknown): unknown {
  * merges correctly. A plain `state` gets the same treatment; other updates pass unchanged.
  * With v14's `_replace` operator given (`replace`), the state is replaced by it instead.
  */
-export function safeTrackUpdate<U extends { system: unknown }>(storedSystem: unknown, update: U, replace: ((value: unknown) => unknown) | null = null): U {
+export function safeTrackUpdate<U extends { system: unknown }>(
+  storedSystem: unknown,
+  update: U,
+  replace: ((value: unknown) => unknown) | null = null,
+): U {
   const sys = update.system as { woundTrack?: Record<string, unknown> } | undefined;
   if (!isRec(sys) || !isRec(sys.woundTrack)) return update;
   const wt = sys.woundTrack;

@@ -4,7 +4,8 @@
  */
 type Operator = (value?: unknown) => unknown;
 
-export const generation = (): number => Number((game as unknown as { release?: { generation?: number } }).release?.generation ?? 13);
+export const generation = (): number =>
+  Number((game as unknown as { release?: { generation?: number } }).release?.generation ?? 13);
 
 /** v14's ForcedReplacement operator (`_replace(value)`): replaces a value whole in an update; null before v14. */
 export function forcedReplacement(): ((value: unknown) => unknown) | null {

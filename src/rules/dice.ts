@@ -87,7 +87,8 @@ export const FOUR_DF_WEIGHTS: readonly number[] = fudgeWeights(4);
 
 /** Canonical faces that sum to `total` (used to name an outcome class in exact enumeration). */
 export function facesForTotal(n: number, total: number): FudgeFace[] {
-  if (!Number.isInteger(total) || Math.abs(total) > n) throw new RulesError("total", "FUDGE.Error.OutOfRange", `a total of ${total} is impossible on ${n}dF`);
+  if (!Number.isInteger(total) || Math.abs(total) > n)
+    throw new RulesError("total", "FUDGE.Error.OutOfRange", `a total of ${total} is impossible on ${n}dF`);
   const faces: FudgeFace[] = [];
   const sign = (total > 0 ? 1 : -1) as FudgeFace;
   for (let i = 0; i < n; i++) faces.push(i < Math.abs(total) ? sign : 0);

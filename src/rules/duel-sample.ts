@@ -69,9 +69,21 @@ export interface SampleRequest {
 /** The sampling fields of a duel request: `samples` (duels) and `seed`, validated whatever the method (a fallback may use them). */
 export function parseSampleRequest(input: Record<string, unknown>): SampleRequest {
   return {
-    samples: optInt(input.samples, "samples", SAMPLE_BUDGET.defaultDuels, SAMPLE_BUDGET.minDuels, SAMPLE_BUDGET.maxDuels),
+    samples: optInt(
+      input.samples,
+      "samples",
+      SAMPLE_BUDGET.defaultDuels,
+      SAMPLE_BUDGET.minDuels,
+      SAMPLE_BUDGET.maxDuels,
+    ),
     seed: optInt(input.seed, "seed", SAMPLE_BUDGET.defaultSeed, 0, SAMPLE_BUDGET.maxSeed),
-    maxExchanges: optInt(input.maxExchanges, "maxExchanges", SAMPLE_BUDGET.defaultExchanges, 1, SAMPLE_BUDGET.maxExchanges),
+    maxExchanges: optInt(
+      input.maxExchanges,
+      "maxExchanges",
+      SAMPLE_BUDGET.defaultExchanges,
+      1,
+      SAMPLE_BUDGET.maxExchanges,
+    ),
   };
 }
 
@@ -83,14 +95,21 @@ export function parseFallback(v: unknown): "none" | "sample" {
 /** The refusals a fallback may replace: over a budget of time or states, never bad input. */
 export const isBudgetRefusal = (e: unknown): boolean =>
   e instanceof RulesError &&
-  (((e.key === "FUDGE.Error.ForecastBudget" || e.key === "FUDGE.Error.TooManyStates") && (e.field === "budgetMs" || e.field === "maxStates")) ||
+  (((e.key === "FUDGE.Error.ForecastBudget" || e.key === "FUDGE.Error.TooManyStates") &&
+    (e.field === "budgetMs" || e.field === "maxStates")) ||
     // The forecast's own memory budget (FORECAST_BUDGET.maxBytes): the estimate takes far less (≤ 2 MB of states).
     (e.key === "FUDGE.Error.MemoryBudget" && e.field === "maxBytes"));
 
 /** A duel as the forecast prepared it: its turns, its start, and who is out. */
 export interface SampledDuel {
   /** Every outcome of the turn of `turn` from (a, b), with its probability: the forecast's `moves`. */
-  moves(a: number, b: number, turn: "a" | "b", visit: (a2: number, b2: number, next: "a" | "b", q: number) => void, take?: (q: number) => boolean): void;
+  moves(
+    a: number,
+    b: number,
+    turn: "a" | "b",
+    visit: (a2: number, b2: number, next: "a" | "b", q: number) => void,
+    take?: (q: number) => boolean,
+  ): void;
   /**
    * Where duels start, with their probabilities: one state, or the outcomes of the checks that
    * open the fight (Miniatures: Guts, a Terrifying charge). `spent`: one turn already taken.
@@ -253,7 +272,11 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
   const variance = finished > 1 ? Math.max(0, (turnsSq - finished * mean * mean) / (finished - 1)) : 0;
   // As the forecast: no expectation when a duel may never end; none either when some were cut off (their length is unknown).
   const exchangesKnown = finished > 0 && counts.stalemate === 0 && counts.unfinished === 0;
-  const halfWidth = { aOut: wilsonHalfWidth(counts.aOut, n, z), bOut: wilsonHalfWidth(counts.bOut, n, z), stalemate: wilsonHalfWidth(counts.stalemate, n, z) };
+  const halfWidth = {
+    aOut: wilsonHalfWidth(counts.aOut, n, z),
+    bOut: wilsonHalfWidth(counts.bOut, n, z),
+    stalemate: wilsonHalfWidth(counts.stalemate, n, z),
+  };
   const fled = flight ? { aFled: aFled / n, bFled: bFled / n } : {};
   return {
     ...fled,
@@ -265,7 +288,9 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
       duels: n,
       seed: req.seed,
       confidence: SAMPLE_BUDGET.confidence,
-      halfWidth: flight ? { ...halfWidth, aFled: wilsonHalfWidth(aFled, n, z), bFled: wilsonHalfWidth(bFled, n, z) } : halfWidth,
+      halfWidth: flight
+        ? { ...halfWidth, aFled: wilsonHalfWidth(aFled, n, z), bFled: wilsonHalfWidth(bFled, n, z) }
+        : halfWidth,
       exchangesHalfWidth: exchangesKnown ? (z * Math.sqrt(variance / finished)) / perExchange : null,
       counts: flight ? { ...counts, aFled, bFled } : counts,
       maxExchanges: req.maxExchanges,

@@ -20,7 +20,16 @@
  */
 import { RulesError } from "./errors";
 import type { Rng } from "./dice";
-import { pipelineFor, recordedDice, rollingDice, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot } from "./pipeline";
+import {
+  pipelineFor,
+  recordedDice,
+  rollingDice,
+  type AttackPipeline,
+  type AttackRequest,
+  type AttackResolution,
+  type DiceReader,
+  type DiceSlot,
+} from "./pipeline";
 import { parseTrack, trackStateKey, type Track } from "./track";
 
 /** Numbers-only resolutions: the table never holds an explanation. */
@@ -167,7 +176,11 @@ export class PreparedExchange {
     let r = this.requests.get(k);
     if (!r) {
       const req = this.request;
-      r = { ...req, attacker: { ...req.attacker, track: this.track("attacker", a) }, defender: { ...req.defender, track: this.track("defender", d) } };
+      r = {
+        ...req,
+        attacker: { ...req.attacker, track: this.track("attacker", a) },
+        defender: { ...req.defender, track: this.track("defender", d) },
+      };
       this.requests.set(k, r);
     }
     return r;
@@ -247,7 +260,8 @@ export class PreparedExchange {
   lastDice(): Record<string, number[]> {
     if (!this.tabled) return { ...this.untabledDice };
     const out: Record<string, number[]> = {};
-    for (let j = 0; j < this.pathLength; j++) out[this.slots[this.pathSlot[j]].id] = this.decode(this.pathSlot[j], this.pathKey[j]);
+    for (let j = 0; j < this.pathLength; j++)
+      out[this.slots[this.pathSlot[j]].id] = this.decode(this.pathSlot[j], this.pathKey[j]);
     return out;
   }
 
@@ -288,11 +302,15 @@ export class PreparedExchange {
     const read: number[][] = [];
     const reader: DiceReader = (id) => {
       const s = this.slotIndex.get(id);
-      if (s === undefined) throw new RulesError(`dice.${id}`, "FUDGE.Error.UnknownDice", `no dice slot "${id}" in this pipeline`);
+      if (s === undefined)
+        throw new RulesError(`dice.${id}`, "FUDGE.Error.UnknownDice", `no dice slot "${id}" in this pipeline`);
       for (let j = 0; j < used; j++) if (this.pathSlot[j] === s) return read[j];
       if (used < depth) {
         // A pipeline reads its slots in an order fixed by the dice read before: the table relies on it.
-        if (this.pathSlot[used] !== s) throw new Error(`prepared exchange: the pipeline read "${id}" where it read "${this.slots[this.pathSlot[used]].id}" before`);
+        if (this.pathSlot[used] !== s)
+          throw new Error(
+            `prepared exchange: the pipeline read "${id}" where it read "${this.slots[this.pathSlot[used]].id}" before`,
+          );
       } else {
         if (used >= this.pathSlot.length) throw new Error("prepared exchange: too many dice slots read");
         const n = this.dieCount[s];

@@ -16,14 +16,40 @@
  */
 import { RulesError } from "./errors";
 import { fudgeOutcomes, fudgeTotal, type DiceOutcome } from "./dice";
-import { enumerateDice, pipelineFor, type AttackPipeline, type AttackRequest, type AttackResolution, type Combatant, type DiceReader, type DiceSlot } from "./pipeline";
+import {
+  enumerateDice,
+  pipelineFor,
+  type AttackPipeline,
+  type AttackRequest,
+  type AttackResolution,
+  type Combatant,
+  type DiceReader,
+  type DiceSlot,
+} from "./pipeline";
 import { healTrack, trackKind, trackStateKey, trackStatus, type Track, type TrackStatus } from "./track";
 import { bool, checkJsonShape, isRecord, num, oneOf, optInt } from "./validate";
 import { rejectUnknown } from "./fudge/util";
 import type { DatacardOptions, MiniDatacard } from "./miniatures/datacard";
 import type { MiniOptions } from "./miniatures/pipeline";
 import { gutsEffectInfo, gutsRollPenalty, type GutsState } from "./miniatures/guts";
-import { fleesWhenWounded, mayFlee, nearDeathMind, gutsAfterWound, gutsAtCharge, gutsCheckFor, gutsMind, gutsSettled, gutsStat, gutsTurnStart, mindSpace, refusesToStrike, withoutFreeAttack, type DuelGutsSituation, type GutsMind, type MindSpace } from "./miniatures/forecast";
+import {
+  fleesWhenWounded,
+  mayFlee,
+  nearDeathMind,
+  gutsAfterWound,
+  gutsAtCharge,
+  gutsCheckFor,
+  gutsMind,
+  gutsSettled,
+  gutsStat,
+  gutsTurnStart,
+  mindSpace,
+  refusesToStrike,
+  withoutFreeAttack,
+  type DuelGutsSituation,
+  type GutsMind,
+  type MindSpace,
+} from "./miniatures/forecast";
 import type { BoxTrackConfig } from "./tracks/box";
 import { voltProductDuel, voltSampledDuel, type VoltCountStats, type VoltLaw, type VoltStep } from "./volt/duel";
 import { isBudgetRefusal, parseFallback, parseSampleRequest, sampleDuels, type SampleEstimate } from "./duel-sample";
@@ -107,14 +133,26 @@ const statusSig = (s: TrackStatus): string => `${s.penalty}|${s.effects.join(","
 /** Volt: "only the attacker's penalty moves the roll" (Guard, distance and armor are fixed numbers); its effects (dying but able to act) change no die. */
 const voltSig = (s: TrackStatus): string => `${s.penalty}|${s.canAct ? 1 : 0}`;
 
-function withSides<R extends AttackRequest>(p: AttackPipeline<R>, req: R, attacker: Track, aMind: GutsMind | null, defender: Track, dMind: GutsMind | null, free: boolean, aStatus?: TrackStatus, dStatus?: TrackStatus): R {
+function withSides<R extends AttackRequest>(
+  p: AttackPipeline<R>,
+  req: R,
+  attacker: Track,
+  aMind: GutsMind | null,
+  defender: Track,
+  dMind: GutsMind | null,
+  free: boolean,
+  aStatus?: TrackStatus,
+  dStatus?: TrackStatus,
+): R {
   // Only the tracks change: the pipeline reuses what it prepared from the rest of the request.
   if (!aMind && !dMind && !free && p.withTracks) return p.withTracks(req, attacker, defender, aStatus, dStatus);
   const a = aMind ? { ...req.attacker, track: attacker, gutsState: aMind.state } : { ...req.attacker, track: attacker };
   const d = dMind ? { ...req.defender, track: defender, gutsState: dMind.state } : { ...req.defender, track: defender };
   // Miniatures: Guts — the free attack on a model that breaks and runs is "at +1"; it leaves base
   // contact, so it is a disengagement attack too (a Poor melee combatant gives +1 more).
-  const situation = free ? { ...req.situation, modifier: Number(req.situation.modifier ?? 0) + 1, disengaging: true } : req.situation;
+  const situation = free
+    ? { ...req.situation, modifier: Number(req.situation.modifier ?? 0) + 1, disengaging: true }
+    : req.situation;
   return { ...req, attacker: a, defender: d, situation };
 }
 
@@ -158,7 +196,11 @@ function differenceSlot(): DiceSlot {
     }
   const outcomes = [...byDiff.values()];
   // Each class's two rolls, split once (frozen: resolutions may keep them), not sliced per read.
-  for (const o of outcomes) PAIR_HALVES.set(o.dice, [Object.freeze(o.dice.slice(0, 4)) as number[], Object.freeze(o.dice.slice(4, 8)) as number[]]);
+  for (const o of outcomes)
+    PAIR_HALVES.set(o.dice, [
+      Object.freeze(o.dice.slice(0, 4)) as number[],
+      Object.freeze(o.dice.slice(4, 8)) as number[],
+    ]);
   for (const [k, o] of byDiff) PAIR_DIFF.set(o.dice, k);
   return { id: "pair", formula: "8dF", labelKey: "", roll: () => [], outcomes: () => outcomes };
 }
@@ -171,11 +213,29 @@ let differenceSlotMemo: DiceSlot | null = null;
 /** The interned What of one side of a leaf: the wounds `r` deals it, the healing, the end of an owed free attack. */
 type InternOutcome = (r: AttackResolution | null, heal: unknown, clearOwed: boolean) => number;
 
-function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackRequest, fStatus: TrackStatus, sStatus: TrackStatus, byDifference: boolean, intern: InternOutcome, clearOwed: boolean): Step[] {
+function enumerateStep(
+  p: AttackPipeline,
+  reqFS: AttackRequest,
+  reqSF: AttackRequest,
+  fStatus: TrackStatus,
+  sStatus: TrackStatus,
+  byDifference: boolean,
+  intern: InternOutcome,
+  clearOwed: boolean,
+): Step[] {
   const opposed = p.exchange === "opposed";
   let slotsFS = p.slots(reqFS);
-  if (byDifference) slotsFS = [(differenceSlotMemo ??= differenceSlot()), ...slotsFS.filter((s) => s.id !== "attack" && s.id !== "defense")];
-  const counter: DiceSlot[] = opposed ? p.slots(reqSF).filter((s) => !byDifference || (s.id !== "attack" && s.id !== "defense")).map((s) => ({ ...s, id: counterId(s.id) })) : [];
+  if (byDifference)
+    slotsFS = [
+      (differenceSlotMemo ??= differenceSlot()),
+      ...slotsFS.filter((s) => s.id !== "attack" && s.id !== "defense"),
+    ];
+  const counter: DiceSlot[] = opposed
+    ? p
+        .slots(reqSF)
+        .filter((s) => !byDifference || (s.id !== "attack" && s.id !== "defense"))
+        .map((s) => ({ ...s, id: counterId(s.id) }))
+    : [];
   // A running stun wears off by rounds (Fudge §4.62: one round Stunned, two Very Stunned); an
   // opposed exchange is one round, so both tracks take the round's end before its wound.
   const fStunned = opposed && stunnedNow(fStatus);
@@ -184,9 +244,12 @@ function enumerateStep(p: AttackPipeline, reqFS: AttackRequest, reqSF: AttackReq
   // The readers of one leaf, made once per step: `dice` is the enumeration's reader (the same object for every leaf).
   let dice: DiceReader = () => [];
   const pair = (id: string): number[] => PAIR_HALVES.get(dice("pair"))![id === "attack" ? 0 : 1];
-  const direct: DiceReader = byDifference ? (id) => (id === "attack" || id === "defense" ? pair(id) : dice(id)) : (id) => dice(id);
+  const direct: DiceReader = byDifference
+    ? (id) => (id === "attack" || id === "defense" ? pair(id) : dice(id))
+    : (id) => dice(id);
   // The other side's view of the same two 4dF (Fudge §4.3).
-  const swapped: DiceReader = (id) => (id === "attack" ? direct("defense") : id === "defense" ? direct("attack") : dice(counterId(id)));
+  const swapped: DiceReader = (id) =>
+    id === "attack" ? direct("defense") : id === "defense" ? direct("attack") : dice(counterId(id));
   // Fudge §3.5: when the two 4dF are the only dice, the relative degree is the class's difference
   // plus a constant of the request (as fudgePairedOutcomes reads it). Once a resolution has shown
   // that constant, a class where the first side loses the roll is known to be its miss, which
@@ -387,8 +450,16 @@ export const FORECAST_BUDGET = {
  * node of that kind costs at peak): the exact chain, the exact chain of a duel where a side can
  * flee (its second solve), and the forward method. `chainBytes`: tests lower it.
  */
-export function chainCap(kind: "chain" | "flight" | "forward", chainBytes: number = FORECAST_BUDGET.chainBytes): number {
-  const bytes = kind === "forward" ? FORECAST_BUDGET.bytesPerForwardState : kind === "flight" ? FORECAST_BUDGET.bytesPerFlightState : FORECAST_BUDGET.bytesPerState;
+export function chainCap(
+  kind: "chain" | "flight" | "forward",
+  chainBytes: number = FORECAST_BUDGET.chainBytes,
+): number {
+  const bytes =
+    kind === "forward"
+      ? FORECAST_BUDGET.bytesPerForwardState
+      : kind === "flight"
+        ? FORECAST_BUDGET.bytesPerFlightState
+        : FORECAST_BUDGET.bytesPerState;
   return Math.floor(chainBytes / bytes);
 }
 
@@ -415,7 +486,12 @@ export function memoryCap(kind: ForecastStateKind, maxBytes: number = FORECAST_B
 /** The refusal of a forecast whose method would hold more than `maxBytes` (field `maxBytes`, `{max}` in MB as the CLI's MemoryBudget). */
 function memoryRefusal(maxBytes: number, cap: number, kind: ForecastStateKind): RulesError {
   const max = Math.round(maxBytes / 1e5) / 10;
-  return new RulesError("maxBytes", "FUDGE.Error.MemoryBudget", `the duel forecast needs more than its memory budget of ${max} MB (more than ${cap} states of ${BYTES_PER[kind]} bytes)`, { max, states: cap });
+  return new RulesError(
+    "maxBytes",
+    "FUDGE.Error.MemoryBudget",
+    `the duel forecast needs more than its memory budget of ${max} MB (more than ${cap} states of ${BYTES_PER[kind]} bytes)`,
+    { max, states: cap },
+  );
 }
 
 const DUEL_GUTS_FLAGS = ["defendingKing", "nobleInMelee", "leaderFallen"] as const;
@@ -424,25 +500,48 @@ const DUEL_GUTS_FLAGS = ["defendingKing", "nobleInMelee", "leaderFallen"] as con
  * The request's `gutsSituation`: `{ a?: {...}, b?: {...} }`, each side's flags of DuelGutsSituation
  * (booleans; anything else is refused by name). Miniatures only.
  */
-function parseDuelGutsSituation(v: unknown, miniatures: boolean, preset: string): { a: DuelGutsSituation; b: DuelGutsSituation } {
+function parseDuelGutsSituation(
+  v: unknown,
+  miniatures: boolean,
+  preset: string,
+): { a: DuelGutsSituation; b: DuelGutsSituation } {
   const out = { a: {} as DuelGutsSituation, b: {} as DuelGutsSituation };
   if (v === undefined) return out;
-  if (!miniatures) throw new RulesError("gutsSituation", "FUDGE.Error.ForecastGutsSituationPreset", "Guts circumstances exist only in the Miniatures preset", { preset });
+  if (!miniatures)
+    throw new RulesError(
+      "gutsSituation",
+      "FUDGE.Error.ForecastGutsSituationPreset",
+      "Guts circumstances exist only in the Miniatures preset",
+      { preset },
+    );
   if (!isRecord(v)) throw new RulesError("gutsSituation", "FUDGE.Error.NotObject", "gutsSituation must be an object");
-  for (const k of Object.keys(v)) if (k !== "a" && k !== "b") throw new RulesError(`gutsSituation.${k}`, "FUDGE.Error.ForecastGutsSituation", `not a side of the duel (a, b)`, { allowed: "a, b" });
+  for (const k of Object.keys(v))
+    if (k !== "a" && k !== "b")
+      throw new RulesError(`gutsSituation.${k}`, "FUDGE.Error.ForecastGutsSituation", `not a side of the duel (a, b)`, {
+        allowed: "a, b",
+      });
   for (const side of ["a", "b"] as const) {
     const s = v[side];
     if (s === undefined) continue;
     const path = `gutsSituation.${side}`;
     if (!isRecord(s)) throw new RulesError(path, "FUDGE.Error.NotObject", `${path} must be an object`);
-    for (const k of Object.keys(s)) if (!(DUEL_GUTS_FLAGS as readonly string[]).includes(k)) throw new RulesError(`${path}.${k}`, "FUDGE.Error.ForecastGutsSituation", `not a circumstance of a duel's Guts checks (${DUEL_GUTS_FLAGS.join(", ")})`, { allowed: DUEL_GUTS_FLAGS.join(", ") });
+    for (const k of Object.keys(s))
+      if (!(DUEL_GUTS_FLAGS as readonly string[]).includes(k))
+        throw new RulesError(
+          `${path}.${k}`,
+          "FUDGE.Error.ForecastGutsSituation",
+          `not a circumstance of a duel's Guts checks (${DUEL_GUTS_FLAGS.join(", ")})`,
+          { allowed: DUEL_GUTS_FLAGS.join(", ") },
+        );
     for (const k of DUEL_GUTS_FLAGS) if (bool(s[k], `${path}.${k}`, false)) out[side][k] = true;
   }
   return out;
 }
 
 function overBudget(field: string, what: string): RulesError {
-  return new RulesError(field, "FUDGE.Error.ForecastBudget", `the duel forecast needs more than its budget (${what})`, { what });
+  return new RulesError(field, "FUDGE.Error.ForecastBudget", `the duel forecast needs more than its budget (${what})`, {
+    what,
+  });
 }
 
 /** Each side's distinct states (track and, in Miniatures, Guts) get small integer ids. */
@@ -498,7 +597,8 @@ class Side {
     // Near Death roll instead of re-checks, is struck at HDDF anyway, and "becomes merely Very Hurt"
     // with none; only a failure by 1 lowers that roll ("−1 to rolls", gutsRollPenalty "allRolls"),
     // so its minds are keyed by that alone.
-    if (m && this.space?.reduce && !s0.canAct && m.state.pending.length > 0 && !m.owesFreeAttack) m = nearDeathMind(m, this.space);
+    if (m && this.space?.reduce && !s0.canAct && m.state.pending.length > 0 && !m.owesFreeAttack)
+      m = nearDeathMind(m, this.space);
     const tk = this.stateKeyOf(t);
     const key = m ? `${tk}#${m.key}` : tk;
     let id = this.ids.get(key);
@@ -519,7 +619,6 @@ class Side {
     return id;
   }
 }
-
 
 /**
  * Miniatures: a box track as the duel can tell its states apart — how many boxes of each level
@@ -554,12 +653,25 @@ export function duelForecast(input: unknown, opts: DuelOptions = {}): DuelForeca
   // `fallback: "sample"`: a forecast refused for its budget (never for bad input) answers with
   // the sampled estimate instead, within the rest of the budget (src/rules/duel-sample.ts).
   const fallback = isRecord(input) ? parseFallback(input.fallback) : "none";
-  if (fallback === "none" || (input as Record<string, unknown>).method === "sample") return forecastWithin(input, opts, t0);
+  if (fallback === "none" || (input as Record<string, unknown>).method === "sample")
+    return forecastWithin(input, opts, t0);
   parseSampleRequest(input as Record<string, unknown>); // bad sampling fields are refused before anything runs
-  const budget = opts.budgetMs ?? optInt((input as Record<string, unknown>).budgetMs, "budgetMs", FORECAST_BUDGET.timeMs, 1, FORECAST_BUDGET.maxTimeMs);
+  const budget =
+    opts.budgetMs ??
+    optInt(
+      (input as Record<string, unknown>).budgetMs,
+      "budgetMs",
+      FORECAST_BUDGET.timeMs,
+      1,
+      FORECAST_BUDGET.maxTimeMs,
+    );
   try {
     // The exact or bounded forecast gets the budget but the share kept for the estimate.
-    return forecastWithin(input, { ...opts, budgetMs: Math.max(1, Math.round(budget * (1 - FORECAST_BUDGET.sampleReserve))) }, t0);
+    return forecastWithin(
+      input,
+      { ...opts, budgetMs: Math.max(1, Math.round(budget * (1 - FORECAST_BUDGET.sampleReserve))) },
+      t0,
+    );
   } catch (e) {
     if (!isBudgetRefusal(e)) throw e;
     const left = budget - (Date.now() - t0);
@@ -580,7 +692,8 @@ function forecastWithin(input: unknown, opts: DuelOptions, t0: number): DuelFore
   } catch (e) {
     // Miniatures with Guts checks (the default method): a chain over its budget of states is
     // followed turn by turn with its bound instead, within what is left of the time budget.
-    const guts = isRecord(input) && input.preset === "miniatures" && input.gutsChecks !== false && input.method === undefined;
+    const guts =
+      isRecord(input) && input.preset === "miniatures" && input.gutsChecks !== false && input.method === undefined;
     if (!guts || !(e instanceof RulesError) || (e.field !== "maxStates" && e.field !== "maxBytes")) throw e;
     const budget = opts.budgetMs ?? (typeof input.budgetMs === "number" ? input.budgetMs : FORECAST_BUDGET.timeMs);
     const left = budget - (Date.now() - t0);
@@ -604,7 +717,28 @@ function forecastOnce(input: unknown, opts: DuelOptions): DuelForecast {
 
 /** One forecast over `chain` (empty: takeChain). */
 /** Every field of a duel request (docs/rules-api.md `forecast`), in the order the table writes them. */
-const DUEL_FIELDS = ["preset", "a", "b", "options", "situation", "first", "gutsChecks", "terrifyingCharge", "gutsSituation", "nearDeathRolls", "foldDice", "method", "maxStates", "maxBytes", "budgetMs", "tolerance", "fallback", "samples", "seed", "maxExchanges"] as const;
+const DUEL_FIELDS = [
+  "preset",
+  "a",
+  "b",
+  "options",
+  "situation",
+  "first",
+  "gutsChecks",
+  "terrifyingCharge",
+  "gutsSituation",
+  "nearDeathRolls",
+  "foldDice",
+  "method",
+  "maxStates",
+  "maxBytes",
+  "budgetMs",
+  "tolerance",
+  "fallback",
+  "samples",
+  "seed",
+  "maxExchanges",
+] as const;
 
 function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForecast {
   if (!isRecord(input)) throw new RulesError("", "FUDGE.Error.NotObject", "the duel request must be an object");
@@ -612,19 +746,29 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
   // A misspelt field ("maxState") would otherwise be ignored and the forecast run on defaults.
   rejectUnknown(input, DUEL_FIELDS, "");
   const p = pipelineFor(input.preset);
-  const maxStates = opts.maxStates ?? optInt(input.maxStates, "maxStates", FORECAST_BUDGET.defaultStates, 1, FORECAST_BUDGET.maxStates);
+  const maxStates =
+    opts.maxStates ?? optInt(input.maxStates, "maxStates", FORECAST_BUDGET.defaultStates, 1, FORECAST_BUDGET.maxStates);
   // The chain's cap: the request's maxStates, else what its kind of node costs within chainBytes (chainCap, set below once the method is known).
   const ownCap = opts.maxStates !== undefined || input.maxStates !== undefined;
   let chainStates = ownCap ? maxStates : chainCap("chain", opts.chainBytes);
-  const maxBytes = opts.maxBytes ?? optInt(input.maxBytes, "maxBytes", FORECAST_BUDGET.maxBytes, FORECAST_BUDGET.minBytes, FORECAST_BUDGET.maxBytes);
+  const maxBytes =
+    opts.maxBytes ??
+    optInt(input.maxBytes, "maxBytes", FORECAST_BUDGET.maxBytes, FORECAST_BUDGET.minBytes, FORECAST_BUDGET.maxBytes);
   /** The chain's cap within the memory budget too: past `memoryCap` its nodes are refused with MemoryBudget, not TooManyStates. */
   const capChain = (kind: ForecastStateKind): void => {
     const byMemory = memoryCap(kind, maxBytes);
-    chain.tooMany = byMemory < chainStates ? ((chainStates = byMemory), () => memoryRefusal(maxBytes, byMemory, kind)) : tooManyStates;
+    chain.tooMany =
+      byMemory < chainStates
+        ? ((chainStates = byMemory), () => memoryRefusal(maxBytes, byMemory, kind))
+        : tooManyStates;
   };
   capChain("chain");
-  const budgetMs = opts.budgetMs ?? optInt(input.budgetMs, "budgetMs", FORECAST_BUDGET.timeMs, 1, FORECAST_BUDGET.maxTimeMs);
-  const tolerance = input.tolerance === undefined ? FORECAST_BUDGET.tolerance : num(input.tolerance, "tolerance", FORECAST_BUDGET.minTolerance, 0.01);
+  const budgetMs =
+    opts.budgetMs ?? optInt(input.budgetMs, "budgetMs", FORECAST_BUDGET.timeMs, 1, FORECAST_BUDGET.maxTimeMs);
+  const tolerance =
+    input.tolerance === undefined
+      ? FORECAST_BUDGET.tolerance
+      : num(input.tolerance, "tolerance", FORECAST_BUDGET.minTolerance, 0.01);
   /** The bounded methods' first threshold: a state holding less is not followed (`tighten` lowers it). */
   const firstEps = tolerance * 1e-2;
   /** Volt's own forward method: the states it may follow in a pass, within maxStates and the memory budget. */
@@ -642,12 +786,21 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
   // Miniatures: Guts — checks for new wound levels and their effects: part of the Miniatures
   // rules, so on by default there (docs/rules-api.md); false leaves them out, failures in force too.
   const gutsChecks = bool(input.gutsChecks, "gutsChecks", miniatures);
-  if (gutsChecks && !miniatures) throw new RulesError("gutsChecks", "FUDGE.Error.ForecastGuts", "Guts checks exist only in the Miniatures preset", { preset: p.preset });
+  if (gutsChecks && !miniatures)
+    throw new RulesError("gutsChecks", "FUDGE.Error.ForecastGuts", "Guts checks exist only in the Miniatures preset", {
+      preset: p.preset,
+    });
   // Miniatures: Guts — "Model tries to charge, or is being charged by, a Terrifying opponent": the
   // duel opens with a charge by `first`, so each model facing Terrifying gifts checks before the
   // first blow (default on; a Guts check, so `gutsChecks: false` leaves it out too; docs/rules-api.md).
   const charge = bool(input.terrifyingCharge, "terrifyingCharge", miniatures);
-  if (charge && !miniatures) throw new RulesError("terrifyingCharge", "FUDGE.Error.ForecastTerrifying", "the Terrifying charge check exists only in the Miniatures preset", { preset: p.preset });
+  if (charge && !miniatures)
+    throw new RulesError(
+      "terrifyingCharge",
+      "FUDGE.Error.ForecastTerrifying",
+      "the Terrifying charge check exists only in the Miniatures preset",
+      { preset: p.preset },
+    );
   const terrifyingCharge = charge && gutsChecks;
   // Miniatures: Sample characters — what holds for each side's every Guts check in this duel
   // (Faithful defending the King, a peasant against Noble presence, a follower whose Leader fell).
@@ -668,19 +821,33 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
   const alternating = p.exchange === "alternating";
   // Miniatures: a Near Death model is not out of the fight: it rolls Guts on its turns (default on).
   const nearDeathRolls = p.ownTurn !== undefined && bool(input.nearDeathRolls, "nearDeathRolls", true);
-  const isOut = (s: TrackStatus): boolean => (nearDeathRolls ? s.condition === "dead" || (!s.canAct && s.condition !== "dying") : !s.canAct);
+  const isOut = (s: TrackStatus): boolean =>
+    nearDeathRolls ? s.condition === "dead" || (!s.canAct && s.condition !== "dying") : !s.canAct;
   const fudgeOptions = reqAB.options as { criticalLetsPointThrough?: boolean; damageRoll?: string } | undefined;
-  const byDifference = p.preset === "fudge" && !fudgeOptions?.criticalLetsPointThrough && fudgeOptions?.damageRoll !== "evenOdd" && bool(input.foldDice, "foldDice", true);
+  const byDifference =
+    p.preset === "fudge" &&
+    !fudgeOptions?.criticalLetsPointThrough &&
+    fudgeOptions?.damageRoll !== "evenOdd" &&
+    bool(input.foldDice, "foldDice", true);
 
   const sigs = new Map<string, number>();
   const sigOf = p.preset === "volt" ? voltSig : statusSig;
   // Miniatures: Self-interest — a model that "will flee combat if wounded" is out (fled) once wounded and able to run.
-  const fleesOf = (card: Combatant): ((s: TrackStatus) => boolean) | null => (miniatures ? fleesWhenWounded(card as unknown as MiniDatacard) : null);
-  const sides = { a: new Side(reqAB.attacker, sigs, isOut, sigOf, fleesOf(reqAB.attacker)), b: new Side(reqAB.defender, sigs, isOut, sigOf, fleesOf(reqAB.defender)) };
+  const fleesOf = (card: Combatant): ((s: TrackStatus) => boolean) | null =>
+    miniatures ? fleesWhenWounded(card as unknown as MiniDatacard) : null;
+  const sides = {
+    a: new Side(reqAB.attacker, sigs, isOut, sigOf, fleesOf(reqAB.attacker)),
+    b: new Side(reqAB.defender, sigs, isOut, sigOf, fleesOf(reqAB.defender)),
+  };
   // Miniatures: whether either side can leave by flight — then the answer says how often each does (aFled, bFled).
-  const flight = miniatures && (mayFlee(reqAB.attacker as unknown as MiniDatacard, gutsChecks) || mayFlee(reqAB.defender as unknown as MiniDatacard, gutsChecks));
-  if (miniatures && opts.gutsMinds !== "plain") for (const side of [sides.a, sides.b]) side.stateKeyOf = boxOccupancyKey;
-  if (miniatures && p.statusReads !== "attacker") for (const side of [sides.a, sides.b]) side.keepExact = (side.card as { flying?: boolean }).flying === true;
+  const flight =
+    miniatures &&
+    (mayFlee(reqAB.attacker as unknown as MiniDatacard, gutsChecks) ||
+      mayFlee(reqAB.defender as unknown as MiniDatacard, gutsChecks));
+  if (miniatures && opts.gutsMinds !== "plain")
+    for (const side of [sides.a, sides.b]) side.stateKeyOf = boxOccupancyKey;
+  if (miniatures && p.statusReads !== "attacker")
+    for (const side of [sides.a, sides.b]) side.keepExact = (side.card as { flying?: boolean }).flying === true;
   const whatIds = new Map<string, number>();
   const whats: What[] = [];
   // Plain wounds by their level string (the pipeline's own string: no key to build per leaf).
@@ -718,14 +885,25 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     return internWhat({ wounds: woundsOf(r), heal, clearOwed });
   };
   if (gutsChecks)
-    for (const [id, side] of [["a", sides.a], ["b", sides.b]] as const)
-      side.space = mindSpace(side.card as unknown as MiniDatacard, side.card.track.config as unknown as BoxTrackConfig, opts.gutsMinds !== "plain", situations[id], (reqAB.options as MiniOptions).gutsRollPenalty);
+    for (const [id, side] of [
+      ["a", sides.a],
+      ["b", sides.b],
+    ] as const)
+      side.space = mindSpace(
+        side.card as unknown as MiniDatacard,
+        side.card.track.config as unknown as BoxTrackConfig,
+        opts.gutsMinds !== "plain",
+        situations[id],
+        (reqAB.options as MiniOptions).gutsRollPenalty,
+      );
   const mergeMinds = opts.mergeMinds !== false && opts.gutsMinds !== "plain";
-  const mindOf = (side: Side): GutsMind | null => (side.space ? gutsMind((side.card as unknown as { gutsState?: GutsState }).gutsState, side.space) : null);
+  const mindOf = (side: Side): GutsMind | null =>
+    side.space ? gutsMind((side.card as unknown as { gutsState?: GutsState }).gutsState, side.space) : null;
   /** Guts as a state's wounds leave it; never below the floor its minds were keyed by (a broken invariant, not bad input). */
   const gutsNow = (side: Side, t: Track): number => {
     const g = gutsStat(side.card as unknown as MiniDatacard, t, reqAB.options as DatacardOptions);
-    if (side.space && g + (side.space.modifier ?? 0) - 4 < side.space.floor) throw new Error("forecast: Guts fell below its floor");
+    if (side.space && g + (side.space.modifier ?? 0) - 4 < side.space.floor)
+      throw new Error("forecast: Guts fell below its floor");
     return g;
   };
 
@@ -766,7 +944,8 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
       // Miniatures: Wounds — a Near Death model that rolls +2 "becomes merely Very Hurt and may then
       // act normally": the Guts failures it had before it fell no longer hold it (this system's reading).
       if (m && (w.heal as { type?: unknown } | null)?.type === "recover") m = gutsMind(undefined, space);
-      const check = m && w.wounds !== null ? gutsCheckFor(t, trackStatus(side.tracks[id]), status ?? trackStatus(t)) : null;
+      const check =
+        m && w.wounds !== null ? gutsCheckFor(t, trackStatus(side.tracks[id]), status ?? trackStatus(t)) : null;
       if (m && check) {
         const guts = gutsNow(side, t);
         // The second side to act in a round is wounded in the first side's activation: the same round as its own.
@@ -774,7 +953,10 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
         const gk = `w${side === sides.a ? "a" : "b"}${m.key}|${guts}|${check.target}|${check.reason}`;
         let dist = gutsCache.get(gk);
         if (!dist) gutsCache.set(gk, (dist = gutsAfterWound(m, guts, check.target, check.reason, sameRound, space)));
-        r = dist.length === 1 ? side.intern(t, dist[0][0]) : dist.map(([mm, q]) => [side.intern(t, mm), q] as [number, number]);
+        r =
+          dist.length === 1
+            ? side.intern(t, dist[0][0])
+            : dist.map(([mm, q]) => [side.intern(t, mm), q] as [number, number]);
       } else r = side.intern(t, m, status);
       row[what] = r;
     }
@@ -798,7 +980,12 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     const sx = X === "a" ? sides.a : sides.b;
     const sy = X === "a" ? sides.b : sides.a;
     // A flying Miniatures model's crash depends on whether this blow brings it to Near Death: its exact boxes.
-    const ySig = p.statusReads === "attacker" ? 0 : miniatures && (sy.card as { flying?: boolean }).flying === true ? sy.exact[y] : sy.sig[y];
+    const ySig =
+      p.statusReads === "attacker"
+        ? 0
+        : miniatures && (sy.card as { flying?: boolean }).flying === true
+          ? sy.exact[y]
+          : sy.sig[y];
     const key = ((sx.sig[x] * 2 ** 20 + ySig) * 2 + (free ? 1 : 0)) * 2 + (X === "a" ? 0 : 1);
     let s = stepCache.get(key);
     if (!s) {
@@ -828,7 +1015,11 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     let s = ownTurnCache.get(key);
     if (!s) {
       const req = withSides(p, X === "a" ? reqAB : reqBA, sx.tracks[x], sx.minds[x], sy.tracks[y], sy.minds[y], false);
-      s = (p.ownTurn!(req) ?? []).map((o) => ({ x: internWhat({ wounds: o.wound === undefined ? null : [o.wound], heal: o.heal ?? null, clearOwed: false }), y: NOTHING, p: o.p }));
+      s = (p.ownTurn!(req) ?? []).map((o) => ({
+        x: internWhat({ wounds: o.wound === undefined ? null : [o.wound], heal: o.heal ?? null, clearOwed: false }),
+        y: NOTHING,
+        p: o.p,
+      }));
       ownTurnCache.set(key, s);
     }
     return s;
@@ -867,14 +1058,21 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
    * estimate, src/rules/duel-sample.ts): asked before each branch of probability q is followed;
    * a branch it declines is neither applied nor visited.
    */
-  const moves = (a: number, b: number, turn: "a" | "b", visit: (a2: number, b2: number, next: "a" | "b", q: number) => void, take?: (q: number) => boolean): void => {
+  const moves = (
+    a: number,
+    b: number,
+    turn: "a" | "b",
+    visit: (a2: number, b2: number, next: "a" | "b", q: number) => void,
+    take?: (q: number) => boolean,
+  ): void => {
     const X = turn;
     const O: "a" | "b" = X === "a" ? "b" : "a";
     const sx = sides[X];
     const sy = sides[O];
     const x0 = X === "a" ? a : b;
     const y0 = X === "a" ? b : a;
-    const emit = (x2: number, y2: number, next: "a" | "b", q: number): void => (X === "a" ? visit(x2, y2, next, q) : visit(y2, x2, next, q));
+    const emit = (x2: number, y2: number, next: "a" | "b", q: number): void =>
+      X === "a" ? visit(x2, y2, next, q) : visit(y2, x2, next, q);
     // After a step the turn passes (alternating) or stays (opposed), unless the defender broke and owes a free attack.
     const play = (x: number, steps: Step[], q0: number): void => {
       for (let i = 0; i < steps.length; i++) {
@@ -882,9 +1080,12 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
         if (take && !take(q0 * s.p)) continue;
         const rx = applyTo(sx, x, s.x);
         const ry = applyTo(sy, y0, s.y);
-        if (typeof rx === "number" && typeof ry === "number") emit(rx, ry, !alternating || owes(sy, ry) ? X : O, q0 * s.p);
+        if (typeof rx === "number" && typeof ry === "number")
+          emit(rx, ry, !alternating || owes(sy, ry) ? X : O, q0 * s.p);
         else
-          each(rx, (x2, qx) => each(ry, (y2, qy) => emit(x2, y2, !alternating || owes(sy, y2) ? X : O, q0 * s.p * qx * qy)));
+          each(rx, (x2, qx) =>
+            each(ry, (y2, qy) => emit(x2, y2, !alternating || owes(sy, y2) ? X : O, q0 * s.p * qx * qy)),
+          );
       }
     };
     if (!alternating) return play(x0, attackSteps(X, x0, y0, false), 1);
@@ -896,7 +1097,8 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     }
     if (!sx.canAct[x0]) {
       if (nearDeathRolls && p.ownTurn) {
-        for (const s of ownSteps(X, x0, y0)) if (!take || take(s.p)) each(applyTo(sx, x0, s.x), (x2, q) => emit(x2, y0, O, q * s.p));
+        for (const s of ownSteps(X, x0, y0))
+          if (!take || take(s.p)) each(applyTo(sx, x0, s.x), (x2, q) => emit(x2, y0, O, q * s.p));
       } else if (!take || take(1)) emit(x0, y0, O, 1);
       return;
     }
@@ -977,11 +1179,21 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
       else for (let k = 0; k < t.length; k += 2) dist.push([t[k], t[k + 1]]);
       dist.sort((u, v) => u[0] - v[0]);
       // Waiting, a blow that brings it Near Death also reads whether a failure by 1 is in force: its Near Death roll is at −1.
-      const reads = waiting ? `${gutsEffectInfo(m.state.effect).helpless ? "h" : ""}${m.owesFreeAttack ? "!" : ""}${side.space?.gutsRollPenalty !== "attackRolls" && gutsRollPenalty(m.state) ? "s" : ""}` : "";
+      const reads = waiting
+        ? `${gutsEffectInfo(m.state.effect).helpless ? "h" : ""}${m.owesFreeAttack ? "!" : ""}${side.space?.gutsRollPenalty !== "attackRolls" && gutsRollPenalty(m.state) ? "s" : ""}`
+        : "";
       // One flat string (join, not nested concatenations), each probability by its short id: the
       // keys were the largest part of a large chain's memory (13 MB of 46 at 370,000 nodes).
-      const parts = [waiting ? "w" : "s", side === sides.a ? "a" : "b", side.stateKeyOf(side.tracks[x]), "|", reads, "|"];
-      for (let k = 0; k < dist.length; k++) parts.push(k === 0 ? "" : ",", String(dist[k][0]), ":", String(probId(dist[k][1])));
+      const parts = [
+        waiting ? "w" : "s",
+        side === sides.a ? "a" : "b",
+        side.stateKeyOf(side.tracks[x]),
+        "|",
+        reads,
+        "|",
+      ];
+      for (let k = 0; k < dist.length; k++)
+        parts.push(k === 0 ? "" : ",", String(dist[k][0]), ":", String(probId(dist[k][1])));
       const k = parts.join("");
       const first = standInKeys.get(k);
       if (first === undefined) {
@@ -1077,21 +1289,42 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
   // Miniatures duels with Guts checks are solved by the chain of their reduced minds, and
   // turn by turn (bounded) where that chain is over its budget of states.
   // "chain" forces the exact chain, "forward" the bounded forecast (tests compare the two).
-  const method = oneOf(input.method, "method", ["chain", "forward", "phases", "product", "sample"] as const, p.preset === "volt" ? "product" : gutsChecks && opts.gutsMinds === "plain" ? "forward" : "chain");
+  const method = oneOf(
+    input.method,
+    "method",
+    ["chain", "forward", "phases", "product", "sample"] as const,
+    p.preset === "volt" ? "product" : gutsChecks && opts.gutsMinds === "plain" ? "forward" : "chain",
+  );
   if (method === "product") {
-    if (p.preset !== "volt") throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "product" solves Volt duels only`, { method: "product" });
+    if (p.preset !== "volt")
+      throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "product" solves Volt duels only`, {
+        method: "product",
+      });
     const r = product();
     if (!("tooLarge" in r)) return r;
     // Over the product's budget: the bounded forward forecast, unless "product" was asked for.
-    if (input.method === "product") throw r.byMemory ? memoryRefusal(maxBytes, r.byMemory, "voltProductPair") : overBudget("maxStates", r.tooLarge);
+    if (input.method === "product")
+      throw r.byMemory ? memoryRefusal(maxBytes, r.byMemory, "voltProductPair") : overBudget("maxStates", r.tooLarge);
     // Refused at once when its first pass is sure to follow more than maxStates states (every
     // later pass follows more): the same refusal, without spending the time budget on it.
     if (r.forwardExceeds(firstEps, forwardStates, opts.voltCountStats))
-      throw forwardStates < maxStates ? memoryRefusal(maxBytes, forwardStates, "voltForward") : new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states (the bounded forecast's first pass alone follows more)`);
+      throw forwardStates < maxStates
+        ? memoryRefusal(maxBytes, forwardStates, "voltForward")
+        : new RulesError(
+            "maxStates",
+            "FUDGE.Error.TooManyStates",
+            `the duel has more than ${maxStates} states (the bounded forecast's first pass alone follows more)`,
+          );
     return forward();
   }
   if (method === "phases") {
-    if (!phasesApply()) throw new RulesError("method", "FUDGE.Error.ForecastMethod", `method "phases" needs an alternating duel where an attack reads only the attacker's status (Volt)`, { method: "phases" });
+    if (!phasesApply())
+      throw new RulesError(
+        "method",
+        "FUDGE.Error.ForecastMethod",
+        `method "phases" needs an alternating duel where an attack reads only the attacker's status (Volt)`,
+        { method: "phases" },
+      );
     return tighten(phasesOnce);
   }
   const starts = chargeStarts();
@@ -1104,10 +1337,35 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     // Duels played through `moves`, the turns of this chain, from the same starts (src/rules/duel-sample.ts).
     // Volt: the same duels played on the integer sheets (src/rules/volt/duel.ts voltSampledDuel); `states` is then the sheets met.
     const volt = p.preset === "volt" && opts.voltSheetSampler !== false ? voltSampled() : null;
-    const fled = flight ? { fledA: (a: number) => a === sides.a.fledId, fledB: (b: number) => b === sides.b.fledId } : {};
-    const s = sampleDuels(volt ?? { moves, starts, outA: (a) => sides.a.out[a], outB: (b) => sides.b.out[b], ...fled, alternating, checkTime }, sampling);
+    const fled = flight
+      ? { fledA: (a: number) => a === sides.a.fledId, fledB: (b: number) => b === sides.b.fledId }
+      : {};
+    const s = sampleDuels(
+      volt ?? {
+        moves,
+        starts,
+        outA: (a) => sides.a.out[a],
+        outB: (b) => sides.b.out[b],
+        ...fled,
+        alternating,
+        checkTime,
+      },
+      sampling,
+    );
     const states = volt ? volt.sheetsMet() : sides.a.tracks.length + sides.b.tracks.length;
-    const r: DuelForecast = { preset: p.preset, aOut: s.aOut, bOut: s.bOut, stalemate: s.stalemate, expectedExchanges: s.expectedExchanges, states, enumerations, exact: false, errorBound: 1, method: "sample", estimate: s.estimate };
+    const r: DuelForecast = {
+      preset: p.preset,
+      aOut: s.aOut,
+      bOut: s.bOut,
+      stalemate: s.stalemate,
+      expectedExchanges: s.expectedExchanges,
+      states,
+      enumerations,
+      exact: false,
+      errorBound: 1,
+      method: "sample",
+      estimate: s.estimate,
+    };
     return flight ? { ...r, aFled: s.aFled ?? 0, bFled: s.bFled ?? 0 } : r;
   }
   const startNodes = starts.map((s) => ({ i: nodeOf(s.a, s.b, s.turn), w: s.w, spent: s.spent }));
@@ -1126,7 +1384,9 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
   }
   // Miniatures, when a side can flee: the same equations again with the flight end nodes alone as
   // ends (fA, fB: P(a, b leaves by flight)); their steps and stalemate columns are not read.
-  const fl = flight ? { fA: new Float64Array(N), fB: new Float64Array(N), e: new Float64Array(N), st: new Float64Array(N) } : null;
+  const fl = flight
+    ? { fA: new Float64Array(N), fB: new Float64Array(N), e: new Float64Array(N), st: new Float64Array(N) }
+    : null;
   if (fl)
     for (let i = 0; i < N; i++) {
       if (!chain.fled(i)) continue;
@@ -1169,7 +1429,18 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     }
   }
   const exchanges = stalemate > 1e-12 ? null : alternating ? steps / 2 : steps;
-  const answer: DuelForecast = { preset: p.preset, aOut, bOut, stalemate, expectedExchanges: exchanges, states: N, enumerations, exact: true, errorBound: 0, method: "chain" };
+  const answer: DuelForecast = {
+    preset: p.preset,
+    aOut,
+    bOut,
+    stalemate,
+    expectedExchanges: exchanges,
+    states: N,
+    enumerations,
+    exact: true,
+    errorBound: 0,
+    method: "chain",
+  };
   return fl ? { ...answer, aFled, bFled } : answer;
 
   /**
@@ -1192,7 +1463,11 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     if (sx.out[x0] || sy.out[y0] || !sx.canAct[x0]) return plain;
     const gifts = (s: Side): number => (s.card as unknown as MiniDatacard).terrifying;
     const check = (s: Side, id: number, foe: Side, charged: boolean): Array<[number, number]> =>
-      !s.canAct[id] || gifts(foe) <= 0 ? [[id, 1]] : gutsAtCharge(s.minds[id]!, gutsNow(s, s.tracks[id]), gifts(foe), charged, s.space!).map(([m, q]) => [s.intern(s.tracks[id], m), q] as [number, number]);
+      !s.canAct[id] || gifts(foe) <= 0
+        ? [[id, 1]]
+        : gutsAtCharge(s.minds[id]!, gutsNow(s, s.tracks[id]), gifts(foe), charged, s.space!).map(
+            ([m, q]) => [s.intern(s.tracks[id], m), q] as [number, number],
+          );
     const out = new Map<string, { a: number; b: number; turn: "a" | "b"; w: number; spent: boolean }>();
     const add = (x: number, y: number, turn: "a" | "b", w: number, spent: boolean): void => {
       const [a, b] = X === "a" ? [x, y] : [y, x];
@@ -1335,7 +1610,13 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
    * Each side's law per penalty comes from the real pipeline (attackSteps: the same enumeration
    * as every other method); what is too large when the duel is over the product's budget.
    */
-  function product(): DuelForecast | { tooLarge: string; byMemory: number; forwardExceeds: (eps: number, maxStates: number, stats?: VoltCountStats) => boolean } {
+  function product():
+    | DuelForecast
+    | {
+        tooLarge: string;
+        byMemory: number;
+        forwardExceeds: (eps: number, maxStates: number, stats?: VoltCountStats) => boolean;
+      } {
     const lawOf = (X: "a" | "b", state: VoltTrackState): VoltLaw => {
       let miss = 0;
       const hits: VoltLaw["hits"] = [];
@@ -1351,10 +1632,17 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     const byStates = Math.min(maxStates * FORECAST_BUDGET.productWindowPerState, FORECAST_BUDGET.productMaxWindow);
     const byMemory = memoryCap("voltProductPair", maxBytes);
     const maxWindow = Math.min(byStates, byMemory);
-    const r = voltProductDuel(side(reqAB.attacker.track), side(reqAB.defender.track), first, lawOf, { maxPairs, maxWindow, checkTime });
+    const r = voltProductDuel(side(reqAB.attacker.track), side(reqAB.defender.track), first, lawOf, {
+      maxPairs,
+      maxWindow,
+      checkTime,
+    });
     if ("tooLarge" in r)
       return {
-        tooLarge: r.tooLarge === "pairs" ? `${r.pairsAtLeast ? "at least " : ""}${r.pairs} pairs of Volt sheets, at most ${maxPairs}` : `${r.window} pairs of Volt sheets at once, at most ${maxWindow}`,
+        tooLarge:
+          r.tooLarge === "pairs"
+            ? `${r.pairsAtLeast ? "at least " : ""}${r.pairs} pairs of Volt sheets, at most ${maxPairs}`
+            : `${r.window} pairs of Volt sheets at once, at most ${maxWindow}`,
         // Refused for memory: the window alone was over, and only because of maxBytes.
         byMemory: r.tooLarge === "window" && r.window <= byStates ? byMemory : 0,
         forwardExceeds: r.forwardExceeds,
@@ -1380,8 +1668,12 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     const x = sx.intern({ config: sx.tracks[0].config, state }, null);
     return attackSteps(X, x, X === "a" ? startB : startA, false).map((s) => {
       // Volt: an attack changes only its defender's sheet (a broken contract otherwise, not bad input).
-      if (s.x !== NOTHING || whats[s.y].heal !== null) throw new Error("forecast: a Volt attack changed more than its defender's sheet");
-      return { p: s.p, wounds: s.y === NOTHING ? null : (parsedWounds(O, s.y, whats[s.y].wounds!) as VoltWound[][]).flat() };
+      if (s.x !== NOTHING || whats[s.y].heal !== null)
+        throw new Error("forecast: a Volt attack changed more than its defender's sheet");
+      return {
+        p: s.p,
+        wounds: s.y === NOTHING ? null : (parsedWounds(O, s.y, whats[s.y].wounds!) as VoltWound[][]).flat(),
+      };
     });
   }
   function voltSide(t: Track): { config: VoltTrackConfig; state: VoltTrackState } {
@@ -1428,7 +1720,11 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
       };
       const outOf = (a: number, b: number): "a" | "b" | null => (sides.a.out[a] ? "a" : sides.b.out[b] ? "b" : null);
       /** One attack by `turn` from (a, b): P(nothing changes), and the other outcomes. */
-      const attack = (a: number, b: number, turn: "a" | "b"): { same: number; moves: Array<[number, number, number]> } => {
+      const attack = (
+        a: number,
+        b: number,
+        turn: "a" | "b",
+      ): { same: number; moves: Array<[number, number, number]> } => {
         let same = 0;
         const out: Array<[number, number, number]> = [];
         moves(a, b, turn, (a2, b2, _next, q) => {
@@ -1453,7 +1749,10 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
             if (dropped > tolerance) return boundedAnswer("forward", aOut, bOut, stalemate, dropped, attacks, states);
             continue;
           }
-          if (++states > forwardStates) throw states > voltForwardMemory ? memoryRefusal(maxBytes, voltForwardMemory, "voltForward") : new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
+          if (++states > forwardStates)
+            throw states > voltForwardMemory
+              ? memoryRefusal(maxBytes, voltForwardMemory, "voltForward")
+              : new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
           const a = Math.floor(k / 2 ** 24);
           const b = k % 2 ** 24;
           // The same sheets with a to attack (X) and with b to attack (Y): an attack that changes
@@ -1468,13 +1767,17 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
           const vX = (mA + mB * y.same) / (1 - loop);
           const vY = (mB + mA * x.same) / (1 - loop);
           attacks += vX + vY;
-          for (const [moves, v, next] of [[x.moves, vX, "b"], [y.moves, vY, "a"]] as const) {
+          for (const [moves, v, next] of [
+            [x.moves, vX, "b"],
+            [y.moves, vY, "a"],
+          ] as const) {
             for (const [a2, b2, q] of moves) {
               const o = outOf(a2, b2);
               if (o === "a") aOut += v * q;
               else if (o === "b") bOut += v * q;
               else {
-                if (progress(sides.a, a2) + progress(sides.b, b2) <= pr) throw new Error(`forecast: a Volt attack went back from progress ${pr}`); // a broken invariant, not bad input
+                if (progress(sides.a, a2) + progress(sides.b, b2) <= pr)
+                  throw new Error(`forecast: a Volt attack went back from progress ${pr}`); // a broken invariant, not bad input
                 push(a2, b2, next, v * q);
               }
             }
@@ -1536,7 +1839,10 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
           if (s.x !== NOTHING) throw new Error("forecast: a phases attack changed its attacker"); // a broken contract, not bad input
           if (s.y === NOTHING) miss += s.p;
         }
-        const hits = miss >= 1 - 1e-15 ? [] : steps.filter((s) => s.y !== NOTHING).map((s) => ({ x: s.x, y: s.y, p: s.p / (1 - miss) }));
+        const hits =
+          miss >= 1 - 1e-15
+            ? []
+            : steps.filter((s) => s.y !== NOTHING).map((s) => ({ x: s.x, y: s.y, p: s.p / (1 - miss) }));
         // Statuses that attack alike share one law (Volt: penalties whose hits are the same dice).
         const key = `${X}|${miss}|${hits.map((h) => `${h.y}:${h.p}`).join(",")}`;
         law = lawByKey.get(key);
@@ -1551,7 +1857,9 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
     const factor = (X: "a" | "b", ids: number[], ms: number[], mass: number): Factor => {
       // Memory: every factor's entries count against maxStates and the memory budget.
       if ((entries += ids.length) > maxStates || entries > entriesByMemory)
-        throw entries > entriesByMemory ? memoryRefusal(maxBytes, entriesByMemory, "voltPhases") : new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
+        throw entries > entriesByMemory
+          ? memoryRefusal(maxBytes, entriesByMemory, "voltPhases")
+          : new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
       return { id: factors++, ids, ms, mass, law: lawOf(X, ids[0]), hit: new Map() };
     };
     /** Factor f of side X wounded under `law`: computed once per (factor, law). */
@@ -1638,7 +1946,8 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
         const rB = hA > 1e-15 ? wound("b", b, la) : null;
         const rA = hB > 1e-15 ? wound("a", a, lb) : null;
         // Nobody's attack can change anything any more (misses, or wounds that mark nothing): a stalemate.
-        const stuck = (r: { out: number; kids: Factor[] } | null, f: Factor): boolean => r === null || (r.out === 0 && r.kids.length === 1 && r.kids[0] === f);
+        const stuck = (r: { out: number; kids: Factor[] } | null, f: Factor): boolean =>
+          r === null || (r.out === 0 && r.kids.length === 1 && r.kids[0] === f);
         if (stuck(rB, b) && stuck(rA, a)) {
           stalemate += mass;
           continue;
@@ -1663,10 +1972,26 @@ function forecastOn(chain: Chain, input: unknown, opts: DuelOptions): DuelForeca
       for (const pr of live.values()) rest += pr.w * pr.a.mass * pr.b.mass;
       if (dropped > tolerance / 2) break;
     }
-    return boundedAnswer("phases", aOut, bOut, stalemate, dropped + rest, attacks, sides.a.tracks.length + sides.b.tracks.length);
+    return boundedAnswer(
+      "phases",
+      aOut,
+      bOut,
+      stalemate,
+      dropped + rest,
+      attacks,
+      sides.a.tracks.length + sides.b.tracks.length,
+    );
   }
   /** The answer of a bounded method: whatever probability it dropped is its error bound. */
-  function boundedAnswer(method: "forward" | "phases", aOut: number, bOut: number, stalemate: number, bound: number, attacks: number, states: number): DuelForecast {
+  function boundedAnswer(
+    method: "forward" | "phases",
+    aOut: number,
+    bOut: number,
+    stalemate: number,
+    bound: number,
+    attacks: number,
+    states: number,
+  ): DuelForecast {
     return {
       preset: p.preset,
       aOut,
@@ -1698,7 +2023,8 @@ function voltProgress(t: Track): number {
  * Memory per node: FORECAST_BUDGET.bytesPerState.
  */
 /** The refusal of a chain past its request's `maxStates`. */
-const tooManyStates = (maxStates: number): RulesError => new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
+const tooManyStates = (maxStates: number): RulesError =>
+  new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states`);
 
 class Chain {
   n = 0;
@@ -1784,7 +2110,10 @@ class Chain {
     }
     const i = this.add(a, b, t, 0, maxStates);
     this.slots[h] = i + 1;
-    if (2 * this.n > this.slots.length) this.slots = this.rehash(this.slots.length * 2, this.n, (k) => (this.flags[k] >> 1 !== 0 ? -1 : this.nodeHash(k)));
+    if (2 * this.n > this.slots.length)
+      this.slots = this.rehash(this.slots.length * 2, this.n, (k) =>
+        this.flags[k] >> 1 !== 0 ? -1 : this.nodeHash(k),
+      );
     return i;
   }
   private nodeHash(i: number): number {
@@ -1811,7 +2140,8 @@ class Chain {
       page++;
       // A page kept by reset is used again when it is large enough and its offsets fit 16 bits.
       const kept = this.pages[page];
-      if (kept === undefined || kept.length < size || kept.length > Math.max(size, EDGE_PAGE)) this.pages[page] = new Int32Array(size);
+      if (kept === undefined || kept.length < size || kept.length > Math.max(size, EDGE_PAGE))
+        this.pages[page] = new Int32Array(size);
       this.pagesUsed = page + 1;
       this.used = 0;
     }
@@ -1859,7 +2189,8 @@ class Chain {
     this.rowStart[r + 1] = o + n;
     this.rowSlots[s] = r + 1;
     this.rowHash[r] = h;
-    if (2 * this.rows > this.rowSlots.length) this.rowSlots = this.rehash(this.rowSlots.length * 2, this.rows, (k) => this.rowHash[k]);
+    if (2 * this.rows > this.rowSlots.length)
+      this.rowSlots = this.rehash(this.rowSlots.length * 2, this.rows, (k) => this.rowHash[k]);
     return r;
   }
   private rowHash: number[] = [];
@@ -1986,10 +2317,20 @@ function tarjanArrays(n: number) {
   };
 }
 let tarjanScratch = tarjanArrays(1024);
-let solveScratch = { pA: new Float64Array(1024), pB: new Float64Array(1024), eSteps: new Float64Array(1024), stuck: new Float64Array(1024) };
+let solveScratch = {
+  pA: new Float64Array(1024),
+  pB: new Float64Array(1024),
+  eSteps: new Float64Array(1024),
+  stuck: new Float64Array(1024),
+};
 /** The chain solve's four unknowns per node, zeroed for `n` nodes. */
 function solveArrays(n: number): typeof solveScratch {
-  const fresh = (m: number): typeof solveScratch => ({ pA: new Float64Array(m), pB: new Float64Array(m), eSteps: new Float64Array(m), stuck: new Float64Array(m) });
+  const fresh = (m: number): typeof solveScratch => ({
+    pA: new Float64Array(m),
+    pB: new Float64Array(m),
+    eSteps: new Float64Array(m),
+    stuck: new Float64Array(m),
+  });
   if (n > SCRATCH_MAX) return fresh(n);
   if (n > solveScratch.pA.length) solveScratch = fresh(Math.min(SCRATCH_MAX, Math.max(n, 2 * solveScratch.pA.length)));
   const s = solveScratch;
@@ -2007,8 +2348,10 @@ function solveArrays(n: number): typeof solveScratch {
  * component c is `order[start[c] .. start[c + 1])`.
  */
 function tarjan(n: number, chain: Chain): { order: Int32Array; start: Int32Array; count: number } {
-  if (n + 1 > tarjanScratch.idx.length && n + 1 <= SCRATCH_MAX) tarjanScratch = tarjanArrays(Math.min(SCRATCH_MAX, Math.max(n + 1, 2 * tarjanScratch.idx.length)));
-  const { idx, low, onStack, stack, workNode, workEdge, order, start } = n + 1 <= tarjanScratch.idx.length ? tarjanScratch : tarjanArrays(n + 1);
+  if (n + 1 > tarjanScratch.idx.length && n + 1 <= SCRATCH_MAX)
+    tarjanScratch = tarjanArrays(Math.min(SCRATCH_MAX, Math.max(n + 1, 2 * tarjanScratch.idx.length)));
+  const { idx, low, onStack, stack, workNode, workEdge, order, start } =
+    n + 1 <= tarjanScratch.idx.length ? tarjanScratch : tarjanArrays(n + 1);
   idx.fill(-1, 0, n);
   onStack.fill(0, 0, n);
   let sp = 0;
@@ -2057,7 +2400,14 @@ function tarjan(n: number, chain: Chain): { order: Int32Array; start: Int32Array
 }
 
 /** One state, perhaps with a self-loop (a miss): x = (Σ others + c) / (1 − p_self). */
-function solveOne(v: number, chain: Chain, pA: Float64Array, pB: Float64Array, eSteps: Float64Array, stuck: Float64Array): void {
+function solveOne(
+  v: number,
+  chain: Chain,
+  pA: Float64Array,
+  pB: Float64Array,
+  eSteps: Float64Array,
+  stuck: Float64Array,
+): void {
   let self = 0;
   let a = 0;
   let b = 0;
@@ -2178,4 +2528,3 @@ function renamePaths(e: unknown, map: Record<string, string>): unknown {
   const field = map[first] + e.field.slice(first.length);
   return new RulesError(field, e.key, e.message.replace(/^[^:]*: /, ""), e.params);
 }
-

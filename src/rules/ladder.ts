@@ -31,7 +31,10 @@ export const STANDARD_RUNGS: readonly LadderRung[] = [
 
 /** The standard ladder; `names` (by rung id) localizes it, `legendary: false` drops the top rung. */
 export function standardLadder(names: Partial<Record<string, string>> = {}, legendary = true): Ladder {
-  const rungs = STANDARD_RUNGS.filter((r) => legendary || r.id !== "legendary").map((r) => ({ ...r, name: names[r.id] ?? r.name }));
+  const rungs = STANDARD_RUNGS.filter((r) => legendary || r.id !== "legendary").map((r) => ({
+    ...r,
+    name: names[r.id] ?? r.name,
+  }));
   return { rungs };
 }
 
@@ -42,11 +45,19 @@ export function parseLadder(input: unknown, path = "ladder"): Ladder {
   const rungs = array(o.rungs, at(path, "rungs"), 1).map((r, i) => {
     const p = at(at(path, "rungs"), i);
     const rr = record(r, p);
-    return { id: str(rr.id, at(p, "id")), value: int(rr.value, at(p, "value"), -50, 50), name: str(rr.name, at(p, "name")) };
+    return {
+      id: str(rr.id, at(p, "id")),
+      value: int(rr.value, at(p, "value"), -50, 50),
+      name: str(rr.name, at(p, "name")),
+    };
   });
   for (let i = 1; i < rungs.length; i++) {
     if (rungs[i].value !== rungs[i - 1].value - 1)
-      throw new RulesError(at(at(path, "rungs"), i), "FUDGE.Error.LadderOrder", "rungs must run from best to worst in steps of one");
+      throw new RulesError(
+        at(at(path, "rungs"), i),
+        "FUDGE.Error.LadderOrder",
+        "rungs must run from best to worst in steps of one",
+      );
   }
   return { rungs };
 }
@@ -63,7 +74,8 @@ export interface LevelName {
 
 /** Names a rolled degree or trait value; values off the ladder are named from the nearest end. */
 export function describeLevel(value: number, ladder: Ladder = DEFAULT_LADDER): LevelName {
-  if (!Number.isInteger(value)) throw new RulesError("value", "FUDGE.Error.NotInteger", `must be a whole number (got ${value})`);
+  if (!Number.isInteger(value))
+    throw new RulesError("value", "FUDGE.Error.NotInteger", `must be a whole number (got ${value})`);
   const top = ladder.rungs[0];
   const bottom = ladder.rungs[ladder.rungs.length - 1];
   const rung = value > top.value ? top : value < bottom.value ? bottom : ladder.rungs.find((r) => r.value === value)!;

@@ -4,7 +4,14 @@
  * No sampling. `monteCarloOdds` is the sampling peer used by tests and the benchmark.
  */
 import type { Rng } from "./dice";
-import { enumerateDice, pipelineFor, rollingDice, type AttackPipeline, type AttackRequest, type AttackResolution } from "./pipeline";
+import {
+  enumerateDice,
+  pipelineFor,
+  rollingDice,
+  type AttackPipeline,
+  type AttackRequest,
+  type AttackResolution,
+} from "./pipeline";
 import { checkJsonShape, int } from "./validate";
 import { healTrack, trackStatus, type Condition, type Track, type TrackStatus } from "./track";
 
@@ -32,7 +39,17 @@ export interface AttackOdds {
 const QUIET = { explain: false } as const;
 
 function emptyOdds(preset: string): AttackOdds {
-  return { preset, hit: 0, outcomes: {}, woundLevels: {}, trackResults: {}, conditions: {}, death: 0, residual: 0, leaves: 0 };
+  return {
+    preset,
+    hit: 0,
+    outcomes: {},
+    woundLevels: {},
+    trackResults: {},
+    conditions: {},
+    death: 0,
+    residual: 0,
+    leaves: 0,
+  };
 }
 
 const add = (m: Record<string, number>, k: string, p: number): void => {
@@ -45,7 +62,12 @@ const add = (m: Record<string, number>, k: string, p: number): void => {
  * for: his worst level and condition afterwards are those he had, so `trackResults` and
  * `conditions` each sum to 1 (a Hurt defender missed stays Hurt; a Clipped one is Clipped no more).
  */
-function tally(odds: AttackOdds, r: AttackResolution, p: number, unwounded: (r: AttackResolution) => TrackStatus | null): void {
+function tally(
+  odds: AttackOdds,
+  r: AttackResolution,
+  p: number,
+  unwounded: (r: AttackResolution) => TrackStatus | null,
+): void {
   odds.leaves++;
   if (r.hit) odds.hit += p;
   add(odds.outcomes, r.outcome, p);
@@ -121,7 +143,12 @@ export function monteCarloOdds(input: unknown, samples: number, rng: Rng): Attac
 export const MONTE_CARLO_MAX_SAMPLES = 10_000_000;
 
 /** Monte Carlo of a parsed request: the same resolver per sample as exactOddsOf per class. */
-export function monteCarloOddsOf<R extends AttackRequest>(p: AttackPipeline<R>, req: R, samples: number, rng: Rng): AttackOdds {
+export function monteCarloOddsOf<R extends AttackRequest>(
+  p: AttackPipeline<R>,
+  req: R,
+  samples: number,
+  rng: Rng,
+): AttackOdds {
   int(samples, "samples", 1, MONTE_CARLO_MAX_SAMPLES); // no call runs unbounded (issue #10): Infinity looped for ever
   const slots = p.slots(req);
   const odds = emptyOdds(p.preset);

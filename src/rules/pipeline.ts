@@ -50,7 +50,8 @@ export function checkSlotFaces(slot: DiceSlot, faces: unknown, path: string): vo
   const list = array(faces, path, n, n);
   for (let i = 0; i < n; i++) {
     const f = list[i];
-    if (typeof f !== "number" || !Number.isInteger(f) || f < lowest || f >= lowest + sides) int(f, at(path, i), lowest, lowest + sides - 1);
+    if (typeof f !== "number" || !Number.isInteger(f) || f < lowest || f >= lowest + sides)
+      int(f, at(path, i), lowest, lowest + sides - 1);
   }
 }
 
@@ -62,8 +63,13 @@ export function checkSlotFaces(slot: DiceSlot, faces: unknown, path: string): vo
  * can roll but this resolution does not read (Volt `injuryDamage` on a hit that is not a Stun
  * hit, damage dice with a miss) stays accepted: a chat card rolls them before it knows.
  */
-export function checkRecordedDice(record: unknown, slots: DiceSlot[], path = "dice"): asserts record is Record<string, unknown> {
-  if (!isRecord(record)) throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object of recorded dice by slot");
+export function checkRecordedDice(
+  record: unknown,
+  slots: DiceSlot[],
+  path = "dice",
+): asserts record is Record<string, unknown> {
+  if (!isRecord(record))
+    throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object of recorded dice by slot");
   for (const id of Object.keys(record)) {
     let slot: DiceSlot | undefined;
     for (let i = 0; i < slots.length; i++)
@@ -73,7 +79,13 @@ export function checkRecordedDice(record: unknown, slots: DiceSlot[], path = "di
       }
     const field = `${path}.${id.length > 40 ? `${id.slice(0, 40)}…` : id}`;
     const known = slots.map((s) => s.id).join(", ");
-    if (!slot) throw new RulesError(field, "FUDGE.Error.UnknownDiceSlot", `this attack rolls no dice "${id.slice(0, 40)}" (it rolls ${known})`, { known });
+    if (!slot)
+      throw new RulesError(
+        field,
+        "FUDGE.Error.UnknownDiceSlot",
+        `this attack rolls no dice "${id.slice(0, 40)}" (it rolls ${known})`,
+        { known },
+      );
     checkSlotFaces(slot, record[id], field);
   }
 }
@@ -194,7 +206,12 @@ export function registerPipeline(p: AttackPipeline<any>): void {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function pipelineFor(preset: unknown, path = "preset"): AttackPipeline<any> {
   const p = PIPELINES.get(String(preset));
-  if (!p) throw new RulesError(path, "FUDGE.Error.UnknownPreset", `unknown preset ${JSON.stringify(preset)} (known: ${[...PIPELINES.keys()].join(", ")})`);
+  if (!p)
+    throw new RulesError(
+      path,
+      "FUDGE.Error.UnknownPreset",
+      `unknown preset ${JSON.stringify(preset)} (known: ${[...PIPELINES.keys()].join(", ")})`,
+    );
   return p;
 }
 
@@ -210,7 +227,12 @@ export function recordedDice(record: Record<string, unknown>, slots: DiceSlot[],
     const v = record[id];
     if (v === undefined) {
       const s = byId.get(id);
-      throw new RulesError(`${path}.${id}`, "FUDGE.Error.MissingDice", `this resolution needs the ${s?.formula ?? ""} roll "${id}"`.replace("  ", " "), { slot: id });
+      throw new RulesError(
+        `${path}.${id}`,
+        "FUDGE.Error.MissingDice",
+        `this resolution needs the ${s?.formula ?? ""} roll "${id}"`.replace("  ", " "),
+        { slot: id },
+      );
     }
     if (!Array.isArray(v)) throw new RulesError(`${path}.${id}`, "FUDGE.Error.NotArray", "must be a list of die faces");
     return v as number[];
@@ -270,7 +292,12 @@ class NeedSlot {
  * before anything is visited, and the enumeration goes on exactly as if it had not guessed: the
  * same calls, visits and probability products, in the same order (tests/rules/enumeration-golden).
  */
-export function enumerateDice<T>(slots: DiceSlot[], f: (dice: DiceReader) => T, visit: (result: T, p: number) => void, paired: PairedOutcomes | null = null): void {
+export function enumerateDice<T>(
+  slots: DiceSlot[],
+  f: (dice: DiceReader) => T,
+  visit: (result: T, p: number) => void,
+  paired: PairedOutcomes | null = null,
+): void {
   const cache: Array<DiceOutcome[] | undefined> = [];
   const outcomesOf = (id: string): DiceOutcome[] => {
     for (let i = 0; i < slots.length; i++) if (slots[i].id === id) return (cache[i] ??= slots[i].outcomes());
@@ -334,7 +361,9 @@ export function enumerateDice<T>(slots: DiceSlot[], f: (dice: DiceReader) => T, 
   };
   if (guessA === "") return walk(1);
   // The guessed first slot's classes, in the order branch() takes them.
-  const guessed: Array<{ dice: number[] | [number[], number[]]; p: number }> = paired ? paired.outcomes : outcomesOf(guessA);
+  const guessed: Array<{ dice: number[] | [number[], number[]]; p: number }> = paired
+    ? paired.outcomes
+    : outcomesOf(guessA);
   const assignGuess = (dice: number[] | [number[], number[]]): void => {
     if (paired) {
       ids[0] = guessA;

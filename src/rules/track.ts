@@ -133,7 +133,12 @@ export function registerTrackKind(kind: AnyKind): void {
 
 export function trackKind(kind: string, path = "track.config.kind"): AnyKind {
   const k = KINDS.get(kind);
-  if (!k) throw new RulesError(path, "FUDGE.Error.UnknownTrackKind", `unknown track kind ${JSON.stringify(kind)} (known: ${[...KINDS.keys()].join(", ")})`);
+  if (!k)
+    throw new RulesError(
+      path,
+      "FUDGE.Error.UnknownTrackKind",
+      `unknown track kind ${JSON.stringify(kind)} (known: ${[...KINDS.keys()].join(", ")})`,
+    );
   return k;
 }
 
@@ -173,14 +178,21 @@ export function trackPaths(path: string): TrackPaths {
 export function parseTrack(input: unknown, path: string | TrackPaths = "track"): Track {
   const p = typeof path === "string" ? null : path;
   const trackPath = p === null ? (path as string) : p.track;
-  if (typeof input !== "object" || input === null) throw new RulesError(trackPath, "FUDGE.Error.NotObject", "must be an object");
+  if (typeof input !== "object" || input === null)
+    throw new RulesError(trackPath, "FUDGE.Error.NotObject", "must be an object");
   const o = input as Record<string, unknown>;
   const cfgIn = o.config as { kind?: unknown } | undefined;
   const kindIn = cfgIn?.kind;
   // The paths are built for the error only when the kind is unknown (a click parses a track).
-  const k = (kindIn === lastKind?.kind ? lastKind : undefined) ?? (lastKind = KINDS.get(String(kindIn))) ?? trackKind(String(kindIn), `${trackPath}.config.kind`);
+  const k =
+    (kindIn === lastKind?.kind ? lastKind : undefined) ??
+    (lastKind = KINDS.get(String(kindIn))) ??
+    trackKind(String(kindIn), `${trackPath}.config.kind`);
   const config = k.parseConfig(o.config, p === null ? `${trackPath}.config` : p.config);
-  const state = o.state === undefined ? k.initial(config) : k.parseState(config, o.state, p === null ? `${trackPath}.state` : p.state);
+  const state =
+    o.state === undefined
+      ? k.initial(config)
+      : k.parseState(config, o.state, p === null ? `${trackPath}.state` : p.state);
   return { config, state };
 }
 
@@ -245,7 +257,8 @@ function woundMemoKey(wound: unknown): string {
   for (const f in w) {
     const v = w[f];
     if (typeof v === "string") key += `${f.length}${f}s${v.length}:${v}`;
-    else if (typeof v === "number" || typeof v === "boolean" || v === null) key += `${f.length}${f}${typeof v === "number" ? "n" : "b"}${String(v)};`;
+    else if (typeof v === "number" || typeof v === "boolean" || v === null)
+      key += `${f.length}${f}${typeof v === "number" ? "n" : "b"}${String(v)};`;
     else if (v !== undefined) return JSON.stringify(wound);
   }
   return key;
@@ -339,20 +352,27 @@ export function woundLevelName(track: Track, key: string): string {
  * follows: "This adjustment can either be one wound *level*, or simply one damage point").
  */
 export function parseBattleLapse(track: Track, input: unknown, path: string): BattleLapse {
-  if (typeof input !== "object" || input === null) throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object");
+  if (typeof input !== "object" || input === null)
+    throw new RulesError(path, "FUDGE.Error.NotObject", "must be an object");
   const o = input as Record<string, unknown>;
   const k = kindOf(track);
   for (const f of ["from", "to"] as const) {
-    if (typeof o[f] !== "string") throw new RulesError(`${path}.${f}`, "FUDGE.Error.NotString", "must be a wound level key");
+    if (typeof o[f] !== "string")
+      throw new RulesError(`${path}.${f}`, "FUDGE.Error.NotString", "must be a wound level key");
     k.parseWound(track.config, { level: o[f] }, `${path}.${f}`);
   }
   const from = o.from as string;
   const to = o.to as string;
   if (k.oneLevelApart && !k.oneLevelApart(track.config, from, to))
-    throw new RulesError(`${path}.to`, "FUDGE.Error.BattleLapseOneLevel", `${JSON.stringify(to)} is not one level (or one damage point) from ${JSON.stringify(from)}: the Willpower adjustment that lapses is one level or one point (Fudge §4.52)`, {
-      from: woundLevelName(track, from),
-      to: woundLevelName(track, to),
-    });
+    throw new RulesError(
+      `${path}.to`,
+      "FUDGE.Error.BattleLapseOneLevel",
+      `${JSON.stringify(to)} is not one level (or one damage point) from ${JSON.stringify(from)}: the Willpower adjustment that lapses is one level or one point (Fudge §4.52)`,
+      {
+        from: woundLevelName(track, from),
+        to: woundLevelName(track, to),
+      },
+    );
   return { from, to };
 }
 
@@ -364,7 +384,10 @@ export function parseBattleLapse(track: Track, input: unknown, path: string): Ba
  * names no level of the track, or two levels more than one adjustment apart, is refused
  * (RulesError naming the field; see parseBattleLapse).
  */
-export function endBattle(track: Track, lapses: readonly BattleLapse[]): { track: Track; steps: Step[]; outcomes: BattleLapseOutcome[] } {
+export function endBattle(
+  track: Track,
+  lapses: readonly BattleLapse[],
+): { track: Track; steps: Step[]; outcomes: BattleLapseOutcome[] } {
   const k = kindOf(track);
   let current = track;
   const steps: Step[] = [];

@@ -34,7 +34,11 @@ export function int(v: unknown, path: Path, min = -Infinity, max = Infinity): nu
   if (typeof v !== "number" || !Number.isInteger(v))
     throw new RulesError(path, "FUDGE.Error.NotInteger", `must be a whole number (got ${shown(v)})`);
   if (v < min || v > max)
-    throw new RulesError(path, "FUDGE.Error.OutOfRange", `must be between ${min} and ${max} (got ${v})`, { min, max, value: v });
+    throw new RulesError(path, "FUDGE.Error.OutOfRange", `must be between ${min} and ${max} (got ${v})`, {
+      min,
+      max,
+      value: v,
+    });
   return v;
 }
 
@@ -46,13 +50,18 @@ export function num(v: unknown, path: Path, min = -Infinity, max = Infinity): nu
   if (typeof v !== "number" || !Number.isFinite(v))
     throw new RulesError(path, "FUDGE.Error.NotNumber", `must be a number (got ${shown(v)})`);
   if (v < min || v > max)
-    throw new RulesError(path, "FUDGE.Error.OutOfRange", `must be between ${min} and ${max} (got ${v})`, { min, max, value: v });
+    throw new RulesError(path, "FUDGE.Error.OutOfRange", `must be between ${min} and ${max} (got ${v})`, {
+      min,
+      max,
+      value: v,
+    });
   return v;
 }
 
 export function bool(v: unknown, path: Path, fallback?: boolean): boolean {
   if (v === undefined && fallback !== undefined) return fallback;
-  if (typeof v !== "boolean") throw new RulesError(path, "FUDGE.Error.NotBoolean", `must be true or false (got ${shown(v)})`);
+  if (typeof v !== "boolean")
+    throw new RulesError(path, "FUDGE.Error.NotBoolean", `must be true or false (got ${shown(v)})`);
   return v;
 }
 
@@ -74,12 +83,18 @@ export function oneOf<T extends string>(v: unknown, path: Path, allowed: readonl
 export function array(v: unknown, path: Path, minLength = 0, maxLength = Infinity): unknown[] {
   if (!Array.isArray(v)) throw new RulesError(path, "FUDGE.Error.NotArray", "must be a list");
   if (v.length < minLength || v.length > maxLength)
-    throw new RulesError(path, "FUDGE.Error.BadLength", `must hold ${minLength}${maxLength === Infinity ? " or more" : `–${maxLength}`} entries (got ${v.length})`, {
-      min: minLength,
-      max: maxLength === Infinity ? "∞" : maxLength,
-    });
+    throw new RulesError(
+      path,
+      "FUDGE.Error.BadLength",
+      `must hold ${minLength}${maxLength === Infinity ? " or more" : `–${maxLength}`} entries (got ${v.length})`,
+      {
+        min: minLength,
+        max: maxLength === Infinity ? "∞" : maxLength,
+      },
+    );
   // A list built in JavaScript may have holes (JSON cannot): each entry must be there.
-  for (let i = 0; i < v.length; i++) if (!(i in v)) throw new RulesError(at(path, i), "FUDGE.Error.ListHole", "is missing (a hole in the list)");
+  for (let i = 0; i < v.length; i++)
+    if (!(i in v)) throw new RulesError(at(path, i), "FUDGE.Error.ListHole", "is missing (a hole in the list)");
   return v;
 }
 
@@ -93,11 +108,21 @@ export function checkJsonShape(value: unknown, path: Path = "", maxDepth = 64, m
   let nodes = 0;
   while (stack.length) {
     const [v, depth] = stack.pop()!;
-    if (++nodes > maxNodes) throw new RulesError(path, "FUDGE.Error.TooLarge", `the request holds more than ${maxNodes} values`, { max: maxNodes });
+    if (++nodes > maxNodes)
+      throw new RulesError(path, "FUDGE.Error.TooLarge", `the request holds more than ${maxNodes} values`, {
+        max: maxNodes,
+      });
     if (v === null || typeof v !== "object") continue;
-    if (depth >= maxDepth) throw new RulesError(path, "FUDGE.Error.TooDeep", `the request is nested more than ${maxDepth} levels deep`, { max: maxDepth });
-    for (const c of Array.isArray(v) ? v : Object.values(v)) if (c !== null && typeof c === "object") stack.push([c, depth + 1]);
-    else if (++nodes > maxNodes) throw new RulesError(path, "FUDGE.Error.TooLarge", `the request holds more than ${maxNodes} values`, { max: maxNodes });
+    if (depth >= maxDepth)
+      throw new RulesError(path, "FUDGE.Error.TooDeep", `the request is nested more than ${maxDepth} levels deep`, {
+        max: maxDepth,
+      });
+    for (const c of Array.isArray(v) ? v : Object.values(v))
+      if (c !== null && typeof c === "object") stack.push([c, depth + 1]);
+      else if (++nodes > maxNodes)
+        throw new RulesError(path, "FUDGE.Error.TooLarge", `the request holds more than ${maxNodes} values`, {
+          max: maxNodes,
+        });
   }
 }
 
@@ -120,7 +145,14 @@ export function intField(v: unknown, path: Path, key: string, min = -Infinity, m
 }
 
 /** A whole number in [min, max]; `fallback` when absent (undefined or null). */
-export function optIntField(v: unknown, path: Path, key: string, fallback: number, min = -Infinity, max = Infinity): number {
+export function optIntField(
+  v: unknown,
+  path: Path,
+  key: string,
+  fallback: number,
+  min = -Infinity,
+  max = Infinity,
+): number {
   if (v === undefined || v === null) return fallback;
   if (typeof v === "number" && Number.isInteger(v) && v >= min && v <= max) return v;
   return int(v, at(path, key), min, max);
@@ -141,7 +173,13 @@ export function strField(v: unknown, path: Path, key: string, fallback?: string)
 }
 
 /** One of `allowed`; `fallback` when undefined (given). */
-export function oneOfField<T extends string>(v: unknown, path: Path, key: string, allowed: readonly T[], fallback?: T): T {
+export function oneOfField<T extends string>(
+  v: unknown,
+  path: Path,
+  key: string,
+  allowed: readonly T[],
+  fallback?: T,
+): T {
   if (typeof v === "string") for (let i = 0; i < allowed.length; i++) if (allowed[i] === v) return v as T;
   if (v === undefined && fallback !== undefined) return fallback;
   return oneOf(v, at(path, key), allowed, fallback);
@@ -155,7 +193,14 @@ export function intAt(o: Record<string, unknown>, key: string, path: Path, min =
 }
 
 /** `o[key]` as a whole number in [min, max]; `fallback` when absent (undefined or null). */
-export function optIntAt(o: Record<string, unknown>, key: string, path: Path, fallback: number, min = -Infinity, max = Infinity): number {
+export function optIntAt(
+  o: Record<string, unknown>,
+  key: string,
+  path: Path,
+  fallback: number,
+  min = -Infinity,
+  max = Infinity,
+): number {
   return optIntField(o[key], path, key, fallback, min, max);
 }
 
@@ -170,6 +215,12 @@ export function strAt(o: Record<string, unknown>, key: string, path: Path, fallb
 }
 
 /** `o[key]` as one of `allowed`; `fallback` when undefined (given). */
-export function oneOfAt<T extends string>(o: Record<string, unknown>, key: string, path: Path, allowed: readonly T[], fallback?: T): T {
+export function oneOfAt<T extends string>(
+  o: Record<string, unknown>,
+  key: string,
+  path: Path,
+  allowed: readonly T[],
+  fallback?: T,
+): T {
   return oneOfField(o[key], path, key, allowed, fallback);
 }

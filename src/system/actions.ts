@@ -7,17 +7,62 @@
 import { RulesError, isRulesError } from "../rules/errors";
 import { type Step } from "../rules/explain";
 import type { Rng } from "../rules/dice";
-import { checkRecordedDice, pipelineFor, type AttackResolution, type DiceReader, type DiceSlot } from "../rules/pipeline";
-import { applyWound, endBattle, healTrack, penaltyFor, toggleBox, trackStatus, undoApplied, woundLevelName, type BattleLapse, type Track } from "../rules/track";
+import {
+  checkRecordedDice,
+  pipelineFor,
+  type AttackResolution,
+  type DiceReader,
+  type DiceSlot,
+} from "../rules/pipeline";
+import {
+  applyWound,
+  endBattle,
+  healTrack,
+  penaltyFor,
+  toggleBox,
+  trackStatus,
+  undoApplied,
+  woundLevelName,
+  type BattleLapse,
+  type Track,
+} from "../rules/track";
 import { unopposedRoll, willpowerEasedPenalty } from "../rules/fudge/unopposed";
 import { statCheck } from "../rules/miniatures/stat-check";
 import { voltRoll } from "../rules/volt/roll";
 import { injuryToRecover, recoverAction } from "../rules/volt/recover";
 import { attacksOfAction, datacard, parseDatacard, type MiniDatacard } from "../rules/miniatures/datacard";
-import { gutsRecheck, gutsTrigger, nearDeathRoll, parseGutsState, type GutsRules, type GutsSituation } from "../rules/miniatures/guts";
-import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, CustomWoundLevel, ItemDoc, MiniatureData, SkillData, WorldRules } from "./data";
+import {
+  gutsRecheck,
+  gutsTrigger,
+  nearDeathRoll,
+  parseGutsState,
+  type GutsRules,
+  type GutsSituation,
+} from "../rules/miniatures/guts";
+import type {
+  ActorDoc,
+  AttackCardData,
+  AttackCardTarget,
+  CharacterData,
+  CustomWoundLevel,
+  ItemDoc,
+  MiniatureData,
+  SkillData,
+  WorldRules,
+} from "./data";
 import { boxTrackConfig } from "../rules/tracks/box";
-import { actorRef, attackRequest, customBoxLevels, defenderSituation, equippedOf, findItem, miniatureDatacard, trackFor, type RoundStart, type Situation } from "./combatant";
+import {
+  actorRef,
+  attackRequest,
+  customBoxLevels,
+  defenderSituation,
+  equippedOf,
+  findItem,
+  miniatureDatacard,
+  trackFor,
+  type RoundStart,
+  type Situation,
+} from "./combatant";
 import { isDatacardStat, ladderOf } from "./view";
 import { liveRecord, logUpdate, woundLogOf, type GmPick, type WoundRecord } from "./integrity";
 import { fudgeDiceSlot } from "../rules/fudge/dice";
@@ -73,7 +118,8 @@ export function authorize(
   if (isOwner(user, actor)) return "allow";
   if (action === "apply" && card && card.userId === user.id) return "needsRelay";
   if (action === "undo" && target) {
-    const applier = messageId !== undefined ? liveRecord(woundLogOf(actor), messageId)?.by : liveApplied(target)?.userId;
+    const applier =
+      messageId !== undefined ? liveRecord(woundLogOf(actor), messageId)?.by : liveApplied(target)?.userId;
     if (applier === user.id) return "needsRelay";
   }
   return "deny";
@@ -90,17 +136,36 @@ export interface ActOptions {
   now?: number;
 }
 
-function check(action: ActionName, user: UserRef | undefined, actor: ActorDoc, opts: ActOptions = {}, card?: AttackCardData, target?: AttackCardTarget, messageId?: string): void {
+function check(
+  action: ActionName,
+  user: UserRef | undefined,
+  actor: ActorDoc,
+  opts: ActOptions = {},
+  card?: AttackCardData,
+  target?: AttackCardTarget,
+  messageId?: string,
+): void {
   if (!user) return;
   const v = authorize(action, user, actor, card, target, messageId);
   if (v === "allow" || (v === "needsRelay" && opts.relayed)) return;
-  if (v === "needsRelay") throw new RulesError("user", "FUDGE.Error.NeedsRelay", `${action} on ${actor.name} must go through the GM`, { action, name: actor.name });
+  if (v === "needsRelay")
+    throw new RulesError("user", "FUDGE.Error.NeedsRelay", `${action} on ${actor.name} must go through the GM`, {
+      action,
+      name: actor.name,
+    });
   throw refusal(action, actor.name);
 }
 
 /** The refusal a player reads: card actions say whose it is and who may do it (localized, with the actor's name). */
 export function refusal(action: ActionName, name: string): RulesError {
-  const key = action === "defend" ? "FUDGE.Error.NotYoursToDefend" : action === "apply" ? "FUDGE.Error.NotYoursToApply" : action === "undo" ? "FUDGE.Error.NotYoursToUndo" : "FUDGE.Error.NotPermitted";
+  const key =
+    action === "defend"
+      ? "FUDGE.Error.NotYoursToDefend"
+      : action === "apply"
+        ? "FUDGE.Error.NotYoursToApply"
+        : action === "undo"
+          ? "FUDGE.Error.NotYoursToUndo"
+          : "FUDGE.Error.NotPermitted";
   return new RulesError("user", key, `you may not ${action} on ${name}`, { action, name });
 }
 
@@ -119,17 +184,22 @@ export interface ActorUpdate {
   flags?: Record<string, unknown>;
 }
 
-const trackUpdate = (state: unknown): ActorUpdate => ({ system: { woundTrack: { [REPLACE_STATE_KEY]: structuredClone(state) } } });
+const trackUpdate = (state: unknown): ActorUpdate => ({
+  system: { woundTrack: { [REPLACE_STATE_KEY]: structuredClone(state) } },
+});
 
 /** The new track state an update carries (for callers that show it before saving). */
-export const updatedState = (u: ActorUpdate): unknown => (u.system as { woundTrack?: Record<string, unknown> }).woundTrack?.[REPLACE_STATE_KEY];
+export const updatedState = (u: ActorUpdate): unknown =>
+  (u.system as { woundTrack?: Record<string, unknown> }).woundTrack?.[REPLACE_STATE_KEY];
 
 /** Whether an update changes the actor's wound track state (a healing with nothing to heal writes nothing). */
 export function changesTrack(doc: ActorDoc, u: ActorUpdate): boolean {
   const wt = (u.system as { woundTrack?: Record<string, unknown> }).woundTrack;
   if (!wt) return false;
   const next = REPLACE_STATE_KEY in wt ? wt[REPLACE_STATE_KEY] : wt.state;
-  return JSON.stringify(next) !== JSON.stringify((doc.system as { woundTrack?: { state?: unknown } }).woundTrack?.state);
+  return (
+    JSON.stringify(next) !== JSON.stringify((doc.system as { woundTrack?: { state?: unknown } }).woundTrack?.state)
+  );
 }
 
 function liveTrack(actor: ActorDoc, rules: WorldRules): Track {
@@ -139,42 +209,85 @@ function liveTrack(actor: ActorDoc, rules: WorldRules): Track {
 /** A click (or key press) on a wound box: mark it with its own level, or clear it. */
 export function toggleWoundBox(actor: ActorDoc, ref: string, rules: WorldRules, user?: UserRef): ActorUpdate {
   check("toggleWoundBox", user, actor);
-  if (typeof ref !== "string" || !ref) throw new RulesError("ref", "FUDGE.Error.BadBoxRef", "a box reference is needed");
+  if (typeof ref !== "string" || !ref)
+    throw new RulesError("ref", "FUDGE.Error.BadBoxRef", "a box reference is needed");
   const track = liveTrack(actor, rules);
   return trackUpdate(toggleBox(track, ref).state);
 }
 
 /** Healing of any kind the track supports (box: scratches/roll/natural/endRound; fate: endScene/consumeClipped; volt: rest/injuryRecovery). */
-export function healWounds(actor: ActorDoc, healing: unknown, rules: WorldRules, user?: UserRef): { update: ActorUpdate; steps: Step[] } {
+export function healWounds(
+  actor: ActorDoc,
+  healing: unknown,
+  rules: WorldRules,
+  user?: UserRef,
+): { update: ActorUpdate; steps: Step[] } {
   check("heal", user, actor);
   const track = liveTrack(actor, rules);
   // Volt: Recovery — the Injury recovery roll's value is the highest Injury: with none there is
   // nothing to roll for (refused before any die is rolled, as the hosts call this first).
-  if ((healing as { type?: unknown } | null)?.type === "injuryRecovery" && track.config.kind === "volt" && injuryToRecover(track) === null)
-    throw new RulesError("actor", "FUDGE.Volt.Error.NoInjuryToRecover", `${actor.name} has no Injury to recover from`, { name: actor.name });
+  if (
+    (healing as { type?: unknown } | null)?.type === "injuryRecovery" &&
+    track.config.kind === "volt" &&
+    injuryToRecover(track) === null
+  )
+    throw new RulesError("actor", "FUDGE.Volt.Error.NoInjuryToRecover", `${actor.name} has no Injury to recover from`, {
+      name: actor.name,
+    });
   const r = healTrack(track, healing);
   return { update: trackUpdate(r.track.state), steps: r.steps };
 }
 
 /** Clears Scratches (Fudge §4.8: after the fight). */
-export function clearScratches(actor: ActorDoc, rules: WorldRules, user?: UserRef): { update: ActorUpdate; steps: Step[] } {
+export function clearScratches(
+  actor: ActorDoc,
+  rules: WorldRules,
+  user?: UserRef,
+): { update: ActorUpdate; steps: Step[] } {
   return healWounds(actor, { type: "scratches" }, rules, user);
 }
 
 /** Volt: the Injury recovery roll (monthly by default), with an optional medical result (Volt: Recovery). */
-export function injuryRecovery(actor: ActorDoc, black: number, white: number, rules: WorldRules, medical = 0, user?: UserRef): { update: ActorUpdate; steps: Step[] } {
-  if (actor.type === "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "Injury recovery needs a Volt character", { name: actor.name });
-  return healWounds(actor, { type: "injuryRecovery", black, white, strength: (actor.system as CharacterData).volt.strength, medical }, rules, user);
+export function injuryRecovery(
+  actor: ActorDoc,
+  black: number,
+  white: number,
+  rules: WorldRules,
+  medical = 0,
+  user?: UserRef,
+): { update: ActorUpdate; steps: Step[] } {
+  if (actor.type === "miniature")
+    throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "Injury recovery needs a Volt character", {
+      name: actor.name,
+    });
+  return healWounds(
+    actor,
+    { type: "injuryRecovery", black, white, strength: (actor.system as CharacterData).volt.strength, medical },
+    rules,
+    user,
+  );
 }
 
 /** Volt: the Recover action, from its two d20 (black, white). */
-export function recover(actor: ActorDoc, black: number, white: number, rules: WorldRules, user?: UserRef): { update: ActorUpdate; steps: Step[]; success: boolean | null } {
+export function recover(
+  actor: ActorDoc,
+  black: number,
+  white: number,
+  rules: WorldRules,
+  user?: UserRef,
+): { update: ActorUpdate; steps: Step[]; success: boolean | null } {
   check("heal", user, actor);
-  if (actor.type === "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "Recover needs a Volt character", { name: actor.name });
+  if (actor.type === "miniature")
+    throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "Recover needs a Volt character", {
+      name: actor.name,
+    });
   const d = actor.system as CharacterData;
   const track = liveTrack(actor, rules);
   // Volt: Recovery — Recover is an action: one who cannot act makes no roll (refused before any die is rolled).
-  if (!trackStatus(track).canAct) throw new RulesError("actor", "FUDGE.Volt.Error.RecoverCannotAct", `${actor.name} cannot act, so cannot Recover`, { name: actor.name });
+  if (!trackStatus(track).canAct)
+    throw new RulesError("actor", "FUDGE.Volt.Error.RecoverCannotAct", `${actor.name} cannot act, so cannot Recover`, {
+      name: actor.name,
+    });
   const r = recoverAction(track, d.volt.willpower, black, white);
   return { update: trackUpdate(r.track.state), steps: r.steps, success: r.roll ? r.roll.success : null };
 }
@@ -186,7 +299,8 @@ export function resetTrack(actor: ActorDoc, user?: UserRef): ActorUpdate {
 }
 
 /** A player's click on automatic death: refused (RULES §2.2, GM only). */
-export const killRefusal = (name: string): RulesError => new RulesError("user", "FUDGE.Error.KillGmOnly", `only a GM may kill ${name} outright`, { name });
+export const killRefusal = (name: string): RulesError =>
+  new RulesError("user", "FUDGE.Error.KillGmOnly", `only a GM may kill ${name} outright`, { name });
 
 /** Track kinds with a Dead state a GM may set at once (the Fudge box track and the Damage Capacity track). */
 const KILLABLE_TRACKS: readonly string[] = ["box", "dc"];
@@ -256,15 +370,36 @@ export function canUndoKill(actor: ActorDoc, rules: WorldRules, isGM: boolean): 
  * GM, and on tracks without a Dead state (FATE, Volt). The update also writes the kill record
  * (KillRecord) that undoKill restores from; an earlier record is replaced whole.
  */
-export function killActor(actor: ActorDoc, rules: WorldRules, user: UserRef, opts: { now?: number } = {}): { update: ActorUpdate; steps: Step[] } {
+export function killActor(
+  actor: ActorDoc,
+  rules: WorldRules,
+  user: UserRef,
+  opts: { now?: number } = {},
+): { update: ActorUpdate; steps: Step[] } {
   if (!user?.isGM) throw killRefusal(actor.name);
   const track = liveTrack(actor, rules);
   if (!KILLABLE_TRACKS.includes(track.config.kind))
-    throw new RulesError("track.config.kind", "FUDGE.Error.KillTrackKind", `automatic death needs a "box" or "dc" track (got ${JSON.stringify(track.config.kind)})`, { kind: String(track.config.kind), name: actor.name });
+    throw new RulesError(
+      "track.config.kind",
+      "FUDGE.Error.KillTrackKind",
+      `automatic death needs a "box" or "dc" track (got ${JSON.stringify(track.config.kind)})`,
+      { kind: String(track.config.kind), name: actor.name },
+    );
   const r = applyWound(track, { kill: true });
-  const record: KillRecord = { before: structuredClone(track.state), after: structuredClone(r.track.state), by: user.id, at: opts.now ?? Date.now() };
+  const record: KillRecord = {
+    before: structuredClone(track.state),
+    after: structuredClone(r.track.state),
+    by: user.id,
+    at: opts.now ?? Date.now(),
+  };
   const stored = (actor.flags?.["fudge-wounds"] as Record<string, unknown> | undefined)?.[KILL_RECORD_FLAG];
-  return { update: { ...trackUpdate(r.track.state), flags: { "fudge-wounds": { [KILL_RECORD_FLAG]: withDeletions(stored, record) } } }, steps: r.steps };
+  return {
+    update: {
+      ...trackUpdate(r.track.state),
+      flags: { "fudge-wounds": { [KILL_RECORD_FLAG]: withDeletions(stored, record) } },
+    },
+    steps: r.steps,
+  };
 }
 
 /**
@@ -274,16 +409,32 @@ export function killActor(actor: ActorDoc, rules: WorldRules, user: UserRef, opt
  * live track is no longer as the kill left it (FUDGE.Error.KillUndoConflict).
  */
 export function undoKill(actor: ActorDoc, rules: WorldRules, user: UserRef): ActorUpdate {
-  if (!user?.isGM) throw new RulesError("user", "FUDGE.Error.UndoKillGmOnly", `only a GM may undo ${actor.name}'s automatic death`, { name: actor.name });
-  if (!killRecordOf(actor)) throw new RulesError("flags", "FUDGE.Error.NoKillToUndo", `${actor.name} has no automatic death to undo`, { name: actor.name });
+  if (!user?.isGM)
+    throw new RulesError("user", "FUDGE.Error.UndoKillGmOnly", `only a GM may undo ${actor.name}'s automatic death`, {
+      name: actor.name,
+    });
+  if (!killRecordOf(actor))
+    throw new RulesError("flags", "FUDGE.Error.NoKillToUndo", `${actor.name} has no automatic death to undo`, {
+      name: actor.name,
+    });
   const restored = killUndone(actor, rules);
-  if (!restored) throw new RulesError("flags", "FUDGE.Error.KillUndoConflict", `${actor.name}'s wound track has changed since the automatic death`, { name: actor.name });
+  if (!restored)
+    throw new RulesError(
+      "flags",
+      "FUDGE.Error.KillUndoConflict",
+      `${actor.name}'s wound track has changed since the automatic death`,
+      { name: actor.name },
+    );
   return { ...trackUpdate(restored.state), flags: { "fudge-wounds": { [`-=${KILL_RECORD_FLAG}`]: null } } };
 }
 
 // ─── Field edits ───────────────────────────────────────────────────────────────────────
 
-type FieldSpec = { type: "int"; min: number; max: number } | { type: "bool" } | { type: "text" } | { type: "enum"; values: readonly string[] };
+type FieldSpec =
+  | { type: "int"; min: number; max: number }
+  | { type: "bool" }
+  | { type: "text" }
+  | { type: "enum"; values: readonly string[] };
 const LADDER_FIELD: FieldSpec = { type: "int", min: -10, max: 10 };
 
 /** Fields a sheet edits inline, with their ranges (stored data stays valid for the rules core). */
@@ -331,13 +482,21 @@ export function nested(path: string, value: unknown): Record<string, unknown> {
  * Validates one edited sheet field (`path` inside `system`, e.g. "attributes.strength") and
  * returns the nested update. Strings from form inputs are parsed ("+2", "−1", "3").
  */
-export function setActorField(actor: ActorDoc, path: string, raw: unknown, user?: UserRef): { system: Record<string, unknown> } {
+export function setActorField(
+  actor: ActorDoc,
+  path: string,
+  raw: unknown,
+  user?: UserRef,
+): { system: Record<string, unknown> } {
   check("edit", user, actor);
   const field = `system.${path}`;
-  const custom = /^woundTrack\.customLevels\.(\d+)\.(label|boxes|penalty|threshold|effect|afterCombatPenalty)$/.exec(path);
+  const custom = /^woundTrack\.customLevels\.(\d+)\.(label|boxes|penalty|threshold|effect|afterCombatPenalty)$/.exec(
+    path,
+  );
   if (custom) return setCustomLevelField(actor, Number(custom[1]), custom[2] as keyof CustomWoundLevel, raw);
   const spec = EDITABLE_FIELDS[path];
-  if (!spec || !hasPath(actor.system, path)) throw new RulesError(field, "FUDGE.Error.UnknownField", `no editable field ${path} on ${actor.type}`, { path });
+  if (!spec || !hasPath(actor.system, path))
+    throw new RulesError(field, "FUDGE.Error.UnknownField", `no editable field ${path} on ${actor.type}`, { path });
   const value = fieldValue(spec, field, raw);
   // Fudge §4.57 custom track: choosing it starts from the standard levels, which the sheet then edits.
   if (path === "woundTrack.preset" && value === "custom" && !customLevelsOf(actor).length)
@@ -350,9 +509,27 @@ function fieldValue(spec: FieldSpec, field: string, raw: unknown): unknown {
   let value: unknown = raw;
   switch (spec.type) {
     case "int": {
-      const n = typeof raw === "number" ? raw : typeof raw === "string" ? Number(raw.trim().replace(/^\u2212/, "-").replace(/^\+/, "")) : NaN;
-      if (!Number.isInteger(n)) throw new RulesError(field, "FUDGE.Error.NotInteger", `must be a whole number (got ${JSON.stringify(raw)})`, { value: String(raw) });
-      if (n < spec.min || n > spec.max) throw new RulesError(field, "FUDGE.Error.OutOfRange", `must be between ${spec.min} and ${spec.max}`, { min: spec.min, max: spec.max, value: n });
+      const n =
+        typeof raw === "number"
+          ? raw
+          : typeof raw === "string"
+            ? Number(
+                raw
+                  .trim()
+                  .replace(/^\u2212/, "-")
+                  .replace(/^\+/, ""),
+              )
+            : NaN;
+      if (!Number.isInteger(n))
+        throw new RulesError(field, "FUDGE.Error.NotInteger", `must be a whole number (got ${JSON.stringify(raw)})`, {
+          value: String(raw),
+        });
+      if (n < spec.min || n > spec.max)
+        throw new RulesError(field, "FUDGE.Error.OutOfRange", `must be between ${spec.min} and ${spec.max}`, {
+          min: spec.min,
+          max: spec.max,
+          value: n,
+        });
       value = n;
       break;
     }
@@ -363,7 +540,10 @@ function fieldValue(spec: FieldSpec, field: string, raw: unknown): unknown {
       if (typeof raw !== "string") throw new RulesError(field, "FUDGE.Error.NotString", "must be text");
       break;
     case "enum":
-      if (typeof raw !== "string" || !spec.values.includes(raw)) throw new RulesError(field, "FUDGE.Error.NotOneOf", `must be one of ${spec.values.join(", ")}`, { allowed: spec.values.join(", ") });
+      if (typeof raw !== "string" || !spec.values.includes(raw))
+        throw new RulesError(field, "FUDGE.Error.NotOneOf", `must be one of ${spec.values.join(", ")}`, {
+          allowed: spec.values.join(", "),
+        });
       break;
   }
   return value;
@@ -382,7 +562,10 @@ export const CUSTOM_FIELDS: Record<string, FieldSpec> = {
 };
 
 function customLevelsOf(actor: ActorDoc): CustomWoundLevel[] {
-  if (actor.type === "miniature") throw new RulesError("actor.type", "FUDGE.Error.UnknownField", "miniatures have no custom wound track", { path: "woundTrack.customLevels" });
+  if (actor.type === "miniature")
+    throw new RulesError("actor.type", "FUDGE.Error.UnknownField", "miniatures have no custom wound track", {
+      path: "woundTrack.customLevels",
+    });
   return structuredClone((actor.system as CharacterData).woundTrack.customLevels ?? []);
 }
 
@@ -409,18 +592,31 @@ function checkedCustomLevels(levels: CustomWoundLevel[], field: string): { syste
   return { system: { woundTrack: { customLevels: levels } } };
 }
 
-function setCustomLevelField(actor: ActorDoc, index: number, key: keyof CustomWoundLevel, raw: unknown): { system: Record<string, unknown> } {
+function setCustomLevelField(
+  actor: ActorDoc,
+  index: number,
+  key: keyof CustomWoundLevel,
+  raw: unknown,
+): { system: Record<string, unknown> } {
   const levels = customLevelsOf(actor);
   const field = `system.woundTrack.customLevels.${index}.${key}`;
-  if (!levels[index]) throw new RulesError(field, "FUDGE.Error.UnknownField", `no custom level ${index}`, { path: field });
+  if (!levels[index])
+    throw new RulesError(field, "FUDGE.Error.UnknownField", `no custom level ${index}`, { path: field });
   // A blank after-combat penalty is none: the level's penalty in and out of combat.
   const blank = key === "afterCombatPenalty" && (raw === null || (typeof raw === "string" && raw.trim() === ""));
-  (levels[index] as unknown as Record<string, unknown>)[key] = blank ? null : fieldValue(CUSTOM_FIELDS[key], field, raw);
+  (levels[index] as unknown as Record<string, unknown>)[key] = blank
+    ? null
+    : fieldValue(CUSTOM_FIELDS[key], field, raw);
   return checkedCustomLevels(levels, field);
 }
 
 /** Adds a level after the last one, or removes one (at least one stays). */
-export function editCustomLevels(actor: ActorDoc, op: "add" | "remove", index: number, user?: UserRef): { system: Record<string, unknown> } {
+export function editCustomLevels(
+  actor: ActorDoc,
+  op: "add" | "remove",
+  index: number,
+  user?: UserRef,
+): { system: Record<string, unknown> } {
   check("edit", user, actor);
   const levels = customLevelsOf(actor);
   const field = "system.woundTrack.customLevels";
@@ -428,10 +624,21 @@ export function editCustomLevels(actor: ActorDoc, op: "add" | "remove", index: n
     const last = levels[levels.length - 1];
     let n = levels.length + 1;
     while (levels.some((l) => l.key === `level${n}`)) n++;
-    levels.push({ key: `level${n}`, label: `Level ${n}`, boxes: 1, penalty: last ? Math.max(-10, last.penalty - 1) : 0, threshold: last ? Math.min(99, last.threshold + 2) : 1, effect: last?.effect ?? "" });
+    levels.push({
+      key: `level${n}`,
+      label: `Level ${n}`,
+      boxes: 1,
+      penalty: last ? Math.max(-10, last.penalty - 1) : 0,
+      threshold: last ? Math.min(99, last.threshold + 2) : 1,
+      effect: last?.effect ?? "",
+    });
   } else {
-    if (!levels[index]) throw new RulesError(`${field}.${index}`, "FUDGE.Error.UnknownField", `no custom level ${index}`, { path: `${field}.${index}` });
-    if (levels.length === 1) throw new RulesError(field, "FUDGE.Error.CustomLevelsMissing", "a custom wound track needs at least one level");
+    if (!levels[index])
+      throw new RulesError(`${field}.${index}`, "FUDGE.Error.UnknownField", `no custom level ${index}`, {
+        path: `${field}.${index}`,
+      });
+    if (levels.length === 1)
+      throw new RulesError(field, "FUDGE.Error.CustomLevelsMissing", "a custom wound track needs at least one level");
     levels.splice(index, 1);
   }
   return checkedCustomLevels(levels, field);
@@ -484,24 +691,34 @@ export function traitWillpowerNeeded(actor: ActorDoc, traitKey: string, rules: W
   return penaltyFor(trackStatus(liveTrack(actor, rules)), inCombat) < 0;
 }
 
-function traitLevel(actor: ActorDoc, traitKey: string, rules: WorldRules): { level: number; labelKey: string; name: string } {
+function traitLevel(
+  actor: ActorDoc,
+  traitKey: string,
+  rules: WorldRules,
+): { level: number; labelKey: string; name: string } {
   const path = "traitKey";
   if (traitKey.startsWith("skill:")) {
     const it = findItem(actor, traitKey.slice(6), path) as ItemDoc;
-    if (it.type !== "skill") throw new RulesError(path, "FUDGE.Error.NotASkill", `${it.name} is not a skill`, { name: it.name });
+    if (it.type !== "skill")
+      throw new RulesError(path, "FUDGE.Error.NotASkill", `${it.name} is not a skill`, { name: it.name });
     return { level: (it.system as SkillData).level, labelKey: "", name: it.name };
   }
   const [group, key] = traitKey.includes(".") ? traitKey.split(".") : ["", traitKey];
   if (actor.type === "miniature") {
     const d = actor.system as MiniatureData;
-    if (group === "" && (key === "strength" || key === "dexterity" || key === "guts")) return { level: d[key], labelKey: `FUDGE.Attribute.${key}`, name: "" };
+    if (group === "" && (key === "strength" || key === "dexterity" || key === "guts"))
+      return { level: d[key], labelKey: `FUDGE.Attribute.${key}`, name: "" };
   } else {
     const d = actor.system as CharacterData;
-    if (group === "attributes" && (key === "strength" || key === "damageCapacity" || key === "willpower")) return { level: d.attributes[key], labelKey: `FUDGE.Attribute.${key}`, name: "" };
-    if (group === "volt" && (key === "willpower" || key === "strength")) return { level: d.volt[key], labelKey: `FUDGE.Volt.Attribute.${key}`, name: "" };
+    if (group === "attributes" && (key === "strength" || key === "damageCapacity" || key === "willpower"))
+      return { level: d.attributes[key], labelKey: `FUDGE.Attribute.${key}`, name: "" };
+    if (group === "volt" && (key === "willpower" || key === "strength"))
+      return { level: d.volt[key], labelKey: `FUDGE.Volt.Attribute.${key}`, name: "" };
   }
   void rules;
-  throw new RulesError(path, "FUDGE.Error.UnknownTrait", `no trait ${JSON.stringify(traitKey)} on ${actor.name}`, { trait: traitKey });
+  throw new RulesError(path, "FUDGE.Error.UnknownTrait", `no trait ${JSON.stringify(traitKey)} on ${actor.name}`, {
+    trait: traitKey,
+  });
 }
 
 /**
@@ -522,12 +739,15 @@ export function rollTrait(
   check("rollTrait", opts.user, actor);
   const t = traitLevel(actor, traitKey, rules);
   const status = trackStatus(liveTrack(actor, rules));
-  if (!status.canAct) throw new RulesError("actor", "FUDGE.Error.CannotAct", `${actor.name} cannot act`, { name: actor.name });
+  if (!status.canAct)
+    throw new RulesError("actor", "FUDGE.Error.CannotAct", `${actor.name} cannot act`, { name: actor.name });
   // Fudge §4.51 Light Wound: "no penalty during combat … but after combat … -1" (not in a started combat: after).
   let wound = penaltyFor(status, opts.inCombat ?? false);
   const difficulty = opts.difficulty ?? rules.defaultDifficulty;
   // Fudge §4.51 (RULES §2.3): the world's Willpower roll against the wound penalty, made first.
-  const will = traitWillpowerNeeded(actor, traitKey, rules, opts.inCombat ?? false) ? willpowerEase(actor, wound, opts.willpowerDice, rules) : null;
+  const will = traitWillpowerNeeded(actor, traitKey, rules, opts.inCombat ?? false)
+    ? willpowerEase(actor, wound, opts.willpowerDice, rules)
+    : null;
   if (will) wound = will.penalty;
   const penalty = wound + (opts.modifier ?? 0);
   const base = {
@@ -544,7 +764,11 @@ export function rollTrait(
     ...(will ? { willpowerDice: will.dice } : {}),
   };
   if (traitKey.startsWith("volt.")) {
-    if (!Array.isArray(faces) || faces.length !== 2) throw new RulesError("dice", "FUDGE.Error.BadLength", "a Volt roll needs two d20 (black, white)", { min: 2, max: 2 });
+    if (!Array.isArray(faces) || faces.length !== 2)
+      throw new RulesError("dice", "FUDGE.Error.BadLength", "a Volt roll needs two d20 (black, white)", {
+        min: 2,
+        max: 2,
+      });
     const r = voltRoll(t.level + penalty, faces[0], faces[1]);
     return { ...base, result: r.result, resultName: String(r.result), success: r.success, steps: [] };
   }
@@ -552,12 +776,25 @@ export function rollTrait(
   // Miniatures: a datacard's stat rolls in numbers, as the datacard shows it.
   const numbers = isDatacardStat(traitKey);
   // The card says why the wound penalty is not the combat one.
-  const afterCombat = [...(opts.inCombat ? [] : status.steps.filter((x) => x.key === "FUDGE.Step.Box.AfterCombat")), ...(will ? [will.step] : [])];
+  const afterCombat = [
+    ...(opts.inCombat ? [] : status.steps.filter((x) => x.key === "FUDGE.Step.Box.AfterCombat")),
+    ...(will ? [will.step] : []),
+  ];
   if (rules.preset === "miniatures") {
     // Miniatures: Ground rules — every 4dF is the Legendary roll; Guts — a failure by 1 in force is −1 to rolls.
-    const gutsState = actor.type === "miniature" ? parseGutsState((actor.system as MiniatureData).gutsState, "system.gutsState") : undefined;
+    const gutsState =
+      actor.type === "miniature"
+        ? parseGutsState((actor.system as MiniatureData).gutsState, "system.gutsState")
+        : undefined;
     const r = statCheck(t.level, faces, difficulty, penalty, { numbers, ladder, gutsState, rules: gutsRules(rules) });
-    return { ...base, penalty: penalty + r.gutsPenalty, result: r.rolled, resultName: r.name, success: r.success, steps: [...afterCombat, ...r.steps] };
+    return {
+      ...base,
+      penalty: penalty + r.gutsPenalty,
+      result: r.rolled,
+      resultName: r.name,
+      success: r.success,
+      steps: [...afterCombat, ...r.steps],
+    };
   }
   const r = unopposedRoll(t.level, faces, difficulty, penalty, ladder, numbers);
   return { ...base, result: r.rolled, resultName: r.name, success: r.success, steps: [...afterCombat, ...r.steps] };
@@ -587,7 +824,13 @@ function rollSlot(slot: DiceSlot, source: DiceSource, targetIndex: number): numb
   if (typeof source === "function") return slot.roll(source);
   if (isSlotDice(source)) return [...source.faces(slot, targetIndex)];
   const v = source[slot.id];
-  if (v === undefined) throw new RulesError(`dice.${slot.id}`, "FUDGE.Error.MissingDice", `this attack needs the ${slot.formula} roll "${slot.id}"`, { slot: slot.id });
+  if (v === undefined)
+    throw new RulesError(
+      `dice.${slot.id}`,
+      "FUDGE.Error.MissingDice",
+      `this attack needs the ${slot.formula} roll "${slot.id}"`,
+      { slot: slot.id },
+    );
   if (!Array.isArray(v)) throw new RulesError(`dice.${slot.id}`, "FUDGE.Error.NotArray", "must be a list of die faces");
   return [...v];
 }
@@ -595,7 +838,8 @@ function rollSlot(slot: DiceSlot, source: DiceSource, targetIndex: number): numb
 function reader(record: Record<string, number[]>): DiceReader {
   return (id) => {
     const v = record[id];
-    if (v === undefined) throw new RulesError(`dice.${id}`, "FUDGE.Error.MissingDice", `missing dice "${id}"`, { slot: id });
+    if (v === undefined)
+      throw new RulesError(`dice.${id}`, "FUDGE.Error.MissingDice", `missing dice "${id}"`, { slot: id });
     return v;
   };
 }
@@ -605,9 +849,25 @@ function reader(record: Record<string, number[]>): DiceReader {
  * the wound penalty (rules core willpowerEasedPenalty). Without its dice the roll cannot be read:
  * refused, as a missing Legendary re-roll is.
  */
-function willpowerEase(actor: ActorDoc, penalty: number, dice: number[] | undefined, rules: WorldRules): { penalty: number; dice: number[]; step: Step } {
-  if (dice === undefined) throw new RulesError("willpowerDice", "FUDGE.Error.WillpowerRollMissing", "the Willpower roll against the wound penalty is missing");
-  const r = willpowerEasedPenalty((actor.system as CharacterData).attributes.willpower, dice, rules.fudgeTrack.willpowerDifficulty, penalty, ladderOf(rules));
+function willpowerEase(
+  actor: ActorDoc,
+  penalty: number,
+  dice: number[] | undefined,
+  rules: WorldRules,
+): { penalty: number; dice: number[]; step: Step } {
+  if (dice === undefined)
+    throw new RulesError(
+      "willpowerDice",
+      "FUDGE.Error.WillpowerRollMissing",
+      "the Willpower roll against the wound penalty is missing",
+    );
+  const r = willpowerEasedPenalty(
+    (actor.system as CharacterData).attributes.willpower,
+    dice,
+    rules.fudgeTrack.willpowerDifficulty,
+    penalty,
+    ladderOf(rules),
+  );
   return { penalty: r.penalty, dice: [...dice], step: r.step };
 }
 
@@ -631,13 +891,19 @@ const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
  * available hands"): Yanni's 2h Shortbow and 1h Dagger are each an action of their own.
  */
 export function wieldedAttacks(actor: ActorDoc, kind: "melee" | "ranged", rules: WorldRules): string[] {
-  if (actor.type !== "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotAMiniature", "only a miniature attacks with all wielded weapons");
+  if (actor.type !== "miniature")
+    throw new RulesError(
+      "actor.type",
+      "FUDGE.Error.NotAMiniature",
+      "only a miniature attacks with all wielded weapons",
+    );
   const card = parseDatacard(miniatureDatacard(actor, rules), "actor");
   const equipped = equippedOf(actor, "weapon");
   // The datacard's weapons are the equipped ones, in the same order (combatant.ts miniatureDatacard).
   const wielded = card.weapons.map((w, i) => (w.kind === kind ? i : -1)).filter((i) => i >= 0);
   const indices = attacksOfAction(card, wielded, kind, 2, "weapons");
-  if (!indices.length) throw new RulesError("weapons", "FUDGE.Error.NoWieldedWeapon", `no wielded ${kind} weapon`, { kind });
+  if (!indices.length)
+    throw new RulesError("weapons", "FUDGE.Error.NoWieldedWeapon", `no wielded ${kind} weapon`, { kind });
   return indices.map((i) => equipped[i]._id);
 }
 
@@ -660,14 +926,23 @@ export function startAttack(
   check("attack", user, attacker);
   if (!targets.length) throw new RulesError("targets", "FUDGE.Error.NoTargets", "select at least one target");
   const weapon = weaponId ? (findItem(attacker, weaponId, "weaponId") as ItemDoc<"weapon">) : null;
-  if (weapon && weapon.type !== "weapon") throw new RulesError("weaponId", "FUDGE.Error.NotAWeapon", `${weapon.name} is not a weapon`, { name: weapon.name });
+  if (weapon && weapon.type !== "weapon")
+    throw new RulesError("weaponId", "FUDGE.Error.NotAWeapon", `${weapon.name} is not a weapon`, { name: weapon.name });
   const pipeline = pipelineFor(rules.preset);
   const shared: Record<string, number[]> = {};
   const cardTargets: AttackCardTarget[] = targets.map((t, index) => {
     // What the table measured for this target (its range, gang-up, contact) over the dialog's situation;
     // Fudge §4.64: whether this defender began the round Incapacitated is the table's, not the attacker's.
     const own = perTarget[index] ?? {};
-    const request = plain(attackRequest(attacker, weapon, t, rules, defenderSituation({ ...situation, ...own }, t, rules, opts.roundStart?.(t) ?? null)));
+    const request = plain(
+      attackRequest(
+        attacker,
+        weapon,
+        t,
+        rules,
+        defenderSituation({ ...situation, ...own }, t, rules, opts.roundStart?.(t) ?? null),
+      ),
+    );
     const parsed = pipeline.parseRequest(request);
     // The attacker's own refusals (Fudge §4.57, §4.62; FATE Taken Out), before any die is rolled:
     // an opposed card waits for Defend, which would otherwise be the first to refuse it.
@@ -716,7 +991,10 @@ export interface CardUpdate {
 function targetIndex(card: AttackCardData, actor: ActorDoc): number {
   const ref = actorRef(actor);
   const i = card.targets.findIndex((t) => t.actorId === ref);
-  if (i < 0) throw new RulesError("target", "FUDGE.Error.NotATarget", `${actor.name} is not a target of this attack`, { name: actor.name });
+  if (i < 0)
+    throw new RulesError("target", "FUDGE.Error.NotATarget", `${actor.name} is not a target of this attack`, {
+      name: actor.name,
+    });
   return i;
 }
 
@@ -726,17 +1004,36 @@ function withTarget(card: AttackCardData, i: number, t: AttackCardTarget): CardU
 }
 
 /** The defender's opposed roll (Fudge §3.5, FATE): records the faces and resolves the card. */
-export function defend(card: AttackCardData, defender: ActorDoc, faces: number[], user: UserRef, opts: ActOptions = {}): CardUpdate {
+export function defend(
+  card: AttackCardData,
+  defender: ActorDoc,
+  faces: number[],
+  user: UserRef,
+  opts: ActOptions = {},
+): CardUpdate {
   const i = targetIndex(card, defender);
   const t = card.targets[i];
   check("defend", user, defender, opts, card, t);
-  if (t.defend !== "pending") throw new RulesError("defend", t.defend === "rolled" ? "FUDGE.Error.AlreadyDefended" : "FUDGE.Error.NoDefenseRoll", "this target does not roll to defend now", { name: t.name });
-  const next: AttackCardTarget = { ...structuredClone(t), defend: "rolled", defendDice: [...faces], defendUserId: user.id, dice: { ...structuredClone(t.dice), defense: [...faces] } };
+  if (t.defend !== "pending")
+    throw new RulesError(
+      "defend",
+      t.defend === "rolled" ? "FUDGE.Error.AlreadyDefended" : "FUDGE.Error.NoDefenseRoll",
+      "this target does not roll to defend now",
+      { name: t.name },
+    );
+  const next: AttackCardTarget = {
+    ...structuredClone(t),
+    defend: "rolled",
+    defendDice: [...faces],
+    defendUserId: user.id,
+    dice: { ...structuredClone(t.dice), defense: [...faces] },
+  };
   next.resolution = plain(resolveTarget(next)); // throws (nothing changed) on bad faces
   return withTarget(card, i, next);
 }
 
-export const liveApplied = (t: AttackCardTarget): AttackCardTarget["applied"][number] | undefined => t.applied.find((a) => !a.undone);
+export const liveApplied = (t: AttackCardTarget): AttackCardTarget["applied"][number] | undefined =>
+  t.applied.find((a) => !a.undone);
 
 /**
  * Apply: marks the target's live track with the wound and records the exact before/after states
@@ -757,10 +1054,22 @@ export function applyDamage(
   const messageId = opts.messageId ?? "";
   check("apply", user, target, opts, card, t);
   const log = woundLogOf(target);
-  if (liveRecord(log, messageId)) throw new RulesError("applied", "FUDGE.Error.AlreadyApplied", `this wound is already applied to ${target.name}`, { name: target.name });
-  if (!opts.resolution && !t.resolution) throw new RulesError("resolution", "FUDGE.Error.NotResolved", "the attack is not resolved yet (waiting for the defence roll)", { name: target.name });
+  if (liveRecord(log, messageId))
+    throw new RulesError("applied", "FUDGE.Error.AlreadyApplied", `this wound is already applied to ${target.name}`, {
+      name: target.name,
+    });
+  if (!opts.resolution && !t.resolution)
+    throw new RulesError(
+      "resolution",
+      "FUDGE.Error.NotResolved",
+      "the attack is not resolved yet (waiting for the defence roll)",
+      { name: target.name },
+    );
   const res = opts.resolution ?? resolveTarget(t);
-  if (res.wound === null || res.wound === undefined) throw new RulesError("resolution.wound", "FUDGE.Error.NothingToApply", "this attack dealt no wound", { name: target.name });
+  if (res.wound === null || res.wound === undefined)
+    throw new RulesError("resolution.wound", "FUDGE.Error.NothingToApply", "this attack dealt no wound", {
+      name: target.name,
+    });
   let track = trackFor(target, rules);
   const before = structuredClone(track.state);
   const steps: Step[] = [];
@@ -768,7 +1077,11 @@ export function applyDamage(
   // unless that roll's record says it already was — src/system/clipped.ts — and a Clipped taken since stays).
   const settled = defenceSettledClipped(target, messageId);
   for (const f of res.followUps ?? []) {
-    if (f.target === "defender" && typeof f.params?.healing === "string" && !(f.type === "clippedConsumed" && settled)) {
+    if (
+      f.target === "defender" &&
+      typeof f.params?.healing === "string" &&
+      !(f.type === "clippedConsumed" && settled)
+    ) {
       const h = healTrack(track, { type: f.params.healing });
       track = h.track;
       steps.push(...h.steps);
@@ -777,9 +1090,20 @@ export function applyDamage(
   const spend = opts.spendFudgePoint === true;
   if (spend) {
     // Fudge §4.64: the defender's own choice, for a wound that would kill, while he has a point.
-    if (!isOwner(user, target)) throw new RulesError("user", "FUDGE.Error.FudgePointNotYours", "only the defender's owner spends his Fudge Points", { name: target.name });
+    if (!isOwner(user, target))
+      throw new RulesError(
+        "user",
+        "FUDGE.Error.FudgePointNotYours",
+        "only the defender's owner spends his Fudge Points",
+        { name: target.name },
+      );
     if (card.preset !== "fudge" || !fudgePointSaves(res.wound, target, rules))
-      throw new RulesError("fudgePoints", "FUDGE.Error.NoFudgePointSave", `${target.name} cannot spend a Fudge Point on this wound`, { name: target.name });
+      throw new RulesError(
+        "fudgePoints",
+        "FUDGE.Error.NoFudgePointSave",
+        `${target.name} cannot spend a Fudge Point on this wound`,
+        { name: target.name },
+      );
   }
   let r = applyWound(track, spend ? { ...(res.wound as object), spendFudgePoint: true } : res.wound);
   steps.push(...r.steps);
@@ -793,17 +1117,42 @@ export function applyDamage(
   const after = structuredClone(r.track.state);
   const at = opts.now ?? Date.now();
   const spent = spend && steps.some((s) => s.key.startsWith("FUDGE.Step.Box.Safeguard.FudgePoint"));
-  const record: WoundRecord = { messageId, by: user.id, at, before, after, fudgePointSpent: spent, undone: false, undoneBy: "" };
+  const record: WoundRecord = {
+    messageId,
+    by: user.id,
+    at,
+    before,
+    after,
+    fudgePointSpent: spent,
+    undone: false,
+    undoneBy: "",
+  };
   // Fudge §4.52 (4): a Willpower adjustment that holds until the battle is over (endBattleFor).
-  const lapses = (res.followUps ?? []).filter((f) => f.target === "defender" && f.type === "battleLapse").map((f) => ({ from: String(f.params.from), to: String(f.params.to) }));
+  const lapses = (res.followUps ?? [])
+    .filter((f) => f.target === "defender" && f.type === "battleLapse")
+    .map((f) => ({ from: String(f.params.from), to: String(f.params.to) }));
   if (lapses.length > 0 && !r.ended) record.lapses = lapses;
   const next: AttackCardTarget = structuredClone(t);
   next.resolution = plain(res);
   if (opts.differs !== undefined) next.differs = opts.differs;
-  next.applied.push({ userId: user.id, at, before, after, undone: false, steps: plain(steps), ended: r.ended, ...(spent ? { fudgePointSpent: true } : {}) });
+  next.applied.push({
+    userId: user.id,
+    at,
+    before,
+    after,
+    undone: false,
+    steps: plain(steps),
+    ended: r.ended,
+    ...(spent ? { fudgePointSpent: true } : {}),
+  });
   next.applied = next.applied.slice(-12);
   const actorUpdate = withFudgePoints(trackUpdate(after), target, spent ? -1 : 0);
-  return { actorUpdate: { ...actorUpdate, flags: logUpdate(log, record) }, cardUpdate: withTarget(card, i, next), steps, ended: r.ended };
+  return {
+    actorUpdate: { ...actorUpdate, flags: logUpdate(log, record) },
+    cardUpdate: withTarget(card, i, next),
+    steps,
+    ended: r.ended,
+  };
 }
 
 /**
@@ -825,11 +1174,23 @@ export function judgeWound(
   pick: GmPick,
   opts: ActOptions & { resolution?: AttackResolution; differs?: boolean } = {},
 ): { actorUpdate: ActorUpdate | null; cardUpdate: CardUpdate; steps: Step[]; ended: boolean } {
-  if (!user.isGM) throw new RulesError("user", "FUDGE.Error.GmJudgement.GmOnly", "only the GM picks the wound in GM judgement", { name: target.name });
+  if (!user.isGM)
+    throw new RulesError("user", "FUDGE.Error.GmJudgement.GmOnly", "only the GM picks the wound in GM judgement", {
+      name: target.name,
+    });
   const i = targetIndex(card, target);
   const t = card.targets[i];
-  if (liveRecord(woundLogOf(target), opts.messageId ?? "")) throw new RulesError("applied", "FUDGE.Error.AlreadyApplied", `this wound is already applied to ${target.name}`, { name: target.name });
-  if (!opts.resolution && !t.resolution) throw new RulesError("resolution", "FUDGE.Error.NotResolved", "the attack is not resolved yet (waiting for the defence roll)", { name: target.name });
+  if (liveRecord(woundLogOf(target), opts.messageId ?? ""))
+    throw new RulesError("applied", "FUDGE.Error.AlreadyApplied", `this wound is already applied to ${target.name}`, {
+      name: target.name,
+    });
+  if (!opts.resolution && !t.resolution)
+    throw new RulesError(
+      "resolution",
+      "FUDGE.Error.NotResolved",
+      "the attack is not resolved yet (waiting for the defence roll)",
+      { name: target.name },
+    );
   const res = opts.resolution ?? judgedOnCard(t, pick, target.name);
   const recorded = (next: AttackCardTarget): AttackCardTarget => {
     next.gmLevel = pick.level;
@@ -849,7 +1210,13 @@ export function judgeWound(
 
 /** Without live documents (pure callers): the card's recorded request and dice with the GM's pick; the target must await the pick. */
 function judgedOnCard(t: AttackCardTarget, pick: GmPick, name: string): AttackResolution {
-  if (resolveTarget(t).outcome !== "gmJudgement") throw new RulesError("gmLevel", "FUDGE.Error.GmJudgement.NotPending", `${name}'s wound is not the GM's to judge on this card`, { name });
+  if (resolveTarget(t).outcome !== "gmJudgement")
+    throw new RulesError(
+      "gmLevel",
+      "FUDGE.Error.GmJudgement.NotPending",
+      `${name}'s wound is not the GM's to judge on this card`,
+      { name },
+    );
   const request = structuredClone(t.request) as { situation?: Record<string, unknown> };
   request.situation = { ...(request.situation ?? {}), gmLevel: pick.level };
   const dice = { ...t.dice };
@@ -860,7 +1227,8 @@ function judgedOnCard(t: AttackCardTarget, pick: GmPick, name: string): AttackRe
 
 /** The dice the GM's client rolls with his pick: Fudge §4.55's Situational 4dF, when the world's option rolls it; else null. */
 export function gmRollSlot(rules: WorldRules): DiceSlot | null {
-  if (rules.preset !== "fudge" || rules.fudge.woundMode !== "gmJudgement" || !rules.fudge.gmSituationalRoll) return null;
+  if (rules.preset !== "fudge" || rules.fudge.woundMode !== "gmJudgement" || !rules.fudge.gmSituationalRoll)
+    return null;
   return fudgeDiceSlot(GM_SLOT, 4, "FUDGE.Dice.Fudge.situational");
 }
 
@@ -881,8 +1249,13 @@ function withFudgePoints(update: ActorUpdate, actor: ActorDoc, delta: number): A
  * Null when nothing lapses. The records are marked lapsed, so a second call changes nothing.
  * `notes`: what happened to each lapse, for the battle's-end chat note (src/system/battle-end.ts).
  */
-export function endBattleFor(actor: ActorDoc, rules: WorldRules): { update: ActorUpdate; steps: Step[]; notes: LapseNote[] } | null {
-  const pending = woundLogOf(actor).filter((r) => !r.undone && r.lapsed !== true && Array.isArray(r.lapses) && r.lapses.length > 0);
+export function endBattleFor(
+  actor: ActorDoc,
+  rules: WorldRules,
+): { update: ActorUpdate; steps: Step[]; notes: LapseNote[] } | null {
+  const pending = woundLogOf(actor).filter(
+    (r) => !r.undone && r.lapsed !== true && Array.isArray(r.lapses) && r.lapses.length > 0,
+  );
   if (pending.length === 0) return null;
   let track = liveTrack(actor, rules);
   const steps: Step[] = [];
@@ -892,7 +1265,13 @@ export function endBattleFor(actor: ActorDoc, rules: WorldRules): { update: Acto
     try {
       const r = endBattle(track, rec.lapses as unknown[] as BattleLapse[]);
       const name = (key: string) => woundLevelName(track, key);
-      notes.push(...r.outcomes.map((o): LapseNote => ({ result: o.lapsed ? "lapsed" : "gone", from: name(o.from), to: name(o.to) })));
+      notes.push(
+        ...r.outcomes.map((o): LapseNote => ({
+          result: o.lapsed ? "lapsed" : "gone",
+          from: name(o.from),
+          to: name(o.to),
+        })),
+      );
       track = r.track;
       steps.push(...r.steps);
     } catch (e) {
@@ -907,7 +1286,11 @@ export function endBattleFor(actor: ActorDoc, rules: WorldRules): { update: Acto
 /** Fudge §4.64: would this wound kill the defender, on a track that lets a Fudge Point save him, while he has one? */
 function fudgePointSaves(wound: unknown, target: ActorDoc, rules: WorldRules): boolean {
   if (wound === null || wound === undefined) return false;
-  if ((target.system as { fudgePoints?: number }).fudgePoints === undefined || ((target.system as { fudgePoints: number }).fudgePoints ?? 0) < 1) return false;
+  if (
+    (target.system as { fudgePoints?: number }).fudgePoints === undefined ||
+    ((target.system as { fudgePoints: number }).fudgePoints ?? 0) < 1
+  )
+    return false;
   const track = trackFor(target, rules);
   const config = track.config as { kind: string; safeguards?: { fudgePointSaves?: boolean } };
   if (config.kind !== "box" || !config.safeguards?.fudgePointSaves) return false;
@@ -919,7 +1302,12 @@ function fudgePointSaves(wound: unknown, target: ActorDoc, rules: WorldRules): b
  * wound? Yes when the track allows it, the wound as it stands would kill him, and he has a point.
  * (The card's offer; Apply checks again against the re-derived wound.)
  */
-export function fudgePointOffer(card: AttackCardData, t: AttackCardTarget, target: ActorDoc, rules: WorldRules): boolean {
+export function fudgePointOffer(
+  card: AttackCardData,
+  t: AttackCardTarget,
+  target: ActorDoc,
+  rules: WorldRules,
+): boolean {
   if (card.preset !== "fudge" || liveApplied(t) || !t.resolution) return false;
   return fudgePointSaves((t.resolution as AttackResolution).wound, target, rules);
 }
@@ -930,15 +1318,28 @@ export function fudgePointOffer(card: AttackCardData, t: AttackCardTarget, targe
  * (FUDGE.Error.UndoConflict) when something changed it since, unless a GM forces it. A Fudge
  * Point comes back only when that record says one was spent.
  */
-export function undoDamage(card: AttackCardData, target: ActorDoc, user: UserRef, rules: WorldRules, opts: ActOptions & { force?: boolean } = {}): { actorUpdate: ActorUpdate; cardUpdate: CardUpdate } {
+export function undoDamage(
+  card: AttackCardData,
+  target: ActorDoc,
+  user: UserRef,
+  rules: WorldRules,
+  opts: ActOptions & { force?: boolean } = {},
+): { actorUpdate: ActorUpdate; cardUpdate: CardUpdate } {
   const i = targetIndex(card, target);
   const t = card.targets[i];
   const messageId = opts.messageId ?? "";
   const log = woundLogOf(target);
   const live = liveRecord(log, messageId);
   check("undo", user, target, opts, card, t, messageId);
-  if (!live) throw new RulesError("applied", "FUDGE.Error.NothingToUndo", `nothing applied to ${target.name} to undo`, { name: target.name });
-  if (opts.force && !user.isGM) throw new RulesError("force", "FUDGE.Error.NotPermitted", "only a GM may force an undo", { action: "undo", name: target.name });
+  if (!live)
+    throw new RulesError("applied", "FUDGE.Error.NothingToUndo", `nothing applied to ${target.name} to undo`, {
+      name: target.name,
+    });
+  if (opts.force && !user.isGM)
+    throw new RulesError("force", "FUDGE.Error.NotPermitted", "only a GM may force an undo", {
+      action: "undo",
+      name: target.name,
+    });
   const restored = undoApplied(trackFor(target, rules), live, opts.force ?? false);
   const next: AttackCardTarget = structuredClone(t);
   const shown = [...next.applied].reverse().find((a) => !a.undone);
@@ -951,13 +1352,29 @@ export function undoDamage(card: AttackCardData, target: ActorDoc, user: UserRef
 // ─── Miniatures: Guts ──────────────────────────────────────────────────────────────────
 
 /** A miniature's Guts as its wounds leave it, its datacard and its failed checks in force (every Guts check at the table starts here). */
-export function miniGuts(actor: ActorDoc, rules: WorldRules): { guts: number; card: MiniDatacard; state: ReturnType<typeof parseGutsState>; traits: Pick<GutsSituation, "gift" | "fault"> } {
-  if (actor.type !== "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotMiniature", `${actor.name} is not a miniature`, { name: actor.name });
+export function miniGuts(
+  actor: ActorDoc,
+  rules: WorldRules,
+): {
+  guts: number;
+  card: MiniDatacard;
+  state: ReturnType<typeof parseGutsState>;
+  traits: Pick<GutsSituation, "gift" | "fault">;
+} {
+  if (actor.type !== "miniature")
+    throw new RulesError("actor.type", "FUDGE.Error.NotMiniature", `${actor.name} is not a miniature`, {
+      name: actor.name,
+    });
   const card = parseDatacard(miniatureDatacard(actor, rules), "actor");
   // Miniatures: Wounds — penalties lower the stats, Guts included.
   const d = datacard(card, trackStatus(card.track).penalty);
   // The datacard's gift and fault: Steadfast, Faithful and Mercenary act on the model's own checks.
-  return { guts: d.guts, card, state: parseGutsState((actor.system as MiniatureData).gutsState, "system.gutsState"), traits: { gift: card.gift, fault: card.fault } };
+  return {
+    guts: d.guts,
+    card,
+    state: parseGutsState((actor.system as MiniatureData).gutsState, "system.gutsState"),
+    traits: { gift: card.gift, fault: card.fault },
+  };
 }
 
 /** The world's rules of a model's Guts rolls (Miniatures: Guts — which rolls a failure by 1 lowers). */
@@ -978,7 +1395,12 @@ export interface GutsUpdate {
  */
 export function gutsCheckAction(
   actor: ActorDoc,
-  trigger: { target: number; reason: "newWoundLevel" | "twoWoundLevels" | "friendShoots" | "terrifying" | "other"; turn: number; modifiers?: number } & GutsFlags,
+  trigger: {
+    target: number;
+    reason: "newWoundLevel" | "twoWoundLevels" | "friendShoots" | "terrifying" | "other";
+    turn: number;
+    modifiers?: number;
+  } & GutsFlags,
   faces: number[],
   rules: WorldRules,
   user?: UserRef,
@@ -986,17 +1408,29 @@ export function gutsCheckAction(
   check("rollTrait", user, actor);
   const g = miniGuts(actor, rules);
   const { beingCharged, defendingKing, nobleInMelee, leaderFallen } = trigger;
-  const r = gutsTrigger(g.state, {
-    ...g.traits,
-    ...{ beingCharged, defendingKing, nobleInMelee, leaderFallen },
-    guts: g.guts,
-    modifiers: trigger.modifiers ?? 0,
-    faces,
-    target: trigger.target,
-    turn: trigger.turn,
-    reason: trigger.reason,
-  }, gutsRules(rules));
-  return { update: { system: { "==gutsState": plain(r.state) } }, passed: r.check.passed, effect: r.check.effect, total: r.check.total, target: r.check.target, fleesCombat: r.fleesCombat, steps: r.steps };
+  const r = gutsTrigger(
+    g.state,
+    {
+      ...g.traits,
+      ...{ beingCharged, defendingKing, nobleInMelee, leaderFallen },
+      guts: g.guts,
+      modifiers: trigger.modifiers ?? 0,
+      faces,
+      target: trigger.target,
+      turn: trigger.turn,
+      reason: trigger.reason,
+    },
+    gutsRules(rules),
+  );
+  return {
+    update: { system: { "==gutsState": plain(r.state) } },
+    passed: r.check.passed,
+    effect: r.check.effect,
+    total: r.check.total,
+    target: r.check.target,
+    fleesCombat: r.fleesCombat,
+    steps: r.steps,
+  };
 }
 
 export interface GutsActionResult {
@@ -1011,11 +1445,27 @@ export interface GutsActionResult {
 }
 
 /** The turn-by-turn re-check of a failed Guts check (Miniatures: Guts). */
-export function gutsRecheckAction(actor: ActorDoc, faces: number[], turn: number, rules: WorldRules, user?: UserRef, index = 0, flags: GutsFlags = {}): GutsActionResult {
+export function gutsRecheckAction(
+  actor: ActorDoc,
+  faces: number[],
+  turn: number,
+  rules: WorldRules,
+  user?: UserRef,
+  index = 0,
+  flags: GutsFlags = {},
+): GutsActionResult {
   check("rollTrait", user, actor);
   const g = miniGuts(actor, rules);
   const r = gutsRecheck(g.state, faces, turn, g.guts, 0, index, { ...g.traits, ...flags }, gutsRules(rules));
-  return { update: { system: { "==gutsState": plain(r.state) } }, passed: r.check.passed, effect: r.check.effect, total: r.check.total, target: r.check.target, fleesCombat: r.fleesCombat, steps: r.steps };
+  return {
+    update: { system: { "==gutsState": plain(r.state) } },
+    passed: r.check.passed,
+    effect: r.check.effect,
+    total: r.check.total,
+    target: r.check.target,
+    fleesCombat: r.fleesCombat,
+    steps: r.steps,
+  };
 }
 
 /**
@@ -1023,11 +1473,17 @@ export function gutsRecheckAction(actor: ActorDoc, faces: number[], turn: number
  * the track dead (the update); "veryHurt" and "nearDeath" leave the track to the GM (the rules
  * core has no "recover to Very Hurt" change yet) and return no update.
  */
-export function nearDeathAction(actor: ActorDoc, faces: number[], rules: WorldRules, user?: UserRef): { result: string; total: number; steps: Step[]; update: ActorUpdate | null } {
+export function nearDeathAction(
+  actor: ActorDoc,
+  faces: number[],
+  rules: WorldRules,
+  user?: UserRef,
+): { result: string; total: number; steps: Step[]; update: ActorUpdate | null } {
   check("rollTrait", user, actor);
   const g = miniGuts(actor, rules);
   const status = trackStatus(liveTrack(actor, rules));
-  if (status.condition !== "dying") throw new RulesError("actor", "FUDGE.Error.NotNearDeath", `${actor.name} is not Near Death`, { name: actor.name });
+  if (status.condition !== "dying")
+    throw new RulesError("actor", "FUDGE.Error.NotNearDeath", `${actor.name} is not Near Death`, { name: actor.name });
   // Miniatures: Guts — a failure by 1 still in force lowers the Near Death roll too (gutsRollPenalty "allRolls").
   const r = nearDeathRoll(g.guts, faces, 0, "faces", g.state, gutsRules(rules));
   if (r.result !== "dead") return { result: r.result, total: r.total, steps: r.steps, update: null };

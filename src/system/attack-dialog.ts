@@ -102,17 +102,29 @@ export interface AttackParties {
 }
 
 /** Whether the world's options, this weapon and the parties' datacards allow a field. */
-function offered(only: FieldSpec["only"], weapon: WeaponLike, rules?: Pick<WorldRules, "fudge">, parties: AttackParties = {}): boolean {
+function offered(
+  only: FieldSpec["only"],
+  weapon: WeaponLike,
+  rules?: Pick<WorldRules, "fudge">,
+  parties: AttackParties = {},
+): boolean {
   if (only === "ranged") return isRanged(weapon);
   if (only === "backstabber") return !!parties.attacker && miniRules(parties.attacker).has("backstabber");
-  if (only === "disengaging") return !isRanged(weapon) && (parties.targets ?? []).some((t) => miniRules(t).has("poorMelee"));
+  if (only === "disengaging")
+    return !isRanged(weapon) && (parties.targets ?? []).some((t) => miniRules(t).has("poorMelee"));
   if (only === "stun") return isStun(weapon);
   if (only === "headBlow") return isStun(weapon) && !!rules?.fudge?.headBlowKnockout;
   return true;
 }
 
 /** The preset's situational options for this weapon (and the world's options), filled from the user's last choice. */
-export function situationFields(preset: PresetId, weapon: WeaponLike, last: Situation = {}, rules?: Pick<WorldRules, "fudge">, parties: AttackParties = {}): SituationField[] {
+export function situationFields(
+  preset: PresetId,
+  weapon: WeaponLike,
+  last: Situation = {},
+  rules?: Pick<WorldRules, "fudge">,
+  parties: AttackParties = {},
+): SituationField[] {
   const specs = FIELDS[preset] ?? {};
   return Object.entries(specs)
     .filter(([name, f]) => SITUATION_FIELDS[preset].includes(name) && offered(f.only, weapon, rules, parties))
@@ -127,7 +139,11 @@ export function situationFields(preset: PresetId, weapon: WeaponLike, last: Situ
         min: f.min ?? -MODIFIER_RANGE,
         max: f.max ?? MODIFIER_RANGE,
         checked: v === true,
-        choices: (f.choices ?? []).map((c) => ({ value: c, labelKey: c ? (FUDGE_LEVELS.includes(c) ? `FUDGE.Wound.${c}` : c) : "FUDGE.Attack.NoPull", selected: v === c })),
+        choices: (f.choices ?? []).map((c) => ({
+          value: c,
+          labelKey: c ? (FUDGE_LEVELS.includes(c) ? `FUDGE.Wound.${c}` : c) : "FUDGE.Attack.NoPull",
+          selected: v === c,
+        })),
         measured: [],
       };
     });
@@ -152,7 +168,13 @@ export function readSituation(preset: PresetId, form: Iterable<[string, unknown]
     } else if (f.type === "number") {
       const n = Number(raw);
       if (typeof raw === "string" && raw.trim() === "") continue;
-      if (Number.isInteger(n) && n >= (f.min ?? -MODIFIER_RANGE) && n <= (f.max ?? MODIFIER_RANGE) && (n !== 0 || f.measure)) out[name] = n;
+      if (
+        Number.isInteger(n) &&
+        n >= (f.min ?? -MODIFIER_RANGE) &&
+        n <= (f.max ?? MODIFIER_RANGE) &&
+        (n !== 0 || f.measure)
+      )
+        out[name] = n;
     } else if (typeof raw === "string" && raw && (f.choices ?? []).includes(raw)) out[name] = raw;
   }
   return out;
@@ -204,7 +226,8 @@ export function oddsSegments(odds: AttackOdds, levelLabel: (key: string) => stri
     if (p <= 0) return;
     segs.push({ key, labelKeys, p, pctText: pct(p), width: (p * 100).toFixed(2), css });
   };
-  for (const o of ["miss", "standoff", "noDamage", "gmJudgement"]) push(o, [outcomeLabelKey(odds.preset, o)], odds.outcomes[o] ?? 0, `odds-${o}`);
+  for (const o of ["miss", "standoff", "noDamage", "gmJudgement"])
+    push(o, [outcomeLabelKey(odds.preset, o)], odds.outcomes[o] ?? 0, `odds-${o}`);
   Object.entries(odds.woundLevels)
     .filter(([k]) => k !== "none")
     .forEach(([k, p], i) => push(`wound.${k}`, levelLabel(k), p, `odds-wound odds-wound-${Math.min(i, 5)}`));
@@ -212,17 +235,34 @@ export function oddsSegments(odds: AttackOdds, levelLabel: (key: string) => stri
 }
 
 /** The odds of this attacker's attack with this weapon against one target, for the dialog. */
-export function attackOdds(attacker: ActorDoc, weapon: ItemDoc<"weapon"> | null, target: ActorDoc, rules: WorldRules, situation: Situation = {}): OddsView {
-  const view: OddsView = { targetId: target.uuid ?? target._id, name: target.name, tooltipName: escapeHtml(target.name), segments: [], summary: [], error: null };
+export function attackOdds(
+  attacker: ActorDoc,
+  weapon: ItemDoc<"weapon"> | null,
+  target: ActorDoc,
+  rules: WorldRules,
+  situation: Situation = {},
+): OddsView {
+  const view: OddsView = {
+    targetId: target.uuid ?? target._id,
+    name: target.name,
+    tooltipName: escapeHtml(target.name),
+    segments: [],
+    summary: [],
+    error: null,
+  };
   try {
     const odds = exactOdds(attackRequest(attacker, weapon, target, rules, situation));
     // A level's name as the defender's own track names it (FATE "Clipped", a custom level …).
     const rows = renderTrack(trackFor(target, rules)).rows;
-    view.segments = oddsSegments(odds, (key) => key.split("+").map((k) => rows.find((r) => r.key === k)?.labelKey ?? woundLabel(k)[0]));
+    view.segments = oddsSegments(odds, (key) =>
+      key.split("+").map((k) => rows.find((r) => r.key === k)?.labelKey ?? woundLabel(k)[0]),
+    );
     const hit = odds.outcomes.wound ?? 0;
     view.summary = [
       { label: "FUDGE.Card.Outcome.wound", pctText: pct(hit) },
-      ...["standoff", "noDamage", "miss"].filter((o) => (odds.outcomes[o] ?? 0) > 0).map((o) => ({ label: outcomeLabelKey(odds.preset, o), pctText: pct(odds.outcomes[o]) })),
+      ...["standoff", "noDamage", "miss"]
+        .filter((o) => (odds.outcomes[o] ?? 0) > 0)
+        .map((o) => ({ label: outcomeLabelKey(odds.preset, o), pctText: pct(odds.outcomes[o]) })),
     ];
   } catch (e) {
     if (!isRulesError(e)) throw e;
@@ -255,7 +295,9 @@ export function attackDialogContext(
   measured: readonly Situation[] = [],
 ): AttackDialogContext {
   const fields = situationFields(rules.preset, weapon, situation, rules, { attacker, targets }).map((f) =>
-    targets.length > 0 && targets.every((_, i) => measured[i]?.[f.name] !== undefined) ? { ...f, measured: targets.map((t, i) => measuredValue(t.name, measured[i][f.name])) } : f,
+    targets.length > 0 && targets.every((_, i) => measured[i]?.[f.name] !== undefined)
+      ? { ...f, measured: targets.map((t, i) => measuredValue(t.name, measured[i][f.name])) }
+      : f,
   );
   return {
     preset: rules.preset,
@@ -268,7 +310,8 @@ export function attackDialogContext(
 }
 
 function measuredValue(name: string, v: unknown): MeasuredValue {
-  if (typeof v === "boolean") return { name, text: "", textKey: v ? "FUDGE.Attack.MeasuredYes" : "FUDGE.Attack.MeasuredNo" };
+  if (typeof v === "boolean")
+    return { name, text: "", textKey: v ? "FUDGE.Attack.MeasuredYes" : "FUDGE.Attack.MeasuredNo" };
   return { name, text: String(v), textKey: "" };
 }
 
@@ -276,7 +319,10 @@ function measuredValue(name: string, v: unknown): MeasuredValue {
 
 /** The weapon a combatant fights with in a forecast: its first equipped weapon (else unarmed). */
 export function mainWeapon(actor: ActorDoc): ItemDoc<"weapon"> | null {
-  return ((actor.items ?? []).find((i) => i.type === "weapon" && (i.system as { equipped?: boolean }).equipped) as ItemDoc<"weapon"> | undefined) ?? null;
+  return (
+    ((actor.items ?? []).find((i) => i.type === "weapon" && (i.system as { equipped?: boolean }).equipped) as
+      ItemDoc<"weapon"> | undefined) ?? null
+  );
 }
 
 /** A Miniatures datacard with no wound on its track and no failed Guts check in force. */
@@ -291,10 +337,21 @@ function untouched(card: unknown): boolean {
  * `forecast`). `gutsSituation`: Miniatures, each side's circumstances of its Guts checks for the
  * duel (the table derives them: src/foundry/guts-pure.ts duelGutsSituation); none by default.
  */
-export function duelRequest(a: ActorDoc, b: ActorDoc, rules: WorldRules, gutsSituation: { a?: DuelGutsSituation; b?: DuelGutsSituation } = {}): Record<string, unknown> {
+export function duelRequest(
+  a: ActorDoc,
+  b: ActorDoc,
+  rules: WorldRules,
+  gutsSituation: { a?: DuelGutsSituation; b?: DuelGutsSituation } = {},
+): Record<string, unknown> {
   const ab = attackRequest(a, mainWeapon(a), b, rules);
   const ba = attackRequest(b, mainWeapon(b), a, rules);
-  const request: Record<string, unknown> = { preset: rules.preset, a: ab.attacker, b: ba.attacker, options: ab.options, situation: {} };
+  const request: Record<string, unknown> = {
+    preset: rules.preset,
+    a: ab.attacker,
+    b: ba.attacker,
+    options: ab.options,
+    situation: {},
+  };
   // Miniatures: Guts — the world always plays its Guts checks (the tracker re-checks, Apply checks
   // new wound levels; no world setting turns them off), so the table's forecast counts them too,
   // from each model's failures in force (docs/rules-api.md, Guts in the forecast).
@@ -306,7 +363,11 @@ export function duelRequest(a: ActorDoc, b: ActorDoc, rules: WorldRules, gutsSit
     // failed a check, the fight is under way and its charge already made (docs/foundry.md).
     request.terrifyingCharge = untouched(ab.attacker) && untouched(ba.attacker);
     // Miniatures: Sample characters — Faithful, Noble presence, Leader: only the sides with a flag that holds.
-    const sides = Object.fromEntries((["a", "b"] as const).filter((k) => Object.keys(gutsSituation[k] ?? {}).length > 0).map((k) => [k, { ...gutsSituation[k] }]));
+    const sides = Object.fromEntries(
+      (["a", "b"] as const)
+        .filter((k) => Object.keys(gutsSituation[k] ?? {}).length > 0)
+        .map((k) => [k, { ...gutsSituation[k] }]),
+    );
     if (Object.keys(sides).length > 0) request.gutsSituation = sides;
   }
   // A duel no exact or bounded forecast reaches within its budget (Volt Leroy vs Leroy) is
@@ -362,8 +423,26 @@ export function forecastView(a: ActorDoc, b: ActorDoc, rules: WorldRules): Forec
 }
 
 /** The view of a forecast already computed (or refused), e.g. by the forecast worker at the table. */
-export function forecastViewOf(aName: string, bName: string, outcome: DuelForecast | RulesError, lang = "en"): ForecastView {
-  const view: ForecastView = { aName, bName, aWins: 0, bWins: 0, aWinsText: "", bWinsText: "", stalemateText: "", exchangesText: "", aFleesText: "", bFleesText: "", estimate: null, error: null };
+export function forecastViewOf(
+  aName: string,
+  bName: string,
+  outcome: DuelForecast | RulesError,
+  lang = "en",
+): ForecastView {
+  const view: ForecastView = {
+    aName,
+    bName,
+    aWins: 0,
+    bWins: 0,
+    aWinsText: "",
+    bWinsText: "",
+    stalemateText: "",
+    exchangesText: "",
+    aFleesText: "",
+    bFleesText: "",
+    estimate: null,
+    error: null,
+  };
   if (isRulesError(outcome)) {
     view.error = errorView(outcome);
     return view;
@@ -398,7 +477,8 @@ export function forecastViewOf(aName: string, bName: string, outcome: DuelForeca
 }
 
 /** A side's flight as the line says it: "" when it cannot flee or flees less than 0.5% of duels (a sentence for "<1%" would only distract). */
-const fleesText = (p: number | undefined, share: (x: number) => string): string => (p !== undefined && p >= FLIGHT_SHOWN ? share(p) : "");
+const fleesText = (p: number | undefined, share: (x: number) => string): string =>
+  p !== undefined && p >= FLIGHT_SHOWN ? share(p) : "";
 const FLIGHT_SHOWN = 0.005;
 
 /** The half-width of an estimate's interval in percent, to a tenth ("0.9%"). */
@@ -416,29 +496,58 @@ export interface ForecastSentence {
  * its own sentences, which say so. `flight`: Miniatures, a short sentence after the win chances
  * for each side that leaves by flight ("Brutas flees 15%."), none otherwise (forecastTextOf joins them).
  */
-export function forecastLineOf(f: ForecastView, escape: (s: string) => string): ForecastSentence & { flight: ForecastSentence[] } {
-  const data: Record<string, string> = { a: escape(f.aName), b: escape(f.bName), aWins: f.aWinsText, bWins: f.bWinsText, exchanges: f.exchangesText, stalemate: f.stalemateText };
+export function forecastLineOf(
+  f: ForecastView,
+  escape: (s: string) => string,
+): ForecastSentence & { flight: ForecastSentence[] } {
+  const data: Record<string, string> = {
+    a: escape(f.aName),
+    b: escape(f.bName),
+    aWins: f.aWinsText,
+    bWins: f.bWinsText,
+    exchanges: f.exchangesText,
+    stalemate: f.stalemateText,
+  };
   const e = f.estimate;
   const flight: ForecastSentence[] = [];
   for (const [name, chance, half] of [
     [f.aName, f.aFleesText, e?.aFleesHalfText ?? ""],
     [f.bName, f.bFleesText, e?.bFleesHalfText ?? ""],
   ] as const)
-    if (chance) flight.push(e ? { key: "FUDGE.Forecast.FleesEstimate", data: { name: escape(name), chance, half } } : { key: "FUDGE.Forecast.Flees", data: { name: escape(name), chance } });
+    if (chance)
+      flight.push(
+        e
+          ? { key: "FUDGE.Forecast.FleesEstimate", data: { name: escape(name), chance, half } }
+          : { key: "FUDGE.Forecast.Flees", data: { name: escape(name), chance } },
+      );
   if (!e) return { key: f.exchangesText ? "FUDGE.Forecast.Line" : "FUDGE.Forecast.LineStalemate", data, flight };
-  Object.assign(data, { aHalf: e.aHalfText, bHalf: e.bHalfText, duels: e.duelsText, confidence: e.confidenceText, unended: e.unendedText });
+  Object.assign(data, {
+    aHalf: e.aHalfText,
+    bHalf: e.bHalfText,
+    duels: e.duelsText,
+    confidence: e.confidenceText,
+    unended: e.unendedText,
+  });
   return { key: e.unendedText ? "FUDGE.Forecast.EstimateUnended" : "FUDGE.Forecast.Estimate", data, flight };
 }
 
 /** The forecast line as one text: its sentence, then each flight sentence (`format`: game.i18n.format at the table). */
-export function forecastTextOf(line: ForecastSentence & { flight: ForecastSentence[] }, format: (key: string, data: Record<string, string>) => string): string {
+export function forecastTextOf(
+  line: ForecastSentence & { flight: ForecastSentence[] },
+  format: (key: string, data: Record<string, string>) => string,
+): string {
   return [line, ...line.flight].map((s) => format(s.key, s.data)).join(" ");
 }
 
 // ─── Trait roll dialog ───────────────────────────────────────────────────────────────────
 
 /** The trait roll dialog (templates/dialog/roll-dialog.hbs): Difficulty by ladder name, and a modifier. */
-export function rollDialogContext(actorName: string, traitKey: string, rules: WorldRules, ladderNames: Partial<Record<string, string>> = {}) {
+export function rollDialogContext(
+  actorName: string,
+  traitKey: string,
+  rules: WorldRules,
+  ladderNames: Partial<Record<string, string>> = {},
+) {
   const volt = traitKey.startsWith("volt.");
   const ladder = ladderOf(rules, ladderNames);
   // Miniatures: a datacard stat is a number, and so is what it must equal or beat.
@@ -447,7 +556,15 @@ export function rollDialogContext(actorName: string, traitKey: string, rules: Wo
     actorName,
     volt,
     // Fudge §3.4: the GM sets a Difficulty Level on the ladder (default: the world's).
-    difficulties: volt ? [] : [...ladder.rungs].reverse().map((r) => ({ value: r.value, label: numeric ? signed(r.value) : levelView(r.value, ladder).label, selected: r.value === rules.defaultDifficulty })),
+    difficulties: volt
+      ? []
+      : [...ladder.rungs]
+          .reverse()
+          .map((r) => ({
+            value: r.value,
+            label: numeric ? signed(r.value) : levelView(r.value, ladder).label,
+            selected: r.value === rules.defaultDifficulty,
+          })),
     difficultyHintKey: numeric ? "FUDGE.Roll.Hint.difficultyDatacard" : "FUDGE.Roll.Hint.difficulty",
     modifier: 0,
     cssClass: "fudge-wounds fudge-roll-dialog",

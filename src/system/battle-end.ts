@@ -46,7 +46,13 @@ const LINE_KEYS: Record<LapseNote["result"], string> = {
 /** The note's render model; null when no actor had a lapse to report (nothing is posted). */
 export function battleEndNote(entries: readonly BattleEndEntry[]): BattleEndNoteContext | null {
   const lines = entries.flatMap((e) =>
-    e.notes.map((n) => ({ name: e.name, result: n.result, key: LINE_KEYS[n.result], params: { from: n.from, to: n.to }, reason: n.reason ?? null })),
+    e.notes.map((n) => ({
+      name: e.name,
+      result: n.result,
+      key: LINE_KEYS[n.result],
+      params: { from: n.from, to: n.to },
+      reason: n.reason ?? null,
+    })),
   );
   return lines.length ? { titleKey: "FUDGE.BattleEnd.Title", lines } : null;
 }

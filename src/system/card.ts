@@ -8,10 +8,30 @@ import { pipelineFor, type AttackResolution } from "../rules/pipeline";
 import { parseTrack, renderTrack, type Track } from "../rules/track";
 import { isRulesError, type RulesError } from "../rules/errors";
 import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "./data";
-import { authorize, fudgePointOffer, gmRollSlot, liveApplied, isOwner, type RollCardData, type UserRef } from "./actions";
+import {
+  authorize,
+  fudgePointOffer,
+  gmRollSlot,
+  liveApplied,
+  isOwner,
+  type RollCardData,
+  type UserRef,
+} from "./actions";
 import { trackFor } from "./combatant";
 import { checkCard, checkRollCard, liveRecord, woundLogOf } from "./integrity";
-import { FUDGE_LEVELS, isDatacardStat, ladderOf, levelView, outcomeLabelKey, stepView, trackViewFromRender, type LevelView, type RowView, type StepView, type TrackView } from "./view";
+import {
+  FUDGE_LEVELS,
+  isDatacardStat,
+  ladderOf,
+  levelView,
+  outcomeLabelKey,
+  stepView,
+  trackViewFromRender,
+  type LevelView,
+  type RowView,
+  type StepView,
+  type TrackView,
+} from "./view";
 
 export interface CardViewer {
   user: UserRef;
@@ -157,7 +177,10 @@ export interface CardError {
   params: Record<string, string | number>;
 }
 
-const cardError = (e: RulesError): CardError => ({ key: e.key, params: { ...e.params } as Record<string, string | number> });
+const cardError = (e: RulesError): CardError => ({
+  key: e.key,
+  params: { ...e.params } as Record<string, string | number>,
+});
 
 /** A card's data passed through its check; a RulesError becomes the card's error line, anything else is a bug and thrown. */
 function checked<T>(check: () => T): T | CardError {
@@ -170,16 +193,20 @@ function checked<T>(check: () => T): T | CardError {
 }
 
 /** Miniatures: Guts — the follow-up of a shot into a melee: the shooter's friends in it check (target 0). */
-const friendsInMelee = (f: { type: string; params?: Record<string, unknown> }): boolean => f.type === "gutsCheck" && f.params?.who === "friendsInMelee";
+const friendsInMelee = (f: { type: string; params?: Record<string, unknown> }): boolean =>
+  f.type === "gutsCheck" && f.params?.who === "friendsInMelee";
 
 /** A follow-up's line on the card: the friends' Guts checks say whose they are. */
-const followUpLabel = (f: { type: string; params?: Record<string, unknown> }): string => (friendsInMelee(f) ? "FUDGE.FollowUp.gutsFriendsInMelee" : `FUDGE.FollowUp.${f.type}`);
+const followUpLabel = (f: { type: string; params?: Record<string, unknown> }): string =>
+  friendsInMelee(f) ? "FUDGE.FollowUp.gutsFriendsInMelee" : `FUDGE.FollowUp.${f.type}`;
 
 /** Faces as rolled; a Miniatures Legendary re-roll (four more 4dF) is set apart: "+ + + + · + − 0 +". */
 function facesText(faces: number[], formula: string): string {
   if (!formula.endsWith("dF")) return faces.join(", ");
   const n = Number.parseInt(formula, 10) || faces.length;
-  return faces.map((f, i) => (i > 0 && i % n === 0 ? "\u00b7 " : "") + (f > 0 ? "+" : f < 0 ? "\u2212" : "0")).join(" ");
+  return faces
+    .map((f, i) => (i > 0 && i % n === 0 ? "\u00b7 " : "") + (f > 0 ? "+" : f < 0 ? "\u2212" : "0"))
+    .join(" ");
 }
 
 /** Label keys of the wound dealt: the defender track's level row, else the wound types ("stun+injury" → two labels). */
@@ -197,7 +224,6 @@ function woundLabels(res: AttackResolution): string[] {
   return res.woundKey.split("+").map((k) => (FUDGE_LEVELS.includes(k) ? `FUDGE.Wound.${k}` : `FUDGE.Card.Wound.${k}`));
 }
 
-
 function diceViews(t: AttackCardTarget, res: AttackResolution | null): DiceView[] {
   let slots: { id: string; labelKey: string; formula: string }[] = [];
   try {
@@ -209,7 +235,12 @@ function diceViews(t: AttackCardTarget, res: AttackResolution | null): DiceView[
   const read = res ? res.dice : t.dice;
   return Object.entries(read).map(([id, faces]) => {
     const s = slots.find((x) => x.id === id);
-    return { slot: id, labelKey: s?.labelKey ?? "FUDGE.Card.Dice", formula: s?.formula ?? "", faces: facesText(faces, s?.formula ?? "") };
+    return {
+      slot: id,
+      labelKey: s?.labelKey ?? "FUDGE.Card.Dice",
+      formula: s?.formula ?? "",
+      faces: facesText(faces, s?.formula ?? ""),
+    };
   });
 }
 
@@ -218,8 +249,15 @@ const FLAG_NUMBERS = new Set(["damageSuccess", "injuryDamageSuccess"]);
 const PLAIN_NUMBERS = new Set(["mmmRead"]);
 function numberView(preset: string, key: string, value: number): NumberView {
   const labelKey = `FUDGE.Card.Number.${key}`;
-  if (FLAG_NUMBERS.has(key)) return { key, labelKey, value, text: "", textKey: value ? "FUDGE.Card.Yes" : "FUDGE.Card.No" };
-  return { key, labelKey, value, text: preset === "volt" || PLAIN_NUMBERS.has(key) ? String(value) : signed(value), textKey: "" };
+  if (FLAG_NUMBERS.has(key))
+    return { key, labelKey, value, text: "", textKey: value ? "FUDGE.Card.Yes" : "FUDGE.Card.No" };
+  return {
+    key,
+    labelKey,
+    value,
+    text: preset === "volt" || PLAIN_NUMBERS.has(key) ? String(value) : signed(value),
+    textKey: "",
+  };
 }
 
 /** Fudge dice show their faces (+, blank, −); other dice their number (Fudge §1.4, Volt 2d20). */
@@ -235,8 +273,18 @@ function faceViews(faces: number[], formula: string): FaceView[] {
 }
 
 /** The result a roll slot produced: Fudge and FATE read totals on the ladder (Fudge §1.3). */
-const SLOT_TOTAL: Record<string, string> = { attack: "attackerTotal", defense: "defenderTotal", defence: "defenderTotal" };
-function rollLines(dice: DiceView[], raw: Record<string, number[]>, res: AttackResolution | null, preset: string, rules: WorldRules): RollLineView[] {
+const SLOT_TOTAL: Record<string, string> = {
+  attack: "attackerTotal",
+  defense: "defenderTotal",
+  defence: "defenderTotal",
+};
+function rollLines(
+  dice: DiceView[],
+  raw: Record<string, number[]>,
+  res: AttackResolution | null,
+  preset: string,
+  rules: WorldRules,
+): RollLineView[] {
   const ladder = preset === "fudge" || preset === "fate" ? ladderOf(rules) : null;
   return dice.map((d) => {
     const totalKey = SLOT_TOTAL[d.slot];
@@ -272,17 +320,22 @@ function factsOf(res: AttackResolution, preset: string): FactView[] {
     if (v === undefined) continue;
     if ((key === "damageNumber" || key === "hits") && !res.hit) continue;
     // Volt: one die hitting is a Hit, both a Full Hit (+2 Pierce, +5 Damage).
-    if (key === "hits") out.push({ key, labelKey: v >= 2 ? "FUDGE.Card.Fact.fullHit" : "FUDGE.Card.Fact.hit", text: "" });
+    if (key === "hits")
+      out.push({ key, labelKey: v >= 2 ? "FUDGE.Card.Fact.fullHit" : "FUDGE.Card.Fact.hit", text: "" });
     else out.push({ key, labelKey: `FUDGE.Card.Fact.${key}`, text: SIGNED_FACTS.has(key) ? signed(v) : String(v) });
   }
-  if (res.steps.some((s) => s.key.endsWith(".Graze"))) out.push({ key: "graze", labelKey: "FUDGE.Card.Fact.graze", text: "" });
+  if (res.steps.some((s) => s.key.endsWith(".Graze")))
+    out.push({ key: "graze", labelKey: "FUDGE.Card.Fact.graze", text: "" });
   return out;
 }
 
 /** Rows of the track whose boxes differ between two views (the part of the track a wound changed). */
 function changedRows(before: TrackView | null, after: TrackView | null): RowView[] {
   if (!after) return [];
-  const sig = (r: RowView | undefined) => (r ? r.boxes.map((b) => `${b.marked ? 1 : 0}${b.mark ?? ""}${b.overflow ? "o" : ""}${b.stun ? "s" : ""}`).join(",") : "");
+  const sig = (r: RowView | undefined) =>
+    r
+      ? r.boxes.map((b) => `${b.marked ? 1 : 0}${b.mark ?? ""}${b.overflow ? "o" : ""}${b.stun ? "s" : ""}`).join(",")
+      : "";
   return after.rows.filter((r) => sig(r) !== sig(before?.rows.find((x) => x.key === r.key)));
 }
 
@@ -309,11 +362,28 @@ function headlineOf(res: AttackResolution | null, waiting: boolean, preset: stri
  * The attack card's render model. `system` is the card's stored data, a claim: it is checked
  * first (checkCard), and a card that fails is drawn as its error line alone.
  */
-export function attackCardContext(message: { _id?: string; id?: string; system: unknown }, rules: WorldRules, viewer: CardViewer): AttackCardContext {
+export function attackCardContext(
+  message: { _id?: string; id?: string; system: unknown },
+  rules: WorldRules,
+  viewer: CardViewer,
+): AttackCardContext {
   const messageId = message._id ?? message.id ?? "";
   const card = checked(() => checkCard(message.system));
   if (!("targets" in card)) {
-    return { messageId, preset: "", presetLabelKey: "", attackerName: "", weaponName: "", situation: [], targets: [], canApplySelected: false, canApplyAll: false, canGutsFriends: false, cssClass: "fudge-wounds fudge-card", error: card };
+    return {
+      messageId,
+      preset: "",
+      presetLabelKey: "",
+      attackerName: "",
+      weaponName: "",
+      situation: [],
+      targets: [],
+      canApplySelected: false,
+      canApplyAll: false,
+      canGutsFriends: false,
+      cssClass: "fudge-wounds fudge-card",
+      error: card,
+    };
   }
   // The live attacker's name: a card's author cannot sign it with another name (as for targets).
   const attackerName = viewer.actor(card.attackerId)?.name ?? card.attackerName;
@@ -328,15 +398,22 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
     const canWound = !!res && res.wound !== null && res.wound !== undefined;
     const lastUndone = !live && t.applied.length > 0 && t.applied[t.applied.length - 1].undone;
     const state: CardState = t.defend === "pending" ? "pending" : live ? "applied" : lastUndone ? "undone" : "resolved";
-    const before = trackAt(res, live ? live.before : (t.request as { defender?: { track?: { state?: unknown } } })?.defender?.track?.state);
+    const before = trackAt(
+      res,
+      live ? live.before : (t.request as { defender?: { track?: { state?: unknown } } })?.defender?.track?.state,
+    );
     // The defender's track after the wound, rendered once: the changed rows, the wound's row and
     // (Volt: marked rows only) the `after` view all come from it.
     const fullAfter = live ? trackAt(res, live.after) : canWound ? trackAt(res, res?.defenderAfter?.track.state) : null;
-    const after = fullAfter && fullAfter.kind === "volt" ? { ...fullAfter, rows: fullAfter.rows.filter((r) => r.boxes.some((b) => b.marked)) } : fullAfter;
+    const after =
+      fullAfter && fullAfter.kind === "volt"
+        ? { ...fullAfter, rows: fullAfter.rows.filter((r) => r.boxes.some((b) => b.marked)) }
+        : fullAfter;
     const woundRowLabel = fullAfter?.rows.find((r) => r.key === res?.woundKey)?.labelKey;
     const woundLabelKeys = res ? (woundRowLabel ? [woundRowLabel] : woundLabels(res)) : [];
     const woundRow = fullAfter?.rows.find((r) => r.key === res?.woundKey);
-    const woundPenaltyText = woundRow && woundRow.penaltyText && woundRow.penaltyText !== "0" ? woundRow.penaltyText : "";
+    const woundPenaltyText =
+      woundRow && woundRow.penaltyText && woundRow.penaltyText !== "0" ? woundRow.penaltyText : "";
     const level = woundLabelKeys[0] ?? "";
     const dice = diceViews(t, res);
     // Fudge §4.55: a hit awaiting the GM's judgement, or one he ruled on (the card's record of his pick, shown only).
@@ -380,7 +457,12 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
       steps: res ? res.steps.map(stepView) : [],
       after,
       followUps: (res?.followUps ?? []).map((f) => ({ type: f.type, labelKey: followUpLabel(f), target: f.target })),
-      applied: t.applied.map((a) => ({ userId: a.userId, undone: a.undone, ended: a.ended, steps: ((a.steps ?? []) as never[]).map(stepView) })),
+      applied: t.applied.map((a) => ({
+        userId: a.userId,
+        undone: a.undone,
+        ended: a.ended,
+        steps: ((a.steps ?? []) as never[]).map(stepView),
+      })),
       isApplied: !!live,
       differs: t.differs === true,
       canApply: canWound && !live && !judgement && applyVerdict !== "deny",
@@ -388,7 +470,13 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
       canJudge,
       judgeLevels: canJudge ? judgeLevels(actor, t, rules) : [],
       judgeRolls: canJudge && gmRollSlot(rules) !== null,
-      canSpendFudgePoint: canWound && !live && !judgement && whole && isOwner(viewer.user, actor) && offersFudgePoint(card, t, actor as ActorDoc, rules),
+      canSpendFudgePoint:
+        canWound &&
+        !live &&
+        !judgement &&
+        whole &&
+        isOwner(viewer.user, actor) &&
+        offersFudgePoint(card, t, actor as ActorDoc, rules),
       canUndo: !!live && undoVerdict !== "deny",
       applyVia: applyVerdict,
       undoVia: undoVerdict,
@@ -397,7 +485,11 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
   });
   const situation = Object.entries(card.situation ?? {})
     .filter(([, v]) => v !== undefined && v !== null && v !== false && v !== 0 && v !== "")
-    .map(([key, v]) => ({ key, labelKey: `FUDGE.Situation.${key}`, value: typeof v === "number" ? signed(v) : typeof v === "boolean" ? "" : String(v) }));
+    .map(([key, v]) => ({
+      key,
+      labelKey: `FUDGE.Situation.${key}`,
+      value: typeof v === "number" ? signed(v) : typeof v === "boolean" ? "" : String(v),
+    }));
   return {
     messageId,
     preset: card.preset,
@@ -409,7 +501,10 @@ export function attackCardContext(message: { _id?: string; id?: string; system: 
     canApplySelected: rules.applyTo === "selected" && targets.some((t) => t.canApply),
     canApplyAll: targets.filter((t) => t.canApply).length > 1,
     // Miniatures: Guts — a friend shot into the melee: the GM runs the friends' checks for the tokens he selects (chat.ts gutsForFriends).
-    canGutsFriends: viewer.user.isGM && card.preset === "miniatures" && card.targets.some((t) => ((t.resolution as AttackResolution | null)?.followUps ?? []).some(friendsInMelee)),
+    canGutsFriends:
+      viewer.user.isGM &&
+      card.preset === "miniatures" &&
+      card.targets.some((t) => ((t.resolution as AttackResolution | null)?.followUps ?? []).some(friendsInMelee)),
     cssClass: `fudge-wounds fudge-card preset-${card.preset}`,
     error: null,
   };
@@ -424,12 +519,23 @@ function judgeLevels(actor: Partial<ActorDoc>, t: AttackCardTarget, rules: World
   const none = { value: "none", labelKey: "FUDGE.Card.GmJudgement.None", labelParams: {}, selected: picked === "none" };
   let rows: { key: string; labelKey: string; labelParams: Record<string, string | number> }[] = [];
   try {
-    const track = "system" in actor && actor.system ? trackFor(actor as ActorDoc, rules) : parseTrack((t.request as { defender?: { track?: unknown } })?.defender?.track, "card.track");
+    const track =
+      "system" in actor && actor.system
+        ? trackFor(actor as ActorDoc, rules)
+        : parseTrack((t.request as { defender?: { track?: unknown } })?.defender?.track, "card.track");
     rows = renderTrack(track).rows;
   } catch (e) {
     if (!isRulesError(e)) throw e;
   }
-  return [none, ...rows.map((r) => ({ value: r.key, labelKey: r.labelKey, labelParams: { ...r.labelParams }, selected: r.key === picked }))];
+  return [
+    none,
+    ...rows.map((r) => ({
+      value: r.key,
+      labelKey: r.labelKey,
+      labelParams: { ...r.labelParams },
+      selected: r.key === picked,
+    })),
+  ];
 }
 
 /** The offer is only a button: a shown wound the live track cannot take (a forged one) offers nothing. */
@@ -464,7 +570,25 @@ export function rollCardContext(stored: RollCardData | unknown, rules: WorldRule
   const roll = checked(() => checkRollCard(stored));
   if (!("traitKey" in roll)) {
     const none = levelView(0, ladderOf(rules));
-    return { actorName: "", traitLabelKey: "", traitName: "", level: null, penaltyText: "", hasPenalty: false, dice: "", result: null, resultText: "", success: false, difficulty: none, statText: "", difficultyText: "", steps: [], volt: false, cssClass: "fudge-wounds fudge-card roll-card", error: roll };
+    return {
+      actorName: "",
+      traitLabelKey: "",
+      traitName: "",
+      level: null,
+      penaltyText: "",
+      hasPenalty: false,
+      dice: "",
+      result: null,
+      resultText: "",
+      success: false,
+      difficulty: none,
+      statText: "",
+      difficultyText: "",
+      steps: [],
+      volt: false,
+      cssClass: "fudge-wounds fudge-card roll-card",
+      error: roll,
+    };
   }
   const ladder = ladderOf(rules);
   const volt = roll.traitKey.startsWith("volt.");

@@ -36,7 +36,8 @@ export interface ClippedRecord {
 }
 
 const isRec = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const scopeOf = (actor: Pick<ActorDoc, "flags">): Record<string, unknown> => (isRec(actor.flags?.[SCOPE]) ? (actor.flags[SCOPE] as Record<string, unknown>) : {});
+const scopeOf = (actor: Pick<ActorDoc, "flags">): Record<string, unknown> =>
+  isRec(actor.flags?.[SCOPE]) ? (actor.flags[SCOPE] as Record<string, unknown>) : {};
 
 /** The actor's clipped log, oldest first; malformed entries are ignored. */
 export function clippedLogOf(actor: Pick<ActorDoc, "flags">): ClippedRecord[] {
@@ -56,7 +57,10 @@ export function rollsWhileClipped(actor: ActorDoc, rules: WorldRules): boolean {
 /** The box reset, and the turn-start note dropped: the turn's end must not burn a Clipped taken after this roll. */
 function spent(actor: ActorDoc, rules: WorldRules): { system: ActorUpdate["system"]; note: Record<string, unknown> } {
   const state = healTrack(trackFor(actor, rules), { type: "consumeClipped" }).track.state;
-  return { system: { woundTrack: { [REPLACE_STATE_KEY]: structuredClone(state) } }, note: { [CLIPPED_NOTE_FLAG]: false } };
+  return {
+    system: { woundTrack: { [REPLACE_STATE_KEY]: structuredClone(state) } },
+    note: { [CLIPPED_NOTE_FLAG]: false },
+  };
 }
 
 /**
@@ -64,7 +68,13 @@ function spent(actor: ActorDoc, rules: WorldRules): { system: ActorUpdate["syste
  * his Clipped box and records the roll, or null — not a FATE world, not Clipped, already recorded
  * for this card, or `user` may not write the attacker (only its owner posts its attacks).
  */
-export function attackClippedUpdate(attacker: ActorDoc, rules: WorldRules, user: UserRef, messageId: string, now: number): ActorUpdate | null {
+export function attackClippedUpdate(
+  attacker: ActorDoc,
+  rules: WorldRules,
+  user: UserRef,
+  messageId: string,
+  now: number,
+): ActorUpdate | null {
   if (!messageId || !isOwner(user, attacker) || !rollsWhileClipped(attacker, rules)) return null;
   const log = clippedLogOf(attacker);
   if (log.some((r) => r.messageId === messageId)) return null;
@@ -89,7 +99,11 @@ export function traitClippedUpdate(actor: ActorDoc, rules: WorldRules, user: Use
  * The defender's write for his Defend roll on a card: the defence record, saying whether the roll
  * was made while Clipped, and then the box reset (in one update, so nobody reads one without the other).
  */
-export function defenceRollUpdate(defender: ActorDoc, rules: WorldRules, rec: Omit<DefenceRecord, "clipped">): ActorUpdate {
+export function defenceRollUpdate(
+  defender: ActorDoc,
+  rules: WorldRules,
+  rec: Omit<DefenceRecord, "clipped">,
+): ActorUpdate {
   const clipped = rollsWhileClipped(defender, rules);
   const log = defenceLogUpdate(defender, { ...rec, clipped });
   if (!clipped) return { system: {}, flags: log };
@@ -98,7 +112,8 @@ export function defenceRollUpdate(defender: ActorDoc, rules: WorldRules, rec: Om
 }
 
 /** Did this roll of the defender's already reset his Clipped box (a defence record that says either way)? */
-export const defenceSettledClipped = (defender: Pick<ActorDoc, "flags">, messageId: string): boolean => typeof defenceRecordOf(defender, messageId)?.clipped === "boolean";
+export const defenceSettledClipped = (defender: Pick<ActorDoc, "flags">, messageId: string): boolean =>
+  typeof defenceRecordOf(defender, messageId)?.clipped === "boolean";
 
 /** The actor with its Clipped box marked again, as it was for a roll that used it up (a free Clipped box needed). */
 function asClipped(actor: ActorDoc, rules: WorldRules): ActorDoc {
@@ -115,9 +130,15 @@ function asClipped(actor: ActorDoc, rules: WorldRules): ActorDoc {
  * The two sides as they rolled on card `messageId`: a side whose roll there used up its Clipped
  * box (its own record says so) counts as Clipped again. For re-deriving the card (integrity.ts).
  */
-export function asRolledOn(attacker: ActorDoc | null, defender: ActorDoc, messageId: string, rules: WorldRules): { attacker: ActorDoc | null; defender: ActorDoc } {
+export function asRolledOn(
+  attacker: ActorDoc | null,
+  defender: ActorDoc,
+  messageId: string,
+  rules: WorldRules,
+): { attacker: ActorDoc | null; defender: ActorDoc } {
   if (rules.preset !== "fate") return { attacker, defender };
-  const a = attacker && clippedLogOf(attacker).some((r) => r.messageId === messageId) ? asClipped(attacker, rules) : attacker;
+  const a =
+    attacker && clippedLogOf(attacker).some((r) => r.messageId === messageId) ? asClipped(attacker, rules) : attacker;
   const d = defenceRecordOf(defender, messageId)?.clipped === true ? asClipped(defender, rules) : defender;
   return { attacker: a, defender: d };
 }

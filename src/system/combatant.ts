@@ -55,7 +55,8 @@ export function equippedOf<T extends "weapon" | "armor" | "shield">(actor: Actor
 
 export function findItem(actor: ActorDoc, id: string, field = "itemId"): ItemDoc {
   const it = (actor.items ?? []).find((i) => i._id === id);
-  if (!it) throw new RulesError(field, "FUDGE.Error.NoSuchItem", `no item ${JSON.stringify(id)} on ${actor.name}`, { id });
+  if (!it)
+    throw new RulesError(field, "FUDGE.Error.NoSuchItem", `no item ${JSON.stringify(id)} on ${actor.name}`, { id });
   return it;
 }
 
@@ -98,7 +99,12 @@ export function voltTough(actor: ActorDoc<"character" | "npc">): number {
 
 function customLevels(d: CharacterData): BoxLevel[] {
   const levels = d.woundTrack.customLevels ?? [];
-  if (!levels.length) throw new RulesError("system.woundTrack.customLevels", "FUDGE.Error.CustomLevelsMissing", "a custom wound track needs at least one level");
+  if (!levels.length)
+    throw new RulesError(
+      "system.woundTrack.customLevels",
+      "FUDGE.Error.CustomLevelsMissing",
+      "a custom wound track needs at least one level",
+    );
   return customBoxLevels(levels);
 }
 
@@ -148,13 +154,25 @@ export function trackConfigFor(actor: ActorDoc, rules: WorldRules): { kind: stri
   switch (rules.preset) {
     case "fate":
       // FATE ladder: a track has a kind label.
-      return defaultFateConfig(d.woundTrack.label || rules.fate.defaultLabel) as unknown as { kind: string } & Record<string, unknown>;
+      return defaultFateConfig(d.woundTrack.label || rules.fate.defaultLabel) as unknown as { kind: string } & Record<
+        string,
+        unknown
+      >;
     case "volt": {
       const tough = voltTough(a);
-      return { kind: "volt", label: d.woundTrack.label || "FUDGE.Volt.Track.Label", willpower: d.volt.willpower, tough, rows: defaultVoltRows(tough) };
+      return {
+        kind: "volt",
+        label: d.woundTrack.label || "FUDGE.Volt.Track.Label",
+        willpower: d.volt.willpower,
+        tough,
+        rows: defaultVoltRows(tough),
+      };
     }
     case "miniatures":
-      return boxTrackConfig("miniatures", { label: d.woundTrack.label }) as unknown as { kind: string } & Record<string, unknown>;
+      return boxTrackConfig("miniatures", { label: d.woundTrack.label }) as unknown as { kind: string } & Record<
+        string,
+        unknown
+      >;
     case "fudge": {
       if (rules.fudge.dcVariant === "track") {
         // Fudge §4.57: Damage Capacity itself records the damage.
@@ -229,7 +247,10 @@ function fudgeWeapon(w: ItemDoc<"weapon"> | null) {
 
 /** Sum of equipped armour (value and magic, Fudge §4.54). */
 export function armorTotals(actor: ActorDoc): { value: number; magic: number } {
-  return equippedOf(actor, "armor").reduce((t, a) => ({ value: t.value + (a.system as ArmorData).value, magic: t.magic + (a.system as ArmorData).magic }), { value: 0, magic: 0 });
+  return equippedOf(actor, "armor").reduce(
+    (t, a) => ({ value: t.value + (a.system as ArmorData).value, magic: t.magic + (a.system as ArmorData).magic }),
+    { value: 0, magic: 0 },
+  );
 }
 
 /** The largest equipped shield (Fudge §4.31), or "none". */
@@ -256,9 +277,17 @@ export function weaponSkill(actor: ActorDoc, weapon: ItemDoc<"weapon"> | null): 
 }
 
 /** The fudge preset's combatant (src/rules/fudge/combatant.ts) of an actor with a weapon. */
-export function fudgeCombatant(actor: ActorDoc<"character" | "npc">, weapon: ItemDoc<"weapon"> | null, rules: WorldRules): Omit<FudgeCombatant, "track" | "weapon" | "armor"> & Record<string, unknown> {
+export function fudgeCombatant(
+  actor: ActorDoc<"character" | "npc">,
+  weapon: ItemDoc<"weapon"> | null,
+  rules: WorldRules,
+): Omit<FudgeCombatant, "track" | "weapon" | "armor"> & Record<string, unknown> {
   const d = actor.system;
-  const dcGift = hasEffect(actor, "damageResistant") ? "damageResistant" : hasEffect(actor, "fragile") ? "fragile" : "none";
+  const dcGift = hasEffect(actor, "damageResistant")
+    ? "damageResistant"
+    : hasEffect(actor, "fragile")
+      ? "fragile"
+      : "none";
   return {
     name: actor.name,
     pc: actor.type === "character",
@@ -286,7 +315,10 @@ function firstWeapon(actor: ActorDoc): ItemDoc<"weapon"> | null {
 
 /** A Miniatures datacard (src/rules/miniatures/datacard.ts) from a miniature actor. */
 export function miniatureDatacard(actor: ActorDoc, rules: WorldRules): Record<string, unknown> {
-  if (actor.type !== "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotMiniature", "the miniatures preset needs miniature actors", { name: actor.name });
+  if (actor.type !== "miniature")
+    throw new RulesError("actor.type", "FUDGE.Error.NotMiniature", "the miniatures preset needs miniature actors", {
+      name: actor.name,
+    });
   const d = actor.system as MiniatureData;
   const armor = armorTotals(actor);
   const gifts = itemsOf(actor, "gift");
@@ -351,7 +383,11 @@ export function miniRules(actor: ActorDoc): Set<MiniTraitEffect> {
 /** Gift and fault items whose Miniatures rule does not count, because another of the same kind already holds the datacard's slot. */
 export function ignoredMiniTraits(actor: ActorDoc): ItemDoc<"gift" | "fault">[] {
   if (actor.type !== "miniature") return [];
-  return (["gift", "fault"] as const).flatMap((type) => itemsOf(actor, type).filter((i) => isMiniTraitEffect(i.system.effect)).slice(1));
+  return (["gift", "fault"] as const).flatMap((type) =>
+    itemsOf(actor, type)
+      .filter((i) => isMiniTraitEffect(i.system.effect))
+      .slice(1),
+  );
 }
 
 export function miniWeapon(w: ItemDoc<"weapon">): Record<string, unknown> {
@@ -372,7 +408,10 @@ export function miniWeapon(w: ItemDoc<"weapon">): Record<string, unknown> {
 }
 
 function voltSide(actor: ActorDoc, weapon: ItemDoc<"weapon"> | null, rules: WorldRules): Record<string, unknown> {
-  if (actor.type === "miniature") throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "the volt preset needs character or npc actors", { name: actor.name });
+  if (actor.type === "miniature")
+    throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "the volt preset needs character or npc actors", {
+      name: actor.name,
+    });
   const a = actor as ActorDoc<"character" | "npc">;
   const armor = equippedOf(a, "armor")[0] ?? null;
   return {
@@ -380,14 +419,34 @@ function voltSide(actor: ActorDoc, weapon: ItemDoc<"weapon"> | null, rules: Worl
     track: trackFor(a, rules),
     willpower: a.system.volt.willpower,
     strength: a.system.volt.strength,
-    weapon: weapon ? { name: weapon.name, attack: weapon.system.volt.attack, damage: weapon.system.volt.damage, pierce: weapon.system.volt.pierce, stun: weapon.system.volt.stun, ranged: weapon.system.ranged } : null,
+    weapon: weapon
+      ? {
+          name: weapon.name,
+          attack: weapon.system.volt.attack,
+          damage: weapon.system.volt.damage,
+          pierce: weapon.system.volt.pierce,
+          stun: weapon.system.volt.stun,
+          ranged: weapon.system.ranged,
+        }
+      : null,
     guard: a.system.volt.guard,
-    armor: armor ? { coverage: armor.system.volt.coverage, protection: [armor.system.volt.protection.min, armor.system.volt.protection.max] } : null,
+    armor: armor
+      ? {
+          coverage: armor.system.volt.coverage,
+          protection: [armor.system.volt.protection.min, armor.system.volt.protection.max],
+        }
+      : null,
   };
 }
 
 function requireCharacter(actor: ActorDoc, path: string): ActorDoc<"character" | "npc"> {
-  if (actor.type === "miniature") throw new RulesError(`${path}.type`, "FUDGE.Error.NotCharacter", `${actor.name} is a miniature; this preset needs characters or NPCs`, { name: actor.name });
+  if (actor.type === "miniature")
+    throw new RulesError(
+      `${path}.type`,
+      "FUDGE.Error.NotCharacter",
+      `${actor.name} is a miniature; this preset needs characters or NPCs`,
+      { name: actor.name },
+    );
   return actor as ActorDoc<"character" | "npc">;
 }
 
@@ -412,8 +471,17 @@ export const incapacitatedBy = (condition: string): boolean => condition !== "ab
  * list, a round not recorded) the defender's current track counts as how he began the round.
  * False unless the world's safeguard is on (nothing else reads it).
  */
-export function beganRoundIncapacitated(defender: ActorDoc, rules: WorldRules, roundStart: RoundStart | null | undefined): boolean {
-  if (rules.preset !== "fudge" || !rules.fudgeTrack.safeguardNearDeathFromIncapacitated || defender.type === "miniature") return false;
+export function beganRoundIncapacitated(
+  defender: ActorDoc,
+  rules: WorldRules,
+  roundStart: RoundStart | null | undefined,
+): boolean {
+  if (
+    rules.preset !== "fudge" ||
+    !rules.fudgeTrack.safeguardNearDeathFromIncapacitated ||
+    defender.type === "miniature"
+  )
+    return false;
   const ref = actorRef(defender);
   if (roundStart && roundStart.actors.includes(ref)) return roundStart.incapacitated.includes(ref);
   try {
@@ -427,17 +495,44 @@ export function beganRoundIncapacitated(defender: ActorDoc, rules: WorldRules, r
  * The situation of one target's request: the attacker's situation with `beganRoundIncapacitated`
  * derived for this defender (beganRoundIncapacitated above), whatever the situation said.
  */
-export function defenderSituation(situation: Situation, defender: ActorDoc, rules: WorldRules, roundStart: RoundStart | null | undefined): Situation {
+export function defenderSituation(
+  situation: Situation,
+  defender: ActorDoc,
+  rules: WorldRules,
+  roundStart: RoundStart | null | undefined,
+): Situation {
   const { beganRoundIncapacitated: _claimed, ...rest } = situation;
   return beganRoundIncapacitated(defender, rules, roundStart) ? { ...rest, beganRoundIncapacitated: true } : rest;
 }
 
 /** Keeps only the situation fields a preset's request accepts (the fudge preset rejects unknown fields). */
 export const SITUATION_FIELDS: Record<PresetId, readonly string[]> = {
-  fudge: ["modifier", "defenderModifier", "allOutAttack", "allOutDefense", "stun", "pullPunch", "beganRoundIncapacitated", "spendFudgePoint", "gmLevel", "headBlow"],
+  fudge: [
+    "modifier",
+    "defenderModifier",
+    "allOutAttack",
+    "allOutDefense",
+    "stun",
+    "pullPunch",
+    "beganRoundIncapacitated",
+    "spendFudgePoint",
+    "gmLevel",
+    "headBlow",
+  ],
   fate: ["modifier", "defenseModifier"],
   volt: ["distance", "modifier"],
-  miniatures: ["gangUp", "rangeInches", "cover", "inContact", "helpless", "surprised", "friendShootsIntoMelee", "modifier", "fromBehind", "disengaging"],
+  miniatures: [
+    "gangUp",
+    "rangeInches",
+    "cover",
+    "inContact",
+    "helpless",
+    "surprised",
+    "friendShootsIntoMelee",
+    "modifier",
+    "fromBehind",
+    "disengaging",
+  ],
 };
 
 export function situationFor(preset: PresetId, situation: Situation): Record<string, unknown> {
@@ -451,7 +546,13 @@ export function situationFor(preset: PresetId, situation: Situation): Record<str
  * The attack request of the world's preset (plain JSON, validated by the preset's parseRequest
  * when resolved). `weapon` null = unarmed.
  */
-export function attackRequest(attacker: ActorDoc, weapon: ItemDoc<"weapon"> | null, defender: ActorDoc, rules: WorldRules, situation: Situation = {}): Record<string, unknown> {
+export function attackRequest(
+  attacker: ActorDoc,
+  weapon: ItemDoc<"weapon"> | null,
+  defender: ActorDoc,
+  rules: WorldRules,
+  situation: Situation = {},
+): Record<string, unknown> {
   const preset = rules.preset;
   const sit = situationFor(preset, situation);
   switch (preset) {
@@ -462,7 +563,8 @@ export function attackRequest(attacker: ActorDoc, weapon: ItemDoc<"weapon"> | nu
       const opts: Record<string, unknown> = { ...structuredClone(rules.fudge) };
       if (!rules.legendary) opts.ladder = standardLadder({}, false);
       // Fudge §4.51: the world's Willpower roll against wound penalties.
-      if (rules.fudgeTrack.willpowerVsPenalty) opts.willpowerVsPenalty = { difficulty: rules.fudgeTrack.willpowerDifficulty };
+      if (rules.fudgeTrack.willpowerVsPenalty)
+        opts.willpowerVsPenalty = { difficulty: rules.fudgeTrack.willpowerDifficulty };
       return {
         preset,
         attacker: fudgeCombatant(a, weapon, rules),
@@ -483,7 +585,13 @@ export function attackRequest(attacker: ActorDoc, weapon: ItemDoc<"weapon"> | nu
       };
     }
     case "volt":
-      return { preset, attacker: voltSide(attacker, weapon, rules), defender: voltSide(defender, firstWeapon(defender), rules), options: { recovery: rules.volt.recovery }, situation: sit };
+      return {
+        preset,
+        attacker: voltSide(attacker, weapon, rules),
+        defender: voltSide(defender, firstWeapon(defender), rules),
+        options: { recovery: rules.volt.recovery },
+        situation: sit,
+      };
     case "miniatures": {
       const card = miniatureDatacard(attacker, rules);
       const weapons = equippedOf(attacker, "weapon");
@@ -492,7 +600,10 @@ export function attackRequest(attacker: ActorDoc, weapon: ItemDoc<"weapon"> | nu
         preset,
         attacker: card,
         defender: miniatureDatacard(defender, rules),
-        options: { penaltyLowersHddf: rules.miniatures.penaltyLowersHddf, gutsRollPenalty: rules.miniatures.gutsRollPenalty },
+        options: {
+          penaltyLowersHddf: rules.miniatures.penaltyLowersHddf,
+          gutsRollPenalty: rules.miniatures.gutsRollPenalty,
+        },
         situation: { ...sit, weapon: index >= 0 ? index : 0 },
       };
     }

@@ -8,7 +8,12 @@
  * the track's `initial` state); ids are Foundry document ids / uuids as strings.
  */
 import { PRESETS, type PresetId } from "../rules/pipeline";
-import { GUTS_ROLL_PENALTY_RULES, initialGutsState, type GutsRollPenaltyRule, type GutsState } from "../rules/miniatures/guts";
+import {
+  GUTS_ROLL_PENALTY_RULES,
+  initialGutsState,
+  type GutsRollPenaltyRule,
+  type GutsState,
+} from "../rules/miniatures/guts";
 import { MINI_TRAIT_RULES, type MiniTraitRule } from "../rules/miniatures/datacard";
 import { defaultFudgeOptions, type FudgeOptions } from "../rules/fudge/options";
 import { VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval } from "../rules/tracks/volt";
@@ -333,7 +338,13 @@ export function defaultWeaponData(): WeaponData {
 }
 
 export function defaultArmorData(): ArmorData {
-  return { value: 0, magic: 0, volt: { coverage: 20, protection: { min: 0, max: 0 } }, equipped: true, description: "" };
+  return {
+    value: 0,
+    magic: 0,
+    volt: { coverage: 20, protection: { min: 0, max: 0 } },
+    equipped: true,
+    description: "",
+  };
 }
 
 export function defaultShieldData(): ShieldData {
@@ -501,7 +512,8 @@ function mergeOver(def: unknown, v: unknown): unknown {
   if (typeof def === "object") {
     if (typeof v !== "object" || Array.isArray(v)) return def;
     const out: Record<string, unknown> = {};
-    for (const [k, d] of Object.entries(def as Record<string, unknown>)) out[k] = mergeOver(d, (v as Record<string, unknown>)[k]);
+    for (const [k, d] of Object.entries(def as Record<string, unknown>))
+      out[k] = mergeOver(d, (v as Record<string, unknown>)[k]);
     return out;
   }
   return typeof v === typeof def ? v : def;
@@ -528,7 +540,8 @@ export function worldRulesFrom(get: (key: string) => unknown): WorldRules {
   const r = out as unknown as WorldRules;
   if (!(PRESETS as readonly string[]).includes(r.preset)) r.preset = "fudge";
   if (!(APPLY_TARGETS as readonly string[]).includes(r.applyTo)) r.applyTo = "targeted";
-  if (!(GUTS_ROLL_PENALTY_RULES as readonly string[]).includes(r.miniatures.gutsRollPenalty)) r.miniatures.gutsRollPenalty = "allRolls";
+  if (!(GUTS_ROLL_PENALTY_RULES as readonly string[]).includes(r.miniatures.gutsRollPenalty))
+    r.miniatures.gutsRollPenalty = "allRolls";
   return r;
 }
 
@@ -600,5 +613,15 @@ export interface AttackCardData {
 }
 
 export function defaultAttackCardData(): AttackCardData {
-  return { preset: "fudge", userId: "", attackerId: "", attackerName: "", weaponId: "", weaponName: "", situation: {}, attackDice: {}, targets: [] };
+  return {
+    preset: "fudge",
+    userId: "",
+    attackerId: "",
+    attackerName: "",
+    weaponId: "",
+    weaponName: "",
+    situation: {},
+    attackDice: {},
+    targets: [],
+  };
 }

@@ -20,7 +20,11 @@ const CUSTOM_LEVEL = /(?:^|\.)customLevels\.(\d+)\.([A-Za-z]+)$/;
 
 /** A cell of a rules-menu table: `fudge.graze.table[1].min` (settings-pure readTable, the rules core's checks). */
 const TABLE_CELL = /(?:^|\.)(graze\.table|minMidMax\.table|thresholds)\[(\d+)\]\.([A-Za-z]+)$/;
-const TABLES: Record<string, string> = { "graze.table": "grazeTable", "minMidMax.table": "minMidMaxTable", thresholds: "thresholds" };
+const TABLES: Record<string, string> = {
+  "graze.table": "grazeTable",
+  "minMidMax.table": "minMidMaxTable",
+  thresholds: "thresholds",
+};
 
 /**
  * The field a dotted path names, in words ("healing.weeks" → "the number of weeks"): the last
@@ -30,10 +34,17 @@ const TABLES: Record<string, string> = { "graze.table": "grazeTable", "minMidMax
 export function fieldLabel(path: string, i18n: SystemI18n): string {
   const cell = TABLE_CELL.exec(path);
   if (cell && i18n.has(`FUDGE.Field.${cell[3]}`))
-    return i18n.format("FUDGE.Field.TableCell", { what: i18n.localize(`FUDGE.Field.${cell[3]}`), row: Number(cell[2]) + 1, table: i18n.localize(`FUDGE.Field.${TABLES[cell[1]]}`) });
+    return i18n.format("FUDGE.Field.TableCell", {
+      what: i18n.localize(`FUDGE.Field.${cell[3]}`),
+      row: Number(cell[2]) + 1,
+      table: i18n.localize(`FUDGE.Field.${TABLES[cell[1]]}`),
+    });
   const custom = CUSTOM_LEVEL.exec(path);
   if (custom && i18n.has(`FUDGE.Field.${custom[2]}`))
-    return i18n.format("FUDGE.Field.CustomLevel", { what: i18n.localize(`FUDGE.Field.${custom[2]}`), level: Number(custom[1]) + 1 });
+    return i18n.format("FUDGE.Field.CustomLevel", {
+      what: i18n.localize(`FUDGE.Field.${custom[2]}`),
+      level: Number(custom[1]) + 1,
+    });
   // A world rule of the settings menu has its own label there (FUDGE.Settings.<path>.Name).
   if (i18n.has(`FUDGE.Settings.${path}.Name`)) return i18n.localize(`FUDGE.Settings.${path}.Name`);
   const segments = path.split(/[.[\]]+/).filter((s) => s && !/^\d+$/.test(s));
@@ -42,7 +53,8 @@ export function fieldLabel(path: string, i18n: SystemI18n): string {
   const groups = ["Field", "Situation"];
   for (let i = segments.length - 1; i >= 0; i--) {
     if (!/^[A-Za-z]+$/.test(segments[i])) continue;
-    for (const g of groups) if (i18n.has(`FUDGE.${g}.${segments[i]}`)) return i18n.localize(`FUDGE.${g}.${segments[i]}`);
+    for (const g of groups)
+      if (i18n.has(`FUDGE.${g}.${segments[i]}`)) return i18n.localize(`FUDGE.${g}.${segments[i]}`);
   }
   return i18n.localize("FUDGE.Field.value");
 }
@@ -66,16 +78,44 @@ export function errorText(e: unknown, i18n: SystemI18n, actorName?: string): str
     if (actorName !== undefined && params.name === undefined) params.name = actorName;
     sentence = i18n.format(err.key, params).trim();
   } else sentence = i18n.localize("FUDGE.Error.Unexpected");
-  if (actorName && !sentence.includes(actorName)) return i18n.format("FUDGE.Error.ForActor", { name: actorName, message: sentence });
+  if (actorName && !sentence.includes(actorName))
+    return i18n.format("FUDGE.Error.ForActor", { name: actorName, message: sentence });
   return capitalize(sentence);
 }
 
 /** Every field with a name in words (FUDGE.Field.<name>; a test checks each has its key). */
 export const FIELD_NAMES = [
-  "afterCombatPenalty", "boxes", "constitution", "damageCapacity", "defenseDefault", "defenseSkill", "dexterity", "effect",
-  "epicExtraHurt", "epicExtraVeryHurt", "fudgePoints", "guard", "guts", "label", "marks", "mass", "medical",
-  "medicalValue", "movement", "penalty", "preset", "rapid", "ref", "result", "skill", "strength", "terrifying",
-  "threshold", "tough", "weeks", "willpower",
+  "afterCombatPenalty",
+  "boxes",
+  "constitution",
+  "damageCapacity",
+  "defenseDefault",
+  "defenseSkill",
+  "dexterity",
+  "effect",
+  "epicExtraHurt",
+  "epicExtraVeryHurt",
+  "fudgePoints",
+  "guard",
+  "guts",
+  "label",
+  "marks",
+  "mass",
+  "medical",
+  "medicalValue",
+  "movement",
+  "penalty",
+  "preset",
+  "rapid",
+  "ref",
+  "result",
+  "skill",
+  "strength",
+  "terrifying",
+  "threshold",
+  "tough",
+  "weeks",
+  "willpower",
 ] as const;
 const NAMED = new Set<string>(FIELD_NAMES);
 

@@ -41,7 +41,15 @@ export interface GutsDialogChoice {
  * for a player who picks a charge.
  */
 export function defaultGutsChoice(): GutsDialogChoice {
-  return { reason: "other", terrifying: 1, target: GUTS_TARGETS.newWoundLevel, defendingKing: false, nobleInMelee: false, leaderFallen: false, modifier: 0 };
+  return {
+    reason: "other",
+    terrifying: 1,
+    target: GUTS_TARGETS.newWoundLevel,
+    defendingKing: false,
+    nobleInMelee: false,
+    leaderFallen: false,
+    modifier: 0,
+  };
 }
 
 /**
@@ -51,11 +59,23 @@ export function defaultGutsChoice(): GutsDialogChoice {
  * targeted Brutas reads his count ("being charged", unless `last` says charging). Without one, the
  * default (defaultGutsChoice): no Terrifying charge the table does not show.
  */
-export function gutsChoiceFor(opponents: readonly ActorDoc[], last: GutsDialogChoice = defaultGutsChoice(), circumstances?: Pick<GutsDialogChoice, "defendingKing" | "nobleInMelee" | "leaderFallen">): GutsDialogChoice {
-  const counts = opponents.filter((o) => o.type === "miniature").map((o) => Number((o.system as { terrifying?: unknown }).terrifying) || 0);
+export function gutsChoiceFor(
+  opponents: readonly ActorDoc[],
+  last: GutsDialogChoice = defaultGutsChoice(),
+  circumstances?: Pick<GutsDialogChoice, "defendingKing" | "nobleInMelee" | "leaderFallen">,
+): GutsDialogChoice {
+  const counts = opponents
+    .filter((o) => o.type === "miniature")
+    .map((o) => Number((o.system as { terrifying?: unknown }).terrifying) || 0);
   const most = Math.max(0, ...counts);
   // The model's standing and what the table derives (src/foundry/guts-pure.ts) tick the boxes; the player can change them.
-  const c = circumstances ? { defendingKing: circumstances.defendingKing, nobleInMelee: circumstances.nobleInMelee, leaderFallen: circumstances.leaderFallen } : {};
+  const c = circumstances
+    ? {
+        defendingKing: circumstances.defendingKing,
+        nobleInMelee: circumstances.nobleInMelee,
+        leaderFallen: circumstances.leaderFallen,
+      }
+    : {};
   if (most > 0) return { ...last, ...c, reason: last.reason === "charging" ? "charging" : "charged", terrifying: most };
   // No Terrifying opponent targeted: a charge the table does not show is not offered first.
   const reason = last.reason === "charged" || last.reason === "charging" ? defaultGutsChoice().reason : last.reason;
@@ -83,7 +103,11 @@ export function gutsDialogContext(actor: ActorDoc, last: GutsDialogChoice = defa
   const rules = miniRules(actor);
   return {
     actorName: actor.name,
-    reasons: GUTS_DIALOG_REASONS.map((r) => ({ value: r, labelKey: `FUDGE.GutsDialog.Reason.${r}`, selected: r === last.reason })),
+    reasons: GUTS_DIALOG_REASONS.map((r) => ({
+      value: r,
+      labelKey: `FUDGE.GutsDialog.Reason.${r}`,
+      selected: r === last.reason,
+    })),
     terrifying: last.terrifying,
     target: last.target,
     modifier: last.modifier,
@@ -107,17 +131,21 @@ function whole(raw: unknown, min: number, max: number, dflt: number): number {
 export function readGutsChoice(form: Iterable<[string, unknown]>): GutsDialogChoice {
   const out = defaultGutsChoice();
   for (const [name, raw] of form) {
-    if (name === "reason" && (GUTS_DIALOG_REASONS as readonly unknown[]).includes(raw)) out.reason = raw as GutsDialogReason;
+    if (name === "reason" && (GUTS_DIALOG_REASONS as readonly unknown[]).includes(raw))
+      out.reason = raw as GutsDialogReason;
     else if (name === "terrifying") out.terrifying = whole(raw, 0, 20, out.terrifying);
     else if (name === "target") out.target = whole(raw, -10, 10, out.target);
     else if (name === "modifier") out.modifier = whole(raw, -10, 10, out.modifier);
-    else if (name === "defendingKing" || name === "nobleInMelee" || name === "leaderFallen") out[name] = raw === true || raw === "on" || raw === "true";
+    else if (name === "defendingKing" || name === "nobleInMelee" || name === "leaderFallen")
+      out[name] = raw === true || raw === "on" || raw === "true";
   }
   return out;
 }
 
 /** The trigger of the rules core's Guts check for a choice (Miniatures: Guts targets); the flags count only where a datacard gives them a rule. */
-export function gutsTriggerOf(choice: GutsDialogChoice): { reason: "terrifying" | "friendShoots" | "other"; target: number; modifiers: number } & Required<GutsFlags> {
+export function gutsTriggerOf(
+  choice: GutsDialogChoice,
+): { reason: "terrifying" | "friendShoots" | "other"; target: number; modifiers: number } & Required<GutsFlags> {
   const base = {
     modifiers: choice.modifier,
     beingCharged: choice.reason === "charged",
@@ -126,7 +154,8 @@ export function gutsTriggerOf(choice: GutsDialogChoice): { reason: "terrifying" 
     leaderFallen: choice.leaderFallen,
   };
   // Miniatures: Guts — charging or being charged by a Terrifying opponent: 0 + its Terrifying gifts.
-  if (choice.reason === "charged" || choice.reason === "charging") return { ...base, reason: "terrifying", target: terrifyingTarget(choice.terrifying) };
+  if (choice.reason === "charged" || choice.reason === "charging")
+    return { ...base, reason: "terrifying", target: terrifyingTarget(choice.terrifying) };
   // Miniatures: Guts — a friend shoots into the combat: +0.
   if (choice.reason === "friendShoots") return { ...base, reason: "friendShoots", target: GUTS_TARGETS.friendShoots };
   return { ...base, reason: "other", target: choice.target };
@@ -137,10 +166,17 @@ export function gutsTriggerOf(choice: GutsDialogChoice): { reason: "terrifying" 
  * that counted (Steadfast +1, Faithful +1, Mercenary "flees the combat"), as the rules core names
  * them. `format(key, params)` is the host's (Foundry's i18n.format, the playground's).
  */
-export function gutsNoteLines(r: Pick<GutsActionResult, "passed" | "total" | "target" | "effect" | "steps">, format: (key: string, params: Record<string, string | number>) => string): string[] {
+export function gutsNoteLines(
+  r: Pick<GutsActionResult, "passed" | "total" | "target" | "effect" | "steps">,
+  format: (key: string, params: Record<string, string | number>) => string,
+): string[] {
   const result = r.passed
     ? format("FUDGE.Miniatures.GutsPassed", { total: String(r.total), target: String(r.target) })
-    : format("FUDGE.Miniatures.GutsFailed", { total: String(r.total), target: String(r.target), effect: format(`FUDGE.Miniatures.Guts.Effect${r.effect}`, {}) });
+    : format("FUDGE.Miniatures.GutsFailed", {
+        total: String(r.total),
+        target: String(r.target),
+        effect: format(`FUDGE.Miniatures.Guts.Effect${r.effect}`, {}),
+      });
   return [result, ...gutsTraitLines(r.steps, format)];
 }
 
@@ -150,6 +186,13 @@ export function gutsNoteLines(r: Pick<GutsActionResult, "passed" | "total" | "ta
  * fallen: −1", "… flees the combat"), and the −1 of a Guts failure by 1 in force ("Shaken (failed
  * Guts check): −1 to rolls", Miniatures: Guts): every note of a Guts check or Near Death roll lists them.
  */
-export function gutsTraitLines(steps: readonly { key: string; params?: Record<string, string | number> }[], format: (key: string, params: Record<string, string | number>) => string): string[] {
-  return steps.filter((s) => s.key.startsWith("FUDGE.Miniatures.Step.Trait.") || s.key === "FUDGE.Miniatures.Step.GutsRollPenalty").map((s) => format(s.key, s.params ?? {}));
+export function gutsTraitLines(
+  steps: readonly { key: string; params?: Record<string, string | number> }[],
+  format: (key: string, params: Record<string, string | number>) => string,
+): string[] {
+  return steps
+    .filter(
+      (s) => s.key.startsWith("FUDGE.Miniatures.Step.Trait.") || s.key === "FUDGE.Miniatures.Step.GutsRollPenalty",
+    )
+    .map((s) => format(s.key, s.params ?? {}));
 }

@@ -35,13 +35,21 @@ export interface RegisterOptions {
  * gt lte gte not and or`, `localize`, `selectOptions` …) are shared by every package, so replacing
  * one would change every module's templates. Templates use the core ones as Foundry defines them.
  */
-export const HELPER_NAMES = ["fudgeLocalize", "fudgeFormat", "fudgeText", "fudgeLevel", "fudgeSigned", "fudgeLadder", "fudgeLadderName"] as const;
+export const HELPER_NAMES = [
+  "fudgeLocalize",
+  "fudgeFormat",
+  "fudgeText",
+  "fudgeLevel",
+  "fudgeSigned",
+  "fudgeLadder",
+  "fudgeLadderName",
+] as const;
 
 export function registerHelpers(hb: HandlebarsLike, i18n: SystemI18n, opts: RegisterOptions = {}): void {
   const ladder = opts.ladder ?? (() => DEFAULT_LADDER);
   const loc = (key: unknown, options?: unknown): string => {
     const k = String(key ?? "");
-    const hash = isOptions(options) ? options.hash ?? {} : {};
+    const hash = isOptions(options) ? (options.hash ?? {}) : {};
     return Object.keys(hash).length ? i18n.format(k, hash) : i18n.localize(k);
   };
   hb.registerHelper("fudgeLocalize", loc);
@@ -64,9 +72,13 @@ export function registerHelpers(hb: HandlebarsLike, i18n: SystemI18n, opts: Regi
   /** {{fudgeSigned n}} → "+2", "0", "−1" (true minus). */
   hb.registerHelper("fudgeSigned", (n: unknown) => (typeof n === "number" && Number.isFinite(n) ? signed(n) : ""));
   /** {{fudgeLadder n}} → "Great (+2)": names and numbers together (Fudge §1.3). */
-  hb.registerHelper("fudgeLadder", (n: unknown) => (typeof n === "number" && Number.isInteger(n) ? levelWithNumber(n, ladder()) : ""));
+  hb.registerHelper("fudgeLadder", (n: unknown) =>
+    typeof n === "number" && Number.isInteger(n) ? levelWithNumber(n, ladder()) : "",
+  );
   /** {{fudgeLadderName n}} → "Great" / "Superb +2". */
-  hb.registerHelper("fudgeLadderName", (n: unknown) => (typeof n === "number" && Number.isInteger(n) ? describeLevel(n, ladder()).label : ""));
+  hb.registerHelper("fudgeLadderName", (n: unknown) =>
+    typeof n === "number" && Number.isInteger(n) ? describeLevel(n, ladder()).label : "",
+  );
 }
 
 /** Template paths (relative to the system root), for Foundry's loadTemplates and the playground. */

@@ -39,7 +39,11 @@ export function dictionaryI18n(dict: Record<string, string>, onMissing?: (key: s
 }
 
 /** Flattens nested lang JSON ({"FUDGE": {"Sheet": {...}}}) into dotted keys; flat files pass through. */
-export function flattenLang(obj: Record<string, unknown>, prefix = "", out: Record<string, string> = {}): Record<string, string> {
+export function flattenLang(
+  obj: Record<string, unknown>,
+  prefix = "",
+  out: Record<string, string> = {},
+): Record<string, string> {
   for (const [k, v] of Object.entries(obj)) {
     const key = prefix ? `${prefix}.${k}` : k;
     if (typeof v === "string") out[key] = v;

@@ -59,7 +59,10 @@ export interface ImportReportLine {
 
 /** The actor to create (no _id: Foundry or the playground gives one) and the report. */
 export interface FudgeRpgConversion {
-  actor: Omit<ActorDoc<"character">, "_id"> & { flags: Record<string, unknown>; prototypeToken: { name: string; actorLink: boolean } };
+  actor: Omit<ActorDoc<"character">, "_id"> & {
+    flags: Record<string, unknown>;
+    prototypeToken: { name: string; actorLink: boolean };
+  };
   report: ImportReportLine[];
 }
 
@@ -90,7 +93,12 @@ export function conversionDeadline(options: ConvertOptions = {}): () => void {
   const end = now() + budgetMs;
   return () => {
     if (budgetMs === 0 || now() > end)
-      throw new RulesError("", "FUDGE.Error.TimeBudget", `the conversion ran longer than its budget of ${budgetMs} ms`, { max: budgetMs });
+      throw new RulesError(
+        "",
+        "FUDGE.Error.TimeBudget",
+        `the conversion ran longer than its budget of ${budgetMs} ms`,
+        { max: budgetMs },
+      );
   };
 }
 
@@ -146,7 +154,8 @@ function obj(v: unknown, field: string): Record<string, unknown> {
 function whole(v: unknown, field: string, fallback: number): number {
   if (v === undefined || v === null || v === "") return fallback;
   const n = typeof v === "string" ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isInteger(n)) fail(field, "NotInteger", `must be a whole number (got ${JSON.stringify(v)})`, { value: String(v) });
+  if (typeof n !== "number" || !Number.isInteger(n))
+    fail(field, "NotInteger", `must be a whole number (got ${JSON.stringify(v)})`, { value: String(v) });
   return n as number;
 }
 
@@ -158,7 +167,8 @@ function textOf(v: unknown, field: string, fallback = ""): string {
 
 /** Parses the text of an export file; a truncated or non-JSON file is a clear error. */
 export function parseFudgeRpgExport(text: string, file = ""): unknown {
-  if (text.length > FUDGE_RPG_MAX_BYTES) fail("", "TooLarge", `the file is larger than ${FUDGE_RPG_MAX_BYTES} bytes`, { file, max: FUDGE_RPG_MAX_BYTES });
+  if (text.length > FUDGE_RPG_MAX_BYTES)
+    fail("", "TooLarge", `the file is larger than ${FUDGE_RPG_MAX_BYTES} bytes`, { file, max: FUDGE_RPG_MAX_BYTES });
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (e) {
@@ -200,7 +210,9 @@ export function weaponShapeForOdf(odf: number): { size: WeaponSize; sharp: boole
 }
 
 /** Shape of a wound track from fudge-rpg's maxima: one of our presets when it matches, else custom levels. */
-export function trackShapeFor(maxima: number[]): Pick<CharacterData["woundTrack"], "preset" | "epicExtraHurt" | "epicExtraVeryHurt" | "customLevels"> {
+export function trackShapeFor(
+  maxima: number[],
+): Pick<CharacterData["woundTrack"], "preset" | "epicExtraHurt" | "epicExtraVeryHurt" | "customLevels"> {
   const same = (xs: number[]) => xs.every((x, i) => x === maxima[i]);
   if (same([3, 1, 1, 1, 1])) return { preset: "standard", epicExtraHurt: 0, epicExtraVeryHurt: 0 };
   // Fudge §4.57: the cinematic sheet is nine circles, 4/2/1/1/1; epic adds 0–2 to Hurt and Very Hurt.
@@ -225,21 +237,33 @@ export function trackShapeFor(maxima: number[]): Pick<CharacterData["woundTrack"
  * Converts one exported fudge-rpg actor. Throws a RulesError (FUDGE.Import.Error.*) for anything
  * that is not a complete fudge-rpg character export; never returns a partial actor.
  */
-export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {}, tick: () => void = conversionDeadline(options)): FudgeRpgConversion {
+export function convertFudgeRpgActor(
+  input: unknown,
+  options: ConvertOptions = {},
+  tick: () => void = conversionDeadline(options),
+): FudgeRpgConversion {
   const rules = options.rules ?? defaultWorldRules();
   const newId = options.newId ?? randomId;
   const report: ImportReportLine[] = [];
-  const info = (key: string, params: Record<string, string | number> = {}) => report.push({ key: `FUDGE.Import.Report.${key}`, params, kept: false });
-  const kept = (key: string, params: Record<string, string | number> = {}) => report.push({ key: `FUDGE.Import.Report.${key}`, params, kept: true });
+  const info = (key: string, params: Record<string, string | number> = {}) =>
+    report.push({ key: `FUDGE.Import.Report.${key}`, params, kept: false });
+  const kept = (key: string, params: Record<string, string | number> = {}) =>
+    report.push({ key: `FUDGE.Import.Report.${key}`, params, kept: true });
   const notes: string[] = [];
 
   // 1. Is it a fudge-rpg actor export at all?
-  if (Array.isArray(input)) fail("", "NotOneActor", "holds a list, not one exported actor (export each actor on its own)", {});
+  if (Array.isArray(input))
+    fail("", "NotOneActor", "holds a list, not one exported actor (export each actor on its own)", {});
   const src = obj(input, "");
   const stats = src._stats === undefined || src._stats === null ? {} : obj(src._stats, "_stats");
   const systemId = stats.systemId;
   if (systemId !== undefined && systemId !== null && systemId !== FUDGE_RPG_SYSTEM_ID)
-    fail("_stats.systemId", "WrongSystem", `exported from the system ${JSON.stringify(systemId)}, not ${FUDGE_RPG_SYSTEM_ID}`, { system: String(systemId) });
+    fail(
+      "_stats.systemId",
+      "WrongSystem",
+      `exported from the system ${JSON.stringify(systemId)}, not ${FUDGE_RPG_SYSTEM_ID}`,
+      { system: String(systemId) },
+    );
   const type = src.type;
   if (type !== "character" && type !== "major")
     fail("type", "WrongType", `is a ${JSON.stringify(type)}, not a fudge-rpg character`, { type: String(type) });
@@ -249,7 +273,8 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
   const sysIn = src.system !== undefined ? src.system : src.data;
   if (sysIn === undefined) fail("system", "Missing", "missing: the export has no system data (a partial export?)", {});
   const sys = obj(sysIn, "system");
-  if (sys.wounds === undefined) fail("system.wounds", "Missing", "missing: the export has no wounds (a partial export?)", {});
+  if (sys.wounds === undefined)
+    fail("system.wounds", "Missing", "missing: the export has no wounds (a partial export?)", {});
   const woundsIn = obj(sys.wounds, "system.wounds");
   const itemsIn = src.items === undefined ? [] : src.items;
   if (!Array.isArray(itemsIn)) fail("items", "NotList", "must be a list", {});
@@ -318,7 +343,10 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
     if (!Array.isArray(attrs)) fail(`${set.path}.system.attributes`, "NotList", "must be a list", {});
     const list = (attrs as unknown[]).map((a, j) => {
       const o = obj(a, `${set.path}.system.attributes.${j}`);
-      return { name: textOf(o.name, `${set.path}.system.attributes.${j}.name`).trim(), level: whole(o.level, `${set.path}.system.attributes.${j}.level`, 0) };
+      return {
+        name: textOf(o.name, `${set.path}.system.attributes.${j}.name`).trim(),
+        level: whole(o.level, `${set.path}.system.attributes.${j}.level`, 0),
+      };
     });
     const muscle = textOf(set.system.muscleweapon, `${set.path}.system.muscleweapon`).trim().toLowerCase();
     const damagecap = textOf(set.system.damagecap, `${set.path}.system.damagecap`).trim().toLowerCase();
@@ -347,12 +375,21 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
     }
     if (rest.length) {
       notes.push(`Attributes (${set.name}): ${rest.join(", ")}`);
-      kept("Attributes", { names: list.filter((a) => rest.some((r) => r.startsWith(`${a.name}:`))).map((a) => a.name).join(", ") });
+      kept("Attributes", {
+        names: list
+          .filter((a) => rest.some((r) => r.startsWith(`${a.name}:`)))
+          .map((a) => a.name)
+          .join(", "),
+      });
     }
   });
 
   for (const target of ["strength", "damageCapacity", "willpower"] as const)
-    if (!used.has(target)) info("AttributeDefault", { target: `FUDGE.Attribute.${target}`, level: levelWithNumber(system.attributes[target]) });
+    if (!used.has(target))
+      info("AttributeDefault", {
+        target: `FUDGE.Attribute.${target}`,
+        level: levelWithNumber(system.attributes[target]),
+      });
 
   // 6. Skills (Fudge §1.3 ladder values).
   tick();
@@ -366,7 +403,11 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
     const clamped = Math.min(Math.max(level, LADDER_MIN), LADDER_MAX);
     if (clamped !== level) kept("Clamped", { name: s.name, value: level });
     tick();
-    add("skill", s.name, { ...defaultSkillData(), level: clamped, description: richOf(desc, groupText ? `Groups: ${groupText}` : "") });
+    add("skill", s.name, {
+      ...defaultSkillData(),
+      level: clamped,
+      description: richOf(desc, groupText ? `Groups: ${groupText}` : ""),
+    });
   }
   if (skills.length) info("Skills", { count: skills.length });
 
@@ -395,7 +436,10 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
     const extra = quantity > 1 ? `Quantity: ${quantity}` : "";
     if (odf > 0) {
       const shape = weaponShapeForOdf(odf);
-      const skill = skillFor(e.name, skills.map((s) => s.name));
+      const skill = skillFor(
+        e.name,
+        skills.map((s) => s.name),
+      );
       const both = ddf > 0 ? `Defensive damage factor in fudge-rpg: +${ddf}` : "";
       add("weapon", e.name, {
         ...defaultWeaponData(),
@@ -411,10 +455,18 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
       if (ddf > 0) kept("WeaponDdf", { name: e.name, ddf });
     } else if (ddf > 0 && /\b(shield|buckler)\b/i.test(e.name)) {
       const size = ddf >= 3 ? "large" : ddf === 2 ? "medium" : "small";
-      add("shield", e.name, { ...defaultShieldData(), size, description: richOf(description, extra, `Defensive damage factor in fudge-rpg: +${ddf}`) });
+      add("shield", e.name, {
+        ...defaultShieldData(),
+        size,
+        description: richOf(description, extra, `Defensive damage factor in fudge-rpg: +${ddf}`),
+      });
       info("Shield", { name: e.name, size: `FUDGE.Item.ShieldSize.${size}` });
     } else if (ddf > 0) {
-      add("armor", e.name, { ...defaultArmorData(), value: Math.min(ddf, 50), description: richOf(description, extra) });
+      add("armor", e.name, {
+        ...defaultArmorData(),
+        value: Math.min(ddf, 50),
+        description: richOf(description, extra),
+      });
       info("Armor", { name: e.name, value: Math.min(ddf, 50) });
     } else {
       gear.push(quantity > 1 ? `${e.name} ×${quantity}` : e.name);
@@ -436,7 +488,11 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
   const effectNames: string[] = [];
   const collectEffects = (effects: unknown, owner: string) => {
     if (!Array.isArray(effects)) return;
-    for (const fx of effects) if (isObj(fx)) effectNames.push(`${typeof fx.name === "string" && fx.name ? fx.name : typeof fx.label === "string" ? fx.label : "?"}${owner ? ` (${owner})` : ""}`);
+    for (const fx of effects)
+      if (isObj(fx))
+        effectNames.push(
+          `${typeof fx.name === "string" && fx.name ? fx.name : typeof fx.label === "string" ? fx.label : "?"}${owner ? ` (${owner})` : ""}`,
+        );
   };
   collectEffects(src.effects, "");
   for (const i of items) collectEffects(i.effects, i.name);
@@ -469,10 +525,14 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
   // 11. The wound track: maxima choose the shape, counts become marks (Fudge §4.57 overflow).
   tick();
   const maxima = wounds.map((w) => Math.min(w.max === 0 ? w.defaultMax : w.max, MAX_BOXES));
-  for (const w of wounds) if (w.max > MAX_BOXES) kept("TooManyBoxes", { level: `FUDGE.Wound.${w.to}`, boxes: w.max, max: MAX_BOXES });
+  for (const w of wounds)
+    if (w.max > MAX_BOXES) kept("TooManyBoxes", { level: `FUDGE.Wound.${w.to}`, boxes: w.max, max: MAX_BOXES });
   if (wounds.some((w) => w.max === 0)) info("DefaultMaxima");
   Object.assign(system.woundTrack, trackShapeFor(maxima));
-  info(system.woundTrack.preset === "custom" ? "TrackCustom" : "TrackPreset", { preset: `FUDGE.TrackPreset.${system.woundTrack.preset}`, boxes: maxima.join("/") });
+  info(system.woundTrack.preset === "custom" ? "TrackCustom" : "TrackPreset", {
+    preset: `FUDGE.TrackPreset.${system.woundTrack.preset}`,
+    boxes: maxima.join("/"),
+  });
   const marked = wounds.filter((w) => w.value > 0);
   const boxWorld = rules.preset === "fudge" && rules.fudge.dcVariant !== "track";
   if (marked.length && !boxWorld) {
@@ -511,10 +571,15 @@ export function convertFudgeRpgActor(input: unknown, options: ConvertOptions = {
   // 12. Notes: theirs first, then what could not be mapped.
   // Our lines are text, escaped into a heading and a list (HTMLField, like theirs).
   tick();
-  const unmapped = notes.length ? `<h3>${escapeText("— Imported from Fudge RPG —")}</h3><ul>${notes.map((n) => `<li>${escapeText(n)}</li>`).join("")}</ul>` : "";
+  const unmapped = notes.length
+    ? `<h3>${escapeText("— Imported from Fudge RPG —")}</h3><ul>${notes.map((n) => `<li>${escapeText(n)}</li>`).join("")}</ul>`
+    : "";
   system.notes = richOf(textOf(sys.notes, "system.notes")) + unmapped;
 
-  const img = typeof src.img === "string" && src.img && !src.img.startsWith(`systems/${FUDGE_RPG_SYSTEM_ID}/`) ? src.img : undefined;
+  const img =
+    typeof src.img === "string" && src.img && !src.img.startsWith(`systems/${FUDGE_RPG_SYSTEM_ID}/`)
+      ? src.img
+      : undefined;
   if (typeof src.img === "string" && src.img && !img) info("Image", { img: src.img });
   const actor: FudgeRpgConversion["actor"] = {
     name,
@@ -564,13 +629,15 @@ export function reportText(line: ImportReportLine, localize: (key: string) => st
  * item 3", "system.wounds.hurt.value" → "the number of marked hurt wounds"), never the path.
  */
 export function importFieldText(field: string, localize: (key: string) => string = (k) => k): string {
-  const say = (key: string, params: Record<string, string | number> = {}) => fill(localize(`FUDGE.Import.Field.${key}`), params, localize);
+  const say = (key: string, params: Record<string, string | number> = {}) =>
+    fill(localize(`FUDGE.Import.Field.${key}`), params, localize);
   const parts = field.split(".").filter(Boolean);
   const last = parts[parts.length - 1] ?? "";
   if (parts[0] === "items" && parts.length >= 2 && /^\d+$/.test(parts[1])) {
     const n = Number(parts[1]) + 1;
     if (parts.length === 2) return say("item", { n });
-    if (parts.length === 3 && (last === "name" || last === "type")) return say(last === "name" ? "itemName" : "itemType", { n });
+    if (parts.length === 3 && (last === "name" || last === "type"))
+      return say(last === "name" ? "itemName" : "itemType", { n });
     // The nearest named segment: "traits.2.value" → "value".
     return say("itemField", { n, name: [...parts].reverse().find((p) => !/^\d+$/.test(p)) ?? last });
   }
@@ -599,7 +666,11 @@ export interface ImportFileOutcome {
  * Converts several export files. All or nothing is the caller's rule: create the actors only
  * when `errors` is empty (the Foundry action, the playground and the CLI all do).
  */
-export function convertFudgeRpgFiles(inputs: Iterable<{ file: string; text: string }>, options: ConvertOptions = {}, tick: () => void = conversionDeadline(options)): ImportFileOutcome {
+export function convertFudgeRpgFiles(
+  inputs: Iterable<{ file: string; text: string }>,
+  options: ConvertOptions = {},
+  tick: () => void = conversionDeadline(options),
+): ImportFileOutcome {
   const out: ImportFileOutcome = { converted: [], errors: [] };
   for (const { file, text } of inputs) {
     tick(); // over the batch's budget: the whole batch is refused (thrown), not this file
@@ -622,12 +693,18 @@ export function convertFudgeRpgFiles(inputs: Iterable<{ file: string; text: stri
  * (FUDGE.Import.Error.TimeBudget: import fewer or smaller files at a time), never thrown — the
  * whole batch refused, nothing created. The CLI words its own (src/cli/convert-fudge-rpg.ts).
  */
-export function importFudgeRpgBatch(inputs: Iterable<{ file: string; text: string }>, options: ConvertOptions = {}): ImportFileOutcome {
+export function importFudgeRpgBatch(
+  inputs: Iterable<{ file: string; text: string }>,
+  options: ConvertOptions = {},
+): ImportFileOutcome {
   try {
     return convertFudgeRpgFiles(inputs, options);
   } catch (e) {
     if (!(e instanceof RulesError && e.key === "FUDGE.Error.TimeBudget")) throw e;
-    return { converted: [], errors: [{ file: "", error: new RulesError("", "FUDGE.Import.Error.TimeBudget", e.message, e.params) }] };
+    return {
+      converted: [],
+      errors: [{ file: "", error: new RulesError("", "FUDGE.Import.Error.TimeBudget", e.message, e.params) }],
+    };
   }
 }
 
@@ -640,5 +717,10 @@ export interface ImportReportContext {
 }
 
 export function importReportContext(file: string, result: FudgeRpgConversion): ImportReportContext {
-  return { titleParams: { name: result.actor.name }, file, lines: result.report, keptCount: result.report.filter((l) => l.kept).length };
+  return {
+    titleParams: { name: result.actor.name },
+    file,
+    lines: result.report,
+    keptCount: result.report.filter((l) => l.kept).length,
+  };
 }

@@ -16,7 +16,15 @@ import { RulesError, isRulesError } from "../rules/errors";
 import { checkRecordedDice, PRESETS, pipelineFor, type AttackResolution } from "../rules/pipeline";
 import { parseTrack } from "../rules/track";
 import type { ActorDoc, AttackCardData, AttackCardTarget, ItemDoc, WorldRules } from "./data";
-import { actorRef, attackRequest, defenderSituation, findItem, trackFor, type RoundStart, type Situation } from "./combatant";
+import {
+  actorRef,
+  attackRequest,
+  defenderSituation,
+  findItem,
+  trackFor,
+  type RoundStart,
+  type Situation,
+} from "./combatant";
 import { asRolledOn } from "./clipped";
 // actions.ts imports the log helpers below; both sides only call each other's functions at run time.
 import { isOwner, isDefenderSlot, GM_SLOT, type RollCardData, type UserRef } from "./actions";
@@ -66,7 +74,12 @@ function diceRecord(v: unknown, field: string): Record<string, number[]> {
   if (entries.length > CARD_LIMITS.diceSlots) throw malformed(field, "too many dice slots");
   for (const [k, faces] of entries) {
     if (k.length > 32) throw malformed(field, "dice slot name too long");
-    if (!Array.isArray(faces) || faces.length > CARD_LIMITS.faces || !faces.every((f) => Number.isInteger(f) && Math.abs(f) <= 100)) throw malformed(`${field}.${k}`, "dice must be short lists of whole numbers");
+    if (
+      !Array.isArray(faces) ||
+      faces.length > CARD_LIMITS.faces ||
+      !faces.every((f) => Number.isInteger(f) && Math.abs(f) <= 100)
+    )
+      throw malformed(`${field}.${k}`, "dice must be short lists of whole numbers");
   }
   return v as Record<string, number[]>;
 }
@@ -99,7 +112,12 @@ const isInt = (v: unknown, max = 10_000): boolean => Number.isInteger(v) && Math
 const optional = (v: unknown, ok: (x: unknown) => boolean): boolean => v === undefined || ok(v);
 
 /** A record of short keys whose values all pass `ok`. */
-function recordOf(v: unknown, field: string, ok: (x: unknown) => boolean, max: number = CARD_LIMITS.keys): Record<string, unknown> {
+function recordOf(
+  v: unknown,
+  field: string,
+  ok: (x: unknown) => boolean,
+  max: number = CARD_LIMITS.keys,
+): Record<string, unknown> {
   if (!isRec(v)) throw malformed(field, "not a record");
   const entries = Object.entries(v);
   if (entries.length > max) throw malformed(field, "too many entries");
@@ -107,7 +125,8 @@ function recordOf(v: unknown, field: string, ok: (x: unknown) => boolean, max: n
   return v;
 }
 
-const paramValue = (x: unknown): boolean => typeof x === "number" || typeof x === "boolean" || (typeof x === "string" && x.length <= CARD_LIMITS.text);
+const paramValue = (x: unknown): boolean =>
+  typeof x === "number" || typeof x === "boolean" || (typeof x === "string" && x.length <= CARD_LIMITS.text);
 
 /** Explanation steps (src/rules/explain.ts Step) as a card shows them. */
 function stepList(v: unknown, field: string): void {
@@ -116,7 +135,8 @@ function stepList(v: unknown, field: string): void {
     const f = `${field}.${i}`;
     if (!isRec(s)) throw malformed(f, "not a step");
     shortText(s.key, `${f}.key`);
-    if (!optional(s.rule, (x) => typeof x === "string" && x.length <= CARD_LIMITS.text)) throw malformed(`${f}.rule`, "not text");
+    if (!optional(s.rule, (x) => typeof x === "string" && x.length <= CARD_LIMITS.text))
+      throw malformed(`${f}.rule`, "not text");
     if (!optional(s.value, (x) => typeof x === "number")) throw malformed(`${f}.value`, "not a number");
     if (s.params !== undefined) recordOf(s.params, `${f}.params`, paramValue);
   });
@@ -135,13 +155,15 @@ export const CARD_OUTCOMES = ["miss", "standoff", "noDamage", "wound", "gmJudgem
 function resolutionShape(res: unknown, preset: string, f: string): void {
   if (!isRec(res)) throw malformed(f, "not an object");
   if (res.preset !== undefined && res.preset !== preset) throw malformed(`${f}.preset`, "another preset's result");
-  if (!(CARD_OUTCOMES as readonly string[]).includes(res.outcome as string)) throw malformed(`${f}.outcome`, "unknown outcome");
+  if (!(CARD_OUTCOMES as readonly string[]).includes(res.outcome as string))
+    throw malformed(`${f}.outcome`, "unknown outcome");
   if (typeof res.hit !== "boolean") throw malformed(`${f}.hit`, "not yes/no");
   if (res.woundKey !== null) shortText(res.woundKey, `${f}.woundKey`);
   recordOf(res.numbers, `${f}.numbers`, (x) => typeof x === "number");
   diceRecord(res.dice, `${f}.dice`);
   stepList(res.steps, `${f}.steps`);
-  if (!Array.isArray(res.followUps) || res.followUps.length > CARD_LIMITS.followUps) throw malformed(`${f}.followUps`, "too many follow-ups");
+  if (!Array.isArray(res.followUps) || res.followUps.length > CARD_LIMITS.followUps)
+    throw malformed(`${f}.followUps`, "too many follow-ups");
   res.followUps.forEach((u, i) => {
     if (!isRec(u)) throw malformed(`${f}.followUps.${i}`, "not an object");
     shortText(u.type, `${f}.followUps.${i}.type`);
@@ -178,14 +200,20 @@ export function checkCard(raw: unknown): AttackCardData {
   } catch {
     throw malformed("", "not plain data");
   }
-  if (chars > CARD_LIMITS.chars) throw new RulesError("card", "FUDGE.Error.Card.TooLarge", `attack card of ${chars} characters (limit ${CARD_LIMITS.chars})`);
+  if (chars > CARD_LIMITS.chars)
+    throw new RulesError(
+      "card",
+      "FUDGE.Error.Card.TooLarge",
+      `attack card of ${chars} characters (limit ${CARD_LIMITS.chars})`,
+    );
   plainTree(raw, "", 0);
   if (!(PRESETS as readonly string[]).includes(raw.preset as string)) throw malformed("preset", "unknown preset");
   for (const k of ["userId", "attackerId", "attackerName", "weaponId", "weaponName"]) shortText(raw[k], k);
   // Shown as "name value"; what an attack may claim is range-checked where it counts, on Apply (claimedSituation).
   recordOf(raw.situation, "situation", paramValue, CARD_LIMITS.situation);
   diceRecord(raw.attackDice, "attackDice");
-  if (!Array.isArray(raw.targets) || raw.targets.length > CARD_LIMITS.targets) throw malformed("targets", `a card lists 0–${CARD_LIMITS.targets} targets`);
+  if (!Array.isArray(raw.targets) || raw.targets.length > CARD_LIMITS.targets)
+    throw malformed("targets", `a card lists 0–${CARD_LIMITS.targets} targets`);
   const seen = new Set<string>();
   raw.targets.forEach((t, i) => {
     const f = `targets.${i}`;
@@ -196,25 +224,38 @@ export function checkCard(raw: unknown): AttackCardData {
     shortText(t.name, `${f}.name`);
     if (t.tokenId !== undefined) shortText(t.tokenId, `${f}.tokenId`);
     if (t.situation !== undefined) recordOf(t.situation, `${f}.situation`, paramValue, CARD_LIMITS.situation);
-    if (!["none", "pending", "rolled"].includes(t.defend as string)) throw malformed(`${f}.defend`, "bad defence state");
-    if (!optional(t.defendDice, (x) => x === null || (Array.isArray(x) && x.length <= CARD_LIMITS.faces && x.every((n) => isInt(n, 100))))) throw malformed(`${f}.defendDice`, "not a roll");
-    if (!optional(t.defendUserId, (x) => x === null || (typeof x === "string" && x.length <= CARD_LIMITS.text))) throw malformed(`${f}.defendUserId`, "not an id");
+    if (!["none", "pending", "rolled"].includes(t.defend as string))
+      throw malformed(`${f}.defend`, "bad defence state");
+    if (
+      !optional(
+        t.defendDice,
+        (x) => x === null || (Array.isArray(x) && x.length <= CARD_LIMITS.faces && x.every((n) => isInt(n, 100))),
+      )
+    )
+      throw malformed(`${f}.defendDice`, "not a roll");
+    if (!optional(t.defendUserId, (x) => x === null || (typeof x === "string" && x.length <= CARD_LIMITS.text)))
+      throw malformed(`${f}.defendUserId`, "not an id");
     if (!optional(t.differs, (x) => typeof x === "boolean")) throw malformed(`${f}.differs`, "not yes/no");
     // GM judgement (Fudge §4.55): the GM's recorded pick, a level key ("none": no wound; "": none yet). Shown only.
-    if (!optional(t.gmLevel, (x) => typeof x === "string" && x.length <= GM_LEVEL_CHARS && /^[A-Za-z0-9_-]*$/.test(x))) throw malformed(`${f}.gmLevel`, "not a wound level key");
+    if (!optional(t.gmLevel, (x) => typeof x === "string" && x.length <= GM_LEVEL_CHARS && /^[A-Za-z0-9_-]*$/.test(x)))
+      throw malformed(`${f}.gmLevel`, "not a wound level key");
     diceRecord(t.dice, `${f}.dice`);
-    if (!Array.isArray(t.applied) || t.applied.length > CARD_LIMITS.applied) throw malformed(`${f}.applied`, "too long a history");
+    if (!Array.isArray(t.applied) || t.applied.length > CARD_LIMITS.applied)
+      throw malformed(`${f}.applied`, "too long a history");
     t.applied.forEach((a, j) => {
       const g = `${f}.applied.${j}`;
       if (!isRec(a)) throw malformed(g, "not an object");
       shortText(a.userId, `${g}.userId`);
       for (const k of ["undone", "ended"]) if (typeof a[k] !== "boolean") throw malformed(`${g}.${k}`, "not yes/no");
-      for (const k of ["fudgePointSpent"]) if (!optional(a[k], (x) => typeof x === "boolean")) throw malformed(`${g}.${k}`, "not yes/no");
+      for (const k of ["fudgePointSpent"])
+        if (!optional(a[k], (x) => typeof x === "boolean")) throw malformed(`${g}.${k}`, "not yes/no");
       if (!optional(a.at, (x) => typeof x === "number")) throw malformed(`${g}.at`, "not a time");
-      if (!optional(a.undoneBy, (x) => typeof x === "string" && x.length <= CARD_LIMITS.text)) throw malformed(`${g}.undoneBy`, "not an id");
+      if (!optional(a.undoneBy, (x) => typeof x === "string" && x.length <= CARD_LIMITS.text))
+        throw malformed(`${g}.undoneBy`, "not an id");
       if (a.steps !== undefined) stepList(a.steps, `${g}.steps`);
     });
-    if (t.resolution !== null && t.resolution !== undefined) resolutionShape(t.resolution, raw.preset as string, `${f}.resolution`);
+    if (t.resolution !== null && t.resolution !== undefined)
+      resolutionShape(t.resolution, raw.preset as string, `${f}.resolution`);
   });
   return raw as unknown as AttackCardData;
 }
@@ -224,12 +265,14 @@ export function checkCard(raw: unknown): AttackCardData {
  * is drawn. Throws FUDGE.Error.Card.RollMalformed; returns the card unchanged.
  */
 export function checkRollCard(raw: unknown): RollCardData {
-  const bad = (field: string, why: string) => new RulesError(`card.${field}`, "FUDGE.Error.Card.RollMalformed", `malformed roll card: ${why}`);
+  const bad = (field: string, why: string) =>
+    new RulesError(`card.${field}`, "FUDGE.Error.Card.RollMalformed", `malformed roll card: ${why}`);
   const run = <T>(f: () => T): T => {
     try {
       return f();
     } catch (e) {
-      if (isRulesError(e) && e.key === "FUDGE.Error.Card.Malformed") throw bad(e.field.replace(/^card\.?/, ""), e.message.replace(/^malformed attack card: /, ""));
+      if (isRulesError(e) && e.key === "FUDGE.Error.Card.Malformed")
+        throw bad(e.field.replace(/^card\.?/, ""), e.message.replace(/^malformed attack card: /, ""));
       throw e;
     }
   };
@@ -237,12 +280,21 @@ export function checkRollCard(raw: unknown): RollCardData {
   run(() => plainTree(raw, "", 0));
   if (JSON.stringify(raw).length > CARD_LIMITS.chars) throw bad("", "too large");
   if (!(PRESETS as readonly string[]).includes(raw.preset as string)) throw bad("preset", "unknown preset");
-  for (const k of ["actorId", "actorName", "traitKey", "traitLabelKey", "traitName", "resultName"]) run(() => shortText(raw[k], k));
-  for (const k of ["level", "penalty", "result", "difficulty"]) if (!isInt(raw[k], 400)) throw bad(k, "not a whole number in range");
+  for (const k of ["actorId", "actorName", "traitKey", "traitLabelKey", "traitName", "resultName"])
+    run(() => shortText(raw[k], k));
+  for (const k of ["level", "penalty", "result", "difficulty"])
+    if (!isInt(raw[k], 400)) throw bad(k, "not a whole number in range");
   if (typeof raw.success !== "boolean") throw bad("success", "not yes/no");
-  if (!Array.isArray(raw.dice) || raw.dice.length > CARD_LIMITS.faces || !raw.dice.every((n) => isInt(n, 100))) throw bad("dice", "not a roll");
+  if (!Array.isArray(raw.dice) || raw.dice.length > CARD_LIMITS.faces || !raw.dice.every((n) => isInt(n, 100)))
+    throw bad("dice", "not a roll");
   // Fudge §4.51: the Willpower roll against the wound penalty, when one was made — four Fudge dice (absent or null: none).
-  if (raw.willpowerDice !== undefined && raw.willpowerDice !== null && (!Array.isArray(raw.willpowerDice) || raw.willpowerDice.length !== 4 || !raw.willpowerDice.every((n) => isInt(n, 1))))
+  if (
+    raw.willpowerDice !== undefined &&
+    raw.willpowerDice !== null &&
+    (!Array.isArray(raw.willpowerDice) ||
+      raw.willpowerDice.length !== 4 ||
+      !raw.willpowerDice.every((n) => isInt(n, 1)))
+  )
     throw bad("willpowerDice", "not four Fudge dice");
   run(() => stepList(raw.steps, "steps"));
   return raw as unknown as RollCardData;
@@ -250,7 +302,11 @@ export function checkRollCard(raw: unknown): RollCardData {
 
 // ─── The situation an attacker may claim ───────────────────────────────────────────────
 
-type SituationSpec = { type: "int"; min: number; max: number } | { type: "num"; min: number; max: number } | { type: "bool" } | { type: "enum"; values: readonly string[] };
+type SituationSpec =
+  | { type: "int"; min: number; max: number }
+  | { type: "num"; min: number; max: number }
+  | { type: "bool" }
+  | { type: "enum"; values: readonly string[] };
 const MODIFIER: SituationSpec = { type: "int", min: -10, max: 10 };
 
 /**
@@ -300,8 +356,18 @@ function claimedSituation(preset: string, raw: Record<string, unknown>): Situati
         ? typeof v === "boolean"
         : s.type === "enum"
           ? typeof v === "string" && s.values.includes(v)
-          : typeof v === "number" && Number.isFinite(v) && (s.type === "num" || Number.isInteger(v)) && v >= s.min && v <= s.max);
-    if (!ok) throw new RulesError(`card.situation.${k}`, "FUDGE.Error.Integrity.Situation", `the card claims a situation "${k}" an attack may not carry`, { field: k });
+          : typeof v === "number" &&
+            Number.isFinite(v) &&
+            (s.type === "num" || Number.isInteger(v)) &&
+            v >= s.min &&
+            v <= s.max);
+    if (!ok)
+      throw new RulesError(
+        `card.situation.${k}`,
+        "FUDGE.Error.Integrity.Situation",
+        `the card claims a situation "${k}" an attack may not carry`,
+        { field: k },
+      );
     out[k] = v;
   }
   return out;
@@ -374,7 +440,10 @@ export function attackerAsPosted(attacker: ActorDoc, postedAt: number, rules: Wo
   const first = woundLogOf(attacker).find((r) => !r.undone && r.at > postedAt);
   if (!first) return attacker;
   const system = attacker.system as unknown as { woundTrack: Record<string, unknown> };
-  const then = { ...attacker, system: { ...system, woundTrack: { ...system.woundTrack, state: structuredClone(first.before) } } } as ActorDoc;
+  const then = {
+    ...attacker,
+    system: { ...system, woundTrack: { ...system.woundTrack, state: structuredClone(first.before) } },
+  } as ActorDoc;
   try {
     trackFor(then, rules);
   } catch {
@@ -390,39 +459,88 @@ export function attackerAsPosted(attacker: ActorDoc, postedAt: number, rules: Wo
  * which the preset's pipeline range-checks as it reads them. Nothing of the card's `request` or
  * `resolution` is used. Throws a RulesError naming the actor and what to do.
  */
-export function rederiveTarget(card: AttackCardData, t: AttackCardTarget, live: LiveSides, rules: WorldRules): Rederived {
-  if (live.postedAt !== undefined && live.attacker) live = { ...live, attacker: attackerAsPosted(live.attacker, live.postedAt, rules) };
-  if (live.messageId !== undefined) live = { ...live, ...asRolledOn(live.attacker, live.defender, live.messageId, rules) };
+export function rederiveTarget(
+  card: AttackCardData,
+  t: AttackCardTarget,
+  live: LiveSides,
+  rules: WorldRules,
+): Rederived {
+  if (live.postedAt !== undefined && live.attacker)
+    live = { ...live, attacker: attackerAsPosted(live.attacker, live.postedAt, rules) };
+  if (live.messageId !== undefined)
+    live = { ...live, ...asRolledOn(live.attacker, live.defender, live.messageId, rules) };
   const name = live.defender.name;
-  if (card.preset !== rules.preset) throw new RulesError("card.preset", "FUDGE.Error.Integrity.PresetChanged", "the world's rules preset changed since this attack; attack again", { name });
+  if (card.preset !== rules.preset)
+    throw new RulesError(
+      "card.preset",
+      "FUDGE.Error.Integrity.PresetChanged",
+      "the world's rules preset changed since this attack; attack again",
+      { name },
+    );
   const attacker = live.attacker;
-  if (!attacker || actorRef(attacker) !== card.attackerId) throw new RulesError("card.attackerId", "FUDGE.Error.Integrity.AttackerGone", "the attacker is no longer in this world", { name: card.attackerName });
+  if (!attacker || actorRef(attacker) !== card.attackerId)
+    throw new RulesError(
+      "card.attackerId",
+      "FUDGE.Error.Integrity.AttackerGone",
+      "the attacker is no longer in this world",
+      { name: card.attackerName },
+    );
   if (!live.author || !isOwner(live.author, attacker))
-    throw new RulesError("card.attackerId", "FUDGE.Error.Integrity.NotAuthorsAttacker", `the card's author does not own ${attacker.name}`, { name: attacker.name });
-  if (actorRef(live.defender) !== t.actorId) throw new RulesError("target", "FUDGE.Error.NotATarget", `${name} is not a target of this attack`, { name });
+    throw new RulesError(
+      "card.attackerId",
+      "FUDGE.Error.Integrity.NotAuthorsAttacker",
+      `the card's author does not own ${attacker.name}`,
+      { name: attacker.name },
+    );
+  if (actorRef(live.defender) !== t.actorId)
+    throw new RulesError("target", "FUDGE.Error.NotATarget", `${name} is not a target of this attack`, { name });
   let weapon: ItemDoc<"weapon"> | null = null;
   if (card.weaponId) {
     const w = findItem(attacker, card.weaponId, "card.weaponId");
-    if (w.type !== "weapon") throw new RulesError("card.weaponId", "FUDGE.Error.NotAWeapon", `${w.name} is not a weapon`, { name: w.name });
+    if (w.type !== "weapon")
+      throw new RulesError("card.weaponId", "FUDGE.Error.NotAWeapon", `${w.name} is not a weapon`, { name: w.name });
     weapon = w as ItemDoc<"weapon">;
   }
   // The card's situation with this target's own (the range, gang-up and contact the table measured for it)
   // over it, plus what only the table knows about this defender (Fudge §4.64).
-  const situation = defenderSituation(claimedSituation(card.preset, { ...(card.situation ?? {}), ...(t.situation ?? {}) }), live.defender, rules, live.roundStart);
+  const situation = defenderSituation(
+    claimedSituation(card.preset, { ...(card.situation ?? {}), ...(t.situation ?? {}) }),
+    live.defender,
+    rules,
+    live.roundStart,
+  );
   const pipeline = pipelineFor(rules.preset);
-  const requestWith = (s: Situation) => pipeline.parseRequest(JSON.parse(JSON.stringify(attackRequest(attacker, weapon, live.defender, rules, s))));
+  const requestWith = (s: Situation) =>
+    pipeline.parseRequest(JSON.parse(JSON.stringify(attackRequest(attacker, weapon, live.defender, rules, s))));
   const parsed = requestWith(situation);
   const slots = pipeline.slots(parsed);
   const ids = new Set(slots.map((s) => s.id));
-  for (const k of Object.keys(t.dice)) if (!ids.has(k)) throw new RulesError(`card.dice.${k}`, "FUDGE.Error.Integrity.Dice", `the card carries dice "${k}" this attack does not roll`, { name });
+  for (const k of Object.keys(t.dice))
+    if (!ids.has(k))
+      throw new RulesError(
+        `card.dice.${k}`,
+        "FUDGE.Error.Integrity.Dice",
+        `the card carries dice "${k}" this attack does not roll`,
+        { name },
+      );
   // One attack roll is shared by every target of the card.
-  for (const [k, faces] of Object.entries(card.attackDice ?? {})) if (t.dice[k] !== undefined && !same(t.dice[k], faces)) throw new RulesError(`card.dice.${k}`, "FUDGE.Error.Integrity.Dice", "the targets' attack rolls differ", { name });
+  for (const [k, faces] of Object.entries(card.attackDice ?? {}))
+    if (t.dice[k] !== undefined && !same(t.dice[k], faces))
+      throw new RulesError(`card.dice.${k}`, "FUDGE.Error.Integrity.Dice", "the targets' attack rolls differ", {
+        name,
+      });
   const opposed = slots.some((s) => isDefenderSlot(s.id)) && pipeline.exchange === "opposed";
   if (opposed && (live.defenceFaces === null || (live.defenceFaces === undefined && t.defend !== "rolled")))
-    throw new RulesError("resolution", "FUDGE.Error.NotResolved", "the attack is not resolved yet (waiting for the defence roll)", { name });
+    throw new RulesError(
+      "resolution",
+      "FUDGE.Error.NotResolved",
+      "the attack is not resolved yet (waiting for the defence roll)",
+      { name },
+    );
   const read = (id: string) => {
     const v = isDefenderSlot(id) && live.defenceFaces ? live.defenceFaces : t.dice[id];
-    if (v === undefined) throw new RulesError(`dice.${id}`, "FUDGE.Error.MissingDice", `missing dice "${id}"`, { slot: id });
+    if (v === undefined)
+      throw new RulesError(`dice.${id}`, "FUDGE.Error.MissingDice", `missing dice "${id}"`, { slot: id });
     return v;
   };
   let resolution: AttackResolution;
@@ -432,19 +550,39 @@ export function rederiveTarget(card: AttackCardData, t: AttackCardTarget, live: 
     resolution = pipeline.resolve(parsed, read);
   } catch (e) {
     // Dice the pipeline refuses (a face out of range, a missing roll after a rules change) are named as the card's.
-    if (isRulesError(e) && e.field.startsWith("dice")) throw new RulesError(`card.${e.field}`, "FUDGE.Error.Integrity.Dice", e.message, { name });
+    if (isRulesError(e) && e.field.startsWith("dice"))
+      throw new RulesError(`card.${e.field}`, "FUDGE.Error.Integrity.Dice", e.message, { name });
     throw e;
   }
   // What the card showed is compared with the result before any GM pick (Apply never reads one from the card).
   const claimed = t.resolution as Partial<AttackResolution> | null;
   // GM judgement: the card showed the GM the RD and factors he judged (Fudge §4.55), or his earlier ruling (after an Undo).
-  const shownFactors = (r: Partial<AttackResolution>) => [r.hit, r.numbers?.relativeDegree, r.numbers?.odf, r.numbers?.ddf];
+  const shownFactors = (r: Partial<AttackResolution>) => [
+    r.hit,
+    r.numbers?.relativeDegree,
+    r.numbers?.odf,
+    r.numbers?.ddf,
+  ];
   const differs = live.gm
     ? !claimed || !same(shownFactors(claimed), shownFactors(resolution))
-    : !claimed || claimed.outcome !== resolution.outcome || (claimed.woundKey ?? null) !== resolution.woundKey || !same(claimed.wound, resolution.wound);
-  if (live.gm && (typeof live.gm.level !== "string" || live.gm.level.length === 0 || live.gm.level.length > GM_LEVEL_CHARS))
+    : !claimed ||
+      claimed.outcome !== resolution.outcome ||
+      (claimed.woundKey ?? null) !== resolution.woundKey ||
+      !same(claimed.wound, resolution.wound);
+  if (
+    live.gm &&
+    (typeof live.gm.level !== "string" || live.gm.level.length === 0 || live.gm.level.length > GM_LEVEL_CHARS)
+  )
     throw new RulesError("gmLevel", "FUDGE.Error.GmJudgement.BadLevel", "pick a wound level", { name });
-  if (live.gm) resolution = judged(pipeline, resolution, live.gm, requestWith({ ...situation, gmLevel: live.gm.level }), read, name);
+  if (live.gm)
+    resolution = judged(
+      pipeline,
+      resolution,
+      live.gm,
+      requestWith({ ...situation, gmLevel: live.gm.level }),
+      read,
+      name,
+    );
   return { resolution: JSON.parse(JSON.stringify(resolution)) as AttackResolution, differs };
 }
 
@@ -455,12 +593,26 @@ export function rederiveTarget(card: AttackCardData, t: AttackCardTarget, live: 
  * faces the GM's client rolled, never a roll recorded on the card. Refused unless the target is a
  * hit that awaits the GM's judgement; an unknown level is refused by the rules core.
  */
-function judged(pipeline: ReturnType<typeof pipelineFor>, pending: AttackResolution, gm: GmPick, parsed: ReturnType<ReturnType<typeof pipelineFor>["parseRequest"]>, read: (id: string) => number[], name: string): AttackResolution {
-  if (pending.outcome !== "gmJudgement") throw new RulesError("gmLevel", "FUDGE.Error.GmJudgement.NotPending", `${name}'s wound is not the GM's to judge on this card`, { name });
+function judged(
+  pipeline: ReturnType<typeof pipelineFor>,
+  pending: AttackResolution,
+  gm: GmPick,
+  parsed: ReturnType<ReturnType<typeof pipelineFor>["parseRequest"]>,
+  read: (id: string) => number[],
+  name: string,
+): AttackResolution {
+  if (pending.outcome !== "gmJudgement")
+    throw new RulesError(
+      "gmLevel",
+      "FUDGE.Error.GmJudgement.NotPending",
+      `${name}'s wound is not the GM's to judge on this card`,
+      { name },
+    );
   if (gm.situational) checkRecordedDice({ [GM_SLOT]: gm.situational }, pipeline.slots(parsed));
   return pipeline.resolve(parsed, (id) => {
     if (id !== GM_SLOT) return read(id);
-    if (!gm.situational) throw new RulesError(`dice.${id}`, "FUDGE.Error.MissingDice", `missing dice "${id}"`, { slot: id });
+    if (!gm.situational)
+      throw new RulesError(`dice.${id}`, "FUDGE.Error.MissingDice", `missing dice "${id}"`, { slot: id });
     return gm.situational;
   });
 }
@@ -491,7 +643,11 @@ export const WOUND_LOG_FLAG = "woundLog";
 export const WOUND_LOG_LIMIT = 40;
 
 /** A log is an object keyed by message id, so an update sends one record, not the whole log. */
-function logEntries<T extends { messageId: string }>(actor: Pick<ActorDoc, "flags">, flag: string, valid: (r: Record<string, unknown>) => boolean): T[] {
+function logEntries<T extends { messageId: string }>(
+  actor: Pick<ActorDoc, "flags">,
+  flag: string,
+  valid: (r: Record<string, unknown>) => boolean,
+): T[] {
   const raw = (actor.flags?.["fudge-wounds"] as Record<string, unknown> | undefined)?.[flag];
   if (!isRec(raw)) return [];
   return Object.entries(raw)
@@ -501,9 +657,17 @@ function logEntries<T extends { messageId: string }>(actor: Pick<ActorDoc, "flag
 
 /** The wound log of an actor (its `flags["fudge-wounds"].woundLog`), oldest first; malformed entries are ignored. */
 export function woundLogOf(actor: Pick<ActorDoc, "flags">): WoundRecord[] {
-  return logEntries<WoundRecord>(actor, WOUND_LOG_FLAG, (r) => typeof r.by === "string" && typeof r.at === "number" && typeof r.undone === "boolean" && typeof r.fudgePointSpent === "boolean" && "before" in r && "after" in r).sort(
-    (a, b) => a.at - b.at,
-  );
+  return logEntries<WoundRecord>(
+    actor,
+    WOUND_LOG_FLAG,
+    (r) =>
+      typeof r.by === "string" &&
+      typeof r.at === "number" &&
+      typeof r.undone === "boolean" &&
+      typeof r.fudgePointSpent === "boolean" &&
+      "before" in r &&
+      "after" in r,
+  ).sort((a, b) => a.at - b.at);
 }
 
 /** The live (not undone) record of a card's wound on this actor. */
@@ -512,7 +676,10 @@ export function liveRecord(log: readonly WoundRecord[], messageId: string): Woun
 }
 
 /** The flags update that writes one record (and drops the oldest beyond the limit). */
-export function logUpdate(log: readonly WoundRecord[], rec: WoundRecord): { "fudge-wounds": { woundLog: Record<string, WoundRecord | null> } } {
+export function logUpdate(
+  log: readonly WoundRecord[],
+  rec: WoundRecord,
+): { "fudge-wounds": { woundLog: Record<string, WoundRecord | null> } } {
   const out: Record<string, WoundRecord | null> = { [rec.messageId]: structuredClone(rec) };
   const others = log.filter((r) => r.messageId !== rec.messageId);
   for (const r of others.slice(0, Math.max(0, others.length + 1 - WOUND_LOG_LIMIT))) out[`-=${r.messageId}`] = null;
@@ -538,7 +705,12 @@ export function defenceLogOf(actor: Pick<ActorDoc, "flags">): DefenceRecord[] {
   return logEntries<DefenceRecord>(
     actor,
     DEFENCE_LOG_FLAG,
-    (r) => typeof r.by === "string" && typeof r.at === "number" && Array.isArray(r.faces) && r.faces.every((f) => Number.isInteger(f)) && (r.clipped === undefined || typeof r.clipped === "boolean"),
+    (r) =>
+      typeof r.by === "string" &&
+      typeof r.at === "number" &&
+      Array.isArray(r.faces) &&
+      r.faces.every((f) => Number.isInteger(f)) &&
+      (r.clipped === undefined || typeof r.clipped === "boolean"),
   ).sort((a, b) => a.at - b.at);
 }
 
@@ -553,8 +725,19 @@ export function defenceFacesOf(actor: Pick<ActorDoc, "flags">, messageId: string
 }
 
 /** The flags update that records a defence roll on the defender (capped like the wound log). */
-export function defenceLogUpdate(actor: Pick<ActorDoc, "flags">, rec: DefenceRecord): { "fudge-wounds": { defenceLog: Record<string, DefenceRecord | null> } } {
-  const out: Record<string, DefenceRecord | null> = { [rec.messageId]: { messageId: rec.messageId, faces: [...rec.faces], by: rec.by, at: rec.at, ...(typeof rec.clipped === "boolean" ? { clipped: rec.clipped } : {}) } };
+export function defenceLogUpdate(
+  actor: Pick<ActorDoc, "flags">,
+  rec: DefenceRecord,
+): { "fudge-wounds": { defenceLog: Record<string, DefenceRecord | null> } } {
+  const out: Record<string, DefenceRecord | null> = {
+    [rec.messageId]: {
+      messageId: rec.messageId,
+      faces: [...rec.faces],
+      by: rec.by,
+      at: rec.at,
+      ...(typeof rec.clipped === "boolean" ? { clipped: rec.clipped } : {}),
+    },
+  };
   const others = defenceLogOf(actor).filter((r) => r.messageId !== rec.messageId);
   for (const r of others.slice(0, Math.max(0, others.length + 1 - WOUND_LOG_LIMIT))) out[`-=${r.messageId}`] = null;
   return { "fudge-wounds": { defenceLog: out } };

@@ -37,17 +37,100 @@ export function textToHtml(text: string): string {
 
 /** Block and inline tags a note may hold (a subset of Foundry's CONST.ALLOWED_HTML_TAGS, without forms, media or frames). */
 const ALLOWED_TAGS = new Set([
-  "p", "br", "hr", "div", "span", "section", "blockquote", "pre", "code",
-  "h1", "h2", "h3", "h4", "h5", "h6",
-  "strong", "b", "em", "i", "u", "s", "del", "ins", "sub", "sup", "small", "mark", "abbr", "q", "cite", "kbd",
-  "ul", "ol", "li", "dl", "dt", "dd",
-  "table", "thead", "tbody", "tfoot", "tr", "th", "td", "caption", "colgroup", "col",
-  "a", "img", "figure", "figcaption",
+  "p",
+  "br",
+  "hr",
+  "div",
+  "span",
+  "section",
+  "blockquote",
+  "pre",
+  "code",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "strong",
+  "b",
+  "em",
+  "i",
+  "u",
+  "s",
+  "del",
+  "ins",
+  "sub",
+  "sup",
+  "small",
+  "mark",
+  "abbr",
+  "q",
+  "cite",
+  "kbd",
+  "ul",
+  "ol",
+  "li",
+  "dl",
+  "dt",
+  "dd",
+  "table",
+  "thead",
+  "tbody",
+  "tfoot",
+  "tr",
+  "th",
+  "td",
+  "caption",
+  "colgroup",
+  "col",
+  "a",
+  "img",
+  "figure",
+  "figcaption",
 ]);
 const VOID_TAGS = new Set(["br", "hr", "img", "col"]);
-const BLOCK_TAGS = new Set(["p", "div", "section", "blockquote", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "table", "hr", "figure"]);
+const BLOCK_TAGS = new Set([
+  "p",
+  "div",
+  "section",
+  "blockquote",
+  "pre",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "ul",
+  "ol",
+  "dl",
+  "table",
+  "hr",
+  "figure",
+]);
 /** Elements dropped with everything inside them (their content is code or a foreign document). */
-const DROP_WITH_CONTENT = new Set(["script", "style", "iframe", "object", "embed", "noscript", "template", "textarea", "title", "xmp", "noembed", "noframes", "plaintext", "svg", "math", "select", "frameset", "frame", "head"]);
+const DROP_WITH_CONTENT = new Set([
+  "script",
+  "style",
+  "iframe",
+  "object",
+  "embed",
+  "noscript",
+  "template",
+  "textarea",
+  "title",
+  "xmp",
+  "noembed",
+  "noframes",
+  "plaintext",
+  "svg",
+  "math",
+  "select",
+  "frameset",
+  "frame",
+  "head",
+]);
 const GLOBAL_ATTRS = new Set(["class", "title", "lang", "dir"]);
 const TAG_ATTRS: Record<string, Set<string>> = {
   a: new Set(["href", "target", "rel"]),
@@ -67,7 +150,8 @@ const NAMED_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quo
 function decodeEntities(s: string): string {
   return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);?/gi, (m, ref: string) => {
     if (ref[0] === "#") {
-      const code = ref[1] === "x" || ref[1] === "X" ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
+      const code =
+        ref[1] === "x" || ref[1] === "X" ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
       return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "\ufffd";
     }
     return NAMED_ENTITIES[ref.toLowerCase()] ?? m;
@@ -122,7 +206,8 @@ function readTag(s: string, i: number): { tag: Tag | null; end: number } | null 
       j++;
     }
     if (j >= s.length) break;
-    if (s[j] === ">") return { tag: { name: m[2].toLowerCase(), closing: m[1] === "/", attrs, selfClosing }, end: j + 1 };
+    if (s[j] === ">")
+      return { tag: { name: m[2].toLowerCase(), closing: m[1] === "/", attrs, selfClosing }, end: j + 1 };
     const an = /^[^\s/>="'<]+/.exec(s.slice(j))?.[0] ?? s[j];
     j += an.length;
     while (j < s.length && /\s/.test(s[j])) j++;
@@ -149,7 +234,10 @@ function readTag(s: string, i: number): { tag: Tag | null; end: number } | null 
 
 /** Text between tags: character references kept, every bare `&`, `<`, `>` escaped. */
 function cleanText(t: string): string {
-  return t.replace(/&(?!(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);)/gi, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return t
+    .replace(/&(?!(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);)/gi, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
 }
 
 /**
@@ -218,7 +306,15 @@ export function sanitizeHtml(input: unknown): string {
       let value: string | null = decodeEntities(raw);
       if (URL_ATTRS.has(name)) value = safeUrl(raw, name as "href" | "src");
       else if (name === "target") value = value === "_blank" ? "_blank" : null;
-      else if (name === "width" || name === "height" || name === "start" || name === "colspan" || name === "rowspan" || name === "span") value = /^\d{1,5}$/.test(value.trim()) ? value.trim() : null;
+      else if (
+        name === "width" ||
+        name === "height" ||
+        name === "start" ||
+        name === "colspan" ||
+        name === "rowspan" ||
+        name === "span"
+      )
+        value = /^\d{1,5}$/.test(value.trim()) ? value.trim() : null;
       if (value === null) continue;
       attrs += ` ${name}="${escapeHtml(value)}"`;
     }
@@ -252,7 +348,17 @@ export function storedRichText(v: unknown): unknown {
   return textToHtml(v);
 }
 
-const TEXT_ENTITIES: Record<string, string> = { ...NAMED_ENTITIES, nbsp: " ", mdash: "—", ndash: "–", hellip: "…", rsquo: "’", lsquo: "‘", rdquo: "”", ldquo: "“" };
+const TEXT_ENTITIES: Record<string, string> = {
+  ...NAMED_ENTITIES,
+  nbsp: " ",
+  mdash: "—",
+  ndash: "–",
+  hellip: "…",
+  rsquo: "’",
+  lsquo: "‘",
+  rdquo: "”",
+  ldquo: "“",
+};
 
 /**
  * HTML → plain text, for where only text fits (the rules core's Miniatures datacards, the import
@@ -354,8 +460,20 @@ export interface RichTextView {
  * value; without it the stored value is sanitised here, so the HTML a template puts through
  * `{{{ }}}` is always safe.
  */
-export function richTextView(name: string, stored: unknown, opts: { editable: boolean; labelKey: string; enriched?: string; uuid?: string }): RichTextView {
+export function richTextView(
+  name: string,
+  stored: unknown,
+  opts: { editable: boolean; labelKey: string; enriched?: string; uuid?: string },
+): RichTextView {
   const value = typeof stored === "string" ? stored : "";
   const html = opts.enriched !== undefined ? opts.enriched : sanitizeHtml(value);
-  return { name, value, html, editable: opts.editable, labelKey: opts.labelKey, empty: !html.replace(/<[^>]*>|\s|&nbsp;/g, ""), uuid: opts.uuid ?? "" };
+  return {
+    name,
+    value,
+    html,
+    editable: opts.editable,
+    labelKey: opts.labelKey,
+    empty: !html.replace(/<[^>]*>|\s|&nbsp;/g, ""),
+    uuid: opts.uuid ?? "",
+  };
 }

@@ -63,7 +63,10 @@ function replay(slot: Pick<DiceSlot, "roll">, uniforms: readonly number[]): numb
 const MAX_ROLLS = 64;
 
 /** Rolls a rules-core dice slot with the host's roller (re-rolling the formula while the slot asks for more). */
-export async function rollSlot<R>(slot: Pick<DiceSlot, "id" | "formula" | "roll">, roller: Roller<R>): Promise<SlotRoll<R>> {
+export async function rollSlot<R>(
+  slot: Pick<DiceSlot, "id" | "formula" | "roll">,
+  roller: Roller<R>,
+): Promise<SlotRoll<R>> {
   const { sides } = parseFormula(slot.formula);
   const uniforms: number[] = [];
   const rolls: R[] = [];
@@ -158,7 +161,10 @@ function attackFrom<R>(build: AttackBuild, rolled: Map<string, SlotRoll<R>>): At
  * slots the attack rolls (for which target), each is rolled once (the attack roll is shared by
  * every target, as startAttack records it), and the card is built from those faces.
  */
-export async function rollAttack<R>(build: AttackBuild, roller: Roller<R>): Promise<{ card: AttackCardData; rolls: R[]; slots: SlotRoll<R>[] }> {
+export async function rollAttack<R>(
+  build: AttackBuild,
+  roller: Roller<R>,
+): Promise<{ card: AttackCardData; rolls: R[]; slots: SlotRoll<R>[] }> {
   const rolled = new Map<string, SlotRoll<R>>();
   for (const w of attackPlan(build)) rolled.set(w.key, await rollSlot(w.slot, roller));
   const slots = [...rolled.values()];
@@ -176,7 +182,9 @@ export function rollAttackSync(build: AttackBuild, roller: SyncRoller): AttackCa
 export function rngRoller(rng: Rng): SyncRoller {
   return (formula) => {
     const { n, sides } = parseFormula(formula);
-    const faces = Array.from({ length: n }, () => (sides === "F" ? Math.floor(rng() * 3) - 1 : 1 + Math.floor(rng() * sides)));
+    const faces = Array.from({ length: n }, () =>
+      sides === "F" ? Math.floor(rng() * 3) - 1 : 1 + Math.floor(rng() * sides),
+    );
     return { formula, faces, roll: null };
   };
 }
@@ -195,12 +203,25 @@ export const HEAL_TITLES: Partial<Record<string, string>> = { roll: "FUDGE.Heal.
  * Incapacitated"): with the world's option on, a Fudge character's natural healing rolls 4dF for
  * his Constitution (Damage Capacity, Fudge §4.52) — a miniature has no such trait.
  */
-export function healsWithConstitutionRoll(type: string, actor: Pick<ActorDoc, "type">, rules: Pick<WorldRules, "preset" | "fudgeTrack">): boolean {
-  return type === "natural" && rules.preset === "fudge" && rules.fudgeTrack.healingConstitutionRoll && actor.type !== "miniature";
+export function healsWithConstitutionRoll(
+  type: string,
+  actor: Pick<ActorDoc, "type">,
+  rules: Pick<WorldRules, "preset" | "fudgeTrack">,
+): boolean {
+  return (
+    type === "natural" &&
+    rules.preset === "fudge" &&
+    rules.fudgeTrack.healingConstitutionRoll &&
+    actor.type !== "miniature"
+  );
 }
 
 /** What a heal kind rolls for this actor under the world rules (HEAL_ROLLS, and the Constitution roll), undefined = no roll. */
-export function healRollFormula(type: string, actor: Pick<ActorDoc, "type">, rules: Pick<WorldRules, "preset" | "fudgeTrack">): string | undefined {
+export function healRollFormula(
+  type: string,
+  actor: Pick<ActorDoc, "type">,
+  rules: Pick<WorldRules, "preset" | "fudgeTrack">,
+): string | undefined {
   return healsWithConstitutionRoll(type, actor, rules) ? "4dF" : HEAL_ROLLS[type];
 }
 
@@ -214,7 +235,13 @@ export function injuryRecoveryTitle(rules: Pick<WorldRules, "volt">): string {
 }
 
 /** The title of a heal kind's roll note. */
-export function healRollTitle(type: string, actor: Pick<ActorDoc, "type">, rules: Pick<WorldRules, "preset" | "fudgeTrack" | "volt">): string {
+export function healRollTitle(
+  type: string,
+  actor: Pick<ActorDoc, "type">,
+  rules: Pick<WorldRules, "preset" | "fudgeTrack" | "volt">,
+): string {
   if (type === "injuryRecovery") return injuryRecoveryTitle(rules);
-  return healsWithConstitutionRoll(type, actor, rules) ? "FUDGE.Heal.ConstitutionRoll" : (HEAL_TITLES[type] ?? "FUDGE.Heal.Title");
+  return healsWithConstitutionRoll(type, actor, rules)
+    ? "FUDGE.Heal.ConstitutionRoll"
+    : (HEAL_TITLES[type] ?? "FUDGE.Heal.Title");
 }

@@ -30,15 +30,42 @@ import {
   type CustomWoundLevel,
   GUTS_STANDING_KEYS,
 } from "./data";
-import { fudgeCombatant, ignoredMiniTraits, isMiniTraitEffect, itemsOf, miniatureDatacard, miniRules, trackFor, defenseLevel, weaponSkill, type Situation } from "./combatant";
-import { forCombat, ladderOf, levelView, stepView, trackView, woundBar, type BarSegment, type LevelView, type StepView, type TrackView } from "./view";
+import {
+  fudgeCombatant,
+  ignoredMiniTraits,
+  isMiniTraitEffect,
+  itemsOf,
+  miniatureDatacard,
+  miniRules,
+  trackFor,
+  defenseLevel,
+  weaponSkill,
+  type Situation,
+} from "./combatant";
+import {
+  forCombat,
+  ladderOf,
+  levelView,
+  stepView,
+  trackView,
+  woundBar,
+  type BarSegment,
+  type LevelView,
+  type StepView,
+  type TrackView,
+} from "./view";
 import { attackOdds, type OddsView } from "./attack-dialog";
 import { canKill, canUndoKill } from "./actions";
 import { richTextView, type RichTextView } from "./rich-text";
 
 /** The notes as the sheet shows them: owners edit, everyone else reads (sanitised or Foundry-enriched HTML). */
 const notesView = (notes: string, opts: SheetOptions): RichTextView =>
-  richTextView("system.notes", notes, { editable: opts.editable, labelKey: "FUDGE.Sheet.Notes", enriched: opts.enrichedNotes, uuid: opts.uuid });
+  richTextView("system.notes", notes, {
+    editable: opts.editable,
+    labelKey: "FUDGE.Sheet.Notes",
+    enriched: opts.enrichedNotes,
+    uuid: opts.uuid,
+  });
 
 export interface SheetOptions {
   editable: boolean;
@@ -182,7 +209,11 @@ export interface ActorSheetContext {
     movementText: string;
     terrifying: number;
     flying: boolean;
-    guts: { effect: number; effectKey: string; pending: { reason: string; reasonKey: string; target: number; bonus: number }[] };
+    guts: {
+      effect: number;
+      effectKey: string;
+      pending: { reason: string; reasonKey: string; target: number; bonus: number }[];
+    };
     /** The model's standing Guts circumstances (seed 004 "Sample characters"), as checkboxes near Guts. */
     gutsStanding: { key: string; field: string; labelKey: string; hintKey: string; checked: boolean }[];
     /** Miniatures actions that attack once with every wielded weapon of a kind. */
@@ -205,7 +236,10 @@ const PRESET_LABEL = (p: string): string => `FUDGE.Preset.${p}`;
 
 type WeaponBase = Omit<WeaponRow, "attackShown" | "attackBlockedKey" | "odds">;
 /** What each actor type's builder fills; actorSheetContext adds the table view (withTableView). */
-export type SheetBase = Omit<ActorSheetContext, "tabs" | "tab" | "ladderChoices" | "woundLevel" | "woundBar" | "weapons"> & { weapons: WeaponBase[] };
+export type SheetBase = Omit<
+  ActorSheetContext,
+  "tabs" | "tab" | "ladderChoices" | "woundLevel" | "woundBar" | "weapons"
+> & { weapons: WeaponBase[] };
 
 export interface CustomLevelRow {
   index: number;
@@ -232,14 +266,25 @@ function customLevelRows(levels: CustomWoundLevel[], editable: boolean): CustomL
     penalty: l.penalty,
     threshold: l.threshold,
     afterCombatPenalty: typeof l.afterCombatPenalty === "number" ? l.afterCombatPenalty : "",
-    effects: (["", "cannotAct", "dying"] as const).map((e) => ({ value: e, labelKey: `FUDGE.Sheet.CustomEffectOption.${e || "none"}`, selected: e === l.effect })),
+    effects: (["", "cannotAct", "dying"] as const).map((e) => ({
+      value: e,
+      labelKey: `FUDGE.Sheet.CustomEffectOption.${e || "none"}`,
+      selected: e === l.effect,
+    })),
     removable: editable && levels.length > 1,
   }));
 }
 
 function baseItem(i: ItemDoc): ItemRow {
   const s = i.system as unknown as Record<string, unknown>;
-  return { id: i._id, name: i.name, type: i.type, img: i.img ?? "", equipped: typeof s.equipped === "boolean" ? (s.equipped as boolean) : null, summary: [] };
+  return {
+    id: i._id,
+    name: i.name,
+    type: i.type,
+    img: i.img ?? "",
+    equipped: typeof s.equipped === "boolean" ? (s.equipped as boolean) : null,
+    summary: [],
+  };
 }
 
 function armorRow(i: ItemDoc<"armor">, preset: PresetId): ItemRow {
@@ -247,7 +292,12 @@ function armorRow(i: ItemDoc<"armor">, preset: PresetId): ItemRow {
   const row = baseItem(i);
   row.summary =
     preset === "volt"
-      ? [{ key: "FUDGE.Item.VoltArmorSummary", params: { coverage: s.volt.coverage, min: s.volt.protection.min, max: s.volt.protection.max } }]
+      ? [
+          {
+            key: "FUDGE.Item.VoltArmorSummary",
+            params: { coverage: s.volt.coverage, min: s.volt.protection.min, max: s.volt.protection.max },
+          },
+        ]
       : [{ key: "FUDGE.Item.ArmorSummary", params: { value: signed(s.value), magic: signed(s.magic) } }];
   return row;
 }
@@ -255,7 +305,11 @@ function armorRow(i: ItemDoc<"armor">, preset: PresetId): ItemRow {
 function shieldRow(i: ItemDoc<"shield">, preset: PresetId): ItemRow {
   const s = i.system as ShieldData;
   const row = baseItem(i);
-  row.summary = [preset === "miniatures" ? { key: "FUDGE.Item.ShieldMiniSummary", params: { value: signed(s.miniaturesBonus) } } : { key: `FUDGE.Item.ShieldSize.${s.size}`, params: {} }];
+  row.summary = [
+    preset === "miniatures"
+      ? { key: "FUDGE.Item.ShieldMiniSummary", params: { value: signed(s.miniaturesBonus) } }
+      : { key: `FUDGE.Item.ShieldSize.${s.size}`, params: {} },
+  ];
   return row;
 }
 
@@ -277,10 +331,18 @@ function miniTraitRows(actor: ActorDoc, type: "gift" | "fault"): ItemRow[] {
 }
 
 function skillRows(actor: ActorDoc, ladder: Ladder): SkillRow[] {
-  return itemsOf(actor, "skill").map((i) => ({ ...baseItem(i), level: levelView((i.system as SkillData).level, ladder) }));
+  return itemsOf(actor, "skill").map((i) => ({
+    ...baseItem(i),
+    level: levelView((i.system as SkillData).level, ladder),
+  }));
 }
 
-function weaponRows(actor: ActorDoc, rules: WorldRules, ladder: Ladder, canAttack: boolean): { rows: WeaponBase[]; error: ErrorView | null } {
+function weaponRows(
+  actor: ActorDoc,
+  rules: WorldRules,
+  ladder: Ladder,
+  canAttack: boolean,
+): { rows: WeaponBase[]; error: ErrorView | null } {
   let error: ErrorView | null = null;
   const preset = rules.preset;
   const rows = itemsOf(actor, "weapon").map((w): WeaponBase => {
@@ -297,11 +359,27 @@ function weaponRows(actor: ActorDoc, rules: WorldRules, ladder: Ladder, canAttac
     };
     if (preset === "fudge" && actor.type !== "miniature") {
       // Fudge §4.54: the ODF of this weapon, from the rules core.
-      const r = safe(() => offensiveFactor(parseCombatant(fudgeCombatant(actor as ActorDoc<"character" | "npc">, w, rules), "actor"), rules.fudge));
-      if (r.value) Object.assign(row, { factor: r.value.total, factorText: signed(r.value.total), factorLabelKey: "FUDGE.Sheet.Odf", factorSteps: r.value.steps.map(stepView) });
+      const r = safe(() =>
+        offensiveFactor(
+          parseCombatant(fudgeCombatant(actor as ActorDoc<"character" | "npc">, w, rules), "actor"),
+          rules.fudge,
+        ),
+      );
+      if (r.value)
+        Object.assign(row, {
+          factor: r.value.total,
+          factorText: signed(r.value.total),
+          factorLabelKey: "FUDGE.Sheet.Odf",
+          factorSteps: r.value.steps.map(stepView),
+        });
       error ??= r.error;
     } else if (preset === "volt") {
-      row.summary = [{ key: "FUDGE.Item.VoltWeaponSummary", params: { attack: s.volt.attack, pierce: s.volt.pierce, damage: s.volt.damage, stun: s.volt.stun ? "*" : "" } }];
+      row.summary = [
+        {
+          key: "FUDGE.Item.VoltWeaponSummary",
+          params: { attack: s.volt.attack, pierce: s.volt.pierce, damage: s.volt.damage, stun: s.volt.stun ? "*" : "" },
+        },
+      ];
     }
     return row;
   });
@@ -331,7 +409,12 @@ function healingButtons(kind: string, editable: boolean, rules: Pick<WorldRules,
         { action: "heal", labelKey: "FUDGE.Heal.Rest", data: { heal: "rest" } },
         // Volt: Recovery — "monthly by default; weekly or nightly per setting": the world's interval
         // on the button and its tooltip (informational; the system does not track calendar time).
-        { action: "heal", labelKey: injuryRecoveryTitle(rules), data: { heal: "injuryRecovery" }, tooltipKey: `FUDGE.Heal.InjuryRecoveryInterval.${rules.volt.recovery}` },
+        {
+          action: "heal",
+          labelKey: injuryRecoveryTitle(rules),
+          data: { heal: "injuryRecovery" },
+          tooltipKey: `FUDGE.Heal.InjuryRecoveryInterval.${rules.volt.recovery}`,
+        },
       ];
     default:
       return [];
@@ -339,7 +422,13 @@ function healingButtons(kind: string, editable: boolean, rules: Pick<WorldRules,
 }
 
 function actorHeader(actor: ActorDoc) {
-  return { id: actor._id, name: actor.name, img: actor.img ?? "", type: actor.type, typeLabelKey: `TYPES.Actor.${actor.type}` };
+  return {
+    id: actor._id,
+    name: actor.name,
+    img: actor.img ?? "",
+    type: actor.type,
+    typeLabelKey: `TYPES.Actor.${actor.type}`,
+  };
 }
 
 /** Context of the character (and NPC) sheet. */
@@ -347,7 +436,10 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
   const d = actor.system as CharacterData;
   const ladder = ladderOf(rules, opts.ladderNames);
   const preset = rules.preset;
-  const track = forCombat(trackView(() => trackFor(actor, rules), opts.editable, preset), opts.inCombat ?? false);
+  const track = forCombat(
+    trackView(() => trackFor(actor, rules), opts.editable, preset),
+    opts.inCombat ?? false,
+  );
   const canAct = track.canAct;
   const attrs: AttributeView[] =
     preset === "volt"
@@ -369,7 +461,14 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
       const c = parseCombatant(fudgeCombatant(actor, null, rules), "actor");
       return defensiveFactor(c, c.weapon, rules.fudge);
     });
-    if (r.value) derived.push({ key: "ddf", labelKey: "FUDGE.Sheet.Ddf", value: r.value.total, valueText: signed(r.value.total), steps: r.value.steps.map(stepView) });
+    if (r.value)
+      derived.push({
+        key: "ddf",
+        labelKey: "FUDGE.Sheet.Ddf",
+        value: r.value.total,
+        valueText: signed(r.value.total),
+        steps: r.value.steps.map(stepView),
+      });
     derivedError ??= r.error;
   }
   const isNpc = actor.type === "npc";
@@ -381,18 +480,31 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
     presetLabelKey: PRESET_LABEL(preset),
     cssClass: `fudge-wounds preset-${preset} actor-${actor.type}`,
     attributes: attrs,
-    scale: preset === "fudge" ? { strength: d.scale.strength, mass: d.scale.mass, strengthText: signed(d.scale.strength), massText: signed(d.scale.mass) } : null,
+    scale:
+      preset === "fudge"
+        ? {
+            strength: d.scale.strength,
+            mass: d.scale.mass,
+            strengthText: signed(d.scale.strength),
+            massText: signed(d.scale.mass),
+          }
+        : null,
     fudgePoints: preset === "fudge" || preset === "fate" ? d.fudgePoints : null,
     trackPreset:
       preset === "fudge"
         ? {
             value: d.woundTrack.preset,
-            options: TRACK_PRESETS.map((p) => ({ value: p, labelKey: `FUDGE.TrackPreset.${p}`, selected: p === d.woundTrack.preset })),
+            options: TRACK_PRESETS.map((p) => ({
+              value: p,
+              labelKey: `FUDGE.TrackPreset.${p}`,
+              selected: p === d.woundTrack.preset,
+            })),
             epic: d.woundTrack.preset === "epic",
             epicExtraHurt: d.woundTrack.epicExtraHurt,
             epicExtraVeryHurt: d.woundTrack.epicExtraVeryHurt,
             pawn: isNpc ? (d as NpcData).pawn : null,
-            custom: d.woundTrack.preset === "custom" ? customLevelRows(d.woundTrack.customLevels ?? [], opts.editable) : null,
+            custom:
+              d.woundTrack.preset === "custom" ? customLevelRows(d.woundTrack.customLevels ?? [], opts.editable) : null,
           }
         : null,
     trackLabel: d.woundTrack.label,
@@ -422,11 +534,19 @@ export function npcSheetContext(actor: ActorDoc<"npc">, rules: WorldRules, opts:
   return withTableView(characterBase(actor, rules, opts), actor, rules, opts);
 }
 
-export function characterSheetContext(actor: ActorDoc<"character" | "npc">, rules: WorldRules, opts: SheetOptions): ActorSheetContext {
+export function characterSheetContext(
+  actor: ActorDoc<"character" | "npc">,
+  rules: WorldRules,
+  opts: SheetOptions,
+): ActorSheetContext {
   return withTableView(characterBase(actor, rules, opts), actor, rules, opts);
 }
 
-export function miniatureSheetContext(actor: ActorDoc<"miniature">, rules: WorldRules, opts: SheetOptions): ActorSheetContext {
+export function miniatureSheetContext(
+  actor: ActorDoc<"miniature">,
+  rules: WorldRules,
+  opts: SheetOptions,
+): ActorSheetContext {
   return withTableView(miniatureBase(actor, rules, opts), actor, rules, opts);
 }
 
@@ -451,9 +571,27 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
   });
   const derived: ActorSheetContext["derived"] = dc
     ? [
-        { key: "modf", labelKey: "FUDGE.Sheet.Modf", value: dc.modf, valueText: dc.modf === null ? "" : signed(dc.modf), steps: [] },
-        { key: "rodf", labelKey: "FUDGE.Sheet.Rodf", value: dc.rodf, valueText: dc.rodf === null ? "" : signed(dc.rodf), steps: [] },
-        { key: "ddf", labelKey: "FUDGE.Sheet.Ddf", value: dc.ddf, valueText: signed(dc.ddf), steps: dc.steps.map(stepView) },
+        {
+          key: "modf",
+          labelKey: "FUDGE.Sheet.Modf",
+          value: dc.modf,
+          valueText: dc.modf === null ? "" : signed(dc.modf),
+          steps: [],
+        },
+        {
+          key: "rodf",
+          labelKey: "FUDGE.Sheet.Rodf",
+          value: dc.rodf,
+          valueText: dc.rodf === null ? "" : signed(dc.rodf),
+          steps: [],
+        },
+        {
+          key: "ddf",
+          labelKey: "FUDGE.Sheet.Ddf",
+          value: dc.ddf,
+          valueText: signed(dc.ddf),
+          steps: dc.steps.map(stepView),
+        },
         { key: "hddf", labelKey: "FUDGE.Sheet.Hddf", value: dc.hddf, valueText: signed(dc.hddf), steps: [] },
       ]
     : [];
@@ -510,13 +648,22 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
       guts: {
         effect: d.gutsState.effect,
         effectKey: `FUDGE.Miniatures.Guts.Effect${d.gutsState.effect}`,
-        pending: d.gutsState.pending.map((p) => ({ reason: p.reason, reasonKey: `FUDGE.Guts.Reason.${p.reason}`, target: p.target, bonus: p.bonus })),
+        pending: d.gutsState.pending.map((p) => ({
+          reason: p.reason,
+          reasonKey: `FUDGE.Guts.Reason.${p.reason}`,
+          target: p.target,
+          bonus: p.bonus,
+        })),
       },
       gutsStanding: gutsStandingView(actor),
       attackActions:
         opts.owner && track.canAct
           ? (["melee", "ranged"] as const)
-              .map((kind) => ({ kind, labelKey: `FUDGE.Sheet.AttackAll.${kind}`, count: equippedWeapons.filter((w) => w.system.ranged === (kind === "ranged")).length }))
+              .map((kind) => ({
+                kind,
+                labelKey: `FUDGE.Sheet.AttackAll.${kind}`,
+                count: equippedWeapons.filter((w) => w.system.ranged === (kind === "ranged")).length,
+              }))
               .filter((a) => a.count > 0)
           : [],
     },
@@ -532,13 +679,15 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
 function gutsStandingView(actor: ActorDoc<"miniature">): NonNullable<ActorSheetContext["miniature"]>["gutsStanding"] {
   const stored = (actor.system as Partial<MiniatureData>).gutsStanding;
   const faithful = miniRules(actor).has("faithful");
-  return GUTS_STANDING_KEYS.filter((k) => k !== "defendingKing" || faithful || stored?.defendingKing === true).map((k) => ({
-    key: k,
-    field: `system.gutsStanding.${k}`,
-    labelKey: `FUDGE.Sheet.GutsStanding.${k}`,
-    hintKey: `FUDGE.Sheet.GutsStandingHint.${k}`,
-    checked: stored?.[k] === true,
-  }));
+  return GUTS_STANDING_KEYS.filter((k) => k !== "defendingKing" || faithful || stored?.defendingKing === true).map(
+    (k) => ({
+      key: k,
+      field: `system.gutsStanding.${k}`,
+      labelKey: `FUDGE.Sheet.GutsStanding.${k}`,
+      hintKey: `FUDGE.Sheet.GutsStandingHint.${k}`,
+      checked: stored?.[k] === true,
+    }),
+  );
 }
 
 /** Context of any actor sheet by type. */
@@ -546,7 +695,11 @@ export function actorSheetContext(actor: ActorDoc, rules: WorldRules, opts: Shee
   if (actor.type === "miniature") return miniatureSheetContext(actor as ActorDoc<"miniature">, rules, opts);
   if (actor.type === "npc") return npcSheetContext(actor as ActorDoc<"npc">, rules, opts);
   if (actor.type === "character") return characterSheetContext(actor as ActorDoc<"character">, rules, opts);
-  throw new RulesError("actor.type", "FUDGE.Error.UnknownActorType", `unknown actor type ${JSON.stringify((actor as ActorDoc).type)}`);
+  throw new RulesError(
+    "actor.type",
+    "FUDGE.Error.UnknownActorType",
+    `unknown actor type ${JSON.stringify((actor as ActorDoc).type)}`,
+  );
 }
 
 export const SHEET_TABS = [
@@ -566,13 +719,28 @@ function withTableView(ctx: SheetBase, actor: ActorDoc, rules: WorldRules, opts:
   const tabs = SHEET_TABS.map((t) => ({ ...t, active: t.id === active, cssClass: t.id === active ? "active" : "" }));
   const tab = Object.fromEntries(tabs.map((t) => [t.id, t.cssClass]));
   // Each target keeps its own measures (paired before the actor itself is left out).
-  const targets = (opts.targets ?? []).map((doc, i) => ({ doc, measures: opts.targetMeasures?.[i] })).filter((t) => t.doc._id !== actor._id);
+  const targets = (opts.targets ?? [])
+    .map((doc, i) => ({ doc, measures: opts.targetMeasures?.[i] }))
+    .filter((t) => t.doc._id !== actor._id);
   const weapons = ctx.weapons.map((w) => {
     const item = (actor.items ?? []).find((i) => i._id === w.id) as ItemDoc<"weapon"> | undefined;
-    const attackBlockedKey = w.canAttack ? "" : !ctx.owner ? "" : w.equipped === false ? "FUDGE.Sheet.AttackBlocked.unequipped" : !ctx.track.canAct ? "FUDGE.Sheet.AttackBlocked.cannotAct" : "FUDGE.Sheet.AttackBlocked.other";
+    const attackBlockedKey = w.canAttack
+      ? ""
+      : !ctx.owner
+        ? ""
+        : w.equipped === false
+          ? "FUDGE.Sheet.AttackBlocked.unequipped"
+          : !ctx.track.canAct
+            ? "FUDGE.Sheet.AttackBlocked.cannotAct"
+            : "FUDGE.Sheet.AttackBlocked.other";
     // The odds of the attack as it will be rolled: under what the table measures for that target (as the attack dialog's).
     const ranged = (item?.system as { ranged?: unknown } | undefined)?.ranged === true;
-    const odds = w.canAttack && item ? targets.map((t) => attackOdds(actor, item, t.doc, rules, (ranged ? t.measures?.ranged : t.measures?.melee) ?? {})) : [];
+    const odds =
+      w.canAttack && item
+        ? targets.map((t) =>
+            attackOdds(actor, item, t.doc, rules, (ranged ? t.measures?.ranged : t.measures?.melee) ?? {}),
+          )
+        : [];
     return { ...w, attackShown: ctx.owner, attackBlockedKey, odds };
   });
   const ladder = ladderOf(rules, opts.ladderNames);
@@ -583,7 +751,9 @@ function withTableView(ctx: SheetBase, actor: ActorDoc, rules: WorldRules, opts:
       ? [...values].sort((a, b) => a - b).map((value) => ({ value, label: levelView(value, ladder).label }))
       : null;
   const row = ctx.track.rows.find((r) => r.key === ctx.track.levelKey);
-  const woundLevel = row ? { key: row.labelKey, params: row.labelParams } : { key: ctx.track.levelLabelKey || "FUDGE.Sheet.Unhurt", params: {} };
+  const woundLevel = row
+    ? { key: row.labelKey, params: row.labelParams }
+    : { key: ctx.track.levelLabelKey || "FUDGE.Sheet.Unhurt", params: {} };
   return { ...ctx, weapons, tabs, tab, ladderChoices, woundLevel, woundBar: woundBar(ctx.track) };
 }
 
@@ -617,7 +787,12 @@ const choices = (values: readonly (string | number)[], current: unknown, prefix:
 export function itemSheetContext(
   item: ItemDoc,
   rules: WorldRules,
-  opts: { editable: boolean; ladderNames?: Partial<Record<string, string>>; /** Foundry: TextEditor.enrichHTML of the cleaned description. */ enrichedDescription?: string; uuid?: string } = { editable: true },
+  opts: {
+    editable: boolean;
+    ladderNames?: Partial<Record<string, string>>;
+    /** Foundry: TextEditor.enrichHTML of the cleaned description. */ enrichedDescription?: string;
+    uuid?: string;
+  } = { editable: true },
 ): ItemSheetContext {
   const ladder = ladderOf(rules, opts.ladderNames);
   const s = item.system as unknown as Record<string, unknown>;
@@ -635,7 +810,13 @@ export function itemSheetContext(
   }
   const p = rules.preset;
   return {
-    item: { id: item._id, name: item.name, img: item.img ?? "", type: item.type, typeLabelKey: `TYPES.Item.${item.type}` },
+    item: {
+      id: item._id,
+      name: item.name,
+      img: item.img ?? "",
+      type: item.type,
+      typeLabelKey: `TYPES.Item.${item.type}`,
+    },
     editable: opts.editable,
     preset: p,
     cssClass: `fudge-wounds preset-${p} item-${item.type}`,
@@ -645,7 +826,15 @@ export function itemSheetContext(
     level: item.type === "skill" ? levelView((item.system as SkillData).level, ladder) : null,
     // Every group stays editable in every preset; the world's own preset's group comes first.
     show: { fudge: p === "fudge" || p === "fate", miniatures: p === "miniatures", volt: p === "volt" },
-    description: richTextView("system.description", s.description, { editable: opts.editable, labelKey: "FUDGE.Item.Description", enriched: opts.enrichedDescription, uuid: opts.uuid }),
-    effectHintKey: (item.type === "gift" || item.type === "fault") && isMiniTraitEffect((item.system as TraitData).effect) ? `FUDGE.Miniatures.TraitRule.${(item.system as TraitData).effect}` : null,
+    description: richTextView("system.description", s.description, {
+      editable: opts.editable,
+      labelKey: "FUDGE.Item.Description",
+      enriched: opts.enrichedDescription,
+      uuid: opts.uuid,
+    }),
+    effectHintKey:
+      (item.type === "gift" || item.type === "fault") && isMiniTraitEffect((item.system as TraitData).effect)
+        ? `FUDGE.Miniatures.TraitRule.${(item.system as TraitData).effect}`
+        : null,
   };
 }

@@ -82,7 +82,13 @@ export interface StepView {
 }
 
 export function stepView(s: Step): StepView {
-  return { key: s.key, params: { ...(s.params ?? {}), value: s.value ?? "" }, rule: s.rule, value: s.value ?? null, valueText: s.value === undefined ? "" : signed(s.value) };
+  return {
+    key: s.key,
+    params: { ...(s.params ?? {}), value: s.value ?? "" },
+    rule: s.rule,
+    value: s.value ?? null,
+    valueText: s.value === undefined ? "" : signed(s.value),
+  };
 }
 
 export const penaltyText = (n: number | null): string => (n === null ? "" : signed(n));
@@ -90,10 +96,20 @@ export const penaltyText = (n: number | null): string => (n === null ? "" : sign
 /** Track effects have their own labels under FUDGE.TrackEffect.* (stunned, clipped …). */
 export const effectLabelKey = (e: string): string => `FUDGE.TrackEffect.${e}`;
 /** Fudge wound level keys whose labels (FUDGE.Wound.*) the box track's lang part holds (Fudge §4.51). */
-export const FUDGE_LEVELS: readonly string[] = ["undamaged", "scratch", "hurt", "veryHurt", "incapacitated", "nearDeath", "dead", "out"];
+export const FUDGE_LEVELS: readonly string[] = [
+  "undamaged",
+  "scratch",
+  "hurt",
+  "veryHurt",
+  "incapacitated",
+  "nearDeath",
+  "dead",
+  "out",
+];
 
 /** Label of a level key that is not a row of the track: a Fudge level, else this layer's own FUDGE.Level.*. */
-export const levelLabelKey = (key: string): string => (FUDGE_LEVELS.includes(key) ? `FUDGE.Wound.${key}` : `FUDGE.Level.${key}`);
+export const levelLabelKey = (key: string): string =>
+  FUDGE_LEVELS.includes(key) ? `FUDGE.Wound.${key}` : `FUDGE.Level.${key}`;
 
 export const conditionLabelKey = (c: string): string => `FUDGE.Condition.${c}`;
 
@@ -102,7 +118,9 @@ export const conditionLabelKey = (c: string): string => `FUDGE.Condition.${c}`;
  * help": the model falls, cannot act, and rolls Guts from its next turn (Miniatures: Wounds).
  */
 function rowEffectKey(effectKey: string, preset: string): string {
-  return preset === "miniatures" && effectKey === "FUDGE.Effect.dying" ? "FUDGE.Miniatures.Effect.nearDeath" : effectKey;
+  return preset === "miniatures" && effectKey === "FUDGE.Effect.dying"
+    ? "FUDGE.Miniatures.Effect.nearDeath"
+    : effectKey;
 }
 
 export function trackViewFromRender(r: TrackRender, editable: boolean, preset = ""): TrackView {
@@ -118,7 +136,15 @@ export function trackViewFromRender(r: TrackRender, editable: boolean, preset = 
       const lp = { ...b.labelParams };
       if (typeof lp.level === "string" && !KEY_PATTERN.test(lp.level)) lp.level = nameOf(lp.level) ?? lp.level;
       const realLevelLabelKey = b.overflow ? (nameOf(b.realLevelKey) ?? "") : "";
-      const css = ["fudge-box", b.marked ? "marked" : "open", b.overflow ? "overflow" : "", b.stun ? "stun" : "", b.disabled ? "blacked" : ""].filter(Boolean).join(" ");
+      const css = [
+        "fudge-box",
+        b.marked ? "marked" : "open",
+        b.overflow ? "overflow" : "",
+        b.stun ? "stun" : "",
+        b.disabled ? "blacked" : "",
+      ]
+        .filter(Boolean)
+        .join(" ");
       return { ...b, labelParams: lp, realLevelLabelKey, css, locked: !editable || b.disabled };
     });
     return {
@@ -164,7 +190,10 @@ export function trackViewFromRender(r: TrackRender, editable: boolean, preset = 
 export function forCombat(view: TrackView, inCombat: boolean): TrackView {
   if (view.afterCombatPenalty === null) return view;
   const [now, other] = inCombat ? [view.penalty, view.afterCombatPenalty] : [view.afterCombatPenalty, view.penalty];
-  const note = { key: inCombat ? "FUDGE.Track.PenaltyAfterCombat" : "FUDGE.Track.PenaltyInCombat", params: { penalty: signed(other) } };
+  const note = {
+    key: inCombat ? "FUDGE.Track.PenaltyAfterCombat" : "FUDGE.Track.PenaltyInCombat",
+    params: { penalty: signed(other) },
+  };
   return { ...view, penalty: now, penaltyText: signed(now), penaltyNote: note };
 }
 
@@ -175,7 +204,14 @@ function voltGrid(rows: RowView[]): NonNullable<TrackView["grid"]> {
   const out = asc.map((row, i) => {
     const prev = asc[i - 1];
     const number = String(row.labelParams.row ?? i + 1);
-    if (!prev || prev.penaltyText !== row.penaltyText || prev.effectKey !== row.effectKey) bands.push({ index: bands.length, range: number, penaltyText: row.penaltyText === "0" ? "" : row.penaltyText, effectKey: row.effectKey, shown: (!!row.penaltyText && row.penaltyText !== "0") || !!row.effectKey });
+    if (!prev || prev.penaltyText !== row.penaltyText || prev.effectKey !== row.effectKey)
+      bands.push({
+        index: bands.length,
+        range: number,
+        penaltyText: row.penaltyText === "0" ? "" : row.penaltyText,
+        effectKey: row.effectKey,
+        shown: (!!row.penaltyText && row.penaltyText !== "0") || !!row.effectKey,
+      });
     else {
       const b = bands[bands.length - 1];
       b.range = `${b.range.split("\u2013")[0]}\u2013${number}`;
@@ -247,7 +283,15 @@ export interface LevelView {
 /** A trait level with its ladder name (Fudge §1.3: names and numbers together). */
 export function levelView(value: number, ladder: Ladder): LevelView {
   const d = describeLevel(value, ladder);
-  return { value, valueText: signed(value), name: d.label, rungKey: `FUDGE.Ladder.${d.rungId}`, beyond: d.beyond, beyondText: d.beyond === 0 ? "" : signed(d.beyond), label: levelWithNumber(value, ladder) };
+  return {
+    value,
+    valueText: signed(value),
+    name: d.label,
+    rungKey: `FUDGE.Ladder.${d.rungId}`,
+    beyond: d.beyond,
+    beyondText: d.beyond === 0 ? "" : signed(d.beyond),
+    label: levelWithNumber(value, ladder),
+  };
 }
 
 /** One segment of the token's wound bar: a level, its width by its boxes, marked and open in two shades. */
@@ -294,7 +338,10 @@ export function woundBar(track: TrackView): BarSegment[] {
 export function healFeedback(name: string, steps: Step[]): { key: string; params: Record<string, string | number> } {
   const last = steps[steps.length - 1];
   if (!last) return { key: "FUDGE.Feedback.NothingToHeal", params: { name } };
-  return { key: "FUDGE.Feedback.Healed", params: { name, what: last.key, ...(last.params ?? {}), value: last.value ?? "" } };
+  return {
+    key: "FUDGE.Feedback.Healed",
+    params: { name, what: last.key, ...(last.params ?? {}), value: last.value ?? "" },
+  };
 }
 
 /**
@@ -302,11 +349,25 @@ export function healFeedback(name: string, steps: Step[]): { key: string; params
  * the box a "−" clears (its last marked one), as refs for the same toggleWoundBox action (and
  * permission check) the sheet's boxes use. Null where there is nothing to mark or clear.
  */
-export function hudWoundControls(track: TrackView): { key: string; labelKey: string; labelParams: Record<string, string | number>; addRef: string | null; clearRef: string | null }[] {
+export function hudWoundControls(
+  track: TrackView,
+): {
+  key: string;
+  labelKey: string;
+  labelParams: Record<string, string | number>;
+  addRef: string | null;
+  clearRef: string | null;
+}[] {
   const rows = track.kind === "volt" ? [...track.rows].reverse() : track.rows;
   return rows.map((r) => {
     const open = r.boxes.filter((b) => !b.marked && !b.disabled);
     const marked = r.boxes.filter((b) => b.marked);
-    return { key: r.key, labelKey: r.labelKey, labelParams: r.labelParams, addRef: open[0]?.ref ?? null, clearRef: marked[marked.length - 1]?.ref ?? null };
+    return {
+      key: r.key,
+      labelKey: r.labelKey,
+      labelParams: r.labelParams,
+      addRef: open[0]?.ref ?? null,
+      clearRef: marked[marked.length - 1]?.ref ?? null,
+    };
   });
 }

@@ -5,7 +5,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { act, attackVia, noProblems, openPlayground, openSheet, screenshot, setTarget, startBrowser, storedState, type Preset } from "./helpers";
+import {
+  act,
+  attackVia,
+  noProblems,
+  openPlayground,
+  openSheet,
+  screenshot,
+  setTarget,
+  startBrowser,
+  storedState,
+  type Preset,
+} from "./helpers";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -44,53 +55,63 @@ const pairs: [Preset, string, string][] = [
 ];
 
 describe("attack card: the answer first", () => {
-  it.each(pairs)("%s: headline, non-zero factors, changed rows only, states, named buttons, ≤ 320 px, focus to the next action", async (preset, attacker, defender) => {
-    for (const theme of ["light", "dark"] as const) {
-      const { page, context, problems } = await openPlayground(browser, { preset, dice: "seed:11", theme }, { viewport: { width: 1280, height: 800 } });
-      const card = await attackUntilWound(page, attacker, defender);
-      const target = card.locator(".fudge-target");
-      expect(await target.getAttribute("data-state")).toBe("resolved");
-      const headline = (await card.locator(".fudge-headline").textContent())!.replace(/\s+/g, " ").trim();
-      const level = (await card.locator(".fudge-wound-level").first().textContent())!.trim();
-      expect(headline).toContain(defender);
-      expect(headline).toContain(level);
-      // The button says what it does.
-      const apply = card.locator('[data-action="apply"]');
-      expect((await apply.textContent())!.replace(/\s+/g, " ")).toContain(`${level} to ${defender}`);
-      // No factor shown is zero; no number is printed as "−0"/"+0".
-      for (const dd of await card.locator("[data-number] dd").allTextContents()) expect(["0", "+0", "\u22120"]).not.toContain(dd.trim());
-      // Only the rows the wound changes, each with a box the wound marks.
-      const stored = await storedState(page);
-      const def = stored.actors.find((a: any) => a.name === defender);
-      const rows = card.locator(".fudge-card-track .fudge-track-row");
-      expect(await rows.count()).toBeGreaterThan(0);
-      expect(await rows.count()).toBeLessThan(preset === "volt" ? 20 : 5);
-      expect(def).toBeTruthy();
-      // Only the sheet's own track is a live region.
-      expect(await card.locator("[aria-live]").count()).toBe(0);
-      expect((await card.boundingBox())!.height).toBeLessThanOrEqual(MAX_CARD_PX);
+  it.each(pairs)(
+    "%s: headline, non-zero factors, changed rows only, states, named buttons, ≤ 320 px, focus to the next action",
+    async (preset, attacker, defender) => {
+      for (const theme of ["light", "dark"] as const) {
+        const { page, context, problems } = await openPlayground(
+          browser,
+          { preset, dice: "seed:11", theme },
+          { viewport: { width: 1280, height: 800 } },
+        );
+        const card = await attackUntilWound(page, attacker, defender);
+        const target = card.locator(".fudge-target");
+        expect(await target.getAttribute("data-state")).toBe("resolved");
+        const headline = (await card.locator(".fudge-headline").textContent())!.replace(/\s+/g, " ").trim();
+        const level = (await card.locator(".fudge-wound-level").first().textContent())!.trim();
+        expect(headline).toContain(defender);
+        expect(headline).toContain(level);
+        // The button says what it does.
+        const apply = card.locator('[data-action="apply"]');
+        expect((await apply.textContent())!.replace(/\s+/g, " ")).toContain(`${level} to ${defender}`);
+        // No factor shown is zero; no number is printed as "−0"/"+0".
+        for (const dd of await card.locator("[data-number] dd").allTextContents())
+          expect(["0", "+0", "\u22120"]).not.toContain(dd.trim());
+        // Only the rows the wound changes, each with a box the wound marks.
+        const stored = await storedState(page);
+        const def = stored.actors.find((a: any) => a.name === defender);
+        const rows = card.locator(".fudge-card-track .fudge-track-row");
+        expect(await rows.count()).toBeGreaterThan(0);
+        expect(await rows.count()).toBeLessThan(preset === "volt" ? 20 : 5);
+        expect(def).toBeTruthy();
+        // Only the sheet's own track is a live region.
+        expect(await card.locator("[aria-live]").count()).toBe(0);
+        expect((await card.boundingBox())!.height).toBeLessThanOrEqual(MAX_CARD_PX);
 
-      // Apply by keyboard: focus moves to the card's next action (Undo), not to the page.
-      await apply.focus();
-      await act(page, () => page.keyboard.press("Enter"));
-      expect(await target.getAttribute("data-state")).toBe("applied");
-      expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.action)).toBe("undo");
-      const undo = card.locator('[data-action="undo"]');
-      expect((await undo.textContent())!.replace(/\s+/g, " ")).toContain(`${level} on ${defender}`);
-      const height = (await card.boundingBox())!.height;
-      expect(height, `${preset} applied card is ${height} px tall`).toBeLessThanOrEqual(MAX_CARD_PX);
-      await screenshot(card, `card-${preset}-applied-${theme}`);
+        // Apply by keyboard: focus moves to the card's next action (Undo), not to the page.
+        await apply.focus();
+        await act(page, () => page.keyboard.press("Enter"));
+        expect(await target.getAttribute("data-state")).toBe("applied");
+        expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.action)).toBe("undo");
+        const undo = card.locator('[data-action="undo"]');
+        expect((await undo.textContent())!.replace(/\s+/g, " ")).toContain(`${level} on ${defender}`);
+        const height = (await card.boundingBox())!.height;
+        expect(height, `${preset} applied card is ${height} px tall`).toBeLessThanOrEqual(MAX_CARD_PX);
+        await screenshot(card, `card-${preset}-applied-${theme}`);
 
-      // Undo: struck through, "again" on the Apply button, no Undo.
-      await act(page, () => undo.click());
-      expect(await target.getAttribute("data-state")).toBe("undone");
-      expect(await card.locator(".fudge-headline").evaluate((el) => getComputedStyle(el).textDecorationLine)).toBe("line-through");
-      expect(await card.locator('[data-action="undo"]').count()).toBe(0);
-      expect(await card.locator('[data-action="apply"]').textContent()).toMatch(/again/);
-      expect(noProblems(problems)).toEqual([]);
-      await context.close();
-    }
-  });
+        // Undo: struck through, "again" on the Apply button, no Undo.
+        await act(page, () => undo.click());
+        expect(await target.getAttribute("data-state")).toBe("undone");
+        expect(await card.locator(".fudge-headline").evaluate((el) => getComputedStyle(el).textDecorationLine)).toBe(
+          "line-through",
+        );
+        expect(await card.locator('[data-action="undo"]').count()).toBe(0);
+        expect(await card.locator('[data-action="apply"]').textContent()).toMatch(/again/);
+        expect(noProblems(problems)).toEqual([]);
+        await context.close();
+      }
+    },
+  );
 
   it("two targets: one card, one Apply per target and 'Apply to all targets'", async () => {
     const { page, context, problems } = await openPlayground(browser, { preset: "miniatures", dice: "seed:2" });
@@ -127,18 +148,28 @@ describe("attack dialog: exact odds before the roll", () => {
     const odds = dialog.locator("[data-odds]");
     expect(await odds.count()).toBe(1);
     const read = async () =>
-      Object.fromEntries(await odds.locator(".fudge-odds-segment").evaluateAll((els) => els.map((e) => [e.getAttribute("data-outcome"), Number(e.getAttribute("data-p"))])));
+      Object.fromEntries(
+        await odds
+          .locator(".fudge-odds-segment")
+          .evaluateAll((els) => els.map((e) => [e.getAttribute("data-outcome"), Number(e.getAttribute("data-p"))])),
+      );
     const before = await read();
     // The issue's figures for this pair: 58 % wound, 15 % standoff, 26 % miss.
     expect(before.miss).toBeCloseTo(0.2608, 3);
     expect(before.standoff).toBeCloseTo(0.1549, 3);
-    const wound = Object.entries(before).filter(([k]) => k.startsWith("wound.")).reduce((s, [, p]) => s + (p as number), 0);
+    const wound = Object.entries(before)
+      .filter(([k]) => k.startsWith("wound."))
+      .reduce((s, [, p]) => s + (p as number), 0);
     expect(wound).toBeCloseTo(0.5844, 3);
     expect(await odds.locator(".fudge-odds-legend").textContent()).toMatch(/Miss\s*26%/);
     await screenshot(dialog, "dialog-fudge-attack");
     // All-out attack (+1) moves the odds towards wounds.
     await dialog.locator('[name="allOutAttack"]').check();
-    await page.waitForFunction((m) => Number(document.querySelector('dialog[open] [data-odds] [data-outcome="miss"]')?.getAttribute("data-p")) < m, before.miss);
+    await page.waitForFunction(
+      (m) =>
+        Number(document.querySelector('dialog[open] [data-odds] [data-outcome="miss"]')?.getAttribute("data-p")) < m,
+      before.miss,
+    );
     await act(page, () => dialog.locator('button[type="submit"]').first().click());
     expect((await storedState(page)).messages.at(-1).system.situation).toEqual({ allOutAttack: true });
     // Remembered next time; Shift-click rolls with the remembered choice, no dialog.
@@ -160,7 +191,11 @@ describe("attack dialog: exact odds before the roll", () => {
 describe("attack dialog in every preset, light and dark", () => {
   it.each(pairs)("%s: %s's dialog against %s shows its options and the odds", async (preset, attacker, defender) => {
     for (const theme of ["light", "dark"] as const) {
-      const { page, context, problems } = await openPlayground(browser, { preset, theme }, { viewport: { width: 1280, height: 800 } });
+      const { page, context, problems } = await openPlayground(
+        browser,
+        { preset, theme },
+        { viewport: { width: 1280, height: 800 } },
+      );
       const win = await openSheet(page, attacker);
       await setTarget(page, defender);
       await win.locator('[data-action="attack"]').first().click();
@@ -182,7 +217,10 @@ describe("keyboard", () => {
     await setTarget(page, "Theodora");
     await win.locator(".window-content input, .window-content button, .window-content select").first().focus();
     let presses = 0;
-    while (presses < 10 && (await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.action)) !== "attack") {
+    while (
+      presses < 10 &&
+      (await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.action)) !== "attack"
+    ) {
       await page.keyboard.press("Tab");
       presses++;
     }
@@ -224,7 +262,9 @@ describe("rules menu (the settings template)", () => {
     await page.getByTestId("rules").click();
     const dialog = page.locator("dialog[open]");
     await dialog.waitFor();
-    const groups = await dialog.locator("fieldset[data-group]").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.group));
+    const groups = await dialog
+      .locator("fieldset[data-group]")
+      .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.group));
     expect(groups).toEqual(["general", "fudge", "fudgeTrack"]);
     await screenshot(dialog, "settings-fudge-light");
     await dialog.locator('[name="fudge.doubleRd"]').check();
@@ -240,7 +280,11 @@ describe("rules menu (the settings template)", () => {
     // Another preset: its own options only; the Fudge choice is kept.
     await page.getByTestId("preset").selectOption("miniatures");
     await page.getByTestId("rules").click();
-    expect(await page.locator("dialog[open] fieldset[data-group]").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.group))).toEqual(["general", "miniatures"]);
+    expect(
+      await page
+        .locator("dialog[open] fieldset[data-group]")
+        .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.group)),
+    ).toEqual(["general", "miniatures"]);
     // Miniatures rolls against numbers: the Difficulty stays a number.
     expect(await page.locator('dialog[open] input[type="number"][name="defaultDifficulty"]').inputValue()).toBe("1");
     await act(page, () => page.locator('dialog[open] button[type="submit"]').first().click());
@@ -268,11 +312,21 @@ describe("rules menu (the settings template)", () => {
     await th.getByRole("spinbutton", { name: "Minimum" }).nth(0).fill("1");
     await th.getByRole("spinbutton", { name: "Minimum" }).nth(1).fill("3");
     // Remove the first Min-Mid-Max row.
-    await dialog.locator('[data-rule-table="fudge.minMidMax.table"]').getByRole("button", { name: "Remove row" }).first().click();
+    await dialog
+      .locator('[data-rule-table="fudge.minMidMax.table"]')
+      .getByRole("button", { name: "Remove row" })
+      .first()
+      .click();
     await act(page, () => dialog.locator('button[type="submit"]').first().click());
     let s = await storedState(page);
-    expect(s.settings.fudge.graze.table).toEqual([{ min: 0, level: "scratch" }, { min: 4, level: "hurt" }]);
-    expect(s.settings.fudgeTrack.thresholds).toEqual([{ key: "scratch", min: 1 }, { key: "hurt", min: 3 }]);
+    expect(s.settings.fudge.graze.table).toEqual([
+      { min: 0, level: "scratch" },
+      { min: 4, level: "hurt" },
+    ]);
+    expect(s.settings.fudgeTrack.thresholds).toEqual([
+      { key: "scratch", min: 1 },
+      { key: "hurt", min: 3 },
+    ]);
     expect(s.settings.fudge.minMidMax.table).toHaveLength(5);
     expect(s.settings.fudge.minMidMax.table[0]).toEqual({ min: -1, die: "min", add: 0 });
     // The menu opens on what was saved; a row out of order is refused with a sentence, nothing saved.
@@ -282,9 +336,14 @@ describe("rules menu (the settings template)", () => {
     await dialog.locator('[name="fudge.graze.table.1.min"]').fill("-3");
     await dialog.locator('button[type="submit"]').first().click();
     await page.locator("#pg-toast.visible").waitFor();
-    expect(await page.textContent("#pg-toast")).toBe("The minimum in row 2 of the graze table must be higher than the minimum in the row above: the rows run from the lowest minimum up.");
+    expect(await page.textContent("#pg-toast")).toBe(
+      "The minimum in row 2 of the graze table must be higher than the minimum in the row above: the rows run from the lowest minimum up.",
+    );
     s = await storedState(page);
-    expect(s.settings.fudge.graze.table).toEqual([{ min: 0, level: "scratch" }, { min: 4, level: "hurt" }]);
+    expect(s.settings.fudge.graze.table).toEqual([
+      { min: 0, level: "scratch" },
+      { min: 4, level: "hurt" },
+    ]);
     expect(noProblems(problems)).toEqual([]);
     await context.close();
   });
@@ -297,7 +356,9 @@ describe("missing controls: a weapon's magic bonus and the blow to the head", ()
     const dialog = page.locator("dialog[open]");
     await dialog.waitFor();
     const odds: Record<string, number> = Object.fromEntries(
-      await dialog.locator("[data-odds] .fudge-odds-segment").evaluateAll((els) => els.map((e) => [e.getAttribute("data-outcome"), Number(e.getAttribute("data-p"))])),
+      await dialog
+        .locator("[data-odds] .fudge-odds-segment")
+        .evaluateAll((els) => els.map((e) => [e.getAttribute("data-outcome"), Number(e.getAttribute("data-p"))])),
     );
     const fields = await dialog.locator("[name]").evaluateAll((els) => els.map((e) => (e as HTMLInputElement).name));
     return { dialog, odds, fields, cancel: () => dialog.locator('button[type="submit"][value="cancel"]').click() };
@@ -312,7 +373,8 @@ describe("missing controls: a weapon's magic bonus and the blow to the head", ()
     await act(page, () => leroy.locator(`[data-action="editItem"][data-item-id="${weaponId}"]`).click());
     const item = page.locator(`.pg-window[data-pg-doc$="/${weaponId}"]`);
     await item.waitFor();
-    const weapon = async () => (await storedState(page)).actors.find((a: any) => a.name === "Leroy").items.find((i: any) => i._id === weaponId);
+    const weapon = async () =>
+      (await storedState(page)).actors.find((a: any) => a.name === "Leroy").items.find((i: any) => i._id === weaponId);
     return { attack, item, weapon };
   }
 
@@ -321,7 +383,9 @@ describe("missing controls: a weapon's magic bonus and the blow to the head", ()
     const { attack, item, weapon } = await leroysWeapon(page);
     const magic = item.locator('[name="system.magic"]');
     expect(await magic.inputValue()).toBe("0");
-    expect(await item.locator('label:has([name="system.magic"])').getAttribute("data-tooltip")).toMatch(/^Fudge §4\.7: /);
+    expect(await item.locator('label:has([name="system.magic"])').getAttribute("data-tooltip")).toMatch(
+      /^Fudge §4\.7: /,
+    );
     const before = await dialogOf(page, attack);
     await before.cancel();
     await act(page, async () => {
@@ -336,7 +400,10 @@ describe("missing controls: a weapon's magic bonus and the blow to the head", ()
     expect(after.odds.standoff).toBeCloseTo(before.odds.standoff, 10);
     expect(after.odds).not.toEqual(before.odds);
     // +2 to the offensive damage factor: the worst wound level offered gets likelier.
-    const worst = (o: Record<string, number>) => Object.keys(o).filter((k) => k.startsWith("wound.")).at(-1)!;
+    const worst = (o: Record<string, number>) =>
+      Object.keys(o)
+        .filter((k) => k.startsWith("wound."))
+        .at(-1)!;
     expect(after.odds[worst(after.odds)]).toBeGreaterThan(before.odds[worst(after.odds)] ?? 0);
     expect(noProblems(problems)).toEqual([]);
     await context.close();
@@ -361,12 +428,27 @@ describe("missing controls: a weapon's magic bonus and the blow to the head", ()
     expect((await storedState(page)).settings.fudge.headBlowKnockout).toBe(true);
     d = await dialogOf(page, attack);
     expect(d.fields).toContain("headBlow");
-    expect(await d.dialog.locator("#fudge-hint-headBlow").textContent()).toBe("Fudge §4.62: with Stun, a Good or better blow to the head knocks out.");
-    const p = (key: string) => page.evaluate((k) => Number(document.querySelector(`dialog[open] [data-odds] [data-outcome="${k}"]`)?.getAttribute("data-p") ?? 0), key);
+    expect(await d.dialog.locator("#fudge-hint-headBlow").textContent()).toBe(
+      "Fudge §4.62: with Stun, a Good or better blow to the head knocks out.",
+    );
+    const p = (key: string) =>
+      page.evaluate(
+        (k) =>
+          Number(document.querySelector(`dialog[open] [data-odds] [data-outcome="${k}"]`)?.getAttribute("data-p") ?? 0),
+        key,
+      );
     await d.dialog.locator('[name="stun"]').check();
     const stunOnly = await p("wound.incapacitated");
     await d.dialog.locator('[name="headBlow"]').check();
-    await page.waitForFunction((b) => Number(document.querySelector('dialog[open] [data-odds] [data-outcome="wound.incapacitated"]')?.getAttribute("data-p") ?? 0) > b, stunOnly);
+    await page.waitForFunction(
+      (b) =>
+        Number(
+          document
+            .querySelector('dialog[open] [data-odds] [data-outcome="wound.incapacitated"]')
+            ?.getAttribute("data-p") ?? 0,
+        ) > b,
+      stunOnly,
+    );
     expect(await p("wound.incapacitated")).toBeGreaterThan(stunOnly);
     await act(page, () => d.dialog.locator('button[type="submit"]').first().click());
     expect((await storedState(page)).messages.at(-1).system.situation).toEqual({ stun: true, headBlow: true });
@@ -396,14 +478,25 @@ describe("GM judgement (RULES §2.2: 'the card shows the factors and RD and the 
       if (await defend.count()) await act(page, () => defend.click());
       if (await card.locator('select[name="gmLevel"]').count()) break;
     }
-    expect((await card.locator(".fudge-headline").textContent())!.replace(/\s+/g, " ").trim()).toBe("The GM decides Theodora's wound");
+    expect((await card.locator(".fudge-headline").textContent())!.replace(/\s+/g, " ").trim()).toBe(
+      "The GM decides Theodora's wound",
+    );
     expect(await card.locator('[data-action="apply"]').count()).toBe(0);
-    expect(await card.locator('select[name="gmLevel"] option').allTextContents()).toEqual(["No wound", "Scratch", "Hurt", "Very Hurt", "Incapacitated", "Near Death"]);
+    expect(await card.locator('select[name="gmLevel"] option').allTextContents()).toEqual([
+      "No wound",
+      "Scratch",
+      "Hurt",
+      "Very Hurt",
+      "Incapacitated",
+      "Near Death",
+    ]);
     await card.locator('select[name="gmLevel"]').selectOption("hurt");
     await act(page, () => card.locator('[data-action="applyJudgement"]').click());
     card = lastCard(page);
     expect(await card.locator(".fudge-target").getAttribute("data-state")).toBe("applied");
-    expect((await card.locator(".fudge-headline").textContent())!.replace(/\s+/g, " ")).toContain("Theodora takes Hurt");
+    expect((await card.locator(".fudge-headline").textContent())!.replace(/\s+/g, " ")).toContain(
+      "Theodora takes Hurt",
+    );
     const stored = (await storedState(page)).messages.at(-1).system.targets[0];
     expect(stored.gmLevel).toBe("hurt");
     expect(stored.applied).toHaveLength(1);

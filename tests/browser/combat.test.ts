@@ -6,7 +6,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { resolveTarget } from "../../src/system/actions";
-import { act, attackVia, missingKeys, noProblems, openPlayground, openSheet, screenshot, setTarget, startBrowser, storedActor, storedState, reveal, rollVia } from "./helpers";
+import {
+  act,
+  attackVia,
+  missingKeys,
+  noProblems,
+  openPlayground,
+  openSheet,
+  screenshot,
+  setTarget,
+  startBrowser,
+  storedActor,
+  storedState,
+  reveal,
+  rollVia,
+} from "./helpers";
 import { expectedStatus, trackKey } from "./oracle";
 
 let browser: Browser;
@@ -34,7 +48,10 @@ async function lastMessage(page: Page): Promise<any> {
 /** The defender's track as the rules core sees it (canonical state key). */
 async function trackOf(page: Page, name: string): Promise<string> {
   const stored = await storedState(page);
-  return trackKey(stored, stored.actors.find((a: any) => a.name === name));
+  return trackKey(
+    stored,
+    stored.actors.find((a: any) => a.name === name),
+  );
 }
 
 async function sheetPenalty(page: Page, name: string): Promise<string> {
@@ -44,7 +61,10 @@ async function sheetPenalty(page: Page, name: string): Promise<string> {
 
 async function expectSheetMatchesRules(page: Page, name: string): Promise<void> {
   const stored = await storedState(page);
-  const exp = expectedStatus(stored, stored.actors.find((a: any) => a.name === name));
+  const exp = expectedStatus(
+    stored,
+    stored.actors.find((a: any) => a.name === name),
+  );
   expect(await sheetPenalty(page, name)).toBe(exp.penaltyText);
 }
 
@@ -92,7 +112,9 @@ describe("attack → defend → apply → undo", () => {
     expect(again.woundKey).toBe(target.resolution.woundKey);
     expect(again.numbers).toEqual(target.resolution.numbers);
     // Seed 000: Leroy's total damage factor against Theodora is +2.
-    expect(await card.locator('[data-number="totalDamageFactor"] dd, [data-number="damageFactor"] dd').first().textContent()).toBe("+2");
+    expect(
+      await card.locator('[data-number="totalDamageFactor"] dd, [data-number="damageFactor"] dd').first().textContent(),
+    ).toBe("+2");
     expect(target.resolution.hit).toBe(true);
     expect(await card.locator(".fudge-wound-level").count()).toBeGreaterThan(0);
 
@@ -123,47 +145,50 @@ describe("attack → defend → apply → undo", () => {
     ["volt", "Leroy", "Theodora"],
     ["miniatures", "Sir Knightly", "Brutas the Brute"],
   ];
-  it.each(pairs)("%s: %s attacks %s; the loop runs from the card (first seed that wounds)", async (preset, attacker, defender) => {
-    let done = false;
-    for (let seed = 1; seed <= 25 && !done; seed++) {
-      const { page, context, problems } = await openPlayground(browser, { preset, dice: `seed:${seed}` });
-      const win = await openSheet(page, attacker);
-      await openSheet(page, defender);
-      await setTarget(page, defender);
-      const attack = win.locator('[data-action="attack"]').first();
-      expect(await attack.count()).toBe(1);
-      await attackVia(page, attack);
-      const card = lastCard(page);
-      await card.waitFor();
-      const defend = card.locator('[data-action="defend"]');
-      if (await defend.count()) await act(page, () => defend.click());
-      const msg = await lastMessage(page);
-      const target = msg.system.targets[0];
-      expect(target.resolution).not.toBeNull();
-      expect(resolveTarget(target).outcome).toBe(target.resolution.outcome);
-      const apply = card.locator('[data-action="apply"]');
-      if (!(await apply.count())) {
+  it.each(pairs)(
+    "%s: %s attacks %s; the loop runs from the card (first seed that wounds)",
+    async (preset, attacker, defender) => {
+      let done = false;
+      for (let seed = 1; seed <= 25 && !done; seed++) {
+        const { page, context, problems } = await openPlayground(browser, { preset, dice: `seed:${seed}` });
+        const win = await openSheet(page, attacker);
+        await openSheet(page, defender);
+        await setTarget(page, defender);
+        const attack = win.locator('[data-action="attack"]').first();
+        expect(await attack.count()).toBe(1);
+        await attackVia(page, attack);
+        const card = lastCard(page);
+        await card.waitFor();
+        const defend = card.locator('[data-action="defend"]');
+        if (await defend.count()) await act(page, () => defend.click());
+        const msg = await lastMessage(page);
+        const target = msg.system.targets[0];
+        expect(target.resolution).not.toBeNull();
+        expect(resolveTarget(target).outcome).toBe(target.resolution.outcome);
+        const apply = card.locator('[data-action="apply"]');
+        if (!(await apply.count())) {
+          expect(noProblems(problems)).toEqual([]);
+          await context.close();
+          continue;
+        }
+        const before = await trackOf(page, defender);
+        await act(page, () => apply.click());
+        expect(await trackOf(page, defender)).not.toBe(before);
+        await expectSheetMatchesRules(page, defender);
+        expect(await card.locator('[data-action="apply"]').count()).toBe(0);
+        await screenshot(card, `card-${preset}-applied`);
+        await act(page, () => card.locator('[data-action="undo"]').click());
+        expect(await trackOf(page, defender)).toBe(before);
+        await expectSheetMatchesRules(page, defender);
+        expect(await toast(page)).toBe("");
+        expect(await missingKeys(page)).toEqual([]);
         expect(noProblems(problems)).toEqual([]);
         await context.close();
-        continue;
+        done = true;
       }
-      const before = await trackOf(page, defender);
-      await act(page, () => apply.click());
-      expect(await trackOf(page, defender)).not.toBe(before);
-      await expectSheetMatchesRules(page, defender);
-      expect(await card.locator('[data-action="apply"]').count()).toBe(0);
-      await screenshot(card, `card-${preset}-applied`);
-      await act(page, () => card.locator('[data-action="undo"]').click());
-      expect(await trackOf(page, defender)).toBe(before);
-      await expectSheetMatchesRules(page, defender);
-      expect(await toast(page)).toBe("");
-      expect(await missingKeys(page)).toEqual([]);
-      expect(noProblems(problems)).toEqual([]);
-      await context.close();
-      done = true;
-    }
-    expect(done, `no seed in 1..25 let ${attacker} wound ${defender} in the ${preset} preset`).toBe(true);
-  });
+      expect(done, `no seed in 1..25 let ${attacker} wound ${defender} in the ${preset} preset`).toBe(true);
+    },
+  );
 });
 
 describe("wound track on the sheet after wounds", () => {
@@ -203,10 +228,21 @@ describe("wound track on the sheet after wounds", () => {
     const theodora = await openSheet(page, "Theodora");
     // A Scratch and a Hurt wound marked on the sheet; the Hurt one was a Very Hurt blow eased by
     // Willpower "until the battle is over" (the wound log record Apply writes; seeded here).
-    for (const level of ["scratch", "hurt"]) await act(page, () => theodora.locator(`.fudge-track-row[data-level="${level}"] .fudge-box`).first().click());
+    for (const level of ["scratch", "hurt"])
+      await act(page, () => theodora.locator(`.fudge-track-row[data-level="${level}"] .fudge-box`).first().click());
     const id = (await storedState(page)).actors.find((a: any) => a.name === "Theodora")._id;
     await page.evaluate((id) => {
-      const record = { messageId: "m1", by: "gm", at: 1, before: null, after: null, fudgePointSpent: false, undone: false, undoneBy: "", lapses: [{ from: "hurt", to: "veryHurt" }] };
+      const record = {
+        messageId: "m1",
+        by: "gm",
+        at: 1,
+        before: null,
+        after: null,
+        fudgePointSpent: false,
+        undone: false,
+        undoneBy: "",
+        lapses: [{ from: "hurt", to: "veryHurt" }],
+      };
       (window as any).__playground.store.updateDocs({ actors: [id] }, (d: any) => {
         d.actors.find((a: any) => a._id === id).flags = { "fudge-wounds": { woundLog: { m1: record } } };
       });
@@ -217,11 +253,14 @@ describe("wound track on the sheet after wounds", () => {
     expect(await page.getByTestId("in-combat").isChecked()).toBe(false);
     const note = lastCard(page).locator(".fudge-battle-end");
     expect(await note.isVisible()).toBe(true);
-    expect((await note.textContent())?.replace(/\s+/g, " ")).toContain("Theodora: the Willpower adjustment lapses — Hurt becomes Very Hurt (Fudge §4.52).");
+    expect((await note.textContent())?.replace(/\s+/g, " ")).toContain(
+      "Theodora: the Willpower adjustment lapses — Hurt becomes Very Hurt (Fudge §4.52).",
+    );
     expect(await note.locator("h3").textContent()).toContain("The battle is over");
     expect(await lastCard(page).locator(".message-sender").textContent()).toBe("Combat");
     const sheet = await openSheet(page, "Theodora");
-    const marked = (level: string) => sheet.locator(`.fudge-track-row[data-level="${level}"] .fudge-box[aria-pressed="true"]`).count();
+    const marked = (level: string) =>
+      sheet.locator(`.fudge-track-row[data-level="${level}"] .fudge-box[aria-pressed="true"]`).count();
     expect([await marked("scratch"), await marked("hurt"), await marked("veryHurt")]).toEqual([0, 0, 1]);
     await expectSheetMatchesRules(page, "Theodora");
     expect((await storedActor(page, "Theodora")).flags["fudge-wounds"].woundLog.m1.lapsed).toBe(true);
@@ -258,11 +297,15 @@ describe("wound track on the sheet after wounds", () => {
 });
 
 describe("FATE Clipped at the table (seed 003: −1 to the next action, the box resets after it)", () => {
-  const fateMarks = async (page: Page, name: string): Promise<Record<string, (string | null)[]>> => (await storedActor(page, name)).system.woundTrack.state.marks;
-  const clippedOn = async (page: Page, name: string) => (await fateMarks(page, name)).clipped.filter((m) => m !== null).length;
+  const fateMarks = async (page: Page, name: string): Promise<Record<string, (string | null)[]>> =>
+    (await storedActor(page, name)).system.woundTrack.state.marks;
+  const clippedOn = async (page: Page, name: string) =>
+    (await fateMarks(page, name)).clipped.filter((m) => m !== null).length;
   async function clip(page: Page, name: string) {
     const win = await openSheet(page, name);
-    await act(page, () => win.locator('.fudge-track-row[data-level="clipped"] .fudge-box:not([aria-pressed="true"])').first().click());
+    await act(page, () =>
+      win.locator('.fudge-track-row[data-level="clipped"] .fudge-box:not([aria-pressed="true"])').first().click(),
+    );
   }
 
   it("a miss: the attacker's box resets when his card is posted, the defender's with his Defend roll, both recorded", async () => {
@@ -285,7 +328,10 @@ describe("FATE Clipped at the table (seed 003: −1 to the next action, the box 
     expect(await lastCard(page).locator('[data-action="apply"]').count()).toBe(0);
     // Missed, and her box is reset all the same: the roll was her next action.
     expect(await clippedOn(page, "Theodora")).toBe(0);
-    expect((await storedActor(page, "Theodora")).flags["fudge-wounds"].defenceLog[msg._id]).toMatchObject({ faces: [1, 1, 1, 1], clipped: true });
+    expect((await storedActor(page, "Theodora")).flags["fudge-wounds"].defenceLog[msg._id]).toMatchObject({
+      faces: [1, 1, 1, 1],
+      clipped: true,
+    });
     await expectSheetMatchesRules(page, "Theodora");
     expect(noProblems(problems)).toEqual([]);
     await context.close();
@@ -312,7 +358,11 @@ describe("FATE Clipped at the table (seed 003: −1 to the next action, the box 
     expect(target.resolution.woundKey).toBe(shown.woundKey);
     const marks = await fateMarks(page, "Theodora");
     expect(marks.clipped.filter((m) => m !== null)).toHaveLength(1);
-    expect(Object.values(marks).flat().filter((m) => m !== null).length).toBeGreaterThan(1);
+    expect(
+      Object.values(marks)
+        .flat()
+        .filter((m) => m !== null).length,
+    ).toBeGreaterThan(1);
     await expectSheetMatchesRules(page, "Theodora");
     expect(noProblems(problems)).toEqual([]);
     await context.close();
@@ -328,7 +378,9 @@ describe("FATE Clipped at the table (seed 003: −1 to the next action, the box 
     expect((await lastMessage(page)).system.penalty).toBe(-1);
     expect(await clippedOn(page, "Leroy")).toBe(0);
     await expectSheetMatchesRules(page, "Leroy");
-    const again = (await openSheet(page, "Leroy")).locator('[data-action="rollTrait"][data-trait="attributes.strength"]');
+    const again = (await openSheet(page, "Leroy")).locator(
+      '[data-action="rollTrait"][data-trait="attributes.strength"]',
+    );
     await reveal(again);
     await rollVia(page, again);
     expect((await lastMessage(page)).system.penalty).toBe(0);

@@ -13,7 +13,9 @@ const queue = new ForecastQueue();
       requests.map((r) =>
         queue.run(r).then(
           (forecast) => ({ forecast }),
-          (e) => ({ error: { name: e?.constructor?.name, field: e?.field, key: e?.key, params: e?.params, message: e?.message } }),
+          (e) => ({
+            error: { name: e?.constructor?.name, field: e?.field, key: e?.key, params: e?.params, message: e?.message },
+          }),
         ),
       ),
     );

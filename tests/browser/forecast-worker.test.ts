@@ -32,20 +32,33 @@ beforeAll(async () => {
   const sys = path.join(dir, "systems/fudge-wounds");
   fs.mkdirSync(sys, { recursive: true });
   // The worker exactly as the system build makes it.
-  execFileSync(process.execPath, ["--input-type=module", "-e", `import(${JSON.stringify(path.join(repo, "tools/build.mjs"))}).then((m) => m.buildForecastWorker(${JSON.stringify(sys)}))`], { cwd: repo, stdio: "pipe" });
+  execFileSync(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      `import(${JSON.stringify(path.join(repo, "tools/build.mjs"))}).then((m) => m.buildForecastWorker(${JSON.stringify(sys)}))`,
+    ],
+    { cwd: repo, stdio: "pipe" },
+  );
   fs.writeFileSync(path.join(sys, "index.html"), "<!doctype html><title>forecast worker</title>");
   // A page with the system's own queue, built beside the worker as the system's bundle is.
   const page = path.join(repo, "tests/browser/forecast-page.ts");
   const viteBuild = `import("vite").then((v) => v.build({ configFile: false, logLevel: "error", build: { outDir: ${JSON.stringify(sys)}, emptyOutDir: false, minify: false, lib: { entry: ${JSON.stringify(page)}, formats: ["es"], fileName: () => "forecast-page.mjs" } } }))`;
   execFileSync(process.execPath, ["--input-type=module", "-e", viteBuild], { cwd: repo, stdio: "pipe" });
-  fs.writeFileSync(path.join(sys, "queue.html"), '<!doctype html><title>forecast queue</title><script type="module" src="./forecast-page.mjs"></script>');
+  fs.writeFileSync(
+    path.join(sys, "queue.html"),
+    '<!doctype html><title>forecast queue</title><script type="module" src="./forecast-page.mjs"></script>',
+  );
   server = http.createServer((req, res) => {
     const file = path.join(dir, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
     if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { "content-type": file.endsWith(".mjs") ? "text/javascript" : "text/html" }).end(fs.readFileSync(file));
+    res
+      .writeHead(200, { "content-type": file.endsWith(".mjs") ? "text/javascript" : "text/html" })
+      .end(fs.readFileSync(file));
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/systems/fudge-wounds/`;
@@ -93,14 +106,21 @@ async function queued(requests: unknown[], opts: { hideWorker?: boolean } = {}) 
   page.on("pageerror", (e) => problems.push(String(e)));
   await page.goto(`${base}queue.html`);
   await page.waitForFunction(() => "forecastQueue" in window);
-  const answer = await page.evaluate((rs) => (window as unknown as { forecastQueue: { run(r: unknown[]): Promise<unknown> } }).forecastQueue.run(rs), requests);
+  const answer = await page.evaluate(
+    (rs) => (window as unknown as { forecastQueue: { run(r: unknown[]): Promise<unknown> } }).forecastQueue.run(rs),
+    requests,
+  );
   await context.close();
   return { ...(answer as { mode: string; out: { forecast?: unknown; error?: Record<string, unknown> }[] }), problems };
 }
 
 describe("the built forecast worker in Chromium", () => {
   it("answers Leroy vs Theodora (Fudge) exactly as the synchronous forecast does, and rebuilds a refusal as the same RulesError", async () => {
-    const request = duelRequest(structuredClone(findSample("Leroy", "a")), structuredClone(findSample("Theodora", "b")), rulesFor("fudge"));
+    const request = duelRequest(
+      structuredClone(findSample("Leroy", "a")),
+      structuredClone(findSample("Theodora", "b")),
+      rulesFor("fudge"),
+    );
     const bad = { ...request, budgetMs: -5 };
     const { replies, problems } = await ask([request, bad]);
     expect(problems).toEqual([]);
@@ -116,11 +136,20 @@ describe("the built forecast worker in Chromium", () => {
     const back = rulesErrorFrom((replies[1] as { error: Parameters<typeof rulesErrorFrom>[0] }).error);
     expect(back).toBeInstanceOf(RulesError);
     expect(back.field).toBe("budgetMs");
-    expect([back.field, back.key, back.params, back.message]).toEqual([thrown!.field, thrown!.key, thrown!.params, thrown!.message]);
+    expect([back.field, back.key, back.params, back.message]).toEqual([
+      thrown!.field,
+      thrown!.key,
+      thrown!.params,
+      thrown!.message,
+    ]);
   });
 
   it("the system's queue starts the worker from the URL beside its bundle and gets the synchronous answers, in order", async () => {
-    const request = duelRequest(structuredClone(findSample("Leroy", "a")), structuredClone(findSample("Theodora", "b")), rulesFor("fudge"));
+    const request = duelRequest(
+      structuredClone(findSample("Leroy", "a")),
+      structuredClone(findSample("Theodora", "b")),
+      rulesFor("fudge"),
+    );
     const bad = { ...request, budgetMs: -5 };
     const { mode, out, problems } = await queued([request, bad, request]);
     expect(problems).toEqual([]);
@@ -131,19 +160,35 @@ describe("the built forecast worker in Chromium", () => {
   });
 
   it("where the worker's file cannot be loaded, the queue falls back to the synchronous forecast", async () => {
-    const request = duelRequest(structuredClone(findSample("Leroy", "a")), structuredClone(findSample("Theodora", "b")), rulesFor("fudge"));
+    const request = duelRequest(
+      structuredClone(findSample("Leroy", "a")),
+      structuredClone(findSample("Theodora", "b")),
+      rulesFor("fudge"),
+    );
     const { mode, out } = await queued([request], { hideWorker: true });
     expect(mode).toBe("sync");
     expect(out[0]).toEqual({ forecast: duelForecast(request) });
   });
 
   it("the Volt sample duel (seconds of work) runs in the worker while the page's main thread keeps running, with the synchronous answer", async () => {
-    const request = duelRequest(structuredClone(findSample("Leroy", "a")), structuredClone(findSample("Theodora", "b")), rulesFor("volt"));
+    const request = duelRequest(
+      structuredClone(findSample("Leroy", "a")),
+      structuredClone(findSample("Theodora", "b")),
+      rulesFor("volt"),
+    );
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${base}queue.html`);
     await page.waitForFunction(() => "forecastQueue" in window);
-    const got = await page.evaluate((r) => (window as unknown as { forecastQueue: { ticking(r: unknown): Promise<{ mode: string; forecast: unknown; ticks: number }> } }).forecastQueue.ticking(r), request);
+    const got = await page.evaluate(
+      (r) =>
+        (
+          window as unknown as {
+            forecastQueue: { ticking(r: unknown): Promise<{ mode: string; forecast: unknown; ticks: number }> };
+          }
+        ).forecastQueue.ticking(r),
+      request,
+    );
     await context.close();
     expect(got.mode).toBe("worker");
     expect(got.forecast).toEqual(duelForecast(request));
@@ -152,7 +197,11 @@ describe("the built forecast worker in Chromium", () => {
   }, 120_000);
 
   it("Volt Leroy vs Leroy, which no exact or bounded forecast reaches, comes back from the worker as the seeded estimate, bit for bit the one computed here", async () => {
-    const request = duelRequest(structuredClone(findSample("Leroy", "a")), structuredClone(findSample("Leroy", "b")), rulesFor("volt"));
+    const request = duelRequest(
+      structuredClone(findSample("Leroy", "a")),
+      structuredClone(findSample("Leroy", "b")),
+      rulesFor("volt"),
+    );
     expect(request.fallback).toBe("sample");
     const { mode, out, problems } = await queued([request]);
     expect(problems).toEqual([]);

@@ -16,7 +16,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide("playgroundUrl", process.env.PLAYGROUND_URL);
     return async () => {};
   }
-  const { url, close } = await servePlayground({ mode: "preview", quiet: true, build: process.env.PLAYGROUND_NO_BUILD !== "1" });
+  const { url, close } = await servePlayground({
+    mode: "preview",
+    quiet: true,
+    build: process.env.PLAYGROUND_NO_BUILD !== "1",
+  });
   project.provide("playgroundUrl", url);
   return close;
 }

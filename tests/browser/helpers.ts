@@ -94,7 +94,12 @@ export async function screenshot(target: Page | ReturnType<Page["locator"]>, nam
 }
 
 export function noProblems(p: PageProblems): string[] {
-  return [...p.consoleErrors.map((e) => `console: ${e}`), ...p.pageErrors.map((e) => `page: ${e}`), ...p.dialogs.map((e) => `dialog: ${e}`), ...p.failedRequests.map((e) => `request: ${e}`)];
+  return [
+    ...p.consoleErrors.map((e) => `console: ${e}`),
+    ...p.pageErrors.map((e) => `page: ${e}`),
+    ...p.dialogs.map((e) => `dialog: ${e}`),
+    ...p.failedRequests.map((e) => `request: ${e}`),
+  ];
 }
 
 // ─── Playground operations (through the page, as a user would) ─────────────────────────
@@ -115,7 +120,10 @@ export async function act(page: Page, click: () => Promise<void>): Promise<void>
 }
 
 export async function actorId(page: Page, name: string): Promise<string> {
-  const id = await page.evaluate((n) => (window as any).__playground.state().actors.find((a: any) => a.name === n)?._id, name);
+  const id = await page.evaluate(
+    (n) => (window as any).__playground.state().actors.find((a: any) => a.name === n)?._id,
+    name,
+  );
   if (!id) throw new Error(`no actor named ${name}`);
   return id;
 }
@@ -146,13 +154,21 @@ export async function missingKeys(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as any).__playground.missingKeys());
 }
 
-export const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+export const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 
 /**
  * Clicks an Attack button as a user would: the attack dialog opens (its odds in `[data-odds]`),
  * its submit button rolls, and the new card is stored. `situation` fills the dialog's fields first.
  */
-export async function attackVia(page: Page, button: ReturnType<Page["locator"]>, situation: Record<string, string | boolean> = {}): Promise<void> {
+export async function attackVia(
+  page: Page,
+  button: ReturnType<Page["locator"]>,
+  situation: Record<string, string | boolean> = {},
+): Promise<void> {
   await button.click();
   const dialog = page.locator("dialog[open]");
   await dialog.waitFor();
@@ -170,7 +186,9 @@ export async function reveal(target: ReturnType<Page["locator"]>): Promise<void>
   const clicked = await target.first().evaluate((el) => {
     const tab = el.closest<HTMLElement>(".fudge-sheet > .tab");
     if (!tab || tab.classList.contains("active")) return false;
-    const link = tab.closest(".fudge-sheet")?.querySelector<HTMLElement>(`[data-action="tab"][data-tab="${tab.dataset.tab}"]`);
+    const link = tab
+      .closest(".fudge-sheet")
+      ?.querySelector<HTMLElement>(`[data-action="tab"][data-tab="${tab.dataset.tab}"]`);
     link?.click();
     return !!link;
   });

@@ -48,7 +48,9 @@ describe("playground host", () => {
   it("switches between all four presets, keeps the choice across a reload, and Reset restores the start", async () => {
     const { page, context, problems } = await openPlayground(browser);
     const select = page.getByTestId("preset");
-    expect(await select.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual([...PRESETS]);
+    expect(await select.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual([
+      ...PRESETS,
+    ]);
     for (const p of PRESETS) {
       await select.selectOption(p);
       expect((await state(page)).preset).toBe(p);

@@ -5,7 +5,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { join } from "node:path";
-import { act, actorId, attackVia, missingKeys, noProblems, openPlayground, openSheet, repo, screenshot, setTarget, startBrowser, storedState } from "./helpers";
+import {
+  act,
+  actorId,
+  attackVia,
+  missingKeys,
+  noProblems,
+  openPlayground,
+  openSheet,
+  repo,
+  screenshot,
+  setTarget,
+  startBrowser,
+  storedState,
+} from "./helpers";
 import { expectedStatus } from "./oracle";
 
 const FIX = join(repo, "tests/fixtures/fudge-rpg");
@@ -22,7 +35,9 @@ describe("playground: import from Fudge RPG", () => {
     const { page, context, problems } = await openPlayground(browser, { preset: "fudge", dice: "1,1,0,0,0,0,0,0" });
     const actorsBefore = (await storedState(page)).actors.length;
     expect(await page.locator("[data-pg-import]").count()).toBe(1);
-    await act(page, () => page.setInputFiles("[data-pg-import-file]", [join(FIX, "brannoc.json"), join(FIX, "legacy-major.json")]));
+    await act(page, () =>
+      page.setInputFiles("[data-pg-import-file]", [join(FIX, "brannoc.json"), join(FIX, "legacy-major.json")]),
+    );
     const dialog = page.locator("dialog[data-pg-import-dialog]");
     await dialog.waitFor();
     expect(await dialog.locator("[data-fudge-import-report]").count()).toBe(2);
@@ -44,7 +59,8 @@ describe("playground: import from Fudge RPG", () => {
     // A wound box toggles through the system's own action.
     const box = win.locator('.fudge-box[data-action="toggleWoundBox"][data-ref="scratch:2"]');
     await act(page, () => box.click());
-    const marks = (await storedState(page)).actors.find((a: any) => a.name === "Brannoc the Bold").system.woundTrack.state.marks;
+    const marks = (await storedState(page)).actors.find((a: any) => a.name === "Brannoc the Bold").system.woundTrack
+      .state.marks;
     expect(marks.scratch.filter(Boolean).length).toBe(3);
 
     // He attacks Theodora with the imported Broadsword (skill Sword, Great +2) and the card loop runs.
@@ -58,9 +74,13 @@ describe("playground: import from Fudge RPG", () => {
     expect(msg.system.attackerId).toBe(await actorId(page, "Brannoc the Bold"));
     expect(msg.system.weaponName).toBe("Broadsword");
     expect(msg.system.targets[0].resolution.hit).toBe(true);
-    const theoBefore = JSON.stringify((await storedState(page)).actors.find((a: any) => a.name === "Theodora").system.woundTrack.state);
+    const theoBefore = JSON.stringify(
+      (await storedState(page)).actors.find((a: any) => a.name === "Theodora").system.woundTrack.state,
+    );
     await act(page, () => card.locator('[data-action="apply"]').click());
-    expect(JSON.stringify((await storedState(page)).actors.find((a: any) => a.name === "Theodora").system.woundTrack.state)).not.toBe(theoBefore);
+    expect(
+      JSON.stringify((await storedState(page)).actors.find((a: any) => a.name === "Theodora").system.woundTrack.state),
+    ).not.toBe(theoBefore);
 
     expect(await missingKeys(page)).toEqual([]);
     expect(noProblems(problems)).toEqual([]);
@@ -73,7 +93,9 @@ describe("playground: import from Fudge RPG", () => {
     await page.setInputFiles("[data-pg-import-file]", [join(FIX, "brannoc.json"), join(FIX, "partial-no-wounds.json")]);
     const dialog = page.locator("dialog[data-pg-import-dialog]");
     await dialog.waitFor();
-    expect(await dialog.locator("[data-pg-import-error]").textContent()).toBe("In partial-no-wounds.json, the wound track is missing. Export the whole actor again from its Fudge RPG world (right-click → Export Data) and import that file.");
+    expect(await dialog.locator("[data-pg-import-error]").textContent()).toBe(
+      "In partial-no-wounds.json, the wound track is missing. Export the whole actor again from its Fudge RPG world (right-click → Export Data) and import that file.",
+    );
     expect((await storedState(page)).actors.length).toBe(before.actors.length);
     expect(await missingKeys(page)).toEqual([]);
     expect(noProblems(problems)).toEqual([]);

@@ -48,7 +48,9 @@ describe("Miniatures gifts and faults in the attack dialog", () => {
     const dialog = page.locator("dialog[open]");
     await dialog.waitFor();
     await dialog.locator('[name="helpless"]').setChecked(true);
-    await expect.poll(() => dialog.locator(".fudge-odds-list").textContent()).toContain("Sir Knightly is chivalrous and cannot strike Brutas the Brute, who is defenseless.");
+    await expect
+      .poll(() => dialog.locator(".fudge-odds-list").textContent())
+      .toContain("Sir Knightly is chivalrous and cannot strike Brutas the Brute, who is defenseless.");
     await act(page, () => dialog.locator('button[type="submit"]').first().click());
     expect((await storedState(page)).messages.length).toBe(before);
     await context.close();
@@ -67,7 +69,9 @@ describe("Miniatures gifts and faults in the attack dialog", () => {
     // Yanni has no Faithful: no "Defending the King".
     expect(await dialog.locator('[name="defendingKing"]').count()).toBe(0);
     await act(page, () => dialog.locator('button[type="submit"]').first().click());
-    await expect.poll(() => page.textContent("#pg-toast")).toContain("Guts 2 against 1: passed. Steadfast: charged by a Terrifying opponent +1");
+    await expect
+      .poll(() => page.textContent("#pg-toast"))
+      .toContain("Guts 2 against 1: passed. Steadfast: charged by a Terrifying opponent +1");
     expect(noProblems(problems)).toEqual([]);
     await context.close();
   });
@@ -79,7 +83,9 @@ describe("Miniatures gifts and faults in the attack dialog", () => {
     await box.waitFor();
     expect(await box.locator("legend").textContent()).toBe("Guts circumstances");
     // Faithful: Defending the King is offered, with a peasant and a follower.
-    expect(await box.locator("[data-standing]").evaluateAll((els) => els.map((e) => e.getAttribute("data-standing")))).toEqual(["defendingKing", "peasant", "follower"]);
+    expect(
+      await box.locator("[data-standing]").evaluateAll((els) => els.map((e) => e.getAttribute("data-standing"))),
+    ).toEqual(["defendingKing", "peasant", "follower"]);
     const size = await box.boundingBox();
     expect(size && size.width > 100 && size.height > 10).toBe(true);
     await act(page, () => box.locator('[name="system.gutsStanding.defendingKing"]').setChecked(true));

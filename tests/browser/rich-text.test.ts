@@ -33,7 +33,8 @@ async function scriptable(page: Page): Promise<string[]> {
       if (["script", "iframe", "svg", "object", "embed"].includes(tag)) found.push(tag);
       for (const a of el.attributes) {
         if (a.name.startsWith("on")) found.push(`${tag}[${a.name}]`);
-        if (["href", "src"].includes(a.name) && /^\s*(javascript|vbscript|data:text)/i.test(a.value)) found.push(`${tag}[${a.name}=${a.value}]`);
+        if (["href", "src"].includes(a.name) && /^\s*(javascript|vbscript|data:text)/i.test(a.value))
+          found.push(`${tag}[${a.name}=${a.value}]`);
       }
     }
     return found;
@@ -98,8 +99,18 @@ describe("rich-text notes (playground <prose-mirror> stand-in)", () => {
   it("an item's description is edited the same way and saved to the item", async () => {
     const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
     const id = await actorId(page, "Leroy");
-    const itemId = await page.evaluate((id) => (window as any).__playground.state().actors.find((a: any) => a._id === id).items.find((i: any) => i.type === "weapon")._id, id);
-    await page.evaluate((key) => (window as any).__playground.store.update((d: any) => void d.open.push(key)), `${id}/${itemId}`);
+    const itemId = await page.evaluate(
+      (id) =>
+        (window as any).__playground
+          .state()
+          .actors.find((a: any) => a._id === id)
+          .items.find((i: any) => i.type === "weapon")._id,
+      id,
+    );
+    await page.evaluate(
+      (key) => (window as any).__playground.store.update((d: any) => void d.open.push(key)),
+      `${id}/${itemId}`,
+    );
     const win = page.locator(`.pg-window[data-pg-doc="${id}/${itemId}"]`);
     const editor = win.locator('prose-mirror[name="system.description"]');
     await editor.getByRole("button", { name: /^Edit: Description$/ }).click();
@@ -111,17 +122,23 @@ describe("rich-text notes (playground <prose-mirror> stand-in)", () => {
     await act(page, () => page.keyboard.press("Control+Enter"));
     const item = (await storedActor(page, "Leroy")).items.find((i: any) => i._id === itemId);
     expect(item.system.description).toMatch(/^<p><(i|em)>Notched<\/(i|em)><\/p>$/);
-    await expect.poll(() => editor.locator(".editor-content i, .editor-content em").first().textContent()).toBe("Notched");
+    await expect
+      .poll(() => editor.locator(".editor-content i, .editor-content em").first().textContent())
+      .toBe("Notched");
     expect(noProblems(problems)).toEqual([]);
     await context.close();
   });
 
   it("hostile HTML in stored notes and a stored item description runs nothing; text and safe markup stay", async () => {
-    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" }, {
-      init: async (ctx) => {
-        await ctx.addInitScript(() => ((window as any).alert = () => ((window as any).__xss = true)));
+    const { page, context, problems } = await openPlayground(
+      browser,
+      { preset: "fudge" },
+      {
+        init: async (ctx) => {
+          await ctx.addInitScript(() => ((window as any).alert = () => ((window as any).__xss = true)));
+        },
       },
-    });
+    );
     const id = await actorId(page, "Leroy");
     await page.evaluate(
       ({ id, html }) => {
@@ -150,11 +167,15 @@ describe("rich-text notes (playground <prose-mirror> stand-in)", () => {
   });
 
   it("hostile HTML pasted into the editor is sanitised before it is saved", async () => {
-    const { page, context } = await openPlayground(browser, { preset: "fudge" }, {
-      init: async (ctx) => {
-        await ctx.addInitScript(() => ((window as any).alert = () => ((window as any).__xss = true)));
+    const { page, context } = await openPlayground(
+      browser,
+      { preset: "fudge" },
+      {
+        init: async (ctx) => {
+          await ctx.addInitScript(() => ((window as any).alert = () => ((window as any).__xss = true)));
+        },
       },
-    });
+    );
     const { editor } = await notesTab(page, "Leroy");
     await editor.getByRole("button", { name: /^Edit: Notes$/ }).click();
     const area = editor.getByRole("textbox");

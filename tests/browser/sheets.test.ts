@@ -6,7 +6,24 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
-import { act, afterAction, missingKeys, noProblems, openPlayground, openSheet, PRESETS, revision, screenshot, slug, startBrowser, state, storedActor, storedState, reveal, rollVia } from "./helpers";
+import {
+  act,
+  afterAction,
+  missingKeys,
+  noProblems,
+  openPlayground,
+  openSheet,
+  PRESETS,
+  revision,
+  screenshot,
+  slug,
+  startBrowser,
+  state,
+  storedActor,
+  storedState,
+  reveal,
+  rollVia,
+} from "./helpers";
 import { expectedStatus } from "./oracle";
 
 let browser: Browser;
@@ -28,9 +45,14 @@ async function pickBox(win: Locator): Promise<{ ref: string; rowPenalty: string 
       const p = r.querySelector(".fudge-row-penalty")?.textContent?.trim() ?? "";
       return p !== "" && p !== "0" && r.querySelector(`${sel}:not([disabled])`);
     });
-    const box = (withPenalty ?? el).querySelector(`${sel}:not([disabled]):not([aria-pressed="true"])`) as HTMLElement | null;
+    const box = (withPenalty ?? el).querySelector(
+      `${sel}:not([disabled]):not([aria-pressed="true"])`,
+    ) as HTMLElement | null;
     if (!box) throw new Error("no markable wound box on this sheet");
-    return { ref: box.dataset.ref ?? "", rowPenalty: withPenalty?.querySelector(".fudge-row-penalty")?.textContent?.trim() ?? "" };
+    return {
+      ref: box.dataset.ref ?? "",
+      rowPenalty: withPenalty?.querySelector(".fudge-row-penalty")?.textContent?.trim() ?? "",
+    };
   }, BOX);
 }
 
@@ -41,7 +63,6 @@ async function visiblePenalty(win: Locator): Promise<string> {
 async function headerPenalty(win: Locator): Promise<string> {
   return ((await win.locator(".fudge-sheet-header .fudge-penalty .value").first().textContent()) ?? "").trim();
 }
-
 
 /**
  * Clears a marked box by activating it again. Box tracks clear on the next click; a Volt row
@@ -57,7 +78,11 @@ async function clearBox(page: Page, box: Locator, activate: () => Promise<void>)
   throw new Error("the box did not clear after three activations");
 }
 
-async function checkAgainstRules(page: Page, win: Locator, name: string): Promise<{ penaltyText: string; state: unknown }> {
+async function checkAgainstRules(
+  page: Page,
+  win: Locator,
+  name: string,
+): Promise<{ penaltyText: string; state: unknown }> {
   const stored = await storedState(page);
   const actor = stored.actors.find((a: any) => a.name === name);
   const exp = expectedStatus(stored, actor);
@@ -76,7 +101,13 @@ describe.each(PRESETS)("preset %s", (preset) => {
     await page.evaluate(() => {
       (window as any).__playground.store.update((d: any) => {
         const t = structuredClone(d.actors.find((a: any) => a.name === "Theodora"));
-        d.actors.push({ ...t, _id: "pgNpcGuard000001", name: "Guard (NPC)", type: "npc", system: { ...t.system, pawn: true } });
+        d.actors.push({
+          ...t,
+          _id: "pgNpcGuard000001",
+          name: "Guard (NPC)",
+          type: "npc",
+          system: { ...t.system, pawn: true },
+        });
       });
     });
     const names: string[] = (await state(page)).actors.map((a: any) => a.name);
@@ -90,7 +121,10 @@ describe.each(PRESETS)("preset %s", (preset) => {
       expect(await content.locator(".fudge-track .fudge-penalty").count()).toBeGreaterThan(0);
       expect(await content.locator(".fudge-track .fudge-condition").count()).toBeGreaterThan(0);
       // The sheet is styled by the system's CSS (not the browser's defaults).
-      const styled = await content.locator(".fudge-track").first().evaluate((el) => getComputedStyle(el).display !== "inline" || getComputedStyle(el).borderStyle !== "none");
+      const styled = await content
+        .locator(".fudge-track")
+        .first()
+        .evaluate((el) => getComputedStyle(el).display !== "inline" || getComputedStyle(el).borderStyle !== "none");
       expect(styled).toBe(true);
       await screenshot(win, `sheet-${preset}-${slug(name)}`);
       await page.click(`[data-pg-close="${await win.getAttribute("data-pg-doc")}"]`);
@@ -101,30 +135,33 @@ describe.each(PRESETS)("preset %s", (preset) => {
   });
 
   const who = preset === "miniatures" ? ["Leroy", "Sir Knightly"] : ["Leroy"];
-  it.each(who)("toggles %s's wound boxes by click; the stored track and the visible penalty follow the rules core", async (name) => {
-    const { page, context, problems } = await openPlayground(browser, { preset });
-    const win = await openSheet(page, name);
-    const start = await checkAgainstRules(page, win, name);
-    expect(start.penaltyText).toBe("0");
-    const { ref, rowPenalty } = await pickBox(win);
-    const box = win.locator(`${BOX}[data-ref="${ref}"]`);
-    expect(await box.getAttribute("aria-pressed")).toBe("false");
+  it.each(who)(
+    "toggles %s's wound boxes by click; the stored track and the visible penalty follow the rules core",
+    async (name) => {
+      const { page, context, problems } = await openPlayground(browser, { preset });
+      const win = await openSheet(page, name);
+      const start = await checkAgainstRules(page, win, name);
+      expect(start.penaltyText).toBe("0");
+      const { ref, rowPenalty } = await pickBox(win);
+      const box = win.locator(`${BOX}[data-ref="${ref}"]`);
+      expect(await box.getAttribute("aria-pressed")).toBe("false");
 
-    let rev = await revision(page);
-    await box.click();
-    await afterAction(page, rev);
-    expect(await box.getAttribute("aria-pressed")).toBe("true");
-    const marked = await checkAgainstRules(page, win, name);
-    expect(marked.state).not.toEqual(start.state);
-    if (rowPenalty) expect(marked.penaltyText).toBe(rowPenalty);
-    await screenshot(win, `sheet-${preset}-${slug(name)}-marked`);
+      let rev = await revision(page);
+      await box.click();
+      await afterAction(page, rev);
+      expect(await box.getAttribute("aria-pressed")).toBe("true");
+      const marked = await checkAgainstRules(page, win, name);
+      expect(marked.state).not.toEqual(start.state);
+      if (rowPenalty) expect(marked.penaltyText).toBe(rowPenalty);
+      await screenshot(win, `sheet-${preset}-${slug(name)}-marked`);
 
-    expect(await clearBox(page, box, () => box.click())).toBeLessThanOrEqual(preset === "volt" ? 2 : 1);
-    const cleared = await checkAgainstRules(page, win, name);
-    expect(cleared.penaltyText).toBe("0");
-    expect(noProblems(problems)).toEqual([]);
-    await context.close();
-  });
+      expect(await clearBox(page, box, () => box.click())).toBeLessThanOrEqual(preset === "volt" ? 2 : 1);
+      const cleared = await checkAgainstRules(page, win, name);
+      expect(cleared.penaltyText).toBe("0");
+      expect(noProblems(problems)).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("toggles a wound box from the keyboard (Enter, then Space) and keeps the focus on it", async () => {
     const { page, context, problems } = await openPlayground(browser, { preset });
@@ -140,11 +177,17 @@ describe.each(PRESETS)("preset %s", (preset) => {
     const marked = await checkAgainstRules(page, win, "Leroy");
     expect(marked.state).not.toBeNull();
 
-    expect(await clearBox(page, box, () => page.keyboard.press("Space"))).toBeLessThanOrEqual(preset === "volt" ? 2 : 1);
+    expect(await clearBox(page, box, () => page.keyboard.press("Space"))).toBeLessThanOrEqual(
+      preset === "volt" ? 2 : 1,
+    );
     expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.ref)).toBe(ref);
     expect((await checkAgainstRules(page, win, "Leroy")).penaltyText).toBe("0");
     // Every box is a labelled button (screen readers name it; Tab reaches it).
-    const unlabelled = await win.locator(BOX).evaluateAll((els) => els.filter((e) => e.tagName !== "BUTTON" || !(e.getAttribute("aria-label") ?? "").trim()).length);
+    const unlabelled = await win
+      .locator(BOX)
+      .evaluateAll(
+        (els) => els.filter((e) => e.tagName !== "BUTTON" || !(e.getAttribute("aria-label") ?? "").trim()).length,
+      );
     expect(unlabelled).toBe(0);
     expect(noProblems(problems)).toEqual([]);
     await context.close();
@@ -155,7 +198,9 @@ describe("item sheets", () => {
   it.each(PRESETS)("%s: every item of Leroy opens in its own sheet from the real template", async (preset) => {
     const { page, context, problems } = await openPlayground(browser, { preset });
     const win = await openSheet(page, "Leroy");
-    const ids = await win.locator('[data-action="editItem"][data-item-id]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.itemId!));
+    const ids = await win
+      .locator('[data-action="editItem"][data-item-id]')
+      .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.itemId!));
     expect(ids.length).toBeGreaterThan(0);
     for (const id of ids) {
       await reveal(win.locator(`[data-action="editItem"][data-item-id="${id}"]`));
@@ -164,7 +209,8 @@ describe("item sheets", () => {
       await item.waitFor();
       expect(await item.locator("[data-testid=missing]").count()).toBe(0);
       expect(((await item.locator(".window-content").textContent()) ?? "").trim()).not.toBe("");
-      if (preset === "fudge") await screenshot(item, `item-${slug((await item.locator(".window-title").textContent()) ?? id)}`);
+      if (preset === "fudge")
+        await screenshot(item, `item-${slug((await item.locator(".window-title").textContent()) ?? id)}`);
       await item.locator("[data-pg-close]").click();
     }
     expect(await missingKeys(page)).toEqual([]);
@@ -202,7 +248,9 @@ describe("wound track details", () => {
     await input.selectOption("3");
     await afterAction(page, rev);
     expect((await storedActor(page, "Leroy")).system.attributes.strength).toBe(3);
-    expect(await win.locator('select[name="system.attributes.strength"] option:checked').textContent()).toMatch(/Superb/);
+    expect(await win.locator('select[name="system.attributes.strength"] option:checked').textContent()).toMatch(
+      /Superb/,
+    );
     // Out of range (a value the select does not offer, as a hacked client could send): nothing
     // stored, the user is told why in a plain sentence (not a key, not a path).
     await input.evaluate((el: HTMLSelectElement) => {
@@ -316,19 +364,29 @@ describe("wound track details", () => {
     const { ref } = await pickBox(leroy);
     // Tag live nodes: a node the click did not change must be the same node afterwards.
     await page.evaluate(() => {
-      for (const w of document.querySelectorAll<HTMLElement>(".pg-window")) (w.querySelector(".window-content > *") as any).__kept = true;
+      for (const w of document.querySelectorAll<HTMLElement>(".pg-window"))
+        (w.querySelector(".window-content > *") as any).__kept = true;
       (document.querySelector('.pg-window [data-action="attack"]') as any).__kept = true;
     });
     // The click's own work does not write storage (the write follows a moment later): read it in the same task.
     const sync = await page.evaluate((sel) => {
       const before = localStorage.getItem("fudge-wounds-playground:v1");
       (document.querySelector(sel) as HTMLElement).click();
-      return { same: localStorage.getItem("fudge-wounds-playground:v1") === before, pending: (window as any).__playground.store.writePending };
+      return {
+        same: localStorage.getItem("fudge-wounds-playground:v1") === before,
+        pending: (window as any).__playground.store.writePending,
+      };
     }, `.pg-window ${BOX}[data-ref="${ref}"]`);
     expect(sync).toEqual({ same: true, pending: true });
     expect(await leroy.locator(`${BOX}[data-ref="${ref}"]`).getAttribute("aria-pressed")).toBe("true");
-    expect(await page.evaluate(() => [...document.querySelectorAll(".pg-window .window-content > *")].map((e) => (e as any).__kept === true))).toEqual([true, true]);
-    expect(await page.evaluate(() => (document.querySelector('.pg-window [data-action="attack"]') as any).__kept === true)).toBe(true);
+    expect(
+      await page.evaluate(() =>
+        [...document.querySelectorAll(".pg-window .window-content > *")].map((e) => (e as any).__kept === true),
+      ),
+    ).toEqual([true, true]);
+    expect(
+      await page.evaluate(() => (document.querySelector('.pg-window [data-action="attack"]') as any).__kept === true),
+    ).toBe(true);
     // Reloading right away (the write still pending) keeps the mark: the page writes when it is hidden.
     await page.reload();
     await page.waitForSelector("body[data-ready=true]");
@@ -360,21 +418,24 @@ describe("wound track details", () => {
     await context.close();
   });
 
-  it.each(PRESETS)("%s: renders in the dark theme and in a narrow (400 px) window without horizontal overflow", async (preset) => {
-    const { page, context, problems } = await openPlayground(browser, { preset, theme: "dark" });
-    const name = preset === "miniatures" ? "Sir Knightly" : "Leroy";
-    const win = await openSheet(page, name);
-    expect(await page.evaluate(() => document.body.classList.contains("theme-dark"))).toBe(true);
-    expect(await win.evaluate((el) => el.classList.contains("theme-dark"))).toBe(true);
-    await screenshot(win, `sheet-${preset}-${slug(name)}-dark`);
-    await win.evaluate((el) => ((el as HTMLElement).style.width = "400px"));
-    // Nothing wider than the window: the wound track stays readable at a narrow width.
-    const overflow = await win.locator(".window-content").evaluate((el) => el.scrollWidth - el.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(1);
-    await screenshot(win, `sheet-${preset}-${slug(name)}-narrow`);
-    expect(noProblems(problems)).toEqual([]);
-    await context.close();
-  });
+  it.each(PRESETS)(
+    "%s: renders in the dark theme and in a narrow (400 px) window without horizontal overflow",
+    async (preset) => {
+      const { page, context, problems } = await openPlayground(browser, { preset, theme: "dark" });
+      const name = preset === "miniatures" ? "Sir Knightly" : "Leroy";
+      const win = await openSheet(page, name);
+      expect(await page.evaluate(() => document.body.classList.contains("theme-dark"))).toBe(true);
+      expect(await win.evaluate((el) => el.classList.contains("theme-dark"))).toBe(true);
+      await screenshot(win, `sheet-${preset}-${slug(name)}-dark`);
+      await win.evaluate((el) => ((el as HTMLElement).style.width = "400px"));
+      // Nothing wider than the window: the wound track stays readable at a narrow width.
+      const overflow = await win.locator(".window-content").evaluate((el) => el.scrollWidth - el.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(1);
+      await screenshot(win, `sheet-${preset}-${slug(name)}-narrow`);
+      expect(noProblems(problems)).toEqual([]);
+      await context.close();
+    },
+  );
 });
 
 describe("the playground's DOM morph (playground/morph.ts)", () => {
@@ -389,7 +450,7 @@ describe("the playground's DOM morph (playground/morph.ts)", () => {
       ["<fudge-test-note><p>n</p></fudge-test-note><p>q</p>", "<fudge-test-note><p>m</p></fudge-test-note><p>q</p>"],
       ["<p>a<p>b</p>", "<p>a<p>c</p>"],
       ["text only", "text &amp; more"],
-      ["<div><input value=\"1\"><br><img alt=\"\"></div>", "<div><input value=\"2\"><br><img alt=\"i\"></div>"],
+      ['<div><input value="1"><br><img alt=""></div>', '<div><input value="2"><br><img alt="i"></div>'],
     ];
     const results = await page.evaluate((cases) => {
       const morph = (window as any).__playground.morphHTML as (el: Element, html: string, previous?: string) => void;
@@ -417,8 +478,15 @@ describe("the playground's DOM morph (playground/morph.ts)", () => {
       el.innerHTML = a;
       document.body.append(el);
       (el.querySelector("input") as HTMLInputElement).value = "typed";
-      morph(el, '<select><option value="1">1</option><option value="2" selected>2</option></select><input value="6">', a);
-      const out = [(el.querySelector("select") as HTMLSelectElement).value, (el.querySelector("input") as HTMLInputElement).value];
+      morph(
+        el,
+        '<select><option value="1">1</option><option value="2" selected>2</option></select><input value="6">',
+        a,
+      );
+      const out = [
+        (el.querySelector("select") as HTMLSelectElement).value,
+        (el.querySelector("input") as HTMLInputElement).value,
+      ];
       el.remove();
       return out;
     });

@@ -27,7 +27,9 @@ describe("FATE: the ladder's words (seed 003)", () => {
     await leroy.locator('[data-action="attack"]').first().click();
     const dialog = page.locator("dialog[open]");
     await dialog.waitFor();
-    expect(clean(await dialog.locator('[data-odds] li[data-outcome="standoff"]').textContent())).toMatch(/^Scratched \d+%$/);
+    expect(clean(await dialog.locator('[data-odds] li[data-outcome="standoff"]').textContent())).toMatch(
+      /^Scratched \d+%$/,
+    );
     await act(page, () => dialog.locator('button[type="submit"]').first().click());
     const card = lastCard(page);
     await act(page, () => card.locator('[data-action="defend"]').click());
@@ -69,4 +71,3 @@ describe("Miniatures: the datacard's numbers and its Near Death", () => {
     await context.close();
   });
 });
-

@@ -40,7 +40,14 @@ function mergedDefaults(cls: unknown): Rec {
 }
 
 export class ApplicationV2 {
-  static DEFAULT_OPTIONS: Rec = { id: "app-{id}", classes: [], tag: "div", window: { title: "" }, actions: {}, position: {} };
+  static DEFAULT_OPTIONS: Rec = {
+    id: "app-{id}",
+    classes: [],
+    tag: "div",
+    window: { title: "" },
+    actions: {},
+    position: {},
+  };
   options: Rec & { actions: Record<string, (this: unknown, e: Event, t: HTMLElement) => unknown>; id: string };
   element: HTMLElement | null = null;
   rendered = false;
@@ -110,7 +117,11 @@ export class ApplicationV2 {
     const handler = this.options.actions[target.dataset.action ?? ""];
     if (!handler) return;
     ev.preventDefault();
-    const r = (typeof handler === "function" ? handler : (handler as { handler: typeof handler }).handler).call(this, ev, target);
+    const r = (typeof handler === "function" ? handler : (handler as { handler: typeof handler }).handler).call(
+      this,
+      ev,
+      target,
+    );
     if (r instanceof Promise) this.client.world.track(r);
   }
 }
@@ -143,7 +154,11 @@ export function HandlebarsApplicationMixin<T extends Ctor>(Base: T) {
 }
 
 export class DocumentSheetV2 extends ApplicationV2 {
-  static override DEFAULT_OPTIONS: Rec = { viewPermission: OWNERSHIP.LIMITED, editPermission: OWNERSHIP.OWNER, sheetConfig: true };
+  static override DEFAULT_OPTIONS: Rec = {
+    viewPermission: OWNERSHIP.LIMITED,
+    editPermission: OWNERSHIP.OWNER,
+    sheetConfig: true,
+  };
   constructor(options: Rec = {}) {
     super(options);
     const doc = this.document;
@@ -153,15 +168,26 @@ export class DocumentSheetV2 extends ApplicationV2 {
     return this.options.document as HostDocument;
   }
   get isEditable(): boolean {
-    return this.document.testUserPermission(this.client.user, Number(this.options.editPermission)) && this.options.editable !== false;
+    return (
+      this.document.testUserPermission(this.client.user, Number(this.options.editPermission)) &&
+      this.options.editable !== false
+    );
   }
   /** DocumentSheetV2#_canRender: a user below viewPermission (LIMITED) may not open the sheet. */
   override _canRender(_options: Rec): void {
-    if (!this.document.testUserPermission(this.client.user, Number(this.options.viewPermission))) throw new Error(`You do not have permission to view this ${this.document.documentName} sheet.`);
+    if (!this.document.testUserPermission(this.client.user, Number(this.options.viewPermission)))
+      throw new Error(`You do not have permission to view this ${this.document.documentName} sheet.`);
   }
   override async _prepareContext(_options: Rec): Promise<Rec> {
     const doc = this.document;
-    return { document: doc, source: doc.toObject(), fields: (doc.system as { schema?: { fields: Rec } })?.schema?.fields ?? {}, editable: this.isEditable, user: this.client.user, rootId: this.id };
+    return {
+      document: doc,
+      source: doc.toObject(),
+      fields: (doc.system as { schema?: { fields: Rec } })?.schema?.fields ?? {},
+      editable: this.isEditable,
+      user: this.client.user,
+      rootId: this.id,
+    };
   }
 }
 export class ActorSheetV2 extends DocumentSheetV2 {
@@ -183,15 +209,30 @@ export class ItemSheet {}
  * `core.ActorSheet` / `core.ItemSheet` for every type before `init`.
  */
 export const DocumentSheetConfig = {
-  registerSheet(documentClass: { documentName: string }, scope: string, sheetClass: { name: string }, { types = null, makeDefault = false, label }: { types?: string[] | null; makeDefault?: boolean; label?: string } = {}) {
+  registerSheet(
+    documentClass: { documentName: string },
+    scope: string,
+    sheetClass: { name: string },
+    {
+      types = null,
+      makeDefault = false,
+      label,
+    }: { types?: string[] | null; makeDefault?: boolean; label?: string } = {},
+  ) {
     const c = current();
     const list = c.sheetConfig.get(documentClass.documentName) ?? [];
     const id = `${scope}.${sheetClass.name}`;
-    if (makeDefault) for (const e of list) if (!types || !e.types || e.types.some((t) => types.includes(t))) e.makeDefault = false;
+    if (makeDefault)
+      for (const e of list) if (!types || !e.types || e.types.some((t) => types.includes(t))) e.makeDefault = false;
     list.push({ id, cls: sheetClass, types, makeDefault, label });
     c.sheetConfig.set(documentClass.documentName, list);
   },
-  unregisterSheet(documentClass: { documentName: string }, scope: string, sheetClass: { name: string }, { types = null }: { types?: string[] | null } = {}) {
+  unregisterSheet(
+    documentClass: { documentName: string },
+    scope: string,
+    sheetClass: { name: string },
+    { types = null }: { types?: string[] | null } = {},
+  ) {
     const c = current();
     const id = `${scope}.${sheetClass.name}`;
     const list = (c.sheetConfig.get(documentClass.documentName) ?? []).flatMap((e) => {
@@ -237,14 +278,20 @@ interface DialogButton {
 export class DialogV2 extends ApplicationV2 {
   static async prompt(config: Rec = {}) {
     const { ok, ...rest } = config;
-    const button = mergeObject({ action: "ok", label: "Confirm", icon: "fa-solid fa-check", default: true }, (ok as Rec) ?? {}) as unknown as DialogButton;
+    const button = mergeObject(
+      { action: "ok", label: "Confirm", icon: "fa-solid fa-check", default: true },
+      (ok as Rec) ?? {},
+    ) as unknown as DialogButton;
     return runDialog("prompt", { ...rest, buttons: [button] });
   }
   static async confirm(config: Rec = {}) {
     const { yes, no, ...rest } = config;
     const buttons = [
       mergeObject({ action: "yes", label: "Yes", icon: "fa-solid fa-check", callback: () => true }, (yes as Rec) ?? {}),
-      mergeObject({ action: "no", label: "No", icon: "fa-solid fa-xmark", default: true, callback: () => false }, (no as Rec) ?? {}),
+      mergeObject(
+        { action: "no", label: "No", icon: "fa-solid fa-xmark", default: true, callback: () => false },
+        (no as Rec) ?? {},
+      ),
       ...(((rest.buttons as Rec[]) ?? []) as Rec[]),
     ] as unknown as DialogButton[];
     return runDialog("confirm", { ...rest, buttons });
@@ -281,12 +328,19 @@ async function runDialog(kind: DialogRequest["kind"], config: Rec): Promise<unkn
   dialog.rendered = true;
   c.apps.set(dialog.id, dialog as never);
   try {
-    if (typeof config.render === "function") await (config.render as (e: Event, d: DialogV2) => unknown)(new Event("render"), dialog);
-    const req: DialogRequest = { kind, title: String((config.window as Rec)?.title ?? ""), content: String(config.content ?? ""), form };
+    if (typeof config.render === "function")
+      await (config.render as (e: Event, d: DialogV2) => unknown)(new Event("render"), dialog);
+    const req: DialogRequest = {
+      kind,
+      title: String((config.window as Rec)?.title ?? ""),
+      content: String(config.content ?? ""),
+      form,
+    };
     const answer = await c.world.answerDialog(req, c);
     let action: string | null = null;
     if (typeof answer === "object") action = answer.button;
-    else if (answer === "ok" || answer === "yes") action = kind === "confirm" ? "yes" : (buttons.find((b) => b.default) ?? buttons[0])?.action ?? null;
+    else if (answer === "ok" || answer === "yes")
+      action = kind === "confirm" ? "yes" : ((buttons.find((b) => b.default) ?? buttons[0])?.action ?? null);
     else if (answer === "no" && kind === "confirm") action = "no";
     const pressed = action === null ? undefined : buttons.find((b) => b.action === action);
     if (action !== null && !pressed) throw new Error(`foundry-host: the dialog has no button "${action}"`);
@@ -327,7 +381,10 @@ export function loadTemplates(paths: string[] | Record<string, string>): Promise
   const c = current();
   return c.world.track(loadAll(c, paths));
 }
-async function loadAll(c: ReturnType<typeof current>, paths: string[] | Record<string, string>): Promise<HandlebarsTemplateDelegate[]> {
+async function loadAll(
+  c: ReturnType<typeof current>,
+  paths: string[] | Record<string, string>,
+): Promise<HandlebarsTemplateDelegate[]> {
   const entries = Array.isArray(paths) ? paths.map((p) => [p, p] as const) : Object.entries(paths);
   const out: HandlebarsTemplateDelegate[] = [];
   for (const [name, path] of entries) {
@@ -364,7 +421,9 @@ export class FilePicker {
  * with `data-combatant-id`.
  */
 export function combatTrackerMenu(combat: unknown): Rec[] {
-  const entries: Rec[] = [{ name: "COMBAT.CombatantUpdate", icon: "", condition: () => true, callback: () => undefined }];
+  const entries: Rec[] = [
+    { name: "COMBAT.CombatantUpdate", icon: "", condition: () => true, callback: () => undefined },
+  ];
   const app = { viewed: combat };
   const hooks = (globalThis as unknown as { Hooks: { callAll(name: string, ...args: unknown[]): void } }).Hooks;
   hooks.callAll("getCombatTrackerContextOptions", app, entries);

@@ -13,16 +13,32 @@ import { actorOn, table } from "./table";
 describe("Fudge §4.62: a stunned character's Attack is refused when he attacks", () => {
   it("no card, no Roll; the player reads the localized refusal", async () => {
     const t = await table();
-    const [weapon] = await t.gm.run(() => actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [{ name: "Broadsword", type: "weapon", system: { equipped: true } } as never]));
+    const [weapon] = await t.gm.run(() =>
+      actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
+        { name: "Broadsword", type: "weapon", system: { equipped: true } } as never,
+      ]),
+    );
     // The GM marks a stun wound on Leroy (a stun attack's Hurt: Stunned).
     await t.gm.run(async () => {
       const a = actorOn(t.gm, t.hero);
-      await updateActor(a, { system: { woundTrack: { "==state": applyWound(trackFor(plainActor(a), worldRules()), { level: "hurt", stun: true }).track.state } } });
+      await updateActor(a, {
+        system: {
+          woundTrack: {
+            "==state": applyWound(trackFor(plainActor(a), worldRules()), { level: "hurt", stun: true }).track.state,
+          },
+        },
+      });
     });
     await t.world.settle();
-    expect(t.player.run(() => trackStatus(trackFor(plainActor(actorOn(t.player, t.hero)), worldRules())).effects)).toEqual(["stunned"]);
+    expect(
+      t.player.run(() => trackStatus(trackFor(plainActor(actorOn(t.player, t.hero)), worldRules())).effects),
+    ).toEqual(["stunned"]);
     t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
-    const app = await t.player.run(() => (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({ force: true }));
+    const app = await t.player.run(() =>
+      (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({
+        force: true,
+      }),
+    );
     const messages = t.gm.game.messages.contents.length;
     // Dice the attack would take, if anything were rolled.
     t.world.dice.queue(1, 1, 1, 1, -1, -1, -1, -1);

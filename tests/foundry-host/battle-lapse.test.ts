@@ -12,20 +12,38 @@ import { plainActor, worldRules } from "../../src/foundry/bridge";
 import { actorOn, table, type Table } from "./table";
 
 type Rec = Record<string, unknown>;
-const stateOf = (t: Table, id: string) => (actorOn(t.gm, id).toObject().system as { woundTrack: { state: unknown } }).woundTrack.state;
+const stateOf = (t: Table, id: string) =>
+  (actorOn(t.gm, id).toObject().system as { woundTrack: { state: unknown } }).woundTrack.state;
 
 /** Leroy (player) hits Theodora (NPC) ++++ against −−−−, her Willpower roll `dc`; both in a combat. */
 async function hit(willpowerAdjustment: string, dc: number[]) {
   const t = await table();
-  await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "fudge" as never, { ...worldRules().fudge, dcVariant: "willpower", willpowerAdjustment } as never));
+  await t.gm.run(() =>
+    game.settings!.set(
+      "fudge-wounds" as never,
+      "fudge" as never,
+      { ...worldRules().fudge, dcVariant: "willpower", willpowerAdjustment } as never,
+    ),
+  );
   const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as { id: string };
   const live = () => t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation;
-  await t.gm.run(() => live().createEmbeddedDocuments("Combatant", [{ actorId: t.hero, tokenId: t.heroToken } as never, { actorId: t.foe, tokenId: t.foeToken } as never]));
+  await t.gm.run(() =>
+    live().createEmbeddedDocuments("Combatant", [
+      { actorId: t.hero, tokenId: t.heroToken } as never,
+      { actorId: t.foe, tokenId: t.foeToken } as never,
+    ]),
+  );
   await t.gm.run(() => live().startCombat());
-  const [weapon] = await t.gm.run(() => actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [{ name: "Broadsword", type: "weapon", system: { equipped: true } } as never]));
+  const [weapon] = await t.gm.run(() =>
+    actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
+      { name: "Broadsword", type: "weapon", system: { equipped: true } } as never,
+    ]),
+  );
   await t.world.settle();
   t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
-  const sheet = t.player.run(() => actorOn(t.player, t.hero).sheet!) as unknown as { render(o: object): Promise<{ element: HTMLElement }> };
+  const sheet = t.player.run(() => actorOn(t.player, t.hero).sheet!) as unknown as {
+    render(o: object): Promise<{ element: HTMLElement }>;
+  };
   const app = await t.player.run(() => sheet.render({ force: true }));
   t.world.dice.queue(1, 1, 1, 1, -1, -1, -1, -1, ...dc);
   t.world.answerDialogs("ok");
@@ -37,17 +55,28 @@ async function hit(willpowerAdjustment: string, dc: number[]) {
   const before = stateOf(t, t.foe);
   t.gm.click(t.gm.chatLog.get(msg.id)!.querySelector('[data-action="apply"]'));
   await t.world.settle();
-  const target = (msg.system as unknown as { targets: { resolution: { woundKey: string; followUps: { type: string; params: Rec }[] } }[] }).targets[0];
+  const target = (
+    msg.system as unknown as {
+      targets: { resolution: { woundKey: string; followUps: { type: string; params: Rec }[] } }[];
+    }
+  ).targets[0];
   return { t, live, before, msg, resolution: target.resolution };
 }
 
 /** The battle's-end notes (src/foundry/combat.ts), as the player's client has them. */
-const battleEndNotes = (t: Table) => t.player.game.messages.contents.filter((m) => (m.flags as Rec)?.["fudge-wounds"] && ((m.flags as Rec)["fudge-wounds"] as Rec).battleEnd);
+const battleEndNotes = (t: Table) =>
+  t.player.game.messages.contents.filter(
+    (m) => (m.flags as Rec)?.["fudge-wounds"] && ((m.flags as Rec)["fudge-wounds"] as Rec).battleEnd,
+  );
 /** A note's lines as the player's chat log draws them. */
-const lineTexts = (t: Table, id: string) => [...t.player.chatLog.get(id)!.querySelectorAll("[data-lapse-result]")].map((li) => li.textContent!.replace(/\s+/g, " ").trim());
+const lineTexts = (t: Table, id: string) =>
+  [...t.player.chatLog.get(id)!.querySelectorAll("[data-lapse-result]")].map((li) =>
+    li.textContent!.replace(/\s+/g, " ").trim(),
+  );
 
 /** The NPC's standard track with this stored state (null: not yet written = unhurt). */
-const track = (_t: Table, state: unknown): Track => parseTrack({ config: newTrack(boxTrackConfig("standard")).config, state: state ?? undefined });
+const track = (_t: Table, state: unknown): Track =>
+  parseTrack({ config: newTrack(boxTrackConfig("standard")).config, state: state ?? undefined });
 
 describe("Willpower adjustment until the battle is over (Fudge §4.52 (4)) on the v13 host", () => {
   it('"temporary - until the battle is over": recorded adjusted, and when the GM ends the combat the wound goes to its unadjusted level', async () => {
@@ -59,7 +88,9 @@ describe("Willpower adjustment until the battle is over (Fudge §4.52 (4)) on th
     const log = woundLogOf(plainActor(actorOn(t.gm, t.foe)));
     expect(log.map((r) => r.lapses)).toEqual([[{ from: resolution.woundKey, to }]]);
     const during = stateOf(t, t.foe);
-    expect(trackStateKey(track(t, during))).toBe(trackStateKey(applyWound(track(t, before), { level: resolution.woundKey }).track));
+    expect(trackStateKey(track(t, during))).toBe(
+      trackStateKey(applyWound(track(t, before), { level: resolution.woundKey }).track),
+    );
     // The player's client ends nothing; the GM's "End Combat" deletes the combat.
     await t.gm.run(() => live().endCombat());
     await t.world.settle();
@@ -67,15 +98,22 @@ describe("Willpower adjustment until the battle is over (Fudge §4.52 (4)) on th
     expect(trackStateKey(track(t, after))).toBe(trackStateKey(applyWound(track(t, before), { level: to }).track));
     expect(woundLogOf(plainActor(actorOn(t.gm, t.foe)))[0].lapsed).toBe(true);
     // The player's client sees the same track.
-    expect((actorOn(t.player, t.foe).system as unknown as { woundTrack: { state: unknown } }).woundTrack.state).toEqual(after);
+    expect((actorOn(t.player, t.foe).system as unknown as { woundTrack: { state: unknown } }).woundTrack.state).toEqual(
+      after,
+    );
     // One chat note for the combat's end, written by the GM, in the game's words.
     const notes = battleEndNotes(t);
     expect(notes).toHaveLength(1);
     expect(notes[0].author?.id).toBe(t.gm.user.id);
     // The header names who speaks (the combat), not the card's own title again.
     expect(notes[0].speaker?.alias).toBe("Combat");
-    const names = { hurt: "Hurt", veryHurt: "Very Hurt", incapacitated: "Incapacitated", scratch: "Scratch" } as Record<string, string>;
-    expect(lineTexts(t, notes[0].id)).toEqual([`Theodora: the Willpower adjustment lapses — ${names[resolution.woundKey]} becomes ${names[to]} (Fudge §4.52).`]);
+    const names = { hurt: "Hurt", veryHurt: "Very Hurt", incapacitated: "Incapacitated", scratch: "Scratch" } as Record<
+      string,
+      string
+    >;
+    expect(lineTexts(t, notes[0].id)).toEqual([
+      `Theodora: the Willpower adjustment lapses — ${names[resolution.woundKey]} becomes ${names[to]} (Fudge §4.52).`,
+    ]);
     expect(t.world.errors).toEqual([]);
     expect(t.world.hooks.errors).toEqual([]);
   });
@@ -84,19 +122,38 @@ describe("Willpower adjustment until the battle is over (Fudge §4.52 (4)) on th
     const t = await table();
     const unhurt = track(t, null);
     const hurt = applyWound(unhurt, { level: "hurt" }).track;
-    const record = { messageId: "forgedLapse00001", by: t.player.user.id, at: 1, before: unhurt.state, after: hurt.state, fudgePointSpent: false, undone: false, undoneBy: "", lapses: [{ from: "hurt", to: "nearDeath" }] };
+    const record = {
+      messageId: "forgedLapse00001",
+      by: t.player.user.id,
+      at: 1,
+      before: unhurt.state,
+      after: hurt.state,
+      fudgePointSpent: false,
+      undone: false,
+      undoneBy: "",
+      lapses: [{ from: "hurt", to: "nearDeath" }],
+    };
     // The player owns Leroy: he may write Leroy's wound log himself.
-    await t.player.run(() => actorOn(t.player, t.hero).update({ system: { woundTrack: { "==state": hurt.state } }, flags: { "fudge-wounds": { woundLog: { [record.messageId]: record } } } } as never));
+    await t.player.run(() =>
+      actorOn(t.player, t.hero).update({
+        system: { woundTrack: { "==state": hurt.state } },
+        flags: { "fudge-wounds": { woundLog: { [record.messageId]: record } } },
+      } as never),
+    );
     const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as { id: string };
     const live = () => t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation;
-    await t.gm.run(() => live().createEmbeddedDocuments("Combatant", [{ actorId: t.hero, tokenId: t.heroToken } as never]));
+    await t.gm.run(() =>
+      live().createEmbeddedDocuments("Combatant", [{ actorId: t.hero, tokenId: t.heroToken } as never]),
+    );
     await t.gm.run(() => live().endCombat());
     await t.world.settle();
     expect(trackStateKey(track(t, stateOf(t, t.hero)))).toBe(trackStateKey(hurt));
     expect(woundLogOf(plainActor(actorOn(t.gm, t.hero)))[0].lapsed).toBe(true);
     const notes = battleEndNotes(t);
     expect(notes).toHaveLength(1);
-    expect(lineTexts(t, notes[0].id)).toEqual(["Leroy: a recorded lapse is left as it is. A wound recorded as Hurt cannot lapse to Near Death: the Willpower adjustment is one level or one damage point (Fudge §4.52)."]);
+    expect(lineTexts(t, notes[0].id)).toEqual([
+      "Leroy: a recorded lapse is left as it is. A wound recorded as Hurt cannot lapse to Near Death: the Willpower adjustment is one level or one damage point (Fudge §4.52).",
+    ]);
     expect(t.world.errors).toEqual([]);
   });
 

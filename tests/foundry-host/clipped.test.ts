@@ -15,9 +15,14 @@ import { table, actorOn, type Table } from "./table";
 import type { Client } from "./world";
 
 type Marks = Record<string, (string | null)[]>;
-const marks = (c: Client, id: string) => ((actorOn(c, id).system as unknown as { woundTrack: { state: { marks: Marks } | null } }).woundTrack.state?.marks ?? null);
+const marks = (c: Client, id: string) =>
+  (actorOn(c, id).system as unknown as { woundTrack: { state: { marks: Marks } | null } }).woundTrack.state?.marks ??
+  null;
 const clippedBoxes = (c: Client, id: string) => (marks(c, id)?.clipped ?? []).filter((m) => m !== null).length;
-const marked = (c: Client, id: string) => Object.values(marks(c, id) ?? {}).flat().filter((m) => m !== null).length;
+const marked = (c: Client, id: string) =>
+  Object.values(marks(c, id) ?? {})
+    .flat()
+    .filter((m) => m !== null).length;
 
 async function markBox(c: Client, id: string, ref: string) {
   await c.run(async () => {
@@ -30,7 +35,12 @@ async function markBox(c: Client, id: string, ref: string) {
 async function fateTable(): Promise<Table> {
   const t = await table();
   await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "fate" as never));
-  for (const id of [t.hero, t.foe]) await t.gm.run(() => actorOn(t.gm, id).createEmbeddedDocuments("Item", [{ name: "Broadsword", type: "weapon", system: { equipped: true } } as never]));
+  for (const id of [t.hero, t.foe])
+    await t.gm.run(() =>
+      actorOn(t.gm, id).createEmbeddedDocuments("Item", [
+        { name: "Broadsword", type: "weapon", system: { equipped: true } } as never,
+      ]),
+    );
   await markBox(t.gm, t.hero, "clipped:0");
   await markBox(t.gm, t.foe, "clipped:0");
   await t.world.settle();
@@ -40,7 +50,9 @@ async function fateTable(): Promise<Table> {
 /** `client` attacks with `attackerId` (his broadsword, dialog defaults) the token `tokenId`; the attack dice come from the queue. */
 async function attack(t: Table, client: Client, attackerId: string, tokenId: string, faces: number[]) {
   client.target(client.game.scenes.get(t.scene)!.tokens.get(tokenId)!);
-  const sheet = client.run(() => actorOn(client, attackerId).sheet!) as unknown as { render(o: object): Promise<{ element: HTMLElement }> };
+  const sheet = client.run(() => actorOn(client, attackerId).sheet!) as unknown as {
+    render(o: object): Promise<{ element: HTMLElement }>;
+  };
   const app = await client.run(() => sheet.render({ force: true }));
   t.world.dice.queue(...faces);
   t.world.answerDialogs("ok");
@@ -50,7 +62,11 @@ async function attack(t: Table, client: Client, attackerId: string, tokenId: str
 }
 /** `client` rolls `actorId`'s Strength from its sheet (the roll dialog answered OK, dice from the queue); the roll card's penalty. */
 async function rollStrength(t: Table, client: Client, actorId: string, faces = [0, 0, 0, 0]): Promise<number> {
-  const app = await client.run(() => (actorOn(client, actorId).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({ force: true }));
+  const app = await client.run(() =>
+    (actorOn(client, actorId).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({
+      force: true,
+    }),
+  );
   t.world.dice.queue(...faces);
   t.world.answerDialogs("ok");
   client.click(app.element.querySelector('[data-action="rollTrait"][data-trait="attributes.strength"]'));
@@ -59,8 +75,13 @@ async function rollStrength(t: Table, client: Client, actorId: string, faces = [
   expect(m.type).toBe("rollCard");
   return m.system.penalty;
 }
-const button = (c: Client, id: string | null, action: string) => c.chatLog.get(id!)!.querySelector(`[data-action="${action}"]`);
-const actorWrites = (t: Table, from: number, id: string) => t.world.server.journal.slice(from).filter((j) => j.documentName === "Actor" && j.ids.includes(id)).map((j) => j.userId);
+const button = (c: Client, id: string | null, action: string) =>
+  c.chatLog.get(id!)!.querySelector(`[data-action="${action}"]`);
+const actorWrites = (t: Table, from: number, id: string) =>
+  t.world.server.journal
+    .slice(from)
+    .filter((j) => j.documentName === "Actor" && j.ids.includes(id))
+    .map((j) => j.userId);
 
 describe("FATE Clipped: each side's roll resets its own box", () => {
   it("the player's attack resets his box on his client; the NPC's missed defence resets hers on the GM's", async () => {
@@ -76,7 +97,9 @@ describe("FATE Clipped: each side's roll resets its own box", () => {
     t.world.dice.queue(1, 1, 1, 1);
     t.gm.click(button(t.gm, msg.id, "defend"));
     await t.world.settle();
-    const res = (t.gm.game.messages.get(msg.id)!.system as unknown as { targets: { resolution: { outcome: string } }[] }).targets[0].resolution;
+    const res = (
+      t.gm.game.messages.get(msg.id)!.system as unknown as { targets: { resolution: { outcome: string } }[] }
+    ).targets[0].resolution;
     expect(res.outcome).toBe("miss");
     // Missed, nothing to apply — and her box is reset all the same, in the GM's one write.
     expect(clippedBoxes(t.player, t.foe)).toBe(0);
@@ -101,7 +124,11 @@ describe("FATE Clipped: each side's roll resets its own box", () => {
     await markBox(t.gm, t.hero, "clipped:0");
     t.gm.click(button(t.gm, msg.id, "apply"));
     await t.world.settle();
-    const target = (t.gm.game.messages.get(msg.id)!.system as unknown as { targets: { differs?: boolean; applied: unknown[]; resolution: { numbers: Record<string, number> } }[] }).targets[0];
+    const target = (
+      t.gm.game.messages.get(msg.id)!.system as unknown as {
+        targets: { differs?: boolean; applied: unknown[]; resolution: { numbers: Record<string, number> } }[];
+      }
+    ).targets[0];
     expect(target.applied).toHaveLength(1);
     // Re-derived with both sides Clipped, as they rolled: the card's numbers stand.
     expect(target.differs).toBe(false);
@@ -114,7 +141,9 @@ describe("FATE Clipped: each side's roll resets its own box", () => {
   it("a forged card resets nobody's box: it names the GM's Clipped NPC as attacker and claims both sides used Clipped up", async () => {
     const t = await fateTable();
     const honest = await attack(t, t.player, t.hero, t.foeToken, [0, 0, 0, 0]);
-    const card = structuredClone((t.player.game.messages.get(honest.id)!.system as unknown as { toObject(): Record<string, unknown> }).toObject()) as Record<string, unknown> & { targets: Record<string, unknown>[] };
+    const card = structuredClone(
+      (t.player.game.messages.get(honest.id)!.system as unknown as { toObject(): Record<string, unknown> }).toObject(),
+    ) as Record<string, unknown> & { targets: Record<string, unknown>[] };
     const claim = { healing: "consumeClipped" };
     card.attackerId = actorOn(t.player, t.foe).uuid;
     card.targets = [
@@ -142,7 +171,9 @@ describe("FATE Clipped: each side's roll resets its own box", () => {
     ];
     await markBox(t.gm, t.hero, "clipped:0"); // the player's hero Clipped again
     const from = t.world.server.journal.length;
-    const forged = (await t.player.run(() => ChatMessage.create({ type: "attackCard", system: card } as never))) as unknown as { id: string };
+    const forged = (await t.player.run(() =>
+      ChatMessage.create({ type: "attackCard", system: card } as never),
+    )) as unknown as { id: string };
     await t.world.settle();
     expect(actorWrites(t, from, t.foe)).toEqual([]);
     expect(actorWrites(t, from, t.hero)).toEqual([]);
@@ -174,9 +205,14 @@ describe("FATE Clipped: a trait roll from the sheet is the next action too", () 
 
 describe("FATE Clipped in combat: turn end does not reset it twice", () => {
   async function combatOf(t: Table) {
-    const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as Combat.Implementation;
+    const combat = (await t.gm.run(() =>
+      Combat.create({ scene: t.scene } as never),
+    )) as unknown as Combat.Implementation;
     await t.gm.run(() =>
-      combat.createEmbeddedDocuments("Combatant", [{ actorId: t.hero, tokenId: t.heroToken, initiative: 10 } as never, { actorId: t.foe, tokenId: t.foeToken, initiative: 5 } as never]),
+      combat.createEmbeddedDocuments("Combatant", [
+        { actorId: t.hero, tokenId: t.heroToken, initiative: 10 } as never,
+        { actorId: t.foe, tokenId: t.foeToken, initiative: 5 } as never,
+      ]),
     );
     await t.gm.run(() => combat.startCombat());
     await t.world.settle();

@@ -10,7 +10,10 @@ export const als = new AsyncLocalStorage<Client>();
 
 export function current(): Client {
   const c = als.getStore();
-  if (!c) throw new Error("foundry-host: no client is running this code; wrap it in client.run(() => …) or world.as(user, …)");
+  if (!c)
+    throw new Error(
+      "foundry-host: no client is running this code; wrap it in client.run(() => …) or world.as(user, …)",
+    );
   return c;
 }
 

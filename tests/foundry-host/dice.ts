@@ -55,7 +55,8 @@ function parse(formula: string): Term[] {
     else terms.push({ operator: m[4] });
   }
   // Core: "Unresolved StringTerm undefined" when a formula is missing or has leftovers.
-  if (pos < formula.trim().length || !terms.length) throw new Error(`Unresolved StringTerm ${formula.slice(pos) || "undefined"} requested for evaluation`);
+  if (pos < formula.trim().length || !terms.length)
+    throw new Error(`Unresolved StringTerm ${formula.slice(pos) || "undefined"} requested for evaluation`);
   return terms;
 }
 
@@ -79,7 +80,9 @@ export class Roll {
   /** Roll.replaceFormulaData: `@a.b` from the data; a missing path becomes 0 (core warns). */
   static replaceFormulaData(formula: string, data: Record<string, unknown>): string {
     return formula.replace(/@([a-z.0-9_-]+)/gi, (_, path: string) => {
-      const v = path.split(".").reduce<unknown>((o, k) => (o == null ? undefined : (o as Record<string, unknown>)[k]), data);
+      const v = path
+        .split(".")
+        .reduce<unknown>((o, k) => (o == null ? undefined : (o as Record<string, unknown>)[k]), data);
       return v === undefined || v === null ? "0" : String(v);
     });
   }
@@ -130,7 +133,9 @@ export class Roll {
       evaluated: this._evaluated,
       total: this._total,
       terms: this.terms.map((t) =>
-        t instanceof DiceTerm ? { class: t instanceof FateDie ? "FateDie" : "Die", number: t.number, faces: t.faces, results: t.results } : { ...t },
+        t instanceof DiceTerm
+          ? { class: t instanceof FateDie ? "FateDie" : "Die", number: t.number, faces: t.faces, results: t.results }
+          : { ...t },
       ),
     };
   }
@@ -159,10 +164,16 @@ export class Roll {
     return `<div class="dice-roll"><div class="dice-formula">${this.formula}</div>${await this.getTooltip()}<h4 class="dice-total">${this.total}</h4></div>`;
   }
   /** Roll#toMessage: a message with this roll in `rolls`; the roll mode in the creation options. */
-  async toMessage(messageData: Record<string, unknown> = {}, { rollMode, create = true }: { rollMode?: string; create?: boolean } = {}) {
+  async toMessage(
+    messageData: Record<string, unknown> = {},
+    { rollMode, create = true }: { rollMode?: string; create?: boolean } = {},
+  ) {
     if (!this._evaluated) await this.evaluate();
     const data = { content: String(this.total), ...messageData, rolls: [this] };
-    const CM = current().CONFIG.ChatMessage.documentClass as { create(d: unknown, o: unknown): Promise<unknown>; applyRollMode(d: unknown, m: string): unknown };
+    const CM = current().CONFIG.ChatMessage.documentClass as {
+      create(d: unknown, o: unknown): Promise<unknown>;
+      applyRollMode(d: unknown, m: string): unknown;
+    };
     if (!create) return rollMode ? CM.applyRollMode(data, rollMode) : data;
     return CM.create(data, { rollMode });
   }

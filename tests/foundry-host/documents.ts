@@ -22,15 +22,125 @@ export const OWNERSHIP = { INHERIT: -1, NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER:
 export const ROLES = { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 } as const;
 
 /** Top-level keys each document type keeps when cleaned (others are dropped, as core's schemas do). */
-export const DOC_META: Record<string, { collection: string; keys: Rec; embedded: Record<string, string>; system?: boolean }> = {
-  Actor: { collection: "actors", system: true, embedded: { Item: "items", ActiveEffect: "effects" }, keys: { name: "", type: "base", img: "icons/svg/mystery-man.svg", system: {}, items: [], effects: [], ownership: { default: 0 }, flags: {}, folder: null, sort: 0, prototypeToken: {}, _stats: {} } },
-  Item: { collection: "items", system: true, embedded: { ActiveEffect: "effects" }, keys: { name: "", type: "base", img: "icons/svg/item-bag.svg", system: {}, effects: [], ownership: { default: 0 }, flags: {}, folder: null, sort: 0, _stats: {} } },
-  ChatMessage: { collection: "messages", system: true, embedded: {}, keys: { type: "base", author: null, content: "", flavor: "", speaker: {}, whisper: [], blind: false, rolls: [], system: {}, flags: {}, timestamp: 0, sound: null, style: 0, emote: false, _stats: {} } },
-  Combat: { collection: "combats", embedded: { Combatant: "combatants" }, keys: { round: 0, turn: null, active: true, scene: null, combatants: [], flags: {}, sort: 0, _stats: {} } },
-  Combatant: { collection: "combatants", embedded: {}, keys: { actorId: null, tokenId: null, sceneId: null, name: "", img: null, initiative: null, hidden: false, defeated: false, flags: {}, _stats: {} } },
-  Scene: { collection: "scenes", embedded: { Token: "tokens" }, keys: { name: "", active: false, navigation: true, tokens: [], grid: { size: 100, distance: 1, units: "yd" }, flags: {}, _stats: {} } },
-  Token: { collection: "tokens", embedded: {}, keys: { name: "", actorId: null, actorLink: false, x: 0, y: 0, width: 1, height: 1, disposition: -1, hidden: false, delta: {}, flags: {}, _stats: {} } },
-  ActiveEffect: { collection: "effects", embedded: {}, keys: { name: "", img: null, statuses: [], disabled: false, changes: [], origin: null, flags: {}, _stats: {} } },
+export const DOC_META: Record<
+  string,
+  { collection: string; keys: Rec; embedded: Record<string, string>; system?: boolean }
+> = {
+  Actor: {
+    collection: "actors",
+    system: true,
+    embedded: { Item: "items", ActiveEffect: "effects" },
+    keys: {
+      name: "",
+      type: "base",
+      img: "icons/svg/mystery-man.svg",
+      system: {},
+      items: [],
+      effects: [],
+      ownership: { default: 0 },
+      flags: {},
+      folder: null,
+      sort: 0,
+      prototypeToken: {},
+      _stats: {},
+    },
+  },
+  Item: {
+    collection: "items",
+    system: true,
+    embedded: { ActiveEffect: "effects" },
+    keys: {
+      name: "",
+      type: "base",
+      img: "icons/svg/item-bag.svg",
+      system: {},
+      effects: [],
+      ownership: { default: 0 },
+      flags: {},
+      folder: null,
+      sort: 0,
+      _stats: {},
+    },
+  },
+  ChatMessage: {
+    collection: "messages",
+    system: true,
+    embedded: {},
+    keys: {
+      type: "base",
+      author: null,
+      content: "",
+      flavor: "",
+      speaker: {},
+      whisper: [],
+      blind: false,
+      rolls: [],
+      system: {},
+      flags: {},
+      timestamp: 0,
+      sound: null,
+      style: 0,
+      emote: false,
+      _stats: {},
+    },
+  },
+  Combat: {
+    collection: "combats",
+    embedded: { Combatant: "combatants" },
+    keys: { round: 0, turn: null, active: true, scene: null, combatants: [], flags: {}, sort: 0, _stats: {} },
+  },
+  Combatant: {
+    collection: "combatants",
+    embedded: {},
+    keys: {
+      actorId: null,
+      tokenId: null,
+      sceneId: null,
+      name: "",
+      img: null,
+      initiative: null,
+      hidden: false,
+      defeated: false,
+      flags: {},
+      _stats: {},
+    },
+  },
+  Scene: {
+    collection: "scenes",
+    embedded: { Token: "tokens" },
+    keys: {
+      name: "",
+      active: false,
+      navigation: true,
+      tokens: [],
+      grid: { size: 100, distance: 1, units: "yd" },
+      flags: {},
+      _stats: {},
+    },
+  },
+  Token: {
+    collection: "tokens",
+    embedded: {},
+    keys: {
+      name: "",
+      actorId: null,
+      actorLink: false,
+      x: 0,
+      y: 0,
+      width: 1,
+      height: 1,
+      disposition: -1,
+      hidden: false,
+      delta: {},
+      flags: {},
+      _stats: {},
+    },
+  },
+  ActiveEffect: {
+    collection: "effects",
+    embedded: {},
+    keys: { name: "", img: null, statuses: [], disabled: false, changes: [], origin: null, flags: {}, _stats: {} },
+  },
   User: { collection: "users", embedded: {}, keys: { name: "", role: 1, character: null, flags: {}, _stats: {} } },
 };
 
@@ -101,7 +211,10 @@ export class HostCollection<T extends HostDocument = HostDocument> extends Map<s
       this.delete(id);
       this.invalidDocumentIds.add(id);
       this.invalidSources.set(id, src);
-      this.owner.client.log.push({ level: "warn", message: `${this.documentName} ${id} failed validation: ${e.message}` });
+      this.owner.client.log.push({
+        level: "warn",
+        message: `${this.documentName} ${id} failed validation: ${e.message}`,
+      });
       return null;
     }
   }
@@ -112,7 +225,13 @@ export function documentClass(client: Client, documentName: string): typeof Host
   return cfg?.documentClass ?? (BASE_CLASSES as Record<string, typeof HostDocument>)[documentName];
 }
 
-export function makeDocument(client: Client, documentName: string, source: Rec, parent: HostDocument | null, strict: boolean): HostDocument {
+export function makeDocument(
+  client: Client,
+  documentName: string,
+  source: Rec,
+  parent: HostDocument | null,
+  strict: boolean,
+): HostDocument {
   const Cls = documentClass(client, documentName);
   return new Cls(source, { client, parent, strict });
 }
@@ -126,7 +245,10 @@ export class HostDocument {
   apps: Record<string, { render(o?: unknown): unknown; rendered?: boolean }> = {};
   private embedded: Record<string, HostCollection> = {};
 
-  constructor(source: Rec, { client, parent = null, strict = true }: { client?: Client; parent?: HostDocument | null; strict?: boolean } = {}) {
+  constructor(
+    source: Rec,
+    { client, parent = null, strict = true }: { client?: Client; parent?: HostDocument | null; strict?: boolean } = {},
+  ) {
     this.client = client ?? current();
     this.parent = parent;
     this._initializeSource(source, strict);
@@ -146,9 +268,12 @@ export class HostDocument {
     this._source = source;
     const failures: Record<string, string> = {};
     if (this.meta.system) {
-      const models = ((this.client.CONFIG as Rec)[this.documentName] as { dataModels: Record<string, typeof TypeDataModel> }).dataModels;
+      const models = (
+        (this.client.CONFIG as Rec)[this.documentName] as { dataModels: Record<string, typeof TypeDataModel> }
+      ).dataModels;
       const Model = models[String(source.type)];
-      if (!Model && source.type !== "base") failures.type = `"${String(source.type)}" is not a valid type for the ${this.documentName} Document class`;
+      if (!Model && source.type !== "base")
+        failures.type = `"${String(source.type)}" is not a valid type for the ${this.documentName} Document class`;
       if (!isRec(source.system)) source.system = {};
       if (Model) {
         try {
@@ -211,7 +336,9 @@ export class HostDocument {
     return this.parent ? `${this.parent.uuid}.${this.documentName}.${this.id}` : `${this.documentName}.${this.id}`;
   }
   get collection(): HostCollection {
-    return this.parent ? this.parent.getEmbeddedCollection(this.documentName) : (this.client.game as unknown as Record<string, HostCollection>)[this.meta.collection];
+    return this.parent
+      ? this.parent.getEmbeddedCollection(this.documentName)
+      : (this.client.game as unknown as Record<string, HostCollection>)[this.meta.collection];
   }
 
   // ─── Permission ───────────────────────────────────────────────────────────────────
@@ -245,7 +372,8 @@ export class HostDocument {
   /** Server-side rule for writes by `user` (core: the OWNER level, or the document's own rule). */
   canUserModify(user: HostUser, action: "create" | "update" | "delete", _data?: Rec): boolean {
     if (user.isGM) return true;
-    if (action === "create" && !this.parent && ["Actor", "Item", "Scene", "Combat"].includes(this.documentName)) return false;
+    if (action === "create" && !this.parent && ["Actor", "Item", "Scene", "Combat"].includes(this.documentName))
+      return false;
     return this.getUserLevel(user) >= OWNERSHIP.OWNER;
   }
 
@@ -253,7 +381,8 @@ export class HostDocument {
 
   toObject(source = true): Rec {
     const out = deepClone(this._source);
-    if (!source && this.system && typeof (this.system as TypeDataModel).toObject === "function") out.system = (this.system as TypeDataModel).toObject(false);
+    if (!source && this.system && typeof (this.system as TypeDataModel).toObject === "function")
+      out.system = (this.system as TypeDataModel).toObject(false);
     return out;
   }
   toJSON() {
@@ -283,7 +412,8 @@ export class HostDocument {
   /** ClientDocument#reset: prepared data rebuilt from the source. */
   reset(): void {
     (this.system as TypeDataModel | undefined)?.reset?.();
-    for (const c of Object.values(this.embedded)) for (const d of c.values()) (d.system as TypeDataModel | undefined)?.reset?.();
+    for (const c of Object.values(this.embedded))
+      for (const d of c.values()) (d.system as TypeDataModel | undefined)?.reset?.();
     this.prepareData();
   }
   getRollData(): Rec {
@@ -293,24 +423,54 @@ export class HostDocument {
   // ─── Writes (all through the server) ──────────────────────────────────────────────
 
   async update(changes: Rec = {}, options: Rec = {}): Promise<this | undefined> {
-    const r = await this.client.world.server.request(this.client, { action: "update", documentName: this.documentName, parentUuid: this.parent?.uuid ?? null, data: [{ ...changes, _id: this.id }], options });
+    const r = await this.client.world.server.request(this.client, {
+      action: "update",
+      documentName: this.documentName,
+      parentUuid: this.parent?.uuid ?? null,
+      data: [{ ...changes, _id: this.id }],
+      options,
+    });
     return r[0] as this | undefined;
   }
   async delete(options: Rec = {}): Promise<this | undefined> {
-    const r = await this.client.world.server.request(this.client, { action: "delete", documentName: this.documentName, parentUuid: this.parent?.uuid ?? null, data: [{ _id: this.id }], options });
+    const r = await this.client.world.server.request(this.client, {
+      action: "delete",
+      documentName: this.documentName,
+      parentUuid: this.parent?.uuid ?? null,
+      data: [{ _id: this.id }],
+      options,
+    });
     return r[0] as this | undefined;
   }
   async deleteDialog() {
     return this.delete();
   }
   async createEmbeddedDocuments(name: string, data: Rec[], options: Rec = {}) {
-    return this.client.world.server.request(this.client, { action: "create", documentName: name, parentUuid: this.uuid, data, options });
+    return this.client.world.server.request(this.client, {
+      action: "create",
+      documentName: name,
+      parentUuid: this.uuid,
+      data,
+      options,
+    });
   }
   async updateEmbeddedDocuments(name: string, data: Rec[], options: Rec = {}) {
-    return this.client.world.server.request(this.client, { action: "update", documentName: name, parentUuid: this.uuid, data, options });
+    return this.client.world.server.request(this.client, {
+      action: "update",
+      documentName: name,
+      parentUuid: this.uuid,
+      data,
+      options,
+    });
   }
   async deleteEmbeddedDocuments(name: string, ids: string[], options: Rec = {}) {
-    return this.client.world.server.request(this.client, { action: "delete", documentName: name, parentUuid: this.uuid, data: ids.map((_id) => ({ _id })), options });
+    return this.client.world.server.request(this.client, {
+      action: "delete",
+      documentName: name,
+      parentUuid: this.uuid,
+      data: ids.map((_id) => ({ _id })),
+      options,
+    });
   }
   static async create(data: Rec, options: Rec = {}) {
     const r = await this.createDocuments([data], options);
@@ -319,15 +479,33 @@ export class HostDocument {
   static async createDocuments(data: Rec[], options: Rec & { parent?: HostDocument } = {}) {
     const c = current();
     const { parent, ...rest } = options;
-    return c.world.server.request(c, { action: "create", documentName: this.documentName, parentUuid: parent?.uuid ?? null, data, options: rest });
+    return c.world.server.request(c, {
+      action: "create",
+      documentName: this.documentName,
+      parentUuid: parent?.uuid ?? null,
+      data,
+      options: rest,
+    });
   }
   static async updateDocuments(data: Rec[], options: Rec = {}) {
     const c = current();
-    return c.world.server.request(c, { action: "update", documentName: this.documentName, parentUuid: null, data, options });
+    return c.world.server.request(c, {
+      action: "update",
+      documentName: this.documentName,
+      parentUuid: null,
+      data,
+      options,
+    });
   }
   static async deleteDocuments(ids: string[], options: Rec = {}) {
     const c = current();
-    return c.world.server.request(c, { action: "delete", documentName: this.documentName, parentUuid: null, data: ids.map((_id) => ({ _id })), options });
+    return c.world.server.request(c, {
+      action: "delete",
+      documentName: this.documentName,
+      parentUuid: null,
+      data: ids.map((_id) => ({ _id })),
+      options,
+    });
   }
   get sheet(): { render(o?: unknown): Promise<unknown> } | null {
     return this.client.sheetFor(this);
@@ -389,7 +567,10 @@ export class Actor extends HostDocument {
    * Actor#toggleStatusEffect(id, {active, overlay}): creates or deletes the ActiveEffect from the
    * CONFIG.statusEffects entry (an array in v13, a record keyed by id from v14).
    */
-  async toggleStatusEffect(statusId: string, { active, overlay = false }: { active?: boolean; overlay?: boolean } = {}) {
+  async toggleStatusEffect(
+    statusId: string,
+    { active, overlay = false }: { active?: boolean; overlay?: boolean } = {},
+  ) {
     const list = this.client.CONFIG.statusEffects as unknown;
     const entries = Array.isArray(list) ? (list as Rec[]) : Object.values(list as Record<string, Rec>);
     const status = entries.find((e) => e.id === statusId);
@@ -397,11 +578,16 @@ export class Actor extends HostDocument {
     const existing = this.effects.filter((e) => e.statuses.has(statusId));
     const on = active ?? !existing.length;
     if (!on && existing.length) {
-      await this.deleteEmbeddedDocuments("ActiveEffect", existing.map((e) => e.id!));
+      await this.deleteEmbeddedDocuments(
+        "ActiveEffect",
+        existing.map((e) => e.id!),
+      );
       return false;
     }
     if (on && !existing.length) {
-      const [e] = await this.createEmbeddedDocuments("ActiveEffect", [{ name: status.name, img: status.img, statuses: [statusId], flags: overlay ? { core: { overlay: true } } : {} }]);
+      const [e] = await this.createEmbeddedDocuments("ActiveEffect", [
+        { name: status.name, img: status.img, statuses: [statusId], flags: overlay ? { core: { overlay: true } } : {} },
+      ]);
       return e;
     }
     return on ? true : undefined;
@@ -437,7 +623,9 @@ export class ChatMessage extends HostDocument {
   }
   /** ChatMessage#rolls: the stored JSON rolls as Roll instances. */
   get rolls(): Roll[] {
-    return ((this._source.rolls as string[]) ?? []).map((r) => Roll.fromJSON(typeof r === "string" ? r : JSON.stringify(r)));
+    return ((this._source.rolls as string[]) ?? []).map((r) =>
+      Roll.fromJSON(typeof r === "string" ? r : JSON.stringify(r)),
+    );
   }
   get isRoll() {
     return this.rolls.length > 0;
@@ -446,7 +634,9 @@ export class ChatMessage extends HostDocument {
   static override async createDocuments(data: Rec[], options: Rec & { parent?: HostDocument } = {}) {
     const { rollMode, ...rest } = options as Rec & { rollMode?: string };
     // The `rolls` field stores each Roll as its JSON string (core's ChatMessage schema).
-    const serial = data.map((d) => (Array.isArray(d.rolls) ? { ...d, rolls: d.rolls.map((r) => (typeof r === "string" ? r : JSON.stringify(r))) } : d));
+    const serial = data.map((d) =>
+      Array.isArray(d.rolls) ? { ...d, rolls: d.rolls.map((r) => (typeof r === "string" ? r : JSON.stringify(r))) } : d,
+    );
     const list = rollMode ? serial.map((d) => ChatMessage.applyRollMode({ ...d }, rollMode)) : serial;
     return super.createDocuments(list, rest);
   }
@@ -465,9 +655,18 @@ export class ChatMessage extends HostDocument {
     const u = this.client.user;
     return !this.whisper.length || u.isGM || this.isAuthor || this.whisper.includes(u.id);
   }
-  static getSpeaker({ actor, token, alias }: { actor?: Actor | null; token?: HostDocument | null; alias?: string } = {}) {
+  static getSpeaker({
+    actor,
+    token,
+    alias,
+  }: { actor?: Actor | null; token?: HostDocument | null; alias?: string } = {}) {
     const c = current();
-    return { scene: (c.canvas.scene as Scene | null)?.id ?? null, actor: actor?.id ?? null, token: token?.id ?? null, alias: alias ?? actor?.name ?? c.user.name };
+    return {
+      scene: (c.canvas.scene as Scene | null)?.id ?? null,
+      actor: actor?.id ?? null,
+      token: token?.id ?? null,
+      alias: alias ?? actor?.name ?? c.user.name,
+    };
   }
   static getWhisperRecipients(name: string) {
     const c = current();
@@ -561,7 +760,13 @@ export class Scene extends HostDocument {
    * the old one off locally with no hook).
    */
   async activate() {
-    return this.client.world.server.request(this.client, { action: "activateScene", documentName: "Scene", parentUuid: null, data: [{ _id: this.id }], options: {} });
+    return this.client.world.server.request(this.client, {
+      action: "activateScene",
+      documentName: "Scene",
+      parentUuid: null,
+      data: [{ _id: this.id }],
+      options: {},
+    });
   }
   async view() {
     this.client.canvas.scene = this;
@@ -586,7 +791,8 @@ export class Combatant extends HostDocument {
     return (this._source.tokenId as string | null) ?? null;
   }
   get token(): TokenDocument | null {
-    const scene = this.client.game.scenes.get(String(this._source.sceneId ?? this.combat?._source.scene)) as Scene | undefined;
+    const scene = this.client.game.scenes.get(String(this._source.sceneId ?? this.combat?._source.scene)) as
+      Scene | undefined;
     return (scene?.tokens.get(String(this._source.tokenId)) as TokenDocument | undefined) ?? null;
   }
   get initiative(): number | null {
@@ -611,7 +817,10 @@ export class Combatant extends HostDocument {
   }
   /** Combatant#_getInitiativeFormula: CONFIG.Combat.initiative.formula, else the manifest's `initiative`. */
   _getInitiativeFormula(): string {
-    return String((this.client.CONFIG.Combat as Rec & { initiative: { formula: string | null } }).initiative.formula || this.client.game.system.initiative);
+    return String(
+      (this.client.CONFIG.Combat as Rec & { initiative: { formula: string | null } }).initiative.formula ||
+        this.client.game.system.initiative,
+    );
   }
   getInitiativeRoll(formula?: string): Roll {
     formula = formula || this._getInitiativeFormula();
@@ -635,7 +844,11 @@ export interface TurnContext {
 export class Combat extends HostDocument {
   static override documentName = "Combat";
   previous: { round: number; turn: number | null; combatantId: string | null } | null = null;
-  current: { round: number; turn: number | null; combatantId: string | null } = { round: 0, turn: null, combatantId: null };
+  current: { round: number; turn: number | null; combatantId: string | null } = {
+    round: 0,
+    turn: null,
+    combatantId: null,
+  };
   turns: Combatant[] = [];
 
   get combatants() {
@@ -716,7 +929,10 @@ export class Combat extends HostDocument {
     return this.delete();
   }
   /** Combat#rollInitiative: a Roll per combatant from its initiative formula, each posted to chat. */
-  async rollInitiative(ids: string | string[], { formula = null, messageOptions = {} }: { formula?: string | null; messageOptions?: Rec } = {}) {
+  async rollInitiative(
+    ids: string | string[],
+    { formula = null, messageOptions = {} }: { formula?: string | null; messageOptions?: Rec } = {},
+  ) {
     const list = typeof ids === "string" ? [ids] : ids;
     const updates: Rec[] = [];
     const messages: Rec[] = [];
@@ -726,7 +942,14 @@ export class Combat extends HostDocument {
       const roll = c.getInitiativeRoll(formula ?? undefined);
       await roll.evaluate();
       updates.push({ _id: id, initiative: roll.total });
-      const data = (await roll.toMessage({ speaker: ChatMessage.getSpeaker({ actor: c.actor }), flavor: `${c.name} rolls for Initiative!`, ...messageOptions }, { create: false, rollMode: c.hidden ? "gmroll" : "roll" })) as Rec;
+      const data = (await roll.toMessage(
+        {
+          speaker: ChatMessage.getSpeaker({ actor: c.actor }),
+          flavor: `${c.name} rolls for Initiative!`,
+          ...messageOptions,
+        },
+        { create: false, rollMode: c.hidden ? "gmroll" : "roll" },
+      )) as Rec;
       messages.push(data);
     }
     if (!updates.length) return this;
@@ -735,10 +958,16 @@ export class Combat extends HostDocument {
     return this;
   }
   async rollAll(options: Rec = {}) {
-    return this.rollInitiative(this.combatants.filter((c) => c.isOwner && c.initiative === null).map((c) => c.id!), options);
+    return this.rollInitiative(
+      this.combatants.filter((c) => c.isOwner && c.initiative === null).map((c) => c.id!),
+      options,
+    );
   }
   async rollNPC(options: Rec = {}) {
-    return this.rollInitiative(this.combatants.filter((c) => c.isOwner && c.initiative === null && !c.actor?.hasPlayerOwner).map((c) => c.id!), options);
+    return this.rollInitiative(
+      this.combatants.filter((c) => c.isOwner && c.initiative === null && !c.actor?.hasPlayerOwner).map((c) => c.id!),
+      options,
+    );
   }
 
   /** Records the prior turn state before an update is applied on this client (core #recordPreviousState). */
@@ -762,8 +991,14 @@ export class Combat extends HostDocument {
     if (!(advanceTurn || changeCombatant)) return;
     const prior = prev.combatantId ? this.combatants.get(prev.combatantId) : undefined;
     if (prior && prev.round > 0) await this._onEndTurn(prior, { round: prev.round, turn: prev.turn, skipped: false });
-    const skipped = (round: number, from: number, to: number) => this.turns.slice(from, to).map((c, i) => ({ c, round, turn: from + i }));
-    const passed = advanceRound ? [...(prev.round > 0 ? skipped(prev.round, (prev.turn ?? -1) + 1, this.turns.length) : []), ...skipped(cur.round, 0, cur.turn ?? 0)] : skipped(cur.round, (prev.turn ?? -1) + 1, cur.turn ?? 0);
+    const skipped = (round: number, from: number, to: number) =>
+      this.turns.slice(from, to).map((c, i) => ({ c, round, turn: from + i }));
+    const passed = advanceRound
+      ? [
+          ...(prev.round > 0 ? skipped(prev.round, (prev.turn ?? -1) + 1, this.turns.length) : []),
+          ...skipped(cur.round, 0, cur.turn ?? 0),
+        ]
+      : skipped(cur.round, (prev.turn ?? -1) + 1, cur.turn ?? 0);
     const before = advanceRound ? passed.filter((p) => p.round === prev.round) : passed;
     for (const p of before) {
       await this._onStartTurn(p.c, { round: p.round, turn: p.turn, skipped: true });
@@ -787,4 +1022,13 @@ export class Combat extends HostDocument {
 
 // ─── Users ──────────────────────────────────────────────────────────────────────────────
 
-export const BASE_CLASSES: Record<string, typeof HostDocument> = { Actor, Item, ActiveEffect, ChatMessage, Scene, Token: TokenDocument, Combat, Combatant };
+export const BASE_CLASSES: Record<string, typeof HostDocument> = {
+  Actor,
+  Item,
+  ActiveEffect,
+  ChatMessage,
+  Scene,
+  Token: TokenDocument,
+  Combat,
+  Combatant,
+};

@@ -13,7 +13,11 @@ export const isRec = (v: unknown): v is Rec => typeof v === "object" && v !== nu
 export function deepClone<T>(v: T): T {
   if (Array.isArray(v)) return v.map((x) => deepClone(x)) as T;
   if (v instanceof Date) return new Date(v) as T;
-  if (typeof v === "object" && v !== null && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null)) {
+  if (
+    typeof v === "object" &&
+    v !== null &&
+    (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null)
+  ) {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) out[k] = deepClone(x);
     return out as T;
@@ -38,7 +42,11 @@ export interface FieldOptions {
 /** A validation failure at a path ("system.attributes.strength: must be a number"). */
 export class DataModelValidationError extends Error {
   constructor(readonly failures: Record<string, string>) {
-    super(Object.entries(failures).map(([k, v]) => `${k}: ${v}`).join("; "));
+    super(
+      Object.entries(failures)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join("; "),
+    );
     this.name = "DataModelValidationError";
   }
 }
@@ -158,7 +166,14 @@ export class NumberField extends DataField {
 
 export class StringField extends DataField {
   constructor(options: FieldOptions = {}) {
-    super({ required: false, nullable: false, blank: true, trim: true, initial: options.blank === false ? undefined : "", ...options });
+    super({
+      required: false,
+      nullable: false,
+      blank: true,
+      trim: true,
+      initial: options.blank === false ? undefined : "",
+      ...options,
+    });
   }
   override _cast(v: unknown) {
     return typeof v === "string" ? v : String(v);
@@ -267,7 +282,17 @@ export class SchemaField extends DataField {
   }
 }
 
-export const fields = { DataField, BooleanField, NumberField, StringField, HTMLField, FilePathField, ObjectField, ArrayField, SchemaField };
+export const fields = {
+  DataField,
+  BooleanField,
+  NumberField,
+  StringField,
+  HTMLField,
+  FilePathField,
+  ObjectField,
+  ArrayField,
+  SchemaField,
+};
 
 // ─── Data models ──────────────────────────────────────────────────────────────────────
 
@@ -335,7 +360,9 @@ export class DataModel {
     return (this.constructor as typeof DataModel).schema;
   }
   toObject(source = true): Rec {
-    return deepClone(source ? this._source : (this.constructor as typeof DataModel).schema.initialize(this._source)) as Rec;
+    return deepClone(
+      source ? this._source : (this.constructor as typeof DataModel).schema.initialize(this._source),
+    ) as Rec;
   }
   reset(): void {
     this._initialize();

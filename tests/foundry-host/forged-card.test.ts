@@ -20,7 +20,17 @@ describe("a forged malformed attack card", () => {
     const heroUuid = actorOn(t.player, t.hero).uuid;
     const foeUuid = actorOn(t.player, t.foe).uuid;
     // The player's client builds an honest card, then forges its result before posting it.
-    const card = t.player.run(() => actions.startAttack(plainActor(actorOn(t.player, t.hero)), null, [plainActor(actorOn(t.player, t.foe))], { modifier: 0 }, { attack: [1, 1, 1, 1] }, worldRules(), userRef()));
+    const card = t.player.run(() =>
+      actions.startAttack(
+        plainActor(actorOn(t.player, t.hero)),
+        null,
+        [plainActor(actorOn(t.player, t.foe))],
+        { modifier: 0 },
+        { attack: [1, 1, 1, 1] },
+        worldRules(),
+        userRef(),
+      ),
+    );
     expect(card.attackerId).toBe(heroUuid);
     card.targets[0] = {
       ...card.targets[0],
@@ -28,15 +38,25 @@ describe("a forged malformed attack card", () => {
       defend: "rolled",
       dice: { attack: [1, 1, 1, 1], defense: [-1, -1, -1, -1] },
       // The colleague's forgery: numbers, dice, steps, follow-ups and the preview are missing.
-      resolution: { preset: "fudge", outcome: "wound", hit: true, woundKey: "nearDeath", wound: { level: "nearDeath" } },
+      resolution: {
+        preset: "fudge",
+        outcome: "wound",
+        hit: true,
+        woundKey: "nearDeath",
+        wound: { level: "nearDeath" },
+      },
     };
     const from = t.world.server.journal.length;
     const consoleError = vi.spyOn(console, "error");
-    const msg = (await t.player.run(() => ChatMessage.create({ type: "attackCard", system: card } as never))) as unknown as { id: string };
+    const msg = (await t.player.run(() =>
+      ChatMessage.create({ type: "attackCard", system: card } as never),
+    )) as unknown as { id: string };
     await t.world.settle();
     for (const c of [t.gm, t.player]) {
       const el = c.chatLog.get(msg.id)!;
-      expect(el.querySelector(".fudge-card-error")?.textContent).toBe("This attack card is malformed, so it is neither drawn nor used. Attack again.");
+      expect(el.querySelector(".fudge-card-error")?.textContent).toBe(
+        "This attack card is malformed, so it is neither drawn nor used. Attack again.",
+      );
       expect(el.querySelector("[data-action]")).toBeNull();
       expect(el.innerHTML).not.toMatch(/<script/i);
     }

@@ -5,9 +5,34 @@
  * code runs on every client.
  */
 import { current, maybeCurrent } from "./context";
-import { ActorSheet, ActorSheetV2, ApplicationV2, DialogV2, DocumentSheetConfig, DocumentSheetV2, FilePicker, HandlebarsApplicationMixin, ItemSheet, ItemSheetV2, getTemplate, loadTemplates, renderTemplate } from "./apps";
+import {
+  ActorSheet,
+  ActorSheetV2,
+  ApplicationV2,
+  DialogV2,
+  DocumentSheetConfig,
+  DocumentSheetV2,
+  FilePicker,
+  HandlebarsApplicationMixin,
+  ItemSheet,
+  ItemSheetV2,
+  getTemplate,
+  loadTemplates,
+  renderTemplate,
+} from "./apps";
 import { DiceTerm, Die, FateDie, Roll } from "./dice";
-import { ActiveEffect, Actor, ChatMessage, Combat, Combatant, Item, OWNERSHIP, ROLES, Scene, TokenDocument } from "./documents";
+import {
+  ActiveEffect,
+  Actor,
+  ChatMessage,
+  Combat,
+  Combatant,
+  Item,
+  OWNERSHIP,
+  ROLES,
+  Scene,
+  TokenDocument,
+} from "./documents";
 import { DataModel, TypeDataModel, fields } from "./fields";
 import { _del, _replace, utils } from "./utils";
 import { HostUser, type World } from "./world";
@@ -20,10 +45,12 @@ class CanvasToken {
 
 let installedFor: World | null = null;
 
-const perClient = (name: string, get: () => unknown) => Object.defineProperty(globalThis, name, { get, configurable: true });
+const perClient = (name: string, get: () => unknown) =>
+  Object.defineProperty(globalThis, name, { get, configurable: true });
 
 export function installGlobals(world: World): void {
-  if (typeof document === "undefined") throw new Error("foundry-host: run host tests in happy-dom (// @vitest-environment happy-dom)");
+  if (typeof document === "undefined")
+    throw new Error("foundry-host: run host tests in happy-dom (// @vitest-environment happy-dom)");
   installedFor = world;
   const g = globalThis as Record<string, unknown>;
   perClient("game", () => maybeCurrent()?.game);
@@ -39,7 +66,18 @@ export function installGlobals(world: World): void {
     DICE_ROLL_MODES: { PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll", SELF: "selfroll" },
     CHAT_MESSAGE_STYLES: { OTHER: 0, OOC: 1, IC: 2, EMOTE: 3 },
   };
-  Object.assign(g, { Actor, Item, ChatMessage, Combat, Combatant, Scene, TokenDocument, ActiveEffect, User: HostUser, Roll });
+  Object.assign(g, {
+    Actor,
+    Item,
+    ChatMessage,
+    Combat,
+    Combatant,
+    Scene,
+    TokenDocument,
+    ActiveEffect,
+    User: HostUser,
+    Roll,
+  });
   // v14: the ForcedDeletion / ForcedReplacement operators as globals.
   if (world.generation >= 14) Object.assign(g, { _del, _replace });
   else {
@@ -70,4 +108,3 @@ export function installGlobals(world: World): void {
     canvas: { placeables: { Token: CanvasToken } },
   };
 }
-

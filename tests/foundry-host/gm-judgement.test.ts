@@ -14,10 +14,19 @@ import { userRef } from "../../src/foundry/foundry-util";
 import { checkCard } from "../../src/system/integrity";
 import { table, actorOn, type Table } from "./table";
 
-type Card = { targets: { gmLevel?: string; applied: unknown[]; dice: Record<string, number[]>; resolution: { outcome: string; woundKey: string | null } | null }[] };
+type Card = {
+  targets: {
+    gmLevel?: string;
+    applied: unknown[];
+    dice: Record<string, number[]>;
+    resolution: { outcome: string; woundKey: string | null } | null;
+  }[];
+};
 /** The NPC's marked levels, as `client` sees its track. */
 const marked = (t: Table, c = t.gm): string[] => {
-  const state = (actorOn(c, t.foe).system as unknown as { woundTrack: { state: { marks?: Record<string, unknown[]> } | null } }).woundTrack.state;
+  const state = (
+    actorOn(c, t.foe).system as unknown as { woundTrack: { state: { marks?: Record<string, unknown[]> } | null } }
+  ).woundTrack.state;
   return Object.entries(state?.marks ?? {})
     .filter(([, boxes]) => boxes.some((b) => b !== null))
     .map(([k]) => k);
@@ -25,7 +34,13 @@ const marked = (t: Table, c = t.gm): string[] => {
 
 async function judgementWorld() {
   const t = await table();
-  await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "fudge" as never, { ...worldRules().fudge, woundMode: "gmJudgement", gmSituationalRoll: true } as never));
+  await t.gm.run(() =>
+    game.settings!.set(
+      "fudge-wounds" as never,
+      "fudge" as never,
+      { ...worldRules().fudge, woundMode: "gmJudgement", gmSituationalRoll: true } as never,
+    ),
+  );
   await t.world.settle();
   return t;
 }
@@ -33,10 +48,16 @@ async function judgementWorld() {
 describe("GM judgement at the table", () => {
   it("the GM picks Hurt on his card, his Situational roll of +3 makes it Very Hurt; players see 'The GM decides' and no picker; Undo works", async () => {
     const t = await judgementWorld();
-    const [weapon] = await t.gm.run(() => actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [{ name: "Broadsword", type: "weapon", system: { equipped: true } } as never]));
+    const [weapon] = await t.gm.run(() =>
+      actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
+        { name: "Broadsword", type: "weapon", system: { equipped: true } } as never,
+      ]),
+    );
     await t.world.settle();
     t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
-    const sheet = t.player.run(() => actorOn(t.player, t.hero).sheet!) as unknown as { render(o: object): Promise<{ element: HTMLElement }> };
+    const sheet = t.player.run(() => actorOn(t.player, t.hero).sheet!) as unknown as {
+      render(o: object): Promise<{ element: HTMLElement }>;
+    };
     const app = await t.player.run(() => sheet.render({ force: true }));
     // Attack + + + + (the player's client), defence − − − − (the GM's), then the GM's Situational + + + 0.
     t.world.dice.queue(1, 1, 1, 1, -1, -1, -1, -1, 1, 1, 1, 0);
@@ -48,13 +69,23 @@ describe("GM judgement at the table", () => {
     expect(t.world.rolls.map((r) => [r.formula, r.userId])).toEqual([["4dF", t.ids.player]]);
     t.gm.click(t.gm.chatLog.get(msg.id)!.querySelector('[data-action="defend"]'));
     await t.world.settle();
-    for (const c of [t.player, t.gm]) expect(c.chatLog.get(msg.id)!.querySelector(".fudge-headline")!.textContent).toContain("The GM decides Theodora's wound");
+    for (const c of [t.player, t.gm])
+      expect(c.chatLog.get(msg.id)!.querySelector(".fudge-headline")!.textContent).toContain(
+        "The GM decides Theodora's wound",
+      );
     const playerCard = t.player.chatLog.get(msg.id)!;
     expect(playerCard.querySelector('select[name="gmLevel"]')).toBeNull();
     expect(playerCard.querySelector('[data-action="applyJudgement"], [data-action="apply"]')).toBeNull();
     const gmCard = t.gm.chatLog.get(msg.id)!;
     const select = gmCard.querySelector<HTMLSelectElement>('select[name="gmLevel"]')!;
-    expect([...select.options].map((o) => o.value)).toEqual(["none", "scratch", "hurt", "veryHurt", "incapacitated", "nearDeath"]);
+    expect([...select.options].map((o) => o.value)).toEqual([
+      "none",
+      "scratch",
+      "hurt",
+      "veryHurt",
+      "incapacitated",
+      "nearDeath",
+    ]);
     expect(gmCard.querySelector('[data-action="apply"]')).toBeNull();
     select.value = "hurt";
     t.gm.click(gmCard.querySelector('[data-action="applyJudgement"]'));
@@ -62,40 +93,68 @@ describe("GM judgement at the table", () => {
     expect(t.world.errors).toEqual([]);
     expect(t.gm.notifications.filter((n) => n.type === "error")).toEqual([]);
     // The GM's own roll on the GM's client, joined to the card's rolls.
-    expect(t.world.rolls.map((r) => [r.formula, r.userId])).toEqual([["4dF", t.ids.player], ["4dF", t.ids.gm], ["4dF", t.ids.gm]]);
+    expect(t.world.rolls.map((r) => [r.formula, r.userId])).toEqual([
+      ["4dF", t.ids.player],
+      ["4dF", t.ids.gm],
+      ["4dF", t.ids.gm],
+    ]);
     expect((t.player.game.messages.get(msg.id) as unknown as { rolls: Roll[] }).rolls).toHaveLength(3);
     const stored = t.player.game.messages.get(msg.id)!.system as unknown as Card;
     expect(stored.targets[0].gmLevel).toBe("hurt");
     expect(stored.targets[0].dice.situational).toEqual([1, 1, 1, 0]);
     expect(stored.targets[0].resolution?.woundKey).toBe("veryHurt");
     expect(stored.targets[0].applied).toHaveLength(1);
-    expect(() => checkCard((t.player.game.messages.get(msg.id)!.system as unknown as { toObject(): unknown }).toObject())).not.toThrow();
+    expect(() =>
+      checkCard((t.player.game.messages.get(msg.id)!.system as unknown as { toObject(): unknown }).toObject()),
+    ).not.toThrow();
     expect(marked(t, t.player)).toEqual(["veryHurt"]);
     // Drawn as applied on every client, with Undo for the GM.
-    for (const c of [t.player, t.gm]) expect(c.chatLog.get(msg.id)!.querySelector(".fudge-target")!.getAttribute("data-state")).toBe("applied");
+    for (const c of [t.player, t.gm])
+      expect(c.chatLog.get(msg.id)!.querySelector(".fudge-target")!.getAttribute("data-state")).toBe("applied");
     t.gm.click(t.gm.chatLog.get(msg.id)!.querySelector('[data-action="undo"]'));
     await t.world.settle();
     expect(t.world.errors).toEqual([]);
     expect(marked(t)).toEqual([]);
     // After Undo the GM may rule again, his last pick preselected.
-    expect(t.gm.chatLog.get(msg.id)!.querySelector('select[name="gmLevel"] option[selected]')?.getAttribute("value")).toBe("hurt");
+    expect(
+      t.gm.chatLog.get(msg.id)!.querySelector('select[name="gmLevel"] option[selected]')?.getAttribute("value"),
+    ).toBe("hurt");
   });
 
   it("a player's forged card claiming the GM's level writes nothing: not through Apply (relayed), not by the GM's own ruling", async () => {
     const t = await judgementWorld();
     const { clickCardAction, clickJudgement } = await import("../../src/foundry/chat");
     const foeUuid = actorOn(t.player, t.foe).uuid;
-    const card = t.player.run(() => actions.startAttack(plainActor(actorOn(t.player, t.hero)), null, [plainActor(actorOn(t.player, t.foe))], {}, { attack: [1, 1, 1, 1] }, worldRules(), userRef()));
+    const card = t.player.run(() =>
+      actions.startAttack(
+        plainActor(actorOn(t.player, t.hero)),
+        null,
+        [plainActor(actorOn(t.player, t.foe))],
+        {},
+        { attack: [1, 1, 1, 1] },
+        worldRules(),
+        userRef(),
+      ),
+    );
     // Forged: the situation claims Near Death as the GM's level, the target says the GM ruled it.
     card.situation = { gmLevel: "nearDeath" };
-    card.targets[0] = { ...card.targets[0], defend: "rolled", dice: { attack: [1, 1, 1, 1], defense: [-1, -1, -1, -1] }, gmLevel: "nearDeath" };
+    card.targets[0] = {
+      ...card.targets[0],
+      defend: "rolled",
+      dice: { attack: [1, 1, 1, 1], defense: [-1, -1, -1, -1] },
+      gmLevel: "nearDeath",
+    };
     const from = t.world.server.journal.length;
-    const msg = (await t.player.run(() => ChatMessage.create({ type: "attackCard", system: card } as never))) as unknown as { id: string };
+    const msg = (await t.player.run(() =>
+      ChatMessage.create({ type: "attackCard", system: card } as never),
+    )) as unknown as { id: string };
     await t.world.settle();
     // The player's Apply goes to the GM's client, which refuses the claimed level.
     await t.player.run(() => clickCardAction(t.player.game.messages.get(msg.id) as never, "apply", foeUuid));
     await t.world.settle();
-    expect(t.player.notifications.map((n) => n.message)).toEqual(["This card claims a situation (GM's wound level) that an attack may not carry. Attack again."]);
+    expect(t.player.notifications.map((n) => n.message)).toEqual([
+      "This card claims a situation (GM's wound level) that an attack may not carry. Attack again.",
+    ]);
     // The player cannot rule either: refused on his own client, nothing relayed.
     await t.player.run(() => clickJudgement(t.player.game.messages.get(msg.id) as never, foeUuid, "nearDeath"));
     await t.world.settle();
@@ -105,7 +164,9 @@ describe("GM judgement at the table", () => {
     await t.gm.run(() => clickJudgement(t.gm.game.messages.get(msg.id) as never, foeUuid, "scratch"));
     await t.world.settle();
     expect(t.world.rolls.length).toBe(rolls);
-    expect(t.gm.notifications.map((n) => n.message)).toEqual(["This card claims a situation (GM's wound level) that an attack may not carry. Attack again."]);
+    expect(t.gm.notifications.map((n) => n.message)).toEqual([
+      "This card claims a situation (GM's wound level) that an attack may not carry. Attack again.",
+    ]);
     expect(t.world.server.journal.slice(from).filter((j) => j.documentName === "Actor")).toEqual([]);
   });
 });

@@ -24,13 +24,20 @@ const IDS: Record<string, string> = {
   "Knavely Knave": "miniKnavely00001",
 };
 /** Grid squares of each token (one row, y 10): the King and Yanni touch; Sir Knightly and Knavely touch Yanni's other side … */
-const PLACE: Record<string, [number, number]> = { "King Kingsley": [10, 1], "Yanni the Yeoman": [11, 1], "Knavely Knave": [12, -1], "Sir Knightly": [13, 1] };
+const PLACE: Record<string, [number, number]> = {
+  "King Kingsley": [10, 1],
+  "Yanni the Yeoman": [11, 1],
+  "Knavely Knave": [12, -1],
+  "Sir Knightly": [13, 1],
+};
 
 async function gutsTable(standing: Record<string, Record<string, boolean>>): Promise<Table> {
   const t = await table({
     seed: (world, ids) => {
       for (const [name, id] of Object.entries(IDS)) {
-        const { _key: _k, ...doc } = structuredClone(findSample(name, "name")) as unknown as Record<string, unknown> & { system: Record<string, unknown> };
+        const { _key: _k, ...doc } = structuredClone(findSample(name, "name")) as unknown as Record<string, unknown> & {
+          system: Record<string, unknown>;
+        };
         const items = (doc.items as Record<string, unknown>[]).map(({ _key: _ik, ...i }) => i);
         doc.system.gutsStanding = { ...(doc.system.gutsStanding as object), ...(standing[name] ?? {}) };
         world.server.seed("Actor", { ...doc, _id: id, items, ownership: { default: 0, [ids.player]: 3 } });
@@ -38,22 +45,40 @@ async function gutsTable(standing: Record<string, Record<string, boolean>>): Pro
     },
   });
   await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "miniatures" as never));
-  const tokens = Object.entries(IDS).map(([name, actorId]) => ({ name, actorId, actorLink: true, x: PLACE[name][0] * 100, y: 1000, disposition: PLACE[name][1] }));
-  await t.gm.run(() => (t.gm.game.scenes.get(t.scene) as unknown as Scene.Implementation).createEmbeddedDocuments("Token", tokens as never));
+  const tokens = Object.entries(IDS).map(([name, actorId]) => ({
+    name,
+    actorId,
+    actorLink: true,
+    x: PLACE[name][0] * 100,
+    y: 1000,
+    disposition: PLACE[name][1],
+  }));
+  await t.gm.run(() =>
+    (t.gm.game.scenes.get(t.scene) as unknown as Scene.Implementation).createEmbeddedDocuments(
+      "Token",
+      tokens as never,
+    ),
+  );
   await t.world.settle();
   return t;
 }
 
-const tokenDoc = (c: Client, t: Table, name: string) => c.game.scenes.get(t.scene)!.tokens.contents.find((d) => (d as unknown as { actorId: string }).actorId === IDS[name])!;
-const lastMessage = (c: Client) => c.game.messages.contents.at(-1) as unknown as { id: string; content: string } | undefined;
+const tokenDoc = (c: Client, t: Table, name: string) =>
+  c.game.scenes.get(t.scene)!.tokens.contents.find((d) => (d as unknown as { actorId: string }).actorId === IDS[name])!;
+const lastMessage = (c: Client) =>
+  c.game.messages.contents.at(-1) as unknown as { id: string; content: string } | undefined;
 type App = { element: HTMLElement };
-const openSheet = (c: Client, id: string) => c.run(() => (actorOn(c, id).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
+const openSheet = (c: Client, id: string) =>
+  c.run(() => (actorOn(c, id).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
 
 /** A model falls Near Death (its track written by the GM). */
 async function fallsNearDeath(t: Table, name: string) {
   await t.gm.run(async () => {
     const model = actorOn(t.gm, IDS[name]);
-    const w = applyWound(trackFor((await import("../../src/foundry/bridge")).plainActor(model) as ActorDoc, worldRules()), { level: "nearDeath" });
+    const w = applyWound(
+      trackFor((await import("../../src/foundry/bridge")).plainActor(model) as ActorDoc, worldRules()),
+      { level: "nearDeath" },
+    );
     await model.update({ system: { woundTrack: { state: w.track.state } } } as never);
   });
   await t.world.settle();
@@ -63,9 +88,16 @@ async function fallsNearDeath(t: Table, name: string) {
 const kingFalls = (t: Table) => fallsNearDeath(t, "King Kingsley");
 
 async function startCombat(t: Table, names: string[]) {
-  const combat = (await t.gm.run(() => Combat.create({ scene: t.scene, active: true } as never))) as unknown as { id: string };
+  const combat = (await t.gm.run(() => Combat.create({ scene: t.scene, active: true } as never))) as unknown as {
+    id: string;
+  };
   const c = () => t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation;
-  await t.gm.run(() => c().createEmbeddedDocuments("Combatant", names.map((n) => ({ actorId: IDS[n], tokenId: String(tokenDoc(t.gm, t, n).id) })) as never));
+  await t.gm.run(() =>
+    c().createEmbeddedDocuments(
+      "Combatant",
+      names.map((n) => ({ actorId: IDS[n], tokenId: String(tokenDoc(t.gm, t, n).id) })) as never,
+    ),
+  );
   await t.gm.run(() => c().startCombat());
   await t.world.settle();
   return c;
@@ -112,7 +144,10 @@ describe('the table\'s Guts rolls are Legendary rolls (Miniatures: Ground rules 
     const before = t.world.rolls.length;
     const note = await knavelyWoundsYanni(t, [1, 1, 1, 1, 1, -1, 0, 1]);
     const rolls = t.world.rolls.slice(before).filter((r) => r.userId === t.gm.user.id);
-    expect(rolls.map((r) => r.faces)).toEqual([[1, 1, 1, 1], [1, -1, 0, 1]]);
+    expect(rolls.map((r) => r.faces)).toEqual([
+      [1, 1, 1, 1],
+      [1, -1, 0, 1],
+    ]);
     // Yanni's Guts +1, −1 for the Hurt he just took (a stat): 0 + 4 + the re-roll's two + = 6.
     expect(note).toContain("Guts 6 against 1: passed.");
   });
@@ -122,7 +157,16 @@ describe("the turn-start re-check reads the table", () => {
   it("Noble presence: a peasant in base contact with the enemy King re-checks at −1", async () => {
     const t = await gutsTable({ "Knavely Knave": { peasant: true } });
     // Knavely touches Yanni and Sir Knightly, not the King: no −1 … then the King stands beside him.
-    await t.gm.run(() => actorOn(t.gm, IDS["Knavely Knave"]).update({ system: { gutsState: { pending: [{ reason: "other", target: 5, sinceTurn: 1, bonus: 0, forfeitNext: 0, lastTurn: 1, effect: 2 }], effect: 2 } } } as never));
+    await t.gm.run(() =>
+      actorOn(t.gm, IDS["Knavely Knave"]).update({
+        system: {
+          gutsState: {
+            pending: [{ reason: "other", target: 5, sinceTurn: 1, bonus: 0, forfeitNext: 0, lastTurn: 1, effect: 2 }],
+            effect: 2,
+          },
+        },
+      } as never),
+    );
     await t.gm.run(() => tokenDoc(t.gm, t, "King Kingsley").update({ x: 1200, y: 1100 } as never));
     await t.world.settle();
     const c = await startCombat(t, ["Yanni the Yeoman", "Knavely Knave"]);
@@ -130,17 +174,34 @@ describe("the turn-start re-check reads the table", () => {
     await t.gm.run(() => c().update({ round: 3, turn: 1 } as never));
     await t.gm.run(() => c().nextRound());
     await t.world.settle();
-    const notes = t.gm.game.messages.contents.map((m) => (m as unknown as { content: string }).content).filter((x) => x.includes("re-check"));
+    const notes = t.gm.game.messages.contents
+      .map((m) => (m as unknown as { content: string }).content)
+      .filter((x) => x.includes("re-check"));
     expect(notes.join("\n")).toContain("A peasant in melee with Noble presence: \u22121");
   });
 });
 
 describe('a Guts failure by 1 in force: "1 Model is at a -1 to rolls (Rolls only, not stats)" at the table (world rule miniatures.gutsRollPenalty)', () => {
   const SHAKEN = "Shaken (failed Guts check): \u22121 to rolls";
-  const failureByOne = { pending: [{ reason: "other", target: 5, sinceTurn: 1, bonus: 0, forfeitNext: 0, lastTurn: 1, effect: 1 }], effect: 1 };
-  const setRule = (t: Table, gutsRollPenalty: string) => t.gm.run(() => game.settings!.set("fudge-wounds" as never, "miniatures" as never, { ...worldRules().miniatures, gutsRollPenalty } as never));
-  const shake = (t: Table, name: string) => t.gm.run(() => actorOn(t.gm, IDS[name]).update({ system: { gutsState: failureByOne } } as never));
-  const notesSince = (t: Table, n: number) => t.gm.game.messages.contents.slice(n).map((m) => (m as unknown as { content: string }).content).join("\n");
+  const failureByOne = {
+    pending: [{ reason: "other", target: 5, sinceTurn: 1, bonus: 0, forfeitNext: 0, lastTurn: 1, effect: 1 }],
+    effect: 1,
+  };
+  const setRule = (t: Table, gutsRollPenalty: string) =>
+    t.gm.run(() =>
+      game.settings!.set(
+        "fudge-wounds" as never,
+        "miniatures" as never,
+        { ...worldRules().miniatures, gutsRollPenalty } as never,
+      ),
+    );
+  const shake = (t: Table, name: string) =>
+    t.gm.run(() => actorOn(t.gm, IDS[name]).update({ system: { gutsState: failureByOne } } as never));
+  const notesSince = (t: Table, n: number) =>
+    t.gm.game.messages.contents
+      .slice(n)
+      .map((m) => (m as unknown as { content: string }).content)
+      .join("\n");
   /** Sir Knightly (Guts +2) lies Near Death. */
   const knightlyFalls = (t: Table) => fallsNearDeath(t, "Sir Knightly");
   /**
@@ -159,8 +220,11 @@ describe('a Guts failure by 1 in force: "1 Model is at a -1 to rolls (Rolls only
     return notesSince(t, n);
   }
 
-  it("the turn-start re-check is at −1 and its note says so; under \"attack rolls only\" it is not", async () => {
-    for (const [rule, shown] of [["allRolls", true], ["attackRolls", false]] as const) {
+  it('the turn-start re-check is at −1 and its note says so; under "attack rolls only" it is not', async () => {
+    for (const [rule, shown] of [
+      ["allRolls", true],
+      ["attackRolls", false],
+    ] as const) {
       const t = await gutsTable({});
       await setRule(t, rule);
       await shake(t, "Sir Knightly");
@@ -171,7 +235,7 @@ describe('a Guts failure by 1 in force: "1 Model is at a -1 to rolls (Rolls only
     }
   });
 
-  it("the Near Death roll at the start of his turn is at −1 (Guts 2 − 2 − 1 + dice +2 = +1: still Near Death); under \"attack rolls only\" +2 recovers, and the failures he had are cleared", async () => {
+  it('the Near Death roll at the start of his turn is at −1 (Guts 2 − 2 − 1 + dice +2 = +1: still Near Death); under "attack rolls only" +2 recovers, and the failures he had are cleared', async () => {
     const t = await gutsTable({});
     await shake(t, "Sir Knightly");
     await knightlyFalls(t);
@@ -186,11 +250,16 @@ describe('a Guts failure by 1 in force: "1 Model is at a -1 to rolls (Rolls only
     expect(up).toContain("Near Death Guts roll: recovers to Very Hurt");
     expect(up).not.toContain(SHAKEN);
     // "merely Very Hurt and may then act normally": the Guts failures he had before he fell no longer hold him.
-    expect((actorOn(u.gm, IDS["Sir Knightly"]).system as unknown as { gutsState: { pending: unknown[] } }).gutsState.pending).toEqual([]);
+    expect(
+      (actorOn(u.gm, IDS["Sir Knightly"]).system as unknown as { gutsState: { pending: unknown[] } }).gutsState.pending,
+    ).toEqual([]);
   });
 
-  it("the check after a wound is at −1 while shaken, and its note says so; under \"attack rolls only\" it is not", async () => {
-    for (const [rule, shown] of [["allRolls", true], ["attackRolls", false]] as const) {
+  it('the check after a wound is at −1 while shaken, and its note says so; under "attack rolls only" it is not', async () => {
+    for (const [rule, shown] of [
+      ["allRolls", true],
+      ["attackRolls", false],
+    ] as const) {
       const t = await gutsTable({});
       await setRule(t, rule);
       await shake(t, "Yanni the Yeoman");
@@ -212,7 +281,9 @@ describe('a Guts failure by 1 in force: "1 Model is at a -1 to rolls (Rolls only
     } finally {
       useForecastQueue(restore);
     }
-    expect((w.posted[0].request as { options: Record<string, unknown> }).options).toMatchObject({ gutsRollPenalty: "attackRolls" });
+    expect((w.posted[0].request as { options: Record<string, unknown> }).options).toMatchObject({
+      gutsRollPenalty: "attackRolls",
+    });
   });
 });
 
@@ -224,13 +295,17 @@ describe('a Guts failure by 4 on the token (Miniatures: Guts — "4 Model falls 
     // Yanni (Guts +1, −1 for the Hurt he just took: a stat), new wound level (target 1), −4 on the dice: −4, failed by 5 (counts as 4).
     const note = await knavelyWoundsYanni(t, [-1, -1, -1, -1]);
     expect(note).toContain("Guts -4 against 1: failed");
-    expect((actorOn(t.gm, IDS["Yanni the Yeoman"]).system as unknown as { gutsState: { effect: number } }).gutsState.effect).toBe(4);
+    expect(
+      (actorOn(t.gm, IDS["Yanni the Yeoman"]).system as unknown as { gutsState: { effect: number } }).gutsState.effect,
+    ).toBe(4);
     expect(statusesOf(t, "Yanni the Yeoman")).toEqual(["fudge-wounds.hurt", "fudge-wounds.terrified", "prone"]);
     // Round 2, his turn: the re-check (0 + 1 bonus + 4 on the dice against 1) passes.
     t.world.dice.queue(1, 1, 1, 1);
     await t.gm.run(() => c().nextRound());
     await t.world.settle();
-    expect((actorOn(t.gm, IDS["Yanni the Yeoman"]).system as unknown as { gutsState: { effect: number } }).gutsState.effect).toBe(0);
+    expect(
+      (actorOn(t.gm, IDS["Yanni the Yeoman"]).system as unknown as { gutsState: { effect: number } }).gutsState.effect,
+    ).toBe(0);
     expect(statusesOf(t, "Yanni the Yeoman")).toEqual(["fudge-wounds.hurt"]);
   });
 
@@ -251,7 +326,12 @@ describe("the Check Guts dialog", () => {
     await kingFalls(t);
     let seen: Record<string, boolean> = {};
     t.world.answerDialogs((req) => {
-      seen = Object.fromEntries(["defendingKing", "nobleInMelee", "leaderFallen"].map((n) => [n, req.form.querySelector<HTMLInputElement>(`[name="${n}"]`)?.checked === true]));
+      seen = Object.fromEntries(
+        ["defendingKing", "nobleInMelee", "leaderFallen"].map((n) => [
+          n,
+          req.form.querySelector<HTMLInputElement>(`[name="${n}"]`)?.checked === true,
+        ]),
+      );
     });
     t.world.dice.queue(0, 0, 0, 0);
     const app = await openSheet(t.player, IDS["Sir Knightly"]);
@@ -284,11 +364,17 @@ describe("a friend shoots into the melee", () => {
     expect(button()).not.toBeNull();
     expect(t.gm.chatLog.get(card.id)!.textContent).toContain("the shooter's friends in it check Guts");
     const before = t.gm.game.messages.contents.length;
-    t.gm.select(tokenDoc(t.gm, t, "Sir Knightly"), tokenDoc(t.gm, t, "King Kingsley"), tokenDoc(t.gm, t, "Knavely Knave"));
+    t.gm.select(
+      tokenDoc(t.gm, t, "Sir Knightly"),
+      tokenDoc(t.gm, t, "King Kingsley"),
+      tokenDoc(t.gm, t, "Knavely Knave"),
+    );
     t.world.dice.queue(0, 0, 0, 0, -1, -1, -1, -1);
     t.gm.click(button());
     await t.world.settle();
-    const notes = t.gm.game.messages.contents.slice(before).map((m) => m as unknown as { content: string; rolls: unknown[] });
+    const notes = t.gm.game.messages.contents
+      .slice(before)
+      .map((m) => m as unknown as { content: string; rolls: unknown[] });
     expect(notes).toHaveLength(2);
     expect(notes[0].content).toContain("Sir Knightly");
     expect(notes[0].content).toContain("Yanni the Yeoman shot into the melee (target 0).");
@@ -320,17 +406,27 @@ describe("the table's duel forecast carries each model's Guts circumstances (the
     return w.posted[0].request as { gutsSituation?: unknown };
   };
   it("a peasant dueling the King is in melee with Noble presence; a follower of a fallen King checks at −1; Sir Knightly defends the King", async () => {
-    const t = await gutsTable({ "Yanni the Yeoman": { peasant: true, follower: true }, "Sir Knightly": { defendingKing: true }, "Knavely Knave": { peasant: true } });
+    const t = await gutsTable({
+      "Yanni the Yeoman": { peasant: true, follower: true },
+      "Sir Knightly": { defendingKing: true },
+      "Knavely Knave": { peasant: true },
+    });
     await startCombat(t, ["King Kingsley", "Yanni the Yeoman", "Knavely Knave", "Sir Knightly"]);
     // In a duel the two are foes: Yanni the peasant against the King is in melee with Noble presence.
-    expect((await requestOf(t, "Yanni the Yeoman", "King Kingsley")).gutsSituation).toEqual({ a: { nobleInMelee: true } });
+    expect((await requestOf(t, "Yanni the Yeoman", "King Kingsley")).gutsSituation).toEqual({
+      a: { nobleInMelee: true },
+    });
     expect((await requestOf(t, "Yanni the Yeoman", "Knavely Knave")).gutsSituation).toBeUndefined();
     // The King steps into base contact with Knavely (an enemy peasant): even against Yanni, Knavely is in melee with him.
     await t.gm.run(() => tokenDoc(t.gm, t, "King Kingsley").update({ x: 1200, y: 1100 } as never));
     await t.world.settle();
-    expect((await requestOf(t, "Yanni the Yeoman", "Knavely Knave")).gutsSituation).toEqual({ b: { nobleInMelee: true } });
+    expect((await requestOf(t, "Yanni the Yeoman", "Knavely Knave")).gutsSituation).toEqual({
+      b: { nobleInMelee: true },
+    });
     await kingFalls(t);
-    expect((await requestOf(t, "Knavely Knave", "Yanni the Yeoman")).gutsSituation).toEqual({ b: { leaderFallen: true } });
+    expect((await requestOf(t, "Knavely Knave", "Yanni the Yeoman")).gutsSituation).toEqual({
+      b: { leaderFallen: true },
+    });
     expect((await requestOf(t, "Sir Knightly", "Knavely Knave")).gutsSituation).toEqual({ a: { defendingKing: true } });
     // Knavely the peasant dueling the King: Noble presence (the request's own foe).
     expect((await requestOf(t, "Knavely Knave", "King Kingsley")).gutsSituation).toEqual({ a: { nobleInMelee: true } });

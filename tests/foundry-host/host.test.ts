@@ -26,7 +26,8 @@ describe("foundry-host: users and clients", () => {
 
   it("the system's init ran on every client (its hooks registered per client)", async () => {
     const { gm, player } = await gmAndPlayer();
-    for (const c of [gm, player]) expect(Object.keys(c.run(() => CONFIG.Actor.dataModels))).toEqual(["character", "npc", "miniature"]);
+    for (const c of [gm, player])
+      expect(Object.keys(c.run(() => CONFIG.Actor.dataModels))).toEqual(["character", "npc", "miniature"]);
   });
 });
 
@@ -34,7 +35,12 @@ describe("foundry-host: documents", () => {
   it("hooks carry the writing user's id on every client", async () => {
     const t = await table();
     const seen: [string, string][] = [];
-    for (const c of [t.gm, t.player]) c.run(() => Hooks.on("updateActor", (_a: unknown, _c: unknown, _o: unknown, userId: string) => seen.push([game.user!.name!, userId])));
+    for (const c of [t.gm, t.player])
+      c.run(() =>
+        Hooks.on("updateActor", (_a: unknown, _c: unknown, _o: unknown, userId: string) =>
+          seen.push([game.user!.name!, userId]),
+        ),
+      );
     await t.player.run(() => actorOn(t.player, t.hero).update({ name: "Leroy II" } as never));
     await t.world.settle();
     expect(seen).toEqual([
@@ -46,7 +52,9 @@ describe("foundry-host: documents", () => {
 
   it("a player may not update what he does not own", async () => {
     const t = await table();
-    await expect(t.player.run(() => actorOn(t.player, t.foe).update({ name: "x" } as never))).rejects.toThrow(/lacks permission/);
+    await expect(t.player.run(() => actorOn(t.player, t.foe).update({ name: "x" } as never))).rejects.toThrow(
+      /lacks permission/,
+    );
   });
 
   it("a message belongs to its author: a player cannot forge the author, only author or GM may update", async () => {
@@ -56,7 +64,13 @@ describe("foundry-host: documents", () => {
     const onGm = t.gm.game.messages.get(m!.id!)!;
     await t.gm.run(() => onGm.update({ content: "edited by GM" }));
     const other = await t.gm.run(() => ChatMessage.create({ content: "gm's" } as never));
-    await expect(t.player.run(() => (t.player.game.messages.get(other!.id!) as unknown as { update(d: object): Promise<unknown> }).update({ content: "forged" }))).rejects.toThrow(/lacks permission/);
+    await expect(
+      t.player.run(() =>
+        (t.player.game.messages.get(other!.id!) as unknown as { update(d: object): Promise<unknown> }).update({
+          content: "forged",
+        }),
+      ),
+    ).rejects.toThrow(/lacks permission/);
   });
 
   it("updates are diffed: a no-op update fires no hook", async () => {
@@ -82,8 +96,16 @@ describe("foundry-host: queries", () => {
   it("User#query runs the handler on the GM's client as handler(data, {timeout}) — no sender", async () => {
     const t = await table();
     const calls: unknown[] = [];
-    t.gm.run(() => ((CONFIG as unknown as { queries: Record<string, unknown> }).queries["test.echo"] = (data: unknown, opts: unknown) => (calls.push([data, opts, game.user!.name]), { ok: true })));
-    const reply = await t.player.run(() => game.users!.activeGM!.query("test.echo" as never, { x: 1 } as never, { timeout: 1000 } as never));
+    t.gm.run(
+      () =>
+        ((CONFIG as unknown as { queries: Record<string, unknown> }).queries["test.echo"] = (
+          data: unknown,
+          opts: unknown,
+        ) => (calls.push([data, opts, game.user!.name]), { ok: true })),
+    );
+    const reply = await t.player.run(() =>
+      game.users!.activeGM!.query("test.echo" as never, { x: 1 } as never, { timeout: 1000 } as never),
+    );
     expect(reply).toEqual({ ok: true });
     expect(calls).toEqual([[{ x: 1 }, { timeout: 1000 }, "Gamemaster"]]);
   });
@@ -93,12 +115,22 @@ describe("foundry-host: data models", () => {
   it("migrateData's return value is ignored; unknown keys are cleaned away by ready; invalid documents are not loaded", async () => {
     const world = await startWorld();
     const gmId = world.addUser("GM", ROLES.GAMEMASTER);
-    const ok = world.server.seed("Actor", { name: "A", type: "character", system: { attributes: { strength: 1 }, junk: 1 } });
-    const bad = world.server.seed("Actor", { name: "B", type: "character", system: { woundTrack: { preset: "no-such-preset" } } });
+    const ok = world.server.seed("Actor", {
+      name: "A",
+      type: "character",
+      system: { attributes: { strength: 1 }, junk: 1 },
+    });
+    const bad = world.server.seed("Actor", {
+      name: "B",
+      type: "character",
+      system: { woundTrack: { preset: "no-such-preset" } },
+    });
     const gm = await world.connect(gmId);
     const a = gm.game.actors.get(ok)!;
     expect(a.toObject().system).not.toHaveProperty("junk");
-    expect((gm.game.data.actors as { _id: string; system: object }[]).find((x) => x._id === ok)!.system).not.toHaveProperty("junk");
+    expect(
+      (gm.game.data.actors as { _id: string; system: object }[]).find((x) => x._id === ok)!.system,
+    ).not.toHaveProperty("junk");
     expect(gm.game.actors.get(bad)).toBeUndefined();
     expect([...gm.game.actors.invalidDocumentIds]).toEqual([bad]);
     expect(gm.game.actors.getInvalid(bad)!.name).toBe("B");
@@ -111,9 +143,18 @@ describe("foundry-host: scenes", () => {
     const t = await table();
     const other = await t.gm.run(() => Scene.create({ name: "Road" } as never));
     const seen: string[] = [];
-    for (const c of [t.gm, t.player]) c.run(() => Hooks.on("updateScene", ((s: { name: string }, ch: { active?: boolean }) => seen.push(`${game.user!.name}:${s.name}:${ch.active}`)) as never));
+    for (const c of [t.gm, t.player])
+      c.run(() =>
+        Hooks.on("updateScene", ((s: { name: string }, ch: { active?: boolean }) =>
+          seen.push(`${game.user!.name}:${s.name}:${ch.active}`)) as never),
+      );
     await t.gm.run(() => (other as unknown as { activate(): Promise<unknown> }).activate());
-    expect(seen.sort()).toEqual(["Gamemaster:Road:true", "Gamemaster:Tavern:false", "Player:Road:true", "Player:Tavern:false"]);
+    expect(seen.sort()).toEqual([
+      "Gamemaster:Road:true",
+      "Gamemaster:Tavern:false",
+      "Player:Road:true",
+      "Player:Tavern:false",
+    ]);
   });
 });
 
@@ -135,7 +176,9 @@ describe("foundry-host: rolls", () => {
     const r = await t.player.run(() => new Roll("4dF").evaluate());
     const m = await t.player.run(() => ChatMessage.create({ content: "x", rolls: [r], rollMode: "gmroll" } as never));
     expect((m as unknown as { whisper: string[] }).whisper).toEqual([]);
-    const m2 = await t.player.run(() => ChatMessage.create({ content: "x", rolls: [r] } as never, { rollMode: "gmroll" } as never));
+    const m2 = await t.player.run(() =>
+      ChatMessage.create({ content: "x", rolls: [r] } as never, { rollMode: "gmroll" } as never),
+    );
     expect((m2 as unknown as { whisper: string[] }).whisper).toEqual([t.ids.gm]);
     expect((m2 as unknown as { rolls: Roll[] }).rolls[0].dice[0].results).toHaveLength(4);
   });
@@ -166,9 +209,18 @@ describe("foundry-host: DialogV2 as v13 documents it", () => {
         content: `<input name="n" value="1">`,
         buttons: [
           { action: "other", label: "Other" },
-          { action: "roll", label: "Roll", default: true, callback: (_e: Event, b: HTMLButtonElement, d: { element: HTMLElement }) => ({ n: new FormData(b.form!).get("n"), inDialog: d.element.contains(b) }) },
+          {
+            action: "roll",
+            label: "Roll",
+            default: true,
+            callback: (_e: Event, b: HTMLButtonElement, d: { element: HTMLElement }) => ({
+              n: new FormData(b.form!).get("n"),
+              inDialog: d.element.contains(b),
+            }),
+          },
         ],
-        render: (e: Event, d: { element: HTMLElement }) => rendered.push(`${e.type}:${!!d.element.querySelector("form [name=n]")}`),
+        render: (e: Event, d: { element: HTMLElement }) =>
+          rendered.push(`${e.type}:${!!d.element.querySelector("form [name=n]")}`),
       } as never),
     );
     expect(rendered).toEqual(["render:true"]);

@@ -22,7 +22,9 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
 }
 
 /** The usual table: a GM and a player, both connected (GM first, so he is the active GM). */
-export async function gmAndPlayer(opts: WorldOptions & { seed?: (world: World, ids: { gm: string; player: string }) => void } = {}) {
+export async function gmAndPlayer(
+  opts: WorldOptions & { seed?: (world: World, ids: { gm: string; player: string }) => void } = {},
+) {
   const world = await startWorld(opts);
   const ids = { gm: world.addUser("Gamemaster", ROLES.GAMEMASTER), player: world.addUser("Player", ROLES.PLAYER) };
   opts.seed?.(world, ids);

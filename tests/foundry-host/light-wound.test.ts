@@ -14,8 +14,10 @@ import type { Client } from "./world";
 
 type App = { element: HTMLElement };
 type Level = { key: string; penalty: number; afterCombatPenalty: number | null };
-const levels = (c: Client, id: string) => (actorOn(c, id).system as unknown as { woundTrack: { customLevels: Level[] } }).woundTrack.customLevels;
-const openSheet = (c: Client, id: string) => c.run(() => (actorOn(c, id).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
+const levels = (c: Client, id: string) =>
+  (actorOn(c, id).system as unknown as { woundTrack: { customLevels: Level[] } }).woundTrack.customLevels;
+const openSheet = (c: Client, id: string) =>
+  c.run(() => (actorOn(c, id).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
 
 /** The GM's edit as the sheet makes it (src/system's setActorField / toggleWoundBox). */
 async function gmEdit(t: Table, f: (a: ReturnType<typeof plainActor>) => { system: Record<string, unknown> }) {
@@ -45,7 +47,10 @@ async function rollStrength(t: Table): Promise<number> {
   t.player.click(app.element.querySelector('[data-action="rollTrait"][data-trait="attributes.strength"]'));
   await t.world.settle();
   expect(t.world.errors).toEqual([]);
-  const m = t.gm.game.messages.contents.at(-1)! as unknown as { type: string; system: { penalty: number; steps: { key: string }[] } };
+  const m = t.gm.game.messages.contents.at(-1)! as unknown as {
+    type: string;
+    system: { penalty: number; steps: { key: string }[] };
+  };
   expect(m.type).toBe("rollCard");
   return m.system.penalty;
 }
@@ -76,7 +81,9 @@ describe("Fudge §4.51 Light Wound at the table (v13 host)", () => {
     // A started combat with Leroy in it: no penalty (the heat of battle).
     const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as { id: string };
     const live = () => t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation;
-    await t.gm.run(() => live().createEmbeddedDocuments("Combatant", [{ actorId: t.hero, tokenId: t.heroToken } as never]));
+    await t.gm.run(() =>
+      live().createEmbeddedDocuments("Combatant", [{ actorId: t.hero, tokenId: t.heroToken } as never]),
+    );
     await t.world.settle();
     expect(await rollStrength(t)).toBe(-1); // not started yet: still "after combat"
     app = await openSheet(t.player, t.hero);
@@ -101,7 +108,9 @@ describe("Fudge §4.51 Light Wound at the table (v13 host)", () => {
   it("stored data: levels written before the field load with none (no migration); the data field keeps a value in −10..0", async () => {
     const t = await table();
     const old = [{ key: "lightWound", label: "Light Wound", boxes: 1, penalty: 0, threshold: 1, effect: "" }];
-    await t.gm.run(() => actorOn(t.gm, t.hero).update({ system: { woundTrack: { preset: "custom", customLevels: old } } } as never));
+    await t.gm.run(() =>
+      actorOn(t.gm, t.hero).update({ system: { woundTrack: { preset: "custom", customLevels: old } } } as never),
+    );
     await t.world.settle();
     expect(levels(t.gm, t.hero)[0].afterCombatPenalty).toBeNull();
     const bad = [{ ...old[0], afterCombatPenalty: 2 }];

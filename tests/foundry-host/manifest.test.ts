@@ -11,7 +11,17 @@ import { gmAndPlayer } from "./index";
 import { ROOT } from "./world";
 
 const manifest = JSON.parse(fs.readFileSync(join(ROOT, "system.json"), "utf8"));
-const DOCUMENT_NAMES = ["Actor", "Adventure", "Cards", "Item", "JournalEntry", "Macro", "Playlist", "RollTable", "Scene"];
+const DOCUMENT_NAMES = [
+  "Actor",
+  "Adventure",
+  "Cards",
+  "Item",
+  "JournalEntry",
+  "Macro",
+  "Playlist",
+  "RollTable",
+  "Scene",
+];
 const OWNERSHIP_ROLES = ["PLAYER", "TRUSTED", "ASSISTANT"];
 const OWNERSHIP_LEVELS = ["NONE", "LIMITED", "OBSERVER", "OWNER"];
 
@@ -82,7 +92,9 @@ describe("system.json follows v13's package rules", () => {
   it("documentTypes match the data models registered at init, each declaring its type", async () => {
     const { gm } = await gmAndPlayer();
     for (const doc of ["Actor", "Item", "ChatMessage"]) {
-      const models = gm.run(() => (CONFIG as unknown as Record<string, { dataModels: Record<string, { type?: string }> }>)[doc].dataModels);
+      const models = gm.run(
+        () => (CONFIG as unknown as Record<string, { dataModels: Record<string, { type?: string }> }>)[doc].dataModels,
+      );
       expect(Object.keys(models).sort(), doc).toEqual(Object.keys(manifest.documentTypes[doc]).sort());
       for (const [type, model] of Object.entries(models)) expect(model.type, `${doc}.${type}`).toBe(type);
     }
@@ -92,10 +104,20 @@ describe("system.json follows v13's package rules", () => {
     const { gm } = await gmAndPlayer();
     const { HTMLField, SchemaField } = await import("./fields");
     const htmlPaths = (fields: Record<string, unknown>, prefix = ""): string[] =>
-      Object.entries(fields).flatMap(([k, f]) => (f instanceof HTMLField ? [prefix + k] : f instanceof SchemaField ? htmlPaths(f.fields, `${prefix}${k}.`) : []));
+      Object.entries(fields).flatMap(([k, f]) =>
+        f instanceof HTMLField ? [prefix + k] : f instanceof SchemaField ? htmlPaths(f.fields, `${prefix}${k}.`) : [],
+      );
     let declared = 0;
     for (const doc of ["Actor", "Item", "ChatMessage"]) {
-      const models = gm.run(() => (CONFIG as unknown as Record<string, { dataModels: Record<string, { defineSchema(): Record<string, unknown> }> }>)[doc].dataModels);
+      const models = gm.run(
+        () =>
+          (
+            CONFIG as unknown as Record<
+              string,
+              { dataModels: Record<string, { defineSchema(): Record<string, unknown> }> }
+            >
+          )[doc].dataModels,
+      );
       for (const [type, model] of Object.entries(models)) {
         const expected = htmlPaths(model.defineSchema()).sort();
         expect([...(manifest.documentTypes[doc][type].htmlFields ?? [])].sort(), `${doc}.${type}`).toEqual(expected);
@@ -107,7 +129,10 @@ describe("system.json follows v13's package rules", () => {
 
   it("the primary token attribute is trackable for every actor type (and derived, not stored)", async () => {
     const { gm } = await gmAndPlayer();
-    const trackable = gm.run(() => (CONFIG.Actor as unknown as { trackableAttributes: Record<string, { bar: string[] }> }).trackableAttributes);
-    for (const type of Object.keys(manifest.documentTypes.Actor)) expect(trackable[type].bar).toContain(manifest.primaryTokenAttribute);
+    const trackable = gm.run(
+      () => (CONFIG.Actor as unknown as { trackableAttributes: Record<string, { bar: string[] }> }).trackableAttributes,
+    );
+    for (const type of Object.keys(manifest.documentTypes.Actor))
+      expect(trackable[type].bar).toContain(manifest.primaryTokenAttribute);
   });
 });

@@ -10,15 +10,24 @@ import { STORED_SHAPES, type StoredShape } from "./fixtures";
 import { ROLES, startWorld, type World } from "./index";
 import type { Client } from "./world";
 
-const at = (o: unknown, path: string) => path.split(".").reduce<unknown>((x, k) => (x == null ? undefined : (x as Record<string, unknown>)[k]), o);
+const at = (o: unknown, path: string) =>
+  path.split(".").reduce<unknown>((x, k) => (x == null ? undefined : (x as Record<string, unknown>)[k]), o);
 
 async function worldWith(shapes: StoredShape[], opts: { latency?: World["latency"] } = {}) {
   const world = await startWorld(opts);
   const gmId = world.addUser("GM", ROLES.GAMEMASTER);
   const playerId = world.addUser("Player", ROLES.PLAYER);
   const ids = shapes.map((s, i) => {
-    const items = (s.items ?? []).map((it, j) => ({ _id: `item${String(i).padStart(4, "0")}${String(j).padStart(8, "0")}`, ...it }));
-    return world.server.seed(s.documentName, { _id: `doc${String(i).padStart(13, "0")}`, ...s.source, ownership: { default: 0, [playerId]: 3 }, ...(s.documentName === "Actor" ? { items } : {}) });
+    const items = (s.items ?? []).map((it, j) => ({
+      _id: `item${String(i).padStart(4, "0")}${String(j).padStart(8, "0")}`,
+      ...it,
+    }));
+    return world.server.seed(s.documentName, {
+      _id: `doc${String(i).padStart(13, "0")}`,
+      ...s.source,
+      ownership: { default: 0, [playerId]: 3 },
+      ...(s.documentName === "Actor" ? { items } : {}),
+    });
   });
   return { world, gmId, playerId, ids };
 }
@@ -51,16 +60,25 @@ describe("the world migration", () => {
     for (const [i, s] of STORED_SHAPES.entries()) {
       if (!s.invalid || s.unrepairable) continue;
       const stored = world.server.db[s.documentName].get(ids[i])!;
-      for (const [path, v] of Object.entries(s.expect)) expect(at(stored.system, path), `${s.label}: ${path}`).toEqual(v);
+      for (const [path, v] of Object.entries(s.expect))
+        expect(at(stored.system, path), `${s.label}: ${path}`).toEqual(v);
     }
     const vehicle = STORED_SHAPES.findIndex((s) => s.unrepairable);
     expect(gm.game.actors.invalidDocumentIds.has(ids[vehicle])).toBe(true);
     expect(version(gm)).not.toBe(MIGRATION_VERSION);
-    expect(gm.notifications.filter((n) => n.type === "warn").map((n) => n.message).join(" ")).toMatch(/1 documents could not be migrated/);
+    expect(
+      gm.notifications
+        .filter((n) => n.type === "warn")
+        .map((n) => n.message)
+        .join(" "),
+    ).toMatch(/1 documents could not be migrated/);
     // A client connecting afterwards loads the repaired documents.
-    const { playerId } = { playerId: [...world.server.db.User.values()].find((u) => u.name === "Player")!._id as string };
+    const { playerId } = {
+      playerId: [...world.server.db.User.values()].find((u) => u.name === "Player")!._id as string,
+    };
     const later = await world.connect(playerId);
-    for (const [i, s] of STORED_SHAPES.entries()) if (s.invalid && !s.unrepairable) expect(collection(later, s).get(ids[i]), s.label).toBeDefined();
+    for (const [i, s] of STORED_SHAPES.entries())
+      if (s.invalid && !s.unrepairable) expect(collection(later, s).get(ids[i]), s.label).toBeDefined();
   });
 
   it("version 3 → 4: notes and embedded items' descriptions load as HTML (text escaped); the world migration has nothing left to write, twice", async () => {
@@ -69,12 +87,16 @@ describe("the world migration", () => {
     const { world, gmId, ids } = await worldWith(shapes);
     const gm = await world.connect(gmId);
     await world.settle();
-    const hero = gm.game.actors.get(ids[0])!.toObject() as unknown as { system: { notes: string }; items: { system: { description: string } }[] };
+    const hero = gm.game.actors.get(ids[0])!.toObject() as unknown as {
+      system: { notes: string };
+      items: { system: { description: string } }[];
+    };
     expect(hero.system.notes).toBe(shapes[0].expect.notes);
     expect(hero.items[0].system.description).toBe("<p>Range 20 &lt; 30</p>");
     expect(version(gm)).toBe(MIGRATION_VERSION);
     // migrateData converted them in memory (in place, every load): no document write was needed, and a second run writes nothing either.
-    const writes = () => world.server.journal.filter((j) => j.documentName !== "Setting" && j.documentName !== "User").length;
+    const writes = () =>
+      world.server.journal.filter((j) => j.documentName !== "Setting" && j.documentName !== "User").length;
     expect(writes()).toBe(0);
     await gm.run(() => game.settings!.set(SYSTEM_ID as never, MIGRATION_SETTING as never, 3 as never));
     const { migrateWorld } = await import("../../src/foundry/migration");
@@ -92,7 +114,9 @@ describe("the world migration", () => {
   });
 
   it("writes only what changes: a player's edit made while it runs is kept", async () => {
-    const shapes = STORED_SHAPES.filter((s) => s.documentName === "Actor" && ["character", "npc"].includes(String(s.source.type)));
+    const shapes = STORED_SHAPES.filter(
+      (s) => s.documentName === "Actor" && ["character", "npc"].includes(String(s.source.type)),
+    );
     // The GM's round trips are slow; the player's are fast.
     const { world, gmId, playerId, ids } = await worldWith(shapes, { latency: (_a, c) => (c?.user?.isGM ? 30 : 1) });
     const gm = world.connect(gmId);

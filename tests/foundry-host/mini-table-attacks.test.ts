@@ -34,20 +34,43 @@ async function miniTable(place: Record<string, [number, number]>): Promise<Table
     },
   });
   await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "miniatures" as never));
-  const tokens = Object.entries(place).map(([name, [x, disposition]]) => ({ name, actorId: IDS[name], actorLink: true, x: x * 100, y: 1000, disposition }));
-  await t.gm.run(() => (t.gm.game.scenes.get(t.scene) as unknown as Scene.Implementation).createEmbeddedDocuments("Token", tokens as never));
+  const tokens = Object.entries(place).map(([name, [x, disposition]]) => ({
+    name,
+    actorId: IDS[name],
+    actorLink: true,
+    x: x * 100,
+    y: 1000,
+    disposition,
+  }));
+  await t.gm.run(() =>
+    (t.gm.game.scenes.get(t.scene) as unknown as Scene.Implementation).createEmbeddedDocuments(
+      "Token",
+      tokens as never,
+    ),
+  );
   await t.world.settle();
   return t;
 }
 
 type App = { element: HTMLElement };
-type CardTarget = { name: string; situation?: Record<string, unknown>; request: { situation: Record<string, unknown> }; resolution: { outcome: string; numbers: Record<string, number> } | null; differs?: boolean };
+type CardTarget = {
+  name: string;
+  situation?: Record<string, unknown>;
+  request: { situation: Record<string, unknown> };
+  resolution: { outcome: string; numbers: Record<string, number> } | null;
+  differs?: boolean;
+};
 type Card = { weaponName: string; situation: Record<string, unknown>; targets: CardTarget[] };
-const openSheet = (c: Client, id: string) => c.run(() => (actorOn(c, id).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
-const tokenDoc = (c: Client, t: Table, name: string) => c.game.scenes.get(t.scene)!.tokens.contents.find((d) => (d as unknown as { actorId: string }).actorId === IDS[name])!;
+const openSheet = (c: Client, id: string) =>
+  c.run(() => (actorOn(c, id).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
+const tokenDoc = (c: Client, t: Table, name: string) =>
+  c.game.scenes.get(t.scene)!.tokens.contents.find((d) => (d as unknown as { actorId: string }).actorId === IDS[name])!;
 const cardsSince = (t: Table, before: number) =>
-  (t.gm.game.messages.contents.slice(before) as unknown as { id: string; system: { toObject?: () => unknown } }[]).map((m) => ({ id: m.id, card: (m.system.toObject ? m.system.toObject() : m.system) as Card }));
-const itemId = (c: Client, actor: string, name: string) => (actorOn(c, IDS[actor]).items.contents as unknown as { id: string; name: string }[]).find((i) => i.name === name)!.id;
+  (t.gm.game.messages.contents.slice(before) as unknown as { id: string; system: { toObject?: () => unknown } }[]).map(
+    (m) => ({ id: m.id, card: (m.system.toObject ? m.system.toObject() : m.system) as Card }),
+  );
+const itemId = (c: Client, actor: string, name: string) =>
+  (actorOn(c, IDS[actor]).items.contents as unknown as { id: string; name: string }[]).find((i) => i.name === name)!.id;
 const notes = (c: Client) => c.notifications.map((n) => n.message).join(" ");
 /** The last attack dialog's body. */
 const dialogBody = (t: Table): HTMLElement => {
@@ -57,12 +80,19 @@ const dialogBody = (t: Table): HTMLElement => {
 };
 
 /** The player attacks `targets` from `attacker`'s sheet with the weapon `weapon` (its Attack button), the dialog answered as it opens. */
-async function attack(t: Table, attacker: string, targets: string[], weapon: string): Promise<{ id: string; card: Card }[]> {
+async function attack(
+  t: Table,
+  attacker: string,
+  targets: string[],
+  weapon: string,
+): Promise<{ id: string; card: Card }[]> {
   t.player.target(...targets.map((n) => tokenDoc(t.player, t, n)));
   t.world.answerDialogs(() => undefined);
   const before = t.gm.game.messages.contents.length;
   const app = await openSheet(t.player, IDS[attacker]);
-  t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${itemId(t.player, attacker, weapon)}"]`));
+  t.player.click(
+    app.element.querySelector(`[data-action="attack"][data-item-id="${itemId(t.player, attacker, weapon)}"]`),
+  );
   await t.world.settle();
   return cardsSince(t, before);
 }
@@ -80,7 +110,9 @@ describe("Miniatures: Melee Combat — base-to-base contact with the target mode
     expect(t.world.rolls).toEqual([]);
     expect(notes(t.player)).toContain("Sword of Smiting needs base-to-base contact.");
     // The dialog's odds already said so.
-    expect(dialogBody(t).querySelector(".fudge-odds .fudge-error")?.textContent).toContain("Sword of Smiting needs base-to-base contact.");
+    expect(dialogBody(t).querySelector(".fudge-odds .fudge-error")?.textContent).toContain(
+      "Sword of Smiting needs base-to-base contact.",
+    );
   });
 
   it("control: the same stab on Sir Knightly, whose base touches Knavely's, is rolled, in contact with its target", async () => {
@@ -112,11 +144,25 @@ describe("Miniatures: range, gang-up and contact measured per target", () => {
     // The dialog showed the measures, not an input, and its odds are those of the shot as rolled.
     const body = dialogBody(t);
     expect(body.querySelector('input[name="rangeInches"]')).toBeNull();
-    expect(body.querySelector('[data-field="rangeInches"] .fudge-measured')?.textContent?.replace(/\s+/g, " ")).toBe("Knavely Knave: 10King Kingsley: 40");
+    expect(body.querySelector('[data-field="rangeInches"] .fudge-measured')?.textContent?.replace(/\s+/g, " ")).toBe(
+      "Knavely Knave: 10King Kingsley: 40",
+    );
     const yanni = sample("Yanni the Yeoman");
-    const shownMiss = (name: string) => Number(body.querySelector(`.fudge-odds[data-target-id$="${IDS[name]}"] [data-outcome="miss"]`)?.getAttribute("data-p") ?? 0);
-    for (const [name, range] of [["Knavely Knave", 10], ["King Kingsley", 40]] as const) {
-      const expected = attackOdds(yanni, weaponOf(yanni, "Shortbow"), sample(name), miniRules(), { rangeInches: range, inContact: false, gangUp: 0 });
+    const shownMiss = (name: string) =>
+      Number(
+        body
+          .querySelector(`.fudge-odds[data-target-id$="${IDS[name]}"] [data-outcome="miss"]`)
+          ?.getAttribute("data-p") ?? 0,
+      );
+    for (const [name, range] of [
+      ["Knavely Knave", 10],
+      ["King Kingsley", 40],
+    ] as const) {
+      const expected = attackOdds(yanni, weaponOf(yanni, "Shortbow"), sample(name), miniRules(), {
+        rangeInches: range,
+        inContact: false,
+        gangUp: 0,
+      });
       const miss = expected.segments.find((s) => s.key === "miss")?.p ?? 0;
       expect(shownMiss(name)).toBeCloseTo(miss, 12);
     }
@@ -125,26 +171,36 @@ describe("Miniatures: range, gang-up and contact measured per target", () => {
     // The GM's Apply re-derives each target under its own range: the card's results stand.
     const woundedIndex = card.targets.findIndex((x) => x.resolution?.outcome === "wound");
     expect(woundedIndex).toBeGreaterThanOrEqual(0);
-    const apply = t.gm.chatLog.get(id)!.querySelector<HTMLElement>(`.fudge-target[data-target-index="${woundedIndex}"] [data-action="apply"]`);
+    const apply = t.gm.chatLog
+      .get(id)!
+      .querySelector<HTMLElement>(`.fudge-target[data-target-index="${woundedIndex}"] [data-action="apply"]`);
     expect(apply).not.toBeNull();
     t.gm.click(apply);
     await t.world.settle();
-    const after = cardsSince(t, 0).find((m) => m.id === id)!.card.targets[woundedIndex] as CardTarget & { applied: unknown[] };
+    const after = cardsSince(t, 0).find((m) => m.id === id)!.card.targets[woundedIndex] as CardTarget & {
+      applied: unknown[];
+    };
     expect(notes(t.gm)).toBe("");
     expect(after.applied).toHaveLength(1);
     expect(after.differs ?? false).toBe(false);
   });
 
-  it("the sheet's Attack tooltip gives the odds under the same measures as the dialog: the Shortbow at Knavely (10\") and the King (40\", −2), and again when the King steps to 15\"", async () => {
+  it('the sheet\'s Attack tooltip gives the odds under the same measures as the dialog: the Shortbow at Knavely (10") and the King (40", −2), and again when the King steps to 15"', async () => {
     const t = await miniTable({ "Yanni the Yeoman": [0, 1], "Knavely Knave": [10, -1], "King Kingsley": [40, -1] });
     t.player.target(tokenDoc(t.player, t, "Knavely Knave"), tokenDoc(t.player, t, "King Kingsley"));
     const app = await openSheet(t.player, IDS["Yanni the Yeoman"]);
-    const tooltip = () => app.element.querySelector(`[data-action="attack"][data-item-id="${itemId(t.player, "Yanni the Yeoman", "Shortbow")}"]`)?.getAttribute("data-tooltip") ?? "";
+    const tooltip = () =>
+      app.element
+        .querySelector(`[data-action="attack"][data-item-id="${itemId(t.player, "Yanni the Yeoman", "Shortbow")}"]`)
+        ?.getAttribute("data-tooltip") ?? "";
     const en = JSON.parse(readFileSync("lang/en.json", "utf8")) as Record<string, string>;
     const yanni = sample("Yanni the Yeoman");
     // The line the template writes for one target, from the pure odds under `situation`.
     const line = (name: string, situation: Record<string, unknown>) =>
-      `Odds against ${name}: ` + attackOdds(yanni, weaponOf(yanni, "Shortbow"), sample(name), miniRules(), situation).summary.map((x) => `${en[x.label]} ${x.pctText}`).join(" · ");
+      `Odds against ${name}: ` +
+      attackOdds(yanni, weaponOf(yanni, "Shortbow"), sample(name), miniRules(), situation)
+        .summary.map((x) => `${en[x.label]} ${x.pctText}`)
+        .join(" · ");
     const measured = (range: number) => ({ rangeInches: range, inContact: false, gangUp: 0 });
     // The King at 40" is harder to hit than with no measure at all: the tooltip must say which.
     expect(line("King Kingsley", measured(40))).not.toBe(line("King Kingsley", {}));
@@ -157,7 +213,12 @@ describe("Miniatures: range, gang-up and contact measured per target", () => {
 
   it('Melee Combat, "If more than one model are attacking a single enemy, each attack gains a +1": Sir Knightly\'s blow at Knavely (Yanni touches him too) gangs up, at Brutas (alone) it does not', async () => {
     // Yanni 10 | Knavely 11 | Sir Knightly 12 | Brutas 13.
-    const t = await miniTable({ "Yanni the Yeoman": [10, 1], "Knavely Knave": [11, -1], "Sir Knightly": [12, 1], "Brutas the Brute": [13, -1] });
+    const t = await miniTable({
+      "Yanni the Yeoman": [10, 1],
+      "Knavely Knave": [11, -1],
+      "Sir Knightly": [12, 1],
+      "Brutas the Brute": [13, -1],
+    });
     t.world.dice.queue(0, 0, 0, 0);
     const cards = await attack(t, "Sir Knightly", ["Knavely Knave", "Brutas the Brute"], "Longsword");
     expect(notes(t.player)).toBe("");
@@ -166,7 +227,9 @@ describe("Miniatures: range, gang-up and contact measured per target", () => {
     expect(brutas.resolution!.numbers.gangUp).toBe(0);
     expect(knave.situation).toMatchObject({ gangUp: 1, inContact: true });
     expect(brutas.situation).toMatchObject({ gangUp: 0, inContact: true });
-    expect(dialogBody(t).querySelector('[data-field="gangUp"] .fudge-measured')?.textContent?.replace(/\s+/g, " ")).toBe("Knavely Knave: 1Brutas the Brute: 0");
+    expect(
+      dialogBody(t).querySelector('[data-field="gangUp"] .fudge-measured')?.textContent?.replace(/\s+/g, " "),
+    ).toBe("Knavely Knave: 1Brutas the Brute: 0");
   });
 
   it("a neutral token is a bystander: Yanni may shoot while touching one (docs/foundry.md), not while touching a hostile one", async () => {
@@ -187,7 +250,8 @@ describe('Miniatures: Available Actions — "Shoot all wielded ranged weapons" /
   it("Yanni (Shortbow 2h and Dagger 1h, both equipped): each button attacks with the weapons of its kind", async () => {
     const t = await miniTable({ "Yanni the Yeoman": [10, 1], "Knavely Knave": [11, -1], "King Kingsley": [30, -1] });
     const app = await openSheet(t.player, IDS["Yanni the Yeoman"]);
-    const button = (kind: string) => app.element.querySelector<HTMLElement>(`[data-action="attackAll"][data-kind="${kind}"]`)!;
+    const button = (kind: string) =>
+      app.element.querySelector<HTMLElement>(`[data-action="attackAll"][data-kind="${kind}"]`)!;
     expect(button("ranged").textContent).toContain("(1)");
     expect(button("melee").textContent).toContain("(1)");
 

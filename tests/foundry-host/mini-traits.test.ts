@@ -24,21 +24,42 @@ async function miniTable(playerOwns: string[]): Promise<Table> {
       for (const [name, id] of Object.entries(IDS)) {
         const { _key: _k, ...doc } = structuredClone(findSample(name, "name")) as unknown as Record<string, unknown>;
         const items = (doc.items as Record<string, unknown>[]).map(({ _key: _ik, ...i }) => i);
-        world.server.seed("Actor", { ...doc, _id: id, items, ownership: { default: 0, ...(playerOwns.includes(name) ? { [ids.player]: 3 } : {}) } });
+        world.server.seed("Actor", {
+          ...doc,
+          _id: id,
+          items,
+          ownership: { default: 0, ...(playerOwns.includes(name) ? { [ids.player]: 3 } : {}) },
+        });
       }
     },
   });
   await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "miniatures" as never));
-  const tokens = Object.entries(IDS).map(([name, id], i) => ({ name, actorId: id, actorLink: true, x: 1000 + 100 * i, y: 1000, disposition: name === "Knavely Knave" ? -1 : 1 }));
-  await t.gm.run(() => (t.gm.game.scenes.get(t.scene) as unknown as Scene.Implementation).createEmbeddedDocuments("Token", tokens as never));
+  const tokens = Object.entries(IDS).map(([name, id], i) => ({
+    name,
+    actorId: id,
+    actorLink: true,
+    x: 1000 + 100 * i,
+    y: 1000,
+    disposition: name === "Knavely Knave" ? -1 : 1,
+  }));
+  await t.gm.run(() =>
+    (t.gm.game.scenes.get(t.scene) as unknown as Scene.Implementation).createEmbeddedDocuments(
+      "Token",
+      tokens as never,
+    ),
+  );
   await t.world.settle();
   return t;
 }
 
 type App = { element: HTMLElement };
-const openSheet = (c: Client, id: string) => c.run(() => (actorOn(c, id).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
-const tokenDoc = (c: Client, t: Table, name: string) => c.game.scenes.get(t.scene)!.tokens.contents.find((d) => (d as unknown as { actorId: string }).actorId === IDS[name])!;
-const lastMessage = (c: Client) => c.game.messages.contents.at(-1) as unknown as { id: string; content: string; system: Record<string, unknown> } | undefined;
+const openSheet = (c: Client, id: string) =>
+  c.run(() => (actorOn(c, id).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
+const tokenDoc = (c: Client, t: Table, name: string) =>
+  c.game.scenes.get(t.scene)!.tokens.contents.find((d) => (d as unknown as { actorId: string }).actorId === IDS[name])!;
+const lastMessage = (c: Client) =>
+  c.game.messages.contents.at(-1) as unknown as
+    { id: string; content: string; system: Record<string, unknown> } | undefined;
 const check = (form: HTMLFormElement, name: string) => {
   const el = form.querySelector<HTMLInputElement>(`[name="${name}"]`);
   if (!el) throw new Error(`the dialog has no ${name}`);
@@ -60,7 +81,10 @@ describe("the attack dialog at the table", () => {
     t.world.dice.queue(0, 0, 0, 0);
     await attack(t, "Knavely Knave", "Yanni the Yeoman", (form) => check(form, "fromBehind"));
     expect(t.world.dialogs.at(-1)!.content).toContain('name="fromBehind"');
-    const card = lastMessage(t.gm)!.system as { situation: Record<string, unknown>; targets: { resolution: { numbers: Record<string, number> } }[] };
+    const card = lastMessage(t.gm)!.system as {
+      situation: Record<string, unknown>;
+      targets: { resolution: { numbers: Record<string, number> } }[];
+    };
     expect(card.situation.fromBehind).toBe(true);
     expect(card.targets[0].resolution.numbers.backstab).toBe(1);
   });
@@ -71,7 +95,9 @@ describe("the attack dialog at the table", () => {
     await attack(t, "Sir Knightly", "Brutas the Brute", (form) => check(form, "helpless"));
     expect(t.world.rolls).toEqual([]);
     expect(t.gm.game.messages.contents.length).toBe(before);
-    expect(t.player.notifications.map((n) => n.message).join(" ")).toContain("Sir Knightly is chivalrous and cannot strike Brutas the Brute, who is defenseless.");
+    expect(t.player.notifications.map((n) => n.message).join(" ")).toContain(
+      "Sir Knightly is chivalrous and cannot strike Brutas the Brute, who is defenseless.",
+    );
   });
 
   it("Self-interest: a wounded Knavely Knave's card says he flees the combat", async () => {
@@ -80,7 +106,9 @@ describe("the attack dialog at the table", () => {
     t.world.dice.queue(0, 0, 0, 0);
     await attack(t, "Brutas the Brute", "Knavely Knave");
     const html = t.player.chatLog.get(lastMessage(t.player)!.id)!;
-    expect([...html.querySelectorAll(".fudge-followup")].map((p) => p.textContent)).toContain("Wounded: flees the combat (Self-interest)");
+    expect([...html.querySelectorAll(".fudge-followup")].map((p) => p.textContent)).toContain(
+      "Wounded: flees the combat (Self-interest)",
+    );
   });
 });
 
@@ -92,16 +120,25 @@ describe("Guts checks at the table", () => {
     await t.world.settle();
     return lastMessage(t.gm)!.content;
   }
-  const set = (form: HTMLFormElement, name: string, value: string) => void (form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${name}"]`)!.value = value);
+  const set = (form: HTMLFormElement, name: string, value: string) =>
+    void (form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${name}"]`)!.value = value);
 
   it("Steadfast: +1 when being charged by a Terrifying opponent, not when charging", async () => {
     const t = await miniTable(["Yanni the Yeoman"]);
     t.world.dice.queue(0, 0, 0, 0, 0, 0, 0, 0);
     // Yanni's Guts +1, +1 Steadfast, 0 on the dice: 2 against 0 + 1 Terrifying gift.
-    const charged = await gutsFromSheet(t, "Yanni the Yeoman", (f) => (set(f, "reason", "charged"), set(f, "terrifying", "1")));
+    const charged = await gutsFromSheet(
+      t,
+      "Yanni the Yeoman",
+      (f) => (set(f, "reason", "charged"), set(f, "terrifying", "1")),
+    );
     expect(charged).toContain("Guts 2 against 1: passed.");
     expect(charged).toContain("Steadfast: charged by a Terrifying opponent +1");
-    const charging = await gutsFromSheet(t, "Yanni the Yeoman", (f) => (set(f, "reason", "charging"), set(f, "terrifying", "1")));
+    const charging = await gutsFromSheet(
+      t,
+      "Yanni the Yeoman",
+      (f) => (set(f, "reason", "charging"), set(f, "terrifying", "1")),
+    );
     expect(charging).toContain("Guts 1 against 1: passed.");
     expect(charging).not.toContain("Steadfast");
   });
@@ -114,7 +151,12 @@ describe("Guts checks at the table", () => {
       t.world.answerDialogs((req) => {
         // The option the template marks selected (happy-dom's select.value does not follow a late `selected`).
         const reason = req.form.querySelector('[name="reason"] option[selected]')?.getAttribute("value") ?? "";
-        seen = { reason, ...Object.fromEntries(["terrifying", "target"].map((n) => [n, req.form.querySelector<HTMLInputElement>(`[name="${n}"]`)!.value])) };
+        seen = {
+          reason,
+          ...Object.fromEntries(
+            ["terrifying", "target"].map((n) => [n, req.form.querySelector<HTMLInputElement>(`[name="${n}"]`)!.value]),
+          ),
+        };
         return "cancel";
       });
       const app = await openSheet(t.player, IDS["Yanni the Yeoman"]);
@@ -133,7 +175,11 @@ describe("Guts checks at the table", () => {
     const note = await gutsFromSheet(t, "Brutas the Brute", (f) => (set(f, "reason", "other"), set(f, "target", "2")));
     expect(note).toContain("Guts 0 against 2: failed");
     expect(note).toContain("Mercenary: a failed Guts check — flees the combat");
-    const state = (actorOn(t.gm, IDS["Brutas the Brute"]).system as unknown as { gutsState: { pending: { target: number; effect: number }[] } }).gutsState;
+    const state = (
+      actorOn(t.gm, IDS["Brutas the Brute"]).system as unknown as {
+        gutsState: { pending: { target: number; effect: number }[] };
+      }
+    ).gutsState;
     expect(state.pending.map((p) => [p.target, p.effect])).toEqual([[2, 2]]);
   });
 
@@ -162,7 +208,10 @@ describe('a datacard stat\'s roll at the table is the Legendary roll (Miniatures
     t.player.click(app.element.querySelector('[data-action="rollTrait"][data-trait="dexterity"]'));
     await t.world.settle();
     expect(t.world.errors).toEqual([]);
-    expect(t.world.rolls.slice(before).map((r) => r.faces)).toEqual([[1, 1, 1, 1], [1, -1, 0, 1]]);
+    expect(t.world.rolls.slice(before).map((r) => r.faces)).toEqual([
+      [1, 1, 1, 1],
+      [1, -1, 0, 1],
+    ]);
     const card = lastMessage(t.gm)!;
     const dex = (findSample("Sir Knightly", "name") as unknown as { system: { dexterity: number } }).system.dexterity;
     // Dexterity + 4 + the re-roll's two + (the − ignored).

@@ -12,15 +12,25 @@ describe("Quench batches", () => {
     const { world, gm } = await gmAndPlayer();
     const { QUENCH_BATCHES } = await import("../../src/foundry/quench");
     const { quench, batches } = collectBatches();
-    gm.run(() => (Hooks as unknown as { callAll(name: string, ...args: unknown[]): void }).callAll("quenchReady", quench));
+    gm.run(() =>
+      (Hooks as unknown as { callAll(name: string, ...args: unknown[]): void }).callAll("quenchReady", quench),
+    );
     expect([...batches.keys()]).toEqual(QUENCH_BATCHES);
-    const count = () => [world.server.db.Actor.size, world.server.db.Item.size, world.server.db.Scene.size, world.server.db.Combat.size, world.server.db.ChatMessage.size];
+    const count = () => [
+      world.server.db.Actor.size,
+      world.server.db.Item.size,
+      world.server.db.Scene.size,
+      world.server.db.Combat.size,
+      world.server.db.ChatMessage.size,
+    ];
     const before = count();
     for (const [key, fn] of batches) {
       const results = await gm.run(() => runBatch(fn));
       await world.settle();
       const failed = results.filter((r) => r.error);
-      expect(failed.map((r) => `${r.title}: ${String((r.error as Error)?.message ?? r.error)}`).join("\n"), key).toBe("");
+      expect(failed.map((r) => `${r.title}: ${String((r.error as Error)?.message ?? r.error)}`).join("\n"), key).toBe(
+        "",
+      );
       expect(results.length, key).toBeGreaterThan(0);
     }
     expect(count()).toEqual(before);
@@ -29,7 +39,25 @@ describe("Quench batches", () => {
 
   it("docs/foundry.md names as many batches as are registered", async () => {
     const { QUENCH_BATCHES } = await import("../../src/foundry/quench");
-    const words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen"];
+    const words = [
+      "zero",
+      "one",
+      "two",
+      "three",
+      "four",
+      "five",
+      "six",
+      "seven",
+      "eight",
+      "nine",
+      "ten",
+      "eleven",
+      "twelve",
+      "thirteen",
+      "fourteen",
+      "fifteen",
+      "sixteen",
+    ];
     const doc = readFileSync(join(ROOT, "docs", "foundry.md"), "utf8").replace(/\s+/g, " ");
     expect(doc.match(/the system registers (\w+) test batches/)?.[1]).toBe(words[QUENCH_BATCHES.length]);
   });

@@ -19,14 +19,21 @@ import type { Client } from "./world";
 
 type Rec = Record<string, unknown>;
 type Sheet = { render(o: object): Promise<{ element: HTMLElement }> };
-const stateOf = (c: Client, id: string) => (actorOn(c, id).toObject().system as { woundTrack: { state: { stun: { effect: string; rounds: number } | null; dead: boolean } | null } }).woundTrack.state;
+const stateOf = (c: Client, id: string) =>
+  (
+    actorOn(c, id).toObject().system as {
+      woundTrack: { state: { stun: { effect: string; rounds: number } | null; dead: boolean } | null };
+    }
+  ).woundTrack.state;
 const status = (c: Client, id: string) => c.run(() => trackStatus(trackFor(plainActor(actorOn(c, id)), worldRules())));
 
 /** The GM marks a wound on `id` as the rules core would (a stun attack's wound: `{level, stun: true}`). */
 async function wound(t: Table, id: string, w: Rec) {
   await t.gm.run(async () => {
     const a = actorOn(t.gm, id);
-    await updateActor(a, { system: { woundTrack: { "==state": applyWound(trackFor(plainActor(a), worldRules()), w).track.state } } });
+    await updateActor(a, {
+      system: { woundTrack: { "==state": applyWound(trackFor(plainActor(a), worldRules()), w).track.state } },
+    });
   });
   await t.world.settle();
 }
@@ -34,7 +41,12 @@ async function wound(t: Table, id: string, w: Rec) {
 /** A started combat: Leroy (initiative 10) acts first, Theodora (5) second. */
 async function fight(t: Table) {
   const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as Combat.Implementation;
-  await t.gm.run(() => combat.createEmbeddedDocuments("Combatant", [{ actorId: t.hero, tokenId: t.heroToken, initiative: 10 } as never, { actorId: t.foe, tokenId: t.foeToken, initiative: 5 } as never]));
+  await t.gm.run(() =>
+    combat.createEmbeddedDocuments("Combatant", [
+      { actorId: t.hero, tokenId: t.heroToken, initiative: 10 } as never,
+      { actorId: t.foe, tokenId: t.foeToken, initiative: 5 } as never,
+    ]),
+  );
   await t.gm.run(() => combat.startCombat());
   await t.world.settle();
   const live = () => t.gm.game.combats.get(combat.id!) as unknown as Combat.Implementation;
@@ -61,11 +73,17 @@ describe("Fudge §4.62: Stunned lasts one round, Very Stunned two — counted on
     expect(status(t.player, t.hero).effects).toEqual([]);
     expect([...actorOn(t.player, t.hero).statuses]).not.toContain("fudge-wounds.stunned");
     // The stun mark stays (it heals like a Scratch, Fudge §4.62); only the effect is over.
-    expect(Object.values((stateOf(t.gm, t.hero) as unknown as { marks: Record<string, (Rec | null)[]> }).marks).flat().filter((m) => m?.stun)).toHaveLength(1);
+    expect(
+      Object.values((stateOf(t.gm, t.hero) as unknown as { marks: Record<string, (Rec | null)[]> }).marks)
+        .flat()
+        .filter((m) => m?.stun),
+    ).toHaveLength(1);
     const app = await t.player.run(() => (actorOn(t.player, t.hero).sheet as unknown as Sheet).render({ force: true }));
     expect(app.element.querySelector(".fudge-effect.effect-stunned")).toBeNull();
     // Written by the GM's client (the actor update, and the turn's note on the combat).
-    const writes = t.world.server.journal.filter((j) => j.documentName === "Actor" && j.ids.includes(t.hero)).map((j) => j.userId);
+    const writes = t.world.server.journal
+      .filter((j) => j.documentName === "Actor" && j.ids.includes(t.hero))
+      .map((j) => j.userId);
     expect(new Set(writes)).toEqual(new Set([t.ids.gm]));
     expect(t.world.errors).toEqual([]);
     expect(t.world.hooks.errors).toEqual([]);
@@ -112,7 +130,8 @@ describe("Fudge §4.62: Stunned lasts one round, Very Stunned two — counted on
 
   it("knocked out does not wear off with the turns (it lasts until the stun marks heal)", async () => {
     const t = await table();
-    for (const level of ["hurt", "veryHurt", "incapacitated", "nearDeath"]) await wound(t, t.hero, { level, stun: true });
+    for (const level of ["hurt", "veryHurt", "incapacitated", "nearDeath"])
+      await wound(t, t.hero, { level, stun: true });
     expect(stateOf(t.gm, t.hero)?.stun?.effect).toBe("knockedOut");
     const f = await fight(t);
     await f.next();
@@ -126,8 +145,18 @@ describe("Fudge §4.64: Near Death only from Incapacitated — the GM's round-st
   /** A world with the safeguard on; Theodora (the GM's NPC) with a greatsword (+4). */
   async function safeguardTable(): Promise<{ t: Table; swordId: string }> {
     const t = await table();
-    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "fudgeTrack" as never, { ...worldRules().fudgeTrack, safeguardNearDeathFromIncapacitated: true } as never));
-    const [sword] = await t.gm.run(() => actorOn(t.gm, t.foe).createEmbeddedDocuments("Item", [{ name: "Greatsword", type: "weapon", system: { equipped: true, size: "twoHanded", sharp: true } } as never]));
+    await t.gm.run(() =>
+      game.settings!.set(
+        "fudge-wounds" as never,
+        "fudgeTrack" as never,
+        { ...worldRules().fudgeTrack, safeguardNearDeathFromIncapacitated: true } as never,
+      ),
+    );
+    const [sword] = await t.gm.run(() =>
+      actorOn(t.gm, t.foe).createEmbeddedDocuments("Item", [
+        { name: "Greatsword", type: "weapon", system: { equipped: true, size: "twoHanded", sharp: true } } as never,
+      ]),
+    );
     await t.world.settle();
     return { t, swordId: String(sword.id) };
   }
@@ -146,7 +175,11 @@ describe("Fudge §4.64: Near Death only from Incapacitated — the GM's round-st
     await t.world.settle();
     t.gm.click(t.gm.chatLog.get(msg.id)!.querySelector('[data-action="apply"]'));
     await t.world.settle();
-    const target = (t.gm.game.messages.get(msg.id)!.system as unknown as { targets: { applied: unknown[]; differs?: boolean; resolution: { woundKey: string } }[] }).targets[0];
+    const target = (
+      t.gm.game.messages.get(msg.id)!.system as unknown as {
+        targets: { applied: unknown[]; differs?: boolean; resolution: { woundKey: string } }[];
+      }
+    ).targets[0];
     return target;
   }
 
@@ -154,7 +187,10 @@ describe("Fudge §4.64: Near Death only from Incapacitated — the GM's round-st
     const { t, swordId } = await safeguardTable();
     await wound(t, t.hero, { level: "incapacitated" });
     const f = await fight(t);
-    const rec = f.live().getFlag("fudge-wounds" as never, "roundStart" as never) as { round: number; incapacitated: string[] };
+    const rec = f.live().getFlag("fudge-wounds" as never, "roundStart" as never) as {
+      round: number;
+      incapacitated: string[];
+    };
     expect(rec).toMatchObject({ round: 1, incapacitated: [actorOn(t.gm, t.hero).uuid] });
     const target = await bigBlow(t, swordId);
     expect(target.resolution.woundKey).toBe("nearDeath");
@@ -185,7 +221,15 @@ describe("Fudge §4.64: Near Death only from Incapacitated — the GM's round-st
     const { t } = await safeguardTable();
     const f = await fight(t);
     const onPlayer = t.player.game.combats.get(f.live().id!) as unknown as Combat.Implementation;
-    await expect(t.player.run(() => onPlayer.setFlag("fudge-wounds" as never, "roundStart" as never, { round: 1, actors: [], incapacitated: [] } as never))).rejects.toThrow(/lacks permission/);
+    await expect(
+      t.player.run(() =>
+        onPlayer.setFlag(
+          "fudge-wounds" as never,
+          "roundStart" as never,
+          { round: 1, actors: [], incapacitated: [] } as never,
+        ),
+      ),
+    ).rejects.toThrow(/lacks permission/);
     const writers = t.world.server.journal.filter((j) => j.documentName === "Combat").map((j) => j.userId);
     expect(new Set(writers)).toEqual(new Set([t.ids.gm]));
   });
@@ -217,14 +261,18 @@ describe("RULES §2.2: automatic death (GM only, no roll) from the sheet", () =>
     const t = await table();
     const app = await t.player.run(() => (actorOn(t.player, t.hero).sheet as unknown as Sheet).render({ force: true }));
     expect(app.element.querySelector('[data-action="killActor"]')).toBeNull();
-    expect(() => t.player.run(() => actions.killActor(plainActor(actorOn(t.player, t.hero)), worldRules(), userRef()))).toThrow(/only a GM/);
+    expect(() =>
+      t.player.run(() => actions.killActor(plainActor(actorOn(t.player, t.hero)), worldRules(), userRef())),
+    ).toThrow(/only a GM/);
   });
 });
 
 describe("RULES §2.2: the GM's undo of an automatic death (the kill's record, GM only)", () => {
-  const killRecord = (c: Client, id: string) => ((actorOn(c, id).toObject() as { flags?: Rec }).flags?.["fudge-wounds"] as Rec | undefined)?.killedFrom;
+  const killRecord = (c: Client, id: string) =>
+    ((actorOn(c, id).toObject() as { flags?: Rec }).flags?.["fudge-wounds"] as Rec | undefined)?.killedFrom;
   const fullState = (c: Client, id: string) => c.run(() => trackFor(plainActor(actorOn(c, id)), worldRules()).state);
-  const sheetOf = (c: Client, id: string) => c.run(() => (actorOn(c, id).sheet as unknown as Sheet).render({ force: true }));
+  const sheetOf = (c: Client, id: string) =>
+    c.run(() => (actorOn(c, id).sheet as unknown as Sheet).render({ force: true }));
 
   async function killed(t: Table) {
     const app = await sheetOf(t.gm, t.hero);
@@ -247,7 +295,9 @@ describe("RULES §2.2: the GM's undo of an automatic death (the kill's record, G
     expect(undo?.querySelector("i.fa-heart-pulse")).not.toBeNull();
     // The player who owns Leroy sees no undo, and the action refuses him.
     expect((await sheetOf(t.player, t.hero)).element.querySelector('[data-action="undoKill"]')).toBeNull();
-    expect(() => t.player.run(() => actions.undoKill(plainActor(actorOn(t.player, t.hero)), worldRules(), userRef()))).toThrow(/only a GM/);
+    expect(() =>
+      t.player.run(() => actions.undoKill(plainActor(actorOn(t.player, t.hero)), worldRules(), userRef())),
+    ).toThrow(/only a GM/);
     t.gm.click(undo);
     await t.world.settle();
     expect(fullState(t.player, t.hero)).toEqual(before);
@@ -263,7 +313,13 @@ describe("RULES §2.2: the GM's undo of an automatic death (the kill's record, G
 
   it("Damage Capacity track: the undo gives the previous DC back; after a later change it is refused and not offered", async () => {
     const t = await table();
-    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "fudge" as never, { ...worldRules().fudge, dcVariant: "track" } as never));
+    await t.gm.run(() =>
+      game.settings!.set(
+        "fudge-wounds" as never,
+        "fudge" as never,
+        { ...worldRules().fudge, dcVariant: "track" } as never,
+      ),
+    );
     await t.world.settle();
     await wound(t, t.hero, { level: "hurt" });
     const before = fullState(t.gm, t.hero) as { dc: number };
@@ -274,13 +330,17 @@ describe("RULES §2.2: the GM's undo of an automatic death (the kill's record, G
     expect(fullState(t.player, t.hero)).toEqual(before);
     // Killed again, then a later change (the GM marks a Scratch box): the undo would overwrite it.
     await killed(t);
-    await t.gm.run(() => changeActor(actorOn(t.gm, t.hero), (doc) => actions.toggleWoundBox(doc, "scratch:0", worldRules(), userRef())));
+    await t.gm.run(() =>
+      changeActor(actorOn(t.gm, t.hero), (doc) => actions.toggleWoundBox(doc, "scratch:0", worldRules(), userRef())),
+    );
     await t.world.settle();
     expect(killRecord(t.gm, t.hero)).toBeDefined();
     expect(fullState(t.gm, t.hero)).not.toEqual((killRecord(t.gm, t.hero) as Rec).after);
     expect(status(t.gm, t.hero).condition).toBe("dead");
     expect((await sheetOf(t.gm, t.hero)).element.querySelector('[data-action="undoKill"]')).toBeNull();
-    expect(() => t.gm.run(() => actions.undoKill(plainActor(actorOn(t.gm, t.hero)), worldRules(), userRef()))).toThrow(/changed since the automatic death/);
+    expect(() => t.gm.run(() => actions.undoKill(plainActor(actorOn(t.gm, t.hero)), worldRules(), userRef()))).toThrow(
+      /changed since the automatic death/,
+    );
     expect(t.world.errors).toEqual([]);
   });
 });

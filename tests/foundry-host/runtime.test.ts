@@ -10,7 +10,10 @@ import { userRef } from "../../src/foundry/foundry-util";
 import { table, actorOn, type Table } from "./table";
 import type { Client } from "./world";
 
-type Sys = { woundTrack: { state: unknown }; derived: { status: { condition: string; levelKey: string | null; effects: string[] } | null } };
+type Sys = {
+  woundTrack: { state: unknown };
+  derived: { status: { condition: string; levelKey: string | null; effects: string[] } | null };
+};
 const sys = (c: Client, id: string) => actorOn(c, id).system as unknown as Sys;
 
 /** Marks a wound box as the GM would on the sheet (the rules core's toggle). */
@@ -20,19 +23,29 @@ async function markBox(c: Client, id: string, ref: string) {
     await updateActor(a, actions.toggleWoundBox(plainActor(a), ref, worldRules(), userRef()));
   });
 }
-const hurtMarks = (c: Client, id: string) => ((sys(c, id).woundTrack.state as { marks: { hurt: unknown[] } }).marks.hurt ?? []).filter((x) => x !== null).length;
-const setPreset = (t: Table, preset: string) => t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, preset as never));
-const messagesWithRolls = (c: Client) => c.game.messages.contents.filter((m) => (m as unknown as { rolls: Roll[] }).rolls.length > 0);
+const hurtMarks = (c: Client, id: string) =>
+  ((sys(c, id).woundTrack.state as { marks: { hurt: unknown[] } }).marks.hurt ?? []).filter((x) => x !== null).length;
+const setPreset = (t: Table, preset: string) =>
+  t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, preset as never));
+const messagesWithRolls = (c: Client) =>
+  c.game.messages.contents.filter((m) => (m as unknown as { rolls: Roll[] }).rolls.length > 0);
 
 describe("every die a Foundry Roll", () => {
   it("a trait roll is a Roll on the clicking user's client, in his roll mode, attached to the rollCard", async () => {
     const t = await table();
     await t.player.run(() => game.settings!.set("core", "rollMode", "gmroll"));
-    const app = (await t.player.run(() => (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<unknown> }).render({ force: true }))) as unknown as { element: HTMLElement };
+    const app = (await t.player.run(() =>
+      (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<unknown> }).render({ force: true }),
+    )) as unknown as { element: HTMLElement };
     t.world.dice.queue(1, 1, 0, -1);
     t.player.click(app.element.querySelector('[data-action="rollTrait"][data-trait="attributes.strength"]'));
     await t.world.settle();
-    const m = t.gm.game.messages.contents.at(-1)! as unknown as { type: string; rolls: Roll[]; whisper: string[]; system: { dice: number[] } };
+    const m = t.gm.game.messages.contents.at(-1)! as unknown as {
+      type: string;
+      rolls: Roll[];
+      whisper: string[];
+      system: { dice: number[] };
+    };
     expect(m.type).toBe("rollCard");
     expect(m.system.dice).toEqual([1, 1, 0, -1]);
     expect(m.rolls[0].formula).toBe("4dF");
@@ -43,7 +56,9 @@ describe("every die a Foundry Roll", () => {
   it("a healing roll and a Volt recovery post a card with their Roll", async () => {
     const t = await table();
     await markBox(t.gm, t.hero, "hurt:0");
-    const app = (await t.player.run(() => (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<unknown> }).render({ force: true }))) as unknown as { element: HTMLElement };
+    const app = (await t.player.run(() =>
+      (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<unknown> }).render({ force: true }),
+    )) as unknown as { element: HTMLElement };
     t.world.dice.queue(1, 1, 1, 0);
     t.world.answerDialogs((req) => {
       (req.form.querySelector('[name="skill"]') as HTMLInputElement).value = "1";
@@ -56,14 +71,23 @@ describe("every die a Foundry Roll", () => {
     expect(t.world.rolls.map((r) => r.userId)).toEqual([t.ids.player]);
     // Volt: Recover is a Willpower roll on two d20 (a Volt track with Stun to recover from).
     await setPreset(t, "volt");
-    await t.gm.run(() => updateActor(actorOn(t.gm, t.hero), actions.resetTrack(plainActor(actorOn(t.gm, t.hero)), userRef())));
+    await t.gm.run(() =>
+      updateActor(actorOn(t.gm, t.hero), actions.resetTrack(plainActor(actorOn(t.gm, t.hero)), userRef())),
+    );
     await t.world.settle();
-    const volt = (await t.player.run(() => (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({ force: true }))) as { element: HTMLElement };
+    const volt = (await t.player.run(() =>
+      (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({
+        force: true,
+      }),
+    )) as { element: HTMLElement };
     t.world.dice.queue(3, 17);
     t.player.click(volt.element.querySelector('[data-action="recover"]'));
     await t.world.settle();
     expect(t.world.errors).toEqual([]);
-    const last = messagesWithRolls(t.gm).at(-1) as unknown as { rolls: Roll[]; flags: Record<string, { dice: { faces: number[] }[] }> };
+    const last = messagesWithRolls(t.gm).at(-1) as unknown as {
+      rolls: Roll[];
+      flags: Record<string, { dice: { faces: number[] }[] }>;
+    };
     expect(last.rolls[0].formula).toBe("2d20");
     expect(last.flags["fudge-wounds"].dice[0].faces).toEqual([3, 17]);
     // Volt: Recovery — Recover "must be able to act": a Stun above the top row, and no die is rolled, no card posted.
@@ -75,7 +99,11 @@ describe("every die a Foundry Roll", () => {
     const rolled = t.world.rolls.length;
     const posted = t.gm.game.messages.contents.length;
     t.world.dice.queue(2, 3);
-    const again = (await t.player.run(() => (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({ force: true }))) as { element: HTMLElement };
+    const again = (await t.player.run(() =>
+      (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({
+        force: true,
+      }),
+    )) as { element: HTMLElement };
     t.player.click(again.element.querySelector('[data-action="recover"]'));
     await t.world.settle();
     expect(t.world.rolls.length).toBe(rolled);
@@ -88,23 +116,36 @@ describe("initiative", () => {
   it("rolls from the tracker with the preset's formula (core fails without one)", async () => {
     const t = await table();
     const combat = await t.gm.run(() => Combat.create({ scene: t.scene } as never));
-    await t.gm.run(() => (combat as unknown as Combat.Implementation).createEmbeddedDocuments("Combatant", [{ actorId: t.hero, tokenId: t.heroToken } as never, { actorId: t.foe, tokenId: t.foeToken } as never]));
+    await t.gm.run(() =>
+      (combat as unknown as Combat.Implementation).createEmbeddedDocuments("Combatant", [
+        { actorId: t.hero, tokenId: t.heroToken } as never,
+        { actorId: t.foe, tokenId: t.foeToken } as never,
+      ]),
+    );
     t.world.dice.queue(1, 1, 0, 0, -1, 0, 0, 0);
     await t.gm.run(() => (t.gm.game.combats.get(combat!.id!) as unknown as Combat.Implementation).rollAll());
     await t.world.settle();
     const c = t.player.game.combats.get(combat!.id!)!;
     // Fair (0) defence default, no wounds: 4dF + 0.
-    expect(c.combatants.contents.map((x) => (x as unknown as { initiative: number }).initiative).sort()).toEqual([-1, 2]);
-    expect(t.gm.run(() => (CONFIG.Combat as unknown as { initiative: { formula: string } }).initiative.formula)).toBe("4dF + @derived.initiative");
+    expect(c.combatants.contents.map((x) => (x as unknown as { initiative: number }).initiative).sort()).toEqual([
+      -1, 2,
+    ]);
+    expect(t.gm.run(() => (CONFIG.Combat as unknown as { initiative: { formula: string } }).initiative.formula)).toBe(
+      "4dF + @derived.initiative",
+    );
     expect(messagesWithRolls(t.gm)).toHaveLength(2);
   });
 
   it("follows the preset and the world setting", async () => {
     const t = await table();
     await setPreset(t, "volt");
-    expect(t.player.run(() => (CONFIG.Combat as unknown as { initiative: { formula: string } }).initiative.formula)).toBe("1d20 + @derived.initiative");
+    expect(
+      t.player.run(() => (CONFIG.Combat as unknown as { initiative: { formula: string } }).initiative.formula),
+    ).toBe("1d20 + @derived.initiative");
     await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "initiativeFormula" as never, "2d20" as never));
-    expect(t.player.run(() => (CONFIG.Combat as unknown as { initiative: { formula: string } }).initiative.formula)).toBe("2d20");
+    expect(
+      t.player.run(() => (CONFIG.Combat as unknown as { initiative: { formula: string } }).initiative.formula),
+    ).toBe("2d20");
   });
 });
 
@@ -139,7 +180,9 @@ describe("scene change (FATE: Hurt lasts for the scene)", () => {
       Hooks.callAll("updateScene", tavern as never, { active: false, _id: t.scene } as never, {} as never, t.ids.gm);
     });
     await t.world.settle();
-    t.gm.run(() => Hooks.callAll("updateScene", tavern as never, { active: false, _id: t.scene } as never, {} as never, t.ids.gm));
+    t.gm.run(() =>
+      Hooks.callAll("updateScene", tavern as never, { active: false, _id: t.scene } as never, {} as never, t.ids.gm),
+    );
     await t.world.settle();
     expect(t.world.server.requests.slice(before).filter((j) => j.documentName === "Actor")).toHaveLength(2);
     for (const id of [t.hero, t.foe]) expect(hurtMarks(t.player, id)).toBe(0);
@@ -150,14 +193,34 @@ describe("turn effects (v13 Combat lifecycle)", () => {
   async function miniTable() {
     const t = await table({
       seed: (world, ids) => {
-        world.server.seed("Actor", { _id: "mini000000000001", name: "Knight", type: "miniature", ownership: { default: 0, [ids.player]: 3 }, system: {} });
-        world.server.seed("Actor", { _id: "mini000000000002", name: "Orc", type: "miniature", ownership: { default: 0 }, system: {} });
-        world.server.seed("Actor", { _id: "mini000000000003", name: "Goblin", type: "miniature", ownership: { default: 0 }, system: {} });
+        world.server.seed("Actor", {
+          _id: "mini000000000001",
+          name: "Knight",
+          type: "miniature",
+          ownership: { default: 0, [ids.player]: 3 },
+          system: {},
+        });
+        world.server.seed("Actor", {
+          _id: "mini000000000002",
+          name: "Orc",
+          type: "miniature",
+          ownership: { default: 0 },
+          system: {},
+        });
+        world.server.seed("Actor", {
+          _id: "mini000000000003",
+          name: "Goblin",
+          type: "miniature",
+          ownership: { default: 0 },
+          system: {},
+        });
       },
     });
     await setPreset(t, "miniatures");
     await markBox(t.gm, "mini000000000001", "nearDeath:0");
-    const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as Combat.Implementation;
+    const combat = (await t.gm.run(() =>
+      Combat.create({ scene: t.scene } as never),
+    )) as unknown as Combat.Implementation;
     await t.gm.run(() =>
       combat.createEmbeddedDocuments("Combatant", [
         { actorId: "mini000000000002", initiative: 10 } as never,

@@ -7,18 +7,27 @@ import { describe, expect, it } from "vitest";
 import { table, actorOn } from "./table";
 
 type App = { element: HTMLElement; renderCalls: unknown[]; rendered: boolean };
-const openSheet = (c: import("./world").Client, id: string) => c.run(() => (actorOn(c, id).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
+const openSheet = (c: import("./world").Client, id: string) =>
+  c.run(() => (actorOn(c, id).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
 
 describe("templates and helpers", () => {
   it("core helpers keep core's semantics after the system's init (eq is ===, no Number coercion)", async () => {
     const t = await table();
-    const out = t.player.run(() => (Handlebars as unknown as typeof import("handlebars")).compile("{{#if (eq a b)}}same{{else}}different{{/if}} {{#if (gt c d)}}gt{{/if}}")({ a: "1", b: 1, c: "2", d: "10" }));
+    const out = t.player.run(() =>
+      (Handlebars as unknown as typeof import("handlebars")).compile(
+        "{{#if (eq a b)}}same{{else}}different{{/if}} {{#if (gt c d)}}gt{{/if}}",
+      )({ a: "1", b: 1, c: "2", d: "10" }),
+    );
     expect(out).toBe("different gt");
   });
 
   it("a card drawn at start-up waits for the partials (Foundry does not wait for init's promise)", async () => {
     const t = await table();
-    await t.gm.run(() => actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [{ name: "Sword", type: "weapon", system: { equipped: true } } as never]));
+    await t.gm.run(() =>
+      actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
+        { name: "Sword", type: "weapon", system: { equipped: true } } as never,
+      ]),
+    );
     await t.world.settle();
     t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
     const app = await openSheet(t.player, t.hero);
@@ -41,17 +50,35 @@ describe("templates and helpers", () => {
 describe("sheets", () => {
   it("core's AppV1 sheets are unregistered: only the system's sheets remain", async () => {
     const t = await table();
-    for (const doc of ["Actor", "Item"]) expect(t.gm.sheetConfig.get(doc)!.map((e) => e.id.split(".")[0])).toEqual(expect.arrayContaining(["fudge-wounds"]));
-    for (const doc of ["Actor", "Item"]) expect(t.gm.sheetConfig.get(doc)!.some((e) => e.id.startsWith("core."))).toBe(false);
+    for (const doc of ["Actor", "Item"])
+      expect(t.gm.sheetConfig.get(doc)!.map((e) => e.id.split(".")[0])).toEqual(
+        expect.arrayContaining(["fudge-wounds"]),
+      );
+    for (const doc of ["Actor", "Item"])
+      expect(t.gm.sheetConfig.get(doc)!.some((e) => e.id.startsWith("core."))).toBe(false);
   });
 
   it("opening an item from the actor sheet renders it with {force: true}", async () => {
     const t = await table();
-    const [item] = await t.player.run(() => actorOn(t.player, t.hero).createEmbeddedDocuments("Item", [{ name: "Sword", type: "weapon" } as never])).catch(() => [null]);
-    const created = item ?? (await t.gm.run(() => actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [{ name: "Sword", type: "weapon" } as never])))[0];
+    const [item] = await t.player
+      .run(() =>
+        actorOn(t.player, t.hero).createEmbeddedDocuments("Item", [{ name: "Sword", type: "weapon" } as never]),
+      )
+      .catch(() => [null]);
+    const created =
+      item ??
+      (
+        await t.gm.run(() =>
+          actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [{ name: "Sword", type: "weapon" } as never]),
+        )
+      )[0];
     await t.world.settle();
     const app = await openSheet(t.player, t.hero);
-    t.player.click(app.element.querySelector(`[data-action="editItem"][data-item-id="${created!.id}"], [data-item-id="${created!.id}"] [data-action="editItem"]`));
+    t.player.click(
+      app.element.querySelector(
+        `[data-action="editItem"][data-item-id="${created!.id}"], [data-item-id="${created!.id}"] [data-action="editItem"]`,
+      ),
+    );
     await t.world.settle();
     const itemSheet = t.player.run(() => actorOn(t.player, t.hero).items.get(created!.id!)!.sheet) as unknown as App;
     expect(itemSheet.rendered).toBe(true);
@@ -85,18 +112,24 @@ describe("sheets", () => {
     expect(before.max).toBeGreaterThan(0);
     expect(a.toObject().system).not.toHaveProperty("openBoxes");
     await t.player.run(() => a.update({ "system.openBoxes.value": 0 } as never));
-    expect((actorOn(t.gm, t.hero).system as unknown as { openBoxes: { value: number } }).openBoxes.value).toBe(before.value);
+    expect((actorOn(t.gm, t.hero).system as unknown as { openBoxes: { value: number } }).openBoxes.value).toBe(
+      before.value,
+    );
     expect(t.world.server.db.Actor.get(t.hero)!.system).not.toHaveProperty("openBoxes");
   });
 });
 
 describe("rich-text notes and descriptions (issue #9)", () => {
-  const HOSTILE = '<p>Owes <strong>3 gp</strong></p><img src="x" onerror="alert(1)"><a href="javascript:alert(2)">x</a>';
+  const HOSTILE =
+    '<p>Owes <strong>3 gp</strong></p><img src="x" onerror="alert(1)"><a href="javascript:alert(2)">x</a>';
   const seeded = () =>
     table({
       seed: (world, ids) => {
         const hero = [...world.server.db.Actor.values()].find((a) => a.name !== "Theodora" && a.type === "character")!;
-        (hero as { system: Record<string, unknown> }).system = { ...(hero as { system: Record<string, unknown> }).system, notes: HOSTILE };
+        (hero as { system: Record<string, unknown> }).system = {
+          ...(hero as { system: Record<string, unknown> }).system,
+          notes: HOSTILE,
+        };
         const foe = [...world.server.db.Actor.values()].find((a) => a.name === "Theodora")!;
         foe.ownership = { default: 0, [ids.player]: 2 };
         (foe as { system: Record<string, unknown> }).system = { notes: "<p>Watches the <em>gate</em></p>" };
@@ -118,11 +151,15 @@ describe("rich-text notes and descriptions (issue #9)", () => {
 
   it("a note cannot carry a sheet action: data-* and buttons are dropped before core's cleaning keeps them", async () => {
     // Stored as if core's cleaning let it through (it keeps data-* and <button>).
-    const crafted = '<p>Read me</p><button data-action="toggleWoundBox" data-ref="incapacitated:0">click</button><span data-action="attack">x</span>';
+    const crafted =
+      '<p>Read me</p><button data-action="toggleWoundBox" data-ref="incapacitated:0">click</button><span data-action="attack">x</span>';
     const t = await table({
       seed: (world) => {
         const hero = [...world.server.db.Actor.values()].find((a) => a.name !== "Theodora" && a.type === "character")!;
-        (hero as { system: Record<string, unknown> }).system = { ...(hero as { system: Record<string, unknown> }).system, notes: crafted };
+        (hero as { system: Record<string, unknown> }).system = {
+          ...(hero as { system: Record<string, unknown> }).system,
+          notes: crafted,
+        };
       },
     });
     const app = await openSheet(t.gm, t.hero);
@@ -139,7 +176,9 @@ describe("rich-text notes and descriptions (issue #9)", () => {
     Object.defineProperty(editor, "value", { value: "<p><strong>Paid</strong> Leroy</p>", configurable: true });
     t.player.run(() => editor.dispatchEvent(new Event("save")));
     await t.world.settle();
-    expect((t.gm.game.actors.get(t.hero)!.system as unknown as { notes: string }).notes).toBe("<p><strong>Paid</strong> Leroy</p>");
+    expect((t.gm.game.actors.get(t.hero)!.system as unknown as { notes: string }).notes).toBe(
+      "<p><strong>Paid</strong> Leroy</p>",
+    );
   });
 
   it("an observer reads the notes rendered, with no editor; a LIMITED user does not see them", async () => {
@@ -160,9 +199,17 @@ describe("rich-text notes and descriptions (issue #9)", () => {
 
   it("an item's description is a <prose-mirror> too", async () => {
     const t = await seeded();
-    const [item] = await t.gm.run(() => actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [{ name: "Sword", type: "weapon", system: { description: "<p>Sharp <em>edge</em></p>" } } as never]));
+    const [item] = await t.gm.run(() =>
+      actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
+        { name: "Sword", type: "weapon", system: { description: "<p>Sharp <em>edge</em></p>" } } as never,
+      ]),
+    );
     await t.world.settle();
-    const sheet = await t.player.run(() => (actorOn(t.player, t.hero).items.get(item!.id!)!.sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
+    const sheet = await t.player.run(() =>
+      (actorOn(t.player, t.hero).items.get(item!.id!)!.sheet as unknown as { render(o: object): Promise<App> }).render({
+        force: true,
+      }),
+    );
     const editor = sheet.element.querySelector('prose-mirror[name="system.description"]');
     expect(editor?.getAttribute("value")).toBe("<p>Sharp <em>edge</em></p>");
     expect(editor?.querySelector("em")?.textContent).toBe("edge");

@@ -12,14 +12,28 @@ import { userRef } from "../../src/foundry/foundry-util";
 import { actorOn, table, type Table } from "./table";
 
 type App = { element: HTMLElement };
-type Msg = { type: string; content: string; rolls: Roll[]; flags: Record<string, { dice?: { formula: string; faces: number[] }[]; titleKey?: string }>; system: Record<string, unknown> };
-const openSheet = (t: Table) => t.player.run(() => (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
+type Msg = {
+  type: string;
+  content: string;
+  rolls: Roll[];
+  flags: Record<string, { dice?: { formula: string; faces: number[] }[]; titleKey?: string }>;
+  system: Record<string, unknown>;
+};
+const openSheet = (t: Table) =>
+  t.player.run(() =>
+    (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }),
+  );
 const lastMessage = (t: Table) => t.gm.game.messages.contents.at(-1) as unknown as Msg;
-const state = (t: Table) => (actorOn(t.gm, t.hero).system as unknown as { woundTrack: { state: unknown } }).woundTrack.state;
-const levelKey = (t: Table) => (actorOn(t.gm, t.hero).system as unknown as { derived: { status: { levelKey: string | null } } }).derived.status.levelKey;
+const state = (t: Table) =>
+  (actorOn(t.gm, t.hero).system as unknown as { woundTrack: { state: unknown } }).woundTrack.state;
+const levelKey = (t: Table) =>
+  (actorOn(t.gm, t.hero).system as unknown as { derived: { status: { levelKey: string | null } } }).derived.status
+    .levelKey;
 
 async function setRules(t: Table, group: "fudge" | "fudgeTrack", patch: Record<string, unknown>) {
-  await t.gm.run(() => game.settings!.set("fudge-wounds" as never, group as never, { ...worldRules()[group], ...patch } as never));
+  await t.gm.run(() =>
+    game.settings!.set("fudge-wounds" as never, group as never, { ...worldRules()[group], ...patch } as never),
+  );
   await t.world.settle();
 }
 async function gmToggle(t: Table, ref: string) {
@@ -33,7 +47,8 @@ async function heal(t: Table, type: string, faces: number[], inputs: Record<stri
   const app = await openSheet(t);
   t.world.dice.queue(...faces);
   t.world.answerDialogs((req) => {
-    for (const [k, v] of Object.entries(inputs)) (req.form.querySelector(`[name="${k}"]`) as HTMLInputElement).value = v;
+    for (const [k, v] of Object.entries(inputs))
+      (req.form.querySelector(`[name="${k}"]`) as HTMLInputElement).value = v;
     return "ok";
   });
   const button = app.element.querySelector(`[data-action="heal"][data-heal="${type}"]`);
@@ -54,7 +69,10 @@ describe("the Fudge track's world options at the table (v13 host)", () => {
     expect(levelKey(t)).toBe("veryHurt");
     let m = lastMessage(t);
     expect(m.rolls.map((r) => r.formula)).toEqual(["4dF"]);
-    expect(m.flags["fudge-wounds"]).toMatchObject({ titleKey: "FUDGE.Heal.ConstitutionRoll", dice: [{ formula: "4dF", faces: [-1, 0, 0, 0] }] });
+    expect(m.flags["fudge-wounds"]).toMatchObject({
+      titleKey: "FUDGE.Heal.ConstitutionRoll",
+      dice: [{ formula: "4dF", faces: [-1, 0, 0, 0] }],
+    });
     expect(m.content).toContain("Constitution (Damage Capacity Fair (0)) + dice − 0 0 0 = Mediocre (−1)");
     // + 0 0 0 → Good: Very Hurt heals to Hurt.
     await heal(t, "natural", [1, 0, 0, 0]);
@@ -80,7 +98,11 @@ describe("the Fudge track's world options at the table (v13 host)", () => {
     await gmToggle(t, "dc:-2"); // Fair DC → Poor (Very Hurt)
     expect(state(t)).toMatchObject({ dc: -2 });
     const app = await openSheet(t);
-    expect([...app.element.querySelectorAll<HTMLElement>('[data-action="heal"]')].map((b) => b.dataset.heal)).toEqual(["scratches", "roll", "natural"]);
+    expect([...app.element.querySelectorAll<HTMLElement>('[data-action="heal"]')].map((b) => b.dataset.heal)).toEqual([
+      "scratches",
+      "roll",
+      "natural",
+    ]);
     // Healing roll: skill Fair + 0 0 0 + → Good, one level.
     await heal(t, "roll", [0, 0, 0, 1], { skill: "0" });
     expect(state(t)).toMatchObject({ dc: -1 });

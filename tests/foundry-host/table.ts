@@ -29,8 +29,22 @@ export async function table(opts: Parameters<typeof gmAndPlayer>[0] = {}): Promi
   const t = await gmAndPlayer({
     ...opts,
     seed: (world, ids) => {
-      hero = world.server.seed("Actor", { name: "Leroy", type: "character", ownership: { default: 0, [ids.player]: 3 }, system: {}, items: [], effects: [] });
-      foe = world.server.seed("Actor", { name: "Theodora", type: "npc", ownership: { default: 0 }, system: {}, items: [], effects: [] });
+      hero = world.server.seed("Actor", {
+        name: "Leroy",
+        type: "character",
+        ownership: { default: 0, [ids.player]: 3 },
+        system: {},
+        items: [],
+        effects: [],
+      });
+      foe = world.server.seed("Actor", {
+        name: "Theodora",
+        type: "npc",
+        ownership: { default: 0 },
+        system: {},
+        items: [],
+        effects: [],
+      });
       scene = world.server.seed("Scene", {
         name: "Tavern",
         active: true,

@@ -16,14 +16,27 @@ import { combatantRow, combatTrackerMenu } from "./apps";
 import { actorOn, table, type Table } from "./table";
 import type { Client } from "./world";
 
-type Entry = { name: string; condition: (li: HTMLElement) => boolean; callback: (li: HTMLElement) => Promise<string[]> };
-type CombatLike = { id: string; turns: { id: string; actorId: string; _source: { actorId: string } }[]; combatant?: { id: string } };
+type Entry = {
+  name: string;
+  condition: (li: HTMLElement) => boolean;
+  callback: (li: HTMLElement) => Promise<string[]>;
+};
+type CombatLike = {
+  id: string;
+  turns: { id: string; actorId: string; _source: { actorId: string } }[];
+  combatant?: { id: string };
+};
 
 /** Leroy and Theodora in a started combat (no initiative: Leroy first, by name). */
 async function fight(): Promise<{ t: Table; combatId: string }> {
   const t = await table();
   const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as { id: string };
-  await t.gm.run(() => (t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation).createEmbeddedDocuments("Combatant", [{ actorId: t.hero, tokenId: t.heroToken } as never, { actorId: t.foe, tokenId: t.foeToken } as never]));
+  await t.gm.run(() =>
+    (t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation).createEmbeddedDocuments("Combatant", [
+      { actorId: t.hero, tokenId: t.heroToken } as never,
+      { actorId: t.foe, tokenId: t.foeToken } as never,
+    ]),
+  );
   await t.gm.run(() => (t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation).startCombat());
   await t.world.settle();
   return { t, combatId: combat.id };
@@ -52,7 +65,10 @@ describe("duel forecast from the combat tracker", () => {
   it("the GM's combatant menu offers it against the combatant whose turn it is, once per menu", async () => {
     const { t, combatId } = await fight();
     const m = menu(t.gm, combatId);
-    expect(m.entries.filter((e) => e.name.startsWith("FUDGE.Forecast.")).map((e) => e.name)).toEqual(["FUDGE.Forecast.AgainstCurrent", "FUDGE.Forecast.AgainstTargets"]);
+    expect(m.entries.filter((e) => e.name.startsWith("FUDGE.Forecast.")).map((e) => e.name)).toEqual([
+      "FUDGE.Forecast.AgainstCurrent",
+      "FUDGE.Forecast.AgainstTargets",
+    ]);
     expect(m.combat.combatant?.id).toBe(m.combat.turns[0].id);
     const current = m.combat.turns[0]._source.actorId;
     const other = current === t.hero ? t.foe : t.hero;
@@ -92,11 +108,21 @@ describe("duel forecast from the combat tracker", () => {
   it("v14 reads {label, visible, onClick}: the same entries in that shape", async () => {
     const t = await table({ generation: 14 });
     const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as { id: string };
-    await t.gm.run(() => (t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation).createEmbeddedDocuments("Combatant", [{ actorId: t.hero, tokenId: t.heroToken } as never, { actorId: t.foe, tokenId: t.foeToken } as never]));
+    await t.gm.run(() =>
+      (t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation).createEmbeddedDocuments("Combatant", [
+        { actorId: t.hero, tokenId: t.heroToken } as never,
+        { actorId: t.foe, tokenId: t.foeToken } as never,
+      ]),
+    );
     await t.gm.run(() => (t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation).startCombat());
     await t.world.settle();
     const c = t.gm.game.combats.get(combat.id) as unknown as CombatLike;
-    const entries = t.gm.run(() => combatTrackerMenu(c)) as unknown as { label?: string; name?: string; visible: (li: HTMLElement) => boolean; onClick: (e: Event, li: HTMLElement) => Promise<string[]> }[];
+    const entries = t.gm.run(() => combatTrackerMenu(c)) as unknown as {
+      label?: string;
+      name?: string;
+      visible: (li: HTMLElement) => boolean;
+      onClick: (e: Event, li: HTMLElement) => Promise<string[]>;
+    }[];
     const ours = entries.filter((e) => e.label?.startsWith("FUDGE.Forecast."));
     expect(ours.map((e) => [e.label, e.name])).toEqual([
       ["FUDGE.Forecast.AgainstCurrent", undefined],
@@ -105,7 +131,9 @@ describe("duel forecast from the combat tracker", () => {
     const other = c.turns[1];
     const li = combatantRow(other.id);
     expect(t.gm.run(() => ours[0].visible(li))).toBe(true);
-    expect(await t.gm.run(() => ours[0].onClick(new Event("click"), li))).toEqual([expected(t.gm, other._source.actorId, c.turns[0]._source.actorId)]);
+    expect(await t.gm.run(() => ours[0].onClick(new Event("click"), li))).toEqual([
+      expected(t.gm, other._source.actorId, c.turns[0]._source.actorId),
+    ]);
   });
 });
 
@@ -115,18 +143,44 @@ describe("duel forecast from the combat tracker", () => {
  * line shown, and the duel forecast the rules core gives for it with `extra` on the request.
  */
 async function miniTrackerDuel(secondName: string, second: Record<string, unknown>) {
-  const sword = { _id: "itmSword00000001", name: "Sword of Smiting", type: "weapon", system: { miniaturesDamage: 5, statBasis: "strength", hands: 2, equipped: true } };
+  const sword = {
+    _id: "itmSword00000001",
+    name: "Sword of Smiting",
+    type: "weapon",
+    system: { miniaturesDamage: 5, statBasis: "strength", hands: 2, equipped: true },
+  };
   const card = { strength: 2, dexterity: 1, guts: 1 };
   const t = await table({
     seed: (world) => {
-      world.server.seed("Actor", { _id: "mini000000000001", name: "King", type: "miniature", ownership: { default: 0 }, system: card, items: [sword], effects: [] });
-      world.server.seed("Actor", { _id: "mini000000000002", name: secondName, type: "miniature", ownership: { default: 0 }, system: { ...card, ...second }, items: [{ ...sword, _id: "itmSword00000002" }], effects: [] });
+      world.server.seed("Actor", {
+        _id: "mini000000000001",
+        name: "King",
+        type: "miniature",
+        ownership: { default: 0 },
+        system: card,
+        items: [sword],
+        effects: [],
+      });
+      world.server.seed("Actor", {
+        _id: "mini000000000002",
+        name: secondName,
+        type: "miniature",
+        ownership: { default: 0 },
+        system: { ...card, ...second },
+        items: [{ ...sword, _id: "itmSword00000002" }],
+        effects: [],
+      });
     },
   });
   await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "miniatures" as never));
   const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as { id: string };
   const c = () => t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation;
-  await t.gm.run(() => c().createEmbeddedDocuments("Combatant", [{ actorId: "mini000000000001", initiative: 10 } as never, { actorId: "mini000000000002", initiative: 5 } as never]));
+  await t.gm.run(() =>
+    c().createEmbeddedDocuments("Combatant", [
+      { actorId: "mini000000000001", initiative: 10 } as never,
+      { actorId: "mini000000000002", initiative: 5 } as never,
+    ]),
+  );
   await t.gm.run(() => c().startCombat());
   await t.world.settle();
   const m = menu(t.gm, combat.id);
@@ -147,7 +201,10 @@ async function miniTrackerDuel(secondName: string, second: Record<string, unknow
 describe("Miniatures duel forecast from the combat tracker (Miniatures: Guts)", () => {
   it("counts Guts checks from each model's failures in force, as the world always plays them", async () => {
     // The Knave is still shaken by a failure by 2 ("may not attack") when the duel starts.
-    const shaken = { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 2 }], effect: 2 };
+    const shaken = {
+      pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 2 }],
+      effect: 2,
+    };
     const { t, line, odds } = await miniTrackerDuel("Knave", { gutsState: shaken });
     // The same duel by the rules core, with and without Guts checks.
     const [on, off] = [odds({ gutsChecks: true }), odds({ gutsChecks: false })];
@@ -192,15 +249,24 @@ describe("the table's duel forecast runs in the forecast worker (src/foundry/for
     const names = t.gm.run(() => [actorOn(t.gm, other).name, actorOn(t.gm, current).name]);
     expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual([`Forecasting ${names[0]} vs ${names[1]}…`]);
     expect(w.posted).toHaveLength(1);
-    expect(w.posted[0].request).toEqual(t.gm.run(() => duelRequest(plainActor(actorOn(t.gm, other)), plainActor(actorOn(t.gm, current)), worldRules())));
+    expect(w.posted[0].request).toEqual(
+      t.gm.run(() => duelRequest(plainActor(actorOn(t.gm, other)), plainActor(actorOn(t.gm, current)), worldRules())),
+    );
     const lines = await pending;
     expect(lines).toEqual([expected(t.gm, other, current)]);
-    expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual([`Forecasting ${names[0]} vs ${names[1]}…`, lines[0]]);
+    expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual([
+      `Forecasting ${names[0]} vs ${names[1]}…`,
+      lines[0],
+    ]);
     // A second click: the same live data, the same request, answered from the cache (no notice, no worker).
     const again = await m.click("FUDGE.Forecast.AgainstCurrent", other);
     expect(again).toEqual(lines);
     expect(w.posted).toHaveLength(1);
-    expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual([`Forecasting ${names[0]} vs ${names[1]}…`, lines[0], lines[0]]);
+    expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual([
+      `Forecasting ${names[0]} vs ${names[1]}…`,
+      lines[0],
+      lines[0],
+    ]);
     // Changed live data: a new request, asked of the worker again.
     await t.gm.run(() => actorOn(t.gm, other).update({ name: "Renamed" } as never));
     await t.world.settle();
@@ -224,7 +290,9 @@ describe("the table's duel forecast runs in the forecast worker (src/foundry/for
     expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual(["Forecasting Leroy vs Theodora…"]);
     expect(w.posted).toHaveLength(1);
     const line = expected(t.gm, t.hero, t.foe);
-    await vi.waitFor(() => expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual(["Forecasting Leroy vs Theodora…", line]));
+    await vi.waitFor(() =>
+      expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual(["Forecasting Leroy vs Theodora…", line]),
+    );
   });
 
   it("a duel whose request cannot be built (characters in a Miniatures world) is refused in words, without the worker", async () => {
@@ -248,23 +316,42 @@ describe("the table's duel forecast runs in the forecast worker (src/foundry/for
     const ids = { one: "leroyOne00000001", two: "leroyTwo00000001" };
     const t = await table({
       seed: (world) => {
-        world.server.seed("Actor", { ...structuredClone(leroy), _id: ids.one, name: "Leroy", ownership: { default: 0 } });
-        world.server.seed("Actor", { ...structuredClone(leroy), _id: ids.two, name: "Leroy <the Second>", ownership: { default: 0 } });
+        world.server.seed("Actor", {
+          ...structuredClone(leroy),
+          _id: ids.one,
+          name: "Leroy",
+          ownership: { default: 0 },
+        });
+        world.server.seed("Actor", {
+          ...structuredClone(leroy),
+          _id: ids.two,
+          name: "Leroy <the Second>",
+          ownership: { default: 0 },
+        });
       },
     });
     await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "volt" as never));
     await t.world.settle();
-    const request = t.gm.run(() => duelRequest(plainActor(actorOn(t.gm, ids.one)), plainActor(actorOn(t.gm, ids.two)), worldRules()));
+    const request = t.gm.run(() =>
+      duelRequest(plainActor(actorOn(t.gm, ids.one)), plainActor(actorOn(t.gm, ids.two)), worldRules()),
+    );
     expect(request.fallback).toBe("sample");
     const before = t.gm.notifications.length;
     const lines = await t.gm.run(() => showForecast(actorOn(t.gm, ids.one), [actorOn(t.gm, ids.two)]));
     expect(w.posted.map((m) => m.request)).toEqual([request]);
     // The worker answered with the estimate (the exact and bounded methods were refused at their budget).
     const estimate = duelForecast({ ...request, method: "sample" });
-    const line = forecastLineOf(forecastViewOf("Leroy", "Leroy <the Second>", estimate), (s) => t.gm.run(() => foundry.utils.escapeHTML(s)));
+    const line = forecastLineOf(forecastViewOf("Leroy", "Leroy <the Second>", estimate), (s) =>
+      t.gm.run(() => foundry.utils.escapeHTML(s)),
+    );
     expect(lines).toEqual([t.gm.run(() => game.i18n!.format(line.key, line.data))]);
-    expect(lines[0]).toMatch(/^Leroy vs Leroy &lt;the Second&gt;: Leroy wins ≈ \d+% ± \d\.\d%, Leroy &lt;the Second&gt; wins ≈ \d+% ± \d\.\d%, in about [\d.]+ exchanges — an estimate from 20,000 simulated duels \(99% interval\), not an exact forecast\.$/);
-    expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual(["Forecasting Leroy vs Leroy &lt;the Second&gt;…", lines[0]]);
+    expect(lines[0]).toMatch(
+      /^Leroy vs Leroy &lt;the Second&gt;: Leroy wins ≈ \d+% ± \d\.\d%, Leroy &lt;the Second&gt; wins ≈ \d+% ± \d\.\d%, in about [\d.]+ exchanges — an estimate from 20,000 simulated duels \(99% interval\), not an exact forecast\.$/,
+    );
+    expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual([
+      "Forecasting Leroy vs Leroy &lt;the Second&gt;…",
+      lines[0],
+    ]);
     expect(t.world.errors).toEqual([]);
   }, 60_000);
 
@@ -273,7 +360,22 @@ describe("the table's duel forecast runs in the forecast worker (src/foundry/for
     // The worker refuses with the budget's RulesError, as a duel past its budget would.
     w.postMessage = function (message) {
       this.posted.push(structuredClone(message));
-      setTimeout(() => this.onmessage?.({ data: { id: message.id, ok: false, error: { field: "budgetMs", key: "FUDGE.Error.ForecastBudget", params: { field: "budgetMs", what: "10000 ms" }, message: "budgetMs: too long" } } }), 1);
+      setTimeout(
+        () =>
+          this.onmessage?.({
+            data: {
+              id: message.id,
+              ok: false,
+              error: {
+                field: "budgetMs",
+                key: "FUDGE.Error.ForecastBudget",
+                params: { field: "budgetMs", what: "10000 ms" },
+                message: "budgetMs: too long",
+              },
+            },
+          }),
+        1,
+      );
     };
     const { t, combatId } = await fight();
     const m = menu(t.gm, combatId);

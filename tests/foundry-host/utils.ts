@@ -9,7 +9,10 @@ type Rec = Record<string, unknown>;
 export function getType(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "Array";
-  if (isRec(v)) return Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null ? "Object" : (v.constructor?.name ?? "Object");
+  if (isRec(v))
+    return Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null
+      ? "Object"
+      : (v.constructor?.name ?? "Object");
   return typeof v;
 }
 
@@ -51,7 +54,11 @@ export const _replace = (value: unknown) => new ForcedReplacement(value);
  * mergeObject(original, other, {performDeletions, recursive, inplace}) as core: `-=key` deletes
  * the key, `==key` replaces it whole; recursive: false replaces inner objects whole.
  */
-export function mergeObject<T extends Rec>(original: T, other: Rec = {}, opts: { inplace?: boolean; recursive?: boolean; performDeletions?: boolean; insertKeys?: boolean } = {}): T {
+export function mergeObject<T extends Rec>(
+  original: T,
+  other: Rec = {},
+  opts: { inplace?: boolean; recursive?: boolean; performDeletions?: boolean; insertKeys?: boolean } = {},
+): T {
   const { inplace = true, recursive = true, performDeletions = true } = opts;
   const target = (inplace ? original : deepClone(original)) as Rec;
   for (const [k, v] of Object.entries(other)) {
@@ -71,7 +78,8 @@ export function mergeObject<T extends Rec>(original: T, other: Rec = {}, opts: {
       target[k] = deepClone(v.value);
       continue;
     }
-    if (recursive && isRec(v) && getType(v) === "Object" && isRec(target[k])) mergeObject(target[k] as Rec, v, { ...opts, inplace: true });
+    if (recursive && isRec(v) && getType(v) === "Object" && isRec(target[k]))
+      mergeObject(target[k] as Rec, v, { ...opts, inplace: true });
     else if (recursive && isRec(v) && getType(v) === "Object") {
       const fresh: Rec = {};
       mergeObject(fresh, v, { ...opts, inplace: true });
@@ -105,7 +113,10 @@ export function flattenObject(obj: Rec, prefix = ""): Rec {
 }
 
 export function escapeHTML(s: unknown): string {
-  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" })[c]!);
+  return String(s ?? "").replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" })[c]!,
+  );
 }
 
 /**
@@ -119,7 +130,9 @@ export function escapeHTML(s: unknown): string {
 export function cleanHTML(raw: string): string {
   const tpl = document.createElement("template");
   tpl.innerHTML = String(raw ?? "");
-  tpl.content.querySelectorAll("script, style, iframe, object, embed, link, meta, base, form, frame, frameset").forEach((e) => e.remove());
+  tpl.content
+    .querySelectorAll("script, style, iframe, object, embed, link, meta, base, form, frame, frameset")
+    .forEach((e) => e.remove());
   for (const el of tpl.content.querySelectorAll("*")) {
     for (const a of [...el.attributes]) {
       const name = a.name.toLowerCase();
@@ -151,4 +164,18 @@ export function isNewerVersion(v1: unknown, v0: unknown): boolean {
   return false;
 }
 
-export const utils = { cleanHTML, getType, expandObject, getProperty, setProperty, mergeObject, diffObject, flattenObject, escapeHTML, randomID, isNewerVersion, deepClone, duplicate: deepClone };
+export const utils = {
+  cleanHTML,
+  getType,
+  expandObject,
+  getProperty,
+  setProperty,
+  mergeObject,
+  diffObject,
+  flattenObject,
+  escapeHTML,
+  randomID,
+  isNewerVersion,
+  deepClone,
+  duplicate: deepClone,
+};

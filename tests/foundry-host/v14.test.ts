@@ -16,7 +16,8 @@ describe.each([13, 14])("Foundry generation %i", (generation) => {
     const ids = Array.isArray(list) ? (list as { id: string }[]).map((e) => e.id) : Object.keys(list as object);
     expect(ids.some((id) => id.startsWith("fudge-wounds."))).toBe(true);
     const foe = actorOn(t.gm, t.foe);
-    for (const ref of ["hurt:0", "veryHurt:0", "incapacitated:0"]) await t.gm.run(() => updateActor(foe, actions.toggleWoundBox(plainActor(foe), ref, worldRules(), userRef())));
+    for (const ref of ["hurt:0", "veryHurt:0", "incapacitated:0"])
+      await t.gm.run(() => updateActor(foe, actions.toggleWoundBox(plainActor(foe), ref, worldRules(), userRef())));
     await t.world.settle();
     expect([...foe.statuses].some((s) => s.startsWith("fudge-wounds."))).toBe(true);
   });
@@ -34,8 +35,16 @@ describe.each([13, 14])("Foundry generation %i", (generation) => {
 
   it("the roll mode: core.rollMode with applyRollMode (v13), core.messageMode with applyMode (v14)", async () => {
     const t = await table({ generation });
-    await t.player.run(() => (generation >= 14 ? game.settings!.set("core", "messageMode" as never, "gm" as never) : game.settings!.set("core", "rollMode", "gmroll")));
-    const app = (await t.player.run(() => (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({ force: true }))) as { element: HTMLElement };
+    await t.player.run(() =>
+      generation >= 14
+        ? game.settings!.set("core", "messageMode" as never, "gm" as never)
+        : game.settings!.set("core", "rollMode", "gmroll"),
+    );
+    const app = (await t.player.run(() =>
+      (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({
+        force: true,
+      }),
+    )) as { element: HTMLElement };
     t.player.click(app.element.querySelector('[data-action="rollTrait"][data-trait="attributes.strength"]'));
     await t.world.settle();
     expect((t.gm.game.messages.contents.at(-1) as unknown as { whisper: string[] }).whisper).toEqual([t.ids.gm]);

@@ -13,16 +13,29 @@ import { userRef } from "../../src/foundry/foundry-util";
 import { actorOn, table, type Table } from "./table";
 
 type App = { element: HTMLElement };
-type Msg = { content: string; rolls: Roll[]; flags: Record<string, { dice?: { formula: string; faces: number[] }[]; titleKey?: string }> };
-const openSheet = (t: Table) => t.player.run(() => (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
+type Msg = {
+  content: string;
+  rolls: Roll[];
+  flags: Record<string, { dice?: { formula: string; faces: number[] }[]; titleKey?: string }>;
+};
+const openSheet = (t: Table) =>
+  t.player.run(() =>
+    (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }),
+  );
 const lastMessage = (t: Table) => t.gm.game.messages.contents.at(-1) as unknown as Msg;
-const marks = (t: Table) => ((actorOn(t.gm, t.hero).system as unknown as { woundTrack: { state: { marks: Record<string, string> } } }).woundTrack.state?.marks ?? {});
+const marks = (t: Table) =>
+  (actorOn(t.gm, t.hero).system as unknown as { woundTrack: { state: { marks: Record<string, string> } } }).woundTrack
+    .state?.marks ?? {};
 
 async function voltWorld(recovery: string): Promise<Table> {
   const t = await table();
   await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "volt" as never));
-  await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "volt" as never, { ...worldRules().volt, recovery } as never));
-  await t.gm.run(() => updateActor(actorOn(t.gm, t.hero), actions.resetTrack(plainActor(actorOn(t.gm, t.hero)), userRef())));
+  await t.gm.run(() =>
+    game.settings!.set("fudge-wounds" as never, "volt" as never, { ...worldRules().volt, recovery } as never),
+  );
+  await t.gm.run(() =>
+    updateActor(actorOn(t.gm, t.hero), actions.resetTrack(plainActor(actorOn(t.gm, t.hero)), userRef())),
+  );
   await t.world.settle();
   return t;
 }
@@ -110,8 +123,11 @@ describe("Volt injury recovery at the table", () => {
     expect(JSON.stringify(t.player.notifications)).toContain("no Injury to recover from");
   });
 
-  it('"monthly by default; weekly or nightly per setting": the sheet\'s button names the world\'s interval, its tooltip says the system does not track time', async () => {
-    for (const [recovery, label] of [["monthly", "Injury recovery roll (monthly)"], ["nightly", "Injury recovery roll (nightly)"]]) {
+  it("\"monthly by default; weekly or nightly per setting\": the sheet's button names the world's interval, its tooltip says the system does not track time", async () => {
+    for (const [recovery, label] of [
+      ["monthly", "Injury recovery roll (monthly)"],
+      ["nightly", "Injury recovery roll (nightly)"],
+    ]) {
       const t = await voltWorld(recovery);
       const button = (await openSheet(t)).element.querySelector('[data-action="heal"][data-heal="injuryRecovery"]')!;
       expect(button.textContent).toBe(label);

@@ -13,7 +13,19 @@ import HandlebarsLib from "handlebars";
 import { registerFoundryCoreHelpers } from "../../playground/foundry-core-helpers";
 import { als, maybeCurrent } from "./context";
 import { DiceQueue, Roll } from "./dice";
-import { BASE_CLASSES, ChatMessage, Combat, DOC_META, HostCollection, HostDocument, OWNERSHIP, ROLES, Scene, cleanDocumentSource, makeDocument } from "./documents";
+import {
+  BASE_CLASSES,
+  ChatMessage,
+  Combat,
+  DOC_META,
+  HostCollection,
+  HostDocument,
+  OWNERSHIP,
+  ROLES,
+  Scene,
+  cleanDocumentSource,
+  makeDocument,
+} from "./documents";
 import { DataModelValidationError, deepClone, isRec } from "./fields";
 import { cleanHTML, diffObject, expandObject, getProperty, mergeObject, randomID, setProperty } from "./utils";
 import { ActorSheet, DocumentSheetConfig, ItemSheet, type DialogAnswer, type DialogRequest } from "./apps";
@@ -84,7 +96,9 @@ DOC_META.User.keys.role = 1;
 
 class Users extends HostCollection<HostUser> {
   get activeGM(): HostUser | null {
-    const gms = this.filter((u) => u.isGM && u.active).sort((a, b) => b.role - a.role || String(a.id).localeCompare(String(b.id)));
+    const gms = this.filter((u) => u.isGM && u.active).sort(
+      (a, b) => b.role - a.role || String(a.id).localeCompare(String(b.id)),
+    );
     return gms[0] ?? null;
   }
   get current() {
@@ -118,7 +132,14 @@ export class HostHooks {
   private nextId = 1;
   errors: { hook: string; error: unknown }[] = [];
   on(name: string, fn: (...a: any[]) => unknown): number {
-    const e: HookEntry = { id: this.nextId++, name, fn, once: false, client: maybeCurrent() ?? null, firedOn: new WeakSet() };
+    const e: HookEntry = {
+      id: this.nextId++,
+      name,
+      fn,
+      once: false,
+      client: maybeCurrent() ?? null,
+      firedOn: new WeakSet(),
+    };
     this.entries.push(e);
     return e.id;
   }
@@ -201,12 +222,21 @@ class HostSettings {
     const k = `${ns}.${key}`;
     const cfg = this.settings.get(k);
     if (!cfg) throw new Error(`"${k}" is not a registered game setting`);
-    const v = cfg.type === Number ? Number(value) : cfg.type === Boolean ? Boolean(value) : cfg.type === String ? String(value) : deepClone(value);
+    const v =
+      cfg.type === Number
+        ? Number(value)
+        : cfg.type === Boolean
+          ? Boolean(value)
+          : cfg.type === String
+            ? String(value)
+            : deepClone(value);
     if (cfg.scope === "world") {
-      if (!this.client.user.isGM) throw new Error(`User ${this.client.user.name} lacks permission to update Setting ${k}`);
+      if (!this.client.user.isGM)
+        throw new Error(`User ${this.client.user.name} lacks permission to update Setting ${k}`);
       await this.client.world.delay("setting");
       this.client.world.server.settings.set(k, deepClone(v));
-      for (const c of this.client.world.connectedClients()) c.run(() => c.game.settings.settings.get(k)?.onChange?.(deepClone(v)));
+      for (const c of this.client.world.connectedClients())
+        c.run(() => c.game.settings.settings.get(k)?.onChange?.(deepClone(v)));
     } else {
       this.local.set(k, v);
       cfg.onChange?.(v);
@@ -259,7 +289,13 @@ export class Client {
     release: { generation: number; version: string };
     combat: Combat | null;
   };
-  CONFIG!: Rec & { ChatMessage: Rec & { documentClass: unknown }; Combat: Rec; Dice: Rec & { randomUniform: () => number }; statusEffects: unknown; queries: Rec };
+  CONFIG!: Rec & {
+    ChatMessage: Rec & { documentClass: unknown };
+    Combat: Rec;
+    Dice: Rec & { randomUniform: () => number };
+    statusEffects: unknown;
+    queries: Rec;
+  };
   ui!: Rec & { notifications: Rec };
   canvas!: Rec & { scene: Scene | null };
   handlebars!: typeof HandlebarsLib;
@@ -271,7 +307,10 @@ export class Client {
   chatLog = new Map<string, HTMLElement>();
   /** Partials loaded by loadTemplates (name → source). */
   templateCache = new Map<string, HandlebarsTemplateDelegate>();
-  sheetConfig = new Map<string, { id: string; cls: unknown; types: string[] | null; makeDefault: boolean; label?: string }[]>();
+  sheetConfig = new Map<
+    string,
+    { id: string; cls: unknown; types: string[] | null; makeDefault: boolean; label?: string }[]
+  >();
   private targets = new Map<string, Set<unknown>>();
   private placeables = new WeakMap<HostDocument, Rec>();
   private sheets = new WeakMap<HostDocument, { render(o?: unknown): Promise<unknown> }>();
@@ -334,7 +373,15 @@ export class Client {
     let p = this.placeables.get(doc);
     if (!p) {
       const d = doc as unknown as { id: string; actor: unknown };
-      p = { document: doc, get id() { return d.id; }, get actor() { return d.actor; } };
+      p = {
+        document: doc,
+        get id() {
+          return d.id;
+        },
+        get actor() {
+          return d.actor;
+        },
+      };
       this.placeables.set(doc, p);
     }
     return p;
@@ -362,7 +409,11 @@ export class Client {
     await this.run(async () => {
       this.handlebars = HandlebarsLib.create();
       const i18n = new HostI18n();
-      registerFoundryCoreHelpers(this.handlebars, { localize: (k) => i18n.localize(k), format: (k, p) => i18n.format(k, p as Rec), has: (k) => i18n.has(k) });
+      registerFoundryCoreHelpers(this.handlebars, {
+        localize: (k) => i18n.localize(k),
+        format: (k, p) => i18n.format(k, p as Rec),
+        has: (k) => i18n.has(k),
+      });
       const server = this.world.server;
       this.game = {
         user: this.user,
@@ -374,7 +425,12 @@ export class Client {
         scenes: new HostCollection("Scene", { client: this, parent: null }),
         settings: new HostSettings(this),
         i18n,
-        system: { id: this.world.manifest.id as string, version: this.world.manifest.version, initiative: this.world.manifest.initiative as string | undefined, documentTypes: this.world.manifest.documentTypes },
+        system: {
+          id: this.world.manifest.id as string,
+          version: this.world.manifest.version,
+          initiative: this.world.manifest.initiative as string | undefined,
+          documentTypes: this.world.manifest.documentTypes,
+        },
         world: { id: "host-world" },
         // game.data: this client's own copy of the world as the server sent it (documents are built from these very objects).
         data: deepClone(server.snapshot()),
@@ -383,21 +439,43 @@ export class Client {
         packs: loadPacks(this),
         paused: false,
         get combat() {
-          return ((this as unknown as { combats: HostCollection<Combat> }).combats).find((c) => c._source.active === true) ?? null;
+          return (
+            (this as unknown as { combats: HostCollection<Combat> }).combats.find((c) => c._source.active === true) ??
+            null
+          );
         },
       } as never;
       this.CONFIG = makeConfig() as never;
       // v14: CONFIG.statusEffects is a record keyed by id.
-      if (this.world.generation >= 14) this.CONFIG.statusEffects = Object.fromEntries((this.CONFIG.statusEffects as { id: string }[]).map((e) => [e.id, e]));
+      if (this.world.generation >= 14)
+        this.CONFIG.statusEffects = Object.fromEntries(
+          (this.CONFIG.statusEffects as { id: string }[]).map((e) => [e.id, e]),
+        );
       this.ui = {
-        notifications: { info: (m: unknown) => this.notify("info", m), warn: (m: unknown) => this.notify("warn", m), error: (m: unknown) => this.notify("error", m), notify: (m: unknown) => this.notify("info", m) },
+        notifications: {
+          info: (m: unknown) => this.notify("info", m),
+          warn: (m: unknown) => this.notify("warn", m),
+          error: (m: unknown) => this.notify("error", m),
+          notify: (m: unknown) => this.notify("info", m),
+        },
         chat: { scrollBottom: () => undefined },
       } as never;
       const selected = this.selected;
-      this.canvas = { ready: true, scene: null, grid: makeGrid(), tokens: { get controlled() { return [...selected]; }, placeables: [] } } as never;
+      this.canvas = {
+        ready: true,
+        scene: null,
+        grid: makeGrid(),
+        tokens: {
+          get controlled() {
+            return [...selected];
+          },
+          placeables: [],
+        },
+      } as never;
       this.game.settings.register("core", "rollMode", { scope: "client", type: String, default: "publicroll" });
       // v14 renames the roll-mode setting to core.messageMode (FOUNDRY-V13.md "v14").
-      if (this.world.generation >= 14) this.game.settings.register("core", "messageMode", { scope: "client", type: String, default: "public" });
+      if (this.world.generation >= 14)
+        this.game.settings.register("core", "messageMode", { scope: "client", type: String, default: "public" });
       DocumentSheetConfig.registerSheet(BASE_CLASSES.Actor, "core", ActorSheet, { makeDefault: true });
       DocumentSheetConfig.registerSheet(BASE_CLASSES.Item, "core", ItemSheet, { makeDefault: true });
       this.game.users.load((this.game.data.users as Rec[]) ?? []);
@@ -505,7 +583,8 @@ export class Client {
 
   /** Open sheets of a document re-render after its update (core: `render(false)` on `doc.apps`). */
   private rerender(doc: HostDocument): void {
-    for (const app of Object.values(doc.apps)) if (app.rendered) this.world.track(Promise.resolve(app.render({ force: false })));
+    for (const app of Object.values(doc.apps))
+      if (app.rendered) this.world.track(Promise.resolve(app.render({ force: false })));
     if (doc.parent) this.rerender(doc.parent);
   }
 
@@ -517,7 +596,9 @@ export class Client {
       if (!doc) {
         const meta = DOC_META[name];
         if (!meta) return null;
-        doc = ((this.game as unknown as Record<string, HostCollection>)[meta.collection]?.get(id) as HostDocument | undefined) ?? null;
+        doc =
+          ((this.game as unknown as Record<string, HostCollection>)[meta.collection]?.get(id) as
+            HostDocument | undefined) ?? null;
       } else doc = doc.getEmbeddedCollection(name)?.get(id) ?? null;
       if (!doc) return null;
     }
@@ -542,7 +623,9 @@ function loadPacks(client: Client): Map<string, Rec> {
       async getDocuments() {
         if (!DOC_META[p.type]) return [];
         const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
-        return client.run(() => files.map((f) => makeDocument(client, p.type, JSON.parse(readFileSync(join(dir, f), "utf8")), null, true)));
+        return client.run(() =>
+          files.map((f) => makeDocument(client, p.type, JSON.parse(readFileSync(join(dir, f), "utf8")), null, true)),
+        );
       },
     });
   }
@@ -556,7 +639,8 @@ function makeGrid() {
     /** Grid#measurePath: straight-line distance in grid units (enough for token-to-token range). */
     measurePath(waypoints: { x: number; y: number }[]) {
       let d = 0;
-      for (let i = 1; i < waypoints.length; i++) d += Math.hypot(waypoints[i].x - waypoints[i - 1].x, waypoints[i].y - waypoints[i - 1].y) / 100;
+      for (let i = 1; i < waypoints.length; i++)
+        d += Math.hypot(waypoints[i].x - waypoints[i - 1].x, waypoints[i].y - waypoints[i - 1].y) / 100;
       return { distance: d };
     },
   };
@@ -564,7 +648,12 @@ function makeGrid() {
 
 /** CONFIG as core sets it before `init` (the parts this system reads or writes). */
 function makeConfig(): Rec {
-  const docCfg = (name: string) => ({ documentClass: BASE_CLASSES[name], dataModels: {}, typeLabels: {}, trackableAttributes: {} });
+  const docCfg = (name: string) => ({
+    documentClass: BASE_CLASSES[name],
+    dataModels: {},
+    typeLabels: {},
+    trackableAttributes: {},
+  });
   return {
     Actor: docCfg("Actor"),
     Item: docCfg("Item"),
@@ -576,7 +665,17 @@ function makeConfig(): Rec {
     User: docCfg("User"),
     // Core default: no formula; the manifest's `initiative` is used when this is unset.
     Combat: { ...docCfg("Combat"), initiative: { formula: null, decimals: 2 } },
-    Dice: { randomUniform: Math.random, rolls: [Roll], terms: {}, rollModes: { publicroll: "CHAT.RollPublic", gmroll: "CHAT.RollPrivate", blindroll: "CHAT.RollBlind", selfroll: "CHAT.RollSelf" } },
+    Dice: {
+      randomUniform: Math.random,
+      rolls: [Roll],
+      terms: {},
+      rollModes: {
+        publicroll: "CHAT.RollPublic",
+        gmroll: "CHAT.RollPrivate",
+        blindroll: "CHAT.RollBlind",
+        selfroll: "CHAT.RollSelf",
+      },
+    },
     statusEffects: [
       { id: "dead", name: "EFFECT.StatusDead", img: "icons/svg/skull.svg" },
       { id: "unconscious", name: "EFFECT.StatusUnconscious", img: "icons/svg/unconscious.svg" },
@@ -611,7 +710,14 @@ interface BroadcastOp {
 }
 
 export class Server {
-  db: Record<string, Map<string, Rec>> = { User: new Map(), Actor: new Map(), Item: new Map(), ChatMessage: new Map(), Combat: new Map(), Scene: new Map() };
+  db: Record<string, Map<string, Rec>> = {
+    User: new Map(),
+    Actor: new Map(),
+    Item: new Map(),
+    ChatMessage: new Map(),
+    Combat: new Map(),
+    Scene: new Map(),
+  };
   settings = new Map<string, unknown>();
   /** Every operation the server applied, in order (for tests). */
   journal: { action: string; documentName: string; userId: string; ids: string[]; options: Rec; data: Rec[] }[] = [];
@@ -621,7 +727,14 @@ export class Server {
 
   snapshot(): Rec {
     const arr = (n: string) => [...this.db[n].values()];
-    return { users: arr("User"), actors: arr("Actor"), items: arr("Item"), messages: arr("ChatMessage"), combats: arr("Combat"), scenes: arr("Scene") };
+    return {
+      users: arr("User"),
+      actors: arr("Actor"),
+      items: arr("Item"),
+      messages: arr("ChatMessage"),
+      combats: arr("Combat"),
+      scenes: arr("Scene"),
+    };
   }
 
   /** Puts stored data straight into the database (as an older version of the system wrote it). */
@@ -647,7 +760,12 @@ export class Server {
 
   /** One request from a client: latency, permission, validation, storage, then the broadcast. */
   async request(client: Client, req: Request): Promise<HostDocument[]> {
-    this.requests.push({ action: req.action, documentName: req.documentName, userId: client.userId, data: deepClone(req.data) });
+    this.requests.push({
+      action: req.action,
+      documentName: req.documentName,
+      userId: client.userId,
+      data: deepClone(req.data),
+    });
     const work = (async () => {
       await this.world.delay(req.action, client);
       const user = client.user;
@@ -674,13 +792,17 @@ export class Server {
    * every user; an actor's embedded items with it.
    */
   private cleanDeclaredHtml(documentName: string, src: Rec): void {
-    const types = (this.world.manifest.documentTypes as Record<string, Record<string, { htmlFields?: string[] }>> | undefined)?.[documentName];
+    const types = (
+      this.world.manifest.documentTypes as Record<string, Record<string, { htmlFields?: string[] }>> | undefined
+    )?.[documentName];
     const system = src.system;
-    if (isRec(system)) for (const path of types?.[String(src.type)]?.htmlFields ?? []) {
-      const v = getProperty(system, path);
-      if (typeof v === "string") setProperty(system, path, cleanHTML(v));
-    }
-    if (documentName === "Actor" && Array.isArray(src.items)) for (const i of src.items) if (isRec(i)) this.cleanDeclaredHtml("Item", i);
+    if (isRec(system))
+      for (const path of types?.[String(src.type)]?.htmlFields ?? []) {
+        const v = getProperty(system, path);
+        if (typeof v === "string") setProperty(system, path, cleanHTML(v));
+      }
+    if (documentName === "Actor" && Array.isArray(src.items))
+      for (const i of src.items) if (isRec(i)) this.cleanDeclaredHtml("Item", i);
   }
 
   private apply(client: Client, user: HostUser, req: Request): BroadcastOp | null {
@@ -701,15 +823,18 @@ export class Server {
         const src = cleanDocumentSource(documentName, deepClone(expandObject(d)));
         src._id = options.keepId && d._id ? d._id : randomID();
         // Embedded documents created with their parent get ids too (items, effects, tokens, combatants).
-        for (const key of Object.values(DOC_META[documentName].embedded)) for (const e of (src[key] as Rec[] | undefined) ?? []) if (!e._id) e._id = randomID();
+        for (const key of Object.values(DOC_META[documentName].embedded))
+          for (const e of (src[key] as Rec[] | undefined) ?? []) if (!e._id) e._id = randomID();
         // A message's author is the creating user; only a GM may name another (FOUNDRY-V13.md).
         if (documentName === "ChatMessage" && (!user.isGM || !src.author)) src.author = user.id;
-        if (documentName === "ChatMessage") src.rolls = ((src.rolls as unknown[]) ?? []).map((r) => (typeof r === "string" ? r : JSON.stringify(r)));
+        if (documentName === "ChatMessage")
+          src.rolls = ((src.rolls as unknown[]) ?? []).map((r) => (typeof r === "string" ? r : JSON.stringify(r)));
         if (documentName === "ChatMessage" && !src.timestamp) src.timestamp = Date.now();
         const doc = check(src);
         // Cleaned as the server receives it: the client's constructed (migrated) source.
         this.cleanDeclaredHtml(documentName, src);
-        if (!doc.canUserModify(user, "create", src)) throw new Error(`User ${user.name} lacks permission to create ${documentName}`);
+        if (!doc.canUserModify(user, "create", src))
+          throw new Error(`User ${user.name} lacks permission to create ${documentName}`);
         const stored = deepClone(src);
         staged.push(() => (store ? store.set(String(src._id), stored) : list!.push(stored)));
         results.push(deepClone(src));
@@ -723,8 +848,10 @@ export class Server {
         const oldDoc = client.run(() => makeDocument(client, documentName, current, parentDoc, false));
         const { _id, ...changes } = expandObject(d);
         // ChatMessage#rolls stores each Roll as its JSON string.
-        if (documentName === "ChatMessage" && Array.isArray(changes.rolls)) changes.rolls = changes.rolls.map((r) => (typeof r === "string" ? r : JSON.stringify(r)));
-        if (!oldDoc.canUserModify(user, "update", changes)) throw new Error(`User ${user.name} lacks permission to update ${documentName} [${id}]`);
+        if (documentName === "ChatMessage" && Array.isArray(changes.rolls))
+          changes.rolls = changes.rolls.map((r) => (typeof r === "string" ? r : JSON.stringify(r)));
+        if (!oldDoc.canUserModify(user, "update", changes))
+          throw new Error(`User ${user.name} lacks permission to update ${documentName} [${id}]`);
         const next = deepClone(current);
         if (options.recursive === false) for (const [k, v] of Object.entries(changes)) next[k] = deepClone(v);
         else mergeObject(next, changes);
@@ -743,7 +870,8 @@ export class Server {
         const old = get(id);
         if (!old) throw new Error(`${documentName} ${id} does not exist`);
         const oldDoc = client.run(() => makeDocument(client, documentName, deepClone(old), parentDoc, false));
-        if (!oldDoc.canUserModify(user, "delete")) throw new Error(`User ${user.name} lacks permission to delete ${documentName} [${id}]`);
+        if (!oldDoc.canUserModify(user, "delete"))
+          throw new Error(`User ${user.name} lacks permission to delete ${documentName} [${id}]`);
         staged.push(() => (store ? store.delete(id) : list!.splice(list!.indexOf(old), 1)));
         results.push({ _id: id });
         sources.push(old);
@@ -751,8 +879,24 @@ export class Server {
     }
     if (!results.length) return null;
     for (const s of staged) s();
-    this.journal.push({ action, documentName, userId: user.id!, ids: results.map((r) => String(r._id)), options: deepClone(options), data: deepClone(req.data) });
-    return { action: action as BroadcastOp["action"], documentName, parentUuid, results, sources: sources.map((s) => deepClone(s)), parentSource: loc ? deepClone(loc.top) : undefined, options: deepClone(options), userId: user.id! };
+    this.journal.push({
+      action,
+      documentName,
+      userId: user.id!,
+      ids: results.map((r) => String(r._id)),
+      options: deepClone(options),
+      data: deepClone(req.data),
+    });
+    return {
+      action: action as BroadcastOp["action"],
+      documentName,
+      parentUuid,
+      results,
+      sources: sources.map((s) => deepClone(s)),
+      parentSource: loc ? deepClone(loc.top) : undefined,
+      options: deepClone(options),
+      userId: user.id!,
+    };
   }
 
   /** v13: the new scene `active: true` and the prior one `active: false`, in one batch, hooks for both on every client. */
@@ -762,7 +906,16 @@ export class Server {
     const prior = [...this.db.Scene.values()].find((s) => s.active === true && s._id !== id);
     const data: Rec[] = [{ _id: id, active: true }];
     if (prior) data.push({ _id: prior._id, active: false });
-    return this.broadcast(client, this.apply(client, client.user, { action: "update", documentName: "Scene", parentUuid: null, data, options: { ...req.options, _priorActiveScene: prior?._id ?? null } }));
+    return this.broadcast(
+      client,
+      this.apply(client, client.user, {
+        action: "update",
+        documentName: "Scene",
+        parentUuid: null,
+        data,
+        options: { ...req.options, _priorActiveScene: prior?._id ?? null },
+      }),
+    );
   }
 }
 

@@ -49,7 +49,11 @@ describe("npm run build", () => {
 
   it("dist holds everything system.json names", () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(out, "system.json"), "utf8"));
-    const files = [...manifest.esmodules, ...manifest.styles.map((s: { src: string }) => s.src), ...manifest.languages.map((l: { path: string }) => l.path)];
+    const files = [
+      ...manifest.esmodules,
+      ...manifest.styles.map((s: { src: string }) => s.src),
+      ...manifest.languages.map((l: { path: string }) => l.path),
+    ];
     for (const f of files) expect(fs.existsSync(path.join(out, f)), f).toBe(true);
     for (const p of manifest.packs) expect(fs.existsSync(path.join(out, p.path, "CURRENT")), p.path).toBe(true);
   });
@@ -87,7 +91,9 @@ describe("npm run build", () => {
 
   it("the zip holds exactly the files of dist (system.json at its root)", () => {
     const zip: Map<string, Buffer> = unzipBuffer(fs.readFileSync(path.join(out, "fudge-wounds.zip")));
-    const files = entriesOf(out).filter((e: { name: string }) => !e.name.endsWith(".zip") && !/(^|\/)LOCK$/.test(e.name));
+    const files = entriesOf(out).filter(
+      (e: { name: string }) => !e.name.endsWith(".zip") && !/(^|\/)LOCK$/.test(e.name),
+    );
     expect([...zip.keys()].sort()).toEqual(files.map((e: { name: string }) => e.name).sort());
     expect(zip.get("system.json")!.equals(fs.readFileSync(path.join(out, "system.json")))).toBe(true);
     const unzip = spawnSync("unzip", ["-tq", path.join(out, "fudge-wounds.zip")], { encoding: "utf8" });

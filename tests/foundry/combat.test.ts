@@ -15,19 +15,59 @@ import {
 import { defaultWorldRules } from "../../src/system/data";
 import type { TrackStatus } from "../../src/rules/track";
 
-const st = (over: Partial<TrackStatus>): TrackStatus => ({ penalty: 0, condition: "able", canAct: true, levelKey: null, effects: [], steps: [], ...over });
+const st = (over: Partial<TrackStatus>): TrackStatus => ({
+  penalty: 0,
+  condition: "able",
+  canAct: true,
+  levelKey: null,
+  effects: [],
+  steps: [],
+  ...over,
+});
 
 describe("turn start", () => {
   it("Miniatures: a Near Death model rolls Guts; a model with a failed check re-checks", () => {
-    expect(turnStartTasks({ preset: "miniatures", actorType: "miniature", status: st({ condition: "dying" }), gutsPending: true })).toEqual([{ kind: "nearDeathGuts" }]);
-    expect(turnStartTasks({ preset: "miniatures", actorType: "miniature", status: st({}), gutsPending: true })).toEqual([{ kind: "gutsRecheck" }]);
-    expect(turnStartTasks({ preset: "miniatures", actorType: "miniature", status: st({}), gutsPending: false })).toEqual([]);
-    expect(turnStartTasks({ preset: "miniatures", actorType: "miniature", status: st({ condition: "dead" }), gutsPending: true })).toEqual([]);
+    expect(
+      turnStartTasks({
+        preset: "miniatures",
+        actorType: "miniature",
+        status: st({ condition: "dying" }),
+        gutsPending: true,
+      }),
+    ).toEqual([{ kind: "nearDeathGuts" }]);
+    expect(turnStartTasks({ preset: "miniatures", actorType: "miniature", status: st({}), gutsPending: true })).toEqual(
+      [{ kind: "gutsRecheck" }],
+    );
+    expect(
+      turnStartTasks({ preset: "miniatures", actorType: "miniature", status: st({}), gutsPending: false }),
+    ).toEqual([]);
+    expect(
+      turnStartTasks({
+        preset: "miniatures",
+        actorType: "miniature",
+        status: st({ condition: "dead" }),
+        gutsPending: true,
+      }),
+    ).toEqual([]);
   });
 
   it("other presets do nothing at turn start except noting FATE Clipped and a Fudge stun", () => {
-    expect(turnStartTasks({ preset: "fudge", actorType: "character", status: st({ condition: "dying" }), gutsPending: false })).toEqual([]);
-    expect(turnStartTasks({ preset: "fate", actorType: "character", status: st({ effects: ["clipped"] }), gutsPending: false })).toEqual([{ kind: "noteClipped" }]);
+    expect(
+      turnStartTasks({
+        preset: "fudge",
+        actorType: "character",
+        status: st({ condition: "dying" }),
+        gutsPending: false,
+      }),
+    ).toEqual([]);
+    expect(
+      turnStartTasks({
+        preset: "fate",
+        actorType: "character",
+        status: st({ effects: ["clipped"] }),
+        gutsPending: false,
+      }),
+    ).toEqual([{ kind: "noteClipped" }]);
     expect(turnStartTasks({ preset: "fate", actorType: "character", status: null, gutsPending: false })).toEqual([]);
   });
 
@@ -63,12 +103,37 @@ describe("combat end and scene end", () => {
 });
 
 describe("Fudge §4.62: Stunned (one round) and Very Stunned (two rounds) count down at the end of the stunned character's own turns", () => {
-  const stunned = (effect: string, rounds: number, marks = 1) => ({ marks: { scratch: [null, null, null], hurt: Array.from({ length: marks }, () => ({ level: "hurt", stun: true })) }, stun: { effect, rounds }, dead: false });
+  const stunned = (effect: string, rounds: number, marks = 1) => ({
+    marks: { scratch: [null, null, null], hurt: Array.from({ length: marks }, () => ({ level: "hurt", stun: true })) },
+    stun: { effect, rounds },
+    dead: false,
+  });
 
   it("a stunned or very stunned fighter's turn start notes the stun; knocked out does not count down (it lasts until the stun marks heal)", () => {
-    expect(turnStartTasks({ preset: "fudge", actorType: "character", status: st({ effects: ["stunned"] }), gutsPending: false })).toEqual([{ kind: "noteStun" }]);
-    expect(turnStartTasks({ preset: "fudge", actorType: "npc", status: st({ effects: ["veryStunned"] }), gutsPending: false })).toEqual([{ kind: "noteStun" }]);
-    expect(turnStartTasks({ preset: "fudge", actorType: "character", status: st({ effects: ["knockedOut"] }), gutsPending: false })).toEqual([]);
+    expect(
+      turnStartTasks({
+        preset: "fudge",
+        actorType: "character",
+        status: st({ effects: ["stunned"] }),
+        gutsPending: false,
+      }),
+    ).toEqual([{ kind: "noteStun" }]);
+    expect(
+      turnStartTasks({
+        preset: "fudge",
+        actorType: "npc",
+        status: st({ effects: ["veryStunned"] }),
+        gutsPending: false,
+      }),
+    ).toEqual([{ kind: "noteStun" }]);
+    expect(
+      turnStartTasks({
+        preset: "fudge",
+        actorType: "character",
+        status: st({ effects: ["knockedOut"] }),
+        gutsPending: false,
+      }),
+    ).toEqual([]);
     expect(turnStartTasks({ preset: "fudge", actorType: "character", status: st({}), gutsPending: false })).toEqual([]);
     expect(stunSnapshot(stunned("knockedOut", 0))).toBeNull();
     expect(stunSnapshot(null)).toBeNull();
@@ -79,14 +144,20 @@ describe("Fudge §4.62: Stunned (one round) and Very Stunned (two rounds) count 
     const s = stunSnapshot(stunned("stunned", 1));
     expect(s).toEqual({ effect: "stunned", rounds: 1, marks: 1 });
     expect(turnEndStunHealing("fudge", s, stunSnapshot(stunned("stunned", 1)))).toBe("endRound");
-    expect(turnEndStunHealing("fudge", stunSnapshot(stunned("veryStunned", 2)), stunSnapshot(stunned("veryStunned", 2)))).toBe("endRound");
-    expect(turnEndStunHealing("fudge", stunSnapshot(stunned("veryStunned", 1)), stunSnapshot(stunned("veryStunned", 1)))).toBe("endRound");
+    expect(
+      turnEndStunHealing("fudge", stunSnapshot(stunned("veryStunned", 2)), stunSnapshot(stunned("veryStunned", 2))),
+    ).toBe("endRound");
+    expect(
+      turnEndStunHealing("fudge", stunSnapshot(stunned("veryStunned", 1)), stunSnapshot(stunned("veryStunned", 1))),
+    ).toBe("endRound");
   });
 
   it("a stun taken during the turn waits for his next turn: a second stun (Very Stunned, or its rounds restarted with a new mark) is not counted down", () => {
     const start = stunSnapshot(stunned("stunned", 1));
     expect(turnEndStunHealing("fudge", start, stunSnapshot(stunned("veryStunned", 2, 2)))).toBeNull();
-    expect(turnEndStunHealing("fudge", stunSnapshot(stunned("veryStunned", 2)), stunSnapshot(stunned("veryStunned", 2, 2)))).toBeNull();
+    expect(
+      turnEndStunHealing("fudge", stunSnapshot(stunned("veryStunned", 2)), stunSnapshot(stunned("veryStunned", 2, 2))),
+    ).toBeNull();
     expect(turnEndStunHealing("fudge", null, stunSnapshot(stunned("stunned", 1)))).toBeNull();
     // Healed during the turn (the GM cleared it): nothing to count down.
     expect(turnEndStunHealing("fudge", start, null)).toBeNull();
@@ -94,7 +165,11 @@ describe("Fudge §4.62: Stunned (one round) and Very Stunned (two rounds) count 
   });
 
   it("a stored note is read back only when well formed", () => {
-    expect(readStunSnapshot({ combatantId: "c1", round: 2, effect: "stunned", rounds: 1, marks: 1 })).toEqual({ effect: "stunned", rounds: 1, marks: 1 });
+    expect(readStunSnapshot({ combatantId: "c1", round: 2, effect: "stunned", rounds: 1, marks: 1 })).toEqual({
+      effect: "stunned",
+      rounds: 1,
+      marks: 1,
+    });
     expect(readStunSnapshot({ effect: "knockedOut", rounds: 0, marks: 1 })).toBeNull();
     expect(readStunSnapshot({ effect: "stunned", rounds: "1", marks: 1 })).toBeNull();
     expect(readStunSnapshot(null)).toBeNull();
@@ -110,18 +185,26 @@ describe("Fudge §4.64: who began the round Incapacitated (the GM's round-start 
       { ref: "Actor.nd", status: st({ condition: "dying" }) },
       { ref: "Actor.broken", status: null },
     ]);
-    expect(r).toEqual({ round: 3, actors: ["Actor.leroy", "Actor.theo", "Actor.ko", "Actor.nd", "Actor.broken"], incapacitated: ["Actor.leroy", "Actor.ko", "Actor.nd"] });
+    expect(r).toEqual({
+      round: 3,
+      actors: ["Actor.leroy", "Actor.theo", "Actor.ko", "Actor.nd", "Actor.broken"],
+      incapacitated: ["Actor.leroy", "Actor.ko", "Actor.nd"],
+    });
     expect(readRoundStart(r)).toEqual(r);
     expect(readRoundStart({ round: 1, actors: "x", incapacitated: [] })).toBeNull();
   });
 
   it("holds for an actor in a started combat, for the combat's current round only", () => {
     const rec = { round: 2, actors: ["Actor.leroy"], incapacitated: ["Actor.leroy"] };
-    expect(roundStartFor("Actor.leroy", [{ started: true, round: 2, refs: ["Actor.leroy"], record: rec }])).toEqual(rec);
+    expect(roundStartFor("Actor.leroy", [{ started: true, round: 2, refs: ["Actor.leroy"], record: rec }])).toEqual(
+      rec,
+    );
     // Stepped back to round 1, or a round not recorded: none (his current track counts).
     expect(roundStartFor("Actor.leroy", [{ started: true, round: 1, refs: ["Actor.leroy"], record: rec }])).toBeNull();
     expect(roundStartFor("Actor.leroy", [{ started: false, round: 0, refs: ["Actor.leroy"], record: rec }])).toBeNull();
     expect(roundStartFor("Actor.other", [{ started: true, round: 2, refs: ["Actor.leroy"], record: rec }])).toBeNull();
-    expect(roundStartFor("Actor.leroy", [{ started: true, round: 2, refs: ["Actor.leroy"], record: "forged" }])).toBeNull();
+    expect(
+      roundStartFor("Actor.leroy", [{ started: true, round: 2, refs: ["Actor.leroy"], record: "forged" }]),
+    ).toBeNull();
   });
 });

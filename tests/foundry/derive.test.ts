@@ -10,7 +10,8 @@ import { defaultWorldRules, type ActorDoc } from "../../src/system/data";
 import { applyWound, renderTrack } from "../../src/rules/track";
 import { trackFor } from "../../src/system/combatant";
 
-const doc = (pack: string, name: string): ActorDoc => readSources(pack).find((s: { doc: ActorDoc }) => s.doc.name === name)!.doc;
+const doc = (pack: string, name: string): ActorDoc =>
+  readSources(pack).find((s: { doc: ActorDoc }) => s.doc.name === name)!.doc;
 const rules = defaultWorldRules();
 
 describe("derived data of an actor", () => {
@@ -26,7 +27,13 @@ describe("derived data of an actor", () => {
   it("Theodora Hurt: −1, one box fewer open", () => {
     const theo = doc("characters", "Theodora");
     const marked = applyWound(trackFor(theo, rules), { level: "hurt" });
-    const d = deriveFromDoc({ ...theo, system: { ...theo.system, woundTrack: { ...(theo.system as any).woundTrack, state: marked.track.state } } } as ActorDoc, rules);
+    const d = deriveFromDoc(
+      {
+        ...theo,
+        system: { ...theo.system, woundTrack: { ...(theo.system as any).woundTrack, state: marked.track.state } },
+      } as ActorDoc,
+      rules,
+    );
     expect(d.penalty).toBe(-1);
     expect(d.factors).toMatchObject({ odf: 7, ddf: 2 });
     expect(d.openBoxes).toEqual({ value: 6, max: 7 });
@@ -42,7 +49,10 @@ describe("derived data of an actor", () => {
 
   it("a stored state that does not fit the track becomes an error, not a crash", () => {
     const leroy = doc("characters", "Leroy");
-    const broken = { ...leroy, system: { ...leroy.system, woundTrack: { ...(leroy.system as any).woundTrack, state: { marks: "nonsense" } } } } as ActorDoc;
+    const broken = {
+      ...leroy,
+      system: { ...leroy.system, woundTrack: { ...(leroy.system as any).woundTrack, state: { marks: "nonsense" } } },
+    } as ActorDoc;
     const d = deriveFromDoc(broken, rules);
     expect(d.error?.key).toMatch(/^FUDGE\.Error\./);
     expect(d.penalty).toBe(0);
@@ -50,7 +60,10 @@ describe("derived data of an actor", () => {
 
   it("open boxes skip blacked-out circles", () => {
     const r = renderTrack(trackFor(doc("characters", "Leroy"), rules));
-    const withDisabled = { ...r, rows: [...r.rows, { ...r.rows[0], boxes: r.rows[0].boxes.map((b) => ({ ...b, disabled: true })) }] };
+    const withDisabled = {
+      ...r,
+      rows: [...r.rows, { ...r.rows[0], boxes: r.rows[0].boxes.map((b) => ({ ...b, disabled: true })) }],
+    };
     expect(openBoxesOf(withDisabled)).toEqual(openBoxesOf(r));
   });
 });

@@ -1,5 +1,10 @@
 /** A stand-in for the forecast Worker in tests (tests/foundry/forecast-queue.test.ts, tests/foundry-host/tracker.test.ts). */
-import { answerForecastMessage, type ForecastMessage, type ForecastReply, type WorkerLike } from "../../src/foundry/forecast-queue";
+import {
+  answerForecastMessage,
+  type ForecastMessage,
+  type ForecastReply,
+  type WorkerLike,
+} from "../../src/foundry/forecast-queue";
 
 /** A Worker stand-in: answers each message later (or never, when `stuck`), with cloned data both ways. */
 export class FakeWorker implements WorkerLike {

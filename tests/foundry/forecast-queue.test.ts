@@ -13,7 +13,12 @@ import { duelRequest } from "../../src/system/attack-dialog";
 import { findSample } from "../../src/cli/samples";
 import { rulesFor } from "../system/fixtures";
 
-const fudgeDuel = () => duelRequest(structuredClone(findSample("Leroy", "a")), structuredClone(findSample("Theodora", "b")), rulesFor("fudge"));
+const fudgeDuel = () =>
+  duelRequest(
+    structuredClone(findSample("Leroy", "a")),
+    structuredClone(findSample("Theodora", "b")),
+    rulesFor("fudge"),
+  );
 const badDuel = () => ({ ...fudgeDuel(), preset: "chess" });
 
 describe("the forecast worker's message handling", () => {
@@ -31,14 +36,27 @@ describe("the forecast worker's message handling", () => {
     }
     expect(thrown).toBeInstanceOf(RulesError);
     const reply = structuredClone(answerForecastMessage({ id: 3, request: badDuel() }));
-    expect(reply).toEqual({ id: 3, ok: false, error: { field: thrown!.field, key: thrown!.key, params: thrown!.params, message: thrown!.message } });
+    expect(reply).toEqual({
+      id: 3,
+      ok: false,
+      error: { field: thrown!.field, key: thrown!.key, params: thrown!.params, message: thrown!.message },
+    });
     const back = rulesErrorFrom((reply as { error: Parameters<typeof rulesErrorFrom>[0] }).error);
     expect(back).toBeInstanceOf(RulesError);
-    expect([back.field, back.key, back.params, back.message]).toEqual([thrown!.field, thrown!.key, thrown!.params, thrown!.message]);
+    expect([back.field, back.key, back.params, back.message]).toEqual([
+      thrown!.field,
+      thrown!.key,
+      thrown!.params,
+      thrown!.message,
+    ]);
   });
 
   it("a message without an id is a fault, not a forecast", () => {
-    expect(answerForecastMessage({ request: fudgeDuel() })).toEqual({ id: -1, ok: false, fault: expect.stringMatching(/id/) });
+    expect(answerForecastMessage({ request: fudgeDuel() })).toEqual({
+      id: -1,
+      ok: false,
+      fault: expect.stringMatching(/id/),
+    });
     expect(answerForecastMessage(null)).toMatchObject({ ok: false });
   });
 });

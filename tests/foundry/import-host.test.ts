@@ -15,20 +15,36 @@ const fixture = (f: string) => ({ file: f, text: readFileSync(`tests/fixtures/fu
 describe("Import from Fudge RPG on the v13 host", () => {
   it("creates characters the data models accept unchanged, and a GM-whispered report card", async () => {
     const { world, gm } = await gmAndPlayer();
-    const created = (await gm.run(() => importFudgeRpgFiles([fixture("brannoc.json"), fixture("legacy-major.json"), fixture("heavy-wounds.json")]))) as unknown as {
+    const created = (await gm.run(() =>
+      importFudgeRpgFiles([fixture("brannoc.json"), fixture("legacy-major.json"), fixture("heavy-wounds.json")]),
+    )) as unknown as {
       name: string;
       system: Record<string, unknown>;
       items: { size: number };
     }[];
     await world.settle();
     expect(created.map((a) => a.name)).toEqual(["Brannoc the Bold", "Old Wendel", "Ilse Kettering"]);
-    const brannoc = gm.run(() => game.actors!.getName("Brannoc the Bold")) as unknown as { system: any; items: { size: number; contents: { type: string; name: string }[] } };
+    const brannoc = gm.run(() => game.actors!.getName("Brannoc the Bold")) as unknown as {
+      system: any;
+      items: { size: number; contents: { type: string; name: string }[] };
+    };
     expect(brannoc.system.fudgePoints).toBe(4);
     expect(brannoc.system.attributes).toMatchObject({ strength: 2, damageCapacity: 1, willpower: 1 });
     expect(brannoc.system.woundTrack.preset).toBe("custom");
     expect(brannoc.system.woundTrack.state.marks.hurt).toEqual([{ level: "hurt" }, null]);
-    expect(brannoc.items.contents.map((i) => i.type).sort()).toEqual(["armor", "fault", "gift", "gift", "shield", "skill", "skill", "weapon"]);
-    const cards = gm.run(() => game.messages!.contents.map((m) => ({ content: String((m as any).content), whisper: (m as any).whisper })));
+    expect(brannoc.items.contents.map((i) => i.type).sort()).toEqual([
+      "armor",
+      "fault",
+      "gift",
+      "gift",
+      "shield",
+      "skill",
+      "skill",
+      "weapon",
+    ]);
+    const cards = gm.run(() =>
+      game.messages!.contents.map((m) => ({ content: String((m as any).content), whisper: (m as any).whisper })),
+    );
     expect(cards).toHaveLength(3);
     expect(cards[0].content).toContain("Imported from Fudge RPG: Brannoc the Bold");
     expect(cards[0].whisper).toEqual([gm.user.id]);
@@ -54,7 +70,9 @@ describe("Import from Fudge RPG on the v13 host", () => {
     expect(gm.run(() => game.messages!.size)).toBe(0);
     expect(world.dialogs.length).toBe(1);
     expect((world.dialogs[0] as { content: string }).content).toContain("Nothing was imported");
-    expect((world.dialogs[0] as { content: string }).content).toContain("The files took more than 0 ms to convert: import fewer or smaller files at a time.");
+    expect((world.dialogs[0] as { content: string }).content).toContain(
+      "The files took more than 0 ms to convert: import fewer or smaller files at a time.",
+    );
     expect(world.errors).toEqual([]);
     // The same batch within its budget converts.
     expect(((await gm.run(() => importFudgeRpgFiles([fixture("brannoc.json")]))) as unknown[]).length).toBe(1);
@@ -62,7 +80,10 @@ describe("Import from Fudge RPG on the v13 host", () => {
 
   it("offers the button to the GM only", async () => {
     const { gm, player } = await gmAndPlayer();
-    for (const [client, expected] of [[gm, 1], [player, 0]] as const) {
+    for (const [client, expected] of [
+      [gm, 1],
+      [player, 0],
+    ] as const) {
       const html = document.createElement("section");
       html.innerHTML = `<header class="directory-header"><div class="header-actions"></div></header>`;
       client.run(() => addImportButton(null, html));

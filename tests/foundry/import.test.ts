@@ -23,7 +23,11 @@ function stubFoundry(settings: Record<string, unknown> = {}) {
   const notes: string[] = [];
   vi.stubGlobal("game", {
     user: { isGM: true },
-    i18n: { localize: i18n.localize, format: (k: string, p: Record<string, unknown>) => i18n.format(k, p), has: i18n.has },
+    i18n: {
+      localize: i18n.localize,
+      format: (k: string, p: Record<string, unknown>) => i18n.format(k, p),
+      has: i18n.has,
+    },
     settings: { get: (_s: string, k: string) => settings[k] },
   });
   vi.stubGlobal("foundry", {
@@ -38,7 +42,9 @@ function stubFoundry(settings: Record<string, unknown> = {}) {
       },
     },
   });
-  vi.stubGlobal("CONFIG", { Actor: { documentClass: { createDocuments: async (data: unknown[]) => (created.push(data), data) } } });
+  vi.stubGlobal("CONFIG", {
+    Actor: { documentClass: { createDocuments: async (data: unknown[]) => (created.push(data), data) } },
+  });
   vi.stubGlobal("ChatMessage", {
     getWhisperRecipients: () => [{ id: "gm1" }],
     create: async (m: Record<string, unknown>) => void messages.push(m),
@@ -58,7 +64,8 @@ describe("Import from Fudge RPG (Foundry adapter)", () => {
     expect(f.created).toHaveLength(1);
     const [actors] = f.created as Record<string, unknown>[][];
     expect(actors.map((a) => a.name)).toEqual(["Brannoc the Bold", "Old Wendel"]);
-    for (const a of actors) for (const item of a.items as Record<string, unknown>[]) expect(item).not.toHaveProperty("_id");
+    for (const a of actors)
+      for (const item of a.items as Record<string, unknown>[]) expect(item).not.toHaveProperty("_id");
     expect(f.messages).toHaveLength(2);
     expect(f.messages[0].whisper).toEqual(["gm1"]);
     const card = String(f.messages[0].content);
@@ -71,11 +78,17 @@ describe("Import from Fudge RPG (Foundry adapter)", () => {
   it("creates nothing when one file is bad, and lists every bad file", async () => {
     const f = stubFoundry();
     const { importFudgeRpgFiles } = await import("../../src/foundry/import");
-    const out = await importFudgeRpgFiles([fixture("brannoc.json"), fixture("partial-no-wounds.json"), fixture("malformed-truncated.json")]);
+    const out = await importFudgeRpgFiles([
+      fixture("brannoc.json"),
+      fixture("partial-no-wounds.json"),
+      fixture("malformed-truncated.json"),
+    ]);
     expect(out).toEqual([]);
     expect(f.created).toEqual([]);
     expect(f.messages).toEqual([]);
-    expect(f.dialogs[0]).toContain("In partial-no-wounds.json, the wound track is missing. Export the whole actor again");
+    expect(f.dialogs[0]).toContain(
+      "In partial-no-wounds.json, the wound track is missing. Export the whole actor again",
+    );
     expect(f.dialogs[0]).toContain("malformed-truncated.json is not a JSON export (");
   });
 

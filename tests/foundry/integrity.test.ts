@@ -8,7 +8,20 @@
 import { describe, expect, it } from "vitest";
 import { changeActor, worldRules } from "../../src/foundry/bridge";
 import { toggleWoundBox } from "../../src/system/actions";
-import { actorOn, actorsOnServer, attack, cardOf, click, fixDice, forgeQuery, fudgePoints, levelOf, relayTable, warnings, type RelayTable } from "./relay-table";
+import {
+  actorOn,
+  actorsOnServer,
+  attack,
+  cardOf,
+  click,
+  fixDice,
+  forgeQuery,
+  fudgePoints,
+  levelOf,
+  relayTable,
+  warnings,
+  type RelayTable,
+} from "./relay-table";
 
 /** Leroy (player 1) attacks the Goblin (the GM's) with ++++; the GM defends with −−−−: a wound. */
 async function leroyHitsGoblin(t: RelayTable): Promise<string> {
@@ -69,7 +82,23 @@ describe("forgeries through the real handler leave every actor as it was", () =>
     const t = await relayTable();
     const honest = await attack(t, t.p1, t.leroy, [t.tokens.goblin, t.tokens.theodora], [1, 1, 1, 1]);
     const forged = cardOf(t, honest);
-    for (const target of forged.targets) Object.assign(target, { defend: "rolled", defendDice: [-1, -1, -1, -1], dice: { ...(target.dice as object), defense: [-1, -1, -1, -1] }, resolution: { outcome: "wound", hit: true, woundKey: "dead", wound: { level: "dead" }, numbers: {}, dice: {}, steps: [], defenderAfter: null, followUps: [] } });
+    for (const target of forged.targets)
+      Object.assign(target, {
+        defend: "rolled",
+        defendDice: [-1, -1, -1, -1],
+        dice: { ...(target.dice as object), defense: [-1, -1, -1, -1] },
+        resolution: {
+          outcome: "wound",
+          hit: true,
+          woundKey: "dead",
+          wound: { level: "dead" },
+          numbers: {},
+          dice: {},
+          steps: [],
+          defenderAfter: null,
+          followUps: [],
+        },
+      });
     const before = actorsOnServer(t);
     const msg = await t.p3.run(() => ChatMessage.create({ type: "attackCard", system: forged } as never));
     await t.world.settle();
@@ -80,7 +109,9 @@ describe("forgeries through the real handler leave every actor as it was", () =>
     // Clicking as the real client does: the GM's client refuses, in words.
     const n = t.p3.notifications.length;
     await click(t, t.p3, String(msg!.id), "apply", t.goblin);
-    expect(warnings(t.p3, n)).toEqual(["Leroy does not belong to the player who posted this card, so the GM's client will not apply it."]);
+    expect(warnings(t.p3, n)).toEqual([
+      "Leroy does not belong to the player who posted this card, so the GM's client will not apply it.",
+    ]);
     expect(actorsOnServer(t)).toEqual(before);
   });
 
@@ -120,7 +151,9 @@ describe("forgeries through the real handler leave every actor as it was", () =>
     const earlier = await leroyHitsGoblin(t);
     await click(t, t.gm, earlier, "apply", t.goblin);
     const hurtBefore = levelOf(t, t.goblin);
-    const stateBefore = JSON.stringify((actorOn(t.gm, t.goblin).toObject().system as { woundTrack: { state: unknown } }).woundTrack.state);
+    const stateBefore = JSON.stringify(
+      (actorOn(t.gm, t.goblin).toObject().system as { woundTrack: { state: unknown } }).woundTrack.state,
+    );
     // Leroy's next attack, applied through the GM; then he forges `before` (unhurt) and undoes.
     const id = await attack(t, t.p1, t.leroy, [t.tokens.goblin], [1, 1, 0, 0]);
     fixDice(t.gm, [-1, -1, 0, 0]);
@@ -132,7 +165,11 @@ describe("forgeries through the real handler leave every actor as it was", () =>
     await t.world.settle();
     await click(t, t.p1, id, "undo", t.goblin);
     expect(levelOf(t, t.goblin)).toBe(hurtBefore);
-    expect(JSON.stringify((actorOn(t.gm, t.goblin).toObject().system as { woundTrack: { state: unknown } }).woundTrack.state)).toBe(stateBefore);
+    expect(
+      JSON.stringify(
+        (actorOn(t.gm, t.goblin).toObject().system as { woundTrack: { state: unknown } }).woundTrack.state,
+      ),
+    ).toBe(stateBefore);
   });
 
   it("Undo by someone who neither applied it nor owns the target is refused, whatever the card says", async () => {
@@ -199,10 +236,22 @@ describe("forgeries through the real handler leave every actor as it was", () =>
     const id = await leroyHitsGoblin(t);
     const before = actorsOnServer(t);
     // Player 3 claims to be player 1 (the attacker) without player 1's request.
-    const reply = await forgeQuery(t, t.p3, "apply", { messageId: id, targetId: `Actor.${t.goblin}`, userId: t.p1.user.id }, false);
+    const reply = await forgeQuery(
+      t,
+      t.p3,
+      "apply",
+      { messageId: id, targetId: `Actor.${t.goblin}`, userId: t.p1.user.id },
+      false,
+    );
     expect(reply).toMatchObject({ ok: false, key: "FUDGE.Error.Relay.Unconfirmed" });
     // A request in player 3's own flags that names player 1 proves nothing either.
-    const again = await forgeQuery(t, t.p3, "apply", { messageId: id, targetId: `Actor.${t.goblin}`, userId: t.p1.user.id }, true);
+    const again = await forgeQuery(
+      t,
+      t.p3,
+      "apply",
+      { messageId: id, targetId: `Actor.${t.goblin}`, userId: t.p1.user.id },
+      true,
+    );
     expect(again).toMatchObject({ ok: false, key: "FUDGE.Error.Relay.Unconfirmed" });
     expect(actorsOnServer(t)).toEqual(before);
   }, 20_000);
@@ -210,7 +259,13 @@ describe("forgeries through the real handler leave every actor as it was", () =>
   it("a player may not write another user's flags (the server refuses), so he cannot plant a request", async () => {
     const t = await relayTable();
     const p1OnP3 = t.p3.game.users.get(t.p1.user.id!)!;
-    await expect(t.p3.run(() => (p1OnP3 as unknown as { update(d: object): Promise<unknown> }).update({ flags: { "fudge-wounds": { relayRequests: { x: {} } } } }))).rejects.toThrow(/lacks permission/);
+    await expect(
+      t.p3.run(() =>
+        (p1OnP3 as unknown as { update(d: object): Promise<unknown> }).update({
+          flags: { "fudge-wounds": { relayRequests: { x: {} } } },
+        }),
+      ),
+    ).rejects.toThrow(/lacks permission/);
   });
 
   it("recorded dice out of range and a GM-only situation are refused", async () => {
@@ -225,7 +280,9 @@ describe("forgeries through the real handler leave every actor as it was", () =>
     const before = actorsOnServer(t);
     const n = t.p1.notifications.length;
     await click(t, t.p1, id, "apply", t.goblin);
-    expect(warnings(t.p1, n)).toEqual(["The dice recorded on this card for Goblin are not a roll this attack makes. Attack again."]);
+    expect(warnings(t.p1, n)).toEqual([
+      "The dice recorded on this card for Goblin are not a roll this attack makes. Attack again.",
+    ]);
     const gmLevel = await attack(t, t.p1, t.leroy, [t.tokens.goblin], [0, 0, 0, 0]);
     const c2 = cardOf(t, gmLevel);
     c2.situation = { gmLevel: "dead" };
@@ -246,7 +303,10 @@ describe("forgeries through the real handler leave every actor as it was", () =>
     const id = await attack(t, t.p1, t.leroy, [t.tokens.goblin], [1, 1, 1, 1]);
     const card = cardOf(t, id);
     const one = card.targets[0];
-    card.targets = Array.from({ length: 400 }, (_, i) => ({ ...one, actorId: `Actor.fake${String(i).padStart(12, "0")}` }));
+    card.targets = Array.from({ length: 400 }, (_, i) => ({
+      ...one,
+      actorId: `Actor.fake${String(i).padStart(12, "0")}`,
+    }));
     await t.p1.run(() => t.p1.game.messages.get(id)!.update({ system: card } as never));
     await t.world.settle();
     const el = t.gm.chatLog.get(id)!;
@@ -278,7 +338,9 @@ describe("who asked, statuses, and errors on the host", () => {
     const id = await leroyHitsGoblin(t);
     t.world.disconnect(t.gm);
     await click(t, t.p1, id, "apply", t.goblin);
-    expect(warnings(t.p1)).toEqual(["Goblin: this needs the GM's client, and no GM is connected. Try again when the GM is."]);
+    expect(warnings(t.p1)).toEqual([
+      "Goblin: this needs the GM's client, and no GM is connected. Try again when the GM is.",
+    ]);
   });
 
   it("a query that fails on its way (a timeout, a GM who left) reads as a sentence", async () => {
@@ -303,7 +365,11 @@ describe("who asked, statuses, and errors on the host", () => {
 
   it("the system changes only the statuses it set: the GM's own dead and prone survive a wound change and its undo", async () => {
     const t = await relayTable();
-    const goblin = () => actorOn(t.gm, t.goblin) as unknown as { statuses: Set<string>; toggleStatusEffect(id: string, o: object): Promise<unknown> };
+    const goblin = () =>
+      actorOn(t.gm, t.goblin) as unknown as {
+        statuses: Set<string>;
+        toggleStatusEffect(id: string, o: object): Promise<unknown>;
+      };
     await t.gm.run(() => goblin().toggleStatusEffect("prone", { active: true }));
     await t.gm.run(() => goblin().toggleStatusEffect("dead", { active: true }));
     await t.world.settle();
@@ -320,7 +386,9 @@ describe("who asked, statuses, and errors on the host", () => {
 describe("Fudge Points through the relay (Fudge §4.64, world option)", () => {
   /** Theodora one step from death (marked by the GM), the Fudge Point safeguard on, and Leroy's killing blow defended. */
   async function doomed(t: RelayTable): Promise<string> {
-    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "fudgeTrack" as never, { safeguardFudgePoint: true } as never));
+    await t.gm.run(() =>
+      game.settings!.set("fudge-wounds" as never, "fudgeTrack" as never, { safeguardFudgePoint: true } as never),
+    );
     // The GM marks every box of her track on her sheet (as a box click does, through changeActor).
     for (const ref of ["nearDeath:0", "incapacitated:0", "veryHurt:0", "hurt:0", "scratch:0", "scratch:1", "scratch:2"])
       await t.gm.run(() => changeActor(actorOn(t.gm, t.theodora), (doc) => toggleWoundBox(doc, ref, worldRules())));
@@ -335,16 +403,24 @@ describe("Fudge Points through the relay (Fudge §4.64, world option)", () => {
     const t = await relayTable();
     const id = await doomed(t);
     const points = fudgePoints(t, t.theodora);
-    const forged = await forgeQuery(t, t.p1, "apply", { messageId: id, targetId: `Actor.${t.theodora}`, spendFudgePoint: true });
+    const forged = await forgeQuery(t, t.p1, "apply", {
+      messageId: id,
+      targetId: `Actor.${t.theodora}`,
+      spendFudgePoint: true,
+    });
     expect(forged).toMatchObject({ ok: false, key: "FUDGE.Error.FudgePointNotYours" });
     expect(fudgePoints(t, t.theodora)).toBe(points);
     await click(t, t.p2, id, "apply", t.theodora, { spendFudgePoint: true });
     expect(warnings(t.p2)).toEqual([]);
     expect(fudgePoints(t, t.theodora)).toBe(points - 1);
-    expect((actorOn(t.gm, t.theodora).system as unknown as { derived: { condition: string } }).derived.condition).not.toBe("dead");
+    expect(
+      (actorOn(t.gm, t.theodora).system as unknown as { derived: { condition: string } }).derived.condition,
+    ).not.toBe("dead");
     // Player 2 applied it: player 1 may not undo it; player 2 may, and the point comes back once.
     await click(t, t.p1, id, "undo", t.theodora);
-    expect(warnings(t.p1)).toEqual(["This wound on Theodora is not yours to undo: ask the player who applied it, Theodora's owner or the GM."]);
+    expect(warnings(t.p1)).toEqual([
+      "This wound on Theodora is not yours to undo: ask the player who applied it, Theodora's owner or the GM.",
+    ]);
     expect(fudgePoints(t, t.theodora)).toBe(points - 1);
     await click(t, t.p2, id, "undo", t.theodora);
     expect(warnings(t.p2)).toEqual([]);

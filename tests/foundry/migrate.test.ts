@@ -1,18 +1,35 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { ladderNumber, migrateActorSystem, migrateItemSystem, needsMigration, repairSystem, systemChanges } from "../../src/foundry/migrate-pure";
+import {
+  ladderNumber,
+  migrateActorSystem,
+  migrateItemSystem,
+  needsMigration,
+  repairSystem,
+  systemChanges,
+} from "../../src/foundry/migrate-pure";
 import { ACTOR_DEFAULTS, ITEM_DEFAULTS, type ActorType, type ItemType } from "../../src/system/data";
 
 describe("migrateActorSystem", () => {
   it("moves 0.0.x top-level attributes under attributes, as numbers", () => {
-    const old = { strength: "Good", damageCapacity: "+1", willpower: -1, scale: 2, fudgePoints: "3", wounds: { marks: {} }, trackPreset: "normal", biography: "<p>x</p>" };
+    const old = {
+      strength: "Good",
+      damageCapacity: "+1",
+      willpower: -1,
+      scale: 2,
+      fudgePoints: "3",
+      wounds: { marks: {} },
+      trackPreset: "normal",
+      biography: "<p>x</p>",
+    };
     const m = migrateActorSystem("character", old) as Record<string, any>;
     expect(m.attributes).toEqual({ strength: 1, damageCapacity: 1, willpower: -1 });
     expect(m.scale).toEqual({ strength: 2, mass: 2 });
     expect(m.fudgePoints).toBe(3);
     expect(m.woundTrack).toEqual({ state: { marks: {} }, preset: "standard" });
     expect(m.notes).toBe("<p>x</p>");
-    for (const k of ["strength", "damageCapacity", "willpower", "wounds", "trackPreset", "biography"]) expect(m).not.toHaveProperty(k);
+    for (const k of ["strength", "damageCapacity", "willpower", "wounds", "trackPreset", "biography"])
+      expect(m).not.toHaveProperty(k);
   });
 
   it("keeps a value already in the new place (the new shape wins)", () => {
@@ -25,7 +42,10 @@ describe("migrateActorSystem", () => {
   });
 
   it("miniatures: str/dex/move, wounds and a boolean Terrifying", () => {
-    const m = migrateActorSystem("miniature", { str: 2, dex: 1, move: 6, wounds: null, terrifying: true }) as Record<string, any>;
+    const m = migrateActorSystem("miniature", { str: 2, dex: 1, move: 6, wounds: null, terrifying: true }) as Record<
+      string,
+      any
+    >;
     expect(m).toMatchObject({ strength: 2, dexterity: 1, movement: 6, woundTrack: { state: null }, terrifying: 1 });
     expect(m).not.toHaveProperty("str");
   });
@@ -39,24 +59,37 @@ describe("migrateActorSystem", () => {
 
   it("0.1.0: HTML notes stay HTML (notes are rich text again); the stored token bar value goes", () => {
     const old = { notes: "<p>Tall &amp; <em>loud</em></p><p>Owes Leroy 3 gp</p>", openBoxes: { value: 3, max: 9 } };
-    expect(migrateActorSystem("character", old)).toEqual({ notes: "<p>Tall &amp; <em>loud</em></p><p>Owes Leroy 3 gp</p>" });
-    expect(migrateItemSystem("weapon", { description: "<p>Heavy<br>and long</p>" })).toEqual({ description: "<p>Heavy<br>and long</p>" });
+    expect(migrateActorSystem("character", old)).toEqual({
+      notes: "<p>Tall &amp; <em>loud</em></p><p>Owes Leroy 3 gp</p>",
+    });
+    expect(migrateItemSystem("weapon", { description: "<p>Heavy<br>and long</p>" })).toEqual({
+      description: "<p>Heavy<br>and long</p>",
+    });
   });
 
   it("version 3: plain-text notes and descriptions become escaped HTML, paragraphs and line breaks kept; twice changes nothing", () => {
     const text = "Owes Leroy 3 gp & a favour\nFears <rats>\n\nSecond paragraph: a < b, c > d";
-    const html = "<p>Owes Leroy 3 gp &amp; a favour<br>Fears &lt;rats&gt;</p><p>Second paragraph: a &lt; b, c &gt; d</p>";
+    const html =
+      "<p>Owes Leroy 3 gp &amp; a favour<br>Fears &lt;rats&gt;</p><p>Second paragraph: a &lt; b, c &gt; d</p>";
     for (const type of ["character", "npc", "miniature"] as const) {
       const m = migrateActorSystem(type, { notes: text }) as Record<string, unknown>;
       expect(m.notes, type).toBe(html);
-      expect((migrateActorSystem(type, structuredClone(m)) as Record<string, unknown>).notes, `${type} twice`).toBe(html);
+      expect((migrateActorSystem(type, structuredClone(m)) as Record<string, unknown>).notes, `${type} twice`).toBe(
+        html,
+      );
     }
     for (const type of ["weapon", "armor", "shield", "gift", "fault", "skill"] as const) {
-      expect(migrateItemSystem(type, { description: "a < b and c > d" }), type).toEqual({ description: "<p>a &lt; b and c &gt; d</p>" });
+      expect(migrateItemSystem(type, { description: "a < b and c > d" }), type).toEqual({
+        description: "<p>a &lt; b and c &gt; d</p>",
+      });
       expect(migrateItemSystem(type, { description: "" }), `${type} empty`).toEqual({ description: "" });
     }
-    expect(systemChanges("Actor", "character", { ...ACTOR_DEFAULTS.character(), notes: "x" }).changes).toEqual({ notes: "<p>x</p>" });
-    expect(systemChanges("Actor", "character", { ...ACTOR_DEFAULTS.character(), notes: "<p>x</p>" }).changes).toBeNull();
+    expect(systemChanges("Actor", "character", { ...ACTOR_DEFAULTS.character(), notes: "x" }).changes).toEqual({
+      notes: "<p>x</p>",
+    });
+    expect(
+      systemChanges("Actor", "character", { ...ACTOR_DEFAULTS.character(), notes: "<p>x</p>" }).changes,
+    ).toBeNull();
   });
 
   it("leaves out-of-range values for the schema to reject (no silent clamping)", () => {
@@ -73,8 +106,22 @@ describe("migrateActorSystem", () => {
 
 describe("migrateItemSystem", () => {
   it("weapon: old size names, twoHanded flag, gun power, range → ranged, boolean scale-piercing", () => {
-    const m = migrateItemSystem("weapon", { size: "Two-Handed", twoHanded: true, power: "gun", range: 20, damage: 3, scalePiercing: true }) as Record<string, any>;
-    expect(m).toMatchObject({ size: "twoHanded", hands: 2, power: "fixed", ranged: true, miniaturesDamage: 3, scalePiercing: "halve" });
+    const m = migrateItemSystem("weapon", {
+      size: "Two-Handed",
+      twoHanded: true,
+      power: "gun",
+      range: 20,
+      damage: 3,
+      scalePiercing: true,
+    }) as Record<string, any>;
+    expect(m).toMatchObject({
+      size: "twoHanded",
+      hands: 2,
+      power: "fixed",
+      ranged: true,
+      miniaturesDamage: 3,
+      scalePiercing: "halve",
+    });
     expect(m).not.toHaveProperty("twoHanded");
     expect(m).not.toHaveProperty("damage");
   });
@@ -99,7 +146,13 @@ describe("migrateItemSystem", () => {
     }
     fc.assert(
       fc.property(
-        fc.record({ size: fc.constantFrom("unarmed", "martial", "light", "medium", "Two-Handed"), twoHanded: fc.boolean(), power: fc.constantFrom("gun", "beam", "muscle"), range: fc.integer({ min: 0, max: 50 }), damage: fc.integer({ min: -2, max: 5 }) }),
+        fc.record({
+          size: fc.constantFrom("unarmed", "martial", "light", "medium", "Two-Handed"),
+          twoHanded: fc.boolean(),
+          power: fc.constantFrom("gun", "beam", "muscle"),
+          range: fc.integer({ min: 0, max: 50 }),
+          damage: fc.integer({ min: -2, max: 5 }),
+        }),
         (old) => {
           const once = structuredClone(migrateItemSystem("weapon", old));
           expect(migrateItemSystem("weapon", structuredClone(once))).toEqual(once);
@@ -119,33 +172,61 @@ describe("world migration", () => {
   });
 
   it("systemChanges: only the fields that change, with deletions; null when current", () => {
-    expect(systemChanges("Actor", "character", { strength: 2, notes: "<p>x</p>" }).changes).toEqual({ attributes: { strength: 2 }, "-=strength": null });
+    expect(systemChanges("Actor", "character", { strength: 2, notes: "<p>x</p>" }).changes).toEqual({
+      attributes: { strength: 2 },
+      "-=strength": null,
+    });
     expect(systemChanges("Actor", "character", ACTOR_DEFAULTS.character()).changes).toBeNull();
-    expect(systemChanges("Item", "weapon", { ...ITEM_DEFAULTS.weapon(), power: "gun" }).changes).toEqual({ power: "fixed" });
+    expect(systemChanges("Item", "weapon", { ...ITEM_DEFAULTS.weapon(), power: "gun" }).changes).toEqual({
+      power: "fixed",
+    });
     const stored = { power: "gun" };
     systemChanges("Item", "weapon", stored);
     expect(stored).toEqual({ power: "gun" });
   });
 
   it("repair: a value outside its list or a number that is not one takes the default; the rest stays", () => {
-    const sys = { ...ACTOR_DEFAULTS.character(), fudgePoints: Number.NaN, woundTrack: { ...ACTOR_DEFAULTS.character().woundTrack, preset: "heroicish" }, notes: "<p>keep</p>" };
+    const sys = {
+      ...ACTOR_DEFAULTS.character(),
+      fudgePoints: Number.NaN,
+      woundTrack: { ...ACTOR_DEFAULTS.character().woundTrack, preset: "heroicish" },
+      notes: "<p>keep</p>",
+    };
     const r = systemChanges("Actor", "character", sys, { repair: true });
     expect(r.reset.sort()).toEqual(["fudgePoints", "woundTrack.preset"]);
-    expect(r.changes).toEqual({ fudgePoints: ACTOR_DEFAULTS.character().fudgePoints, woundTrack: { preset: "standard" } });
+    expect(r.changes).toEqual({
+      fudgePoints: ACTOR_DEFAULTS.character().fudgePoints,
+      woundTrack: { preset: "standard" },
+    });
     expect(repairSystem("Item", "weapon", { size: "huge", statBasis: "strength" })).toEqual(["size"]);
   });
 });
 
 describe("cinematic track: 4/2/2/1/1 → 4/2/1/1/1 (Fudge §4.57, issue #10)", () => {
   it("a second Very Hurt mark overflows to Incapacitated, keeping its real level", () => {
-    const stored = { woundTrack: { preset: "cinematic", state: { marks: { scratch: [null, null, null, null], hurt: [null, null], veryHurt: [{ level: "veryHurt" }, { level: "hurt" }], incapacitated: [null], nearDeath: [null] } } } };
+    const stored = {
+      woundTrack: {
+        preset: "cinematic",
+        state: {
+          marks: {
+            scratch: [null, null, null, null],
+            hurt: [null, null],
+            veryHurt: [{ level: "veryHurt" }, { level: "hurt" }],
+            incapacitated: [null],
+            nearDeath: [null],
+          },
+        },
+      },
+    };
     const m = migrateActorSystem("character", stored) as Record<string, any>;
     expect(m.woundTrack.state.marks.veryHurt).toEqual([{ level: "veryHurt" }]);
     expect(m.woundTrack.state.marks.incapacitated).toEqual([{ level: "hurt" }]);
     expect(m).toBe(stored); // in place, as v13 keeps the source it passed to migrateData
   });
   it("an empty second Very Hurt box is simply dropped; a standard track is untouched", () => {
-    const stored = { woundTrack: { preset: "cinematic", state: { marks: { veryHurt: [{ level: "veryHurt" }, null] } } } };
+    const stored = {
+      woundTrack: { preset: "cinematic", state: { marks: { veryHurt: [{ level: "veryHurt" }, null] } } },
+    };
     const m = migrateActorSystem("character", stored) as Record<string, any>;
     expect(m.woundTrack.state.marks.veryHurt).toEqual([{ level: "veryHurt" }]);
     const std = { woundTrack: { preset: "standard", state: { marks: { veryHurt: [{ level: "veryHurt" }] } } } };

@@ -32,7 +32,8 @@ function leafKeys(o: unknown, out = new Set<string>()): Set<string> {
 
 describe("system.json", () => {
   it("declares exactly the registered subtypes", () => {
-    for (const [doc, types] of Object.entries(DOCUMENT_TYPES)) expect(Object.keys(manifest.documentTypes[doc]).sort(), doc).toEqual([...types].sort());
+    for (const [doc, types] of Object.entries(DOCUMENT_TYPES))
+      expect(Object.keys(manifest.documentTypes[doc]).sort(), doc).toEqual([...types].sort());
   });
 
   it("the subtypes are those of src/system/data.ts", () => {
@@ -59,7 +60,8 @@ describe("system.json", () => {
 
   it("every Actor and Item subtype has its TYPES label", () => {
     const lang = mergedLang();
-    for (const [doc, types] of Object.entries(DOCUMENT_TYPES)) for (const t of types) expect(lang[`TYPES.${doc}.${t}`], `TYPES.${doc}.${t}`).toBeTypeOf("string");
+    for (const [doc, types] of Object.entries(DOCUMENT_TYPES))
+      for (const t of types) expect(lang[`TYPES.${doc}.${t}`], `TYPES.${doc}.${t}`).toBeTypeOf("string");
   });
 });
 
@@ -75,7 +77,9 @@ describe("data models follow src/system/data.ts", () => {
     fault: "trait.ts",
     skill: "skill.ts",
   };
-  const src = (f: string) => fs.readFileSync(path.join("src/foundry/data", f), "utf8") + (f === "npc.ts" ? fs.readFileSync("src/foundry/data/character.ts", "utf8") : "");
+  const src = (f: string) =>
+    fs.readFileSync(path.join("src/foundry/data", f), "utf8") +
+    (f === "npc.ts" ? fs.readFileSync("src/foundry/data/character.ts", "utf8") : "");
   const defaults: Record<string, () => unknown> = { ...ACTOR_DEFAULTS, ...ITEM_DEFAULTS };
   for (const [type, file] of Object.entries(files)) {
     it(`${type}: every field of the default shape is in the schema (${file})`, () => {
@@ -86,19 +90,43 @@ describe("data models follow src/system/data.ts", () => {
   }
   it("attackCard: every field of the card and its targets is in the schema", () => {
     const text = fs.readFileSync("src/foundry/data/attack-card.ts", "utf8");
-    const keys = [...leafKeys(defaultAttackCardData()), "actorId", "tokenId", "name", "defend", "defendDice", "defendUserId", "request", "dice", "resolution", "applied", "userId", "at", "before", "after", "undone", "undoneBy", "steps", "ended"];
+    const keys = [
+      ...leafKeys(defaultAttackCardData()),
+      "actorId",
+      "tokenId",
+      "name",
+      "defend",
+      "defendDice",
+      "defendUserId",
+      "request",
+      "dice",
+      "resolution",
+      "applied",
+      "userId",
+      "at",
+      "before",
+      "after",
+      "undone",
+      "undoneBy",
+      "steps",
+      "ended",
+    ];
     expect(keys.filter((k) => !new RegExp(`\\b${k}:`).test(text))).toEqual([]);
   });
 });
 
 describe("i18n of the Foundry layer", () => {
   const lang = mergedLang();
-  const files = fs.readdirSync("src/foundry", { recursive: true }).map(String).filter((f) => f.endsWith(".ts"));
+  const files = fs
+    .readdirSync("src/foundry", { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(".ts"));
   it("every literal FUDGE.* key in src/foundry exists", () => {
     const missing: string[] = [];
     for (const f of files) {
       const text = fs.readFileSync(path.join("src/foundry", f), "utf8");
-      for (const m of text.matchAll(/["'`](FUDGE\.[A-Za-z0-9_.]+)["'`]/g)) if (!(m[1] in lang)) missing.push(`${f}: ${m[1]}`);
+      for (const m of text.matchAll(/["'`](FUDGE\.[A-Za-z0-9_.]+)["'`]/g))
+        if (!(m[1] in lang)) missing.push(`${f}: ${m[1]}`);
     }
     expect(missing).toEqual([]);
   });
@@ -108,7 +136,9 @@ describe("i18n of the Foundry layer", () => {
       ...WORLD_RULE_SETTINGS.map((k) => `FUDGE.Settings.${k}.Name`),
       ...["veryHurt", "dead", "nearDeath"].map((r) => `FUDGE.Miniatures.NearDeath.${r}`),
       ...[0, 1, 2, 3, 4].map((n) => `FUDGE.Miniatures.Guts.Effect${n}`),
-      ...["modifier", "allOutAttack", "allOutDefense", "stun", "pullPunch", "cover", "helpless"].map((k) => `FUDGE.Situation.${k}`),
+      ...["modifier", "allOutAttack", "allOutDefense", "stun", "pullPunch", "cover", "helpless"].map(
+        (k) => `FUDGE.Situation.${k}`,
+      ),
       ...["scratch", "hurt", "veryHurt", "incapacitated"].map((k) => `FUDGE.Wound.${k}`),
       ...WOUND_STATUS_EFFECTS.map((e) => e.name),
       ...Object.values(HEAL_INPUTS).flatMap((specs) => specs.map((x) => `FUDGE.Heal.Input.${x.name}`)),
@@ -130,7 +160,17 @@ describe("boundaries", () => {
   });
 
   it("the pure modules of src/foundry use no Foundry global either (tests import them)", () => {
-    for (const f of ["registry.ts", "migrate-pure.ts", "relay-pure.ts", "statuses-pure.ts", "settings-pure.ts", "combat-pure.ts", "table-pure.ts", "update-pure.ts", "heal-pure.ts"]) {
+    for (const f of [
+      "registry.ts",
+      "migrate-pure.ts",
+      "relay-pure.ts",
+      "statuses-pure.ts",
+      "settings-pure.ts",
+      "combat-pure.ts",
+      "table-pure.ts",
+      "update-pure.ts",
+      "heal-pure.ts",
+    ]) {
       const code = fs.readFileSync(path.join("src/foundry", f), "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
       expect(code, f).not.toMatch(/\b(game|CONFIG|Hooks|foundry|ui|canvas)\./);
     }
@@ -145,7 +185,9 @@ describe("boundaries", () => {
 describe("ranges agree with src/system's sheet editing", () => {
   it("every whole-number editable field takes its range from EDITABLE_FIELDS in the data models", async () => {
     const { EDITABLE_FIELDS } = await import("../../src/system/actions");
-    const text = ["character.ts", "npc.ts", "miniature.ts"].map((f) => fs.readFileSync(path.join("src/foundry/data", f), "utf8")).join("\n");
+    const text = ["character.ts", "npc.ts", "miniature.ts"]
+      .map((f) => fs.readFileSync(path.join("src/foundry/data", f), "utf8"))
+      .join("\n");
     const missing = Object.entries(EDITABLE_FIELDS)
       .filter(([, spec]) => spec.type === "int")
       .map(([p]) => p)

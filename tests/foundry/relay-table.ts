@@ -31,7 +31,12 @@ export interface RelayTable {
   tokens: { leroy: string; theodora: string; goblin: string };
 }
 
-const BROADSWORD = { _id: "broadsword000001", name: "Broadsword", type: "weapon", system: { equipped: true, size: "medium", sharp: true, skill: "Sword" } };
+const BROADSWORD = {
+  _id: "broadsword000001",
+  name: "Broadsword",
+  type: "weapon",
+  system: { equipped: true, size: "medium", sharp: true, skill: "Sword" },
+};
 const SWORD_SKILL = { _id: "swordskill000001", name: "Sword", type: "skill", system: { level: 1 } };
 
 /** src/foundry/chat.ts loads after the host's globals (it defines a Combat subclass), as in Foundry. */
@@ -45,10 +50,24 @@ export async function relayTable(opts: WorldOptions = {}): Promise<RelayTable> {
   const p2Id = world.addUser("Quentin", ROLES.PLAYER);
   const p3Id = world.addUser("Rita", ROLES.PLAYER);
   const pc = (name: string, owner: string) =>
-    world.server.seed("Actor", { name, type: "character", ownership: { default: 0, [owner]: 3 }, system: { fudgePoints: 2 }, items: [structuredClone(BROADSWORD), structuredClone(SWORD_SKILL)], effects: [] });
+    world.server.seed("Actor", {
+      name,
+      type: "character",
+      ownership: { default: 0, [owner]: 3 },
+      system: { fudgePoints: 2 },
+      items: [structuredClone(BROADSWORD), structuredClone(SWORD_SKILL)],
+      effects: [],
+    });
   const leroy = pc("Leroy", p1Id);
   const theodora = pc("Theodora", p2Id);
-  const goblin = world.server.seed("Actor", { name: "Goblin", type: "npc", ownership: { default: 0 }, system: {}, items: [structuredClone(BROADSWORD)], effects: [] });
+  const goblin = world.server.seed("Actor", {
+    name: "Goblin",
+    type: "npc",
+    ownership: { default: 0 },
+    system: {},
+    items: [structuredClone(BROADSWORD)],
+    effects: [],
+  });
   const tokens = { leroy: "tokLeroy00000001", theodora: "tokTheodora00001", goblin: "tokGoblin0000001" };
   world.server.seed("Scene", {
     name: "Tavern",
@@ -77,7 +96,13 @@ export function fixDice(client: Client, faces: number[]): void {
 }
 
 /** `client` attacks with `attacker`'s broadsword at the tokens, with these attack dice; returns the card's message id. */
-export async function attack(t: RelayTable, client: Client, attacker: string, tokenIds: string[], faces: number[]): Promise<string> {
+export async function attack(
+  t: RelayTable,
+  client: Client,
+  attacker: string,
+  tokenIds: string[],
+  faces: number[],
+): Promise<string> {
   fixDice(client, faces);
   const scene = client.game.scenes.contents.find((s) => s.active)!;
   client.target(...tokenIds.map((id) => (scene as unknown as { tokens: { get(id: string): never } }).tokens.get(id)));
@@ -90,9 +115,24 @@ export async function attack(t: RelayTable, client: Client, attacker: string, to
 }
 
 /** A card button's action, as clicked on `client` (routes locally or through the GM relay). */
-export async function click(t: RelayTable, client: Client, messageId: string, action: CardAction, actorId: string, opts: { force?: boolean; spendFudgePoint?: boolean } = {}): Promise<void> {
+export async function click(
+  t: RelayTable,
+  client: Client,
+  messageId: string,
+  action: CardAction,
+  actorId: string,
+  opts: { force?: boolean; spendFudgePoint?: boolean } = {},
+): Promise<void> {
   const message = client.game.messages.get(messageId)!;
-  await client.run(() => chat.clickCardAction(message as never, action, `Actor.${actorId}`, opts.force ?? false, opts.spendFudgePoint ?? false));
+  await client.run(() =>
+    chat.clickCardAction(
+      message as never,
+      action,
+      `Actor.${actorId}`,
+      opts.force ?? false,
+      opts.spendFudgePoint ?? false,
+    ),
+  );
   await t.world.settle();
 }
 
@@ -100,13 +140,36 @@ export async function click(t: RelayTable, client: Client, messageId: string, ac
  * A modified client's query: optionally writes the request into its own User flags as the real
  * client does, then asks the active GM — v13 runs the handler as `handler(data, {timeout})`.
  */
-export async function forgeQuery(t: RelayTable, client: Client, action: CardAction, data: Record<string, unknown>, writeOwnFlag = true): Promise<{ ok: boolean; key?: string }> {
-  const payload = { force: false, spendFudgePoint: false, requestId: `req${Math.random().toString(36).slice(2, 15).padEnd(13, "x")}`, userId: client.user.id, action, ...data };
+export async function forgeQuery(
+  t: RelayTable,
+  client: Client,
+  action: CardAction,
+  data: Record<string, unknown>,
+  writeOwnFlag = true,
+): Promise<{ ok: boolean; key?: string }> {
+  const payload = {
+    force: false,
+    spendFudgePoint: false,
+    requestId: `req${Math.random().toString(36).slice(2, 15).padEnd(13, "x")}`,
+    userId: client.user.id,
+    action,
+    ...data,
+  };
   if (writeOwnFlag) {
     const { requestId, userId: _u, ...request } = payload as Record<string, unknown>;
-    await client.run(() => (client.game.user as unknown as { update(d: object): Promise<unknown> }).update({ flags: { "fudge-wounds": { relayRequests: { [String(requestId)]: request } } } }));
+    await client.run(() =>
+      (client.game.user as unknown as { update(d: object): Promise<unknown> }).update({
+        flags: { "fudge-wounds": { relayRequests: { [String(requestId)]: request } } },
+      }),
+    );
   }
-  const reply = await client.run(() => (client.game.users.activeGM as unknown as { query(n: string, d: unknown, o: object): Promise<unknown> }).query(QUERIES[action], payload, { timeout: 2_000 }));
+  const reply = await client.run(() =>
+    (client.game.users.activeGM as unknown as { query(n: string, d: unknown, o: object): Promise<unknown> }).query(
+      QUERIES[action],
+      payload,
+      { timeout: 2_000 },
+    ),
+  );
   await t.world.settle();
   return reply as { ok: boolean; key?: string };
 }
@@ -118,14 +181,22 @@ export function actorsOnServer(t: RelayTable): unknown {
 
 /** The wound level of an actor's track as the GM's client derives it. */
 export function levelOf(t: RelayTable, actorId: string): string | null {
-  const d = (actorOn(t.gm, actorId).system as unknown as { derived: { status: { levelKey: string | null; condition: string } | null } }).derived;
+  const d = (
+    actorOn(t.gm, actorId).system as unknown as {
+      derived: { status: { levelKey: string | null; condition: string } | null };
+    }
+  ).derived;
   return d.status?.levelKey ?? null;
 }
 
-export const fudgePoints = (t: RelayTable, actorId: string): number => (actorOn(t.gm, actorId).system as unknown as { fudgePoints: number }).fudgePoints;
+export const fudgePoints = (t: RelayTable, actorId: string): number =>
+  (actorOn(t.gm, actorId).system as unknown as { fudgePoints: number }).fudgePoints;
 
 /** The card as stored, for a forging author to rewrite. */
-export function cardOf(t: RelayTable, messageId: string): Record<string, unknown> & { targets: Record<string, unknown>[] } {
+export function cardOf(
+  t: RelayTable,
+  messageId: string,
+): Record<string, unknown> & { targets: Record<string, unknown>[] } {
   return JSON.parse(JSON.stringify(t.world.server.db.ChatMessage.get(messageId)!.system));
 }
 
@@ -164,18 +235,41 @@ export function replayStep(doc: ActorDoc, op: Op, ctx: OracleContext): ActorDoc 
   if (op.kind === "toggle") return withUpdate(doc, actions.toggleWoundBox(doc, op.ref, rules));
   if (op.kind === "heal") return withUpdate(doc, actions.healWounds(doc, { type: "scratches" }, rules).update);
   const card = ctx.cards[op.messageId];
-  if (op.kind === "undo") return withUpdate(doc, actions.undoDamage(card, doc, GM_REF, rules, { messageId: op.messageId }).actorUpdate);
+  if (op.kind === "undo")
+    return withUpdate(doc, actions.undoDamage(card, doc, GM_REF, rules, { messageId: op.messageId }).actorUpdate);
   const t = card.targets.find((x) => x.actorId === (doc.uuid ?? doc._id))!;
-  const live = rederiveTarget(card, t, { attacker: ctx.attacker, defender: doc, author: ctx.author, defenceFaces: defenceFacesOf(doc, op.messageId) }, rules);
-  return withUpdate(doc, actions.applyDamage(card, doc, GM_REF, rules, { messageId: op.messageId, resolution: live.resolution }).actorUpdate);
+  const live = rederiveTarget(
+    card,
+    t,
+    { attacker: ctx.attacker, defender: doc, author: ctx.author, defenceFaces: defenceFacesOf(doc, op.messageId) },
+    rules,
+  );
+  return withUpdate(
+    doc,
+    actions.applyDamage(card, doc, GM_REF, rules, { messageId: op.messageId, resolution: live.resolution }).actorUpdate,
+  );
 }
 
 const canon = (v: unknown): string =>
-  v === null || typeof v !== "object" ? JSON.stringify(v) : Array.isArray(v) ? `[${v.map(canon).join(",")}]` : `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canon((v as Record<string, unknown>)[k])}`).join(",")}}`;
+  v === null || typeof v !== "object"
+    ? JSON.stringify(v)
+    : Array.isArray(v)
+      ? `[${v.map(canon).join(",")}]`
+      : `{${Object.keys(v)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canon((v as Record<string, unknown>)[k])}`)
+          .join(",")}}`;
 
 /** What matters of a target: its track (as the rules read it) and which cards' wounds are live on it. */
 export function outcomeOf(doc: ActorDoc, rules: WorldRules): string {
-  return canon({ track: trackFor(doc, rules).state, live: woundLogOf(doc).filter((r) => !r.undone).map((r) => r.messageId).sort(), fudgePoints: (doc.system as { fudgePoints?: number }).fudgePoints ?? null });
+  return canon({
+    track: trackFor(doc, rules).state,
+    live: woundLogOf(doc)
+      .filter((r) => !r.undone)
+      .map((r) => r.messageId)
+      .sort(),
+    fudgePoints: (doc.system as { fudgePoints?: number }).fudgePoints ?? null,
+  });
 }
 
 function permutations<T>(xs: T[]): T[][] {
@@ -188,7 +282,12 @@ export function serialOutcomes(start: ActorDoc, ops: Op[], ctx: OracleContext): 
   const out = new Set<string>();
   for (const order of permutations(ops)) {
     try {
-      out.add(outcomeOf(order.reduce((d, op) => replayStep(d, op, ctx), start), ctx.rules));
+      out.add(
+        outcomeOf(
+          order.reduce((d, op) => replayStep(d, op, ctx), start),
+          ctx.rules,
+        ),
+      );
     } catch {
       /* this order would refuse an op that succeeded */
     }
@@ -207,7 +306,12 @@ export async function perform(t: RelayTable, who: Client, op: Op, targetId: stri
     if (who === t.gm) {
       const message = t.gm.game.messages.get(op.messageId)!;
       try {
-        await t.gm.run(() => chat.performCardAction(message as never, op.kind as CardAction, actorOn(t.gm, targetId), { id: t.gm.user.id!, isGM: true }));
+        await t.gm.run(() =>
+          chat.performCardAction(message as never, op.kind as CardAction, actorOn(t.gm, targetId), {
+            id: t.gm.user.id!,
+            isGM: true,
+          }),
+        );
         return true;
       } catch {
         return false;
@@ -220,7 +324,9 @@ export async function perform(t: RelayTable, who: Client, op: Op, targetId: stri
   try {
     await who.run(() =>
       changeActor(actorOn(who, targetId), (doc) =>
-        op.kind === "toggle" ? actions.toggleWoundBox(doc, op.ref, worldRules(), userRef()) : actions.healWounds(doc, { type: "scratches" }, worldRules(), userRef()).update,
+        op.kind === "toggle"
+          ? actions.toggleWoundBox(doc, op.ref, worldRules(), userRef())
+          : actions.healWounds(doc, { type: "scratches" }, worldRules(), userRef()).update,
       ),
     );
     return true;

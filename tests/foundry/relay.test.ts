@@ -6,7 +6,13 @@
 import { describe, expect, it } from "vitest";
 import { parseRelayPayload, requesterRef, routeCardAction } from "../../src/foundry/relay-pure";
 import * as actions from "../../src/system/actions";
-import { defaultAttackCardData, defaultCharacterData, defaultWorldRules, type ActorDoc, type AttackCardData } from "../../src/system/data";
+import {
+  defaultAttackCardData,
+  defaultCharacterData,
+  defaultWorldRules,
+  type ActorDoc,
+  type AttackCardData,
+} from "../../src/system/data";
 
 const MSG = "AbCdEfGhIjKlMnOp";
 const UUID = "Actor.QrStUvWxYz012345";
@@ -14,9 +20,27 @@ const WHO = { requestId: "rEqUeStReQuEsT01", userId: "player1player1p1" };
 
 describe("parseRelayPayload", () => {
   it("accepts a well-formed request", () => {
-    expect(parseRelayPayload({ messageId: MSG, action: "apply", targetId: UUID, ...WHO })).toEqual({ messageId: MSG, action: "apply", targetId: UUID, force: false, spendFudgePoint: false, ...WHO });
-    expect(parseRelayPayload({ messageId: MSG, action: "apply", targetId: UUID, spendFudgePoint: true, ...WHO })?.spendFudgePoint).toBe(true);
-    expect(parseRelayPayload({ messageId: MSG, action: "undo", targetId: `Scene.aaaaaaaaaaaaaaaa.Token.bbbbbbbbbbbbbbbb.${UUID}`, force: true, ...WHO })?.force).toBe(true);
+    expect(parseRelayPayload({ messageId: MSG, action: "apply", targetId: UUID, ...WHO })).toEqual({
+      messageId: MSG,
+      action: "apply",
+      targetId: UUID,
+      force: false,
+      spendFudgePoint: false,
+      ...WHO,
+    });
+    expect(
+      parseRelayPayload({ messageId: MSG, action: "apply", targetId: UUID, spendFudgePoint: true, ...WHO })
+        ?.spendFudgePoint,
+    ).toBe(true);
+    expect(
+      parseRelayPayload({
+        messageId: MSG,
+        action: "undo",
+        targetId: `Scene.aaaaaaaaaaaaaaaa.Token.bbbbbbbbbbbbbbbb.${UUID}`,
+        force: true,
+        ...WHO,
+      })?.force,
+    ).toBe(true);
   });
 
   const bad: unknown[] = [
@@ -51,7 +75,15 @@ const P3 = { id: "player3player3pl3", isGM: false }; // owns neither
 const GM = { id: "gamemastergamema", isGM: true };
 
 function actor(id: string, owner: string): ActorDoc {
-  return { _id: id, uuid: `Actor.${id}`, name: id, type: "character", system: defaultCharacterData(), items: [], ownership: { default: 0, [owner]: 3 } };
+  return {
+    _id: id,
+    uuid: `Actor.${id}`,
+    name: id,
+    type: "character",
+    system: defaultCharacterData(),
+    items: [],
+    ownership: { default: 0, [owner]: 3 },
+  };
 }
 const attacker = actor("attackerAAAAAAAA", P1.id);
 const defender = actor("defenderDDDDDDDD", P2.id);
@@ -62,7 +94,19 @@ function card(): AttackCardData {
     userId: P1.id,
     attackerId: attacker.uuid!,
     attackerName: attacker.name,
-    targets: [{ actorId: defender.uuid!, name: defender.name, defend: "pending", defendDice: null, defendUserId: null, request: null, dice: {}, resolution: null, applied: [] }],
+    targets: [
+      {
+        actorId: defender.uuid!,
+        name: defender.name,
+        defend: "pending",
+        defendDice: null,
+        defendUserId: null,
+        request: null,
+        dice: {},
+        resolution: null,
+        applied: [],
+      },
+    ],
   };
 }
 
@@ -95,12 +139,18 @@ describe("routing a card click", () => {
 describe("the GM side re-checks as the requesting user", () => {
   const rules = defaultWorldRules();
   it("a forged apply from a player who owns neither side is refused even when relayed", () => {
-    expect(() => actions.applyDamage(card(), defender, P3, rules, { relayed: true })).toThrow(expect.objectContaining({ key: "FUDGE.Error.NotYoursToApply" }));
+    expect(() => actions.applyDamage(card(), defender, P3, rules, { relayed: true })).toThrow(
+      expect.objectContaining({ key: "FUDGE.Error.NotYoursToApply" }),
+    );
   });
   it("a forged defence by the attacker is refused even when relayed", () => {
-    expect(() => actions.defend(card(), defender, [0, 0, 0, 0], P1, { relayed: true })).toThrow(expect.objectContaining({ key: "FUDGE.Error.NotYoursToDefend" }));
+    expect(() => actions.defend(card(), defender, [0, 0, 0, 0], P1, { relayed: true })).toThrow(
+      expect.objectContaining({ key: "FUDGE.Error.NotYoursToDefend" }),
+    );
   });
   it("without the relay flag the attacker's apply on a foe is not done locally", () => {
-    expect(() => actions.applyDamage(card(), defender, P1, rules)).toThrow(expect.objectContaining({ key: "FUDGE.Error.NeedsRelay" }));
+    expect(() => actions.applyDamage(card(), defender, P1, rules)).toThrow(
+      expect.objectContaining({ key: "FUDGE.Error.NeedsRelay" }),
+    );
   });
 });

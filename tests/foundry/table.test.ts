@@ -1,7 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { areEnemies, baseGap, gangUpCount, inBaseContact, inContactWithEnemy, tableSituation, type TokenBox } from "../../src/foundry/table-pure";
+import {
+  areEnemies,
+  baseGap,
+  gangUpCount,
+  inBaseContact,
+  inContactWithEnemy,
+  tableSituation,
+  type TokenBox,
+} from "../../src/foundry/table-pure";
 
-const tok = (id: string, x: number, y: number, disposition = 1, w = 1, h = 1): TokenBox => ({ id, x, y, w, h, disposition });
+const tok = (id: string, x: number, y: number, disposition = 1, w = 1, h = 1): TokenBox => ({
+  id,
+  x,
+  y,
+  w,
+  h,
+  disposition,
+});
 
 describe("table geometry (Miniatures)", () => {
   it("bases touch side by side and diagonally, not across a gap", () => {
@@ -45,7 +60,11 @@ describe("table geometry (Miniatures)", () => {
     expect(tableSituation(a, far, all, { ...opts, ranged: false, distance: null }).inContact).toBe(false);
     expect(tableSituation(a, touching, all, { ...opts, ranged: false, distance: null }).inContact).toBe(true);
     // Ranged Combat: "may not be fired while in base-to-base contact with an enemy" — any enemy.
-    expect(tableSituation(a, far, all, { ...opts, ranged: true, distance: 8 })).toEqual({ gangUp: 0, rangeInches: 8, inContact: true });
+    expect(tableSituation(a, far, all, { ...opts, ranged: true, distance: 8 })).toEqual({
+      gangUp: 0,
+      rangeInches: 8,
+      inContact: true,
+    });
   });
 
   it('Miniatures: "+1 to hit per attack when more than one model attacks the same enemy" and "−1 per multiple of Range": each target its own', () => {
@@ -56,9 +75,13 @@ describe("table geometry (Miniatures)", () => {
     const all = [a, t1, t2, friend];
     expect(tableSituation(a, t1, all, { ...opts, ranged: false, distance: null }).gangUp).toBe(1);
     expect(tableSituation(a, t2, all, { ...opts, ranged: false, distance: null }).gangUp).toBe(0);
-    expect(tableSituation(a, t2, all, { gangUp: false, rangeFromDistance: true, ranged: true, distance: 12.345 })).toEqual({ rangeInches: 12.3, inContact: true });
+    expect(
+      tableSituation(a, t2, all, { gangUp: false, rangeFromDistance: true, ranged: true, distance: 12.345 }),
+    ).toEqual({ rangeInches: 12.3, inContact: true });
     // No range without the world option or a measure; no range for a melee weapon.
-    expect(tableSituation(a, t2, all, { gangUp: false, rangeFromDistance: false, ranged: true, distance: 12 }).rangeInches).toBeUndefined();
+    expect(
+      tableSituation(a, t2, all, { gangUp: false, rangeFromDistance: false, ranged: true, distance: 12 }).rangeInches,
+    ).toBeUndefined();
     expect(tableSituation(a, t2, all, { ...opts, ranged: true, distance: null }).rangeInches).toBeUndefined();
     expect(tableSituation(a, t2, all, { ...opts, ranged: false, distance: 12 }).rangeInches).toBeUndefined();
   });

@@ -19,7 +19,13 @@ describe("a new track state replaces the stored one exactly under Foundry's merg
 
   it("for any two JSON objects, merge(stored, withDeletions(stored, next)) = next", () => {
     const json = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: "small" }, fc.integer(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }), tie("obj")),
+      value: fc.oneof(
+        { depthSize: "small" },
+        fc.integer(),
+        fc.constant(null),
+        fc.array(fc.integer(), { maxLength: 3 }),
+        tie("obj"),
+      ),
       obj: fc.dictionary(fc.constantFrom("a", "b", "c", "7", "9"), tie("value"), { maxKeys: 4 }),
     }));
     fc.assert(
@@ -31,9 +37,13 @@ describe("a new track state replaces the stored one exactly under Foundry's merg
 
   it("safeTrackUpdate only touches woundTrack.state", () => {
     const stored = { woundTrack: { state: { marks: { x: 1 } }, preset: "standard" } };
-    expect(safeTrackUpdate(stored, { system: { woundTrack: { state: { marks: {} } } } })).toEqual({ system: { woundTrack: { state: { marks: { "-=x": null } } } } });
+    expect(safeTrackUpdate(stored, { system: { woundTrack: { state: { marks: {} } } } })).toEqual({
+      system: { woundTrack: { state: { marks: { "-=x": null } } } },
+    });
     // the pure actions' replacement key becomes a plain state with deletions
-    expect(safeTrackUpdate(stored, { system: { woundTrack: { "==state": { marks: {} } } } })).toEqual({ system: { woundTrack: { state: { marks: { "-=x": null } } } } });
+    expect(safeTrackUpdate(stored, { system: { woundTrack: { "==state": { marks: {} } } } })).toEqual({
+      system: { woundTrack: { state: { marks: { "-=x": null } } } },
+    });
     const other = { system: { fudgePoints: 2 } };
     expect(safeTrackUpdate(stored, other)).toBe(other);
   });

@@ -12,10 +12,19 @@ import { RulesError } from "../../src/rules/errors";
 
 const presets: BoxTrackConfig[] = [];
 for (const doubleRd of [false, true]) {
-  presets.push(boxTrackConfig("standard", { doubleRd }), boxTrackConfig("cinematic", { doubleRd }), boxTrackConfig("pawn", { doubleRd }));
-  for (let h = 0; h <= 2; h++) for (let v = 0; v <= 2; v++) presets.push(boxTrackConfig("epic", { doubleRd, epicExtraHurt: h, epicExtraVeryHurt: v }));
+  presets.push(
+    boxTrackConfig("standard", { doubleRd }),
+    boxTrackConfig("cinematic", { doubleRd }),
+    boxTrackConfig("pawn", { doubleRd }),
+  );
+  for (let h = 0; h <= 2; h++)
+    for (let v = 0; v <= 2; v++)
+      presets.push(boxTrackConfig("epic", { doubleRd, epicExtraHurt: h, epicExtraVeryHurt: v }));
 }
-presets.push(boxTrackConfig("miniatures"), boxTrackConfig("standard", { label: "Body", scratchCap: true, painShift: -1, safeguards: { maxThreeLevels: true } }));
+presets.push(
+  boxTrackConfig("miniatures"),
+  boxTrackConfig("standard", { label: "Body", scratchCap: true, painShift: -1, safeguards: { maxThreeLevels: true } }),
+);
 
 type Outcome = { ok: BoxTrackConfig; json: string } | { error: string; field: string; key: string; message: string };
 function outcome(f: () => BoxTrackConfig): Outcome {
@@ -24,12 +33,52 @@ function outcome(f: () => BoxTrackConfig): Outcome {
     return { ok: c, json: JSON.stringify(c) };
   } catch (e) {
     if (!(e instanceof RulesError)) throw e;
-    return { error: e.name, field: e.field, key: e.key, message: e.message, params: JSON.stringify(e.params) } as Outcome;
+    return {
+      error: e.name,
+      field: e.field,
+      key: e.key,
+      message: e.message,
+      params: JSON.stringify(e.params),
+    } as Outcome;
   }
 }
 
 /** Values a field may be changed to: right and wrong types, edges, the other presets' values. */
-const odd = fc.constantFrom<unknown>(undefined, null, 0, -0, 1, -1, 2, 3, 4, 5, 9, 1.5, -3, 4, 21, "", "  ", "x", "box", "scratch", "hurt", "dead", "none", "penalty", "dying", "S", "Hx", true, false, [], {}, { maxThreeLevels: true }, { fudgePointSaves: "yes" });
+const odd = fc.constantFrom<unknown>(
+  undefined,
+  null,
+  0,
+  -0,
+  1,
+  -1,
+  2,
+  3,
+  4,
+  5,
+  9,
+  1.5,
+  -3,
+  4,
+  21,
+  "",
+  "  ",
+  "x",
+  "box",
+  "scratch",
+  "hurt",
+  "dead",
+  "none",
+  "penalty",
+  "dying",
+  "S",
+  "Hx",
+  true,
+  false,
+  [],
+  {},
+  { maxThreeLevels: true },
+  { fudgePointSaves: "yes" },
+);
 const LEVEL_FIELDS = ["key", "boxes", "penalty", "effect", "min", "tag", "label", "extra"];
 const CONFIG_FIELDS = ["kind", "label", "levels", "scratchCap", "painShift", "safeguards", "deadAt", "extra"];
 
@@ -51,9 +100,17 @@ describe("box config: a built-in preset's levels are recognised, never accepted 
         fc.constantFrom(...presets),
         fc.array(fc.tuple(fc.boolean(), fc.nat(11), fc.nat(7), odd), { minLength: 1, maxLength: 2 }),
         (preset, changes) => {
-          const input = JSON.parse(JSON.stringify(preset)) as Record<string, unknown> & { levels: Record<string, unknown>[] };
+          const input = JSON.parse(JSON.stringify(preset)) as Record<string, unknown> & {
+            levels: Record<string, unknown>[];
+          };
           for (const [onLevel, li, fi, value] of changes) {
-            if (onLevel && (!Array.isArray(input.levels) || input.levels.length === 0 || typeof input.levels[li % input.levels.length] !== "object")) continue;
+            if (
+              onLevel &&
+              (!Array.isArray(input.levels) ||
+                input.levels.length === 0 ||
+                typeof input.levels[li % input.levels.length] !== "object")
+            )
+              continue;
             const target = onLevel ? input.levels[li % input.levels.length] : input;
             const field = onLevel ? LEVEL_FIELDS[fi % LEVEL_FIELDS.length] : CONFIG_FIELDS[fi % CONFIG_FIELDS.length];
             if (value === undefined) delete target[field];
@@ -71,7 +128,11 @@ describe("box config: a built-in preset's levels are recognised, never accepted 
 
   it("−0 is kept as the full validation keeps it, in every field that may be 0", () => {
     // pawn: Scratch has 0 boxes; miniatures: Scratch starts at 0; standard: Scratch's penalty 0.
-    for (const [preset, field] of [[boxTrackConfig("pawn"), "boxes"], [boxTrackConfig("miniatures"), "min"], [boxTrackConfig("standard"), "penalty"]] as const) {
+    for (const [preset, field] of [
+      [boxTrackConfig("pawn"), "boxes"],
+      [boxTrackConfig("miniatures"), "min"],
+      [boxTrackConfig("standard"), "penalty"],
+    ] as const) {
       const input = JSON.parse(JSON.stringify(preset));
       input.levels[0][field] = -0;
       expect(Object.is(boxTrack.parseConfig(input, "config").levels[0][field], -0), field).toBe(true);
@@ -84,14 +145,20 @@ describe("box config: a built-in preset's levels are recognised, never accepted 
     expect(() => {
       (a.levels[1] as { boxes: number }).boxes = 9;
     }).toThrow();
-    expect(boxTrack.parseConfig(JSON.parse(JSON.stringify(presets[0])), "config").levels[1].boxes).toBe(presets[0].levels[1].boxes);
+    expect(boxTrack.parseConfig(JSON.parse(JSON.stringify(presets[0])), "config").levels[1].boxes).toBe(
+      presets[0].levels[1].boxes,
+    );
     a.levels.push({ ...a.levels[0] }); // the list itself is the parse's own
-    expect(boxTrack.parseConfig(JSON.parse(JSON.stringify(presets[0])), "config").levels).toHaveLength(presets[0].levels.length);
+    expect(boxTrack.parseConfig(JSON.parse(JSON.stringify(presets[0])), "config").levels).toHaveLength(
+      presets[0].levels.length,
+    );
   });
 
   it("−0 is kept as the full validation keeps it", () => {
     const input = JSON.parse(JSON.stringify(presets[0]));
     input.levels[0].penalty = -0;
-    expect(Object.is(boxTrack.parseConfig(input, "config").levels[0].penalty, -0)).toBe(Object.is(validateBoxConfig(input, "config").levels[0].penalty, -0));
+    expect(Object.is(boxTrack.parseConfig(input, "config").levels[0].penalty, -0)).toBe(
+      Object.is(validateBoxConfig(input, "config").levels[0].penalty, -0),
+    );
   });
 });

@@ -64,7 +64,11 @@ const configArb: fc.Arbitrary<BoxTrackConfig> = fc
       painShift: o.painShift,
       epicExtraHurt: o.epicExtraHurt,
       epicExtraVeryHurt: o.epicExtraVeryHurt,
-      safeguards: { maxThreeLevels: o.maxThreeLevels, nearDeathNeedsIncapacitated: o.nearDeathNeedsIncapacitated, fudgePointSaves: o.fudgePointSaves },
+      safeguards: {
+        maxThreeLevels: o.maxThreeLevels,
+        nearDeathNeedsIncapacitated: o.nearDeathNeedsIncapacitated,
+        fudgePointSaves: o.fudgePointSaves,
+      },
     }),
   );
 
@@ -95,7 +99,8 @@ const healingSeed = fc.oneof(
   fc.constant<BoxHealing>({ type: "endRound" }),
 );
 
-const markCount = (s: BoxTrackState): number => Object.values(s.marks).reduce((n, row) => n + row.filter((m) => m !== null).length, 0);
+const markCount = (s: BoxTrackState): number =>
+  Object.values(s.marks).reduce((n, row) => n + row.filter((m) => m !== null).length, 0);
 const ABSORBED = [
   "FUDGE.Step.Box.NoEffect",
   "FUDGE.Step.Box.ScratchCap",
@@ -110,7 +115,11 @@ const RANK: Record<string, number> = { able: 0, cannotAct: 1, dying: 2, dead: 3,
 
 /** The state key as JSON builds it (the key is written directly, for speed: it must stay this string). */
 const jsonStateKey = (config: BoxTrackConfig, s: BoxTrackState): string =>
-  JSON.stringify([config.levels.map((l) => s.marks[l.key].map((m) => (m === null ? "" : `${m.stun ? "~" : ""}${m.level}`)).join(",")), s.stun ? [s.stun.effect, s.stun.rounds] : null, s.dead]);
+  JSON.stringify([
+    config.levels.map((l) => s.marks[l.key].map((m) => (m === null ? "" : `${m.stun ? "~" : ""}${m.level}`)).join(",")),
+    s.stun ? [s.stun.effect, s.stun.rounds] : null,
+    s.dead,
+  ]);
 
 function checkState(config: BoxTrackConfig, s: BoxTrackState): void {
   expect(boxTrack.stateKey(config, s)).toBe(jsonStateKey(config, s));
@@ -134,7 +143,8 @@ describe("box track properties", () => {
           const recorded = markCount(r.state) === markCount(s) + 1;
           const absorbed = r.steps.some((x) => ABSORBED.includes(x.key));
           expect(recorded || r.ended || absorbed).toBe(true);
-          if (r.steps.some((x) => x.key === "FUDGE.Step.Box.StunNoBox")) expect(r.state.stun?.effect).toBe("knockedOut");
+          if (r.steps.some((x) => x.key === "FUDGE.Step.Box.StunNoBox"))
+            expect(r.state.stun?.effect).toBe("knockedOut");
           checkState(config, r.state);
           expect(r.status).toEqual(boxTrack.status(config, r.state));
           // A quiet apply (the duel forecast's) places the wound alike and reports the same status numbers.
@@ -165,9 +175,14 @@ describe("box track properties", () => {
           expect(undone.state).toEqual(before);
           if (boxTrack.stateKey(config, r.state) !== boxTrack.stateKey(config, before)) {
             // something else changed the track: refuse unless forced
-            const changed: Track = { config: track.config, state: boxTrack.heal(config, r.state, { type: "scratches" }).state };
+            const changed: Track = {
+              config: track.config,
+              state: boxTrack.heal(config, r.state, { type: "scratches" }).state,
+            };
             if (boxTrack.stateKey(config, changed.state as BoxTrackState) !== boxTrack.stateKey(config, r.state)) {
-              expect(() => undoApplied(changed, { before, after: r.state })).toThrow(expect.objectContaining({ key: "FUDGE.Error.UndoConflict" }));
+              expect(() => undoApplied(changed, { before, after: r.state })).toThrow(
+                expect.objectContaining({ key: "FUDGE.Error.UndoConflict" }),
+              );
               expect(undoApplied(changed, { before, after: r.state }, true).state).toEqual(before);
             }
           }
@@ -180,27 +195,33 @@ describe("box track properties", () => {
 
   it("healing never adds a mark, never worsens penalty or condition, never leaves a valid state", () => {
     fc.assert(
-      fc.property(configArb, fc.array(woundSeed, { maxLength: 12 }), fc.array(healingSeed, { minLength: 1, maxLength: 4 }), (config, seeds, heals) => {
-        let s = boxTrack.initial(config);
-        for (const seed of seeds) s = boxTrack.apply(config, s, woundFor(config, seed)).state;
-        for (const h of heals) {
-          const frozen = JSON.stringify(s);
-          const before = boxTrack.status(config, s);
-          const r = boxTrack.heal(config, s, boxTrack.parseHealing(config, h, "healing"));
-          expect(JSON.stringify(s)).toBe(frozen);
-          checkState(config, r.state);
-          const after = boxTrack.status(config, r.state);
-          expect(markCount(r.state)).toBeLessThanOrEqual(markCount(s));
-          expect(after.penalty).toBeGreaterThanOrEqual(before.penalty);
-          expect(RANK[after.condition]).toBeLessThanOrEqual(RANK[before.condition]);
-          if (h.type === "scratches" && before.condition !== "dead") {
-            expect(r.state.stun).toBeNull();
-            for (const row of Object.values(r.state.marks))
-              for (const m of row) if (m) expect(m.stun || config.levels.find((l) => l.key === m.level)!.effect === "none").toBe(false);
+      fc.property(
+        configArb,
+        fc.array(woundSeed, { maxLength: 12 }),
+        fc.array(healingSeed, { minLength: 1, maxLength: 4 }),
+        (config, seeds, heals) => {
+          let s = boxTrack.initial(config);
+          for (const seed of seeds) s = boxTrack.apply(config, s, woundFor(config, seed)).state;
+          for (const h of heals) {
+            const frozen = JSON.stringify(s);
+            const before = boxTrack.status(config, s);
+            const r = boxTrack.heal(config, s, boxTrack.parseHealing(config, h, "healing"));
+            expect(JSON.stringify(s)).toBe(frozen);
+            checkState(config, r.state);
+            const after = boxTrack.status(config, r.state);
+            expect(markCount(r.state)).toBeLessThanOrEqual(markCount(s));
+            expect(after.penalty).toBeGreaterThanOrEqual(before.penalty);
+            expect(RANK[after.condition]).toBeLessThanOrEqual(RANK[before.condition]);
+            if (h.type === "scratches" && before.condition !== "dead") {
+              expect(r.state.stun).toBeNull();
+              for (const row of Object.values(r.state.marks))
+                for (const m of row)
+                  if (m) expect(m.stun || config.levels.find((l) => l.key === m.level)!.effect === "none").toBe(false);
+            }
+            s = r.state;
           }
-          s = r.state;
-        }
-      }),
+        },
+      ),
       RUNS,
     );
   });
@@ -216,7 +237,8 @@ describe("box track properties", () => {
           return;
         }
         for (const row of Object.values(h.marks))
-          for (const m of row) if (m && !m.stun) expect(config.levels.find((l) => l.key === m.level)!.effect).toBe("none");
+          for (const m of row)
+            if (m && !m.stun) expect(config.levels.find((l) => l.key === m.level)!.effect).toBe("none");
       }),
       RUNS,
     );
@@ -248,7 +270,11 @@ describe("box track properties", () => {
         const once = boxTrack.toggle(config, s, ref);
         checkState(config, once);
         const twice = boxTrack.toggle(config, once, ref);
-        const box = (x: BoxTrackState) => boxTrack.render(config, x).rows.flatMap((r) => r.boxes).find((b) => b.ref === ref)!;
+        const box = (x: BoxTrackState) =>
+          boxTrack
+            .render(config, x)
+            .rows.flatMap((r) => r.boxes)
+            .find((b) => b.ref === ref)!;
         expect(box(once).marked).toBe(!box(s).marked);
         // a cleared overflow mark comes back as a mark of the box's own level
         // (unmarking a Dead box also lifts death, so a dead track is skipped)
@@ -284,7 +310,9 @@ describe("box track: bad input names the field", () => {
     expect(fieldOf(() => boxTrack.parseConfig(lv(3, { tag: "" }), "config"))).toBe("config.levels[3].tag");
     expect(fieldOf(() => boxTrack.parseConfig(cfg({ scratchCap: "yes" }), "config"))).toBe("config.scratchCap");
     expect(fieldOf(() => boxTrack.parseConfig(cfg({ painShift: 9 }), "config"))).toBe("config.painShift");
-    expect(fieldOf(() => boxTrack.parseConfig(cfg({ safeguards: { maxThreeLevels: 1 } }), "config"))).toBe("config.safeguards.maxThreeLevels");
+    expect(fieldOf(() => boxTrack.parseConfig(cfg({ safeguards: { maxThreeLevels: 1 } }), "config"))).toBe(
+      "config.safeguards.maxThreeLevels",
+    );
     expect(fieldOf(() => boxTrack.parseConfig(cfg({ deadAt: 5 }), "config"))).toBe("config.deadAt");
     const allZero = JSON.parse(JSON.stringify(std));
     for (const l of allZero.levels) l.boxes = 0;
@@ -295,15 +323,35 @@ describe("box track: bad input names the field", () => {
   it("state", () => {
     const ok = boxTrack.initial(std);
     expect(fieldOf(() => boxTrack.parseState(std, 3, "state"))).toBe("state");
-    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, bruise: [] } }, "state"))).toBe("state.marks.bruise");
-    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, hurt: [{ level: "hurt" }, { level: "hurt" }] } }, "state"))).toBe(
-      "state.marks.hurt[1]",
+    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, bruise: [] } }, "state"))).toBe(
+      "state.marks.bruise",
     );
-    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, hurt: [{ level: "veryHurt" }] } }, "state"))).toBe("state.marks.hurt[0].level");
-    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, hurt: [{ level: "bruise" }] } }, "state"))).toBe("state.marks.hurt[0].level");
-    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, hurt: "X" } }, "state"))).toBe("state.marks.hurt");
-    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, stun: { effect: "dizzy", rounds: 1 } }, "state"))).toBe("state.stun.effect");
-    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, stun: { effect: "stunned", rounds: -1 } }, "state"))).toBe("state.stun.rounds");
+    expect(
+      fieldOf(() =>
+        boxTrack.parseState(
+          std,
+          { ...ok, marks: { ...ok.marks, hurt: [{ level: "hurt" }, { level: "hurt" }] } },
+          "state",
+        ),
+      ),
+    ).toBe("state.marks.hurt[1]");
+    expect(
+      fieldOf(() =>
+        boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, hurt: [{ level: "veryHurt" }] } }, "state"),
+      ),
+    ).toBe("state.marks.hurt[0].level");
+    expect(
+      fieldOf(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, hurt: [{ level: "bruise" }] } }, "state")),
+    ).toBe("state.marks.hurt[0].level");
+    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, marks: { ...ok.marks, hurt: "X" } }, "state"))).toBe(
+      "state.marks.hurt",
+    );
+    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, stun: { effect: "dizzy", rounds: 1 } }, "state"))).toBe(
+      "state.stun.effect",
+    );
+    expect(fieldOf(() => boxTrack.parseState(std, { ...ok, stun: { effect: "stunned", rounds: -1 } }, "state"))).toBe(
+      "state.stun.rounds",
+    );
     expect(fieldOf(() => boxTrack.parseState(std, { ...ok, dead: "no" }, "state"))).toBe("state.dead");
     // a config that gained a box reads old state as open boxes
     expect(boxTrack.parseState(std, { marks: { hurt: [] } }, "state")).toEqual(ok);
@@ -314,12 +362,20 @@ describe("box track: bad input names the field", () => {
     expect(fieldOf(() => boxTrack.parseWound(std, { level: "bruise" }, "wound"))).toBe("wound.level");
     expect(fieldOf(() => boxTrack.parseWound(std, { level: "hurt", stun: "yes" }, "wound"))).toBe("wound.stun");
     expect(fieldOf(() => boxTrack.parseWound(std, { level: "hurt", kill: 1 }, "wound"))).toBe("wound.kill");
-    expect(fieldOf(() => boxTrack.parseWound(std, { level: "hurt", spendFudgePoint: "y" }, "wound"))).toBe("wound.spendFudgePoint");
+    expect(fieldOf(() => boxTrack.parseWound(std, { level: "hurt", spendFudgePoint: "y" }, "wound"))).toBe(
+      "wound.spendFudgePoint",
+    );
     expect(fieldOf(() => boxTrack.parseHealing(std, { type: "magic" }, "healing"))).toBe("healing.type");
     expect(fieldOf(() => boxTrack.parseHealing(std, { type: "roll" }, "healing"))).toBe("healing.result");
     expect(fieldOf(() => boxTrack.parseHealing(std, { type: "natural", weeks: -1 }, "healing"))).toBe("healing.weeks");
     expect(fieldOf(() => boxTrack.parseHealing(std, { type: "box", ref: "hurt:3" }, "healing"))).toBe("healing.ref");
-    expect(fieldOf(() => boxTrack.parseHealing(std, { type: "endRound", rounds: 0 }, "healing"))).toBe("healing.rounds");
-    expect(boxTrack.parseHealing(std, { type: "natural", weeks: 2, rapid: true }, "healing")).toEqual({ type: "natural", weeks: 2, rapid: true });
+    expect(fieldOf(() => boxTrack.parseHealing(std, { type: "endRound", rounds: 0 }, "healing"))).toBe(
+      "healing.rounds",
+    );
+    expect(boxTrack.parseHealing(std, { type: "natural", weeks: 2, rapid: true }, "healing")).toEqual({
+      type: "natural",
+      weeks: 2,
+      rapid: true,
+    });
   });
 });

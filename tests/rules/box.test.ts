@@ -61,8 +61,12 @@ describe("box track: registration and presets", () => {
     expect(boxTrackConfig("cinematic").levels.map((l) => l.boxes)).toEqual([4, 2, 1, 1, 1]);
     expect(boxTrackConfig("cinematic").levels.reduce((n, l) => n + l.boxes, 0)).toBe(9);
     expect(boxTrackConfig("epic").levels.map((l) => l.boxes)).toEqual([4, 3, 2, 1, 1]);
-    expect(boxTrackConfig("epic", { epicExtraHurt: 2, epicExtraVeryHurt: 0 }).levels.map((l) => l.boxes)).toEqual([4, 4, 1, 1, 1]);
-    expect(() => boxTrackConfig("epic", { epicExtraHurt: 3 })).toThrow(expect.objectContaining({ field: "opts.epicExtraHurt" }));
+    expect(boxTrackConfig("epic", { epicExtraHurt: 2, epicExtraVeryHurt: 0 }).levels.map((l) => l.boxes)).toEqual([
+      4, 4, 1, 1, 1,
+    ]);
+    expect(() => boxTrackConfig("epic", { epicExtraHurt: 3 })).toThrow(
+      expect.objectContaining({ field: "opts.epicExtraHurt" }),
+    );
   });
 
   it("miniatures: Scratch 2 (0–2), Hurt 1 (3–4, −1), Very Hurt 1 (5–6, −2), Near Death 1 (7–8), Dead 9+", () => {
@@ -74,18 +78,32 @@ describe("box track: registration and presets", () => {
       ["dead", 1, -2, "dead", 9],
     ]);
     expect(minis.deadAt).toBe(9);
-    expect(boxTrack.render(minis, boxTrack.initial(minis)).rows.map((r) => r.range)).toEqual(["0–2", "3–4", "5–6", "7–8", "9+"]);
+    expect(boxTrack.render(minis, boxTrack.initial(minis)).rows.map((r) => r.range)).toEqual([
+      "0–2",
+      "3–4",
+      "5–6",
+      "7–8",
+      "9+",
+    ]);
   });
 
   it("renders Fudge ranges 1–2 … 9+ and double-RD 13+", () => {
-    expect(boxTrack.render(std, boxTrack.initial(std)).rows.map((r) => r.range)).toEqual(["1–2", "3–4", "5–6", "7–8", "9+"]);
+    expect(boxTrack.render(std, boxTrack.initial(std)).rows.map((r) => r.range)).toEqual([
+      "1–2",
+      "3–4",
+      "5–6",
+      "7–8",
+      "9+",
+    ]);
     const d = boxTrackConfig("standard", { doubleRd: true });
     expect(d.levels.map((_, i) => levelRange(d, i))).toEqual(["1–3", "4–6", "7–9", "10–12", "13+"]);
   });
 
   it("custom preset needs valid levels; levels only with custom", () => {
     expect(() => boxTrackConfig("custom")).toThrow(expect.objectContaining({ field: "opts.levels" }));
-    expect(() => boxTrackConfig("standard", { levels: std.levels })).toThrow(expect.objectContaining({ field: "opts.levels" }));
+    expect(() => boxTrackConfig("standard", { levels: std.levels })).toThrow(
+      expect.objectContaining({ field: "opts.levels" }),
+    );
     const c = boxTrackConfig("custom", {
       levels: [
         { key: "light", boxes: 2, penalty: 0, effect: "none", min: 1, tag: "L" },
@@ -141,7 +159,9 @@ describe("box track: lookups", () => {
     expect(levelIndex(std, "veryHurt")).toBe(2);
     expect(levelIndex(std, "dead")).toBe(5);
     expect(levelIndex(minis, "dead")).toBe(4);
-    expect(() => levelIndex(std, "bruised")).toThrow(expect.objectContaining({ field: "level", key: "FUDGE.Error.Track.UnknownLevel" }));
+    expect(() => levelIndex(std, "bruised")).toThrow(
+      expect.objectContaining({ field: "level", key: "FUDGE.Error.Track.UnknownLevel" }),
+    );
   });
 
   it("shiftLevel moves one level each way", () => {
@@ -162,14 +182,32 @@ describe("box track: seed 000 §4.57 examples", () => {
     const [a, b, c] = run(std, [{ level: "veryHurt" }, { level: "hurt" }, { level: "hurt" }]);
     expect(a.status.penalty).toBe(-2);
     expect(a.status.condition).toBe("able");
-    expect(sheet(std, a.state)).toEqual({ scratch: "...", hurt: ".", veryHurt: "X", incapacitated: ".", nearDeath: "." });
+    expect(sheet(std, a.state)).toEqual({
+      scratch: "...",
+      hurt: ".",
+      veryHurt: "X",
+      incapacitated: ".",
+      nearDeath: ".",
+    });
     expect(b.status.penalty).toBe(-2); // not cumulative: only the highest level counts
     expect(b.status.levelKey).toBe("veryHurt");
-    expect(sheet(std, b.state)).toEqual({ scratch: "...", hurt: "X", veryHurt: "X", incapacitated: ".", nearDeath: "." });
+    expect(sheet(std, b.state)).toEqual({
+      scratch: "...",
+      hurt: "X",
+      veryHurt: "X",
+      incapacitated: ".",
+      nearDeath: ".",
+    });
     expect(c.status.condition).toBe("cannotAct");
     expect(c.status.canAct).toBe(false);
     expect(c.status.levelKey).toBe("incapacitated");
-    expect(sheet(std, c.state)).toEqual({ scratch: "...", hurt: "X", veryHurt: "X", incapacitated: "H", nearDeath: "." });
+    expect(sheet(std, c.state)).toEqual({
+      scratch: "...",
+      hurt: "X",
+      veryHurt: "X",
+      incapacitated: "H",
+      nearDeath: ".",
+    });
     const box = boxTrack.render(std, c.state).rows[3].boxes[0];
     expect(box).toMatchObject({ overflow: true, realLevelKey: "hurt", mark: "H", marked: true });
     expect(c.steps.map((s) => s.key)).toContain("FUDGE.Step.Box.Overflow");
@@ -230,7 +268,10 @@ describe("box track: seed 004 Miniatures examples", () => {
   });
 
   it("four Scratches from healthy carry over through Hurt and Very Hurt; a fifth reaches Near Death, a sixth Dead", () => {
-    const r = run(minis, Array.from({ length: 6 }, () => ({ level: "scratch" })));
+    const r = run(
+      minis,
+      Array.from({ length: 6 }, () => ({ level: "scratch" })),
+    );
     expect(sheet(minis, r[3].state)).toEqual({ scratch: "XX", hurt: "S", veryHurt: "S", nearDeath: ".", dead: "." });
     expect(r.map((x) => x.status.penalty).slice(0, 4)).toEqual([0, 0, -1, -2]);
     expect(r[4].status.condition).toBe("dying");
@@ -277,14 +318,20 @@ describe("box track: NPC pawn", () => {
 describe("box track: options", () => {
   it("Scratch cap: Scratches never push beyond Very Hurt", () => {
     const c = boxTrackConfig("standard", { scratchCap: true });
-    const r = run(c, Array.from({ length: 7 }, () => ({ level: "scratch" })));
+    const r = run(
+      c,
+      Array.from({ length: 7 }, () => ({ level: "scratch" })),
+    );
     expect(sheet(c, r[4].state)).toMatchObject({ scratch: "XXX", hurt: "S", veryHurt: "S", incapacitated: "." });
     expect(r[5].status.penalty).toBe(-2);
     expect(r[5].status.condition).toBe("able");
     expect(r[5].steps.map((s) => s.key)).toContain("FUDGE.Step.Box.ScratchCap");
     expect(r[6].state).toEqual(r[4].state);
     // without the option the 6th Scratch incapacitates
-    const plain = run(std, Array.from({ length: 6 }, () => ({ level: "scratch" })));
+    const plain = run(
+      std,
+      Array.from({ length: 6 }, () => ({ level: "scratch" })),
+    );
     expect(plain[5].status.condition).toBe("cannotAct");
   });
 
@@ -301,7 +348,12 @@ describe("box track: options", () => {
     expect(effectivePenalties(c).slice(0, 3)).toEqual([-1, -2, -3]);
     const r = run(c, [{ level: "scratch" }, { level: "hurt" }, { level: "veryHurt" }]);
     expect(r.map((x) => x.status.penalty)).toEqual([-1, -2, -3]);
-    expect(boxTrack.render(c, boxTrack.initial(c)).rows.slice(0, 3).map((x) => x.penalty)).toEqual([-1, -2, -3]);
+    expect(
+      boxTrack
+        .render(c, boxTrack.initial(c))
+        .rows.slice(0, 3)
+        .map((x) => x.penalty),
+    ).toEqual([-1, -2, -3]);
   });
 
   it("Willpower relief: below the DL nothing, meet it −1 less, beat it by 2+ cancelled", () => {
@@ -340,11 +392,17 @@ describe("box track: stun (Fudge §4.62)", () => {
 
   it("a second Stun → Very Stunned", () => {
     // standard track: the second stun overflows into Very Hurt, Very Stunned either way
-    const r = run(std, [{ level: "hurt", stun: true }, { level: "hurt", stun: true }]);
+    const r = run(std, [
+      { level: "hurt", stun: true },
+      { level: "hurt", stun: true },
+    ]);
     expect(r[1].status.effects).toEqual(["veryStunned"]);
     // cinematic track has two Hurt boxes: the second-stun rule itself
     const cin = boxTrackConfig("cinematic");
-    const q = run(cin, [{ level: "hurt", stun: true }, { level: "hurt", stun: true }]);
+    const q = run(cin, [
+      { level: "hurt", stun: true },
+      { level: "hurt", stun: true },
+    ]);
     expect(sheet(cin, q[1].state).hurt).toBe("~~");
     expect(q[1].status.effects).toEqual(["veryStunned"]);
     expect(q[1].status.penalty).toBe(-2);
@@ -355,7 +413,10 @@ describe("box track: stun (Fudge §4.62)", () => {
   });
 
   it("Incapacitated or worse → knocked out (cannot act); stun never kills", () => {
-    const r = run(std, [{ level: "incapacitated", stun: true }, { level: "dead", stun: true }]);
+    const r = run(std, [
+      { level: "incapacitated", stun: true },
+      { level: "dead", stun: true },
+    ]);
     expect(r[0].status.effects).toEqual(["knockedOut"]);
     expect(r[0].status.condition).toBe("cannotAct");
     expect(r[1].status.condition).toBe("cannotAct");
@@ -367,7 +428,13 @@ describe("box track: stun (Fudge §4.62)", () => {
     const r = run(std, [{ level: "scratch" }, { level: "hurt", stun: true }, { level: "veryHurt" }]);
     expect(r[2].status.penalty).toBe(-2);
     const healed = boxTrack.heal(std, r[2].state, { type: "scratches" });
-    expect(sheet(std, healed.state)).toEqual({ scratch: "...", hurt: ".", veryHurt: "X", incapacitated: ".", nearDeath: "." });
+    expect(sheet(std, healed.state)).toEqual({
+      scratch: "...",
+      hurt: ".",
+      veryHurt: "X",
+      incapacitated: ".",
+      nearDeath: ".",
+    });
     expect(healed.state.stun).toBeNull();
   });
 });
@@ -441,18 +508,31 @@ describe("box track: healing (RULES §2.5)", () => {
     });
     const [, , r] = run(c, [{ level: "hurt" }, { level: "hurt" }, { level: "veryHurt" }]);
     const h = boxTrack.heal(c, r.state, { type: "roll", result: 1 });
-    expect(sheet(c, h.state)).toEqual({ scratch: "...", hurt: "X.", veryHurt: ".", incapacitated: ".", nearDeath: "." });
+    expect(sheet(c, h.state)).toEqual({
+      scratch: "...",
+      hurt: "X.",
+      veryHurt: ".",
+      incapacitated: ".",
+      nearDeath: ".",
+    });
     expect(boxTrack.status(c, h.state).penalty).toBe(-1);
     // same example on the standard track: the second Hurt overflowed, and heals as a Hurt
     const s = run(std, [{ level: "hurt" }, { level: "hurt" }, { level: "veryHurt" }]);
     expect(sheet(std, s[2].state)).toMatchObject({ hurt: "X", veryHurt: "H", incapacitated: "V" });
     const hs = boxTrack.heal(std, s[2].state, { type: "roll", result: 1 });
-    expect(sheet(std, hs.state)).toEqual({ scratch: "...", hurt: "X", veryHurt: ".", incapacitated: ".", nearDeath: "." });
+    expect(sheet(std, hs.state)).toEqual({
+      scratch: "...",
+      hurt: "X",
+      veryHurt: ".",
+      incapacitated: ".",
+      nearDeath: ".",
+    });
   });
 
   it("Great heals two levels, Superb three, beyond the ladder more; Fair nothing; Scratches stay", () => {
     const start = run(std, [{ level: "scratch" }, { level: "nearDeath" }])[1].state;
-    const lv = (result: number) => boxTrack.status(std, boxTrack.heal(std, start, { type: "roll", result }).state).levelKey;
+    const lv = (result: number) =>
+      boxTrack.status(std, boxTrack.heal(std, start, { type: "roll", result }).state).levelKey;
     expect(lv(0)).toBe("nearDeath");
     expect(lv(1)).toBe("incapacitated");
     expect(lv(2)).toBe("veryHurt");
@@ -469,9 +549,16 @@ describe("box track: healing (RULES §2.5)", () => {
   });
 
   it("Scratches (and overflowed Scratches) clear after the fight", () => {
-    const s = run(std, Array.from({ length: 4 }, () => ({ level: "scratch" })).concat([{ level: "veryHurt" }]))[4].state;
+    const s = run(std, Array.from({ length: 4 }, () => ({ level: "scratch" })).concat([{ level: "veryHurt" }]))[4]
+      .state;
     const h = boxTrack.heal(std, s, { type: "scratches" });
-    expect(sheet(std, h.state)).toEqual({ scratch: "...", hurt: ".", veryHurt: "X", incapacitated: ".", nearDeath: "." });
+    expect(sheet(std, h.state)).toEqual({
+      scratch: "...",
+      hurt: ".",
+      veryHurt: "X",
+      incapacitated: ".",
+      nearDeath: ".",
+    });
     expect(h.steps[0].value).toBe(4);
   });
 
@@ -531,7 +618,12 @@ describe("box track: toggle, render, stateKey", () => {
     expect(r.rows.map((x) => x.penalty)).toEqual([0, -1, -2, null, null]);
     expect(r.rows.map((x) => x.effectKey)).toEqual(["", "", "", "FUDGE.Effect.cannotAct", "FUDGE.Effect.dying"]);
     expect(r.rows[0].boxes.map((b) => b.ref)).toEqual(["scratch:0", "scratch:1", "scratch:2"]);
-    expect(r.rows[0].boxes[1]).toMatchObject({ labelKey: "FUDGE.Track.BoxLabel", labelParams: { level: "FUDGE.Wound.scratch", n: 2 }, marked: false, mark: "" });
+    expect(r.rows[0].boxes[1]).toMatchObject({
+      labelKey: "FUDGE.Track.BoxLabel",
+      labelParams: { level: "FUDGE.Wound.scratch", n: 2 },
+      marked: false,
+      mark: "",
+    });
   });
 
   it("generic track API works end to end", () => {
@@ -568,11 +660,18 @@ describe("box track: Miniatures recovery from Near Death", () => {
     expect(sheet(minis, ra.state)).toEqual({ scratch: "..", hurt: ".", veryHurt: "X", nearDeath: ".", dead: "." });
     expect(boxTrack.status(minis, ra.state)).toMatchObject({ penalty: -2, condition: "able", levelKey: "veryHurt" });
     // after five Scratches: the Near Death box clears, Very Hurt(S) stays
-    const b = run(minis, Array.from({ length: 5 }, () => ({ level: "scratch" })))[4].state;
+    const b = run(
+      minis,
+      Array.from({ length: 5 }, () => ({ level: "scratch" })),
+    )[4].state;
     const rb = boxTrack.heal(minis, b, { type: "recover", to: "veryHurt" }).state;
     expect(sheet(minis, rb)).toEqual({ scratch: "XX", hurt: "S", veryHurt: "S", nearDeath: ".", dead: "." });
-    expect(() => boxTrack.parseHealing(minis, { type: "recover", to: "dead" }, "h")).toThrow(expect.objectContaining({ field: "h.to" }));
-    expect(() => boxTrack.parseHealing(minis, { type: "recover", to: "bruise" }, "h")).toThrow(expect.objectContaining({ field: "h.to" }));
+    expect(() => boxTrack.parseHealing(minis, { type: "recover", to: "dead" }, "h")).toThrow(
+      expect.objectContaining({ field: "h.to" }),
+    );
+    expect(() => boxTrack.parseHealing(minis, { type: "recover", to: "bruise" }, "h")).toThrow(
+      expect.objectContaining({ field: "h.to" }),
+    );
     // a stun mark in the Very Hurt box gives way to the real wound
     const c = run(minis, [{ level: "veryHurt", stun: true }, { level: "nearDeath" }])[1].state;
     const rc = boxTrack.heal(minis, c, { type: "recover", to: "veryHurt" }).state;
@@ -585,7 +684,8 @@ describe("healing re-places real wounds before stun marks (found by the property
   it("two Very Hurt and a stun at Incapacitated: a week of nothing leaves the character where he was", () => {
     const c = boxTrackConfig("standard");
     let s = boxTrack.initial(c);
-    for (const w of [{ level: "veryHurt" }, { level: "veryHurt" }, { level: "incapacitated", stun: true }]) s = boxTrack.apply(c, s, w).state;
+    for (const w of [{ level: "veryHurt" }, { level: "veryHurt" }, { level: "incapacitated", stun: true }])
+      s = boxTrack.apply(c, s, w).state;
     const before = boxTrack.status(c, s);
     const after = boxTrack.status(c, boxTrack.heal(c, s, { type: "natural", weeks: 0 }).state);
     expect(after.condition).toBe(before.condition);

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { DC_DEAD, DC_WOUND_LEVELS, dcTrack, dcTrackConfig, type DcHealing, type DcTrackConfig, type DcTrackState, type DcWound } from "../../src/rules/tracks/dc";
+import {
+  DC_DEAD,
+  DC_WOUND_LEVELS,
+  dcTrack,
+  dcTrackConfig,
+  type DcHealing,
+  type DcTrackConfig,
+  type DcTrackState,
+  type DcWound,
+} from "../../src/rules/tracks/dc";
 import { undoApplied, type Track } from "../../src/rules/track";
 import { fieldOf } from "./errors";
 
@@ -22,7 +31,9 @@ const woundArb: fc.Arbitrary<DcWound> = fc
 const healingArb: fc.Arbitrary<DcHealing> = fc.oneof(
   fc.constant<DcHealing>({ type: "scratches" }),
   fc.integer({ min: -4, max: 6 }).map((result): DcHealing => ({ type: "roll", result })),
-  fc.record({ weeks: fc.nat({ max: 6 }), rapid: fc.boolean(), constitution: fc.integer({ min: -2, max: 3 }) }).map((o): DcHealing => ({ type: "natural", ...o })),
+  fc
+    .record({ weeks: fc.nat({ max: 6 }), rapid: fc.boolean(), constitution: fc.integer({ min: -2, max: 3 }) })
+    .map((o): DcHealing => ({ type: "natural", ...o })),
   fc.constant<DcHealing>({ type: "endRound" }),
 );
 
@@ -46,7 +57,9 @@ describe("DC track properties", () => {
           const r = dcTrack.apply(config, s, w);
           checkState(config, r.state);
           const changed = dcTrack.stateKey(config, r.state) !== dcTrack.stateKey(config, s);
-          const ignored = r.steps.some((x) => x.key === "FUDGE.Step.Dc.ScratchIgnored" || x.key === "FUDGE.Step.Dc.AlreadyDead");
+          const ignored = r.steps.some(
+            (x) => x.key === "FUDGE.Step.Dc.ScratchIgnored" || x.key === "FUDGE.Step.Dc.AlreadyDead",
+          );
           expect(changed || r.ended || ignored).toBe(true);
           if (w.level !== "scratch" && !r.ended) expect(r.state.dc).toBeLessThan(s.dc);
           expect(r.status.penalty).toBeLessThanOrEqual(st.penalty);
@@ -62,24 +75,29 @@ describe("DC track properties", () => {
 
   it("healing never goes below zero or above the start, and never worsens the status", () => {
     fc.assert(
-      fc.property(configArb, fc.array(woundArb, { maxLength: 12 }), fc.array(healingArb, { minLength: 1, maxLength: 4 }), (config, wounds, heals) => {
-        let s = dcTrack.initial(config);
-        for (const w of wounds) s = dcTrack.apply(config, s, w).state;
-        for (const h of heals) {
-          const frozen = JSON.stringify(s);
-          const r = dcTrack.heal(config, s, dcTrack.parseHealing(config, h, "healing"));
-          expect(JSON.stringify(s)).toBe(frozen);
-          checkState(config, r.state);
-          expect(r.state.dc).toBeGreaterThanOrEqual(s.dc);
-          expect(r.state.scratches).toBeLessThanOrEqual(s.scratches);
-          const a = dcTrack.status(config, s);
-          const b = dcTrack.status(config, r.state);
-          // a Mediocre-or-worse character healed back to the start feels nothing again
-          expect(b.penalty).toBeGreaterThanOrEqual(a.penalty);
-          expect(RANK[b.condition]).toBeLessThanOrEqual(RANK[a.condition]);
-          s = r.state;
-        }
-      }),
+      fc.property(
+        configArb,
+        fc.array(woundArb, { maxLength: 12 }),
+        fc.array(healingArb, { minLength: 1, maxLength: 4 }),
+        (config, wounds, heals) => {
+          let s = dcTrack.initial(config);
+          for (const w of wounds) s = dcTrack.apply(config, s, w).state;
+          for (const h of heals) {
+            const frozen = JSON.stringify(s);
+            const r = dcTrack.heal(config, s, dcTrack.parseHealing(config, h, "healing"));
+            expect(JSON.stringify(s)).toBe(frozen);
+            checkState(config, r.state);
+            expect(r.state.dc).toBeGreaterThanOrEqual(s.dc);
+            expect(r.state.scratches).toBeLessThanOrEqual(s.scratches);
+            const a = dcTrack.status(config, s);
+            const b = dcTrack.status(config, r.state);
+            // a Mediocre-or-worse character healed back to the start feels nothing again
+            expect(b.penalty).toBeGreaterThanOrEqual(a.penalty);
+            expect(RANK[b.condition]).toBeLessThanOrEqual(RANK[a.condition]);
+            s = r.state;
+          }
+        },
+      ),
       RUNS,
     );
   });
@@ -109,7 +127,11 @@ describe("DC track properties", () => {
         const ref = refs[pick % refs.length];
         const once = dcTrack.toggle(config, s, ref);
         checkState(config, once);
-        const marked = (x: DcTrackState) => dcTrack.render(config, x).rows.flatMap((r) => r.boxes).find((b) => b.ref === ref)!.marked;
+        const marked = (x: DcTrackState) =>
+          dcTrack
+            .render(config, x)
+            .rows.flatMap((r) => r.boxes)
+            .find((b) => b.ref === ref)!.marked;
         expect(marked(once)).toBe(!marked(s));
       }),
       RUNS,
@@ -127,7 +149,9 @@ describe("DC track: bad input names the field", () => {
     expect(fieldOf(() => dcTrack.parseConfig({ ...c, levelsPerHit: "two" }, "config"))).toBe("config.levelsPerHit");
     expect(fieldOf(() => dcTrack.parseConfig({ ...c, terrible: "dead" }, "config"))).toBe("config.terrible");
     expect(fieldOf(() => dcTrack.parseConfig({ ...c, thresholds: [1, 2, 3] }, "config"))).toBe("config.thresholds");
-    expect(fieldOf(() => dcTrack.parseConfig({ ...c, thresholds: [1, 3, 3, 7, 9] }, "config"))).toBe("config.thresholds[2]");
+    expect(fieldOf(() => dcTrack.parseConfig({ ...c, thresholds: [1, 3, 3, 7, 9] }, "config"))).toBe(
+      "config.thresholds[2]",
+    );
     expect(fieldOf(() => dcTrack.parseConfig({ ...c, label: 5 }, "config"))).toBe("config.label");
   });
   it("state", () => {
@@ -140,7 +164,9 @@ describe("DC track: bad input names the field", () => {
     expect(fieldOf(() => dcTrack.parseWound(c, { level: "bruise" }, "wound"))).toBe("wound.level");
     expect(fieldOf(() => dcTrack.parseWound(c, { level: "hurt", kill: "yes" }, "wound"))).toBe("wound.kill");
     expect(fieldOf(() => dcTrack.parseHealing(c, { type: "roll", result: 1.5 }, "healing"))).toBe("healing.result");
-    expect(fieldOf(() => dcTrack.parseHealing(c, { type: "natural", weeks: 1, rapid: 1 }, "healing"))).toBe("healing.rapid");
+    expect(fieldOf(() => dcTrack.parseHealing(c, { type: "natural", weeks: 1, rapid: 1 }, "healing"))).toBe(
+      "healing.rapid",
+    );
     expect(fieldOf(() => dcTrack.parseHealing(c, { type: "box", ref: "dc:1" }, "healing"))).toBe("healing.ref");
     expect(fieldOf(() => dcTrack.parseHealing(c, {}, "healing"))).toBe("healing.type");
   });

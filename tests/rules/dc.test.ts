@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DC_DEAD, dcLevelForDamage, dcTrack, dcTrackConfig, type DcTrackConfig, type DcTrackState, type DcWound } from "../../src/rules/tracks/dc";
+import {
+  DC_DEAD,
+  dcLevelForDamage,
+  dcTrack,
+  dcTrackConfig,
+  type DcTrackConfig,
+  type DcTrackState,
+  type DcWound,
+} from "../../src/rules/tracks/dc";
 import { applyWound, healTrack, newTrack, trackKind } from "../../src/rules/track";
 
 function run(config: DcTrackConfig, wounds: DcWound[], state: DcTrackState = dcTrack.initial(config)) {
@@ -38,7 +46,10 @@ describe("DC-as-track (Fudge §4.57 first method)", () => {
 
   it("Terrible can mean Incapacitated (setting); below Terrible is Incapacitated, then Near Death, then Dead", () => {
     const c = dcTrackConfig(-1, { terrible: "incapacitated" });
-    const r = run(c, Array.from({ length: 5 }, () => ({ level: "hurt" as const })));
+    const r = run(
+      c,
+      Array.from({ length: 5 }, () => ({ level: "hurt" as const })),
+    );
     expect(r.map((x) => x.state.dc)).toEqual([-2, -3, -4, -5, -6]);
     expect(r.map((x) => x.status.condition)).toEqual(["able", "cannotAct", "cannotAct", "dying", "dead"]);
     expect(r.map((x) => x.ended)).toEqual([false, false, false, false, true]);
@@ -98,7 +109,15 @@ describe("DC-as-track (Fudge §4.57 first method)", () => {
 
   it("dcLevelForDamage uses the Fudge thresholds", () => {
     const c = dcTrackConfig(0);
-    expect([0, 1, 3, 5, 7, 9, 20].map((n) => dcLevelForDamage(c, n))).toEqual([null, "scratch", "hurt", "veryHurt", "incapacitated", "nearDeath", "nearDeath"]);
+    expect([0, 1, 3, 5, 7, 9, 20].map((n) => dcLevelForDamage(c, n))).toEqual([
+      null,
+      "scratch",
+      "hurt",
+      "veryHurt",
+      "incapacitated",
+      "nearDeath",
+      "nearDeath",
+    ]);
   });
 });
 
@@ -139,10 +158,36 @@ describe("DC-as-track render and toggle", () => {
     const s = run(c, [{ level: "hurt" }, { level: "hurt" }, { level: "scratch" }])[2].state; // dc −1
     const r = dcTrack.render(c, s);
     expect(r.label).toBe("Body");
-    expect(r.rows.map((x) => x.key)).toEqual(["scratches", "dc:0", "dc:-1", "dc:-2", "dc:-3", "dc:-4", "dc:-5", "dc:-6"]);
-    expect(r.rows.map((x) => x.boxes.map((b) => (b.marked ? "X" : ".")).join(""))).toEqual(["X.", "X", "X", ".", ".", ".", ".", "."]);
+    expect(r.rows.map((x) => x.key)).toEqual([
+      "scratches",
+      "dc:0",
+      "dc:-1",
+      "dc:-2",
+      "dc:-3",
+      "dc:-4",
+      "dc:-5",
+      "dc:-6",
+    ]);
+    expect(r.rows.map((x) => x.boxes.map((b) => (b.marked ? "X" : ".")).join(""))).toEqual([
+      "X.",
+      "X",
+      "X",
+      ".",
+      ".",
+      ".",
+      ".",
+      ".",
+    ]);
     expect(r.rows.slice(1).map((x) => x.penalty)).toEqual([0, -1, -2, -3, null, null, null]);
-    expect(r.rows.slice(1).map((x) => x.effectKey)).toEqual(["", "", "", "", "FUDGE.Effect.cannotAct", "FUDGE.Effect.dying", "FUDGE.Effect.dead"]);
+    expect(r.rows.slice(1).map((x) => x.effectKey)).toEqual([
+      "",
+      "",
+      "",
+      "",
+      "FUDGE.Effect.cannotAct",
+      "FUDGE.Effect.dying",
+      "FUDGE.Effect.dead",
+    ]);
     expect(r.rows[2].labelParams).toMatchObject({ name: "Mediocre", value: "\u22121" });
     expect(r.rows[5].labelParams).toMatchObject({ name: "Terrible \u22121" });
     expect(r.status.penalty).toBe(-1);

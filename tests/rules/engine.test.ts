@@ -7,12 +7,25 @@ import { fudgeOutcomes, rollFudgeDice, seededRng } from "../../src/rules/dice";
 import { RulesError } from "../../src/rules/errors";
 import { duelForecast } from "../../src/rules/forecast";
 import { exactOdds, monteCarloOdds } from "../../src/rules/odds";
-import { enumerateDice, registerPipeline, resolveAttack, type AttackPipeline, type AttackRequest, type DiceSlot, type PairedOutcomes } from "../../src/rules/pipeline";
+import {
+  enumerateDice,
+  registerPipeline,
+  resolveAttack,
+  type AttackPipeline,
+  type AttackRequest,
+  type DiceSlot,
+  type PairedOutcomes,
+} from "../../src/rules/pipeline";
 import { registerTrackKind, type Track, type TrackKind, type TrackStatus } from "../../src/rules/track";
 import { int, record } from "../../src/rules/validate";
 
-interface CountConfig { kind: "toyCount"; boxes: number }
-interface CountState { hits: number }
+interface CountConfig {
+  kind: "toyCount";
+  boxes: number;
+}
+interface CountState {
+  hits: number;
+}
 const status = (c: CountConfig, s: CountState): TrackStatus => ({
   penalty: 0,
   condition: s.hits >= c.boxes ? "takenOut" : "able",
@@ -40,7 +53,13 @@ const toyTrack: TrackKind<CountConfig, CountState, { n: number }, unknown> = {
 };
 registerTrackKind(toyTrack);
 
-const slot = (id: string): DiceSlot => ({ id, formula: "1dF", labelKey: id, roll: (rng) => rollFudgeDice(1, rng), outcomes: () => fudgeOutcomes(1) });
+const slot = (id: string): DiceSlot => ({
+  id,
+  formula: "1dF",
+  labelKey: id,
+  roll: (rng) => rollFudgeDice(1, rng),
+  outcomes: () => fudgeOutcomes(1),
+});
 // Opposed 1dF vs 1dF; the higher die wins and deals one hit.
 const toyPipeline: AttackPipeline<AttackRequest> = {
   preset: "toy" as never,
@@ -54,15 +73,29 @@ const toyPipeline: AttackPipeline<AttackRequest> = {
       const track = { config, state: t.state ? toyTrack.parseState(config, t.state, `${k}.track.state`) : { hits: 0 } };
       return { name: String(c.name), track: track as unknown as Track };
     };
-    return { preset: "toy" as never, attacker: side("attacker"), defender: side("defender"), options: {}, situation: {} };
+    return {
+      preset: "toy" as never,
+      attacker: side("attacker"),
+      defender: side("defender"),
+      options: {},
+      situation: {},
+    };
   },
   slots: () => [slot("attack"), slot("defense")],
   resolve: (req, dice) => {
     const rd = dice("attack")[0] - dice("defense")[0];
     const wound = rd > 0 ? { n: 1 } : null;
     return {
-      preset: req.preset, outcome: rd > 0 ? "wound" : "miss", hit: rd > 0, woundKey: wound ? "hit" : null, wound,
-      numbers: { relativeDegree: rd }, dice: {}, steps: [], defenderAfter: null, followUps: [],
+      preset: req.preset,
+      outcome: rd > 0 ? "wound" : "miss",
+      hit: rd > 0,
+      woundKey: wound ? "hit" : null,
+      wound,
+      numbers: { relativeDegree: rd },
+      dice: {},
+      steps: [],
+      defenderAfter: null,
+      followUps: [],
     };
   },
 };
@@ -74,18 +107,33 @@ describe("exact enumeration", () => {
   it("visits each dice class once with probabilities summing to 1", () => {
     let total = 0;
     let leaves = 0;
-    enumerateDice([slot("a"), slot("b")], (d) => d("a")[0] + d("b")[0], (_r, p) => { total += p; leaves++; });
+    enumerateDice(
+      [slot("a"), slot("b")],
+      (d) => d("a")[0] + d("b")[0],
+      (_r, p) => {
+        total += p;
+        leaves++;
+      },
+    );
     expect(leaves).toBe(9);
     expect(total).toBeCloseTo(1, 15);
   });
   it("never branches on a slot the rule does not read", () => {
     let leaves = 0;
-    enumerateDice([slot("a"), slot("b")], (d) => (d("a")[0] > 0 ? d("b")[0] : 0), () => leaves++);
+    enumerateDice(
+      [slot("a"), slot("b")],
+      (d) => (d("a")[0] > 0 ? d("b")[0] : 0),
+      () => leaves++,
+    );
     expect(leaves).toBe(2 + 3); // a ∈ {−1,0} stop; a = +1 branches on b
   });
   // enumerateDice guesses the first slot read (the first slot, or the paired slots): a rule that
   // reads another first, or none, must be enumerated exactly as without the guess.
-  const leavesOf = (slots: DiceSlot[], f: (d: (id: string) => number[]) => number, paired: PairedOutcomes | null = null) => {
+  const leavesOf = (
+    slots: DiceSlot[],
+    f: (d: (id: string) => number[]) => number,
+    paired: PairedOutcomes | null = null,
+  ) => {
     const out: Array<[number, number]> = [];
     enumerateDice(slots, f, (r, p) => out.push([r, p]), paired);
     return out;
@@ -105,12 +153,32 @@ describe("exact enumeration", () => {
   });
   it("a rule that reads no dice: one leaf, certain", () => {
     expect(leavesOf([slot("a"), slot("b")], () => 7)).toEqual([[7, 1]]);
-    expect(leavesOf([slot("a"), slot("b")], () => 7, { slots: ["a", "b"], outcomes: [{ dice: [[1], [0]], p: 0.5 }, { dice: [[0], [0]], p: 0.5 }] })).toEqual([[7, 1]]);
+    expect(
+      leavesOf([slot("a"), slot("b")], () => 7, {
+        slots: ["a", "b"],
+        outcomes: [
+          { dice: [[1], [0]], p: 0.5 },
+          { dice: [[0], [0]], p: 0.5 },
+        ],
+      }),
+    ).toEqual([[7, 1]]);
   });
   it("paired slots read after another slot: the other slot branches first", () => {
-    const paired: PairedOutcomes = { slots: ["a", "b"], outcomes: [{ dice: [[1], [0]], p: 0.25 }, { dice: [[0], [0]], p: 0.75 }] };
+    const paired: PairedOutcomes = {
+      slots: ["a", "b"],
+      outcomes: [
+        { dice: [[1], [0]], p: 0.25 },
+        { dice: [[0], [0]], p: 0.75 },
+      ],
+    };
     const c = { ...slot("a"), id: "c" };
-    expect(leavesOf([slot("a"), slot("b"), c], (d) => (d("c")[0] === 0 ? 100 : 10 * d("c")[0] + d("a")[0] - d("b")[0]), paired)).toEqual([
+    expect(
+      leavesOf(
+        [slot("a"), slot("b"), c],
+        (d) => (d("c")[0] === 0 ? 100 : 10 * d("c")[0] + d("a")[0] - d("b")[0]),
+        paired,
+      ),
+    ).toEqual([
       [-9, (1 / 3) * 0.25],
       [-10, (1 / 3) * 0.75],
       [100, 1 / 3],
@@ -160,7 +228,13 @@ describe("duel forecast", () => {
     expect(f.aOut + f.bOut).toBeCloseTo(1, 12);
   });
   it("names the side of a bad combatant", () => {
-    expect(() => duelForecast({ preset: "toy", a: fighter("A", 1), b: { name: "B", track: { config: { kind: "toyCount", boxes: 0 } } } })).toThrow(/b\.track\.config\.boxes/);
+    expect(() =>
+      duelForecast({
+        preset: "toy",
+        a: fighter("A", 1),
+        b: { name: "B", track: { config: { kind: "toyCount", boxes: 0 } } },
+      }),
+    ).toThrow(/b\.track\.config\.boxes/);
   });
 });
 
@@ -172,7 +246,10 @@ registerPipeline({
   resolve: (req, dice) => {
     const r = toyPipeline.resolve(req, dice);
     const standoff = r.numbers.relativeDegree === 0;
-    return { ...r, followUps: standoff ? [{ type: "reset", target: "defender", params: { healing: "reset" }, steps: [] }] : [] };
+    return {
+      ...r,
+      followUps: standoff ? [{ type: "reset", target: "defender", params: { healing: "reset" }, steps: [] }] : [],
+    };
   },
 });
 
@@ -181,7 +258,9 @@ describe("duel forecast with cycles", () => {
     const f = duelForecast({ preset: "toyHeal", a: fighter("A", 2), b: fighter("B", 2) });
     expect(f.aOut + f.bOut).toBeCloseTo(1, 12);
     expect(f.stalemate).toBe(0);
-    expect(f.expectedExchanges).toBeGreaterThan(duelForecast({ preset: "toy", a: fighter("A", 2), b: fighter("B", 2) }).expectedExchanges!);
+    expect(f.expectedExchanges).toBeGreaterThan(
+      duelForecast({ preset: "toy", a: fighter("A", 2), b: fighter("B", 2) }).expectedExchanges!,
+    );
   });
   it("matches power iteration of the same chain", () => {
     // States (hitsA, hitsB) before anyone is out; A attacks: standoff (1/3) resets B.

@@ -42,7 +42,12 @@ function safe<T>(f: () => T): T | { error: string } {
 
 export function goldenCases(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const odds = (preset: string, names: string[], optionSets: Array<Record<string, unknown> | undefined>, situations: Array<Record<string, unknown>>) => {
+  const odds = (
+    preset: string,
+    names: string[],
+    optionSets: Array<Record<string, unknown> | undefined>,
+    situations: Array<Record<string, unknown>>,
+  ) => {
     const p = pipelineFor(preset);
     for (const a of names)
       for (const d of names)
@@ -50,7 +55,10 @@ export function goldenCases(): Record<string, unknown> {
           for (const situation of situations) {
             const key = `odds ${preset} ${a} → ${d} ${JSON.stringify(options ?? {})} ${JSON.stringify(situation)}`;
             out[key] = safe(() => {
-              const req = p.parseRequest({ ...resolveSamples({ preset, attacker: a, defender: d, options }), situation });
+              const req = p.parseRequest({
+                ...resolveSamples({ preset, attacker: a, defender: d, options }),
+                situation,
+              });
               return { grouped: exactOddsOf(p, req), every: exactOddsOf(p, req, false) };
             });
           }
@@ -60,12 +68,19 @@ export function goldenCases(): Record<string, unknown> {
   odds("volt", CHARACTERS, [undefined], [{}]);
   odds("miniatures", MINIS, [undefined], [{}]);
   for (const options of FUDGE_OPTION_SETS)
-    for (const [a, b] of [["Leroy", "Theodora"], ["Theodora", "Leroy"], ["Leroy", "Leroy"]]) {
+    for (const [a, b] of [
+      ["Leroy", "Theodora"],
+      ["Theodora", "Leroy"],
+      ["Leroy", "Leroy"],
+    ]) {
       const key = `forecast fudge ${a} vs ${b} ${JSON.stringify(options)}`;
       out[key] = safe(() => duelForecast(resolveSamples({ preset: "fudge", a, b, options })));
     }
-  out["forecast fate Leroy vs Theodora"] = safe(() => duelForecast(resolveSamples({ preset: "fate", a: "Leroy", b: "Theodora" })));
+  out["forecast fate Leroy vs Theodora"] = safe(() =>
+    duelForecast(resolveSamples({ preset: "fate", a: "Leroy", b: "Theodora" })),
+  );
   return out;
 }
 
-if (process.argv.includes("--write")) writeFileSync(new URL("./enumeration-golden.json", import.meta.url), JSON.stringify(goldenCases(), null, 1) + "\n");
+if (process.argv.includes("--write"))
+  writeFileSync(new URL("./enumeration-golden.json", import.meta.url), JSON.stringify(goldenCases(), null, 1) + "\n");

@@ -10,7 +10,10 @@ import { goldenCases } from "./enumeration-golden.cases";
 
 describe("enumeration golden", () => {
   it("exact odds and forecasts are bit-identical to the exception-only enumeration's", () => {
-    const golden = JSON.parse(readFileSync(new URL("./enumeration-golden.json", import.meta.url), "utf8")) as Record<string, unknown>;
+    const golden = JSON.parse(readFileSync(new URL("./enumeration-golden.json", import.meta.url), "utf8")) as Record<
+      string,
+      unknown
+    >;
     const now = JSON.parse(JSON.stringify(goldenCases())) as Record<string, unknown>;
     expect(Object.keys(now)).toEqual(Object.keys(golden));
     for (const k of Object.keys(golden)) expect(now[k], k).toEqual(golden[k]);

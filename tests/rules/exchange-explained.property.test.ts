@@ -68,12 +68,20 @@ describe("prepared exchange with the full explanation = the unprepared explained
   it("Fudge: every option combination (steps, numbers, dice, wound, track preview, follow-ups)", () => {
     let tested = 0;
     fc.assert(
-      fc.property(fighter, fighter, options, situation, fc.integer({ min: 1, max: 1e6 }), fc.boolean(), (a, d, o, s, seed, numbersFirst) => {
-        const parsed = parsedFudgeRequest(a, d, o, s);
-        if (!parsed) return;
-        explainedAgrees(parsed.input, seed, 5, numbersFirst);
-        tested++;
-      }),
+      fc.property(
+        fighter,
+        fighter,
+        options,
+        situation,
+        fc.integer({ min: 1, max: 1e6 }),
+        fc.boolean(),
+        (a, d, o, s, seed, numbersFirst) => {
+          const parsed = parsedFudgeRequest(a, d, o, s);
+          if (!parsed) return;
+          explainedAgrees(parsed.input, seed, 5, numbersFirst);
+          tested++;
+        },
+      ),
       { numRuns: 300 },
     );
     expect(tested).toBeGreaterThan(200);
@@ -81,7 +89,10 @@ describe("prepared exchange with the full explanation = the unprepared explained
 
   for (const [name, req] of [
     ["Fudge samples", { preset: "fudge", attacker: "Leroy", defender: "Theodora" }],
-    ["Miniatures (no table: re-derived every time)", { preset: "miniatures", attacker: "Brutas the Brute", defender: "Yanni the Yeoman" }],
+    [
+      "Miniatures (no table: re-derived every time)",
+      { preset: "miniatures", attacker: "Brutas the Brute", defender: "Yanni the Yeoman" },
+    ],
     ["FATE", { preset: "fate", attacker: "Leroy", defender: "Theodora" }],
     ["Volt", { preset: "volt", attacker: "Leroy", defender: "Theodora" }],
   ] as const) {

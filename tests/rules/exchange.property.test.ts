@@ -41,7 +41,10 @@ function agreesWithPipeline(input: Record<string, unknown>, seed: number, exchan
       const where = `seed ${seed}, exchange ${i}, pass ${pass}`;
       expect(ex.lastDice(), where).toEqual(full.dice);
       expect(ex.lastDice(), where).toEqual(record);
-      expect({ outcome: r.outcome, hit: r.hit, woundKey: r.woundKey, wound: r.wound, numbers: r.numbers }, where).toEqual({
+      expect(
+        { outcome: r.outcome, hit: r.hit, woundKey: r.woundKey, wound: r.wound, numbers: r.numbers },
+        where,
+      ).toEqual({
         outcome: full.outcome,
         hit: full.hit,
         woundKey: full.woundKey,
@@ -77,7 +80,10 @@ describe("prepared exchange = full pipeline, same dice, same track states", () =
 
   for (const [name, req] of [
     ["Fudge samples", { preset: "fudge", attacker: "Leroy", defender: "Theodora" }],
-    ["Miniatures (Legendary re-roll: the pipeline on every exchange)", { preset: "miniatures", attacker: "Brutas the Brute", defender: "Yanni the Yeoman" }],
+    [
+      "Miniatures (Legendary re-roll: the pipeline on every exchange)",
+      { preset: "miniatures", attacker: "Brutas the Brute", defender: "Yanni the Yeoman" },
+    ],
     ["FATE", { preset: "fate", attacker: "Leroy", defender: "Theodora" }],
     ["Volt", { preset: "volt", attacker: "Leroy", defender: "Theodora" }],
   ] as const) {
@@ -103,13 +109,22 @@ describe("prepared exchange = full pipeline, same dice, same track states", () =
     expect(c).not.toBe(0);
     expect(ex.state("defender", JSON.parse(JSON.stringify(cinematic)))).toBe(c);
     const p = pipelineFor("fudge");
-    const req = p.parseRequest({ ...resolveSamples({ preset: "fudge", attacker: "Leroy", defender: "Theodora" }), defender: { ...ex.request.defender, track: cinematic } });
+    const req = p.parseRequest({
+      ...resolveSamples({ preset: "fudge", attacker: "Leroy", defender: "Theodora" }),
+      defender: { ...ex.request.defender, track: cinematic },
+    });
     for (let seed = 1; seed <= 200; seed++) {
       const full = p.resolve(req, rollingDice(p.slots(req), seededRng(seed)), { explain: false });
       const leaf = ex.run(0, c, seededRng(seed));
       expect(ex.resolution(leaf).woundKey).toBe(full.woundKey);
-      expect(trackStateKey(ex.track("defender", ex.defenderAfter(leaf)))).toBe(trackStateKey(full.defenderAfter?.track ?? cinematic));
+      expect(trackStateKey(ex.track("defender", ex.defenderAfter(leaf)))).toBe(
+        trackStateKey(full.defenderAfter?.track ?? cinematic),
+      );
     }
-    expect(prepareExchange(resolveSamples({ preset: "miniatures", attacker: "Brutas the Brute", defender: "Yanni the Yeoman" })).tabled).toBe(false);
+    expect(
+      prepareExchange(
+        resolveSamples({ preset: "miniatures", attacker: "Brutas the Brute", defender: "Yanni the Yeoman" }),
+      ).tabled,
+    ).toBe(false);
   });
 });

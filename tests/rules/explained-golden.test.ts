@@ -33,7 +33,6 @@ function cardJson(input: Record<string, unknown>, seed: number): string {
   }
 }
 
-
 /** A request's defender (and, swapped, attacker) after `n` earlier exchanges, so penalties, stuns and overflow show. */
 function woundedBy(input: Record<string, unknown>, n: number, seed: number): Record<string, unknown> {
   let cur = input as Record<string, unknown> & { attacker: { track: Track }; defender: { track: Track } };
@@ -44,7 +43,10 @@ function woundedBy(input: Record<string, unknown>, n: number, seed: number): Rec
       const after = p.resolve(req, rollingDice(p.slots(req), seededRng(seed * 31 + i))).defenderAfter;
       if (!after || after.ended) break;
       // Alternate who is wounded: the next exchange's attacker carries this wound.
-      cur = i % 2 === 0 ? { ...cur, attacker: { ...cur.defender, track: after.track }, defender: cur.attacker } : { ...cur, defender: { ...cur.defender, track: after.track } };
+      cur =
+        i % 2 === 0
+          ? { ...cur, attacker: { ...cur.defender, track: after.track }, defender: cur.attacker }
+          : { ...cur, defender: { ...cur.defender, track: after.track } };
     } catch {
       break;
     }
@@ -54,7 +56,10 @@ function woundedBy(input: Record<string, unknown>, n: number, seed: number): Rec
 
 function cases(): Array<{ label: string; json: string }> {
   const out: Array<{ label: string; json: string }> = [];
-  const draws = fc.sample(fc.tuple(fighter, fighter, fudgeOptions, fudgeSituation, fc.integer({ min: 1, max: 1e6 }), fc.nat(4)), { seed: 1010, numRuns: 800 });
+  const draws = fc.sample(
+    fc.tuple(fighter, fighter, fudgeOptions, fudgeSituation, fc.integer({ min: 1, max: 1e6 }), fc.nat(4)),
+    { seed: 1010, numRuns: 800 },
+  );
   draws.forEach(([a, d, o, s, seed, wounds], i) => {
     const input = woundedBy(fudgeRequest(a, d, o, s), wounds, seed);
     out.push({ label: `fudge #${i} (seed ${seed}, ${wounds} earlier exchanges)`, json: cardJson(input, seed) });
@@ -79,9 +84,16 @@ function cases(): Array<{ label: string; json: string }> {
 describe("golden explanations of the unprepared explained resolution", () => {
   it("every case's resolution is byte for byte the recorded one", () => {
     const got = cases();
-    expectGoldenDigests(FIXTURE, got.map((c) => ({ label: c.label, text: c.json })));
+    expectGoldenDigests(
+      FIXTURE,
+      got.map((c) => ({ label: c.label, text: c.json })),
+    );
     // The cases cover what they claim: wounds on the track, refusals, and several outcomes.
-    const outcomes = new Set(got.map((c) => (JSON.parse(c.json) as { outcome?: string; error?: string }).outcome ?? "error"));
-    expect([...outcomes].sort()).toEqual(expect.arrayContaining(["error", "miss", "noDamage", "standoff", "wound", "gmJudgement"]));
+    const outcomes = new Set(
+      got.map((c) => (JSON.parse(c.json) as { outcome?: string; error?: string }).outcome ?? "error"),
+    );
+    expect([...outcomes].sort()).toEqual(
+      expect.arrayContaining(["error", "miss", "noDamage", "standoff", "wound", "gmJudgement"]),
+    );
   });
 });

@@ -19,7 +19,6 @@ function request(over: { attacker?: object; defender?: object; situation?: objec
   };
 }
 
-
 describe("fate pipeline", () => {
   it("margin = attacker − defender, read on the ladder", () => {
     // 2 + 2 = 4 vs 1 − 1 = 0: margin +4 → Hurt.
@@ -46,9 +45,18 @@ describe("fate pipeline", () => {
     let atk = applyWound(fresh(), { margin: 1 }).track; // Clipped: −1
     atk = applyWound(atk, { margin: 5 }).track; // Injured: −1
     const def = applyWound(fresh(), { margin: 1 }).track; // Clipped: −1
-    const r = resolveAttack(request({ attacker: { track: atk }, defender: { track: def } }), { attack: plus(1), defense: plus(0) });
+    const r = resolveAttack(request({ attacker: { track: atk }, defender: { track: def } }), {
+      attack: plus(1),
+      defense: plus(0),
+    });
     // 2 + 1 − 2 = 1 vs 1 + 0 − 1 = 0 → margin 1, Clipped.
-    expect(r.numbers).toMatchObject({ attackerPenalty: -2, defenderPenalty: -1, attackerTotal: 1, defenderTotal: 0, relativeDegree: 1 });
+    expect(r.numbers).toMatchObject({
+      attackerPenalty: -2,
+      defenderPenalty: -1,
+      attackerTotal: 1,
+      defenderTotal: 0,
+      relativeDegree: 1,
+    });
     expect(r.followUps.map((f) => [f.type, f.target])).toEqual([
       ["clippedConsumed", "attacker"],
       ["clippedConsumed", "defender"],
@@ -61,7 +69,10 @@ describe("fate pipeline", () => {
   });
 
   it("defense skill is used when given, plus situational modifiers", () => {
-    const r = resolveAttack(request({ defender: { defense: 3 }, situation: { modifier: 2, defenseModifier: -1 } }), { attack: plus(0), defense: plus(0) });
+    const r = resolveAttack(request({ defender: { defense: 3 }, situation: { modifier: 2, defenseModifier: -1 } }), {
+      attack: plus(0),
+      defense: plus(0),
+    });
     expect(r.numbers).toMatchObject({ attackerTotal: 4, defenderTotal: 2, relativeDegree: 2 });
   });
 
@@ -76,9 +87,13 @@ describe("fate pipeline", () => {
   it("exact odds: the outcome probabilities sum to 1 and match 4dF vs 4dF", () => {
     const req = fatePipeline.parseRequest(request({ attacker: { skill: 0 }, defender: { skill: 0 } }));
     const dist = new Map<string, number>();
-    enumerateDice(fatePipeline.slots(req), (d) => fatePipeline.resolve(req, d), (res: AttackResolution, p) => {
-      dist.set(res.outcome, (dist.get(res.outcome) ?? 0) + p);
-    });
+    enumerateDice(
+      fatePipeline.slots(req),
+      (d) => fatePipeline.resolve(req, d),
+      (res: AttackResolution, p) => {
+        dist.set(res.outcome, (dist.get(res.outcome) ?? 0) + p);
+      },
+    );
     const total = [...dist.values()].reduce((a, b) => a + b, 0);
     expect(total).toBeCloseTo(1, 12);
     // P(tie) of two 4dF = Σ w² / 81² = 1 + 16 + 100 + 256 + 361 + 256 + 100 + 16 + 1 = 1107 / 6561.
@@ -99,10 +114,14 @@ describe("fate pipeline", () => {
     expect(fieldOf(() => resolveAttack(request({ defender: { name: undefined } }), {}))).toBe("defender.name");
     expect(fieldOf(() => resolveAttack(request(), { attack: plus(1) }))).toBe("dice.defense");
     expect(fieldOf(() => resolveAttack(request(), { attack: [1, 1, 2, 0], defense: plus(0) }))).toBe("dice.attack[2]");
-    expect(fieldOf(() => resolveAttack(request({ defender: { track: { config: { kind: "nope" } } } }), {}))).toBe("defender.track.config.kind");
+    expect(fieldOf(() => resolveAttack(request({ defender: { track: { config: { kind: "nope" } } } }), {}))).toBe(
+      "defender.track.config.kind",
+    );
     const out = applyWound(fresh(), { margin: 9 }).track;
     expect(trackStatus(out).condition).toBe("takenOut");
-    expect(fieldOf(() => resolveAttack(request({ defender: { track: out } }), { attack: plus(0), defense: plus(0) }))).toBe("defender.track");
+    expect(
+      fieldOf(() => resolveAttack(request({ defender: { track: out } }), { attack: plus(0), defense: plus(0) })),
+    ).toBe("defender.track");
   });
 
   it("FATE ladder: a Taken Out attacker is out of the scene — refused before any die by checkAttacker, the check resolve makes", () => {
@@ -110,7 +129,9 @@ describe("fate pipeline", () => {
     const check = (req: object) => () => fatePipeline.checkAttacker!(fatePipeline.parseRequest(req));
     const e = caught(check(request({ attacker: { track: out } })));
     expect([e.key, e.field, e.params.name]).toEqual(["FUDGE.Error.Fate.TakenOut", "attacker.track", "Joe-Bob"]);
-    expect(caught(() => resolveAttack(request({ attacker: { track: out } }), { attack: plus(0), defense: plus(0) })).key).toBe(e.key);
+    expect(
+      caught(() => resolveAttack(request({ attacker: { track: out } }), { attack: plus(0), defense: plus(0) })).key,
+    ).toBe(e.key);
     expect(check(request())).not.toThrow();
     // The defender's side is read from his live track at Defend, not refused with the attacker.
     expect(check(request({ defender: { track: out } }))).not.toThrow();

@@ -8,7 +8,18 @@ import {
   type FateLine,
   type FateTrackState,
 } from "../../src/rules/fate";
-import { applyWound, healTrack, newTrack, parseTrack, renderTrack, toggleBox, trackStateKey, trackStatus, undoApplied, type Track } from "../../src/rules/track";
+import {
+  applyWound,
+  healTrack,
+  newTrack,
+  parseTrack,
+  renderTrack,
+  toggleBox,
+  trackStateKey,
+  trackStatus,
+  undoApplied,
+  type Track,
+} from "../../src/rules/track";
 import { RulesError } from "../../src/rules/errors";
 import { fieldOf } from "./errors";
 
@@ -25,11 +36,18 @@ function withMarks(marks: Partial<Record<FateLine, number>>): Track {
   return { config: t.config, state: next };
 }
 
-
 describe("FATE ladder: margin → result", () => {
   it("reads the seed's MoS table", () => {
     expect([0, 1, 2, 3, 4, 5, 6, 7, 12].map(fateResultForMargin)).toEqual([
-      null, "clipped", "hurt", "hurt", "hurt", "injured", "injured", "takenOut", "takenOut",
+      null,
+      "clipped",
+      "hurt",
+      "hurt",
+      "hurt",
+      "injured",
+      "injured",
+      "takenOut",
+      "takenOut",
     ]);
     expect(fateResultForMargin(-3)).toBeNull();
   });
@@ -118,9 +136,16 @@ describe("FATE ladder: death spiral", () => {
   });
 
   it("box counts are editable", () => {
-    const t = newTrack({ kind: "fate", label: "Social", lines: [
-      { key: "clipped", boxes: 0 }, { key: "hurt", boxes: 3 }, { key: "injured", boxes: 1 }, { key: "takenOut", boxes: 1 },
-    ] } as { kind: string });
+    const t = newTrack({
+      kind: "fate",
+      label: "Social",
+      lines: [
+        { key: "clipped", boxes: 0 },
+        { key: "hurt", boxes: 3 },
+        { key: "injured", boxes: 1 },
+        { key: "takenOut", boxes: 1 },
+      ],
+    } as { kind: string });
     const r = applyWound(t, { margin: 1 });
     // No Clipped box at all: the result goes straight to Hurt.
     expect((r.track.state as FateTrackState).marks.hurt).toEqual(["clipped", null, null]);
@@ -152,7 +177,12 @@ describe("FATE ladder: healing and clicks", () => {
     expect(trackStatus(t).condition).toBe("takenOut");
     const h = healTrack(t, { type: "endScene" });
     const s = h.track.state as FateTrackState;
-    expect(s.marks).toEqual({ clipped: [null, null], hurt: [null, null], injured: ["injured", null], takenOut: ["injured"] });
+    expect(s.marks).toEqual({
+      clipped: [null, null],
+      hurt: [null, null],
+      injured: ["injured", null],
+      takenOut: ["injured"],
+    });
     // The Injured in the Taken Out box stays: still out until it heals.
     expect(trackStatus(h.track).condition).toBe("takenOut");
     const out = applyWound(fresh(), { margin: 7 }).track;
@@ -199,15 +229,30 @@ describe("FATE ladder: bad input names the field", () => {
 
   it("state", () => {
     const config = defaultFateConfig();
-    expect(fieldOf(() => parseTrack({ config, state: { marks: { clipped: [null], hurt: [null, null], injured: [null, null], takenOut: [null] } } }))).toBe(
-      "track.state.marks.clipped",
-    );
     expect(
-      fieldOf(() => parseTrack({ config, state: { marks: { clipped: [null, null], hurt: ["injured", null], injured: [null, null], takenOut: [null] } } })),
+      fieldOf(() =>
+        parseTrack({
+          config,
+          state: { marks: { clipped: [null], hurt: [null, null], injured: [null, null], takenOut: [null] } },
+        }),
+      ),
+    ).toBe("track.state.marks.clipped");
+    expect(
+      fieldOf(() =>
+        parseTrack({
+          config,
+          state: { marks: { clipped: [null, null], hurt: ["injured", null], injured: [null, null], takenOut: [null] } },
+        }),
+      ),
     ).toBe("track.state.marks.hurt[0]");
-    expect(fieldOf(() => parseTrack({ config, state: { marks: { clipped: [null, "x"], hurt: [null, null], injured: [null, null], takenOut: [null] } } }))).toBe(
-      "track.state.marks.clipped[1]",
-    );
+    expect(
+      fieldOf(() =>
+        parseTrack({
+          config,
+          state: { marks: { clipped: [null, "x"], hurt: [null, null], injured: [null, null], takenOut: [null] } },
+        }),
+      ),
+    ).toBe("track.state.marks.clipped[1]");
   });
 
   it("wounds and healing", () => {
@@ -229,7 +274,12 @@ const woundArb = fc.oneof(
   fc.record({ level: fc.constantFrom(...FATE_LINES) }),
 );
 const configArb = fc
-  .tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: 2 }))
+  .tuple(
+    fc.integer({ min: 0, max: 4 }),
+    fc.integer({ min: 0, max: 4 }),
+    fc.integer({ min: 0, max: 4 }),
+    fc.integer({ min: 1, max: 2 }),
+  )
   .map(([c, h, i, o]) => ({
     kind: "fate",
     label: "Physical",
@@ -246,7 +296,8 @@ const healingArb = fc.oneof(
   fc.record({ type: fc.constant("heal"), line: fc.constantFrom(...FATE_LINES), boxes: fc.integer({ min: 1, max: 5 }) }),
 );
 
-const markCount = (t: Track): number => FATE_LINES.reduce((n, l) => n + (t.state as FateTrackState).marks[l].filter((m) => m !== null).length, 0);
+const markCount = (t: Track): number =>
+  FATE_LINES.reduce((n, l) => n + (t.state as FateTrackState).marks[l].filter((m) => m !== null).length, 0);
 const isWound = (w: { margin?: number; level?: string }): boolean => w.level !== undefined || (w.margin ?? 0) > 0;
 
 describe("FATE ladder: properties", () => {
@@ -276,7 +327,8 @@ describe("FATE ladder: properties", () => {
         let t = newTrack(config);
         for (const w of wounds) {
           t = applyWound(t, w).track;
-          for (const l of config.lines) expect((t.state as FateTrackState).marks[l.key as FateLine].length).toBe(l.boxes);
+          for (const l of config.lines)
+            expect((t.state as FateTrackState).marks[l.key as FateLine].length).toBe(l.boxes);
           expect(() => parseTrack(JSON.parse(JSON.stringify(t)))).not.toThrow();
         }
       }),
@@ -300,23 +352,28 @@ describe("FATE ladder: properties", () => {
 
   it("healing never goes below zero marks nor above the marks it started from", () => {
     fc.assert(
-      fc.property(configArb, fc.array(woundArb, { maxLength: 12 }), fc.array(healingArb, { maxLength: 6 }), (config, wounds, heals) => {
-        let t = newTrack(config);
-        for (const w of wounds) t = applyWound(t, w).track;
-        for (const h of heals) {
-          const before = t.state as FateTrackState;
-          const n = markCount(t);
-          t = healTrack(t, h).track;
-          expect(markCount(t)).toBeGreaterThanOrEqual(0);
-          expect(markCount(t)).toBeLessThanOrEqual(n);
-          // Healing only clears boxes; it never moves or re-labels a mark.
-          for (const l of FATE_LINES)
-            (t.state as FateTrackState).marks[l].forEach((m, i) => {
-              if (m !== null) expect(m).toBe(before.marks[l][i]);
-            });
-          expect(trackStatus(t).penalty).toBeLessThanOrEqual(0);
-        }
-      }),
+      fc.property(
+        configArb,
+        fc.array(woundArb, { maxLength: 12 }),
+        fc.array(healingArb, { maxLength: 6 }),
+        (config, wounds, heals) => {
+          let t = newTrack(config);
+          for (const w of wounds) t = applyWound(t, w).track;
+          for (const h of heals) {
+            const before = t.state as FateTrackState;
+            const n = markCount(t);
+            t = healTrack(t, h).track;
+            expect(markCount(t)).toBeGreaterThanOrEqual(0);
+            expect(markCount(t)).toBeLessThanOrEqual(n);
+            // Healing only clears boxes; it never moves or re-labels a mark.
+            for (const l of FATE_LINES)
+              (t.state as FateTrackState).marks[l].forEach((m, i) => {
+                if (m !== null) expect(m).toBe(before.marks[l][i]);
+              });
+            expect(trackStatus(t).penalty).toBeLessThanOrEqual(0);
+          }
+        },
+      ),
     );
   });
 

@@ -41,7 +41,11 @@ describe("the chain's memory budget: each kind of node charged what it costs", (
     expect(bytesPerFlightState).toBeGreaterThanOrEqual(bytesPerState + 4 * 8);
     // Measured at peak: up to 1,163 bytes a forward node (FORECAST_BUDGET.bytesPerForwardState).
     expect(bytesPerForwardState).toBeGreaterThanOrEqual(1_163);
-    for (const [kind, bytes] of [["chain", bytesPerState], ["flight", bytesPerFlightState], ["forward", bytesPerForwardState]] as const) {
+    for (const [kind, bytes] of [
+      ["chain", bytesPerState],
+      ["flight", bytesPerFlightState],
+      ["forward", bytesPerForwardState],
+    ] as const) {
       const cap = chainCap(kind);
       expect(cap * bytes, kind).toBeLessThanOrEqual(chainBytes);
       expect((cap + 1) * bytes, kind).toBeGreaterThan(chainBytes);
@@ -54,7 +58,9 @@ describe("the chain's memory budget: each kind of node charged what it costs", (
     const bytes = FORECAST_BUDGET.bytesPerFlightState * 1_000;
     expect(capOf(() => duelForecast({ ...flightDuel, method: "chain" }, { chainBytes: bytes }))).toBe(1_000);
     expect(capOf(() => duelForecast({ ...flightDuel, method: "chain" }, { chainBytes: bytes - 1 }))).toBe(999);
-    expect(capOf(() => duelForecast({ ...plainDuel, method: "chain" }, { chainBytes: bytes }))).toBe(Math.floor(bytes / FORECAST_BUDGET.bytesPerState));
+    expect(capOf(() => duelForecast({ ...plainDuel, method: "chain" }, { chainBytes: bytes }))).toBe(
+      Math.floor(bytes / FORECAST_BUDGET.bytesPerState),
+    );
   }, 120_000);
 
   it("the forward method (asked for, or the fallback past the exact chain's cap) gets the forward cap", () => {
@@ -66,7 +72,9 @@ describe("the chain's memory budget: each kind of node charged what it costs", (
   });
 
   it("a request's own maxStates caps every kind of chain instead", () => {
-    expect(capOf(() => duelForecast({ ...flightDuel, method: "chain", maxStates: 1_500 }, { chainBytes: 1_000 }))).toBe(1_500);
+    expect(capOf(() => duelForecast({ ...flightDuel, method: "chain", maxStates: 1_500 }, { chainBytes: 1_000 }))).toBe(
+      1_500,
+    );
     expect(capOf(() => duelForecast({ ...flightDuel, maxStates: 1_500 }, { chainBytes: 1_000 }))).toBe(1_500);
     // Other presets' chains keep the plain cap (no flight).
     const fudge = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
@@ -79,7 +87,12 @@ describe("a Miniatures request that tries the exact chain, then the forward meth
   // docs/rules-api.md "Budgets"). Brutas the Brute vs Yanni the Yeoman: 230,460 nodes exact with a Guts
   // failure by 1 at −1 to attack rolls only ("attackRolls", the rule these figures were measured
   // under; with the −1 on every roll, the default, its exact chain is over the cap).
-  const duel = { preset: "miniatures", a: sampleModel("brutasTheBrute"), b: sampleModel("yanniTheYeoman"), options: { gutsRollPenalty: "attackRolls" } };
+  const duel = {
+    preset: "miniatures",
+    a: sampleModel("brutasTheBrute"),
+    b: sampleModel("yanniTheYeoman"),
+    options: { gutsRollPenalty: "attackRolls" },
+  };
   const stats = () => ({ chains: 0, standInKeys: 0, standInKeyChars: 0 });
 
   it("past the chain's cap the forward method runs on the refused chain's arrays (one chain), with the answer of the forward method asked for, bit for bit", () => {
@@ -105,12 +118,28 @@ describe("a Miniatures request that tries the exact chain, then the forward meth
 describe("a duel request's fields (issue #10: bad input gets a clear error, not defaults)", () => {
   it("a misspelt field is refused by name, not ignored (maxState would have run on the default budget)", () => {
     const duel = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
-    expect(() => duelForecast({ ...duel, maxState: 10 })).toThrow(expect.objectContaining({ field: "maxState", key: "FUDGE.Error.Fudge.UnknownField" }));
-    expect(() => duelForecast({ ...duel, fallback: "sample", sample: 5 })).toThrow(expect.objectContaining({ field: "sample" }));
+    expect(() => duelForecast({ ...duel, maxState: 10 })).toThrow(
+      expect.objectContaining({ field: "maxState", key: "FUDGE.Error.Fudge.UnknownField" }),
+    );
+    expect(() => duelForecast({ ...duel, fallback: "sample", sample: 5 })).toThrow(
+      expect.objectContaining({ field: "sample" }),
+    );
   });
   it("every documented field is accepted", () => {
     const duel = resolveSamples({ preset: "volt", a: "Theodora", b: "Theodora" });
-    const f = duelForecast({ ...duel, first: "b", method: "sample", maxStates: 1000, maxBytes: 10_000_000, budgetMs: 10_000, tolerance: 1e-3, fallback: "none", samples: 200, seed: 3, maxExchanges: 500 });
+    const f = duelForecast({
+      ...duel,
+      first: "b",
+      method: "sample",
+      maxStates: 1000,
+      maxBytes: 10_000_000,
+      budgetMs: 10_000,
+      tolerance: 1e-3,
+      fallback: "none",
+      samples: 200,
+      seed: 3,
+      maxExchanges: 500,
+    });
     expect(f.method).toBe("sample");
   });
 });
@@ -134,7 +163,8 @@ describe("the forecast's memory budget (maxBytes), whatever maxStates allows (is
     // The exact chains never reach it (at most maxStates nodes): only the forward methods can.
     expect(memoryCap("chain")).toBeGreaterThan(maxStates);
     expect(memoryCap("flight")).toBeGreaterThan(maxStates);
-    for (const kind of ["chain", "flight", "forward"] as const) expect(memoryCap(kind), kind).toBeGreaterThanOrEqual(chainCap(kind));
+    for (const kind of ["chain", "flight", "forward"] as const)
+      expect(memoryCap(kind), kind).toBeGreaterThanOrEqual(chainCap(kind));
     expect(memoryCap("voltForward")).toBeGreaterThanOrEqual(defaultStates);
     expect(memoryCap("voltForward") * FORECAST_BUDGET.bytesPerVoltForwardState).toBeLessThanOrEqual(maxBytes);
     // Within the CLI worker's 1 GiB heap (CLI_BUDGET.memoryMb), with room for the process's own.
@@ -147,21 +177,32 @@ describe("the forecast's memory budget (maxBytes), whatever maxStates allows (is
     const r = memoryRefusalOf(() => duelForecast({ ...fudge, maxStates: 1_000_000 }, { maxBytes: bytes }));
     expect(r).toEqual({ field: "maxBytes", key: "FUDGE.Error.MemoryBudget", states: 10, max: 0 });
     // One byte less: one node less.
-    expect(memoryRefusalOf(() => duelForecast({ ...fudge, maxStates: 1_000_000 }, { maxBytes: bytes - 1 })).states).toBe(9);
+    expect(
+      memoryRefusalOf(() => duelForecast({ ...fudge, maxStates: 1_000_000 }, { maxBytes: bytes - 1 })).states,
+    ).toBe(9);
     // maxStates lower than the memory cap: refused for its states, as before.
     expect(capOf(() => duelForecast({ ...fudge, maxStates: 5 }, { maxBytes: bytes }))).toBe(5);
   });
 
   it("the forward methods are charged their own node: Miniatures' forward over the chain, Volt's own forward method", () => {
     const fwd = FORECAST_BUDGET.bytesPerForwardState * 1_000;
-    expect(memoryRefusalOf(() => duelForecast({ ...plainDuel, method: "forward", maxStates: 1_000_000 }, { maxBytes: fwd }))).toMatchObject({ key: "FUDGE.Error.MemoryBudget", states: 1_000 });
+    expect(
+      memoryRefusalOf(() => duelForecast({ ...plainDuel, method: "forward", maxStates: 1_000_000 }, { maxBytes: fwd })),
+    ).toMatchObject({ key: "FUDGE.Error.MemoryBudget", states: 1_000 });
     // No method: the chain refused at its memory cap, then the forward method at its own (the fallback takes maxBytes's refusal too).
-    expect(memoryRefusalOf(() => duelForecast({ ...flightDuel, maxStates: 1_000_000 }, { maxBytes: fwd })).states).toBe(1_000);
+    expect(memoryRefusalOf(() => duelForecast({ ...flightDuel, maxStates: 1_000_000 }, { maxBytes: fwd })).states).toBe(
+      1_000,
+    );
     const volt = resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" });
     const vfwd = FORECAST_BUDGET.bytesPerVoltForwardState * 500;
-    expect(memoryRefusalOf(() => duelForecast({ ...volt, method: "forward", maxStates: 1_000_000 }, { maxBytes: vfwd }))).toMatchObject({ field: "maxBytes", key: "FUDGE.Error.MemoryBudget", states: 500 });
+    expect(
+      memoryRefusalOf(() => duelForecast({ ...volt, method: "forward", maxStates: 1_000_000 }, { maxBytes: vfwd })),
+    ).toMatchObject({ field: "maxBytes", key: "FUDGE.Error.MemoryBudget", states: 500 });
     // The product over its budget, then the forward method's pre-count: refused at once for memory, before its pass runs.
-    expect(memoryRefusalOf(() => duelForecast({ ...volt, maxStates: 1_000_000 }, { maxBytes: vfwd, maxProductPairs: 1 })).states).toBe(500);
+    expect(
+      memoryRefusalOf(() => duelForecast({ ...volt, maxStates: 1_000_000 }, { maxBytes: vfwd, maxProductPairs: 1 }))
+        .states,
+    ).toBe(500);
   }, 120_000);
 
   it("Volt's product window and phases entries are charged too: refused for memory only where maxBytes is what binds", () => {
@@ -170,24 +211,41 @@ describe("the forecast's memory budget (maxBytes), whatever maxStates allows (is
     expect(memoryCap("voltPhases")).toBeGreaterThan(FORECAST_BUDGET.maxStates);
     const volt = resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" });
     // Leroy vs Theodora holds 6.9 million pairs at once: with room for 1 million, "product" is refused for memory, at its count.
-    const product = memoryRefusalOf(() => duelForecast({ ...volt, method: "product" }, { maxBytes: FORECAST_BUDGET.bytesPerVoltProductPair * 1_000_000 }));
+    const product = memoryRefusalOf(() =>
+      duelForecast({ ...volt, method: "product" }, { maxBytes: FORECAST_BUDGET.bytesPerVoltProductPair * 1_000_000 }),
+    );
     expect(product).toMatchObject({ field: "maxBytes", key: "FUDGE.Error.MemoryBudget", states: 1_000_000 });
     // Its window over the states budget instead (maxStates 1,000: 50,000 pairs): the budget's own refusal, as before.
-    expect(memoryRefusalOf(() => duelForecast({ ...volt, method: "product", maxStates: 1_000 }))).toMatchObject({ field: "maxStates", key: "FUDGE.Error.ForecastBudget" });
-    const axe = (name: string) => ({ name, track: { config: { kind: "volt", willpower: 6 } }, weapon: { name: "Axe", attack: 14, damage: 25, pierce: 4 }, guard: 6 });
+    expect(memoryRefusalOf(() => duelForecast({ ...volt, method: "product", maxStates: 1_000 }))).toMatchObject({
+      field: "maxStates",
+      key: "FUDGE.Error.ForecastBudget",
+    });
+    const axe = (name: string) => ({
+      name,
+      track: { config: { kind: "volt", willpower: 6 } },
+      weapon: { name: "Axe", attack: 14, damage: 25, pierce: 4 },
+      guard: 6,
+    });
     const axes = { preset: "volt", a: axe("A"), b: axe("B"), method: "phases", budgetMs: 60_000 };
-    expect(memoryRefusalOf(() => duelForecast(axes, { maxBytes: FORECAST_BUDGET.bytesPerVoltPhasesEntry * 3 }))).toMatchObject({ field: "maxBytes", key: "FUDGE.Error.MemoryBudget", states: 3 });
+    expect(
+      memoryRefusalOf(() => duelForecast(axes, { maxBytes: FORECAST_BUDGET.bytesPerVoltPhasesEntry * 3 })),
+    ).toMatchObject({ field: "maxBytes", key: "FUDGE.Error.MemoryBudget", states: 3 });
     expect(duelForecast(axes).method).toBe("phases");
   }, 120_000);
 
-  it("a request's maxBytes (1 MB to the default) lowers it; past the range it is refused by name; with fallback \"sample\" a memory refusal is estimated instead", () => {
+  it('a request\'s maxBytes (1 MB to the default) lowers it; past the range it is refused by name; with fallback "sample" a memory refusal is estimated instead', () => {
     const fudge = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
-    for (const bad of [999_999, FORECAST_BUDGET.maxBytes + 1, 1.5, "1"]) expect(() => duelForecast({ ...fudge, maxBytes: bad })).toThrow(expect.objectContaining({ field: "maxBytes" }));
+    for (const bad of [999_999, FORECAST_BUDGET.maxBytes + 1, 1.5, "1"])
+      expect(() => duelForecast({ ...fudge, maxBytes: bad })).toThrow(expect.objectContaining({ field: "maxBytes" }));
     const states = duelForecast(fudge).states;
     const capped = Math.floor(FORECAST_BUDGET.minBytes / FORECAST_BUDGET.bytesPerState);
-    if (states > capped) expect(memoryRefusalOf(() => duelForecast({ ...fudge, maxBytes: FORECAST_BUDGET.minBytes })).states).toBe(capped);
+    if (states > capped)
+      expect(memoryRefusalOf(() => duelForecast({ ...fudge, maxBytes: FORECAST_BUDGET.minBytes })).states).toBe(capped);
     else expect(duelForecast({ ...fudge, maxBytes: FORECAST_BUDGET.minBytes }).states).toBe(states);
-    const est = duelForecast({ ...fudge, maxStates: 1_000_000, fallback: "sample", samples: 200, seed: 1 }, { maxBytes: FORECAST_BUDGET.bytesPerState * 10 });
+    const est = duelForecast(
+      { ...fudge, maxStates: 1_000_000, fallback: "sample", samples: 200, seed: 1 },
+      { maxBytes: FORECAST_BUDGET.bytesPerState * 10 },
+    );
     expect(est.method).toBe("sample");
   });
 });

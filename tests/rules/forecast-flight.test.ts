@@ -27,9 +27,24 @@ const knavely = (): Model => {
   return { ...m, fault: { ...(m.fault as object), rule: "selfInterest" } };
 };
 /** A Terrifying ogre that can never wound anyone (tests/rules/miniatures-traits.test.ts): only the Guts checks decide who leaves. */
-const OGRE: Model = { name: "Harmless Ogre", strength: 0, dexterity: -5, guts: 0, weapons: [{ name: "Club", hands: 1, kind: "melee", damage: -20, stat: "strength" }], terrifying: 1, track: miniTrack() };
-const ARCHER: Model = { ...OGRE, name: "Archer", terrifying: 0, dexterity: -20, weapons: [{ name: "Knife", hands: 1, kind: "melee", damage: -2, stat: "strength" }] };
-const pDice = (f: (d: number) => boolean): number => legendaryOutcomes().reduce((s, o) => s + (f(legendaryTotal(o.dice, "d").total) ? o.p : 0), 0);
+const OGRE: Model = {
+  name: "Harmless Ogre",
+  strength: 0,
+  dexterity: -5,
+  guts: 0,
+  weapons: [{ name: "Club", hands: 1, kind: "melee", damage: -20, stat: "strength" }],
+  terrifying: 1,
+  track: miniTrack(),
+};
+const ARCHER: Model = {
+  ...OGRE,
+  name: "Archer",
+  terrifying: 0,
+  dexterity: -20,
+  weapons: [{ name: "Knife", hands: 1, kind: "melee", damage: -2, stat: "strength" }],
+};
+const pDice = (f: (d: number) => boolean): number =>
+  legendaryOutcomes().reduce((s, o) => s + (f(legendaryTotal(o.dice, "d").total) ? o.p : 0), 0);
 const keysOf = (f: DuelForecast): string[] => Object.keys(f).filter((k) => k.endsWith("Fled"));
 
 describe("duel forecast: flight (aFled, bFled)", () => {
@@ -41,10 +56,21 @@ describe("duel forecast: flight (aFled, bFled)", () => {
     expect(f.bFled).toBe(0);
     // A pending failure by 1 re-checked at +1 (no charge), at −1 while it lasts (Miniatures: Guts, "−1 to
     // rolls"): flees with 15/81 (2 + 1 − 1 + dice < 1: dice ≤ −2); with the −1 on attack rolls only, 5/81 (dice ≤ −3).
-    const shaken = { ...brutas(), gutsState: { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 0, effect: 1 }] } };
+    const shaken = {
+      ...brutas(),
+      gutsState: { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 0, effect: 1 }] },
+    };
     const recheck = duelForecast({ preset: "miniatures", a: shaken, b: OGRE, terrifyingCharge: false });
     expect(recheck.aFled).toBeCloseTo(15 / 81, 12);
-    expect(duelForecast({ preset: "miniatures", a: shaken, b: OGRE, terrifyingCharge: false, options: { gutsRollPenalty: "attackRolls" } }).aFled).toBeCloseTo(5 / 81, 12);
+    expect(
+      duelForecast({
+        preset: "miniatures",
+        a: shaken,
+        b: OGRE,
+        terrifyingCharge: false,
+        options: { gutsRollPenalty: "attackRolls" },
+      }).aFled,
+    ).toBeCloseTo(5 / 81, 12);
     // The sides swapped: the same flight, now b's.
     const swapped = duelForecast({ preset: "miniatures", a: OGRE, b: brutas(), first: "a" });
     expect([swapped.aFled, swapped.bFled! - 15 / 81].map((x) => Math.abs(x!) < 1e-12)).toEqual([true, true]);
@@ -86,12 +112,30 @@ describe("duel forecast: flight (aFled, bFled)", () => {
   it("absent where no side can flee: Fudge, FATE, Miniatures without the rules (text only) or a Mercenary without Guts checks", () => {
     const fudge = duelForecast(resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" }));
     expect(keysOf(fudge)).toEqual([]);
-    expect(keysOf(duelForecast({ ...resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" }), method: "sample", samples: 200 }))).toEqual([]);
+    expect(
+      keysOf(
+        duelForecast({
+          ...resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" }),
+          method: "sample",
+          samples: 200,
+        }),
+      ),
+    ).toEqual([]);
     expect(keysOf(duelForecast(resolveSamples({ preset: "fate", a: "Leroy", b: "Theodora" })))).toEqual([]);
     const plain = duelForecast({ preset: "miniatures", a: sampleModel("brutasTheBrute"), b: OGRE, first: "b" });
     expect(keysOf(plain)).toEqual([]);
-    const est = duelForecast({ preset: "miniatures", a: sampleModel("brutasTheBrute"), b: OGRE, method: "sample", samples: 200 });
-    expect([keysOf(est), Object.keys(est.estimate!.counts), Object.keys(est.estimate!.halfWidth)]).toEqual([[], ["aOut", "bOut", "stalemate", "unfinished"], ["aOut", "bOut", "stalemate"]]);
+    const est = duelForecast({
+      preset: "miniatures",
+      a: sampleModel("brutasTheBrute"),
+      b: OGRE,
+      method: "sample",
+      samples: 200,
+    });
+    expect([keysOf(est), Object.keys(est.estimate!.counts), Object.keys(est.estimate!.halfWidth)]).toEqual([
+      [],
+      ["aOut", "bOut", "stalemate", "unfinished"],
+      ["aOut", "bOut", "stalemate"],
+    ]);
     expect(keysOf(duelForecast({ preset: "miniatures", a: brutas(), b: OGRE, gutsChecks: false }))).toEqual([]);
   });
 

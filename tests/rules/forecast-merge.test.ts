@@ -21,31 +21,46 @@ import "../../src/rules/presets";
 import golden from "./miniatures-duels.golden.json";
 
 type Answer = { aOut: number; bOut: number; stalemate: number; expectedExchanges: number | null; states: number };
-const VARIANTS = { default: {}, nocharge: { terrifyingCharge: false }, noguts: { gutsChecks: false }, firstb: { first: "b" } } as const;
+const VARIANTS = {
+  default: {},
+  nocharge: { terrifyingCharge: false },
+  noguts: { gutsChecks: false },
+  firstb: { first: "b" },
+} as const;
 const MINIS = ["Brutas the Brute", "King Kingsley", "Knavely Knave", "Sir Knightly", "Yanni the Yeoman"];
 
 function sameAnswer(f: DuelForecast, g: Answer, what: string): void {
   expect([f.method, f.exact, f.errorBound], what).toEqual(["chain", true, 0]);
-  for (const k of ["aOut", "bOut", "stalemate"] as const) expect(Math.abs(f[k] - g[k]), `${what} ${k}`).toBeLessThanOrEqual(1e-12);
+  for (const k of ["aOut", "bOut", "stalemate"] as const)
+    expect(Math.abs(f[k] - g[k]), `${what} ${k}`).toBeLessThanOrEqual(1e-12);
   expect(Math.abs(f.expectedExchanges! - g.expectedExchanges!), `${what} exchanges`).toBeLessThanOrEqual(1e-12);
 }
 
 /** first "b" changes the duels against Brutas (who charges, or is charged); the others are checked in the default order. */
-const pairsOf = (variant: string): string[][] => MINIS.flatMap((a) => MINIS.filter((b) => b !== a && (variant !== "firstb" || a === MINIS[0] || b === MINIS[0])).map((b) => [a, b]));
+const pairsOf = (variant: string): string[][] =>
+  MINIS.flatMap((a) =>
+    MINIS.filter((b) => b !== a && (variant !== "firstb" || a === MINIS[0] || b === MINIS[0])).map((b) => [a, b]),
+  );
 
 describe("the Miniatures duel chain under the old Guts rule (−1 on attack rolls only): every sample pairing exact at the default settings, the same answers as before", () => {
   // The golden answers predate the −1 on every roll (Miniatures: Guts, "1 Model is at a -1 to
   // rolls"): "attackRolls" must reproduce them exactly. The default variant with Guts checks
   // stands for the others (the allRolls block below runs them all); without Guts checks the rule changes nothing.
   const old = { options: { gutsRollPenalty: "attackRolls" } };
-  for (const [variant, extra] of [["default", VARIANTS.default], ["noguts", VARIANTS.noguts]] as const) {
+  for (const [variant, extra] of [
+    ["default", VARIANTS.default],
+    ["noguts", VARIANTS.noguts],
+  ] as const) {
     const pairs = pairsOf(variant);
     it(`${variant}: ${pairs.length} ordered pairings`, () => {
       for (const [a, b] of pairs) {
         const what = `${a} vs ${b} (${variant}, attackRolls)`;
         const g = (golden as unknown as Record<string, Record<string, Answer>>)[variant][`${a} vs ${b}`];
         // The default request: no method, no maxStates (the table's own request), within a generous time budget on a loaded machine.
-        const f = duelForecast({ ...resolveSamples({ preset: "miniatures", a, b }), ...extra, ...old }, { budgetMs: 60_000 });
+        const f = duelForecast(
+          { ...resolveSamples({ preset: "miniatures", a, b }), ...extra, ...old },
+          { budgetMs: 60_000 },
+        );
         sameAnswer(f, g, what);
         // Merging only ever lowers the count (without Guts checks there are no minds to merge).
         if (variant === "noguts") expect(f.states, what).toBe(g.states);
@@ -53,7 +68,12 @@ describe("the Miniatures duel chain under the old Guts rule (−1 on attack roll
         expect(f.states, what).toBeLessThanOrEqual(FORECAST_BUDGET.chainStates);
       }
       // Without Guts checks the rule changes nothing: the default rule's answers are these too.
-      if (variant === "noguts") sameAnswer(duelForecast({ ...resolveSamples({ preset: "miniatures", a: MINIS[0], b: MINIS[4] }), ...extra }), (golden as unknown as Record<string, Record<string, Answer>>).noguts[`${MINIS[0]} vs ${MINIS[4]}`], "noguts, allRolls");
+      if (variant === "noguts")
+        sameAnswer(
+          duelForecast({ ...resolveSamples({ preset: "miniatures", a: MINIS[0], b: MINIS[4] }), ...extra }),
+          (golden as unknown as Record<string, Record<string, Answer>>).noguts[`${MINIS[0]} vs ${MINIS[4]}`],
+          "noguts, allRolls",
+        );
     }, 600_000);
   }
 });
@@ -63,15 +83,26 @@ describe("the Miniatures duel chain under the old Guts rule (−1 on attack roll
  * their chain needs 407,783 and 441,605 merged nodes, over the default cap (FORECAST_BUDGET.chainStates
  * 400,000); the table's request follows them forward, within its stated bound.
  */
-const OVER_CAP = new Set(["Yanni the Yeoman vs Brutas the Brute (default)", "Brutas the Brute vs Yanni the Yeoman (default)", "Yanni the Yeoman vs Brutas the Brute (firstb)", "Brutas the Brute vs Yanni the Yeoman (firstb)"]);
+const OVER_CAP = new Set([
+  "Yanni the Yeoman vs Brutas the Brute (default)",
+  "Brutas the Brute vs Yanni the Yeoman (default)",
+  "Yanni the Yeoman vs Brutas the Brute (firstb)",
+  "Brutas the Brute vs Yanni the Yeoman (firstb)",
+]);
 
 describe("the Miniatures duel chain under the default Guts rule (−1 on every roll): the sample pairings agree with the unmerged chain", () => {
-  for (const [variant, extra] of [["default", VARIANTS.default], ["nocharge", VARIANTS.nocharge], ["firstb", VARIANTS.firstb]] as const) {
+  for (const [variant, extra] of [
+    ["default", VARIANTS.default],
+    ["nocharge", VARIANTS.nocharge],
+    ["firstb", VARIANTS.firstb],
+  ] as const) {
     const pairs = pairsOf(variant);
     it(`${variant}: ${pairs.length} ordered pairings`, () => {
       for (const [a, b] of pairs) {
         const what = `${a} vs ${b} (${variant})`;
-        const g = (golden as unknown as Record<string, Record<string, Record<string, Answer>>>).allRolls[variant][`${a} vs ${b}`];
+        const g = (golden as unknown as Record<string, Record<string, Record<string, Answer>>>).allRolls[variant][
+          `${a} vs ${b}`
+        ];
         const f = duelForecast({ ...resolveSamples({ preset: "miniatures", a, b }), ...extra }, { budgetMs: 60_000 });
         if (OVER_CAP.has(what)) {
           expect([f.method, f.exact], what).toEqual(["forward", false]);
@@ -97,7 +128,15 @@ describe("nodes with the same future: merged and unmerged chains agree", () => {
   const track = (scratch: number, hurt: boolean, veryHurt: boolean): Track =>
     ({
       config,
-      state: { marks: { scratch: [scratch > 0 ? m("scratch") : null, scratch > 1 ? m("scratch") : null], hurt: [hurt ? m("hurt") : null], veryHurt: [veryHurt ? m("veryHurt") : null], nearDeath: [null], dead: [null] } },
+      state: {
+        marks: {
+          scratch: [scratch > 0 ? m("scratch") : null, scratch > 1 ? m("scratch") : null],
+          hurt: [hurt ? m("hurt") : null],
+          veryHurt: [veryHurt ? m("veryHurt") : null],
+          nearDeath: [null],
+          dead: [null],
+        },
+      },
     }) as unknown as Track;
   const failure = fc.record({
     reason: fc.constantFrom("newWoundLevel", "twoWoundLevels", "terrifying"),
@@ -115,49 +154,96 @@ describe("nodes with the same future: merged and unmerged chains agree", () => {
   });
   it("from any starting wounds and failed checks in force (both sides, either side first, with and without the charge)", () => {
     fc.assert(
-      fc.property(model, model, fc.constantFrom("a", "b"), fc.boolean(), fc.constantFrom(["King Kingsley", "Knavely Knave"], ["Brutas the Brute", "King Kingsley"], ["Sir Knightly", "Brutas the Brute"]), (ma, mb, first, charge, [a, b]) => {
-        const d = resolveSamples({ preset: "miniatures", a, b }) as Record<string, Record<string, unknown>>;
-        const side = (c: Record<string, unknown>, m: typeof ma) => ({ ...c, track: track(m.scratch, m.hurt, m.veryHurt), gutsState: { pending: m.pending } });
-        const req = { ...d, a: side(d.a, ma), b: side(d.b, mb), first, terrifyingCharge: charge, method: "chain", maxStates: 1_000_000 };
-        const merged = duelForecast(req, { budgetMs: 60_000 });
-        const plain = duelForecast(req, { budgetMs: 60_000, mergeMinds: false });
-        for (const k of ["aOut", "bOut", "stalemate"] as const) expect(Math.abs(merged[k] - plain[k])).toBeLessThanOrEqual(1e-12);
-        if (plain.expectedExchanges === null) expect(merged.expectedExchanges).toBeNull();
-        else expect(Math.abs(merged.expectedExchanges! - plain.expectedExchanges)).toBeLessThanOrEqual(1e-9);
-        expect(merged.states).toBeLessThanOrEqual(plain.states);
-      }),
+      fc.property(
+        model,
+        model,
+        fc.constantFrom("a", "b"),
+        fc.boolean(),
+        fc.constantFrom(
+          ["King Kingsley", "Knavely Knave"],
+          ["Brutas the Brute", "King Kingsley"],
+          ["Sir Knightly", "Brutas the Brute"],
+        ),
+        (ma, mb, first, charge, [a, b]) => {
+          const d = resolveSamples({ preset: "miniatures", a, b }) as Record<string, Record<string, unknown>>;
+          const side = (c: Record<string, unknown>, m: typeof ma) => ({
+            ...c,
+            track: track(m.scratch, m.hurt, m.veryHurt),
+            gutsState: { pending: m.pending },
+          });
+          const req = {
+            ...d,
+            a: side(d.a, ma),
+            b: side(d.b, mb),
+            first,
+            terrifyingCharge: charge,
+            method: "chain",
+            maxStates: 1_000_000,
+          };
+          const merged = duelForecast(req, { budgetMs: 60_000 });
+          const plain = duelForecast(req, { budgetMs: 60_000, mergeMinds: false });
+          for (const k of ["aOut", "bOut", "stalemate"] as const)
+            expect(Math.abs(merged[k] - plain[k])).toBeLessThanOrEqual(1e-12);
+          if (plain.expectedExchanges === null) expect(merged.expectedExchanges).toBeNull();
+          else expect(Math.abs(merged.expectedExchanges! - plain.expectedExchanges)).toBeLessThanOrEqual(1e-9);
+          expect(merged.states).toBeLessThanOrEqual(plain.states);
+        },
+      ),
       { numRuns: 12, seed: 10 },
     );
   }, 600_000);
   it("with the sample cards' gifts and faults given their rules (Mercenary, Steadfast, Chivalrous, Self-interest, Poor melee)", () => {
     const rules: Record<string, { gift?: object; fault?: object }> = {
       "Brutas the Brute": { fault: { name: "Mercenary", rule: "mercenary" } },
-      "Yanni the Yeoman": { gift: { name: "Steadfast", rule: "steadfast" }, fault: { name: "Poor melee combatant", rule: "poorMelee" } },
+      "Yanni the Yeoman": {
+        gift: { name: "Steadfast", rule: "steadfast" },
+        fault: { name: "Poor melee combatant", rule: "poorMelee" },
+      },
       "Sir Knightly": { fault: { name: "Chivalrous", rule: "chivalrous" } },
       "Knavely Knave": { fault: { name: "Self-interest", rule: "selfInterest" } },
     };
-    for (const [a, b] of [["Brutas the Brute", "Yanni the Yeoman"], ["Sir Knightly", "Brutas the Brute"], ["Yanni the Yeoman", "Knavely Knave"]]) {
+    for (const [a, b] of [
+      ["Brutas the Brute", "Yanni the Yeoman"],
+      ["Sir Knightly", "Brutas the Brute"],
+      ["Yanni the Yeoman", "Knavely Knave"],
+    ]) {
       const d = resolveSamples({ preset: "miniatures", a, b }) as Record<string, Record<string, unknown>>;
       for (const first of ["a", "b"]) {
-        const req = { ...d, a: { ...d.a, ...rules[a] }, b: { ...d.b, ...rules[b] }, first, method: "chain", maxStates: 1_000_000 };
+        const req = {
+          ...d,
+          a: { ...d.a, ...rules[a] },
+          b: { ...d.b, ...rules[b] },
+          first,
+          method: "chain",
+          maxStates: 1_000_000,
+        };
         const merged = duelForecast(req, { budgetMs: 60_000 });
         const plain = duelForecast(req, { budgetMs: 60_000, mergeMinds: false });
-        for (const k of ["aOut", "bOut", "stalemate"] as const) expect(Math.abs(merged[k] - plain[k]), `${a} vs ${b} ${first} ${k}`).toBeLessThanOrEqual(1e-12);
+        for (const k of ["aOut", "bOut", "stalemate"] as const)
+          expect(Math.abs(merged[k] - plain[k]), `${a} vs ${b} ${first} ${k}`).toBeLessThanOrEqual(1e-12);
         expect(merged.states, `${a} vs ${b} ${first}`).toBeLessThanOrEqual(plain.states);
       }
     }
   }, 600_000);
   it("a Mercenary with a failure in force (its re-check may end the duel at its turn's start): merged and unmerged agree", () => {
     // The case that found a fled Mercenary still striking on its way out (Sir Knightly first, Brutas re-checking).
-    const d = resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" }) as Record<string, Record<string, unknown>>;
-    const brutas = { ...d.b, fault: { name: "Mercenary", rule: "mercenary" }, gutsState: { pending: [{ reason: "newWoundLevel", target: 0, sinceTurn: 0, effect: 1 }] } };
+    const d = resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" }) as Record<
+      string,
+      Record<string, unknown>
+    >;
+    const brutas = {
+      ...d.b,
+      fault: { name: "Mercenary", rule: "mercenary" },
+      gutsState: { pending: [{ reason: "newWoundLevel", target: 0, sinceTurn: 0, effect: 1 }] },
+    };
     const knightly = { ...d.a, fault: { name: "Chivalrous", rule: "chivalrous" } };
     for (const first of ["a", "b"])
       for (const terrifyingCharge of [false, true]) {
         const req = { ...d, a: knightly, b: brutas, first, terrifyingCharge, method: "chain", maxStates: 1_000_000 };
         const merged = duelForecast(req, { budgetMs: 60_000 });
         const plain = duelForecast(req, { budgetMs: 60_000, mergeMinds: false });
-        for (const k of ["aOut", "bOut", "stalemate"] as const) expect(Math.abs(merged[k] - plain[k]), `${first} ${terrifyingCharge} ${k}`).toBeLessThanOrEqual(1e-12);
+        for (const k of ["aOut", "bOut", "stalemate"] as const)
+          expect(Math.abs(merged[k] - plain[k]), `${first} ${terrifyingCharge} ${k}`).toBeLessThanOrEqual(1e-12);
       }
   }, 600_000);
   it("the bounded forward method follows the merged nodes to the same answers, within its bound", () => {
@@ -181,7 +267,12 @@ describe("nodes with the same future: merged and unmerged chains agree", () => {
       [track(2, true, true), true],
     ] as const)
       expect(gutsSettled(t, trackStatus(t))).toBe(settled);
-    const nearDeath = { config, state: { marks: { scratch: [null, null], hurt: [null], veryHurt: [null], nearDeath: [m("nearDeath")], dead: [null] } } } as unknown as Track;
+    const nearDeath = {
+      config,
+      state: {
+        marks: { scratch: [null, null], hurt: [null], veryHurt: [null], nearDeath: [m("nearDeath")], dead: [null] },
+      },
+    } as unknown as Track;
     expect(gutsSettled(nearDeath, trackStatus(nearDeath))).toBe(false);
   });
 });
@@ -204,7 +295,9 @@ describe("the chain's budget of states", () => {
   }, 240_000);
   it("a tiny maxStates is refused at once for every preset's chain", () => {
     const fudge = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
-    expect(() => duelForecast({ ...fudge, maxStates: 10 })).toThrow(expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates" }));
+    expect(() => duelForecast({ ...fudge, maxStates: 10 })).toThrow(
+      expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates" }),
+    );
     expect(duelForecast(fudge).states).toBe(277);
   });
 });

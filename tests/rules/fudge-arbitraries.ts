@@ -49,11 +49,21 @@ export const fudgeSituation = fc.record({
   gmLevel: fc.constantFrom(null, "none", "scratch", "veryHurt"),
 });
 
-export function fudgeRequest(a: F, d: F, o: typeof fudgeOptions extends fc.Arbitrary<infer T> ? T : never, s: typeof fudgeSituation extends fc.Arbitrary<infer T> ? T : never) {
+export function fudgeRequest(
+  a: F,
+  d: F,
+  o: typeof fudgeOptions extends fc.Arbitrary<infer T> ? T : never,
+  s: typeof fudgeSituation extends fc.Arbitrary<infer T> ? T : never,
+) {
   const track = (): Track =>
     o.dcVariant === "track"
       ? newTrack(dcTrackConfig(2, { doubleRd: o.doubleRd }))
-      : newTrack(boxTrackConfig(o.trackPreset, { doubleRd: o.doubleRd, safeguards: o.safeguards ? { maxThreeLevels: true, nearDeathNeedsIncapacitated: true } : {} }));
+      : newTrack(
+          boxTrackConfig(o.trackPreset, {
+            doubleRd: o.doubleRd,
+            safeguards: o.safeguards ? { maxThreeLevels: true, nearDeathNeedsIncapacitated: true } : {},
+          }),
+        );
   const combatant = ({ armor, size, sharp, stunCapable, ...traits }: F, name: string) => ({
     name,
     ...traits,
@@ -73,9 +83,13 @@ export function fudgeRequest(a: F, d: F, o: typeof fudgeOptions extends fc.Arbit
   };
 }
 
-
 /** The request and its parse, or null for a combination the parser refuses (e.g. a DC track option on a sheet that lacks it). */
-export function parsedFudgeRequest(a: F, d: F, o: Parameters<typeof fudgeRequest>[2], s: Parameters<typeof fudgeRequest>[3]) {
+export function parsedFudgeRequest(
+  a: F,
+  d: F,
+  o: Parameters<typeof fudgeRequest>[2],
+  s: Parameters<typeof fudgeRequest>[3],
+) {
   const input = fudgeRequest(a, d, o, s);
   try {
     return { input, req: pipelineFor("fudge").parseRequest(input) };

@@ -15,7 +15,13 @@ const df = (t: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(t) ? M
 const box = (): Track => newTrack(boxTrackConfig("standard"));
 const knife = { name: "Knife", kind: "muscle", size: "small", sharp: true };
 const fighter = (over: Record<string, unknown> = {}) => ({ name: "F", skill: 0, weapon: knife, track: box(), ...over });
-const request = (options: object, defender: object = {}) => ({ preset: "fudge", attacker: fighter(), defender: fighter({ willpower: 0, ...defender }), options, situation: {} });
+const request = (options: object, defender: object = {}) => ({
+  preset: "fudge",
+  attacker: fighter(),
+  defender: fighter({ willpower: 0, ...defender }),
+  options,
+  situation: {},
+});
 const TEMP = { dcVariant: "willpower", willpowerAdjustment: "untilBattleEnds" };
 const lapseOf = (r: ReturnType<typeof resolveAttack>) => r.followUps.find((f) => f.type === "battleLapse");
 
@@ -60,7 +66,15 @@ describe('Fudge §4.52 (4) "This can be temporary - until the battle is over"', 
   });
 
   it("rejects a bad option value, naming the field", () => {
-    expect(caught(() => resolveAttack(request({ ...TEMP, willpowerAdjustment: "forever" }), { attack: df(4), defense: df(0), dc: df(2) })).field).toBe("options.willpowerAdjustment");
+    expect(
+      caught(() =>
+        resolveAttack(request({ ...TEMP, willpowerAdjustment: "forever" }), {
+          attack: df(4),
+          defense: df(0),
+          dc: df(2),
+        }),
+      ).field,
+    ).toBe("options.willpowerAdjustment");
   });
 });
 
@@ -70,13 +84,18 @@ describe("endBattle: the adjustment lapses when the battle is over (Fudge §4.52
     const during = applyWound(start, { level: "hurt" }).track; // overflows into Very Hurt (real level Hurt)
     const ended = endBattle(during, [{ from: "hurt", to: "veryHurt" }]);
     expect(trackStateKey(ended.track)).toBe(trackStateKey(applyWound(start, { level: "veryHurt" }).track));
-    expect(ended.steps[0]).toMatchObject({ key: "FUDGE.Step.Track.BattleLapse", params: { from: "FUDGE.Wound.hurt", to: "FUDGE.Wound.veryHurt" } });
+    expect(ended.steps[0]).toMatchObject({
+      key: "FUDGE.Step.Track.BattleLapse",
+      params: { from: "FUDGE.Wound.hurt", to: "FUDGE.Wound.veryHurt" },
+    });
     expect(during.state).toEqual(applyWound(start, { level: "hurt" }).track.state); // input untouched
   });
 
   it("box track: a worse wound lapses back to the milder level", () => {
     const during = applyWound(box(), { level: "incapacitated" }).track;
-    expect(trackStateKey(endBattle(during, [{ from: "incapacitated", to: "veryHurt" }]).track)).toBe(trackStateKey(applyWound(box(), { level: "veryHurt" }).track));
+    expect(trackStateKey(endBattle(during, [{ from: "incapacitated", to: "veryHurt" }]).track)).toBe(
+      trackStateKey(applyWound(box(), { level: "veryHurt" }).track),
+    );
   });
 
   it("a wound healed (or cleared) before the battle ends is left alone, with a step", () => {
@@ -89,17 +108,23 @@ describe("endBattle: the adjustment lapses when the battle is over (Fudge §4.52
 
   it("the dead stay dead", () => {
     const dead = applyWound(box(), { level: "dead" }).track;
-    expect(endBattle(dead, [{ from: "hurt", to: "veryHurt" }]).steps.map((s) => s.key)).toEqual(["FUDGE.Step.Track.BattleLapseGone"]);
+    expect(endBattle(dead, [{ from: "hurt", to: "veryHurt" }]).steps.map((s) => s.key)).toEqual([
+      "FUDGE.Step.Track.BattleLapseGone",
+    ]);
   });
 
   it("DC track (§4.57): the hit's levels come back, then the unadjusted wound is taken", () => {
     const dc = newTrack(dcTrackConfig(1, { levelsPerHit: "bySeverity" }));
     const during = applyWound(dc, { level: "hurt" }).track;
-    expect(endBattle(during, [{ from: "hurt", to: "veryHurt" }]).track.state).toEqual(applyWound(dc, { level: "veryHurt" }).track.state);
+    expect(endBattle(during, [{ from: "hurt", to: "veryHurt" }]).track.state).toEqual(
+      applyWound(dc, { level: "veryHurt" }).track.state,
+    );
     // a Scratch that made a hit (three to a hit) is given back as the hit and two Scratches
     const two = applyWound(applyWound(dc, { level: "scratch" }).track, { level: "scratch" }).track;
     const third = applyWound(two, { level: "scratch" }).track;
-    expect(endBattle(third, [{ from: "scratch", to: "hurt" }]).track.state).toEqual(applyWound(two, { level: "hurt" }).track.state);
+    expect(endBattle(third, [{ from: "scratch", to: "hurt" }]).track.state).toEqual(
+      applyWound(two, { level: "hurt" }).track.state,
+    );
   });
 
   it("rejects a lapse that names no level of the track, naming the field", () => {
@@ -112,7 +137,9 @@ describe("CLI endBattle (Fudge §4.52 (4))", () => {
   it("answers the track after the lapses, and refuses a bad list naming the field", async () => {
     const { runCommand } = await import("../../src/cli/run");
     const during = applyWound(box(), { level: "hurt" }).track;
-    const r = runCommand("endBattle", { track: during, lapses: [{ from: "hurt", to: "veryHurt" }] }) as { status: { levelKey: string | null } };
+    const r = runCommand("endBattle", { track: during, lapses: [{ from: "hurt", to: "veryHurt" }] }) as {
+      status: { levelKey: string | null };
+    };
     expect(r.status.levelKey).toBe("veryHurt");
     expect(caught(() => runCommand("endBattle", { track: during, lapses: "hurt" })).field).toBe("lapses");
   });
@@ -127,19 +154,33 @@ describe('endBattle refuses a lapse the adjustment cannot make: "This adjustment
     expect(far.params).toMatchObject({ from: "FUDGE.Wound.hurt", to: "FUDGE.Wound.nearDeath" });
     expect(caught(() => endBattle(during, [{ from: "hurt", to: "hurt" }])).key).toBe("FUDGE.Error.BattleLapseOneLevel");
     // The second lapse of a list is named by its index; nothing of the list is applied.
-    expect(caught(() => endBattle(during, [{ from: "hurt", to: "veryHurt" }, { from: "scratch", to: "veryHurt" }])).field).toBe("lapses[1].to");
+    expect(
+      caught(() =>
+        endBattle(during, [
+          { from: "hurt", to: "veryHurt" },
+          { from: "scratch", to: "veryHurt" },
+        ]),
+      ).field,
+    ).toBe("lapses[1].to");
   });
 
   it("DC track (§4.57): one level of the hit's levels", () => {
     const dc = newTrack(dcTrackConfig(1, { levelsPerHit: "bySeverity" }));
     const during = applyWound(dc, { level: "hurt" }).track;
     expect(caught(() => endBattle(during, [{ from: "hurt", to: "incapacitated" }])).field).toBe("lapses[0].to");
-    expect(endBattle(during, [{ from: "hurt", to: "veryHurt" }]).outcomes).toEqual([{ from: "hurt", to: "veryHurt", lapsed: true }]);
+    expect(endBattle(during, [{ from: "hurt", to: "veryHurt" }]).outcomes).toEqual([
+      { from: "hurt", to: "veryHurt", lapsed: true },
+    ]);
   });
 
   it("outcomes say which lapses took effect", () => {
     const during = applyWound(box(), { level: "hurt" }).track;
-    expect(endBattle(during, [{ from: "hurt", to: "veryHurt" }, { from: "hurt", to: "scratch" }]).outcomes).toEqual([
+    expect(
+      endBattle(during, [
+        { from: "hurt", to: "veryHurt" },
+        { from: "hurt", to: "scratch" },
+      ]).outcomes,
+    ).toEqual([
       { from: "hurt", to: "veryHurt", lapsed: true },
       { from: "hurt", to: "scratch", lapsed: false },
     ]);
@@ -164,14 +205,23 @@ describe('endBattle refuses a lapse the adjustment cannot make: "This adjustment
     const during = applyWound(gap(), { level: "veryHurt" }).track;
     expect(endBattle(during, [{ from: "veryHurt", to: "hurt" }]).outcomes[0].lapsed).toBe(true);
     expect(endBattle(during, [{ from: "veryHurt", to: "bruised" }]).outcomes[0].lapsed).toBe(true);
-    expect(caught(() => endBattle(during, [{ from: "veryHurt", to: "scratch" }])).key).toBe("FUDGE.Error.BattleLapseOneLevel");
+    expect(caught(() => endBattle(during, [{ from: "veryHurt", to: "scratch" }])).key).toBe(
+      "FUDGE.Error.BattleLapseOneLevel",
+    );
   });
 
   it("a custom level is named by its own label in the refusal and the steps (what the GM's note shows)", () => {
     const during = applyWound(gap(), { level: "nearDeath" }).track;
-    expect(caught(() => endBattle(during, [{ from: "nearDeath", to: "bruised" }])).params).toMatchObject({ from: "FUDGE.Wound.nearDeath", to: "Bruised" });
+    expect(caught(() => endBattle(during, [{ from: "nearDeath", to: "bruised" }])).params).toMatchObject({
+      from: "FUDGE.Wound.nearDeath",
+      to: "Bruised",
+    });
     const veryHurt = applyWound(gap(), { level: "veryHurt" }).track;
-    expect(endBattle(veryHurt, [{ from: "veryHurt", to: "bruised" }]).steps.find((s) => s.key === "FUDGE.Step.Track.BattleLapse")?.params).toMatchObject({ from: "FUDGE.Wound.veryHurt", to: "Bruised" });
+    expect(
+      endBattle(veryHurt, [{ from: "veryHurt", to: "bruised" }]).steps.find(
+        (s) => s.key === "FUDGE.Step.Track.BattleLapse",
+      )?.params,
+    ).toMatchObject({ from: "FUDGE.Wound.veryHurt", to: "Bruised" });
   });
 
   it("every lapse the resolution records is one endBattle accepts (level and point adjustments; box, gapped and DC tracks)", () => {
@@ -202,7 +252,10 @@ describe("CLI endBattle refuses a lapse of more than one level (Fudge §4.52)", 
   it("exits 2 with a short message naming the field", async () => {
     const { spawnSync } = await import("node:child_process");
     const during = applyWound(box(), { level: "hurt" }).track;
-    const r = spawnSync(process.execPath, ["bin/fudge-rules.mjs", "endBattle"], { input: JSON.stringify({ track: during, lapses: [{ from: "hurt", to: "nearDeath" }] }), encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["bin/fudge-rules.mjs", "endBattle"], {
+      input: JSON.stringify({ track: during, lapses: [{ from: "hurt", to: "nearDeath" }] }),
+      encoding: "utf8",
+    });
     expect(r.status).toBe(2);
     expect(r.stderr.length).toBeLessThan(1024);
     const err = JSON.parse(r.stderr) as { key: string; field: string };

@@ -22,17 +22,31 @@ import { caught } from "./errors";
 const track = () => newTrack(boxTrackConfig("standard"));
 
 function fighter(over: Record<string, unknown> = {}): FudgeCombatant {
-  return parseCombatant({ name: "X", skill: 0, weapon: { kind: "muscle", size: "none" }, track: track(), ...over }, "c");
+  return parseCombatant(
+    { name: "X", skill: 0, weapon: { kind: "muscle", size: "none" }, track: track(), ...over },
+    "c",
+  );
 }
 
 // Fudge §4.55 worked example (seed 000).
 const leroy = () =>
-  fighter({ name: "Leroy", strength: 1, damageCapacity: 1, weapon: { name: "Broadsword", kind: "muscle", size: "large", sharp: true }, armor: { value: 3 } });
+  fighter({
+    name: "Leroy",
+    strength: 1,
+    damageCapacity: 1,
+    weapon: { name: "Broadsword", kind: "muscle", size: "large", sharp: true },
+    armor: { value: 3 },
+  });
 const theodora = () =>
-  fighter({ name: "Theodora", strength: 3, damageCapacity: 0, weapon: { name: "Poleaxe", kind: "muscle", size: "twoHanded", sharp: true }, armor: { value: 2 } });
+  fighter({
+    name: "Theodora",
+    strength: 3,
+    damageCapacity: 0,
+    weapon: { name: "Poleaxe", kind: "muscle", size: "twoHanded", sharp: true },
+    armor: { value: 2 },
+  });
 
 const opts = defaultFudgeOptions();
-
 
 describe("fudge damage factors (Fudge §4.54–4.55)", () => {
   it("Leroy vs Theodora: ODF 4 / DDF 4 and ODF 7 / DDF 2", () => {
@@ -68,7 +82,8 @@ describe("fudge damage factors (Fudge §4.54–4.55)", () => {
       ["large", true, 3], // broadsword +3
       ["twoHanded", true, 4], // greatsword +4
     ];
-    for (const [size, sharp, want] of sizes) expect(offensiveFactor(fighter({ weapon: { kind: "muscle", size, sharp } }), opts).total).toBe(want);
+    for (const [size, sharp, want] of sizes)
+      expect(offensiveFactor(fighter({ weapon: { kind: "muscle", size, sharp } }), opts).total).toBe(want);
   });
 
   it("less lethal: −1 on the weapon type, never on sharpness", () => {
@@ -82,7 +97,10 @@ describe("fudge damage factors (Fudge §4.54–4.55)", () => {
   it("fixed weapons use their own Strength; Scale counts only when scaled to the attacker", () => {
     const giant = { strength: 3, strengthScale: 10 };
     expect(offensiveFactor(fighter({ ...giant, weapon: { kind: "fixed", strength: 2 } }), opts).total).toBe(2);
-    expect(offensiveFactor(fighter({ ...giant, weapon: { kind: "fixed", strength: 2, scaledToAttacker: true } }), opts).total).toBe(12);
+    expect(
+      offensiveFactor(fighter({ ...giant, weapon: { kind: "fixed", strength: 2, scaledToAttacker: true } }), opts)
+        .total,
+    ).toBe(12);
     // A muscle-powered weapon takes Strength and Strength Scale.
     expect(offensiveFactor(fighter({ ...giant, weapon: { kind: "muscle", size: "large" } }), opts).total).toBe(15);
   });
@@ -114,20 +132,33 @@ describe("fudge damage factors (Fudge §4.54–4.55)", () => {
     const tough = fighter({ damageCapacity: 2 });
     const w = fighter().weapon;
     expect(defensiveFactor(tough, w, opts).total).toBe(2);
-    for (const v of ["roll", "gift", "willpower", "track"] as const) expect(defensiveFactor(tough, w, { ...opts, dcVariant: v }).total).toBe(0);
+    for (const v of ["roll", "gift", "willpower", "track"] as const)
+      expect(defensiveFactor(tough, w, { ...opts, dcVariant: v }).total).toBe(0);
   });
 });
 
 describe("shields (Fudge §4.31)", () => {
   it("small +1 melee only, medium +1 melee and ranged, large +2 in all combat", () => {
-    expect([shieldValue("none", false), shieldValue("small", false), shieldValue("medium", false), shieldValue("large", false)]).toEqual([0, 1, 1, 2]);
-    expect([shieldValue("none", true), shieldValue("small", true), shieldValue("medium", true), shieldValue("large", true)]).toEqual([0, 0, 1, 2]);
+    expect([
+      shieldValue("none", false),
+      shieldValue("small", false),
+      shieldValue("medium", false),
+      shieldValue("large", false),
+    ]).toEqual([0, 1, 1, 2]);
+    expect([
+      shieldValue("none", true),
+      shieldValue("small", true),
+      shieldValue("medium", true),
+      shieldValue("large", true),
+    ]).toEqual([0, 0, 1, 2]);
   });
 });
 
 describe("Min-Mid-Max bonuses (Fudge §4.63)", () => {
   it("factor bonus: <0 −1 (−5 or worse −2 when chosen), 0–2 0, 3–5 +1, 6+ +2", () => {
-    expect([-6, -5, -4, -1, 0, 2, 3, 5, 6, 9].map((f) => factorBonus(f, false))).toEqual([-1, -1, -1, -1, 0, 0, 1, 1, 2, 2]);
+    expect([-6, -5, -4, -1, 0, 2, 3, 5, 6, 9].map((f) => factorBonus(f, false))).toEqual([
+      -1, -1, -1, -1, 0, 0, 1, 1, 2, 2,
+    ]);
     expect([-6, -5, -4].map((f) => factorBonus(f, true))).toEqual([-2, -2, -1]);
   });
   it("RD bonus: 2–3 0, 4–5 +1, 6+ +2", () => {
@@ -179,7 +210,14 @@ describe("options", () => {
       { min: 0, level: "scratch" },
       { min: 5, level: "hurt" },
     ]);
-    expect(d).toMatchObject({ lessLethal: false, doubleRd: false, damageRoll: "none", woundMode: "factors", dcVariant: "factor", dcAdjust: "level" });
+    expect(d).toMatchObject({
+      lessLethal: false,
+      doubleRd: false,
+      damageRoll: "none",
+      woundMode: "factors",
+      dcVariant: "factor",
+      dcAdjust: "level",
+    });
   });
 
   it("a parse's default tables are its own lists of shared, frozen rows; defaultFudgeOptions() stays fresh", () => {
@@ -196,7 +234,16 @@ describe("options", () => {
     expect(parseFudgeOptions({}).graze.table[0].min).toBe(0);
   });
   it("keeps given values", () => {
-    const o = parseFudgeOptions({ doubleRd: true, damageRoll: "evenOdd", graze: { table: [{ min: -2, level: null }, { min: 1, level: "hurt" }] } });
+    const o = parseFudgeOptions({
+      doubleRd: true,
+      damageRoll: "evenOdd",
+      graze: {
+        table: [
+          { min: -2, level: null },
+          { min: 1, level: "hurt" },
+        ],
+      },
+    });
     expect(o.doubleRd).toBe(true);
     expect(o.damageRoll).toBe("evenOdd");
     expect(o.graze.table[1]).toEqual({ min: 1, level: "hurt" });
@@ -208,7 +255,10 @@ describe("options", () => {
       rows[1] = row;
       return rows;
     };
-    for (const options of [{ graze: { table: holed({ min: 1, level: "hurt" }) } }, { minMidMax: { table: holed({ min: 1, die: "mid" }) } }]) {
+    for (const options of [
+      { graze: { table: holed({ min: 1, level: "hurt" }) } },
+      { minMidMax: { table: holed({ min: 1, die: "mid" }) } },
+    ]) {
       const e = caught(() => parseFudgeOptions(options));
       expect([e.field, e.key]).toEqual([`options.${Object.keys(options)[0]}.table[0]`, "FUDGE.Error.ListHole"]);
     }
@@ -220,7 +270,17 @@ describe("options", () => {
     [{ graze: { table: [] } }, "options.graze.table"],
     [{ graze: { table: [{ min: 0.5, level: "scratch" }] } }, "options.graze.table[0].min"],
     [{ graze: { table: [{ min: 0, level: 4 }] } }, "options.graze.table[0].level"],
-    [{ graze: { table: [{ min: 3, level: "scratch" }, { min: 3, level: "hurt" }] } }, "options.graze.table[1].min"],
+    [
+      {
+        graze: {
+          table: [
+            { min: 3, level: "scratch" },
+            { min: 3, level: "hurt" },
+          ],
+        },
+      },
+      "options.graze.table[1].min",
+    ],
     [{ graze: { scaleRaise: "double" } }, "options.graze.scaleRaise"],
     [{ graze: { cap: 1 } }, "options.graze.cap"],
     [{ damageRoll: "2dF" }, "options.damageRoll"],
@@ -245,7 +305,10 @@ describe('Fudge §4.51: "a Willpower roll against a GM-set Difficulty Level to r
     expect(willpowerEasedPenalty(0, [0, 0, 0, 0], 0, -2).penalty).toBe(-1);
     expect(willpowerEasedPenalty(0, [1, 1, 0, 0], 0, -2).penalty).toBe(0);
     expect(willpowerEasedPenalty(0, [-1, 0, 0, 0], 0, -2).penalty).toBe(-2);
-    expect(willpowerEasedPenalty(3, [1, 1, 1, 1], 0, -1)).toMatchObject({ penalty: 0, step: { key: "FUDGE.Step.Fudge.TraitWillpower", rule: "Fudge §4.51", value: 1 } });
+    expect(willpowerEasedPenalty(3, [1, 1, 1, 1], 0, -1)).toMatchObject({
+      penalty: 0,
+      step: { key: "FUDGE.Step.Fudge.TraitWillpower", rule: "Fudge §4.51", value: 1 },
+    });
     expect(() => willpowerEasedPenalty(0, [0, 0, 0], 0, -1)).toThrow();
   });
 });

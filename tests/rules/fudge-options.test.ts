@@ -11,8 +11,18 @@ const df = (t: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(t) ? M
 const box = (): Track => newTrack(boxTrackConfig("standard"));
 const knife = { name: "Knife", kind: "muscle", size: "small", sharp: true };
 const fighter = (over: Record<string, unknown> = {}) => ({ name: "F", skill: 0, weapon: knife, track: box(), ...over });
-const fudge = (attacker: object, defender: object, options: object = {}, situation: object = {}) => ({ preset: "fudge", attacker, defender, options, situation });
-const dice = (atk: number, def: number, more: Record<string, number[]> = {}) => ({ attack: df(atk), defense: df(def), ...more });
+const fudge = (attacker: object, defender: object, options: object = {}, situation: object = {}) => ({
+  preset: "fudge",
+  attacker,
+  defender,
+  options,
+  situation,
+});
+const dice = (atk: number, def: number, more: Record<string, number[]> = {}) => ({
+  attack: df(atk),
+  defense: df(def),
+  ...more,
+});
 
 describe("Fudge §4.7: a magic weapon", () => {
   it('"+1 for Magic" is added to the offensive damage factor', () => {
@@ -34,7 +44,10 @@ describe("Fudge §4.31: weapon + shield 2 or more lower", () => {
     const other = resolveAttack(fudge(fighter({ weapon: big }), fighter(), { weaponShieldMismatch: true }), dice(0, 0));
     expect([other.numbers.attackerTotal, other.numbers.defenderTotal]).toEqual([0, -1]);
     // a large shield (+2) makes up the difference
-    const shielded = resolveAttack(fudge(fighter({ shield: "large" }), fighter({ weapon: big }), { weaponShieldMismatch: true }), dice(0, 0));
+    const shielded = resolveAttack(
+      fudge(fighter({ shield: "large" }), fighter({ weapon: big }), { weaponShieldMismatch: true }),
+      dice(0, 0),
+    );
     expect(shielded.steps.map((s) => s.key)).not.toContain("FUDGE.Step.Fudge.WeaponShieldLower");
   });
 });
@@ -65,14 +78,23 @@ describe("Fudge §4.58: Scale and criticals", () => {
 describe("Fudge §4.62: a Good blow to the head knocks out (GM option)", () => {
   const sap = { name: "Sap", kind: "muscle", size: "small", stunCapable: true };
   it("a stun blow to the head with a Good (+1) or better result knocks the victim out", () => {
-    const req = (opt: boolean) => fudge(fighter({ skill: 1, weapon: sap }), fighter(), { headBlowKnockout: opt }, { stun: true, headBlow: true });
+    const req = (opt: boolean) =>
+      fudge(fighter({ skill: 1, weapon: sap }), fighter(), { headBlowKnockout: opt }, { stun: true, headBlow: true });
     const off = resolveAttack(req(false), dice(0, -2));
     expect(off.defenderAfter?.status.effects).toEqual(["stunned"]);
     const on = resolveAttack(req(true), dice(0, -2));
     expect(on.defenderAfter?.status.effects).toEqual(["knockedOut"]);
     expect(on.defenderAfter?.status.canAct).toBe(false);
     // a Fair blow (total 0) does not
-    const fair = resolveAttack(fudge(fighter({ weapon: sap }), fighter({ skill: -2 }), { headBlowKnockout: true }, { stun: true, headBlow: true }), dice(0, 0));
+    const fair = resolveAttack(
+      fudge(
+        fighter({ weapon: sap }),
+        fighter({ skill: -2 }),
+        { headBlowKnockout: true },
+        { stun: true, headBlow: true },
+      ),
+      dice(0, 0),
+    );
     expect(fair.defenderAfter?.status.effects).not.toContain("knockedOut");
   });
 });
@@ -81,7 +103,8 @@ describe("Fudge §4.51: a Willpower roll to ease wound penalties", () => {
   const hurt = applyWound(box(), { level: "hurt" }).track;
   const veryHurt = applyWound(box(), { level: "veryHurt" }).track;
   it("meet the Difficulty: one less; beat it by 2: no penalty; fail: the full penalty", () => {
-    const req = (track: Track) => fudge(fighter({ willpower: 0, track }), fighter(), { willpowerVsPenalty: { difficulty: 0 } });
+    const req = (track: Track) =>
+      fudge(fighter({ willpower: 0, track }), fighter(), { willpowerVsPenalty: { difficulty: 0 } });
     expect(resolveAttack(req(veryHurt), dice(0, 0, { attackerWill: df(0) })).numbers.attackerTotal).toBe(-1);
     expect(resolveAttack(req(veryHurt), dice(0, 0, { attackerWill: df(2) })).numbers.attackerTotal).toBe(0);
     expect(resolveAttack(req(hurt), dice(0, 0, { attackerWill: df(-1) })).numbers.attackerTotal).toBe(-1);
@@ -89,6 +112,9 @@ describe("Fudge §4.51: a Willpower roll to ease wound penalties", () => {
     expect(resolveAttack(req(box()), dice(0, 0)).dice.attackerWill).toBeUndefined();
   });
   it("the option is a request field, checked like the others", () => {
-    expect(caught(() => resolveAttack(fudge(fighter(), fighter(), { willpowerVsPenalty: { difficulty: 99 } }), dice(0, 0))).field).toBe("options.willpowerVsPenalty.difficulty");
+    expect(
+      caught(() => resolveAttack(fudge(fighter(), fighter(), { willpowerVsPenalty: { difficulty: 99 } }), dice(0, 0)))
+        .field,
+    ).toBe("options.willpowerVsPenalty.difficulty");
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { enumerateDice, pipelineFor, recordedDice, resolveAttack, rollAttack, type AttackResolution } from "../../src/rules/pipeline";
+import {
+  enumerateDice,
+  pipelineFor,
+  recordedDice,
+  resolveAttack,
+  rollAttack,
+  type AttackResolution,
+} from "../../src/rules/pipeline";
 import { seededRng } from "../../src/rules/dice";
 import { applyWound, newTrack, trackStatus, type Track } from "../../src/rules/track";
 import { boxTrackConfig } from "../../src/rules/tracks/box";
@@ -8,7 +15,8 @@ import { dcTrackConfig } from "../../src/rules/tracks/dc";
 import { fudgePipeline, type FudgeRequest } from "../../src/rules/fudge";
 import { caught } from "./errors";
 
-const box = (preset: "standard" | "pawn" | "miniatures" = "standard", doubleRd = false): Track => newTrack(boxTrackConfig(preset, { doubleRd }));
+const box = (preset: "standard" | "pawn" | "miniatures" = "standard", doubleRd = false): Track =>
+  newTrack(boxTrackConfig(preset, { doubleRd }));
 
 // Fudge §4.55 worked example (seed 000): Leroy and Theodora. Combat skills are not given in the
 // example; both are Good (+1) here.
@@ -33,7 +41,9 @@ const THEODORA = {
 
 type Json = Record<string, unknown>;
 
-function request(over: { attacker?: Json; defender?: Json; options?: Json; situation?: Json; defTrack?: Track; atkTrack?: Track } = {}): Json {
+function request(
+  over: { attacker?: Json; defender?: Json; options?: Json; situation?: Json; defTrack?: Track; atkTrack?: Track } = {},
+): Json {
   return {
     preset: "fudge",
     attacker: { ...LEROY, track: over.atkTrack ?? box(), ...over.attacker },
@@ -54,21 +64,29 @@ function resolve(req: Json, atk: number, def: number, more: Record<string, numbe
 const keys = (r: AttackResolution) => r.steps.map((s) => s.key);
 const stepOf = (r: AttackResolution, key: string) => r.steps.find((s) => s.key === key);
 
-
 describe("fudge pipeline: registration", () => {
   it("is registered as the opposed fudge preset", () => {
     expect(pipelineFor("fudge")).toBe(fudgePipeline);
     expect(fudgePipeline.exchange).toBe("opposed");
   });
   it("names its slots from the options", () => {
-    const slots = (options: Json) => fudgePipeline.slots(fudgePipeline.parseRequest(request({ options }))).map((s) => `${s.id}:${s.formula}`);
+    const slots = (options: Json) =>
+      fudgePipeline.slots(fudgePipeline.parseRequest(request({ options }))).map((s) => `${s.id}:${s.formula}`);
     expect(slots({})).toEqual(["attack:4dF", "defense:4dF"]);
     expect(slots({ damageRoll: "dfNumber" })).toEqual(["attack:4dF", "defense:4dF", "damage:1dF"]);
     expect(slots({ damageRoll: "situational4dF" })).toEqual(["attack:4dF", "defense:4dF", "damage:4dF"]);
     expect(slots({ damageRoll: "evenOdd" })).toEqual(["attack:4dF", "defense:4dF"]);
-    expect(slots({ woundMode: "minMidMax", damageRoll: "dfNumber" })).toEqual(["attack:4dF", "defense:4dF", "damage:3d6"]);
+    expect(slots({ woundMode: "minMidMax", damageRoll: "dfNumber" })).toEqual([
+      "attack:4dF",
+      "defense:4dF",
+      "damage:3d6",
+    ]);
     expect(slots({ dcVariant: "roll" })).toEqual(["attack:4dF", "defense:4dF", "dc:4dF"]);
-    expect(slots({ woundMode: "gmJudgement", gmSituationalRoll: true })).toEqual(["attack:4dF", "defense:4dF", "situational:4dF"]);
+    expect(slots({ woundMode: "gmJudgement", gmSituationalRoll: true })).toEqual([
+      "attack:4dF",
+      "defense:4dF",
+      "situational:4dF",
+    ]);
   });
 });
 
@@ -80,13 +98,25 @@ describe("fudge pipeline: the seed example (Fudge §4.55)", () => {
     expect(r.numbers).toMatchObject({ attackerTotal: 2, defenderTotal: 1, relativeDegree: 1 });
     // RD +1 is a graze: adjust the dice for a +2 hit.
     const hit = resolve(request(), 2, 0);
-    expect(hit.numbers).toMatchObject({ attackerTotal: 3, defenderTotal: 1, relativeDegree: 2, odf: 4, ddf: 2, damageFactor: 2, damageNumber: 4 });
+    expect(hit.numbers).toMatchObject({
+      attackerTotal: 3,
+      defenderTotal: 1,
+      relativeDegree: 2,
+      odf: 4,
+      ddf: 2,
+      damageFactor: 2,
+      damageNumber: 4,
+    });
     expect(hit.woundKey).toBe("hurt");
     expect(hit.wound).toEqual({ level: "hurt" });
     expect(hit.defenderAfter?.status.penalty).toBe(-1);
     expect(hit.defenderAfter?.status.levelKey).toBe("hurt");
     expect(hit.dice).toEqual({ attack: [1, 1, 0, 0], defense: [0, 0, 0, 0] });
-    expect(stepOf(hit, "FUDGE.Step.Fudge.DamageNumber")).toMatchObject({ value: 4, rule: "Fudge §4.55", params: { level: "FUDGE.Wound.hurt", value: "+4" } });
+    expect(stepOf(hit, "FUDGE.Step.Fudge.DamageNumber")).toMatchObject({
+      value: 4,
+      rule: "Fudge §4.55",
+      params: { level: "FUDGE.Wound.hurt", value: "+4" },
+    });
   });
 
   it("Theodora → Leroy: total damage factor +3", () => {
@@ -144,13 +174,21 @@ describe("fudge pipeline: the opposed roll", () => {
     const r = resolve(request({ situation: { allOutAttack: true } }), -1, 0);
     expect(r.outcome).toBe("standoff");
     expect(r.followUps).toHaveLength(1);
-    expect(r.followUps[0]).toMatchObject({ type: "allOutCounter", target: "attacker", params: { relativeDegree: 0, damageBonus: 2 } });
+    expect(r.followUps[0]).toMatchObject({
+      type: "allOutCounter",
+      target: "attacker",
+      params: { relativeDegree: 0, damageBonus: 2 },
+    });
     expect(resolve(request(), -1, 0).followUps).toHaveLength(0);
   });
 
   it("shields lower the opponent's skill: small +1 melee only, medium +1 both, large +2 (Fudge §4.31)", () => {
     const rd = (shield: string, ranged: boolean, atkShield = "none") =>
-      resolve(request({ defender: { shield }, attacker: { shield: atkShield, weapon: { ...LEROY.weapon, ranged } } }), 0, 0).numbers.relativeDegree;
+      resolve(
+        request({ defender: { shield }, attacker: { shield: atkShield, weapon: { ...LEROY.weapon, ranged } } }),
+        0,
+        0,
+      ).numbers.relativeDegree;
     expect([rd("small", false), rd("medium", false), rd("large", false)]).toEqual([-1, -1, -2]);
     expect([rd("small", true), rd("medium", true), rd("large", true)]).toEqual([0, -1, -2]);
     // The attacker's shield lowers the defender's roll in melee, not against a ranged attack.
@@ -171,19 +209,39 @@ describe("fudge pipeline: double RD and thresholds (Fudge §4.55)", () => {
     expect(dbl.woundKey).toBe("hurt");
     expect(keys(dbl)).toContain("FUDGE.Step.Fudge.DoubleRd");
     // RD 5: 10 + 2 = 12 → Incapacitated (10–12); RD 6: 14 → Near Death (13+).
-    expect(resolve(request({ options: { doubleRd: true }, defTrack: box("standard", true) }), 4, -1).woundKey).toBe("incapacitated");
-    expect(resolve(request({ options: { doubleRd: true }, defTrack: box("standard", true) }), 4, -2).woundKey).toBe("nearDeath");
+    expect(resolve(request({ options: { doubleRd: true }, defTrack: box("standard", true) }), 4, -1).woundKey).toBe(
+      "incapacitated",
+    );
+    expect(resolve(request({ options: { doubleRd: true }, defTrack: box("standard", true) }), 4, -2).woundKey).toBe(
+      "nearDeath",
+    );
   });
 
   it("standard thresholds 1–2 Scratch, 3–4 Hurt, 5–6 Very Hurt, 7–8 Incapacitated, 9+ Near Death", () => {
     // Factor 2; RD r gives r + 2.
-    const level = (rd: number) => resolve(request({ attacker: { skill: 0 }, defender: { skill: 0 } }), Math.min(rd, 4), Math.min(rd, 4) - rd).woundKey;
-    expect([2, 3, 4, 5, 6, 7].map(level)).toEqual(["hurt", "veryHurt", "veryHurt", "incapacitated", "incapacitated", "nearDeath"]);
+    const level = (rd: number) =>
+      resolve(request({ attacker: { skill: 0 }, defender: { skill: 0 } }), Math.min(rd, 4), Math.min(rd, 4) - rd)
+        .woundKey;
+    expect([2, 3, 4, 5, 6, 7].map(level)).toEqual([
+      "hurt",
+      "veryHurt",
+      "veryHurt",
+      "incapacitated",
+      "incapacitated",
+      "nearDeath",
+    ]);
   });
 
   it("a damage number of 0 or less does no damage", () => {
     // Unarmed Mediocre-strength attacker vs plate: ODF −2, DDF 4 → factor −6; RD 2 → −4.
-    const r = resolve(request({ attacker: { strength: -1, weapon: { kind: "muscle", size: "none" } }, defender: { armor: { value: 4 } } }), 2, 0);
+    const r = resolve(
+      request({
+        attacker: { strength: -1, weapon: { kind: "muscle", size: "none" } },
+        defender: { armor: { value: 4 } },
+      }),
+      2,
+      0,
+    );
     expect(r.numbers.damageNumber).toBe(-4);
     expect(r).toMatchObject({ outcome: "noDamage", hit: true, woundKey: null, wound: null, defenderAfter: null });
   });
@@ -199,7 +257,8 @@ describe("fudge pipeline: double RD and thresholds (Fudge §4.55)", () => {
 
 describe("fudge pipeline: grazes (Fudge §4.56)", () => {
   // RD 1 with the seed's attacker: attack total 1 + 1 vs 1 + 0.
-  const graze = (over: Parameters<typeof request>[0] = {}, more: Record<string, number[]> = {}) => resolve(request(over), 1, 0, more);
+  const graze = (over: Parameters<typeof request>[0] = {}, more: Record<string, number[]> = {}) =>
+    resolve(request(over), 1, 0, more);
 
   it("by the graze table: <0 Undamaged, 0–4 Scratch, 5+ Hurt", () => {
     expect(graze().numbers.relativeDegree).toBe(1);
@@ -216,7 +275,14 @@ describe("fudge pipeline: grazes (Fudge §4.56)", () => {
   });
 
   it("an editable table", () => {
-    const options = { graze: { table: [{ min: -3, level: "scratch" }, { min: 2, level: "veryHurt" }] } };
+    const options = {
+      graze: {
+        table: [
+          { min: -3, level: "scratch" },
+          { min: 2, level: "veryHurt" },
+        ],
+      },
+    };
     expect(graze({ options }).woundKey).toBe("veryHurt");
     expect(graze({ options, defender: { armor: { value: 6 } } }).woundKey).toBe("scratch"); // −2
   });
@@ -230,7 +296,10 @@ describe("fudge pipeline: grazes (Fudge §4.56)", () => {
     expect(graze({ ...giant, options: { graze: { scaleRaise: "perPoint" } } }).woundKey).toBe("veryHurt");
     expect(graze({ ...giant, options: { graze: { scaleRaise: "none" } } }).woundKey).toBe("scratch");
     // A fist on plate does nothing — unless it is a giant's fist (Scale 3: factor −1 + 3 − 4 = −2, Undamaged, raised).
-    const fist = { attacker: { strength: 0, weapon: { kind: "muscle", size: "none" } }, defender: { armor: { value: 4 } } };
+    const fist = {
+      attacker: { strength: 0, weapon: { kind: "muscle", size: "none" } },
+      defender: { armor: { value: 4 } },
+    };
     expect(graze(fist).woundKey).toBe(null);
     const giantFist = { ...fist, attacker: { ...fist.attacker, strengthScale: 3 } };
     expect(graze(giantFist).numbers.damageFactor).toBe(-2);
@@ -263,7 +332,25 @@ describe("fudge pipeline: grazes (Fudge §4.56)", () => {
     // Clamped: strength 4 gives factor 5 (Hurt); −4 → 1 (Scratch), fine; +... stays within one.
     const strong = { attacker: { strength: 4 } };
     expect(graze({ ...strong, options: on }, { damage: df(-4) }).woundKey).toBe("scratch");
-    expect(graze({ ...strong, options: { ...on, graze: { table: [{ min: 0, level: "scratch" }, { min: 5, level: "hurt" }, { min: 6, level: "veryHurt" }, { min: 7, level: "incapacitated" }] } } }, { damage: df(4) }).woundKey).toBe("veryHurt");
+    expect(
+      graze(
+        {
+          ...strong,
+          options: {
+            ...on,
+            graze: {
+              table: [
+                { min: 0, level: "scratch" },
+                { min: 5, level: "hurt" },
+                { min: 6, level: "veryHurt" },
+                { min: 7, level: "incapacitated" },
+              ],
+            },
+          },
+        },
+        { damage: df(4) },
+      ).woundKey,
+    ).toBe("veryHurt");
     // dfLevel on a graze.
     expect(graze({ options: { damageRoll: "dfLevel", grazeDamageRoll: true } }, { damage: [1] }).woundKey).toBe("hurt");
   });
@@ -324,20 +411,33 @@ describe("fudge pipeline: Min-Mid-Max (Fudge §4.63)", () => {
     // RD 4 (bonus +1): max → 6 → Very Hurt.
     expect(resolve(request({ options: mmm }), 4, 0, { damage: [6, 1, 4] }).woundKey).toBe("veryHurt");
     // Strength 4: factor 5 (+1), RD 6 (+2): bonus 3 → max + 2 = 8 → Incapacitated.
-    expect(resolve(request({ options: mmm, attacker: { strength: 4 } }), 4, -2, { damage: [6, 1, 4] }).numbers.mmmRead).toBe(8);
+    expect(
+      resolve(request({ options: mmm, attacker: { strength: 4 } }), 4, -2, { damage: [6, 1, 4] }).numbers.mmmRead,
+    ).toBe(8);
   });
   it("negative factors read low; the severe −2 bonus is optional", () => {
     const weak = { attacker: { strength: -3, weapon: { kind: "muscle", size: "small" } } }; // ODF −3, factor −5
-    expect(resolve(request({ ...weak, options: mmm }), 2, 0, { damage: [3, 5, 6] }).numbers).toMatchObject({ mmmBonus: -1, mmmRead: 3 });
-    const severe = resolve(request({ ...weak, options: { ...mmm, minMidMax: { severeNegative: true } } }), 2, 0, { damage: [3, 5, 6] });
+    expect(resolve(request({ ...weak, options: mmm }), 2, 0, { damage: [3, 5, 6] }).numbers).toMatchObject({
+      mmmBonus: -1,
+      mmmRead: 3,
+    });
+    const severe = resolve(request({ ...weak, options: { ...mmm, minMidMax: { severeNegative: true } } }), 2, 0, {
+      damage: [3, 5, 6],
+    });
     expect(severe.numbers).toMatchObject({ mmmBonus: -2, mmmRead: 2 });
     expect(severe.woundKey).toBe("scratch");
     // min − 1 of a 1 is 0: no damage.
-    expect(resolve(request({ ...weak, options: { ...mmm, minMidMax: { severeNegative: true } } }), 2, 0, { damage: [1, 5, 6] }).outcome).toBe("noDamage");
+    expect(
+      resolve(request({ ...weak, options: { ...mmm, minMidMax: { severeNegative: true } } }), 2, 0, {
+        damage: [1, 5, 6],
+      }).outcome,
+    ).toBe("noDamage");
   });
   it("uses an edited reading table", () => {
     const table = [{ min: -10, die: "max", add: 3 }];
-    expect(resolve(request({ options: { ...mmm, minMidMax: { table } } }), 2, 0, { damage: [1, 1, 6] }).numbers.mmmRead).toBe(9);
+    expect(
+      resolve(request({ options: { ...mmm, minMidMax: { table } } }), 2, 0, { damage: [1, 1, 6] }).numbers.mmmRead,
+    ).toBe(9);
   });
   it("grazes use the graze table and roll no 3d6", () => {
     const r = resolve(request({ options: mmm }), 1, 0);
@@ -412,31 +512,55 @@ describe("fudge pipeline: Damage Capacity variants (Fudge §4.52)", () => {
     expect(r.numbers.dcRoll).toBe(1);
   });
   it("gift: Damage Resistant one less, Fragile one more (level or point)", () => {
-    const gift = (g: string, dcAdjust = "level") => resolve(request({ options: { dcVariant: "gift", dcAdjust }, defender: { dcGift: g } }), 2, 0);
+    const gift = (g: string, dcAdjust = "level") =>
+      resolve(request({ options: { dcVariant: "gift", dcAdjust }, defender: { dcGift: g } }), 2, 0);
     expect(gift("none").woundKey).toBe("hurt");
     expect(gift("damageResistant").woundKey).toBe("scratch");
     expect(gift("fragile").woundKey).toBe("veryHurt");
     expect(gift("fragile", "point").numbers.damageNumber).toBe(5);
     expect(gift("damageResistant", "point").woundKey).toBe("hurt");
     // A miss is not made worse by Fragile.
-    expect(resolve(request({ options: { dcVariant: "gift" }, defender: { dcGift: "fragile", armor: { value: 9 } } }), 2, 0).outcome).toBe("noDamage");
+    expect(
+      resolve(request({ options: { dcVariant: "gift" }, defender: { dcGift: "fragile", armor: { value: 9 } } }), 2, 0)
+        .outcome,
+    ).toBe("noDamage");
   });
   it("willpower: as the roll, with Willpower", () => {
-    const r = resolve(request({ options: { dcVariant: "willpower" }, defender: { willpower: 2, damageCapacity: -3 } }), 2, 0, { dc: df(0) });
+    const r = resolve(
+      request({ options: { dcVariant: "willpower" }, defender: { willpower: 2, damageCapacity: -3 } }),
+      2,
+      0,
+      { dc: df(0) },
+    );
     expect(r.numbers.dcRoll).toBe(2);
     expect(r.woundKey).toBe("scratch");
-    expect(caught(() => resolve(request({ options: { dcVariant: "willpower" } }), 2, 0)).field).toBe("defender.willpower");
+    expect(caught(() => resolve(request({ options: { dcVariant: "willpower" } }), 2, 0)).field).toBe(
+      "defender.willpower",
+    );
   });
   it("track: DC records the wound and is not a defensive factor (Fudge §4.57)", () => {
     const dcTrack = newTrack(dcTrackConfig(2));
-    const r = resolve(request({ options: { dcVariant: "track" }, defender: { damageCapacity: 2 }, defTrack: dcTrack }), 2, 0);
+    const r = resolve(
+      request({ options: { dcVariant: "track" }, defender: { damageCapacity: 2 }, defTrack: dcTrack }),
+      2,
+      0,
+    );
     expect(r.numbers).toMatchObject({ ddf: 2, damageNumber: 4 });
     expect(r.wound).toEqual({ level: "hurt" });
     expect((r.defenderAfter?.track.state as { dc: number }).dc).toBe(1);
     // The box track with the factor variant counts DC +2: factor 0, damage number 2 → Scratch.
     expect(resolve(request({ defender: { damageCapacity: 2 } }), 2, 0).woundKey).toBe("scratch");
     // A DC track never takes stun marks.
-    const stun = resolve(request({ options: { dcVariant: "track" }, defTrack: dcTrack, attacker: { weapon: { ...LEROY.weapon, stunCapable: true } }, situation: { stun: true } }), 2, 0);
+    const stun = resolve(
+      request({
+        options: { dcVariant: "track" },
+        defTrack: dcTrack,
+        attacker: { weapon: { ...LEROY.weapon, stunCapable: true } },
+        situation: { stun: true },
+      }),
+      2,
+      0,
+    );
     expect(stun.wound).toEqual({ level: "hurt" });
     expect(keys(stun)).toContain("FUDGE.Step.Fudge.StunNoBoxTrack");
   });
@@ -445,10 +569,16 @@ describe("fudge pipeline: Damage Capacity variants (Fudge §4.52)", () => {
     const r = resolve(request({ options: { dcVariant: "track", doubleRd: true }, defTrack: dcTrack }), 2, 0);
     expect(r.numbers.damageNumber).toBe(6);
     expect(r.woundKey).toBe("hurt");
-    expect(caught(() => resolve(request({ options: { dcVariant: "track" }, defTrack: dcTrack, situation: { pullPunch: "out" } }), 2, 0)).field).toBe("situation.pullPunch");
+    expect(
+      caught(() =>
+        resolve(request({ options: { dcVariant: "track" }, defTrack: dcTrack, situation: { pullPunch: "out" } }), 2, 0),
+      ).field,
+    ).toBe("situation.pullPunch");
   });
   it("track variant needs a DC track", () => {
-    expect(caught(() => resolve(request({ options: { dcVariant: "track" } }), 2, 0)).field).toBe("defender.track.config.kind");
+    expect(caught(() => resolve(request({ options: { dcVariant: "track" } }), 2, 0)).field).toBe(
+      "defender.track.config.kind",
+    );
   });
 });
 
@@ -470,7 +600,11 @@ describe("fudge pipeline: stun and pulled punches (Fudge §4.62)", () => {
     expect(resolve(request({ situation: { pullPunch: "incapacitated" } }), 4, 0).woundKey).toBe("veryHurt");
   });
   it("passes the safeguard facts to the box track", () => {
-    const r = resolve(request({ situation: { beganRoundIncapacitated: true, spendFudgePoint: true }, defender: { fudgePoints: 1 } }), 2, 0);
+    const r = resolve(
+      request({ situation: { beganRoundIncapacitated: true, spendFudgePoint: true }, defender: { fudgePoints: 1 } }),
+      2,
+      0,
+    );
     expect(r.wound).toEqual({ level: "hurt", beganRoundIncapacitated: true, spendFudgePoint: true });
   });
 });
@@ -482,7 +616,9 @@ describe("fudge pipeline: other tracks", () => {
     expect(r.defenderAfter?.ended).toBe(true);
   });
   it("a shift never goes past the worst level", () => {
-    const r = resolve(request({ options: { damageRoll: "dfLevel" }, attacker: { strength: 4 } }), 4, -2, { damage: [1] });
+    const r = resolve(request({ options: { damageRoll: "dfLevel" }, attacker: { strength: 4 } }), 4, -2, {
+      damage: [1],
+    });
     expect(r.numbers.damageNumber).toBe(11);
     expect(r.woundKey).toBe("nearDeath");
   });
@@ -496,13 +632,19 @@ describe("fudge pipeline: live rolls and exact odds", () => {
     if (r.numbers.relativeDegree < 2) expect(r.dice.damage).toBeUndefined();
   });
   it("enumeration over all outcomes sums to 1, and the hit chance of equal fighters is P(RD ≥ 1)", () => {
-    const req = fudgePipeline.parseRequest(request({ options: { damageRoll: "dfLevel", dcVariant: "roll" } })) as FudgeRequest;
+    const req = fudgePipeline.parseRequest(
+      request({ options: { damageRoll: "dfLevel", dcVariant: "roll" } }),
+    ) as FudgeRequest;
     let total = 0;
     let hit = 0;
-    enumerateDice(fudgePipeline.slots(req), (dice) => fudgePipeline.resolve(req, dice), (r, p) => {
-      total += p;
-      if (r.hit) hit += p;
-    });
+    enumerateDice(
+      fudgePipeline.slots(req),
+      (dice) => fudgePipeline.resolve(req, dice),
+      (r, p) => {
+        total += p;
+        if (r.hit) hit += p;
+      },
+    );
     expect(total).toBeCloseTo(1, 12);
     // Equal skills: P(4dF − 4dF ≥ 1) = (1 − P(tie)) / 2.
     const w = [1, 4, 10, 16, 19, 16, 10, 4, 1];
@@ -518,7 +660,8 @@ describe("fudge pipeline: bad input names the field", () => {
     return caught(() => fudgePipeline.parseRequest(r)).field;
   };
   const atk = (f: string, v: unknown) => (r: Json) => ((r.attacker as Json)[f] = v);
-  const weapon = (f: string, v: unknown) => (r: Json) => (((r.attacker as Json).weapon as Json) = { ...LEROY.weapon, [f]: v });
+  const weapon = (f: string, v: unknown) => (r: Json) =>
+    (((r.attacker as Json).weapon as Json) = { ...LEROY.weapon, [f]: v });
 
   it.each([
     ["preset", (r: Json) => (r.preset = "fate"), "preset"],
@@ -550,7 +693,11 @@ describe("fudge pipeline: bad input names the field", () => {
     ["weapon.size", weapon("size", "huge"), "attacker.weapon.size"],
     ["weapon.size missing", weapon("size", undefined), "attacker.weapon.size"],
     ["weapon.sharp", weapon("sharp", 1), "attacker.weapon.sharp"],
-    ["weapon.strength (fixed)", (r: Json) => ((r.attacker as Json).weapon = { kind: "fixed" }), "attacker.weapon.strength"],
+    [
+      "weapon.strength (fixed)",
+      (r: Json) => ((r.attacker as Json).weapon = { kind: "fixed" }),
+      "attacker.weapon.strength",
+    ],
     ["weapon.scaledToAttacker", weapon("scaledToAttacker", "no"), "attacker.weapon.scaledToAttacker"],
     ["weapon.heavyBlunt", weapon("heavyBlunt", 0), "attacker.weapon.heavyBlunt"],
     ["weapon.scalePiercing", weapon("scalePiercing", true), "attacker.weapon.scalePiercing"],
@@ -559,10 +706,18 @@ describe("fudge pipeline: bad input names the field", () => {
     ["weapon unknown", weapon("reach", 2), "attacker.weapon.reach"],
     ["defender", (r: Json) => (r.defender = null), "defender"],
     ["defender.skill", (r: Json) => ((r.defender as Json).skill = "Fair"), "defender.skill"],
-    ["defender track kind", (r: Json) => ((r.defender as Json).track = newTrack(defaultFateConfig())), "defender.track.config.kind"],
+    [
+      "defender track kind",
+      (r: Json) => ((r.defender as Json).track = newTrack(defaultFateConfig())),
+      "defender.track.config.kind",
+    ],
     ["options", (r: Json) => (r.options = []), "options"],
     ["options.damageRoll", (r: Json) => (r.options = { damageRoll: "d6" }), "options.damageRoll"],
-    ["graze level unknown", (r: Json) => (r.options = { graze: { table: [{ min: 0, level: "maimed" }] } }), "options.graze.table[0].level"],
+    [
+      "graze level unknown",
+      (r: Json) => (r.options = { graze: { table: [{ min: 0, level: "maimed" }] } }),
+      "options.graze.table[0].level",
+    ],
     ["situation", (r: Json) => (r.situation = "x"), "situation"],
     ["situation.modifier", (r: Json) => (r.situation = { modifier: "+1" }), "situation.modifier"],
     ["situation.defenderModifier", (r: Json) => (r.situation = { defenderModifier: 40 }), "situation.defenderModifier"],
@@ -571,9 +726,17 @@ describe("fudge pipeline: bad input names the field", () => {
     ["situation.stun", (r: Json) => (r.situation = { stun: "y" }), "situation.stun"],
     ["situation.pullPunch", (r: Json) => (r.situation = { pullPunch: "bruise" }), "situation.pullPunch"],
     ["situation.pullPunch type", (r: Json) => (r.situation = { pullPunch: 2 }), "situation.pullPunch"],
-    ["situation.beganRoundIncapacitated", (r: Json) => (r.situation = { beganRoundIncapacitated: 1 }), "situation.beganRoundIncapacitated"],
+    [
+      "situation.beganRoundIncapacitated",
+      (r: Json) => (r.situation = { beganRoundIncapacitated: 1 }),
+      "situation.beganRoundIncapacitated",
+    ],
     ["situation.spendFudgePoint", (r: Json) => (r.situation = { spendFudgePoint: "y" }), "situation.spendFudgePoint"],
-    ["situation.spendFudgePoint none left", (r: Json) => ((r.situation = { spendFudgePoint: true }), ((r.defender as Json).fudgePoints = 0)), "situation.spendFudgePoint"],
+    [
+      "situation.spendFudgePoint none left",
+      (r: Json) => ((r.situation = { spendFudgePoint: true }), ((r.defender as Json).fudgePoints = 0)),
+      "situation.spendFudgePoint",
+    ],
     ["situation.gmLevel", (r: Json) => (r.situation = { gmLevel: "ouch" }), "situation.gmLevel"],
     ["situation unknown", (r: Json) => (r.situation = { cover: 1 }), "situation.cover"],
   ])("%s", (_name, mutate, field) => {
@@ -582,10 +745,16 @@ describe("fudge pipeline: bad input names the field", () => {
 
   it("bad recorded dice name the slot", () => {
     expect(caught(() => resolveAttack(request(), { attack: [1, 0, 0, 0] })).field).toBe("dice.defense");
-    expect(caught(() => resolveAttack(request(), { attack: [1, 0, 0, 2], defense: df(0) })).field).toBe("dice.attack[3]");
+    expect(caught(() => resolveAttack(request(), { attack: [1, 0, 0, 2], defense: df(0) })).field).toBe(
+      "dice.attack[3]",
+    );
     expect(caught(() => resolveAttack(request(), { attack: [1, 0, 0], defense: df(0) })).field).toBe("dice.attack");
     const req = fudgePipeline.parseRequest(request({ options: { dcVariant: "roll" } }));
-    expect(caught(() => fudgePipeline.resolve(req, recordedDice({ attack: df(2), defense: df(0) }, fudgePipeline.slots(req)))).field).toBe("dice.dc");
+    expect(
+      caught(() =>
+        fudgePipeline.resolve(req, recordedDice({ attack: df(2), defense: df(0) }, fudgePipeline.slots(req))),
+      ).field,
+    ).toBe("dice.dc");
   });
 });
 

@@ -36,43 +36,62 @@ const combatant = (f: F, name: string, doubleRd: boolean) => ({
 describe("fudge pipeline properties", () => {
   it("a better attack roll never gives a milder wound (no damage roll, any graze scale rule)", () => {
     fc.assert(
-      fc.property(fighter, fighter, fc.integer({ min: -4, max: 4 }), fc.boolean(), fc.constantFrom("one", "perPoint", "none"), (a, d, def, doubleRd, scaleRaise) => {
-        const req = {
-          preset: "fudge",
-          attacker: combatant(a, "A", doubleRd),
-          defender: combatant(d, "D", doubleRd),
-          options: { doubleRd, graze: { scaleRaise } },
-          situation: {},
-        };
-        let prev = -1;
-        for (let atk = -4; atk <= 4; atk++) {
-          const r = resolveAttack(req, { attack: df(atk), defense: df(def) });
-          const sev = LEVELS.indexOf(r.woundKey);
-          expect(sev).toBeGreaterThanOrEqual(0);
-          expect(sev).toBeGreaterThanOrEqual(prev);
-          prev = sev;
-          // Consistency of the numbers the card shows.
-          expect(r.numbers.relativeDegree).toBe(r.numbers.attackerTotal - r.numbers.defenderTotal);
-          expect(r.hit).toBe(r.numbers.relativeDegree >= 1);
-          if (r.hit) expect(r.numbers.damageFactor).toBe(r.numbers.odf - r.numbers.ddf);
-        }
-      }),
+      fc.property(
+        fighter,
+        fighter,
+        fc.integer({ min: -4, max: 4 }),
+        fc.boolean(),
+        fc.constantFrom("one", "perPoint", "none"),
+        (a, d, def, doubleRd, scaleRaise) => {
+          const req = {
+            preset: "fudge",
+            attacker: combatant(a, "A", doubleRd),
+            defender: combatant(d, "D", doubleRd),
+            options: { doubleRd, graze: { scaleRaise } },
+            situation: {},
+          };
+          let prev = -1;
+          for (let atk = -4; atk <= 4; atk++) {
+            const r = resolveAttack(req, { attack: df(atk), defense: df(def) });
+            const sev = LEVELS.indexOf(r.woundKey);
+            expect(sev).toBeGreaterThanOrEqual(0);
+            expect(sev).toBeGreaterThanOrEqual(prev);
+            prev = sev;
+            // Consistency of the numbers the card shows.
+            expect(r.numbers.relativeDegree).toBe(r.numbers.attackerTotal - r.numbers.defenderTotal);
+            expect(r.hit).toBe(r.numbers.relativeDegree >= 1);
+            if (r.hit) expect(r.numbers.damageFactor).toBe(r.numbers.odf - r.numbers.ddf);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it("more armor never gives a worse wound", () => {
     fc.assert(
-      fc.property(fighter, fighter, fc.integer({ min: -4, max: 4 }), fc.integer({ min: -4, max: 4 }), (a, d, atk, def) => {
-        const sev = (armor: number) =>
-          LEVELS.indexOf(
-            resolveAttack(
-              { preset: "fudge", attacker: combatant(a, "A", false), defender: combatant({ ...d, armor: { value: armor, magic: 0 } }, "D", false), options: {}, situation: {} },
-              { attack: df(atk), defense: df(def) },
-            ).woundKey,
-          );
-        for (let armor = 0; armor < 6; armor++) expect(sev(armor + 1)).toBeLessThanOrEqual(sev(armor));
-      }),
+      fc.property(
+        fighter,
+        fighter,
+        fc.integer({ min: -4, max: 4 }),
+        fc.integer({ min: -4, max: 4 }),
+        (a, d, atk, def) => {
+          const sev = (armor: number) =>
+            LEVELS.indexOf(
+              resolveAttack(
+                {
+                  preset: "fudge",
+                  attacker: combatant(a, "A", false),
+                  defender: combatant({ ...d, armor: { value: armor, magic: 0 } }, "D", false),
+                  options: {},
+                  situation: {},
+                },
+                { attack: df(atk), defense: df(def) },
+              ).woundKey,
+            );
+          for (let armor = 0; armor < 6; armor++) expect(sev(armor + 1)).toBeLessThanOrEqual(sev(armor));
+        },
+      ),
       { numRuns: 200 },
     );
   });

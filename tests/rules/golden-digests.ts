@@ -11,7 +11,8 @@ const digest = (text: string): string => createHash("sha256").update(text).diges
 
 export function expectGoldenDigests(fixture: URL, cases: Array<{ label: string; text: string }>): void {
   const digests = cases.map((c) => digest(c.text));
-  if (process.env.UPDATE_GOLDEN === "1") writeFileSync(fixture, `${JSON.stringify({ cases: digests.length, digests }, null, 0)}\n`);
+  if (process.env.UPDATE_GOLDEN === "1")
+    writeFileSync(fixture, `${JSON.stringify({ cases: digests.length, digests }, null, 0)}\n`);
   const want = JSON.parse(readFileSync(fixture, "utf8")) as { cases: number; digests: string[] };
   expect(digests.length).toBe(want.cases);
   const bad = digests.findIndex((x, i) => x !== want.digests[i]);

@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { datacard, type MiniDatacard } from "../../src/rules/miniatures/datacard";
 import { SAMPLE_CARDS } from "./miniatures-samples";
-import { LEGENDARY_TAIL_EPSILON, legendaryOutcomes, legendaryTotal, rollLegendary } from "../../src/rules/miniatures/legendary";
+import {
+  LEGENDARY_TAIL_EPSILON,
+  legendaryOutcomes,
+  legendaryTotal,
+  rollLegendary,
+} from "../../src/rules/miniatures/legendary";
 import {
   GUTS_ROLL_PENALTY_RULES,
   GUTS_TARGETS,
@@ -27,7 +32,10 @@ import { applyWound, newTrack, trackStatus } from "../../src/rules/track";
 import { boxTrackConfig } from "../../src/rules/tracks/box";
 
 /** The card's printed MODF / RODF / DDF / HDDF (null = "N/A"), copied from the seed. */
-const PRINTED: Record<keyof typeof SAMPLE_CARDS, { modf: number; rodf: number | null; ddf: number; hddf: number; movement: number }> = {
+const PRINTED: Record<
+  keyof typeof SAMPLE_CARDS,
+  { modf: number; rodf: number | null; ddf: number; hddf: number; movement: number }
+> = {
   kingKingsley: { modf: 7, rodf: null, ddf: 1, hddf: 0, movement: 5 },
   sirKnightly: { modf: 4, rodf: null, ddf: 3, hddf: 2, movement: 6 },
   yanniTheYeoman: { modf: 0, rodf: 3, ddf: 4, hddf: 1, movement: 5 },
@@ -35,8 +43,8 @@ const PRINTED: Record<keyof typeof SAMPLE_CARDS, { modf: number; rodf: number | 
   brutasTheBrute: { modf: 4, rodf: null, ddf: 3, hddf: 2, movement: 6 },
 };
 
-const card = (k: keyof typeof SAMPLE_CARDS): MiniDatacard => JSON.parse(JSON.stringify(SAMPLE_CARDS[k])) as MiniDatacard;
-
+const card = (k: keyof typeof SAMPLE_CARDS): MiniDatacard =>
+  JSON.parse(JSON.stringify(SAMPLE_CARDS[k])) as MiniDatacard;
 
 /** Faces with a given 4dF total (no Legendary re-roll needed below +4). */
 const dF = (total: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(total) ? Math.sign(total) : 0));
@@ -197,7 +205,13 @@ describe("Guts", () => {
 
   it("cumulative +1 per turn from the turn after the wound", () => {
     // Turn 3: Hurt (target +1), Guts 0, rolls −2 → fails by 3.
-    let s = gutsTrigger(initialGutsState(), { guts: 0, faces: dF(-2), target: 1, turn: 3, reason: "newWoundLevel" }).state;
+    let s = gutsTrigger(initialGutsState(), {
+      guts: 0,
+      faces: dF(-2),
+      target: 1,
+      turn: 3,
+      reason: "newWoundLevel",
+    }).state;
     expect(s.effect).toBe(3);
     expect(s.pending).toHaveLength(1);
     // Turn 4: +1; rolls −1 → 0 < 1, still failed; the old effect stays in force.
@@ -213,12 +227,24 @@ describe("Guts", () => {
   });
 
   it("a skipped turn still counts toward the bonus", () => {
-    const s = gutsTrigger(initialGutsState(), { guts: 0, faces: dF(-2), target: 1, turn: 3, reason: "newWoundLevel" }).state;
+    const s = gutsTrigger(initialGutsState(), {
+      guts: 0,
+      faces: dF(-2),
+      target: 1,
+      turn: 3,
+      reason: "newWoundLevel",
+    }).state;
     expect(gutsRecheck(s, dF(0), 6, 0).check.total).toBe(3);
   });
 
   it("a new wound level forces an immediate check and forfeits the next +1 of the old one", () => {
-    let s = gutsTrigger(initialGutsState(), { guts: 0, faces: dF(-1), target: 1, turn: 1, reason: "newWoundLevel" }).state;
+    let s = gutsTrigger(initialGutsState(), {
+      guts: 0,
+      faces: dF(-1),
+      target: 1,
+      turn: 1,
+      reason: "newWoundLevel",
+    }).state;
     expect(s.effect).toBe(2);
     // Turn 2 (before the re-check): another wound level, immediate check fails by 1.
     const t = gutsTrigger(s, { guts: 0, faces: dF(0), target: 1, turn: 2, reason: "newWoundLevel" });
@@ -247,8 +273,20 @@ describe("Guts", () => {
   });
 
   it("a friend shooting into the melee does not forfeit bonuses", () => {
-    const s = gutsTrigger(initialGutsState(), { guts: 0, faces: dF(-1), target: 1, turn: 1, reason: "newWoundLevel" }).state;
-    const t = gutsTrigger(s, { guts: 0, faces: dF(0), target: GUTS_TARGETS.friendShoots, turn: 1, reason: "friendShoots" });
+    const s = gutsTrigger(initialGutsState(), {
+      guts: 0,
+      faces: dF(-1),
+      target: 1,
+      turn: 1,
+      reason: "newWoundLevel",
+    }).state;
+    const t = gutsTrigger(s, {
+      guts: 0,
+      faces: dF(0),
+      target: GUTS_TARGETS.friendShoots,
+      turn: 1,
+      reason: "friendShoots",
+    });
     expect(t.state.pending.map((p) => p.forfeitNext)).toEqual([0]);
     expect(t.check.passed).toBe(true);
   });
@@ -258,9 +296,17 @@ describe("Guts", () => {
     const ok = parseGutsState({ pending: [{ target: 1, sinceTurn: 2, bonus: 0, forfeitNext: true, effect: 2 }] }, "g");
     expect(ok.effect).toBe(2);
     expect(ok.pending[0].forfeitNext).toBe(1);
-    expect(fieldOf(() => parseGutsState({ pending: [{ target: 1, sinceTurn: 2, effect: 7 }] }, "attacker.gutsState"))).toBe("attacker.gutsState.pending[0].effect");
+    expect(
+      fieldOf(() => parseGutsState({ pending: [{ target: 1, sinceTurn: 2, effect: 7 }] }, "attacker.gutsState")),
+    ).toBe("attacker.gutsState.pending[0].effect");
     expect(fieldOf(() => gutsRecheck(initialGutsState(), dF(0), 1, 0))).toBe("state.pending");
-    const s = gutsTrigger(initialGutsState(), { guts: 0, faces: dF(-1), target: 1, turn: 4, reason: "newWoundLevel" }).state;
+    const s = gutsTrigger(initialGutsState(), {
+      guts: 0,
+      faces: dF(-1),
+      target: 1,
+      turn: 4,
+      reason: "newWoundLevel",
+    }).state;
     expect(fieldOf(() => gutsRecheck(s, dF(0), 4, 0))).toBe("turn");
   });
 
@@ -274,12 +320,22 @@ describe("Guts", () => {
 
 describe('Guts: a failure by 1 — "1 Model is at a -1 to rolls (Rolls only, not stats)"', () => {
   const PENALTY = "FUDGE.Miniatures.Step.GutsRollPenalty";
-  const failure = (effect: number, target = 1) => ({ reason: "newWoundLevel" as const, target, sinceTurn: 1, bonus: 0, forfeitNext: 0, lastTurn: 1, effect: effect as 1 });
+  const failure = (effect: number, target = 1) => ({
+    reason: "newWoundLevel" as const,
+    target,
+    sinceTurn: 1,
+    bonus: 0,
+    forfeitNext: 0,
+    lastTurn: 1,
+    effect: effect as 1,
+  });
   const stateOf = (...effects: number[]) => parseGutsState({ pending: effects.map((e) => failure(e)) }, "state");
   const attackOnly = { gutsRollPenalty: "attackRolls" } as const;
 
   it("is −1 while a failure by 1 is in force, whatever else is (not cumulative); 0 without one", () => {
-    expect([[], [1], [1, 1], [2], [3], [4], [2, 1], [4, 1]].map((e) => gutsRollPenalty(stateOf(...e)))).toEqual([0, -1, -1, 0, 0, 0, -1, -1]);
+    expect([[], [1], [1, 1], [2], [3], [4], [2, 1], [4, 1]].map((e) => gutsRollPenalty(stateOf(...e)))).toEqual([
+      0, -1, -1, 0, 0, 0, -1, -1,
+    ]);
     expect(gutsRollPenalty(undefined)).toBe(0);
   });
 
@@ -292,7 +348,11 @@ describe('Guts: a failure by 1 — "1 Model is at a -1 to rolls (Rolls only, not
     expect(keys.indexOf(PENALTY)).toBeLessThan(keys.indexOf("FUDGE.Miniatures.Step.GutsRoll"));
     expect(shaken.steps.find((x) => x.key === PENALTY)).toMatchObject({ rule: "Miniatures: Guts", value: -1 });
     // The GutsRoll step's modifiers include it: Guts +1, modifiers −1, dice +0 = 0.
-    expect(shaken.steps.find((x) => x.key === "FUDGE.Miniatures.Step.GutsRoll")!.params).toMatchObject({ guts: "+1", modifiers: "\u22121", total: signed(0) });
+    expect(shaken.steps.find((x) => x.key === "FUDGE.Miniatures.Step.GutsRoll")!.params).toMatchObject({
+      guts: "+1",
+      modifiers: "\u22121",
+      total: signed(0),
+    });
     const literal = gutsTrigger(stateOf(1), t, attackOnly);
     expect([literal.check.total, literal.check.passed]).toEqual([1, true]);
     expect(literal.steps.map((x) => x.key)).not.toContain(PENALTY);
@@ -305,7 +365,13 @@ describe('Guts: a failure by 1 — "1 Model is at a -1 to rolls (Rolls only, not
 
   it("the check that fails by 1 is not lowered by its own failure; the re-check of that very failure is (the model is at −1 while it lasts)", () => {
     // Guts 0, target +1, dice 0: fails by 1 → −1 to rolls from now on.
-    const first = gutsTrigger(initialGutsState(), { guts: 0, faces: dF(0), target: 1, turn: 1, reason: "newWoundLevel" });
+    const first = gutsTrigger(initialGutsState(), {
+      guts: 0,
+      faces: dF(0),
+      target: 1,
+      turn: 1,
+      reason: "newWoundLevel",
+    });
     expect([first.check.total, first.check.effect]).toEqual([0, 1]);
     expect(first.steps.map((x) => x.key)).not.toContain(PENALTY);
     // Turn 2: bonus +1, −1 shaken, dice 0 → 0 against 1: still failed (under attackRolls it would pass).
@@ -348,7 +414,11 @@ describe('Guts: a failure by 1 — "1 Model is at a -1 to rolls (Rolls only, not
   it("a rule outside the list is refused by name, everywhere it is read", () => {
     const bad = { gutsRollPenalty: "someRolls" } as unknown as GutsRules;
     const t = { guts: 0, faces: dF(0), target: 1, turn: 1, reason: "other" as const };
-    for (const f of [() => gutsTrigger(initialGutsState(), t, bad), () => gutsRecheck(stateOf(1), dF(0), 2, 0, 0, 0, {}, bad), () => nearDeathRoll(0, dF(0), 0, "faces", stateOf(1), bad)])
+    for (const f of [
+      () => gutsTrigger(initialGutsState(), t, bad),
+      () => gutsRecheck(stateOf(1), dF(0), 2, 0, 0, 0, {}, bad),
+      () => nearDeathRoll(0, dF(0), 0, "faces", stateOf(1), bad),
+    ])
       expect(f).toThrow(expect.objectContaining({ field: "options.gutsRollPenalty", key: "FUDGE.Error.NotOneOf" }));
     expect(gutsRollPenaltyRule(undefined)).toBe("allRolls");
     expect(GUTS_ROLL_PENALTY_RULES).toEqual(["allRolls", "attackRolls"]);
@@ -359,7 +429,13 @@ describe("Movement, terrain, disengaging, range", () => {
   it("terrain multipliers, each inch or fraction charged whole", () => {
     expect(movementCost([{ terrain: "open", inches: 3 }]).cost).toBe(3);
     expect(movementCost([{ terrain: "rough", inches: 1.5 }]).cost).toBe(4);
-    expect(movementCost([{ terrain: "swimming", inches: 2 }, { terrain: "climbing", inches: 1 }, { terrain: "down", inches: 1 }]).cost).toBe(7);
+    expect(
+      movementCost([
+        { terrain: "swimming", inches: 2 },
+        { terrain: "climbing", inches: 1 },
+        { terrain: "down", inches: 1 },
+      ]).cost,
+    ).toBe(7);
     expect(movementCost([{ terrain: "flying", inches: 6 }]).cost).toBe(3);
     expect(fieldOf(() => movementCost([{ terrain: "lava", inches: 1 }]))).toBe("path[0].terrain");
   });

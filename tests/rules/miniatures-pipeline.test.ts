@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { miniaturesPipeline, nearDeathGuts, datacard, parseDatacard, legendaryOutcomes, attacksOfAction } from "../../src/rules/miniatures";
+import {
+  miniaturesPipeline,
+  nearDeathGuts,
+  datacard,
+  parseDatacard,
+  legendaryOutcomes,
+  attacksOfAction,
+} from "../../src/rules/miniatures";
 import { SAMPLE_CARDS, sampleModel } from "./miniatures-samples";
 import { boxTrackConfig, type BoxTrackState } from "../../src/rules/tracks/box";
 import { enumerateDice, resolveAttack, rollAttack, type AttackResolution } from "../../src/rules/pipeline";
@@ -11,11 +18,20 @@ import { fieldOf } from "./errors";
 type CardKey = keyof typeof SAMPLE_CARDS;
 const healthy = (): Track => newTrack(boxTrackConfig("miniatures"));
 const wounded = (...levels: string[]): Track => levels.reduce((t, level) => applyWound(t, { level }).track, healthy());
-const model = (k: CardKey, over: Record<string, unknown> = {}) => ({ ...JSON.parse(JSON.stringify(SAMPLE_CARDS[k])), track: healthy(), ...over });
+const model = (k: CardKey, over: Record<string, unknown> = {}) => ({
+  ...JSON.parse(JSON.stringify(SAMPLE_CARDS[k])),
+  track: healthy(),
+  ...over,
+});
 /** Faces with a given 4dF total below +4 (no Legendary re-roll). */
 const dF = (total: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(total) ? Math.sign(total) : 0));
 
-function attack(a: CardKey | object, d: CardKey | object, situation: Record<string, unknown> = {}, options: Record<string, unknown> = {}) {
+function attack(
+  a: CardKey | object,
+  d: CardKey | object,
+  situation: Record<string, unknown> = {},
+  options: Record<string, unknown> = {},
+) {
   return {
     preset: "miniatures",
     attacker: typeof a === "string" ? model(a as CardKey) : a,
@@ -24,7 +40,6 @@ function attack(a: CardKey | object, d: CardKey | object, situation: Record<stri
     situation,
   };
 }
-
 
 describe("Miniatures attack: 4dF + ODF vs DDF, the target does not roll", () => {
   it("hit when the total equals or beats DDF; wound = total − DDF, 0 is a Scratch", () => {
@@ -80,7 +95,9 @@ describe("Miniatures attack: 4dF + ODF vs DDF, the target does not roll", () => 
     expect(r.numbers.attackerTotal).toBe(13);
     expect(r.dice.attack).toHaveLength(12);
     expect(r.steps.map((s) => s.key)).toContain("FUDGE.Miniatures.Step.Legendary");
-    expect(fieldOf(() => resolveAttack(attack("sirKnightly", "brutasTheBrute"), { attack: [1, 1, 1, 1] }))).toBe("dice.attack");
+    expect(fieldOf(() => resolveAttack(attack("sirKnightly", "brutasTheBrute"), { attack: [1, 1, 1, 1] }))).toBe(
+      "dice.attack",
+    );
   });
 });
 
@@ -119,9 +136,10 @@ describe("Miniatures: Near Death, helpless, surprised", () => {
 });
 
 describe("Miniatures: ranged attacks", () => {
-  const bow = (situation: Record<string, unknown>) => attack("yanniTheYeoman", "kingKingsley", { weapon: "shortbow", ...situation });
+  const bow = (situation: Record<string, unknown>) =>
+    attack("yanniTheYeoman", "kingKingsley", { weapon: "shortbow", ...situation });
 
-  it("range multiples: Range 18\": 18 → 0, 19 → −1, 37 → −2", () => {
+  it('range multiples: Range 18": 18 → 0, 19 → −1, 37 → −2', () => {
     const at = (d: number) => resolveAttack(bow({ rangeInches: d }), { attack: dF(0) }).numbers;
     expect(at(18)).toMatchObject({ rangePenalty: 0, attackerTotal: 3 });
     expect(at(19)).toMatchObject({ rangePenalty: -1, attackerTotal: 2 });
@@ -144,20 +162,34 @@ describe("Miniatures: ranged attacks", () => {
     expect(fieldOf(() => resolveAttack(bow({ inContact: true }), { attack: dF(0) }))).toBe("situation.inContact");
     const yanni = model("yanniTheYeoman");
     yanni.weapons[0].shootInContact = true;
-    expect(resolveAttack(attack(yanni, "kingKingsley", { weapon: 0, inContact: true }), { attack: dF(0) }).outcome).toBe("wound");
+    expect(
+      resolveAttack(attack(yanni, "kingKingsley", { weapon: 0, inContact: true }), { attack: dF(0) }).outcome,
+    ).toBe("wound");
   });
 
   it("melee needs base contact unless the weapon has reach", () => {
-    expect(fieldOf(() => resolveAttack(attack("sirKnightly", "kingKingsley", { inContact: false }), { attack: dF(0) }))).toBe("situation.inContact");
+    expect(
+      fieldOf(() => resolveAttack(attack("sirKnightly", "kingKingsley", { inContact: false }), { attack: dF(0) })),
+    ).toBe("situation.inContact");
     const k = model("sirKnightly");
     k.weapons[0] = { name: "Spear", hands: 2, kind: "melee", damage: 2, stat: "strength", range: 2 };
-    expect(resolveAttack(attack(k, "kingKingsley", { inContact: false, rangeInches: 2 }), { attack: dF(0) }).hit).toBe(true);
-    expect(fieldOf(() => resolveAttack(attack(k, "kingKingsley", { inContact: false, rangeInches: 3 }), { attack: dF(0) }))).toBe("situation.rangeInches");
+    expect(resolveAttack(attack(k, "kingKingsley", { inContact: false, rangeInches: 2 }), { attack: dF(0) }).hit).toBe(
+      true,
+    );
+    expect(
+      fieldOf(() => resolveAttack(attack(k, "kingKingsley", { inContact: false, rangeInches: 3 }), { attack: dF(0) })),
+    ).toBe("situation.rangeInches");
   });
 
   it("shooting into a melee calls for the shooter's friends there to check Guts at +0", () => {
     const r = resolveAttack(bow({ friendShootsIntoMelee: true }), { attack: dF(-4) });
-    expect(r.followUps).toEqual([expect.objectContaining({ type: "gutsCheck", target: "attacker", params: expect.objectContaining({ who: "friendsInMelee", target: 0 }) })]);
+    expect(r.followUps).toEqual([
+      expect.objectContaining({
+        type: "gutsCheck",
+        target: "attacker",
+        params: expect.objectContaining({ who: "friendsInMelee", target: 0 }),
+      }),
+    ]);
   });
 });
 
@@ -200,7 +232,12 @@ describe("Miniatures: the track through the pipeline", () => {
     expect(second.numbers.damageNumber).toBe(5);
     expect(second.defenderAfter!.status).toMatchObject({ levelKey: "veryHurt", penalty: -2 });
     const st = second.defenderAfter!.track.state as BoxTrackState;
-    expect([st.marks.scratch, st.marks.hurt, st.marks.veryHurt, st.marks.nearDeath]).toEqual([[null, null], [{ level: "hurt" }], [{ level: "veryHurt" }], [null]]);
+    expect([st.marks.scratch, st.marks.hurt, st.marks.veryHurt, st.marks.nearDeath]).toEqual([
+      [null, null],
+      [{ level: "hurt" }],
+      [{ level: "veryHurt" }],
+      [null],
+    ]);
   });
 
   it("two wound levels from one attack call for a Guts check at +2", () => {
@@ -208,9 +245,17 @@ describe("Miniatures: the track through the pipeline", () => {
     const r = resolveAttack(attack("sirKnightly", "brutasTheBrute"), { attack: [1, 1, 1, 1, 0, 0, 0, 0] });
     expect(r.numbers.damageNumber).toBe(5);
     expect(r.woundKey).toBe("veryHurt");
-    expect(r.followUps).toEqual([expect.objectContaining({ type: "gutsCheck", target: "defender", params: expect.objectContaining({ target: 2, reason: "twoWoundLevels" }) })]);
+    expect(r.followUps).toEqual([
+      expect.objectContaining({
+        type: "gutsCheck",
+        target: "defender",
+        params: expect.objectContaining({ target: 2, reason: "twoWoundLevels" }),
+      }),
+    ]);
     // Hurt → Very Hurt is one level: +1.
-    const h = resolveAttack(attack("sirKnightly", model("brutasTheBrute", { track: wounded("hurt") })), { attack: [1, 1, 1, 1, 0, 0, 0, 0] });
+    const h = resolveAttack(attack("sirKnightly", model("brutasTheBrute", { track: wounded("hurt") })), {
+      attack: [1, 1, 1, 1, 0, 0, 0, 0],
+    });
     expect(h.followUps[0].params).toMatchObject({ target: 1, reason: "newWoundLevel" });
   });
 
@@ -229,7 +274,9 @@ describe("Miniatures: the track through the pipeline", () => {
     expect(hard.defenderAfter!.status.condition).toBe("dead");
     expect(hard.followUps.map((f) => f.type)).toEqual(["crashWound"]);
     // A walking model does not crash and never reads the crash dice.
-    const walker = resolveAttack(attack("kingKingsley", model("brutasTheBrute", { track: wounded("hurt") })), { attack: dF(2) });
+    const walker = resolveAttack(attack("kingKingsley", model("brutasTheBrute", { track: wounded("hurt") })), {
+      attack: dF(2),
+    });
     expect(walker.dice.crash).toBeUndefined();
     expect(fieldOf(() => resolveAttack(attack("kingKingsley", flyer), { attack: dF(2) }))).toBe("dice.crash");
   });
@@ -263,12 +310,24 @@ describe("Miniatures: Guts effects on the attacker", () => {
 
   it("a failure by 2 or more: may not attack", () => {
     const a = model("sirKnightly", { gutsState: { pending: [{ target: 1, sinceTurn: 1, effect: 2 }] } });
-    expect(fieldOf(() => resolveAttack(attack(a, "brutasTheBrute"), { attack: dF(0) }))).toBe("attacker.gutsState.effect");
+    expect(fieldOf(() => resolveAttack(attack(a, "brutasTheBrute"), { attack: dF(0) }))).toBe(
+      "attacker.gutsState.effect",
+    );
   });
 
   it("Near Death or dead models cannot attack; the dead cannot be attacked", () => {
-    expect(fieldOf(() => resolveAttack(attack(model("sirKnightly", { track: wounded("nearDeath") }), "brutasTheBrute"), { attack: dF(0) }))).toBe("attacker.track");
-    expect(fieldOf(() => resolveAttack(attack("sirKnightly", model("brutasTheBrute", { track: wounded("dead") })), { attack: dF(0) }))).toBe("defender.track");
+    expect(
+      fieldOf(() =>
+        resolveAttack(attack(model("sirKnightly", { track: wounded("nearDeath") }), "brutasTheBrute"), {
+          attack: dF(0),
+        }),
+      ),
+    ).toBe("attacker.track");
+    expect(
+      fieldOf(() =>
+        resolveAttack(attack("sirKnightly", model("brutasTheBrute", { track: wounded("dead") })), { attack: dF(0) }),
+      ),
+    ).toBe("defender.track");
   });
 });
 
@@ -277,10 +336,14 @@ describe("Miniatures: exact odds and live rolls", () => {
     const req = miniaturesPipeline.parseRequest(attack("sirKnightly", "brutasTheBrute"));
     const dist = new Map<string, number>();
     let total = 0;
-    enumerateDice(miniaturesPipeline.slots(req), (d) => miniaturesPipeline.resolve(req, d), (r: AttackResolution, p) => {
-      dist.set(r.outcome, (dist.get(r.outcome) ?? 0) + p);
-      total += p;
-    });
+    enumerateDice(
+      miniaturesPipeline.slots(req),
+      (d) => miniaturesPipeline.resolve(req, d),
+      (r: AttackResolution, p) => {
+        dist.set(r.outcome, (dist.get(r.outcome) ?? 0) + p);
+        total += p;
+      },
+    );
     expect(total).toBeCloseTo(1, 13);
     // +4 vs 3: a miss needs 4dF ≤ −2: (1 + 4 + 10) / 81.
     expect(dist.get("miss")).toBeCloseTo(15 / 81, 13);
@@ -289,22 +352,32 @@ describe("Miniatures: exact odds and live rolls", () => {
   it("exact odds for any ODF vs DDF: P(hit) = P(Legendary 4dF ≥ DDF − ODF) (property)", () => {
     const dist = legendaryOutcomes();
     fc.assert(
-      fc.property(fc.integer({ min: -3, max: 4 }), fc.integer({ min: -3, max: 4 }), fc.integer({ min: -3, max: 4 }), fc.boolean(), (str, dex, armor, flying) => {
-        const a = model("sirKnightly", { strength: str });
-        const d = model("brutasTheBrute", { dexterity: dex, armor, flying, track: wounded("veryHurt") });
-        const req = miniaturesPipeline.parseRequest(attack(a, d));
-        let total = 0;
-        let hit = 0;
-        enumerateDice(miniaturesPipeline.slots(req), (r) => miniaturesPipeline.resolve(req, r), (res: AttackResolution, p) => {
-          total += p;
-          if (res.hit) hit += p;
-        });
-        expect(total).toBeCloseTo(1, 12);
-        // DDF = Dexterity + armor + shield 1 − 2 (Very Hurt); MODF = longsword 2 + Strength.
-        const need = dex + armor + 1 - 2 - (2 + str);
-        const expected = dist.reduce((s, c, i) => s + (i - 4 >= need ? c.p : 0), 0);
-        expect(hit).toBeCloseTo(expected, 12);
-      }),
+      fc.property(
+        fc.integer({ min: -3, max: 4 }),
+        fc.integer({ min: -3, max: 4 }),
+        fc.integer({ min: -3, max: 4 }),
+        fc.boolean(),
+        (str, dex, armor, flying) => {
+          const a = model("sirKnightly", { strength: str });
+          const d = model("brutasTheBrute", { dexterity: dex, armor, flying, track: wounded("veryHurt") });
+          const req = miniaturesPipeline.parseRequest(attack(a, d));
+          let total = 0;
+          let hit = 0;
+          enumerateDice(
+            miniaturesPipeline.slots(req),
+            (r) => miniaturesPipeline.resolve(req, r),
+            (res: AttackResolution, p) => {
+              total += p;
+              if (res.hit) hit += p;
+            },
+          );
+          expect(total).toBeCloseTo(1, 12);
+          // DDF = Dexterity + armor + shield 1 − 2 (Very Hurt); MODF = longsword 2 + Strength.
+          const need = dex + armor + 1 - 2 - (2 + str);
+          const expected = dist.reduce((s, c, i) => s + (i - 4 >= need ? c.p : 0), 0);
+          expect(hit).toBeCloseTo(expected, 12);
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -321,8 +394,14 @@ describe("Miniatures: exact odds and live rolls", () => {
 describe("Miniatures: bad input names the field", () => {
   it.each([
     [{ attacker: { strength: "Good" } }, "attacker.strength"],
-    [{ attacker: { weapons: [{ name: "Axe", hands: 3, kind: "melee", damage: 2, stat: "strength" }] } }, "attacker.weapons[0].hands"],
-    [{ attacker: { weapons: [{ name: "Axe", hands: 1, kind: "thrown", damage: 2, stat: "strength" }] } }, "attacker.weapons[0].kind"],
+    [
+      { attacker: { weapons: [{ name: "Axe", hands: 3, kind: "melee", damage: 2, stat: "strength" }] } },
+      "attacker.weapons[0].hands",
+    ],
+    [
+      { attacker: { weapons: [{ name: "Axe", hands: 1, kind: "thrown", damage: 2, stat: "strength" }] } },
+      "attacker.weapons[0].kind",
+    ],
     [{ attacker: { weapons: [{ name: "Axe", hands: 1, kind: "melee", damage: 2 }] } }, "attacker.weapons[0].stat"],
     [{ attacker: { weapons: [{ name: "Bow", hands: 2, kind: "ranged", damage: 2 }] } }, "attacker.weapons[0].range"],
     [{ defender: { armor: 1.5 } }, "defender.armor"],
@@ -337,8 +416,18 @@ describe("Miniatures: bad input names the field", () => {
     [{ options: { penaltyLowersHddf: 1 } }, "options.penaltyLowersHddf"],
     [{ options: { gangUpRanged: "no" } }, "options.gangUpRanged"],
   ])("%j → %s", (patch, field) => {
-    const p = patch as { attacker?: Record<string, unknown>; defender?: Record<string, unknown>; situation?: Record<string, unknown>; options?: Record<string, unknown> };
-    const req = attack(model("sirKnightly", p.attacker ?? {}), model("brutasTheBrute", p.defender ?? {}), p.situation ?? {}, p.options ?? {});
+    const p = patch as {
+      attacker?: Record<string, unknown>;
+      defender?: Record<string, unknown>;
+      situation?: Record<string, unknown>;
+      options?: Record<string, unknown>;
+    };
+    const req = attack(
+      model("sirKnightly", p.attacker ?? {}),
+      model("brutasTheBrute", p.defender ?? {}),
+      p.situation ?? {},
+      p.options ?? {},
+    );
     expect(fieldOf(() => resolveAttack(req, { attack: dF(0) }))).toBe(field);
   });
 
@@ -360,15 +449,30 @@ describe("Miniatures: one attack per weapon wielded", () => {
     expect(fieldOf(() => attacksOfAction(yanni, ["Shortbow", "Dagger"], "ranged"))).toBe("wielded");
     expect(fieldOf(() => attacksOfAction(yanni, ["Dagger", "Dagger"], "melee"))).toBe("wielded");
     expect(fieldOf(() => attacksOfAction(yanni, ["Club"], "melee"))).toBe("wielded[0]");
-    const twoDaggers = parseDatacard({ ...sampleModel("yanniTheYeoman"), weapons: [
-      { name: "Left dagger", hands: 1, kind: "melee", damage: 0, stat: "dexterity" },
-      { name: "Right dagger", hands: 1, kind: "melee", damage: 0, stat: "dexterity" },
-    ] }, "y");
+    const twoDaggers = parseDatacard(
+      {
+        ...sampleModel("yanniTheYeoman"),
+        weapons: [
+          { name: "Left dagger", hands: 1, kind: "melee", damage: 0, stat: "dexterity" },
+          { name: "Right dagger", hands: 1, kind: "melee", damage: 0, stat: "dexterity" },
+        ],
+      },
+      "y",
+    );
     expect(attacksOfAction(twoDaggers, [0, 1], "melee")).toEqual([0, 1]);
   });
 
   it("sampleModel gives a ready combatant with an unhurt Miniatures track", () => {
-    const r = resolveAttack({ preset: "miniatures", attacker: sampleModel("kingKingsley"), defender: sampleModel("sirKnightly"), options: {}, situation: {} }, { attack: dF(0) });
+    const r = resolveAttack(
+      {
+        preset: "miniatures",
+        attacker: sampleModel("kingKingsley"),
+        defender: sampleModel("sirKnightly"),
+        options: {},
+        situation: {},
+      },
+      { attack: dF(0) },
+    );
     expect(r.numbers).toMatchObject({ odf: 7, defense: 3, damageNumber: 4 });
     expect(r.woundKey).toBe("hurt");
   });

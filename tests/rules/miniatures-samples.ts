@@ -78,5 +78,8 @@ export const SAMPLE_CARDS = {
 
 /** A sample datacard ready for the pipeline: the seed's card with an unhurt Miniatures box track. */
 export function sampleModel(key: keyof typeof SAMPLE_CARDS): Record<string, unknown> & { track: Track } {
-  return { ...(JSON.parse(JSON.stringify(SAMPLE_CARDS[key])) as Record<string, unknown>), track: newTrack(boxTrackConfig("miniatures")) };
+  return {
+    ...(JSON.parse(JSON.stringify(SAMPLE_CARDS[key])) as Record<string, unknown>),
+    track: newTrack(boxTrackConfig("miniatures")),
+  };
 }

@@ -18,7 +18,8 @@ function same(a: AttackOdds, b: AttackOdds, where: string): void {
   for (const field of ["outcomes", "woundLevels", "trackResults", "conditions"] as const) {
     const x = a[field] as Record<string, number>;
     const y = b[field] as Record<string, number>;
-    for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) expect(x[k] ?? 0, `${where}: ${field}.${k}`).toBeCloseTo(y[k] ?? 0, 12);
+    for (const k of new Set([...Object.keys(x), ...Object.keys(y)]))
+      expect(x[k] ?? 0, `${where}: ${field}.${k}`).toBeCloseTo(y[k] ?? 0, 12);
   }
 }
 

@@ -17,7 +17,9 @@ describe("4dF", () => {
   it("is exactly 1, 4, 10, 16, 19, 16, 10, 4, 1 out of 81", () => {
     expect([...FOUR_DF_WEIGHTS]).toEqual([1, 4, 10, 16, 19, 16, 10, 4, 1]);
     expect(FOUR_DF_WEIGHTS.reduce((a, b) => a + b, 0)).toBe(81);
-    expect(fudgeOutcomes(4).map((o) => o.p * 81)).toEqual([1, 4, 10, 16, 19, 16, 10, 4, 1].map((x) => expect.closeTo(x, 12)));
+    expect(fudgeOutcomes(4).map((o) => o.p * 81)).toEqual(
+      [1, 4, 10, 16, 19, 16, 10, 4, 1].map((x) => expect.closeTo(x, 12)),
+    );
   });
   it("matches brute-force counting of all faces for 1..6 dice", () => {
     for (let n = 1; n <= 6; n++) {
@@ -56,9 +58,54 @@ const attacks: Array<[string, Record<string, unknown>]> = [
     "fudge (giant defender, options with extra dice)",
     {
       preset: "fudge",
-      attacker: { name: "A", skill: 1, willpower: 1, weapon: { name: "Knife", kind: "muscle", size: "small", sharp: true, magic: 1 }, track: { config: { kind: "box", label: "", levels: [{ key: "scratch", boxes: 3, penalty: 0, effect: "none", min: 1, tag: "S" }, { key: "hurt", boxes: 1, penalty: -1, effect: "penalty", min: 3, tag: "H" }], scratchCap: false, painShift: 0, safeguards: { maxThreeLevels: false, nearDeathNeedsIncapacitated: false, fudgePointSaves: false }, deadAt: null }, state: { marks: { hurt: [{ level: "hurt" }] } } } },
-      defender: { name: "G", skill: 0, massScale: 3, armor: { value: 2 }, weapon: { name: "Club", kind: "muscle", size: "large" }, track: { config: { kind: "box", label: "", levels: [{ key: "scratch", boxes: 3, penalty: 0, effect: "none", min: 1, tag: "S" }, { key: "hurt", boxes: 1, penalty: -1, effect: "penalty", min: 3, tag: "H" }], scratchCap: false, painShift: 0, safeguards: { maxThreeLevels: false, nearDeathNeedsIncapacitated: false, fudgePointSaves: false }, deadAt: null } } },
-      options: { scaleDamageRoll: true, criticalLetsPointThrough: true, willpowerVsPenalty: { difficulty: 1 }, graze: { table: [{ min: 0, level: "scratch" }] } },
+      attacker: {
+        name: "A",
+        skill: 1,
+        willpower: 1,
+        weapon: { name: "Knife", kind: "muscle", size: "small", sharp: true, magic: 1 },
+        track: {
+          config: {
+            kind: "box",
+            label: "",
+            levels: [
+              { key: "scratch", boxes: 3, penalty: 0, effect: "none", min: 1, tag: "S" },
+              { key: "hurt", boxes: 1, penalty: -1, effect: "penalty", min: 3, tag: "H" },
+            ],
+            scratchCap: false,
+            painShift: 0,
+            safeguards: { maxThreeLevels: false, nearDeathNeedsIncapacitated: false, fudgePointSaves: false },
+            deadAt: null,
+          },
+          state: { marks: { hurt: [{ level: "hurt" }] } },
+        },
+      },
+      defender: {
+        name: "G",
+        skill: 0,
+        massScale: 3,
+        armor: { value: 2 },
+        weapon: { name: "Club", kind: "muscle", size: "large" },
+        track: {
+          config: {
+            kind: "box",
+            label: "",
+            levels: [
+              { key: "scratch", boxes: 3, penalty: 0, effect: "none", min: 1, tag: "S" },
+              { key: "hurt", boxes: 1, penalty: -1, effect: "penalty", min: 3, tag: "H" },
+            ],
+            scratchCap: false,
+            painShift: 0,
+            safeguards: { maxThreeLevels: false, nearDeathNeedsIncapacitated: false, fudgePointSaves: false },
+            deadAt: null,
+          },
+        },
+      },
+      options: {
+        scaleDamageRoll: true,
+        criticalLetsPointThrough: true,
+        willpowerVsPenalty: { difficulty: 1 },
+        graze: { table: [{ min: 0, level: "scratch" }] },
+      },
     },
   ],
 ];
@@ -88,10 +135,17 @@ describe("duel forecast", () => {
   });
   it("Miniatures: identical datacards favour the side that strikes first", () => {
     // The two cards differ only in Brutas's Terrifying gift: without the charge check it reads, they fight alike.
-    const f = duelForecast({ ...resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" }), terrifyingCharge: false });
+    const f = duelForecast({
+      ...resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" }),
+      terrifyingCharge: false,
+    });
     expect(f.aOut + f.bOut).toBeCloseTo(1, 12);
     expect(f.bOut).toBeGreaterThan(f.aOut);
-    const g = duelForecast({ ...resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" }), first: "b", terrifyingCharge: false });
+    const g = duelForecast({
+      ...resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" }),
+      first: "b",
+      terrifyingCharge: false,
+    });
     expect(g.aOut).toBeCloseTo(f.bOut, 12);
   });
   it("FATE: cycles of Clipped boxes are solved and sum to one", () => {
@@ -100,7 +154,9 @@ describe("duel forecast", () => {
   });
   it("Volt: refuses, naming maxStates, when the duel needs more states than allowed", () => {
     const req = { ...resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" }), maxStates: 500 };
-    expect(() => duelForecast(req)).toThrow(expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates" }));
+    expect(() => duelForecast(req)).toThrow(
+      expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates" }),
+    );
   });
   it("agrees with a simulated duel", () => {
     // Independent check: play 4,000 duels with the real pipeline and dice.
@@ -124,11 +180,17 @@ function simulateFudgeDuel(duel: Record<string, unknown>, n: number): number {
     let tB: Track = ab.defender.track;
     for (;;) {
       const dice: Record<string, number[]> = {};
-      const r = p.resolve({ ...ab, attacker: { ...ab.attacker, track: tA }, defender: { ...ab.defender, track: tB } }, rollingDice(p.slots(ab), rng, dice));
+      const r = p.resolve(
+        { ...ab, attacker: { ...ab.attacker, track: tA }, defender: { ...ab.defender, track: tB } },
+        rollingDice(p.slots(ab), rng, dice),
+      );
       if (r.numbers.relativeDegree > 0 && r.wound) tB = applyWound(tB, r.wound).track;
       else if (r.numbers.relativeDegree < 0) {
         const swapped = { attack: dice.defense, defense: dice.attack };
-        const c = p.resolve({ ...ba, attacker: { ...ba.attacker, track: tB }, defender: { ...ba.defender, track: tA } }, rollingDice(p.slots(ba), rng, swapped));
+        const c = p.resolve(
+          { ...ba, attacker: { ...ba.attacker, track: tB }, defender: { ...ba.defender, track: tA } },
+          rollingDice(p.slots(ba), rng, swapped),
+        );
         if (c.wound) tA = applyWound(tA, c.wound).track;
       }
       if (!trackStatus(tB).canAct) {
@@ -142,7 +204,12 @@ function simulateFudgeDuel(duel: Record<string, unknown>, n: number): number {
 }
 
 describe("Volt duel forecast: followed forward with a stated error bound (issue #10)", () => {
-  const side = (name: string, damage: number) => ({ name, track: { config: { kind: "volt", willpower: 6 } }, weapon: { name: "Axe", attack: 14, damage, pierce: 4 }, guard: 6 });
+  const side = (name: string, damage: number) => ({
+    name,
+    track: { config: { kind: "volt", willpower: 6 } },
+    weapon: { name: "Axe", attack: 14, damage, pierce: 4 },
+    guard: 6,
+  });
   const duel = { preset: "volt", a: side("A", 25), b: side("B", 25) };
   it("agrees with the exact chain within its error bound, and says which it is", () => {
     // The default for Volt is the exact "product" method (tests/rules/volt-duel.test.ts); "forward" on request.
@@ -168,14 +235,19 @@ describe("Volt duel forecast: followed forward with a stated error bound (issue 
   it("stops within its time budget with a clear error", () => {
     const req = { ...resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" }), budgetMs: 200 };
     const t = Date.now();
-    expect(() => duelForecast(req)).toThrow(expect.objectContaining({ field: "budgetMs", key: "FUDGE.Error.ForecastBudget" }));
+    expect(() => duelForecast(req)).toThrow(
+      expect.objectContaining({ field: "budgetMs", key: "FUDGE.Error.ForecastBudget" }),
+    );
     expect(Date.now() - t).toBeLessThan(3000);
   });
 });
 
 describe("Miniatures duel forecast: Near Death rolls and the flying crash (issue #10)", () => {
   // Near Death and the crash alone: the simulation below plays no Guts checks (tests/rules/forecast.test.ts plays them with both).
-  const duel: Record<string, unknown> = { ...resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" }), gutsChecks: false };
+  const duel: Record<string, unknown> = {
+    ...resolveSamples({ preset: "miniatures", a: "Sir Knightly", b: "Brutas the Brute" }),
+    gutsChecks: false,
+  };
   it("a Near Death model rolls Guts on its turns instead of leaving the fight; the duel ends at Dead", () => {
     const old = duelForecast({ ...duel, nearDeathRolls: false });
     const f = duelForecast(duel);
@@ -213,12 +285,17 @@ function simulateMiniaturesDuel(duel: Record<string, unknown>, n: number): numbe
       const myTrack = me.track as Track;
       const st = trackStatus(myTrack);
       if (st.condition === "dying") {
-        const req = p.parseRequest({ ...base, attacker: me, defender: sides[other] }) as { attacker: Parameters<typeof datacard>[0] };
+        const req = p.parseRequest({ ...base, attacker: me, defender: sides[other] }) as {
+          attacker: Parameters<typeof datacard>[0];
+        };
         const guts = datacard(req.attacker, st.penalty).guts;
         const faces = rollingDice([legendarySlotForSim], rng)("g");
         sides[turn] = { ...me, track: nearDeathGuts(myTrack, guts, faces).track };
       } else {
-        const r = p.resolve(p.parseRequest({ ...base, attacker: me, defender: sides[other] }), rollingDice(p.slots(p.parseRequest({ ...base, attacker: me, defender: sides[other] })), rng));
+        const r = p.resolve(
+          p.parseRequest({ ...base, attacker: me, defender: sides[other] }),
+          rollingDice(p.slots(p.parseRequest({ ...base, attacker: me, defender: sides[other] })), rng),
+        );
         if (r.defenderAfter) sides[other] = { ...sides[other], track: r.defenderAfter.track };
       }
       if (trackStatus(sides.b.track as Track).condition === "dead") {
@@ -236,7 +313,13 @@ describe("Fudge stun duel forecast (issue #10)", () => {
   // Fudge §4.62: "a stunned character cannot attack"; Stunned lasts one round, Very Stunned two;
   // knocked out (a stun of Incapacitated or worse) cannot act.
   const sap = { name: "Sap", kind: "muscle", size: "medium", stunCapable: true };
-  const side = (name: string, skill: number) => ({ name, skill, strength: 1, weapon: sap, track: newTrack(boxTrackConfig("standard")) });
+  const side = (name: string, skill: number) => ({
+    name,
+    skill,
+    strength: 1,
+    weapon: sap,
+    track: newTrack(boxTrackConfig("standard")),
+  });
   const duel = { preset: "fudge", a: side("A", 1), b: side("B", 2), situation: { stun: true } };
   it("is forecast: a stunned side only defends and the stun wears off by rounds; agrees with simulated duels", () => {
     const f = duelForecast(duel);
@@ -261,15 +344,27 @@ function simulateStunDuel(duel: Record<string, unknown>, n: number): number {
     for (;;) {
       const sa = stunned(tA);
       const sb = stunned(tB);
-      const ab = p.parseRequest({ ...base, attacker: { ...(duel.a as object), track: tA }, defender: { ...(duel.b as object), track: tB } });
-      const ba = p.parseRequest({ ...base, attacker: { ...(duel.b as object), track: tB }, defender: { ...(duel.a as object), track: tA } });
-      const dice = { attack: rollingDice(p.slots(ab), rng)("attack"), defense: rollingDice(p.slots(ab), rng)("defense") };
+      const ab = p.parseRequest({
+        ...base,
+        attacker: { ...(duel.a as object), track: tA },
+        defender: { ...(duel.b as object), track: tB },
+      });
+      const ba = p.parseRequest({
+        ...base,
+        attacker: { ...(duel.b as object), track: tB },
+        defender: { ...(duel.a as object), track: tA },
+      });
+      const dice = {
+        attack: rollingDice(p.slots(ab), rng)("attack"),
+        defense: rollingDice(p.slots(ab), rng)("defense"),
+      };
       let toA: unknown = null;
       let toB: unknown = null;
       if (!sa) {
         const r = p.resolve(ab, (id) => (dice as Record<string, number[]>)[id]);
         toB = r.wound;
-        if (!sb && r.numbers.relativeDegree < 0) toA = p.resolve(ba, (id) => (id === "attack" ? dice.defense : dice.attack)).wound;
+        if (!sb && r.numbers.relativeDegree < 0)
+          toA = p.resolve(ba, (id) => (id === "attack" ? dice.defense : dice.attack)).wound;
       } else if (!sb) toA = p.resolve(ba, (id) => (id === "attack" ? dice.defense : dice.attack)).wound;
       if (sa || sb) {
         tA = healTrack(tA, { type: "endRound" }).track;

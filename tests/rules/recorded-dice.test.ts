@@ -11,16 +11,36 @@ import { resolveSamples } from "../../src/cli/samples";
 import "../../src/rules/presets";
 import { caught } from "./errors";
 
-const sample = (preset: string, attacker: string, defender: string, extra: Record<string, unknown> = {}) => resolveSamples({ preset, attacker, defender, ...extra });
+const sample = (preset: string, attacker: string, defender: string, extra: Record<string, unknown> = {}) =>
+  resolveSamples({ preset, attacker, defender, ...extra });
 
 /** Every preset, and the Fudge options that add a slot (each damage roll, the DC roll, the situational roll, Scale, Willpower). */
 const REQUESTS: Array<[string, Record<string, unknown>]> = [
   ["fudge", sample("fudge", "Leroy", "Theodora")],
-  ["fudge dfNumber + DC roll + scale roll", sample("fudge", "Leroy", "Theodora", { options: { damageRoll: "dfNumber", dcVariant: "roll", scaleDamageRoll: true } })],
+  [
+    "fudge dfNumber + DC roll + scale roll",
+    sample("fudge", "Leroy", "Theodora", {
+      options: { damageRoll: "dfNumber", dcVariant: "roll", scaleDamageRoll: true },
+    }),
+  ],
   ["fudge dfLevel", sample("fudge", "Leroy", "Theodora", { options: { damageRoll: "dfLevel" } })],
-  ["fudge situational4dF + DC willpower", sample("fudge", "Leroy", "Theodora", { options: { damageRoll: "situational4dF", dcVariant: "willpower" } })],
-  ["fudge Min-Mid-Max + Willpower vs penalty", sample("fudge", "Leroy", "Theodora", { options: { woundMode: "minMidMax", willpowerVsPenalty: { difficulty: 0 } } })],
-  ["fudge GM judgement with its roll", sample("fudge", "Leroy", "Theodora", { options: { woundMode: "gmJudgement", gmSituationalRoll: true }, situation: { gmLevel: "hurt" } })],
+  [
+    "fudge situational4dF + DC willpower",
+    sample("fudge", "Leroy", "Theodora", { options: { damageRoll: "situational4dF", dcVariant: "willpower" } }),
+  ],
+  [
+    "fudge Min-Mid-Max + Willpower vs penalty",
+    sample("fudge", "Leroy", "Theodora", {
+      options: { woundMode: "minMidMax", willpowerVsPenalty: { difficulty: 0 } },
+    }),
+  ],
+  [
+    "fudge GM judgement with its roll",
+    sample("fudge", "Leroy", "Theodora", {
+      options: { woundMode: "gmJudgement", gmSituationalRoll: true },
+      situation: { gmLevel: "hurt" },
+    }),
+  ],
   ["fate", sample("fate", "Leroy", "Theodora")],
   ["volt", sample("volt", "Leroy", "Theodora")],
   ["miniatures", sample("miniatures", "Yanni", "Knavely")],
@@ -68,15 +88,38 @@ describe("recorded dice: each slot known, its faces valid, read or not", () => {
 
   it("Volt: injuryDamage on a plain Hit (not read) stays accepted; bad faces or a weapon without Stun are refused", () => {
     const input = sample("volt", "Leroy", "Theodora");
-    const stun = { ...input, attacker: { ...(input.attacker as object), weapon: { ...(input.attacker as { weapon: object }).weapon, stun: true } } };
+    const stun = {
+      ...input,
+      attacker: {
+        ...(input.attacker as object),
+        weapon: { ...(input.attacker as { weapon: object }).weapon, stun: true },
+      },
+    };
     const ids = slotsOf(stun).map((s) => s.id);
     expect(ids).toEqual(["attack", "damage", "injuryDamage"]);
     // Whatever the attack roll, a recorded injury roll of valid faces is accepted (a chat card rolls it before it knows).
-    for (const attack of [[1, 1], [20, 20], [10, 11]]) expect(() => resolveAttack(stun, { attack, damage: [5, 6], injuryDamage: [3, 3] })).not.toThrow();
-    expect(caught(() => resolveAttack(stun, { attack: [20, 20], damage: [5, 6], injuryDamage: [21, 3] })).field).toBe("dice.injuryDamage[0]");
-    expect(caught(() => resolveAttack(stun, { attack: [20, 20], damage: [5, 6], injuryDamage: [3, 3, 3] })).field).toBe("dice.injuryDamage");
-    const plain = { ...input, attacker: { ...(input.attacker as object), weapon: { ...(input.attacker as { weapon: object }).weapon, stun: false } } };
-    expect(caught(() => resolveAttack(plain, { attack: [20, 20], damage: [5, 6], injuryDamage: [3, 3] })).key).toBe("FUDGE.Error.UnknownDiceSlot");
+    for (const attack of [
+      [1, 1],
+      [20, 20],
+      [10, 11],
+    ])
+      expect(() => resolveAttack(stun, { attack, damage: [5, 6], injuryDamage: [3, 3] })).not.toThrow();
+    expect(caught(() => resolveAttack(stun, { attack: [20, 20], damage: [5, 6], injuryDamage: [21, 3] })).field).toBe(
+      "dice.injuryDamage[0]",
+    );
+    expect(caught(() => resolveAttack(stun, { attack: [20, 20], damage: [5, 6], injuryDamage: [3, 3, 3] })).field).toBe(
+      "dice.injuryDamage",
+    );
+    const plain = {
+      ...input,
+      attacker: {
+        ...(input.attacker as object),
+        weapon: { ...(input.attacker as { weapon: object }).weapon, stun: false },
+      },
+    };
+    expect(caught(() => resolveAttack(plain, { attack: [20, 20], damage: [5, 6], injuryDamage: [3, 3] })).key).toBe(
+      "FUDGE.Error.UnknownDiceSlot",
+    );
   });
 
   it("Miniatures: the crash roll is checked as a Legendary roll even when not read (four + needs its re-roll)", () => {
@@ -89,9 +132,14 @@ describe("recorded dice: each slot known, its faces valid, read or not", () => {
 
   it("a __proto__ or constructor slot is an unknown slot, and nothing is polluted", () => {
     const input = REQUESTS[6][1];
-    const dice = JSON.parse('{"attack":[0,0,0,0],"defense":[0,0,0,0],"__proto__":{"polluted":1}}') as Record<string, unknown>;
+    const dice = JSON.parse('{"attack":[0,0,0,0],"defense":[0,0,0,0],"__proto__":{"polluted":1}}') as Record<
+      string,
+      unknown
+    >;
     expect(caught(() => resolveAttack(input, dice)).field).toBe("dice.__proto__");
-    expect(caught(() => resolveAttack(input, { attack: [0, 0, 0, 0], defense: [0, 0, 0, 0], constructor: [1] })).field).toBe("dice.constructor");
+    expect(
+      caught(() => resolveAttack(input, { attack: [0, 0, 0, 0], defense: [0, 0, 0, 0], constructor: [1] })).field,
+    ).toBe("dice.constructor");
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
@@ -113,13 +161,20 @@ describe("recorded dice: each slot known, its faces valid, read or not", () => {
           const lowest = s.uniform?.lowest ?? -1;
           const highest = s.uniform ? s.uniform.lowest + s.uniform.sides - 1 : 1;
           for (const [what, broken] of BAD_FACES) {
-            const e = caught(() => resolveAttack(input, { ...record, [s.id]: broken(record[s.id], { lowest, highest }) as number[] }));
+            const e = caught(() =>
+              resolveAttack(input, { ...record, [s.id]: broken(record[s.id], { lowest, highest }) as number[] }),
+            );
             expect(e, `${s.id}: ${what}`).toBeInstanceOf(RulesError);
-            expect(e.field === `dice.${s.id}` || e.field.startsWith(`dice.${s.id}[`), `${s.id}: ${what} → ${e.field}`).toBe(true);
+            expect(
+              e.field === `dice.${s.id}` || e.field.startsWith(`dice.${s.id}[`),
+              `${s.id}: ${what} → ${e.field}`,
+            ).toBe(true);
             if (!(s.id in r.dice)) refusedUnread++;
           }
         }
-        expect(caught(() => resolveAttack(input, { ...record, zzUnknown: [0] })).key).toBe("FUDGE.Error.UnknownDiceSlot");
+        expect(caught(() => resolveAttack(input, { ...record, zzUnknown: [0] })).key).toBe(
+          "FUDGE.Error.UnknownDiceSlot",
+        );
       }
       // Where some slot goes unread (every option with a later roll), its broken faces were refused too.
       if (slots.length > 2) expect(refusedUnread).toBeGreaterThan(0);

@@ -41,7 +41,8 @@ const ladder = (n: Partial<Record<Line, number>> = {}): TrackJson => {
   return { config, state: { marks } };
 };
 const status = (track: TrackJson): Status => (runCommand("status", { track }) as { status: Status }).status;
-const heal = (track: TrackJson, healing: object): TrackJson => (runCommand("heal", { track, healing }) as { track: TrackJson }).track;
+const heal = (track: TrackJson, healing: object): TrackJson =>
+  (runCommand("heal", { track, healing }) as { track: TrackJson }).track;
 /** 4dF faces summing to t (−4..4). */
 const df = (t: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(t) ? Math.sign(t) : 0));
 /** One exchange: attacker skill 4 (so margins up to +8 are reachable), defender skill 0. */
@@ -82,7 +83,12 @@ describe("FATE ladder: the margin of success table", () => {
     expect(marks[line as Line][0]).toBe(line);
   });
   it("a negative margin is no result for the defender (the loser is the attacker: Choice, docs/rules-api/fate.md)", () => {
-    const r = runCommand("resolve", { preset: "fate", attacker: { name: "A", skill: 0, track: ladder() }, defender: { name: "D", skill: 0, track: ladder() }, dice: { attack: df(-1), defense: df(1) } }) as Resolution;
+    const r = runCommand("resolve", {
+      preset: "fate",
+      attacker: { name: "A", skill: 0, track: ladder() },
+      defender: { name: "D", skill: 0, track: ladder() },
+      dice: { attack: df(-1), defense: df(1) },
+    }) as Resolution;
     expect([r.outcome, r.numbers.margin, r.defenderAfter]).toEqual(["miss", -2, null]);
   });
 });
@@ -107,7 +113,7 @@ describe("FATE ladder: the penalties", () => {
   it('Clipped: "Penalty only taken once, even if Clipped multiple times in a round"', () => {
     expect(status(struck(ladder(), 1, 1)).penalty).toBe(-1);
   });
-  it('"For the \'next round,\' the Clipped results stack similarly": Clipped on top of Hurt and Injured (1 + 1 + 1 → −3)', () => {
+  it("\"For the 'next round,' the Clipped results stack similarly\": Clipped on top of Hurt and Injured (1 + 1 + 1 → −3)", () => {
     expect(status(ladder({ clipped: 1, hurt: 1, injured: 1 })).penalty).toBe(-3);
   });
   it('Taken Out: "Loser is out of the battle/scene" … "Not automatically death"', () => {
@@ -123,7 +129,12 @@ describe("FATE ladder: the penalties", () => {
 describe("FATE ladder: the death spiral", () => {
   it('"When there\'s nothing left on that line, mark off the next worst box": a third Clipped marks Hurt', () => {
     const t = struck(ladder(), 1, 1, 1);
-    expect(t.state.marks).toEqual({ clipped: ["clipped", "clipped"], hurt: ["clipped", null], injured: [null, null], takenOut: [null] });
+    expect(t.state.marks).toEqual({
+      clipped: ["clipped", "clipped"],
+      hurt: ["clipped", null],
+      injured: [null, null],
+      takenOut: [null],
+    });
   });
   it("a Hurt on a full Hurt line marks Injured", () => {
     expect(struck(ladder({ hurt: 2 }), 3).state.marks.injured).toEqual(["hurt", null]);
@@ -140,9 +151,25 @@ describe("FATE ladder: the death spiral", () => {
     const s = status(struck(ladder(), 8, 8));
     expect(s.condition).toBe("takenOut");
   });
-  it("the box counts are editable (\"It's possible to change the ladder boxes\"): one Hurt box, the second Hurt spills", () => {
-    const t: TrackJson = { config: { kind: "fate", lines: [{ key: "clipped", boxes: 2 }, { key: "hurt", boxes: 1 }, { key: "injured", boxes: 2 }, { key: "takenOut", boxes: 1 }] }, state: { marks: { clipped: [null, null], hurt: [null], injured: [null, null], takenOut: [null] } } };
-    expect(struck(t, 2, 2).state.marks).toEqual({ clipped: [null, null], hurt: ["hurt"], injured: ["hurt", null], takenOut: [null] });
+  it('the box counts are editable ("It\'s possible to change the ladder boxes"): one Hurt box, the second Hurt spills', () => {
+    const t: TrackJson = {
+      config: {
+        kind: "fate",
+        lines: [
+          { key: "clipped", boxes: 2 },
+          { key: "hurt", boxes: 1 },
+          { key: "injured", boxes: 2 },
+          { key: "takenOut", boxes: 1 },
+        ],
+      },
+      state: { marks: { clipped: [null, null], hurt: [null], injured: [null, null], takenOut: [null] } },
+    };
+    expect(struck(t, 2, 2).state.marks).toEqual({
+      clipped: [null, null],
+      hurt: ["hurt"],
+      injured: ["hurt", null],
+      takenOut: [null],
+    });
   });
 });
 
@@ -150,7 +177,12 @@ describe("FATE ladder: how long results last", () => {
   it('Clipped: "Box resets after that action": the Clipped defender\'s roll uses it up (follow-up), then the new result lands', () => {
     // "if Joe-Bob hugs the wall, and Dylan immediately runs forward and tries to pop him one, Joe-Bob is going to be at the -1 for that combat action"
     const joeBob = struck(ladder(), 1);
-    const r = runCommand("resolve", { preset: "fate", attacker: { name: "Dylan", skill: 1, track: ladder() }, defender: { name: "Joe-Bob", skill: 1, track: joeBob }, dice: { attack: df(0), defense: df(0) } }) as Resolution;
+    const r = runCommand("resolve", {
+      preset: "fate",
+      attacker: { name: "Dylan", skill: 1, track: ladder() },
+      defender: { name: "Joe-Bob", skill: 1, track: joeBob },
+      dice: { attack: df(0), defense: df(0) },
+    }) as Resolution;
     expect(r.numbers.defenderTotal).toBe(0); // 1 + 0 − 1
     expect(r.numbers.margin).toBe(1);
     expect(r.followUps.map((f) => [f.type, f.target])).toEqual([["clippedConsumed", "defender"]]);
@@ -162,33 +194,54 @@ describe("FATE ladder: how long results last", () => {
   });
   it('Hurt: "-1 to all actions for the rest of the scene/battle" — gone at the scene\'s end; Injured stays "until healed"', () => {
     const t = heal(ladder({ clipped: 1, hurt: 2, injured: 1 }), { type: "endScene" });
-    expect(t.state.marks).toEqual({ clipped: [null, null], hurt: [null, null], injured: ["injured", null], takenOut: [null] });
+    expect(t.state.marks).toEqual({
+      clipped: [null, null],
+      hurt: [null, null],
+      injured: ["injured", null],
+      takenOut: [null],
+    });
     expect(status(t).penalty).toBe(-1);
   });
   it('Injured: "-1 penalty per box … until healed": healing one box leaves −1', () => {
     expect(status(heal(ladder({ injured: 2 }), { type: "heal", line: "injured", boxes: 1 })).penalty).toBe(-1);
   });
   it('Hurt applies to "all actions": the Hurt attacker rolls at −1', () => {
-    const r = runCommand("resolve", { preset: "fate", attacker: { name: "A", skill: 2, track: ladder({ hurt: 1 }) }, defender: { name: "D", skill: 0, track: ladder() }, dice: { attack: df(0), defense: df(0) } }) as Resolution;
+    const r = runCommand("resolve", {
+      preset: "fate",
+      attacker: { name: "A", skill: 2, track: ladder({ hurt: 1 }) },
+      defender: { name: "D", skill: 0, track: ladder() },
+      dice: { attack: df(0), defense: df(0) },
+    }) as Resolution;
     expect([r.numbers.attackerTotal, r.numbers.margin, r.woundKey]).toEqual([1, 1, "clipped"]);
   });
   it("a Taken Out character is out of the scene: he cannot attack", () => {
     const e = spawnSync(process.execPath, ["bin/fudge-rules.mjs", "resolve"], {
-      input: JSON.stringify({ preset: "fate", attacker: { name: "A", skill: 0, track: ladder({ takenOut: 1 }) }, defender: { name: "D", skill: 0, track: ladder() }, dice: { attack: df(0), defense: df(0) } }),
+      input: JSON.stringify({
+        preset: "fate",
+        attacker: { name: "A", skill: 0, track: ladder({ takenOut: 1 }) },
+        defender: { name: "D", skill: 0, track: ladder() },
+        dice: { attack: df(0), defense: df(0) },
+      }),
       encoding: "utf8",
     });
     expect(e.status).toBe(2);
     expect(JSON.parse(e.stderr)).toMatchObject({ field: "attacker.track", key: "FUDGE.Error.Fate.TakenOut" });
   });
   it('"you can use something similar to this wound track for non-combat situations: a debate": the track carries its kind label', () => {
-    const r = runCommand("status", { track: { config: { kind: "fate", label: "Debate" }, state: { marks: empty() } } }) as { render: { label: string } };
+    const r = runCommand("status", {
+      track: { config: { kind: "fate", label: "Debate" }, state: { marks: empty() } },
+    }) as { render: { label: string } };
     expect(r.render.label).toBe("Debate");
   });
 });
 
 describe("FATE ladder: exact odds of one exchange (4dF against 4dF, equal skills)", () => {
   const odds = () =>
-    runCommand("odds", { preset: "fate", attacker: { name: "A", skill: 0, track: ladder() }, defender: { name: "D", skill: 0, track: ladder() } }) as {
+    runCommand("odds", {
+      preset: "fate",
+      attacker: { name: "A", skill: 0, track: ladder() },
+      defender: { name: "D", skill: 0, track: ladder() },
+    }) as {
       outcomes: Record<string, number>;
       woundLevels: Record<string, number>;
     };
@@ -208,9 +261,18 @@ describe("FATE ladder: exact odds of one exchange (4dF against 4dF, equal skills
   });
   it('"+1 Clipped", "+2 - +4 Hurt", "+5 - +6 Injured": the exact shares of the margins', () => {
     const o = odds().woundLevels;
-    expect(o.clipped).toBeCloseTo(pMargin((m) => m === 1), 12);
-    expect(o.hurt).toBeCloseTo(pMargin((m) => m >= 2 && m <= 4), 12);
-    expect(o.injured).toBeCloseTo(pMargin((m) => m === 5 || m === 6), 12);
+    expect(o.clipped).toBeCloseTo(
+      pMargin((m) => m === 1),
+      12,
+    );
+    expect(o.hurt).toBeCloseTo(
+      pMargin((m) => m >= 2 && m <= 4),
+      12,
+    );
+    expect(o.injured).toBeCloseTo(
+      pMargin((m) => m === 5 || m === 6),
+      12,
+    );
   });
 });
 
@@ -218,9 +280,16 @@ describe("FATE ladder: the odds see the Clipped box reset", () => {
   // FATE ladder, Clipped: "Loser is -1 penalty to their next action … Box resets after that action."
   // A Clipped defender's defence roll is that action: whether the attack lands or not, his box resets.
   // The odds used to count a missed Clipped defender as still Clipped afterwards.
-  const req = (defender: TrackJson) => ({ preset: "fate", attacker: { name: "A", skill: -4, track: ladder() }, defender: { name: "D", skill: 4, track: defender } });
+  const req = (defender: TrackJson) => ({
+    preset: "fate",
+    attacker: { name: "A", skill: -4, track: ladder() },
+    defender: { name: "D", skill: 4, track: defender },
+  });
   it('"Box resets after that action": a Clipped defender who is missed is no longer Clipped afterwards (exact odds and Monte Carlo)', () => {
-    const o = runCommand("odds", req(ladder({ clipped: 1 }))) as { trackResults: Record<string, number>; woundLevels: Record<string, number> };
+    const o = runCommand("odds", req(ladder({ clipped: 1 }))) as {
+      trackResults: Record<string, number>;
+      woundLevels: Record<string, number>;
+    };
     // Only +4 against −4 (1 of 6561) beats him: −4 − 4 + 4 + 4 − (4 − 4 − 1) = margin 1 → a fresh Clipped.
     expect(o.trackResults.clipped).toBeCloseTo(1 / 6561, 12);
     expect(o.trackResults.none).toBeCloseTo(6560 / 6561, 12);

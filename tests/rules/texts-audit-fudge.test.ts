@@ -10,7 +10,15 @@ import { resolveSamples } from "../../src/cli/samples";
 import { FOUR_DF_WEIGHTS } from "../../src/rules/dice";
 import { describeLevel, standardLadder } from "../../src/rules/ladder";
 import { resolveAttack } from "../../src/rules/pipeline";
-import { defensiveFactor, offensiveFactor, parseCombatant, unopposedRoll, factorBonus, relativeDegreeBonus, defaultFudgeOptions } from "../../src/rules/fudge";
+import {
+  defensiveFactor,
+  offensiveFactor,
+  parseCombatant,
+  unopposedRoll,
+  factorBonus,
+  relativeDegreeBonus,
+  defaultFudgeOptions,
+} from "../../src/rules/fudge";
 import { applyWound, endBattle, healTrack, newTrack, trackStatus, type Track } from "../../src/rules/track";
 import { boxTrackConfig } from "../../src/rules/tracks/box";
 import { dcTrackConfig } from "../../src/rules/tracks/dc";
@@ -19,10 +27,15 @@ import "../../src/rules/presets";
 /** 4dF faces with the given total. */
 const df = (t: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(t) ? Math.sign(t) : 0));
 const std = (opts: Parameters<typeof boxTrackConfig>[1] = {}): Track => newTrack(boxTrackConfig("standard", opts));
-const wound = (t: Track, ...ws: Array<Record<string, unknown>>): Track => ws.reduce((tr, w) => applyWound(tr, w).track, t);
+const wound = (t: Track, ...ws: Array<Record<string, unknown>>): Track =>
+  ws.reduce((tr, w) => applyWound(tr, w).track, t);
 const lv = (level: string, more: Record<string, unknown> = {}) => ({ level, ...more });
 const marks = (t: Track): Record<string, Array<string | null>> =>
-  Object.fromEntries(Object.entries((t.state as { marks: Record<string, Array<{ level: string; stun?: boolean } | null>> }).marks).map(([k, v]) => [k, v.map((m) => (m ? (m.stun ? "~" : "") + m.level : null))]));
+  Object.fromEntries(
+    Object.entries((t.state as { marks: Record<string, Array<{ level: string; stun?: boolean } | null>> }).marks).map(
+      ([k, v]) => [k, v.map((m) => (m ? (m.stun ? "~" : "") + m.level : null))],
+    ),
+  );
 const penalty = (t: Track): number => trackStatus(t).penalty;
 
 const W = {
@@ -39,18 +52,51 @@ const W = {
 };
 type Over = Record<string, unknown>;
 const fighter = (over: Over = {}) => ({ name: "F", skill: 0, weapon: W.club, track: std(), ...over });
-const req = (attacker: Over, defender: Over, options: Over = {}, situation: Over = {}) => ({ preset: "fudge", attacker: fighter(attacker), defender: fighter(defender), options, situation });
+const req = (attacker: Over, defender: Over, options: Over = {}, situation: Over = {}) => ({
+  preset: "fudge",
+  attacker: fighter(attacker),
+  defender: fighter(defender),
+  options,
+  situation,
+});
 /** Attack with dice chosen for the given relative degree (both skills 0 unless set). */
-const hit = (rd: number, attacker: Over, defender: Over, options: Over = {}, more: Record<string, number[]> = {}, situation: Over = {}) => {
+const hit = (
+  rd: number,
+  attacker: Over,
+  defender: Over,
+  options: Over = {},
+  more: Record<string, number[]> = {},
+  situation: Over = {},
+) => {
   const a = Math.min(4, rd);
   return resolveAttack(req(attacker, defender, options, situation), { attack: df(a), defense: df(a - rd), ...more });
 };
-const odf = (over: Over, options: Over = {}) => offensiveFactor(parseCombatant(fighter(over), "a"), { ...defaultFudgeOptions(), ...options } as never).total;
+const odf = (over: Over, options: Over = {}) =>
+  offensiveFactor(parseCombatant(fighter(over), "a"), { ...defaultFudgeOptions(), ...options } as never).total;
 const ddf = (over: Over, weapon: Over = W.club, options: Over = {}) =>
-  defensiveFactor(parseCombatant(fighter(over), "d"), parseCombatant(fighter({ weapon }), "a").weapon, { ...defaultFudgeOptions(), ...options } as never, {}).total;
+  defensiveFactor(
+    parseCombatant(fighter(over), "d"),
+    parseCombatant(fighter({ weapon }), "a").weapon,
+    { ...defaultFudgeOptions(), ...options } as never,
+    {},
+  ).total;
 
-const LEROY = { name: "Leroy", strength: 1, strengthScale: 0, weapon: W.broadsword, damageCapacity: 1, armor: { value: 3 } };
-const THEODORA = { name: "Theodora", strength: 3, strengthScale: 0, weapon: W.poleaxe, damageCapacity: 0, armor: { value: 2 } };
+const LEROY = {
+  name: "Leroy",
+  strength: 1,
+  strengthScale: 0,
+  weapon: W.broadsword,
+  damageCapacity: 1,
+  armor: { value: 3 },
+};
+const THEODORA = {
+  name: "Theodora",
+  strength: 3,
+  strengthScale: 0,
+  weapon: W.poleaxe,
+  damageCapacity: 0,
+  armor: { value: 2 },
+};
 
 describe("RULES §1: the ladder and 4dF", () => {
   it('"exact frequencies out of 81: 1, 4, 10, 16, 19, 16, 10, 4, 1"', () => {
@@ -73,11 +119,16 @@ describe("RULES §1: the ladder and 4dF", () => {
     expect(hit(0, {}, {}).hit).toBe(false);
   });
   it('"Wound penalties apply to every roll of the wounded character": a Hurt attacker rolls at −1, a Very Hurt defender at −2', () => {
-    const r = resolveAttack(req({ track: wound(std(), lv("hurt")) }, { track: wound(std(), lv("veryHurt")) }), { attack: df(0), defense: df(0) });
+    const r = resolveAttack(req({ track: wound(std(), lv("hurt")) }, { track: wound(std(), lv("veryHurt")) }), {
+      attack: df(0),
+      defense: df(0),
+    });
     expect([r.numbers.attackerTotal, r.numbers.defenderTotal, r.numbers.relativeDegree]).toEqual([-1, -2, 1]);
   });
   it('Shields §4.31: "small +1 (melee only), medium +1 (melee) and +1 (ranged), large +2 (all combat)"', () => {
-    const total = (shield: string, ranged: boolean) => resolveAttack(req({ weapon: { ...W.club, ranged } }, { shield }), { attack: df(0), defense: df(0) }).numbers.attackerTotal;
+    const total = (shield: string, ranged: boolean) =>
+      resolveAttack(req({ weapon: { ...W.club, ranged } }, { shield }), { attack: df(0), defense: df(0) }).numbers
+        .attackerTotal;
     expect([total("small", false), total("small", true)]).toEqual([-1, 0]);
     expect([total("medium", false), total("medium", true)]).toEqual([-1, -1]);
     expect([total("large", false), total("large", true)]).toEqual([-2, -2]);
@@ -101,14 +152,18 @@ describe("Fudge §4.54 Sample Wound Factors List", () => {
   });
   it('"For a less lethal game, subtract 1 from each type of weapon except sharpness": knife 0, broadsword +2, fist −2', () => {
     const ll = { lessLethal: true };
-    expect([odf({ weapon: W.knife }, ll), odf({ weapon: W.broadsword }, ll), odf({ weapon: W.none }, ll)]).toEqual([0, 2, -2]);
+    expect([odf({ weapon: W.knife }, ll), odf({ weapon: W.broadsword }, ll), odf({ weapon: W.none }, ll)]).toEqual([
+      0, 2, -2,
+    ]);
   });
-  it('"For Weapon\'s Strength (Guns, Crossbows, Beam weapons): +/- Strength of weapon" — not the character\'s Strength', () => {
+  it("\"For Weapon's Strength (Guns, Crossbows, Beam weapons): +/- Strength of weapon\" — not the character's Strength", () => {
     expect(odf({ strength: 3, weapon: { name: "Pistol", kind: "fixed", strength: 2 } })).toBe(2);
   });
   it('"A superhero of Scale 10 using an ordinary pistol would *not* figure his Scale"; a scaled weapon would', () => {
     expect(odf({ strengthScale: 10, weapon: { name: "Pistol", kind: "fixed", strength: 2 } })).toBe(2);
-    expect(odf({ strengthScale: 10, weapon: { name: "Giant pistol", kind: "fixed", strength: 2, scaledToAttacker: true } })).toBe(12);
+    expect(
+      odf({ strengthScale: 10, weapon: { name: "Giant pistol", kind: "fixed", strength: 2, scaledToAttacker: true } }),
+    ).toBe(12);
     expect(odf({ strengthScale: 2, weapon: W.club })).toBe(3);
   });
   it('Armor "+1 light pliable … +4 heavy metal … +5 SF; magical armor may add"', () => {
@@ -139,7 +194,7 @@ describe("Fudge §4.55 Leroy vs. Theodora", () => {
   it('"Offensive damage factors = 1+0+3 = 4 … Defensive damage factors = 1+0+3 = 4" (Leroy); "3+0+4 = 7 … 0+0+2 = 2" (Theodora)', () => {
     expect([odf(LEROY), ddf(LEROY), odf(THEODORA), ddf(THEODORA)]).toEqual([4, 4, 7, 2]);
   });
-  it('"Leroy\'s total damage factor against Theodora is 4-2 = 2. Theodora\'s total damage factor against Leroy is 7-4 = 3."', () => {
+  it("\"Leroy's total damage factor against Theodora is 4-2 = 2. Theodora's total damage factor against Leroy is 7-4 = 3.\"", () => {
     expect(hit(2, LEROY, THEODORA).numbers.damageFactor).toBe(2);
     expect(hit(2, THEODORA, LEROY).numbers.damageFactor).toBe(3);
   });
@@ -159,16 +214,38 @@ describe("Fudge §4.55 Leroy vs. Theodora", () => {
   });
   it('GM example: "Good Strength … Great hit with a broadsword … loser rolled Fair, Good DC and heavy leather armor … I\'d say the loser is Hurt" — the factors agree', () => {
     // ODF 1 + 3 = 4, DDF 1 + 2 = 3; Great (+2) against Fair (0): RD 2 → 2 + 1 = 3 → Hurt
-    const r = resolveAttack(req({ strength: 1, weapon: W.broadsword }, { damageCapacity: 1, armor: { value: 2 } }), { attack: df(2), defense: df(0) });
+    const r = resolveAttack(req({ strength: 1, weapon: W.broadsword }, { damageCapacity: 1, armor: { value: 2 } }), {
+      attack: df(2),
+      defense: df(0),
+    });
     expect([r.numbers.relativeDegree, r.numbers.damageNumber, r.woundKey]).toEqual([2, 3, "hurt"]);
   });
 });
 
 describe("Fudge §4.55 Determining Wound Level", () => {
   // Knife +1 against no armor: factor +1; set the factor with armor.
-  const at = (rd: number, factor: number, options: Over = {}) => hit(rd, { weapon: W.knife }, { armor: { value: Math.max(0, 1 - factor) }, toughHide: 0, massScale: Math.min(0, 1 - factor) }, options);
+  const at = (rd: number, factor: number, options: Over = {}) =>
+    hit(
+      rd,
+      { weapon: W.knife },
+      { armor: { value: Math.max(0, 1 - factor) }, toughHide: 0, massScale: Math.min(0, 1 - factor) },
+      options,
+    );
   it('"1,2 3,4 5,6 7,8 9+ — Scratch Hurt Very Hurt Incapac. Nr. Death": every number from 1 to 12', () => {
-    const want = ["scratch", "scratch", "hurt", "hurt", "veryHurt", "veryHurt", "incapacitated", "incapacitated", "nearDeath", "nearDeath", "nearDeath", "nearDeath"];
+    const want = [
+      "scratch",
+      "scratch",
+      "hurt",
+      "hurt",
+      "veryHurt",
+      "veryHurt",
+      "incapacitated",
+      "incapacitated",
+      "nearDeath",
+      "nearDeath",
+      "nearDeath",
+      "nearDeath",
+    ];
     for (let n = 1; n <= 12; n++) expect([n, at(2, n - 2).woundKey]).toEqual([n, want[n - 1]]);
   });
   it('"Note that there is no number given for Dead": damage number 20 is Near Death, not Dead', () => {
@@ -185,17 +262,35 @@ describe("Fudge §4.55 Determining Wound Level", () => {
   });
   it('double RD thresholds "1-3 4-6 7-9 10-12 13+": 3 Scratch, 4 Hurt, 6 Hurt, 10 Incap., 12 Incap., 13 Near Death', () => {
     const get = (n: number) => at(2, n - 4, { doubleRd: true }).woundKey;
-    expect([3, 4, 6, 10, 12, 13].map(get)).toEqual(["scratch", "hurt", "hurt", "incapacitated", "incapacitated", "nearDeath"]);
+    expect([3, 4, 6, 10, 12, 13].map(get)).toEqual([
+      "scratch",
+      "hurt",
+      "hurt",
+      "incapacitated",
+      "incapacitated",
+      "nearDeath",
+    ]);
   });
   it('"These numbers can be customized by the GM": a track with its own thresholds is read by them', () => {
     const cfg = boxTrackConfig("standard");
-    const own = newTrack({ ...cfg, levels: cfg.levels.map((l, i) => ({ ...l, min: [2, 4, 6, 8, 10][i] })) } as typeof cfg);
+    const own = newTrack({
+      ...cfg,
+      levels: cfg.levels.map((l, i) => ({ ...l, min: [2, 4, 6, 8, 10][i] })),
+    } as typeof cfg);
     expect(hit(2, { weapon: W.knife }, { armor: { value: 2 }, track: own }).outcome).toBe("noDamage"); // 2 − 1 = 1 < 2
     expect(hit(3, { weapon: W.knife }, { armor: { value: 1 }, track: own }).woundKey).toBe("scratch"); // 3 + 0 = 3: Scratch 2-3
     expect(hit(4, { weapon: W.knife }, { armor: { value: 1 }, track: own }).woundKey).toBe("hurt"); // 4: Hurt 4-5
   });
   it('GM Situational roll: "-1 to +1 isn\'t significant … +3 or +4 adds a wound level or two"', () => {
-    const gm = (roll: number) => hit(2, {}, {}, { woundMode: "gmJudgement", gmSituationalRoll: true }, { situational: df(roll) }, { gmLevel: "hurt" }).woundKey;
+    const gm = (roll: number) =>
+      hit(
+        2,
+        {},
+        {},
+        { woundMode: "gmJudgement", gmSituationalRoll: true },
+        { situational: df(roll) },
+        { gmLevel: "hurt" },
+      ).woundKey;
     expect([-1, 0, 1, 3, 4].map(gm)).toEqual(["hurt", "hurt", "hurt", "veryHurt", "incapacitated"]);
   });
   it("GM judgement: without the GM's pick there is no wound yet; with it, that is the wound", () => {
@@ -206,15 +301,27 @@ describe("Fudge §4.55 Determining Wound Level", () => {
 
 describe("Fudge §4.56 Grazing", () => {
   // Factor set by the knife (+1) and armor.
-  const graze = (factor: number, attacker: Over = {}, defender: Over = {}, options: Over = {}, more: Record<string, number[]> = {}) =>
-    hit(1, { weapon: W.knife, strength: Math.max(0, factor - 1), ...attacker }, { armor: { value: Math.max(0, 1 - factor) }, ...defender }, options, more);
+  const graze = (
+    factor: number,
+    attacker: Over = {},
+    defender: Over = {},
+    options: Over = {},
+    more: Record<string, number[]> = {},
+  ) =>
+    hit(
+      1,
+      { weapon: W.knife, strength: Math.max(0, factor - 1), ...attacker },
+      { armor: { value: Math.max(0, 1 - factor) }, ...defender },
+      options,
+      more,
+    );
   it('"<0 Undamaged, 0-4 Scratch, 5+ Hurt": factors −1, 0, 4, 5, 9', () => {
     expect([-1, 0, 4, 5, 9].map((f) => graze(f).woundKey)).toEqual([null, "scratch", "scratch", "hurt", "hurt"]);
   });
   it('"a fist hitting plate mail won\'t hurt the armored knight in the slightest"', () => {
     expect(hit(1, { weapon: W.none }, { armor: { value: 4 } }).outcome).toBe("noDamage");
   });
-  it('"- unless it\'s a giant\'s fist": a Scale 6 fist grazes the knight', () => {
+  it("\"- unless it's a giant's fist\": a Scale 6 fist grazes the knight", () => {
     // ODF −1 + 6 = 5, DDF 4 → factor +1 → Scratch, raised by the Scale difference
     expect(hit(1, { weapon: W.none, strengthScale: 6 }, { armor: { value: 4 } }).woundKey).not.toBeNull();
   });
@@ -224,7 +331,11 @@ describe("Fudge §4.56 Grazing", () => {
     expect(r.woundKey).toBe("veryHurt");
   });
   it('"If allowed, a damage roll shouldn\'t change the result of a graze by more than one level": +4 situational on a Scratch graze (factor 4) with a Very Hurt row at 8 → Hurt', () => {
-    const table = [{ min: 0, level: "scratch" }, { min: 5, level: "hurt" }, { min: 8, level: "veryHurt" }];
+    const table = [
+      { min: 0, level: "scratch" },
+      { min: 5, level: "hurt" },
+      { min: 8, level: "veryHurt" },
+    ];
     const opts = { damageRoll: "situational4dF", grazeDamageRoll: true, graze: { table } };
     expect(graze(4, {}, {}, opts, { damage: df(4) }).woundKey).toBe("hurt");
     expect(graze(4, {}, {}, opts, { damage: df(0) }).woundKey).toBe("scratch");
@@ -275,7 +386,11 @@ describe("Fudge §4.57 Recording Wounds — the box track", () => {
   });
   it('"Optionally, a Scratch will never raise a character\'s wound level beyond Very Hurt, no matter how many he takes"', () => {
     const t = wound(std({ scratchCap: true }), ...Array.from({ length: 8 }, () => lv("scratch")));
-    expect([trackStatus(t).levelKey, trackStatus(t).condition, marks(t).incapacitated]).toEqual(["veryHurt", "able", [null]]);
+    expect([trackStatus(t).levelKey, trackStatus(t).condition, marks(t).incapacitated]).toEqual([
+      "veryHurt",
+      "able",
+      [null],
+    ]);
     const off = wound(std(), ...Array.from({ length: 7 }, () => lv("scratch")));
     expect(trackStatus(off).condition).toBe("dying");
   });
@@ -305,7 +420,11 @@ describe("Fudge §4.57 Recording Wounds — the box track", () => {
   });
   it("standard track: Scratch 3 (no penalty), Hurt 1 (−1), Very Hurt 1 (−2), Incapacitated 1 (cannot act), Near Death 1 (dying)", () => {
     expect(boxTrackConfig("standard").levels.map((l) => [l.key, l.boxes, l.effect])).toEqual([
-      ["scratch", 3, "none"], ["hurt", 1, "penalty"], ["veryHurt", 1, "penalty"], ["incapacitated", 1, "cannotAct"], ["nearDeath", 1, "dying"],
+      ["scratch", 3, "none"],
+      ["hurt", 1, "penalty"],
+      ["veryHurt", 1, "penalty"],
+      ["incapacitated", 1, "cannotAct"],
+      ["nearDeath", 1, "dying"],
     ]);
   });
   it('Automatic Death: "no roll needed to kill such a character"', () => {
@@ -313,7 +432,10 @@ describe("Fudge §4.57 Recording Wounds — the box track", () => {
     expect([r.ended, r.status.condition]).toEqual([true, "dead"]);
   });
   it('"The Hurt result is not cumulative with the Very Hurt result" also against the attacker\'s roll', () => {
-    const r = resolveAttack(req({ track: wound(std(), lv("veryHurt"), lv("hurt")) }, {}), { attack: df(0), defense: df(0) });
+    const r = resolveAttack(req({ track: wound(std(), lv("veryHurt"), lv("hurt")) }, {}), {
+      attack: df(0),
+      defense: df(0),
+    });
     expect(r.numbers.attackerTotal).toBe(-2);
   });
 });
@@ -337,31 +459,52 @@ describe("Fudge §4.51 pain", () => {
     expect(hit(6, {}, { track: t }).woundKey).toBe("severeWound");
   });
   it('§4.56 graze table ("5+ Hurt") against that expanded track: attacks are not refused, a Hurt graze is its second level (Light Wound)', () => {
-    const levels = ["scratch", "lightWound", "moderateWound", "severeWound", "incapacitated"].map((key, i) => ({ key, boxes: 1, penalty: -Math.min(i, 3), effect: i === 4 ? "cannotAct" : i ? "penalty" : "none", min: 1 + 2 * i }));
+    const levels = ["scratch", "lightWound", "moderateWound", "severeWound", "incapacitated"].map((key, i) => ({
+      key,
+      boxes: 1,
+      penalty: -Math.min(i, 3),
+      effect: i === 4 ? "cannotAct" : i ? "penalty" : "none",
+      min: 1 + 2 * i,
+    }));
     const t = newTrack(boxTrackConfig("custom", { levels: levels as never }));
     // club +1, Strength +4: factor 5 → "Hurt" on the table; factor 0 (armor 1) → Scratch
     expect(hit(1, { strength: 4 }, { track: t }).woundKey).toBe("lightWound");
     expect(hit(1, {}, { track: t, armor: { value: 1 } }).woundKey).toBe("scratch");
     // a graze table naming a level no track has is still refused by name
-    expect(() => hit(1, {}, { track: t }, { graze: { table: [{ min: 0, level: "bruise" }] } })).toThrow(/graze\.table\[0\]\.level|bruise/);
+    expect(() => hit(1, {}, { track: t }, { graze: { table: [{ min: 0, level: "bruise" }] } })).toThrow(
+      /graze\.table\[0\]\.level|bruise/,
+    );
   });
   it('"A gift of a High Pain Threshold will reduce the penalties by one level": Hurt 0, Very Hurt −1', () => {
-    expect([penalty(wound(std({ painShift: -1 }), lv("hurt"))), penalty(wound(std({ painShift: -1 }), lv("veryHurt")))]).toEqual([0, -1]);
+    expect([
+      penalty(wound(std({ painShift: -1 }), lv("hurt"))),
+      penalty(wound(std({ painShift: -1 }), lv("veryHurt"))),
+    ]).toEqual([0, -1]);
   });
   it('"a fault of a Low Pain Threshold will increase penalties by one": Hurt −2, Very Hurt −3', () => {
-    expect([penalty(wound(std({ painShift: 1 }), lv("hurt"))), penalty(wound(std({ painShift: 1 }), lv("veryHurt")))]).toEqual([-2, -3]);
+    expect([
+      penalty(wound(std({ painShift: 1 }), lv("hurt"))),
+      penalty(wound(std({ painShift: 1 }), lv("veryHurt"))),
+    ]).toEqual([-2, -3]);
   });
   it('"a high Difficulty Level Willpower roll to reduce or even nullify penalties": a Hurt attacker who beats the DL by 2 rolls at 0', () => {
-    const r = resolveAttack(req({ willpower: 2, track: wound(std(), lv("hurt")) }, {}, { willpowerVsPenalty: { difficulty: 2 } }), { attack: df(0), defense: df(0), attackerWill: df(2) });
+    const r = resolveAttack(
+      req({ willpower: 2, track: wound(std(), lv("hurt")) }, {}, { willpowerVsPenalty: { difficulty: 2 } }),
+      { attack: df(0), defense: df(0), attackerWill: df(2) },
+    );
     expect(r.numbers.attackerTotal).toBe(0);
-    const fail = resolveAttack(req({ willpower: 0, track: wound(std(), lv("hurt")) }, {}, { willpowerVsPenalty: { difficulty: 2 } }), { attack: df(0), defense: df(0), attackerWill: df(0) });
+    const fail = resolveAttack(
+      req({ willpower: 0, track: wound(std(), lv("hurt")) }, {}, { willpowerVsPenalty: { difficulty: 2 } }),
+      { attack: df(0), defense: df(0), attackerWill: df(0) },
+    );
     expect(fail.numbers.attackerTotal).toBe(-1);
   });
 });
 
 describe("Fudge §4.52 Damage Capacity variants", () => {
   // RD 4 with a club (+1) against DC +0, no armor: number 5 → Very Hurt; DC is rolled, not a factor.
-  const dcRoll = (dc: number, roll: number, options: Over = {}, rd = 4) => hit(rd, {}, { damageCapacity: dc }, { dcVariant: "roll", ...options }, { dc: df(roll) });
+  const dcRoll = (dc: number, roll: number, options: Over = {}, rd = 4) =>
+    hit(rd, {}, { damageCapacity: dc }, { dcVariant: "roll", ...options }, { dc: df(roll) });
   it('DC roll: "Great or better: reduce the severity of the wound by one" — Great exactly', () => {
     expect(dcRoll(0, 2).woundKey).toBe("hurt");
   });
@@ -398,7 +541,13 @@ describe("Fudge §4.52 Damage Capacity variants", () => {
     expect([r.numbers.ddf, r.woundKey]).toEqual([0, "hurt"]);
   });
   it('"This can be temporary - until the battle is over": the lapse brings the wound back to its level', () => {
-    const r = hit(4, {}, { willpower: 2 }, { dcVariant: "willpower", willpowerAdjustment: "untilBattleEnds" }, { dc: df(0) });
+    const r = hit(
+      4,
+      {},
+      { willpower: 2 },
+      { dcVariant: "willpower", willpowerAdjustment: "untilBattleEnds" },
+      { dc: df(0) },
+    );
     const lapse = r.followUps.find((f) => f.type === "battleLapse")!;
     expect(lapse.params).toEqual({ from: "hurt", to: "veryHurt" });
     const after = endBattle(r.defenderAfter!.track, [lapse.params as never]).track;
@@ -420,7 +569,9 @@ describe("Fudge §4.57 Damage Capacity as the wound record", () => {
     expect(trackStatus(t3).canAct).toBe(true);
   });
   it('"- or Incapacitated, if a GM wishes to play it that way. Damage Capacity below Terrible is Incapacitated, at least"', () => {
-    expect(trackStatus(wound(dc(0, { terrible: "incapacitated" }), lv("hurt"), lv("hurt"), lv("hurt"))).condition).toBe("cannotAct");
+    expect(trackStatus(wound(dc(0, { terrible: "incapacitated" }), lv("hurt"), lv("hurt"), lv("hurt"))).condition).toBe(
+      "cannotAct",
+    );
     expect(trackStatus(wound(dc(0), lv("hurt"), lv("hurt"), lv("hurt"), lv("hurt"))).condition).toBe("cannotAct");
   });
   it('"perhaps three Scratches equal one hit": two Scratches leave DC, the third lowers it', () => {
@@ -476,7 +627,11 @@ describe("RULES §2.2 options outside the seeds", () => {
   });
   it('"a second Stun into Very Stunned"; "stun marks heal like Scratches"', () => {
     // cinematic: two Hurt boxes, so the second stun lands at Hurt too (Stunned → Very Stunned)
-    const t = wound(newTrack(boxTrackConfig("cinematic")), { level: "hurt", stun: true }, { level: "hurt", stun: true });
+    const t = wound(
+      newTrack(boxTrackConfig("cinematic")),
+      { level: "hurt", stun: true },
+      { level: "hurt", stun: true },
+    );
     expect(marks(t).hurt).toEqual(["~hurt", "~hurt"]);
     expect(trackStatus(t).effects).toEqual(["veryStunned"]);
     const healed = healTrack(t, { type: "scratches" }).track;
@@ -493,7 +648,9 @@ describe("RULES §2.2 options outside the seeds", () => {
   it('safeguard "nobody becomes Near Death unless they began the round Incapacitated"', () => {
     const t = () => std({ safeguards: { nearDeathNeedsIncapacitated: true } });
     expect(trackStatus(wound(t(), lv("nearDeath"))).levelKey).toBe("incapacitated");
-    expect(trackStatus(wound(t(), lv("incapacitated"), lv("nearDeath", { beganRoundIncapacitated: true }))).levelKey).toBe("nearDeath");
+    expect(
+      trackStatus(wound(t(), lv("incapacitated"), lv("nearDeath", { beganRoundIncapacitated: true }))).levelKey,
+    ).toBe("nearDeath");
   });
   it('safeguard "spend a Fudge Point to turn a deadly wound into a serious one"', () => {
     const t = wound(std({ safeguards: { fudgePointSaves: true } }), lv("nearDeath"));
@@ -504,12 +661,19 @@ describe("RULES §2.2 options outside the seeds", () => {
 
 describe("the CLI (fudge-rules) on the texts' examples", () => {
   it('resolve: "If Leroy hits Theodora with a relative degree of +2 … four … Hurt" with the sample characters', () => {
-    const r = runCommand("resolve", { preset: "fudge", attacker: "Leroy", defender: "Theodora", dice: { attack: [0, 0, 0, 0], defense: [-1, 0, 0, 0] } }) as { numbers: Record<string, number>; woundKey: string };
+    const r = runCommand("resolve", {
+      preset: "fudge",
+      attacker: "Leroy",
+      defender: "Theodora",
+      dice: { attack: [0, 0, 0, 0], defense: [-1, 0, 0, 0] },
+    }) as { numbers: Record<string, number>; woundKey: string };
     expect([r.numbers.relativeDegree, r.numbers.damageNumber, r.woundKey]).toEqual([2, 4, "hurt"]);
   });
   it('heal: the §4.57 example sheet (Very Hurt, Hurt, "H" in Incapacitated) healed with a Good roll keeps one Hurt', () => {
     const track = wound(std(), lv("veryHurt"), lv("hurt"), lv("hurt"));
-    const r = runCommand("heal", { track, healing: { type: "roll", result: 1 } }) as { status: { levelKey: string; penalty: number } };
+    const r = runCommand("heal", { track, healing: { type: "roll", result: 1 } }) as {
+      status: { levelKey: string; penalty: number };
+    };
     expect([r.status.levelKey, r.status.penalty]).toEqual(["hurt", -1]);
   });
   it('kill: "Automatic Death … no roll needed"', () => {
@@ -525,11 +689,18 @@ describe("RULES §2.5 healing", () => {
   });
   it('"A healing roll heals each wound by levels: Good 1, Great 2, Superb 3": Great heals a Very Hurt; Superb an Incapacitated', () => {
     expect(trackStatus(healTrack(wound(std(), lv("veryHurt")), { type: "roll", result: 2 }).track).levelKey).toBeNull();
-    expect(trackStatus(healTrack(wound(std(), lv("incapacitated")), { type: "roll", result: 2 }).track).levelKey).toBe("hurt");
-    expect(trackStatus(healTrack(wound(std(), lv("incapacitated")), { type: "roll", result: 3 }).track).levelKey).toBeNull();
+    expect(trackStatus(healTrack(wound(std(), lv("incapacitated")), { type: "roll", result: 2 }).track).levelKey).toBe(
+      "hurt",
+    );
+    expect(
+      trackStatus(healTrack(wound(std(), lv("incapacitated")), { type: "roll", result: 3 }).track).levelKey,
+    ).toBeNull();
   });
   it('"two Hurt and one Very Hurt healed with a Good result → both Hurt gone, the Very Hurt becomes Hurt"', () => {
-    const t = healTrack(wound(newTrack(boxTrackConfig("cinematic")), lv("hurt"), lv("hurt"), lv("veryHurt")), { type: "roll", result: 1 }).track;
+    const t = healTrack(wound(newTrack(boxTrackConfig("cinematic")), lv("hurt"), lv("hurt"), lv("veryHurt")), {
+      type: "roll",
+      result: 1,
+    }).track;
     expect([marks(t).hurt, marks(t).veryHurt]).toEqual([["hurt", null], [null]]);
   });
   it('"Natural healing: one level per week of rest (Rapid Healing: twice as fast)"', () => {
@@ -538,7 +709,8 @@ describe("RULES §2.5 healing", () => {
     expect(trackStatus(healTrack(vh, { type: "natural", weeks: 1, rapid: true }).track).levelKey).toBeNull();
   });
   it('"optional Constitution roll: Fair for Hurt, Good for Very Hurt, Great for Incapacitated"', () => {
-    const heal = (level: string, constitution: number) => trackStatus(healTrack(wound(std(), lv(level)), { type: "natural", weeks: 1, constitution }).track).levelKey;
+    const heal = (level: string, constitution: number) =>
+      trackStatus(healTrack(wound(std(), lv(level)), { type: "natural", weeks: 1, constitution }).track).levelKey;
     expect([heal("hurt", 0), heal("hurt", -1)]).toEqual([null, "hurt"]);
     expect([heal("veryHurt", 1), heal("veryHurt", 0)]).toEqual(["hurt", "veryHurt"]);
     expect([heal("incapacitated", 2), heal("incapacitated", 1)]).toEqual(["veryHurt", "incapacitated"]);

@@ -26,8 +26,13 @@ const model = (name: Sample, over: Record<string, unknown> = {}): Record<string,
 });
 /** Faces with a given 4dF total below +4 (no Legendary re-roll). */
 const dF = (total: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(total) ? Math.sign(total) : 0));
-const resolve = (attacker: Sample | object, defender: Sample | object, dice: Record<string, number[]>, situation: Record<string, unknown> = {}, options: Record<string, unknown> = {}) =>
-  runCommand("resolve", { preset: "miniatures", attacker, defender, options, situation, dice }) as AttackResolution;
+const resolve = (
+  attacker: Sample | object,
+  defender: Sample | object,
+  dice: Record<string, number[]>,
+  situation: Record<string, unknown> = {},
+  options: Record<string, unknown> = {},
+) => runCommand("resolve", { preset: "miniatures", attacker, defender, options, situation, dice }) as AttackResolution;
 const marks = (t: Track): boolean[] => {
   const m = (t.state as BoxTrackState).marks;
   return ["scratch", "hurt", "veryHurt", "nearDeath", "dead"].flatMap((k) => m[k].map((x) => x !== null));
@@ -35,12 +40,24 @@ const marks = (t: Track): boolean[] => {
 
 describe("Making a character / the datacard", () => {
   it('"a model with +2 Strength and a +1 longsword has a Melee ODF of +3"', () => {
-    const c = parseDatacard({ ...model("Sir Knightly"), weapons: [{ name: "Longsword", hands: 1, kind: "melee", damage: 1, stat: "strength" }] }, "c");
+    const c = parseDatacard(
+      {
+        ...model("Sir Knightly"),
+        weapons: [{ name: "Longsword", hands: 1, kind: "melee", damage: 1, stat: "strength" }],
+      },
+      "c",
+    );
     expect(datacard(c).modf).toBe(3);
   });
 
   it('"MODF is the weapon\'s damage plus Strength (or Dexterity)": a Dexterity weapon adds Dexterity', () => {
-    const c = parseDatacard({ ...model("Yanni the Yeoman"), weapons: [{ name: "Rapier", hands: 1, kind: "melee", damage: 1, stat: "dexterity" }] }, "c");
+    const c = parseDatacard(
+      {
+        ...model("Yanni the Yeoman"),
+        weapons: [{ name: "Rapier", hands: 1, kind: "melee", damage: 1, stat: "dexterity" }],
+      },
+      "c",
+    );
     expect(datacard(c).modf).toBe(4);
   });
 
@@ -60,15 +77,19 @@ describe("Making a character / the datacard", () => {
     ["Yanni the Yeoman", 0, 4, 1, 5],
     ["Knavely Knave", 7, 1, 0, 5],
     ["Brutas the Brute", 4, 3, 2, 6],
-  ] as const)("sample datacard %s prints MODF %i, DDF %i, HDDF %i, Movement %i\" (CLI sample)", (name, modf, ddf, hddf, movement) => {
-    const melee = name === "Yanni the Yeoman" ? { weapon: "Dagger" } : {};
-    const r = resolve(name, name, { attack: dF(0) }, melee);
-    expect([r.numbers.odf, r.numbers.ddf, r.numbers.hddf]).toEqual([modf, ddf, hddf]);
-    expect(datacard(parseDatacard(model(name), "c")).movement).toBe(movement);
-  });
+  ] as const)(
+    'sample datacard %s prints MODF %i, DDF %i, HDDF %i, Movement %i" (CLI sample)',
+    (name, modf, ddf, hddf, movement) => {
+      const melee = name === "Yanni the Yeoman" ? { weapon: "Dagger" } : {};
+      const r = resolve(name, name, { attack: dF(0) }, melee);
+      expect([r.numbers.odf, r.numbers.ddf, r.numbers.hddf]).toEqual([modf, ddf, hddf]);
+      expect(datacard(parseDatacard(model(name), "c")).movement).toBe(movement);
+    },
+  );
 
   it('"RODF N/A" on the four cards without a ranged weapon; Brutas has his Terrifying gift', () => {
-    for (const n of ["King Kingsley", "Sir Knightly", "Knavely Knave", "Brutas the Brute"] as const) expect(datacard(parseDatacard(model(n), "c")).rodf).toBeNull();
+    for (const n of ["King Kingsley", "Sir Knightly", "Knavely Knave", "Brutas the Brute"] as const)
+      expect(datacard(parseDatacard(model(n), "c")).rodf).toBeNull();
     expect(model("Brutas the Brute").terrifying).toBe(1);
   });
 });
@@ -114,11 +135,14 @@ describe("Melee Combat", () => {
     [dF(2), 6, "veryHurt"],
     [dF(3), 7, "nearDeath"],
     [[1, 1, 1, 1, -1, -1, -1, -1], 8, "nearDeath"],
-  ] as const)('"a wound equal to the relative degree (total-DDF)": King +7 rolls %j vs Sir Knightly DDF 3 → %i = %s (track 0-2/3-4/5-6/7-8)', (faces, wound, level) => {
-    const r = resolve("King Kingsley", "Sir Knightly", { attack: [...faces] });
-    expect(r.numbers.damageNumber).toBe(wound);
-    expect(r.woundKey).toBe(level);
-  });
+  ] as const)(
+    '"a wound equal to the relative degree (total-DDF)": King +7 rolls %j vs Sir Knightly DDF 3 → %i = %s (track 0-2/3-4/5-6/7-8)',
+    (faces, wound, level) => {
+      const r = resolve("King Kingsley", "Sir Knightly", { attack: [...faces] });
+      expect(r.numbers.damageNumber).toBe(wound);
+      expect(r.woundKey).toBe(level);
+    },
+  );
 
   it('"9+ Dead": King +7 rolls +3 vs Knavely DDF 1 → 9', () => {
     const r = resolve("King Kingsley", "Knavely Knave", { attack: dF(3) });
@@ -137,7 +161,9 @@ describe("Melee Combat", () => {
   });
 
   it('"Melee attacks must be made in base-to-base contact with the target model unless otherwise stated"', () => {
-    expect(fieldOf(() => resolve("Sir Knightly", "Brutas the Brute", { attack: dF(0) }, { inContact: false }))).toBe("situation.inContact");
+    expect(fieldOf(() => resolve("Sir Knightly", "Brutas the Brute", { attack: dF(0) }, { inContact: false }))).toBe(
+      "situation.inContact",
+    );
   });
 
   it('"surprised or helpless, use the target\'s HDDF": King +7 rolls 0 vs Sir Knightly HDDF 2 → 5, Very Hurt', () => {
@@ -163,11 +189,19 @@ describe("Ranged Combat", () => {
     [36.5, -2],
     [54, -2],
     [55, -3],
-  ])('"-1 penalty for every multiple of the weapon\'s Range or portion thereof": Shortbow 18" at %s" → %i', (distance, penalty) => {
-    expect(rangePenalty(18, distance)).toBe(penalty);
-    const r = resolve("Yanni the Yeoman", "King Kingsley", { attack: dF(0) }, { weapon: "Shortbow", rangeInches: distance });
-    expect(r.numbers.attackerTotal).toBe(3 + penalty);
-  });
+  ])(
+    '"-1 penalty for every multiple of the weapon\'s Range or portion thereof": Shortbow 18" at %s" → %i',
+    (distance, penalty) => {
+      expect(rangePenalty(18, distance)).toBe(penalty);
+      const r = resolve(
+        "Yanni the Yeoman",
+        "King Kingsley",
+        { attack: dF(0) },
+        { weapon: "Shortbow", rangeInches: distance },
+      );
+      expect(r.numbers.attackerTotal).toBe(3 + penalty);
+    },
+  );
 
   it('"If the target is behind cover, the attacker\'s roll is modified by -1"', () => {
     const r = resolve("Yanni the Yeoman", "King Kingsley", { attack: dF(0) }, { weapon: "Shortbow", cover: true });
@@ -175,12 +209,23 @@ describe("Ranged Combat", () => {
   });
 
   it('"Ranged weapons may not be fired while in base-to-base contact with an enemy"', () => {
-    expect(fieldOf(() => resolve("Yanni the Yeoman", "King Kingsley", { attack: dF(0) }, { weapon: "Shortbow", inContact: true }))).toBe("situation.inContact");
+    expect(
+      fieldOf(() =>
+        resolve("Yanni the Yeoman", "King Kingsley", { attack: dF(0) }, { weapon: "Shortbow", inContact: true }),
+      ),
+    ).toBe("situation.inContact");
   });
 
   it('"a friend shoots into the combat: Target number is +0" — the shooter\'s friends in that melee check Guts at +0', () => {
-    const r = resolve("Yanni the Yeoman", "King Kingsley", { attack: dF(-4) }, { weapon: "Shortbow", friendShootsIntoMelee: true });
-    expect(r.followUps.map((f) => [f.type, f.params.who, f.params.target])).toEqual([["gutsCheck", "friendsInMelee", 0]]);
+    const r = resolve(
+      "Yanni the Yeoman",
+      "King Kingsley",
+      { attack: dF(-4) },
+      { weapon: "Shortbow", friendShootsIntoMelee: true },
+    );
+    expect(r.followUps.map((f) => [f.type, f.params.who, f.params.target])).toEqual([
+      ["gutsCheck", "friendsInMelee", 0],
+    ]);
   });
 });
 
@@ -222,7 +267,11 @@ describe("Wounds", () => {
   });
 
   it('"When a model becomes Near Death, it falls … and cannot do anything else": it cannot attack', () => {
-    expect(fieldOf(() => resolve(model("King Kingsley", { track: wounded("nearDeath") }), "Sir Knightly", { attack: dF(0) }))).toBe("attacker.track");
+    expect(
+      fieldOf(() =>
+        resolve(model("King Kingsley", { track: wounded("nearDeath") }), "Sir Knightly", { attack: dF(0) }),
+      ),
+    ).toBe("attacker.track");
   });
 
   it('"If it was flying at the time, it takes an additional 4dF+5 wound": crash dice 0 → 5, Very Hurt marked too', () => {
@@ -235,13 +284,18 @@ describe("Wounds", () => {
   });
 
   it('"This may well result in the model becoming Dead": crash dice +4 then 0 (Legendary) → 9, Dead', () => {
-    const r = resolve("King Kingsley", model("Brutas the Brute", { flying: true }), { attack: dF(3), crash: [1, 1, 1, 1, 0, 0, 0, 0] });
+    const r = resolve("King Kingsley", model("Brutas the Brute", { flying: true }), {
+      attack: dF(3),
+      crash: [1, 1, 1, 1, 0, 0, 0, 0],
+    });
     expect(r.numbers.crashDamage).toBe(9);
     expect(r.defenderAfter!.status.condition).toBe("dead");
   });
 
   it("a model already Near Death does not crash again (it is on the ground)", () => {
-    const r = resolve("King Kingsley", model("Brutas the Brute", { flying: true, track: wounded("nearDeath") }), { attack: dF(-4) });
+    const r = resolve("King Kingsley", model("Brutas the Brute", { flying: true, track: wounded("nearDeath") }), {
+      attack: dF(-4),
+    });
     expect(r.dice.crash).toBeUndefined();
   });
 
@@ -250,14 +304,20 @@ describe("Wounds", () => {
     [1, "nearDeath"],
     [0, "nearDeath"],
     [-1, "dead"],
-  ] as const)('"If the modified roll is a +2 or better, it becomes merely Very Hurt … -1 or less, it becomes Dead": roll %i → %s (CLI guts)', (total, result) => {
-    // Guts 0 + 4dF: the modified roll is the dice total.
-    const r = runCommand("guts", { check: "nearDeath", track: wounded("nearDeath"), guts: 0, dice: dF(total) }) as { result: string; status: { levelKey: string; canAct: boolean } };
-    expect(r.result).toBe(result);
-    if (result === "veryHurt") expect(r.status).toMatchObject({ levelKey: "veryHurt", canAct: true });
-  });
+  ] as const)(
+    '"If the modified roll is a +2 or better, it becomes merely Very Hurt … -1 or less, it becomes Dead": roll %i → %s (CLI guts)',
+    (total, result) => {
+      // Guts 0 + 4dF: the modified roll is the dice total.
+      const r = runCommand("guts", { check: "nearDeath", track: wounded("nearDeath"), guts: 0, dice: dF(total) }) as {
+        result: string;
+        status: { levelKey: string; canAct: boolean };
+      };
+      expect(r.result).toBe(result);
+      if (result === "veryHurt") expect(r.status).toMatchObject({ levelKey: "veryHurt", canAct: true });
+    },
+  );
 
-  it('"The attack is assumed to automatically hit, and is made against the target\'s HDDF": Yanni\'s dagger rolls −1 vs a Near Death Brutas (DDF 3, HDDF 2)', () => {
+  it("\"The attack is assumed to automatically hit, and is made against the target's HDDF\": Yanni's dagger rolls −1 vs a Near Death Brutas (DDF 3, HDDF 2)", () => {
     const brutas = model("Brutas the Brute", { track: wounded("nearDeath") });
     const r = resolve("Yanni the Yeoman", brutas, { attack: dF(-1) }, { weapon: "Dagger" });
     expect(r.hit).toBe(true);
@@ -282,25 +342,36 @@ describe("Guts", () => {
   it('"Model takes a new Wound Level (Scratch to Hurt …): Target number is +1"', () => {
     const r = resolve("Sir Knightly", model("Brutas the Brute", { track: wounded("scratch") }), { attack: dF(3) });
     expect(r.woundKey).toBe("hurt");
-    expect(r.followUps.find((f) => f.type === "gutsCheck")!.params).toMatchObject({ target: 1, reason: "newWoundLevel" });
+    expect(r.followUps.find((f) => f.type === "gutsCheck")!.params).toMatchObject({
+      target: 1,
+      reason: "newWoundLevel",
+    });
   });
 
   it('"Hurt to Very Hurt": +1', () => {
     // Sir Knightly Hurt: DDF 2; King +7 rolls 0 → 5.
     const r = resolve("King Kingsley", model("Sir Knightly", { track: wounded("hurt") }), { attack: dF(0) });
     expect(r.woundKey).toBe("veryHurt");
-    expect(r.followUps.find((f) => f.type === "gutsCheck")!.params).toMatchObject({ target: 1, reason: "newWoundLevel" });
+    expect(r.followUps.find((f) => f.type === "gutsCheck")!.params).toMatchObject({
+      target: 1,
+      reason: "newWoundLevel",
+    });
   });
 
   it('"Model suffers two wound levels in a single attack (Scratch to Very Hurt): Target number is +2"', () => {
     // King +7 rolls +1 → 8 − 3 = 5.
     const r = resolve("King Kingsley", model("Sir Knightly", { track: wounded("scratch") }), { attack: dF(1) });
     expect(r.woundKey).toBe("veryHurt");
-    expect(r.followUps.find((f) => f.type === "gutsCheck")!.params).toMatchObject({ target: 2, reason: "twoWoundLevels" });
+    expect(r.followUps.find((f) => f.type === "gutsCheck")!.params).toMatchObject({
+      target: 2,
+      reason: "twoWoundLevels",
+    });
   });
 
   it('"Terrifying … Target number is 0 plus the number of "Terrifying" gifts": two gifts → target 2 (CLI guts)', () => {
-    const r = runCommand("guts", { check: "check", reason: "terrifying", terrifying: 2, guts: 1, dice: dF(0) }) as { check: { target: number; passed: boolean; margin: number } };
+    const r = runCommand("guts", { check: "check", reason: "terrifying", terrifying: 2, guts: 1, dice: dF(0) }) as {
+      check: { target: number; passed: boolean; margin: number };
+    };
     expect(r.check).toMatchObject({ target: 2, passed: false, margin: 1 });
   });
 
@@ -309,12 +380,15 @@ describe("Guts", () => {
     [2, 0, false, false, false],
     [3, 0, false, true, false],
     [4, 0, false, false, true],
-  ] as const)("margin of failure %i: roll penalty %i, may attack %s, runs %s, helpless %s", (margin, rollPenalty, mayAttack, flees, helpless) => {
-    // Guts +1 vs target +1: dice −margin fails by margin.
-    const c = gutsCheck(1, 0, dF(-margin), 1);
-    expect([c.passed, c.margin, c.effect]).toEqual([false, margin, margin]);
-    expect(gutsEffectInfo(c.effect)).toMatchObject({ rollPenalty, mayAttack, flees, helpless });
-  });
+  ] as const)(
+    "margin of failure %i: roll penalty %i, may attack %s, runs %s, helpless %s",
+    (margin, rollPenalty, mayAttack, flees, helpless) => {
+      // Guts +1 vs target +1: dice −margin fails by margin.
+      const c = gutsCheck(1, 0, dF(-margin), 1);
+      expect([c.passed, c.margin, c.effect]).toEqual([false, margin, margin]);
+      expect(gutsEffectInfo(c.effect)).toMatchObject({ rollPenalty, mayAttack, flees, helpless });
+    },
+  );
 
   it('"3 … Enemies in base contact with it get an immediate free attack at +1"', () => {
     expect(gutsEffectInfo(3).freeAttackBonus).toBe(1);
@@ -345,7 +419,13 @@ describe("Guts", () => {
   });
 
   it('"It gains a cumulative +1 to this Guts roll every turn starting the turn after it took the wound level"', () => {
-    const s = gutsTrigger(initialGutsState(), { guts: 0, faces: dF(-3), target: 1, turn: 1, reason: "newWoundLevel" }).state;
+    const s = gutsTrigger(initialGutsState(), {
+      guts: 0,
+      faces: dF(-3),
+      target: 1,
+      turn: 1,
+      reason: "newWoundLevel",
+    }).state;
     expect(s.effect).toBe(4);
     const t2 = gutsRecheck(s, dF(-1), 2, 0);
     expect(t2.check.total).toBe(0); // −1 + 1
@@ -356,7 +436,13 @@ describe("Guts", () => {
   });
 
   it('"If it suffers another wound level before it passes … immediately make a Guts check for the new wound level, AND it loses the next +1 bonus"', () => {
-    let s = gutsTrigger(initialGutsState(), { guts: 0, faces: dF(-3), target: 1, turn: 1, reason: "newWoundLevel" }).state;
+    let s = gutsTrigger(initialGutsState(), {
+      guts: 0,
+      faces: dF(-3),
+      target: 1,
+      turn: 1,
+      reason: "newWoundLevel",
+    }).state;
     const now = gutsTrigger(s, { guts: 0, faces: dF(1), target: 1, turn: 1, reason: "newWoundLevel" });
     expect(now.check.passed).toBe(true);
     s = now.state;
@@ -366,36 +452,63 @@ describe("Guts", () => {
     expect(gutsRecheck(t2.state, dF(0), 3, 0).check.total).toBe(1);
   });
 
-  it("Choice: a new wound level forfeits the next +1 of every failure still pending, a Terrifying one too (the text names only \"the check for the first wound\")", () => {
+  it('Choice: a new wound level forfeits the next +1 of every failure still pending, a Terrifying one too (the text names only "the check for the first wound")', () => {
     let s = gutsTrigger(initialGutsState(), { guts: 0, faces: dF(-3), target: 1, turn: 1, reason: "terrifying" }).state;
     s = gutsTrigger(s, { guts: 0, faces: dF(1), target: 1, turn: 1, reason: "newWoundLevel" }).state;
     expect(gutsRecheck(s, dF(0), 2, 0).check.total).toBe(0);
   });
 
-  it("Mercenary Brutas: \"will flee the combat on any failed Guts check\" (CLI guts, his pack fault)", () => {
+  it('Mercenary Brutas: "will flee the combat on any failed Guts check" (CLI guts, his pack fault)', () => {
     const fault = model("Brutas the Brute").fault;
-    const fail = runCommand("guts", { check: "check", reason: "newWoundLevel", guts: 2, fault, dice: dF(-2) }) as { fleesCombat: boolean };
-    const pass = runCommand("guts", { check: "check", reason: "newWoundLevel", guts: 2, fault, dice: dF(-1) }) as { fleesCombat: boolean };
+    const fail = runCommand("guts", { check: "check", reason: "newWoundLevel", guts: 2, fault, dice: dF(-2) }) as {
+      fleesCombat: boolean;
+    };
+    const pass = runCommand("guts", { check: "check", reason: "newWoundLevel", guts: 2, fault, dice: dF(-1) }) as {
+      fleesCombat: boolean;
+    };
     expect([fail.fleesCombat, pass.fleesCombat]).toEqual([true, false]);
   });
 
   it('Steadfast Yanni: "+1 to Guts check when being charged by Terrifying opponent" (not when charging)', () => {
     const gift = model("Yanni the Yeoman").gift;
-    const charged = runCommand("guts", { check: "check", reason: "terrifying", terrifying: 1, guts: 1, gift, beingCharged: true, dice: dF(0) }) as { check: { total: number } };
-    const charging = runCommand("guts", { check: "check", reason: "terrifying", terrifying: 1, guts: 1, gift, dice: dF(0) }) as { check: { total: number } };
+    const charged = runCommand("guts", {
+      check: "check",
+      reason: "terrifying",
+      terrifying: 1,
+      guts: 1,
+      gift,
+      beingCharged: true,
+      dice: dF(0),
+    }) as { check: { total: number } };
+    const charging = runCommand("guts", {
+      check: "check",
+      reason: "terrifying",
+      terrifying: 1,
+      guts: 1,
+      gift,
+      dice: dF(0),
+    }) as { check: { total: number } };
     expect([charged.check.total, charging.check.total]).toEqual([2, 1]);
   });
 
-  it('Faithful +1 defending the King; Noble presence −1 and Leader −1 for the checking model', () => {
+  it("Faithful +1 defending the King; Noble presence −1 and Leader −1 for the checking model", () => {
     const gift = model("Sir Knightly").gift;
-    const t = (o: Record<string, unknown>) => (runCommand("guts", { check: "check", reason: "newWoundLevel", guts: 0, dice: dF(0), ...o }) as { check: { total: number } }).check.total;
-    expect([t({ gift, defendingKing: true }), t({ nobleInMelee: true }), t({ leaderFallen: true })]).toEqual([1, -1, -1]);
+    const t = (o: Record<string, unknown>) =>
+      (
+        runCommand("guts", { check: "check", reason: "newWoundLevel", guts: 0, dice: dF(0), ...o }) as {
+          check: { total: number };
+        }
+      ).check.total;
+    expect([t({ gift, defendingKing: true }), t({ nobleInMelee: true }), t({ leaderFallen: true })]).toEqual([
+      1, -1, -1,
+    ]);
   });
 });
 
 describe("Exact odds (CLI odds) from the 4dF table and the Legendary re-roll", () => {
   type Odds = { hit: number; woundLevels: Record<string, number>; death: number };
-  const odds = (attacker: Sample, defender: Sample) => runCommand("odds", { preset: "miniatures", attacker, defender }) as Odds;
+  const odds = (attacker: Sample, defender: Sample) =>
+    runCommand("odds", { preset: "miniatures", attacker, defender }) as Odds;
 
   it("Sir Knightly +4 vs Brutas DDF 3: hit on 4dF ≥ −1 = 66/81; Scratch (wound 0-2) 51/81; Hurt 14/81", () => {
     const o = odds("Sir Knightly", "Brutas the Brute");
@@ -420,15 +533,23 @@ describe("Exact odds (CLI odds) from the 4dF table and the Legendary re-roll", (
 
 describe("Sample characters' gifts and faults in the attack", () => {
   it('Knavely Knave, "+1 ODF when attacking from behind"', () => {
-    expect(resolve("Knavely Knave", "Sir Knightly", { attack: dF(0) }, { fromBehind: true }).numbers.attackerTotal).toBe(8);
+    expect(
+      resolve("Knavely Knave", "Sir Knightly", { attack: dF(0) }, { fromBehind: true }).numbers.attackerTotal,
+    ).toBe(8);
   });
 
   it('Yanni, Poor melee combatant: "opponents get +1 to "free" disengagement attack"', () => {
-    expect(resolve("Brutas the Brute", "Yanni the Yeoman", { attack: dF(0) }, { disengaging: true }).numbers.attackerTotal).toBe(5);
+    expect(
+      resolve("Brutas the Brute", "Yanni the Yeoman", { attack: dF(0) }, { disengaging: true }).numbers.attackerTotal,
+    ).toBe(5);
   });
 
   it('Sir Knightly, Chivalrous: "Cannot strike a defenseless opponent" (a Near Death one)', () => {
-    expect(fieldOf(() => resolve("Sir Knightly", model("Brutas the Brute", { track: wounded("nearDeath") }), { attack: dF(0) }))).toBe("defender.track");
+    expect(
+      fieldOf(() =>
+        resolve("Sir Knightly", model("Brutas the Brute", { track: wounded("nearDeath") }), { attack: dF(0) }),
+      ),
+    ).toBe("defender.track");
   });
 
   it('Knavely Knave, Self-interest: "will flee combat if wounded."', () => {
@@ -453,7 +574,7 @@ describe("Disengaging, Movement, Terrain", () => {
     ["flying", 4, 2],
     ["down", 2, 2],
     ["rough", 0.5, 2],
-  ] as const)("terrain %s, %s\" costs %s\" of movement (\"Each inch or fraction thereof\")", (terrain, inches, cost) => {
+  ] as const)('terrain %s, %s" costs %s" of movement ("Each inch or fraction thereof")', (terrain, inches, cost) => {
     expect(movementCost([{ terrain, inches }]).cost).toBe(cost);
   });
 

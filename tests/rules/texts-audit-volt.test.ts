@@ -29,10 +29,14 @@ interface Resolution {
   defenderAfter: { track: TrackJson; status: Status; ended: boolean } | null;
 }
 
-const sheet = (marks: Marks = {}, willpower = 6, extra: Record<string, unknown> = {}): TrackJson => ({ config: { kind: "volt", willpower, ...extra }, state: { marks } });
+const sheet = (marks: Marks = {}, willpower = 6, extra: Record<string, unknown> = {}): TrackJson => ({
+  config: { kind: "volt", willpower, ...extra },
+  state: { marks },
+});
 const status = (track: TrackJson): Status => (runCommand("status", { track }) as { status: Status }).status;
 const glyphs = (track: TrackJson): Record<string, string> => {
-  const rows = (runCommand("status", { track }) as { render: { rows: { key: string; boxes: { mark: string }[] }[] } }).render.rows;
+  const rows = (runCommand("status", { track }) as { render: { rows: { key: string; boxes: { mark: string }[] }[] } })
+    .render.rows;
   return Object.fromEntries(rows.filter((r) => r.boxes[0].mark !== "").map((r) => [r.key.slice(4), r.boxes[0].mark]));
 };
 
@@ -51,7 +55,17 @@ interface Attack {
 const attack = (o: Attack): Resolution =>
   runCommand("resolve", {
     preset: "volt",
-    attacker: { name: "Ana", track: sheet(), weapon: { attack: o.attack ?? 14, damage: o.damage ?? 15, pierce: o.pierce ?? 5, stun: o.stun ?? false, ranged: o.ranged ?? false } },
+    attacker: {
+      name: "Ana",
+      track: sheet(),
+      weapon: {
+        attack: o.attack ?? 14,
+        damage: o.damage ?? 15,
+        pierce: o.pierce ?? 5,
+        stun: o.stun ?? false,
+        ranged: o.ranged ?? false,
+      },
+    },
     defender: { name: "Bo", track: sheet(o.marks ?? {}), guard: o.guard ?? 8, armor: o.armor ?? null },
     situation: o.distance === undefined ? {} : { distance: o.distance },
     dice: o.dice,
@@ -59,7 +73,10 @@ const attack = (o: Attack): Resolution =>
 const marksAfter = (r: Resolution): Marks => r.defenderAfter!.track.state.marks;
 
 /** A Hit whose damage roll marks `row` (rows 1–20), through `resolve`: the defender's sheet afterwards. */
-const hit = (track: TrackJson, wound: { row: number; type: "injury" | "stun" }): { track: TrackJson; status: Status; ended: boolean } =>
+const hit = (
+  track: TrackJson,
+  wound: { row: number; type: "injury" | "stun" },
+): { track: TrackJson; status: Status; ended: boolean } =>
   // one die hits (black 10 over Guard 8, white 1 not), Damage = the row, damage dice [row, row]: the result is the row
   (
     runCommand("resolve", {
@@ -97,11 +114,11 @@ describe("Volt: the attack roll", () => {
     expect(attack({ dice: { attack: [15, 2], damage: [9, 13] } }).outcome).toBe("miss");
     expect(attack({ dice: { attack: [14, 2], damage: [9, 13] } }).numbers.hits).toBe(1);
   });
-  it('"If only one die hits, the attack is a \'Hit\'": Damage stays 15', () => {
+  it("\"If only one die hits, the attack is a 'Hit'\": Damage stays 15", () => {
     const r = attack({ dice: { attack: [10, 2], damage: [9, 13] } });
     expect([r.numbers.hits, r.numbers.damageValue, r.numbers.pierce]).toEqual([1, 15, 5]);
   });
-  it('"If both dice hit, it\'s a \'Full Hit\'" — "This increases the attack\'s Pierce by +2 and the damage by +5"', () => {
+  it("\"If both dice hit, it's a 'Full Hit'\" — \"This increases the attack's Pierce by +2 and the damage by +5\"", () => {
     const r = attack({ dice: { attack: [10, 12], damage: [19, 20] } });
     expect([r.numbers.hits, r.numbers.damageValue, r.numbers.pierce]).toEqual([2, 20, 7]);
     expect(marksAfter(r)).toEqual({ 20: "injury" }); // 20 succeeds against 20, not against 15
@@ -125,7 +142,11 @@ describe("Volt: the attack roll", () => {
     expect(marksAfter(r)).toEqual({ 1: "injury", 2: "injury" });
   });
   it('"If the lowest unmarked row is higher than the attack\'s Damage, nothing happens": Damage 3, rows 1–3 marked', () => {
-    const r = attack({ damage: 3, marks: { 1: "injury", 2: "stun", 3: "injury" }, dice: { attack: [10, 2], damage: [4, 5] } });
+    const r = attack({
+      damage: 3,
+      marks: { 1: "injury", 2: "stun", 3: "injury" },
+      dice: { attack: [10, 2], damage: [4, 5] },
+    });
     expect(marksAfter(r)).toEqual({ 1: "injury", 2: "stun", 3: "injury" });
   });
   it("… and a lowest unmarked row equal to the Damage is marked (Damage 3, rows 1–2 marked → row 3)", () => {
@@ -139,7 +160,10 @@ describe("Volt: the attack roll", () => {
 });
 
 describe("Volt: armor", () => {
-  const armor = (coverage: number): { coverage: number; protection: [number, number] } => ({ coverage, protection: [4, 11] });
+  const armor = (coverage: number): { coverage: number; protection: [number, number] } => ({
+    coverage,
+    protection: [4, 11],
+  });
   it('"An armor with Coverage 20 is completely sealed; all attacks will strike armor" (white die 20)', () => {
     const r = attack({ armor: armor(20), pierce: 5, dice: { attack: [10, 20], damage: [7, 20] } });
     expect([r.woundKey, r.numbers.damageValue]).toEqual(["stun", 10]);
@@ -156,10 +180,13 @@ describe("Volt: armor", () => {
     const r = attack({ armor: armor(20), pierce: 3, dice: { attack: [10, 2], damage: [7, 20] } });
     expect([r.outcome, r.defenderAfter]).toEqual(["noDamage", null]);
   });
-  it.each([4, 11])('"Pierce within the interval, in this case 4-11 … Damage is lowered by -5, and it\'s marked as Stun": Pierce %i', (pierce) => {
-    const r = attack({ armor: armor(20), pierce, dice: { attack: [10, 2], damage: [10, 20] } });
-    expect([r.numbers.damageValue, marksAfter(r)]).toEqual([10, { 10: "stun" }]);
-  });
+  it.each([4, 11])(
+    '"Pierce within the interval, in this case 4-11 … Damage is lowered by -5, and it\'s marked as Stun": Pierce %i',
+    (pierce) => {
+      const r = attack({ armor: armor(20), pierce, dice: { attack: [10, 2], damage: [10, 20] } });
+      expect([r.numbers.damageValue, marksAfter(r)]).toEqual([10, { 10: "stun" }]);
+    },
+  );
   it('"Attacks with a Pierce above 11 go straight through the armor, dealing damage like it wasn\'t there"', () => {
     const r = attack({ armor: armor(20), pierce: 12, dice: { attack: [10, 2], damage: [13, 20] } });
     expect([r.numbers.damageValue, marksAfter(r)]).toEqual([15, { 13: "injury" }]);
@@ -178,16 +205,23 @@ describe("Volt: marking wounds", () => {
     expect(glyphs(hit(sheet(), { row: 10, type: "stun" }).track)).toEqual({ 10: "\u2212" });
   });
   it('"If the circle is already filled from a previous Injury, mark the nearest empty circle. If two circles are equally close, mark the higher number."', () => {
-    expect(hit(sheet({ 8: "injury" }), { row: 8, type: "injury" }).track.state.marks).toEqual({ 8: "injury", 9: "injury" });
+    expect(hit(sheet({ 8: "injury" }), { row: 8, type: "injury" }).track.state.marks).toEqual({
+      8: "injury",
+      9: "injury",
+    });
   });
   it("… the nearest empty circle, below when the one above is taken (8 full, 9 full → 7)", () => {
     expect(hit(sheet({ 8: "injury", 9: "stun" }), { row: 8, type: "injury" }).track.state.marks["7"]).toBe("injury");
   });
   it("… nearer beats higher (a wound on 8 with 8, 9, 10 full → 7, one away, not 11, three away)", () => {
-    expect(hit(sheet({ 8: "injury", 9: "injury", 10: "injury" }), { row: 8, type: "injury" }).track.state.marks).toEqual({ 7: "injury", 8: "injury", 9: "injury", 10: "injury" });
+    expect(
+      hit(sheet({ 8: "injury", 9: "injury", 10: "injury" }), { row: 8, type: "injury" }).track.state.marks,
+    ).toEqual({ 7: "injury", 8: "injury", 9: "injury", 10: "injury" });
   });
   it("… and equally close after a run of full rows, the higher (a wound on 9 with 8, 9, 10 full → 11, not 7)", () => {
-    expect(hit(sheet({ 8: "injury", 9: "injury", 10: "injury" }), { row: 9, type: "injury" }).track.state.marks["11"]).toBe("injury");
+    expect(
+      hit(sheet({ 8: "injury", 9: "injury", 10: "injury" }), { row: 9, type: "injury" }).track.state.marks["11"],
+    ).toBe("injury");
   });
   it('"If the circle is already filled from Stun, an incoming Injury replaces it (just draw a +; it counts as Injury)"', () => {
     const t = hit(sheet({ 6: "stun" }), { row: 6, type: "injury" }).track;
@@ -200,13 +234,20 @@ describe("Volt: marking wounds", () => {
     expect(hit(sheet({ 6: "injury" }), { row: 6, type: "stun" }).track.state.marks).toEqual({ 6: "injury", 7: "stun" });
   });
   it('an Injury on a "+" row moves: the "+" "counts as Injury"', () => {
-    expect(hit(sheet({ 6: "injuryOnStun" }), { row: 6, type: "injury" }).track.state.marks).toEqual({ 6: "injuryOnStun", 7: "injury" });
+    expect(hit(sheet({ 6: "injuryOnStun" }), { row: 6, type: "injury" }).track.state.marks).toEqual({
+      6: "injuryOnStun",
+      7: "injury",
+    });
   });
 });
 
 describe("Volt: the wound rows (RULES §5)", () => {
   const penalties = (willpower: number): Record<string, number | string> => {
-    const rows = (runCommand("status", { track: sheet({}, willpower) }) as { render: { rows: { key: string; penalty: number | null; effectKey: string }[] } }).render.rows;
+    const rows = (
+      runCommand("status", { track: sheet({}, willpower) }) as {
+        render: { rows: { key: string; penalty: number | null; effectKey: string }[] };
+      }
+    ).render.rows;
     const out: Record<string, number | string> = {};
     for (const r of rows) {
       const row = r.key.slice(4);
@@ -260,10 +301,13 @@ describe("Volt: the immediate effects", () => {
     expect(status(sheet({ 15: "injury" })).condition).toBe("dying");
     expect(status(sheet({ 16: "injury" })).condition).toBe("dead");
   });
-  it.each([9, 7])('"Injuries in the second and fourth wound rows … mean the character is dying, but remains capable of action for half an hour": row %i', (row) => {
-    const s = status(sheet({ [row]: "injury" }));
-    expect([s.condition, s.canAct, s.effects]).toEqual(["dying", true, ["dyingCanAct"]]);
-  });
+  it.each([9, 7])(
+    '"Injuries in the second and fourth wound rows … mean the character is dying, but remains capable of action for half an hour": row %i',
+    (row) => {
+      const s = status(sheet({ [row]: "injury" }));
+      expect([s.condition, s.canAct, s.effects]).toEqual(["dying", true, ["dyingCanAct"]]);
+    },
+  );
   it("an Injury on row 8 (not circled) is not dying; a Stun on circled row 9 is not either", () => {
     expect(status(sheet({ 8: "injury" })).condition).toBe("able");
     expect(status(sheet({ 9: "stun" })).condition).toBe("able");
@@ -277,7 +321,12 @@ describe("Volt: the immediate effects", () => {
   });
   it("an attacker who is unable to act cannot attack", () => {
     const e = spawnSync(process.execPath, ["bin/fudge-rules.mjs", "resolve"], {
-      input: JSON.stringify({ preset: "volt", attacker: { name: "Ana", track: sheet({ 11: "stun" }), weapon: { attack: 14, damage: 15 } }, defender: { name: "Bo", track: sheet(), guard: 8 }, dice: { attack: [10, 2], damage: [9, 13] } }),
+      input: JSON.stringify({
+        preset: "volt",
+        attacker: { name: "Ana", track: sheet({ 11: "stun" }), weapon: { attack: 14, damage: 15 } },
+        defender: { name: "Bo", track: sheet(), guard: 8 },
+        dice: { attack: [10, 2], damage: [9, 13] },
+      }),
       encoding: "utf8",
     });
     expect(e.status).toBe(2);
@@ -286,7 +335,8 @@ describe("Volt: the immediate effects", () => {
 });
 
 describe("Volt: recovery", () => {
-  const recover = (request: object): { track: TrackJson; roll?: { success: boolean; value: number } | null } => runCommand("recover", request) as { track: TrackJson };
+  const recover = (request: object): { track: TrackJson; roll?: { success: boolean; value: number } | null } =>
+    runCommand("recover", request) as { track: TrackJson };
   it('"The Action "Recover" requires your character be able to act"', () => {
     const r = recover({ track: sheet({ 11: "stun" }), willpower: 6, dice: [1, 1] });
     expect([r.roll, r.track.state.marks]).toEqual([null, { 11: "stun" }]);
@@ -298,13 +348,18 @@ describe("Volt: recovery", () => {
     expect([no.roll!.success, no.track.state.marks]).toEqual([false, { 6: "stun", 2: "stun" }]);
   });
   it('"A success clears your highest Stun": not an Injury above it', () => {
-    expect(recover({ track: sheet({ 4: "stun", 5: "injury" }), willpower: 6, dice: [1, 1] }).track.state.marks).toEqual({ 5: "injury" });
+    expect(recover({ track: sheet({ 4: "stun", 5: "injury" }), willpower: 6, dice: [1, 1] }).track.state.marks).toEqual(
+      { 5: "injury" },
+    );
   });
   it('"If you rest for a minute, all Stun clears" (even one above the top row; Injuries stay)', () => {
-    expect(recover({ track: sheet({ 2: "stun", 5: "injury", 11: "stun" }), recover: "rest" }).track.state.marks).toEqual({ 5: "injury" });
+    expect(
+      recover({ track: sheet({ 2: "stun", 5: "injury", 11: "stun" }), recover: "rest" }).track.state.marks,
+    ).toEqual({ 5: "injury" });
   });
   const injury = (marks: Marks, strength: number, dice: number[], medical?: number): Marks =>
-    recover({ track: sheet(marks), recover: "injury", strength, dice, ...(medical === undefined ? {} : { medical }) }).track.state.marks;
+    recover({ track: sheet(marks), recover: "injury", strength, dice, ...(medical === undefined ? {} : { medical }) })
+      .track.state.marks;
   it('"your highest Injury is lowered five steps. Any Injuries along the way are also healed." (12 → 7; 9 heals; a Stun stays)', () => {
     expect(injury({ 12: "injury", 9: "injury", 10: "stun" }, 10, [5, 20])).toEqual({ 7: "injury", 10: "stun" });
   });
@@ -335,7 +390,11 @@ describe("Volt: recovery", () => {
 
 describe("Volt: exact odds of one attack (Attack 14 against Guard 8, Damage 15, no armor)", () => {
   const odds = () =>
-    runCommand("odds", { preset: "volt", attacker: { name: "A", track: sheet(), weapon: { attack: 14, damage: 15 } }, defender: { name: "D", guard: 8, track: sheet() } }) as {
+    runCommand("odds", {
+      preset: "volt",
+      attacker: { name: "A", track: sheet(), weapon: { attack: 14, damage: 15 } },
+      defender: { name: "D", guard: 8, track: sheet() },
+    }) as {
       hit: number;
       death: number;
     };

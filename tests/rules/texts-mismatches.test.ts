@@ -17,7 +17,8 @@ import "../../src/rules/presets";
 
 const df = (t: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(t) ? Math.sign(t) : 0));
 const box = (): Track => newTrack(boxTrackConfig("standard"));
-const marked = (...wounds: Array<Record<string, unknown>>): Track => wounds.reduce((t, w) => applyWound(t, w).track, box());
+const marked = (...wounds: Array<Record<string, unknown>>): Track =>
+  wounds.reduce((t, w) => applyWound(t, w).track, box());
 
 const fighter = (name: string, skill: number, track: Track = box()) => ({
   name,
@@ -25,7 +26,13 @@ const fighter = (name: string, skill: number, track: Track = box()) => ({
   weapon: { name: "Sword", kind: "muscle", size: "medium", sharp: true },
   track,
 });
-const fudge = (attacker: object, defender: object, situation: object = {}, options: object = {}) => ({ preset: "fudge", attacker, defender, situation, options });
+const fudge = (attacker: object, defender: object, situation: object = {}, options: object = {}) => ({
+  preset: "fudge",
+  attacker,
+  defender,
+  situation,
+  options,
+});
 
 describe("Fudge §4.62 stun", () => {
   const stunned = () => marked({ level: "hurt", stun: true });
@@ -36,13 +43,23 @@ describe("Fudge §4.62 stun", () => {
     expect(r.steps.map((s) => s.key)).toContain("FUDGE.Step.Fudge.StunnedDefense");
   });
   it('"a stunned character cannot attack or all-out defend"', () => {
-    expect(caught(() => resolveAttack(fudge(fighter("A", 0, stunned()), fighter("D", 0)), { attack: df(0), defense: df(0) })).key).toBe("FUDGE.Error.Fudge.StunnedNoAttack");
-    const e = caught(() => resolveAttack(fudge(fighter("A", 0), fighter("D", 0, stunned()), { allOutDefense: true }), { attack: df(0), defense: df(0) }));
+    expect(
+      caught(() => resolveAttack(fudge(fighter("A", 0, stunned()), fighter("D", 0)), { attack: df(0), defense: df(0) }))
+        .key,
+    ).toBe("FUDGE.Error.Fudge.StunnedNoAttack");
+    const e = caught(() =>
+      resolveAttack(fudge(fighter("A", 0), fighter("D", 0, stunned()), { allOutDefense: true }), {
+        attack: df(0),
+        defense: df(0),
+      }),
+    );
     expect([e.key, e.field]).toEqual(["FUDGE.Error.Fudge.StunnedNoAllOutDefense", "situation.allOutDefense"]);
   });
   it('Very Stunned: "no attacks", −2 to all (defending too, no extra −1)', () => {
     const very = marked({ level: "veryHurt", stun: true });
-    expect(caught(() => resolveAttack(fudge(fighter("A", 0, very), fighter("D", 0)), { attack: df(0), defense: df(0) })).key).toBe("FUDGE.Error.Fudge.StunnedNoAttack");
+    expect(
+      caught(() => resolveAttack(fudge(fighter("A", 0, very), fighter("D", 0)), { attack: df(0), defense: df(0) })).key,
+    ).toBe("FUDGE.Error.Fudge.StunnedNoAttack");
     const r = resolveAttack(fudge(fighter("A", 0), fighter("D", 0, very)), { attack: df(0), defense: df(0) });
     expect(r.numbers.defenderTotal).toBe(-2);
   });
@@ -51,7 +68,9 @@ describe("Fudge §4.62 stun", () => {
 describe("Fudge §4.57 Incapacitated", () => {
   it('"The character is indeed Incapacitated - he can\'t fight any more": he cannot attack', () => {
     for (const level of ["incapacitated", "nearDeath"]) {
-      const e = caught(() => resolveAttack(fudge(fighter("A", 2, marked({ level })), fighter("D", 0)), { attack: df(0), defense: df(0) }));
+      const e = caught(() =>
+        resolveAttack(fudge(fighter("A", 2, marked({ level })), fighter("D", 0)), { attack: df(0), defense: df(0) }),
+      );
       expect([e.key, e.field]).toEqual(["FUDGE.Error.Fudge.CannotAct", "attacker.track"]);
     }
   });
@@ -60,7 +79,12 @@ describe("Fudge §4.57 Incapacitated", () => {
 describe("Fudge §4.55 double relative degree", () => {
   // "The numbers above the wound levels should be adjusted in this case: 1-3 4-6 7-9 10-12 13+"
   it("Leroy RD 2 → 2×2 + 2 = 6 is Hurt with the sample characters (thresholds adjusted)", () => {
-    const req = resolveSamples({ preset: "fudge", attacker: "Leroy", defender: "Theodora", options: { doubleRd: true } });
+    const req = resolveSamples({
+      preset: "fudge",
+      attacker: "Leroy",
+      defender: "Theodora",
+      options: { doubleRd: true },
+    });
     const leroy = req.attacker as { skill: number };
     const theodora = req.defender as { defense: number };
     // dice chosen so that RD = 2 whatever the samples' skills are
@@ -79,7 +103,10 @@ describe("Fudge §4.55 double relative degree", () => {
     const r = resolveAttack(fudge(a, d, {}, { doubleRd: true }), { attack: df(1), defense: df(0) });
     expect([r.numbers.damageNumber, r.woundKey]).toEqual([7, "veryHurt"]);
     const std = boxTrackConfig("standard");
-    const own = newTrack({ ...std, levels: std.levels.map((l, i) => ({ ...l, min: [1, 2, 3, 4, 5][i] })) } as typeof std);
+    const own = newTrack({
+      ...std,
+      levels: std.levels.map((l, i) => ({ ...l, min: [1, 2, 3, 4, 5][i] })),
+    } as typeof std);
     const q = resolveAttack(fudge(a, { ...d, track: own }, {}, { doubleRd: true }), { attack: df(1), defense: df(0) });
     expect(q.woundKey).toBe("nearDeath");
   });
@@ -89,7 +116,10 @@ describe("Miniatures: penalties lower stats, not weapons", () => {
   // "RODF is the weapon's damage. If any stat bonus is added, it will be stated in the weapon's
   // description." — "increased wound levels carry penalties to all stats, not rolls."
   it("a Hurt archer with a bow of damage 3 still shoots at 3; his Strength-based dagger drops", () => {
-    const card = parseDatacard({ ...SAMPLE_CARDS.yanniTheYeoman, track: newTrack(boxTrackConfig("miniatures")) }, "card");
+    const card = parseDatacard(
+      { ...SAMPLE_CARDS.yanniTheYeoman, track: newTrack(boxTrackConfig("miniatures")) },
+      "card",
+    );
     const hurt = datacard(card, -1);
     expect(hurt.rodf).toBe(3);
     expect(hurt.weapons.find((w) => w.name === "Dagger")!.odf).toBe(-1);
@@ -115,16 +145,31 @@ describe("Fudge §4.63 Min-Mid-Max with the double-RD option on", () => {
   const mmm = { woundMode: "minMidMax", doubleRd: true };
   it('"compared with the standard thresholds": a read of 3 is Hurt (3-4), not a Scratch (1-3)', () => {
     // factor 0 → bonus 0, RD 2 → bonus 0: the median of 1, 3, 6 is read
-    const r = resolveAttack(fudge(fighter("A", 0), { ...fighter("D", 0), armor: { value: 2 } }, {}, mmm), { attack: df(2), defense: df(0), damage: [1, 3, 6] });
+    const r = resolveAttack(fudge(fighter("A", 0), { ...fighter("D", 0), armor: { value: 2 } }, {}, mmm), {
+      attack: df(2),
+      defense: df(0),
+      damage: [1, 3, 6],
+    });
     expect([r.numbers.damageNumber, r.woundKey]).toEqual([3, "hurt"]);
   });
   it("a read of 5 is Very Hurt (5-6) on the DC track too", () => {
     const d = { ...fighter("D", 0), armor: { value: 2 }, track: newTrack(dcTrackConfig(0)) };
-    const r = resolveAttack(fudge(fighter("A", 0), d, {}, { ...mmm, dcVariant: "track" }), { attack: df(2), defense: df(0), damage: [1, 5, 6] });
+    const r = resolveAttack(fudge(fighter("A", 0), d, {}, { ...mmm, dcVariant: "track" }), {
+      attack: df(2),
+      defense: df(0),
+      damage: [1, 5, 6],
+    });
     expect([r.numbers.damageNumber, r.woundKey]).toEqual([5, "veryHurt"]);
   });
   it("the sample characters' tracks carry the standard thresholds in this mode (and the doubled ones in the factor mode)", () => {
-    const mins = (options: object) => ((resolveSamples({ preset: "fudge", attacker: "Leroy", defender: "Theodora", options }).defender as { track: Track }).track.config as unknown as { levels: Array<{ min: number }> }).levels.map((l) => l.min);
+    const mins = (options: object) =>
+      (
+        (
+          resolveSamples({ preset: "fudge", attacker: "Leroy", defender: "Theodora", options }).defender as {
+            track: Track;
+          }
+        ).track.config as unknown as { levels: Array<{ min: number }> }
+      ).levels.map((l) => l.min);
     expect(mins(mmm)).toEqual([1, 3, 5, 7, 9]);
     expect(mins({ doubleRd: true })).toEqual([1, 4, 7, 10, 13]);
   });
@@ -133,7 +178,10 @@ describe("Fudge §4.63 Min-Mid-Max with the double-RD option on", () => {
 describe("Fudge §4.52 (1) Damage Capacity without a roll", () => {
   // "For certain types of damage - perhaps from a stun ray or a quarterstaff across the ribs - the
   // GM can use the values from +3 to -3 without requiring a roll."
-  const staff = (dcWithoutRoll: boolean) => ({ ...fighter("A", 0), weapon: { name: "Quarterstaff", kind: "muscle", size: "medium", dcWithoutRoll } });
+  const staff = (dcWithoutRoll: boolean) => ({
+    ...fighter("A", 0),
+    weapon: { name: "Quarterstaff", kind: "muscle", size: "medium", dcWithoutRoll },
+  });
   const d = { ...fighter("D", 0), damageCapacity: 2 };
   const roll = { dcVariant: "roll" };
   it('"the GM can use the values from +3 to -3 without requiring a roll": DC +2 is a defensive factor, no DC roll is read', () => {
@@ -149,6 +197,8 @@ describe("Fudge §4.52 (1) Damage Capacity without a roll", () => {
   });
   it("the other variants are unchanged by the field (factor: DC counts anyway; gift: DC is no factor)", () => {
     expect(resolveAttack(fudge(staff(true), d), { attack: df(4), defense: df(0) }).numbers.ddf).toBe(2);
-    expect(resolveAttack(fudge(staff(true), d, {}, { dcVariant: "gift" }), { attack: df(4), defense: df(0) }).numbers.ddf).toBe(0);
+    expect(
+      resolveAttack(fudge(staff(true), d, {}, { dcVariant: "gift" }), { attack: df(4), defense: df(0) }).numbers.ddf,
+    ).toBe(0);
   });
 });

@@ -10,18 +10,54 @@ import { seededRng } from "../../src/rules/dice";
 import { duelForecast, FORECAST_BUDGET } from "../../src/rules/forecast";
 import { pipelineFor, rollingDice } from "../../src/rules/pipeline";
 import { trackStatus, type Track } from "../../src/rules/track";
-import { voltTrackKind, type VoltMark, type VoltTrackConfig, type VoltTrackState, type VoltWound } from "../../src/rules/volt";
-import { VOLT_OUT, voltApplyWounds, voltSheetModel, voltSheetOf, voltSheetPenalty, voltSheetProgress } from "../../src/rules/volt/duel";
+import {
+  voltTrackKind,
+  type VoltMark,
+  type VoltTrackConfig,
+  type VoltTrackState,
+  type VoltWound,
+} from "../../src/rules/volt";
+import {
+  VOLT_OUT,
+  voltApplyWounds,
+  voltSheetModel,
+  voltSheetOf,
+  voltSheetPenalty,
+  voltSheetProgress,
+} from "../../src/rules/volt/duel";
 import "../../src/rules/presets";
 
 const configArb = fc
-  .record({ willpower: fc.integer({ min: 0, max: 14 }), tough: fc.integer({ min: -9, max: 20 }), extraRows: fc.integer({ min: 0, max: 5 }) })
-  .map(({ willpower, tough, extraRows }): VoltTrackConfig => ({ kind: "volt", label: "Wounds", willpower, tough, rows: Math.max(20, 16 + tough) + extraRows }));
+  .record({
+    willpower: fc.integer({ min: 0, max: 14 }),
+    tough: fc.integer({ min: -9, max: 20 }),
+    extraRows: fc.integer({ min: 0, max: 5 }),
+  })
+  .map(({ willpower, tough, extraRows }): VoltTrackConfig => ({
+    kind: "volt",
+    label: "Wounds",
+    willpower,
+    tough,
+    rows: Math.max(20, 16 + tough) + extraRows,
+  }));
 const typeArb = fc.constantFrom("injury" as const, "stun" as const);
 const woundArb: fc.Arbitrary<VoltWound> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ row: fc.oneof(fc.integer({ min: 1, max: 14 }), fc.integer({ min: 1, max: 45 })), type: typeArb }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      row: fc.oneof(fc.integer({ min: 1, max: 14 }), fc.integer({ min: 1, max: 45 })),
+      type: typeArb,
+    }),
+  },
   // Volt: The attack roll — a failed damage roll
-  { weight: 1, arbitrary: fc.record({ failedRoll: fc.constant(true as const), damage: fc.integer({ min: -5, max: 35 }), type: typeArb }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      failedRoll: fc.constant(true as const),
+      damage: fc.integer({ min: -5, max: 35 }),
+      type: typeArb,
+    }),
+  },
 );
 /** A stun weapon's Full Hit deals two wounds in order (Volt: Full hit); most attacks deal one. */
 const woundsArb = fc.array(woundArb, { minLength: 1, maxLength: 3 });
@@ -91,7 +127,19 @@ describe("Volt duel: the integer sheet model is the volt track kind (Volt: Marki
   });
 });
 
-const side = (name: string, o: { damage?: number; attack?: number; guard?: number; will?: number; tough?: number; pierce?: number; stun?: boolean; armor?: [number, number, number] } = {}) => ({
+const side = (
+  name: string,
+  o: {
+    damage?: number;
+    attack?: number;
+    guard?: number;
+    will?: number;
+    tough?: number;
+    pierce?: number;
+    stun?: boolean;
+    armor?: [number, number, number];
+  } = {},
+) => ({
   name,
   track: { config: { kind: "volt", willpower: o.will ?? 6, tough: o.tough ?? 0 } },
   weapon: { name: "Axe", attack: o.attack ?? 14, damage: o.damage ?? 25, pierce: o.pierce ?? 4, stun: o.stun ?? false },
@@ -102,13 +150,48 @@ const side = (name: string, o: { damage?: number; attack?: number; guard?: numbe
 describe("Volt duel forecast, method product: exact", () => {
   // Small sheets (Fragile: few rows) so the whole chain can be solved too.
   const small: Array<[string, Record<string, unknown>]> = [
-    ["Fragile 6, axes", { preset: "volt", a: side("A", { tough: -6, damage: 4 }), b: side("B", { tough: -6, damage: 5 }) }],
-    ["Willpower 2 ('x' rows) and Willpower 5, b opens", { preset: "volt", first: "b", a: side("A", { will: 2, tough: -5, damage: 5 }), b: side("B", { will: 5, tough: -6, damage: 4, attack: 12 }) }],
-    ["a stun weapon (two wounds on a Full Hit) against armor (Stun inside Protection, failed rolls)", { preset: "volt", a: side("A", { tough: -6, damage: 3, stun: true, attack: 15 }), b: side("B", { tough: -6, damage: 6, pierce: 5, armor: [14, 3, 9] }) }],
+    [
+      "Fragile 6, axes",
+      { preset: "volt", a: side("A", { tough: -6, damage: 4 }), b: side("B", { tough: -6, damage: 5 }) },
+    ],
+    [
+      "Willpower 2 ('x' rows) and Willpower 5, b opens",
+      {
+        preset: "volt",
+        first: "b",
+        a: side("A", { will: 2, tough: -5, damage: 5 }),
+        b: side("B", { will: 5, tough: -6, damage: 4, attack: 12 }),
+      },
+    ],
+    [
+      "a stun weapon (two wounds on a Full Hit) against armor (Stun inside Protection, failed rolls)",
+      {
+        preset: "volt",
+        a: side("A", { tough: -6, damage: 3, stun: true, attack: 15 }),
+        b: side("B", { tough: -6, damage: 6, pierce: 5, armor: [14, 3, 9] }),
+      },
+    ],
     // At −4 neither attack beats Guard 6 (9 − 4 = 5, Volt: The attack roll): pairs of sheets where
     // both are at −4 would stall, though no duel reaches them (the one at −4 first can no longer wound).
-    ["attacks that stop at −4: pairs that would stall, never reached", { preset: "volt", a: side("A", { will: 12, tough: -6, damage: 3, attack: 9 }), b: side("B", { will: 12, tough: -6, damage: 3, attack: 9 }) }],
-    ["Willpower 12, a mark already on the sheet", { preset: "volt", a: { ...side("A", { will: 12, tough: -6, damage: 3 }), track: { config: { kind: "volt", willpower: 12, tough: -6 }, state: { marks: { "2": "stun" } } } }, b: side("B", { will: 9, tough: -7, damage: 2, armor: [12, 2, 6] }) }],
+    [
+      "attacks that stop at −4: pairs that would stall, never reached",
+      {
+        preset: "volt",
+        a: side("A", { will: 12, tough: -6, damage: 3, attack: 9 }),
+        b: side("B", { will: 12, tough: -6, damage: 3, attack: 9 }),
+      },
+    ],
+    [
+      "Willpower 12, a mark already on the sheet",
+      {
+        preset: "volt",
+        a: {
+          ...side("A", { will: 12, tough: -6, damage: 3 }),
+          track: { config: { kind: "volt", willpower: 12, tough: -6 }, state: { marks: { "2": "stun" } } },
+        },
+        b: side("B", { will: 9, tough: -7, damage: 2, armor: [12, 2, 6] }),
+      },
+    ],
   ];
   for (const [name, duel] of small)
     it(`equals the exact chain: ${name}`, () => {
@@ -121,7 +204,10 @@ describe("Volt duel forecast, method product: exact", () => {
       expect(Math.abs(f.bOut - chain.bOut)).toBeLessThanOrEqual(1e-12);
       expect(Math.abs(f.stalemate - chain.stalemate)).toBeLessThanOrEqual(1e-12);
       if (chain.expectedExchanges === null) expect(f.expectedExchanges).toBeNull();
-      else expect(Math.abs(f.expectedExchanges! - chain.expectedExchanges)).toBeLessThanOrEqual(1e-10 * chain.expectedExchanges);
+      else
+        expect(Math.abs(f.expectedExchanges! - chain.expectedExchanges)).toBeLessThanOrEqual(
+          1e-10 * chain.expectedExchanges,
+        );
       // The default method for Volt is the exact one when it fits the budget.
       expect(duelForecast(duel)).toEqual(f);
     }, 60_000);
@@ -162,7 +248,9 @@ describe("Volt duel forecast, method product: exact", () => {
   });
   it("is a Volt method: refused for another preset on the method field", () => {
     const duel = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
-    expect(() => duelForecast({ ...duel, method: "product" })).toThrow(expect.objectContaining({ field: "method", key: "FUDGE.Error.ForecastMethod" }));
+    expect(() => duelForecast({ ...duel, method: "product" })).toThrow(
+      expect.objectContaining({ field: "method", key: "FUDGE.Error.ForecastMethod" }),
+    );
   });
 });
 
@@ -188,7 +276,11 @@ describe("Volt duel forecast of the sample characters (issue #10: every duel is 
       let tB: Track = reqAB.defender.track;
       for (let turn = 0; ; turn ^= 1) {
         const base = turn === 0 ? reqAB : reqBA;
-        const req = { ...base, attacker: { ...base.attacker, track: turn === 0 ? tA : tB }, defender: { ...base.defender, track: turn === 0 ? tB : tA } };
+        const req = {
+          ...base,
+          attacker: { ...base.attacker, track: turn === 0 ? tA : tB },
+          defender: { ...base.defender, track: turn === 0 ? tB : tA },
+        };
         const r = p.resolve(req, rollingDice(p.slots(req), rng));
         attacks++;
         if (r.defenderAfter) {
@@ -210,14 +302,24 @@ describe("Volt duel forecast of the sample characters (issue #10: every duel is 
   it("a duel over the product's budget is refused cleanly: asked for, at once; by default, within its time budget", () => {
     const huge = resolveSamples({ preset: "volt", a: "Leroy", b: "Leroy" });
     const t0 = Date.now();
-    expect(() => duelForecast({ ...huge, method: "product" })).toThrow(expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.ForecastBudget" }));
+    expect(() => duelForecast({ ...huge, method: "product" })).toThrow(
+      expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.ForecastBudget" }),
+    );
     expect(Date.now() - t0).toBeLessThan(5_000);
     // The default falls back to the bounded forward forecast, which stops at its budget.
     const t1 = Date.now();
-    expect(() => duelForecast({ ...huge, budgetMs: 1_000 })).toThrow(expect.objectContaining({ key: expect.stringMatching(/^FUDGE\.Error\.(ForecastBudget|TooManyStates)$/) }));
+    expect(() => duelForecast({ ...huge, budgetMs: 1_000 })).toThrow(
+      expect.objectContaining({ key: expect.stringMatching(/^FUDGE\.Error\.(ForecastBudget|TooManyStates)$/) }),
+    );
     expect(Date.now() - t1).toBeLessThan(6_000);
     // A smaller maxStates shrinks the product's budget too (maxStates × productPairsPerState pairs).
-    expect(() => duelForecast({ ...duel, method: "product", maxStates: Math.floor(15_000_000 / FORECAST_BUDGET.productPairsPerState) })).toThrow(expect.objectContaining({ field: "maxStates" }));
+    expect(() =>
+      duelForecast({
+        ...duel,
+        method: "product",
+        maxStates: Math.floor(15_000_000 / FORECAST_BUDGET.productPairsPerState),
+      }),
+    ).toThrow(expect.objectContaining({ field: "maxStates" }));
   }, 30_000);
 });
 
@@ -226,13 +328,41 @@ describe("Volt duel over the product's budget: the forward method's pre-check (i
   // pre-check counts its first pass on the integer sheets (src/rules/volt/duel.ts voltForwardExceeds).
   const duels: Array<[string, Record<string, unknown>]> = [
     ["two axes, Damage 25", { preset: "volt", a: side("A"), b: side("B") }],
-    ["Fragile 6, axes", { preset: "volt", a: side("A", { tough: -6, damage: 4 }), b: side("B", { tough: -6, damage: 5 }) }],
-    ["attacks that stop at −4", { preset: "volt", a: side("A", { will: 12, tough: -6, damage: 3, attack: 9 }), b: side("B", { will: 12, tough: -6, damage: 3, attack: 9 }) }],
-    ["a stun weapon (two wounds a hit: no pre-check)", { preset: "volt", a: side("A", { tough: -6, damage: 3, stun: true, attack: 15 }), b: side("B", { tough: -6, damage: 6, pierce: 5, armor: [14, 3, 9] }) }],
+    [
+      "Fragile 6, axes",
+      { preset: "volt", a: side("A", { tough: -6, damage: 4 }), b: side("B", { tough: -6, damage: 5 }) },
+    ],
+    [
+      "attacks that stop at −4",
+      {
+        preset: "volt",
+        a: side("A", { will: 12, tough: -6, damage: 3, attack: 9 }),
+        b: side("B", { will: 12, tough: -6, damage: 3, attack: 9 }),
+      },
+    ],
+    [
+      "a stun weapon (two wounds a hit: no pre-check)",
+      {
+        preset: "volt",
+        a: side("A", { tough: -6, damage: 3, stun: true, attack: 15 }),
+        b: side("B", { tough: -6, damage: 6, pierce: 5, armor: [14, 3, 9] }),
+      },
+    ],
     // Armor struck inside Protection deals Stun, a full hit Injury: "+" marks (Injury on Stun), keyed apart by the forward.
     [
       "armor: Stun and Injury on one sheet, '+' already marked, b opens",
-      { preset: "volt", first: "b", a: { ...side("A", { tough: -6, damage: 9, pierce: 7 }), track: { config: { kind: "volt", willpower: 6, tough: -6 }, state: { marks: { "1": "stun", "3": "injuryOnStun" } } } }, b: side("B", { tough: -5, damage: 8, pierce: 5, armor: [13, 2, 7] }) },
+      {
+        preset: "volt",
+        first: "b",
+        a: {
+          ...side("A", { tough: -6, damage: 9, pierce: 7 }),
+          track: {
+            config: { kind: "volt", willpower: 6, tough: -6 },
+            state: { marks: { "1": "stun", "3": "injuryOnStun" } },
+          },
+        },
+        b: side("B", { tough: -5, damage: 8, pierce: 5, armor: [13, 2, 7] }),
+      },
     ],
   ];
   for (const [name, duel] of duels)
@@ -243,7 +373,9 @@ describe("Volt duel over the product's budget: the forward method's pre-check (i
         // The default path, over the product's budget: the same forward answer (the product enumerated its laws: more enumerations).
         const g = duelForecast({ ...duel, tolerance, maxStates: f.states }, { maxProductPairs: 0 });
         expect({ ...g, enumerations: 0 }).toEqual({ ...f, enumerations: 0 });
-        expect(() => duelForecast({ ...duel, tolerance, maxStates: f.states - 1 }, { maxProductPairs: 0 })).toThrow(expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates" }));
+        expect(() => duelForecast({ ...duel, tolerance, maxStates: f.states - 1 }, { maxProductPairs: 0 })).toThrow(
+          expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates" }),
+        );
       }
     }, 60_000);
   it("Leroy vs Leroy: refused on maxStates by the pre-check, before the forward spends its time budget", () => {
@@ -251,7 +383,11 @@ describe("Volt duel over the product's budget: the forward method's pre-check (i
     // there; followed by the real forward it would take 7 s or more to say so.
     const huge = resolveSamples({ preset: "volt", a: "Leroy", b: "Leroy" });
     expect(() => duelForecast({ ...huge, budgetMs: 60_000 })).toThrow(
-      expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates", message: expect.stringContaining("first pass alone follows more") }),
+      expect.objectContaining({
+        field: "maxStates",
+        key: "FUDGE.Error.TooManyStates",
+        message: expect.stringContaining("first pass alone follows more"),
+      }),
     );
   }, 60_000);
   it("Leroy vs Leroy: the pre-check's cheap pass decides, and its work is pinned by count (issue #10, session 8)", () => {
@@ -261,7 +397,9 @@ describe("Volt duel over the product's budget: the forward method's pre-check (i
     // 105,330 states followed and 960,960 masses added (before: 97,600 and 1,493,826).
     const huge = resolveSamples({ preset: "volt", a: "Leroy", b: "Leroy" });
     const stats = { passes: 0, counted: 0, followed: 0, added: 0 };
-    expect(() => duelForecast({ ...huge, budgetMs: 60_000 }, { voltCountStats: stats })).toThrow(expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates" }));
+    expect(() => duelForecast({ ...huge, budgetMs: 60_000 }, { voltCountStats: stats })).toThrow(
+      expect.objectContaining({ field: "maxStates", key: "FUDGE.Error.TooManyStates" }),
+    );
     expect(stats).toEqual({ passes: 1, counted: 200_001, followed: 105_330, added: 960_960 });
   }, 60_000);
 });
@@ -269,25 +407,82 @@ describe("Volt duel over the product's budget: the forward method's pre-check (i
 describe("Volt product method: the same bits as before its speed-ups (issue #10, session 6)", () => {
   // Answers of the product method as it stood at commit 2bddffb (before the setup and loop
   // changes of session 6), printed to 17 digits: the changes keep every sum in the same order.
-  const mark = (config: Record<string, unknown>, marks: Record<string, string>, s: Record<string, unknown>) => ({ ...s, track: { config, state: { marks } } });
+  const mark = (config: Record<string, unknown>, marks: Record<string, string>, s: Record<string, unknown>) => ({
+    ...s,
+    track: { config, state: { marks } },
+  });
   const golden: Array<[string, Record<string, unknown>, [number, number, number, number, number]]> = [
-    ["Leroy vs Theodora", resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" }), [0.1707285326460074, 0.8292714673539926, 0, 6.3109131687085895, 30233088]],
-    ["Theodora vs Leroy", resolveSamples({ preset: "volt", a: "Theodora", b: "Leroy" }), [0.7378016765368886, 0.26219832346311145, 0, 7.129898821740708, 30233088]],
-    ["Theodora vs Theodora", resolveSamples({ preset: "volt", a: "Theodora", b: "Theodora" }), [0.39891244386186964, 0.6010875561381304, 0, 2.6120263296463375, 2097152]],
-    ["two axes, Damage 25", { preset: "volt", a: side("A"), b: side("B") }, [0.2736862837226096, 0.7263137162773904, 0, 0.8372078616827245, 4418]],
+    [
+      "Leroy vs Theodora",
+      resolveSamples({ preset: "volt", a: "Leroy", b: "Theodora" }),
+      [0.1707285326460074, 0.8292714673539926, 0, 6.3109131687085895, 30233088],
+    ],
+    [
+      "Theodora vs Leroy",
+      resolveSamples({ preset: "volt", a: "Theodora", b: "Leroy" }),
+      [0.7378016765368886, 0.26219832346311145, 0, 7.129898821740708, 30233088],
+    ],
+    [
+      "Theodora vs Theodora",
+      resolveSamples({ preset: "volt", a: "Theodora", b: "Theodora" }),
+      [0.39891244386186964, 0.6010875561381304, 0, 2.6120263296463375, 2097152],
+    ],
+    [
+      "two axes, Damage 25",
+      { preset: "volt", a: side("A"), b: side("B") },
+      [0.2736862837226096, 0.7263137162773904, 0, 0.8372078616827245, 4418],
+    ],
     [
       "a Stun already marked, Willpower 8",
-      { preset: "volt", a: mark({ kind: "volt", willpower: 6, tough: 0 }, { "3": "stun" }, side("A")), b: side("B", { will: 8, damage: 12 }) },
+      {
+        preset: "volt",
+        a: mark({ kind: "volt", willpower: 6, tough: 0 }, { "3": "stun" }, side("A")),
+        b: side("B", { will: 8, damage: 12 }),
+      },
       [0.12184831043074325, 0.8781516895692567, 0, 1.1279836917082966, 96256],
     ],
-    ["Fragile 6, axes", { preset: "volt", a: side("A", { tough: -6, damage: 4 }), b: side("B", { tough: -6, damage: 5 }) }, [0.5547956053165045, 0.4452043946834955, 0, 7.037031788755932, 512]],
-    ["attacks that stop at −4", { preset: "volt", a: side("A", { will: 12, tough: -6, damage: 3, attack: 9 }), b: side("B", { will: 12, tough: -6, damage: 3, attack: 9 }) }, [0.4764588477041804, 0.5235411522958181, 0, 35.40291026874698, 128]],
-    ["a stun weapon against armor", { preset: "volt", a: side("A", { tough: -6, damage: 3, stun: true, attack: 15 }), b: side("B", { tough: -6, damage: 6, pierce: 5, armor: [14, 3, 9] }) }, [0.9707435007176326, 0.029256499282367378, 0, 7.0426402027177755, 1856]],
-    ["Willpower 9 against Willpower 4 in armor", { preset: "volt", a: side("A", { will: 9, damage: 10, attack: 13 }), b: side("B", { will: 4, damage: 14, pierce: 8, armor: [15, 2, 7] }) }, [0.924681819408781, 0.07531818059121898, 0, 4.147251127068749, 40310784]],
+    [
+      "Fragile 6, axes",
+      { preset: "volt", a: side("A", { tough: -6, damage: 4 }), b: side("B", { tough: -6, damage: 5 }) },
+      [0.5547956053165045, 0.4452043946834955, 0, 7.037031788755932, 512],
+    ],
+    [
+      "attacks that stop at −4",
+      {
+        preset: "volt",
+        a: side("A", { will: 12, tough: -6, damage: 3, attack: 9 }),
+        b: side("B", { will: 12, tough: -6, damage: 3, attack: 9 }),
+      },
+      [0.4764588477041804, 0.5235411522958181, 0, 35.40291026874698, 128],
+    ],
+    [
+      "a stun weapon against armor",
+      {
+        preset: "volt",
+        a: side("A", { tough: -6, damage: 3, stun: true, attack: 15 }),
+        b: side("B", { tough: -6, damage: 6, pierce: 5, armor: [14, 3, 9] }),
+      },
+      [0.9707435007176326, 0.029256499282367378, 0, 7.0426402027177755, 1856],
+    ],
+    [
+      "Willpower 9 against Willpower 4 in armor",
+      {
+        preset: "volt",
+        a: side("A", { will: 9, damage: 10, attack: 13 }),
+        b: side("B", { will: 4, damage: 14, pierce: 8, armor: [15, 2, 7] }),
+      },
+      [0.924681819408781, 0.07531818059121898, 0, 4.147251127068749, 40310784],
+    ],
   ];
   for (const [name, duel, [aOut, bOut, stalemate, exchanges, states]] of golden)
     it(`bit for bit: ${name}`, () => {
       const f = duelForecast({ ...duel, method: "product", maxStates: 1_000_000, budgetMs: 60_000 });
-      expect([f.aOut, f.bOut, f.stalemate, f.expectedExchanges, f.states]).toEqual([aOut, bOut, stalemate, exchanges, states]);
+      expect([f.aOut, f.bOut, f.stalemate, f.expectedExchanges, f.states]).toEqual([
+        aOut,
+        bOut,
+        stalemate,
+        exchanges,
+        states,
+      ]);
     }, 60_000);
 });

@@ -16,7 +16,11 @@ const sources = [
 
 describe("Volt i18n", () => {
   it("every FUDGE.Volt key in the code has English text", () => {
-    const keys = new Set(sources.flatMap((f) => [...readFileSync(f, "utf8").matchAll(/"(FUDGE\.Volt\.[A-Za-z0-9_.]+)"/g)].map((m) => m[1])));
+    const keys = new Set(
+      sources.flatMap((f) =>
+        [...readFileSync(f, "utf8").matchAll(/"(FUDGE\.Volt\.[A-Za-z0-9_.]+)"/g)].map((m) => m[1]),
+      ),
+    );
     expect(keys.size).toBeGreaterThan(50);
     for (const k of keys) expect(lang[k], k).toBeTypeOf("string");
   });
@@ -28,8 +32,24 @@ describe("Volt i18n", () => {
       const r = rollAttack(
         {
           preset: "volt",
-          attacker: { name: "A", track, weapon: { name: "W", attack: 8 + (i % 13), damage: 5 + (i % 17), pierce: i % 9, stun: i % 3 === 0, ranged: i % 5 === 0 } },
-          defender: { name: "B", track, guard: 6, armor: i % 2 ? { coverage: 5 + (i % 16), protection: [3, 6] } : null },
+          attacker: {
+            name: "A",
+            track,
+            weapon: {
+              name: "W",
+              attack: 8 + (i % 13),
+              damage: 5 + (i % 17),
+              pierce: i % 9,
+              stun: i % 3 === 0,
+              ranged: i % 5 === 0,
+            },
+          },
+          defender: {
+            name: "B",
+            track,
+            guard: 6,
+            armor: i % 2 ? { coverage: 5 + (i % 16), protection: [3, 6] } : null,
+          },
           situation: { distance: 7 },
         },
         rng,
@@ -50,11 +70,21 @@ describe("Volt i18n", () => {
       let t = newTrack({ kind: "volt", willpower: i % 14, tough: (i % 7) - 3 } as { kind: string });
       const steps = [];
       for (let j = 0; j < 8; j++) {
-        const r = applyWound(t, j % 4 === 3 ? { failedRoll: true, damage: d20(), type: "stun" } : { row: d20() + 2, type: j % 2 ? "stun" : "injury" });
+        const r = applyWound(
+          t,
+          j % 4 === 3
+            ? { failedRoll: true, damage: d20(), type: "stun" }
+            : { row: d20() + 2, type: j % 2 ? "stun" : "injury" },
+        );
         steps.push(...r.steps, ...r.status.steps);
         t = r.track;
       }
-      for (const h of [{ type: "injuryRecovery", black: d20(), white: d20(), strength: 10, medical: i % 3 }, { type: "recover", result: "success" }, { type: "rest" }, { type: "box", ref: "row-12" }])
+      for (const h of [
+        { type: "injuryRecovery", black: d20(), white: d20(), strength: 10, medical: i % 3 },
+        { type: "recover", result: "success" },
+        { type: "rest" },
+        { type: "box", ref: "row-12" },
+      ])
         steps.push(...healTrack(t, h).steps);
       steps.push(...recoverAction(t, 6, d20(), d20()).steps, ...trackStatus(t).steps);
       for (const s of steps) {

@@ -13,7 +13,11 @@ describe("the medical Background roll (Volt: Recovery)", () => {
     const r = medicalRoll(10, 4, 15);
     expect(r.roll?.success).toBe(true);
     expect(r.lowers).toBe(4);
-    expect(r.steps.map((s) => s.key)).toEqual(["FUDGE.Volt.Step.MedicalRoll", "FUDGE.Volt.Step.RollSuccess", "FUDGE.Volt.Step.MedicalLowers"]);
+    expect(r.steps.map((s) => s.key)).toEqual([
+      "FUDGE.Volt.Step.MedicalRoll",
+      "FUDGE.Volt.Step.RollSuccess",
+      "FUDGE.Volt.Step.MedicalLowers",
+    ]);
     expect(r.steps.every((s) => s.rule === "Volt: Recovery")).toBe(true);
     expect(r.steps[2].params).toEqual({ result: 4 });
   });

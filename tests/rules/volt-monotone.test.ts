@@ -15,11 +15,18 @@ import { voltApplyWounds, voltSheetModel, voltSheetOf, voltSheetPenalty } from "
 import "../../src/rules/presets";
 
 describe("Volt duel: the same-dice coupling is not monotone (why no sandwich bound)", () => {
-  const { a: theodora, b: leroy } = resolveSamples({ preset: "volt", a: "Theodora", b: "Leroy" }) as Record<string, any>;
+  const { a: theodora, b: leroy } = resolveSamples({ preset: "volt", a: "Theodora", b: "Leroy" }) as Record<
+    string,
+    any
+  >;
   const p = pipelineFor("volt");
   /** Theodora's wound on Leroy with the given dice, her sheet giving her penalty. */
   const woundAt = (attackerMarks: Record<string, string>): VoltWound[] => {
-    const req = p.parseRequest({ preset: "volt", attacker: { ...theodora, track: { config: theodora.track.config, state: { marks: attackerMarks } } }, defender: leroy });
+    const req = p.parseRequest({
+      preset: "volt",
+      attacker: { ...theodora, track: { config: theodora.track.config, state: { marks: attackerMarks } } },
+      defender: leroy,
+    });
     // Attack dice 8 and 9 against Guard 7; damage dice 5 and 1 (both succeed against 10 and 20: row 5).
     const r = p.resolve(req, (id: string) => (id === "attack" ? [8, 9] : [5, 1]), { preview: false });
     return trackKind("volt").parseWound(leroy.track.config, r.wound, "wound") as VoltWound[];

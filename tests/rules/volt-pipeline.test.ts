@@ -1,11 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { seededRng } from "../../src/rules/dice";
-import { enumerateDice, pipelineFor, recordedDice, resolveAttack, rollAttack, type AttackResolution } from "../../src/rules/pipeline";
+import {
+  enumerateDice,
+  pipelineFor,
+  recordedDice,
+  resolveAttack,
+  rollAttack,
+  type AttackResolution,
+} from "../../src/rules/pipeline";
 import { newTrack, trackStateKey, type Track } from "../../src/rules/track";
 import "../../src/rules/volt";
 import { fieldOf } from "./errors";
 
-const track = (willpower = 6, marks: Record<string, string> = {}): Track => ({ config: newTrack({ kind: "volt", willpower } as { kind: string }).config, state: { marks } });
+const track = (willpower = 6, marks: Record<string, string> = {}): Track => ({
+  config: newTrack({ kind: "volt", willpower } as { kind: string }).config,
+  state: { marks },
+});
 
 interface Opts {
   attack?: number;
@@ -32,7 +42,14 @@ function request(o: Opts = {}): Record<string, unknown> {
       track: track(6, o.attackerMarks),
       willpower: 6,
       strength: 10,
-      weapon: { name: "Blade", attack: o.attack ?? 14, damage: o.damage ?? 15, pierce: o.pierce ?? 5, stun: o.stun ?? false, ranged: o.ranged ?? false },
+      weapon: {
+        name: "Blade",
+        attack: o.attack ?? 14,
+        damage: o.damage ?? 15,
+        pierce: o.pierce ?? 5,
+        stun: o.stun ?? false,
+        ranged: o.ranged ?? false,
+      },
     },
     defender: { name: "Bo", track: track(6, o.defenderMarks), guard: o.guard ?? 8, armor: o.armor ?? null },
     options: { recovery: "monthly" },
@@ -52,7 +69,11 @@ describe("Volt attack pipeline", () => {
       ["attack", "2d20"],
       ["damage", "2d20"],
     ]);
-    expect(p.slots(p.parseRequest(request({ stun: true }))).map((s) => s.id)).toEqual(["attack", "damage", "injuryDamage"]);
+    expect(p.slots(p.parseRequest(request({ stun: true }))).map((s) => s.id)).toEqual([
+      "attack",
+      "damage",
+      "injuryDamage",
+    ]);
   });
 
   it("seed: Damage 15, damage dice 9 and 13 → Injury 13", () => {
@@ -85,9 +106,15 @@ describe("Volt attack pipeline", () => {
   });
 
   it("a failed damage roll marks the lowest unmarked row, or nothing above the Damage", () => {
-    const r = resolveAttack(request({ damage: 10, defenderMarks: { 1: "injury" } }), { attack: [12, 3], damage: [15, 18] });
+    const r = resolveAttack(request({ damage: 10, defenderMarks: { 1: "injury" } }), {
+      attack: [12, 3],
+      damage: [15, 18],
+    });
     expect(marksAfter(r)).toEqual({ 1: "injury", 2: "injury" });
-    const none = resolveAttack(request({ damage: 1, defenderMarks: { 1: "injury" } }), { attack: [12, 3], damage: [15, 18] });
+    const none = resolveAttack(request({ damage: 1, defenderMarks: { 1: "injury" } }), {
+      attack: [12, 3],
+      damage: [15, 18],
+    });
     expect(marksAfter(none)).toEqual({ 1: "injury" });
     expect(none.defenderAfter?.steps.map((s) => s.key)).toEqual(["FUDGE.Volt.Step.FailedAboveDamage"]);
   });
@@ -103,7 +130,10 @@ describe("Volt attack pipeline", () => {
     const r = resolveAttack(request({ attackerMarks: { 8: "stun" } }), { attack: [12, 3] });
     expect(r.numbers.attackValue).toBe(10);
     expect(r.outcome).toBe("miss");
-    expect(resolveAttack(request({ modifier: 2 }), { attack: [16, 3], damage: [1, 1] }).numbers).toMatchObject({ attackValue: 16, hits: 1 });
+    expect(resolveAttack(request({ modifier: 2 }), { attack: [16, 3], damage: [1, 1] }).numbers).toMatchObject({
+      attackValue: 16,
+      hits: 1,
+    });
   });
 
   it("attack values over 20 add 20 to a die that still succeeds", () => {
@@ -157,7 +187,11 @@ describe("Volt attack pipeline", () => {
     const hit = resolveAttack(request({ stun: true, damage: 10 }), { attack: [12, 3], damage: [6, 2] });
     expect(hit.wound).toEqual({ row: 6, type: "stun" });
     expect(hit.dice.injuryDamage).toBeUndefined();
-    const full = resolveAttack(request({ stun: true, damage: 10 }), { attack: [12, 9], damage: [14, 2], injuryDamage: [12, 9] });
+    const full = resolveAttack(request({ stun: true, damage: 10 }), {
+      attack: [12, 9],
+      damage: [14, 2],
+      injuryDamage: [12, 9],
+    });
     expect(full.wound).toEqual([
       { row: 14, type: "stun" },
       { row: 9, type: "injury" },
@@ -167,7 +201,11 @@ describe("Volt attack pipeline", () => {
     expect(marksAfter(full)).toEqual({ 14: "stun", 9: "injury" });
     expect(full.defenderAfter?.status).toMatchObject({ condition: "dying", canAct: false });
     // the Injury lands on the Stun → "+"
-    const plus = resolveAttack(request({ stun: true, damage: 10 }), { attack: [12, 9], damage: [8, 2], injuryDamage: [8, 2] });
+    const plus = resolveAttack(request({ stun: true, damage: 10 }), {
+      attack: [12, 9],
+      damage: [8, 2],
+      injuryDamage: [8, 2],
+    });
     expect(marksAfter(plus)).toEqual({ 8: "injuryOnStun" });
   });
 
@@ -188,7 +226,6 @@ describe("Volt attack pipeline", () => {
     }
   });
 
-
   it("bad input names the field", () => {
     const with_ = (path: string[], v: unknown): Record<string, unknown> => {
       const r = request() as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -198,13 +235,21 @@ describe("Volt attack pipeline", () => {
       return r;
     };
     const attack = { attack: [10, 3], damage: [9, 13] };
-    expect(fieldOf(() => resolveAttack(with_(["attacker", "weapon", "damage"], "x"), attack))).toBe("attacker.weapon.damage");
+    expect(fieldOf(() => resolveAttack(with_(["attacker", "weapon", "damage"], "x"), attack))).toBe(
+      "attacker.weapon.damage",
+    );
     expect(fieldOf(() => resolveAttack(with_(["attacker", "weapon", "stun"], 1), attack))).toBe("attacker.weapon.stun");
     expect(fieldOf(() => resolveAttack(with_(["attacker", "weapon"], undefined), attack))).toBe("attacker.weapon");
     expect(fieldOf(() => resolveAttack(with_(["defender", "guard"], undefined), attack))).toBe("defender.guard");
-    expect(fieldOf(() => resolveAttack(with_(["defender", "armor"], { coverage: 21, protection: [1, 2] }), attack))).toBe("defender.armor.coverage");
-    expect(fieldOf(() => resolveAttack(with_(["defender", "armor"], { coverage: 5, protection: [6, 2] }), attack))).toBe("defender.armor.protection[1]");
-    expect(fieldOf(() => resolveAttack(with_(["defender", "track"], { config: { kind: "volt" } }), attack))).toBe("defender.track.config.willpower");
+    expect(
+      fieldOf(() => resolveAttack(with_(["defender", "armor"], { coverage: 21, protection: [1, 2] }), attack)),
+    ).toBe("defender.armor.coverage");
+    expect(
+      fieldOf(() => resolveAttack(with_(["defender", "armor"], { coverage: 5, protection: [6, 2] }), attack)),
+    ).toBe("defender.armor.protection[1]");
+    expect(fieldOf(() => resolveAttack(with_(["defender", "track"], { config: { kind: "volt" } }), attack))).toBe(
+      "defender.track.config.willpower",
+    );
     expect(fieldOf(() => resolveAttack(with_(["options", "recovery"], "yearly"), attack))).toBe("options.recovery");
     expect(fieldOf(() => resolveAttack(request({ ranged: true }), attack))).toBe("situation.distance");
     expect(fieldOf(() => resolveAttack(request({ attackerMarks: { 11: "stun" } }), attack))).toBe("attacker.track");
@@ -224,13 +269,23 @@ describe("Volt attack pipeline", () => {
 
 describe("Volt exact odds", () => {
   const summary = (r: AttackResolution): string =>
-    JSON.stringify([r.outcome, r.woundKey, r.wound, r.defenderAfter ? trackStateKey(r.defenderAfter.track) : null, r.defenderAfter?.status.condition ?? null]);
+    JSON.stringify([
+      r.outcome,
+      r.woundKey,
+      r.wound,
+      r.defenderAfter ? trackStateKey(r.defenderAfter.track) : null,
+      r.defenderAfter?.status.condition ?? null,
+    ]);
 
   function exact(input: Record<string, unknown>): Map<string, number> {
     const p = pipelineFor("volt");
     const req = p.parseRequest(input);
     const out = new Map<string, number>();
-    enumerateDice(p.slots(req), (d) => p.resolve(req, d), (r: AttackResolution, prob) => out.set(summary(r), (out.get(summary(r)) ?? 0) + prob));
+    enumerateDice(
+      p.slots(req),
+      (d) => p.resolve(req, d),
+      (r: AttackResolution, prob) => out.set(summary(r), (out.get(summary(r)) ?? 0) + prob),
+    );
     return out;
   }
 
@@ -260,7 +315,14 @@ describe("Volt exact odds", () => {
   };
 
   it("outcome classes give the same distribution as all 400 × 400 dice pairs (armor, Full Hit)", () => {
-    const input = request({ attack: 15, damage: 12, pierce: 5, guard: 6, armor: { coverage: 12, protection: [5, 6] }, defenderMarks: { 2: "injury", 12: "stun" } });
+    const input = request({
+      attack: 15,
+      damage: 12,
+      pierce: 5,
+      guard: 6,
+      armor: { coverage: 12, protection: [5, 6] },
+      defenderMarks: { 2: "injury", 12: "stun" },
+    });
     const e = exact(input);
     expect([...e.values()].reduce((s, x) => s + x, 0)).toBeCloseTo(1, 12);
     same(e, brute(input));
@@ -273,7 +335,16 @@ describe("Volt exact odds", () => {
 
   it("stun weapon: each slot's classes match the 400 raw pairs in every context", () => {
     const p = pipelineFor("volt");
-    const req = p.parseRequest(request({ stun: true, attack: 15, damage: 9, guard: 5, armor: { coverage: 15, protection: [3, 6] }, defenderMarks: { 9: "injury" } }));
+    const req = p.parseRequest(
+      request({
+        stun: true,
+        attack: 15,
+        damage: 9,
+        guard: 5,
+        armor: { coverage: 15, protection: [3, 6] },
+        defenderMarks: { 9: "injury" },
+      }),
+    );
     const slots = p.slots(req);
     const outcomes = Object.fromEntries(slots.map((s) => [s.id, s.outcomes()]));
     for (const id of ["attack", "damage", "injuryDamage"]) {
@@ -284,7 +355,9 @@ describe("Volt exact odds", () => {
       for (const o of others) {
         const next: Record<string, number[]>[] = [];
         // at most 6 representatives per other slot, spread over its classes (keeps the test fast)
-        const reps = outcomes[o].filter((_, i, all) => all.length <= 6 || i % Math.ceil(all.length / 6) === 0 || i === all.length - 1);
+        const reps = outcomes[o].filter(
+          (_, i, all) => all.length <= 6 || i % Math.ceil(all.length / 6) === 0 || i === all.length - 1,
+        );
         for (const c of contexts) for (const x of reps) next.push({ ...c, [o]: x.dice });
         contexts.splice(0, contexts.length, ...next);
       }

@@ -1,6 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyWound, CONDITIONS, healTrack, newTrack, renderTrack, trackStateKey, trackStatus, undoApplied, type Track } from "../../src/rules/track";
+import {
+  applyWound,
+  CONDITIONS,
+  healTrack,
+  newTrack,
+  renderTrack,
+  trackStateKey,
+  trackStatus,
+  undoApplied,
+  type Track,
+} from "../../src/rules/track";
 import { voltGeometry, type VoltMark, type VoltTrackConfig } from "../../src/rules/volt";
 
 type Marks = Record<string, VoltMark>;
@@ -16,12 +26,21 @@ const configArb = fc.record({
   extraRows: fc.integer({ min: 0, max: 4 }),
 });
 const makeTrack = (c: { willpower: number; tough: number; extraRows: number }): Track =>
-  newTrack({ kind: "volt", willpower: c.willpower, tough: c.tough, rows: Math.max(20, 16 + c.tough) + c.extraRows } as { kind: string });
+  newTrack({ kind: "volt", willpower: c.willpower, tough: c.tough, rows: Math.max(20, 16 + c.tough) + c.extraRows } as {
+    kind: string;
+  });
 
 const typeArb = fc.constantFrom("injury" as const, "stun" as const);
 const woundArb = fc.oneof(
   { weight: 4, arbitrary: fc.record({ row: fc.integer({ min: 1, max: 40 }), type: typeArb }) },
-  { weight: 1, arbitrary: fc.record({ failedRoll: fc.constant(true as const), damage: fc.integer({ min: -5, max: 30 }), type: typeArb }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      failedRoll: fc.constant(true as const),
+      damage: fc.integer({ min: -5, max: 30 }),
+      type: typeArb,
+    }),
+  },
 );
 const healingArb = fc.oneof(
   fc.record({ type: fc.constant("recover"), result: fc.constantFrom("success", "failure") }),
@@ -51,11 +70,14 @@ describe("Volt track properties", () => {
           const after = marksOf(r.track);
           const dInjury = count(after, isInjury) - count(before, isInjury);
           const dStun = count(after, isStun) - count(before, isStun);
-          const recorded = w.type === "injury" ? dInjury === 1 && (dStun === 0 || dStun === -1) : dStun === 1 && dInjury === 0;
+          const recorded =
+            w.type === "injury" ? dInjury === 1 && (dStun === 0 || dStun === -1) : dStun === 1 && dInjury === 0;
           const keys = r.steps.map((s) => s.key);
-          const ignored = keys.some((k) => IGNORED.includes(k)) && !r.ended && trackStateKey(r.track) === trackStateKey(t);
+          const ignored =
+            keys.some((k) => IGNORED.includes(k)) && !r.ended && trackStateKey(r.track) === trackStateKey(t);
           // a wound ends the fight unrecorded only when the sheet has no empty row left
-          const ended = r.ended && trackStateKey(r.track) === trackStateKey(t) && Object.keys(before).length === g.rows - g.blacked;
+          const ended =
+            r.ended && trackStateKey(r.track) === trackStateKey(t) && Object.keys(before).length === g.rows - g.blacked;
           if (r.ended) expect(ended).toBe(true);
           expect(recorded || ignored || ended).toBe(true);
           // an Injury that replaces a Stun turns it into "+", nothing else disappears
@@ -85,44 +107,49 @@ describe("Volt track properties", () => {
 
   it("healing never removes more than is there, and only what its rule clears", () => {
     fc.assert(
-      fc.property(configArb, fc.array(woundArb, { maxLength: 25 }), fc.array(healingArb, { minLength: 1, maxLength: 8 }), (c, wounds, heals) => {
-        let t = wounds.reduce<Track>((acc, w) => applyWound(acc, w).track, makeTrack(c));
-        const g = voltGeometry(t.config as unknown as VoltTrackConfig);
-        for (const h of heals) {
-          if (h.type === "box" && Number((h as { ref: string }).ref.slice(4)) > g.rows) continue;
-          const before = marksOf(t);
-          const r = healTrack(t, h);
-          const after = marksOf(r.track);
-          const removed = Object.keys(before).filter((row) => after[row] === undefined);
-          const added = Object.keys(after).filter((row) => before[row] === undefined);
-          expect(removed.length).toBeLessThanOrEqual(Object.keys(before).length);
-          if (h.type === "recover") {
-            expect(added).toEqual([]);
-            expect(removed.length).toBeLessThanOrEqual(1);
-            removed.forEach((row) => expect(before[row]).toBe("stun"));
-          } else if (h.type === "rest") {
-            expect(added).toEqual([]);
-            removed.forEach((row) => expect(before[row]).toBe("stun"));
-            expect(count(after, isStun)).toBe(0);
-            expect(count(after, isInjury)).toBe(count(before, isInjury));
-          } else if (h.type === "box") {
-            expect(added).toEqual([]);
-            expect(removed.length).toBeLessThanOrEqual(1);
-          } else {
-            // injury recovery: only Injuries heal; at most one Injury is added (infection, or the drop)
-            removed.forEach((row) => expect(isInjury(before[row])).toBe(true));
-            expect(added.length).toBeLessThanOrEqual(1);
-            expect(count(after, (x) => x !== "stun") - count(before, (x) => x !== "stun")).toBeLessThanOrEqual(1);
-            // Stun marks stay marked (one may become "+")
-            for (const [row, m] of Object.entries(before)) if (m === "stun") expect(after[row]).toBeDefined();
-            for (const row of Object.keys(after).map(Number)) {
-              expect(row).toBeGreaterThan(g.blacked);
-              expect(row).toBeLessThanOrEqual(g.rows);
+      fc.property(
+        configArb,
+        fc.array(woundArb, { maxLength: 25 }),
+        fc.array(healingArb, { minLength: 1, maxLength: 8 }),
+        (c, wounds, heals) => {
+          let t = wounds.reduce<Track>((acc, w) => applyWound(acc, w).track, makeTrack(c));
+          const g = voltGeometry(t.config as unknown as VoltTrackConfig);
+          for (const h of heals) {
+            if (h.type === "box" && Number((h as { ref: string }).ref.slice(4)) > g.rows) continue;
+            const before = marksOf(t);
+            const r = healTrack(t, h);
+            const after = marksOf(r.track);
+            const removed = Object.keys(before).filter((row) => after[row] === undefined);
+            const added = Object.keys(after).filter((row) => before[row] === undefined);
+            expect(removed.length).toBeLessThanOrEqual(Object.keys(before).length);
+            if (h.type === "recover") {
+              expect(added).toEqual([]);
+              expect(removed.length).toBeLessThanOrEqual(1);
+              removed.forEach((row) => expect(before[row]).toBe("stun"));
+            } else if (h.type === "rest") {
+              expect(added).toEqual([]);
+              removed.forEach((row) => expect(before[row]).toBe("stun"));
+              expect(count(after, isStun)).toBe(0);
+              expect(count(after, isInjury)).toBe(count(before, isInjury));
+            } else if (h.type === "box") {
+              expect(added).toEqual([]);
+              expect(removed.length).toBeLessThanOrEqual(1);
+            } else {
+              // injury recovery: only Injuries heal; at most one Injury is added (infection, or the drop)
+              removed.forEach((row) => expect(isInjury(before[row])).toBe(true));
+              expect(added.length).toBeLessThanOrEqual(1);
+              expect(count(after, (x) => x !== "stun") - count(before, (x) => x !== "stun")).toBeLessThanOrEqual(1);
+              // Stun marks stay marked (one may become "+")
+              for (const [row, m] of Object.entries(before)) if (m === "stun") expect(after[row]).toBeDefined();
+              for (const row of Object.keys(after).map(Number)) {
+                expect(row).toBeGreaterThan(g.blacked);
+                expect(row).toBeLessThanOrEqual(g.rows);
+              }
             }
+            t = r.track;
           }
-          t = r.track;
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
   });

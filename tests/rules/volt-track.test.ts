@@ -1,10 +1,28 @@
 import { describe, expect, it } from "vitest";
 import { RulesError } from "../../src/rules/errors";
-import { applyWound, healTrack, newTrack, parseTrack, renderTrack, toggleBox, trackStateKey, trackStatus, undoApplied, type Track } from "../../src/rules/track";
-import { recoverAction, voltGeometry, voltRowPenalty, VOLT_WILL_TABLE, type VoltTrackConfig } from "../../src/rules/volt";
+import {
+  applyWound,
+  healTrack,
+  newTrack,
+  parseTrack,
+  renderTrack,
+  toggleBox,
+  trackStateKey,
+  trackStatus,
+  undoApplied,
+  type Track,
+} from "../../src/rules/track";
+import {
+  recoverAction,
+  voltGeometry,
+  voltRowPenalty,
+  VOLT_WILL_TABLE,
+  type VoltTrackConfig,
+} from "../../src/rules/volt";
 import { fieldOf } from "./errors";
 
-const human = (willpower = 6, extra: Record<string, unknown> = {}): Track => newTrack({ kind: "volt", willpower, ...extra } as { kind: string });
+const human = (willpower = 6, extra: Record<string, unknown> = {}): Track =>
+  newTrack({ kind: "volt", willpower, ...extra } as { kind: string });
 const marks = (t: Track): Record<string, string> => (t.state as { marks: Record<string, string> }).marks;
 const withMarks = (m: Record<string, string>, cfg: Record<string, unknown> = { willpower: 6 }): Track =>
   parseTrack({ config: { kind: "volt", ...cfg }, state: { marks: m } });
@@ -50,7 +68,9 @@ describe("Volt wound rows: the sheet", () => {
   });
 
   it("the 2nd and 4th rows from the top are circled (9 and 7 for humans)", () => {
-    const circled = renderTrack(human(6)).rows.filter((r) => r.circled).map((r) => r.key);
+    const circled = renderTrack(human(6))
+      .rows.filter((r) => r.circled)
+      .map((r) => r.key);
     expect(circled).toEqual(["row-9", "row-7"]);
   });
 
@@ -84,10 +104,21 @@ describe("Volt: Marking Wounds", () => {
   });
 
   it("injury on injury → nearest empty row", () => {
-    expect(marks(wound(withMarks({ 5: "injury", 6: "injury" }), { row: 6, type: "injury" }))).toEqual({ 5: "injury", 6: "injury", 7: "injury" });
+    expect(marks(wound(withMarks({ 5: "injury", 6: "injury" }), { row: 6, type: "injury" }))).toEqual({
+      5: "injury",
+      6: "injury",
+      7: "injury",
+    });
     // a Stun row is not empty either: 7 and 5 are taken, 8 and 4 are equally close → 8
-    expect(marks(wound(withMarks({ 5: "injury", 6: "injury", 7: "stun" }), { row: 6, type: "injury" }))).toEqual({ 5: "injury", 6: "injury", 7: "stun", 8: "injury" });
-    expect(marks(wound(withMarks({ 5: "injury", 6: "injury", 7: "stun", 8: "injury" }), { row: 6, type: "injury" }))).toEqual({ 4: "injury", 5: "injury", 6: "injury", 7: "stun", 8: "injury" });
+    expect(marks(wound(withMarks({ 5: "injury", 6: "injury", 7: "stun" }), { row: 6, type: "injury" }))).toEqual({
+      5: "injury",
+      6: "injury",
+      7: "stun",
+      8: "injury",
+    });
+    expect(
+      marks(wound(withMarks({ 5: "injury", 6: "injury", 7: "stun", 8: "injury" }), { row: 6, type: "injury" })),
+    ).toEqual({ 4: "injury", 5: "injury", 6: "injury", 7: "stun", 8: "injury" });
   });
 
   it("tie → the higher row", () => {
@@ -107,7 +138,11 @@ describe("Volt: Marking Wounds", () => {
 
   it("stun on stun moves like an Injury collision", () => {
     expect(marks(wound(withMarks({ 4: "stun" }), { row: 4, type: "stun" }))).toEqual({ 4: "stun", 5: "stun" });
-    expect(marks(wound(withMarks({ 4: "stun", 5: "injury" }), { row: 4, type: "stun" }))).toEqual({ 3: "stun", 4: "stun", 5: "injury" });
+    expect(marks(wound(withMarks({ 4: "stun", 5: "injury" }), { row: 4, type: "stun" }))).toEqual({
+      3: "stun",
+      4: "stun",
+      5: "injury",
+    });
   });
 
   it("never moves onto blacked-out rows", () => {
@@ -116,16 +151,24 @@ describe("Volt: Marking Wounds", () => {
   });
 
   it("failed damage roll marks the lowest unmarked row", () => {
-    expect(marks(wound(withMarks({ 1: "injury", 2: "stun" }), { failedRoll: true, damage: 9, type: "injury" }))).toEqual({ 1: "injury", 2: "stun", 3: "injury" });
+    expect(
+      marks(wound(withMarks({ 1: "injury", 2: "stun" }), { failedRoll: true, damage: 9, type: "injury" })),
+    ).toEqual({ 1: "injury", 2: "stun", 3: "injury" });
     // Tough: the blacked-out circles are not markable, so the lowest unmarked row is above them
     expect(marks(wound(human(6, { tough: 2 }), { failedRoll: true, damage: 9, type: "stun" }))).toEqual({ 3: "stun" });
   });
 
   it("failed damage roll: nothing when the lowest unmarked row is above the Damage", () => {
-    const r = applyWound(withMarks({ 1: "injury", 2: "injury", 3: "injury" }), { failedRoll: true, damage: 3, type: "injury" });
+    const r = applyWound(withMarks({ 1: "injury", 2: "injury", 3: "injury" }), {
+      failedRoll: true,
+      damage: 3,
+      type: "injury",
+    });
     expect(marks(r.track)).toEqual({ 1: "injury", 2: "injury", 3: "injury" });
     expect(r.steps.map((s) => s.key)).toEqual(["FUDGE.Volt.Step.FailedAboveDamage"]);
-    expect(marks(wound(withMarks({ 1: "injury", 2: "injury" }), { failedRoll: true, damage: 3, type: "injury" }))).toEqual({ 1: "injury", 2: "injury", 3: "injury" });
+    expect(
+      marks(wound(withMarks({ 1: "injury", 2: "injury" }), { failedRoll: true, damage: 3, type: "injury" })),
+    ).toEqual({ 1: "injury", 2: "injury", 3: "injury" });
   });
 
   it("a row beyond the sheet goes to the top drawn row (same effect: dead)", () => {
@@ -135,8 +178,22 @@ describe("Volt: Marking Wounds", () => {
   });
 
   it("a list of wounds is applied in order", () => {
-    expect(marks(wound(human(), [{ row: 6, type: "stun" }, { row: 6, type: "injury" }]))).toEqual({ 6: "injuryOnStun" });
-    expect(marks(wound(human(), [{ row: 6, type: "injury" }, { row: 6, type: "stun" }]))).toEqual({ 6: "injury", 7: "stun" });
+    expect(
+      marks(
+        wound(human(), [
+          { row: 6, type: "stun" },
+          { row: 6, type: "injury" },
+        ]),
+      ),
+    ).toEqual({ 6: "injuryOnStun" });
+    expect(
+      marks(
+        wound(human(), [
+          { row: 6, type: "injury" },
+          { row: 6, type: "stun" },
+        ]),
+      ),
+    ).toEqual({ 6: "injury", 7: "stun" });
   });
 
   it("no empty row left: the wound ends the fight", () => {
@@ -186,9 +243,19 @@ describe("Volt: The Immediate Effects / Death and Dying", () => {
   });
 
   it("an Injury above the top penalty row → dying; more than 5 rows above → dead", () => {
-    expect(trackStatus(wound(human(), { row: 11, type: "injury" }))).toMatchObject({ condition: "dying", canAct: false });
-    expect(trackStatus(wound(human(), { row: 15, type: "injury" }))).toMatchObject({ condition: "dying", canAct: false });
-    expect(trackStatus(wound(human(), { row: 16, type: "injury" }))).toMatchObject({ condition: "dead", canAct: false, levelKey: "dead" });
+    expect(trackStatus(wound(human(), { row: 11, type: "injury" }))).toMatchObject({
+      condition: "dying",
+      canAct: false,
+    });
+    expect(trackStatus(wound(human(), { row: 15, type: "injury" }))).toMatchObject({
+      condition: "dying",
+      canAct: false,
+    });
+    expect(trackStatus(wound(human(), { row: 16, type: "injury" }))).toMatchObject({
+      condition: "dead",
+      canAct: false,
+      levelKey: "dead",
+    });
     // Tough 2: top row 12, dead from row 18
     expect(trackStatus(wound(human(6, { tough: 2 }), { row: 17, type: "injury" })).condition).toBe("dying");
     expect(trackStatus(wound(human(6, { tough: 2 }), { row: 18, type: "injury" })).condition).toBe("dead");
@@ -203,21 +270,33 @@ describe("Volt: The Immediate Effects / Death and Dying", () => {
       expect(s.effects).toContain("dyingCanAct");
     }
     // a Stun on a circled row is not dying
-    expect(trackStatus(wound(human(), { row: 9, type: "stun" }))).toMatchObject({ condition: "able", canAct: true, effects: [] });
+    expect(trackStatus(wound(human(), { row: 9, type: "stun" }))).toMatchObject({
+      condition: "able",
+      canAct: true,
+      effects: [],
+    });
     // row 8 is not circled
     expect(trackStatus(wound(human(), { row: 8, type: "injury" })).condition).toBe("able");
     // circled + a Stun above the top row: dying and cannot act
     const s = trackStatus(wound(human(), { row: 9, type: "injury" }, { row: 12, type: "stun" }));
     expect(s).toMatchObject({ condition: "dying", canAct: false, effects: [] });
     // Will 0: circled row 9 is also an "x" row → dying and cannot act (documented choice)
-    expect(trackStatus(wound(human(0), { row: 9, type: "injury" }))).toMatchObject({ condition: "dying", canAct: false, effects: [] });
+    expect(trackStatus(wound(human(0), { row: 9, type: "injury" }))).toMatchObject({
+      condition: "dying",
+      canAct: false,
+      effects: [],
+    });
   });
 });
 
 describe("Volt: Recovery", () => {
   it("Recover: success clears the highest Stun; failure does nothing", () => {
     const t = withMarks({ 4: "stun", 8: "stun", 6: "injury", 9: "injuryOnStun" });
-    expect(marks(healTrack(t, { type: "recover", result: "success" }).track)).toEqual({ 4: "stun", 6: "injury", 9: "injuryOnStun" });
+    expect(marks(healTrack(t, { type: "recover", result: "success" }).track)).toEqual({
+      4: "stun",
+      6: "injury",
+      9: "injuryOnStun",
+    });
     expect(marks(healTrack(t, { type: "recover", result: "failure" }).track)).toEqual(marks(t));
   });
 
@@ -252,12 +331,30 @@ describe("Volt: Recovery", () => {
     const r = healTrack(t, { type: "injuryRecovery", black: 15, white: 18, strength: 10 });
     expect(marks(r.track)).toEqual({ 7: "injury", 5: "stun", 3: "injury" });
     // success 4 (≤ Strength, no Injury on row 4) → heals
-    expect(marks(healTrack(t, { type: "injuryRecovery", black: 4, white: 18, strength: 10 }).track)).toEqual({ 7: "injury", 5: "stun", 3: "injury" });
+    expect(marks(healTrack(t, { type: "injuryRecovery", black: 4, white: 18, strength: 10 }).track)).toEqual({
+      7: "injury",
+      5: "stun",
+      3: "injury",
+    });
   });
 
   it("injury recovery: landing on a Stun makes a +; below row 1 it is gone", () => {
-    expect(marks(healTrack(withMarks({ 9: "injury", 4: "stun" }), { type: "injuryRecovery", black: 20, white: 20, strength: 10 }).track)).toEqual({ 4: "injuryOnStun" });
-    expect(marks(healTrack(withMarks({ 5: "injury", 2: "injury", 3: "stun" }), { type: "injuryRecovery", black: 20, white: 20, strength: 10 }).track)).toEqual({ 3: "stun" });
+    expect(
+      marks(
+        healTrack(withMarks({ 9: "injury", 4: "stun" }), { type: "injuryRecovery", black: 20, white: 20, strength: 10 })
+          .track,
+      ),
+    ).toEqual({ 4: "injuryOnStun" });
+    expect(
+      marks(
+        healTrack(withMarks({ 5: "injury", 2: "injury", 3: "stun" }), {
+          type: "injuryRecovery",
+          black: 20,
+          white: 20,
+          strength: 10,
+        }).track,
+      ),
+    ).toEqual({ 3: "stun" });
   });
 
   it("injury recovery: a result equal to an existing Injury → infected (new Injury, no healing)", () => {
@@ -273,14 +370,18 @@ describe("Volt: Recovery", () => {
     expect(marks(r.track)).toEqual(marks(t));
     expect(r.steps.map((s) => s.key)).toContain("FUDGE.Volt.Step.AboveStrength");
     // equal to Strength heals
-    expect(marks(healTrack(t, { type: "injuryRecovery", black: 10, white: 19, strength: 10 }).track)).toEqual({ 7: "injury" });
+    expect(marks(healTrack(t, { type: "injuryRecovery", black: 10, white: 19, strength: 10 }).track)).toEqual({
+      7: "injury",
+    });
   });
 
   it("a successful medical Background lowers the value for that roll only", () => {
     const t = withMarks({ 12: "injury" });
     // value 12 → 11 would succeed above Strength 10; medical 3 → value 9: 11 fails → heals
     expect(marks(healTrack(t, { type: "injuryRecovery", black: 11, white: 19, strength: 10 }).track)).toEqual(marks(t));
-    expect(marks(healTrack(t, { type: "injuryRecovery", black: 11, white: 19, strength: 10, medical: 3 }).track)).toEqual({ 7: "injury" });
+    expect(
+      marks(healTrack(t, { type: "injuryRecovery", black: 11, white: 19, strength: 10, medical: 3 }).track),
+    ).toEqual({ 7: "injury" });
   });
 
   it("no Injury: nothing to recover", () => {
@@ -290,7 +391,9 @@ describe("Volt: Recovery", () => {
   });
 
   it("box clears one row", () => {
-    expect(marks(healTrack(withMarks({ 5: "stun", 6: "injury" }), { type: "box", ref: "row-6" }).track)).toEqual({ 5: "stun" });
+    expect(marks(healTrack(withMarks({ 5: "stun", 6: "injury" }), { type: "box", ref: "row-6" }).track)).toEqual({
+      5: "stun",
+    });
   });
 });
 
@@ -322,19 +425,33 @@ describe("Volt track: sheet clicks, keys, bad input", () => {
     expect(() => undoApplied(t, { before: t.state, after: r.track.state })).toThrow(/changed/);
   });
 
-
   it("bad input names the field", () => {
     expect(fieldOf(() => newTrack({ kind: "volt" }))).toBe("config.willpower");
     expect(fieldOf(() => newTrack({ kind: "volt", willpower: 6, tough: 40 } as never))).toBe("config.tough");
-    expect(fieldOf(() => parseTrack({ config: { kind: "volt", willpower: 6 }, state: { marks: { 21: "injury" } } }))).toBe("track.state.marks.21");
-    expect(fieldOf(() => parseTrack({ config: { kind: "volt", willpower: 6 }, state: { marks: { 5: "slash" } } }))).toBe("track.state.marks.5");
-    expect(fieldOf(() => parseTrack({ config: { kind: "volt", willpower: 6, tough: 1 }, state: { marks: { 1: "stun" } } }))).toBe("track.state.marks.1");
+    expect(
+      fieldOf(() => parseTrack({ config: { kind: "volt", willpower: 6 }, state: { marks: { 21: "injury" } } })),
+    ).toBe("track.state.marks.21");
+    expect(
+      fieldOf(() => parseTrack({ config: { kind: "volt", willpower: 6 }, state: { marks: { 5: "slash" } } })),
+    ).toBe("track.state.marks.5");
+    expect(
+      fieldOf(() => parseTrack({ config: { kind: "volt", willpower: 6, tough: 1 }, state: { marks: { 1: "stun" } } })),
+    ).toBe("track.state.marks.1");
     expect(fieldOf(() => applyWound(human(), { row: 0, type: "injury" }))).toBe("wound.row");
     expect(fieldOf(() => applyWound(human(), { row: 5, type: "cut" }))).toBe("wound.type");
     expect(fieldOf(() => applyWound(human(), { failedRoll: true, type: "stun" }))).toBe("wound.damage");
-    expect(fieldOf(() => applyWound(human(), [{ row: 5, type: "stun" }, { row: "x", type: "stun" }]))).toBe("wound[1].row");
+    expect(
+      fieldOf(() =>
+        applyWound(human(), [
+          { row: 5, type: "stun" },
+          { row: "x", type: "stun" },
+        ]),
+      ),
+    ).toBe("wound[1].row");
     expect(fieldOf(() => healTrack(human(), { type: "nap" }))).toBe("healing.type");
-    expect(fieldOf(() => healTrack(human(), { type: "injuryRecovery", black: 1, white: 21, strength: 5 }))).toBe("healing.white");
+    expect(fieldOf(() => healTrack(human(), { type: "injuryRecovery", black: 1, white: 21, strength: 5 }))).toBe(
+      "healing.white",
+    );
     expect(fieldOf(() => healTrack(human(), { type: "recover", result: true }))).toBe("healing.result");
     expect(fieldOf(() => healTrack(human(), { type: "box", ref: "row-x" }))).toBe("healing.ref");
   });

@@ -40,7 +40,15 @@ function merge<T>(doc: T, update: unknown): T {
   const walk = (o: Record<string, unknown>, u: Record<string, unknown>) => {
     for (const [k, v] of Object.entries(u)) {
       if (k.startsWith("==")) o[k.slice(2)] = structuredClone(v);
-      else if (v && typeof v === "object" && !Array.isArray(v) && o[k] && typeof o[k] === "object" && !Array.isArray(o[k])) walk(o[k] as Record<string, unknown>, v as Record<string, unknown>);
+      else if (
+        v &&
+        typeof v === "object" &&
+        !Array.isArray(v) &&
+        o[k] &&
+        typeof o[k] === "object" &&
+        !Array.isArray(o[k])
+      )
+        walk(o[k] as Record<string, unknown>, v as Record<string, unknown>);
       else o[k] = structuredClone(v);
     }
   };
@@ -48,9 +56,12 @@ function merge<T>(doc: T, update: unknown): T {
   return out as T;
 }
 
-
 const noDotted = (o: unknown): boolean =>
-  o === null || typeof o !== "object" ? true : Object.entries(o as Record<string, unknown>).every(([k, v]) => !k.includes(".") && (Array.isArray(v) ? true : noDotted(v)));
+  o === null || typeof o !== "object"
+    ? true
+    : Object.entries(o as Record<string, unknown>).every(
+        ([k, v]) => !k.includes(".") && (Array.isArray(v) ? true : noDotted(v)),
+      );
 
 describe("permissions", () => {
   test("canAct: owner and GM act, other players go through the relay", () => {
@@ -76,10 +87,14 @@ describe("permissions", () => {
     const a = leroy();
     const before = structuredClone(a);
     expect(keyOf(() => toggleWoundBox(a, "scratch:0", rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
-    expect(keyOf(() => rollTrait(a, "attributes.strength", [0, 0, 0, 0], rules, { user: PLAYER2 }))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => rollTrait(a, "attributes.strength", [0, 0, 0, 0], rules, { user: PLAYER2 }))).toBe(
+      "FUDGE.Error.NotPermitted",
+    );
     expect(keyOf(() => healWounds(a, { type: "scratches" }, rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
     expect(keyOf(() => setActorField(a, "attributes.strength", 2, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
-    expect(keyOf(() => startAttack(a, "broadsword", [theodora()], {}, seededRng(1), rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => startAttack(a, "broadsword", [theodora()], {}, seededRng(1), rules, PLAYER2))).toBe(
+      "FUDGE.Error.NotPermitted",
+    );
     expect(a).toEqual(before);
   });
 });
@@ -103,7 +118,8 @@ describe("wound boxes", () => {
       expect(st.penalty).toBeLessThan(0);
       // A click cycles the box (Volt: empty → Stun → Injury → empty); it comes back clear.
       let a3 = merge(a2, toggleWoundBox(a2, box.ref, rules, GM));
-      for (let i = 0; i < 3 && trackStatus(trackFor(a3, rules)).penalty !== 0; i++) a3 = merge(a3, toggleWoundBox(a3, box.ref, rules, GM));
+      for (let i = 0; i < 3 && trackStatus(trackFor(a3, rules)).penalty !== 0; i++)
+        a3 = merge(a3, toggleWoundBox(a3, box.ref, rules, GM));
       expect(trackStatus(trackFor(a3, rules)).penalty).toBe(0);
       expect(trackFor(a3, rules).state).toEqual(trackFor(a, rules).state);
       expect(a.system).toEqual((preset === "miniatures" ? knight() : leroy()).system); // input untouched
@@ -173,7 +189,9 @@ describe("trait rolls", () => {
 describe("field edits", () => {
   test("valid edits return nested updates; form strings are parsed", () => {
     expect(setActorField(leroy(), "attributes.strength", "+2")).toEqual({ system: { attributes: { strength: 2 } } });
-    expect(setActorField(leroy(), "attributes.strength", "\u22121")).toEqual({ system: { attributes: { strength: -1 } } });
+    expect(setActorField(leroy(), "attributes.strength", "\u22121")).toEqual({
+      system: { attributes: { strength: -1 } },
+    });
     expect(setActorField(leroy(), "woundTrack.preset", "epic")).toEqual({ system: { woundTrack: { preset: "epic" } } });
     expect(setActorField(goblin(), "pawn", false)).toEqual({ system: { pawn: false } });
     expect(setActorField(knight(), "movement", 6)).toEqual({ system: { movement: 6 } });
@@ -203,7 +221,15 @@ describe("attack card loop", () => {
   const rules = rulesFor("fudge");
 
   function fudgeCard(attackFaces: number[], defenseFaces: number[]) {
-    const card = startAttack(leroy(), "broadsword", [theodora()], { modifier: 0 }, { attack: attackFaces }, rules, PLAYER1);
+    const card = startAttack(
+      leroy(),
+      "broadsword",
+      [theodora()],
+      { modifier: 0 },
+      { attack: attackFaces },
+      rules,
+      PLAYER1,
+    );
     expect(card.targets[0].defend).toBe("pending");
     expect(card.targets[0].resolution).toBeNull();
     return merge(card, { targets: defend(card, theodora(), defenseFaces, PLAYER2).system.targets });
@@ -261,7 +287,9 @@ describe("attack card loop", () => {
     expect(keyOf(() => defend(c, theodora(), [0, 0, 0, 0], PLAYER2))).toBe("FUDGE.Error.AlreadyDefended");
     // The attacker does not own Theodora: the click must go through the GM, who re-checks.
     expect(keyOf(() => applyDamage(c, theodora(), PLAYER1, rules))).toBe("FUDGE.Error.NeedsRelay");
-    expect(keyOf(() => applyDamage(c, theodora(), STRANGER, rules, { relayed: true }))).toBe("FUDGE.Error.NotYoursToApply");
+    expect(keyOf(() => applyDamage(c, theodora(), STRANGER, rules, { relayed: true }))).toBe(
+      "FUDGE.Error.NotYoursToApply",
+    );
     const ap = applyDamage(c, theodora(), PLAYER1, rules, { relayed: true, now: 2 });
     const c1 = merge(c, { targets: ap.cardUpdate.system.targets });
     const t1 = merge(theodora(), ap.actorUpdate);
@@ -281,11 +309,21 @@ describe("attack card loop", () => {
 
   test("bad attack input is a keyed error and the inputs stay as they were", () => {
     const a = leroy();
-    expect(keyOf(() => startAttack(a, "broadsword", [], {}, seededRng(1), rules, PLAYER1))).toBe("FUDGE.Error.NoTargets");
-    expect(keyOf(() => startAttack(a, "nope", [theodora()], {}, seededRng(1), rules, PLAYER1))).toBe("FUDGE.Error.NoSuchItem");
-    expect(keyOf(() => startAttack(a, "scalemail", [theodora()], {}, seededRng(1), rules, PLAYER1))).toBe("FUDGE.Error.NotAWeapon");
-    expect(() => startAttack(a, "broadsword", [theodora()], { modifier: 99 }, seededRng(1), rules, PLAYER1)).toThrow(RulesError);
-    expect(keyOf(() => startAttack(a, "broadsword", [theodora()], {}, {}, rules, PLAYER1))).toBe("FUDGE.Error.MissingDice");
+    expect(keyOf(() => startAttack(a, "broadsword", [], {}, seededRng(1), rules, PLAYER1))).toBe(
+      "FUDGE.Error.NoTargets",
+    );
+    expect(keyOf(() => startAttack(a, "nope", [theodora()], {}, seededRng(1), rules, PLAYER1))).toBe(
+      "FUDGE.Error.NoSuchItem",
+    );
+    expect(keyOf(() => startAttack(a, "scalemail", [theodora()], {}, seededRng(1), rules, PLAYER1))).toBe(
+      "FUDGE.Error.NotAWeapon",
+    );
+    expect(() => startAttack(a, "broadsword", [theodora()], { modifier: 99 }, seededRng(1), rules, PLAYER1)).toThrow(
+      RulesError,
+    );
+    expect(keyOf(() => startAttack(a, "broadsword", [theodora()], {}, {}, rules, PLAYER1))).toBe(
+      "FUDGE.Error.MissingDice",
+    );
     const card = startAttack(a, "broadsword", [theodora()], {}, { attack: [0, 0, 0, 0] }, rules, PLAYER1);
     const frozen = structuredClone(card);
     expect(() => defend(card, theodora(), [0, 0, 3, 0], PLAYER2)).toThrow(RulesError);
@@ -294,7 +332,15 @@ describe("attack card loop", () => {
   });
 
   test("one attack roll is shared by every target", () => {
-    const card = startAttack(leroy(), "broadsword", [theodora(), { ...goblin(), ownership: { default: 0 } }], {}, seededRng(4), rulesFor("fudge"), PLAYER1);
+    const card = startAttack(
+      leroy(),
+      "broadsword",
+      [theodora(), { ...goblin(), ownership: { default: 0 } }],
+      {},
+      seededRng(4),
+      rulesFor("fudge"),
+      PLAYER1,
+    );
     expect(card.targets).toHaveLength(2);
     expect(card.targets[0].dice.attack).toEqual(card.targets[1].dice.attack);
     expect(card.attackDice.attack).toEqual(card.targets[0].dice.attack);
@@ -311,7 +357,10 @@ describe("every preset runs the loop", () => {
         const d: ActorDoc = preset === "miniatures" ? knight("knave", "Knave") : theodora();
         const w = a.items.find((i) => i.type === "weapon")!._id;
         let card: AttackCardData = startAttack(a, w, [d], {}, seededRng(seed), rules, PLAYER1);
-        if (card.targets[0].defend === "pending") card = merge(card, { targets: defend(card, d, seededRng(seed + 100)() < 0.5 ? [0, 0, 0, 0] : [-1, 0, 0, 1], GM).system.targets });
+        if (card.targets[0].defend === "pending")
+          card = merge(card, {
+            targets: defend(card, d, seededRng(seed + 100)() < 0.5 ? [0, 0, 0, 0] : [-1, 0, 0, 1], GM).system.targets,
+          });
         const res = card.targets[0].resolution as { wound: unknown };
         expect(res).not.toBeNull();
         if (!res.wound) continue;
@@ -348,7 +397,9 @@ describe("healing", () => {
     const a2 = merge(a, h.update);
     const st = trackStatus(trackFor(a2, rules));
     expect(st.levelKey).toBe("hurt");
-    expect((trackFor(a2, rules).state as { marks: { scratch: unknown[] } }).marks.scratch.every((m) => m === null)).toBe(true);
+    expect(
+      (trackFor(a2, rules).state as { marks: { scratch: unknown[] } }).marks.scratch.every((m) => m === null),
+    ).toBe(true);
   });
 
   test("Fudge: a Good healing roll heals one level (Fudge §4.8)", () => {
@@ -408,14 +459,23 @@ describe("Miniatures: Guts and Near Death", () => {
     const re = gutsRecheckAction(k2, [1, 0, 0, 0], 2, rules, PLAYER1);
     expect(re.passed).toBe(true);
     expect(merge(k2, re.update).system.gutsState).toEqual({ pending: [], effect: 0 });
-    expect(keyOf(() => gutsCheckAction(leroy(), { target: 1, reason: "other", turn: 1 }, [0, 0, 0, 0], rules))).toBe("FUDGE.Error.NotMiniature");
-    expect(keyOf(() => gutsCheckAction(k, { target: 1, reason: "other", turn: 1 }, [0, 0, 0, 0], rules, PLAYER2))).toBe("FUDGE.Error.NotPermitted");
+    expect(keyOf(() => gutsCheckAction(leroy(), { target: 1, reason: "other", turn: 1 }, [0, 0, 0, 0], rules))).toBe(
+      "FUDGE.Error.NotMiniature",
+    );
+    expect(keyOf(() => gutsCheckAction(k, { target: 1, reason: "other", turn: 1 }, [0, 0, 0, 0], rules, PLAYER2))).toBe(
+      "FUDGE.Error.NotPermitted",
+    );
   });
 
   test("the failed Guts effect stops the model attacking (the rules core refuses)", () => {
-    const k = merge(knight(), gutsCheckAction(knight(), { target: 2, reason: "twoWoundLevels", turn: 1 }, [-1, -1, -1, 0], rules).update);
+    const k = merge(
+      knight(),
+      gutsCheckAction(knight(), { target: 2, reason: "twoWoundLevels", turn: 1 }, [-1, -1, -1, 0], rules).update,
+    );
     expect(k.system.gutsState.effect).toBeGreaterThanOrEqual(2);
-    expect(() => startAttack(k, "knightSword", [knight("k2", "Knave")], {}, seededRng(1), rules, PLAYER1)).toThrow(RulesError);
+    expect(() => startAttack(k, "knightSword", [knight("k2", "Knave")], {}, seededRng(1), rules, PLAYER1)).toThrow(
+      RulesError,
+    );
   });
 
   test("Near Death roll: −1 or less kills; otherwise no track change", () => {
@@ -435,21 +495,34 @@ describe("Miniatures: Guts and Near Death", () => {
     const attackOnly = { ...rules, miniatures: { ...rules.miniatures, gutsRollPenalty: "attackRolls" as const } };
     expect(rules.miniatures.gutsRollPenalty).toBe("allRolls");
     // Knight Guts +2, target +2 (two levels), dice −1: 1 fails by 1.
-    const k = merge(knight(), gutsCheckAction(knight(), { target: 2, reason: "twoWoundLevels", turn: 1 }, [-1, 0, 0, 0], rules, PLAYER1).update);
+    const k = merge(
+      knight(),
+      gutsCheckAction(knight(), { target: 2, reason: "twoWoundLevels", turn: 1 }, [-1, 0, 0, 0], rules, PLAYER1).update,
+    );
     expect(k.system.gutsState.effect).toBe(1);
     const PENALTY = "FUDGE.Miniatures.Step.GutsRollPenalty";
     // Its re-check on turn 2: 2 + 1 − 1 + dice −1 = 1 < 2, still failed; the step names the rule. Under attackRolls: 2, passed.
     const re = gutsRecheckAction(k, [-1, 0, 0, 0], 2, rules, PLAYER1);
     expect([re.total, re.passed]).toEqual([1, false]);
     expect(re.steps.find((x) => x.key === PENALTY)).toMatchObject({ rule: "Miniatures: Guts", value: -1 });
-    expect([gutsRecheckAction(k, [-1, 0, 0, 0], 2, attackOnly, PLAYER1).total, gutsRecheckAction(k, [-1, 0, 0, 0], 2, attackOnly, PLAYER1).passed]).toEqual([2, true]);
+    expect([
+      gutsRecheckAction(k, [-1, 0, 0, 0], 2, attackOnly, PLAYER1).total,
+      gutsRecheckAction(k, [-1, 0, 0, 0], 2, attackOnly, PLAYER1).passed,
+    ]).toEqual([2, true]);
     // A new check while shaken (the Check Guts dialog): 2 − 1 + 0 against 1.
     const again = gutsCheckAction(k, { target: 1, reason: "other", turn: 2 }, [0, 0, 0, 0], rules, PLAYER1);
     expect(again.total).toBe(1);
-    expect(gutsCheckAction(k, { target: 1, reason: "other", turn: 2 }, [0, 0, 0, 0], attackOnly, PLAYER1).total).toBe(2);
+    expect(gutsCheckAction(k, { target: 1, reason: "other", turn: 2 }, [0, 0, 0, 0], attackOnly, PLAYER1).total).toBe(
+      2,
+    );
     // The note lists the −1 beside what else counted.
     expect(gutsNoteLines(again, (key) => key)).toContain(PENALTY);
-    expect(gutsNoteLines(gutsCheckAction(k, { target: 1, reason: "other", turn: 2 }, [0, 0, 0, 0], attackOnly, PLAYER1), (key) => key)).not.toContain(PENALTY);
+    expect(
+      gutsNoteLines(
+        gutsCheckAction(k, { target: 1, reason: "other", turn: 2 }, [0, 0, 0, 0], attackOnly, PLAYER1),
+        (key) => key,
+      ),
+    ).not.toContain(PENALTY);
     // Near Death (Guts 2 − 2): − 1 + dice +2 = 1, still Near Death (attackRolls: 2, Very Hurt); dice 0: −1, dead (attackRolls: 0).
     const nd = merge(k, toggleWoundBox(k, "nearDeath:0", rules));
     expect(nearDeathAction(nd, [1, 1, 0, 0], rules, PLAYER1).result).toBe("nearDeath");
@@ -466,7 +539,10 @@ describe("Miniatures: Guts and Near Death", () => {
     let seen = false;
     for (let seed = 1; seed <= 300 && !seen; seed++) {
       const card = startAttack(brute, "knightSword", [flyer], {}, seededRng(seed), rules, PLAYER1);
-      const res = card.targets[0].resolution as { followUps: { type: string; params: { level: string } }[]; defenderAfter: { track: { state: unknown } } | null };
+      const res = card.targets[0].resolution as {
+        followUps: { type: string; params: { level: string } }[];
+        defenderAfter: { track: { state: unknown } } | null;
+      };
       if (!res.followUps.some((f) => f.type === "crashWound")) continue;
       seen = true;
       const ap = applyDamage(card, flyer, GM, rules, { now: 0 });
@@ -493,24 +569,43 @@ describe("more healing and follow-ups", () => {
     for (const marks of [{}, { "6": "stun" }]) {
       const a = merge(leroy(), { system: { woundTrack: { state: { marks } } } });
       expect(keyOf(() => injuryRecovery(a, 3, 4, rules, 0, PLAYER1))).toBe("FUDGE.Volt.Error.NoInjuryToRecover");
-      expect(keyOf(() => healWounds(a, { type: "injuryRecovery", black: 1, white: 1, strength: 6, medical: 0 }, rules, PLAYER1))).toBe("FUDGE.Volt.Error.NoInjuryToRecover");
+      expect(
+        keyOf(() =>
+          healWounds(a, { type: "injuryRecovery", black: 1, white: 1, strength: 6, medical: 0 }, rules, PLAYER1),
+        ),
+      ).toBe("FUDGE.Volt.Error.NoInjuryToRecover");
     }
     // Other Volt healing is unchanged: Rest with nothing to clear still runs.
     expect(() => healWounds(leroy(), { type: "rest" }, rules, PLAYER1)).not.toThrow();
   });
-
 });
 
 describe("situations", () => {
   test("each preset receives only the situation fields it knows (Miniatures gang-up reaches the roll)", () => {
     const mini = rulesFor("miniatures");
-    const card = startAttack(knight(), "knightSword", [knight("k2", "Knave")], { gangUp: 2, cover: true, stun: true }, { attack: [0, 0, 0, 0], crash: [0, 0, 0, 0] }, mini, PLAYER1);
+    const card = startAttack(
+      knight(),
+      "knightSword",
+      [knight("k2", "Knave")],
+      { gangUp: 2, cover: true, stun: true },
+      { attack: [0, 0, 0, 0], crash: [0, 0, 0, 0] },
+      mini,
+      PLAYER1,
+    );
     const req = card.targets[0].request as { situation: Record<string, unknown> };
     expect(req.situation.gangUp).toBe(2);
     expect(req.situation.stun).toBeUndefined();
     expect((card.targets[0].resolution as { numbers: Record<string, number> }).numbers.gangUp).toBe(1);
     // The fudge preset rejects unknown fields; a Miniatures-only field is dropped, not sent.
-    const f = startAttack(leroy(), "broadsword", [theodora()], { cover: true, modifier: 1 }, { attack: [0, 0, 0, 0] }, rulesFor("fudge"), PLAYER1);
+    const f = startAttack(
+      leroy(),
+      "broadsword",
+      [theodora()],
+      { cover: true, modifier: 1 },
+      { attack: [0, 0, 0, 0] },
+      rulesFor("fudge"),
+      PLAYER1,
+    );
     expect((f.targets[0].request as { situation: Record<string, unknown> }).situation).toEqual({ modifier: 1 });
   });
 });
@@ -520,15 +615,21 @@ describe("Miniatures: one attack per wielded weapon", () => {
   test("a melee action attacks once with each wielded melee weapon; unequipped and ranged ones stay out", () => {
     expect(wieldedAttacks(knight(), "melee", rules)).toEqual(["knightSword"]);
     const twoBlades = knight();
-    twoBlades.items.push(item("weapon", "Dagger", { miniaturesDamage: 0, statBasis: "strength", hands: 1 }, "knightDagger"));
+    twoBlades.items.push(
+      item("weapon", "Dagger", { miniaturesDamage: 0, statBasis: "strength", hands: 1 }, "knightDagger"),
+    );
     expect(wieldedAttacks(twoBlades, "melee", rules)).toEqual(["knightSword", "knightDagger"]);
-    expect(() => wieldedAttacks(knight(), "ranged", rules)).toThrow(expect.objectContaining({ key: "FUDGE.Error.NoWieldedWeapon" }));
+    expect(() => wieldedAttacks(knight(), "ranged", rules)).toThrow(
+      expect.objectContaining({ key: "FUDGE.Error.NoWieldedWeapon" }),
+    );
   });
   test('each action wields the weapons of its kind: a 2h bow and a 1h sword both equipped shoot and stab ("Shoot all wielded ranged weapons" / "Melee attack with all wielded melee weapons")', () => {
     // Seed 004, Available Actions; Melee Combat: "A model cannot wield more weapons than will fit
     // in its available hands" — counted per action, so the bow carried does not fill the hands of a stab.
     const both = knight();
-    both.items = both.items.map((i) => (i._id === "knightBow" ? { ...i, system: { ...i.system, equipped: true } } : i)) as typeof both.items;
+    both.items = both.items.map((i) =>
+      i._id === "knightBow" ? { ...i, system: { ...i.system, equipped: true } } : i,
+    ) as typeof both.items;
     expect(wieldedAttacks(both, "melee", rules)).toEqual(["knightSword"]);
     expect(wieldedAttacks(both, "ranged", rules)).toEqual(["knightBow"]);
   });
@@ -545,15 +646,23 @@ describe("Miniatures: one attack per wielded weapon", () => {
   });
   test("the weapons of one action must fit two hands", () => {
     const overloaded = knight();
-    overloaded.items.push(item("weapon", "Greatsword", { miniaturesDamage: 3, statBasis: "strength", hands: 2 }, "knightGreatsword"));
-    expect(() => wieldedAttacks(overloaded, "melee", rules)).toThrow(expect.objectContaining({ key: "FUDGE.Error.Miniatures.TooManyHands" }));
+    overloaded.items.push(
+      item("weapon", "Greatsword", { miniaturesDamage: 3, statBasis: "strength", hands: 2 }, "knightGreatsword"),
+    );
+    expect(() => wieldedAttacks(overloaded, "melee", rules)).toThrow(
+      expect.objectContaining({ key: "FUDGE.Error.Miniatures.TooManyHands" }),
+    );
   });
   test("only miniatures have the action", () => {
-    expect(() => wieldedAttacks(leroy(), "melee", rules)).toThrow(expect.objectContaining({ key: "FUDGE.Error.NotAMiniature" }));
+    expect(() => wieldedAttacks(leroy(), "melee", rules)).toThrow(
+      expect.objectContaining({ key: "FUDGE.Error.NotAMiniature" }),
+    );
   });
   test("the datacard sheet offers the action with the number of attacks", () => {
     const ctx = miniatureSheetContext(knight(), rules, { editable: true, owner: true });
-    expect(ctx.miniature?.attackActions).toEqual([{ kind: "melee", labelKey: "FUDGE.Sheet.AttackAll.melee", count: 1 }]);
+    expect(ctx.miniature?.attackActions).toEqual([
+      { kind: "melee", labelKey: "FUDGE.Sheet.AttackAll.melee", count: 1 },
+    ]);
   });
 });
 
@@ -563,8 +672,12 @@ describe("Fudge §4.64: spend a Fudge Point so that a deadly wound is not", () =
   function doomedLeroy(): ActorDoc<"character"> {
     const l = leroy();
     let t = trackFor(l, rules);
-    for (const level of ["nearDeath", "incapacitated", "veryHurt", "hurt", "scratch", "scratch", "scratch"]) t = applyWound(t, { level }).track;
-    return { ...l, system: { ...l.system, fudgePoints: 2, woundTrack: { ...l.system.woundTrack, state: t.state } } } as ActorDoc<"character">;
+    for (const level of ["nearDeath", "incapacitated", "veryHurt", "hurt", "scratch", "scratch", "scratch"])
+      t = applyWound(t, { level }).track;
+    return {
+      ...l,
+      system: { ...l.system, fudgePoints: 2, woundTrack: { ...l.system.woundTrack, state: t.state } },
+    } as ActorDoc<"character">;
   }
   function woundingCard(target: ActorDoc<"character">): AttackCardData {
     const card = startAttack(theodora(), "poleaxe", [target], {}, seededRng(3), rules, GM);
@@ -577,12 +690,22 @@ describe("Fudge §4.64: spend a Fudge Point so that a deadly wound is not", () =
     expect(fudgePointOffer(card, card.targets[0], l, rules)).toBe(true);
     const ctx = attackCardContext({ system: card }, rules, { user: PLAYER1, actor: () => l });
     expect(ctx.targets[0].canSpendFudgePoint).toBe(true);
-    expect(attackCardContext({ system: card }, rules, { user: PLAYER2, actor: () => l }).targets[0].canSpendFudgePoint).toBe(false);
+    expect(
+      attackCardContext({ system: card }, rules, { user: PLAYER2, actor: () => l }).targets[0].canSpendFudgePoint,
+    ).toBe(false);
 
     const spent = applyDamage(card, l, PLAYER1, rules, { spendFudgePoint: true, relayed: true });
     expect(spent.ended).toBe(false);
     expect((spent.actorUpdate.system as { fudgePoints: number }).fudgePoints).toBe(1);
-    const after = { ...l, flags: spent.actorUpdate.flags, system: { ...l.system, fudgePoints: 1, woundTrack: { ...l.system.woundTrack, state: updatedState(spent.actorUpdate) } } } as ActorDoc<"character">;
+    const after = {
+      ...l,
+      flags: spent.actorUpdate.flags,
+      system: {
+        ...l.system,
+        fudgePoints: 1,
+        woundTrack: { ...l.system.woundTrack, state: updatedState(spent.actorUpdate) },
+      },
+    } as ActorDoc<"character">;
     expect(trackStatus(trackFor(after, rules)).condition).not.toBe("dead");
     const applied = { ...card, ...spent.cardUpdate.system } as AttackCardData;
     expect(applied.targets[0].applied[0].fudgePointSpent).toBe(true);
@@ -602,7 +725,9 @@ describe("Fudge §4.64: spend a Fudge Point so that a deadly wound is not", () =
     const healthy = { ...leroy(), system: { ...leroy().system, fudgePoints: 2 } } as ActorDoc<"character">;
     const mild = woundingCard(healthy);
     expect(fudgePointOffer(mild, mild.targets[0], healthy, rules)).toBe(false);
-    expect(() => applyDamage(card, broke, GM, rules, { spendFudgePoint: true })).toThrow(expect.objectContaining({ key: "FUDGE.Error.NoFudgePointSave" }));
+    expect(() => applyDamage(card, broke, GM, rules, { spendFudgePoint: true })).toThrow(
+      expect.objectContaining({ key: "FUDGE.Error.NoFudgePointSave" }),
+    );
   });
 });
 
@@ -628,15 +753,34 @@ describe("Fudge §4.57 custom wound track, edited on the sheet", () => {
     let l = withUpdate(leroy(), setActorField(leroy(), "woundTrack.preset", "custom", GM));
     l = withUpdate(l, setActorField(l, "woundTrack.customLevels.1.boxes", "2", GM));
     expect(renderTrack(trackFor(l, rules)).rows[1].boxes.length).toBe(2);
-    expect(() => setActorField(l, "woundTrack.customLevels.1.boxes", "11", GM)).toThrow(expect.objectContaining({ field: "system.woundTrack.customLevels.1.boxes", key: "FUDGE.Error.OutOfRange" }));
-    expect(() => setActorField(l, "woundTrack.customLevels.1.penalty", "+1", GM)).toThrow(expect.objectContaining({ key: "FUDGE.Error.OutOfRange" }));
-    expect(() => setActorField(l, "woundTrack.customLevels.2.threshold", "2", GM)).toThrow(expect.objectContaining({ field: "system.woundTrack.customLevels.2.threshold" }));
-    expect(() => setActorField(l, "woundTrack.customLevels.9.boxes", "1", GM)).toThrow(expect.objectContaining({ key: "FUDGE.Error.UnknownField" }));
+    expect(() => setActorField(l, "woundTrack.customLevels.1.boxes", "11", GM)).toThrow(
+      expect.objectContaining({ field: "system.woundTrack.customLevels.1.boxes", key: "FUDGE.Error.OutOfRange" }),
+    );
+    expect(() => setActorField(l, "woundTrack.customLevels.1.penalty", "+1", GM)).toThrow(
+      expect.objectContaining({ key: "FUDGE.Error.OutOfRange" }),
+    );
+    expect(() => setActorField(l, "woundTrack.customLevels.2.threshold", "2", GM)).toThrow(
+      expect.objectContaining({ field: "system.woundTrack.customLevels.2.threshold" }),
+    );
+    expect(() => setActorField(l, "woundTrack.customLevels.9.boxes", "1", GM)).toThrow(
+      expect.objectContaining({ key: "FUDGE.Error.UnknownField" }),
+    );
     l = withUpdate(l, editCustomLevels(l, "add", -1, GM));
     expect(l.system.woundTrack.customLevels).toHaveLength(6);
-    expect(l.system.woundTrack.customLevels![5]).toMatchObject({ boxes: 1, penalty: -3, threshold: 11, effect: "dying" });
+    expect(l.system.woundTrack.customLevels![5]).toMatchObject({
+      boxes: 1,
+      penalty: -3,
+      threshold: 11,
+      effect: "dying",
+    });
     l = withUpdate(l, editCustomLevels(l, "remove", 0, GM));
-    expect(l.system.woundTrack.customLevels!.map((x) => x.key)).toEqual(["hurt", "veryHurt", "incapacitated", "nearDeath", "level6"]);
+    expect(l.system.woundTrack.customLevels!.map((x) => x.key)).toEqual([
+      "hurt",
+      "veryHurt",
+      "incapacitated",
+      "nearDeath",
+      "level6",
+    ]);
     expect(() => editCustomLevels(l, "add", -1, STRANGER)).toThrow(RulesError);
   });
   test("the sheet shows the editor only for the custom preset", () => {
@@ -652,7 +796,11 @@ describe("the card names the live actors, whatever names its author stored", () 
     const l = leroy();
     const th = theodora();
     const started = startAttack(th, "poleaxe", [l], {}, seededRng(3), rules, GM);
-    const card = { ...started, ...defend(started, l, [1, 1, 1, 1], GM).system, attackerName: "The GM" } as AttackCardData;
+    const card = {
+      ...started,
+      ...defend(started, l, [1, 1, 1, 1], GM).system,
+      attackerName: "The GM",
+    } as AttackCardData;
     card.targets[0] = { ...card.targets[0], name: "Goblin" };
     const byId = (id: string) => ([l, th] as ActorDoc[]).find((a) => a._id === id || `Actor.${a._id}` === id);
     const ctx = attackCardContext({ system: card }, rules, { user: GM, actor: byId });

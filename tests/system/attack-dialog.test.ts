@@ -6,12 +6,30 @@
 import { describe, expect, test } from "vitest";
 import { exactOdds } from "../../src/rules/odds";
 import { attackRequest } from "../../src/system/combatant";
-import { attackDialogContext, attackOdds, duelRequest, forecastLineOf, forecastView, forecastViewOf, mainWeapon, readSituation, situationFields } from "../../src/system/attack-dialog";
+import {
+  attackDialogContext,
+  attackOdds,
+  duelRequest,
+  forecastLineOf,
+  forecastView,
+  forecastViewOf,
+  mainWeapon,
+  readSituation,
+  situationFields,
+} from "../../src/system/attack-dialog";
 import { resolveSamples } from "../../src/cli/samples";
 import { duelForecast } from "../../src/rules/forecast";
 import { actorSheetContext } from "../../src/system/sheet";
 import { findSample } from "../../src/cli/samples";
-import { PLAYER1, item, leroy as fixtureLeroy, loadLang, rulesFor, theodora as fixtureTheodora, PRESET_IDS } from "./fixtures";
+import {
+  PLAYER1,
+  item,
+  leroy as fixtureLeroy,
+  loadLang,
+  rulesFor,
+  theodora as fixtureTheodora,
+  PRESET_IDS,
+} from "./fixtures";
 import { startAttack } from "../../src/system/actions";
 import type { ActorDoc, ItemDoc } from "../../src/system/data";
 import { makeRenderer } from "./render";
@@ -27,29 +45,50 @@ describe("attack dialog", () => {
     expect(names("fate")).toEqual(["modifier", "defenseModifier"]);
     expect(names("volt")).toEqual(["modifier"]);
     expect(names("miniatures")).toContain("gangUp");
-    for (const p of PRESET_IDS) for (const f of situationFields(p, null)) expect(f.hintKey).toBe(`FUDGE.Attack.Hint.${f.name}`);
+    for (const p of PRESET_IDS)
+      for (const f of situationFields(p, null)) expect(f.hintKey).toBe(`FUDGE.Attack.Hint.${f.name}`);
   });
 
   test("Fudge §4.62 head blow: offered only for a stun-capable weapon when the world allows it; read back and sent to the rules core", () => {
     const rules = rulesFor("fudge");
     const stunWeapon = { system: { stunCapable: true } } as never;
-    const names = (r: typeof rules | undefined, w: unknown) => situationFields("fudge", w as never, {}, r).map((f) => f.name);
-    expect(names(rules, stunWeapon)).toEqual(["modifier", "defenderModifier", "allOutAttack", "allOutDefense", "stun", "pullPunch"]);
+    const names = (r: typeof rules | undefined, w: unknown) =>
+      situationFields("fudge", w as never, {}, r).map((f) => f.name);
+    expect(names(rules, stunWeapon)).toEqual([
+      "modifier",
+      "defenderModifier",
+      "allOutAttack",
+      "allOutDefense",
+      "stun",
+      "pullPunch",
+    ]);
     const on = { ...rules, fudge: { ...rules.fudge, headBlowKnockout: true } };
     expect(names(on, stunWeapon)).toContain("headBlow");
     expect(names(on, null)).not.toContain("headBlow");
     expect(names(undefined, stunWeapon)).not.toContain("headBlow");
-    expect(readSituation("fudge", [["stun", "on"], ["headBlow", "on"]])).toEqual({ stun: true, headBlow: true });
+    expect(
+      readSituation("fudge", [
+        ["stun", "on"],
+        ["headBlow", "on"],
+      ]),
+    ).toEqual({ stun: true, headBlow: true });
     const a = leroy();
     const w = (a.items ?? []).find((i) => i.type === "weapon") as never;
-    expect((attackRequest(a, w, theodora(), on, { stun: true, headBlow: true }) as { situation: Record<string, unknown> }).situation).toMatchObject({ stun: true, headBlow: true });
+    expect(
+      (attackRequest(a, w, theodora(), on, { stun: true, headBlow: true }) as { situation: Record<string, unknown> })
+        .situation,
+    ).toMatchObject({ stun: true, headBlow: true });
   });
 
   test("Fudge §4.7: a weapon's magic bonus reaches the rules core (0 for a weapon stored before the field)", () => {
     const rules = rulesFor("fudge");
     const a = leroy();
-    const w = structuredClone((a.items ?? []).find((i) => i.type === "weapon")) as unknown as { system: Record<string, unknown> };
-    const magicOf = (x: unknown) => (attackRequest(a, x as never, theodora(), rules) as { attacker: { weapon: { magic: number } } }).attacker.weapon.magic;
+    const w = structuredClone((a.items ?? []).find((i) => i.type === "weapon")) as unknown as {
+      system: Record<string, unknown>;
+    };
+    const magicOf = (x: unknown) =>
+      (attackRequest(a, x as never, theodora(), rules) as { attacker: { weapon: { magic: number } } }).attacker.weapon
+        .magic;
     delete w.system.magic;
     expect(magicOf(w)).toBe(0);
     w.system.magic = 2;
@@ -61,32 +100,83 @@ describe("attack dialog", () => {
   test("Fudge §4.52 (1): a weapon met by Damage Capacity without a roll reaches the rules core (false for a weapon stored before the field)", () => {
     const rules = { ...rulesFor("fudge"), fudge: { ...rulesFor("fudge").fudge, dcVariant: "roll" as const } };
     const a = leroy();
-    const w = structuredClone((a.items ?? []).find((i) => i.type === "weapon")) as unknown as { system: Record<string, unknown> };
-    const req = (x: unknown) => attackRequest(a, x as never, theodora(), rules) as { attacker: { weapon: { dcWithoutRoll: boolean } } };
+    const w = structuredClone((a.items ?? []).find((i) => i.type === "weapon")) as unknown as {
+      system: Record<string, unknown>;
+    };
+    const req = (x: unknown) =>
+      attackRequest(a, x as never, theodora(), rules) as { attacker: { weapon: { dcWithoutRoll: boolean } } };
     delete w.system.dcWithoutRoll;
     expect(req(w).attacker.weapon.dcWithoutRoll).toBe(false);
     w.system.dcWithoutRoll = true;
     expect(req(w).attacker.weapon.dcWithoutRoll).toBe(true);
     // no DC roll is read: every leaf resolves without the "dc" slot
-    expect(exactOdds(req(w)).leaves).toBeLessThan(exactOdds(req({ ...w, system: { ...w.system, dcWithoutRoll: false } })).leaves);
+    expect(exactOdds(req(w)).leaves).toBeLessThan(
+      exactOdds(req({ ...w, system: { ...w.system, dcWithoutRoll: false } })).leaves,
+    );
   });
 
   test("a form reads back into a Situation; out-of-range or foreign values are dropped", () => {
-    expect(readSituation("fudge", [["modifier", "2"], ["allOutAttack", "on"], ["pullPunch", "hurt"], ["cover", "on"]])).toEqual({ modifier: 2, allOutAttack: true, pullPunch: "hurt" });
-    expect(readSituation("fudge", [["modifier", "99"], ["pullPunch", "dead"], ["modifier", "1.5"]])).toEqual({});
+    expect(
+      readSituation("fudge", [
+        ["modifier", "2"],
+        ["allOutAttack", "on"],
+        ["pullPunch", "hurt"],
+        ["cover", "on"],
+      ]),
+    ).toEqual({ modifier: 2, allOutAttack: true, pullPunch: "hurt" });
+    expect(
+      readSituation("fudge", [
+        ["modifier", "99"],
+        ["pullPunch", "dead"],
+        ["modifier", "1.5"],
+      ]),
+    ).toEqual({});
     // Each number within its own range: modifiers ±10, a Miniatures range in inches up to 999.
-    expect(readSituation("fudge", [["modifier", "11"], ["defenderModifier", "-10"]])).toEqual({ defenderModifier: -10 });
-    expect(readSituation("miniatures", [["rangeInches", "36"], ["gangUp", "9"]])).toEqual({ rangeInches: 36 });
-    expect(readSituation("fate", [["modifier", "0"], ["defenseModifier", "-1"]])).toEqual({ defenseModifier: -1 });
+    expect(
+      readSituation("fudge", [
+        ["modifier", "11"],
+        ["defenderModifier", "-10"],
+      ]),
+    ).toEqual({ defenderModifier: -10 });
+    expect(
+      readSituation("miniatures", [
+        ["rangeInches", "36"],
+        ["gangUp", "9"],
+      ]),
+    ).toEqual({ rangeInches: 36 });
+    expect(
+      readSituation("fate", [
+        ["modifier", "0"],
+        ["defenseModifier", "-1"],
+      ]),
+    ).toEqual({ defenseModifier: -1 });
   });
 
   test('a measure of 0 is a value, not "no modifier": Volt distance 0 ("ranged: above the distance value") and a Miniatures range of 0 are kept, and a ranged attack at distance 0 rolls', () => {
-    expect(readSituation("volt", [["distance", "0"], ["modifier", "0"]])).toEqual({ distance: 0 });
+    expect(
+      readSituation("volt", [
+        ["distance", "0"],
+        ["modifier", "0"],
+      ]),
+    ).toEqual({ distance: 0 });
     expect(readSituation("miniatures", [["rangeInches", "0"]])).toEqual({ rangeInches: 0 });
     const rules = rulesFor("volt");
-    const pistol = item("weapon", "Pistol", { equipped: true, ranged: true, volt: { attack: 16, pierce: 0, damage: 10, stun: false } } as never, "p1");
+    const pistol = item(
+      "weapon",
+      "Pistol",
+      { equipped: true, ranged: true, volt: { attack: 16, pierce: 0, damage: 10, stun: false } } as never,
+      "p1",
+    );
     const a = { ...fixtureLeroy(), items: [...(fixtureLeroy().items ?? []), pistol] };
-    const card = startAttack(a, "p1", [fixtureTheodora()], readSituation("volt", [["distance", "0"]]), { attack: [5, 7], damage: [3, 3], injuryDamage: [3, 3] }, rules, PLAYER1);
+    const card = startAttack(
+      a,
+      "p1",
+      [fixtureTheodora()],
+      readSituation("volt", [["distance", "0"]]),
+      { attack: [5, 7], damage: [3, 3], injuryDamage: [3, 3] },
+      rules,
+      PLAYER1,
+    );
     expect((card.targets[0].resolution as { outcome: string }).outcome).not.toBe("miss");
   });
 
@@ -109,7 +199,9 @@ describe("attack dialog", () => {
     expect(view.segments.reduce((s, x) => s + x.p, 0)).toBeCloseTo(1, 12);
     expect(view.summary.map((s) => s.pctText)).toEqual(["58%", "15%", "26%"]);
     // The segments name the defender's own track levels.
-    expect(view.segments.filter((s) => s.key.startsWith("wound.")).map((s) => s.labelKeys[0])).toContain("FUDGE.Wound.hurt");
+    expect(view.segments.filter((s) => s.key.startsWith("wound.")).map((s) => s.labelKeys[0])).toContain(
+      "FUDGE.Wound.hurt",
+    );
     // All-out attack moves the odds towards wounds.
     const allOut = attackOdds(a, w, theodora(), rules, { allOutAttack: true });
     expect(allOut.segments.find((s) => s.key === "miss")!.p).toBeLessThan(p.miss);
@@ -123,7 +215,7 @@ describe("attack dialog", () => {
     }
   });
 
-  test('the odds are those of the attack as the table rolls it: each target\'s measured range ("−1 per full or partial multiple of the weapon\'s Range beyond the first", RULES §3), shown as measured, not an input', () => {
+  test("the odds are those of the attack as the table rolls it: each target's measured range (\"−1 per full or partial multiple of the weapon's Range beyond the first\", RULES §3), shown as measured, not an input", () => {
     const rules = rulesFor("miniatures");
     const yanni = structuredClone(findSample("Yanni the Yeoman", "y"));
     const bow = (yanni.items ?? []).find((i) => i.name === "Shortbow") as never;
@@ -135,7 +227,10 @@ describe("attack dialog", () => {
       { rangeInches: 40, inContact: false },
     ]);
     const miss = (i: number) => ctx.odds[i].segments.find((x) => x.key === "miss")?.p ?? 0;
-    const expected = (target: typeof knave, range: number) => attackOdds(yanni, bow, target, rules, { rangeInches: range, inContact: false }).segments.find((x) => x.key === "miss")?.p ?? 0;
+    const expected = (target: typeof knave, range: number) =>
+      attackOdds(yanni, bow, target, rules, { rangeInches: range, inContact: false }).segments.find(
+        (x) => x.key === "miss",
+      )?.p ?? 0;
     expect(miss(0)).toBeCloseTo(expected(knave, 10), 12);
     expect(miss(1)).toBeCloseTo(expected(king, 40), 12);
     expect(miss(1)).toBeGreaterThan(miss(0));
@@ -144,7 +239,10 @@ describe("attack dialog", () => {
       { name: "Knavely Knave", text: "10", textKey: "" },
       { name: "King Kingsley", text: "40", textKey: "" },
     ]);
-    expect(field("inContact").measured.map((m) => m.textKey)).toEqual(["FUDGE.Attack.MeasuredNo", "FUDGE.Attack.MeasuredNo"]);
+    expect(field("inContact").measured.map((m) => m.textKey)).toEqual([
+      "FUDGE.Attack.MeasuredNo",
+      "FUDGE.Attack.MeasuredNo",
+    ]);
     // What the table does not measure (cover) stays an input; without measures every field does.
     expect(field("cover").measured).toEqual([]);
     expect(attackDialogContext(yanni, bow, [knave], rules).fields.every((f) => f.measured.length === 0)).toBe(true);
@@ -155,7 +253,9 @@ describe("attack dialog", () => {
     expect(html).not.toContain('name="inContact"');
     expect(html).toContain('name="cover"');
     const text = html.replace(/<[^>]+>/g, "").replace(/\s+/g, " ");
-    expect(text).toContain("Range (inches) Knavely Knave: 10King Kingsley: 40 Measured from the tokens on the table; the attack uses this.");
+    expect(text).toContain(
+      "Range (inches) Knavely Knave: 10King Kingsley: 40 Measured from the tokens on the table; the attack uses this.",
+    );
     expect(text).toContain("In base contact Knavely Knave: noKing Kingsley: no");
   });
 
@@ -186,7 +286,10 @@ describe("attack dialog", () => {
     expect(Math.abs(f.aWins - off.bOut)).toBeGreaterThan(0.01);
     // The King still shaken by a failure by 2 ("may not attack") wins less often.
     const shaken = king();
-    (shaken.system as { gutsState: unknown }).gutsState = { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 2 }], effect: 2 };
+    (shaken.system as { gutsState: unknown }).gutsState = {
+      pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 2 }],
+      effect: 2,
+    };
     expect(forecastView(shaken, knave(), rules).aWins).toBeLessThan(f.aWins - 0.01);
   });
 
@@ -207,23 +310,33 @@ describe("attack dialog", () => {
     expect(f.error).toBeNull();
     expect(f.aWins).toBe(on.bOut);
     // the text keeps its shape: win chances and exchanges
-    expect([f.aWinsText, f.bWinsText, f.exchangesText]).toEqual([expect.stringMatching(/^\d+%$/), expect.stringMatching(/^\d+%$/), expect.stringMatching(/^\d+\.\d$/)]);
+    expect([f.aWinsText, f.bWinsText, f.exchangesText]).toEqual([
+      expect.stringMatching(/^\d+%$/),
+      expect.stringMatching(/^\d+%$/),
+      expect.stringMatching(/^\d+\.\d$/),
+    ]);
     // other presets' requests do not ask for it
     expect(duelRequest(leroy(), theodora(), rulesFor("fudge"))).not.toHaveProperty("terrifyingCharge");
     // a fight under way (a model hurt, or one with a failed check in force) made its charge already
     const hurt = king();
-    (hurt.system as { woundTrack: { state: unknown } }).woundTrack.state = { marks: { scratch: [{ level: "scratch" }] } };
+    (hurt.system as { woundTrack: { state: unknown } }).woundTrack.state = {
+      marks: { scratch: [{ level: "scratch" }] },
+    };
     expect(duelRequest(hurt, brutas(), rules).terrifyingCharge).toBe(false);
     expect(duelRequest(brutas(), hurt, rules).terrifyingCharge).toBe(false);
     const shaken = king();
-    (shaken.system as { gutsState: unknown }).gutsState = { pending: [{ reason: "terrifying", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 1 }], effect: 1 };
+    (shaken.system as { gutsState: unknown }).gutsState = {
+      pending: [{ reason: "terrifying", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 1 }],
+      effect: 1,
+    };
     expect(duelRequest(shaken, brutas(), rules).terrifyingCharge).toBe(false);
   }, 60_000);
 });
 
 describe("the table's forecast line: an estimate reads as an estimate, never as exact (issue #10)", () => {
   const en = loadLang();
-  const format = (line: { key: string; data: Record<string, string> }) => en[line.key].replace(/\{(\w+)\}/g, (_, k: string) => line.data[k]);
+  const format = (line: { key: string; data: Record<string, string> }) =>
+    en[line.key].replace(/\{(\w+)\}/g, (_, k: string) => line.data[k]);
   const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   const duel = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
 
@@ -235,7 +348,9 @@ describe("the table's forecast line: an estimate reads as an estimate, never as 
     const view = forecastViewOf("Leroy", "Theodora", f);
     const line = forecastLineOf(view, escape);
     expect(line.key).toBe("FUDGE.Forecast.Estimate");
-    expect(format(line)).toBe("Leroy vs Theodora: Leroy wins ≈ 76% ± 0.8%, Theodora wins ≈ 24% ± 0.8%, in about 3.6 exchanges — an estimate from 20,000 simulated duels (99% interval), not an exact forecast.");
+    expect(format(line)).toBe(
+      "Leroy vs Theodora: Leroy wins ≈ 76% ± 0.8%, Theodora wins ≈ 24% ± 0.8%, in about 3.6 exchanges — an estimate from 20,000 simulated duels (99% interval), not an exact forecast.",
+    );
     // The user's number format for the duels.
     expect(forecastViewOf("Leroy", "Theodora", f, "de").estimate!.duelsText).toBe("20.000");
   });
@@ -249,7 +364,9 @@ describe("the table's forecast line: an estimate reads as an estimate, never as 
     const line = forecastLineOf(forecastViewOf("<b>Leroy</b>", "Theo & Co", f), escape);
     expect(line.key).toBe("FUDGE.Forecast.EstimateUnended");
     const text = format(line);
-    expect(text).toMatch(/^&#60;b&#62;Leroy&#60;\/b&#62; vs Theo &#38; Co: &#60;b&#62;Leroy&#60;\/b&#62; wins ≈ \d+% ± \d\.\d%, Theo &#38; Co wins ≈ \d+% ± \d\.\d%, no winner ≈ \d+% — an estimate from 1,000 simulated duels \(99% interval\), not an exact forecast\.$/);
+    expect(text).toMatch(
+      /^&#60;b&#62;Leroy&#60;\/b&#62; vs Theo &#38; Co: &#60;b&#62;Leroy&#60;\/b&#62; wins ≈ \d+% ± \d\.\d%, Theo &#38; Co wins ≈ \d+% ± \d\.\d%, no winner ≈ \d+% — an estimate from 1,000 simulated duels \(99% interval\), not an exact forecast\.$/,
+    );
     expect(text).not.toContain("<b>");
   });
 });
@@ -280,7 +397,11 @@ describe("sheet: Attack shows its odds, or why it is disabled", () => {
       editable: true,
       owner: true,
       targets: [yanni, knave, king],
-      targetMeasures: [{ melee: { inContact: true }, ranged: {} }, { melee: { inContact: true, gangUp: 0 }, ranged: { inContact: true, rangeInches: 1 } }, { melee: { inContact: false, gangUp: 0 }, ranged: { inContact: false, rangeInches: 40 } }],
+      targetMeasures: [
+        { melee: { inContact: true }, ranged: {} },
+        { melee: { inContact: true, gangUp: 0 }, ranged: { inContact: true, rangeInches: 1 } },
+        { melee: { inContact: false, gangUp: 0 }, ranged: { inContact: false, rangeInches: 40 } },
+      ],
     });
     const odds = (weapon: string) => ctx.weapons.find((w) => w.name === weapon)!.odds;
     const dagger = (yanni.items ?? []).find((i) => i.name === "Dagger") as ItemDoc<"weapon">;
@@ -332,7 +453,18 @@ describe("trait roll dialog", () => {
     expect(ctx.difficulties.find((d) => d.selected)!.label).toBe("Fair (0)");
     expect(ctx.difficulties[0].value).toBeLessThan(ctx.difficulties[ctx.difficulties.length - 1].value);
     expect(rollDialogContext("Leroy", "volt.strength", rulesFor("volt")).difficulties).toEqual([]);
-    expect(readRollOptions([["difficulty", "2"], ["modifier", "-1"]])).toEqual({ difficulty: 2, modifier: -1 });
-    expect(readRollOptions([["difficulty", "x"], ["modifier", "0"], ["other", "3"]])).toEqual({});
+    expect(
+      readRollOptions([
+        ["difficulty", "2"],
+        ["modifier", "-1"],
+      ]),
+    ).toEqual({ difficulty: 2, modifier: -1 });
+    expect(
+      readRollOptions([
+        ["difficulty", "x"],
+        ["modifier", "0"],
+        ["other", "3"],
+      ]),
+    ).toEqual({});
   });
 });

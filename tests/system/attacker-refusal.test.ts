@@ -52,7 +52,8 @@ describe("Fudge: startAttack refuses an attacker who may not attack, before any 
   for (const [label, wounds, key] of CASES) {
     it(`${label}: ${key}, and no die is rolled`, async () => {
       const a = wounded(leroy(), fudge, wounds);
-      const build = (dice: Parameters<typeof startAttack>[4]) => () => startAttack(a, "broadsword", [theodora()], {}, dice, fudge, PLAYER1);
+      const build = (dice: Parameters<typeof startAttack>[4]) => () =>
+        startAttack(a, "broadsword", [theodora()], {}, dice, fudge, PLAYER1);
       // Every kind of dice source: a random source, slot dice (the hosts' roll path), recorded faces.
       expect(keyOf(build(noRng))).toBe(key);
       expect(keyOf(build(noSlotDice))).toBe(key);
@@ -60,8 +61,14 @@ describe("Fudge: startAttack refuses an attacker who may not attack, before any 
       // Every target: the attack is refused for all, not posted for some.
       expect(keyOf(() => startAttack(a, "broadsword", [theodora(), goblin()], {}, noRng, fudge, PLAYER1))).toBe(key);
       // The hosts' roll path (Foundry's Rolls, the playground's dice): refused by the dry run, nothing rolled.
-      expect(keyOf(() => rollAttackSync((d) => startAttack(a, "broadsword", [theodora()], {}, d, fudge, PLAYER1), noSyncRoller))).toBe(key);
-      await expect(rollAttack((d) => startAttack(a, "broadsword", [theodora()], {}, d, fudge, PLAYER1), noRoller)).rejects.toMatchObject({ key, params: { name: "Leroy" } });
+      expect(
+        keyOf(() =>
+          rollAttackSync((d) => startAttack(a, "broadsword", [theodora()], {}, d, fudge, PLAYER1), noSyncRoller),
+        ),
+      ).toBe(key);
+      await expect(
+        rollAttack((d) => startAttack(a, "broadsword", [theodora()], {}, d, fudge, PLAYER1), noRoller),
+      ).rejects.toMatchObject({ key, params: { name: "Leroy" } });
     });
   }
 
@@ -73,7 +80,15 @@ describe("Fudge: startAttack refuses an attacker who may not attack, before any 
   it("the defender's own stun is his, read at Defend: a stunned defender with all-out defence is not refused at attack time", () => {
     const t = wounded(theodora(), fudge, [{ level: "hurt", stun: true }]);
     expect(trackStatus(trackFor(t, fudge)).effects).toEqual(["stunned"]);
-    const card = startAttack(leroy(), "broadsword", [t], { allOutDefense: true }, { attack: [0, 0, 0, 0] }, fudge, PLAYER1);
+    const card = startAttack(
+      leroy(),
+      "broadsword",
+      [t],
+      { allOutDefense: true },
+      { attack: [0, 0, 0, 0] },
+      fudge,
+      PLAYER1,
+    );
     expect(card.targets[0].defend).toBe("pending");
     // Fudge §4.62 "cannot … all-out defend": refused when he defends, with his own track.
     expect(keyOf(() => defend(card, t, [0, 0, 0, 0], PLAYER2))).toBe("FUDGE.Error.Fudge.StunnedNoAllOutDefense");
@@ -98,8 +113,12 @@ describe("FATE: a Taken Out attacker is refused at attack time, before any die",
     expect(trackStatus(trackFor(a, fate)).condition).toBe("takenOut");
     const e = caught(() => startAttack(a, "broadsword", [theodora()], {}, noRng, fate, PLAYER1));
     expect([e.key, e.field]).toEqual(["FUDGE.Error.Fate.TakenOut", "attacker.track"]);
-    await expect(rollAttack((d) => startAttack(a, "broadsword", [theodora()], {}, d, fate, PLAYER1), noRoller)).rejects.toMatchObject({ key: "FUDGE.Error.Fate.TakenOut" });
+    await expect(
+      rollAttack((d) => startAttack(a, "broadsword", [theodora()], {}, d, fate, PLAYER1), noRoller),
+    ).rejects.toMatchObject({ key: "FUDGE.Error.Fate.TakenOut" });
     // A fit FATE attacker's card still waits for the defender.
-    expect(startAttack(leroy(), "broadsword", [theodora()], {}, { attack: [0, 0, 0, 0] }, fate, PLAYER1).targets[0].defend).toBe("pending");
+    expect(
+      startAttack(leroy(), "broadsword", [theodora()], {}, { attack: [0, 0, 0, 0] }, fate, PLAYER1).targets[0].defend,
+    ).toBe("pending");
   });
 });

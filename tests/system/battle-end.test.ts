@@ -11,7 +11,11 @@ import { dcTrackConfig } from "../../src/rules/tracks/dc";
 import { makeRenderer } from "./render";
 
 const XSS = "<img src=x onerror=alert(1)>";
-const text = (html: string) => html.replace(/<[^>]+>/g, "").replace(/\s+/g, " ").trim();
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
 
 describe("battleEndNote", () => {
   test("nothing to say: null (no message is posted)", () => {
@@ -54,7 +58,20 @@ describe("templates/chat/battle-end.hbs", () => {
       battleEndNote([
         { name: "Theodora", notes: [{ result: "lapsed", from: "FUDGE.Wound.hurt", to: "FUDGE.Wound.veryHurt" }] },
         { name: "Leroy", notes: [{ result: "gone", from: "FUDGE.Wound.hurt", to: "FUDGE.Wound.scratch" }] },
-        { name: "Mallory", notes: [{ result: "refused", from: "", to: "", reason: { key: "FUDGE.Error.BattleLapseOneLevel", params: { field: "FUDGE.Field.value", from: "FUDGE.Wound.hurt", to: "FUDGE.Wound.nearDeath" } } }] },
+        {
+          name: "Mallory",
+          notes: [
+            {
+              result: "refused",
+              from: "",
+              to: "",
+              reason: {
+                key: "FUDGE.Error.BattleLapseOneLevel",
+                params: { field: "FUDGE.Field.value", from: "FUDGE.Wound.hurt", to: "FUDGE.Wound.nearDeath" },
+              },
+            },
+          ],
+        },
       ]),
     );
     const lines = [...html.matchAll(/<li[^>]*>([\s\S]*?)<\/li>/g)].map((m) => text(m[1]));
@@ -70,7 +87,10 @@ describe("templates/chat/battle-end.hbs", () => {
 
   test("names and custom labels are escaped", () => {
     const r = makeRenderer();
-    const html = r.render("battleEnd", battleEndNote([{ name: XSS, notes: [{ result: "lapsed", from: XSS, to: "FUDGE.Wound.veryHurt" }] }]));
+    const html = r.render(
+      "battleEnd",
+      battleEndNote([{ name: XSS, notes: [{ result: "lapsed", from: XSS, to: "FUDGE.Wound.veryHurt" }] }]),
+    );
     expect(html).not.toContain("<img");
     expect(html.match(/&lt;img src&#x3D;x onerror&#x3D;alert\(1\)&gt;/g)).toHaveLength(2);
   });

@@ -18,7 +18,10 @@ import { makeRenderer } from "./render";
 
 type Json = unknown;
 const r = makeRenderer();
-const viewerFor = (user: typeof GM, actors: ActorDoc[]) => ({ user, actor: (id: string) => actors.find((a) => a._id === id) });
+const viewerFor = (user: typeof GM, actors: ActorDoc[]) => ({
+  user,
+  actor: (id: string) => actors.find((a) => a._id === id),
+});
 
 /** Real cards of every preset at every stage (attack, defence, applied), as the template tests build them. */
 function realCards() {
@@ -59,13 +62,42 @@ function paths(v: Json, at: (string | number)[] = [], out: (string | number)[][]
 }
 
 const SCRIPT = "<script>alert(1)</script>";
-const WRONG: Json[] = [null, undefined, 0, -1, 1e9, Number.NaN, 3.5, true, "", "x", SCRIPT, "x".repeat(50_000), [], [1, 2], {}, { a: 1 }, [[], {}], { key: 1 }];
+const WRONG: Json[] = [
+  null,
+  undefined,
+  0,
+  -1,
+  1e9,
+  Number.NaN,
+  3.5,
+  true,
+  "",
+  "x",
+  SCRIPT,
+  "x".repeat(50_000),
+  [],
+  [1, 2],
+  {},
+  { a: 1 },
+  [[], {}],
+  { key: 1 },
+];
 
-type Mutation = { kind: "delete" } | { kind: "set"; value: Json } | { kind: "addKey"; key: string; value: Json } | { kind: "proto" } | { kind: "truncate" } | { kind: "grow"; n: number };
+type Mutation =
+  | { kind: "delete" }
+  | { kind: "set"; value: Json }
+  | { kind: "addKey"; key: string; value: Json }
+  | { kind: "proto" }
+  | { kind: "truncate" }
+  | { kind: "grow"; n: number };
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.constant({ kind: "delete" as const }),
   fc.constantFrom(...WRONG).map((value) => ({ kind: "set" as const, value })),
-  fc.record({ kind: fc.constant("addKey" as const), key: fc.constantFrom("extra", "__proto__", "constructor", "prototype", SCRIPT), value: fc.constantFrom(...WRONG) }),
+  fc.record({
+    kind: fc.constant("addKey" as const),
+    key: fc.constantFrom("extra", "__proto__", "constructor", "prototype", SCRIPT),
+    value: fc.constantFrom(...WRONG),
+  }),
   fc.constant({ kind: "proto" as const }),
   fc.constant({ kind: "truncate" as const }),
   fc.record({ kind: fc.constant("grow" as const), n: fc.integer({ min: 1, max: 600 }) }),
@@ -75,7 +107,10 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 function mutate(root: Json, path: (string | number)[], m: Mutation): Json {
   const copy = structuredClone(root);
   if (path.length === 0 && m.kind !== "addKey" && m.kind !== "proto") return m.kind === "set" ? m.value : copy;
-  const parent = path.slice(0, -1).reduce<Json>((o, k) => (o as Record<string | number, Json>)[k], copy) as Record<string | number, Json>;
+  const parent = path.slice(0, -1).reduce<Json>((o, k) => (o as Record<string | number, Json>)[k], copy) as Record<
+    string | number,
+    Json
+  >;
   const key = path[path.length - 1];
   const here = path.length === 0 ? copy : parent[key];
   switch (m.kind) {
@@ -90,7 +125,12 @@ function mutate(root: Json, path: (string | number)[], m: Mutation): Json {
     case "proto":
       if (typeof here === "object" && here !== null && !Array.isArray(here)) {
         const k = m.kind === "proto" ? "__proto__" : m.key;
-        Object.defineProperty(here, k, { value: m.kind === "proto" ? JSON.parse('{"polluted": true, "toString": 1}') : m.value, enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(here, k, {
+          value: m.kind === "proto" ? JSON.parse('{"polluted": true, "toString": 1}') : m.value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       break;
     case "truncate":
@@ -98,7 +138,8 @@ function mutate(root: Json, path: (string | number)[], m: Mutation): Json {
       else if (typeof here === "string") parent[key] = here.slice(0, Math.floor(here.length / 2));
       break;
     case "grow":
-      if (Array.isArray(here)) for (let i = 0; i < m.n; i++) here.push(here.length ? structuredClone(here[i % here.length]) : SCRIPT);
+      if (Array.isArray(here))
+        for (let i = 0; i < m.n; i++) here.push(here.length ? structuredClone(here[i % here.length]) : SCRIPT);
       else if (typeof here === "string") parent[key] = here + SCRIPT.repeat(m.n);
       break;
   }
@@ -128,33 +169,51 @@ function expectSafe(html: string): void {
 describe("forged chat cards render the card or the error line, never throw", () => {
   test("attack cards of every preset and stage, for the GM and the players", () => {
     fc.assert(
-      fc.property(forged(CARDS, (c) => c.card), fc.constantFrom(GM, PLAYER1, PLAYER2), ({ c, forged: card }, user) => {
-        const rules = rulesFor(c.preset);
-        const html = r.render("attackCard", attackCardContext({ _id: "m1", system: card as AttackCardData }, rules, viewerFor(user, c.actors)));
-        expectSafe(html);
-        const isError = html.includes('class="fudge-card-error"');
-        // The error line offers nothing to click; a card drawn as normal passes the check every action makes first.
-        if (isError) expect(html).not.toContain("data-action");
-        else expect(() => checkCard(card)).not.toThrow();
-      }),
+      fc.property(
+        forged(CARDS, (c) => c.card),
+        fc.constantFrom(GM, PLAYER1, PLAYER2),
+        ({ c, forged: card }, user) => {
+          const rules = rulesFor(c.preset);
+          const html = r.render(
+            "attackCard",
+            attackCardContext({ _id: "m1", system: card as AttackCardData }, rules, viewerFor(user, c.actors)),
+          );
+          expectSafe(html);
+          const isError = html.includes('class="fudge-card-error"');
+          // The error line offers nothing to click; a card drawn as normal passes the check every action makes first.
+          if (isError) expect(html).not.toContain("data-action");
+          else expect(() => checkCard(card)).not.toThrow();
+        },
+      ),
       { numRuns: 1500, seed: 10_610 },
     );
   });
 
   test("trait roll cards", () => {
     fc.assert(
-      fc.property(forged(ROLL_CARDS, (c) => c.card), ({ c, forged: card }) => {
-        expectSafe(r.render("rollCard", rollCardContext(card as never, rulesFor(c.preset))));
-      }),
+      fc.property(
+        forged(ROLL_CARDS, (c) => c.card),
+        ({ c, forged: card }) => {
+          expectSafe(r.render("rollCard", rollCardContext(card as never, rulesFor(c.preset))));
+        },
+      ),
       { numRuns: 600, seed: 10_611 },
     );
   });
 
   test("the colleague's forgery: a resolution with fields missing draws the error line", () => {
-    const c = CARDS.find((x) => x.preset === "fudge" && (x.card.targets[0].resolution as { wound?: unknown } | null)?.wound && !x.card.targets[0].applied.length)!;
+    const c = CARDS.find(
+      (x) =>
+        x.preset === "fudge" &&
+        (x.card.targets[0].resolution as { wound?: unknown } | null)?.wound &&
+        !x.card.targets[0].applied.length,
+    )!;
     const card = structuredClone(c.card);
     card.targets[0].resolution = { outcome: "wound", hit: true, woundKey: "hurt", wound: { level: "hurt" } };
-    const html = r.render("attackCard", attackCardContext({ _id: "m1", system: card }, rulesFor("fudge"), viewerFor(GM, c.actors)));
+    const html = r.render(
+      "attackCard",
+      attackCardContext({ _id: "m1", system: card }, rulesFor("fudge"), viewerFor(GM, c.actors)),
+    );
     expect(html).toContain("This attack card is malformed");
     expect(html).not.toContain("data-action");
     expect(() => checkCard(card)).toThrow(/malformed/);
@@ -162,9 +221,13 @@ describe("forged chat cards render the card or the error line, never throw", () 
 
   test("unforged cards still draw as normal cards", () => {
     for (const c of CARDS) {
-      const html = r.render("attackCard", attackCardContext({ _id: "m1", system: c.card }, rulesFor(c.preset), viewerFor(GM, c.actors)));
+      const html = r.render(
+        "attackCard",
+        attackCardContext({ _id: "m1", system: c.card }, rulesFor(c.preset), viewerFor(GM, c.actors)),
+      );
       expect(html).not.toContain("fudge-card-error");
     }
-    for (const c of ROLL_CARDS) expect(r.render("rollCard", rollCardContext(c.card, rulesFor(c.preset)))).not.toContain("fudge-card-error");
+    for (const c of ROLL_CARDS)
+      expect(r.render("rollCard", rollCardContext(c.card, rulesFor(c.preset)))).not.toContain("fudge-card-error");
   });
 });

@@ -13,13 +13,26 @@ import { makeRenderer } from "./render";
 
 const r = makeRenderer();
 const lang = loadLang();
-const text = (html: string): string => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
+const text = (html: string): string =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 
 /** The rendered headline line and facts of the card's first target. */
 function readCard(card: AttackCardData, actors: ActorDoc[]) {
-  const html = r.render("attackCard", attackCardContext({ _id: "m1", system: card }, rulesFor(card.preset), { user: GM, actor: (id) => actors.find((a) => a._id === id) }));
+  const html = r.render(
+    "attackCard",
+    attackCardContext({ _id: "m1", system: card }, rulesFor(card.preset), {
+      user: GM,
+      actor: (id) => actors.find((a) => a._id === id),
+    }),
+  );
   const headline = text(/<p class="fudge-headline">([\s\S]*?)<\/p>/.exec(html)?.[1] ?? "");
-  const facts = [...html.matchAll(/<span class="fudge-fact" data-fact="(\w+)">([^<]*)<\/span>/g)].map((m) => ({ key: m[1], text: m[2].trim() }));
+  const facts = [...html.matchAll(/<span class="fudge-fact" data-fact="(\w+)">([^<]*)<\/span>/g)].map((m) => ({
+    key: m[1],
+    text: m[2].trim(),
+  }));
   return { headline, facts };
 }
 
@@ -106,17 +119,30 @@ describe("Miniatures: Near Death as the Miniatures rules have it (Miniatures: Wo
   const MINI_NEAR_DEATH = "Falls, cannot act; rolls Guts from its next turn";
   const FUDGE_NEAR_DEATH = "Unconscious, dying without help";
   const rowEffect = (html: string, level: string): string =>
-    text(new RegExp(`<li class="fudge-track-row[^"]*" data-level="${level}">[\\s\\S]*?<span class="fudge-row-effect">([\\s\\S]*?)</span>\\s*</li>`).exec(html)?.[1] ?? "");
+    text(
+      new RegExp(
+        `<li class="fudge-track-row[^"]*" data-level="${level}">[\\s\\S]*?<span class="fudge-row-effect">([\\s\\S]*?)</span>\\s*</li>`,
+      ).exec(html)?.[1] ?? "",
+    );
 
   test("the datacard's Near Death row: the model falls and rolls Guts, not Fudge's dying without help", () => {
-    const html = r.render("miniature", miniatureSheetContext(knight(), rulesFor("miniatures"), { editable: true, owner: true }));
+    const html = r.render(
+      "miniature",
+      miniatureSheetContext(knight(), rulesFor("miniatures"), { editable: true, owner: true }),
+    );
     expect(rowEffect(html, "nearDeath")).toBe(MINI_NEAR_DEATH);
   });
 
   test("a character sheet in a Miniatures world says the same; in a Fudge world Fudge §4.51's words stay", () => {
-    const mini = r.render("character", characterSheetContext(leroy(), rulesFor("miniatures"), { editable: true, owner: true }));
+    const mini = r.render(
+      "character",
+      characterSheetContext(leroy(), rulesFor("miniatures"), { editable: true, owner: true }),
+    );
     expect(rowEffect(mini, "nearDeath")).toBe(MINI_NEAR_DEATH);
-    const fudge = r.render("character", characterSheetContext(leroy(), rulesFor("fudge"), { editable: true, owner: true }));
+    const fudge = r.render(
+      "character",
+      characterSheetContext(leroy(), rulesFor("fudge"), { editable: true, owner: true }),
+    );
     expect(rowEffect(fudge, "nearDeath")).toBe(FUDGE_NEAR_DEATH);
   });
 
@@ -125,14 +151,23 @@ describe("Miniatures: Near Death as the Miniatures rules have it (Miniatures: Wo
     let d: ActorDoc = knight("knave", "Knavely Knave");
     for (const ref of ["scratch:0", "scratch:1", "hurt:0", "veryHurt:0"]) {
       const state = updatedState(toggleWoundBox(d, ref, rules));
-      d = { ...d, system: { ...d.system, woundTrack: { ...(d.system as { woundTrack: object }).woundTrack, state } } } as ActorDoc;
+      d = {
+        ...d,
+        system: { ...d.system, woundTrack: { ...(d.system as { woundTrack: object }).woundTrack, state } },
+      } as ActorDoc;
     }
     const a = knight();
     // MODF +3 with + 0 0 0 against DDF +4: a wound of 0, a Scratch, with no Scratch box open.
     // Every slot is rolled up front; the crash roll counts only for a flying model.
     const card = startAttack(a, "knightSword", [d], {}, { attack: [1, 0, 0, 0], crash: [0, 0, 0, 0] }, rules, PLAYER1);
     expect((card.targets[0].resolution as { woundKey: string }).woundKey).toBe("scratch");
-    const html = r.render("attackCard", attackCardContext({ _id: "m1", system: card }, rules, { user: GM, actor: (id) => [a, d].find((x) => x._id === id) }));
+    const html = r.render(
+      "attackCard",
+      attackCardContext({ _id: "m1", system: card }, rules, {
+        user: GM,
+        actor: (id) => [a, d].find((x) => x._id === id),
+      }),
+    );
     expect(rowEffect(html, "nearDeath")).toBe(MINI_NEAR_DEATH);
     expect(html).not.toContain(FUDGE_NEAR_DEATH);
   });
@@ -157,29 +192,47 @@ describe("Miniatures: a datacard stat's roll in numbers, as the datacard shows i
     expect(steps).toContain("+1 against 0: success by 1");
     expect(steps).not.toMatch(/Good|Fair|Trait/);
     // A character keeps "Trait Good (+1)" and "Good against Fair".
-    const pc = text(r.render("rollCard", rollCardContext(rollTrait(leroy(), "attributes.strength", [1, 0, 0, -1], rules), rules)));
+    const pc = text(
+      r.render("rollCard", rollCardContext(rollTrait(leroy(), "attributes.strength", [1, 0, 0, -1], rules), rules)),
+    );
     expect(pc).toContain("Trait Good (1)");
     expect(pc).toContain("Good against Fair: success by 1");
   });
 
   test("a character's trait keeps the ladder (Fudge §1.3), in any world", () => {
-    const html = r.render("rollCard", rollCardContext(rollTrait(leroy(), "attributes.strength", [1, 0, 0, -1], rules), rules));
+    const html = r.render(
+      "rollCard",
+      rollCardContext(rollTrait(leroy(), "attributes.strength", [1, 0, 0, -1], rules), rules),
+    );
     expect(rollLine(html)).toEqual({ stat: "Good (+1)", outcome: "Good (+1) — success (Difficulty Fair (0))" });
   });
 
   test("the roll dialog offers the datacard's numbers as the Difficulty; a character's offers the ladder", () => {
-    const options = (html: string) => [...html.matchAll(/<option value="(-?\d+)"[^>]*>([^<]*)<\/option>/g)].map((m) => m[2]);
+    const options = (html: string) =>
+      [...html.matchAll(/<option value="(-?\d+)"[^>]*>([^<]*)<\/option>/g)].map((m) => m[2]);
     const mini = r.render("rollDialog", rollDialogContext("Sir Knightly", "dexterity", rules));
     expect(options(mini)).toEqual(["\u22123", "\u22122", "\u22121", "0", "+1", "+2", "+3", "+4"]);
     expect(mini).toContain("equal or beat this number");
     const pc = r.render("rollDialog", rollDialogContext("Leroy", "attributes.strength", rules));
-    expect(options(pc)).toEqual(["Terrible (\u22123)", "Poor (\u22122)", "Mediocre (\u22121)", "Fair (0)", "Good (+1)", "Great (+2)", "Superb (+3)", "Legendary (+4)"]);
+    expect(options(pc)).toEqual([
+      "Terrible (\u22123)",
+      "Poor (\u22122)",
+      "Mediocre (\u22121)",
+      "Fair (0)",
+      "Good (+1)",
+      "Great (+2)",
+      "Superb (+3)",
+      "Legendary (+4)",
+    ]);
   });
 });
 
 describe('Miniatures: a stat roll is the Legendary roll ("On an unmodified roll of +4, re-roll, ignoring all [-] results, and add") and takes a Guts failure by 1\'s −1 to rolls', () => {
   const rules = rulesFor("miniatures");
-  const SHAKEN = { pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 1 }], effect: 1 };
+  const SHAKEN = {
+    pending: [{ reason: "newWoundLevel", target: 1, sinceTurn: 1, lastTurn: 1, bonus: 0, forfeitNext: 0, effect: 1 }],
+    effect: 1,
+  };
 
   test("Sir Knightly's Dexterity +1 with four + and a re-roll of + − 0 +: +7, the card says the re-roll", () => {
     const roll = rollTrait(knight(), "dexterity", [1, 1, 1, 1, 1, -1, 0, 1], rules);
@@ -203,7 +256,9 @@ describe('Miniatures: a stat roll is the Legendary roll ("On an unmodified roll 
     (shaken.system as { gutsState: unknown }).gutsState = SHAKEN;
     const roll = rollTrait(shaken, "strength", [0, 0, 0, 0], rules);
     expect([roll.result, roll.penalty, roll.success]).toEqual([0, -1, true]);
-    expect(text(r.render("rollCard", rollCardContext(roll, rules)))).toContain(lang["FUDGE.Miniatures.Step.GutsRollPenalty"]);
+    expect(text(r.render("rollCard", rollCardContext(roll, rules)))).toContain(
+      lang["FUDGE.Miniatures.Step.GutsRollPenalty"],
+    );
     const attackOnly = rulesFor("miniatures", { miniatures: { ...rules.miniatures, gutsRollPenalty: "attackRolls" } });
     expect(rollTrait(shaken, "strength", [0, 0, 0, 0], attackOnly)).toMatchObject({ result: 1, penalty: 0 });
   });

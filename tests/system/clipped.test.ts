@@ -7,7 +7,14 @@
  */
 import { describe, expect, test } from "vitest";
 import { applyDamage, defend, rollTrait, startAttack, toggleWoundBox, undoDamage } from "../../src/system/actions";
-import { CLIPPED_LOG_LIMIT, attackClippedUpdate, clippedLogOf, defenceRollUpdate, rollsWhileClipped, traitClippedUpdate } from "../../src/system/clipped";
+import {
+  CLIPPED_LOG_LIMIT,
+  attackClippedUpdate,
+  clippedLogOf,
+  defenceRollUpdate,
+  rollsWhileClipped,
+  traitClippedUpdate,
+} from "../../src/system/clipped";
 import { turnEndHealing } from "../../src/foundry/combat-pure";
 import { trackFor } from "../../src/system/combatant";
 import { defenceRecordOf, rederiveTarget } from "../../src/system/integrity";
@@ -33,7 +40,10 @@ const marks = (doc: ActorDoc) => (trackFor(doc, rules).state as { marks: Record<
 function exchange(attacker: ActorDoc, defender: ActorDoc, attack: number[], defence: number[]) {
   const card0 = startAttack(attacker, "broadsword", [defender], {}, { attack }, rules, PLAYER1);
   const card: AttackCardData = { ...card0, targets: defend(card0, defender, defence, PLAYER2).system.targets };
-  const defended = after(defender, defenceRollUpdate(defender, rules, { messageId: MSG, faces: defence, by: PLAYER2.id, at: 1 }));
+  const defended = after(
+    defender,
+    defenceRollUpdate(defender, rules, { messageId: MSG, faces: defence, by: PLAYER2.id, at: 1 }),
+  );
   return { card, defended, shown: card.targets[0].resolution as AttackResolution };
 }
 
@@ -42,22 +52,38 @@ describe("the defender's Defend roll is his next action", () => {
     ["missed", [-1, -1, 0, 0], [1, 1, 0, 0]],
     ["scratched", [0, 0, 0, 0], [1, 0, 0, 0]],
     ["wounded", [1, 1, 1, 1], [-1, -1, -1, -1]],
-  ])("a Clipped defender %s: the box resets with the roll, which is recorded as made while Clipped", (_why, attack, defence) => {
-    const t0 = clip(theodora());
-    const { defended, shown } = exchange(leroy(), t0, attack, defence);
-    expect(shown.followUps.some((f) => f.type === "clippedConsumed" && f.target === "defender")).toBe(true);
-    expect(clippedOn(defended)).toBe(false);
-    expect(defenceRecordOf(defended, MSG)).toMatchObject({ faces: defence, clipped: true });
-    // The turn's end must not burn a Clipped taken after this roll.
-    expect((defended.flags?.["fudge-wounds"] as Record<string, unknown>).clippedAtTurnStart).toBe(false);
-  });
+  ])(
+    "a Clipped defender %s: the box resets with the roll, which is recorded as made while Clipped",
+    (_why, attack, defence) => {
+      const t0 = clip(theodora());
+      const { defended, shown } = exchange(leroy(), t0, attack, defence);
+      expect(shown.followUps.some((f) => f.type === "clippedConsumed" && f.target === "defender")).toBe(true);
+      expect(clippedOn(defended)).toBe(false);
+      expect(defenceRecordOf(defended, MSG)).toMatchObject({ faces: defence, clipped: true });
+      // The turn's end must not burn a Clipped taken after this roll.
+      expect((defended.flags?.["fudge-wounds"] as Record<string, unknown>).clippedAtTurnStart).toBe(false);
+    },
+  );
 
   test("a defender who is not Clipped: the roll is recorded as such, and the track is not written", () => {
     const u = defenceRollUpdate(theodora(), rules, { messageId: MSG, faces: [0, 0, 0, 0], by: PLAYER2.id, at: 1 });
     expect(u.system).toEqual({});
     expect(defenceRecordOf(after(theodora(), u), MSG)?.clipped).toBe(false);
     // Another preset: never Clipped.
-    expect(defenceRecordOf(after(theodora(), defenceRollUpdate(theodora(), rulesFor("fudge"), { messageId: MSG, faces: [0, 0, 0, 0], by: PLAYER2.id, at: 1 })), MSG)?.clipped).toBe(false);
+    expect(
+      defenceRecordOf(
+        after(
+          theodora(),
+          defenceRollUpdate(theodora(), rulesFor("fudge"), {
+            messageId: MSG,
+            faces: [0, 0, 0, 0],
+            by: PLAYER2.id,
+            at: 1,
+          }),
+        ),
+        MSG,
+      )?.clipped,
+    ).toBe(false);
   });
 
   test("Apply after it: the card's wound lands as shown, and a Clipped taken since the roll stays", () => {
@@ -65,7 +91,12 @@ describe("the defender's Defend roll is his next action", () => {
     const { card, defended, shown } = exchange(leroy(), t0, [1, 1, 1, 1], [-1, -1, -1, -1]);
     // Clipped again by someone else before the GM applies this card.
     const later = clip(defended);
-    const live = rederiveTarget(card, card.targets[0], { attacker: leroy(), defender: later, author: PLAYER1, defenceFaces: [-1, -1, -1, -1], messageId: MSG }, rules);
+    const live = rederiveTarget(
+      card,
+      card.targets[0],
+      { attacker: leroy(), defender: later, author: PLAYER1, defenceFaces: [-1, -1, -1, -1], messageId: MSG },
+      rules,
+    );
     expect(live.differs).toBe(false);
     expect(live.resolution.numbers.defenderPenalty).toBe(shown.numbers.defenderPenalty);
     const ap = applyDamage(card, later, GM, rules, { messageId: MSG, resolution: live.resolution, now: 2 });
@@ -73,7 +104,10 @@ describe("the defender's Defend roll is his next action", () => {
     expect(clippedOn(hit)).toBe(true);
     expect(marks(hit).clipped.filter((m) => m !== null)).toHaveLength(1);
     // Undo gives back the track as Apply found it: the new Clipped, not the one the roll used up.
-    const undone = after(hit, undoDamage({ ...card, targets: ap.cardUpdate.system.targets }, hit, GM, rules, { messageId: MSG }).actorUpdate);
+    const undone = after(
+      hit,
+      undoDamage({ ...card, targets: ap.cardUpdate.system.targets }, hit, GM, rules, { messageId: MSG }).actorUpdate,
+    );
     expect(marks(undone)).toEqual(marks(later));
   });
 
@@ -89,10 +123,23 @@ describe("the defender's Defend roll is his next action", () => {
   test("a defence record from before this release (no `clipped`): Apply uses the box up, as it did", () => {
     const t0 = clip(theodora());
     const { card } = exchange(leroy(), t0, [1, 1, 1, 1], [-1, -1, -1, -1]);
-    const legacy = { ...t0, flags: { "fudge-wounds": { defenceLog: { [MSG]: { messageId: MSG, faces: [-1, -1, -1, -1], by: PLAYER2.id, at: 1 } } } } };
-    const live = rederiveTarget(card, card.targets[0], { attacker: leroy(), defender: legacy, author: PLAYER1, defenceFaces: [-1, -1, -1, -1], messageId: MSG }, rules);
+    const legacy = {
+      ...t0,
+      flags: {
+        "fudge-wounds": { defenceLog: { [MSG]: { messageId: MSG, faces: [-1, -1, -1, -1], by: PLAYER2.id, at: 1 } } },
+      },
+    };
+    const live = rederiveTarget(
+      card,
+      card.targets[0],
+      { attacker: leroy(), defender: legacy, author: PLAYER1, defenceFaces: [-1, -1, -1, -1], messageId: MSG },
+      rules,
+    );
     expect(live.differs).toBe(false);
-    const hit = after(legacy, applyDamage(card, legacy, GM, rules, { messageId: MSG, resolution: live.resolution, now: 2 }).actorUpdate);
+    const hit = after(
+      legacy,
+      applyDamage(card, legacy, GM, rules, { messageId: MSG, resolution: live.resolution, now: 2 }).actorUpdate,
+    );
     expect(marks(hit).clipped.every((m) => m === null)).toBe(true);
   });
 });
@@ -129,7 +176,8 @@ describe("the attacker's attack roll is his next action", () => {
 
   test("the log keeps the newest records", () => {
     let a = leroy() as ActorDoc;
-    for (let i = 0; i < CLIPPED_LOG_LIMIT + 3; i++) a = after(a, attackClippedUpdate(clip(a), rules, PLAYER1, `m${i}`, i)!);
+    for (let i = 0; i < CLIPPED_LOG_LIMIT + 3; i++)
+      a = after(a, attackClippedUpdate(clip(a), rules, PLAYER1, `m${i}`, i)!);
     const log = clippedLogOf(a);
     expect(log).toHaveLength(CLIPPED_LOG_LIMIT);
     expect(log[0].messageId).toBe("m3");
@@ -137,8 +185,16 @@ describe("the attacker's attack roll is his next action", () => {
 
   test("a record only makes its own side roll worse (the writer owns that side anyway)", () => {
     const { card, defended } = exchange(leroy(), theodora(), [1, 1, 0, 0], [0, 0, 0, 0]);
-    const claimed = { ...leroy(), flags: { "fudge-wounds": { clippedLog: { [MSG]: { messageId: MSG, by: PLAYER1.id, at: 0 } } } } };
-    const live = rederiveTarget(card, card.targets[0], { attacker: claimed, defender: defended, author: PLAYER1, defenceFaces: [0, 0, 0, 0], messageId: MSG }, rules);
+    const claimed = {
+      ...leroy(),
+      flags: { "fudge-wounds": { clippedLog: { [MSG]: { messageId: MSG, by: PLAYER1.id, at: 0 } } } },
+    };
+    const live = rederiveTarget(
+      card,
+      card.targets[0],
+      { attacker: claimed, defender: defended, author: PLAYER1, defenceFaces: [0, 0, 0, 0], messageId: MSG },
+      rules,
+    );
     expect(live.resolution.numbers.attackerPenalty).toBe(-1);
     expect(live.resolution.numbers.margin).toBe((card.targets[0].resolution as AttackResolution).numbers.margin - 1);
   });

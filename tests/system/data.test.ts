@@ -1,6 +1,12 @@
 /** Data shapes: defaults and world rules from settings. */
 import { describe, expect, test } from "vitest";
-import { ACTOR_DEFAULTS, ITEM_DEFAULTS, WORLD_RULE_SETTINGS, defaultWorldRules, worldRulesFrom } from "../../src/system/data";
+import {
+  ACTOR_DEFAULTS,
+  ITEM_DEFAULTS,
+  WORLD_RULE_SETTINGS,
+  defaultWorldRules,
+  worldRulesFrom,
+} from "../../src/system/data";
 import { parseFudgeOptions } from "../../src/rules/fudge/options";
 
 describe("defaults", () => {
@@ -32,7 +38,12 @@ describe("worldRulesFrom", () => {
   });
 
   test("settings override key by key; nested objects merge over the defaults", () => {
-    const settings: Record<string, unknown> = { preset: "volt", fudge: { doubleRd: true }, volt: { recovery: "nightly" }, legendary: false };
+    const settings: Record<string, unknown> = {
+      preset: "volt",
+      fudge: { doubleRd: true },
+      volt: { recovery: "nightly" },
+      legendary: false,
+    };
     const r = worldRulesFrom((k) => settings[k]);
     expect(r.preset).toBe("volt");
     expect(r.fudge.doubleRd).toBe(true);
@@ -43,7 +54,13 @@ describe("worldRulesFrom", () => {
   });
 
   test("values of the wrong type or unknown presets fall back; a throwing getter is tolerated", () => {
-    const settings: Record<string, unknown> = { preset: "gurps", legendary: "yes", fudge: [], applyTo: "everyone", defaultDifficulty: 2 };
+    const settings: Record<string, unknown> = {
+      preset: "gurps",
+      legendary: "yes",
+      fudge: [],
+      applyTo: "everyone",
+      defaultDifficulty: 2,
+    };
     const r = worldRulesFrom((k) => {
       if (k === "volt") throw new Error("not registered");
       return settings[k];
@@ -58,9 +75,18 @@ describe("worldRulesFrom", () => {
 
   test("Miniatures gutsRollPenalty: every roll by default; a stored world without it (before the setting) reads the default; a value outside the list falls back", () => {
     expect(defaultWorldRules().miniatures.gutsRollPenalty).toBe("allRolls");
-    expect(worldRulesFrom((k) => (k === "miniatures" ? { gangUp: false } : undefined)).miniatures).toEqual({ ...defaultWorldRules().miniatures, gangUp: false });
-    expect(worldRulesFrom((k) => (k === "miniatures" ? { gutsRollPenalty: "attackRolls" } : undefined)).miniatures.gutsRollPenalty).toBe("attackRolls");
-    expect(worldRulesFrom((k) => (k === "miniatures" ? { gutsRollPenalty: "someRolls" } : undefined)).miniatures.gutsRollPenalty).toBe("allRolls");
+    expect(worldRulesFrom((k) => (k === "miniatures" ? { gangUp: false } : undefined)).miniatures).toEqual({
+      ...defaultWorldRules().miniatures,
+      gangUp: false,
+    });
+    expect(
+      worldRulesFrom((k) => (k === "miniatures" ? { gutsRollPenalty: "attackRolls" } : undefined)).miniatures
+        .gutsRollPenalty,
+    ).toBe("attackRolls");
+    expect(
+      worldRulesFrom((k) => (k === "miniatures" ? { gutsRollPenalty: "someRolls" } : undefined)).miniatures
+        .gutsRollPenalty,
+    ).toBe("allRolls");
   });
 
   test("every WorldRules field has a setting", () => {

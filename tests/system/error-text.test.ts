@@ -69,14 +69,18 @@ describe("errorText over real refusals", () => {
     const a = customLeroy();
     const notNumber = thrown(() => setActorField(a, "woundTrack.customLevels.1.boxes", "lots", GM));
     expect(notNumber.key).toBe("FUDGE.Error.NotInteger");
-    expect(errorText(notNumber, i18n, "Leroy")).toBe("Leroy: the number of boxes of custom wound level 2 must be a whole number.");
+    expect(errorText(notNumber, i18n, "Leroy")).toBe(
+      "Leroy: the number of boxes of custom wound level 2 must be a whole number.",
+    );
     const order = thrown(() => setActorField(a, "woundTrack.customLevels.1.threshold", "1", GM));
     expect(order.key).toBe("FUDGE.Error.Track.MinOrder");
     const text = errorText(order, i18n, "Leroy");
     expect(text).toBe("Leroy: Each wound level's threshold must be higher than the one before it.");
     expectPlain(text);
     const range = thrown(() => setActorField(a, "woundTrack.customLevels.0.penalty", "5", GM));
-    expect(errorText(range, i18n, "Leroy")).toBe("Leroy: the penalty of custom wound level 1 must be between -10 and 0.");
+    expect(errorText(range, i18n, "Leroy")).toBe(
+      "Leroy: the penalty of custom wound level 1 must be between -10 and 0.",
+    );
   });
 
   test("an attribute out of range names the trait, not its path", () => {
@@ -102,12 +106,16 @@ describe("errorText over real refusals", () => {
 
 test("a forged situation option on a card is named as the attack dialog names it", () => {
   const e = new RulesError("card.situation.gmLevel", "FUDGE.Error.Integrity.Situation", "x", { field: "gmLevel" });
-  expect(errorText(e, i18n)).toBe("This card claims a situation (GM's wound level) that an attack may not carry. Attack again.");
+  expect(errorText(e, i18n)).toBe(
+    "This card claims a situation (GM's wound level) that an attack may not carry. Attack again.",
+  );
 });
 
 test("a refusal relayed by the GM's client (key and params only) still reads in words", () => {
   const relayed = { key: "FUDGE.Error.Integrity.Situation", params: { field: "gmLevel" } };
-  expect(errorText(relayed, i18n)).toBe("This card claims a situation (GM's wound level) that an attack may not carry. Attack again.");
+  expect(errorText(relayed, i18n)).toBe(
+    "This card claims a situation (GM's wound level) that an attack may not carry. Attack again.",
+  );
 });
 
 test("every named field has its FUDGE.Field key; a template's error view carries a key, not a path", () => {

@@ -18,7 +18,12 @@ import type { PresetId } from "../../src/rules/pipeline";
 export const ROOT = join(__dirname, "..", "..");
 
 let n = 0;
-export function item<T extends ItemType>(type: T, name: string, system: Partial<ItemSystemMap[T]> = {}, id?: string): ItemDoc<T> {
+export function item<T extends ItemType>(
+  type: T,
+  name: string,
+  system: Partial<ItemSystemMap[T]> = {},
+  id?: string,
+): ItemDoc<T> {
   return { _id: id ?? `item${++n}`, name, type, system: { ...ITEM_DEFAULTS[type](), ...system } as ItemSystemMap[T] };
 }
 
@@ -35,7 +40,18 @@ export function leroy(): ActorDoc<"character"> {
     ownership: { default: 0, player1: 3 },
     items: [
       item("skill", "Sword", { level: 1 }, "leroySword"),
-      item("weapon", "Broadsword", { size: "large", sharp: true, skill: "Sword", miniaturesDamage: 2, volt: { attack: 16, pierce: 2, damage: 12, stun: false } }, "broadsword"),
+      item(
+        "weapon",
+        "Broadsword",
+        {
+          size: "large",
+          sharp: true,
+          skill: "Sword",
+          miniaturesDamage: 2,
+          volt: { attack: 16, pierce: 2, damage: 12, stun: false },
+        },
+        "broadsword",
+      ),
       item("armor", "Scale mail", { value: 3 }, "scalemail"),
     ],
   };
@@ -54,7 +70,18 @@ export function theodora(): ActorDoc<"character"> {
     ownership: { default: 0, player2: 3 },
     items: [
       item("skill", "Polearm", { level: 1 }, "theoPolearm"),
-      item("weapon", "Poleaxe", { size: "twoHanded", sharp: true, hands: 2, skill: "Polearm", volt: { attack: 15, pierce: 3, damage: 14, stun: true } }, "poleaxe"),
+      item(
+        "weapon",
+        "Poleaxe",
+        {
+          size: "twoHanded",
+          sharp: true,
+          hands: 2,
+          skill: "Polearm",
+          volt: { attack: 15, pierce: 3, damage: 14, stun: true },
+        },
+        "poleaxe",
+      ),
       item("armor", "Boiled leather", { value: 2 }, "leather"),
       item("gift", "High Pain Threshold", { effect: "highPainThreshold" }, "hpt"),
     ],
@@ -64,7 +91,14 @@ export function theodora(): ActorDoc<"character"> {
 export function goblin(): ActorDoc<"npc"> {
   const system = defaultNpcData();
   system.pawn = true;
-  return { _id: "goblin", name: "Goblin", type: "npc", system, ownership: { default: 0 }, items: [item("weapon", "Club", { size: "medium" }, "club")] };
+  return {
+    _id: "goblin",
+    name: "Goblin",
+    type: "npc",
+    system,
+    ownership: { default: 0 },
+    items: [item("weapon", "Club", { size: "medium" }, "club")],
+  };
 }
 
 /** Sir Knightly-like miniature (seed 004 style). */
@@ -79,7 +113,12 @@ export function knight(id = "knight", name = "Sir Knightly"): ActorDoc<"miniatur
     ownership: { default: 0, player1: 3 },
     items: [
       item("weapon", "Longsword", { miniaturesDamage: 2, statBasis: "strength", hands: 1 }, `${id}Sword`),
-      item("weapon", "Shortbow", { miniaturesDamage: 3, statBasis: "none", ranged: true, range: 12, hands: 2, equipped: false }, `${id}Bow`),
+      item(
+        "weapon",
+        "Shortbow",
+        { miniaturesDamage: 3, statBasis: "none", ranged: true, range: 12, hands: 2, equipped: false },
+        `${id}Bow`,
+      ),
       item("armor", "Chain", { value: 2 }, `${id}Armor`),
       item("shield", "Shield", { size: "medium", miniaturesBonus: 1 }, `${id}Shield`),
     ],

@@ -13,20 +13,31 @@ import { sampleModel } from "../rules/miniatures-samples";
 import { loadLang } from "./fixtures";
 
 const en = loadLang();
-const format = (key: string, data: Record<string, string>): string => en[key].replace(/\{(\w+)\}/g, (_, k: string) => data[k]);
+const format = (key: string, data: Record<string, string>): string =>
+  en[key].replace(/\{(\w+)\}/g, (_, k: string) => data[k]);
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const brutas = (): Record<string, unknown> => {
   const m = sampleModel("brutasTheBrute");
   return { ...m, fault: { ...(m.fault as object), rule: "mercenary" } };
 };
-const OGRE = { name: "Harmless Ogre", strength: 0, dexterity: -5, guts: 0, weapons: [{ name: "Club", hands: 1, kind: "melee", damage: -20, stat: "strength" }], terrifying: 1, track: newTrack(boxTrackConfig("miniatures")) };
+const OGRE = {
+  name: "Harmless Ogre",
+  strength: 0,
+  dexterity: -5,
+  guts: 0,
+  weapons: [{ name: "Club", hands: 1, kind: "melee", damage: -20, stat: "strength" }],
+  terrifying: 1,
+  track: newTrack(boxTrackConfig("miniatures")),
+};
 const duel = { preset: "miniatures", a: brutas(), b: OGRE, first: "b" };
 
 describe("the table's forecast line: flight (Miniatures)", () => {
-  test("an exact forecast: the win chances, then \"Brutas flees 19%.\" (15/81); the ogre, who never flees, is not named again", () => {
+  test('an exact forecast: the win chances, then "Brutas flees 19%." (15/81); the ogre, who never flees, is not named again', () => {
     const line = forecastLineOf(forecastViewOf("Brutas", "Ogre", duelForecast(duel)), escape);
     expect(line.key).toBe("FUDGE.Forecast.Line");
-    expect(forecastTextOf(line, format)).toBe("Brutas vs Ogre: Brutas wins 81%, Ogre wins 19%, in about 1.2 exchanges. Brutas flees 19%.");
+    expect(forecastTextOf(line, format)).toBe(
+      "Brutas vs Ogre: Brutas wins 81%, Ogre wins 19%, in about 1.2 exchanges. Brutas flees 19%.",
+    );
   });
   test("an estimate says its flight as an estimate, with its interval; names are escaped", () => {
     const f = duelForecast({ ...duel, method: "sample", samples: 2000 });
@@ -34,10 +45,15 @@ describe("the table's forecast line: flight (Miniatures)", () => {
     expect(text).toMatch(/ &#60;b&#62;Brutas&#60;\/b&#62; flees ≈ \d+% ± \d\.\d%\.$/);
     expect(text).not.toContain("<b>");
   });
-  test("no flight sentence where no one can flee (Fudge), nor below 0.5% (it would read \"<1%\")", () => {
-    const fudge = forecastLineOf(forecastViewOf("Leroy", "Theodora", duelForecast(resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" }))), escape);
+  test('no flight sentence where no one can flee (Fudge), nor below 0.5% (it would read "<1%")', () => {
+    const fudge = forecastLineOf(
+      forecastViewOf("Leroy", "Theodora", duelForecast(resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" }))),
+      escape,
+    );
     expect(fudge.flight).toEqual([]);
-    expect(forecastTextOf(fudge, format)).toBe("Leroy vs Theodora: Leroy wins 75%, Theodora wins 25%, in about 3.6 exchanges.");
+    expect(forecastTextOf(fudge, format)).toBe(
+      "Leroy vs Theodora: Leroy wins 75%, Theodora wins 25%, in about 3.6 exchanges.",
+    );
     const never = duelForecast({ ...duel, b: { ...OGRE, terrifying: 0 }, terrifyingCharge: false });
     // Brutas is never wounded but by the rarest Legendary rolls (then a Guts check may fail).
     expect(never.aFled).toBeGreaterThan(0);

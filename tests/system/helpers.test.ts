@@ -34,7 +34,8 @@ describe("helpers", () => {
     const own = Object.keys(b.hb.helpers).filter((h) => !Object.keys(Handlebars.create().helpers).includes(h));
     expect(own.sort()).toEqual([...HELPER_NAMES].sort());
     for (const h of own) expect(h).toMatch(/^fudge[A-Z]/);
-    for (const core of ["eq", "ne", "lt", "gt", "lte", "gte", "not", "and", "or", "localize", "selectOptions"]) expect(b.hb.helpers[core], core).toBeUndefined();
+    for (const core of ["eq", "ne", "lt", "gt", "lte", "gte", "not", "and", "or", "localize", "selectOptions"])
+      expect(b.hb.helpers[core], core).toBeUndefined();
   });
 
   test("localize / fudgeFormat / fudgeText", () => {
@@ -73,7 +74,7 @@ describe("helpers", () => {
     expect(r("{{#if (or a b)}}y{{else}}n{{/if}}", { a: 1, b: 0 })).toBe("y");
     expect(r("{{#if (not a)}}y{{else}}n{{/if}}", { a: 0 })).toBe("y");
     expect(r("{{#if (gt a 1)}}y{{else}}n{{/if}}{{#if (lt a 1)}}y{{else}}n{{/if}}", { a: 2 })).toBe("yn");
-    expect(r('{{#if (eq a 1)}}y{{else}}n{{/if}}', { a: "1" })).toBe("n");
+    expect(r("{{#if (eq a 1)}}y{{else}}n{{/if}}", { a: "1" })).toBe("n");
   });
 });
 
@@ -83,7 +84,11 @@ describe("i18n", () => {
     expect(fill("{a}", { a: "FUDGE.X" }, () => "x")).toBe("x");
   });
   test("flattenLang accepts nested and flat files", () => {
-    expect(flattenLang({ FUDGE: { A: "a", B: { C: "c" } }, "FUDGE.D": "d" })).toEqual({ "FUDGE.A": "a", "FUDGE.B.C": "c", "FUDGE.D": "d" });
+    expect(flattenLang({ FUDGE: { A: "a", B: { C: "c" } }, "FUDGE.D": "d" })).toEqual({
+      "FUDGE.A": "a",
+      "FUDGE.B.C": "c",
+      "FUDGE.D": "d",
+    });
   });
   test("lang/en.json is flat, sorted JSON of strings with balanced placeholders", () => {
     const raw = readFileSync(join(ROOT, "lang", "en.json"), "utf8");
@@ -114,7 +119,15 @@ describe("stylesheet", () => {
     expect(css).toContain(".theme-dark .fudge-wounds");
     expect(css).toContain(".theme-light .fudge-wounds");
     expect(css).toMatch(/var\(--color-text-primary, #[0-9a-f]+\)/);
-    for (const c of [".fudge-box.marked", ".fudge-box.overflow", ".fudge-box.stun", ".fudge-box.blacked", ".fudge-overflow-tag", ".fudge-penalty.active"]) expect(css).toContain(c);
+    for (const c of [
+      ".fudge-box.marked",
+      ".fudge-box.overflow",
+      ".fudge-box.stun",
+      ".fudge-box.blacked",
+      ".fudge-overflow-tag",
+      ".fudge-penalty.active",
+    ])
+      expect(css).toContain(c);
     expect(css).toMatch(/@media \(max-width: 480px\)/);
   });
 });

@@ -5,7 +5,15 @@
  * button in the wound track's header.
  */
 import { describe, expect, test } from "vitest";
-import { canKill, canUndoKill, killActor, killRecordOf, toggleWoundBox, undoKill, type ActorUpdate } from "../../src/system/actions";
+import {
+  canKill,
+  canUndoKill,
+  killActor,
+  killRecordOf,
+  toggleWoundBox,
+  undoKill,
+  type ActorUpdate,
+} from "../../src/system/actions";
 import { mergeLikeFoundry, safeTrackUpdate } from "../../src/foundry/update-pure";
 import { trackFor } from "../../src/system/combatant";
 import { characterSheetContext, npcSheetContext } from "../../src/system/sheet";
@@ -18,9 +26,11 @@ import { makeRenderer } from "./render";
 
 const rules = rulesFor("fudge");
 /** The actor after an update, merged as Foundry's server does (src/foundry/update-pure). */
-const after = <T extends ActorDoc>(doc: T, u: ActorUpdate): T => mergeLikeFoundry(doc, safeTrackUpdate(doc.system, u)) as T;
+const after = <T extends ActorDoc>(doc: T, u: ActorUpdate): T =>
+  mergeLikeFoundry(doc, safeTrackUpdate(doc.system, u)) as T;
 const stateOf = (doc: ActorDoc): unknown => (doc.system as { woundTrack: { state: unknown } }).woundTrack.state;
-const withState = <T extends ActorDoc>(a: T, state: unknown): T => ({ ...a, system: { ...a.system, woundTrack: { ...(a.system as { woundTrack: object }).woundTrack, state } } }) as T;
+const withState = <T extends ActorDoc>(a: T, state: unknown): T =>
+  ({ ...a, system: { ...a.system, woundTrack: { ...(a.system as { woundTrack: object }).woundTrack, state } } }) as T;
 
 describe("RULES §2.2 automatic death (GM only, no roll)", () => {
   test("the GM kills at once: the track is Dead, with the rules core's step", () => {
@@ -33,7 +43,9 @@ describe("RULES §2.2 automatic death (GM only, no roll)", () => {
   test("the marks stay as they were (Dead is a state, RULES §2.3)", () => {
     const hurt = withState(leroy(), applyWound(trackFor(leroy(), rules), { level: "hurt" }).track.state);
     const r = killActor(hurt, rules, GM);
-    const state = (r.update.system as { woundTrack: { "==state": { marks: Record<string, unknown[]>; dead: boolean } } }).woundTrack["==state"];
+    const state = (
+      r.update.system as { woundTrack: { "==state": { marks: Record<string, unknown[]>; dead: boolean } } }
+    ).woundTrack["==state"];
     expect(state.dead).toBe(true);
     expect(state.marks.hurt).toEqual([{ level: "hurt" }]);
   });
@@ -45,7 +57,14 @@ describe("RULES §2.2 automatic death (GM only, no roll)", () => {
   test("the Damage Capacity track has a Dead state too; FATE and Volt tracks do not", () => {
     const dc = rulesFor("fudge", { fudge: { ...rules.fudge, dcVariant: "track" } });
     const r = killActor(leroy(), dc, GM);
-    expect(trackStatus(trackFor(withState(leroy(), (r.update.system as { woundTrack: { "==state": unknown } }).woundTrack["==state"]), dc)).condition).toBe("dead");
+    expect(
+      trackStatus(
+        trackFor(
+          withState(leroy(), (r.update.system as { woundTrack: { "==state": unknown } }).woundTrack["==state"]),
+          dc,
+        ),
+      ).condition,
+    ).toBe("dead");
     expect(keyOf(() => killActor(leroy(), rulesFor("fate"), GM))).toBe("FUDGE.Error.KillTrackKind");
     expect(keyOf(() => killActor(leroy(), rulesFor("volt"), GM))).toBe("FUDGE.Error.KillTrackKind");
   });
@@ -54,7 +73,10 @@ describe("RULES §2.2 automatic death (GM only, no roll)", () => {
     expect(characterSheetContext(leroy(), rules, { editable: true, owner: true, gm: true }).killable).toBe(true);
     expect(npcSheetContext(goblin(), rules, { editable: true, owner: true, gm: true }).killable).toBe(true);
     expect(characterSheetContext(leroy(), rules, { editable: true, owner: true }).killable).toBe(false);
-    const dead = withState(leroy(), (killActor(leroy(), rules, GM).update.system as { woundTrack: { "==state": unknown } }).woundTrack["==state"]);
+    const dead = withState(
+      leroy(),
+      (killActor(leroy(), rules, GM).update.system as { woundTrack: { "==state": unknown } }).woundTrack["==state"],
+    );
     expect(characterSheetContext(dead, rules, { editable: true, owner: true, gm: true }).killable).toBe(false);
     expect(canKill(leroy(), rulesFor("fate"), true)).toBe(false);
   });
@@ -139,7 +161,12 @@ describe("Undo of the automatic death (GM only): RULES §2.2 'Automatic death: a
   test("a second kill replaces an old record whole (no stale key of the old one survives Foundry's merge)", () => {
     // An old record no longer matching the track: left from a custom track whose levels were other
     // keys (the GM changed the preset since), then the GM kills again.
-    const stale = { before: { marks: { grazed: [null] }, stun: null, dead: false }, after: { marks: { grazed: [null] }, stun: null, dead: true }, by: "gm", at: 1 };
+    const stale = {
+      before: { marks: { grazed: [null] }, stun: null, dead: false },
+      after: { marks: { grazed: [null] }, stun: null, dead: true },
+      by: "gm",
+      at: 1,
+    };
     const a = { ...hurtLeroy(), flags: { "fudge-wounds": { killedFrom: stale } } };
     expect(canUndoKill(a, rules, true)).toBe(false);
     const again = after(a, killActor(a, rules, GM, { now: 2 }).update);
@@ -151,14 +178,21 @@ describe("Undo of the automatic death (GM only): RULES §2.2 'Automatic death: a
   test("the GM's sheet draws the undo in the wound track's header (fa-heart-pulse, tooltip, localized); the player's does not", () => {
     const dead = after(hurtLeroy(), killActor(hurtLeroy(), rules, GM).update);
     const r = makeRenderer();
-    const doc = new DOMParser().parseFromString(r.render("character", characterSheetContext(dead, rules, { editable: true, owner: true, gm: true })), "text/html");
+    const doc = new DOMParser().parseFromString(
+      r.render("character", characterSheetContext(dead, rules, { editable: true, owner: true, gm: true })),
+      "text/html",
+    );
     const button = doc.querySelector('.fudge-track-header [data-action="undoKill"]');
     expect(button).not.toBeNull();
     expect(button!.querySelector("i.fa-solid.fa-heart-pulse")).not.toBeNull();
     expect(button!.getAttribute("data-tooltip")).toMatch(/Undo automatic death/);
     expect(button!.getAttribute("aria-label")).toBe("Undo automatic death");
     expect(r.missing).toEqual(new Set());
-    expect(r.render("character", characterSheetContext(dead, rules, { editable: true, owner: true }))).not.toContain('data-action="undoKill"');
-    expect(r.render("character", characterSheetContext(hurtLeroy(), rules, { editable: true, owner: true, gm: true }))).not.toContain('data-action="undoKill"');
+    expect(r.render("character", characterSheetContext(dead, rules, { editable: true, owner: true }))).not.toContain(
+      'data-action="undoKill"',
+    );
+    expect(
+      r.render("character", characterSheetContext(hurtLeroy(), rules, { editable: true, owner: true, gm: true })),
+    ).not.toContain('data-action="undoKill"');
   });
 });

@@ -26,13 +26,19 @@ function withTrack(ls: CustomWoundLevel[], mark?: string): ActorDoc<"character">
   if (mark) a.system.woundTrack.state = updatedState(toggleWoundBox(a, mark, rules, GM));
   return a;
 }
-const customLevelsOf = (u: { system: Record<string, unknown> }) => (u.system.woundTrack as { customLevels: CustomWoundLevel[] }).customLevels;
+const customLevelsOf = (u: { system: Record<string, unknown> }) =>
+  (u.system.woundTrack as { customLevels: CustomWoundLevel[] }).customLevels;
 
 describe("the custom level's After combat column (setActorField)", () => {
   const a = withTrack(levels);
   test("a number in −10..0 is stored; blank is none (null); out of range or not a number is refused, naming the field", () => {
-    expect(customLevelsOf(setActorField(a, "woundTrack.customLevels.0.afterCombatPenalty", "\u22121", GM))[0].afterCombatPenalty).toBe(-1);
-    expect(customLevelsOf(setActorField(a, "woundTrack.customLevels.1.afterCombatPenalty", " ", GM))[1].afterCombatPenalty).toBeNull();
+    expect(
+      customLevelsOf(setActorField(a, "woundTrack.customLevels.0.afterCombatPenalty", "\u22121", GM))[0]
+        .afterCombatPenalty,
+    ).toBe(-1);
+    expect(
+      customLevelsOf(setActorField(a, "woundTrack.customLevels.1.afterCombatPenalty", " ", GM))[1].afterCombatPenalty,
+    ).toBeNull();
     for (const bad of ["1", "-11", "lots"]) {
       const e = (() => {
         try {
@@ -52,7 +58,9 @@ describe("the custom level's After combat column (setActorField)", () => {
         return err;
       }
     })();
-    expect(errorText(range, dictionaryI18n(loadLang()), "Leroy")).toBe("Leroy: the penalty after combat of custom wound level 2 must be between -10 and 0.");
+    expect(errorText(range, dictionaryI18n(loadLang()), "Leroy")).toBe(
+      "Leroy: the penalty after combat of custom wound level 2 must be between -10 and 0.",
+    );
   });
 });
 
@@ -65,11 +73,17 @@ describe("trait rolls: penaltyFor(status, inCombat)", () => {
     const inside = rollTrait(hurt, "attributes.strength", [0, 0, 0, 0], rules, { inCombat: true });
     expect(inside.penalty).toBe(0);
     expect(inside.steps.map((s) => s.key)).not.toContain("FUDGE.Step.Box.AfterCombat");
-    expect(rollTrait(hurt, "attributes.strength", [0, 0, 0, 0], rules, { inCombat: false, modifier: -1 }).penalty).toBe(-2);
+    expect(rollTrait(hurt, "attributes.strength", [0, 0, 0, 0], rules, { inCombat: false, modifier: -1 }).penalty).toBe(
+      -2,
+    );
   });
   test("a Moderate Wound over it is −1 in and out of combat (only the highest marked level counts, §4.57)", () => {
     const worse = withTrack(levels, "moderateWound:0");
-    expect([false, true].map((inCombat) => rollTrait(worse, "attributes.strength", [0, 0, 0, 0], rules, { inCombat }).penalty)).toEqual([-1, -1]);
+    expect(
+      [false, true].map(
+        (inCombat) => rollTrait(worse, "attributes.strength", [0, 0, 0, 0], rules, { inCombat }).penalty,
+      ),
+    ).toEqual([-1, -1]);
   });
 });
 
@@ -77,10 +91,19 @@ describe("the sheet's penalty", () => {
   const hurt = withTrack(levels, "lightWound:0");
   test("outside combat the after-combat penalty, with the combat one beside it; in combat the other way round", () => {
     const out = characterSheetContext(hurt, rules, { editable: true, owner: true }).track;
-    expect([out.penaltyText, out.penaltyNote]).toEqual(["\u22121", { key: "FUDGE.Track.PenaltyInCombat", params: { penalty: "0" } }]);
+    expect([out.penaltyText, out.penaltyNote]).toEqual([
+      "\u22121",
+      { key: "FUDGE.Track.PenaltyInCombat", params: { penalty: "0" } },
+    ]);
     const inside = characterSheetContext(hurt, rules, { editable: true, owner: true, inCombat: true }).track;
-    expect([inside.penaltyText, inside.penaltyNote]).toEqual(["0", { key: "FUDGE.Track.PenaltyAfterCombat", params: { penalty: "\u22121" } }]);
-    const plain = characterSheetContext(withTrack(levels, "moderateWound:0"), rules, { editable: true, owner: true }).track;
+    expect([inside.penaltyText, inside.penaltyNote]).toEqual([
+      "0",
+      { key: "FUDGE.Track.PenaltyAfterCombat", params: { penalty: "\u22121" } },
+    ]);
+    const plain = characterSheetContext(withTrack(levels, "moderateWound:0"), rules, {
+      editable: true,
+      owner: true,
+    }).track;
     expect([plain.penaltyText, plain.penaltyNote]).toEqual(["\u22121", null]);
   });
   test("rendered: the column (blank = none, the combat penalty as placeholder), the note, names escaped, no key missing", () => {
@@ -98,7 +121,10 @@ describe("the sheet's penalty", () => {
 describe("inStartedCombat (the Foundry sheet's plain-data question)", () => {
   const world = { id: "leroy", tokenId: null };
   const token = { id: "leroy", tokenId: "tok1" };
-  const c = (started: boolean, ...combatants: { actorId: string | null; tokenId: string | null; linked: boolean }[]) => ({ started, combatants });
+  const c = (
+    started: boolean,
+    ...combatants: { actorId: string | null; tokenId: string | null; linked: boolean }[]
+  ) => ({ started, combatants });
   test("a started combat with a combatant for the actor: yes; not started, or not in it: no", () => {
     expect(inStartedCombat(world, [c(true, { actorId: "leroy", tokenId: "tokL", linked: true })])).toBe(true);
     expect(inStartedCombat(world, [c(false, { actorId: "leroy", tokenId: "tokL", linked: true })])).toBe(false);

@@ -8,7 +8,14 @@ import { findSample } from "../../src/cli/samples";
 import { parseDatacard } from "../../src/rules/miniatures/datacard";
 import { datacardTrait, ignoredMiniTraits, miniatureDatacard, miniRules } from "../../src/system/combatant";
 import { MINI_TRAIT_EFFECTS, TRAIT_EFFECTS, type ActorDoc, type ItemDoc } from "../../src/system/data";
-import { attackDialogContext, duelRequest, forecastView, mainWeapon, readSituation, situationFields } from "../../src/system/attack-dialog";
+import {
+  attackDialogContext,
+  duelRequest,
+  forecastView,
+  mainWeapon,
+  readSituation,
+  situationFields,
+} from "../../src/system/attack-dialog";
 import { itemSheetContext, miniatureSheetContext } from "../../src/system/sheet";
 import { item, rulesFor } from "./fixtures";
 import { defaultGutsChoice, gutsChoiceFor, gutsDialogContext } from "../../src/system/guts-dialog";
@@ -28,18 +35,32 @@ describe("trait effects with a Miniatures rule", () => {
     expect(ctx.choices.effect.map((c) => c.value)).toEqual([...TRAIT_EFFECTS]);
     expect(ctx.choices.effect.find((c) => c.selected)?.value).toBe("steadfast");
     expect(ctx.effectHintKey).toBe("FUDGE.Miniatures.TraitRule.steadfast");
-    expect(itemSheetContext(item("gift", "Tough Hide", { effect: "toughHide", value: 1 }), rules).effectHintKey).toBeNull();
+    expect(
+      itemSheetContext(item("gift", "Tough Hide", { effect: "toughHide", value: 1 }), rules).effectHintKey,
+    ).toBeNull();
   });
 });
 
 describe("the datacard's gift and fault", () => {
   test("the sample miniatures' packs carry the seed's rules (Brutas's Terrifying is the actor's count)", () => {
     const expected: Record<string, Record<string, unknown>> = {
-      "Sir Knightly": { gift: { name: "Faithful", rule: "faithful", value: 1 }, fault: { name: "Chivalrous", rule: "chivalrous" } },
-      "Yanni the Yeoman": { gift: { name: "Steadfast", rule: "steadfast", value: 1 }, fault: { name: "Poor Melee Combatant", rule: "poorMelee", value: 1 } },
-      "Knavely Knave": { gift: { name: "Skilled Backstabber", rule: "backstabber", value: 1 }, fault: { name: "Self-Interest", rule: "selfInterest" } },
+      "Sir Knightly": {
+        gift: { name: "Faithful", rule: "faithful", value: 1 },
+        fault: { name: "Chivalrous", rule: "chivalrous" },
+      },
+      "Yanni the Yeoman": {
+        gift: { name: "Steadfast", rule: "steadfast", value: 1 },
+        fault: { name: "Poor Melee Combatant", rule: "poorMelee", value: 1 },
+      },
+      "Knavely Knave": {
+        gift: { name: "Skilled Backstabber", rule: "backstabber", value: 1 },
+        fault: { name: "Self-Interest", rule: "selfInterest" },
+      },
       "Brutas the Brute": { gift: { name: "Terrifying Appearance" }, fault: { name: "Mercenary", rule: "mercenary" } },
-      "King Kingsley": { gift: { name: "Noble Presence", rule: "noblePresence", value: 1 }, fault: { name: "Leader", rule: "leader", value: 1 } },
+      "King Kingsley": {
+        gift: { name: "Noble Presence", rule: "noblePresence", value: 1 },
+        fault: { name: "Leader", rule: "leader", value: 1 },
+      },
     };
     for (const [name, slots] of Object.entries(expected)) {
       const card = miniatureDatacard(sample(name), rules);
@@ -76,7 +97,9 @@ describe("the datacard's gift and fault", () => {
   });
 
   test("value 0 leaves the rule's own +1; another value is passed on; older items (effect none) carry no rule", () => {
-    expect(datacardTrait([item("gift", "Backstabber", { effect: "backstabber", value: 0 })])).not.toHaveProperty("value");
+    expect(datacardTrait([item("gift", "Backstabber", { effect: "backstabber", value: 0 })])).not.toHaveProperty(
+      "value",
+    );
     expect(datacardTrait([item("gift", "Backstabber", { effect: "backstabber", value: 2 })])?.value).toBe(2);
     const old = datacardTrait([item("fault", "Self-Interest", { effect: "none", value: 0 })]);
     expect(old).not.toHaveProperty("rule");
@@ -104,7 +127,9 @@ describe("the attack dialog's Miniatures options", () => {
     expect(names(sample("Brutas the Brute"), [sample("Sir Knightly")])).not.toContain("disengaging");
     expect(names(sample("Brutas the Brute"), [sample("Sir Knightly"), yanni])).toContain("disengaging");
     // Yanni's shortbow shooting at Yanni: no free melee attack.
-    const bow = yanni.items.find((i) => i.type === "weapon" && (i.system as { ranged: boolean }).ranged) as ItemDoc<"weapon">;
+    const bow = yanni.items.find(
+      (i) => i.type === "weapon" && (i.system as { ranged: boolean }).ranged,
+    ) as ItemDoc<"weapon">;
     expect(names(yanni, [sample("Yanni the Yeoman")], bow)).not.toContain("disengaging");
   });
 
@@ -116,7 +141,9 @@ describe("the attack dialog's Miniatures options", () => {
     expect(s).toEqual({ fromBehind: true, disengaging: true });
     const knave = sample("Knavely Knave");
     const ctx = attackDialogContext(knave, mainWeapon(knave), [sample("Yanni the Yeoman")], rules, s);
-    expect(ctx.fields.filter((f) => f.name === "fromBehind" || f.name === "disengaging").map((f) => [f.name, f.checked])).toEqual([
+    expect(
+      ctx.fields.filter((f) => f.name === "fromBehind" || f.name === "disengaging").map((f) => [f.name, f.checked]),
+    ).toEqual([
       ["fromBehind", true],
       ["disengaging", true],
     ]);
@@ -125,8 +152,16 @@ describe("the attack dialog's Miniatures options", () => {
 
 describe("the duel forecast at the table", () => {
   test("the request the attack dialog, Token HUD and tracker send carries both datacards' rules", () => {
-    const req = duelRequest(sample("Knavely Knave"), sample("Brutas the Brute"), rules) as { a: Record<string, { rule?: string }>; b: Record<string, { rule?: string }> };
-    expect([req.a.gift.rule, req.a.fault.rule, req.b.gift.rule, req.b.fault.rule]).toEqual(["backstabber", "selfInterest", undefined, "mercenary"]);
+    const req = duelRequest(sample("Knavely Knave"), sample("Brutas the Brute"), rules) as {
+      a: Record<string, { rule?: string }>;
+      b: Record<string, { rule?: string }>;
+    };
+    expect([req.a.gift.rule, req.a.fault.rule, req.b.gift.rule, req.b.fault.rule]).toEqual([
+      "backstabber",
+      "selfInterest",
+      undefined,
+      "mercenary",
+    ]);
   });
 
   test("the forecast at the table follows them: King Kingsley against a Self-interest Knavely wins as soon as he wounds him", () => {
@@ -143,7 +178,7 @@ describe("the duel forecast at the table", () => {
 
 describe("the Check Guts dialog reads the targeted opponents", () => {
   const sample = (name: string) => structuredClone(findSample(name, "a")) as ActorDoc;
-  test('Miniatures: Guts — "0 plus the number of \'Terrifying\' gifts the opponent has": a targeted Brutas fills the count; none targeted leaves the default', () => {
+  test("Miniatures: Guts — \"0 plus the number of 'Terrifying' gifts the opponent has\": a targeted Brutas fills the count; none targeted leaves the default", () => {
     const brutas = sample("Brutas the Brute");
     expect((brutas.system as { terrifying: number }).terrifying).toBe(1);
     const ogre = structuredClone(brutas);
@@ -152,10 +187,13 @@ describe("the Check Guts dialog reads the targeted opponents", () => {
     expect(gutsChoiceFor([sample("King Kingsley")])).toEqual(defaultGutsChoice());
     expect(gutsChoiceFor([])).toEqual(defaultGutsChoice());
     // The context shows it, with the reason kept.
-    expect(gutsDialogContext(sample("Yanni the Yeoman"), gutsChoiceFor([ogre]))).toMatchObject({ terrifying: 3, steadfast: true });
+    expect(gutsDialogContext(sample("Yanni the Yeoman"), gutsChoiceFor([ogre]))).toMatchObject({
+      terrifying: 3,
+      steadfast: true,
+    });
   });
 
-  test('a charge is the first choice only when a targeted opponent is Terrifying ("charged by … a Terrifying opponent … 0 plus the number of \'Terrifying\' gifts"); otherwise a check the GM calls for, at a new wound level\'s +1', () => {
+  test("a charge is the first choice only when a targeted opponent is Terrifying (\"charged by … a Terrifying opponent … 0 plus the number of 'Terrifying' gifts\"); otherwise a check the GM calls for, at a new wound level's +1", () => {
     const king = sample("King Kingsley");
     expect((king.system as { terrifying: number }).terrifying).toBe(0);
     for (const targets of [[king], []]) expect(gutsChoiceFor(targets)).toMatchObject({ reason: "other", target: 1 });

@@ -31,9 +31,15 @@ const click = (store: Store, id: string, action: string, ref?: string) => {
   const el = document.createElement("button");
   el.dataset.action = action;
   if (ref) el.dataset.ref = ref;
-  return ui.dispatch(store, parseDice(""), { action, target: el, doc: { kind: "actor", id }, event: new Event("click") });
+  return ui.dispatch(store, parseDice(""), {
+    action,
+    target: el,
+    doc: { kind: "actor", id },
+    event: new Event("click"),
+  });
 };
-const stateOf = (store: Store, id: string) => structuredClone((store.actor(id)!.system as { woundTrack: { state: unknown } }).woundTrack.state);
+const stateOf = (store: Store, id: string) =>
+  structuredClone((store.actor(id)!.system as { woundTrack: { state: unknown } }).woundTrack.state);
 
 describe("Undo of the automatic death in the playground", () => {
   it("the GM kills Hurt Leroy, then undoes it: the track is as before (the Hurt mark too) and the record is gone", () => {

@@ -39,8 +39,15 @@ const button = () => {
   return el;
 };
 const heal = (store: Store, id: string, faces: string, inputs: Record<string, number>) =>
-  ui.dispatch(store, parseDice(faces), { action: "heal", target: button(), doc: { kind: "actor", id }, event: new Event("click"), inputs });
-const marksOf = (store: Store, id: string) => (store.actor(id)!.system as { woundTrack: { state: { marks: Record<string, string> } } }).woundTrack.state.marks;
+  ui.dispatch(store, parseDice(faces), {
+    action: "heal",
+    target: button(),
+    doc: { kind: "actor", id },
+    event: new Event("click"),
+    inputs,
+  });
+const marksOf = (store: Store, id: string) =>
+  (store.actor(id)!.system as { woundTrack: { state: { marks: Record<string, string> } } }).woundTrack.state.marks;
 
 describe("Volt injury recovery in the playground", () => {
   it("the medical Background (10) is rolled first: 4 and 15 → success 4 lowers the recovery roll to 8 − 4 = 4; 7 and 20 fail → the Injury drops five rows", () => {
@@ -63,11 +70,19 @@ describe("Volt injury recovery in the playground", () => {
 
   it('"uses the highest Injury as the value": no Injury → refused before the dialog and before any die', () => {
     const { store, id } = world("monthly", {});
-    expect(() => ui.renderHealDialog(store, id, button())).toThrow(expect.objectContaining({ key: "FUDGE.Volt.Error.NoInjuryToRecover" }));
-    const dice = parseDice("4/20,15/20,7/20,20/20");
-    expect(() => ui.dispatch(store, dice, { action: "heal", target: button(), doc: { kind: "actor", id }, event: new Event("click"), inputs: { medicalValue: 10 } })).toThrow(
+    expect(() => ui.renderHealDialog(store, id, button())).toThrow(
       expect.objectContaining({ key: "FUDGE.Volt.Error.NoInjuryToRecover" }),
     );
+    const dice = parseDice("4/20,15/20,7/20,20/20");
+    expect(() =>
+      ui.dispatch(store, dice, {
+        action: "heal",
+        target: button(),
+        doc: { kind: "actor", id },
+        event: new Event("click"),
+        inputs: { medicalValue: 10 },
+      }),
+    ).toThrow(expect.objectContaining({ key: "FUDGE.Volt.Error.NoInjuryToRecover" }));
     expect(dice.remaining()).toBe(4);
   });
 

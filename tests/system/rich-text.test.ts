@@ -4,7 +4,15 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { htmlToText, looksLikeHtml, richTextView, safeUrl, sanitizeHtml, storedRichText, textToHtml } from "../../src/system/rich-text";
+import {
+  htmlToText,
+  looksLikeHtml,
+  richTextView,
+  safeUrl,
+  sanitizeHtml,
+  storedRichText,
+  textToHtml,
+} from "../../src/system/rich-text";
 
 const HOSTILE = [
   "<script>window.__pwned=1</script>",
@@ -22,13 +30,13 @@ const HOSTILE = [
   '<p style="background:url(javascript:1)" onmouseover="x()">p</p>',
   '<div id="__playground">clobber</div>',
   "<scr<script>ipt>alert(1)</script>",
-  '<<img src=x onerror=alert(1)>',
+  "<<img src=x onerror=alert(1)>",
   '<img """><script>alert(1)</script>">',
   "<!--<img src=x onerror=alert(1)>-->",
   '<math><mi xlink:href="javascript:1">x</mi></math>',
   '<button data-action="deleteItem" formaction="javascript:1">b</button>',
   "<style>*{display:none}</style>",
-  '<p title="a" onclick=\'x()\'>t</p>',
+  "<p title=\"a\" onclick='x()'>t</p>",
   '<a href="https://example.com" target="_blank" onclick="x">ok</a>',
   "<textarea><img src=x onerror=alert(1)></textarea>",
 ];
@@ -50,7 +58,8 @@ describe("sanitizeHtml", () => {
   });
 
   it("keeps formatting, lists, tables, safe links and images", () => {
-    const ok = '<h2>Leroy</h2><p><strong>Bold</strong> and <em>it</em>, <a href="https://fudgerpg.com/x?a=1&amp;b=2">site</a></p><ul><li>one</li><li>two</li></ul><ol start="3"><li>three</li></ol><table><tbody><tr><td colspan="2">c</td></tr></tbody></table><img src="icons/svg/sword.svg" alt="sword"><section class="secret"><p>GM only</p></section>';
+    const ok =
+      '<h2>Leroy</h2><p><strong>Bold</strong> and <em>it</em>, <a href="https://fudgerpg.com/x?a=1&amp;b=2">site</a></p><ul><li>one</li><li>two</li></ul><ol start="3"><li>three</li></ol><table><tbody><tr><td colspan="2">c</td></tr></tbody></table><img src="icons/svg/sword.svg" alt="sword"><section class="secret"><p>GM only</p></section>';
     expect(sanitizeHtml(ok)).toBe(ok);
   });
 
@@ -62,17 +71,45 @@ describe("sanitizeHtml", () => {
   });
 
   it("a link that opens a new tab gets rel=noopener", () => {
-    expect(sanitizeHtml('<a href="https://x.org" target="_blank" rel="opener">x</a>')).toBe('<a href="https://x.org" target="_blank" rel="noopener noreferrer">x</a>');
+    expect(sanitizeHtml('<a href="https://x.org" target="_blank" rel="opener">x</a>')).toBe(
+      '<a href="https://x.org" target="_blank" rel="noopener noreferrer">x</a>',
+    );
   });
 
   it("is idempotent and inert for any input (property)", () => {
-    const piece = fc.constantFrom("<", ">", "&", '"', "'", "=", "/", " ", "p", "a", "img", "script", "on", "error", "href", "src", "javascript:", "&#x61;", "<p>", "</p>", "<b>", "-->", "<!--", "x");
+    const piece = fc.constantFrom(
+      "<",
+      ">",
+      "&",
+      '"',
+      "'",
+      "=",
+      "/",
+      " ",
+      "p",
+      "a",
+      "img",
+      "script",
+      "on",
+      "error",
+      "href",
+      "src",
+      "javascript:",
+      "&#x61;",
+      "<p>",
+      "</p>",
+      "<b>",
+      "-->",
+      "<!--",
+      "x",
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 40 }), (parts) => {
         const out = sanitizeHtml(parts.join(""));
         expect(sanitizeHtml(out)).toBe(out);
         // Every "<" in the output opens a real tag (text is escaped): check the tags only.
-        for (const tag of out.toLowerCase().match(/<[^>]*>/g) ?? []) expect(tag).not.toMatch(/^<script|\son[a-z]*=|javascript/);
+        for (const tag of out.toLowerCase().match(/<[^>]*>/g) ?? [])
+          expect(tag).not.toMatch(/^<script|\son[a-z]*=|javascript/);
         expect(out).not.toMatch(/<(?![a-z/])/i);
       }),
       { numRuns: 2000 },
@@ -100,20 +137,33 @@ describe("plain text → HTML (migration 4, importer lines)", () => {
   });
 
   it("loses nothing: the HTML read back as text is the text (property)", () => {
-    const line = fc.string({ minLength: 1, maxLength: 20 }).map((s) => s.replace(/[\r\n]/g, "").trim()).filter((s) => s.length > 0);
+    const line = fc
+      .string({ minLength: 1, maxLength: 20 })
+      .map((s) => s.replace(/[\r\n]/g, "").trim())
+      .filter((s) => s.length > 0);
     fc.assert(
       fc.property(fc.array(fc.array(line, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }), (paras) => {
         const text = paras.map((p) => p.join("\n")).join("\n\n");
         const html = textToHtml(text);
         expect(sanitizeHtml(html)).toBe(html);
-        expect(htmlToText(html).replace(/[ \t]+\n/g, "\n")).toBe(text.replace(/\u00a0/g, " ").replace(/[ \t]+\n/g, "\n"));
+        expect(htmlToText(html).replace(/[ \t]+\n/g, "\n")).toBe(
+          text.replace(/\u00a0/g, " ").replace(/[ \t]+\n/g, "\n"),
+        );
       }),
       { numRuns: 500 },
     );
   });
 
   it("storedRichText: text becomes HTML, HTML stays, twice changes nothing", () => {
-    for (const v of ["Fears <rats>", "<script>x</script> in a note", "a\nb", "<p>x</p>", "Owes <em>Leroy</em>", "", "&amp; alone"]) {
+    for (const v of [
+      "Fears <rats>",
+      "<script>x</script> in a note",
+      "a\nb",
+      "<p>x</p>",
+      "Owes <em>Leroy</em>",
+      "",
+      "&amp; alone",
+    ]) {
       const once = storedRichText(v);
       expect(storedRichText(once)).toBe(once);
     }
@@ -128,8 +178,17 @@ describe("richTextView", () => {
   it("shows Foundry's enriched HTML when given, else the sanitised value; the stored value is the editor's", () => {
     const hostile = '<p>Hi</p><img src="x" onerror="alert(1)">';
     const v = richTextView("system.notes", hostile, { editable: true, labelKey: "FUDGE.Sheet.Notes" });
-    expect(v).toMatchObject({ name: "system.notes", value: hostile, html: '<p>Hi</p><img src="x">', editable: true, empty: false, uuid: "" });
-    expect(richTextView("system.notes", "<p>x</p>", { editable: false, labelKey: "k", enriched: "<p>enriched</p>" }).html).toBe("<p>enriched</p>");
+    expect(v).toMatchObject({
+      name: "system.notes",
+      value: hostile,
+      html: '<p>Hi</p><img src="x">',
+      editable: true,
+      empty: false,
+      uuid: "",
+    });
+    expect(
+      richTextView("system.notes", "<p>x</p>", { editable: false, labelKey: "k", enriched: "<p>enriched</p>" }).html,
+    ).toBe("<p>enriched</p>");
     expect(richTextView("system.notes", "<p></p>", { editable: false, labelKey: "k" }).empty).toBe(true);
   });
 });
@@ -140,7 +199,10 @@ describe("pack sources", () => {
     const { join } = await import("node:path");
     const { ROOT } = await import("./fixtures");
     const files: string[] = [];
-    const walk = (d: string) => readdirSync(d).forEach((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : f.endsWith(".json") && files.push(join(d, f))));
+    const walk = (d: string) =>
+      readdirSync(d).forEach((f) =>
+        statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : f.endsWith(".json") && files.push(join(d, f)),
+      );
     walk(join(ROOT, "packs", "src"));
     let checked = 0;
     const check = (doc: { system?: Record<string, unknown>; items?: unknown[] }, f: string) => {
@@ -165,7 +227,9 @@ describe("rich text in linear time (issue #10: no input runs unbounded)", () => 
   const N = 100_000;
   it("sanitizeHtml: 100,000 nested tags, and closing tags that were never opened", () => {
     expect(sanitizeHtml("<div>".repeat(N))).toBe("<div>".repeat(N) + "</div>".repeat(N));
-    expect(sanitizeHtml(`<span>${"<div>".repeat(N)}${"</em>".repeat(N)}</span>`)).toBe(`<span>${"<div>".repeat(N)}${"</div>".repeat(N)}</span>`);
+    expect(sanitizeHtml(`<span>${"<div>".repeat(N)}${"</em>".repeat(N)}</span>`)).toBe(
+      `<span>${"<div>".repeat(N)}${"</div>".repeat(N)}</span>`,
+    );
     expect(sanitizeHtml(`<p>${"<li>".repeat(N)}<ul>`)).toBe(`<p>${"<li>".repeat(N)}${"</li>".repeat(N)}</p><ul></ul>`);
   });
   it("htmlToText: half a million bare `<`, unclosed scripts and tags, long runs of spaces", () => {
@@ -188,7 +252,40 @@ describe("rich text in linear time (issue #10: no input runs unbounded)", () => 
         .replace(/[ \t]+\n/g, "\n")
         .replace(/\n{3,}/g, "\n\n")
         .trim();
-    const token = fc.constantFrom("<", ">", "<p>", "</p>", "<div>", "</div>", "<script>", "</script>", "</SCRIPT >", "<style>", "</style>", "<li>", "<li class=x>", "</li>", "<br/>", "<br >", "a", " ", "\t", "\n", "&amp;", "&#65;", "<b", "</em>", "<ul>", "</ul>", "<!--", "-->", "<tr>", "</tr>", "<ScRiPt x>", "</P>");
+    const token = fc.constantFrom(
+      "<",
+      ">",
+      "<p>",
+      "</p>",
+      "<div>",
+      "</div>",
+      "<script>",
+      "</script>",
+      "</SCRIPT >",
+      "<style>",
+      "</style>",
+      "<li>",
+      "<li class=x>",
+      "</li>",
+      "<br/>",
+      "<br >",
+      "a",
+      " ",
+      "\t",
+      "\n",
+      "&amp;",
+      "&#65;",
+      "<b",
+      "</em>",
+      "<ul>",
+      "</ul>",
+      "<!--",
+      "-->",
+      "<tr>",
+      "</tr>",
+      "<ScRiPt x>",
+      "</P>",
+    );
     fc.assert(
       fc.property(fc.array(token, { maxLength: 16 }), (ts) => {
         expect(htmlToText(ts.join(""))).toBe(reference(ts.join("")));

@@ -37,7 +37,10 @@ describe("rolling", () => {
 
   it("the playground's dice give the same faces through the roll path as the slot's own roll", () => {
     for (const slot of [fudgeDiceSlot("a", 4, "x"), plainDiceSlot("d", 3, 6, "x"), legendarySlot("l", "x")]) {
-      for (let seed = 1; seed < 200; seed++) expect(rollSlotSync(slot, rngRoller(seededRng(seed))).faces, `${slot.id} ${seed}`).toEqual(slot.roll(seededRng(seed)));
+      for (let seed = 1; seed < 200; seed++)
+        expect(rollSlotSync(slot, rngRoller(seededRng(seed))).faces, `${slot.id} ${seed}`).toEqual(
+          slot.roll(seededRng(seed)),
+        );
     }
   });
 });
@@ -49,7 +52,10 @@ describe("a trait roll's dice (traitRollSlot)", () => {
     expect(r.faces).toEqual([1, 1, 1, 1, 0, 1, -1, 1]);
     expect(rolled).toEqual(["4dF", "4dF"]);
     // A character's trait in a Miniatures world too: every Miniatures roll is Legendary.
-    expect((await rollSlot(traitRollSlot("attributes.strength", "miniatures"), fixed([1, 1, 1, 1, 0, 0, 0, 0]).roller)).faces).toHaveLength(8);
+    expect(
+      (await rollSlot(traitRollSlot("attributes.strength", "miniatures"), fixed([1, 1, 1, 1, 0, 0, 0, 0]).roller))
+        .faces,
+    ).toHaveLength(8);
   });
 
   it("elsewhere four + stay four dice (Fudge §3.2); a Volt trait rolls two d20 (Volt: Rolls)", async () => {

@@ -1,6 +1,12 @@
 /** Context builders: numbers come from the rules core; track view follows the render model. */
 import { describe, expect, test } from "vitest";
-import { characterSheetContext, itemSheetContext, miniatureSheetContext, npcSheetContext, actorSheetContext } from "../../src/system/sheet";
+import {
+  characterSheetContext,
+  itemSheetContext,
+  miniatureSheetContext,
+  npcSheetContext,
+  actorSheetContext,
+} from "../../src/system/sheet";
 import { attackCardContext, rollCardContext } from "../../src/system/card";
 import { defend, rollTrait, startAttack, toggleWoundBox, applyDamage, updatedState } from "../../src/system/actions";
 import { trackFor, attackRequest, miniatureDatacard } from "../../src/system/combatant";
@@ -13,13 +19,19 @@ import { GM, PLAYER1, PLAYER2, STRANGER, goblin, item, knight, leroy, rulesFor, 
 const opts = { editable: true, owner: true };
 
 function withState<T extends ActorDoc>(a: T, state: unknown): T {
-  return { ...a, system: { ...a.system, woundTrack: { ...(a.system as { woundTrack: object }).woundTrack, state } } } as T;
+  return {
+    ...a,
+    system: { ...a.system, woundTrack: { ...(a.system as { woundTrack: object }).woundTrack, state } },
+  } as T;
 }
 
 describe('Volt: Recovery "Injury recovery roll (monthly by default; weekly or nightly per setting)" on the sheet', () => {
   test("the Injury recovery button names the world's interval; its tooltip says how often and that the system does not track time", () => {
     for (const recovery of ["monthly", "weekly", "nightly"] as const) {
-      const c = characterSheetContext(leroy(), rulesFor("volt", { volt: { recovery } }), { editable: true, owner: true });
+      const c = characterSheetContext(leroy(), rulesFor("volt", { volt: { recovery } }), {
+        editable: true,
+        owner: true,
+      });
       const b = c.healing.find((h) => h.data.heal === "injuryRecovery")!;
       expect(b.labelKey).toBe(`FUDGE.Heal.InjuryRecoveryEvery.${recovery}`);
       expect(b.tooltipKey).toBe(`FUDGE.Heal.InjuryRecoveryInterval.${recovery}`);
@@ -47,7 +59,14 @@ describe("character sheet", () => {
     expect(str.level.label).toBe("Superb (+3)");
     expect(str.level.rungKey).toBe("FUDGE.Ladder.superb");
     expect(str.field).toBe("system.attributes.strength");
-    const big = characterSheetContext({ ...leroy(), system: { ...leroy().system, attributes: { strength: 6, damageCapacity: -5, willpower: 0, mass: 0 } } }, rulesFor("fudge", { legendary: false }), opts);
+    const big = characterSheetContext(
+      {
+        ...leroy(),
+        system: { ...leroy().system, attributes: { strength: 6, damageCapacity: -5, willpower: 0, mass: 0 } },
+      },
+      rulesFor("fudge", { legendary: false }),
+      opts,
+    );
     expect(big.attributes[0].level.name).toBe("Superb +3");
     expect(big.attributes[1].level.name).toBe("Terrible \u22122");
   });
@@ -73,7 +92,17 @@ describe("character sheet", () => {
     const rules = rulesFor("fudge");
     let a = leroy();
     // Theodora's blow lands Hurt on a full Hurt level: it overflows into Very Hurt.
-    a = withState(a, { marks: { scratch: [null, null, null], hurt: [{ level: "hurt" }], veryHurt: [{ level: "hurt" }], incapacitated: [null], nearDeath: [null] }, stun: null, dead: false });
+    a = withState(a, {
+      marks: {
+        scratch: [null, null, null],
+        hurt: [{ level: "hurt" }],
+        veryHurt: [{ level: "hurt" }],
+        incapacitated: [null],
+        nearDeath: [null],
+      },
+      stun: null,
+      dead: false,
+    });
     const c = characterSheetContext(a, rules, opts);
     const vh = c.track.rows.find((x) => x.key === "veryHurt")!;
     expect(vh.overflowCount).toBe(1);
@@ -88,29 +117,68 @@ describe("character sheet", () => {
       expect(c.track.error).toBeNull();
       expect(c.track.kind).toBe(trackFor(leroy(), rulesFor(p)).config.kind);
     }
-    expect(characterSheetContext(leroy(), rulesFor("volt"), opts).volt).toEqual({ willpower: 6, strength: 6, guard: 10, tough: 0 });
-    expect(characterSheetContext(leroy(), rulesFor("fudge"), opts).trackPreset!.options.find((o) => o.selected)!.value).toBe("standard");
-    expect(characterSheetContext(leroy(), rulesFor("miniatures"), opts).presetNotice).toBe("FUDGE.Sheet.MiniaturesUseDatacards");
+    expect(characterSheetContext(leroy(), rulesFor("volt"), opts).volt).toEqual({
+      willpower: 6,
+      strength: 6,
+      guard: 10,
+      tough: 0,
+    });
+    expect(
+      characterSheetContext(leroy(), rulesFor("fudge"), opts).trackPreset!.options.find((o) => o.selected)!.value,
+    ).toBe("standard");
+    expect(characterSheetContext(leroy(), rulesFor("miniatures"), opts).presetNotice).toBe(
+      "FUDGE.Sheet.MiniaturesUseDatacards",
+    );
   });
 
   test("track presets: cinematic and epic shapes, pawn NPCs, DC-as-track", () => {
-    const boxes = (a: ActorDoc, rules = rulesFor("fudge")) => characterSheetContext(a as ActorDoc<"character">, rules, opts).track.rows.map((r) => r.boxes.length);
+    const boxes = (a: ActorDoc, rules = rulesFor("fudge")) =>
+      characterSheetContext(a as ActorDoc<"character">, rules, opts).track.rows.map((r) => r.boxes.length);
     const l = leroy();
     expect(boxes(l)).toEqual([3, 1, 1, 1, 1]);
-    expect(boxes({ ...l, system: { ...l.system, woundTrack: { ...l.system.woundTrack, preset: "cinematic" } } })).toEqual([4, 2, 1, 1, 1]); // Fudge §4.57 (full text, RULES §2.3): nine circles, Scratch 4, Hurt 2, Very Hurt 1, Incapacitated 1, Near Death 1
-    expect(boxes({ ...l, system: { ...l.system, woundTrack: { ...l.system.woundTrack, preset: "epic", epicExtraHurt: 2, epicExtraVeryHurt: 0 } } })).toEqual([4, 4, 1, 1, 1]);
-    expect(npcSheetContext(goblin(), rulesFor("fudge"), opts).track.rows.map((r) => r.key)).toEqual(["scratch", "hurt", "out"]);
+    expect(
+      boxes({ ...l, system: { ...l.system, woundTrack: { ...l.system.woundTrack, preset: "cinematic" } } }),
+    ).toEqual([4, 2, 1, 1, 1]); // Fudge §4.57 (full text, RULES §2.3): nine circles, Scratch 4, Hurt 2, Very Hurt 1, Incapacitated 1, Near Death 1
+    expect(
+      boxes({
+        ...l,
+        system: {
+          ...l.system,
+          woundTrack: { ...l.system.woundTrack, preset: "epic", epicExtraHurt: 2, epicExtraVeryHurt: 0 },
+        },
+      }),
+    ).toEqual([4, 4, 1, 1, 1]);
+    expect(npcSheetContext(goblin(), rulesFor("fudge"), opts).track.rows.map((r) => r.key)).toEqual([
+      "scratch",
+      "hurt",
+      "out",
+    ]);
     const dcRules = rulesFor("fudge");
     dcRules.fudge = { ...dcRules.fudge, dcVariant: "track" };
     expect(characterSheetContext(leroy(), dcRules, opts).track.kind).toBe("dc");
-    const custom = { ...l, system: { ...l.system, woundTrack: { ...l.system.woundTrack, preset: "custom" as const, customLevels: [
-      { key: "scratch", label: "", boxes: 2, penalty: 0, threshold: 1, effect: "" as const },
-      { key: "hurt", label: "", boxes: 2, penalty: -1, threshold: 4, effect: "" as const },
-      { key: "down", label: "Down", boxes: 1, penalty: -1, threshold: 8, effect: "cannotAct" as const },
-    ] } } };
+    const custom = {
+      ...l,
+      system: {
+        ...l.system,
+        woundTrack: {
+          ...l.system.woundTrack,
+          preset: "custom" as const,
+          customLevels: [
+            { key: "scratch", label: "", boxes: 2, penalty: 0, threshold: 1, effect: "" as const },
+            { key: "hurt", label: "", boxes: 2, penalty: -1, threshold: 4, effect: "" as const },
+            { key: "down", label: "Down", boxes: 1, penalty: -1, threshold: 8, effect: "cannotAct" as const },
+          ],
+        },
+      },
+    };
     expect(boxes(custom)).toEqual([2, 2, 1]);
-    const noLevels = { ...l, system: { ...l.system, woundTrack: { ...l.system.woundTrack, preset: "custom" as const } } };
-    expect(characterSheetContext(noLevels, rulesFor("fudge"), opts).track.error!.key).toBe("FUDGE.Error.CustomLevelsMissing");
+    const noLevels = {
+      ...l,
+      system: { ...l.system, woundTrack: { ...l.system.woundTrack, preset: "custom" as const } },
+    };
+    expect(characterSheetContext(noLevels, rulesFor("fudge"), opts).track.error!.key).toBe(
+      "FUDGE.Error.CustomLevelsMissing",
+    );
   });
 
   test("pain gifts shift the penalties (Fudge §4.51)", () => {
@@ -133,9 +201,27 @@ describe("miniature sheet", () => {
   /** A miniature actor built from a seed datacard the way the pack sources hold it. */
   function fromSample(key: keyof typeof SAMPLE_CARDS): ActorDoc<"miniature"> {
     const s = SAMPLE_CARDS[key];
-    const system = { ...defaultMiniatureData(), strength: s.strength, dexterity: s.dexterity, guts: s.guts, movement: s.movement, terrifying: s.terrifying };
+    const system = {
+      ...defaultMiniatureData(),
+      strength: s.strength,
+      dexterity: s.dexterity,
+      guts: s.guts,
+      movement: s.movement,
+      terrifying: s.terrifying,
+    };
     const items: ItemDoc[] = s.weapons.map((w, i) =>
-      item("weapon", w.name, { miniaturesDamage: w.damage, hands: w.hands as 1 | 2, ranged: w.kind === "ranged", range: "range" in w ? w.range : 0, statBasis: w.stat }, `w${i}`),
+      item(
+        "weapon",
+        w.name,
+        {
+          miniaturesDamage: w.damage,
+          hands: w.hands as 1 | 2,
+          ranged: w.kind === "ranged",
+          range: "range" in w ? w.range : 0,
+          statBasis: w.stat,
+        },
+        `w${i}`,
+      ),
     );
     if (s.armor) items.push(item("armor", "Armor", { value: s.armor }, "armor"));
     if (s.shield) items.push(item("shield", "Shield", { miniaturesBonus: s.shield }, "shield"));
@@ -190,11 +276,22 @@ describe("attack card context", () => {
     const rules = rulesFor("fudge");
     const actors = [leroy(), theodora()];
     const viewer = (user: typeof GM) => ({ user, actor: (id: string) => actors.find((a) => a._id === id) });
-    const card = startAttack(leroy(), "broadsword", [theodora()], { modifier: 1, allOutAttack: true }, { attack: [1, 1, 0, 0] }, rules, PLAYER1);
+    const card = startAttack(
+      leroy(),
+      "broadsword",
+      [theodora()],
+      { modifier: 1, allOutAttack: true },
+      { attack: [1, 1, 0, 0] },
+      rules,
+      PLAYER1,
+    );
     const msg = { _id: "m", system: card };
     expect(attackCardContext(msg, rules, viewer(PLAYER2)).targets[0].canDefend).toBe(true);
     expect(attackCardContext(msg, rules, viewer(PLAYER1)).targets[0].canDefend).toBe(false);
-    expect(attackCardContext(msg, rules, viewer(PLAYER1)).situation.map((s) => s.key)).toEqual(["modifier", "allOutAttack"]);
+    expect(attackCardContext(msg, rules, viewer(PLAYER1)).situation.map((s) => s.key)).toEqual([
+      "modifier",
+      "allOutAttack",
+    ]);
     const c = { ...card, targets: defend(card, theodora(), [0, 0, 0, -1], PLAYER2).system.targets };
     const asAttacker = attackCardContext({ system: c }, rules, viewer(PLAYER1)).targets[0];
     expect(asAttacker.canApply).toBe(true);

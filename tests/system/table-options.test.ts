@@ -4,7 +4,15 @@
  * a wound penalty on sheet trait rolls. Each test fails on the code before the fix.
  */
 import { describe, expect, test } from "vitest";
-import { defend, healWounds, rollTrait, startAttack, traitWillpowerNeeded, updatedState, type RollCardData } from "../../src/system/actions";
+import {
+  defend,
+  healWounds,
+  rollTrait,
+  startAttack,
+  traitWillpowerNeeded,
+  updatedState,
+  type RollCardData,
+} from "../../src/system/actions";
 import { trackFor } from "../../src/system/combatant";
 import { characterSheetContext } from "../../src/system/sheet";
 import { checkRollCard } from "../../src/system/integrity";
@@ -15,8 +23,10 @@ import { keyOf } from "../rules/errors";
 import type { ActorDoc, WorldRules } from "../../src/system/data";
 import { GM, knight, leroy, rulesFor, theodora } from "./fixtures";
 
-const withState = <T extends ActorDoc>(a: T, state: unknown): T => ({ ...a, system: { ...a.system, woundTrack: { ...(a.system as { woundTrack: object }).woundTrack, state } } }) as T;
-const wounded = <T extends ActorDoc>(a: T, rules: WorldRules, level: string): T => withState(a, applyWound(trackFor(a, rules), { level }).track.state);
+const withState = <T extends ActorDoc>(a: T, state: unknown): T =>
+  ({ ...a, system: { ...a.system, woundTrack: { ...(a.system as { woundTrack: object }).woundTrack, state } } }) as T;
+const wounded = <T extends ActorDoc>(a: T, rules: WorldRules, level: string): T =>
+  withState(a, applyWound(trackFor(a, rules), { level }).track.state);
 
 function fudge(patch: { dcVariant?: "factor" | "track"; track?: Partial<WorldRules["fudgeTrack"]> } = {}): WorldRules {
   const rules = rulesFor("fudge");
@@ -40,7 +50,10 @@ describe('RULES §2.2 "The damage number is looked up in the threshold table …
     const wound = (dcVariant: "factor" | "track") => {
       const rules = fudge({ dcVariant, track: { thresholds } });
       const card = startAttack(leroy(), "broadsword", [theodora()], {}, { attack: [1, 1, 0, 0] }, rules, GM);
-      const r = defend(card, theodora(), [0, 0, 0, 0], GM).system.targets[0].resolution as unknown as { numbers: { damageNumber: number }; woundKey: string };
+      const r = defend(card, theodora(), [0, 0, 0, 0], GM).system.targets[0].resolution as unknown as {
+        numbers: { damageNumber: number };
+        woundKey: string;
+      };
       return [r.numbers.damageNumber, r.woundKey];
     };
     expect(wound("factor")).toEqual([4, "veryHurt"]);
@@ -48,9 +61,12 @@ describe('RULES §2.2 "The damage number is looked up in the threshold table …
   });
 
   test("the DC track takes the world's mins; a level the world leaves out keeps the default", () => {
-    const cfg = (rules: WorldRules) => (trackFor(leroy(), rules).config as unknown as { thresholds: number[] }).thresholds;
+    const cfg = (rules: WorldRules) =>
+      (trackFor(leroy(), rules).config as unknown as { thresholds: number[] }).thresholds;
     expect(cfg(fudge({ dcVariant: "track", track: { thresholds } }))).toEqual([1, 2, 4, 6, 8]);
-    expect(cfg(fudge({ dcVariant: "track", track: { thresholds: [{ key: "hurt", min: 2 }] } }))).toEqual([1, 2, 5, 7, 9]);
+    expect(cfg(fudge({ dcVariant: "track", track: { thresholds: [{ key: "hurt", min: 2 }] } }))).toEqual([
+      1, 2, 5, 7, 9,
+    ]);
     expect(cfg(fudge({ dcVariant: "track" }))).toEqual([1, 3, 5, 7, 9]);
   });
 });
@@ -89,25 +105,45 @@ describe('RULES §1 "Wound penalties apply to every roll" and §2.3 "Optional Wi
   const hurt = () => wounded(leroy(), rules, "veryHurt");
 
   test("a wounded character rolls Willpower first: meet the Difficulty → one less, beat it by 2 → none, miss it → the full penalty", () => {
-    const roll = (will: number[]) => rollTrait(hurt(), "attributes.strength", [0, 0, 0, 0], rules, { user: GM, willpowerDice: will });
+    const roll = (will: number[]) =>
+      rollTrait(hurt(), "attributes.strength", [0, 0, 0, 0], rules, { user: GM, willpowerDice: will });
     expect(roll([0, 0, 0, 0])).toMatchObject({ penalty: -1, result: 0, willpowerDice: [0, 0, 0, 0] }); // Fair vs Fair
     expect(roll([1, 1, 0, 0])).toMatchObject({ penalty: 0, result: 1 }); // Great vs Fair
     expect(roll([-1, 0, 0, 0])).toMatchObject({ penalty: -2, result: -1 }); // Mediocre vs Fair
     const card = roll([1, 0, 0, 0]);
-    expect(card.steps[0]).toMatchObject({ key: "FUDGE.Step.Fudge.TraitWillpower", rule: "Fudge §4.51", value: 1, params: { level: "Fair", faces: "+ 0 0 0", rolled: "Good", difficulty: "Fair", from: "−2", penalty: "−1" } });
+    expect(card.steps[0]).toMatchObject({
+      key: "FUDGE.Step.Fudge.TraitWillpower",
+      rule: "Fudge §4.51",
+      value: 1,
+      params: { level: "Fair", faces: "+ 0 0 0", rolled: "Good", difficulty: "Fair", from: "−2", penalty: "−1" },
+    });
     // The modifier the player adds is not a wound penalty: Willpower does not ease it.
-    expect(rollTrait(hurt(), "attributes.strength", [0, 0, 0, 0], rules, { user: GM, modifier: -1, willpowerDice: [1, 1, 0, 0] }).penalty).toBe(-1);
+    expect(
+      rollTrait(hurt(), "attributes.strength", [0, 0, 0, 0], rules, {
+        user: GM,
+        modifier: -1,
+        willpowerDice: [1, 1, 0, 0],
+      }).penalty,
+    ).toBe(-1);
     // Skills too.
-    expect(rollTrait(hurt(), "skill:leroySword", [0, 0, 0, 0], rules, { user: GM, willpowerDice: [1, 1, 0, 0] }).penalty).toBe(0);
+    expect(
+      rollTrait(hurt(), "skill:leroySword", [0, 0, 0, 0], rules, { user: GM, willpowerDice: [1, 1, 0, 0] }).penalty,
+    ).toBe(0);
   });
 
   test("the Willpower dice are required when the roll is made, and only then", () => {
     expect(traitWillpowerNeeded(hurt(), "attributes.strength", rules)).toBe(true);
-    expect(keyOf(() => rollTrait(hurt(), "attributes.strength", [0, 0, 0, 0], rules, { user: GM }))).toBe("FUDGE.Error.WillpowerRollMissing");
-    expect(() => rollTrait(hurt(), "attributes.strength", [0, 0, 0, 0], rules, { user: GM, willpowerDice: [0, 0, 2, 0] })).toThrow();
+    expect(keyOf(() => rollTrait(hurt(), "attributes.strength", [0, 0, 0, 0], rules, { user: GM }))).toBe(
+      "FUDGE.Error.WillpowerRollMissing",
+    );
+    expect(() =>
+      rollTrait(hurt(), "attributes.strength", [0, 0, 0, 0], rules, { user: GM, willpowerDice: [0, 0, 2, 0] }),
+    ).toThrow();
     // Unhurt, the option off, or another preset: no Willpower roll, the card as before.
     expect(traitWillpowerNeeded(leroy(), "attributes.strength", rules)).toBe(false);
-    expect(rollTrait(leroy(), "attributes.strength", [0, 0, 0, 0], rules, { willpowerDice: [1, 1, 1, 1] })).not.toHaveProperty("willpowerDice");
+    expect(
+      rollTrait(leroy(), "attributes.strength", [0, 0, 0, 0], rules, { willpowerDice: [1, 1, 1, 1] }),
+    ).not.toHaveProperty("willpowerDice");
     const off = fudge();
     expect(traitWillpowerNeeded(hurt(), "attributes.strength", off)).toBe(false);
     expect(rollTrait(hurt(), "attributes.strength", [0, 0, 0, 0], off)).toMatchObject({ penalty: -2 });
@@ -119,9 +155,13 @@ describe('RULES §1 "Wound penalties apply to every roll" and §2.3 "Optional Wi
   });
 
   test("the roll card keeps its checked shape: willpowerDice is four Fudge dice when present", () => {
-    const card = rollTrait(hurt(), "attributes.strength", [0, 0, 0, 0], rules, { user: GM, willpowerDice: [1, 1, 0, 0] });
+    const card = rollTrait(hurt(), "attributes.strength", [0, 0, 0, 0], rules, {
+      user: GM,
+      willpowerDice: [1, 1, 0, 0],
+    });
     expect(checkRollCard(structuredClone(card))).toEqual(card);
-    const forged = (willpowerDice: unknown) => keyOf(() => checkRollCard({ ...card, willpowerDice } as unknown as RollCardData));
+    const forged = (willpowerDice: unknown) =>
+      keyOf(() => checkRollCard({ ...card, willpowerDice } as unknown as RollCardData));
     expect(forged([1, 1, 0])).toBe("FUDGE.Error.Card.RollMalformed");
     expect(forged([1, 1, 0, 3])).toBe("FUDGE.Error.Card.RollMalformed");
     expect(forged("++00")).toBe("FUDGE.Error.Card.RollMalformed");

@@ -5,25 +5,57 @@
 import { describe, expect, test } from "vitest";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { characterSheetContext, itemSheetContext, miniatureSheetContext, npcSheetContext } from "../../src/system/sheet";
+import {
+  characterSheetContext,
+  itemSheetContext,
+  miniatureSheetContext,
+  npcSheetContext,
+} from "../../src/system/sheet";
 import { attackCardContext, rollCardContext } from "../../src/system/card";
 import { applyDamage, defend, rollTrait, startAttack, toggleWoundBox, updatedState } from "../../src/system/actions";
 import { seededRng } from "../../src/rules/dice";
-import { SHIELD_SIZES, STAT_BASES, TRACK_PRESETS, TRAIT_EFFECTS, WEAPON_SIZES, WORLD_RULE_SETTINGS, type ActorDoc, type AttackCardData } from "../../src/system/data";
+import {
+  SHIELD_SIZES,
+  STAT_BASES,
+  TRACK_PRESETS,
+  TRAIT_EFFECTS,
+  WEAPON_SIZES,
+  WORLD_RULE_SETTINGS,
+  type ActorDoc,
+  type AttackCardData,
+} from "../../src/system/data";
 import { CONDITIONS, applyWound } from "../../src/rules/track";
 import { GUTS_REASONS } from "../../src/rules/miniatures/guts";
 import { SITUATION_FIELDS, trackFor } from "../../src/system/combatant";
 import { FUDGE_LEVELS } from "../../src/system/view";
-import { GM, PLAYER1, PLAYER2, PRESET_IDS, ROOT, goblin, knight, leroy, loadLang, rulesFor, theodora } from "./fixtures";
+import {
+  GM,
+  PLAYER1,
+  PLAYER2,
+  PRESET_IDS,
+  ROOT,
+  goblin,
+  knight,
+  leroy,
+  loadLang,
+  rulesFor,
+  theodora,
+} from "./fixtures";
 import { makeRenderer } from "./render";
 
 const XSS = "<img src=x onerror=alert(1)>";
 
 function withState(a: ActorDoc, state: unknown): ActorDoc {
-  return { ...a, system: { ...a.system, woundTrack: { ...(a.system as { woundTrack: object }).woundTrack, state } } } as ActorDoc;
+  return {
+    ...a,
+    system: { ...a.system, woundTrack: { ...(a.system as { woundTrack: object }).woundTrack, state } },
+  } as ActorDoc;
 }
 
-const viewerFor = (user: typeof GM, actors: ActorDoc[]) => ({ user, actor: (id: string) => actors.find((a) => a._id === id) });
+const viewerFor = (user: typeof GM, actors: ActorDoc[]) => ({
+  user,
+  actor: (id: string) => actors.find((a) => a._id === id),
+});
 
 /** Runs a full attack → defend → apply for a preset; returns the card after each stage. */
 function loop(preset: (typeof PRESET_IDS)[number], seed: number) {
@@ -77,7 +109,10 @@ describe("templates render for every preset", () => {
         const { rules, a, d, cards } = loop(preset, seed);
         for (const c of cards) {
           for (const user of [GM, PLAYER1, PLAYER2]) {
-            const html = r.render("attackCard", attackCardContext({ _id: "m1", system: c }, rules, viewerFor(user, [a, d])));
+            const html = r.render(
+              "attackCard",
+              attackCardContext({ _id: "m1", system: c }, rules, viewerFor(user, [a, d])),
+            );
             expect(html).toContain(a.name);
             expect(html).toContain(d.name);
           }
@@ -95,7 +130,8 @@ describe("templates render for every preset", () => {
     const rules = rulesFor("fudge");
     let a: ActorDoc = leroy();
     // Four Scratches with three Scratch boxes: the 4th overflows into Hurt (Fudge §4.57).
-    for (const ref of ["scratch:0", "scratch:1", "scratch:2"]) a = withState(a, updatedState(toggleWoundBox(a, ref, rules)));
+    for (const ref of ["scratch:0", "scratch:1", "scratch:2"])
+      a = withState(a, updatedState(toggleWoundBox(a, ref, rules)));
     const card = startAttack(theodora(), "poleaxe", [a], {}, { attack: [0, 0, 0, 0] }, rules, PLAYER2);
     const c2 = { ...card, ...defend(card, a, [0, 0, 0, 0], PLAYER1).system };
     // A standoff deals no wound; use a forced graze instead: attacker +1 over the defender.
@@ -117,11 +153,17 @@ describe("templates render for every preset", () => {
       for (const start of [leroy(), goblin(), knight()] as ActorDoc[]) {
         let a = start;
         const name = a.type === "miniature" ? "miniature" : a.type === "npc" ? "npc" : "character";
-        const ctx0 = name === "miniature" ? miniatureSheetContext(a as ActorDoc<"miniature">, rules, { editable: true, owner: true }) : characterSheetContext(a as ActorDoc<"character">, rules, { editable: true, owner: true });
+        const ctx0 =
+          name === "miniature"
+            ? miniatureSheetContext(a as ActorDoc<"miniature">, rules, { editable: true, owner: true })
+            : characterSheetContext(a as ActorDoc<"character">, rules, { editable: true, owner: true });
         const refs = ctx0.track.rows.flatMap((row) => row.boxes.filter((b) => !b.disabled).map((b) => b.ref));
         for (const ref of refs) {
           a = withState(a, updatedState(toggleWoundBox(a, ref, rules)));
-          const ctx = name === "miniature" ? miniatureSheetContext(a as ActorDoc<"miniature">, rules, { editable: true, owner: true }) : characterSheetContext(a as ActorDoc<"character">, rules, { editable: true, owner: true });
+          const ctx =
+            name === "miniature"
+              ? miniatureSheetContext(a as ActorDoc<"miniature">, rules, { editable: true, owner: true })
+              : characterSheetContext(a as ActorDoc<"character">, rules, { editable: true, owner: true });
           const html = r.render(name, ctx);
           expect(html).toContain(`data-penalty="${ctx.track.penalty}"`);
         }
@@ -146,7 +188,10 @@ describe("templates render for every preset", () => {
     ];
     const situations = [{}, { stun: false, pullPunch: "hurt", allOutDefense: true, defenderModifier: -1 }];
     const t = theodora();
-    t.items[1] = { ...t.items[1], system: { ...(t.items[1].system as object), stunCapable: true } } as (typeof t.items)[number];
+    t.items[1] = {
+      ...t.items[1],
+      system: { ...(t.items[1].system as object), stunCapable: true },
+    } as (typeof t.items)[number];
     for (const v of variants) {
       const rules = { ...base, fudge: { ...base.fudge, ...v } };
       for (const sit of situations)
@@ -164,7 +209,11 @@ describe("templates render for every preset", () => {
     const card0 = startAttack(theodora(), "poleaxe", [leroy()], {}, seededRng(3), base, GM);
     const card = { ...card0, ...defend(card0, leroy(), [-1, -1, -1, -1], GM).system };
     const targeted = attackCardContext({ system: card }, base, viewerFor(GM, [theodora(), leroy()]));
-    const selected = attackCardContext({ system: card }, { ...base, applyTo: "selected" }, viewerFor(GM, [theodora(), leroy()]));
+    const selected = attackCardContext(
+      { system: card },
+      { ...base, applyTo: "selected" },
+      viewerFor(GM, [theodora(), leroy()]),
+    );
     expect(targeted.targets[0].canApply).toBe(true);
     expect(targeted.canApplySelected).toBe(false);
     expect(selected.canApplySelected).toBe(true);
@@ -176,18 +225,36 @@ describe("templates render for every preset", () => {
     const rules = { ...rulesFor("fudge"), fudgeTrack: { ...rulesFor("fudge").fudgeTrack, safeguardFudgePoint: true } };
     const l = leroy();
     let t = trackFor(l, rules);
-    for (const level of ["nearDeath", "incapacitated", "veryHurt", "hurt", "scratch", "scratch", "scratch"]) t = applyWound(t, { level }).track;
-    const doomed = { ...l, system: { ...l.system, fudgePoints: 1, woundTrack: { ...l.system.woundTrack, state: t.state } } } as ActorDoc<"character">;
+    for (const level of ["nearDeath", "incapacitated", "veryHurt", "hurt", "scratch", "scratch", "scratch"])
+      t = applyWound(t, { level }).track;
+    const doomed = {
+      ...l,
+      system: { ...l.system, fudgePoints: 1, woundTrack: { ...l.system.woundTrack, state: t.state } },
+    } as ActorDoc<"character">;
     const card0 = startAttack(theodora(), "poleaxe", [doomed], {}, seededRng(3), rules, GM);
     const card = { ...card0, ...defend(card0, doomed, [-1, -1, -1, -1], GM).system };
-    const html = r.render("attackCard", attackCardContext({ system: card }, rules, viewerFor(PLAYER1, [theodora(), doomed])));
+    const html = r.render(
+      "attackCard",
+      attackCardContext({ system: card }, rules, viewerFor(PLAYER1, [theodora(), doomed])),
+    );
     expect(html).toContain('data-action="applyFudgePoint"');
   });
 
   test("card numbers: ladder modifiers signed, Volt values plain, success flags yes/no", () => {
-    for (const [preset, signedRd] of [["fudge", true], ["volt", false]] as const) {
+    for (const [preset, signedRd] of [
+      ["fudge", true],
+      ["volt", false],
+    ] as const) {
       const rules = rulesFor(preset);
-      const card0 = startAttack(leroy(), leroy().items.find((i) => i.type === "weapon")!._id, [theodora()], {}, seededRng(5), rules, GM);
+      const card0 = startAttack(
+        leroy(),
+        leroy().items.find((i) => i.type === "weapon")!._id,
+        [theodora()],
+        {},
+        seededRng(5),
+        rules,
+        GM,
+      );
       const card = preset === "fudge" ? { ...card0, ...defend(card0, theodora(), [0, 0, 0, 0], GM).system } : card0;
       const nums = attackCardContext({ system: card }, rules, viewerFor(GM, [leroy(), theodora()])).targets[0].numbers;
       expect(nums.length).toBeGreaterThan(0);
@@ -202,7 +269,15 @@ describe("templates render for every preset", () => {
   test("a Volt card shows only the marked rows of the defender's track", () => {
     const rules = rulesFor("volt");
     for (let seed = 1; seed <= 20; seed++) {
-      const card = startAttack(leroy(), leroy().items.find((i) => i.type === "weapon")!._id, [theodora()], {}, seededRng(seed), rules, GM);
+      const card = startAttack(
+        leroy(),
+        leroy().items.find((i) => i.type === "weapon")!._id,
+        [theodora()],
+        {},
+        seededRng(seed),
+        rules,
+        GM,
+      );
       const after = attackCardContext({ system: card }, rules, viewerFor(GM, [leroy(), theodora()])).targets[0].after;
       if (!after) continue;
       expect(after.rows.length).toBeGreaterThan(0);
@@ -215,10 +290,20 @@ describe("templates render for every preset", () => {
   test("the custom wound-track editor renders its levels, escaped", () => {
     const rules = rulesFor("fudge");
     const l = leroy();
-    const custom = { ...l, system: { ...l.system, woundTrack: { ...l.system.woundTrack, preset: "custom", customLevels: [
-      { key: "graze", label: "<b>Graze</b>", boxes: 2, penalty: 0, threshold: 1, effect: "" },
-      { key: "down", label: "Down", boxes: 1, penalty: -2, threshold: 4, effect: "cannotAct" },
-    ] } } } as ActorDoc<"character">;
+    const custom = {
+      ...l,
+      system: {
+        ...l.system,
+        woundTrack: {
+          ...l.system.woundTrack,
+          preset: "custom",
+          customLevels: [
+            { key: "graze", label: "<b>Graze</b>", boxes: 2, penalty: 0, threshold: 1, effect: "" },
+            { key: "down", label: "Down", boxes: 1, penalty: -2, threshold: 4, effect: "cannotAct" },
+          ],
+        },
+      },
+    } as ActorDoc<"character">;
     const html = r.render("character", characterSheetContext(custom, rules, { editable: true, owner: true }));
     expect(html).toContain('name="system.woundTrack.customLevels.1.boxes"');
     expect(html).toContain('data-action="addCustomLevel"');
@@ -236,12 +321,18 @@ describe("escaping", () => {
     const r = makeRenderer();
     for (const preset of PRESET_IDS) {
       const rules = rulesFor(preset);
-      const a = { ...leroy(), name: XSS, items: leroy().items.map((i) => ({ ...i, name: XSS })) } as ActorDoc<"character">;
+      const a = {
+        ...leroy(),
+        name: XSS,
+        items: leroy().items.map((i) => ({ ...i, name: XSS })),
+      } as ActorDoc<"character">;
       const html = r.render("character", characterSheetContext(a, rules, { editable: true, owner: true }));
       expect(html).not.toContain("<img src=x");
       expect(html).toContain("&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;");
       const m = { ...knight(), name: XSS } as ActorDoc<"miniature">;
-      expect(r.render("miniature", miniatureSheetContext(m, rules, { editable: true, owner: true }))).not.toContain("<img src=x");
+      expect(r.render("miniature", miniatureSheetContext(m, rules, { editable: true, owner: true }))).not.toContain(
+        "<img src=x",
+      );
       const d = { ...theodora(), name: XSS } as ActorDoc<"character">;
       const att = preset === "miniatures" ? { ...knight(), name: XSS } : a;
       const def = preset === "miniatures" ? { ...knight("k2"), name: XSS } : d;
@@ -254,7 +345,9 @@ describe("escaping", () => {
   });
 
   test("templates never use triple braces, except rich text's sanitised HTML (rich.html) in the rich-text partial", () => {
-    const files = ["actor", "item", "chat", "parts", "dialog", "settings"].flatMap((d) => readdirSync(join(ROOT, "templates", d)).map((f) => join(ROOT, "templates", d, f)));
+    const files = ["actor", "item", "chat", "parts", "dialog", "settings"].flatMap((d) =>
+      readdirSync(join(ROOT, "templates", d)).map((f) => join(ROOT, "templates", d, f)),
+    );
     expect(files.length).toBeGreaterThanOrEqual(15);
     for (const f of files) {
       // The rich-text partial may put `rich.html` (enriched by Foundry or sanitizeHtml'd, src/system/rich-text.ts) through {{{ }}}, nothing else.
@@ -270,7 +363,9 @@ describe("i18n keys", () => {
   test("every literal FUDGE./TYPES. key in templates and src/system exists in lang", () => {
     const lang = loadLang();
     const files = [
-      ...["actor", "item", "chat", "parts"].flatMap((d) => readdirSync(join(ROOT, "templates", d)).map((f) => join(ROOT, "templates", d, f))),
+      ...["actor", "item", "chat", "parts"].flatMap((d) =>
+        readdirSync(join(ROOT, "templates", d)).map((f) => join(ROOT, "templates", d, f)),
+      ),
       ...readdirSync(join(ROOT, "src", "system")).map((f) => join(ROOT, "src", "system", f)),
     ];
     const missing: string[] = [];
@@ -287,7 +382,8 @@ describe("i18n keys", () => {
 
   test("every enum the sheets offer has a label", () => {
     const lang = loadLang();
-    const need = (prefix: string, values: readonly (string | number)[]) => values.map((v) => `${prefix}${v}`).filter((k) => !(k in lang));
+    const need = (prefix: string, values: readonly (string | number)[]) =>
+      values.map((v) => `${prefix}${v}`).filter((k) => !(k in lang));
     const missing = [
       ...need("FUDGE.Condition.", CONDITIONS),
       ...need("FUDGE.Effect.", TRAIT_EFFECTS),
@@ -305,12 +401,16 @@ describe("i18n keys", () => {
       ...need("FUDGE.Attribute.", ["strength", "damageCapacity", "willpower", "dexterity", "guts", "movement"]),
       ...need("FUDGE.Wound.", FUDGE_LEVELS),
       // Each stored setting is named; the menu's fields carry the hints (tests/foundry/settings.test.ts).
-      ...need("FUDGE.Settings.", WORLD_RULE_SETTINGS.map((k) => `${k}.Name`)),
+      ...need(
+        "FUDGE.Settings.",
+        WORLD_RULE_SETTINGS.map((k) => `${k}.Name`),
+      ),
       ...need("FUDGE.Ladder.", ["legendary", "superb", "great", "good", "fair", "mediocre", "poor", "terrible"]),
     ];
     expect(missing).toEqual([]);
     for (const t of ["character", "npc", "miniature"]) expect(lang[`TYPES.Actor.${t}`]).toBeTruthy();
-    for (const t of ["weapon", "armor", "shield", "gift", "fault", "skill"]) expect(lang[`TYPES.Item.${t}`]).toBeTruthy();
+    for (const t of ["weapon", "armor", "shield", "gift", "fault", "skill"])
+      expect(lang[`TYPES.Item.${t}`]).toBeTruthy();
     for (const p of PRESET_IDS) expect(lang[`FUDGE.Preset.${p}`]).toBeTruthy();
   });
 });

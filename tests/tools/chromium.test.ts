@@ -6,7 +6,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CHROMIUM_ARGS, DROPPED_PINNED_ARGS, findChromium, pinnedSupported, SYSTEM_PATHS } from "../../tools/chromium.mjs";
+import {
+  CHROMIUM_ARGS,
+  DROPPED_PINNED_ARGS,
+  findChromium,
+  pinnedSupported,
+  SYSTEM_PATHS,
+} from "../../tools/chromium.mjs";
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8"));
 const pinnedVersion = pkg.devDependencies["@sparticuz/chromium"];
@@ -23,7 +29,8 @@ describe("the tests' Chromium", () => {
     // Its own NSS/NSPR/expat libraries come first, so a machine without them runs it too.
     const libDir = found!.env!.LD_LIBRARY_PATH.split(":")[0];
     expect(libDir).toBe(join(dirname(found!.executablePath), "al2023", "lib"));
-    for (const lib of ["libnss3.so", "libnspr4.so", "libexpat.so.1"]) expect(existsSync(join(libDir, lib)), lib).toBe(true);
+    for (const lib of ["libnss3.so", "libnspr4.so", "libexpat.so.1"])
+      expect(existsSync(join(libDir, lib)), lib).toBe(true);
   });
 
   it.runIf(pinnedSupported())("treats an empty CHROME_PATH as unset", async () => {
@@ -31,7 +38,10 @@ describe("the tests' Chromium", () => {
   });
 
   it("lets CHROME_PATH override everything, and refuses one that is not executable", async () => {
-    expect(await findChromium({ CHROME_PATH: process.execPath, FUDGE_CHROMIUM: "pinned" })).toMatchObject({ source: "CHROME_PATH", executablePath: process.execPath });
+    expect(await findChromium({ CHROME_PATH: process.execPath, FUDGE_CHROMIUM: "pinned" })).toMatchObject({
+      source: "CHROME_PATH",
+      executablePath: process.execPath,
+    });
     await expect(findChromium({ CHROME_PATH: "/nonexistent/chrome" })).rejects.toThrow(/not an executable/);
   });
 

@@ -5,7 +5,10 @@ import { dirname, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(__dirname, "../..");
-const markdownIn = (dir: string) => readdirSync(resolve(ROOT, dir)).filter((f) => f.endsWith(".md")).map((f) => `${dir}/${f}`);
+const markdownIn = (dir: string) =>
+  readdirSync(resolve(ROOT, dir))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `${dir}/${f}`);
 const DOCS = ["README.md", "CHANGELOG.md", "NOTICE.md", ...markdownIn("docs"), ...markdownIn("docs/rules-api")];
 
 function relativeTargets(markdown: string): string[] {

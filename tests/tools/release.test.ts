@@ -30,7 +30,9 @@ function inputs() {
 
 beforeAll(() => {
   out = fs.mkdtempSync(path.join(os.tmpdir(), "fudge-release-test-"));
-  run = spawnSync(process.execPath, ["tools/release.mjs", "--repo", repo, "--tag", tag, "--out", out], { encoding: "utf8" });
+  run = spawnSync(process.execPath, ["tools/release.mjs", "--repo", repo, "--tag", tag, "--out", out], {
+    encoding: "utf8",
+  });
 }, 180_000);
 afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
 
@@ -64,7 +66,9 @@ describe("npm run release:check", () => {
     const c = inputs();
     c.lock.version = "0.0.9";
     expect(checkRelease(c).join("\n")).toMatch(/package-lock\.json version/);
-    expect(checkRelease({ ...inputs(), tag: "v0.2.0" }).join("\n")).toMatch(/system\.json version 0\.1\.0 is not the tag's 0\.2\.0/);
+    expect(checkRelease({ ...inputs(), tag: "v0.2.0" }).join("\n")).toMatch(
+      /system\.json version 0\.1\.0 is not the tag's 0\.2\.0/,
+    );
   });
 
   it("refuses URLs that are malformed, of another repository, or placeholders", () => {
@@ -74,7 +78,9 @@ describe("npm run release:check", () => {
     const b = inputs();
     b.filled.download = "not a url";
     expect(checkRelease(b).join("\n")).toMatch(/download is not an https URL/);
-    expect(checkRelease({ ...inputs(), repo: "someone-else/fudge-wounds" }).join("\n")).toMatch(/url is https:\/\/github\.com\/acme/);
+    expect(checkRelease({ ...inputs(), repo: "someone-else/fudge-wounds" }).join("\n")).toMatch(
+      /url is https:\/\/github\.com\/acme/,
+    );
   });
 
   it("refuses a zip that is not exactly dist", () => {
@@ -101,8 +107,12 @@ describe("npm run release:check", () => {
   it("the workflow tests, then builds and checks with this tool, and uploads exactly what it checked", () => {
     const wf = fs.readFileSync(".github/workflows/release.yml", "utf8");
     expect(wf).toMatch(/run: npm test/);
-    expect(wf).toContain('node tools/release.mjs --repo "${{ github.repository }}" --tag "${{ github.event.release.tag_name }}" --out dist');
-    expect(wf).toContain("gh release upload \"${{ github.event.release.tag_name }}\" dist/system.json dist/fudge-wounds.zip");
+    expect(wf).toContain(
+      'node tools/release.mjs --repo "${{ github.repository }}" --tag "${{ github.event.release.tag_name }}" --out dist',
+    );
+    expect(wf).toContain(
+      'gh release upload "${{ github.event.release.tag_name }}" dist/system.json dist/fudge-wounds.zip',
+    );
     expect(wf.indexOf("run: npm test")).toBeLessThan(wf.indexOf("run: node tools/release.mjs"));
     expect(wf).not.toMatch(/OWNER|release-manifest\.mjs/);
     expect(pkg.scripts["release:check"]).toBe("node tools/release.mjs");

@@ -18,7 +18,9 @@ afterEach(() => {
 function occupy(): Promise<{ port: number; close: () => Promise<void> }> {
   return new Promise((resolve) => {
     const srv = net.createServer();
-    srv.listen({ port: 0, host: "127.0.0.1" }, () => resolve({ port: (srv.address() as net.AddressInfo).port, close: () => new Promise((r) => srv.close(() => r())) }));
+    srv.listen({ port: 0, host: "127.0.0.1" }, () =>
+      resolve({ port: (srv.address() as net.AddressInfo).port, close: () => new Promise((r) => srv.close(() => r())) }),
+    );
   });
 }
 
@@ -75,7 +77,9 @@ describe("npm start", () => {
   it("names a taken --port and exits 1", async () => {
     const held = await occupy();
     try {
-      const p = spawn(process.execPath, ["tools/start.mjs", "--port", String(held.port)], { stdio: ["ignore", "pipe", "pipe"] });
+      const p = spawn(process.execPath, ["tools/start.mjs", "--port", String(held.port)], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       spawned.push(p);
       const out = await waitFor(p, /taken/);
       expect(out).toContain(`Port ${held.port} on 127.0.0.1 is taken by another process`);
@@ -88,7 +92,9 @@ describe("npm start", () => {
 
   it("serves at once and stops on SIGTERM, freeing the port", async () => {
     const port = await freePort();
-    const p = spawn(process.execPath, ["tools/start.mjs", "--port", String(port)], { stdio: ["ignore", "pipe", "pipe"] });
+    const p = spawn(process.execPath, ["tools/start.mjs", "--port", String(port)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     spawned.push(p);
     await waitFor(p, new RegExp(`http://127\\.0\\.0\\.1:${port}/`));
     const html = await (await fetch(`http://127.0.0.1:${port}/`)).text();
@@ -105,7 +111,10 @@ describe("npm start", () => {
     // A stand-in for npm: it runs the script through `sh -c` as npm does, then is SIGKILLed.
     const npm = spawn(
       process.execPath,
-      ["-e", `require("child_process").spawn("sh", ["-c", "exec 3>&-; node tools/start.mjs --port ${port}; true"], { stdio: "inherit" }); setInterval(() => {}, 1000);`],
+      [
+        "-e",
+        `require("child_process").spawn("sh", ["-c", "exec 3>&-; node tools/start.mjs --port ${port}; true"], { stdio: "inherit" }); setInterval(() => {}, 1000);`,
+      ],
       { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, npm_lifecycle_event: "start" } },
     );
     spawned.push(npm);

@@ -14,7 +14,10 @@ export function armorSchema() {
     volt: new fields.SchemaField({
       // Volt: Coverage 20 = always struck; 1–19 = struck unless the white die is above it.
       coverage: int(D.volt.coverage, 0, 20),
-      protection: new fields.SchemaField({ min: int(D.volt.protection.min, 0, 99), max: int(D.volt.protection.max, 0, 99) }),
+      protection: new fields.SchemaField({
+        min: int(D.volt.protection.min, 0, 99),
+        max: int(D.volt.protection.max, 0, 99),
+      }),
     }),
     equipped: bool(D.equipped),
     description: richText(),
@@ -33,6 +36,7 @@ export class ArmorModel extends foundry.abstract.TypeDataModel<ReturnType<typeof
   }
   static override validateJoint(data: { volt: { protection: { min: number; max: number } } }) {
     // Volt: the Protection interval a–b needs a ≤ b.
-    if (data.volt.protection.min > data.volt.protection.max) throw new Error("volt.protection: min must not exceed max");
+    if (data.volt.protection.min > data.volt.protection.max)
+      throw new Error("volt.protection: min must not exceed max");
   }
 }

@@ -36,11 +36,14 @@ function targetSchema() {
     name: text(""),
     defend: choice(["none", "pending", "rolled"] as const, "none"),
     // Fudge: a defence roll is 4dF, recorded face by face.
-    defendDice: new fields.ArrayField(new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 20 }), {
-      required: true,
-      nullable: true,
-      initial: null,
-    }),
+    defendDice: new fields.ArrayField(
+      new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 20 }),
+      {
+        required: true,
+        nullable: true,
+        initial: null,
+      },
+    ),
     defendUserId: new fields.StringField({ required: true, nullable: true, blank: false, initial: null }),
     // This target's own situation over the card's (Miniatures: the range, gang-up and contact the table measured).
     situation: new fields.ObjectField({ required: true, nullable: false, initial: {} }),
@@ -71,7 +74,10 @@ export function attackCardSchema() {
   };
 }
 
-export class AttackCardModel extends foundry.abstract.TypeDataModel<ReturnType<typeof attackCardSchema>, ChatMessage.Implementation> {
+export class AttackCardModel extends foundry.abstract.TypeDataModel<
+  ReturnType<typeof attackCardSchema>,
+  ChatMessage.Implementation
+> {
   static readonly type = "attackCard";
   static override defineSchema() {
     return attackCardSchema();

@@ -16,7 +16,10 @@ export function characterSchema() {
       mass: editableInt("attributes.mass", D.attributes.mass),
     }),
     // Fudge §4.58: Scale is an open number.
-    scale: new fields.SchemaField({ strength: editableInt("scale.strength", D.scale.strength), mass: editableInt("scale.mass", D.scale.mass) }),
+    scale: new fields.SchemaField({
+      strength: editableInt("scale.strength", D.scale.strength),
+      mass: editableInt("scale.mass", D.scale.mass),
+    }),
     fudgePoints: editableInt("fudgePoints", D.fudgePoints),
     woundTrack: new fields.SchemaField({
       state: trackState(),
@@ -32,9 +35,21 @@ export function characterSchema() {
           penalty: int(0, -10, 0),
           threshold: int(1, 1, 99),
           // "" (no effect beyond the penalty) is a valid choice: a blank-refusing choice() would reject it.
-          effect: new fields.StringField({ required: true, blank: true, choices: ["", "cannotAct", "dying"], initial: "" }),
+          effect: new fields.StringField({
+            required: true,
+            blank: true,
+            choices: ["", "cannotAct", "dying"],
+            initial: "",
+          }),
           // Fudge §4.51 Light Wound: the penalty after combat; null (old worlds too) = the level's one penalty.
-          afterCombatPenalty: new fields.NumberField({ required: false, nullable: true, integer: true, initial: null, min: -10, max: 0 }),
+          afterCombatPenalty: new fields.NumberField({
+            required: false,
+            nullable: true,
+            integer: true,
+            initial: null,
+            min: -10,
+            max: 0,
+          }),
         }),
         { required: false, initial: [] },
       ),
@@ -53,7 +68,10 @@ export function characterSchema() {
   };
 }
 
-export class CharacterModel extends foundry.abstract.TypeDataModel<ReturnType<typeof characterSchema>, Actor.Implementation> {
+export class CharacterModel extends foundry.abstract.TypeDataModel<
+  ReturnType<typeof characterSchema>,
+  Actor.Implementation
+> {
   static readonly type = "character";
   declare derived: DerivedActor;
   /** Token bar: open / markable wound boxes — derived, not stored, so not editable (main.ts trackableAttributes). */

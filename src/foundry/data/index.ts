@@ -36,7 +36,19 @@ export const CHAT_MODELS = {
   rollCard: RollCardModel,
 } as const satisfies Record<ChatType, { type: string }>;
 
-export { ArmorModel, AttackCardModel, CharacterModel, FaultModel, GiftModel, MiniatureModel, NpcModel, RollCardModel, ShieldModel, SkillModel, WeaponModel };
+export {
+  ArmorModel,
+  AttackCardModel,
+  CharacterModel,
+  FaultModel,
+  GiftModel,
+  MiniatureModel,
+  NpcModel,
+  RollCardModel,
+  ShieldModel,
+  SkillModel,
+  WeaponModel,
+};
 
 declare module "fvtt-types/configuration" {
   interface DataModelConfig {

@@ -45,7 +45,10 @@ export function miniatureSchema() {
   };
 }
 
-export class MiniatureModel extends foundry.abstract.TypeDataModel<ReturnType<typeof miniatureSchema>, Actor.Implementation> {
+export class MiniatureModel extends foundry.abstract.TypeDataModel<
+  ReturnType<typeof miniatureSchema>,
+  Actor.Implementation
+> {
   static readonly type = "miniature";
   declare derived: DerivedActor;
   /** Token bar: open / markable wound boxes — derived, not stored, so not editable (main.ts trackableAttributes). */

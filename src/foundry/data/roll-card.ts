@@ -20,18 +20,27 @@ export function rollCardSchema() {
     // Fudge §4.57: the worst marked level's penalty (plus any modifier of this roll).
     penalty: int(0, -200, 200),
     // 4dF faces, or the black and white d20 of a Volt roll.
-    dice: new fields.ArrayField(new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 20 }), { required: true, initial: [] }),
+    dice: new fields.ArrayField(
+      new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 20 }),
+      { required: true, initial: [] },
+    ),
     result: int(0, -400, 400),
     resultName: text(""),
     success: bool(false),
     difficulty: int(0, -200, 200),
     steps: new fields.ArrayField(new fields.ObjectField(), { required: true, initial: [] }),
     // Fudge §4.51 (world option): the Willpower roll against the wound penalty, 4dF face by face; null when none was made.
-    willpowerDice: new fields.ArrayField(new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 1 }), { required: true, nullable: true, initial: null }),
+    willpowerDice: new fields.ArrayField(
+      new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 1 }),
+      { required: true, nullable: true, initial: null },
+    ),
   };
 }
 
-export class RollCardModel extends foundry.abstract.TypeDataModel<ReturnType<typeof rollCardSchema>, ChatMessage.Implementation> {
+export class RollCardModel extends foundry.abstract.TypeDataModel<
+  ReturnType<typeof rollCardSchema>,
+  ChatMessage.Implementation
+> {
   static readonly type = "rollCard";
   static override defineSchema() {
     return rollCardSchema();

@@ -17,7 +17,13 @@ export function weaponSchema() {
     // Fudge §4.54: a gun's own Strength; Scale-sized weapons may go far beyond the ladder.
     strength: int(D.strength, -20, 50),
     statBasis: choice(STAT_BASES, D.statBasis),
-    hands: new fields.NumberField({ required: true, nullable: false, integer: true, initial: D.hands, choices: [1, 2] }),
+    hands: new fields.NumberField({
+      required: true,
+      nullable: false,
+      integer: true,
+      initial: D.hands,
+      choices: [1, 2],
+    }),
     range: int(D.range, 0, 999),
     ranged: bool(D.ranged),
     stunCapable: bool(D.stunCapable),

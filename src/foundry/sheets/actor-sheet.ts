@@ -16,11 +16,36 @@ import { templatesReady } from "../templates";
 import { enrichRichText } from "../rich-text";
 import { ladderNames, reportError, systemPath, userRef } from "../foundry-util";
 import { foundryRoller, postRollNote, postWithRolls } from "../dice";
-import { GUTS_ROLL, WILLPOWER_ROLL, healRollFormula, healRollTitle, rollFaces, rollSlot, traitDryFaces, traitRollSlot } from "../../system/rolling";
+import {
+  GUTS_ROLL,
+  WILLPOWER_ROLL,
+  healRollFormula,
+  healRollTitle,
+  rollFaces,
+  rollSlot,
+  traitDryFaces,
+  traitRollSlot,
+} from "../../system/rolling";
 import { startAttackFlow, targetMeasures } from "../chat";
 import type { TokenLike } from "../guts-table";
-import { DRY_HEAL_DICE, HEAL_INPUTS, healDialogContext, healNoteLine, healingRequest, healsWithMedicalRoll, injuryRecoveryNoteLines, readHealInputs } from "../heal-pure";
-import { gutsChoiceFor, gutsDialogContext, gutsNoteLines, gutsTriggerOf, readGutsChoice, type GutsDialogChoice } from "../../system/guts-dialog";
+import {
+  DRY_HEAL_DICE,
+  HEAL_INPUTS,
+  healDialogContext,
+  healNoteLine,
+  healingRequest,
+  healsWithMedicalRoll,
+  injuryRecoveryNoteLines,
+  readHealInputs,
+} from "../heal-pure";
+import {
+  gutsChoiceFor,
+  gutsDialogContext,
+  gutsNoteLines,
+  gutsTriggerOf,
+  readGutsChoice,
+  type GutsDialogChoice,
+} from "../../system/guts-dialog";
 import { combatTurn } from "../combat-pure";
 import { liveGutsCircumstances } from "../guts-table";
 
@@ -132,13 +157,24 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     await (super._onRender as (c: unknown, o: unknown) => Promise<void>)(context, options);
     const el = (this as unknown as { element: HTMLElement }).element;
     // Inline fields: name="system.x.y"; src/system validates the value before the update.
-    el.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>("[name^='system.']:not(prose-mirror), [name='name']").forEach((input) => {
+    el.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(
+      "[name^='system.']:not(prose-mirror), [name='name']",
+    ).forEach((input) => {
       input.addEventListener("change", () => void this.submitField(input));
     });
     // Notes: the toggled <prose-mirror> fires "save" with its new HTML as its value.
-    el.querySelectorAll<HTMLElement & { value: string; name: string }>("prose-mirror[name^='system.']").forEach((editor) => {
-      editor.addEventListener("save", () => void this.submitField({ name: editor.getAttribute("name") ?? "", value: String(editor.value ?? "") } as HTMLInputElement));
-    });
+    el.querySelectorAll<HTMLElement & { value: string; name: string }>("prose-mirror[name^='system.']").forEach(
+      (editor) => {
+        editor.addEventListener(
+          "save",
+          () =>
+            void this.submitField({
+              name: editor.getAttribute("name") ?? "",
+              value: String(editor.value ?? ""),
+            } as HTMLInputElement),
+        );
+      },
+    );
     if (this.focusRef) {
       el.querySelector<HTMLElement>(`[data-ref="${CSS.escape(this.focusRef)}"]`)?.focus();
       this.focusRef = null;
@@ -176,7 +212,9 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     const ref = data(target, "ref", "box");
     if (!ref) return;
     this.focusRef = ref;
-    await this.act(() => changeActor(this.actorDoc, (doc) => actions.toggleWoundBox(doc, ref, worldRules(), userRef())));
+    await this.act(() =>
+      changeActor(this.actorDoc, (doc) => actions.toggleWoundBox(doc, ref, worldRules(), userRef())),
+    );
   }
 
   /** A trait roll: the roll dialog (Difficulty, modifier); Shift-click rolls at once against the default Difficulty. */
@@ -185,11 +223,17 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     if (!key) return;
     let opts: { difficulty?: number; modifier?: number } = {};
     if ((event as MouseEvent).shiftKey !== true) {
-      const content = await foundry.applications.handlebars.renderTemplate(`systems/fudge-wounds/${TEMPLATES.rollDialog}`, rollDialogContext(this.actorDoc.name ?? "", key, worldRules(), ladderNames()) as never);
+      const content = await foundry.applications.handlebars.renderTemplate(
+        `systems/fudge-wounds/${TEMPLATES.rollDialog}`,
+        rollDialogContext(this.actorDoc.name ?? "", key, worldRules(), ladderNames()) as never,
+      );
       const result = await foundry.applications.api.DialogV2.prompt({
         window: { title: "FUDGE.Roll.DialogTitle" },
         content,
-        ok: { label: "FUDGE.Roll.Ok", callback: (_e: Event, button: HTMLButtonElement) => readRollOptions(new FormData(button.form!).entries()) },
+        ok: {
+          label: "FUDGE.Roll.Ok",
+          callback: (_e: Event, button: HTMLButtonElement) => readRollOptions(new FormData(button.form!).entries()),
+        },
         rejectClose: false,
       } as never);
       if (!result) return;
@@ -204,7 +248,12 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     await this.act(async () => {
       // Refused before the dialog when it cannot happen at all (permission; Volt: no Injury to recover from).
       const before = plainActor(this.actorDoc);
-      actions.healWounds(before, healingRequest(type, before, {}, DRY_HEAL_DICE, worldRules()), worldRules(), userRef());
+      actions.healWounds(
+        before,
+        healingRequest(type, before, {}, DRY_HEAL_DICE, worldRules()),
+        worldRules(),
+        userRef(),
+      );
       const inputs = await healInputsDialog(type, this.actorDoc.name ?? "");
       if (inputs === null) return;
       // Only the kinds that roll roll (Fudge §4.8 healing roll 4dF, the optional Constitution roll
@@ -226,17 +275,33 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       // The track is read in its turn (changeActor), after every earlier write to this actor.
       let steps: Parameters<typeof healFeedback>[1] = [];
       await changeActor(this.actorDoc, (doc) => {
-        const r = actions.healWounds(doc, healingRequest(type, doc, inputs, dice, worldRules()), worldRules(), userRef());
+        const r = actions.healWounds(
+          doc,
+          healingRequest(type, doc, inputs, dice, worldRules()),
+          worldRules(),
+          userRef(),
+        );
         steps = r.steps;
         return r.update;
       });
       if (rolled) {
         const i18n = game.i18n!;
-        const format = (key: string, params: Record<string, string | number>) => fill(i18n.localize(key), params, (v) => i18n.localize(v));
+        const format = (key: string, params: Record<string, string | number>) =>
+          fill(i18n.localize(key), params, (v) => i18n.localize(v));
         const line = healNoteLine(type, actor, dice, rules);
         // Volt: the note shows the medical roll and the recovery roll, and every step of both.
-        const lines = type === "injuryRecovery" ? injuryRecoveryNoteLines(inputs, dice, steps, format) : line ? [format(line.key, line.params)] : [];
-        await postRollNote(this.actorDoc, healRollTitle(type, actor, rules), lines, medical ? [medical, rolled] : [rolled]);
+        const lines =
+          type === "injuryRecovery"
+            ? injuryRecoveryNoteLines(inputs, dice, steps, format)
+            : line
+              ? [format(line.key, line.params)]
+              : [];
+        await postRollNote(
+          this.actorDoc,
+          healRollTitle(type, actor, rules),
+          lines,
+          medical ? [medical, rolled] : [rolled],
+        );
       }
       notifyFeedback(healFeedback(this.actorDoc.name ?? "", steps));
     });
@@ -270,11 +335,17 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     const opponents = this.targetedOpponents().map((a) => plainActor(a));
     // The model's standing and the live table tick Defending the King, Noble presence and Leader (guts-table.ts).
     const circumstances = this.actorDoc.type === "miniature" ? liveGutsCircumstances(this.actorDoc) : undefined;
-    const content = await foundry.applications.handlebars.renderTemplate(`systems/fudge-wounds/${TEMPLATES.gutsDialog}`, gutsDialogContext(doc, gutsChoiceFor(opponents, undefined, circumstances)) as never);
+    const content = await foundry.applications.handlebars.renderTemplate(
+      `systems/fudge-wounds/${TEMPLATES.gutsDialog}`,
+      gutsDialogContext(doc, gutsChoiceFor(opponents, undefined, circumstances)) as never,
+    );
     const choice = (await foundry.applications.api.DialogV2.prompt({
       window: { title: "FUDGE.GutsDialog.Title" },
       content,
-      ok: { label: "FUDGE.GutsDialog.Roll", callback: (_e: Event, button: HTMLButtonElement) => readGutsChoice(new FormData(button.form!).entries()) },
+      ok: {
+        label: "FUDGE.GutsDialog.Roll",
+        callback: (_e: Event, button: HTMLButtonElement) => readGutsChoice(new FormData(button.form!).entries()),
+      },
       rejectClose: false,
     } as never)) as GutsDialogChoice | null;
     if (!choice) return;
@@ -297,7 +368,10 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
   }
 
   static async onResetTrack(this: FudgeActorSheet): Promise<void> {
-    const ok = await foundry.applications.api.DialogV2.confirm({ window: { title: "FUDGE.Sheet.ResetTrack" }, content: `<p>${game.i18n!.localize("FUDGE.Sheet.ResetTrackConfirm")}</p>` });
+    const ok = await foundry.applications.api.DialogV2.confirm({
+      window: { title: "FUDGE.Sheet.ResetTrack" },
+      content: `<p>${game.i18n!.localize("FUDGE.Sheet.ResetTrackConfirm")}</p>`,
+    });
     if (!ok) return;
     await this.act(() => changeActor(this.actorDoc, (doc) => actions.resetTrack(doc, userRef())));
   }
@@ -307,7 +381,10 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     // Refused for a player before anything is asked (the action refuses again).
     if (!game.user?.isGM) return reportError(actions.killRefusal(this.actorDoc.name ?? ""));
     const name = foundry.utils.escapeHTML(this.actorDoc.name ?? "");
-    const ok = await foundry.applications.api.DialogV2.confirm({ window: { title: "FUDGE.Sheet.Kill" }, content: `<p>${game.i18n!.format("FUDGE.Sheet.KillConfirm", { name })}</p>` } as never);
+    const ok = await foundry.applications.api.DialogV2.confirm({
+      window: { title: "FUDGE.Sheet.Kill" },
+      content: `<p>${game.i18n!.format("FUDGE.Sheet.KillConfirm", { name })}</p>`,
+    } as never);
     if (!ok) return;
     await this.act(() => changeActor(this.actorDoc, (doc) => actions.killActor(doc, worldRules(), userRef()).update));
   }
@@ -320,7 +397,11 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
   /** Fudge §4.57 custom track: add a level, or remove the row's level. */
   static async onEditCustomLevels(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
     const op = target.dataset.action === "addCustomLevel" ? "add" : "remove";
-    await this.act(() => this.actorDoc.update(actions.editCustomLevels(plainActor(this.actorDoc), op, Number(target.dataset.index ?? -1), userRef()) as never));
+    await this.act(() =>
+      this.actorDoc.update(
+        actions.editCustomLevels(plainActor(this.actorDoc), op, Number(target.dataset.index ?? -1), userRef()) as never,
+      ),
+    );
   }
 
   /** Attack: the attack dialog (odds per target); Shift-click rolls at once with the remembered choices. */
@@ -333,7 +414,11 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
   static async onAttackAll(this: FudgeActorSheet, event: Event, target: Target): Promise<void> {
     const kind = data(target, "kind") === "ranged" ? "ranged" : "melee";
     const fastForward = (event as MouseEvent).shiftKey === true;
-    await this.act(() => startAttackFlow(this.actorDoc, actions.wieldedAttacks(plainActor(this.actorDoc), kind, worldRules()), { fastForward }));
+    await this.act(() =>
+      startAttackFlow(this.actorDoc, actions.wieldedAttacks(plainActor(this.actorDoc), kind, worldRules()), {
+        fastForward,
+      }),
+    );
   }
 
   static async onCreateItem(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
@@ -345,7 +430,9 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
   static onEditItem(this: FudgeActorSheet, _event: Event, target: Target): void {
     const id = data(target, "itemId") ?? target.closest<HTMLElement>("[data-item-id]")?.dataset.itemId;
     const item = id ? this.actorDoc.items.get(id) : undefined;
-    void (item?.sheet as unknown as { render(o: { force: boolean }): Promise<unknown> } | undefined)?.render({ force: true });
+    void (item?.sheet as unknown as { render(o: { force: boolean }): Promise<unknown> } | undefined)?.render({
+      force: true,
+    });
   }
 
   static async onDeleteItem(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
@@ -358,14 +445,19 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     const attr = data(target, "edit") ?? "img";
     const current = String(foundry.utils.getProperty(this.actorDoc, attr) ?? "");
     const FP = foundry.applications.apps.FilePicker.implementation;
-    await new FP({ type: "image", current, callback: (path: string) => void this.actorDoc.update({ [attr]: path } as never) } as never).browse(current);
+    await new FP({
+      type: "image",
+      current,
+      callback: (path: string) => void this.actorDoc.update({ [attr]: path } as never),
+    } as never).browse(current);
   }
 
   static async onToggleEquipped(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
     const id = data(target, "itemId") ?? target.closest<HTMLElement>("[data-item-id]")?.dataset.itemId;
     const item = id ? this.actorDoc.items.get(id) : undefined;
     const sys = item?.system as { equipped?: boolean } | undefined;
-    if (item && sys && typeof sys.equipped === "boolean") await item.update({ system: { equipped: !sys.equipped } } as never);
+    if (item && sys && typeof sys.equipped === "boolean")
+      await item.update({ system: { equipped: !sys.equipped } } as never);
   }
 }
 
@@ -373,7 +465,10 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
 /** The numbers a healing kind needs (templates/dialog/heal-dialog.hbs); null when closed. */
 async function healInputsDialog(type: string, actorName: string): Promise<Record<string, number> | null> {
   if (!(HEAL_INPUTS[type] ?? []).length) return {};
-  const content = await foundry.applications.handlebars.renderTemplate(`systems/fudge-wounds/${TEMPLATES.healDialog}`, healDialogContext(type, actorName, worldRules()) as never);
+  const content = await foundry.applications.handlebars.renderTemplate(
+    `systems/fudge-wounds/${TEMPLATES.healDialog}`,
+    healDialogContext(type, actorName, worldRules()) as never,
+  );
   const result = await foundry.applications.api.DialogV2.prompt({
     window: { title: `FUDGE.Heal.Input.Title` },
     content,
@@ -394,7 +489,14 @@ export function limitedContext(actor: Actor.Implementation): Record<string, unkn
   const derived = (actor.system as unknown as { derived?: DerivedActor }).derived;
   const condition = derived?.condition ?? "able";
   const level = derived?.status?.levelKey ?? null;
-  return { limited: { name: actor.name, img: actor.img, conditionKey: `FUDGE.Condition.${condition}`, levelKey: level ? `FUDGE.Wound.${level}` : null } };
+  return {
+    limited: {
+      name: actor.name,
+      img: actor.img,
+      conditionKey: `FUDGE.Condition.${condition}`,
+      levelKey: level ? `FUDGE.Wound.${level}` : null,
+    },
+  };
 }
 
 export class CharacterSheet extends FudgeActorSheet {
@@ -413,16 +515,34 @@ export class MiniatureSheet extends FudgeActorSheet {
  * a Foundry Roll, posted as a roll card; FATE: a roll made while Clipped was the character's "next
  * action", and his own client then resets the box (src/system/clipped.ts). Throws a RulesError.
  */
-export async function rollTraitAndPost(actor: Actor.Implementation, key: string, opts: { difficulty?: number; modifier?: number } = {}): Promise<void> {
+export async function rollTraitAndPost(
+  actor: Actor.Implementation,
+  key: string,
+  opts: { difficulty?: number; modifier?: number } = {},
+): Promise<void> {
   // Fudge §4.51 Light Wound: the penalty depends on being in a started combat when rolled.
   const inCombat = actorInCombat(actor);
   // Checked before any die is rolled; the dry run says whether the Willpower roll against the wound penalty is made (Fudge §4.51 option).
-  const dry = actions.rollTrait(plainActor(actor), key, traitDryFaces(key), worldRules(), { user: userRef(), inCombat, willpowerDice: [0, 0, 0, 0], ...opts });
+  const dry = actions.rollTrait(plainActor(actor), key, traitDryFaces(key), worldRules(), {
+    user: userRef(),
+    inCombat,
+    willpowerDice: [0, 0, 0, 0],
+    ...opts,
+  });
   // The Willpower roll comes first (it eases the penalty of the roll that follows), its own Foundry Roll.
   const will = dry.willpowerDice ? await rollSlot(WILLPOWER_ROLL, foundryRoller) : null;
   const r = await rollSlot(traitRollSlot(key, worldRules().preset), foundryRoller);
   const rolled = plainActor(actor);
-  const card = actions.rollTrait(rolled, key, r.faces, worldRules(), { user: userRef(), inCombat, ...opts, ...(will ? { willpowerDice: will.faces } : {}) });
-  await postWithRolls({ type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) }, [...(will?.rolls ?? []), ...r.rolls]);
-  if (rollsWhileClipped(rolled, worldRules())) await changeActor(actor, (doc) => traitClippedUpdate(doc, worldRules(), userRef()));
+  const card = actions.rollTrait(rolled, key, r.faces, worldRules(), {
+    user: userRef(),
+    inCombat,
+    ...opts,
+    ...(will ? { willpowerDice: will.faces } : {}),
+  });
+  await postWithRolls({ type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) }, [
+    ...(will?.rolls ?? []),
+    ...r.rolls,
+  ]);
+  if (rollsWhileClipped(rolled, worldRules()))
+    await changeActor(actor, (doc) => traitClippedUpdate(doc, worldRules(), userRef()));
 }

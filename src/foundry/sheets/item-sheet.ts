@@ -26,22 +26,39 @@ export class FudgeItemSheet extends HandlebarsApplicationMixin(ItemSheetV2) {
     const attr = target.dataset.edit ?? "img";
     const current = String(foundry.utils.getProperty(doc, attr) ?? "");
     const FP = foundry.applications.apps.FilePicker.implementation;
-    await new FP({ type: "image", current, callback: (path: string) => void doc.update({ [attr]: path } as never) } as never).browse(current);
+    await new FP({
+      type: "image",
+      current,
+      callback: (path: string) => void doc.update({ [attr]: path } as never),
+    } as never).browse(current);
   }
 
   override async _prepareContext(options: Parameters<InstanceType<typeof ItemSheetV2>["_prepareContext"]>[0]) {
     const base = await super._prepareContext(options);
     const self = this as unknown as { document: Item.Implementation; isEditable: boolean };
     const doc = self.document as unknown as Parameters<typeof plainItem>[0];
-    const enrichedDescription = await enrichRichText((self.document.system as unknown as { description?: string }).description, self.document);
-    return Object.assign(base, itemSheetContext(plainItem(doc), worldRules(), { editable: self.isEditable, ladderNames: ladderNames(), enrichedDescription, uuid: self.document.uuid }));
+    const enrichedDescription = await enrichRichText(
+      (self.document.system as unknown as { description?: string }).description,
+      self.document,
+    );
+    return Object.assign(
+      base,
+      itemSheetContext(plainItem(doc), worldRules(), {
+        editable: self.isEditable,
+        ladderNames: ladderNames(),
+        enrichedDescription,
+        uuid: self.document.uuid,
+      }),
+    );
   }
 
   /** The description's toggled <prose-mirror> saves through the sheet's form (submitOnChange). */
   override async _onRender(context: unknown, options: unknown): Promise<void> {
     await (super._onRender as (c: unknown, o: unknown) => Promise<void>).call(this, context, options);
     const self = this as unknown as { element: HTMLElement; submit(): Promise<unknown> };
-    self.element.querySelectorAll("prose-mirror").forEach((editor) => editor.addEventListener("save", () => void self.submit()));
+    self.element
+      .querySelectorAll("prose-mirror")
+      .forEach((editor) => editor.addEventListener("save", () => void self.submit()));
   }
 }
 

@@ -6,7 +6,15 @@
 import { fudgeOutcomes, fudgeTotal, rollFudgeDice } from "../dice";
 import { RulesError } from "../errors";
 import { signed, step, type Step } from "../explain";
-import { registerPipeline, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type FollowUp } from "../pipeline";
+import {
+  registerPipeline,
+  type AttackPipeline,
+  type AttackRequest,
+  type AttackResolution,
+  type DiceReader,
+  type DiceSlot,
+  type FollowUp,
+} from "../pipeline";
 import { applyWound, parseTrack, trackStatus, healTrack, type Track } from "../track";
 import { at, int, optInt, record, str, isRecord } from "../validate";
 import { FATE_RULE, fateResultForMargin, fateTrack } from "../tracks/fate";
@@ -43,9 +51,14 @@ function parseCombatant(input: unknown, path: string): FateCombatant {
   const skill = int(o.skill, at(path, "skill"), -FATE_SKILL_LIMIT, FATE_SKILL_LIMIT);
   const track = parseTrack(o.track, at(path, "track"));
   if (track.config.kind !== fateTrack.kind)
-    throw new RulesError(at(path, "track.config.kind"), "FUDGE.Error.Fate.TrackKind", `the fate preset needs a "fate" track (got "${track.config.kind}")`, {
-      kind: String(track.config.kind),
-    });
+    throw new RulesError(
+      at(path, "track.config.kind"),
+      "FUDGE.Error.Fate.TrackKind",
+      `the fate preset needs a "fate" track (got "${track.config.kind}")`,
+      {
+        kind: String(track.config.kind),
+      },
+    );
   const c: FateCombatant = { ...o, name, skill, track } as FateCombatant;
   if (o.defense !== undefined) c.defense = int(o.defense, at(path, "defense"), -FATE_SKILL_LIMIT, FATE_SKILL_LIMIT);
   return c;
@@ -53,10 +66,12 @@ function parseCombatant(input: unknown, path: string): FateCombatant {
 
 function parseRequest(input: unknown): FateAttackRequest {
   const o = record(input, "");
-  if (o.preset !== "fate") throw new RulesError("preset", "FUDGE.Error.UnknownPreset", `expected "fate" (got ${JSON.stringify(o.preset)})`);
+  if (o.preset !== "fate")
+    throw new RulesError("preset", "FUDGE.Error.UnknownPreset", `expected "fate" (got ${JSON.stringify(o.preset)})`);
   const attacker = parseCombatant(o.attacker, "attacker");
   const defender = parseCombatant(o.defender, "defender");
-  if (o.options !== undefined && !isRecord(o.options)) throw new RulesError("options", "FUDGE.Error.NotObject", "must be an object");
+  if (o.options !== undefined && !isRecord(o.options))
+    throw new RulesError("options", "FUDGE.Error.NotObject", "must be an object");
   const s = o.situation === undefined ? {} : record(o.situation, "situation");
   const situation = {
     ...s,
@@ -67,7 +82,14 @@ function parseRequest(input: unknown): FateAttackRequest {
 }
 
 function fourDF(id: string, labelKey: string): DiceSlot {
-  return { id, formula: "4dF", labelKey, roll: (rng) => rollFudgeDice(4, rng), outcomes: () => fudgeOutcomes(4), uniform: { n: 4, sides: 3, lowest: -1 } };
+  return {
+    id,
+    formula: "4dF",
+    labelKey,
+    roll: (rng) => rollFudgeDice(4, rng),
+    outcomes: () => fudgeOutcomes(4),
+    uniform: { n: 4, sides: 3, lowest: -1 },
+  };
 }
 
 function slots(): DiceSlot[] {
@@ -83,7 +105,15 @@ export function rollsClipped(track: Track): boolean {
 }
 
 /** A side's roll: skill + 4dF + ladder penalty + modifier. */
-function sideRoll(c: FateCombatant, skill: number, modifier: number, faces: number[], path: string, side: "attacker" | "defender", steps: Step[]) {
+function sideRoll(
+  c: FateCombatant,
+  skill: number,
+  modifier: number,
+  faces: number[],
+  path: string,
+  side: "attacker" | "defender",
+  steps: Step[],
+) {
   const dice = fudgeTotal(faces, path);
   const st = trackStatus(c.track);
   const clipped = rollsClipped(c.track);
@@ -99,13 +129,17 @@ function sideRoll(c: FateCombatant, skill: number, modifier: number, faces: numb
       total: signed(total),
     }),
   );
-  if (st.penalty !== 0) steps.push(step("FUDGE.Fate.Step.LadderPenalty", FATE_RULE, st.penalty, { side, name: c.name }));
+  if (st.penalty !== 0)
+    steps.push(step("FUDGE.Fate.Step.LadderPenalty", FATE_RULE, st.penalty, { side, name: c.name }));
   return { dice, total, penalty: st.penalty, clipped };
 }
 
 /** FATE ladder: a Taken Out character is out of the scene — he neither attacks nor defends. */
 function checkInScene(c: FateCombatant, side: "attacker" | "defender"): void {
-  if (!trackStatus(c.track).canAct) throw new RulesError(`${side}.track`, "FUDGE.Error.Fate.TakenOut", `${c.name} is taken out and out of the scene`, { name: c.name });
+  if (!trackStatus(c.track).canAct)
+    throw new RulesError(`${side}.track`, "FUDGE.Error.Fate.TakenOut", `${c.name} is taken out and out of the scene`, {
+      name: c.name,
+    });
 }
 
 /** The attacker's own refusal, before any die (AttackPipeline.checkAttacker); resolve makes it too. */
@@ -122,14 +156,31 @@ function resolve(req: FateAttackRequest, read: DiceReader): AttackResolution {
   const aFaces = read("attack");
   const dFaces = read("defense");
   const att = sideRoll(a, a.skill, req.situation.modifier, aFaces, "dice.attack", "attacker", steps);
-  const def = sideRoll(d, d.defense ?? d.skill, req.situation.defenseModifier, dFaces, "dice.defense", "defender", steps);
+  const def = sideRoll(
+    d,
+    d.defense ?? d.skill,
+    req.situation.defenseModifier,
+    dFaces,
+    "dice.defense",
+    "defender",
+    steps,
+  );
   const margin = att.total - def.total;
   steps.push(step("FUDGE.Fate.Step.MarginOfSuccess", FATE_RULE, margin, { margin: signed(margin) }));
 
   const followUps: FollowUp[] = [];
   // FATE ladder: Clipped is −1 to the next action, "box resets after that action" — each side that rolled while Clipped.
-  for (const [side, r] of [["attacker", att], ["defender", def]] as const) {
-    if (r.clipped) followUps.push({ type: "clippedConsumed", target: side, params: { healing: "consumeClipped" }, steps: [step("FUDGE.Fate.Heal.ClippedConsumed", FATE_RULE)] });
+  for (const [side, r] of [
+    ["attacker", att],
+    ["defender", def],
+  ] as const) {
+    if (r.clipped)
+      followUps.push({
+        type: "clippedConsumed",
+        target: side,
+        params: { healing: "consumeClipped" },
+        steps: [step("FUDGE.Fate.Heal.ClippedConsumed", FATE_RULE)],
+      });
   }
 
   const numbers: Record<string, number> = {
@@ -147,7 +198,14 @@ function resolve(req: FateAttackRequest, read: DiceReader): AttackResolution {
   if (result === null) {
     // FATE ladder: margin 0 is Scratched, "a near miss, or a hit with no real impact"; below 0 the attack fails.
     steps.push(step(margin === 0 ? "FUDGE.Fate.Step.Scratched" : "FUDGE.Fate.Step.Miss", FATE_RULE, margin));
-    return { ...base, outcome: margin === 0 ? "standoff" : "miss", hit: false, woundKey: null, wound: null, defenderAfter: null };
+    return {
+      ...base,
+      outcome: margin === 0 ? "standoff" : "miss",
+      hit: false,
+      woundKey: null,
+      wound: null,
+      defenderAfter: null,
+    };
   }
   const wound = { margin };
   // The defender's own roll used up its Clipped box before this exchange's result lands.

@@ -119,8 +119,20 @@ const COMBATANT_FIELDS = [
 
 const ARMOR_FIELDS = ["value", "magic"] as const;
 
-const WEAPON_FIELDS = ["name", "kind", "size", "sharp", "strength", "scaledToAttacker", "heavyBlunt", "scalePiercing", "ranged", "stunCapable", "magic", "dcWithoutRoll"] as const;
-
+const WEAPON_FIELDS = [
+  "name",
+  "kind",
+  "size",
+  "sharp",
+  "strength",
+  "scaledToAttacker",
+  "heavyBlunt",
+  "scalePiercing",
+  "ranged",
+  "stunCapable",
+  "magic",
+  "dcWithoutRoll",
+] as const;
 
 /** Trait levels: the ladder is −3..+4, but rolled and bought values may go beyond it. */
 const TRAIT_MIN = -10;
@@ -131,7 +143,10 @@ export function parseWeapon(input: unknown, path: Path): FudgeWeapon {
   rejectUnknown(o, WEAPON_FIELDS, path);
   const kind = oneOfField(o.kind, path, "kind", WEAPON_KINDS, "muscle");
   // A fixed weapon's damage is its own Strength; a muscle weapon's is its size (Fudge §4.54).
-  const size = kind === "muscle" ? oneOfField(o.size, path, "size", WEAPON_SIZES) : oneOfField(o.size, path, "size", WEAPON_SIZES, "none");
+  const size =
+    kind === "muscle"
+      ? oneOfField(o.size, path, "size", WEAPON_SIZES)
+      : oneOfField(o.size, path, "size", WEAPON_SIZES, "none");
   const strength = kind === "fixed" || o.strength !== undefined ? intField(o.strength, path, "strength", -20, 50) : 0;
   return {
     name: strField(o.name, path, "name", ""),
@@ -167,7 +182,11 @@ interface PartPaths {
   armor: Path;
   track: TrackPaths;
 }
-const partPaths = (path: Path): PartPaths => ({ weapon: at(path, "weapon"), armor: at(path, "armor"), track: trackPaths(at(path, "track")) });
+const partPaths = (path: Path): PartPaths => ({
+  weapon: at(path, "weapon"),
+  armor: at(path, "armor"),
+  track: trackPaths(at(path, "track")),
+});
 const ATTACKER_PARTS = partPaths("attacker");
 const DEFENDER_PARTS = partPaths("defender");
 
@@ -192,13 +211,19 @@ export function parseCombatant(input: unknown, path: Path): FudgeCombatant {
     massScale: optIntField(o.massScale, path, "massScale", 0, -50, 50),
     mass: optIntField(o.mass, path, "mass", 0, TRAIT_MIN, TRAIT_MAX),
     damageCapacity: optIntField(o.damageCapacity, path, "damageCapacity", 0, TRAIT_MIN, TRAIT_MAX),
-    willpower: o.willpower === undefined || o.willpower === null ? null : intField(o.willpower, path, "willpower", TRAIT_MIN, TRAIT_MAX),
+    willpower:
+      o.willpower === undefined || o.willpower === null
+        ? null
+        : intField(o.willpower, path, "willpower", TRAIT_MIN, TRAIT_MAX),
     weapon: parseWeapon(o.weapon, parts.weapon),
     armor: parseArmor(o.armor, parts.armor),
     shield: oneOfField(o.shield, path, "shield", SHIELDS, "none"),
     toughHide: optIntField(o.toughHide, path, "toughHide", 0, 0, 50),
     dcGift: oneOfField(o.dcGift, path, "dcGift", DC_GIFTS, "none"),
-    fudgePoints: o.fudgePoints === undefined || o.fudgePoints === null ? null : intField(o.fudgePoints, path, "fudgePoints", 0, 999),
+    fudgePoints:
+      o.fudgePoints === undefined || o.fudgePoints === null
+        ? null
+        : intField(o.fudgePoints, path, "fudgePoints", 0, 999),
     track: parseTrack(o.track, parts.track),
   };
 }

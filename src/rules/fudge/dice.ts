@@ -74,7 +74,8 @@ export function facesText(faces: readonly number[]): string {
 
 function facesTextOf(faces: readonly number[]): string {
   let text = "";
-  for (let i = 0; i < faces.length; i++) text += (i === 0 ? "" : " ") + (faces[i] > 0 ? "+" : faces[i] < 0 ? "\u2212" : "0");
+  for (let i = 0; i < faces.length; i++)
+    text += (i === 0 ? "" : " ") + (faces[i] > 0 ? "+" : faces[i] < 0 ? "\u2212" : "0");
   return text;
 }
 

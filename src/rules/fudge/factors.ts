@@ -75,13 +75,20 @@ export interface DefensiveContext {
  * track itself (Fudge §4.52, §4.57); with the "roll" variant, also against a weapon whose damage
  * the GM meets with DC's value "without requiring a roll" (Fudge §4.52 (1), `dcWithoutRoll`).
  */
-export function dcIsFactor(defender: FudgeCombatant, options: Pick<FudgeOptions, "dcVariant">, weapon?: Pick<FudgeWeapon, "dcWithoutRoll">): boolean {
+export function dcIsFactor(
+  defender: FudgeCombatant,
+  options: Pick<FudgeOptions, "dcVariant">,
+  weapon?: Pick<FudgeWeapon, "dcWithoutRoll">,
+): boolean {
   if (defender.track.config.kind === "dc") return false;
   return options.dcVariant === "factor" || dcWithoutRoll(options, weapon);
 }
 
 /** Fudge §4.52 (1): the DC roll variant, against a weapon whose damage is met by DC's value, no roll. */
-export function dcWithoutRoll(options: Pick<FudgeOptions, "dcVariant">, weapon?: Pick<FudgeWeapon, "dcWithoutRoll">): boolean {
+export function dcWithoutRoll(
+  options: Pick<FudgeOptions, "dcVariant">,
+  weapon?: Pick<FudgeWeapon, "dcWithoutRoll">,
+): boolean {
   return options.dcVariant === "roll" && weapon?.dcWithoutRoll === true;
 }
 
@@ -110,7 +117,11 @@ export function defensiveFactor(
     );
   } else {
     // Fudge §4.52 / §4.57: with the other variants DC is not a defensive factor.
-    steps.push(fstep("FUDGE.Step.Fudge.DcNotFactor", "Fudge §4.52", 0, { variant: `FUDGE.Fudge.DcVariant.${defender.track.config.kind === "dc" ? "track" : options.dcVariant}` }));
+    steps.push(
+      fstep("FUDGE.Step.Fudge.DcNotFactor", "Fudge §4.52", 0, {
+        variant: `FUDGE.Fudge.DcVariant.${defender.track.config.kind === "dc" ? "track" : options.dcVariant}`,
+      }),
+    );
   }
   const armor = defender.armor.value + defender.armor.magic;
   steps.push(fstep("FUDGE.Step.Fudge.Armor", R54, armor, { base: defender.armor.value, magic: defender.armor.magic }));
@@ -125,7 +136,12 @@ export function defensiveFactor(
   const scale = effectiveMassScale(defender, weapon, context.goodHit ?? false);
   steps.push(fstep("FUDGE.Step.Fudge.MassScale", R54, defender.massScale));
   if (scale !== defender.massScale) {
-    steps.push(fstep("FUDGE.Step.Fudge.ScalePiercing", "Fudge §4.58", scale, { mode: `FUDGE.Fudge.ScalePiercing.${weapon.scalePiercing}`, scale: signed(defender.massScale) }));
+    steps.push(
+      fstep("FUDGE.Step.Fudge.ScalePiercing", "Fudge §4.58", scale, {
+        mode: `FUDGE.Fudge.ScalePiercing.${weapon.scalePiercing}`,
+        scale: signed(defender.massScale),
+      }),
+    );
   }
   total += scale;
   if (defender.mass !== 0) {
@@ -152,5 +168,14 @@ export function totalDamageFactor(
   const odf = offensiveFactor(attacker, options);
   const ddf = defensiveFactor(defender, attacker.weapon, options, context);
   const total = odf.total - ddf.total;
-  return { odf, ddf, total, steps: [...odf.steps, ...ddf.steps, fstep("FUDGE.Step.Fudge.DamageFactor", "Fudge §4.55", total, { odf: signed(odf.total), ddf: signed(ddf.total) })] };
+  return {
+    odf,
+    ddf,
+    total,
+    steps: [
+      ...odf.steps,
+      ...ddf.steps,
+      fstep("FUDGE.Step.Fudge.DamageFactor", "Fudge §4.55", total, { odf: signed(odf.total), ddf: signed(ddf.total) }),
+    ],
+  };
 }

@@ -4,5 +4,14 @@ export * from "./combatant";
 export * from "./factors";
 export { factorBonus, relativeDegreeBonus, readMinMidMax, type MinMidMaxRead } from "./minMidMax";
 export { unopposedOutcome, unopposedRoll, willpowerEasedPenalty, type UnopposedResult } from "./unopposed";
-export { fudgePipeline, checkFudgeAttacker, parseFudgeRequest, parseSituation, fudgeSlots, resolveFudge, type FudgeRequest, type FudgeSituation } from "./pipeline";
+export {
+  fudgePipeline,
+  checkFudgeAttacker,
+  parseFudgeRequest,
+  parseSituation,
+  fudgeSlots,
+  resolveFudge,
+  type FudgeRequest,
+  type FudgeSituation,
+} from "./pipeline";
 export { levelScaleFor, type LevelScale } from "./woundLevel";

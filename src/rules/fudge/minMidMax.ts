@@ -44,18 +44,35 @@ export interface MinMidMaxRead {
 }
 
 /** Reads 3d6 for a hit of relative degree `rd` (≥ 2) and total damage factor `factor`. */
-export function readMinMidMax(dice: readonly number[], factor: number, rd: number, table: readonly MinMidMaxRow[], severeNegative: boolean): MinMidMaxRead {
+export function readMinMidMax(
+  dice: readonly number[],
+  factor: number,
+  rd: number,
+  table: readonly MinMidMaxRow[],
+  severeNegative: boolean,
+): MinMidMaxRead {
   const sorted = [...dice].sort((a, b) => a - b);
   const fb = factorBonus(factor, severeNegative);
   const rb = relativeDegreeBonus(rd);
   const bonus = fb + rb;
   const row = readingRow(table, bonus);
-  const die = row.die === "min" ? sorted[0] : row.die === "max" ? sorted[sorted.length - 1] : sorted[Math.floor(sorted.length / 2)];
+  const die =
+    row.die === "min"
+      ? sorted[0]
+      : row.die === "max"
+        ? sorted[sorted.length - 1]
+        : sorted[Math.floor(sorted.length / 2)];
   const value = die + row.add;
   const steps = [
     fstep("FUDGE.Step.Fudge.MmmFactorBonus", RULE, fb, { factor: signed(factor) }),
     fstep("FUDGE.Step.Fudge.MmmRdBonus", RULE, rb, { rd }),
-    fstep("FUDGE.Step.Fudge.MmmRead", RULE, value, { dice: sorted.join(", "), bonus: signed(bonus), die: `FUDGE.Fudge.Mmm.${row.die}`, add: signed(row.add), read: die }),
+    fstep("FUDGE.Step.Fudge.MmmRead", RULE, value, {
+      dice: sorted.join(", "),
+      bonus: signed(bonus),
+      die: `FUDGE.Fudge.Mmm.${row.die}`,
+      add: signed(row.add),
+      read: die,
+    }),
   ];
   return { factorBonus: fb, rdBonus: rb, bonus, sorted, row, value, steps };
 }

@@ -116,7 +116,8 @@ export const DEFAULT_MIN_MID_MAX_TABLE: readonly MinMidMaxRow[] = [
 
 /** Fresh copies of the default tables (a caller may keep and change its options). */
 const defaultGrazeTable = (): GrazeRow[] => DEFAULT_GRAZE_TABLE.map((r) => ({ min: r.min, level: r.level }));
-const defaultMinMidMaxTable = (): MinMidMaxRow[] => DEFAULT_MIN_MID_MAX_TABLE.map((r) => ({ min: r.min, die: r.die, add: r.add }));
+const defaultMinMidMaxTable = (): MinMidMaxRow[] =>
+  DEFAULT_MIN_MID_MAX_TABLE.map((r) => ({ min: r.min, die: r.die, add: r.add }));
 
 /**
  * Fudge §4.55: with the double relative degree "the numbers above the wound levels should be
@@ -175,7 +176,6 @@ const KNOWN_OPTIONS = [
   "willpowerAdjustment",
 ] as const;
 
-
 const GRAZE_ROW_FIELDS = ["min", "level"];
 const MMM_ROW_FIELDS = ["min", "die", "add"];
 const GRAZE_FIELDS = ["table", "scaleRaise"] as const;
@@ -186,7 +186,11 @@ const WILLPOWER_FIELDS = ["difficulty"];
 function checkAscending(rows: { min: number }[], path: Path): void {
   for (let i = 1; i < rows.length; i++) {
     if (rows[i].min <= rows[i - 1].min)
-      throw new RulesError(at(at(path, i), "min"), "FUDGE.Error.Fudge.TableOrder", "rows must be in strictly ascending order of min");
+      throw new RulesError(
+        at(at(path, i), "min"),
+        "FUDGE.Error.Fudge.TableOrder",
+        "rows must be in strictly ascending order of min",
+      );
   }
 }
 
@@ -209,7 +213,11 @@ export function parseMinMidMaxTable(input: unknown, path: Path): MinMidMaxRow[] 
     const p = at(path, i);
     const o = record(r, p);
     rejectUnknown(o, MMM_ROW_FIELDS, p);
-    return { min: int(o.min, at(p, "min"), -100, 100), die: oneOf(o.die, at(p, "die"), MMM_DICE), add: int(o.add ?? 0, at(p, "add"), -20, 20) };
+    return {
+      min: int(o.min, at(p, "min"), -100, 100),
+      die: oneOf(o.die, at(p, "die"), MMM_DICE),
+      add: int(o.add ?? 0, at(p, "add"), -20, 20),
+    };
   });
   checkAscending(rows, path);
   return rows;
@@ -254,8 +262,17 @@ export function parseFudgeOptions(input: unknown, path: Path = "options"): Fudge
     scaleDamageRoll: boolField(o.scaleDamageRoll, path, "scaleDamageRoll", false),
     criticalLetsPointThrough: boolField(o.criticalLetsPointThrough, path, "criticalLetsPointThrough", false),
     headBlowKnockout: boolField(o.headBlowKnockout, path, "headBlowKnockout", false),
-    willpowerVsPenalty: o.willpowerVsPenalty === undefined || o.willpowerVsPenalty === null || o.willpowerVsPenalty === false ? null : parseWillpowerVsPenalty(o.willpowerVsPenalty, at(path, "willpowerVsPenalty")),
-    willpowerAdjustment: oneOfField(o.willpowerAdjustment, path, "willpowerAdjustment", WILLPOWER_ADJUSTMENTS, "permanent"),
+    willpowerVsPenalty:
+      o.willpowerVsPenalty === undefined || o.willpowerVsPenalty === null || o.willpowerVsPenalty === false
+        ? null
+        : parseWillpowerVsPenalty(o.willpowerVsPenalty, at(path, "willpowerVsPenalty")),
+    willpowerAdjustment: oneOfField(
+      o.willpowerAdjustment,
+      path,
+      "willpowerAdjustment",
+      WILLPOWER_ADJUSTMENTS,
+      "permanent",
+    ),
   };
 }
 

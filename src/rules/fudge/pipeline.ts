@@ -7,7 +7,17 @@ import { RulesError } from "../errors";
 import { signed, type Step } from "../explain";
 import { describeLevel } from "../ladder";
 import { FOUR_DF_WEIGHTS, facesForTotal } from "../dice";
-import { registerPipeline, type PairedOutcomes, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type FollowUp, type ResolveOptions } from "../pipeline";
+import {
+  registerPipeline,
+  type PairedOutcomes,
+  type AttackPipeline,
+  type AttackRequest,
+  type AttackResolution,
+  type DiceReader,
+  type DiceSlot,
+  type FollowUp,
+  type ResolveOptions,
+} from "../pipeline";
 import { applyWound, trackStatus, woundLevelName, type Track, type TrackStatus } from "../track";
 import { at, boolField, optIntField, record, str, type Path, type Raw } from "../validate";
 import { parseCombatant, shieldValue, WEAPON_SIZE_VALUE, type FudgeCombatant } from "./combatant";
@@ -16,7 +26,19 @@ import { facesText, fudgeDiceSlot, plainDiceSlot, readDieValues, readFudgeTotal 
 import { defensiveFactor, effectiveMassScale, offensiveFactor, strengthScaleCounts } from "./factors";
 import { readMinMidMax } from "./minMidMax";
 import { parseFudgeOptions, usesDoubledThresholds, type FudgeOptions } from "./options";
-import { atLeastHurt, checkLevel, grazeTableLevel, isStandardLevel, levelAt, levelOnTrack, levelForNumber, levelScaleFor, severity, shiftBy, type LevelScale } from "./woundLevel";
+import {
+  atLeastHurt,
+  checkLevel,
+  grazeTableLevel,
+  isStandardLevel,
+  levelAt,
+  levelOnTrack,
+  levelForNumber,
+  levelScaleFor,
+  severity,
+  shiftBy,
+  type LevelScale,
+} from "./woundLevel";
 
 /** This attack only (the card's situation fields). */
 export type FudgeSituation = {
@@ -47,14 +69,35 @@ export interface FudgeRequest extends AttackRequest<FudgeCombatant, FudgeOptions
   situation: FudgeSituation;
 }
 
-const SITUATION_FIELDS = ["modifier", "defenderModifier", "allOutAttack", "allOutDefense", "stun", "pullPunch", "beganRoundIncapacitated", "spendFudgePoint", "gmLevel", "headBlow"] as const;
+const SITUATION_FIELDS = [
+  "modifier",
+  "defenderModifier",
+  "allOutAttack",
+  "allOutDefense",
+  "stun",
+  "pullPunch",
+  "beganRoundIncapacitated",
+  "spendFudgePoint",
+  "gmLevel",
+  "headBlow",
+] as const;
 
-export function parseSituation(input: unknown, path: Path, scale: LevelScale, defender: FudgeCombatant): FudgeSituation {
+export function parseSituation(
+  input: unknown,
+  path: Path,
+  scale: LevelScale,
+  defender: FudgeCombatant,
+): FudgeSituation {
   // Fields read by name (see validate.ts): most requests have no situation, and `o[key]` on the
   // shared empty one was a megamorphic lookup per field.
-  const o = (input === undefined || input === null ? NO_SITUATION : record(input, path)) as Raw<(typeof SITUATION_FIELDS)[number]>;
+  const o = (input === undefined || input === null ? NO_SITUATION : record(input, path)) as Raw<
+    (typeof SITUATION_FIELDS)[number]
+  >;
   rejectUnknown(o, SITUATION_FIELDS, path);
-  const pullPunch = o.pullPunch === undefined || o.pullPunch === null ? null : checkLevel(scale, str(o.pullPunch, at(path, "pullPunch")), at(path, "pullPunch"));
+  const pullPunch =
+    o.pullPunch === undefined || o.pullPunch === null
+      ? null
+      : checkLevel(scale, str(o.pullPunch, at(path, "pullPunch")), at(path, "pullPunch"));
   let gmLevel: string | null = null;
   if (o.gmLevel !== undefined && o.gmLevel !== null) {
     const g = str(o.gmLevel, at(path, "gmLevel"));
@@ -62,7 +105,12 @@ export function parseSituation(input: unknown, path: Path, scale: LevelScale, de
   }
   const spendFudgePoint = boolField(o.spendFudgePoint, path, "spendFudgePoint", false);
   if (spendFudgePoint && defender.fudgePoints === 0)
-    throw new RulesError(at(path, "spendFudgePoint"), "FUDGE.Error.Fudge.NoFudgePoints", `${defender.name} has no Fudge Points left`, { name: defender.name });
+    throw new RulesError(
+      at(path, "spendFudgePoint"),
+      "FUDGE.Error.Fudge.NoFudgePoints",
+      `${defender.name} has no Fudge Points left`,
+      { name: defender.name },
+    );
   return {
     modifier: optIntField(o.modifier, path, "modifier", 0, -20, 20),
     defenderModifier: optIntField(o.defenderModifier, path, "defenderModifier", 0, -20, 20),
@@ -85,21 +133,31 @@ const REQUEST_FIELDS = ["preset", "attacker", "defender", "options", "situation"
 export function parseFudgeRequest(input: unknown): FudgeRequest {
   const o = record(input, "");
   rejectUnknown(o, REQUEST_FIELDS, "");
-  if (o.preset !== "fudge") throw new RulesError("preset", "FUDGE.Error.Fudge.Preset", `must be "fudge" (got ${JSON.stringify(o.preset)})`);
+  if (o.preset !== "fudge")
+    throw new RulesError("preset", "FUDGE.Error.Fudge.Preset", `must be "fudge" (got ${JSON.stringify(o.preset)})`);
   const options = parseFudgeOptions(o.options, "options");
   const attacker = parseCombatant(o.attacker, "attacker");
   const defender = parseCombatant(o.defender, "defender");
   const scale = levelScaleFor(defender.track, "defender.track.config.kind", usesDoubledThresholds(options));
   // Fudge §4.57: with the DC-as-track variant the defender's wounds go on a DC track.
   if (options.dcVariant === "track" && defender.track.config.kind !== "dc")
-    throw new RulesError("defender.track.config.kind", "FUDGE.Error.Fudge.DcTrackNeeded", `the "track" Damage Capacity variant needs a "dc" track (got ${JSON.stringify(defender.track.config.kind)})`);
-  if ((options.dcVariant === "willpower") && defender.willpower === null)
-    throw new RulesError("defender.willpower", "FUDGE.Error.Fudge.WillpowerNeeded", "the willpower Damage Capacity variant needs the defender's Willpower");
+    throw new RulesError(
+      "defender.track.config.kind",
+      "FUDGE.Error.Fudge.DcTrackNeeded",
+      `the "track" Damage Capacity variant needs a "dc" track (got ${JSON.stringify(defender.track.config.kind)})`,
+    );
+  if (options.dcVariant === "willpower" && defender.willpower === null)
+    throw new RulesError(
+      "defender.willpower",
+      "FUDGE.Error.Fudge.WillpowerNeeded",
+      "the willpower Damage Capacity variant needs the defender's Willpower",
+    );
   const grazeRows = options.graze.table;
   for (let i = 0; i < grazeRows.length; i++) {
     const level = grazeRows[i].level;
     // A standard level the track lacks is read at its place (levelOnTrack); any other must be the track's.
-    if (level !== null && !scale.keys.includes(level) && !isStandardLevel(level)) checkLevel(scale, level, `options.graze.table[${i}].level`);
+    if (level !== null && !scale.keys.includes(level) && !isStandardLevel(level))
+      checkLevel(scale, level, `options.graze.table[${i}].level`);
   }
   const situation = parseSituation(o.situation, "situation", scale, defender);
   return { preset: "fudge", attacker, defender, options, situation };
@@ -121,12 +179,20 @@ export function fudgeSlots(req: FudgeRequest): DiceSlot[] {
   const o = req.options;
   const slots = [fudgeDiceSlot("attack", 4, LABEL.attack), fudgeDiceSlot("defense", 4, LABEL.defense)];
   if (o.woundMode === "minMidMax") slots.push(plainDiceSlot("damage", 3, 6, LABEL.damage));
-  else if (o.woundMode === "factors" && (o.damageRoll === "dfNumber" || o.damageRoll === "dfLevel")) slots.push(fudgeDiceSlot("damage", 1, LABEL.damage));
-  else if (o.woundMode === "factors" && o.damageRoll === "situational4dF") slots.push(fudgeDiceSlot("damage", 4, LABEL.damage));
-  if ((o.dcVariant === "roll" && !req.attacker.weapon.dcWithoutRoll) || o.dcVariant === "willpower") slots.push(fudgeDiceSlot("dc", 4, LABEL.dc));
-  if (o.woundMode === "gmJudgement" && o.gmSituationalRoll) slots.push(fudgeDiceSlot("situational", 4, LABEL.situational));
+  else if (o.woundMode === "factors" && (o.damageRoll === "dfNumber" || o.damageRoll === "dfLevel"))
+    slots.push(fudgeDiceSlot("damage", 1, LABEL.damage));
+  else if (o.woundMode === "factors" && o.damageRoll === "situational4dF")
+    slots.push(fudgeDiceSlot("damage", 4, LABEL.damage));
+  if ((o.dcVariant === "roll" && !req.attacker.weapon.dcWithoutRoll) || o.dcVariant === "willpower")
+    slots.push(fudgeDiceSlot("dc", 4, LABEL.dc));
+  if (o.woundMode === "gmJudgement" && o.gmSituationalRoll)
+    slots.push(fudgeDiceSlot("situational", 4, LABEL.situational));
   if (o.scaleDamageRoll && o.woundMode === "factors") slots.push(fudgeDiceSlot("scale", 1, LABEL.scale));
-  if (o.willpowerVsPenalty) slots.push(fudgeDiceSlot("attackerWill", 4, LABEL.attackerWill), fudgeDiceSlot("defenderWill", 4, LABEL.defenderWill));
+  if (o.willpowerVsPenalty)
+    slots.push(
+      fudgeDiceSlot("attackerWill", 4, LABEL.attackerWill),
+      fudgeDiceSlot("defenderWill", 4, LABEL.defenderWill),
+    );
   return slots;
 }
 
@@ -147,7 +213,6 @@ function dicePath(id: string): string {
   if (p === undefined) DICE_PATHS.set(id, (p = `dice.${id}`));
   return p;
 }
-
 
 /** Resolves one opposed exchange from recorded dice (see pipeline.ts DiceReader). */
 /**
@@ -198,7 +263,10 @@ function prepared(req: FudgeRequest): Prepared {
       dStatus: trackStatus(d.track),
       ladderNames: new Map(),
       odf: offensiveFactor(a, o),
-      ddf: { graze: defensiveFactor(d, a.weapon, o, { goodHit: false }), goodHit: defensiveFactor(d, a.weapon, o, { goodHit: true }) },
+      ddf: {
+        graze: defensiveFactor(d, a.weapon, o, { goodHit: false }),
+        goodHit: defensiveFactor(d, a.weapon, o, { goodHit: true }),
+      },
     };
     Object.freeze(p.odf.steps);
     Object.freeze(p.ddf.graze.steps);
@@ -215,17 +283,30 @@ function prepared(req: FudgeRequest): Prepared {
  * names prepared for `req` depend on neither track's marks (only the defender's track shape), so
  * they are shared; only the two statuses are new.
  */
-export function fudgeWithTracks(req: FudgeRequest, attacker: Track, defender: Track, aStatus?: TrackStatus, dStatus?: TrackStatus): FudgeRequest {
+export function fudgeWithTracks(
+  req: FudgeRequest,
+  attacker: Track,
+  defender: Track,
+  aStatus?: TrackStatus,
+  dStatus?: TrackStatus,
+): FudgeRequest {
   const pre = prepared(req);
   // The forecast comes back to `req` for every pair of tracks.
   if (!Object.prototype.hasOwnProperty.call(req, PREPARED)) {
     if (Object.isExtensible(req)) Object.defineProperty(req, PREPARED, { value: pre });
     else preparedMemo.set(req, pre); // a frozen request: remembered beside it
   }
-  const next: FudgeRequest = { ...req, attacker: { ...req.attacker, track: attacker }, defender: { ...req.defender, track: defender } };
+  const next: FudgeRequest = {
+    ...req,
+    attacker: { ...req.attacker, track: attacker },
+    defender: { ...req.defender, track: defender },
+  };
   const own: Prepared = {
     ...pre,
-    scale: defender.config === req.defender.track.config ? pre.scale : levelScaleFor(defender, "defender.track.config.kind", usesDoubledThresholds(req.options)),
+    scale:
+      defender.config === req.defender.track.config
+        ? pre.scale
+        : levelScaleFor(defender, "defender.track.config.kind", usesDoubledThresholds(req.options)),
     aStatus: aStatus ?? trackStatus(attacker),
     dStatus: dStatus ?? trackStatus(defender),
   };
@@ -242,11 +323,21 @@ export function fudgeWithTracks(req: FudgeRequest, attacker: Track, defender: Tr
 export function checkFudgeAttacker(a: Pick<FudgeCombatant, "name">, aStatus: TrackStatus): void {
   // Fudge §4.57: an Incapacitated character "can't fight any more" (nor can the dying or dead).
   if (!aStatus.canAct)
-    throw new RulesError("attacker.track", "FUDGE.Error.Fudge.CannotAct", `${a.name} cannot fight (${aStatus.levelKey ?? aStatus.condition})`, { name: a.name });
+    throw new RulesError(
+      "attacker.track",
+      "FUDGE.Error.Fudge.CannotAct",
+      `${a.name} cannot fight (${aStatus.levelKey ?? aStatus.condition})`,
+      { name: a.name },
+    );
   // Fudge §4.62: "a stunned character cannot attack or all-out defend"; Very Stunned: "no attacks".
   // (Effects are nearly always none: the length test spares two searches of a frozen list.)
   if (aStatus.effects.length !== 0 && (aStatus.effects.includes("stunned") || aStatus.effects.includes("veryStunned")))
-    throw new RulesError("attacker.track", "FUDGE.Error.Fudge.StunnedNoAttack", `${a.name} is stunned and cannot attack`, { name: a.name });
+    throw new RulesError(
+      "attacker.track",
+      "FUDGE.Error.Fudge.StunnedNoAttack",
+      `${a.name} is stunned and cannot attack`,
+      { name: a.name },
+    );
 }
 
 export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveOptions = {}): AttackResolution {
@@ -256,7 +347,8 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   const steps: Step[] = [];
   /** A wound level as a step parameter, as the defender's track names it: a custom level by its own label, else its i18n key (the card localizes it); "undamaged" for none. */
   const levelParam = (key: string | null): string => woundLevelName(d.track, key ?? "undamaged");
-  const numberStep = (n: number, lvl: string | null, rule: string): Step => vstep("FUDGE.Step.Fudge.DamageNumber", rule, n, { value: signed(n), level: levelParam(lvl) });
+  const numberStep = (n: number, lvl: string | null, rule: string): Step =>
+    vstep("FUDGE.Step.Fudge.DamageNumber", rule, n, { value: signed(n), level: levelParam(lvl) });
   // Exact odds and the duel forecast read only numbers and wounds: they skip the explanation.
   const explain = opts.explain !== false;
   const numbers: Record<string, number> = {};
@@ -288,13 +380,31 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   checkFudgeAttacker(a, aStatus);
   const dStunned = dStatus.effects.length !== 0 && dStatus.effects.includes("stunned");
   if (dStunned && s.allOutDefense)
-    throw new RulesError("situation.allOutDefense", "FUDGE.Error.Fudge.StunnedNoAllOutDefense", `${d.name} is stunned and cannot defend all-out`, { name: d.name });
+    throw new RulesError(
+      "situation.allOutDefense",
+      "FUDGE.Error.Fudge.StunnedNoAllOutDefense",
+      `${d.name} is stunned and cannot defend all-out`,
+      { name: d.name },
+    );
   const aPenalty = easedPenalty(a, aStatus.penalty, "attackerWill");
   const dPenalty = easedPenalty(d, dStatus.penalty, "defenderWill");
 
   const attackRoll = readFudge("attack", 4);
-  if (explain) steps.push(vstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, a.skill, { value: signed(a.skill), name: a.name, level: ladderName(a.skill) }));
-  if (explain) steps.push(vstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", attackRoll, { value: signed(attackRoll), faces: facesText(read.attack) }));
+  if (explain)
+    steps.push(
+      vstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, a.skill, {
+        value: signed(a.skill),
+        name: a.name,
+        level: ladderName(a.skill),
+      }),
+    );
+  if (explain)
+    steps.push(
+      vstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", attackRoll, {
+        value: signed(attackRoll),
+        faces: facesText(read.attack),
+      }),
+    );
   let attackerTotal = a.skill + attackRoll;
   if (s.modifier !== 0) {
     attackerTotal += s.modifier;
@@ -308,25 +418,52 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   if (aPenalty !== 0) {
     // Fudge §4.51 / §4.31: wound penalties apply to every roll of the wounded character.
     attackerTotal += aPenalty;
-    if (explain) steps.push(vstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", aPenalty, { value: signed(aPenalty), name: a.name }));
+    if (explain)
+      steps.push(
+        vstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", aPenalty, { value: signed(aPenalty), name: a.name }),
+      );
   }
   const dShield = shieldValue(d.shield, ranged);
   if (dShield !== 0) {
     // Fudge §4.31: a shield is subtracted from the opponent's weapon skill.
     attackerTotal -= dShield;
-    if (explain) steps.push(fstep("FUDGE.Step.Fudge.Shield", R_MELEE, -dShield, { name: d.name, shield: `FUDGE.Fudge.Shield.${d.shield}` }));
+    if (explain)
+      steps.push(
+        fstep("FUDGE.Step.Fudge.Shield", R_MELEE, -dShield, { name: d.name, shield: `FUDGE.Fudge.Shield.${d.shield}` }),
+      );
   }
   // Fudge §4.31 option: −1 to the side whose weapon + shield is 2 or more lower (melee only).
-  const mismatch = o.weaponShieldMismatch && !ranged ? Math.sign(gear(d) - gear(a)) * (Math.abs(gear(d) - gear(a)) >= 2 ? 1 : 0) : 0;
+  const mismatch =
+    o.weaponShieldMismatch && !ranged ? Math.sign(gear(d) - gear(a)) * (Math.abs(gear(d) - gear(a)) >= 2 ? 1 : 0) : 0;
   if (mismatch > 0) {
     attackerTotal -= 1;
     if (explain) steps.push(fstep("FUDGE.Step.Fudge.WeaponShieldLower", R_MELEE, -1, { name: a.name }));
   }
-  if (explain) steps.push(vstep("FUDGE.Step.Fudge.AttackerTotal", R_OPPOSED, attackerTotal, { value: signed(attackerTotal), name: a.name, level: ladderName(attackerTotal) }));
+  if (explain)
+    steps.push(
+      vstep("FUDGE.Step.Fudge.AttackerTotal", R_OPPOSED, attackerTotal, {
+        value: signed(attackerTotal),
+        name: a.name,
+        level: ladderName(attackerTotal),
+      }),
+    );
 
   const defenseRoll = readFudge("defense", 4);
-  if (explain) steps.push(vstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, d.defense, { value: signed(d.defense), name: d.name, level: ladderName(d.defense) }));
-  if (explain) steps.push(vstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", defenseRoll, { value: signed(defenseRoll), faces: facesText(read.defense) }));
+  if (explain)
+    steps.push(
+      vstep("FUDGE.Step.Fudge.Skill", R_OPPOSED, d.defense, {
+        value: signed(d.defense),
+        name: d.name,
+        level: ladderName(d.defense),
+      }),
+    );
+  if (explain)
+    steps.push(
+      vstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", defenseRoll, {
+        value: signed(defenseRoll),
+        faces: facesText(read.defense),
+      }),
+    );
   let defenderTotal = d.defense + defenseRoll;
   if (s.defenderModifier !== 0) {
     defenderTotal += s.defenderModifier;
@@ -339,7 +476,10 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   }
   if (dPenalty !== 0) {
     defenderTotal += dPenalty;
-    if (explain) steps.push(vstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", dPenalty, { value: signed(dPenalty), name: d.name }));
+    if (explain)
+      steps.push(
+        vstep("FUDGE.Step.Fudge.WoundPenalty", "Fudge §4.51", dPenalty, { value: signed(dPenalty), name: d.name }),
+      );
   }
   if (dStunned) {
     // Fudge §4.62: a Stunned character is "−1 to defend" (Very Stunned's −2 to all is in the track's penalty).
@@ -351,13 +491,23 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   const aShield = ranged ? 0 : shieldValue(a.shield, false);
   if (aShield !== 0) {
     defenderTotal -= aShield;
-    if (explain) steps.push(fstep("FUDGE.Step.Fudge.Shield", R_MELEE, -aShield, { name: a.name, shield: `FUDGE.Fudge.Shield.${a.shield}` }));
+    if (explain)
+      steps.push(
+        fstep("FUDGE.Step.Fudge.Shield", R_MELEE, -aShield, { name: a.name, shield: `FUDGE.Fudge.Shield.${a.shield}` }),
+      );
   }
   if (mismatch < 0) {
     defenderTotal -= 1;
     if (explain) steps.push(fstep("FUDGE.Step.Fudge.WeaponShieldLower", R_MELEE, -1, { name: d.name }));
   }
-  if (explain) steps.push(vstep("FUDGE.Step.Fudge.DefenderTotal", R_OPPOSED, defenderTotal, { value: signed(defenderTotal), name: d.name, level: ladderName(defenderTotal) }));
+  if (explain)
+    steps.push(
+      vstep("FUDGE.Step.Fudge.DefenderTotal", R_OPPOSED, defenderTotal, {
+        value: signed(defenderTotal),
+        name: d.name,
+        level: ladderName(defenderTotal),
+      }),
+    );
 
   const rd = attackerTotal - defenderTotal;
   if (explain) steps.push(fstep("FUDGE.Step.Fudge.RelativeDegree", R_OPPOSED, rd));
@@ -373,7 +523,12 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   let odf = odfResult.total;
   let ddf = ddfResult.total;
 
-  const result = (outcome: string, woundKey: string | null, wound: unknown, defenderAfter: AttackResolution["defenderAfter"]): AttackResolution => ({
+  const result = (
+    outcome: string,
+    woundKey: string | null,
+    wound: unknown,
+    defenderAfter: AttackResolution["defenderAfter"],
+  ): AttackResolution => ({
     preset: "fudge",
     outcome,
     hit: rd >= 1,
@@ -395,7 +550,12 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
       // Fudge §4.31: an all-out attacker who ties or loses lets the other fighter win, with +2 to damage.
       const counter = [fstep("FUDGE.Step.Fudge.AllOutCounter", R_MELEE, 2, { name: d.name, rd: signed(0 - rd) })];
       steps.push(...counter);
-      followUps.push({ type: "allOutCounter", target: "attacker", params: { relativeDegree: 0 - rd, damageBonus: 2, by: d.name }, steps: counter });
+      followUps.push({
+        type: "allOutCounter",
+        target: "attacker",
+        params: { relativeDegree: 0 - rd, damageBonus: 2, by: d.name },
+        steps: counter,
+      });
     }
     return result(rd === 0 ? "standoff" : "miss", null, null, null);
   }
@@ -427,7 +587,14 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     }
   }
   const factor = odf - ddf;
-  if (explain) steps.push(vstep("FUDGE.Step.Fudge.DamageFactor", R_WOUND, factor, { value: signed(factor), odf: signed(odf), ddf: signed(ddf) }));
+  if (explain)
+    steps.push(
+      vstep("FUDGE.Step.Fudge.DamageFactor", R_WOUND, factor, {
+        value: signed(factor),
+        odf: signed(odf),
+        ddf: signed(ddf),
+      }),
+    );
   numbers.odf = odf;
   numbers.ddf = ddf;
   numbers.damageFactor = factor;
@@ -439,7 +606,14 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
 
   if (o.woundMode === "gmJudgement") {
     // Fudge §4.55: the GM assesses the factors and announces the wound.
-    if (explain) steps.push(fstep("FUDGE.Step.Fudge.GmJudgement", R_WOUND, rd, { odf: signed(odf), ddf: signed(ddf), factor: signed(factor) }));
+    if (explain)
+      steps.push(
+        fstep("FUDGE.Step.Fudge.GmJudgement", R_WOUND, rd, {
+          odf: signed(odf),
+          ddf: signed(ddf),
+          factor: signed(factor),
+        }),
+      );
     if (s.gmLevel === null) return result("gmJudgement", null, null, null);
     level = s.gmLevel === "none" ? null : s.gmLevel;
     if (explain) steps.push(fstep("FUDGE.Step.Fudge.GmLevel", R_WOUND, undefined, { level: levelParam(level) }));
@@ -448,7 +622,12 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
       const roll = readFudge("situational", 4);
       numbers.situationalRoll = roll;
       const by = roll >= 4 ? 2 : roll === 3 ? 1 : 0;
-      if (explain) steps.push(Math.abs(roll) === 2 ? fstep("FUDGE.Step.Fudge.SituationalGmCall", R_WOUND, roll) : fstep("FUDGE.Step.Fudge.SituationalRoll", R_WOUND, roll, { by }));
+      if (explain)
+        steps.push(
+          Math.abs(roll) === 2
+            ? fstep("FUDGE.Step.Fudge.SituationalGmCall", R_WOUND, roll)
+            : fstep("FUDGE.Step.Fudge.SituationalRoll", R_WOUND, roll, { by }),
+        );
       level = shiftBy(scale, level, by);
     }
   } else if (graze) {
@@ -465,14 +644,27 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   } else {
     // Fudge §4.55: damage number = RD (doubled with the double-RD option) + total damage factor.
     const rdPart = o.doubleRd ? 2 * rd : rd;
-    if (explain) steps.push(vstep(o.doubleRd ? "FUDGE.Step.Fudge.DoubleRd" : "FUDGE.Step.Fudge.RdPart", R_WOUND, rdPart, { value: signed(rdPart), rd }));
+    if (explain)
+      steps.push(
+        vstep(o.doubleRd ? "FUDGE.Step.Fudge.DoubleRd" : "FUDGE.Step.Fudge.RdPart", R_WOUND, rdPart, {
+          value: signed(rdPart),
+          rd,
+        }),
+      );
     damageNumber = rdPart + factor;
     if (o.damageRoll === "dfNumber" || o.damageRoll === "situational4dF") {
       // Fudge §4.61: 1dF (or a 4dF Situational roll) added to the damage number.
       const roll = readFudge("damage", o.damageRoll === "dfNumber" ? 1 : 4);
       numbers.damageRoll = roll;
       damageNumber += roll;
-      if (explain) steps.push(fstep(o.damageRoll === "dfNumber" ? "FUDGE.Step.Fudge.DamageDie" : "FUDGE.Step.Fudge.DamageSituational", R_ROLL, roll));
+      if (explain)
+        steps.push(
+          fstep(
+            o.damageRoll === "dfNumber" ? "FUDGE.Step.Fudge.DamageDie" : "FUDGE.Step.Fudge.DamageSituational",
+            R_ROLL,
+            roll,
+          ),
+        );
     }
     level = levelForNumber(scale, damageNumber);
     if (explain) steps.push(numberStep(damageNumber, level, R_WOUND));
@@ -491,7 +683,12 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
       // Fudge §4.58: a critical success (all four dice +) lets a point of damage through.
       level = levelForNumber(scale, 1);
       if (explain) steps.push(fstep("FUDGE.Step.Fudge.CriticalPoint", R_SCALE, 1, { level: levelParam(level) }));
-    } else if (o.scaleDamageRoll && o.woundMode === "factors" && damageNumber !== null && damageNumber + scaleGap(a, d, rd >= 2) >= 1) {
+    } else if (
+      o.scaleDamageRoll &&
+      o.woundMode === "factors" &&
+      damageNumber !== null &&
+      damageNumber + scaleGap(a, d, rd >= 2) >= 1
+    ) {
       // Fudge §4.58: when Scale alone stands between a Scratch and no damage, a damage roll
       // decides: 1dF, + gives a Scratch (this system's reading), 0 or − nothing.
       const roll = readFudge("scale", 1);
@@ -504,7 +701,10 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
   // --- Damage Capacity variants (Fudge §4.52): a roll (DC or Willpower) or a gift/fault.
   let dcDelta = 0;
   // Fudge §4.52 (1): against a weapon whose damage DC meets by its value (`dcWithoutRoll`), no roll.
-  if (((o.dcVariant === "roll" && !a.weapon.dcWithoutRoll) || o.dcVariant === "willpower") && atLeastHurt(scale, level)) {
+  if (
+    ((o.dcVariant === "roll" && !a.weapon.dcWithoutRoll) || o.dcVariant === "willpower") &&
+    atLeastHurt(scale, level)
+  ) {
     // Fudge §4.52 (1) and (4): on a hit of at least Hurt, Great or better → one less;
     // Mediocre..Good → no change; Poor or worse → one more. Wound penalties apply to the roll.
     const trait = o.dcVariant === "roll" ? d.damageCapacity : (d.willpower as number);
@@ -512,11 +712,27 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     const rolled = trait + roll + dPenalty;
     dcDelta = rolled >= 2 ? -1 : rolled <= -2 ? 1 : 0;
     numbers.dcRoll = rolled;
-    if (explain) steps.push(fstep(o.dcVariant === "roll" ? "FUDGE.Step.Fudge.DcRoll" : "FUDGE.Step.Fudge.WillpowerRoll", R_DC, dcDelta, { trait: signed(trait), roll: signed(roll), penalty: signed(dPenalty), rolled: signed(rolled), level: ladderName(rolled) }));
+    if (explain)
+      steps.push(
+        fstep(o.dcVariant === "roll" ? "FUDGE.Step.Fudge.DcRoll" : "FUDGE.Step.Fudge.WillpowerRoll", R_DC, dcDelta, {
+          trait: signed(trait),
+          roll: signed(roll),
+          penalty: signed(dPenalty),
+          rolled: signed(rolled),
+          level: ladderName(rolled),
+        }),
+      );
   } else if (o.dcVariant === "gift" && level !== null && d.dcGift !== "none") {
     // Fudge §4.52 (2): Damage Resistant reduces the severity by one, Fragile increases it by one.
     dcDelta = d.dcGift === "damageResistant" ? -1 : 1;
-    if (explain) steps.push(fstep(d.dcGift === "damageResistant" ? "FUDGE.Step.Fudge.DamageResistant" : "FUDGE.Step.Fudge.Fragile", R_DC, dcDelta));
+    if (explain)
+      steps.push(
+        fstep(
+          d.dcGift === "damageResistant" ? "FUDGE.Step.Fudge.DamageResistant" : "FUDGE.Step.Fudge.Fragile",
+          R_DC,
+          dcDelta,
+        ),
+      );
   }
   // Fudge §4.52 (4) "This can be temporary - until the battle is over": the level the wound would have without it.
   let unadjusted: string | null = null;
@@ -525,7 +741,9 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     // Fudge §4.52: the adjustment is one wound level, or one damage point (when there is a number).
     if (o.dcAdjust === "point" && damageNumber !== null) {
       // The level moves as far as the number's level moves (keeps a 1dF level shift already made).
-      const moved = severity(scale, levelForNumber(scale, damageNumber + dcDelta)) - severity(scale, levelForNumber(scale, damageNumber));
+      const moved =
+        severity(scale, levelForNumber(scale, damageNumber + dcDelta)) -
+        severity(scale, levelForNumber(scale, damageNumber));
       damageNumber += dcDelta;
       numbers.damageNumber = damageNumber;
       level = shiftBy(scale, level, moved);
@@ -558,11 +776,20 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
       // Fudge §4.62: a stun attack turns the wound into a stun mark (the track applies its effects).
       wound.stun = true;
       const out = scale.keys.find((k) => k === "incapacitated");
-      if (o.headBlowKnockout && s.headBlow && attackerTotal >= 1 && out && severity(scale, level) < severity(scale, out)) {
+      if (
+        o.headBlowKnockout &&
+        s.headBlow &&
+        attackerTotal >= 1 &&
+        out &&
+        severity(scale, level) < severity(scale, out)
+      ) {
         // Fudge §4.62 GM option: a Good (or better) blow to the head knocks the victim out.
         level = out;
         wound.level = out;
-        if (explain) steps.push(fstep("FUDGE.Step.Fudge.HeadBlowKnockout", R_STUN, attackerTotal, { level: ladderName(attackerTotal) }));
+        if (explain)
+          steps.push(
+            fstep("FUDGE.Step.Fudge.HeadBlowKnockout", R_STUN, attackerTotal, { level: ladderName(attackerTotal) }),
+          );
       }
       if (explain) steps.push(fstep("FUDGE.Step.Fudge.Stun", R_STUN, undefined, { level: levelParam(level) }));
     } else {
@@ -574,18 +801,35 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     if (s.beganRoundIncapacitated) wound.beganRoundIncapacitated = true;
     if (s.spendFudgePoint) wound.spendFudgePoint = true;
   }
-  if (explain) steps.push(fstep("FUDGE.Step.Fudge.Wound", R_WOUND, undefined, { name: d.name, level: levelParam(level) }));
-  if (o.dcVariant === "willpower" && o.willpowerAdjustment === "untilBattleEnds" && unadjusted !== null && unadjusted !== level && !wound.stun) {
+  if (explain)
+    steps.push(fstep("FUDGE.Step.Fudge.Wound", R_WOUND, undefined, { name: d.name, level: levelParam(level) }));
+  if (
+    o.dcVariant === "willpower" &&
+    o.willpowerAdjustment === "untilBattleEnds" &&
+    unadjusted !== null &&
+    unadjusted !== level &&
+    !wound.stun
+  ) {
     // Fudge §4.52 (4) "This can be temporary - until the battle is over": the wound is recorded at
     // the adjusted level; when the battle is over it goes to the level it would have had (the
     // caller keeps this follow-up and hands it to endBattle, src/rules/track.ts).
-    const lapse = [fstep("FUDGE.Step.Fudge.WillpowerUntilBattleEnds", R_DC, undefined, { level: levelParam(level), unadjusted: levelParam(unadjusted) })];
+    const lapse = [
+      fstep("FUDGE.Step.Fudge.WillpowerUntilBattleEnds", R_DC, undefined, {
+        level: levelParam(level),
+        unadjusted: levelParam(unadjusted),
+      }),
+    ];
     if (explain) steps.push(lapse[0]);
     followUps.push({ type: "battleLapse", target: "defender", params: { from: level, to: unadjusted }, steps: lapse });
   }
   if (opts.preview === false) return result("wound", level, wound, null);
   const applied = applyWound(d.track, wound);
-  return result("wound", level, wound, { track: applied.track, status: applied.status, steps: applied.steps, ended: applied.ended });
+  return result("wound", level, wound, {
+    track: applied.track,
+    status: applied.status,
+    steps: applied.steps,
+    ended: applied.ended,
+  });
 
   /** Fudge §4.51 option: a Willpower roll against the GM's Difficulty eases this roll's wound penalty (meet: one less; beat by 2: none). */
   function easedPenalty(c: FudgeCombatant, penalty: number, slot: string): number {
@@ -594,7 +838,15 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     const rolled = c.willpower + roll;
     const diff = o.willpowerVsPenalty.difficulty;
     const eased = rolled >= diff + 2 ? 0 : rolled >= diff ? Math.min(0, penalty + 1) : penalty;
-    if (explain) steps.push(fstep("FUDGE.Step.Fudge.WillpowerVsPenalty", R_PAIN, eased - penalty, { name: c.name, rolled: ladderName(rolled), difficulty: ladderName(diff), penalty: signed(eased) }));
+    if (explain)
+      steps.push(
+        fstep("FUDGE.Step.Fudge.WillpowerVsPenalty", R_PAIN, eased - penalty, {
+          name: c.name,
+          rolled: ladderName(rolled),
+          difficulty: ladderName(diff),
+          penalty: signed(eased),
+        }),
+      );
     return eased;
   }
 
@@ -618,8 +870,19 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
       return levelAt(scale, cap);
     };
     const base = fromTable(baseFactor);
-    if (explain) steps.push(fstep("FUDGE.Step.Fudge.GrazeTable", R_GRAZE, baseFactor, { level: levelParam(levelOnTrack(scale, grazeTableLevel(o.graze.table, baseFactor))) }));
-    if (raise > 0 && explain) steps.push(fstep(capped ? "FUDGE.Step.Fudge.GrazeScaleCapped" : "FUDGE.Step.Fudge.GrazeScale", R_GRAZE, raise, { diff: signed(diff), level: levelParam(base) }));
+    if (explain)
+      steps.push(
+        fstep("FUDGE.Step.Fudge.GrazeTable", R_GRAZE, baseFactor, {
+          level: levelParam(levelOnTrack(scale, grazeTableLevel(o.graze.table, baseFactor))),
+        }),
+      );
+    if (raise > 0 && explain)
+      steps.push(
+        fstep(capped ? "FUDGE.Step.Fudge.GrazeScaleCapped" : "FUDGE.Step.Fudge.GrazeScale", R_GRAZE, raise, {
+          diff: signed(diff),
+          level: levelParam(base),
+        }),
+      );
     if (!rollOnThisHit) return base;
     let rolled: string | null;
     if (o.damageRoll === "dfLevel") {
@@ -636,7 +899,12 @@ export function resolveFudge(req: FudgeRequest, dice: DiceReader, opts: ResolveO
     // Fudge §4.56: a damage roll changes a graze by one level at most.
     const b = severity(scale, base);
     const clamped = levelAt(scale, Math.max(b - 1, Math.min(b + 1, severity(scale, rolled))));
-    if (explain) steps.push(fstep("FUDGE.Step.Fudge.GrazeRoll", R_GRAZE, numbers.damageRoll ?? factor - baseFactor, { level: levelParam(clamped) }));
+    if (explain)
+      steps.push(
+        fstep("FUDGE.Step.Fudge.GrazeRoll", R_GRAZE, numbers.damageRoll ?? factor - baseFactor, {
+          level: levelParam(clamped),
+        }),
+      );
     return clamped;
   }
 }
@@ -652,7 +920,6 @@ function scaleGap(a: FudgeCombatant, d: FudgeCombatant, goodHit: boolean): numbe
   const atkScale = strengthScaleCounts(a.weapon) ? a.strengthScale : 0;
   return Math.max(0, effectiveMassScale(d, a.weapon, goodHit) - atkScale);
 }
-
 
 /**
  * Exact odds by relative degree (Fudge §3.5: an opposed roll is read as the difference of the two
@@ -674,7 +941,14 @@ export function fudgePairedOutcomes(req: FudgeRequest): PairedOutcomes | null {
   let slots: DiceSlot[] | null = null;
   let base: number;
   try {
-    base = resolveFudge(req, (id) => (id === "attack" || id === "defense" ? (ZERO_4DF as number[]) : (slots ??= fudgeSlots(req)).find((s) => s.id === id)!.outcomes()[0].dice), { explain: false, preview: false }).numbers.relativeDegree;
+    base = resolveFudge(
+      req,
+      (id) =>
+        id === "attack" || id === "defense"
+          ? (ZERO_4DF as number[])
+          : (slots ??= fudgeSlots(req)).find((s) => s.id === id)!.outcomes()[0].dice,
+      { explain: false, preview: false },
+    ).numbers.relativeDegree;
   } catch {
     return null;
   }
@@ -707,7 +981,11 @@ const DIFFERENCE_CLASSES: ReadonlyArray<{ diff: number; dice: [number[], number[
       if (d >= -4 && d <= 4) ways += w[a + 4] * w[d + 4];
     }
     const ta = Math.max(-4, Math.min(4, diff));
-    out.push({ diff, dice: [Object.freeze(facesForTotal(4, ta)), Object.freeze(facesForTotal(4, ta - diff))] as [number[], number[]], p: ways / 6561 });
+    out.push({
+      diff,
+      dice: [Object.freeze(facesForTotal(4, ta)), Object.freeze(facesForTotal(4, ta - diff))] as [number[], number[]],
+      p: ways / 6561,
+    });
   }
   return out;
 })();

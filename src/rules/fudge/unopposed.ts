@@ -31,13 +31,28 @@ const RULE = "Fudge §3.4";
  * @param numbers name levels as signed numbers, not on the ladder (a Miniatures datacard's stat:
  *   the datacard says "Strength +2", and its target numbers are numbers)
  */
-export function unopposedRoll(trait: number, faces: readonly number[], difficulty = 0, penalty = 0, ladder: Ladder = DEFAULT_LADDER, numbers = false): UnopposedResult {
+export function unopposedRoll(
+  trait: number,
+  faces: readonly number[],
+  difficulty = 0,
+  penalty = 0,
+  ladder: Ladder = DEFAULT_LADDER,
+  numbers = false,
+): UnopposedResult {
   int(trait, "trait", -50, 50);
   int(difficulty, "difficulty", -50, 50);
   int(penalty, "penalty", -50, 50);
   const diceTotal = readFudgeTotal(faces, "dice", 4);
   const dice = [fstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", diceTotal, { faces: facesText(faces) })];
-  return unopposedOutcome(trait, diceTotal, dice, difficulty, penalty !== 0 ? [fstep("FUDGE.Step.Fudge.Modifier", RULE, penalty)] : [], ladder, numbers);
+  return unopposedOutcome(
+    trait,
+    diceTotal,
+    dice,
+    difficulty,
+    penalty !== 0 ? [fstep("FUDGE.Step.Fudge.Modifier", RULE, penalty)] : [],
+    ladder,
+    numbers,
+  );
 }
 
 /**
@@ -45,7 +60,15 @@ export function unopposedRoll(trait: number, faces: readonly number[], difficult
  * Difficulty Level. `diceSteps` explain the dice (a Miniatures roll adds its Legendary re-roll),
  * `modifiers` are steps whose values add to the roll (a wound penalty, a Guts failure's −1).
  */
-export function unopposedOutcome(trait: number, diceTotal: number, diceSteps: readonly Step[], difficulty: number, modifiers: readonly Step[], ladder: Ladder = DEFAULT_LADDER, numbers = false): UnopposedResult {
+export function unopposedOutcome(
+  trait: number,
+  diceTotal: number,
+  diceSteps: readonly Step[],
+  difficulty: number,
+  modifiers: readonly Step[],
+  ladder: Ladder = DEFAULT_LADDER,
+  numbers = false,
+): UnopposedResult {
   let rolled = trait + diceTotal;
   for (const m of modifiers) rolled += m.value ?? 0;
   const margin = rolled - difficulty;
@@ -53,7 +76,9 @@ export function unopposedOutcome(trait: number, diceTotal: number, diceSteps: re
   const nameOf = (n: number): string => (numbers ? signed(n) : describeLevel(n, ladder).label);
   const name = nameOf(rolled);
   const steps: Step[] = [
-    numbers ? fstep("FUDGE.Step.Fudge.TraitNumber", RULE, trait, { level: signed(trait) }) : fstep("FUDGE.Step.Fudge.Trait", RULE, trait, { level: nameOf(trait) }),
+    numbers
+      ? fstep("FUDGE.Step.Fudge.TraitNumber", RULE, trait, { level: signed(trait) })
+      : fstep("FUDGE.Step.Fudge.Trait", RULE, trait, { level: nameOf(trait) }),
     ...diceSteps,
     ...modifiers,
     fstep(success ? "FUDGE.Step.Fudge.Success" : "FUDGE.Step.Fudge.Failure", RULE, margin, {
@@ -70,7 +95,13 @@ export function unopposedOutcome(trait: number, diceTotal: number, diceSteps: re
  * it (fudge/pipeline.ts): meeting the Difficulty eases the wound penalty by one, beating it by two
  * cancels it (tracks/box.ts willpowerPainRelief). `faces`: the recorded 4dF of the Willpower roll.
  */
-export function willpowerEasedPenalty(willpower: number, faces: readonly number[], difficulty: number, penalty: number, ladder: Ladder = DEFAULT_LADDER): { penalty: number; step: Step } {
+export function willpowerEasedPenalty(
+  willpower: number,
+  faces: readonly number[],
+  difficulty: number,
+  penalty: number,
+  ladder: Ladder = DEFAULT_LADDER,
+): { penalty: number; step: Step } {
   int(willpower, "willpower", -50, 50);
   int(penalty, "penalty", -50, 0);
   const rolled = willpower + readFudgeTotal(faces, "willpowerDice", 4);

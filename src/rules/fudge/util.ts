@@ -27,7 +27,13 @@ export function rejectUnknown(o: Record<string, unknown>, known: readonly string
         break;
       }
     }
-    if (!found && Object.hasOwn(o, k)) throw new RulesError(at(path, k), "FUDGE.Error.Fudge.UnknownField", `unknown field (known: ${known.join(", ")})`, { known: known.join(", ") });
+    if (!found && Object.hasOwn(o, k))
+      throw new RulesError(
+        at(path, k),
+        "FUDGE.Error.Fudge.UnknownField",
+        `unknown field (known: ${known.join(", ")})`,
+        { known: known.join(", ") },
+      );
   }
 }
 
@@ -48,6 +54,11 @@ export function fstep(key: string, rule: string, value?: number, params?: Record
  * fstep for a hot path: `params` already starts with `value: signed(value)` (the caller's object
  * literal, of one shape at each call site), so nothing is copied. Same step as fstep builds.
  */
-export function vstep(key: string, rule: string, value: number, params: { value: string } & Record<string, string | number>): Step {
+export function vstep(
+  key: string,
+  rule: string,
+  value: number,
+  params: { value: string } & Record<string, string | number>,
+): Step {
   return { key, rule, value, params };
 }

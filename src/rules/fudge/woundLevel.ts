@@ -27,7 +27,8 @@ function keysOf(config: BoxTrackConfig): string[] {
 }
 
 const STANDARD_KEYS = ["scratch", "hurt", "veryHurt", "incapacitated", "nearDeath"];
-const sameMins = (a: readonly (number | null)[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+const sameMins = (a: readonly (number | null)[], b: readonly number[]): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
  * Fudge §4.55 double relative degree: "The numbers above the wound levels should be adjusted in
@@ -37,8 +38,21 @@ const sameMins = (a: readonly (number | null)[], b: readonly number[]): boolean 
  */
 function doubledBox(config: BoxTrackConfig): BoxTrackConfig | null {
   const std = config.levels.filter((l) => STANDARD_KEYS.includes(l.key));
-  if (std.length !== STANDARD_KEYS.length || !sameMins(std.map((l) => l.min), DEFAULT_THRESHOLDS.single)) return null;
-  return { ...config, levels: config.levels.map((l) => { const i = STANDARD_KEYS.indexOf(l.key); return i < 0 ? l : { ...l, min: DEFAULT_THRESHOLDS.double[i] }; }) };
+  if (
+    std.length !== STANDARD_KEYS.length ||
+    !sameMins(
+      std.map((l) => l.min),
+      DEFAULT_THRESHOLDS.single,
+    )
+  )
+    return null;
+  return {
+    ...config,
+    levels: config.levels.map((l) => {
+      const i = STANDARD_KEYS.indexOf(l.key);
+      return i < 0 ? l : { ...l, min: DEFAULT_THRESHOLDS.double[i] };
+    }),
+  };
 }
 
 /** The wound levels and thresholds used against a defender's track (`doubleRd`: Fudge §4.55 option on). */
@@ -53,10 +67,22 @@ export function levelScaleFor(track: Track, path: Path, doubleRd = false): Level
     // Fudge §4.57: the DC track names wounds by the standard levels; "dead" only by overflow of DC.
     const given = track.config as unknown as DcTrackConfig;
     // Fudge §4.55: the doubled thresholds whenever the option is on (unless the track has its own).
-    const config = doubleRd && sameMins(given.thresholds, DEFAULT_THRESHOLDS.single) ? { ...given, thresholds: [...DEFAULT_THRESHOLDS.double] } : given;
-    return { keys: DC_WOUND_LEVELS.filter((k) => k !== "dead"), lookup: (n) => dcLevelForDamage(config, n), kind: "dc" };
+    const config =
+      doubleRd && sameMins(given.thresholds, DEFAULT_THRESHOLDS.single)
+        ? { ...given, thresholds: [...DEFAULT_THRESHOLDS.double] }
+        : given;
+    return {
+      keys: DC_WOUND_LEVELS.filter((k) => k !== "dead"),
+      lookup: (n) => dcLevelForDamage(config, n),
+      kind: "dc",
+    };
   }
-  throw new RulesError(path, "FUDGE.Error.Fudge.TrackKind", `the fudge preset needs a "box" or "dc" track (got ${JSON.stringify(kind)})`, { kind: String(kind) });
+  throw new RulesError(
+    path,
+    "FUDGE.Error.Fudge.TrackKind",
+    `the fudge preset needs a "box" or "dc" track (got ${JSON.stringify(kind)})`,
+    { kind: String(kind) },
+  );
 }
 
 /** Severity index: −1 for no wound, 0 for the least severe level. */
@@ -85,10 +111,15 @@ export function shiftBy(scale: LevelScale, key: string | null, by: number): stri
 /** Checks that a level key exists on the scale (named in an error otherwise). */
 export function checkLevel(scale: LevelScale, key: string, path: Path): string {
   if (!scale.keys.includes(key))
-    throw new RulesError(path, "FUDGE.Error.Fudge.UnknownLevel", `unknown wound level ${JSON.stringify(key)} (track levels: ${scale.keys.join(", ")})`, {
-      level: key,
-      known: scale.keys.join(", "),
-    });
+    throw new RulesError(
+      path,
+      "FUDGE.Error.Fudge.UnknownLevel",
+      `unknown wound level ${JSON.stringify(key)} (track levels: ${scale.keys.join(", ")})`,
+      {
+        level: key,
+        known: scale.keys.join(", "),
+      },
+    );
   return key;
 }
 

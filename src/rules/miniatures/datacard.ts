@@ -45,7 +45,17 @@ export interface MiniWeapon {
  * - `leader`: "all followers make Guts checks at -1 if the King has fallen" — the followers'
  *   `leaderFallen` flag (−1).
  */
-export const MINI_TRAIT_RULES = ["steadfast", "mercenary", "selfInterest", "chivalrous", "backstabber", "poorMelee", "faithful", "noblePresence", "leader"] as const;
+export const MINI_TRAIT_RULES = [
+  "steadfast",
+  "mercenary",
+  "selfInterest",
+  "chivalrous",
+  "backstabber",
+  "poorMelee",
+  "faithful",
+  "noblePresence",
+  "leader",
+] as const;
 export type MiniTraitRule = (typeof MINI_TRAIT_RULES)[number];
 
 export interface MiniTrait {
@@ -120,11 +130,22 @@ function parseWeapon(input: unknown, path: string): MiniWeapon {
     kind,
     damage: int(o.damage, at(path, "damage"), -STAT_LIMIT, STAT_LIMIT),
     // Miniatures: ranged weapons add no stat unless they say so; melee weapons name theirs.
-    stat: oneOf(o.stat, at(path, "stat"), ["strength", "dexterity", "none"] as const, kind === "ranged" ? "none" : undefined),
+    stat: oneOf(
+      o.stat,
+      at(path, "stat"),
+      ["strength", "dexterity", "none"] as const,
+      kind === "ranged" ? "none" : undefined,
+    ),
   };
   if (o.range !== undefined) w.range = num(o.range, at(path, "range"), 0.5, 10000);
-  else if (kind === "ranged") throw new RulesError(at(path, "range"), "FUDGE.Error.Miniatures.RangeMissing", "a ranged weapon needs its Range in inches");
-  if (o.rangedStat !== undefined) w.rangedStat = oneOf(o.rangedStat, at(path, "rangedStat"), ["strength", "dexterity", "none"] as const);
+  else if (kind === "ranged")
+    throw new RulesError(
+      at(path, "range"),
+      "FUDGE.Error.Miniatures.RangeMissing",
+      "a ranged weapon needs its Range in inches",
+    );
+  if (o.rangedStat !== undefined)
+    w.rangedStat = oneOf(o.rangedStat, at(path, "rangedStat"), ["strength", "dexterity", "none"] as const);
   if (o.shootInContact !== undefined) w.shootInContact = bool(o.shootInContact, at(path, "shootInContact"));
   return w;
 }
@@ -137,10 +158,15 @@ export function parseTrait(input: unknown, path: string): MiniTrait | undefined 
   if (o.effect !== undefined) t.effect = str(o.effect, at(path, "effect"));
   if (o.rule !== undefined && o.rule !== null) {
     if (typeof o.rule !== "string" || !(MINI_TRAIT_RULES as readonly string[]).includes(o.rule))
-      throw new RulesError(at(path, "rule"), "FUDGE.Error.Miniatures.TraitRule", `no gift or fault rule called ${JSON.stringify(String(o.rule).slice(0, 40))} (rules: ${MINI_TRAIT_RULES.join(", ")})`, {
-        rule: String(o.rule).slice(0, 40),
-        allowed: MINI_TRAIT_RULES.join(", "),
-      });
+      throw new RulesError(
+        at(path, "rule"),
+        "FUDGE.Error.Miniatures.TraitRule",
+        `no gift or fault rule called ${JSON.stringify(String(o.rule).slice(0, 40))} (rules: ${MINI_TRAIT_RULES.join(", ")})`,
+        {
+          rule: String(o.rule).slice(0, 40),
+          allowed: MINI_TRAIT_RULES.join(", "),
+        },
+      );
     t.rule = o.rule as MiniTraitRule;
   }
   if (o.value !== undefined && o.value !== null) t.value = int(o.value, at(path, "value"), 0, TRAIT_VALUE_LIMIT);
@@ -198,12 +224,18 @@ function statValue(card: { strength: number; dexterity: number }, stat: "strengt
  */
 export function datacard(card: MiniDatacard, penalty = 0, options: DatacardOptions = {}): DerivedDatacard {
   if (!Number.isInteger(penalty) || penalty > 0)
-    throw new RulesError("penalty", "FUDGE.Error.Miniatures.Penalty", `a wound penalty is a whole number ≤ 0 (got ${penalty})`);
+    throw new RulesError(
+      "penalty",
+      "FUDGE.Error.Miniatures.Penalty",
+      `a wound penalty is a whole number ≤ 0 (got ${penalty})`,
+    );
   const steps: Step[] = [];
   if (penalty !== 0) steps.push(step("FUDGE.Miniatures.Step.WoundPenaltyStats", "Miniatures: Wounds", penalty));
   const weapons: DerivedWeapon[] = card.weapons.map((w, index) => {
     const ws: Step[] = [];
-    ws.push(step("FUDGE.Miniatures.Step.WeaponDamage", DATACARD_RULE, w.damage, { weapon: w.name, value: signed(w.damage) }));
+    ws.push(
+      step("FUDGE.Miniatures.Step.WeaponDamage", DATACARD_RULE, w.damage, { weapon: w.name, value: signed(w.damage) }),
+    );
     // Miniatures: MODF = weapon + Strength (or Dexterity); RODF = weapon (+ a stat only where stated).
     const stat = w.kind === "melee" ? w.stat : (w.rangedStat ?? "none");
     const sv = statValue(card, stat);
@@ -212,9 +244,16 @@ export function datacard(card: MiniDatacard, penalty = 0, options: DatacardOptio
     // penalties apply "to all stats, not rolls": the penalty reaches a damage factor only through
     // the stat it adds (a Hurt archer with a bow of damage 3 still shoots at 3).
     const statPenalty = stat === "none" ? 0 : penalty;
-    if (statPenalty !== 0) ws.push(step("FUDGE.Miniatures.Step.WoundPenalty", "Miniatures: Wounds", statPenalty, { value: signed(statPenalty) }));
+    if (statPenalty !== 0)
+      ws.push(
+        step("FUDGE.Miniatures.Step.WoundPenalty", "Miniatures: Wounds", statPenalty, { value: signed(statPenalty) }),
+      );
     const odf = w.damage + sv + statPenalty;
-    ws.push(step(w.kind === "melee" ? "FUDGE.Miniatures.Step.Modf" : "FUDGE.Miniatures.Step.Rodf", DATACARD_RULE, odf, { value: signed(odf) }));
+    ws.push(
+      step(w.kind === "melee" ? "FUDGE.Miniatures.Step.Modf" : "FUDGE.Miniatures.Step.Rodf", DATACARD_RULE, odf, {
+        value: signed(odf),
+      }),
+    );
     return { index, name: w.name, kind: w.kind, hands: w.hands, odf, range: w.range ?? null, steps: ws };
   });
   // Miniatures: DDF is Dexterity plus Armor (and the shield it can use).
@@ -230,7 +269,9 @@ export function datacard(card: MiniDatacard, penalty = 0, options: DatacardOptio
   );
   // Miniatures: HDDF is the Armor bonus without Dexterity or shield.
   const hddf = card.armor + (options.penaltyLowersHddf ? penalty : 0);
-  steps.push(step("FUDGE.Miniatures.Step.Hddf", DATACARD_RULE, hddf, { armor: signed(card.armor), value: signed(hddf) }));
+  steps.push(
+    step("FUDGE.Miniatures.Step.Hddf", DATACARD_RULE, hddf, { armor: signed(card.armor), value: signed(hddf) }),
+  );
   const firstOf = (kind: "melee" | "ranged"): number | null => weapons.find((w) => w.kind === kind)?.odf ?? null;
   return {
     penalty,
@@ -251,15 +292,21 @@ export function datacard(card: MiniDatacard, penalty = 0, options: DatacardOptio
 export function findWeapon(card: MiniDatacard, ref: unknown, path: string): number {
   if (typeof ref === "number") {
     int(ref, path, 0, Math.max(0, card.weapons.length - 1));
-    if (card.weapons.length === 0) throw new RulesError(path, "FUDGE.Error.Miniatures.NoWeapon", `${card.name} carries no weapon`);
+    if (card.weapons.length === 0)
+      throw new RulesError(path, "FUDGE.Error.Miniatures.NoWeapon", `${card.name} carries no weapon`);
     return ref;
   }
   const name = str(ref, path).trim().toLowerCase();
   const i = card.weapons.findIndex((w) => w.name.toLowerCase() === name);
   if (i < 0)
-    throw new RulesError(path, "FUDGE.Error.Miniatures.NoWeapon", `${card.name} carries no weapon called ${JSON.stringify(ref)} (has: ${card.weapons.map((w) => w.name).join(", ") || "none"})`, {
-      weapon: String(ref),
-    });
+    throw new RulesError(
+      path,
+      "FUDGE.Error.Miniatures.NoWeapon",
+      `${card.name} carries no weapon called ${JSON.stringify(ref)} (has: ${card.weapons.map((w) => w.name).join(", ") || "none"})`,
+      {
+        weapon: String(ref),
+      },
+    );
   return i;
 }
 
@@ -269,13 +316,25 @@ export function findWeapon(card: MiniDatacard, ref: unknown, path: string): numb
  * action (index or name); a model "cannot wield more weapons than will fit in its available hands"
  * (`hands`, default 2). A weapon it only carries (Yanni's dagger while he shoots) is not listed.
  */
-export function attacksOfAction(card: MiniDatacard, wielded: unknown, kind: "melee" | "ranged", hands = 2, path = "wielded"): number[] {
+export function attacksOfAction(
+  card: MiniDatacard,
+  wielded: unknown,
+  kind: "melee" | "ranged",
+  hands = 2,
+  path = "wielded",
+): number[] {
   const list = array(wielded, path);
   const idx = list.map((w, i) => findWeapon(card, w, at(path, i)));
-  if (new Set(idx).size !== idx.length) throw new RulesError(path, "FUDGE.Error.Miniatures.WeaponTwice", "a weapon is listed twice");
+  if (new Set(idx).size !== idx.length)
+    throw new RulesError(path, "FUDGE.Error.Miniatures.WeaponTwice", "a weapon is listed twice");
   const used = idx.reduce((n, i) => n + card.weapons[i].hands, 0);
   // Miniatures: Melee Combat — 1h and 2h weapons must fit in the model's hands.
   if (used > hands)
-    throw new RulesError(path, "FUDGE.Error.Miniatures.TooManyHands", `${card.name} has ${hands} hands but these weapons need ${used}`, { hands, used });
+    throw new RulesError(
+      path,
+      "FUDGE.Error.Miniatures.TooManyHands",
+      `${card.name} has ${hands} hands but these weapons need ${used}`,
+      { hands, used },
+    );
   return idx.filter((i) => card.weapons[i].kind === kind);
 }

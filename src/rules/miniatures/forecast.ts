@@ -11,7 +11,19 @@
  * for the next round. The pending failures need no turn numbers, only their bonus, target,
  * forfeits, effect and whether they were made this round.
  */
-import { gutsRecheck, gutsRollPenalty, gutsRollPenaltyRule, gutsTraitModifiers, gutsTrigger, type GutsEffect, type GutsPending, type GutsReason, type GutsRollPenaltyRule, type GutsSituation, type GutsState } from "./guts";
+import {
+  gutsRecheck,
+  gutsRollPenalty,
+  gutsRollPenaltyRule,
+  gutsTraitModifiers,
+  gutsTrigger,
+  type GutsEffect,
+  type GutsPending,
+  type GutsReason,
+  type GutsRollPenaltyRule,
+  type GutsSituation,
+  type GutsState,
+} from "./guts";
 import { legendaryOutcomes, legendaryTotal } from "./legendary";
 import { datacard, traitWith, type DatacardOptions, type MiniDatacard, type MiniTrait } from "./datacard";
 import { trackStatus, type Track, type TrackStatus } from "../track";
@@ -70,12 +82,24 @@ export type DuelGutsSituation = Pick<GutsSituation, "defendingKing" | "nobleInMe
  * and by −1 when a failure by 1 lowers Guts rolls: `gutsRollPenalty` "allRolls", the default),
  * its gift and fault, and its circumstances for the checks.
  */
-export function mindSpace(card: MiniDatacard, config: BoxTrackConfig, reduce: boolean, situation: DuelGutsSituation = {}, gutsRollPenalty?: GutsRollPenaltyRule): MindSpace {
+export function mindSpace(
+  card: MiniDatacard,
+  config: BoxTrackConfig,
+  reduce: boolean,
+  situation: DuelGutsSituation = {},
+  gutsRollPenalty?: GutsRollPenaltyRule,
+): MindSpace {
   const modifier = gutsTraitModifiers(null, { gift: card.gift, fault: card.fault, ...situation }).modifier;
   const rule = gutsRollPenaltyRule({ gutsRollPenalty });
   // Miniatures: Guts — "−1 to rolls": a re-check may be at −1, so only a need one lower passes for sure.
   const shaken = rule === "allRolls" ? -1 : 0;
-  const space: MindSpace = { floor: gutsFloor(card, config) + modifier + shaken, reduce, situation: { ...situation }, modifier, gutsRollPenalty: rule };
+  const space: MindSpace = {
+    floor: gutsFloor(card, config) + modifier + shaken,
+    reduce,
+    situation: { ...situation },
+    modifier,
+    gutsRollPenalty: rule,
+  };
   if (card.gift) space.gift = card.gift;
   if (card.fault) space.fault = card.fault;
   return space;
@@ -130,9 +154,18 @@ function mind(state: GutsState, owesFreeAttack: boolean, space: MindSpace, fled 
     if (!space.reduce) return { ...p, reason: "other", sinceTurn: 0 };
     const need = p.target - p.bonus;
     const sure = need <= space.floor;
-    return { reason: "other", target: sure ? space.floor : need, bonus: 0, forfeitNext: sure ? 0 : p.forfeitNext, sinceTurn: 0, lastTurn: p.lastTurn, effect: p.effect === 3 ? 2 : p.effect };
+    return {
+      reason: "other",
+      target: sure ? space.floor : need,
+      bonus: 0,
+      forfeitNext: sure ? 0 : p.forfeitNext,
+      sinceTurn: 0,
+      lastTurn: p.lastTurn,
+      effect: p.effect === 3 ? 2 : p.effect,
+    };
   };
-  const entry = (p: GutsPending): string => `${p.target}:${p.bonus}:${p.forfeitNext}:${p.effect}${p.lastTurn > 0 ? "'" : ""}`;
+  const entry = (p: GutsPending): string =>
+    `${p.target}:${p.bonus}:${p.forfeitNext}:${p.effect}${p.lastTurn > 0 ? "'" : ""}`;
   const pending = state.pending.map(canon).sort((x, y) => (entry(x) < entry(y) ? -1 : entry(x) > entry(y) ? 1 : 0));
   const effect = pending.reduce<GutsEffect>((m, p) => (p.effect > m ? p.effect : m), 0);
   const key = `${pending.map(entry).join(";")}${owesFreeAttack ? "!" : ""}`;
@@ -141,7 +174,11 @@ function mind(state: GutsState, owesFreeAttack: boolean, space: MindSpace, fled 
 
 /** A model's mind as the duel starts (at a round's start: every failure it carries is of an earlier round). */
 export function gutsMind(state: GutsState | undefined, space: MindSpace): GutsMind {
-  return mind({ pending: (state?.pending ?? []).map((p) => ({ ...p, lastTurn: 0 })), effect: state?.effect ?? 0 }, false, space);
+  return mind(
+    { pending: (state?.pending ?? []).map((p) => ({ ...p, lastTurn: 0 })), effect: state?.effect ?? 0 },
+    false,
+    space,
+  );
 }
 
 /**
@@ -154,7 +191,15 @@ export function gutsMind(state: GutsState | undefined, space: MindSpace): GutsMi
 export function nearDeathMind(m: GutsMind, space: MindSpace): GutsMind {
   const shaken = space.gutsRollPenalty !== "attackRolls" && gutsRollPenalty(m.state) !== 0;
   if (!shaken) return gutsMind(undefined, space);
-  const p: GutsPending = { reason: "other", target: space.floor, bonus: 0, forfeitNext: 0, sinceTurn: 0, lastTurn: 0, effect: 1 };
+  const p: GutsPending = {
+    reason: "other",
+    target: space.floor,
+    bonus: 0,
+    forfeitNext: 0,
+    sinceTurn: 0,
+    lastTurn: 0,
+    effect: 1,
+  };
   return mind({ pending: [p], effect: 1 }, m.owesFreeAttack, space, m.fled);
 }
 
@@ -184,7 +229,10 @@ function legendary(): { list: DiceOutcome[]; atLeast: number[] } {
  * a check passed by one total is passed by every higher total with the same result, so the
  * classes above the first pass are one branch (their probability summed).
  */
-function eachCheck<R extends { check: { passed: boolean } }>(roll: (faces: number[]) => R, f: (r: R, p: number) => void): void {
+function eachCheck<R extends { check: { passed: boolean } }>(
+  roll: (faces: number[]) => R,
+  f: (r: R, p: number) => void,
+): void {
   const { list, atLeast } = legendary();
   for (let i = 0; i < list.length; i++) {
     const r = roll(list[i].dice);
@@ -209,7 +257,14 @@ function merge(list: Array<[GutsMind, number]>): Array<[GutsMind, number]> {
  * still pending (gutsTrigger does both). `sameRound`: the model acts later in this round, so the
  * new failure waits for the next round's re-check.
  */
-export function gutsAfterWound(m: GutsMind, guts: number, target: number, reason: GutsReason, sameRound: boolean, space: MindSpace): Array<[GutsMind, number]> {
+export function gutsAfterWound(
+  m: GutsMind,
+  guts: number,
+  target: number,
+  reason: GutsReason,
+  sameRound: boolean,
+  space: MindSpace,
+): Array<[GutsMind, number]> {
   return immediateCheck(m, guts, target, reason, sameRound, true, space);
 }
 
@@ -223,20 +278,55 @@ export function gutsAfterWound(m: GutsMind, guts: number, target: number, reason
  * contact with it get an immediate free attack at +1"); a charger that breaks never reached its
  * foe, so it owes none (this system's reading, docs/rules-api.md).
  */
-export function gutsAtCharge(m: GutsMind, guts: number, terrifyingGifts: number, charged: boolean, space: MindSpace): Array<[GutsMind, number]> {
+export function gutsAtCharge(
+  m: GutsMind,
+  guts: number,
+  terrifyingGifts: number,
+  charged: boolean,
+  space: MindSpace,
+): Array<[GutsMind, number]> {
   return immediateCheck(m, guts, terrifyingTarget(terrifyingGifts), "terrifying", true, charged, space);
 }
 
 /** One immediate check (gutsTrigger) over the Legendary classes; a failure by 3 owes the free attack when `inContact`. */
-function immediateCheck(m: GutsMind, guts: number, target: number, reason: GutsReason, sameRound: boolean, inContact: boolean, space: MindSpace): Array<[GutsMind, number]> {
+function immediateCheck(
+  m: GutsMind,
+  guts: number,
+  target: number,
+  reason: GutsReason,
+  sameRound: boolean,
+  inContact: boolean,
+  space: MindSpace,
+): Array<[GutsMind, number]> {
   const out: Array<[GutsMind, number]> = [];
   const n = m.state.pending.length;
   eachCheck(
     // Steadfast counts only for the model being charged (`inContact` at a "terrifying" check).
-    (faces) => gutsTrigger(m.state, { ...space.situation, guts, faces, target, turn: 0, reason, gift: space.gift, fault: space.fault, beingCharged: reason === "terrifying" && inContact }, { gutsRollPenalty: space.gutsRollPenalty }),
+    (faces) =>
+      gutsTrigger(
+        m.state,
+        {
+          ...space.situation,
+          guts,
+          faces,
+          target,
+          turn: 0,
+          reason,
+          gift: space.gift,
+          fault: space.fault,
+          beingCharged: reason === "terrifying" && inContact,
+        },
+        { gutsRollPenalty: space.gutsRollPenalty },
+      ),
     (r, p) => {
-      const state = sameRound && r.state.pending.length > n ? { ...r.state, pending: r.state.pending.map((x, i) => (i >= n ? { ...x, lastTurn: 1 } : x)) } : r.state;
-      out.push([mind(state, m.owesFreeAttack || (inContact && !r.check.passed && r.check.effect === 3), space, r.fleesCombat), p]);
+      const state =
+        sameRound && r.state.pending.length > n
+          ? { ...r.state, pending: r.state.pending.map((x, i) => (i >= n ? { ...x, lastTurn: 1 } : x)) }
+          : r.state;
+      out.push([
+        mind(state, m.owesFreeAttack || (inContact && !r.check.passed && r.check.effect === 3), space, r.fleesCombat),
+        p,
+      ]);
     },
   );
   return merge(out);
@@ -253,13 +343,29 @@ export function gutsTurnStart(m: GutsMind, guts: number, space: MindSpace): Arra
   const out: Array<[GutsMind, number]> = [];
   const walk = (state: GutsState, i: number, p: number): void => {
     if (i >= state.pending.length) {
-      out.push([mind({ ...state, pending: state.pending.map((x) => ({ ...x, lastTurn: 0 })) }, m.owesFreeAttack, space), p]);
+      out.push([
+        mind({ ...state, pending: state.pending.map((x) => ({ ...x, lastTurn: 0 })) }, m.owesFreeAttack, space),
+        p,
+      ]);
       return;
     }
     if (state.pending[i].lastTurn >= 1) return walk(state, i + 1, p);
     eachCheck(
-      (faces) => gutsRecheck(state, faces, 1, guts, 0, i, { ...space.situation, gift: space.gift, fault: space.fault }, { gutsRollPenalty: space.gutsRollPenalty }),
-      (r, q) => (r.fleesCombat ? out.push([mind(r.state, false, space, true), p * q]) : walk(r.state, r.check.passed ? i : i + 1, p * q)),
+      (faces) =>
+        gutsRecheck(
+          state,
+          faces,
+          1,
+          guts,
+          0,
+          i,
+          { ...space.situation, gift: space.gift, fault: space.fault },
+          { gutsRollPenalty: space.gutsRollPenalty },
+        ),
+      (r, q) =>
+        r.fleesCombat
+          ? out.push([mind(r.state, false, space, true), p * q])
+          : walk(r.state, r.check.passed ? i : i + 1, p * q),
     );
   };
   walk(m.state, 0, 1);
@@ -271,12 +377,18 @@ export function gutsTurnStart(m: GutsMind, guts: number, space: MindSpace): Arra
  * after it (the attack pipeline calls the same check on its card): a new wound level +1, two or
  * more levels from one attack +2; none when the model fell Near Death or worse.
  */
-export function gutsCheckFor(track: Track, before: TrackStatus, after: TrackStatus): { target: number; reason: GutsReason } | null {
+export function gutsCheckFor(
+  track: Track,
+  before: TrackStatus,
+  after: TrackStatus,
+): { target: number; reason: GutsReason } | null {
   if (!after.canAct) return null;
   const config = track.config as unknown as BoxTrackConfig;
   const levels = woundRank(config, after.levelKey) - woundRank(config, before.levelKey);
   if (levels <= 0) return null;
-  return levels >= 2 ? { target: GUTS_TARGETS.twoWoundLevels, reason: "twoWoundLevels" } : { target: GUTS_TARGETS.newWoundLevel, reason: "newWoundLevel" };
+  return levels >= 2
+    ? { target: GUTS_TARGETS.twoWoundLevels, reason: "twoWoundLevels" }
+    : { target: GUTS_TARGETS.newWoundLevel, reason: "newWoundLevel" };
 }
 
 /**
@@ -288,6 +400,7 @@ export function gutsSettled(track: Track, status: TrackStatus): boolean {
   if (!status.canAct || status.effects.length > 0) return false;
   const levels = (track.config as unknown as BoxTrackConfig).levels;
   const i = status.levelKey === null ? -1 : levels.findIndex((l) => l.key === status.levelKey);
-  for (let j = i + 1; j < levels.length; j++) if (levels[j].effect === "none" || levels[j].effect === "penalty") return false;
+  for (let j = i + 1; j < levels.length; j++)
+    if (levels[j].effect === "none" || levels[j].effect === "penalty") return false;
   return true;
 }

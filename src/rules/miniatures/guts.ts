@@ -69,7 +69,10 @@ export function gutsRollPenalty(state: GutsState | undefined): number {
  * The −1 a roll (Guts check, re-check, Near Death roll, stat check) takes from the model's state under the
  * world's rule, with its step; 0 and no step when none applies.
  */
-export function gutsRollPenaltyOf(state: GutsState | undefined, rules: GutsRules | undefined): { penalty: number; steps: Step[] } {
+export function gutsRollPenaltyOf(
+  state: GutsState | undefined,
+  rules: GutsRules | undefined,
+): { penalty: number; steps: Step[] } {
   const penalty = gutsRollPenaltyRule(rules) === "allRolls" ? gutsRollPenalty(state) : 0;
   // Miniatures: Guts — "−1 to rolls (Rolls only, not stats)": the Guts roll is a roll, Guts (the stat) stays.
   return { penalty, steps: penalty ? [step("FUDGE.Miniatures.Step.GutsRollPenalty", GUTS_RULE, penalty)] : [] };
@@ -123,7 +126,9 @@ export interface GutsSituation {
 const TRAITS = "Miniatures: Sample characters";
 
 /** Validates a GutsSituation's flags (the traits are validated where they are parsed). */
-function situationFlags(s: GutsSituation): Required<Pick<GutsSituation, "beingCharged" | "defendingKing" | "nobleInMelee" | "leaderFallen">> {
+function situationFlags(
+  s: GutsSituation,
+): Required<Pick<GutsSituation, "beingCharged" | "defendingKing" | "nobleInMelee" | "leaderFallen">> {
   return {
     beingCharged: bool(s.beingCharged, "beingCharged", false),
     defendingKing: bool(s.defendingKing, "defendingKing", false),
@@ -147,7 +152,8 @@ export function gutsTraitModifiers(reason: GutsReason | null, s: GutsSituation):
   };
   const steadfast = traitWith(s, "steadfast");
   // "+1 to Guts check when being charged by Terrifying opponent": being charged only, not charging.
-  if (steadfast && reason === "terrifying" && f.beingCharged) add("FUDGE.Miniatures.Step.Trait.steadfast", traitValue(steadfast), steadfast.name);
+  if (steadfast && reason === "terrifying" && f.beingCharged)
+    add("FUDGE.Miniatures.Step.Trait.steadfast", traitValue(steadfast), steadfast.name);
   const faithful = traitWith(s, "faithful");
   // "+1 to Guts checks when defending the King": every check made while defending him.
   if (faithful && f.defendingKing) add("FUDGE.Miniatures.Step.Trait.faithful", traitValue(faithful), faithful.name);
@@ -178,7 +184,14 @@ export interface GutsCheckResult {
  * (Legendary) against the target. Meeting the target passes; a failure by 0 would have the same
  * effect ("act normally"), so the two readings agree.
  */
-export function gutsCheck(guts: number, modifiers: number, faces: unknown, target: number, path = "faces", situation: GutsSituation & { reason?: GutsReason } = {}): GutsCheckResult {
+export function gutsCheck(
+  guts: number,
+  modifiers: number,
+  faces: unknown,
+  target: number,
+  path = "faces",
+  situation: GutsSituation & { reason?: GutsReason } = {},
+): GutsCheckResult {
   int(guts, "guts", -50, 50);
   int(modifiers, "modifiers", -50, 50);
   int(target, "target", -50, 50);
@@ -197,7 +210,9 @@ export function gutsCheck(guts: number, modifiers: number, faces: unknown, targe
       total: signed(total),
       target: signed(target),
     }),
-    step(margin === 0 ? "FUDGE.Miniatures.Step.GutsPassed" : "FUDGE.Miniatures.Step.GutsFailed", GUTS_RULE, margin, { effect: `FUDGE.Miniatures.Guts.Effect${effect}` }),
+    step(margin === 0 ? "FUDGE.Miniatures.Step.GutsPassed" : "FUDGE.Miniatures.Step.GutsFailed", GUTS_RULE, margin, {
+      effect: `FUDGE.Miniatures.Guts.Effect${effect}`,
+    }),
   ];
   const passed = total >= target;
   // Miniatures: Sample characters — Mercenary: "will flee the combat on any failed Guts check".
@@ -237,7 +252,8 @@ export function initialGutsState(): GutsState {
   return { pending: [], effect: 0 };
 }
 
-const worst = (pending: GutsPending[]): GutsEffect => pending.reduce<GutsEffect>((m, p) => (p.effect > m ? p.effect : m), 0);
+const worst = (pending: GutsPending[]): GutsEffect =>
+  pending.reduce<GutsEffect>((m, p) => (p.effect > m ? p.effect : m), 0);
 
 export function parseGutsState(input: unknown, path: string): GutsState {
   if (input === undefined || input === null) return initialGutsState();
@@ -251,7 +267,8 @@ export function parseGutsState(input: unknown, path: string): GutsState {
       target: int(r.target, at(p, "target"), -50, 50),
       sinceTurn,
       bonus: int(r.bonus ?? 0, at(p, "bonus"), 0),
-      forfeitNext: typeof r.forfeitNext === "boolean" ? (r.forfeitNext ? 1 : 0) : int(r.forfeitNext ?? 0, at(p, "forfeitNext"), 0),
+      forfeitNext:
+        typeof r.forfeitNext === "boolean" ? (r.forfeitNext ? 1 : 0) : int(r.forfeitNext ?? 0, at(p, "forfeitNext"), 0),
       lastTurn: int(r.lastTurn ?? sinceTurn, at(p, "lastTurn"), sinceTurn),
       effect: int(r.effect, at(p, "effect"), 1, 4) as GutsEffect,
     };
@@ -276,11 +293,22 @@ export interface GutsTrigger extends GutsSituation {
  * A failure by 1 already in force lowers the check by 1 under `rules.gutsRollPenalty` "allRolls"
  * (the default); the new failure's own effect starts after this check.
  */
-export function gutsTrigger(state: GutsState, t: GutsTrigger, rules: GutsRules = {}): { state: GutsState; check: GutsCheckResult; fleesCombat: boolean; steps: Step[] } {
+export function gutsTrigger(
+  state: GutsState,
+  t: GutsTrigger,
+  rules: GutsRules = {},
+): { state: GutsState; check: GutsCheckResult; fleesCombat: boolean; steps: Step[] } {
   const turn = int(t.turn, "turn", 0);
   const reason = oneOf(t.reason, "reason", GUTS_REASONS);
   const shaken = gutsRollPenaltyOf(state, rules);
-  const check = gutsCheck(t.guts, int(t.modifiers ?? 0, "modifiers", -50, 50) + shaken.penalty, t.faces, t.target, "faces", { ...t, reason });
+  const check = gutsCheck(
+    t.guts,
+    int(t.modifiers ?? 0, "modifiers", -50, 50) + shaken.penalty,
+    t.faces,
+    t.target,
+    "faces",
+    { ...t, reason },
+  );
   const steps = [...shaken.steps, ...check.steps];
   const woundLevel = reason === "newWoundLevel" || reason === "twoWoundLevels";
   let pending = state.pending.map((p) => ({ ...p }));
@@ -290,7 +318,15 @@ export function gutsTrigger(state: GutsState, t: GutsTrigger, rules: GutsRules =
     steps.push(step("FUDGE.Miniatures.Step.GutsForfeit", GUTS_RULE, pending.length));
   }
   if (!check.passed && check.effect > 0)
-    pending.push({ reason, target: t.target, sinceTurn: turn, bonus: 0, forfeitNext: 0, lastTurn: turn, effect: check.effect });
+    pending.push({
+      reason,
+      target: t.target,
+      sinceTurn: turn,
+      bonus: 0,
+      forfeitNext: 0,
+      lastTurn: turn,
+      effect: check.effect,
+    });
   return { state: { pending, effect: worst(pending) }, check, fleesCombat: check.fleesCombat, steps };
 }
 
@@ -312,7 +348,8 @@ export function gutsRecheck(
   situation: GutsSituation = {},
   rules: GutsRules = {},
 ): { state: GutsState; check: GutsCheckResult; fleesCombat: boolean; steps: Step[] } {
-  if (state.pending.length === 0) throw new RulesError("state.pending", "FUDGE.Error.Miniatures.NoGutsPending", "no failed Guts check to re-check");
+  if (state.pending.length === 0)
+    throw new RulesError("state.pending", "FUDGE.Error.Miniatures.NoGutsPending", "no failed Guts check to re-check");
   int(index, "index", 0, state.pending.length - 1);
   const entry = state.pending[index];
   int(turn, "turn", entry.lastTurn + 1);
@@ -321,8 +358,19 @@ export function gutsRecheck(
   gained -= forfeited;
   const bonus = entry.bonus + gained;
   const shaken = gutsRollPenaltyOf(state, rules);
-  const check = gutsCheck(guts, int(modifiers, "modifiers", -50, 50) + bonus + shaken.penalty, faces, entry.target, "faces", { ...situation, reason: entry.reason });
-  const steps = [step("FUDGE.Miniatures.Step.GutsBonus", GUTS_RULE, bonus, { bonus: signed(bonus), forfeited }), ...shaken.steps, ...check.steps];
+  const check = gutsCheck(
+    guts,
+    int(modifiers, "modifiers", -50, 50) + bonus + shaken.penalty,
+    faces,
+    entry.target,
+    "faces",
+    { ...situation, reason: entry.reason },
+  );
+  const steps = [
+    step("FUDGE.Miniatures.Step.GutsBonus", GUTS_RULE, bonus, { bonus: signed(bonus), forfeited }),
+    ...shaken.steps,
+    ...check.steps,
+  ];
   const pending = state.pending.map((p) => ({ ...p }));
   if (check.passed) pending.splice(index, 1);
   else pending[index] = { ...entry, bonus, lastTurn: turn, forfeitNext: entry.forfeitNext - forfeited };
@@ -357,7 +405,12 @@ export function nearDeathRoll(
     total,
     steps: [
       ...shaken.steps,
-      step("FUDGE.Miniatures.Step.NearDeathRoll", "Miniatures: Wounds", total, { guts: signed(guts), modifiers: signed(modifiers), dice: signed(dice), total: signed(total) }),
+      step("FUDGE.Miniatures.Step.NearDeathRoll", "Miniatures: Wounds", total, {
+        guts: signed(guts),
+        modifiers: signed(modifiers),
+        dice: signed(dice),
+        total: signed(total),
+      }),
       step(`FUDGE.Miniatures.Step.NearDeath.${result}`, "Miniatures: Wounds"),
     ],
   };
@@ -380,8 +433,14 @@ export function nearDeathGuts(
   rules: GutsRules = {},
 ): { result: NearDeathResult; total: number; track: Track; steps: Step[] } {
   const t = parseTrack(track, "track");
-  if (t.config.kind !== "box") throw new RulesError("track.config.kind", "FUDGE.Error.Miniatures.TrackKind", "a Miniatures model needs a box track");
-  if (trackStatus(t).condition !== "dying") throw new RulesError("track", "FUDGE.Error.Miniatures.NotNearDeath", "only a Near Death model makes this roll");
+  if (t.config.kind !== "box")
+    throw new RulesError(
+      "track.config.kind",
+      "FUDGE.Error.Miniatures.TrackKind",
+      "a Miniatures model needs a box track",
+    );
+  if (trackStatus(t).condition !== "dying")
+    throw new RulesError("track", "FUDGE.Error.Miniatures.NotNearDeath", "only a Near Death model makes this roll");
   const r = nearDeathRoll(guts, faces, modifiers, "faces", gutsState, rules);
   if (r.result === "nearDeath") return { ...r, track: t };
   if (r.result === "dead") {
@@ -391,7 +450,12 @@ export function nearDeathGuts(
   // "Merely Very Hurt": the box track's recover request clears the worse boxes and marks Very Hurt if needed.
   const config = t.config as unknown as BoxTrackConfig;
   const vh = [...config.levels].reverse().find((l) => l.effect === "penalty");
-  if (!vh) throw new RulesError("track.config.levels", "FUDGE.Error.Miniatures.NoVeryHurt", "this track has no level to recover to");
+  if (!vh)
+    throw new RulesError(
+      "track.config.levels",
+      "FUDGE.Error.Miniatures.NoVeryHurt",
+      "this track has no level to recover to",
+    );
   const h = healTrack(t, { type: "recover", to: vh.key });
   return { ...r, track: h.track, steps: [...r.steps, ...h.steps] };
 }

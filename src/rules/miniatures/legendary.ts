@@ -30,20 +30,35 @@ export function legendaryTotal(faces: unknown, path: string): { total: number; b
   const groups: number[][] = [];
   for (let i = 0; i < list.length; i += 4) groups.push(list.slice(i, i + 4));
   if (groups[groups.length - 1].length !== 4)
-    throw new RulesError(path, "FUDGE.Error.Miniatures.LegendaryFaces", "Legendary faces come in groups of four (4dF, then each re-roll)", { count: list.length });
+    throw new RulesError(
+      path,
+      "FUDGE.Error.Miniatures.LegendaryFaces",
+      "Legendary faces come in groups of four (4dF, then each re-roll)",
+      { count: list.length },
+    );
   const base = groups[0].reduce((a, b) => a + b, 0);
   const rerolls: number[] = [];
   for (let g = 1; g < groups.length; g++) {
     // Miniatures: only an unmodified +4 (and, open-ended, a re-roll of four +) is rolled again.
     if (!allPlus(groups[g - 1]))
-      throw new RulesError(at(path, g * 4), "FUDGE.Error.Miniatures.LegendaryExtra", "a re-roll follows only four + faces", { group: g });
+      throw new RulesError(
+        at(path, g * 4),
+        "FUDGE.Error.Miniatures.LegendaryExtra",
+        "a re-roll follows only four + faces",
+        { group: g },
+      );
     // Miniatures: the re-roll ignores − results.
     rerolls.push(groups[g].reduce((a, f) => a + (f > 0 ? 1 : 0), 0));
   }
   if (allPlus(groups[groups.length - 1]))
-    throw new RulesError(path, "FUDGE.Error.Miniatures.LegendaryMissing", "four + faces are rolled again: the re-roll is missing", {
-      count: list.length,
-    });
+    throw new RulesError(
+      path,
+      "FUDGE.Error.Miniatures.LegendaryMissing",
+      "four + faces are rolled again: the re-roll is missing",
+      {
+        count: list.length,
+      },
+    );
   return { total: base + rerolls.reduce((a, b) => a + b, 0), base, rerolls };
 }
 
@@ -94,5 +109,12 @@ export function legendaryOutcomes(epsilon = LEGENDARY_TAIL_EPSILON): DiceOutcome
 /** A Legendary 4dF dice slot (with `bonus` added by the rule that reads it, e.g. the crash's +5). */
 export function legendarySlot(id: string, labelKey: string): DiceSlot {
   // Not uniform (open-ended): recorded faces are checked as a Legendary roll's, re-rolls and all.
-  return { id, formula: "4dF", labelKey, roll: rollLegendary, outcomes: () => legendaryOutcomes(), check: (faces, path) => void legendaryTotal(faces, path) };
+  return {
+    id,
+    formula: "4dF",
+    labelKey,
+    roll: rollLegendary,
+    outcomes: () => legendaryOutcomes(),
+    check: (faces, path) => void legendaryTotal(faces, path),
+  };
 }

@@ -33,7 +33,12 @@ export function movementCost(path: unknown, field = "path"): { cost: number; ste
     const inches = num(o.inches, at(p, "inches"), 0, 10000);
     const c = Math.ceil(inches) * TERRAIN_COST[terrain];
     cost += c;
-    steps.push(step(`FUDGE.Miniatures.Step.Terrain.${terrain}`, "Miniatures: Terrain", c, { inches, factor: TERRAIN_COST[terrain] }));
+    steps.push(
+      step(`FUDGE.Miniatures.Step.Terrain.${terrain}`, "Miniatures: Terrain", c, {
+        inches,
+        factor: TERRAIN_COST[terrain],
+      }),
+    );
   });
   return { cost, steps };
 }
@@ -52,7 +57,10 @@ export function disengageCheck(
 ): { total: number; target: number; escaped: boolean; freeAttack: boolean; steps: Step[] } {
   int(dexterity, "dexterity", -50, 50);
   int(modifiers, "modifiers", -50, 50);
-  const target = Math.max(int(enemy?.strength, "enemy.strength", -50, 50), int(enemy?.dexterity, "enemy.dexterity", -50, 50));
+  const target = Math.max(
+    int(enemy?.strength, "enemy.strength", -50, 50),
+    int(enemy?.dexterity, "enemy.dexterity", -50, 50),
+  );
   const dice = legendaryTotal(faces, path).total;
   const total = dexterity + modifiers + dice;
   const escaped = total >= target;
@@ -69,7 +77,10 @@ export function disengageCheck(
         total: signed(total),
         target: signed(target),
       }),
-      step(escaped ? "FUDGE.Miniatures.Step.DisengageEscaped" : "FUDGE.Miniatures.Step.DisengageFreeAttack", "Miniatures: Disengaging"),
+      step(
+        escaped ? "FUDGE.Miniatures.Step.DisengageEscaped" : "FUDGE.Miniatures.Step.DisengageFreeAttack",
+        "Miniatures: Disengaging",
+      ),
     ],
   };
 }

@@ -5,12 +5,31 @@
  */
 import { RulesError } from "../errors";
 import { signed, step, type Step } from "../explain";
-import { registerPipeline, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type FollowUp } from "../pipeline";
+import {
+  registerPipeline,
+  type AttackPipeline,
+  type AttackRequest,
+  type AttackResolution,
+  type DiceReader,
+  type DiceSlot,
+  type FollowUp,
+} from "../pipeline";
 import { applyWound, trackStatus, type Track, type TrackStatus } from "../track";
 import { at, bool, num, optInt, record } from "../validate";
 import { levelForDamage, levelIndex, type BoxTrackConfig } from "../tracks/box";
 import { datacard, findWeapon, parseDatacard, STAT_LIMIT, traitValue, traitWith, type MiniDatacard } from "./datacard";
-import { GUTS_RULE, GUTS_TARGETS, gutsEffectInfo, gutsRollPenalty, gutsRollPenaltyRule, nearDeathRoll, parseGutsState, type GutsEffect, type GutsRollPenaltyRule, type GutsState } from "./guts";
+import {
+  GUTS_RULE,
+  GUTS_TARGETS,
+  gutsEffectInfo,
+  gutsRollPenalty,
+  gutsRollPenaltyRule,
+  nearDeathRoll,
+  parseGutsState,
+  type GutsEffect,
+  type GutsRollPenaltyRule,
+  type GutsState,
+} from "./guts";
 import { legendaryOutcomes, legendarySlot, legendaryTotal } from "./legendary";
 import { rangePenalty } from "./movement";
 
@@ -77,7 +96,11 @@ export interface MiniAttackRequest extends AttackRequest<MiniCombatant, MiniOpti
 function parseCombatant(input: unknown, path: string): MiniCombatant {
   const card = parseDatacard(input, path) as MiniCombatant;
   if (card.track.config.kind !== "box")
-    throw new RulesError(at(path, "track.config.kind"), "FUDGE.Error.Miniatures.TrackKind", `the miniatures preset needs a box track (got "${card.track.config.kind}")`);
+    throw new RulesError(
+      at(path, "track.config.kind"),
+      "FUDGE.Error.Miniatures.TrackKind",
+      `the miniatures preset needs a box track (got "${card.track.config.kind}")`,
+    );
   const o = input as Record<string, unknown>;
   if (o.gutsState !== undefined) card.gutsState = parseGutsState(o.gutsState, at(path, "gutsState"));
   return card;
@@ -85,7 +108,12 @@ function parseCombatant(input: unknown, path: string): MiniCombatant {
 
 function parseRequest(input: unknown): MiniAttackRequest {
   const o = record(input, "");
-  if (o.preset !== "miniatures") throw new RulesError("preset", "FUDGE.Error.UnknownPreset", `expected "miniatures" (got ${JSON.stringify(o.preset)})`);
+  if (o.preset !== "miniatures")
+    throw new RulesError(
+      "preset",
+      "FUDGE.Error.UnknownPreset",
+      `expected "miniatures" (got ${JSON.stringify(o.preset)})`,
+    );
   const attacker = parseCombatant(o.attacker, "attacker");
   const defender = parseCombatant(o.defender, "defender");
   const op = o.options === undefined ? {} : record(o.options, "options");
@@ -93,15 +121,22 @@ function parseRequest(input: unknown): MiniAttackRequest {
     penaltyLowersHddf: bool(op.penaltyLowersHddf, "options.penaltyLowersHddf", false),
     gangUpRanged: bool(op.gangUpRanged, "options.gangUpRanged", false),
   };
-  if (op.gutsRollPenalty !== undefined) options.gutsRollPenalty = gutsRollPenaltyRule(op as { gutsRollPenalty?: GutsRollPenaltyRule });
+  if (op.gutsRollPenalty !== undefined)
+    options.gutsRollPenalty = gutsRollPenaltyRule(op as { gutsRollPenalty?: GutsRollPenaltyRule });
   const s = o.situation === undefined ? {} : record(o.situation, "situation");
-  const weapon = s.weapon === undefined ? findWeapon(attacker, 0, "situation.weapon") : findWeapon(attacker, s.weapon, "situation.weapon");
+  const weapon =
+    s.weapon === undefined
+      ? findWeapon(attacker, 0, "situation.weapon")
+      : findWeapon(attacker, s.weapon, "situation.weapon");
   const w = attacker.weapons[weapon];
   const situation: MiniSituation & Record<string, unknown> = {
     ...s,
     weapon,
     gangUp: optInt(s.gangUp, "situation.gangUp", 0, 0, 100),
-    rangeInches: s.rangeInches === undefined || s.rangeInches === null ? null : num(s.rangeInches, "situation.rangeInches", 0, 100000),
+    rangeInches:
+      s.rangeInches === undefined || s.rangeInches === null
+        ? null
+        : num(s.rangeInches, "situation.rangeInches", 0, 100000),
     cover: bool(s.cover, "situation.cover", false),
     inContact: bool(s.inContact, "situation.inContact", w.kind === "melee"),
     helpless: bool(s.helpless, "situation.helpless", false),
@@ -116,7 +151,10 @@ function parseRequest(input: unknown): MiniAttackRequest {
 }
 
 function slots(): DiceSlot[] {
-  return [legendarySlot("attack", "FUDGE.Miniatures.Dice.Attack"), legendarySlot("crash", "FUDGE.Miniatures.Dice.Crash")];
+  return [
+    legendarySlot("attack", "FUDGE.Miniatures.Dice.Attack"),
+    legendarySlot("crash", "FUDGE.Miniatures.Dice.Crash"),
+  ];
 }
 
 /** Wound level rank for Guts checks: Scratch (and unhurt) 0, then one per level with an effect. */
@@ -147,25 +185,58 @@ function checkLegal(req: MiniAttackRequest, aStatus: TrackStatus, dStatus: Track
   const w = a.weapons[s.weapon];
   // Miniatures: Wounds — a Near Death model "cannot do anything else"; the dead do not fight.
   if (!aStatus.canAct)
-    throw new RulesError("attacker.track", "FUDGE.Error.Miniatures.CannotAct", `${a.name} cannot act (${aStatus.levelKey ?? aStatus.condition})`, { name: a.name });
-  if (dStatus.condition === "dead") throw new RulesError("defender.track", "FUDGE.Error.Miniatures.AlreadyDead", `${d.name} is already dead`, { name: d.name });
+    throw new RulesError(
+      "attacker.track",
+      "FUDGE.Error.Miniatures.CannotAct",
+      `${a.name} cannot act (${aStatus.levelKey ?? aStatus.condition})`,
+      { name: a.name },
+    );
+  if (dStatus.condition === "dead")
+    throw new RulesError("defender.track", "FUDGE.Error.Miniatures.AlreadyDead", `${d.name} is already dead`, {
+      name: d.name,
+    });
   // Miniatures: Guts — a failure by 2 or more: may not attack (3 runs, 4 cowers).
   const g = gutsEffectInfo(a.gutsState?.effect ?? 0);
   if (!g.mayAttack)
-    throw new RulesError("attacker.gutsState.effect", "FUDGE.Error.Miniatures.GutsNoAttack", `${a.name} failed a Guts check and may not attack`, { name: a.name, effect: g.effect });
+    throw new RulesError(
+      "attacker.gutsState.effect",
+      "FUDGE.Error.Miniatures.GutsNoAttack",
+      `${a.name} failed a Guts check and may not attack`,
+      { name: a.name, effect: g.effect },
+    );
   // Miniatures: Sample characters — Chivalrous: "Cannot strike a defenseless opponent".
   const why = defenseless(dStatus, d.gutsState?.effect ?? 0, s.helpless);
   if (why && traitWith(a, "chivalrous"))
-    throw new RulesError(why, "FUDGE.Error.Miniatures.Chivalrous", `${a.name} is chivalrous and cannot strike ${d.name}, who is defenseless`, { name: a.name, target: d.name });
+    throw new RulesError(
+      why,
+      "FUDGE.Error.Miniatures.Chivalrous",
+      `${a.name} is chivalrous and cannot strike ${d.name}, who is defenseless`,
+      { name: a.name, target: d.name },
+    );
   if (w.kind === "ranged" && s.inContact && !w.shootInContact)
     // Miniatures: Ranged Combat — no firing in base contact unless the weapon says so.
-    throw new RulesError("situation.inContact", "FUDGE.Error.Miniatures.ShootInContact", `${w.name} may not be fired in base contact with an enemy`, { weapon: w.name });
+    throw new RulesError(
+      "situation.inContact",
+      "FUDGE.Error.Miniatures.ShootInContact",
+      `${w.name} may not be fired in base contact with an enemy`,
+      { weapon: w.name },
+    );
   if (w.kind === "melee" && !s.inContact) {
     // Miniatures: Melee Combat — melee attacks need base contact unless the weapon says otherwise (its reach).
     if (w.range === undefined)
-      throw new RulesError("situation.inContact", "FUDGE.Error.Miniatures.MeleeNotInContact", `${w.name} needs base-to-base contact`, { weapon: w.name });
+      throw new RulesError(
+        "situation.inContact",
+        "FUDGE.Error.Miniatures.MeleeNotInContact",
+        `${w.name} needs base-to-base contact`,
+        { weapon: w.name },
+      );
     if (s.rangeInches !== null && s.rangeInches > w.range)
-      throw new RulesError("situation.rangeInches", "FUDGE.Error.Miniatures.OutOfReach", `${w.name} reaches ${w.range}"`, { weapon: w.name, reach: w.range });
+      throw new RulesError(
+        "situation.rangeInches",
+        "FUDGE.Error.Miniatures.OutOfReach",
+        `${w.name} reaches ${w.range}"`,
+        { weapon: w.name, reach: w.range },
+      );
   }
 }
 
@@ -196,7 +267,13 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
     if (s.rangeInches !== null) {
       // Miniatures: Ranged Combat — −1 for every multiple of the weapon's Range or portion thereof.
       rp = rangePenalty(w.range!, s.rangeInches);
-      steps.push(step("FUDGE.Miniatures.Step.Range", RANGED, rp, { distance: s.rangeInches, range: w.range!, penalty: signed(rp) }));
+      steps.push(
+        step("FUDGE.Miniatures.Step.Range", RANGED, rp, {
+          distance: s.rangeInches,
+          range: w.range!,
+          penalty: signed(rp),
+        }),
+      );
     }
     if (s.cover) {
       // Miniatures: Ranged Combat — a target behind cover: −1.
@@ -221,7 +298,12 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
   }
   numbers.modifier = s.modifier;
   /** A trait's +value to the roll when its situation holds: a step, and `numbers[rule]` (absent otherwise). */
-  const traitBonus = (when: boolean | undefined, card: MiniDatacard, rule: "backstabber" | "poorMelee", numberKey: string): void => {
+  const traitBonus = (
+    when: boolean | undefined,
+    card: MiniDatacard,
+    rule: "backstabber" | "poorMelee",
+    numberKey: string,
+  ): void => {
     const t = when ? traitWith(card, rule) : undefined;
     if (!t) return;
     const v = traitValue(t);
@@ -241,12 +323,22 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
   const defense = useHddf ? dCard.hddf : dCard.ddf;
   if (useHddf) {
     const why = nearDeath ? "nearDeath" : dGuts.helpless ? "terrified" : s.helpless ? "helpless" : "surprised";
-    steps.push(step("FUDGE.Miniatures.Step.UseHddf", nearDeath ? WOUNDS : COMBAT, defense, { reason: why, value: signed(defense) }));
+    steps.push(
+      step("FUDGE.Miniatures.Step.UseHddf", nearDeath ? WOUNDS : COMBAT, defense, {
+        reason: why,
+        value: signed(defense),
+      }),
+    );
   } else steps.push(...dCard.steps.filter((x) => x.key === "FUDGE.Miniatures.Step.Ddf"));
 
   const faces = read("attack");
   const roll = legendaryTotal(faces, "dice.attack");
-  if (roll.rerolls.length > 0) steps.push(step("FUDGE.Miniatures.Step.Legendary", "Miniatures: Ground rules", roll.total - roll.base, { rerolls: roll.rerolls.length }));
+  if (roll.rerolls.length > 0)
+    steps.push(
+      step("FUDGE.Miniatures.Step.Legendary", "Miniatures: Ground rules", roll.total - roll.base, {
+        rerolls: roll.rerolls.length,
+      }),
+    );
   const total = roll.total + dw.odf + mods;
   steps.push(
     step("FUDGE.Miniatures.Step.AttackRoll", w.kind === "melee" ? MELEE : RANGED, total, {
@@ -314,12 +406,23 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
     const crashDamage = cr.total + CRASH_BONUS;
     const crashLevel = levelForDamage(config, crashDamage);
     numbers.crashDamage = crashDamage;
-    const cSteps = [step("FUDGE.Miniatures.Step.Crash", WOUNDS, crashDamage, { dice: signed(cr.total), bonus: CRASH_BONUS, level: crashLevel ?? "" })];
+    const cSteps = [
+      step("FUDGE.Miniatures.Step.Crash", WOUNDS, crashDamage, {
+        dice: signed(cr.total),
+        bonus: CRASH_BONUS,
+        level: crashLevel ?? "",
+      }),
+    ];
     steps.push(...cSteps);
     if (crashLevel !== null) {
       const c = applyWound(after.track, { level: crashLevel });
       after = { track: c.track, status: c.status, steps: [...after.steps, ...c.steps], ended: c.ended };
-      followUps.push({ type: "crashWound", target: "defender", params: { level: crashLevel, damage: crashDamage }, steps: [...cSteps, ...c.steps] });
+      followUps.push({
+        type: "crashWound",
+        target: "defender",
+        params: { level: crashLevel, damage: crashDamage },
+        steps: [...cSteps, ...c.steps],
+      });
     }
   }
 
@@ -328,7 +431,12 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
   const now = woundRank(config, after.status.levelKey);
   if (after.status.condition === "dying" && reachedNearDeath) {
     // Miniatures: Wounds — falls face up, cannot act, rolls Guts from its next turn (nearDeathGuts).
-    followUps.push({ type: "nearDeath", target: "defender", params: { rollFromNextTurn: true }, steps: [step("FUDGE.Miniatures.Step.FallsNearDeath", WOUNDS)] });
+    followUps.push({
+      type: "nearDeath",
+      target: "defender",
+      params: { rollFromNextTurn: true },
+      steps: [step("FUDGE.Miniatures.Step.FallsNearDeath", WOUNDS)],
+    });
   } else if (after.status.canAct && now > before) {
     const two = now - before >= 2;
     const target = two ? GUTS_TARGETS.twoWoundLevels : GUTS_TARGETS.newWoundLevel;
@@ -337,14 +445,21 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
       type: "gutsCheck",
       target: "defender",
       params: { who: "self", target, reason, levels: now - before },
-      steps: [step(two ? "FUDGE.Miniatures.Step.GutsTwoLevels" : "FUDGE.Miniatures.Step.GutsNewLevel", GUTS_RULE, target)],
+      steps: [
+        step(two ? "FUDGE.Miniatures.Step.GutsTwoLevels" : "FUDGE.Miniatures.Step.GutsNewLevel", GUTS_RULE, target),
+      ],
     });
   }
   // Miniatures: Sample characters — Self-interest: "will flee combat if wounded" (any wound, a
   // Scratch too; a model that fell Near Death or worse cannot run).
   const selfish = traitWith(d, "selfInterest");
   if (selfish && after.status.canAct)
-    followUps.push({ type: "fleesCombat", target: "defender", params: { rule: "selfInterest" }, steps: [step("FUDGE.Miniatures.Step.Trait.selfInterest", TRAITS, 0, { name: selfish.name })] });
+    followUps.push({
+      type: "fleesCombat",
+      target: "defender",
+      params: { rule: "selfInterest" },
+      steps: [step("FUDGE.Miniatures.Step.Trait.selfInterest", TRAITS, 0, { name: selfish.name })],
+    });
   return { ...base, outcome: "wound", hit: true, woundKey: level, wound, defenderAfter: after };
 }
 

@@ -27,7 +27,13 @@ export interface StatCheckOptions {
  * @param target what the check must equal or beat
  * @param modifier other modifiers (the roll dialog's)
  */
-export function statCheck(stat: number, faces: unknown, target = 0, modifier = 0, opts: StatCheckOptions = {}): UnopposedResult & { gutsPenalty: number } {
+export function statCheck(
+  stat: number,
+  faces: unknown,
+  target = 0,
+  modifier = 0,
+  opts: StatCheckOptions = {},
+): UnopposedResult & { gutsPenalty: number } {
   int(stat, "trait", -50, 50);
   int(target, "difficulty", -50, 50);
   int(modifier, "penalty", -50, 50);
@@ -35,9 +41,26 @@ export function statCheck(stat: number, faces: unknown, target = 0, modifier = 0
   const roll = legendaryTotal(faces, "dice");
   const shown = (faces as number[]).slice(0, 4);
   const dice: Step[] = [fstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", roll.base, { faces: facesText(shown) })];
-  if (roll.rerolls.length > 0) dice.push(step("FUDGE.Miniatures.Step.Legendary", LEGENDARY_RULE, roll.total - roll.base, { rerolls: roll.rerolls.length }));
+  if (roll.rerolls.length > 0)
+    dice.push(
+      step("FUDGE.Miniatures.Step.Legendary", LEGENDARY_RULE, roll.total - roll.base, { rerolls: roll.rerolls.length }),
+    );
   // Miniatures: Guts — "1 Model is at a -1 to rolls (Rolls only, not stats)": a stat check is a roll.
   const shaken = gutsRollPenaltyOf(opts.gutsState, opts.rules);
-  const modifiers = [...(modifier !== 0 ? [fstep("FUDGE.Step.Fudge.Modifier", "Fudge §3.4", modifier)] : []), ...shaken.steps];
-  return { ...unopposedOutcome(stat, roll.total, dice, target, modifiers, opts.ladder ?? DEFAULT_LADDER, opts.numbers ?? false), gutsPenalty: shaken.penalty };
+  const modifiers = [
+    ...(modifier !== 0 ? [fstep("FUDGE.Step.Fudge.Modifier", "Fudge §3.4", modifier)] : []),
+    ...shaken.steps,
+  ];
+  return {
+    ...unopposedOutcome(
+      stat,
+      roll.total,
+      dice,
+      target,
+      modifiers,
+      opts.ladder ?? DEFAULT_LADDER,
+      opts.numbers ?? false,
+    ),
+    gutsPenalty: shaken.penalty,
+  };
 }

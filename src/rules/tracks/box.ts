@@ -20,7 +20,24 @@ import {
   type TrackRender,
   type TrackStatus,
 } from "../track";
-import { array, at, bool, boolAt, boolField, int, intField, isRecord, oneOf, oneOfAt, oneOfField, optIntAt, record, str, strAt, strField } from "../validate";
+import {
+  array,
+  at,
+  bool,
+  boolAt,
+  boolField,
+  int,
+  intField,
+  isRecord,
+  oneOf,
+  oneOfAt,
+  oneOfField,
+  optIntAt,
+  record,
+  str,
+  strAt,
+  strField,
+} from "../validate";
 
 export const BOX_RULE = "Fudge §4.57";
 
@@ -37,7 +54,8 @@ const NAMED_LEVELS = new Set(["scratch", "hurt", "veryHurt", "incapacitated", "n
 export function levelName(config: BoxTrackConfig, key: string): string {
   // A loop, not find(): every explained wound and status names levels (the forecast applies hundreds).
   const levels = config.levels;
-  for (let i = 0; i < levels.length; i++) if (levels[i].key === key) return levels[i].label ?? (NAMED_LEVELS.has(key) ? woundLabel(key) : key);
+  for (let i = 0; i < levels.length; i++)
+    if (levels[i].key === key) return levels[i].label ?? (NAMED_LEVELS.has(key) ? woundLabel(key) : key);
   return woundLabel(key);
 }
 
@@ -122,7 +140,14 @@ export type BoxHealing = FudgeHealing | { type: "recover"; to: string };
 export const BOX_HEALING_TYPES = [...FUDGE_HEALING_TYPES, "recover"] as const;
 
 export type BoxTrackPreset = "standard" | "cinematic" | "epic" | "pawn" | "miniatures" | "custom";
-export const BOX_TRACK_PRESETS: readonly BoxTrackPreset[] = ["standard", "cinematic", "epic", "pawn", "miniatures", "custom"];
+export const BOX_TRACK_PRESETS: readonly BoxTrackPreset[] = [
+  "standard",
+  "cinematic",
+  "epic",
+  "pawn",
+  "miniatures",
+  "custom",
+];
 
 /** Mins for scratch..nearDeath (Fudge §4.55): single RD and double RD. */
 export const DEFAULT_THRESHOLDS: { single: number[]; double: number[] } = {
@@ -135,7 +160,15 @@ export const BOX_MAX_BOXES = 20;
 const MAX_LEVELS = 12;
 const KEY_RE = /^[A-Za-z][A-Za-z0-9_-]*$/;
 /** Keys of the built-in levels, which KEY_RE accepts (checked without the regex). */
-const STANDARD_KEYS: ReadonlySet<string> = new Set(["scratch", "hurt", "veryHurt", "incapacitated", "nearDeath", "dead", "out"]);
+const STANDARD_KEYS: ReadonlySet<string> = new Set([
+  "scratch",
+  "hurt",
+  "veryHurt",
+  "incapacitated",
+  "nearDeath",
+  "dead",
+  "out",
+]);
 
 const EFFECT_RANK: Record<BoxEffect, number> = { none: 0, penalty: 1, cannotAct: 2, dying: 3, out: 4, dead: 5 };
 const EFFECT_CONDITION: Record<BoxEffect, Condition> = {
@@ -155,7 +188,14 @@ const VERY_STUNNED_PENALTY = -2;
 // ---------------------------------------------------------------------------------------------
 // Presets
 
-function lvl(key: string, boxes: number, penalty: number, effect: BoxEffect, min: number | null, tag: string): BoxLevel {
+function lvl(
+  key: string,
+  boxes: number,
+  penalty: number,
+  effect: BoxEffect,
+  min: number | null,
+  tag: string,
+): BoxLevel {
   return { key, boxes, penalty, effect, min, tag };
 }
 
@@ -194,7 +234,11 @@ export function boxTrackConfig(
 ): BoxTrackConfig {
   oneOf(preset, "preset", BOX_TRACK_PRESETS);
   if (opts.levels !== undefined && preset !== "custom")
-    throw new RulesError("opts.levels", "FUDGE.Error.Track.LevelsOnlyCustom", "levels can only be given with the custom preset");
+    throw new RulesError(
+      "opts.levels",
+      "FUDGE.Error.Track.LevelsOnlyCustom",
+      "levels can only be given with the custom preset",
+    );
   const mins = bool(opts.doubleRd, "opts.doubleRd", false) ? DEFAULT_THRESHOLDS.double : DEFAULT_THRESHOLDS.single; // Fudge §4.55
   let levels: BoxLevel[];
   let deadAt: number | null = null; // Fudge §4.55: deliberately no number for Dead
@@ -235,7 +279,8 @@ export function boxTrackConfig(
       deadAt = 9; // Miniatures: Dead 9+
       break;
     case "custom":
-      if (opts.levels === undefined) throw new RulesError("opts.levels", "FUDGE.Error.Track.LevelsRequired", "the custom preset needs levels");
+      if (opts.levels === undefined)
+        throw new RulesError("opts.levels", "FUDGE.Error.Track.LevelsRequired", "the custom preset needs levels");
       levels = opts.levels.map((l) => ({ ...l }));
       break;
   }
@@ -263,9 +308,14 @@ export function levelIndex(config: BoxTrackConfig, key: string, path = "level"):
   const levels = config.levels;
   for (let i = 0; i < levels.length; i++) if (levels[i].key === key) return i;
   if (key === "dead") return config.levels.length;
-  throw new RulesError(path, "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(key)} (known: ${config.levels.map((l) => l.key).join(", ")}, dead)`, {
-    level: String(key),
-  });
+  throw new RulesError(
+    path,
+    "FUDGE.Error.Track.UnknownLevel",
+    `unknown wound level ${JSON.stringify(key)} (known: ${config.levels.map((l) => l.key).join(", ")}, dead)`,
+    {
+      level: String(key),
+    },
+  );
 }
 
 function keyAt(config: BoxTrackConfig, i: number): string {
@@ -274,7 +324,8 @@ function keyAt(config: BoxTrackConfig, i: number): string {
 
 /** Threshold lookup (Fudge §4.55, Miniatures wound track): null = no damage; "dead" when ≥ deadAt. */
 export function levelForDamage(config: BoxTrackConfig, damageNumber: number): string | null {
-  if (!Number.isFinite(damageNumber)) throw new RulesError("damageNumber", "FUDGE.Error.NotNumber", `must be a number (got ${damageNumber})`);
+  if (!Number.isFinite(damageNumber))
+    throw new RulesError("damageNumber", "FUDGE.Error.NotNumber", `must be a number (got ${damageNumber})`);
   if (config.deadAt !== null && damageNumber >= config.deadAt) return "dead"; // Miniatures: Dead 9+
   let found: string | null = null;
   for (const l of config.levels) if (l.min !== null && damageNumber >= l.min) found = l.key; // Fudge §4.55: 0 or less, no damage
@@ -292,7 +343,8 @@ export function shiftLevel(config: BoxTrackConfig, key: string | null, by: numbe
 /** Index of the last level with a numeric penalty (effect none/penalty): Very Hurt in Fudge. */
 function lastNumericIndex(config: BoxTrackConfig): number {
   const levels = config.levels;
-  for (let i = levels.length - 1; i >= 0; i--) if (levels[i].effect === "none" || levels[i].effect === "penalty") return i;
+  for (let i = levels.length - 1; i >= 0; i--)
+    if (levels[i].effect === "none" || levels[i].effect === "penalty") return i;
   return -1;
 }
 
@@ -365,28 +417,68 @@ export function relievedPenalty(penalty: number, relief: number): number {
  */
 function parseLevel(input: unknown, lp: () => string, i: number): BoxLevel {
   const path = (): string => at(lp(), i);
-  const o = (isRecord(input) ? input : record(input, path())) as { key?: unknown; boxes?: unknown; penalty?: unknown; effect?: unknown; min?: unknown; tag?: unknown; label?: unknown };
+  const o = (isRecord(input) ? input : record(input, path())) as {
+    key?: unknown;
+    boxes?: unknown;
+    penalty?: unknown;
+    effect?: unknown;
+    min?: unknown;
+    tag?: unknown;
+    label?: unknown;
+  };
   const keyIn = o.key;
   const key = typeof keyIn === "string" ? keyIn : strField(keyIn, path(), "key");
-  if (!STANDARD_KEYS.has(key) && !KEY_RE.test(key)) throw new RulesError(at(path(), "key"), "FUDGE.Error.Track.BadKey", "must be a word of letters and digits starting with a letter");
+  if (!STANDARD_KEYS.has(key) && !KEY_RE.test(key))
+    throw new RulesError(
+      at(path(), "key"),
+      "FUDGE.Error.Track.BadKey",
+      "must be a word of letters and digits starting with a letter",
+    );
   const effectIn = o.effect;
-  const effect = typeof effectIn === "string" && (BOX_EFFECTS as readonly string[]).includes(effectIn) ? (effectIn as BoxEffect) : oneOfField(effectIn, path(), "effect", BOX_EFFECTS);
+  const effect =
+    typeof effectIn === "string" && (BOX_EFFECTS as readonly string[]).includes(effectIn)
+      ? (effectIn as BoxEffect)
+      : oneOfField(effectIn, path(), "effect", BOX_EFFECTS);
   const minIn = o.min;
-  const min = minIn === null || minIn === undefined ? null : typeof minIn === "number" && Number.isInteger(minIn) && minIn >= -100 && minIn <= 1000 ? minIn : intField(minIn, path(), "min", -100, 1000);
+  const min =
+    minIn === null || minIn === undefined
+      ? null
+      : typeof minIn === "number" && Number.isInteger(minIn) && minIn >= -100 && minIn <= 1000
+        ? minIn
+        : intField(minIn, path(), "min", -100, 1000);
   const tagIn = o.tag;
-  const tag = tagIn === undefined ? key.charAt(0).toUpperCase() : typeof tagIn === "string" ? tagIn : strField(tagIn, path(), "tag");
-  if (tag.length < 1 || tag.length > 3) throw new RulesError(at(path(), "tag"), "FUDGE.Error.Track.BadTag", "must be 1 to 3 characters");
+  const tag =
+    tagIn === undefined
+      ? key.charAt(0).toUpperCase()
+      : typeof tagIn === "string"
+        ? tagIn
+        : strField(tagIn, path(), "tag");
+  if (tag.length < 1 || tag.length > 3)
+    throw new RulesError(at(path(), "tag"), "FUDGE.Error.Track.BadTag", "must be 1 to 3 characters");
   const boxesIn = o.boxes;
-  const boxes = typeof boxesIn === "number" && Number.isInteger(boxesIn) && boxesIn >= 0 && boxesIn <= BOX_MAX_BOXES ? boxesIn : intField(boxesIn, path(), "boxes", 0, BOX_MAX_BOXES);
+  const boxes =
+    typeof boxesIn === "number" && Number.isInteger(boxesIn) && boxesIn >= 0 && boxesIn <= BOX_MAX_BOXES
+      ? boxesIn
+      : intField(boxesIn, path(), "boxes", 0, BOX_MAX_BOXES);
   const penaltyIn = o.penalty;
-  const penalty = penaltyIn === undefined || penaltyIn === null ? 0 : typeof penaltyIn === "number" && Number.isInteger(penaltyIn) && penaltyIn >= -10 && penaltyIn <= 0 ? penaltyIn : intField(penaltyIn, path(), "penalty", -10, 0);
+  const penalty =
+    penaltyIn === undefined || penaltyIn === null
+      ? 0
+      : typeof penaltyIn === "number" && Number.isInteger(penaltyIn) && penaltyIn >= -10 && penaltyIn <= 0
+        ? penaltyIn
+        : intField(penaltyIn, path(), "penalty", -10, 0);
   const level: BoxLevel = { key, boxes, penalty, effect, min, tag };
   const labelIn = o.label;
-  const label = labelIn === undefined || labelIn === "" ? "" : (typeof labelIn === "string" ? labelIn : strField(labelIn, path(), "label")).trim();
-  if (label.length > 60) throw new RulesError(at(path(), "label"), "FUDGE.Error.Track.BadLabel", "must be at most 60 characters");
+  const label =
+    labelIn === undefined || labelIn === ""
+      ? ""
+      : (typeof labelIn === "string" ? labelIn : strField(labelIn, path(), "label")).trim();
+  if (label.length > 60)
+    throw new RulesError(at(path(), "label"), "FUDGE.Error.Track.BadLabel", "must be at most 60 characters");
   if (label) level.label = label;
   const afterIn = (o as { afterCombatPenalty?: unknown }).afterCombatPenalty;
-  if (afterIn !== undefined && afterIn !== null) level.afterCombatPenalty = intField(afterIn, path(), "afterCombatPenalty", -10, 0);
+  if (afterIn !== undefined && afterIn !== null)
+    level.afterCombatPenalty = intField(afterIn, path(), "afterCombatPenalty", -10, 0);
   return level;
 }
 
@@ -399,8 +491,14 @@ function builtInConfigs(): BoxTrackConfig[] {
   if (presetConfigs) return presetConfigs;
   const out: BoxTrackConfig[] = [];
   for (const doubleRd of [false, true]) {
-    out.push(boxTrackConfig("standard", { doubleRd }), boxTrackConfig("cinematic", { doubleRd }), boxTrackConfig("pawn", { doubleRd }));
-    for (let h = 0; h <= 2; h++) for (let v = 0; v <= 2; v++) out.push(boxTrackConfig("epic", { doubleRd, epicExtraHurt: h, epicExtraVeryHurt: v }));
+    out.push(
+      boxTrackConfig("standard", { doubleRd }),
+      boxTrackConfig("cinematic", { doubleRd }),
+      boxTrackConfig("pawn", { doubleRd }),
+    );
+    for (let h = 0; h <= 2; h++)
+      for (let v = 0; v <= 2; v++)
+        out.push(boxTrackConfig("epic", { doubleRd, epicExtraHurt: h, epicExtraVeryHurt: v }));
   }
   out.push(boxTrackConfig("miniatures"));
   for (const c of out) for (const l of c.levels) Object.freeze(l);
@@ -423,14 +521,28 @@ function presetConfig(input: unknown): BoxTrackConfig | null {
   const scratchCap = o.scratchCap === undefined ? false : o.scratchCap;
   const painShift = o.painShift === undefined ? 0 : o.painShift;
   const deadAt = o.deadAt === undefined ? null : o.deadAt;
-  if (typeof label !== "string" || typeof scratchCap !== "boolean" || typeof painShift !== "number" || !Number.isInteger(painShift) || painShift < -3 || painShift > 3) return null;
+  if (
+    typeof label !== "string" ||
+    typeof scratchCap !== "boolean" ||
+    typeof painShift !== "number" ||
+    !Number.isInteger(painShift) ||
+    painShift < -3 ||
+    painShift > 3
+  )
+    return null;
   const sg = o.safeguards === undefined ? {} : o.safeguards;
   if (typeof sg !== "object" || sg === null || Array.isArray(sg)) return null;
   const g = sg as Record<string, unknown>;
   const maxThreeLevels = g.maxThreeLevels === undefined ? false : g.maxThreeLevels;
-  const nearDeathNeedsIncapacitated = g.nearDeathNeedsIncapacitated === undefined ? false : g.nearDeathNeedsIncapacitated;
+  const nearDeathNeedsIncapacitated =
+    g.nearDeathNeedsIncapacitated === undefined ? false : g.nearDeathNeedsIncapacitated;
   const fudgePointSaves = g.fudgePointSaves === undefined ? false : g.fudgePointSaves;
-  if (typeof maxThreeLevels !== "boolean" || typeof nearDeathNeedsIncapacitated !== "boolean" || typeof fudgePointSaves !== "boolean") return null;
+  if (
+    typeof maxThreeLevels !== "boolean" ||
+    typeof nearDeathNeedsIncapacitated !== "boolean" ||
+    typeof fudgePointSaves !== "boolean"
+  )
+    return null;
   const n = list.length;
   next: for (const preset of builtInConfigs()) {
     const known = preset.levels;
@@ -443,7 +555,15 @@ function presetConfig(input: unknown): BoxTrackConfig | null {
       if (l.label !== undefined && l.label !== "") return null;
       // Nor an after-combat penalty (Fudge §4.51 Light Wound): validated level by level, kept.
       if (l.afterCombatPenalty !== undefined && l.afterCombatPenalty !== null) return null;
-      if (l.key !== k.key || l.boxes !== k.boxes || l.penalty !== k.penalty || l.effect !== k.effect || l.min !== k.min || l.tag !== k.tag) continue next;
+      if (
+        l.key !== k.key ||
+        l.boxes !== k.boxes ||
+        l.penalty !== k.penalty ||
+        l.effect !== k.effect ||
+        l.min !== k.min ||
+        l.tag !== k.tag
+      )
+        continue next;
     }
     // The preset's own level objects (frozen, shared: configs are immutable values), in a fresh
     // list; a level with a −0 (kept by the full validation, which copies the input's values) gets
@@ -452,9 +572,27 @@ function presetConfig(input: unknown): BoxTrackConfig | null {
     for (let i = 0; i < n; i++) {
       const l = list[i] as Record<string, unknown>;
       const k = known[i];
-      levels[i] = Object.is(l.boxes, k.boxes) && Object.is(l.penalty, k.penalty) && Object.is(l.min, k.min) ? k : { key: k.key, boxes: l.boxes as number, penalty: l.penalty as number, effect: k.effect, min: l.min as number | null, tag: k.tag };
+      levels[i] =
+        Object.is(l.boxes, k.boxes) && Object.is(l.penalty, k.penalty) && Object.is(l.min, k.min)
+          ? k
+          : {
+              key: k.key,
+              boxes: l.boxes as number,
+              penalty: l.penalty as number,
+              effect: k.effect,
+              min: l.min as number | null,
+              tag: k.tag,
+            };
     }
-    return { kind: "box", label, levels, scratchCap, painShift, safeguards: { maxThreeLevels, nearDeathNeedsIncapacitated, fudgePointSaves }, deadAt: deadAt as number | null };
+    return {
+      kind: "box",
+      label,
+      levels,
+      scratchCap,
+      painShift,
+      safeguards: { maxThreeLevels, nearDeathNeedsIncapacitated, fudgePointSaves },
+      deadAt: deadAt as number | null,
+    };
   }
   return null;
 }
@@ -465,41 +603,92 @@ function parseConfig(input: unknown, path: string): BoxTrackConfig {
 
 /** The full validation of a box track config, field by field (every error names its field). */
 export function validateBoxConfig(input: unknown, path: string): BoxTrackConfig {
-  const o = record(input, path) as { kind?: unknown; levels?: unknown; label?: unknown; scratchCap?: unknown; painShift?: unknown; safeguards?: unknown; deadAt?: unknown };
+  const o = record(input, path) as {
+    kind?: unknown;
+    levels?: unknown;
+    label?: unknown;
+    scratchCap?: unknown;
+    painShift?: unknown;
+    safeguards?: unknown;
+    deadAt?: unknown;
+  };
   if (o.kind !== "box") oneOfField(o.kind, path, "kind", ["box"] as const);
   const lp = (): string => at(path, "levels");
   const listIn = o.levels;
-  const list = Array.isArray(listIn) && listIn.length >= 1 && listIn.length <= MAX_LEVELS ? listIn : array(listIn, lp(), 1, MAX_LEVELS);
+  const list =
+    Array.isArray(listIn) && listIn.length >= 1 && listIn.length <= MAX_LEVELS
+      ? listIn
+      : array(listIn, lp(), 1, MAX_LEVELS);
   const levels: BoxLevel[] = new Array(list.length);
   for (let i = 0; i < list.length; i++) levels[i] = parseLevel(list[i], lp, i);
   let lastMin = -Infinity;
   for (let i = 0; i < levels.length; i++) {
     const l = levels[i];
-    for (let j = 0; j < i; j++) if (levels[j].key === l.key) throw new RulesError(at(at(lp(), i), "key"), "FUDGE.Error.Track.DuplicateLevel", `level ${l.key} appears twice`, { level: l.key });
-    if (l.key === "dead" && l.effect !== "dead") throw new RulesError(at(at(lp(), i), "effect"), "FUDGE.Error.Track.DeadLevelEffect", "the dead level must have the effect dead");
+    for (let j = 0; j < i; j++)
+      if (levels[j].key === l.key)
+        throw new RulesError(
+          at(at(lp(), i), "key"),
+          "FUDGE.Error.Track.DuplicateLevel",
+          `level ${l.key} appears twice`,
+          { level: l.key },
+        );
+    if (l.key === "dead" && l.effect !== "dead")
+      throw new RulesError(
+        at(at(lp(), i), "effect"),
+        "FUDGE.Error.Track.DeadLevelEffect",
+        "the dead level must have the effect dead",
+      );
     if (i > 0) {
       const prev = levels[i - 1];
       // Levels run mildest first: a more severe level never has a milder penalty or effect.
-      if (l.penalty > prev.penalty) throw new RulesError(at(at(lp(), i), "penalty"), "FUDGE.Error.Track.PenaltyOrder", "a more severe level cannot have a milder penalty");
-      if (EFFECT_RANK[l.effect] < EFFECT_RANK[prev.effect]) throw new RulesError(at(at(lp(), i), "effect"), "FUDGE.Error.Track.EffectOrder", "a more severe level cannot have a milder effect");
-      if (prev.effect === "dead") throw new RulesError(at(at(lp(), i), "effect"), "FUDGE.Error.Track.AfterDead", "no level can follow a dead level");
+      if (l.penalty > prev.penalty)
+        throw new RulesError(
+          at(at(lp(), i), "penalty"),
+          "FUDGE.Error.Track.PenaltyOrder",
+          "a more severe level cannot have a milder penalty",
+        );
+      if (EFFECT_RANK[l.effect] < EFFECT_RANK[prev.effect])
+        throw new RulesError(
+          at(at(lp(), i), "effect"),
+          "FUDGE.Error.Track.EffectOrder",
+          "a more severe level cannot have a milder effect",
+        );
+      if (prev.effect === "dead")
+        throw new RulesError(
+          at(at(lp(), i), "effect"),
+          "FUDGE.Error.Track.AfterDead",
+          "no level can follow a dead level",
+        );
     }
     if (l.min !== null) {
-      if (l.min <= lastMin) throw new RulesError(at(at(lp(), i), "min"), "FUDGE.Error.Track.MinOrder", "thresholds must increase from the mildest level", { min: l.min });
+      if (l.min <= lastMin)
+        throw new RulesError(
+          at(at(lp(), i), "min"),
+          "FUDGE.Error.Track.MinOrder",
+          "thresholds must increase from the mildest level",
+          { min: l.min },
+        );
       lastMin = l.min;
     }
   }
-  if (!levels.some((l) => l.boxes > 0)) throw new RulesError(lp(), "FUDGE.Error.Track.NoBoxes", "at least one level needs a box");
+  if (!levels.some((l) => l.boxes > 0))
+    throw new RulesError(lp(), "FUDGE.Error.Track.NoBoxes", "at least one level needs a box");
   const deadAt = o.deadAt === null || o.deadAt === undefined ? null : intField(o.deadAt, path, "deadAt", -100, 1000);
   if (deadAt !== null && deadAt <= lastMin && !(levels.at(-1)!.effect === "dead" && levels.at(-1)!.min === deadAt))
     throw new RulesError(at(path, "deadAt"), "FUDGE.Error.Track.DeadAtOrder", "must be above every level's threshold");
   const sgIn = o.safeguards;
-  const sg = (sgIn === undefined ? {} : isRecord(sgIn) ? sgIn : record(sgIn, at(path, "safeguards"))) as { maxThreeLevels?: unknown; nearDeathNeedsIncapacitated?: unknown; fudgePointSaves?: unknown };
+  const sg = (sgIn === undefined ? {} : isRecord(sgIn) ? sgIn : record(sgIn, at(path, "safeguards"))) as {
+    maxThreeLevels?: unknown;
+    nearDeathNeedsIncapacitated?: unknown;
+    fudgePointSaves?: unknown;
+  };
   const label = typeof o.label === "string" ? o.label : strField(o.label, path, "label", "");
-  const scratchCap = typeof o.scratchCap === "boolean" ? o.scratchCap : boolField(o.scratchCap, path, "scratchCap", false);
+  const scratchCap =
+    typeof o.scratchCap === "boolean" ? o.scratchCap : boolField(o.scratchCap, path, "scratchCap", false);
   const painShift = o.painShift === undefined ? 0 : intField(o.painShift, path, "painShift", -3, 3);
   // Three booleans read in order; the path only when one is refused.
-  const sgBool = (v: unknown, key: string): boolean => (typeof v === "boolean" ? v : boolField(v, path ? `${path}.safeguards` : "safeguards", key, false));
+  const sgBool = (v: unknown, key: string): boolean =>
+    typeof v === "boolean" ? v : boolField(v, path ? `${path}.safeguards` : "safeguards", key, false);
   return {
     kind: "box",
     label,
@@ -531,7 +720,12 @@ function parseMark(config: BoxTrackConfig, boxLevel: number, input: unknown, pat
   const level = strAt(o, "level", path);
   const i = levelIndex(config, level, at(path, "level"));
   if (i > boxLevel)
-    throw new RulesError(at(path, "level"), "FUDGE.Error.Track.MarkAboveBox", "a wound cannot sit in a box milder than its real level", { level });
+    throw new RulesError(
+      at(path, "level"),
+      "FUDGE.Error.Track.MarkAboveBox",
+      "a wound cannot sit in a box milder than its real level",
+      { level },
+    );
   const stun = boolAt(o, "stun", path, false);
   return stun ? { level, stun: true } : { level };
 }
@@ -545,7 +739,8 @@ function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTr
   // Paths are built only for an error (a chat card and a click parse a state every time).
   const mp = (): string => at(path, "marks");
   const marksIn = o.marks;
-  const mIn: Record<string, unknown> = marksIn === undefined ? NO_MARKS : isRecord(marksIn) ? marksIn : record(marksIn, mp());
+  const mIn: Record<string, unknown> =
+    marksIn === undefined ? NO_MARKS : isRecord(marksIn) ? marksIn : record(marksIn, mp());
   const levels = config.levels;
   // Marks usually list the levels in their order: each key's search starts after the last found.
   // Each level's entry is taken here, where `mIn[k]` is the for…in's own fast load (a lookup by
@@ -563,7 +758,10 @@ function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTr
       next = next + 1 === levels.length ? 0 : next + 1;
       if (hit) break;
     }
-    if (!found && Object.hasOwn(mIn, k)) throw new RulesError(at(mp(), k), "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(k)}`, { level: k });
+    if (!found && Object.hasOwn(mIn, k))
+      throw new RulesError(at(mp(), k), "FUDGE.Error.Track.UnknownLevel", `unknown wound level ${JSON.stringify(k)}`, {
+        level: k,
+      });
   }
   for (let li = 0; li < levels.length; li++) {
     const l = levels[li];
@@ -579,7 +777,13 @@ function parseState(config: BoxTrackConfig, input: unknown, path: string): BoxTr
       if (v === null || v === undefined) continue;
       const m = parseMark(config, li, v, at(at(mp(), l.key), j));
       if (j >= boxes) {
-        if (m !== null) throw new RulesError(at(at(mp(), l.key), j), "FUDGE.Error.Track.TooManyMarks", `level ${l.key} has only ${l.boxes} boxes`, { level: l.key, boxes: l.boxes });
+        if (m !== null)
+          throw new RulesError(
+            at(at(mp(), l.key), j),
+            "FUDGE.Error.Track.TooManyMarks",
+            `level ${l.key} has only ${l.boxes} boxes`,
+            { level: l.key, boxes: l.boxes },
+          );
         continue;
       }
       row[j] = m;
@@ -624,7 +828,14 @@ function openBoxes(n: number): (BoxMark | null)[] {
  * (nearly every track) are one object literal: stores under keys known only at run time cost more.
  */
 function marksOf(levels: BoxLevel[], rows: (BoxMark | null)[][]): Record<string, (BoxMark | null)[]> {
-  if (levels.length === 5 && levels[0].key === "scratch" && levels[1].key === "hurt" && levels[2].key === "veryHurt" && levels[3].key === "incapacitated" && levels[4].key === "nearDeath")
+  if (
+    levels.length === 5 &&
+    levels[0].key === "scratch" &&
+    levels[1].key === "hurt" &&
+    levels[2].key === "veryHurt" &&
+    levels[3].key === "incapacitated" &&
+    levels[4].key === "nearDeath"
+  )
     return { scratch: rows[0], hurt: rows[1], veryHurt: rows[2], incapacitated: rows[3], nearDeath: rows[4] };
   const marks: Record<string, (BoxMark | null)[]> = {};
   for (let li = 0; li < levels.length; li++) marks[levels[li].key] = rows[li];
@@ -662,7 +873,9 @@ function parseHealing(config: BoxTrackConfig, input: unknown, path: string): Box
   const to = str(o.to, at(path, "to"));
   const i = levelIndex(config, to, at(path, "to"));
   if (i >= config.levels.length || config.levels[i].effect === "dead" || config.levels[i].boxes === 0)
-    throw new RulesError(at(path, "to"), "FUDGE.Error.Track.BadRecoverLevel", "must be a living level with a box", { level: to });
+    throw new RulesError(at(path, "to"), "FUDGE.Error.Track.BadRecoverLevel", "must be a living level with a box", {
+      level: to,
+    });
   return { type: "recover", to };
 }
 
@@ -681,14 +894,27 @@ function cloneRow(row: (BoxMark | null)[]): (BoxMark | null)[] {
 /** The marks of the five standard levels in their order (nearly every track; see marksOf). */
 function isStandard(marks: Record<string, (BoxMark | null)[]>): boolean {
   const keys = Object.keys(marks);
-  return keys.length === 5 && keys[0] === "scratch" && keys[1] === "hurt" && keys[2] === "veryHurt" && keys[3] === "incapacitated" && keys[4] === "nearDeath";
+  return (
+    keys.length === 5 &&
+    keys[0] === "scratch" &&
+    keys[1] === "hurt" &&
+    keys[2] === "veryHurt" &&
+    keys[3] === "incapacitated" &&
+    keys[4] === "nearDeath"
+  );
 }
 
 function cloneMarks(marks: Record<string, (BoxMark | null)[]>): Record<string, (BoxMark | null)[]> {
   // The standard levels: one object literal. Stores under keys known only at run time made this
   // copy most of an applied wound.
   if (isStandard(marks))
-    return { scratch: cloneRow(marks.scratch), hurt: cloneRow(marks.hurt), veryHurt: cloneRow(marks.veryHurt), incapacitated: cloneRow(marks.incapacitated), nearDeath: cloneRow(marks.nearDeath) };
+    return {
+      scratch: cloneRow(marks.scratch),
+      hurt: cloneRow(marks.hurt),
+      veryHurt: cloneRow(marks.veryHurt),
+      incapacitated: cloneRow(marks.incapacitated),
+      nearDeath: cloneRow(marks.nearDeath),
+    };
   const m: Record<string, (BoxMark | null)[]> = {};
   const keys = Object.keys(marks);
   for (let j = 0; j < keys.length; j++) m[keys[j]] = cloneRow(marks[keys[j]]);
@@ -712,7 +938,12 @@ function highestMarked(config: BoxTrackConfig, marks: Record<string, (BoxMark | 
 }
 
 /** First level index in [from, to] with an open box; −1 when none. */
-function firstOpen(config: BoxTrackConfig, marks: Record<string, (BoxMark | null)[]>, from: number, to: number): number {
+function firstOpen(
+  config: BoxTrackConfig,
+  marks: Record<string, (BoxMark | null)[]>,
+  from: number,
+  to: number,
+): number {
   const levels = config.levels;
   for (let i = Math.max(0, from); i <= Math.min(to, levels.length - 1); i++) {
     const row = marks[levels[i].key];
@@ -756,7 +987,13 @@ function statusOf(config: BoxTrackConfig, state: BoxTrackState, explain: boolean
     condition = EFFECT_CONDITION[l.effect];
     levelKey = l.key;
     // Fudge §4.57: only the highest marked level's penalty counts; they do not add up.
-    if (explain) steps.push(step("FUDGE.Step.Box.Highest", BOX_RULE, penalty, { level: levelName(config, l.key), penalty: signed(penalty) }));
+    if (explain)
+      steps.push(
+        step("FUDGE.Step.Box.Highest", BOX_RULE, penalty, {
+          level: levelName(config, l.key),
+          penalty: signed(penalty),
+        }),
+      );
     if (explain && config.painShift !== 0 && penalty !== l.penalty)
       steps.push(
         step(config.painShift < 0 ? "FUDGE.Step.Box.HighPain" : "FUDGE.Step.Box.LowPain", "Fudge §4.51", penalty, {
@@ -764,7 +1001,8 @@ function statusOf(config: BoxTrackConfig, state: BoxTrackState, explain: boolean
           to: signed(penalty),
         }),
       );
-    if (explain && l.effect !== "none" && l.effect !== "penalty") steps.push(step(`FUDGE.Step.Box.Effect.${l.effect}`, BOX_RULE, undefined, { level: levelName(config, l.key) }));
+    if (explain && l.effect !== "none" && l.effect !== "penalty")
+      steps.push(step(`FUDGE.Step.Box.Effect.${l.effect}`, BOX_RULE, undefined, { level: levelName(config, l.key) }));
   }
   const effects: string[] = [];
   if (state.stun) {
@@ -773,7 +1011,10 @@ function statusOf(config: BoxTrackConfig, state: BoxTrackState, explain: boolean
     // Knocked out keeps Very Stunned's −2 (moot while out; it keeps the penalty from easing on a worse stun).
     if (state.stun.effect !== "stunned") penalty = Math.min(penalty, VERY_STUNNED_PENALTY);
     if (state.stun.effect === "knockedOut" && condition === "able") condition = "cannotAct";
-    if (explain) steps.push(step(`FUDGE.Step.Box.Stun.${state.stun.effect}`, "Fudge §4.62", undefined, { rounds: state.stun.rounds }));
+    if (explain)
+      steps.push(
+        step(`FUDGE.Step.Box.Stun.${state.stun.effect}`, "Fudge §4.62", undefined, { rounds: state.stun.rounds }),
+      );
   }
   if (isDead(config, state)) {
     condition = "dead";
@@ -790,7 +1031,13 @@ function statusOf(config: BoxTrackConfig, state: BoxTrackState, explain: boolean
     if (state.stun && state.stun.effect !== "stunned") after = Math.min(after, VERY_STUNNED_PENALTY);
     if (after !== penalty) {
       st.afterCombatPenalty = after;
-      if (explain) steps.push(step("FUDGE.Step.Box.AfterCombat", "Fudge §4.51", after, { level: levelName(config, hl.key), penalty: signed(after) }));
+      if (explain)
+        steps.push(
+          step("FUDGE.Step.Box.AfterCombat", "Fudge §4.51", after, {
+            level: levelName(config, hl.key),
+            penalty: signed(after),
+          }),
+        );
     }
   }
   return st;
@@ -804,12 +1051,26 @@ function statusOf(config: BoxTrackConfig, state: BoxTrackState, explain: boolean
  * row is copied and the other rows are the input's own — the duel forecast never changes a state,
  * and copying every row and mark was most of its applied wound.
  */
-function withMark(config: BoxTrackConfig, state: BoxTrackState, li: number, mark: BoxMark, shared = false): BoxTrackState {
+function withMark(
+  config: BoxTrackConfig,
+  state: BoxTrackState,
+  li: number,
+  mark: BoxMark,
+  shared = false,
+): BoxTrackState {
   const key = config.levels[li].key;
   let marks: Record<string, (BoxMark | null)[]>;
   if (shared) {
     const m = state.marks;
-    marks = isStandard(m) ? { scratch: m.scratch, hurt: m.hurt, veryHurt: m.veryHurt, incapacitated: m.incapacitated, nearDeath: m.nearDeath } : { ...m };
+    marks = isStandard(m)
+      ? {
+          scratch: m.scratch,
+          hurt: m.hurt,
+          veryHurt: m.veryHurt,
+          incapacitated: m.incapacitated,
+          nearDeath: m.nearDeath,
+        }
+      : { ...m };
     marks[key] = marks[key].slice();
   } else marks = cloneMarks(state.marks);
   const row = marks[key];
@@ -817,14 +1078,24 @@ function withMark(config: BoxTrackConfig, state: BoxTrackState, li: number, mark
   return { marks, stun: state.stun ? { ...state.stun } : null, dead: state.dead };
 }
 
-const cloneState = (s: BoxTrackState): BoxTrackState => ({ marks: cloneMarks(s.marks), stun: s.stun ? { ...s.stun } : null, dead: s.dead });
+const cloneState = (s: BoxTrackState): BoxTrackState => ({
+  marks: cloneMarks(s.marks),
+  stun: s.stun ? { ...s.stun } : null,
+  dead: s.dead,
+});
 
 /**
  * The result of a wound; the state is always a fresh copy, so callers never share the input.
  * `fresh`: the state was just built by withMark (nothing in it is shared), so it is not copied again.
  * `quiet`: the status without its steps (see apply).
  */
-function result(config: BoxTrackConfig, stateIn: BoxTrackState, steps: Step[], fresh = false, quiet = false): ApplyResult<BoxTrackState> {
+function result(
+  config: BoxTrackConfig,
+  stateIn: BoxTrackState,
+  steps: Step[],
+  fresh = false,
+  quiet = false,
+): ApplyResult<BoxTrackState> {
   const state = fresh ? stateIn : cloneState(stateIn);
   const st = statusOf(config, state, !quiet);
   return { state, steps, status: st, ended: st.condition === "dead" || st.condition === "takenOut" };
@@ -832,7 +1103,8 @@ function result(config: BoxTrackConfig, stateIn: BoxTrackState, steps: Step[], f
 
 function markStep(config: BoxTrackConfig, real: number, li: number, stun: boolean): Step {
   const params = { level: levelName(config, keyAt(config, real)), box: levelName(config, config.levels[li].key) };
-  if (real === li) return step(stun ? "FUDGE.Step.Box.StunMarked" : "FUDGE.Step.Box.Marked", BOX_RULE, undefined, params);
+  if (real === li)
+    return step(stun ? "FUDGE.Step.Box.StunMarked" : "FUDGE.Step.Box.Marked", BOX_RULE, undefined, params);
   // Fudge §4.57: no open box → the next more severe level with one; the mark keeps the real level.
   return step(stun ? "FUDGE.Step.Box.StunOverflow" : "FUDGE.Step.Box.Overflow", BOX_RULE, undefined, params);
 }
@@ -846,7 +1118,9 @@ function applyStun(config: BoxTrackConfig, state: BoxTrackState, r: number, step
   let effect: StunEffect | null;
   if (li < 0) {
     effect = "knockedOut"; // Fudge §4.62: Incapacitated or worse → knocked out
-    steps.push(step("FUDGE.Step.Box.StunNoBox", "Fudge §4.62", undefined, { level: levelName(config, keyAt(config, r)) }));
+    steps.push(
+      step("FUDGE.Step.Box.StunNoBox", "Fudge §4.62", undefined, { level: levelName(config, keyAt(config, r)) }),
+    );
   } else {
     next = withMark(config, state, li, { level: keyAt(config, r), stun: true });
     steps.push(markStep(config, r, li, true));
@@ -871,7 +1145,13 @@ function applyStun(config: BoxTrackConfig, state: BoxTrackState, r: number, step
 }
 
 /** A wound a safeguard absorbs whole (Fudge §4.64): the track stays as it was. */
-function absorbedBySafeguard(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound, steps: Step[], key: string): ApplyResult<BoxTrackState> {
+function absorbedBySafeguard(
+  config: BoxTrackConfig,
+  state: BoxTrackState,
+  wound: BoxWound,
+  steps: Step[],
+  key: string,
+): ApplyResult<BoxTrackState> {
   steps.push(step(key, "Fudge §4.64", undefined, { level: levelName(config, wound.level) }));
   return result(config, state, steps);
 }
@@ -884,7 +1164,12 @@ function absorbedBySafeguard(config: BoxTrackConfig, state: BoxTrackState, wound
  * explained (their steps are most of the work of an applied wound; the rarer paths still are),
  * and the new state shares the rows it does not change with the input.
  */
-function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound, quiet = false): ApplyResult<BoxTrackState> {
+function apply(
+  config: BoxTrackConfig,
+  state: BoxTrackState,
+  wound: BoxWound,
+  quiet = false,
+): ApplyResult<BoxTrackState> {
   const steps: Step[] = [];
   const n = config.levels.length;
   if (isDead(config, state)) {
@@ -917,7 +1202,10 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound, qu
   const lastAlive = (deadIdx < 0 ? n : deadIdx) - 1;
   // (L < 0: no open box at the wound's level or above — the wound lands past the last level.)
   // Read by the safeguards only (Fudge §4.64): the worst marked level before this blow.
-  const c = config.safeguards.maxThreeLevels || config.safeguards.nearDeathNeedsIncapacitated ? highestMarked(config, state.marks, true) : -1;
+  const c =
+    config.safeguards.maxThreeLevels || config.safeguards.nearDeathNeedsIncapacitated
+      ? highestMarked(config, state.marks, true)
+      : -1;
 
   // Fudge §4.64 safeguard: at most three wound levels from one blow.
   if (config.safeguards.maxThreeLevels) {
@@ -929,18 +1217,34 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound, qu
       if (j < 0) return absorbedBySafeguard(config, state, wound, steps, "FUDGE.Step.Box.Safeguard.MaxThreeAbsorbed");
       L = j;
       real = from;
-      steps.push(step("FUDGE.Step.Box.Safeguard.MaxThree", "Fudge §4.64", undefined, { level: levelName(config, wound.level), to: levelName(config, config.levels[j].key) }));
+      steps.push(
+        step("FUDGE.Step.Box.Safeguard.MaxThree", "Fudge §4.64", undefined, {
+          level: levelName(config, wound.level),
+          to: levelName(config, config.levels[j].key),
+        }),
+      );
     }
   }
   // Fudge §4.64 safeguard: nobody becomes Near Death unless they began the round Incapacitated.
   const nd = firstIndexOf(config, "dying");
-  if (config.safeguards.nearDeathNeedsIncapacitated && !wound.beganRoundIncapacitated && nd > 0 && c < nd && (L < 0 ? n : L) >= nd) {
+  if (
+    config.safeguards.nearDeathNeedsIncapacitated &&
+    !wound.beganRoundIncapacitated &&
+    nd > 0 &&
+    c < nd &&
+    (L < 0 ? n : L) >= nd
+  ) {
     const from = Math.min(real, nd - 1);
     const j = firstOpen(config, state.marks, from, nd - 1);
     if (j < 0) return absorbedBySafeguard(config, state, wound, steps, "FUDGE.Step.Box.Safeguard.NearDeathAbsorbed");
     L = j;
     real = from;
-    steps.push(step("FUDGE.Step.Box.Safeguard.NearDeath", "Fudge §4.64", undefined, { level: levelName(config, wound.level), to: levelName(config, config.levels[j].key) }));
+    steps.push(
+      step("FUDGE.Step.Box.Safeguard.NearDeath", "Fudge §4.64", undefined, {
+        level: levelName(config, wound.level),
+        to: levelName(config, config.levels[j].key),
+      }),
+    );
   }
   // Fudge §4.64 safeguard: a Fudge Point turns a deadly wound into a serious one: Near Death if
   // that box is open, else the worst open level that stops action (Incapacitated).
@@ -948,11 +1252,17 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound, qu
     let j = -1;
     if (nd >= 0 && firstOpen(config, state.marks, nd, nd) === nd) j = nd;
     const firstStop = config.levels.findIndex((l) => EFFECT_RANK[l.effect] >= EFFECT_RANK.cannotAct);
-    for (let i = lastAlive; j < 0 && firstStop >= 0 && i >= firstStop; i--) if (firstOpen(config, state.marks, i, i) === i) j = i;
+    for (let i = lastAlive; j < 0 && firstStop >= 0 && i >= firstStop; i--)
+      if (firstOpen(config, state.marks, i, i) === i) j = i;
     if (j < 0) return absorbedBySafeguard(config, state, wound, steps, "FUDGE.Step.Box.Safeguard.FudgePointAbsorbed");
     L = j;
     real = j;
-    steps.push(step("FUDGE.Step.Box.Safeguard.FudgePoint", "Fudge §4.64", undefined, { level: levelName(config, wound.level), to: levelName(config, config.levels[j].key) }));
+    steps.push(
+      step("FUDGE.Step.Box.Safeguard.FudgePoint", "Fudge §4.64", undefined, {
+        level: levelName(config, wound.level),
+        to: levelName(config, config.levels[j].key),
+      }),
+    );
   }
 
   if (L < 0 || config.levels[L].effect === "dead") {
@@ -961,7 +1271,8 @@ function apply(config: BoxTrackConfig, state: BoxTrackState, wound: BoxWound, qu
     if (L >= 0) {
       next = { ...withMark(config, state, L, { level: keyAt(config, real) }, quiet), dead: true };
       if (!quiet) steps.push(markStep(config, real, L, false));
-    } else if (!quiet) steps.push(step("FUDGE.Step.Box.NoBox", BOX_RULE, undefined, { level: levelName(config, wound.level) }));
+    } else if (!quiet)
+      steps.push(step("FUDGE.Step.Box.NoBox", BOX_RULE, undefined, { level: levelName(config, wound.level) }));
     return result(config, next, steps, L >= 0, quiet);
   }
   const next = withMark(config, state, L, { level: keyAt(config, real) }, quiet);
@@ -979,7 +1290,9 @@ interface Loose {
 
 function looseMarks(config: BoxTrackConfig, state: BoxTrackState): Loose[] {
   const out: Loose[] = [];
-  for (const l of config.levels) for (const m of state.marks[l.key]) if (m !== null) out.push({ level: levelIndex(config, m.level), stun: !!m.stun });
+  for (const l of config.levels)
+    for (const m of state.marks[l.key])
+      if (m !== null) out.push({ level: levelIndex(config, m.level), stun: !!m.stun });
   return out;
 }
 
@@ -997,11 +1310,17 @@ function replace(config: BoxTrackConfig, wounds: Loose[], steps: Step[]): Record
     const to = config.scratchCap && isScratch ? lastNumericIndex(config) : config.levels.length - 1;
     const li = firstOpen(config, marks, w.level, to);
     if (li < 0) {
-      steps.push(step("FUDGE.Step.Box.Heal.Dropped", BOX_RULE, undefined, { level: levelName(config, config.levels[w.level].key) }));
+      steps.push(
+        step("FUDGE.Step.Box.Heal.Dropped", BOX_RULE, undefined, {
+          level: levelName(config, config.levels[w.level].key),
+        }),
+      );
       continue;
     }
     const row = marks[config.levels[li].key];
-    row[row.indexOf(null)] = w.stun ? { level: config.levels[w.level].key, stun: true } : { level: config.levels[w.level].key };
+    row[row.indexOf(null)] = w.stun
+      ? { level: config.levels[w.level].key, stun: true }
+      : { level: config.levels[w.level].key };
   }
   return marks;
 }
@@ -1016,11 +1335,16 @@ function constitutionNeeded(config: BoxTrackConfig, level: number): number {
   return level - firstWoundIndex(config);
 }
 
-function heal(config: BoxTrackConfig, state: BoxTrackState, healing: BoxHealing): { state: BoxTrackState; steps: Step[] } {
+function heal(
+  config: BoxTrackConfig,
+  state: BoxTrackState,
+  healing: BoxHealing,
+): { state: BoxTrackState; steps: Step[] } {
   const steps: Step[] = [];
   if (healing.type === "box") {
     const ref = parseRef(config, healing.ref, "healing.ref");
-    const next = ref === "dead" ? { ...state, marks: cloneMarks(state.marks), dead: false } : clearBox(config, state, ref);
+    const next =
+      ref === "dead" ? { ...state, marks: cloneMarks(state.marks), dead: false } : clearBox(config, state, ref);
     steps.push(step("FUDGE.Step.Box.Heal.Box", "RULES §2.5", undefined, { ref: healing.ref }));
     return { state: next, steps };
   }
@@ -1071,11 +1395,17 @@ function heal(config: BoxTrackConfig, state: BoxTrackState, healing: BoxHealing)
     }
     case "natural": {
       const perWeek = healing.rapid ? 2 : 1; // RULES §2.5: Rapid Healing twice as fast
-      steps.push(step("FUDGE.Step.Box.Heal.Natural", "RULES §2.5", healing.weeks * perWeek, { weeks: healing.weeks, levels: healing.weeks * perWeek }));
+      steps.push(
+        step("FUDGE.Step.Box.Heal.Natural", "RULES §2.5", healing.weeks * perWeek, {
+          weeks: healing.weeks,
+          levels: healing.weeks * perWeek,
+        }),
+      );
       for (let t = 0; t < healing.weeks * perWeek; t++)
         wounds = wounds.flatMap((w) => {
           if (w.stun || w.level < fw) return [w];
-          if (healing.constitution !== undefined && healing.constitution < constitutionNeeded(config, w.level)) return [w];
+          if (healing.constitution !== undefined && healing.constitution < constitutionNeeded(config, w.level))
+            return [w];
           return lower(w, 1) ?? [];
         });
       break;
@@ -1102,7 +1432,9 @@ function recover(config: BoxTrackConfig, state: BoxTrackState, to: string, steps
     row[j >= 0 ? j : 0] = { level: to };
   }
   const next: BoxTrackState = { ...state, marks, stun: state.stun ? { ...state.stun } : null };
-  steps.push(step("FUDGE.Step.Box.Heal.Recover", "Miniatures: Near Death", undefined, { level: levelName(config, to) }));
+  steps.push(
+    step("FUDGE.Step.Box.Heal.Recover", "Miniatures: Near Death", undefined, { level: levelName(config, to) }),
+  );
   return next;
 }
 
@@ -1110,7 +1442,12 @@ function clearBox(config: BoxTrackConfig, state: BoxTrackState, ref: { level: nu
   const marks = cloneMarks(state.marks);
   const l = config.levels[ref.level];
   marks[l.key][ref.box] = null;
-  return { ...state, marks, stun: state.stun ? { ...state.stun } : null, dead: l.effect === "dead" ? false : state.dead };
+  return {
+    ...state,
+    marks,
+    stun: state.stun ? { ...state.stun } : null,
+    dead: l.effect === "dead" ? false : state.dead,
+  };
 }
 
 /** A click on a box: an open box gets a mark of its own level; a marked box is cleared. "dead" toggles death. */
@@ -1121,7 +1458,12 @@ function toggle(config: BoxTrackConfig, state: BoxTrackState, ref: string): BoxT
   if (state.marks[l.key][r.box] !== null) return clearBox(config, state, r);
   const marks = cloneMarks(state.marks);
   marks[l.key][r.box] = { level: l.key };
-  return { ...state, marks, stun: state.stun ? { ...state.stun } : null, dead: l.effect === "dead" ? true : state.dead };
+  return {
+    ...state,
+    marks,
+    stun: state.stun ? { ...state.stun } : null,
+    dead: l.effect === "dead" ? true : state.dead,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -64,7 +64,12 @@ export interface DcWound {
 export type DcHealing = FudgeHealing;
 
 /** Levels lost per hit with levelsPerHit "bySeverity" (RULES §2.4 #4: "more if the GM says"). */
-const SEVERITY_LOSS: Record<Exclude<DcWoundLevel, "scratch" | "dead">, number> = { hurt: 1, veryHurt: 2, incapacitated: 3, nearDeath: 4 };
+const SEVERITY_LOSS: Record<Exclude<DcWoundLevel, "scratch" | "dead">, number> = {
+  hurt: 1,
+  veryHurt: 2,
+  incapacitated: 3,
+  nearDeath: 4,
+};
 
 export function dcTrackConfig(
   start: number,
@@ -72,7 +77,12 @@ export function dcTrackConfig(
 ): DcTrackConfig {
   const { doubleRd, ...rest } = opts;
   return parseConfig(
-    { kind: "dc", start, ...rest, thresholds: rest.thresholds ?? (doubleRd ? DEFAULT_THRESHOLDS.double : DEFAULT_THRESHOLDS.single) },
+    {
+      kind: "dc",
+      start,
+      ...rest,
+      thresholds: rest.thresholds ?? (doubleRd ? DEFAULT_THRESHOLDS.double : DEFAULT_THRESHOLDS.single),
+    },
     "config",
   );
 }
@@ -82,9 +92,12 @@ function parseConfig(input: unknown, path: string): DcTrackConfig {
   oneOf(o.kind, at(path, "kind"), ["dc"] as const);
   const tp = at(path, "thresholds");
   const thresholds =
-    o.thresholds === undefined ? [...DEFAULT_THRESHOLDS.single] : array(o.thresholds, tp, 5, 5).map((v, i) => int(v, at(tp, i), -100, 1000));
+    o.thresholds === undefined
+      ? [...DEFAULT_THRESHOLDS.single]
+      : array(o.thresholds, tp, 5, 5).map((v, i) => int(v, at(tp, i), -100, 1000));
   for (let i = 1; i < thresholds.length; i++)
-    if (thresholds[i] <= thresholds[i - 1]) throw new RulesError(at(tp, i), "FUDGE.Error.Track.MinOrder", "thresholds must increase from the mildest level");
+    if (thresholds[i] <= thresholds[i - 1])
+      throw new RulesError(at(tp, i), "FUDGE.Error.Track.MinOrder", "thresholds must increase from the mildest level");
   return {
     kind: "dc",
     label: str(o.label, at(path, "label"), ""),
@@ -122,7 +135,8 @@ function parseRef(config: DcTrackConfig, ref: unknown, path: string): { type: "d
   const m = /^(dc|scratch):(-?\d+)$/.exec(r);
   const n = m ? Number(m[2]) : NaN;
   const ok = m && (m[1] === "dc" ? n >= DC_DEAD && n < config.start : n >= 0 && n < maxScratches(config));
-  if (!ok) throw new RulesError(path, "FUDGE.Error.Track.UnknownBox", `no box ${JSON.stringify(r)} on this track`, { ref: r });
+  if (!ok)
+    throw new RulesError(path, "FUDGE.Error.Track.UnknownBox", `no box ${JSON.stringify(r)} on this track`, { ref: r });
   return { type: m![1] as "dc" | "scratch", n };
 }
 
@@ -169,12 +183,37 @@ function status(config: DcTrackConfig, state: DcTrackState): TrackStatus {
   const name = describeLevel(state.dc).label;
   if (state.dc === config.start) {
     // Fudge §4.57: an undamaged character of Mediocre or worse DC is not penalised.
-    steps.push(step(config.start < 0 ? "FUDGE.Step.Dc.UndamagedLow" : "FUDGE.Step.Dc.Undamaged", DC_RULE, state.dc, { value: signed(state.dc), name }));
-    return { penalty: 0, condition: "able", canAct: true, levelKey: state.scratches > 0 ? "scratch" : null, effects: [], steps };
+    steps.push(
+      step(config.start < 0 ? "FUDGE.Step.Dc.UndamagedLow" : "FUDGE.Step.Dc.Undamaged", DC_RULE, state.dc, {
+        value: signed(state.dc),
+        name,
+      }),
+    );
+    return {
+      penalty: 0,
+      condition: "able",
+      canAct: true,
+      levelKey: state.scratches > 0 ? "scratch" : null,
+      effects: [],
+      steps,
+    };
   }
   const e = dcStepEffect(config, state.dc);
-  steps.push(step(`FUDGE.Step.Dc.Level.${e.levelKey}`, DC_RULE, e.penalty, { value: signed(state.dc), name, penalty: signed(e.penalty) }));
-  return { penalty: e.penalty, condition: e.condition, canAct: e.condition === "able", levelKey: e.levelKey, effects: [], steps };
+  steps.push(
+    step(`FUDGE.Step.Dc.Level.${e.levelKey}`, DC_RULE, e.penalty, {
+      value: signed(state.dc),
+      name,
+      penalty: signed(e.penalty),
+    }),
+  );
+  return {
+    penalty: e.penalty,
+    condition: e.condition,
+    canAct: e.condition === "able",
+    levelKey: e.levelKey,
+    effects: [],
+    steps,
+  };
 }
 
 function result(config: DcTrackConfig, state: DcTrackState, steps: Step[]): ApplyResult<DcTrackState> {
@@ -212,7 +251,14 @@ function apply(config: DcTrackConfig, state: DcTrackState, wound: DcWound): Appl
     loss = config.levelsPerHit === "one" ? 1 : SEVERITY_LOSS[wound.level];
   }
   const dc = Math.max(DC_DEAD, state.dc - loss);
-  steps.push(step("FUDGE.Step.Dc.Lowered", DC_RULE, dc - state.dc, { level: woundLabel(wound.level), from: signed(state.dc), to: signed(dc), loss }));
+  steps.push(
+    step("FUDGE.Step.Dc.Lowered", DC_RULE, dc - state.dc, {
+      level: woundLabel(wound.level),
+      from: signed(state.dc),
+      to: signed(dc),
+      loss,
+    }),
+  );
   return result(config, { dc, scratches }, steps);
 }
 
@@ -234,7 +280,8 @@ function heal(config: DcTrackConfig, state: DcTrackState, healing: DcHealing): {
     case "box": {
       const ref = parseRef(config, healing.ref, "healing.ref");
       steps.push(step("FUDGE.Step.Dc.HealBox", "RULES §2.5", undefined, { ref: healing.ref }));
-      if (ref.type === "scratch") return { state: { dc: state.dc, scratches: Math.min(state.scratches, ref.n) }, steps };
+      if (ref.type === "scratch")
+        return { state: { dc: state.dc, scratches: Math.min(state.scratches, ref.n) }, steps };
       return { state: { dc: Math.max(state.dc, ref.n + 1), scratches: state.scratches }, steps };
     }
     case "scratches":
@@ -257,7 +304,9 @@ function heal(config: DcTrackConfig, state: DcTrackState, healing: DcHealing): {
     if (healing.constitution !== undefined && dc < 0 && healing.constitution < constitutionNeeded(dc)) break;
     dc += 1;
   }
-  steps.push(step("FUDGE.Step.Dc.HealNatural", "RULES §2.5", dc - state.dc, { weeks: healing.weeks, levels: dc - state.dc }));
+  steps.push(
+    step("FUDGE.Step.Dc.HealNatural", "RULES §2.5", dc - state.dc, { weeks: healing.weeks, levels: dc - state.dc }),
+  );
   return { state: { dc, scratches: state.scratches }, steps };
 }
 
@@ -271,7 +320,12 @@ function toggle(config: DcTrackConfig, state: DcTrackState, ref: string): DcTrac
 /** One row per DC step below the start, best first (the first hit marks the top row); Scratches first. */
 function render(config: DcTrackConfig, state: DcTrackState): TrackRender {
   const rows: RenderRow[] = [];
-  const box = (ref: string, marked: boolean, labelKey: string, labelParams: Record<string, string | number>): RenderBox => ({
+  const box = (
+    ref: string,
+    marked: boolean,
+    labelKey: string,
+    labelParams: Record<string, string | number>,
+  ): RenderBox => ({
     ref,
     marked,
     mark: marked ? "X" : "",
@@ -290,7 +344,9 @@ function render(config: DcTrackConfig, state: DcTrackState): TrackRender {
       penalty: 0,
       effectKey: "",
       circled: false,
-      boxes: Array.from({ length: maxScratches(config) }, (_, i) => box(`scratch:${i}`, i < state.scratches, "FUDGE.Track.BoxLabel", { level: woundLabel("scratch"), n: i + 1 })),
+      boxes: Array.from({ length: maxScratches(config) }, (_, i) =>
+        box(`scratch:${i}`, i < state.scratches, "FUDGE.Track.BoxLabel", { level: woundLabel("scratch"), n: i + 1 }),
+      ),
     });
   for (let v = config.start - 1; v >= DC_DEAD; v--) {
     const e = dcStepEffect(config, v);
@@ -299,7 +355,12 @@ function render(config: DcTrackConfig, state: DcTrackState): TrackRender {
     rows.push({
       key: `dc:${v}`,
       labelKey: "FUDGE.Track.DcStep",
-      labelParams: { rung: `FUDGE.Ladder.${d.rungId}`, beyond: d.beyond === 0 ? "" : ` ${signed(d.beyond)}`, value: signed(v), name: d.label },
+      labelParams: {
+        rung: `FUDGE.Ladder.${d.rungId}`,
+        beyond: d.beyond === 0 ? "" : ` ${signed(d.beyond)}`,
+        value: signed(v),
+        name: d.label,
+      },
       range: "",
       penalty: numeric ? e.penalty : null,
       effectKey: numeric ? "" : `FUDGE.Effect.${e.condition}`,
@@ -332,7 +393,11 @@ function removeWound(config: DcTrackConfig, state: DcTrackState, level: string):
  * point"): next to each other among the levels a hit names (every one has a threshold, §4.55).
  */
 function oneLevelApart(_config: DcTrackConfig, from: string, to: string): boolean {
-  return nextTo(DC_WOUND_LEVELS.filter((k) => k !== "dead"), from, to);
+  return nextTo(
+    DC_WOUND_LEVELS.filter((k) => k !== "dead"),
+    from,
+    to,
+  );
 }
 
 function stateKey(_config: DcTrackConfig, state: DcTrackState): string {

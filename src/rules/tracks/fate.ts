@@ -91,9 +91,14 @@ function parseConfig(input: unknown, path: string): FateTrackConfig {
       const key = oneOf(lr.key, at(p, "key"), FATE_LINES);
       // The ladder's lines are fixed and ordered by severity; only their box counts are editable.
       if (key !== FATE_LINES[i])
-        throw new RulesError(at(p, "key"), "FUDGE.Error.Fate.LineOrder", `line ${i} must be "${FATE_LINES[i]}" (lines run clipped, hurt, injured, takenOut)`, {
-          expected: FATE_LINES[i],
-        });
+        throw new RulesError(
+          at(p, "key"),
+          "FUDGE.Error.Fate.LineOrder",
+          `line ${i} must be "${FATE_LINES[i]}" (lines run clipped, hurt, injured, takenOut)`,
+          {
+            expected: FATE_LINES[i],
+          },
+        );
       // Taken Out needs a box: it is where the death spiral ends.
       const boxes = int(lr.boxes, at(p, "boxes"), key === "takenOut" ? 1 : 0, FATE_MAX_BOXES);
       return { key, boxes };
@@ -127,7 +132,12 @@ function parseState(config: FateTrackConfig, input: unknown, path: string): Fate
       const real = oneOf(v, at(lp, i), FATE_LINES);
       // A result only ever spills into a worse line, never a milder one.
       if (LINE_INDEX[real] > LINE_INDEX[line])
-        throw new RulesError(at(lp, i), "FUDGE.Error.Fate.MarkTooSevere", `a ${real} result cannot sit in the ${line} line`, { real, line });
+        throw new RulesError(
+          at(lp, i),
+          "FUDGE.Error.Fate.MarkTooSevere",
+          `a ${real} result cannot sit in the ${line} line`,
+          { real, line },
+        );
       return real;
     });
   }
@@ -140,7 +150,11 @@ function parseWound(_config: FateTrackConfig, input: unknown, path: string): Fat
     throw new RulesError(path, "FUDGE.Error.Fate.WoundShape", "give either margin or level, not both");
   if (o.margin !== undefined) return { margin: int(o.margin, at(path, "margin"), 0) };
   if (o.level !== undefined) return { level: oneOf(o.level, at(path, "level"), FATE_LINES) };
-  throw new RulesError(path, "FUDGE.Error.Fate.WoundShape", "needs margin (a margin of success ≥ 0) or level (clipped, hurt, injured, takenOut)");
+  throw new RulesError(
+    path,
+    "FUDGE.Error.Fate.WoundShape",
+    "needs margin (a margin of success ≥ 0) or level (clipped, hurt, injured, takenOut)",
+  );
 }
 
 const HEALING_TYPES = ["consumeClipped", "endScene", "heal", "box"] as const;
@@ -150,7 +164,12 @@ function parseRef(config: FateTrackConfig, ref: unknown, path: string): { line: 
   const m = /^([a-zA-Z]+):(\d+)$/.exec(s);
   const b = boxesOf(config);
   if (!m || !(FATE_LINES as readonly string[]).includes(m[1]) || Number(m[2]) >= b[m[1] as FateLine])
-    throw new RulesError(path, "FUDGE.Error.Fate.BadRef", `no box ${JSON.stringify(s)} on this track (form "line:index", e.g. "hurt:0")`, { ref: s });
+    throw new RulesError(
+      path,
+      "FUDGE.Error.Fate.BadRef",
+      `no box ${JSON.stringify(s)} on this track (form "line:index", e.g. "hurt:0")`,
+      { ref: s },
+    );
   return { line: m[1] as FateLine, index: Number(m[2]) };
 }
 
@@ -169,7 +188,12 @@ function parseHealing(config: FateTrackConfig, input: unknown, path: string): Fa
 }
 
 function cloneMarks(state: FateTrackState): FateTrackState["marks"] {
-  return { clipped: [...state.marks.clipped], hurt: [...state.marks.hurt], injured: [...state.marks.injured], takenOut: [...state.marks.takenOut] };
+  return {
+    clipped: [...state.marks.clipped],
+    hurt: [...state.marks.hurt],
+    injured: [...state.marks.injured],
+    takenOut: [...state.marks.takenOut],
+  };
 }
 
 function count(state: FateTrackState, line: FateLine): number {
@@ -218,7 +242,8 @@ function resultOf(wound: FateWound): FateLine | null {
 function apply(config: FateTrackConfig, state: FateTrackState, wound: FateWound): ApplyResult<FateTrackState> {
   const steps: Step[] = [];
   const real = resultOf(wound);
-  if ("margin" in wound) steps.push(step("FUDGE.Fate.Step.Margin", FATE_RULE, wound.margin, { margin: signed(wound.margin) }));
+  if ("margin" in wound)
+    steps.push(step("FUDGE.Fate.Step.Margin", FATE_RULE, wound.margin, { margin: signed(wound.margin) }));
   if (real === null) {
     steps.push(step("FUDGE.Fate.Step.Scratched", FATE_RULE));
     const st = status(config, state);
@@ -253,7 +278,11 @@ function apply(config: FateTrackConfig, state: FateTrackState, wound: FateWound)
   return { state: next, steps, status: st, ended: st.condition === "takenOut" };
 }
 
-function heal(config: FateTrackConfig, state: FateTrackState, healing: FateHealing): { state: FateTrackState; steps: Step[] } {
+function heal(
+  config: FateTrackConfig,
+  state: FateTrackState,
+  healing: FateHealing,
+): { state: FateTrackState; steps: Step[] } {
   const marks = cloneMarks(state);
   const steps: Step[] = [];
   const clearLine = (line: FateLine): number => {
@@ -366,4 +395,3 @@ export const fateTrack: TrackKind<FateTrackConfig, FateTrackState, FateWound, Fa
 };
 
 registerTrackKind(fateTrack);
-

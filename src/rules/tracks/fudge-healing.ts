@@ -33,7 +33,8 @@ export function parseFudgeHealing(
     case "natural": {
       const h: FudgeHealing = { type, weeks: int(o.weeks, at(path, "weeks"), 0, 520) };
       if (bool(o.rapid, at(path, "rapid"), false)) h.rapid = true;
-      if (o.constitution !== undefined && o.constitution !== null) h.constitution = int(o.constitution, at(path, "constitution"), -20, 20);
+      if (o.constitution !== undefined && o.constitution !== null)
+        h.constitution = int(o.constitution, at(path, "constitution"), -20, 20);
       return { healing: h, o };
     }
     case "box": {
@@ -42,7 +43,10 @@ export function parseFudgeHealing(
       return { healing: { type, ref }, o };
     }
     case "endRound":
-      return { healing: o.rounds === undefined ? { type } : { type, rounds: int(o.rounds, at(path, "rounds"), 1, 100) }, o };
+      return {
+        healing: o.rounds === undefined ? { type } : { type, rounds: int(o.rounds, at(path, "rounds"), 1, 100) },
+        o,
+      };
     default:
       return { healing: null, o };
   }

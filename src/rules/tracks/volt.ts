@@ -8,7 +8,15 @@
  */
 import { RulesError } from "../errors";
 import { step, signed, type Step } from "../explain";
-import { registerTrackKind, type ApplyResult, type Condition, type RenderRow, type TrackKind, type TrackRender, type TrackStatus } from "../track";
+import {
+  registerTrackKind,
+  type ApplyResult,
+  type Condition,
+  type RenderRow,
+  type TrackKind,
+  type TrackRender,
+  type TrackStatus,
+} from "../track";
 import { array, at, bool, int, oneOf, optInt, record, str, type Path } from "../validate";
 import { voltRoll, type VoltRollResult } from "../volt/roll";
 
@@ -50,7 +58,10 @@ export const VOLT_WILL_TABLE: readonly VoltWillRow[] = [
 
 export function voltWillPenalties(willpower: number): readonly VoltPenaltyEntry[] {
   const row = VOLT_WILL_TABLE.find((r) => willpower >= r.minWill && willpower <= r.maxWill);
-  if (!row) throw new RulesError("willpower", "FUDGE.Error.OutOfRange", `no Willpower row for ${willpower}`, { value: willpower });
+  if (!row)
+    throw new RulesError("willpower", "FUDGE.Error.OutOfRange", `no Willpower row for ${willpower}`, {
+      value: willpower,
+    });
   return row.penalties;
 }
 
@@ -168,10 +179,17 @@ function parseState(config: VoltTrackConfig, input: unknown, path: Path): VoltTr
   const marks: Record<string, VoltMark> = {};
   for (const [key, v] of Object.entries(marksIn)) {
     const p = at(at(path, "marks"), key);
-    if (!/^[1-9][0-9]*$/.test(key)) throw new RulesError(p, "FUDGE.Volt.Error.BadRow", `"${key}" is not a row number`, { row: key });
+    if (!/^[1-9][0-9]*$/.test(key))
+      throw new RulesError(p, "FUDGE.Volt.Error.BadRow", `"${key}" is not a row number`, { row: key });
     const row = Number(key);
-    if (row > g.rows) throw new RulesError(p, "FUDGE.Error.OutOfRange", `row ${row} is above the ${g.rows} rows of the sheet`, { min: 1, max: g.rows, value: row });
-    if (row <= g.blacked) throw new RulesError(p, "FUDGE.Volt.Error.BlackedRow", `row ${row} is blacked out (Tough)`, { row });
+    if (row > g.rows)
+      throw new RulesError(p, "FUDGE.Error.OutOfRange", `row ${row} is above the ${g.rows} rows of the sheet`, {
+        min: 1,
+        max: g.rows,
+        value: row,
+      });
+    if (row <= g.blacked)
+      throw new RulesError(p, "FUDGE.Volt.Error.BlackedRow", `row ${row} is blacked out (Tough)`, { row });
     marks[String(row)] = oneOf(v, p, VOLT_MARKS);
   }
   return { marks };
@@ -181,7 +199,8 @@ function parseOneWound(input: unknown, path: Path): VoltWound {
   const o = record(input, path);
   const type = oneOf(o.type, at(path, "type"), ["injury", "stun"] as const);
   if (o.failedRoll !== undefined && bool(o.failedRoll, at(path, "failedRoll"))) {
-    if (o.row !== undefined) throw new RulesError(at(path, "row"), "FUDGE.Volt.Error.RowWithFailedRoll", "a failed damage roll has no row");
+    if (o.row !== undefined)
+      throw new RulesError(at(path, "row"), "FUDGE.Volt.Error.RowWithFailedRoll", "a failed damage roll has no row");
     return { failedRoll: true, damage: int(o.damage, at(path, "damage"), -99, VOLT_MAX_WOUND_ROW), type };
   }
   return { row: int(o.row, at(path, "row"), 1, VOLT_MAX_WOUND_ROW), type };
@@ -217,7 +236,13 @@ function parseHealing(_config: VoltTrackConfig, input: unknown, path: Path): Vol
 function rowOfRef(config: VoltTrackConfig, ref: string, path: Path): number {
   const m = /^row-([1-9][0-9]*)$/.exec(ref);
   const row = m ? Number(m[1]) : NaN;
-  if (!m || row > config.rows) throw new RulesError(path, "FUDGE.Volt.Error.BadRef", `"${ref}" is not a row of this sheet (row-1 … row-${config.rows})`, { ref });
+  if (!m || row > config.rows)
+    throw new RulesError(
+      path,
+      "FUDGE.Volt.Error.BadRef",
+      `"${ref}" is not a row of this sheet (row-1 … row-${config.rows})`,
+      { ref },
+    );
   return row;
 }
 
@@ -285,7 +310,9 @@ function placeOnRow(g: VoltGeometry, marks: Record<string, VoltMark>, row: numbe
     return { marks, steps, ended: true, placement: "ended" };
   }
   next[String(to)] = type;
-  steps.push(step("FUDGE.Volt.Step.Moved", VOLT_RULE.marking, to, { from: target, row: to, mark: VOLT_MARK_GLYPH[type] }));
+  steps.push(
+    step("FUDGE.Volt.Step.Moved", VOLT_RULE.marking, to, { from: target, row: to, mark: VOLT_MARK_GLYPH[type] }),
+  );
   return { marks: next, steps, ended: false, placement: "marked" };
 }
 
@@ -294,18 +321,38 @@ function placeWound(g: VoltGeometry, marks: Record<string, VoltMark>, w: VoltWou
     // Volt: The attack roll — a failed damage roll marks the lowest unmarked row, unless above the Damage.
     const low = lowestUnmarked(g, marks);
     if (low === null) {
-      return { marks, steps: [step("FUDGE.Volt.Step.NoEmptyRow", VOLT_RULE.marking, g.rows, { row: g.rows })], ended: true, placement: "ended" };
+      return {
+        marks,
+        steps: [step("FUDGE.Volt.Step.NoEmptyRow", VOLT_RULE.marking, g.rows, { row: g.rows })],
+        ended: true,
+        placement: "ended",
+      };
     }
     if (low > w.damage) {
-      return { marks, steps: [step("FUDGE.Volt.Step.FailedAboveDamage", VOLT_RULE.damageRoll, low, { row: low, damage: w.damage })], ended: false, placement: "ignored" };
+      return {
+        marks,
+        steps: [step("FUDGE.Volt.Step.FailedAboveDamage", VOLT_RULE.damageRoll, low, { row: low, damage: w.damage })],
+        ended: false,
+        placement: "ignored",
+      };
     }
     const r = placeOnRow(g, marks, low, w.type);
-    return { ...r, steps: [step("FUDGE.Volt.Step.FailedLowest", VOLT_RULE.damageRoll, low, { row: low, damage: w.damage }), ...r.steps] };
+    return {
+      ...r,
+      steps: [
+        step("FUDGE.Volt.Step.FailedLowest", VOLT_RULE.damageRoll, low, { row: low, damage: w.damage }),
+        ...r.steps,
+      ],
+    };
   }
   return placeOnRow(g, marks, w.row, w.type);
 }
 
-function apply(config: VoltTrackConfig, state: VoltTrackState, wounds: VoltWound[]): ApplyResult<VoltTrackState> & { placements: string[] } {
+function apply(
+  config: VoltTrackConfig,
+  state: VoltTrackState,
+  wounds: VoltWound[],
+): ApplyResult<VoltTrackState> & { placements: string[] } {
   const g = voltGeometry(config);
   let marks = state.marks;
   const steps: Step[] = [];
@@ -329,7 +376,14 @@ function status(config: VoltTrackConfig, state: VoltTrackState): TrackStatus {
   const g = voltGeometry(config);
   const rows = markedRows(state);
   if (rows.length === 0)
-    return { penalty: 0, condition: "able", canAct: true, levelKey: null, effects: [], steps: [step("FUDGE.Volt.Step.Unhurt", VOLT_RULE.effects)] };
+    return {
+      penalty: 0,
+      condition: "able",
+      canAct: true,
+      levelKey: null,
+      effects: [],
+      steps: [step("FUDGE.Volt.Step.Unhurt", VOLT_RULE.effects)],
+    };
   const steps: Step[] = [];
   const high = rows[rows.length - 1];
   const entry = voltRowPenalty(g, high);
@@ -367,7 +421,11 @@ function status(config: VoltTrackConfig, state: VoltTrackState): TrackStatus {
     condition = "dying";
     const row = circledInjury[circledInjury.length - 1];
     if (!cannotAct) effects.push("dyingCanAct");
-    steps.push(step(cannotAct ? "FUDGE.Volt.Step.DyingCircledCannotAct" : "FUDGE.Volt.Step.DyingCanAct", VOLT_RULE.death, row, { row }));
+    steps.push(
+      step(cannotAct ? "FUDGE.Volt.Step.DyingCircledCannotAct" : "FUDGE.Volt.Step.DyingCanAct", VOLT_RULE.death, row, {
+        row,
+      }),
+    );
   }
   const canAct = !cannotAct && !dead;
   const levelKey = condition === "dying" && canAct ? "dyingCanAct" : condition === "able" ? "wounded" : condition;
@@ -387,12 +445,17 @@ export function highestInjury(state: VoltTrackState): number | null {
   return highestWith(state, isInjury);
 }
 
-function heal(config: VoltTrackConfig, state: VoltTrackState, h: VoltHealing): { state: VoltTrackState; steps: Step[]; roll?: VoltRollResult } {
+function heal(
+  config: VoltTrackConfig,
+  state: VoltTrackState,
+  h: VoltHealing,
+): { state: VoltTrackState; steps: Step[]; roll?: VoltRollResult } {
   const g = voltGeometry(config);
   switch (h.type) {
     case "recover": {
       // Volt: Recovery — the Recover action requires being able to act; success clears the highest Stun.
-      if (!status(config, state).canAct) return { state, steps: [step("FUDGE.Volt.Step.RecoverCannotAct", VOLT_RULE.recovery)] };
+      if (!status(config, state).canAct)
+        return { state, steps: [step("FUDGE.Volt.Step.RecoverCannotAct", VOLT_RULE.recovery)] };
       if (h.result !== "success") return { state, steps: [step("FUDGE.Volt.Step.RecoverFailed", VOLT_RULE.recovery)] };
       const row = highestWith(state, (m) => m === "stun");
       if (row === null) return { state, steps: [step("FUDGE.Volt.Step.NoStun", VOLT_RULE.recovery)] };
@@ -412,7 +475,8 @@ function heal(config: VoltTrackConfig, state: VoltTrackState, h: VoltHealing): {
     }
     case "box": {
       const row = rowOfRef(config, h.ref, "healing.ref");
-      if (state.marks[String(row)] === undefined) return { state, steps: [step("FUDGE.Volt.Step.RowAlreadyEmpty", VOLT_RULE.sheet, row, { row })] };
+      if (state.marks[String(row)] === undefined)
+        return { state, steps: [step("FUDGE.Volt.Step.RowAlreadyEmpty", VOLT_RULE.sheet, row, { row })] };
       const marks = { ...state.marks };
       delete marks[String(row)];
       return { state: { marks }, steps: [step("FUDGE.Volt.Step.RowCleared", VOLT_RULE.sheet, row, { row })] };
@@ -423,7 +487,10 @@ function heal(config: VoltTrackConfig, state: VoltTrackState, h: VoltHealing): {
       const steps: Step[] = [];
       // Volt: Recovery — the highest Injury is the value; a successful medical roll lowers it for this roll.
       const value = high - h.medical;
-      if (h.medical > 0) steps.push(step("FUDGE.Volt.Step.Medical", VOLT_RULE.recovery, value, { injury: high, medical: h.medical, value }));
+      if (h.medical > 0)
+        steps.push(
+          step("FUDGE.Volt.Step.Medical", VOLT_RULE.recovery, value, { injury: high, medical: h.medical, value }),
+        );
       const roll = voltRoll(value, h.black, h.white, "healing");
       steps.push(rollStep(roll, VOLT_RULE.recovery));
       if (roll.success && isInjury(state.marks[String(roll.result)])) {
@@ -434,7 +501,12 @@ function heal(config: VoltTrackConfig, state: VoltTrackState, h: VoltHealing): {
       }
       if (roll.success && roll.result > h.strength) {
         // Volt: Recovery — a success higher than Strength: no healing this time.
-        steps.push(step("FUDGE.Volt.Step.AboveStrength", VOLT_RULE.recovery, roll.result, { result: roll.result, strength: h.strength }));
+        steps.push(
+          step("FUDGE.Volt.Step.AboveStrength", VOLT_RULE.recovery, roll.result, {
+            result: roll.result,
+            strength: h.strength,
+          }),
+        );
         return { state, steps, roll };
       }
       // Volt: Recovery — the highest Injury drops five rows; Injuries along the way heal too.
@@ -447,7 +519,13 @@ function heal(config: VoltTrackConfig, state: VoltTrackState, h: VoltHealing): {
           healed.push(r);
         }
       }
-      steps.push(step("FUDGE.Volt.Step.InjuryDrops", VOLT_RULE.recovery, to, { from: high, row: Math.max(0, to), healed: healed.length - 1 }));
+      steps.push(
+        step("FUDGE.Volt.Step.InjuryDrops", VOLT_RULE.recovery, to, {
+          from: high,
+          row: Math.max(0, to),
+          healed: healed.length - 1,
+        }),
+      );
       if (to < 1) return { state: { marks }, steps, roll };
       const r = placeOnRow(g, marks, to, "injury");
       return { state: { marks: r.marks }, steps: [...steps, ...r.steps], roll };
@@ -470,7 +548,8 @@ export function rollStep(roll: VoltRollResult, rule: string): Step {
 /** A click on a row: empty → Stun → Injury → empty ("+" clears too). */
 function toggle(config: VoltTrackConfig, state: VoltTrackState, ref: string): VoltTrackState {
   const row = rowOfRef(config, ref, "ref");
-  if (row <= voltGeometry(config).blacked) throw new RulesError("ref", "FUDGE.Volt.Error.BlackedRow", `row ${row} is blacked out (Tough)`, { row });
+  if (row <= voltGeometry(config).blacked)
+    throw new RulesError("ref", "FUDGE.Volt.Error.BlackedRow", `row ${row} is blacked out (Tough)`, { row });
   const marks = { ...state.marks };
   const here = marks[String(row)];
   if (here === undefined) marks[String(row)] = "stun";
@@ -487,7 +566,8 @@ function render(config: VoltTrackConfig, state: VoltTrackState): TrackRender {
     const mark = state.marks[String(row)];
     const blacked = row <= g.blacked;
     let effectKey = "";
-    if (entry === "above") effectKey = row > g.top + 5 ? "FUDGE.Volt.Effect.InjuryKills" : "FUDGE.Volt.Effect.InjuryDying";
+    if (entry === "above")
+      effectKey = row > g.top + 5 ? "FUDGE.Volt.Effect.InjuryKills" : "FUDGE.Volt.Effect.InjuryDying";
     else if (entry === "x") effectKey = "FUDGE.Volt.Effect.CannotAct";
     rows.push({
       key: `row-${row}`,

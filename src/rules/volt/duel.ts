@@ -133,7 +133,10 @@ export function voltApplyWounds(m: VoltSheetModel, sheet: number, wounds: readon
   let s = sheet;
   for (const w of wounds) {
     if (s === VOLT_OUT) return s; // marks are never removed by a wound: out stays out
-    s = "failedRoll" in w ? failedRoll(m, s, w.damage, w.type === "injury") : placeOnRow(m, s, w.row, w.type === "injury");
+    s =
+      "failedRoll" in w
+        ? failedRoll(m, s, w.damage, w.type === "injury")
+        : placeOnRow(m, s, w.row, w.type === "injury");
   }
   return s;
 }
@@ -253,13 +256,27 @@ function penaltyClasses(m: VoltSheetModel): { penalties: number[]; reps: number[
  * real pipeline's, enumerated by the caller). Returns the tooLarge reason instead when the
  * pairs or the memory window would exceed `limits`.
  */
-export function voltProductDuel(a: VoltDuelSide, b: VoltDuelSide, first: "a" | "b", lawOf: (X: "a" | "b", state: VoltTrackState) => VoltLaw, limits: VoltDuelLimits): VoltDuelResult | VoltDuelTooLarge {
+export function voltProductDuel(
+  a: VoltDuelSide,
+  b: VoltDuelSide,
+  first: "a" | "b",
+  lawOf: (X: "a" | "b", state: VoltTrackState) => VoltLaw,
+  limits: VoltDuelLimits,
+): VoltDuelResult | VoltDuelTooLarge {
   const ma = voltSheetModel(a.config);
   const mb = voltSheetModel(b.config);
   const sa = voltSheetOf(ma, a.state);
   const sb = voltSheetOf(mb, b.state);
   if (sa === VOLT_OUT || sb === VOLT_OUT)
-    return { aOut: sa === VOLT_OUT ? 1 : 0, bOut: sa === VOLT_OUT ? 0 : 1, stalemate: 0, attacks: 0, sheets: { a: 0, b: 0 }, pairs: 0, window: 0 };
+    return {
+      aOut: sa === VOLT_OUT ? 1 : 0,
+      bOut: sa === VOLT_OUT ? 0 : 1,
+      stalemate: 0,
+      attacks: 0,
+      sheets: { a: 0, b: 0 },
+      pairs: 0,
+      window: 0,
+    };
   const ca = penaltyClasses(ma);
   const cb = penaltyClasses(mb);
   const lawsA = ca.reps.map((r) => lawOf("a", voltStateOf(ma, r)));
@@ -268,7 +285,15 @@ export function voltProductDuel(a: VoltDuelSide, b: VoltDuelSide, first: "a" | "
   const EA = new Explorer(ma, sa, lawsB);
   const EB = new Explorer(mb, sb, lawsA);
   const forwardExceeds = (eps: number, maxStates: number, stats?: VoltCountStats): boolean =>
-    voltForwardExceeds(countSide(EA, ca.penalties), countSide(EB, cb.penalties), first === "a", eps, maxStates, limits.checkTime, stats);
+    voltForwardExceeds(
+      countSide(EA, ca.penalties),
+      countSide(EB, cb.penalties),
+      first === "a",
+      eps,
+      maxStates,
+      limits.checkTime,
+      stats,
+    );
   // Over the pairs' budget before any table is built: every sheet found is reachable, and one whose
   // own law changes the other side's start sheet is open (closeNull closes a sheet only when its
   // law changes no sheet of the other side), so the pairs solved are at least openA × openB.
@@ -282,9 +307,13 @@ export function voltProductDuel(a: VoltDuelSide, b: VoltDuelSide, first: "a" | "
   let openFoundA = seenOpen(EA, opensA, 0);
   let openFoundB = seenOpen(EB, opensB, 0);
   while (EA.next < EA.found.length || EB.next < EB.found.length) {
-    if (openFoundA * openFoundB > limits.maxPairs) return { tooLarge: "pairs", pairs: openFoundA * openFoundB, pairsAtLeast: true, window: 0, forwardExceeds };
+    if (openFoundA * openFoundB > limits.maxPairs)
+      return { tooLarge: "pairs", pairs: openFoundA * openFoundB, pairsAtLeast: true, window: 0, forwardExceeds };
     limits.checkTime();
-    for (const [E, open] of [[EA, opensA], [EB, opensB]] as const) {
+    for (const [E, open] of [
+      [EA, opensA],
+      [EB, opensB],
+    ] as const) {
       if (E.next >= E.found.length) continue;
       const before = E.found.length;
       E.expand(E.next++);
@@ -304,7 +333,14 @@ export function voltProductDuel(a: VoltDuelSide, b: VoltDuelSide, first: "a" | "
   const wA = windowOf(A, openB);
   const wB = windowOf(B, openA);
   const window = Math.min(wA, wB);
-  if (pairs > limits.maxPairs || window > limits.maxWindow) return { tooLarge: pairs > limits.maxPairs ? "pairs" : "window", pairs, pairsAtLeast: false, window, forwardExceeds };
+  if (pairs > limits.maxPairs || window > limits.maxWindow)
+    return {
+      tooLarge: pairs > limits.maxPairs ? "pairs" : "window",
+      pairs,
+      pairsAtLeast: false,
+      window,
+      forwardExceeds,
+    };
   const aOuter = wA <= wB;
   const r = solve(aOuter ? A : B, aOuter ? B : A, aOuter === (first === "a"), limits.checkTime);
   const [pU, pV] = [r.value[0], r.value[1]];
@@ -313,7 +349,15 @@ export function voltProductDuel(a: VoltDuelSide, b: VoltDuelSide, first: "a" | "
   // Pairs that stall may exist without being reachable (the product holds pairs no duel meets):
   // what is left of 1 then is rounding, not a stalemate.
   const rest = r.stuck ? 1 - aOut - bOut : 0;
-  return { aOut, bOut, stalemate: rest > 1e-12 ? rest : 0, attacks: r.value[2], sheets: { a: A.sheets.length, b: B.sheets.length }, pairs, window };
+  return {
+    aOut,
+    bOut,
+    stalemate: rest > 1e-12 ? rest : 0,
+    attacks: r.value[2],
+    sheets: { a: A.sheets.length, b: B.sheets.length },
+    pairs,
+    window,
+  };
 }
 
 /** Whether a sheet of S is sure to be open: its class's law changes O's start sheet (so that law is not null, see closeNull). */
@@ -378,7 +422,9 @@ class Explorer {
     const distinct = this.distinct;
     this.W = distinct.length;
     this.kind = Uint8Array.from(distinct, (ws) => (ws.length !== 1 ? 0 : "failedRoll" in ws[0] ? 2 : 1));
-    this.at = Float64Array.from(distinct, (ws) => (ws.length !== 1 ? 0 : "failedRoll" in ws[0] ? ws[0].damage : ws[0].row));
+    this.at = Float64Array.from(distinct, (ws) =>
+      ws.length !== 1 ? 0 : "failedRoll" in ws[0] ? ws[0].damage : ws[0].row,
+    );
     this.injury = Uint8Array.from(distinct, (ws) => (ws.length === 1 && ws[0].type === "injury" ? 1 : 0));
     this.index = new Int32Array(1 << (2 * m.R)).fill(-1);
     this.found = [start];
@@ -408,7 +454,12 @@ class Explorer {
     const s = found[i];
     for (let w = 0; w < W; w++) {
       const k = kind[w];
-      const s2 = k === 1 ? placeOnRow(m, s, at[w], injury[w] === 1) : k === 2 ? failedRoll(m, s, at[w], injury[w] === 1) : voltApplyWounds(m, s, distinct[w]);
+      const s2 =
+        k === 1
+          ? placeOnRow(m, s, at[w], injury[w] === 1)
+          : k === 2
+            ? failedRoll(m, s, at[w], injury[w] === 1)
+            : voltApplyWounds(m, s, distinct[w]);
       after[i * W + w] = s2;
       if (s2 !== VOLT_OUT && index[s2] < 0) {
         index[s2] = found.length;
@@ -456,10 +507,27 @@ function sideModel(E: Explorer, penalties: number[], checkTime: () => void): Sid
     }
   }
   const tab = laws.map((law, l) => table(progress, next, W, law, hitWound[l], checkTime));
-  return { m, sheets, progress, cls, tab, closed: new Uint8Array(n), startIndex: index[start], jump: -1, singleWound: E.singleWound };
+  return {
+    m,
+    sheets,
+    progress,
+    cls,
+    tab,
+    closed: new Uint8Array(n),
+    startIndex: index[start],
+    jump: -1,
+    singleWound: E.singleWound,
+  };
 }
 
-function table(progress: Int32Array, next: Int32Array, W: number, law: VoltLaw, hitWound: number[], checkTime: () => void): Table {
+function table(
+  progress: Int32Array,
+  next: Int32Array,
+  W: number,
+  law: VoltLaw,
+  hitWound: number[],
+  checkTime: () => void,
+): Table {
   const n = progress.length;
   const H = hitWound.length;
   const wid = Int32Array.from(hitWound);
@@ -510,7 +578,8 @@ function closeNull(S: SideModel, O: SideModel): void {
   for (let i = 0; i < S.sheets.length; i++) {
     if (!nullLaw[S.cls[i]]) continue;
     let closed = true;
-    for (const t of S.tab) for (let k = t.start[i]; k < t.start[i + 1] && closed; k++) if (!S.closed[t.to[k]]) closed = false;
+    for (const t of S.tab)
+      for (let k = t.start[i]; k < t.start[i + 1] && closed; k++) if (!S.closed[t.to[k]]) closed = false;
     S.closed[i] = closed ? 1 : 0;
   }
 }
@@ -532,7 +601,9 @@ function windowOf(S: SideModel, openInner: number): number {
 function jumpOf(S: SideModel): number {
   if (S.jump >= 0) return S.jump;
   let jump = 0;
-  for (const t of S.tab) for (let i = 0; i < S.sheets.length; i++) for (let k = t.start[i]; k < t.start[i + 1]; k++) jump = Math.max(jump, S.progress[t.to[k]] - S.progress[i]);
+  for (const t of S.tab)
+    for (let i = 0; i < S.sheets.length; i++)
+      for (let k = t.start[i]; k < t.start[i + 1]; k++) jump = Math.max(jump, S.progress[t.to[k]] - S.progress[i]);
   S.jump = jump;
   return jump;
 }
@@ -589,7 +660,8 @@ class OneSided {
 function canStall(U: SideModel, V: SideModel): boolean {
   const most = (S: SideModel, sClass: number, oClass: number): number => {
     let m = -1;
-    for (let i = 0; i < S.sheets.length; i++) if (!S.closed[i] && S.cls[i] === sClass) m = Math.max(m, S.tab[oClass].same[i]);
+    for (let i = 0; i < S.sheets.length; i++)
+      if (!S.closed[i] && S.cls[i] === sClass) m = Math.max(m, S.tab[oClass].same[i]);
     return m;
   };
   for (let cu = 0; cu < V.tab.length; cu++)
@@ -609,7 +681,12 @@ function canStall(U: SideModel, V: SideModel): boolean {
  * depend on U's row (P(V out) from "out" and from closed successors, their attacks, plus this
  * attack) and the open successors (their offsets in a row of C numbers).
  */
-function openGather(V: SideModel, t: Table, closedV: Float64Array | null, C: number): { start: Int32Array; to: Int32Array; p: Float64Array; base1: Float64Array; base2: Float64Array } {
+function openGather(
+  V: SideModel,
+  t: Table,
+  closedV: Float64Array | null,
+  C: number,
+): { start: Int32Array; to: Int32Array; p: Float64Array; base1: Float64Array; base2: Float64Array } {
   const n = V.sheets.length;
   const start = new Int32Array(n + 1);
   const to: number[] = [];
@@ -646,7 +723,12 @@ function openGather(V: SideModel, t: Table, closedV: Float64Array | null, C: num
  * Memory: XU of the open outer sheets in the last `jump + 1` progress layers (the farthest an
  * attack can move a sheet), in `jump + 1` buffers reused by progress modulo `jump + 1`.
  */
-function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => void): { value: [number, number, number]; stuck: boolean } {
+function solve(
+  U: SideModel,
+  V: SideModel,
+  uFirst: boolean,
+  checkTime: () => void,
+): { value: [number, number, number]; stuck: boolean } {
   const nU = U.sheets.length;
   const nV = V.sheets.length;
   const osU = new OneSided(U);
@@ -839,7 +921,15 @@ function solve(U: SideModel, V: SideModel, uFirst: boolean, checkTime: () => voi
  * The sheets are found and their successors tabulated only as the count reaches them (Explorer,
  * LazyTable): over the pairs' budget, no table of the product is built.
  */
-function voltForwardExceeds(A: CountSide, B: CountSide, aFirst: boolean, eps: number, maxStates: number, checkTime: () => void, stats: VoltCountStats = { passes: 0, counted: 0, followed: 0, added: 0 }): boolean {
+function voltForwardExceeds(
+  A: CountSide,
+  B: CountSide,
+  aFirst: boolean,
+  eps: number,
+  maxStates: number,
+  checkTime: () => void,
+  stats: VoltCountStats = { passes: 0, counted: 0, followed: 0, added: 0 },
+): boolean {
   // Cheap passes first: they follow only states holding 4·eps and leave out every share of mass
   // under 0.3·eps, then 0.1·eps (a state here then holds at most its mass there: a lower bound all
   // the same). Leroy vs Leroy, counted to the end: the full pass follows 367,000 states and adds
@@ -956,7 +1046,17 @@ class LazyTable {
   }
 }
 
-function forwardCount(A: CountSide, B: CountSide, aFirst: boolean, eps: number, followFactor: number, dropFactor: number, maxStates: number, checkTime: () => void, stats: VoltCountStats): boolean {
+function forwardCount(
+  A: CountSide,
+  B: CountSide,
+  aFirst: boolean,
+  eps: number,
+  followFactor: number,
+  dropFactor: number,
+  maxStates: number,
+  checkTime: () => void,
+  stats: VoltCountStats,
+): boolean {
   if (!A.E.singleWound || !B.E.singleWound) return false;
   stats.passes++;
   const RA = A.R;
@@ -1191,8 +1291,14 @@ export function voltSampledDuel(
       m,
       clsOfTop,
       cum,
-      kind: steps.map((ss) => Uint8Array.from(ss, (s) => (s.wounds === null ? 0 : !one(s.wounds) ? 3 : "failedRoll" in s.wounds[0] ? 2 : 1))),
-      at: steps.map((ss) => Float64Array.from(ss, (s) => (!one(s.wounds) ? 0 : "failedRoll" in s.wounds[0] ? s.wounds[0].damage : s.wounds[0].row))),
+      kind: steps.map((ss) =>
+        Uint8Array.from(ss, (s) => (s.wounds === null ? 0 : !one(s.wounds) ? 3 : "failedRoll" in s.wounds[0] ? 2 : 1)),
+      ),
+      at: steps.map((ss) =>
+        Float64Array.from(ss, (s) =>
+          !one(s.wounds) ? 0 : "failedRoll" in s.wounds[0] ? s.wounds[0].damage : s.wounds[0].row,
+        ),
+      ),
       injury: steps.map((ss) => Uint8Array.from(ss, (s) => (one(s.wounds) && s.wounds[0].type === "injury" ? 1 : 0))),
       list: steps.map((ss) => ss.map((s) => s.wounds)),
       met: new Uint8Array(1 << (2 * m.R)),

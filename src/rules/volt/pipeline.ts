@@ -6,10 +6,25 @@
 import { RulesError } from "../errors";
 import { dieValues, rollDie, type DiceOutcome, type Rng } from "../dice";
 import { signed, step, type Step } from "../explain";
-import { registerPipeline, type AttackPipeline, type AttackRequest, type AttackResolution, type DiceReader, type DiceSlot, type ResolveOptions } from "../pipeline";
+import {
+  registerPipeline,
+  type AttackPipeline,
+  type AttackRequest,
+  type AttackResolution,
+  type DiceReader,
+  type DiceSlot,
+  type ResolveOptions,
+} from "../pipeline";
 import { applyWound, parseTrack, trackStatus, type Track } from "../track";
 import { array, at, bool, int, oneOf, optInt, record, str, type Path } from "../validate";
-import { rollStep, VOLT_MAX_WOUND_ROW, VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval, type VoltWound, type VoltWoundType } from "../tracks/volt";
+import {
+  rollStep,
+  VOLT_MAX_WOUND_ROW,
+  VOLT_RECOVERY_INTERVALS,
+  type VoltRecoveryInterval,
+  type VoltWound,
+  type VoltWoundType,
+} from "../tracks/volt";
 import { voltDie, voltRoll } from "./roll";
 
 export const VOLT_ATTACK_RULE = {
@@ -81,10 +96,15 @@ function parseWeapon(input: unknown, path: Path): VoltWeapon {
   const o = record(input, path);
   const damage = int(o.damage, at(path, "damage"), 0, 999);
   if (damage > VOLT_MAX_DAMAGE)
-    throw new RulesError(at(path, "damage"), "FUDGE.Volt.Error.DamageTooHigh", `Damage ${damage} cannot fit the wound track: a Full Hit (+${VOLT_FULL_HIT_DAMAGE}) would name a row above ${VOLT_MAX_WOUND_ROW}`, {
-      damage,
-      max: VOLT_MAX_DAMAGE,
-    });
+    throw new RulesError(
+      at(path, "damage"),
+      "FUDGE.Volt.Error.DamageTooHigh",
+      `Damage ${damage} cannot fit the wound track: a Full Hit (+${VOLT_FULL_HIT_DAMAGE}) would name a row above ${VOLT_MAX_WOUND_ROW}`,
+      {
+        damage,
+        max: VOLT_MAX_DAMAGE,
+      },
+    );
   return {
     name: str(o.name, at(path, "name"), ""),
     attack: int(o.attack, at(path, "attack"), -99, 999),
@@ -109,14 +129,24 @@ function parseCombatant(input: unknown, path: Path, role: "attacker" | "defender
   const o = record(input, path);
   const track = parseTrack(o.track, at(path, "track"));
   if (role === "defender" && track.config.kind !== "volt")
-    throw new RulesError(at(path, "track.config.kind"), "FUDGE.Volt.Error.NotVoltTrack", `the defender needs a "volt" wound track (got "${track.config.kind}")`);
-  const opt = (k: string, min: number, max: number): number | null => (o[k] === undefined || o[k] === null ? null : int(o[k], at(path, k), min, max));
+    throw new RulesError(
+      at(path, "track.config.kind"),
+      "FUDGE.Volt.Error.NotVoltTrack",
+      `the defender needs a "volt" wound track (got "${track.config.kind}")`,
+    );
+  const opt = (k: string, min: number, max: number): number | null =>
+    o[k] === undefined || o[k] === null ? null : int(o[k], at(path, k), min, max);
   return {
     name: str(o.name, at(path, "name"), ""),
     track,
     willpower: opt("willpower", 0, 99),
     strength: opt("strength", 0, 99),
-    weapon: role === "attacker" ? parseWeapon(o.weapon, at(path, "weapon")) : o.weapon === undefined || o.weapon === null ? null : parseWeapon(o.weapon, at(path, "weapon")),
+    weapon:
+      role === "attacker"
+        ? parseWeapon(o.weapon, at(path, "weapon"))
+        : o.weapon === undefined || o.weapon === null
+          ? null
+          : parseWeapon(o.weapon, at(path, "weapon")),
     guard: opt("guard", 0, 999),
     armor: parseArmor(o.armor, at(path, "armor")),
   };
@@ -128,16 +158,26 @@ export function parseVoltRequest(input: unknown): VoltAttackRequest {
   const attacker = parseCombatant(o.attacker, "attacker", "attacker");
   const defender = parseCombatant(o.defender, "defender", "defender");
   const opts = record(o.options ?? {}, "options");
-  const options: VoltOptions = { recovery: oneOf(opts.recovery, "options.recovery", VOLT_RECOVERY_INTERVALS, "monthly") };
+  const options: VoltOptions = {
+    recovery: oneOf(opts.recovery, "options.recovery", VOLT_RECOVERY_INTERVALS, "monthly"),
+  };
   const sit = record(o.situation ?? {}, "situation");
   const weapon = attacker.weapon as VoltWeapon;
-  const distance = weapon.ranged ? int(sit.distance, "situation.distance", 0, 999) : sit.distance === undefined || sit.distance === null ? null : int(sit.distance, "situation.distance", 0, 999);
+  const distance = weapon.ranged
+    ? int(sit.distance, "situation.distance", 0, 999)
+    : sit.distance === undefined || sit.distance === null
+      ? null
+      : int(sit.distance, "situation.distance", 0, 999);
   const situation: VoltSituation = { distance, modifier: optInt(sit.modifier, "situation.modifier", 0, -99, 99) };
   if (!weapon.ranged && defender.guard === null)
     throw new RulesError("defender.guard", "FUDGE.Volt.Error.GuardNeeded", "a melee attack needs the defender's Guard");
   // Volt: The Immediate Effects — a character who cannot act does not attack.
   if (!trackStatus(attacker.track).canAct)
-    throw new RulesError("attacker.track", "FUDGE.Volt.Error.CannotAct", "the attacker cannot act (a mark above the worst penalty)");
+    throw new RulesError(
+      "attacker.track",
+      "FUDGE.Volt.Error.CannotAct",
+      "the attacker cannot act (a mark above the worst penalty)",
+    );
   return { preset: "volt", attacker, defender, options, situation };
 }
 
@@ -188,7 +228,14 @@ function classes(signature: (black: number, white: number) => string): DiceOutco
 }
 
 function d20Pair(id: string, labelKey: string, outcomes: () => DiceOutcome[]): DiceSlot {
-  return { id, formula: "2d20", labelKey, roll: (rng: Rng) => [rollDie(20, rng), rollDie(20, rng)], outcomes, uniform: { n: 2, sides: 20, lowest: 1 } };
+  return {
+    id,
+    formula: "2d20",
+    labelKey,
+    roll: (rng: Rng) => [rollDie(20, rng), rollDie(20, rng)],
+    outcomes,
+    uniform: { n: 2, sides: 20, lowest: 1 },
+  };
 }
 
 function slots(req: VoltAttackRequest): DiceSlot[] {
@@ -198,20 +245,37 @@ function slots(req: VoltAttackRequest): DiceSlot[] {
   // Exact odds: attack pairs that hit the same way (and strike armor the same way) resolve alike.
   const list = [
     d20Pair("attack", "FUDGE.Volt.Dice.Attack", () =>
-      classes((b, w) => `${voltAttackDieHits(value, threshold, b)}/${voltAttackDieHits(value, threshold, w)}/${armor ? voltArmorStruck(armor, w) : ""}`),
+      classes(
+        (b, w) =>
+          `${voltAttackDieHits(value, threshold, b)}/${voltAttackDieHits(value, threshold, w)}/${armor ? voltArmorStruck(armor, w) : ""}`,
+      ),
     ),
     // Damage pairs that give the same result for every Damage this request can roll resolve alike
     // (all failures of a value are one class: a failed roll marks the lowest unmarked row).
     d20Pair("damage", "FUDGE.Volt.Dice.Damage", () => {
       const values = damageValues(req, "damage");
-      return classes((b, w) => values.map((v) => { const r = voltRoll(v, b, w); return r.success ? r.result : "f"; }).join("/"));
+      return classes((b, w) =>
+        values
+          .map((v) => {
+            const r = voltRoll(v, b, w);
+            return r.success ? r.result : "f";
+          })
+          .join("/"),
+      );
     }),
   ];
   if ((req.attacker.weapon as VoltWeapon).stun)
     list.push(
       d20Pair("injuryDamage", "FUDGE.Volt.Dice.InjuryDamage", () => {
         const values = damageValues(req, "injuryDamage");
-        return classes((b, w) => values.map((v) => { const r = voltRoll(v, b, w); return r.success ? r.result : "f"; }).join("/"));
+        return classes((b, w) =>
+          values
+            .map((v) => {
+              const r = voltRoll(v, b, w);
+              return r.success ? r.result : "f";
+            })
+            .join("/"),
+        );
       }),
     );
   return list;
@@ -230,8 +294,20 @@ function damageRoll(dice: DiceReader, slot: "damage" | "injuryDamage", value: nu
   const [black, white] = dieValues(dice(slot), `dice.${slot}`, 2, 20);
   // Volt: The damage roll — roll the Damage like an attribute; the result is the row marked.
   const roll = voltRoll(value, black, white, `dice.${slot}`);
-  const steps: Step[] = [step(slot === "damage" ? "FUDGE.Volt.Step.DamageRoll" : "FUDGE.Volt.Step.InjuryDamageRoll", VOLT_ATTACK_RULE.damage, value, { damage: value, type }), rollStep(roll, VOLT_ATTACK_RULE.damage)];
-  const numbers: Record<string, number> = { [`${slot}Value`]: value, [`${slot}Result`]: roll.result, [`${slot}Success`]: roll.success ? 1 : 0 };
+  const steps: Step[] = [
+    step(
+      slot === "damage" ? "FUDGE.Volt.Step.DamageRoll" : "FUDGE.Volt.Step.InjuryDamageRoll",
+      VOLT_ATTACK_RULE.damage,
+      value,
+      { damage: value, type },
+    ),
+    rollStep(roll, VOLT_ATTACK_RULE.damage),
+  ];
+  const numbers: Record<string, number> = {
+    [`${slot}Value`]: value,
+    [`${slot}Result`]: roll.result,
+    [`${slot}Success`]: roll.success ? 1 : 0,
+  };
   if (roll.success) {
     steps.push(step("FUDGE.Volt.Step.DamageWound", VOLT_ATTACK_RULE.damage, roll.result, { row: roll.result, type }));
     return { wound: { row: roll.result, type }, steps, numbers };
@@ -263,13 +339,22 @@ function resolve(req: VoltAttackRequest, dice: DiceReader, opts: ResolveOptions 
       penalty: signed(penalty),
       value,
     }),
-    step(weapon.ranged ? "FUDGE.Volt.Step.ThresholdDistance" : "FUDGE.Volt.Step.ThresholdGuard", VOLT_ATTACK_RULE.attack, threshold, { threshold }),
+    step(
+      weapon.ranged ? "FUDGE.Volt.Step.ThresholdDistance" : "FUDGE.Volt.Step.ThresholdGuard",
+      VOLT_ATTACK_RULE.attack,
+      threshold,
+      { threshold },
+    ),
   );
   const blackHit = voltAttackDieHits(value, threshold, black);
   const whiteHit = voltAttackDieHits(value, threshold, white);
   steps.push(
-    step(blackHit ? "FUDGE.Volt.Step.BlackHits" : "FUDGE.Volt.Step.BlackMisses", VOLT_ATTACK_RULE.attack, black, { die: black }),
-    step(whiteHit ? "FUDGE.Volt.Step.WhiteHits" : "FUDGE.Volt.Step.WhiteMisses", VOLT_ATTACK_RULE.attack, white, { die: white }),
+    step(blackHit ? "FUDGE.Volt.Step.BlackHits" : "FUDGE.Volt.Step.BlackMisses", VOLT_ATTACK_RULE.attack, black, {
+      die: black,
+    }),
+    step(whiteHit ? "FUDGE.Volt.Step.WhiteHits" : "FUDGE.Volt.Step.WhiteMisses", VOLT_ATTACK_RULE.attack, white, {
+      die: white,
+    }),
   );
   const hits = Number(blackHit) + Number(whiteHit);
   numbers.hits = hits;
@@ -296,7 +381,13 @@ function resolve(req: VoltAttackRequest, dice: DiceReader, opts: ResolveOptions 
     numbers.coverage = armor.coverage;
     const struck = voltArmorStruck(armor, white);
     if (armor.coverage >= 20) steps.push(step("FUDGE.Volt.Step.ArmorSealed", VOLT_ATTACK_RULE.armor, 20));
-    else steps.push(step(struck ? "FUDGE.Volt.Step.ArmorCovers" : "FUDGE.Volt.Step.ArmorBypassed", VOLT_ATTACK_RULE.armor, white, { white, coverage: armor.coverage }));
+    else
+      steps.push(
+        step(struck ? "FUDGE.Volt.Step.ArmorCovers" : "FUDGE.Volt.Step.ArmorBypassed", VOLT_ATTACK_RULE.armor, white, {
+          white,
+          coverage: armor.coverage,
+        }),
+      );
     if (struck) {
       const [a, b] = armor.protection;
       const params = { pierce, from: a, to: b };
@@ -320,7 +411,9 @@ function resolve(req: VoltAttackRequest, dice: DiceReader, opts: ResolveOptions 
   if (full && weapon.stun) {
     // Volt: Full hit — a Stun weapon also inflicts Injury: a separate roll, without the +5.
     const injuryDamage = weapon.damage - (absorbed ? VOLT_ARMOR_DAMAGE_REDUCTION : 0);
-    steps.push(step("FUDGE.Volt.Step.StunWeaponInjury", VOLT_ATTACK_RULE.fullHit, injuryDamage, { damage: injuryDamage }));
+    steps.push(
+      step("FUDGE.Volt.Step.StunWeaponInjury", VOLT_ATTACK_RULE.fullHit, injuryDamage, { damage: injuryDamage }),
+    );
     rolls.push(damageRoll(reader, "injuryDamage", injuryDamage, absorbed ? "stun" : "injury"));
   }
   for (const r of rolls) {

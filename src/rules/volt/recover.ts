@@ -19,10 +19,18 @@ export interface RecoverActionResult {
 export function recoverAction(track: Track, willpower: number, black: number, white: number): RecoverActionResult {
   int(willpower, "willpower", 0, 99);
   const status = trackStatus(track);
-  if (!status.canAct) return { track, roll: null, steps: [step("FUDGE.Volt.Step.RecoverCannotAct", VOLT_RULE.recovery)] };
+  if (!status.canAct)
+    return { track, roll: null, steps: [step("FUDGE.Volt.Step.RecoverCannotAct", VOLT_RULE.recovery)] };
   const value = willpower + status.penalty;
   const roll = voltRoll(value, black, white);
-  const steps: Step[] = [step("FUDGE.Volt.Step.RecoverRoll", VOLT_RULE.recovery, value, { willpower, penalty: signed(status.penalty), value }), rollStep(roll, VOLT_RULE.recovery)];
+  const steps: Step[] = [
+    step("FUDGE.Volt.Step.RecoverRoll", VOLT_RULE.recovery, value, {
+      willpower,
+      penalty: signed(status.penalty),
+      value,
+    }),
+    rollStep(roll, VOLT_RULE.recovery),
+  ];
   const healed = healTrack(track, { type: "recover", result: roll.success ? "success" : "failure" });
   return { track: healed.track, roll, steps: [...steps, ...healed.steps] };
 }

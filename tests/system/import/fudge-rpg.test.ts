@@ -32,8 +32,10 @@ const text = (f: string) => readFileSync(join(FIXTURES, f), "utf8");
 const load = (f: string) => parseFudgeRpgExport(text(f), f);
 let n = 0;
 const newId = () => `imp${String(++n).padStart(13, "0")}`;
-const convert = (f: string, preset: "fudge" | "fate" | "volt" | "miniatures" = "fudge") => convertFudgeRpgActor(load(f), { rules: rulesFor(preset), newId });
-const asDoc = (c: FudgeRpgConversion): ActorDoc<"character"> => ({ ...c.actor, _id: "imported0000001" }) as ActorDoc<"character">;
+const convert = (f: string, preset: "fudge" | "fate" | "volt" | "miniatures" = "fudge") =>
+  convertFudgeRpgActor(load(f), { rules: rulesFor(preset), newId });
+const asDoc = (c: FudgeRpgConversion): ActorDoc<"character"> =>
+  ({ ...c.actor, _id: "imported0000001" }) as ActorDoc<"character">;
 const itemsOf = (c: FudgeRpgConversion, type: string) => c.actor.items.filter((i) => i.type === type) as ItemDoc[];
 const keys = (c: FudgeRpgConversion) => c.report.map((l) => l.key.replace("FUDGE.Import.Report.", ""));
 
@@ -42,26 +44,51 @@ describe("fudge-rpg import: a full character (Brannoc)", () => {
   const s = c.actor.system;
 
   it("keeps the name, image, Fudge Points and marks where it came from", () => {
-    expect(c.actor).toMatchObject({ name: "Brannoc the Bold", type: "character", img: "icons/svg/mystery-man.svg", prototypeToken: { name: "Brannoc the Bold", actorLink: true } });
+    expect(c.actor).toMatchObject({
+      name: "Brannoc the Bold",
+      type: "character",
+      img: "icons/svg/mystery-man.svg",
+      prototypeToken: { name: "Brannoc the Bold", actorLink: true },
+    });
     expect(s.fudgePoints).toBe(4);
-    expect(c.actor.flags).toEqual({ "fudge-wounds": { importedFrom: { system: "fudge-rpg", id: "", systemVersion: "1.6.0" } } });
+    expect(c.actor.flags).toEqual({
+      "fudge-wounds": { importedFrom: { system: "fudge-rpg", id: "", systemVersion: "1.6.0" } },
+    });
   });
 
   it("maps the muscle-weapon attribute to Strength, the damage-capacity one to Damage Capacity, Willpower by name", () => {
     expect(s.attributes).toEqual({ strength: 2, damageCapacity: 1, willpower: 1, mass: 0 });
-    expect(s.notes).toContain("Attributes (Fantasy Fudge Attributes): Reasoning: Mediocre (−1), Perception: Fair (0), Agility: Good (+1)");
-    expect(c.report).toContainEqual({ key: "FUDGE.Import.Report.Attributes", params: { names: "Reasoning, Perception, Agility" }, kept: true });
+    expect(s.notes).toContain(
+      "Attributes (Fantasy Fudge Attributes): Reasoning: Mediocre (−1), Perception: Fair (0), Agility: Good (+1)",
+    );
+    expect(c.report).toContainEqual({
+      key: "FUDGE.Import.Report.Attributes",
+      params: { names: "Reasoning, Perception, Agility" },
+      kept: true,
+    });
   });
 
   it("imports skills with levels and groups, gifts and faults with their notes as (sanitised) HTML", () => {
-    expect(itemsOf(c, "skill").map((i) => [i.name, (i.system as { level: number }).level])).toEqual([["Sword", 2], ["Riding", 0]]);
-    expect(itemsOf(c, "skill")[0].system).toMatchObject({ description: "<p>Swords of all kinds.</p><p>Groups: Melee Weapons</p>" });
+    expect(itemsOf(c, "skill").map((i) => [i.name, (i.system as { level: number }).level])).toEqual([
+      ["Sword", 2],
+      ["Riding", 0],
+    ]);
+    expect(itemsOf(c, "skill")[0].system).toMatchObject({
+      description: "<p>Swords of all kinds.</p><p>Groups: Melee Weapons</p>",
+    });
     const gifts = itemsOf(c, "gift");
     expect(gifts.map((g) => g.name)).toEqual(["Tough Hide", "Quick Reflexes"]);
     // Fudge §4.51: Tough Hide is a rules effect here; Quick Reflexes stays a described gift.
-    expect(gifts[0].system).toEqual({ effect: "toughHide", value: 1, description: "<p>Thick skin: +1 to defensive damage.</p>" });
+    expect(gifts[0].system).toEqual({
+      effect: "toughHide",
+      value: 1,
+      description: "<p>Thick skin: +1 to defensive damage.</p>",
+    });
     expect(gifts[1].system).toMatchObject({ effect: "none", description: "<p>+1 to initiative.</p>" });
-    expect(itemsOf(c, "fault")[0]).toMatchObject({ name: "Greedy", system: { effect: "none", description: "<p>Can't resist a shiny coin &mdash; ever.</p>" } });
+    expect(itemsOf(c, "fault")[0]).toMatchObject({
+      name: "Greedy",
+      system: { effect: "none", description: "<p>Can't resist a shiny coin &mdash; ever.</p>" },
+    });
   });
 
   it("gives the Miniatures sample gifts and faults their rule by name (Mercenary, Skilled backstabber, Terrifying appearance …)", () => {
@@ -69,8 +96,15 @@ describe("fudge-rpg import: a full character (Brannoc)", () => {
     src.items[3].name = "Terrifying Appearance";
     src.items[4].name = "Skilled backstabber";
     src.items[5].name = " Mercenary ";
-    const m = convertFudgeRpgActor(parseFudgeRpgExport(JSON.stringify(src), "brannoc.json"), { rules: rulesFor("miniatures"), newId });
-    const effects = [...itemsOf(m, "gift"), ...itemsOf(m, "fault")].map((i) => [i.name.trim(), (i.system as { effect: string; value: number }).effect, (i.system as { value: number }).value]);
+    const m = convertFudgeRpgActor(parseFudgeRpgExport(JSON.stringify(src), "brannoc.json"), {
+      rules: rulesFor("miniatures"),
+      newId,
+    });
+    const effects = [...itemsOf(m, "gift"), ...itemsOf(m, "fault")].map((i) => [
+      i.name.trim(),
+      (i.system as { effect: string; value: number }).effect,
+      (i.system as { value: number }).value,
+    ]);
     expect(effects).toEqual([
       ["Terrifying Appearance", "terrifying", 1],
       ["Skilled backstabber", "backstabber", 0],
@@ -81,11 +115,18 @@ describe("fudge-rpg import: a full character (Brannoc)", () => {
   it("recognises a weapon by its damage factor, armour and a shield by their defence factor; other gear goes to the notes", () => {
     const [sword] = itemsOf(c, "weapon");
     // Fudge §4.54: ODF +3 = large (+2), sharp (+1); its skill found by name.
-    expect(sword).toMatchObject({ name: "Broadsword", system: { size: "large", sharp: true, skill: "Sword", equipped: true, description: "<p>Notched but sharp.</p>" } });
+    expect(sword).toMatchObject({
+      name: "Broadsword",
+      system: { size: "large", sharp: true, skill: "Sword", equipped: true, description: "<p>Notched but sharp.</p>" },
+    });
     expect(itemsOf(c, "armor")[0]).toMatchObject({ name: "Chain Shirt", system: { value: 2, equipped: true } });
     expect(itemsOf(c, "shield")[0]).toMatchObject({ name: "Medium Shield", system: { size: "medium" } });
     expect(s.notes).toContain("Equipment: Rope (50 ft) ×2");
-    expect(c.report).toContainEqual({ key: "FUDGE.Import.Report.Equipment", params: { names: "Rope (50 ft) ×2" }, kept: true });
+    expect(c.report).toContainEqual({
+      key: "FUDGE.Import.Report.Equipment",
+      params: { names: "Rope (50 ft) ×2" },
+      kept: true,
+    });
   });
 
   it("turns the wound counts into marked boxes of a matching track (3/2/1/1/1 is custom here)", () => {
@@ -98,7 +139,13 @@ describe("fudge-rpg import: a full character (Brannoc)", () => {
       ["nearDeath", 1, -2],
     ]);
     expect(s.woundTrack.state).toEqual({
-      marks: { scratch: [{ level: "scratch" }, { level: "scratch" }, null], hurt: [{ level: "hurt" }, null], veryHurt: [null], incapacitated: [null], nearDeath: [null] },
+      marks: {
+        scratch: [{ level: "scratch" }, { level: "scratch" }, null],
+        hurt: [{ level: "hurt" }, null],
+        veryHurt: [null],
+        incapacitated: [null],
+        nearDeath: [null],
+      },
       stun: null,
       dead: false,
     });
@@ -108,19 +155,31 @@ describe("fudge-rpg import: a full character (Brannoc)", () => {
   });
 
   it("keeps their notes first, then everything unmapped under a heading", () => {
-    expect(s.notes.startsWith("<p>A caravan guard from the <strong>Salt Road</strong>.</p><p>Owes Mirela 3 silver &amp; a favour.</p>")).toBe(true);
+    expect(
+      s.notes.startsWith(
+        "<p>A caravan guard from the <strong>Salt Road</strong>.</p><p>Owes Mirela 3 silver &amp; a favour.</p>",
+      ),
+    ).toBe(true);
     expect(s.notes).toContain("<h3>— Imported from Fudge RPG —</h3><ul><li>");
     expect(s.notes).toContain("Experience points: 7");
     expect(s.notes).toContain("Unspent build points: skilllevels 2");
   });
 
   it("lists every unmapped thing in the report as kept in the notes", () => {
-    expect(c.report.filter((l) => l.kept).map((l) => l.key.replace("FUDGE.Import.Report.", ""))).toEqual(["Experience", "Attributes", "Equipment", "Unspent"]);
+    expect(c.report.filter((l) => l.kept).map((l) => l.key.replace("FUDGE.Import.Report.", ""))).toEqual([
+      "Experience",
+      "Attributes",
+      "Equipment",
+      "Unspent",
+    ]);
   });
 
   it("is a working character: its sheet builds, it attacks, its wound boxes toggle", () => {
     const actor = asDoc(c);
-    const ctx = characterSheetContext(actor, rulesFor("fudge"), { editable: true, user: { id: "gm", isGM: true } } as never);
+    const ctx = characterSheetContext(actor, rulesFor("fudge"), {
+      editable: true,
+      user: { id: "gm", isGM: true },
+    } as never);
     expect(ctx).toBeTruthy();
     const sword = itemsOf(c, "weapon")[0] as ItemDoc<"weapon">;
     const req = attackRequest(actor, sword, theodora(), rulesFor("fudge"));
@@ -133,8 +192,15 @@ describe("fudge-rpg import: a full character (Brannoc)", () => {
 
 describe("fudge-rpg import: a Mass attribute", () => {
   it('Fudge §4.54 "If the defender has Mass other than Fair … it should also be figured in": an attribute named Mass becomes the Mass attribute', () => {
-    const raw = JSON.parse(text("brannoc.json").replace('{"name": "Agility", "level": 1}', '{"name": "Mass", "level": 1}').replace('"name": "Agility"', '"name": "Mass"'));
-    const c = convertFudgeRpgActor(parseFudgeRpgExport(JSON.stringify(raw), "brannoc.json"), { rules: rulesFor("fudge"), newId });
+    const raw = JSON.parse(
+      text("brannoc.json")
+        .replace('{"name": "Agility", "level": 1}', '{"name": "Mass", "level": 1}')
+        .replace('"name": "Agility"', '"name": "Mass"'),
+    );
+    const c = convertFudgeRpgActor(parseFudgeRpgExport(JSON.stringify(raw), "brannoc.json"), {
+      rules: rulesFor("fudge"),
+      newId,
+    });
     expect(c.actor.system.attributes).toEqual({ strength: 2, damageCapacity: 1, willpower: 1, mass: 1 });
     expect(c.actor.system.notes).not.toContain("Mass: Good");
   });
@@ -146,11 +212,18 @@ describe("fudge-rpg import: legacy and unusual exports", () => {
     const s = c.actor.system;
     expect(s.attributes).toEqual({ strength: 1, damageCapacity: -1, willpower: 0, mass: 0 });
     // Bare counts take fudge-rpg's default maxima 3/2/1/1/1; 4 Scratches overflow into Hurt (Fudge §4.57).
-    expect(s.woundTrack.state).toMatchObject({ marks: { scratch: [{ level: "scratch" }, { level: "scratch" }, { level: "scratch" }], hurt: [{ level: "hurt" }, { level: "scratch" }] } });
-    expect(keys(c)).toEqual(expect.arrayContaining(["DefaultMaxima", "Overflow", "TraitLadder", "UnknownItem", "Effects", "Image"]));
+    expect(s.woundTrack.state).toMatchObject({
+      marks: {
+        scratch: [{ level: "scratch" }, { level: "scratch" }, { level: "scratch" }],
+        hurt: [{ level: "hurt" }, { level: "scratch" }],
+      },
+    });
+    expect(keys(c)).toEqual(
+      expect.arrayContaining(["DefaultMaxima", "Overflow", "TraitLadder", "UnknownItem", "Effects", "Image"]),
+    );
     expect(s.notes).toContain("Spellbook (spell): Three cantrips.");
     expect(s.notes).toContain("Active effects (not imported): Blessed");
-    expect(s.notes).toContain("<li>Trait ladder \"Fudge Ladder\": Superb 3, Fair 0, Terrible -3</li>");
+    expect(s.notes).toContain('<li>Trait ladder "Fudge Ladder": Superb 3, Fair 0, Terrible -3</li>');
     // An image inside the other system's folder would not exist here.
     expect(c.actor.img).toBeUndefined();
   });
@@ -164,10 +237,22 @@ describe("fudge-rpg import: legacy and unusual exports", () => {
     expect(trackShapeFor([4, 2, 1, 1, 1])).toMatchObject({ preset: "cinematic" });
     expect(trackShapeFor([4, 2, 2, 1, 1])).toMatchObject({ preset: "epic", epicExtraHurt: 0, epicExtraVeryHurt: 1 });
     // every preset shape maps back to exactly its own boxes; anything else is a custom track
-    for (const shape of [[3, 1, 1, 1, 1], [4, 2, 1, 1, 1], [4, 2, 2, 1, 1], [4, 4, 3, 1, 1], [4, 3, 4, 1, 1], [4, 2, 2, 2, 1]]) {
+    for (const shape of [
+      [3, 1, 1, 1, 1],
+      [4, 2, 1, 1, 1],
+      [4, 2, 2, 1, 1],
+      [4, 4, 3, 1, 1],
+      [4, 3, 4, 1, 1],
+      [4, 2, 2, 2, 1],
+    ]) {
       const t = trackShapeFor(shape);
-      const config = t.preset === "custom" ? null : boxTrackConfig(t.preset, { epicExtraHurt: t.epicExtraHurt, epicExtraVeryHurt: t.epicExtraVeryHurt });
-      expect(config ? config.levels.map((l) => l.boxes) : t.customLevels!.map((l) => l.boxes), shape.join("/")).toEqual(shape);
+      const config =
+        t.preset === "custom"
+          ? null
+          : boxTrackConfig(t.preset, { epicExtraHurt: t.epicExtraHurt, epicExtraVeryHurt: t.epicExtraVeryHurt });
+      expect(config ? config.levels.map((l) => l.boxes) : t.customLevels!.map((l) => l.boxes), shape.join("/")).toEqual(
+        shape,
+      );
     }
     // 4/2/3 boxes: each level's own wounds first; the 5th Scratch finds Hurt full and is marked in
     // Very Hurt as a Scratch (Fudge §4.57).
@@ -178,7 +263,11 @@ describe("fudge-rpg import: legacy and unusual exports", () => {
     expect(c.actor.items[0]).toMatchObject({ type: "weapon", system: { size: "twoHanded", sharp: true } });
     expect(keys(c)).toEqual(expect.arrayContaining(["WeaponCapped", "WeaponDdf", "WeaponNoSkill", "FivePoint"]));
     // No attribute set at all: each attribute says it stayed at Fair.
-    expect(c.report.filter((l) => l.key.endsWith("AttributeDefault")).map((l) => l.params.target)).toEqual(["FUDGE.Attribute.strength", "FUDGE.Attribute.damageCapacity", "FUDGE.Attribute.willpower"]);
+    expect(c.report.filter((l) => l.key.endsWith("AttributeDefault")).map((l) => l.params.target)).toEqual([
+      "FUDGE.Attribute.strength",
+      "FUDGE.Attribute.damageCapacity",
+      "FUDGE.Attribute.willpower",
+    ]);
     expect(s.notes).toContain("Five-point skill groups: Athletic (2)");
   });
 
@@ -191,7 +280,10 @@ describe("fudge-rpg import: legacy and unusual exports", () => {
       delete item.system;
     }
     const c = convertFudgeRpgActor(src, { rules: rulesFor("fudge"), newId: () => "fixedid000000000" });
-    const d = convertFudgeRpgActor(JSON.parse(text("brannoc.json")), { rules: rulesFor("fudge"), newId: () => "fixedid000000000" });
+    const d = convertFudgeRpgActor(JSON.parse(text("brannoc.json")), {
+      rules: rulesFor("fudge"),
+      newId: () => "fixedid000000000",
+    });
     expect(c).toEqual(d);
   });
 
@@ -200,7 +292,11 @@ describe("fudge-rpg import: legacy and unusual exports", () => {
       const c = convert("brannoc.json", preset);
       expect(c.actor.system.woundTrack.state).toBeNull();
       expect(c.actor.system.notes).toContain("Wounds in fudge-rpg: scratch 2, hurt 1");
-      expect(c.report).toContainEqual({ key: "FUDGE.Import.Report.WoundsNotBoxTrack", params: { wounds: "scratch 2, hurt 1" }, kept: true });
+      expect(c.report).toContainEqual({
+        key: "FUDGE.Import.Report.WoundsNotBoxTrack",
+        params: { wounds: "scratch 2, hurt 1" },
+        kept: true,
+      });
       expect(() => trackFor(asDoc(c), rulesFor(preset))).not.toThrow();
     }
   });
@@ -214,7 +310,11 @@ describe("fudge-rpg import: legacy and unusual exports", () => {
     src.system.wounds.neardeath = { value: 0, max: 0 };
     const c = convertFudgeRpgActor(src, { rules: rulesFor("fudge"), newId });
     expect(c.actor.system.woundTrack.customLevels![0].boxes).toBe(10);
-    expect(c.report).toContainEqual({ key: "FUDGE.Import.Report.TooManyBoxes", params: { level: "FUDGE.Wound.scratch", boxes: 15, max: 10 }, kept: true });
+    expect(c.report).toContainEqual({
+      key: "FUDGE.Import.Report.TooManyBoxes",
+      params: { level: "FUDGE.Wound.scratch", boxes: 15, max: 10 },
+      kept: true,
+    });
     // 10 Scratch boxes, then Hurt and the defaults 1/1/1 take the other two.
     const marks = (c.actor.system.woundTrack.state as { marks: Record<string, unknown[]> }).marks;
     expect(Object.values(marks).flat().filter(Boolean)).toHaveLength(12);
@@ -266,7 +366,10 @@ describe("fudge-rpg import: malformed and partial exports", () => {
     const negative = good();
     negative.system.wounds.hurt.max = -1;
     const texts = [
-      say(caught(() => parseFudgeRpgExport(text("malformed-truncated.json"), "malformed-truncated.json")), "malformed-truncated.json"),
+      say(
+        caught(() => parseFudgeRpgExport(text("malformed-truncated.json"), "malformed-truncated.json")),
+        "malformed-truncated.json",
+      ),
       say(caught(() => convertFudgeRpgActor(load("partial-no-wounds.json")))),
       say(caught(() => convertFudgeRpgActor(load("malformed-bad-level.json")))),
       say(caught(() => convertFudgeRpgActor(load("other-system.json")))),
@@ -276,8 +379,12 @@ describe("fudge-rpg import: malformed and partial exports", () => {
       say(caught(() => convertFudgeRpgActor({ ...good(), items: {} }))),
     ];
     expect(texts[0]).toMatch(/^malformed-truncated\.json is not a JSON export \(.+\)\. Choose the \.json file/);
-    expect(texts[1]).toBe("In x.json, the wound track is missing. Export the whole actor again from its Fudge RPG world (right-click → Export Data) and import that file.");
-    expect(texts[2]).toBe("In x.json, the number of marked scratch wounds must be a whole number, not lots. Correct it in the Fudge RPG world, export the actor again and import that file.");
+    expect(texts[1]).toBe(
+      "In x.json, the wound track is missing. Export the whole actor again from its Fudge RPG world (right-click → Export Data) and import that file.",
+    );
+    expect(texts[2]).toBe(
+      "In x.json, the number of marked scratch wounds must be a whole number, not lots. Correct it in the Fudge RPG world, export the actor again and import that file.",
+    );
     expect(texts[4]).toMatch(/^In x\.json, the name of item 2 is missing\./);
     expect(texts[5]).toMatch(/^In x\.json, the wound level "hurt" is below zero\./);
     expect(texts[6]).toMatch(/^x\.json holds a list of documents\. Export each actor on its own/);
@@ -297,7 +404,8 @@ describe("fudge-rpg import: malformed and partial exports", () => {
 });
 
 describe("fudge-rpg import: the result fits this system's data", () => {
-  const get = (o: unknown, path: string) => path.split(".").reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], o);
+  const get = (o: unknown, path: string) =>
+    path.split(".").reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], o);
   for (const f of ["brannoc.json", "legacy-major.json", "heavy-wounds.json"])
     it(`${f}: every sheet field is within the range the sheet and the data model accept`, () => {
       const s = convert(f).actor.system;
@@ -319,8 +427,10 @@ describe("fudge-rpg import: the result fits this system's data", () => {
 describe("fudge-rpg import: pieces", () => {
   it("keeps their HTML, sanitised: no script, no event handlers, no javascript: links; our own lines escaped", () => {
     const raw = JSON.parse(readFileSync(join(FIXTURES, "brannoc.json"), "utf8"));
-    raw.system.notes = '<p onclick="x()">Hi<script>alert(1)</script><img src="x" onerror="alert(2)"><a href="javascript:alert(3)">link</a></p>';
-    raw.items.find((i: { type: string }) => i.type === "gift").system.description = "<b>Bold</b> <iframe src=//evil></iframe>plain & text";
+    raw.system.notes =
+      '<p onclick="x()">Hi<script>alert(1)</script><img src="x" onerror="alert(2)"><a href="javascript:alert(3)">link</a></p>';
+    raw.items.find((i: { type: string }) => i.type === "gift").system.description =
+      "<b>Bold</b> <iframe src=//evil></iframe>plain & text";
     const c = convertFudgeRpgActor(raw);
     expect(c.actor.system.notes.startsWith('<p>Hi<img src="x"><a>link</a></p>')).toBe(true);
     expect(itemsOf(c, "gift")[0].system).toMatchObject({ description: "<b>Bold</b> plain &amp; text" });
@@ -328,7 +438,9 @@ describe("fudge-rpg import: pieces", () => {
     for (const bad of ["<script", "onerror", "onclick", "javascript:", "<iframe"]) expect(all).not.toContain(bad);
   });
   it("reads HTML as text", () => {
-    expect(htmlToText("<p>One &amp; two</p><ul><li>a</li><li>b&#39;s</li></ul><script>x()</script>")).toBe("One & two\n\n• a\n• b's");
+    expect(htmlToText("<p>One &amp; two</p><ul><li>a</li><li>b&#39;s</li></ul><script>x()</script>")).toBe(
+      "One & two\n\n• a\n• b's",
+    );
   });
   it("maps damage factors to Fudge §4.54 weapon sizes", () => {
     expect([0, 1, 2, 3, 4, 7].map((o) => weaponShapeForOdf(o).factor)).toEqual([0, 1, 2, 3, 4, 4]);
@@ -340,13 +452,27 @@ describe("fudge-rpg import: pieces", () => {
   });
   it("has English text for every report line and error key it can produce", () => {
     const en = loadLang();
-    const lines = ["brannoc.json", "legacy-major.json", "heavy-wounds.json"].flatMap((f) => convert(f).report.concat(convert(f, "fate").report));
+    const lines = ["brannoc.json", "legacy-major.json", "heavy-wounds.json"].flatMap((f) =>
+      convert(f).report.concat(convert(f, "fate").report),
+    );
     for (const l of lines) {
       expect(en[l.key], l.key).toBeTypeOf("string");
       const textOut = reportText(l, (k) => en[k] ?? k);
       expect(textOut, l.key).not.toMatch(/\{\w+\}|FUDGE\./);
     }
-    for (const k of ["NotJson", "Missing", "NotInteger", "WrongSystem", "NotOneActor", "WrongType", "NotList", "Negative", "NotObject", "NotText", "TooLarge"])
+    for (const k of [
+      "NotJson",
+      "Missing",
+      "NotInteger",
+      "WrongSystem",
+      "NotOneActor",
+      "WrongType",
+      "NotList",
+      "Negative",
+      "NotObject",
+      "NotText",
+      "TooLarge",
+    ])
       expect(en[`FUDGE.Import.Error.${k}`], k).toBeTypeOf("string");
   });
 });
