@@ -263,6 +263,25 @@ export class FudgeCombat extends Combat {
 }
 
 /** Scenes whose end is being handled on this client (the same deactivation may arrive twice). */
+/** The battle is over: its lapses and their note, then the world's healing at combat end. */
+async function endBattle(
+  combatId: string,
+  actors: Actor.Implementation[],
+  type: ReturnType<typeof combatEndHealing>,
+): Promise<void> {
+  // Fudge §4.52 (4): Willpower adjustments that hold "until the battle is over" lapse first.
+  const entries: BattleEndEntry[] = [];
+  for (const a of actors)
+    if (stillThere(a) && actions.endBattleFor(plainActor(a), worldRules()) !== null)
+      entries.push({ name: a.name ?? "", notes: await endBattleOf(a) });
+  try {
+    await postBattleEndNote(combatId, entries);
+  } catch (e) {
+    reportError(e);
+  }
+  if (type) for (const a of actors) if (stillThere(a)) await heal(a, type);
+}
+
 const endingScenes = new Set<string>();
 
 /** FATE: Hurt lasts for the scene — when the GM activates another scene, the old one has ended. */
@@ -273,7 +292,9 @@ export function onSceneUpdate(scene: Scene.Implementation, change: { active?: un
   const id = String(scene.id);
   if (endingScenes.has(id)) return;
   endingScenes.add(id);
-  void endScene(scene).finally(() => endingScenes.delete(id));
+  endScene(scene)
+    .finally(() => endingScenes.delete(id))
+    .catch((e) => reportError(e)); // a hook cannot wait: a failed heal is reported
 }
 
 /**
@@ -281,8 +302,8 @@ export function onSceneUpdate(scene: Scene.Implementation, change: { active?: un
  * combatant's sheet (on every client) when that changes — its combat starts, ends, or it joins or leaves one.
  */
 function redrawSheetOf(actor: Actor.Implementation | null | undefined): void {
-  const sheet = actor?.sheet as { rendered?: boolean; render(o?: object): unknown } | null | undefined;
-  if (sheet?.rendered) void sheet.render();
+  const sheet = actor?.sheet as { rendered?: boolean; render(o?: object): Promise<unknown> } | null | undefined;
+  if (sheet?.rendered) sheet.render().catch((e) => reportError(e)); // a hook cannot wait: a failed render is reported
 }
 const redrawCombatants = (combat: Combat.Implementation): void =>
   combat.combatants.contents.forEach((c) => redrawSheetOf(c.actor as Actor.Implementation | null));
@@ -303,19 +324,7 @@ export function registerCombatHooks(): void {
     const actors = combat.combatants.contents
       .map((c) => c.actor as Actor.Implementation | null)
       .filter((a): a is Actor.Implementation => !!a);
-    void (async () => {
-      // Fudge §4.52 (4): Willpower adjustments that hold "until the battle is over" lapse first.
-      const entries: BattleEndEntry[] = [];
-      for (const a of actors)
-        if (stillThere(a) && actions.endBattleFor(plainActor(a), worldRules()) !== null)
-          entries.push({ name: a.name ?? "", notes: await endBattleOf(a) });
-      try {
-        await postBattleEndNote(String(combat.id), entries);
-      } catch (e) {
-        reportError(e);
-      }
-      if (type) for (const a of actors) if (stillThere(a)) await heal(a, type);
-    })();
+    endBattle(String(combat.id), actors, type).catch((e) => reportError(e)); // a hook cannot wait: a failure is reported
   });
   Hooks.on("updateScene", (scene, change) =>
     onSceneUpdate(scene as Scene.Implementation, change as { active?: unknown }),

@@ -84,9 +84,13 @@ export async function handleRelay(expected: QueryAction, data: unknown, options?
   const reply = run(p, options);
   handled.set(key, reply);
   if (handled.size > HANDLED_LIMIT) handled.delete(handled.keys().next().value!);
-  void reply.then((r) => {
-    if (!r.ok && r.key === "FUDGE.Error.Relay.Unconfirmed") handled.delete(key);
-  });
+  // The caller gets the reply and any failure; here an unconfirmed or failed request is only forgotten.
+  reply.then(
+    (r) => {
+      if (!r.ok && r.key === "FUDGE.Error.Relay.Unconfirmed") handled.delete(key);
+    },
+    () => handled.delete(key),
+  );
   return reply;
 }
 

@@ -12,14 +12,12 @@ export function serialQueue(): SerialRunner {
   return <T>(key: string, task: () => Promise<T> | T): Promise<T> => {
     const prev = tails.get(key) ?? Promise.resolve();
     const run = prev.then(() => task());
-    const tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    tails.set(key, tail);
-    void tail.then(() => {
+    // The lane's tail never rejects: a settled task, done or failed, only frees its key.
+    const forget = () => {
       if (tails.get(key) === tail) tails.delete(key);
-    });
+    };
+    const tail: Promise<void> = run.then(forget, forget);
+    tails.set(key, tail);
     return run;
   };
 }

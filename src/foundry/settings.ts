@@ -107,7 +107,7 @@ function rederiveAll(): void {
 function rerenderOpenSheets(): void {
   for (const app of foundry.applications.instances.values()) {
     const doc = (app as { document?: { documentName?: string } }).document;
-    if (doc?.documentName === "Actor" || doc?.documentName === "Item") void app.render();
+    if (doc?.documentName === "Actor" || doc?.documentName === "Item") app.render().catch((e) => reportError(e)); // a change handler cannot wait
   }
 }
 

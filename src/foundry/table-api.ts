@@ -250,14 +250,12 @@ function woundPanel(actor: Actor.Implementation): HTMLElement {
       b.dataset.tooltip = game.i18n!.format(key, { level: label.textContent ?? "" });
       b.setAttribute("aria-label", b.dataset.tooltip);
       b.disabled = !ref;
-      b.addEventListener("click", async (ev) => {
+      b.addEventListener("click", (ev) => {
         ev.preventDefault();
         ev.stopPropagation();
-        try {
-          await updateActor(actor, actions.toggleWoundBox(plainActor(actor), ref!, worldRules(), userRef()));
-        } catch (e) {
-          reportError(e, actor.name);
-        }
+        const toggle = async () =>
+          updateActor(actor, actions.toggleWoundBox(plainActor(actor), ref!, worldRules(), userRef()));
+        toggle().catch((e) => reportError(e, actor.name)); // a listener cannot wait: a refused change is reported
       });
       row.append(b);
     }
@@ -302,6 +300,8 @@ export function onRenderTokenHUD(hud: { object?: { actor?: Actor.Implementation 
     );
   if (mayForecast())
     col.append(
-      hudButton("fudge-forecast", "fa-scale-balanced", "FUDGE.Forecast.Button", () => void showForecast(actor)),
+      hudButton("fudge-forecast", "fa-scale-balanced", "FUDGE.Forecast.Button", () => {
+        showForecast(actor).catch((e) => reportError(e)); // a listener cannot wait: a failure is reported
+      }),
     );
 }
