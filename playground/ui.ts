@@ -35,11 +35,11 @@ import {
   healsWithMedicalRoll,
   injuryRecoveryNoteLines,
   readHealInputs,
-} from "../src/foundry/heal-pure";
-import { combatEndHealing } from "../src/foundry/combat-pure";
+} from "../src/system/heal";
+import { combatEndHealing } from "../src/system/combat";
 import { battleEndNote, type BattleEndEntry } from "../src/system/battle-end";
-import { PRESET_GROUPS, applyRulesForm, rulesMenuContext } from "../src/foundry/settings-pure";
-export { addTableRow, removeTableRow } from "../src/foundry/settings-pure";
+import { PRESET_GROUPS, applyRulesForm, rulesMenuContext } from "../src/system/settings-menu";
+export { addTableRow, removeTableRow } from "../src/system/settings-menu";
 import {
   ITEM_DEFAULTS,
   worldRulesFrom,

@@ -14,18 +14,19 @@ import { attackSituationDialog } from "./dialogs";
 import { TEMPLATES } from "../system/handlebars";
 import { checkCard, defenceFacesOf, rederiveTarget } from "../system/integrity";
 import { attackClippedUpdate, defenceRollUpdate } from "../system/clipped";
-import { actorLane, changeActor, plainActor, updateActor, worldRules, writeQueue } from "./bridge";
+import { changeActor, plainActor, updateActor, worldRules } from "./bridge";
+import { actorLane, writeQueue } from "./write-queue";
 import { gutsAfterWound, tableRoundStart } from "./combat";
 import { reportError, userRef } from "./foundry-util";
 import { foundryRoller, postWithRolls, showRolls } from "./dice";
 import { rollAttack, rollSlot, type SlotRoll } from "../system/rolling";
-import { QUERIES, SYSTEM_ID } from "./registry";
-import { RELAY_FLAG, requestOf, routeCardAction, type CardAction, type RelayRequest } from "./relay-pure";
-import { tableSituation } from "./table-pure";
+import { QUERIES, SYSTEM_ID } from "../system/registry";
+import { RELAY_FLAG, requestOf, routeCardAction, type CardAction, type RelayRequest } from "../system/relay";
+import { tableSituation } from "../rules/miniatures/table";
 import { runGutsChecks, tokenBox, type TokenLike } from "./guts-table";
-import { friendGutsRecord, friendGutsRoster, withFriendGutsRecord, type FriendGutsCandidate } from "./guts-pure";
+import { friendGutsRecord, friendGutsRoster, withFriendGutsRecord, type FriendGutsCandidate } from "../system/guts";
 import { GUTS_TARGETS } from "../rules/miniatures/guts";
-import { combatTurn } from "./combat-pure";
+import { combatTurn } from "../system/combat";
 import { forcedDeletion } from "./v14";
 import { templatesReady } from "./templates";
 
@@ -57,7 +58,7 @@ function tokenDistance(a: TokenLike, b: TokenLike): number | null {
 /**
  * What the table measures for each target of an attack with a weapon of this kind, in target
  * order ([] when the attacker has no token here or the preset measures nothing). Miniatures (per
- * target, table-pure.ts tableSituation): contact (melee: with that target; ranged: with any
+ * target, src/rules/miniatures/table.ts tableSituation): contact (melee: with that target; ranged: with any
  * enemy), gang-up and range. Volt: a ranged attack's distance to each target.
  */
 function measuredSituations(
@@ -366,7 +367,7 @@ export async function clickCardAction(
 /**
  * Asks the active GM's client to carry out a card action. The request goes first into this
  * user's own flags (which only he and GMs may write: that is how the GM's client knows who
- * asked, see relay-pure.ts), then the query names it; the entry is removed once answered.
+ * asked, see src/system/relay.ts), then the query names it; the entry is removed once answered.
  */
 async function relay(request: RelayRequest, gm: User.Implementation, name: string): Promise<void> {
   const me = game.user!;

@@ -9,7 +9,7 @@ import type { Situation } from "../system/combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "../system/data";
 import { TEMPLATES } from "../system/handlebars";
 import { reportError } from "./foundry-util";
-import { SYSTEM_ID } from "./registry";
+import { SYSTEM_ID } from "../system/registry";
 
 const tpl = (p: string) => `systems/${SYSTEM_ID}/${p}`;
 const FLAG = "attackSituation";

@@ -14,7 +14,7 @@ import {
 } from "../system/import-fudge-rpg";
 import { worldRules } from "./bridge";
 import { reportError } from "./foundry-util";
-import { SYSTEM_ID } from "./registry";
+import { SYSTEM_ID } from "../system/registry";
 
 export const IMPORT_REPORT_TEMPLATE = `systems/${SYSTEM_ID}/templates/chat/import-report.hbs`;
 

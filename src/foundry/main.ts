@@ -14,7 +14,7 @@ import { ladderNames, reportError } from "./foundry-util";
 import { addImportButton } from "./import";
 import { migrateWorld } from "./migration";
 import { registerQueries } from "./queries";
-import { ACTOR_TYPES, ITEM_TYPES, SYSTEM_ID } from "./registry";
+import { ACTOR_TYPES, ITEM_TYPES, SYSTEM_ID } from "../system/registry";
 import { applyInitiative, registerSettings } from "./settings";
 import { CharacterSheet, FudgeActorSheet, MiniatureSheet, NpcSheet } from "./sheets/actor-sheet";
 import { onCombatTrackerContextOptions, onRenderTokenHUD, tableApi } from "./table-api";

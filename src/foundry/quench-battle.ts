@@ -10,7 +10,7 @@ import { woundLogOf } from "../system/integrity";
 import * as actions from "../system/actions";
 import { actorInCombat, plainActor, updateActor, worldRules } from "./bridge";
 import { theodoraBatch, until, type QuenchLike } from "./quench";
-import { SYSTEM_ID } from "./registry";
+import { SYSTEM_ID } from "../system/registry";
 
 export function registerBattleLapseBatch(quench: QuenchLike): void {
   theodoraBatch(

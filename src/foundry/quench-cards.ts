@@ -12,7 +12,7 @@ import { trackFor } from "../system/combatant";
 import { plainActor, updateActor, worldRules } from "./bridge";
 import { clickCardAction, clickJudgement } from "./chat";
 import { cardTarget, defendedCard, fudgeDuel, until, type QuenchLike } from "./quench";
-import { SYSTEM_ID } from "./registry";
+import { SYSTEM_ID } from "../system/registry";
 
 const trackKey = (a: Actor.Implementation) => trackStateKey(trackFor(plainActor(a), worldRules()));
 const messageOf = (id: string) => game.messages!.get(id) as ChatMessage.Implementation;

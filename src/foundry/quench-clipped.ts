@@ -13,7 +13,7 @@ import { clickCardAction } from "./chat";
 import { userRef } from "./foundry-util";
 import { Scratch, until, type QuenchLike } from "./quench";
 import { rollTraitAndPost } from "./sheets/actor-sheet";
-import { SYSTEM_ID } from "./registry";
+import { SYSTEM_ID } from "../system/registry";
 
 type CardTarget = {
   actorId: string;

@@ -9,7 +9,7 @@ import { plainActor } from "./bridge";
 import { clickCardAction } from "./chat";
 import { handleRelay } from "./queries";
 import { cardTarget, defendedCard, fudgeDuel, Scratch, until, type QuenchCardTarget, type QuenchLike } from "./quench";
-import { SYSTEM_ID } from "./registry";
+import { SYSTEM_ID } from "../system/registry";
 
 /** Posts Leroy's attacks on Theodora (real Rolls, defended) until one deals a wound; returns the message id. */
 const woundingCard = (s: Scratch, leroy: Actor.Implementation, theodora: Actor.Implementation): Promise<string> =>

@@ -10,9 +10,9 @@ import { applyWound } from "../rules/track";
 import { trackFor } from "../system/combatant";
 import { changeActor, worldRules, type DerivedActor } from "./bridge";
 import { tableRoundStart } from "./combat";
-import { ROUND_START_FLAG, STUN_NOTE_FLAG } from "./combat-pure";
+import { ROUND_START_FLAG, STUN_NOTE_FLAG } from "../system/combat";
 import { fudgeDuel, until, type QuenchLike } from "./quench";
-import { SYSTEM_ID } from "./registry";
+import { SYSTEM_ID } from "../system/registry";
 
 type Stun = { effect: string; rounds: number } | null;
 const stunOf = (a: Actor.Implementation): Stun =>

@@ -1,6 +1,6 @@
 /**
  * In-world self-test of what the Miniatures table measures for an attack (seed 004 "Melee
- * Combat", "Ranged Combat"; table-pure.ts tableSituation), for a GM with the Quench module: on a
+ * Combat", "Ranged Combat"; src/rules/miniatures/table.ts tableSituation), for a GM with the Quench module: on a
  * scratch scene (one grid square = 1"), viewed for the test and the GM's view put back after,
  * the sample miniatures' tokens in one row give each target its own range, gang-up and base
  * contact (chat.ts targetMeasures, as the sheet's tooltips and the attack dialog take them), and
@@ -14,7 +14,7 @@ import { postAttackCard, targetMeasures } from "./chat";
 import { foundryRoller } from "./dice";
 import { userRef } from "./foundry-util";
 import { Scratch, type QuenchCardTarget, type QuenchLike } from "./quench";
-import { SYSTEM_ID } from "./registry";
+import { SYSTEM_ID } from "../system/registry";
 import type { TokenLike } from "./guts-table";
 import type { Situation } from "../system/combatant";
 

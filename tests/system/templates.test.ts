@@ -400,7 +400,7 @@ describe("i18n keys", () => {
       ...need("FUDGE.Card.Outcome.", ["miss", "standoff", "noDamage", "wound", "gmJudgement"]),
       ...need("FUDGE.Attribute.", ["strength", "damageCapacity", "willpower", "dexterity", "guts", "movement"]),
       ...need("FUDGE.Wound.", FUDGE_LEVELS),
-      // Each stored setting is named; the menu's fields carry the hints (tests/foundry/settings.test.ts).
+      // Each stored setting is named; the menu's fields carry the hints (tests/system/settings-menu.test.ts).
       ...need(
         "FUDGE.Settings.",
         WORLD_RULE_SETTINGS.map((k) => `${k}.Name`),

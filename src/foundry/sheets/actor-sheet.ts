@@ -37,7 +37,7 @@ import {
   healsWithMedicalRoll,
   injuryRecoveryNoteLines,
   readHealInputs,
-} from "../heal-pure";
+} from "../../system/heal";
 import {
   gutsChoiceFor,
   gutsDialogContext,
@@ -46,7 +46,7 @@ import {
   readGutsChoice,
   type GutsDialogChoice,
 } from "../../system/guts-dialog";
-import { combatTurn } from "../combat-pure";
+import { combatTurn } from "../../system/combat";
 import { liveGutsCircumstances } from "../guts-table";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;

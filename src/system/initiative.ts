@@ -1,5 +1,5 @@
 /**
- * Initiative by preset (pure: tests import it). Core rolls `CONFIG.Combat.initiative.formula`
+ * Initiative by preset. Core rolls `CONFIG.Combat.initiative.formula`
  * (else the manifest's `initiative`) with the actor's roll data; without one, rolling from the
  * tracker fails ("Unresolved StringTerm undefined", FOUNDRY-V13.md). `@derived.initiative` is the
  * relevant trait computed here and kept in each actor's derived data.
@@ -14,8 +14,8 @@
  * - Volt: no initiative text; 1d20 + the defence level (Guard), highest first.
  */
 import type { PresetId } from "../rules/pipeline";
-import { defenseLevel } from "../system/combatant";
-import type { ActorDoc, CharacterData, MiniatureData } from "../system/data";
+import { defenseLevel } from "./combatant";
+import type { ActorDoc, CharacterData, MiniatureData } from "./data";
 
 export const INITIATIVE_DEFAULTS: Record<PresetId, string> = {
   fudge: "4dF + @derived.initiative",

@@ -1,11 +1,12 @@
 /**
- * What the combat hooks do, decided as pure functions (tests import them). The rolls
+ * What the combat hooks do (src/foundry/combat.ts), decided over plain data. The rolls
  * themselves are the rules core's; these only say who rolls what, and which tracks heal when.
  */
 import type { PresetId } from "../rules/pipeline";
 import type { TrackStatus } from "../rules/track";
-import type { WorldRules } from "../system/data";
-import { incapacitatedBy, type RoundStart } from "../system/combatant";
+import { COUNTED_STUNS } from "../rules/tracks/stun";
+import type { WorldRules } from "./data";
+import { incapacitatedBy, type RoundStart } from "./combatant";
 
 export type TurnStartTask =
   /** Miniatures: a Near Death model rolls Guts each turn from its next turn (≥ +2 Very Hurt, ≤ −1 Dead). */
@@ -38,72 +39,6 @@ export function turnStartTasks(i: TurnStartInput): TurnStartTask[] {
   // Fudge §4.62: Stunned lasts one round, Very Stunned two (knocked out lasts until the stun marks heal).
   if (i.preset === "fudge" && i.status.effects.some((e) => COUNTED_STUNS.includes(e))) tasks.push({ kind: "noteStun" });
   return tasks;
-}
-
-/** Fudge §4.62: the stun effects that last a number of rounds (knocked out lasts until the stun marks heal). */
-const COUNTED_STUNS: readonly string[] = ["stunned", "veryStunned"];
-
-/**
- * A stun as it stands on a box track (Fudge §4.62): its effect, rounds left and stun marks. Two
- * snapshots differ when a new stun landed in between (a second stun raises the effect or restarts
- * its rounds, and marks a box). Null: no stun that counts down (none, knocked out, another track).
- */
-export interface StunSnapshot {
-  effect: string;
-  rounds: number;
-  marks: number;
-}
-
-export function stunSnapshot(state: unknown): StunSnapshot | null {
-  if (typeof state !== "object" || state === null) return null;
-  const st = state as { stun?: unknown; marks?: unknown };
-  const stun = st.stun as { effect?: unknown; rounds?: unknown } | null | undefined;
-  if (
-    !stun ||
-    typeof stun.effect !== "string" ||
-    !COUNTED_STUNS.includes(stun.effect) ||
-    typeof stun.rounds !== "number"
-  )
-    return null;
-  let marks = 0;
-  if (typeof st.marks === "object" && st.marks !== null)
-    for (const row of Object.values(st.marks as Record<string, unknown>))
-      if (Array.isArray(row))
-        for (const m of row) if (m && typeof m === "object" && (m as { stun?: unknown }).stun === true) marks++;
-  return { effect: stun.effect, rounds: stun.rounds, marks };
-}
-
-/** Reads a stored snapshot (a combat flag): null when it is not one. */
-export function readStunSnapshot(raw: unknown): StunSnapshot | null {
-  if (typeof raw !== "object" || raw === null) return null;
-  const r = raw as Record<string, unknown>;
-  if (
-    typeof r.effect !== "string" ||
-    !COUNTED_STUNS.includes(r.effect) ||
-    !Number.isInteger(r.rounds) ||
-    !Number.isInteger(r.marks)
-  )
-    return null;
-  return { effect: r.effect, rounds: r.rounds as number, marks: r.marks as number };
-}
-
-/**
- * When a combatant's turn ends: the stun he was under when the turn began counts down one round
- * (Fudge §4.62 "Stunned … one round", "Very Stunned … two rounds"; the box track's `endRound`
- * healing). This system's reading: a round of a stun is one of the stunned character's own turns,
- * so a Stunned fighter loses exactly his next turn's attack (and defends at −1 until it ends),
- * whoever acted first. A stun that landed during the turn (it differs from the one noted when the
- * turn began) waits for his next turn, as FATE Clipped does.
- */
-export function turnEndStunHealing(
-  preset: PresetId,
-  atTurnStart: StunSnapshot | null,
-  now: StunSnapshot | null,
-): "endRound" | null {
-  if (preset !== "fudge" || !atTurnStart || !now) return null;
-  return atTurnStart.effect === now.effect && atTurnStart.rounds === now.rounds && atTurnStart.marks === now.marks
-    ? "endRound"
-    : null;
 }
 
 /**

@@ -24,7 +24,7 @@
 import { levelValue } from "../rules/ladder";
 import { PRESETS } from "../rules/pipeline";
 import { GUTS_REASONS } from "../rules/miniatures/guts";
-import { storedRichText } from "../system/rich-text";
+import { storedRichText } from "./rich-text";
 import {
   ACTOR_DEFAULTS,
   defaultGutsStanding,
@@ -37,7 +37,7 @@ import {
   WEAPON_SIZES,
   type ActorType,
   type ItemType,
-} from "../system/data";
+} from "./data";
 
 type Rec = Record<string, unknown>;
 

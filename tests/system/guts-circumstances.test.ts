@@ -1,6 +1,6 @@
 /**
  * A miniature's Guts circumstances at the table (seed 004 "Sample characters"): the standing the
- * GM sets, what the table derives from live documents (guts-pure.ts), the friends' checks for a
+ * GM sets, what the table derives from live documents (src/system/guts.ts), the friends' checks for a
  * shot into a melee, and where they reach the sheet, the dialog, the card and the migration.
  */
 import { describe, expect, test } from "vitest";
@@ -17,13 +17,13 @@ import {
   withFriendGutsRecord,
   FRIEND_GUTS_RECORD,
   type TableModel,
-} from "../../src/foundry/guts-pure";
-import { migrateActorSystem } from "../../src/foundry/migrate-pure";
+} from "../../src/system/guts";
+import { migrateActorSystem } from "../../src/system/migrate";
 import * as actions from "../../src/system/actions";
 import { gutsChoiceFor, gutsDialogContext, gutsTraitLines } from "../../src/system/guts-dialog";
 import { miniatureSheetContext } from "../../src/system/sheet";
 import { attackCardContext } from "../../src/system/card";
-import { GM, PLAYER1, loadLang, rulesFor } from "../system/fixtures";
+import { GM, PLAYER1, loadLang, rulesFor } from "./fixtures";
 import { fill } from "../../src/system/i18n";
 import { duelRequest } from "../../src/system/attack-dialog";
 import { duelForecast } from "../../src/rules/forecast";
@@ -124,7 +124,7 @@ describe('Noble presence: "peasants make Guts checks at -1 when in melee with th
     expect(
       gutsCircumstances(yanni, { self, others: [model("k", sample("King Kingsley"), -1, 21)] }, rules).nobleInMelee,
     ).toBe(false);
-    // A neutral token is a bystander, nobody's enemy (table-pure.ts areEnemies), as for contact and gang-up.
+    // A neutral token is a bystander, nobody's enemy (src/rules/miniatures/table.ts areEnemies), as for contact and gang-up.
     expect(
       gutsCircumstances(yanni, { self, others: [model("k", sample("King Kingsley"), 0, 21)] }, rules).nobleInMelee,
     ).toBe(false);

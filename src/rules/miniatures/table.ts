@@ -1,6 +1,6 @@
 /**
- * Table geometry for the Miniatures preset (pure: tests import it). Tokens are given in grid
- * squares (x, y of the top-left corner, width, height); a model's base is its token.
+ * Miniatures at the table: base contact, gang-up and range, measured over plain bases. Bases are
+ * given in grid squares (x, y of the top-left corner, width, height); a model's base is its token.
  */
 export interface TokenBox {
   id: string;
@@ -36,7 +36,7 @@ export function gangUpCount(attacker: TokenBox, target: TokenBox, tokens: readon
 /**
  * Two tokens are enemies when they are on two sides, a side being a token disposition as gang-up
  * counts it (same disposition: same side). A neutral token (disposition 0) is a bystander, nobody's
- * enemy: touching one does not stop a shot. This system's reading (docs/foundry.md); a Secret
+ * enemy: touching one does not stop a shot. This system's reading (the Foundry guide in docs); a Secret
  * token (−2) is a side of its own, as its disposition is.
  */
 export const areEnemies = (a: TokenBox, b: TokenBox): boolean =>

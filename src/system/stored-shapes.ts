@@ -1,5 +1,5 @@
 /**
- * Stored data of every earlier shape of this system (migrate-pure.ts), as a world's database
+ * Stored data of every earlier shape of this system (src/system/migrate.ts), as a world's database
  * holds it, with what each must become. Fixtures of the host tests and of the Quench
  * migration batch (pure data: no Foundry globals).
  */

@@ -5,7 +5,7 @@ import {
   healingRequest,
   healsWithMedicalRoll,
   injuryRecoveryNoteLines,
-} from "../../src/foundry/heal-pure";
+} from "../../src/system/heal";
 import { healWounds, updatedState } from "../../src/system/actions";
 import { trackFor } from "../../src/system/combatant";
 import { healRollFormula, healRollTitle } from "../../src/system/rolling";

@@ -1,10 +1,10 @@
 /**
- * Token status effects from a wound track's status (pure: tests import it). The rules core's
+ * Token status effects from a wound track's status. The rules core's
  * TrackStatus names the worst level reached and the condition; this maps both to status ids.
  */
 import type { PresetId } from "../rules/pipeline";
 import type { TrackStatus } from "../rules/track";
-import type { ActorType } from "../system/data";
+import type { ActorType } from "./data";
 import { SYSTEM_ID } from "./registry";
 
 export interface StatusEffectDef {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { mergeLikeFoundry, safeTrackUpdate, withDeletions } from "../../src/foundry/update-pure";
+import { mergeLikeFoundry, safeTrackUpdate, withDeletions } from "../../src/system/updates";
 
 describe("a new track state replaces the stored one exactly under Foundry's merge", () => {
   it("keys the new state drops are deleted (a healed Volt row)", () => {

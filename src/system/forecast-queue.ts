@@ -1,7 +1,7 @@
 /**
  * The duel forecast off the main thread. Some duels take seconds (Miniatures with Guts checks,
  * Volt's exact duels); run on the table's client they would freeze Foundry's UI. The forecast
- * worker (src/foundry/forecast-worker.ts, built as dist/fudge-forecast.mjs next to the system's
+ * worker (src/system/forecast-worker.ts, built as dist/fudge-forecast.mjs next to the system's
  * bundle) runs the rules core's `duelForecast` on a posted request; this queue sends requests one
  * at a time, answers repeats from a small cache, gives up at the forecast's budget, and falls back
  * to the synchronous call where no Worker can be made (tests, old browsers) or the worker fails

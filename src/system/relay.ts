@@ -13,7 +13,7 @@
  * `userId` is only a hint of where to look; a forger who names another user finds no request
  * of his there (and a request copied from there does only what its owner asked, once).
  */
-import type { Verdict } from "../system/actions";
+import type { Verdict } from "./actions";
 
 export type CardAction = "defend" | "apply" | "undo";
 

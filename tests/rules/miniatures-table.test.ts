@@ -7,7 +7,7 @@ import {
   inContactWithEnemy,
   tableSituation,
   type TokenBox,
-} from "../../src/foundry/table-pure";
+} from "../../src/rules/miniatures/table";
 
 const tok = (id: string, x: number, y: number, disposition = 1, w = 1, h = 1): TokenBox => ({
   id,

@@ -13,7 +13,7 @@ import {
   labelKey,
   rulesMenuContext,
   woundedActors,
-} from "../../src/foundry/settings-pure";
+} from "../../src/system/settings-menu";
 import { WORLD_RULE_SETTINGS, defaultWorldRules } from "../../src/system/data";
 
 function leaves(o: unknown, prefix = ""): string[] {
@@ -303,7 +303,7 @@ describe("preset change", () => {
 
 describe("rules menu shows the active preset only (issue #9)", () => {
   it("the context lists the general and the preset's groups; a submit reads back only those", async () => {
-    const { rulesMenuContext, PRESET_GROUPS } = await import("../../src/foundry/settings-pure");
+    const { rulesMenuContext, PRESET_GROUPS } = await import("../../src/system/settings-menu");
     const rules = { ...defaultWorldRules(), preset: "volt" as const };
     rules.miniatures = { ...rules.miniatures, gangUp: true };
     expect(rulesMenuContext(rules).groups.map((g) => g.key)).toEqual(["general", "volt"]);

@@ -1,17 +1,17 @@
 /**
- * The duel forecast off the main thread (src/foundry/forecast-queue.ts): the worker's message
+ * The duel forecast off the main thread (src/system/forecast-queue.ts): the worker's message
  * handling as a pure function, and the queue with a stand-in Worker that answers through the same
  * function across a structured-clone boundary (as a real worker does): ordering, the timeout,
  * the synchronous fallback, a RulesError rebuilt on this side, and cache hits.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { answerForecastMessage, ForecastQueue, rulesErrorFrom, timeoutFor } from "../../src/foundry/forecast-queue";
+import { answerForecastMessage, ForecastQueue, rulesErrorFrom, timeoutFor } from "../../src/system/forecast-queue";
 import { FakeWorker } from "./fake-worker";
 import { duelForecast, FORECAST_BUDGET } from "../../src/rules/forecast";
 import { RulesError } from "../../src/rules/errors";
 import { duelRequest } from "../../src/system/attack-dialog";
 import { findSample } from "../../src/cli/samples";
-import { rulesFor } from "../system/fixtures";
+import { rulesFor } from "./fixtures";
 
 const fudgeDuel = () =>
   duelRequest(

@@ -7,7 +7,7 @@ import {
   needsMigration,
   repairSystem,
   systemChanges,
-} from "../../src/foundry/migrate-pure";
+} from "../../src/system/migrate";
 import { ACTOR_DEFAULTS, ITEM_DEFAULTS, type ActorType, type ItemType } from "../../src/system/data";
 
 describe("migrateActorSystem", () => {

@@ -1,5 +1,5 @@
 /**
- * The healing request a sheet's heal button sends to the track (pure: tests import it). Most
+ * The healing request a sheet's heal button sends to the track. Most
  * kinds need nothing; a healing roll, natural healing and Volt injury recovery need a roll or a
  * number that the host gathers (dialog, dice) and passes in here.
  */
@@ -8,10 +8,10 @@ import type { Step } from "../rules/explain";
 import { medicalRoll, type MedicalRollResult } from "../rules/volt/recover";
 import { levelWithNumber } from "../rules/ladder";
 import { facesText, readFudgeTotal } from "../rules/fudge/dice";
-import type { ActorDoc, CharacterData, WorldRules } from "../system/data";
-import { traitEffects } from "../system/combatant";
-import { healsWithConstitutionRoll, injuryRecoveryTitle } from "../system/rolling";
-import { ladderOf } from "../system/view";
+import type { ActorDoc, CharacterData, WorldRules } from "./data";
+import { traitEffects } from "./combatant";
+import { healsWithConstitutionRoll, injuryRecoveryTitle } from "./rolling";
+import { ladderOf } from "./view";
 
 /** Inputs a heal kind needs from the user, by kind (rendered as a small dialog). */
 export const HEAL_INPUTS: Record<string, readonly { name: string; min: number; max: number; initial: number }[]> = {

@@ -1,6 +1,6 @@
 /**
  * The forecast worker (built as dist/fudge-forecast.mjs): answers each posted duel request with
- * the rules core's forecast or its RulesError as data (src/foundry/forecast-queue.ts). It imports
+ * the rules core's forecast or its RulesError as data (src/system/forecast-queue.ts). It imports
  * nothing of Foundry: a worker has no `game`, and needs none.
  */
 // Every preset's pipeline registers itself on import: the worker is its own bundle, so it needs them all.

@@ -3,7 +3,7 @@
  * document subtypes, their sheets' templates, query names and setting keys. system.json's
  * documentTypes must list exactly these (tests/foundry/registry.test.ts).
  */
-import type { ActorType, ItemType } from "../system/data";
+import type { ActorType, ItemType } from "./data";
 
 export const SYSTEM_ID = "fudge-wounds";
 

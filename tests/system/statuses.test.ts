@@ -5,7 +5,7 @@ import {
   defeatedPlan,
   statusPlan,
   statusesFor,
-} from "../../src/foundry/statuses-pure";
+} from "../../src/system/statuses";
 import type { TrackStatus } from "../../src/rules/track";
 import fs from "node:fs";
 

@@ -3,15 +3,13 @@ import {
   combatEndHealing,
   combatTurn,
   readRoundStart,
-  readStunSnapshot,
   roundStartFor,
   roundStartRecord,
   sceneEndHealing,
-  stunSnapshot,
   turnEndHealing,
-  turnEndStunHealing,
   turnStartTasks,
-} from "../../src/foundry/combat-pure";
+} from "../../src/system/combat";
+import { readStunSnapshot, stunSnapshot, turnEndStunHealing } from "../../src/rules/tracks/stun";
 import { defaultWorldRules } from "../../src/system/data";
 import type { TrackStatus } from "../../src/rules/track";
 

@@ -1,5 +1,5 @@
 /**
- * Serialised work per key (pure: tests import it). Every write to one actor on this client —
+ * This client's write queue: serialised work per key (a lane). Every write to one actor on this client —
  * a wound, an undo, a heal, a box toggled, a Fudge Point — runs after the previous one ended,
  * and reads the actor as it is when its turn comes, so two cards applied to one target at
  * once keep both wounds. Different keys run side by side. A failed task does not stop the
@@ -21,3 +21,14 @@ export function serialQueue(): SerialRunner {
     return run;
   };
 }
+
+/** This client's write queue, one lane per actor (and per chat card). Keyed by `game`: one per client. */
+const queues = new WeakMap<object, SerialRunner>();
+export function writeQueue<T>(lane: string, task: () => Promise<T> | T): Promise<T> {
+  let q = queues.get(game as object);
+  if (!q) queues.set(game as object, (q = serialQueue()));
+  return q(lane, task);
+}
+
+/** The queue lane of an actor (its uuid: a token's synthetic actor has its own). */
+export const actorLane = (actor: { uuid: string }): string => `actor:${actor.uuid}`;

@@ -1,5 +1,5 @@
 /**
- * The world-rules settings as data (pure: tests import it). One Foundry setting per top-level
+ * The world-rules settings as data. One Foundry setting per top-level
  * WorldRules key (src/system/data.ts WORLD_RULE_SETTINGS); the settings menu edits every leaf
  * listed here, grouped, with a short hint each. Form values come back as flat dotted names.
  */
@@ -14,7 +14,7 @@ import {
   WOUND_MODES,
   parseFudgeOptions,
 } from "../rules/fudge/options";
-import { APPLY_TARGETS, VOLT_RECOVERY, defaultWorldRules, type WorldRules } from "../system/data";
+import { APPLY_TARGETS, VOLT_RECOVERY, defaultWorldRules, type WorldRules } from "./data";
 import { GUTS_ROLL_PENALTY_RULES } from "../rules/miniatures/guts";
 
 export type RuleFieldType = "boolean" | "number" | "choice" | "text" | "table";

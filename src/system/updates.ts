@@ -5,8 +5,8 @@
  * any depth (arrays are replaced whole by Foundry, so they need nothing). It lives in
  * src/system/deletions.ts (the automatic-death record uses it too). Pure: tests import it.
  */
-import { REPLACE_STATE_KEY } from "../system/actions";
-import { withDeletions } from "../system/deletions";
+import { REPLACE_STATE_KEY } from "./actions";
+import { withDeletions } from "./deletions";
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -4,7 +4,7 @@
  * user may not do.
  */
 import { describe, expect, it } from "vitest";
-import { parseRelayPayload, requesterRef, routeCardAction } from "../../src/foundry/relay-pure";
+import { parseRelayPayload, requesterRef, routeCardAction } from "../../src/system/relay";
 import * as actions from "../../src/system/actions";
 import {
   defaultAttackCardData,
