@@ -91,7 +91,7 @@ export function liveGutsCircumstances(actor: Actor.Implementation): GutsCircumst
 const format = (k: string, p: Record<string, string | number>) =>
   fill(game.i18n!.localize(k), p, (v) => game.i18n!.localize(v));
 
-/** The model's Guts (lowered by its wounds), datacard and stored failures: the sheet's Guts actions read the same (actions.ts). */
+/** The model's Guts (lowered by its wounds), datacard and stored failures: the sheet's Guts actions read the same (src/system/actions/miniature-guts.ts). */
 const gutsOf = (actor: Actor.Implementation) => miniGuts(plainActor(actor), worldRules());
 
 /** The situation flags of a check from the circumstances (each counts only where a datacard gives it a rule). */

@@ -22,7 +22,7 @@ export function registerBattleLapseBatch(quench: QuenchLike): void {
       const rules = worldRules();
       const unhurt = trackFor(plainActor(theodora), rules);
       const hurt = applyWound(unhurt, { level: "hurt" }).track;
-      // As Apply writes it under the setting (src/system/actions.ts applyDamage): the track and the record.
+      // As Apply writes it under the setting (src/system/actions/attack-card.ts applyDamage): the track and the record.
       const record = {
         messageId: "quenchLapse0001",
         by: game.user!.id,

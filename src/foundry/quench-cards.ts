@@ -70,7 +70,7 @@ export function registerAttackerAsPostedBatch(quench: QuenchLike): void {
           (t) => t.resolution?.wound !== null && t.resolution?.wound !== undefined,
         );
         const shown = structuredClone(cardTarget(id).resolution!);
-        // Theodora's counter-blow applied to Leroy first, as Apply records it (src/system/actions.ts applyDamage): Hurt, after the card's time.
+        // Theodora's counter-blow applied to Leroy first, as Apply records it (src/system/actions/attack-card.ts applyDamage): Hurt, after the card's time.
         const unhurt = trackFor(plainActor(leroy), worldRules());
         const hurt = applyWound(unhurt, { level: "hurt" }).track;
         const at = (game.messages!.get(id) as unknown as { timestamp: number }).timestamp + 1000;

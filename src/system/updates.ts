@@ -1,12 +1,44 @@
 /**
+ * Actor updates: the shape the actions return, and merging one over stored data as Foundry does.
  * Foundry merges an update into stored objects key by key, so a key that a new wound-track
  * state no longer has would survive the update (a Volt row healed, a FATE line cleared).
  * `withDeletions` adds Foundry's `-=key: null` deletion for every key the new value drops, at
  * any depth (arrays are replaced whole by Foundry, so they need nothing). It lives in
- * src/system/deletions.ts (the automatic-death record uses it too). Pure: tests import it.
+ * src/system/deletions.ts (the automatic-death record uses it too).
  */
-import { REPLACE_STATE_KEY } from "./actions";
 import { withDeletions } from "./deletions";
+import type { ActorDoc } from "./data";
+
+/**
+ * A track state is one JSON value: the update REPLACES it rather than merging key by key (a
+ * box cleared in the new state must not survive a merge). The key is Foundry v13's forced-
+ * replacement key `==state`, which Foundry's update and the playground's merge both honour.
+ */
+export const REPLACE_STATE_KEY = "==state";
+
+export interface ActorUpdate {
+  system: { woundTrack: { "==state": unknown } } | Record<string, unknown>;
+  /** Apply/Undo: the target's wound log (src/system/integrity.ts). */
+  flags?: Record<string, unknown>;
+}
+
+export const trackUpdate = (state: unknown): ActorUpdate => ({
+  system: { woundTrack: { [REPLACE_STATE_KEY]: structuredClone(state) } },
+});
+
+/** The new track state an update carries (for callers that show it before saving). */
+export const updatedState = (u: ActorUpdate): unknown =>
+  (u.system as { woundTrack?: Record<string, unknown> }).woundTrack?.[REPLACE_STATE_KEY];
+
+/** Whether an update changes the actor's wound track state (a healing with nothing to heal writes nothing). */
+export function changesTrack(doc: ActorDoc, u: ActorUpdate): boolean {
+  const wt = (u.system as { woundTrack?: Record<string, unknown> }).woundTrack;
+  if (!wt) return false;
+  const next = REPLACE_STATE_KEY in wt ? wt[REPLACE_STATE_KEY] : wt.state;
+  return (
+    JSON.stringify(next) !== JSON.stringify((doc.system as { woundTrack?: { state?: unknown } }).woundTrack?.state)
+  );
+}
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === "object" && v !== null && !Array.isArray(v);
