@@ -22,7 +22,7 @@ import { fudgeTokenClass } from "./token";
 import { ITEM_SHEETS } from "./sheets/item-sheet";
 import { registerStatusEffects, syncStatuses } from "./statuses";
 import { loadSystemTemplates } from "./templates";
-import { registerQuenchBatches, type QuenchLike } from "./quench";
+import { registerQuenchBatches, type QuenchLike } from "./quench/index";
 
 Hooks.once("init", () => {
   console.log(`${SYSTEM_ID} | init`);

@@ -5,15 +5,15 @@
  * is then applied as the card showed; a trait roll from the sheet resets the roller's box too.
  * Registered by quench.ts; everything it creates is deleted.
  */
-import * as actions from "../system/actions";
-import { defenceRecordOf } from "../system/integrity";
-import { clippedLogOf } from "../system/clipped";
-import { plainActor, updateActor, worldRules, type DerivedActor } from "./bridge";
-import { clickCardAction } from "./chat";
-import { userRef } from "./foundry-util";
-import { Scratch, until, type QuenchLike } from "./quench";
-import { rollTraitAndPost } from "./sheets/actor-sheet";
-import { SYSTEM_ID } from "../system/registry";
+import * as actions from "../../system/actions";
+import { defenceRecordOf } from "../../system/integrity";
+import { clippedLogOf } from "../../system/clipped";
+import { plainActor, updateActor, worldRules, type DerivedActor } from "../bridge";
+import { clickCardAction } from "../chat";
+import { userRef } from "../foundry-util";
+import { Scratch, until, type QuenchLike } from "./helpers";
+import { rollTraitAndPost } from "../sheets/actor-sheet";
+import { SYSTEM_ID } from "../../system/registry";
 
 type CardTarget = {
   actorId: string;

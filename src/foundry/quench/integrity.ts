@@ -4,12 +4,12 @@
  * Applies at once on one actor keep both wounds, and the relay runs nothing nobody asked for.
  * Registered by quench.ts; everything it creates is deleted afterwards.
  */
-import { woundLogOf } from "../system/integrity";
-import { plainActor } from "./bridge";
-import { clickCardAction } from "./chat";
-import { handleRelay } from "./queries";
-import { cardTarget, defendedCard, fudgeDuel, Scratch, until, type QuenchCardTarget, type QuenchLike } from "./quench";
-import { SYSTEM_ID } from "../system/registry";
+import { woundLogOf } from "../../system/integrity";
+import { plainActor } from "../bridge";
+import { clickCardAction } from "../chat";
+import { handleRelay } from "../queries";
+import { cardTarget, defendedCard, fudgeDuel, Scratch, until, type QuenchCardTarget, type QuenchLike } from "./helpers";
+import { SYSTEM_ID } from "../../system/registry";
 
 /** Posts Leroy's attacks on Theodora (real Rolls, defended) until one deals a wound; returns the message id. */
 const woundingCard = (s: Scratch, leroy: Actor.Implementation, theodora: Actor.Implementation): Promise<string> =>

@@ -6,13 +6,13 @@
  *    option): as each round starts, the combat records who began it Incapacitated; Apply reads it.
  * Registered by quench.ts; the scratch combats are deleted, the setting restored.
  */
-import { applyWound } from "../rules/track";
-import { trackFor } from "../system/combatant";
-import { changeActor, worldRules, type DerivedActor } from "./bridge";
-import { tableRoundStart } from "./combat";
-import { ROUND_START_FLAG, STUN_NOTE_FLAG } from "../system/combat";
-import { fudgeDuel, until, type QuenchLike } from "./quench";
-import { SYSTEM_ID } from "../system/registry";
+import { applyWound } from "../../rules/track";
+import { trackFor } from "../../system/combatant";
+import { changeActor, worldRules, type DerivedActor } from "../bridge";
+import { tableRoundStart } from "../combat";
+import { ROUND_START_FLAG, STUN_NOTE_FLAG } from "../../system/combat";
+import { fudgeDuel, until, type QuenchLike } from "./helpers";
+import { SYSTEM_ID } from "../../system/registry";
 
 type Stun = { effect: string; rounds: number } | null;
 const stunOf = (a: Actor.Implementation): Stun =>

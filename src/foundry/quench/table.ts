@@ -7,16 +7,16 @@
  * the attack card carries them per target. The dice are real and random: nothing here depends
  * on them (the Legendary re-roll may add Rolls). Registered by quench.ts; everything it creates is deleted.
  */
-import * as actions from "../system/actions";
-import { rollAttack } from "../system/rolling";
-import { plainActor, worldRules } from "./bridge";
-import { postAttackCard, targetMeasures } from "./chat";
-import { foundryRoller } from "./dice";
-import { userRef } from "./foundry-util";
-import { Scratch, type QuenchCardTarget, type QuenchLike } from "./quench";
-import { SYSTEM_ID } from "../system/registry";
-import type { TokenLike } from "./guts-table";
-import type { Situation } from "../system/combatant";
+import * as actions from "../../system/actions";
+import { rollAttack } from "../../system/rolling";
+import { plainActor, worldRules } from "../bridge";
+import { postAttackCard, targetMeasures } from "../chat";
+import { foundryRoller } from "../dice";
+import { userRef } from "../foundry-util";
+import { Scratch, type QuenchCardTarget, type QuenchLike } from "./helpers";
+import { SYSTEM_ID } from "../../system/registry";
+import type { TokenLike } from "../guts-table";
+import type { Situation } from "../../system/combatant";
 
 const NAMES = ["Yanni the Yeoman", "Knavely Knave", "Sir Knightly", "Brutas the Brute", "King Kingsley"] as const;
 type Name = (typeof NAMES)[number];

@@ -4,13 +4,13 @@
  * its unadjusted level when the combat is deleted (End Combat), and a chat note says so.
  * Registered by quench.ts; everything it creates is deleted afterwards.
  */
-import { applyWound, trackStateKey } from "../rules/track";
-import { trackFor } from "../system/combatant";
-import { woundLogOf } from "../system/integrity";
-import * as actions from "../system/actions";
-import { actorInCombat, plainActor, updateActor, worldRules } from "./bridge";
-import { theodoraBatch, until, type QuenchLike } from "./quench";
-import { SYSTEM_ID } from "../system/registry";
+import { applyWound, trackStateKey } from "../../rules/track";
+import { trackFor } from "../../system/combatant";
+import { woundLogOf } from "../../system/integrity";
+import * as actions from "../../system/actions";
+import { actorInCombat, plainActor, updateActor, worldRules } from "../bridge";
+import { theodoraBatch, until, type QuenchLike } from "./helpers";
+import { SYSTEM_ID } from "../../system/registry";
 
 export function registerBattleLapseBatch(quench: QuenchLike): void {
   theodoraBatch(

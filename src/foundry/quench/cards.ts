@@ -7,12 +7,12 @@
  *    the attacker after his card was posted does not change his attack.
  * Registered by quench.ts; everything they create is deleted and the settings they change restored.
  */
-import { applyWound, trackStateKey, trackStatus } from "../rules/track";
-import { trackFor } from "../system/combatant";
-import { plainActor, updateActor, worldRules } from "./bridge";
-import { clickCardAction, clickJudgement } from "./chat";
-import { cardTarget, defendedCard, fudgeDuel, until, type QuenchLike } from "./quench";
-import { SYSTEM_ID } from "../system/registry";
+import { applyWound, trackStateKey, trackStatus } from "../../rules/track";
+import { trackFor } from "../../system/combatant";
+import { plainActor, updateActor, worldRules } from "../bridge";
+import { clickCardAction, clickJudgement } from "../chat";
+import { cardTarget, defendedCard, fudgeDuel, until, type QuenchLike } from "./helpers";
+import { SYSTEM_ID } from "../../system/registry";
 
 const trackKey = (a: Actor.Implementation) => trackStateKey(trackFor(plainActor(a), worldRules()));
 const messageOf = (id: string) => game.messages!.get(id) as ChatMessage.Implementation;
