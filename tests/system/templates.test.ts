@@ -366,7 +366,10 @@ describe("i18n keys", () => {
       ...["actor", "item", "chat", "parts"].flatMap((d) =>
         readdirSync(join(ROOT, "templates", d)).map((f) => join(ROOT, "templates", d, f)),
       ),
-      ...readdirSync(join(ROOT, "src", "system")).map((f) => join(ROOT, "src", "system", f)),
+      ...readdirSync(join(ROOT, "src", "system"), { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith(".ts"))
+        .map((f) => join(ROOT, "src", "system", f)),
     ];
     const missing: string[] = [];
     for (const f of files) {
