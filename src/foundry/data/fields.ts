@@ -3,7 +3,7 @@
  * Terrible −3 … Legendary +4 with room beyond for superhuman values (Fudge §1.3: off-ladder
  * values are named from the nearest end), Scale is open-ended (Fudge §4.58).
  */
-import { EDITABLE_FIELDS } from "../../system/actions";
+import { EDITABLE_FIELDS } from "../../system/editable-fields";
 
 const fields = foundry.data.fields;
 

@@ -9,7 +9,7 @@
 import { applyWound } from "../../rules/track";
 import { trackFor } from "../../system/combatant";
 import { changeActor, worldRules, type DerivedActor } from "../bridge";
-import { tableRoundStart } from "../combat";
+import { tableRoundStart } from "../port";
 import { ROUND_START_FLAG, STUN_NOTE_FLAG } from "../../system/combat";
 import { fudgeDuel, until, type QuenchLike } from "./helpers";
 import { SYSTEM_ID } from "../../system/registry";

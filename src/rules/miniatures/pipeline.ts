@@ -491,6 +491,8 @@ export const miniaturesPipeline: AttackPipeline<MiniAttackRequest> = {
   exchange: "alternating",
   ownTurn: nearDeathTurn,
   parseRequest,
+  // Miniatures has no Defend: everything the rules forbid is known before any die (resolve checks it first too).
+  checkAttacker: (req) => checkLegal(req, trackStatus(req.attacker.track), trackStatus(req.defender.track)),
   slots,
   resolve,
 };
