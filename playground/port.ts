@@ -172,10 +172,7 @@ export function playgroundPort(store: Store, dice: PlaygroundDice, page: PageUi)
       roundStart: () => null,
       inCombat: () => s().inCombat === true,
       combatTurn: () => combatTurn(undefined),
-      gutsCircumstances: (ref) => {
-        const a = actorOrGone(ref) as unknown as ActorDoc;
-        return gutsCircumstances(a, { self: null, others: [] }, rulesOf(s()));
-      },
+      gutsCircumstances: (actor, rules) => gutsCircumstances(actor, { self: null, others: [] }, rules),
     },
   };
 }

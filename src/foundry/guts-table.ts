@@ -4,6 +4,8 @@
  * (src/system/flows/guts.ts), which read it through the port (HostPort.table.gutsCircumstances).
  */
 import { plainActor, worldRules } from "./bridge";
+import type { ActorDoc, WorldRules } from "../system/data";
+import { readActor } from "../system/combatant";
 import { gutsCircumstances, type GutsCircumstances, type GutsTable, type TableModel } from "../system/guts";
 import type { TokenBox } from "../rules/miniatures/table";
 
@@ -38,13 +40,19 @@ type CombatantLike = {
  * combat (one entry per token), and the actor's own — its token when it is a token's actor,
  * else its combatant's, else its first token on the scene.
  */
-export function gutsTableOf(actor: Actor.Implementation): GutsTable {
+export function gutsTableOf(
+  actor: Actor.Implementation,
+  self: ActorDoc = plainActor(actor),
+  rules: WorldRules = worldRules(),
+): GutsTable {
+  // Each model on the table read once (its track parsed once, however often the rules read it).
+  const read = (a: Actor.Implementation) => (a === actor ? self : readActor(plainActor(a), rules));
   const models = new Map<string, TableModel>();
   for (const t of (canvas?.scene?.tokens?.contents ?? []) as unknown as TokenLike[]) {
     if (!t.actor || !t.id) continue;
     models.set(t.id, {
       id: t.id,
-      actor: plainActor(t.actor),
+      actor: read(t.actor),
       disposition: t.disposition,
       box: tokenBox(t),
       inCombat: false,
@@ -59,7 +67,7 @@ export function gutsTableOf(actor: Actor.Implementation): GutsTable {
     else if (c.actor)
       models.set(id, {
         id,
-        actor: plainActor(c.actor),
+        actor: read(c.actor),
         disposition: c.token?.disposition ?? 0,
         box: null,
         inCombat: true,
@@ -75,7 +83,14 @@ export function gutsTableOf(actor: Actor.Implementation): GutsTable {
   return { self: own ? (models.get(own) ?? null) : null, others: [...models.values()] };
 }
 
-/** The circumstances of `actor`'s Guts checks now: its standing and what the live table shows. */
-export function liveGutsCircumstances(actor: Actor.Implementation): GutsCircumstances {
-  return gutsCircumstances(plainActor(actor), gutsTableOf(actor), worldRules());
+/**
+ * The circumstances of `actor`'s Guts checks now: its standing and what the live table shows.
+ * `doc`: the actor as a flow read it (its track parsed once), used for each of its own tokens too.
+ */
+export function liveGutsCircumstances(
+  actor: Actor.Implementation,
+  doc: ActorDoc = plainActor(actor),
+  rules: WorldRules = worldRules(),
+): GutsCircumstances {
+  return gutsCircumstances(doc, gutsTableOf(actor, doc, rules), rules);
 }

@@ -330,7 +330,7 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
         return actor ? actorInCombat(actor) : false;
       },
       combatTurn: () => combatTurn(game.combat?.round),
-      gutsCircumstances: (ref) => liveGutsCircumstances(actorOrGone(ref)),
+      gutsCircumstances: (doc, r) => liveGutsCircumstances(actorOrGone(doc.uuid ?? doc._id), doc, r),
     },
   };
 }

@@ -92,6 +92,8 @@ export class ApplicationV2 {
     return this;
   }
   _canRender(_options: Rec): void {}
+  /** A generic handler for action clicks that have no handler of their own (a subclass extends it). */
+  _onClickAction(_event: PointerEvent, _target: HTMLElement): void {}
   async _prepareContext(_options: Rec): Promise<Rec> {
     return {};
   }
@@ -110,12 +112,16 @@ export class ApplicationV2 {
     this.client.apps.delete(this.id);
     return this;
   }
-  /** Click delegation: `[data-action]` calls `options.actions[name]` with `this` = the app. */
+  /**
+   * Click delegation: `[data-action]` calls `options.actions[name]` with `this` = the app; an action
+   * with no handler goes to `_onClickAction(event, target)` (v13 API docs, ApplicationV2#_onClickAction:
+   * "This method is only called for actions which have no defined handler").
+   */
   private onClick(ev: Event): void {
     const target = (ev.target as HTMLElement).closest<HTMLElement>("[data-action]");
     if (!target) return;
     const handler = this.options.actions[target.dataset.action ?? ""];
-    if (!handler) return;
+    if (!handler) return this._onClickAction(ev as PointerEvent, target);
     ev.preventDefault();
     const r = (typeof handler === "function" ? handler : (handler as { handler: typeof handler }).handler).call(
       this,

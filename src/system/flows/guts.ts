@@ -86,7 +86,7 @@ export async function runGutsChecks(
   const doc = readActor(turn.read(), rules);
   const ref = doc.uuid ?? doc._id;
   const { guts, card, state: stored } = actions.miniGuts(doc, rules);
-  const flags = flagsOf(port.table.gutsCircumstances(ref));
+  const flags = flagsOf(port.table.gutsCircumstances(doc, rules));
   let state = stored;
   const lines: string[] = opts.lead ? [opts.lead] : [];
   const rolled: SlotRoll<HostRoll>[] = [];
@@ -148,7 +148,7 @@ export async function runGutsRechecks(port: HostPort, actorRef: string, turnNo: 
     const rules = port.rules();
     const doc = readActor(turn.read(), rules);
     const { guts, card, state: stored } = actions.miniGuts(doc, rules);
-    const flags = flagsOf(port.table.gutsCircumstances(actorRef));
+    const flags = flagsOf(port.table.gutsCircumstances(doc, rules));
     let state = stored;
     const lines: string[] = [];
     const rolled: SlotRoll<HostRoll>[] = [];
@@ -228,7 +228,7 @@ export async function gutsCheck(port: HostPort, actorRef: string): Promise<void>
     .targets(actorRef)
     .map((t) => port.actor(t.ref))
     .filter((a): a is ActorDoc => !!a);
-  const first = gutsChoiceFor(opponents, undefined, port.table.gutsCircumstances(actorRef));
+  const first = gutsChoiceFor(opponents, undefined, port.table.gutsCircumstances(doc, rules));
   const choice: GutsDialogChoice | null = await port.dialog({
     titleKey: "FUDGE.GutsDialog.Title",
     okKey: "FUDGE.GutsDialog.Roll",

@@ -171,7 +171,7 @@ export interface HostPort {
     inCombat(actorRef: string): boolean;
     /** The current combat's turn count for Guts re-checks (1 outside a combat). */
     combatTurn(): number;
-    /** A miniature's Guts circumstances at the table now. */
-    gutsCircumstances(actorRef: string): GutsCircumstances;
+    /** A miniature's Guts circumstances at the table now (`actor`: as the flow read it, under `rules`). */
+    gutsCircumstances(actor: ActorDoc, rules: WorldRules): GutsCircumstances;
   };
 }

@@ -101,13 +101,15 @@ function entry(table: Readonly<Record<string, ActionEntry>>, kind: string, actio
   return f;
 }
 
-/** Runs a card button's click; an action with no entry throws. */
-export const runCardAction = (port: HostPort, click: Click): Promise<void> =>
-  entry(CARD_ACTIONS, "card", click.action)(port, click);
+/** Runs a card button's click; an action with no entry rejects. */
+export async function runCardAction(port: HostPort, click: Click): Promise<void> {
+  await entry(CARD_ACTIONS, "card", click.action)(port, click);
+}
 
-/** Runs a sheet (or Token HUD) button's click; an action with no entry throws. */
-export const runSheetAction = (port: HostPort, click: Click): Promise<void> =>
-  entry(SHEET_ACTIONS, "sheet", click.action)(port, click);
+/** Runs a sheet (or Token HUD) button's click; an action with no entry rejects. */
+export async function runSheetAction(port: HostPort, click: Click): Promise<void> {
+  await entry(SHEET_ACTIONS, "sheet", click.action)(port, click);
+}
 
 /**
  * The click a button makes, read from the DOM the same way by both hosts: the button's `data-*`
