@@ -224,50 +224,56 @@ function actorByRef(ref: string): Actor.Implementation | null {
   return a && (a as { documentName?: string }).documentName === "Actor" ? (a as Actor.Implementation) : null;
 }
 
-/** renderChatMessageHTML: draws the system's cards from their data (re-derived on every render) and wires their buttons. */
-export function onRenderChatMessage(message: ChatMessage.Implementation, html: HTMLElement): void {
+/**
+ * Fills a system card (attack or trait roll) into the message element core built, from the
+ * card's data (re-derived on every render), and wires its buttons. Awaited by
+ * FudgeChatMessage#renderHTML, so the chat log inserts and scrolls the card filled (FOUNDRY-V13.md
+ * "Rendering a card"). A user who may not see the roll's content (a GM, blind or self roll of
+ * someone else: `isContentVisible`) keeps core's "privately rolled" form: no card, no buttons, no odds.
+ */
+export async function renderCard(message: ChatMessage.Implementation, html: HTMLElement): Promise<void> {
   const type = message.type as string;
   if (type !== "attackCard" && type !== "rollCard") return;
+  if (!(message as unknown as { isContentVisible: boolean }).isContentVisible) return;
   const content = html.querySelector<HTMLElement>(".message-content") ?? html;
-  void (async () => {
-    try {
-      // Cards drawn at start-up may come before the partials are registered.
-      await templatesReady();
-      const rules = worldRules();
-      let rendered: string;
-      if (type === "attackCard") {
-        // Checked once, by the render model (attackCardContext → checkCard).
-        const ctx = attackCardContext({ _id: String(message.id), system: unchecked(message) }, rules, {
-          user: userRef(),
-          actor: (id) => {
-            const a = actorByRef(id);
-            return a ? plainActor(a) : undefined;
-          },
-        });
-        rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.attackCard), ctx as never);
-      } else {
-        const sys = message.system as unknown as { toObject?: () => unknown };
-        const ctx = rollCardContext(sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys), rules);
-        rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.rollCard), ctx as never);
-      }
-      content.innerHTML = rendered;
-      if (type === "attackCard") {
-        wireCard(message, content);
-        restoreCardFocus(message, content);
-      }
-    } catch (e) {
-      // A malformed or oversized card is a RulesError: the card says so; anything else is a bug (the console keeps it).
-      if (!isRulesError(e)) console.error(`${SYSTEM_ID} | card render`, e);
-      content.innerHTML = `<p class="fudge-card-error">${esc(loc(isRulesError(e) ? e.key : "FUDGE.Error.Card.RenderFailed"))}</p>`;
+  try {
+    // Cards drawn at start-up may come before the partials are registered.
+    await templatesReady();
+    const rules = worldRules();
+    let rendered: string;
+    if (type === "attackCard") {
+      // Checked once, by the render model (attackCardContext → checkCard).
+      const ctx = attackCardContext({ _id: String(message.id), system: unchecked(message) }, rules, {
+        user: userRef(),
+        actor: (id) => {
+          const a = actorByRef(id);
+          return a ? plainActor(a) : undefined;
+        },
+      });
+      rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.attackCard), ctx as never);
+    } else {
+      const sys = message.system as unknown as { toObject?: () => unknown };
+      const ctx = rollCardContext(sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys), rules);
+      rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.rollCard), ctx as never);
     }
-  })();
+    content.innerHTML = rendered;
+    if (type === "attackCard") {
+      wireCard(message, content);
+      // Focus moves once the chat log has put the element in place.
+      setTimeout(() => restoreCardFocus(message, content), 0);
+    }
+  } catch (e) {
+    // A malformed or oversized card is a RulesError: the card says so; anything else is a bug (the console keeps it).
+    if (!isRulesError(e)) console.error(`${SYSTEM_ID} | card render`, e);
+    content.innerHTML = `<p class="fudge-card-error">${esc(loc(isRulesError(e) ? e.key : "FUDGE.Error.Card.RenderFailed"))}</p>`;
+  }
 }
 
 /** After a card button's click re-renders the card, keyboard focus goes to that target's next action. */
 let focusAfterRender: { messageId: string; index: string } | null = null;
 
 function restoreCardFocus(message: ChatMessage.Implementation, root: HTMLElement): void {
-  if (!focusAfterRender || focusAfterRender.messageId !== message.id) return;
+  if (!root.isConnected || !focusAfterRender || focusAfterRender.messageId !== message.id) return;
   const section = root.querySelector<HTMLElement>(
     `.fudge-target[data-target-index="${CSS.escape(focusAfterRender.index)}"]`,
   );

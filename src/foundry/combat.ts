@@ -161,15 +161,18 @@ async function noteStun(combatant: Combatant.Implementation): Promise<void> {
   );
 }
 
-/** Fudge §4.62: the turn of a stunned combatant ends — his stun counts down one round (combat-pure turnEndStunHealing). */
-async function countDownStun(combatant: Combatant.Implementation, round: number): Promise<void> {
+/**
+ * Fudge §4.62: the turn of a stunned combatant ends — his stun counts down one round
+ * (combat-pure turnEndStunHealing). `ended`: the combat is gone (its note is read, not cleared).
+ */
+async function countDownStun(combatant: Combatant.Implementation, round: number, ended = false): Promise<void> {
   const combat = combatant.combat as Combat.Implementation | null;
   const actor = combatant.actor as Actor.Implementation | null;
   if (!combat) return;
   const note = combat.getFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never) as
     { combatantId?: unknown; round?: unknown } | undefined;
   if (!note || note.combatantId !== combatant.id || note.round !== round) return;
-  await combat.unsetFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never);
+  if (!ended) await combat.unsetFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never);
   if (!actor || !stillThere(actor)) return;
   const atStart = readStunSnapshot(note);
   try {
@@ -218,10 +221,10 @@ export function tableRoundStart(actor: { uuid?: string; _id: string }): RoundSta
   );
 }
 
-async function onTurnEnd(combatant: Combatant.Implementation, round: number): Promise<void> {
-  await countDownStun(combatant, round);
+async function onTurnEnd(combatant: Combatant.Implementation, round: number, ended = false): Promise<void> {
+  await countDownStun(combatant, round, ended);
   const actor = combatant.actor as Actor.Implementation | null;
-  if (!actor) return;
+  if (!actor || !stillThere(actor)) return;
   const noted = actor.getFlag(SYSTEM_ID as never, FLAG_CLIPPED as never) === true;
   const type = turnEndHealing(worldRules().preset, noted, derivedOf(actor)?.status ?? null);
   if (noted) await actor.unsetFlag(SYSTEM_ID as never, FLAG_CLIPPED as never);
@@ -303,7 +306,19 @@ export function registerCombatHooks(): void {
     const actors = combat.combatants.contents
       .map((c) => c.actor as Actor.Implementation | null)
       .filter((a): a is Actor.Implementation => !!a);
+    // The turn in progress ends with the combat: core deletes it without `_onEndTurn` (v13
+    // Combat#_onDelete calls only `_onExit`), so its stun countdown and used-up Clipped happen here.
+    // Core has cleared `turn` by now (Combat#_onDelete): the turn in progress is `current`'s.
+    const now = (combat as unknown as { current?: { round?: number; combatantId?: string | null } }).current;
+    const last = combat.started && now?.combatantId ? combat.combatants.get(now.combatantId) : undefined;
+    const round = now?.round ?? combat.round;
     void (async () => {
+      if (last)
+        try {
+          await onTurnEnd(last, round, true);
+        } catch (e) {
+          reportError(e);
+        }
       // Fudge §4.52 (4): Willpower adjustments that hold "until the battle is over" lapse first.
       const entries: BattleEndEntry[] = [];
       for (const a of actors)

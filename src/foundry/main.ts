@@ -8,7 +8,7 @@ import { fill } from "../system/i18n";
 import { ladderOf } from "../system/view";
 import { ACTOR_MODELS, CHAT_MODELS, ITEM_MODELS } from "./data";
 import { worldRules } from "./bridge";
-import { onRenderChatMessage } from "./chat";
+import { FudgeChatMessage } from "./chat-message";
 import { endScene, registerCombatHooks } from "./combat";
 import { ladderNames } from "./foundry-util";
 import { addImportButton } from "./import";
@@ -37,14 +37,18 @@ Hooks.once("init", () => {
   for (const [type, model] of Object.entries(ACTOR_MODELS)) C.Actor.dataModels[type] = model;
   for (const [type, model] of Object.entries(ITEM_MODELS)) C.Item.dataModels[type] = model;
   for (const [type, model] of Object.entries(CHAT_MODELS)) C.ChatMessage.dataModels[type] = model;
+  // Cards are filled inside renderHTML, which the chat log awaits (src/foundry/chat-message.ts).
+  (CONFIG.ChatMessage as unknown as { documentClass: unknown }).documentClass = FudgeChatMessage;
   // Token bar: open wound boxes of the track.
   for (const type of ACTOR_TYPES) C.Actor.trackableAttributes[type] = { bar: ["openBoxes"], value: [] };
 
   const sheets = foundry.applications.apps.DocumentSheetConfig;
   // Core's AppV1 sheets stay registered unless unregistered (FOUNDRY-V13.md): only ours remain.
-  const v1 = (foundry as unknown as { appv1: { sheets: { ActorSheet: unknown; ItemSheet: unknown } } }).appv1.sheets;
-  sheets.unregisterSheet(Actor, "core", v1.ActorSheet as never);
-  sheets.unregisterSheet(Item, "core", v1.ItemSheet as never);
+  // Guarded: a core without the AppV1 namespace has none to unregister.
+  const v1 = (foundry as unknown as { appv1?: { sheets?: { ActorSheet?: unknown; ItemSheet?: unknown } } }).appv1
+    ?.sheets;
+  if (v1?.ActorSheet) sheets.unregisterSheet(Actor, "core", v1.ActorSheet as never);
+  if (v1?.ItemSheet) sheets.unregisterSheet(Item, "core", v1.ItemSheet as never);
   const actorSheets = { character: CharacterSheet, npc: NpcSheet, miniature: MiniatureSheet } as const;
   for (const type of ACTOR_TYPES)
     sheets.registerSheet(
@@ -115,10 +119,6 @@ Hooks.on("updateToken", (_token, changed) => {
   if (!game.user?.targets?.size || !["x", "y", "width", "height", "disposition"].some((k) => k in c)) return;
   refreshOpenSheets();
 });
-
-Hooks.on("renderChatMessageHTML", (message, html) =>
-  onRenderChatMessage(message as ChatMessage.Implementation, html as HTMLElement),
-);
 
 // Token statuses and the tracker's defeated flag follow the wound track and, on a miniature, the
 // Guts state (a failure by 4: terrified) (active GM only). "==gutsState" is a forced replacement's key.

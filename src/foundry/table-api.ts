@@ -229,12 +229,12 @@ export function onCombatTrackerContextOptions(app: TrackerLike, entries: unknown
  * Token HUD wound controls: "+" marks a level's first open box, "−" clears its last marked box,
  * through the sheet's own toggleWoundBox action (and its permission check).
  */
-function woundPanel(actor: Actor.Implementation): HTMLElement {
+function woundPanel(actor: Actor.Implementation, onClicked: (key: string) => void): HTMLElement {
   const panel = document.createElement("div");
   panel.className = "fudge-wounds fudge-hud-wounds";
   const view = trackView(() => trackFor(plainActor(actor), worldRules()), actor.isOwner);
   const fmt = (k: string, p: Record<string, unknown>) => fill(game.i18n!.localize(k), p, (v) => game.i18n!.localize(v));
-  for (const c of hudWoundControls(view)) {
+  for (const [i, c] of hudWoundControls(view).entries()) {
     const row = document.createElement("div");
     row.className = "fudge-hud-row";
     const label = document.createElement("span");
@@ -248,11 +248,13 @@ function woundPanel(actor: Actor.Implementation): HTMLElement {
       b.type = "button";
       b.textContent = sign;
       b.dataset.tooltip = game.i18n!.format(key, { level: label.textContent ?? "" });
+      b.dataset.fudgeHud = `${i}${sign}`;
       b.setAttribute("aria-label", b.dataset.tooltip);
       b.disabled = !ref;
       b.addEventListener("click", async (ev) => {
         ev.preventDefault();
         ev.stopPropagation();
+        onClicked(b.dataset.fudgeHud ?? "");
         try {
           await updateActor(actor, actions.toggleWoundBox(plainActor(actor), ref!, worldRules(), userRef()));
         } catch (e) {
@@ -287,19 +289,51 @@ function hudButton(
   return button;
 }
 
+type HudLike = { object?: { actor?: Actor.Implementation | null } | null };
+
+/**
+ * Which token's wound panel is open in this client's Token HUD, and which of its buttons was
+ * pressed last. An actor update re-renders an open HUD (TokenDocument#_onRelatedUpdate) and
+ * drops what was injected: the panel is rebuilt from this on every render, with the live track.
+ */
+const openPanels = new WeakMap<object, { token: object; focus: string | null }>();
+
 /** Token HUD: wound controls for the token's owners, the duel forecast for the GM (v13 passes an HTMLElement). */
-export function onRenderTokenHUD(hud: { object?: { actor?: Actor.Implementation | null } }, html: HTMLElement): void {
+export function onRenderTokenHUD(hud: HudLike, html: HTMLElement): void {
   const actor = hud.object?.actor;
   const col = html.querySelector(".col.right");
   if (!actor || !col) return;
-  if (actor.isOwner)
-    col.append(
-      hudButton("fudge-hud-wounds-toggle", "fa-heart-crack", "FUDGE.Hud.Wounds", (toggle) => {
-        const open = toggle.parentElement?.querySelector(".fudge-hud-wounds");
-        if (open) open.remove();
-        else toggle.after(woundPanel(actor));
-      }),
-    );
+  const open = openPanels.get(hud);
+  // The HUD now shows another token: its panel starts closed.
+  if (open && open.token !== hud.object) openPanels.delete(hud);
+  if (actor.isOwner) {
+    const panelFor = () =>
+      woundPanel(actor, (key) => {
+        const state = openPanels.get(hud);
+        if (state) state.focus = key;
+      });
+    const toggle = hudButton("fudge-hud-wounds-toggle", "fa-heart-crack", "FUDGE.Hud.Wounds", (button) => {
+      const shown = button.parentElement?.querySelector(".fudge-hud-wounds");
+      button.setAttribute("aria-expanded", String(!shown));
+      if (shown) {
+        shown.remove();
+        openPanels.delete(hud);
+      } else {
+        button.after(panelFor());
+        openPanels.set(hud, { token: hud.object!, focus: null });
+      }
+    });
+    col.append(toggle);
+    const state = openPanels.get(hud);
+    toggle.setAttribute("aria-expanded", String(!!state));
+    if (state) {
+      const panel = panelFor();
+      toggle.after(panel);
+      // Keyboard focus stays on the button that was pressed before the re-render.
+      if (state.focus)
+        panel.querySelector<HTMLButtonElement>(`[data-fudge-hud="${state.focus}"]:not([disabled])`)?.focus();
+    }
+  }
   if (mayForecast())
     col.append(
       hudButton("fudge-forecast", "fa-scale-balanced", "FUDGE.Forecast.Button", () => void showForecast(actor)),

@@ -45,9 +45,16 @@ export class ApplicationV2 {
     classes: [],
     tag: "div",
     window: { title: "" },
-    actions: {},
+    // ApplicationV2's own `tab` action (FOUNDRY-V13.md "ApplicationV2#_onClickTab").
+    actions: {
+      tab(this: ApplicationV2, event: Event) {
+        this._onClickTab(event);
+      },
+    },
     position: {},
   };
+  /** The active tab of each tab group. */
+  tabGroups: Record<string, string> = {};
   options: Rec & { actions: Record<string, (this: unknown, e: Event, t: HTMLElement) => unknown>; id: string };
   element: HTMLElement | null = null;
   rendered = false;
@@ -90,6 +97,26 @@ export class ApplicationV2 {
     await this._onRender(context, opts);
     this.client.hooks.callAll(`render${this.constructor.name}`, this, this.element, context, opts);
     return this;
+  }
+  /**
+   * ApplicationV2#_onClickTab reads the tab from `event.target` (FOUNDRY-V13.md): a click whose
+   * target is a child of the tab button (its label) carries no `data-tab` and changes nothing.
+   */
+  _onClickTab(event: Event): void {
+    const button = event.target as HTMLElement;
+    const tab = button.dataset?.tab;
+    if (!tab || button.classList.contains("active")) return;
+    this.changeTab(tab, button.dataset.group ?? "primary", { event, navElement: button.closest(".tabs") });
+  }
+  /** ApplicationV2#changeTab: the group's active tab, its nav button and its section marked `active`. */
+  changeTab(tab: string, group: string, _options: Rec = {}): void {
+    this.tabGroups[group] = tab;
+    if (!this.element) return;
+    for (const el of this.element.querySelectorAll<HTMLElement>(`[data-group="${group}"][data-tab]`)) {
+      const on = el.dataset.tab === tab;
+      el.classList.toggle("active", on);
+      if (el.dataset.action === "tab") el.setAttribute("aria-selected", String(on));
+    }
   }
   _canRender(_options: Rec): void {}
   async _prepareContext(_options: Rec): Promise<Rec> {
@@ -146,8 +173,17 @@ export function HandlebarsApplicationMixin<T extends Ctor>(Base: T) {
       }
       return out;
     }
+    /**
+     * v13 HandlebarsApplicationMixin#_replaceHTML: each rendered part replaces the element of the
+     * same part (`[data-application-part]`) or is appended; anything else in the window stays.
+     * The part's old element and every listener on it are gone.
+     */
     override _replaceHTML(result: unknown, content: HTMLElement, _options: Rec): void {
-      content.replaceChildren(...Object.values(result as Record<string, HTMLElement>));
+      for (const [id, el] of Object.entries(result as Record<string, HTMLElement>)) {
+        const prior = content.querySelector(`:scope > [data-application-part="${id}"]`);
+        if (prior) prior.replaceWith(el);
+        else content.append(el);
+      }
     }
   }
   return HandlebarsApplication as unknown as T & { PARTS: Record<string, { template: string }> };
@@ -413,21 +449,33 @@ export class FilePicker {
 }
 
 /**
- * The combat tracker's combatant menu as v13 builds it (FOUNDRY-V13.md, ApplicationV2
- * `_createContextMenu` with the default hook name "get{}ContextOptions"): the tracker's own
- * entries, then `getCombatTrackerContextOptions` (its class; parent classes' names follow, which
- * the system does not use). Core's JSDoc names `getCombatantContextOptions`, so it is fired too,
- * to check that the entries are added once. Returns the entries; each row is an `li.combatant`
- * with `data-combatant-id`.
+ * The combat tracker's menus as core builds them (ApplicationV2#_createContextMenu with the
+ * default hook name "get{}ContextOptions", fired for the tracker's class and then its parent
+ * classes: FOUNDRY-V13.md "Combat"). The combatant menu's rows are `li.combatant` with
+ * `data-combatant-id`. v13 entries are `{name, icon, condition(li), callback(li)}`; v14 entries
+ * are `{label, icon, visible(li), onClick(event, li)}` and v14 fires the same hook for the
+ * combatant-group menu too (FOUNDRY-V13.md "v14"; Draw Steel 1.0 builds that menu with
+ * `hookName: "getCombatantGroupContextOptions"` plus the parent hooks,
+ * src/module/applications/sidebar/tabs/combat-tracker.mjs). Returns the entries.
  */
-export function combatTrackerMenu(combat: unknown): Rec[] {
+export function combatTrackerMenu(combat: unknown, menu: "combatant" | "group" = "combatant"): Rec[] {
+  const v14 = current().world.generation >= 14;
+  if (menu === "group" && !v14) return [];
   const entries: Rec[] = [
-    { name: "COMBAT.CombatantUpdate", icon: "", condition: () => true, callback: () => undefined },
+    v14
+      ? { label: "COMBAT.CombatantUpdate", icon: "", visible: () => true, onClick: () => undefined }
+      : { name: "COMBAT.CombatantUpdate", icon: "", condition: () => true, callback: () => undefined },
   ];
   const app = { viewed: combat };
   const hooks = (globalThis as unknown as { Hooks: { callAll(name: string, ...args: unknown[]): void } }).Hooks;
-  hooks.callAll("getCombatTrackerContextOptions", app, entries);
-  hooks.callAll("getCombatantContextOptions", app, entries);
+  const own = menu === "group" ? ["getCombatantGroupContextOptions"] : [];
+  for (const name of [
+    ...own,
+    "getCombatTrackerContextOptions",
+    "getAbstractSidebarTabContextOptions",
+    "getApplicationV2ContextOptions",
+  ])
+    hooks.callAll(name, app, entries);
   return entries;
 }
 
@@ -438,3 +486,33 @@ export function combatantRow(id: string): HTMLElement {
   li.dataset.combatantId = id;
   return li;
 }
+
+/** A combatant-group row (v14), as the group menu's entries receive it. */
+export function groupRow(id: string): HTMLElement {
+  const li = document.createElement("li");
+  li.className = "combatant-group";
+  li.dataset.groupId = id;
+  return li;
+}
+
+/**
+ * ContextMenu: whether an entry is shown for a row, and its click. v14 still reads a v13-shaped
+ * entry, with a compatibility warning (dnd5e 5.3 mutes /ContextMenuEntry#/ on v14).
+ */
+export function menuEntryShown(entry: Rec, li: HTMLElement): boolean {
+  const c = current();
+  if (c.world.generation >= 14 && !("visible" in entry) && "condition" in entry)
+    c.world.deprecate(c, "ContextMenuEntry#condition is deprecated: use ContextMenuEntry#visible");
+  const test = (entry.visible ?? entry.condition) as ((li: HTMLElement) => boolean) | boolean | undefined;
+  return typeof test === "function" ? !!test(li) : test !== false;
+}
+export function menuEntryClick(entry: Rec, li: HTMLElement): unknown {
+  const c = current();
+  if (typeof entry.onClick === "function")
+    return (entry.onClick as (e: Event, li: HTMLElement) => unknown)(new Event("click"), li);
+  if (c.world.generation >= 14)
+    c.world.deprecate(c, "ContextMenuEntry#callback is deprecated: use ContextMenuEntry#onClick");
+  return (entry.callback as (li: HTMLElement) => unknown)(li);
+}
+/** The entry's text: `label` (v14) or `name` (v13). */
+export const menuEntryLabel = (entry: Rec): string => String(entry.label ?? entry.name ?? "");

@@ -215,3 +215,23 @@ describe("rich-text notes and descriptions (issue #9)", () => {
     expect(editor?.querySelector("em")?.textContent).toBe("edge");
   });
 });
+
+describe("sheet tabs, through core's own tab action (ApplicationV2#_onClickTab, #changeTab)", () => {
+  it("a click on a tab button shows its tab; the choice survives the sheet's re-render (its parts are replaced)", async () => {
+    const t = await table();
+    const app = await openSheet(t.player, t.hero);
+    const section = (tab: string) => app.element.querySelector(`section.tab[data-tab="${tab}"]`)!;
+    expect(section("combat").classList.contains("active")).toBe(true);
+    t.player.click(app.element.querySelector('[data-action="tab"][data-tab="traits"]'));
+    expect(section("traits").classList.contains("active")).toBe(true);
+    expect(section("combat").classList.contains("active")).toBe(false);
+    expect(app.element.querySelector('[data-action="tab"][data-tab="traits"]')!.getAttribute("aria-selected")).toBe(
+      "true",
+    );
+    // An update re-renders the open sheet: the traits tab is still the one shown.
+    await t.player.run(() => actorOn(t.player, t.hero).update({ name: "Leroy the Bold" }));
+    await t.world.settle();
+    expect(app.element.querySelector('section.tab[data-tab="traits"]')!.classList.contains("active")).toBe(true);
+    expect(app.element.querySelectorAll('section.tab[data-tab="traits"]')).toHaveLength(1);
+  });
+});
