@@ -25,7 +25,9 @@ import { registerIntegrityBatch } from "./quench-integrity";
 import { registerClippedBatch } from "./quench-clipped";
 import { registerBattleLapseBatch, registerLightWoundBatch } from "./quench-battle";
 import { registerAttackerAsPostedBatch, registerGmJudgementBatch } from "./quench-cards";
-import { registerRoundsBatch } from "./quench-rounds";
+import { registerCombatEndBatch, registerRoundsBatch } from "./quench-rounds";
+import { registerPrivateCardsBatch } from "./quench-privacy";
+import { registerTokenBarBatch, registerTokenHudBatch } from "./quench-canvas";
 import { registerMiniTableBatch } from "./quench-table";
 import { gutsAfterWound } from "./combat";
 import { liveGutsCircumstances } from "./guts-table";
@@ -71,6 +73,10 @@ export const QUENCH_BATCHES = [
   "attacker-as-posted",
   "rounds",
   "mini-table",
+  "private-cards",
+  "token-bar",
+  "token-hud",
+  "combat-end",
 ].map((k) => `${SYSTEM_ID}.${k}`);
 
 const PREFIX = "[Quench] ";
@@ -545,6 +551,10 @@ export function registerQuenchBatches(quench: QuenchLike): void {
   registerAttackerAsPostedBatch(quench);
   registerRoundsBatch(quench);
   registerMiniTableBatch(quench);
+  registerPrivateCardsBatch(quench);
+  registerTokenBarBatch(quench);
+  registerTokenHudBatch(quench);
+  registerCombatEndBatch(quench);
 }
 
 /** Miniatures gifts and faults with a rule (seed 004 "Sample characters") in a live world, from the packs. */

@@ -27,6 +27,7 @@ import { plainActor, updateActor, worldRules } from "./bridge";
 import { reportError, userRef } from "./foundry-util";
 import { duelGutsSituation } from "./guts-pure";
 import { liveGutsCircumstances } from "./guts-table";
+import type { V14ContextMenuEntry } from "./v14";
 
 type ActorLike = Actor.Implementation | ActorDoc;
 const plain = (a: ActorLike): ActorDoc =>
@@ -201,14 +202,14 @@ export function onCombatTrackerContextOptions(app: TrackerLike, entries: unknown
       const actor = actorOf(li);
       return actor ? showForecast(actor, opponents(li, actor)) : [];
     };
+    const v14Entry: V14ContextMenuEntry = {
+      label: key,
+      icon: "fa-solid fa-scale-balanced",
+      visible,
+      onClick: (_e: Event, li: HTMLElement) => run(li),
+    };
     return v14
-      ? {
-          [FORECAST_ENTRY]: true,
-          label: key,
-          icon: "fa-solid fa-scale-balanced",
-          visible,
-          onClick: (_e: Event, li: HTMLElement) => run(li),
-        }
+      ? { [FORECAST_ENTRY]: true, ...v14Entry }
       : {
           [FORECAST_ENTRY]: true,
           name: key,

@@ -13,6 +13,8 @@
  *   width, bar 1 at the bottom.
  * - Token#_canViewMode: NONE / ALWAYS / CONTROL (controlled) / HOVER (hover or highlight) /
  *   OWNER_HOVER (owner and hover) / OWNER.
+ * - Token#_onUpdate: `refreshState` for hidden / sort / disposition / displayBars / displayName,
+ *   `refreshBars` for displayBars / bar1 / bar2.
  * - PlaceableObject#_onHoverIn / #control set only `refreshState` (FOUNDRY-V13.md "Token bars").
  * - TokenDocument#_onRelatedUpdate (`client/documents/token.mjs`): an actor update re-renders an
  *   open Token HUD bound to the token and sets `refreshBars` / `redrawEffects`.
@@ -29,10 +31,22 @@ type Rec = Record<string, unknown>;
 
 export const TOKEN_DISPLAY_MODES = { NONE: 0, CONTROL: 10, OWNER_HOVER: 20, HOVER: 30, OWNER: 40, ALWAYS: 50 } as const;
 
-/** A PIXI.Graphics stand-in: it records what was drawn since the last `clear()`. */
+/** One drawn shape, as PIXI v7 keeps it in `graphics.geometry.graphicsData`. */
+export interface GraphicsData {
+  shape: { x: number; y: number; width: number; height: number };
+  fillStyle: { color: number; alpha: number; visible: boolean };
+  lineStyle: { width: number; color: number; alpha: number };
+}
+
+/**
+ * A PIXI.Graphics (v7) stand-in: fills and line styles as set, each rectangle drawn recorded in
+ * `geometry.graphicsData` with the fill and line in force, until `clear()`.
+ */
 export class Graphics {
-  ops: { op: string; args: unknown[] }[] = [];
+  readonly geometry: { graphicsData: GraphicsData[] } = { graphicsData: [] };
   visible = true;
+  private fill = { color: 0, alpha: 1, visible: false };
+  private line = { width: 0, color: 0, alpha: 1 };
   readonly position = {
     x: 0,
     y: 0,
@@ -41,28 +55,34 @@ export class Graphics {
       this.position.y = y;
     },
   };
-  private rec(op: string, args: unknown[]): this {
-    this.ops.push({ op, args });
-    return this;
-  }
   clear() {
-    this.ops = [];
+    this.geometry.graphicsData = [];
+    this.fill = { color: 0, alpha: 1, visible: false };
+    this.line = { width: 0, color: 0, alpha: 1 };
     return this;
   }
-  beginFill(...a: unknown[]) {
-    return this.rec("beginFill", a);
+  beginFill(color = 0, alpha = 1) {
+    this.fill = { color, alpha, visible: true };
+    return this;
   }
   endFill() {
-    return this.rec("endFill", []);
+    this.fill = { ...this.fill, visible: false };
+    return this;
   }
-  lineStyle(...a: unknown[]) {
-    return this.rec("lineStyle", a);
+  lineStyle(width: number | { width?: number; color?: number; alpha?: number } = 0, color = 0, alpha = 1) {
+    this.line = typeof width === "object" ? { width: 0, color: 0, alpha: 1, ...width } : { width, color, alpha };
+    return this;
   }
-  drawRect(...a: unknown[]) {
-    return this.rec("drawRect", a);
+  drawRect(x: number, y: number, width: number, height: number) {
+    this.geometry.graphicsData.push({
+      shape: { x, y, width, height },
+      fillStyle: { ...this.fill },
+      lineStyle: { ...this.line },
+    });
+    return this;
   }
-  drawRoundedRect(...a: unknown[]) {
-    return this.rec("drawRoundedRect", a);
+  drawRoundedRect(x: number, y: number, width: number, height: number, _radius?: number) {
+    return this.drawRect(x, y, width, height);
   }
 }
 
@@ -135,6 +155,15 @@ export class HostToken {
   draw(): this {
     this.renderFlags.set({ redraw: true });
     return this;
+  }
+  /** Token#_onUpdate: what a change of its document redraws (hidden, disposition, display modes, bars). */
+  _onUpdate(changed: Rec): void {
+    const has = (...keys: string[]) => keys.some((k) => k in changed);
+    this.renderFlags.set({
+      redraw: has("actorId", "actorLink"),
+      refreshState: has("hidden", "sort", "disposition", "displayBars", "displayName"),
+      refreshBars: has("displayBars", "bar1", "bar2"),
+    });
   }
   _onHoverIn(): void {
     this.hover = true;

@@ -44,15 +44,12 @@ async function wound(t: Table, actorId: string, ref = "hurt:0") {
   await t.world.settle();
 }
 
-/** The wound bar's segments (one dark rectangle each) drawn into a bar, and the bar's height. */
+/** The wound bar's segments (one dark rectangle each, PIXI's graphicsData) drawn into a bar, and the bar's height. */
 function segmentsOf(bar: Graphics) {
-  const rects: number[][] = [];
-  let dark = false;
-  for (const { op, args } of bar.ops) {
-    if (op === "beginFill") dark = args[0] === 0 && args[1] === 0.55;
-    else if (op === "drawRect" && dark) rects.push(args as number[]);
-  }
-  return { count: rects.length, height: rects[0]?.[3] ?? 0 };
+  const rects = bar.geometry.graphicsData.filter(
+    (d) => d.fillStyle.visible && d.fillStyle.color === 0 && d.fillStyle.alpha === 0.55,
+  );
+  return { count: rects.length, height: rects[0]?.shape.height ?? 0 };
 }
 
 async function expectedSegments(c: Client, actorId: string) {
@@ -156,7 +153,7 @@ describe("the wound bar is drawn when core redraws bars (refreshBars) and shown 
     mine._onHoverIn();
     await t.world.settle();
     expect(mine.bars.visible).toBe(false);
-    expect(mine.bars.bar1.ops).toEqual([]);
+    expect(mine.bars.bar1.geometry.graphicsData).toEqual([]);
   });
 
   it("the bar follows the canvas interface scale, as core's own bar does", async () => {

@@ -594,8 +594,10 @@ export class Client {
           if (!doc) continue;
           out.push(doc);
           if (op.action === "create") this.hooks.callAll(hook("create"), doc, op.options, op.userId);
-          else if (op.action === "update") this.hooks.callAll(hook("update"), doc, r, op.options, op.userId);
-          else this.hooks.callAll(hook("delete"), doc, op.options, op.userId);
+          else if (op.action === "update") {
+            if (op.documentName === "Token") this.canvasTokens.drawnOf(doc)?._onUpdate(r);
+            this.hooks.callAll(hook("update"), doc, r, op.options, op.userId);
+          } else this.hooks.callAll(hook("delete"), doc, op.options, op.userId);
         }
         this.rerender(parent);
         return out;
