@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import * as actions from "../../src/system/actions";
-import { diffWithDeletions } from "../../src/foundry/migrate-pure";
+import { diffWithDeletions } from "../../src/system/migrate";
 import { plainActor, updateActor, worldRules } from "../../src/foundry/bridge";
 import { userRef } from "../../src/foundry/foundry-util";
 import { ForcedReplacement, _del } from "./utils";
