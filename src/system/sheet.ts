@@ -94,6 +94,11 @@ export interface SheetOptions {
   inCombat?: boolean;
   /** The viewing user is a GM: GM-only actions (automatic death) are offered. */
   gm?: boolean;
+  /**
+   * A prefix unique to this sheet window for the ids that tie each tab to its panel (ARIA
+   * aria-controls / aria-labelledby). Foundry: the application's id; default from the actor's id.
+   */
+  domId?: string;
 }
 
 export interface ErrorView {
@@ -221,6 +226,8 @@ export interface ActorSheetContext {
   } | null;
   /** Shown when the actor type does not fit the preset (e.g. a character in a Miniatures world). */
   presetNotice: string;
+  /** The prefix of the tab and tab-panel ids (SheetOptions.domId). */
+  domId: string;
   /** Sheet tabs (Foundry's data-action="tab"): combat first, with Attack and the wound track. */
   tabs: { id: string; labelKey: string; icon: string; active: boolean; cssClass: string }[];
   tab: Record<string, string>;
@@ -238,7 +245,7 @@ type WeaponBase = Omit<WeaponRow, "attackShown" | "attackBlockedKey" | "odds">;
 /** What each actor type's builder fills; actorSheetContext adds the table view (withTableView). */
 export type SheetBase = Omit<
   ActorSheetContext,
-  "tabs" | "tab" | "ladderChoices" | "woundLevel" | "woundBar" | "weapons"
+  "tabs" | "tab" | "domId" | "ladderChoices" | "woundLevel" | "woundBar" | "weapons"
 > & { weapons: WeaponBase[] };
 
 export interface CustomLevelRow {
@@ -754,7 +761,8 @@ function withTableView(ctx: SheetBase, actor: ActorDoc, rules: WorldRules, opts:
   const woundLevel = row
     ? { key: row.labelKey, params: row.labelParams }
     : { key: ctx.track.levelLabelKey || "FUDGE.Sheet.Unhurt", params: {} };
-  return { ...ctx, weapons, tabs, tab, ladderChoices, woundLevel, woundBar: woundBar(ctx.track) };
+  const domId = opts.domId ?? `fudge-sheet-${actor._id}`;
+  return { ...ctx, weapons, tabs, tab, domId, ladderChoices, woundLevel, woundBar: woundBar(ctx.track) };
 }
 
 // ─── Items ─────────────────────────────────────────────────────────────────────────────

@@ -9,6 +9,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "../../tools/chromium.mjs";
+import AxeBuilder from "@axe-core/playwright";
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const SCREENSHOTS = resolve(repo, "artifacts/screenshots");
@@ -201,4 +202,29 @@ export async function rollVia(page: Page, button: ReturnType<Page["locator"]>): 
   const dialog = page.locator("dialog[open]");
   await dialog.waitFor();
   await act(page, () => dialog.locator('button[type="submit"]').first().click());
+}
+
+// ─── Accessibility (axe-core) ───────────────────────────────────────────────────────────
+
+/**
+ * axe-core's violations inside the system's own DOM (`selectors`: sheet contents, card contents,
+ * dialog bodies — not the playground's frame), one line each: "rule (impact): target — why".
+ */
+export async function axeViolations(page: Page, selectors: string[], label = ""): Promise<string[]> {
+  const present = [];
+  for (const s of selectors) if (await page.locator(s).count()) present.push(s);
+  if (!present.length) throw new Error(`axe: nothing to check (${selectors.join(", ")})`);
+  let builder = new AxeBuilder({ page });
+  for (const s of present) builder = builder.include(s);
+  const result = await builder.analyze();
+  return result.violations.flatMap((v) =>
+    v.nodes.map(
+      (n) =>
+        `${label ? `${label}: ` : ""}${v.id} (${v.impact}): ${n.target.join(" ")} — ${(n.failureSummary ?? "")
+          .split("\n")
+          .slice(1)
+          .join(" ")
+          .trim()}`,
+    ),
+  );
 }

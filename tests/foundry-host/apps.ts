@@ -110,10 +110,41 @@ export class ApplicationV2 {
     this.client.apps.delete(this.id);
     return this;
   }
-  /** Click delegation: `[data-action]` calls `options.actions[name]` with `this` = the app. */
+  /** The active tab of each tab group (v13 ApplicationV2#tabGroups; subclasses set the defaults). */
+  tabGroups: Record<string, string | null> = {};
+  /**
+   * v13 ApplicationV2#changeTab: toggles `active` on the group's tab links (under `.tabs`) and
+   * sections (`.tab`), sets aria-pressed on button links, and records the group's tab.
+   */
+  changeTab(tab: string, group: string, { force = false }: { force?: boolean } = {}): void {
+    if (!tab || !group) throw new Error("You must pass both the tab and tab group identifier");
+    if (this.tabGroups[group] === tab && !force) return;
+    const content = this.element!.querySelector<HTMLElement>(".window-content")!;
+    if (!content.querySelector(`.tabs [data-group="${group}"][data-tab="${tab}"]`))
+      throw new Error(`No matching tab element found for group "${group}" and tab "${tab}"`);
+    for (const t of content.querySelectorAll<HTMLElement>(`.tabs [data-group="${group}"]`)) {
+      t.classList.toggle("active", t.dataset.tab === tab);
+      if (t instanceof HTMLButtonElement) t.setAttribute("aria-pressed", `${t.dataset.tab === tab}`);
+    }
+    for (const section of content.querySelectorAll<HTMLElement>(`.tab[data-group="${group}"]`))
+      section.classList.toggle("active", section.dataset.tab === tab);
+    this.tabGroups[group] = tab;
+  }
+  /** v13 ApplicationV2#_onClickTab: the clicked element's data-tab and data-group, unless it is already active. */
+  _onClickTab(event: Event): void {
+    const button = event.target as HTMLElement;
+    const tab = button.dataset.tab;
+    if (!tab || button.classList.contains("active") || ((event as MouseEvent).button ?? 0) !== 0) return;
+    this.changeTab(tab, button.dataset.group ?? "");
+  }
+  /**
+   * Click delegation (v13 ApplicationV2 #onClickAction): `data-action="tab"` is core's own tab
+   * change; any other `[data-action]` calls `options.actions[name]` with `this` = the app.
+   */
   private onClick(ev: Event): void {
     const target = (ev.target as HTMLElement).closest<HTMLElement>("[data-action]");
     if (!target) return;
+    if (target.dataset.action === "tab") return this._onClickTab(ev);
     const handler = this.options.actions[target.dataset.action ?? ""];
     if (!handler) return;
     ev.preventDefault();
