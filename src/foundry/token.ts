@@ -1,12 +1,19 @@
 /**
  * The token's segmented wound bar on the canvas: one segment per wound level, its width by the
- * level's boxes, marked and open boxes in two shades, overflow outlined (Volt: its rows, lowest
- * first). The segments come from src/system/view.ts `woundBar` (the same the sheet shows under
- * the portrait). Drawn in place of bar 1 and only when the token's own bar display setting lets
- * this user see bars (core's `_canViewMode`), so the GM sees every combatant's state at a glance.
+ * level's boxes, the marked part in the shade of the level's severity (a worse level darker, not
+ * only further right), overflow outlined (Volt: its rows, lowest first, shaded by tier). The
+ * segments come from src/system/view.ts `woundBar` (the same the sheet shows across its header).
+ * Drawn in place of bar 1 and only when the token's own bar display setting lets this user see
+ * bars (core's `_canViewMode`), so the GM sees every combatant's state at a glance.
  */
 import { actorSheetContext } from "../system/sheet";
 import { plainActor, worldRules } from "./bridge";
+
+/**
+ * The marks' shades by severity tier (view.ts BarSegment.tier, mildest first): the sheet's light
+ * ramp (styles/fudge-wounds.css --fudge-ramp-*), each at least 3:1 against the black plate.
+ */
+export const TOKEN_SEVERITY = [0xeebc65, 0xeb9d4e, 0xea7f40, 0xe96137, 0xe74228, 0xdf2619, 0xd01717];
 
 type Graphics = {
   clear(): Graphics;
@@ -54,7 +61,7 @@ export function fudgeTokenClass() {
         bar.beginFill(0x000000, 0.55).lineStyle(0).drawRect(x, 0, sw, h).endFill();
         if (s.marked)
           bar
-            .beginFill(0xc9482f, 0.95)
+            .beginFill(TOKEN_SEVERITY[s.tier] ?? TOKEN_SEVERITY[TOKEN_SEVERITY.length - 1], 0.95)
             .drawRect(x, 0, (sw * s.marked) / Math.max(1, s.boxes), h)
             .endFill();
         if (s.overflow) bar.lineStyle(1, 0xe0b341, 1).drawRect(x, 0, sw, h);

@@ -148,7 +148,9 @@ async function sheets(page: Page, preset: Preset, found: string[]): Promise<void
   if (await equipped.count()) await act(page, () => equipped.click());
   if (preset === "fudge") {
     await hurt.locator(".fudge-track-options summary").click();
-    await act(page, () => hurt.locator('select[name="system.woundTrack.preset"]').selectOption("custom"));
+    await act(page, async () => {
+      await hurt.locator('select[name="system.woundTrack.preset"]').selectOption("custom");
+    });
   }
   for (const a of (await state(page)).actors) await openSheet(page, a.name);
   for (const tab of TABS) {
@@ -215,9 +217,9 @@ async function fudgeExtras(page: Page, found: string[]): Promise<void> {
   }
   found.push(...(await axeViolations(page, [LAST_CARD], "GM judgement card")));
   // Import from Fudge RPG: the report.
-  await act(page, () =>
-    page.setInputFiles("[data-pg-import-file]", [join(repo, "tests/fixtures/fudge-rpg/brannoc.json")]),
-  );
+  await act(page, async () => {
+    await page.setInputFiles("[data-pg-import-file]", [join(repo, "tests/fixtures/fudge-rpg/brannoc.json")]);
+  });
   await page.locator("dialog[data-pg-import-dialog] [data-fudge-import-report]").waitFor();
   found.push(
     ...(await axeViolations(page, ["dialog[data-pg-import-dialog] [data-fudge-import-report]"], "import report")),
