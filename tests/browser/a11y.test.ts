@@ -334,3 +334,54 @@ describe("keyboard and screen readers", () => {
     await context.close();
   });
 });
+
+describe("200 % zoom", () => {
+  it.each(PRESETS)(
+    "%s: the attack dialog shows the odds on opening and keeps them in view while the options are worked through",
+    async (preset) => {
+      // A 1280 × 800 window zoomed to 200 %: 640 × 400 CSS pixels, two device pixels each.
+      const { page, context, problems } = await openPlayground(
+        browser,
+        { preset },
+        { viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 },
+      );
+      const [attacker, defender] = PAIRS[preset];
+      const win = await openSheet(page, attacker);
+      await setTarget(page, defender);
+      await win.locator('[data-action="attack"], [data-action="attackAll"]').first().click();
+      const dialog = page.locator("dialog[open]");
+      const odds = dialog.locator("[data-odds]").first();
+      await odds.waitFor();
+      /** The odds' title, bar and legend lie inside the viewport and the dialog's visible part. */
+      const inView = () =>
+        odds.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          let top = 0;
+          let bottom = innerHeight;
+          for (let p = el.parentElement; p; p = p.parentElement) {
+            const s = getComputedStyle(p);
+            if (/(auto|scroll|hidden)/.test(s.overflowY) || p.tagName === "DIALOG") {
+              const b = p.getBoundingClientRect();
+              top = Math.max(top, b.top);
+              bottom = Math.min(bottom, b.bottom);
+            }
+          }
+          // Nothing drawn over them either (the point at the bar's middle belongs to the odds).
+          const bar = el.querySelector(".fudge-odds-bar")!.getBoundingClientRect();
+          const hit = document.elementFromPoint(bar.left + bar.width / 2, bar.top + bar.height / 2);
+          return r.top >= top - 0.5 && r.bottom <= bottom + 0.5 && !!hit && el.contains(hit);
+        });
+      expect(await inView()).toBe(true);
+      // Each option in turn, as a keyboard user tabs through them: the odds stay in view.
+      const fields = dialog.locator(".fudge-situation-fields :is(input, select)");
+      const n = await fields.count();
+      expect(n).toBeGreaterThan(0);
+      for (let i = 0; i < n; i++) {
+        await fields.nth(i).focus();
+        expect(await inView(), `odds out of view with option ${i + 1} of ${n} focused`).toBe(true);
+      }
+      expect(noProblems(problems)).toEqual([]);
+      await context.close();
+    },
+  );
+});

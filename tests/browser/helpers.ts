@@ -46,9 +46,17 @@ export function playgroundUrl(params: Record<string, string | number | boolean> 
 export async function openPlayground(
   browser: Browser,
   params: Record<string, string | number | boolean> = {},
-  opts: { viewport?: { width: number; height: number }; init?: (context: BrowserContext) => Promise<void> } = {},
+  opts: {
+    viewport?: { width: number; height: number };
+    /** 2 with half the viewport: the browser zoomed to 200 %. */
+    deviceScaleFactor?: number;
+    init?: (context: BrowserContext) => Promise<void>;
+  } = {},
 ): Promise<OpenedPage> {
-  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1400, height: 1000 } });
+  const context = await browser.newContext({
+    viewport: opts.viewport ?? { width: 1400, height: 1000 },
+    deviceScaleFactor: opts.deviceScaleFactor ?? 1,
+  });
   if (opts.init) await opts.init(context);
   const page = await context.newPage();
   const problems: PageProblems = { consoleErrors: [], pageErrors: [], dialogs: [], failedRequests: [] };
