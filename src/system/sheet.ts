@@ -15,7 +15,8 @@ import type { PresetId } from "../rules/pipeline";
 import { injuryRecoveryTitle } from "./rolling";
 import {
   TRACK_PRESETS,
-  TRAIT_EFFECTS,
+  traitEffectsFor,
+  type TraitEffect,
   type ActorDoc,
   type ArmorData,
   type CharacterData,
@@ -771,18 +772,21 @@ export interface ChoiceView {
   value: string | number;
   labelKey: string;
   selected: boolean;
+  /** A stored value the world's preset does not offer: kept (and said so), so no edit loses it. */
+  otherPreset?: boolean;
 }
 
 export interface ItemSheetContext {
   item: { id: string; name: string; img: string; type: string; typeLabelKey: string };
   editable: boolean;
   preset: PresetId;
+  presetLabelKey: string;
   cssClass: string;
   system: unknown;
   choices: Record<string, ChoiceView[]>;
   level: LevelView | null;
-  /** Which preset-specific field groups to show. */
-  show: { fudge: boolean; miniatures: boolean; volt: boolean };
+  /** Which preset's fields to show: the world's only (the others stay stored, unseen). */
+  show: { fudge: boolean; fate: boolean; miniatures: boolean; volt: boolean; effect: boolean };
   /** Rich-text description (templates/parts/rich-text.hbs). */
   description: RichTextView;
   /** Gifts and faults: what the chosen rules effect does at the table, where it has a one-line hint (the Miniatures rules). */
@@ -791,6 +795,21 @@ export interface ItemSheetContext {
 
 const choices = (values: readonly (string | number)[], current: unknown, prefix: string): ChoiceView[] =>
   values.map((v) => ({ value: v, labelKey: `${prefix}${v}`, selected: v === current }));
+
+/**
+ * A gift's (or fault's) effects in a world of `preset`: None and the kind's own (data.ts
+ * TRAIT_EFFECT_RULE); a stored effect of another preset or kind stays, said so. None at all (FATE:
+ * no gift or fault is a rule there) when the item holds none.
+ */
+function effectChoices(kind: "gift" | "fault", preset: PresetId, current: unknown): ChoiceView[] {
+  const own = traitEffectsFor(kind, preset);
+  const kept = typeof current === "string" && current !== "none" && !own.includes(current as TraitEffect);
+  const values: TraitEffect[] = kept ? [...(own.length ? own : ["none" as const]), current as TraitEffect] : own;
+  return values.map((v) => ({
+    ...choices([v], current, "FUDGE.Effect.")[0],
+    ...(kept && v === current ? { otherPreset: true } : {}),
+  }));
+}
 
 export function itemSheetContext(
   item: ItemDoc,
@@ -814,7 +833,7 @@ export function itemSheetContext(
   } else if (item.type === "shield") {
     c.size = choices(["small", "medium", "large"], s.size, "FUDGE.Item.ShieldSize.");
   } else if (item.type === "gift" || item.type === "fault") {
-    c.effect = choices(TRAIT_EFFECTS, s.effect, "FUDGE.Effect.");
+    c.effect = effectChoices(item.type, rules.preset, s.effect);
   }
   const p = rules.preset;
   return {
@@ -827,13 +846,19 @@ export function itemSheetContext(
     },
     editable: opts.editable,
     preset: p,
+    presetLabelKey: PRESET_LABEL(p),
     cssClass: `fudge-wounds preset-${p} item-${item.type}`,
     // A weapon stored before `magic` existed shows its bonus as 0 (Fudge §4.7).
     system: item.type === "weapon" ? { ...item.system, magic: (item.system as WeaponData).magic ?? 0 } : item.system,
     choices: c,
     level: item.type === "skill" ? levelView((item.system as SkillData).level, ladder) : null,
-    // Every group stays editable in every preset; the world's own preset's group comes first.
-    show: { fudge: p === "fudge" || p === "fate", miniatures: p === "miniatures", volt: p === "volt" },
+    show: {
+      fudge: p === "fudge",
+      fate: p === "fate",
+      miniatures: p === "miniatures",
+      volt: p === "volt",
+      effect: (c.effect?.length ?? 0) > 0,
+    },
     description: richTextView("system.description", s.description, {
       editable: opts.editable,
       labelKey: "FUDGE.Item.Description",
