@@ -218,6 +218,8 @@ export interface ActorSheetContext {
     guts: {
       effect: number;
       effectKey: string;
+      /** What Guts means for a model out of the fight: its Near Death roll from its next turn, or nothing (Dead). */
+      outOfActionKey: string;
       pending: { reason: string; reasonKey: string; target: number; bonus: number }[];
     };
     /** The model's standing Guts circumstances (seed 004 "Sample characters"), as checkboxes near Guts. */
@@ -238,6 +240,19 @@ export interface ActorSheetContext {
   woundBar: BarSegment[];
   /** The header's wound status: the worst level reached (or Unhurt), as its row names it. */
   woundLevel: { key: string; params: Record<string, string | number> };
+  /** What the header says (headerStatus): where the wounds are, the penalty when it counts, the condition. */
+  header: HeaderStatus;
+}
+
+export interface HeaderStatus {
+  /** Where the wounds are, in the game's words: the worst level (or Unhurt); Volt: the worst Stun row and the worst Injury row. */
+  levels: { key: string; params: Record<string, string | number> }[];
+  /** The roll penalty is shown, unless the model is out of the fight (it takes no action to roll). */
+  showPenalty: boolean;
+  /** The condition as the preset names it. */
+  conditionKey: string;
+  /** A miniature Near Death or Dead (Miniatures: Wounds, "falls … and cannot do anything else"). */
+  outOfAction: boolean;
 }
 
 const PRESET_LABEL = (p: string): string => `FUDGE.Preset.${p}`;
@@ -246,7 +261,7 @@ type WeaponBase = Omit<WeaponRow, "attackShown" | "attackBlockedKey" | "odds">;
 /** What each actor type's builder fills; actorSheetContext adds the table view (withTableView). */
 export type SheetBase = Omit<
   ActorSheetContext,
-  "tabs" | "tab" | "domId" | "ladderChoices" | "woundLevel" | "woundBar" | "weapons"
+  "tabs" | "tab" | "domId" | "ladderChoices" | "woundLevel" | "woundBar" | "weapons" | "header"
 > & { weapons: WeaponBase[] };
 
 export interface CustomLevelRow {
@@ -656,6 +671,8 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
       guts: {
         effect: d.gutsState.effect,
         effectKey: `FUDGE.Miniatures.Guts.Effect${d.gutsState.effect}`,
+        // Miniatures: Wounds — Near Death rolls Guts from its next turn to recover or die.
+        outOfActionKey: track.condition === "dead" ? "FUDGE.Condition.dead" : "FUDGE.Miniatures.Effect.nearDeath",
         pending: d.gutsState.pending.map((p) => ({
           reason: p.reason,
           reasonKey: `FUDGE.Guts.Reason.${p.reason}`,
@@ -763,7 +780,32 @@ function withTableView(ctx: SheetBase, actor: ActorDoc, rules: WorldRules, opts:
     ? { key: row.labelKey, params: row.labelParams }
     : { key: ctx.track.levelLabelKey || "FUDGE.Sheet.Unhurt", params: {} };
   const domId = opts.domId ?? `fudge-sheet-${actor._id}`;
-  return { ...ctx, weapons, tabs, tab, domId, ladderChoices, woundLevel, woundBar: woundBar(ctx.track) };
+  const header = headerStatus(ctx.track, actor, woundLevel);
+  return { ...ctx, weapons, tabs, tab, domId, ladderChoices, woundLevel, header, woundBar: woundBar(ctx.track) };
+}
+
+/**
+ * The header's wound status. A miniature Near Death or Dead is out of the fight: it says so, and
+ * no penalty (Miniatures: Wounds). Volt names the worst Stun row and the worst Injury row (Volt:
+ * Marking Wounds — a row holds one mark, Stun "−" or Injury "|"/"+"), and a level the condition
+ * does not already say ("dying, can still act").
+ */
+function headerStatus(track: TrackView, actor: ActorDoc, level: HeaderStatus["levels"][number]): HeaderStatus {
+  const outOfAction = actor.type === "miniature" && !track.error && !track.canAct;
+  const status = { showPenalty: !outOfAction, conditionKey: track.conditionKey, outOfAction };
+  if (track.kind !== "volt") return { ...status, levels: [level] };
+  // Volt rows run highest first: the first row holding a mark of a type is its worst.
+  const worst = (stun: boolean) => track.rows.find((r) => r.boxes.some((b) => b.marked && b.stun === stun));
+  const rows = [
+    { row: worst(true), key: "FUDGE.Volt.Header.stun" },
+    { row: worst(false), key: "FUDGE.Volt.Header.injury" },
+  ].flatMap(({ row, key }) => (row ? [{ key, params: { row: row.labelParams.row ?? row.key } }] : []));
+  const special =
+    track.levelKey && track.levelKey !== "wounded" && track.levelKey !== track.condition
+      ? [{ key: track.levelLabelKey, params: {} }]
+      : [];
+  const levels = [...rows, ...special];
+  return { ...status, levels: levels.length ? levels : [level] };
 }
 
 // ─── Items ─────────────────────────────────────────────────────────────────────────────

@@ -111,7 +111,12 @@ export const FUDGE_LEVELS: readonly string[] = [
 export const levelLabelKey = (key: string): string =>
   FUDGE_LEVELS.includes(key) ? `FUDGE.Wound.${key}` : `FUDGE.Level.${key}`;
 
-export const conditionLabelKey = (c: string): string => `FUDGE.Condition.${c}`;
+/**
+ * A condition in the preset's words. A miniature Near Death "falls to the ground … and cannot do
+ * anything else" until its Guts roll (Miniatures: Wounds): out of action, not dying.
+ */
+export const conditionLabelKey = (c: string, preset = ""): string =>
+  preset === "miniatures" && c === "dying" ? "FUDGE.Condition.outOfAction" : `FUDGE.Condition.${c}`;
 
 /**
  * A row's effect in the preset's words. Miniatures' Near Death is not Fudge's "dying without
@@ -171,7 +176,7 @@ export function trackViewFromRender(r: TrackRender, editable: boolean, preset = 
     afterCombatPenalty: st.afterCombatPenalty ?? null,
     penaltyNote: null,
     condition: st.condition,
-    conditionKey: conditionLabelKey(st.condition),
+    conditionKey: conditionLabelKey(st.condition, preset),
     canAct: st.canAct,
     levelKey: st.levelKey,
     // A level that is not a row of the track (Volt "wounded", "dyingCanAct") has its own label.
