@@ -195,15 +195,15 @@ export interface PairedOutcomes {
   outcomes: Array<{ dice: [number[], number[]]; p: number }>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one map holds every preset's pipeline, each typed in its own module
 const PIPELINES = new Map<string, AttackPipeline<any>>();
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one map holds every preset's pipeline, each typed in its own module
 export function registerPipeline(p: AttackPipeline<any>): void {
   PIPELINES.set(p.preset, p);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one map holds every preset's pipeline, each typed in its own module
 export function pipelineFor(preset: unknown, path = "preset"): AttackPipeline<any> {
   const p = PIPELINES.get(String(preset));
   if (!p)

@@ -3,7 +3,7 @@
  * a module beside fudge-forecast.mjs (as fudge-wounds.mjs is in dist), with its default Worker.
  */
 import "../../src/rules/presets";
-import { ForecastQueue } from "../../src/foundry/forecast-queue";
+import { ForecastQueue } from "../../src/system/forecast-queue";
 
 const queue = new ForecastQueue();
 (window as unknown as Record<string, unknown>).forecastQueue = {
