@@ -1,8 +1,8 @@
 /**
  * The token's segmented wound bar on the canvas: one segment per wound level, its width by the
- * level's boxes, marked and open boxes in two shades, overflow outlined (Volt: its rows, lowest
- * first). The segments come from src/system/view.ts `woundBar` (the same the sheet shows under
- * the portrait).
+ * level's boxes, the marked part in the shade of the level's severity (a worse level darker, not
+ * only further right), overflow outlined (Volt: its rows, lowest first, shaded by tier). The
+ * segments come from src/system/view.ts `woundBar` (the same the sheet shows across its header).
  *
  * It is drawn in core's `_drawBar` for the bar that shows the wound track (`openBoxes`, the
  * manifest's primary token attribute), as dnd5e draws its HP bar: core decides when bars are
@@ -12,6 +12,12 @@
  */
 import { actorSheetContext } from "../system/sheet";
 import { plainActor, worldRules } from "./bridge";
+
+/**
+ * The marks' shades by severity tier (view.ts BarSegment.tier, mildest first): the sheet's light
+ * ramp (styles/fudge-wounds.css --fudge-ramp-*), each at least 3:1 against the black plate.
+ */
+export const TOKEN_SEVERITY = [0xeebc65, 0xeb9d4e, 0xea7f40, 0xe96137, 0xe74228, 0xdf2619, 0xd01717];
 
 type Graphics = {
   clear(): Graphics;
@@ -70,7 +76,7 @@ function drawWoundBar(token: TokenSelf, number: number, bar: Graphics): boolean 
     bar.beginFill(0x000000, 0.55).lineStyle(0).drawRect(x, 0, sw, h).endFill();
     if (seg.marked)
       bar
-        .beginFill(0xc9482f, 0.95)
+        .beginFill(TOKEN_SEVERITY[seg.tier] ?? TOKEN_SEVERITY[TOKEN_SEVERITY.length - 1], 0.95)
         .drawRect(x, 0, (sw * seg.marked) / Math.max(1, seg.boxes), h)
         .endFill();
     if (seg.overflow) bar.lineStyle(s, 0xe0b341, 1).drawRect(x, 0, sw, h);

@@ -45,16 +45,9 @@ export class ApplicationV2 {
     classes: [],
     tag: "div",
     window: { title: "" },
-    // ApplicationV2's own `tab` action (FOUNDRY-V13.md "ApplicationV2#_onClickTab").
-    actions: {
-      tab(this: ApplicationV2, event: Event) {
-        this._onClickTab(event);
-      },
-    },
+    actions: {},
     position: {},
   };
-  /** The active tab of each tab group. */
-  tabGroups: Record<string, string> = {};
   options: Rec & { actions: Record<string, (this: unknown, e: Event, t: HTMLElement) => unknown>; id: string };
   element: HTMLElement | null = null;
   rendered = false;
@@ -98,26 +91,6 @@ export class ApplicationV2 {
     this.client.hooks.callAll(`render${this.constructor.name}`, this, this.element, context, opts);
     return this;
   }
-  /**
-   * ApplicationV2#_onClickTab reads the tab from `event.target` (FOUNDRY-V13.md): a click whose
-   * target is a child of the tab button (its label) carries no `data-tab` and changes nothing.
-   */
-  _onClickTab(event: Event): void {
-    const button = event.target as HTMLElement;
-    const tab = button.dataset?.tab;
-    if (!tab || button.classList.contains("active")) return;
-    this.changeTab(tab, button.dataset.group ?? "primary", { event, navElement: button.closest(".tabs") });
-  }
-  /** ApplicationV2#changeTab: the group's active tab, its nav button and its section marked `active`. */
-  changeTab(tab: string, group: string, _options: Rec = {}): void {
-    this.tabGroups[group] = tab;
-    if (!this.element) return;
-    for (const el of this.element.querySelectorAll<HTMLElement>(`[data-group="${group}"][data-tab]`)) {
-      const on = el.dataset.tab === tab;
-      el.classList.toggle("active", on);
-      if (el.dataset.action === "tab") el.setAttribute("aria-selected", String(on));
-    }
-  }
   _canRender(_options: Rec): void {}
   async _prepareContext(_options: Rec): Promise<Rec> {
     return {};
@@ -137,10 +110,41 @@ export class ApplicationV2 {
     this.client.apps.delete(this.id);
     return this;
   }
-  /** Click delegation: `[data-action]` calls `options.actions[name]` with `this` = the app. */
+  /** The active tab of each tab group (v13 ApplicationV2#tabGroups; subclasses set the defaults). */
+  tabGroups: Record<string, string | null> = {};
+  /**
+   * v13 ApplicationV2#changeTab: toggles `active` on the group's tab links (under `.tabs`) and
+   * sections (`.tab`), sets aria-pressed on button links, and records the group's tab.
+   */
+  changeTab(tab: string, group: string, { force = false }: { force?: boolean } = {}): void {
+    if (!tab || !group) throw new Error("You must pass both the tab and tab group identifier");
+    if (this.tabGroups[group] === tab && !force) return;
+    const content = this.element!.querySelector<HTMLElement>(".window-content")!;
+    if (!content.querySelector(`.tabs [data-group="${group}"][data-tab="${tab}"]`))
+      throw new Error(`No matching tab element found for group "${group}" and tab "${tab}"`);
+    for (const t of content.querySelectorAll<HTMLElement>(`.tabs [data-group="${group}"]`)) {
+      t.classList.toggle("active", t.dataset.tab === tab);
+      if (t instanceof HTMLButtonElement) t.setAttribute("aria-pressed", `${t.dataset.tab === tab}`);
+    }
+    for (const section of content.querySelectorAll<HTMLElement>(`.tab[data-group="${group}"]`))
+      section.classList.toggle("active", section.dataset.tab === tab);
+    this.tabGroups[group] = tab;
+  }
+  /** v13 ApplicationV2#_onClickTab: the clicked element's data-tab and data-group, unless it is already active. */
+  _onClickTab(event: Event): void {
+    const button = event.target as HTMLElement;
+    const tab = button.dataset.tab;
+    if (!tab || button.classList.contains("active") || ((event as MouseEvent).button ?? 0) !== 0) return;
+    this.changeTab(tab, button.dataset.group ?? "");
+  }
+  /**
+   * Click delegation (v13 ApplicationV2 #onClickAction): `data-action="tab"` is core's own tab
+   * change; any other `[data-action]` calls `options.actions[name]` with `this` = the app.
+   */
   private onClick(ev: Event): void {
     const target = (ev.target as HTMLElement).closest<HTMLElement>("[data-action]");
     if (!target) return;
+    if (target.dataset.action === "tab") return this._onClickTab(ev);
     const handler = this.options.actions[target.dataset.action ?? ""];
     if (!handler) return;
     ev.preventDefault();

@@ -105,6 +105,47 @@ describe("sheets", () => {
     expect(full.element.querySelector('[name^="system."]')).not.toBeNull();
   });
 
+  it("the sheet's tabs are ARIA tabs: arrow keys, Home and End open a tab through core's changeTab; a click leaves no aria-pressed", async () => {
+    const t = await table();
+    const app = await openSheet(t.player, t.hero);
+    const el = app.element;
+    const list = el.querySelector<HTMLElement>('[role="tablist"]')!;
+    expect(list).not.toBeNull();
+    const tabs = () => [...list.querySelectorAll<HTMLElement>('[role="tab"]')];
+    const selected = () => tabs().filter((b) => b.getAttribute("aria-selected") === "true");
+    const press = (key: string) =>
+      t.player.run(() =>
+        (document.activeElement as HTMLElement).dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true })),
+      );
+    // Each tab controls its panel, which names it back.
+    for (const b of tabs()) {
+      const panel = el.querySelector(`#${CSS.escape(b.getAttribute("aria-controls") ?? "")}`)!;
+      expect(panel.getAttribute("role")).toBe("tabpanel");
+      expect(panel.getAttribute("aria-labelledby")).toBe(b.id);
+    }
+    t.player.run(() => selected()[0].focus());
+    press("ArrowRight");
+    expect(selected().map((b) => b.dataset.tab)).toEqual(["traits"]);
+    expect((document.activeElement as HTMLElement).dataset.tab).toBe("traits");
+    expect(el.querySelector('.tab[data-tab="traits"]')!.classList.contains("active")).toBe(true);
+    expect(tabs().map((b) => b.tabIndex)).toEqual([-1, 0, -1, -1]);
+    press("End");
+    expect(selected().map((b) => b.dataset.tab)).toEqual(["notes"]);
+    press("ArrowRight");
+    expect(selected().map((b) => b.dataset.tab)).toEqual(["combat"]);
+    press("ArrowLeft");
+    expect(selected().map((b) => b.dataset.tab)).toEqual(["notes"]);
+    press("Home");
+    expect(selected().map((b) => b.dataset.tab)).toEqual(["combat"]);
+    // A click goes through core's own tab action; the tabs stay ARIA tabs (no aria-pressed).
+    t.player.click(tabs().find((b) => b.dataset.tab === "gear"));
+    expect(selected().map((b) => b.dataset.tab)).toEqual(["gear"]);
+    expect(tabs().some((b) => b.hasAttribute("aria-pressed"))).toBe(false);
+    // The open tab survives a re-render.
+    await t.player.run(() => (app as unknown as { render(): Promise<unknown> }).render());
+    expect(el.querySelector('[role="tab"][aria-selected="true"]')!.getAttribute("data-tab")).toBe("gear");
+  });
+
   it("the token bar is derived: not stored, and an edit of it changes nothing", async () => {
     const t = await table();
     const a = actorOn(t.player, t.hero);

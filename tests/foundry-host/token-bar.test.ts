@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import * as actions from "../../src/system/actions";
 import { actorSheetContext } from "../../src/system/sheet";
+import { TOKEN_SEVERITY } from "../../src/foundry/token";
 import { TOKEN_DISPLAY_MODES as MODES, type Graphics, type HostToken } from "./canvas";
 import { ROLES } from "./index";
 import { actorOn, table, type Table } from "./table";
@@ -134,7 +135,7 @@ describe("the wound bar is drawn when core redraws bars (refreshBars) and shown 
     const t = await tableWith(MODES.OWNER, MODES.HOVER);
     const foeOnPlayer = tokenOn(t.player, t.foeToken);
     const heroOnPlayer = tokenOn(t.player, t.heroToken);
-    const heroOnGm = tokenOn(t.gm, t.heroToken);
+    const heroOnGm = tokenOn(t.player, t.heroToken);
     await wound(t, t.hero);
     await wound(t, t.foe);
     expect(heroOnPlayer.bars.visible).toBe(true);
@@ -167,5 +168,28 @@ describe("the wound bar is drawn when core redraws bars (refreshBars) and shown 
     expect(at1).toBeGreaterThan(0);
     expect(at2).toBe(at1 * 2);
     expect(mine.bars.bar1.position.y).toBe(mine.h - at2);
+  });
+});
+
+/** WCAG relative luminance of a 0xRRGGBB colour. */
+const luminance = (c: number) =>
+  [(c >> 16) & 255, (c >> 8) & 255, c & 255]
+    .map((v) => v / 255)
+    .map((s) => (s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, l, i) => sum + l * [0.2126, 0.7152, 0.0722][i], 0);
+
+describe("the wound bar marks each level by its severity, not only by its place (issue 33)", () => {
+  it("a Scratch mark is the lightest shade, a Near Death mark the darkest, every shade 3:1 on the black plate", async () => {
+    const t = await tableWith(MODES.ALWAYS, MODES.ALWAYS);
+    const mine = tokenOn(t.player, t.heroToken);
+    await wound(t, t.hero, "scratch:0");
+    await wound(t, t.hero, "nearDeath:0");
+    const marks = mine.bars.bar1.geometry.graphicsData
+      .filter((d) => d.fillStyle.visible && d.fillStyle.alpha === 0.95)
+      .map((d) => d.fillStyle.color);
+    expect(marks).toEqual([TOKEN_SEVERITY[0], TOKEN_SEVERITY[TOKEN_SEVERITY.length - 1]]);
+    for (let i = 1; i < TOKEN_SEVERITY.length; i++)
+      expect(luminance(TOKEN_SEVERITY[i])).toBeLessThan(luminance(TOKEN_SEVERITY[i - 1]));
+    for (const c of TOKEN_SEVERITY) expect((luminance(c) + 0.05) / 0.05).toBeGreaterThanOrEqual(3);
   });
 });

@@ -436,6 +436,8 @@ describe("token bar and HUD controls", () => {
     const view = trackView(() => trackFor(a, rules), true);
     const bar = woundBar(view);
     expect(bar.map((s) => s.key)).toEqual(view.rows.map((r) => r.key));
+    // Each level's severity on the seven-step ramp: the mildest 0, the worst 6.
+    expect(bar.map((s) => s.tier)).toEqual([0, 2, 3, 5, 6]);
     expect(bar.reduce((n, s) => n + Number(s.width), 0)).toBeCloseTo(100, 1);
     const scratch = bar.find((s) => s.key === "scratch")!;
     expect(scratch.marked).toBe(1);
