@@ -52,7 +52,7 @@ import {
 import * as actions from "../src/system/actions";
 import { attackClippedUpdate, defenceRollUpdate, rollsWhileClipped, traitClippedUpdate } from "../src/system/clipped";
 import { defenceFacesOf, rederiveTarget } from "../src/system/integrity";
-import { pipelineFor } from "../src/rules/pipeline";
+import { pipelineFor } from "../src/rules/presets";
 import { RulesError } from "../src/rules/errors";
 import {
   GUTS_ROLL,

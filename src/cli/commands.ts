@@ -5,7 +5,7 @@
 import { RulesError } from "../rules/errors";
 import { duelForecast } from "../rules/forecast";
 import { exactOdds } from "../rules/odds";
-import { pipelineFor, resolveAttack, rollAttack } from "../rules/pipeline";
+import { pipelineFor, resolveAttack, rollAttack } from "../rules/presets";
 import { seededRng } from "../rules/dice";
 import {
   applyWound,
@@ -33,7 +33,6 @@ import {
 import { parseTrait } from "../rules/miniatures/datacard";
 import { recoverAction } from "../rules/volt/recover";
 import { resolveSamples } from "./samples";
-import "../rules/presets";
 
 export interface CommandSpec {
   /** One line for the usage text. */

@@ -5,7 +5,7 @@
  * GM relay when the clicking user may not write them).
  */
 import { isRulesError, RulesError } from "../rules/errors";
-import { pipelineFor } from "../rules/pipeline";
+import { pipelineFor } from "../rules/presets";
 import * as actions from "../system/actions";
 import { attackCardContext, rollCardContext } from "../system/card";
 import type { ActorDoc, AttackCardData, ItemDoc, WorldRules } from "../system/data";

@@ -7,7 +7,7 @@
  */
 import { exactOdds } from "../rules/odds";
 import { duelForecast } from "../rules/forecast";
-import { resolveAttack } from "../rules/pipeline";
+import { resolveAttack } from "../rules/presets";
 import {
   attackOdds,
   duelRequest,

@@ -18,7 +18,6 @@ import { RulesError } from "./errors";
 import { fudgeOutcomes, fudgeTotal, type DiceOutcome } from "./dice";
 import {
   enumerateDice,
-  pipelineFor,
   type AttackPipeline,
   type AttackRequest,
   type AttackResolution,
@@ -26,6 +25,7 @@ import {
   type DiceReader,
   type DiceSlot,
 } from "./pipeline";
+import { pipelineFor } from "./presets";
 import { healTrack, trackKind, trackStateKey, trackStatus, type Track, type TrackStatus } from "./track";
 import { bool, checkJsonShape, isRecord, num, oneOf, optInt } from "./validate";
 import { rejectUnknown } from "./fudge/util";
@@ -50,10 +50,10 @@ import {
   type GutsMind,
   type MindSpace,
 } from "./miniatures/forecast";
-import type { BoxTrackConfig } from "./tracks/box";
+import type { BoxTrackConfig } from "./fudge/box-track";
 import { voltProductDuel, voltSampledDuel, type VoltCountStats, type VoltLaw, type VoltStep } from "./volt/duel";
 import { isBudgetRefusal, parseFallback, parseSampleRequest, sampleDuels, type SampleEstimate } from "./duel-sample";
-import type { VoltTrackConfig, VoltTrackState, VoltWound } from "./tracks/volt";
+import type { VoltTrackConfig, VoltTrackState, VoltWound } from "./volt/track";
 
 export interface DuelForecast {
   preset: string;

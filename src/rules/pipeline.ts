@@ -195,26 +195,6 @@ export interface PairedOutcomes {
   outcomes: Array<{ dice: [number[], number[]]; p: number }>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const PIPELINES = new Map<string, AttackPipeline<any>>();
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function registerPipeline(p: AttackPipeline<any>): void {
-  PIPELINES.set(p.preset, p);
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function pipelineFor(preset: unknown, path = "preset"): AttackPipeline<any> {
-  const p = PIPELINES.get(String(preset));
-  if (!p)
-    throw new RulesError(
-      path,
-      "FUDGE.Error.UnknownPreset",
-      `unknown preset ${JSON.stringify(preset)} (known: ${[...PIPELINES.keys()].join(", ")})`,
-    );
-  return p;
-}
-
 /**
  * Reader over recorded dice (a chat card, a CLI request): every recorded slot is checked first
  * (checkRecordedDice); a missing slot is a named error when a rule reads it.
@@ -258,22 +238,6 @@ export function rollingDice(slots: DiceSlot[], rng: Rng, record: Record<string, 
     }
     return record[id];
   };
-}
-
-/** Parse, then resolve from recorded dice. */
-export function resolveAttack(input: unknown, dice: Record<string, unknown>): AttackResolution {
-  const preset = (input as { preset?: unknown })?.preset;
-  const p = pipelineFor(preset);
-  const req = p.parseRequest(input);
-  return p.resolve(req, recordedDice(dice, p.slots(req)));
-}
-
-/** Parse, then roll what the rules need and resolve. */
-export function rollAttack(input: unknown, rng: Rng): AttackResolution {
-  const preset = (input as { preset?: unknown })?.preset;
-  const p = pipelineFor(preset);
-  const req = p.parseRequest(input);
-  return p.resolve(req, rollingDice(p.slots(req), rng));
 }
 
 class NeedSlot {

@@ -7,13 +7,8 @@
 import { RulesError, isRulesError } from "../rules/errors";
 import { type Step } from "../rules/explain";
 import type { Rng } from "../rules/dice";
-import {
-  checkRecordedDice,
-  pipelineFor,
-  type AttackResolution,
-  type DiceReader,
-  type DiceSlot,
-} from "../rules/pipeline";
+import { checkRecordedDice, type AttackResolution, type DiceReader, type DiceSlot } from "../rules/pipeline";
+import { pipelineFor } from "../rules/presets";
 import {
   applyWound,
   endBattle,
@@ -50,7 +45,7 @@ import type {
   SkillData,
   WorldRules,
 } from "./data";
-import { boxTrackConfig } from "../rules/tracks/box";
+import { boxTrackConfig } from "../rules/fudge/box-track";
 import {
   actorRef,
   attackRequest,

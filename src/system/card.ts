@@ -4,7 +4,8 @@
  * resolution; the viewer only decides which buttons are offered.
  */
 import { signed } from "../rules/explain";
-import { pipelineFor, type AttackResolution } from "../rules/pipeline";
+import { type AttackResolution } from "../rules/pipeline";
+import { pipelineFor } from "../rules/presets";
 import { parseTrack, renderTrack, type Track } from "../rules/track";
 import { isRulesError, type RulesError } from "../rules/errors";
 import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "./data";

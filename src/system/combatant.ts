@@ -8,10 +8,10 @@ import { htmlToText } from "./rich-text";
 import { standardLadder } from "../rules/ladder";
 import { newTrack, parseTrack, trackStatus, type Track } from "../rules/track";
 import type { PresetId } from "../rules/pipeline";
-import { boxTrackConfig, DEFAULT_THRESHOLDS, type BoxLevel, type BoxTrackConfig } from "../rules/tracks/box";
-import { defaultFateConfig } from "../rules/tracks/fate";
-import { dcTrackConfig, DC_WOUND_LEVELS } from "../rules/tracks/dc";
-import { defaultVoltRows } from "../rules/tracks/volt";
+import { boxTrackConfig, DEFAULT_THRESHOLDS, type BoxLevel, type BoxTrackConfig } from "../rules/fudge/box-track";
+import { defaultFateConfig } from "../rules/fate/track";
+import { dcTrackConfig, DC_WOUND_LEVELS } from "../rules/fudge/dc-track";
+import { defaultVoltRows } from "../rules/volt/track";
 import type { FudgeCombatant } from "../rules/fudge/combatant";
 import { usesDoubledThresholds } from "../rules/fudge/options";
 import { MINI_TRAIT_EFFECTS, type MiniTraitEffect } from "./data";
@@ -33,14 +33,6 @@ import type {
 } from "./data";
 
 // Side-effect imports: each registers its track kind / pipeline with the rules core.
-import "../rules/tracks/box";
-import "../rules/tracks/fate";
-import "../rules/tracks/volt";
-import "../rules/tracks/dc";
-import "../rules/miniatures";
-import "../rules/fudge";
-import "../rules/fate";
-import "../rules/volt";
 
 /** The id the UI layer uses for an actor (Foundry uuid, or the playground's _id). */
 export const actorRef = (a: { _id: string; uuid?: string }): string => a.uuid ?? a._id;

@@ -16,7 +16,7 @@ import {
 } from "../rules/miniatures/guts";
 import { MINI_TRAIT_RULES, type MiniTraitRule } from "../rules/miniatures/datacard";
 import { defaultFudgeOptions, type FudgeOptions } from "../rules/fudge/options";
-import { VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval } from "../rules/tracks/volt";
+import { VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval } from "../rules/volt/track";
 
 // ─── Actors ────────────────────────────────────────────────────────────────────────────
 

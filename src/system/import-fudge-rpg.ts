@@ -22,7 +22,7 @@
  */
 import { RulesError } from "../rules/errors";
 import { levelWithNumber } from "../rules/ladder";
-import { boxTrackConfig, type BoxMark } from "../rules/tracks/box";
+import { boxTrackConfig, type BoxMark } from "../rules/fudge/box-track";
 import { CUSTOM_FIELDS } from "./actions";
 import { trackFor } from "./combatant";
 import { fill } from "./i18n";

@@ -13,7 +13,8 @@
  * writer already had.
  */
 import { RulesError, isRulesError } from "../rules/errors";
-import { checkRecordedDice, PRESETS, pipelineFor, type AttackResolution } from "../rules/pipeline";
+import { checkRecordedDice, PRESETS, type AttackResolution } from "../rules/pipeline";
+import { pipelineFor } from "../rules/presets";
 import { parseTrack } from "../rules/track";
 import type { ActorDoc, AttackCardData, AttackCardTarget, ItemDoc, WorldRules } from "./data";
 import {

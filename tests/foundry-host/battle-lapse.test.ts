@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { applyWound, newTrack, parseTrack, trackStateKey, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { boxTrackConfig } from "../../src/rules/fudge/box-track";
 import { woundLogOf } from "../../src/system/integrity";
 import { plainActor, worldRules } from "../../src/foundry/bridge";
 import { actorOn, table, type Table } from "./table";

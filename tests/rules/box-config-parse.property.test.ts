@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { boxTrack, boxTrackConfig, validateBoxConfig, type BoxTrackConfig } from "../../src/rules/tracks/box";
+import { boxTrack, boxTrackConfig, validateBoxConfig, type BoxTrackConfig } from "../../src/rules/fudge/box-track";
 import { RulesError } from "../../src/rules/errors";
 
 const presets: BoxTrackConfig[] = [];

@@ -5,9 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { applyWound, healTrack, newTrack, penaltyFor, trackStatus, type Track } from "../../src/rules/track";
-import { resolveAttack } from "../../src/rules/pipeline";
-import "../../src/rules/presets";
-import { boxTrackConfig, type BoxLevel, type BoxTrackConfig } from "../../src/rules/tracks/box";
+import { resolveAttack } from "../../src/rules/presets";
+import { boxTrackConfig, type BoxLevel, type BoxTrackConfig } from "../../src/rules/fudge/box-track";
 import { caught } from "./errors";
 
 // The text's expanded track: Light Wound (no penalty in combat, −1 after), Moderate −1, Severe −2.

@@ -6,8 +6,8 @@ import {
   BOX_TRACK_PRESETS,
   type BoxTrackConfig,
   type BoxTrackState,
-} from "../../src/rules/tracks/box";
-import { DC_WOUND_LEVELS, dcTrack, dcTrackConfig, type DcTrackState } from "../../src/rules/tracks/dc";
+} from "../../src/rules/fudge/box-track";
+import { DC_WOUND_LEVELS, dcTrack, dcTrackConfig, type DcTrackState } from "../../src/rules/fudge/dc-track";
 import type { Step } from "../../src/rules/explain";
 import type { TrackRender } from "../../src/rules/track";
 

@@ -11,7 +11,7 @@ import {
   type BoxTrackPreset,
   type BoxTrackState,
   type BoxWound,
-} from "../../src/rules/tracks/box";
+} from "../../src/rules/fudge/box-track";
 import { undoApplied, type Track } from "../../src/rules/track";
 import { fieldOf } from "./errors";
 

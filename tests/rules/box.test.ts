@@ -13,7 +13,7 @@ import {
   type BoxTrackConfig,
   type BoxTrackState,
   type BoxWound,
-} from "../../src/rules/tracks/box";
+} from "../../src/rules/fudge/box-track";
 import { applyWound, newTrack, renderTrack, trackKind, type Track } from "../../src/rules/track";
 
 /** Applies wounds in turn, returning every intermediate result. */

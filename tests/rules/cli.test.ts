@@ -9,10 +9,10 @@ import { RulesError } from "../../src/rules/errors";
 import { duelForecast } from "../../src/rules/forecast";
 import { fudgeWeights } from "../../src/rules/dice";
 import { exactOdds, monteCarloOdds } from "../../src/rules/odds";
-import { resolveAttack } from "../../src/rules/pipeline";
+import { resolveAttack } from "../../src/rules/presets";
 import { seededRng } from "../../src/rules/dice";
 import { applyWound, newTrack } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { boxTrackConfig } from "../../src/rules/fudge/box-track";
 
 const run = (args: string[], input: string) => {
   const r = spawnSync(process.execPath, ["bin/fudge-rules.mjs", ...args], { input, encoding: "utf8" });

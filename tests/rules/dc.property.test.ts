@@ -9,7 +9,7 @@ import {
   type DcTrackConfig,
   type DcTrackState,
   type DcWound,
-} from "../../src/rules/tracks/dc";
+} from "../../src/rules/fudge/dc-track";
 import { undoApplied, type Track } from "../../src/rules/track";
 import { fieldOf } from "./errors";
 

@@ -7,7 +7,7 @@ import {
   type DcTrackConfig,
   type DcTrackState,
   type DcWound,
-} from "../../src/rules/tracks/dc";
+} from "../../src/rules/fudge/dc-track";
 import { applyWound, healTrack, newTrack, trackKind } from "../../src/rules/track";
 
 function run(config: DcTrackConfig, wounds: DcWound[], state: DcTrackState = dcTrack.initial(config)) {

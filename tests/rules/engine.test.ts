@@ -9,13 +9,12 @@ import { duelForecast } from "../../src/rules/forecast";
 import { exactOdds, monteCarloOdds } from "../../src/rules/odds";
 import {
   enumerateDice,
-  registerPipeline,
-  resolveAttack,
   type AttackPipeline,
   type AttackRequest,
   type DiceSlot,
   type PairedOutcomes,
 } from "../../src/rules/pipeline";
+import { registerPipeline, resolveAttack } from "../../src/rules/presets";
 import { registerTrackKind, type Track, type TrackKind, type TrackStatus } from "../../src/rules/track";
 import { int, record } from "../../src/rules/validate";
 

@@ -10,10 +10,10 @@ import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
 import { seededRng } from "../../src/rules/dice";
 import { prepareExchange } from "../../src/rules/exchange";
-import { pipelineFor, rollingDice, type AttackResolution } from "../../src/rules/pipeline";
+import { rollingDice, type AttackResolution } from "../../src/rules/pipeline";
+import { pipelineFor } from "../../src/rules/presets";
 import type { Track } from "../../src/rules/track";
 import { fighter, fudgeOptions as options, parsedFudgeRequest, fudgeSituation as situation } from "./fudge-arbitraries";
-import "../../src/rules/presets";
 
 /** Every object and array reachable from `v` is frozen. */
 function deeplyFrozen(v: unknown): boolean {

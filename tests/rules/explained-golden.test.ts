@@ -13,11 +13,11 @@ import { describe, expect, it } from "vitest";
 import { resolveSamples } from "./text-traits";
 import { seededRng } from "../../src/rules/dice";
 import { RulesError } from "../../src/rules/errors";
-import { pipelineFor, rollingDice } from "../../src/rules/pipeline";
+import { rollingDice } from "../../src/rules/pipeline";
+import { pipelineFor } from "../../src/rules/presets";
 import type { Track } from "../../src/rules/track";
 import { expectGoldenDigests } from "./golden-digests";
 import { fighter, fudgeOptions, fudgeRequest, fudgeSituation } from "./fudge-arbitraries";
-import "../../src/rules/presets";
 
 const FIXTURE = new URL("../fixtures/explained-golden.json", import.meta.url);
 

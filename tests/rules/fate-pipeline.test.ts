@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultFateConfig, fatePipeline, type FateTrackState } from "../../src/rules/fate";
-import { enumerateDice, resolveAttack, rollAttack, type AttackResolution } from "../../src/rules/pipeline";
+import { enumerateDice, type AttackResolution } from "../../src/rules/pipeline";
+import { resolveAttack, rollAttack } from "../../src/rules/presets";
 import { applyWound, healTrack, newTrack, trackStatus, type Track } from "../../src/rules/track";
 import { seededRng } from "../../src/rules/dice";
 import { caught, fieldOf } from "./errors";

@@ -9,7 +9,6 @@
 import { describe, expect, it } from "vitest";
 import { chainCap, duelForecast, FORECAST_BUDGET, memoryCap } from "../../src/rules/forecast";
 import { resolveSamples } from "../../src/cli/samples";
-import "../../src/rules/presets";
 import { sampleModel } from "./miniatures-samples";
 
 type Model = Record<string, unknown>;

@@ -15,9 +15,8 @@ import { describe, expect, it } from "vitest";
 import { resolveSamples } from "./text-traits";
 import { duelForecast, FORECAST_BUDGET, type DuelForecast } from "../../src/rules/forecast";
 import { gutsSettled } from "../../src/rules/miniatures/forecast";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { boxTrackConfig } from "../../src/rules/fudge/box-track";
 import { trackStatus, type Track } from "../../src/rules/track";
-import "../../src/rules/presets";
 import golden from "./miniatures-duels.golden.json";
 
 type Answer = { aOut: number; bOut: number; stalemate: number; expectedExchanges: number | null; states: number };

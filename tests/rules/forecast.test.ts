@@ -19,10 +19,10 @@ import {
   type GutsState,
 } from "../../src/rules/miniatures";
 import { legendaryOutcomes, legendarySlot, legendaryTotal } from "../../src/rules/miniatures/legendary";
-import { pipelineFor, rollingDice, type AttackResolution } from "../../src/rules/pipeline";
+import { rollingDice, type AttackResolution } from "../../src/rules/pipeline";
+import { pipelineFor } from "../../src/rules/presets";
 import { applyWound, newTrack, trackStatus, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import "../../src/rules/presets";
+import { boxTrackConfig } from "../../src/rules/fudge/box-track";
 
 /** |sampled − forecast| within 4.5 standard errors of n duels, plus the forecast's own bound. */
 function agreesWithSample(f: DuelForecast, bLostShare: number, n: number): void {

@@ -1,9 +1,9 @@
 /** fast-check arbitraries for Fudge requests over every option (shared by the exchange and odds property tests). */
 import fc from "fast-check";
-import { pipelineFor } from "../../src/rules/pipeline";
+import { pipelineFor } from "../../src/rules/presets";
 import { newTrack, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import { dcTrackConfig } from "../../src/rules/tracks/dc";
+import { boxTrackConfig } from "../../src/rules/fudge/box-track";
+import { dcTrackConfig } from "../../src/rules/fudge/dc-track";
 
 const sizes = ["none", "martialArt", "small", "medium", "large", "twoHanded"];
 export const fighter = fc.record({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { newTrack } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { boxTrackConfig } from "../../src/rules/fudge/box-track";
 import {
   defaultFudgeOptions,
   defensiveFactor,

@@ -1,10 +1,11 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { pipelineFor, resolveAttack, type AttackResolution } from "../../src/rules/pipeline";
+import { type AttackResolution } from "../../src/rules/pipeline";
+import { pipelineFor, resolveAttack } from "../../src/rules/presets";
 import type { Step } from "../../src/rules/explain";
 import { newTrack } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import { dcTrackConfig } from "../../src/rules/tracks/dc";
+import { boxTrackConfig } from "../../src/rules/fudge/box-track";
+import { dcTrackConfig } from "../../src/rules/fudge/dc-track";
 import {
   DC_VARIANTS,
   MMM_DICE,

@@ -1,17 +1,11 @@
 import { describe, expect, it } from "vitest";
-import {
-  enumerateDice,
-  pipelineFor,
-  recordedDice,
-  resolveAttack,
-  rollAttack,
-  type AttackResolution,
-} from "../../src/rules/pipeline";
+import { enumerateDice, recordedDice, type AttackResolution } from "../../src/rules/pipeline";
+import { pipelineFor, resolveAttack, rollAttack } from "../../src/rules/presets";
 import { seededRng } from "../../src/rules/dice";
 import { applyWound, newTrack, trackStatus, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import { defaultFateConfig } from "../../src/rules/tracks/fate";
-import { dcTrackConfig } from "../../src/rules/tracks/dc";
+import { boxTrackConfig } from "../../src/rules/fudge/box-track";
+import { defaultFateConfig } from "../../src/rules/fate/track";
+import { dcTrackConfig } from "../../src/rules/fudge/dc-track";
 import { fudgePipeline, type FudgeRequest } from "../../src/rules/fudge";
 import { caught } from "./errors";
 

@@ -1,9 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { resolveAttack } from "../../src/rules/pipeline";
+import { resolveAttack } from "../../src/rules/presets";
 import { newTrack } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import "../../src/rules/fudge";
+import { boxTrackConfig } from "../../src/rules/fudge/box-track";
 
 const LEVELS = [null, "scratch", "hurt", "veryHurt", "incapacitated", "nearDeath"];
 const df = (t: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(t) ? Math.sign(t) : 0));

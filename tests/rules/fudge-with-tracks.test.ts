@@ -6,9 +6,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { seededRng } from "../../src/rules/dice";
-import { pipelineFor, rollingDice, type AttackResolution } from "../../src/rules/pipeline";
+import { rollingDice, type AttackResolution } from "../../src/rules/pipeline";
+import { pipelineFor } from "../../src/rules/presets";
 import { applyWound, type Track } from "../../src/rules/track";
-import "../../src/rules/presets";
 import { fighter, fudgeOptions, parsedFudgeRequest, fudgeSituation } from "./fudge-arbitraries";
 
 const outcome = (f: () => AttackResolution): unknown => {

@@ -29,7 +29,7 @@ import { seededRng } from "../../src/rules/dice";
 import { fieldOf } from "./errors";
 import { signed } from "../../src/rules/explain";
 import { applyWound, newTrack, trackStatus } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { boxTrackConfig } from "../../src/rules/fudge/box-track";
 
 /** The card's printed MODF / RODF / DDF / HDDF (null = "N/A"), copied from the seed. */
 const PRINTED: Record<

@@ -9,8 +9,9 @@ import {
   attacksOfAction,
 } from "../../src/rules/miniatures";
 import { SAMPLE_CARDS, sampleModel } from "./miniatures-samples";
-import { boxTrackConfig, type BoxTrackState } from "../../src/rules/tracks/box";
-import { enumerateDice, resolveAttack, rollAttack, type AttackResolution } from "../../src/rules/pipeline";
+import { boxTrackConfig, type BoxTrackState } from "../../src/rules/fudge/box-track";
+import { enumerateDice, type AttackResolution } from "../../src/rules/pipeline";
+import { resolveAttack, rollAttack } from "../../src/rules/presets";
 import { applyWound, newTrack, trackStatus, type Track } from "../../src/rules/track";
 import { seededRng } from "../../src/rules/dice";
 import { fieldOf } from "./errors";

@@ -3,7 +3,7 @@
  * datacard JSON without a track (add one with boxTrackConfig("miniatures")).
  */
 import { newTrack, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { boxTrackConfig } from "../../src/rules/fudge/box-track";
 
 export const SAMPLE_CARDS = {
   kingKingsley: {

@@ -15,10 +15,10 @@ import {
   type GutsRollPenaltyRule,
 } from "../../src/rules/miniatures/guts";
 import { legendaryOutcomes, legendaryTotal } from "../../src/rules/miniatures/legendary";
-import { resolveAttack } from "../../src/rules/pipeline";
+import { resolveAttack } from "../../src/rules/presets";
 import { duelForecast } from "../../src/rules/forecast";
 import { applyWound, newTrack } from "../../src/rules/track";
-import { boxTrackConfig, effectivePenalties, type BoxTrackConfig } from "../../src/rules/tracks/box";
+import { boxTrackConfig, effectivePenalties, type BoxTrackConfig } from "../../src/rules/fudge/box-track";
 import {
   gutsMind,
   gutsTurnStart,
@@ -26,7 +26,6 @@ import {
   type DuelGutsSituation,
   type MindSpace,
 } from "../../src/rules/miniatures/forecast";
-import "../../src/rules/presets";
 import { sampleModel, SAMPLE_CARDS } from "./miniatures-samples";
 import { caught } from "./errors";
 import { runCommand } from "../../src/cli/run";

@@ -4,10 +4,10 @@ import { resolveSamples } from "./text-traits";
 import { FOUR_DF_WEIGHTS, fudgeOutcomes, fudgeWeights, seededRng } from "../../src/rules/dice";
 import { duelForecast } from "../../src/rules/forecast";
 import { exactOdds, monteCarloOdds, type AttackOdds } from "../../src/rules/odds";
-import { pipelineFor, rollingDice } from "../../src/rules/pipeline";
+import { rollingDice } from "../../src/rules/pipeline";
+import { pipelineFor } from "../../src/rules/presets";
 import { applyWound, healTrack, newTrack, trackStatus, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import "../../src/rules/presets";
+import { boxTrackConfig } from "../../src/rules/fudge/box-track";
 import { datacard, nearDeathGuts } from "../../src/rules/miniatures";
 import { legendarySlot } from "../../src/rules/miniatures/legendary";
 

@@ -6,9 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { seededRng } from "../../src/rules/dice";
 import { RulesError } from "../../src/rules/errors";
-import { checkRecordedDice, pipelineFor, resolveAttack, rollAttack } from "../../src/rules/pipeline";
+import { checkRecordedDice } from "../../src/rules/pipeline";
+import { pipelineFor, resolveAttack, rollAttack } from "../../src/rules/presets";
 import { resolveSamples } from "../../src/cli/samples";
-import "../../src/rules/presets";
 import { caught } from "./errors";
 
 const sample = (preset: string, attacker: string, defender: string, extra: Record<string, unknown> = {}) =>

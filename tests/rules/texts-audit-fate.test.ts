@@ -10,7 +10,6 @@ import { runCommand } from "../../src/cli/run";
 import { seededRng } from "../../src/rules/dice";
 import { monteCarloOdds } from "../../src/rules/odds";
 import { applyWound, parseTrack } from "../../src/rules/track";
-import "../../src/rules/presets";
 
 type Line = "clipped" | "hurt" | "injured" | "takenOut";
 type Marks = Record<Line, (Line | null)[]>;

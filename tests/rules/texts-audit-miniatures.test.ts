@@ -12,7 +12,7 @@ import { gutsCheck, gutsEffectInfo, gutsRecheck, gutsTrigger, initialGutsState }
 import { legendaryTotal } from "../../src/rules/miniatures/legendary";
 import { disengageCheck, movementCost, rangePenalty } from "../../src/rules/miniatures/movement";
 import { applyWound, newTrack, trackStatus, type Track } from "../../src/rules/track";
-import { boxTrackConfig, type BoxTrackState } from "../../src/rules/tracks/box";
+import { boxTrackConfig, type BoxTrackState } from "../../src/rules/fudge/box-track";
 import type { AttackResolution } from "../../src/rules/pipeline";
 import { fieldOf } from "./errors";
 

@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
 import { seededRng } from "../../src/rules/dice";
 import { duelForecast, FORECAST_BUDGET } from "../../src/rules/forecast";
-import { pipelineFor, rollingDice } from "../../src/rules/pipeline";
+import { rollingDice } from "../../src/rules/pipeline";
+import { pipelineFor } from "../../src/rules/presets";
 import { trackStatus, type Track } from "../../src/rules/track";
 import {
   voltTrackKind,
@@ -25,7 +26,6 @@ import {
   voltSheetPenalty,
   voltSheetProgress,
 } from "../../src/rules/volt/duel";
-import "../../src/rules/presets";
 
 const configArb = fc
   .record({

@@ -2,10 +2,9 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { seededRng } from "../../src/rules/dice";
-import { rollAttack } from "../../src/rules/pipeline";
+import { rollAttack } from "../../src/rules/presets";
 import { applyWound, healTrack, newTrack, trackStatus } from "../../src/rules/track";
 import { recoverAction } from "../../src/rules/volt";
-import "../../src/rules/volt";
 
 const root = join(__dirname, "../..");
 const lang = JSON.parse(readFileSync(join(root, "lang/en.json"), "utf8")) as Record<string, string>;

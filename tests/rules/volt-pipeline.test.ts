@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { seededRng } from "../../src/rules/dice";
-import {
-  enumerateDice,
-  pipelineFor,
-  recordedDice,
-  resolveAttack,
-  rollAttack,
-  type AttackResolution,
-} from "../../src/rules/pipeline";
+import { enumerateDice, recordedDice, type AttackResolution } from "../../src/rules/pipeline";
+import { pipelineFor, resolveAttack, rollAttack } from "../../src/rules/presets";
 import { newTrack, trackStateKey, type Track } from "../../src/rules/track";
-import "../../src/rules/volt";
 import { fieldOf } from "./errors";
 
 const track = (willpower = 6, marks: Record<string, string> = {}): Track => ({

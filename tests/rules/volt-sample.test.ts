@@ -6,7 +6,6 @@
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
 import { duelForecast, type DuelForecast } from "../../src/rules/forecast";
-import "../../src/rules/presets";
 
 const side = (
   name: string,

@@ -7,8 +7,7 @@ import { forecastLineOf, forecastTextOf, forecastViewOf } from "../../src/system
 import { duelForecast } from "../../src/rules/forecast";
 import { resolveSamples } from "../../src/cli/samples";
 import { newTrack } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import "../../src/rules/presets";
+import { boxTrackConfig } from "../../src/rules/fudge/box-track";
 import { sampleModel } from "../rules/miniatures-samples";
 import { loadLang } from "./fixtures";
 

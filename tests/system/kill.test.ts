@@ -20,7 +20,7 @@ import { characterSheetContext, npcSheetContext } from "../../src/system/sheet";
 import { applyWound, trackStatus } from "../../src/rules/track";
 import type { ActorDoc } from "../../src/system/data";
 import { GM, goblin, leroy, PLAYER1, rulesFor } from "./fixtures";
-import { DC_DEAD } from "../../src/rules/tracks/dc";
+import { DC_DEAD } from "../../src/rules/fudge/dc-track";
 import { keyOf } from "../rules/errors";
 import { makeRenderer } from "./render";
 

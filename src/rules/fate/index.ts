@@ -1,3 +1,3 @@
 /** Preset `fate` (seed 003): the FATE wound-ladder track kind and the opposed attack pipeline. */
-export * from "../tracks/fate";
+export * from "./track";
 export * from "./pipeline";

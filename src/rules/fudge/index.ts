@@ -1,4 +1,4 @@
-/** The `fudge` preset: Fudge core combat and wounds (Fudge 1995 §4.5x). Importing it registers the pipeline. */
+/** The `fudge` preset: Fudge core combat and wounds (Fudge 1995 §4.5x): its box and Damage Capacity track kinds, attack pipeline and duel rules. */
 export * from "./options";
 export * from "./combatant";
 export * from "./factors";

@@ -8,7 +8,6 @@ import { signed, type Step } from "../explain";
 import { describeLevel } from "../ladder";
 import { FOUR_DF_WEIGHTS, facesForTotal } from "../dice";
 import {
-  registerPipeline,
   type PairedOutcomes,
   type AttackPipeline,
   type AttackRequest,
@@ -1001,5 +1000,3 @@ export const fudgePipeline: AttackPipeline<FudgeRequest> = {
   slots: fudgeSlots,
   resolve: resolveFudge,
 };
-
-registerPipeline(fudgePipeline);

@@ -27,7 +27,7 @@ import {
 import { legendaryOutcomes, legendaryTotal } from "./legendary";
 import { datacard, traitWith, type DatacardOptions, type MiniDatacard, type MiniTrait } from "./datacard";
 import { trackStatus, type Track, type TrackStatus } from "../track";
-import { effectivePenalties, type BoxTrackConfig } from "../tracks/box";
+import { effectivePenalties, type BoxTrackConfig } from "../fudge/box-track";
 import { GUTS_TARGETS, terrifyingTarget } from "./guts";
 import { defenseless, woundRank } from "./pipeline";
 import type { DiceOutcome } from "../dice";

@@ -6,7 +6,6 @@
 import { RulesError } from "../errors";
 import { signed, step, type Step } from "../explain";
 import {
-  registerPipeline,
   type AttackPipeline,
   type AttackRequest,
   type AttackResolution,
@@ -16,7 +15,7 @@ import {
 } from "../pipeline";
 import { applyWound, trackStatus, type Track, type TrackStatus } from "../track";
 import { at, bool, num, optInt, record } from "../validate";
-import { levelForDamage, levelIndex, type BoxTrackConfig } from "../tracks/box";
+import { levelForDamage, levelIndex, type BoxTrackConfig } from "../fudge/box-track";
 import { datacard, findWeapon, parseDatacard, STAT_LIMIT, traitValue, traitWith, type MiniDatacard } from "./datacard";
 import {
   GUTS_RULE,
@@ -494,5 +493,3 @@ export const miniaturesPipeline: AttackPipeline<MiniAttackRequest> = {
   slots,
   resolve,
 };
-
-registerPipeline(miniaturesPipeline);

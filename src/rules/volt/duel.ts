@@ -23,7 +23,7 @@
  *   the other side only through that side's law — one table per law instead of every pair.
  */
 import type { SampledDuel } from "../duel-sample";
-import { voltGeometry, type VoltMark, type VoltTrackConfig, type VoltTrackState, type VoltWound } from "../tracks/volt";
+import { voltGeometry, type VoltMark, type VoltTrackConfig, type VoltTrackState, type VoltWound } from "./track";
 
 /** The out-of-the-fight sheet (any mark above the alive rows). */
 export const VOLT_OUT = -1;

@@ -1,5 +1,5 @@
-/** Preset `volt` (Volt 4.0, seed 001): importing this module registers the track kind and the pipeline. */
+/** Preset `volt` (Volt 4.0, seed 001): its track kind, attack pipeline, recovery and duel rules. */
 export * from "./roll";
-export * from "../tracks/volt";
+export * from "./track";
 export * from "./pipeline";
 export * from "./recover";
