@@ -25,7 +25,7 @@ import {
   type WorldRules,
 } from "../system/data";
 import { areEnemies, inBaseContact, type TokenBox } from "./table-pure";
-import type { DuelGutsSituation } from "../rules/miniatures/forecast";
+import type { DuelGutsSituation } from "../rules/miniatures/duel-minds";
 
 /** A model at the table as the Foundry side gathers it: a token on the viewed scene, a combatant, or both. */
 export interface TableModel {

@@ -153,18 +153,6 @@ export interface AttackPipeline<R extends AttackRequest = AttackRequest> {
    */
   exchange: "opposed" | "alternating";
   /**
-   * The duel forecast's contract: which tracks' status an attack's dice and wound depend on.
-   * "both" (default) or "attacker" (Volt: Guard and armor are fixed, only the attacker's wound
-   * penalty moves the roll), which lets the forecast enumerate far fewer status pairs.
-   */
-  statusReads?: "both" | "attacker";
-  /**
-   * Duel forecast: what a side that cannot act but is not out of the fight does on its turn, as
-   * outcomes for its own track with their probabilities (Miniatures: the Near Death Guts roll).
-   * Absent, or null for this request: a side that cannot act is out of the fight.
-   */
-  ownTurn?(req: R): Array<{ p: number; heal?: unknown; wound?: unknown }> | null;
-  /**
    * Exact odds: joint outcome classes of two slots whose resolutions tally alike (outcome, wound,
    * track) within a class — e.g. the two rolls of an opposed exchange, when the result depends
    * on them only through their difference. Null: enumerate each slot's own classes.

@@ -1,6 +1,7 @@
 /**
- * The presets by id, each from its own folder: its attack pipeline (and the functions that look a
- * preset up by a request's `preset`). A preset's track kind is listed in track.ts.
+ * The presets by id, each from its own folder: its attack pipeline and its duel rules for the
+ * forecast, and the functions that look a preset up by a request's `preset`. A preset's track
+ * kind is listed in track.ts.
  */
 import { RulesError } from "./errors";
 import type { Rng } from "./dice";
@@ -9,30 +10,57 @@ import { fudgePipeline } from "./fudge/pipeline";
 import { miniaturesPipeline } from "./miniatures/pipeline";
 import { fatePipeline } from "./fate/pipeline";
 import { voltPipeline } from "./volt/pipeline";
+import { DEFAULT_DUEL_RULES, type DuelRules } from "./forecast/rules";
+import { fudgeDuelRules } from "./fudge/duel";
+import { miniaturesDuelRules } from "./miniatures/duel";
+import { voltDuelRules } from "./volt/duel";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyPipeline = AttackPipeline<any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDuelRules = DuelRules<any, any>;
 
-/** Every preset's attack pipeline by id. */
-const PIPELINES = new Map<string, AnyPipeline>([
-  [fudgePipeline.preset, fudgePipeline],
-  [miniaturesPipeline.preset, miniaturesPipeline],
-  [fatePipeline.preset, fatePipeline],
-  [voltPipeline.preset, voltPipeline],
+/** A preset: its attack pipeline and, when its duels have rules of their own, its duel rules. */
+export interface Preset {
+  pipeline: AnyPipeline;
+  duel?: AnyDuelRules;
+}
+
+/** Every preset by id (FATE's duels need no rules beyond the engine's). */
+const PRESET_MODULES = new Map<string, Preset>([
+  [fudgePipeline.preset, { pipeline: fudgePipeline, duel: fudgeDuelRules }],
+  [miniaturesPipeline.preset, { pipeline: miniaturesPipeline, duel: miniaturesDuelRules }],
+  [fatePipeline.preset, { pipeline: fatePipeline }],
+  [voltPipeline.preset, { pipeline: voltPipeline, duel: voltDuelRules }],
 ]);
 
-/** Adds a pipeline beside the built-in ones (a test's toy preset). */
+/** Adds a preset beside the built-in ones (a test's toy preset): its pipeline, and its duel rules if any. */
+export function registerPreset(preset: Preset): void {
+  PRESET_MODULES.set(preset.pipeline.preset, preset);
+}
+
+/** Adds a preset that is only a pipeline. */
 export function registerPipeline(p: AnyPipeline): void {
-  PIPELINES.set(p.preset, p);
+  registerPreset({ pipeline: p });
+}
+
+/** A known preset's duel rules (the engine's defaults when it has none of its own). */
+export function duelRulesFor(preset: string): AnyDuelRules {
+  return PRESET_MODULES.get(preset)?.duel ?? DEFAULT_DUEL_RULES;
+}
+
+/** Every preset's duel rules, in the order of the presets (those without any give the defaults). */
+export function allDuelRules(): Array<[string, AnyDuelRules]> {
+  return [...PRESET_MODULES].map(([id, m]) => [id, m.duel ?? DEFAULT_DUEL_RULES]);
 }
 
 export function pipelineFor(preset: unknown, path = "preset"): AnyPipeline {
-  const p = PIPELINES.get(String(preset));
+  const p = PRESET_MODULES.get(String(preset))?.pipeline;
   if (!p)
     throw new RulesError(
       path,
       "FUDGE.Error.UnknownPreset",
-      `unknown preset ${JSON.stringify(preset)} (known: ${[...PIPELINES.keys()].join(", ")})`,
+      `unknown preset ${JSON.stringify(preset)} (known: ${[...PRESET_MODULES.keys()].join(", ")})`,
     );
   return p;
 }

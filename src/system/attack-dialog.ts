@@ -15,7 +15,7 @@ import type { PresetId } from "../rules/pipeline";
 import { renderTrack, trackStatus, type Track } from "../rules/track";
 import { attackRequest, miniRules, SITUATION_FIELDS, trackFor, type Situation } from "./combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "./data";
-import type { DuelGutsSituation } from "../rules/miniatures/forecast";
+import type { DuelGutsSituation } from "../rules/miniatures/duel-minds";
 import { FUDGE_LEVELS, isDatacardStat, ladderOf, levelView, outcomeLabelKey } from "./view";
 
 export interface SituationField {

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "./text-traits";
-import { sampleDuels, SAMPLE_BUDGET, wilsonHalfWidth, type SampledDuel } from "../../src/rules/duel-sample";
+import { sampleDuels, SAMPLE_BUDGET, wilsonHalfWidth, type SampledDuel } from "../../src/rules/forecast/sampling";
 import { duelForecast, type DuelForecast } from "../../src/rules/forecast";
 
 /** Volt Leroy vs Theodora, exact by the product method (docs/rules-api/volt.md; tests/rules/volt-duel.test.ts). */

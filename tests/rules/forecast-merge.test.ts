@@ -14,7 +14,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "./text-traits";
 import { duelForecast, FORECAST_BUDGET, type DuelForecast } from "../../src/rules/forecast";
-import { gutsSettled } from "../../src/rules/miniatures/forecast";
+import { gutsSettled } from "../../src/rules/miniatures/duel-minds";
 import { boxTrackConfig } from "../../src/rules/fudge/box-track";
 import { trackStatus, type Track } from "../../src/rules/track";
 import golden from "./miniatures-duels.golden.json";

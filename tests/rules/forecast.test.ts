@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { resolveSamples } from "./text-traits";
 import { seededRng } from "../../src/rules/dice";
 import { duelForecast, type DuelForecast } from "../../src/rules/forecast";
-import { gutsAtCharge, gutsMind } from "../../src/rules/miniatures/forecast";
+import { gutsAtCharge, gutsMind } from "../../src/rules/miniatures/duel-minds";
 import {
   datacard,
   gutsRecheck,

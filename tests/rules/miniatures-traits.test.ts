@@ -25,7 +25,7 @@ import {
   mindSpace,
   type DuelGutsSituation,
   type MindSpace,
-} from "../../src/rules/miniatures/forecast";
+} from "../../src/rules/miniatures/duel-minds";
 import { sampleModel, SAMPLE_CARDS } from "./miniatures-samples";
 import { caught } from "./errors";
 import { runCommand } from "../../src/cli/run";

@@ -25,7 +25,7 @@ import {
   voltSheetOf,
   voltSheetPenalty,
   voltSheetProgress,
-} from "../../src/rules/volt/duel";
+} from "../../src/rules/volt/sheet";
 
 const configArb = fc
   .record({

@@ -11,7 +11,7 @@ import { resolveSamples } from "../../src/cli/samples";
 import { pipelineFor } from "../../src/rules/presets";
 import { trackKind } from "../../src/rules/track";
 import type { VoltWound } from "../../src/rules/volt";
-import { voltApplyWounds, voltSheetModel, voltSheetOf, voltSheetPenalty } from "../../src/rules/volt/duel";
+import { voltApplyWounds, voltSheetModel, voltSheetOf, voltSheetPenalty } from "../../src/rules/volt/sheet";
 
 describe("Volt duel: the same-dice coupling is not monotone (why no sandwich bound)", () => {
   const { a: theodora, b: leroy } = resolveSamples({ preset: "volt", a: "Theodora", b: "Leroy" }) as Record<

@@ -20,7 +20,8 @@ import {
 import { applyWound, trackStatus, woundLevelName, type Track, type TrackStatus } from "../track";
 import { at, boolField, optIntField, record, str, type Path, type Raw } from "../validate";
 import { parseCombatant, shieldValue, WEAPON_SIZE_VALUE, type FudgeCombatant } from "./combatant";
-import { fstep, rejectUnknown, vstep } from "./util";
+import { fstep, vstep } from "./util";
+import { rejectUnknown } from "../validate";
 import { facesText, fudgeDiceSlot, plainDiceSlot, readDieValues, readFudgeTotal } from "./dice";
 import { defensiveFactor, effectiveMassScale, offensiveFactor, strengthScaleCounts } from "./factors";
 import { readMinMidMax } from "./minMidMax";

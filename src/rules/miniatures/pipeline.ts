@@ -23,13 +23,12 @@ import {
   gutsEffectInfo,
   gutsRollPenalty,
   gutsRollPenaltyRule,
-  nearDeathRoll,
   parseGutsState,
   type GutsEffect,
   type GutsRollPenaltyRule,
   type GutsState,
 } from "./guts";
-import { legendaryOutcomes, legendarySlot, legendaryTotal } from "./legendary";
+import { legendarySlot, legendaryTotal } from "./legendary";
 import { rangePenalty } from "./movement";
 
 const MELEE = "Miniatures: Melee Combat";
@@ -462,33 +461,9 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
   return { ...base, outcome: "wound", hit: true, woundKey: level, wound, defenderAfter: after };
 }
 
-/**
- * Duel forecast: a Near Death model's turn is its Guts roll (Miniatures: Wounds): ≥ +2 → Very
- * Hurt and it fights on; ≤ −1 → Dead; otherwise it stays Near Death. Guts is a stat, lowered by
- * the wound penalty; the roll is 4dF with the Legendary re-roll, at −1 while a Guts failure by 1
- * is in force under `options.gutsRollPenalty` "allRolls". Null for any other state.
- */
-function nearDeathTurn(req: MiniAttackRequest): Array<{ p: number; heal?: unknown; wound?: unknown }> | null {
-  const a = req.attacker;
-  const status = trackStatus(a.track);
-  if (status.condition !== "dying") return null;
-  const config = a.track.config as unknown as BoxTrackConfig;
-  const vh = [...config.levels].reverse().find((l) => l.effect === "penalty");
-  const guts = datacard(a, status.penalty, req.options).guts;
-  const out: Array<{ p: number; heal?: unknown; wound?: unknown }> = [];
-  for (const o of legendaryOutcomes()) {
-    const r = nearDeathRoll(guts, o.dice, 0, "faces", a.gutsState, req.options);
-    if (r.result === "dead") out.push({ p: o.p, wound: { level: "dead" } });
-    else if (r.result === "veryHurt" && vh) out.push({ p: o.p, heal: { type: "recover", to: vh.key } });
-    else out.push({ p: o.p });
-  }
-  return out;
-}
-
 export const miniaturesPipeline: AttackPipeline<MiniAttackRequest> = {
   preset: "miniatures",
   exchange: "alternating",
-  ownTurn: nearDeathTurn,
   parseRequest,
   slots,
   resolve,

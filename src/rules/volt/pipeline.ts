@@ -439,7 +439,6 @@ export const voltPipeline: AttackPipeline<VoltAttackRequest> = {
   preset: "volt",
   exchange: "alternating",
   // Volt: Guard, distance and armor are the defender's fixed numbers; only the attacker's penalty moves the roll.
-  statusReads: "attacker",
   parseRequest: parseVoltRequest,
   slots,
   resolve,
