@@ -234,7 +234,7 @@ const sampleVoltLine = (a: string, b: string, goal: boolean): string => {
 line(`duel forecast Volt, Leroy vs Theodora (samples): ${sampleVoltLine("Leroy", "Theodora", true)}`);
 line(`duel forecast Volt, Theodora vs Theodora (samples): ${sampleVoltLine("Theodora", "Theodora", false)}`);
 line(`duel forecast Volt, Leroy vs Leroy (samples): ${sampleVoltLine("Leroy", "Leroy", false)}`);
-// The sampled estimate (method "sample", src/rules/duel-sample.ts) of the duel no exact or bounded
+// The sampled estimate (method "sample", src/rules/forecast/sampling.ts) of the duel no exact or bounded
 // forecast reaches: 20,000 duels from scratch after a 2,000-duel warm-up (no goal; duels per second
 // of CPU). Then the table's request (fallback "sample", default budget): its wall time to the estimate.
 {

@@ -26,10 +26,13 @@ export interface Preset {
   duel?: AnyDuelRules;
 }
 
-/** Every preset by id (FATE's duels need no rules beyond the engine's). */
+/**
+ * Every preset by id (FATE's duels need no rules beyond the engine's), in the order an unknown
+ * preset's refusal lists them and a duel request lists the presets' own fields.
+ */
 const PRESET_MODULES = new Map<string, Preset>([
-  [fudgePipeline.preset, { pipeline: fudgePipeline, duel: fudgeDuelRules }],
   [miniaturesPipeline.preset, { pipeline: miniaturesPipeline, duel: miniaturesDuelRules }],
+  [fudgePipeline.preset, { pipeline: fudgePipeline, duel: fudgeDuelRules }],
   [fatePipeline.preset, { pipeline: fatePipeline }],
   [voltPipeline.preset, { pipeline: voltPipeline, duel: voltDuelRules }],
 ]);

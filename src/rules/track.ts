@@ -17,11 +17,14 @@ export * from "./track-kind";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyKind = TrackKind<any, any, any, any>;
-/** Every track kind by its `config.kind`: Fudge's boxes and Damage Capacity (Miniatures uses the boxes too), FATE's ladder, Volt's rows. */
+/**
+ * Every track kind by its `config.kind`: Fudge's boxes (Miniatures uses them too), FATE's ladder,
+ * Fudge's Damage Capacity, Volt's rows (in the order an unknown kind's refusal lists them).
+ */
 const KINDS = new Map<string, AnyKind>([
   [boxTrack.kind, boxTrack],
-  [dcTrack.kind, dcTrack],
   [fateTrack.kind, fateTrack],
+  [dcTrack.kind, dcTrack],
   [voltTrackKind.kind, voltTrackKind],
 ]);
 

@@ -12,7 +12,7 @@ import type { Step } from "../../src/rules/explain";
 import type { TrackRender } from "../../src/rules/track";
 
 const lang = JSON.parse(readFileSync(new URL("../../lang/en.json", import.meta.url), "utf8")) as Record<string, string>;
-const sources = ["../../src/rules/tracks/box.ts", "../../src/rules/tracks/dc.ts"]
+const sources = ["../../src/rules/fudge/box-track.ts", "../../src/rules/fudge/dc-track.ts"]
   .map((p) => readFileSync(new URL(p, import.meta.url), "utf8"))
   .join("\n");
 

@@ -1,5 +1,5 @@
 /**
- * The sampled duel estimate (`method: "sample"`, src/rules/duel-sample.ts) and the `fallback:
+ * The sampled duel estimate (`method: "sample"`, src/rules/forecast/sampling.ts) and the `fallback:
  * "sample"` option of the duel forecast (issue #10: a duel no exact or bounded forecast reaches
  * within its budget — Volt Leroy vs Leroy — is estimated instead of refused, and says so).
  *

@@ -69,7 +69,7 @@ describe("fate pipeline", () => {
     expect(live.state).toEqual(r.defenderAfter!.track.state);
   });
 
-  it("defense skill is used when given, plus situational modifiers", () => {
+  it("the defence skill is used when given, plus situational modifiers", () => {
     const r = resolveAttack(request({ defender: { defense: 3 }, situation: { modifier: 2, defenseModifier: -1 } }), {
       attack: plus(0),
       defense: plus(0),

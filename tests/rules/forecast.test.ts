@@ -144,7 +144,7 @@ describe("Volt phases forecast (sums of products, one per history of both penalt
       const f = duelForecast({ ...duel, method: "phases" });
       expect([f.aOut, f.bOut, f.stalemate, f.expectedExchanges]).toEqual([0, 0, 1, null]);
       expect(duelForecast({ ...duel, method: "chain" }).stalemate).toBe(1);
-      // The exact Volt method (src/rules/volt/duel.ts) says the same, exactly.
+      // The exact Volt method (src/rules/volt/product.ts) says the same, exactly.
       const g = duelForecast({ ...duel, method: "product" });
       expect([g.aOut, g.bOut, g.stalemate, g.expectedExchanges, g.exact]).toEqual([0, 0, 1, null, true]);
     }

@@ -205,7 +205,7 @@ describe("attack pipeline", () => {
       // Text only: the strike goes in (at HDDF).
       expect(resolveAttack(attack(sampleModel("sirKnightly"), d as Model, s), { attack: dF(0) }).hit).toBe(true);
     }
-    // Surprised, or running (failure by 3): not defenseless.
+    // Surprised, or running (failure by 3): not defenceless.
     expect(resolveAttack(attack(knight, ruled("brutasTheBrute"), { surprised: true }), { attack: dF(0) }).hit).toBe(
       true,
     );

@@ -1,5 +1,5 @@
 /**
- * The exact Volt duel forecast (method "product", src/rules/volt/duel.ts, issue #10 "Every duel is
+ * The exact Volt duel forecast (method "product", src/rules/volt/product.ts, issue #10 "Every duel is
  * forecastable"): its integer sheets against the real volt track kind, its answers against the
  * exact chain, the bounded methods and a Monte Carlo of the real pipeline, and its budget.
  */
@@ -325,7 +325,7 @@ describe("Volt duel forecast of the sample characters (issue #10: every duel is 
 
 describe("Volt duel over the product's budget: the forward method's pre-check (issue #10: the table's wait for a duel beyond reach)", () => {
   // maxProductPairs 0 sends every duel past the product method to the bounded forward, whose
-  // pre-check counts its first pass on the integer sheets (src/rules/volt/duel.ts voltForwardExceeds).
+  // pre-check counts its first pass on the integer sheets (src/rules/volt/forward-count.ts voltForwardExceeds).
   const duels: Array<[string, Record<string, unknown>]> = [
     ["two axes, Damage 25", { preset: "volt", a: side("A"), b: side("B") }],
     [

@@ -1,5 +1,5 @@
 /**
- * The Volt sampled estimate on the integer sheets (src/rules/volt/duel.ts voltSampledDuel) and the
+ * The Volt sampled estimate on the integer sheets (src/rules/volt/sheet-sampler.ts voltSampledDuel) and the
  * product method's cheap refusal over its pairs' budget (issue #10: the table's answer for a duel
  * beyond exact and bounded reach, fast and with the same meaning).
  */

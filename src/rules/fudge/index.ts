@@ -4,14 +4,8 @@ export * from "./combatant";
 export * from "./factors";
 export { factorBonus, relativeDegreeBonus, readMinMidMax, type MinMidMaxRead } from "./minMidMax";
 export { unopposedOutcome, unopposedRoll, willpowerEasedPenalty, type UnopposedResult } from "./unopposed";
-export {
-  fudgePipeline,
-  checkFudgeAttacker,
-  parseFudgeRequest,
-  parseSituation,
-  fudgeSlots,
-  resolveFudge,
-  type FudgeRequest,
-  type FudgeSituation,
-} from "./pipeline";
+export { fudgePipeline, fudgePairedOutcomes } from "./pipeline";
+export { parseFudgeRequest, parseSituation, fudgeSlots, type FudgeRequest, type FudgeSituation } from "./request";
+export { checkFudgeAttacker, resolveFudge } from "./resolve";
+export { fudgeWithTracks } from "./prepared";
 export { levelScaleFor, type LevelScale } from "./woundLevel";

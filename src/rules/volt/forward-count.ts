@@ -15,7 +15,7 @@ export interface VoltCountStats {
 }
 
 /**
- * The pre-check of the bounded "forward" method (src/rules/forecast.ts) for duels over the
+ * The pre-check of the bounded "forward" method (forecast/methods/progress.ts) for duels over the
  * product's budget: the same forward pass on the integer sheets, counting the states it follows,
  * stopped as soon as there are more than `maxStates`. True means the real forward's first pass
  * (threshold `eps`) follows more than `maxStates` states too, so it would only refuse with
@@ -46,11 +46,7 @@ export function voltForwardExceeds(
 ): boolean {
   // Cheap passes first: they follow only states holding 4·eps and leave out every share of mass
   // under 0.3·eps, then 0.1·eps (a state here then holds at most its mass there: a lower bound all
-  // the same). Leroy vs Leroy, counted to the end: the full pass follows 367,000 states and adds
-  // 11.3 million masses; the 0.1 pass 114,000 and 1.66 million and still counts 237,000 states
-  // (200,000 are needed); the 0.3 pass 113,000 and 1.0 million, 213,000 counted. So the 0.3 pass
-  // decides there (at the 200,001st state: 0.96 million masses added, not 1.44 million), and where
-  // its narrower margin falls short the 0.1 pass costs what it did before. Then the full one.
+  // the same); the full pass only where they fall short (docs/bench.md has the counts).
   return (
     forwardCount(A, B, aFirst, eps, 4, 0.3, maxStates, checkTime, stats) ||
     forwardCount(A, B, aFirst, eps, 4, 0.1, maxStates, checkTime, stats) ||

@@ -38,7 +38,7 @@ interface SampledSide {
 }
 
 /**
- * The sampled estimate of a Volt duel (`method: "sample"`, src/rules/duel-sample.ts) played on
+ * The sampled estimate of a Volt duel (`method: "sample"`, forecast/sampling.ts) played on
  * the integer sheets: each turn draws the attacker's outcome from the running totals of its
  * penalty's steps (the forecast's own enumeration, in its order) and places the wound with the
  * sheet rules above. The draw picks what the general sampler's draw picks for the same number (the
