@@ -558,11 +558,13 @@ export function rollDialogContext(
     // Fudge §3.4: the GM sets a Difficulty Level on the ladder (default: the world's).
     difficulties: volt
       ? []
-      : [...ladder.rungs].reverse().map((r) => ({
-          value: r.value,
-          label: numeric ? signed(r.value) : levelView(r.value, ladder).label,
-          selected: r.value === rules.defaultDifficulty,
-        })),
+      : [...ladder.rungs]
+          .reverse()
+          .map((r) => ({
+            value: r.value,
+            label: numeric ? signed(r.value) : levelView(r.value, ladder).label,
+            selected: r.value === rules.defaultDifficulty,
+          })),
     difficultyHintKey: numeric ? "FUDGE.Roll.Hint.difficultyDatacard" : "FUDGE.Roll.Hint.difficulty",
     modifier: 0,
     cssClass: "fudge-wounds fudge-roll-dialog",
