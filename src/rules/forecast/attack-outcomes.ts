@@ -140,7 +140,7 @@ function followHeal(r: AttackResolution | null, side: "attacker" | "defender"): 
   return f ? { type: String(f.params.healing) } : null;
 }
 
-/** `counter:<slot>`, the other side's slots in an opposed step, built once per slot id. */
+/** `counter:<slot>`, the other side's slots in an opposed round, built once per slot id. */
 const COUNTER_IDS = new Map<string, string>();
 const counterId = (id: string): string => {
   let c = COUNTER_IDS.get(id);

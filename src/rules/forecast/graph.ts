@@ -9,7 +9,7 @@ import type { SideMind } from "./rules";
 import type { DuelRun } from "./run";
 import type { Side } from "./side";
 
-/** A step list's distinct outcomes for each side, and each outcome's index into them. */
+/** A list of outcomes' distinct changes for each side, and each outcome's index into them. */
 interface OutcomeGroups {
   selfChanges: number[];
   foeChanges: number[];
@@ -140,13 +140,13 @@ export class DuelGraph<M extends SideMind = SideMind> {
   private expandOpposed(i: number): void {
     const { run } = this;
     const { chain } = run;
-    const X = chain.turn(i);
-    const aRolls = X === "a";
+    const roller = chain.turn(i);
+    const aRolls = roller === "a";
     const sx = aRolls ? run.sides.a : run.sides.b;
     const sy = aRolls ? run.sides.b : run.sides.a;
     const x = aRolls ? chain.a[i] : chain.b[i];
     const y = aRolls ? chain.b[i] : chain.a[i];
-    const outcomes = run.attackOutcomes(X, x, y, false);
+    const outcomes = run.attackOutcomes(roller, x, y, false);
     // Each distinct change for either side is applied once per node, not once per outcome (a list
     // has ≈ 10 outcomes but ≈ 3 distinct changes for the attacker and ≈ 5 for the defender).
     const g = this.groupsOf(outcomes);
@@ -160,7 +160,7 @@ export class DuelGraph<M extends SideMind = SideMind> {
     for (let k = 0; k < outcomes.length; k++) {
       const x2 = nextSelf[g.selfIndex[k]];
       const y2 = nextFoe[g.foeIndex[k]];
-      const j = aRolls ? this.node(x2, y2, X) : this.node(y2, x2, X);
+      const j = aRolls ? this.node(x2, y2, roller) : this.node(y2, x2, roller);
       // A few successors per node: a plain scan (indexOf's builtin call cost more).
       let at = 0;
       while (at < n && targets[at] !== j) at++;

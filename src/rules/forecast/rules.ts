@@ -69,7 +69,7 @@ export interface PresetDuel<M extends SideMind = SideMind> {
   flight?: boolean;
   /** What each side does in an opposed round given both statuses (default: both strike, no end of round). */
   opposedRound?(first: TrackStatus, second: TrackStatus): OpposedRound;
-  /** Two dice slots an opposed step reads only through their difference, folded into one (default: none). */
+  /** Two dice slots an opposed round reads only through their difference, folded into one (default: none). */
   folding?: DiceFolding | null;
   /** Each side's state beside its track (default: none). */
   minds?: SideMinds<M> | null;
@@ -103,7 +103,7 @@ export interface OpposedRound {
 }
 
 /**
- * Two dice slots that an opposed step reads only through their difference, as one slot of joint
+ * Two dice slots that an opposed round reads only through their difference, as one slot of joint
  * classes: the resolution reads each half from the class's representative dice.
  */
 export interface DiceFolding {

@@ -334,13 +334,13 @@ export class DuelRun<M extends SideMind = SideMind> {
    * each branch of probability q is followed; a branch it declines is neither applied nor visited.
    */
   turn(a: number, b: number, turn: SideId, visit: TurnVisit, take?: (q: number) => boolean): void {
-    const X = turn;
-    const O = this.foe(X);
-    const sx = this.sides[X];
-    const sy = this.sides[O];
-    const x0 = X === "a" ? a : b;
-    const y0 = X === "a" ? b : a;
-    const emit: TurnVisit = (x2, y2, next, q) => (X === "a" ? visit(x2, y2, next, q) : visit(y2, x2, next, q));
+    const actor = turn;
+    const target = this.foe(actor);
+    const sx = this.sides[actor];
+    const sy = this.sides[target];
+    const x0 = actor === "a" ? a : b;
+    const y0 = actor === "a" ? b : a;
+    const emit: TurnVisit = (x2, y2, next, q) => (actor === "a" ? visit(x2, y2, next, q) : visit(y2, x2, next, q));
     // After an attack the turn passes (alternating) or stays (opposed), unless the defender broke and owes a free attack.
     const play = (x: number, outcomes: TurnOutcome[], q0: number): void => {
       for (let i = 0; i < outcomes.length; i++) {
@@ -349,42 +349,42 @@ export class DuelRun<M extends SideMind = SideMind> {
         const rx = this.apply(sx, x, o.self);
         const ry = this.apply(sy, y0, o.foe);
         if (typeof rx === "number" && typeof ry === "number")
-          emit(rx, ry, !this.alternating || this.owes(sy, ry) ? X : O, q0 * o.p);
+          emit(rx, ry, !this.alternating || this.owes(sy, ry) ? actor : target, q0 * o.p);
         else
           forEachState(rx, (x2, qx) =>
             forEachState(ry, (y2, qy) =>
-              emit(x2, y2, !this.alternating || this.owes(sy, y2) ? X : O, q0 * o.p * qx * qy),
+              emit(x2, y2, !this.alternating || this.owes(sy, y2) ? actor : target, q0 * o.p * qx * qy),
             ),
           );
       }
     };
-    if (!this.alternating) return play(x0, this.attackOutcomes(X, x0, y0, false), 1);
+    if (!this.alternating) return play(x0, this.attackOutcomes(actor, x0, y0, false), 1);
     if (this.owes(sy, y0)) {
-      if (!this.refuses(X, y0)) return play(x0, this.attackOutcomes(X, x0, y0, true), 1);
+      if (!this.refuses(actor, y0)) return play(x0, this.attackOutcomes(actor, x0, y0, true), 1);
       // A runner its foe declines to strike gets away unstruck.
-      if (!take || take(1)) emit(x0, this.withoutFreeAttack(sy, y0), O, 1);
+      if (!take || take(1)) emit(x0, this.withoutFreeAttack(sy, y0), target, 1);
       return;
     }
     if (!sx.canAct[x0]) {
       if (this.rules.ownTurn) {
-        for (const o of this.ownTurnOutcomes(X, x0, y0))
-          if (!take || take(o.p)) forEachState(this.apply(sx, x0, o.self), (x2, q) => emit(x2, y0, O, q * o.p));
-      } else if (!take || take(1)) emit(x0, y0, O, 1);
+        for (const o of this.ownTurnOutcomes(actor, x0, y0))
+          if (!take || take(o.p)) forEachState(this.apply(sx, x0, o.self), (x2, q) => emit(x2, y0, target, q * o.p));
+      } else if (!take || take(1)) emit(x0, y0, target, 1);
       return;
     }
     const checks = this.turnStart(sx, x0);
-    const refused = this.refuses(X, y0);
+    const refused = this.refuses(actor, y0);
     if (typeof checks === "number") {
-      if (!refused) return play(x0, this.attackOutcomes(X, x0, y0, false), 1);
-      if (!take || take(1)) emit(x0, y0, O, 1); // the turn passes
+      if (!refused) return play(x0, this.attackOutcomes(actor, x0, y0, false), 1);
+      if (!take || take(1)) emit(x0, y0, target, 1); // the turn passes
       return;
     }
     for (let k = 0; k < checks.length; k += 2) {
       const x1 = checks[k];
       const q = checks[k + 1];
       // A check at the turn's start may leave the side unable to attack, or gone (out by flight).
-      if (!sx.out[x1] && this.mayAttack(sx, x1) && !refused) play(x1, this.attackOutcomes(X, x1, y0, false), q);
-      else if (!take || take(q)) emit(x1, y0, O, q);
+      if (!sx.out[x1] && this.mayAttack(sx, x1) && !refused) play(x1, this.attackOutcomes(actor, x1, y0, false), q);
+      else if (!take || take(q)) emit(x1, y0, target, q);
     }
   }
 }

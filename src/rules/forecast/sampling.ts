@@ -161,7 +161,7 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
   };
   let turnsSum = 0;
   let turnsSq = 0;
-  // The turn's draw, one number u: the branch (a step of the turn, as `moves` offers them) whose
+  // The turn's draw, one number u: the branch (an outcome of the turn, as `moves` offers them) whose
   // running total first passes u, and within it the outcome (a check's results) that the rest
   // of u picks. Only the chosen branch is applied: the others are never placed on a track.
   let u = 0;

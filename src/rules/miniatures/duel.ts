@@ -308,11 +308,11 @@ function gutsMinds(
  * that may not attack lets it go and its activation is spent (`spent`: one turn already taken).
  */
 function terrifyingCharge(run: DuelRun<GutsMind>, minds: GutsMinds): DuelStartState[] {
-  const X = run.first;
-  const Y = run.foe(X);
-  const plain = [{ a: run.start.a, b: run.start.b, turn: X, w: 1, spent: false }];
-  const [sx, sy] = [run.sides[X], run.sides[Y]];
-  const [x0, y0] = X === "a" ? [run.start.a, run.start.b] : [run.start.b, run.start.a];
+  const chargerSide = run.first;
+  const chargedSide = run.foe(chargerSide);
+  const plain = [{ a: run.start.a, b: run.start.b, turn: chargerSide, w: 1, spent: false }];
+  const [sx, sy] = [run.sides[chargerSide], run.sides[chargedSide]];
+  const [x0, y0] = chargerSide === "a" ? [run.start.a, run.start.b] : [run.start.b, run.start.a];
   // No charge when a side is already out, or the charger cannot act (Near Death).
   if (sx.out[x0] || sy.out[y0] || !sx.canAct[x0]) return plain;
   const gifts = (s: Side<GutsMind>): number => (s.card as unknown as MiniDatacard).terrifying;
@@ -324,7 +324,7 @@ function terrifyingCharge(run: DuelRun<GutsMind>, minds: GutsMinds): DuelStartSt
           .map(([m, q]) => [s.intern(s.tracks[id], m), q] as [number, number]);
   const out = new Map<string, DuelStartState>();
   const add = (x: number, y: number, turn: SideId, w: number, spent: boolean): void => {
-    const [a, b] = X === "a" ? [x, y] : [y, x];
+    const [a, b] = chargerSide === "a" ? [x, y] : [y, x];
     const k = `${a}|${b}|${turn}|${spent ? 1 : 0}`;
     const e = out.get(k);
     if (e) e.w += w;
@@ -333,12 +333,12 @@ function terrifyingCharge(run: DuelRun<GutsMind>, minds: GutsMinds): DuelStartSt
   const ys = check(sy, y0, sx, true);
   for (const [x1, qx] of check(sx, x0, sy, false))
     for (const [y1, qy] of ys) {
-      if (!run.owes(sy, y1)) add(x1, y1, X, qx * qy, false);
+      if (!run.owes(sy, y1)) add(x1, y1, chargerSide, qx * qy, false);
       else {
         const checks = run.turnStart(sx, x1);
         const each = (x2: number, q: number): void => {
-          if (run.mayAttack(sx, x2)) add(x2, y1, X, qx * qy * q, false);
-          else add(x2, run.withoutFreeAttack(sy, y1), Y, qx * qy * q, true);
+          if (run.mayAttack(sx, x2)) add(x2, y1, chargerSide, qx * qy * q, false);
+          else add(x2, run.withoutFreeAttack(sy, y1), chargedSide, qx * qy * q, true);
         };
         if (typeof checks === "number") each(checks, 1);
         else for (let k = 0; k < checks.length; k += 2) each(checks[k], checks[k + 1]);

@@ -60,15 +60,15 @@ function sheetOf(t: Track): VoltDuelSide {
 }
 
 /**
- * The outcomes of side X attacking with sheet `state`, from the real pipeline (the run's attack
+ * The outcomes of `side` attacking with sheet `state`, from the real pipeline (the run's attack
  * outcomes: the same enumeration, in its order, as every other method).
  */
-function outcomesOf(run: DuelRun, X: SideId, state: VoltTrackState): VoltAttackOutcome[] {
-  const sx = run.sides[X];
-  const foe = run.sides[run.foe(X)];
+function outcomesOf(run: DuelRun, side: SideId, state: VoltTrackState): VoltAttackOutcome[] {
+  const sx = run.sides[side];
+  const foe = run.sides[run.foe(side)];
   const { nothing, list } = run.changes;
   const x = sx.intern({ config: sx.tracks[0].config, state }, null);
-  return run.attackOutcomes(X, x, X === "a" ? run.start.b : run.start.a, false).map((o) => {
+  return run.attackOutcomes(side, x, side === "a" ? run.start.b : run.start.a, false).map((o) => {
     // An attack changes only its defender's sheet (a broken contract otherwise, not bad input).
     if (o.self !== nothing || list[o.foe].heal !== null)
       throw new Error("forecast: a Volt attack changed more than its defender's sheet");
@@ -102,10 +102,10 @@ type ProductTooLarge = {
 /** Volt, exact: the backward programme over both sheets as integers (product.ts), each side's laws from the real pipeline. */
 function product(run: DuelRun, options: DuelOptions): DuelForecast | ProductTooLarge {
   const { maxStates, maxBytes } = run.request;
-  const lawOf = (X: SideId, state: VoltTrackState): VoltLaw => {
+  const lawOf = (side: SideId, state: VoltTrackState): VoltLaw => {
     let miss = 0;
     const hits: VoltLaw["hits"] = [];
-    for (const o of outcomesOf(run, X, state)) {
+    for (const o of outcomesOf(run, side, state)) {
       if (o.wounds === null) miss += o.p;
       else hits.push({ wounds: o.wounds, p: o.p });
     }
@@ -151,7 +151,7 @@ function sheetPlayer(run: DuelRun): ReturnType<typeof voltSampledDuel> {
     sheetOf(attacks.a.attacker.track),
     sheetOf(attacks.a.defender.track),
     run.first,
-    (X, state) => outcomesOf(run, X, state),
+    (side, state) => outcomesOf(run, side, state),
     run.request.deadline.check,
   );
 }

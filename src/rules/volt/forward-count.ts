@@ -36,8 +36,8 @@ export interface VoltCountStats {
  * LazyTable): over the pairs' budget, no table of the product is built.
  */
 export function voltForwardExceeds(
-  A: CountSide,
-  B: CountSide,
+  sideA: CountSide,
+  sideB: CountSide,
   aFirst: boolean,
   eps: number,
   maxStates: number,
@@ -48,9 +48,9 @@ export function voltForwardExceeds(
   // under 0.3·eps, then 0.1·eps (a state here then holds at most its mass there: a lower bound all
   // the same); the full pass only where they fall short (docs/bench.md has the counts).
   return (
-    forwardCount(A, B, aFirst, eps, 4, 0.3, maxStates, checkTime, stats) ||
-    forwardCount(A, B, aFirst, eps, 4, 0.1, maxStates, checkTime, stats) ||
-    forwardCount(A, B, aFirst, eps, 1, 0, maxStates, checkTime, stats)
+    forwardCount(sideA, sideB, aFirst, eps, 4, 0.3, maxStates, checkTime, stats) ||
+    forwardCount(sideA, sideB, aFirst, eps, 4, 0.1, maxStates, checkTime, stats) ||
+    forwardCount(sideA, sideB, aFirst, eps, 1, 0, maxStates, checkTime, stats)
   );
 }
 
@@ -67,11 +67,11 @@ interface CountSide {
   tab: LazyTable[];
 }
 
-export function countSide(E: Explorer, penalties: number[]): CountSide {
-  const m = E.m;
+export function countSide(explorer: Explorer, penalties: number[]): CountSide {
+  const m = explorer.m;
   const clsOfTop = new Int32Array(m.R + 1);
   for (let k = 0; k <= m.R; k++) clsOfTop[k] = penalties.indexOf(m.penaltyOfTop[k]);
-  return { E, R: m.R, clsOfTop, tab: E.laws.map((_, l) => new LazyTable(E, l)) };
+  return { E: explorer, R: m.R, clsOfTop, tab: explorer.laws.map((_, l) => new LazyTable(explorer, l)) };
 }
 
 /** One law's successor table (as `table`) of the sheets asked for: successors as sheets, merged in the order of the hits. */
@@ -85,19 +85,19 @@ class LazyTable {
   p = new Float64Array(256);
   private n = 0;
   constructor(
-    private readonly E: Explorer,
+    private readonly explorer: Explorer,
     private readonly law: number,
   ) {}
   /** Tabulates sheet i (a place in `found`); returns where its successors start in `to` and `p`. */
   row(i: number): number {
     if (i >= this.start.length) this.growSheets(i + 1);
     if (this.start[i] >= 0) return this.start[i];
-    const E = this.E;
-    E.expand(i);
-    const law = E.laws[this.law];
-    const hw = E.hitWound[this.law];
-    const s = E.found[i];
-    const row = i * E.W;
+    const explorer = this.explorer;
+    explorer.expand(i);
+    const law = explorer.laws[this.law];
+    const hw = explorer.hitWound[this.law];
+    const s = explorer.found[i];
+    const row = i * explorer.W;
     const at = this.n;
     if (at + hw.length > this.to.length) {
       const size = Math.max(this.to.length * 2, at + hw.length);
@@ -113,7 +113,7 @@ class LazyTable {
     let n = at;
     for (let h = 0; h < hw.length; h++) {
       const q = law.hits[h].p;
-      const s2 = E.after[row + hw[h]];
+      const s2 = explorer.after[row + hw[h]];
       if (s2 === s) same += q;
       else if (s2 === VOLT_OUT) out += q;
       else {
@@ -157,8 +157,8 @@ class LazyTable {
 }
 
 function forwardCount(
-  A: CountSide,
-  B: CountSide,
+  sideA: CountSide,
+  sideB: CountSide,
   aFirst: boolean,
   eps: number,
   followFactor: number,
@@ -167,10 +167,10 @@ function forwardCount(
   checkTime: () => void,
   stats: VoltCountStats,
 ): boolean {
-  if (!A.E.singleWound || !B.E.singleWound) return false;
+  if (!sideA.E.singleWound || !sideB.E.singleWound) return false;
   stats.passes++;
-  const RA = A.R;
-  const RB = B.R;
+  const RA = sideA.R;
+  const RB = sideB.R;
   const fullA = (1 << RA) - 1;
   const fullB = (1 << RB) - 1;
   // A state's key: each side's sheet with its "+" rows marked as both Injury and Stun (a sheet never
@@ -179,7 +179,8 @@ function forwardCount(
   const cut = eps * (1 + 1e-9);
   const follow = cut * followFactor;
   const drop = cut * dropFactor;
-  const progress = (s: number, R: number): number => 2 * popcount(s & ((1 << R) - 1)) + popcount(s >>> R);
+  const progress = (s: number, aliveRows: number): number =>
+    2 * popcount(s & ((1 << aliveRows) - 1)) + popcount(s >>> aliveRows);
   // By progress (a + b): the states reached with it, and their mass with a / b to attack.
   const buckets: Array<PairMassTable | undefined> = new Array(4 * (RA + RB) + 1);
   const done: PairMassTable[] = [];
@@ -187,12 +188,12 @@ function forwardCount(
   // grow with progress): most of its doublings and rehashes are skipped.
   let sizeHint = 1024;
   const at = (pr: number): PairMassTable => (buckets[pr] ??= done.pop()?.clear() ?? new PairMassTable(sizeHint));
-  const sa0 = A.E.start;
-  const sb0 = B.E.start;
+  const sa0 = sideA.E.start;
+  const sb0 = sideB.E.start;
   at(progress(sa0, RA) + progress(sb0, RB)).add(sa0, sb0, aFirst ? 0 : 1, 1);
-  const classOf = (S: CountSide, s: number): number => {
-    const occ = (s | (s >>> S.R)) & ((1 << S.R) - 1);
-    return S.clsOfTop[occ === 0 ? S.R : 31 - Math.clz32(occ)];
+  const classOf = (side: CountSide, s: number): number => {
+    const occ = (s | (s >>> side.R)) & ((1 << side.R) - 1);
+    return side.clsOfTop[occ === 0 ? side.R : 31 - Math.clz32(occ)];
   };
   let states = 0;
   for (let pr = 0; pr < buckets.length; pr++) {
@@ -222,10 +223,10 @@ function forwardCount(
       const pb = (codeB >>> RB) & codeB & fullB;
       const a = codeA ^ (pa << RA);
       const b = codeB ^ (pb << RB);
-      const ia = A.E.index[a];
-      const ib = B.E.index[b];
-      const tA = B.tab[classOf(A, a)]; // a attacks b's sheet with the law of a's class
-      const tB = A.tab[classOf(B, b)];
+      const ia = sideA.E.index[a];
+      const ib = sideB.E.index[b];
+      const tA = sideB.tab[classOf(sideA, a)]; // a attacks b's sheet with the law of a's class
+      const tB = sideA.tab[classOf(sideB, b)];
       const rA = tA.row(ib);
       const rB = tB.row(ia);
       const xSame = tA.same(ib);

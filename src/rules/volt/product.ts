@@ -99,7 +99,7 @@ interface SideModel {
   singleWound: boolean;
 }
 /**
- * The exact duel. `lawOf(X, state)`: the law of side X attacking when its sheet is `state` (the
+ * The exact duel. `lawOf(side, state)`: the law of `side` attacking when its sheet is `state` (the
  * real pipeline's, enumerated by the caller). Returns the tooLarge reason instead when the
  * pairs or the memory window would exceed `limits`.
  */
@@ -107,7 +107,7 @@ export function voltProductDuel(
   a: VoltDuelSide,
   b: VoltDuelSide,
   first: "a" | "b",
-  lawOf: (X: "a" | "b", state: VoltTrackState) => VoltLaw,
+  lawOf: (attacker: "a" | "b", state: VoltTrackState) => VoltLaw,
   limits: VoltDuelLimits,
 ): VoltDuelResult | VoltDuelTooLarge {
   const ma = voltSheetModel(a.config);
@@ -146,9 +146,9 @@ export function voltProductDuel(
   // law changes no sheet of the other side), so the pairs solved are at least openA × openB.
   const opensA = opens(ma, lawsA, mb, sb);
   const opensB = opens(mb, lawsB, ma, sa);
-  const seenOpen = (E: Explorer, open: (s: number) => boolean, from: number): number => {
+  const seenOpen = (explorer: Explorer, open: (s: number) => boolean, from: number): number => {
     let n = 0;
-    for (let i = from; i < E.found.length; i++) if (open(E.found[i])) n++;
+    for (let i = from; i < explorer.found.length; i++) if (open(explorer.found[i])) n++;
     return n;
   };
   let openFoundA = seenOpen(EA, opensA, 0);
@@ -157,28 +157,28 @@ export function voltProductDuel(
     if (openFoundA * openFoundB > limits.maxPairs)
       return { tooLarge: "pairs", pairs: openFoundA * openFoundB, pairsAtLeast: true, window: 0, forwardExceeds };
     limits.checkTime();
-    for (const [E, open] of [
+    for (const [explorer, open] of [
       [EA, opensA],
       [EB, opensB],
     ] as const) {
-      if (E.next >= E.found.length) continue;
-      const before = E.found.length;
-      E.expand(E.next++);
-      const n = seenOpen(E, open, before);
-      if (E === EA) openFoundA += n;
+      if (explorer.next >= explorer.found.length) continue;
+      const before = explorer.found.length;
+      explorer.expand(explorer.next++);
+      const n = seenOpen(explorer, open, before);
+      if (explorer === EA) openFoundA += n;
       else openFoundB += n;
     }
   }
-  const A = sideModel(EA, ca.penalties, limits.checkTime);
-  const B = sideModel(EB, cb.penalties, limits.checkTime);
-  closeNull(A, B);
-  closeNull(B, A);
-  const openA = A.sheets.length - count(A.closed);
-  const openB = B.sheets.length - count(B.closed);
+  const sideA = sideModel(EA, ca.penalties, limits.checkTime);
+  const sideB = sideModel(EB, cb.penalties, limits.checkTime);
+  closeNull(sideA, sideB);
+  closeNull(sideB, sideA);
+  const openA = sideA.sheets.length - count(sideA.closed);
+  const openB = sideB.sheets.length - count(sideB.closed);
   const pairs = openA * openB;
   // Outer side: the arrangement whose window of outer layers × inner sheets is smaller.
-  const wA = windowOf(A, openB);
-  const wB = windowOf(B, openA);
+  const wA = windowOf(sideA, openB);
+  const wB = windowOf(sideB, openA);
   const window = Math.min(wA, wB);
   if (pairs > limits.maxPairs || window > limits.maxWindow)
     return {
@@ -189,7 +189,7 @@ export function voltProductDuel(
       forwardExceeds,
     };
   const aOuter = wA <= wB;
-  const r = solve(aOuter ? A : B, aOuter ? B : A, aOuter === (first === "a"), limits.checkTime);
+  const r = solve(aOuter ? sideA : sideB, aOuter ? sideB : sideA, aOuter === (first === "a"), limits.checkTime);
   const [pU, pV] = [r.value[0], r.value[1]];
   const aOut = aOuter ? pU : pV;
   const bOut = aOuter ? pV : pU;
@@ -201,7 +201,7 @@ export function voltProductDuel(
     bOut,
     stalemate: rest > 1e-12 ? rest : 0,
     attacks: r.value[2],
-    sheets: { a: A.sheets.length, b: B.sheets.length },
+    sheets: { a: sideA.sheets.length, b: sideB.sheets.length },
     pairs,
     window,
   };
@@ -221,22 +221,22 @@ function count(x: Uint8Array): number {
 }
 
 /** Every living sheet reachable from the explorer's start under the other side's laws, and their successor tables. */
-function sideModel(E: Explorer, penalties: number[], checkTime: () => void): SideModel {
-  const { m, W, found, laws, hitWound } = E;
-  while (E.next < found.length) {
+function sideModel(explorer: Explorer, penalties: number[], checkTime: () => void): SideModel {
+  const { m, W: woundCount, found, laws, hitWound } = explorer;
+  while (explorer.next < found.length) {
     checkTime();
-    E.expand(E.next++);
+    explorer.expand(explorer.next++);
   }
-  const after = E.after;
-  const start = E.start;
+  const after = explorer.after;
+  const start = explorer.start;
   // The sorted places (the explorer keeps its own `index`: the budget checks read it afterwards).
-  const index = new Int32Array(E.index.length);
+  const index = new Int32Array(explorer.index.length);
   const progressOf = found.map((s) => voltSheetProgress(m, s));
   // Decreasing progress, then increasing sheet: one numeric key per sheet (sheets are distinct),
   // sorted as a typed array (no comparator calls), then mapped back to the order found.
   const span = 2 ** (2 * m.R);
   const keys = Float64Array.from(found, (s, i) => (2 * m.R - progressOf[i]) * span + s).sort();
-  const order = Array.from(keys, (k) => E.index[k % span]);
+  const order = Array.from(keys, (k) => explorer.index[k % span]);
   const n = found.length;
   const sheets = new Int32Array(n);
   const progress = new Int32Array(n);
@@ -248,15 +248,15 @@ function sideModel(E: Explorer, penalties: number[], checkTime: () => void): Sid
     cls[i] = penalties.indexOf(voltSheetPenalty(m, sheets[i]));
   }
   // Each (sheet, wound) as a sorted index: −1 out of the fight.
-  const next = new Int32Array(n * W);
+  const next = new Int32Array(n * woundCount);
   for (let i = 0; i < n; i++) {
-    const row = order[i] * W;
-    for (let w = 0; w < W; w++) {
+    const row = order[i] * woundCount;
+    for (let w = 0; w < woundCount; w++) {
       const s2 = after[row + w];
-      next[i * W + w] = s2 === VOLT_OUT ? -1 : index[s2];
+      next[i * woundCount + w] = s2 === VOLT_OUT ? -1 : index[s2];
     }
   }
-  const tab = laws.map((law, l) => table(progress, next, W, law, hitWound[l], checkTime));
+  const tab = laws.map((law, l) => table(progress, next, woundCount, law, hitWound[l], checkTime));
   return {
     m,
     sheets,
@@ -266,14 +266,14 @@ function sideModel(E: Explorer, penalties: number[], checkTime: () => void): Sid
     closed: new Uint8Array(n),
     startIndex: index[start],
     jump: -1,
-    singleWound: E.singleWound,
+    singleWound: explorer.singleWound,
   };
 }
 
 function table(
   progress: Int32Array,
   next: Int32Array,
-  W: number,
+  woundCount: number,
   law: VoltLaw,
   hitWound: number[],
   checkTime: () => void,
@@ -292,7 +292,7 @@ function table(
   for (let i = 0; i < n; i++) {
     checkTime();
     start[i] = len;
-    const row = i * W;
+    const row = i * woundCount;
     let s = law.miss;
     let o = 0;
     for (let h = 0; h < H; h++) {
@@ -323,38 +323,39 @@ function table(
 }
 
 /** Marks the sheets of S that are one-sided: S's law is null there and stays null after every wound. */
-function closeNull(S: SideModel, O: SideModel): void {
-  const nullLaw = O.tab.map((t) => t.none); // O's table by S's class: S's law never changes O
-  for (let i = 0; i < S.sheets.length; i++) {
-    if (!nullLaw[S.cls[i]]) continue;
+function closeNull(side: SideModel, other: SideModel): void {
+  const nullLaw = other.tab.map((t) => t.none); // O's table by S's class: S's law never changes O
+  for (let i = 0; i < side.sheets.length; i++) {
+    if (!nullLaw[side.cls[i]]) continue;
     let closed = true;
-    for (const t of S.tab)
-      for (let k = t.start[i]; k < t.start[i + 1] && closed; k++) if (!S.closed[t.to[k]]) closed = false;
-    S.closed[i] = closed ? 1 : 0;
+    for (const t of side.tab)
+      for (let k = t.start[i]; k < t.start[i + 1] && closed; k++) if (!side.closed[t.to[k]]) closed = false;
+    side.closed[i] = closed ? 1 : 0;
   }
 }
 
 /** The pairs held at once with S as the outer side: `jump + 1` buffers of the widest layer of open S sheets (an attack moves a sheet at most `jump` layers), × the open inner sheets. */
-function windowOf(S: SideModel, openInner: number): number {
+function windowOf(side: SideModel, openInner: number): number {
   const width = new Map<number, number>();
   let widest = 0;
-  for (let i = 0; i < S.sheets.length; i++) {
-    if (S.closed[i]) continue;
-    const w = (width.get(S.progress[i]) ?? 0) + 1;
-    width.set(S.progress[i], w);
+  for (let i = 0; i < side.sheets.length; i++) {
+    if (side.closed[i]) continue;
+    const w = (width.get(side.progress[i]) ?? 0) + 1;
+    width.set(side.progress[i], w);
     widest = Math.max(widest, w);
   }
-  return (jumpOf(S) + 1) * widest * openInner;
+  return (jumpOf(side) + 1) * widest * openInner;
 }
 
 /** The most layers (progress) one attack moves a sheet of S. */
-function jumpOf(S: SideModel): number {
-  if (S.jump >= 0) return S.jump;
+function jumpOf(side: SideModel): number {
+  if (side.jump >= 0) return side.jump;
   let jump = 0;
-  for (const t of S.tab)
-    for (let i = 0; i < S.sheets.length; i++)
-      for (let k = t.start[i]; k < t.start[i + 1]; k++) jump = Math.max(jump, S.progress[t.to[k]] - S.progress[i]);
-  S.jump = jump;
+  for (const t of side.tab)
+    for (let i = 0; i < side.sheets.length; i++)
+      for (let k = t.start[i]; k < t.start[i + 1]; k++)
+        jump = Math.max(jump, side.progress[t.to[k]] - side.progress[i]);
+  side.jump = jump;
   return jump;
 }
 
@@ -365,16 +366,16 @@ function jumpOf(S: SideModel): number {
 class OneSided {
   private readonly byClass = new Map<number, Float64Array>();
   stuck = false;
-  constructor(private readonly S: SideModel) {}
+  constructor(private readonly side: SideModel) {}
   /** 6 numbers per sheet: O to attack (3), then S to attack (3). */
   of(oClass: number): Float64Array {
     let v = this.byClass.get(oClass);
     if (v) return v;
-    const S = this.S;
-    const t = S.tab[oClass];
-    v = new Float64Array(S.sheets.length * 6);
-    for (let i = 0; i < S.sheets.length; i++) {
-      if (!S.closed[i]) continue;
+    const side = this.side;
+    const t = side.tab[oClass];
+    v = new Float64Array(side.sheets.length * 6);
+    for (let i = 0; i < side.sheets.length; i++) {
+      if (!side.closed[i]) continue;
       const sigma = t.same[i];
       if (1 - sigma <= 1e-15) {
         this.stuck = true; // neither side can change anything any more: a stalemate (values 0)
@@ -407,22 +408,22 @@ class OneSided {
  * pair of classes with the largest "nothing changes" probability of each side, so it may say yes
  * where no pair stalls (then three numbers are kept per pair, which is merely slower).
  */
-function canStall(U: SideModel, V: SideModel): boolean {
-  const most = (S: SideModel, sClass: number, oClass: number): number => {
+function canStall(outer: SideModel, inner: SideModel): boolean {
+  const most = (side: SideModel, sClass: number, oClass: number): number => {
     let m = -1;
-    for (let i = 0; i < S.sheets.length; i++)
-      if (!S.closed[i] && S.cls[i] === sClass) m = Math.max(m, S.tab[oClass].same[i]);
+    for (let i = 0; i < side.sheets.length; i++)
+      if (!side.closed[i] && side.cls[i] === sClass) m = Math.max(m, side.tab[oClass].same[i]);
     return m;
   };
-  for (let cu = 0; cu < V.tab.length; cu++)
-    for (let cv = 0; cv < U.tab.length; cv++) {
-      const mu = most(U, cu, cv);
-      const mv = most(V, cv, cu);
+  for (let cu = 0; cu < inner.tab.length; cu++)
+    for (let cv = 0; cv < outer.tab.length; cv++) {
+      const mu = most(outer, cu, cv);
+      const mv = most(inner, cv, cu);
       if (mu >= 0 && mv >= 0 && mu * mv > 1 - 1e-9) return true;
     }
-  for (const S of [U, V])
-    for (let c = 0; c < S.tab.length; c++)
-      for (let i = 0; i < S.sheets.length; i++) if (S.closed[i] && S.tab[c].same[i] > 1 - 1e-9) return true;
+  for (const side of [outer, inner])
+    for (let c = 0; c < side.tab.length; c++)
+      for (let i = 0; i < side.sheets.length; i++) if (side.closed[i] && side.tab[c].same[i] > 1 - 1e-9) return true;
   return false;
 }
 
@@ -432,12 +433,12 @@ function canStall(U: SideModel, V: SideModel): boolean {
  * attack) and the open successors (their offsets in a row of C numbers).
  */
 function openGather(
-  V: SideModel,
+  inner: SideModel,
   t: Table,
   closedV: Float64Array | null,
-  C: number,
+  perPair: number,
 ): { start: Int32Array; to: Int32Array; p: Float64Array; base1: Float64Array; base2: Float64Array } {
-  const n = V.sheets.length;
+  const n = inner.sheets.length;
   const start = new Int32Array(n + 1);
   const to: number[] = [];
   const p: number[] = [];
@@ -447,15 +448,15 @@ function openGather(
     start[v] = to.length;
     base1[v] = t.out[v];
     base2[v] = 1;
-    if (V.closed[v]) continue;
+    if (inner.closed[v]) continue;
     for (let k = t.start[v]; k < t.start[v + 1]; k++) {
       const v2 = t.to[k];
-      if (V.closed[v2]) {
+      if (inner.closed[v2]) {
         const o = v2 * 6 + 3;
         base1[v] += t.p[k] * closedV![o];
         base2[v] += t.p[k] * closedV![o + 2];
       } else {
-        to.push(v2 * C);
+        to.push(v2 * perPair);
         p.push(t.p[k]);
       }
     }
@@ -465,7 +466,7 @@ function openGather(
 }
 
 /**
- * The backward programme. U outer, V inner. XU(u, v): U to attack; XV(u, v): V to attack; each
+ * The backward programme over the outer side U (`outer`) and the inner side V (`inner`). XU(u, v): U to attack; XV(u, v): V to attack; each
  * [P(U out first), P(V out first), expected attacks]. XU = cU + sV·XV and XV = cV + sU·XU, where
  * cU sums U's attacks that change V (from this row's XV) and cV sums V's attacks that change U
  * (from the outer layers' XU): the two-state cycle of attacks that change nothing, in closed form.
@@ -474,33 +475,33 @@ function openGather(
  * attack can move a sheet), in `jump + 1` buffers reused by progress modulo `jump + 1`.
  */
 function solve(
-  U: SideModel,
-  V: SideModel,
+  outer: SideModel,
+  inner: SideModel,
   uFirst: boolean,
   checkTime: () => void,
 ): { value: [number, number, number]; stuck: boolean } {
-  const nU = U.sheets.length;
-  const nV = V.sheets.length;
-  const osU = new OneSided(U);
-  const osV = new OneSided(V);
+  const nU = outer.sheets.length;
+  const nV = inner.sheets.length;
+  const osU = new OneSided(outer);
+  const osV = new OneSided(inner);
   const result: [number, number, number] = [0, 0, 0];
-  const startU = U.startIndex;
-  const startV = V.startIndex;
+  const startU = outer.startIndex;
+  const startV = inner.startIndex;
   // A closed start sheet: its one-sided table answers (values in the order [pU, pV, attacks]).
-  if (U.closed[startU]) {
-    const t = osU.of(V.cls[startV]);
+  if (outer.closed[startU]) {
+    const t = osU.of(inner.cls[startV]);
     const o = startU * 6 + (uFirst ? 3 : 0);
     return { value: [t[o], 0, t[o + 2]], stuck: osU.stuck };
   }
-  if (V.closed[startV]) {
-    const t = osV.of(U.cls[startU]);
+  if (inner.closed[startV]) {
+    const t = osV.of(outer.cls[startU]);
     const o = startV * 6 + (uFirst ? 0 : 3);
     return { value: [0, t[o], t[o + 2]], stuck: osV.stuck };
   }
-  const nClassU = V.tab.length; // V's tables are by U's class
-  const nClassV = U.tab.length; // and U's by V's
-  const osUBy = Array.from({ length: nClassV }, (_, c) => (count(U.closed) ? osU.of(c) : null));
-  const osVBy = Array.from({ length: nClassU }, (_, c) => (count(V.closed) ? osV.of(c) : null));
+  const nClassU = inner.tab.length; // V's tables are by U's class
+  const nClassV = outer.tab.length; // and U's by V's
+  const osUBy = Array.from({ length: nClassV }, (_, c) => (count(outer.closed) ? osU.of(c) : null));
+  const osVBy = Array.from({ length: nClassU }, (_, c) => (count(inner.closed) ? osV.of(c) : null));
   // Open inner sheets get slots, grouped by class (V's class picks U's table and sU).
   const slot = new Int32Array(nV).fill(-1);
   const classStart = new Int32Array(nClassV + 1);
@@ -508,7 +509,7 @@ function solve(
   for (let c = 0; c < nClassV; c++) {
     classStart[c] = slotSheet.length;
     for (let v = 0; v < nV; v++)
-      if (!V.closed[v] && V.cls[v] === c) {
+      if (!inner.closed[v] && inner.cls[v] === c) {
         slot[v] = slotSheet.length;
         slotSheet.push(v);
       }
@@ -518,58 +519,58 @@ function solve(
   // Values per pair: [P(U out first), P(V out first), attacks] — or, when no pair can stall (every
   // pair's attacks change something with positive probability, so every duel ends), P(V out first)
   // is 1 − P(U out first) and is not kept: two numbers per pair instead of three.
-  const C = canStall(U, V) ? 3 : 2;
-  const ATT = C - 1;
-  const rowLen = nSlots * C;
+  const perPair = canStall(outer, inner) ? 3 : 2;
+  const ATT = perPair - 1;
+  const rowLen = nSlots * perPair;
   // Window buffers.
-  const jump = jumpOf(U);
+  const jump = jumpOf(outer);
   const rowOf = new Int32Array(nU).fill(-1);
   const layerSize = new Map<number, number>();
   let widest = 0;
   for (let u = 0; u < nU; u++) {
-    if (U.closed[u]) continue;
-    const n = layerSize.get(U.progress[u]) ?? 0;
+    if (outer.closed[u]) continue;
+    const n = layerSize.get(outer.progress[u]) ?? 0;
     rowOf[u] = n;
-    layerSize.set(U.progress[u], n + 1);
+    layerSize.set(outer.progress[u], n + 1);
     widest = Math.max(widest, n + 1);
   }
   const window = new Float64Array((jump + 1) * widest * rowLen);
   const base = new Int32Array(nU);
-  for (let u = 0; u < nU; u++) base[u] = ((U.progress[u] % (jump + 1)) * widest + Math.max(0, rowOf[u])) * rowLen;
-  const rowXV = new Float64Array(nV * C);
+  for (let u = 0; u < nU; u++) base[u] = ((outer.progress[u] % (jump + 1)) * widest + Math.max(0, rowOf[u])) * rowLen;
+  const rowXV = new Float64Array(nV * perPair);
   const acc = new Float64Array(rowLen); // cV of this row, by slot
   const openV = Int32Array.from(slotSheet).sort(); // open inner sheets, successors (lower indices) first
   const nOpen = openV.length;
-  const vCls = V.cls;
-  const slotC = Int32Array.from(slot, (x) => x * C);
+  const vCls = inner.cls;
+  const slotC = Int32Array.from(slot, (x) => x * perPair);
   const gathers: Array<ReturnType<typeof openGather>> = [];
   const sUByClass = new Float64Array(nClassV);
   let stuck = false;
   for (let u = 0; u < nU; u++) {
-    if (U.closed[u]) continue;
+    if (outer.closed[u]) continue;
     checkTime();
     // V attacks U (law by V's class): cV = out + Σ q·XU(u2, v), a stream over each successor's row.
     for (let c = 0; c < nClassV; c++) {
-      const t = U.tab[c];
-      const from = classStart[c] * C;
-      const to = classStart[c + 1] * C;
+      const t = outer.tab[c];
+      const from = classStart[c] * perPair;
+      const to = classStart[c + 1] * perPair;
       if (from === to) continue;
       const out = t.out[u];
       acc.fill(0, from, to);
-      for (let i = from; i < to; i += C) {
+      for (let i = from; i < to; i += perPair) {
         acc[i] = out;
         acc[i + ATT] = 1;
       }
       for (let k = t.start[u]; k < t.start[u + 1]; k++) {
         const u2 = t.to[k];
         const q = t.p[k];
-        if (U.closed[u2]) {
+        if (outer.closed[u2]) {
           // U's sheet u2 is one-sided against V's class c: the same value for every v of the class.
           const o = u2 * 6 + 3;
           const os = osUBy[c]!;
           const p0 = q * os[o];
           const p2 = q * os[o + 2];
-          for (let i = from; i < to; i += C) {
+          for (let i = from; i < to; i += perPair) {
             acc[i] += p0;
             acc[i + ATT] += p2;
           }
@@ -588,10 +589,10 @@ function solve(
       }
     }
     const myBase = base[u];
-    const cu = U.cls[u];
-    const tV = V.tab[cu]; // U's attack on V's sheets
-    const g = (gathers[cu] ??= openGather(V, tV, osVBy[cu], C));
-    for (let c = 0; c < nClassV; c++) sUByClass[c] = U.tab[c].same[u];
+    const cu = outer.cls[u];
+    const tV = inner.tab[cu]; // U's attack on V's sheets
+    const g = (gathers[cu] ??= openGather(inner, tV, osVBy[cu], perPair));
+    for (let c = 0; c < nClassV; c++) sUByClass[c] = outer.tab[c].same[u];
     const gStart = g.start;
     const gTo = g.to;
     const gP = g.p;
@@ -610,7 +611,7 @@ function solve(
         const o = gTo[k];
         const q = gP[k];
         a0 += q * rowXV[o];
-        if (C === 3) a1 += q * rowXV[o + 1];
+        if (perPair === 3) a1 += q * rowXV[o + 1];
         a2 += q * rowXV[o + ATT];
       }
       const sU = sUByClass[vCls[v]];
@@ -620,11 +621,11 @@ function solve(
       const b2 = acc[sv + ATT];
       const den = 1 - sU * sV;
       const o = myBase + sv;
-      const y = v * C;
+      const y = v * perPair;
       if (den <= 1e-15) {
         stuck = true; // nobody can change anything any more: a stalemate (values 0)
-        window.fill(0, o, o + C);
-        rowXV.fill(0, y, y + C);
+        window.fill(0, o, o + perPair);
+        rowXV.fill(0, y, y + perPair);
       } else {
         const x0 = (a0 + sV * b0) / den;
         const x2 = (a2 + sV * b2) / den;
@@ -632,7 +633,7 @@ function solve(
         window[o + ATT] = x2;
         rowXV[y] = b0 + sU * x0;
         rowXV[y + ATT] = b2 + sU * x2;
-        if (C === 3) {
+        if (perPair === 3) {
           const x1 = (a1 + sV * b1) / den;
           window[o + 1] = x1;
           rowXV[y + 1] = b1 + sU * x1;
@@ -642,7 +643,7 @@ function solve(
         const src = uFirst ? window : rowXV;
         const i = uFirst ? o : y;
         result[0] = src[i];
-        result[1] = C === 3 ? src[i + 1] : 1 - src[i];
+        result[1] = perPair === 3 ? src[i + 1] : 1 - src[i];
         result[2] = src[i + ATT];
       }
     }

@@ -39,15 +39,15 @@ export function voltSheetModel(config: VoltTrackConfig): VoltSheetModel {
   if (g.penalties.slice(nx).includes("x")) throw new Error("volt duel: an 'x' row below a numeric penalty row");
   const lo = g.blacked + 1;
   const hi = g.top - nx;
-  const R = Math.max(0, hi - lo + 1);
-  if (R > 15) throw new Error(`volt duel: ${R} alive rows`); // the Will tables have at most 10 penalty rows
-  const penaltyOfTop = new Int8Array(R + 1);
-  for (let k = 0; k < R; k++) {
+  const aliveRows = Math.max(0, hi - lo + 1);
+  if (aliveRows > 15) throw new Error(`volt duel: ${aliveRows} alive rows`); // the Will tables have at most 10 penalty rows
+  const penaltyOfTop = new Int8Array(aliveRows + 1);
+  for (let k = 0; k < aliveRows; k++) {
     const i = g.top - (lo + k);
     const e = i < g.penalties.length ? g.penalties[i] : 0;
     penaltyOfTop[k] = e as number;
   }
-  return { lo, hi, R, rows: g.rows, blacked: g.blacked, penaltyOfTop };
+  return { lo, hi, R: aliveRows, rows: g.rows, blacked: g.blacked, penaltyOfTop };
 }
 
 /** The sheet of a real track state: VOLT_OUT when a mark lies above the alive rows. */
@@ -101,18 +101,18 @@ export function placeOnRow(m: VoltSheetModel, s: number, row: number, injury: bo
   if (row > m.rows) return VOLT_OUT;
   if (row <= m.blacked) return s; // Volt: Wound rows — a blacked-out circle takes no mark
   if (row > m.hi) return VOLT_OUT; // empty on a living sheet: marked there, the character cannot act
-  const R = m.R;
+  const aliveRows = m.R;
   const k = row - m.lo;
   const b = 1 << k;
-  const stun = s >>> R;
-  const occ = (s | stun) & ((1 << R) - 1);
-  const shift = injury ? 0 : R;
+  const stun = s >>> aliveRows;
+  const occ = (s | stun) & ((1 << aliveRows) - 1);
+  const shift = injury ? 0 : aliveRows;
   if (!(occ & b)) return s | (b << shift);
   // Volt: Marking Wounds — an Injury on a Stun replaces it ("+", counted as Injury).
-  if (stun & b && injury) return (s & ~(b << R)) | b;
+  if (stun & b && injury) return (s & ~(b << aliveRows)) | b;
   // Volt: Marking Wounds — the nearest empty row; of two equally near, the higher.
   for (let d = 1; ; d++) {
-    if (k + d >= R) return VOLT_OUT; // the first row above the alive rows is empty: marked, cannot act
+    if (k + d >= aliveRows) return VOLT_OUT; // the first row above the alive rows is empty: marked, cannot act
     if (!(occ & (1 << (k + d)))) return s | (1 << (k + d + shift));
     if (k - d >= 0 && !(occ & (1 << (k - d)))) return s | (1 << (k - d + shift));
   }
@@ -226,9 +226,9 @@ export class Explorer {
   /** Places every wound on sheet i (in the order found); new sheets join `found`. */
   expand(i: number): void {
     if (i < this.done.length && this.done[i]) return;
-    const W = this.W;
-    if ((i + 1) * W > this.after.length) {
-      const grown = new Int32Array(Math.max(this.after.length * 2, (i + 1) * W));
+    const woundCount = this.W;
+    if ((i + 1) * woundCount > this.after.length) {
+      const grown = new Int32Array(Math.max(this.after.length * 2, (i + 1) * woundCount));
       grown.set(this.after);
       this.after = grown;
     }
@@ -239,7 +239,7 @@ export class Explorer {
     }
     const { m, kind, at, injury, distinct, index, found, after } = this;
     const s = found[i];
-    for (let w = 0; w < W; w++) {
+    for (let w = 0; w < woundCount; w++) {
       const k = kind[w];
       const s2 =
         k === 1
@@ -247,7 +247,7 @@ export class Explorer {
           : k === 2
             ? failedRoll(m, s, at[w], injury[w] === 1)
             : voltApplyWounds(m, s, distinct[w]);
-      after[i * W + w] = s2;
+      after[i * woundCount + w] = s2;
       if (s2 !== VOLT_OUT && index[s2] < 0) {
         index[s2] = found.length;
         found.push(s2);

@@ -78,13 +78,13 @@ class Phases {
   }
 
   /** The law a side's state attacks under: what its attack does to the other side. */
-  private lawOf(X: SideId, x: number): Law {
+  private lawOf(sideId: SideId, x: number): Law {
     const { run } = this;
-    const signature = run.sides[X].signature[x];
-    let law = this.lawBySignature[X].get(signature);
+    const signature = run.sides[sideId].signature[x];
+    let law = this.lawBySignature[sideId].get(signature);
     if (!law) {
       const nothing = run.changes.nothing;
-      const outcomes = run.attackOutcomes(X, x, X === "a" ? run.start.b : run.start.a, false);
+      const outcomes = run.attackOutcomes(sideId, x, sideId === "a" ? run.start.b : run.start.a, false);
       let miss = 0;
       for (const o of outcomes) {
         if (o.self !== nothing) throw new Error("forecast: a phases attack changed its attacker"); // a broken contract, not bad input
@@ -95,30 +95,30 @@ class Phases {
           ? []
           : outcomes.filter((o) => o.foe !== nothing).map((o) => ({ self: o.self, foe: o.foe, p: o.p / (1 - miss) }));
       // Statuses that attack alike share one law (Volt: penalties whose hits are the same dice).
-      const key = `${X}|${miss}|${hits.map((h) => `${h.foe}:${h.p}`).join(",")}`;
+      const key = `${sideId}|${miss}|${hits.map((h) => `${h.foe}:${h.p}`).join(",")}`;
       law = this.lawByKey.get(key);
       if (!law) this.lawByKey.set(key, (law = { id: this.lawByKey.size, miss: Math.min(miss, 1), hits }));
-      this.lawBySignature[X].set(signature, law);
+      this.lawBySignature[sideId].set(signature, law);
     }
     return law;
   }
 
-  private factor(X: SideId, states: number[], masses: number[], mass: number): Factor {
+  private factor(sideId: SideId, states: number[], masses: number[], mass: number): Factor {
     const { maxStates, maxBytes } = this.run.request;
     // Memory: every factor's entries count against maxStates and the memory budget.
     if ((this.entries += states.length) > maxStates || this.entries > this.entriesByMemory)
       throw this.entries > this.entriesByMemory
         ? memoryRefusal(maxBytes, this.entriesByMemory, "voltPhases")
         : tooManyStates(maxStates);
-    return { id: this.factors++, states, masses, mass, law: this.lawOf(X, states[0]), hit: new Map() };
+    return { id: this.factors++, states, masses, mass, law: this.lawOf(sideId, states[0]), hit: new Map() };
   }
 
-  /** Factor f of side X wounded under `law`: computed once per (factor, law). */
-  private wound(X: SideId, f: Factor, law: Law): Wounded {
+  /** Factor f of side `sideId` wounded under `law`: computed once per (factor, law). */
+  private wound(sideId: SideId, f: Factor, law: Law): Wounded {
     let r = f.hit.get(law.id);
     if (r) return r;
     const { run } = this;
-    const side = run.sides[X];
+    const side = run.sides[sideId];
     const byLaw = new Map<Law, Map<number, number>>();
     let out = 0;
     let same = true;
@@ -134,7 +134,7 @@ class Phases {
           out += q;
           continue;
         }
-        const l = this.lawOf(X, next);
+        const l = this.lawOf(sideId, next);
         let acc = byLaw.get(l);
         if (!acc) byLaw.set(l, (acc = new Map()));
         acc.set(next, (acc.get(next) ?? 0) + q);
@@ -153,7 +153,7 @@ class Phases {
           masses.push(m);
           mass += m;
         }
-        factors.push(this.factor(X, states, masses, mass));
+        factors.push(this.factor(sideId, states, masses, mass));
       }
     f.hit.set(law.id, (r = { out, factors }));
     return r;
