@@ -24,7 +24,7 @@ const isolated = (command, text, source, limits, options) =>
       done = true;
       clearTimeout(timer);
       resolve(outcome);
-      void worker.terminate();
+      worker.terminate().catch((e) => console.error(e)); // not awaited: the outcome is settled; a failed stop is only logged
     };
     const timer = setTimeout(
       () =>

@@ -1,7 +1,7 @@
 /**
  * The only file of the playground that knows the system's UI API: it calls the UI layer's
  * context builders (src/system/sheet.ts, chat card builder) and renders the system's templates
- * with them, and maps each `data-action` to the system's pure action (src/system/actions.ts),
+ * with them, and maps each `data-action` to the system's pure action (src/system/actions/),
  * merging the returned plain updates into the stored documents as Foundry's `update` would.
  * The only things decided here are host things: which dice to roll (the rules name the slots),
  * who is targeted (toolbar checkboxes instead of tokens) and the one GM user.
@@ -35,11 +35,11 @@ import {
   healsWithMedicalRoll,
   injuryRecoveryNoteLines,
   readHealInputs,
-} from "../src/foundry/heal-pure";
-import { combatEndHealing } from "../src/foundry/combat-pure";
+} from "../src/system/heal";
+import { combatEndHealing } from "../src/system/combat";
 import { battleEndNote, type BattleEndEntry } from "../src/system/battle-end";
-import { PRESET_GROUPS, applyRulesForm, rulesMenuContext } from "../src/foundry/settings-pure";
-export { addTableRow, removeTableRow } from "../src/foundry/settings-pure";
+import { PRESET_GROUPS, applyRulesForm, rulesMenuContext } from "../src/system/settings-menu";
+export { addTableRow, removeTableRow } from "../src/system/settings-menu";
 import {
   ITEM_DEFAULTS,
   worldRulesFrom,

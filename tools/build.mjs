@@ -2,7 +2,7 @@
 /**
  * npm run build: an installable Foundry system in dist/ and dist/fudge-wounds.zip.
  *   1. vite library build of src/foundry/main.ts → dist/fudge-wounds.mjs (Foundry stays global),
- *      and of the forecast worker src/foundry/forecast-worker.ts → dist/fudge-forecast.mjs
+ *      and of the forecast worker src/system/forecast-worker.ts → dist/fudge-forecast.mjs
  *   2. system.json, templates/, styles/, lang/en.json
  *   3. packs/src/<pack>/*.json → dist/packs/<pack> (LevelDB, @foundryvtt/foundryvtt-cli)
  *   4. dist/fudge-wounds.zip (tools/zip.mjs, no external zip needed)
@@ -47,7 +47,7 @@ function flatten(obj, prefix = "", out = {}) {
   return out;
 }
 
-/** The forecast worker's file, next to the bundle (src/foundry/forecast-queue.ts FORECAST_WORKER_FILE). */
+/** The forecast worker's file, next to the bundle (src/system/forecast-queue.ts FORECAST_WORKER_FILE). */
 export const FORECAST_WORKER_FILE = "fudge-forecast.mjs";
 
 /** The forecast worker as its own self-contained ES module (a worker imports nothing of Foundry). */
@@ -59,7 +59,7 @@ export async function buildForecastWorker(outDir) {
       outDir,
       emptyOutDir: false,
       lib: {
-        entry: path.join(root, "src/foundry/forecast-worker.ts"),
+        entry: path.join(root, "src/system/forecast-worker.ts"),
         formats: ["es"],
         fileName: () => FORECAST_WORKER_FILE,
       },

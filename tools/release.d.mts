@@ -4,9 +4,9 @@ export declare function changelogHas(changelog: string, version: string): boolea
 export declare function checkRelease(input: {
   repo: string;
   tag: string;
-  filled: Record<string, any>;
-  pkg: Record<string, any>;
-  lock: Record<string, any> | null;
+  filled: Record<string, unknown>;
+  pkg: Record<string, unknown>;
+  lock: Record<string, unknown> | null;
   changelog: string;
   zip: Map<string, Buffer>;
   dist: Map<string, Buffer>;

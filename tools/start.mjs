@@ -130,7 +130,10 @@ export function stopWithParent(close, { ancestors = watchedAncestors(), everyMs 
       process.exit(0);
     }
   };
-  for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(sig, () => void stop(sig));
+  for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"])
+    process.on(sig, () => {
+      stop(sig).catch((e) => console.error(e)); // a signal handler cannot wait: a failed stop is logged
+    });
   const gone = (pid) => {
     try {
       process.kill(pid, 0);
@@ -140,7 +143,8 @@ export function stopWithParent(close, { ancestors = watchedAncestors(), everyMs 
     }
   };
   const timer = setInterval(() => {
-    if (process.ppid !== parentPid || ancestors.some(gone)) void stop("its parent process exited");
+    if (process.ppid !== parentPid || ancestors.some(gone))
+      stop("its parent process exited").catch((e) => console.error(e)); // a timer cannot wait
   }, everyMs);
   timer.unref();
   return stop;

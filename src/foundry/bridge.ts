@@ -11,12 +11,12 @@ import { miniatureNumbers } from "../system/actions";
 import { equippedOf, fudgeCombatant, trackFor } from "../system/combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "../system/data";
 import { worldRulesFrom } from "../system/data";
-import { initiativeTrait } from "./initiative-pure";
-import { inStartedCombat } from "./combat-pure";
-import { safeTrackUpdate } from "./update-pure";
-import { serialQueue, type SerialRunner } from "./serial-pure";
+import { initiativeTrait } from "../system/initiative";
+import { inStartedCombat } from "../system/combat";
+import { safeTrackUpdate } from "../system/updates";
+import { actorLane, writeQueue } from "./write-queue";
 import { forcedReplacement } from "./v14";
-import { SYSTEM_ID } from "./registry";
+import { SYSTEM_ID } from "../system/registry";
 
 /** The world rules from the settings (defaults for anything unset or broken). */
 export function worldRules(): WorldRules {
@@ -94,7 +94,7 @@ export interface DerivedActor {
    * (Miniatures: The datacard). null where the preset or the actor has none.
    */
   factors: { odf: number | null; ddf: number | null; modf: number | null; rodf: number | null; hddf: number | null };
-  /** The trait the initiative roll adds (`@derived.initiative`, initiative-pure.ts). */
+  /** The trait the initiative roll adds (`@derived.initiative`, src/system/initiative.ts). */
   initiative: number;
   /** A stored state that does not fit the track config: the sheet shows it instead of crashing. */
   error: { key: string; params: Record<string, string | number> } | null;
@@ -177,17 +177,6 @@ export async function updateActor(
   const stored = (actor.toObject(true) as unknown as { system: unknown }).system;
   await actor.update(safeTrackUpdate(stored, update, forcedReplacement()) as never);
 }
-
-/** This client's write queue, one lane per actor (and per chat card): see serial-pure.ts. Keyed by `game`: one per client. */
-const queues = new WeakMap<object, SerialRunner>();
-export function writeQueue<T>(lane: string, task: () => Promise<T> | T): Promise<T> {
-  let q = queues.get(game as object);
-  if (!q) queues.set(game as object, (q = serialQueue()));
-  return q(lane, task);
-}
-
-/** The queue lane of an actor (its uuid: a token's synthetic actor has its own). */
-export const actorLane = (actor: { uuid: string }): string => `actor:${actor.uuid}`;
 
 /**
  * Changes an actor in its turn: `compute` reads the actor as it is once every earlier write to

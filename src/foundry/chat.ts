@@ -14,18 +14,19 @@ import { attackSituationDialog } from "./dialogs";
 import { TEMPLATES } from "../system/handlebars";
 import { checkCard, defenceFacesOf, rederiveTarget } from "../system/integrity";
 import { attackClippedUpdate, defenceRollUpdate } from "../system/clipped";
-import { actorLane, changeActor, plainActor, updateActor, worldRules, writeQueue } from "./bridge";
+import { changeActor, plainActor, updateActor, worldRules } from "./bridge";
+import { actorLane, writeQueue } from "./write-queue";
 import { gutsAfterWound, tableRoundStart } from "./combat";
 import { reportError, userRef } from "./foundry-util";
 import { foundryRoller, postWithRolls, showRolls } from "./dice";
 import { rollAttack, rollSlot, type SlotRoll } from "../system/rolling";
-import { QUERIES, SYSTEM_ID } from "./registry";
-import { RELAY_FLAG, requestOf, routeCardAction, type CardAction, type RelayRequest } from "./relay-pure";
-import { tableSituation } from "./table-pure";
+import { QUERIES, SYSTEM_ID } from "../system/registry";
+import { RELAY_FLAG, requestOf, routeCardAction, type CardAction, type RelayRequest } from "../system/relay";
+import { tableSituation } from "../rules/miniatures/table";
 import { runGutsChecks, tokenBox, type TokenLike } from "./guts-table";
-import { friendGutsRecord, friendGutsRoster, withFriendGutsRecord, type FriendGutsCandidate } from "./guts-pure";
+import { friendGutsRecord, friendGutsRoster, withFriendGutsRecord, type FriendGutsCandidate } from "../system/guts";
 import { GUTS_TARGETS } from "../rules/miniatures/guts";
-import { combatTurn } from "./combat-pure";
+import { combatTurn } from "../system/combat";
 import { forcedDeletion } from "./v14";
 import { templatesReady } from "./templates";
 
@@ -57,7 +58,7 @@ function tokenDistance(a: TokenLike, b: TokenLike): number | null {
 /**
  * What the table measures for each target of an attack with a weapon of this kind, in target
  * order ([] when the attacker has no token here or the preset measures nothing). Miniatures (per
- * target, table-pure.ts tableSituation): contact (melee: with that target; ranged: with any
+ * target, src/rules/miniatures/table.ts tableSituation): contact (melee: with that target; ranged: with any
  * enemy), gang-up and range. Volt: a ranged attack's distance to each target.
  */
 function measuredSituations(
@@ -224,43 +225,59 @@ function actorByRef(ref: string): Actor.Implementation | null {
   return a && (a as { documentName?: string }).documentName === "Actor" ? (a as Actor.Implementation) : null;
 }
 
-/** renderChatMessageHTML: draws the system's cards from their data (re-derived on every render) and wires their buttons. */
-export function onRenderChatMessage(message: ChatMessage.Implementation, html: HTMLElement): void {
+/**
+ * The message class: core's `renderHTML` (frame, hooks), then the system's card drawn into it
+ * before it resolves, so the chat log inserts, sizes and scrolls the card as it is shown
+ * (FOUNDRY-V13.md "Rendering a card"; dnd5e's ChatMessage5e does the same).
+ */
+export function fudgeChatMessageClass() {
+  const Base = CONFIG.ChatMessage.documentClass as unknown as new (...a: never[]) => {
+    renderHTML(options?: object): Promise<HTMLElement>;
+  };
+  return class FudgeChatMessage extends Base {
+    override async renderHTML(options?: object): Promise<HTMLElement> {
+      const html = await super.renderHTML(options);
+      await drawCard(this as unknown as ChatMessage.Implementation, html);
+      return html;
+    }
+  };
+}
+
+/** Draws the system's cards from their data (re-derived on every render) and wires their buttons. */
+export async function drawCard(message: ChatMessage.Implementation, html: HTMLElement): Promise<void> {
   const type = message.type as string;
   if (type !== "attackCard" && type !== "rollCard") return;
   const content = html.querySelector<HTMLElement>(".message-content") ?? html;
-  void (async () => {
-    try {
-      // Cards drawn at start-up may come before the partials are registered.
-      await templatesReady();
-      const rules = worldRules();
-      let rendered: string;
-      if (type === "attackCard") {
-        // Checked once, by the render model (attackCardContext → checkCard).
-        const ctx = attackCardContext({ _id: String(message.id), system: unchecked(message) }, rules, {
-          user: userRef(),
-          actor: (id) => {
-            const a = actorByRef(id);
-            return a ? plainActor(a) : undefined;
-          },
-        });
-        rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.attackCard), ctx as never);
-      } else {
-        const sys = message.system as unknown as { toObject?: () => unknown };
-        const ctx = rollCardContext(sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys), rules);
-        rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.rollCard), ctx as never);
-      }
-      content.innerHTML = rendered;
-      if (type === "attackCard") {
-        wireCard(message, content);
-        restoreCardFocus(message, content);
-      }
-    } catch (e) {
-      // A malformed or oversized card is a RulesError: the card says so; anything else is a bug (the console keeps it).
-      if (!isRulesError(e)) console.error(`${SYSTEM_ID} | card render`, e);
-      content.innerHTML = `<p class="fudge-card-error">${esc(loc(isRulesError(e) ? e.key : "FUDGE.Error.Card.RenderFailed"))}</p>`;
+  try {
+    // Cards drawn at start-up may come before the partials are registered.
+    await templatesReady();
+    const rules = worldRules();
+    let rendered: string;
+    if (type === "attackCard") {
+      // Checked once, by the render model (attackCardContext → checkCard).
+      const ctx = attackCardContext({ _id: String(message.id), system: unchecked(message) }, rules, {
+        user: userRef(),
+        actor: (id) => {
+          const a = actorByRef(id);
+          return a ? plainActor(a) : undefined;
+        },
+      });
+      rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.attackCard), ctx as never);
+    } else {
+      const sys = message.system as unknown as { toObject?: () => unknown };
+      const ctx = rollCardContext(sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys), rules);
+      rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.rollCard), ctx as never);
     }
-  })();
+    content.innerHTML = rendered;
+    if (type === "attackCard") {
+      wireCard(message, content);
+      restoreCardFocus(message, content);
+    }
+  } catch (e) {
+    // A malformed or oversized card is a RulesError: the card says so; anything else is a bug (the console keeps it).
+    if (!isRulesError(e)) console.error(`${SYSTEM_ID} | card render`, e);
+    content.innerHTML = `<p class="fudge-card-error">${esc(loc(isRulesError(e) ? e.key : "FUDGE.Error.Card.RenderFailed"))}</p>`;
+  }
 }
 
 /** After a card button's click re-renders the card, keyboard focus goes to that target's next action. */
@@ -268,6 +285,11 @@ let focusAfterRender: { messageId: string; index: string } | null = null;
 
 function restoreCardFocus(message: ChatMessage.Implementation, root: HTMLElement): void {
   if (!focusAfterRender || focusAfterRender.messageId !== message.id) return;
+  // The card is drawn before the chat log puts it in the page: focus it once it is there.
+  if (!root.isConnected) {
+    setTimeout(() => root.isConnected && restoreCardFocus(message, root), 0);
+    return;
+  }
   const section = root.querySelector<HTMLElement>(
     `.fudge-target[data-target-index="${CSS.escape(focusAfterRender.index)}"]`,
   );
@@ -296,20 +318,21 @@ function wireCard(message: ChatMessage.Implementation, root: HTMLElement): void 
       const done = () => {
         if (el instanceof HTMLButtonElement && el.isConnected) el.disabled = false;
       };
-      if (action === "defend" || action === "apply" || action === "undo")
-        void clickCardAction(message, action, targetId, el.dataset.force === "true").finally(done);
-      else if (action === "applyFudgePoint")
-        void clickCardAction(message, "apply", targetId, false, true).finally(done);
-      else if (action === "applyJudgement")
-        void clickJudgement(
-          message,
-          targetId,
-          section?.querySelector<HTMLSelectElement>('select[name="gmLevel"]')?.value ?? "",
-        ).finally(done);
-      else if (action === "applySelected") void applyToSelected(message).finally(done);
-      else if (action === "applyAll") void applyToAll(message).finally(done);
-      else if (action === "gutsFriends") void gutsForFriends(message).finally(done);
-      else done();
+      const run = async (): Promise<void> => {
+        if (action === "defend" || action === "apply" || action === "undo")
+          return clickCardAction(message, action, targetId, el.dataset.force === "true");
+        if (action === "applyFudgePoint") return clickCardAction(message, "apply", targetId, false, true);
+        if (action === "applyJudgement") {
+          const level = section?.querySelector<HTMLSelectElement>('select[name="gmLevel"]')?.value ?? "";
+          return clickJudgement(message, targetId, level);
+        }
+        if (action === "applySelected") return applyToSelected(message);
+        if (action === "applyAll") return applyToAll(message);
+        if (action === "gutsFriends") return gutsForFriends(message);
+      };
+      run()
+        .finally(done)
+        .catch((e) => reportError(e)); // a listener cannot wait: the button comes back, a failure is reported
     });
   });
 }
@@ -344,7 +367,7 @@ export async function clickCardAction(
 /**
  * Asks the active GM's client to carry out a card action. The request goes first into this
  * user's own flags (which only he and GMs may write: that is how the GM's client knows who
- * asked, see relay-pure.ts), then the query names it; the entry is removed once answered.
+ * asked, see src/system/relay.ts), then the query names it; the entry is removed once answered.
  */
 async function relay(request: RelayRequest, gm: User.Implementation, name: string): Promise<void> {
   const me = game.user!;
@@ -373,9 +396,9 @@ async function relay(request: RelayRequest, gm: User.Implementation, name: strin
       );
   } finally {
     const del = forcedDeletion(); // v14's operator; `-=key` before
-    void me.update({
-      flags: { [SYSTEM_ID]: { [RELAY_FLAG]: del === null ? { [`-=${requestId}`]: null } : { [requestId]: del } } },
-    } as never);
+    const answered = del === null ? { [`-=${requestId}`]: null } : { [requestId]: del };
+    // Not awaited: the answer is in; removing the answered request need not hold the click (a failure is reported).
+    me.update({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: answered } } } as never).catch((e) => reportError(e)); // see above
   }
 }
 

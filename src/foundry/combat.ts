@@ -3,7 +3,7 @@
  * roll, Guts re-check prompt, FATE Clipped and Fudge stun noted), turn end (FATE Clipped used up,
  * a Fudge stun counts down), round start (who began it Incapacitated, Fudge §4.64), combat end
  * (Willpower adjustments lapse, with one chat note; Scratches cleared per setting), scene end
- * (FATE Hurt cleared). What to do is decided in combat-pure.ts; every roll and every track
+ * (FATE Hurt cleared). What to do is decided in src/system/combat.ts; every roll and every track
  * change is the rules core's.
  */
 import { initialGutsState, nearDeathGuts, parseGutsState, type GutsReason } from "../rules/miniatures/guts";
@@ -18,23 +18,21 @@ import { changeActor, plainActor, updateActor, worldRules, type DerivedActor } f
 import {
   combatEndHealing,
   combatTurn,
-  readStunSnapshot,
   ROUND_START_FLAG,
   roundStartFor,
   roundStartRecord,
   sceneEndHealing,
   STUN_NOTE_FLAG,
-  stunSnapshot,
   turnEndHealing,
-  turnEndStunHealing,
   turnStartTasks,
-} from "./combat-pure";
+} from "../system/combat";
+import { readStunSnapshot, stunSnapshot, turnEndStunHealing } from "../rules/fudge/stun";
 import type { RoundStart } from "../system/combatant";
 import { reportError, userRef } from "./foundry-util";
 import { foundryRoller, postRollNote, withRollMode } from "./dice";
 import { GUTS_ROLL, rollSlot } from "../system/rolling";
 import { runGutsChecks, runGutsRechecks } from "./guts-table";
-import { SYSTEM_ID } from "./registry";
+import { SYSTEM_ID } from "../system/registry";
 import { battleEndNote, type BattleEndEntry, type LapseNote } from "../system/battle-end";
 import { TEMPLATES } from "../system/handlebars";
 import { systemPath, templatesReady } from "./templates";
@@ -161,7 +159,7 @@ async function noteStun(combatant: Combatant.Implementation): Promise<void> {
   );
 }
 
-/** Fudge §4.62: the turn of a stunned combatant ends — his stun counts down one round (combat-pure turnEndStunHealing). */
+/** Fudge §4.62: the turn of a stunned combatant ends — his stun counts down one round (src/system/combat.ts turnEndStunHealing). */
 async function countDownStun(combatant: Combatant.Implementation, round: number): Promise<void> {
   const combat = combatant.combat as Combat.Implementation | null;
   const actor = combatant.actor as Actor.Implementation | null;
@@ -265,6 +263,25 @@ export class FudgeCombat extends Combat {
 /** Scenes whose end is being handled on this client (the same deactivation may arrive twice). */
 const endingScenes = new Set<string>();
 
+/** The battle is over: its lapses and their note, then the world's healing at combat end. */
+async function endBattle(
+  combatId: string,
+  actors: Actor.Implementation[],
+  type: ReturnType<typeof combatEndHealing>,
+): Promise<void> {
+  // Fudge §4.52 (4): Willpower adjustments that hold "until the battle is over" lapse first.
+  const entries: BattleEndEntry[] = [];
+  for (const a of actors)
+    if (stillThere(a) && actions.endBattleFor(plainActor(a), worldRules()) !== null)
+      entries.push({ name: a.name ?? "", notes: await endBattleOf(a) });
+  try {
+    await postBattleEndNote(combatId, entries);
+  } catch (e) {
+    reportError(e);
+  }
+  if (type) for (const a of actors) if (stillThere(a)) await heal(a, type);
+}
+
 /** FATE: Hurt lasts for the scene — when the GM activates another scene, the old one has ended. */
 export function onSceneUpdate(scene: Scene.Implementation, change: { active?: unknown }): void {
   // v13 activates scenes in one batch: `updateScene` fires on every client for both scenes;
@@ -273,7 +290,9 @@ export function onSceneUpdate(scene: Scene.Implementation, change: { active?: un
   const id = String(scene.id);
   if (endingScenes.has(id)) return;
   endingScenes.add(id);
-  void endScene(scene).finally(() => endingScenes.delete(id));
+  endScene(scene)
+    .finally(() => endingScenes.delete(id))
+    .catch((e) => reportError(e)); // a hook cannot wait: a failed heal is reported
 }
 
 /**
@@ -281,8 +300,8 @@ export function onSceneUpdate(scene: Scene.Implementation, change: { active?: un
  * combatant's sheet (on every client) when that changes — its combat starts, ends, or it joins or leaves one.
  */
 function redrawSheetOf(actor: Actor.Implementation | null | undefined): void {
-  const sheet = actor?.sheet as { rendered?: boolean; render(o?: object): unknown } | null | undefined;
-  if (sheet?.rendered) void sheet.render();
+  const sheet = actor?.sheet as { rendered?: boolean; render(o?: object): Promise<unknown> } | null | undefined;
+  if (sheet?.rendered) sheet.render().catch((e) => reportError(e)); // a hook cannot wait: a failed render is reported
 }
 const redrawCombatants = (combat: Combat.Implementation): void =>
   combat.combatants.contents.forEach((c) => redrawSheetOf(c.actor as Actor.Implementation | null));
@@ -303,19 +322,7 @@ export function registerCombatHooks(): void {
     const actors = combat.combatants.contents
       .map((c) => c.actor as Actor.Implementation | null)
       .filter((a): a is Actor.Implementation => !!a);
-    void (async () => {
-      // Fudge §4.52 (4): Willpower adjustments that hold "until the battle is over" lapse first.
-      const entries: BattleEndEntry[] = [];
-      for (const a of actors)
-        if (stillThere(a) && actions.endBattleFor(plainActor(a), worldRules()) !== null)
-          entries.push({ name: a.name ?? "", notes: await endBattleOf(a) });
-      try {
-        await postBattleEndNote(String(combat.id), entries);
-      } catch (e) {
-        reportError(e);
-      }
-      if (type) for (const a of actors) if (stillThere(a)) await heal(a, type);
-    })();
+    endBattle(String(combat.id), actors, type).catch((e) => reportError(e)); // a hook cannot wait: a failure is reported
   });
   Hooks.on("updateScene", (scene, change) =>
     onSceneUpdate(scene as Scene.Implementation, change as { active?: unknown }),

@@ -8,7 +8,8 @@ import { attackDialogContext, readSituation } from "../system/attack-dialog";
 import type { Situation } from "../system/combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "../system/data";
 import { TEMPLATES } from "../system/handlebars";
-import { SYSTEM_ID } from "./registry";
+import { reportError } from "./foundry-util";
+import { SYSTEM_ID } from "../system/registry";
 
 const tpl = (p: string) => `systems/${SYSTEM_ID}/${p}`;
 const FLAG = "attackSituation";
@@ -72,8 +73,11 @@ export async function attackSituationDialog(
         const here = form.querySelector(".fudge-odds-list");
         if (next && here) here.innerHTML = next.innerHTML;
       };
-      form.addEventListener("change", () => void refresh());
-      form.addEventListener("input", () => void refresh());
+      const onChange = () => {
+        refresh().catch((e) => reportError(e)); // a listener cannot wait: a failed refresh is reported
+      };
+      form.addEventListener("change", onChange);
+      form.addEventListener("input", onChange);
     },
     rejectClose: false,
   } as never);

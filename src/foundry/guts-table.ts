@@ -1,6 +1,6 @@
 /**
  * Gathers what a Guts check needs from the live table (the viewed scene's tokens, the current
- * combat's combatants) as plain data for guts-pure.ts, and the Guts checks the table runs itself:
+ * combat's combatants) as plain data for src/system/guts.ts, and the Guts checks the table runs itself:
  * after a wound, at turn start, and for the friends in a melee a friend shot into. Every roll is a
  * Foundry Roll; every rule is the rules core's.
  */
@@ -12,8 +12,8 @@ import { fill } from "../system/i18n";
 import { GUTS_ROLL, rollSlot, type SlotRoll } from "../system/rolling";
 import { plainActor, worldRules } from "./bridge";
 import { foundryRoller, postRollNote } from "./dice";
-import { gutsCircumstances, type GutsCircumstances, type GutsTable, type TableModel } from "./guts-pure";
-import type { TokenBox } from "./table-pure";
+import { gutsCircumstances, type GutsCircumstances, type GutsTable, type TableModel } from "../system/guts";
+import type { TokenBox } from "../rules/miniatures/table";
 
 /** A token document as this code reads it. */
 export type TokenLike = {
@@ -27,7 +27,7 @@ export type TokenLike = {
   center?: { x: number; y: number };
 };
 
-/** A token's base in grid squares (table-pure.ts). */
+/** A token's base in grid squares (src/rules/miniatures/table.ts). */
 export function tokenBox(t: TokenLike): TokenBox {
   const size = canvas?.grid?.size ?? 100;
   return { id: String(t.id), x: t.x / size, y: t.y / size, w: t.width, h: t.height, disposition: t.disposition };
@@ -91,7 +91,7 @@ export function liveGutsCircumstances(actor: Actor.Implementation): GutsCircumst
 const format = (k: string, p: Record<string, string | number>) =>
   fill(game.i18n!.localize(k), p, (v) => game.i18n!.localize(v));
 
-/** The model's Guts (lowered by its wounds), datacard and stored failures: the sheet's Guts actions read the same (actions.ts). */
+/** The model's Guts (lowered by its wounds), datacard and stored failures: the sheet's Guts actions read the same (src/system/actions/miniature-guts.ts). */
 const gutsOf = (actor: Actor.Implementation) => miniGuts(plainActor(actor), worldRules());
 
 /** The situation flags of a check from the circumstances (each counts only where a datacard gives it a rule). */

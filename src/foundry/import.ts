@@ -13,7 +13,8 @@ import {
   type FudgeRpgConversion,
 } from "../system/import-fudge-rpg";
 import { worldRules } from "./bridge";
-import { SYSTEM_ID } from "./registry";
+import { reportError } from "./foundry-util";
+import { SYSTEM_ID } from "../system/registry";
 
 export const IMPORT_REPORT_TEMPLATE = `systems/${SYSTEM_ID}/templates/chat/import-report.hbs`;
 
@@ -29,7 +30,9 @@ export function addImportButton(_app: unknown, html: HTMLElement): void {
   button.type = "button";
   button.dataset.fudgeImport = "";
   button.innerHTML = `<i class="fa-solid fa-file-import" inert></i> <span>${esc(loc("FUDGE.Import.Action"))}</span>`;
-  button.addEventListener("click", () => void importFromFudgeRpg());
+  button.addEventListener("click", () => {
+    importFromFudgeRpg().catch((e) => reportError(e)); // a listener cannot wait: a failure is reported
+  });
   host.append(button);
 }
 
@@ -102,7 +105,7 @@ export async function importFudgeRpgFiles(
   }
   ui.notifications!.info(game.i18n!.format("FUDGE.Import.Created", { count: String(created.length) }));
   // One character imported: open its sheet, as creating an actor does.
-  if (created.length === 1) void created[0].sheet?.render(true);
+  if (created.length === 1) await created[0].sheet?.render(true);
   return created;
 }
 

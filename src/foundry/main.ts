@@ -8,13 +8,13 @@ import { fill } from "../system/i18n";
 import { ladderOf } from "../system/view";
 import { ACTOR_MODELS, CHAT_MODELS, ITEM_MODELS } from "./data";
 import { worldRules } from "./bridge";
-import { onRenderChatMessage } from "./chat";
+import { fudgeChatMessageClass } from "./chat";
 import { endScene, registerCombatHooks } from "./combat";
-import { ladderNames } from "./foundry-util";
+import { ladderNames, reportError } from "./foundry-util";
 import { addImportButton } from "./import";
 import { migrateWorld } from "./migration";
 import { registerQueries } from "./queries";
-import { ACTOR_TYPES, ITEM_TYPES, SYSTEM_ID } from "./registry";
+import { ACTOR_TYPES, ITEM_TYPES, SYSTEM_ID } from "../system/registry";
 import { applyInitiative, registerSettings } from "./settings";
 import { CharacterSheet, FudgeActorSheet, MiniatureSheet, NpcSheet } from "./sheets/actor-sheet";
 import { onCombatTrackerContextOptions, onRenderTokenHUD, tableApi } from "./table-api";
@@ -22,7 +22,7 @@ import { fudgeTokenClass } from "./token";
 import { ITEM_SHEETS } from "./sheets/item-sheet";
 import { registerStatusEffects, syncStatuses } from "./statuses";
 import { loadSystemTemplates } from "./templates";
-import { registerQuenchBatches, type QuenchLike } from "./quench";
+import { registerQuenchBatches, type QuenchLike } from "./quench/index";
 
 Hooks.once("init", () => {
   console.log(`${SYSTEM_ID} | init`);
@@ -77,18 +77,20 @@ Hooks.once("init", () => {
     { ladder: () => ladderOf(worldRules(), ladderNames()) },
   );
   // Not awaited here (Foundry would not wait): early renders await templatesReady().
-  void loadSystemTemplates();
+  loadSystemTemplates().catch((e) => console.error(e)); // early renders await templatesReady(); a failed load is logged (no UI at init)
 
   (game.system as unknown as { api: unknown }).api = { endScene, worldRules, ...tableApi };
   // The segmented wound bar on every token (src/foundry/token.ts).
   (CONFIG.Token as unknown as { objectClass: unknown }).objectClass = fudgeTokenClass();
+  // The system's cards are drawn inside the message's renderHTML, which the chat log awaits (src/foundry/chat.ts).
+  (CONFIG.ChatMessage as unknown as { documentClass: unknown }).documentClass = fudgeChatMessageClass();
 });
 
 Hooks.once("ready", () => {
   // Settings are readable now: derive every actor again under the world's preset.
   for (const a of game.actors!.contents) a.reset();
   applyInitiative();
-  void migrateWorld();
+  migrateWorld().catch((e) => reportError(e)); // a hook cannot wait: a failed migration is reported
 });
 
 Hooks.on("renderTokenHUD" as never, ((hud: never, html: HTMLElement) => onRenderTokenHUD(hud, html)) as never);
@@ -99,7 +101,7 @@ for (const hook of ["getCombatTrackerContextOptions", "getCombatantContextOption
 // The Attack tooltips give the odds against the user's targets: refresh this user's open sheets.
 const refreshOpenSheets = () => {
   for (const app of foundry.applications.instances.values())
-    if (app instanceof FudgeActorSheet && app.rendered) void app.render();
+    if (app instanceof FudgeActorSheet && app.rendered) app.render().catch((e) => reportError(e)); // a hook cannot wait
 };
 Hooks.on(
   "targetToken" as never,
@@ -116,16 +118,12 @@ Hooks.on("updateToken", (_token, changed) => {
   refreshOpenSheets();
 });
 
-Hooks.on("renderChatMessageHTML", (message, html) =>
-  onRenderChatMessage(message as ChatMessage.Implementation, html as HTMLElement),
-);
-
 // Token statuses and the tracker's defeated flag follow the wound track and, on a miniature, the
 // Guts state (a failure by 4: terrified) (active GM only). "==gutsState" is a forced replacement's key.
 Hooks.on("updateActor", (actor, changed) => {
   const sys = (changed as { system?: Record<string, unknown> }).system;
   if (!game.user?.isActiveGM || !sys || !("woundTrack" in sys || "gutsState" in sys || "==gutsState" in sys)) return;
-  void syncStatuses(actor as Actor.Implementation);
+  syncStatuses(actor as Actor.Implementation).catch((e) => reportError(e)); // a hook cannot wait: a failed status is reported
 });
 
 // In-world self-test: batches for the Quench module (docs/foundry.md "Testing in a live world").

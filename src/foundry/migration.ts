@@ -8,8 +8,8 @@
  *   migrated, repaired (`repairSystem`) and updated with only what changed;
  * - every failure is counted and reported; the version is bumped only when all migrated.
  */
-import { MIGRATION_SETTING, MIGRATION_VERSION, SYSTEM_ID } from "./registry";
-import { needsMigration, systemChanges } from "./migrate-pure";
+import { MIGRATION_SETTING, MIGRATION_VERSION, SYSTEM_ID } from "../system/registry";
+import { needsMigration, systemChanges } from "../system/migrate";
 import { forcedDeletion } from "./v14";
 
 type Rec = Record<string, unknown>;

@@ -2,15 +2,15 @@
  * GM relay (CONFIG.queries, answered on the active GM's client via User#query). v13 calls the
  * handler as `handler(data, {timeout})`: it is not told who asked (FOUNDRY-V13.md, Queries).
  * So the handler validates the payload, finds the requester through his own User document's
- * flags (relay-pure.ts says why that is server-vouched), and re-runs the card action as that
+ * flags (src/system/relay.ts says why that is server-vouched), and re-runs the card action as that
  * user with `relayed: true`; src/system checks the permission again, and the apply path
  * re-derives the result from the live actors (src/system/integrity.ts). Replies are plain:
  * { ok } or { ok: false, key, params } with a localizable key.
  */
 import { isRulesError } from "../rules/errors";
 import { performCardAction } from "./chat";
-import { QUERIES, SYSTEM_ID, type QueryAction } from "./registry";
-import { parseRelayPayload, requestMatches, requesterRef, type RelayPayload } from "./relay-pure";
+import { QUERIES, SYSTEM_ID, type QueryAction } from "../system/registry";
+import { parseRelayPayload, requestMatches, requesterRef, type RelayPayload } from "../system/relay";
 
 export type Reply = { ok: true } | { ok: false; key: string; params?: Record<string, string> };
 type QueryOptions = { timeout?: number; user?: { id: string | null; isGM: boolean } } | undefined;
@@ -84,9 +84,13 @@ export async function handleRelay(expected: QueryAction, data: unknown, options?
   const reply = run(p, options);
   handled.set(key, reply);
   if (handled.size > HANDLED_LIMIT) handled.delete(handled.keys().next().value!);
-  void reply.then((r) => {
-    if (!r.ok && r.key === "FUDGE.Error.Relay.Unconfirmed") handled.delete(key);
-  });
+  // The caller gets the reply and any failure; here an unconfirmed or failed request is only forgotten.
+  reply.then(
+    (r) => {
+      if (!r.ok && r.key === "FUDGE.Error.Relay.Unconfirmed") handled.delete(key);
+    },
+    () => handled.delete(key),
+  );
   return reply;
 }
 

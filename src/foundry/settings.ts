@@ -1,13 +1,13 @@
 /**
  * World settings: one hidden setting per WorldRules key, edited in one settings menu
- * (ApplicationV2 form built from settings-pure RULE_FIELDS), plus the migration version.
+ * (ApplicationV2 form built from src/system/settings-menu.ts RULE_FIELDS), plus the migration version.
  * Changing the preset on a world with wounded actors asks before converting their tracks.
  */
 import { WORLD_RULE_SETTINGS, defaultWorldRules, type WorldRules } from "../system/data";
 import { worldRules } from "./bridge";
 import { reportError } from "./foundry-util";
-import { initiativeFormula } from "./initiative-pure";
-import { INITIATIVE_SETTING, MIGRATION_SETTING, SYSTEM_ID } from "./registry";
+import { initiativeFormula } from "../system/initiative";
+import { INITIATIVE_SETTING, MIGRATION_SETTING, SYSTEM_ID } from "../system/registry";
 import {
   PRESET_GROUPS,
   RULE_GROUPS,
@@ -19,7 +19,7 @@ import {
   removeTableRow,
   rulesMenuContext,
   woundedActors,
-} from "./settings-pure";
+} from "../system/settings-menu";
 import { TEMPLATES } from "../system/handlebars";
 
 const { ApplicationV2 } = foundry.applications.api;
@@ -56,7 +56,7 @@ export function registerSettings(): void {
       default: 0,
     } as never,
   );
-  // Initiative formula (empty: the preset's default, initiative-pure.ts); CONFIG.Combat follows it.
+  // Initiative formula (empty: the preset's default, src/system/initiative.ts); CONFIG.Combat follows it.
   settings().register(
     SYSTEM_ID as never,
     INITIATIVE_SETTING as never,
@@ -107,7 +107,7 @@ function rederiveAll(): void {
 function rerenderOpenSheets(): void {
   for (const app of foundry.applications.instances.values()) {
     const doc = (app as { document?: { documentName?: string } }).document;
-    if (doc?.documentName === "Actor" || doc?.documentName === "Item") void app.render();
+    if (doc?.documentName === "Actor" || doc?.documentName === "Item") app.render().catch((e) => reportError(e)); // a change handler cannot wait
   }
 }
 
@@ -128,7 +128,7 @@ export class RulesMenu extends ApplicationV2 {
     window: { title: "FUDGE.Settings.Menu.Name", icon: "fa-solid fa-scale-balanced", resizable: true },
     position: { width: 560, height: 680 },
     form: { handler: RulesMenu.onSubmit, closeOnSubmit: true, submitOnChange: false },
-    // The table fields' rows (settings-pure addTableRow / removeTableRow): edited in the form, read on submit.
+    // The table fields' rows (src/system/settings-menu.ts addTableRow / removeTableRow): edited in the form, read on submit.
     actions: {
       addRuleRow: (_event: PointerEvent, target: HTMLElement) => addTableRow(target),
       removeRuleRow: (_event: PointerEvent, target: HTMLElement) => removeTableRow(target),

@@ -1,11 +1,12 @@
 /** Keeps token statuses and the combat tracker's defeated flag in step with the wound track. */
 import type { TrackStatus } from "../rules/track";
 import type { ActorType } from "../system/data";
-import { worldRules, writeQueue } from "./bridge";
-import { SYSTEM_ID } from "./registry";
+import { worldRules } from "./bridge";
+import { writeQueue } from "./write-queue";
+import { SYSTEM_ID } from "../system/registry";
 import { isRulesError } from "../rules/errors";
 import { parseGutsState } from "../rules/miniatures/guts";
-import { defeatedPlan, statusesFor, statusPlan, WOUND_STATUS_EFFECTS } from "./statuses-pure";
+import { defeatedPlan, statusesFor, statusPlan, WOUND_STATUS_EFFECTS } from "../system/statuses";
 
 export function registerStatusEffects(): void {
   // v13: an array of {id, name, img}; v14: a record keyed by id (the array still works there

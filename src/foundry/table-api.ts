@@ -17,7 +17,7 @@ import {
   mainWeapon,
 } from "../system/attack-dialog";
 import { isRulesError } from "../rules/errors";
-import { ForecastQueue } from "./forecast-queue";
+import { ForecastQueue } from "../system/forecast-queue";
 import type { ActorDoc, ItemDoc } from "../system/data";
 import * as actions from "../system/actions";
 import { trackFor } from "../system/combatant";
@@ -25,7 +25,7 @@ import { fill } from "../system/i18n";
 import { hudWoundControls, trackView } from "../system/view";
 import { plainActor, updateActor, worldRules } from "./bridge";
 import { reportError, userRef } from "./foundry-util";
-import { duelGutsSituation } from "./guts-pure";
+import { duelGutsSituation } from "../system/guts";
 import { liveGutsCircumstances } from "./guts-table";
 
 type ActorLike = Actor.Implementation | ActorDoc;
@@ -68,7 +68,7 @@ function forecastRequest(requestOrA: unknown, b?: ActorLike): unknown {
 /**
  * The duel request between two actors as the table sees them: Miniatures models carry the
  * circumstances of their Guts checks (their standing, and the live table's for documents:
- * guts-pure.ts duelGutsSituation). Built on the client that asks, from live documents.
+ * src/system/guts.ts duelGutsSituation). Built on the client that asks, from live documents.
  */
 function tableDuelRequest(a: ActorLike, b: ActorLike): Record<string, unknown> {
   const rules = worldRules();
@@ -84,7 +84,7 @@ function tableDuelRequest(a: ActorLike, b: ActorLike): Record<string, unknown> {
   return duelRequest(pa, pb, rules, gutsSituation);
 }
 
-/** The table's forecasts: run in the forecast worker, one after another (src/foundry/forecast-queue.ts). */
+/** The table's forecasts: run in the forecast worker, one after another (src/system/forecast-queue.ts). */
 let forecasts = new ForecastQueue();
 /** Replaces the table's forecast queue (tests: a fake worker, or none); returns the previous one. */
 export function useForecastQueue(q: ForecastQueue): ForecastQueue {
@@ -250,14 +250,12 @@ function woundPanel(actor: Actor.Implementation): HTMLElement {
       b.dataset.tooltip = game.i18n!.format(key, { level: label.textContent ?? "" });
       b.setAttribute("aria-label", b.dataset.tooltip);
       b.disabled = !ref;
-      b.addEventListener("click", async (ev) => {
+      b.addEventListener("click", (ev) => {
         ev.preventDefault();
         ev.stopPropagation();
-        try {
-          await updateActor(actor, actions.toggleWoundBox(plainActor(actor), ref!, worldRules(), userRef()));
-        } catch (e) {
-          reportError(e, actor.name);
-        }
+        const toggle = async () =>
+          updateActor(actor, actions.toggleWoundBox(plainActor(actor), ref!, worldRules(), userRef()));
+        toggle().catch((e) => reportError(e, actor.name)); // a listener cannot wait: a refused change is reported
       });
       row.append(b);
     }
@@ -302,6 +300,8 @@ export function onRenderTokenHUD(hud: { object?: { actor?: Actor.Implementation 
     );
   if (mayForecast())
     col.append(
-      hudButton("fudge-forecast", "fa-scale-balanced", "FUDGE.Forecast.Button", () => void showForecast(actor)),
+      hudButton("fudge-forecast", "fa-scale-balanced", "FUDGE.Forecast.Button", () => {
+        showForecast(actor).catch((e) => reportError(e)); // a listener cannot wait: a failure is reported
+      }),
     );
 }

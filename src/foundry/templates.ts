@@ -5,7 +5,7 @@
  * `templatesReady()` first.
  */
 import { PARTIALS, TEMPLATES } from "../system/handlebars";
-import { SYSTEM_ID } from "./registry";
+import { SYSTEM_ID } from "../system/registry";
 
 export const systemPath = (p: string) => `systems/${SYSTEM_ID}/${p}`;
 

@@ -15,9 +15,9 @@ import { fudgeDuelRules } from "./fudge/duel";
 import { miniaturesDuelRules } from "./miniatures/duel";
 import { voltDuelRules } from "./volt/duel";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one map holds every preset's pipeline, each typed in its own module
 type AnyPipeline = AttackPipeline<any>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one map holds every preset's duel rules, each typed in its own module
 type AnyDuelRules = DuelRules<any, any>;
 
 /** A preset: its attack pipeline and, when its duels have rules of their own, its duel rules. */

@@ -282,7 +282,7 @@ export interface AttackDialogContext {
 
 /**
  * The dialog's context. `measured`: per target, what the table measures for it (src/foundry
- * table-pure.ts tableSituation: range, gang-up, contact), which the attack will use over the
+ * src/rules/miniatures/table.ts tableSituation: range, gang-up, contact), which the attack will use over the
  * form's values; the odds are those of the attack as it will be rolled, and a field the table
  * measures for every target shows the measures instead of an input.
  */
@@ -335,7 +335,7 @@ function untouched(card: unknown): boolean {
 /**
  * The rules core's duel request for two actors, each with its main weapon (docs/rules-api.md
  * `forecast`). `gutsSituation`: Miniatures, each side's circumstances of its Guts checks for the
- * duel (the table derives them: src/foundry/guts-pure.ts duelGutsSituation); none by default.
+ * duel (the table derives them: src/system/guts.ts duelGutsSituation); none by default.
  */
 export function duelRequest(
   a: ActorDoc,
@@ -558,13 +558,11 @@ export function rollDialogContext(
     // Fudge §3.4: the GM sets a Difficulty Level on the ladder (default: the world's).
     difficulties: volt
       ? []
-      : [...ladder.rungs]
-          .reverse()
-          .map((r) => ({
-            value: r.value,
-            label: numeric ? signed(r.value) : levelView(r.value, ladder).label,
-            selected: r.value === rules.defaultDifficulty,
-          })),
+      : [...ladder.rungs].reverse().map((r) => ({
+          value: r.value,
+          label: numeric ? signed(r.value) : levelView(r.value, ladder).label,
+          selected: r.value === rules.defaultDifficulty,
+        })),
     difficultyHintKey: numeric ? "FUDGE.Roll.Hint.difficultyDatacard" : "FUDGE.Roll.Hint.difficulty",
     modifier: 0,
     cssClass: "fudge-wounds fudge-roll-dialog",

@@ -2,7 +2,7 @@
  * The chat note the GM's client posts when a combat ends and Willpower adjustments that held
  * "until the battle is over" lapse (Fudge §4.52 (4)): one card for the combat, one line per
  * recorded lapse, each led by the actor's name — the answer first, in the game's words ("Hurt
- * becomes Very Hurt"). Pure: built from what endBattleFor reports (src/system/actions.ts);
+ * becomes Very Hurt"). Pure: built from what endBattleFor reports (src/system/actions/attack-card.ts);
  * drawn by templates/chat/battle-end.hbs, where names are escaped.
  */
 

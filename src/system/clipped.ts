@@ -16,10 +16,12 @@
  */
 import { rollsClipped } from "../rules/fate/pipeline";
 import { applyWound, healTrack } from "../rules/track";
-import { isOwner, REPLACE_STATE_KEY, type ActorUpdate, type UserRef } from "./actions";
+import { isOwner, type UserRef } from "./permissions";
+import { REPLACE_STATE_KEY, type ActorUpdate } from "./updates";
 import { trackFor } from "./combatant";
 import type { ActorDoc, WorldRules } from "./data";
-import { defenceLogUpdate, defenceRecordOf, type DefenceRecord } from "./integrity";
+import { defenceLogUpdate, defenceRecordOf, type DefenceRecord } from "./actor-logs";
+import { boundedLogEntries, messageLogOf } from "./message-log";
 
 const SCOPE = "fudge-wounds";
 /** Attack rolls that used up this actor's Clipped box, keyed by the card's message id. */
@@ -35,18 +37,13 @@ export interface ClippedRecord {
   at: number;
 }
 
-const isRec = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const scopeOf = (actor: Pick<ActorDoc, "flags">): Record<string, unknown> =>
-  isRec(actor.flags?.[SCOPE]) ? (actor.flags[SCOPE] as Record<string, unknown>) : {};
-
 /** The actor's clipped log, oldest first; malformed entries are ignored. */
 export function clippedLogOf(actor: Pick<ActorDoc, "flags">): ClippedRecord[] {
-  const raw = scopeOf(actor)[CLIPPED_LOG_FLAG];
-  if (!isRec(raw)) return [];
-  return Object.entries(raw)
-    .filter(([k, r]) => isRec(r) && r.messageId === k && typeof r.by === "string" && typeof r.at === "number")
-    .map(([, r]) => r as unknown as ClippedRecord)
-    .sort((a, b) => a.at - b.at);
+  return messageLogOf<ClippedRecord>(
+    actor,
+    CLIPPED_LOG_FLAG,
+    (r) => typeof r.by === "string" && typeof r.at === "number",
+  );
 }
 
 /** Is the actor Clipped, so that a roll it makes now is its "next action" (FATE worlds only)? */
@@ -78,8 +75,7 @@ export function attackClippedUpdate(
   if (!messageId || !isOwner(user, attacker) || !rollsWhileClipped(attacker, rules)) return null;
   const log = clippedLogOf(attacker);
   if (log.some((r) => r.messageId === messageId)) return null;
-  const entries: Record<string, ClippedRecord | null> = { [messageId]: { messageId, by: user.id, at: now } };
-  for (const r of log.slice(0, Math.max(0, log.length + 1 - CLIPPED_LOG_LIMIT))) entries[`-=${r.messageId}`] = null;
+  const entries = boundedLogEntries(log, { messageId, by: user.id, at: now }, CLIPPED_LOG_LIMIT);
   const s = spent(attacker, rules);
   return { system: s.system, flags: { [SCOPE]: { [CLIPPED_LOG_FLAG]: entries, ...s.note } } };
 }

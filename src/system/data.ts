@@ -112,7 +112,7 @@ export interface MiniatureData {
   flying: boolean;
   woundTrack: { state: unknown };
   gutsState: GutsState;
-  /** The model's standing Guts circumstances, set by the GM (seed 004 "Sample characters"; src/foundry/guts-pure.ts). */
+  /** The model's standing Guts circumstances, set by the GM (seed 004 "Sample characters"; src/system/guts.ts). */
   gutsStanding: GutsStanding;
   notes: string;
 }
@@ -121,7 +121,7 @@ export interface MiniatureData {
  * What the GM says about a miniature that its Guts checks depend on (seed 004 "Sample
  * characters"): it is defending the King (counts with Faithful), it is a peasant (Noble presence:
  * −1 when in melee with such a model) and a follower (Leader: −1 once the Leader has fallen).
- * The table derives the melee and the fall from live documents (src/foundry/guts-pure.ts).
+ * The table derives the melee and the fall from live documents (src/system/guts.ts).
  */
 export interface GutsStanding {
   defendingKing: boolean;

@@ -18,7 +18,7 @@ export interface KeyedError {
 /** A custom wound level's field: `system.woundTrack.customLevels.2.boxes`. */
 const CUSTOM_LEVEL = /(?:^|\.)customLevels\.(\d+)\.([A-Za-z]+)$/;
 
-/** A cell of a rules-menu table: `fudge.graze.table[1].min` (settings-pure readTable, the rules core's checks). */
+/** A cell of a rules-menu table: `fudge.graze.table[1].min` (src/system/settings-menu.ts readTable, the rules core's checks). */
 const TABLE_CELL = /(?:^|\.)(graze\.table|minMidMax\.table|thresholds)\[(\d+)\]\.([A-Za-z]+)$/;
 const TABLES: Record<string, string> = {
   "graze.table": "grazeTable",

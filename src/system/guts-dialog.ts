@@ -68,7 +68,7 @@ export function gutsChoiceFor(
     .filter((o) => o.type === "miniature")
     .map((o) => Number((o.system as { terrifying?: unknown }).terrifying) || 0);
   const most = Math.max(0, ...counts);
-  // The model's standing and what the table derives (src/foundry/guts-pure.ts) tick the boxes; the player can change them.
+  // The model's standing and what the table derives (src/system/guts.ts) tick the boxes; the player can change them.
   const c = circumstances
     ? {
         defendingKing: circumstances.defendingKing,

@@ -14,6 +14,7 @@ import type { LevelView } from "./view";
 
 /** The subset of the Handlebars API the helpers need (the real module or Foundry's global). */
 export interface HandlebarsLike {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Handlebars' own helper type takes any arguments
   registerHelper(name: string, fn: (...args: any[]) => unknown): void;
 }
 

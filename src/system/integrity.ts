@@ -27,8 +27,25 @@ import {
   type Situation,
 } from "./combatant";
 import { asRolledOn } from "./clipped";
-// actions.ts imports the log helpers below; both sides only call each other's functions at run time.
-import { isOwner, isDefenderSlot, GM_SLOT, type RollCardData, type UserRef } from "./actions";
+import { GM_SLOT, isDefenderSlot } from "./card-target";
+import { isOwner, type UserRef } from "./permissions";
+import type { RollCardData } from "./actions/trait-roll";
+// The logs on actors, read here and by the card actions (src/system/actor-logs.ts).
+export {
+  DEFENCE_LOG_FLAG,
+  WOUND_LOG_FLAG,
+  WOUND_LOG_LIMIT,
+  defenceFacesOf,
+  defenceLogOf,
+  defenceLogUpdate,
+  defenceRecordOf,
+  liveRecord,
+  logUpdate,
+  woundLogOf,
+  type DefenceRecord,
+  type WoundRecord,
+} from "./actor-logs";
+import { woundLogOf } from "./actor-logs";
 
 // ─── Limits on what a card may carry ───────────────────────────────────────────────────
 
@@ -262,7 +279,7 @@ export function checkCard(raw: unknown): AttackCardData {
 }
 
 /**
- * A trait roll card (src/system/actions.ts RollCardData), checked like an attack card before it
+ * A trait roll card (src/system/actions/trait-roll.ts RollCardData), checked like an attack card before it
  * is drawn. Throws FUDGE.Error.Card.RollMalformed; returns the card unchanged.
  */
 export function checkRollCard(raw: unknown): RollCardData {
@@ -616,130 +633,4 @@ function judged(
       throw new RulesError(`dice.${id}`, "FUDGE.Error.MissingDice", `missing dice "${id}"`, { slot: id });
     return gm.situational;
   });
-}
-
-// ─── Wound records on the target actor ─────────────────────────────────────────────────
-
-/** One applied wound, written into the target actor's flags by whoever applied it. */
-export interface WoundRecord {
-  /** The chat message (card) the wound came from; also the record's key in the log. */
-  messageId: string;
-  /** Who asked for the wound (server-vouched on the GM's client). */
-  by: string;
-  at: number;
-  before: unknown;
-  after: unknown;
-  fudgePointSpent: boolean;
-  undone: boolean;
-  /** Who undid it ("" while live). */
-  undoneBy: string;
-  /** Fudge §4.52 (4): levels that hold only until the battle is over (the result's `battleLapse` follow-ups). */
-  lapses?: { from: string; to: string }[];
-  /** The battle ended and `lapses` were applied (src/system/actions.ts endBattleFor). */
-  lapsed?: boolean;
-}
-
-export const WOUND_LOG_FLAG = "woundLog";
-/** Records kept per actor (the oldest go first; a wound that old can no longer be undone from its card). */
-export const WOUND_LOG_LIMIT = 40;
-
-/** A log is an object keyed by message id, so an update sends one record, not the whole log. */
-function logEntries<T extends { messageId: string }>(
-  actor: Pick<ActorDoc, "flags">,
-  flag: string,
-  valid: (r: Record<string, unknown>) => boolean,
-): T[] {
-  const raw = (actor.flags?.["fudge-wounds"] as Record<string, unknown> | undefined)?.[flag];
-  if (!isRec(raw)) return [];
-  return Object.entries(raw)
-    .filter(([k, r]) => isRec(r) && r.messageId === k && valid(r))
-    .map(([, r]) => r as unknown as T);
-}
-
-/** The wound log of an actor (its `flags["fudge-wounds"].woundLog`), oldest first; malformed entries are ignored. */
-export function woundLogOf(actor: Pick<ActorDoc, "flags">): WoundRecord[] {
-  return logEntries<WoundRecord>(
-    actor,
-    WOUND_LOG_FLAG,
-    (r) =>
-      typeof r.by === "string" &&
-      typeof r.at === "number" &&
-      typeof r.undone === "boolean" &&
-      typeof r.fudgePointSpent === "boolean" &&
-      "before" in r &&
-      "after" in r,
-  ).sort((a, b) => a.at - b.at);
-}
-
-/** The live (not undone) record of a card's wound on this actor. */
-export function liveRecord(log: readonly WoundRecord[], messageId: string): WoundRecord | undefined {
-  return log.find((r) => r.messageId === messageId && !r.undone);
-}
-
-/** The flags update that writes one record (and drops the oldest beyond the limit). */
-export function logUpdate(
-  log: readonly WoundRecord[],
-  rec: WoundRecord,
-): { "fudge-wounds": { woundLog: Record<string, WoundRecord | null> } } {
-  const out: Record<string, WoundRecord | null> = { [rec.messageId]: structuredClone(rec) };
-  const others = log.filter((r) => r.messageId !== rec.messageId);
-  for (const r of others.slice(0, Math.max(0, others.length + 1 - WOUND_LOG_LIMIT))) out[`-=${r.messageId}`] = null;
-  return { "fudge-wounds": { woundLog: out } };
-}
-
-/** A defence roll, written into the defender actor's flags by whoever rolled it (his owner, or the GM's client for him). */
-export interface DefenceRecord {
-  messageId: string;
-  faces: number[];
-  by: string;
-  at: number;
-  /**
-   * FATE: the roll was made while Clipped and used the box up (src/system/clipped.ts); false: it
-   * was not. Absent in records written before the defence roll settled Clipped (Apply does then).
-   */
-  clipped?: boolean;
-}
-
-export const DEFENCE_LOG_FLAG = "defenceLog";
-
-export function defenceLogOf(actor: Pick<ActorDoc, "flags">): DefenceRecord[] {
-  return logEntries<DefenceRecord>(
-    actor,
-    DEFENCE_LOG_FLAG,
-    (r) =>
-      typeof r.by === "string" &&
-      typeof r.at === "number" &&
-      Array.isArray(r.faces) &&
-      r.faces.every((f) => Number.isInteger(f)) &&
-      (r.clipped === undefined || typeof r.clipped === "boolean"),
-  ).sort((a, b) => a.at - b.at);
-}
-
-/** The defender's record of his defence roll on a card, or undefined. */
-export function defenceRecordOf(actor: Pick<ActorDoc, "flags">, messageId: string): DefenceRecord | undefined {
-  return defenceLogOf(actor).find((r) => r.messageId === messageId);
-}
-
-/** The defence faces the defender rolled on a card, or null. */
-export function defenceFacesOf(actor: Pick<ActorDoc, "flags">, messageId: string): number[] | null {
-  return defenceRecordOf(actor, messageId)?.faces.slice() ?? null;
-}
-
-/** The flags update that records a defence roll on the defender (capped like the wound log). */
-export function defenceLogUpdate(
-  actor: Pick<ActorDoc, "flags">,
-  rec: DefenceRecord,
-): { "fudge-wounds": { defenceLog: Record<string, DefenceRecord | null> } } {
-  const out: Record<string, DefenceRecord | null> = {
-    [rec.messageId]: {
-      messageId: rec.messageId,
-      faces: [...rec.faces],
-      by: rec.by,
-      at: rec.at,
-      ...(typeof rec.clipped === "boolean" ? { clipped: rec.clipped } : {}),
-    },
-  };
-  const others = defenceLogOf(actor).filter((r) => r.messageId !== rec.messageId);
-  for (const r of others.slice(0, Math.max(0, others.length + 1 - WOUND_LOG_LIMIT))) out[`-=${r.messageId}`] = null;
-  return { "fudge-wounds": { defenceLog: out } };
 }

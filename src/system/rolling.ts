@@ -115,7 +115,7 @@ export function traitRollSlot(traitKey: string, preset: string): DiceSlot {
 
 /**
  * Fudge §4.51 (world option "Willpower against penalties"): the Willpower roll a wounded
- * character's trait roll makes first (src/system/actions.ts traitWillpowerNeeded), 4dF.
+ * character's trait roll makes first (src/system/actions/trait-roll.ts traitWillpowerNeeded), 4dF.
  */
 export const WILLPOWER_ROLL: DiceSlot = fudgeDiceSlot("willpower", 4, "FUDGE.Card.Dice");
 
@@ -125,7 +125,7 @@ export async function rollFaces<R>(formula: string, roller: Roller<R>): Promise<
   return { slot: formula, formula, faces: r.faces, rolls: r.roll === null ? [] : [r.roll] };
 }
 
-/** The dice source src/system/actions.ts startAttack accepts: faces per slot and target. */
+/** The dice source src/system/actions/attack-card.ts startAttack accepts: faces per slot and target. */
 export interface SlotDice {
   faces(slot: DiceSlot, targetIndex: number): number[];
 }

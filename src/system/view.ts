@@ -349,9 +349,7 @@ export function healFeedback(name: string, steps: Step[]): { key: string; params
  * the box a "−" clears (its last marked one), as refs for the same toggleWoundBox action (and
  * permission check) the sheet's boxes use. Null where there is nothing to mark or clear.
  */
-export function hudWoundControls(
-  track: TrackView,
-): {
+export function hudWoundControls(track: TrackView): {
   key: string;
   labelKey: string;
   labelParams: Record<string, string | number>;

@@ -4,7 +4,7 @@
  * a module worker from a URL next to the page, posts the Leroy vs Theodora Fudge duel and gets back
  * the rules core's synchronous answer; a refused request comes back as data that rebuilds the
  * same RulesError here. (The queue around it is tested with a stand-in Worker in
- * tests/foundry/forecast-queue.test.ts.)
+ * tests/system/forecast-queue.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
-import { FORECAST_WORKER_FILE, rulesErrorFrom, type ForecastReply } from "../../src/foundry/forecast-queue";
+import { FORECAST_WORKER_FILE, rulesErrorFrom, type ForecastReply } from "../../src/system/forecast-queue";
 import { duelForecast } from "../../src/rules/forecast";
 import { RulesError } from "../../src/rules/errors";
 import { duelRequest } from "../../src/system/attack-dialog";

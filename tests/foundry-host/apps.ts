@@ -16,7 +16,7 @@ import { current } from "./context";
 import { OWNERSHIP, type HostDocument } from "./documents";
 import { deepClone, isRec } from "./fields";
 import { mergeObject } from "./utils";
-import { ROOT, SYSTEM_PATH } from "./world";
+import { ROOT, SYSTEM_PATH } from "./paths";
 
 type Rec = Record<string, unknown>;
 type Ctor = abstract new (...a: any[]) => any;
@@ -122,7 +122,7 @@ export class ApplicationV2 {
       ev,
       target,
     );
-    if (r instanceof Promise) this.client.world.track(r);
+    if (r instanceof Promise) this.client.world.watch(r);
   }
 }
 

@@ -6,9 +6,9 @@
  * say what counted, and a shot into a melee lets the GM run the selected friends' checks.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { ForecastQueue } from "../../src/foundry/forecast-queue";
+import { ForecastQueue } from "../../src/system/forecast-queue";
 import { showForecast, useForecastQueue } from "../../src/foundry/table-api";
-import { FakeWorker } from "../foundry/fake-worker";
+import { FakeWorker } from "../system/fake-worker";
 import { findSample } from "../../src/cli/samples";
 import { applyWound } from "../../src/rules/track";
 import { trackFor } from "../../src/system/combatant";

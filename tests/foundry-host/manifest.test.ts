@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import fs from "node:fs";
 import { join } from "node:path";
-import { INITIATIVE_DEFAULTS, MANIFEST_INITIATIVE } from "../../src/foundry/initiative-pure";
+import { INITIATIVE_DEFAULTS, MANIFEST_INITIATIVE } from "../../src/system/initiative";
 import { gmAndPlayer } from "./index";
 import { ROOT } from "./world";
 

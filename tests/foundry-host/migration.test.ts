@@ -5,7 +5,7 @@
  * version bumped only when everything migrated. Fixtures: every earlier stored shape.
  */
 import { describe, expect, it } from "vitest";
-import { MIGRATION_SETTING, MIGRATION_VERSION, SYSTEM_ID } from "../../src/foundry/registry";
+import { MIGRATION_SETTING, MIGRATION_VERSION, SYSTEM_ID } from "../../src/system/registry";
 import { STORED_SHAPES, type StoredShape } from "./fixtures";
 import { ROLES, startWorld, type World } from "./index";
 import type { Client } from "./world";

@@ -10,7 +10,7 @@ import { ROOT } from "./world";
 describe("Quench batches", () => {
   it("register on quenchReady and pass on the host, leaving no scratch documents", async () => {
     const { world, gm } = await gmAndPlayer();
-    const { QUENCH_BATCHES } = await import("../../src/foundry/quench");
+    const { QUENCH_BATCHES } = await import("../../src/foundry/quench/index");
     const { quench, batches } = collectBatches();
     gm.run(() =>
       (Hooks as unknown as { callAll(name: string, ...args: unknown[]): void }).callAll("quenchReady", quench),
@@ -38,7 +38,7 @@ describe("Quench batches", () => {
   });
 
   it("docs/foundry.md names as many batches as are registered", async () => {
-    const { QUENCH_BATCHES } = await import("../../src/foundry/quench");
+    const { QUENCH_BATCHES } = await import("../../src/foundry/quench/index");
     const words = [
       "zero",
       "one",

@@ -4,7 +4,7 @@
  * live world; this checks the batches' logic against the host before anyone runs them there.
  */
 import { assert } from "vitest";
-import type { QuenchBatchContext, QuenchLike } from "../../src/foundry/quench";
+import type { QuenchBatchContext, QuenchLike } from "../../src/foundry/quench/index";
 
 interface Suite {
   title: string;

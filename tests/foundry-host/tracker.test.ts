@@ -5,9 +5,9 @@
  * by the world setting, through the same forecast as the Token HUD (src/foundry/table-api.ts).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ForecastQueue } from "../../src/foundry/forecast-queue";
+import { ForecastQueue } from "../../src/system/forecast-queue";
 import { onRenderTokenHUD, showForecast, useForecastQueue } from "../../src/foundry/table-api";
-import { FakeWorker } from "../foundry/fake-worker";
+import { FakeWorker } from "../system/fake-worker";
 import { plainActor, worldRules } from "../../src/foundry/bridge";
 import { duelForecast } from "../../src/rules/forecast";
 import { duelRequest, forecastLineOf, forecastView, forecastViewOf } from "../../src/system/attack-dialog";
@@ -224,7 +224,7 @@ describe("Miniatures duel forecast from the combat tracker (Miniatures: Guts)", 
   }, 120_000);
 });
 
-describe("the table's duel forecast runs in the forecast worker (src/foundry/forecast-queue.ts)", () => {
+describe("the table's duel forecast runs in the forecast worker (src/system/forecast-queue.ts)", () => {
   let restore: ForecastQueue | null = null;
   afterEach(() => {
     if (restore) useForecastQueue(restore);

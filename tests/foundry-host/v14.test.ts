@@ -2,7 +2,7 @@
 /** v14-ready paths (FOUNDRY-V13.md "v14"): taken when game.release.generation >= 14, v13 otherwise. */
 import { describe, expect, it } from "vitest";
 import * as actions from "../../src/system/actions";
-import { diffWithDeletions } from "../../src/foundry/migrate-pure";
+import { diffWithDeletions } from "../../src/system/migrate";
 import { plainActor, updateActor, worldRules } from "../../src/foundry/bridge";
 import { userRef } from "../../src/foundry/foundry-util";
 import { ForcedReplacement, _del } from "./utils";

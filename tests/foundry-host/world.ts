@@ -30,9 +30,10 @@ import { DataModelValidationError, deepClone, isRec } from "./fields";
 import { cleanHTML, diffObject, expandObject, getProperty, mergeObject, randomID, setProperty } from "./utils";
 import { ActorSheet, DocumentSheetConfig, ItemSheet, type DialogAnswer, type DialogRequest } from "./apps";
 
+import { ROOT } from "./paths";
+
 type Rec = Record<string, unknown>;
-export const ROOT = join(import.meta.dirname, "..", "..");
-export const SYSTEM_PATH = "systems/fudge-wounds/";
+export { ROOT, SYSTEM_PATH } from "./paths";
 
 // ─── Users ──────────────────────────────────────────────────────────────────────────────
 
@@ -496,8 +497,12 @@ export class Client {
     });
     // Chat log: messages already in the world are drawn at start-up (before any partial has loaded).
     this.run(() => {
-      for (const m of this.game.messages.values()) void this.drawMessage(m);
+      for (const m of this.game.messages.values()) this.drawMessage(m).catch((e) => this.logError(e)); // the chat log draws without waiting, as core's does
     });
+  }
+
+  private logError(e: unknown): void {
+    this.log.push({ level: "error", message: String(e) });
   }
 
   /** ui.chat draws a message this user may see; renderChatMessageHTML fires inside renderHTML. */
@@ -545,7 +550,7 @@ export class Client {
           out.push(doc);
           doc._onCreate(r, op.options, op.userId);
           this.hooks.callAll(hook("create"), doc, op.options, op.userId);
-          if (doc instanceof ChatMessage) void this.drawMessage(doc);
+          if (doc instanceof ChatMessage) this.drawMessage(doc).catch((e) => this.logError(e)); // the chat log draws without waiting, as core's does
         } else if (op.action === "update") {
           let doc = coll.get(id);
           if (!doc) {
@@ -562,9 +567,9 @@ export class Client {
           this.hooks.callAll(hook("update"), doc, r, op.options, op.userId);
           if (doc instanceof Combat && ("turn" in r || "round" in r)) {
             const p = doc._manageTurnEvents();
-            this.world.track(p);
+            this.world.watch(p);
           }
-          if (doc instanceof ChatMessage) void this.drawMessage(doc);
+          if (doc instanceof ChatMessage) this.drawMessage(doc).catch((e) => this.logError(e)); // the chat log draws without waiting, as core's does
           this.rerender(doc);
         } else {
           const doc = coll.get(id);
@@ -584,7 +589,7 @@ export class Client {
   /** Open sheets of a document re-render after its update (core: `render(false)` on `doc.apps`). */
   private rerender(doc: HostDocument): void {
     for (const app of Object.values(doc.apps))
-      if (app.rendered) this.world.track(Promise.resolve(app.render({ force: false })));
+      if (app.rendered) this.world.watch(Promise.resolve(app.render({ force: false })));
     if (doc.parent) this.rerender(doc.parent);
   }
 
@@ -977,13 +982,18 @@ export class World {
   /** Rejections of work the host started and nobody awaited (click handlers, turn events, re-renders). */
   readonly errors: unknown[] = [];
   track<T>(p: Promise<T>): Promise<T> {
+    this.watch(p);
+    return p;
+  }
+
+  /** As track, for work nobody awaits: settle() waits for it, its failure lands in `errors`. */
+  watch(p: Promise<unknown>): void {
     this.inFlight.add(p);
     const done = () => this.inFlight.delete(p);
     p.then(done, (e) => {
       done();
       this.errors.push(e);
     });
-    return p;
   }
 
   /** Waits until no server operation, turn event or sheet render the host started is pending. */

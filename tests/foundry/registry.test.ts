@@ -6,10 +6,10 @@ import { describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
-import { ACTOR_TYPES, CHAT_TYPES, DOCUMENT_TYPES, ITEM_TYPES, QUERIES, SYSTEM_ID } from "../../src/foundry/registry";
+import { ACTOR_TYPES, CHAT_TYPES, DOCUMENT_TYPES, ITEM_TYPES, QUERIES, SYSTEM_ID } from "../../src/system/registry";
 import { ACTOR_DEFAULTS, ITEM_DEFAULTS, WORLD_RULE_SETTINGS, defaultAttackCardData } from "../../src/system/data";
-import { WOUND_STATUS_EFFECTS } from "../../src/foundry/statuses-pure";
-import { HEAL_INPUTS } from "../../src/foundry/heal-pure";
+import { WOUND_STATUS_EFFECTS } from "../../src/system/statuses";
+import { HEAL_INPUTS } from "../../src/system/heal";
 import { flattenLang } from "../../src/system/i18n";
 
 const manifest = JSON.parse(fs.readFileSync("system.json", "utf8"));
@@ -159,19 +159,19 @@ describe("boundaries", () => {
     expect(out.trim()).toBe("");
   });
 
-  it("the pure modules of src/foundry use no Foundry global either (tests import them)", () => {
+  it("the plain modules the adapter uses name no Foundry global either (tests import them)", () => {
     for (const f of [
-      "registry.ts",
-      "migrate-pure.ts",
-      "relay-pure.ts",
-      "statuses-pure.ts",
-      "settings-pure.ts",
-      "combat-pure.ts",
-      "table-pure.ts",
-      "update-pure.ts",
-      "heal-pure.ts",
+      "src/system/registry.ts",
+      "src/system/migrate.ts",
+      "src/system/relay.ts",
+      "src/system/statuses.ts",
+      "src/system/settings-menu.ts",
+      "src/system/combat.ts",
+      "src/rules/miniatures/table.ts",
+      "src/system/updates.ts",
+      "src/system/heal.ts",
     ]) {
-      const code = fs.readFileSync(path.join("src/foundry", f), "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+      const code = fs.readFileSync(path.join(f), "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
       expect(code, f).not.toMatch(/\b(game|CONFIG|Hooks|foundry|ui|canvas)\./);
     }
   });

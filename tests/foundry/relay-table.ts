@@ -8,14 +8,14 @@ import { startWorld, ROLES, type Client, type World } from "../foundry-host";
 import { actorOn } from "../foundry-host/table";
 import type { WorldOptions } from "../foundry-host/world";
 import { userRef } from "../../src/foundry/foundry-util";
-import { QUERIES } from "../../src/foundry/registry";
-import type { CardAction } from "../../src/foundry/relay-pure";
+import { QUERIES } from "../../src/system/registry";
+import type { CardAction } from "../../src/system/relay";
 import * as actions from "../../src/system/actions";
 import { trackFor } from "../../src/system/combatant";
 import type { ActorDoc, AttackCardData, WorldRules } from "../../src/system/data";
 import { defenceFacesOf, rederiveTarget, woundLogOf } from "../../src/system/integrity";
 import { changeActor, plainActor, worldRules } from "../../src/foundry/bridge";
-import { mergeLikeFoundry } from "../../src/foundry/update-pure";
+import { mergeLikeFoundry } from "../../src/system/updates";
 
 export { actorOn };
 

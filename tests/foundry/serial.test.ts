@@ -1,6 +1,6 @@
-/** serial-pure.ts: one lane per key — tasks on a key run one after another, a failure does not stop the lane, keys run side by side. */
+/** src/foundry/write-queue.ts: one lane per key — tasks on a key run one after another, a failure does not stop the lane, keys run side by side. */
 import { describe, expect, it } from "vitest";
-import { serialQueue } from "../../src/foundry/serial-pure";
+import { serialQueue } from "../../src/foundry/write-queue";
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -221,7 +221,7 @@ describe("Volt attack pipeline", () => {
 
   it("bad input names the field", () => {
     const with_ = (path: string[], v: unknown): Record<string, unknown> => {
-      const r = request() as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const r = request() as Record<string, any>;
       let o = r;
       for (const k of path.slice(0, -1)) o = o[k];
       o[path[path.length - 1]] = v;

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { attackCardContext, rollCardContext } from "../../src/system/card";
 import { applyDamage } from "../../src/system/actions";
 import { checkCard, checkRollCard, rederiveTarget } from "../../src/system/integrity";
-import { migrateActorSystem, migrateItemSystem } from "../../src/foundry/migrate-pure";
+import { migrateActorSystem, migrateItemSystem } from "../../src/system/migrate";
 import {
   ACTOR_DEFAULTS,
   ITEM_DEFAULTS,
@@ -50,7 +50,7 @@ const over = (def: unknown, v: unknown): unknown => {
   for (const [k, x] of Object.entries(v)) out[k] = over(def[k], x);
   return out;
 };
-/** A 0.1.0 actor as today's world holds it: migrated (src/foundry/migrate-pure.ts), then its data model's defaults filled in. */
+/** A 0.1.0 actor as today's world holds it: migrated (src/system/migrate.ts), then its data model's defaults filled in. */
 function liveActor(k: string): ActorDoc {
   const a = structuredClone(FIX.actors[k]);
   const system = over(ACTOR_DEFAULTS[a.type](), migrateActorSystem(a.type, a.system));

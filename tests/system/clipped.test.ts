@@ -15,13 +15,13 @@ import {
   rollsWhileClipped,
   traitClippedUpdate,
 } from "../../src/system/clipped";
-import { turnEndHealing } from "../../src/foundry/combat-pure";
+import { turnEndHealing } from "../../src/system/combat";
 import { trackFor } from "../../src/system/combatant";
 import { defenceRecordOf, rederiveTarget } from "../../src/system/integrity";
 import { trackStatus } from "../../src/rules/track";
 import type { AttackResolution } from "../../src/rules/pipeline";
 import type { ActorDoc, AttackCardData } from "../../src/system/data";
-import { mergeLikeFoundry, safeTrackUpdate } from "../../src/foundry/update-pure";
+import { mergeLikeFoundry, safeTrackUpdate } from "../../src/system/updates";
 import { GM, PLAYER1, PLAYER2, leroy, rulesFor, theodora } from "./fixtures";
 
 const rules = rulesFor("fate");

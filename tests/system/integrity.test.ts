@@ -24,7 +24,7 @@ import {
 } from "../../src/system/integrity";
 import { GM, PLAYER1, PLAYER2, PRESET_IDS, STRANGER, knight, leroy, rulesFor, theodora } from "./fixtures";
 import { seededRng } from "../../src/rules/dice";
-import { mergeLikeFoundry } from "../../src/foundry/update-pure";
+import { mergeLikeFoundry } from "../../src/system/updates";
 import { keyOf } from "../rules/errors";
 import { findSample } from "../../src/cli/samples";
 

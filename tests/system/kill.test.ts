@@ -14,7 +14,7 @@ import {
   undoKill,
   type ActorUpdate,
 } from "../../src/system/actions";
-import { mergeLikeFoundry, safeTrackUpdate } from "../../src/foundry/update-pure";
+import { mergeLikeFoundry, safeTrackUpdate } from "../../src/system/updates";
 import { trackFor } from "../../src/system/combatant";
 import { characterSheetContext, npcSheetContext } from "../../src/system/sheet";
 import { applyWound, trackStatus } from "../../src/rules/track";
@@ -25,7 +25,7 @@ import { keyOf } from "../rules/errors";
 import { makeRenderer } from "./render";
 
 const rules = rulesFor("fudge");
-/** The actor after an update, merged as Foundry's server does (src/foundry/update-pure). */
+/** The actor after an update, merged as Foundry's server does (src/system/updates.ts). */
 const after = <T extends ActorDoc>(doc: T, u: ActorUpdate): T =>
   mergeLikeFoundry(doc, safeTrackUpdate(doc.system, u)) as T;
 const stateOf = (doc: ActorDoc): unknown => (doc.system as { woundTrack: { state: unknown } }).woundTrack.state;

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "vitest";
 import { rollTrait, setActorField, toggleWoundBox, updatedState } from "../../src/system/actions";
 import { characterSheetContext } from "../../src/system/sheet";
-import { inStartedCombat } from "../../src/foundry/combat-pure";
+import { inStartedCombat } from "../../src/system/combat";
 import type { ActorDoc, CustomWoundLevel } from "../../src/system/data";
 import { errorText } from "../../src/system/error-text";
 import { dictionaryI18n } from "../../src/system/i18n";

@@ -17,7 +17,7 @@ import { trackFor } from "../../src/system/combatant";
 import { characterSheetContext } from "../../src/system/sheet";
 import { checkRollCard } from "../../src/system/integrity";
 import { rollCardContext } from "../../src/system/card";
-import { healingRequest } from "../../src/foundry/heal-pure";
+import { healingRequest } from "../../src/system/heal";
 import { applyWound } from "../../src/rules/track";
 import { keyOf } from "../rules/errors";
 import type { ActorDoc, WorldRules } from "../../src/system/data";

@@ -366,7 +366,10 @@ describe("i18n keys", () => {
       ...["actor", "item", "chat", "parts"].flatMap((d) =>
         readdirSync(join(ROOT, "templates", d)).map((f) => join(ROOT, "templates", d, f)),
       ),
-      ...readdirSync(join(ROOT, "src", "system")).map((f) => join(ROOT, "src", "system", f)),
+      ...readdirSync(join(ROOT, "src", "system"), { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith(".ts"))
+        .map((f) => join(ROOT, "src", "system", f)),
     ];
     const missing: string[] = [];
     for (const f of files) {
@@ -400,7 +403,7 @@ describe("i18n keys", () => {
       ...need("FUDGE.Card.Outcome.", ["miss", "standoff", "noDamage", "wound", "gmJudgement"]),
       ...need("FUDGE.Attribute.", ["strength", "damageCapacity", "willpower", "dexterity", "guts", "movement"]),
       ...need("FUDGE.Wound.", FUDGE_LEVELS),
-      // Each stored setting is named; the menu's fields carry the hints (tests/foundry/settings.test.ts).
+      // Each stored setting is named; the menu's fields carry the hints (tests/system/settings-menu.test.ts).
       ...need(
         "FUDGE.Settings.",
         WORLD_RULE_SETTINGS.map((k) => `${k}.Name`),

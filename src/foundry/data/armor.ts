@@ -1,6 +1,6 @@
 /** Item `armor` (Fudge §4.54 armor values; Volt Coverage and Protection interval). */
 import { defaultArmorData } from "../../system/data";
-import { migrateItemSystem } from "../migrate-pure";
+import { migrateItemSystem } from "../../system/migrate";
 import { bool, richText, int } from "./fields";
 
 const fields = foundry.data.fields;

@@ -1,7 +1,7 @@
 /** Actor `character`: a Fudge PC (Fudge §4.5x), also carrying the FATE and Volt blocks. */
 import { defaultCharacterData, TRACK_PRESETS } from "../../system/data";
 import { deriveActorSystem, type DerivedActor } from "../bridge";
-import { migrateActorSystem } from "../migrate-pure";
+import { migrateActorSystem } from "../../system/migrate";
 import { choice, editableInt, richText, int, text, trackState } from "./fields";
 
 const fields = foundry.data.fields;

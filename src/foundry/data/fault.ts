@@ -1,5 +1,5 @@
 /** Item `fault` (Fudge §4.51 Low Pain Threshold, Fragile, Pain Intolerant …). */
-import { migrateItemSystem } from "../migrate-pure";
+import { migrateItemSystem } from "../../system/migrate";
 import { traitSchema } from "./trait";
 
 export class FaultModel extends foundry.abstract.TypeDataModel<ReturnType<typeof traitSchema>, Item.Implementation> {

@@ -36,6 +36,7 @@ export const trackState = () => new fields.ObjectField({ required: true, nullabl
  */
 export function editableInt(path: string, initial: number) {
   const spec = EDITABLE_FIELDS[path];
-  if (!spec || spec.type !== "int") throw new Error(`no whole-number editable field ${path} in src/system/actions.ts`);
+  if (!spec || spec.type !== "int")
+    throw new Error(`no whole-number editable field ${path} in src/system/actions/fields.ts`);
   return int(initial, spec.min, spec.max);
 }

@@ -1,5 +1,5 @@
 /** Item `gift` (Fudge §4.51 High Pain Threshold, Tough Hide, Damage Resistant …). */
-import { migrateItemSystem } from "../migrate-pure";
+import { migrateItemSystem } from "../../system/migrate";
 import { traitSchema } from "./trait";
 
 export class GiftModel extends foundry.abstract.TypeDataModel<ReturnType<typeof traitSchema>, Item.Implementation> {

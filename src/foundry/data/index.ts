@@ -3,7 +3,7 @@
  * them; the `satisfies` clauses make a missing subtype a type error.
  */
 import type { ActorType, ItemType } from "../../system/data";
-import type { ChatType } from "../registry";
+import type { ChatType } from "../../system/registry";
 import { ArmorModel } from "./armor";
 import { AttackCardModel } from "./attack-card";
 import { CharacterModel } from "./character";

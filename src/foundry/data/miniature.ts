@@ -1,7 +1,7 @@
 /** Actor `miniature`: a Fudge Miniatures Battles datacard (Miniatures: datacards). */
 import { defaultMiniatureData } from "../../system/data";
 import { deriveActorSystem, type DerivedActor } from "../bridge";
-import { migrateActorSystem } from "../migrate-pure";
+import { migrateActorSystem } from "../../system/migrate";
 import { GUTS_REASONS } from "../../rules/miniatures/guts";
 import { bool, choice, editableInt, richText, int, trackState } from "./fields";
 
@@ -35,7 +35,7 @@ export function miniatureSchema() {
       ),
       effect: int(0, 0, 4),
     }),
-    // Seed 004 "Sample characters": what the GM sets for the model's Guts checks (src/foundry/guts-pure.ts).
+    // Seed 004 "Sample characters": what the GM sets for the model's Guts checks (src/system/guts.ts).
     gutsStanding: new fields.SchemaField({
       defendingKing: bool(D.gutsStanding.defendingKing),
       peasant: bool(D.gutsStanding.peasant),

@@ -1,7 +1,7 @@
 /** Actor `npc`: as a character, with the NPC pawn track available (Fudge §4.57). */
 import { defaultNpcData } from "../../system/data";
 import { deriveActorSystem, type DerivedActor } from "../bridge";
-import { migrateActorSystem } from "../migrate-pure";
+import { migrateActorSystem } from "../../system/migrate";
 import { characterSchema } from "./character";
 import { bool } from "./fields";
 

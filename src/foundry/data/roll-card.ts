@@ -1,5 +1,5 @@
 /**
- * ChatMessage `rollCard`: a trait roll (src/system/actions.ts RollCardData): the trait, the
+ * ChatMessage `rollCard`: a trait roll (src/system/actions/trait-roll.ts RollCardData): the trait, the
  * wound penalty applied, the recorded dice, the result named on the ladder and its steps.
  */
 import { PRESETS } from "../../rules/pipeline";

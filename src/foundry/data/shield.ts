@@ -1,6 +1,6 @@
 /** Item `shield` (Fudge §4.31, outside the seeds: small, medium, large; Miniatures DDF bonus). */
 import { defaultShieldData, SHIELD_SIZES } from "../../system/data";
-import { migrateItemSystem } from "../migrate-pure";
+import { migrateItemSystem } from "../../system/migrate";
 import { bool, choice, richText, int } from "./fields";
 
 const D = defaultShieldData();

@@ -1,6 +1,6 @@
 /** Item `skill`: a trait on the ladder (Fudge §1.3). */
 import { defaultSkillData } from "../../system/data";
-import { migrateItemSystem } from "../migrate-pure";
+import { migrateItemSystem } from "../../system/migrate";
 import { richText, ladder } from "./fields";
 
 export function skillSchema() {

@@ -1,6 +1,6 @@
 /** Item `weapon` (Fudge §4.54 size classes; Miniatures datacard weapons; Volt attack values). */
 import { defaultWeaponData, STAT_BASES, WEAPON_SIZES } from "../../system/data";
-import { migrateItemSystem } from "../migrate-pure";
+import { migrateItemSystem } from "../../system/migrate";
 import { bool, choice, richText, int, text } from "./fields";
 
 const fields = foundry.data.fields;

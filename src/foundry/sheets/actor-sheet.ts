@@ -37,7 +37,7 @@ import {
   healsWithMedicalRoll,
   injuryRecoveryNoteLines,
   readHealInputs,
-} from "../heal-pure";
+} from "../../system/heal";
 import {
   gutsChoiceFor,
   gutsDialogContext,
@@ -46,7 +46,7 @@ import {
   readGutsChoice,
   type GutsDialogChoice,
 } from "../../system/guts-dialog";
-import { combatTurn } from "../combat-pure";
+import { combatTurn } from "../../system/combat";
 import { liveGutsCircumstances } from "../guts-table";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;
@@ -160,19 +160,17 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     el.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(
       "[name^='system.']:not(prose-mirror), [name='name']",
     ).forEach((input) => {
-      input.addEventListener("change", () => void this.submitField(input));
+      input.addEventListener("change", () => {
+        this.submitField(input).catch((e) => reportError(e)); // a listener cannot wait: a failure is reported
+      });
     });
     // Notes: the toggled <prose-mirror> fires "save" with its new HTML as its value.
     el.querySelectorAll<HTMLElement & { value: string; name: string }>("prose-mirror[name^='system.']").forEach(
       (editor) => {
-        editor.addEventListener(
-          "save",
-          () =>
-            void this.submitField({
-              name: editor.getAttribute("name") ?? "",
-              value: String(editor.value ?? ""),
-            } as HTMLInputElement),
-        );
+        editor.addEventListener("save", () => {
+          const field = { name: editor.getAttribute("name") ?? "", value: String(editor.value ?? "") };
+          this.submitField(field as HTMLInputElement).catch((e) => reportError(e)); // a listener cannot wait: reported
+        });
       },
     );
     if (this.focusRef) {
@@ -194,7 +192,8 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       await changeActor(this.actorDoc, (doc) => actions.setActorField(doc, path, raw, userRef()));
     } catch (e) {
       reportError(e, this.actorDoc.name);
-      void (this as unknown as { render(): Promise<unknown> }).render();
+      // Back to the stored value; a failed render is reported too.
+      (this as unknown as { render(): Promise<unknown> }).render().catch((err) => reportError(err)); // see above
     }
   }
 
@@ -430,9 +429,8 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
   static onEditItem(this: FudgeActorSheet, _event: Event, target: Target): void {
     const id = data(target, "itemId") ?? target.closest<HTMLElement>("[data-item-id]")?.dataset.itemId;
     const item = id ? this.actorDoc.items.get(id) : undefined;
-    void (item?.sheet as unknown as { render(o: { force: boolean }): Promise<unknown> } | undefined)?.render({
-      force: true,
-    });
+    const sheet = item?.sheet as unknown as { render(o: { force: boolean }): Promise<unknown> } | undefined;
+    sheet?.render({ force: true }).catch((e) => reportError(e)); // an action handler is not awaited by core
   }
 
   static async onDeleteItem(this: FudgeActorSheet, _event: Event, target: Target): Promise<void> {
@@ -448,7 +446,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     await new FP({
       type: "image",
       current,
-      callback: (path: string) => void this.actorDoc.update({ [attr]: path } as never),
+      callback: (path: string) => this.actorDoc.update({ [attr]: path } as never).catch((e) => reportError(e)), // not awaited by the picker
     } as never).browse(current);
   }
 

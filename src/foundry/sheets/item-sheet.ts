@@ -6,7 +6,7 @@ import type { ItemType } from "../../system/data";
 import { TEMPLATES } from "../../system/handlebars";
 import { itemSheetContext } from "../../system/sheet";
 import { plainItem, worldRules } from "../bridge";
-import { ladderNames } from "../foundry-util";
+import { ladderNames, reportError } from "../foundry-util";
 import { enrichRichText } from "../rich-text";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;
@@ -29,7 +29,7 @@ export class FudgeItemSheet extends HandlebarsApplicationMixin(ItemSheetV2) {
     await new FP({
       type: "image",
       current,
-      callback: (path: string) => void doc.update({ [attr]: path } as never),
+      callback: (path: string) => doc.update({ [attr]: path } as never).catch((e) => reportError(e)), // not awaited by the picker
     } as never).browse(current);
   }
 
@@ -56,9 +56,11 @@ export class FudgeItemSheet extends HandlebarsApplicationMixin(ItemSheetV2) {
   override async _onRender(context: unknown, options: unknown): Promise<void> {
     await (super._onRender as (c: unknown, o: unknown) => Promise<void>).call(this, context, options);
     const self = this as unknown as { element: HTMLElement; submit(): Promise<unknown> };
-    self.element
-      .querySelectorAll("prose-mirror")
-      .forEach((editor) => editor.addEventListener("save", () => void self.submit()));
+    self.element.querySelectorAll("prose-mirror").forEach((editor) =>
+      editor.addEventListener("save", () => {
+        self.submit().catch((e) => reportError(e)); // a listener cannot wait: a failure is reported
+      }),
+    );
   }
 }
 

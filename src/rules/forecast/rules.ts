@@ -33,7 +33,7 @@ export interface DuelRules<S = unknown, M extends SideMind = SideMind> {
 }
 
 /** A method of a preset's own: the answer, from the duel run. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a method runs on any preset's duel, whatever its minds
 export type DuelMethod = (run: DuelRun<any>) => DuelForecast;
 
 /** One outcome of a side's own turn (PresetDuel.ownTurn): what happens to its own track. */

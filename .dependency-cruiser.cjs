@@ -1,0 +1,58 @@
+/**
+ * Layer rules (npm run lint): src/rules ← src/system ← src/foundry and playground/ (docs/foundry.md
+ * "How the pieces fit"). One rule per layer boundary: a new one is one more entry in `forbidden`.
+ * Globals (game, CONFIG, foundry) are invisible here: tsconfig.pure.json type-checks src/rules and
+ * src/system without Foundry's types.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "rules-are-pure",
+      comment: "src/rules is the rules core: it imports nothing else of the project.",
+      severity: "error",
+      from: { path: "^src/rules/" },
+      to: { path: "^(src|playground|tools|tests|bin)/", pathNot: "^src/rules/" },
+    },
+    {
+      name: "system-on-rules-only",
+      comment: "src/system (views, actions) imports only src/rules and itself.",
+      severity: "error",
+      from: { path: "^src/system/" },
+      to: { path: "^(src|playground|tools|tests|bin)/", pathNot: "^src/(rules|system)/" },
+    },
+    {
+      name: "playground-not-foundry",
+      comment: "The playground is a second host: it never imports the Foundry adapter.",
+      severity: "error",
+      from: { path: "^playground/" },
+      to: { path: "^src/foundry/" },
+    },
+    {
+      name: "no-cycles",
+      comment: "No import cycles anywhere (type-only imports are erased at build, so they close no cycle).",
+      severity: "error",
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
+    },
+    {
+      name: "not-to-unresolvable",
+      comment: "Every import resolves.",
+      severity: "error",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(node_modules|dist|dist-playground|artifacts|tests/fixtures)/" },
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: "specify",
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".mts", ".mjs", ".js", ".cjs", ".json", ".d.ts", ".d.mts"],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

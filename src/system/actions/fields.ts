@@ -1,0 +1,75 @@
+/** Sheet field edits: each editable field's range, checked before the update. */
+import { RulesError } from "../../rules/errors";
+import type { ActorDoc, CustomWoundLevel } from "../data";
+import { UserRef, checkAllowed } from "../permissions";
+import { customLevelsOf, standardCustomLevels, setCustomLevelField, hasPath } from "./custom-track";
+import { fieldValue, type FieldSpec } from "./field-value";
+
+const LADDER_FIELD: FieldSpec = { type: "int", min: -10, max: 10 };
+
+/** Fields a sheet edits inline, with their ranges (stored data stays valid for the rules core). */
+export const EDITABLE_FIELDS: Record<string, FieldSpec> = {
+  "attributes.strength": LADDER_FIELD,
+  "attributes.damageCapacity": LADDER_FIELD,
+  "attributes.willpower": LADDER_FIELD,
+  "attributes.mass": LADDER_FIELD,
+  "scale.strength": { type: "int", min: -50, max: 50 },
+  "scale.mass": { type: "int", min: -50, max: 50 },
+  fudgePoints: { type: "int", min: 0, max: 999 },
+  "woundTrack.preset": { type: "enum", values: ["standard", "cinematic", "epic", "custom"] },
+  "woundTrack.epicExtraHurt": { type: "int", min: 0, max: 2 },
+  "woundTrack.epicExtraVeryHurt": { type: "int", min: 0, max: 2 },
+  "woundTrack.label": { type: "text" },
+  "volt.willpower": { type: "int", min: 0, max: 99 },
+  "volt.strength": { type: "int", min: 0, max: 99 },
+  "volt.guard": { type: "int", min: 0, max: 999 },
+  "volt.tough": { type: "int", min: -9, max: 20 },
+  defenseSkill: { type: "text" },
+  defenseDefault: LADDER_FIELD,
+  // HTML: Foundry's server cleans it (system.json htmlFields); the playground's editor sanitises before saving.
+  notes: { type: "text" },
+  pawn: { type: "bool" },
+  strength: LADDER_FIELD,
+  dexterity: LADDER_FIELD,
+  guts: LADDER_FIELD,
+  movement: { type: "int", min: 0, max: 1000 },
+  terrifying: { type: "int", min: 0, max: 20 },
+  flying: { type: "bool" },
+  "gutsStanding.defendingKing": { type: "bool" },
+  "gutsStanding.peasant": { type: "bool" },
+  "gutsStanding.follower": { type: "bool" },
+};
+
+/** Sets a nested value on a fresh object: setPath("a.b", 1) → { a: { b: 1 } }. */
+export function nested(path: string, value: unknown): Record<string, unknown> {
+  return path
+    .split(".")
+    .reverse()
+    .reduce<unknown>((acc, k) => ({ [k]: acc }), value) as Record<string, unknown>;
+}
+
+/**
+ * Validates one edited sheet field (`path` inside `system`, e.g. "attributes.strength") and
+ * returns the nested update. Strings from form inputs are parsed ("+2", "−1", "3").
+ */
+export function setActorField(
+  actor: ActorDoc,
+  path: string,
+  raw: unknown,
+  user?: UserRef,
+): { system: Record<string, unknown> } {
+  checkAllowed("edit", user, actor);
+  const field = `system.${path}`;
+  const custom = /^woundTrack\.customLevels\.(\d+)\.(label|boxes|penalty|threshold|effect|afterCombatPenalty)$/.exec(
+    path,
+  );
+  if (custom) return setCustomLevelField(actor, Number(custom[1]), custom[2] as keyof CustomWoundLevel, raw);
+  const spec = EDITABLE_FIELDS[path];
+  if (!spec || !hasPath(actor.system, path))
+    throw new RulesError(field, "FUDGE.Error.UnknownField", `no editable field ${path} on ${actor.type}`, { path });
+  const value = fieldValue(spec, field, raw);
+  // Fudge §4.57 custom track: choosing it starts from the standard levels, which the sheet then edits.
+  if (path === "woundTrack.preset" && value === "custom" && !customLevelsOf(actor).length)
+    return { system: { woundTrack: { preset: "custom", customLevels: standardCustomLevels() } } };
+  return { system: nested(path, value) };
+}

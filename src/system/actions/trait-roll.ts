@@ -1,0 +1,160 @@
+/** Trait rolls: a roll card's data, the Willpower roll that eases a wound penalty. */
+import { RulesError } from "../../rules/errors";
+import { type Step } from "../../rules/explain";
+import { penaltyFor, trackStatus } from "../../rules/track";
+import { unopposedRoll } from "../../rules/fudge/unopposed";
+import { statCheck } from "../../rules/miniatures/stat-check";
+import { voltRoll } from "../../rules/volt/roll";
+import { parseGutsState } from "../../rules/miniatures/guts";
+import type { ActorDoc, CharacterData, ItemDoc, MiniatureData, SkillData, WorldRules } from "../data";
+import { actorRef, findItem } from "../combatant";
+import { isDatacardStat, ladderOf } from "../view";
+import { UserRef, checkAllowed } from "../permissions";
+import { liveTrack } from "./wound-track";
+import { willpowerEase } from "./attack-card";
+import { gutsRules } from "./miniature-guts";
+
+export interface RollCardData {
+  actorId: string;
+  actorName: string;
+  traitKey: string;
+  /** i18n key of the trait (attributes), or "" with `traitName` for a skill. */
+  traitLabelKey: string;
+  traitName: string;
+  level: number;
+  penalty: number;
+  dice: number[];
+  /** Fudge/FATE/Miniatures: rolled degree; Volt: the result die. */
+  result: number;
+  resultName: string;
+  success: boolean;
+  difficulty: number;
+  steps: Step[];
+  preset: string;
+  /**
+   * Fudge §4.51 (RULES §2.3, world option "Willpower against penalties"): the four Fudge dice of
+   * the Willpower roll made before this roll to ease its wound penalty; absent (null once stored) when none was made.
+   */
+  willpowerDice?: number[] | null;
+}
+
+/**
+ * Fudge §4.51 (RULES §1: wound penalties apply to every roll; §2.3: "Optional Willpower roll
+ * against a GM-set Difficulty Level to reduce or cancel a penalty"): a Fudge character's trait
+ * roll makes the Willpower roll first when the world's option is on and the roll has a wound
+ * penalty — as an attack does for each side (src/rules/fudge/pipeline.ts easedPenalty).
+ */
+export function traitWillpowerNeeded(actor: ActorDoc, traitKey: string, rules: WorldRules, inCombat = false): boolean {
+  if (rules.preset !== "fudge" || !rules.fudgeTrack.willpowerVsPenalty) return false;
+  if (actor.type === "miniature" || traitKey.startsWith("volt.")) return false;
+  return penaltyFor(trackStatus(liveTrack(actor, rules)), inCombat) < 0;
+}
+
+function traitLevel(
+  actor: ActorDoc,
+  traitKey: string,
+  rules: WorldRules,
+): { level: number; labelKey: string; name: string } {
+  const path = "traitKey";
+  if (traitKey.startsWith("skill:")) {
+    const it = findItem(actor, traitKey.slice(6), path) as ItemDoc;
+    if (it.type !== "skill")
+      throw new RulesError(path, "FUDGE.Error.NotASkill", `${it.name} is not a skill`, { name: it.name });
+    return { level: (it.system as SkillData).level, labelKey: "", name: it.name };
+  }
+  const [group, key] = traitKey.includes(".") ? traitKey.split(".") : ["", traitKey];
+  if (actor.type === "miniature") {
+    const d = actor.system as MiniatureData;
+    if (group === "" && (key === "strength" || key === "dexterity" || key === "guts"))
+      return { level: d[key], labelKey: `FUDGE.Attribute.${key}`, name: "" };
+  } else {
+    const d = actor.system as CharacterData;
+    if (group === "attributes" && (key === "strength" || key === "damageCapacity" || key === "willpower"))
+      return { level: d.attributes[key], labelKey: `FUDGE.Attribute.${key}`, name: "" };
+    if (group === "volt" && (key === "willpower" || key === "strength"))
+      return { level: d.volt[key], labelKey: `FUDGE.Volt.Attribute.${key}`, name: "" };
+  }
+  void rules;
+  throw new RulesError(path, "FUDGE.Error.UnknownTrait", `no trait ${JSON.stringify(traitKey)} on ${actor.name}`, {
+    trait: traitKey,
+  });
+}
+
+/**
+ * Rolls a trait with the wound penalty applied, the result named on the ladder (Fudge §3.4,
+ * §4.51). Volt traits roll 2d20 against the value minus the penalty (Volt: Rolls). Miniatures:
+ * penalties lower the stat itself (Miniatures: Wounds), which is the same number here.
+ * `faces`: four Fudge dice (in a Miniatures world, with each Legendary re-roll's four after them:
+ * Miniatures: Ground rules), or [black, white] for Volt. `inCombat`: the actor is in a started combat
+ * (a level's after-combat penalty applies outside it, Fudge §4.51); absent = not in combat.
+ */
+export function rollTrait(
+  actor: ActorDoc,
+  traitKey: string,
+  faces: number[],
+  rules: WorldRules,
+  opts: { difficulty?: number; modifier?: number; user?: UserRef; inCombat?: boolean; willpowerDice?: number[] } = {},
+): RollCardData {
+  checkAllowed("rollTrait", opts.user, actor);
+  const t = traitLevel(actor, traitKey, rules);
+  const status = trackStatus(liveTrack(actor, rules));
+  if (!status.canAct)
+    throw new RulesError("actor", "FUDGE.Error.CannotAct", `${actor.name} cannot act`, { name: actor.name });
+  // Fudge §4.51 Light Wound: "no penalty during combat … but after combat … -1" (not in a started combat: after).
+  let wound = penaltyFor(status, opts.inCombat ?? false);
+  const difficulty = opts.difficulty ?? rules.defaultDifficulty;
+  // Fudge §4.51 (RULES §2.3): the world's Willpower roll against the wound penalty, made first.
+  const will = traitWillpowerNeeded(actor, traitKey, rules, opts.inCombat ?? false)
+    ? willpowerEase(actor, wound, opts.willpowerDice, rules)
+    : null;
+  if (will) wound = will.penalty;
+  const penalty = wound + (opts.modifier ?? 0);
+  const base = {
+    actorId: actorRef(actor),
+    actorName: actor.name,
+    traitKey,
+    traitLabelKey: t.labelKey,
+    traitName: t.name,
+    level: t.level,
+    penalty,
+    dice: [...faces],
+    difficulty,
+    preset: rules.preset,
+    ...(will ? { willpowerDice: will.dice } : {}),
+  };
+  if (traitKey.startsWith("volt.")) {
+    if (!Array.isArray(faces) || faces.length !== 2)
+      throw new RulesError("dice", "FUDGE.Error.BadLength", "a Volt roll needs two d20 (black, white)", {
+        min: 2,
+        max: 2,
+      });
+    const r = voltRoll(t.level + penalty, faces[0], faces[1]);
+    return { ...base, result: r.result, resultName: String(r.result), success: r.success, steps: [] };
+  }
+  const ladder = ladderOf(rules);
+  // Miniatures: a datacard's stat rolls in numbers, as the datacard shows it.
+  const numbers = isDatacardStat(traitKey);
+  // The card says why the wound penalty is not the combat one.
+  const afterCombat = [
+    ...(opts.inCombat ? [] : status.steps.filter((x) => x.key === "FUDGE.Step.Box.AfterCombat")),
+    ...(will ? [will.step] : []),
+  ];
+  if (rules.preset === "miniatures") {
+    // Miniatures: Ground rules — every 4dF is the Legendary roll; Guts — a failure by 1 in force is −1 to rolls.
+    const gutsState =
+      actor.type === "miniature"
+        ? parseGutsState((actor.system as MiniatureData).gutsState, "system.gutsState")
+        : undefined;
+    const r = statCheck(t.level, faces, difficulty, penalty, { numbers, ladder, gutsState, rules: gutsRules(rules) });
+    return {
+      ...base,
+      penalty: penalty + r.gutsPenalty,
+      result: r.rolled,
+      resultName: r.name,
+      success: r.success,
+      steps: [...afterCombat, ...r.steps],
+    };
+  }
+  const r = unopposedRoll(t.level, faces, difficulty, penalty, ladder, numbers);
+  return { ...base, result: r.rolled, resultName: r.name, success: r.success, steps: [...afterCombat, ...r.steps] };
+}

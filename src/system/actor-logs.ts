@@ -1,0 +1,110 @@
+/**
+ * The wound and defence logs kept on actors (flags): who applied which card's wound and who
+ * rolled which card's defence, keyed by the card's message id and bounded (message-log.ts).
+ */
+import type { ActorDoc } from "./data";
+import { boundedLogEntries, messageLogOf } from "./message-log";
+
+/** One applied wound, written into the target actor's flags by whoever applied it. */
+export interface WoundRecord {
+  /** The chat message (card) the wound came from; also the record's key in the log. */
+  messageId: string;
+  /** Who asked for the wound (server-vouched on the GM's client). */
+  by: string;
+  at: number;
+  before: unknown;
+  after: unknown;
+  fudgePointSpent: boolean;
+  undone: boolean;
+  /** Who undid it ("" while live). */
+  undoneBy: string;
+  /** Fudge §4.52 (4): levels that hold only until the battle is over (the result's `battleLapse` follow-ups). */
+  lapses?: { from: string; to: string }[];
+  /** The battle ended and `lapses` were applied (src/system/actions/attack-card.ts endBattleFor). */
+  lapsed?: boolean;
+}
+
+export const WOUND_LOG_FLAG = "woundLog";
+/** Records kept per actor (the oldest go first; a wound that old can no longer be undone from its card). */
+export const WOUND_LOG_LIMIT = 40;
+
+/** The wound log of an actor (its `flags["fudge-wounds"].woundLog`), oldest first; malformed entries are ignored. */
+export function woundLogOf(actor: Pick<ActorDoc, "flags">): WoundRecord[] {
+  return messageLogOf<WoundRecord>(
+    actor,
+    WOUND_LOG_FLAG,
+    (r) =>
+      typeof r.by === "string" &&
+      typeof r.at === "number" &&
+      typeof r.undone === "boolean" &&
+      typeof r.fudgePointSpent === "boolean" &&
+      "before" in r &&
+      "after" in r,
+  );
+}
+
+/** The live (not undone) record of a card's wound on this actor. */
+export function liveRecord(log: readonly WoundRecord[], messageId: string): WoundRecord | undefined {
+  return log.find((r) => r.messageId === messageId && !r.undone);
+}
+
+/** The flags update that writes one record (and drops the oldest beyond the limit). */
+export function logUpdate(
+  log: readonly WoundRecord[],
+  rec: WoundRecord,
+): { "fudge-wounds": { woundLog: Record<string, WoundRecord | null> } } {
+  return { "fudge-wounds": { woundLog: boundedLogEntries(log, structuredClone(rec), WOUND_LOG_LIMIT) } };
+}
+
+/** A defence roll, written into the defender actor's flags by whoever rolled it (his owner, or the GM's client for him). */
+export interface DefenceRecord {
+  messageId: string;
+  faces: number[];
+  by: string;
+  at: number;
+  /**
+   * FATE: the roll was made while Clipped and used the box up (src/system/clipped.ts); false: it
+   * was not. Absent in records written before the defence roll settled Clipped (Apply does then).
+   */
+  clipped?: boolean;
+}
+
+export const DEFENCE_LOG_FLAG = "defenceLog";
+
+export function defenceLogOf(actor: Pick<ActorDoc, "flags">): DefenceRecord[] {
+  return messageLogOf<DefenceRecord>(
+    actor,
+    DEFENCE_LOG_FLAG,
+    (r) =>
+      typeof r.by === "string" &&
+      typeof r.at === "number" &&
+      Array.isArray(r.faces) &&
+      r.faces.every((f) => Number.isInteger(f)) &&
+      (r.clipped === undefined || typeof r.clipped === "boolean"),
+  );
+}
+
+/** The defender's record of his defence roll on a card, or undefined. */
+export function defenceRecordOf(actor: Pick<ActorDoc, "flags">, messageId: string): DefenceRecord | undefined {
+  return defenceLogOf(actor).find((r) => r.messageId === messageId);
+}
+
+/** The defence faces the defender rolled on a card, or null. */
+export function defenceFacesOf(actor: Pick<ActorDoc, "flags">, messageId: string): number[] | null {
+  return defenceRecordOf(actor, messageId)?.faces.slice() ?? null;
+}
+
+/** The flags update that records a defence roll on the defender (capped like the wound log). */
+export function defenceLogUpdate(
+  actor: Pick<ActorDoc, "flags">,
+  rec: DefenceRecord,
+): { "fudge-wounds": { defenceLog: Record<string, DefenceRecord | null> } } {
+  const entry: DefenceRecord = {
+    messageId: rec.messageId,
+    faces: [...rec.faces],
+    by: rec.by,
+    at: rec.at,
+    ...(typeof rec.clipped === "boolean" ? { clipped: rec.clipped } : {}),
+  };
+  return { "fudge-wounds": { defenceLog: boundedLogEntries(defenceLogOf(actor), entry, WOUND_LOG_LIMIT) } };
+}
