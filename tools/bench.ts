@@ -21,13 +21,16 @@
  */
 import { DiceRoll } from "@dice-roller/rpg-dice-roller";
 import { spawnSync } from "node:child_process";
-import { seededRng } from "../src/rules/dice";
-import { duelForecast } from "../src/rules/forecast";
-import { exactOddsOf, monteCarloOddsOf } from "../src/rules/odds";
-import { prepareExchange } from "../src/rules/exchange";
-import { parseTrack } from "../src/rules/track";
-import { rollingDice } from "../src/rules/pipeline";
-import { pipelineFor } from "../src/rules/presets";
+import {
+  seededRng,
+  duelForecast,
+  exactOddsOf,
+  monteCarloOddsOf,
+  prepareExchange,
+  parseTrack,
+  rollingDice,
+  pipelineFor,
+} from "../src/rules";
 import { resolveSamples } from "../src/cli/samples";
 
 /** CPU time of this process in ms: time the scheduler gives to other engineers' jobs does not count. */

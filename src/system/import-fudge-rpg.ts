@@ -20,9 +20,8 @@
  * report as kept in the notes. A malformed or partial export throws a RulesError (localized key
  * under FUDGE.Import.Error.*) before anything is built, so callers create all or nothing.
  */
-import { RulesError } from "../rules/errors";
-import { levelWithNumber } from "../rules/ladder";
-import { boxTrackConfig, type BoxMark } from "../rules/fudge/box-track";
+import { RulesError, levelWithNumber } from "../rules";
+import { boxTrackConfig, type BoxMark } from "../rules/fudge";
 import { CUSTOM_FIELDS } from "./actions";
 import { trackFor } from "./combatant";
 import { fill } from "./i18n";

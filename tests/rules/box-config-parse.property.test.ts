@@ -7,8 +7,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { boxTrack, boxTrackConfig, validateBoxConfig, type BoxTrackConfig } from "../../src/rules/fudge/box-track";
-import { RulesError } from "../../src/rules/errors";
+import { boxTrack, boxTrackConfig, validateBoxConfig, type BoxTrackConfig } from "../../src/rules/fudge";
+import { RulesError } from "../../src/rules";
 
 const presets: BoxTrackConfig[] = [];
 for (const doubleRd of [false, true]) {

@@ -8,8 +8,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "./text-traits";
-import { sampleDuels, SAMPLE_BUDGET, wilsonHalfWidth, type SampledDuel } from "../../src/rules/forecast/sampling";
-import { duelForecast, type DuelForecast } from "../../src/rules/forecast";
+import {
+  sampleDuels,
+  SAMPLE_BUDGET,
+  wilsonHalfWidth,
+  type SampledDuel,
+  duelForecast,
+  type DuelForecast,
+} from "../../src/rules";
 
 /** Volt Leroy vs Theodora, exact by the product method (docs/rules-api/volt.md; tests/rules/volt-duel.test.ts). */
 const VOLT_LEROY_THEODORA = { aOut: 0.1707285326460074, bOut: 0.8292714673539926, expectedExchanges: 6.3109 };

@@ -8,12 +8,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
-import { seededRng } from "../../src/rules/dice";
-import { prepareExchange } from "../../src/rules/exchange";
-import { rollingDice } from "../../src/rules/pipeline";
-import { pipelineFor } from "../../src/rules/presets";
-import { newTrack, trackStateKey, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/fudge/box-track";
+import {
+  seededRng,
+  prepareExchange,
+  rollingDice,
+  pipelineFor,
+  newTrack,
+  trackStateKey,
+  type Track,
+} from "../../src/rules";
+import { boxTrackConfig } from "../../src/rules/fudge";
 import { fighter, fudgeOptions as options, parsedFudgeRequest, fudgeSituation as situation } from "./fudge-arbitraries";
 
 /** Runs `exchanges` exchanges from the request's tracks, each against the full pipeline, twice per seed (the second from the table). */

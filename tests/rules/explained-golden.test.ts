@@ -11,11 +11,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "./text-traits";
-import { seededRng } from "../../src/rules/dice";
-import { RulesError } from "../../src/rules/errors";
-import { rollingDice } from "../../src/rules/pipeline";
-import { pipelineFor } from "../../src/rules/presets";
-import type { Track } from "../../src/rules/track";
+import { seededRng, RulesError, rollingDice, pipelineFor } from "../../src/rules";
+import type { Track } from "../../src/rules";
 import { expectGoldenDigests } from "./golden-digests";
 import { fighter, fudgeOptions, fudgeRequest, fudgeSituation } from "./fudge-arbitraries";
 

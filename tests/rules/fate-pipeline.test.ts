@@ -1,9 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { defaultFateConfig, fatePipeline, type FateTrackState } from "../../src/rules/fate";
-import { enumerateDice, type AttackResolution } from "../../src/rules/pipeline";
-import { resolveAttack, rollAttack } from "../../src/rules/presets";
-import { applyWound, healTrack, newTrack, trackStatus, type Track } from "../../src/rules/track";
-import { seededRng } from "../../src/rules/dice";
+import {
+  enumerateDice,
+  type AttackResolution,
+  resolveAttack,
+  rollAttack,
+  applyWound,
+  healTrack,
+  newTrack,
+  trackStatus,
+  type Track,
+  seededRng,
+} from "../../src/rules";
 import { caught, fieldOf } from "./errors";
 
 const fresh = (): Track => newTrack(defaultFateConfig());

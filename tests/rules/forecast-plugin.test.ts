@@ -4,12 +4,23 @@
  * method) and its answer equals a plain value iteration of the same rules written out below.
  */
 import { describe, expect, it } from "vitest";
-import { fudgeOutcomes, rollFudgeDice } from "../../src/rules/dice";
-import { duelForecast, type DuelRules, type SideMind, type SideMinds } from "../../src/rules/forecast";
-import type { AttackPipeline, AttackRequest, DiceSlot } from "../../src/rules/pipeline";
-import { registerPreset } from "../../src/rules/presets";
-import { registerTrackKind, trackStatus, type Track, type TrackKind, type TrackStatus } from "../../src/rules/track";
-import { int, record } from "../../src/rules/validate";
+import {
+  fudgeOutcomes,
+  rollFudgeDice,
+  duelForecast,
+  type DuelRules,
+  type SideMind,
+  type SideMinds,
+  registerPreset,
+  registerTrackKind,
+  trackStatus,
+  type Track,
+  type TrackKind,
+  type TrackStatus,
+  int,
+  record,
+} from "../../src/rules";
+import type { AttackPipeline, AttackRequest, DiceSlot } from "../../src/rules";
 
 interface HitsConfig {
   kind: "toyHits";

@@ -6,10 +6,21 @@
  */
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "./text-traits";
-import { seededRng } from "../../src/rules/dice";
-import { duelForecast, type DuelForecast } from "../../src/rules/forecast";
-import { gutsAtCharge, gutsMind } from "../../src/rules/miniatures/duel-minds";
 import {
+  seededRng,
+  duelForecast,
+  type DuelForecast,
+  rollingDice,
+  type AttackResolution,
+  pipelineFor,
+  applyWound,
+  newTrack,
+  trackStatus,
+  type Track,
+} from "../../src/rules";
+import {
+  gutsAtCharge,
+  gutsMind,
   datacard,
   gutsRecheck,
   gutsTrigger,
@@ -17,12 +28,11 @@ import {
   parseGutsState,
   terrifyingTarget,
   type GutsState,
+  legendaryOutcomes,
+  legendarySlot,
+  legendaryTotal,
 } from "../../src/rules/miniatures";
-import { legendaryOutcomes, legendarySlot, legendaryTotal } from "../../src/rules/miniatures/legendary";
-import { rollingDice, type AttackResolution } from "../../src/rules/pipeline";
-import { pipelineFor } from "../../src/rules/presets";
-import { applyWound, newTrack, trackStatus, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/fudge/box-track";
+import { boxTrackConfig } from "../../src/rules/fudge";
 
 /** |sampled − forecast| within 4.5 standard errors of n duels, plus the forecast's own bound. */
 function agreesWithSample(f: DuelForecast, bLostShare: number, n: number): void {

@@ -1,9 +1,7 @@
 /** fast-check arbitraries for Fudge requests over every option (shared by the exchange and odds property tests). */
 import fc from "fast-check";
-import { pipelineFor } from "../../src/rules/presets";
-import { newTrack, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/fudge/box-track";
-import { dcTrackConfig } from "../../src/rules/fudge/dc-track";
+import { pipelineFor, newTrack, type Track } from "../../src/rules";
+import { boxTrackConfig, dcTrackConfig } from "../../src/rules/fudge";
 
 const sizes = ["none", "martialArt", "small", "medium", "large", "twoHanded"];
 export const fighter = fc.record({

@@ -4,10 +4,8 @@
  * affect on reducing wound …" — the option `willpowerAdjustment` and endBattle.
  */
 import { describe, expect, it } from "vitest";
-import { resolveAttack } from "../../src/rules/presets";
-import { applyWound, endBattle, healTrack, newTrack, trackStateKey, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/fudge/box-track";
-import { dcTrackConfig } from "../../src/rules/fudge/dc-track";
+import { resolveAttack, applyWound, endBattle, healTrack, newTrack, trackStateKey, type Track } from "../../src/rules";
+import { boxTrackConfig, dcTrackConfig } from "../../src/rules/fudge";
 import { caught } from "./errors";
 
 const df = (t: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(t) ? Math.sign(t) : 0));

@@ -1,12 +1,10 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type AttackResolution } from "../../src/rules/pipeline";
-import { pipelineFor, resolveAttack } from "../../src/rules/presets";
-import type { Step } from "../../src/rules/explain";
-import { newTrack } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/fudge/box-track";
-import { dcTrackConfig } from "../../src/rules/fudge/dc-track";
+import { type AttackResolution, pipelineFor, resolveAttack, newTrack } from "../../src/rules";
+import type { Step } from "../../src/rules";
 import {
+  boxTrackConfig,
+  dcTrackConfig,
   DC_VARIANTS,
   MMM_DICE,
   SCALE_PIERCING,

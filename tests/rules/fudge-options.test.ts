@@ -1,9 +1,7 @@
 /** Fudge options the texts state that issue #10 added: each test names its text. */
 import { describe, expect, it } from "vitest";
-import { exactOdds } from "../../src/rules/odds";
-import { resolveAttack } from "../../src/rules/presets";
-import { applyWound, newTrack, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/fudge/box-track";
+import { exactOdds, resolveAttack, applyWound, newTrack, type Track } from "../../src/rules";
+import { boxTrackConfig } from "../../src/rules/fudge";
 import { caught } from "./errors";
 
 const df = (t: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(t) ? Math.sign(t) : 0));

@@ -1,12 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { enumerateDice, recordedDice, type AttackResolution } from "../../src/rules/pipeline";
-import { pipelineFor, resolveAttack, rollAttack } from "../../src/rules/presets";
-import { seededRng } from "../../src/rules/dice";
-import { applyWound, newTrack, trackStatus, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/fudge/box-track";
-import { defaultFateConfig } from "../../src/rules/fate/track";
-import { dcTrackConfig } from "../../src/rules/fudge/dc-track";
-import { fudgePipeline, type FudgeRequest } from "../../src/rules/fudge";
+import {
+  enumerateDice,
+  recordedDice,
+  type AttackResolution,
+  pipelineFor,
+  resolveAttack,
+  rollAttack,
+  seededRng,
+  applyWound,
+  newTrack,
+  trackStatus,
+  type Track,
+} from "../../src/rules";
+import { boxTrackConfig, dcTrackConfig, fudgePipeline, type FudgeRequest } from "../../src/rules/fudge";
+import { defaultFateConfig } from "../../src/rules/fate";
 import { caught } from "./errors";
 
 const box = (preset: "standard" | "pawn" | "miniatures" = "standard", doubleRd = false): Track =>

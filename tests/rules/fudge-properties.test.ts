@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { resolveAttack } from "../../src/rules/presets";
-import { newTrack } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/fudge/box-track";
+import { resolveAttack, newTrack } from "../../src/rules";
+import { boxTrackConfig } from "../../src/rules/fudge";
 
 const LEVELS = [null, "scratch", "hurt", "veryHurt", "incapacitated", "nearDeath"];
 const df = (t: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(t) ? Math.sign(t) : 0));

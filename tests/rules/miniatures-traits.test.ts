@@ -5,27 +5,26 @@
  * A gift or fault without `rule` stays text only: every request without one answers as before.
  */
 import { describe, expect, it } from "vitest";
-import { MINI_TRAIT_RULES, parseDatacard, type MiniTraitRule } from "../../src/rules/miniatures/datacard";
 import {
+  MINI_TRAIT_RULES,
+  parseDatacard,
+  type MiniTraitRule,
   gutsCheck,
   gutsRecheck,
   gutsTrigger,
   initialGutsState,
   parseGutsState,
   type GutsRollPenaltyRule,
-} from "../../src/rules/miniatures/guts";
-import { legendaryOutcomes, legendaryTotal } from "../../src/rules/miniatures/legendary";
-import { resolveAttack } from "../../src/rules/presets";
-import { duelForecast } from "../../src/rules/forecast";
-import { applyWound, newTrack } from "../../src/rules/track";
-import { boxTrackConfig, effectivePenalties, type BoxTrackConfig } from "../../src/rules/fudge/box-track";
-import {
+  legendaryOutcomes,
+  legendaryTotal,
   gutsMind,
   gutsTurnStart,
   mindSpace,
   type DuelGutsSituation,
   type MindSpace,
-} from "../../src/rules/miniatures/duel-minds";
+} from "../../src/rules/miniatures";
+import { resolveAttack, duelForecast, applyWound, newTrack } from "../../src/rules";
+import { boxTrackConfig, effectivePenalties, type BoxTrackConfig } from "../../src/rules/fudge";
 import { sampleModel, SAMPLE_CARDS } from "./miniatures-samples";
 import { caught } from "./errors";
 import { runCommand } from "../../src/cli/run";

@@ -4,10 +4,7 @@
  * reads it (issue #10, "Hard budgets, clean refusals"; docs/rules-api.md "Hostile input").
  */
 import { describe, expect, it } from "vitest";
-import { seededRng } from "../../src/rules/dice";
-import { RulesError } from "../../src/rules/errors";
-import { checkRecordedDice } from "../../src/rules/pipeline";
-import { pipelineFor, resolveAttack, rollAttack } from "../../src/rules/presets";
+import { seededRng, RulesError, checkRecordedDice, pipelineFor, resolveAttack, rollAttack } from "../../src/rules";
 import { resolveSamples } from "../../src/cli/samples";
 import { caught } from "./errors";
 

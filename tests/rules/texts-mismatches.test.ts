@@ -4,12 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
-import { exactOdds } from "../../src/rules/odds";
-import { resolveAttack } from "../../src/rules/presets";
-import { fudgeSlots, parseFudgeRequest } from "../../src/rules/fudge";
-import { applyWound, newTrack, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/fudge/box-track";
-import { dcTrackConfig } from "../../src/rules/fudge/dc-track";
+import { exactOdds, resolveAttack, applyWound, newTrack, type Track } from "../../src/rules";
+import { fudgeSlots, parseFudgeRequest, boxTrackConfig, dcTrackConfig } from "../../src/rules/fudge";
 import { datacard, parseDatacard } from "../../src/rules/miniatures";
 import { SAMPLE_CARDS } from "./miniatures-samples";
 import { caught } from "./errors";

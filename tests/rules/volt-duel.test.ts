@@ -6,26 +6,28 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
-import { seededRng } from "../../src/rules/dice";
-import { duelForecast, FORECAST_BUDGET } from "../../src/rules/forecast";
-import { rollingDice } from "../../src/rules/pipeline";
-import { pipelineFor } from "../../src/rules/presets";
-import { trackStatus, type Track } from "../../src/rules/track";
+import {
+  seededRng,
+  duelForecast,
+  FORECAST_BUDGET,
+  rollingDice,
+  pipelineFor,
+  trackStatus,
+  type Track,
+} from "../../src/rules";
 import {
   voltTrackKind,
   type VoltMark,
   type VoltTrackConfig,
   type VoltTrackState,
   type VoltWound,
-} from "../../src/rules/volt";
-import {
   VOLT_OUT,
   voltApplyWounds,
   voltSheetModel,
   voltSheetOf,
   voltSheetPenalty,
   voltSheetProgress,
-} from "../../src/rules/volt/sheet";
+} from "../../src/rules/volt";
 
 const configArb = fc
   .record({

@@ -1,9 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { seededRng } from "../../src/rules/dice";
-import { rollAttack } from "../../src/rules/presets";
-import { applyWound, healTrack, newTrack, trackStatus } from "../../src/rules/track";
+import { seededRng, rollAttack, applyWound, healTrack, newTrack, trackStatus } from "../../src/rules";
 import { recoverAction } from "../../src/rules/volt";
 
 const root = join(__dirname, "../..");

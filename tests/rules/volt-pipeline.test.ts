@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { seededRng } from "../../src/rules/dice";
-import { enumerateDice, recordedDice, type AttackResolution } from "../../src/rules/pipeline";
-import { pipelineFor, resolveAttack, rollAttack } from "../../src/rules/presets";
-import { newTrack, trackStateKey, type Track } from "../../src/rules/track";
+import {
+  seededRng,
+  enumerateDice,
+  recordedDice,
+  type AttackResolution,
+  pipelineFor,
+  resolveAttack,
+  rollAttack,
+  newTrack,
+  trackStateKey,
+  type Track,
+} from "../../src/rules";
 import { fieldOf } from "./errors";
 
 const track = (willpower = 6, marks: Record<string, string> = {}): Track => ({

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
-import { duelForecast, type DuelForecast } from "../../src/rules/forecast";
+import { duelForecast, type DuelForecast } from "../../src/rules";
 
 const side = (
   name: string,

@@ -6,7 +6,7 @@
  *    option): as each round starts, the combat records who began it Incapacitated; Apply reads it.
  * Registered by quench.ts; the scratch combats are deleted, the setting restored.
  */
-import { applyWound } from "../../rules/track";
+import { applyWound } from "../../rules";
 import { trackFor } from "../../system/combatant";
 import { changeActor, worldRules, type DerivedActor } from "../bridge";
 import { tableRoundStart } from "../combat";

@@ -14,3 +14,4 @@ export * from "./box-track";
 export * from "./dc-track";
 export * from "./healing";
 export * from "./duel";
+export * from "./stun";

@@ -7,3 +7,5 @@ export * from "./pipeline";
 export * from "./stat-check";
 export * from "./duel-minds";
 export * from "./duel";
+export * from "./table";
+export * from "./guts-circumstances";
