@@ -4,8 +4,7 @@
  * tokens and dice, renders the card template, and persists updates (directly, or through the
  * GM relay when the clicking user may not write them).
  */
-import { isRulesError, RulesError } from "../rules/errors";
-import { pipelineFor } from "../rules/pipeline";
+import { isRulesError, RulesError, pipelineFor } from "../rules";
 import * as actions from "../system/actions";
 import { attackCardContext, rollCardContext } from "../system/card";
 import type { ActorDoc, AttackCardData, ItemDoc, WorldRules } from "../system/data";
@@ -22,10 +21,9 @@ import { foundryRoller, postWithRolls, showRolls } from "./dice";
 import { rollAttack, rollSlot, type SlotRoll } from "../system/rolling";
 import { QUERIES, SYSTEM_ID } from "../system/registry";
 import { RELAY_FLAG, requestOf, routeCardAction, type CardAction, type RelayRequest } from "../system/relay";
-import { tableSituation } from "../rules/miniatures/table";
+import { tableSituation, GUTS_TARGETS } from "../rules/miniatures";
 import { runGutsChecks, tokenBox, type TokenLike } from "./guts-table";
 import { friendGutsRecord, friendGutsRoster, withFriendGutsRecord, type FriendGutsCandidate } from "../system/guts";
-import { GUTS_TARGETS } from "../rules/miniatures/guts";
 import { combatTurn } from "../system/combat";
 import { forcedDeletion } from "./v14";
 import { templatesReady } from "./templates";

@@ -6,10 +6,16 @@
  * (FATE Hurt cleared). What to do is decided in src/system/combat.ts; every roll and every track
  * change is the rules core's.
  */
-import { initialGutsState, nearDeathGuts, parseGutsState, type GutsReason } from "../rules/miniatures/guts";
+import {
+  initialGutsState,
+  nearDeathGuts,
+  parseGutsState,
+  type GutsReason,
+  datacard,
+  parseDatacard,
+} from "../rules/miniatures";
 import { gutsTraitLines } from "../system/guts-dialog";
 import { fill } from "../system/i18n";
-import { datacard, parseDatacard } from "../rules/miniatures/datacard";
 import * as actions from "../system/actions";
 import { miniatureDatacard, trackFor } from "../system/combatant";
 import type { MiniatureData } from "../system/data";
@@ -26,7 +32,7 @@ import {
   turnEndHealing,
   turnStartTasks,
 } from "../system/combat";
-import { readStunSnapshot, stunSnapshot, turnEndStunHealing } from "../rules/tracks/stun";
+import { readStunSnapshot, stunSnapshot, turnEndStunHealing } from "../rules/fudge";
 import type { RoundStart } from "../system/combatant";
 import { reportError, userRef } from "./foundry-util";
 import { foundryRoller, postRollNote, withRollMode } from "./dice";

@@ -5,9 +5,7 @@
  * targets, or the combatant whose turn it is). Everything is computed by the rules core from live
  * documents (src/system/attack-dialog.ts); nothing here is stored or trusted from a player.
  */
-import { exactOdds } from "../rules/odds";
-import { duelForecast } from "../rules/forecast";
-import { resolveAttack } from "../rules/pipeline";
+import { exactOdds, duelForecast, resolveAttack, isRulesError } from "../rules";
 import {
   attackOdds,
   duelRequest,
@@ -16,7 +14,6 @@ import {
   forecastViewOf,
   mainWeapon,
 } from "../system/attack-dialog";
-import { isRulesError } from "../rules/errors";
 import { ForecastQueue } from "../system/forecast-queue";
 import type { ActorDoc, ItemDoc } from "../system/data";
 import * as actions from "../system/actions";

@@ -7,16 +7,17 @@
  * track's `state` is the JSON state of the track kind the world preset selects (null = unhurt,
  * the track's `initial` state); ids are Foundry document ids / uuids as strings.
  */
-import { PRESETS, type PresetId } from "../rules/pipeline";
+import { PRESETS, type PresetId } from "../rules";
 import {
   GUTS_ROLL_PENALTY_RULES,
   initialGutsState,
   type GutsRollPenaltyRule,
   type GutsState,
-} from "../rules/miniatures/guts";
-import { MINI_TRAIT_RULES, type MiniTraitRule } from "../rules/miniatures/datacard";
-import { defaultFudgeOptions, type FudgeOptions } from "../rules/fudge/options";
-import { VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval } from "../rules/tracks/volt";
+  MINI_TRAIT_RULES,
+  type MiniTraitRule,
+} from "../rules/miniatures";
+import { defaultFudgeOptions, type FudgeOptions } from "../rules/fudge";
+import { VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval } from "../rules/volt";
 
 // ─── Actors ────────────────────────────────────────────────────────────────────────────
 
@@ -99,7 +100,7 @@ export interface NpcData extends CharacterData {
 }
 
 /** Miniatures: Guts check state — the rules core's shape (src/rules/miniatures/guts.ts). */
-export type { GutsState } from "../rules/miniatures/guts";
+export type { GutsState } from "../rules/miniatures";
 
 export interface MiniatureData {
   strength: number;

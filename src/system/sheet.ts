@@ -4,14 +4,10 @@
  * exactly what they return. Every number a rule produces comes from src/rules.
  */
 import { errorView as rulesErrorView } from "./error-text";
-import { RulesError } from "../rules/errors";
-import { signed } from "../rules/explain";
-import type { Ladder } from "../rules/ladder";
-import { parseCombatant } from "../rules/fudge/combatant";
-import { defensiveFactor, offensiveFactor } from "../rules/fudge/factors";
-import { datacard, parseDatacard } from "../rules/miniatures/datacard";
-import { trackStatus } from "../rules/track";
-import type { PresetId } from "../rules/pipeline";
+import { RulesError, signed, trackStatus } from "../rules";
+import type { Ladder, PresetId } from "../rules";
+import { parseCombatant, defensiveFactor, offensiveFactor } from "../rules/fudge";
+import { datacard, parseDatacard } from "../rules/miniatures";
 import { injuryRecoveryTitle } from "./rolling";
 import {
   TRACK_PRESETS,
@@ -39,7 +35,7 @@ import {
   miniatureDatacard,
   miniRules,
   trackFor,
-  defenseLevel,
+  defenceLevel,
   weaponSkill,
   type Situation,
 } from "./combatant";
@@ -538,7 +534,7 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
     derived,
     derivedError,
     volt: preset === "volt" ? { ...d.volt } : null,
-    defense: preset === "volt" ? null : levelView(defenseLevel(actor), ladder),
+    defense: preset === "volt" ? null : levelView(defenceLevel(actor), ladder),
     defenseSkill: d.defenseSkill,
     weapons: weapons.rows,
     armor: itemsOf(actor, "armor").map((i) => armorRow(i, preset)),

@@ -4,10 +4,19 @@
  * ladder names, and explanation steps.
  */
 import { errorView } from "./error-text";
-import { describeLevel, levelWithNumber, standardLadder, type Ladder } from "../rules/ladder";
-import { signed, type Step } from "../rules/explain";
-import { renderTrack, type RenderBox, type Track, type TrackRender } from "../rules/track";
-import { isRulesError } from "../rules/errors";
+import {
+  describeLevel,
+  levelWithNumber,
+  standardLadder,
+  type Ladder,
+  signed,
+  type Step,
+  renderTrack,
+  type RenderBox,
+  type Track,
+  type TrackRender,
+  isRulesError,
+} from "../rules";
 import type { WorldRules } from "./data";
 import { KEY_PATTERN } from "./i18n";
 

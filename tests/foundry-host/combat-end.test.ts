@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import * as actions from "../../src/system/actions";
 import { trackFor } from "../../src/system/combatant";
-import { applyWound } from "../../src/rules/track";
+import { applyWound } from "../../src/rules";
 import { actorOn, table, type Table } from "./table";
 import type { Client } from "./world";
 

@@ -9,7 +9,7 @@ import { ForecastQueue } from "../../src/system/forecast-queue";
 import { onRenderTokenHUD, showForecast, useForecastQueue } from "../../src/foundry/table-api";
 import { FakeWorker } from "../system/fake-worker";
 import { plainActor, worldRules } from "../../src/foundry/bridge";
-import { duelForecast } from "../../src/rules/forecast";
+import { duelForecast } from "../../src/rules";
 import { duelRequest, forecastLineOf, forecastView, forecastViewOf } from "../../src/system/attack-dialog";
 import { findSample } from "../../src/cli/samples";
 import { combatantRow, combatTrackerMenu, groupRow, menuEntryClick, menuEntryLabel, menuEntryShown } from "./apps";

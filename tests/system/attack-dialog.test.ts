@@ -4,7 +4,7 @@
  * pair (issue #9's figures), and the sheet's Attack tooltip / disabled reason.
  */
 import { describe, expect, test } from "vitest";
-import { exactOdds } from "../../src/rules/odds";
+import { exactOdds, duelForecast } from "../../src/rules";
 import { attackRequest } from "../../src/system/combatant";
 import {
   attackDialogContext,
@@ -18,7 +18,6 @@ import {
   situationFields,
 } from "../../src/system/attack-dialog";
 import { resolveSamples } from "../../src/cli/samples";
-import { duelForecast } from "../../src/rules/forecast";
 import { actorSheetContext } from "../../src/system/sheet";
 import { findSample } from "../../src/cli/samples";
 import {

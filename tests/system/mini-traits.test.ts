@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { findSample } from "../../src/cli/samples";
-import { parseDatacard } from "../../src/rules/miniatures/datacard";
+import { parseDatacard } from "../../src/rules/miniatures";
 import { datacardTrait, ignoredMiniTraits, miniatureDatacard, miniRules } from "../../src/system/combatant";
 import { MINI_TRAIT_EFFECTS, TRAIT_EFFECTS, type ActorDoc, type ItemDoc } from "../../src/system/data";
 import {

@@ -12,7 +12,7 @@ import { defend, rollTrait, startAttack, toggleWoundBox, applyDamage, updatedSta
 import { trackFor, attackRequest, miniatureDatacard } from "../../src/system/combatant";
 import { datacard, parseDatacard } from "../../src/rules/miniatures";
 import { SAMPLE_CARDS, sampleModel } from "../rules/miniatures-samples";
-import { renderTrack, trackStatus } from "../../src/rules/track";
+import { renderTrack, trackStatus } from "../../src/rules";
 import { defaultMiniatureData, type ActorDoc, type ItemDoc } from "../../src/system/data";
 import { GM, PLAYER1, PLAYER2, STRANGER, goblin, item, knight, leroy, rulesFor, theodora } from "./fixtures";
 

@@ -1,6 +1,5 @@
 /** What the Quench batches share: Quench's batch API as they use it, scratch documents deleted afterwards, and small waits and card helpers. */
-import { type PresetId } from "../../rules/pipeline";
-import { applyWound } from "../../rules/track";
+import { applyWound, type PresetId } from "../../rules";
 import { trackFor } from "../../system/combatant";
 import * as actions from "../../system/actions";
 import { rollAttack } from "../../system/rolling";

@@ -3,7 +3,7 @@
  * actorSheetContext, every `data-action` calls a src/system action and persists its plain
  * update with `update`. Field edits go through src/system's setActorField (range-checked).
  */
-import { isRulesError } from "../../rules/errors";
+import { isRulesError } from "../../rules";
 import { TEMPLATES } from "../../system/handlebars";
 import { actorSheetContext } from "../../system/sheet";
 import { healFeedback } from "../../system/view";
