@@ -105,6 +105,7 @@ export function renderWindow(key: string, s: PlaygroundState): WindowView | null
     ladderNames: names,
     targets,
     activeTab: activeTabs.get(key),
+    domId: `pg-sheet-${key}`,
     inCombat: s.inCombat === true,
     gm: s.user.isGM,
   });

@@ -8,7 +8,7 @@ import { i18n } from "./i18n";
 import { setLadder } from "./templates";
 import { ladderOf } from "../src/system/view";
 import { worldRulesFrom, type WorldRules } from "../src/system/data";
-import { STANDARD_RUNGS } from "../src/rules/ladder";
+import { STANDARD_RUNGS } from "../src/rules";
 
 /** The world rules, read once per settings object (the store replaces it when a setting changes). */
 const rulesCache = new WeakMap<object, WorldRules>();

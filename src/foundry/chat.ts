@@ -4,7 +4,7 @@
  * (src/system/flows/tables.ts), whose flows run against this client's port (./port.ts). The
  * exports below are the same flows for callers outside a card (the relay, the Quench batches).
  */
-import { isRulesError } from "../rules/errors";
+import { isRulesError } from "../rules";
 import * as flows from "../system/flows";
 import { attackCardContext, rollCardContext } from "../system/card";
 import type { UserRef } from "../system/permissions";
@@ -32,27 +32,16 @@ function unchecked(message: ChatMessage.Implementation): unknown {
 }
 
 /**
- * The message class: core's `renderHTML` (frame, hooks), then the system's card drawn into it
- * before it resolves, so the chat log inserts, sizes and scrolls the card as it is shown
- * (FOUNDRY-V13.md "Rendering a card"; dnd5e's ChatMessage5e does the same).
+ * Fills a system card (attack or trait roll) into the message element core built, from the
+ * card's data (re-derived on every render), and wires its buttons. Awaited by
+ * FudgeChatMessage#renderHTML, so the chat log inserts and scrolls the card filled (FOUNDRY-V13.md
+ * "Rendering a card"). A user who may not see the roll's content (a GM, blind or self roll of
+ * someone else: `isContentVisible`) keeps core's "privately rolled" form: no card, no buttons, no odds.
  */
-export function fudgeChatMessageClass() {
-  const Base = CONFIG.ChatMessage.documentClass as unknown as new (...a: never[]) => {
-    renderHTML(options?: object): Promise<HTMLElement>;
-  };
-  return class FudgeChatMessage extends Base {
-    override async renderHTML(options?: object): Promise<HTMLElement> {
-      const html = await super.renderHTML(options);
-      await drawCard(this as unknown as ChatMessage.Implementation, html);
-      return html;
-    }
-  };
-}
-
-/** Draws the system's cards from their data (re-derived on every render) and wires their buttons. */
-export async function drawCard(message: ChatMessage.Implementation, html: HTMLElement): Promise<void> {
+export async function renderCard(message: ChatMessage.Implementation, html: HTMLElement): Promise<void> {
   const type = message.type as string;
   if (type !== "attackCard" && type !== "rollCard") return;
+  if (!(message as unknown as { isContentVisible: boolean }).isContentVisible) return;
   const content = html.querySelector<HTMLElement>(".message-content") ?? html;
   try {
     // Cards drawn at start-up may come before the partials are registered.

@@ -18,7 +18,7 @@ import {
   turnEndHealing,
   turnStartTasks,
 } from "../system/combat";
-import { readStunSnapshot, stunSnapshot } from "../rules/tracks/stun";
+import { readStunSnapshot, stunSnapshot } from "../rules/fudge";
 import { reportError } from "./foundry-util";
 import { withRollMode } from "./dice";
 import { SYSTEM_ID } from "../system/registry";
@@ -105,15 +105,18 @@ async function noteStun(combatant: Combatant.Implementation): Promise<void> {
   );
 }
 
-/** Fudge §4.62: the turn of a stunned combatant ends — his stun counts down one round (src/system/combat.ts turnEndStunHealing). */
-async function countDownStun(combatant: Combatant.Implementation, round: number): Promise<void> {
+/**
+ * Fudge §4.62: the turn of a stunned combatant ends — his stun counts down one round
+ * (src/system/combat.ts turnEndStunHealing). `ended`: the combat is gone (its note is read, not cleared).
+ */
+async function countDownStun(combatant: Combatant.Implementation, round: number, ended = false): Promise<void> {
   const combat = combatant.combat as Combat.Implementation | null;
   const actor = combatant.actor as Actor.Implementation | null;
   if (!combat) return;
   const note = combat.getFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never) as
     { combatantId?: unknown; round?: unknown } | undefined;
   if (!note || note.combatantId !== combatant.id || note.round !== round) return;
-  await combat.unsetFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never);
+  if (!ended) await combat.unsetFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never);
   if (!actor || !stillThere(actor)) return;
   const atStart = readStunSnapshot(note);
   try {
@@ -138,10 +141,10 @@ async function recordRoundStart(combat: Combat.Implementation, round: number): P
   await combat.setFlag(SYSTEM_ID as never, ROUND_START_FLAG as never, roundStartRecord(round, combatants) as never);
 }
 
-async function onTurnEnd(combatant: Combatant.Implementation, round: number): Promise<void> {
-  await countDownStun(combatant, round);
+async function onTurnEnd(combatant: Combatant.Implementation, round: number, ended = false): Promise<void> {
+  await countDownStun(combatant, round, ended);
   const actor = combatant.actor as Actor.Implementation | null;
-  if (!actor) return;
+  if (!actor || !stillThere(actor)) return;
   const noted = actor.getFlag(SYSTEM_ID as never, FLAG_CLIPPED as never) === true;
   const type = turnEndHealing(worldRules().preset, noted, derivedOf(actor)?.status ?? null);
   if (noted) await actor.unsetFlag(SYSTEM_ID as never, FLAG_CLIPPED as never);
@@ -185,8 +188,18 @@ export class FudgeCombat extends Combat {
 /** Scenes whose end is being handled on this client (the same deactivation may arrive twice). */
 const endingScenes = new Set<string>();
 
-/** The battle is over (src/system/flows/battle.ts): its lapses and their note, then the world's healing at combat end. */
-async function endBattle(combatId: string, actors: Actor.Implementation[]): Promise<void> {
+/** The battle is over (src/system/flows/battle.ts): the turn in progress ends, its lapses and their note, then the world's healing at combat end. */
+async function endBattle(
+  combatId: string,
+  actors: Actor.Implementation[],
+  lastTurn: { combatant: Combatant.Implementation; round: number } | null,
+): Promise<void> {
+  if (lastTurn)
+    try {
+      await onTurnEnd(lastTurn.combatant, lastTurn.round, true);
+    } catch (e) {
+      reportError(e);
+    }
   const refs = actors.filter(stillThere).map((a) => a.uuid);
   await flows.endBattle(foundryPort(), refs, (entries) => postBattleEndNote(combatId, entries));
 }
@@ -230,7 +243,13 @@ export function registerCombatHooks(): void {
     const actors = combat.combatants.contents
       .map((c) => c.actor as Actor.Implementation | null)
       .filter((a): a is Actor.Implementation => !!a);
-    endBattle(String(combat.id), actors).catch((e) => reportError(e)); // a hook cannot wait: a failure is reported
+    // The turn in progress ends with the combat: core deletes it without `_onEndTurn` (v13
+    // Combat#_onDelete calls only `_onExit`), so its stun countdown and used-up Clipped happen here.
+    // Core has cleared `turn` by now (Combat#_onDelete): the turn in progress is `current`'s.
+    const now = (combat as unknown as { current?: { round?: number; combatantId?: string | null } }).current;
+    const last = combat.started && now?.combatantId ? combat.combatants.get(now.combatantId) : undefined;
+    const lastTurn = last ? { combatant: last, round: now?.round ?? combat.round } : null;
+    endBattle(String(combat.id), actors, lastTurn).catch((e) => reportError(e)); // a hook cannot wait: a failure is reported
   });
   Hooks.on("updateScene", (scene, change) =>
     onSceneUpdate(scene as Scene.Implementation, change as { active?: unknown }),

@@ -7,7 +7,7 @@ import { plainActor, worldRules } from "./bridge";
 import type { ActorDoc, WorldRules } from "../system/data";
 import { readActor } from "../system/combatant";
 import { gutsCircumstances, type GutsCircumstances, type GutsTable, type TableModel } from "../system/guts";
-import type { TokenBox } from "../rules/miniatures/table";
+import type { TokenBox } from "../rules/miniatures";
 
 /** A token document as this code reads it. */
 export type TokenLike = {

@@ -5,7 +5,7 @@
  */
 import type { Situation } from "../system/combatant";
 import type { WorldRules } from "../system/data";
-import { tableSituation } from "../rules/miniatures/table";
+import { tableSituation } from "../rules/miniatures";
 import { worldRules } from "./bridge";
 import { tokenBox, type TokenLike } from "./guts-table";
 

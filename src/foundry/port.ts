@@ -4,7 +4,7 @@
  * this client's write queue (writeActor), cards are ChatMessages, the relay is a `User#query` to the
  * active GM, dialogs are DialogV2 around the system's templates, hooks are Foundry's Hooks.
  */
-import { RulesError } from "../rules/errors";
+import { RulesError } from "../rules";
 import type { DialogSpec, HostPort, StoredCard, TableTarget } from "../system/flows";
 import { cardOf } from "../system/flows";
 import type { UserRef } from "../system/permissions";

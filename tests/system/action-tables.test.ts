@@ -11,7 +11,7 @@ import type { HostPort } from "../../src/system/flows";
 import { actorSheetContext } from "../../src/system/sheet";
 import { hudWoundControls, trackView } from "../../src/system/view";
 import { trackFor } from "../../src/system/combatant";
-import { applyWound } from "../../src/rules/track";
+import { applyWound } from "../../src/rules";
 import { PRESET_IDS, ROOT, goblin, knight, leroy, rulesFor } from "./fixtures";
 import type { ActorDoc } from "../../src/system/data";
 

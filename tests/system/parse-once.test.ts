@@ -1,14 +1,14 @@
 /**
  * Parse once: a flow reads each actor once (readActor) and every reader of that copy — the
  * request, the integrity check, the wound, the Guts check — answers from one parse of its wound
- * track's configuration. Counted here by the rules core's box-track configuration builder, which
- * every Fudge and Miniatures track configuration goes through.
+ * track's configuration. Counted here by the box-track configuration builder of the Fudge preset's
+ * index, which every Fudge and Miniatures track configuration read by src/system goes through.
  */
 import { describe, expect, it, vi } from "vitest";
 
 const built = vi.hoisted(() => ({ count: 0 }));
-vi.mock("../../src/rules/tracks/box", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../src/rules/tracks/box")>();
+vi.mock("../../src/rules/fudge", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/rules/fudge")>();
   return {
     ...real,
     boxTrackConfig: (...args: Parameters<typeof real.boxTrackConfig>) => {
@@ -24,7 +24,7 @@ import { playgroundPort } from "../../playground/port";
 import * as flows from "../../src/system/flows";
 import { startAttack } from "../../src/system/actions";
 import { readActor, trackFor } from "../../src/system/combatant";
-import { seededRng } from "../../src/rules/dice";
+import { seededRng } from "../../src/rules";
 import type { ActorDoc, AttackCardData } from "../../src/system/data";
 import { GM, knight, leroy, rulesFor, theodora } from "./fixtures";
 import { testPage } from "./playground-page";

@@ -11,7 +11,7 @@ import * as flows from "../../src/system/flows";
 import { canGutsCheck, canHeal, canRecover, canRollTrait, canDefend, startAttack } from "../../src/system/actions";
 import { actorSheetContext } from "../../src/system/sheet";
 import { trackFor } from "../../src/system/combatant";
-import { applyWound } from "../../src/rules/track";
+import { applyWound } from "../../src/rules";
 import type { ActorDoc, WorldRules } from "../../src/system/data";
 import { PLAYER1, PLAYER2, leroy, rulesFor, theodora } from "./fixtures";
 import { testPage } from "./playground-page";

@@ -4,7 +4,7 @@
  * its unadjusted level when the combat is deleted (End Combat), and a chat note says so.
  * Registered by quench.ts; everything it creates is deleted afterwards.
  */
-import { applyWound, penaltyFor, trackStateKey, trackStatus } from "../../rules/track";
+import { applyWound, penaltyFor, trackStateKey, trackStatus } from "../../rules";
 import { trackFor } from "../../system/combatant";
 import { woundLogOf } from "../../system/integrity";
 import * as flows from "../../system/flows";

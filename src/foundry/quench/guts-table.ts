@@ -1,13 +1,12 @@
 /** The table's Guts circumstances in a live world. */
 import { PREFIX, QuenchLike, Scratch } from "./helpers";
 import { duelRequest } from "../../system/attack-dialog";
-import { duelForecast } from "../../rules/forecast";
+import { duelForecast, applyWound } from "../../rules";
 import { plainActor, worldRules } from "../bridge";
 import { SYSTEM_ID } from "../../system/registry";
 import * as flows from "../../system/flows";
 import { liveGutsCircumstances } from "../guts-table";
 import { foundryPort } from "../port";
-import { applyWound } from "../../rules/track";
 import { trackFor } from "../../system/combatant";
 
 /**

@@ -4,7 +4,7 @@
  * (src/system/flows/tables.ts), whose flow runs against this client's port (../port.ts).
  * Field edits go through the same flows (range-checked by src/system's setActorField).
  */
-import { isRulesError } from "../../rules/errors";
+import { isRulesError } from "../../rules";
 import { TEMPLATES } from "../../system/handlebars";
 import { actorSheetContext } from "../../system/sheet";
 import * as flows from "../../system/flows";
@@ -14,6 +14,7 @@ import { enrichRichText } from "../rich-text";
 import { ladderNames, reportError, systemPath } from "../foundry-util";
 import { foundryPort, targetedTokens } from "../port";
 import { targetMeasures } from "../measure";
+import { tabAfterKey } from "../../system/tabs";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;
 const { ActorSheetV2 } = foundry.applications.sheets;
@@ -72,6 +73,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       targets,
       targetMeasures: targetMeasures(this.actorDoc, tokens),
       activeTab: tabGroups.primary,
+      domId: this.id,
       enrichedNotes: await enrichRichText((this.actorDoc.system as unknown as { notes?: string }).notes, this.actorDoc),
       uuid: this.actorDoc.uuid,
       inCombat: actorInCombat(this.actorDoc),
@@ -103,6 +105,37 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     if (this.focusRef) {
       el.querySelector<HTMLElement>(`[data-ref="${CSS.escape(this.focusRef)}"]`)?.focus();
       this.focusRef = null;
+    }
+    el.querySelector<HTMLElement>('[role="tablist"]')?.addEventListener("keydown", (ev) => this.onTabKey(ev));
+  }
+
+  /** The ARIA tabs pattern's keys (src/system/tabs.ts): the tab reached opens through core's changeTab and takes the focus. */
+  onTabKey(ev: KeyboardEvent): void {
+    const tab = (ev.target as HTMLElement).closest<HTMLElement>('[role="tab"]');
+    const list = tab?.closest<HTMLElement>('[role="tablist"]');
+    if (!tab || !list) return;
+    const ids = [...list.querySelectorAll<HTMLElement>('[role="tab"]')].map((t) => t.dataset.tab ?? "");
+    const next = tabAfterKey(ids, tab.dataset.tab ?? "", ev.key);
+    if (!next) return;
+    ev.preventDefault();
+    this.changeTab(next, tab.dataset.group ?? "primary");
+    list.querySelector<HTMLElement>(`[role="tab"][data-tab="${CSS.escape(next)}"]`)?.focus();
+  }
+
+  /**
+   * Core's changeTab (v13 ApplicationV2#changeTab) toggles the tabs' `active` class and sets
+   * aria-pressed on button tabs; ARIA tabs are selected instead, and only the open one is in the
+   * Tab order.
+   */
+  override changeTab(...args: Parameters<InstanceType<typeof ActorSheetV2>["changeTab"]>): void {
+    super.changeTab(...args);
+    const [tab, group] = args;
+    const el = (this as unknown as { element: HTMLElement }).element;
+    for (const t of el.querySelectorAll<HTMLElement>(`[role="tab"][data-group="${CSS.escape(group)}"]`)) {
+      const open = t.dataset.tab === tab;
+      t.removeAttribute("aria-pressed");
+      t.setAttribute("aria-selected", String(open));
+      t.tabIndex = open ? 0 : -1;
     }
   }
 

@@ -4,7 +4,7 @@
  * per target before the dialog, which shows them and the odds under them; each target's card entry
  * carries its own (its range, gang-up, contact), over the dialog's situation.
  */
-import { RulesError } from "../../rules/errors";
+import { RulesError } from "../../rules";
 import * as actions from "../actions";
 import { attackDialogContext, readSituation } from "../attack-dialog";
 import type { Situation } from "../combatant";

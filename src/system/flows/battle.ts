@@ -7,7 +7,7 @@
 import * as actions from "../actions";
 import { readActor } from "../combatant";
 import { combatEndHealing } from "../combat";
-import { stunSnapshot, turnEndStunHealing, type StunSnapshot } from "../../rules/tracks/stun";
+import { stunSnapshot, turnEndStunHealing, type StunSnapshot } from "../../rules/fudge";
 import type { BattleEndEntry, LapseNote } from "../battle-end";
 import type { HostPort } from "./port";
 import { healQuietly } from "./heal";

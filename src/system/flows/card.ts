@@ -5,8 +5,8 @@
  * flow for the requester (`relayed`). Each runs in the target actor's turn of the serialised write,
  * so it reads the target, its wound log and the card once every earlier write to that actor has landed.
  */
-import { RulesError } from "../../rules/errors";
-import { pipelineFor } from "../../rules/pipeline";
+import { RulesError } from "../../rules";
+import { pipelineFor } from "../../rules";
 import * as actions from "../actions";
 import { rederiveTarget } from "../integrity";
 import { readActor } from "../combatant";

@@ -4,16 +4,17 @@
  * failure on later turns and the Near Death roll. Every roll is the host's; every rule the rules
  * core's; each model's circumstances are what the host's table shows (HostPort.table).
  */
-import { RulesError } from "../../rules/errors";
+import { RulesError } from "../../rules";
 import {
   GUTS_TARGETS,
   gutsRecheck,
   gutsTrigger,
   initialGutsState,
   nearDeathGuts,
+  traitWith,
   type GutsReason,
-} from "../../rules/miniatures/guts";
-import { traitWith, type MiniDatacard } from "../../rules/miniatures/datacard";
+  type MiniDatacard,
+} from "../../rules/miniatures";
 import * as actions from "../actions";
 import { readActor, trackFor } from "../combatant";
 import {

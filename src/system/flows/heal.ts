@@ -19,7 +19,7 @@ import {
 import { healRollFormula, healRollTitle, rollFaces } from "../rolling";
 import { healFeedback } from "../view";
 import { TEMPLATES } from "../handlebars";
-import type { Step } from "../../rules/explain";
+import type { Step } from "../../rules";
 import type { HostPort } from "./port";
 import { liveActor } from "./read";
 

@@ -5,7 +5,7 @@
  * relayed click. The payload is a frozen copy: the wound is what the writing client derived, and
  * a module cannot change it.
  */
-import { RulesError } from "../../rules/errors";
+import { RulesError } from "../../rules";
 import { SYSTEM_ID } from "../registry";
 import { updatedState, type ActorUpdate } from "../updates";
 import type { ActorDoc, AttackCardTarget } from "../data";

@@ -1,5 +1,5 @@
 /** The sheet's plain document operations on items (Foundry's createEmbeddedDocuments, update, delete, sheets). */
-import { RulesError } from "../../rules/errors";
+import { RulesError } from "../../rules";
 import type { HostPort } from "./port";
 import { liveActor } from "./read";
 

@@ -3,7 +3,7 @@
  * the flow's rules, combatant.ts readActor), a card checked against the card limits with its
  * author as the host vouches for it, and the live sides of a card target for the integrity rule.
  */
-import { RulesError } from "../../rules/errors";
+import { RulesError } from "../../rules";
 import { readActor } from "../combatant";
 import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "../data";
 import { checkCard, type LiveSides } from "../integrity";

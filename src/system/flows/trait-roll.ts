@@ -8,7 +8,7 @@
 import * as actions from "../actions";
 import { readRollOptions, rollDialogContext } from "../attack-dialog";
 import { rollsWhileClipped, traitClippedUpdate } from "../clipped";
-import { STANDARD_RUNGS } from "../../rules/ladder";
+import { STANDARD_RUNGS } from "../../rules";
 import { TEMPLATES } from "../handlebars";
 import { WILLPOWER_ROLL, rollSlot, traitRollSlot } from "../rolling";
 import type { SystemI18n } from "../i18n";
