@@ -39,6 +39,21 @@ function mergedDefaults(cls: unknown): Rec {
   return out;
 }
 
+/**
+ * A parsed `<select>` shows its last option with the `selected` attribute, else its first (HTML
+ * "selectedness setting algorithm", as Chromium does). happy-dom 21.0.4 picks a wrong option when
+ * the selected one is third or later (a 7-rung Difficulty list reads Good for Fair): set it here
+ * wherever this host parses a template into a form.
+ */
+export function selectAsParsed(root: ParentNode): void {
+  for (const select of root.querySelectorAll("select")) {
+    if (select.multiple) continue;
+    const options = [...select.options];
+    const chosen = options.map((o) => o.hasAttribute("selected")).lastIndexOf(true);
+    select.selectedIndex = chosen >= 0 ? chosen : options.length ? 0 : -1;
+  }
+}
+
 export class ApplicationV2 {
   static DEFAULT_OPTIONS: Rec = {
     id: "app-{id}",
@@ -102,7 +117,10 @@ export class ApplicationV2 {
   }
   _replaceHTML(result: unknown, content: HTMLElement, _options: Rec): void {
     if (result instanceof HTMLElement) content.replaceChildren(result);
-    else content.innerHTML = String(result ?? "");
+    else {
+      content.innerHTML = String(result ?? "");
+      selectAsParsed(content);
+    }
   }
   async _onRender(_context: Rec, _options: Rec): Promise<void> {}
   async close(): Promise<this> {
@@ -175,6 +193,7 @@ export function HandlebarsApplicationMixin<T extends Ctor>(Base: T) {
         const html = await renderTemplate(part.template, { ...context, partId: `${this.id}-${id}` });
         const tpl = document.createElement("template");
         tpl.innerHTML = html.trim();
+        selectAsParsed(tpl.content);
         const el = (tpl.content.firstElementChild as HTMLElement | null) ?? document.createElement("div");
         el.dataset.applicationPart = id;
         out[id] = el;
@@ -357,6 +376,7 @@ async function runDialog(kind: DialogRequest["kind"], config: Rec): Promise<unkn
   form.className = "dialog-form standard-form";
   form.autocomplete = "off";
   form.innerHTML = `<div class="dialog-content standard-form">${String(config.content ?? "")}</div><footer class="form-footer"></footer>`;
+  selectAsParsed(form);
   const footer = form.querySelector("footer")!;
   for (const b of buttons) {
     const el = document.createElement("button");

@@ -146,10 +146,22 @@ export interface RawWorld {
 const DROPPED = new Set(["at", "tokenId", "timestamp"]);
 
 /**
+ * A field at an empty default (null, "", false, [], {}): Foundry's data models fill these in for
+ * a field nobody wrote, the playground's store keeps only what was written; either way nothing
+ * was said. Only an object's fields are dropped, never an array's entries (a box's place counts).
+ */
+const emptyDefault = (x: unknown): boolean =>
+  x === null ||
+  x === "" ||
+  x === false ||
+  (Array.isArray(x) && x.length === 0) ||
+  (!!x && typeof x === "object" && !Array.isArray(x) && Object.keys(x).length === 0);
+
+/**
  * The run's end state as both hosts must write it: the run's actors (by name) with their system
  * data and the system's own flags (wound, defence and Clipped logs, kill records…), and every card
  * and note; ids made host-free (an actor by its name, a message by its place, the GM as "@gm"),
- * times dropped (what a clock says differs from host to host), a token id dropped (the playground
+ * fields at an empty default dropped, times dropped (what a clock says differs from host to host), a token id dropped (the playground
  * has none).
  */
 export function parityView(raw: RawWorld, names: readonly string[]): unknown {
@@ -166,7 +178,7 @@ export function parityView(raw: RawWorld, names: readonly string[]): unknown {
     if (v && typeof v === "object")
       return Object.fromEntries(
         Object.entries(v as Record<string, unknown>)
-          .filter(([k]) => !DROPPED.has(k))
+          .filter(([k, x]) => !DROPPED.has(k) && !emptyDefault(x))
           .map(([k, x]) => [ids.get(k) ?? k, clean(x)]),
       );
     return v;
