@@ -52,16 +52,16 @@ const fudge: ParityRun = {
     { sheet: "Leroy", action: "toggleWoundBox", data: { ref: "hurt:0" } },
     { sheet: "Leroy", action: "killActor", dialog: "confirm" },
     { sheet: "Leroy", action: "undoKill" },
+    // A custom track: the standard levels as custom ones, a sixth level added and removed again.
+    { field: "Leroy", name: "system.woundTrack.preset", value: "custom" },
+    { sheet: "Leroy", action: "addCustomLevel" },
+    { sheet: "Leroy", action: "removeCustomLevel", data: { index: "5" } },
     { field: "Leroy", name: "system.attributes.strength", value: "2" },
     // The GM's ruling (Fudge §4.55): GM judgement, with the Situational 4dF rolled after his pick.
     { rules: "fudge", value: { woundMode: "gmJudgement", gmSituationalRoll: true } },
     { sheet: "Leroy", action: "attack", data: { itemId: "heY0Z3tNTjFC9mE2" }, dialog: {} },
     { card: 1, action: "defend", target: "Theodora" },
     { card: 1, action: "applyJudgement", target: "Theodora", gmLevel: "hurt" },
-    // Custom levels last: Leroy's own track no longer has a Scratch level.
-    { field: "Leroy", name: "system.woundTrack.preset", value: "custom" },
-    { sheet: "Leroy", action: "addCustomLevel" },
-    { sheet: "Leroy", action: "removeCustomLevel", data: { index: "0" } },
   ],
 };
 
