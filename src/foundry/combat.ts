@@ -7,8 +7,9 @@
  * a flow (src/system/flows) run against this client's port.
  */
 import * as flows from "../system/flows";
+import { stunInForce } from "../system/combatant";
 import { CLIPPED_NOTE_FLAG } from "../system/clipped";
-import { worldRules, type DerivedActor } from "./bridge";
+import { plainActor, worldRules, type DerivedActor } from "./bridge";
 import {
   combatTurn,
   ROUND_START_FLAG,
@@ -18,7 +19,7 @@ import {
   turnEndHealing,
   turnStartTasks,
 } from "../system/combat";
-import { readStunSnapshot, stunSnapshot } from "../rules/fudge";
+import { readStunSnapshot } from "../rules/fudge";
 import { reportError } from "./foundry-util";
 import { withRollMode } from "./dice";
 import { SYSTEM_ID } from "../system/registry";
@@ -86,9 +87,6 @@ async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {
   }
 }
 
-const storedTrackState = (a: Actor.Implementation): unknown =>
-  (a.toObject(true).system as { woundTrack?: { state?: unknown } }).woundTrack?.state ?? null;
-
 /**
  * Fudge §4.62: the stun in force as this combatant's turn begins, noted on the combat (which only
  * GMs may write) so that the turn's end counts down that stun and not one taken during the turn.
@@ -96,7 +94,7 @@ const storedTrackState = (a: Actor.Implementation): unknown =>
 async function noteStun(combatant: Combatant.Implementation): Promise<void> {
   const combat = combatant.combat as Combat.Implementation | null;
   const actor = combatant.actor as Actor.Implementation | null;
-  const snap = actor ? stunSnapshot(storedTrackState(actor)) : null;
+  const snap = actor ? stunInForce(plainActor(actor), worldRules()) : null;
   if (!combat || !snap) return;
   await combat.setFlag(
     SYSTEM_ID as never,

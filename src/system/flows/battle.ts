@@ -5,9 +5,9 @@
  * battle is over" lapse (Fudge §4.52 (4)) with one chat note, then the world's combat-end healing.
  */
 import * as actions from "../actions";
-import { readActor } from "../combatant";
+import { readActor, stunInForce } from "../combatant";
 import { combatEndHealing } from "../combat";
-import { stunSnapshot, turnEndStunHealing, type StunSnapshot } from "../../rules/fudge";
+import { turnEndStunHealing, type StunSnapshot } from "../../rules/fudge";
 import type { BattleEndEntry, LapseNote } from "../battle-end";
 import type { HostPort } from "./port";
 import { healQuietly } from "./heal";
@@ -17,8 +17,7 @@ export async function stunCountdown(port: HostPort, actorRef: string, atStart: S
   const rules = port.rules();
   await port.writeActor(actorRef, async (turn) => {
     const doc = readActor(turn.read(), rules);
-    const now = stunSnapshot((doc.system as { woundTrack?: { state?: unknown } }).woundTrack?.state ?? null);
-    const type = turnEndStunHealing(rules.preset, atStart, now);
+    const type = turnEndStunHealing(rules.preset, atStart, stunInForce(doc, rules));
     if (type) await turn.write(actions.healWounds(doc, { type }, rules, port.user).update);
   });
 }
