@@ -36,6 +36,7 @@ import {
 import { DataModel, TypeDataModel, fields } from "./fields";
 import { _del, _replace, utils } from "./utils";
 import { HostUser, type World } from "./world";
+import { defineProseMirror } from "./prose-mirror";
 
 /** v13 `foundry.canvas.placeables.Token`, as a class to extend: the host renders no canvas, so its drawing does nothing. */
 class CanvasToken {
@@ -52,6 +53,7 @@ export function installGlobals(world: World): void {
   if (typeof document === "undefined")
     throw new Error("foundry-host: run host tests in happy-dom (// @vitest-environment happy-dom)");
   installedFor = world;
+  defineProseMirror();
   const g = globalThis as Record<string, unknown>;
   perClient("game", () => maybeCurrent()?.game);
   perClient("CONFIG", () => current().CONFIG);
