@@ -13,9 +13,9 @@ import type { ActorDoc, ItemDoc, WorldRules } from "../system/data";
 import { worldRulesFrom } from "../system/data";
 import { initiativeTrait } from "../system/initiative";
 import { inStartedCombat } from "../system/combat";
-import { safeTrackUpdate } from "../system/updates";
+import { coreActorUpdate } from "../system/updates";
 import { actorLane, writeQueue } from "./write-queue";
-import { forcedReplacement } from "./v14";
+import { updateOperators } from "./v14";
 import { SYSTEM_ID } from "../system/registry";
 
 /** The world rules from the settings (defaults for anything unset or broken). */
@@ -169,13 +169,16 @@ export function deriveActorSystem(actor: Actor.Implementation): DerivedActor {
   return deriveFromDoc(plainActor(actor), worldRules());
 }
 
-/** Persists a src/system actor update; a new wound-track state replaces the stored one exactly. */
+/**
+ * Persists a src/system actor update in the running core's terms (src/system/updates.ts
+ * coreActorUpdate): a new wound-track state replaces the stored one exactly.
+ */
 export async function updateActor(
   actor: Actor.Implementation,
   update: { system: unknown; flags?: unknown },
 ): Promise<void> {
   const stored = (actor.toObject(true) as unknown as { system: unknown }).system;
-  await actor.update(safeTrackUpdate(stored, update, forcedReplacement()) as never);
+  await actor.update(coreActorUpdate(stored, update, updateOperators()) as never);
 }
 
 /**

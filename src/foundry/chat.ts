@@ -13,6 +13,7 @@ import type { Situation } from "../system/combatant";
 import { attackSituationDialog } from "./dialogs";
 import { TEMPLATES } from "../system/handlebars";
 import { checkCard, defenceFacesOf, rederiveTarget } from "../system/integrity";
+import { checkDefendable } from "../system/actor-logs";
 import { attackClippedUpdate, defenceRollUpdate } from "../system/clipped";
 import { changeActor, plainActor, updateActor, worldRules } from "./bridge";
 import { actorLane, writeQueue } from "./write-queue";
@@ -27,7 +28,7 @@ import { runGutsChecks, tokenBox, type TokenLike } from "./guts-table";
 import { friendGutsRecord, friendGutsRoster, withFriendGutsRecord, type FriendGutsCandidate } from "../system/guts";
 import { GUTS_TARGETS } from "../rules/miniatures/guts";
 import { combatTurn } from "../system/combat";
-import { forcedDeletion } from "./v14";
+import { toCore } from "./v14";
 import { templatesReady } from "./templates";
 
 const tpl = (p: string) => `systems/${SYSTEM_ID}/${p}`;
@@ -182,7 +183,9 @@ export async function postAttackCard(
   )) as ChatMessage.Implementation;
   const messageId = String(message?.id ?? "");
   try {
-    await changeActor(actor, (doc) => attackClippedUpdate(doc, worldRules(), userRef(), messageId, Date.now()));
+    await changeActor(actor, (doc) =>
+      attackClippedUpdate(doc, worldRules(), userRef(), messageId, Date.now(), cardCreatedAt(message)),
+    );
   } catch (e) {
     reportError(e, actor.name);
   }
@@ -212,6 +215,16 @@ function unchecked(message: ChatMessage.Implementation): unknown {
   return raw !== null && typeof raw === "object" && !Array.isArray(raw)
     ? { ...raw, userId: authorOf(message)?.id ?? "" }
     : raw;
+}
+
+/**
+ * When the card was posted as Foundry's server stamped it (`_stats.createdTime`, a field the server
+ * manages and no client can set: v13 DocumentStatsField.managedFields), or undefined: the logs'
+ * horizons compare it (src/system/message-log.ts).
+ */
+function cardCreatedAt(message: ChatMessage.Implementation): number | undefined {
+  const t = (message as unknown as { _stats?: { createdTime?: unknown } })._stats?.createdTime;
+  return typeof t === "number" && Number.isFinite(t) && t > 0 ? t : undefined;
 }
 
 /** When the card was posted (the message's timestamp): its attacker counts as he rolled (integrity.ts attackerAsPosted). */
@@ -395,10 +408,10 @@ async function relay(request: RelayRequest, gm: User.Implementation, name: strin
         reply?.params ?? {},
       );
   } finally {
-    const del = forcedDeletion(); // v14's operator; `-=key` before
-    const answered = del === null ? { [`-=${requestId}`]: null } : { [requestId]: del };
     // Not awaited: the answer is in; removing the answered request need not hold the click (a failure is reported).
-    me.update({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: answered } } } as never).catch((e) => reportError(e)); // see above
+    me.update(toCore({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: { [`-=${requestId}`]: null } } } }) as never).catch((e) =>
+      reportError(e),
+    ); // see above
   }
 }
 
@@ -462,19 +475,17 @@ async function runCardAction(
   const ref = doc.uuid ?? doc._id;
   const rules = worldRules();
   const messageId = String(message.id);
+  const posted = cardCreatedAt(message);
   if (action === "defend") {
     // One defence roll per card and target, whatever the card's author later writes on his card.
-    if (defenceFacesOf(doc, messageId))
-      throw new RulesError("defend", "FUDGE.Error.AlreadyDefended", `${doc.name} has already defended`, {
-        name: doc.name,
-      });
+    checkDefendable(doc, messageId, posted);
     const roll = await defenceRoll(card, ref);
     const u = actions.defend(card, doc, roll.faces, user, { relayed: opts.relayed });
     // The roll is kept on the defender, where the card's author cannot rewrite it; Apply reads it there.
     // FATE: a roll made while Clipped resets the box in the same write (src/system/clipped.ts).
     await updateActor(
       target,
-      defenceRollUpdate(doc, rules, { messageId, faces: roll.faces, by: user.id, at: Date.now() }),
+      defenceRollUpdate(doc, rules, { messageId, faces: roll.faces, by: user.id, at: Date.now(), posted }),
     );
     // The defence Roll joins the card's rolls (for other modules and the roll tooltip).
     await writeCardTarget(message, ref, u, roll.rolls);
@@ -509,6 +520,7 @@ async function runCardAction(
       relayed: opts.relayed,
       spendFudgePoint: opts.spendFudgePoint,
       messageId,
+      posted,
       resolution: live.resolution,
       differs: live.differs,
     });
@@ -589,6 +601,7 @@ async function runJudgement(
   const live = rederiveTarget(card, t, { ...sides, gm: pick }, rules);
   const r = actions.judgeWound(card, doc, user, rules, pick, {
     messageId,
+    posted: cardCreatedAt(message),
     resolution: live.resolution,
     differs: live.differs,
   });

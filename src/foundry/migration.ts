@@ -10,7 +10,7 @@
  */
 import { MIGRATION_SETTING, MIGRATION_VERSION, SYSTEM_ID } from "../system/registry";
 import { needsMigration, systemChanges } from "../system/migrate";
-import { forcedDeletion } from "./v14";
+import { toCore } from "./v14";
 
 type Rec = Record<string, unknown>;
 interface Doc {
@@ -42,10 +42,7 @@ async function migrateDoc(doc: Doc, invalid: boolean, report: MigrationReport): 
   const kind = doc.documentName === "Actor" ? "Actor" : "Item";
   try {
     const src = doc.toObject() as Rec;
-    const { changes, reset } = systemChanges(kind, doc.type, src.system, {
-      repair: invalid,
-      deletion: forcedDeletion(),
-    });
+    const { changes, reset } = systemChanges(kind, doc.type, src.system, { repair: invalid });
     if (invalid) report.repaired[doc.uuid] = reset;
     if (!changes) {
       if (invalid) throw new Error("no repair makes it valid");
@@ -53,7 +50,7 @@ async function migrateDoc(doc: Doc, invalid: boolean, report: MigrationReport): 
     }
     // Only the changed fields: a player's edit since the world loaded is not overwritten.
     // An invalid document's update is not diffed against its invalid source.
-    await doc.update({ system: changes }, invalid ? { diff: false } : {});
+    await doc.update(toCore({ system: changes }), invalid ? { diff: false } : {});
     report.updated.push(doc.uuid);
   } catch (e) {
     report.failed.push({ uuid: doc.uuid, error: String((e as Error)?.message ?? e) });

@@ -303,34 +303,30 @@ export function systemChanges(
   documentName: "Actor" | "Item",
   type: string,
   stored: unknown,
-  opts: { repair?: boolean; deletion?: unknown } = {},
+  opts: { repair?: boolean } = {},
 ): { changes: Rec | null; reset: string[] } {
   if (!isRec(stored)) return { changes: null, reset: [] };
   const next = structuredClone(stored);
   if (documentName === "Actor") migrateActorSystem(type as ActorType, next);
   else migrateItemSystem(type as ItemType, next);
   const reset = opts.repair ? repairSystem(documentName, type, next) : [];
-  const changes = diffWithDeletions(stored, next, opts.deletion ?? null);
+  const changes = diffWithDeletions(stored, next);
   return { changes: Object.keys(changes).length ? changes : null, reset };
 }
 
 /**
- * What differs from `before` in `after` (arrays whole), with `-=key: null` for removed keys — or,
- * given v14's ForcedDeletion operator (`deletion`), `key: _del`.
+ * What differs from `before` in `after` (arrays whole), with `-=key: null` for removed keys (the
+ * Foundry layer puts them in the running core's terms: src/system/updates.ts forCore).
  */
-export function diffWithDeletions(before: Rec, after: Rec, deletion: unknown = null): Rec {
+export function diffWithDeletions(before: Rec, after: Rec): Rec {
   const out: Rec = {};
   for (const [k, v] of Object.entries(after)) {
     const b = before[k];
     if (isRec(v) && isRec(b)) {
-      const d = diffWithDeletions(b, v, deletion);
+      const d = diffWithDeletions(b, v);
       if (Object.keys(d).length) out[k] = d;
     } else if (JSON.stringify(b) !== JSON.stringify(v)) out[k] = structuredClone(v);
   }
-  for (const k of Object.keys(before))
-    if (!(k in after)) {
-      if (deletion !== null) out[k] = deletion;
-      else out[`-=${k}`] = null;
-    }
+  for (const k of Object.keys(before)) if (!(k in after)) out[`-=${k}`] = null;
   return out;
 }

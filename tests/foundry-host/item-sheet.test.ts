@@ -40,7 +40,7 @@ describe("the item sheet saves a description once", () => {
     });
     await t.world.settle();
     expect(itemUpdates(t).length - before).toBe(1);
-    const stored = t.gm.game.actors.get(t.hero)!.items.get(itemId)!.system as unknown as { description: string };
+    const stored = actorOn(t.gm, t.hero).items.get(itemId)!.system as unknown as { description: string };
     expect(stored.description).toBe("<p>Sharp and <em>old</em></p>");
   });
 
@@ -50,6 +50,6 @@ describe("the item sheet saves a description once", () => {
     t.player.change(sheet.element.querySelector('[name="system.magic"]'), "2");
     await t.world.settle();
     expect(itemUpdates(t).length - before).toBe(1);
-    expect((t.gm.game.actors.get(t.hero)!.items.get(itemId)!.system as unknown as { magic: number }).magic).toBe(2);
+    expect((actorOn(t.gm, t.hero).items.get(itemId)!.system as unknown as { magic: number }).magic).toBe(2);
   });
 });
