@@ -18,11 +18,18 @@ import { attackClippedUpdate, defenceRollUpdate } from "../system/clipped";
 import { changeActor, plainActor, updateActor, worldRules } from "./bridge";
 import { actorLane, writeQueue } from "./write-queue";
 import { gutsAfterWound, tableRoundStart } from "./combat";
-import { reportError, userRef } from "./foundry-util";
+import { reportError, serverNow, userRef } from "./foundry-util";
 import { foundryRoller, postWithRolls, showRolls } from "./dice";
 import { rollAttack, rollSlot, type SlotRoll } from "../system/rolling";
 import { QUERIES, SYSTEM_ID } from "../system/registry";
-import { RELAY_FLAG, requestOf, routeCardAction, type CardAction, type RelayRequest } from "../system/relay";
+import {
+  RELAY_FLAG,
+  relayRequestsUpdate,
+  requestOf,
+  routeCardAction,
+  type CardAction,
+  type RelayRequest,
+} from "../system/relay";
 import { tableSituation } from "../rules/miniatures/table";
 import { runGutsChecks, tokenBox, type TokenLike } from "./guts-table";
 import { friendGutsRecord, friendGutsRoster, withFriendGutsRecord, type FriendGutsCandidate } from "../system/guts";
@@ -380,12 +387,15 @@ export async function clickCardAction(
 /**
  * Asks the active GM's client to carry out a card action. The request goes first into this
  * user's own flags (which only he and GMs may write: that is how the GM's client knows who
- * asked, see src/system/relay.ts), then the query names it; the entry is removed once answered.
+ * asked, see src/system/relay.ts), then the query names it; the GM's client removes it as it runs it.
  */
 async function relay(request: RelayRequest, gm: User.Implementation, name: string): Promise<void> {
   const me = game.user!;
   const requestId = foundry.utils.randomID(16);
-  await me.update({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: { [requestId]: requestOf(request) } } } } as never);
+  // Written with the server's time; expired and surplus requests of this user go in the same write.
+  const add = { id: requestId, request: { ...requestOf(request), at: serverNow() } };
+  const written = relayRequestsUpdate(me.flags, serverNow(), { add }).update;
+  if (written) await me.update(toCore(written) as never);
   try {
     type Reply = { ok: boolean; key?: string; params?: Record<string, string> } | null;
     let reply: Reply;
@@ -408,10 +418,14 @@ async function relay(request: RelayRequest, gm: User.Implementation, name: strin
         reply?.params ?? {},
       );
   } finally {
-    // Not awaited: the answer is in; removing the answered request need not hold the click (a failure is reported).
-    me.update(toCore({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: { [`-=${requestId}`]: null } } } }) as never).catch((e) =>
-      reportError(e),
-    ); // see above
+    // The GM's client removes a request it runs; one it never saw (no answer) is removed here.
+    // Not awaited: the answer is in; the removal need not hold the click (a failure is reported).
+    const left = relayRequestsUpdate(me.flags, serverNow(), { remove: requestId });
+    const stillThere = Object.hasOwn(
+      ((me.flags as Record<string, Record<string, object>>)[SYSTEM_ID] ?? {})[RELAY_FLAG] ?? {},
+      requestId,
+    );
+    if (stillThere && left.update) me.update(toCore(left.update) as never).catch((e) => reportError(e)); // see above
   }
 }
 

@@ -433,6 +433,12 @@ export class Client {
           documentTypes: this.world.manifest.documentTypes,
         },
         world: { id: "host-world" },
+        // v13 GameTime#serverTime: the server's clock as this client knows it (one process: the same clock).
+        time: {
+          get serverTime() {
+            return Date.now();
+          },
+        },
         // game.data: this client's own copy of the world as the server sent it (documents are built from these very objects).
         data: deepClone(server.snapshot()),
         ready: false,
@@ -715,6 +721,26 @@ interface BroadcastOp {
 }
 
 /**
+ * What an update changed (v13 DataModel#updateSource's diff, `deletionKeys: true`): the values that
+ * differ, and `-=key: null` for a key the update removed — a deletion alone is a change.
+ */
+function updateDiff(current: Rec, next: Rec): Rec {
+  const out = diffObject(current, next);
+  const removed = (a: Rec, b: Rec, into: Rec) => {
+    for (const [k, v] of Object.entries(a)) {
+      if (!(k in b)) into[`-=${k}`] = null;
+      else if (isRec(v) && isRec(b[k])) {
+        const inner = (into[k] as Rec | undefined) ?? {};
+        removed(v, b[k] as Rec, inner);
+        if (Object.keys(inner).length) into[k] = inner;
+      }
+    }
+  };
+  removed(current, next, out);
+  return out;
+}
+
+/**
  * v13 DocumentStatsField: `createdTime`, `modifiedTime`, `lastModifiedBy` (and the versions) are
  * managed by the server and ignored if they appear in creation or update data
  * (DocumentStatsField.managedFields, common/data/fields.mjs): the server stamps them.
@@ -883,7 +909,7 @@ export class Server {
         else mergeObject(next, changes);
         check(next);
         this.cleanDeclaredHtml(documentName, next);
-        const diff = options.diff === false ? deepClone(changes) : diffObject(current, next);
+        const diff = options.diff === false ? deepClone(changes) : updateDiff(current, next);
         if (!Object.keys(diff).length) continue;
         stampStats(next, user, "update");
         staged.push(() => {
