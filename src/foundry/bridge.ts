@@ -15,6 +15,7 @@ import { initiativeTrait } from "../system/initiative";
 import { inStartedCombat } from "../system/combat";
 import { coreActorUpdate } from "../system/updates";
 import { actorLane, writeQueue } from "./write-queue";
+import { writeGmRecords } from "./gm-records";
 import { updateOperators } from "./v14";
 import { SYSTEM_ID } from "../system/registry";
 
@@ -175,10 +176,16 @@ export function deriveActorSystem(actor: Actor.Implementation): DerivedActor {
  */
 export async function updateActor(
   actor: Actor.Implementation,
-  update: { system: unknown; flags?: unknown },
+  update: { system: unknown; flags?: unknown; gmRecords?: Record<string, unknown> },
 ): Promise<void> {
+  const { gmRecords, ...rest } = update;
+  // The GM's own record (the automatic death's) goes to the GM's store: a new record before the
+  // track is written (the sheet re-drawn for the new track finds it), a removal after.
+  const removes = !!gmRecords && Object.keys(gmRecords).every((k) => k.startsWith("-="));
+  if (gmRecords && !removes) await writeGmRecords(actor.uuid, gmRecords);
   const stored = (actor.toObject(true) as unknown as { system: unknown }).system;
-  await actor.update(coreActorUpdate(stored, update, updateOperators()) as never);
+  await actor.update(coreActorUpdate(stored, rest, updateOperators()) as never);
+  if (gmRecords && removes) await writeGmRecords(actor.uuid, gmRecords);
 }
 
 /**
@@ -186,10 +193,9 @@ export async function updateActor(
  * it on this client has landed, and its update (or null: nothing to write) is saved before the
  * next write starts. Sheets, combat hooks and card actions all write wound tracks through this.
  */
-export async function changeActor<R extends { system: unknown; flags?: unknown } | null>(
-  actor: Actor.Implementation,
-  compute: (doc: ActorDoc) => R,
-): Promise<R> {
+export async function changeActor<
+  R extends { system: unknown; flags?: unknown; gmRecords?: Record<string, unknown> } | null,
+>(actor: Actor.Implementation, compute: (doc: ActorDoc) => R): Promise<R> {
   return writeQueue(actorLane(actor), async () => {
     const update = compute(plainActor(actor));
     if (update) await updateActor(actor, update);

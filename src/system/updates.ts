@@ -5,7 +5,7 @@
  * state no longer has would survive the update (a Volt row healed, a FATE line cleared).
  * `withDeletions` adds Foundry's `-=key: null` deletion for every key the new value drops, at
  * any depth (arrays are replaced whole by Foundry, so they need nothing). It lives in
- * src/system/deletions.ts (the automatic-death record uses it too).
+ * src/system/deletions.ts.
  */
 import { withDeletions } from "./deletions";
 import type { ActorDoc } from "./data";
@@ -21,6 +21,8 @@ export interface ActorUpdate {
   system: { woundTrack: { "==state": unknown } } | Record<string, unknown>;
   /** Apply/Undo: the target's wound log (src/system/integrity.ts). */
   flags?: Record<string, unknown>;
+  /** Records for the GM's own store, not the actor (ActorDoc.gmRecords: the automatic death's record). */
+  gmRecords?: Record<string, unknown>;
 }
 
 export const trackUpdate = (state: unknown): ActorUpdate => ({
