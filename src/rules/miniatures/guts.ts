@@ -242,6 +242,14 @@ export interface GutsPending {
   effect: GutsEffect;
 }
 
+/**
+ * Failed checks one model may have in force at once: far more than a battle gives (each is
+ * re-checked every turn until passed), and the bound on what the table rolls for it each turn.
+ * A failure beyond it puts the oldest aside (its effect is no worse than the model already suffers
+ * from 16 failures).
+ */
+export const GUTS_PENDING_MAX = 16;
+
 export interface GutsState {
   pending: GutsPending[];
   /** Worst effect in force (0 when nothing is pending). */
@@ -258,7 +266,7 @@ const worst = (pending: GutsPending[]): GutsEffect =>
 export function parseGutsState(input: unknown, path: string): GutsState {
   if (input === undefined || input === null) return initialGutsState();
   const o = record(input, path);
-  const pending = array(o.pending ?? [], at(path, "pending")).map((e, i) => {
+  const pending = array(o.pending ?? [], at(path, "pending"), 0, GUTS_PENDING_MAX).map((e, i) => {
     const p = at(at(path, "pending"), i);
     const r = record(e, p);
     const sinceTurn = int(r.sinceTurn, at(p, "sinceTurn"), 0);
@@ -327,6 +335,7 @@ export function gutsTrigger(
       lastTurn: turn,
       effect: check.effect,
     });
+  pending = pending.slice(-GUTS_PENDING_MAX);
   return { state: { pending, effect: worst(pending) }, check, fleesCombat: check.fleesCombat, steps };
 }
 
