@@ -9,7 +9,7 @@
  * refuses one older than RELAY_EXPIRY_MS. Replies are plain: { ok } or { ok: false, key, params }
  * with a localizable key.
  */
-import { isRulesError } from "../rules/errors";
+import { isRulesError } from "../rules";
 import { performCardAction } from "./chat";
 import { QUERIES, SYSTEM_ID, type QueryAction } from "../system/registry";
 import {

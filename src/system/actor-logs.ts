@@ -4,7 +4,7 @@
  */
 import type { ActorDoc } from "./data";
 import { cardBeyondLog, cardTooOld, logWrite, messageLogOf, type LogRecord } from "./message-log";
-import { RulesError } from "../rules/errors";
+import { RulesError } from "../rules";
 
 /** One applied wound, written into the target actor's flags by whoever applied it. */
 export interface WoundRecord extends LogRecord {

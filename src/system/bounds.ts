@@ -8,7 +8,7 @@
  * the bounds) fails validation and is clamped by the world migration (clampSystem, here; the
  * flags' clamps with their logs), which counts what it cut. docs/foundry.md "Integrity" lists them.
  */
-import { GUTS_PENDING_MAX } from "../rules/miniatures/guts";
+import { GUTS_PENDING_MAX } from "../rules/miniatures";
 import { CARD_LIMITS } from "./card-limits";
 
 export const STORE_BOUNDS = {

@@ -12,7 +12,7 @@
  *    the horizon with no record left is one whose record may have gone: it is refused rather than
  *    applied or defended a second time (cardBeyondLog), so "once" survives the eviction.
  */
-import { RulesError } from "../rules/errors";
+import { RulesError } from "../rules";
 import type { ActorDoc } from "./data";
 
 const SCOPE = "fudge-wounds";

@@ -4,18 +4,15 @@
  * exactly what they return. Every number a rule produces comes from src/rules.
  */
 import { errorView as rulesErrorView } from "./error-text";
-import { RulesError } from "../rules/errors";
-import { signed } from "../rules/explain";
-import type { Ladder } from "../rules/ladder";
-import { parseCombatant } from "../rules/fudge/combatant";
-import { defensiveFactor, offensiveFactor } from "../rules/fudge/factors";
-import { datacard, parseDatacard } from "../rules/miniatures/datacard";
-import { trackStatus } from "../rules/track";
-import type { PresetId } from "../rules/pipeline";
+import { RulesError, signed, trackStatus } from "../rules";
+import type { Ladder, PresetId } from "../rules";
+import { parseCombatant, defensiveFactor, offensiveFactor } from "../rules/fudge";
+import { datacard, parseDatacard } from "../rules/miniatures";
 import { injuryRecoveryTitle } from "./rolling";
 import {
   TRACK_PRESETS,
-  TRAIT_EFFECTS,
+  traitEffectsFor,
+  type TraitEffect,
   type ActorDoc,
   type ArmorData,
   type CharacterData,
@@ -38,7 +35,7 @@ import {
   miniatureDatacard,
   miniRules,
   trackFor,
-  defenseLevel,
+  defenceLevel,
   weaponSkill,
   type Situation,
 } from "./combatant";
@@ -94,6 +91,11 @@ export interface SheetOptions {
   inCombat?: boolean;
   /** The viewing user is a GM: GM-only actions (automatic death) are offered. */
   gm?: boolean;
+  /**
+   * A prefix unique to this sheet window for the ids that tie each tab to its panel (ARIA
+   * aria-controls / aria-labelledby). Foundry: the application's id; default from the actor's id.
+   */
+  domId?: string;
 }
 
 export interface ErrorView {
@@ -212,6 +214,8 @@ export interface ActorSheetContext {
     guts: {
       effect: number;
       effectKey: string;
+      /** What Guts means for a model out of the fight: its Near Death roll from its next turn, or nothing (Dead). */
+      outOfActionKey: string;
       pending: { reason: string; reasonKey: string; target: number; bonus: number }[];
     };
     /** The model's standing Guts circumstances (seed 004 "Sample characters"), as checkboxes near Guts. */
@@ -221,6 +225,8 @@ export interface ActorSheetContext {
   } | null;
   /** Shown when the actor type does not fit the preset (e.g. a character in a Miniatures world). */
   presetNotice: string;
+  /** The prefix of the tab and tab-panel ids (SheetOptions.domId). */
+  domId: string;
   /** Sheet tabs (Foundry's data-action="tab"): combat first, with Attack and the wound track. */
   tabs: { id: string; labelKey: string; icon: string; active: boolean; cssClass: string }[];
   tab: Record<string, string>;
@@ -230,6 +236,19 @@ export interface ActorSheetContext {
   woundBar: BarSegment[];
   /** The header's wound status: the worst level reached (or Unhurt), as its row names it. */
   woundLevel: { key: string; params: Record<string, string | number> };
+  /** What the header says (headerStatus): where the wounds are, the penalty when it counts, the condition. */
+  header: HeaderStatus;
+}
+
+export interface HeaderStatus {
+  /** Where the wounds are, in the game's words: the worst level (or Unhurt); Volt: the worst Stun row and the worst Injury row. */
+  levels: { key: string; params: Record<string, string | number> }[];
+  /** The roll penalty is shown, unless the model is out of the fight (it takes no action to roll). */
+  showPenalty: boolean;
+  /** The condition as the preset names it. */
+  conditionKey: string;
+  /** A miniature Near Death or Dead (Miniatures: Wounds, "falls … and cannot do anything else"). */
+  outOfAction: boolean;
 }
 
 const PRESET_LABEL = (p: string): string => `FUDGE.Preset.${p}`;
@@ -238,7 +257,7 @@ type WeaponBase = Omit<WeaponRow, "attackShown" | "attackBlockedKey" | "odds">;
 /** What each actor type's builder fills; actorSheetContext adds the table view (withTableView). */
 export type SheetBase = Omit<
   ActorSheetContext,
-  "tabs" | "tab" | "ladderChoices" | "woundLevel" | "woundBar" | "weapons"
+  "tabs" | "tab" | "domId" | "ladderChoices" | "woundLevel" | "woundBar" | "weapons" | "header"
 > & { weapons: WeaponBase[] };
 
 export interface CustomLevelRow {
@@ -515,7 +534,7 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
     derived,
     derivedError,
     volt: preset === "volt" ? { ...d.volt } : null,
-    defense: preset === "volt" ? null : levelView(defenseLevel(actor), ladder),
+    defense: preset === "volt" ? null : levelView(defenceLevel(actor), ladder),
     defenseSkill: d.defenseSkill,
     weapons: weapons.rows,
     armor: itemsOf(actor, "armor").map((i) => armorRow(i, preset)),
@@ -648,6 +667,8 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
       guts: {
         effect: d.gutsState.effect,
         effectKey: `FUDGE.Miniatures.Guts.Effect${d.gutsState.effect}`,
+        // Miniatures: Wounds — Near Death rolls Guts from its next turn to recover or die.
+        outOfActionKey: track.condition === "dead" ? "FUDGE.Condition.dead" : "FUDGE.Miniatures.Effect.nearDeath",
         pending: d.gutsState.pending.map((p) => ({
           reason: p.reason,
           reasonKey: `FUDGE.Guts.Reason.${p.reason}`,
@@ -754,7 +775,33 @@ function withTableView(ctx: SheetBase, actor: ActorDoc, rules: WorldRules, opts:
   const woundLevel = row
     ? { key: row.labelKey, params: row.labelParams }
     : { key: ctx.track.levelLabelKey || "FUDGE.Sheet.Unhurt", params: {} };
-  return { ...ctx, weapons, tabs, tab, ladderChoices, woundLevel, woundBar: woundBar(ctx.track) };
+  const domId = opts.domId ?? `fudge-sheet-${actor._id}`;
+  const header = headerStatus(ctx.track, actor, woundLevel);
+  return { ...ctx, weapons, tabs, tab, domId, ladderChoices, woundLevel, header, woundBar: woundBar(ctx.track) };
+}
+
+/**
+ * The header's wound status. A miniature Near Death or Dead is out of the fight: it says so, and
+ * no penalty (Miniatures: Wounds). Volt names the worst Stun row and the worst Injury row (Volt:
+ * Marking Wounds — a row holds one mark, Stun "−" or Injury "|"/"+"), and a level the condition
+ * does not already say ("dying, can still act").
+ */
+function headerStatus(track: TrackView, actor: ActorDoc, level: HeaderStatus["levels"][number]): HeaderStatus {
+  const outOfAction = actor.type === "miniature" && !track.error && !track.canAct;
+  const status = { showPenalty: !outOfAction, conditionKey: track.conditionKey, outOfAction };
+  if (track.kind !== "volt") return { ...status, levels: [level] };
+  // Volt rows run highest first: the first row holding a mark of a type is its worst.
+  const worst = (stun: boolean) => track.rows.find((r) => r.boxes.some((b) => b.marked && b.stun === stun));
+  const rows = [
+    { row: worst(true), key: "FUDGE.Volt.Header.stun" },
+    { row: worst(false), key: "FUDGE.Volt.Header.injury" },
+  ].flatMap(({ row, key }) => (row ? [{ key, params: { row: row.labelParams.row ?? row.key } }] : []));
+  const special =
+    track.levelKey && track.levelKey !== "wounded" && track.levelKey !== track.condition
+      ? [{ key: track.levelLabelKey, params: {} }]
+      : [];
+  const levels = [...rows, ...special];
+  return { ...status, levels: levels.length ? levels : [level] };
 }
 
 // ─── Items ─────────────────────────────────────────────────────────────────────────────
@@ -763,18 +810,21 @@ export interface ChoiceView {
   value: string | number;
   labelKey: string;
   selected: boolean;
+  /** A stored value the world's preset does not offer: kept (and said so), so no edit loses it. */
+  otherPreset?: boolean;
 }
 
 export interface ItemSheetContext {
   item: { id: string; name: string; img: string; type: string; typeLabelKey: string };
   editable: boolean;
   preset: PresetId;
+  presetLabelKey: string;
   cssClass: string;
   system: unknown;
   choices: Record<string, ChoiceView[]>;
   level: LevelView | null;
-  /** Which preset-specific field groups to show. */
-  show: { fudge: boolean; miniatures: boolean; volt: boolean };
+  /** Which preset's fields to show: the world's only (the others stay stored, unseen). */
+  show: { fudge: boolean; fate: boolean; miniatures: boolean; volt: boolean; effect: boolean };
   /** Rich-text description (templates/parts/rich-text.hbs). */
   description: RichTextView;
   /** Gifts and faults: what the chosen rules effect does at the table, where it has a one-line hint (the Miniatures rules). */
@@ -783,6 +833,21 @@ export interface ItemSheetContext {
 
 const choices = (values: readonly (string | number)[], current: unknown, prefix: string): ChoiceView[] =>
   values.map((v) => ({ value: v, labelKey: `${prefix}${v}`, selected: v === current }));
+
+/**
+ * A gift's (or fault's) effects in a world of `preset`: None and the kind's own (data.ts
+ * TRAIT_EFFECT_RULE); a stored effect of another preset or kind stays, said so. None at all (FATE:
+ * no gift or fault is a rule there) when the item holds none.
+ */
+function effectChoices(kind: "gift" | "fault", preset: PresetId, current: unknown): ChoiceView[] {
+  const own = traitEffectsFor(kind, preset);
+  const kept = typeof current === "string" && current !== "none" && !own.includes(current as TraitEffect);
+  const values: TraitEffect[] = kept ? [...(own.length ? own : ["none" as const]), current as TraitEffect] : own;
+  return values.map((v) => ({
+    ...choices([v], current, "FUDGE.Effect.")[0],
+    ...(kept && v === current ? { otherPreset: true } : {}),
+  }));
+}
 
 export function itemSheetContext(
   item: ItemDoc,
@@ -806,7 +871,7 @@ export function itemSheetContext(
   } else if (item.type === "shield") {
     c.size = choices(["small", "medium", "large"], s.size, "FUDGE.Item.ShieldSize.");
   } else if (item.type === "gift" || item.type === "fault") {
-    c.effect = choices(TRAIT_EFFECTS, s.effect, "FUDGE.Effect.");
+    c.effect = effectChoices(item.type, rules.preset, s.effect);
   }
   const p = rules.preset;
   return {
@@ -819,13 +884,19 @@ export function itemSheetContext(
     },
     editable: opts.editable,
     preset: p,
+    presetLabelKey: PRESET_LABEL(p),
     cssClass: `fudge-wounds preset-${p} item-${item.type}`,
     // A weapon stored before `magic` existed shows its bonus as 0 (Fudge §4.7).
     system: item.type === "weapon" ? { ...item.system, magic: (item.system as WeaponData).magic ?? 0 } : item.system,
     choices: c,
     level: item.type === "skill" ? levelView((item.system as SkillData).level, ladder) : null,
-    // Every group stays editable in every preset; the world's own preset's group comes first.
-    show: { fudge: p === "fudge" || p === "fate", miniatures: p === "miniatures", volt: p === "volt" },
+    show: {
+      fudge: p === "fudge",
+      fate: p === "fate",
+      miniatures: p === "miniatures",
+      volt: p === "volt",
+      effect: (c.effect?.length ?? 0) > 0,
+    },
     description: richTextView("system.description", s.description, {
       editable: opts.editable,
       labelKey: "FUDGE.Item.Description",

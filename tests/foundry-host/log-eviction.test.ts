@@ -10,7 +10,7 @@ import { table, actorOn, type Table } from "./table";
 import type { Client } from "./world";
 import { WOUND_LOG_LIMIT, defenceLogOf, woundLogOf } from "../../src/system/actor-logs";
 import { plainActor } from "../../src/foundry/bridge";
-import type { PresetId } from "../../src/rules/pipeline";
+import type { PresetId } from "../../src/rules";
 
 /** src/foundry/chat.ts after the host's globals (as in Foundry). */
 let chat: typeof import("../../src/foundry/chat");

@@ -307,9 +307,9 @@ describe("forgeries through the real handler leave every actor as it was", () =>
       ...one,
       actorId: `Actor.fake${String(i).padStart(12, "0")}`,
     }));
-    await expect(
-      t.p1.run(() => t.p1.game.messages.get(id)!.update({ system: card } as never)),
-    ).rejects.toThrow(/more than 16 elements/);
+    await expect(t.p1.run(() => t.p1.game.messages.get(id)!.update({ system: card } as never))).rejects.toThrow(
+      /more than 16 elements/,
+    );
     await t.world.settle();
     expect(cardOf(t, id).targets).toHaveLength(1);
     expect(t.gm.chatLog.get(id)!.querySelectorAll("button").length).toBeGreaterThan(0);

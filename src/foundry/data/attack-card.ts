@@ -4,7 +4,7 @@
  * The card is re-derivable: request + dice → resolution (src/rules/pipeline.ts resolveAttack).
  * Its author writes it, so it is bounded (CARD_LIMITS): the server refuses a card past them.
  */
-import { PRESETS } from "../../rules/pipeline";
+import { PRESETS } from "../../rules";
 import { defaultAttackCardData } from "../../system/data";
 import { choice, text } from "./fields";
 import { CARD_LIMITS } from "../../system/card-limits";

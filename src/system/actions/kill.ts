@@ -1,7 +1,14 @@
 /** Automatic death (RULES §2.2, GM only) and its undo. */
-import { RulesError, isRulesError } from "../../rules/errors";
-import { type Step } from "../../rules/explain";
-import { applyWound, trackStatus, undoApplied, woundLevelName, type Track } from "../../rules/track";
+import {
+  RulesError,
+  isRulesError,
+  type Step,
+  applyWound,
+  trackStatus,
+  undoApplied,
+  woundLevelName,
+  type Track,
+} from "../../rules";
 import type { ActorDoc, WorldRules } from "../data";
 import { trackFor } from "../combatant";
 import { UserRef } from "../permissions";
