@@ -31,18 +31,17 @@ export const WOUND_LOG_LIMIT = 40;
 
 /** The wound log of an actor (its `flags["fudge-wounds"].woundLog`), oldest first; malformed entries are ignored. */
 export function woundLogOf(actor: Pick<ActorDoc, "flags">): WoundRecord[] {
-  return messageLogOf<WoundRecord>(
-    actor,
-    WOUND_LOG_FLAG,
-    (r) =>
-      typeof r.by === "string" &&
-      typeof r.at === "number" &&
-      typeof r.undone === "boolean" &&
-      typeof r.fudgePointSpent === "boolean" &&
-      "before" in r &&
-      "after" in r,
-  );
+  return messageLogOf<WoundRecord>(actor, WOUND_LOG_FLAG, isWoundRecord);
 }
+
+/** A wound record's own fields (its key and times are checked by messageLogOf). */
+export const isWoundRecord = (r: Record<string, unknown>): boolean =>
+  typeof r.by === "string" &&
+  typeof r.at === "number" &&
+  typeof r.undone === "boolean" &&
+  typeof r.fudgePointSpent === "boolean" &&
+  "before" in r &&
+  "after" in r;
 
 /** The live (not undone) record of a card's wound on this actor. */
 export function liveRecord(log: readonly WoundRecord[], messageId: string): WoundRecord | undefined {
@@ -88,17 +87,17 @@ export interface DefenceRecord extends LogRecord {
 export const DEFENCE_LOG_FLAG = "defenceLog";
 
 export function defenceLogOf(actor: Pick<ActorDoc, "flags">): DefenceRecord[] {
-  return messageLogOf<DefenceRecord>(
-    actor,
-    DEFENCE_LOG_FLAG,
-    (r) =>
-      typeof r.by === "string" &&
-      typeof r.at === "number" &&
-      Array.isArray(r.faces) &&
-      r.faces.every((f) => Number.isInteger(f)) &&
-      (r.clipped === undefined || typeof r.clipped === "boolean"),
-  );
+  return messageLogOf<DefenceRecord>(actor, DEFENCE_LOG_FLAG, isDefenceRecord);
 }
+
+/** A defence record's own fields (a 4dF roll, with a few Legendary re-rolls at most). */
+export const isDefenceRecord = (r: Record<string, unknown>): boolean =>
+  typeof r.by === "string" &&
+  typeof r.at === "number" &&
+  Array.isArray(r.faces) &&
+  r.faces.length <= 64 &&
+  r.faces.every((f) => Number.isInteger(f)) &&
+  (r.clipped === undefined || typeof r.clipped === "boolean");
 
 /** The defender's record of his defence roll on a card, or undefined. */
 export function defenceRecordOf(actor: Pick<ActorDoc, "flags">, messageId: string): DefenceRecord | undefined {

@@ -43,7 +43,7 @@ export function overJson(v: unknown, max: number, field: string): string | null 
   return n > max ? `${field}: ${n} characters (at most ${max})` : null;
 }
 
-interface Cut {
+export interface Cut {
   path: string;
   /** Characters or entries dropped. */
   count: number;
@@ -55,6 +55,24 @@ function cutText(holder: Rec, key: string, max: number, path: string, cuts: Cut[
     cuts.push({ path, count: v.length - max });
     holder[key] = v.slice(0, max);
   }
+}
+
+/**
+ * Room left under the bound when HTML is cut: Foundry's server cleans every write of an HTML
+ * field, closing the elements the cut left open, so the cut text must stay valid after that.
+ */
+const HTML_CUT_MARGIN = 1_000;
+
+/** Cuts stored HTML to fit its bound after cleaning: no partial tag or character reference at the end. */
+function cutHtml(holder: Rec, key: string, max: number, path: string, cuts: Cut[]): void {
+  const v = holder[key];
+  if (typeof v !== "string" || v.length <= max) return;
+  const cut = v
+    .slice(0, Math.max(0, max - HTML_CUT_MARGIN))
+    .replace(/<[^>]*$/, "")
+    .replace(/&[^;\s]*$/, "");
+  cuts.push({ path, count: v.length - cut.length });
+  holder[key] = cut;
 }
 
 function cutList(holder: Rec, key: string, max: number, path: string, cuts: Cut[], keep: "first" | "last"): void {
@@ -74,8 +92,8 @@ export function clampSystem(type: string, system: unknown): Cut[] {
   const cuts: Cut[] = [];
   if (!isRec(system)) return cuts;
   const B = STORE_BOUNDS;
-  if ("notes" in system) cutText(system, "notes", B.richText, "notes", cuts);
-  if ("description" in system) cutText(system, "description", B.richText, "description", cuts);
+  if ("notes" in system) cutHtml(system, "notes", B.richText, "notes", cuts);
+  if ("description" in system) cutHtml(system, "description", B.richText, "description", cuts);
   if (type === "weapon") cutText(system, "skill", B.text, "skill", cuts);
   if (type === "character" || type === "npc") cutText(system, "defenseSkill", B.text, "defenseSkill", cuts);
   const track = system.woundTrack;

@@ -39,12 +39,11 @@ export interface ClippedRecord extends LogRecord {
 
 /** The actor's clipped log, oldest first; malformed entries are ignored. */
 export function clippedLogOf(actor: Pick<ActorDoc, "flags">): ClippedRecord[] {
-  return messageLogOf<ClippedRecord>(
-    actor,
-    CLIPPED_LOG_FLAG,
-    (r) => typeof r.by === "string" && typeof r.at === "number",
-  );
+  return messageLogOf<ClippedRecord>(actor, CLIPPED_LOG_FLAG, isClippedRecord);
 }
+
+export const isClippedRecord = (r: Record<string, unknown>): boolean =>
+  typeof r.by === "string" && typeof r.at === "number";
 
 /** Is the actor Clipped, so that a roll it makes now is its "next action" (FATE worlds only)? */
 export function rollsWhileClipped(actor: ActorDoc, rules: WorldRules): boolean {

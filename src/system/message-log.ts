@@ -30,6 +30,12 @@ export interface LogRecord {
   posted?: number;
 }
 
+/**
+ * JSON characters one record may take: a wound record holds the track before and after (each at
+ * most STORE_BOUNDS.trackState); a larger one is not read.
+ */
+export const LOG_RECORD_CHARS = 50_000;
+
 /** Where the logs' horizons are kept: `flags.fudge-wounds.logHorizon.<log flag>` (a card time in ms). */
 export const LOG_HORIZON_FLAG = "logHorizon";
 
@@ -52,7 +58,8 @@ export function messageLogOf<T extends LogRecord>(
         typeof r.at === "number" &&
         Number.isFinite(r.at) &&
         (r.posted === undefined || (typeof r.posted === "number" && Number.isFinite(r.posted))) &&
-        valid(r),
+        valid(r) &&
+        JSON.stringify(r).length <= LOG_RECORD_CHARS,
     )
     .map(([, r]) => r as unknown as T)
     .sort((a, b) => a.at - b.at);

@@ -64,7 +64,9 @@ async function woundingCard(t: Table & { weapon: string }, preset: PresetId): Pr
     const res = cardOf(t.gm, id).targets[0].resolution;
     if (res && res.wound !== null && res.wound !== undefined) return id;
   }
-  throw new Error(`no wounding card in ${preset}`);
+  throw new Error(
+    `no wounding card in ${preset}: ${[...t.gm.notifications, ...t.player.notifications].map((n) => n.message).join(" | ")}`,
+  );
 }
 
 async function click(t: Table, c: Client, id: string, action: "defend" | "apply") {
