@@ -8,7 +8,7 @@
  * the bounds) fails validation and is clamped by the world migration (clampSystem, here; the
  * flags' clamps with their logs), which counts what it cut. docs/foundry.md "Integrity" lists them.
  */
-import { GUTS_PENDING_MAX } from "../rules/miniatures";
+import { GUTS_PENDING_MAX, boundedPending } from "../rules/miniatures";
 import { CARD_LIMITS } from "./card-limits";
 
 export const STORE_BOUNDS = {
@@ -85,7 +85,7 @@ function cutList(holder: Rec, key: string, max: number, path: string, cuts: Cut[
 
 /**
  * Clamps a stored actor or item `system` to the bounds, in place: long text cut, long lists cut
- * (the newest Guts failures kept, the first custom levels), a track state too large to be one
+ * (the worst Guts failures kept, the first custom levels), a track state too large to be one
  * reset to unhurt. Returns what was cut, for the migration's report.
  */
 export function clampSystem(type: string, system: unknown): Cut[] {
@@ -112,7 +112,12 @@ export function clampSystem(type: string, system: unknown): Cut[] {
         cutText(l, "label", B.text, `woundTrack.customLevels.${i}.label`, cuts);
       });
   }
-  if (isRec(system.gutsState)) cutList(system.gutsState, "pending", B.gutsPending, "gutsState.pending", cuts, "last");
+  const guts = system.gutsState;
+  if (isRec(guts) && Array.isArray(guts.pending) && guts.pending.length > B.gutsPending) {
+    // As a new failure past the bound does: the mildest put aside, the worst effect kept.
+    cuts.push({ path: "gutsState.pending", count: guts.pending.length - B.gutsPending });
+    guts.pending = boundedPending(guts.pending as { effect?: unknown }[]);
+  }
   return cuts;
 }
 

@@ -244,10 +244,21 @@ export interface GutsPending {
 /**
  * Failed checks one model may have in force at once: far more than a battle gives (each is
  * re-checked every turn until passed), and the bound on what the table rolls for it each turn.
- * A failure beyond it puts the oldest aside (its effect is no worse than the model already suffers
- * from 16 failures).
+ * A failure beyond it puts aside the mildest (the oldest of those): the worst effect stays in force.
  */
 export const GUTS_PENDING_MAX = 16;
+
+/** The failures kept under GUTS_PENDING_MAX: the mildest (oldest first) put aside, order kept. */
+export function boundedPending<T extends { effect?: unknown }>(pending: readonly T[]): T[] {
+  const out = [...pending];
+  const mildness = (p: T) => (typeof p?.effect === "number" ? p.effect : 0);
+  while (out.length > GUTS_PENDING_MAX) {
+    let drop = 0;
+    for (let i = 1; i < out.length; i++) if (mildness(out[i]) < mildness(out[drop])) drop = i;
+    out.splice(drop, 1);
+  }
+  return out;
+}
 
 export interface GutsState {
   pending: GutsPending[];
@@ -334,7 +345,7 @@ export function gutsTrigger(
       lastTurn: turn,
       effect: check.effect,
     });
-  pending = pending.slice(-GUTS_PENDING_MAX);
+  pending = boundedPending(pending);
   return { state: { pending, effect: worst(pending) }, check, fleesCombat: check.fleesCombat, steps };
 }
 
