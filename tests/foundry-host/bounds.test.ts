@@ -154,6 +154,8 @@ describe("a flooded wound log in an owner's flags (no data model) costs the GM's
       WOUND_LOG_LIMIT,
     );
     expect(t.world.errors).toEqual([]);
+    // The forced replacement is the running core's (v14: _replace, no legacy `==` key).
+    expect(t.world.deprecations).toEqual([]);
   });
 });
 
@@ -217,5 +219,7 @@ describe("the world migration clamps stored data over a bound and reports it", (
     const report = await gm.run(() => migrateWorld());
     expect(report?.clamped).toEqual({});
     expect(report?.failed).toEqual([]);
+    // The migration's writes are in the running core's terms (v14: _replace, no legacy `==` key).
+    expect(world.deprecations).toEqual([]);
   }, 120_000);
 });

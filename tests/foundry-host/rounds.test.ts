@@ -88,6 +88,8 @@ describe("Fudge §4.62: Stunned lasts one round, Very Stunned two — counted on
     expect(new Set(writes)).toEqual(new Set([t.ids.gm]));
     expect(t.world.errors).toEqual([]);
     expect(t.world.hooks.errors).toEqual([]);
+    // The turn's note is cleared in the running core's terms (v14: _del, no legacy `-=` key).
+    expect(t.world.deprecations).toEqual([]);
   });
 
   it("Stunned after his turn (by Theodora in her turn): still stunned through the round's end, and through his next turn, then free", async () => {

@@ -45,6 +45,8 @@ describe("a relay request runs once", () => {
     expect(reply.ok).toBe(true);
     expect(levelOf(t, t.goblin)).not.toBeNull();
     expect(requestsOf(t, t.p1.user.id!)).toEqual({});
+    // The removal is written in the running core's terms (v14: no legacy `-=` key).
+    expect(t.world.deprecations).toEqual([]);
   });
 
   it("a left-over request sent again after 600 other requests does not apply a wound a second time", async () => {
