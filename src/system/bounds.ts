@@ -144,6 +144,7 @@ export function clampCard(type: string, system: unknown): Cut[] {
   } else if (type === "rollCard") {
     texts(system, ["actorId", "actorName", "traitKey", "traitLabelKey", "traitName", "resultName"], "");
     cutList(system, "dice", L.faces, "dice", cuts, "first");
+    cutList(system, "willpowerDice", L.faces, "willpowerDice", cuts, "first");
     cutList(system, "steps", L.steps, "steps", cuts, "first");
   }
   const size = JSON.stringify(system).length;

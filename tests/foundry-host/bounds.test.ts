@@ -98,6 +98,23 @@ describe("the server refuses a player's write past a bound", () => {
   });
 });
 
+describe("a card a player posts is bounded by its data model", () => {
+  it("a roll card with 65 dice or 65 Willpower dice is refused; an attack card with 17 targets too", async () => {
+    const t = await table();
+    const post = (type: string, system: Rec) =>
+      t.player.run(() => ChatMessage.create({ type, content: "", system } as never));
+    const before = t.world.server.db.ChatMessage.size;
+    await expect(post("rollCard", { dice: Array(65).fill(0) })).rejects.toThrow(/more than 64 elements/);
+    await expect(post("rollCard", { willpowerDice: Array(65).fill(0) })).rejects.toThrow(/more than 64 elements/);
+    await expect(
+      post("attackCard", { targets: Array.from({ length: 17 }, (_, i) => ({ actorId: `Actor.a${i}` })) }),
+    ).rejects.toThrow(/more than 16 elements/);
+    expect(t.world.server.db.ChatMessage.size).toBe(before);
+    await post("rollCard", { dice: [1, 0, 0, -1], willpowerDice: [0, 0, 0, 0] });
+    expect(t.world.server.db.ChatMessage.size).toBe(before + 1);
+  });
+});
+
 describe("a flooded wound log in an owner's flags (no data model) costs the GM's next Apply one small write", () => {
   it("20,000 forged records on Leroy: the GM's Apply rewrites the log whole to 40 records", async () => {
     const t = await table();

@@ -34,7 +34,7 @@ export function rollCardSchema() {
     // Fudge §4.51 (world option): the Willpower roll against the wound penalty, 4dF face by face; null when none was made.
     willpowerDice: new fields.ArrayField(
       new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 1 }),
-      { required: true, nullable: true, initial: null },
+      { required: true, nullable: true, initial: null, max: CARD_LIMITS.faces },
     ),
   };
 }
