@@ -54,6 +54,10 @@ async function woundingCard(t: Table & { weapon: string }, preset: PresetId): Pr
   t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
   for (let tries = 0; tries < 40; tries++) {
     const before = new Set(t.gm.game.messages.contents.map((m) => m.id));
+    // FATE: the mildest wound the dice give (attack faces from all − up), so that a random blow
+    // never takes Theodora out (a taken-out defender can neither defend nor be wounded again).
+    if (preset === "fate")
+      t.world.dice.queue(...[0, 1, 2, 3].map((i) => (tries >= 8 ? 1 : i < tries - 4 ? 1 : i < tries ? 0 : -1)));
     await t.player.run(() => chat.startAttackFlow(actorOn(t.player, t.hero), t.weapon, { fastForward: true }));
     await t.world.settle();
     const id = t.gm.game.messages.contents.find((m) => !before.has(m.id) && m.type === "attackCard")!.id!;
