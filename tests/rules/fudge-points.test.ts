@@ -1,6 +1,7 @@
 /** Fudge Points as the text uses them (Fudge §1.36, §4.64): spend records, validation, refund. */
 import { describe, expect, it } from "vitest";
 import { character } from "../../src/rules";
+import { boxTrack, boxTrackConfig } from "../../src/rules/fudge";
 import { caught } from "./errors";
 
 const { spendFudgePoint, refundFudgePoint, parseFudgePointPool, fudgePointChange, awardFudgePoints } = character;
@@ -118,5 +119,29 @@ describe("spend and refund", () => {
       "FUDGE.Error.FudgePoints.TooMany",
     );
     expect(caught(() => parseFudgePointPool({ actor: "leroy", points: -1 })).field).toBe("fudgePoints.points");
+  });
+});
+
+describe("the §4.64 save with the box track's safeguard", () => {
+  it("the track turns the deadly wound; the spend records it from and to, and the pool pays", () => {
+    const config = boxTrackConfig("standard", { safeguards: { fudgePointSaves: true } });
+    const ordinal = (key: string) => config.levels.findIndex((l) => l.key === key) + 1;
+    const dead = config.levels.length + 1; // past the track's last level: the blow that kills
+    const applied = boxTrack.apply(config, boxTrack.initial(config), { level: "dead", spendFudgePoint: true });
+    expect(applied.status.levelKey).toBe("nearDeath");
+    const r = spendFudgePoint(pool(1), {
+      ...base,
+      use: "deathSave",
+      target: "card7.wound",
+      from: dead,
+      to: ordinal(applied.status.levelKey!),
+    });
+    expect(r.rule).toBe("Fudge §4.64");
+    expect(r.spend.change).toEqual({ target: "card7.wound", from: dead, to: ordinal("nearDeath") });
+    expect(r.pool.points).toBe(0);
+    // No point left: the save is refused before the track is asked.
+    expect(
+      caught(() => spendFudgePoint(r.pool, { ...base, id: "s2", use: "deathSave", target: "c", from: 6, to: 5 })).key,
+    ).toBe("FUDGE.Error.FudgePoints.NotEnough");
   });
 });
