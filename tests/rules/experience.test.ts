@@ -17,6 +17,10 @@ const {
 
 type Xp = character.Experience;
 
+/** A raise of a trait the adventure used significantly (§5.2's default requirement). */
+const raise = (xp: Xp, req: Omit<Parameters<typeof raiseTrait>[1], "used">, opts?: character.ExperienceOptions) =>
+  raiseTrait(xp, { used: true, ...req }, opts);
+
 const violet = (ep = 100): Xp =>
   parseExperience({
     ep,
@@ -53,9 +57,9 @@ describe("EP costs (Fudge §5.2 table)", () => {
   });
   it("worked example: Violet (Good Intelligence) pays 6 EP for Great Herb Lore, another 10 for Superb", () => {
     const opts = parseExperienceOptions({ attributeSurcharge: 2 });
-    const first = raiseTrait(violet(), { ...stamp(), trait: "herbLore" }, opts);
+    const first = raise(violet(), { ...stamp(), trait: "herbLore" }, opts);
     expect(first.quote).toMatchObject({ from: 1, to: 2, base: 4, surcharge: 2, cost: 6 });
-    const second = raiseTrait(first.experience, { ...stamp(), trait: "herbLore", gmApproval: false }, opts);
+    const second = raise(first.experience, { ...stamp(), trait: "herbLore", gmApproval: false }, opts);
     expect(second.quote.cost).toBe(10);
     expect(second.experience.ep).toBe(100 - 16);
   });
@@ -66,7 +70,7 @@ describe("EP costs (Fudge §5.2 table)", () => {
 
 describe("advancing (§5.2: one level at a time, GM approval where the text asks it)", () => {
   it("raises one level, pays, and logs when, what, from/to and cost", () => {
-    const r = raiseTrait(violet(10), { id: "a1", at: "t1", trait: "climbing" });
+    const r = raise(violet(10), { id: "a1", at: "t1", trait: "climbing" });
     expect(r.experience.traits.climbing.level).toBe(-2);
     expect(r.experience.ep).toBe(9);
     expect(r.entry).toEqual({
@@ -82,25 +86,42 @@ describe("advancing (§5.2: one level at a time, GM approval where the text asks
     expect(r.experience.log).toEqual([r.entry]);
   });
   it("refuses a jump of two levels, naming the level it may reach", () => {
-    const e = caught(() => raiseTrait(violet(), { ...stamp(), trait: "herbLore", to: 3 }));
+    const e = caught(() => raise(violet(), { ...stamp(), trait: "herbLore", to: 3 }));
     expect(e.key).toBe("FUDGE.Error.Advance.OneLevel");
     expect(e.params).toMatchObject({ from: 1, to: 2 });
   });
   it("refuses spending EP the character does not have", () => {
-    const e = caught(() => raiseTrait(violet(3), { ...stamp(), trait: "herbLore" }));
+    const e = caught(() => raise(violet(3), { ...stamp(), trait: "herbLore" }));
     expect(e.key).toBe("FUDGE.Error.Advance.NotEnoughEp");
     expect(e.params).toMatchObject({ cost: 4, ep: 3 });
   });
   it("Superb → Legendary needs the GM's permission", () => {
     const xp = parseExperience({ ep: 50, traits: { sword: { kind: "skill", level: 3 } } });
-    expect(caught(() => raiseTrait(xp, { ...stamp(), trait: "sword" })).key).toBe("FUDGE.Error.Advance.NeedsGm");
-    const r = raiseTrait(xp, { ...stamp(), trait: "sword", gmApproval: true });
+    expect(caught(() => raise(xp, { ...stamp(), trait: "sword" })).key).toBe("FUDGE.Error.Advance.NeedsGm");
+    const r = raise(xp, { ...stamp(), trait: "sword", gmApproval: true });
     expect(r.experience.ep).toBe(34);
   });
-  it("refuses a trait the character does not have", () => {
-    expect(caught(() => raiseTrait(violet(), { ...stamp(), trait: "flying" })).key).toBe(
-      "FUDGE.Error.Advance.UnknownTrait",
+  it("only a trait used significantly in the adventure rises (§5.2), unless the GM turns that off", () => {
+    const e = caught(() => raiseTrait(violet(), { ...stamp(), trait: "herbLore" }));
+    expect(e.key).toBe("FUDGE.Error.Advance.NotUsed");
+    expect(e.field).toBe("used");
+    expect(
+      raiseTrait(violet(), { ...stamp(), trait: "herbLore" }, parseExperienceOptions({ requireUse: false })).experience
+        .ep,
+    ).toBe(96);
+  });
+  it("the GM may award a level outright (§5.1): no EP, logged as hers, undone like any other", () => {
+    expect(caught(() => raiseTrait(violet(0), { ...stamp(), trait: "herbLore", subjective: true })).key).toBe(
+      "FUDGE.Error.Advance.NeedsGm",
     );
+    const r = raiseTrait(violet(0), { id: "g1", at: "t", trait: "herbLore", subjective: true, gmApproval: true });
+    expect(r.entry).toMatchObject({ from: 1, to: 2, cost: 0, subjective: true });
+    expect(r.experience.ep).toBe(0);
+    expect(parseExperience(JSON.parse(JSON.stringify(r.experience)))).toEqual(r.experience);
+    expect(undoAdvancement(r.experience, "g1").experience).toEqual(violet(0));
+  });
+  it("refuses a trait the character does not have", () => {
+    expect(caught(() => raise(violet(), { ...stamp(), trait: "flying" })).key).toBe("FUDGE.Error.Advance.UnknownTrait");
   });
   it("adds a gift (6 EP or more) or a supernormal power (12 or more), only with the GM's approval", () => {
     expect(caught(() => addGift(violet(), { ...stamp(), type: "gift", name: "Tough Hide" })).key).toBe(
@@ -129,20 +150,20 @@ describe("awards and the log's undo", () => {
   });
   it("an award whose EP are spent cannot be undone alone", () => {
     const xp = awardExperience(violet(0), { id: "w1", at: "t", amount: 2, by: "gm" });
-    const after = raiseTrait(xp, { id: "r1", at: "t", trait: "climbing" }).experience;
+    const after = raise(xp, { id: "r1", at: "t", trait: "climbing" }).experience;
     expect(caught(() => undoAdvancement(after, "w1")).key).toBe("FUDGE.Error.Advance.AwardSpent");
     const back = undoAdvancement(undoAdvancement(after, "r1").experience, "w1").experience;
     expect(back.ep).toBe(0);
     expect(back.traits.climbing.level).toBe(-3);
   });
   it("undo returns the EP and the trait as it was", () => {
-    const r = raiseTrait(violet(10), { id: "a1", at: "t", trait: "climbing" });
+    const r = raise(violet(10), { id: "a1", at: "t", trait: "climbing" });
     const u = undoAdvancement(r.experience, "a1");
     expect(u.experience).toEqual(violet(10));
   });
   it("an advance a later advance depends on cannot be undone alone: the refusal names the later one", () => {
-    const one = raiseTrait(violet(), { id: "a1", at: "t", trait: "herbLore" }).experience;
-    const two = raiseTrait(one, { id: "a2", at: "t", trait: "herbLore" }).experience;
+    const one = raise(violet(), { id: "a1", at: "t", trait: "herbLore" }).experience;
+    const two = raise(one, { id: "a2", at: "t", trait: "herbLore" }).experience;
     const e = caught(() => undoAdvancement(two, "a1"));
     expect(e.key).toBe("FUDGE.Error.Advance.HasDependents");
     expect(e.params).toMatchObject({ entry: "a1", dependent: "a2", count: 1 });
@@ -152,22 +173,22 @@ describe("awards and the log's undo", () => {
   });
   it("a skill raise priced from its attribute's level depends on that attribute's earlier raise", () => {
     const opts = parseExperienceOptions({ attributeSurcharge: 2 });
-    const a = raiseTrait(violet(), { id: "int", at: "t", trait: "intelligence" }, opts).experience; // Great Intelligence
-    const b = raiseTrait(a, { id: "herb", at: "t", trait: "herbLore" }, opts).experience; // Great Herb Lore, no surcharge
+    const a = raise(violet(), { id: "int", at: "t", trait: "intelligence" }, opts).experience; // Great Intelligence
+    const b = raise(a, { id: "herb", at: "t", trait: "herbLore" }, opts).experience; // Great Herb Lore, no surcharge
     expect(dependentsOf(b, "int")).toEqual([]); // not above the attribute: priced without it
-    const c = raiseTrait(b, { id: "herb2", at: "t", trait: "herbLore" }, opts).experience; // Superb: above Great, surcharge
+    const c = raise(b, { id: "herb2", at: "t", trait: "herbLore" }, opts).experience; // Superb: above Great, surcharge
     expect(c.log[2]).toMatchObject({ basis: { attribute: "intelligence", level: 2 }, cost: 10 });
     expect(caught(() => undoAdvancement(c, "int")).params).toMatchObject({ dependent: "herb2" });
   });
   it("an unrelated later advance does not block an undo", () => {
-    const one = raiseTrait(violet(), { id: "a1", at: "t", trait: "herbLore" }).experience;
-    const two = raiseTrait(one, { id: "a2", at: "t", trait: "climbing" }).experience;
+    const one = raise(violet(), { id: "a1", at: "t", trait: "herbLore" }).experience;
+    const two = raise(one, { id: "a2", at: "t", trait: "climbing" }).experience;
     expect(undoAdvancement(two, "a1").experience.traits.herbLore.level).toBe(1);
   });
   it("refuses an unknown entry, a duplicate id, and a stale entry", () => {
     expect(caught(() => undoAdvancement(violet(), "nope")).key).toBe("FUDGE.Error.Advance.UnknownEntry");
-    const one = raiseTrait(violet(), { id: "a1", at: "t", trait: "herbLore" }).experience;
-    expect(caught(() => raiseTrait(one, { id: "a1", at: "t", trait: "climbing" })).key).toBe(
+    const one = raise(violet(), { id: "a1", at: "t", trait: "herbLore" }).experience;
+    expect(caught(() => raise(one, { id: "a1", at: "t", trait: "climbing" })).key).toBe(
       "FUDGE.Error.Advance.DuplicateId",
     );
     const edited = { ...one, traits: { ...one.traits, herbLore: { ...one.traits.herbLore, level: 3 } } };
@@ -208,7 +229,7 @@ describe("stored data is a claim", () => {
     ).toBe("FUDGE.Error.Advance.DuplicateId");
   });
   it("round-trips a record", () => {
-    const r = raiseTrait(
+    const r = raise(
       violet(),
       { id: "a1", at: "t", trait: "herbLore" },
       parseExperienceOptions({ attributeSurcharge: 2 }),

@@ -25,6 +25,8 @@ export interface ExperienceOptions {
   costMultiplier: number;
   /** §5.2 optional realism: "+2 EP (or more) when a skill is raised above an appropriate attribute"; 0 = off. */
   attributeSurcharge: number;
+  /** §5.2: the GM "should require that the player may only raise traits that were used significantly during an adventure". */
+  requireUse: boolean;
   /** Adding a gift: "6 EP (or more) + GM approval" (§5.2) — the least it costs. */
   giftCost: number;
   /** Adding a supernormal power: "12 EP (or more) + GM approval" (§5.2). */
@@ -34,6 +36,7 @@ export interface ExperienceOptions {
 export const DEFAULT_EXPERIENCE_OPTIONS: Readonly<ExperienceOptions> = Object.freeze({
   costMultiplier: 1,
   attributeSurcharge: 0,
+  requireUse: true,
   giftCost: 6,
   powerCost: 12,
 });
@@ -61,6 +64,8 @@ export type AdvancementEntry =
       cost: number;
       /** The attribute whose level priced a surcharge, and that level (an undo of its raise must wait). */
       basis?: { attribute: string; level: number };
+      /** §5.1: the GM awarded the level outright (no EP). */
+      subjective?: boolean;
     }
   | { id: string; at: string; type: "gift" | "power"; trait: string; cost: number };
 
@@ -79,6 +84,7 @@ export function parseExperienceOptions(input: unknown, path: Path = "options"): 
   return {
     costMultiplier: optInt(o.costMultiplier, at(path, "costMultiplier"), d.costMultiplier, 1, 10),
     attributeSurcharge: optInt(o.attributeSurcharge, at(path, "attributeSurcharge"), d.attributeSurcharge, 0, 100),
+    requireUse: bool(o.requireUse, at(path, "requireUse"), d.requireUse),
     giftCost: optInt(o.giftCost, at(path, "giftCost"), d.giftCost, 1, 1000),
     powerCost: optInt(o.powerCost, at(path, "powerCost"), d.powerCost, 1, 1000),
   };
@@ -131,6 +137,7 @@ function parseEntry(v: unknown, path: Path): AdvancementEntry {
     to: int(o.to, at(path, "to"), from + 1, from + 1),
     cost,
   };
+  if (o.subjective === true) e.subjective = true;
   if (o.basis !== undefined) {
     const b = record(o.basis, at(path, "basis"));
     e.basis = {
@@ -281,11 +288,22 @@ function needEp(xp: Experience, cost: number): void {
 
 /**
  * Raises a trait one level, paying its EP (§5.2: "A trait can only be raised one level at a time").
- * `to`, when given, must be the next level; `gmApproval` is needed where the text asks for it.
+ * `to`, when given, must be the next level; `gmApproval` is needed where the text asks for it;
+ * `used`: the trait was used significantly in the adventure (asked while `requireUse` is on).
+ * `subjective`: the GM awards the level outright, no EP paid (§5.1, "the GM can simply award an
+ * improvement"; her approval is that award).
  */
 export function raiseTrait(
   xp: Experience,
-  request: { id: string; at: string; trait: string; to?: number; gmApproval?: boolean },
+  request: {
+    id: string;
+    at: string;
+    trait: string;
+    to?: number;
+    gmApproval?: boolean;
+    used?: boolean;
+    subjective?: boolean;
+  },
   options: ExperienceOptions = DEFAULT_EXPERIENCE_OPTIONS,
 ): { experience: Experience; entry: AdvancementEntry; quote: RaiseQuote } {
   const { id, at: when } = checkNewId(xp, request.id, request.at);
@@ -297,6 +315,20 @@ export function raiseTrait(
       `a trait rises one level at a time: from ${q.from} only to ${q.to}`,
       { from: q.from, to: q.to },
     );
+  const subjective = bool(request.subjective, "subjective", false);
+  if (subjective && !bool(request.gmApproval, "gmApproval", false))
+    throw new RulesError("gmApproval", "FUDGE.Error.Advance.NeedsGm", "only the GM awards a level outright", {
+      trait: q.trait,
+    });
+  if (options.requireUse && !subjective && !bool(request.used, "used", false))
+    throw new RulesError(
+      "used",
+      "FUDGE.Error.Advance.NotUsed",
+      "only a trait used significantly in the adventure may be raised",
+      {
+        trait: q.trait,
+      },
+    );
   if (q.needsGm && !bool(request.gmApproval, "gmApproval", false))
     throw new RulesError(
       "gmApproval",
@@ -304,7 +336,8 @@ export function raiseTrait(
       "raising a trait past Superb needs the GM's permission",
       { trait: q.trait },
     );
-  needEp(xp, q.cost);
+  const cost = subjective ? 0 : q.cost;
+  needEp(xp, cost);
   const entry: AdvancementEntry = {
     id,
     at: when,
@@ -313,11 +346,12 @@ export function raiseTrait(
     kind: q.kind,
     from: q.from,
     to: q.to,
-    cost: q.cost,
+    cost,
   };
-  if (q.basis) entry.basis = q.basis;
+  if (q.basis && !subjective) entry.basis = q.basis;
+  if (subjective) entry.subjective = true;
   const traits = { ...xp.traits, [q.trait]: { ...xp.traits[q.trait], level: q.to } };
-  return { experience: { ...xp, ep: xp.ep - q.cost, traits, log: capped([...xp.log, entry]) }, entry, quote: q };
+  return { experience: { ...xp, ep: xp.ep - cost, traits, log: capped([...xp.log, entry]) }, entry, quote: q };
 }
 
 /** Adds a gift or a supernormal power: its EP "(or more)" as the GM prices it, and always her approval (§5.2). */
