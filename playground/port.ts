@@ -148,6 +148,7 @@ export function playgroundPort(store: Store, dice: PlaygroundDice, page: PageUi)
       throw new Error("the playground's one user is a GM: nothing is relayed");
     },
     dialog: (spec) => page.dialog(spec),
+    userName: (id) => (s().user.id === id ? s().user.name : id),
     confirm: (titleKey, text) => page.confirm(i18n.localize(titleKey), text),
     rememberedSituation: () => Object.entries(s().attackSituation ?? {}),
     rememberSituation: async (situation) =>

@@ -22,6 +22,7 @@ import {
 import { readStunSnapshot } from "../rules/fudge";
 import { reportError } from "./foundry-util";
 import { withRollMode } from "./dice";
+import { toCore } from "./v14";
 import { SYSTEM_ID } from "../system/registry";
 import { battleEndNote, type BattleEndEntry } from "../system/battle-end";
 import { TEMPLATES } from "../system/handlebars";
@@ -114,7 +115,7 @@ async function countDownStun(combatant: Combatant.Implementation, round: number,
   const note = combat.getFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never) as
     { combatantId?: unknown; round?: unknown } | undefined;
   if (!note || note.combatantId !== combatant.id || note.round !== round) return;
-  if (!ended) await combat.unsetFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never);
+  if (!ended) await combat.update(toCore({ flags: { [SYSTEM_ID]: { [`-=${STUN_NOTE_FLAG}`]: null } } }) as never);
   if (!actor || !stillThere(actor)) return;
   const atStart = readStunSnapshot(note);
   try {
@@ -145,7 +146,7 @@ async function onTurnEnd(combatant: Combatant.Implementation, round: number, end
   if (!actor || !stillThere(actor)) return;
   const noted = actor.getFlag(SYSTEM_ID as never, FLAG_CLIPPED as never) === true;
   const type = turnEndHealing(worldRules().preset, noted, derivedOf(actor)?.status ?? null);
-  if (noted) await actor.unsetFlag(SYSTEM_ID as never, FLAG_CLIPPED as never);
+  if (noted) await actor.update(toCore({ flags: { [SYSTEM_ID]: { [`-=${FLAG_CLIPPED}`]: null } } }) as never);
   if (type) await heal(actor, type);
 }
 

@@ -12,15 +12,16 @@ import type { ActorDoc, AttackCardTarget, WorldRules } from "../system/data";
 import type { RoundStart, Situation } from "../system/combatant";
 import { fill, type SystemI18n } from "../system/i18n";
 import { QUERIES, SYSTEM_ID } from "../system/registry";
-import { RELAY_FLAG, requestOf, type RelayRequest } from "../system/relay";
+import { RELAY_FLAG, relayRequestsUpdate, requestOf, type RelayRequest } from "../system/relay";
 import { ROUND_START_FLAG, combatTurn, roundStartFor } from "../system/combat";
 import { actorInCombat, plainActor, updateActor, worldRules } from "./bridge";
 import { actorLane, writeQueue } from "./write-queue";
-import { reportError, userRef } from "./foundry-util";
+import { reportError, serverNow, userRef } from "./foundry-util";
 import { foundryRoller, postRollNote, postWithRolls, showRolls } from "./dice";
 import { liveGutsCircumstances, type TokenLike } from "./guts-table";
 import { attackerToken, measuredSituations } from "./measure";
-import { forcedDeletion } from "./v14";
+import { toCore } from "./v14";
+import { withGmRecordsOf } from "./gm-records";
 import { systemPath } from "./templates";
 
 /** An actor by the reference a card holds (its uuid), or null. */
@@ -48,6 +49,16 @@ function systemOf(message: ChatMessage.Implementation): unknown {
 }
 
 /** An attack card as a flow reads it (its author and time from the message, which the server vouches for). */
+/**
+ * When the card was posted as Foundry's server stamped it (`_stats.createdTime`, a field the server
+ * manages and no client can set: v13 DocumentStatsField.managedFields), or undefined: the logs'
+ * horizons compare it (src/system/message-log.ts).
+ */
+function cardCreatedAt(message: ChatMessage.Implementation): number | undefined {
+  const t = (message as unknown as { _stats?: { createdTime?: unknown } })._stats?.createdTime;
+  return typeof t === "number" && Number.isFinite(t) && t > 0 ? t : undefined;
+}
+
 export function storedCardOf(message: ChatMessage.Implementation): StoredCard {
   const at = (message as unknown as { timestamp?: unknown }).timestamp;
   return {
@@ -55,6 +66,7 @@ export function storedCardOf(message: ChatMessage.Implementation): StoredCard {
     system: systemOf(message),
     author: authorOf(message),
     postedAt: typeof at === "number" && at > 0 ? at : undefined,
+    createdAt: cardCreatedAt(message),
     writable: message.isOwner,
   };
 }
@@ -112,7 +124,10 @@ async function relay(request: RelayRequest, name: string): Promise<void> {
   if (!gm) throw new RulesError("user", "FUDGE.Error.Relay.NoGM", "no GM is connected to do this", { name });
   const me = game.user!;
   const requestId = foundry.utils.randomID(16);
-  await me.update({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: { [requestId]: requestOf(request) } } } } as never);
+  // Written with the server's time; expired and surplus requests of this user go in the same write.
+  const add = { id: requestId, request: { ...requestOf(request), at: serverNow() } };
+  const written = relayRequestsUpdate(me.flags, serverNow(), { add }).update;
+  if (written) await me.update(toCore(written) as never);
   try {
     type Reply = { ok: boolean; key?: string; params?: Record<string, string> } | null;
     let reply: Reply;
@@ -135,10 +150,14 @@ async function relay(request: RelayRequest, name: string): Promise<void> {
         reply?.params ?? {},
       );
   } finally {
-    const del = forcedDeletion(); // v14's operator; `-=key` before
-    const answered = del === null ? { [`-=${requestId}`]: null } : { [requestId]: del };
-    // Not awaited: the answer is in; removing the answered request need not hold the click (a failure is reported).
-    me.update({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: answered } } } as never).catch((e) => reportError(e)); // see above
+    // The GM's client removes a request it runs; one it never saw (no answer) is removed here.
+    // Not awaited: the answer is in; the removal need not hold the click (a failure is reported).
+    const left = relayRequestsUpdate(me.flags, serverNow(), { remove: requestId });
+    const stillThere = Object.hasOwn(
+      ((me.flags as Record<string, Record<string, object>>)[SYSTEM_ID] ?? {})[RELAY_FLAG] ?? {},
+      requestId,
+    );
+    if (stillThere && left.update) me.update(toCore(left.update) as never).catch((e) => reportError(e)); // see above
   }
 }
 
@@ -201,7 +220,7 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
     roll: foundryRoller,
     actor: (ref) => {
       const a = actorByRef(ref);
-      return a ? plainActor(a) : null;
+      return a ? withGmRecordsOf(plainActor(a)) : null;
     },
     card: (id) => {
       const m = game.messages!.get(id) as ChatMessage.Implementation | undefined;
@@ -210,7 +229,11 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
     writeActor: (ref, task) => {
       const actor = actorOrGone(ref);
       return writeQueue(actorLane(actor), () =>
-        task({ read: () => plainActor(actor), write: (u) => updateActor(actor, u as { system: unknown }) }),
+        // The GM's records about the actor (the automatic death's) are read with it, from the GM's store.
+        task({
+          read: () => withGmRecordsOf(plainActor(actor)),
+          write: (u) => updateActor(actor, u as { system: unknown }),
+        }),
       );
     },
     // The card is read again in its own lane so two targets' writes cannot undo each other.
@@ -278,6 +301,7 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
     },
     relay,
     dialog,
+    userName: (id) => game.users?.get(id)?.name ?? id,
     confirm: async (titleKey, text) =>
       (await foundry.applications.api.DialogV2.confirm({
         window: { title: titleKey },

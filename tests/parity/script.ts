@@ -51,7 +51,7 @@ const fudge: ParityRun = {
     { sheet: "Theodora", action: "heal", data: { heal: "scratches" } },
     { sheet: "Leroy", action: "toggleWoundBox", data: { ref: "hurt:0" } },
     { sheet: "Leroy", action: "killActor", dialog: "confirm" },
-    { sheet: "Leroy", action: "undoKill" },
+    { sheet: "Leroy", action: "undoKill", dialog: "confirm" },
     // A custom track: the standard levels as custom ones, a sixth level added and removed again.
     { field: "Leroy", name: "system.woundTrack.preset", value: "custom" },
     { sheet: "Leroy", action: "addCustomLevel" },
@@ -143,7 +143,7 @@ export interface RawWorld {
   gm: string;
 }
 
-const DROPPED = new Set(["at", "tokenId", "timestamp"]);
+const DROPPED = new Set(["at", "posted", "tokenId", "timestamp"]);
 
 /**
  * A field at an empty default (null, "", false, [], {}): Foundry's data models fill these in for

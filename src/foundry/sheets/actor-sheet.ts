@@ -14,6 +14,7 @@ import { enrichRichText } from "../rich-text";
 import { ladderNames, reportError, systemPath } from "../foundry-util";
 import { foundryPort, targetedTokens } from "../port";
 import { targetMeasures } from "../measure";
+import { withGmRecordsOf } from "../gm-records";
 import { tabAfterKey } from "../../system/tabs";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;
@@ -66,7 +67,8 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     // under what the table measures for each (range, gang-up, contact), as the attack dialog's.
     const tokens = this.targetedTokens();
     const targets = tokens.map((t) => plainActor(t.actor));
-    const ctx = actorSheetContext(plainActor(this.actorDoc), worldRules(), {
+    // The GM's records about the actor (the automatic death's, for its undo button) come from the GM's store.
+    const ctx = actorSheetContext(withGmRecordsOf(plainActor(this.actorDoc)), worldRules(), {
       editable: self.isEditable,
       owner: this.actorDoc.isOwner,
       ladderNames: ladderNames(),

@@ -133,7 +133,14 @@ export async function postAttack(
   const messageId = await port.postAttackCard(attackerRef, card, rolls);
   try {
     await port.writeActor(attackerRef, async (turn) => {
-      const u = attackClippedUpdate(turn.read(), rules, port.user, messageId, Date.now());
+      const u = attackClippedUpdate(
+        turn.read(),
+        rules,
+        port.user,
+        messageId,
+        Date.now(),
+        port.card(messageId)?.createdAt,
+      );
       if (u) await turn.write(u);
     });
   } catch (e) {

@@ -10,7 +10,7 @@ import { pipelineFor } from "../../rules";
 import * as actions from "../actions";
 import { rederiveTarget } from "../integrity";
 import { readActor } from "../combatant";
-import { defenceFacesOf } from "../actor-logs";
+import { checkDefendable } from "../actor-logs";
 import { defenceRollUpdate } from "../clipped";
 import { rollSlot } from "../rolling";
 import { routeCardAction, type CardAction } from "../relay";
@@ -94,10 +94,7 @@ async function defend(
 ): Promise<void> {
   const ref = doc.uuid ?? doc._id;
   // One defence roll per card and target, whatever the card's author later writes on his card.
-  if (defenceFacesOf(doc, stored.id))
-    throw new RulesError("defend", "FUDGE.Error.AlreadyDefended", `${doc.name} has already defended`, {
-      name: doc.name,
-    });
+  checkDefendable(doc, stored.id, stored.createdAt);
   const t = targetOf(card, ref, doc.name);
   const p = pipelineFor((t.request as { preset?: unknown }).preset);
   const slot = p.slots(p.parseRequest(t.request)).find((s) => actions.isDefenderSlot(s.id));
@@ -109,7 +106,13 @@ async function defend(
   // The roll is kept on the defender, where the card's author cannot rewrite it; Apply reads it there.
   // FATE: a roll made while Clipped resets the box in the same write (src/system/clipped.ts).
   await turn.write(
-    defenceRollUpdate(doc, rules, { messageId: stored.id, faces: roll.faces, by: port.user.id, at: Date.now() }),
+    defenceRollUpdate(doc, rules, {
+      messageId: stored.id,
+      faces: roll.faces,
+      by: port.user.id,
+      at: Date.now(),
+      posted: stored.createdAt,
+    }),
   );
   await port.writeCardTarget(
     stored.id,
@@ -140,6 +143,7 @@ async function apply(
     relayed: opts.relayed,
     spendFudgePoint: opts.spendFudgePoint,
     messageId: stored.id,
+    posted: stored.createdAt,
     resolution: live.resolution,
     differs: live.differs,
   });
@@ -227,6 +231,7 @@ export async function judge(port: HostPort, messageId: string, targetRef: string
     const live = rederiveTarget(card, t, { ...sides, gm: pick }, rules);
     const r = actions.judgeWound(card, doc, port.user, rules, pick, {
       messageId,
+      posted: port.card(messageId)?.createdAt,
       resolution: live.resolution,
       differs: live.differs,
     });

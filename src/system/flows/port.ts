@@ -33,6 +33,8 @@ export interface StoredCard {
   author: UserRef | null;
   /** When it was posted (ms): its attacker counts as he rolled then (integrity.ts attackerAsPosted). */
   postedAt?: number;
+  /** When the server stamped the card's creation (Foundry: `_stats.createdTime`, no client sets it): the logs' horizons compare it. */
+  createdAt?: number;
   /** Whether this client may write the card itself (its author or a GM); else a change goes through the relay. */
   writable: boolean;
 }
@@ -101,6 +103,8 @@ export interface HostPort {
   actor(ref: string): ActorDoc | null;
   /** A stored attack card, or null. */
   card(messageId: string): StoredCard | null;
+  /** A user's name by id (the id itself when the host does not know him). */
+  userName(userId: string): string;
 
   // ─── Writes ───
   /**

@@ -43,9 +43,24 @@ export async function kill(port: HostPort, actorRef: string): Promise<void> {
   await changeActor(port, actorRef, (doc, rules) => actions.killActor(doc, rules, port.user).update);
 }
 
-/** Undo of the automatic death (GM only): the track restored from the kill's record, read from the live actor. */
-export const undoKill = (port: HostPort, actorRef: string): Promise<void> =>
-  changeActor(port, actorRef, (doc, rules) => actions.undoKill(doc, rules, port.user));
+/**
+ * Undo of the automatic death (GM only): confirmed with what it restores (the track before the
+ * kill, from the GM's own record), then the track restored from that record, read from the live actor.
+ */
+export async function undoKill(port: HostPort, actorRef: string): Promise<void> {
+  const rules = port.rules();
+  const doc = liveActor(port, actorRef, rules);
+  const s = actions.killUndoSummary(doc, rules, port.user);
+  const text = port.i18n.format("FUDGE.Sheet.UndoKillConfirm", {
+    name: doc.name,
+    level: port.i18n.localize(s.level || "FUDGE.Sheet.UndoKillUnhurt"),
+    penalty: s.penalty === 0 ? "0" : `−${Math.abs(s.penalty)}`,
+    by: port.userName(s.by),
+    time: new Date(s.at).toLocaleString(),
+  });
+  if (!(await port.confirm("FUDGE.Sheet.UndoKill", text))) return;
+  await changeActor(port, actorRef, (live, r) => actions.undoKill(live, r, port.user));
+}
 
 /** Fudge §4.57 custom track: add a level, or remove the row's level. */
 export const editCustomLevels = (
