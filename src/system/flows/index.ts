@@ -25,3 +25,4 @@ export {
   type Click,
 } from "./tables";
 export type { RollCardData } from "../actions/trait-roll";
+export { withGmRecords } from "../actions/kill";
