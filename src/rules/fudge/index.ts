@@ -15,3 +15,4 @@ export {
   type FudgeSituation,
 } from "./pipeline";
 export { levelScaleFor, type LevelScale } from "./woundLevel";
+export * from "./creation";
