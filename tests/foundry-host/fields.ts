@@ -37,6 +37,8 @@ export interface FieldOptions {
   max?: number;
   label?: string;
   hint?: string;
+  validate?: (v: unknown) => unknown;
+  validateKey?: (k: string) => boolean;
 }
 
 /** A validation failure at a path ("system.attributes.strength: must be a number"). */
@@ -102,6 +104,14 @@ export class DataField {
     const f = this._validateType(value);
     if (f) out[path] = f;
     else this._validateChildren(value, path, out);
+    // v13 DataField#validate: the `validate` option runs after the type checks; false or a throw is a failure.
+    if (!out[path] && typeof this.options.validate === "function") {
+      try {
+        if ((this.options.validate as (v: unknown) => unknown)(value) === false) out[path] = "is not valid";
+      } catch (e) {
+        out[path] = e instanceof Error ? e.message : String(e);
+      }
+    }
   }
   _validateType(_value: unknown): string | undefined {
     return undefined;
@@ -237,6 +247,49 @@ export class ArrayField extends DataField {
   }
 }
 
+/**
+ * v13 TypedObjectField (common/data/fields.mjs): an object whose every value is `element`; a key
+ * that fails `validateKey` is dropped when cleaned, each value cleaned and validated as the element.
+ */
+export class TypedObjectField extends DataField {
+  constructor(
+    readonly element: DataField,
+    options: FieldOptions = {},
+  ) {
+    super({ required: true, nullable: false, initial: () => ({}), ...options });
+  }
+  validateKey(k: string): boolean {
+    const f = this.options.validateKey;
+    return typeof f === "function" ? (f as (k: string) => boolean)(k) !== false : true;
+  }
+  override _cast(v: unknown) {
+    return isRec(v) ? v : {};
+  }
+  override _cleanType(v: unknown, options: { partial?: boolean }) {
+    const data = v as Rec;
+    for (const k of Object.keys(data)) {
+      if (!this.validateKey(k)) {
+        delete data[k];
+        continue;
+      }
+      data[k] = this.element.clean(data[k], { ...options, partial: false });
+    }
+    return data;
+  }
+  override _validateType(v: unknown) {
+    return isRec(v) ? undefined : "must be an object";
+  }
+  override _validateChildren(v: unknown, path: string, out: Record<string, string>) {
+    for (const [k, e] of Object.entries(v as Rec)) {
+      if (!this.validateKey(k)) out[`${path}.${k}`] = "is not a valid key";
+      else this.element.validate(e, `${path}.${k}`, out);
+    }
+  }
+  override initialize(v: unknown) {
+    return deepClone(v);
+  }
+}
+
 export class SchemaField extends DataField {
   readonly fields: Record<string, DataField>;
   constructor(fields: Record<string, DataField>, options: FieldOptions = {}) {
@@ -290,6 +343,7 @@ export const fields = {
   HTMLField,
   FilePathField,
   ObjectField,
+  TypedObjectField,
   ArrayField,
   SchemaField,
 };

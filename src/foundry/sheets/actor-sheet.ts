@@ -164,6 +164,12 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
         this.submitField(input).catch((e) => reportError(e)); // a listener cannot wait: a failure is reported
       });
     });
+    // An owned item's field picked on the actor sheet (a skill's level by ladder name).
+    el.querySelectorAll<HTMLSelectElement>("select[data-item-field]").forEach((select) => {
+      select.addEventListener("change", () => {
+        this.submitItemField(select).catch((e) => reportError(e, this.actorDoc.name)); // a listener cannot wait: reported
+      });
+    });
     // Notes: the toggled <prose-mirror> fires "save" with its new HTML as its value.
     el.querySelectorAll<HTMLElement & { value: string; name: string }>("prose-mirror[name^='system.']").forEach(
       (editor) => {
@@ -177,6 +183,18 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       el.querySelector<HTMLElement>(`[data-ref="${CSS.escape(this.focusRef)}"]`)?.focus();
       this.focusRef = null;
     }
+  }
+
+  /** Writes an owned item's field the actor sheet edits, checked by src/system first. */
+  async submitItemField(select: HTMLSelectElement): Promise<void> {
+    const { itemId, update } = actions.setItemField(
+      plainActor(this.actorDoc),
+      select.dataset.itemId ?? "",
+      select.dataset.itemField ?? "",
+      select.value,
+      userRef(),
+    );
+    await this.actorDoc.items.get(itemId)?.update(update as never);
   }
 
   async submitField(input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): Promise<void> {

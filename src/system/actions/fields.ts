@@ -5,14 +5,10 @@ import { UserRef, checkAllowed } from "../permissions";
 import { customLevelsOf, standardCustomLevels, setCustomLevelField, hasPath } from "./custom-track";
 import { fieldValue, type FieldSpec } from "./field-value";
 
-const LADDER_FIELD: FieldSpec = { type: "int", min: -10, max: 10 };
+export const LADDER_FIELD: FieldSpec = { type: "int", min: -10, max: 10 };
 
 /** Fields a sheet edits inline, with their ranges (stored data stays valid for the rules core). */
 export const EDITABLE_FIELDS: Record<string, FieldSpec> = {
-  "attributes.strength": LADDER_FIELD,
-  "attributes.damageCapacity": LADDER_FIELD,
-  "attributes.willpower": LADDER_FIELD,
-  "attributes.mass": LADDER_FIELD,
   "scale.strength": { type: "int", min: -50, max: 50 },
   "scale.mass": { type: "int", min: -50, max: 50 },
   fudgePoints: { type: "int", min: 0, max: 999 },
@@ -64,12 +60,36 @@ export function setActorField(
     path,
   );
   if (custom) return setCustomLevelField(actor, Number(custom[1]), custom[2] as keyof CustomWoundLevel, raw);
-  const spec = EDITABLE_FIELDS[path];
-  if (!spec || !hasPath(actor.system, path))
+  // Attributes by the world's keys (src/system/attributes.ts): a ladder value each (Fudge §1.2).
+  const attribute = /^attributes\.([a-z][A-Za-z0-9]{0,31})$/.test(path) && actor.type !== "miniature";
+  const spec = attribute ? LADDER_FIELD : EDITABLE_FIELDS[path];
+  if (!spec || (!attribute && !hasPath(actor.system, path)))
     throw new RulesError(field, "FUDGE.Error.UnknownField", `no editable field ${path} on ${actor.type}`, { path });
   const value = fieldValue(spec, field, raw);
   // Fudge §4.57 custom track: choosing it starts from the standard levels, which the sheet then edits.
   if (path === "woundTrack.preset" && value === "custom" && !customLevelsOf(actor).length)
     return { system: { woundTrack: { preset: "custom", customLevels: standardCustomLevels() } } };
   return { system: nested(path, value) };
+}
+
+/** Item fields an actor sheet edits inline (a skill's level by ladder name, Fudge §1.2). */
+export const EDITABLE_ITEM_FIELDS: Record<string, FieldSpec> = { "system.level": LADDER_FIELD };
+
+/**
+ * Validates one inline edit of an owned item's field (the skill list's level picker) and returns
+ * the item update; refused when the user may not edit the actor or the item is not its own.
+ */
+export function setItemField(
+  actor: ActorDoc,
+  itemId: string,
+  path: string,
+  raw: unknown,
+  user?: UserRef,
+): { itemId: string; update: Record<string, unknown> } {
+  checkAllowed("edit", user, actor);
+  const item = (actor.items ?? []).find((i) => i._id === itemId);
+  const spec = EDITABLE_ITEM_FIELDS[path];
+  if (!item || !spec)
+    throw new RulesError(path, "FUDGE.Error.UnknownField", `no editable item field ${path}`, { path });
+  return { itemId, update: nested(path, fieldValue(spec, path, raw)) };
 }
