@@ -14,6 +14,7 @@ import { trackStatus } from "../rules/track";
 import type { PresetId } from "../rules/pipeline";
 import { injuryRecoveryTitle } from "./rolling";
 import {
+  CREATION_METHODS,
   TRACK_PRESETS,
   TRAIT_EFFECTS,
   type ActorDoc,
@@ -144,6 +145,8 @@ export interface WeaponRow extends ItemRow {
   skillLevel: LevelView | null;
   /** The weapon names a skill the actor does not have: shown as a warning, never silently Fair. */
   skillMissing: string;
+  /** The weapon's skill picked from the actor's skills, the default stated (empty where none applies). */
+  skillChoices: SkillChoice[];
   /** Fudge ODF / Miniatures MODF-RODF / Volt attack. */
   factor: number | null;
   factorText: string;
@@ -222,6 +225,8 @@ export interface ActorSheetContext {
   defenseMissing: string;
   /** The creation panel (src/system/creation.ts), characters only. */
   creation: CreationView | null;
+  /** The GM picks the world's creation method on the panel (a world setting): its choices, else null. */
+  creationMethods: { value: string; labelKey: string; selected: boolean }[] | null;
   weapons: WeaponRow[];
   armor: ItemRow[];
   shields: ItemRow[];
@@ -428,6 +433,14 @@ function weaponRows(
       ...baseItem(w),
       skillLevel: actor.type === "miniature" || preset === "volt" ? null : levelView(weaponSkill(actor, w), ladder),
       skillMissing: actor.type !== "miniature" && s.skill.trim() && !hasSkill(actor, s.skill) ? s.skill : "",
+      skillChoices:
+        actor.type === "miniature" || preset === "volt"
+          ? []
+          : skillChoices(
+              itemsOf(actor, "skill").map((i) => i.name),
+              s.skill,
+              levelView((actor.system as CharacterData).defenseDefault, ladder).label,
+            ).choices,
       factor: null,
       factorText: "",
       factorLabelKey: "",
@@ -540,9 +553,10 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
             key: a.key,
             labelKey: attributeLabelKey(a),
             label: a.name,
-            roleKeys: ATTRIBUTE_ROLES.filter((r) => rules.attributeSet.roles[r] === a.key).map(
-              (r) => `FUDGE.Attribute.${r}`,
-            ),
+            // A role is named beside an attribute that plays it under another name (Health as Damage Capacity).
+            roleKeys: ATTRIBUTE_ROLES.filter(
+              (r) => rules.attributeSet.roles[r] === a.key && (a.name || r !== a.key),
+            ).map((r) => `FUDGE.Attribute.${r}`),
             field: `system.attributes.${a.key}`,
             level: levelView(level, ladder),
             base: level,
@@ -616,6 +630,14 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
     defenseSkill: d.defenseSkill,
     ...defenseView(actor, ladder),
     creation: creationView(actor, rules),
+    creationMethods:
+      opts.gm && actor.type === "character"
+        ? CREATION_METHODS.map((m) => ({
+            value: m,
+            labelKey: `FUDGE.Settings.creation.method.Choice.${m}`,
+            selected: m === rules.creation.method,
+          }))
+        : null,
     weapons: weapons.rows,
     armor: itemsOf(actor, "armor").map((i) => armorRow(i, preset)),
     shields: itemsOf(actor, "shield").map((i) => shieldRow(i, preset)),
@@ -704,6 +726,7 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
       ...baseItem(w),
       skillLevel: null,
       skillMissing: "",
+      skillChoices: [],
       factor: dw ? dw.odf : null,
       factorText: dw ? signed(dw.odf) : "",
       factorLabelKey: w.system.ranged ? "FUDGE.Sheet.Rodf" : "FUDGE.Sheet.Modf",
@@ -738,6 +761,7 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
     defenseChoices: [],
     defenseMissing: "",
     creation: null,
+    creationMethods: null,
     weapons,
     armor: itemsOf(actor, "armor").map((i) => armorRow(i, "miniatures")),
     shields: itemsOf(actor, "shield").map((i) => shieldRow(i, "miniatures")),
@@ -820,7 +844,9 @@ export const SHEET_TABS = [
  * against the user's targets as its tooltip.
  */
 function withTableView(ctx: SheetBase, actor: ActorDoc, rules: WorldRules, opts: SheetOptions): ActorSheetContext {
-  const active = SHEET_TABS.some((t) => t.id === opts.activeTab) ? (opts.activeTab as string) : "combat";
+  // The first screen is Combat; a character with no weapon yet (one being made) opens on its Traits.
+  const first = actor.type !== "miniature" && !itemsOf(actor, "weapon").length ? "traits" : "combat";
+  const active = SHEET_TABS.some((t) => t.id === opts.activeTab) ? (opts.activeTab as string) : first;
   const tabs = SHEET_TABS.map((t) => ({ ...t, active: t.id === active, cssClass: t.id === active ? "active" : "" }));
   const tab = Object.fromEntries(tabs.map((t) => [t.id, t.cssClass]));
   // Each target keeps its own measures (paired before the actor itself is left out).

@@ -1,6 +1,6 @@
 /** Sheet field edits: each editable field's range, checked before the update. */
 import { RulesError } from "../../rules/errors";
-import type { ActorDoc, CustomWoundLevel } from "../data";
+import { CREATION_METHODS, type ActorDoc, type CreationMethod, type CustomWoundLevel, type WorldRules } from "../data";
 import { UserRef, checkAllowed } from "../permissions";
 import { customLevelsOf, standardCustomLevels, setCustomLevelField, hasPath } from "./custom-track";
 import { fieldValue, type FieldSpec } from "./field-value";
@@ -88,8 +88,25 @@ export function setItemField(
 ): { itemId: string; update: Record<string, unknown> } {
   checkAllowed("edit", user, actor);
   const item = (actor.items ?? []).find((i) => i._id === itemId);
-  const spec = EDITABLE_ITEM_FIELDS[path];
+  // A weapon's skill: "" (the stated default) or one of the actor's own skills, never free text.
+  const skills = (actor.items ?? []).filter((i) => i.type === "skill").map((i) => i.name);
+  const spec =
+    path === "system.skill" && item?.type === "weapon"
+      ? ({ type: "enum", values: ["", ...skills] } as const)
+      : item?.type === "skill"
+        ? EDITABLE_ITEM_FIELDS[path]
+        : undefined;
   if (!item || !spec)
     throw new RulesError(path, "FUDGE.Error.UnknownField", `no editable item field ${path}`, { path });
   return { itemId, update: nested(path, fieldValue(spec, path, raw)) };
+}
+
+/**
+ * The world's creation method, picked by the GM on a character's creation panel (Fudge §1.5,
+ * §1.6, Five-Point Fudge): the world setting's new value; refused for anyone but a GM.
+ */
+export function setCreationMethod(creation: WorldRules["creation"], raw: unknown, gm: boolean): WorldRules["creation"] {
+  if (!gm) throw new RulesError("creation.method", "FUDGE.Error.GmOnlySetting", "only a GM changes a world setting");
+  const method = fieldValue({ type: "enum", values: CREATION_METHODS }, "creation.method", raw) as CreationMethod;
+  return { ...creation, method };
 }
