@@ -15,6 +15,14 @@ module.exports = {
       to: { path: "^(src|playground|tools|tests|bin)/", pathNot: "^src/rules/" },
     },
     {
+      name: "rules-through-index",
+      comment:
+        "From outside the rules core, only src/rules/index.ts or a preset's own index.ts (src/rules/fudge/index.ts …): what is inside may move.",
+      severity: "error",
+      from: { pathNot: "^src/rules/" },
+      to: { path: "^src/rules/", pathNot: "^src/rules/(index\\.ts|(?!forecast/)[^/]+/index\\.ts)$" },
+    },
+    {
       name: "system-on-rules-only",
       comment: "src/system (views, actions) imports only src/rules and itself.",
       severity: "error",

@@ -11,7 +11,7 @@
  * Everything rolls through one `Rng` (the type the rules core's slots roll with): a face is turned
  * into the uniform number that makes the core's die formula land on it.
  */
-import { seededRng, type Rng } from "../src/rules/dice";
+import { seededRng, type Rng } from "../src/rules";
 
 export interface PlaygroundDice {
   /** What the URL asked for, as shown in the banner. */

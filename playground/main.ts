@@ -14,6 +14,7 @@ import * as ui from "./ui";
 import { installStyles, loadedStyles, missingStyles } from "./styles";
 import { installImport } from "./import";
 import { morphHTML } from "./morph";
+import { tabAfterKey } from "../src/system/tabs";
 import "./prose-mirror";
 
 installStyles();
@@ -496,6 +497,23 @@ document.addEventListener("click", (ev) => {
     undefined,
     doc.kind === "actor" ? doc.id : undefined,
   );
+});
+
+// The sheet tabs' keys (ARIA tabs pattern, src/system/tabs.ts): the tab reached opens and takes the focus.
+document.addEventListener("keydown", (ev) => {
+  const tab = (ev.target as HTMLElement).closest<HTMLElement>('[role="tab"][data-action="tab"]');
+  const list = tab?.closest<HTMLElement>('[role="tablist"]');
+  const doc = tab && docOf(tab);
+  if (!tab || !list || !doc) return;
+  const ids = [...list.querySelectorAll<HTMLElement>('[role="tab"]')].map((t) => t.dataset.tab ?? "");
+  const next = tabAfterKey(ids, tab.dataset.tab ?? "", ev.key);
+  if (!next) return;
+  ev.preventDefault();
+  ui.activeTabs.set(doc.id, next);
+  render();
+  document
+    .querySelector<HTMLElement>(`[data-pg-doc="${CSS.escape(doc.id)}"] [role="tab"][data-tab="${CSS.escape(next)}"]`)
+    ?.focus();
 });
 
 document.addEventListener("change", (ev) => {

@@ -8,7 +8,7 @@ import Handlebars from "handlebars";
 import { i18n } from "./i18n";
 import { registerHelpers, PARTIALS } from "../src/system/handlebars";
 import { registerFoundryCoreHelpers } from "./foundry-core-helpers";
-import { standardLadder, type Ladder } from "../src/rules/ladder";
+import { standardLadder, type Ladder } from "../src/rules";
 
 export const SYSTEM_ID = "fudge-wounds";
 

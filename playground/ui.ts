@@ -52,8 +52,7 @@ import {
 import * as actions from "../src/system/actions";
 import { attackClippedUpdate, defenceRollUpdate, rollsWhileClipped, traitClippedUpdate } from "../src/system/clipped";
 import { defenceFacesOf, rederiveTarget } from "../src/system/integrity";
-import { pipelineFor } from "../src/rules/pipeline";
-import { RulesError } from "../src/rules/errors";
+import { pipelineFor, RulesError, STANDARD_RUNGS } from "../src/rules";
 import {
   GUTS_ROLL,
   WILLPOWER_ROLL,
@@ -63,7 +62,6 @@ import {
   rollSlotSync,
   traitRollSlot,
 } from "../src/system/rolling";
-import { STANDARD_RUNGS } from "../src/rules/ladder";
 
 export interface ActionCall {
   action: string;
@@ -193,6 +191,7 @@ export function renderWindow(key: string, s: PlaygroundState): WindowView | null
     ladderNames: names,
     targets,
     activeTab: activeTabs.get(key),
+    domId: `pg-sheet-${key}`,
     inCombat: s.inCombat === true,
     gm: s.user.isGM,
   });

@@ -26,9 +26,8 @@ import {
   type ItemType,
 } from "../src/system/data";
 import { fudgeCombatant, miniatureDatacard } from "../src/system/combatant";
-import { parseCombatant } from "../src/rules/fudge/combatant";
-import { totalDamageFactor, offensiveFactor, defensiveFactor } from "../src/rules/fudge/factors";
-import { datacard, parseDatacard } from "../src/rules/miniatures/datacard";
+import { parseCombatant, totalDamageFactor, offensiveFactor, defensiveFactor } from "../src/rules/fudge";
+import { datacard, parseDatacard } from "../src/rules/miniatures";
 
 type Src = { file: string; doc: Record<string, any> };
 const manifest = JSON.parse(fs.readFileSync("system.json", "utf8"));

@@ -21,14 +21,17 @@
  */
 import { DiceRoll } from "@dice-roller/rpg-dice-roller";
 import { spawnSync } from "node:child_process";
-import { seededRng } from "../src/rules/dice";
-import { duelForecast } from "../src/rules/forecast";
-import { exactOddsOf, monteCarloOddsOf } from "../src/rules/odds";
-import { prepareExchange } from "../src/rules/exchange";
-import { parseTrack } from "../src/rules/track";
-import { pipelineFor, rollingDice } from "../src/rules/pipeline";
+import {
+  seededRng,
+  duelForecast,
+  exactOddsOf,
+  monteCarloOddsOf,
+  prepareExchange,
+  parseTrack,
+  rollingDice,
+  pipelineFor,
+} from "../src/rules";
 import { resolveSamples } from "../src/cli/samples";
-import "../src/rules/presets";
 
 /** CPU time of this process in ms: time the scheduler gives to other engineers' jobs does not count. */
 function cpuMs(): number {
@@ -234,7 +237,7 @@ const sampleVoltLine = (a: string, b: string, goal: boolean): string => {
 line(`duel forecast Volt, Leroy vs Theodora (samples): ${sampleVoltLine("Leroy", "Theodora", true)}`);
 line(`duel forecast Volt, Theodora vs Theodora (samples): ${sampleVoltLine("Theodora", "Theodora", false)}`);
 line(`duel forecast Volt, Leroy vs Leroy (samples): ${sampleVoltLine("Leroy", "Leroy", false)}`);
-// The sampled estimate (method "sample", src/rules/duel-sample.ts) of the duel no exact or bounded
+// The sampled estimate (method "sample", src/rules/forecast/sampling.ts) of the duel no exact or bounded
 // forecast reaches: 20,000 duels from scratch after a 2,000-duel warm-up (no goal; duels per second
 // of CPU). Then the table's request (fallback "sample", default budget): its wall time to the estimate.
 {

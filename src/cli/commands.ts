@@ -2,12 +2,14 @@
  * The commands of `fudge-rules`, one entry each: adding a command is one entry in COMMAND_TABLE
  * (and a line in docs/rules-api.md). Every command takes one JSON request and returns JSON.
  */
-import { RulesError } from "../rules/errors";
-import { duelForecast } from "../rules/forecast";
-import { exactOdds } from "../rules/odds";
-import { pipelineFor, resolveAttack, rollAttack } from "../rules/pipeline";
-import { seededRng } from "../rules/dice";
 import {
+  RulesError,
+  duelForecast,
+  exactOdds,
+  pipelineFor,
+  resolveAttack,
+  rollAttack,
+  seededRng,
   applyWound,
   endBattle,
   healTrack,
@@ -16,8 +18,15 @@ import {
   trackStatus,
   type BattleLapse,
   type Track,
-} from "../rules/track";
-import { array, at, int, isRecord, oneOf, optInt, record, type Path } from "../rules/validate";
+  array,
+  at,
+  int,
+  isRecord,
+  oneOf,
+  optInt,
+  record,
+  type Path,
+} from "../rules";
 import {
   GUTS_REASONS,
   gutsRecheck,
@@ -29,11 +38,10 @@ import {
   type GutsReason,
   type GutsRules,
   type GutsSituation,
-} from "../rules/miniatures/guts";
-import { parseTrait } from "../rules/miniatures/datacard";
-import { recoverAction } from "../rules/volt/recover";
+  parseTrait,
+} from "../rules/miniatures";
+import { recoverAction } from "../rules/volt";
 import { resolveSamples } from "./samples";
-import "../rules/presets";
 
 export interface CommandSpec {
   /** One line for the usage text. */

@@ -20,8 +20,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isRulesError, RulesError } from "../rules/errors";
-import { PRESETS, type PresetId } from "../rules/pipeline";
+import { isRulesError, RulesError, PRESETS, type PresetId } from "../rules";
 import { defaultWorldRules } from "../system/data";
 import {
   conversionDeadline,

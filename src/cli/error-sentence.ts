@@ -3,7 +3,7 @@
  * unchanged, for scripts) with `error` as a sentence a person reads — what was refused, where, and
  * what to do — instead of the library's "field.path: message" form. The line stays under 1 KB.
  */
-import type { RulesError } from "../rules/errors";
+import type { RulesError } from "../rules";
 
 export type ErrorJson = Omit<ReturnType<RulesError["toJSON"]>, "params"> & { params?: unknown };
 

@@ -11,7 +11,7 @@
  *
  * This module stays light (the rules core loads in the worker that runs the command).
  */
-import { isRulesError, RulesError } from "../rules/errors";
+import { isRulesError, RulesError } from "../rules";
 import { budget, CLI_BUDGET, readFileBounded } from "./budget";
 import { cliError, type ErrorJson } from "./error-sentence";
 import type { CliOption, RunOutcome } from "./run";

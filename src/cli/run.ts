@@ -3,8 +3,7 @@
  * table, and the outcome as data (the answer's JSON, a RulesError's JSON, or a crash). The
  * launcher (fudge-rules.ts) runs this in a worker thread under the budget.
  */
-import { isRulesError, RulesError } from "../rules/errors";
-import { checkJsonShape, isRecord } from "../rules/validate";
+import { isRulesError, RulesError, checkJsonShape, isRecord } from "../rules";
 import { CLI_BUDGET } from "./budget";
 import { COMMAND_TABLE } from "./commands";
 

@@ -6,8 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { RulesError } from "../rules/errors";
-import { isRecord } from "../rules/validate";
+import { RulesError, isRecord } from "../rules";
 import { attackRequest, equippedOf } from "../system/combatant";
 import { defaultWorldRules, type ActorDoc, type ItemDoc, type WorldRules } from "../system/data";
 

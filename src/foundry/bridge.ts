@@ -3,10 +3,8 @@
  * back. Everything rules-related is computed by src/system / src/rules from these plain docs.
  */
 import { errorView } from "../system/error-text";
-import { isRulesError } from "../rules/errors";
-import { renderTrack, trackStatus, type Track, type TrackRender, type TrackStatus } from "../rules/track";
-import { parseCombatant } from "../rules/fudge/combatant";
-import { defensiveFactor, offensiveFactor } from "../rules/fudge/factors";
+import { isRulesError, renderTrack, trackStatus, type Track, type TrackRender, type TrackStatus } from "../rules";
+import { parseCombatant, defensiveFactor, offensiveFactor } from "../rules/fudge";
 import { miniatureNumbers } from "../system/actions";
 import { equippedOf, fudgeCombatant, trackFor } from "../system/combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "../system/data";

@@ -4,8 +4,7 @@
  * tokens and dice, renders the card template, and persists updates (directly, or through the
  * GM relay when the clicking user may not write them).
  */
-import { isRulesError, RulesError } from "../rules/errors";
-import { pipelineFor } from "../rules/pipeline";
+import { isRulesError, RulesError, pipelineFor } from "../rules";
 import * as actions from "../system/actions";
 import { attackCardContext, rollCardContext } from "../system/card";
 import type { ActorDoc, AttackCardData, ItemDoc, WorldRules } from "../system/data";
@@ -22,10 +21,9 @@ import { foundryRoller, postWithRolls, showRolls } from "./dice";
 import { rollAttack, rollSlot, type SlotRoll } from "../system/rolling";
 import { QUERIES, SYSTEM_ID } from "../system/registry";
 import { RELAY_FLAG, requestOf, routeCardAction, type CardAction, type RelayRequest } from "../system/relay";
-import { tableSituation } from "../rules/miniatures/table";
+import { tableSituation, GUTS_TARGETS } from "../rules/miniatures";
 import { runGutsChecks, tokenBox, type TokenLike } from "./guts-table";
 import { friendGutsRecord, friendGutsRoster, withFriendGutsRecord, type FriendGutsCandidate } from "../system/guts";
-import { GUTS_TARGETS } from "../rules/miniatures/guts";
 import { combatTurn } from "../system/combat";
 import { forcedDeletion } from "./v14";
 import { templatesReady } from "./templates";
@@ -226,27 +224,16 @@ function actorByRef(ref: string): Actor.Implementation | null {
 }
 
 /**
- * The message class: core's `renderHTML` (frame, hooks), then the system's card drawn into it
- * before it resolves, so the chat log inserts, sizes and scrolls the card as it is shown
- * (FOUNDRY-V13.md "Rendering a card"; dnd5e's ChatMessage5e does the same).
+ * Fills a system card (attack or trait roll) into the message element core built, from the
+ * card's data (re-derived on every render), and wires its buttons. Awaited by
+ * FudgeChatMessage#renderHTML, so the chat log inserts and scrolls the card filled (FOUNDRY-V13.md
+ * "Rendering a card"). A user who may not see the roll's content (a GM, blind or self roll of
+ * someone else: `isContentVisible`) keeps core's "privately rolled" form: no card, no buttons, no odds.
  */
-export function fudgeChatMessageClass() {
-  const Base = CONFIG.ChatMessage.documentClass as unknown as new (...a: never[]) => {
-    renderHTML(options?: object): Promise<HTMLElement>;
-  };
-  return class FudgeChatMessage extends Base {
-    override async renderHTML(options?: object): Promise<HTMLElement> {
-      const html = await super.renderHTML(options);
-      await drawCard(this as unknown as ChatMessage.Implementation, html);
-      return html;
-    }
-  };
-}
-
-/** Draws the system's cards from their data (re-derived on every render) and wires their buttons. */
-export async function drawCard(message: ChatMessage.Implementation, html: HTMLElement): Promise<void> {
+export async function renderCard(message: ChatMessage.Implementation, html: HTMLElement): Promise<void> {
   const type = message.type as string;
   if (type !== "attackCard" && type !== "rollCard") return;
+  if (!(message as unknown as { isContentVisible: boolean }).isContentVisible) return;
   const content = html.querySelector<HTMLElement>(".message-content") ?? html;
   try {
     // Cards drawn at start-up may come before the partials are registered.

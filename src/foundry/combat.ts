@@ -6,10 +6,16 @@
  * (FATE Hurt cleared). What to do is decided in src/system/combat.ts; every roll and every track
  * change is the rules core's.
  */
-import { initialGutsState, nearDeathGuts, parseGutsState, type GutsReason } from "../rules/miniatures/guts";
+import {
+  initialGutsState,
+  nearDeathGuts,
+  parseGutsState,
+  type GutsReason,
+  datacard,
+  parseDatacard,
+} from "../rules/miniatures";
 import { gutsTraitLines } from "../system/guts-dialog";
 import { fill } from "../system/i18n";
-import { datacard, parseDatacard } from "../rules/miniatures/datacard";
 import * as actions from "../system/actions";
 import { miniatureDatacard, trackFor } from "../system/combatant";
 import type { MiniatureData } from "../system/data";
@@ -26,7 +32,7 @@ import {
   turnEndHealing,
   turnStartTasks,
 } from "../system/combat";
-import { readStunSnapshot, stunSnapshot, turnEndStunHealing } from "../rules/tracks/stun";
+import { readStunSnapshot, stunSnapshot, turnEndStunHealing } from "../rules/fudge";
 import type { RoundStart } from "../system/combatant";
 import { reportError, userRef } from "./foundry-util";
 import { foundryRoller, postRollNote, withRollMode } from "./dice";
@@ -159,15 +165,18 @@ async function noteStun(combatant: Combatant.Implementation): Promise<void> {
   );
 }
 
-/** Fudge §4.62: the turn of a stunned combatant ends — his stun counts down one round (src/system/combat.ts turnEndStunHealing). */
-async function countDownStun(combatant: Combatant.Implementation, round: number): Promise<void> {
+/**
+ * Fudge §4.62: the turn of a stunned combatant ends — his stun counts down one round
+ * (src/system/combat.ts turnEndStunHealing). `ended`: the combat is gone (its note is read, not cleared).
+ */
+async function countDownStun(combatant: Combatant.Implementation, round: number, ended = false): Promise<void> {
   const combat = combatant.combat as Combat.Implementation | null;
   const actor = combatant.actor as Actor.Implementation | null;
   if (!combat) return;
   const note = combat.getFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never) as
     { combatantId?: unknown; round?: unknown } | undefined;
   if (!note || note.combatantId !== combatant.id || note.round !== round) return;
-  await combat.unsetFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never);
+  if (!ended) await combat.unsetFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never);
   if (!actor || !stillThere(actor)) return;
   const atStart = readStunSnapshot(note);
   try {
@@ -216,10 +225,10 @@ export function tableRoundStart(actor: { uuid?: string; _id: string }): RoundSta
   );
 }
 
-async function onTurnEnd(combatant: Combatant.Implementation, round: number): Promise<void> {
-  await countDownStun(combatant, round);
+async function onTurnEnd(combatant: Combatant.Implementation, round: number, ended = false): Promise<void> {
+  await countDownStun(combatant, round, ended);
   const actor = combatant.actor as Actor.Implementation | null;
-  if (!actor) return;
+  if (!actor || !stillThere(actor)) return;
   const noted = actor.getFlag(SYSTEM_ID as never, FLAG_CLIPPED as never) === true;
   const type = turnEndHealing(worldRules().preset, noted, derivedOf(actor)?.status ?? null);
   if (noted) await actor.unsetFlag(SYSTEM_ID as never, FLAG_CLIPPED as never);
@@ -263,12 +272,19 @@ export class FudgeCombat extends Combat {
 /** Scenes whose end is being handled on this client (the same deactivation may arrive twice). */
 const endingScenes = new Set<string>();
 
-/** The battle is over: its lapses and their note, then the world's healing at combat end. */
+/** The battle is over: the turn in progress ends, its lapses and their note, then the world's healing at combat end. */
 async function endBattle(
   combatId: string,
   actors: Actor.Implementation[],
   type: ReturnType<typeof combatEndHealing>,
+  lastTurn: { combatant: Combatant.Implementation; round: number } | null,
 ): Promise<void> {
+  if (lastTurn)
+    try {
+      await onTurnEnd(lastTurn.combatant, lastTurn.round, true);
+    } catch (e) {
+      reportError(e);
+    }
   // Fudge §4.52 (4): Willpower adjustments that hold "until the battle is over" lapse first.
   const entries: BattleEndEntry[] = [];
   for (const a of actors)
@@ -322,7 +338,13 @@ export function registerCombatHooks(): void {
     const actors = combat.combatants.contents
       .map((c) => c.actor as Actor.Implementation | null)
       .filter((a): a is Actor.Implementation => !!a);
-    endBattle(String(combat.id), actors, type).catch((e) => reportError(e)); // a hook cannot wait: a failure is reported
+    // The turn in progress ends with the combat: core deletes it without `_onEndTurn` (v13
+    // Combat#_onDelete calls only `_onExit`), so its stun countdown and used-up Clipped happen here.
+    // Core has cleared `turn` by now (Combat#_onDelete): the turn in progress is `current`'s.
+    const now = (combat as unknown as { current?: { round?: number; combatantId?: string | null } }).current;
+    const last = combat.started && now?.combatantId ? combat.combatants.get(now.combatantId) : undefined;
+    const lastTurn = last ? { combatant: last, round: now?.round ?? combat.round } : null;
+    endBattle(String(combat.id), actors, type, lastTurn).catch((e) => reportError(e)); // a hook cannot wait: a failure is reported
   });
   Hooks.on("updateScene", (scene, change) =>
     onSceneUpdate(scene as Scene.Implementation, change as { active?: unknown }),

@@ -4,7 +4,7 @@
  * other modules find it in `message.rolls`. The faces go to the pure rules core.
  */
 import type { Roller } from "../system/rolling";
-import { generation } from "./v14";
+import { generation, type V14ChatMessageStatics } from "./v14";
 
 type RollLike = { dice: { results: { result: number; active?: boolean }[] }[]; evaluate(): Promise<unknown> };
 
@@ -22,10 +22,7 @@ export const foundryRoller: Roller<Roll> = async (formula) => {
  * The mode shapes `whisper`/`blind`; a `rollMode` key in the data would do nothing.
  */
 export function withRollMode<T extends Record<string, unknown>>(data: T): T {
-  const CM = ChatMessage as unknown as {
-    applyRollMode(d: object, m: string): void;
-    applyMode?(d: object, m: string): void;
-  };
+  const CM = ChatMessage as unknown as { applyRollMode(d: object, m: string): void } & V14ChatMessageStatics;
   const settings = game.settings as unknown as { get(ns: string, key: string): unknown };
   if (generation() >= 14 && typeof CM.applyMode === "function")
     CM.applyMode(data, String(settings.get("core", "messageMode")));

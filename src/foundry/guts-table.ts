@@ -4,8 +4,7 @@
  * after a wound, at turn start, and for the friends in a melee a friend shot into. Every roll is a
  * Foundry Roll; every rule is the rules core's.
  */
-import { gutsRecheck, gutsTrigger, type GutsReason } from "../rules/miniatures/guts";
-import { traitWith, type MiniDatacard } from "../rules/miniatures/datacard";
+import { gutsRecheck, gutsTrigger, type GutsReason, traitWith, type MiniDatacard } from "../rules/miniatures";
 import { gutsRules, miniGuts } from "../system/actions";
 import { gutsTraitLines } from "../system/guts-dialog";
 import { fill } from "../system/i18n";
@@ -13,7 +12,7 @@ import { GUTS_ROLL, rollSlot, type SlotRoll } from "../system/rolling";
 import { plainActor, worldRules } from "./bridge";
 import { foundryRoller, postRollNote } from "./dice";
 import { gutsCircumstances, type GutsCircumstances, type GutsTable, type TableModel } from "../system/guts";
-import type { TokenBox } from "../rules/miniatures/table";
+import type { TokenBox } from "../rules/miniatures";
 
 /** A token document as this code reads it. */
 export type TokenLike = {

@@ -8,7 +8,7 @@ import { fill } from "../system/i18n";
 import { ladderOf } from "../system/view";
 import { ACTOR_MODELS, CHAT_MODELS, ITEM_MODELS } from "./data";
 import { worldRules } from "./bridge";
-import { fudgeChatMessageClass } from "./chat";
+import { FudgeChatMessage } from "./chat-message";
 import { endScene, registerCombatHooks } from "./combat";
 import { ladderNames, reportError } from "./foundry-util";
 import { addImportButton } from "./import";
@@ -37,14 +37,18 @@ Hooks.once("init", () => {
   for (const [type, model] of Object.entries(ACTOR_MODELS)) C.Actor.dataModels[type] = model;
   for (const [type, model] of Object.entries(ITEM_MODELS)) C.Item.dataModels[type] = model;
   for (const [type, model] of Object.entries(CHAT_MODELS)) C.ChatMessage.dataModels[type] = model;
+  // Cards are filled inside renderHTML, which the chat log awaits (src/foundry/chat-message.ts).
+  (CONFIG.ChatMessage as unknown as { documentClass: unknown }).documentClass = FudgeChatMessage;
   // Token bar: open wound boxes of the track.
   for (const type of ACTOR_TYPES) C.Actor.trackableAttributes[type] = { bar: ["openBoxes"], value: [] };
 
   const sheets = foundry.applications.apps.DocumentSheetConfig;
   // Core's AppV1 sheets stay registered unless unregistered (FOUNDRY-V13.md): only ours remain.
-  const v1 = (foundry as unknown as { appv1: { sheets: { ActorSheet: unknown; ItemSheet: unknown } } }).appv1.sheets;
-  sheets.unregisterSheet(Actor, "core", v1.ActorSheet as never);
-  sheets.unregisterSheet(Item, "core", v1.ItemSheet as never);
+  // Guarded: a core without the AppV1 namespace has none to unregister.
+  const v1 = (foundry as unknown as { appv1?: { sheets?: { ActorSheet?: unknown; ItemSheet?: unknown } } }).appv1
+    ?.sheets;
+  if (v1?.ActorSheet) sheets.unregisterSheet(Actor, "core", v1.ActorSheet as never);
+  if (v1?.ItemSheet) sheets.unregisterSheet(Item, "core", v1.ItemSheet as never);
   const actorSheets = { character: CharacterSheet, npc: NpcSheet, miniature: MiniatureSheet } as const;
   for (const type of ACTOR_TYPES)
     sheets.registerSheet(
@@ -82,8 +86,6 @@ Hooks.once("init", () => {
   (game.system as unknown as { api: unknown }).api = { endScene, worldRules, ...tableApi };
   // The segmented wound bar on every token (src/foundry/token.ts).
   (CONFIG.Token as unknown as { objectClass: unknown }).objectClass = fudgeTokenClass();
-  // The system's cards are drawn inside the message's renderHTML, which the chat log awaits (src/foundry/chat.ts).
-  (CONFIG.ChatMessage as unknown as { documentClass: unknown }).documentClass = fudgeChatMessageClass();
 });
 
 Hooks.once("ready", () => {

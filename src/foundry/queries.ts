@@ -7,7 +7,7 @@
  * re-derives the result from the live actors (src/system/integrity.ts). Replies are plain:
  * { ok } or { ok: false, key, params } with a localizable key.
  */
-import { isRulesError } from "../rules/errors";
+import { isRulesError } from "../rules";
 import { performCardAction } from "./chat";
 import { QUERIES, SYSTEM_ID, type QueryAction } from "../system/registry";
 import { parseRelayPayload, requestMatches, requesterRef, type RelayPayload } from "../system/relay";

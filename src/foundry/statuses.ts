@@ -1,11 +1,11 @@
 /** Keeps token statuses and the combat tracker's defeated flag in step with the wound track. */
-import type { TrackStatus } from "../rules/track";
+import type { TrackStatus } from "../rules";
 import type { ActorType } from "../system/data";
 import { worldRules } from "./bridge";
 import { writeQueue } from "./write-queue";
 import { SYSTEM_ID } from "../system/registry";
-import { isRulesError } from "../rules/errors";
-import { parseGutsState } from "../rules/miniatures/guts";
+import { isRulesError } from "../rules";
+import { parseGutsState } from "../rules/miniatures";
 import { defeatedPlan, statusesFor, statusPlan, WOUND_STATUS_EFFECTS } from "../system/statuses";
 
 export function registerStatusEffects(): void {

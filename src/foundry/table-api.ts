@@ -5,9 +5,7 @@
  * targets, or the combatant whose turn it is). Everything is computed by the rules core from live
  * documents (src/system/attack-dialog.ts); nothing here is stored or trusted from a player.
  */
-import { exactOdds } from "../rules/odds";
-import { duelForecast } from "../rules/forecast";
-import { resolveAttack } from "../rules/pipeline";
+import { exactOdds, duelForecast, resolveAttack, isRulesError } from "../rules";
 import {
   attackOdds,
   duelRequest,
@@ -16,7 +14,6 @@ import {
   forecastViewOf,
   mainWeapon,
 } from "../system/attack-dialog";
-import { isRulesError } from "../rules/errors";
 import { ForecastQueue } from "../system/forecast-queue";
 import type { ActorDoc, ItemDoc } from "../system/data";
 import * as actions from "../system/actions";
@@ -27,6 +24,7 @@ import { plainActor, updateActor, worldRules } from "./bridge";
 import { reportError, userRef } from "./foundry-util";
 import { duelGutsSituation } from "../system/guts";
 import { liveGutsCircumstances } from "./guts-table";
+import type { V14ContextMenuEntry } from "./v14";
 
 type ActorLike = Actor.Implementation | ActorDoc;
 const plain = (a: ActorLike): ActorDoc =>
@@ -201,14 +199,14 @@ export function onCombatTrackerContextOptions(app: TrackerLike, entries: unknown
       const actor = actorOf(li);
       return actor ? showForecast(actor, opponents(li, actor)) : [];
     };
+    const v14Entry: V14ContextMenuEntry = {
+      label: key,
+      icon: "fa-solid fa-scale-balanced",
+      visible,
+      onClick: (_e: Event, li: HTMLElement) => run(li),
+    };
     return v14
-      ? {
-          [FORECAST_ENTRY]: true,
-          label: key,
-          icon: "fa-solid fa-scale-balanced",
-          visible,
-          onClick: (_e: Event, li: HTMLElement) => run(li),
-        }
+      ? { [FORECAST_ENTRY]: true, ...v14Entry }
       : {
           [FORECAST_ENTRY]: true,
           name: key,
@@ -229,12 +227,12 @@ export function onCombatTrackerContextOptions(app: TrackerLike, entries: unknown
  * Token HUD wound controls: "+" marks a level's first open box, "−" clears its last marked box,
  * through the sheet's own toggleWoundBox action (and its permission check).
  */
-function woundPanel(actor: Actor.Implementation): HTMLElement {
+function woundPanel(actor: Actor.Implementation, onClicked: (key: string) => void): HTMLElement {
   const panel = document.createElement("div");
   panel.className = "fudge-wounds fudge-hud-wounds";
   const view = trackView(() => trackFor(plainActor(actor), worldRules()), actor.isOwner);
   const fmt = (k: string, p: Record<string, unknown>) => fill(game.i18n!.localize(k), p, (v) => game.i18n!.localize(v));
-  for (const c of hudWoundControls(view)) {
+  for (const [i, c] of hudWoundControls(view).entries()) {
     const row = document.createElement("div");
     row.className = "fudge-hud-row";
     const label = document.createElement("span");
@@ -248,11 +246,13 @@ function woundPanel(actor: Actor.Implementation): HTMLElement {
       b.type = "button";
       b.textContent = sign;
       b.dataset.tooltip = game.i18n!.format(key, { level: label.textContent ?? "" });
+      b.dataset.fudgeHud = `${i}${sign}`;
       b.setAttribute("aria-label", b.dataset.tooltip);
       b.disabled = !ref;
       b.addEventListener("click", (ev) => {
         ev.preventDefault();
         ev.stopPropagation();
+        onClicked(b.dataset.fudgeHud ?? "");
         const toggle = async () =>
           updateActor(actor, actions.toggleWoundBox(plainActor(actor), ref!, worldRules(), userRef()));
         toggle().catch((e) => reportError(e, actor.name)); // a listener cannot wait: a refused change is reported
@@ -285,19 +285,51 @@ function hudButton(
   return button;
 }
 
+type HudLike = { object?: { actor?: Actor.Implementation | null } | null };
+
+/**
+ * Which token's wound panel is open in this client's Token HUD, and which of its buttons was
+ * pressed last. An actor update re-renders an open HUD (TokenDocument#_onRelatedUpdate) and
+ * drops what was injected: the panel is rebuilt from this on every render, with the live track.
+ */
+const openPanels = new WeakMap<object, { token: object; focus: string | null }>();
+
 /** Token HUD: wound controls for the token's owners, the duel forecast for the GM (v13 passes an HTMLElement). */
-export function onRenderTokenHUD(hud: { object?: { actor?: Actor.Implementation | null } }, html: HTMLElement): void {
+export function onRenderTokenHUD(hud: HudLike, html: HTMLElement): void {
   const actor = hud.object?.actor;
   const col = html.querySelector(".col.right");
   if (!actor || !col) return;
-  if (actor.isOwner)
-    col.append(
-      hudButton("fudge-hud-wounds-toggle", "fa-heart-crack", "FUDGE.Hud.Wounds", (toggle) => {
-        const open = toggle.parentElement?.querySelector(".fudge-hud-wounds");
-        if (open) open.remove();
-        else toggle.after(woundPanel(actor));
-      }),
-    );
+  const open = openPanels.get(hud);
+  // The HUD now shows another token: its panel starts closed.
+  if (open && open.token !== hud.object) openPanels.delete(hud);
+  if (actor.isOwner) {
+    const panelFor = () =>
+      woundPanel(actor, (key) => {
+        const state = openPanels.get(hud);
+        if (state) state.focus = key;
+      });
+    const toggle = hudButton("fudge-hud-wounds-toggle", "fa-heart-crack", "FUDGE.Hud.Wounds", (button) => {
+      const shown = button.parentElement?.querySelector(".fudge-hud-wounds");
+      button.setAttribute("aria-expanded", String(!shown));
+      if (shown) {
+        shown.remove();
+        openPanels.delete(hud);
+      } else {
+        button.after(panelFor());
+        openPanels.set(hud, { token: hud.object!, focus: null });
+      }
+    });
+    col.append(toggle);
+    const state = openPanels.get(hud);
+    toggle.setAttribute("aria-expanded", String(!!state));
+    if (state) {
+      const panel = panelFor();
+      toggle.after(panel);
+      // Keyboard focus stays on the button that was pressed before the re-render.
+      if (state.focus)
+        panel.querySelector<HTMLButtonElement>(`[data-fudge-hud="${state.focus}"]:not([disabled])`)?.focus();
+    }
+  }
   if (mayForecast())
     col.append(
       hudButton("fudge-forecast", "fa-scale-balanced", "FUDGE.Forecast.Button", () => {

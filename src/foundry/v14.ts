@@ -4,6 +4,27 @@
  */
 type Operator = (value?: unknown) => unknown;
 
+/*
+ * The v14 names this system uses, which the v13 type definitions (fvtt-types) do not have.
+ * Declared here, and used only where `generation() >= 14`.
+ */
+
+/** v14's message modes, the values of the `core.messageMode` setting (v13: core.rollMode's publicroll…). */
+export type MessageMode = "public" | "gm" | "blind" | "self" | "ic";
+
+/** v14's `ChatMessage.applyMode(chatData, mode)` (v13: `applyRollMode`). */
+export interface V14ChatMessageStatics {
+  applyMode?(chatData: object, mode: MessageMode | string): object;
+}
+
+/** A v14 context-menu entry (v13: `{name, icon, condition(li), callback(li)}`). */
+export interface V14ContextMenuEntry {
+  label: string;
+  icon: string;
+  visible?: (li: HTMLElement) => boolean;
+  onClick?: (event: Event, li: HTMLElement) => unknown;
+}
+
 export const generation = (): number =>
   Number((game as unknown as { release?: { generation?: number } }).release?.generation ?? 13);
 

@@ -21,7 +21,6 @@
 import { RulesError } from "./errors";
 import type { Rng } from "./dice";
 import {
-  pipelineFor,
   recordedDice,
   rollingDice,
   type AttackPipeline,
@@ -30,6 +29,7 @@ import {
   type DiceReader,
   type DiceSlot,
 } from "./pipeline";
+import { pipelineFor } from "./presets";
 import { parseTrack, trackStateKey, type Track } from "./track";
 
 /** Numbers-only resolutions: the table never holds an explanation. */

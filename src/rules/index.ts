@@ -1,8 +1,7 @@
 /**
  * The rules core: every preset of RULES.md as pure functions over plain data, importing nothing
- * from Foundry. Importing this module registers all track kinds and preset pipelines.
+ * from Foundry.
  */
-import "./presets";
 
 export * from "./errors";
 export * from "./validate";
@@ -11,11 +10,12 @@ export * from "./ladder";
 export * from "./dice";
 export * from "./track";
 export * from "./pipeline";
+export * from "./presets";
 export * from "./odds";
 export * from "./exchange";
 export * from "./forecast";
-export * as box from "./tracks/box";
-export * as dc from "./tracks/dc";
+export * as box from "./fudge/box-track";
+export * as dc from "./fudge/dc-track";
 export * as fudge from "./fudge";
 export * as miniatures from "./miniatures";
 export * as fate from "./fate";

@@ -4,14 +4,8 @@
  * No sampling. `monteCarloOdds` is the sampling peer used by tests and the benchmark.
  */
 import type { Rng } from "./dice";
-import {
-  enumerateDice,
-  pipelineFor,
-  rollingDice,
-  type AttackPipeline,
-  type AttackRequest,
-  type AttackResolution,
-} from "./pipeline";
+import { enumerateDice, rollingDice, type AttackPipeline, type AttackRequest, type AttackResolution } from "./pipeline";
+import { pipelineFor } from "./presets";
 import { checkJsonShape, int } from "./validate";
 import { healTrack, trackStatus, type Condition, type Track, type TrackStatus } from "./track";
 

@@ -153,18 +153,6 @@ export interface AttackPipeline<R extends AttackRequest = AttackRequest> {
    */
   exchange: "opposed" | "alternating";
   /**
-   * The duel forecast's contract: which tracks' status an attack's dice and wound depend on.
-   * "both" (default) or "attacker" (Volt: Guard and armor are fixed, only the attacker's wound
-   * penalty moves the roll), which lets the forecast enumerate far fewer status pairs.
-   */
-  statusReads?: "both" | "attacker";
-  /**
-   * Duel forecast: what a side that cannot act but is not out of the fight does on its turn, as
-   * outcomes for its own track with their probabilities (Miniatures: the Near Death Guts roll).
-   * Absent, or null for this request: a side that cannot act is out of the fight.
-   */
-  ownTurn?(req: R): Array<{ p: number; heal?: unknown; wound?: unknown }> | null;
-  /**
    * Exact odds: joint outcome classes of two slots whose resolutions tally alike (outcome, wound,
    * track) within a class — e.g. the two rolls of an opposed exchange, when the result depends
    * on them only through their difference. Null: enumerate each slot's own classes.
@@ -193,26 +181,6 @@ export interface AttackPipeline<R extends AttackRequest = AttackRequest> {
 export interface PairedOutcomes {
   slots: [string, string];
   outcomes: Array<{ dice: [number[], number[]]; p: number }>;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one map holds every preset's pipeline, each typed in its own module
-const PIPELINES = new Map<string, AttackPipeline<any>>();
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one map holds every preset's pipeline, each typed in its own module
-export function registerPipeline(p: AttackPipeline<any>): void {
-  PIPELINES.set(p.preset, p);
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one map holds every preset's pipeline, each typed in its own module
-export function pipelineFor(preset: unknown, path = "preset"): AttackPipeline<any> {
-  const p = PIPELINES.get(String(preset));
-  if (!p)
-    throw new RulesError(
-      path,
-      "FUDGE.Error.UnknownPreset",
-      `unknown preset ${JSON.stringify(preset)} (known: ${[...PIPELINES.keys()].join(", ")})`,
-    );
-  return p;
 }
 
 /**
@@ -258,22 +226,6 @@ export function rollingDice(slots: DiceSlot[], rng: Rng, record: Record<string, 
     }
     return record[id];
   };
-}
-
-/** Parse, then resolve from recorded dice. */
-export function resolveAttack(input: unknown, dice: Record<string, unknown>): AttackResolution {
-  const preset = (input as { preset?: unknown })?.preset;
-  const p = pipelineFor(preset);
-  const req = p.parseRequest(input);
-  return p.resolve(req, recordedDice(dice, p.slots(req)));
-}
-
-/** Parse, then roll what the rules need and resolve. */
-export function rollAttack(input: unknown, rng: Rng): AttackResolution {
-  const preset = (input as { preset?: unknown })?.preset;
-  const p = pipelineFor(preset);
-  const req = p.parseRequest(input);
-  return p.resolve(req, rollingDice(p.slots(req), rng));
 }
 
 class NeedSlot {

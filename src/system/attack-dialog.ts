@@ -6,16 +6,23 @@
  * Pure functions over plain documents: Foundry's DialogV2 and the playground render the same
  * template (templates/dialog/attack-dialog.hbs) from the same context.
  */
-import { signed } from "../rules/explain";
+import {
+  signed,
+  exactOdds,
+  type AttackOdds,
+  duelForecast,
+  type DuelForecast,
+  isRulesError,
+  type RulesError,
+  renderTrack,
+  trackStatus,
+  type Track,
+} from "../rules";
 import { errorView } from "./error-text";
-import { exactOdds, type AttackOdds } from "../rules/odds";
-import { duelForecast, type DuelForecast } from "../rules/forecast";
-import { isRulesError, type RulesError } from "../rules/errors";
-import type { PresetId } from "../rules/pipeline";
-import { renderTrack, trackStatus, type Track } from "../rules/track";
+import type { PresetId } from "../rules";
 import { attackRequest, miniRules, SITUATION_FIELDS, trackFor, type Situation } from "./combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "./data";
-import type { DuelGutsSituation } from "../rules/miniatures/forecast";
+import type { DuelGutsSituation } from "../rules/miniatures";
 import { FUDGE_LEVELS, isDatacardStat, ladderOf, levelView, outcomeLabelKey } from "./view";
 
 export interface SituationField {

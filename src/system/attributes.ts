@@ -4,7 +4,7 @@
  * Willpower and Mass (Fudge §4.54, §4.52, §4.51). An actor stores its levels by attribute key, so
  * renaming an attribute touches no actor, and removing one keeps its stored level.
  */
-import { RulesError } from "../rules/errors";
+import { RulesError } from "../rules";
 
 export const ATTRIBUTE_ROLES = ["strength", "damageCapacity", "willpower", "mass"] as const;
 export type AttributeRole = (typeof ATTRIBUTE_ROLES)[number];

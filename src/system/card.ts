@@ -3,10 +3,16 @@
  * roll card. Everything shown comes from the card's recorded data and the rules core's
  * resolution; the viewer only decides which buttons are offered.
  */
-import { signed } from "../rules/explain";
-import { pipelineFor, type AttackResolution } from "../rules/pipeline";
-import { parseTrack, renderTrack, type Track } from "../rules/track";
-import { isRulesError, type RulesError } from "../rules/errors";
+import {
+  signed,
+  type AttackResolution,
+  pipelineFor,
+  parseTrack,
+  renderTrack,
+  type Track,
+  isRulesError,
+  type RulesError,
+} from "../rules";
 import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "./data";
 import {
   authorize,

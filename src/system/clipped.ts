@@ -14,8 +14,8 @@
  * Apply does not use up a Clipped taken since. Records on an actor are written by its owners or a
  * GM; one can only make its own side roll worse.
  */
-import { rollsClipped } from "../rules/fate/pipeline";
-import { applyWound, healTrack } from "../rules/track";
+import { rollsClipped } from "../rules/fate";
+import { applyWound, healTrack } from "../rules";
 import { isOwner, type UserRef } from "./permissions";
 import { REPLACE_STATE_KEY, type ActorUpdate } from "./updates";
 import { trackFor } from "./combatant";

@@ -2,9 +2,8 @@
  * What the combat hooks do (src/foundry/combat.ts), decided over plain data. The rolls
  * themselves are the rules core's; these only say who rolls what, and which tracks heal when.
  */
-import type { PresetId } from "../rules/pipeline";
-import type { TrackStatus } from "../rules/track";
-import { COUNTED_STUNS } from "../rules/tracks/stun";
+import type { PresetId, TrackStatus } from "../rules";
+import { COUNTED_STUNS } from "../rules/fudge";
 import type { WorldRules } from "./data";
 import { incapacitatedBy, type RoundStart } from "./combatant";
 

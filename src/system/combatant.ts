@@ -3,17 +3,21 @@
  * core takes: the actor's wound track (`trackFor`) and each preset's attack request
  * (`attackRequest`). Nothing here decides a rule; it only reads data into the core's shapes.
  */
-import { RulesError } from "../rules/errors";
+import { RulesError, standardLadder, newTrack, parseTrack, trackStatus, type Track } from "../rules";
 import { htmlToText } from "./rich-text";
-import { standardLadder } from "../rules/ladder";
-import { newTrack, parseTrack, trackStatus, type Track } from "../rules/track";
-import type { PresetId } from "../rules/pipeline";
-import { boxTrackConfig, DEFAULT_THRESHOLDS, type BoxLevel, type BoxTrackConfig } from "../rules/tracks/box";
-import { defaultFateConfig } from "../rules/tracks/fate";
-import { dcTrackConfig, DC_WOUND_LEVELS } from "../rules/tracks/dc";
-import { defaultVoltRows } from "../rules/tracks/volt";
-import type { FudgeCombatant } from "../rules/fudge/combatant";
-import { usesDoubledThresholds } from "../rules/fudge/options";
+import type { PresetId } from "../rules";
+import {
+  boxTrackConfig,
+  DEFAULT_THRESHOLDS,
+  type BoxLevel,
+  type BoxTrackConfig,
+  dcTrackConfig,
+  DC_WOUND_LEVELS,
+  usesDoubledThresholds,
+} from "../rules/fudge";
+import { defaultFateConfig } from "../rules/fate";
+import { defaultVoltRows } from "../rules/volt";
+import type { FudgeCombatant } from "../rules/fudge";
 import { MINI_TRAIT_EFFECTS, type MiniTraitEffect } from "./data";
 import { roleLevel } from "./attributes";
 import type {
@@ -34,14 +38,6 @@ import type {
 } from "./data";
 
 // Side-effect imports: each registers its track kind / pipeline with the rules core.
-import "../rules/tracks/box";
-import "../rules/tracks/fate";
-import "../rules/tracks/volt";
-import "../rules/tracks/dc";
-import "../rules/miniatures";
-import "../rules/fudge";
-import "../rules/fate";
-import "../rules/volt";
 
 /** The id the UI layer uses for an actor (Foundry uuid, or the playground's _id). */
 export const actorRef = (a: { _id: string; uuid?: string }): string => a.uuid ?? a._id;
@@ -264,7 +260,7 @@ export function shieldOf(actor: ActorDoc): "none" | "small" | "medium" | "large"
 }
 
 /** Defence level of an actor: the named defence skill, else the default (Fudge §4.22). */
-export function defenseLevel(actor: ActorDoc<"character" | "npc">): number {
+export function defenceLevel(actor: ActorDoc<"character" | "npc">): number {
   return skillLevel(actor, actor.system.defenseSkill) ?? actor.system.defenseDefault;
 }
 
@@ -293,7 +289,7 @@ export function fudgeCombatant(
     name: actor.name,
     pc: actor.type === "character",
     skill: weaponSkill(actor, weapon),
-    defense: defenseLevel(actor),
+    defense: defenceLevel(actor),
     // The attributes that play Strength, Mass, Damage Capacity and Willpower in the world's set.
     strength: roleLevel(d.attributes, rules.attributeSet, "strength"),
     strengthScale: d.scale.strength,
@@ -581,7 +577,7 @@ export function attackRequest(
       return {
         preset,
         attacker: { name: a.name, skill: weaponSkill(a, weapon), track: trackFor(a, rules) },
-        defender: { name: d.name, skill: defenseLevel(d), defense: defenseLevel(d), track: trackFor(d, rules) },
+        defender: { name: d.name, skill: defenceLevel(d), defense: defenceLevel(d), track: trackFor(d, rules) },
         options: {},
         situation: sit,
       };

@@ -9,7 +9,7 @@ import {
   objectiveBudget,
   type CreationTraits,
   type Pool,
-} from "../rules/fudge/creation";
+} from "../rules/fudge";
 import { attributeLevel } from "./attributes";
 import type { ActorDoc, CharacterData, SkillData, WorldRules } from "./data";
 import { itemsOf } from "./combatant";

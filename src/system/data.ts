@@ -7,16 +7,17 @@
  * track's `state` is the JSON state of the track kind the world preset selects (null = unhurt,
  * the track's `initial` state); ids are Foundry document ids / uuids as strings.
  */
-import { PRESETS, type PresetId } from "../rules/pipeline";
+import { PRESETS, type PresetId } from "../rules";
 import {
   GUTS_ROLL_PENALTY_RULES,
   initialGutsState,
   type GutsRollPenaltyRule,
   type GutsState,
-} from "../rules/miniatures/guts";
-import { MINI_TRAIT_RULES, type MiniTraitRule } from "../rules/miniatures/datacard";
-import { defaultFudgeOptions, type FudgeOptions } from "../rules/fudge/options";
-import { VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval } from "../rules/tracks/volt";
+  MINI_TRAIT_RULES,
+  type MiniTraitRule,
+} from "../rules/miniatures";
+import { defaultFudgeOptions, type FudgeOptions } from "../rules/fudge";
+import { VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval } from "../rules/volt";
 import { checkAttributeSet, defaultAttributeSet, type AttributeSet } from "./attributes";
 
 // ─── Actors ────────────────────────────────────────────────────────────────────────────
@@ -99,7 +100,7 @@ export interface NpcData extends CharacterData {
 }
 
 /** Miniatures: Guts check state — the rules core's shape (src/rules/miniatures/guts.ts). */
-export type { GutsState } from "../rules/miniatures/guts";
+export type { GutsState } from "../rules/miniatures";
 
 export interface MiniatureData {
   strength: number;
@@ -222,6 +223,46 @@ export const TRAIT_EFFECTS = [
   ...MINI_TRAIT_EFFECTS,
 ] as const;
 export type TraitEffect = (typeof TRAIT_EFFECTS)[number];
+
+/**
+ * Each rules effect: a gift's or a fault's, and the preset whose rules read it (the item sheet
+ * offers a gift only gifts' effects of the world's preset, a fault only faults').
+ */
+export const TRAIT_EFFECT_RULE: Record<Exclude<TraitEffect, "none">, { kind: "gift" | "fault"; preset: PresetId }> = {
+  // Fudge §4.51 and Fantasy Fudge: the pain shift of the box track.
+  highPainThreshold: { kind: "gift", preset: "fudge" },
+  lowPainThreshold: { kind: "fault", preset: "fudge" },
+  painTolerance: { kind: "gift", preset: "fudge" },
+  painIntolerant: { kind: "fault", preset: "fudge" },
+  // Fudge §4.54: Damage Capacity gifts and faults, Tough Hide in the defensive damage factor.
+  damageResistant: { kind: "gift", preset: "fudge" },
+  fragile: { kind: "fault", preset: "fudge" },
+  toughHide: { kind: "gift", preset: "fudge" },
+  // Fudge §4.8: Rapid Healing heals twice as fast.
+  rapidHealing: { kind: "gift", preset: "fudge" },
+  // Volt: Wound rows — Tough raises the top row, Fragile lowers it.
+  tough: { kind: "gift", preset: "volt" },
+  fragileVolt: { kind: "fault", preset: "volt" },
+  // Seed 004 "Sample characters": the datacards' gifts and faults with a tabletop effect.
+  terrifying: { kind: "gift", preset: "miniatures" },
+  steadfast: { kind: "gift", preset: "miniatures" },
+  backstabber: { kind: "gift", preset: "miniatures" },
+  faithful: { kind: "gift", preset: "miniatures" },
+  noblePresence: { kind: "gift", preset: "miniatures" },
+  mercenary: { kind: "fault", preset: "miniatures" },
+  selfInterest: { kind: "fault", preset: "miniatures" },
+  chivalrous: { kind: "fault", preset: "miniatures" },
+  poorMelee: { kind: "fault", preset: "miniatures" },
+  leader: { kind: "fault", preset: "miniatures" },
+};
+
+/** The effects a gift (or fault) may take in a world of `preset`: None first, then the kind's own. */
+export function traitEffectsFor(kind: "gift" | "fault", preset: PresetId): TraitEffect[] {
+  const own = TRAIT_EFFECTS.filter(
+    (e) => e !== "none" && TRAIT_EFFECT_RULE[e].kind === kind && TRAIT_EFFECT_RULE[e].preset === preset,
+  );
+  return own.length ? ["none", ...own] : [];
+}
 
 export interface TraitData {
   effect: TraitEffect;

@@ -4,7 +4,7 @@
  * The rules core's RulesError keeps its key, field and params (the CLI prints them as JSON); this
  * is the one place that turns them into words, for the Foundry notifications and the playground.
  */
-import { isRulesError } from "../rules/errors";
+import { isRulesError } from "../rules";
 import type { SystemI18n } from "./i18n";
 
 /** The parts of a RulesError (or of a plain error that carries a key) this needs. */

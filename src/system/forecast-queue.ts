@@ -8,8 +8,7 @@
  * before its first answer (its file missing). Nothing here reads
  * Foundry: the request is built by the caller from live documents on its own client.
  */
-import { duelForecast, FORECAST_BUDGET, type DuelForecast } from "../rules/forecast";
-import { isRulesError, RulesError } from "../rules/errors";
+import { duelForecast, FORECAST_BUDGET, type DuelForecast, isRulesError, RulesError } from "../rules";
 
 /** The built worker's file name, next to fudge-wounds.mjs in dist (tools/build.mjs). */
 export const FORECAST_WORKER_FILE = "fudge-forecast.mjs";

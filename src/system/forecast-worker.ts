@@ -4,7 +4,6 @@
  * nothing of Foundry: a worker has no `game`, and needs none.
  */
 // Every preset's pipeline registers itself on import: the worker is its own bundle, so it needs them all.
-import "../rules/presets";
 import { answerForecastMessage } from "./forecast-queue";
 
 const scope = globalThis as unknown as {

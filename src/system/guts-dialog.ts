@@ -6,7 +6,7 @@
  * Pure functions over plain documents, as the attack dialog: Foundry's DialogV2 and the tests
  * render the same template from the same context.
  */
-import { GUTS_TARGETS, terrifyingTarget } from "../rules/miniatures/guts";
+import { GUTS_TARGETS, terrifyingTarget } from "../rules/miniatures";
 import { miniRules } from "./combatant";
 import type { ActorDoc } from "./data";
 import type { GutsActionResult, GutsFlags } from "./actions";

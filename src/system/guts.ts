@@ -4,7 +4,7 @@
  * (the Foundry side only gathers tokens, combatants and actors), and the record of the friends'
  * shots a model has checked for.
  */
-import { trackStatus, type Condition } from "../rules/track";
+import { trackStatus, type Condition } from "../rules";
 import {
   duelGutsSituation as duelGutsSituationOf,
   friendGutsRoster as friendGutsRosterOf,
@@ -14,9 +14,8 @@ import {
   type GutsCircumstances,
   type GutsModel,
   type GutsTableModel,
-} from "../rules/miniatures/guts-circumstances";
-import type { TokenBox } from "../rules/miniatures/table";
-import type { DuelGutsSituation } from "../rules/miniatures/forecast";
+} from "../rules/miniatures";
+import type { TokenBox, DuelGutsSituation } from "../rules/miniatures";
 import { miniRules, trackFor } from "./combatant";
 import {
   defaultGutsStanding,

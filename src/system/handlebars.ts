@@ -7,8 +7,7 @@
  * Every helper returns plain strings, which Handlebars escapes: no helper returns SafeString
  * built from user data, and templates never use triple braces on user data.
  */
-import { levelWithNumber, describeLevel, type Ladder, DEFAULT_LADDER } from "../rules/ladder";
-import { signed } from "../rules/explain";
+import { levelWithNumber, describeLevel, type Ladder, DEFAULT_LADDER, signed } from "../rules";
 import { KEY_PATTERN, type SystemI18n } from "./i18n";
 import type { LevelView } from "./view";
 

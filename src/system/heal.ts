@@ -3,11 +3,10 @@
  * kinds need nothing; a healing roll, natural healing and Volt injury recovery need a roll or a
  * number that the host gathers (dialog, dice) and passes in here.
  */
-import { RulesError } from "../rules/errors";
-import type { Step } from "../rules/explain";
-import { medicalRoll, type MedicalRollResult } from "../rules/volt/recover";
-import { levelWithNumber } from "../rules/ladder";
-import { facesText, readFudgeTotal } from "../rules/fudge/dice";
+import { RulesError, levelWithNumber } from "../rules";
+import type { Step } from "../rules";
+import { medicalRoll, type MedicalRollResult } from "../rules/volt";
+import { facesText, readFudgeTotal } from "../rules/fudge";
 import type { ActorDoc, CharacterData, WorldRules } from "./data";
 import { traitEffects } from "./combatant";
 import { healsWithConstitutionRoll, injuryRecoveryTitle } from "./rolling";

@@ -21,9 +21,8 @@
  * under FUDGE.Import.Error.*) before anything is built, so callers create all or nothing.
  */
 import { attributeLabelKey, type AttributeRole } from "./attributes";
-import { RulesError } from "../rules/errors";
-import { levelWithNumber } from "../rules/ladder";
-import { boxTrackConfig, type BoxMark } from "../rules/tracks/box";
+import { RulesError, levelWithNumber } from "../rules";
+import { boxTrackConfig, type BoxMark } from "../rules/fudge";
 import { CUSTOM_FIELDS } from "./actions";
 import { trackFor } from "./combatant";
 import { fill } from "./i18n";
@@ -237,6 +236,28 @@ export function trackShapeFor(
   return { preset: "custom", epicExtraHurt: 0, epicExtraVeryHurt: 0, customLevels };
 }
 
+/** An item of the export, as step 1 read it. */
+interface ExportItem {
+  path: string;
+  name: string;
+  type: string;
+  system: Record<string, unknown>;
+  effects: unknown;
+}
+
+/** What the steps of one conversion share: the world's rules, the report, the notes, the actor's data and items. */
+interface Conversion {
+  rules: WorldRules;
+  report: ImportReportLine[];
+  info(key: string, params?: Record<string, string | number>): void;
+  kept(key: string, params?: Record<string, string | number>): void;
+  notes: string[];
+  system: CharacterData;
+  items: ItemDoc[];
+  add<T extends ItemType>(type: T, name: string, system: ItemDoc<T>["system"], img?: string): void;
+  tick(): void;
+}
+
 /**
  * Converts one exported fudge-rpg actor. Throws a RulesError (FUDGE.Import.Error.*) for anything
  * that is not a complete fudge-rpg character export; never returns a partial actor.
@@ -246,16 +267,61 @@ export function convertFudgeRpgActor(
   options: ConvertOptions = {},
   tick: () => void = conversionDeadline(options),
 ): FudgeRpgConversion {
-  const rules = options.rules ?? defaultWorldRules();
   const newId = options.newId ?? randomId;
   const report: ImportReportLine[] = [];
-  const info = (key: string, params: Record<string, string | number> = {}) =>
-    report.push({ key: `FUDGE.Import.Report.${key}`, params, kept: false });
-  const kept = (key: string, params: Record<string, string | number> = {}) =>
-    report.push({ key: `FUDGE.Import.Report.${key}`, params, kept: true });
-  const notes: string[] = [];
+  const out: ItemDoc[] = [];
+  const c: Conversion = {
+    rules: options.rules ?? defaultWorldRules(),
+    report,
+    info: (key, params = {}) => report.push({ key: `FUDGE.Import.Report.${key}`, params, kept: false }),
+    kept: (key, params = {}) => report.push({ key: `FUDGE.Import.Report.${key}`, params, kept: true }),
+    notes: [],
+    system: defaultCharacterData(),
+    items: out,
+    add: (type, iname, s, img) =>
+      out.push({ _id: newId(), name: iname, type, ...(img ? { img } : {}), system: s } as ItemDoc),
+    tick,
+  };
+  const exported = readExport(input);
+  tick(); // the batch's time budget, between steps (FUDGE_RPG_BUDGET)
+  const wounds = readWounds(exported.woundsIn);
+  c.system.fudgePoints = 0;
+  const { sys, items } = exported;
+  tick();
+  fudgePointsAndExperience(c, sys);
+  tick();
+  traitLadders(c, items);
+  tick();
+  attributes(c, items);
+  tick();
+  const skills = skillItems(c, items);
+  tick();
+  giftsAndFaults(c, items);
+  tick();
+  equipment(c, items, skills);
+  tick();
+  unknownItemsAndEffects(c, exported.src, items);
+  tick();
+  buildPoints(c, sys);
+  tick();
+  woundTrack(c, wounds);
+  tick();
+  const actor = actorOf(c, exported);
+  // 13. The result must be a working character under the world's rules (the rules core parses its track).
+  tick();
+  trackFor({ ...actor, _id: "import" } as ActorDoc, c.rules);
+  return { actor, report };
+}
 
-  // 1. Is it a fudge-rpg actor export at all?
+/** 1. Is it a fudge-rpg actor export at all? Its parts, checked before anything is built. */
+function readExport(input: unknown): {
+  src: Record<string, unknown>;
+  stats: Record<string, unknown>;
+  name: string;
+  sys: Record<string, unknown>;
+  woundsIn: Record<string, unknown>;
+  items: ExportItem[];
+} {
   if (Array.isArray(input))
     fail("", "NotOneActor", "holds a list, not one exported actor (export each actor on its own)", {});
   const src = obj(input, "");
@@ -292,9 +358,12 @@ export function convertFudgeRpgActor(
     return { path: `items.${i}`, name: iname, type: o.type as string, system: isys, effects: o.effects };
   });
 
-  // 2. Wounds: read every level before building anything.
-  tick(); // the batch's time budget, between steps (FUDGE_RPG_BUDGET)
-  const wounds = WOUND_LEVELS.map((l) => {
+  return { src, stats, name, sys, woundsIn, items };
+}
+
+/** 2. Wounds: every level read before anything is built. */
+function readWounds(woundsIn: Record<string, unknown>) {
+  return WOUND_LEVELS.map((l) => {
     const raw = woundsIn[l.from];
     const field = `system.wounds.${l.from}`;
     if (raw === undefined) fail(field, "Missing", `missing: the wound level ${l.from}`, { level: l.from });
@@ -305,15 +374,11 @@ export function convertFudgeRpgActor(
     if (value < 0 || max < 0) fail(field, "Negative", "must not be negative", { value: Math.min(value, max) });
     return { ...l, value, max };
   });
+}
 
-  const system: CharacterData = defaultCharacterData();
-  system.fudgePoints = 0;
-  const out: ItemDoc[] = [];
-  const add = <T extends ItemType>(type: T, iname: string, s: ItemDoc<T>["system"], img?: string) =>
-    out.push({ _id: newId(), name: iname, type, ...(img ? { img } : {}), system: s } as ItemDoc);
-
-  // 3. Fudge Points (Fudge §4.64) and experience.
-  tick();
+/** 3. Fudge Points (Fudge §4.64) and experience. */
+function fudgePointsAndExperience(c: Conversion, sys: Record<string, unknown>): void {
+  const { system, info, kept, notes } = c;
   const fp = whole(sys.fp, "system.fp", 0);
   system.fudgePoints = Math.min(Math.max(fp, 0), 999);
   info("FudgePoints", { value: system.fudgePoints });
@@ -322,9 +387,11 @@ export function convertFudgeRpgActor(
     notes.push(`Experience points: ${ep}`);
     kept("Experience", { value: ep });
   }
+}
 
-  // 4. Trait ladder (a custom ladder only renames the rungs; our sheets use the world's ladder).
-  tick();
+/** 4. Trait ladder (a custom ladder only renames the rungs; our sheets use the world's ladder). */
+function traitLadders(c: Conversion, items: ExportItem[]): void {
+  const { kept, notes } = c;
   const ladderItems = items.filter((i) => i.type === "traitladder");
   for (const l of ladderItems) {
     const traits = l.system.traits === undefined ? [] : l.system.traits;
@@ -336,12 +403,16 @@ export function convertFudgeRpgActor(
     notes.push(`Trait ladder "${l.name}": ${rungs.join(", ")}`);
     kept("TraitLadder", { name: l.name });
   }
+}
 
-  // 5. Attributes onto the world's set (Fudge §1.31): an attribute of the same name takes the level;
-  //    else the set's muscle-weapon attribute plays Strength, its damage-capacity attribute Damage
-  //    Capacity (Fudge §4.55 uses exactly these two), Willpower and Mass by name — each into the world
-  //    attribute that plays that role; the rest → notes.
-  tick();
+/**
+ * 5. Attributes onto the world's set (Fudge §1.31): an attribute of the same name takes the level;
+ * else the set's muscle-weapon attribute plays Strength, its damage-capacity attribute Damage
+ * Capacity (Fudge §4.55 uses exactly these two), Willpower and Mass by name — each into the world
+ * attribute that plays that role; the rest → notes.
+ */
+function attributes(c: Conversion, items: ExportItem[]): void {
+  const { system, info, kept, notes, rules } = c;
   const sets = items.filter((i) => i.type === "attributeset");
   const used = new Set<string>();
   const world = rules.attributeSet;
@@ -404,9 +475,11 @@ export function convertFudgeRpgActor(
     if (key && !used.has(key))
       info("AttributeDefault", { target: targetLabel(key), level: levelWithNumber(system.attributes[key] ?? 0) });
   }
+}
 
-  // 6. Skills (Fudge §1.3 ladder values).
-  tick();
+/** 6. Skills (Fudge §1.3 ladder values). */
+function skillItems(c: Conversion, items: ExportItem[]): ExportItem[] {
+  const { info, kept, add, tick } = c;
   const skills = items.filter((i) => i.type === "skill");
   for (const s of skills) {
     const level = whole(s.system.level, `${s.path}.system.level`, 0);
@@ -425,8 +498,12 @@ export function convertFudgeRpgActor(
   }
   if (skills.length) info("Skills", { count: skills.length });
 
-  // 7. Gifts and faults with their notes; a rules effect where the name is one we know.
-  tick();
+  return skills;
+}
+
+/** 7. Gifts and faults with their notes; a rules effect where the name is one we know. */
+function giftsAndFaults(c: Conversion, items: ExportItem[]): void {
+  const { info, add, tick } = c;
   for (const t of items.filter((i) => i.type === "gift" || i.type === "fault")) {
     tick();
     const description = richOf(textOf(t.system.description, `${t.path}.system.description`));
@@ -437,9 +514,11 @@ export function convertFudgeRpgActor(
   const giftCount = items.filter((i) => i.type === "gift").length;
   const faultCount = items.filter((i) => i.type === "fault").length;
   if (giftCount || faultCount) info("GiftsFaults", { gifts: giftCount, faults: faultCount });
+}
 
-  // 8. Equipment: a damage factor (ODF) makes a weapon, a defence factor (DDF) armour or a shield.
-  tick();
+/** 8. Equipment: a damage factor (ODF) makes a weapon, a defence factor (DDF) armour or a shield. */
+function equipment(c: Conversion, items: ExportItem[], skills: ExportItem[]): void {
+  const { info, kept, notes, add, tick } = c;
   const gear: string[] = [];
   for (const e of items.filter((i) => i.type === "equipment")) {
     tick();
@@ -490,9 +569,11 @@ export function convertFudgeRpgActor(
     notes.push(`Equipment: ${gear.join(", ")}`);
     kept("Equipment", { names: gear.join(", ") });
   }
+}
 
-  // 9. Items of types this converter does not know, and active effects: names into the notes.
-  tick();
+/** 9. Items of types this converter does not know, and active effects: names into the notes. */
+function unknownItemsAndEffects(c: Conversion, src: Record<string, unknown>, items: ExportItem[]): void {
+  const { kept, notes, tick } = c;
   for (const u of items.filter((i) => !KNOWN_ITEM_TYPES.includes(i.type))) {
     tick();
     const d = htmlToText(typeof u.system.description === "string" ? u.system.description : "");
@@ -514,9 +595,11 @@ export function convertFudgeRpgActor(
     notes.push(`Active effects (not imported): ${effectNames.join(", ")}`);
     kept("Effects", { names: effectNames.join(", ") });
   }
+}
 
-  // 10. Unspent build points and five-point skill groups: character-building data only.
-  tick();
+/** 10. Unspent build points and five-point skill groups: character-building data only. */
+function buildPoints(c: Conversion, sys: Record<string, unknown>): void {
+  const { kept, notes } = c;
   if (isObj(sys.unspent)) {
     const u = sys.unspent;
     const parts = (["attrlevels", "skilllevels", "gifts", "faults"] as const)
@@ -535,9 +618,11 @@ export function convertFudgeRpgActor(
     notes.push(`Five-point skill groups: ${groups.join(", ")}`);
     kept("FivePoint", { count: groups.length });
   }
+}
 
-  // 11. The wound track: maxima choose the shape, counts become marks (Fudge §4.57 overflow).
-  tick();
+/** 11. The wound track: maxima choose the shape, counts become marks (Fudge §4.57 overflow). */
+function woundTrack(c: Conversion, wounds: ReturnType<typeof readWounds>): void {
+  const { system, info, kept, notes, rules } = c;
   const maxima = wounds.map((w) => Math.min(w.max === 0 ? w.defaultMax : w.max, MAX_BOXES));
   for (const w of wounds)
     if (w.max > MAX_BOXES) kept("TooManyBoxes", { level: `FUDGE.Wound.${w.to}`, boxes: w.max, max: MAX_BOXES });
@@ -581,10 +666,13 @@ export function convertFudgeRpgActor(
       kept("WoundsUnplaced", { wounds: unplaced.join(", ") });
     }
   }
+}
 
-  // 12. Notes: theirs first, then what could not be mapped.
+/** 12. Notes (theirs first, then what could not be mapped) and the actor. */
+function actorOf(c: Conversion, exported: ReturnType<typeof readExport>): FudgeRpgConversion["actor"] {
+  const { system, info, notes } = c;
+  const { src, stats, name, sys } = exported;
   // Our lines are text, escaped into a heading and a list (HTMLField, like theirs).
-  tick();
   const unmapped = notes.length
     ? `<h3>${escapeText("— Imported from Fudge RPG —")}</h3><ul>${notes.map((n) => `<li>${escapeText(n)}</li>`).join("")}</ul>`
     : "";
@@ -595,12 +683,12 @@ export function convertFudgeRpgActor(
       ? src.img
       : undefined;
   if (typeof src.img === "string" && src.img && !img) info("Image", { img: src.img });
-  const actor: FudgeRpgConversion["actor"] = {
+  return {
     name,
     type: "character",
     ...(img ? { img } : {}),
     system,
-    items: out,
+    items: c.items,
     flags: {
       "fudge-wounds": {
         importedFrom: {
@@ -612,11 +700,6 @@ export function convertFudgeRpgActor(
     },
     prototypeToken: { name, actorLink: true },
   };
-
-  // 13. The result must be a working character under the world's rules (the rules core parses its track).
-  tick();
-  trackFor({ ...actor, _id: "import" } as ActorDoc, rules);
-  return { actor, report };
 }
 
 /** The skill a weapon is used with: a skill whose name (or a "/"-separated part of it) is in the weapon's name. */

@@ -13,8 +13,8 @@
  *   the tracker; the GM may reorder it for the scenario.
  * - Volt: no initiative text; 1d20 + the defence level (Guard), highest first.
  */
-import type { PresetId } from "../rules/pipeline";
-import { defenseLevel } from "./combatant";
+import type { PresetId } from "../rules";
+import { defenceLevel } from "./combatant";
 import type { ActorDoc, CharacterData, MiniatureData } from "./data";
 
 export const INITIATIVE_DEFAULTS: Record<PresetId, string> = {
@@ -37,5 +37,5 @@ export function initiativeFormula(preset: PresetId, custom: unknown): string {
 export function initiativeTrait(doc: ActorDoc, preset: PresetId, penalty: number): number {
   if (doc.type === "miniature") return (doc.system as MiniatureData).dexterity + penalty;
   if (preset === "volt") return (doc.system as CharacterData).volt.guard + penalty;
-  return defenseLevel(doc as ActorDoc<"character" | "npc">) + penalty;
+  return defenceLevel(doc as ActorDoc<"character" | "npc">) + penalty;
 }

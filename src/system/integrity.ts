@@ -12,9 +12,15 @@
  * actor's track and Fudge Points directly anyway, so a record there grants nobody more than the
  * writer already had.
  */
-import { RulesError, isRulesError } from "../rules/errors";
-import { checkRecordedDice, PRESETS, pipelineFor, type AttackResolution } from "../rules/pipeline";
-import { parseTrack } from "../rules/track";
+import {
+  RulesError,
+  isRulesError,
+  checkRecordedDice,
+  PRESETS,
+  type AttackResolution,
+  pipelineFor,
+  parseTrack,
+} from "../rules";
 import type { ActorDoc, AttackCardData, AttackCardTarget, ItemDoc, WorldRules } from "./data";
 import {
   actorRef,

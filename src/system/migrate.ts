@@ -21,9 +21,8 @@
  *   kept; yes/no text ("true", "on") from an import becomes a boolean, anything else is left for
  *   the schema to reject and the repair to reset.
  */
-import { levelValue } from "../rules/ladder";
-import { PRESETS } from "../rules/pipeline";
-import { GUTS_REASONS } from "../rules/miniatures/guts";
+import { levelValue, PRESETS } from "../rules";
+import { GUTS_REASONS } from "../rules/miniatures";
 import { storedRichText } from "./rich-text";
 import {
   ACTOR_DEFAULTS,

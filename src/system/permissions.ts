@@ -1,5 +1,5 @@
 /** Who may do what: the permission checks of every sheet and card action (Foundry's ownership levels over plain documents). */
-import { RulesError } from "../rules/errors";
+import { RulesError } from "../rules";
 import type { ActorDoc, AttackCardData, AttackCardTarget } from "./data";
 import { liveRecord, woundLogOf } from "./actor-logs";
 import { liveApplied } from "./card-target";

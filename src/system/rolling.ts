@@ -9,10 +9,9 @@
  * Legendary reroll: four + roll 4dF again): the slot's own `roll` is replayed over the faces
  * rolled so far, and each time it asks for more, the roller rolls the formula again.
  */
-import type { Rng } from "../rules/dice";
-import { fudgeDiceSlot, plainDiceSlot } from "../rules/fudge/dice";
-import { legendarySlot, rollLegendary } from "../rules/miniatures/legendary";
-import type { DiceSlot } from "../rules/pipeline";
+import type { Rng, DiceSlot } from "../rules";
+import { fudgeDiceSlot, plainDiceSlot } from "../rules/fudge";
+import { legendarySlot, rollLegendary } from "../rules/miniatures";
 import type { ActorDoc, AttackCardData, WorldRules } from "./data";
 
 /** One formula rolled by the host: its faces in order, and the host's own record (a Foundry Roll). */

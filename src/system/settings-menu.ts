@@ -3,7 +3,7 @@
  * WorldRules key (src/system/data.ts WORLD_RULE_SETTINGS); the settings menu edits every leaf
  * listed here, grouped, with a short hint each. Form values come back as flat dotted names.
  */
-import { PRESETS } from "../rules/pipeline";
+import { PRESETS } from "../rules";
 import {
   DAMAGE_ROLLS,
   DC_ADJUSTS,
@@ -13,7 +13,7 @@ import {
   WILLPOWER_ADJUSTMENTS,
   WOUND_MODES,
   parseFudgeOptions,
-} from "../rules/fudge/options";
+} from "../rules/fudge";
 import { APPLY_TARGETS, CREATION_METHODS, VOLT_RECOVERY, defaultWorldRules, type WorldRules } from "./data";
 import {
   ATTRIBUTE_ROLES,
@@ -22,8 +22,8 @@ import {
   newAttributeKey,
   type AttributeSet,
 } from "./attributes";
-import { isRulesError } from "../rules/errors";
-import { GUTS_ROLL_PENALTY_RULES } from "../rules/miniatures/guts";
+import { isRulesError } from "../rules";
+import { GUTS_ROLL_PENALTY_RULES } from "../rules/miniatures";
 
 export type RuleFieldType = "boolean" | "number" | "choice" | "text" | "table";
 

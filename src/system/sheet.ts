@@ -4,19 +4,16 @@
  * exactly what they return. Every number a rule produces comes from src/rules.
  */
 import { errorView as rulesErrorView } from "./error-text";
-import { RulesError } from "../rules/errors";
-import { signed } from "../rules/explain";
-import type { Ladder } from "../rules/ladder";
-import { parseCombatant } from "../rules/fudge/combatant";
-import { defensiveFactor, offensiveFactor } from "../rules/fudge/factors";
-import { datacard, parseDatacard } from "../rules/miniatures/datacard";
-import { trackStatus } from "../rules/track";
-import type { PresetId } from "../rules/pipeline";
+import { RulesError, signed, trackStatus } from "../rules";
+import type { Ladder, PresetId } from "../rules";
+import { parseCombatant, defensiveFactor, offensiveFactor } from "../rules/fudge";
+import { datacard, parseDatacard } from "../rules/miniatures";
 import { injuryRecoveryTitle } from "./rolling";
 import {
   CREATION_METHODS,
   TRACK_PRESETS,
-  TRAIT_EFFECTS,
+  traitEffectsFor,
+  type TraitEffect,
   type ActorDoc,
   type ArmorData,
   type CharacterData,
@@ -39,7 +36,7 @@ import {
   miniatureDatacard,
   miniRules,
   trackFor,
-  defenseLevel,
+  defenceLevel,
   skillLevel,
   weaponSkill,
   type Situation,
@@ -98,6 +95,11 @@ export interface SheetOptions {
   inCombat?: boolean;
   /** The viewing user is a GM: GM-only actions (automatic death) are offered. */
   gm?: boolean;
+  /**
+   * A prefix unique to this sheet window for the ids that tie each tab to its panel (ARIA
+   * aria-controls / aria-labelledby). Foundry: the application's id; default from the actor's id.
+   */
+  domId?: string;
 }
 
 export interface ErrorView {
@@ -244,6 +246,8 @@ export interface ActorSheetContext {
     guts: {
       effect: number;
       effectKey: string;
+      /** What Guts means for a model out of the fight: its Near Death roll from its next turn, or nothing (Dead). */
+      outOfActionKey: string;
       pending: { reason: string; reasonKey: string; target: number; bonus: number }[];
     };
     /** The model's standing Guts circumstances (seed 004 "Sample characters"), as checkboxes near Guts. */
@@ -253,6 +257,8 @@ export interface ActorSheetContext {
   } | null;
   /** Shown when the actor type does not fit the preset (e.g. a character in a Miniatures world). */
   presetNotice: string;
+  /** The prefix of the tab and tab-panel ids (SheetOptions.domId). */
+  domId: string;
   /** Sheet tabs (Foundry's data-action="tab"): combat first, with Attack and the wound track. */
   tabs: { id: string; labelKey: string; icon: string; active: boolean; cssClass: string }[];
   tab: Record<string, string>;
@@ -262,6 +268,19 @@ export interface ActorSheetContext {
   woundBar: BarSegment[];
   /** The header's wound status: the worst level reached (or Unhurt), as its row names it. */
   woundLevel: { key: string; params: Record<string, string | number> };
+  /** What the header says (headerStatus): where the wounds are, the penalty when it counts, the condition. */
+  header: HeaderStatus;
+}
+
+export interface HeaderStatus {
+  /** Where the wounds are, in the game's words: the worst level (or Unhurt); Volt: the worst Stun row and the worst Injury row. */
+  levels: { key: string; params: Record<string, string | number> }[];
+  /** The roll penalty is shown, unless the model is out of the fight (it takes no action to roll). */
+  showPenalty: boolean;
+  /** The condition as the preset names it. */
+  conditionKey: string;
+  /** A miniature Near Death or Dead (Miniatures: Wounds, "falls … and cannot do anything else"). */
+  outOfAction: boolean;
 }
 
 const PRESET_LABEL = (p: string): string => `FUDGE.Preset.${p}`;
@@ -270,7 +289,7 @@ type WeaponBase = Omit<WeaponRow, "attackShown" | "attackBlockedKey" | "odds">;
 /** What each actor type's builder fills; actorSheetContext adds the table view (withTableView). */
 export type SheetBase = Omit<
   ActorSheetContext,
-  "tabs" | "tab" | "ladderChoices" | "woundLevel" | "woundBar" | "weapons"
+  "tabs" | "tab" | "domId" | "ladderChoices" | "woundLevel" | "woundBar" | "weapons" | "header"
 > & { weapons: WeaponBase[] };
 
 export interface CustomLevelRow {
@@ -348,23 +367,28 @@ function shieldRow(i: ItemDoc<"shield">, preset: PresetId): ItemRow {
 /** Names that differ from their effect's key (seed 004's sample datacards). */
 const NAME_ALIASES: Record<string, string> = { skilledBackstabber: "backstabber", poorMeleeCombatant: "poorMelee" };
 
-/** The rule effect a gift's or fault's name suggests ("High Pain Threshold" → highPainThreshold), if any. */
-export function suggestedEffect(name: string): string | null {
+/**
+ * The rule effect a gift's or fault's name suggests ("High Pain Threshold" → highPainThreshold), if
+ * the item sheet offers it: an effect of the item's kind in the world's preset (Volt's Fragile is
+ * fragileVolt).
+ */
+export function suggestedEffect(name: string, kind: "gift" | "fault", preset: PresetId): TraitEffect | null {
   const key = name
     .trim()
     .toLowerCase()
     .replace(/[^a-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""));
   const effect = NAME_ALIASES[key] ?? key;
-  return effect !== "none" && (TRAIT_EFFECTS as readonly string[]).includes(effect) ? effect : null;
+  const offered = traitEffectsFor(kind, preset).filter((e) => e !== "none");
+  return offered.find((e) => e === effect || e === `${effect}Volt`) ?? null;
 }
 
-function traitRow(i: ItemDoc<"gift" | "fault">): ItemRow {
+function traitRow(i: ItemDoc<"gift" | "fault">, preset: PresetId): ItemRow {
   const s = i.system as TraitData;
   const row = baseItem(i);
   if (s.effect !== "none") row.summary = [{ key: `FUDGE.Effect.${s.effect}`, params: { value: s.value } }];
   else {
     // The name promises a rule the item does not carry: say so (pick the effect on its sheet).
-    const e = suggestedEffect(i.name);
+    const e = suggestedEffect(i.name, i.type, preset);
     if (e) row.summary = [{ key: "FUDGE.Item.EffectNotSet", params: {} }];
   }
   return row;
@@ -374,7 +398,7 @@ function traitRow(i: ItemDoc<"gift" | "fault">): ItemRow {
 function miniTraitRows(actor: ActorDoc, type: "gift" | "fault"): ItemRow[] {
   const ignored = new Set(ignoredMiniTraits(actor).map((i) => i._id));
   return itemsOf(actor, type).map((i) => {
-    const row = traitRow(i);
+    const row = traitRow(i, "miniatures");
     if (ignored.has(i._id)) row.summary = [...row.summary, { key: "FUDGE.Item.RuleNotCounted", params: {} }];
     return row;
   });
@@ -432,7 +456,9 @@ function weaponRows(
     const row: WeaponBase = {
       ...baseItem(w),
       skillLevel: actor.type === "miniature" || preset === "volt" ? null : levelView(weaponSkill(actor, w), ladder),
-      skillMissing: actor.type !== "miniature" && s.skill.trim() && !hasSkill(actor, s.skill) ? s.skill : "",
+      // Volt and miniatures read no weapon skill: a stale name there is no warning.
+      skillMissing:
+        actor.type !== "miniature" && preset !== "volt" && s.skill.trim() && !hasSkill(actor, s.skill) ? s.skill : "",
       skillChoices:
         actor.type === "miniature" || preset === "volt"
           ? []
@@ -523,7 +549,7 @@ function actorHeader(actor: ActorDoc) {
 }
 
 /** The defence skill's picker: its default level stated (Fudge §4.22), then the actor's skills. */
-function defenseView(actor: ActorDoc<"character" | "npc">, ladder: Ladder) {
+function defenceView(actor: ActorDoc<"character" | "npc">, ladder: Ladder) {
   const d = actor.system as CharacterData;
   const { choices, missing } = skillChoices(
     itemsOf(actor, "skill").map((i) => i.name),
@@ -626,9 +652,9 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
     derived,
     derivedError,
     volt: preset === "volt" ? { ...d.volt } : null,
-    defense: preset === "volt" ? null : levelView(defenseLevel(actor), ladder),
+    defense: preset === "volt" ? null : levelView(defenceLevel(actor), ladder),
     defenseSkill: d.defenseSkill,
-    ...defenseView(actor, ladder),
+    ...defenceView(actor, ladder),
     creation: creationView(actor, rules),
     creationMethods:
       opts.gm && actor.type === "character"
@@ -642,8 +668,8 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
     armor: itemsOf(actor, "armor").map((i) => armorRow(i, preset)),
     shields: itemsOf(actor, "shield").map((i) => shieldRow(i, preset)),
     skills: skillRows(actor, ladder),
-    gifts: itemsOf(actor, "gift").map(traitRow),
-    faults: itemsOf(actor, "fault").map(traitRow),
+    gifts: itemsOf(actor, "gift").map((i) => traitRow(i, preset)),
+    faults: itemsOf(actor, "fault").map((i) => traitRow(i, preset)),
     notes: notesView(d.notes, opts),
     miniature: null,
     presetNotice: preset === "miniatures" ? "FUDGE.Sheet.MiniaturesUseDatacards" : "",
@@ -777,6 +803,8 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
       guts: {
         effect: d.gutsState.effect,
         effectKey: `FUDGE.Miniatures.Guts.Effect${d.gutsState.effect}`,
+        // Miniatures: Wounds — Near Death rolls Guts from its next turn to recover or die.
+        outOfActionKey: track.condition === "dead" ? "FUDGE.Condition.dead" : "FUDGE.Miniatures.Effect.nearDeath",
         pending: d.gutsState.pending.map((p) => ({
           reason: p.reason,
           reasonKey: `FUDGE.Guts.Reason.${p.reason}`,
@@ -889,7 +917,33 @@ function withTableView(ctx: SheetBase, actor: ActorDoc, rules: WorldRules, opts:
   const woundLevel = row
     ? { key: row.labelKey, params: row.labelParams }
     : { key: ctx.track.levelLabelKey || "FUDGE.Sheet.Unhurt", params: {} };
-  return { ...ctx, weapons, tabs, tab, ladderChoices, woundLevel, woundBar: woundBar(ctx.track) };
+  const domId = opts.domId ?? `fudge-sheet-${actor._id}`;
+  const header = headerStatus(ctx.track, actor, woundLevel);
+  return { ...ctx, weapons, tabs, tab, domId, ladderChoices, woundLevel, header, woundBar: woundBar(ctx.track) };
+}
+
+/**
+ * The header's wound status. A miniature Near Death or Dead is out of the fight: it says so, and
+ * no penalty (Miniatures: Wounds). Volt names the worst Stun row and the worst Injury row (Volt:
+ * Marking Wounds — a row holds one mark, Stun "−" or Injury "|"/"+"), and a level the condition
+ * does not already say ("dying, can still act").
+ */
+function headerStatus(track: TrackView, actor: ActorDoc, level: HeaderStatus["levels"][number]): HeaderStatus {
+  const outOfAction = actor.type === "miniature" && !track.error && !track.canAct;
+  const status = { showPenalty: !outOfAction, conditionKey: track.conditionKey, outOfAction };
+  if (track.kind !== "volt") return { ...status, levels: [level] };
+  // Volt rows run highest first: the first row holding a mark of a type is its worst.
+  const worst = (stun: boolean) => track.rows.find((r) => r.boxes.some((b) => b.marked && b.stun === stun));
+  const rows = [
+    { row: worst(true), key: "FUDGE.Volt.Header.stun" },
+    { row: worst(false), key: "FUDGE.Volt.Header.injury" },
+  ].flatMap(({ row, key }) => (row ? [{ key, params: { row: row.labelParams.row ?? row.key } }] : []));
+  const special =
+    track.levelKey && track.levelKey !== "wounded" && track.levelKey !== track.condition
+      ? [{ key: track.levelLabelKey, params: {} }]
+      : [];
+  const levels = [...rows, ...special];
+  return { ...status, levels: levels.length ? levels : [level] };
 }
 
 // ─── Items ─────────────────────────────────────────────────────────────────────────────
@@ -898,18 +952,21 @@ export interface ChoiceView {
   value: string | number;
   labelKey: string;
   selected: boolean;
+  /** A stored value the world's preset does not offer: kept (and said so), so no edit loses it. */
+  otherPreset?: boolean;
 }
 
 export interface ItemSheetContext {
   item: { id: string; name: string; img: string; type: string; typeLabelKey: string };
   editable: boolean;
   preset: PresetId;
+  presetLabelKey: string;
   cssClass: string;
   system: unknown;
   choices: Record<string, ChoiceView[]>;
   level: LevelView | null;
-  /** Which preset-specific field groups to show. */
-  show: { fudge: boolean; miniatures: boolean; volt: boolean };
+  /** Which preset's fields to show: the world's only (the others stay stored, unseen). */
+  show: { fudge: boolean; fate: boolean; miniatures: boolean; volt: boolean; effect: boolean };
   /** Rich-text description (templates/parts/rich-text.hbs). */
   description: RichTextView;
   /** Gifts and faults: what the chosen rules effect does at the table, where it has a one-line hint (the Miniatures rules). */
@@ -926,6 +983,21 @@ export interface ItemSheetContext {
 
 const choices = (values: readonly (string | number)[], current: unknown, prefix: string): ChoiceView[] =>
   values.map((v) => ({ value: v, labelKey: `${prefix}${v}`, selected: v === current }));
+
+/**
+ * A gift's (or fault's) effects in a world of `preset`: None and the kind's own (data.ts
+ * TRAIT_EFFECT_RULE); a stored effect of another preset or kind stays, said so. None at all (FATE:
+ * no gift or fault is a rule there) when the item holds none.
+ */
+function effectChoices(kind: "gift" | "fault", preset: PresetId, current: unknown): ChoiceView[] {
+  const own = traitEffectsFor(kind, preset);
+  const kept = typeof current === "string" && current !== "none" && !own.includes(current as TraitEffect);
+  const values: TraitEffect[] = kept ? [...(own.length ? own : ["none" as const]), current as TraitEffect] : own;
+  return values.map((v) => ({
+    ...choices([v], current, "FUDGE.Effect.")[0],
+    ...(kept && v === current ? { otherPreset: true } : {}),
+  }));
+}
 
 export function itemSheetContext(
   item: ItemDoc,
@@ -951,7 +1023,7 @@ export function itemSheetContext(
   } else if (item.type === "shield") {
     c.size = choices(["small", "medium", "large"], s.size, "FUDGE.Item.ShieldSize.");
   } else if (item.type === "gift" || item.type === "fault") {
-    c.effect = choices(TRAIT_EFFECTS, s.effect, "FUDGE.Effect.");
+    c.effect = effectChoices(item.type, rules.preset, s.effect);
   }
   const p = rules.preset;
   return {
@@ -964,13 +1036,19 @@ export function itemSheetContext(
     },
     editable: opts.editable,
     preset: p,
+    presetLabelKey: PRESET_LABEL(p),
     cssClass: `fudge-wounds preset-${p} item-${item.type}`,
     // A weapon stored before `magic` existed shows its bonus as 0 (Fudge §4.7).
     system: item.type === "weapon" ? { ...item.system, magic: (item.system as WeaponData).magic ?? 0 } : item.system,
     choices: c,
     level: item.type === "skill" ? levelView((item.system as SkillData).level, ladder) : null,
-    // Every group stays editable in every preset; the world's own preset's group comes first.
-    show: { fudge: p === "fudge" || p === "fate", miniatures: p === "miniatures", volt: p === "volt" },
+    show: {
+      fudge: p === "fudge",
+      fate: p === "fate",
+      miniatures: p === "miniatures",
+      volt: p === "volt",
+      effect: (c.effect?.length ?? 0) > 0,
+    },
     description: richTextView("system.description", s.description, {
       editable: opts.editable,
       labelKey: "FUDGE.Item.Description",
@@ -981,7 +1059,7 @@ export function itemSheetContext(
       (item.type === "gift" || item.type === "fault") && isMiniTraitEffect((item.system as TraitData).effect)
         ? `FUDGE.Miniatures.TraitRule.${(item.system as TraitData).effect}`
         : null,
-    ...itemPickers(item, ladder, opts.owner),
+    ...itemPickers(item, ladder, p, opts.owner),
   };
 }
 
@@ -989,6 +1067,7 @@ export function itemSheetContext(
 function itemPickers(
   item: ItemDoc,
   ladder: Ladder,
+  preset: PresetId,
   owner: { skills: string[]; defaultLevel: number } | undefined,
 ): Pick<ItemSheetContext, "ladderChoices" | "skillChoices" | "skillMissing" | "effectSuggested"> {
   const level = item.type === "skill" ? (item.system as SkillData).level : null;
@@ -1006,7 +1085,7 @@ function itemPickers(
   const effectSuggested =
     (item.type === "gift" || item.type === "fault") &&
     (item.system as TraitData).effect === "none" &&
-    suggestedEffect(item.name) !== null;
+    suggestedEffect(item.name, item.type, preset) !== null;
   return {
     ladderChoices,
     skillChoices: picked?.choices ?? null,

@@ -2,8 +2,7 @@
  * Token status effects from a wound track's status. The rules core's
  * TrackStatus names the worst level reached and the condition; this maps both to status ids.
  */
-import type { PresetId } from "../rules/pipeline";
-import type { TrackStatus } from "../rules/track";
+import type { PresetId, TrackStatus } from "../rules";
 import type { ActorType } from "./data";
 import { SYSTEM_ID } from "./registry";
 

@@ -4,10 +4,19 @@
  * ladder names, and explanation steps.
  */
 import { errorView } from "./error-text";
-import { describeLevel, levelWithNumber, standardLadder, type Ladder } from "../rules/ladder";
-import { signed, type Step } from "../rules/explain";
-import { renderTrack, type RenderBox, type Track, type TrackRender } from "../rules/track";
-import { isRulesError } from "../rules/errors";
+import {
+  describeLevel,
+  levelWithNumber,
+  standardLadder,
+  type Ladder,
+  signed,
+  type Step,
+  renderTrack,
+  type RenderBox,
+  type Track,
+  type TrackRender,
+  isRulesError,
+} from "../rules";
 import type { WorldRules } from "./data";
 import { KEY_PATTERN } from "./i18n";
 
@@ -111,7 +120,12 @@ export const FUDGE_LEVELS: readonly string[] = [
 export const levelLabelKey = (key: string): string =>
   FUDGE_LEVELS.includes(key) ? `FUDGE.Wound.${key}` : `FUDGE.Level.${key}`;
 
-export const conditionLabelKey = (c: string): string => `FUDGE.Condition.${c}`;
+/**
+ * A condition in the preset's words. A miniature Near Death "falls to the ground … and cannot do
+ * anything else" until its Guts roll (Miniatures: Wounds): out of action, not dying.
+ */
+export const conditionLabelKey = (c: string, preset = ""): string =>
+  preset === "miniatures" && c === "dying" ? "FUDGE.Condition.outOfAction" : `FUDGE.Condition.${c}`;
 
 /**
  * A row's effect in the preset's words. Miniatures' Near Death is not Fudge's "dying without
@@ -171,7 +185,7 @@ export function trackViewFromRender(r: TrackRender, editable: boolean, preset = 
     afterCombatPenalty: st.afterCombatPenalty ?? null,
     penaltyNote: null,
     condition: st.condition,
-    conditionKey: conditionLabelKey(st.condition),
+    conditionKey: conditionLabelKey(st.condition, preset),
     canAct: st.canAct,
     levelKey: st.levelKey,
     // A level that is not a row of the track (Volt "wounded", "dyingCanAct") has its own label.
@@ -306,17 +320,35 @@ export interface BarSegment {
   width: string;
   /** Share of the segment that is marked, in percent. */
   fill: string;
+  /**
+   * The level's severity on a seven-step ramp (0 the mildest, 6 the worst level of the track;
+   * Volt: by its tier of penalty and effect), so a mark shows how bad it is by its shade, not only
+   * by where it sits (sheet: `sev-N`, the token bar: TOKEN_SEVERITY).
+   */
+  tier: number;
 }
 
+/** Steps of the severity ramp the wound bar shades its marks with (0…SEVERITY_STEPS − 1). */
+export const SEVERITY_STEPS = 7;
+
+/** Place `i` of `n` ordered severities on the ramp: the mildest at 0, the worst at the top. */
+export const severityTier = (i: number, n: number): number =>
+  n <= 1 ? SEVERITY_STEPS - 1 : Math.round((i * (SEVERITY_STEPS - 1)) / (n - 1));
+
 /**
- * The segmented wound bar of a token (and the playground's portrait): one segment per level,
- * lowest first, its width by the level's boxes; Volt as its Stun/Injury rows. The Foundry Token
- * subclass draws the same segments on the canvas.
+ * The segmented wound bar of a token (and the sheet's portrait): one segment per level, lowest
+ * first, its width by the level's boxes, its mark shaded by the level's severity; Volt as its
+ * Stun/Injury rows. The Foundry Token subclass draws the same segments on the canvas.
  */
 export function woundBar(track: TrackView): BarSegment[] {
   const rows = track.kind === "volt" ? [...track.rows].reverse() : track.rows;
   const total = rows.reduce((n, r) => n + r.boxes.length, 0) || 1;
-  return rows.map((r) => {
+  // Volt: a row's severity is its tier (band of equal penalty and effect); else its level's place.
+  const bands = track.grid?.bands.length ?? 0;
+  const bandOf = new Map(track.grid?.rows.map((r) => [r.key, r.band]) ?? []);
+  const tierOf = (key: string, i: number): number =>
+    bands ? severityTier(bandOf.get(key) ?? 0, bands) : severityTier(i, rows.length);
+  return rows.map((r, i) => {
     const marked = r.boxes.filter((b) => b.marked).length;
     return {
       key: r.key,
@@ -327,6 +359,7 @@ export function woundBar(track: TrackView): BarSegment[] {
       overflow: r.boxes.filter((b) => b.overflow).length,
       width: ((r.boxes.length / total) * 100).toFixed(2),
       fill: r.boxes.length ? ((marked / r.boxes.length) * 100).toFixed(2) : "0",
+      tier: tierOf(r.key, i),
     };
   });
 }

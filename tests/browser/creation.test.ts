@@ -6,8 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
-import { act, missingKeys, noProblems, openPlayground, screenshot, startBrowser, storedState } from "./helpers";
-import { objectiveBudget } from "../../src/rules/fudge/creation";
+import {
+  act,
+  axeViolations,
+  missingKeys,
+  noProblems,
+  openPlayground,
+  screenshot,
+  startBrowser,
+  storedState,
+} from "./helpers";
+import { objectiveBudget } from "../../src/rules/fudge";
 import { worldRulesFrom } from "../../src/system/data";
 import { attributeLevel } from "../../src/system/attributes";
 
@@ -170,6 +179,14 @@ describe("playground: making a character (Fudge §1.6, compendium drag and drop)
     await win.locator('[data-action="tab"][data-tab="traits"]').click();
     await checkCounters(page, win, NAME);
     expect(await win.locator('[data-warning="creation"]').count()).toBe(0);
+    // axe-core (issue #33): the creation panel with its counters and the GM's method picker, the
+    // skills' level pickers, Create Actor and the compendium browser; then the weapon's skill picker.
+    const sheet = `.pg-window[data-pg-doc="${id}"] .window-content`;
+    const found = await axeViolations(page, [sheet, "#pg-create", "#pg-compendium"], "creation, traits");
+    await win.locator('[data-action="tab"][data-tab="combat"]').click();
+    found.push(...(await axeViolations(page, [sheet], "creation, combat")));
+    expect(found).toEqual([]);
+    await win.locator('[data-action="tab"][data-tab="traits"]').click();
     await screenshot(win, "creation-objective-aldric");
     expect(await missingKeys(page)).toEqual([]);
     expect(noProblems(problems)).toEqual([]);
@@ -177,7 +194,8 @@ describe("playground: making a character (Fudge §1.6, compendium drag and drop)
   });
 
   it("bad input warns and loses nothing: over budget, a deleted skill named by a weapon and the defence", async () => {
-    const { page, context, problems } = await openPlayground(browser, { preset: "fudge", fresh: true });
+    // The dark theme here (the first test runs the light one): the warnings pass axe-core in both.
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge", fresh: true, theme: "dark" });
     await page.fill('[data-testid="create-name"]', "Brom");
     await act(page, () => page.click('[data-testid="create-submit"]'));
     const id = (await storedState(page)).actors.find((a: any) => a.name === "Brom")._id;
@@ -240,8 +258,12 @@ describe("playground: making a character (Fudge §1.6, compendium drag and drop)
       win.locator(".fudge-items-skill .fudge-item", { hasText: "Dodge" }).locator('[data-action="deleteItem"]').click(),
     );
     expect(await win.locator('[data-warning="defense-skill"]').textContent()).toContain("Dodge");
+    const sheet = `.pg-window[data-pg-doc="${id}"] .window-content`;
+    const found = await axeViolations(page, [sheet], "over budget, stale defence skill");
     await win.locator('[data-action="tab"][data-tab="combat"]').click();
     expect(await win.locator('[data-warning="weapon-skill"]').textContent()).toContain("Dodge");
+    found.push(...(await axeViolations(page, [sheet], "stale weapon skill")));
+    expect(found).toEqual([]);
     const after = (await storedState(page)).actors.find((a: any) => a._id === id);
     expect(after.system.defenseSkill).toBe("Dodge");
     expect(after.items.find((i: any) => i.name === "Knife").system.skill).toBe("Dodge");

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseDice } from "../../playground/dice";
-import { rollDie, rollFudgeDice, seededRng } from "../../src/rules/dice";
+import { rollDie, rollFudgeDice, seededRng } from "../../src/rules";
 
 describe("playground dice from the URL", () => {
   it("fixed faces come out of the core's 4dF and dN rolls in order", () => {

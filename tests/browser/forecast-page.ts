@@ -2,7 +2,6 @@
  * The page of tests/browser/forecast-worker.test.ts: the system's real forecast queue, built into
  * a module beside fudge-forecast.mjs (as fudge-wounds.mjs is in dist), with its default Worker.
  */
-import "../../src/rules/presets";
 import { ForecastQueue } from "../../src/system/forecast-queue";
 
 const queue = new ForecastQueue();

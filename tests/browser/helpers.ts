@@ -9,6 +9,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "../../tools/chromium.mjs";
+import AxeBuilder from "@axe-core/playwright";
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const SCREENSHOTS = resolve(repo, "artifacts/screenshots");
@@ -45,9 +46,17 @@ export function playgroundUrl(params: Record<string, string | number | boolean> 
 export async function openPlayground(
   browser: Browser,
   params: Record<string, string | number | boolean> = {},
-  opts: { viewport?: { width: number; height: number }; init?: (context: BrowserContext) => Promise<void> } = {},
+  opts: {
+    viewport?: { width: number; height: number };
+    /** 2 with half the viewport: the browser zoomed to 200 %. */
+    deviceScaleFactor?: number;
+    init?: (context: BrowserContext) => Promise<void>;
+  } = {},
 ): Promise<OpenedPage> {
-  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1400, height: 1000 } });
+  const context = await browser.newContext({
+    viewport: opts.viewport ?? { width: 1400, height: 1000 },
+    deviceScaleFactor: opts.deviceScaleFactor ?? 1,
+  });
   if (opts.init) await opts.init(context);
   const page = await context.newPage();
   const problems: PageProblems = { consoleErrors: [], pageErrors: [], dialogs: [], failedRequests: [] };
@@ -201,4 +210,29 @@ export async function rollVia(page: Page, button: ReturnType<Page["locator"]>): 
   const dialog = page.locator("dialog[open]");
   await dialog.waitFor();
   await act(page, () => dialog.locator('button[type="submit"]').first().click());
+}
+
+// ─── Accessibility (axe-core) ───────────────────────────────────────────────────────────
+
+/**
+ * axe-core's violations inside the system's own DOM (`selectors`: sheet contents, card contents,
+ * dialog bodies — not the playground's frame), one line each: "rule (impact): target — why".
+ */
+export async function axeViolations(page: Page, selectors: string[], label = ""): Promise<string[]> {
+  const present = [];
+  for (const s of selectors) if (await page.locator(s).count()) present.push(s);
+  if (!present.length) throw new Error(`axe: nothing to check (${selectors.join(", ")})`);
+  let builder = new AxeBuilder({ page });
+  for (const s of present) builder = builder.include(s);
+  const result = await builder.analyze();
+  return result.violations.flatMap((v) =>
+    v.nodes.map(
+      (n) =>
+        `${label ? `${label}: ` : ""}${v.id} (${v.impact}): ${n.target.join(" ")} — ${(n.failureSummary ?? "")
+          .split("\n")
+          .slice(1)
+          .join(" ")
+          .trim()}`,
+    ),
+  );
 }

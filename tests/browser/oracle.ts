@@ -2,8 +2,7 @@
  * What the page should show, computed in Node from the stored documents with the rules core
  * (the wound track's own status), independently of the templates and the DOM.
  */
-import { signed } from "../../src/rules/explain";
-import { trackStateKey, trackStatus } from "../../src/rules/track";
+import { signed, trackStateKey, trackStatus } from "../../src/rules";
 import { trackFor } from "../../src/system/combatant";
 import { worldRulesFrom, type ActorDoc } from "../../src/system/data";
 

@@ -14,6 +14,7 @@ import {
   openPlayground,
   openSheet,
   PRESETS,
+  type Preset,
   revision,
   screenshot,
   slug,
@@ -214,6 +215,179 @@ describe("item sheets", () => {
       await item.locator("[data-pg-close]").click();
     }
     expect(await missingKeys(page)).toEqual([]);
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("item sheets show only the world preset's fields (issue #33)", () => {
+  /** The form fields of an item sheet, by name, and its fieldsets' legends. */
+  async function fieldsOf(page: Page, owner: string, type: string) {
+    const win = await openSheet(page, owner);
+    const id = await page.evaluate(
+      ([n, t]) =>
+        (window as any).__playground
+          .state()
+          .actors.find((a: any) => a.name === n)
+          .items.find((i: any) => i.type === t)._id,
+      [owner, type],
+    );
+    await reveal(win.locator(`[data-action="editItem"][data-item-id="${id}"]`));
+    await win.locator(`[data-action="editItem"][data-item-id="${id}"]`).click();
+    const item = page.locator(`.pg-window[data-pg-doc$="/${id}"]`);
+    await item.waitFor();
+    const names = await item
+      .locator(".window-content [name]")
+      .evaluateAll((els) =>
+        els
+          .map((e) => (e as HTMLInputElement).name)
+          .filter((n) => n.startsWith("system.") && n !== "system.description"),
+      );
+    const legends = await item.locator("fieldset > legend").allTextContents();
+    const effects = await item
+      .locator('select[name="system.effect"] option')
+      .evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
+    await item.locator("[data-pg-close]").click();
+    return { names: names.sort(), legends, effects };
+  }
+
+  const WEAPON: Record<Preset, string[]> = {
+    fudge: [
+      "system.dcWithoutRoll",
+      "system.equipped",
+      "system.heavyBlunt",
+      "system.magic",
+      "system.power",
+      "system.ranged",
+      "system.scalePiercing",
+      "system.scaledToAttacker",
+      "system.sharp",
+      "system.size",
+      "system.skill",
+      "system.strength",
+      "system.stunCapable",
+    ],
+    fate: ["system.equipped", "system.skill"],
+    miniatures: [
+      "system.equipped",
+      "system.hands",
+      "system.miniaturesDamage",
+      "system.range",
+      "system.ranged",
+      "system.shootInContact",
+      "system.statBasis",
+    ],
+    volt: [
+      "system.equipped",
+      "system.ranged",
+      "system.volt.attack",
+      "system.volt.damage",
+      "system.volt.pierce",
+      "system.volt.stun",
+    ],
+  };
+  const ARMOR: Record<Preset, string[]> = {
+    fudge: ["system.equipped", "system.magic", "system.value"],
+    fate: ["system.equipped"],
+    miniatures: ["system.equipped", "system.magic", "system.value"],
+    volt: ["system.equipped", "system.volt.coverage", "system.volt.protection.max", "system.volt.protection.min"],
+  };
+  const EFFECTS: Record<Preset, { gift: string[]; fault: string[] }> = {
+    fudge: {
+      gift: ["none", "highPainThreshold", "painTolerance", "damageResistant", "toughHide", "rapidHealing"],
+      fault: ["none", "lowPainThreshold", "painIntolerant", "fragile"],
+    },
+    fate: { gift: [], fault: [] },
+    miniatures: {
+      gift: ["none", "terrifying", "steadfast", "backstabber", "faithful", "noblePresence"],
+      fault: ["none", "mercenary", "selfInterest", "chivalrous", "poorMelee", "leader"],
+    },
+    volt: { gift: ["none", "tough"], fault: ["none", "fragileVolt"] },
+  };
+
+  it.each(PRESETS)(
+    "%s: a weapon, an armour, a gift and a fault show the preset's own fields and effects",
+    async (preset) => {
+      const { page, context, problems } = await openPlayground(browser, { preset });
+      // Sir Knightly (a miniature) carries a weapon, armour and a gift and a fault of his own.
+      const owner = preset === "miniatures" ? "Sir Knightly" : "Leroy";
+      // Leroy has no gift or fault of his own: add one of each, as a player would.
+      await page.evaluate(() => {
+        const pg = (window as any).__playground;
+        pg.store.update((d: any) => {
+          const leroy = d.actors.find((a: any) => a.name === "Leroy");
+          const trait = (type: string) => ({
+            _id: `pgTrait${type}000000`.slice(0, 16),
+            name: type,
+            type,
+            system: { effect: "none", value: 0, description: "" },
+          });
+          leroy.items.push(trait("gift"), trait("fault"));
+        });
+      });
+      expect((await fieldsOf(page, owner, "weapon")).names).toEqual(WEAPON[preset]);
+      const armor = await fieldsOf(page, owner, "armor");
+      expect(armor.names).toEqual(ARMOR[preset]);
+      for (const kind of ["gift", "fault"] as const) {
+        const trait = await fieldsOf(page, preset === "miniatures" ? owner : "Leroy", kind);
+        expect(trait.effects, `${kind} effects`).toEqual(EFFECTS[preset][kind]);
+      }
+      expect(await missingKeys(page)).toEqual([]);
+      expect(noProblems(problems)).toEqual([]);
+      await context.close();
+    },
+  );
+
+  it("an effect stored from another preset stays selected (and is named as such), so no edit loses it", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge" });
+    await page.evaluate(() => {
+      (window as any).__playground.store.update((d: any) => {
+        d.actors
+          .find((a: any) => a.name === "Leroy")
+          .items.push({
+            _id: "pgToughGift00001",
+            name: "Tough",
+            type: "gift",
+            system: { effect: "tough", value: 1, description: "" },
+          });
+      });
+    });
+    const win = await openSheet(page, "Leroy");
+    await reveal(win.locator('[data-action="editItem"][data-item-id="pgToughGift00001"]'));
+    await win.locator('[data-action="editItem"][data-item-id="pgToughGift00001"]').click();
+    const item = page.locator('.pg-window[data-pg-doc$="/pgToughGift00001"]');
+    await item.waitFor();
+    const select = item.locator('select[name="system.effect"]');
+    expect(await select.inputValue()).toBe("tough");
+    expect(await select.locator("option:checked").textContent()).toMatch(/Tough \(Volt\).*not a rule/);
+    await act(page, async () => {
+      await item.locator('input[name="system.value"]').fill("2");
+      await item.locator('input[name="system.value"]').press("Tab");
+    });
+    const stored = (await storedActor(page, "Leroy")).items.find((i: any) => i._id === "pgToughGift00001");
+    expect(stored.system).toMatchObject({ effect: "tough", value: 2 });
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it.each([
+    ["character", "Leroy"],
+    ["npc", "Guard (NPC)"],
+    ["miniature", "Sir Knightly"],
+  ])("a %s's gifts and faults sit in the same tab (Traits)", async (_type, name) => {
+    const { page, context, problems } = await openPlayground(browser, {
+      preset: name === "Sir Knightly" ? "miniatures" : "fudge",
+    });
+    await page.evaluate(() => {
+      (window as any).__playground.store.update((d: any) => {
+        const t = structuredClone(d.actors.find((a: any) => a.name === "Theodora"));
+        d.actors.push({ ...t, _id: "pgNpcGuard000001", name: "Guard (NPC)", type: "npc" });
+      });
+    });
+    const win = await openSheet(page, name);
+    const tabOf = (type: string) =>
+      win.locator(`.fudge-items-${type}`).evaluate((el) => el.closest<HTMLElement>('[role="tabpanel"]')?.dataset.tab);
+    expect([await tabOf("gift"), await tabOf("fault")]).toEqual(["traits", "traits"]);
     expect(noProblems(problems)).toEqual([]);
     await context.close();
   });

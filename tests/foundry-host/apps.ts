@@ -110,10 +110,41 @@ export class ApplicationV2 {
     this.client.apps.delete(this.id);
     return this;
   }
-  /** Click delegation: `[data-action]` calls `options.actions[name]` with `this` = the app. */
+  /** The active tab of each tab group (v13 ApplicationV2#tabGroups; subclasses set the defaults). */
+  tabGroups: Record<string, string | null> = {};
+  /**
+   * v13 ApplicationV2#changeTab: toggles `active` on the group's tab links (under `.tabs`) and
+   * sections (`.tab`), sets aria-pressed on button links, and records the group's tab.
+   */
+  changeTab(tab: string, group: string, { force = false }: { force?: boolean } = {}): void {
+    if (!tab || !group) throw new Error("You must pass both the tab and tab group identifier");
+    if (this.tabGroups[group] === tab && !force) return;
+    const content = this.element!.querySelector<HTMLElement>(".window-content")!;
+    if (!content.querySelector(`.tabs [data-group="${group}"][data-tab="${tab}"]`))
+      throw new Error(`No matching tab element found for group "${group}" and tab "${tab}"`);
+    for (const t of content.querySelectorAll<HTMLElement>(`.tabs [data-group="${group}"]`)) {
+      t.classList.toggle("active", t.dataset.tab === tab);
+      if (t instanceof HTMLButtonElement) t.setAttribute("aria-pressed", `${t.dataset.tab === tab}`);
+    }
+    for (const section of content.querySelectorAll<HTMLElement>(`.tab[data-group="${group}"]`))
+      section.classList.toggle("active", section.dataset.tab === tab);
+    this.tabGroups[group] = tab;
+  }
+  /** v13 ApplicationV2#_onClickTab: the clicked element's data-tab and data-group, unless it is already active. */
+  _onClickTab(event: Event): void {
+    const button = event.target as HTMLElement;
+    const tab = button.dataset.tab;
+    if (!tab || button.classList.contains("active") || ((event as MouseEvent).button ?? 0) !== 0) return;
+    this.changeTab(tab, button.dataset.group ?? "");
+  }
+  /**
+   * Click delegation (v13 ApplicationV2 #onClickAction): `data-action="tab"` is core's own tab
+   * change; any other `[data-action]` calls `options.actions[name]` with `this` = the app.
+   */
   private onClick(ev: Event): void {
     const target = (ev.target as HTMLElement).closest<HTMLElement>("[data-action]");
     if (!target) return;
+    if (target.dataset.action === "tab") return this._onClickTab(ev);
     const handler = this.options.actions[target.dataset.action ?? ""];
     if (!handler) return;
     ev.preventDefault();
@@ -146,8 +177,17 @@ export function HandlebarsApplicationMixin<T extends Ctor>(Base: T) {
       }
       return out;
     }
+    /**
+     * v13 HandlebarsApplicationMixin#_replaceHTML: each rendered part replaces the element of the
+     * same part (`[data-application-part]`) or is appended; anything else in the window stays.
+     * The part's old element and every listener on it are gone.
+     */
     override _replaceHTML(result: unknown, content: HTMLElement, _options: Rec): void {
-      content.replaceChildren(...Object.values(result as Record<string, HTMLElement>));
+      for (const [id, el] of Object.entries(result as Record<string, HTMLElement>)) {
+        const prior = content.querySelector(`:scope > [data-application-part="${id}"]`);
+        if (prior) prior.replaceWith(el);
+        else content.append(el);
+      }
     }
   }
   return HandlebarsApplication as unknown as T & { PARTS: Record<string, { template: string }> };
@@ -413,21 +453,33 @@ export class FilePicker {
 }
 
 /**
- * The combat tracker's combatant menu as v13 builds it (FOUNDRY-V13.md, ApplicationV2
- * `_createContextMenu` with the default hook name "get{}ContextOptions"): the tracker's own
- * entries, then `getCombatTrackerContextOptions` (its class; parent classes' names follow, which
- * the system does not use). Core's JSDoc names `getCombatantContextOptions`, so it is fired too,
- * to check that the entries are added once. Returns the entries; each row is an `li.combatant`
- * with `data-combatant-id`.
+ * The combat tracker's menus as core builds them (ApplicationV2#_createContextMenu with the
+ * default hook name "get{}ContextOptions", fired for the tracker's class and then its parent
+ * classes: FOUNDRY-V13.md "Combat"). The combatant menu's rows are `li.combatant` with
+ * `data-combatant-id`. v13 entries are `{name, icon, condition(li), callback(li)}`; v14 entries
+ * are `{label, icon, visible(li), onClick(event, li)}` and v14 fires the same hook for the
+ * combatant-group menu too (FOUNDRY-V13.md "v14"; Draw Steel 1.0 builds that menu with
+ * `hookName: "getCombatantGroupContextOptions"` plus the parent hooks,
+ * src/module/applications/sidebar/tabs/combat-tracker.mjs). Returns the entries.
  */
-export function combatTrackerMenu(combat: unknown): Rec[] {
+export function combatTrackerMenu(combat: unknown, menu: "combatant" | "group" = "combatant"): Rec[] {
+  const v14 = current().world.generation >= 14;
+  if (menu === "group" && !v14) return [];
   const entries: Rec[] = [
-    { name: "COMBAT.CombatantUpdate", icon: "", condition: () => true, callback: () => undefined },
+    v14
+      ? { label: "COMBAT.CombatantUpdate", icon: "", visible: () => true, onClick: () => undefined }
+      : { name: "COMBAT.CombatantUpdate", icon: "", condition: () => true, callback: () => undefined },
   ];
   const app = { viewed: combat };
   const hooks = (globalThis as unknown as { Hooks: { callAll(name: string, ...args: unknown[]): void } }).Hooks;
-  hooks.callAll("getCombatTrackerContextOptions", app, entries);
-  hooks.callAll("getCombatantContextOptions", app, entries);
+  const own = menu === "group" ? ["getCombatantGroupContextOptions"] : [];
+  for (const name of [
+    ...own,
+    "getCombatTrackerContextOptions",
+    "getAbstractSidebarTabContextOptions",
+    "getApplicationV2ContextOptions",
+  ])
+    hooks.callAll(name, app, entries);
   return entries;
 }
 
@@ -438,3 +490,33 @@ export function combatantRow(id: string): HTMLElement {
   li.dataset.combatantId = id;
   return li;
 }
+
+/** A combatant-group row (v14), as the group menu's entries receive it. */
+export function groupRow(id: string): HTMLElement {
+  const li = document.createElement("li");
+  li.className = "combatant-group";
+  li.dataset.groupId = id;
+  return li;
+}
+
+/**
+ * ContextMenu: whether an entry is shown for a row, and its click. v14 still reads a v13-shaped
+ * entry, with a compatibility warning (dnd5e 5.3 mutes /ContextMenuEntry#/ on v14).
+ */
+export function menuEntryShown(entry: Rec, li: HTMLElement): boolean {
+  const c = current();
+  if (c.world.generation >= 14 && !("visible" in entry) && "condition" in entry)
+    c.world.deprecate(c, "ContextMenuEntry#condition is deprecated: use ContextMenuEntry#visible");
+  const test = (entry.visible ?? entry.condition) as ((li: HTMLElement) => boolean) | boolean | undefined;
+  return typeof test === "function" ? !!test(li) : test !== false;
+}
+export function menuEntryClick(entry: Rec, li: HTMLElement): unknown {
+  const c = current();
+  if (typeof entry.onClick === "function")
+    return (entry.onClick as (e: Event, li: HTMLElement) => unknown)(new Event("click"), li);
+  if (c.world.generation >= 14)
+    c.world.deprecate(c, "ContextMenuEntry#callback is deprecated: use ContextMenuEntry#onClick");
+  return (entry.callback as (li: HTMLElement) => unknown)(li);
+}
+/** The entry's text: `label` (v14) or `name` (v13). */
+export const menuEntryLabel = (entry: Rec): string => String(entry.label ?? entry.name ?? "");

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { plainActor, updateActor, worldRules } from "../../src/foundry/bridge";
 import { trackFor } from "../../src/system/combatant";
-import { applyWound, trackStatus } from "../../src/rules/track";
+import { applyWound, trackStatus } from "../../src/rules";
 import { actorOn, table } from "./table";
 
 describe("Fudge §4.62: a stunned character's Attack is refused when he attacks", () => {

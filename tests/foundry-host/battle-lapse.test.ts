@@ -5,8 +5,8 @@
  * combat his client moves it to the level it would have had (src/foundry/combat.ts).
  */
 import { describe, expect, it } from "vitest";
-import { applyWound, newTrack, parseTrack, trackStateKey, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { applyWound, newTrack, parseTrack, trackStateKey, type Track } from "../../src/rules";
+import { boxTrackConfig } from "../../src/rules/fudge";
 import { woundLogOf } from "../../src/system/integrity";
 import { plainActor, worldRules } from "../../src/foundry/bridge";
 import { actorOn, table, type Table } from "./table";

@@ -78,4 +78,35 @@ describe("existing worlds: stored old-shape actors under the new creation and pi
     expect(names).toEqual(["reasoning", "perception", "willpower", "strength", "agility", "health"]);
     expect((hero.toObject().system as Record<string, any>).attributes.damageCapacity).toBe(1);
   });
+
+  it("a weapon's skill is picked from its owner's skills in the presets that read it (Fudge, FATE), and only there is a stale name a warning", async () => {
+    const { world, gmId, id } = await oldWorld();
+    const gm = await world.connect(gmId);
+    await world.settle();
+    const hero = actorOn(gm, id);
+    const render = async (doc: unknown) =>
+      (await gm.run(() => (doc as { render(o: object): Promise<App> }).render({ force: true }))) as App;
+    for (const preset of ["fudge", "fate"]) {
+      await gm.run(() => game.settings!.set(SYSTEM_ID as never, "preset" as never, preset as never));
+      await world.settle();
+      const sheet = await render(hero.items.get("oldWeapon0000001")!.sheet);
+      const options = [...sheet.element.querySelectorAll('select[name="system.skill"] option')];
+      // The default first, then the owner's skills; the stored Axe stays selected, named as missing.
+      expect(
+        options.map((o) => o.getAttribute("value")),
+        preset,
+      ).toEqual(["", "Sword", "Axe"]);
+      expect(sheet.element.querySelector('select[name="system.skill"] option[selected]')?.getAttribute("value")).toBe(
+        "Axe",
+      );
+      expect(sheet.element.querySelector('input[name="system.skill"]'), preset).toBeNull();
+      expect(sheet.element.querySelector('[data-warning="weapon-skill"]')?.textContent, preset).toContain("Axe");
+    }
+    // Volt reads no weapon skill: no picker on the actor sheet and no warning about the Axe.
+    await gm.run(() => game.settings!.set(SYSTEM_ID as never, "preset" as never, "volt" as never));
+    await world.settle();
+    const app = await render(hero.sheet);
+    expect(app.element.querySelector('[data-warning="weapon-skill"]')).toBeNull();
+    expect(app.element.querySelector('select[data-item-field="system.skill"]')).toBeNull();
+  });
 });

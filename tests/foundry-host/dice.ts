@@ -160,8 +160,12 @@ export class Roll {
   async getTooltip(): Promise<string> {
     return `<div class="dice-tooltip">${this.dice.map((d) => `<ol class="dice-rolls">${d.results.map((r) => `<li class="roll die d${d.faces}">${r.result}</li>`).join("")}</ol>`).join("")}</div>`;
   }
-  async render(): Promise<string> {
-    return `<div class="dice-roll"><div class="dice-formula">${this.formula}</div>${await this.getTooltip()}<h4 class="dice-total">${this.total}</h4></div>`;
+  /** Roll#render: a private roll shows "???" for its formula, no dice and "?" for its total (core Roll#_prepareChatRenderContext). */
+  async render({ isPrivate = false }: { isPrivate?: boolean } = {}): Promise<string> {
+    const formula = isPrivate ? "???" : this.formula;
+    const tooltip = isPrivate ? "" : await this.getTooltip();
+    const total = isPrivate ? "?" : String(this.total);
+    return `<div class="dice-roll"><div class="dice-formula">${formula}</div>${tooltip}<h4 class="dice-total">${total}</h4></div>`;
   }
   /** Roll#toMessage: a message with this roll in `rolls`; the roll mode in the creation options. */
   async toMessage(
@@ -172,9 +176,9 @@ export class Roll {
     const data = { content: String(this.total), ...messageData, rolls: [this] };
     const CM = current().CONFIG.ChatMessage.documentClass as {
       create(d: unknown, o: unknown): Promise<unknown>;
-      applyRollMode(d: unknown, m: string): unknown;
+      _applyMode(d: unknown, m: string): unknown;
     };
-    if (!create) return rollMode ? CM.applyRollMode(data, rollMode) : data;
+    if (!create) return rollMode ? CM._applyMode(data, rollMode) : data;
     return CM.create(data, { rollMode });
   }
 }

@@ -18,6 +18,14 @@ import type { Client, HostUser } from "./world";
 
 type Rec = Record<string, unknown>;
 
+/** v14's message modes by their v13 roll-mode names (FOUNDRY-V13.md "v14"). */
+export const LEGACY_MODE: Record<string, string> = {
+  public: "publicroll",
+  gm: "gmroll",
+  blind: "blindroll",
+  self: "selfroll",
+};
+
 export const OWNERSHIP = { INHERIT: -1, NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER: 3 } as const;
 export const ROLES = { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 } as const;
 
@@ -131,6 +139,9 @@ export const DOC_META: Record<
       height: 1,
       disposition: -1,
       hidden: false,
+      displayBars: 0,
+      bar1: { attribute: null },
+      bar2: { attribute: null },
       delta: {},
       flags: {},
       _stats: {},
@@ -161,6 +172,14 @@ export class HostCollection<T extends HostDocument = HostDocument> extends Map<s
     private readonly owner: { client: Client; parent: HostDocument | null },
   ) {
     super();
+  }
+  /**
+   * As foundry.utils.Collection#[Symbol.iterator] (v13 common/utils/collection.mjs, public API
+   * docs): "When iterating over a Collection, we should iterate over its values instead of over
+   * its entries".
+   */
+  override [Symbol.iterator](): MapIterator<T> {
+    return this.values();
   }
   get contents(): T[] {
     return [...this.values()];
@@ -637,7 +656,7 @@ export class ChatMessage extends HostDocument {
     const serial = data.map((d) =>
       Array.isArray(d.rolls) ? { ...d, rolls: d.rolls.map((r) => (typeof r === "string" ? r : JSON.stringify(r))) } : d,
     );
-    const list = rollMode ? serial.map((d) => ChatMessage.applyRollMode({ ...d }, rollMode)) : serial;
+    const list = rollMode ? serial.map((d) => ChatMessage._applyMode({ ...d }, rollMode)) : serial;
     return super.createDocuments(list, rest);
   }
   /** A message's owner is its author; GMs own every message (FOUNDRY-V13.md "Chat messages"). */
@@ -650,10 +669,29 @@ export class ChatMessage extends HostDocument {
     if (action === "create") return true;
     return user.isGM || this._source.author === user.id;
   }
-  /** Whispered messages are visible to their author, their recipients and GMs. */
+  /**
+   * v13 ChatMessage#visible (client/documents/chat-message.mjs): a whispered message is listed
+   * for its author and recipients only, and for everyone when it carries rolls (its content may
+   * still be private: isContentVisible). GMs have no exception.
+   */
   override get visible() {
-    const u = this.client.user;
-    return !this.whisper.length || u.isGM || this.isAuthor || this.whisper.includes(u.id);
+    if (!this.whisper.length) return true;
+    if (this.isRoll) return true;
+    return this.isAuthor || this.whisper.includes(this.client.user.id);
+  }
+  /**
+   * v13 ChatMessage#isContentVisible (same file): a whispered roll's content is for its
+   * recipients, and for its author unless it is blind; otherwise as `visible`.
+   */
+  get isContentVisible(): boolean {
+    if (!this.isRoll) return this.visible;
+    if (!this.whisper.length) return true;
+    return this.whisper.includes(this.client.user.id) || (this.isAuthor && !this.blind);
+  }
+  /** ChatMessage#alias: the speaker's alias, else the author's name. */
+  get alias(): string {
+    const alias = this.speaker?.alias;
+    return typeof alias === "string" && alias ? alias : (this.author?.name ?? "");
   }
   static getSpeaker({
     actor,
@@ -674,34 +712,79 @@ export class ChatMessage extends HostDocument {
     return c.game.users.filter((u) => u.name === name);
   }
   /**
-   * ChatMessage.applyRollMode(chatData, mode): gmroll whispers the GMs, blindroll also hides it
-   * from the roller, selfroll whispers the roller; "roll" uses the client's core.rollMode.
+   * v13 ChatMessage.applyRollMode(chatData, mode) (client/documents/chat-message.mjs): gmroll and
+   * blindroll whisper the GMs, blindroll is blind, selfroll whispers the roller, publicroll
+   * whispers nobody; "roll" is the client's own mode. v14 keeps it, deprecated (dnd5e 5.3 mutes
+   * /ChatMessage\.applyRollMode/ and calls it with v14's mode names).
    */
   static applyRollMode(chatData: Rec, rollMode: string): Rec {
     const c = current();
-    const mode = rollMode === "roll" ? String(c.game.settings.get("core", "rollMode")) : rollMode;
-    const gms = c.game.users.filter((u) => u.isGM).map((u) => u.id);
-    if (mode === "gmroll" || mode === "blindroll") chatData.whisper = gms;
-    if (mode === "selfroll") chatData.whisper = [c.user.id];
-    if (mode === "blindroll") chatData.blind = true;
-    return chatData;
+    if (c.world.generation >= 14)
+      c.world.deprecate(c, "ChatMessage.applyRollMode is deprecated: use ChatMessage.applyMode (v14)");
+    return ChatMessage._applyMode(chatData, rollMode);
   }
-  /** v14 ChatMessage.applyMode(chatData, mode): the message modes of `core.messageMode` (public, gm, blind, self). */
+  /** v14 ChatMessage.applyMode(chatData, mode): the modes of `core.messageMode` (public, gm, blind, self). */
   static applyMode(chatData: Rec, mode: string): Rec {
-    const v13 = { public: "publicroll", gm: "gmroll", blind: "blindroll", self: "selfroll" } as Record<string, string>;
     const c = current();
     if (c.world.generation < 14) throw new Error("ChatMessage.applyMode is v14");
-    return ChatMessage.applyRollMode(chatData, v13[mode] ?? mode);
+    return ChatMessage._applyMode(chatData, mode);
   }
-  /** v13 ChatMessage#renderHTML: the message element; `renderChatMessageHTML` fires before it is returned. */
-  async renderHTML(): Promise<HTMLElement> {
+  /** Core's own use of a mode, in either generation's names (no warning: core does not warn itself). */
+  static _applyMode(chatData: Rec, requested: string): Rec {
+    const c = current();
+    const mode = LEGACY_MODE[requested === "roll" ? c.game.settings.currentMode() : requested] ?? requested;
+    const gms = c.game.users.filter((u) => u.isGM).map((u) => u.id);
+    if (mode === "gmroll" || mode === "blindroll") chatData.whisper = gms;
+    else if (mode === "selfroll") chatData.whisper = [c.user.id];
+    else if (mode === "publicroll") chatData.whisper = [];
+    chatData.blind = mode === "blindroll";
+    return chatData;
+  }
+  /**
+   * v13 ChatMessage#renderHTML (client/documents/chat-message.mjs): a data model's own
+   * `renderHTML` replaces core's rendering (then the hook); otherwise core's frame (sender,
+   * flavor, `.message-content`) and, for a message with rolls, #renderRollContent: the rolls
+   * drawn when the content has no HTML of its own and the user may see it; else the flavor
+   * "{user} privately rolled some dice" and the rolls rendered private ("???"). Then
+   * `renderChatMessageHTML(message, html, messageData)`, synchronously, on the element not yet
+   * inserted; the chat log inserts the element as it stands when this resolves (world.ts).
+   */
+  async renderHTML(options: Rec = {}): Promise<HTMLElement> {
+    const sys = this.system as { renderHTML?: (o: unknown) => Promise<HTMLElement> } | undefined;
+    if (typeof sys?.renderHTML === "function") {
+      const html = await sys.renderHTML.call(sys, { canDelete: this.client.user.isGM, canClose: false, ...options });
+      this.client.hooks.callAll("renderChatMessageHTML", this, html);
+      return html;
+    }
+    let content = this.content;
+    let flavor = String(this._source.flavor ?? "");
+    let alias = this.alias;
+    if (this.isRoll) {
+      if (this.isContentVisible) {
+        const probe = document.createElement("div");
+        probe.innerHTML = content;
+        if (!probe.childElementCount) content = (await Promise.all(this.rolls.map((r) => r.render()))).join("");
+      } else {
+        alias = this.author?.name ?? this.client.game.i18n.localize("CHAT.UnknownUser");
+        flavor = this.client.game.i18n.format("CHAT.PrivateRollContent", { user: escapeHTML(alias) });
+        content = (await Promise.all(this.rolls.map((r) => r.render({ isPrivate: true })))).join("");
+      }
+    }
     const li = document.createElement("li");
-    li.className = "chat-message message flexcol";
+    li.className = [
+      "chat-message",
+      "message",
+      "flexcol",
+      this.whisper.length ? "whisper" : "",
+      this.blind ? "blind" : "",
+    ]
+      .filter(Boolean)
+      .join(" ");
     li.dataset.messageId = String(this.id);
-    const rollsHTML = this.content ? "" : (await Promise.all(this.rolls.map((r) => r.render()))).join("");
-    li.innerHTML = `<header class="message-header"><h4 class="message-sender">${escapeHTML(this.speaker?.alias ?? this.author?.name ?? "")}</h4></header><div class="message-content">${this.content}${rollsHTML}</div>`;
-    const sys = this.system as { renderHTML?: (o: unknown) => Promise<unknown> } | undefined;
-    if (typeof sys?.renderHTML === "function") await sys.renderHTML.call(sys, { element: li });
+    li.innerHTML =
+      `<header class="message-header"><h4 class="message-sender">${escapeHTML(alias)}</h4></header>` +
+      (flavor ? `<span class="flavor-text">${flavor}</span>` : "") +
+      `<div class="message-content">${content}</div>`;
     this.client.hooks.callAll("renderChatMessageHTML", this, li, { message: this.toObject(false) });
     return li;
   }
@@ -741,8 +824,52 @@ export class TokenDocument extends HostDocument {
   get scene() {
     return this.parent as Scene | null;
   }
+  get displayBars(): number {
+    return Number(this._source.displayBars ?? 0);
+  }
+  /** TokenDocument#object: its placeable, on the viewed scene's canvas only. */
   get object() {
-    return this.client.placeable(this);
+    return (this.parent as Scene | null)?.isView ? this.client.placeable(this) : null;
+  }
+  /** BaseToken: a token's ownership is its actor's. */
+  override getUserLevel(user: HostUser | null = this.client.user): number {
+    if (user?.isGM) return OWNERSHIP.OWNER;
+    return this.actor?.getUserLevel(user) ?? OWNERSHIP.NONE;
+  }
+  /** TokenDocument#isSecret: a SECRET disposition hides the token's interface from users below OBSERVER. */
+  get isSecret(): boolean {
+    return this.disposition === -2 && !this.testUserPermission(this.client.user, OWNERSHIP.OBSERVER);
+  }
+  /**
+   * TokenDocument#getBarAttribute: the attribute bar `barName` shows, read from the actor's
+   * (prepared) system data: a number is a value; an object with value and max is a bar.
+   */
+  getBarAttribute(barName: string): Rec | null {
+    const attribute = ((this._source[barName] as Rec | undefined)?.attribute as string | null) ?? null;
+    const actor = this.actor;
+    if (!attribute || !actor) return null;
+    const data = attribute.split(".").reduce<unknown>((o, k) => (isRec(o) ? o[k] : undefined), actor.system);
+    if (data === null || data === undefined) return null;
+    if (typeof data === "number") return { type: "value", attribute, value: data, editable: true };
+    if (isRec(data) && "value" in data && "max" in data)
+      return {
+        type: "bar",
+        attribute,
+        value: parseInt(String(data.value || 0)),
+        max: parseInt(String(data.max || 0)),
+        editable: true,
+      };
+    return null;
+  }
+  /**
+   * TokenDocument#_onRelatedUpdate (client/documents/token.mjs): on the viewed scene, an open
+   * Token HUD bound to this token re-renders, and the token redraws its bars and effects.
+   */
+  _onRelatedUpdate(_update: Rec = {}, _options: Rec = {}): void {
+    if (!(this.parent as Scene | null)?.isView) return;
+    const object = this.client.canvasTokens.drawnOf(this);
+    if (object?.hasActiveHUD) void this.client.canvasTokens.hud.render();
+    object?.renderFlags.set({ refreshBars: true, redrawEffects: true });
   }
 }
 
@@ -753,6 +880,10 @@ export class Scene extends HostDocument {
   }
   get active() {
     return this._source.active === true;
+  }
+  /** Scene#isView: the scene this client's canvas shows. */
+  get isView() {
+    return this.client.canvas.scene === this;
   }
   /**
    * v13 Scene#activate: one server batch — this scene `active: true`, the previously active one
@@ -925,9 +1056,31 @@ export class Combat extends HostDocument {
     const round = Math.max(this.round - 1, 0);
     return this.update({ round, turn: round === 0 ? null : Math.max(this.turns.length - 1, 0) }, { direction: -1 });
   }
+  /**
+   * v13 Combat#endCombat (client/documents/combat.mjs): a DialogV2.confirm ("End this combat
+   * encounter?"), whose Yes deletes the combat.
+   */
   async endCombat() {
-    return this.delete();
+    const DialogV2 = (globalThis as unknown as { foundry: { applications: { api: { DialogV2: Rec } } } }).foundry
+      .applications.api.DialogV2 as { confirm(c: Rec): Promise<unknown> };
+    await DialogV2.confirm({
+      window: { title: "COMBAT.EndTitle" },
+      content: "<p>COMBAT.EndConfirmation</p>",
+      yes: { callback: () => this.delete() },
+      modal: true,
+    });
+    return this;
   }
+  /**
+   * v13 Combat#_onDelete: the turn is cleared (`this.turn = null`) before the `deleteCombat`
+   * hook, and the active GM runs `_onExit` for each combatant — no `_onEndTurn`.
+   */
+  override _onDelete(options: Rec, userId: string): void {
+    super._onDelete(options, userId);
+    this._source.turn = null;
+    if (this.client.user.isActiveGM) for (const c of this.combatants.values()) void this._onExit(c);
+  }
+  async _onExit(_combatant: Combatant): Promise<void> {}
   /** Combat#rollInitiative: a Roll per combatant from its initiative formula, each posted to chat. */
   async rollInitiative(
     ids: string | string[],

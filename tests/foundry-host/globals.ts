@@ -34,14 +34,9 @@ import {
   TokenDocument,
 } from "./documents";
 import { DataModel, TypeDataModel, fields } from "./fields";
+import { HostToken, TOKEN_DISPLAY_MODES } from "./canvas";
 import { _del, _replace, utils } from "./utils";
 import { HostUser, type World } from "./world";
-
-/** v13 `foundry.canvas.placeables.Token`, as a class to extend: the host renders no canvas, so its drawing does nothing. */
-class CanvasToken {
-  constructor(readonly document: unknown) {}
-  drawBars(): void {}
-}
 
 let installedFor: World | null = null;
 
@@ -63,6 +58,7 @@ export function installGlobals(world: World): void {
     DOCUMENT_OWNERSHIP_LEVELS: OWNERSHIP,
     USER_ROLES: ROLES,
     TOKEN_DISPOSITIONS: { SECRET: -2, HOSTILE: -1, NEUTRAL: 0, FRIENDLY: 1 },
+    TOKEN_DISPLAY_MODES,
     DICE_ROLL_MODES: { PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll", SELF: "selfroll" },
     CHAT_MESSAGE_STYLES: { OTHER: 0, OOC: 1, IC: 2, EMOTE: 3 },
   };
@@ -104,7 +100,7 @@ export function installGlobals(world: World): void {
       },
     },
     appv1: { sheets: { ActorSheet, ItemSheet } },
-    // The canvas classes exist (systems subclass Token in `init`); the host draws no canvas.
-    canvas: { placeables: { Token: CanvasToken } },
+    // The canvas classes exist (systems subclass Token in `init`); the host draws nothing (canvas.ts).
+    canvas: { placeables: { Token: HostToken } },
   };
 }

@@ -10,7 +10,7 @@ import { ForecastQueue } from "../../src/system/forecast-queue";
 import { showForecast, useForecastQueue } from "../../src/foundry/table-api";
 import { FakeWorker } from "../system/fake-worker";
 import { findSample } from "../../src/cli/samples";
-import { applyWound } from "../../src/rules/track";
+import { applyWound } from "../../src/rules";
 import { trackFor } from "../../src/system/combatant";
 import { worldRules } from "../../src/foundry/bridge";
 import type { ActorDoc } from "../../src/system/data";

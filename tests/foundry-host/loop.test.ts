@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { table, actorOn } from "./table";
 import { plainActor, worldRules } from "../../src/foundry/bridge";
 import { trackFor } from "../../src/system/combatant";
-import { applyWound, trackStatus } from "../../src/rules/track";
+import { applyWound, trackStatus } from "../../src/rules";
 
 describe("card loop on the host", () => {
   it("player attacks from his sheet; the GM defends, applies and undoes from the card on his client", async () => {

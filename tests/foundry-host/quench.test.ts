@@ -57,6 +57,10 @@ describe("Quench batches", () => {
       "fourteen",
       "fifteen",
       "sixteen",
+      "seventeen",
+      "eighteen",
+      "nineteen",
+      "twenty",
     ];
     const doc = readFileSync(join(ROOT, "docs", "foundry.md"), "utf8").replace(/\s+/g, " ");
     expect(doc.match(/the system registers (\w+) test batches/)?.[1]).toBe(words[QUENCH_BATCHES.length]);

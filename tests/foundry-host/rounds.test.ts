@@ -11,7 +11,7 @@
 import { describe, expect, it } from "vitest";
 import * as actions from "../../src/system/actions";
 import { trackFor } from "../../src/system/combatant";
-import { applyWound, trackStatus } from "../../src/rules/track";
+import { applyWound, trackStatus } from "../../src/rules";
 import { changeActor, plainActor, updateActor, worldRules } from "../../src/foundry/bridge";
 import { userRef } from "../../src/foundry/foundry-util";
 import { actorOn, table, type Table } from "./table";

@@ -105,6 +105,51 @@ describe("sheets", () => {
     expect(full.element.querySelector('[name^="system."]')).not.toBeNull();
   });
 
+  it("the sheet's tabs are ARIA tabs: arrow keys, Home and End open a tab through core's changeTab; a click leaves no aria-pressed", async () => {
+    const t = await table();
+    const app = await openSheet(t.player, t.hero);
+    const el = app.element;
+    const list = el.querySelector<HTMLElement>('[role="tablist"]')!;
+    expect(list).not.toBeNull();
+    const tabs = () => [...list.querySelectorAll<HTMLElement>('[role="tab"]')];
+    const selected = () => tabs().filter((b) => b.getAttribute("aria-selected") === "true");
+    const press = (key: string) =>
+      t.player.run(() =>
+        (document.activeElement as HTMLElement).dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true })),
+      );
+    // Each tab controls its panel, which names it back.
+    for (const b of tabs()) {
+      const panel = el.querySelector(`#${CSS.escape(b.getAttribute("aria-controls") ?? "")}`)!;
+      expect(panel.getAttribute("role")).toBe("tabpanel");
+      expect(panel.getAttribute("aria-labelledby")).toBe(b.id);
+    }
+    // Leroy has no weapon yet: his sheet opens on Traits (sheet.ts withTableView); Home goes to Combat.
+    expect(selected().map((b) => b.dataset.tab)).toEqual(["traits"]);
+    t.player.run(() => selected()[0].focus());
+    press("Home");
+    expect(selected().map((b) => b.dataset.tab)).toEqual(["combat"]);
+    press("ArrowRight");
+    expect(selected().map((b) => b.dataset.tab)).toEqual(["traits"]);
+    expect((document.activeElement as HTMLElement).dataset.tab).toBe("traits");
+    expect(el.querySelector('.tab[data-tab="traits"]')!.classList.contains("active")).toBe(true);
+    expect(tabs().map((b) => b.tabIndex)).toEqual([-1, 0, -1, -1]);
+    press("End");
+    expect(selected().map((b) => b.dataset.tab)).toEqual(["notes"]);
+    press("ArrowRight");
+    expect(selected().map((b) => b.dataset.tab)).toEqual(["combat"]);
+    press("ArrowLeft");
+    expect(selected().map((b) => b.dataset.tab)).toEqual(["notes"]);
+    press("Home");
+    expect(selected().map((b) => b.dataset.tab)).toEqual(["combat"]);
+    // A click goes through core's own tab action; the tabs stay ARIA tabs (no aria-pressed).
+    t.player.click(tabs().find((b) => b.dataset.tab === "gear"));
+    expect(selected().map((b) => b.dataset.tab)).toEqual(["gear"]);
+    expect(tabs().some((b) => b.hasAttribute("aria-pressed"))).toBe(false);
+    // The open tab survives a re-render.
+    await t.player.run(() => (app as unknown as { render(): Promise<unknown> }).render());
+    expect(el.querySelector('[role="tab"][aria-selected="true"]')!.getAttribute("data-tab")).toBe("gear");
+  });
+
   it("the token bar is derived: not stored, and an edit of it changes nothing", async () => {
     const t = await table();
     const a = actorOn(t.player, t.hero);
@@ -213,5 +258,26 @@ describe("rich-text notes and descriptions (issue #9)", () => {
     const editor = sheet.element.querySelector('prose-mirror[name="system.description"]');
     expect(editor?.getAttribute("value")).toBe("<p>Sharp <em>edge</em></p>");
     expect(editor?.querySelector("em")?.textContent).toBe("edge");
+  });
+});
+
+describe("sheet tabs, through core's own tab action (ApplicationV2#_onClickTab, #changeTab)", () => {
+  it("a click on a tab button shows its tab; the choice survives the sheet's re-render (its parts are replaced)", async () => {
+    const t = await table();
+    const app = await openSheet(t.player, t.hero);
+    const section = (tab: string) => app.element.querySelector(`section.tab[data-tab="${tab}"]`)!;
+    // Leroy has no weapon yet: his sheet opens on Traits (a character being made).
+    expect(section("traits").classList.contains("active")).toBe(true);
+    t.player.click(app.element.querySelector('[data-action="tab"][data-tab="combat"]'));
+    expect(section("combat").classList.contains("active")).toBe(true);
+    expect(section("traits").classList.contains("active")).toBe(false);
+    expect(app.element.querySelector('[data-action="tab"][data-tab="combat"]')!.getAttribute("aria-selected")).toBe(
+      "true",
+    );
+    // An update re-renders the open sheet: the combat tab is still the one shown, not the first screen.
+    await t.player.run(() => actorOn(t.player, t.hero).update({ name: "Leroy the Bold" }));
+    await t.world.settle();
+    expect(app.element.querySelector('section.tab[data-tab="combat"]')!.classList.contains("active")).toBe(true);
+    expect(app.element.querySelectorAll('section.tab[data-tab="combat"]')).toHaveLength(1);
   });
 });

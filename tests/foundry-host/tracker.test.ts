@@ -9,18 +9,14 @@ import { ForecastQueue } from "../../src/system/forecast-queue";
 import { onRenderTokenHUD, showForecast, useForecastQueue } from "../../src/foundry/table-api";
 import { FakeWorker } from "../system/fake-worker";
 import { plainActor, worldRules } from "../../src/foundry/bridge";
-import { duelForecast } from "../../src/rules/forecast";
+import { duelForecast } from "../../src/rules";
 import { duelRequest, forecastLineOf, forecastView, forecastViewOf } from "../../src/system/attack-dialog";
 import { findSample } from "../../src/cli/samples";
-import { combatantRow, combatTrackerMenu } from "./apps";
+import { combatantRow, combatTrackerMenu, groupRow, menuEntryClick, menuEntryLabel, menuEntryShown } from "./apps";
 import { actorOn, table, type Table } from "./table";
 import type { Client } from "./world";
 
-type Entry = {
-  name: string;
-  condition: (li: HTMLElement) => boolean;
-  callback: (li: HTMLElement) => Promise<string[]>;
-};
+type Rec = Record<string, unknown>;
 type CombatLike = {
   id: string;
   turns: { id: string; actorId: string; _source: { actorId: string } }[];
@@ -42,14 +38,17 @@ async function fight(): Promise<{ t: Table; combatId: string }> {
   return { t, combatId: combat.id };
 }
 
+/** The combatant menu on this client, read as its core reads it (v13 or v14 entries). */
 function menu(c: Client, combatId: string) {
   const combat = c.game.combats.get(combatId) as unknown as CombatLike;
-  const entries = c.run(() => combatTrackerMenu(combat)) as unknown as Entry[];
+  const entries = c.run(() => combatTrackerMenu(combat)) as unknown as Rec[];
   const row = (actorId: string) => combatantRow(combat.turns.find((x) => x._source.actorId === actorId)!.id);
-  const entry = (key: string) => entries.find((e) => e.name === key);
-  const shown = (key: string, actorId: string) => c.run(() => !!entry(key)?.condition(row(actorId)));
-  const click = (key: string, actorId: string) => c.run(() => entry(key)!.callback(row(actorId)));
-  return { entries, combat, shown, click };
+  const entry = (key: string) => entries.find((e) => menuEntryLabel(e) === key);
+  const shown = (key: string, actorId: string) =>
+    c.run(() => !!entry(key) && menuEntryShown(entry(key)!, row(actorId)));
+  const click = (key: string, actorId: string) =>
+    c.run(() => menuEntryClick(entry(key)!, row(actorId))) as Promise<string[]>;
+  return { entries: entries.map((e) => ({ name: menuEntryLabel(e) })), combat, shown, click };
 }
 
 /** The forecast sentence as the HUD words it, from the rules core on this client. */
@@ -134,6 +133,17 @@ describe("duel forecast from the combat tracker", () => {
     expect(await t.gm.run(() => ours[0].onClick(new Event("click"), li))).toEqual([
       expected(t.gm, other._source.actorId, c.turns[0]._source.actorId),
     ]);
+    // Read by v14's menu, the entries raise no compatibility warning.
+    expect(t.world.deprecations.filter((d) => d.message.includes("ContextMenuEntry"))).toEqual([]);
+  });
+
+  it("v14's combatant-group menu fires the same hook: the forecast entries are there once, shown on no group row", async () => {
+    const t = await table({ generation: 14 });
+    const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as { id: string };
+    const entries = t.gm.run(() => combatTrackerMenu(t.gm.game.combats.get(combat.id), "group"));
+    const ours = entries.filter((e) => menuEntryLabel(e).startsWith("FUDGE.Forecast."));
+    expect(ours).toHaveLength(2);
+    for (const e of ours) expect(t.gm.run(() => menuEntryShown(e, groupRow("grp0000000000001")))).toBe(false);
   });
 });
 

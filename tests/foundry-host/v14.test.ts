@@ -1,5 +1,8 @@
 // @vitest-environment happy-dom
-/** v14-ready paths (FOUNDRY-V13.md "v14"): taken when game.release.generation >= 14, v13 otherwise. */
+/**
+ * v14-ready paths (FOUNDRY-V13.md "v14"): taken when game.release.generation >= 14, v13 otherwise.
+ * The whole host suite runs as 13 and as 14 (vitest.config.ts); these read the project's generation.
+ */
 import { describe, expect, it } from "vitest";
 import * as actions from "../../src/system/actions";
 import { diffWithDeletions } from "../../src/system/migrate";
@@ -7,10 +10,13 @@ import { plainActor, updateActor, worldRules } from "../../src/foundry/bridge";
 import { userRef } from "../../src/foundry/foundry-util";
 import { ForcedReplacement, _del } from "./utils";
 import { table, actorOn } from "./table";
+import { defaultGeneration } from "./world";
 
-describe.each([13, 14])("Foundry generation %i", (generation) => {
+const generation = defaultGeneration();
+
+describe(`Foundry generation ${generation}`, () => {
   it("status effects are registered in the shape this core has (array in v13, record in v14) and toggle", async () => {
-    const t = await table({ generation });
+    const t = await table();
     const list = t.gm.run(() => CONFIG.statusEffects) as unknown;
     expect(Array.isArray(list)).toBe(generation < 14);
     const ids = Array.isArray(list) ? (list as { id: string }[]).map((e) => e.id) : Object.keys(list as object);
@@ -23,7 +29,7 @@ describe.each([13, 14])("Foundry generation %i", (generation) => {
   });
 
   it("a new track state replaces the stored one: v14's _replace operator, v13's -= deletions", async () => {
-    const t = await table({ generation });
+    const t = await table();
     const foe = actorOn(t.gm, t.foe);
     await t.gm.run(() => updateActor(foe, actions.toggleWoundBox(plainActor(foe), "hurt:0", worldRules(), userRef())));
     await t.gm.run(() => updateActor(foe, actions.resetTrack(plainActor(foe), userRef())));
@@ -34,7 +40,7 @@ describe.each([13, 14])("Foundry generation %i", (generation) => {
   });
 
   it("the roll mode: core.rollMode with applyRollMode (v13), core.messageMode with applyMode (v14)", async () => {
-    const t = await table({ generation });
+    const t = await table();
     await t.player.run(() =>
       generation >= 14
         ? game.settings!.set("core", "messageMode" as never, "gm" as never)
@@ -48,6 +54,30 @@ describe.each([13, 14])("Foundry generation %i", (generation) => {
     t.player.click(app.element.querySelector('[data-action="rollTrait"][data-trait="attributes.strength"]'));
     await t.world.settle();
     expect((t.gm.game.messages.contents.at(-1) as unknown as { whisper: string[] }).whisper).toEqual([t.ids.gm]);
+    // The v14 path is taken whole: no deprecated setting or method on the way.
+    expect(t.world.deprecations).toEqual([]);
+  });
+
+  it("an attack, its defence, Apply and Undo write no deprecated update key and call no deprecated path", async () => {
+    const t = await table();
+    const [weapon] = await t.gm.run(() =>
+      actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
+        { name: "Broadsword", type: "weapon", system: { equipped: true } } as never,
+      ]),
+    );
+    await t.world.settle();
+    t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
+    const { startAttackFlow } = await import("../../src/foundry/chat");
+    t.world.dice.queue(1, 1, 1, 1, -1, -1, -1, -1);
+    await t.player.run(() => startAttackFlow(actorOn(t.player, t.hero), weapon.id, { fastForward: true }));
+    await t.world.settle();
+    const id = t.gm.game.messages.contents.at(-1)!.id!;
+    for (const action of ["defend", "apply", "undo"]) {
+      t.gm.click(t.gm.chatLog.get(id)!.querySelector(`[data-action="${action}"]`));
+      await t.world.settle();
+    }
+    expect(t.world.errors).toEqual([]);
+    expect(t.world.deprecations).toEqual([]);
   });
 });
 

@@ -18,17 +18,20 @@ import {
   ChatMessage,
   Combat,
   DOC_META,
+  LEGACY_MODE,
   HostCollection,
   HostDocument,
   OWNERSHIP,
   ROLES,
   Scene,
+  TokenDocument,
   cleanDocumentSource,
   makeDocument,
 } from "./documents";
 import { DataModelValidationError, deepClone, isRec } from "./fields";
 import { cleanHTML, diffObject, expandObject, getProperty, mergeObject, randomID, setProperty } from "./utils";
 import { ActorSheet, DocumentSheetConfig, ItemSheet, type DialogAnswer, type DialogRequest } from "./apps";
+import { HostToken, TokenLayer } from "./canvas";
 
 import { ROOT } from "./paths";
 
@@ -212,8 +215,20 @@ class HostSettings {
   registerMenu(ns: string, key: string, cfg: Rec) {
     this.menus.set(`${ns}.${key}`, cfg);
   }
+  /** The client's own roll/message mode, as v13 names it (what core reads for "roll"). */
+  currentMode(): string {
+    if (this.client.world.generation < 14) return String(this.get("core", "rollMode"));
+    const m = String(this.get("core", "messageMode"));
+    return LEGACY_MODE[m] ?? m;
+  }
   get(ns: string, key: string): unknown {
     const k = `${ns}.${key}`;
+    // v14: core.rollMode is core.messageMode under its old name, deprecated (dnd5e 5.3 mutes /core\.rollMode/).
+    if (k === "core.rollMode" && this.client.world.generation >= 14) {
+      this.client.world.deprecate(this.client, 'The "core.rollMode" setting is deprecated: use "core.messageMode"');
+      const m = String(this.get("core", "messageMode"));
+      return LEGACY_MODE[m] ?? m;
+    }
     const cfg = this.settings.get(k);
     if (!cfg) throw new Error(`"${k}" is not a registered game setting`);
     const stored = cfg.scope === "world" ? this.client.world.server.settings.get(k) : this.local.get(k);
@@ -221,6 +236,11 @@ class HostSettings {
   }
   async set(ns: string, key: string, value: unknown): Promise<unknown> {
     const k = `${ns}.${key}`;
+    if (k === "core.rollMode" && this.client.world.generation >= 14) {
+      this.client.world.deprecate(this.client, 'The "core.rollMode" setting is deprecated: use "core.messageMode"');
+      const v14 = Object.entries(LEGACY_MODE).find(([, v13]) => v13 === value)?.[0] ?? String(value);
+      return this.set("core", "messageMode", v14);
+    }
     const cfg = this.settings.get(k);
     if (!cfg) throw new Error(`"${k}" is not a registered game setting`);
     const v =
@@ -248,11 +268,17 @@ class HostSettings {
 
 // ─── i18n ───────────────────────────────────────────────────────────────────────────────
 
+/** The few core strings the host's own core code shows (Foundry's lang/en.json). */
+const CORE_STRINGS: Record<string, string> = {
+  "CHAT.PrivateRollContent": "{user} privately rolled some dice",
+  "CHAT.UnknownUser": "Unknown User",
+};
+
 class HostI18n {
   translations: Record<string, string>;
   lang = "en";
   constructor() {
-    this.translations = JSON.parse(readFileSync(join(ROOT, "lang", "en.json"), "utf8"));
+    this.translations = { ...CORE_STRINGS, ...JSON.parse(readFileSync(join(ROOT, "lang", "en.json"), "utf8")) };
   }
   has(key: string) {
     return typeof this.translations[key] === "string";
@@ -304,8 +330,12 @@ export class Client {
   log: { level: string; message: string }[] = [];
   /** ApplicationV2 instances on this client (foundry.applications.instances). */
   apps = new Map<string, { render(o?: unknown): Promise<unknown>; rendered?: boolean; close?(): unknown }>();
-  /** Rendered chat messages (ui.chat), by message id. */
+  /** Rendered chat messages (ui.chat), by message id: the elements in this client's chat log. */
   chatLog = new Map<string, HTMLElement>();
+  /** Each element as the chat log inserted it (its HTML then), in order. */
+  readonly chatInserted: { id: string; html: string }[] = [];
+  /** This client's chat log element (`#chat .chat-log`), in the document. */
+  readonly chatElement: HTMLOListElement = document.createElement("ol");
   /** Partials loaded by loadTemplates (name → source). */
   templateCache = new Map<string, HandlebarsTemplateDelegate>();
   sheetConfig = new Map<
@@ -367,10 +397,24 @@ export class Client {
   readonly selected: Rec[] = [];
   /** Select tokens as this client's user (canvas.tokens.controlled), replacing the selection. */
   select(...tokens: HostDocument[]): void {
+    for (const p of this.selected) (p as { release?: () => void }).release?.();
     this.selected.splice(0, this.selected.length, ...tokens.map((t) => this.placeable(t)));
+    for (const p of this.selected) (p as { control?: () => void }).control?.();
   }
-  /** A token placeable (Token object) for a TokenDocument of this client. */
+  /** canvas.tokens on this client. */
+  get canvasTokens(): TokenLayer {
+    return (this.canvas as unknown as { tokens: TokenLayer }).tokens;
+  }
+  /** The grid size in pixels (canvas.dimensions.size). */
+  get canvasGridSize(): number {
+    return Number((this.canvas as unknown as { grid: { size: number } }).grid.size);
+  }
+  /**
+   * A token placeable for a TokenDocument of this client: the canvas's Token object when the
+   * token is on the viewed scene, else a plain stand-in (id, document, actor) for a token elsewhere.
+   */
   placeable(doc: HostDocument): Rec {
+    if ((doc.parent as Scene | null)?.isView) return this.canvasTokens.objectOf(doc) as unknown as Rec;
     let p = this.placeables.get(doc);
     if (!p) {
       const d = doc as unknown as { id: string; actor: unknown };
@@ -461,22 +505,19 @@ export class Client {
         },
         chat: { scrollBottom: () => undefined },
       } as never;
-      const selected = this.selected;
       this.canvas = {
         ready: true,
         scene: null,
         grid: makeGrid(),
-        tokens: {
-          get controlled() {
-            return [...selected];
-          },
-          placeables: [],
-        },
+        // v13 canvas.dimensions.uiScale: the interface scale Token#_drawBar and the nameplates use.
+        dimensions: { size: 100, uiScale: 1 },
+        tokens: new TokenLayer(this),
       } as never;
-      this.game.settings.register("core", "rollMode", { scope: "client", type: String, default: "publicroll" });
-      // v14 renames the roll-mode setting to core.messageMode (FOUNDRY-V13.md "v14").
+      // v14 renames the roll-mode setting to core.messageMode (FOUNDRY-V13.md "v14"; dnd5e 5.3
+      // BasicRoll.getMessageMode reads "rollMode" before 14, "messageMode" from 14).
       if (this.world.generation >= 14)
         this.game.settings.register("core", "messageMode", { scope: "client", type: String, default: "public" });
+      else this.game.settings.register("core", "rollMode", { scope: "client", type: String, default: "publicroll" });
       DocumentSheetConfig.registerSheet(BASE_CLASSES.Actor, "core", ActorSheet, { makeDefault: true });
       DocumentSheetConfig.registerSheet(BASE_CLASSES.Item, "core", ItemSheet, { makeDefault: true });
       this.game.users.load((this.game.data.users as Rec[]) ?? []);
@@ -496,6 +537,9 @@ export class Client {
       this.hooks.callAll("ready");
     });
     // Chat log: messages already in the world are drawn at start-up (before any partial has loaded).
+    this.chatElement.className = "chat-log";
+    this.chatElement.dataset.userId = this.userId;
+    document.body.append(this.chatElement);
     this.run(() => {
       for (const m of this.game.messages.values()) this.drawMessage(m).catch((e) => this.logError(e)); // the chat log draws without waiting, as core's does
     });
@@ -505,15 +549,35 @@ export class Client {
     this.log.push({ level: "error", message: String(e) });
   }
 
-  /** ui.chat draws a message this user may see; renderChatMessageHTML fires inside renderHTML. */
-  async drawMessage(message: ChatMessage): Promise<void> {
-    if (!message.visible) return;
+  /**
+   * ui.chat (v13 ChatLog#postOne / #updateMessage, called from ChatMessage#_onCreate/_onUpdate in
+   * client/documents/chat-message.mjs): a message this user may see is rendered with
+   * `message.renderHTML()`, awaited, and the element is inserted (or replaces the prior one) as it
+   * stands then; the log scrolls to it at once. `chatInserted` records each element's HTML at
+   * that moment: what the log measured and scrolled to. An update that hides the message removes it.
+   */
+  drawMessage(message: ChatMessage): Promise<void> {
+    return this.world.track(this.postOne(message));
+  }
+  private async postOne(message: ChatMessage): Promise<void> {
+    if (!message.visible) {
+      this.removeMessage(message.id!);
+      return;
+    }
     try {
       const html = await message.renderHTML();
+      const prior = this.chatLog.get(message.id!);
+      if (prior?.isConnected) prior.replaceWith(html);
+      else this.chatElement.append(html);
       this.chatLog.set(message.id!, html);
+      this.chatInserted.push({ id: message.id!, html: html.outerHTML });
     } catch (e) {
       this.log.push({ level: "error", message: `chat render ${message.id}: ${String(e)}` });
     }
+  }
+  removeMessage(id: string): void {
+    this.chatLog.get(id)?.remove();
+    this.chatLog.delete(id);
   }
 
   // ─── Receiving the server's broadcast ─────────────────────────────────────────────
@@ -535,8 +599,10 @@ export class Client {
           if (!doc) continue;
           out.push(doc);
           if (op.action === "create") this.hooks.callAll(hook("create"), doc, op.options, op.userId);
-          else if (op.action === "update") this.hooks.callAll(hook("update"), doc, r, op.options, op.userId);
-          else this.hooks.callAll(hook("delete"), doc, op.options, op.userId);
+          else if (op.action === "update") {
+            if (op.documentName === "Token") this.canvasTokens.drawnOf(doc)?._onUpdate(r);
+            this.hooks.callAll(hook("update"), doc, r, op.options, op.userId);
+          } else this.hooks.callAll(hook("delete"), doc, op.options, op.userId);
         }
         this.rerender(parent);
         return out;
@@ -570,6 +636,7 @@ export class Client {
             this.world.watch(p);
           }
           if (doc instanceof ChatMessage) this.drawMessage(doc).catch((e) => this.logError(e)); // the chat log draws without waiting, as core's does
+          if (op.documentName === "Actor") this.relatedTokensUpdate(doc, r, op.options);
           this.rerender(doc);
         } else {
           const doc = coll.get(id);
@@ -578,12 +645,20 @@ export class Client {
           out.push(doc);
           doc._onDelete(op.options, op.userId);
           this.hooks.callAll(hook("delete"), doc, op.options, op.userId);
-          this.chatLog.delete(id);
+          this.removeMessage(id);
         }
       }
       if (op.documentName === "Scene") this.canvas.scene = this.game.scenes.find((s) => s.active) ?? null;
       return out;
     });
+  }
+
+  /** Actor#_onUpdate → TokenDocument#_onRelatedUpdate for its tokens on the viewed scene (the HUD and the bars follow). */
+  private relatedTokensUpdate(actor: HostDocument, changed: Rec, options: Rec): void {
+    const scene = this.canvas.scene as Scene | null;
+    if (!scene) return;
+    for (const t of scene.tokens.contents)
+      if (t._source.actorId === actor.id) (t as TokenDocument)._onRelatedUpdate(changed, options);
   }
 
   /** Open sheets of a document re-render after its update (core: `render(false)` on `doc.apps`). */
@@ -665,7 +740,7 @@ function makeConfig(): Rec {
     ChatMessage: docCfg("ChatMessage"),
     ActiveEffect: docCfg("ActiveEffect"),
     Scene: docCfg("Scene"),
-    Token: docCfg("Token"),
+    Token: { ...docCfg("Token"), objectClass: HostToken },
     Combatant: docCfg("Combatant"),
     User: docCfg("User"),
     // Core default: no formula; the manifest's `initiative` is used when this is unset.
@@ -765,6 +840,12 @@ export class Server {
 
   /** One request from a client: latency, permission, validation, storage, then the broadcast. */
   async request(client: Client, req: Request): Promise<HostDocument[]> {
+    if (req.action === "update" && this.world.generation >= 14)
+      for (const key of legacyKeys(req.data))
+        this.world.deprecate(
+          client,
+          `The "${key}" update key is deprecated: use foundry.data.operators.ForcedDeletion / ForcedReplacement (_del / _replace)`,
+        );
     this.requests.push({
       action: req.action,
       documentName: req.documentName,
@@ -924,13 +1005,30 @@ export class Server {
   }
 }
 
+/** The legacy `-=key` / `==key` update keys in update data, at any depth (dotted paths too). */
+export function legacyKeys(data: unknown, out: string[] = []): string[] {
+  if (Array.isArray(data)) for (const d of data) legacyKeys(d, out);
+  else if (isRec(data))
+    for (const [k, v] of Object.entries(data)) {
+      if (k.split(".").some((part) => part.startsWith("-=") || part.startsWith("=="))) out.push(k);
+      legacyKeys(v, out);
+    }
+  return out;
+}
+
 // ─── The world ──────────────────────────────────────────────────────────────────────────
 
 export interface WorldOptions {
-  /** Foundry generation: 13 (default) or 14 (game.release.generation). */
+  /** Foundry generation: 13 or 14 (game.release.generation); default: the vitest project's (defaultGeneration). */
   generation?: number;
   /** Async latency of every server round trip in ms (or per action and client); 0 = next macrotask. */
   latency?: number | ((action: string, client?: Client) => number);
+}
+
+/** The generation a world runs as unless a test names one: the vitest project's (vitest.config.ts), else 13. */
+export function defaultGeneration(): number {
+  const g = Number(process.env.FUDGE_FOUNDRY_GENERATION);
+  return g === 14 ? 14 : 13;
 }
 
 /** One hook registry for the process: module code registers once, as each real client evaluates it once. */
@@ -968,7 +1066,7 @@ export class World {
   constructor(opts: WorldOptions = {}) {
     this.manifest = JSON.parse(readFileSync(join(ROOT, "system.json"), "utf8"));
     this.latency = opts.latency ?? 0;
-    this.generation = opts.generation ?? 13;
+    this.generation = opts.generation ?? defaultGeneration();
   }
 
   /** A template file is fetched over HTTP in Foundry: each takes at least this long (ms). */
@@ -977,6 +1075,19 @@ export class World {
     let ms = typeof this.latency === "function" ? this.latency(action, client) : this.latency;
     if (action === "template") ms = Math.max(ms, this.templateLatency);
     await new Promise((r) => setTimeout(r, ms));
+  }
+
+  /**
+   * v14 compatibility warnings (foundry.utils.logCompatibilityWarning): what a v14 client logs
+   * for a deprecated path the system took. dnd5e 5.3 (verified 14) mutes these very ones in
+   * `CONFIG.compatibility.excludePatterns` (dnd5e.mjs, init): the `-=`/`==` keys
+   * (/foundry\.data\.operators\.ForcedDeletion/), /core\.rollMode/, /ChatMessage\.applyRollMode/,
+   * /ContextMenuEntry#/.
+   */
+  readonly deprecations: { userId: string; message: string }[] = [];
+  deprecate(client: Client, message: string): void {
+    this.deprecations.push({ userId: client.userId, message });
+    client.log.push({ level: "warn", message });
   }
 
   /** Rejections of work the host started and nobody awaited (click handlers, turn events, re-renders). */

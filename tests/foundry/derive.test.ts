@@ -7,7 +7,7 @@ import { deriveFromDoc, openBoxesOf } from "../../src/foundry/bridge";
 // @ts-expect-error plain .mjs tool without types
 import { readSources } from "../../tools/packs.mjs";
 import { defaultWorldRules, type ActorDoc } from "../../src/system/data";
-import { applyWound, renderTrack } from "../../src/rules/track";
+import { applyWound, renderTrack } from "../../src/rules";
 import { trackFor } from "../../src/system/combatant";
 
 const doc = (pack: string, name: string): ActorDoc =>

@@ -1,14 +1,14 @@
 /**
  * A box track config whose levels are a built-in preset's is recognised by comparison instead of
- * re-validated level by level (src/rules/tracks/box.ts `presetConfig`). The parse must be exactly
+ * re-validated level by level (src/rules/fudge/box-track.ts `presetConfig`). The parse must be exactly
  * the full validation (`validateBoxConfig`): the same config (deep-equal, same JSON, a fresh
  * object) or the same error with the same field path, for the presets and for every one-field
  * change of them, valid or not.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { boxTrack, boxTrackConfig, validateBoxConfig, type BoxTrackConfig } from "../../src/rules/tracks/box";
-import { RulesError } from "../../src/rules/errors";
+import { boxTrack, boxTrackConfig, validateBoxConfig, type BoxTrackConfig } from "../../src/rules/fudge";
+import { RulesError } from "../../src/rules";
 
 const presets: BoxTrackConfig[] = [];
 for (const doubleRd of [false, true]) {

@@ -4,10 +4,8 @@
  * until it's healed" — a box level's `afterCombatPenalty` and penaltyFor.
  */
 import { describe, expect, it } from "vitest";
-import { applyWound, healTrack, newTrack, penaltyFor, trackStatus, type Track } from "../../src/rules/track";
-import { resolveAttack } from "../../src/rules/pipeline";
-import "../../src/rules/presets";
-import { boxTrackConfig, type BoxLevel, type BoxTrackConfig } from "../../src/rules/tracks/box";
+import { applyWound, healTrack, newTrack, penaltyFor, trackStatus, type Track, resolveAttack } from "../../src/rules";
+import { boxTrackConfig, type BoxLevel, type BoxTrackConfig } from "../../src/rules/fudge";
 import { caught } from "./errors";
 
 // The text's expanded track: Light Wound (no penalty in combat, −1 after), Moderate −1, Severe −2.

@@ -6,13 +6,15 @@ import {
   BOX_TRACK_PRESETS,
   type BoxTrackConfig,
   type BoxTrackState,
-} from "../../src/rules/tracks/box";
-import { DC_WOUND_LEVELS, dcTrack, dcTrackConfig, type DcTrackState } from "../../src/rules/tracks/dc";
-import type { Step } from "../../src/rules/explain";
-import type { TrackRender } from "../../src/rules/track";
+  DC_WOUND_LEVELS,
+  dcTrack,
+  dcTrackConfig,
+  type DcTrackState,
+} from "../../src/rules/fudge";
+import type { Step, TrackRender } from "../../src/rules";
 
 const lang = JSON.parse(readFileSync(new URL("../../lang/en.json", import.meta.url), "utf8")) as Record<string, string>;
-const sources = ["../../src/rules/tracks/box.ts", "../../src/rules/tracks/dc.ts"]
+const sources = ["../../src/rules/fudge/box-track.ts", "../../src/rules/fudge/dc-track.ts"]
   .map((p) => readFileSync(new URL(p, import.meta.url), "utf8"))
   .join("\n");
 

@@ -11,8 +11,8 @@ import {
   type BoxTrackPreset,
   type BoxTrackState,
   type BoxWound,
-} from "../../src/rules/tracks/box";
-import { undoApplied, type Track } from "../../src/rules/track";
+} from "../../src/rules/fudge";
+import { undoApplied, type Track } from "../../src/rules";
 import { fieldOf } from "./errors";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 250) };

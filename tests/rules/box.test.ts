@@ -13,8 +13,8 @@ import {
   type BoxTrackConfig,
   type BoxTrackState,
   type BoxWound,
-} from "../../src/rules/tracks/box";
-import { applyWound, newTrack, renderTrack, trackKind, type Track } from "../../src/rules/track";
+} from "../../src/rules/fudge";
+import { applyWound, newTrack, renderTrack, trackKind, type Track } from "../../src/rules";
 
 /** Applies wounds in turn, returning every intermediate result. */
 function run(config: BoxTrackConfig, wounds: BoxWound[], state: BoxTrackState = boxTrack.initial(config)) {

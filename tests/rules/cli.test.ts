@@ -5,14 +5,18 @@ import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { runCommand } from "../../src/cli/run";
 import { resolveSamples } from "../../src/cli/samples";
-import { RulesError } from "../../src/rules/errors";
-import { duelForecast } from "../../src/rules/forecast";
-import { fudgeWeights } from "../../src/rules/dice";
-import { exactOdds, monteCarloOdds } from "../../src/rules/odds";
-import { resolveAttack } from "../../src/rules/pipeline";
-import { seededRng } from "../../src/rules/dice";
-import { applyWound, newTrack } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
+import {
+  RulesError,
+  duelForecast,
+  fudgeWeights,
+  exactOdds,
+  monteCarloOdds,
+  resolveAttack,
+  seededRng,
+  applyWound,
+  newTrack,
+} from "../../src/rules";
+import { boxTrackConfig } from "../../src/rules/fudge";
 
 const run = (args: string[], input: string) => {
   const r = spawnSync(process.execPath, ["bin/fudge-rules.mjs", ...args], { input, encoding: "utf8" });

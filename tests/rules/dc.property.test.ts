@@ -9,8 +9,8 @@ import {
   type DcTrackConfig,
   type DcTrackState,
   type DcWound,
-} from "../../src/rules/tracks/dc";
-import { undoApplied, type Track } from "../../src/rules/track";
+} from "../../src/rules/fudge";
+import { undoApplied, type Track } from "../../src/rules";
 import { fieldOf } from "./errors";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 300) };

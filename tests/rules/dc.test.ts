@@ -7,8 +7,8 @@ import {
   type DcTrackConfig,
   type DcTrackState,
   type DcWound,
-} from "../../src/rules/tracks/dc";
-import { applyWound, healTrack, newTrack, trackKind } from "../../src/rules/track";
+} from "../../src/rules/fudge";
+import { applyWound, healTrack, newTrack, trackKind } from "../../src/rules";
 
 function run(config: DcTrackConfig, wounds: DcWound[], state: DcTrackState = dcTrack.initial(config)) {
   const out = [];

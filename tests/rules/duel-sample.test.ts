@@ -1,5 +1,5 @@
 /**
- * The sampled duel estimate (`method: "sample"`, src/rules/duel-sample.ts) and the `fallback:
+ * The sampled duel estimate (`method: "sample"`, src/rules/forecast/sampling.ts) and the `fallback:
  * "sample"` option of the duel forecast (issue #10: a duel no exact or bounded forecast reaches
  * within its budget — Volt Leroy vs Leroy — is estimated instead of refused, and says so).
  *
@@ -8,9 +8,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "./text-traits";
-import { sampleDuels, SAMPLE_BUDGET, wilsonHalfWidth, type SampledDuel } from "../../src/rules/duel-sample";
-import { duelForecast, type DuelForecast } from "../../src/rules/forecast";
-import "../../src/rules/presets";
+import {
+  sampleDuels,
+  SAMPLE_BUDGET,
+  wilsonHalfWidth,
+  type SampledDuel,
+  duelForecast,
+  type DuelForecast,
+} from "../../src/rules";
 
 /** Volt Leroy vs Theodora, exact by the product method (docs/rules-api/volt.md; tests/rules/volt-duel.test.ts). */
 const VOLT_LEROY_THEODORA = { aOut: 0.1707285326460074, bOut: 0.8292714673539926, expectedExchanges: 6.3109 };

@@ -3,21 +3,28 @@
  * known in closed form, so the machinery is tested apart from any real preset.
  */
 import { describe, expect, it } from "vitest";
-import { fudgeOutcomes, rollFudgeDice, seededRng } from "../../src/rules/dice";
-import { RulesError } from "../../src/rules/errors";
-import { duelForecast } from "../../src/rules/forecast";
-import { exactOdds, monteCarloOdds } from "../../src/rules/odds";
 import {
+  fudgeOutcomes,
+  rollFudgeDice,
+  seededRng,
+  RulesError,
+  duelForecast,
+  exactOdds,
+  monteCarloOdds,
   enumerateDice,
-  registerPipeline,
-  resolveAttack,
   type AttackPipeline,
   type AttackRequest,
   type DiceSlot,
   type PairedOutcomes,
-} from "../../src/rules/pipeline";
-import { registerTrackKind, type Track, type TrackKind, type TrackStatus } from "../../src/rules/track";
-import { int, record } from "../../src/rules/validate";
+  registerPipeline,
+  resolveAttack,
+  registerTrackKind,
+  type Track,
+  type TrackKind,
+  type TrackStatus,
+  int,
+  record,
+} from "../../src/rules";
 
 interface CountConfig {
   kind: "toyCount";

@@ -7,10 +7,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { resolveSamples } from "../../src/cli/samples";
-import { duelForecast } from "../../src/rules/forecast";
-import { exactOddsOf } from "../../src/rules/odds";
-import { pipelineFor } from "../../src/rules/pipeline";
-import "../../src/rules/presets";
+import { duelForecast, exactOddsOf, pipelineFor } from "../../src/rules";
 
 const CHARACTERS = ["Leroy", "Theodora"];
 const MINIS = ["Brutas the Brute", "King Kingsley", "Knavely Knave", "Sir Knightly", "Yanni the Yeoman"];

@@ -1,5 +1,5 @@
 /** Test helpers: the RulesError a call throws (a call that throws nothing, or something else, fails the test). */
-import { RulesError } from "../../src/rules/errors";
+import { RulesError } from "../../src/rules";
 
 export function caught(f: () => unknown): RulesError {
   try {

@@ -8,12 +8,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
-import { seededRng } from "../../src/rules/dice";
-import { prepareExchange } from "../../src/rules/exchange";
-import { pipelineFor, rollingDice, type AttackResolution } from "../../src/rules/pipeline";
-import type { Track } from "../../src/rules/track";
+import { seededRng, prepareExchange, rollingDice, type AttackResolution, pipelineFor } from "../../src/rules";
+import type { Track } from "../../src/rules";
 import { fighter, fudgeOptions as options, parsedFudgeRequest, fudgeSituation as situation } from "./fudge-arbitraries";
-import "../../src/rules/presets";
 
 /** Every object and array reachable from `v` is frozen. */
 function deeplyFrozen(v: unknown): boolean {

@@ -8,13 +8,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
-import { seededRng } from "../../src/rules/dice";
-import { prepareExchange } from "../../src/rules/exchange";
-import { pipelineFor, rollingDice } from "../../src/rules/pipeline";
-import { newTrack, trackStateKey, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
+import {
+  seededRng,
+  prepareExchange,
+  rollingDice,
+  pipelineFor,
+  newTrack,
+  trackStateKey,
+  type Track,
+} from "../../src/rules";
+import { boxTrackConfig } from "../../src/rules/fudge";
 import { fighter, fudgeOptions as options, parsedFudgeRequest, fudgeSituation as situation } from "./fudge-arbitraries";
-import "../../src/rules/presets";
 
 /** Runs `exchanges` exchanges from the request's tracks, each against the full pipeline, twice per seed (the second from the table). */
 function agreesWithPipeline(input: Record<string, unknown>, seed: number, exchanges = 6): void {

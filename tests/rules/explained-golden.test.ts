@@ -11,13 +11,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "./text-traits";
-import { seededRng } from "../../src/rules/dice";
-import { RulesError } from "../../src/rules/errors";
-import { pipelineFor, rollingDice } from "../../src/rules/pipeline";
-import type { Track } from "../../src/rules/track";
+import { seededRng, RulesError, rollingDice, pipelineFor } from "../../src/rules";
+import type { Track } from "../../src/rules";
 import { expectGoldenDigests } from "./golden-digests";
 import { fighter, fudgeOptions, fudgeRequest, fudgeSituation } from "./fudge-arbitraries";
-import "../../src/rules/presets";
 
 const FIXTURE = new URL("../fixtures/explained-golden.json", import.meta.url);
 

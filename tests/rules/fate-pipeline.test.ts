@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { defaultFateConfig, fatePipeline, type FateTrackState } from "../../src/rules/fate";
-import { enumerateDice, resolveAttack, rollAttack, type AttackResolution } from "../../src/rules/pipeline";
-import { applyWound, healTrack, newTrack, trackStatus, type Track } from "../../src/rules/track";
-import { seededRng } from "../../src/rules/dice";
+import {
+  enumerateDice,
+  type AttackResolution,
+  resolveAttack,
+  rollAttack,
+  applyWound,
+  healTrack,
+  newTrack,
+  trackStatus,
+  type Track,
+  seededRng,
+} from "../../src/rules";
 import { caught, fieldOf } from "./errors";
 
 const fresh = (): Track => newTrack(defaultFateConfig());
@@ -68,7 +77,7 @@ describe("fate pipeline", () => {
     expect(live.state).toEqual(r.defenderAfter!.track.state);
   });
 
-  it("defense skill is used when given, plus situational modifiers", () => {
+  it("the defence skill is used when given, plus situational modifiers", () => {
     const r = resolveAttack(request({ defender: { defense: 3 }, situation: { modifier: 2, defenseModifier: -1 } }), {
       attack: plus(0),
       defense: plus(0),

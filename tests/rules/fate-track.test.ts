@@ -19,8 +19,8 @@ import {
   trackStatus,
   undoApplied,
   type Track,
-} from "../../src/rules/track";
-import { RulesError } from "../../src/rules/errors";
+  RulesError,
+} from "../../src/rules";
 import { fieldOf } from "./errors";
 
 const fresh = (label = "Physical"): Track => newTrack(defaultFateConfig(label));

@@ -7,9 +7,8 @@
  * tests check the accounting (the cap each request gets), not the memory itself.
  */
 import { describe, expect, it } from "vitest";
-import { chainCap, duelForecast, FORECAST_BUDGET, memoryCap } from "../../src/rules/forecast";
+import { chainCap, duelForecast, FORECAST_BUDGET, memoryCap } from "../../src/rules";
 import { resolveSamples } from "../../src/cli/samples";
-import "../../src/rules/presets";
 import { sampleModel } from "./miniatures-samples";
 
 type Model = Record<string, unknown>;

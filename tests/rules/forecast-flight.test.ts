@@ -6,13 +6,11 @@
  * flee (docs/rules-api.md "forecast").
  */
 import { describe, expect, it } from "vitest";
-import { duelForecast, type DuelForecast } from "../../src/rules/forecast";
-import { legendaryOutcomes, legendaryTotal } from "../../src/rules/miniatures/legendary";
-import { applyWound, newTrack } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { duelForecast, type DuelForecast, applyWound, newTrack } from "../../src/rules";
+import { legendaryOutcomes, legendaryTotal } from "../../src/rules/miniatures";
+import { boxTrackConfig } from "../../src/rules/fudge";
 import { runCommand } from "../../src/cli/run";
 import { resolveSamples } from "../../src/cli/samples";
-import "../../src/rules/presets";
 import { sampleModel } from "./miniatures-samples";
 
 type Model = Record<string, unknown>;

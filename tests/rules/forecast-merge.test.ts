@@ -13,11 +13,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "./text-traits";
-import { duelForecast, FORECAST_BUDGET, type DuelForecast } from "../../src/rules/forecast";
-import { gutsSettled } from "../../src/rules/miniatures/forecast";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import { trackStatus, type Track } from "../../src/rules/track";
-import "../../src/rules/presets";
+import { duelForecast, FORECAST_BUDGET, type DuelForecast, trackStatus, type Track } from "../../src/rules";
+import { gutsSettled } from "../../src/rules/miniatures";
+import { boxTrackConfig } from "../../src/rules/fudge";
 import golden from "./miniatures-duels.golden.json";
 
 type Answer = { aOut: number; bOut: number; stalemate: number; expectedExchanges: number | null; states: number };

@@ -6,10 +6,21 @@
  */
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "./text-traits";
-import { seededRng } from "../../src/rules/dice";
-import { duelForecast, type DuelForecast } from "../../src/rules/forecast";
-import { gutsAtCharge, gutsMind } from "../../src/rules/miniatures/forecast";
 import {
+  seededRng,
+  duelForecast,
+  type DuelForecast,
+  rollingDice,
+  type AttackResolution,
+  pipelineFor,
+  applyWound,
+  newTrack,
+  trackStatus,
+  type Track,
+} from "../../src/rules";
+import {
+  gutsAtCharge,
+  gutsMind,
   datacard,
   gutsRecheck,
   gutsTrigger,
@@ -17,12 +28,11 @@ import {
   parseGutsState,
   terrifyingTarget,
   type GutsState,
+  legendaryOutcomes,
+  legendarySlot,
+  legendaryTotal,
 } from "../../src/rules/miniatures";
-import { legendaryOutcomes, legendarySlot, legendaryTotal } from "../../src/rules/miniatures/legendary";
-import { pipelineFor, rollingDice, type AttackResolution } from "../../src/rules/pipeline";
-import { applyWound, newTrack, trackStatus, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import "../../src/rules/presets";
+import { boxTrackConfig } from "../../src/rules/fudge";
 
 /** |sampled − forecast| within 4.5 standard errors of n duels, plus the forecast's own bound. */
 function agreesWithSample(f: DuelForecast, bLostShare: number, n: number): void {
@@ -144,7 +154,7 @@ describe("Volt phases forecast (sums of products, one per history of both penalt
       const f = duelForecast({ ...duel, method: "phases" });
       expect([f.aOut, f.bOut, f.stalemate, f.expectedExchanges]).toEqual([0, 0, 1, null]);
       expect(duelForecast({ ...duel, method: "chain" }).stalemate).toBe(1);
-      // The exact Volt method (src/rules/volt/duel.ts) says the same, exactly.
+      // The exact Volt method (src/rules/volt/product.ts) says the same, exactly.
       const g = duelForecast({ ...duel, method: "product" });
       expect([g.aOut, g.bOut, g.stalemate, g.expectedExchanges, g.exact]).toEqual([0, 0, 1, null, true]);
     }

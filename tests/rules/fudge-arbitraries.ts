@@ -1,9 +1,7 @@
 /** fast-check arbitraries for Fudge requests over every option (shared by the exchange and odds property tests). */
 import fc from "fast-check";
-import { pipelineFor } from "../../src/rules/pipeline";
-import { newTrack, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import { dcTrackConfig } from "../../src/rules/tracks/dc";
+import { pipelineFor, newTrack, type Track } from "../../src/rules";
+import { boxTrackConfig, dcTrackConfig } from "../../src/rules/fudge";
 
 const sizes = ["none", "martialArt", "small", "medium", "large", "twoHanded"];
 export const fighter = fc.record({

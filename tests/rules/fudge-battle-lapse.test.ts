@@ -4,12 +4,9 @@
  * affect on reducing wound …" — the option `willpowerAdjustment` and endBattle.
  */
 import { describe, expect, it } from "vitest";
-import { resolveAttack } from "../../src/rules/pipeline";
-import { applyWound, endBattle, healTrack, newTrack, trackStateKey, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import { dcTrackConfig } from "../../src/rules/tracks/dc";
+import { resolveAttack, applyWound, endBattle, healTrack, newTrack, trackStateKey, type Track } from "../../src/rules";
+import { boxTrackConfig, dcTrackConfig } from "../../src/rules/fudge";
 import { caught } from "./errors";
-import "../../src/rules/presets";
 
 const df = (t: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(t) ? Math.sign(t) : 0));
 const box = (): Track => newTrack(boxTrackConfig("standard"));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { newTrack } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { newTrack } from "../../src/rules";
 import {
+  boxTrackConfig,
   defaultFudgeOptions,
   defensiveFactor,
   factorBonus,
@@ -15,8 +15,8 @@ import {
   willpowerEasedPenalty,
   DEFAULT_MIN_MID_MAX_TABLE,
   type FudgeCombatant,
+  sortedDiceOutcomes,
 } from "../../src/rules/fudge";
-import { sortedDiceOutcomes } from "../../src/rules/fudge/dice";
 import { caught } from "./errors";
 
 const track = () => newTrack(boxTrackConfig("standard"));

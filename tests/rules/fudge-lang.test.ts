@@ -1,11 +1,10 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { pipelineFor, resolveAttack, type AttackResolution } from "../../src/rules/pipeline";
-import type { Step } from "../../src/rules/explain";
-import { newTrack } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import { dcTrackConfig } from "../../src/rules/tracks/dc";
+import { type AttackResolution, pipelineFor, resolveAttack, newTrack } from "../../src/rules";
+import type { Step } from "../../src/rules";
 import {
+  boxTrackConfig,
+  dcTrackConfig,
   DC_VARIANTS,
   MMM_DICE,
   SCALE_PIERCING,

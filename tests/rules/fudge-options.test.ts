@@ -1,11 +1,8 @@
 /** Fudge options the texts state that issue #10 added: each test names its text. */
 import { describe, expect, it } from "vitest";
-import { exactOdds } from "../../src/rules/odds";
-import { resolveAttack } from "../../src/rules/pipeline";
-import { applyWound, newTrack, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { exactOdds, resolveAttack, applyWound, newTrack, type Track } from "../../src/rules";
+import { boxTrackConfig } from "../../src/rules/fudge";
 import { caught } from "./errors";
-import "../../src/rules/presets";
 
 const df = (t: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(t) ? Math.sign(t) : 0));
 const box = (): Track => newTrack(boxTrackConfig("standard"));

@@ -1,18 +1,19 @@
 import { describe, expect, it } from "vitest";
 import {
   enumerateDice,
-  pipelineFor,
   recordedDice,
+  type AttackResolution,
+  pipelineFor,
   resolveAttack,
   rollAttack,
-  type AttackResolution,
-} from "../../src/rules/pipeline";
-import { seededRng } from "../../src/rules/dice";
-import { applyWound, newTrack, trackStatus, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import { defaultFateConfig } from "../../src/rules/tracks/fate";
-import { dcTrackConfig } from "../../src/rules/tracks/dc";
-import { fudgePipeline, type FudgeRequest } from "../../src/rules/fudge";
+  seededRng,
+  applyWound,
+  newTrack,
+  trackStatus,
+  type Track,
+} from "../../src/rules";
+import { boxTrackConfig, dcTrackConfig, fudgePipeline, type FudgeRequest } from "../../src/rules/fudge";
+import { defaultFateConfig } from "../../src/rules/fate";
 import { caught } from "./errors";
 
 const box = (preset: "standard" | "pawn" | "miniatures" = "standard", doubleRd = false): Track =>

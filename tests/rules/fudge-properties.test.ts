@@ -1,9 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { resolveAttack } from "../../src/rules/pipeline";
-import { newTrack } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import "../../src/rules/fudge";
+import { resolveAttack, newTrack } from "../../src/rules";
+import { boxTrackConfig } from "../../src/rules/fudge";
 
 const LEVELS = [null, "scratch", "hurt", "veryHurt", "incapacitated", "nearDeath"];
 const df = (t: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(t) ? Math.sign(t) : 0));

@@ -5,10 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { seededRng } from "../../src/rules/dice";
-import { pipelineFor, rollingDice, type AttackResolution } from "../../src/rules/pipeline";
-import { applyWound, type Track } from "../../src/rules/track";
-import "../../src/rules/presets";
+import { seededRng, rollingDice, type AttackResolution, pipelineFor, applyWound, type Track } from "../../src/rules";
 import { fighter, fudgeOptions, parsedFudgeRequest, fudgeSituation } from "./fudge-arbitraries";
 
 const outcome = (f: () => AttackResolution): unknown => {

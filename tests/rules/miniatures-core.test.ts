@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { datacard, type MiniDatacard } from "../../src/rules/miniatures/datacard";
-import { SAMPLE_CARDS } from "./miniatures-samples";
 import {
+  datacard,
+  type MiniDatacard,
   LEGENDARY_TAIL_EPSILON,
   legendaryOutcomes,
   legendaryTotal,
   rollLegendary,
-} from "../../src/rules/miniatures/legendary";
-import {
   GUTS_ROLL_PENALTY_RULES,
   GUTS_TARGETS,
   gutsCheck,
@@ -23,13 +21,14 @@ import {
   nearDeathRoll,
   parseGutsState,
   terrifyingTarget,
-} from "../../src/rules/miniatures/guts";
-import { disengageCheck, movementCost, rangePenalty } from "../../src/rules/miniatures/movement";
-import { seededRng } from "../../src/rules/dice";
+  disengageCheck,
+  movementCost,
+  rangePenalty,
+} from "../../src/rules/miniatures";
+import { SAMPLE_CARDS } from "./miniatures-samples";
+import { seededRng, signed, applyWound, newTrack, trackStatus } from "../../src/rules";
 import { fieldOf } from "./errors";
-import { signed } from "../../src/rules/explain";
-import { applyWound, newTrack, trackStatus } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { boxTrackConfig } from "../../src/rules/fudge";
 
 /** The card's printed MODF / RODF / DDF / HDDF (null = "N/A"), copied from the seed. */
 const PRINTED: Record<

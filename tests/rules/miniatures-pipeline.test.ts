@@ -9,10 +9,18 @@ import {
   attacksOfAction,
 } from "../../src/rules/miniatures";
 import { SAMPLE_CARDS, sampleModel } from "./miniatures-samples";
-import { boxTrackConfig, type BoxTrackState } from "../../src/rules/tracks/box";
-import { enumerateDice, resolveAttack, rollAttack, type AttackResolution } from "../../src/rules/pipeline";
-import { applyWound, newTrack, trackStatus, type Track } from "../../src/rules/track";
-import { seededRng } from "../../src/rules/dice";
+import { boxTrackConfig, type BoxTrackState } from "../../src/rules/fudge";
+import {
+  enumerateDice,
+  type AttackResolution,
+  resolveAttack,
+  rollAttack,
+  applyWound,
+  newTrack,
+  trackStatus,
+  type Track,
+  seededRng,
+} from "../../src/rules";
 import { fieldOf } from "./errors";
 
 type CardKey = keyof typeof SAMPLE_CARDS;

@@ -2,8 +2,8 @@
  * Test fixture: the five sample datacards of seed 004 (Fudge Miniatures Battles "Sample characters"), as
  * datacard JSON without a track (add one with boxTrackConfig("miniatures")).
  */
-import { newTrack, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
+import { newTrack, type Track } from "../../src/rules";
+import { boxTrackConfig } from "../../src/rules/fudge";
 
 export const SAMPLE_CARDS = {
   kingKingsley: {

@@ -6,11 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { statCheck } from "../../src/rules/miniatures/stat-check";
-import { parseGutsState, initialGutsState } from "../../src/rules/miniatures/guts";
-import { legendaryTotal, rollLegendary } from "../../src/rules/miniatures/legendary";
-import { unopposedRoll } from "../../src/rules/fudge/unopposed";
-import { seededRng } from "../../src/rules/dice";
+import { statCheck, parseGutsState, initialGutsState, legendaryTotal, rollLegendary } from "../../src/rules/miniatures";
+import { unopposedRoll } from "../../src/rules/fudge";
+import { seededRng } from "../../src/rules";
 import { caught } from "./errors";
 
 const PLUS4 = [1, 1, 1, 1];

@@ -7,7 +7,7 @@ import {
   inContactWithEnemy,
   tableSituation,
   type TokenBox,
-} from "../../src/rules/miniatures/table";
+} from "../../src/rules/miniatures";
 
 const tok = (id: string, x: number, y: number, disposition = 1, w = 1, h = 1): TokenBox => ({
   id,

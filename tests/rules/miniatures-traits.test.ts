@@ -5,28 +5,26 @@
  * A gift or fault without `rule` stays text only: every request without one answers as before.
  */
 import { describe, expect, it } from "vitest";
-import { MINI_TRAIT_RULES, parseDatacard, type MiniTraitRule } from "../../src/rules/miniatures/datacard";
 import {
+  MINI_TRAIT_RULES,
+  parseDatacard,
+  type MiniTraitRule,
   gutsCheck,
   gutsRecheck,
   gutsTrigger,
   initialGutsState,
   parseGutsState,
   type GutsRollPenaltyRule,
-} from "../../src/rules/miniatures/guts";
-import { legendaryOutcomes, legendaryTotal } from "../../src/rules/miniatures/legendary";
-import { resolveAttack } from "../../src/rules/pipeline";
-import { duelForecast } from "../../src/rules/forecast";
-import { applyWound, newTrack } from "../../src/rules/track";
-import { boxTrackConfig, effectivePenalties, type BoxTrackConfig } from "../../src/rules/tracks/box";
-import {
+  legendaryOutcomes,
+  legendaryTotal,
   gutsMind,
   gutsTurnStart,
   mindSpace,
   type DuelGutsSituation,
   type MindSpace,
-} from "../../src/rules/miniatures/forecast";
-import "../../src/rules/presets";
+} from "../../src/rules/miniatures";
+import { resolveAttack, duelForecast, applyWound, newTrack } from "../../src/rules";
+import { boxTrackConfig, effectivePenalties, type BoxTrackConfig } from "../../src/rules/fudge";
 import { sampleModel, SAMPLE_CARDS } from "./miniatures-samples";
 import { caught } from "./errors";
 import { runCommand } from "../../src/cli/run";
@@ -206,7 +204,7 @@ describe("attack pipeline", () => {
       // Text only: the strike goes in (at HDDF).
       expect(resolveAttack(attack(sampleModel("sirKnightly"), d as Model, s), { attack: dF(0) }).hit).toBe(true);
     }
-    // Surprised, or running (failure by 3): not defenseless.
+    // Surprised, or running (failure by 3): not defenceless.
     expect(resolveAttack(attack(knight, ruled("brutasTheBrute"), { surprised: true }), { attack: dF(0) }).hit).toBe(
       true,
     );

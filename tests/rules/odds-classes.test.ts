@@ -6,9 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
-import { exactOddsOf, type AttackOdds } from "../../src/rules/odds";
-import { pipelineFor } from "../../src/rules/pipeline";
-import "../../src/rules/presets";
+import { exactOddsOf, type AttackOdds, pipelineFor } from "../../src/rules";
 import { fighter, fudgeOptions, parsedFudgeRequest, fudgeSituation } from "./fudge-arbitraries";
 
 function same(a: AttackOdds, b: AttackOdds, where: string): void {

@@ -1,15 +1,25 @@
 /** Exact odds and duel forecasts on the real presets, checked against the dice and against sampling. */
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "./text-traits";
-import { FOUR_DF_WEIGHTS, fudgeOutcomes, fudgeWeights, seededRng } from "../../src/rules/dice";
-import { duelForecast } from "../../src/rules/forecast";
-import { exactOdds, monteCarloOdds, type AttackOdds } from "../../src/rules/odds";
-import { pipelineFor, rollingDice } from "../../src/rules/pipeline";
-import { applyWound, healTrack, newTrack, trackStatus, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import "../../src/rules/presets";
-import { datacard, nearDeathGuts } from "../../src/rules/miniatures";
-import { legendarySlot } from "../../src/rules/miniatures/legendary";
+import {
+  FOUR_DF_WEIGHTS,
+  fudgeOutcomes,
+  fudgeWeights,
+  seededRng,
+  duelForecast,
+  exactOdds,
+  monteCarloOdds,
+  type AttackOdds,
+  rollingDice,
+  pipelineFor,
+  applyWound,
+  healTrack,
+  newTrack,
+  trackStatus,
+  type Track,
+} from "../../src/rules";
+import { boxTrackConfig } from "../../src/rules/fudge";
+import { datacard, nearDeathGuts, legendarySlot } from "../../src/rules/miniatures";
 
 const legendarySlotForSim = legendarySlot("g", "sim");
 

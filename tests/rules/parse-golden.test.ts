@@ -11,10 +11,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "./text-traits";
-import { RulesError } from "../../src/rules/errors";
-import { pipelineFor } from "../../src/rules/pipeline";
-import { parseTrack } from "../../src/rules/track";
-import "../../src/rules/presets";
+import { RulesError, pipelineFor, parseTrack } from "../../src/rules";
 import { expectGoldenDigests } from "./golden-digests";
 
 const FIXTURE = new URL("../fixtures/parse-golden.json", import.meta.url);

@@ -4,11 +4,8 @@
  * reads it (issue #10, "Hard budgets, clean refusals"; docs/rules-api.md "Hostile input").
  */
 import { describe, expect, it } from "vitest";
-import { seededRng } from "../../src/rules/dice";
-import { RulesError } from "../../src/rules/errors";
-import { checkRecordedDice, pipelineFor, resolveAttack, rollAttack } from "../../src/rules/pipeline";
+import { seededRng, RulesError, checkRecordedDice, pipelineFor, resolveAttack, rollAttack } from "../../src/rules";
 import { resolveSamples } from "../../src/cli/samples";
-import "../../src/rules/presets";
 import { caught } from "./errors";
 
 const sample = (preset: string, attacker: string, defender: string, extra: Record<string, unknown> = {}) =>

@@ -7,10 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { runCommand } from "../../src/cli/run";
-import { seededRng } from "../../src/rules/dice";
-import { monteCarloOdds } from "../../src/rules/odds";
-import { applyWound, parseTrack } from "../../src/rules/track";
-import "../../src/rules/presets";
+import { seededRng, monteCarloOdds, applyWound, parseTrack } from "../../src/rules";
 
 type Line = "clipped" | "hurt" | "injured" | "takenOut";
 type Marks = Record<Line, (Line | null)[]>;

@@ -7,9 +7,18 @@
 import { describe, expect, it } from "vitest";
 import { runCommand } from "../../src/cli/run";
 import { resolveSamples } from "../../src/cli/samples";
-import { FOUR_DF_WEIGHTS } from "../../src/rules/dice";
-import { describeLevel, standardLadder } from "../../src/rules/ladder";
-import { resolveAttack } from "../../src/rules/pipeline";
+import {
+  FOUR_DF_WEIGHTS,
+  describeLevel,
+  standardLadder,
+  resolveAttack,
+  applyWound,
+  endBattle,
+  healTrack,
+  newTrack,
+  trackStatus,
+  type Track,
+} from "../../src/rules";
 import {
   defensiveFactor,
   offensiveFactor,
@@ -18,11 +27,9 @@ import {
   factorBonus,
   relativeDegreeBonus,
   defaultFudgeOptions,
+  boxTrackConfig,
+  dcTrackConfig,
 } from "../../src/rules/fudge";
-import { applyWound, endBattle, healTrack, newTrack, trackStatus, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import { dcTrackConfig } from "../../src/rules/tracks/dc";
-import "../../src/rules/presets";
 
 /** 4dF faces with the given total. */
 const df = (t: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(t) ? Math.sign(t) : 0));

@@ -7,13 +7,22 @@
 import { describe, expect, it } from "vitest";
 import { runCommand } from "../../src/cli/run";
 import { resolveSamples } from "../../src/cli/samples";
-import { datacard, parseDatacard } from "../../src/rules/miniatures/datacard";
-import { gutsCheck, gutsEffectInfo, gutsRecheck, gutsTrigger, initialGutsState } from "../../src/rules/miniatures/guts";
-import { legendaryTotal } from "../../src/rules/miniatures/legendary";
-import { disengageCheck, movementCost, rangePenalty } from "../../src/rules/miniatures/movement";
-import { applyWound, newTrack, trackStatus, type Track } from "../../src/rules/track";
-import { boxTrackConfig, type BoxTrackState } from "../../src/rules/tracks/box";
-import type { AttackResolution } from "../../src/rules/pipeline";
+import {
+  datacard,
+  parseDatacard,
+  gutsCheck,
+  gutsEffectInfo,
+  gutsRecheck,
+  gutsTrigger,
+  initialGutsState,
+  legendaryTotal,
+  disengageCheck,
+  movementCost,
+  rangePenalty,
+} from "../../src/rules/miniatures";
+import { applyWound, newTrack, trackStatus, type Track } from "../../src/rules";
+import { boxTrackConfig, type BoxTrackState } from "../../src/rules/fudge";
+import type { AttackResolution } from "../../src/rules";
 import { fieldOf } from "./errors";
 
 type Sample = "King Kingsley" | "Sir Knightly" | "Yanni the Yeoman" | "Knavely Knave" | "Brutas the Brute";

@@ -4,16 +4,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
-import { exactOdds } from "../../src/rules/odds";
-import { resolveAttack } from "../../src/rules/pipeline";
-import { fudgeSlots, parseFudgeRequest } from "../../src/rules/fudge";
-import { applyWound, newTrack, type Track } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import { dcTrackConfig } from "../../src/rules/tracks/dc";
+import { exactOdds, resolveAttack, applyWound, newTrack, type Track } from "../../src/rules";
+import { fudgeSlots, parseFudgeRequest, boxTrackConfig, dcTrackConfig } from "../../src/rules/fudge";
 import { datacard, parseDatacard } from "../../src/rules/miniatures";
 import { SAMPLE_CARDS } from "./miniatures-samples";
 import { caught } from "./errors";
-import "../../src/rules/presets";
 
 const df = (t: number): number[] => [0, 1, 2, 3].map((i) => (i < Math.abs(t) ? Math.sign(t) : 0));
 const box = (): Track => newTrack(boxTrackConfig("standard"));

@@ -1,31 +1,33 @@
 /**
- * The exact Volt duel forecast (method "product", src/rules/volt/duel.ts, issue #10 "Every duel is
+ * The exact Volt duel forecast (method "product", src/rules/volt/product.ts, issue #10 "Every duel is
  * forecastable"): its integer sheets against the real volt track kind, its answers against the
  * exact chain, the bounded methods and a Monte Carlo of the real pipeline, and its budget.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
-import { seededRng } from "../../src/rules/dice";
-import { duelForecast, FORECAST_BUDGET } from "../../src/rules/forecast";
-import { pipelineFor, rollingDice } from "../../src/rules/pipeline";
-import { trackStatus, type Track } from "../../src/rules/track";
+import {
+  seededRng,
+  duelForecast,
+  FORECAST_BUDGET,
+  rollingDice,
+  pipelineFor,
+  trackStatus,
+  type Track,
+} from "../../src/rules";
 import {
   voltTrackKind,
   type VoltMark,
   type VoltTrackConfig,
   type VoltTrackState,
   type VoltWound,
-} from "../../src/rules/volt";
-import {
   VOLT_OUT,
   voltApplyWounds,
   voltSheetModel,
   voltSheetOf,
   voltSheetPenalty,
   voltSheetProgress,
-} from "../../src/rules/volt/duel";
-import "../../src/rules/presets";
+} from "../../src/rules/volt";
 
 const configArb = fc
   .record({
@@ -325,7 +327,7 @@ describe("Volt duel forecast of the sample characters (issue #10: every duel is 
 
 describe("Volt duel over the product's budget: the forward method's pre-check (issue #10: the table's wait for a duel beyond reach)", () => {
   // maxProductPairs 0 sends every duel past the product method to the bounded forward, whose
-  // pre-check counts its first pass on the integer sheets (src/rules/volt/duel.ts voltForwardExceeds).
+  // pre-check counts its first pass on the integer sheets (src/rules/volt/forward-count.ts voltForwardExceeds).
   const duels: Array<[string, Record<string, unknown>]> = [
     ["two axes, Damage 25", { preset: "volt", a: side("A"), b: side("B") }],
     [

@@ -5,7 +5,7 @@
  * roll's value by its result, a failure lowers nothing; value 0 is no medical care (no roll).
  */
 import { describe, expect, it } from "vitest";
-import { medicalRoll, injuryToRecover } from "../../src/rules/volt/recover";
+import { medicalRoll, injuryToRecover } from "../../src/rules/volt";
 import { keyOf } from "./errors";
 
 describe("the medical Background roll (Volt: Recovery)", () => {

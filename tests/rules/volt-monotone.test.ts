@@ -8,11 +8,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
-import { pipelineFor } from "../../src/rules/pipeline";
-import { trackKind } from "../../src/rules/track";
+import { pipelineFor, trackKind } from "../../src/rules";
 import type { VoltWound } from "../../src/rules/volt";
-import { voltApplyWounds, voltSheetModel, voltSheetOf, voltSheetPenalty } from "../../src/rules/volt/duel";
-import "../../src/rules/presets";
+import { voltApplyWounds, voltSheetModel, voltSheetOf, voltSheetPenalty } from "../../src/rules/volt";
 
 describe("Volt duel: the same-dice coupling is not monotone (why no sandwich bound)", () => {
   const { a: theodora, b: leroy } = resolveSamples({ preset: "volt", a: "Theodora", b: "Leroy" }) as Record<

@@ -1,15 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { seededRng } from "../../src/rules/dice";
 import {
+  seededRng,
   enumerateDice,
-  pipelineFor,
   recordedDice,
+  type AttackResolution,
+  pipelineFor,
   resolveAttack,
   rollAttack,
-  type AttackResolution,
-} from "../../src/rules/pipeline";
-import { newTrack, trackStateKey, type Track } from "../../src/rules/track";
-import "../../src/rules/volt";
+  newTrack,
+  trackStateKey,
+  type Track,
+} from "../../src/rules";
 import { fieldOf } from "./errors";
 
 const track = (willpower = 6, marks: Record<string, string> = {}): Track => ({

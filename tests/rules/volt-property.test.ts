@@ -10,7 +10,7 @@ import {
   trackStatus,
   undoApplied,
   type Track,
-} from "../../src/rules/track";
+} from "../../src/rules";
 import { voltGeometry, type VoltMark, type VoltTrackConfig } from "../../src/rules/volt";
 
 type Marks = Record<string, VoltMark>;

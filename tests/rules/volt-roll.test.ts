@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RulesError } from "../../src/rules/errors";
-import { voltDie, voltRoll, voltRollOutcomes, voltSuccessChance } from "../../src/rules/volt/roll";
+import { RulesError } from "../../src/rules";
+import { voltDie, voltRoll, voltRollOutcomes, voltSuccessChance } from "../../src/rules/volt";
 
 describe("Volt roll", () => {
   it("seed: Damage 15, dice 9 and 13 → Injury 13", () => {

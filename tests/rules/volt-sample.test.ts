@@ -1,12 +1,11 @@
 /**
- * The Volt sampled estimate on the integer sheets (src/rules/volt/duel.ts voltSampledDuel) and the
+ * The Volt sampled estimate on the integer sheets (src/rules/volt/sheet-sampler.ts voltSampledDuel) and the
  * product method's cheap refusal over its pairs' budget (issue #10: the table's answer for a duel
  * beyond exact and bounded reach, fast and with the same meaning).
  */
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
-import { duelForecast, type DuelForecast } from "../../src/rules/forecast";
-import "../../src/rules/presets";
+import { duelForecast, type DuelForecast } from "../../src/rules";
 
 const side = (
   name: string,

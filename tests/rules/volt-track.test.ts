@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RulesError } from "../../src/rules/errors";
 import {
+  RulesError,
   applyWound,
   healTrack,
   newTrack,
@@ -11,7 +11,7 @@ import {
   trackStatus,
   undoApplied,
   type Track,
-} from "../../src/rules/track";
+} from "../../src/rules";
 import {
   recoverAction,
   voltGeometry,

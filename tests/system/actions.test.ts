@@ -21,15 +21,12 @@ import {
   undoDamage,
 } from "../../src/system/actions";
 import { trackFor } from "../../src/system/combatant";
-import { renderTrack, trackStatus } from "../../src/rules/track";
-import { seededRng } from "../../src/rules/dice";
-import { RulesError } from "../../src/rules/errors";
+import { renderTrack, trackStatus, seededRng, RulesError, applyWound } from "../../src/rules";
 import type { ActorDoc, AttackCardData } from "../../src/system/data";
 import { GM, PLAYER1, PLAYER2, STRANGER, goblin, item, knight, leroy, rulesFor, theodora } from "./fixtures";
 import { editCustomLevels, fudgePointOffer, updatedState, wieldedAttacks } from "../../src/system/actions";
 import { attackCardContext } from "../../src/system/card";
 import { gutsNoteLines } from "../../src/system/guts-dialog";
-import { applyWound } from "../../src/rules/track";
 import { characterSheetContext, miniatureSheetContext } from "../../src/system/sheet";
 import { keyOf } from "../rules/errors";
 import { findSample } from "../../src/cli/samples";

@@ -4,7 +4,7 @@
  * pair (issue #9's figures), and the sheet's Attack tooltip / disabled reason.
  */
 import { describe, expect, test } from "vitest";
-import { exactOdds } from "../../src/rules/odds";
+import { exactOdds, duelForecast } from "../../src/rules";
 import { attackRequest } from "../../src/system/combatant";
 import {
   attackDialogContext,
@@ -18,7 +18,6 @@ import {
   situationFields,
 } from "../../src/system/attack-dialog";
 import { resolveSamples } from "../../src/cli/samples";
-import { duelForecast } from "../../src/rules/forecast";
 import { actorSheetContext } from "../../src/system/sheet";
 import { findSample } from "../../src/cli/samples";
 import {
@@ -436,6 +435,8 @@ describe("token bar and HUD controls", () => {
     const view = trackView(() => trackFor(a, rules), true);
     const bar = woundBar(view);
     expect(bar.map((s) => s.key)).toEqual(view.rows.map((r) => r.key));
+    // Each level's severity on the seven-step ramp: the mildest 0, the worst 6.
+    expect(bar.map((s) => s.tier)).toEqual([0, 2, 3, 5, 6]);
     expect(bar.reduce((n, s) => n + Number(s.width), 0)).toBeCloseTo(100, 1);
     const scratch = bar.find((s) => s.key === "scratch")!;
     expect(scratch.marked).toBe(1);

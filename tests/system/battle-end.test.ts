@@ -4,10 +4,8 @@
  */
 import { describe, expect, test } from "vitest";
 import { battleEndNote } from "../../src/system/battle-end";
-import { woundLevelName } from "../../src/rules/track";
-import { newTrack } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import { dcTrackConfig } from "../../src/rules/tracks/dc";
+import { woundLevelName, newTrack } from "../../src/rules";
+import { boxTrackConfig, dcTrackConfig } from "../../src/rules/fudge";
 import { makeRenderer } from "./render";
 
 const XSS = "<img src=x onerror=alert(1)>";

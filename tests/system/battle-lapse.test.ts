@@ -2,7 +2,7 @@
 import { describe, expect, test } from "vitest";
 import { endBattleFor, updatedState } from "../../src/system/actions";
 import { trackFor } from "../../src/system/combatant";
-import { applyWound, trackStateKey } from "../../src/rules/track";
+import { applyWound, trackStateKey } from "../../src/rules";
 import type { ActorDoc } from "../../src/system/data";
 import { rulesFor, theodora } from "./fixtures";
 

@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { attackCardContext, rollCardContext } from "../../src/system/card";
 import { applyDamage, defend, rollTrait, startAttack } from "../../src/system/actions";
 import { checkCard } from "../../src/system/integrity";
-import { seededRng } from "../../src/rules/dice";
+import { seededRng } from "../../src/rules";
 import type { ActorDoc, AttackCardData } from "../../src/system/data";
 import { GM, PLAYER1, PLAYER2, PRESET_IDS, knight, leroy, rulesFor, theodora } from "./fixtures";
 import { makeRenderer } from "./render";

@@ -62,16 +62,16 @@ describe("FATE: the card and the odds in the FATE ladder's words (seed 003)", ()
     expect(facts).toEqual([{ key: "margin", text: "margin +2" }]);
   });
 
-  test("the odds name a margin of 0 Scratched; Fudge keeps its standoff", () => {
+  test("the odds name a margin of 0 Scratched, with its effect (none: it is no level of the ladder); Fudge keeps its standoff", () => {
     const a = leroy();
     const w = a.items!.find((i) => i.type === "weapon") as never;
     const fate = attackOdds(a, w, theodora(), rulesFor("fate"));
     const fudge = attackOdds(a, w, theodora(), rulesFor("fudge"));
     const label = (v: typeof fate) => v.segments.find((s) => s.key === "standoff")!.labelKeys.map((k) => lang[k]);
-    expect(label(fate)).toEqual(["Scratched"]);
+    expect(label(fate)).toEqual(["Scratched (no effect)"]);
     expect(label(fudge)).toEqual(["Standoff"]);
     // The sheet's hover summary on Attack says the same.
-    expect(fate.summary.map((s) => lang[s.label])).toContain("Scratched");
+    expect(fate.summary.map((s) => lang[s.label])).toContain("Scratched (no effect)");
     expect(fudge.summary.map((s) => lang[s.label])).toContain("Standoff");
   });
 });

@@ -18,8 +18,8 @@ import {
 import { turnEndHealing } from "../../src/system/combat";
 import { trackFor } from "../../src/system/combatant";
 import { defenceRecordOf, rederiveTarget } from "../../src/system/integrity";
-import { trackStatus } from "../../src/rules/track";
-import type { AttackResolution } from "../../src/rules/pipeline";
+import { trackStatus } from "../../src/rules";
+import type { AttackResolution } from "../../src/rules";
 import type { ActorDoc, AttackCardData } from "../../src/system/data";
 import { mergeLikeFoundry, safeTrackUpdate } from "../../src/system/updates";
 import { GM, PLAYER1, PLAYER2, leroy, rulesFor, theodora } from "./fixtures";

@@ -9,9 +9,9 @@ import {
   turnEndHealing,
   turnStartTasks,
 } from "../../src/system/combat";
-import { readStunSnapshot, stunSnapshot, turnEndStunHealing } from "../../src/rules/tracks/stun";
+import { readStunSnapshot, stunSnapshot, turnEndStunHealing } from "../../src/rules/fudge";
 import { defaultWorldRules } from "../../src/system/data";
-import type { TrackStatus } from "../../src/rules/track";
+import type { TrackStatus } from "../../src/rules";
 
 const st = (over: Partial<TrackStatus>): TrackStatus => ({
   penalty: 0,

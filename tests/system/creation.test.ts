@@ -155,8 +155,13 @@ describe("the creation panel (derived, never typed) and the pickers", () => {
   });
 
   it("a gift's name that suggests a rule effect is recognised", () => {
-    expect(suggestedEffect("High Pain Threshold")).toBe("highPainThreshold");
-    expect(suggestedEffect("Skilled backstabber")).toBe("backstabber");
-    expect(suggestedEffect("Lucky")).toBeNull();
+    expect(suggestedEffect("High Pain Threshold", "gift", "fudge")).toBe("highPainThreshold");
+    expect(suggestedEffect("Skilled backstabber", "gift", "miniatures")).toBe("backstabber");
+    expect(suggestedEffect("Fragile", "fault", "volt")).toBe("fragileVolt");
+    expect(suggestedEffect("Fragile", "fault", "fudge")).toBe("fragile");
+    // Only what the item sheet offers: another preset's effect, or the other kind's, is no suggestion.
+    expect(suggestedEffect("Skilled backstabber", "gift", "fudge")).toBeNull();
+    expect(suggestedEffect("High Pain Threshold", "fault", "fudge")).toBeNull();
+    expect(suggestedEffect("Lucky", "gift", "fudge")).toBeNull();
   });
 });

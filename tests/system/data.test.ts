@@ -7,7 +7,7 @@ import {
   defaultWorldRules,
   worldRulesFrom,
 } from "../../src/system/data";
-import { parseFudgeOptions } from "../../src/rules/fudge/options";
+import { parseFudgeOptions } from "../../src/rules/fudge";
 
 describe("defaults", () => {
   test("every actor and item type has JSON-clean defaults", () => {

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { healWounds, setActorField, toggleWoundBox } from "../../src/system/actions";
 import { FIELD_NAMES, errorText, errorView, fieldKey, fieldLabel } from "../../src/system/error-text";
 import { dictionaryI18n } from "../../src/system/i18n";
-import { RulesError } from "../../src/rules/errors";
+import { RulesError } from "../../src/rules";
 import { GM, PLAYER2, leroy, loadLang, rulesFor } from "./fixtures";
 
 const missing: string[] = [];

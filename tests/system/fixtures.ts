@@ -13,7 +13,7 @@ import {
   type ItemType,
   type WorldRules,
 } from "../../src/system/data";
-import type { PresetId } from "../../src/rules/pipeline";
+import type { PresetId } from "../../src/rules";
 
 export const ROOT = join(__dirname, "..", "..");
 

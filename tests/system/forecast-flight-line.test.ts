@@ -4,11 +4,9 @@
  */
 import { describe, expect, test } from "vitest";
 import { forecastLineOf, forecastTextOf, forecastViewOf } from "../../src/system/attack-dialog";
-import { duelForecast } from "../../src/rules/forecast";
+import { duelForecast, newTrack } from "../../src/rules";
 import { resolveSamples } from "../../src/cli/samples";
-import { newTrack } from "../../src/rules/track";
-import { boxTrackConfig } from "../../src/rules/tracks/box";
-import "../../src/rules/presets";
+import { boxTrackConfig } from "../../src/rules/fudge";
 import { sampleModel } from "../rules/miniatures-samples";
 import { loadLang } from "./fixtures";
 

@@ -7,8 +7,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { answerForecastMessage, ForecastQueue, rulesErrorFrom, timeoutFor } from "../../src/system/forecast-queue";
 import { FakeWorker } from "./fake-worker";
-import { duelForecast, FORECAST_BUDGET } from "../../src/rules/forecast";
-import { RulesError } from "../../src/rules/errors";
+import { duelForecast, FORECAST_BUDGET, RulesError } from "../../src/rules";
 import { duelRequest } from "../../src/system/attack-dialog";
 import { findSample } from "../../src/cli/samples";
 import { rulesFor } from "./fixtures";

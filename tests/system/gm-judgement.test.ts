@@ -13,7 +13,7 @@ import { attackCardContext } from "../../src/system/card";
 import { applyDamage, defend, judgeWound, startAttack, undoDamage } from "../../src/system/actions";
 import { checkCard, rederiveTarget, woundLogOf, type GmPick } from "../../src/system/integrity";
 import { trackFor } from "../../src/system/combatant";
-import { trackStatus } from "../../src/rules/track";
+import { trackStatus } from "../../src/rules";
 import type { ActorDoc, AttackCardData, WorldRules } from "../../src/system/data";
 import { GM, PLAYER1, PLAYER2, leroy, rulesFor, theodora } from "./fixtures";
 import { makeRenderer } from "./render";

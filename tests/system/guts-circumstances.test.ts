@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { findSample } from "../../src/cli/samples";
-import { applyWound } from "../../src/rules/track";
+import { applyWound, duelForecast } from "../../src/rules";
 import { trackFor } from "../../src/system/combatant";
 import type { ActorDoc, AttackCardData, MiniatureData } from "../../src/system/data";
 import {
@@ -26,7 +26,6 @@ import { attackCardContext } from "../../src/system/card";
 import { GM, PLAYER1, loadLang, rulesFor } from "./fixtures";
 import { fill } from "../../src/system/i18n";
 import { duelRequest } from "../../src/system/attack-dialog";
-import { duelForecast } from "../../src/rules/forecast";
 
 const rules = rulesFor("miniatures");
 const sample = (name: string, patch: Partial<MiniatureData["gutsStanding"]> = {}): ActorDoc => {

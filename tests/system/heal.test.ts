@@ -9,7 +9,7 @@ import {
 import { healWounds, updatedState } from "../../src/system/actions";
 import { trackFor } from "../../src/system/combatant";
 import { healRollFormula, healRollTitle } from "../../src/system/rolling";
-import { applyWound, trackStatus } from "../../src/rules/track";
+import { applyWound, trackStatus } from "../../src/rules";
 import { defaultCharacterData, defaultWorldRules, type ActorDoc, type WorldRules } from "../../src/system/data";
 
 const actor = (items: ActorDoc["items"] = [], system = defaultCharacterData()): ActorDoc => ({

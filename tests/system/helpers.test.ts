@@ -7,7 +7,7 @@ import { registerHelpers, HELPER_NAMES } from "../../src/system/handlebars";
 import { dictionaryI18n, flattenLang, fill } from "../../src/system/i18n";
 import { registerFoundryCoreHelpers } from "../../playground/foundry-core-helpers";
 import { levelView } from "../../src/system/view";
-import { standardLadder } from "../../src/rules/ladder";
+import { standardLadder } from "../../src/rules";
 import { ROOT } from "./fixtures";
 
 const dict = {

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "vitest";
 import { applyDamage, defend, startAttack, undoDamage } from "../../src/system/actions";
 import { trackFor } from "../../src/system/combatant";
-import { applyWound, trackStatus, type Track } from "../../src/rules/track";
+import { applyWound, trackStatus, type Track, seededRng } from "../../src/rules";
 
 /** A Hurt marked on a fresh track (Fudge §4.57). */
 const applyWoundState = (t: Track): unknown => applyWound(t, { level: "hurt" }).track.state;
@@ -23,7 +23,6 @@ import {
   type WoundRecord,
 } from "../../src/system/integrity";
 import { GM, PLAYER1, PLAYER2, PRESET_IDS, STRANGER, knight, leroy, rulesFor, theodora } from "./fixtures";
-import { seededRng } from "../../src/rules/dice";
 import { mergeLikeFoundry } from "../../src/system/updates";
 import { keyOf } from "../rules/errors";
 import { findSample } from "../../src/cli/samples";

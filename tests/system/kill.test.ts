@@ -17,10 +17,10 @@ import {
 import { mergeLikeFoundry, safeTrackUpdate } from "../../src/system/updates";
 import { trackFor } from "../../src/system/combatant";
 import { characterSheetContext, npcSheetContext } from "../../src/system/sheet";
-import { applyWound, trackStatus } from "../../src/rules/track";
+import { applyWound, trackStatus } from "../../src/rules";
 import type { ActorDoc } from "../../src/system/data";
 import { GM, goblin, leroy, PLAYER1, rulesFor } from "./fixtures";
-import { DC_DEAD } from "../../src/rules/tracks/dc";
+import { DC_DEAD } from "../../src/rules/fudge";
 import { keyOf } from "../rules/errors";
 import { makeRenderer } from "./render";
 

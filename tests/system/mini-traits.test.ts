@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { findSample } from "../../src/cli/samples";
-import { parseDatacard } from "../../src/rules/miniatures/datacard";
+import { parseDatacard } from "../../src/rules/miniatures";
 import { datacardTrait, ignoredMiniTraits, miniatureDatacard, miniRules } from "../../src/system/combatant";
 import { MINI_TRAIT_EFFECTS, TRAIT_EFFECTS, type ActorDoc, type ItemDoc } from "../../src/system/data";
 import {
@@ -29,10 +29,17 @@ describe("trait effects with a Miniatures rule", () => {
     expect(TRAIT_EFFECTS[0]).toBe("none");
   });
 
-  test("the item sheet offers them, with a one-line hint for the chosen one", () => {
+  test("the item sheet offers a gift the Miniatures gifts' rules (not faults', not other presets'), with a one-line hint for the chosen one", () => {
     const steadfast = item("gift", "Steadfast", { effect: "steadfast", value: 1 });
     const ctx = itemSheetContext(steadfast, rules);
-    expect(ctx.choices.effect.map((c) => c.value)).toEqual([...TRAIT_EFFECTS]);
+    expect(ctx.choices.effect.map((c) => c.value)).toEqual([
+      "none",
+      "terrifying",
+      "steadfast",
+      "backstabber",
+      "faithful",
+      "noblePresence",
+    ]);
     expect(ctx.choices.effect.find((c) => c.selected)?.value).toBe("steadfast");
     expect(ctx.effectHintKey).toBe("FUDGE.Miniatures.TraitRule.steadfast");
     expect(

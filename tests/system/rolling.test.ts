@@ -1,8 +1,8 @@
 /** The one roll path (src/system/rolling.ts): the same faces whatever the host's roller. */
 import { describe, expect, it } from "vitest";
-import { seededRng } from "../../src/rules/dice";
-import { legendarySlot } from "../../src/rules/miniatures/legendary";
-import { fudgeDiceSlot, plainDiceSlot } from "../../src/rules/fudge/dice";
+import { seededRng } from "../../src/rules";
+import { legendarySlot } from "../../src/rules/miniatures";
+import { fudgeDiceSlot, plainDiceSlot } from "../../src/rules/fudge";
 import { faceToUniform, rngRoller, rollSlot, rollSlotSync, traitRollSlot, type Roller } from "../../src/system/rolling";
 
 /** A roller serving fixed faces, recording each formula rolled (as Foundry Rolls would be). */

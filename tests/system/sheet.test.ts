@@ -12,7 +12,7 @@ import { defend, rollTrait, startAttack, toggleWoundBox, applyDamage, updatedSta
 import { trackFor, attackRequest, miniatureDatacard } from "../../src/system/combatant";
 import { datacard, parseDatacard } from "../../src/rules/miniatures";
 import { SAMPLE_CARDS, sampleModel } from "../rules/miniatures-samples";
-import { renderTrack, trackStatus } from "../../src/rules/track";
+import { renderTrack, trackStatus } from "../../src/rules";
 import { defaultMiniatureData, type ActorDoc, type ItemDoc } from "../../src/system/data";
 import { GM, PLAYER1, PLAYER2, STRANGER, goblin, item, knight, leroy, rulesFor, theodora } from "./fixtures";
 
@@ -267,7 +267,19 @@ describe("item sheet", () => {
     expect(s.level!.label).toBe("Good (+1)");
     const g = itemSheetContext(theodora().items[3], rules);
     expect(g.choices.effect.find((c) => c.selected)!.value).toBe("highPainThreshold");
-    expect(itemSheetContext(leroy().items[1], rulesFor("volt")).show.volt).toBe(true);
+    expect(itemSheetContext(leroy().items[1], rulesFor("volt")).show).toMatchObject({ volt: true, fudge: false });
+    // Only the world's preset's fields: FATE reads a weapon's skill, no Fudge factor.
+    expect(itemSheetContext(leroy().items[1], rulesFor("fate")).show).toMatchObject({ fate: true, fudge: false });
+    // A fault offers faults' effects; an effect stored from another preset stays, said so.
+    const fault = itemSheetContext(item("fault", "Frail", { effect: "tough", value: 1 }), rules);
+    expect(fault.choices.effect.map((c) => [c.value, c.otherPreset ?? false])).toEqual([
+      ["none", false],
+      ["lowPainThreshold", false],
+      ["painIntolerant", false],
+      ["fragile", false],
+      ["tough", true],
+    ]);
+    expect(fault.choices.effect.find((c) => c.selected)!.value).toBe("tough");
   });
 });
 

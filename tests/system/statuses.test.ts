@@ -6,7 +6,7 @@ import {
   statusPlan,
   statusesFor,
 } from "../../src/system/statuses";
-import type { TrackStatus } from "../../src/rules/track";
+import type { TrackStatus } from "../../src/rules";
 import fs from "node:fs";
 
 const st = (over: Partial<TrackStatus>): TrackStatus => ({

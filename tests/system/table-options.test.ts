@@ -18,7 +18,7 @@ import { characterSheetContext } from "../../src/system/sheet";
 import { checkRollCard } from "../../src/system/integrity";
 import { rollCardContext } from "../../src/system/card";
 import { healingRequest } from "../../src/system/heal";
-import { applyWound } from "../../src/rules/track";
+import { applyWound } from "../../src/rules";
 import { keyOf } from "../rules/errors";
 import type { ActorDoc, WorldRules } from "../../src/system/data";
 import { GM, knight, leroy, rulesFor, theodora } from "./fixtures";

@@ -13,7 +13,7 @@ import {
 } from "../../src/system/sheet";
 import { attackCardContext, rollCardContext } from "../../src/system/card";
 import { applyDamage, defend, rollTrait, startAttack, toggleWoundBox, updatedState } from "../../src/system/actions";
-import { seededRng } from "../../src/rules/dice";
+import { seededRng, CONDITIONS, applyWound } from "../../src/rules";
 import {
   SHIELD_SIZES,
   STAT_BASES,
@@ -24,8 +24,7 @@ import {
   type ActorDoc,
   type AttackCardData,
 } from "../../src/system/data";
-import { CONDITIONS, applyWound } from "../../src/rules/track";
-import { GUTS_REASONS } from "../../src/rules/miniatures/guts";
+import { GUTS_REASONS } from "../../src/rules/miniatures";
 import { SITUATION_FIELDS, trackFor } from "../../src/system/combatant";
 import { FUDGE_LEVELS } from "../../src/system/view";
 import {

@@ -3,7 +3,7 @@
  * pipeline, the recorded dice, the resolution snapshot and the applied records (for Undo).
  * The card is re-derivable: request + dice → resolution (src/rules/pipeline.ts resolveAttack).
  */
-import { PRESETS } from "../../rules/pipeline";
+import { PRESETS } from "../../rules";
 import { defaultAttackCardData } from "../../system/data";
 import { choice, text } from "./fields";
 

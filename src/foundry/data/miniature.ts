@@ -2,7 +2,7 @@
 import { defaultMiniatureData } from "../../system/data";
 import { deriveActorSystem, type DerivedActor } from "../bridge";
 import { migrateActorSystem } from "../../system/migrate";
-import { GUTS_REASONS } from "../../rules/miniatures/guts";
+import { GUTS_REASONS } from "../../rules/miniatures";
 import { bool, choice, editableInt, richText, int, trackState } from "./fields";
 
 const fields = foundry.data.fields;

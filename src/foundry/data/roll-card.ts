@@ -2,7 +2,7 @@
  * ChatMessage `rollCard`: a trait roll (src/system/actions/trait-roll.ts RollCardData): the trait, the
  * wound penalty applied, the recorded dice, the result named on the ladder and its steps.
  */
-import { PRESETS } from "../../rules/pipeline";
+import { PRESETS } from "../../rules";
 import { bool, choice, int, text } from "./fields";
 
 const fields = foundry.data.fields;

@@ -4,7 +4,7 @@
  * its unadjusted level when the combat is deleted (End Combat), and a chat note says so.
  * Registered by quench.ts; everything it creates is deleted afterwards.
  */
-import { applyWound, trackStateKey } from "../../rules/track";
+import { applyWound, trackStateKey } from "../../rules";
 import { trackFor } from "../../system/combatant";
 import { woundLogOf } from "../../system/integrity";
 import * as actions from "../../system/actions";

@@ -7,7 +7,7 @@
  *    the attacker after his card was posted does not change his attack.
  * Registered by quench.ts; everything they create is deleted and the settings they change restored.
  */
-import { applyWound, trackStateKey, trackStatus } from "../../rules/track";
+import { applyWound, trackStateKey, trackStatus } from "../../rules";
 import { trackFor } from "../../system/combatant";
 import { plainActor, updateActor, worldRules } from "../bridge";
 import { clickCardAction, clickJudgement } from "../chat";

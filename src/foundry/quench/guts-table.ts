@@ -1,12 +1,11 @@
 /** The table's Guts circumstances in a live world. */
 import { PREFIX, QuenchLike, Scratch } from "./helpers";
 import { duelRequest } from "../../system/attack-dialog";
-import { duelForecast } from "../../rules/forecast";
+import { duelForecast, applyWound } from "../../rules";
 import { plainActor, worldRules } from "../bridge";
 import { SYSTEM_ID } from "../../system/registry";
 import { gutsAfterWound } from "../combat";
 import { liveGutsCircumstances } from "../guts-table";
-import { applyWound } from "../../rules/track";
 import { trackFor } from "../../system/combatant";
 
 /**

@@ -1,13 +1,15 @@
 /** What the Quench batches share: Quench's batch API as they use it, scratch documents deleted afterwards, and small waits and card helpers. */
-import { type PresetId } from "../../rules/pipeline";
+import { applyWound, type PresetId } from "../../rules";
+import { trackFor } from "../../system/combatant";
 import * as actions from "../../system/actions";
 import { rollAttack } from "../../system/rolling";
-import { plainActor, worldRules, type DerivedActor } from "../bridge";
+import { changeActor, plainActor, updateActor, worldRules, type DerivedActor } from "../bridge";
 import { clickCardAction, postAttackCard } from "../chat";
 import { foundryRoller } from "../dice";
 import { userRef } from "../foundry-util";
 import { SYSTEM_ID } from "../../system/registry";
 import type { WorldRules } from "../../system/data";
+import { WOUND_BAR_ATTRIBUTE } from "../token";
 
 /** The parts of Quench's batch context the batches use (Mocha's BDD interface and Chai). */
 export interface QuenchBatchContext {
@@ -199,3 +201,103 @@ export async function defendedCard(
   }
   throw new Error(`no such card in ${tries} attacks`);
 }
+
+export type Stun = { effect: string; rounds: number } | null;
+export const stunOf = (a: Actor.Implementation): Stun =>
+  (a.toObject().system as { woundTrack: { state: { stun?: Stun } | null } }).woundTrack.state?.stun ?? null;
+export const effects = (a: Actor.Implementation) => derived(a).status?.effects ?? [];
+
+/**
+ * Marks a wound as the rules core gives it (a stun attack's: `{level, stun: true}`), in the actor's
+ * write lane as Apply writes (a deleted combat's end-of-combat healing may still be queued there).
+ */
+export async function wound(a: Actor.Implementation, w: { level: string; stun?: boolean }): Promise<void> {
+  await changeActor(a, (doc) => ({
+    system: { woundTrack: { "==state": applyWound(trackFor(doc, worldRules()), w).track.state } },
+  }));
+}
+
+/** A scratch combat (no scene), Leroy (initiative 10) acting before Theodora (5), started. */
+export async function fight(
+  s: { track<T>(d: T): T },
+  leroy: Actor.Implementation,
+  theodora: Actor.Implementation,
+): Promise<Combat.Implementation> {
+  const combat = s.track((await Combat.create({ scene: null, active: true } as never)) as Combat.Implementation);
+  await combat.createEmbeddedDocuments("Combatant", [
+    { actorId: leroy.id, initiative: 10 },
+    { actorId: theodora.id, initiative: 5 },
+  ] as never);
+  await combat.startCombat();
+  return combat;
+}
+
+type Viewable = { id: string | null; view(): Promise<unknown> };
+export type Shape = { shape: { height: number }; fillStyle: { color: number; alpha: number; visible: boolean } };
+export type Bar = { visible: boolean; geometry: { graphicsData: Shape[] } };
+export type TokenObject = {
+  bars: { visible: boolean; bar1: Bar };
+  controlled: boolean;
+  hover: boolean;
+  _onHoverIn(e: Event): void;
+  _onHoverOut(e: Event): void;
+  control(): unknown;
+  release(): unknown;
+};
+export type Hud = { element: HTMLElement | null; bind(o: unknown): Promise<unknown>; close(): Promise<unknown> };
+
+export const MODES = { NONE: 0, CONTROL: 10, OWNER_HOVER: 20, HOVER: 30, OWNER: 40, ALWAYS: 50 } as const;
+
+/** A scratch scene with the pack's Leroy on it (bar 1: the wound track), viewed by the GM for the batch. */
+export function leroyOnAScene(ctx: Pick<QuenchBatchContext, "before" | "after">) {
+  const s = new Scratch();
+  const the = {} as { leroy: Actor.Implementation; scene: Scene.Implementation };
+  let viewed: Viewable | null = null;
+  ctx.before(async () => {
+    await s.setPreset("fudge");
+    the.leroy = await s.actorFromPack("characters", "Leroy");
+    the.scene = s.track(
+      (await Scene.create({
+        name: "[Quench] Wound bar",
+        width: 1000,
+        height: 1000,
+        padding: 0,
+        grid: { size: 100, distance: 1, units: "yd" },
+        tokens: [
+          {
+            name: the.leroy.name,
+            actorId: the.leroy.id,
+            actorLink: true,
+            x: 300,
+            y: 300,
+            displayBars: MODES.ALWAYS,
+            bar1: { attribute: WOUND_BAR_ATTRIBUTE },
+          },
+        ],
+      } as never)) as Scene.Implementation,
+    );
+    viewed = (canvas?.scene as unknown as Viewable | null) ?? null;
+    await (the.scene as unknown as Viewable).view();
+  });
+  ctx.after(async () => {
+    if (viewed && viewed.id !== the.scene?.id && game.scenes!.has(viewed.id!)) await viewed.view();
+    await s.cleanup();
+  });
+  const tokenDoc = () =>
+    the.scene.tokens.contents[0] as unknown as { update(d: object): Promise<unknown>; object: unknown };
+  const token = () => tokenDoc().object as TokenObject | null;
+  /** Marks (or clears) Leroy's first Hurt box (one actor update), then lets the canvas draw it. */
+  const toggleHurt = async () => {
+    await updateActor(the.leroy, actions.toggleWoundBox(plainActor(the.leroy), "hurt:0", worldRules(), userRef()));
+    await frames();
+  };
+  /** Sets the token's display mode, then lets the canvas draw it. */
+  const setMode = async (mode: number) => {
+    await tokenDoc().update({ displayBars: mode });
+    await frames();
+  };
+  return { s, the, tokenDoc, token, toggleHurt, setMode };
+}
+
+/** Render flags are applied on the canvas's next frames: wait for them before hovering or checking. */
+export const frames = () => new Promise((r) => setTimeout(r, 150));

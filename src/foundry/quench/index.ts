@@ -22,6 +22,10 @@ import { registerClippedBatch } from "./clipped";
 import { registerAttackerAsPostedBatch, registerGmJudgementBatch } from "./cards";
 import { registerRoundsBatch } from "./rounds";
 import { registerMiniTableBatch } from "./table";
+import { registerPrivateCardsBatch } from "./private-cards";
+import { registerTokenBarBatch } from "./token-bar";
+import { registerTokenHudBatch } from "./token-hud";
+import { registerCombatEndBatch } from "./combat-end";
 
 export type { QuenchBatchContext, QuenchLike } from "./helpers";
 
@@ -42,6 +46,10 @@ export const QUENCH_BATCHES = [
   "attacker-as-posted",
   "rounds",
   "mini-table",
+  "private-cards",
+  "token-bar",
+  "token-hud",
+  "combat-end",
 ].map((k) => `${SYSTEM_ID}.${k}`);
 
 export function registerQuenchBatches(quench: QuenchLike): void {
@@ -61,4 +69,8 @@ export function registerQuenchBatches(quench: QuenchLike): void {
   registerAttackerAsPostedBatch(quench);
   registerRoundsBatch(quench);
   registerMiniTableBatch(quench);
+  registerPrivateCardsBatch(quench);
+  registerTokenBarBatch(quench);
+  registerTokenHudBatch(quench);
+  registerCombatEndBatch(quench);
 }

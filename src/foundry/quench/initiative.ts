@@ -1,7 +1,7 @@
 /** Initiative from the tracker by the preset's formula, and the tracker's duel forecast (in the forecast worker, and its budget fallback). */
 import { PREFIX, QuenchLike, Scratch } from "./helpers";
 import { duelRequest } from "../../system/attack-dialog";
-import { duelForecast } from "../../rules/forecast";
+import { duelForecast } from "../../rules";
 import { ForecastQueue } from "../../system/forecast-queue";
 import { plainActor, worldRules } from "../bridge";
 import { SYSTEM_ID } from "../../system/registry";

@@ -4,46 +4,13 @@
  *  - Fudge §4.62 "Stunned (… one round)": a stun wears off as the stunned character's own turn ends;
  *  - Fudge §4.64 "nobody becomes Near Death unless they began the round Incapacitated" (world
  *    option): as each round starts, the combat records who began it Incapacitated; Apply reads it.
- * Registered by quench.ts; the scratch combats are deleted, the setting restored.
+ * Registered by index.ts; the scratch combats are deleted, the setting restored.
  */
-import { applyWound } from "../../rules/track";
-import { trackFor } from "../../system/combatant";
-import { changeActor, worldRules, type DerivedActor } from "../bridge";
+import { worldRules } from "../bridge";
 import { tableRoundStart } from "../combat";
 import { ROUND_START_FLAG, STUN_NOTE_FLAG } from "../../system/combat";
-import { fudgeDuel, until, type QuenchLike } from "./helpers";
+import { effects, fight, fudgeDuel, stunOf, until, wound, type QuenchLike } from "./helpers";
 import { SYSTEM_ID } from "../../system/registry";
-
-type Stun = { effect: string; rounds: number } | null;
-const stunOf = (a: Actor.Implementation): Stun =>
-  (a.toObject().system as { woundTrack: { state: { stun?: Stun } | null } }).woundTrack.state?.stun ?? null;
-const effects = (a: Actor.Implementation) =>
-  (a.system as unknown as { derived: DerivedActor }).derived.status?.effects ?? [];
-
-/**
- * Marks a wound as the rules core gives it (a stun attack's: `{level, stun: true}`), in the actor's
- * write lane as Apply writes (a deleted combat's end-of-combat healing may still be queued there).
- */
-async function wound(a: Actor.Implementation, w: { level: string; stun?: boolean }): Promise<void> {
-  await changeActor(a, (doc) => ({
-    system: { woundTrack: { "==state": applyWound(trackFor(doc, worldRules()), w).track.state } },
-  }));
-}
-
-/** A scratch combat (no scene), Leroy (initiative 10) acting before Theodora (5), started. */
-async function fight(
-  s: { track<T>(d: T): T },
-  leroy: Actor.Implementation,
-  theodora: Actor.Implementation,
-): Promise<Combat.Implementation> {
-  const combat = s.track((await Combat.create({ scene: null, active: true } as never)) as Combat.Implementation);
-  await combat.createEmbeddedDocuments("Combatant", [
-    { actorId: leroy.id, initiative: 10 },
-    { actorId: theodora.id, initiative: 5 },
-  ] as never);
-  await combat.startCombat();
-  return combat;
-}
 
 export function registerRoundsBatch(quench: QuenchLike): void {
   quench.registerBatch(

@@ -1,5 +1,5 @@
 /** Every sample actor's sheet opens and re-renders in every preset. */
-import { PRESETS } from "../../rules/pipeline";
+import { PRESETS } from "../../rules";
 import { SYSTEM_ID } from "../../system/registry";
 import type { ActorType } from "../../system/data";
 import { QuenchLike, Scratch } from "./helpers";

@@ -3,7 +3,7 @@
  * actorSheetContext, every `data-action` calls a src/system action and persists its plain
  * update with `update`. Field edits go through src/system's setActorField (range-checked).
  */
-import { isRulesError } from "../../rules/errors";
+import { isRulesError } from "../../rules";
 import { TEMPLATES } from "../../system/handlebars";
 import { SYSTEM_ID } from "../../system/registry";
 import { actorSheetContext } from "../../system/sheet";
@@ -48,6 +48,7 @@ import {
   type GutsDialogChoice,
 } from "../../system/guts-dialog";
 import { combatTurn } from "../../system/combat";
+import { tabAfterKey } from "../../system/tabs";
 import { liveGutsCircumstances } from "../guts-table";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;
@@ -147,6 +148,7 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       targets,
       targetMeasures: targetMeasures(this.actorDoc, tokens),
       activeTab: tabGroups.primary,
+      domId: this.id,
       enrichedNotes: await enrichRichText((this.actorDoc.system as unknown as { notes?: string }).notes, this.actorDoc),
       uuid: this.actorDoc.uuid,
       inCombat: actorInCombat(this.actorDoc),
@@ -193,6 +195,37 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     if (this.focusRef) {
       el.querySelector<HTMLElement>(`[data-ref="${CSS.escape(this.focusRef)}"]`)?.focus();
       this.focusRef = null;
+    }
+    el.querySelector<HTMLElement>('[role="tablist"]')?.addEventListener("keydown", (ev) => this.onTabKey(ev));
+  }
+
+  /** The ARIA tabs pattern's keys (src/system/tabs.ts): the tab reached opens through core's changeTab and takes the focus. */
+  onTabKey(ev: KeyboardEvent): void {
+    const tab = (ev.target as HTMLElement).closest<HTMLElement>('[role="tab"]');
+    const list = tab?.closest<HTMLElement>('[role="tablist"]');
+    if (!tab || !list) return;
+    const ids = [...list.querySelectorAll<HTMLElement>('[role="tab"]')].map((t) => t.dataset.tab ?? "");
+    const next = tabAfterKey(ids, tab.dataset.tab ?? "", ev.key);
+    if (!next) return;
+    ev.preventDefault();
+    this.changeTab(next, tab.dataset.group ?? "primary");
+    list.querySelector<HTMLElement>(`[role="tab"][data-tab="${CSS.escape(next)}"]`)?.focus();
+  }
+
+  /**
+   * Core's changeTab (v13 ApplicationV2#changeTab) toggles the tabs' `active` class and sets
+   * aria-pressed on button tabs; ARIA tabs are selected instead, and only the open one is in the
+   * Tab order.
+   */
+  override changeTab(...args: Parameters<InstanceType<typeof ActorSheetV2>["changeTab"]>): void {
+    super.changeTab(...args);
+    const [tab, group] = args;
+    const el = (this as unknown as { element: HTMLElement }).element;
+    for (const t of el.querySelectorAll<HTMLElement>(`[role="tab"][data-group="${CSS.escape(group)}"]`)) {
+      const open = t.dataset.tab === tab;
+      t.removeAttribute("aria-pressed");
+      t.setAttribute("aria-selected", String(open));
+      t.tabIndex = open ? 0 : -1;
     }
   }
 

@@ -1,3 +1,3 @@
-/** Preset `fate` (seed 003): the FATE wound-ladder track kind and the opposed attack pipeline. */
-export * from "../tracks/fate";
+/** Preset `fate` (seed 003): the FATE wound-ladder track kind and the opposed attack pipeline (its duels take the engine's defaults). */
+export * from "./track";
 export * from "./pipeline";

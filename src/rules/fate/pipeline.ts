@@ -7,7 +7,6 @@ import { fudgeOutcomes, fudgeTotal, rollFudgeDice } from "../dice";
 import { RulesError } from "../errors";
 import { signed, step, type Step } from "../explain";
 import {
-  registerPipeline,
   type AttackPipeline,
   type AttackRequest,
   type AttackResolution,
@@ -17,7 +16,7 @@ import {
 } from "../pipeline";
 import { applyWound, parseTrack, trackStatus, healTrack, type Track } from "../track";
 import { at, int, optInt, record, str, isRecord } from "../validate";
-import { FATE_RULE, fateResultForMargin, fateTrack } from "../tracks/fate";
+import { FATE_RULE, fateResultForMargin, fateTrack } from "./track";
 
 /** Loose bounds on a skill level: the ladder runs −3..+4, and results off it are allowed. */
 export const FATE_SKILL_LIMIT = 20;
@@ -229,5 +228,3 @@ export const fatePipeline: AttackPipeline<FateAttackRequest> = {
   slots,
   resolve,
 };
-
-registerPipeline(fatePipeline);

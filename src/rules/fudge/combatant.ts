@@ -4,7 +4,7 @@
  */
 import { parseTrack, trackPaths, type Track, type TrackPaths } from "../track";
 import { at, boolField, intField, oneOfField, optIntField, record, strField, type Path, type Raw } from "../validate";
-import { rejectUnknown } from "./util";
+import { rejectUnknown } from "../validate";
 
 export const WEAPON_KINDS = ["muscle", "fixed"] as const;
 export type WeaponKind = (typeof WEAPON_KINDS)[number];

@@ -1,18 +1,18 @@
-/** The `fudge` preset: Fudge core combat and wounds (Fudge 1995 §4.5x). Importing it registers the pipeline. */
+/** Preset `fudge` (Fudge 1995 §4.5x): its box and Damage Capacity track kinds, attack pipeline and duel rules. */
 export * from "./options";
 export * from "./combatant";
 export * from "./factors";
-export { factorBonus, relativeDegreeBonus, readMinMidMax, type MinMidMaxRead } from "./minMidMax";
-export { unopposedOutcome, unopposedRoll, willpowerEasedPenalty, type UnopposedResult } from "./unopposed";
-export {
-  fudgePipeline,
-  checkFudgeAttacker,
-  parseFudgeRequest,
-  parseSituation,
-  fudgeSlots,
-  resolveFudge,
-  type FudgeRequest,
-  type FudgeSituation,
-} from "./pipeline";
-export { levelScaleFor, type LevelScale } from "./woundLevel";
+export * from "./minMidMax";
+export * from "./unopposed";
+export * from "./dice";
+export * from "./request";
+export * from "./prepared";
+export * from "./resolve";
+export * from "./pipeline";
+export * from "./woundLevel";
+export * from "./box-track";
+export * from "./dc-track";
+export * from "./healing";
+export * from "./duel";
+export * from "./stun";
 export * from "./creation";

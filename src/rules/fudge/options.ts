@@ -7,7 +7,7 @@
 import { RulesError } from "../errors";
 import { DEFAULT_LADDER, parseLadder, type Ladder } from "../ladder";
 import { array, at, boolField, int, oneOf, oneOfField, record, type Path, type Raw } from "../validate";
-import { rejectUnknown } from "./util";
+import { rejectUnknown } from "../validate";
 
 export const DAMAGE_ROLLS = ["none", "dfNumber", "dfLevel", "evenOdd", "situational4dF"] as const;
 export type DamageRollOption = (typeof DAMAGE_ROLLS)[number];

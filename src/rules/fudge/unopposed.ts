@@ -7,7 +7,7 @@ import { DEFAULT_LADDER, describeLevel, type Ladder } from "../ladder";
 import { int } from "../validate";
 import { facesText, readFudgeTotal } from "./dice";
 import { fstep } from "./util";
-import { relievedPenalty, willpowerPainRelief } from "../tracks/box";
+import { relievedPenalty, willpowerPainRelief } from "./box-track";
 
 export interface UnopposedResult {
   /** Rolled degree: trait + dice + penalty. */

@@ -6,8 +6,8 @@
  */
 import { RulesError } from "../errors";
 import type { Track } from "../track";
-import { DEFAULT_THRESHOLDS, levelForDamage, type BoxTrackConfig } from "../tracks/box";
-import { DC_WOUND_LEVELS, dcLevelForDamage, type DcTrackConfig } from "../tracks/dc";
+import { DEFAULT_THRESHOLDS, levelForDamage, type BoxTrackConfig } from "./box-track";
+import { DC_WOUND_LEVELS, dcLevelForDamage, type DcTrackConfig } from "./dc-track";
 import type { Path } from "../validate";
 import type { GrazeRow } from "./options";
 

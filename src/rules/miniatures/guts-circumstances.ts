@@ -15,7 +15,7 @@
  *   fighting, is in base contact with it ("in melee": the bases touch, `inBaseContact`).
  */
 import type { Condition } from "../track";
-import type { DuelGutsSituation } from "./forecast";
+import type { DuelGutsSituation } from "./duel-minds";
 import { areEnemies, inBaseContact, type TokenBox } from "./table";
 
 /** What the GM says of a model (its standing): it defends the King, is a peasant, is a follower. */

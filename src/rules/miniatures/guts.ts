@@ -8,8 +8,7 @@ import { array, at, bool, int, oneOf, record } from "../validate";
 import { traitValue, traitWith, type MiniTrait } from "./datacard";
 import { legendaryTotal } from "./legendary";
 import { applyWound, healTrack, parseTrack, trackStatus, type Track } from "../track";
-import type { BoxTrackConfig } from "../tracks/box";
-import "../tracks/box"; // registers the box track kind the Near Death roll reads
+import type { BoxTrackConfig } from "../fudge/box-track";
 
 export const GUTS_RULE = "Miniatures: Guts";
 

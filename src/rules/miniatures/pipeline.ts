@@ -6,7 +6,6 @@
 import { RulesError } from "../errors";
 import { signed, step, type Step } from "../explain";
 import {
-  registerPipeline,
   type AttackPipeline,
   type AttackRequest,
   type AttackResolution,
@@ -16,7 +15,7 @@ import {
 } from "../pipeline";
 import { applyWound, trackStatus, type Track, type TrackStatus } from "../track";
 import { at, bool, num, optInt, record } from "../validate";
-import { levelForDamage, levelIndex, type BoxTrackConfig } from "../tracks/box";
+import { levelForDamage, levelIndex, type BoxTrackConfig } from "../fudge/box-track";
 import { datacard, findWeapon, parseDatacard, STAT_LIMIT, traitValue, traitWith, type MiniDatacard } from "./datacard";
 import {
   GUTS_RULE,
@@ -24,13 +23,12 @@ import {
   gutsEffectInfo,
   gutsRollPenalty,
   gutsRollPenaltyRule,
-  nearDeathRoll,
   parseGutsState,
   type GutsEffect,
   type GutsRollPenaltyRule,
   type GutsState,
 } from "./guts";
-import { legendaryOutcomes, legendarySlot, legendaryTotal } from "./legendary";
+import { legendarySlot, legendaryTotal } from "./legendary";
 import { rangePenalty } from "./movement";
 
 const MELEE = "Miniatures: Melee Combat";
@@ -166,13 +164,13 @@ export function woundRank(config: BoxTrackConfig, key: string | null): number {
 }
 
 /**
- * Whether the defender is defenseless, by the field that makes it so, else null. This system's
+ * Whether the defender is defenceless, by the field that makes it so, else null. This system's
  * reading of Chivalrous's "defenseless" (docs/rules-api.md): a Near Death model (face up, it
  * "cannot do anything else"), a helpless target (`situation.helpless`), and a model that failed a
  * Guts check by 4 ("enemies treat it as a helpless target"). A surprised target, or one that runs
- * (failure by 3), can still defend: not defenseless.
+ * (failure by 3), can still defend: not defenceless.
  */
-export function defenseless(dStatus: TrackStatus, gutsEffect: number, helpless = false): string | null {
+export function defenceless(dStatus: TrackStatus, gutsEffect: number, helpless = false): string | null {
   if (dStatus.condition === "dying") return "defender.track";
   if (helpless) return "situation.helpless";
   if (gutsEffectInfo(gutsEffect as GutsEffect).helpless) return "defender.gutsState.effect";
@@ -205,7 +203,7 @@ function checkLegal(req: MiniAttackRequest, aStatus: TrackStatus, dStatus: Track
       { name: a.name, effect: g.effect },
     );
   // Miniatures: Sample characters — Chivalrous: "Cannot strike a defenseless opponent".
-  const why = defenseless(dStatus, d.gutsState?.effect ?? 0, s.helpless);
+  const why = defenceless(dStatus, d.gutsState?.effect ?? 0, s.helpless);
   if (why && traitWith(a, "chivalrous"))
     throw new RulesError(
       why,
@@ -251,10 +249,91 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
   const dCard = datacard(d, dStatus.penalty, options);
   const dw = aCard.weapons[s.weapon];
   steps.push(...dw.steps);
-
-  // Modifiers to the roll (not to stats).
-  let mods = 0;
   const numbers: Record<string, number> = {};
+  const mods = rollModifiers(req, steps, numbers);
+
+  // Which defence: DDF, or HDDF against a Near Death, helpless or surprised target.
+  const nearDeath = dStatus.condition === "dying";
+  const dGuts = gutsEffectInfo(d.gutsState?.effect ?? 0);
+  const useHddf = nearDeath || s.helpless || s.surprised || dGuts.helpless;
+  const defence = useHddf ? dCard.hddf : dCard.ddf;
+  if (useHddf) {
+    const why = nearDeath ? "nearDeath" : dGuts.helpless ? "terrified" : s.helpless ? "helpless" : "surprised";
+    steps.push(
+      step("FUDGE.Miniatures.Step.UseHddf", nearDeath ? WOUNDS : COMBAT, defence, {
+        reason: why,
+        value: signed(defence),
+      }),
+    );
+  } else steps.push(...dCard.steps.filter((x) => x.key === "FUDGE.Miniatures.Step.Ddf"));
+
+  const faces = read("attack");
+  const roll = legendaryTotal(faces, "dice.attack");
+  if (roll.rerolls.length > 0)
+    steps.push(
+      step("FUDGE.Miniatures.Step.Legendary", "Miniatures: Ground rules", roll.total - roll.base, {
+        rerolls: roll.rerolls.length,
+      }),
+    );
+  const total = roll.total + dw.odf + mods;
+  steps.push(
+    step("FUDGE.Miniatures.Step.AttackRoll", w.kind === "melee" ? MELEE : RANGED, total, {
+      dice: signed(roll.total),
+      odf: signed(dw.odf),
+      modifiers: signed(mods),
+      total: signed(total),
+      defense: signed(defence),
+    }),
+  );
+  const margin = total - defence;
+  Object.assign(numbers, {
+    dice: roll.total,
+    odf: dw.odf,
+    modifiers: mods,
+    attackerTotal: total,
+    ddf: dCard.ddf,
+    hddf: dCard.hddf,
+    defense: defence,
+    relativeDegree: margin,
+  });
+  const dice: Record<string, number[]> = { attack: faces };
+  const followUps: FollowUp[] = [];
+  if (w.kind === "ranged" && s.friendShootsIntoMelee) {
+    // Miniatures: Guts — "a friend shoots into the combat": the attacker's friends in that melee check at +0.
+    followUps.push({
+      type: "gutsCheck",
+      target: "attacker",
+      params: { who: "friendsInMelee", target: GUTS_TARGETS.friendShoots, reason: "friendShoots" },
+      steps: [step("FUDGE.Miniatures.Step.GutsFriendShoots", GUTS_RULE, GUTS_TARGETS.friendShoots)],
+    });
+  }
+  const base = { preset: "miniatures" as const, numbers, dice, steps, followUps };
+
+  if (!nearDeath && total < defence) {
+    // Miniatures: Combat — a hit needs the total to equal or beat DDF.
+    steps.push(step("FUDGE.Miniatures.Step.Miss", COMBAT, margin));
+    return { ...base, outcome: "miss", hit: false, woundKey: null, wound: null, defenderAfter: null };
+  }
+  if (nearDeath) steps.push(step("FUDGE.Miniatures.Step.AutoHit", WOUNDS));
+  const config = d.track.config as unknown as BoxTrackConfig;
+  // Miniatures: Combat — the wound equals the relative degree (total − DDF); 0 is a Scratch.
+  const level = margin < 0 ? null : levelForDamage(config, margin);
+  numbers.damageNumber = margin;
+  if (level === null) {
+    steps.push(step("FUDGE.Miniatures.Step.NoWound", WOUNDS, margin));
+    return { ...base, outcome: "noDamage", hit: true, woundKey: null, wound: null, defenderAfter: null };
+  }
+  steps.push(step("FUDGE.Miniatures.Step.Wound", WOUNDS, margin, { level, damage: margin }));
+  const wound = { level };
+  const after = woundAndItsSequels(req, wound, dStatus, read, base);
+  return { ...base, outcome: "wound", hit: true, woundKey: level, wound, defenderAfter: after };
+}
+
+/** Modifiers to the attack roll (not to stats): gang-up, range, cover, a Guts failure by 1, the situation, traits. */
+function rollModifiers(req: MiniAttackRequest, steps: Step[], numbers: Record<string, number>): number {
+  const { attacker: a, defender: d, situation: s, options } = req;
+  const w = a.weapons[s.weapon];
+  let mods = 0;
   // Miniatures: Melee Combat — "If more than one model are attacking a single enemy, each attack gains a +1 bonus to hit."
   const gangUp = s.gangUp >= 1 && (w.kind === "melee" || options.gangUpRanged) ? 1 : 0;
   if (gangUp) {
@@ -315,80 +394,24 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
   traitBonus(s.fromBehind, a, "backstabber", "backstab");
   // Miniatures: Sample characters — Poor melee combatant: "opponents get +1 to 'free' disengagement attack".
   traitBonus(s.disengaging, d, "poorMelee", "poorMelee");
+  return mods;
+}
 
-  // Which defence: DDF, or HDDF against a Near Death, helpless or surprised target.
-  const nearDeath = dStatus.condition === "dying";
-  const dGuts = gutsEffectInfo(d.gutsState?.effect ?? 0);
-  const useHddf = nearDeath || s.helpless || s.surprised || dGuts.helpless;
-  const defense = useHddf ? dCard.hddf : dCard.ddf;
-  if (useHddf) {
-    const why = nearDeath ? "nearDeath" : dGuts.helpless ? "terrified" : s.helpless ? "helpless" : "surprised";
-    steps.push(
-      step("FUDGE.Miniatures.Step.UseHddf", nearDeath ? WOUNDS : COMBAT, defense, {
-        reason: why,
-        value: signed(defense),
-      }),
-    );
-  } else steps.push(...dCard.steps.filter((x) => x.key === "FUDGE.Miniatures.Step.Ddf"));
-
-  const faces = read("attack");
-  const roll = legendaryTotal(faces, "dice.attack");
-  if (roll.rerolls.length > 0)
-    steps.push(
-      step("FUDGE.Miniatures.Step.Legendary", "Miniatures: Ground rules", roll.total - roll.base, {
-        rerolls: roll.rerolls.length,
-      }),
-    );
-  const total = roll.total + dw.odf + mods;
-  steps.push(
-    step("FUDGE.Miniatures.Step.AttackRoll", w.kind === "melee" ? MELEE : RANGED, total, {
-      dice: signed(roll.total),
-      odf: signed(dw.odf),
-      modifiers: signed(mods),
-      total: signed(total),
-      defense: signed(defense),
-    }),
-  );
-  const margin = total - defense;
-  Object.assign(numbers, {
-    dice: roll.total,
-    odf: dw.odf,
-    modifiers: mods,
-    attackerTotal: total,
-    ddf: dCard.ddf,
-    hddf: dCard.hddf,
-    defense,
-    relativeDegree: margin,
-  });
-  const dice: Record<string, number[]> = { attack: faces };
-  const followUps: FollowUp[] = [];
-  if (w.kind === "ranged" && s.friendShootsIntoMelee) {
-    // Miniatures: Guts — "a friend shoots into the combat": the attacker's friends in that melee check at +0.
-    followUps.push({
-      type: "gutsCheck",
-      target: "attacker",
-      params: { who: "friendsInMelee", target: GUTS_TARGETS.friendShoots, reason: "friendShoots" },
-      steps: [step("FUDGE.Miniatures.Step.GutsFriendShoots", GUTS_RULE, GUTS_TARGETS.friendShoots)],
-    });
-  }
-  const base = { preset: "miniatures" as const, numbers, dice, steps, followUps };
-
-  if (!nearDeath && total < defense) {
-    // Miniatures: Combat — a hit needs the total to equal or beat DDF.
-    steps.push(step("FUDGE.Miniatures.Step.Miss", COMBAT, margin));
-    return { ...base, outcome: "miss", hit: false, woundKey: null, wound: null, defenderAfter: null };
-  }
-  if (nearDeath) steps.push(step("FUDGE.Miniatures.Step.AutoHit", WOUNDS));
+/**
+ * The wound on the defender's track and what follows it: a flying model's crash, the Guts check
+ * or Near Death fall the new level calls for, a Self-interest model's flight.
+ */
+function woundAndItsSequels(
+  req: MiniAttackRequest,
+  wound: { level: string },
+  dStatus: TrackStatus,
+  read: DiceReader,
+  base: { numbers: Record<string, number>; dice: Record<string, number[]>; steps: Step[]; followUps: FollowUp[] },
+): { track: Track; status: TrackStatus; steps: Step[]; ended: boolean } {
+  const d = req.defender;
+  const { numbers, dice, steps, followUps } = base;
   const config = d.track.config as unknown as BoxTrackConfig;
-  // Miniatures: Combat — the wound equals the relative degree (total − DDF); 0 is a Scratch.
-  const level = margin < 0 ? null : levelForDamage(config, margin);
-  numbers.damageNumber = margin;
-  if (level === null) {
-    steps.push(step("FUDGE.Miniatures.Step.NoWound", WOUNDS, margin));
-    return { ...base, outcome: "noDamage", hit: true, woundKey: null, wound: null, defenderAfter: null };
-  }
-  steps.push(step("FUDGE.Miniatures.Step.Wound", WOUNDS, margin, { level, damage: margin }));
-  const wound = { level };
+  const nearDeath = dStatus.condition === "dying";
   const first = applyWound(d.track, wound);
   let after: { track: Track; status: TrackStatus; steps: Step[]; ended: boolean } = {
     track: first.track,
@@ -396,7 +419,6 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
     steps: [...first.steps],
     ended: first.ended,
   };
-
   const reachedNearDeath = !nearDeath && after.status.condition === "dying";
   if (reachedNearDeath && d.flying) {
     // Miniatures: Wounds — a flying model falling Near Death "takes an additional 4dF+5 wound as it crashes".
@@ -460,39 +482,13 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
       params: { rule: "selfInterest" },
       steps: [step("FUDGE.Miniatures.Step.Trait.selfInterest", TRAITS, 0, { name: selfish.name })],
     });
-  return { ...base, outcome: "wound", hit: true, woundKey: level, wound, defenderAfter: after };
-}
-
-/**
- * Duel forecast: a Near Death model's turn is its Guts roll (Miniatures: Wounds): ≥ +2 → Very
- * Hurt and it fights on; ≤ −1 → Dead; otherwise it stays Near Death. Guts is a stat, lowered by
- * the wound penalty; the roll is 4dF with the Legendary re-roll, at −1 while a Guts failure by 1
- * is in force under `options.gutsRollPenalty` "allRolls". Null for any other state.
- */
-function nearDeathTurn(req: MiniAttackRequest): Array<{ p: number; heal?: unknown; wound?: unknown }> | null {
-  const a = req.attacker;
-  const status = trackStatus(a.track);
-  if (status.condition !== "dying") return null;
-  const config = a.track.config as unknown as BoxTrackConfig;
-  const vh = [...config.levels].reverse().find((l) => l.effect === "penalty");
-  const guts = datacard(a, status.penalty, req.options).guts;
-  const out: Array<{ p: number; heal?: unknown; wound?: unknown }> = [];
-  for (const o of legendaryOutcomes()) {
-    const r = nearDeathRoll(guts, o.dice, 0, "faces", a.gutsState, req.options);
-    if (r.result === "dead") out.push({ p: o.p, wound: { level: "dead" } });
-    else if (r.result === "veryHurt" && vh) out.push({ p: o.p, heal: { type: "recover", to: vh.key } });
-    else out.push({ p: o.p });
-  }
-  return out;
+  return after;
 }
 
 export const miniaturesPipeline: AttackPipeline<MiniAttackRequest> = {
   preset: "miniatures",
   exchange: "alternating",
-  ownTurn: nearDeathTurn,
   parseRequest,
   slots,
   resolve,
 };
-
-registerPipeline(miniaturesPipeline);

@@ -7,7 +7,6 @@ import { RulesError } from "../errors";
 import { dieValues, rollDie, type DiceOutcome, type Rng } from "../dice";
 import { signed, step, type Step } from "../explain";
 import {
-  registerPipeline,
   type AttackPipeline,
   type AttackRequest,
   type AttackResolution,
@@ -24,7 +23,7 @@ import {
   type VoltRecoveryInterval,
   type VoltWound,
   type VoltWoundType,
-} from "../tracks/volt";
+} from "./track";
 import { voltDie, voltRoll } from "./roll";
 
 export const VOLT_ATTACK_RULE = {
@@ -440,10 +439,7 @@ export const voltPipeline: AttackPipeline<VoltAttackRequest> = {
   preset: "volt",
   exchange: "alternating",
   // Volt: Guard, distance and armor are the defender's fixed numbers; only the attacker's penalty moves the roll.
-  statusReads: "attacker",
   parseRequest: parseVoltRequest,
   slots,
   resolve,
 };
-
-registerPipeline(voltPipeline);

@@ -2,7 +2,7 @@
 import { signed, step, type Step } from "../explain";
 import { healTrack, trackStatus, type Track } from "../track";
 import { int } from "../validate";
-import { highestInjury, rollStep, VOLT_RULE, type VoltTrackState } from "../tracks/volt";
+import { highestInjury, rollStep, VOLT_RULE, type VoltTrackState } from "./track";
 import { voltRoll, type VoltRollResult } from "./roll";
 
 export interface RecoverActionResult {

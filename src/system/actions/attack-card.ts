@@ -1,17 +1,23 @@
 /** The attack card: start, defend, apply, GM judgement, undo, Fudge Points, the battle's end. */
-import { RulesError, isRulesError } from "../../rules/errors";
-import { type Step } from "../../rules/explain";
-import type { Rng } from "../../rules/dice";
 import {
+  RulesError,
+  isRulesError,
+  type Step,
   checkRecordedDice,
-  pipelineFor,
   type AttackResolution,
   type DiceReader,
   type DiceSlot,
-} from "../../rules/pipeline";
-import { applyWound, endBattle, healTrack, undoApplied, woundLevelName, type BattleLapse } from "../../rules/track";
-import { willpowerEasedPenalty } from "../../rules/fudge/unopposed";
-import { attacksOfAction, parseDatacard } from "../../rules/miniatures/datacard";
+  pipelineFor,
+  applyWound,
+  endBattle,
+  healTrack,
+  undoApplied,
+  woundLevelName,
+  type BattleLapse,
+} from "../../rules";
+import type { Rng } from "../../rules";
+import { willpowerEasedPenalty, fudgeDiceSlot } from "../../rules/fudge";
+import { attacksOfAction, parseDatacard } from "../../rules/miniatures";
 import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, ItemDoc, WorldRules } from "../data";
 import {
   actorRef,
@@ -29,7 +35,6 @@ import { roleLevel } from "../attributes";
 import { liveRecord, logUpdate, woundLogOf, type WoundRecord } from "../actor-logs";
 import type { GmPick } from "../integrity";
 import { GM_SLOT, isDefenderSlot, liveApplied } from "../card-target";
-import { fudgeDiceSlot } from "../../rules/fudge/dice";
 import type { LapseNote } from "../battle-end";
 import { errorView } from "../error-text";
 import { defenceSettledClipped } from "../clipped";

@@ -1,7 +1,7 @@
 /** The custom wound track (Fudge §4.57: "any levels, boxes, thresholds and penalties") edited on a sheet. */
-import { RulesError } from "../../rules/errors";
+import { RulesError } from "../../rules";
 import type { ActorDoc, CharacterData, CustomWoundLevel } from "../data";
-import { boxTrackConfig } from "../../rules/tracks/box";
+import { boxTrackConfig } from "../../rules/fudge";
 import { customBoxLevels } from "../combatant";
 import { UserRef, checkAllowed } from "../permissions";
 import { fieldValue, type FieldSpec } from "./field-value";

@@ -1,5 +1,5 @@
 /** A sheet field's value checked against its spec (range, type): the one check of every inline edit. */
-import { RulesError } from "../../rules/errors";
+import { RulesError } from "../../rules";
 
 export type FieldSpec =
   | { type: "int"; min: number; max: number }

@@ -1,5 +1,5 @@
 /** Sheet field edits: each editable field's range, checked before the update. */
-import { RulesError } from "../../rules/errors";
+import { RulesError } from "../../rules";
 import { CREATION_METHODS, type ActorDoc, type CreationMethod, type CustomWoundLevel, type WorldRules } from "../data";
 import { UserRef, checkAllowed } from "../permissions";
 import { customLevelsOf, standardCustomLevels, setCustomLevelField, hasPath } from "./custom-track";

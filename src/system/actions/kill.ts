@@ -1,7 +1,5 @@
 /** Automatic death (RULES §2.2, GM only) and its undo. */
-import { RulesError, isRulesError } from "../../rules/errors";
-import { type Step } from "../../rules/explain";
-import { applyWound, trackStatus, undoApplied, type Track } from "../../rules/track";
+import { RulesError, isRulesError, type Step, applyWound, trackStatus, undoApplied, type Track } from "../../rules";
 import type { ActorDoc, WorldRules } from "../data";
 import { trackFor } from "../combatant";
 import { withDeletions } from "../deletions";

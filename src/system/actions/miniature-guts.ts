@@ -1,17 +1,16 @@
 /** Miniatures: Guts checks, re-checks, Near Death rolls and a miniature's datacard numbers. */
-import { RulesError } from "../../rules/errors";
-import { type Step } from "../../rules/explain";
-import { type AttackResolution } from "../../rules/pipeline";
-import { applyWound, trackStatus } from "../../rules/track";
-import { datacard, parseDatacard, type MiniDatacard } from "../../rules/miniatures/datacard";
+import { RulesError, type Step, type AttackResolution, applyWound, trackStatus } from "../../rules";
 import {
+  datacard,
+  parseDatacard,
+  type MiniDatacard,
   gutsRecheck,
   gutsTrigger,
   nearDeathRoll,
   parseGutsState,
   type GutsRules,
   type GutsSituation,
-} from "../../rules/miniatures/guts";
+} from "../../rules/miniatures";
 import type { ActorDoc, AttackCardTarget, MiniatureData, WorldRules } from "../data";
 import { miniatureDatacard } from "../combatant";
 import { UserRef, checkAllowed } from "../permissions";

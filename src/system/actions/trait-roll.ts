@@ -1,12 +1,9 @@
 /** Trait rolls: a roll card's data, the Willpower roll that eases a wound penalty. */
 import { attributeLabelKey, attributeLevel } from "../attributes";
-import { RulesError } from "../../rules/errors";
-import { type Step } from "../../rules/explain";
-import { penaltyFor, trackStatus } from "../../rules/track";
-import { unopposedRoll } from "../../rules/fudge/unopposed";
-import { statCheck } from "../../rules/miniatures/stat-check";
-import { voltRoll } from "../../rules/volt/roll";
-import { parseGutsState } from "../../rules/miniatures/guts";
+import { RulesError, type Step, penaltyFor, trackStatus } from "../../rules";
+import { unopposedRoll } from "../../rules/fudge";
+import { statCheck, parseGutsState } from "../../rules/miniatures";
+import { voltRoll } from "../../rules/volt";
 import type { ActorDoc, CharacterData, ItemDoc, MiniatureData, SkillData, WorldRules } from "../data";
 import { actorRef, findItem } from "../combatant";
 import { isDatacardStat, ladderOf } from "../view";

@@ -1,8 +1,6 @@
 /** Wound-track edits from a sheet: a box toggled, healing, Volt recovery, a track reset. */
-import { RulesError } from "../../rules/errors";
-import { type Step } from "../../rules/explain";
-import { healTrack, toggleBox, trackStatus, type Track } from "../../rules/track";
-import { injuryToRecover, recoverAction } from "../../rules/volt/recover";
+import { RulesError, type Step, healTrack, toggleBox, trackStatus, type Track } from "../../rules";
+import { injuryToRecover, recoverAction } from "../../rules/volt";
 import type { ActorDoc, CharacterData, WorldRules } from "../data";
 import { trackFor } from "../combatant";
 import { UserRef, checkAllowed } from "../permissions";

@@ -25,7 +25,7 @@ import { characterSheetContext } from "../../../src/system/sheet";
 import { CUSTOM_FIELDS, EDITABLE_FIELDS, toggleWoundBox } from "../../../src/system/actions";
 import { resolveAttack, trackStatus } from "../../../src/rules";
 import type { ActorDoc, ItemDoc } from "../../../src/system/data";
-import { boxTrackConfig } from "../../../src/rules/tracks/box";
+import { boxTrackConfig } from "../../../src/rules/fudge";
 
 const FIXTURES = join(ROOT, "tests/fixtures/fudge-rpg");
 const text = (f: string) => readFileSync(join(FIXTURES, f), "utf8");

@@ -7,14 +7,13 @@
 import { RulesError } from "../errors";
 import { signed, step, type Step } from "../explain";
 import {
-  registerTrackKind,
   type ApplyResult,
   type RenderBox,
   type RenderRow,
   type TrackKind,
   type TrackRender,
   type TrackStatus,
-} from "../track";
+} from "../track-kind";
 import { array, at, int, oneOf, record, str } from "../validate";
 
 /** Lines in order of severity (FATE ladder). */
@@ -393,5 +392,3 @@ export const fateTrack: TrackKind<FateTrackConfig, FateTrackState, FateWound, Fa
   render,
   stateKey,
 };
-
-registerTrackKind(fateTrack);

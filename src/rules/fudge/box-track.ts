@@ -7,11 +7,10 @@
  *
  * Pure functions: every function returns new objects and never mutates its input.
  */
-import { FUDGE_HEALING_TYPES, parseFudgeHealing, type FudgeHealing } from "./fudge-healing";
+import { FUDGE_HEALING_TYPES, parseFudgeHealing, type FudgeHealing } from "./healing";
 import { RulesError } from "../errors";
 import { signed, step, type Step } from "../explain";
 import {
-  registerTrackKind,
   type ApplyResult,
   type Condition,
   type RenderBox,
@@ -19,7 +18,7 @@ import {
   type TrackKind,
   type TrackRender,
   type TrackStatus,
-} from "../track";
+} from "../track-kind";
 import {
   array,
   at,
@@ -1595,5 +1594,3 @@ export const boxTrack: TrackKind<BoxTrackConfig, BoxTrackState, BoxWound, BoxHea
   oneLevelApart,
   levelName,
 };
-
-registerTrackKind(boxTrack);

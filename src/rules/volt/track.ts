@@ -9,16 +9,15 @@
 import { RulesError } from "../errors";
 import { step, signed, type Step } from "../explain";
 import {
-  registerTrackKind,
   type ApplyResult,
   type Condition,
   type RenderRow,
   type TrackKind,
   type TrackRender,
   type TrackStatus,
-} from "../track";
+} from "../track-kind";
 import { array, at, bool, int, oneOf, optInt, record, str, type Path } from "../validate";
-import { voltRoll, type VoltRollResult } from "../volt/roll";
+import { voltRoll, type VoltRollResult } from "./roll";
 
 export const VOLT_RULE = {
   rolls: "Volt: Rolls",
@@ -617,5 +616,3 @@ export const voltTrackKind: TrackKind<VoltTrackConfig, VoltTrackState, VoltWound
   render,
   stateKey,
 };
-
-registerTrackKind(voltTrackKind);

@@ -27,9 +27,9 @@ import {
 import { legendaryOutcomes, legendaryTotal } from "./legendary";
 import { datacard, traitWith, type DatacardOptions, type MiniDatacard, type MiniTrait } from "./datacard";
 import { trackStatus, type Track, type TrackStatus } from "../track";
-import { effectivePenalties, type BoxTrackConfig } from "../tracks/box";
+import { effectivePenalties, type BoxTrackConfig } from "../fudge/box-track";
 import { GUTS_TARGETS, terrifyingTarget } from "./guts";
-import { defenseless, woundRank } from "./pipeline";
+import { defenceless, woundRank } from "./pipeline";
 import type { DiceOutcome } from "../dice";
 
 /** A model's mind in the forecast: its failed Guts checks in force, and whether it owes a free attack. */
@@ -124,11 +124,11 @@ export function mayFlee(card: MiniDatacard, gutsChecks: boolean): boolean {
 
 /**
  * Miniatures: Sample characters — Chivalrous, "Cannot strike a defenseless opponent": true when
- * `card` has it and the foe is defenseless as the attack pipeline reads it (`defenseless`: Near
+ * `card` has it and the foe is defenceless as the attack pipeline reads it (`defenceless`: Near
  * Death, or a Guts failure by 4). The Chivalrous model's turn then passes.
  */
 export function refusesToStrike(card: MiniDatacard, foe: TrackStatus, foeMind: GutsMind | null): boolean {
-  return traitWith(card, "chivalrous") !== undefined && defenseless(foe, foeMind?.state.effect ?? 0) !== null;
+  return traitWith(card, "chivalrous") !== undefined && defenceless(foe, foeMind?.state.effect ?? 0) !== null;
 }
 
 /**

@@ -5,16 +5,16 @@
  * (Volt Leroy vs Leroy): an estimate with a confidence interval, never a bound — its rigorous
  * `errorBound` is 1 (a finite sample cannot exclude any probability).
  *
- * No second rules path: a turn is the forecast's `moves` (src/rules/forecast.ts), the exact
- * distribution of everything that can happen in that turn as the chain sees it — the preset
- * pipeline's dice enumerated per status, the wound placed by the track kind's own `apply`, Guts
- * checks and re-checks, Near Death rolls, a flying model's crash, a stun's round. The sampler
+ * No second rules path: a turn is the run's own (DuelRun.turn), the exact distribution of
+ * everything that can happen in that turn as the chain sees it — the preset pipeline's dice
+ * enumerated per status, the wound placed by the track kind's own `apply`, and whatever the
+ * preset's duel rules add (checks of a side's mind, its own turn, a round's end). The sampler
  * draws one outcome of that distribution per turn with one number from `seededRng(seed)`, so a
  * request and its seed give the same answer on every machine.
  */
-import { seededRng } from "./dice";
-import { RulesError } from "./errors";
-import { oneOf, optInt } from "./validate";
+import { seededRng } from "../dice";
+import { RulesError } from "../errors";
+import { oneOf, optInt } from "../validate";
 
 /** What a sampled answer adds to a DuelForecast (docs/rules-api.md "forecast"). */
 export interface SampleEstimate {
@@ -102,7 +102,7 @@ export const isBudgetRefusal = (e: unknown): boolean =>
 
 /** A duel as the forecast prepared it: its turns, its start, and who is out. */
 export interface SampledDuel {
-  /** Every outcome of the turn of `turn` from (a, b), with its probability: the forecast's `moves`. */
+  /** Every outcome of the turn of `turn` from (a, b), with its probability: DuelRun.turn. */
   moves(
     a: number,
     b: number,
@@ -112,12 +112,12 @@ export interface SampledDuel {
   ): void;
   /**
    * Where duels start, with their probabilities: one state, or the outcomes of the checks that
-   * open the fight (Miniatures: Guts, a Terrifying charge). `spent`: one turn already taken.
+   * open the fight (PresetDuel.openingChecks). `spent`: one turn already taken.
    */
   starts: ReadonlyArray<{ a: number; b: number; turn: "a" | "b"; w: number; spent: boolean }>;
   outA(a: number): boolean;
   outB(b: number): boolean;
-  /** Miniatures: whether an out state left by flight; given only when a side can flee (the answer then counts flight). */
+  /** Whether an out state left by flight; given only when a side can flee (the answer then counts flight). */
   fledA?(a: number): boolean;
   fledB?(b: number): boolean;
   /** Alternating duels count two turns (attacks) as an exchange; opposed ones one. */
@@ -125,7 +125,7 @@ export interface SampledDuel {
   /** Throws the budget's refusal when the time is up (called once per turn). */
   checkTime(): void;
   /**
-   * Optional: the turn's draw played directly (Volt: on the integer sheets, src/rules/volt/duel.ts)
+   * Optional: the turn's draw played directly (Volt: on the integer sheets, volt/sheet-sampler.ts)
    * instead of through `moves`. It must pick what the `moves`-based draw picks for the same v: the
    * branch whose running total (summed in `moves`' order) first passes v, or, when the total falls
    * short of v, the same draw scaled to the total; it writes the outcome to `next`.
@@ -161,8 +161,8 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
   };
   let turnsSum = 0;
   let turnsSq = 0;
-  // The turn's draw, one number u: the branch (a step of the turn, as `moves` offers them) whose
-  // running total first passes u, and within it the outcome (a Guts check's results) that the rest
+  // The turn's draw, one number u: the branch (an outcome of the turn, as `moves` offers them) whose
+  // running total first passes u, and within it the outcome (a check's results) that the rest
   // of u picks. Only the chosen branch is applied: the others are never placed on a track.
   let u = 0;
   let acc = 0;

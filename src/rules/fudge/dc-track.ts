@@ -6,12 +6,11 @@
  *
  * Pure functions: every function returns new objects and never mutates its input.
  */
-import { parseFudgeHealing, type FudgeHealing } from "./fudge-healing";
+import { parseFudgeHealing, type FudgeHealing } from "./healing";
 import { RulesError } from "../errors";
 import { signed, step, type Step } from "../explain";
 import { describeLevel } from "../ladder";
 import {
-  registerTrackKind,
   type ApplyResult,
   type Condition,
   type RenderBox,
@@ -19,9 +18,9 @@ import {
   type TrackKind,
   type TrackRender,
   type TrackStatus,
-} from "../track";
+} from "../track-kind";
 import { array, at, bool, int, oneOf, record, str } from "../validate";
-import { DEFAULT_THRESHOLDS, levelsHealedByRoll, nextTo, woundLabel } from "./box";
+import { DEFAULT_THRESHOLDS, levelsHealedByRoll, nextTo, woundLabel } from "./box-track";
 
 export const DC_RULE = "Fudge §4.57";
 
@@ -420,5 +419,3 @@ export const dcTrack: TrackKind<DcTrackConfig, DcTrackState, DcWound, DcHealing>
   removeWound,
   oneLevelApart,
 };
-
-registerTrackKind(dcTrack);

@@ -1,0 +1,35 @@
+/**
+ * The duel forecast engine: `duelForecast`, its budgets, and the plug-in API a preset's duel
+ * rules implement (rules.ts). Each preset's rules live in its own folder (fudge/duel.ts,
+ * miniatures/duel.ts, volt/duel.ts) and are listed in src/rules/presets.ts.
+ */
+export { duelForecast } from "./forecast";
+export type { DuelForecast, DuelMethodName, ForecastMemoryStats } from "./answer";
+export { FORECAST_BUDGET, chainCap, memoryCap, type ForecastStateKind } from "./budget";
+export type { DuelOptions, SideId } from "./request";
+export type {
+  DiceFolding,
+  DuelMethod,
+  DuelRules,
+  DuelStartState,
+  MindOutcome,
+  OpposedRound,
+  OwnTurnOutcome,
+  PresetDuel,
+  SideMind,
+  SideMinds,
+  TrackChange,
+} from "./rules";
+export type { DuelRun, DuelStart } from "./run";
+export {
+  SAMPLE_BUDGET,
+  isBudgetRefusal,
+  parseFallback,
+  parseSampleRequest,
+  sampleDuels,
+  wilsonHalfWidth,
+  type SampleEstimate,
+  type SampleRequest,
+  type SampledAnswer,
+  type SampledDuel,
+} from "./sampling";

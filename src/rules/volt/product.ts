@@ -1,0 +1,652 @@
+/**
+ * Volt duel forecast, exact ("product" method): a backward dynamic programme over the product of
+ * both wound sheets, with sheets as small integers (sheet.ts).
+ *
+ * Why it is exact and small enough (docs/rules-api/volt.md "Duel forecast"):
+ * - An attack reads only the attacker's penalty (the forecast's contract for Volt), so each side
+ *   has one law per penalty, taken from the real pipeline by the caller; each (sheet, law) pair's
+ *   successors are tabulated once.
+ * - Every wound that changes a sheet adds a mark or turns a Stun into an Injury: "progress"
+ *   (Stun 1, Injury 2 per row) strictly rises. Apart from attacks that change nothing (misses,
+ *   blacked rows, a failed roll above the Damage), which only pass the turn — a two-state cycle
+ *   solved in closed form — the product of both sheets is acyclic. Pairs are solved in
+ *   decreasing progress: outer side by outer side, keeping only the outer layers an attack can
+ *   still reach (memory ∝ a few layers × the inner side's sheets).
+ * - A side whose law is null (Volt: its attack cannot beat Guard even on the best dice) cannot
+ *   change the other sheet: while it stays null, the duel is one-sided and its value depends on
+ *   the other side only through that side's law — one table per law instead of every pair.
+ */
+import { voltForwardExceeds, countSide, type VoltCountStats } from "./forward-count";
+import {
+  Explorer,
+  penaltyClasses,
+  VOLT_OUT,
+  voltApplyWounds,
+  voltSheetModel,
+  voltSheetOf,
+  voltSheetPenalty,
+  voltSheetProgress,
+  voltStateOf,
+  type VoltDuelSide,
+  type VoltLaw,
+  type VoltSheetModel,
+} from "./sheet";
+import type { VoltTrackState } from "./track";
+
+export interface VoltDuelLimits {
+  /** Largest number of sheet pairs solved (each for both turns). */
+  maxPairs: number;
+  /** Largest number of pairs kept in memory at once (16 bytes each, 24 where a pair could stall). */
+  maxWindow: number;
+  /** Called once per outer sheet; throws when the time budget is spent. */
+  checkTime: () => void;
+}
+
+export interface VoltDuelResult {
+  aOut: number;
+  bOut: number;
+  stalemate: number;
+  /** Expected attacks (both sides'); meaningless when stalemate > 0. */
+  attacks: number;
+  /** Living sheets of each side, pairs solved, and the most pairs held at once. */
+  sheets: { a: number; b: number };
+  pairs: number;
+  window: number;
+}
+
+/** Why the product method does not fit its limits (the caller falls back or refuses). */
+export interface VoltDuelTooLarge {
+  tooLarge: "pairs" | "window";
+  /** The pairs solved, or with `pairsAtLeast` a lower bound of them (counted only until over `maxPairs`). */
+  pairs: number;
+  pairsAtLeast: boolean;
+  /** The most pairs held at once (0 when not computed: over the pairs' budget first). */
+  window: number;
+  /**
+   * Whether the bounded "forward" method is sure to follow more than `maxStates` states on its
+   * first pass (threshold `eps`), so that it would only refuse: see `voltForwardExceeds`.
+   */
+  forwardExceeds: (eps: number, maxStates: number, stats?: VoltCountStats) => boolean;
+}
+
+/** Successors of every sheet of a side under one law of the other side (CSR). */
+interface Table {
+  start: Int32Array;
+  to: Int32Array;
+  p: Float64Array;
+  /** P(this attack leaves the sheet as it is) and P(it puts the side out). */
+  same: Float64Array;
+  out: Float64Array;
+  /** No sheet is ever changed by this law. */
+  none: boolean;
+}
+
+interface SideModel {
+  m: VoltSheetModel;
+  /** Sheets in decreasing progress (successors come first). */
+  sheets: Int32Array;
+  progress: Int32Array;
+  /** Own penalty class (index into `classes`) of each sheet: its law as attacker. */
+  cls: Int32Array;
+  /** Successor tables by the OTHER side's class. */
+  tab: Table[];
+  /** Sheets whose own law is null and whose every successor is out or closed: one-sided. */
+  closed: Uint8Array;
+  startIndex: number;
+  /** The most layers one attack moves a sheet (−1: not yet known). */
+  jump: number;
+  /** Every hit on this side deals at most one wound (not a stun weapon's two). */
+  singleWound: boolean;
+}
+/**
+ * The exact duel. `lawOf(side, state)`: the law of `side` attacking when its sheet is `state` (the
+ * real pipeline's, enumerated by the caller). Returns the tooLarge reason instead when the
+ * pairs or the memory window would exceed `limits`.
+ */
+export function voltProductDuel(
+  a: VoltDuelSide,
+  b: VoltDuelSide,
+  first: "a" | "b",
+  lawOf: (attacker: "a" | "b", state: VoltTrackState) => VoltLaw,
+  limits: VoltDuelLimits,
+): VoltDuelResult | VoltDuelTooLarge {
+  const ma = voltSheetModel(a.config);
+  const mb = voltSheetModel(b.config);
+  const sa = voltSheetOf(ma, a.state);
+  const sb = voltSheetOf(mb, b.state);
+  if (sa === VOLT_OUT || sb === VOLT_OUT)
+    return {
+      aOut: sa === VOLT_OUT ? 1 : 0,
+      bOut: sa === VOLT_OUT ? 0 : 1,
+      stalemate: 0,
+      attacks: 0,
+      sheets: { a: 0, b: 0 },
+      pairs: 0,
+      window: 0,
+    };
+  const ca = penaltyClasses(ma);
+  const cb = penaltyClasses(mb);
+  const lawsA = ca.reps.map((r) => lawOf("a", voltStateOf(ma, r)));
+  const lawsB = cb.reps.map((r) => lawOf("b", voltStateOf(mb, r)));
+  // Each side's sheets, hit by the other side's laws: found breadth-first, both sides in turn.
+  const EA = new Explorer(ma, sa, lawsB);
+  const EB = new Explorer(mb, sb, lawsA);
+  const forwardExceeds = (eps: number, maxStates: number, stats?: VoltCountStats): boolean =>
+    voltForwardExceeds(
+      countSide(EA, ca.penalties),
+      countSide(EB, cb.penalties),
+      first === "a",
+      eps,
+      maxStates,
+      limits.checkTime,
+      stats,
+    );
+  // Over the pairs' budget before any table is built: every sheet found is reachable, and one whose
+  // own law changes the other side's start sheet is open (closeNull closes a sheet only when its
+  // law changes no sheet of the other side), so the pairs solved are at least openA × openB.
+  const opensA = opens(ma, lawsA, mb, sb);
+  const opensB = opens(mb, lawsB, ma, sa);
+  const seenOpen = (explorer: Explorer, open: (s: number) => boolean, from: number): number => {
+    let n = 0;
+    for (let i = from; i < explorer.found.length; i++) if (open(explorer.found[i])) n++;
+    return n;
+  };
+  let openFoundA = seenOpen(EA, opensA, 0);
+  let openFoundB = seenOpen(EB, opensB, 0);
+  while (EA.next < EA.found.length || EB.next < EB.found.length) {
+    if (openFoundA * openFoundB > limits.maxPairs)
+      return { tooLarge: "pairs", pairs: openFoundA * openFoundB, pairsAtLeast: true, window: 0, forwardExceeds };
+    limits.checkTime();
+    for (const [explorer, open] of [
+      [EA, opensA],
+      [EB, opensB],
+    ] as const) {
+      if (explorer.next >= explorer.found.length) continue;
+      const before = explorer.found.length;
+      explorer.expand(explorer.next++);
+      const n = seenOpen(explorer, open, before);
+      if (explorer === EA) openFoundA += n;
+      else openFoundB += n;
+    }
+  }
+  const sideA = sideModel(EA, ca.penalties, limits.checkTime);
+  const sideB = sideModel(EB, cb.penalties, limits.checkTime);
+  closeNull(sideA, sideB);
+  closeNull(sideB, sideA);
+  const openA = sideA.sheets.length - count(sideA.closed);
+  const openB = sideB.sheets.length - count(sideB.closed);
+  const pairs = openA * openB;
+  // Outer side: the arrangement whose window of outer layers × inner sheets is smaller.
+  const wA = windowOf(sideA, openB);
+  const wB = windowOf(sideB, openA);
+  const window = Math.min(wA, wB);
+  if (pairs > limits.maxPairs || window > limits.maxWindow)
+    return {
+      tooLarge: pairs > limits.maxPairs ? "pairs" : "window",
+      pairs,
+      pairsAtLeast: false,
+      window,
+      forwardExceeds,
+    };
+  const aOuter = wA <= wB;
+  const r = solve(aOuter ? sideA : sideB, aOuter ? sideB : sideA, aOuter === (first === "a"), limits.checkTime);
+  const [pU, pV] = [r.value[0], r.value[1]];
+  const aOut = aOuter ? pU : pV;
+  const bOut = aOuter ? pV : pU;
+  // Pairs that stall may exist without being reachable (the product holds pairs no duel meets):
+  // what is left of 1 then is rounding, not a stalemate.
+  const rest = r.stuck ? 1 - aOut - bOut : 0;
+  return {
+    aOut,
+    bOut,
+    stalemate: rest > 1e-12 ? rest : 0,
+    attacks: r.value[2],
+    sheets: { a: sideA.sheets.length, b: sideB.sheets.length },
+    pairs,
+    window,
+  };
+}
+
+/** Whether a sheet of S is sure to be open: its class's law changes O's start sheet (so that law is not null, see closeNull). */
+function opens(m: VoltSheetModel, laws: VoltLaw[], mo: VoltSheetModel, so: number): (s: number) => boolean {
+  const { penalties } = penaltyClasses(m);
+  const open = laws.map((law) => law.hits.some((h) => voltApplyWounds(mo, so, h.wounds) !== so));
+  return (s) => open[penalties.indexOf(voltSheetPenalty(m, s))];
+}
+
+function count(x: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < x.length; i++) n += x[i];
+  return n;
+}
+
+/** Every living sheet reachable from the explorer's start under the other side's laws, and their successor tables. */
+function sideModel(explorer: Explorer, penalties: number[], checkTime: () => void): SideModel {
+  const { m, W: woundCount, found, laws, hitWound } = explorer;
+  while (explorer.next < found.length) {
+    checkTime();
+    explorer.expand(explorer.next++);
+  }
+  const after = explorer.after;
+  const start = explorer.start;
+  // The sorted places (the explorer keeps its own `index`: the budget checks read it afterwards).
+  const index = new Int32Array(explorer.index.length);
+  const progressOf = found.map((s) => voltSheetProgress(m, s));
+  // Decreasing progress, then increasing sheet: one numeric key per sheet (sheets are distinct),
+  // sorted as a typed array (no comparator calls), then mapped back to the order found.
+  const span = 2 ** (2 * m.R);
+  const keys = Float64Array.from(found, (s, i) => (2 * m.R - progressOf[i]) * span + s).sort();
+  const order = Array.from(keys, (k) => explorer.index[k % span]);
+  const n = found.length;
+  const sheets = new Int32Array(n);
+  const progress = new Int32Array(n);
+  const cls = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    sheets[i] = found[order[i]];
+    progress[i] = progressOf[order[i]];
+    index[sheets[i]] = i;
+    cls[i] = penalties.indexOf(voltSheetPenalty(m, sheets[i]));
+  }
+  // Each (sheet, wound) as a sorted index: −1 out of the fight.
+  const next = new Int32Array(n * woundCount);
+  for (let i = 0; i < n; i++) {
+    const row = order[i] * woundCount;
+    for (let w = 0; w < woundCount; w++) {
+      const s2 = after[row + w];
+      next[i * woundCount + w] = s2 === VOLT_OUT ? -1 : index[s2];
+    }
+  }
+  const tab = laws.map((law, l) => table(progress, next, woundCount, law, hitWound[l], checkTime));
+  return {
+    m,
+    sheets,
+    progress,
+    cls,
+    tab,
+    closed: new Uint8Array(n),
+    startIndex: index[start],
+    jump: -1,
+    singleWound: explorer.singleWound,
+  };
+}
+
+function table(
+  progress: Int32Array,
+  next: Int32Array,
+  woundCount: number,
+  law: VoltLaw,
+  hitWound: number[],
+  checkTime: () => void,
+): Table {
+  const n = progress.length;
+  const H = hitWound.length;
+  const wid = Int32Array.from(hitWound);
+  const hp = Float64Array.from(law.hits, (h) => h.p);
+  const start = new Int32Array(n + 1);
+  const to = new Int32Array(n * H);
+  const p = new Float64Array(n * H);
+  const same = new Float64Array(n);
+  const out = new Float64Array(n);
+  const at = new Int32Array(n).fill(-1); // position of a successor in this sheet's list
+  let len = 0;
+  for (let i = 0; i < n; i++) {
+    checkTime();
+    start[i] = len;
+    const row = i * woundCount;
+    let s = law.miss;
+    let o = 0;
+    for (let h = 0; h < H; h++) {
+      const q = hp[h];
+      const j = next[row + wid[h]];
+      if (j === i) s += q;
+      else if (j < 0) o += q;
+      else {
+        // A broken invariant, not bad input: every wound that changes a sheet raises its progress.
+        if (progress[j] <= progress[i]) throw new Error(`volt duel: a wound went back from progress ${progress[i]}`);
+        if (at[j] >= 0) p[at[j]] += q;
+        else {
+          at[j] = len;
+          to[len] = j;
+          p[len++] = q;
+        }
+      }
+    }
+    for (let k = start[i]; k < len; k++) at[to[k]] = -1;
+    same[i] = s;
+    out[i] = o;
+  }
+  start[n] = len;
+  let none = true;
+  for (let i = 0; i < n && none; i++) if (out[i] > 0) none = false;
+  if (len > 0) none = false;
+  return { start, to: to.slice(0, len), p: p.slice(0, len), same, out, none };
+}
+
+/** Marks the sheets of S that are one-sided: S's law is null there and stays null after every wound. */
+function closeNull(side: SideModel, other: SideModel): void {
+  const nullLaw = other.tab.map((t) => t.none); // O's table by S's class: S's law never changes O
+  for (let i = 0; i < side.sheets.length; i++) {
+    if (!nullLaw[side.cls[i]]) continue;
+    let closed = true;
+    for (const t of side.tab)
+      for (let k = t.start[i]; k < t.start[i + 1] && closed; k++) if (!side.closed[t.to[k]]) closed = false;
+    side.closed[i] = closed ? 1 : 0;
+  }
+}
+
+/** The pairs held at once with S as the outer side: `jump + 1` buffers of the widest layer of open S sheets (an attack moves a sheet at most `jump` layers), × the open inner sheets. */
+function windowOf(side: SideModel, openInner: number): number {
+  const width = new Map<number, number>();
+  let widest = 0;
+  for (let i = 0; i < side.sheets.length; i++) {
+    if (side.closed[i]) continue;
+    const w = (width.get(side.progress[i]) ?? 0) + 1;
+    width.set(side.progress[i], w);
+    widest = Math.max(widest, w);
+  }
+  return (jumpOf(side) + 1) * widest * openInner;
+}
+
+/** The most layers (progress) one attack moves a sheet of S. */
+function jumpOf(side: SideModel): number {
+  if (side.jump >= 0) return side.jump;
+  let jump = 0;
+  for (const t of side.tab)
+    for (let i = 0; i < side.sheets.length; i++)
+      for (let k = t.start[i]; k < t.start[i + 1]; k++)
+        jump = Math.max(jump, side.progress[t.to[k]] - side.progress[i]);
+  side.jump = jump;
+  return jump;
+}
+
+/**
+ * Values of a closed sheet of S, per class of the other side O (whose sheet cannot change): with
+ * O to attack and with S to attack, each [P(S out first), P(O out first) = 0, attacks].
+ */
+class OneSided {
+  private readonly byClass = new Map<number, Float64Array>();
+  stuck = false;
+  constructor(private readonly side: SideModel) {}
+  /** 6 numbers per sheet: O to attack (3), then S to attack (3). */
+  of(oClass: number): Float64Array {
+    let v = this.byClass.get(oClass);
+    if (v) return v;
+    const side = this.side;
+    const t = side.tab[oClass];
+    v = new Float64Array(side.sheets.length * 6);
+    for (let i = 0; i < side.sheets.length; i++) {
+      if (!side.closed[i]) continue;
+      const sigma = t.same[i];
+      if (1 - sigma <= 1e-15) {
+        this.stuck = true; // neither side can change anything any more: a stalemate (values 0)
+        continue;
+      }
+      // O attacks: Z_O = 1 + σ·Z_S + Σ q·Z_S(s') + out; S's attack changes nothing: Z_S = 1 + Z_O.
+      let pS = t.out[i];
+      let att = 1 + sigma;
+      for (let k = t.start[i]; k < t.start[i + 1]; k++) {
+        const j = t.to[k];
+        const q = t.p[k];
+        pS += q * v[j * 6 + 3];
+        att += q * v[j * 6 + 5];
+      }
+      const zPS = pS / (1 - sigma);
+      const zAtt = att / (1 - sigma);
+      v[i * 6] = zPS;
+      v[i * 6 + 2] = zAtt;
+      v[i * 6 + 3] = zPS;
+      v[i * 6 + 5] = zAtt + 1;
+    }
+    this.byClass.set(oClass, v);
+    return v;
+  }
+}
+
+/**
+ * Whether some pair of open sheets, or some one-sided sheet, could stall: both attacks (or the
+ * only one that can change anything) leave everything as it is with probability ≈ 1. Checked per
+ * pair of classes with the largest "nothing changes" probability of each side, so it may say yes
+ * where no pair stalls (then three numbers are kept per pair, which is merely slower).
+ */
+function canStall(outer: SideModel, inner: SideModel): boolean {
+  const most = (side: SideModel, sClass: number, oClass: number): number => {
+    let m = -1;
+    for (let i = 0; i < side.sheets.length; i++)
+      if (!side.closed[i] && side.cls[i] === sClass) m = Math.max(m, side.tab[oClass].same[i]);
+    return m;
+  };
+  for (let cu = 0; cu < inner.tab.length; cu++)
+    for (let cv = 0; cv < outer.tab.length; cv++) {
+      const mu = most(outer, cu, cv);
+      const mv = most(inner, cv, cu);
+      if (mu >= 0 && mv >= 0 && mu * mv > 1 - 1e-9) return true;
+    }
+  for (const side of [outer, inner])
+    for (let c = 0; c < side.tab.length; c++)
+      for (let i = 0; i < side.sheets.length; i++) if (side.closed[i] && side.tab[c].same[i] > 1 - 1e-9) return true;
+  return false;
+}
+
+/**
+ * U's attack on the open sheets of V under one law, ready to gather: per sheet, what does not
+ * depend on U's row (P(V out) from "out" and from closed successors, their attacks, plus this
+ * attack) and the open successors (their offsets in a row of C numbers).
+ */
+function openGather(
+  inner: SideModel,
+  t: Table,
+  closedV: Float64Array | null,
+  perPair: number,
+): { start: Int32Array; to: Int32Array; p: Float64Array; base1: Float64Array; base2: Float64Array } {
+  const n = inner.sheets.length;
+  const start = new Int32Array(n + 1);
+  const to: number[] = [];
+  const p: number[] = [];
+  const base1 = new Float64Array(n);
+  const base2 = new Float64Array(n);
+  for (let v = 0; v < n; v++) {
+    start[v] = to.length;
+    base1[v] = t.out[v];
+    base2[v] = 1;
+    if (inner.closed[v]) continue;
+    for (let k = t.start[v]; k < t.start[v + 1]; k++) {
+      const v2 = t.to[k];
+      if (inner.closed[v2]) {
+        const o = v2 * 6 + 3;
+        base1[v] += t.p[k] * closedV![o];
+        base2[v] += t.p[k] * closedV![o + 2];
+      } else {
+        to.push(v2 * perPair);
+        p.push(t.p[k]);
+      }
+    }
+  }
+  start[n] = to.length;
+  return { start, to: Int32Array.from(to), p: Float64Array.from(p), base1, base2 };
+}
+
+/**
+ * The backward programme over the outer side U (`outer`) and the inner side V (`inner`). XU(u, v): U to attack; XV(u, v): V to attack; each
+ * [P(U out first), P(V out first), expected attacks]. XU = cU + sV·XV and XV = cV + sU·XU, where
+ * cU sums U's attacks that change V (from this row's XV) and cV sums V's attacks that change U
+ * (from the outer layers' XU): the two-state cycle of attacks that change nothing, in closed form.
+ *
+ * Memory: XU of the open outer sheets in the last `jump + 1` progress layers (the farthest an
+ * attack can move a sheet), in `jump + 1` buffers reused by progress modulo `jump + 1`.
+ */
+function solve(
+  outer: SideModel,
+  inner: SideModel,
+  uFirst: boolean,
+  checkTime: () => void,
+): { value: [number, number, number]; stuck: boolean } {
+  const nU = outer.sheets.length;
+  const nV = inner.sheets.length;
+  const osU = new OneSided(outer);
+  const osV = new OneSided(inner);
+  const result: [number, number, number] = [0, 0, 0];
+  const startU = outer.startIndex;
+  const startV = inner.startIndex;
+  // A closed start sheet: its one-sided table answers (values in the order [pU, pV, attacks]).
+  if (outer.closed[startU]) {
+    const t = osU.of(inner.cls[startV]);
+    const o = startU * 6 + (uFirst ? 3 : 0);
+    return { value: [t[o], 0, t[o + 2]], stuck: osU.stuck };
+  }
+  if (inner.closed[startV]) {
+    const t = osV.of(outer.cls[startU]);
+    const o = startV * 6 + (uFirst ? 0 : 3);
+    return { value: [0, t[o], t[o + 2]], stuck: osV.stuck };
+  }
+  const nClassU = inner.tab.length; // V's tables are by U's class
+  const nClassV = outer.tab.length; // and U's by V's
+  const osUBy = Array.from({ length: nClassV }, (_, c) => (count(outer.closed) ? osU.of(c) : null));
+  const osVBy = Array.from({ length: nClassU }, (_, c) => (count(inner.closed) ? osV.of(c) : null));
+  // Open inner sheets get slots, grouped by class (V's class picks U's table and sU).
+  const slot = new Int32Array(nV).fill(-1);
+  const classStart = new Int32Array(nClassV + 1);
+  const slotSheet: number[] = [];
+  for (let c = 0; c < nClassV; c++) {
+    classStart[c] = slotSheet.length;
+    for (let v = 0; v < nV; v++)
+      if (!inner.closed[v] && inner.cls[v] === c) {
+        slot[v] = slotSheet.length;
+        slotSheet.push(v);
+      }
+  }
+  const nSlots = slotSheet.length;
+  classStart[nClassV] = nSlots;
+  // Values per pair: [P(U out first), P(V out first), attacks] — or, when no pair can stall (every
+  // pair's attacks change something with positive probability, so every duel ends), P(V out first)
+  // is 1 − P(U out first) and is not kept: two numbers per pair instead of three.
+  const perPair = canStall(outer, inner) ? 3 : 2;
+  const ATT = perPair - 1;
+  const rowLen = nSlots * perPair;
+  // Window buffers.
+  const jump = jumpOf(outer);
+  const rowOf = new Int32Array(nU).fill(-1);
+  const layerSize = new Map<number, number>();
+  let widest = 0;
+  for (let u = 0; u < nU; u++) {
+    if (outer.closed[u]) continue;
+    const n = layerSize.get(outer.progress[u]) ?? 0;
+    rowOf[u] = n;
+    layerSize.set(outer.progress[u], n + 1);
+    widest = Math.max(widest, n + 1);
+  }
+  const window = new Float64Array((jump + 1) * widest * rowLen);
+  const base = new Int32Array(nU);
+  for (let u = 0; u < nU; u++) base[u] = ((outer.progress[u] % (jump + 1)) * widest + Math.max(0, rowOf[u])) * rowLen;
+  const rowXV = new Float64Array(nV * perPair);
+  const acc = new Float64Array(rowLen); // cV of this row, by slot
+  const openV = Int32Array.from(slotSheet).sort(); // open inner sheets, successors (lower indices) first
+  const nOpen = openV.length;
+  const vCls = inner.cls;
+  const slotC = Int32Array.from(slot, (x) => x * perPair);
+  const gathers: Array<ReturnType<typeof openGather>> = [];
+  const sUByClass = new Float64Array(nClassV);
+  let stuck = false;
+  for (let u = 0; u < nU; u++) {
+    if (outer.closed[u]) continue;
+    checkTime();
+    // V attacks U (law by V's class): cV = out + Σ q·XU(u2, v), a stream over each successor's row.
+    for (let c = 0; c < nClassV; c++) {
+      const t = outer.tab[c];
+      const from = classStart[c] * perPair;
+      const to = classStart[c + 1] * perPair;
+      if (from === to) continue;
+      const out = t.out[u];
+      acc.fill(0, from, to);
+      for (let i = from; i < to; i += perPair) {
+        acc[i] = out;
+        acc[i + ATT] = 1;
+      }
+      for (let k = t.start[u]; k < t.start[u + 1]; k++) {
+        const u2 = t.to[k];
+        const q = t.p[k];
+        if (outer.closed[u2]) {
+          // U's sheet u2 is one-sided against V's class c: the same value for every v of the class.
+          const o = u2 * 6 + 3;
+          const os = osUBy[c]!;
+          const p0 = q * os[o];
+          const p2 = q * os[o + 2];
+          for (let i = from; i < to; i += perPair) {
+            acc[i] += p0;
+            acc[i + ATT] += p2;
+          }
+        } else {
+          const b = base[u2];
+          let i = from;
+          for (; i + 4 <= to; i += 4) {
+            const w = b + i;
+            acc[i] += q * window[w];
+            acc[i + 1] += q * window[w + 1];
+            acc[i + 2] += q * window[w + 2];
+            acc[i + 3] += q * window[w + 3];
+          }
+          for (; i < to; i++) acc[i] += q * window[b + i];
+        }
+      }
+    }
+    const myBase = base[u];
+    const cu = outer.cls[u];
+    const tV = inner.tab[cu]; // U's attack on V's sheets
+    const g = (gathers[cu] ??= openGather(inner, tV, osVBy[cu], perPair));
+    for (let c = 0; c < nClassV; c++) sUByClass[c] = outer.tab[c].same[u];
+    const gStart = g.start;
+    const gTo = g.to;
+    const gP = g.p;
+    const gB1 = g.base1;
+    const gB2 = g.base2;
+    const tVsame = tV.same;
+    for (let n = 0; n < nOpen; n++) {
+      const v = openV[n];
+      // U attacks: V's successors, read from this row's XV (closed ones and "out" summed beforehand).
+      const sV = tVsame[v];
+      let a0 = 0;
+      let a1 = gB1[v];
+      let a2 = gB2[v];
+      const kEnd = gStart[v + 1];
+      for (let k = gStart[v]; k < kEnd; k++) {
+        const o = gTo[k];
+        const q = gP[k];
+        a0 += q * rowXV[o];
+        if (perPair === 3) a1 += q * rowXV[o + 1];
+        a2 += q * rowXV[o + ATT];
+      }
+      const sU = sUByClass[vCls[v]];
+      const sv = slotC[v];
+      const b0 = acc[sv];
+      const b1 = acc[sv + 1];
+      const b2 = acc[sv + ATT];
+      const den = 1 - sU * sV;
+      const o = myBase + sv;
+      const y = v * perPair;
+      if (den <= 1e-15) {
+        stuck = true; // nobody can change anything any more: a stalemate (values 0)
+        window.fill(0, o, o + perPair);
+        rowXV.fill(0, y, y + perPair);
+      } else {
+        const x0 = (a0 + sV * b0) / den;
+        const x2 = (a2 + sV * b2) / den;
+        window[o] = x0;
+        window[o + ATT] = x2;
+        rowXV[y] = b0 + sU * x0;
+        rowXV[y + ATT] = b2 + sU * x2;
+        if (perPair === 3) {
+          const x1 = (a1 + sV * b1) / den;
+          window[o + 1] = x1;
+          rowXV[y + 1] = b1 + sU * x1;
+        }
+      }
+      if (u === startU && v === startV) {
+        const src = uFirst ? window : rowXV;
+        const i = uFirst ? o : y;
+        result[0] = src[i];
+        result[1] = perPair === 3 ? src[i + 1] : 1 - src[i];
+        result[2] = src[i + ATT];
+      }
+    }
+  }
+  return { value: result, stuck: stuck || osU.stuck || osV.stuck };
+}
