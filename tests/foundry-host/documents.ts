@@ -306,7 +306,7 @@ export class HostDocument {
     if (Object.keys(failures).length && strict) throw new DataModelValidationError(failures);
     for (const [name, key] of Object.entries(this.meta.embedded)) {
       const coll = this.embedded[name] ?? new HostCollection(name, { client: this.client, parent: this });
-      const keep = new Map(coll);
+      const keep = new Map(coll.entries());
       coll.clear();
       const arr = (Array.isArray(source[key]) ? source[key] : (source[key] = [])) as Rec[];
       // Invalid embedded documents are dropped from the parent and listed (FOUNDRY-V13.md).
