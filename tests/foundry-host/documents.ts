@@ -178,6 +178,7 @@ export class HostCollection<T extends HostDocument = HostDocument> extends Map<s
    * docs): "When iterating over a Collection, we should iterate over its values instead of over
    * its entries".
    */
+  // @ts-expect-error -- Foundry's Collection narrows Map's entry iterator to its values (see above)
   override [Symbol.iterator](): MapIterator<T> {
     return this.values();
   }
