@@ -23,7 +23,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { fillManifest } from "./release-manifest.mjs";
+import { PLACEHOLDER, fillManifest } from "./release-manifest.mjs";
 import { entriesOf, unzipBuffer } from "./zip.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -31,7 +31,6 @@ const readJson = (f) => JSON.parse(fs.readFileSync(path.join(root, f), "utf8"));
 
 /** Files that must ship in every release zip. */
 export const REQUIRED_FILES = ["system.json", "LICENSE", "NOTICE.md", "CHANGELOG.md"];
-const PLACEHOLDER = /\b(OWNER|REPO|VERSION)\b|vVERSION/;
 
 /** owner/name of a GitHub remote URL (https or ssh), or null. */
 export function githubRepoOf(remote) {

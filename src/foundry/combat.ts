@@ -17,7 +17,7 @@ import {
 import { gutsTraitLines } from "../system/guts-dialog";
 import { fill } from "../system/i18n";
 import * as actions from "../system/actions";
-import { miniatureDatacard, trackFor } from "../system/combatant";
+import { miniatureDatacard, stunInForce, trackFor } from "../system/combatant";
 import type { MiniatureData } from "../system/data";
 import { CLIPPED_NOTE_FLAG } from "../system/clipped";
 import { changeActor, plainActor, updateActor, worldRules, type DerivedActor } from "./bridge";
@@ -32,7 +32,7 @@ import {
   turnEndHealing,
   turnStartTasks,
 } from "../system/combat";
-import { readStunSnapshot, stunSnapshot, turnEndStunHealing } from "../rules/fudge";
+import { readStunSnapshot, turnEndStunHealing } from "../rules/fudge";
 import type { RoundStart } from "../system/combatant";
 import { reportError, userRef } from "./foundry-util";
 import { foundryRoller, postRollNote, withRollMode } from "./dice";
@@ -42,6 +42,7 @@ import { SYSTEM_ID } from "../system/registry";
 import { battleEndNote, type BattleEndEntry, type LapseNote } from "../system/battle-end";
 import { TEMPLATES } from "../system/handlebars";
 import { systemPath, templatesReady } from "./templates";
+import { toCore } from "./v14";
 
 const FLAG_CLIPPED = CLIPPED_NOTE_FLAG;
 const derivedOf = (a: Actor.Implementation) => (a.system as unknown as { derived?: DerivedActor }).derived ?? null;
@@ -146,9 +147,6 @@ async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {
   }
 }
 
-const storedTrackState = (a: Actor.Implementation): unknown =>
-  (plainActor(a).system as { woundTrack?: { state?: unknown } }).woundTrack?.state ?? null;
-
 /**
  * Fudge §4.62: the stun in force as this combatant's turn begins, noted on the combat (which only
  * GMs may write) so that the turn's end counts down that stun and not one taken during the turn.
@@ -156,7 +154,7 @@ const storedTrackState = (a: Actor.Implementation): unknown =>
 async function noteStun(combatant: Combatant.Implementation): Promise<void> {
   const combat = combatant.combat as Combat.Implementation | null;
   const actor = combatant.actor as Actor.Implementation | null;
-  const snap = actor ? stunSnapshot(storedTrackState(actor)) : null;
+  const snap = actor ? stunInForce(plainActor(actor), worldRules()) : null;
   if (!combat || !snap) return;
   await combat.setFlag(
     SYSTEM_ID as never,
@@ -176,17 +174,13 @@ async function countDownStun(combatant: Combatant.Implementation, round: number,
   const note = combat.getFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never) as
     { combatantId?: unknown; round?: unknown } | undefined;
   if (!note || note.combatantId !== combatant.id || note.round !== round) return;
-  if (!ended) await combat.unsetFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never);
+  if (!ended) await combat.update(toCore({ flags: { [SYSTEM_ID]: { [`-=${STUN_NOTE_FLAG}`]: null } } }) as never);
   if (!actor || !stillThere(actor)) return;
   const atStart = readStunSnapshot(note);
   try {
     // Decided from the live track in the actor's write lane (after any Apply queued before it).
     await changeActor(actor, (doc) => {
-      const type = turnEndStunHealing(
-        worldRules().preset,
-        atStart,
-        stunSnapshot((doc.system as { woundTrack?: { state?: unknown } }).woundTrack?.state ?? null),
-      );
+      const type = turnEndStunHealing(worldRules().preset, atStart, stunInForce(doc, worldRules()));
       return type ? actions.healWounds(doc, { type }, worldRules(), userRef()).update : null;
     });
   } catch (e) {
@@ -231,7 +225,7 @@ async function onTurnEnd(combatant: Combatant.Implementation, round: number, end
   if (!actor || !stillThere(actor)) return;
   const noted = actor.getFlag(SYSTEM_ID as never, FLAG_CLIPPED as never) === true;
   const type = turnEndHealing(worldRules().preset, noted, derivedOf(actor)?.status ?? null);
-  if (noted) await actor.unsetFlag(SYSTEM_ID as never, FLAG_CLIPPED as never);
+  if (noted) await actor.update(toCore({ flags: { [SYSTEM_ID]: { [`-=${FLAG_CLIPPED}`]: null } } }) as never);
   if (type) await heal(actor, type);
 }
 

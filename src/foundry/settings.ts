@@ -22,12 +22,14 @@ import {
 } from "../system/settings-menu";
 import { TEMPLATES } from "../system/handlebars";
 import { remapAttributes } from "../system/attributes";
+import { registerGmRecords } from "./gm-records";
 
 const { ApplicationV2 } = foundry.applications.api;
 const settings = () => game.settings!;
 const loc = (k: string) => game.i18n!.localize(k);
 
 export function registerSettings(): void {
+  registerGmRecords();
   const defaults = defaultWorldRules();
   for (const key of WORLD_RULE_SETTINGS) {
     const def = defaults[key];

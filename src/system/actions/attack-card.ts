@@ -32,7 +32,7 @@ import {
 } from "../combatant";
 import { ladderOf } from "../view";
 import { roleLevel } from "../attributes";
-import { liveRecord, logUpdate, woundLogOf, type WoundRecord } from "../actor-logs";
+import { checkWoundLogHolds, liveRecord, logUpdate, woundLogOf, type WoundRecord } from "../actor-logs";
 import type { GmPick } from "../integrity";
 import { GM_SLOT, isDefenderSlot, liveApplied } from "../card-target";
 import type { LapseNote } from "../battle-end";
@@ -286,6 +286,7 @@ export function applyDamage(
     throw new RulesError("applied", "FUDGE.Error.AlreadyApplied", `this wound is already applied to ${target.name}`, {
       name: target.name,
     });
+  checkWoundLogHolds(target, log, messageId, opts.posted);
   if (!opts.resolution && !t.resolution)
     throw new RulesError(
       "resolution",
@@ -349,6 +350,7 @@ export function applyDamage(
     messageId,
     by: user.id,
     at,
+    ...(opts.posted !== undefined ? { posted: opts.posted } : {}),
     before,
     after,
     fudgePointSpent: spent,
@@ -376,7 +378,7 @@ export function applyDamage(
   next.applied = next.applied.slice(-12);
   const actorUpdate = withFudgePoints(trackUpdate(after), target, spent ? -1 : 0);
   return {
-    actorUpdate: { ...actorUpdate, flags: logUpdate(log, record) },
+    actorUpdate: { ...actorUpdate, flags: logUpdate(target, log, record) },
     cardUpdate: withTarget(card, i, next),
     steps,
     ended: r.ended,
@@ -408,10 +410,12 @@ export function judgeWound(
     });
   const i = targetIndex(card, target);
   const t = card.targets[i];
-  if (liveRecord(woundLogOf(target), opts.messageId ?? ""))
+  const log = woundLogOf(target);
+  if (liveRecord(log, opts.messageId ?? ""))
     throw new RulesError("applied", "FUDGE.Error.AlreadyApplied", `this wound is already applied to ${target.name}`, {
       name: target.name,
     });
+  checkWoundLogHolds(target, log, opts.messageId ?? "", opts.posted);
   if (!opts.resolution && !t.resolution)
     throw new RulesError(
       "resolution",
@@ -574,5 +578,8 @@ export function undoDamage(
   if (shown) Object.assign(shown, { undone: true, undoneBy: user.id });
   const done: WoundRecord = { ...structuredClone(live), undone: true, undoneBy: user.id };
   const actorUpdate = withFudgePoints(trackUpdate(restored.state), target, live.fudgePointSpent ? 1 : 0);
-  return { actorUpdate: { ...actorUpdate, flags: logUpdate(log, done) }, cardUpdate: withTarget(card, i, next) };
+  return {
+    actorUpdate: { ...actorUpdate, flags: logUpdate(target, log, done) },
+    cardUpdate: withTarget(card, i, next),
+  };
 }
