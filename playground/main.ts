@@ -4,6 +4,7 @@
  * cards with the system's own templates and context builders (see ui.ts), and forwards clicks on
  * `data-action` elements to the system's pure actions, then re-renders. No rules logic lives here.
  */
+import * as creation from "./creation";
 import { parseDice } from "./dice";
 import { Store, type PlaygroundState } from "./store";
 import { missingKeys, langSources, i18n } from "./i18n";
@@ -419,7 +420,12 @@ attackForm.addEventListener("submit", (ev) => {
   const p = pendingAttack;
   pendingAttack = null;
   if (!p || submitter?.value === "cancel") return;
-  if (p.rules) return run(() => ui.saveRulesMenu(store, attackForm));
+  if (p.rules)
+    return run(() => {
+      const before = ui.rulesOf(store.state);
+      ui.saveRulesMenu(store, attackForm);
+      creation.remapActors(store, before, ui.rulesOf(store.state));
+    });
   if (p.roll) {
     const rollOptions = ui.readRollDialog(attackForm);
     return run(
@@ -512,10 +518,63 @@ document.addEventListener("keydown", (ev) => {
 
 document.addEventListener("change", (ev) => {
   const input = ev.target as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+  if (input instanceof HTMLSelectElement && (input.dataset.itemField || input.dataset.worldSetting)) {
+    const owner = docOf(input);
+    if (!owner || owner.kind !== "actor") return;
+    return run(
+      () =>
+        input.dataset.itemField
+          ? creation.submitItemField(store, owner.id, input)
+          : creation.submitCreationMethod(store, input.value),
+      owner.id,
+    );
+  }
   if (!input.name || input.closest(".pg-toolbar")) return;
   const doc = docOf(input);
   if (!doc || doc.kind !== "actor") return;
   run(() => ui.submitField(store, doc.id, input), doc.id);
+});
+
+// ─── Create Actor and the compendium browser (Foundry's directory and compendium windows) ──
+
+const createForm = $<HTMLFormElement>("#pg-create");
+createForm.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const data = new FormData(createForm);
+  run(() => {
+    creation.createActor(store, String(data.get("name") ?? ""), String(data.get("type") ?? "character"));
+    createForm.reset();
+    // A new actor is being made: the compendiums open beside its sheet, to drag its traits from.
+    if (compendium.hidden) compendiumToggle.click();
+  });
+});
+const compendium = $<HTMLElement>("#pg-compendium");
+const compendiumList = $<HTMLElement>("#pg-compendium-list");
+const compendiumFilter = $<HTMLInputElement>("#pg-compendium-filter");
+const compendiumToggle = $<HTMLButtonElement>("#pg-compendium-toggle");
+compendiumToggle.addEventListener("click", () => {
+  compendium.hidden = !compendium.hidden;
+  compendiumToggle.setAttribute("aria-expanded", String(!compendium.hidden));
+  if (!compendium.hidden) compendiumList.innerHTML = creation.renderCompendium(compendiumFilter.value);
+});
+compendiumFilter.addEventListener("input", () => {
+  compendiumList.innerHTML = creation.renderCompendium(compendiumFilter.value);
+});
+compendiumList.addEventListener("dragstart", (ev) => {
+  const li = (ev.target as HTMLElement).closest<HTMLElement>("[data-pg-pack-item]");
+  if (!li || !ev.dataTransfer) return;
+  ev.dataTransfer.setData("text/plain", creation.dragData(li.dataset.pgPackItem!));
+  ev.dataTransfer.effectAllowed = "copy";
+});
+els.sheets.addEventListener("dragover", (ev) => {
+  if ((ev.target as HTMLElement).closest(".pg-window[data-pg-kind='actor']")) ev.preventDefault();
+});
+els.sheets.addEventListener("drop", (ev) => {
+  const win = (ev.target as HTMLElement).closest<HTMLElement>(".pg-window[data-pg-kind='actor']");
+  if (!win || !ev.dataTransfer) return;
+  ev.preventDefault();
+  const data = ev.dataTransfer.getData("text/plain");
+  run(() => void creation.dropItem(store, win.dataset.pgDoc!, data), undefined, win.dataset.pgDoc);
 });
 
 store.subscribe(() => render());

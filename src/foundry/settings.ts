@@ -21,6 +21,7 @@ import {
   woundedActors,
 } from "../system/settings-menu";
 import { TEMPLATES } from "../system/handlebars";
+import { remapAttributes } from "../system/attributes";
 import { registerGmRecords } from "./gm-records";
 
 const { ApplicationV2 } = foundry.applications.api;
@@ -176,6 +177,22 @@ export class RulesMenu extends ApplicationV2 {
     if (after.preset !== before.preset && !(await confirmPresetChange(before.preset, after.preset)))
       after.preset = before.preset;
     await saveWorldRules(before, after);
+    await remapWorldAttributes(before, after);
+  }
+}
+
+/**
+ * The GM saved another attribute set: each world actor's levels follow their roles to the new
+ * keys (an old Damage Capacity becomes Health), written only where something changes; nothing is
+ * deleted (src/system/attributes.ts remapAttributes).
+ */
+async function remapWorldAttributes(before: WorldRules, after: WorldRules): Promise<void> {
+  if (JSON.stringify(before.attributeSet) === JSON.stringify(after.attributeSet)) return;
+  for (const actor of game.actors ?? []) {
+    if (actor.type === "miniature") continue;
+    const attrs = (actor.system as unknown as { attributes?: Record<string, unknown> }).attributes;
+    const moved = remapAttributes(attrs, before.attributeSet, after.attributeSet);
+    if (moved) await actor.update({ system: { attributes: moved } } as never);
   }
 }
 
