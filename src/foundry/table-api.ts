@@ -5,7 +5,7 @@
  * targets, or the combatant whose turn it is). Everything is computed by the rules core from live
  * documents (src/system/attack-dialog.ts); nothing here is stored or trusted from a player.
  */
-import { exactOdds, duelForecast, resolveAttack, isRulesError } from "../rules";
+import { exactOdds, resolveAttack, isRulesError } from "../rules";
 import {
   attackOdds,
   duelRequest,
@@ -48,10 +48,13 @@ export const tableApi = {
   },
   /**
    * Duel forecast: a rules-core duel request, or two actors (each with its first equipped weapon).
-   * Synchronous, on this thread: a hard duel blocks the UI until answered (up to its budget).
+   * On this thread (a Promise: the forecast engine is loaded on demand), so a hard duel blocks
+   * the UI until answered, up to its budget; `forecastAsync` runs it in the worker.
    */
-  forecast(requestOrA: unknown, b?: ActorLike) {
-    return duelForecast(forecastRequest(requestOrA, b));
+  async forecast(requestOrA: unknown, b?: ActorLike) {
+    const request = forecastRequest(requestOrA, b);
+    const { forecastHere } = await import("../system/forecast-answer");
+    return forecastHere(request);
   },
   /** The same forecast in the forecast worker (a Promise; the UI stays live; repeats come from a cache). */
   forecastAsync(requestOrA: unknown, b?: ActorLike) {

@@ -8,7 +8,7 @@
  * before its first answer (its file missing). Nothing here reads
  * Foundry: the request is built by the caller from live documents on its own client.
  */
-import { duelForecast, FORECAST_BUDGET, type DuelForecast, isRulesError, RulesError } from "../rules";
+import { FORECAST_BUDGET, type DuelForecast, RulesError } from "../rules";
 
 /** The built worker's file name, next to fudge-wounds.mjs in dist (tools/build.mjs). */
 export const FORECAST_WORKER_FILE = "fudge-forecast.mjs";
@@ -32,22 +32,6 @@ export type ForecastReply =
   | { id: number; ok: false; error: RulesErrorData }
   /** A fault that is not a RulesError (a bug): its message only. */
   | { id: number; ok: false; fault: string };
-
-/** The worker's whole job, as a pure function: a posted message → the message it posts back. */
-export function answerForecastMessage(data: unknown): ForecastReply {
-  const id = typeof (data as ForecastMessage | null)?.id === "number" ? (data as ForecastMessage).id : -1;
-  if (id < 0) return { id, ok: false, fault: "a forecast message needs a numeric id" };
-  try {
-    return { id, ok: true, forecast: duelForecast((data as ForecastMessage).request) };
-  } catch (e) {
-    if (isRulesError(e)) return { id, ok: false, error: rulesErrorData(e) };
-    return { id, ok: false, fault: e instanceof Error ? e.message : String(e) };
-  }
-}
-
-export function rulesErrorData(e: RulesError): RulesErrorData {
-  return { field: e.field, key: e.key, params: { ...e.params }, message: e.message };
-}
 
 /** The RulesError a worker reported, rebuilt here (same class, field, key, params and message). */
 export function rulesErrorFrom(d: RulesErrorData): RulesError {
@@ -171,17 +155,16 @@ export class ForecastQueue {
     this.mode = this.worker ? "worker" : "sync";
   }
 
+  /** The forecast on this thread: the engine is loaded on demand (its own chunk), then answers. */
   private runSync(
     key: string,
     request: unknown,
     resolve: (f: DuelForecast) => void,
     reject: (e: unknown) => void,
   ): void {
-    try {
-      resolve(this.remember(key, duelForecast(request)));
-    } catch (e) {
-      reject(e);
-    }
+    import("./forecast-answer")
+      .then(({ forecastHere }) => resolve(this.remember(key, forecastHere(request))))
+      .catch(reject);
   }
 
   /** A worker that could not start: the synchronous forecast from now on, for this request and those waiting. */

@@ -3,8 +3,8 @@
  * the rules core's forecast or its RulesError as data (src/system/forecast-queue.ts). It imports
  * nothing of Foundry: a worker has no `game`, and needs none.
  */
-// Every preset's pipeline registers itself on import: the worker is its own bundle, so it needs them all.
-import { answerForecastMessage } from "./forecast-queue";
+
+import { answerForecastMessage } from "./forecast-answer";
 
 const scope = globalThis as unknown as {
   onmessage: ((ev: { data: unknown }) => void) | null;

@@ -1,10 +1,6 @@
 /** A stand-in for the forecast Worker in tests (tests/system/forecast-queue.test.ts, tests/foundry-host/tracker.test.ts). */
-import {
-  answerForecastMessage,
-  type ForecastMessage,
-  type ForecastReply,
-  type WorkerLike,
-} from "../../src/system/forecast-queue";
+import { answerForecastMessage } from "../../src/system/forecast-answer";
+import { type ForecastMessage, type ForecastReply, type WorkerLike } from "../../src/system/forecast-queue";
 
 /** A Worker stand-in: answers each message later (or never, when `stuck`), with cloned data both ways. */
 export class FakeWorker implements WorkerLike {

@@ -5,7 +5,8 @@
  * the synchronous fallback, a RulesError rebuilt on this side, and cache hits.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { answerForecastMessage, ForecastQueue, rulesErrorFrom, timeoutFor } from "../../src/system/forecast-queue";
+import { ForecastQueue, rulesErrorFrom, timeoutFor } from "../../src/system/forecast-queue";
+import { answerForecastMessage } from "../../src/system/forecast-answer";
 import { FakeWorker } from "./fake-worker";
 import { duelForecast, FORECAST_BUDGET, RulesError } from "../../src/rules";
 import { duelRequest } from "../../src/system/attack-dialog";
