@@ -4,10 +4,11 @@
  * nothing of Foundry: a worker has no `game`, and needs none.
  */
 
-import { answerForecastMessage } from "./forecast-answer";
+import { answerForecastStages } from "./forecast-answer";
 
 const scope = globalThis as unknown as {
   onmessage: ((ev: { data: unknown }) => void) | null;
   postMessage(m: unknown): void;
 };
-scope.onmessage = (ev) => scope.postMessage(answerForecastMessage(ev.data));
+// Each request is answered in stages: a first answer (bounded, or an estimate) when the exact one is not quick.
+scope.onmessage = (ev) => answerForecastStages(ev.data, (reply) => scope.postMessage(reply));
