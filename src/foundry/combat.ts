@@ -17,7 +17,7 @@ import {
 import { gutsTraitLines } from "../system/guts-dialog";
 import { fill } from "../system/i18n";
 import * as actions from "../system/actions";
-import { miniatureDatacard, trackFor } from "../system/combatant";
+import { miniatureDatacard, stunInForce, trackFor } from "../system/combatant";
 import type { MiniatureData } from "../system/data";
 import { CLIPPED_NOTE_FLAG } from "../system/clipped";
 import { changeActor, plainActor, updateActor, worldRules, type DerivedActor } from "./bridge";
@@ -32,7 +32,7 @@ import {
   turnEndHealing,
   turnStartTasks,
 } from "../system/combat";
-import { readStunSnapshot, stunSnapshot, turnEndStunHealing } from "../rules/fudge";
+import { readStunSnapshot, turnEndStunHealing } from "../rules/fudge";
 import type { RoundStart } from "../system/combatant";
 import { reportError, userRef } from "./foundry-util";
 import { foundryRoller, postRollNote, withRollMode } from "./dice";
@@ -146,9 +146,6 @@ async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {
   }
 }
 
-const storedTrackState = (a: Actor.Implementation): unknown =>
-  (plainActor(a).system as { woundTrack?: { state?: unknown } }).woundTrack?.state ?? null;
-
 /**
  * Fudge §4.62: the stun in force as this combatant's turn begins, noted on the combat (which only
  * GMs may write) so that the turn's end counts down that stun and not one taken during the turn.
@@ -156,7 +153,7 @@ const storedTrackState = (a: Actor.Implementation): unknown =>
 async function noteStun(combatant: Combatant.Implementation): Promise<void> {
   const combat = combatant.combat as Combat.Implementation | null;
   const actor = combatant.actor as Actor.Implementation | null;
-  const snap = actor ? stunSnapshot(storedTrackState(actor)) : null;
+  const snap = actor ? stunInForce(plainActor(actor), worldRules()) : null;
   if (!combat || !snap) return;
   await combat.setFlag(
     SYSTEM_ID as never,
@@ -182,11 +179,7 @@ async function countDownStun(combatant: Combatant.Implementation, round: number,
   try {
     // Decided from the live track in the actor's write lane (after any Apply queued before it).
     await changeActor(actor, (doc) => {
-      const type = turnEndStunHealing(
-        worldRules().preset,
-        atStart,
-        stunSnapshot((doc.system as { woundTrack?: { state?: unknown } }).woundTrack?.state ?? null),
-      );
+      const type = turnEndStunHealing(worldRules().preset, atStart, stunInForce(doc, worldRules()));
       return type ? actions.healWounds(doc, { type }, worldRules(), userRef()).update : null;
     });
   } catch (e) {

@@ -85,6 +85,16 @@ export interface ApplyResult<S> {
   ended: boolean;
 }
 
+/**
+ * A stun that counts down by the stunned one's own turns (Fudge §4.62): its effect, rounds left and
+ * stun marks. Two snapshots differ when a new stun landed in between.
+ */
+export interface StunSnapshot {
+  effect: string;
+  rounds: number;
+  marks: number;
+}
+
 /** A track kind. C: config, S: state, W: wound, H: healing request. */
 export interface TrackKind<C, S, W, H = unknown> {
   kind: string;
@@ -117,6 +127,8 @@ export interface TrackKind<C, S, W, H = unknown> {
    * one wound *level*, or simply one damage point". Kinds without it remove no wounds either.
    */
   oneLevelApart?(config: C, from: string, to: string): boolean;
+  /** The stun in force that counts down by turns (Fudge §4.62 on the box track); kinds without it have none. */
+  stunInForce?(config: C, state: S): StunSnapshot | null;
   /** A wound level's name as the sheet shows it (a custom level's own label); absent: `FUDGE.Wound.<key>`. */
   levelName?(config: C, key: string): string;
 }

@@ -7,7 +7,7 @@
  */
 import { RulesError } from "./errors";
 import type { Step } from "./explain";
-import type { ApplyResult, Track, TrackKind, TrackRender, TrackStatus } from "./track-kind";
+import type { ApplyResult, StunSnapshot, Track, TrackKind, TrackRender, TrackStatus } from "./track-kind";
 import { boxTrack } from "./fudge/box-track";
 import { dcTrack } from "./fudge/dc-track";
 import { fateTrack } from "./fate/track";
@@ -234,6 +234,11 @@ export function undoApplied(track: Track, applied: AppliedRecord, force = false)
 export interface BattleLapse {
   from: string;
   to: string;
+}
+
+/** The stun in force that counts down by the stunned one's turns (Fudge §4.62): the kind's hook, null without one. */
+export function trackStunInForce(track: Track): StunSnapshot | null {
+  return kindOf(track).stunInForce?.(track.config, track.state) ?? null;
 }
 
 /** A wound level's name on this track: the kind's own (a custom level's label), else its i18n key `FUDGE.Wound.<key>`. */

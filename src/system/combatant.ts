@@ -3,7 +3,16 @@
  * core takes: the actor's wound track (`trackFor`) and each preset's attack request
  * (`attackRequest`). Nothing here decides a rule; it only reads data into the core's shapes.
  */
-import { RulesError, standardLadder, newTrack, parseTrack, trackStatus, type Track } from "../rules";
+import {
+  RulesError,
+  standardLadder,
+  newTrack,
+  parseTrack,
+  trackStatus,
+  trackStunInForce,
+  type StunSnapshot,
+  type Track,
+} from "../rules";
 import { htmlToText } from "./rich-text";
 import type { PresetId } from "../rules";
 import {
@@ -212,6 +221,16 @@ export function trackFor(actor: ActorDoc, rules: WorldRules): Track {
   const state = (actor.system as CharacterData | MiniatureData).woundTrack.state;
   if (state === null || state === undefined) return newTrack(config);
   return parseTrack({ config, state }, "system.woundTrack");
+}
+
+/** The stun in force on the actor's track (Fudge §4.62, its track kind's hook); null when none, or the stored track does not fit. */
+export function stunInForce(actor: ActorDoc, rules: WorldRules): StunSnapshot | null {
+  try {
+    return trackStunInForce(trackFor(actor, rules));
+  } catch (e) {
+    if (e instanceof RulesError) return null;
+    throw e;
+  }
 }
 
 // ─── Attack requests ───────────────────────────────────────────────────────────────────

@@ -14,7 +14,8 @@ import {
   type BoxTrackState,
   type BoxWound,
 } from "../../src/rules/fudge";
-import { applyWound, newTrack, renderTrack, trackKind, type Track } from "../../src/rules";
+import { applyWound, newTrack, renderTrack, trackKind, trackStunInForce, type Track } from "../../src/rules";
+import { defaultFateConfig } from "../../src/rules/fate";
 
 /** Applies wounds in turn, returning every intermediate result. */
 function run(config: BoxTrackConfig, wounds: BoxWound[], state: BoxTrackState = boxTrack.initial(config)) {
@@ -690,5 +691,16 @@ describe("healing re-places real wounds before stun marks (found by the property
     const after = boxTrack.status(c, boxTrack.heal(c, s, { type: "natural", weeks: 0 }).state);
     expect(after.condition).toBe(before.condition);
     expect(after.penalty).toBe(before.penalty);
+  });
+});
+
+describe("the stun countdown is the box track's hook (Fudge §4.62)", () => {
+  it("a stun wound puts a counted stun in force on a box track; a track kind without the hook has none", () => {
+    const t = newTrack(boxTrackConfig("standard")) as Track;
+    expect(trackStunInForce(t)).toBeNull();
+    const stunned = applyWound(t, { level: "hurt", stun: true }).track;
+    expect(trackStunInForce(stunned)).toEqual({ effect: "stunned", rounds: 1, marks: 1 });
+    const fate = applyWound(newTrack(defaultFateConfig()) as Track, { margin: 3 }).track;
+    expect(trackStunInForce(fate)).toBeNull();
   });
 });

@@ -10,6 +10,7 @@
 import { FUDGE_HEALING_TYPES, parseFudgeHealing, type FudgeHealing } from "./healing";
 import { RulesError } from "../errors";
 import { signed, step, type Step } from "../explain";
+import { stunSnapshot } from "./stun";
 import {
   type ApplyResult,
   type Condition,
@@ -1593,4 +1594,5 @@ export const boxTrack: TrackKind<BoxTrackConfig, BoxTrackState, BoxWound, BoxHea
   removeWound,
   oneLevelApart,
   levelName,
+  stunInForce: (_config, state) => stunSnapshot(state),
 };

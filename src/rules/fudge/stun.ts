@@ -4,21 +4,17 @@
  * stunned combatant's turn begins and counts it down one round when that turn ends.
  */
 import type { PresetId } from "../pipeline";
+import type { StunSnapshot } from "../track-kind";
 
 /** Fudge §4.62: the stun effects that last a number of rounds (knocked out lasts until the stun marks heal). */
 export const COUNTED_STUNS: readonly string[] = ["stunned", "veryStunned"];
 
-/**
- * A stun as it stands on a box track (Fudge §4.62): its effect, rounds left and stun marks. Two
- * snapshots differ when a new stun landed in between (a second stun raises the effect or restarts
- * its rounds, and marks a box). Null: no stun that counts down (none, knocked out, another track).
- */
-export interface StunSnapshot {
-  effect: string;
-  rounds: number;
-  marks: number;
-}
+export type { StunSnapshot };
 
+/**
+ * A stun as it stands on a box track (Fudge §4.62; a second stun raises the effect or restarts its
+ * rounds, and marks a box). Null: no stun that counts down (none, knocked out, another track).
+ */
 export function stunSnapshot(state: unknown): StunSnapshot | null {
   if (typeof state !== "object" || state === null) return null;
   const st = state as { stun?: unknown; marks?: unknown };
