@@ -84,10 +84,12 @@ export function quickAnswer(
   }
 }
 
-/** The first estimate: its stated duels within its time (refused past it). */
+/** The first estimate: its stated duels (fewer when the request asks for fewer) within its time (refused past it). */
 export function estimateAnswer(id: number, request: unknown, budgets: StageBudgets = STAGE_BUDGETS): ForecastReply {
+  const asked = (request as { samples?: unknown } | null)?.samples;
+  const samples = typeof asked === "number" ? Math.min(asked, budgets.estimate.samples) : budgets.estimate.samples;
   return attempt(id, () =>
-    duelForecast({ ...(request as object), ...budgets.estimate, method: "sample", fallback: "none" }),
+    duelForecast({ ...(request as object), ...budgets.estimate, samples, method: "sample", fallback: "none" }),
   );
 }
 

@@ -4,7 +4,7 @@
  * the combatant whose turn it is and against the user's targets, to the GM always and to players
  * by the world setting, through the same forecast as the Token HUD (src/foundry/table-api.ts).
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ForecastQueue } from "../../src/system/forecast-queue";
 import { onRenderTokenHUD, showForecast, useForecastQueue } from "../../src/foundry/table-api";
 import { FakeWorker } from "../system/fake-worker";
@@ -66,6 +66,17 @@ function expected(c: Client, a: string, b: string): string {
     return forecastTextOf(line, (k, d) => game.i18n!.format(k, d));
   });
 }
+
+// The host has no Worker: each test's table forecasts on a stand-in worker whose stages are bounded
+// by count only, so that no answer depends on the clock (a test may put its own queue on top).
+let tableQueue: ForecastQueue | null = null;
+beforeEach(() => {
+  tableQueue = useForecastQueue(new ForecastQueue({ createWorker: () => new FakeWorker() }));
+});
+afterEach(() => {
+  if (tableQueue) useForecastQueue(tableQueue);
+  tableQueue = null;
+});
 
 describe("duel forecast from the combat tracker", () => {
   it("the GM's combatant menu offers it against the combatant whose turn it is, once per menu", async () => {

@@ -21,13 +21,19 @@ const fudgeDuel = () =>
     rulesFor("fudge"),
   );
 const badDuel = () => ({ ...fudgeDuel(), preset: "chess" });
-/** The slow duel: Volt Leroy vs Theodora, exact in a second or two (the "product" method, millions of sheet pairs). */
-const voltDuel = () =>
-  duelRequest(
+/**
+ * The issue's slow duel: Volt Leroy vs Theodora, exact in a second or two (the "product" method,
+ * millions of sheet pairs); with a budget out of reach, so that its final answer is the exact one
+ * however loaded the machine (the table's default gives the exact attempt 5 s).
+ */
+const voltDuel = () => ({
+  ...duelRequest(
     structuredClone(findSample("Leroy", "a")),
     structuredClone(findSample("Theodora", "b")),
     rulesFor("volt"),
-  );
+  ),
+  budgetMs: 60_000,
+});
 const byCount = COUNT_BUDGETS;
 const stages = (request: unknown): ForecastReply[] => {
   const out: ForecastReply[] = [];
