@@ -31,7 +31,8 @@ export default defineConfig({
         chunkFileNames: "chunks/[name]-[hash].mjs",
         // Everything the bundle imports at once in one chunk (not one per set of sharers): the
         // start-up fetches two files, not ten.
-        codeSplitting: { groups: [{ name: "startup", tags: ["$initial"] }] },
+        // The entry's own module stays in fudge-wounds.mjs.
+        codeSplitting: { groups: [{ name: "startup", tags: ["$initial"], test: /^(?!.*src\/foundry\/main\.ts$)/ }] },
         // Unminified, but without the doc comments (a third of the code's bytes): the source
         // maps keep the sources, comments and all. Legal and bundler annotations stay.
         comments: { jsdoc: false, legal: true, annotation: true },

@@ -23,6 +23,10 @@ import { ITEM_SHEETS } from "./sheets/item-sheet";
 import { registerStatusEffects, syncStatuses } from "./statuses";
 import { loadSystemTemplates } from "./templates";
 import type { QuenchLike } from "./quench/index";
+import { setWorkerBase } from "../system/forecast-queue";
+
+// The forecast worker's file is beside this bundle (the code that starts it is in a chunk below it).
+setWorkerBase(import.meta.url);
 
 Hooks.once("init", () => {
   console.log(`${SYSTEM_ID} | init`);

@@ -71,8 +71,18 @@ export interface ForecastQueueOptions {
 /** Called with a first answer (bounded, or an estimate) while the final one is computed. */
 export type OnInterim = (forecast: DuelForecast) => void;
 
-/** The browser's module Worker on the built worker file next to this bundle, where Worker exists. */
-export function browserWorker(base: string | URL = import.meta.url): WorkerLike | null {
+/**
+ * Where the worker file is: beside the system's bundle. This module sits in a chunk one folder
+ * down (chunks/), so the bundle's entry tells its own URL (src/foundry/main.ts); until then, this
+ * module's own URL.
+ */
+let workerBase: string | URL = import.meta.url;
+export function setWorkerBase(base: string | URL): void {
+  workerBase = base;
+}
+
+/** The browser's module Worker on the built worker file next to the bundle, where Worker exists. */
+export function browserWorker(base: string | URL = workerBase): WorkerLike | null {
   if (typeof Worker === "undefined") return null;
   // The file name is a constant, not a literal in `new URL(…)`, so vite leaves the bundle's
   // relative URL as written (the worker is its own build, tools/build.mjs).
