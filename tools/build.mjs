@@ -8,7 +8,8 @@
  *   4. dist/fudge-wounds.zip (tools/zip.mjs, no external zip needed)
  * Options: --no-zip, --no-packs, --skip-vite (static files only: used by hot reload),
  *          --out <dir> (default dist), --manifest <file> (the system.json to ship, default
- *          ./system.json: the release check passes one with the release's URLs filled in).
+ *          ./system.json: the release check passes one with the release's URLs filled in). A URL
+ *          field that still holds a placeholder is left out of dist/system.json (a manual install).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -16,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "vite";
 import { compileAll } from "./packs.mjs";
 import { entriesOf, writeZip } from "./zip.mjs";
+import { installableManifest } from "./release-manifest.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
@@ -94,7 +96,8 @@ async function main() {
     await buildForecastWorker(DIST);
     log(`forecast worker dist/${FORECAST_WORKER_FILE}`);
   }
-  fs.copyFileSync(MANIFEST, path.join(DIST, "system.json"));
+  // A placeholder URL (the committed manifest's OWNER/vVERSION) is left out: tools/release-manifest.mjs.
+  fs.writeFileSync(path.join(DIST, "system.json"), JSON.stringify(installableManifest(manifest), null, 2) + "\n");
   for (const dir of ["templates", "styles", "assets"]) {
     fs.rmSync(path.join(DIST, dir), { recursive: true, force: true });
     const n = copyDir(dir, path.join(DIST, dir));

@@ -8,6 +8,23 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+/** A stand-in the committed system.json holds where a release fills in its repository and tag. */
+export const PLACEHOLDER = /\b(OWNER|REPO|VERSION)\b|vVERSION/;
+
+/** The manifest's URL fields: the release fills them (fillManifest). */
+export const URL_FIELDS = ["url", "manifest", "download"];
+
+/**
+ * The system.json a build ships: a URL field that still holds a placeholder is left out. A copy
+ * built by hand is installed by hand (Foundry's update check then has no manifest URL to ask,
+ * rather than a broken one); a release's filled manifest is shipped as it is.
+ */
+export function installableManifest(manifest) {
+  const out = { ...manifest };
+  for (const k of URL_FIELDS) if (typeof out[k] === "string" && PLACEHOLDER.test(out[k])) delete out[k];
+  return out;
+}
+
 export function fillManifest(manifest, repo, tag) {
   if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) throw new Error(`bad repository name: ${repo}`);
   const version = tag.replace(/^v/, "");

@@ -23,7 +23,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { fillManifest } from "./release-manifest.mjs";
+import { PLACEHOLDER, fillManifest } from "./release-manifest.mjs";
 import { entriesOf, unzipBuffer } from "./zip.mjs";
 import { moduleGraph } from "./bundle-size.mjs";
 
@@ -34,7 +34,6 @@ const readJson = (f) => JSON.parse(fs.readFileSync(path.join(root, f), "utf8"));
 export const REQUIRED_FILES = ["system.json", "LICENSE", "NOTICE.md", "CHANGELOG.md"];
 /** The forecast worker, started by URL beside the bundle (src/system/forecast-queue.ts FORECAST_WORKER_FILE). */
 export const WORKER_FILE = "fudge-forecast.mjs";
-const PLACEHOLDER = /\b(OWNER|REPO|VERSION)\b|vVERSION/;
 
 /** owner/name of a GitHub remote URL (https or ssh), or null. */
 export function githubRepoOf(remote) {

@@ -11,9 +11,10 @@ import type { ActorDoc, ItemDoc, WorldRules } from "../system/data";
 import { worldRulesFrom } from "../system/data";
 import { initiativeTrait } from "../system/initiative";
 import { inStartedCombat } from "../system/combat";
-import { safeTrackUpdate } from "../system/updates";
+import { coreActorUpdate } from "../system/updates";
 import { actorLane, writeQueue } from "./write-queue";
-import { forcedReplacement } from "./v14";
+import { writeGmRecords } from "./gm-records";
+import { updateOperators } from "./v14";
 import { SYSTEM_ID } from "../system/registry";
 
 /** The world rules from the settings (defaults for anything unset or broken). */
@@ -167,13 +168,22 @@ export function deriveActorSystem(actor: Actor.Implementation): DerivedActor {
   return deriveFromDoc(plainActor(actor), worldRules());
 }
 
-/** Persists a src/system actor update; a new wound-track state replaces the stored one exactly. */
+/**
+ * Persists a src/system actor update in the running core's terms (src/system/updates.ts
+ * coreActorUpdate): a new wound-track state replaces the stored one exactly.
+ */
 export async function updateActor(
   actor: Actor.Implementation,
-  update: { system: unknown; flags?: unknown },
+  update: { system: unknown; flags?: unknown; gmRecords?: Record<string, unknown> },
 ): Promise<void> {
+  const { gmRecords, ...rest } = update;
+  // The GM's own record (the automatic death's) goes to the GM's store: a new record before the
+  // track is written (the sheet re-drawn for the new track finds it), a removal after.
+  const removes = !!gmRecords && Object.keys(gmRecords).every((k) => k.startsWith("-="));
+  if (gmRecords && !removes) await writeGmRecords(actor.uuid, gmRecords);
   const stored = (actor.toObject(true) as unknown as { system: unknown }).system;
-  await actor.update(safeTrackUpdate(stored, update, forcedReplacement()) as never);
+  await actor.update(coreActorUpdate(stored, rest, updateOperators()) as never);
+  if (gmRecords && removes) await writeGmRecords(actor.uuid, gmRecords);
 }
 
 /**
@@ -181,10 +191,9 @@ export async function updateActor(
  * it on this client has landed, and its update (or null: nothing to write) is saved before the
  * next write starts. Sheets, combat hooks and card actions all write wound tracks through this.
  */
-export async function changeActor<R extends { system: unknown; flags?: unknown } | null>(
-  actor: Actor.Implementation,
-  compute: (doc: ActorDoc) => R,
-): Promise<R> {
+export async function changeActor<
+  R extends { system: unknown; flags?: unknown; gmRecords?: Record<string, unknown> } | null,
+>(actor: Actor.Implementation, compute: (doc: ActorDoc) => R): Promise<R> {
   return writeQueue(actorLane(actor), async () => {
     const update = compute(plainActor(actor));
     if (update) await updateActor(actor, update);

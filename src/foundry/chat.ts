@@ -12,20 +12,28 @@ import type { Situation } from "../system/combatant";
 import { attackSituationDialog } from "./dialogs";
 import { TEMPLATES } from "../system/handlebars";
 import { checkCard, defenceFacesOf, rederiveTarget } from "../system/integrity";
+import { checkDefendable } from "../system/actor-logs";
 import { attackClippedUpdate, defenceRollUpdate } from "../system/clipped";
 import { changeActor, plainActor, updateActor, worldRules } from "./bridge";
 import { actorLane, writeQueue } from "./write-queue";
 import { gutsAfterWound, tableRoundStart } from "./combat";
-import { reportError, userRef } from "./foundry-util";
+import { reportError, serverNow, userRef } from "./foundry-util";
 import { foundryRoller, postWithRolls, showRolls } from "./dice";
 import { rollAttack, rollSlot, type SlotRoll } from "../system/rolling";
 import { QUERIES, SYSTEM_ID } from "../system/registry";
-import { RELAY_FLAG, requestOf, routeCardAction, type CardAction, type RelayRequest } from "../system/relay";
+import {
+  RELAY_FLAG,
+  relayRequestsUpdate,
+  requestOf,
+  routeCardAction,
+  type CardAction,
+  type RelayRequest,
+} from "../system/relay";
 import { tableSituation, GUTS_TARGETS } from "../rules/miniatures";
 import { runGutsChecks, tokenBox, type TokenLike } from "./guts-table";
 import { friendGutsRecord, friendGutsRoster, withFriendGutsRecord, type FriendGutsCandidate } from "../system/guts";
 import { combatTurn } from "../system/combat";
-import { forcedDeletion } from "./v14";
+import { toCore } from "./v14";
 import { templatesReady } from "./templates";
 
 const tpl = (p: string) => `systems/${SYSTEM_ID}/${p}`;
@@ -180,7 +188,9 @@ export async function postAttackCard(
   )) as ChatMessage.Implementation;
   const messageId = String(message?.id ?? "");
   try {
-    await changeActor(actor, (doc) => attackClippedUpdate(doc, worldRules(), userRef(), messageId, Date.now()));
+    await changeActor(actor, (doc) =>
+      attackClippedUpdate(doc, worldRules(), userRef(), messageId, Date.now(), cardCreatedAt(message)),
+    );
   } catch (e) {
     reportError(e, actor.name);
   }
@@ -210,6 +220,16 @@ function unchecked(message: ChatMessage.Implementation): unknown {
   return raw !== null && typeof raw === "object" && !Array.isArray(raw)
     ? { ...raw, userId: authorOf(message)?.id ?? "" }
     : raw;
+}
+
+/**
+ * When the card was posted as Foundry's server stamped it (`_stats.createdTime`, a field the server
+ * manages and no client can set: v13 DocumentStatsField.managedFields), or undefined: the logs'
+ * horizons compare it (src/system/message-log.ts).
+ */
+function cardCreatedAt(message: ChatMessage.Implementation): number | undefined {
+  const t = (message as unknown as { _stats?: { createdTime?: unknown } })._stats?.createdTime;
+  return typeof t === "number" && Number.isFinite(t) && t > 0 ? t : undefined;
 }
 
 /** When the card was posted (the message's timestamp): its attacker counts as he rolled (integrity.ts attackerAsPosted). */
@@ -354,12 +374,15 @@ export async function clickCardAction(
 /**
  * Asks the active GM's client to carry out a card action. The request goes first into this
  * user's own flags (which only he and GMs may write: that is how the GM's client knows who
- * asked, see src/system/relay.ts), then the query names it; the entry is removed once answered.
+ * asked, see src/system/relay.ts), then the query names it; the GM's client removes it as it runs it.
  */
 async function relay(request: RelayRequest, gm: User.Implementation, name: string): Promise<void> {
   const me = game.user!;
   const requestId = foundry.utils.randomID(16);
-  await me.update({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: { [requestId]: requestOf(request) } } } } as never);
+  // Written with the server's time; expired and surplus requests of this user go in the same write.
+  const add = { id: requestId, request: { ...requestOf(request), at: serverNow() } };
+  const written = relayRequestsUpdate(me.flags, serverNow(), { add }).update;
+  if (written) await me.update(toCore(written) as never);
   try {
     type Reply = { ok: boolean; key?: string; params?: Record<string, string> } | null;
     let reply: Reply;
@@ -382,10 +405,14 @@ async function relay(request: RelayRequest, gm: User.Implementation, name: strin
         reply?.params ?? {},
       );
   } finally {
-    const del = forcedDeletion(); // v14's operator; `-=key` before
-    const answered = del === null ? { [`-=${requestId}`]: null } : { [requestId]: del };
-    // Not awaited: the answer is in; removing the answered request need not hold the click (a failure is reported).
-    me.update({ flags: { [SYSTEM_ID]: { [RELAY_FLAG]: answered } } } as never).catch((e) => reportError(e)); // see above
+    // The GM's client removes a request it runs; one it never saw (no answer) is removed here.
+    // Not awaited: the answer is in; the removal need not hold the click (a failure is reported).
+    const left = relayRequestsUpdate(me.flags, serverNow(), { remove: requestId });
+    const stillThere = Object.hasOwn(
+      ((me.flags as Record<string, Record<string, object>>)[SYSTEM_ID] ?? {})[RELAY_FLAG] ?? {},
+      requestId,
+    );
+    if (stillThere && left.update) me.update(toCore(left.update) as never).catch((e) => reportError(e)); // see above
   }
 }
 
@@ -449,19 +476,17 @@ async function runCardAction(
   const ref = doc.uuid ?? doc._id;
   const rules = worldRules();
   const messageId = String(message.id);
+  const posted = cardCreatedAt(message);
   if (action === "defend") {
     // One defence roll per card and target, whatever the card's author later writes on his card.
-    if (defenceFacesOf(doc, messageId))
-      throw new RulesError("defend", "FUDGE.Error.AlreadyDefended", `${doc.name} has already defended`, {
-        name: doc.name,
-      });
+    checkDefendable(doc, messageId, posted);
     const roll = await defenceRoll(card, ref);
     const u = actions.defend(card, doc, roll.faces, user, { relayed: opts.relayed });
     // The roll is kept on the defender, where the card's author cannot rewrite it; Apply reads it there.
     // FATE: a roll made while Clipped resets the box in the same write (src/system/clipped.ts).
     await updateActor(
       target,
-      defenceRollUpdate(doc, rules, { messageId, faces: roll.faces, by: user.id, at: Date.now() }),
+      defenceRollUpdate(doc, rules, { messageId, faces: roll.faces, by: user.id, at: Date.now(), posted }),
     );
     // The defence Roll joins the card's rolls (for other modules and the roll tooltip).
     await writeCardTarget(message, ref, u, roll.rolls);
@@ -496,6 +521,7 @@ async function runCardAction(
       relayed: opts.relayed,
       spendFudgePoint: opts.spendFudgePoint,
       messageId,
+      posted,
       resolution: live.resolution,
       differs: live.differs,
     });
@@ -576,6 +602,7 @@ async function runJudgement(
   const live = rederiveTarget(card, t, { ...sides, gm: pick }, rules);
   const r = actions.judgeWound(card, doc, user, rules, pick, {
     messageId,
+    posted: cardCreatedAt(message),
     resolution: live.resolution,
     differs: live.differs,
   });

@@ -42,6 +42,7 @@ import { SYSTEM_ID } from "../system/registry";
 import { battleEndNote, type BattleEndEntry, type LapseNote } from "../system/battle-end";
 import { TEMPLATES } from "../system/handlebars";
 import { systemPath, templatesReady } from "./templates";
+import { toCore } from "./v14";
 
 const FLAG_CLIPPED = CLIPPED_NOTE_FLAG;
 const derivedOf = (a: Actor.Implementation) => (a.system as unknown as { derived?: DerivedActor }).derived ?? null;
@@ -173,7 +174,7 @@ async function countDownStun(combatant: Combatant.Implementation, round: number,
   const note = combat.getFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never) as
     { combatantId?: unknown; round?: unknown } | undefined;
   if (!note || note.combatantId !== combatant.id || note.round !== round) return;
-  if (!ended) await combat.unsetFlag(SYSTEM_ID as never, STUN_NOTE_FLAG as never);
+  if (!ended) await combat.update(toCore({ flags: { [SYSTEM_ID]: { [`-=${STUN_NOTE_FLAG}`]: null } } }) as never);
   if (!actor || !stillThere(actor)) return;
   const atStart = readStunSnapshot(note);
   try {
@@ -224,7 +225,7 @@ async function onTurnEnd(combatant: Combatant.Implementation, round: number, end
   if (!actor || !stillThere(actor)) return;
   const noted = actor.getFlag(SYSTEM_ID as never, FLAG_CLIPPED as never) === true;
   const type = turnEndHealing(worldRules().preset, noted, derivedOf(actor)?.status ?? null);
-  if (noted) await actor.unsetFlag(SYSTEM_ID as never, FLAG_CLIPPED as never);
+  if (noted) await actor.update(toCore({ flags: { [SYSTEM_ID]: { [`-=${FLAG_CLIPPED}`]: null } } }) as never);
   if (type) await heal(actor, type);
 }
 

@@ -8,6 +8,15 @@ export function userRef(user: { id: string | null; isGM: boolean } | null = game
   return { id: String(user?.id ?? ""), isGM: user?.isGM === true };
 }
 
+/**
+ * The server's clock as this client knows it (v13 GameTime#serverTime: the last synchronisation
+ * plus the time since), so two clients compare times; this client's clock where it is missing.
+ */
+export function serverNow(): number {
+  const t = (game as unknown as { time?: { serverTime?: unknown } }).time?.serverTime;
+  return typeof t === "number" && Number.isFinite(t) ? t : Date.now();
+}
+
 /** Localized ladder rung names (FUDGE.Ladder.<id>), for the sheets' context builders. */
 export function ladderNames(): Partial<Record<string, string>> {
   const out: Record<string, string> = {};

@@ -6,15 +6,20 @@
  * - documents that failed validation are not in the collections: they are read through
  *   `collection.getInvalid(id)` (world actors and items, and actors' embedded items),
  *   migrated, repaired (`repairSystem`) and updated with only what changed;
+ * - stored data over its bound (bounds.ts: a system field, an actor's logs in its flags, a chat
+ *   card) is clamped, and what was cut is reported per document;
  * - every failure is counted and reported; the version is bumped only when all migrated.
  */
 import { MIGRATION_SETTING, MIGRATION_VERSION, SYSTEM_ID } from "../system/registry";
-import { needsMigration, systemChanges } from "../system/migrate";
-import { forcedDeletion } from "./v14";
+import { cardChanges, needsMigration, systemChanges } from "../system/migrate";
+import { clampActorLogs } from "../system/log-clamps";
+import type { Cut } from "../system/bounds";
+import { toCore } from "./v14";
 
 type Rec = Record<string, unknown>;
 interface Doc {
   uuid: string;
+  flags?: Record<string, unknown>;
   name: string | null;
   type: string;
   documentName: string;
@@ -34,26 +39,37 @@ export interface MigrationReport {
   /** Invalid documents repaired: uuid → the fields reset to their defaults. */
   repaired: Record<string, string[]>;
   failed: { uuid: string; error: string }[];
+  /** Documents with stored data over a bound: uuid → what was cut (characters or entries, per field). */
+  clamped: Record<string, Cut[]>;
   /** True when the world's version was bumped. */
   complete: boolean;
 }
 
+/** The chat cards this system stores (its ChatMessage sub-types); other messages are not its to migrate. */
+const CARD_TYPES = new Set(["attackCard", "rollCard"]);
+
 async function migrateDoc(doc: Doc, invalid: boolean, report: MigrationReport): Promise<void> {
-  const kind = doc.documentName === "Actor" ? "Actor" : "Item";
+  if (doc.documentName === "ChatMessage" && !CARD_TYPES.has(doc.type)) return;
   try {
     const src = doc.toObject() as Rec;
-    const { changes, reset } = systemChanges(kind, doc.type, src.system, {
-      repair: invalid,
-      deletion: forcedDeletion(),
-    });
-    if (invalid) report.repaired[doc.uuid] = reset;
-    if (!changes) {
+    const { changes, reset, clamped } =
+      doc.documentName === "ChatMessage"
+        ? { ...cardChanges(doc.type, src.system), reset: [] as string[] }
+        : systemChanges(doc.documentName === "Actor" ? "Actor" : "Item", doc.type, src.system, { repair: invalid });
+    const logs = doc.documentName === "Actor" ? clampActorLogs(doc as never) : { update: null, cuts: [] };
+    if (invalid && doc.documentName !== "ChatMessage") report.repaired[doc.uuid] = reset;
+    const cuts = [...clamped, ...logs.cuts];
+    if (cuts.length) report.clamped[doc.uuid] = cuts;
+    if (!changes && !logs.update) {
       if (invalid) throw new Error("no repair makes it valid");
       return;
     }
+    const update: Rec = {};
+    if (changes) update.system = changes;
+    if (logs.update) update.flags = { [SYSTEM_ID]: logs.update };
     // Only the changed fields: a player's edit since the world loaded is not overwritten.
     // An invalid document's update is not diffed against its invalid source.
-    await doc.update({ system: changes }, invalid ? { diff: false } : {});
+    await doc.update(toCore(update), invalid ? { diff: false } : {});
     report.updated.push(doc.uuid);
   } catch (e) {
     report.failed.push({ uuid: doc.uuid, error: String((e as Error)?.message ?? e) });
@@ -96,17 +112,20 @@ export async function migrateWorld(): Promise<MigrationReport | null> {
     updated: [],
     repaired: {},
     failed: [],
+    clamped: {},
     complete: false,
   };
   const itemsOf = (actor: Doc) => (actor as unknown as { items?: Coll }).items ?? null;
   await migrateCollection(game.actors as unknown as Coll, report, itemsOf);
   await migrateCollection(game.items as unknown as Coll, report, () => null);
+  await migrateCollection(game.messages as unknown as Coll, report, () => null);
   const notify = (type: "info" | "warn", key: string) =>
     ui.notifications![type](
       game.i18n!.format(key, {
         version: String(MIGRATION_VERSION),
         count: String(report.updated.length),
         failed: String(report.failed.length),
+        clamped: String(Object.keys(report.clamped).length),
       }),
       { permanent: type === "warn" } as never,
     );
@@ -118,5 +137,9 @@ export async function migrateWorld(): Promise<MigrationReport | null> {
   await game.settings!.set(SYSTEM_ID as never, MIGRATION_SETTING as never, MIGRATION_VERSION as never);
   report.complete = true;
   if (report.updated.length) notify("info", "FUDGE.Migration.Done");
+  if (Object.keys(report.clamped).length) {
+    notify("warn", "FUDGE.Migration.Clamped");
+    console.warn(`${SYSTEM_ID} | stored data over its bounds was clamped`, report.clamped);
+  }
   return report;
 }

@@ -4,13 +4,25 @@
  * So the handler validates the payload, finds the requester through his own User document's
  * flags (src/system/relay.ts says why that is server-vouched), and re-runs the card action as that
  * user with `relayed: true`; src/system checks the permission again, and the apply path
- * re-derives the result from the live actors (src/system/integrity.ts). Replies are plain:
- * { ok } or { ok: false, key, params } with a localizable key.
+ * re-derives the result from the live actors (src/system/integrity.ts). A request runs once: the
+ * handler removes it from the requester's flags (and waits for the server) before running it, and
+ * refuses one older than RELAY_EXPIRY_MS. Replies are plain: { ok } or { ok: false, key, params }
+ * with a localizable key.
  */
 import { isRulesError } from "../rules";
 import { performCardAction } from "./chat";
 import { QUERIES, SYSTEM_ID, type QueryAction } from "../system/registry";
-import { parseRelayPayload, requestMatches, requesterRef, type RelayPayload } from "../system/relay";
+import {
+  parseRelayPayload,
+  relayRequestsUpdate,
+  requestFresh,
+  requestMatches,
+  requesterRef,
+  type RelayPayload,
+  type StoredRelayRequest,
+} from "../system/relay";
+import { serverNow } from "./foundry-util";
+import { toCore } from "./v14";
 
 export type Reply = { ok: true } | { ok: false; key: string; params?: Record<string, string> };
 type QueryOptions = { timeout?: number; user?: { id: string | null; isGM: boolean } } | undefined;
@@ -18,36 +30,63 @@ type QueryOptions = { timeout?: number; user?: { id: string | null; isGM: boolea
 /** How long the GM's client waits for the requester's flag write to arrive (it is sent before the query). */
 const CONFIRM_MS = 5_000;
 
-/** Requests handled by this client: the same request sent again (a replay, a retry) gets the same reply and runs once. */
-const handled = new Map<string, Promise<Reply>>();
-const HANDLED_LIMIT = 500;
+/**
+ * Requests this client is running now: the same request sent again while it runs (a retry) waits
+ * for the same reply. Only while it runs: that it ran is known from the requester's flags (the
+ * request is gone) and from the logs the action wrote, never from this memory.
+ */
+const running = new Map<string, Promise<Reply>>();
 
-type UserDoc = { id: string | null; isGM: boolean; flags: unknown };
+type UserDoc = {
+  id: string | null;
+  isGM: boolean;
+  flags: unknown;
+  update(data: object): Promise<unknown>;
+};
+type Confirmed = { user: UserDoc; request: StoredRelayRequest };
 
-/** Resolves once the user's flags hold the request (or after CONFIRM_MS with false). */
-function confirmRequest(p: RelayPayload): Promise<UserDoc | null> {
+/** Resolves once the user's flags hold the request (or after CONFIRM_MS with null). */
+function confirmRequest(p: RelayPayload): Promise<Confirmed | null> {
   const user = game.users!.get(p.userId) as unknown as UserDoc | undefined;
   if (!user) return Promise.resolve(null);
-  if (requestMatches(user.flags, p)) return Promise.resolve(user);
+  const now = requestMatches(user.flags, p);
+  if (now) return Promise.resolve({ user, request: now });
   return new Promise((resolve) => {
     const hook = Hooks.on("updateUser", ((doc: UserDoc) => {
-      if (doc.id !== p.userId || !requestMatches(doc.flags, p)) return;
-      done(doc);
+      const request = doc.id === p.userId ? requestMatches(doc.flags, p) : null;
+      if (request) done({ user: doc, request });
     }) as never);
     const timer = setTimeout(() => done(null), CONFIRM_MS);
-    function done(doc: UserDoc | null) {
+    function done(c: Confirmed | null) {
       clearTimeout(timer);
       Hooks.off("updateUser", hook as never);
-      resolve(doc);
+      resolve(c);
     }
   });
+}
+
+/** Removes the request from its requester's flags (with any expired one), as the server confirms: after this it cannot run again. */
+async function consume(c: Confirmed, requestId: string): Promise<void> {
+  const { update } = relayRequestsUpdate(c.user.flags, serverNow(), { remove: requestId });
+  if (update) await c.user.update(toCore(update));
 }
 
 async function run(p: RelayPayload, options: QueryOptions): Promise<Reply> {
   // A later Foundry may name the sender in the options (vouched by core); v13 does not.
   const vouched = options?.user ? requesterRef(options.user) : null;
-  const requester = vouched ?? requesterRef(await confirmRequest(p));
+  const confirmed = vouched ? null : await confirmRequest(p);
+  const requester = vouched ?? requesterRef(confirmed?.user);
   if (!requester) return { ok: false, key: "FUDGE.Error.Relay.Unconfirmed" };
+  if (confirmed) {
+    const fresh = requestFresh(confirmed.request.at, serverNow());
+    try {
+      await consume(confirmed, p.requestId);
+    } catch (e) {
+      console.error(`${SYSTEM_ID} | relay`, e);
+      return { ok: false, key: "FUDGE.Error.Relay.Failed" };
+    }
+    if (!fresh) return { ok: false, key: "FUDGE.Error.Relay.Expired" };
+  }
   const message = game.messages!.get(p.messageId) as ChatMessage.Implementation | undefined;
   if (!message || (message.type as string) !== "attackCard") return { ok: false, key: "FUDGE.Error.Relay.NoCard" };
   const target = fromUuidSync(p.targetId) as Actor.Implementation | null;
@@ -79,18 +118,13 @@ export async function handleRelay(expected: QueryAction, data: unknown, options?
   if (!p || p.action !== expected) return { ok: false, key: "FUDGE.Error.Relay.BadPayload" };
   // The whole request is the key: a mismatching copy of a request id (a forger's) neither runs nor spoils the real one.
   const key = JSON.stringify(p);
-  const known = handled.get(key);
+  const known = running.get(key);
   if (known) return known;
   const reply = run(p, options);
-  handled.set(key, reply);
-  if (handled.size > HANDLED_LIMIT) handled.delete(handled.keys().next().value!);
-  // The caller gets the reply and any failure; here an unconfirmed or failed request is only forgotten.
-  reply.then(
-    (r) => {
-      if (!r.ok && r.key === "FUDGE.Error.Relay.Unconfirmed") handled.delete(key);
-    },
-    () => handled.delete(key),
-  );
+  running.set(key, reply);
+  // The caller gets the reply and any failure; here the request is only no longer running.
+  const done = () => running.delete(key);
+  reply.then(done, done);
   return reply;
 }
 

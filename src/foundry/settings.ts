@@ -7,6 +7,7 @@ import { worldRules } from "./bridge";
 import { reportError } from "./foundry-util";
 import { initiativeFormula } from "../system/initiative";
 import { INITIATIVE_SETTING, MIGRATION_SETTING, SYSTEM_ID } from "../system/registry";
+import { registerGmRecords } from "./gm-records";
 
 const { ApplicationV2 } = foundry.applications.api;
 const settings = () => game.settings!;
@@ -24,6 +25,7 @@ export class RulesMenuOpener extends ApplicationV2 {
 }
 
 export function registerSettings(): void {
+  registerGmRecords();
   const defaults = defaultWorldRules();
   for (const key of WORLD_RULE_SETTINGS) {
     const def = defaults[key];

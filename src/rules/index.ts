@@ -14,6 +14,8 @@ export * from "./presets";
 export * from "./odds";
 export * from "./exchange";
 export * from "./forecast";
+export * from "./dice-options";
+export * as character from "./character";
 export * as box from "./fudge/box-track";
 export * as dc from "./fudge/dc-track";
 export * as fudge from "./fudge";

@@ -29,12 +29,28 @@ export const STANDARD_RUNGS: readonly LadderRung[] = [
   { id: "terrible", value: -3, name: "Terrible" },
 ];
 
-/** The standard ladder; `names` (by rung id) localizes it, `legendary: false` drops the top rung. */
-export function standardLadder(names: Partial<Record<string, string>> = {}, legendary = true): Ladder {
-  const rungs = STANDARD_RUNGS.filter((r) => legendary || r.id !== "legendary").map((r) => ({
-    ...r,
-    name: names[r.id] ?? r.name,
-  }));
+/**
+ * A rung below Terrible for a ladder extended at its lower end. The 1995 text names nothing below
+ * Terrible (a result there is "Terrible −1"); the name is this system's default, FATE's word for −4.
+ */
+export const LOWER_RUNG: Readonly<LadderRung> = Object.freeze({ id: "abysmal", value: -4, name: "Abysmal" });
+
+/**
+ * The standard ladder; `names` (by rung id) localizes it, `legendary: false` drops the top rung
+ * (the world setting), `lowerEnd: true` adds Abysmal (−4) below Terrible.
+ */
+export function standardLadder(
+  names: Partial<Record<string, string>> = {},
+  legendary = true,
+  lowerEnd = false,
+): Ladder {
+  const base = lowerEnd ? [...STANDARD_RUNGS, LOWER_RUNG] : STANDARD_RUNGS;
+  const rungs = base
+    .filter((r) => legendary || r.id !== "legendary")
+    .map((r) => ({
+      ...r,
+      name: names[r.id] ?? r.name,
+    }));
   return { rungs };
 }
 

@@ -20,8 +20,8 @@ import { isOwner, type UserRef } from "./permissions";
 import { REPLACE_STATE_KEY, type ActorUpdate } from "./updates";
 import { trackFor } from "./combatant";
 import type { ActorDoc, WorldRules } from "./data";
-import { defenceLogUpdate, defenceRecordOf, type DefenceRecord } from "./actor-logs";
-import { boundedLogEntries, messageLogOf } from "./message-log";
+import { checkDefendable, defenceLogUpdate, defenceRecordOf, type DefenceRecord } from "./actor-logs";
+import { logWrite, messageLogOf, type LogRecord } from "./message-log";
 
 const SCOPE = "fudge-wounds";
 /** Attack rolls that used up this actor's Clipped box, keyed by the card's message id. */
@@ -31,7 +31,7 @@ export const CLIPPED_NOTE_FLAG = "clippedAtTurnStart";
 /** Records kept per actor (a card that old can no longer be applied as it rolled). */
 export const CLIPPED_LOG_LIMIT = 40;
 
-export interface ClippedRecord {
+export interface ClippedRecord extends LogRecord {
   messageId: string;
   by: string;
   at: number;
@@ -39,12 +39,11 @@ export interface ClippedRecord {
 
 /** The actor's clipped log, oldest first; malformed entries are ignored. */
 export function clippedLogOf(actor: Pick<ActorDoc, "flags">): ClippedRecord[] {
-  return messageLogOf<ClippedRecord>(
-    actor,
-    CLIPPED_LOG_FLAG,
-    (r) => typeof r.by === "string" && typeof r.at === "number",
-  );
+  return messageLogOf<ClippedRecord>(actor, CLIPPED_LOG_FLAG, isClippedRecord);
 }
+
+export const isClippedRecord = (r: Record<string, unknown>): boolean =>
+  typeof r.by === "string" && typeof r.at === "number";
 
 /** Is the actor Clipped, so that a roll it makes now is its "next action" (FATE worlds only)? */
 export function rollsWhileClipped(actor: ActorDoc, rules: WorldRules): boolean {
@@ -71,13 +70,15 @@ export function attackClippedUpdate(
   user: UserRef,
   messageId: string,
   now: number,
+  posted?: number,
 ): ActorUpdate | null {
   if (!messageId || !isOwner(user, attacker) || !rollsWhileClipped(attacker, rules)) return null;
   const log = clippedLogOf(attacker);
   if (log.some((r) => r.messageId === messageId)) return null;
-  const entries = boundedLogEntries(log, { messageId, by: user.id, at: now }, CLIPPED_LOG_LIMIT);
+  const rec: ClippedRecord = { messageId, by: user.id, at: now, ...(posted !== undefined ? { posted } : {}) };
+  const entries = logWrite(attacker, CLIPPED_LOG_FLAG, log, rec, CLIPPED_LOG_LIMIT);
   const s = spent(attacker, rules);
-  return { system: s.system, flags: { [SCOPE]: { [CLIPPED_LOG_FLAG]: entries, ...s.note } } };
+  return { system: s.system, flags: { [SCOPE]: { ...entries, ...s.note } } };
 }
 
 /**
@@ -100,6 +101,7 @@ export function defenceRollUpdate(
   rules: WorldRules,
   rec: Omit<DefenceRecord, "clipped">,
 ): ActorUpdate {
+  checkDefendable(defender, rec.messageId, rec.posted);
   const clipped = rollsWhileClipped(defender, rules);
   const log = defenceLogUpdate(defender, { ...rec, clipped });
   if (!clipped) return { system: {}, flags: log };

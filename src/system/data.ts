@@ -316,6 +316,12 @@ export interface ActorDoc<T extends ActorType = ActorType> {
   ownership?: Record<string, number>;
   /** Document flags by scope; the system's own are under "fudge-wounds" (e.g. the wound log, src/system/integrity.ts). */
   flags?: Record<string, unknown>;
+  /**
+   * Records only a GM writes about this actor (the automatic death's `killedFrom`), kept outside
+   * it where players cannot write: Foundry's hidden world setting (src/foundry/gm-records.ts), the
+   * playground's store. Given where an action needs them.
+   */
+  gmRecords?: Record<string, unknown>;
 }
 
 // ─── Defaults ──────────────────────────────────────────────────────────────────────────

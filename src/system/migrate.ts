@@ -20,10 +20,15 @@
  *   peasant, a follower: all off, as the Guts checks before it read them). A stored value is
  *   kept; yes/no text ("true", "on") from an import becomes a boolean, anything else is left for
  *   the schema to reject and the repair to reset.
+ * - MIGRATION_VERSION 6 (session 14): everything a player can store is bounded (bounds.ts). A
+ *   stored value over its bound (a flood of Guts failures, a huge note, an over-long card) no
+ *   longer validates; the world migration clamps it (clampSystem, clampCard, and the actor logs:
+ *   log-clamps.ts) and reports what it cut.
  */
 import { levelValue, PRESETS } from "../rules";
 import { GUTS_REASONS } from "../rules/miniatures";
 import { storedRichText } from "./rich-text";
+import { clampCard, clampSystem, type Cut } from "./bounds";
 import {
   ACTOR_DEFAULTS,
   defaultGutsStanding,
@@ -302,34 +307,41 @@ export function systemChanges(
   documentName: "Actor" | "Item",
   type: string,
   stored: unknown,
-  opts: { repair?: boolean; deletion?: unknown } = {},
-): { changes: Rec | null; reset: string[] } {
-  if (!isRec(stored)) return { changes: null, reset: [] };
+  opts: { repair?: boolean } = {},
+): { changes: Rec | null; reset: string[]; clamped: Cut[] } {
+  if (!isRec(stored)) return { changes: null, reset: [], clamped: [] };
   const next = structuredClone(stored);
   if (documentName === "Actor") migrateActorSystem(type as ActorType, next);
   else migrateItemSystem(type as ItemType, next);
+  const clamped = clampSystem(type, next);
   const reset = opts.repair ? repairSystem(documentName, type, next) : [];
-  const changes = diffWithDeletions(stored, next, opts.deletion ?? null);
-  return { changes: Object.keys(changes).length ? changes : null, reset };
+  const changes = diffWithDeletions(stored, next);
+  return { changes: Object.keys(changes).length ? changes : null, reset, clamped };
+}
+
+/** The update that clamps a stored card's `system` to the card limits (arrays whole), or null; and what it cut. */
+export function cardChanges(type: string, stored: unknown): { changes: Rec | null; clamped: Cut[] } {
+  if (!isRec(stored)) return { changes: null, clamped: [] };
+  const next = structuredClone(stored);
+  const clamped = clampCard(type, next);
+  if (!clamped.length) return { changes: null, clamped };
+  const changes = diffWithDeletions(stored, next);
+  return { changes: Object.keys(changes).length ? changes : null, clamped };
 }
 
 /**
- * What differs from `before` in `after` (arrays whole), with `-=key: null` for removed keys — or,
- * given v14's ForcedDeletion operator (`deletion`), `key: _del`.
+ * What differs from `before` in `after` (arrays whole), with `-=key: null` for removed keys (the
+ * Foundry layer puts them in the running core's terms: src/system/updates.ts forCore).
  */
-export function diffWithDeletions(before: Rec, after: Rec, deletion: unknown = null): Rec {
+export function diffWithDeletions(before: Rec, after: Rec): Rec {
   const out: Rec = {};
   for (const [k, v] of Object.entries(after)) {
     const b = before[k];
     if (isRec(v) && isRec(b)) {
-      const d = diffWithDeletions(b, v, deletion);
+      const d = diffWithDeletions(b, v);
       if (Object.keys(d).length) out[k] = d;
     } else if (JSON.stringify(b) !== JSON.stringify(v)) out[k] = structuredClone(v);
   }
-  for (const k of Object.keys(before))
-    if (!(k in after)) {
-      if (deletion !== null) out[k] = deletion;
-      else out[`-=${k}`] = null;
-    }
+  for (const k of Object.keys(before)) if (!(k in after)) out[`-=${k}`] = null;
   return out;
 }

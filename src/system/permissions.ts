@@ -64,6 +64,12 @@ export interface ActOptions {
   spendFudgePoint?: boolean;
   /** Clock for applied records (tests pass a fixed value). */
   now?: number;
+  /**
+   * When the card was posted, as Foundry's server stamped it (the live message's
+   * `_stats.createdTime`): kept in the records, and a card older than its target's log horizon
+   * is refused (src/system/message-log.ts). Absent (the playground): no horizon check.
+   */
+  posted?: number;
 }
 
 /** Throws unless `user` may do `action` here (a relayed request counts as the GM's); no user: no check (trusted callers). */

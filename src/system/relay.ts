@@ -12,6 +12,11 @@
  * document, the server enforces it, so a request found there is that user's. The query's
  * `userId` is only a hint of where to look; a forger who names another user finds no request
  * of his there (and a request copied from there does only what its owner asked, once).
+ *
+ * Once, durably: the GM's client removes the request from the requester's flags (a write the
+ * server confirms) before it runs it, so a copy sent again later finds nothing, whatever the GM's
+ * client remembers; a request older than RELAY_EXPIRY_MS is refused (and removed). What an action
+ * did stays in the GM-written logs (the target's wound and defence logs: "applied once").
  */
 import type { Verdict } from "./actions";
 
@@ -35,7 +40,18 @@ export interface RelayPayload {
 /** What the player writes into his User flags before querying, and what the GM compares. */
 export type RelayRequest = Pick<RelayPayload, "messageId" | "action" | "targetId" | "force" | "spendFudgePoint">;
 
+/** A request as stored in the User flags: the request and when it was written (server time, ms). */
+export type StoredRelayRequest = RelayRequest & { at: number };
+
 export const RELAY_FLAG = "relayRequests";
+/**
+ * A request runs only this soon after it was written (server time; the query follows the write at
+ * once, and the player's query gives up after 15 s), and not once it was written in the future by
+ * more than the same margin (a forged stamp).
+ */
+export const RELAY_EXPIRY_MS = 60_000;
+/** Requests a user's flags hold at most (a click writes one and the GM's client removes it). */
+export const RELAY_REQUEST_LIMIT = 8;
 
 export const requestOf = (p: RelayRequest): RelayRequest => ({
   messageId: p.messageId,
@@ -45,15 +61,71 @@ export const requestOf = (p: RelayRequest): RelayRequest => ({
   spendFudgePoint: p.spendFudgePoint,
 });
 
-/** Does the user's stored request `requestId` say exactly what the query asks? */
-export function requestMatches(userFlags: unknown, p: RelayPayload): boolean {
-  const scope = (userFlags as Record<string, unknown> | undefined)?.["fudge-wounds"] as
-    Record<string, unknown> | undefined;
-  const stored = (scope?.[RELAY_FLAG] as Record<string, unknown> | undefined)?.[p.requestId] as
-    Record<string, unknown> | undefined;
-  if (!stored || typeof stored !== "object") return false;
-  const want = requestOf(p) as unknown as Record<string, unknown>;
-  return Object.keys(want).every((k) => stored[k] === want[k]);
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The stored requests under `flags["fudge-wounds"].relayRequests` (raw). */
+const storedRequests = (userFlags: unknown): unknown =>
+  ((userFlags as Rec | undefined)?.["fudge-wounds"] as Rec | undefined)?.[RELAY_FLAG];
+
+/** A well-formed stored request (its key a request id, its fields as a payload's), or null. */
+function storedRequest(id: string, v: unknown): StoredRelayRequest | null {
+  if (!ID.test(id) || !isRec(v) || typeof v.at !== "number" || !Number.isFinite(v.at)) return null;
+  const p = parseRelayPayload({ ...v, requestId: id, userId: "a".repeat(16) });
+  return p ? { ...requestOf(p), at: v.at } : null;
+}
+
+/** Is a request written at `at` still good at `now` (both server time)? */
+export const requestFresh = (at: number, now: number): boolean =>
+  at >= now - RELAY_EXPIRY_MS && at <= now + RELAY_EXPIRY_MS;
+
+/** The user's stored request `requestId` if it says exactly what the query asks (its time aside), else null. */
+export function requestMatches(userFlags: unknown, p: RelayPayload): StoredRelayRequest | null {
+  const raw = storedRequests(userFlags);
+  const stored = isRec(raw) && Object.hasOwn(raw, p.requestId) ? storedRequest(p.requestId, raw[p.requestId]) : null;
+  if (!stored) return null;
+  const want = requestOf(p) as unknown as Rec;
+  return Object.keys(want).every((k) => (stored as unknown as Rec)[k] === want[k]) ? stored : null;
+}
+
+/**
+ * The User flags update that leaves the user's requests bounded: `add` written (the player's own
+ * click), `remove` gone (the GM's client consumes a request as it runs it), and every malformed or
+ * expired request dropped, the oldest beyond the limit too. One forced replacement of the whole
+ * list when it drops more than the limit or the list is no list (a flood costs one small write).
+ * `update` is null when nothing changes; `dropped` counts what goes besides `remove`.
+ */
+export function relayRequestsUpdate(
+  userFlags: unknown,
+  now: number,
+  change: { add?: { id: string; request: StoredRelayRequest }; remove?: string } = {},
+): { update: Rec | null; dropped: number } {
+  const raw = storedRequests(userFlags);
+  if (raw === undefined && !change.add) return { update: null, dropped: 0 };
+  const rawKeys = isRec(raw) ? Object.keys(raw) : [];
+  const good = rawKeys
+    .map((k) => [k, storedRequest(k, (raw as Rec)[k])] as const)
+    .filter(
+      (e): e is readonly [string, StoredRelayRequest] =>
+        e[1] !== null && requestFresh(e[1].at, now) && e[0] !== change.remove && e[0] !== change.add?.id,
+    )
+    .sort((a, b) => a[1].at - b[1].at);
+  if (change.add) good.push([change.add.id, change.add.request]);
+  const kept = good.slice(-RELAY_REQUEST_LIMIT);
+  const keptIds = new Set(kept.map(([k]) => k));
+  const gone = rawKeys.filter((k) => !keptIds.has(k));
+  const dropped = gone.filter((k) => k !== change.remove).length + (raw !== undefined && !isRec(raw) ? 1 : 0);
+  if (!gone.length && !change.add && isRec(raw)) return { update: null, dropped: 0 };
+  let list: Rec;
+  if (gone.length > RELAY_REQUEST_LIMIT || (raw !== undefined && !isRec(raw)))
+    list = { [`==${RELAY_FLAG}`]: Object.fromEntries(kept.map(([k, r]) => [k, { ...r }])) };
+  else {
+    const entries: Rec = {};
+    for (const k of gone) entries[`-=${k}`] = null;
+    if (change.add) entries[change.add.id] = { ...change.add.request };
+    list = { [RELAY_FLAG]: entries };
+  }
+  return { update: { flags: { "fudge-wounds": list } }, dropped };
 }
 
 const ID = /^[A-Za-z0-9]{16}$/;

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { current } from "./context";
 import { OWNERSHIP, type HostDocument } from "./documents";
 import { deepClone, isRec } from "./fields";
-import { mergeObject } from "./utils";
+import { expandObject, mergeObject } from "./utils";
 import { ROOT, SYSTEM_PATH } from "./paths";
 
 type Rec = Record<string, unknown>;
@@ -81,6 +81,7 @@ export class ApplicationV2 {
       this.element.className = ((this.options.classes as string[]) ?? []).join(" ");
       this.element.innerHTML = `<section class="window-content"></section>`;
       this.element.addEventListener("click", (ev) => this.onClick(ev));
+      if (this.element instanceof HTMLFormElement) this.listenToForm(this.element);
       document.body.append(this.element);
     }
     const content = this.element.querySelector<HTMLElement>(".window-content")!;
@@ -92,6 +93,35 @@ export class ApplicationV2 {
     return this;
   }
   _canRender(_options: Rec): void {}
+  /** The app's form: its element when `tag` is "form" (v13 ApplicationV2#form). */
+  get form(): HTMLFormElement | null {
+    return this.element instanceof HTMLFormElement ? this.element : null;
+  }
+  /**
+   * v13 ApplicationV2#_onChangeForm: a change in the form submits it when `form.submitOnChange`;
+   * a submit event is prevented and handled by `#onSubmitForm` (the form handler with the form's data).
+   */
+  private listenToForm(form: HTMLFormElement): void {
+    form.addEventListener("change", (ev) => {
+      if ((this.options.form as Rec | undefined)?.submitOnChange) this.client.world.watch(this.submit());
+      void ev;
+    });
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      this.client.world.watch(this.submit());
+    });
+  }
+  /** v13 ApplicationV2#submit: the form's data (FormDataExtended) to the form handler. */
+  async submit(): Promise<void> {
+    const form = this.form;
+    if (!form) return;
+    const handler = (this.options.form as Rec | undefined)?.handler as
+      ((this: unknown, e: Event, f: HTMLFormElement, d: Rec) => unknown) | undefined;
+    if (handler) await handler.call(this, new Event("submit"), form, formDataOf(form));
+    else await this._onSubmitForm(formDataOf(form));
+  }
+  /** What a form without its own handler does with its data (DocumentSheetV2 updates its document). */
+  async _onSubmitForm(_data: Rec): Promise<void> {}
   async _prepareContext(_options: Rec): Promise<Rec> {
     return {};
   }
@@ -195,6 +225,9 @@ export function HandlebarsApplicationMixin<T extends Ctor>(Base: T) {
 
 export class DocumentSheetV2 extends ApplicationV2 {
   static override DEFAULT_OPTIONS: Rec = {
+    // v13 DocumentSheetV2: the sheet is a <form>; its default handler updates the document.
+    tag: "form",
+    form: { submitOnChange: false, closeOnSubmit: false },
     viewPermission: OWNERSHIP.LIMITED,
     editPermission: OWNERSHIP.OWNER,
     sheetConfig: true,
@@ -217,6 +250,10 @@ export class DocumentSheetV2 extends ApplicationV2 {
   override _canRender(_options: Rec): void {
     if (!this.document.testUserPermission(this.client.user, Number(this.options.viewPermission)))
       throw new Error(`You do not have permission to view this ${this.document.documentName} sheet.`);
+  }
+  /** v13 DocumentSheetV2 #onSubmitDocumentForm: the document is updated with the form's (expanded) data. */
+  override async _onSubmitForm(data: Rec): Promise<void> {
+    await (this.document as unknown as { update(d: Rec): Promise<unknown> }).update(expandObject(data));
   }
   override async _prepareContext(_options: Rec): Promise<Rec> {
     const doc = this.document;
@@ -284,6 +321,27 @@ export const DocumentSheetConfig = {
     c.sheetConfig.set(documentClass.documentName, list);
   },
 };
+
+/**
+ * v13 FormDataExtended, as far as the system's sheets use it: every enabled named field of the
+ * form — inputs (a checkbox its checked state, a number input its number), selects, textareas and
+ * custom form elements such as `<prose-mirror>` (their `value`) — by name, not yet expanded.
+ */
+export function formDataOf(form: HTMLFormElement): Rec {
+  const out: Rec = {};
+  for (const el of Array.from(
+    form.querySelectorAll<HTMLElement & { name?: string; value?: unknown; disabled?: boolean }>("[name]"),
+  )) {
+    const name = el.getAttribute("name");
+    if (!name || el.disabled || el.closest("fieldset[disabled]")) continue;
+    if (el instanceof HTMLInputElement) {
+      if (el.type === "checkbox") out[name] = el.checked;
+      else if (el.type === "number") out[name] = el.value === "" ? null : Number(el.value);
+      else out[name] = el.value;
+    } else out[name] = el.value;
+  }
+  return out;
+}
 
 // ─── Dialogs ────────────────────────────────────────────────────────────────────────────
 

@@ -343,6 +343,10 @@ export class HostDocument {
   get ownership(): Record<string, number> {
     return (this._source.ownership as Record<string, number>) ?? { default: 0 };
   }
+  /** Document#_stats (DocumentStatsField): the server stamps createdTime, modifiedTime, lastModifiedBy (world.ts). */
+  get _stats(): Rec {
+    return (this._source._stats as Rec) ?? {};
+  }
   get uuid(): string {
     return this.parent ? `${this.parent.uuid}.${this.documentName}.${this.id}` : `${this.documentName}.${this.id}`;
   }

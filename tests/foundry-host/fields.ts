@@ -4,7 +4,8 @@
  *
  * Sources (public): the v13 API docs of DataField#clean, NumberField, StringField, SchemaField,
  * ArrayField, ObjectField, DataModel.migrateData / migrateDataSafe / cleanData, and
- * shared/FOUNDRY-V13.md "Data models and migration".
+ * shared/FOUNDRY-V13.md "Data models and migration"; v13 common/data/fields.mjs for
+ * DataField#validate (the `validate` option) and ArrayField's `min` / `max`.
  */
 
 type Rec = Record<string, unknown>;
@@ -37,6 +38,12 @@ export interface FieldOptions {
   max?: number;
   label?: string;
   hint?: string;
+  /**
+   * v13 DataFieldOptions#validate: a validator after the type's own; it fails the field by
+   * returning false (`validationError`) or throwing (its message), and true ends validation.
+   */
+  validate?: (value: unknown, options?: unknown) => boolean | void;
+  validationError?: string;
 }
 
 /** A validation failure at a path ("system.attributes.strength: must be a number"). */
@@ -100,8 +107,23 @@ export class DataField {
       return;
     }
     const f = this._validateType(value);
-    if (f) out[path] = f;
-    else this._validateChildren(value, path, out);
+    if (f) {
+      out[path] = f;
+      return;
+    }
+    const own = this.options.validate;
+    if (own) {
+      try {
+        if (own.call(this, value) === false) {
+          out[path] = this.options.validationError ?? "is not a valid value";
+          return;
+        }
+      } catch (e) {
+        out[path] = String((e as Error)?.message ?? e);
+        return;
+      }
+    }
+    this._validateChildren(value, path, out);
   }
   _validateType(_value: unknown): string | undefined {
     return undefined;
@@ -226,8 +248,14 @@ export class ArrayField extends DataField {
     for (let i = 0; i < arr.length; i++) arr[i] = this.element.clean(arr[i], { ...options, partial: false });
     return arr;
   }
+  /** v13 ArrayField#_validateType: an array of `min`…`max` elements (options; 0 and Infinity by default). */
   override _validateType(v: unknown) {
-    return Array.isArray(v) ? undefined : "must be an array";
+    if (!Array.isArray(v)) return "must be an array";
+    if (this.options.min !== undefined && v.length < this.options.min)
+      return `cannot have fewer than ${this.options.min} elements`;
+    if (this.options.max !== undefined && v.length > this.options.max)
+      return `cannot have more than ${this.options.max} elements`;
+    return undefined;
   }
   override _validateChildren(v: unknown, path: string, out: Record<string, string>) {
     (v as unknown[]).forEach((e, i) => this.element.validate(e, `${path}.${i}`, out));

@@ -37,6 +37,7 @@ import { DataModel, TypeDataModel, fields } from "./fields";
 import { HostToken, TOKEN_DISPLAY_MODES } from "./canvas";
 import { _del, _replace, utils } from "./utils";
 import { HostUser, type World } from "./world";
+import { defineProseMirror } from "./prose-mirror";
 
 let installedFor: World | null = null;
 
@@ -47,6 +48,7 @@ export function installGlobals(world: World): void {
   if (typeof document === "undefined")
     throw new Error("foundry-host: run host tests in happy-dom (// @vitest-environment happy-dom)");
   installedFor = world;
+  defineProseMirror();
   const g = globalThis as Record<string, unknown>;
   perClient("game", () => maybeCurrent()?.game);
   perClient("CONFIG", () => current().CONFIG);

@@ -14,6 +14,7 @@ import { trackFor } from "../../src/system/combatant";
 import { applyWound, trackStatus } from "../../src/rules";
 import { changeActor, plainActor, updateActor, worldRules } from "../../src/foundry/bridge";
 import { userRef } from "../../src/foundry/foundry-util";
+import { withGmRecordsOf } from "../../src/foundry/gm-records";
 import { actorOn, table, type Table } from "./table";
 import type { Client } from "./world";
 
@@ -87,6 +88,8 @@ describe("Fudge §4.62: Stunned lasts one round, Very Stunned two — counted on
     expect(new Set(writes)).toEqual(new Set([t.ids.gm]));
     expect(t.world.errors).toEqual([]);
     expect(t.world.hooks.errors).toEqual([]);
+    // The turn's note is cleared in the running core's terms (v14: _del, no legacy `-=` key).
+    expect(t.world.deprecations).toEqual([]);
   });
 
   it("Stunned after his turn (by Theodora in her turn): still stunned through the round's end, and through his next turn, then free", async () => {
@@ -268,8 +271,9 @@ describe("RULES §2.2: automatic death (GM only, no roll) from the sheet", () =>
 });
 
 describe("RULES §2.2: the GM's undo of an automatic death (the kill's record, GM only)", () => {
+  // The kill's record is the GM's, in the GM's store (a world setting), not in the actor's flags.
   const killRecord = (c: Client, id: string) =>
-    ((actorOn(c, id).toObject() as { flags?: Rec }).flags?.["fudge-wounds"] as Rec | undefined)?.killedFrom;
+    c.run(() => withGmRecordsOf(plainActor(actorOn(c, id))).gmRecords?.killedFrom);
   const fullState = (c: Client, id: string) => c.run(() => trackFor(plainActor(actorOn(c, id)), worldRules()).state);
   const sheetOf = (c: Client, id: string) =>
     c.run(() => (actorOn(c, id).sheet as unknown as Sheet).render({ force: true }));
@@ -338,9 +342,72 @@ describe("RULES §2.2: the GM's undo of an automatic death (the kill's record, G
     expect(fullState(t.gm, t.hero)).not.toEqual((killRecord(t.gm, t.hero) as Rec).after);
     expect(status(t.gm, t.hero).condition).toBe("dead");
     expect((await sheetOf(t.gm, t.hero)).element.querySelector('[data-action="undoKill"]')).toBeNull();
-    expect(() => t.gm.run(() => actions.undoKill(plainActor(actorOn(t.gm, t.hero)), worldRules(), userRef()))).toThrow(
-      /changed since the automatic death/,
-    );
+    expect(() =>
+      t.gm.run(() => actions.undoKill(withGmRecordsOf(plainActor(actorOn(t.gm, t.hero))), worldRules(), userRef())),
+    ).toThrow(/changed since the automatic death/);
     expect(t.world.errors).toEqual([]);
+  });
+
+  it("the owner cannot rewrite what the GM's undo restores: a record in his character's flags is no record", async () => {
+    const t = await table();
+    await wound(t, t.hero, { level: "hurt" });
+    const before = fullState(t.gm, t.hero);
+    await killed(t);
+    const dead = fullState(t.gm, t.hero);
+    // The owner writes a kill record of his own: "before the kill, I was unhurt" (Theodora's track is unhurt).
+    const forged = { before: fullState(t.gm, t.foe), after: dead, by: t.ids.gm, at: Date.now() };
+    await t.player.run(() =>
+      actorOn(t.player, t.hero).update({ flags: { "fudge-wounds": { killedFrom: forged } } } as never),
+    );
+    await t.world.settle();
+    // The GM's undo shows and restores what the GM's own record says: Hurt.
+    t.world.answerDialogs("yes");
+    t.gm.click((await sheetOf(t.gm, t.hero)).element.querySelector('[data-action="undoKill"]'));
+    await t.world.settle();
+    expect(fullState(t.player, t.hero)).toEqual(before);
+    const shown = t.world.dialogs.at(-1)!;
+    expect(shown.title).toBe("FUDGE.Sheet.UndoKill");
+    expect(shown.content).toContain("Hurt");
+    expect(shown.content).toContain("Gamemaster");
+    // He cannot write the GM's store either: the server refuses a player's world setting.
+    await expect(
+      t.player.run(() =>
+        game.settings!.set(
+          "fudge-wounds" as never,
+          "gmRecords" as never,
+          { [`Actor.${t.hero}`]: { killedFrom: forged } } as never,
+        ),
+      ),
+    ).rejects.toThrow(/lacks permission/);
+  });
+
+  it("a character dead by a wound (no kill of the GM's) gets no undo from a record planted in his flags", async () => {
+    const t = await table();
+    await wound(t, t.hero, { level: "hurt" });
+    const before = fullState(t.gm, t.hero);
+    await wound(t, t.hero, { kill: true });
+    const dead = fullState(t.gm, t.hero);
+    await t.player.run(() =>
+      actorOn(t.player, t.hero).update({
+        flags: { "fudge-wounds": { killedFrom: { before: fullState(t.gm, t.foe), after: dead, by: t.ids.gm, at: 1 } } },
+      } as never),
+    );
+    await t.world.settle();
+    expect((await sheetOf(t.gm, t.hero)).element.querySelector('[data-action="undoKill"]')).toBeNull();
+    expect(fullState(t.gm, t.hero)).not.toEqual(before);
+    expect(status(t.gm, t.hero).condition).toBe("dead");
+  });
+
+  it("the undo asks first, saying what it restores; answered No, nothing changes", async () => {
+    const t = await table();
+    await wound(t, t.hero, { level: "hurt" });
+    await killed(t);
+    const dead = fullState(t.gm, t.hero);
+    t.world.answerDialogs("no");
+    t.gm.click((await sheetOf(t.gm, t.hero)).element.querySelector('[data-action="undoKill"]'));
+    await t.world.settle();
+    expect(t.world.dialogs.at(-1)!.content).toMatch(/goes back to how it was before it: Hurt \(penalty −1\)/);
+    expect(fullState(t.gm, t.hero)).toEqual(dead);
+    expect(killRecord(t.gm, t.hero)).toBeDefined();
   });
 });

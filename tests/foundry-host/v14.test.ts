@@ -8,7 +8,8 @@ import * as actions from "../../src/system/actions";
 import { diffWithDeletions } from "../../src/system/migrate";
 import { plainActor, updateActor, worldRules } from "../../src/foundry/bridge";
 import { userRef } from "../../src/foundry/foundry-util";
-import { ForcedReplacement, _del } from "./utils";
+import { ForcedReplacement, _del, _replace } from "./utils";
+import { forCore, legacyUpdateKeys } from "../../src/system/updates";
 import { table, actorOn } from "./table";
 import { defaultGeneration } from "./world";
 
@@ -81,9 +82,25 @@ describe(`Foundry generation ${generation}`, () => {
   });
 });
 
-describe("migration deletions", () => {
+describe("one translation of update keys (src/system/updates.ts forCore)", () => {
+  const ops = { del: _del, replace: _replace };
   it("-=key in v13, the ForcedDeletion operator in v14", () => {
     expect(diffWithDeletions({ a: 1, b: 2 }, { a: 1 })).toEqual({ "-=b": null });
-    expect(diffWithDeletions({ a: 1, b: { c: 2, d: 3 } }, { a: 1, b: { c: 2 } }, _del)).toEqual({ b: { d: _del } });
+    const d = diffWithDeletions({ a: 1, b: { c: 2, d: 3 } }, { a: 1, b: { c: 2 } });
+    expect(forCore(d, null)).toEqual({ b: { "-=d": null } });
+    expect(forCore(d, ops)).toEqual({ b: { d: _del } });
+  });
+  it("==key becomes _replace(value) at any depth; arrays and operators are left alone", () => {
+    const u = { system: { "==gutsState": { pending: [{ a: 1 }] } }, flags: { s: { "==log": { x: 1 }, "-=y": null } } };
+    const v14 = forCore(u, ops) as unknown as {
+      system: { gutsState: ForcedReplacement };
+      flags: { s: Record<string, unknown> };
+    };
+    expect(v14.system.gutsState).toBeInstanceOf(ForcedReplacement);
+    expect(v14.system.gutsState.value).toEqual({ pending: [{ a: 1 }] });
+    expect(v14.flags.s.y).toBe(_del);
+    expect(legacyUpdateKeys(v14)).toEqual([]);
+    expect(legacyUpdateKeys(u)).toEqual(["==gutsState", "==log", "-=y"]);
+    expect(forCore(u, null)).toBe(u);
   });
 });

@@ -83,6 +83,18 @@ describe("npm run build", () => {
     expect(unzipBuffer(fs.readFileSync(path.join(out, "fudge-wounds.zip"))).has("fudge-forecast.mjs")).toBe(true);
   });
 
+  it("a hand-built dist/system.json (and the zip's) carries no placeholder URL: no url, manifest or download", () => {
+    const text = fs.readFileSync(path.join(out, "system.json"), "utf8");
+    expect(text).not.toMatch(/github\.com\/OWNER|vVERSION/);
+    const manifest = JSON.parse(text);
+    for (const k of ["url", "manifest", "download"]) expect(manifest, k).not.toHaveProperty(k);
+    // Everything else ships as committed.
+    const committed = JSON.parse(fs.readFileSync("system.json", "utf8"));
+    expect(manifest).toEqual({ ...committed, url: undefined, manifest: undefined, download: undefined });
+    const zipped = unzipBuffer(fs.readFileSync(path.join(out, "fudge-wounds.zip"))).get("system.json")!;
+    expect(zipped.toString("utf8")).toBe(text);
+  });
+
   it("dist/lang/en.json holds every key of lang/en.json", () => {
     const lang = JSON.parse(fs.readFileSync(path.join(out, "lang/en.json"), "utf8"));
     const source = JSON.parse(fs.readFileSync("lang/en.json", "utf8"));
@@ -117,5 +129,20 @@ describe("release manifest", () => {
     expect(m.download).toBe("https://github.com/someone/fudge-wounds/releases/download/v1.2.3/fudge-wounds.zip");
     expect(() => fillManifest(m, "someone/fudge-wounds", "latest")).toThrow(/not a version/);
     expect(() => fillManifest(m, "bad repo", "v1.0.0")).toThrow(/repository/);
+  });
+
+  it("a release's filled manifest ships as it is; a placeholder URL is left out of a manual build", async () => {
+    // @ts-expect-error plain .mjs tool without types
+    const { fillManifest, installableManifest } = await import("../../tools/release-manifest.mjs");
+    const committed = JSON.parse(fs.readFileSync("system.json", "utf8"));
+    const filled = fillManifest(committed, "someone/fudge-wounds", "v1.2.3");
+    expect(installableManifest(filled)).toEqual(filled);
+    expect(Object.keys(installableManifest(filled))).toEqual(Object.keys(filled));
+    const manual = installableManifest({
+      ...filled,
+      download: "https://github.com/OWNER/x/releases/download/vVERSION/x.zip",
+    });
+    expect(manual).not.toHaveProperty("download");
+    expect(manual.manifest).toBe(filled.manifest);
   });
 });

@@ -298,7 +298,7 @@ describe("forgeries through the real handler leave every actor as it was", () =>
     void before;
   });
 
-  it("a bloated card is drawn as one error line on every client and no button acts on it", async () => {
+  it("a bloated card is refused by the server (its data model bounds the targets) and stays as it was", async () => {
     const t = await relayTable();
     const id = await attack(t, t.p1, t.leroy, [t.tokens.goblin], [1, 1, 1, 1]);
     const card = cardOf(t, id);
@@ -307,6 +307,21 @@ describe("forgeries through the real handler leave every actor as it was", () =>
       ...one,
       actorId: `Actor.fake${String(i).padStart(12, "0")}`,
     }));
+    await expect(t.p1.run(() => t.p1.game.messages.get(id)!.update({ system: card } as never))).rejects.toThrow(
+      /more than 16 elements/,
+    );
+    await t.world.settle();
+    expect(cardOf(t, id).targets).toHaveLength(1);
+    expect(t.gm.chatLog.get(id)!.querySelectorAll("button").length).toBeGreaterThan(0);
+  });
+
+  it("a card the model stores but the card check refuses (nested too deep) is one error line; no button acts on it", async () => {
+    const t = await relayTable();
+    const id = await attack(t, t.p1, t.leroy, [t.tokens.goblin], [1, 1, 1, 1]);
+    const card = cardOf(t, id);
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 40; i++) deep = { d: deep };
+    card.targets[0].request = { ...(card.targets[0].request as object), deep } as never;
     await t.p1.run(() => t.p1.game.messages.get(id)!.update({ system: card } as never));
     await t.world.settle();
     const el = t.gm.chatLog.get(id)!;

@@ -156,7 +156,9 @@ export async function forgeQuery(
     ...data,
   };
   if (writeOwnFlag) {
-    const { requestId, userId: _u, ...request } = payload as Record<string, unknown>;
+    // As the real client writes it: the request and the server time it was written (`at`, unless given).
+    const { requestId, userId: _u, ...rest } = payload as Record<string, unknown>;
+    const request = { at: Date.now(), ...rest };
     await client.run(() =>
       (client.game.user as unknown as { update(d: object): Promise<unknown> }).update({
         flags: { "fudge-wounds": { relayRequests: { [String(requestId)]: request } } },

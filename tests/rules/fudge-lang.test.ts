@@ -11,6 +11,7 @@ import {
   SHIELDS,
   WEAPON_SIZES,
   unopposedRoll,
+  unopposedRollWithDice,
   willpowerEasedPenalty,
 } from "../../src/rules/fudge";
 
@@ -248,6 +249,8 @@ describe("fudge i18n keys", () => {
       ...unopposedRoll(1, [0, 0, 0, 1], 2, -1).steps,
       ...unopposedRoll(1, [0, 0, 0, 1]).steps,
       ...unopposedRoll(1, [0, 0, 0, 1], 0, 0, undefined, true).steps,
+      // Fudge §3.22: a trait roll with another of the text's dice.
+      ...unopposedRollWithDice("d6-d6", 1, [[5, 1]], 2).steps,
     );
     // Fudge §4.51: the Willpower roll that eases a trait roll's wound penalty.
     steps.push(willpowerEasedPenalty(1, [0, 0, 0, 1], 0, -2).step);

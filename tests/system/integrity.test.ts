@@ -396,30 +396,58 @@ describe("the wound log on the target actor", () => {
     expect(() => undoDamage(forged, wounded, PLAYER1, rules, { messageId: MSG, relayed: true })).not.toThrow();
   });
 
-  test("the log is capped, and malformed entries are ignored", () => {
-    const rec = (i: number): WoundRecord => ({
-      messageId: `m${i}`,
-      by: GM.id,
-      at: i,
-      before: null,
-      after: null,
-      fudgePointSpent: false,
-      undone: true,
-      undoneBy: GM.id,
-    });
-    const entries = Object.fromEntries(Array.from({ length: WOUND_LOG_LIMIT }, (_, i) => [`m${i}`, rec(i)]));
-    let a: ActorDoc = withFlags(theodora(), {
-      "fudge-wounds": { woundLog: { ...entries, junk: { junk: true }, x: "x", m99: rec(5) } },
-    });
-    expect(woundLogOf(a)).toHaveLength(WOUND_LOG_LIMIT); // junk, and a record filed under another card's key, are ignored
+  const logRec = (i: number): WoundRecord => ({
+    messageId: `m${i}`,
+    by: GM.id,
+    at: i + 1,
+    before: null,
+    after: null,
+    fudgePointSpent: false,
+    undone: true,
+    undoneBy: GM.id,
+  });
+  const fullLog = () => Object.fromEntries(Array.from({ length: WOUND_LOG_LIMIT }, (_, i) => [`m${i}`, logRec(i)]));
+
+  test("the log is capped: one record sent, the oldest dropped, the horizon moved past its card", () => {
+    let a: ActorDoc = withFlags(theodora(), { "fudge-wounds": { woundLog: fullLog() } });
+    expect(woundLogOf(a)).toHaveLength(WOUND_LOG_LIMIT);
     const ap = applyDamage(honestCard(), a, GM, rules, { messageId: MSG });
-    expect(
-      Object.keys((ap.actorUpdate.flags as { "fudge-wounds": { woundLog: object } })["fudge-wounds"].woundLog),
-    ).toEqual([MSG, "-=m0"]); // one record sent, the oldest dropped
+    const scope = (ap.actorUpdate.flags as { "fudge-wounds": { woundLog: object; logHorizon: object } })[
+      "fudge-wounds"
+    ];
+    expect(Object.keys(scope.woundLog)).toEqual([MSG, "-=m0"]);
+    expect(scope.logHorizon).toEqual({ woundLog: 1 }); // m0's card time (its write time: it has no `posted`)
     a = withFlags(a, mergeLikeFoundry(a.flags, ap.actorUpdate.flags));
     const log = woundLogOf(a);
     expect(log).toHaveLength(WOUND_LOG_LIMIT);
     expect(log.at(-1)!.messageId).toBe(MSG);
+  });
+
+  test("malformed entries are ignored, and a log holding them is rewritten whole in one replacement", () => {
+    let a: ActorDoc = withFlags(theodora(), {
+      "fudge-wounds": { woundLog: { ...fullLog(), junk: { junk: true }, x: "x", m99: logRec(5) } },
+    });
+    expect(woundLogOf(a)).toHaveLength(WOUND_LOG_LIMIT); // junk, and a record filed under another card's key, are ignored
+    const ap = applyDamage(honestCard(), a, GM, rules, { messageId: MSG });
+    const scope = (ap.actorUpdate.flags as { "fudge-wounds": Record<string, Record<string, unknown>> })["fudge-wounds"];
+    expect(scope.woundLog).toBeUndefined();
+    expect(Object.keys(scope["==woundLog"])).toHaveLength(WOUND_LOG_LIMIT);
+    expect(Object.keys(scope["==woundLog"])).not.toContain("junk");
+    a = withFlags(a, mergeLikeFoundry(a.flags, ap.actorUpdate.flags));
+    expect(Object.keys((a.flags!["fudge-wounds"] as { woundLog: object }).woundLog)).toHaveLength(WOUND_LOG_LIMIT);
+    expect(woundLogOf(a).at(-1)!.messageId).toBe(MSG);
+  });
+
+  test("a card posted at or before the horizon with no record left is refused; a newer one is applied", () => {
+    const a: ActorDoc = withFlags(theodora(), {
+      "fudge-wounds": { woundLog: fullLog(), logHorizon: { woundLog: 1_000 } },
+    });
+    expect(keyOf(() => applyDamage(honestCard(), a, GM, rules, { messageId: MSG, posted: 1_000 }))).toBe(
+      "FUDGE.Error.CardBeyondLog",
+    );
+    expect(() => applyDamage(honestCard(), a, GM, rules, { messageId: MSG, posted: 1_001 })).not.toThrow();
+    // A record still in the log decides by itself (Undo, then Apply again, is allowed).
+    expect(() => applyDamage(honestCard(), a, GM, rules, { messageId: "m3", posted: 5 })).not.toThrow();
   });
 });
 

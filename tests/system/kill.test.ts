@@ -14,6 +14,7 @@ import {
   undoKill,
   type ActorUpdate,
 } from "../../src/system/actions";
+import { withGmRecords } from "../../src/system/actions/kill";
 import { mergeLikeFoundry, safeTrackUpdate } from "../../src/system/updates";
 import { trackFor } from "../../src/system/combatant";
 import { characterSheetContext, npcSheetContext } from "../../src/system/sheet";
@@ -25,9 +26,17 @@ import { keyOf } from "../rules/errors";
 import { makeRenderer } from "./render";
 
 const rules = rulesFor("fudge");
-/** The actor after an update, merged as Foundry's server does (src/system/updates.ts). */
-const after = <T extends ActorDoc>(doc: T, u: ActorUpdate): T =>
-  mergeLikeFoundry(doc, safeTrackUpdate(doc.system, u)) as T;
+/**
+ * The actor after an update, merged as Foundry's server does (src/system/updates.ts); its GM
+ * records as the GM's store keeps them (a record replaced whole: withGmRecords).
+ */
+const after = <T extends ActorDoc>(doc: T, u: ActorUpdate): T => {
+  const { gmRecords, ...rest } = u;
+  const merged = mergeLikeFoundry(doc, safeTrackUpdate(doc.system, rest)) as T;
+  if (!gmRecords) return merged;
+  const store = withGmRecords({ [doc._id]: doc.gmRecords ?? {} }, doc._id, gmRecords);
+  return { ...merged, gmRecords: store[doc._id] ?? {} };
+};
 const stateOf = (doc: ActorDoc): unknown => (doc.system as { woundTrack: { state: unknown } }).woundTrack.state;
 const withState = <T extends ActorDoc>(a: T, state: unknown): T =>
   ({ ...a, system: { ...a.system, woundTrack: { ...(a.system as { woundTrack: object }).woundTrack, state } } }) as T;
@@ -99,9 +108,10 @@ describe("RULES §2.2 automatic death (GM only, no roll)", () => {
 describe("Undo of the automatic death (GM only): RULES §2.2 'Automatic death: a GM-only action, no roll' taken back", () => {
   const hurtLeroy = () => withState(leroy(), applyWound(trackFor(leroy(), rules), { level: "hurt" }).track.state);
 
-  test("the kill records what it changed in the actor's flags: the track before and after, by whom, when", () => {
+  test("the kill records what it changed for the GM's store (not the actor's flags): the track before and after, by whom, when", () => {
     const a = hurtLeroy();
     const k = killActor(a, rules, GM, { now: 1234 });
+    expect(k.update.flags).toBeUndefined();
     const dead = after(a, k.update);
     expect(killRecordOf(dead)).toEqual({ before: trackFor(a, rules).state, after: stateOf(dead), by: "gm", at: 1234 });
   });
@@ -111,12 +121,13 @@ describe("Undo of the automatic death (GM only): RULES §2.2 'Automatic death: a
     const dead = after(a, killActor(a, rules, GM).update);
     expect(trackStatus(trackFor(dead, rules)).condition).toBe("dead");
     const u = undoKill(dead, rules, GM);
-    expect(u.flags).toEqual({ "fudge-wounds": { "-=killedFrom": null } });
+    expect(u.flags).toBeUndefined(); // nothing in the actor's own flags: the record is the GM's
+    expect(u.gmRecords).toEqual({ "-=killedFrom": null });
     const back = after(dead, u);
     expect(stateOf(back)).toEqual(trackFor(a, rules).state);
     expect(trackStatus(trackFor(back, rules)).condition).toBe(trackStatus(trackFor(a, rules)).condition);
     expect(killRecordOf(back)).toBeNull();
-    expect((back.flags?.["fudge-wounds"] as Record<string, unknown>) ?? {}).not.toHaveProperty("killedFrom");
+    expect(back.gmRecords ?? {}).not.toHaveProperty("killedFrom");
   });
 
   test("Damage Capacity track: kill then undo gives the previous DC back (the kill set it to DC_DEAD)", () => {
@@ -167,7 +178,7 @@ describe("Undo of the automatic death (GM only): RULES §2.2 'Automatic death: a
       by: "gm",
       at: 1,
     };
-    const a = { ...hurtLeroy(), flags: { "fudge-wounds": { killedFrom: stale } } };
+    const a = { ...hurtLeroy(), gmRecords: { killedFrom: stale } };
     expect(canUndoKill(a, rules, true)).toBe(false);
     const again = after(a, killActor(a, rules, GM, { now: 2 }).update);
     expect(killRecordOf(again)).toEqual({ before: trackFor(a, rules).state, after: stateOf(again), by: "gm", at: 2 });

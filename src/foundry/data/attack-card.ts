@@ -2,10 +2,13 @@
  * ChatMessage `attackCard`: one attack and, per target, the request sent to the preset's
  * pipeline, the recorded dice, the resolution snapshot and the applied records (for Undo).
  * The card is re-derivable: request + dice → resolution (src/rules/pipeline.ts resolveAttack).
+ * Its author writes it, so it is bounded (CARD_LIMITS): the server refuses a card past them.
  */
 import { PRESETS } from "../../rules";
 import { defaultAttackCardData } from "../../system/data";
 import { choice, text } from "./fields";
+import { CARD_LIMITS } from "../../system/card-limits";
+import { maxChars, overJson } from "../../system/bounds";
 
 const fields = foundry.data.fields;
 
@@ -22,7 +25,7 @@ function appliedSchema() {
     undone: new fields.BooleanField({ required: true, initial: false }),
     undoneBy: text(""),
     // How the wound was placed (track steps) and whether it ended the fight.
-    steps: new fields.ArrayField(new fields.ObjectField(), { required: true, initial: [] }),
+    steps: new fields.ArrayField(new fields.ObjectField(), { required: true, initial: [], max: CARD_LIMITS.steps }),
     ended: new fields.BooleanField({ required: true, initial: false }),
     // Fudge §4.64: a Fudge Point spent to survive; Undo gives it back.
     fudgePointSpent: new fields.BooleanField({ required: true, initial: false }),
@@ -42,15 +45,22 @@ function targetSchema() {
         required: true,
         nullable: true,
         initial: null,
+        max: CARD_LIMITS.faces,
       },
     ),
-    defendUserId: new fields.StringField({ required: true, nullable: true, blank: false, initial: null }),
+    defendUserId: new fields.StringField({
+      required: true,
+      nullable: true,
+      blank: false,
+      initial: null,
+      validate: maxChars(CARD_LIMITS.text) as never,
+    }),
     // This target's own situation over the card's (Miniatures: the range, gang-up and contact the table measured).
     situation: new fields.ObjectField({ required: true, nullable: false, initial: {} }),
     request: json(),
     dice: dice(),
     resolution: json(),
-    applied: new fields.ArrayField(appliedSchema(), { required: true, initial: [] }),
+    applied: new fields.ArrayField(appliedSchema(), { required: true, initial: [], max: CARD_LIMITS.applied }),
     // Apply re-derived the result from the live actors and it differed from what the card showed.
     differs: new fields.BooleanField({ required: true, initial: false }),
     // GM judgement (Fudge §4.55): the level the GM picked when he applied ("none": no wound; "": no pick).
@@ -70,7 +80,7 @@ export function attackCardSchema() {
     weaponName: text(""),
     situation: new fields.ObjectField({ required: true, nullable: false, initial: {} }),
     attackDice: dice(),
-    targets: new fields.ArrayField(targetSchema(), { required: true, initial: [] }),
+    targets: new fields.ArrayField(targetSchema(), { required: true, initial: [], max: CARD_LIMITS.targets }),
   };
 }
 
@@ -81,5 +91,11 @@ export class AttackCardModel extends foundry.abstract.TypeDataModel<
   static readonly type = "attackCard";
   static override defineSchema() {
     return attackCardSchema();
+  }
+
+  /** The whole card is bounded (CARD_LIMITS.chars): its free-form parts (request, resolution, dice) have no field limits. */
+  static override validateJoint(data: Record<string, unknown>) {
+    const over = overJson(data, CARD_LIMITS.chars, "attack card");
+    if (over) throw new Error(over);
   }
 }

@@ -3,6 +3,7 @@ import { defaultCharacterData, TRACK_PRESETS } from "../../system/data";
 import { deriveActorSystem, type DerivedActor } from "../bridge";
 import { migrateActorSystem } from "../../system/migrate";
 import { choice, editableInt, richText, int, text, trackState } from "./fields";
+import { STORE_BOUNDS, overJson } from "../../system/bounds";
 
 const fields = foundry.data.fields;
 const D = defaultCharacterData();
@@ -29,7 +30,7 @@ export function characterSchema() {
       epicExtraVeryHurt: editableInt("woundTrack.epicExtraVeryHurt", 0),
       customLevels: new fields.ArrayField(
         new fields.SchemaField({
-          key: text("level"),
+          key: text("level", STORE_BOUNDS.key),
           label: text(""),
           boxes: int(1, 0, 10),
           penalty: int(0, -10, 0),
@@ -51,7 +52,7 @@ export function characterSchema() {
             max: 0,
           }),
         }),
-        { required: false, initial: [] },
+        { required: false, initial: [], max: STORE_BOUNDS.customLevels },
       ),
       label: text(D.woundTrack.label),
     }),
@@ -87,9 +88,24 @@ export class CharacterModel extends foundry.abstract.TypeDataModel<
     return super.migrateData(source as never);
   }
 
+  /** The wound track's stored state is bounded as a whole (the server validates the merged data jointly). */
+  static override validateJoint(data: Record<string, unknown>) {
+    checkTrackStateSize(data);
+  }
+
   override prepareDerivedData() {
     super.prepareDerivedData();
     this.derived = deriveActorSystem(this.parent);
     this.openBoxes = { ...this.derived.openBoxes };
   }
+}
+
+/** Throws when the actor's stored wound track state is over its bound (STORE_BOUNDS.trackState). */
+export function checkTrackStateSize(data: Record<string, unknown>): void {
+  const over = overJson(
+    (data.woundTrack as { state?: unknown } | undefined)?.state,
+    STORE_BOUNDS.trackState,
+    "woundTrack.state",
+  );
+  if (over) throw new Error(over);
 }

@@ -4,6 +4,7 @@
  * values are named from the nearest end), Scale is open-ended (Fudge §4.58).
  */
 import { EDITABLE_FIELDS } from "../../system/actions";
+import { STORE_BOUNDS, maxChars } from "../../system/bounds";
 
 const fields = foundry.data.fields;
 
@@ -16,18 +17,30 @@ export const ladder = (initial = 0) => int(initial, -10, 10);
 
 export const bool = (initial = false) => new fields.BooleanField({ required: true, initial });
 
-export const text = (initial = "") => new fields.StringField({ required: true, blank: true, initial });
+/** A short text field, at most `max` characters (STORE_BOUNDS.text; v13 has no string length option: a `validate`). */
+export const text = (initial = "", max: number = STORE_BOUNDS.text) =>
+  new fields.StringField({ required: true, blank: true, initial, validate: maxChars(max) as never });
 
 /**
  * Notes and descriptions: HTML, edited with Foundry's `<prose-mirror>`. Declared in system.json's
  * `documentTypes.*.htmlFields` too, so Foundry's server cleans every write (src/system/rich-text.ts).
  */
-export const richText = () => new fields.HTMLField({ required: true, blank: true, initial: "" });
+export const richText = () =>
+  new fields.HTMLField({
+    required: true,
+    blank: true,
+    initial: "",
+    validate: maxChars(STORE_BOUNDS.richText) as never,
+  });
 
 export const choice = <T extends string>(choices: readonly T[], initial: T) =>
   new fields.StringField({ required: true, blank: false, choices: [...choices], initial });
 
-/** A kind-specific JSON state of a wound track (validated by the rules core, not here); null = unhurt. */
+/**
+ * A kind-specific JSON state of a wound track (validated by the rules core, not here); null =
+ * unhurt. Its size is bounded by the actor models' validateJoint (STORE_BOUNDS.trackState: an
+ * ObjectField's own validate sees only the changed part of a partial update).
+ */
 export const trackState = () => new fields.ObjectField({ required: true, nullable: true, initial: null });
 
 /**

@@ -4,6 +4,8 @@ import { deriveActorSystem, type DerivedActor } from "../bridge";
 import { migrateActorSystem } from "../../system/migrate";
 import { GUTS_REASONS } from "../../rules/miniatures";
 import { bool, choice, editableInt, richText, int, trackState } from "./fields";
+import { STORE_BOUNDS } from "../../system/bounds";
+import { checkTrackStateSize } from "./character";
 
 const fields = foundry.data.fields;
 const D = defaultMiniatureData();
@@ -31,7 +33,7 @@ export function miniatureSchema() {
           // Failure by 1–4: −1 to rolls … falls down terrified (0 = passed, never stored).
           effect: int(1, 1, 4),
         }),
-        { required: true, initial: [] },
+        { required: true, initial: [], max: STORE_BOUNDS.gutsPending },
       ),
       effect: int(0, 0, 4),
     }),
@@ -62,6 +64,10 @@ export class MiniatureModel extends foundry.abstract.TypeDataModel<
     // In place: Foundry keeps `source` and ignores the return value.
     migrateActorSystem("miniature", source);
     return super.migrateData(source as never);
+  }
+
+  static override validateJoint(data: Record<string, unknown>) {
+    checkTrackStateSize(data);
   }
 
   override prepareDerivedData() {

@@ -2,7 +2,7 @@
 import { defaultNpcData } from "../../system/data";
 import { deriveActorSystem, type DerivedActor } from "../bridge";
 import { migrateActorSystem } from "../../system/migrate";
-import { characterSchema } from "./character";
+import { characterSchema, checkTrackStateSize } from "./character";
 import { bool } from "./fields";
 
 export function npcSchema() {
@@ -23,6 +23,10 @@ export class NpcModel extends foundry.abstract.TypeDataModel<ReturnType<typeof n
     // In place: Foundry keeps `source` and ignores the return value.
     migrateActorSystem("npc", source);
     return super.migrateData(source as never);
+  }
+
+  static override validateJoint(data: Record<string, unknown>) {
+    checkTrackStateSize(data);
   }
 
   override prepareDerivedData() {

@@ -4,6 +4,8 @@
  */
 import { PRESETS } from "../../rules";
 import { bool, choice, int, text } from "./fields";
+import { CARD_LIMITS } from "../../system/card-limits";
+import { overJson } from "../../system/bounds";
 
 const fields = foundry.data.fields;
 
@@ -22,17 +24,17 @@ export function rollCardSchema() {
     // 4dF faces, or the black and white d20 of a Volt roll.
     dice: new fields.ArrayField(
       new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 20 }),
-      { required: true, initial: [] },
+      { required: true, initial: [], max: CARD_LIMITS.faces },
     ),
     result: int(0, -400, 400),
     resultName: text(""),
     success: bool(false),
     difficulty: int(0, -200, 200),
-    steps: new fields.ArrayField(new fields.ObjectField(), { required: true, initial: [] }),
+    steps: new fields.ArrayField(new fields.ObjectField(), { required: true, initial: [], max: CARD_LIMITS.steps }),
     // Fudge §4.51 (world option): the Willpower roll against the wound penalty, 4dF face by face; null when none was made.
     willpowerDice: new fields.ArrayField(
       new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 1 }),
-      { required: true, nullable: true, initial: null },
+      { required: true, nullable: true, initial: null, max: CARD_LIMITS.faces },
     ),
   };
 }
@@ -44,5 +46,11 @@ export class RollCardModel extends foundry.abstract.TypeDataModel<
   static readonly type = "rollCard";
   static override defineSchema() {
     return rollCardSchema();
+  }
+
+  /** The whole card is bounded (CARD_LIMITS.chars): its steps are free-form records. */
+  static override validateJoint(data: Record<string, unknown>) {
+    const over = overJson(data, CARD_LIMITS.chars, "roll card");
+    if (over) throw new Error(over);
   }
 }

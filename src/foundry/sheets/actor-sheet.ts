@@ -12,6 +12,7 @@ import { fill } from "../../system/i18n";
 import * as actions from "../../system/actions";
 import { rollsWhileClipped, traitClippedUpdate } from "../../system/clipped";
 import { actorInCombat, changeActor, plainActor, worldRules, type DerivedActor } from "../bridge";
+import { withGmRecordsOf } from "../gm-records";
 import { templatesReady } from "../templates";
 import { enrichRichText } from "../rich-text";
 import { ladderNames, reportError, systemPath, userRef } from "../foundry-util";
@@ -139,7 +140,8 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     // under what the table measures for each (range, gang-up, contact), as the attack dialog's.
     const tokens = this.targetedTokens();
     const targets = tokens.map((t) => plainActor(t.actor));
-    const ctx = actorSheetContext(plainActor(this.actorDoc), worldRules(), {
+    // The GM's records about the actor (the automatic death's, for its undo button) come from the GM's store.
+    const ctx = actorSheetContext(withGmRecordsOf(plainActor(this.actorDoc)), worldRules(), {
       editable: self.isEditable,
       owner: this.actorDoc.isOwner,
       ladderNames: ladderNames(),
@@ -418,12 +420,36 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       content: `<p>${game.i18n!.format("FUDGE.Sheet.KillConfirm", { name })}</p>`,
     } as never);
     if (!ok) return;
-    await this.act(() => changeActor(this.actorDoc, (doc) => actions.killActor(doc, worldRules(), userRef()).update));
+    await this.act(() =>
+      changeActor(this.actorDoc, (doc) => actions.killActor(withGmRecordsOf(doc), worldRules(), userRef()).update),
+    );
   }
 
-  /** Undo of the automatic death (GM only): src/system's undoKill restores the track from the kill's record, read from the live actor. */
+  /**
+   * Undo of the automatic death (GM only): confirmed with what it restores (the track before the
+   * kill, from the GM's own record), then src/system's undoKill restores it from the live actor.
+   */
   static async onUndoKill(this: FudgeActorSheet): Promise<void> {
-    await this.act(() => changeActor(this.actorDoc, (doc) => actions.undoKill(doc, worldRules(), userRef())));
+    await this.act(async () => {
+      const doc = withGmRecordsOf(plainActor(this.actorDoc));
+      const s = actions.killUndoSummary(doc, worldRules(), userRef());
+      const esc = (v: unknown) => foundry.utils.escapeHTML(String(v ?? ""));
+      const level = s.level ? game.i18n!.localize(s.level) : game.i18n!.localize("FUDGE.Sheet.UndoKillUnhurt");
+      const by = game.users?.get(s.by)?.name ?? s.by;
+      const content = game.i18n!.format("FUDGE.Sheet.UndoKillConfirm", {
+        name: esc(doc.name),
+        level: esc(level),
+        penalty: esc(s.penalty === 0 ? "0" : `−${Math.abs(s.penalty)}`),
+        by: esc(by),
+        time: esc(new Date(s.at).toLocaleString()),
+      });
+      const ok = await foundry.applications.api.DialogV2.confirm({
+        window: { title: "FUDGE.Sheet.UndoKill" },
+        content: `<p>${content}</p>`,
+      } as never);
+      if (!ok) return;
+      await changeActor(this.actorDoc, (live) => actions.undoKill(withGmRecordsOf(live), worldRules(), userRef()));
+    });
   }
 
   /** Fudge §4.57 custom track: add a level, or remove the row's level. */

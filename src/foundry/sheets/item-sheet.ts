@@ -1,6 +1,8 @@
 /**
  * One item sheet for every item type (the template switches on the type). Context from
  * src/system's itemSheetContext; fields submit on change and are validated by the data models.
+ * The description's toggled <prose-mirror> fires "change" when its saved HTML differs, so the
+ * form's submitOnChange saves it, once (a listener on its "save" would submit it a second time).
  */
 import type { ItemType } from "../../system/data";
 import { TEMPLATES } from "../../system/handlebars";
@@ -48,17 +50,6 @@ export class FudgeItemSheet extends HandlebarsApplicationMixin(ItemSheetV2) {
         ladderNames: ladderNames(),
         enrichedDescription,
         uuid: self.document.uuid,
-      }),
-    );
-  }
-
-  /** The description's toggled <prose-mirror> saves through the sheet's form (submitOnChange). */
-  override async _onRender(context: unknown, options: unknown): Promise<void> {
-    await (super._onRender as (c: unknown, o: unknown) => Promise<void>).call(this, context, options);
-    const self = this as unknown as { element: HTMLElement; submit(): Promise<unknown> };
-    self.element.querySelectorAll("prose-mirror").forEach((editor) =>
-      editor.addEventListener("save", () => {
-        self.submit().catch((e) => reportError(e)); // a listener cannot wait: a failure is reported
       }),
     );
   }

@@ -2,9 +2,11 @@
  * Unopposed trait roll (Fudge §3.4): trait + 4dF + modifiers must meet or beat the Difficulty
  * Level (Fair by default). Used by the sheet's trait rolls.
  */
+import { readDiceOption, parseDiceOption } from "../dice-options";
+import { RulesError } from "../errors";
 import { signed, type Step } from "../explain";
 import { DEFAULT_LADDER, describeLevel, type Ladder } from "../ladder";
-import { int } from "../validate";
+import { array, at, int } from "../validate";
 import { facesText, readFudgeTotal } from "./dice";
 import { fstep } from "./util";
 import { relievedPenalty, willpowerPainRelief } from "./box-track";
@@ -52,6 +54,54 @@ export function unopposedRoll(
     penalty !== 0 ? [fstep("FUDGE.Step.Fudge.Modifier", RULE, penalty)] : [],
     ladder,
     numbers,
+  );
+}
+
+/** Most throws one roll records (a table's "roll again" bands are thrown again). */
+export const MAX_DICE_THROWS = 20;
+
+/**
+ * An Unopposed roll thrown with the world's dice option (Fudge §3.21–3.22: 4dF, d6−d6, 3d6 or d%
+ * on a table …). `throws`: every throw recorded, raw dice as the option reads them; all but the
+ * last are ones its table rolls again. With 4dF it is `unopposedRoll`, to the step.
+ */
+export function unopposedRollWithDice(
+  dice: unknown,
+  trait: number,
+  throws: unknown,
+  difficulty = 0,
+  penalty = 0,
+  ladder: Ladder = DEFAULT_LADDER,
+): UnopposedResult {
+  const option = parseDiceOption(dice);
+  const list = array(throws, "throws", 1, MAX_DICE_THROWS);
+  if (option.id === "4dF" && list.length === 1)
+    return unopposedRoll(trait, list[0] as number[], difficulty, penalty, ladder);
+  int(trait, "trait", -50, 50);
+  int(difficulty, "difficulty", -50, 50);
+  int(penalty, "penalty", -50, 50);
+  const results = list.map((t, i) => readDiceOption(option, t, at("throws", i)));
+  results.forEach((r, i) => {
+    const last = i === results.length - 1;
+    if ((r === null) === last)
+      throw new RulesError(
+        at("throws", i),
+        last ? "FUDGE.Error.Dice.Unfinished" : "FUDGE.Error.Dice.NotRerolled",
+        last
+          ? "this throw is rolled again: the roll is not finished"
+          : "only a throw the table rolls again may come before another",
+      );
+  });
+  const diceTotal = results[results.length - 1]!;
+  const faces = list.map((t) => (t as number[]).join(" ")).join(" / ");
+  const steps = [fstep("FUDGE.Step.Fudge.DiceOption", option.rule, diceTotal, { dice: option.id, faces })];
+  return unopposedOutcome(
+    trait,
+    diceTotal,
+    steps,
+    difficulty,
+    penalty !== 0 ? [fstep("FUDGE.Step.Fudge.Modifier", RULE, penalty)] : [],
+    ladder,
   );
 }
 

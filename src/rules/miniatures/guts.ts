@@ -241,6 +241,25 @@ export interface GutsPending {
   effect: GutsEffect;
 }
 
+/**
+ * Failed checks one model may have in force at once: far more than a battle gives (each is
+ * re-checked every turn until passed), and the bound on what the table rolls for it each turn.
+ * A failure beyond it puts aside the mildest (the oldest of those): the worst effect stays in force.
+ */
+export const GUTS_PENDING_MAX = 16;
+
+/** The failures kept under GUTS_PENDING_MAX: the mildest (oldest first) put aside, order kept. */
+export function boundedPending<T extends { effect?: unknown }>(pending: readonly T[]): T[] {
+  const out = [...pending];
+  const mildness = (p: T) => (typeof p?.effect === "number" ? p.effect : 0);
+  while (out.length > GUTS_PENDING_MAX) {
+    let drop = 0;
+    for (let i = 1; i < out.length; i++) if (mildness(out[i]) < mildness(out[drop])) drop = i;
+    out.splice(drop, 1);
+  }
+  return out;
+}
+
 export interface GutsState {
   pending: GutsPending[];
   /** Worst effect in force (0 when nothing is pending). */
@@ -257,7 +276,7 @@ const worst = (pending: GutsPending[]): GutsEffect =>
 export function parseGutsState(input: unknown, path: string): GutsState {
   if (input === undefined || input === null) return initialGutsState();
   const o = record(input, path);
-  const pending = array(o.pending ?? [], at(path, "pending")).map((e, i) => {
+  const pending = array(o.pending ?? [], at(path, "pending"), 0, GUTS_PENDING_MAX).map((e, i) => {
     const p = at(at(path, "pending"), i);
     const r = record(e, p);
     const sinceTurn = int(r.sinceTurn, at(p, "sinceTurn"), 0);
@@ -326,6 +345,7 @@ export function gutsTrigger(
       lastTurn: turn,
       effect: check.effect,
     });
+  pending = boundedPending(pending);
   return { state: { pending, effect: worst(pending) }, check, fleesCombat: check.fleesCombat, steps };
 }
 

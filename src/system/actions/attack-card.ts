@@ -31,7 +31,7 @@ import {
   type Situation,
 } from "../combatant";
 import { ladderOf } from "../view";
-import { liveRecord, logUpdate, woundLogOf, type WoundRecord } from "../actor-logs";
+import { checkWoundLogHolds, liveRecord, logUpdate, woundLogOf, type WoundRecord } from "../actor-logs";
 import type { GmPick } from "../integrity";
 import { GM_SLOT, isDefenderSlot, liveApplied } from "../card-target";
 import type { LapseNote } from "../battle-end";
@@ -285,6 +285,7 @@ export function applyDamage(
     throw new RulesError("applied", "FUDGE.Error.AlreadyApplied", `this wound is already applied to ${target.name}`, {
       name: target.name,
     });
+  checkWoundLogHolds(target, log, messageId, opts.posted);
   if (!opts.resolution && !t.resolution)
     throw new RulesError(
       "resolution",
@@ -348,6 +349,7 @@ export function applyDamage(
     messageId,
     by: user.id,
     at,
+    ...(opts.posted !== undefined ? { posted: opts.posted } : {}),
     before,
     after,
     fudgePointSpent: spent,
@@ -375,7 +377,7 @@ export function applyDamage(
   next.applied = next.applied.slice(-12);
   const actorUpdate = withFudgePoints(trackUpdate(after), target, spent ? -1 : 0);
   return {
-    actorUpdate: { ...actorUpdate, flags: logUpdate(log, record) },
+    actorUpdate: { ...actorUpdate, flags: logUpdate(target, log, record) },
     cardUpdate: withTarget(card, i, next),
     steps,
     ended: r.ended,
@@ -407,10 +409,12 @@ export function judgeWound(
     });
   const i = targetIndex(card, target);
   const t = card.targets[i];
-  if (liveRecord(woundLogOf(target), opts.messageId ?? ""))
+  const log = woundLogOf(target);
+  if (liveRecord(log, opts.messageId ?? ""))
     throw new RulesError("applied", "FUDGE.Error.AlreadyApplied", `this wound is already applied to ${target.name}`, {
       name: target.name,
     });
+  checkWoundLogHolds(target, log, opts.messageId ?? "", opts.posted);
   if (!opts.resolution && !t.resolution)
     throw new RulesError(
       "resolution",
@@ -573,5 +577,8 @@ export function undoDamage(
   if (shown) Object.assign(shown, { undone: true, undoneBy: user.id });
   const done: WoundRecord = { ...structuredClone(live), undone: true, undoneBy: user.id };
   const actorUpdate = withFudgePoints(trackUpdate(restored.state), target, live.fudgePointSpent ? 1 : 0);
-  return { actorUpdate: { ...actorUpdate, flags: logUpdate(log, done) }, cardUpdate: withTarget(card, i, next) };
+  return {
+    actorUpdate: { ...actorUpdate, flags: logUpdate(target, log, done) },
+    cardUpdate: withTarget(card, i, next),
+  };
 }

@@ -1,8 +1,16 @@
 /** Automatic death (RULES §2.2, GM only) and its undo. */
-import { RulesError, isRulesError, type Step, applyWound, trackStatus, undoApplied, type Track } from "../../rules";
+import {
+  RulesError,
+  isRulesError,
+  type Step,
+  applyWound,
+  trackStatus,
+  undoApplied,
+  woundLevelName,
+  type Track,
+} from "../../rules";
 import type { ActorDoc, WorldRules } from "../data";
 import { trackFor } from "../combatant";
-import { withDeletions } from "../deletions";
 import { UserRef } from "../permissions";
 import { liveTrack } from "./wound-track";
 import { ActorUpdate, trackUpdate } from "../updates";
@@ -26,10 +34,12 @@ export function canKill(actor: ActorDoc, rules: WorldRules, isGM: boolean): bool
 }
 
 /**
- * What an automatic death changed, kept in the actor's flags (`flags["fudge-wounds"].killedFrom`)
- * so that the GM can take a misclick back (undoKill): the track state before and after the kill
- * (parsed states, as a wound record keeps them), the GM's user id and the time. Written by the
- * GM's own client as part of the kill (a GM's action: no relay, no Apply-style integrity check).
+ * What an automatic death changed, so that the GM can take a misclick back (undoKill): the track
+ * state before and after the kill (parsed states, as a wound record keeps them), the GM's user id
+ * and the time. A GM's own record, kept where players cannot write (the actor's `gmRecords`: on
+ * Foundry a hidden world setting only GMs may change, src/foundry/gm-records.ts; in the
+ * playground its store) — never in the actor's flags, which its owner writes: an owner who could
+ * rewrite `before` would have the GM's Undo restore his forged state.
  */
 export interface KillRecord {
   before: unknown;
@@ -39,14 +49,45 @@ export interface KillRecord {
 }
 
 export const KILL_RECORD_FLAG = "killedFrom";
+/** Kill records the GM's store keeps (one per actor; the oldest go first, and their kills can no longer be undone). */
+export const KILL_RECORD_LIMIT = 100;
 
-/** The stored kill record of an actor, or null (absent or malformed). */
-export function killRecordOf(actor: Pick<ActorDoc, "flags">): KillRecord | null {
-  const raw = (actor.flags?.["fudge-wounds"] as Record<string, unknown> | undefined)?.[KILL_RECORD_FLAG];
+/** A stored kill record, or null (absent or malformed). */
+export function parseKillRecord(raw: unknown): KillRecord | null {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
   const r = raw as Record<string, unknown>;
   if (typeof r.by !== "string" || typeof r.at !== "number" || !("before" in r) || !("after" in r)) return null;
   return { before: r.before, after: r.after, by: r.by, at: r.at };
+}
+
+/** The GM's kill record of an actor (its `gmRecords.killedFrom`), or null. */
+export function killRecordOf(actor: object): KillRecord | null {
+  return parseKillRecord((actor as Pick<ActorDoc, "gmRecords">).gmRecords?.[KILL_RECORD_FLAG]);
+}
+
+/**
+ * The GM's store of records (`{ [actor ref]: { killedFrom } }`) after `change` to one actor's
+ * records (`killedFrom: record` sets it, `-=killedFrom: null` removes it): malformed entries are
+ * dropped and only the newest KILL_RECORD_LIMIT kills kept.
+ */
+export function withGmRecords(
+  store: unknown,
+  ref: string,
+  change: Record<string, unknown>,
+): Record<string, { killedFrom: KillRecord }> {
+  const out: Record<string, { killedFrom: KillRecord }> = {};
+  if (typeof store === "object" && store !== null && !Array.isArray(store))
+    for (const [k, v] of Object.entries(store as Record<string, unknown>)) {
+      const rec = parseKillRecord((v as Record<string, unknown> | null)?.[KILL_RECORD_FLAG]);
+      if (rec) out[k] = { killedFrom: rec };
+    }
+  if (`-=${KILL_RECORD_FLAG}` in change) delete out[ref];
+  const set = parseKillRecord(change[KILL_RECORD_FLAG]);
+  if (set) out[ref] = { killedFrom: structuredClone(set) };
+  const newest = Object.entries(out)
+    .sort((a, b) => b[1].killedFrom.at - a[1].killedFrom.at)
+    .slice(0, KILL_RECORD_LIMIT);
+  return Object.fromEntries(newest);
 }
 
 /**
@@ -74,10 +115,32 @@ export function canUndoKill(actor: ActorDoc, rules: WorldRules, isGM: boolean): 
 }
 
 /**
+ * What the undo of this actor's automatic death will restore, for the GM's confirmation: the worst
+ * level of the track as it was before the kill (a localizable name; "" when unhurt), its penalty,
+ * who killed and when. Refused as undoKill refuses.
+ */
+export function killUndoSummary(
+  actor: ActorDoc,
+  rules: WorldRules,
+  user: UserRef,
+): { level: string; penalty: number; by: string; at: number } {
+  undoKill(actor, rules, user);
+  const record = killRecordOf(actor)!;
+  const restored = killUndone(actor, rules)!;
+  const status = trackStatus(restored);
+  return {
+    level: status.levelKey ? woundLevelName(restored, status.levelKey) : "",
+    penalty: status.penalty,
+    by: record.by,
+    at: record.at,
+  };
+}
+
+/**
  * RULES §2.2 "Automatic death: a GM-only action, no roll" (Fudge §4.51, the helpless victim): the
  * actor's track becomes Dead (the rules core's applyWound `{kill: true}`). Refused for anyone but a
  * GM, and on tracks without a Dead state (FATE, Volt). The update also writes the kill record
- * (KillRecord) that undoKill restores from; an earlier record is replaced whole.
+ * (KillRecord, to the GM's store: `gmRecords`) that undoKill restores from; an earlier one is replaced.
  */
 export function killActor(
   actor: ActorDoc,
@@ -101,21 +164,15 @@ export function killActor(
     by: user.id,
     at: opts.now ?? Date.now(),
   };
-  const stored = (actor.flags?.["fudge-wounds"] as Record<string, unknown> | undefined)?.[KILL_RECORD_FLAG];
-  return {
-    update: {
-      ...trackUpdate(r.track.state),
-      flags: { "fudge-wounds": { [KILL_RECORD_FLAG]: withDeletions(stored, record) } },
-    },
-    steps: r.steps,
-  };
+  return { update: { ...trackUpdate(r.track.state), gmRecords: { [KILL_RECORD_FLAG]: record } }, steps: r.steps };
 }
 
 /**
  * Undo of an automatic death (GM only): the track goes back to the kill record's `before`, and
- * the record is removed (`-=killedFrom`). Refused for anyone but a GM (FUDGE.Error.UndoKillGmOnly,
- * even the actor's owner), when there is no record (FUDGE.Error.NoKillToUndo), and when the
- * live track is no longer as the kill left it (FUDGE.Error.KillUndoConflict).
+ * the record is removed from the GM's store. Refused for anyone but a GM
+ * (FUDGE.Error.UndoKillGmOnly, even the actor's owner), when there is no record
+ * (FUDGE.Error.NoKillToUndo), and when the live track is no longer as the kill left it
+ * (FUDGE.Error.KillUndoConflict).
  */
 export function undoKill(actor: ActorDoc, rules: WorldRules, user: UserRef): ActorUpdate {
   if (!user?.isGM)
@@ -123,16 +180,16 @@ export function undoKill(actor: ActorDoc, rules: WorldRules, user: UserRef): Act
       name: actor.name,
     });
   if (!killRecordOf(actor))
-    throw new RulesError("flags", "FUDGE.Error.NoKillToUndo", `${actor.name} has no automatic death to undo`, {
+    throw new RulesError("gmRecords", "FUDGE.Error.NoKillToUndo", `${actor.name} has no automatic death to undo`, {
       name: actor.name,
     });
   const restored = killUndone(actor, rules);
   if (!restored)
     throw new RulesError(
-      "flags",
+      "gmRecords",
       "FUDGE.Error.KillUndoConflict",
       `${actor.name}'s wound track has changed since the automatic death`,
       { name: actor.name },
     );
-  return { ...trackUpdate(restored.state), flags: { "fudge-wounds": { [`-=${KILL_RECORD_FLAG}`]: null } } };
+  return { ...trackUpdate(restored.state), gmRecords: { [`-=${KILL_RECORD_FLAG}`]: null } };
 }
