@@ -119,7 +119,7 @@ export async function confirmPresetChange(from: string, to: string): Promise<boo
  * keys (an old Damage Capacity becomes Health), written only where something changes; nothing is
  * deleted (src/system/attributes.ts remapAttributes).
  */
-async function remapWorldAttributes(before: WorldRules, after: WorldRules): Promise<void> {
+export async function remapWorldAttributes(before: WorldRules, after: WorldRules): Promise<void> {
   if (JSON.stringify(before.attributeSet) === JSON.stringify(after.attributeSet)) return;
   for (const actor of game.actors ?? []) {
     if (actor.type === "miniature") continue;

@@ -110,3 +110,24 @@ describe("existing worlds: stored old-shape actors under the new creation and pi
     expect(app.element.querySelector('select[data-item-field="system.skill"]')).toBeNull();
   });
 });
+
+describe("the GM saves another attribute set in the rules menu", () => {
+  it("each character's levels follow their roles to the new keys (Damage Capacity → Health); nothing is deleted", async () => {
+    const { world, gmId, id } = await oldWorld();
+    const gm = await world.connect(gmId);
+    await world.settle();
+    const { remapWorldAttributes } = await import("../../src/foundry/rules-menu");
+    const { worldRules } = await import("../../src/foundry/bridge");
+    await gm.run(async () => {
+      const before = worldRules();
+      const after = { ...before, attributeSet: ATTRIBUTE_SET_PRESETS.fivePoint() };
+      await game.settings!.set(SYSTEM_ID as never, "attributeSet" as never, after.attributeSet as never);
+      await remapWorldAttributes(before, after);
+    });
+    await world.settle();
+    const attrs = (actorOn(gm, id).toObject().system as Record<string, any>).attributes;
+    expect(attrs.health).toBe(1);
+    expect(attrs.strength).toBe(1);
+    expect(attrs.damageCapacity).toBe(1);
+  });
+});
