@@ -38,7 +38,15 @@ export default defineConfig({
     projects: [
       { test: { ...base, name: "unit", include: ["tests/**/*.test.ts"], exclude: [...base.exclude, ...host] } },
       { test: { ...base, name: "host-v13", include: host, env: { FUDGE_FOUNDRY_GENERATION: "13" } } },
-      { test: { ...base, name: "host-v14", include: host, env: { FUDGE_FOUNDRY_GENERATION: "14" } } },
+      {
+        test: {
+          ...base,
+          name: "host-v14",
+          include: host,
+          setupFiles: [...base.setupFiles, "tests/foundry-host/guard.ts"],
+          env: { FUDGE_FOUNDRY_GENERATION: "14" },
+        },
+      },
     ],
   },
 });

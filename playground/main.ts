@@ -5,6 +5,7 @@
  * `data-action` element through the system's action tables — the same flows Foundry runs — against
  * the page's port (port.ts), then re-renders. No rules logic lives here.
  */
+import * as creation from "./creation";
 import { parseDice } from "./dice";
 import { Store, type PlaygroundState } from "./store";
 import { missingKeys, langSources, i18n } from "./i18n";
@@ -413,7 +414,11 @@ $<HTMLButtonElement>("#pg-rules").addEventListener("click", () => {
       localize("FUDGE.Settings.Menu.Save"),
       ui.renderRulesMenu(store),
     );
-    if (entries) ui.saveRulesMenu(store, dialogForm);
+    if (!entries) return;
+    const before = ui.rulesOf(store.state);
+    ui.saveRulesMenu(store, dialogForm);
+    // Another attribute set: each actor's levels follow their roles (the flow Foundry's menu runs).
+    await creation.carryAttributes(store, port(), before);
   });
 });
 
@@ -460,6 +465,22 @@ document.addEventListener("keydown", (ev) => {
 
 document.addEventListener("change", (ev) => {
   const input = ev.target as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+  if (input instanceof HTMLSelectElement && (input.dataset.itemField || input.dataset.worldSetting)) {
+    const owner = docOf(input);
+    if (!owner || owner.kind !== "actor") return;
+    // The sheet's pickers, through the flows Foundry's sheet runs (src/system/flows/creation.ts).
+    const { itemId = "", itemField } = input.dataset;
+    return busy(async () => {
+      try {
+        await (itemField
+          ? flows.editItemField(port(), owner.id, itemId, itemField, input.value)
+          : flows.pickCreationMethod(port(), input.value));
+      } catch (e) {
+        port().report(e, store.actor(owner.id)?.name);
+        redrawWindow(owner.id);
+      }
+    });
+  }
   if (!input.name || input.closest(".pg-toolbar")) return;
   const doc = docOf(input);
   if (!doc || doc.kind !== "actor") return;
@@ -469,6 +490,55 @@ document.addEventListener("change", (ev) => {
     } catch (e) {
       port().report(e, store.actor(doc.id.split("/")[0])?.name);
       redrawWindow(doc.id);
+    }
+  });
+});
+
+// ─── Create Actor and the compendium browser (Foundry's directory and compendium windows) ──
+
+const createForm = $<HTMLFormElement>("#pg-create");
+createForm.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const data = new FormData(createForm);
+  busy(async () => {
+    creation.createActor(store, String(data.get("name") ?? ""), String(data.get("type") ?? "character"));
+    createForm.reset();
+    // A new actor is being made: the compendiums open beside its sheet, to drag its traits from.
+    if (compendium.hidden) compendiumToggle.click();
+  });
+});
+const compendium = $<HTMLElement>("#pg-compendium");
+const compendiumList = $<HTMLElement>("#pg-compendium-list");
+const compendiumFilter = $<HTMLInputElement>("#pg-compendium-filter");
+const compendiumToggle = $<HTMLButtonElement>("#pg-compendium-toggle");
+compendiumToggle.addEventListener("click", () => {
+  compendium.hidden = !compendium.hidden;
+  compendiumToggle.setAttribute("aria-expanded", String(!compendium.hidden));
+  if (!compendium.hidden) compendiumList.innerHTML = creation.renderCompendium(compendiumFilter.value);
+});
+compendiumFilter.addEventListener("input", () => {
+  compendiumList.innerHTML = creation.renderCompendium(compendiumFilter.value);
+});
+compendiumList.addEventListener("dragstart", (ev) => {
+  const li = (ev.target as HTMLElement).closest<HTMLElement>("[data-pg-pack-item]");
+  if (!li || !ev.dataTransfer) return;
+  ev.dataTransfer.setData("text/plain", creation.dragData(li.dataset.pgPackItem!));
+  ev.dataTransfer.effectAllowed = "copy";
+});
+els.sheets.addEventListener("dragover", (ev) => {
+  if ((ev.target as HTMLElement).closest(".pg-window[data-pg-kind='actor']")) ev.preventDefault();
+});
+els.sheets.addEventListener("drop", (ev) => {
+  const win = (ev.target as HTMLElement).closest<HTMLElement>(".pg-window[data-pg-kind='actor']");
+  if (!win || !ev.dataTransfer) return;
+  ev.preventDefault();
+  const data = ev.dataTransfer.getData("text/plain");
+  const actorId = win.dataset.pgDoc!;
+  busy(async () => {
+    try {
+      creation.dropItem(store, actorId, data);
+    } catch (e) {
+      port().report(e, store.actor(actorId)?.name);
     }
   });
 });

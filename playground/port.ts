@@ -66,6 +66,11 @@ export function playgroundPort(store: Store, dice: PlaygroundDice, page: PageUi)
   return {
     user,
     rules: () => rulesOf(s()),
+    setRule: async (key, value) =>
+      store.update((d) => {
+        d.settings = { ...d.settings, [key]: structuredClone(value) };
+        if (key === "preset") d.preset = value as string;
+      }),
     i18n,
     roll: async (formula) => rngRoller(dice.rng)(formula),
     actor: (ref) => {

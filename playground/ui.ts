@@ -81,7 +81,15 @@ export function renderWindow(key: string, s: PlaygroundState): WindowView | null
         classes: [...base, "item"],
         html: missingPanel(`the ${item.type} sheet (${path ?? "no template"})`),
       };
-    const ctx = itemSheetContext(item as unknown as ItemDoc, rules, { editable: true, ladderNames: names });
+    // A weapon picks its skill from its owner's skills (the default stated: the defence default).
+    const owner =
+      actor.type === "miniature"
+        ? undefined
+        : {
+            skills: (actor.items ?? []).filter((i) => i.type === "skill").map((i) => i.name),
+            defaultLevel: Number((actor.system as { defenseDefault?: unknown }).defenseDefault ?? 0),
+          };
+    const ctx = itemSheetContext(item as unknown as ItemDoc, rules, { editable: true, ladderNames: names, owner });
     return {
       title,
       classes: [...base, "item", ...ctx.cssClass.split(/\s+/).filter(Boolean)],

@@ -17,7 +17,11 @@
  *     the forecasts, and printed again after them), and parsing +
  *     validating one wound track (a built-in preset's levels, and levels of its own); one chat card
  *     from end to end (fresh request parsed and resolved for the first time; no goal).
- * Then the browser benchmark (click on a wound box → updated DOM) if a browser is available.
+ *  5. every forecast as the table asks it, in the forecast worker's stages: the time to its first answer
+ *     on screen (goal ≤ 250 ms) and to the final one (Volt Leroy vs Theodora exact: goal ≤ 1 s).
+ * Then the start-up benchmark (tools/bench-startup.mjs: the start-up set ≤ 150 kB gzipped, its cost
+ * against the old layout's) and the browser benchmark (click on a wound box → updated DOM) if a
+ * browser is available.
  */
 import { DiceRoll } from "@dice-roller/rpg-dice-roller";
 import { spawnSync } from "node:child_process";
@@ -32,6 +36,8 @@ import {
   pipelineFor,
 } from "../src/rules";
 import { resolveSamples } from "../src/cli/samples";
+import { answerForecastStages, STAGE_BUDGETS } from "../src/system/forecast-answer";
+import type { ForecastReply } from "../src/system/forecast-queue";
 
 /** CPU time of this process in ms: time the scheduler gives to other engineers' jobs does not count. */
 function cpuMs(): number {
@@ -309,6 +315,46 @@ line(
   `  the same pairings with Brutas without merging nodes (mergeMinds: false, chain, maxStates 1,000,000; the peer): ${peerLines.join("; ")}`,
 );
 
+// 5. Every forecast on screen within 250 ms (issue 34): the forecast worker's stages
+// (src/system/forecast-answer.ts, the same code the worker runs, here on this thread) for the table's
+// requests (fallback "sample", as src/system/attack-dialog.ts duelRequest asks): the time to the
+// first answer posted (exact when quick, else bounded or an estimate with its interval) and to the
+// final one. The worker's own start (loading its file, once per session) is not counted.
+{
+  const tableDuels: Array<[string, string, string]> = [
+    ["fudge", "Leroy", "Theodora"],
+    ["volt", "Leroy", "Theodora"],
+    ["volt", "Theodora", "Theodora"],
+    ["volt", "Leroy", "Leroy"],
+    ...minis.flatMap((a) => minis.filter((b) => b !== a).map((b): [string, string, string] => ["miniatures", a, b])),
+  ];
+  const kindOf = (r: ForecastReply) =>
+    r.ok ? (r.forecast.method === "sample" ? "estimate" : r.forecast.exact ? "exact" : "bounded") : "refused";
+  let slowestFirst = 0;
+  let voltExactMs = NaN;
+  const stageLines: string[] = [];
+  for (const [preset, a, b] of tableDuels) {
+    const request = { ...resolveSamples({ preset, a, b }), fallback: "sample" };
+    const t0 = performance.now();
+    const posts: Array<{ ms: number; kind: string }> = [];
+    answerForecastStages({ id: 1, request }, (r) => posts.push({ ms: performance.now() - t0, kind: kindOf(r) }));
+    const first = posts[0];
+    const last = posts[posts.length - 1];
+    slowestFirst = Math.max(slowestFirst, first.ms);
+    if (preset === "volt" && a === "Leroy" && b === "Theodora" && last.kind === "exact") voltExactMs = last.ms;
+    stageLines.push(`${preset} ${a} vs ${b}: ${posts.map((p) => `${p.kind} ${fmt(p.ms, 0)} ms`).join(" → ")}`);
+  }
+  line(
+    `forecast as the table asks it, in stages (quick exact ≤ ${fmt(STAGE_BUDGETS.quick.maxStates, 0)} states and ${STAGE_BUDGETS.quick.budgetMs} ms, else a first answer: an estimate of ${fmt(STAGE_BUDGETS.estimate.samples, 0)} duels within ${STAGE_BUDGETS.estimate.budgetMs} ms; then the final one): ${stageLines.join("; ")}`,
+  );
+  line(
+    `  every forecast's first answer on screen within 250 ms: slowest ${fmt(slowestFirst, 0)} ms — ${verdict(slowestFirst <= 250)}`,
+  );
+  line(
+    `  Volt Leroy vs Theodora exact within 1 s: ${Number.isNaN(voltExactMs) ? "not exact" : `${fmt(voltExactMs, 0)} ms`} — ${verdict(voltExactMs <= 1000)}`,
+  );
+}
+
 // 4 (continued), after the forecasts.
 const p4After = parseVsResolution();
 line(
@@ -341,6 +387,9 @@ line(
 if (sink === 0.5) line(""); // keeps the floor loop from being optimised away
 
 if (!process.argv.includes("--rules-only")) {
+  // The start-up (issue 34): the start-up set's size and its cost in Chromium, beside the old layout's.
+  const s = spawnSync(process.execPath, ["tools/bench-startup.mjs"], { stdio: "inherit" });
+  if (s.status !== 0) line(`start-up benchmark: did not run (exit ${s.status}); see its output above`);
   const b = spawnSync(process.execPath, ["tools/bench-browser.mjs"], { stdio: "inherit" });
   if (b.status !== 0) line(`browser benchmark: did not run (exit ${b.status}); see its output above`);
 }

@@ -65,6 +65,8 @@ export async function buildForecastWorker(outDir) {
         formats: ["es"],
         fileName: () => FORECAST_WORKER_FILE,
       },
+      // One file: a worker imports nothing.
+      rollupOptions: { output: { codeSplitting: false } },
     },
   });
 }

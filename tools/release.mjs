@@ -25,12 +25,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PLACEHOLDER, fillManifest } from "./release-manifest.mjs";
 import { entriesOf, unzipBuffer } from "./zip.mjs";
+import { moduleGraph } from "./bundle-size.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const readJson = (f) => JSON.parse(fs.readFileSync(path.join(root, f), "utf8"));
 
 /** Files that must ship in every release zip. */
 export const REQUIRED_FILES = ["system.json", "LICENSE", "NOTICE.md", "CHANGELOG.md"];
+/** The forecast worker, started by URL beside the bundle (src/system/forecast-queue.ts FORECAST_WORKER_FILE). */
+export const WORKER_FILE = "fudge-forecast.mjs";
 
 /** owner/name of a GitHub remote URL (https or ssh), or null. */
 export function githubRepoOf(remote) {
@@ -108,6 +111,12 @@ export function checkRelease({ repo, tag, filled, pkg, lock, changelog, zip, dis
     ...(filled.languages ?? []).map((l) => l.path),
   ];
   for (const f of named) if (!zip.has(f)) problems.push(`system.json names ${f}, which is not in the zip`);
+  // Every chunk the bundle loads, at start-up or on demand, and the forecast worker's own imports.
+  const read = (n) => (zip.has(n) ? zip.get(n).toString("utf8") : null);
+  if (!zip.has(WORKER_FILE)) problems.push(`the zip has no forecast worker ${WORKER_FILE}`);
+  for (const entry of [...(filled.esmodules ?? []), WORKER_FILE].filter((f) => zip.has(f)))
+    for (const m of moduleGraph(entry, read).missing)
+      problems.push(`${m.from} imports ${m.name}, which is not in the zip`);
   for (const p of filled.packs ?? [])
     if (!zip.has(`${p.path}/CURRENT`)) problems.push(`system.json names pack ${p.path}, which is not in the zip`);
   return problems;
@@ -190,7 +199,9 @@ export async function main(argv = process.argv.slice(2)) {
   console.log(`  ${zipFile}   ${zip.size} files, ${(fs.statSync(zipFile).size / 1024).toFixed(0)} KiB`);
   console.log(`  manifest URL: ${filled.manifest}`);
   console.log(`  download URL: ${filled.download}`);
-  console.log("release check passed: versions agree, URLs well-formed, zip = dist");
+  const chunks = [...zip.keys()].filter((n) => n.startsWith("chunks/") && n.endsWith(".mjs"));
+  console.log(`  ${chunks.length} chunks loaded on demand or shared, every import found in the zip`);
+  console.log("release check passed: versions agree, URLs well-formed, zip = dist, every chunk in the zip");
   return 0;
 }
 

@@ -13,28 +13,12 @@ import {
   type FudgeRpgConversion,
 } from "../system/import-fudge-rpg";
 import { worldRules } from "./bridge";
-import { reportError } from "./foundry-util";
 import { SYSTEM_ID } from "../system/registry";
 
 export const IMPORT_REPORT_TEMPLATE = `systems/${SYSTEM_ID}/templates/chat/import-report.hbs`;
 
 const loc = (k: string) => game.i18n!.localize(k);
 const esc = (s: string) => foundry.utils.escapeHTML(s);
-
-/** renderActorDirectory hook: adds the import button for GMs (once per render). */
-export function addImportButton(_app: unknown, html: HTMLElement): void {
-  if (!game.user?.isGM || !(html instanceof HTMLElement) || html.querySelector("[data-fudge-import]")) return;
-  const host = html.querySelector(".header-actions") ?? html.querySelector(".directory-footer");
-  if (!host) return;
-  const button = document.createElement("button");
-  button.type = "button";
-  button.dataset.fudgeImport = "";
-  button.innerHTML = `<i class="fa-solid fa-file-import" inert></i> <span>${esc(loc("FUDGE.Import.Action"))}</span>`;
-  button.addEventListener("click", () => {
-    importFromFudgeRpg().catch((e) => reportError(e)); // a listener cannot wait: a failure is reported
-  });
-  host.append(button);
-}
 
 /** Asks for files (Foundry's DialogV2 with a native multi-file input, as core's own "Import Data"). */
 async function chooseFiles(): Promise<File[] | null> {

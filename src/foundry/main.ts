@@ -11,10 +11,10 @@ import { worldRules } from "./bridge";
 import { FudgeChatMessage } from "./chat-message";
 import { endScene, registerCombatHooks } from "./combat";
 import { ladderNames, reportError } from "./foundry-util";
-import { addImportButton } from "./import";
-import { migrateWorld } from "./migration";
+import { addImportButton } from "./import-button";
 import { registerQueries } from "./queries";
-import { ACTOR_TYPES, ITEM_TYPES, SYSTEM_ID } from "../system/registry";
+import { ACTOR_TYPES, ITEM_TYPES, MIGRATION_SETTING, MIGRATION_VERSION, SYSTEM_ID } from "../system/registry";
+import { needsMigration } from "../system/migrate";
 import { applyInitiative, registerSettings } from "./settings";
 import { CharacterSheet, FudgeActorSheet, MiniatureSheet, NpcSheet } from "./sheets/actor-sheet";
 import { onCombatTrackerContextOptions, onRenderTokenHUD, tableApi } from "./table-api";
@@ -22,7 +22,11 @@ import { fudgeTokenClass } from "./token";
 import { ITEM_SHEETS } from "./sheets/item-sheet";
 import { registerStatusEffects, syncStatuses } from "./statuses";
 import { loadSystemTemplates } from "./templates";
-import { registerQuenchBatches, type QuenchLike } from "./quench/index";
+import type { QuenchLike } from "./quench/index";
+import { setWorkerBase } from "../system/forecast-queue";
+
+// The forecast worker's file is beside this bundle (the code that starts it is in a chunk below it).
+setWorkerBase(import.meta.url);
 
 Hooks.once("init", () => {
   console.log(`${SYSTEM_ID} | init`);
@@ -92,7 +96,12 @@ Hooks.once("ready", () => {
   // Settings are readable now: derive every actor again under the world's preset.
   for (const a of game.actors!.contents) a.reset();
   applyInitiative();
-  migrateWorld().catch((e) => reportError(e)); // a hook cannot wait: a failed migration is reported
+  // The world migration is its own chunk, loaded only when this world needs it (and by its active GM).
+  if (
+    game.user?.isActiveGM &&
+    needsMigration(game.settings!.get(SYSTEM_ID as never, MIGRATION_SETTING as never), MIGRATION_VERSION)
+  )
+    import("./migration").then(({ migrateWorld }) => migrateWorld()).catch((e) => reportError(e)); // a hook cannot wait: a failed migration is reported
 });
 
 Hooks.on("renderTokenHUD" as never, ((hud: never, html: HTMLElement) => onRenderTokenHUD(hud, html)) as never);
@@ -128,8 +137,25 @@ Hooks.on("updateActor", (actor, changed) => {
   syncStatuses(actor as Actor.Implementation).catch((e) => reportError(e)); // a hook cannot wait: a failed status is reported
 });
 
-// In-world self-test: batches for the Quench module (docs/foundry.md "Testing in a live world").
-Hooks.on("quenchReady" as never, ((quench: QuenchLike) => registerQuenchBatches(quench)) as never);
+// In-world self-test: batches for the Quench module (docs/foundry.md "Testing in a live world"),
+// their own chunk, loaded only in a world where Quench is active: from init on, so that it is there
+// when Quench fires quenchReady (at setup; it may run the batches at ready).
+let quenchBatches: Promise<typeof import("./quench/index")> | null = null;
+const loadQuenchBatches = () =>
+  (quenchBatches ??= import("./quench/index").catch((e: unknown) => {
+    quenchBatches = null;
+    throw e;
+  }));
+Hooks.once("init", () => {
+  if (game.modules?.get("quench")?.active) loadQuenchBatches().catch((e) => reportError(e)); // reported; retried at quenchReady
+});
+Hooks.on(
+  "quenchReady" as never,
+  ((quench: QuenchLike) =>
+    loadQuenchBatches()
+      .then(({ registerQuenchBatches }) => registerQuenchBatches(quench))
+      .catch((e) => reportError(e))) as never, // a hook cannot wait: a failed load is reported
+);
 
 // Actors directory: "Import from Fudge RPG" for the GM (src/foundry/import.ts).
 Hooks.on("renderActorDirectory", (app, html) => addImportButton(app, html as HTMLElement));

@@ -216,6 +216,10 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
   return {
     user,
     rules: () => (rules ??= worldRules()),
+    setRule: async (key, value) => {
+      await game.settings!.set(SYSTEM_ID as never, key as never, value as never);
+      rules = null; // read again: the setting's change is the world's now
+    },
     i18n: foundryI18n(),
     roll: foundryRoller,
     actor: (ref) => {

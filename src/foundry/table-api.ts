@@ -5,7 +5,7 @@
  * targets, or the combatant whose turn it is). Everything is computed by the rules core from live
  * documents (src/system/attack-dialog.ts); nothing here is stored or trusted from a player.
  */
-import { exactOdds, duelForecast, resolveAttack, isRulesError } from "../rules";
+import { exactOdds, resolveAttack, isRulesError, type DuelForecast, type RulesError } from "../rules";
 import {
   attackOdds,
   duelRequest,
@@ -49,10 +49,13 @@ export const tableApi = {
   },
   /**
    * Duel forecast: a rules-core duel request, or two actors (each with its first equipped weapon).
-   * Synchronous, on this thread: a hard duel blocks the UI until answered (up to its budget).
+   * On this thread (a Promise: the forecast engine is loaded on demand), so a hard duel blocks
+   * the UI until answered, up to its budget; `forecastAsync` runs it in the worker.
    */
-  forecast(requestOrA: unknown, b?: ActorLike) {
-    return duelForecast(forecastRequest(requestOrA, b));
+  async forecast(requestOrA: unknown, b?: ActorLike) {
+    const request = forecastRequest(requestOrA, b);
+    const { forecastHere } = await import("../system/forecast-answer");
+    return forecastHere(request);
   },
   /** The same forecast in the forecast worker (a Promise; the UI stays live; repeats come from a cache). */
   forecastAsync(requestOrA: unknown, b?: ActorLike) {
@@ -83,8 +86,18 @@ function tableDuelRequest(a: ActorLike, b: ActorLike): Record<string, unknown> {
   return duelRequest(pa, pb, rules, gutsSituation);
 }
 
-/** The table's forecasts: run in the forecast worker, one after another (src/system/forecast-queue.ts). */
-let forecasts = new ForecastQueue();
+/**
+ * The table's forecasts: run in the forecast worker, one after another (src/system/forecast-queue.ts).
+ * A worker that cannot serve is reported once; the forecasts then run on this page within short budgets.
+ */
+let forecasts = new ForecastQueue({
+  onWorkerFailure: (e) =>
+    ui.notifications?.warn(
+      game.i18n!.format("FUDGE.Forecast.WorkerFailed", {
+        error: foundry.utils.escapeHTML(String((e as Error)?.message ?? e)),
+      }),
+    ),
+});
 /** Replaces the table's forecast queue (tests: a fake worker, or none); returns the previous one. */
 export function useForecastQueue(q: ForecastQueue): ForecastQueue {
   const old = forecasts;
@@ -135,11 +148,25 @@ export async function showForecast(
       }),
     );
   const shown: string[] = [];
+  const lineText = (bName: string, outcome: DuelForecast | RulesError, interim = false) => {
+    const f = forecastViewOf(a.name, bName, outcome, game.i18n!.lang);
+    if (f.error) return { error: f.error, text: "" };
+    // The line says what the answer is: exact, bounded, or an estimate ("≈ 47% ± 0.9% — estimate from 2,000 simulated duels").
+    const line = forecastLineOf(f, (s) => foundry.utils.escapeHTML(s), interim);
+    return { error: null, text: forecastTextOf(line, (k, d) => game.i18n!.format(k, d)) };
+  };
   for (const { b, request, refused } of duels) {
     let outcome;
     try {
       if (refused) throw refused;
-      outcome = await forecasts.run(request);
+      // A first answer (bounded, or an estimate with its interval) when the exact one is not quick;
+      // it fades, the final answer stays.
+      outcome = await forecasts.run(request, (first) => {
+        const { text } = lineText(b.name, first, true);
+        if (!text) return;
+        ui.notifications!.info(text);
+        shown.push(text);
+      });
     } catch (e) {
       if (!isRulesError(e)) {
         reportError(e);
@@ -147,14 +174,11 @@ export async function showForecast(
       }
       outcome = e;
     }
-    const f = forecastViewOf(a.name, b.name, outcome, game.i18n!.lang);
-    if (f.error) {
-      reportError(Object.assign(new Error(f.error.key), f.error));
+    const { error, text } = lineText(b.name, outcome);
+    if (error) {
+      reportError(Object.assign(new Error(error.key), error));
       continue;
     }
-    // An estimate (a duel no exact forecast reaches in budget) reads as one: "≈ 47% ± 0.9% — estimate from 20,000 simulated duels".
-    const line = forecastLineOf(f, (s) => foundry.utils.escapeHTML(s));
-    const text = forecastTextOf(line, (k, d) => game.i18n!.format(k, d));
     ui.notifications!.info(text, { permanent: true } as never);
     shown.push(text);
   }

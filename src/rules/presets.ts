@@ -1,7 +1,7 @@
 /**
- * The presets by id, each from its own folder: its attack pipeline and its duel rules for the
- * forecast, and the functions that look a preset up by a request's `preset`. A preset's track
- * kind is listed in track.ts.
+ * The presets by id, each from its own folder: its attack pipeline, and the functions that look a
+ * preset up by a request's `preset`. A preset's duel rules are listed beside the forecast engine
+ * (forecast/presets.ts), which loads on demand; a preset's track kind is listed in track.ts.
  */
 import { RulesError } from "./errors";
 import type { Rng } from "./dice";
@@ -10,15 +10,12 @@ import { fudgePipeline } from "./fudge/pipeline";
 import { miniaturesPipeline } from "./miniatures/pipeline";
 import { fatePipeline } from "./fate/pipeline";
 import { voltPipeline } from "./volt/pipeline";
-import { DEFAULT_DUEL_RULES, type DuelRules } from "./forecast/rules";
-import { fudgeDuelRules } from "./fudge/duel";
-import { miniaturesDuelRules } from "./miniatures/duel";
-import { voltDuelRules } from "./volt/duel";
+import type { DuelRules } from "./forecast/rules";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one map holds every preset's pipeline, each typed in its own module
 type AnyPipeline = AttackPipeline<any>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one map holds every preset's duel rules, each typed in its own module
-type AnyDuelRules = DuelRules<any, any>;
+export type AnyDuelRules = DuelRules<any, any>;
 
 /** A preset: its attack pipeline and, when its duels have rules of their own, its duel rules. */
 export interface Preset {
@@ -27,14 +24,14 @@ export interface Preset {
 }
 
 /**
- * Every preset by id (FATE's duels need no rules beyond the engine's), in the order an unknown
- * preset's refusal lists them and a duel request lists the presets' own fields.
+ * Every preset by id, in the order an unknown preset's refusal lists them and a duel request lists
+ * the presets' own fields. The built-in presets' duel rules are in forecast/presets.ts.
  */
 const PRESET_MODULES = new Map<string, Preset>([
-  [miniaturesPipeline.preset, { pipeline: miniaturesPipeline, duel: miniaturesDuelRules }],
-  [fudgePipeline.preset, { pipeline: fudgePipeline, duel: fudgeDuelRules }],
+  [miniaturesPipeline.preset, { pipeline: miniaturesPipeline }],
+  [fudgePipeline.preset, { pipeline: fudgePipeline }],
   [fatePipeline.preset, { pipeline: fatePipeline }],
-  [voltPipeline.preset, { pipeline: voltPipeline, duel: voltDuelRules }],
+  [voltPipeline.preset, { pipeline: voltPipeline }],
 ]);
 
 /** Adds a preset beside the built-in ones (a test's toy preset): its pipeline, and its duel rules if any. */
@@ -42,19 +39,14 @@ export function registerPreset(preset: Preset): void {
   PRESET_MODULES.set(preset.pipeline.preset, preset);
 }
 
+/** Every preset by id with the duel rules it was registered with (the built-in ones' are the engine's to add). */
+export function registeredPresets(): Array<[string, Preset]> {
+  return [...PRESET_MODULES];
+}
+
 /** Adds a preset that is only a pipeline. */
 export function registerPipeline(p: AnyPipeline): void {
   registerPreset({ pipeline: p });
-}
-
-/** A known preset's duel rules (the engine's defaults when it has none of its own). */
-export function duelRulesFor(preset: string): AnyDuelRules {
-  return PRESET_MODULES.get(preset)?.duel ?? DEFAULT_DUEL_RULES;
-}
-
-/** Every preset's duel rules, in the order of the presets (those without any give the defaults). */
-export function allDuelRules(): Array<[string, AnyDuelRules]> {
-  return [...PRESET_MODULES].map(([id, m]) => [id, m.duel ?? DEFAULT_DUEL_RULES]);
 }
 
 export function pipelineFor(preset: unknown, path = "preset"): AnyPipeline {

@@ -399,6 +399,10 @@ export interface ForecastView {
   bFleesText: string;
   /** A sampled estimate (method "sample"): never shown as exact; null for exact or bounded forecasts. */
   estimate: ForecastEstimateView | null;
+  /** What the screen says the answer is: exact, bounded (each chance within `boundText`), or an estimate. */
+  kind: "exact" | "bounded" | "estimate";
+  /** A bounded forecast's largest error of each chance ("0.01%"), "" otherwise. */
+  boundText: string;
   error: { key: string; params: Record<string, string | number> } | null;
 }
 
@@ -448,6 +452,8 @@ export function forecastViewOf(
     aFleesText: "",
     bFleesText: "",
     estimate: null,
+    kind: "exact",
+    boundText: "",
     error: null,
   };
   if (isRulesError(outcome)) {
@@ -459,7 +465,10 @@ export function forecastViewOf(
   // An estimate in whole percents (its interval is wider than a tenth), the interval beside each.
   const share = e ? (x: number): string => `${Math.round(x * 100)}%` : pct;
   const unended = e ? (e.counts.stalemate + e.counts.unfinished) / e.duels : 0;
+  const kind = e ? "estimate" : f.exact ? "exact" : "bounded";
   return Object.assign(view, {
+    kind,
+    boundText: kind === "bounded" ? boundPct(f.errorBound) : "",
     aWins: f.bOut,
     bWins: f.aOut,
     aWinsText: share(f.bOut),
@@ -488,6 +497,9 @@ const fleesText = (p: number | undefined, share: (x: number) => string): string 
   p !== undefined && p >= FLIGHT_SHOWN ? share(p) : "";
 const FLIGHT_SHOWN = 0.005;
 
+/** A bounded forecast's largest error in percent, to two significant digits ("0.01%"). */
+const boundPct = (b: number): string => `${Number((b * 100).toPrecision(2))}%`;
+
 /** The half-width of an estimate's interval in percent, to a tenth ("0.9%"). */
 const halfPct = (h: number): string => (h < 0.0005 ? "<0.1%" : `${(h * 100).toFixed(1)}%`);
 
@@ -502,11 +514,14 @@ export interface ForecastSentence {
  * data for it, names escaped with `escape` (Foundry's escapeHTML at the table). An estimate has
  * its own sentences, which say so. `flight`: Miniatures, a short sentence after the win chances
  * for each side that leaves by flight ("Brutas flees 15%."), none otherwise (forecastTextOf joins them).
+ * `kind`: what the answer is (exact, bounded, estimate) and, for a first answer (`interim`), that
+ * the forecast goes on.
  */
 export function forecastLineOf(
   f: ForecastView,
   escape: (s: string) => string,
-): ForecastSentence & { flight: ForecastSentence[] } {
+  interim = false,
+): ForecastSentence & { flight: ForecastSentence[]; kind: ForecastSentence } {
   const data: Record<string, string> = {
     a: escape(f.aName),
     b: escape(f.bName),
@@ -527,7 +542,11 @@ export function forecastLineOf(
           ? { key: "FUDGE.Forecast.FleesEstimate", data: { name: escape(name), chance, half } }
           : { key: "FUDGE.Forecast.Flees", data: { name: escape(name), chance } },
       );
-  if (!e) return { key: f.exchangesText ? "FUDGE.Forecast.Line" : "FUDGE.Forecast.LineStalemate", data, flight };
+  const kind: ForecastSentence = {
+    key: `FUDGE.Forecast.Kind.${f.kind}${interim && f.kind !== "exact" ? "First" : ""}`,
+    data: f.kind === "bounded" ? { bound: f.boundText } : {},
+  };
+  if (!e) return { key: f.exchangesText ? "FUDGE.Forecast.Line" : "FUDGE.Forecast.LineStalemate", data, flight, kind };
   Object.assign(data, {
     aHalf: e.aHalfText,
     bHalf: e.bHalfText,
@@ -535,15 +554,15 @@ export function forecastLineOf(
     confidence: e.confidenceText,
     unended: e.unendedText,
   });
-  return { key: e.unendedText ? "FUDGE.Forecast.EstimateUnended" : "FUDGE.Forecast.Estimate", data, flight };
+  return { key: e.unendedText ? "FUDGE.Forecast.EstimateUnended" : "FUDGE.Forecast.Estimate", data, flight, kind };
 }
 
-/** The forecast line as one text: its sentence, then each flight sentence (`format`: game.i18n.format at the table). */
+/** The forecast line as one text: its sentence, each flight sentence, then what kind of answer it is (`format`: game.i18n.format at the table). */
 export function forecastTextOf(
-  line: ForecastSentence & { flight: ForecastSentence[] },
+  line: ForecastSentence & { flight: ForecastSentence[]; kind?: ForecastSentence },
   format: (key: string, data: Record<string, string>) => string,
 ): string {
-  return [line, ...line.flight].map((s) => format(s.key, s.data)).join(" ");
+  return [line, ...line.flight, ...(line.kind ? [line.kind] : [])].map((s) => format(s.key, s.data)).join(" ");
 }
 
 // ─── Trait roll dialog ───────────────────────────────────────────────────────────────────

@@ -29,6 +29,7 @@ import { defaultVoltRows } from "../rules/volt";
 import { datacard, parseDatacard } from "../rules/miniatures";
 import type { FudgeCombatant } from "../rules/fudge";
 import { MINI_TRAIT_EFFECTS, type MiniTraitEffect } from "./data";
+import { roleLevel } from "./attributes";
 import type {
   ActorDoc,
   ArmorData,
@@ -182,7 +183,7 @@ export function trackConfigFor(actor: ActorDoc, rules: WorldRules): { kind: stri
     case "fudge": {
       if (rules.fudge.dcVariant === "track") {
         // Fudge §4.57: Damage Capacity itself records the damage.
-        return dcTrackConfig(d.attributes.damageCapacity, {
+        return dcTrackConfig(roleLevel(d.attributes, rules.attributeSet, "damageCapacity"), {
           doubleRd: usesDoubledThresholds(rules.fudge),
           scratchesPerHit: rules.fudgeTrack.dcTrackScratchesPerHit,
           terrible: rules.fudgeTrack.dcTrackTerrible,
@@ -337,12 +338,13 @@ export function fudgeCombatant(
     pc: actor.type === "character",
     skill: weaponSkill(actor, weapon),
     defense: defenceLevel(actor),
-    strength: d.attributes.strength,
+    // The attributes that play Strength, Mass, Damage Capacity and Willpower in the world's set.
+    strength: roleLevel(d.attributes, rules.attributeSet, "strength"),
     strengthScale: d.scale.strength,
     massScale: d.scale.mass,
-    mass: d.attributes.mass,
-    damageCapacity: d.attributes.damageCapacity,
-    willpower: d.attributes.willpower,
+    mass: roleLevel(d.attributes, rules.attributeSet, "mass"),
+    damageCapacity: roleLevel(d.attributes, rules.attributeSet, "damageCapacity"),
+    willpower: roleLevel(d.attributes, rules.attributeSet, "willpower"),
     weapon: fudgeWeapon(weapon),
     armor: armorTotals(actor),
     shield: shieldOf(actor),

@@ -18,6 +18,7 @@ import {
 } from "../rules/miniatures";
 import { defaultFudgeOptions, type FudgeOptions } from "../rules/fudge";
 import { VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval } from "../rules/volt";
+import { checkAttributeSet, defaultAttributeSet, type AttributeSet } from "./attributes";
 
 // ─── Actors ────────────────────────────────────────────────────────────────────────────
 
@@ -58,13 +59,12 @@ export interface CharacterWoundTrack {
   label: string;
 }
 
-export interface Attributes {
-  strength: number;
-  damageCapacity: number;
-  willpower: number;
-  /** Fudge §4.54: Mass rated within the character's Scale (Fair 0), a defensive factor. */
-  mass: number;
-}
+/**
+ * Attribute levels by the world's attribute keys (src/system/attributes.ts); the default set is
+ * Strength, Damage Capacity, Willpower and Mass (Fudge §4.54: Mass rated within the character's
+ * Scale, Fair 0). A key the world's set no longer lists keeps its level.
+ */
+export type Attributes = Record<string, number>;
 
 export interface Scale {
   strength: number;
@@ -275,6 +275,8 @@ export type FaultData = TraitData;
 
 export interface SkillData {
   level: number;
+  /** Five-Point Fudge skill group (SRD, Fantasy Fudge: Athletic, Combat …); "" = none. */
+  group: string;
   description: string;
 }
 
@@ -403,7 +405,7 @@ export function defaultTraitData(): TraitData {
 }
 
 export function defaultSkillData(): SkillData {
-  return { level: 0, description: "" };
+  return { level: 0, group: "", description: "" };
 }
 
 export const ACTOR_DEFAULTS: { [K in ActorType]: () => ActorSystemMap[K] } = {
@@ -465,8 +467,28 @@ export type VoltRecovery = VoltRecoveryInterval;
 export const APPLY_TARGETS = ["targeted", "selected"] as const;
 export type ApplyTarget = (typeof APPLY_TARGETS)[number];
 
+/** Character creation methods (Fudge §1.5 subjective, §1.6 objective; SRD Five-Point Fudge). */
+export const CREATION_METHODS = ["subjective", "objective", "fivePoint"] as const;
+export type CreationMethod = (typeof CREATION_METHODS)[number];
+
+export interface CreationRules {
+  method: CreationMethod;
+  /** Fudge §1.61: null = half the attributes, rounded up. */
+  freeAttributeLevels: number | null;
+  /** Fudge §1.62: free skill levels. */
+  freeSkillLevels: number;
+  /** Fudge §1.63: free gifts. */
+  freeGifts: number;
+  /** Five-Point Fudge: points to spend on skill groups. */
+  fivePointPoints: number;
+}
+
 export interface WorldRules {
   preset: PresetId;
+  /** How characters are made, and the budget of the objective methods. */
+  creation: CreationRules;
+  /** The world's attributes and which of them the wound rules read (src/system/attributes.ts). */
+  attributeSet: AttributeSet;
   /** Legendary on the ladder (Fudge §1.3: configurable). */
   legendary: boolean;
   fudge: FudgeWorldOptions;
@@ -508,6 +530,14 @@ export function defaultWorldRules(): WorldRules {
   const { ladder: _ladder, willpowerVsPenalty: _willpower, ...fudge } = defaultFudgeOptions();
   return {
     preset: "fudge",
+    creation: {
+      method: "subjective",
+      freeAttributeLevels: null,
+      freeSkillLevels: 50,
+      freeGifts: 2,
+      fivePointPoints: 5,
+    },
+    attributeSet: defaultAttributeSet(),
     legendary: true,
     fudge,
     fudgeTrack: {
@@ -540,6 +570,8 @@ export function defaultWorldRules(): WorldRules {
  */
 export const WORLD_RULE_SETTINGS = [
   "preset",
+  "creation",
+  "attributeSet",
   "legendary",
   "fudge",
   "fudgeTrack",
@@ -589,6 +621,13 @@ export function worldRulesFrom(get: (key: string) => unknown): WorldRules {
   if (!(APPLY_TARGETS as readonly string[]).includes(r.applyTo)) r.applyTo = "targeted";
   if (!(GUTS_ROLL_PENALTY_RULES as readonly string[]).includes(r.miniatures.gutsRollPenalty))
     r.miniatures.gutsRollPenalty = "allRolls";
+  if (!(CREATION_METHODS as readonly string[]).includes(r.creation.method)) r.creation.method = "subjective";
+  // A stored set that does not check (a broken setting) falls back to the default set.
+  try {
+    checkAttributeSet(r.attributeSet);
+  } catch {
+    r.attributeSet = defaultAttributeSet();
+  }
   return r;
 }
 

@@ -9,14 +9,13 @@ export type FieldSpec =
   | { type: "text" }
   | { type: "enum"; values: readonly string[] };
 
-const LADDER_FIELD: FieldSpec = { type: "int", min: -10, max: 10 };
+export const LADDER_FIELD: FieldSpec = { type: "int", min: -10, max: 10 };
 
-/** Fields a sheet edits inline, with their ranges (stored data stays valid for the rules core). */
+/**
+ * Fields a sheet edits inline, with their ranges (stored data stays valid for the rules core).
+ * Attributes are the world's own keys (src/system/attributes.ts), a LADDER_FIELD each.
+ */
 export const EDITABLE_FIELDS: Record<string, FieldSpec> = {
-  "attributes.strength": LADDER_FIELD,
-  "attributes.damageCapacity": LADDER_FIELD,
-  "attributes.willpower": LADDER_FIELD,
-  "attributes.mass": LADDER_FIELD,
   "scale.strength": { type: "int", min: -50, max: 50 },
   "scale.mass": { type: "int", min: -50, max: 50 },
   fudgePoints: { type: "int", min: 0, max: 999 },

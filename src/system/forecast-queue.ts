@@ -2,13 +2,18 @@
  * The duel forecast off the main thread. Some duels take seconds (Miniatures with Guts checks,
  * Volt's exact duels); run on the table's client they would freeze Foundry's UI. The forecast
  * worker (src/system/forecast-worker.ts, built as dist/fudge-forecast.mjs next to the system's
- * bundle) runs the rules core's `duelForecast` on a posted request; this queue sends requests one
- * at a time, answers repeats from a small cache, gives up at the forecast's budget, and falls back
- * to the synchronous call where no Worker can be made (tests, old browsers) or the worker fails
- * before its first answer (its file missing). Nothing here reads
- * Foundry: the request is built by the caller from live documents on its own client.
+ * bundle) answers a posted request in stages (src/system/forecast-answer.ts): the exact forecast
+ * when it is quick, else a first answer (bounded, or an estimate with its interval) and then the
+ * final one. This queue sends requests one at a time, hands first answers to the caller, answers
+ * repeats from a small cache and gives up at the forecast's budget. Where no Worker can be made
+ * (tests, old browsers) or the worker fails before its first answer (its file missing), the
+ * failure is reported once and the forecast runs on this thread, loaded on demand, within stated
+ * budgets only (the quick exact attempt, else the first estimate), yielding between the two: it
+ * never blocks the page for long. Nothing here reads Foundry: the request is built by the caller
+ * from live documents on its own client.
  */
-import { duelForecast, FORECAST_BUDGET, type DuelForecast, isRulesError, RulesError } from "../rules";
+import { FORECAST_BUDGET, type DuelForecast, RulesError } from "../rules";
+import type { StageBudgets } from "./forecast-answer";
 
 /** The built worker's file name, next to fudge-wounds.mjs in dist (tools/build.mjs). */
 export const FORECAST_WORKER_FILE = "fudge-forecast.mjs";
@@ -28,26 +33,11 @@ export interface RulesErrorData {
 }
 
 export type ForecastReply =
-  | { id: number; ok: true; forecast: DuelForecast }
+  /** `interim`: a first answer (bounded, or an estimate), the final one to follow under the same id. */
+  | { id: number; ok: true; forecast: DuelForecast; interim?: true }
   | { id: number; ok: false; error: RulesErrorData }
   /** A fault that is not a RulesError (a bug): its message only. */
   | { id: number; ok: false; fault: string };
-
-/** The worker's whole job, as a pure function: a posted message → the message it posts back. */
-export function answerForecastMessage(data: unknown): ForecastReply {
-  const id = typeof (data as ForecastMessage | null)?.id === "number" ? (data as ForecastMessage).id : -1;
-  if (id < 0) return { id, ok: false, fault: "a forecast message needs a numeric id" };
-  try {
-    return { id, ok: true, forecast: duelForecast((data as ForecastMessage).request) };
-  } catch (e) {
-    if (isRulesError(e)) return { id, ok: false, error: rulesErrorData(e) };
-    return { id, ok: false, fault: e instanceof Error ? e.message : String(e) };
-  }
-}
-
-export function rulesErrorData(e: RulesError): RulesErrorData {
-  return { field: e.field, key: e.key, params: { ...e.params }, message: e.message };
-}
 
 /** The RulesError a worker reported, rebuilt here (same class, field, key, params and message). */
 export function rulesErrorFrom(d: RulesErrorData): RulesError {
@@ -72,10 +62,27 @@ export interface ForecastQueueOptions {
   timeoutMs?: number;
   /** How many answers are remembered (default 32). */
   cacheSize?: number;
+  /** Told once, the first time the worker cannot serve (it could not start, or it failed): the table reports it. */
+  onWorkerFailure?: (error: unknown) => void;
+  /** The stated budgets of the forecast on this thread (default: forecast-answer.ts STAGE_BUDGETS). */
+  stageBudgets?: StageBudgets;
 }
 
-/** The browser's module Worker on the built worker file next to this bundle, where Worker exists. */
-export function browserWorker(base: string | URL = import.meta.url): WorkerLike | null {
+/** Called with a first answer (bounded, or an estimate) while the final one is computed. */
+export type OnInterim = (forecast: DuelForecast) => void;
+
+/**
+ * Where the worker file is: beside the system's bundle. This module sits in a chunk one folder
+ * down (chunks/), so the bundle's entry tells its own URL (src/foundry/main.ts); until then, this
+ * module's own URL.
+ */
+let workerBase: string | URL = import.meta.url;
+export function setWorkerBase(base: string | URL): void {
+  workerBase = base;
+}
+
+/** The browser's module Worker on the built worker file next to the bundle, where Worker exists. */
+export function browserWorker(base: string | URL = workerBase): WorkerLike | null {
   if (typeof Worker === "undefined") return null;
   // The file name is a constant, not a literal in `new URL(…)`, so vite leaves the bundle's
   // relative URL as written (the worker is its own build, tools/build.mjs).
@@ -93,6 +100,7 @@ export function timeoutFor(request: unknown): number {
 
 interface Pending {
   id: number;
+  onInterim?: OnInterim;
   resolve: (f: DuelForecast) => void;
   reject: (e: unknown) => void;
   timer: ReturnType<typeof setTimeout>;
@@ -112,6 +120,7 @@ export class ForecastQueue {
   private readonly waiting: {
     key: string;
     request: unknown;
+    onInterim?: OnInterim;
     resolve: (f: DuelForecast) => void;
     reject: (e: unknown) => void;
   }[] = [];
@@ -122,11 +131,17 @@ export class ForecastQueue {
   private readonly createWorker: () => WorkerLike | null;
   private readonly timeoutMs: number | undefined;
   private readonly cacheSize: number;
+  private readonly onWorkerFailure: ((error: unknown) => void) | undefined;
+  private readonly stageBudgets: StageBudgets | undefined;
+  /** Whether the worker's failure was reported (once per queue). */
+  private failureReported = false;
 
   constructor(opts: ForecastQueueOptions = {}) {
     this.createWorker = opts.createWorker ?? (() => browserWorker());
     this.timeoutMs = opts.timeoutMs;
     this.cacheSize = opts.cacheSize ?? 32;
+    this.onWorkerFailure = opts.onWorkerFailure;
+    this.stageBudgets = opts.stageBudgets;
   }
 
   /** The cache key: the exact request (the same live data gives the same request, and the same answer). */
@@ -139,7 +154,12 @@ export class ForecastQueue {
     return this.cache.has(ForecastQueue.keyOf(request));
   }
 
-  run(request: unknown): Promise<DuelForecast> {
+  /**
+   * The final answer (a cached one at once); `onInterim` gets a first answer before it when the
+   * exact forecast is not quick (not for a cached answer, nor on this thread, where the first
+   * answer is final).
+   */
+  run(request: unknown, onInterim?: OnInterim): Promise<DuelForecast> {
     const key = ForecastQueue.keyOf(request);
     const hit = this.cache.get(key);
     if (hit) {
@@ -151,7 +171,7 @@ export class ForecastQueue {
     if (this.mode === null) this.choose();
     return new Promise((resolve, reject) => {
       if (this.mode === "sync") return this.runSync(key, request, resolve, reject);
-      this.waiting.push({ key, request, resolve, reject });
+      this.waiting.push({ key, request, onInterim, resolve, reject });
       this.pump();
     });
   }
@@ -163,29 +183,50 @@ export class ForecastQueue {
   }
 
   private choose(): void {
+    let failure: unknown = null;
     try {
       this.worker = this.createWorker();
-    } catch {
+    } catch (e) {
       this.worker = null;
+      failure = e;
     }
     this.mode = this.worker ? "worker" : "sync";
+    if (!this.worker) this.reportFailure(failure ?? new Error("no Worker can be made here"));
   }
 
+  private reportFailure(e: unknown): void {
+    if (this.failureReported) return;
+    this.failureReported = true;
+    this.onWorkerFailure?.(e);
+  }
+
+  /**
+   * The forecast on this thread, loaded on demand (its own chunk), within stated budgets: the quick
+   * exact attempt, then (after yielding to the page) the first estimate — the answer either way.
+   */
   private runSync(
     key: string,
     request: unknown,
     resolve: (f: DuelForecast) => void,
     reject: (e: unknown) => void,
   ): void {
-    try {
-      resolve(this.remember(key, duelForecast(request)));
-    } catch (e) {
-      reject(e);
-    }
+    const settle = (reply: ForecastReply) => {
+      if (reply.ok) resolve(this.remember(key, reply.forecast));
+      else reject("error" in reply ? rulesErrorFrom(reply.error) : new Error(reply.fault));
+    };
+    import("./forecast-answer")
+      .then(async ({ quickAnswer, estimateAnswer }) => {
+        const quick = quickAnswer(0, request, this.stageBudgets);
+        if (quick) return settle(quick.reply);
+        await new Promise((r) => setTimeout(r, 0));
+        settle(estimateAnswer(0, request, this.stageBudgets));
+      })
+      .catch(reject);
   }
 
-  /** A worker that could not start: the synchronous forecast from now on, for this request and those waiting. */
-  private fallBackToSync(): void {
+  /** A worker that could not start: the forecast on this thread from now on, for this request and those waiting. */
+  private fallBackToSync(failure: unknown): void {
+    this.reportFailure(failure);
     this.dispose();
     this.mode = "sync";
     const p = this.current;
@@ -209,9 +250,11 @@ export class ForecastQueue {
     const w = this.worker;
     w.onmessage = (ev) => this.settle(ev.data);
     w.onerror = (ev) => {
-      if (!this.started) return this.fallBackToSync();
+      const failure = new Error(`the forecast worker failed: ${(ev as { message?: string })?.message ?? "error"}`);
+      if (!this.started) return this.fallBackToSync(failure);
+      this.reportFailure(failure);
       this.dispose();
-      this.fail(new Error(`the forecast worker failed: ${(ev as { message?: string })?.message ?? "error"}`));
+      this.fail(failure);
     };
     return w;
   }
@@ -248,7 +291,15 @@ export class ForecastQueue {
         ),
       );
     }, timeoutMs);
-    this.current = { id, resolve: next.resolve, reject: next.reject, timer, key: next.key, request: next.request };
+    this.current = {
+      id,
+      onInterim: next.onInterim,
+      resolve: next.resolve,
+      reject: next.reject,
+      timer,
+      key: next.key,
+      request: next.request,
+    };
     w.postMessage({ id, request: next.request });
   }
 
@@ -256,6 +307,7 @@ export class ForecastQueue {
     const p = this.current;
     if (!p || reply?.id !== p.id) return;
     this.started = true;
+    if (reply.ok && reply.interim) return p.onInterim?.(reply.forecast);
     clearTimeout(p.timer);
     this.current = null;
     if (reply.ok) p.resolve(this.remember(p.key, reply.forecast));

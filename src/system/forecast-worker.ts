@@ -3,11 +3,12 @@
  * the rules core's forecast or its RulesError as data (src/system/forecast-queue.ts). It imports
  * nothing of Foundry: a worker has no `game`, and needs none.
  */
-// Every preset's pipeline registers itself on import: the worker is its own bundle, so it needs them all.
-import { answerForecastMessage } from "./forecast-queue";
+
+import { answerForecastStages } from "./forecast-answer";
 
 const scope = globalThis as unknown as {
   onmessage: ((ev: { data: unknown }) => void) | null;
   postMessage(m: unknown): void;
 };
-scope.onmessage = (ev) => scope.postMessage(answerForecastMessage(ev.data));
+// Each request is answered in stages: a first answer (bounded, or an estimate) when the exact one is not quick.
+scope.onmessage = (ev) => answerForecastStages(ev.data, (reply) => scope.postMessage(reply));

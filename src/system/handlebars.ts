@@ -121,4 +121,5 @@ export const PARTIALS = {
   "fudge-actor-header": "templates/parts/actor-header.hbs",
   "fudge-item-header": "templates/parts/item-header.hbs",
   "fudge-rich-text": "templates/parts/rich-text.hbs",
+  "fudge-creation": "templates/parts/creation.hbs",
 } as const;

@@ -11,6 +11,7 @@ import type { ActorDoc, CharacterData, WorldRules } from "./data";
 import { traitEffects } from "./combatant";
 import { healsWithConstitutionRoll, injuryRecoveryTitle } from "./rolling";
 import { ladderOf } from "./view";
+import { roleLevel } from "./attributes";
 
 /** Inputs a heal kind needs from the user, by kind (rendered as a small dialog). */
 export const HEAL_INPUTS: Record<string, readonly { name: string; min: number; max: number; initial: number }[]> = {
@@ -133,12 +134,14 @@ export function injuryRecoveryNoteLines(
 export function constitutionRoll(
   actor: ActorDoc,
   fudge: readonly number[],
+  rules: Pick<WorldRules, "attributeSet">,
 ): { trait: number; dice: number; rolled: number } {
   if (actor.type === "miniature")
     throw new RulesError("actor.type", "FUDGE.Error.NotCharacter", "a Constitution roll needs a Fudge character", {
       name: actor.name,
     });
-  const trait = (actor.system as CharacterData).attributes.damageCapacity;
+  // Constitution is the attribute that plays Damage Capacity in the world's set (Fudge §4.52).
+  const trait = roleLevel((actor.system as CharacterData).attributes, rules.attributeSet, "damageCapacity");
   const dice = readFudgeTotal(fudge, "dice.fudge", 4);
   return { trait, dice, rolled: trait + dice };
 }
@@ -151,7 +154,7 @@ export function healNoteLine(
   rules: WorldRules,
 ): { key: string; params: Record<string, string> } | null {
   if (!healsWithConstitutionRoll(type, actor, rules)) return null;
-  const c = constitutionRoll(actor, dice.fudge);
+  const c = constitutionRoll(actor, dice.fudge, rules);
   const ladder = ladderOf(rules);
   const name = (n: number) => levelWithNumber(n, ladder);
   return {
@@ -191,7 +194,8 @@ export function healingRequest(
         ? { type, weeks: need("weeks"), rapid }
         : { type, weeks: need("weeks") };
       // Fudge §4.8 (RULES §2.5): with the world's option, the Constitution roll gates each step.
-      if (healsWithConstitutionRoll(type, actor, rules)) req.constitution = constitutionRoll(actor, dice.fudge).rolled;
+      if (healsWithConstitutionRoll(type, actor, rules))
+        req.constitution = constitutionRoll(actor, dice.fudge, rules).rolled;
       return req;
     }
     case "injuryRecovery": {

@@ -20,6 +20,7 @@
  * report as kept in the notes. A malformed or partial export throws a RulesError (localized key
  * under FUDGE.Import.Error.*) before anything is built, so callers create all or nothing.
  */
+import { attributeLabelKey, type AttributeRole } from "./attributes";
 import { RulesError, levelWithNumber } from "../rules";
 import { boxTrackConfig, type BoxMark } from "../rules/fudge";
 import { CUSTOM_FIELDS } from "./actions";
@@ -137,6 +138,9 @@ const TRAIT_EFFECT_BY_NAME: Record<string, { effect: TraitEffect; value: number 
 };
 
 // ─── Reading the export ────────────────────────────────────────────────────────────────
+
+/** An attribute key's English name ("damageCapacity" → "damage capacity"), as fudge-rpg names it. */
+const englishName = (key: string): string => key.replace(/([A-Z])/g, " $1").toLowerCase();
 
 const fail = (field: string, key: string, message: string, params: Record<string, string | number> = {}): never => {
   throw new RulesError(field, `FUDGE.Import.Error.${key}`, message, params);
@@ -402,13 +406,22 @@ function traitLadders(c: Conversion, items: ExportItem[]): void {
 }
 
 /**
- * 5. Attributes: the set's muscle-weapon attribute is Strength, its damage-capacity attribute
- * Damage Capacity (Fudge §4.55 uses exactly these two); Willpower by name; the rest → notes.
+ * 5. Attributes onto the world's set (Fudge §1.31): an attribute of the same name takes the level;
+ * else the set's muscle-weapon attribute plays Strength, its damage-capacity attribute Damage
+ * Capacity (Fudge §4.55 uses exactly these two), Willpower and Mass by name — each into the world
+ * attribute that plays that role; the rest → notes.
  */
 function attributes(c: Conversion, items: ExportItem[]): void {
-  const { system, info, kept, notes } = c;
+  const { system, info, kept, notes, rules } = c;
   const sets = items.filter((i) => i.type === "attributeset");
   const used = new Set<string>();
+  const world = rules.attributeSet;
+  const byName = new Map(world.attributes.map((a) => [(a.name || englishName(a.key)).toLowerCase(), a.key]));
+  const roleKey = (r: AttributeRole): string | null => world.roles[r] || null;
+  const targetLabel = (key: string): string => {
+    const a = world.attributes.find((x) => x.key === key);
+    return a ? a.name || attributeLabelKey(a) || key : key;
+  };
   sets.forEach((set, k) => {
     const attrs = set.system.attributes === undefined ? [] : set.system.attributes;
     if (!Array.isArray(attrs)) fail(`${set.path}.system.attributes`, "NotList", "must be a list", {});
@@ -427,20 +440,21 @@ function attributes(c: Conversion, items: ExportItem[]): void {
       const target =
         k > 0
           ? null
-          : (muscle ? n === muscle : n === "strength")
-            ? "strength"
-            : (damagecap ? n === damagecap : ["damage capacity", "health", "constitution"].includes(n))
-              ? "damageCapacity"
-              : ["willpower", "will"].includes(n)
-                ? "willpower"
-                : n === "mass" // Fudge §4.54: Mass other than Fair is a defensive factor
-                  ? "mass"
-                  : null;
+          : (byName.get(n) ??
+            ((muscle ? n === muscle : n === "strength")
+              ? roleKey("strength")
+              : (damagecap ? n === damagecap : ["damage capacity", "health", "constitution"].includes(n))
+                ? roleKey("damageCapacity")
+                : ["willpower", "will"].includes(n)
+                  ? roleKey("willpower")
+                  : n === "mass" // Fudge §4.54: Mass other than Fair is a defensive factor
+                    ? roleKey("mass")
+                    : null));
       if (target && !used.has(target)) {
         used.add(target);
         const level = Math.min(Math.max(a.level, LADDER_MIN), LADDER_MAX);
-        system.attributes[target as keyof CharacterData["attributes"]] = level;
-        info("Attribute", { name: a.name, level: levelWithNumber(level), target: `FUDGE.Attribute.${target}` });
+        system.attributes[target] = level;
+        info("Attribute", { name: a.name, level: levelWithNumber(level), target: targetLabel(target) });
         if (level !== a.level) kept("Clamped", { name: a.name, value: a.level });
       } else rest.push(`${a.name}: ${levelWithNumber(a.level)}`);
     }
@@ -455,12 +469,12 @@ function attributes(c: Conversion, items: ExportItem[]): void {
     }
   });
 
-  for (const target of ["strength", "damageCapacity", "willpower"] as const)
-    if (!used.has(target))
-      info("AttributeDefault", {
-        target: `FUDGE.Attribute.${target}`,
-        level: levelWithNumber(system.attributes[target]),
-      });
+  // The attributes the wound rules read, where nothing matched them: they stay Fair.
+  for (const role of ["strength", "damageCapacity", "willpower"] as const) {
+    const key = roleKey(role);
+    if (key && !used.has(key))
+      info("AttributeDefault", { target: targetLabel(key), level: levelWithNumber(system.attributes[key] ?? 0) });
+  }
 }
 
 /** 6. Skills (Fudge §1.3 ladder values). */

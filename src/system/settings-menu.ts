@@ -14,7 +14,15 @@ import {
   WOUND_MODES,
   parseFudgeOptions,
 } from "../rules/fudge";
-import { APPLY_TARGETS, VOLT_RECOVERY, defaultWorldRules, type WorldRules } from "./data";
+import { APPLY_TARGETS, CREATION_METHODS, VOLT_RECOVERY, defaultWorldRules, type WorldRules } from "./data";
+import {
+  ATTRIBUTE_ROLES,
+  attributeLabelKey,
+  checkAttributeSet,
+  newAttributeKey,
+  type AttributeSet,
+} from "./attributes";
+import { isRulesError } from "../rules";
 import { GUTS_ROLL_PENALTY_RULES } from "../rules/miniatures";
 
 export type RuleFieldType = "boolean" | "number" | "choice" | "text" | "table";
@@ -22,7 +30,7 @@ export type RuleFieldType = "boolean" | "number" | "choice" | "text" | "table";
 /** One column of a table field: a select (choices) or a whole number; its form name is `<path>.<row>.<key>`. */
 export interface TableColumn {
   key: string;
-  type: "number" | "choice";
+  type: "number" | "choice" | "text";
   choices?: readonly string[];
   /** i18n key of a choice's label. */
   choiceLabel?: (choice: string) => string;
@@ -46,7 +54,9 @@ export interface RuleField {
   columns?: readonly TableColumn[];
   /** A number read as a level on the ladder (a Difficulty Level, Fudge §1.3): picked by name where the preset names levels. */
   ladder?: boolean;
-  group: "general" | "fudge" | "fudgeTrack" | "miniatures" | "fate" | "volt";
+  /** Choices that depend on the rules being edited (a role's attribute: the set's own keys), "" first. */
+  dynamicChoices?: (rules: WorldRules) => readonly string[];
+  group: "general" | "characters" | "fudge" | "fudgeTrack" | "miniatures" | "fate" | "volt";
 }
 
 const f = (
@@ -63,6 +73,23 @@ export const RULE_FIELDS: readonly RuleField[] = [
   f("defaultDifficulty", "number", "general", { min: -4, max: 6, ladder: true }),
   f("clearScratchesAtCombatEnd", "boolean", "general"),
   f("forecastForPlayers", "boolean", "general"),
+  // Character creation (Fudge §1.5, §1.6; SRD Five-Point Fudge) and the world's attributes (§1.31)
+  f("creation.method", "choice", "characters", { choices: CREATION_METHODS }),
+  f("creation.freeAttributeLevels", "number", "characters", { min: 0, max: 48, nullable: true }),
+  f("creation.freeSkillLevels", "number", "characters", { min: 0, max: 500 }),
+  f("creation.freeGifts", "number", "characters", { min: 0, max: 20 }),
+  f("creation.fivePointPoints", "number", "characters", { min: 1, max: 40 }),
+  f("attributeSet.attributes", "table", "characters", {
+    columns: [
+      { key: "key", type: "text" },
+      { key: "name", type: "text" },
+    ],
+  }),
+  ...ATTRIBUTE_ROLES.map((r) =>
+    f(`attributeSet.roles.${r}`, "choice", "characters", {
+      dynamicChoices: (rules: WorldRules) => ["", ...rules.attributeSet.attributes.map((a) => a.key)],
+    }),
+  ),
   // Fudge §4.53–4.64
   f("fudge.woundMode", "choice", "fudge", { choices: WOUND_MODES }),
   f("fudge.lessLethal", "boolean", "fudge"),
@@ -127,13 +154,13 @@ export const RULE_FIELDS: readonly RuleField[] = [
   f("volt.recovery", "choice", "volt", { choices: VOLT_RECOVERY }),
 ];
 
-export const RULE_GROUPS = ["general", "fudge", "fudgeTrack", "miniatures", "fate", "volt"] as const;
+export const RULE_GROUPS = ["general", "characters", "fudge", "fudgeTrack", "miniatures", "fate", "volt"] as const;
 
 /** The settings menu shows the general options and the active preset's own (issue #9). */
 export const PRESET_GROUPS: Record<string, readonly RuleField["group"][]> = {
-  fudge: ["general", "fudge", "fudgeTrack"],
+  fudge: ["general", "characters", "fudge", "fudgeTrack"],
   miniatures: ["general", "miniatures"],
-  fate: ["general", "fate"],
+  fate: ["general", "characters", "fate"],
   volt: ["general", "volt"],
 };
 
@@ -158,7 +185,7 @@ export interface MenuCell {
   key: string;
   name: string;
   labelKey: string;
-  type: "number" | "choice";
+  type: "number" | "choice" | "text";
   value: string;
   choices: { value: string; labelKey: string; selected: boolean }[];
 }
@@ -180,10 +207,11 @@ function tableCells(
   row: Record<string, unknown> | null,
 ): MenuCell[] {
   return columns.map((c) => {
-    const raw = row ? row[c.key] : c.type === "number" ? 0 : c.choices![0];
+    const raw = row ? row[c.key] : c.type === "number" ? 0 : c.type === "text" ? "" : c.choices![0];
     const value = raw === null && c.nullAs ? c.nullAs : String(raw ?? "");
     // A stored key outside the list (an older custom level) stays selectable, named as stored.
-    const choices = c.type === "choice" ? [...c.choices!, ...(c.choices!.includes(value) ? [] : [value])] : [];
+    const choices =
+      c.type === "choice" ? [...c.choices!, ...(c.choices!.includes(value) ? [] : [value])] : ([] as string[]);
     return {
       key: c.key,
       name: `${path}.${index}.${c.key}`,
@@ -232,7 +260,9 @@ export function rulesMenuContext(rules: WorldRules) {
           checked: v === true,
           min: x.min ?? null,
           max: x.max ?? null,
-          choices: (x.choices ?? []).map((c) => ({ value: c, labelKey: choiceKey(x.path, c), selected: c === v })),
+          choices: x.dynamicChoices
+            ? roleChoices(rules, x.dynamicChoices(rules), v)
+            : (x.choices ?? []).map((c) => ({ value: c, labelKey: choiceKey(x.path, c), selected: c === v })),
           ladderLevels:
             x.ladder && LADDER_PRESETS.includes(rules.preset)
               ? Array.from({ length: x.max! - x.min! + 1 }, (_, i) => x.max! - i).map((n) => ({
@@ -246,6 +276,15 @@ export function rulesMenuContext(rules: WorldRules) {
     })),
     cssClass: "fudge-wounds fudge-rules-menu-body standard-form",
   };
+}
+
+/** A role's choices: "none (Fair)" and each attribute of the set, by its name. */
+function roleChoices(rules: WorldRules, keys: readonly string[], v: unknown): MenuField["choices"] {
+  return keys.map((k) => {
+    const a = rules.attributeSet.attributes.find((x) => x.key === k);
+    const label = !k ? "FUDGE.Settings.RoleNone" : a ? attributeLabelKey(a) || a.name : k;
+    return { value: k, labelKey: label, selected: k === v };
+  });
 }
 
 /** i18n keys of a field's label and hint: FUDGE.Settings.<path>.Name / .Hint. */
@@ -310,6 +349,11 @@ export function applyRulesForm(
         value = raw === true || raw === "true" || raw === "on";
         break;
       case "number": {
+        // A number that may be left blank (the free attribute levels: blank = the text's own count).
+        if (field.nullable && String(raw ?? "").trim() === "") {
+          value = null;
+          break;
+        }
         const n = typeof raw === "number" ? raw : Number(String(raw).trim());
         if (!Number.isInteger(n))
           throw new SettingsFormError(field.path, "FUDGE.Error.NotInteger", "must be a whole number");
@@ -324,6 +368,10 @@ export function applyRulesForm(
         break;
       }
       case "choice":
+        if (field.dynamicChoices) {
+          value = String(raw ?? "");
+          break;
+        }
         if (!field.choices!.includes(String(raw)))
           throw new SettingsFormError(
             field.path,
@@ -340,6 +388,7 @@ export function applyRulesForm(
     setPath(next, field.path, value);
   }
   const rules = next as unknown as WorldRules;
+  if (groups.includes("characters")) rules.attributeSet = checkedSet(current.attributeSet, rules.attributeSet);
   try {
     parseFudgeOptions(rules.fudge, "fudge");
   } catch (e) {
@@ -362,6 +411,40 @@ export function applyRulesForm(
 }
 
 /**
+ * The attribute set as edited: a new row without a key gets one; a row that drops an attribute
+ * still playing a role in the wound rules is refused (the GM moves the role first: Fudge §4.5x
+ * reads it), so nothing is saved and every actor keeps its levels.
+ */
+function checkedSet(before: AttributeSet, after: AttributeSet): AttributeSet {
+  const set: AttributeSet = { attributes: [], roles: { ...after.roles } };
+  for (const a of after.attributes ?? []) {
+    const name = String(a.name ?? "").trim();
+    let key = String(a.key ?? "").trim();
+    if (!key && !name) continue;
+    if (!key) key = newAttributeKey(set);
+    set.attributes.push({ key, name });
+  }
+  for (const role of ATTRIBUTE_ROLES) {
+    const key = set.roles[role];
+    if (key && !set.attributes.some((a) => a.key === key)) {
+      const was = before.attributes.find((a) => a.key === key);
+      throw new SettingsFormError(
+        `attributeSet.roles.${role}`,
+        "FUDGE.Error.AttributeHasRole",
+        `${key} plays ${role}: move the role before removing it`,
+        { name: was?.name || key, role },
+      );
+    }
+  }
+  try {
+    return checkAttributeSet(set);
+  } catch (e) {
+    if (!isRulesError(e)) throw e;
+    throw new SettingsFormError(e.field, e.key, e.message, e.params);
+  }
+}
+
+/**
  * A table field's rows from the form (`<path>.<row>.<column>`, rows in index order; gaps left by
  * "remove row" close up). Numbers stay strings when they are not numbers, so the rules core's own
  * checks refuse them with their message. No rows: null where the table may be empty.
@@ -380,6 +463,7 @@ function readTable(field: RuleField, form: Record<string, unknown>): Record<stri
         field.columns!.map((c) => {
           const raw = String(form[`${prefix}${i}.${c.key}`] ?? "").trim();
           if (c.type === "choice") return [c.key, c.nullAs !== undefined && raw === c.nullAs ? null : raw];
+          if (c.type === "text") return [c.key, raw];
           const n = raw === "" ? NaN : Number(raw);
           if (!Number.isInteger(n))
             throw new SettingsFormError(
@@ -396,7 +480,8 @@ function readTable(field: RuleField, form: Record<string, unknown>): Record<stri
 
 /** Current value of a field as the form shows it (tables: see formEntries). */
 export function formValue(rules: WorldRules, field: RuleField): string | number | boolean {
-  return getPath(rules, field.path) as string | number | boolean;
+  const v = getPath(rules, field.path) as string | number | boolean | null;
+  return v === null ? "" : v;
 }
 
 /** The form's entries for a field as the menu renders them (a table: one entry per cell). */

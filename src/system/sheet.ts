@@ -10,6 +10,7 @@ import { parseCombatant, defensiveFactor, offensiveFactor } from "../rules/fudge
 import { datacard, parseDatacard } from "../rules/miniatures";
 import { injuryRecoveryTitle } from "./rolling";
 import {
+  CREATION_METHODS,
   TRACK_PRESETS,
   traitEffectsFor,
   type TraitEffect,
@@ -36,6 +37,7 @@ import {
   miniRules,
   trackFor,
   defenceLevel,
+  skillLevel,
   weaponSkill,
   type Situation,
 } from "./combatant";
@@ -54,6 +56,8 @@ import {
 import { attackOdds, type OddsView } from "./attack-dialog";
 import { canHeal, canKill, canRecover, canUndoKill } from "./actions";
 import { richTextView, type RichTextView } from "./rich-text";
+import { ATTRIBUTE_ROLES, attributeLabelKey, attributeLevel } from "./attributes";
+import { creationView, type CreationView } from "./creation";
 
 /** The notes as the sheet shows them: owners edit, everyone else reads (sanitised or Foundry-enriched HTML). */
 const notesView = (notes: string, opts: SheetOptions): RichTextView =>
@@ -117,6 +121,10 @@ function safe<T>(f: () => T): { value: T | null; error: ErrorView | null } {
 export interface AttributeView {
   key: string;
   labelKey: string;
+  /** The world's own name for the attribute ("" = labelKey's). */
+  label: string;
+  /** The wound rules' roles it plays (FUDGE.Attribute.* keys), shown beside it. */
+  roleKeys: string[];
   /** Form field name (Foundry's submit format). */
   field: string;
   level: LevelView;
@@ -137,6 +145,10 @@ export interface ItemRow {
 
 export interface WeaponRow extends ItemRow {
   skillLevel: LevelView | null;
+  /** The weapon names a skill the actor does not have: shown as a warning, never silently Fair. */
+  skillMissing: string;
+  /** The weapon's skill picked from the actor's skills, the default stated (empty where none applies). */
+  skillChoices: SkillChoice[];
   /** Fudge ODF / Miniatures MODF-RODF / Volt attack. */
   factor: number | null;
   factorText: string;
@@ -154,6 +166,18 @@ export interface WeaponRow extends ItemRow {
 
 export interface SkillRow extends ItemRow {
   level: LevelView;
+  /** Five-Point Fudge group ("" = none). */
+  group: string;
+}
+
+/** A choice of a skill by name (the defence skill, a weapon's skill): "" = the stated default. */
+export interface SkillChoice {
+  value: string;
+  label: string;
+  /** The default's label: "Default: Fair (+0)" (FUDGE.Sheet.SkillDefault); "" for a skill (its name). */
+  labelKey: string;
+  labelParams: Record<string, string>;
+  selected: boolean;
 }
 
 export interface ActionButton {
@@ -199,6 +223,14 @@ export interface ActorSheetContext {
   volt: { willpower: number; strength: number; guard: number; tough: number } | null;
   defense: LevelView | null;
   defenseSkill: string;
+  /** The defence skill picked from the actor's skills, the default first (Fudge §4.22). */
+  defenseChoices: SkillChoice[];
+  /** The stored defence skill matches no skill of the actor (a deleted or renamed skill). */
+  defenseMissing: string;
+  /** The creation panel (src/system/creation.ts), characters only. */
+  creation: CreationView | null;
+  /** The GM picks the world's creation method on the panel (a world setting): its choices, else null. */
+  creationMethods: { value: string; labelKey: string; selected: boolean }[] | null;
   weapons: WeaponRow[];
   armor: ItemRow[];
   shields: ItemRow[];
@@ -334,10 +366,33 @@ function shieldRow(i: ItemDoc<"shield">, preset: PresetId): ItemRow {
   return row;
 }
 
-function traitRow(i: ItemDoc<"gift" | "fault">): ItemRow {
+/** Names that differ from their effect's key (seed 004's sample datacards). */
+const NAME_ALIASES: Record<string, string> = { skilledBackstabber: "backstabber", poorMeleeCombatant: "poorMelee" };
+
+/**
+ * The rule effect a gift's or fault's name suggests ("High Pain Threshold" → highPainThreshold), if
+ * the item sheet offers it: an effect of the item's kind in the world's preset (Volt's Fragile is
+ * fragileVolt).
+ */
+export function suggestedEffect(name: string, kind: "gift" | "fault", preset: PresetId): TraitEffect | null {
+  const key = name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""));
+  const effect = NAME_ALIASES[key] ?? key;
+  const offered = traitEffectsFor(kind, preset).filter((e) => e !== "none");
+  return offered.find((e) => e === effect || e === `${effect}Volt`) ?? null;
+}
+
+function traitRow(i: ItemDoc<"gift" | "fault">, preset: PresetId): ItemRow {
   const s = i.system as TraitData;
   const row = baseItem(i);
   if (s.effect !== "none") row.summary = [{ key: `FUDGE.Effect.${s.effect}`, params: { value: s.value } }];
+  else {
+    // The name promises a rule the item does not carry: say so (pick the effect on its sheet).
+    const e = suggestedEffect(i.name, i.type, preset);
+    if (e) row.summary = [{ key: "FUDGE.Item.EffectNotSet", params: {} }];
+  }
   return row;
 }
 
@@ -345,7 +400,7 @@ function traitRow(i: ItemDoc<"gift" | "fault">): ItemRow {
 function miniTraitRows(actor: ActorDoc, type: "gift" | "fault"): ItemRow[] {
   const ignored = new Set(ignoredMiniTraits(actor).map((i) => i._id));
   return itemsOf(actor, type).map((i) => {
-    const row = traitRow(i);
+    const row = traitRow(i, "miniatures");
     if (ignored.has(i._id)) row.summary = [...row.summary, { key: "FUDGE.Item.RuleNotCounted", params: {} }];
     return row;
   });
@@ -355,7 +410,39 @@ function skillRows(actor: ActorDoc, ladder: Ladder): SkillRow[] {
   return itemsOf(actor, "skill").map((i) => ({
     ...baseItem(i),
     level: levelView((i.system as SkillData).level, ladder),
+    group: (i.system as Partial<SkillData>).group ?? "",
   }));
+}
+
+/** Whether an actor has a skill of this name (as skillLevel reads it: case and spaces aside). */
+const hasSkill = (actor: ActorDoc, name: string): boolean => skillLevel(actor, name) !== null;
+
+/**
+ * The skills to pick from for a stored skill name: the default first ("" — its label says what it
+ * is), then each skill; a stored name that matches none stays selected as a missing choice, so
+ * nothing is lost until the user picks again.
+ */
+export function skillChoices(
+  skills: readonly string[],
+  stored: string,
+  defaultLabel: string,
+): { choices: SkillChoice[]; missing: string } {
+  const n = stored.trim().toLowerCase();
+  const match = skills.find((s) => s.trim().toLowerCase() === n);
+  const missing = n && !match ? stored : "";
+  const choices: SkillChoice[] = [
+    { value: "", label: "", labelKey: "FUDGE.Sheet.SkillDefault", labelParams: { level: defaultLabel }, selected: !n },
+    ...skills.map((s) => ({ value: s, label: s, labelKey: "", labelParams: {}, selected: s === match })),
+  ];
+  if (missing)
+    choices.push({
+      value: stored,
+      label: "",
+      labelKey: "FUDGE.Sheet.SkillMissingChoice",
+      labelParams: { name: stored },
+      selected: true,
+    });
+  return { choices, missing };
 }
 
 function weaponRows(
@@ -371,6 +458,17 @@ function weaponRows(
     const row: WeaponBase = {
       ...baseItem(w),
       skillLevel: actor.type === "miniature" || preset === "volt" ? null : levelView(weaponSkill(actor, w), ladder),
+      // Volt and miniatures read no weapon skill: a stale name there is no warning.
+      skillMissing:
+        actor.type !== "miniature" && preset !== "volt" && s.skill.trim() && !hasSkill(actor, s.skill) ? s.skill : "",
+      skillChoices:
+        actor.type === "miniature" || preset === "volt"
+          ? []
+          : skillChoices(
+              itemsOf(actor, "skill").map((i) => i.name),
+              s.skill,
+              levelView((actor.system as CharacterData).defenseDefault, ladder).label,
+            ).choices,
       factor: null,
       factorText: "",
       factorLabelKey: "",
@@ -464,6 +562,17 @@ function actorHeader(actor: ActorDoc) {
   };
 }
 
+/** The defence skill's picker: its default level stated (Fudge §4.22), then the actor's skills. */
+function defenceView(actor: ActorDoc<"character" | "npc">, ladder: Ladder) {
+  const d = actor.system as CharacterData;
+  const { choices, missing } = skillChoices(
+    itemsOf(actor, "skill").map((i) => i.name),
+    d.defenseSkill,
+    levelView(d.defenseDefault, ladder).label,
+  );
+  return { defenseChoices: choices, defenseMissing: missing };
+}
+
 /** Context of the character (and NPC) sheet. */
 function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, opts: SheetOptions): SheetBase {
   const d = actor.system as CharacterData;
@@ -477,14 +586,23 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
   const attrs: AttributeView[] =
     preset === "volt"
       ? []
-      : (["strength", "damageCapacity", "willpower", "mass"] as const).map((k) => ({
-          key: k,
-          labelKey: `FUDGE.Attribute.${k}`,
-          field: `system.attributes.${k}`,
-          level: levelView(d.attributes[k], ladder),
-          base: d.attributes[k],
-          rollable: opts.owner,
-        }));
+      : // The world's attributes (Fudge §1.31), each with the wound-rule roles it plays.
+        rules.attributeSet.attributes.map((a) => {
+          const level = attributeLevel(d.attributes, a.key);
+          return {
+            key: a.key,
+            labelKey: attributeLabelKey(a),
+            label: a.name,
+            // A role is named beside an attribute that plays it under another name (Health as Damage Capacity).
+            roleKeys: ATTRIBUTE_ROLES.filter(
+              (r) => rules.attributeSet.roles[r] === a.key && (a.name || r !== a.key),
+            ).map((r) => `FUDGE.Attribute.${r}`),
+            field: `system.attributes.${a.key}`,
+            level: levelView(level, ladder),
+            base: level,
+            rollable: opts.owner,
+          };
+        });
   const weapons = weaponRows(actor, rules, ladder, opts.owner && canAct);
   const derived: ActorSheetContext["derived"] = [];
   let derivedError = weapons.error;
@@ -550,12 +668,22 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
     volt: preset === "volt" ? { ...d.volt } : null,
     defense: preset === "volt" ? null : levelView(defenceLevel(actor), ladder),
     defenseSkill: d.defenseSkill,
+    ...defenceView(actor, ladder),
+    creation: creationView(actor, rules),
+    creationMethods:
+      opts.gm && actor.type === "character"
+        ? CREATION_METHODS.map((m) => ({
+            value: m,
+            labelKey: `FUDGE.Settings.creation.method.Choice.${m}`,
+            selected: m === rules.creation.method,
+          }))
+        : null,
     weapons: weapons.rows,
     armor: itemsOf(actor, "armor").map((i) => armorRow(i, preset)),
     shields: itemsOf(actor, "shield").map((i) => shieldRow(i, preset)),
     skills: skillRows(actor, ladder),
-    gifts: itemsOf(actor, "gift").map(traitRow),
-    faults: itemsOf(actor, "fault").map(traitRow),
+    gifts: itemsOf(actor, "gift").map((i) => traitRow(i, preset)),
+    faults: itemsOf(actor, "fault").map((i) => traitRow(i, preset)),
     notes: notesView(d.notes, opts),
     miniature: null,
     presetNotice: preset === "miniatures" ? "FUDGE.Sheet.MiniaturesUseDatacards" : "",
@@ -597,6 +725,8 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
   const statView = (k: "strength" | "dexterity" | "guts"): AttributeView => ({
     key: k,
     labelKey: `FUDGE.Attribute.${k}`,
+    label: "",
+    roleKeys: [],
     field: `system.${k}`,
     level: levelView(dc ? dc[k] : d[k], ladder),
     base: d[k],
@@ -635,6 +765,8 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
     return {
       ...baseItem(w),
       skillLevel: null,
+      skillMissing: "",
+      skillChoices: [],
       factor: dw ? dw.odf : null,
       factorText: dw ? signed(dw.odf) : "",
       factorLabelKey: w.system.ranged ? "FUDGE.Sheet.Rodf" : "FUDGE.Sheet.Modf",
@@ -666,6 +798,10 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
     volt: null,
     defense: null,
     defenseSkill: "",
+    defenseChoices: [],
+    defenseMissing: "",
+    creation: null,
+    creationMethods: null,
     weapons,
     armor: itemsOf(actor, "armor").map((i) => armorRow(i, "miniatures")),
     shields: itemsOf(actor, "shield").map((i) => shieldRow(i, "miniatures")),
@@ -750,7 +886,9 @@ export const SHEET_TABS = [
  * against the user's targets as its tooltip.
  */
 function withTableView(ctx: SheetBase, actor: ActorDoc, rules: WorldRules, opts: SheetOptions): ActorSheetContext {
-  const active = SHEET_TABS.some((t) => t.id === opts.activeTab) ? (opts.activeTab as string) : "combat";
+  // The first screen is Combat; a character with no weapon yet (one being made) opens on its Traits.
+  const first = actor.type !== "miniature" && !itemsOf(actor, "weapon").length ? "traits" : "combat";
+  const active = SHEET_TABS.some((t) => t.id === opts.activeTab) ? (opts.activeTab as string) : first;
   const tabs = SHEET_TABS.map((t) => ({ ...t, active: t.id === active, cssClass: t.id === active ? "active" : "" }));
   const tab = Object.fromEntries(tabs.map((t) => [t.id, t.cssClass]));
   // Each target keeps its own measures (paired before the actor itself is left out).
@@ -780,7 +918,11 @@ function withTableView(ctx: SheetBase, actor: ActorDoc, rules: WorldRules, opts:
   });
   const ladder = ladderOf(rules, opts.ladderNames);
   // Fudge §1.3: the rungs, worst first, plus any value beyond them a trait holds ("Superb +1").
-  const values = new Set([...ladder.rungs.map((r) => r.value), ...ctx.attributes.map((a) => a.level.value)]);
+  const values = new Set([
+    ...ladder.rungs.map((r) => r.value),
+    ...ctx.attributes.map((a) => a.level.value),
+    ...ctx.skills.map((k) => k.level.value),
+  ]);
   const ladderChoices =
     ctx.attributes.length && actor.type !== "miniature"
       ? [...values].sort((a, b) => a - b).map((value) => ({ value, label: levelView(value, ladder).label }))
@@ -843,6 +985,14 @@ export interface ItemSheetContext {
   description: RichTextView;
   /** Gifts and faults: what the chosen rules effect does at the table, where it has a one-line hint (the Miniatures rules). */
   effectHintKey: string | null;
+  /** Skills: the ladder's rungs to pick the level from (Fudge §1.2), lowest first. */
+  ladderChoices: { value: number; label: string; selected: boolean }[];
+  /** Weapons: the skill picked from the owner's skills, the default stated; null = no owner (a world item). */
+  skillChoices: SkillChoice[] | null;
+  /** Weapons: the stored skill matches none of the owner's skills. */
+  skillMissing: string;
+  /** Gifts and faults: the name suggests a rule effect that is not set. */
+  effectSuggested: boolean;
 }
 
 const choices = (values: readonly (string | number)[], current: unknown, prefix: string): ChoiceView[] =>
@@ -871,6 +1021,8 @@ export function itemSheetContext(
     ladderNames?: Partial<Record<string, string>>;
     /** Foundry: TextEditor.enrichHTML of the cleaned description. */ enrichedDescription?: string;
     uuid?: string;
+    /** The owning actor's skill names and its default level (a weapon picks its skill from them). */
+    owner?: { skills: string[]; defaultLevel: number };
   } = { editable: true },
 ): ItemSheetContext {
   const ladder = ladderOf(rules, opts.ladderNames);
@@ -921,5 +1073,37 @@ export function itemSheetContext(
       (item.type === "gift" || item.type === "fault") && isMiniTraitEffect((item.system as TraitData).effect)
         ? `FUDGE.Miniatures.TraitRule.${(item.system as TraitData).effect}`
         : null,
+    ...itemPickers(item, ladder, p, opts.owner),
+  };
+}
+
+/** The item sheet's pickers: a skill's level by ladder name, a weapon's skill from its owner's skills. */
+function itemPickers(
+  item: ItemDoc,
+  ladder: Ladder,
+  preset: PresetId,
+  owner: { skills: string[]; defaultLevel: number } | undefined,
+): Pick<ItemSheetContext, "ladderChoices" | "skillChoices" | "skillMissing" | "effectSuggested"> {
+  const level = item.type === "skill" ? (item.system as SkillData).level : null;
+  const values = new Set([...ladder.rungs.map((r) => r.value), ...(level === null ? [] : [level])]);
+  const ladderChoices =
+    level === null
+      ? []
+      : [...values]
+          .sort((a, b) => a - b)
+          .map((value) => ({ value, label: levelView(value, ladder).label, selected: value === level }));
+  const picked =
+    item.type === "weapon" && owner
+      ? skillChoices(owner.skills, (item.system as WeaponData).skill ?? "", levelView(owner.defaultLevel, ladder).label)
+      : null;
+  const effectSuggested =
+    (item.type === "gift" || item.type === "fault") &&
+    (item.system as TraitData).effect === "none" &&
+    suggestedEffect(item.name, item.type, preset) !== null;
+  return {
+    ladderChoices,
+    skillChoices: picked?.choices ?? null,
+    skillMissing: picked?.missing ?? "",
+    effectSuggested,
   };
 }

@@ -57,7 +57,7 @@ export const STORED_SHAPES: StoredShape[] = [
       "attributes.strength": 1,
       "attributes.damageCapacity": 1,
       "attributes.willpower": -1,
-      "attributes.mass": 0,
+      // 0.0.x had no Mass: none is stored, and the rules read it Fair (src/system/attributes.ts).
       "scale.strength": 2,
       "scale.mass": 2,
       fudgePoints: 3,

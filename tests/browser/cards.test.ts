@@ -265,7 +265,8 @@ describe("rules menu (the settings template)", () => {
     const groups = await dialog
       .locator("fieldset[data-group]")
       .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.group));
-    expect(groups).toEqual(["general", "fudge", "fudgeTrack"]);
+    // Characters (issue 31): the creation method and the world's attributes, in every preset with characters' traits.
+    expect(groups).toEqual(["general", "characters", "fudge", "fudgeTrack"]);
     await screenshot(dialog, "settings-fudge-light");
     await dialog.locator('[name="fudge.doubleRd"]').check();
     // Fudge §1.3: a Difficulty Level is picked by its name on the ladder.

@@ -56,7 +56,7 @@ beforeAll(async () => {
       return;
     }
     res
-      .writeHead(200, { "content-type": file.endsWith(".mjs") ? "text/javascript" : "text/html" })
+      .writeHead(200, { "content-type": /\.m?js$/.test(file) ? "text/javascript" : "text/html" })
       .end(fs.readFileSync(file));
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

@@ -5,6 +5,8 @@
  * combat his client moves it to the level it would have had (src/foundry/combat.ts).
  */
 import { describe, expect, it } from "vitest";
+import { forCore } from "../../src/system/updates";
+import { updateOperators } from "../../src/foundry/v14";
 import { applyWound, newTrack, parseTrack, trackStateKey, type Track } from "../../src/rules";
 import { boxTrackConfig } from "../../src/rules/fudge";
 import { woundLogOf } from "../../src/system/integrity";
@@ -135,10 +137,15 @@ describe("Willpower adjustment until the battle is over (Fudge §4.52 (4)) on th
     };
     // The player owns Leroy: he may write Leroy's wound log himself.
     await t.player.run(() =>
-      actorOn(t.player, t.hero).update({
-        system: { woundTrack: { "==state": hurt.state } },
-        flags: { "fudge-wounds": { woundLog: { [record.messageId]: record } } },
-      } as never),
+      actorOn(t.player, t.hero).update(
+        forCore(
+          {
+            system: { woundTrack: { "==state": hurt.state } },
+            flags: { "fudge-wounds": { woundLog: { [record.messageId]: record } } },
+          },
+          updateOperators(),
+        ) as never,
+      ),
     );
     const combat = (await t.gm.run(() => Combat.create({ scene: t.scene } as never))) as unknown as { id: string };
     const live = () => t.gm.game.combats.get(combat.id) as unknown as Combat.Implementation;

@@ -173,6 +173,15 @@ export class HostCollection<T extends HostDocument = HostDocument> extends Map<s
   ) {
     super();
   }
+  /**
+   * As foundry.utils.Collection#[Symbol.iterator] (v13 common/utils/collection.mjs, public API
+   * docs): "When iterating over a Collection, we should iterate over its values instead of over
+   * its entries".
+   */
+  // @ts-expect-error -- Foundry's Collection narrows Map's entry iterator to its values (see above)
+  override [Symbol.iterator](): MapIterator<T> {
+    return this.values();
+  }
   get contents(): T[] {
     return [...this.values()];
   }
@@ -298,7 +307,7 @@ export class HostDocument {
     if (Object.keys(failures).length && strict) throw new DataModelValidationError(failures);
     for (const [name, key] of Object.entries(this.meta.embedded)) {
       const coll = this.embedded[name] ?? new HostCollection(name, { client: this.client, parent: this });
-      const keep = new Map(coll);
+      const keep = new Map(coll.entries());
       coll.clear();
       const arr = (Array.isArray(source[key]) ? source[key] : (source[key] = [])) as Rec[];
       // Invalid embedded documents are dropped from the parent and listed (FOUNDRY-V13.md).

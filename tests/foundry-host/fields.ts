@@ -38,6 +38,7 @@ export interface FieldOptions {
   max?: number;
   label?: string;
   hint?: string;
+  validateKey?: (k: string) => boolean;
   /**
    * v13 DataFieldOptions#validate: a validator after the type's own; it fails the field by
    * returning false (`validationError`) or throwing (its message), and true ends validation.
@@ -265,6 +266,49 @@ export class ArrayField extends DataField {
   }
 }
 
+/**
+ * v13 TypedObjectField (common/data/fields.mjs): an object whose every value is `element`; a key
+ * that fails `validateKey` is dropped when cleaned, each value cleaned and validated as the element.
+ */
+export class TypedObjectField extends DataField {
+  constructor(
+    readonly element: DataField,
+    options: FieldOptions = {},
+  ) {
+    super({ required: true, nullable: false, initial: () => ({}), ...options });
+  }
+  validateKey(k: string): boolean {
+    const f = this.options.validateKey;
+    return typeof f === "function" ? (f as (k: string) => boolean)(k) !== false : true;
+  }
+  override _cast(v: unknown) {
+    return isRec(v) ? v : {};
+  }
+  override _cleanType(v: unknown, options: { partial?: boolean }) {
+    const data = v as Rec;
+    for (const k of Object.keys(data)) {
+      if (!this.validateKey(k)) {
+        delete data[k];
+        continue;
+      }
+      data[k] = this.element.clean(data[k], { ...options, partial: false });
+    }
+    return data;
+  }
+  override _validateType(v: unknown) {
+    return isRec(v) ? undefined : "must be an object";
+  }
+  override _validateChildren(v: unknown, path: string, out: Record<string, string>) {
+    for (const [k, e] of Object.entries(v as Rec)) {
+      if (!this.validateKey(k)) out[`${path}.${k}`] = "is not a valid key";
+      else this.element.validate(e, `${path}.${k}`, out);
+    }
+  }
+  override initialize(v: unknown) {
+    return deepClone(v);
+  }
+}
+
 export class SchemaField extends DataField {
   readonly fields: Record<string, DataField>;
   constructor(fields: Record<string, DataField>, options: FieldOptions = {}) {
@@ -318,6 +362,7 @@ export const fields = {
   HTMLField,
   FilePathField,
   ObjectField,
+  TypedObjectField,
   ArrayField,
   SchemaField,
 };

@@ -12,9 +12,13 @@ export type { DialogAnswer, DialogRequest } from "./apps";
 
 let mainLoaded: Promise<unknown> | null = null;
 
+/** The worlds started since the last check, on globalThis for the v14 guard (guard.ts) that runs after each test. */
+const startedWorlds = ((globalThis as { __fudgeStartedWorlds?: World[] }).__fudgeStartedWorlds ??= []);
+
 /** A world with the system loaded; no user connected yet. */
 export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   const world = new World(opts);
+  startedWorlds.push(world);
   installGlobals(world);
   mainLoaded ??= import("../../src/foundry/main");
   await mainLoaded;

@@ -1,6 +1,8 @@
 // @vitest-environment happy-dom
 /** The real src/foundry modules on the host: sheets and the card loop with a GM and a player. */
 import { describe, expect, it } from "vitest";
+import { forCore } from "../../src/system/updates";
+import { updateOperators } from "../../src/foundry/v14";
 import { table, actorOn } from "./table";
 import { plainActor, worldRules } from "../../src/foundry/bridge";
 import { trackFor } from "../../src/system/combatant";
@@ -106,10 +108,15 @@ describe("Apply counts the attacker as he rolled (the card's timestamp and his o
         undone: false,
         undoneBy: "",
       };
-      await leroy.update({
-        system: { woundTrack: { "==state": hurt } },
-        flags: { "fudge-wounds": { woundLog: { counterCard00001: record } } },
-      } as never);
+      await leroy.update(
+        forCore(
+          {
+            system: { woundTrack: { "==state": hurt } },
+            flags: { "fudge-wounds": { woundLog: { counterCard00001: record } } },
+          },
+          updateOperators(),
+        ) as never,
+      );
     });
     await t.world.settle();
     expect(t.gm.run(() => trackStatus(trackFor(plainActor(actorOn(t.gm, t.hero)), worldRules())).penalty)).toBe(-1);

@@ -2,7 +2,7 @@
 /** The system's Quench batches, registered on `quenchReady`, run on the host and clean up after themselves. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { collectBatches, runBatch } from "./quench";
 import { gmAndPlayer } from "./index";
 import { ROOT } from "./world";
@@ -15,7 +15,8 @@ describe("Quench batches", () => {
     gm.run(() =>
       (Hooks as unknown as { callAll(name: string, ...args: unknown[]): void }).callAll("quenchReady", quench),
     );
-    expect([...batches.keys()]).toEqual(QUENCH_BATCHES);
+    // The batches are their own chunk, registered once it is loaded.
+    await vi.waitFor(() => expect([...batches.keys()]).toEqual(QUENCH_BATCHES));
     const count = () => [
       world.server.db.Actor.size,
       world.server.db.Item.size,

@@ -123,7 +123,11 @@ describe("sheets", () => {
       expect(panel.getAttribute("role")).toBe("tabpanel");
       expect(panel.getAttribute("aria-labelledby")).toBe(b.id);
     }
+    // Leroy has no weapon yet: his sheet opens on Traits (sheet.ts withTableView); Home goes to Combat.
+    expect(selected().map((b) => b.dataset.tab)).toEqual(["traits"]);
     t.player.run(() => selected()[0].focus());
+    press("Home");
+    expect(selected().map((b) => b.dataset.tab)).toEqual(["combat"]);
     press("ArrowRight");
     expect(selected().map((b) => b.dataset.tab)).toEqual(["traits"]);
     expect((document.activeElement as HTMLElement).dataset.tab).toBe("traits");
@@ -262,17 +266,18 @@ describe("sheet tabs, through core's own tab action (ApplicationV2#_onClickTab, 
     const t = await table();
     const app = await openSheet(t.player, t.hero);
     const section = (tab: string) => app.element.querySelector(`section.tab[data-tab="${tab}"]`)!;
-    expect(section("combat").classList.contains("active")).toBe(true);
-    t.player.click(app.element.querySelector('[data-action="tab"][data-tab="traits"]'));
+    // Leroy has no weapon yet: his sheet opens on Traits (a character being made).
     expect(section("traits").classList.contains("active")).toBe(true);
-    expect(section("combat").classList.contains("active")).toBe(false);
-    expect(app.element.querySelector('[data-action="tab"][data-tab="traits"]')!.getAttribute("aria-selected")).toBe(
+    t.player.click(app.element.querySelector('[data-action="tab"][data-tab="combat"]'));
+    expect(section("combat").classList.contains("active")).toBe(true);
+    expect(section("traits").classList.contains("active")).toBe(false);
+    expect(app.element.querySelector('[data-action="tab"][data-tab="combat"]')!.getAttribute("aria-selected")).toBe(
       "true",
     );
-    // An update re-renders the open sheet: the traits tab is still the one shown.
+    // An update re-renders the open sheet: the combat tab is still the one shown, not the first screen.
     await t.player.run(() => actorOn(t.player, t.hero).update({ name: "Leroy the Bold" }));
     await t.world.settle();
-    expect(app.element.querySelector('section.tab[data-tab="traits"]')!.classList.contains("active")).toBe(true);
-    expect(app.element.querySelectorAll('section.tab[data-tab="traits"]')).toHaveLength(1);
+    expect(app.element.querySelector('section.tab[data-tab="combat"]')!.classList.contains("active")).toBe(true);
+    expect(app.element.querySelectorAll('section.tab[data-tab="combat"]')).toHaveLength(1);
   });
 });

@@ -4,13 +4,20 @@
  * the combatant whose turn it is and against the user's targets, to the GM always and to players
  * by the world setting, through the same forecast as the Token HUD (src/foundry/table-api.ts).
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ForecastQueue } from "../../src/system/forecast-queue";
 import { onRenderTokenHUD, showForecast, useForecastQueue } from "../../src/foundry/table-api";
 import { FakeWorker } from "../system/fake-worker";
 import { plainActor, worldRules } from "../../src/foundry/bridge";
-import { duelForecast } from "../../src/rules";
-import { duelRequest, forecastLineOf, forecastView, forecastViewOf } from "../../src/system/attack-dialog";
+import { duelForecast, type DuelForecast } from "../../src/rules";
+import { STAGE_BUDGETS } from "../../src/system/forecast-answer";
+import {
+  duelRequest,
+  forecastLineOf,
+  forecastTextOf,
+  forecastView,
+  forecastViewOf,
+} from "../../src/system/attack-dialog";
 import { findSample } from "../../src/cli/samples";
 import { combatantRow, combatTrackerMenu, groupRow, menuEntryClick, menuEntryLabel, menuEntryShown } from "./apps";
 import { actorOn, table, type Table } from "./table";
@@ -56,9 +63,20 @@ function expected(c: Client, a: string, b: string): string {
   return c.run(() => {
     const f = forecastView(plainActor(actorOn(c, a)), plainActor(actorOn(c, b)), worldRules());
     const line = forecastLineOf(f, (s) => foundry.utils.escapeHTML(s));
-    return game.i18n!.format(line.key, line.data);
+    return forecastTextOf(line, (k, d) => game.i18n!.format(k, d));
   });
 }
+
+// The host has no Worker: each test's table forecasts on a stand-in worker whose stages are bounded
+// by count only, so that no answer depends on the clock (a test may put its own queue on top).
+let tableQueue: ForecastQueue | null = null;
+beforeEach(() => {
+  tableQueue = useForecastQueue(new ForecastQueue({ createWorker: () => new FakeWorker() }));
+});
+afterEach(() => {
+  if (tableQueue) useForecastQueue(tableQueue);
+  tableQueue = null;
+});
 
 describe("duel forecast from the combat tracker", () => {
   it("the GM's combatant menu offers it against the combatant whose turn it is, once per menu", async () => {
@@ -196,7 +214,10 @@ async function miniTrackerDuel(secondName: string, second: Record<string, unknow
   const m = menu(t.gm, combat.id);
   const current = m.combat.turns[0]._source.actorId;
   const other = current === "mini000000000001" ? "mini000000000002" : "mini000000000001";
-  const [line] = await m.click("FUDGE.Forecast.AgainstCurrent", other);
+  // The table's queue on a stand-in worker (the host has none): a first answer may come, the exact one last.
+  const restore = useForecastQueue(new ForecastQueue({ createWorker: () => new FakeWorker() }));
+  const line = (await m.click("FUDGE.Forecast.AgainstCurrent", other).finally(() => useForecastQueue(restore))).at(-1)!;
+  expect(line).toMatch(/ Exact\.$/);
   /** The rules core's forecast of the same duel, as the tracker builds it, with `extra` on the request: [other wins, current wins]. */
   const odds = (extra: Record<string, unknown>, check: (request: Record<string, unknown>) => void = () => {}) =>
     t.gm.run(() => {
@@ -349,18 +370,27 @@ describe("the table's duel forecast runs in the forecast worker (src/system/fore
     const before = t.gm.notifications.length;
     const lines = await t.gm.run(() => showForecast(actorOn(t.gm, ids.one), [actorOn(t.gm, ids.two)]));
     expect(w.posted.map((m) => m.request)).toEqual([request]);
-    // The worker answered with the estimate (the exact and bounded methods were refused at their budget).
+    // First the worker's first estimate (2,000 duels), then its answer: the estimate the request asks
+    // for (the exact and bounded methods were refused at their budget). Each says what it is.
+    const text = (f: DuelForecast, interim: boolean) =>
+      t.gm.run(() =>
+        forecastTextOf(
+          forecastLineOf(forecastViewOf("Leroy", "Leroy <the Second>", f), (s) => foundry.utils.escapeHTML(s), interim),
+          (k, d) => game.i18n!.format(k, d),
+        ),
+      );
+    const first = duelForecast({ ...request, ...STAGE_BUDGETS.estimate, budgetMs: 60_000, method: "sample" });
     const estimate = duelForecast({ ...request, method: "sample" });
-    const line = forecastLineOf(forecastViewOf("Leroy", "Leroy <the Second>", estimate), (s) =>
-      t.gm.run(() => foundry.utils.escapeHTML(s)),
-    );
-    expect(lines).toEqual([t.gm.run(() => game.i18n!.format(line.key, line.data))]);
+    expect(lines).toEqual([text(first, true), text(estimate, false)]);
     expect(lines[0]).toMatch(
-      /^Leroy vs Leroy &lt;the Second&gt;: Leroy wins ≈ \d+% ± \d\.\d%, Leroy &lt;the Second&gt; wins ≈ \d+% ± \d\.\d%, in about [\d.]+ exchanges — an estimate from 20,000 simulated duels \(99% interval\), not an exact forecast\.$/,
+      /^Leroy vs Leroy &lt;the Second&gt;: Leroy wins ≈ \d+% ± \d\.\d%, .* an estimate from 2,000 simulated duels \(99% interval\), not an exact forecast\. A first estimate; the forecast is still being worked out\.$/,
+    );
+    expect(lines[1]).toMatch(
+      /^Leroy vs Leroy &lt;the Second&gt;: Leroy wins ≈ \d+% ± \d\.\d%, Leroy &lt;the Second&gt; wins ≈ \d+% ± \d\.\d%, in about [\d.]+ exchanges — an estimate from 20,000 simulated duels \(99% interval\), not an exact forecast\. Estimate\.$/,
     );
     expect(t.gm.notifications.slice(before).map((n) => n.message)).toEqual([
       "Forecasting Leroy vs Leroy &lt;the Second&gt;…",
-      lines[0],
+      ...lines,
     ]);
     expect(t.world.errors).toEqual([]);
   }, 60_000);

@@ -74,8 +74,12 @@ describe("npm run build", () => {
     const start = js.indexOf("var PRESET_MODULES = ");
     expect(start).toBeGreaterThan(0);
     expect(js.slice(start, js.indexOf("]);", start)).match(/\bpipeline: \w+Pipeline\b/g) ?? []).toHaveLength(4);
-    // The bundle starts it from a URL beside itself.
-    expect(fs.readFileSync(path.join(out, "fudge-wounds.mjs"), "utf8")).toContain('"fudge-forecast.mjs"');
+    // The bundle starts it from a URL beside itself: the start-up chunk names the file, the bundle gives its own URL.
+    const bundle = fs.readFileSync(path.join(out, "fudge-wounds.mjs"), "utf8");
+    expect(bundle).toMatch(/setWorkerBase\(import\.meta\.url\)/);
+    const startup = fs.readdirSync(path.join(out, "chunks")).filter((f) => /^startup-.*\.mjs$/.test(f));
+    expect(startup).toHaveLength(1);
+    expect(fs.readFileSync(path.join(out, "chunks", startup[0]), "utf8")).toContain('"fudge-forecast.mjs"');
     expect(unzipBuffer(fs.readFileSync(path.join(out, "fudge-wounds.zip"))).has("fudge-forecast.mjs")).toBe(true);
   });
 

@@ -8,7 +8,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { gmAndPlayer } from "../foundry-host";
-import { addImportButton, importFudgeRpgFiles } from "../../src/foundry/import";
+import { importFudgeRpgFiles } from "../../src/foundry/import";
+import { addImportButton } from "../../src/foundry/import-button";
 
 const fixture = (f: string) => ({ file: f, text: readFileSync(`tests/fixtures/fudge-rpg/${f}`, "utf8") });
 

@@ -21,11 +21,14 @@ function mergedLang(): Record<string, string> {
   return out;
 }
 
+/** Fields whose keys are data, not schema: an actor's attribute levels by the world's attribute keys (fields.ts attributeLevels). */
+const OPEN_RECORDS = new Set(["attributes"]);
+
 function leafKeys(o: unknown, out = new Set<string>()): Set<string> {
   if (o && typeof o === "object" && !Array.isArray(o))
     for (const [k, v] of Object.entries(o)) {
       out.add(k);
-      leafKeys(v, out);
+      if (!OPEN_RECORDS.has(k)) leafKeys(v, out);
     }
   return out;
 }

@@ -6,8 +6,8 @@
  * Float64 a node more for its second solve; the forward method `bytesPerForwardState`. These
  * tests check the accounting (the cap each request gets), not the memory itself.
  */
-import { describe, expect, it } from "vitest";
-import { chainCap, duelForecast, FORECAST_BUDGET, memoryCap } from "../../src/rules";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { chainCap, Deadline, duelForecast, FORECAST_BUDGET, memoryCap, SHORT_BUDGET_MS } from "../../src/rules";
 import { resolveSamples } from "../../src/cli/samples";
 import { sampleModel } from "./miniatures-samples";
 
@@ -32,6 +32,30 @@ const capOf = (run: () => unknown): number => {
   }
   throw new Error("the forecast was not refused for its states");
 };
+
+describe("the forecast's clock (Deadline), on a clock the test sets", () => {
+  afterEach(() => vi.useRealTimers());
+  const checksUntilRefused = (budgetMs: number): number => {
+    vi.useFakeTimers({ toFake: ["Date"], now: 0 });
+    const d = new Deadline(budgetMs);
+    vi.setSystemTime(budgetMs + 1);
+    for (let n = 1; n <= 1_000; n++)
+      try {
+        d.check();
+      } catch {
+        return n;
+      }
+    return Infinity;
+  };
+  it("a short budget (the table's quick attempt) is refused at the first check past its deadline", () => {
+    expect(checksUntilRefused(100)).toBe(1);
+    expect(checksUntilRefused(SHORT_BUDGET_MS)).toBe(1);
+  });
+  it("a longer budget reads the clock every 64th check (checks in hot loops stay cheap)", () => {
+    expect(checksUntilRefused(SHORT_BUDGET_MS + 1)).toBe(64);
+    expect(checksUntilRefused(FORECAST_BUDGET.timeMs)).toBe(64);
+  });
+});
 
 describe("the chain's memory budget: each kind of node charged what it costs", () => {
   it("the caps fit chainBytes: the exact chain 400,000 (FORECAST_BUDGET.chainStates); a flight node four Float64 more; the forward method's node more still", () => {

@@ -34,13 +34,13 @@ describe("the table's forecast line: flight (Miniatures)", () => {
     const line = forecastLineOf(forecastViewOf("Brutas", "Ogre", duelForecast(duel)), escape);
     expect(line.key).toBe("FUDGE.Forecast.Line");
     expect(forecastTextOf(line, format)).toBe(
-      "Brutas vs Ogre: Brutas wins 81%, Ogre wins 19%, in about 1.2 exchanges. Brutas flees 19%.",
+      "Brutas vs Ogre: Brutas wins 81%, Ogre wins 19%, in about 1.2 exchanges. Brutas flees 19%. Exact.",
     );
   });
   test("an estimate says its flight as an estimate, with its interval; names are escaped", () => {
     const f = duelForecast({ ...duel, method: "sample", samples: 2000 });
     const text = forecastTextOf(forecastLineOf(forecastViewOf("<b>Brutas</b>", "Ogre", f), escape), format);
-    expect(text).toMatch(/ &#60;b&#62;Brutas&#60;\/b&#62; flees ≈ \d+% ± \d\.\d%\.$/);
+    expect(text).toMatch(/ &#60;b&#62;Brutas&#60;\/b&#62; flees ≈ \d+% ± \d\.\d%\. Estimate\.$/);
     expect(text).not.toContain("<b>");
   });
   test('no flight sentence where no one can flee (Fudge), nor below 0.5% (it would read "<1%")', () => {
@@ -50,7 +50,7 @@ describe("the table's forecast line: flight (Miniatures)", () => {
     );
     expect(fudge.flight).toEqual([]);
     expect(forecastTextOf(fudge, format)).toBe(
-      "Leroy vs Theodora: Leroy wins 75%, Theodora wins 25%, in about 3.6 exchanges.",
+      "Leroy vs Theodora: Leroy wins 75%, Theodora wins 25%, in about 3.6 exchanges. Exact.",
     );
     const never = duelForecast({ ...duel, b: { ...OGRE, terrifying: 0 }, terrifyingCharge: false });
     // Brutas is never wounded but by the rarest Legendary rolls (then a Guts check may fail).

@@ -5,8 +5,10 @@
  * the synchronous fallback, a RulesError rebuilt on this side, and cache hits.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { answerForecastMessage, ForecastQueue, rulesErrorFrom, timeoutFor } from "../../src/system/forecast-queue";
-import { FakeWorker } from "./fake-worker";
+import { ForecastQueue, rulesErrorFrom, timeoutFor } from "../../src/system/forecast-queue";
+import { answerForecastMessage, answerForecastStages, STAGE_BUDGETS } from "../../src/system/forecast-answer";
+import type { ForecastReply } from "../../src/system/forecast-queue";
+import { COUNT_BUDGETS, FakeWorker } from "./fake-worker";
 import { duelForecast, FORECAST_BUDGET, RulesError } from "../../src/rules";
 import { duelRequest } from "../../src/system/attack-dialog";
 import { findSample } from "../../src/cli/samples";
@@ -19,6 +21,31 @@ const fudgeDuel = () =>
     rulesFor("fudge"),
   );
 const badDuel = () => ({ ...fudgeDuel(), preset: "chess" });
+/**
+ * The issue's slow duel: Volt Leroy vs Theodora, exact in a second or two (the "product" method,
+ * millions of sheet pairs); with a budget out of reach, so that its final answer is the exact one
+ * however loaded the machine (the table's default gives the exact attempt 5 s).
+ */
+const voltDuel = () => ({
+  ...duelRequest(
+    structuredClone(findSample("Leroy", "a")),
+    structuredClone(findSample("Theodora", "b")),
+    rulesFor("volt"),
+  ),
+  budgetMs: 60_000,
+});
+const byCount = COUNT_BUDGETS;
+const stages = (request: unknown): ForecastReply[] => {
+  const out: ForecastReply[] = [];
+  answerForecastStages({ id: 5, request }, (r) => out.push(structuredClone(r)), byCount);
+  return out;
+};
+const kinds = (replies: ForecastReply[]) =>
+  replies.map((r) =>
+    r.ok
+      ? `${r.interim ? "first " : ""}${r.forecast.method === "sample" ? "estimate" : r.forecast.exact ? "exact" : "bounded"}`
+      : "refused",
+  );
 
 describe("the forecast worker's message handling", () => {
   it("answers a duel request with the rules core's forecast, under the message's id", () => {
@@ -57,6 +84,63 @@ describe("the forecast worker's message handling", () => {
       fault: expect.stringMatching(/id/),
     });
     expect(answerForecastMessage(null)).toMatchObject({ ok: false });
+  });
+});
+
+describe("the forecast in stages: an answer at once, then the exact one", () => {
+  it("a quick duel (Fudge Leroy vs Theodora, 277 states) is answered once, exactly", () => {
+    const replies = stages(fudgeDuel());
+    expect(kinds(replies)).toEqual(["exact"]);
+    expect(replies[0]).toEqual({ id: 5, ok: true, forecast: duelForecast(fudgeDuel()) });
+  });
+
+  it("a duel past the quick attempt's states (Volt Leroy vs Theodora) gets an estimate with its interval first, then the exact answer", () => {
+    const replies = stages(voltDuel());
+    expect(kinds(replies)).toEqual(["first estimate", "exact"]);
+    const [first, last] = replies as Array<Extract<ForecastReply, { ok: true }>>;
+    expect(first.forecast.estimate?.duels).toBe(STAGE_BUDGETS.estimate.samples);
+    expect(first.forecast.estimate?.halfWidth.aOut).toBeGreaterThan(0);
+    expect(last.forecast).toEqual(duelForecast(voltDuel()));
+  });
+
+  it("a request refused for bad input is refused at once, with no estimate", () => {
+    expect(kinds(stages(badDuel()))).toEqual(["refused"]);
+  });
+
+  it("the queue hands the first answer over before the final one resolves, and caches only the final one", async () => {
+    const q = new ForecastQueue({ createWorker: () => new FakeWorker(byCount) });
+    const seen: string[] = [];
+    const final = await q.run(voltDuel(), (f) => seen.push(`first ${f.method}`));
+    seen.push(`final ${final.method}`);
+    expect(seen).toEqual(["first sample", "final product"]);
+    const again: string[] = [];
+    expect(await q.run(voltDuel(), (f) => again.push(f.method))).toEqual(final);
+    expect(again).toEqual([]);
+  });
+
+  it("where no worker serves, the failure is reported once and the page gets the estimate within its stated budget, never the seconds-long exact answer", async () => {
+    const failures: unknown[] = [];
+    const q = new ForecastQueue({
+      createWorker: () => null,
+      onWorkerFailure: (e) => failures.push(e),
+      stageBudgets: byCount,
+    });
+    const slow = await q.run(voltDuel());
+    expect([slow.method, slow.estimate?.duels]).toEqual(["sample", STAGE_BUDGETS.estimate.samples]);
+    expect(await q.run(fudgeDuel())).toEqual(duelForecast(fudgeDuel()));
+    expect(failures).toHaveLength(1);
+  });
+
+  it("a worker that fails is reported once, however many requests it fails", async () => {
+    const failures: unknown[] = [];
+    const w = new FakeWorker();
+    w.stuck = true;
+    const q = new ForecastQueue({ createWorker: () => w, onWorkerFailure: (e) => failures.push(e) });
+    const a = q.run(fudgeDuel());
+    const b = q.run({ ...fudgeDuel(), first: "b" });
+    w.onerror!({ message: "404" });
+    await Promise.all([a, b]);
+    expect(failures.map((e) => String((e as Error).message))).toEqual(["the forecast worker failed: 404"]);
   });
 });
 

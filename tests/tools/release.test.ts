@@ -10,6 +10,8 @@ import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changelogHas, checkRelease, githubRepoOf } from "../../tools/release.mjs";
 // @ts-expect-error plain .mjs tool without types
+import { bundleSizes } from "../../tools/bundle-size.mjs";
+// @ts-expect-error plain .mjs tool without types
 import { entriesOf, unzipBuffer } from "../../tools/zip.mjs";
 
 const pkg = JSON.parse(fs.readFileSync("package.json", "utf8"));
@@ -50,6 +52,40 @@ describe("npm run release:check", () => {
     const shipped = JSON.parse(zip.get("system.json")!.toString("utf8"));
     for (const k of ["url", "manifest", "download"]) expect(shipped[k], k).not.toMatch(/OWNER|REPO|VERSION/);
     expect(shipped.url).toBe(`https://github.com/${repo}`);
+  });
+
+  it("refuses a zip without a chunk the bundle imports, on demand or at start-up, or without the forecast worker", () => {
+    const lazy: string[] = bundleSizes(out).lazy;
+    const shared: string[] = bundleSizes(out).startup.filter((n: string) => n.startsWith("chunks/"));
+    expect(lazy.length).toBeGreaterThan(0);
+    expect(shared.length).toBeGreaterThan(0);
+    for (const gone of [lazy[0], shared[0], "fudge-forecast.mjs"]) {
+      const a = inputs();
+      // Gone from both: the zip still equals dist, and only the import graph sees it.
+      a.zip.delete(gone);
+      a.dist.delete(gone);
+      expect(checkRelease(a).join("\n"), gone).toMatch(
+        gone === "fudge-forecast.mjs"
+          ? /no forecast worker fudge-forecast\.mjs/
+          : new RegExp(`imports ${gone}, which is not in the zip`),
+      );
+    }
+  });
+
+  it("loads on demand, not at start-up: the forecast engine, the converter, the Quench batches, the world migration, the settings menu", () => {
+    const { startup, lazy } = bundleSizes(out);
+    const text = (names: string[]) => names.map((n: string) => fs.readFileSync(path.join(out, n), "utf8")).join("\n");
+    const [atStart, onDemand] = [text(startup), text(lazy)];
+    for (const marker of [
+      "function duelForecast(",
+      "function importFudgeRpgBatch(",
+      "function registerQuenchBatches(",
+      "async function migrateWorld(",
+      "class RulesMenu extends",
+    ]) {
+      expect(atStart, marker).not.toContain(marker);
+      expect(onDemand, marker).toContain(marker);
+    }
   });
 
   it("leaves the repository's own system.json unchanged", () => {

@@ -2,7 +2,7 @@
 import { defaultCharacterData, TRACK_PRESETS } from "../../system/data";
 import { deriveActorSystem, type DerivedActor } from "../bridge";
 import { migrateActorSystem } from "../../system/migrate";
-import { choice, editableInt, richText, int, text, trackState } from "./fields";
+import { attributeLevels, choice, editableInt, richText, int, text, trackState } from "./fields";
 import { STORE_BOUNDS, overJson } from "../../system/bounds";
 
 const fields = foundry.data.fields;
@@ -10,12 +10,8 @@ const D = defaultCharacterData();
 
 export function characterSchema() {
   return {
-    attributes: new fields.SchemaField({
-      strength: editableInt("attributes.strength", D.attributes.strength),
-      damageCapacity: editableInt("attributes.damageCapacity", D.attributes.damageCapacity),
-      willpower: editableInt("attributes.willpower", D.attributes.willpower),
-      mass: editableInt("attributes.mass", D.attributes.mass),
-    }),
+    // Levels by the world's attribute keys (src/system/attributes.ts), at most ATTRIBUTE_LIMITS.count keys.
+    attributes: attributeLevels(D.attributes),
     // Fudge §4.58: Scale is an open number.
     scale: new fields.SchemaField({
       strength: editableInt("scale.strength", D.scale.strength),

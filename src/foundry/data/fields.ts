@@ -4,6 +4,7 @@
  * values are named from the nearest end), Scale is open-ended (Fudge §4.58).
  */
 import { EDITABLE_FIELDS } from "../../system/editable-fields";
+import { ATTRIBUTE_KEY, ATTRIBUTE_LIMITS } from "../../system/attributes";
 import { STORE_BOUNDS, maxChars } from "../../system/bounds";
 
 const fields = foundry.data.fields;
@@ -50,6 +51,22 @@ export const trackState = () => new fields.ObjectField({ required: true, nullabl
 export function editableInt(path: string, initial: number) {
   const spec = EDITABLE_FIELDS[path];
   if (!spec || spec.type !== "int")
-    throw new Error(`no whole-number editable field ${path} in src/system/actions/fields.ts`);
+    throw new Error(`no whole-number editable field ${path} in src/system/editable-fields.ts`);
   return int(initial, spec.min, spec.max);
+}
+
+/**
+ * An actor's attribute levels by key (Fudge §1.31: the world's own attributes): a ladder value
+ * per key, keys letters and digits, at most ATTRIBUTE_LIMITS.count of them (a player's write is bounded).
+ */
+export function attributeLevels(initial: Record<string, number>) {
+  return new fields.TypedObjectField(ladder(0), {
+    required: true,
+    initial: () => ({ ...initial }),
+    validateKey: (k: string) => ATTRIBUTE_KEY.test(k),
+    validate: (v: unknown) => {
+      if (v && typeof v === "object" && Object.keys(v).length > ATTRIBUTE_LIMITS.count)
+        throw new Error(`at most ${ATTRIBUTE_LIMITS.count} attributes`);
+    },
+  });
 }

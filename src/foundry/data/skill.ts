@@ -3,8 +3,20 @@ import { defaultSkillData } from "../../system/data";
 import { migrateItemSystem } from "../../system/migrate";
 import { richText, ladder } from "./fields";
 
+const fields = foundry.data.fields;
+
 export function skillSchema() {
-  return { level: ladder(defaultSkillData().level), description: richText() };
+  // Five-Point Fudge skill group: a short key (SRD, Fantasy Fudge: athletic, combat …), bounded.
+  return {
+    level: ladder(defaultSkillData().level),
+    group: new fields.StringField({
+      required: true,
+      blank: true,
+      initial: "",
+      validate: (v: unknown) => typeof v === "string" && v.length <= 32,
+    }),
+    description: richText(),
+  };
 }
 
 export class SkillModel extends foundry.abstract.TypeDataModel<ReturnType<typeof skillSchema>, Item.Implementation> {

@@ -73,9 +73,11 @@ export function registerGutsTableBatch(quench: QuenchLike): void {
       it("the table's duel forecast counts them too: Yanni, a peasant and a follower of the fallen King, dueling the King checks at −2 throughout", async () => {
         await m.yanni.update({ system: { gutsStanding: { peasant: true, follower: true } } } as never);
         const api = (
-          game.system as unknown as { api: { forecast(a: unknown, b: unknown): { aOut: number; bOut: number } } }
+          game.system as unknown as {
+            api: { forecast(a: unknown, b: unknown): Promise<{ aOut: number; bOut: number }> };
+          }
         ).api;
-        const got = api.forecast(m.yanni, m.king);
+        const got = await api.forecast(m.yanni, m.king);
         const request = duelRequest(plainActor(m.yanni), plainActor(m.king), worldRules());
         const want = duelForecast({ ...request, gutsSituation: { a: { nobleInMelee: true, leaderFallen: true } } });
         assert.deepEqual(

@@ -3,6 +3,13 @@ import { PREFIX, QuenchLike, Scratch } from "./helpers";
 import { duelRequest } from "../../system/attack-dialog";
 import { duelForecast } from "../../rules";
 import { ForecastQueue } from "../../system/forecast-queue";
+import { STAGE_BUDGETS } from "../../system/forecast-answer";
+
+/** The stages on this page (no worker) bounded by count only, their time budgets out of reach. */
+const COUNT_ONLY = {
+  quick: { ...STAGE_BUDGETS.quick, budgetMs: 60_000 },
+  estimate: { ...STAGE_BUDGETS.estimate, budgetMs: 60_000 },
+};
 import { plainActor, worldRules } from "../bridge";
 import { SYSTEM_ID } from "../../system/registry";
 
@@ -66,8 +73,9 @@ export function registerInitiativeBatch(quench: QuenchLike): void {
       });
       it("the duel forecast runs in the forecast worker (fudge-forecast.mjs beside the bundle) and equals the synchronous one", async () => {
         const request = duelRequest(plainActor(actors[0]), plainActor(actors[1]), worldRules());
-        // A queue of its own, so that no cached answer stands in for the worker's.
-        const q = new ForecastQueue();
+        // A queue of its own, so that no cached answer stands in for the worker's (where no worker
+        // runs, the test host, its stages are bounded by count only: no answer depends on the clock).
+        const q = new ForecastQueue({ stageBudgets: COUNT_ONLY });
         try {
           const answer = await q.run(request);
           assert.equal(
@@ -95,7 +103,7 @@ export function registerInitiativeBatch(quench: QuenchLike): void {
           maxStates: 2,
           samples: 500,
         };
-        const q = new ForecastQueue();
+        const q = new ForecastQueue({ stageBudgets: COUNT_ONLY });
         try {
           const answer = await q.run(request);
           assert.equal(answer.method, "sample", "the fallback answered");

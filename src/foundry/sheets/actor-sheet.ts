@@ -23,7 +23,8 @@ const { ActorSheetV2 } = foundry.applications.sheets;
 // @ts-expect-error TS2321/TS2415: the mixin over ActorSheetV2 is too deep for the type checker to compare
 export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
   /** The combat tab (Attack, wound track) is the first screen; core's tab action switches tabs. */
-  override tabGroups: Record<string, string> = { primary: "combat" };
+  // No tab until the user picks one: the sheet's context chooses the first screen (src/system/sheet.ts).
+  override tabGroups: Record<string, string> = {};
 
   static override DEFAULT_OPTIONS = {
     classes: ["fudge-wounds", "sheet", "actor"],
@@ -95,6 +96,20 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
         this.submitField(input).catch((e) => reportError(e)); // a listener cannot wait: a failure is reported
       });
     });
+    // An owned item's field picked on the actor sheet (a skill's level by ladder name).
+    el.querySelectorAll<HTMLSelectElement>("select[data-item-field]").forEach((select) => {
+      select.addEventListener("change", () => {
+        this.submitItemField(select).catch((e) => reportError(e, this.actorDoc.name)); // a listener cannot wait: reported
+      });
+    });
+    // The GM's pick of the world's creation method on a character's creation panel (a world setting).
+    el.querySelector<HTMLSelectElement>("select[data-world-setting='creation.method']")?.addEventListener(
+      "change",
+      (ev) => {
+        const raw = (ev.target as HTMLSelectElement).value;
+        flows.pickCreationMethod(foundryPort(), raw).catch((e) => reportError(e)); // a listener cannot wait: reported
+      },
+    );
     // Notes: the toggled <prose-mirror> fires "save" with its new HTML as its value.
     el.querySelectorAll<HTMLElement & { value: string; name: string }>("prose-mirror[name^='system.']").forEach(
       (editor) => {
@@ -139,6 +154,12 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       t.setAttribute("aria-selected", String(open));
       t.tabIndex = open ? 0 : -1;
     }
+  }
+
+  /** Writes an owned item's field the actor sheet edits, through its flow (checked by src/system first). */
+  async submitItemField(select: HTMLSelectElement): Promise<void> {
+    const { itemId = "", itemField = "" } = select.dataset;
+    await flows.editItemField(foundryPort(), this.actorDoc.uuid, itemId, itemField, select.value);
   }
 
   async submitField(input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): Promise<void> {

@@ -50,9 +50,24 @@ export class FudgeItemSheet extends HandlebarsApplicationMixin(ItemSheetV2) {
         ladderNames: ladderNames(),
         enrichedDescription,
         uuid: self.document.uuid,
+        owner: ownerSkills(self.document),
       }),
     );
   }
+}
+
+/** The owning actor's skill names and default level: a weapon's skill is picked from them. */
+function ownerSkills(item: Item.Implementation): { skills: string[]; defaultLevel: number } | undefined {
+  const actor = item.parent as unknown as {
+    type: string;
+    items: Iterable<{ type: string; name: string }>;
+    system: { defenseDefault?: number };
+  } | null;
+  if (!actor || actor.type === "miniature") return undefined;
+  return {
+    skills: [...actor.items].filter((i) => i.type === "skill").map((i) => i.name),
+    defaultLevel: actor.system.defenseDefault ?? 0,
+  };
 }
 
 const part = (type: ItemType) => ({ sheet: { template: `systems/fudge-wounds/${TEMPLATES[type]}`, scrollable: [""] } });

@@ -118,14 +118,24 @@ export function tooManyStates(maxStates: number, why = ""): RulesError {
   return new RulesError("maxStates", "FUDGE.Error.TooManyStates", `the duel has more than ${maxStates} states${why}`);
 }
 
-/** The forecast's clock: `check` throws the time budget's refusal once the deadline has passed (it reads the clock every 64th call). */
+/**
+ * The forecast's clock: `check` throws the time budget's refusal once the deadline has passed. It
+ * reads the clock every 64th call, or at every call under a budget of `SHORT_BUDGET_MS` or less (the
+ * table's quick attempt): some call sites are far apart (a Volt sheet's tables, a chain's node),
+ * and 64 of them can take longer than a short budget.
+ */
 export class Deadline {
   private readonly at: number;
+  private readonly mask: number;
   private calls = 0;
   constructor(private readonly budgetMs: number) {
     this.at = Date.now() + budgetMs;
+    this.mask = budgetMs <= SHORT_BUDGET_MS ? 0 : 63;
   }
   readonly check = (): void => {
-    if ((++this.calls & 63) === 0 && Date.now() > this.at) throw overBudget("budgetMs", `${this.budgetMs} ms`);
+    if ((++this.calls & this.mask) === 0 && Date.now() > this.at) throw overBudget("budgetMs", `${this.budgetMs} ms`);
   };
 }
+
+/** A budget this short reads the clock at every check. */
+export const SHORT_BUDGET_MS = 1_000;

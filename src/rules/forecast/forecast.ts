@@ -6,7 +6,8 @@
  */
 import { RulesError } from "../errors";
 import type { AttackPipeline, AttackRequest } from "../pipeline";
-import { allDuelRules, duelRulesFor, pipelineFor } from "../presets";
+import { pipelineFor } from "../presets";
+import { allDuelRules, duelRulesFor } from "./presets";
 import { isRecord, oneOf, optInt } from "../validate";
 import type { DuelForecast } from "./answer";
 import { FORECAST_BUDGET, overBudget } from "./budget";

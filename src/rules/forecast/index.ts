@@ -5,7 +5,7 @@
  */
 export { duelForecast } from "./forecast";
 export type { DuelForecast, DuelMethodName, ForecastMemoryStats } from "./answer";
-export { FORECAST_BUDGET, chainCap, memoryCap, type ForecastStateKind } from "./budget";
+export { Deadline, FORECAST_BUDGET, SHORT_BUDGET_MS, chainCap, memoryCap, type ForecastStateKind } from "./budget";
 export type { DuelOptions, SideId } from "./request";
 export type {
   DiceFolding,

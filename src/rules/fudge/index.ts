@@ -15,3 +15,4 @@ export * from "./dc-track";
 export * from "./healing";
 export * from "./duel";
 export * from "./stun";
+export * from "./creation";

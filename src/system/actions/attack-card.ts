@@ -31,6 +31,7 @@ import {
   type Situation,
 } from "../combatant";
 import { ladderOf } from "../view";
+import { roleLevel } from "../attributes";
 import { checkWoundLogHolds, liveRecord, logUpdate, woundLogOf, type WoundRecord } from "../actor-logs";
 import type { GmPick } from "../integrity";
 import { GM_SLOT, isDefenderSlot, liveApplied } from "../card-target";
@@ -92,7 +93,7 @@ export function willpowerEase(
       "the Willpower roll against the wound penalty is missing",
     );
   const r = willpowerEasedPenalty(
-    (actor.system as CharacterData).attributes.willpower,
+    roleLevel((actor.system as CharacterData).attributes, rules.attributeSet, "willpower"),
     dice,
     rules.fudgeTrack.willpowerDifficulty,
     penalty,

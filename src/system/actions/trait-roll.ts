@@ -1,4 +1,5 @@
 /** Trait rolls: a roll card's data, the Willpower roll that eases a wound penalty. */
+import { attributeLabelKey, attributeLevel } from "../attributes";
 import { RulesError, isRulesError, type Step, penaltyFor, trackStatus } from "../../rules";
 import { unopposedRoll } from "../../rules/fudge";
 import { statCheck, parseGutsState } from "../../rules/miniatures";
@@ -66,12 +67,12 @@ function traitLevel(
       return { level: d[key], labelKey: `FUDGE.Attribute.${key}`, name: "" };
   } else {
     const d = actor.system as CharacterData;
-    if (group === "attributes" && (key === "strength" || key === "damageCapacity" || key === "willpower"))
-      return { level: d.attributes[key], labelKey: `FUDGE.Attribute.${key}`, name: "" };
+    // Any attribute of the world's set (Fudge §1.31), by its key.
+    const attr = group === "attributes" ? rules.attributeSet.attributes.find((a) => a.key === key) : undefined;
+    if (attr) return { level: attributeLevel(d.attributes, key), labelKey: attributeLabelKey(attr), name: attr.name };
     if (group === "volt" && (key === "willpower" || key === "strength"))
       return { level: d.volt[key], labelKey: `FUDGE.Volt.Attribute.${key}`, name: "" };
   }
-  void rules;
   throw new RulesError(path, "FUDGE.Error.UnknownTrait", `no trait ${JSON.stringify(traitKey)} on ${actor.name}`, {
     trait: traitKey,
   });

@@ -12,6 +12,7 @@ export { heal, healQuietly, recover } from "./heal";
 export { ladderNames, rollTrait } from "./trait-roll";
 export { changeActor, editCustomLevels, editField, kill, resetTrack, toggleBox, undoKill } from "./track";
 export { createItem, needItem, toggleEquipped } from "./items";
+export { carryAttributes, editItemField, pickCreationMethod } from "./creation";
 export { endBattle, stunCountdown } from "./battle";
 export { WOUND_HOOKS, type WoundHookPayload } from "./hooks";
 export {

@@ -92,6 +92,8 @@ export interface HostPort {
   readonly user: UserRef;
   /** The world rules (a flow reads them once and passes them on). */
   rules(): WorldRules;
+  /** Writes one world rule (a world setting; Foundry refuses it for a player, the flow asks first). */
+  setRule<K extends keyof WorldRules>(key: K, value: WorldRules[K]): Promise<void>;
   readonly i18n: SystemI18n;
 
   // ─── Dice ───

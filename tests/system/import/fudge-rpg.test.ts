@@ -476,3 +476,30 @@ describe("fudge-rpg import: pieces", () => {
       expect(en[`FUDGE.Import.Error.${k}`], k).toBeTypeOf("string");
   });
 });
+
+describe("attribute sets onto the world's attributes (Fudge §1.31)", () => {
+  it("a Five-Point world takes Brannoc's six attributes by name; Health plays Damage Capacity", async () => {
+    const { ATTRIBUTE_SET_PRESETS } = await import("../../../src/system/attributes");
+    const { defaultWorldRules } = await import("../../../src/system/data");
+    const rules = { ...defaultWorldRules(), attributeSet: ATTRIBUTE_SET_PRESETS.fivePoint() };
+    const c = convertFudgeRpgActor(load("brannoc.json"), { rules, newId: () => "x".repeat(16) });
+    expect(c.actor.system.attributes).toMatchObject({
+      reasoning: -1,
+      perception: 0,
+      willpower: 1,
+      strength: 2,
+      agility: 1,
+      health: 1,
+    });
+    // Nothing left over for the notes: every attribute found its place.
+    expect(c.report.some((l) => l.key === "FUDGE.Import.Report.Attributes")).toBe(false);
+  });
+
+  it("the default world keeps Strength, Willpower and Health → Damage Capacity; the rest go to the notes", () => {
+    const c = convertFudgeRpgActor(load("brannoc.json"), { newId: () => "x".repeat(16) });
+    expect(c.actor.system.attributes).toMatchObject({ strength: 2, willpower: 1, damageCapacity: 1 });
+    expect(c.report.find((l) => l.key === "FUDGE.Import.Report.Attributes")?.params.names).toBe(
+      "Reasoning, Perception, Agility",
+    );
+  });
+});
