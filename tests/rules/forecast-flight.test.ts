@@ -6,7 +6,11 @@
  * flee (docs/rules-api.md "forecast").
  */
 import { describe, expect, it } from "vitest";
-import { duelForecast, type DuelForecast, applyWound, newTrack } from "../../src/rules";
+import { duelForecast as forecastOnTheClock, type DuelForecast, applyWound, newTrack } from "../../src/rules";
+
+/** The forecasts here are checked for their figures, not their speed: no time budget, so a loaded machine changes nothing. */
+const duelForecast: typeof forecastOnTheClock = (input, opts = {}) =>
+  forecastOnTheClock(input, { budgetMs: Number.POSITIVE_INFINITY, ...opts });
 import { legendaryOutcomes, legendaryTotal } from "../../src/rules/miniatures";
 import { boxTrackConfig } from "../../src/rules/fudge";
 import { runCommand } from "../../src/cli/run";

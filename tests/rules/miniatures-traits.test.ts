@@ -23,7 +23,11 @@ import {
   type DuelGutsSituation,
   type MindSpace,
 } from "../../src/rules/miniatures";
-import { resolveAttack, duelForecast, applyWound, newTrack } from "../../src/rules";
+import { resolveAttack, duelForecast as forecastOnTheClock, applyWound, newTrack } from "../../src/rules";
+
+/** The forecasts here are checked for their figures, not their speed: no time budget, so a loaded machine changes nothing. */
+const duelForecast: typeof forecastOnTheClock = (input, opts = {}) =>
+  forecastOnTheClock(input, { budgetMs: Number.POSITIVE_INFINITY, ...opts });
 import { boxTrackConfig, effectivePenalties, type BoxTrackConfig } from "../../src/rules/fudge";
 import { sampleModel, SAMPLE_CARDS } from "./miniatures-samples";
 import { caught } from "./errors";
