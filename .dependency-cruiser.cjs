@@ -37,6 +37,15 @@ module.exports = {
       to: { path: "^src/foundry/" },
     },
     {
+      name: "hosts-call-flows",
+      comment:
+        "Each click is written once, in src/system/flows (docs/foundry.md \"Flows and the host port\"): " +
+        "src/foundry and playground/ run the flows, never the actions module (src/system/actions/) itself.",
+      severity: "error",
+      from: { path: "^(src/foundry|playground)/" },
+      to: { path: "^src/system/actions/" },
+    },
+    {
       name: "no-cycles",
       comment: "No import cycles anywhere (type-only imports are erased at build, so they close no cycle).",
       severity: "error",

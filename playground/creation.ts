@@ -2,15 +2,16 @@
  * Making characters in the playground, as Foundry's own document operations do: Create Actor
  * (the Actors directory's button), the compendium browser (Foundry's compendium windows) whose
  * items are dragged onto a sheet (ActorSheetV2's item drop: a copy of the item joins the actor),
- * and the sheet's inline pickers of an owned item's field or the world's creation method.
+ * and, after the rules menu saves another attribute set, the actors' levels carried by role. The
+ * sheet's pickers (an owned item's field, the world's creation method) run their flows (main.ts).
  */
 import { newId, type PlainDoc, type Store } from "./store";
 import { i18n } from "./i18n";
 import { packDocs } from "./packs";
 import { ACTOR_DEFAULTS, type ActorType, type WorldRules } from "../src/system/data";
-import * as actions from "../src/system/actions";
-import { remapAttributes } from "../src/system/attributes";
-import { mergeUpdate, rulesOf } from "./ui";
+import * as flows from "../src/system/flows";
+import type { HostPort } from "../src/system/flows";
+import { rulesOf } from "./world";
 
 export const CREATABLE_ACTORS: readonly ActorType[] = ["character", "npc", "miniature"];
 
@@ -105,48 +106,12 @@ export function dropItem(store: Store, actorId: string, data: string): string {
   return id;
 }
 
-/** An owned item's field picked on the actor sheet (a skill's level, a weapon's skill), checked by src/system. */
-export function submitItemField(store: Store, actorId: string, select: HTMLSelectElement): void {
-  const actor = store.actor(actorId);
-  if (!actor) return;
-  const { itemId, update } = actions.setItemField(
-    actor as never,
-    select.dataset.itemId ?? "",
-    select.dataset.itemField ?? "",
-    select.value,
-    { id: store.state.user.id, isGM: store.state.user.isGM },
+/** After the rules menu saves another attribute set: every actor's levels follow their roles (the flow Foundry runs). */
+export async function carryAttributes(store: Store, port: HostPort, before: WorldRules): Promise<void> {
+  await flows.carryAttributes(
+    port,
+    store.state.actors.map((a) => a._id),
+    before,
+    rulesOf(store.state),
   );
-  store.updateDocs({ actors: [actorId] }, (d) => {
-    const it = d.actors.find((a) => a._id === actorId)?.items?.find((i) => i._id === itemId);
-    if (it) mergeUpdate(it, update);
-  });
-}
-
-/** The GM's pick of the world's creation method on a creation panel (a world setting). */
-export function submitCreationMethod(store: Store, value: string): void {
-  const next = actions.setCreationMethod(rulesOf(store.state).creation, value, store.state.user.isGM);
-  store.update((d) => void (d.settings = { ...d.settings, creation: next }));
-}
-
-/** After the rules menu saves another attribute set: every actor's levels follow their roles (nothing deleted). */
-export function remapActors(store: Store, before: WorldRules, after: WorldRules): void {
-  if (JSON.stringify(before.attributeSet) === JSON.stringify(after.attributeSet)) return;
-  const moves = store.state.actors
-    .filter((a) => a.type !== "miniature")
-    .map((a) => ({
-      id: a._id,
-      moved: remapAttributes(
-        (a.system as { attributes?: Record<string, unknown> }).attributes,
-        before.attributeSet,
-        after.attributeSet,
-      ),
-    }))
-    .filter((x) => x.moved);
-  if (!moves.length) return;
-  store.updateDocs({ actors: moves.map((m) => m.id) }, (d) => {
-    for (const m of moves) {
-      const a = d.actors.find((x) => x._id === m.id);
-      if (a) mergeUpdate(a, { system: { attributes: m.moved } });
-    }
-  });
 }

@@ -1,8 +1,9 @@
 /**
  * The playground host: a small stand-in for the parts of Foundry the system's UI talks to.
  * It keeps documents in a store (memory + localStorage), renders the system's sheets and chat
- * cards with the system's own templates and context builders (see ui.ts), and forwards clicks on
- * `data-action` elements to the system's pure actions, then re-renders. No rules logic lives here.
+ * cards with the system's own templates and context builders (see ui.ts), and runs each click on a
+ * `data-action` element through the system's action tables — the same flows Foundry runs — against
+ * the page's port (port.ts), then re-renders. No rules logic lives here.
  */
 import * as creation from "./creation";
 import { parseDice } from "./dice";
@@ -11,6 +12,9 @@ import { missingKeys, langSources, i18n } from "./i18n";
 import { templatePaths } from "./templates";
 import { sampleActors } from "./packs";
 import * as ui from "./ui";
+import * as flows from "../src/system/flows";
+import { hooks, playgroundPort, type PageUi } from "./port";
+import { renderTemplate } from "./templates";
 import { installStyles, loadedStyles, missingStyles } from "./styles";
 import { installImport } from "./import";
 import { morphHTML } from "./morph";
@@ -274,8 +278,7 @@ els.theme.addEventListener("change", () =>
 );
 els.combat.addEventListener("change", () => store.updateDocs({}, (d) => void (d.inCombat = els.combat.checked)));
 els.endCombat.addEventListener("click", () => {
-  const errors = ui.endCombat(store);
-  if (errors.length) toast(errors.join(" "), true);
+  busy(() => ui.endCombat(store, port()));
 });
 els.reset.addEventListener("click", () => {
   store.reset();
@@ -311,150 +314,113 @@ function docOf(el: Element): { kind: "actor" | "message"; id: string } | null {
   return { kind: host.dataset.pgKind === "message" ? "message" : "actor", id: host.dataset.pgDoc! };
 }
 
-/** Runs a system action; a refusal becomes a toast naming `actorId`'s actor (when given). */
-function run(f: () => void, docKey?: string, actorId = docKey): void {
-  try {
-    f();
-  } catch (e) {
-    const err = e as Error;
-    toast(ui.errorText(err, store, actorId), true);
-    console.warn("[playground]", err);
-    // As the Foundry sheet does after a refused edit: render again, so the form shows the stored value.
-    if (docKey) {
-      invalidateView(
-        `window:${docKey}`,
-        els.sheets.querySelector<HTMLElement>(
-          `:scope > .pg-window[data-pg-doc="${CSS.escape(docKey)}"] .window-content`,
-        ),
-      );
-      render();
-    }
-  }
+/** Flows in progress: `body[data-busy]` says so (tests wait for it to end after a click). */
+let running = 0;
+function busy(f: () => Promise<void>): void {
+  running++;
+  document.body.dataset.busy = "true";
+  f()
+    .finally(() => {
+      if (--running === 0) delete document.body.dataset.busy;
+    })
+    .catch((e) => port().report(e)); // a listener cannot wait: a refusal or failure is the user's toast
 }
 
-// ─── The attack dialog (the system's template in a <dialog>; Shift-click skips it) ───────
-
-const attackDialog = $<HTMLDialogElement>("#pg-attack-dialog");
-const attackForm = attackDialog.querySelector("form")!;
-const attackBody = attackDialog.querySelector<HTMLElement>(".pg-dialog-body")!;
-let pendingAttack: {
-  action: string;
-  target: HTMLElement;
-  doc: { kind: "actor" | "message"; id: string };
-  heal?: boolean;
-  rules?: boolean;
-  roll?: boolean;
-  gutsDialog?: boolean;
-} | null = null;
-attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Attack.DialogTitle");
-attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Attack.Roll");
-
-function openAttackDialog(action: string, target: HTMLElement, doc: { kind: "actor" | "message"; id: string }): void {
-  attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Attack.DialogTitle");
-  attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Attack.Roll");
-  attackBody.innerHTML = ui.renderAttackDialog(store, doc.id, target);
-  pendingAttack = { action, target, doc };
-  attackDialog.showModal();
-  attackDialog.querySelector<HTMLElement>("input, select")?.focus();
+/** After a refused field edit, as the Foundry sheet does: render again, so the form shows the stored value. */
+function redrawWindow(docKey: string): void {
+  invalidateView(
+    `window:${docKey}`,
+    els.sheets.querySelector<HTMLElement>(`:scope > .pg-window[data-pg-doc="${CSS.escape(docKey)}"] .window-content`),
+  );
+  render();
 }
 
-/** The healing dialog (the same <dialog>, the system's heal-dialog template); false when none is needed. */
-function openHealDialog(action: string, target: HTMLElement, doc: { kind: "actor" | "message"; id: string }): boolean {
-  const html = ui.renderHealDialog(store, doc.id, target);
-  if (html === null) return false;
-  attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Heal.Input.Title");
-  attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Heal.Input.Ok");
-  attackBody.innerHTML = html;
-  pendingAttack = { action, target, doc, heal: true };
-  attackDialog.showModal();
-  attackDialog.querySelector<HTMLElement>("input")?.focus();
-  return true;
+// ─── The page's dialog (the system's templates in a <dialog>) ───────────────────────────
+
+const dialog = $<HTMLDialogElement>("#pg-attack-dialog");
+const dialogForm = dialog.querySelector("form")!;
+const dialogBody = dialog.querySelector<HTMLElement>(".pg-dialog-body")!;
+/** The open dialog's answer: its form's entries on submit, null when closed or cancelled. */
+let answer: ((entries: [string, unknown][] | null) => void) | null = null;
+/** The open dialog's live part, redrawn as its form changes. */
+let onFormChange: (() => void) | null = null;
+
+function formEntries(form: HTMLFormElement): [string, unknown][] {
+  return (Array.from(form.elements) as HTMLInputElement[])
+    .filter((x) => x.name)
+    .map((x): [string, unknown] => [x.name, x.type === "checkbox" ? x.checked : x.value]);
 }
 
-/** The trait roll dialog (Difficulty, modifier) in the same <dialog>. */
-function openRollDialog(action: string, target: HTMLElement, doc: { kind: "actor" | "message"; id: string }): void {
-  attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Roll.DialogTitle");
-  attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Roll.Ok");
-  attackBody.innerHTML = ui.renderRollDialog(store, doc.id, target);
-  pendingAttack = { action, target, doc, roll: true };
-  attackDialog.showModal();
-  attackDialog.querySelector<HTMLElement>("select, input")?.focus();
+/** Shows the dialog (title, submit label, body) and resolves with its form's entries, or null. */
+function ask(title: string, submit: string, html: string, live?: () => void): Promise<[string, unknown][] | null> {
+  answer?.(null);
+  dialog.querySelector(".window-title")!.textContent = title;
+  dialog.querySelector("[data-pg-submit]")!.textContent = submit;
+  dialogBody.innerHTML = html;
+  onFormChange = live ?? null;
+  const done = new Promise<[string, unknown][] | null>((resolve) => (answer = resolve));
+  dialog.showModal();
+  dialog.querySelector<HTMLElement>(".pg-dialog-body input, .pg-dialog-body select")?.focus();
+  return done;
 }
 
-/** A miniature's Guts check dialog (why, target, the datacard's circumstances) in the same <dialog>. */
-function openGutsDialog(action: string, target: HTMLElement, doc: { kind: "actor" | "message"; id: string }): void {
-  attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.GutsDialog.Title");
-  attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.GutsDialog.Roll");
-  attackBody.innerHTML = ui.renderGutsDialog(store, doc.id);
-  pendingAttack = { action, target, doc, gutsDialog: true };
-  attackDialog.showModal();
-  attackDialog.querySelector<HTMLElement>("select, input")?.focus();
+function closeWith(entries: [string, unknown][] | null): void {
+  const a = answer;
+  answer = null;
+  onFormChange = null;
+  a?.(entries);
 }
+
+dialogForm.addEventListener("input", () => onFormChange?.());
+dialogForm.addEventListener("change", () => onFormChange?.());
+dialogForm.addEventListener("submit", (ev) => {
+  const submitter = (ev as SubmitEvent).submitter as HTMLButtonElement | null;
+  closeWith(submitter?.value === "cancel" ? null : formEntries(dialogForm));
+});
+dialog.addEventListener("close", () => closeWith(null));
+
+/** What the flows ask of the page (the port's dialogs, confirmations and toasts). */
+const page: PageUi = {
+  async dialog<T>(spec: flows.DialogSpec<T>): Promise<T | null> {
+    const html = renderTemplate(spec.template, spec.context(null));
+    // The live part follows the form (the attack's odds); the field being edited keeps focus.
+    const live = spec.live
+      ? () => {
+          const tmp = document.createElement("div");
+          tmp.innerHTML = renderTemplate(spec.template, spec.context(formEntries(dialogForm)));
+          const next = tmp.querySelector(spec.live!);
+          const here = dialogBody.querySelector(spec.live!);
+          if (next && here) here.innerHTML = next.innerHTML;
+        }
+      : undefined;
+    const entries = await ask(localize(spec.titleKey), localize(spec.okKey), html, live);
+    return entries ? spec.read(entries) : null;
+  },
+  async confirm(title: string, text: string): Promise<boolean> {
+    const html = `<p class="pg-confirm">${esc(text)}</p>`;
+    return (await ask(title, localize("Yes"), html)) !== null;
+  },
+  toast,
+};
+
+/** The port of the page's one user (src/system/flows/port.ts), over the store and the page's dice. */
+const port = () => playgroundPort(store, dice, page);
 
 /** The world rules menu (Foundry's settings menu, the same template) in the same <dialog>. */
 $<HTMLButtonElement>("#pg-rules").addEventListener("click", () => {
-  run(() => {
-    attackDialog.querySelector(".window-title")!.textContent = localize("FUDGE.Settings.Menu.Name");
-    attackDialog.querySelector("[data-pg-submit]")!.textContent = localize("FUDGE.Settings.Menu.Save");
-    attackBody.innerHTML = ui.renderRulesMenu(store);
-    pendingAttack = { action: "rules", target: document.body, doc: { kind: "actor", id: "" }, rules: true };
-    attackDialog.showModal();
+  busy(async () => {
+    const entries = await ask(
+      localize("FUDGE.Settings.Menu.Name"),
+      localize("FUDGE.Settings.Menu.Save"),
+      ui.renderRulesMenu(store),
+    );
+    if (!entries) return;
+    const before = ui.rulesOf(store.state);
+    ui.saveRulesMenu(store, dialogForm);
+    // Another attribute set: each actor's levels follow their roles (the flow Foundry's menu runs).
+    await creation.carryAttributes(store, port(), before);
   });
 });
-
-/** The odds follow the form: only the odds part is redrawn, so the field being edited keeps focus. */
-function refreshOdds(): void {
-  if (!pendingAttack || pendingAttack.heal || pendingAttack.rules || pendingAttack.roll || pendingAttack.gutsDialog)
-    return;
-  const p = pendingAttack;
-  run(() => {
-    const tmp = document.createElement("div");
-    tmp.innerHTML = ui.renderAttackDialog(store, p.doc.id, p.target, ui.readDialog(store, attackForm));
-    attackBody.querySelector(".fudge-odds-list")!.innerHTML = tmp.querySelector(".fudge-odds-list")!.innerHTML;
-  });
-}
-attackForm.addEventListener("input", refreshOdds);
-attackForm.addEventListener("change", refreshOdds);
-attackForm.addEventListener("submit", (ev) => {
-  const submitter = (ev as SubmitEvent).submitter as HTMLButtonElement | null;
-  const p = pendingAttack;
-  pendingAttack = null;
-  if (!p || submitter?.value === "cancel") return;
-  if (p.rules)
-    return run(() => {
-      const before = ui.rulesOf(store.state);
-      ui.saveRulesMenu(store, attackForm);
-      creation.remapActors(store, before, ui.rulesOf(store.state));
-    });
-  if (p.roll) {
-    const rollOptions = ui.readRollDialog(attackForm);
-    return run(
-      () => void ui.dispatch(store, dice, { ...p, event: ev, rollOptions }),
-      undefined,
-      p.doc.kind === "actor" ? p.doc.id : undefined,
-    );
-  }
-  if (p.heal || p.gutsDialog) {
-    // The healing dialog's numbers, or the Guts dialog's choice; the action says what it did.
-    const inputs = p.heal
-      ? { inputs: ui.readHealDialog(p.target, attackForm) }
-      : { guts: ui.readGutsDialog(attackForm) };
-    return run(
-      () => {
-        const said = ui.dispatch(store, dice, { ...p, event: ev, ...inputs });
-        if (said) toast(said);
-      },
-      undefined,
-      p.doc.kind === "actor" ? p.doc.id : undefined,
-    );
-  }
-  const situation = ui.readDialog(store, attackForm);
-  run(() => {
-    ui.rememberSituation(store, situation);
-    ui.dispatch(store, dice, { ...p, event: ev, situation });
-  });
-});
-attackDialog.addEventListener("close", () => (pendingAttack = null));
 
 document.addEventListener("click", (ev) => {
   const target = (ev.target as HTMLElement).closest<HTMLElement>("[data-action]");
@@ -470,33 +436,14 @@ document.addEventListener("click", (ev) => {
   const doc = docOf(target);
   if (!doc) return;
   ev.preventDefault();
-  const action = target.dataset.action!;
-  if (doc.kind === "actor" && (action === "attack" || action === "attackAll") && !ev.shiftKey)
-    return run(() => openAttackDialog(action, target, doc));
-  if (doc.kind === "actor" && (action === "rollTrait" || action === "roll") && !ev.shiftKey)
-    return run(() => openRollDialog(action, target, doc));
-  if (doc.kind === "actor" && action === "gutsCheck") return run(() => openGutsDialog(action, target, doc));
-  if (doc.kind === "actor" && action === "heal") {
-    // null: refused before the dialog (the toast says why), as in Foundry; false: no dialog needed.
-    let opened: boolean | null = null;
-    run(() => void (opened = openHealDialog(action, target, doc)));
-    if (opened !== false) return;
-  }
-  // RULES §2.2 automatic death: confirmed first (Foundry: a DialogV2 confirm).
-  if (doc.kind === "actor" && action === "killActor" && !window.confirm(ui.killConfirmText(store, doc.id))) return;
-  if (action === "tab") {
+  if (target.dataset.action === "tab") {
     // Foundry's own tab action (ApplicationV2 changeTab): the window shows the tab and keeps it.
     ui.activeTabs.set(doc.id, target.dataset.tab ?? "combat");
     return render();
   }
-  run(
-    () => {
-      const said = ui.dispatch(store, dice, { action, target, doc, event: ev });
-      if (said) toast(said);
-    },
-    undefined,
-    doc.kind === "actor" ? doc.id : undefined,
-  );
+  // Item windows ("actorId/itemId") act for their actor, as an embedded item's sheet does.
+  const click = flows.clickOf(target, doc.kind === "message" ? doc.id : doc.id.split("/")[0], ev.shiftKey);
+  busy(() => (doc.kind === "message" ? flows.runCardAction : flows.runSheetAction)(port(), click));
 });
 
 // The sheet tabs' keys (ARIA tabs pattern, src/system/tabs.ts): the tab reached opens and takes the focus.
@@ -521,18 +468,30 @@ document.addEventListener("change", (ev) => {
   if (input instanceof HTMLSelectElement && (input.dataset.itemField || input.dataset.worldSetting)) {
     const owner = docOf(input);
     if (!owner || owner.kind !== "actor") return;
-    return run(
-      () =>
-        input.dataset.itemField
-          ? creation.submitItemField(store, owner.id, input)
-          : creation.submitCreationMethod(store, input.value),
-      owner.id,
-    );
+    // The sheet's pickers, through the flows Foundry's sheet runs (src/system/flows/creation.ts).
+    const { itemId = "", itemField } = input.dataset;
+    return busy(async () => {
+      try {
+        await (itemField
+          ? flows.editItemField(port(), owner.id, itemId, itemField, input.value)
+          : flows.pickCreationMethod(port(), input.value));
+      } catch (e) {
+        port().report(e, store.actor(owner.id)?.name);
+        redrawWindow(owner.id);
+      }
+    });
   }
   if (!input.name || input.closest(".pg-toolbar")) return;
   const doc = docOf(input);
   if (!doc || doc.kind !== "actor") return;
-  run(() => ui.submitField(store, doc.id, input), doc.id);
+  busy(async () => {
+    try {
+      await ui.submitField(store, port(), doc.id, input);
+    } catch (e) {
+      port().report(e, store.actor(doc.id.split("/")[0])?.name);
+      redrawWindow(doc.id);
+    }
+  });
 });
 
 // ─── Create Actor and the compendium browser (Foundry's directory and compendium windows) ──
@@ -541,7 +500,7 @@ const createForm = $<HTMLFormElement>("#pg-create");
 createForm.addEventListener("submit", (ev) => {
   ev.preventDefault();
   const data = new FormData(createForm);
-  run(() => {
+  busy(async () => {
     creation.createActor(store, String(data.get("name") ?? ""), String(data.get("type") ?? "character"));
     createForm.reset();
     // A new actor is being made: the compendiums open beside its sheet, to drag its traits from.
@@ -574,7 +533,14 @@ els.sheets.addEventListener("drop", (ev) => {
   if (!win || !ev.dataTransfer) return;
   ev.preventDefault();
   const data = ev.dataTransfer.getData("text/plain");
-  run(() => void creation.dropItem(store, win.dataset.pgDoc!, data), undefined, win.dataset.pgDoc);
+  const actorId = win.dataset.pgDoc!;
+  busy(async () => {
+    try {
+      creation.dropItem(store, actorId, data);
+    } catch (e) {
+      port().report(e, store.actor(actorId)?.name);
+    }
+  });
 });
 
 store.subscribe(() => render());
@@ -590,6 +556,10 @@ declare global {
 }
 window.__playground = {
   store,
+  /** Hooks for modules: the flows' fudge-wounds.* hooks (Foundry's Hooks.call / callAll). */
+  hooks,
+  /** Whether a click's flow is still running. */
+  busy: () => running > 0,
   dice,
   ui,
   state: () => store.snapshot(),

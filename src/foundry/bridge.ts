@@ -5,8 +5,7 @@
 import { errorView } from "../system/error-text";
 import { isRulesError, renderTrack, trackStatus, type Track, type TrackRender, type TrackStatus } from "../rules";
 import { parseCombatant, defensiveFactor, offensiveFactor } from "../rules/fudge";
-import { miniatureNumbers } from "../system/actions";
-import { equippedOf, fudgeCombatant, trackFor } from "../system/combatant";
+import { equippedOf, fudgeCombatant, miniatureNumbers, trackFor } from "../system/combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "../system/data";
 import { worldRulesFrom } from "../system/data";
 import { initiativeTrait } from "../system/initiative";

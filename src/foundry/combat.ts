@@ -3,46 +3,32 @@
  * roll, Guts re-check prompt, FATE Clipped and Fudge stun noted), turn end (FATE Clipped used up,
  * a Fudge stun counts down), round start (who began it Incapacitated, Fudge §4.64), combat end
  * (Willpower adjustments lapse, with one chat note; Scratches cleared per setting), scene end
- * (FATE Hurt cleared). What to do is decided in src/system/combat.ts; every roll and every track
- * change is the rules core's.
+ * (FATE Hurt cleared). What to do is decided in src/system/combat.ts; what it does to an actor is
+ * a flow (src/system/flows) run against this client's port.
  */
-import {
-  initialGutsState,
-  nearDeathGuts,
-  parseGutsState,
-  type GutsReason,
-  datacard,
-  parseDatacard,
-} from "../rules/miniatures";
-import { gutsTraitLines } from "../system/guts-dialog";
-import { fill } from "../system/i18n";
-import * as actions from "../system/actions";
-import { miniatureDatacard, stunInForce, trackFor } from "../system/combatant";
-import type { MiniatureData } from "../system/data";
+import * as flows from "../system/flows";
+import { stunInForce } from "../system/combatant";
 import { CLIPPED_NOTE_FLAG } from "../system/clipped";
-import { changeActor, plainActor, updateActor, worldRules, type DerivedActor } from "./bridge";
+import { plainActor, worldRules, type DerivedActor } from "./bridge";
 import {
-  combatEndHealing,
   combatTurn,
   ROUND_START_FLAG,
-  roundStartFor,
   roundStartRecord,
   sceneEndHealing,
   STUN_NOTE_FLAG,
   turnEndHealing,
   turnStartTasks,
 } from "../system/combat";
-import { readStunSnapshot, turnEndStunHealing } from "../rules/fudge";
-import type { RoundStart } from "../system/combatant";
-import { reportError, userRef } from "./foundry-util";
-import { foundryRoller, postRollNote, withRollMode } from "./dice";
-import { GUTS_ROLL, rollSlot } from "../system/rolling";
-import { runGutsChecks, runGutsRechecks } from "./guts-table";
+import { readStunSnapshot } from "../rules/fudge";
+import { reportError } from "./foundry-util";
+import { withRollMode } from "./dice";
+import { toCore } from "./v14";
 import { SYSTEM_ID } from "../system/registry";
-import { battleEndNote, type BattleEndEntry, type LapseNote } from "../system/battle-end";
+import { battleEndNote, type BattleEndEntry } from "../system/battle-end";
 import { TEMPLATES } from "../system/handlebars";
 import { systemPath, templatesReady } from "./templates";
-import { toCore } from "./v14";
+import { foundryPort } from "./port";
+import type { MiniatureData } from "../system/data";
 
 const FLAG_CLIPPED = CLIPPED_NOTE_FLAG;
 const derivedOf = (a: Actor.Implementation) => (a.system as unknown as { derived?: DerivedActor }).derived ?? null;
@@ -50,11 +36,7 @@ const isActiveGM = () => game.user?.isActiveGM === true;
 
 async function heal(actor: Actor.Implementation, type: string): Promise<void> {
   try {
-    await changeActor(actor, (doc) => {
-      const r = actions.healWounds(doc, { type }, worldRules(), userRef());
-      // Nothing to heal: no write (so running twice, or on an unhurt actor, changes nothing).
-      return actions.changesTrack(doc, r.update) ? r.update : null;
-    });
+    await flows.healQuietly(foundryPort(), actor.uuid, type);
   } catch (e) {
     reportError(e, actor.name);
   }
@@ -62,25 +44,6 @@ async function heal(actor: Actor.Implementation, type: string): Promise<void> {
 
 /** A world actor deleted since (a combat and its actors removed together) is not written to; a token's actor lives with its token. */
 const stillThere = (a: Actor.Implementation): boolean => a.isToken || game.actors?.has(a.id!) === true;
-
-/**
- * The battle is over for this actor (Fudge §4.52 (4)): from its live document and its own wound
- * log; no write when nothing lapses. Returns what happened to each lapse (for the chat note).
- */
-export async function endBattleOf(actor: Actor.Implementation): Promise<LapseNote[]> {
-  let notes: LapseNote[] = [];
-  try {
-    await changeActor(actor, (doc) => {
-      const r = actions.endBattleFor(doc, worldRules());
-      notes = r?.notes ?? [];
-      return r?.update ?? null;
-    });
-  } catch (e) {
-    notes = [];
-    reportError(e, actor.name);
-  }
-  return notes;
-}
 
 /**
  * One chat note for the combat's end, when lapses were applied (Fudge §4.52 (4)): a line per
@@ -104,29 +67,6 @@ async function postBattleEndNote(combatId: string, entries: BattleEndEntry[]): P
   );
 }
 
-/**
- * Miniatures: Near Death — Guts (lowered by the wound penalty) + 4dF each turn, a Foundry Roll; at
- * −1 while a Guts failure by 1 is in force (Miniatures: Guts, world rule gutsRollPenalty), and the
- * note says so.
- */
-async function nearDeathTurn(actor: Actor.Implementation): Promise<void> {
-  const rules = worldRules();
-  const doc = plainActor(actor);
-  const card = parseDatacard(miniatureDatacard(doc, rules), "actor");
-  const derived = datacard(card, derivedOf(actor)?.penalty ?? 0);
-  const state = parseGutsState((doc.system as MiniatureData).gutsState, "system.gutsState");
-  const rolled = await rollSlot(GUTS_ROLL, foundryRoller);
-  const r = nearDeathGuts(trackFor(doc, rules), derived.guts, rolled.faces, 0, state, actions.gutsRules(rules));
-  // Miniatures: Wounds — "becomes merely Very Hurt and may then act normally": the Guts failures it
-  // had before it fell no longer hold it (this system's reading; the duel forecast plays it so).
-  const recovered = r.result === "veryHurt" && state.pending.length > 0 ? { gutsState: initialGutsState() } : {};
-  await updateActor(actor, { system: { woundTrack: { state: r.track.state }, ...recovered } });
-  const total = `${r.total >= 0 ? "+" : "\u2212"}${Math.abs(r.total)}`;
-  const i18n = game.i18n!;
-  const lines = gutsTraitLines(r.steps, (k, p) => fill(i18n.localize(k), p, (v) => i18n.localize(v)));
-  await postRollNote(actor, `FUDGE.Miniatures.NearDeath.${r.result}`, [total, ...lines], [rolled]);
-}
-
 async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {
   const actor = combatant.actor as Actor.Implementation | null;
   if (!actor) return;
@@ -140,9 +80,10 @@ async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {
     status: derived?.status ?? null,
     gutsPending,
   })) {
-    if (task.kind === "nearDeathGuts") await nearDeathTurn(actor);
+    if (task.kind === "nearDeathGuts") await flows.nearDeathTurn(foundryPort(), actor.uuid);
     else if (task.kind === "noteClipped") await actor.setFlag(SYSTEM_ID as never, FLAG_CLIPPED as never, true as never);
-    else if (task.kind === "gutsRecheck") await runGutsRechecks(actor, combatTurn(combatant.combat?.round));
+    else if (task.kind === "gutsRecheck")
+      await flows.runGutsRechecks(foundryPort(), actor.uuid, combatTurn(combatant.combat?.round));
     else if (task.kind === "noteStun") await noteStun(combatant);
   }
 }
@@ -178,11 +119,8 @@ async function countDownStun(combatant: Combatant.Implementation, round: number,
   if (!actor || !stillThere(actor)) return;
   const atStart = readStunSnapshot(note);
   try {
-    // Decided from the live track in the actor's write lane (after any Apply queued before it).
-    await changeActor(actor, (doc) => {
-      const type = turnEndStunHealing(worldRules().preset, atStart, stunInForce(doc, worldRules()));
-      return type ? actions.healWounds(doc, { type }, worldRules(), userRef()).update : null;
-    });
+    // Decided from the live track in the actor's turn of the write queue (after any Apply queued before it).
+    await flows.stunCountdown(foundryPort(), actor.uuid, atStart);
   } catch (e) {
     reportError(e, actor.name);
   }
@@ -200,23 +138,6 @@ async function recordRoundStart(combat: Combat.Implementation, round: number): P
     .filter((a): a is Actor.Implementation => !!a)
     .map((a) => ({ ref: a.uuid, status: derivedOf(a)?.status ?? null }));
   await combat.setFlag(SYSTEM_ID as never, ROUND_START_FLAG as never, roundStartRecord(round, combatants) as never);
-}
-
-/**
- * The round-start record that holds for this actor (Fudge §4.64), from the world's started combats
- * as this client sees them: null when it fights in none (its current track then counts).
- */
-export function tableRoundStart(actor: { uuid?: string; _id: string }): RoundStart | null {
-  const combats = (game.combats?.contents ?? []) as Combat.Implementation[];
-  return roundStartFor(
-    actor.uuid ?? actor._id,
-    combats.map((c) => ({
-      started: c.started,
-      round: c.round,
-      refs: c.combatants.contents.map((b) => (b.actor as Actor.Implementation | null)?.uuid ?? "").filter(Boolean),
-      record: c.getFlag(SYSTEM_ID as never, ROUND_START_FLAG as never),
-    })),
-  );
 }
 
 async function onTurnEnd(combatant: Combatant.Implementation, round: number, ended = false): Promise<void> {
@@ -266,11 +187,10 @@ export class FudgeCombat extends Combat {
 /** Scenes whose end is being handled on this client (the same deactivation may arrive twice). */
 const endingScenes = new Set<string>();
 
-/** The battle is over: the turn in progress ends, its lapses and their note, then the world's healing at combat end. */
+/** The battle is over (src/system/flows/battle.ts): the turn in progress ends, its lapses and their note, then the world's healing at combat end. */
 async function endBattle(
   combatId: string,
   actors: Actor.Implementation[],
-  type: ReturnType<typeof combatEndHealing>,
   lastTurn: { combatant: Combatant.Implementation; round: number } | null,
 ): Promise<void> {
   if (lastTurn)
@@ -279,17 +199,8 @@ async function endBattle(
     } catch (e) {
       reportError(e);
     }
-  // Fudge §4.52 (4): Willpower adjustments that hold "until the battle is over" lapse first.
-  const entries: BattleEndEntry[] = [];
-  for (const a of actors)
-    if (stillThere(a) && actions.endBattleFor(plainActor(a), worldRules()) !== null)
-      entries.push({ name: a.name ?? "", notes: await endBattleOf(a) });
-  try {
-    await postBattleEndNote(combatId, entries);
-  } catch (e) {
-    reportError(e);
-  }
-  if (type) for (const a of actors) if (stillThere(a)) await heal(a, type);
+  const refs = actors.filter(stillThere).map((a) => a.uuid);
+  await flows.endBattle(foundryPort(), refs, (entries) => postBattleEndNote(combatId, entries));
 }
 
 /** FATE: Hurt lasts for the scene — when the GM activates another scene, the old one has ended. */
@@ -328,7 +239,6 @@ export function registerCombatHooks(): void {
   Hooks.on("deleteCombat", (combat) => {
     redrawCombatants(combat as Combat.Implementation);
     if (!isActiveGM()) return;
-    const type = combatEndHealing(worldRules());
     const actors = combat.combatants.contents
       .map((c) => c.actor as Actor.Implementation | null)
       .filter((a): a is Actor.Implementation => !!a);
@@ -338,7 +248,7 @@ export function registerCombatHooks(): void {
     const now = (combat as unknown as { current?: { round?: number; combatantId?: string | null } }).current;
     const last = combat.started && now?.combatantId ? combat.combatants.get(now.combatantId) : undefined;
     const lastTurn = last ? { combatant: last, round: now?.round ?? combat.round } : null;
-    endBattle(String(combat.id), actors, type, lastTurn).catch((e) => reportError(e)); // a hook cannot wait: a failure is reported
+    endBattle(String(combat.id), actors, lastTurn).catch((e) => reportError(e)); // a hook cannot wait: a failure is reported
   });
   Hooks.on("updateScene", (scene, change) =>
     onSceneUpdate(scene as Scene.Implementation, change as { active?: unknown }),
@@ -356,23 +266,4 @@ export async function endScene(scene: Scene.Implementation | null = canvas?.scen
     seen.add(a.uuid);
     await heal(a, type);
   }
-}
-
-/**
- * Miniatures: Guts — a model that reaches a new wound level checks at once (target +1; two
- * levels from one attack +2). Run after Apply for the card's "gutsCheck" follow-ups on the
- * defender, under the model's standing and the live table's circumstances (guts-table.ts); the
- * failure is stored for the re-checks on later turns.
- */
-export async function gutsAfterWound(
-  actor: Actor.Implementation,
-  followUps: readonly { type: string; target: string; params: Record<string, string | number | boolean> }[],
-): Promise<void> {
-  if (actor.type !== "miniature") return;
-  const checks = followUps.filter((f) => f.type === "gutsCheck" && f.target === "defender" && f.params.who === "self");
-  await runGutsChecks(
-    actor,
-    checks.map((f) => ({ target: Number(f.params.target), reason: String(f.params.reason) as GutsReason })),
-    combatTurn(game.combat?.round),
-  );
 }

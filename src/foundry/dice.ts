@@ -4,6 +4,7 @@
  * other modules find it in `message.rolls`. The faces go to the pure rules core.
  */
 import type { Roller } from "../system/rolling";
+import { rollNoteHtml } from "../system/card";
 import { generation, type V14ChatMessageStatics } from "./v14";
 
 type RollLike = { dice: { results: { result: number; active?: boolean }[] }[]; evaluate(): Promise<unknown> };
@@ -58,7 +59,7 @@ export async function postRollNote(
   rolled: readonly { formula: string; faces: number[]; rolls: Roll[] }[],
 ): Promise<unknown> {
   const esc = (s: unknown) => foundry.utils.escapeHTML(String(s ?? ""));
-  const content = `<div class="fudge-wounds fudge-card fudge-roll-note"><p><strong>${esc(actor.name)}</strong>: ${esc(game.i18n!.localize(titleKey))}</p>${lines.map((l) => `<p>${esc(l)}</p>`).join("")}</div>`;
+  const content = rollNoteHtml(actor.name ?? "", game.i18n!.localize(titleKey), lines, esc);
   const dice = rolled.map((r) => ({ formula: r.formula, faces: [...r.faces] }));
   return postWithRolls(
     { content, speaker: ChatMessage.getSpeaker({ actor }), flags: { "fudge-wounds": { dice, titleKey } } },

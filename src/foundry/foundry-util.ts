@@ -1,6 +1,6 @@
 /** Small Foundry-side helpers: the current user, ladder names, localized errors (dice: dice.ts). */
 import { isRulesError, STANDARD_RUNGS } from "../rules";
-import type { UserRef } from "../system/actions";
+import type { UserRef } from "../system/permissions";
 import { errorText } from "../system/error-text";
 import type { SystemI18n } from "../system/i18n";
 

@@ -7,7 +7,7 @@
  * one GM client at a time in its own write lane.
  */
 import type { ActorDoc } from "../system/data";
-import { withGmRecords } from "../system/actions/kill";
+import { withGmRecords } from "../system/flows";
 import { SYSTEM_ID } from "../system/registry";
 import { writeQueue } from "./write-queue";
 

@@ -21,7 +21,8 @@ import {
   woundedActors,
 } from "../system/settings-menu";
 import { TEMPLATES } from "../system/handlebars";
-import { remapAttributes } from "../system/attributes";
+import * as flows from "../system/flows";
+import { foundryPort } from "./port";
 
 const { ApplicationV2 } = foundry.applications.api;
 const settings = () => game.settings!;
@@ -117,14 +118,9 @@ export async function confirmPresetChange(from: string, to: string): Promise<boo
 /**
  * The GM saved another attribute set: each world actor's levels follow their roles to the new
  * keys (an old Damage Capacity becomes Health), written only where something changes; nothing is
- * deleted (src/system/attributes.ts remapAttributes).
+ * deleted (the flow src/system/flows/creation.ts carryAttributes, through the serialised write).
  */
 export async function remapWorldAttributes(before: WorldRules, after: WorldRules): Promise<void> {
-  if (JSON.stringify(before.attributeSet) === JSON.stringify(after.attributeSet)) return;
-  for (const actor of game.actors ?? []) {
-    if (actor.type === "miniature") continue;
-    const attrs = (actor.system as unknown as { attributes?: Record<string, unknown> }).attributes;
-    const moved = remapAttributes(attrs, before.attributeSet, after.attributeSet);
-    if (moved) await actor.update({ system: { attributes: moved } } as never);
-  }
+  const refs = [...(game.actors ?? [])].map((a) => a.uuid);
+  await flows.carryAttributes(foundryPort(), refs, before, after);
 }

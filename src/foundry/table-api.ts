@@ -16,12 +16,13 @@ import {
 } from "../system/attack-dialog";
 import { ForecastQueue } from "../system/forecast-queue";
 import type { ActorDoc, ItemDoc } from "../system/data";
-import * as actions from "../system/actions";
+import * as flows from "../system/flows";
 import { trackFor } from "../system/combatant";
 import { fill } from "../system/i18n";
 import { hudWoundControls, trackView } from "../system/view";
-import { plainActor, updateActor, worldRules } from "./bridge";
-import { reportError, userRef } from "./foundry-util";
+import { plainActor, worldRules } from "./bridge";
+import { reportError } from "./foundry-util";
+import { foundryPort } from "./port";
 import { duelGutsSituation } from "../system/guts";
 import { liveGutsCircumstances } from "./guts-table";
 import type { V14ContextMenuEntry } from "./v14";
@@ -249,7 +250,7 @@ export function onCombatTrackerContextOptions(app: TrackerLike, entries: unknown
 
 /**
  * Token HUD wound controls: "+" marks a level's first open box, "−" clears its last marked box,
- * through the sheet's own toggleWoundBox action (and its permission check).
+ * through the sheet's own toggleWoundBox flow (and its permission check).
  */
 function woundPanel(actor: Actor.Implementation, onClicked: (key: string) => void): HTMLElement {
   const panel = document.createElement("div");
@@ -273,13 +274,14 @@ function woundPanel(actor: Actor.Implementation, onClicked: (key: string) => voi
       b.dataset.fudgeHud = `${i}${sign}`;
       b.setAttribute("aria-label", b.dataset.tooltip);
       b.disabled = !ref;
+      // The sheet's own box toggle (the sheet action table), with its permission check and write queue.
+      b.dataset.action = c.action;
+      if (ref) b.dataset.ref = ref;
       b.addEventListener("click", (ev) => {
         ev.preventDefault();
         ev.stopPropagation();
         onClicked(b.dataset.fudgeHud ?? "");
-        const toggle = async () =>
-          updateActor(actor, actions.toggleWoundBox(plainActor(actor), ref!, worldRules(), userRef()));
-        toggle().catch((e) => reportError(e, actor.name)); // a listener cannot wait: a refused change is reported
+        flows.runSheetAction(foundryPort(), flows.clickOf(b, actor.uuid)).catch((e) => reportError(e, actor.name)); // a listener cannot wait: a refused change is reported
       });
       row.append(b);
     }

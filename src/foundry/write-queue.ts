@@ -1,26 +1,7 @@
-/**
- * This client's write queue: serialised work per key (a lane). Every write to one actor on this client —
- * a wound, an undo, a heal, a box toggled, a Fudge Point — runs after the previous one ended,
- * and reads the actor as it is when its turn comes, so two cards applied to one target at
- * once keep both wounds. Different keys run side by side. A failed task does not stop the
- * queue; its error goes to its own caller.
- */
-export type SerialRunner = <T>(key: string, task: () => Promise<T> | T) => Promise<T>;
+/** This client's write queue (src/system/serial-queue.ts): every write to one actor on this client waits for the previous one. */
+import { serialQueue, type SerialRunner } from "../system/serial-queue";
 
-export function serialQueue(): SerialRunner {
-  const tails = new Map<string, Promise<unknown>>();
-  return <T>(key: string, task: () => Promise<T> | T): Promise<T> => {
-    const prev = tails.get(key) ?? Promise.resolve();
-    const run = prev.then(() => task());
-    // The lane's tail never rejects: a settled task, done or failed, only frees its key.
-    const forget = () => {
-      if (tails.get(key) === tail) tails.delete(key);
-    };
-    const tail: Promise<void> = run.then(forget, forget);
-    tails.set(key, tail);
-    return run;
-  };
-}
+export { serialQueue, type SerialRunner };
 
 /** This client's write queue, one lane per actor (and per chat card). Keyed by `game`: one per client. */
 const queues = new WeakMap<object, SerialRunner>();

@@ -161,8 +161,9 @@ export interface AttackPipeline<R extends AttackRequest = AttackRequest> {
   parseRequest(input: unknown): R;
   /**
    * The attacker's own refusals: those that need no die and nothing the defender decides at
-   * Defend (Fudge §4.57 Incapacitated, §4.62 stunned; FATE: Taken Out). Throws the RulesError.
-   * `resolve` makes this same check first (one place for each rule); src/system startAttack
+   * Defend (Fudge §4.57 Incapacitated, §4.62 stunned; FATE: Taken Out; Miniatures, which has no
+   * Defend: every rule of the attack, contact and Chivalrous among them). Throws the RulesError.
+   * `resolve` makes this same check first (one place for each rule); src/system planAttack
    * calls it before any die is rolled, so an opposed attack, whose card waits for the defender,
    * is refused when it is made rather than at Defend. Absent: the attacker is never refused so.
    */

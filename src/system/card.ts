@@ -621,3 +621,17 @@ export function rollCardContext(stored: RollCardData | unknown, rules: WorldRule
     error: null,
   };
 }
+
+/**
+ * A roll note's HTML (healing, Volt recovery, Guts, Near Death: a roll that changed a track or a
+ * state without an attack card): who, what, one paragraph per outcome line. `esc` is the host's
+ * HTML escape (every name and line is text).
+ */
+export function rollNoteHtml(
+  actorName: string,
+  title: string,
+  lines: readonly string[],
+  esc: (s: string) => string,
+): string {
+  return `<div class="fudge-wounds fudge-card fudge-roll-note"><p><strong>${esc(actorName)}</strong>: ${esc(title)}</p>${lines.map((l) => `<p>${esc(l)}</p>`).join("")}</div>`;
+}

@@ -26,6 +26,7 @@ import {
 } from "../rules/fudge";
 import { defaultFateConfig } from "../rules/fate";
 import { defaultVoltRows } from "../rules/volt";
+import { datacard, parseDatacard } from "../rules/miniatures";
 import type { FudgeCombatant } from "../rules/fudge";
 import { MINI_TRAIT_EFFECTS, type MiniTraitEffect } from "./data";
 import { roleLevel } from "./attributes";
@@ -216,8 +217,36 @@ export function trackConfigFor(actor: ActorDoc, rules: WorldRules): { kind: stri
   }
 }
 
+/** Actors a flow has read (readActor), with the track parsed once under the flow's rules. */
+const readTracks = new WeakMap<object, { rules: WorldRules; track: Track | null }>();
+
+/**
+ * A flow reads each actor once: `doc` is a plain copy of the live actor, which nothing changes
+ * afterwards, and every trackFor of it under `rules` answers from one parse (the first one), so a
+ * flow's many readers (the request, the integrity check, the wound, Guts) do not parse it again.
+ */
+export function readActor<T extends ActorDoc>(doc: T, rules: WorldRules): T {
+  if (!readTracks.has(doc)) readTracks.set(doc, { rules, track: null });
+  return doc;
+}
+
+/** Freezes a parsed track whole: one shared parse must not be changed by a reader. */
+function frozen<T>(v: T): T {
+  if (v && typeof v === "object" && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) frozen(x);
+  }
+  return v;
+}
+
 /** The actor's wound track: config from the world rules, state from the actor (null = unhurt). Throws a RulesError when the stored state does not fit. */
 export function trackFor(actor: ActorDoc, rules: WorldRules): Track {
+  const read = readTracks.get(actor);
+  if (read && read.rules === rules) return (read.track ??= frozen(parsedTrack(actor, rules)));
+  return parsedTrack(actor, rules);
+}
+
+function parsedTrack(actor: ActorDoc, rules: WorldRules): Track {
   const config = trackConfigFor(actor, rules);
   const state = (actor.system as CharacterData | MiniatureData).woundTrack.state;
   if (state === null || state === undefined) return newTrack(config);
@@ -625,4 +654,10 @@ export function attackRequest(
       };
     }
   }
+}
+
+/** Miniatures: derived datacard numbers (for the playground's token panel and Guts prompts). */
+export function miniatureNumbers(actor: ActorDoc, rules: WorldRules) {
+  const c = parseDatacard(miniatureDatacard(actor, rules), "actor");
+  return datacard(c, trackStatus(c.track).penalty);
 }

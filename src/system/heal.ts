@@ -62,8 +62,30 @@ export interface HealDice {
   medical?: [number, number];
 }
 
-/** Placeholder dice to check a heal is allowed before any die is rolled (a refused heal rolls none). */
-export const DRY_HEAL_DICE: HealDice = { fudge: [0, 0, 0, 0], d20: [1, 1], medical: [1, 1] };
+type HealInput = (typeof HEAL_INPUTS)[string][number];
+
+function inputError(spec: HealInput, v: number): RulesError | null {
+  if (Number.isInteger(v) && v >= spec.min && v <= spec.max) return null;
+  return new RulesError(
+    `healing.${spec.name}`,
+    "FUDGE.Error.OutOfRange",
+    `must be between ${spec.min} and ${spec.max}`,
+    {
+      min: spec.min,
+      max: spec.max,
+      value: String(v),
+    },
+  );
+}
+
+/** The healing dialog's numbers checked before any die is rolled: the first out of its range, or null. */
+export function healInputsError(type: string, inputs: Record<string, number>): RulesError | null {
+  for (const spec of HEAL_INPUTS[type] ?? []) {
+    const bad = inputError(spec, inputs[spec.name] ?? spec.initial);
+    if (bad) return bad;
+  }
+  return null;
+}
 
 const medicalValueOf = (inputs: Record<string, number>): number => inputs.medicalValue ?? 0;
 
@@ -155,14 +177,9 @@ export function healingRequest(
 ): Record<string, unknown> {
   const need = (name: string): number => {
     const spec = (HEAL_INPUTS[type] ?? []).find((s) => s.name === name)!;
-    const v = inputs[name] ?? spec.initial;
-    if (!Number.isInteger(v) || v < spec.min || v > spec.max)
-      throw new RulesError(`healing.${name}`, "FUDGE.Error.OutOfRange", `must be between ${spec.min} and ${spec.max}`, {
-        min: spec.min,
-        max: spec.max,
-        value: String(v),
-      });
-    return v;
+    const bad = inputError(spec, inputs[name] ?? spec.initial);
+    if (bad) throw bad;
+    return inputs[name] ?? spec.initial;
   };
   switch (type) {
     case "roll": {

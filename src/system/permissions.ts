@@ -72,7 +72,36 @@ export interface ActOptions {
   posted?: number;
 }
 
-/** Throws unless `user` may do `action` here (a relayed request counts as the GM's); no user: no check (trusted callers). */
+/** A precondition's answer (canHeal, canRecover, …): null when the action may go ahead, else the refusal the user reads. */
+export type Check = RulesError | null;
+
+/** Throws a precondition's refusal (the action is refused before anything is rolled or written). */
+export function refuseUnless(check: Check): void {
+  if (check) throw check;
+}
+
+/** May `user` do `action` here (a relayed request counts as the GM's)? No user: yes (trusted callers). */
+export function allowed(
+  action: ActionName,
+  user: UserRef | undefined,
+  actor: ActorDoc,
+  opts: ActOptions = {},
+  card?: AttackCardData,
+  target?: AttackCardTarget,
+  messageId?: string,
+): Check {
+  if (!user) return null;
+  const v = authorize(action, user, actor, card, target, messageId);
+  if (v === "allow" || (v === "needsRelay" && opts.relayed)) return null;
+  if (v === "needsRelay")
+    return new RulesError("user", "FUDGE.Error.NeedsRelay", `${action} on ${actor.name} must go through the GM`, {
+      action,
+      name: actor.name,
+    });
+  return refusal(action, actor.name);
+}
+
+/** Throws unless `user` may do `action` here (allowed). */
 export function checkAllowed(
   action: ActionName,
   user: UserRef | undefined,
@@ -82,15 +111,7 @@ export function checkAllowed(
   target?: AttackCardTarget,
   messageId?: string,
 ): void {
-  if (!user) return;
-  const v = authorize(action, user, actor, card, target, messageId);
-  if (v === "allow" || (v === "needsRelay" && opts.relayed)) return;
-  if (v === "needsRelay")
-    throw new RulesError("user", "FUDGE.Error.NeedsRelay", `${action} on ${actor.name} must go through the GM`, {
-      action,
-      name: actor.name,
-    });
-  throw refusal(action, actor.name);
+  refuseUnless(allowed(action, user, actor, opts, card, target, messageId));
 }
 
 /** The refusal a player reads: card actions say whose it is and who may do it (localized, with the actor's name). */

@@ -12,7 +12,7 @@
 import type { Rng, DiceSlot } from "../rules";
 import { fudgeDiceSlot, plainDiceSlot } from "../rules/fudge";
 import { legendarySlot, rollLegendary } from "../rules/miniatures";
-import type { ActorDoc, AttackCardData, WorldRules } from "./data";
+import type { ActorDoc, WorldRules } from "./data";
 
 /** One formula rolled by the host: its faces in order, and the host's own record (a Foundry Roll). */
 export interface Rolled<R = unknown> {
@@ -79,18 +79,6 @@ export async function rollSlot<R>(
   throw new Error(`dice slot ${slot.id} asked for too many rolls`);
 }
 
-/** The same, with a roller that answers at once (the playground's fixed or seeded faces). */
-export function rollSlotSync(slot: Pick<DiceSlot, "id" | "formula" | "roll">, roller: SyncRoller): SlotRoll<null> {
-  const { sides } = parseFormula(slot.formula);
-  const uniforms: number[] = [];
-  for (let n = 0; n < MAX_ROLLS; n++) {
-    const faces = replay(slot, uniforms);
-    if (faces) return { slot: slot.id, formula: slot.formula, faces, rolls: [] };
-    uniforms.push(...roller(slot.formula).faces.map((f) => faceToUniform(f, sides)));
-  }
-  throw new Error(`dice slot ${slot.id} asked for too many rolls`);
-}
-
 /**
  * A Miniatures Guts check or Near Death roll: 4dF with the Legendary re-roll (Miniatures: Ground
  * rules — "On an unmodified roll of +4, re-roll, ignoring all [-] results, and add"), so four +
@@ -124,57 +112,9 @@ export async function rollFaces<R>(formula: string, roller: Roller<R>): Promise<
   return { slot: formula, formula, faces: r.faces, rolls: r.roll === null ? [] : [r.roll] };
 }
 
-/** The dice source src/system/actions/attack-card.ts startAttack accepts: faces per slot and target. */
+/** The dice source src/system/actions/attack-card.ts attackCard accepts: faces per slot and target. */
 export interface SlotDice {
   faces(slot: DiceSlot, targetIndex: number): number[];
-}
-
-type AttackBuild = (dice: SlotDice) => AttackCardData;
-const slotKey = (slot: string, target: number) => (slot === "attack" ? "attack" : `${slot}#${target}`);
-
-/** Which slots an attack rolls, for which target, in rolling order (a dry run; the attack roll once). */
-function attackPlan(build: AttackBuild): { slot: DiceSlot; key: string }[] {
-  const wanted: { slot: DiceSlot; key: string }[] = [];
-  build({
-    faces(slot, target) {
-      const key = slotKey(slot.id, target);
-      if (!wanted.some((w) => w.key === key)) wanted.push({ slot, key });
-      return slot.roll(() => 0.5);
-    },
-  });
-  return wanted;
-}
-
-function attackFrom<R>(build: AttackBuild, rolled: Map<string, SlotRoll<R>>): AttackCardData {
-  return build({
-    faces(slot, target) {
-      const r = rolled.get(slotKey(slot.id, target));
-      if (!r) throw new Error(`dice slot ${slot.id} was not rolled`);
-      return [...r.faces];
-    },
-  });
-}
-
-/**
- * Rolls an attack's dice with the host's roller, then builds the card: a dry run finds which
- * slots the attack rolls (for which target), each is rolled once (the attack roll is shared by
- * every target, as startAttack records it), and the card is built from those faces.
- */
-export async function rollAttack<R>(
-  build: AttackBuild,
-  roller: Roller<R>,
-): Promise<{ card: AttackCardData; rolls: R[]; slots: SlotRoll<R>[] }> {
-  const rolled = new Map<string, SlotRoll<R>>();
-  for (const w of attackPlan(build)) rolled.set(w.key, await rollSlot(w.slot, roller));
-  const slots = [...rolled.values()];
-  return { card: attackFrom(build, rolled), rolls: slots.flatMap((s) => s.rolls), slots };
-}
-
-/** The same, with a roller that answers at once. */
-export function rollAttackSync(build: AttackBuild, roller: SyncRoller): AttackCardData {
-  const rolled = new Map<string, SlotRoll<null>>();
-  for (const w of attackPlan(build)) rolled.set(w.key, rollSlotSync(w.slot, roller));
-  return attackFrom(build, rolled);
 }
 
 /** A roller over a plain random source (the playground's fixed or seeded faces; tests), die by die as the rules core rolls. */
@@ -186,11 +126,6 @@ export function rngRoller(rng: Rng): SyncRoller {
     );
     return { formula, faces, roll: null };
   };
-}
-
-/** Placeholder faces to check a roll is allowed before rolling (a refused roll rolls no dice). */
-export function traitDryFaces(traitKey: string): number[] {
-  return traitKey.startsWith("volt.") ? [1, 1] : [0, 0, 0, 0];
 }
 
 /** Heal kinds that roll, and what (Fudge §4.8 healing roll; Volt: Recovery, the injury recovery roll). */

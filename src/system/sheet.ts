@@ -54,7 +54,7 @@ import {
   type TrackView,
 } from "./view";
 import { attackOdds, type OddsView } from "./attack-dialog";
-import { canKill, canUndoKill } from "./actions";
+import { canHeal, canKill, canRecover, canUndoKill } from "./actions";
 import { richTextView, type RichTextView } from "./rich-text";
 import { ATTRIBUTE_ROLES, attributeLabelKey, attributeLevel } from "./attributes";
 import { creationView, type CreationView } from "./creation";
@@ -187,6 +187,8 @@ export interface ActionButton {
   data: Record<string, string | number>;
   /** A tooltip (i18n key), when the button says more than its label. */
   tooltipKey?: string;
+  /** Why the button cannot be used now (its precondition's refusal: canHeal, canRecover); null when it can. */
+  blocked: ErrorView | null;
 }
 
 export interface ActorSheetContext {
@@ -503,8 +505,20 @@ function weaponRows(
   return { rows, error };
 }
 
-function healingButtons(kind: string, editable: boolean, rules: Pick<WorldRules, "volt">): ActionButton[] {
+/**
+ * The track's healing buttons, each disabled with the reason when its precondition refuses it now
+ * (the same check the flow makes before its dialog and dice: no Injury to recover from, a Volt
+ * character who cannot act cannot Recover). Permission is the sheet's: the buttons are the owner's.
+ */
+function healingButtons(kind: string, editable: boolean, actor: ActorDoc, rules: WorldRules): ActionButton[] {
   if (!editable) return [];
+  return healingKinds(kind, rules).map((b) => {
+    const why = b.action === "recover" ? canRecover(actor, rules) : canHeal(actor, String(b.data.heal), rules);
+    return { ...b, blocked: why ? rulesErrorView(why) : null };
+  });
+}
+
+function healingKinds(kind: string, rules: Pick<WorldRules, "volt">): Omit<ActionButton, "blocked">[] {
   switch (kind) {
     case "box":
     // Fudge §4.57 DC as the wound record heals as the boxes do (RULES §2.4 #4, §2.5): Scratches,
@@ -648,7 +662,7 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
     track,
     killable: !track.error && canKill(actor, rules, opts.gm === true),
     killUndoable: !track.error && canUndoKill(actor, rules, opts.gm === true),
-    healing: track.error ? [] : healingButtons(track.kind, opts.editable, rules),
+    healing: track.error ? [] : healingButtons(track.kind, opts.editable, actor, rules),
     derived,
     derivedError,
     volt: preset === "volt" ? { ...d.volt } : null,
@@ -778,7 +792,7 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
     // Automatic death is offered on the character and NPC sheets (RULES §2.2, the fudge preset).
     killable: false,
     killUndoable: false,
-    healing: track.error ? [] : healingButtons(track.kind, opts.editable, rules),
+    healing: track.error ? [] : healingButtons(track.kind, opts.editable, actor, rules),
     derived,
     derivedError: card.error,
     volt: null,

@@ -383,6 +383,8 @@ export function healFeedback(name: string, steps: Step[]): { key: string; params
  * permission check) the sheet's boxes use. Null where there is nothing to mark or clear.
  */
 export function hudWoundControls(track: TrackView): {
+  /** The sheet action each of its buttons is (src/system/flows/tables.ts), with the box ref. */
+  action: "toggleWoundBox";
   key: string;
   labelKey: string;
   labelParams: Record<string, string | number>;
@@ -394,6 +396,7 @@ export function hudWoundControls(track: TrackView): {
     const open = r.boxes.filter((b) => !b.marked && !b.disabled);
     const marked = r.boxes.filter((b) => b.marked);
     return {
+      action: "toggleWoundBox",
       key: r.key,
       labelKey: r.labelKey,
       labelParams: r.labelParams,

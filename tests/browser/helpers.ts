@@ -116,9 +116,12 @@ export function noProblems(p: PageProblems): string[] {
 /** The playground's store revision (it rises with every stored change). */
 export const revision = (page: Page): Promise<number> => page.evaluate(() => Number(document.body.dataset.revision));
 
-/** Waits until the page has stored a new revision after an action. */
+/** Waits until the page has stored a new revision after an action, and the click's flow has ended (`body[data-busy]` gone). */
 export async function afterAction(page: Page, before: number): Promise<void> {
-  await page.waitForFunction((b) => Number(document.body.dataset.revision) > b, before);
+  await page.waitForFunction(
+    (b) => Number(document.body.dataset.revision) > b && document.body.dataset.busy === undefined,
+    before,
+  );
 }
 
 /** Runs a click and waits for the change it stores. */

@@ -25,6 +25,24 @@ describe("playground host", () => {
     await context.close();
   });
 
+  it("a button whose action is in no action table fails loudly (src/system/flows/tables.ts): a toast, nothing written", async () => {
+    const { page, context, problems } = await openPlayground(browser);
+    await page.locator(".pg-window .fudge-track").first().waitFor();
+    const before = await storedState(page);
+    await page.evaluate(() => {
+      const b = document.createElement("button");
+      b.dataset.action = "fireball";
+      b.id = "bogus";
+      document.querySelector(".pg-window .window-content")!.append(b);
+    });
+    await page.click("#bogus");
+    await page.locator("#pg-toast.visible.error").waitFor();
+    await page.waitForFunction(() => document.body.dataset.busy === undefined);
+    expect((await storedState(page)).actors).toEqual(before.actors);
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
   it("reads the dice from the URL", async () => {
     const seeded = await openPlayground(browser, { dice: "seed:42" });
     expect(await seeded.page.getByTestId("dice-mode").textContent()).toContain("seed 42");

@@ -69,9 +69,10 @@ describe("Miniatures gifts and faults in the attack dialog", () => {
     // Yanni has no Faithful: no "Defending the King".
     expect(await dialog.locator('[name="defendingKing"]').count()).toBe(0);
     await act(page, () => dialog.locator('button[type="submit"]').first().click());
-    await expect
-      .poll(() => page.textContent("#pg-toast"))
-      .toContain("Guts 2 against 1: passed. Steadfast: charged by a Terrifying opponent +1");
+    // The roll note in the chat log, as Foundry posts it (its lines: the result, then what counted).
+    const note = page.locator("#pg-chat > li.chat-message").last();
+    await expect.poll(() => note.textContent()).toContain("Guts 2 against 1: passed.");
+    expect(await note.textContent()).toContain("Steadfast: charged by a Terrifying opponent +1");
     expect(noProblems(problems)).toEqual([]);
     await context.close();
   });

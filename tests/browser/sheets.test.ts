@@ -522,7 +522,10 @@ describe("wound track details", () => {
     expect(await visiblePenalty(win)).toBe("\u22121");
     await page.getByTestId("preset").selectOption("volt");
     rev = await revision(page);
+    // Reset asks first, as Foundry's confirmation does.
     await win.locator('[data-action="resetTrack"]').click();
+    await page.locator("dialog[open]").waitFor();
+    await page.locator('dialog[open] button[type="submit"]').first().click();
     await afterAction(page, rev);
     expect(await win.locator(".fudge-track .fudge-error").count()).toBe(0);
     expect((await storedActor(page, "Leroy")).system.woundTrack.state).toBeNull();

@@ -39,6 +39,21 @@ function mergedDefaults(cls: unknown): Rec {
   return out;
 }
 
+/**
+ * A parsed `<select>` shows its last option with the `selected` attribute, else its first (HTML
+ * "selectedness setting algorithm", as Chromium does). happy-dom 21.0.4 picks a wrong option when
+ * the selected one is third or later (a 7-rung Difficulty list reads Good for Fair): set it here
+ * wherever this host parses a template into a form.
+ */
+export function selectAsParsed(root: ParentNode): void {
+  for (const select of root.querySelectorAll("select")) {
+    if (select.multiple) continue;
+    const options = [...select.options];
+    const chosen = options.map((o) => o.hasAttribute("selected")).lastIndexOf(true);
+    select.selectedIndex = chosen >= 0 ? chosen : options.length ? 0 : -1;
+  }
+}
+
 export class ApplicationV2 {
   static DEFAULT_OPTIONS: Rec = {
     id: "app-{id}",
@@ -93,6 +108,8 @@ export class ApplicationV2 {
     return this;
   }
   _canRender(_options: Rec): void {}
+  /** A generic handler for action clicks that have no handler of their own (a subclass extends it). */
+  _onClickAction(_event: PointerEvent, _target: HTMLElement): void {}
   /** The app's form: its element when `tag` is "form" (v13 ApplicationV2#form). */
   get form(): HTMLFormElement | null {
     return this.element instanceof HTMLFormElement ? this.element : null;
@@ -130,7 +147,10 @@ export class ApplicationV2 {
   }
   _replaceHTML(result: unknown, content: HTMLElement, _options: Rec): void {
     if (result instanceof HTMLElement) content.replaceChildren(result);
-    else content.innerHTML = String(result ?? "");
+    else {
+      content.innerHTML = String(result ?? "");
+      selectAsParsed(content);
+    }
   }
   async _onRender(_context: Rec, _options: Rec): Promise<void> {}
   async close(): Promise<this> {
@@ -169,14 +189,16 @@ export class ApplicationV2 {
   }
   /**
    * Click delegation (v13 ApplicationV2 #onClickAction): `data-action="tab"` is core's own tab
-   * change; any other `[data-action]` calls `options.actions[name]` with `this` = the app.
+   * change; any other `[data-action]` calls `options.actions[name]` with `this` = the app; an action
+   * with no handler goes to `_onClickAction(event, target)` (v13 API docs, ApplicationV2#_onClickAction:
+   * "This method is only called for actions which have no defined handler").
    */
   private onClick(ev: Event): void {
     const target = (ev.target as HTMLElement).closest<HTMLElement>("[data-action]");
     if (!target) return;
     if (target.dataset.action === "tab") return this._onClickTab(ev);
     const handler = this.options.actions[target.dataset.action ?? ""];
-    if (!handler) return;
+    if (!handler) return this._onClickAction(ev as PointerEvent, target);
     ev.preventDefault();
     const r = (typeof handler === "function" ? handler : (handler as { handler: typeof handler }).handler).call(
       this,
@@ -201,6 +223,7 @@ export function HandlebarsApplicationMixin<T extends Ctor>(Base: T) {
         const html = await renderTemplate(part.template, { ...context, partId: `${this.id}-${id}` });
         const tpl = document.createElement("template");
         tpl.innerHTML = html.trim();
+        selectAsParsed(tpl.content);
         const el = (tpl.content.firstElementChild as HTMLElement | null) ?? document.createElement("div");
         el.dataset.applicationPart = id;
         out[id] = el;
@@ -411,6 +434,7 @@ async function runDialog(kind: DialogRequest["kind"], config: Rec): Promise<unkn
   form.className = "dialog-form standard-form";
   form.autocomplete = "off";
   form.innerHTML = `<div class="dialog-content standard-form">${String(config.content ?? "")}</div><footer class="form-footer"></footer>`;
+  selectAsParsed(form);
   const footer = form.querySelector("footer")!;
   for (const b of buttons) {
     const el = document.createElement("button");

@@ -153,8 +153,11 @@ describe("private rolls stay private (message.isContentVisible)", () => {
     const t = await tableWithThird();
     await rollMode(t.player, "blindroll");
     t.world.dice.queue(0, 0, 0, 0);
-    const { rollTraitAndPost } = await import("../../src/foundry/sheets/actor-sheet");
-    await t.player.run(() => rollTraitAndPost(actorOn(t.player, t.hero), "attributes.strength"));
+    const { rollTrait } = await import("../../src/system/flows");
+    const { foundryPort } = await import("../../src/foundry/port");
+    await t.player.run(() =>
+      rollTrait(foundryPort(), actorOn(t.player, t.hero).uuid, "attributes.strength", { fastForward: true }),
+    );
     await t.world.settle();
     const msg = t.gm.game.messages.contents.at(-1)!;
     expect(msg.type).toBe("rollCard");

@@ -104,11 +104,14 @@ describe("every die a Foundry Roll", () => {
         force: true,
       }),
     )) as { element: HTMLElement };
-    t.player.click(again.element.querySelector('[data-action="recover"]'));
+    // The precondition (canRecover) disables the button and says why, before any click.
+    const button = again.element.querySelector<HTMLButtonElement>('[data-action="recover"]')!;
+    expect(button.disabled).toBe(true);
+    expect(button.closest("[data-tooltip]")?.getAttribute("data-tooltip")).toContain("cannot Recover");
+    t.player.click(button);
     await t.world.settle();
     expect(t.world.rolls.length).toBe(rolled);
     expect(t.gm.game.messages.contents.length).toBe(posted);
-    expect(JSON.stringify(t.player.notifications)).toContain("cannot Recover");
   });
 });
 

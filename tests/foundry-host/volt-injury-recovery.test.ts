@@ -116,11 +116,16 @@ describe("Volt injury recovery at the table", () => {
     const rolled = t.world.rolls.length;
     const posted = t.gm.game.messages.contents.length;
     const dialogs: string[] = [];
+    // The precondition (canHeal) disables the button and says why, before any click.
+    const button = (await openSheet(t)).element.querySelector<HTMLButtonElement>(
+      '[data-action="heal"][data-heal="injuryRecovery"]',
+    )!;
+    expect(button.disabled).toBe(true);
+    expect(button.closest("[data-tooltip]")?.getAttribute("data-tooltip")).toContain("no Injury to recover from");
     await recoverInjury(t, [4, 15, 7, 20], "10", dialogs);
     expect(dialogs).toEqual([]);
     expect(t.world.rolls.length).toBe(rolled);
     expect(t.gm.game.messages.contents.length).toBe(posted);
-    expect(JSON.stringify(t.player.notifications)).toContain("no Injury to recover from");
   });
 
   it("\"monthly by default; weekly or nightly per setting\": the sheet's button names the world's interval, its tooltip says the system does not track time", async () => {
@@ -129,6 +134,7 @@ describe("Volt injury recovery at the table", () => {
       ["nightly", "Injury recovery roll (nightly)"],
     ]) {
       const t = await voltWorld(recovery);
+      await injure(t, 8);
       const button = (await openSheet(t)).element.querySelector('[data-action="heal"][data-heal="injuryRecovery"]')!;
       expect(button.textContent).toBe(label);
       expect(button.getAttribute("data-tooltip")).toContain("does not track time");

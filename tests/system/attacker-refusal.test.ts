@@ -7,11 +7,11 @@
  *  - FATE ladder: a Taken Out character is out of the scene.
  */
 import { describe, expect, it } from "vitest";
-import { defend, startAttack } from "../../src/system/actions";
+import { defend, planAttack, startAttack } from "../../src/system/actions";
 import { attackOdds } from "../../src/system/attack-dialog";
 import { trackFor } from "../../src/system/combatant";
 import { actorSheetContext } from "../../src/system/sheet";
-import { rollAttack, rollAttackSync, type Roller, type SlotDice, type SyncRoller } from "../../src/system/rolling";
+import { type SlotDice } from "../../src/system/rolling";
 import { applyWound, trackStatus } from "../../src/rules";
 import type { Rng } from "../../src/rules";
 import type { ActorDoc, WorldRules } from "../../src/system/data";
@@ -34,12 +34,6 @@ const noSlotDice: SlotDice = {
     throw new Error("a die was rolled");
   },
 };
-const noSyncRoller: SyncRoller = () => {
-  throw new Error("a die was rolled");
-};
-const noRoller: Roller<never> = async () => {
-  throw new Error("a die was rolled");
-};
 
 const fudge = rulesFor("fudge");
 const CASES: [string, Record<string, unknown>[], string][] = [
@@ -60,15 +54,10 @@ describe("Fudge: startAttack refuses an attacker who may not attack, before any 
       expect(keyOf(build({ attack: [1, 1, 1, 1] }))).toBe(key);
       // Every target: the attack is refused for all, not posted for some.
       expect(keyOf(() => startAttack(a, "broadsword", [theodora(), goblin()], {}, noRng, fudge, PLAYER1))).toBe(key);
-      // The hosts' roll path (Foundry's Rolls, the playground's dice): refused by the dry run, nothing rolled.
-      expect(
-        keyOf(() =>
-          rollAttackSync((d) => startAttack(a, "broadsword", [theodora()], {}, d, fudge, PLAYER1), noSyncRoller),
-        ),
-      ).toBe(key);
-      await expect(
-        rollAttack((d) => startAttack(a, "broadsword", [theodora()], {}, d, fudge, PLAYER1), noRoller),
-      ).rejects.toMatchObject({ key, params: { name: "Leroy" } });
+      // The hosts' roll path (Foundry's Rolls, the playground's dice): the attack's plan refuses it, before any die.
+      expect(() => planAttack(a, "broadsword", [theodora()], {}, fudge, PLAYER1)).toThrow(
+        expect.objectContaining({ key, params: expect.objectContaining({ name: "Leroy" }) }),
+      );
     });
   }
 
@@ -113,9 +102,9 @@ describe("FATE: a Taken Out attacker is refused at attack time, before any die",
     expect(trackStatus(trackFor(a, fate)).condition).toBe("takenOut");
     const e = caught(() => startAttack(a, "broadsword", [theodora()], {}, noRng, fate, PLAYER1));
     expect([e.key, e.field]).toEqual(["FUDGE.Error.Fate.TakenOut", "attacker.track"]);
-    await expect(
-      rollAttack((d) => startAttack(a, "broadsword", [theodora()], {}, d, fate, PLAYER1), noRoller),
-    ).rejects.toMatchObject({ key: "FUDGE.Error.Fate.TakenOut" });
+    expect(() => planAttack(a, "broadsword", [theodora()], {}, fate, PLAYER1)).toThrow(
+      expect.objectContaining({ key: "FUDGE.Error.Fate.TakenOut" }),
+    );
     // A fit FATE attacker's card still waits for the defender.
     expect(
       startAttack(leroy(), "broadsword", [theodora()], {}, { attack: [0, 0, 0, 0] }, fate, PLAYER1).targets[0].defend,

@@ -5,10 +5,9 @@
  * restores the track and removes the record; a player's undo is refused.
  */
 import { describe, expect, it } from "vitest";
-import * as ui from "../../playground/ui";
 import { Store, type PlaygroundState } from "../../playground/store";
 import { sampleActors } from "../../playground/packs";
-import { parseDice } from "../../playground/dice";
+import { clickSheet } from "./playground-page";
 import { killRecordOf } from "../../src/system/actions";
 
 function world(isGM: boolean): { store: Store; id: string } {
@@ -27,37 +26,28 @@ function world(isGM: boolean): { store: Store; id: string } {
   };
   return { store: new Store(() => state, null, 0), id: leroy._id };
 }
-const click = (store: Store, id: string, action: string, ref?: string) => {
-  const el = document.createElement("button");
-  el.dataset.action = action;
-  if (ref) el.dataset.ref = ref;
-  return ui.dispatch(store, parseDice(""), {
-    action,
-    target: el,
-    doc: { kind: "actor", id },
-    event: new Event("click"),
-  });
-};
+const click = (store: Store, id: string, action: string, ref?: string) =>
+  clickSheet(store, id, action, ref ? { ref } : {});
 const stateOf = (store: Store, id: string) =>
   structuredClone((store.actor(id)!.system as { woundTrack: { state: unknown } }).woundTrack.state);
 
 describe("Undo of the automatic death in the playground", () => {
-  it("the GM kills Hurt Leroy, then undoes it: the track is as before (the Hurt mark too) and the record is gone", () => {
+  it("the GM kills Hurt Leroy, then undoes it: the track is as before (the Hurt mark too) and the record is gone", async () => {
     const { store, id } = world(true);
-    click(store, id, "toggleWoundBox", "hurt:0");
+    await click(store, id, "toggleWoundBox", "hurt:0");
     const before = stateOf(store, id);
-    click(store, id, "killActor");
+    await click(store, id, "killActor");
     expect((stateOf(store, id) as { dead?: boolean }).dead).toBe(true);
     expect(killRecordOf(store.actor(id)!)).not.toBeNull();
-    click(store, id, "undoKill");
+    await click(store, id, "undoKill");
     expect(killRecordOf(store.actor(id)!)).toBeNull();
     expect((stateOf(store, id) as { dead?: boolean }).dead).toBe(false);
     expect(stateOf(store, id)).toEqual(before);
     expect((before as { marks: { hurt: unknown[] } }).marks.hurt).toEqual([{ level: "hurt" }]);
   });
 
-  it("a player's undo is refused (the sheet's action checks user.isGM)", () => {
+  it("a player's undo is refused (the sheet's action checks user.isGM)", async () => {
     const { store, id } = world(false);
-    expect(() => click(store, id, "undoKill")).toThrow(/only a GM/);
+    await expect(click(store, id, "undoKill")).rejects.toThrow(/only a GM/);
   });
 });

@@ -3,7 +3,7 @@
  * Terrible −3 … Legendary +4 with room beyond for superhuman values (Fudge §1.3: off-ladder
  * values are named from the nearest end), Scale is open-ended (Fudge §4.58).
  */
-import { EDITABLE_FIELDS } from "../../system/actions";
+import { EDITABLE_FIELDS } from "../../system/editable-fields";
 import { ATTRIBUTE_KEY, ATTRIBUTE_LIMITS } from "../../system/attributes";
 import { STORE_BOUNDS, maxChars } from "../../system/bounds";
 
@@ -51,7 +51,7 @@ export const trackState = () => new fields.ObjectField({ required: true, nullabl
 export function editableInt(path: string, initial: number) {
   const spec = EDITABLE_FIELDS[path];
   if (!spec || spec.type !== "int")
-    throw new Error(`no whole-number editable field ${path} in src/system/actions/fields.ts`);
+    throw new Error(`no whole-number editable field ${path} in src/system/editable-fields.ts`);
   return int(initial, spec.min, spec.max);
 }
 

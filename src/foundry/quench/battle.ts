@@ -4,11 +4,12 @@
  * its unadjusted level when the combat is deleted (End Combat), and a chat note says so.
  * Registered by quench.ts; everything it creates is deleted afterwards.
  */
-import { applyWound, trackStateKey } from "../../rules";
+import { applyWound, penaltyFor, trackStateKey, trackStatus } from "../../rules";
 import { trackFor } from "../../system/combatant";
 import { woundLogOf } from "../../system/integrity";
-import * as actions from "../../system/actions";
+import * as flows from "../../system/flows";
 import { actorInCombat, plainActor, updateActor, worldRules } from "../bridge";
+import { foundryPort } from "../port";
 import { theodoraBatch, until, type QuenchLike } from "./helpers";
 import { SYSTEM_ID } from "../../system/registry";
 
@@ -80,18 +81,13 @@ export function registerLightWoundBatch(quench: QuenchLike): void {
     "Fudge Combat & Wounds: a Light Wound in and after combat (Fudge §4.51)",
     "a Light Wound is −1 outside a started combat, 0 in it, and stays when the combat ends",
     async (theodora, s, assert) => {
-      const edit = async (path: string, value: string) =>
-        updateActor(theodora, actions.setActorField(plainActor(theodora), path, value));
+      const edit = (path: string, value: string) => flows.editField(foundryPort(), theodora.uuid, path, value);
       await edit("woundTrack.preset", "custom");
       await edit("woundTrack.customLevels.1.penalty", "0");
       await edit("woundTrack.customLevels.1.afterCombatPenalty", "-1");
-      await updateActor(theodora, actions.toggleWoundBox(plainActor(theodora), "hurt:0", worldRules()));
-      // The full wound penalty: without the world's Willpower roll against it (Fudge §4.51 option), which would need its dice.
-      const rules = () => ({ ...worldRules(), fudgeTrack: { ...worldRules().fudgeTrack, willpowerVsPenalty: false } });
-      const roll = () =>
-        actions.rollTrait(plainActor(theodora), "attributes.strength", [0, 0, 0, 0], rules(), {
-          inCombat: actorInCombat(theodora),
-        }).penalty;
+      await flows.toggleBox(foundryPort(), theodora.uuid, "hurt:0");
+      // The wound penalty a trait roll takes now (Fudge §4.51: in a started combat or after it).
+      const roll = () => penaltyFor(trackStatus(trackFor(plainActor(theodora), worldRules())), actorInCombat(theodora));
       assert.equal(roll(), -1, "out of combat: −1");
       const combat = s.track((await Combat.create({ scene: null, active: true } as never)) as Combat.Implementation);
       await combat.createEmbeddedDocuments("Combatant", [{ actorId: theodora.id }] as never);

@@ -5,14 +5,13 @@
  * is then applied as the card showed; a trait roll from the sheet resets the roller's box too.
  * Registered by quench.ts; everything it creates is deleted.
  */
-import * as actions from "../../system/actions";
+import * as flows from "../../system/flows";
 import { defenceRecordOf } from "../../system/integrity";
 import { clippedLogOf } from "../../system/clipped";
-import { plainActor, updateActor, worldRules, type DerivedActor } from "../bridge";
+import { plainActor, type DerivedActor } from "../bridge";
 import { clickCardAction } from "../chat";
-import { userRef } from "../foundry-util";
+import { foundryPort } from "../port";
 import { Scratch, until, type QuenchLike } from "./helpers";
-import { rollTraitAndPost } from "../sheets/actor-sheet";
 import { SYSTEM_ID } from "../../system/registry";
 
 type CardTarget = {
@@ -28,8 +27,9 @@ const clipped = (a: Actor.Implementation) =>
 
 /** An empty FATE ladder with one Clipped box marked. */
 async function clip(a: Actor.Implementation): Promise<void> {
-  await updateActor(a, actions.resetTrack(plainActor(a), userRef()));
-  await updateActor(a, actions.toggleWoundBox(plainActor(a), "clipped:0", worldRules(), userRef()));
+  const port = { ...foundryPort(), confirm: async () => true };
+  await flows.resetTrack(port, a.uuid);
+  await flows.toggleBox(port, a.uuid, "clipped:0");
 }
 
 export function registerClippedBatch(quench: QuenchLike): void {
@@ -77,7 +77,7 @@ export function registerClippedBatch(quench: QuenchLike): void {
         assert.ok(await until(() => clipped(leroy)), "Clipped");
         const penalty = async () => {
           const before = game.messages!.size;
-          await rollTraitAndPost(leroy, "attributes.strength");
+          await flows.rollTrait(foundryPort(), leroy.uuid, "attributes.strength", { fastForward: true });
           const m = s.track(game.messages!.contents.at(-1)!);
           assert.equal(game.messages!.size, before + 1, "one roll card");
           return (m.system as unknown as { penalty: number }).penalty;

@@ -4,8 +4,9 @@ import { duelRequest } from "../../system/attack-dialog";
 import { duelForecast, applyWound } from "../../rules";
 import { plainActor, worldRules } from "../bridge";
 import { SYSTEM_ID } from "../../system/registry";
-import { gutsAfterWound } from "../combat";
+import * as flows from "../../system/flows";
 import { liveGutsCircumstances } from "../guts-table";
+import { foundryPort } from "../port";
 import { trackFor } from "../../system/combatant";
 
 /**
@@ -57,9 +58,12 @@ export function registerGutsTableBatch(quench: QuenchLike): void {
         await m.king.update({ system: { woundTrack: { state: w.track.state } } } as never);
         assert.equal(liveGutsCircumstances(m.yanni).leader, m.king.name);
         const before = game.messages!.size;
-        await gutsAfterWound(m.yanni, [
-          { type: "gutsCheck", target: "defender", params: { who: "self", target: 1, reason: "newWoundLevel" } },
-        ]);
+        const port = foundryPort();
+        await port.writeActor(m.yanni.uuid, (turn) =>
+          flows.gutsAfterWound(port, turn, [
+            { type: "gutsCheck", target: "defender", params: { who: "self", target: 1, reason: "newWoundLevel" } },
+          ]),
+        );
         const notes = game.messages!.contents.slice(before);
         for (const n of notes) s.track(n);
         assert.equal(notes.length, 1, "one note");

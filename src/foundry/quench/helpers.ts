@@ -1,12 +1,10 @@
 /** What the Quench batches share: Quench's batch API as they use it, scratch documents deleted afterwards, and small waits and card helpers. */
 import { applyWound, type PresetId } from "../../rules";
+import * as flows from "../../system/flows";
 import { trackFor } from "../../system/combatant";
-import * as actions from "../../system/actions";
-import { rollAttack } from "../../system/rolling";
-import { changeActor, plainActor, updateActor, worldRules, type DerivedActor } from "../bridge";
-import { clickCardAction, postAttackCard } from "../chat";
-import { foundryRoller } from "../dice";
-import { userRef } from "../foundry-util";
+import { changeActor, plainActor, worldRules, type DerivedActor } from "../bridge";
+import { clickCardAction } from "../chat";
+import { foundryPort, storedCardOf } from "../port";
 import { SYSTEM_ID } from "../../system/registry";
 import type { WorldRules } from "../../system/data";
 import { WOUND_BAR_ATTRIBUTE } from "../token";
@@ -62,23 +60,13 @@ export class Scratch {
       (await Actor.create({ ...data, name: PREFIX + String(data.name) } as never)) as Actor.Implementation,
     );
   }
-  /** Posts `attacker`'s attack on `defender` with his first weapon, its dice real Foundry Rolls attached to the card. */
+  /** Posts `attacker`'s attack on `defender` with his first weapon, its dice real Foundry Rolls attached to the card (the Attack flow after its dialog). */
   async postAttack(attacker: Actor.Implementation, defender: Actor.Implementation) {
     const weapon = attacker.items.contents.find((i) => i.type === "weapon") ?? null;
-    const { card, rolls } = await rollAttack(
-      (dice) =>
-        actions.startAttack(
-          plainActor(attacker),
-          weapon?.id ?? null,
-          [plainActor(defender)],
-          {},
-          dice,
-          worldRules(),
-          userRef(),
-        ),
-      foundryRoller,
-    );
-    const message = this.track(await postAttackCard(attacker, card, rolls));
+    const id = await postAttackOf(attacker, weapon?.id ?? null, [defender], []);
+    const message = this.track(game.messages!.get(id) as ChatMessage.Implementation);
+    const card = flows.cardOf(storedCardOf(message));
+    const rolls = (message as unknown as { rolls: Roll[] }).rolls;
     return { card, rolls, message };
   }
   async setPreset(preset: PresetId): Promise<void> {
@@ -202,6 +190,33 @@ export async function defendedCard(
   throw new Error(`no such card in ${tries} attacks`);
 }
 
+/**
+ * `attacker`'s attack with `weaponId` on `targets`, each with the table's measures, posted as a card
+ * with no dialog (the sheet's Attack flow after its dialog: src/system/flows/attack.ts postAttack).
+ * `roll` replaces the port's dice (a batch counting them). Resolves to the message id.
+ */
+export function postAttackOf(
+  attacker: Actor.Implementation,
+  weaponId: string | null,
+  targets: Actor.Implementation[],
+  measured: Parameters<typeof flows.postAttack>[6],
+  roll?: flows.HostPort["roll"],
+  situation: Record<string, unknown> = {},
+): Promise<string> {
+  const port = foundryPort();
+  const rules = port.rules();
+  return flows.postAttack(
+    roll ? { ...port, roll } : port,
+    plainActor(attacker),
+    weaponId,
+    targets.map((t) => ({ ref: t.uuid })),
+    targets.map((t) => plainActor(t)),
+    situation,
+    measured,
+    rules,
+  );
+}
+
 export type Stun = { effect: string; rounds: number } | null;
 export const stunOf = (a: Actor.Implementation): Stun =>
   (a.toObject().system as { woundTrack: { state: { stun?: Stun } | null } }).woundTrack.state?.stun ?? null;
@@ -288,7 +303,7 @@ export function leroyOnAScene(ctx: Pick<QuenchBatchContext, "before" | "after">)
   const token = () => tokenDoc().object as TokenObject | null;
   /** Marks (or clears) Leroy's first Hurt box (one actor update), then lets the canvas draw it. */
   const toggleHurt = async () => {
-    await updateActor(the.leroy, actions.toggleWoundBox(plainActor(the.leroy), "hurt:0", worldRules(), userRef()));
+    await flows.toggleBox(foundryPort(), the.leroy.uuid, "hurt:0");
     await frames();
   };
   /** Sets the token's display mode, then lets the canvas draw it. */

@@ -1,12 +1,9 @@
 /** Miniatures gifts and faults with a rule in a live world. */
-import * as actions from "../../system/actions";
-import { rollAttack } from "../../system/rolling";
 import { duelRequest } from "../../system/attack-dialog";
 import { plainActor, worldRules } from "../bridge";
 import { foundryRoller } from "../dice";
-import { userRef } from "../foundry-util";
 import { SYSTEM_ID } from "../../system/registry";
-import { QuenchLike, Scratch } from "./helpers";
+import { QuenchLike, Scratch, postAttackOf } from "./helpers";
 
 /** Miniatures gifts and faults with a rule (seed 004 "Sample characters") in a live world, from the packs. */
 export function registerMiniTraitsBatch(quench: QuenchLike): void {
@@ -35,19 +32,7 @@ export function registerMiniTraitsBatch(quench: QuenchLike): void {
         const weapon = m.knightly.items.contents.find((i) => i.type === "weapon") ?? null;
         let rolled = 0;
         const roller: typeof foundryRoller = (formula) => (rolled++, foundryRoller(formula));
-        const key = await rollAttack(
-          (dice) =>
-            actions.startAttack(
-              plainActor(m.knightly),
-              weapon?.id ?? null,
-              [plainActor(m.brutas)],
-              { helpless: true },
-              dice,
-              worldRules(),
-              userRef(),
-            ),
-          roller,
-        ).then(
+        const key = await postAttackOf(m.knightly, weapon?.id ?? null, [m.brutas], [], roller, { helpless: true }).then(
           () => null,
           (e: { key?: string }) => e.key ?? String(e),
         );

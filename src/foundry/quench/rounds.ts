@@ -7,7 +7,7 @@
  * Registered by index.ts; the scratch combats are deleted, the setting restored.
  */
 import { worldRules } from "../bridge";
-import { tableRoundStart } from "../combat";
+import { tableRoundStart } from "../port";
 import { ROUND_START_FLAG, STUN_NOTE_FLAG } from "../../system/combat";
 import { effects, fight, fudgeDuel, stunOf, until, wound, type QuenchLike } from "./helpers";
 import { SYSTEM_ID } from "../../system/registry";

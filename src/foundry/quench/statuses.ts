@@ -1,7 +1,6 @@
 /** Token statuses follow the wound track. */
-import * as actions from "../../system/actions";
-import { plainActor, updateActor, worldRules } from "../bridge";
-import { userRef } from "../foundry-util";
+import * as flows from "../../system/flows";
+import { foundryPort } from "../port";
 import { statusesFor } from "../../system/statuses";
 import type { ActorType } from "../../system/data";
 import { QuenchLike, theodoraBatch, until, derived } from "./helpers";
@@ -14,14 +13,14 @@ export function registerStatusesBatch(quench: QuenchLike): void {
     "token statuses follow the wound track (marked, then healed)",
     async (theodora, _s, assert) => {
       for (const ref of ["hurt:0", "veryHurt:0", "incapacitated:0"])
-        await updateActor(theodora, actions.toggleWoundBox(plainActor(theodora), ref, worldRules(), userRef()));
+        await flows.toggleBox(foundryPort(), theodora.uuid, ref);
       const wanted = statusesFor(derived(theodora).status!, "fudge", theodora.type as ActorType);
       assert.isAbove(wanted.statuses.length, 0, "Incapacitated has a status");
       assert.ok(
         await until(() => wanted.statuses.every((id) => theodora.statuses.has(id))),
         `statuses ${wanted.statuses.join(", ")}`,
       );
-      await updateActor(theodora, actions.resetTrack(plainActor(theodora), userRef()));
+      await flows.resetTrack({ ...foundryPort(), confirm: async () => true }, theodora.uuid);
       assert.ok(
         await until(() => wanted.statuses.every((id) => !theodora.statuses.has(id))),
         "statuses cleared with the track",

@@ -3,17 +3,13 @@
  * Combat", "Ranged Combat"; src/rules/miniatures/table.ts tableSituation), for a GM with the Quench module: on a
  * scratch scene (one grid square = 1"), viewed for the test and the GM's view put back after,
  * the sample miniatures' tokens in one row give each target its own range, gang-up and base
- * contact (chat.ts targetMeasures, as the sheet's tooltips and the attack dialog take them), and
+ * contact (measure.ts targetMeasures, as the sheet's tooltips and the attack dialog take them), and
  * the attack card carries them per target. The dice are real and random: nothing here depends
  * on them (the Legendary re-roll may add Rolls). Registered by quench.ts; everything it creates is deleted.
  */
-import * as actions from "../../system/actions";
-import { rollAttack } from "../../system/rolling";
-import { plainActor, worldRules } from "../bridge";
-import { postAttackCard, targetMeasures } from "../chat";
+import { targetMeasures } from "../measure";
 import { foundryRoller } from "../dice";
-import { userRef } from "../foundry-util";
-import { Scratch, type QuenchCardTarget, type QuenchLike } from "./helpers";
+import { Scratch, postAttackOf, type QuenchCardTarget, type QuenchLike } from "./helpers";
 import { SYSTEM_ID } from "../../system/registry";
 import type { TokenLike } from "../guts-table";
 import type { Situation } from "../../system/combatant";
@@ -75,21 +71,13 @@ export function registerMiniTableBatch(quench: QuenchLike): void {
         m[name].items.contents.find((i) => i.type === "weapon" && i.name === weapon)!.id!;
       /** `attacker`'s attack with `weapon` on `targets`, each with the table's measures, posted as a card (as the sheet's Attack does). */
       const attack = async (attacker: Name, weapon: string, targets: Name[], measured: Situation[]) => {
-        const { card, rolls } = await rollAttack(
-          (dice) =>
-            actions.startAttack(
-              plainActor(m[attacker]),
-              weaponId(attacker, weapon),
-              targets.map((n) => plainActor(m[n])),
-              {},
-              dice,
-              worldRules(),
-              userRef(),
-              measured,
-            ),
-          foundryRoller,
+        const id = await postAttackOf(
+          m[attacker],
+          weaponId(attacker, weapon),
+          targets.map((n) => m[n]),
+          measured,
         );
-        const message = s.track(await postAttackCard(m[attacker], card, rolls));
+        const message = s.track(game.messages!.get(id) as ChatMessage.Implementation);
         return (message.system as unknown as { targets: QuenchCardTarget[] }).targets;
       };
 
@@ -154,18 +142,11 @@ export function registerMiniTableBatch(quench: QuenchLike): void {
         assert.equal(measures[0].inContact, false, "not in contact with Yanni");
         let rolled = 0;
         const roller: typeof foundryRoller = (formula) => (rolled++, foundryRoller(formula));
-        const key = await rollAttack(
-          (dice) =>
-            actions.startAttack(
-              plainActor(m["Brutas the Brute"]),
-              weaponId("Brutas the Brute", "Longsword"),
-              [plainActor(m["Yanni the Yeoman"])],
-              {},
-              dice,
-              worldRules(),
-              userRef(),
-              measures,
-            ),
+        const key = await postAttackOf(
+          m["Brutas the Brute"],
+          weaponId("Brutas the Brute", "Longsword"),
+          [m["Yanni the Yeoman"]],
+          measures,
           roller,
         ).then(
           () => null,

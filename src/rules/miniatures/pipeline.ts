@@ -489,6 +489,8 @@ export const miniaturesPipeline: AttackPipeline<MiniAttackRequest> = {
   preset: "miniatures",
   exchange: "alternating",
   parseRequest,
+  // Miniatures has no Defend: everything the rules forbid is known before any die (resolve checks it first too).
+  checkAttacker: (req) => checkLegal(req, trackStatus(req.attacker.track), trackStatus(req.defender.track)),
   slots,
   resolve,
 };

@@ -39,7 +39,7 @@ import type { LapseNote } from "../battle-end";
 import { errorView } from "../error-text";
 import { defenceSettledClipped } from "../clipped";
 import type { SlotDice } from "../rolling";
-import { UserRef, isOwner, ActOptions, checkAllowed } from "../permissions";
+import { UserRef, isOwner, ActOptions, allowed, checkAllowed, refuseUnless, type Check } from "../permissions";
 import { liveTrack } from "./wound-track";
 import { ActorUpdate, trackUpdate } from "../updates";
 
@@ -138,10 +138,138 @@ export function wieldedAttacks(actor: ActorDoc, kind: "melee" | "ranged", rules:
   return indices.map((i) => equipped[i]._id);
 }
 
+/** One target of a planned attack: its request as the rules core parsed it, and the dice it rolls. */
+export interface PlannedTarget {
+  doc: ActorDoc;
+  request: Record<string, unknown>;
+  slots: DiceSlot[];
+  /** What the table measured for this target (its range, gang-up, contact), over the dialog's situation. */
+  own: Situation;
+  /** An opposed card waits for the defender's roll (Fudge and FATE). */
+  waits: boolean;
+}
+
 /**
- * Starts an attack: builds each target's request, rolls (or reads) the attacker's dice and any
- * later dice the rules may need, and resolves at once unless the defender rolls (Fudge and
- * FATE opposed rolls wait for Defend). One attack roll is shared by every target.
+ * An attack before any die is rolled: each target's request built and checked (permission, the
+ * weapon, the attacker's own refusals), and the dice each needs. `attackDice` lists them in rolling
+ * order, the attack roll once for every target (attackCard reads them back in that order).
+ */
+export interface AttackPlan {
+  attacker: ActorDoc;
+  weapon: ItemDoc<"weapon"> | null;
+  situation: Situation;
+  rules: WorldRules;
+  user: UserRef;
+  targets: PlannedTarget[];
+}
+
+/**
+ * Plans an attack: builds each target's request and finds its dice, refusing before any die is
+ * rolled (permission, no target, not a weapon; the attacker's own refusals: Fudge §4.57, §4.62,
+ * FATE Taken Out — an opposed card waits for Defend, which would otherwise be the first to refuse it).
+ */
+/** May `user` attack with this actor (his owner or a GM)? The attacker's own refusals (stunned, out of action) come with the plan. */
+export function canAttack(attacker: ActorDoc, user: UserRef): Check {
+  return allowed("attack", user, attacker);
+}
+
+export function planAttack(
+  attacker: ActorDoc,
+  weaponId: string | null,
+  targets: ActorDoc[],
+  situation: Situation,
+  rules: WorldRules,
+  user: UserRef,
+  perTarget: readonly Situation[] = [],
+  opts: { roundStart?: (target: ActorDoc) => RoundStart | null } = {},
+): AttackPlan {
+  refuseUnless(canAttack(attacker, user));
+  if (!targets.length) throw new RulesError("targets", "FUDGE.Error.NoTargets", "select at least one target");
+  const weapon = weaponId ? (findItem(attacker, weaponId, "weaponId") as ItemDoc<"weapon">) : null;
+  if (weapon && weapon.type !== "weapon")
+    throw new RulesError("weaponId", "FUDGE.Error.NotAWeapon", `${weapon.name} is not a weapon`, { name: weapon.name });
+  const pipeline = pipelineFor(rules.preset);
+  const planned = targets.map((t, index): PlannedTarget => {
+    // What the table measured for this target over the dialog's situation; Fudge §4.64: whether
+    // this defender began the round Incapacitated is the table's, not the attacker's.
+    const own = perTarget[index] ?? {};
+    const request = plain(
+      attackRequest(
+        attacker,
+        weapon,
+        t,
+        rules,
+        defenderSituation({ ...situation, ...own }, t, rules, opts.roundStart?.(t) ?? null),
+      ),
+    ) as Record<string, unknown>;
+    const parsed = pipeline.parseRequest(request);
+    pipeline.checkAttacker?.(parsed);
+    const slots = pipeline.slots(parsed);
+    const waits = pipeline.exchange === "opposed" && slots.some((s) => isDefenderSlot(s.id));
+    return { doc: t, request, slots, own, waits };
+  });
+  return { attacker, weapon, situation, rules, user, targets: planned };
+}
+
+/** The dice an attack rolls, in rolling order: per target its own slots; the attack roll once, for every target. */
+export function attackDice(plan: AttackPlan): { slot: DiceSlot; target: number }[] {
+  const out: { slot: DiceSlot; target: number }[] = [];
+  plan.targets.forEach((t, target) => {
+    for (const slot of t.slots) {
+      if (isDefenderSlot(slot.id) || slot.id === GM_SLOT) continue;
+      if (slot.id === "attack" && out.some((d) => d.slot.id === "attack")) continue;
+      out.push({ slot, target });
+    }
+  });
+  return out;
+}
+
+/**
+ * The attack card of a plan with its dice (recorded, a random source, or faces rolled by the host
+ * per slot and target), resolved at once unless the defender rolls. One attack roll is shared by
+ * every target.
+ */
+export function attackCard(plan: AttackPlan, dice: DiceSource): AttackCardData {
+  const shared: Record<string, number[]> = {};
+  const cardTargets: AttackCardTarget[] = plan.targets.map((p, index) => {
+    const record: Record<string, number[]> = {};
+    for (const s of p.slots) {
+      if (isDefenderSlot(s.id) || s.id === GM_SLOT) continue;
+      // The attack roll itself is shared by all targets; other dice are per target.
+      if (s.id === "attack") record[s.id] = shared[s.id] ??= rollSlot(s, dice, index);
+      else record[s.id] = rollSlot(s, dice, index);
+    }
+    const target: AttackCardTarget = {
+      actorId: actorRef(p.doc),
+      name: p.doc.name,
+      defend: p.waits ? "pending" : "none",
+      defendDice: null,
+      defendUserId: null,
+      request: plain(p.request),
+      dice: record,
+      resolution: null,
+      applied: [],
+    };
+    if (Object.keys(p.own).length) target.situation = plain(p.own);
+    if (!p.waits) target.resolution = plain(resolveTarget(target));
+    return target;
+  });
+  return {
+    preset: plan.rules.preset,
+    userId: plan.user.id,
+    attackerId: actorRef(plan.attacker),
+    attackerName: plan.attacker.name,
+    weaponId: plan.weapon?._id ?? "",
+    weaponName: plan.weapon?.name ?? "",
+    situation: plain(plan.situation),
+    attackDice: shared,
+    targets: cardTargets,
+  };
+}
+
+/**
+ * Starts an attack: plans it (planAttack: every refusal before any die), then rolls (or reads)
+ * its dice and builds the card (attackCard).
  */
 export function startAttack(
   attacker: ActorDoc,
@@ -154,65 +282,7 @@ export function startAttack(
   perTarget: readonly Situation[] = [],
   opts: { roundStart?: (target: ActorDoc) => RoundStart | null } = {},
 ): AttackCardData {
-  checkAllowed("attack", user, attacker);
-  if (!targets.length) throw new RulesError("targets", "FUDGE.Error.NoTargets", "select at least one target");
-  const weapon = weaponId ? (findItem(attacker, weaponId, "weaponId") as ItemDoc<"weapon">) : null;
-  if (weapon && weapon.type !== "weapon")
-    throw new RulesError("weaponId", "FUDGE.Error.NotAWeapon", `${weapon.name} is not a weapon`, { name: weapon.name });
-  const pipeline = pipelineFor(rules.preset);
-  const shared: Record<string, number[]> = {};
-  const cardTargets: AttackCardTarget[] = targets.map((t, index) => {
-    // What the table measured for this target (its range, gang-up, contact) over the dialog's situation;
-    // Fudge §4.64: whether this defender began the round Incapacitated is the table's, not the attacker's.
-    const own = perTarget[index] ?? {};
-    const request = plain(
-      attackRequest(
-        attacker,
-        weapon,
-        t,
-        rules,
-        defenderSituation({ ...situation, ...own }, t, rules, opts.roundStart?.(t) ?? null),
-      ),
-    );
-    const parsed = pipeline.parseRequest(request);
-    // The attacker's own refusals (Fudge §4.57, §4.62; FATE Taken Out), before any die is rolled:
-    // an opposed card waits for Defend, which would otherwise be the first to refuse it.
-    pipeline.checkAttacker?.(parsed);
-    const slots = pipeline.slots(parsed);
-    const record: Record<string, number[]> = {};
-    for (const s of slots) {
-      if (isDefenderSlot(s.id) || s.id === GM_SLOT) continue;
-      // The attack roll itself is shared by all targets; other dice are per target.
-      if (s.id === "attack") record[s.id] = shared[s.id] ??= rollSlot(s, dice, index);
-      else record[s.id] = rollSlot(s, dice, index);
-    }
-    const waits = pipeline.exchange === "opposed" && slots.some((s) => isDefenderSlot(s.id));
-    const target: AttackCardTarget = {
-      actorId: actorRef(t),
-      name: t.name,
-      defend: waits ? "pending" : "none",
-      defendDice: null,
-      defendUserId: null,
-      request,
-      dice: record,
-      resolution: null,
-      applied: [],
-    };
-    if (Object.keys(own).length) target.situation = plain(own);
-    if (!waits) target.resolution = plain(resolveTarget(target));
-    return target;
-  });
-  return {
-    preset: rules.preset,
-    userId: user.id,
-    attackerId: actorRef(attacker),
-    attackerName: attacker.name,
-    weaponId: weapon?._id ?? "",
-    weaponName: weapon?.name ?? "",
-    situation: plain(situation),
-    attackDice: shared,
-    targets: cardTargets,
-  };
+  return attackCard(planAttack(attacker, weaponId, targets, situation, rules, user, perTarget, opts), dice);
 }
 
 export interface CardUpdate {
@@ -234,6 +304,26 @@ function withTarget(card: AttackCardData, i: number, t: AttackCardTarget): CardU
   return { system: { targets } };
 }
 
+/** May `user` roll this defender's defence on this card now (before the die is rolled)? His owner, while it waits for him. */
+export function canDefend(card: AttackCardData, defender: ActorDoc, user: UserRef, opts: ActOptions = {}): Check {
+  const i = card.targets.findIndex((t) => t.actorId === actorRef(defender));
+  if (i < 0)
+    return new RulesError("target", "FUDGE.Error.NotATarget", `${defender.name} is not a target of this attack`, {
+      name: defender.name,
+    });
+  const t = card.targets[i];
+  const denied = allowed("defend", user, defender, opts, card, t);
+  if (denied) return denied;
+  if (t.defend !== "pending")
+    return new RulesError(
+      "defend",
+      t.defend === "rolled" ? "FUDGE.Error.AlreadyDefended" : "FUDGE.Error.NoDefenseRoll",
+      "this target does not roll to defend now",
+      { name: t.name },
+    );
+  return null;
+}
+
 /** The defender's opposed roll (Fudge §3.5, FATE): records the faces and resolves the card. */
 export function defend(
   card: AttackCardData,
@@ -244,14 +334,7 @@ export function defend(
 ): CardUpdate {
   const i = targetIndex(card, defender);
   const t = card.targets[i];
-  checkAllowed("defend", user, defender, opts, card, t);
-  if (t.defend !== "pending")
-    throw new RulesError(
-      "defend",
-      t.defend === "rolled" ? "FUDGE.Error.AlreadyDefended" : "FUDGE.Error.NoDefenseRoll",
-      "this target does not roll to defend now",
-      { name: t.name },
-    );
+  refuseUnless(canDefend(card, defender, user, opts));
   const next: AttackCardTarget = {
     ...structuredClone(t),
     defend: "rolled",

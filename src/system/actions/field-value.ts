@@ -1,11 +1,9 @@
 /** A sheet field's value checked against its spec (range, type): the one check of every inline edit. */
 import { RulesError } from "../../rules";
 
-export type FieldSpec =
-  | { type: "int"; min: number; max: number }
-  | { type: "bool" }
-  | { type: "text" }
-  | { type: "enum"; values: readonly string[] };
+import type { FieldSpec } from "../editable-fields";
+
+export type { FieldSpec };
 
 /** A form value parsed and range-checked by its field spec ("+2" and "−1" are numbers). */
 export function fieldValue(spec: FieldSpec, field: string, raw: unknown): unknown {

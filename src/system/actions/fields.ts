@@ -4,37 +4,9 @@ import { CREATION_METHODS, type ActorDoc, type CreationMethod, type CustomWoundL
 import { UserRef, checkAllowed } from "../permissions";
 import { customLevelsOf, standardCustomLevels, setCustomLevelField, hasPath } from "./custom-track";
 import { fieldValue, type FieldSpec } from "./field-value";
+import { EDITABLE_FIELDS, LADDER_FIELD } from "../editable-fields";
 
-export const LADDER_FIELD: FieldSpec = { type: "int", min: -10, max: 10 };
-
-/** Fields a sheet edits inline, with their ranges (stored data stays valid for the rules core). */
-export const EDITABLE_FIELDS: Record<string, FieldSpec> = {
-  "scale.strength": { type: "int", min: -50, max: 50 },
-  "scale.mass": { type: "int", min: -50, max: 50 },
-  fudgePoints: { type: "int", min: 0, max: 999 },
-  "woundTrack.preset": { type: "enum", values: ["standard", "cinematic", "epic", "custom"] },
-  "woundTrack.epicExtraHurt": { type: "int", min: 0, max: 2 },
-  "woundTrack.epicExtraVeryHurt": { type: "int", min: 0, max: 2 },
-  "woundTrack.label": { type: "text" },
-  "volt.willpower": { type: "int", min: 0, max: 99 },
-  "volt.strength": { type: "int", min: 0, max: 99 },
-  "volt.guard": { type: "int", min: 0, max: 999 },
-  "volt.tough": { type: "int", min: -9, max: 20 },
-  defenseSkill: { type: "text" },
-  defenseDefault: LADDER_FIELD,
-  // HTML: Foundry's server cleans it (system.json htmlFields); the playground's editor sanitises before saving.
-  notes: { type: "text" },
-  pawn: { type: "bool" },
-  strength: LADDER_FIELD,
-  dexterity: LADDER_FIELD,
-  guts: LADDER_FIELD,
-  movement: { type: "int", min: 0, max: 1000 },
-  terrifying: { type: "int", min: 0, max: 20 },
-  flying: { type: "bool" },
-  "gutsStanding.defendingKing": { type: "bool" },
-  "gutsStanding.peasant": { type: "bool" },
-  "gutsStanding.follower": { type: "bool" },
-};
+export { EDITABLE_FIELDS, LADDER_FIELD };
 
 /** Sets a nested value on a fresh object: setPath("a.b", 1) → { a: { b: 1 } }. */
 export function nested(path: string, value: unknown): Record<string, unknown> {

@@ -12,8 +12,8 @@ import {
   type GutsSituation,
 } from "../../rules/miniatures";
 import type { ActorDoc, AttackCardTarget, MiniatureData, WorldRules } from "../data";
-import { miniatureDatacard } from "../combatant";
-import { UserRef, checkAllowed } from "../permissions";
+import { miniatureDatacard, miniatureNumbers } from "../combatant";
+import { UserRef, allowed, checkAllowed, refuseUnless, type Check } from "../permissions";
 import { liveTrack } from "./wound-track";
 import { plain } from "./attack-card";
 import { ActorUpdate, trackUpdate } from "../updates";
@@ -56,6 +56,17 @@ export interface GutsUpdate {
   system: { "==gutsState": unknown };
 }
 
+/** May `user` roll a Guts check for this actor (the miniature sheet's Check Guts, before the dialog and any die)? */
+export function canGutsCheck(actor: ActorDoc, user?: UserRef): Check {
+  const denied = allowed("rollTrait", user, actor);
+  if (denied) return denied;
+  if (actor.type !== "miniature")
+    return new RulesError("actor.type", "FUDGE.Error.NotMiniature", `${actor.name} is not a miniature`, {
+      name: actor.name,
+    });
+  return null;
+}
+
 /**
  * A Guts check the card or the GM calls for (Miniatures: Guts): new wound level (+1), two levels
  * (+2), a friend shooting into the melee (+0), a Terrifying charge. `faces`: 4dF (Legendary).
@@ -72,7 +83,7 @@ export function gutsCheckAction(
   rules: WorldRules,
   user?: UserRef,
 ): GutsActionResult {
-  checkAllowed("rollTrait", user, actor);
+  refuseUnless(canGutsCheck(actor, user));
   const g = miniGuts(actor, rules);
   const { beingCharged, defendingKing, nobleInMelee, leaderFallen } = trigger;
   const r = gutsTrigger(
@@ -163,8 +174,4 @@ export function followUpsOf(t: AttackCardTarget): AttackResolution["followUps"] 
   return ((t.resolution as AttackResolution | null)?.followUps ?? []).map((f) => ({ ...f }));
 }
 
-/** Miniatures: derived datacard numbers (for the playground's token panel and Guts prompts). */
-export function miniatureNumbers(actor: ActorDoc, rules: WorldRules) {
-  const c = parseDatacard(miniatureDatacard(actor, rules), "actor");
-  return datacard(c, trackStatus(c.track).penalty);
-}
+export { miniatureNumbers };

@@ -1,13 +1,13 @@
 /** Trait rolls: a roll card's data, the Willpower roll that eases a wound penalty. */
 import { attributeLabelKey, attributeLevel } from "../attributes";
-import { RulesError, type Step, penaltyFor, trackStatus } from "../../rules";
+import { RulesError, isRulesError, type Step, penaltyFor, trackStatus } from "../../rules";
 import { unopposedRoll } from "../../rules/fudge";
 import { statCheck, parseGutsState } from "../../rules/miniatures";
 import { voltRoll } from "../../rules/volt";
 import type { ActorDoc, CharacterData, ItemDoc, MiniatureData, SkillData, WorldRules } from "../data";
 import { actorRef, findItem } from "../combatant";
 import { isDatacardStat, ladderOf } from "../view";
-import { UserRef, checkAllowed } from "../permissions";
+import { UserRef, allowed, refuseUnless, type Check } from "../permissions";
 import { liveTrack } from "./wound-track";
 import { willpowerEase } from "./attack-card";
 import { gutsRules } from "./miniature-guts";
@@ -79,6 +79,24 @@ function traitLevel(
 }
 
 /**
+ * May `user` roll this trait of this actor (the sheet's die buttons, before the dialog and before
+ * any die)? Permission, the trait on the actor, and an actor who can act (Fudge §4.57).
+ */
+export function canRollTrait(actor: ActorDoc, traitKey: string, rules: WorldRules, user?: UserRef): Check {
+  const denied = allowed("rollTrait", user, actor);
+  if (denied) return denied;
+  try {
+    traitLevel(actor, traitKey, rules);
+    if (!trackStatus(liveTrack(actor, rules)).canAct)
+      return new RulesError("actor", "FUDGE.Error.CannotAct", `${actor.name} cannot act`, { name: actor.name });
+  } catch (e) {
+    if (isRulesError(e)) return e;
+    throw e;
+  }
+  return null;
+}
+
+/**
  * Rolls a trait with the wound penalty applied, the result named on the ladder (Fudge §3.4,
  * §4.51). Volt traits roll 2d20 against the value minus the penalty (Volt: Rolls). Miniatures:
  * penalties lower the stat itself (Miniatures: Wounds), which is the same number here.
@@ -93,11 +111,9 @@ export function rollTrait(
   rules: WorldRules,
   opts: { difficulty?: number; modifier?: number; user?: UserRef; inCombat?: boolean; willpowerDice?: number[] } = {},
 ): RollCardData {
-  checkAllowed("rollTrait", opts.user, actor);
+  refuseUnless(canRollTrait(actor, traitKey, rules, opts.user));
   const t = traitLevel(actor, traitKey, rules);
   const status = trackStatus(liveTrack(actor, rules));
-  if (!status.canAct)
-    throw new RulesError("actor", "FUDGE.Error.CannotAct", `${actor.name} cannot act`, { name: actor.name });
   // Fudge §4.51 Light Wound: "no penalty during combat … but after combat … -1" (not in a started combat: after).
   let wound = penaltyFor(status, opts.inCombat ?? false);
   const difficulty = opts.difficulty ?? rules.defaultDifficulty;
