@@ -8,9 +8,16 @@ import * as actions from "../actions";
 import type { HostPort } from "./port";
 import { liveActor } from "./read";
 
-/** A click (or key press) on a wound box, or the Token HUD's + / −: mark it with its own level, or clear it. */
-export const toggleBox = (port: HostPort, actorRef: string, ref: string): Promise<void> =>
-  port.changeActor(actorRef, { kind: "toggleBox", ref }).then(() => undefined);
+/**
+ * A click (or key press) on a wound box, or the Token HUD's + / −: mark it with its own level, or
+ * clear it; `intent` says which the user asked (writes.ts toggleBox), as the writer reads the track.
+ */
+export const toggleBox = (
+  port: HostPort,
+  actorRef: string,
+  ref: string,
+  intent: { mark?: boolean; level?: string } = {},
+): Promise<void> => port.changeActor(actorRef, { kind: "toggleBox", ref, ...intent }).then(() => undefined);
 
 /** Resets a track whose stored state no longer fits (after a preset change), after the user confirms. */
 export async function resetTrack(port: HostPort, actorRef: string): Promise<void> {

@@ -8,16 +8,23 @@
  * (parseActorWrite) and range-checked again by the action it feeds.
  */
 import * as actions from "../actions";
-import { readActor } from "../combatant";
+import { readActor, trackFor } from "../combatant";
+import type { ActorDoc, WorldRules } from "../data";
 import { attackClippedUpdate, traitClippedUpdate } from "../clipped";
 import { healingRequest, type HealDice } from "../heal";
-import type { Step } from "../../rules";
+import { renderTrack, type Step } from "../../rules";
 import type { ActorTurn, HostPort } from "./port";
 
 type GutsTrigger = Parameters<typeof actions.gutsCheckAction>[1];
 
 export type ActorWrite =
-  | { kind: "toggleBox"; ref: string }
+  /**
+   * A wound box clicked: `mark` is what the click asks as the user saw the box (true: mark it), so a
+   * box another write marked meanwhile is not cleared by a click that meant to mark it; `level`
+   * (the Token HUD's + and −) names the row whose first open box is marked, or last marked box
+   * cleared, as the track is in the writer's turn. Neither: toggled as it is then.
+   */
+  | { kind: "toggleBox"; ref: string; mark?: boolean; level?: string }
   | { kind: "resetTrack" }
   | { kind: "customLevels"; op: "add" | "remove"; index: number }
   | { kind: "field"; path: string; raw: string | number | boolean | null }
@@ -42,8 +49,11 @@ export async function runActorWrite(port: HostPort, turn: ActorTurn, w: ActorWri
     return null;
   };
   switch (w.kind) {
-    case "toggleBox":
-      return put(actions.toggleWoundBox(doc, w.ref, rules, user));
+    case "toggleBox": {
+      actions.refuseUnless(actions.canToggleBox(doc, user));
+      const ref = liveBoxRef(doc, w, rules);
+      return ref ? put(actions.toggleWoundBox(doc, ref, rules, user)) : null;
+    }
     case "resetTrack":
       return put(actions.resetTrack(doc, user));
     case "customLevels":
@@ -77,6 +87,19 @@ export async function runActorWrite(port: HostPort, turn: ActorTurn, w: ActorWri
   }
 }
 
+/** The box a click toggles, from the track as it is in the writer's turn; null: it already is as the click asked. */
+function liveBoxRef(doc: ActorDoc, w: Extract<ActorWrite, { kind: "toggleBox" }>, rules: WorldRules): string | null {
+  if (w.mark === undefined) return w.ref;
+  const rows = renderTrack(trackFor(doc, rules)).rows;
+  if (w.level !== undefined) {
+    const boxes = rows.find((r) => r.key === w.level)?.boxes ?? [];
+    const box = w.mark ? boxes.find((b) => !b.marked && !b.disabled) : boxes.filter((b) => b.marked).at(-1);
+    return box?.ref ?? null;
+  }
+  const box = rows.flatMap((r) => r.boxes).find((b) => b.ref === w.ref);
+  return box && box.marked === w.mark ? null : w.ref;
+}
+
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === "object" && v !== null && !Array.isArray(v);
 const short = (v: unknown, max = 200): v is string => typeof v === "string" && v.length <= max;
@@ -94,8 +117,12 @@ export const ACTOR_WRITE_MAX = 4_000;
 export function parseActorWrite(v: unknown): ActorWrite | null {
   if (!isRec(v) || JSON.stringify(v).length > ACTOR_WRITE_MAX) return null;
   switch (v.kind) {
-    case "toggleBox":
-      return short(v.ref, 100) ? { kind: "toggleBox", ref: v.ref } : null;
+    case "toggleBox": {
+      if (!short(v.ref, 100) || (v.mark !== undefined && typeof v.mark !== "boolean")) return null;
+      if (v.level !== undefined && (!short(v.level, 64) || v.mark === undefined)) return null;
+      const mark = v.mark === undefined ? {} : { mark: v.mark };
+      return { kind: "toggleBox", ref: v.ref, ...mark, ...(v.level !== undefined ? { level: v.level } : {}) };
+    }
     case "resetTrack":
     case "traitClipped":
     case "kill":
