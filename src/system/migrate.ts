@@ -24,6 +24,9 @@
  *   stored value over its bound (a flood of Guts failures, a huge note, an over-long card) no
  *   longer validates; the world migration clamps it (clampSystem, clampCard, and the actor logs:
  *   log-clamps.ts) and reports what it cut.
+ * - MIGRATION_VERSION 7 (session 15): the wound log's `before`/`after` track states take the
+ *   track's current shape too (woundLogStateChanges), so an Undo after the load restores a state
+ *   that reads. No stored shape changed with the one writer (issue 28).
  */
 import { levelValue, PRESETS } from "../rules";
 import { GUTS_REASONS } from "../rules/miniatures";
@@ -97,6 +100,35 @@ function fitVeryHurtBoxes(track: Rec): void {
     else row.push(m);
     marks[level] = row;
   }
+}
+
+/**
+ * MIGRATION_VERSION 7: the track states a wound log keeps (each record's `before` and `after`, what
+ * Undo restores and compares) in the shape the actor's track reads now — the Very Hurt boxes above,
+ * which the load migrates in the track itself but never reached the log in the actor's flags. The
+ * changed records' states as a flags update (`{ woundLog: { [messageId]: { before?, after? } } }`), or null.
+ */
+export function woundLogStateChanges(system: unknown, flags: unknown): Rec | null {
+  const track = isRec(system) && isRec(system.woundTrack) ? system.woundTrack : null;
+  const scope = isRec(flags) ? flags["fudge-wounds"] : undefined;
+  const log = isRec(scope) ? scope.woundLog : undefined;
+  if (!track || !isRec(log)) return null;
+  const out: Rec = {};
+  for (const [id, rec] of Object.entries(log)) {
+    if (!isRec(rec)) continue;
+    const changed: Rec = {};
+    for (const k of ["before", "after"]) {
+      const t: Rec = {
+        preset: track.preset,
+        epicExtraVeryHurt: track.epicExtraVeryHurt,
+        state: structuredClone(rec[k]),
+      };
+      fitVeryHurtBoxes(t);
+      if (JSON.stringify(t.state) !== JSON.stringify(rec[k])) changed[k] = t.state;
+    }
+    if (Object.keys(changed).length) out[id] = changed;
+  }
+  return Object.keys(out).length ? { woundLog: out } : null;
 }
 
 /** Seed 004 "Sample characters": a miniature's standing Guts circumstances, all off where an older version stored none. */

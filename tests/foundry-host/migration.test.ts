@@ -106,11 +106,19 @@ describe("the world migration", () => {
     expect(writes()).toBe(0);
   });
 
-  it("bumps the version when everything migrated", async () => {
-    const { world, gmId } = await worldWith(STORED_SHAPES.filter((s) => !s.unrepairable));
+  it("bumps the version when everything migrated; the actors' wound logs hold states their tracks read (version 7)", async () => {
+    const shapes = STORED_SHAPES.filter((s) => !s.unrepairable);
+    const { world, gmId, ids } = await worldWith(shapes);
     const gm = await world.connect(gmId);
     await world.settle();
     expect(version(gm)).toBe(MIGRATION_VERSION);
+    const logged = shapes.map((s, i) => [s, ids[i]] as const).filter(([s]) => s.migratedFlags);
+    expect(logged.length).toBeGreaterThan(0);
+    for (const [s, id] of logged) {
+      const flags = (world.server.db.Actor.get(id)!.flags as Record<string, unknown>)["fudge-wounds"];
+      for (const [path, v] of Object.entries(s.migratedFlags!))
+        expect(at(flags, path), `${s.label}: ${path}`).toEqual(v);
+    }
   });
 
   it("writes only what changes: a player's edit made while it runs is kept", async () => {

@@ -116,9 +116,10 @@ function stateWithout(actor: ActorDoc, level: CustomWoundLevel, field: string): 
   const state = structuredClone((track.state ?? null) as { marks?: Record<string, unknown> } | null);
   const marks = state?.marks && typeof state.marks === "object" ? state.marks : {};
   const own = Array.isArray(marks[level.key]) ? (marks[level.key] as unknown[]).filter((m) => m !== null).length : 0;
+  const from = (m: unknown) => (m as { level?: unknown } | null)?.level === level.key;
   const rolled = Object.entries(marks)
     .filter(([k, v]) => k !== level.key && Array.isArray(v))
-    .reduce((n, [, v]) => n + (v as unknown[]).filter((m) => m === level.key).length, 0);
+    .reduce((n, [, v]) => n + (v as unknown[]).filter(from).length, 0);
   // The level as the sheet names it: its own label, else its standard name (a key the sentence localizes).
   const name = level.label || `FUDGE.Wound.${level.key}`;
   if (own + rolled > 0)
