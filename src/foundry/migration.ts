@@ -11,7 +11,15 @@
  * - every failure is counted and reported; the version is bumped only when all migrated.
  */
 import { MIGRATION_SETTING, MIGRATION_VERSION, SYSTEM_ID } from "../system/registry";
-import { cardChanges, needsMigration, systemChanges, woundLogStateChanges } from "../system/migrate";
+import {
+  cardChanges,
+  killRecordStateChanges,
+  needsMigration,
+  systemChanges,
+  woundLogStateChanges,
+} from "../system/migrate";
+import { KILL_RECORD_FLAG } from "../system/flows";
+import { gmRecordsStored, writeGmRecords } from "./gm-records";
 import { clampActorLogs } from "../system/log-clamps";
 import type { Cut } from "../system/bounds";
 import { toCore } from "./v14";
@@ -117,6 +125,21 @@ async function migrateCollection(
   }
 }
 
+/** The GM's kill records (a world setting) whose track states an actor's track no longer reads (data version 7). */
+async function migrateKillRecords(report: MigrationReport): Promise<void> {
+  for (const [ref, records] of Object.entries(gmRecordsStored())) {
+    try {
+      const actor = fromUuidSync(ref) as { toObject(): { system: unknown } } | null;
+      const next = actor ? killRecordStateChanges(actor.toObject().system, records[KILL_RECORD_FLAG]) : null;
+      if (!next) continue;
+      await writeGmRecords(ref, { [KILL_RECORD_FLAG]: next });
+      report.updated.push(`${ref} (${KILL_RECORD_FLAG})`);
+    } catch (e) {
+      report.failed.push({ uuid: ref, error: String((e as Error)?.message ?? e) });
+    }
+  }
+}
+
 /** Runs the world migration if needed (active GM only); returns its report, or null when not run. */
 export async function migrateWorld(): Promise<MigrationReport | null> {
   if (!game.user?.isActiveGM) return null;
@@ -134,6 +157,7 @@ export async function migrateWorld(): Promise<MigrationReport | null> {
   await migrateCollection(game.actors as unknown as Coll, report, itemsOf);
   await migrateCollection(game.items as unknown as Coll, report, () => null);
   await migrateCollection(game.messages as unknown as Coll, report, () => null);
+  await migrateKillRecords(report);
   const notify = (type: "info" | "warn", key: string) =>
     ui.notifications![type](
       game.i18n!.format(key, {

@@ -115,20 +115,33 @@ export function woundLogStateChanges(system: unknown, flags: unknown): Rec | nul
   if (!track || !isRec(log)) return null;
   const out: Rec = {};
   for (const [id, rec] of Object.entries(log)) {
-    if (!isRec(rec)) continue;
-    const changed: Rec = {};
-    for (const k of ["before", "after"]) {
-      const t: Rec = {
-        preset: track.preset,
-        epicExtraVeryHurt: track.epicExtraVeryHurt,
-        state: structuredClone(rec[k]),
-      };
-      fitVeryHurtBoxes(t);
-      if (JSON.stringify(t.state) !== JSON.stringify(rec[k])) changed[k] = t.state;
-    }
-    if (Object.keys(changed).length) out[id] = changed;
+    const changed = isRec(rec) ? fittedStates(track, rec) : null;
+    if (changed) out[id] = changed;
   }
   return Object.keys(out).length ? { woundLog: out } : null;
+}
+
+/** A record's `before` / `after` states fitted to the track (fitVeryHurtBoxes): the changed ones, or null. */
+function fittedStates(track: Rec, rec: Rec): Rec | null {
+  const changed: Rec = {};
+  for (const k of ["before", "after"]) {
+    const t: Rec = { preset: track.preset, epicExtraVeryHurt: track.epicExtraVeryHurt, state: structuredClone(rec[k]) };
+    fitVeryHurtBoxes(t);
+    if (JSON.stringify(t.state) !== JSON.stringify(rec[k])) changed[k] = t.state;
+  }
+  return Object.keys(changed).length ? changed : null;
+}
+
+/**
+ * MIGRATION_VERSION 7: the GM's kill record of an actor (`killedFrom`: the track before and after
+ * the automatic death, which Undo restores and compares) in the shape the actor's track reads now;
+ * the whole record changed, or null. A `killedFrom` an older build kept in the actor's own flags is
+ * not carried over: its owner could write it, and the GM's Undo restores only what a GM recorded.
+ */
+export function killRecordStateChanges(system: unknown, record: unknown): Rec | null {
+  const track = isRec(system) && isRec(system.woundTrack) ? system.woundTrack : null;
+  const changed = track && isRec(record) ? fittedStates(track, record) : null;
+  return changed && isRec(record) ? { ...structuredClone(record), ...changed } : null;
 }
 
 /** Seed 004 "Sample characters": a miniature's standing Guts circumstances, all off where an older version stored none. */

@@ -8,6 +8,7 @@ import {
   repairSystem,
   systemChanges,
   woundLogStateChanges,
+  killRecordStateChanges,
 } from "../../src/system/migrate";
 import { trackFor } from "../../src/system/combatant";
 import { leroy, rulesFor } from "./fixtures";
@@ -279,5 +280,14 @@ describe("version 7: the wound log's track states take the track's current shape
     const std = old([{ level: "veryHurt" }, { level: "hurt" }]);
     expect(woundLogStateChanges({ woundTrack: { preset: "standard" } }, flags(std, std))).toBeNull();
     expect(woundLogStateChanges({ woundTrack: { preset: "cinematic" } }, {})).toBeNull();
+  });
+
+  it("the GM's kill record (killedFrom) is refitted the same way, its other fields kept", () => {
+    const rec = { before: old([{ level: "veryHurt" }, { level: "hurt" }]), after: { dead: true }, by: "g", at: 5 };
+    const next = killRecordStateChanges({ woundTrack: { preset: "cinematic" } }, rec) as Record<string, any>;
+    expect(next.before.marks.veryHurt).toEqual([{ level: "veryHurt" }]);
+    expect(next.before.marks.incapacitated).toEqual([{ level: "hurt" }]);
+    expect(next).toMatchObject({ by: "g", at: 5, after: { dead: true } });
+    expect(killRecordStateChanges({ woundTrack: { preset: "cinematic" } }, next)).toBeNull();
   });
 });

@@ -27,4 +27,4 @@ export {
   type Click,
 } from "./tables";
 export type { RollCardData } from "../actions/trait-roll";
-export { withGmRecords } from "../actions/kill";
+export { KILL_RECORD_FLAG, withGmRecords } from "../actions/kill";
