@@ -82,6 +82,8 @@ function opsOf(r: () => number): { who: Who; op: Op; at: number }[] {
 }
 
 interface Verdict {
+  /** Unawaited failures on the clients (only counted when switched off). */
+  errors: number;
   /** Ops carried out, by kind (the test shows it is not vacuous). */
   done: string[];
   serial: boolean;
@@ -132,8 +134,10 @@ async function trial(seed: number, fixed?: { who: Who; op: Op; at: number }[]): 
     const before = stateKey(end, rules, rec.before);
     return !states.some((st, i) => i > 0 && st === after && states[i - 1] === before);
   });
-  expect(t.world.errors).toEqual([]);
+  // Switched off, a failure the writes caused (a status removed twice) counts against the trial instead of stopping the run.
+  if (!OFF) expect(t.world.errors).toEqual([]);
   return {
+    errors: t.world.errors.length,
     done: done.map((op) => op.kind),
     serial: outcomes.has(outcomeOf(end, rules)),
     duplicated: new Set(live.map((x) => x.messageId)).size !== live.length,
@@ -143,7 +147,7 @@ async function trial(seed: number, fixed?: { who: Who; op: Op; at: number }[]): 
 }
 
 const offMode = () => (process.env.SERIAL === "off" ? "SERIAL=off (no queue, no one writer)" : "ONE_WRITER=off");
-const passes = (v: Verdict) => v.serial && !v.duplicated && !v.stale;
+const passes = (v: Verdict) => v.serial && !v.duplicated && !v.stale && v.errors === 0;
 
 describe("one writer: no wound lost or duplicated across the GM's, the owner's and another player's clicks", () => {
   it(`${TRIALS} seeded trials end as some serial order of their ops`, async () => {
@@ -152,7 +156,7 @@ describe("one writer: no wound lost or duplicated across the GM's, the owner's a
     for (let seed = 1; seed <= TRIALS; seed++) {
       const v = await trial(seed);
       for (const k of v.done) carried[k] = (carried[k] ?? 0) + 1;
-      if (!passes(v)) failed.push(`${v.detail} serial=${v.serial} duplicated=${v.duplicated} stale=${v.stale}`);
+      if (!passes(v)) failed.push(`${v.detail} serial=${v.serial} duplicated=${v.duplicated} stale=${v.stale} errors=${v.errors}`);
     }
     console.log(`ops carried out: ${JSON.stringify(carried)}`);
     if (OFF) console.log(`${offMode()}: ${failed.length} of ${TRIALS} trials fail\n${failed.join("\n")}`);
@@ -170,7 +174,7 @@ describe("one writer: no wound lost or duplicated across the GM's, the owner's a
         { who: "gm" as const, op: { kind: "hud", row: 0, mark: true } as Op, at: 5 + (seed % 10) * 6 },
       ];
       const v = await trial(seed, ops);
-      if (!passes(v)) failed.push(`${v.detail} serial=${v.serial} stale=${v.stale}`);
+      if (!passes(v)) failed.push(`${v.detail} serial=${v.serial} stale=${v.stale} errors=${v.errors}`);
     }
     if (OFF) console.log(`${offMode()}, HUD during a relayed Apply: ${failed.length} of 10 fail\n${failed.join("\n")}`);
     else expect(failed).toEqual([]);
