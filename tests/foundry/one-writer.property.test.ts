@@ -156,7 +156,8 @@ describe("one writer: no wound lost or duplicated across the GM's, the owner's a
     for (let seed = 1; seed <= TRIALS; seed++) {
       const v = await trial(seed);
       for (const k of v.done) carried[k] = (carried[k] ?? 0) + 1;
-      if (!passes(v)) failed.push(`${v.detail} serial=${v.serial} duplicated=${v.duplicated} stale=${v.stale} errors=${v.errors}`);
+      if (!passes(v))
+        failed.push(`${v.detail} serial=${v.serial} duplicated=${v.duplicated} stale=${v.stale} errors=${v.errors}`);
     }
     console.log(`ops carried out: ${JSON.stringify(carried)}`);
     if (OFF) console.log(`${offMode()}: ${failed.length} of ${TRIALS} trials fail\n${failed.join("\n")}`);
