@@ -113,7 +113,8 @@ export interface HostPort {
   /**
    * The serialised actor write: `task` runs in the actor's turn, once every earlier write to it on
    * this client has landed, reads it then and writes through the turn; the next turn waits for it.
-   * Every write to an actor goes through here.
+   * Every write to an actor goes through here, on the writer only (writesHere): a click on another
+   * client asks changeActor, or is relayed whole (card actions). Foundry refuses it elsewhere.
    */
   writeActor<T>(ref: string, task: (turn: ActorTurn) => Promise<T>): Promise<T>;
   /**
