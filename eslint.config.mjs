@@ -4,6 +4,7 @@
 // A new rule is one line in the block of the files it governs.
 import comments from "@eslint-community/eslint-plugin-eslint-comments";
 import tseslint from "typescript-eslint";
+import { GUARDED_WRITE_RULES } from "./tools/actor-writes.mjs";
 
 export default tseslint.config(
   {
@@ -54,5 +55,11 @@ export default tseslint.config(
     rules: {
       "max-lines-per-function": ["error", { max: 200, skipBlankLines: true, skipComments: true }],
     },
+  },
+  {
+    // Issue 28: the guarded fields are written only through the port's serialised write (tools/actor-writes.mjs).
+    files: ["src/**", "playground/**"],
+    ignores: ["src/foundry/migration.ts", "src/foundry/gm-records.ts"],
+    rules: { "no-restricted-syntax": ["error", ...GUARDED_WRITE_RULES] },
   },
 );

@@ -11,7 +11,7 @@ import { newId, type Store } from "./store";
 import { i18n } from "./i18n";
 import { mergeUpdate, postMessage, rulesOf, updateActor } from "./world";
 import type { DialogSpec, HostPort, StoredCard } from "../src/system/flows";
-import { cardOf } from "../src/system/flows";
+import { cardOf, runActorWrite } from "../src/system/flows";
 import type { ActorDoc, AttackCardTarget } from "../src/system/data";
 import { ITEM_DEFAULTS, type ItemType } from "../src/system/data";
 import { rngRoller } from "../src/system/rolling";
@@ -63,7 +63,17 @@ export function playgroundPort(store: Store, dice: PlaygroundDice, page: PageUi)
     if (!a) throw new Error(`no actor ${ref}`);
     return a;
   };
-  return {
+  const writeActor: HostPort["writeActor"] = (ref, task) =>
+    queue(`actor:${ref}`, () =>
+      task({
+        read: () => {
+          const a = actorOrGone(ref);
+          return structuredClone(a) as unknown as ActorDoc;
+        },
+        write: async (u) => updateActor(store, ref, u),
+      }),
+    );
+  const port: HostPort = {
     user,
     rules: () => rulesOf(s()),
     setRule: async (key, value) =>
@@ -83,16 +93,10 @@ export function playgroundPort(store: Store, dice: PlaygroundDice, page: PageUi)
       // The page's one user posts every card, so he is its author.
       return { id, system: structuredClone(m.system), author: user, postedAt: m.timestamp, writable: true };
     },
-    writeActor: (ref, task) =>
-      queue(`actor:${ref}`, () =>
-        task({
-          read: () => {
-            const a = actorOrGone(ref);
-            return structuredClone(a) as unknown as ActorDoc;
-          },
-          write: async (u) => updateActor(store, ref, u),
-        }),
-      ),
+    writeActor,
+    // The page is the one client: it is the writer of every actor write.
+    changeActor: (ref, w) => writeActor(ref, (turn) => runActorWrite(port, turn, w)),
+    writesHere: () => true,
     writeCardTarget: (messageId, target: AttackCardTarget) =>
       queue(`message:${messageId}`, async () => {
         const stored = store.message(messageId);
@@ -181,4 +185,5 @@ export function playgroundPort(store: Store, dice: PlaygroundDice, page: PageUi)
       gutsCircumstances: (actor, rules) => gutsCircumstances(actor, { self: null, others: [] }, rules),
     },
   };
+  return port;
 }

@@ -42,6 +42,10 @@ async function heal(actor: Actor.Implementation, type: string): Promise<void> {
   }
 }
 
+/** A turn note in the actor's flags, written in the actor's turn (the trait roll's Clipped reset writes the same note). */
+const writeNote = (actor: Actor.Implementation, note: Record<string, unknown>): Promise<void> =>
+  foundryPort().writeActor(actor.uuid, (turn) => turn.write({ flags: { [SYSTEM_ID]: note } }));
+
 /** A world actor deleted since (a combat and its actors removed together) is not written to; a token's actor lives with its token. */
 const stillThere = (a: Actor.Implementation): boolean => a.isToken || game.actors?.has(a.id!) === true;
 
@@ -81,7 +85,7 @@ async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {
     gutsPending,
   })) {
     if (task.kind === "nearDeathGuts") await flows.nearDeathTurn(foundryPort(), actor.uuid);
-    else if (task.kind === "noteClipped") await actor.setFlag(SYSTEM_ID as never, FLAG_CLIPPED as never, true as never);
+    else if (task.kind === "noteClipped") await writeNote(actor, { [FLAG_CLIPPED]: true });
     else if (task.kind === "gutsRecheck")
       await flows.runGutsRechecks(foundryPort(), actor.uuid, combatTurn(combatant.combat?.round));
     else if (task.kind === "noteStun") await noteStun(combatant);
@@ -146,7 +150,7 @@ async function onTurnEnd(combatant: Combatant.Implementation, round: number, end
   if (!actor || !stillThere(actor)) return;
   const noted = actor.getFlag(SYSTEM_ID as never, FLAG_CLIPPED as never) === true;
   const type = turnEndHealing(worldRules().preset, noted, derivedOf(actor)?.status ?? null);
-  if (noted) await actor.update(toCore({ flags: { [SYSTEM_ID]: { [`-=${FLAG_CLIPPED}`]: null } } }) as never);
+  if (noted) await writeNote(actor, { [`-=${FLAG_CLIPPED}`]: null });
   if (type) await heal(actor, type);
 }
 

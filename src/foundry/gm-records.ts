@@ -37,3 +37,6 @@ export async function writeGmRecords(ref: string, change: Record<string, unknown
     await game.settings!.set(SYSTEM_ID as never, GM_RECORDS_SETTING as never, next as never);
   });
 }
+
+/** The GM's records as stored (actor uuid → records), for the world migration. */
+export const gmRecordsStored = (): Record<string, Record<string, unknown>> => withGmRecords(stored(), "", {});

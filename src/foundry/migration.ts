@@ -11,12 +11,21 @@
  * - every failure is counted and reported; the version is bumped only when all migrated.
  */
 import { MIGRATION_SETTING, MIGRATION_VERSION, SYSTEM_ID } from "../system/registry";
-import { cardChanges, needsMigration, systemChanges } from "../system/migrate";
+import {
+  cardChanges,
+  killRecordStateChanges,
+  needsMigration,
+  systemChanges,
+  woundLogStateChanges,
+} from "../system/migrate";
+import { KILL_RECORD_FLAG } from "../system/flows";
+import { gmRecordsStored, writeGmRecords } from "./gm-records";
 import { clampActorLogs } from "../system/log-clamps";
 import type { Cut } from "../system/bounds";
 import { toCore } from "./v14";
 
 type Rec = Record<string, unknown>;
+const isRecord = (v: unknown): v is Rec => typeof v === "object" && v !== null && !Array.isArray(v);
 interface Doc {
   uuid: string;
   flags?: Record<string, unknown>;
@@ -48,6 +57,17 @@ export interface MigrationReport {
 /** The chat cards this system stores (its ChatMessage sub-types); other messages are not its to migrate. */
 const CARD_TYPES = new Set(["attackCard", "rollCard"]);
 
+/** The clamp's log update with the states' changes: into its replacement (`==woundLog`) when there is one. */
+function mergeLogChanges(clamp: Rec | null, states: Rec): Rec {
+  if (!clamp) return states;
+  const replaced = clamp["==woundLog"];
+  if (!isRecord(replaced)) return { ...clamp, ...states };
+  const log = structuredClone(replaced);
+  for (const [id, change] of Object.entries(states.woundLog as Rec))
+    if (isRecord(log[id])) Object.assign(log[id], change);
+  return { ...clamp, "==woundLog": log };
+}
+
 async function migrateDoc(doc: Doc, invalid: boolean, report: MigrationReport): Promise<void> {
   if (doc.documentName === "ChatMessage" && !CARD_TYPES.has(doc.type)) return;
   try {
@@ -56,7 +76,10 @@ async function migrateDoc(doc: Doc, invalid: boolean, report: MigrationReport): 
       doc.documentName === "ChatMessage"
         ? { ...cardChanges(doc.type, src.system), reset: [] as string[] }
         : systemChanges(doc.documentName === "Actor" ? "Actor" : "Item", doc.type, src.system, { repair: invalid });
-    const logs = doc.documentName === "Actor" ? clampActorLogs(doc as never) : { update: null, cuts: [] };
+    const clampedLogs = doc.documentName === "Actor" ? clampActorLogs(doc as never) : { update: null, cuts: [] };
+    // The wound log's states in the track's shape now (data version 7), over the clamp's log when both change.
+    const states = doc.documentName === "Actor" ? woundLogStateChanges(src.system, src.flags) : null;
+    const logs = states ? { ...clampedLogs, update: mergeLogChanges(clampedLogs.update, states) } : clampedLogs;
     if (invalid && doc.documentName !== "ChatMessage") report.repaired[doc.uuid] = reset;
     const cuts = [...clamped, ...logs.cuts];
     if (cuts.length) report.clamped[doc.uuid] = cuts;
@@ -102,6 +125,21 @@ async function migrateCollection(
   }
 }
 
+/** The GM's kill records (a world setting) whose track states an actor's track no longer reads (data version 7). */
+async function migrateKillRecords(report: MigrationReport): Promise<void> {
+  for (const [ref, records] of Object.entries(gmRecordsStored())) {
+    try {
+      const actor = fromUuidSync(ref) as { toObject(): { system: unknown } } | null;
+      const next = actor ? killRecordStateChanges(actor.toObject().system, records[KILL_RECORD_FLAG]) : null;
+      if (!next) continue;
+      await writeGmRecords(ref, { [KILL_RECORD_FLAG]: next });
+      report.updated.push(`${ref} (${KILL_RECORD_FLAG})`);
+    } catch (e) {
+      report.failed.push({ uuid: ref, error: String((e as Error)?.message ?? e) });
+    }
+  }
+}
+
 /** Runs the world migration if needed (active GM only); returns its report, or null when not run. */
 export async function migrateWorld(): Promise<MigrationReport | null> {
   if (!game.user?.isActiveGM) return null;
@@ -119,6 +157,7 @@ export async function migrateWorld(): Promise<MigrationReport | null> {
   await migrateCollection(game.actors as unknown as Coll, report, itemsOf);
   await migrateCollection(game.items as unknown as Coll, report, () => null);
   await migrateCollection(game.messages as unknown as Coll, report, () => null);
+  await migrateKillRecords(report);
   const notify = (type: "info" | "warn", key: string) =>
     ui.notifications![type](
       game.i18n!.format(key, {

@@ -5,8 +5,8 @@
  * active GM, dialogs are DialogV2 around the system's templates, hooks are Foundry's Hooks.
  */
 import { RulesError } from "../rules";
-import type { DialogSpec, HostPort, StoredCard, TableTarget } from "../system/flows";
-import { cardOf } from "../system/flows";
+import type { DialogSpec, HostPort, StoredCard, TableTarget, WriteResult } from "../system/flows";
+import { cardOf, runActorWrite } from "../system/flows";
 import type { UserRef } from "../system/permissions";
 import type { ActorDoc, AttackCardTarget, WorldRules } from "../system/data";
 import type { RoundStart, Situation } from "../system/combatant";
@@ -15,7 +15,7 @@ import { QUERIES, SYSTEM_ID } from "../system/registry";
 import { RELAY_FLAG, relayRequestsUpdate, requestOf, type RelayRequest } from "../system/relay";
 import { ROUND_START_FLAG, combatTurn, roundStartFor } from "../system/combat";
 import { actorInCombat, plainActor, updateActor, worldRules } from "./bridge";
-import { actorLane, writeQueue } from "./write-queue";
+import { actorLane, writeQueue, writesHere } from "./write-queue";
 import { reportError, serverNow, userRef } from "./foundry-util";
 import { foundryRoller, postRollNote, postWithRolls, showRolls } from "./dice";
 import { liveGutsCircumstances, type TokenLike } from "./guts-table";
@@ -119,7 +119,7 @@ function formEntries(form: HTMLFormElement): [string, unknown][] {
  * user's own flags (which only he and GMs may write: that is how the GM's client knows who
  * asked, see src/system/relay.ts), then the query names it; the entry is removed once answered.
  */
-async function relay(request: RelayRequest, name: string): Promise<void> {
+async function relay(request: RelayRequest, name: string): Promise<unknown> {
   const gm = game.users!.activeGM;
   if (!gm) throw new RulesError("user", "FUDGE.Error.Relay.NoGM", "no GM is connected to do this", { name });
   const me = game.user!;
@@ -129,7 +129,7 @@ async function relay(request: RelayRequest, name: string): Promise<void> {
   const written = relayRequestsUpdate(me.flags, serverNow(), { add }).update;
   if (written) await me.update(toCore(written) as never);
   try {
-    type Reply = { ok: boolean; key?: string; params?: Record<string, string> } | null;
+    type Reply = { ok: boolean; key?: string; params?: Record<string, string>; result?: unknown } | null;
     let reply: Reply;
     try {
       reply = (await gm.query(
@@ -149,6 +149,7 @@ async function relay(request: RelayRequest, name: string): Promise<void> {
         "the GM's client refused this",
         reply?.params ?? {},
       );
+    return reply.result ?? null;
   } finally {
     // The GM's client removes a request it runs; one it never saw (no answer) is removed here.
     // Not awaited: the answer is in; the removal need not hold the click (a failure is reported).
@@ -213,7 +214,7 @@ function item(actorRef: string, itemId: string): Item.Implementation {
 /** The port for this client, acting as `user` (the clicking user, or the requester of a relayed click). */
 export function foundryPort(user: UserRef = userRef()): HostPort {
   let rules: WorldRules | null = null;
-  return {
+  const port: HostPort = {
     user,
     rules: () => (rules ??= worldRules()),
     setRule: async (key, value) => {
@@ -232,6 +233,11 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
     },
     writeActor: (ref, task) => {
       const actor = actorOrGone(ref);
+      // A player's client writes no actor while a GM is connected: his clicks' writes are relayed (changeActor, the card relay).
+      if (!writesHere() && !game.user?.isGM)
+        throw new Error(
+          `${SYSTEM_ID} | an actor write on a client that is not the writer: route it through changeActor`,
+        );
       return writeQueue(actorLane(actor), () =>
         // The GM's records about the actor (the automatic death's) are read with it, from the GM's store.
         task({
@@ -240,6 +246,20 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
         }),
       );
     },
+    changeActor: async (ref, w) => {
+      if (writesHere()) return port.writeActor(ref, (turn) => runActorWrite(port, turn, w));
+      const actor = actorOrGone(ref);
+      const request = {
+        messageId: "",
+        action: "write" as const,
+        targetId: actor.uuid,
+        force: false,
+        spendFudgePoint: false,
+        write: w,
+      };
+      return (await relay(request, actor.name)) as WriteResult;
+    },
+    writesHere,
     // The card is read again in its own lane so two targets' writes cannot undo each other.
     writeCardTarget: (messageId, target: AttackCardTarget, rolls = []) =>
       writeQueue(`message:${messageId}`, async () => {
@@ -303,7 +323,7 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
     rename: async (actorRef, name) => {
       await actorOrGone(actorRef).update({ name } as never);
     },
-    relay,
+    relay: async (request, name) => void (await relay(request, name)),
     dialog,
     userName: (id) => game.users?.get(id)?.name ?? id,
     confirm: async (titleKey, text) =>
@@ -361,4 +381,5 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
       gutsCircumstances: (doc, r) => liveGutsCircumstances(actorOrGone(doc.uuid ?? doc._id), doc, r),
     },
   };
+  return port;
 }

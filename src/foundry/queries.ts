@@ -11,6 +11,7 @@
  */
 import { isRulesError } from "../rules";
 import { performCardAction } from "./chat";
+import { foundryPort } from "./port";
 import { QUERIES, SYSTEM_ID, type QueryAction } from "../system/registry";
 import {
   parseRelayPayload,
@@ -24,7 +25,7 @@ import {
 import { serverNow } from "./foundry-util";
 import { toCore } from "./v14";
 
-export type Reply = { ok: true } | { ok: false; key: string; params?: Record<string, string> };
+export type Reply = { ok: true; result?: unknown } | { ok: false; key: string; params?: Record<string, string> };
 type QueryOptions = { timeout?: number; user?: { id: string | null; isGM: boolean } } | undefined;
 
 /** How long the GM's client waits for the requester's flag write to arrive (it is sent before the query). */
@@ -87,12 +88,17 @@ async function run(p: RelayPayload, options: QueryOptions): Promise<Reply> {
     }
     if (!fresh) return { ok: false, key: "FUDGE.Error.Relay.Expired" };
   }
-  const message = game.messages!.get(p.messageId) as ChatMessage.Implementation | undefined;
-  if (!message || (message.type as string) !== "attackCard") return { ok: false, key: "FUDGE.Error.Relay.NoCard" };
   const target = fromUuidSync(p.targetId) as Actor.Implementation | null;
-  if (!target || (target as unknown as { documentName?: string }).documentName !== "Actor")
-    return { ok: false, key: "FUDGE.Error.Relay.ActorGone" };
+  const gone = !target || (target as unknown as { documentName?: string }).documentName !== "Actor";
   try {
+    if (p.action === "write") {
+      if (gone) return { ok: false, key: "FUDGE.Error.Relay.ActorGone" };
+      // The write runs here, in the actor's turn, as the requester: each action checks his permission again.
+      return { ok: true, result: await foundryPort(requester).changeActor(target.uuid, p.write!) };
+    }
+    const message = game.messages!.get(p.messageId) as ChatMessage.Implementation | undefined;
+    if (!message || (message.type as string) !== "attackCard") return { ok: false, key: "FUDGE.Error.Relay.NoCard" };
+    if (gone) return { ok: false, key: "FUDGE.Error.Relay.ActorGone" };
     await performCardAction(message, p.action, target, requester, {
       relayed: true,
       force: p.force,

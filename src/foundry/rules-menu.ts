@@ -110,8 +110,9 @@ export async function confirmPresetChange(from: string, to: string): Promise<boo
     content: `<p>${esc(game.i18n!.format("FUDGE.Settings.PresetChange.Body", { from: loc(choiceKey("preset", from)), to: loc(choiceKey("preset", to)), count: String(wounded.length) }))}</p><p>${names}</p>`,
   });
   if (!ok) return false;
-  for (const a of wounded as unknown as Actor.Implementation[])
-    await a.update({ system: { woundTrack: { state: null } } } as never);
+  // Each reset is the writer's (this GM's client, or the active GM's), in the actor's turn.
+  const port = foundryPort();
+  for (const a of wounded as unknown as Actor.Implementation[]) await port.changeActor(a.uuid, { kind: "resetTrack" });
   return true;
 }
 

@@ -277,6 +277,9 @@ function woundPanel(actor: Actor.Implementation, onClicked: (key: string) => voi
       // The sheet's own box toggle (the sheet action table), with its permission check and write queue.
       b.dataset.action = c.action;
       if (ref) b.dataset.ref = ref;
+      // What the button asks, read again by the writer from the track as it is then (writes.ts toggleBox).
+      b.dataset.level = c.key;
+      b.dataset.mark = sign === "+" ? "true" : "false";
       b.addEventListener("click", (ev) => {
         ev.preventDefault();
         ev.stopPropagation();

@@ -13,3 +13,13 @@ export function writeQueue<T>(lane: string, task: () => Promise<T> | T): Promise
 
 /** The queue lane of an actor (its uuid: a token's synthetic actor has its own). */
 export const actorLane = (actor: { uuid: string }): string => `actor:${actor.uuid}`;
+
+/**
+ * This client is the one writer of actors: the active GM's client, or any client while no GM is
+ * connected (then each owner's client writes his own actors, ordered per client only). Every other
+ * client's actor writes are relayed to it (src/foundry/port.ts changeActor, the card relay).
+ */
+export function writesHere(): boolean {
+  const gm = game.users?.activeGM;
+  return !gm || gm.id === game.user?.id;
+}

@@ -24,6 +24,9 @@
  *   stored value over its bound (a flood of Guts failures, a huge note, an over-long card) no
  *   longer validates; the world migration clamps it (clampSystem, clampCard, and the actor logs:
  *   log-clamps.ts) and reports what it cut.
+ * - MIGRATION_VERSION 7 (session 15): the wound log's `before`/`after` track states take the
+ *   track's current shape too (woundLogStateChanges), so an Undo after the load restores a state
+ *   that reads. No stored shape changed with the one writer (issue 28).
  */
 import { levelValue, PRESETS } from "../rules";
 import { GUTS_REASONS } from "../rules/miniatures";
@@ -97,6 +100,48 @@ function fitVeryHurtBoxes(track: Rec): void {
     else row.push(m);
     marks[level] = row;
   }
+}
+
+/**
+ * MIGRATION_VERSION 7: the track states a wound log keeps (each record's `before` and `after`, what
+ * Undo restores and compares) in the shape the actor's track reads now — the Very Hurt boxes above,
+ * which the load migrates in the track itself but never reached the log in the actor's flags. The
+ * changed records' states as a flags update (`{ woundLog: { [messageId]: { before?, after? } } }`), or null.
+ */
+export function woundLogStateChanges(system: unknown, flags: unknown): Rec | null {
+  const track = isRec(system) && isRec(system.woundTrack) ? system.woundTrack : null;
+  const scope = isRec(flags) ? flags["fudge-wounds"] : undefined;
+  const log = isRec(scope) ? scope.woundLog : undefined;
+  if (!track || !isRec(log)) return null;
+  const out: Rec = {};
+  for (const [id, rec] of Object.entries(log)) {
+    const changed = isRec(rec) ? fittedStates(track, rec) : null;
+    if (changed) out[id] = changed;
+  }
+  return Object.keys(out).length ? { woundLog: out } : null;
+}
+
+/** A record's `before` / `after` states fitted to the track (fitVeryHurtBoxes): the changed ones, or null. */
+function fittedStates(track: Rec, rec: Rec): Rec | null {
+  const changed: Rec = {};
+  for (const k of ["before", "after"]) {
+    const t: Rec = { preset: track.preset, epicExtraVeryHurt: track.epicExtraVeryHurt, state: structuredClone(rec[k]) };
+    fitVeryHurtBoxes(t);
+    if (JSON.stringify(t.state) !== JSON.stringify(rec[k])) changed[k] = t.state;
+  }
+  return Object.keys(changed).length ? changed : null;
+}
+
+/**
+ * MIGRATION_VERSION 7: the GM's kill record of an actor (`killedFrom`: the track before and after
+ * the automatic death, which Undo restores and compares) in the shape the actor's track reads now;
+ * the whole record changed, or null. A `killedFrom` an older build kept in the actor's own flags is
+ * not carried over: its owner could write it, and the GM's Undo restores only what a GM recorded.
+ */
+export function killRecordStateChanges(system: unknown, record: unknown): Rec | null {
+  const track = isRec(system) && isRec(system.woundTrack) ? system.woundTrack : null;
+  const changed = track && isRec(record) ? fittedStates(track, record) : null;
+  return changed && isRec(record) ? { ...structuredClone(record), ...changed } : null;
 }
 
 /** Seed 004 "Sample characters": a miniature's standing Guts circumstances, all off where an older version stored none. */

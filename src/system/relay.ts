@@ -19,18 +19,24 @@
  * did stays in the GM-written logs (the target's wound and defence logs: "applied once").
  */
 import type { Verdict } from "./actions";
+import { parseActorWrite, type ActorWrite } from "./flows/writes";
 
 export type CardAction = "defend" | "apply" | "undo";
+/** A card action, or an actor write (./flows/writes.ts) routed to the one writer, the active GM's client. */
+export type RelayAction = CardAction | "write";
 
 export interface RelayPayload {
+  /** The card (a card action); "" for an actor write. */
   messageId: string;
-  action: CardAction;
+  action: RelayAction;
   /** The card target's actor reference (uuid). */
   targetId: string;
   /** Undo only: GM-forced undo (refused for players by src/system). */
   force: boolean;
   /** Apply only: the defender spends a Fudge Point (Fudge §4.64; src/system checks ownership). */
   spendFudgePoint: boolean;
+  /** An actor write only: what to write, as data (parsed again by the GM's client). */
+  write?: ActorWrite;
   /** Key of the request in the sender's User flags (see above). */
   requestId: string;
   /** Where to look for the request: a hint written by the sender, which proves nothing by itself. */
@@ -38,7 +44,10 @@ export interface RelayPayload {
 }
 
 /** What the player writes into his User flags before querying, and what the GM compares. */
-export type RelayRequest = Pick<RelayPayload, "messageId" | "action" | "targetId" | "force" | "spendFudgePoint">;
+export type RelayRequest = Pick<
+  RelayPayload,
+  "messageId" | "action" | "targetId" | "force" | "spendFudgePoint" | "write"
+>;
 
 /** A request as stored in the User flags: the request and when it was written (server time, ms). */
 export type StoredRelayRequest = RelayRequest & { at: number };
@@ -59,6 +68,7 @@ export const requestOf = (p: RelayRequest): RelayRequest => ({
   targetId: p.targetId,
   force: p.force,
   spendFudgePoint: p.spendFudgePoint,
+  ...(p.write ? { write: p.write } : {}),
 });
 
 type Rec = Record<string, unknown>;
@@ -85,7 +95,9 @@ export function requestMatches(userFlags: unknown, p: RelayPayload): StoredRelay
   const stored = isRec(raw) && Object.hasOwn(raw, p.requestId) ? storedRequest(p.requestId, raw[p.requestId]) : null;
   if (!stored) return null;
   const want = requestOf(p) as unknown as Rec;
-  return Object.keys(want).every((k) => (stored as unknown as Rec)[k] === want[k]) ? stored : null;
+  const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+  const keys = new Set([...Object.keys(want), ...Object.keys(stored).filter((k) => k !== "at")]);
+  return [...keys].every((k) => same((stored as unknown as Rec)[k], want[k])) ? stored : null;
 }
 
 /**
@@ -136,8 +148,11 @@ const ACTOR_UUID = /^(Scene\.[A-Za-z0-9]{16}\.Token\.[A-Za-z0-9]{16}\.)?Actor\.[
 export function parseRelayPayload(data: unknown): RelayPayload | null {
   if (typeof data !== "object" || data === null || Array.isArray(data)) return null;
   const d = data as Record<string, unknown>;
-  if (typeof d.messageId !== "string" || !ID.test(d.messageId)) return null;
-  if (d.action !== "defend" && d.action !== "apply" && d.action !== "undo") return null;
+  if (d.action !== "defend" && d.action !== "apply" && d.action !== "undo" && d.action !== "write") return null;
+  const isWrite = d.action === "write";
+  if (typeof d.messageId !== "string" || !(isWrite ? d.messageId === "" : ID.test(d.messageId))) return null;
+  const write = isWrite ? parseActorWrite(d.write) : null;
+  if (isWrite ? !write : d.write !== undefined) return null;
   if (typeof d.targetId !== "string" || !ACTOR_UUID.test(d.targetId)) return null;
   if (d.force !== undefined && typeof d.force !== "boolean") return null;
   if (d.spendFudgePoint !== undefined && typeof d.spendFudgePoint !== "boolean") return null;
@@ -149,6 +164,7 @@ export function parseRelayPayload(data: unknown): RelayPayload | null {
     targetId: d.targetId,
     force: d.force === true,
     spendFudgePoint: d.spendFudgePoint === true,
+    ...(write ? { write } : {}),
     requestId: d.requestId,
     userId: d.userId,
   };
@@ -158,12 +174,15 @@ export type RelayRoute = "local" | "relay" | "refuse";
 
 /**
  * Where a click is carried out. `verdict` is src/system's answer for the clicking user;
- * `canWriteCard`: the user may update the chat message itself (its author or a GM).
+ * `canWriteCard`: the user may update the chat message itself (its author or a GM); `writer`: this
+ * client is the one that writes actors (the active GM's, or any when no GM is connected).
  * Defend only writes the card; apply and undo write the target actor and the card.
  */
-export function routeCardAction(verdict: Verdict, canWriteCard: boolean, isGM: boolean): RelayRoute {
+export function routeCardAction(verdict: Verdict, canWriteCard: boolean, isGM: boolean, writer = true): RelayRoute {
+  if (verdict === "deny" && !isGM) return "refuse";
+  // One writer: a client that is not it (a player, or a second GM, while a GM is active) has it done there.
+  if (!writer) return "relay";
   if (isGM) return "local";
-  if (verdict === "deny") return "refuse";
   if (verdict === "needsRelay") return "relay";
   return canWriteCard ? "local" : "relay";
 }

@@ -12,12 +12,27 @@ export interface StoredShape {
   items?: Record<string, unknown>[];
   /** Values after loading (dotted paths into `system`), e.g. {"attributes.strength": 1}. */
   expect: Record<string, unknown>;
+  /** Values after the world migration (dotted paths into the actor's `flags["fudge-wounds"]`). */
+  migratedFlags?: Record<string, unknown>;
   /** Paths into `system` that must be gone. */
   gone?: string[];
   /** The stored data fails validation: the world migration must repair it. */
   invalid?: true;
   /** Cannot be repaired: the migration reports it and does not bump the version. */
   unrepairable?: true;
+}
+
+/** A 0.1.0 cinematic track's marks (Very Hurt had two boxes). */
+function oldCinematic(veryHurt: unknown[]): Record<string, unknown> {
+  return {
+    marks: {
+      scratch: [null, null, null, null],
+      hurt: [null, null],
+      veryHurt,
+      incapacitated: [null],
+      nearDeath: [null],
+    },
+  };
 }
 
 export const STORED_SHAPES: StoredShape[] = [
@@ -150,6 +165,40 @@ export const STORED_SHAPES: StoredShape[] = [
       system: { level: 1, description: "<p><strong>Swords</strong></p><ul><li>long</li></ul>" },
     },
     expect: { description: "<p><strong>Swords</strong></p><ul><li>long</li></ul>" },
+  },
+  {
+    label: "0.1.0 cinematic track 4/2/2/1/1 with two Very Hurt marks, and the wound log that wrote the second",
+    documentName: "Actor",
+    source: {
+      name: "Cinematic Leroy",
+      type: "character",
+      system: { woundTrack: { preset: "cinematic", state: oldCinematic([{ level: "veryHurt" }, { level: "hurt" }]) } },
+      flags: {
+        "fudge-wounds": {
+          woundLog: {
+            cinematicCard001: {
+              messageId: "cinematicCard001",
+              by: "gmUser0000000001",
+              at: 1_700_000_000_000,
+              before: oldCinematic([{ level: "veryHurt" }, null]),
+              after: oldCinematic([{ level: "veryHurt" }, { level: "hurt" }]),
+              fudgePointSpent: false,
+              undone: false,
+              undoneBy: "",
+            },
+          },
+        },
+      },
+    },
+    expect: {
+      "woundTrack.state.marks.veryHurt": [{ level: "veryHurt" }],
+      "woundTrack.state.marks.incapacitated": [{ level: "hurt" }],
+    },
+    migratedFlags: {
+      "woundLog.cinematicCard001.before.marks.veryHurt": [{ level: "veryHurt" }],
+      "woundLog.cinematicCard001.after.marks.veryHurt": [{ level: "veryHurt" }],
+      "woundLog.cinematicCard001.after.marks.incapacitated": [{ level: "hurt" }],
+    },
   },
   {
     label: "invalid: a wound-track preset no version ever had",

@@ -84,13 +84,13 @@ const actorWrites = (t: Table, from: number, id: string) =>
     .map((j) => j.userId);
 
 describe("FATE Clipped: each side's roll resets its own box", () => {
-  it("the player's attack resets his box on his client; the NPC's missed defence resets hers on the GM's", async () => {
+  it("the player's attack resets his box (written by the GM's client, the one writer); the NPC's missed defence resets hers on the GM's", async () => {
     const t = await fateTable();
     const from = t.world.server.journal.length;
     const msg = await attack(t, t.player, t.hero, t.foeToken, [-1, -1, -1, -1]);
     expect(msg.type).toBe("attackCard");
     expect(clippedBoxes(t.gm, t.hero)).toBe(0);
-    expect(actorWrites(t, from, t.hero)).toEqual([t.ids.player]);
+    expect(actorWrites(t, from, t.hero)).toEqual([t.ids.gm]);
     expect(clippedLogOf(plainActor(actorOn(t.gm, t.hero))).map((r) => r.messageId)).toEqual([msg.id]);
     // Theodora is still Clipped until she rolls.
     expect(clippedBoxes(t.gm, t.foe)).toBe(1);
@@ -188,15 +188,15 @@ describe("FATE Clipped: each side's roll resets its own box", () => {
 });
 
 describe("FATE Clipped: a trait roll from the sheet is the next action too", () => {
-  it("the player's Strength roll takes the −1 and resets his box on his own client; the next roll is at full strength", async () => {
+  it("the player's Strength roll takes the −1 and resets his box (through the GM's client); the next roll is at full strength", async () => {
     const t = await fateTable();
     const from = t.world.server.journal.length;
     expect(await rollStrength(t, t.player, t.hero)).toBe(-1);
     expect(clippedBoxes(t.gm, t.hero)).toBe(0);
-    expect(actorWrites(t, from, t.hero)).toEqual([t.ids.player]);
+    expect(actorWrites(t, from, t.hero)).toEqual([t.ids.gm]);
     expect(await rollStrength(t, t.player, t.hero)).toBe(0);
     // Nothing left to reset: the second roll writes nothing.
-    expect(actorWrites(t, from, t.hero)).toEqual([t.ids.player]);
+    expect(actorWrites(t, from, t.hero)).toEqual([t.ids.gm]);
     expect(clippedBoxes(t.gm, t.foe)).toBe(1);
     expect(t.world.errors).toEqual([]);
     expect(t.player.notifications.filter((n) => n.type === "error")).toEqual([]);

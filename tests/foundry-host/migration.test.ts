@@ -106,11 +106,31 @@ describe("the world migration", () => {
     expect(writes()).toBe(0);
   });
 
-  it("bumps the version when everything migrated", async () => {
-    const { world, gmId } = await worldWith(STORED_SHAPES.filter((s) => !s.unrepairable));
+  it("bumps the version when everything migrated; the actors' wound logs hold states their tracks read (version 7)", async () => {
+    const shapes = STORED_SHAPES.filter((s) => !s.unrepairable);
+    const { world, gmId, ids } = await worldWith(shapes);
+    // The GM's kill record of the cinematic character, written (as its log) on the 4/2/2/1/1 track.
+    const cinematic = ids[shapes.findIndex((s) => s.migratedFlags)];
+    const log = (shapes.find((s) => s.migratedFlags)!.source.flags as Record<string, any>)["fudge-wounds"].woundLog;
+    const oldBefore = structuredClone(log.cinematicCard001.after);
+    world.server.settings.set(`${SYSTEM_ID}.gmRecords`, {
+      [`Actor.${cinematic}`]: {
+        killedFrom: { before: oldBefore, after: { dead: true }, by: gmId, at: 1_700_000_000_001 },
+      },
+    });
     const gm = await world.connect(gmId);
     await world.settle();
     expect(version(gm)).toBe(MIGRATION_VERSION);
+    const record = (world.server.settings.get(`${SYSTEM_ID}.gmRecords`) as Record<string, any>)[`Actor.${cinematic}`];
+    expect(record.killedFrom.before.marks.veryHurt).toEqual([{ level: "veryHurt" }]);
+    expect(record.killedFrom.before.marks.incapacitated).toEqual([{ level: "hurt" }]);
+    const logged = shapes.map((s, i) => [s, ids[i]] as const).filter(([s]) => s.migratedFlags);
+    expect(logged.length).toBeGreaterThan(0);
+    for (const [s, id] of logged) {
+      const flags = (world.server.db.Actor.get(id)!.flags as Record<string, unknown>)["fudge-wounds"];
+      for (const [path, v] of Object.entries(s.migratedFlags!))
+        expect(at(flags, path), `${s.label}: ${path}`).toEqual(v);
+    }
   });
 
   it("writes only what changes: a player's edit made while it runs is kept", async () => {

@@ -901,7 +901,14 @@ export class Server {
     return { top, topName: parts[0], node };
   }
 
-  /** One request from a client: latency, permission, validation, storage, then the broadcast. */
+  /**
+   * One request from a client: latency, permission, validation, storage, then the broadcast.
+   * Concurrent updates (issue 28): a client sends only its changes (v13 client/data/client-backend.mjs
+   * ClientDatabaseBackend#_preUpdateDocumentArray: `diffObject(doc._source, changes)`), the server
+   * applies each request to the document as stored when it arrives, one after another, and every
+   * client applies the incremental result it broadcasts (#_handleUpdateDocuments). So two clients'
+   * writes of the same key: the later one to arrive wins; a whole replacement (`==key`) drops the other.
+   */
   async request(client: Client, req: Request): Promise<HostDocument[]> {
     if (req.action === "update" && this.world.generation >= 14)
       for (const key of legacyKeys(req.data))

@@ -30,6 +30,8 @@ import { gutsNoteLines } from "../../src/system/guts-dialog";
 import { characterSheetContext, miniatureSheetContext } from "../../src/system/sheet";
 import { keyOf } from "../rules/errors";
 import { findSample } from "../../src/cli/samples";
+import { mergeLikeFoundry } from "../../src/system/updates";
+import { readFileSync } from "node:fs";
 
 /** Merges a nested update like Foundry's update: objects merge, arrays and leaves replace, "==key" replaces whole. */
 function merge<T>(doc: T, update: unknown): T {
@@ -779,6 +781,28 @@ describe("Fudge §4.57 custom wound track, edited on the sheet", () => {
       "level6",
     ]);
     expect(() => editCustomLevels(l, "add", -1, STRANGER)).toThrow(RulesError);
+  });
+  test("a level that still holds marks is not removed (a localized sentence); an unmarked one leaves the track readable", () => {
+    const merged = (a: ActorDoc<"character">, u: { system: Record<string, unknown> }) =>
+      ({ ...a, system: mergeLikeFoundry(a.system, u.system) }) as ActorDoc<"character">;
+    let l = merged(leroy(), setActorField(leroy(), "woundTrack.preset", "custom", GM));
+    // Hurt marked (its own box), then a second Hurt rolls up into Very Hurt.
+    l = merged(l, toggleWoundBox(l, "hurt:0", rules, GM) as { system: Record<string, unknown> });
+    expect(() => editCustomLevels(l, "remove", 1, GM)).toThrow(
+      expect.objectContaining({
+        key: "FUDGE.Error.CustomLevelMarked",
+        params: expect.objectContaining({ level: "FUDGE.Wound.hurt", count: 1 }),
+      }),
+    );
+    // Removing an unmarked level: its row leaves the stored track with it, and the track still reads.
+    const before = renderTrack(trackFor(l, rules)).rows.map((r) => [r.key, r.boxes.filter((b) => b.marked).length]);
+    l = merged(l, editCustomLevels(l, "remove", 2, GM));
+    expect(l.system.woundTrack.customLevels!.map((x) => x.key)).not.toContain("veryHurt");
+    const after = renderTrack(trackFor(l, rules)).rows.map((r) => [r.key, r.boxes.filter((b) => b.marked).length]);
+    expect(after).toEqual(before.filter(([k]) => k !== "veryHurt"));
+    // The sentence a user reads names the level and the count.
+    const en = JSON.parse(readFileSync("lang/en.json", "utf8")) as Record<string, string>;
+    expect(en["FUDGE.Error.CustomLevelMarked"]).toMatch(/\{level\}.*\{count\}/);
   });
   test("the sheet shows the editor only for the custom preset", () => {
     const l = withUpdate(leroy(), setActorField(leroy(), "woundTrack.preset", "custom", GM));

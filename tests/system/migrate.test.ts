@@ -7,7 +7,13 @@ import {
   needsMigration,
   repairSystem,
   systemChanges,
+  woundLogStateChanges,
+  killRecordStateChanges,
 } from "../../src/system/migrate";
+import { trackFor } from "../../src/system/combatant";
+import { leroy, rulesFor } from "./fixtures";
+
+const leroyLike = () => leroy();
 import { ACTOR_DEFAULTS, ITEM_DEFAULTS, type ActorType, type ItemType } from "../../src/system/data";
 
 describe("migrateActorSystem", () => {
@@ -231,5 +237,57 @@ describe("cinematic track: 4/2/2/1/1 → 4/2/1/1/1 (Fudge §4.57, issue #10)", (
     expect(m.woundTrack.state.marks.veryHurt).toEqual([{ level: "veryHurt" }]);
     const std = { woundTrack: { preset: "standard", state: { marks: { veryHurt: [{ level: "veryHurt" }] } } } };
     expect(migrateActorSystem("character", std)).toEqual(std);
+  });
+});
+
+describe("version 7: the wound log's track states take the track's current shape (issue 28)", () => {
+  const old = (vh: unknown[]) => ({
+    marks: {
+      scratch: [null, null, null, null],
+      hurt: [null, null],
+      veryHurt: vh,
+      incapacitated: [null],
+      nearDeath: [null],
+    },
+  });
+  const flags = (before: unknown, after: unknown) => ({
+    "fudge-wounds": {
+      woundLog: {
+        card000000000001: { by: "u", at: 1, before, after, fudgePointSpent: false, undone: false, undoneBy: "" },
+      },
+    },
+  });
+
+  it("a cinematic record written on the 4/2/2/1/1 track is refitted like the track: a second Very Hurt overflows", () => {
+    const system = { woundTrack: { preset: "cinematic", state: null } };
+    const before = old([{ level: "veryHurt" }, null]);
+    const after = old([{ level: "veryHurt" }, { level: "hurt" }]);
+    const changes = woundLogStateChanges(system, flags(before, after)) as Record<string, any>;
+    const rec = changes.woundLog.card000000000001;
+    expect(rec.before.marks.veryHurt).toEqual([{ level: "veryHurt" }]);
+    expect(rec.after.marks.veryHurt).toEqual([{ level: "veryHurt" }]);
+    expect(rec.after.marks.incapacitated).toEqual([{ level: "hurt" }]);
+    // The refitted states read on the actor's track (trackFor would throw on a second Very Hurt box).
+    const doc = { ...leroyLike(), system: { woundTrack: { preset: "cinematic", state: rec.after } } };
+    expect(() => trackFor(doc as never, rulesFor("fudge"))).not.toThrow();
+    const stale = { ...leroyLike(), system: { woundTrack: { preset: "cinematic", state: after } } };
+    expect(() => trackFor(stale as never, rulesFor("fudge"))).toThrow();
+  });
+
+  it("nothing to change: a current record, a standard track, no log", () => {
+    const cur = old([{ level: "veryHurt" }]);
+    expect(woundLogStateChanges({ woundTrack: { preset: "cinematic" } }, flags(cur, cur))).toBeNull();
+    const std = old([{ level: "veryHurt" }, { level: "hurt" }]);
+    expect(woundLogStateChanges({ woundTrack: { preset: "standard" } }, flags(std, std))).toBeNull();
+    expect(woundLogStateChanges({ woundTrack: { preset: "cinematic" } }, {})).toBeNull();
+  });
+
+  it("the GM's kill record (killedFrom) is refitted the same way, its other fields kept", () => {
+    const rec = { before: old([{ level: "veryHurt" }, { level: "hurt" }]), after: { dead: true }, by: "g", at: 5 };
+    const next = killRecordStateChanges({ woundTrack: { preset: "cinematic" } }, rec) as Record<string, any>;
+    expect(next.before.marks.veryHurt).toEqual([{ level: "veryHurt" }]);
+    expect(next.before.marks.incapacitated).toEqual([{ level: "hurt" }]);
+    expect(next).toMatchObject({ by: "g", at: 5, after: { dead: true } });
+    expect(killRecordStateChanges({ woundTrack: { preset: "cinematic" } }, next)).toBeNull();
   });
 });

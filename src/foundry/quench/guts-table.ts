@@ -8,6 +8,7 @@ import * as flows from "../../system/flows";
 import { liveGutsCircumstances } from "../guts-table";
 import { foundryPort } from "../port";
 import { trackFor } from "../../system/combatant";
+import { trackUpdate } from "../../system/updates";
 
 /**
  * The table's Guts circumstances (seed 004 "Sample characters") in a live world: the standing is
@@ -55,7 +56,8 @@ export function registerGutsTableBatch(quench: QuenchLike): void {
         );
         assert.equal(game.combat?.id, combat.id, "the scratch combat is the current one");
         const w = applyWound(trackFor(plainActor(m.king), worldRules()), { level: "nearDeath" });
-        await m.king.update({ system: { woundTrack: { state: w.track.state } } } as never);
+        // The King falls Near Death through the serialised write, as every track write goes.
+        await foundryPort().writeActor(m.king.uuid, (turn) => turn.write(trackUpdate(w.track.state)));
         assert.equal(liveGutsCircumstances(m.yanni).leader, m.king.name);
         const before = game.messages!.size;
         const port = foundryPort();

@@ -5,6 +5,7 @@ import { boxTrackConfig } from "../../rules/fudge";
 import { customBoxLevels } from "../combatant";
 import { UserRef, checkAllowed } from "../permissions";
 import { fieldValue, type FieldSpec } from "./field-value";
+import { REPLACE_STATE_KEY } from "../updates";
 
 export const CUSTOM_FIELDS: Record<string, FieldSpec> = {
   label: { type: "text" },
@@ -94,9 +95,41 @@ export function editCustomLevels(
       });
     if (levels.length === 1)
       throw new RulesError(field, "FUDGE.Error.CustomLevelsMissing", "a custom wound track needs at least one level");
-    levels.splice(index, 1);
+    const [gone] = levels.splice(index, 1);
+    const state = stateWithout(actor, gone, `${field}.${index}`);
+    const update = checkedCustomLevels(levels, field);
+    // The level's (empty) row leaves the stored track with it: a track naming an unknown level would not read.
+    if (state !== undefined) (update.system.woundTrack as Record<string, unknown>)[REPLACE_STATE_KEY] = state;
+    return update;
   }
   return checkedCustomLevels(levels, field);
+}
+
+/**
+ * The stored track without the removed level's row, or undefined when the custom track is not the
+ * one in use (its state is another track's). A level that still holds marks (its own boxes, or a
+ * wound that rolled up from it) is refused: the user clears them first, nothing is lost silently.
+ */
+function stateWithout(actor: ActorDoc, level: CustomWoundLevel, field: string): unknown {
+  const track = (actor.system as CharacterData).woundTrack;
+  if (track.preset !== "custom") return undefined;
+  const state = structuredClone((track.state ?? null) as { marks?: Record<string, unknown> } | null);
+  const marks = state?.marks && typeof state.marks === "object" ? state.marks : {};
+  const own = Array.isArray(marks[level.key]) ? (marks[level.key] as unknown[]).filter((m) => m !== null).length : 0;
+  const from = (m: unknown) => (m as { level?: unknown } | null)?.level === level.key;
+  const rolled = Object.entries(marks)
+    .filter(([k, v]) => k !== level.key && Array.isArray(v))
+    .reduce((n, [, v]) => n + (v as unknown[]).filter(from).length, 0);
+  // The level as the sheet names it: its own label, else its standard name (a key the sentence localizes).
+  const name = level.label || `FUDGE.Wound.${level.key}`;
+  if (own + rolled > 0)
+    throw new RulesError(field, "FUDGE.Error.CustomLevelMarked", `${level.label || level.key} still holds marks`, {
+      level: name,
+      count: own + rolled,
+    });
+  if (!state || !(level.key in marks)) return undefined;
+  delete marks[level.key];
+  return state;
 }
 
 export function hasPath(obj: unknown, path: string): boolean {

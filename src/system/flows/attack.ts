@@ -10,7 +10,7 @@ import { attackDialogContext, readSituation } from "../attack-dialog";
 import type { Situation } from "../combatant";
 import type { ActorDoc, AttackCardData, ItemDoc, WorldRules } from "../data";
 import { TEMPLATES } from "../handlebars";
-import { attackClippedUpdate } from "../clipped";
+import { rollsWhileClipped } from "../clipped";
 import { rollSlot, type SlotRoll } from "../rolling";
 import type { HostPort, HostRoll, TableTarget } from "./port";
 import { liveActor } from "./read";
@@ -132,17 +132,8 @@ export async function postAttack(
   const attackerRef = attacker.uuid ?? attacker._id;
   const messageId = await port.postAttackCard(attackerRef, card, rolls);
   try {
-    await port.writeActor(attackerRef, async (turn) => {
-      const u = attackClippedUpdate(
-        turn.read(),
-        rules,
-        port.user,
-        messageId,
-        Date.now(),
-        port.card(messageId)?.createdAt,
-      );
-      if (u) await turn.write(u);
-    });
+    // FATE: a Clipped attacker's box resets with his roll; nothing to write otherwise (asked here, read again by the writer).
+    if (rollsWhileClipped(attacker, rules)) await port.changeActor(attackerRef, { kind: "attackClipped", messageId });
   } catch (e) {
     port.report(e, attacker.name);
   }

@@ -43,7 +43,7 @@ export async function clickCardAction(
   const card = cardOf(stored);
   const t = card.targets.find((x) => x.actorId === targetRef);
   const verdict = actions.authorize(action, port.user, target, card, t, messageId);
-  const route = routeCardAction(verdict, stored.writable, port.user.isGM);
+  const route = routeCardAction(verdict, stored.writable, port.user.isGM, port.writesHere());
   if (route === "refuse") throw actions.refusal(action, target.name);
   if (route === "local") return performCardAction(port, messageId, action, targetRef, opts);
   await port.relay(

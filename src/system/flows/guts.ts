@@ -240,11 +240,8 @@ export async function gutsCheck(port: HostPort, actorRef: string): Promise<void>
   if (!choice) return;
   const trigger = { ...gutsTriggerOf(choice), turn: port.table.combatTurn() };
   const rolled = await rollSlot(GUTS_ROLL, roller(port));
-  const r = await port.writeActor(actorRef, async (turn) => {
-    const res = actions.gutsCheckAction(readActor(turn.read(), rules), trigger, rolled.faces, rules, port.user);
-    await turn.write(res.update);
-    return res;
-  });
+  const r = (await port.changeActor(actorRef, { kind: "gutsCheck", trigger, faces: rolled.faces }))?.guts;
+  if (!r) return;
   await port.postNote({
     actorRef,
     titleKey: "FUDGE.Miniatures.GutsCheck",

@@ -10,7 +10,6 @@ import {
   HEAL_INPUTS,
   healDialogContext,
   healNoteLine,
-  healingRequest,
   healsWithMedicalRoll,
   injuryRecoveryNoteLines,
   readHealInputs,
@@ -68,12 +67,7 @@ export async function heal(port: HostPort, actorRef: string, type: string): Prom
     d20: (formula === "2d20" ? rolled!.faces : [1, 1]) as [number, number],
     ...(medical ? { medical: medical.faces as [number, number] } : {}),
   };
-  const steps = await port.writeActor(actorRef, async (turn) => {
-    const doc = readActor(turn.read(), rules);
-    const r = actions.healWounds(doc, healingRequest(type, doc, inputs, dice, rules), rules, port.user);
-    await turn.write(r.update);
-    return r.steps;
-  });
+  const steps = (await port.changeActor(actorRef, { kind: "heal", type, inputs, dice }))?.steps ?? [];
   if (rolled) {
     const format = (key: string, params: Record<string, string | number>) => port.i18n.format(key, params);
     const line = healNoteLine(type, actor, dice, rules);
@@ -100,11 +94,8 @@ export async function recover(port: HostPort, actorRef: string): Promise<void> {
   const actor = liveActor(port, actorRef, rules);
   actions.refuseUnless(actions.canRecover(actor, rules, port.user));
   const rolled = await rollFaces("2d20", roller(port));
-  const steps = await port.writeActor(actorRef, async (turn) => {
-    const r = actions.recover(readActor(turn.read(), rules), rolled.faces[0], rolled.faces[1], rules, port.user);
-    await turn.write(r.update);
-    return r.steps;
-  });
+  const [black, white] = rolled.faces;
+  const steps = (await port.changeActor(actorRef, { kind: "recover", black, white }))?.steps ?? [];
   await port.postNote({ actorRef, titleKey: "FUDGE.Heal.Recover", lines: [], rolled: [rolled] });
   notifyFeedback(port, actor.name, steps);
 }

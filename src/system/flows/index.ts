@@ -4,13 +4,14 @@
  * (./tables.ts) map every `data-action` to one. docs/foundry.md "Flows and the host port".
  */
 export * from "./port";
+export { parseActorWrite, runActorWrite, type ActorWrite, type WriteResult } from "./writes";
 export { cardOf, liveActor, maybeActor, sidesOf, storedCard, targetOf } from "./read";
 export { attack, attackWithAll, postAttack } from "./attack";
 export { applyToAll, applyToSelected, clickCardAction, judge, performCardAction, type CardActionOptions } from "./card";
 export { gutsAfterWound, gutsCheck, gutsForFriends, nearDeathTurn, runGutsChecks, runGutsRechecks } from "./guts";
 export { heal, healQuietly, recover } from "./heal";
 export { ladderNames, rollTrait } from "./trait-roll";
-export { changeActor, editCustomLevels, editField, kill, resetTrack, toggleBox, undoKill } from "./track";
+export { editCustomLevels, editField, kill, resetTrack, toggleBox, undoKill } from "./track";
 export { createItem, needItem, toggleEquipped } from "./items";
 export { carryAttributes, editItemField, pickCreationMethod } from "./creation";
 export { endBattle, stunCountdown } from "./battle";
@@ -26,4 +27,4 @@ export {
   type Click,
 } from "./tables";
 export type { RollCardData } from "../actions/trait-roll";
-export { withGmRecords } from "../actions/kill";
+export { KILL_RECORD_FLAG, withGmRecords } from "../actions/kill";

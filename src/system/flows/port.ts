@@ -13,6 +13,7 @@ import type { GutsCircumstances } from "../guts";
 import type { RelayRequest } from "../relay";
 import type { SystemI18n } from "../i18n";
 import type { RollCardData } from "../actions/trait-roll";
+import type { ActorWrite, WriteResult } from "./writes";
 
 /** The host's record of one roll (a Foundry Roll; null in the playground). Flows pass it back unread. */
 export type HostRoll = unknown;
@@ -112,9 +113,18 @@ export interface HostPort {
   /**
    * The serialised actor write: `task` runs in the actor's turn, once every earlier write to it on
    * this client has landed, reads it then and writes through the turn; the next turn waits for it.
-   * Every write to an actor goes through here.
+   * Every write to an actor goes through here, on the writer only (writesHere): a click on another
+   * client asks changeActor, or is relayed whole (card actions). Foundry refuses it elsewhere.
    */
   writeActor<T>(ref: string, task: (turn: ActorTurn) => Promise<T>): Promise<T>;
+  /**
+   * A click's write to an actor (./writes.ts), carried out by the one writer: the client whose
+   * writes every other client's clicks are routed to (Foundry: the active GM's; this client when
+   * it is that one, or when no GM is connected), in the actor's turn there, as this port's user.
+   */
+  changeActor(ref: string, write: ActorWrite): Promise<WriteResult>;
+  /** This client is the one writer (Foundry: the active GM's client, or any client while no GM is connected). */
+  writesHere(): boolean;
   /** The card write: replaces one target of the card as stored now (serialised per card), with new rolls attached. */
   writeCardTarget(messageId: string, target: AttackCardTarget, rolls?: readonly HostRoll[]): Promise<void>;
   /** Posts an attack card with its rolls; resolves to its message id. */

@@ -28,6 +28,13 @@ export interface Click {
 
 export type ActionEntry = (port: HostPort, click: Click) => Promise<void>;
 
+/** What a box click asks (data-mark: "true" marks, "false" clears; data-level: the HUD's row), writes.ts toggleBox. */
+function boxIntent(c: Click): { mark?: boolean; level?: string } {
+  const mark = c.data.mark === "true" ? true : c.data.mark === "false" ? false : undefined;
+  if (mark === undefined) return {};
+  return c.data.level ? { mark, level: c.data.level } : { mark };
+}
+
 /** The first of these data attributes the button has. */
 const pick = (c: Click, ...names: string[]): string | undefined => {
   for (const n of names) if (c.data[n] !== undefined && c.data[n] !== "") return c.data[n];
@@ -65,7 +72,7 @@ export const CARD_ACTIONS: Readonly<Record<string, ActionEntry>> = {
 
 /** The actor sheets' buttons (templates/actor, templates/parts) and the Token HUD's wound buttons. */
 export const SHEET_ACTIONS: Readonly<Record<string, ActionEntry>> = {
-  toggleWoundBox: (p, c) => toggleBox(p, c.doc, need(c, "ref", "ref", "box")),
+  toggleWoundBox: (p, c) => toggleBox(p, c.doc, need(c, "ref", "ref", "box"), boxIntent(c)),
   rollTrait: (p, c) => rollTrait(p, c.doc, need(c, "trait", "trait", "traitKey", "key"), { fastForward: c.shiftKey }),
   heal: (p, c) => heal(p, c.doc, need(c, "heal", "heal", "type")),
   recover: (p, c) => recover(p, c.doc),

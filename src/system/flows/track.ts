@@ -5,33 +5,25 @@
  * serialised write, so it sees every earlier write to it.
  */
 import * as actions from "../actions";
-import { readActor } from "../combatant";
-import type { ActorDoc, WorldRules } from "../data";
 import type { HostPort } from "./port";
 import { liveActor } from "./read";
 
-/** Computes an update from the actor as it is in its turn and writes it (null: nothing to write). */
-export async function changeActor(
+/**
+ * A click (or key press) on a wound box, or the Token HUD's + / −: mark it with its own level, or
+ * clear it; `intent` says which the user asked (writes.ts toggleBox), as the writer reads the track.
+ */
+export const toggleBox = (
   port: HostPort,
   actorRef: string,
-  compute: (doc: ActorDoc, rules: WorldRules) => { system?: unknown; flags?: unknown } | null,
-): Promise<void> {
-  const rules = port.rules();
-  await port.writeActor(actorRef, async (turn) => {
-    const u = compute(readActor(turn.read(), rules), rules);
-    if (u) await turn.write(u);
-  });
-}
-
-/** A click (or key press) on a wound box, or the Token HUD's + / −: mark it with its own level, or clear it. */
-export const toggleBox = (port: HostPort, actorRef: string, ref: string): Promise<void> =>
-  changeActor(port, actorRef, (doc, rules) => actions.toggleWoundBox(doc, ref, rules, port.user));
+  ref: string,
+  intent: { mark?: boolean; level?: string } = {},
+): Promise<void> => port.changeActor(actorRef, { kind: "toggleBox", ref, ...intent }).then(() => undefined);
 
 /** Resets a track whose stored state no longer fits (after a preset change), after the user confirms. */
 export async function resetTrack(port: HostPort, actorRef: string): Promise<void> {
   actions.refuseUnless(actions.canEdit(liveActor(port, actorRef, port.rules()), port.user));
   if (!(await port.confirm("FUDGE.Sheet.ResetTrack", port.i18n.localize("FUDGE.Sheet.ResetTrackConfirm")))) return;
-  await changeActor(port, actorRef, (doc) => actions.resetTrack(doc, port.user));
+  await port.changeActor(actorRef, { kind: "resetTrack" });
 }
 
 /** RULES §2.2 automatic death (GM only, no roll): refused for a player before anything is asked; confirmed; the track marked Dead. */
@@ -40,7 +32,7 @@ export async function kill(port: HostPort, actorRef: string): Promise<void> {
   if (!port.user.isGM) throw actions.killRefusal(actor.name);
   if (!(await port.confirm("FUDGE.Sheet.Kill", port.i18n.format("FUDGE.Sheet.KillConfirm", { name: actor.name }))))
     return;
-  await changeActor(port, actorRef, (doc, rules) => actions.killActor(doc, rules, port.user).update);
+  await port.changeActor(actorRef, { kind: "kill" });
 }
 
 /**
@@ -59,7 +51,7 @@ export async function undoKill(port: HostPort, actorRef: string): Promise<void> 
     time: new Date(s.at).toLocaleString(),
   });
   if (!(await port.confirm("FUDGE.Sheet.UndoKill", text))) return;
-  await changeActor(port, actorRef, (live, r) => actions.undoKill(live, r, port.user));
+  await port.changeActor(actorRef, { kind: "undoKill" });
 }
 
 /** Fudge §4.57 custom track: add a level, or remove the row's level. */
@@ -68,8 +60,12 @@ export const editCustomLevels = (
   actorRef: string,
   op: "add" | "remove",
   index: number,
-): Promise<void> => changeActor(port, actorRef, (doc) => actions.editCustomLevels(doc, op, index, port.user));
+): Promise<void> => port.changeActor(actorRef, { kind: "customLevels", op, index }).then(() => undefined);
 
 /** A sheet field edited (`path` inside `system`, range-checked by setActorField). */
 export const editField = (port: HostPort, actorRef: string, path: string, raw: unknown): Promise<void> =>
-  changeActor(port, actorRef, (doc) => actions.setActorField(doc, path, raw, port.user));
+  port.changeActor(actorRef, { kind: "field", path, raw: fieldRaw(raw) }).then(() => undefined);
+
+/** A field's raw value as the form gives it (a string, number or checkbox); anything else is sent as its text. */
+const fieldRaw = (raw: unknown): string | number | boolean | null =>
+  raw === null || typeof raw === "string" || typeof raw === "number" || typeof raw === "boolean" ? raw : String(raw);

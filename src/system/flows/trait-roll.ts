@@ -7,7 +7,7 @@
  */
 import * as actions from "../actions";
 import { readRollOptions, rollDialogContext } from "../attack-dialog";
-import { rollsWhileClipped, traitClippedUpdate } from "../clipped";
+import { rollsWhileClipped } from "../clipped";
 import { STANDARD_RUNGS } from "../../rules";
 import { TEMPLATES } from "../handlebars";
 import { WILLPOWER_ROLL, rollSlot, traitRollSlot } from "../rolling";
@@ -57,9 +57,5 @@ export async function rollTrait(
     ...(will ? { willpowerDice: will.faces } : {}),
   });
   await port.postRollCard(actorRef, card, [...(will?.rolls ?? []), ...r.rolls]);
-  if (rollsWhileClipped(actor, rules))
-    await port.writeActor(actorRef, async (turn) => {
-      const u = traitClippedUpdate(turn.read(), rules, port.user);
-      if (u) await turn.write(u);
-    });
+  if (rollsWhileClipped(actor, rules)) await port.changeActor(actorRef, { kind: "traitClipped" });
 }
