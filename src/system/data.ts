@@ -19,6 +19,7 @@ import {
 import { defaultFudgeOptions, type FudgeOptions } from "../rules/fudge";
 import { VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval } from "../rules/volt";
 import { checkAttributeSet, defaultAttributeSet, type AttributeSet } from "./attributes";
+import type { AdvancementEntry } from "../rules/character";
 
 // ─── Actors ────────────────────────────────────────────────────────────────────────────
 
@@ -80,6 +81,14 @@ export interface VoltBlock {
   tough: number;
 }
 
+/** What `system.experience` holds (Fudge §5.2; src/system/experience.ts reads it through the rules core). */
+export interface StoredExperience {
+  ep: number;
+  /** The number of the next log entry's id (`ep<n>`): ids are never reused, so an Undo names one entry. */
+  next: number;
+  log: AdvancementEntry[];
+}
+
 export interface CharacterData {
   attributes: Attributes;
   scale: Scale;
@@ -92,6 +101,8 @@ export interface CharacterData {
   defenseDefault: number;
   /** Rich text (HTML; src/system/rich-text.ts). */
   notes: string;
+  /** Experience Points and the advancement log (Fudge §5.2; src/system/experience.ts); null until the first award. */
+  experience?: StoredExperience | null;
 }
 
 export interface NpcData extends CharacterData {
@@ -339,6 +350,7 @@ export function defaultCharacterData(): CharacterData {
     defenseSkill: "",
     defenseDefault: 0,
     notes: "",
+    experience: null,
   };
 }
 

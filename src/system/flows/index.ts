@@ -14,6 +14,7 @@ export { changeActor, editCustomLevels, editField, kill, resetTrack, toggleBox, 
 export { createItem, needItem, toggleEquipped } from "./items";
 export { carryAttributes, editItemField, pickCreationMethod } from "./creation";
 export { endBattle, stunCountdown } from "./battle";
+export { awardExperience, spendExperience, undoAdvance } from "./experience";
 export { WOUND_HOOKS, type WoundHookPayload } from "./hooks";
 export {
   CARD_ACTIONS,
