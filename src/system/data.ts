@@ -7,7 +7,7 @@
  * track's `state` is the JSON state of the track kind the world preset selects (null = unhurt,
  * the track's `initial` state); ids are Foundry document ids / uuids as strings.
  */
-import { PRESETS, type PresetId } from "../rules";
+import { DICE_OPTION_IDS, PRESETS, type DiceOptionId, type PresetId } from "../rules";
 import {
   GUTS_ROLL_PENALTY_RULES,
   initialGutsState,
@@ -503,6 +503,10 @@ export interface WorldRules {
   attributeSet: AttributeSet;
   /** Legendary on the ladder (Fudge §1.3: configurable). */
   legendary: boolean;
+  /** The ladder extended below Terrible (Abysmal −4, src/rules/ladder.ts LOWER_RUNG): traits and results named there. */
+  lowerEnd: boolean;
+  /** The dice a trait is rolled with (Fudge §3.21–3.22, src/rules/dice-options.ts); changed only outside a combat. */
+  dice: DiceOptionId;
   fudge: FudgeWorldOptions;
   fudgeTrack: FudgeTrackOptions;
   miniatures: {
@@ -551,6 +555,8 @@ export function defaultWorldRules(): WorldRules {
     },
     attributeSet: defaultAttributeSet(),
     legendary: true,
+    lowerEnd: false,
+    dice: "4dF",
     fudge,
     fudgeTrack: {
       thresholds: null,
@@ -585,6 +591,8 @@ export const WORLD_RULE_SETTINGS = [
   "creation",
   "attributeSet",
   "legendary",
+  "lowerEnd",
+  "dice",
   "fudge",
   "fudgeTrack",
   "miniatures",
@@ -634,6 +642,7 @@ export function worldRulesFrom(get: (key: string) => unknown): WorldRules {
   if (!(GUTS_ROLL_PENALTY_RULES as readonly string[]).includes(r.miniatures.gutsRollPenalty))
     r.miniatures.gutsRollPenalty = "allRolls";
   if (!(CREATION_METHODS as readonly string[]).includes(r.creation.method)) r.creation.method = "subjective";
+  if (!(DICE_OPTION_IDS as readonly string[]).includes(r.dice)) r.dice = "4dF";
   // A stored set that does not check (a broken setting) falls back to the default set.
   try {
     checkAttributeSet(r.attributeSet);

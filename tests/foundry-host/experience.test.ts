@@ -60,10 +60,12 @@ describe("Experience Points on the v13 host", () => {
     t.player.click(app.element.querySelector('[data-action="spendExperience"]'));
     await t.world.settle();
     expect(t.player.notifications.filter((n) => n.type === "error")).toEqual([]);
-    const level = (c: Client) =>
-      (actorOn(c, t.hero).items.get(skill)!.system as unknown as { level: number }).level;
+    const level = (c: Client) => (actorOn(c, t.hero).items.get(skill)!.system as unknown as { level: number }).level;
     expect(level(t.gm)).toBe(1);
-    expect(xp(t.gm, t.hero)).toMatchObject({ ep: 3, log: [{ type: "award" }, { type: "raise", cost: 2, from: 0, to: 1 }] });
+    expect(xp(t.gm, t.hero)).toMatchObject({
+      ep: 3,
+      log: [{ type: "award" }, { type: "raise", cost: 2, from: 0, to: 1 }],
+    });
 
     // The log on the GM's sheet: newest first, each with when, what and EP; Undo gives back the EP and the level.
     const gmApp = await sheet(t.gm, t.hero);
@@ -124,7 +126,11 @@ describe("Experience Points on the v13 host", () => {
 
   it("the data model refuses a stored experience record over its bound", async () => {
     const t = await table();
-    const huge = { ep: 1, next: 0, log: [{ id: "x", at: "t", type: "award", amount: 1, by: "y", note: "n".repeat(130_000) }] };
+    const huge = {
+      ep: 1,
+      next: 0,
+      log: [{ id: "x", at: "t", type: "award", amount: 1, by: "y", note: "n".repeat(130_000) }],
+    };
     await expect(
       t.player.run(() => actorOn(t.player, t.hero).update({ "system.experience": huge } as never)),
     ).rejects.toThrow(/experience/);

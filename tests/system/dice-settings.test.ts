@@ -1,0 +1,83 @@
+/**
+ * The ladder and dice options as world settings (issue 32): the extended lower end (Fudge §1.3)
+ * names Abysmal (−4) on sheets' ladder pickers and in level names; the dice option (§3.21–3.22)
+ * is a rules-menu choice, refused with a sentence while a combat is running (nothing saved), and
+ * a stored value the rules do not know falls back to 4dF.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  RULE_FIELDS,
+  SettingsFormError,
+  applyRulesForm,
+  formEntries,
+  rulesMenuContext,
+} from "../../src/system/settings-menu";
+import { defaultWorldRules, worldRulesFrom } from "../../src/system/data";
+import { characterSheetContext } from "../../src/system/sheet";
+import { ladderOf, levelView } from "../../src/system/view";
+import { DICE_OPTION_IDS } from "../../src/rules";
+import { leroy } from "./fixtures";
+
+describe("the ladder's lower end as a world setting (Fudge §1.3)", () => {
+  it("off: below Terrible is 'Terrible −1'; on: Abysmal (−4), and sheets offer it for traits", () => {
+    const off = defaultWorldRules();
+    expect(levelView(-4, ladderOf(off)).name).toBe("Terrible -1".replace("-", "−"));
+    const on = { ...off, lowerEnd: true };
+    expect(levelView(-4, ladderOf(on)).name).toBe("Abysmal");
+    const sheet = (rules: typeof off) =>
+      characterSheetContext(leroy(), rules, { editable: true, owner: true }).ladderChoices!.map((c) => c.value);
+    expect(sheet(off)).not.toContain(-4);
+    expect(sheet(on)).toContain(-4);
+    expect(sheet(on)[0]).toBe(-4);
+  });
+
+  it("is a general field of the rules menu, read back from the form", () => {
+    const ctx = rulesMenuContext(defaultWorldRules());
+    expect(ctx.groups.find((g) => g.key === "general")!.fields.map((f) => f.path)).toContain("lowerEnd");
+    const after = applyRulesForm(defaultWorldRules(), { lowerEnd: "on" }, ["general"]);
+    expect(after.lowerEnd).toBe(true);
+  });
+});
+
+/** The menu's form as it opens for `rules`, with `changes` typed in. */
+const form = (rules: ReturnType<typeof defaultWorldRules>, changes: Record<string, unknown>) => ({
+  ...Object.fromEntries(RULE_FIELDS.flatMap((f) => formEntries(rules, f))),
+  ...changes,
+});
+
+describe("the dice option as a world setting (Fudge §3.21–3.22)", () => {
+  it("offers each of the text's dice in the Fudge group", () => {
+    const field = rulesMenuContext(defaultWorldRules())
+      .groups.find((g) => g.key === "fudge")!
+      .fields.find((f) => f.path === "dice")!;
+    expect(field.choices.map((c) => c.value)).toEqual([...DICE_OPTION_IDS]);
+    expect(field.choices.find((c) => c.selected)!.value).toBe("4dF");
+  });
+
+  it("changes outside a combat; refused with a sentence while one is running, nothing saved", () => {
+    const before = defaultWorldRules();
+    expect(applyRulesForm(before, form(before, { dice: "3d6" }), ["fudge"]).dice).toBe("3d6");
+    expect(applyRulesForm(before, form(before, { dice: "3d6" }), ["fudge"], { combatRunning: false }).dice).toBe("3d6");
+    let err: unknown;
+    try {
+      applyRulesForm(before, form(before, { dice: "3d6" }), ["fudge"], { combatRunning: true });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(SettingsFormError);
+    expect((err as SettingsFormError).key).toBe("FUDGE.Error.Settings.DiceInCombat");
+    expect(before.dice).toBe("4dF");
+    // The other options save during a combat when the dice stay.
+    expect(
+      applyRulesForm(before, form(before, { dice: "4dF", lowerEnd: "on" }), ["general", "fudge"], {
+        combatRunning: true,
+      }).lowerEnd,
+    ).toBe(true);
+    expect(() => applyRulesForm(before, form(before, { dice: "2d10" }), ["fudge"])).toThrow(/must be one of 4dF, 4d6F/);
+  });
+
+  it("a stored dice option the rules do not know reads as 4dF", () => {
+    expect(worldRulesFrom((k) => (k === "dice" ? "d7" : undefined)).dice).toBe("4dF");
+    expect(worldRulesFrom((k) => (k === "dice" ? "d%" : undefined)).dice).toBe("d%");
+  });
+});
