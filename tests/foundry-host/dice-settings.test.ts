@@ -55,3 +55,47 @@ describe("the dice option in the v13 rules menu", () => {
     expect(t.world.errors).toEqual([]);
   });
 });
+
+describe("trait rolls with the world's dice option (Fudge §3.21–3.22), each throw a Foundry Roll", () => {
+  const cases: { dice: string; faces: number[]; formula: string; rolls: number; result: number }[] = [
+    // 1–2 −, 3–4 blank, 5–6 +: −1 + 0 + 1 + 1; the registered `ds` die's Roll totals the reading.
+    { dice: "4d6F", faces: [1, 3, 5, 6], formula: "4ds", rolls: 1, result: 1 },
+    { dice: "d6-d6", faces: [5, 2], formula: "1d6 - 1d6", rolls: 1, result: 3 },
+    // 3d6 on the default table: 17–18 read +4.
+    { dice: "3d6", faces: [6, 6, 5], formula: "3d6", rolls: 1, result: 4 },
+    // d% on the default table: 90 is rolled again; 40 (32–50) reads 0.
+    { dice: "d%", faces: [90, 40], formula: "1d100", rolls: 2, result: 0 },
+  ];
+  for (const c of cases)
+    it(`${c.dice}: the card records every throw and reads ${c.result >= 0 ? "+" : ""}${c.result}`, async () => {
+      const t = await table();
+      await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "dice" as never, c.dice as never));
+      await t.world.settle();
+      const app = await t.player.run(() =>
+        (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render(
+          { force: true },
+        ),
+      );
+      t.world.dice.queue(...c.faces);
+      t.world.answerDialogs("ok");
+      t.player.click(app.element.querySelector('[data-action="rollTrait"][data-trait="attributes.strength"]'));
+      await t.world.settle();
+      const m = t.gm.run(() => {
+        const msg = t.gm.game.messages.contents.at(-1)! as unknown as {
+          type: string;
+          system: { dice: number[]; diceOption: string; result: number; level: number };
+          rolls: { formula: string; total: number }[];
+        };
+        return {
+          type: msg.type,
+          system: msg.system,
+          rolls: msg.rolls.map((r) => ({ formula: r.formula, total: r.total })),
+        };
+      });
+      expect(m.type).toBe("rollCard");
+      expect(m.system).toMatchObject({ dice: c.faces, diceOption: c.dice, result: m.system.level + c.result });
+      expect(m.rolls.map((r) => r.formula)).toEqual(Array(c.rolls).fill(c.formula));
+      if (c.dice === "4d6F" || c.dice === "d6-d6") expect(m.rolls[0].total).toBe(c.result);
+      expect(t.world.errors).toEqual([]);
+    });
+});

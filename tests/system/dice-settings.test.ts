@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 /**
  * The ladder and dice options as world settings (issue 32): the extended lower end (Fudge §1.3)
  * names Abysmal (−4) on sheets' ladder pickers and in level names; the dice option (§3.21–3.22)
@@ -15,7 +16,7 @@ import {
 import { defaultWorldRules, worldRulesFrom } from "../../src/system/data";
 import { characterSheetContext } from "../../src/system/sheet";
 import { ladderOf, levelView } from "../../src/system/view";
-import { DICE_OPTION_IDS } from "../../src/rules";
+import { DICE_OPTION_IDS, readDiceOption } from "../../src/rules";
 import { leroy } from "./fixtures";
 
 describe("the ladder's lower end as a world setting (Fudge §1.3)", () => {
@@ -80,4 +81,48 @@ describe("the dice option as a world setting (Fudge §3.21–3.22)", () => {
     expect(worldRulesFrom((k) => (k === "dice" ? "d7" : undefined)).dice).toBe("4dF");
     expect(worldRulesFrom((k) => (k === "dice" ? "d%" : undefined)).dice).toBe("d%");
   });
+});
+
+describe("a trait roll with each dice option in the playground (the same flow as Foundry's)", () => {
+  for (const option of DICE_OPTION_IDS)
+    it(`${option}: the card's result is the trait plus the option's reading of its recorded throws`, async () => {
+      const { Store } = await import("../../playground/store");
+      const { sampleActors } = await import("../../playground/packs");
+      const { playgroundPort } = await import("../../playground/port");
+      const { parseDice } = await import("../../playground/dice");
+      const flows = await import("../../src/system/flows");
+      const { testPage } = await import("./playground-page");
+      const actors = sampleActors();
+      const hero = actors.find((a) => a.name.startsWith("Leroy"))!;
+      const state = {
+        version: 1,
+        preset: "fudge",
+        theme: "light",
+        settings: { preset: "fudge", dice: option },
+        actors,
+        messages: [],
+        open: [],
+        targets: [],
+        user: { id: "pgGamemaster0001", name: "Gamemaster", isGM: true },
+      };
+      const store = new Store(() => state as never, null, 0);
+      for (const seed of [1, 2, 3, 4, 5, 6]) {
+        const port = playgroundPort(store, parseDice(`seed:${seed}`), testPage());
+        await flows.rollTrait(port, hero._id, "attributes.strength", { fastForward: true });
+        const card = store.state.messages.at(-1)!.system as {
+          dice: number[];
+          diceOption?: string;
+          result: number;
+          level: number;
+          penalty: number;
+        };
+        const last = option === "d%" ? [card.dice.at(-1)!] : card.dice;
+        const reading = readDiceOption(option, last)!;
+        expect(card.result).toBe(card.level + card.penalty + reading);
+        if (option === "4dF") expect(card.diceOption).toBeUndefined();
+        else expect(card.diceOption).toBe(option);
+        // Every throw but the last was one the table rolls again.
+        if (option === "d%") for (const d of card.dice.slice(0, -1)) expect(readDiceOption(option, [d])).toBeNull();
+      }
+    });
 });
