@@ -6,32 +6,20 @@
  * rules menu carrying each character's levels by role (Damage Capacity → Health), nothing deleted.
  */
 import { describe, expect, it } from "vitest";
-import { Store, type PlaygroundState } from "../../playground/store";
-import { sampleActors } from "../../playground/packs";
+import type { Store } from "../../playground/store";
 import { playgroundPort } from "../../playground/port";
 import { parseDice } from "../../playground/dice";
-import { carryAttributes } from "../../playground/creation";
+import { carryAttributes, compendiumItems, dragData, dropItem } from "../../playground/creation";
+import { i18n } from "../../playground/i18n";
+import { errorText } from "../../src/system/error-text";
 import { rulesOf } from "../../playground/world";
 import { ATTRIBUTE_SET_PRESETS } from "../../src/system/attributes";
 import * as flows from "../../src/system/flows";
-import { testPage } from "./playground-page";
+import { leroyWorld, testPage } from "./playground-page";
 
 function world(isGM: boolean) {
-  const actors = sampleActors();
-  const leroy = actors.find((a) => a.name.startsWith("Leroy"))!;
-  const state: PlaygroundState = {
-    version: 1,
-    preset: "fudge",
-    theme: "light",
-    settings: { preset: "fudge" },
-    actors,
-    messages: [],
-    open: [leroy._id],
-    targets: [],
-    user: { id: "pgGamemaster0001", name: "Gamemaster", isGM },
-  };
-  const store = new Store(() => state, null, 0);
-  return { store, id: leroy._id, port: playgroundPort(store, parseDice(""), testPage()) };
+  const { store, id } = leroyWorld(isGM);
+  return { store, id, port: playgroundPort(store, parseDice(""), testPage()) };
 }
 const attributesOf = (store: Store, id: string) =>
   (store.actor(id)!.system as { attributes: Record<string, number> }).attributes;
@@ -66,5 +54,23 @@ describe("character creation's edits in the playground, through the flows", () =
     expect(attrs.health).toBe(2);
     expect(attrs.damageCapacity).toBe(2);
     expect(attrs.strength).toBe(1);
+  });
+
+  it("a compendium skill dropped on a miniature is refused with the sentence Foundry's sheet gives; on Leroy it joins", () => {
+    const { store, id } = leroyWorld(true);
+    const mini = store.state.actors.find((a) => a.type === "miniature")!;
+    const skills = compendiumItems().find((p) => p.pack === "skills")!.items;
+    const before = store.actor(id)!.items!.length;
+    dropItem(store, id, dragData(skills[0].ref));
+    expect(store.actor(id)!.items!.length).toBe(before + 1);
+    const held = mini.items?.length ?? 0;
+    let said = "";
+    try {
+      dropItem(store, mini._id, dragData(skills[0].ref));
+    } catch (e) {
+      said = errorText(e, i18n, mini.name);
+    }
+    expect(said).toBe(`${mini.name} is a miniature: its datacard has no skills, so the skill was not added.`);
+    expect(store.actor(mini._id)!.items?.length ?? 0).toBe(held);
   });
 });
