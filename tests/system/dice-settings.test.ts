@@ -126,3 +126,29 @@ describe("a trait roll with each dice option in the playground (the same flow as
       }
     });
 });
+
+describe("the roll dialog's exact chance of success under the world's dice (Fudge §3.4, §3.21–3.22)", () => {
+  it("is the option's exact chance for the trait with its penalty, and follows the Difficulty picked", async () => {
+    const { traitRollChance } = await import("../../src/system/actions");
+    const { unopposedChance } = await import("../../src/rules");
+    const hero = leroy();
+    const level = (hero.system as { attributes: Record<string, number> }).attributes.strength ?? 0;
+    for (const dice of DICE_OPTION_IDS) {
+      const rules = { ...defaultWorldRules(), dice };
+      for (const difficulty of [-2, 0, 1, 3]) {
+        const odds = traitRollChance(hero, "attributes.strength", rules, { difficulty })!;
+        expect(odds.dice).toBe(dice);
+        expect(odds.chance).toBe(unopposedChance(dice, level, difficulty));
+      }
+      // A modifier counts as the roll takes it.
+      expect(traitRollChance(hero, "attributes.strength", rules, { difficulty: 1, modifier: -2 })!.chance).toBe(
+        unopposedChance(dice, level - 2, 1),
+      );
+    }
+    // 4dF at Fair against Fair: §3.23's 61.7 %.
+    const fair = { ...hero, system: { ...hero.system, attributes: { strength: 0 } } } as typeof hero;
+    expect(traitRollChance(fair, "attributes.strength", defaultWorldRules(), { difficulty: 0 })!.percent).toBe("61.7");
+    // No ladder roll against a Difficulty: Volt, Miniatures.
+    expect(traitRollChance(hero, "attributes.strength", { ...defaultWorldRules(), preset: "volt" })).toBeNull();
+  });
+});

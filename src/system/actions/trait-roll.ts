@@ -8,6 +8,7 @@ import {
   type Step,
   penaltyFor,
   trackStatus,
+  unopposedChance,
 } from "../../rules";
 import { unopposedRoll, unopposedRollWithDice } from "../../rules/fudge";
 import { statCheck, parseGutsState } from "../../rules/miniatures";
@@ -62,6 +63,26 @@ export function traitWillpowerNeeded(actor: ActorDoc, traitKey: string, rules: W
   if (rules.preset !== "fudge" || !rules.fudgeTrack.willpowerVsPenalty) return false;
   if (actor.type === "miniature" || traitKey.startsWith("volt.")) return false;
   return penaltyFor(trackStatus(liveTrack(actor, rules)), inCombat) < 0;
+}
+
+/**
+ * The exact chance a trait roll succeeds (Fudge §3.4: the result meets the Difficulty Level), under
+ * the world's dice (§3.21–3.22, src/rules/dice-options.ts unopposedChance) with the wound penalty
+ * (§4.51) and the modifier as the roll would take them (before any Willpower roll). Null where the
+ * roll is not a ladder roll against a Difficulty (Volt's 2d20, a Miniatures Legendary roll).
+ */
+export function traitRollChance(
+  actor: ActorDoc,
+  traitKey: string,
+  rules: WorldRules,
+  opts: { difficulty?: number; modifier?: number; inCombat?: boolean } = {},
+): { chance: number; percent: string; dice: DiceOptionId } | null {
+  if (rules.preset === "miniatures" || rules.preset === "volt" || traitKey.startsWith("volt.")) return null;
+  const t = traitLevel(actor, traitKey, rules);
+  const penalty = penaltyFor(trackStatus(liveTrack(actor, rules)), opts.inCombat ?? false) + (opts.modifier ?? 0);
+  const dice = traitDiceOption(traitKey, rules) ?? "4dF";
+  const chance = unopposedChance(dice, t.level + penalty, opts.difficulty ?? rules.defaultDifficulty);
+  return { chance, percent: (Math.round(chance * 1000) / 10).toFixed(1), dice };
 }
 
 function traitLevel(

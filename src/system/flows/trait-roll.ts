@@ -40,8 +40,16 @@ export async function rollTrait(
         titleKey: "FUDGE.Roll.DialogTitle",
         okKey: "FUDGE.Roll.Ok",
         template: TEMPLATES.rollDialog,
-        context: () => rollDialogContext(actor.name, key, rules, ladderNames(port.i18n)),
+        // The exact chance of success under the world's dice (Fudge §3.4, §3.21–3.22) follows the form.
+        context: (entries) => ({
+          ...rollDialogContext(actor.name, key, rules, ladderNames(port.i18n)),
+          odds: actions.traitRollChance(actor, key, rules, {
+            ...readRollOptions([...(entries ?? [])] as [string, unknown][]),
+            inCombat: port.table.inCombat(actorRef),
+          }),
+        }),
         read: (entries) => readRollOptions(entries),
+        live: ".fudge-roll-odds",
       });
   if (options === null) return;
   // Fudge §4.51 Light Wound: the penalty depends on being in a started combat when rolled.
