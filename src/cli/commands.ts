@@ -5,7 +5,10 @@
 import {
   RulesError,
   duelForecast,
+  diceDistribution,
   exactOdds,
+  opposedDistribution,
+  unopposedChance,
   pipelineFor,
   resolveAttack,
   rollAttack,
@@ -129,6 +132,28 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
   odds: {
     summary: "exact probability of every outcome of one attack",
     run: (request) => exactOdds(attackRequest(request)),
+  },
+  trait: {
+    summary:
+      'exact odds of a trait roll with a dice option (Fudge §3.21–3.22): "dice", "trait", "difficulty"?, "opponent"?',
+    options: { dice: "text" },
+    run(request) {
+      const o = object(request);
+      const dice = o.dice ?? "4dF";
+      const distribution = diceDistribution(dice);
+      const trait = int(o.trait, "trait", -50, 50);
+      const difficulty = optInt(o.difficulty, "difficulty", 0, -50, 50);
+      return {
+        dice: distribution.option,
+        distribution,
+        // Fudge §3.4: an Unopposed action succeeds when the result meets the Difficulty Level.
+        unopposed: { difficulty, chance: unopposedChance(dice, trait, difficulty) },
+        // Fudge §3.5: an Opposed action's relative degree, when an opponent's trait is given.
+        ...(o.opponent === undefined
+          ? {}
+          : { opposed: opposedDistribution(dice, trait, int(o.opponent, "opponent", -50, 50)) }),
+      };
+    },
   },
   forecast: {
     summary: "duel forecast between two combatants (exact, with a stated error bound, or a sampled estimate)",

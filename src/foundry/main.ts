@@ -23,6 +23,7 @@ import { ITEM_SHEETS } from "./sheets/item-sheet";
 import { registerStatusEffects, syncStatuses } from "./statuses";
 import { loadSystemTemplates } from "./templates";
 import type { QuenchLike } from "./quench/index";
+import { registerDiceTerms } from "./dice-terms";
 import { setWorkerBase } from "../system/forecast-queue";
 
 // The forecast worker's file is beside this bundle (the code that starts it is in a chunk below it).
@@ -70,6 +71,8 @@ Hooks.once("init", () => {
     );
 
   registerSettings();
+  // Fudge §3.21: the six-sided Fudge die of the dice option 4d6F (a world setting).
+  registerDiceTerms();
   applyInitiative();
   registerStatusEffects();
   registerQueries();

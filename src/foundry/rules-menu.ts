@@ -82,7 +82,8 @@ export class RulesMenu extends ApplicationV2 {
     const before = worldRules();
     let after: WorldRules;
     try {
-      after = applyRulesForm(before, formData.object, this.shownGroups);
+      const combatRunning = (game.combats?.contents ?? []).some((c) => (c as Combat.Implementation).started);
+      after = applyRulesForm(before, formData.object, this.shownGroups, { combatRunning });
     } catch (e) {
       // In plain words (src/system/error-text.ts): a table cell names its row and table.
       if (e instanceof SettingsFormError) return reportError(e);

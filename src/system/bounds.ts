@@ -20,6 +20,8 @@ export const STORE_BOUNDS = {
   richText: 100_000,
   /** A wound track's stored state, as JSON (a real one is well under 2,000). */
   trackState: 20_000,
+  /** An actor's experience record, as JSON (its log holds at most 500 entries of ~150 characters). */
+  experience: 120_000,
   /** Custom wound levels (the rules core's box track takes at most 12). */
   customLevels: 12,
   /** Failed Guts checks in force on one miniature (the rules core's GUTS_PENDING_MAX). */

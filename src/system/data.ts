@@ -7,7 +7,7 @@
  * track's `state` is the JSON state of the track kind the world preset selects (null = unhurt,
  * the track's `initial` state); ids are Foundry document ids / uuids as strings.
  */
-import { PRESETS, type PresetId } from "../rules";
+import { DICE_OPTION_IDS, PRESETS, type DiceOptionId, type PresetId } from "../rules";
 import {
   GUTS_ROLL_PENALTY_RULES,
   initialGutsState,
@@ -19,6 +19,7 @@ import {
 import { defaultFudgeOptions, type FudgeOptions } from "../rules/fudge";
 import { VOLT_RECOVERY_INTERVALS, type VoltRecoveryInterval } from "../rules/volt";
 import { checkAttributeSet, defaultAttributeSet, type AttributeSet } from "./attributes";
+import type { AdvancementEntry } from "../rules/character";
 
 // ─── Actors ────────────────────────────────────────────────────────────────────────────
 
@@ -80,6 +81,14 @@ export interface VoltBlock {
   tough: number;
 }
 
+/** What `system.experience` holds (Fudge §5.2; src/system/experience.ts reads it through the rules core). */
+export interface StoredExperience {
+  ep: number;
+  /** The number of the next log entry's id (`ep<n>`): ids are never reused, so an Undo names one entry. */
+  next: number;
+  log: AdvancementEntry[];
+}
+
 export interface CharacterData {
   attributes: Attributes;
   scale: Scale;
@@ -92,6 +101,8 @@ export interface CharacterData {
   defenseDefault: number;
   /** Rich text (HTML; src/system/rich-text.ts). */
   notes: string;
+  /** Experience Points and the advancement log (Fudge §5.2; src/system/experience.ts); null until the first award. */
+  experience?: StoredExperience | null;
 }
 
 export interface NpcData extends CharacterData {
@@ -339,6 +350,7 @@ export function defaultCharacterData(): CharacterData {
     defenseSkill: "",
     defenseDefault: 0,
     notes: "",
+    experience: null,
   };
 }
 
@@ -507,6 +519,10 @@ export interface WorldRules {
   attributeSet: AttributeSet;
   /** Legendary on the ladder (Fudge §1.3: configurable). */
   legendary: boolean;
+  /** The ladder extended below Terrible (Abysmal −4, src/rules/ladder.ts LOWER_RUNG): traits and results named there. */
+  lowerEnd: boolean;
+  /** The dice a trait is rolled with (Fudge §3.21–3.22, src/rules/dice-options.ts); changed only outside a combat. */
+  dice: DiceOptionId;
   fudge: FudgeWorldOptions;
   fudgeTrack: FudgeTrackOptions;
   miniatures: {
@@ -556,6 +572,8 @@ export function defaultWorldRules(): WorldRules {
     },
     attributeSet: defaultAttributeSet(),
     legendary: true,
+    lowerEnd: false,
+    dice: "4dF",
     fudge,
     fudgeTrack: {
       thresholds: null,
@@ -590,6 +608,8 @@ export const WORLD_RULE_SETTINGS = [
   "creation",
   "attributeSet",
   "legendary",
+  "lowerEnd",
+  "dice",
   "fudge",
   "fudgeTrack",
   "miniatures",
@@ -639,6 +659,7 @@ export function worldRulesFrom(get: (key: string) => unknown): WorldRules {
   if (!(GUTS_ROLL_PENALTY_RULES as readonly string[]).includes(r.miniatures.gutsRollPenalty))
     r.miniatures.gutsRollPenalty = "allRolls";
   if (!(CREATION_METHODS as readonly string[]).includes(r.creation.method)) r.creation.method = "subjective";
+  if (!(DICE_OPTION_IDS as readonly string[]).includes(r.dice)) r.dice = "4dF";
   // A stored set that does not check (a broken setting) falls back to the default set.
   try {
     checkAttributeSet(r.attributeSet);

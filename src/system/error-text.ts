@@ -5,7 +5,7 @@
  * is the one place that turns them into words, for the Foundry notifications and the playground.
  */
 import { isRulesError } from "../rules";
-import type { SystemI18n } from "./i18n";
+import { KEY_PATTERN, type SystemI18n } from "./i18n";
 
 /** The parts of a RulesError (or of a plain error that carries a key) this needs. */
 export interface KeyedError {
@@ -70,6 +70,9 @@ export function errorText(e: unknown, i18n: SystemI18n, actorName?: string): str
   let sentence: string;
   if (typeof err.key === "string" && i18n.has(err.key)) {
     const params: Record<string, unknown> = { ...(err.params ?? {}) };
+    // A param that is a key (an attribute's name by its FUDGE.Attribute.* key) is read in words, as fill() does.
+    for (const [k, v] of Object.entries(params))
+      if (k !== "field" && typeof v === "string" && KEY_PATTERN.test(v)) params[k] = i18n.localize(v);
     // params.field is the field the message speaks of (a relayed refusal has only that);
     // the error's own field is where it was raised: the first of the two with a name wins.
     const paths = [params.field, err.field].filter((p): p is string => typeof p === "string");

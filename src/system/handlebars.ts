@@ -100,6 +100,8 @@ export const TEMPLATES = {
   healDialog: "templates/dialog/heal-dialog.hbs",
   rollDialog: "templates/dialog/roll-dialog.hbs",
   gutsDialog: "templates/dialog/guts-dialog.hbs",
+  awardDialog: "templates/dialog/award-dialog.hbs",
+  raiseDialog: "templates/dialog/raise-dialog.hbs",
   rulesMenu: "templates/settings/rules-menu.hbs",
 } as const;
 
@@ -122,4 +124,5 @@ export const PARTIALS = {
   "fudge-item-header": "templates/parts/item-header.hbs",
   "fudge-rich-text": "templates/parts/rich-text.hbs",
   "fudge-creation": "templates/parts/creation.hbs",
+  "fudge-experience": "templates/parts/experience.hbs",
 } as const;

@@ -22,6 +22,7 @@
  */
 import { attributeLabelKey, type AttributeRole } from "./attributes";
 import { RulesError, levelWithNumber } from "../rules";
+import { MAX_EP } from "../rules/character";
 import { boxTrackConfig, type BoxMark } from "../rules/fudge";
 import { CUSTOM_FIELDS } from "./actions";
 import { trackFor } from "./combatant";
@@ -376,16 +377,22 @@ function readWounds(woundsIn: Record<string, unknown>) {
   });
 }
 
-/** 3. Fudge Points (Fudge §4.64) and experience. */
+/** 3. Fudge Points (Fudge §4.64) and unspent Experience Points (§5.2: the sheet's EP, an empty log). */
 function fudgePointsAndExperience(c: Conversion, sys: Record<string, unknown>): void {
   const { system, info, kept, notes } = c;
   const fp = whole(sys.fp, "system.fp", 0);
   system.fudgePoints = Math.min(Math.max(fp, 0), 999);
   info("FudgePoints", { value: system.fudgePoints });
   const ep = whole(sys.ep, "system.ep", 0);
-  if (ep) {
-    notes.push(`Experience points: ${ep}`);
-    kept("Experience", { value: ep });
+  if (ep > 0) {
+    const held = Math.min(ep, MAX_EP);
+    system.experience = { ep: held, next: 0, log: [] };
+    info("Experience", { value: held });
+    // More than a character may hold: the rest is kept in the notes, said in the report.
+    if (held < ep) {
+      notes.push(`Experience points beyond ${MAX_EP}: ${ep - held}`);
+      kept("ExperienceOver", { value: ep - held, max: MAX_EP });
+    }
   }
 }
 

@@ -17,6 +17,7 @@ import {
   isRulesError,
   checkRecordedDice,
   PRESETS,
+  DICE_OPTION_IDS,
   type AttackResolution,
   pipelineFor,
   parseTrack,
@@ -297,6 +298,13 @@ export function checkRollCard(raw: unknown): RollCardData {
       !raw.willpowerDice.every((n) => isInt(n, 1)))
   )
     throw bad("willpowerDice", "not four Fudge dice");
+  // Fudge §3.22: the world's dice option the roll was made with ("" or absent: 4dF, or the preset's own dice).
+  if (
+    raw.diceOption !== undefined &&
+    raw.diceOption !== "" &&
+    !(DICE_OPTION_IDS as readonly string[]).includes(raw.diceOption as string)
+  )
+    throw bad("diceOption", "not a dice option");
   run(() => stepList(raw.steps, "steps"));
   return raw as unknown as RollCardData;
 }

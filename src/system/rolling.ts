@@ -9,7 +9,8 @@
  * Legendary reroll: four + roll 4dF again): the slot's own `roll` is replayed over the faces
  * rolled so far, and each time it asks for more, the roller rolls the formula again.
  */
-import type { Rng, DiceSlot } from "../rules";
+import { readDiceOption, type DiceOptionId, type Rng, type DiceSlot } from "../rules";
+import { MAX_DICE_THROWS } from "../rules/fudge";
 import { fudgeDiceSlot, plainDiceSlot } from "../rules/fudge";
 import { legendarySlot, rollLegendary } from "../rules/miniatures";
 import type { ActorDoc, WorldRules } from "./data";
@@ -31,11 +32,45 @@ export interface SlotRoll<R = unknown> {
   rolls: R[];
 }
 
-/** "4dF" → dice count and sides ("F" for Fudge dice). */
+/** "4dF" → dice count and sides ("F" for Fudge dice; "4ds", the six-sided Fudge die, rolls d6 faces). */
 export function parseFormula(formula: string): { n: number; sides: number | "F" } {
-  const m = /^(\d*)d(F|\d+)$/i.exec(formula.trim());
+  const m = /^(\d*)d(F|s|\d+)$/i.exec(formula.trim());
   if (!m) throw new Error(`not a dice formula: ${formula}`);
-  return { n: m[1] ? Number(m[1]) : 1, sides: m[2].toUpperCase() === "F" ? "F" : Number(m[2]) };
+  const d = m[2].toLowerCase();
+  return { n: m[1] ? Number(m[1]) : 1, sides: d === "f" ? "F" : d === "s" ? 6 : Number(m[2]) };
+}
+
+/**
+ * The formula each dice option of Fudge §3.21–3.22 is rolled with, one Roll per throw: four
+ * Fudge dice; four d6 read as Fudge dice (the system's own die, `ds`: src/foundry/dice-terms.ts);
+ * a plus d6 minus a minus d6; 3d6 and d% read on their tables (src/rules/dice-options.ts).
+ */
+export const DICE_OPTION_FORMULAS: Readonly<Record<DiceOptionId, string>> = Object.freeze({
+  "4dF": "4dF",
+  "4d6F": "4ds",
+  "d6-d6": "1d6 - 1d6",
+  "3d6": "3d6",
+  "d%": "1d100",
+});
+
+/**
+ * Rolls a dice option until a result stands: each throw one Roll of its formula; a throw the
+ * table reads as "roll again" (d% 82–00 by default) is thrown again (at most MAX_DICE_THROWS).
+ */
+export async function rollDiceOption<R>(
+  option: DiceOptionId,
+  roller: Roller<R>,
+): Promise<{ throws: number[][]; rolls: R[]; result: number }> {
+  const throws: number[][] = [];
+  const rolls: R[] = [];
+  for (let i = 0; i < MAX_DICE_THROWS; i++) {
+    const r = await roller(DICE_OPTION_FORMULAS[option]);
+    if (r.roll !== null) rolls.push(r.roll);
+    throws.push(r.faces);
+    const result = readDiceOption(option, r.faces);
+    if (result !== null) return { throws, rolls, result };
+  }
+  throw new Error(`the ${option} dice gave no result in ${MAX_DICE_THROWS} throws`);
 }
 
 /** The uniform number the rules core's die functions map to `face` (floor(u·3) − 1 for dF, 1 + floor(u·S) for dS). */
@@ -120,10 +155,13 @@ export interface SlotDice {
 /** A roller over a plain random source (the playground's fixed or seeded faces; tests), die by die as the rules core rolls. */
 export function rngRoller(rng: Rng): SyncRoller {
   return (formula) => {
-    const { n, sides } = parseFormula(formula);
-    const faces = Array.from({ length: n }, () =>
-      sides === "F" ? Math.floor(rng() * 3) - 1 : 1 + Math.floor(rng() * sides),
-    );
+    // "1d6 - 1d6" (the d6−d6 option): each die part in order, faces [plus, minus].
+    const faces = formula.split(/\s+-\s+/).flatMap((part) => {
+      const { n, sides } = parseFormula(part);
+      return Array.from({ length: n }, () =>
+        sides === "F" ? Math.floor(rng() * 3) - 1 : 1 + Math.floor(rng() * sides),
+      );
+    });
     return { formula, faces, roll: null };
   };
 }

@@ -3,7 +3,7 @@
  * WorldRules key (src/system/data.ts WORLD_RULE_SETTINGS); the settings menu edits every leaf
  * listed here, grouped, with a short hint each. Form values come back as flat dotted names.
  */
-import { PRESETS } from "../rules";
+import { DICE_OPTION_IDS, PRESETS } from "../rules";
 import {
   DAMAGE_ROLLS,
   DC_ADJUSTS,
@@ -72,6 +72,7 @@ const f = (
 export const RULE_FIELDS: readonly RuleField[] = [
   f("preset", "choice", "general", { choices: PRESETS }),
   f("legendary", "boolean", "general"),
+  f("lowerEnd", "boolean", "general"),
   f("applyTo", "choice", "general", { choices: APPLY_TARGETS }),
   f("defaultDifficulty", "number", "general", { min: -4, max: 6, ladder: true }),
   f("clearScratchesAtCombatEnd", "boolean", "general"),
@@ -100,6 +101,8 @@ export const RULE_FIELDS: readonly RuleField[] = [
       dynamicChoices: (rules: WorldRules) => ["", ...rules.attributeSet.attributes.map((a) => a.key)],
     }),
   ),
+  // Fudge §3.21–3.22: the dice a trait is rolled with
+  f("dice", "choice", "fudge", { choices: DICE_OPTION_IDS }),
   // Fudge §4.53–4.64
   f("fudge.woundMode", "choice", "fudge", { choices: WOUND_MODES }),
   f("fudge.lessLethal", "boolean", "fudge"),
@@ -339,6 +342,7 @@ export function applyRulesForm(
   current: WorldRules,
   form: Record<string, unknown>,
   groups: readonly string[] = RULE_GROUPS,
+  table: { combatRunning?: boolean } = {},
 ): WorldRules {
   const next = structuredClone(current) as unknown as Record<string, unknown>;
   // Only the groups the menu showed: the other presets' options keep their values.
@@ -398,6 +402,14 @@ export function applyRulesForm(
     setPath(next, field.path, value);
   }
   const rules = next as unknown as WorldRules;
+  // The dice stay as they are while a combat runs: its rolls so far and its forecasts were made with them.
+  if (table.combatRunning && rules.dice !== current.dice)
+    throw new SettingsFormError(
+      "dice",
+      "FUDGE.Error.Settings.DiceInCombat",
+      "the dice cannot change while a combat is running: end it first",
+      { from: current.dice, to: rules.dice },
+    );
   if (groups.includes("characters")) {
     rules.attributeSet = checkedSet(current.attributeSet, rules.attributeSet);
     try {

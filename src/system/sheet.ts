@@ -58,6 +58,7 @@ import { canHeal, canKill, canRecover, canUndoKill } from "./actions";
 import { richTextView, type RichTextView } from "./rich-text";
 import { ATTRIBUTE_ROLES, attributeLabelKey, attributeLevel } from "./attributes";
 import { creationView, type CreationView } from "./creation";
+import { experienceView, type ExperienceView } from "./experience";
 
 /** The notes as the sheet shows them: owners edit, everyone else reads (sanitised or Foundry-enriched HTML). */
 const notesView = (notes: string, opts: SheetOptions): RichTextView =>
@@ -229,6 +230,8 @@ export interface ActorSheetContext {
   defenseMissing: string;
   /** The creation panel (src/system/creation.ts), characters only. */
   creation: CreationView | null;
+  /** Experience Points and the advancement log (Fudge §5.2; src/system/experience.ts), characters and NPCs. */
+  experience: ExperienceView | null;
   /** The GM picks the world's creation method on the panel (a world setting): its choices, else null. */
   creationMethods: { value: string; labelKey: string; selected: boolean }[] | null;
   weapons: WeaponRow[];
@@ -670,6 +673,7 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
     defenseSkill: d.defenseSkill,
     ...defenceView(actor, ladder),
     creation: creationView(actor, rules),
+    experience: experienceView(actor, rules, ladder, { gm: opts.gm === true, owner: opts.owner }),
     creationMethods:
       opts.gm && actor.type === "character"
         ? CREATION_METHODS.map((m) => ({
@@ -801,6 +805,7 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
     defenseChoices: [],
     defenseMissing: "",
     creation: null,
+    experience: null,
     creationMethods: null,
     weapons,
     armor: itemsOf(actor, "armor").map((i) => armorRow(i, "miniatures")),

@@ -279,7 +279,7 @@ export const isDatacardStat = (traitKey: string): boolean => !traitKey.includes(
 
 /** The world's ladder (Fudge §1.3: Legendary optional). Names are localized by the caller. */
 export function ladderOf(rules: WorldRules, names: Partial<Record<string, string>> = {}): Ladder {
-  return standardLadder(names, rules.legendary);
+  return standardLadder(names, rules.legendary, rules.lowerEnd);
 }
 
 export interface LevelView {

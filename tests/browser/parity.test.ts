@@ -39,7 +39,9 @@ async function answer(page: Page, fields: Record<string, string> | "confirm"): P
   if (fields !== "confirm")
     for (const [name, value] of Object.entries(fields)) {
       const field = dialog.locator(`[name="${name}"]`);
-      if ((await field.evaluate((el) => el.tagName)) === "SELECT") await field.selectOption(value);
+      const kind = await field.evaluate((el) => (el.tagName === "INPUT" ? (el as HTMLInputElement).type : el.tagName));
+      if (kind === "SELECT") await field.selectOption(value);
+      else if (kind === "checkbox") await field.setChecked(value === "true");
       else await field.fill(value);
     }
   await dialog.locator("[data-pg-submit]").click();

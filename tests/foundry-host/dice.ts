@@ -15,10 +15,18 @@ export interface DiceResult {
 
 export class DiceTerm {
   results: DiceResult[] = [];
-  constructor(
-    readonly number: number,
-    readonly faces: number | "F",
-  ) {}
+  readonly number: number;
+  readonly faces: number | "F";
+  /** Core's DiceTerm takes termData ({number, faces, …}); the harness's own terms also (number, faces). */
+  constructor(numberOrData: number | { number?: number; faces?: number | "F" }, faces?: number | "F") {
+    if (typeof numberOrData === "object") {
+      this.number = numberOrData.number ?? 1;
+      this.faces = numberOrData.faces ?? 6;
+    } else {
+      this.number = numberOrData;
+      this.faces = faces ?? 6;
+    }
+  }
   get denomination() {
     return this.faces === "F" ? "f" : "d";
   }
@@ -43,14 +51,23 @@ type Term = DiceTerm | { operator: string } | { number: number };
 
 function parse(formula: string): Term[] {
   const terms: Term[] = [];
-  const re = /\s*(?:(\d*)d(F|\d+)|(\d+)|([+\-]))\s*/giy;
+  const re = /\s*(?:(\d*)d([A-Za-z]|\d+)|(\d+)|([+\-]))\s*/giy;
   let m: RegExpExecArray | null;
   let pos = 0;
   while (pos < formula.length && (m = re.exec(formula))) {
     pos = re.lastIndex;
     if (m[2] !== undefined) {
       const n = m[1] ? Number(m[1]) : 1;
-      terms.push(m[2].toUpperCase() === "F" ? new FateDie(n, "F") : new Die(n, Number(m[2])));
+      if (/^\d+$/.test(m[2])) terms.push(new Die(n, Number(m[2])));
+      else if (m[2].toLowerCase() === "f") terms.push(new FateDie(n, "F"));
+      else {
+        // Core's RollParser: a letter denomination is the class CONFIG.Dice.terms registers for it.
+        const Cls = (current().CONFIG.Dice as unknown as { terms: Record<string, typeof DiceTerm> }).terms[
+          m[2].toLowerCase()
+        ];
+        if (!Cls) throw new Error(`Unresolved StringTerm d${m[2]} requested for evaluation`);
+        terms.push(new Cls({ number: n }));
+      }
     } else if (m[3] !== undefined) terms.push({ number: Number(m[3]) });
     else terms.push({ operator: m[4] });
   }
@@ -134,7 +151,12 @@ export class Roll {
       total: this._total,
       terms: this.terms.map((t) =>
         t instanceof DiceTerm
-          ? { class: t instanceof FateDie ? "FateDie" : "Die", number: t.number, faces: t.faces, results: t.results }
+          ? {
+              class: t instanceof FateDie ? "FateDie" : t.constructor.name,
+              number: t.number,
+              faces: t.faces,
+              results: t.results,
+            }
           : { ...t },
       ),
     };
@@ -142,9 +164,21 @@ export class Roll {
   static fromData(data: ReturnType<Roll["toJSON"]>): Roll {
     const r = new Roll(data.formula, {}, data.options ?? {});
     r.terms = data.terms.map((t) => {
-      if ((t as { class?: string }).class === "FateDie" || (t as { class?: string }).class === "Die") {
+      // Core's DiceTerm.fromData: the class by name, among CONFIG.Dice.termTypes and the registered terms.
+      const name = (t as { class?: string }).class;
+      const registered =
+        name && name !== "Die" && name !== "FateDie" && name !== undefined && "results" in (t as object)
+          ? Object.values((current().CONFIG.Dice as unknown as { terms: Record<string, typeof DiceTerm> }).terms).find(
+              (c) => c.name === name,
+            )
+          : undefined;
+      if ((t as { class?: string }).class === "FateDie" || (t as { class?: string }).class === "Die" || registered) {
         const d = t as { class: string; number: number; faces: number | "F"; results: DiceResult[] };
-        const term = d.class === "FateDie" ? new FateDie(d.number, "F") : new Die(d.number, d.faces);
+        const term = registered
+          ? new registered({ number: d.number, faces: d.faces })
+          : d.class === "FateDie"
+            ? new FateDie(d.number, "F")
+            : new Die(d.number, d.faces);
         term.results = d.results.map((x) => ({ ...x }));
         return term;
       }

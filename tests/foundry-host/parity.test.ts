@@ -72,7 +72,8 @@ const fill = (form: HTMLFormElement, fields: Record<string, string>) => {
   for (const [name, value] of Object.entries(fields)) {
     const el = form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${name}"]`);
     if (!el) throw new Error(`the dialog has no ${name}`);
-    el.value = value;
+    if (el instanceof HTMLInputElement && el.type === "checkbox") el.checked = value === "true";
+    else el.value = value;
   }
 };
 

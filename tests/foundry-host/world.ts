@@ -12,7 +12,7 @@ import { join } from "node:path";
 import HandlebarsLib from "handlebars";
 import { registerFoundryCoreHelpers } from "../../playground/foundry-core-helpers";
 import { als, maybeCurrent } from "./context";
-import { DiceQueue, Roll } from "./dice";
+import { DiceQueue, Die, FateDie, Roll } from "./dice";
 import {
   BASE_CLASSES,
   ChatMessage,
@@ -772,7 +772,9 @@ function makeConfig(): Rec {
     Dice: {
       randomUniform: Math.random,
       rolls: [Roll],
-      terms: {},
+      // Core (v13 client config.mjs): CONFIG.Dice.terms by denomination, CONFIG.Dice.types the die classes.
+      terms: { d: Die, f: FateDie },
+      types: [Die, FateDie],
       rollModes: {
         publicroll: "CHAT.RollPublic",
         gmroll: "CHAT.RollPrivate",

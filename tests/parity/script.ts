@@ -16,7 +16,8 @@ export type Step =
   | { target: string[] }
   /**
    * A button on `sheet`'s actor sheet: its `data-action` and `data-*`; `dialog`: a dialog opens and
-   * these fields are filled before its OK (an empty object: its defaults); "confirm": a yes/no.
+   * these fields are filled before its OK (an empty object: its defaults; a checkbox: "true" ticks
+   * it); "confirm": a yes/no.
    */
   | { sheet: string; action: string; data?: Record<string, string>; dialog?: Record<string, string> | "confirm" }
   /** A sheet field of `field`'s actor changed to `value` (`name`: the input's name). */
@@ -62,6 +63,11 @@ const fudge: ParityRun = {
     { sheet: "Leroy", action: "attack", data: { itemId: "heY0Z3tNTjFC9mE2" }, dialog: {} },
     { card: 1, action: "defend", target: "Theodora" },
     { card: 1, action: "applyJudgement", target: "Theodora", gmLevel: "hurt" },
+    // Experience (Fudge §5.2): the GM awards EP, Strength is raised (Great → Superb, 8 × 3 EP), undone, raised again.
+    { sheet: "Leroy", action: "awardExperience", dialog: { amount: "30", note: "The siege" } },
+    { sheet: "Leroy", action: "spendExperience", dialog: { trait: "attr.strength", used: "true" } },
+    { sheet: "Leroy", action: "undoAdvance", data: { entry: "ep1" }, dialog: "confirm" },
+    { sheet: "Leroy", action: "spendExperience", dialog: { trait: "attr.strength", used: "true" } },
   ],
 };
 

@@ -62,6 +62,8 @@ export function characterSchema() {
     defenseSkill: text(""),
     defenseDefault: editableInt("defenseDefault", D.defenseDefault),
     notes: richText(),
+    // Fudge §5.2: EP and the advancement log (src/system/experience.ts checks it on every read); null until the first award.
+    experience: new fields.ObjectField({ required: true, nullable: true, initial: null }),
   };
 }
 
@@ -104,4 +106,6 @@ export function checkTrackStateSize(data: Record<string, unknown>): void {
     "woundTrack.state",
   );
   if (over) throw new Error(over);
+  const xp = overJson(data.experience, STORE_BOUNDS.experience, "experience");
+  if (xp) throw new Error(xp);
 }

@@ -2,7 +2,7 @@
  * ChatMessage `rollCard`: a trait roll (src/system/actions/trait-roll.ts RollCardData): the trait, the
  * wound penalty applied, the recorded dice, the result named on the ladder and its steps.
  */
-import { PRESETS } from "../../rules";
+import { DICE_OPTION_IDS, PRESETS } from "../../rules";
 import { bool, choice, int, text } from "./fields";
 import { CARD_LIMITS } from "../../system/card-limits";
 import { overJson } from "../../system/bounds";
@@ -21,11 +21,13 @@ export function rollCardSchema() {
     level: int(0, -200, 200),
     // Fudge §4.57: the worst marked level's penalty (plus any modifier of this roll).
     penalty: int(0, -200, 200),
-    // 4dF faces, or the black and white d20 of a Volt roll.
+    // 4dF faces, the black and white d20 of a Volt roll, or the throws of the world's dice option (Fudge §3.22: d% up to 100).
     dice: new fields.ArrayField(
-      new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 20 }),
+      new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 100 }),
       { required: true, initial: [], max: CARD_LIMITS.faces },
     ),
+    // Fudge §3.22: the dice option rolled when other than 4dF ("" = 4dF, or the preset's own dice).
+    diceOption: new fields.StringField({ required: true, blank: true, initial: "", choices: ["", ...DICE_OPTION_IDS] }),
     result: int(0, -400, 400),
     resultName: text(""),
     success: bool(false),

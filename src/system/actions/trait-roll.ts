@@ -1,7 +1,16 @@
 /** Trait rolls: a roll card's data, the Willpower roll that eases a wound penalty. */
 import { attributeLabelKey, attributeLevel } from "../attributes";
-import { RulesError, isRulesError, type Step, penaltyFor, trackStatus } from "../../rules";
-import { unopposedRoll } from "../../rules/fudge";
+import {
+  DICE_OPTION_IDS,
+  RulesError,
+  isRulesError,
+  type DiceOptionId,
+  type Step,
+  penaltyFor,
+  trackStatus,
+  unopposedChance,
+} from "../../rules";
+import { unopposedRoll, unopposedRollWithDice } from "../../rules/fudge";
 import { statCheck, parseGutsState } from "../../rules/miniatures";
 import { voltRoll } from "../../rules/volt";
 import type { ActorDoc, CharacterData, ItemDoc, MiniatureData, SkillData, WorldRules } from "../data";
@@ -34,6 +43,14 @@ export interface RollCardData {
    * the Willpower roll made before this roll to ease its wound penalty; absent (null once stored) when none was made.
    */
   willpowerDice?: number[] | null;
+  /** Fudge §3.22: the world's dice when other than 4dF (src/rules/dice-options.ts); `dice` then holds every throw's faces in order. */
+  diceOption?: DiceOptionId;
+}
+
+/** The dice a trait roll uses (Fudge §3.21–3.22, a world setting): another than 4dF only for a Fudge world's ladder traits. */
+export function traitDiceOption(traitKey: string, rules: WorldRules): DiceOptionId | null {
+  if (rules.preset !== "fudge" || traitKey.startsWith("volt.")) return null;
+  return rules.dice !== "4dF" && (DICE_OPTION_IDS as readonly string[]).includes(rules.dice) ? rules.dice : null;
 }
 
 /**
@@ -46,6 +63,26 @@ export function traitWillpowerNeeded(actor: ActorDoc, traitKey: string, rules: W
   if (rules.preset !== "fudge" || !rules.fudgeTrack.willpowerVsPenalty) return false;
   if (actor.type === "miniature" || traitKey.startsWith("volt.")) return false;
   return penaltyFor(trackStatus(liveTrack(actor, rules)), inCombat) < 0;
+}
+
+/**
+ * The exact chance a trait roll succeeds (Fudge §3.4: the result meets the Difficulty Level), under
+ * the world's dice (§3.21–3.22, src/rules/dice-options.ts unopposedChance) with the wound penalty
+ * (§4.51) and the modifier as the roll would take them (before any Willpower roll). Null where the
+ * roll is not a ladder roll against a Difficulty (Volt's 2d20, a Miniatures Legendary roll).
+ */
+export function traitRollChance(
+  actor: ActorDoc,
+  traitKey: string,
+  rules: WorldRules,
+  opts: { difficulty?: number; modifier?: number; inCombat?: boolean } = {},
+): { chance: number; percent: string; dice: DiceOptionId } | null {
+  if (rules.preset === "miniatures" || rules.preset === "volt" || traitKey.startsWith("volt.")) return null;
+  const t = traitLevel(actor, traitKey, rules);
+  const penalty = penaltyFor(trackStatus(liveTrack(actor, rules)), opts.inCombat ?? false) + (opts.modifier ?? 0);
+  const dice = traitDiceOption(traitKey, rules) ?? "4dF";
+  const chance = unopposedChance(dice, t.level + penalty, opts.difficulty ?? rules.defaultDifficulty);
+  return { chance, percent: (Math.round(chance * 1000) / 10).toFixed(1), dice };
 }
 
 function traitLevel(
@@ -109,7 +146,15 @@ export function rollTrait(
   traitKey: string,
   faces: number[],
   rules: WorldRules,
-  opts: { difficulty?: number; modifier?: number; user?: UserRef; inCombat?: boolean; willpowerDice?: number[] } = {},
+  opts: {
+    difficulty?: number;
+    modifier?: number;
+    user?: UserRef;
+    inCombat?: boolean;
+    willpowerDice?: number[];
+    /** The world's dice option's throws (traitDiceOption): read by the rules core in place of 4dF `faces`. */
+    throws?: number[][];
+  } = {},
 ): RollCardData {
   refuseUnless(canRollTrait(actor, traitKey, rules, opts.user));
   const t = traitLevel(actor, traitKey, rules);
@@ -163,6 +208,21 @@ export function rollTrait(
     return {
       ...base,
       penalty: penalty + r.gutsPenalty,
+      result: r.rolled,
+      resultName: r.name,
+      success: r.success,
+      steps: [...afterCombat, ...r.steps],
+    };
+  }
+  const option = traitDiceOption(traitKey, rules);
+  if (option) {
+    // Fudge §3.22: the world's other dice, every throw recorded (a table's "roll again" ones too).
+    const r = unopposedRollWithDice(option, t.level, opts.throws ?? [faces], difficulty, penalty, ladder);
+    const dice = (opts.throws ?? [faces]).flat();
+    return {
+      ...base,
+      dice,
+      diceOption: option,
       result: r.rolled,
       resultName: r.name,
       success: r.success,

@@ -15,6 +15,7 @@ export { editCustomLevels, editField, kill, resetTrack, toggleBox, undoKill } fr
 export { createItem, needItem, toggleEquipped } from "./items";
 export { carryAttributes, editItemField, pickCreationMethod } from "./creation";
 export { endBattle, stunCountdown } from "./battle";
+export { awardExperience, spendExperience, undoAdvance } from "./experience";
 export { WOUND_HOOKS, type WoundHookPayload } from "./hooks";
 export {
   CARD_ACTIONS,

@@ -10,6 +10,7 @@ import { gutsCheck, gutsForFriends } from "./guts";
 import { heal, recover } from "./heal";
 import { createItem, needItem, toggleEquipped } from "./items";
 import { rollTrait } from "./trait-roll";
+import { awardExperience, spendExperience, undoAdvance } from "./experience";
 import { editCustomLevels, kill, resetTrack, toggleBox, undoKill } from "./track";
 import type { HostPort } from "./port";
 
@@ -90,6 +91,9 @@ export const SHEET_ACTIONS: Readonly<Record<string, ActionEntry>> = {
   deleteItem: (p, c) => p.items.remove(c.doc, needItem(pick(c, "itemId"))),
   toggleEquipped: (p, c) => toggleEquipped(p, c.doc, needItem(pick(c, "itemId"))),
   editImage: (p, c) => p.items.editImage(c.doc, pick(c, "edit") ?? "img"),
+  awardExperience: (p, c) => awardExperience(p, c.doc),
+  spendExperience: (p, c) => spendExperience(p, c.doc),
+  undoAdvance: (p, c) => undoAdvance(p, c.doc, need(c, "entry", "entry")),
 };
 
 /**

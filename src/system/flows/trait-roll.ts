@@ -10,7 +10,7 @@ import { readRollOptions, rollDialogContext } from "../attack-dialog";
 import { rollsWhileClipped } from "../clipped";
 import { STANDARD_RUNGS } from "../../rules";
 import { TEMPLATES } from "../handlebars";
-import { WILLPOWER_ROLL, rollSlot, traitRollSlot } from "../rolling";
+import { WILLPOWER_ROLL, rollDiceOption, rollSlot, traitRollSlot } from "../rolling";
 import type { SystemI18n } from "../i18n";
 import type { HostPort } from "./port";
 import { liveActor } from "./read";
@@ -40,8 +40,16 @@ export async function rollTrait(
         titleKey: "FUDGE.Roll.DialogTitle",
         okKey: "FUDGE.Roll.Ok",
         template: TEMPLATES.rollDialog,
-        context: () => rollDialogContext(actor.name, key, rules, ladderNames(port.i18n)),
+        // The exact chance of success under the world's dice (Fudge §3.4, §3.21–3.22) follows the form.
+        context: (entries) => ({
+          ...rollDialogContext(actor.name, key, rules, ladderNames(port.i18n)),
+          odds: actions.traitRollChance(actor, key, rules, {
+            ...readRollOptions([...(entries ?? [])] as [string, unknown][]),
+            inCombat: port.table.inCombat(actorRef),
+          }),
+        }),
         read: (entries) => readRollOptions(entries),
+        live: ".fudge-roll-odds",
       });
   if (options === null) return;
   // Fudge §4.51 Light Wound: the penalty depends on being in a started combat when rolled.
@@ -49,12 +57,17 @@ export async function rollTrait(
   const roll = (f: string) => port.roll(f);
   // The Willpower roll comes first (it eases the penalty of the roll that follows).
   const will = actions.traitWillpowerNeeded(actor, key, rules, inCombat) ? await rollSlot(WILLPOWER_ROLL, roll) : null;
-  const r = await rollSlot(traitRollSlot(key, rules.preset), roll);
+  // Fudge §3.22: the world's dice option, each throw a Roll (a table's "roll again" thrown again).
+  const option = actions.traitDiceOption(key, rules);
+  const r = option
+    ? await rollDiceOption(option, roll).then((o) => ({ faces: o.throws.flat(), rolls: o.rolls, throws: o.throws }))
+    : await rollSlot(traitRollSlot(key, rules.preset), roll);
   const card = actions.rollTrait(actor, key, r.faces, rules, {
     user: port.user,
     inCombat,
     ...options,
     ...(will ? { willpowerDice: will.faces } : {}),
+    ...("throws" in r ? { throws: r.throws } : {}),
   });
   await port.postRollCard(actorRef, card, [...(will?.rolls ?? []), ...r.rolls]);
   if (rollsWhileClipped(actor, rules)) await port.changeActor(actorRef, { kind: "traitClipped" });

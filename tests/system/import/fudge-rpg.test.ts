@@ -161,13 +161,29 @@ describe("fudge-rpg import: a full character (Brannoc)", () => {
       ),
     ).toBe(true);
     expect(s.notes).toContain("<h3>— Imported from Fudge RPG —</h3><ul><li>");
-    expect(s.notes).toContain("Experience points: 7");
+    expect(s.notes).not.toContain("Experience points");
     expect(s.notes).toContain("Unspent build points: skilllevels 2");
+  });
+
+  it("maps their unspent EP to the sheet's Experience (Fudge §5.2), an empty log; past the most a character holds, the rest in the notes", () => {
+    expect(s.experience).toEqual({ ep: 7, next: 0, log: [] });
+    expect(keys(c)).toContain("Experience");
+    const big = JSON.parse(text("brannoc.json"));
+    big.system.ep = 100_005;
+    const b = convertFudgeRpgActor(parseFudgeRpgExport(JSON.stringify(big), "big.json"), {
+      rules: rulesFor("fudge"),
+      newId,
+    });
+    expect(b.actor.system.experience).toEqual({ ep: 100_000, next: 0, log: [] });
+    expect(b.actor.system.notes).toContain("Experience points beyond 100000: 5");
+    expect(b.report.find((l) => l.key.endsWith("ExperienceOver"))).toMatchObject({ kept: true });
+    // The imported record reads as the sheet's experience.
+    const view = characterSheetContext(asDoc(c), rulesFor("fudge"), { editable: true, owner: true } as never);
+    expect(view.experience).toMatchObject({ ep: 7, rows: [] });
   });
 
   it("lists every unmapped thing in the report as kept in the notes", () => {
     expect(c.report.filter((l) => l.kept).map((l) => l.key.replace("FUDGE.Import.Report.", ""))).toEqual([
-      "Experience",
       "Attributes",
       "Equipment",
       "Unspent",

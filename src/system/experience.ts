@@ -1,0 +1,377 @@
+/**
+ * Experience on the sheet (Fudge §5.2, objective character development): the actor's stored
+ * experience (`system.experience`: unspent EP, the log, the next entry's number), read with the
+ * traits an advance changes derived from the live actor — the world's attributes and the actor's
+ * skill items — so the rules core (src/rules/character/experience.ts) prices and checks each
+ * change. The GM awards EP and undoes log entries; an owner spends EP to raise a trait.
+ */
+import { RulesError, type Ladder } from "../rules";
+import {
+  MAX_EP,
+  awardExperience,
+  dependentsOf,
+  parseExperience,
+  quoteRaise,
+  raiseTrait,
+  undoAdvancement,
+  DEFAULT_EXPERIENCE_OPTIONS,
+  type AdvancementEntry,
+  type Experience,
+  type LevelledTrait,
+  type RaiseQuote,
+} from "../rules/character";
+import { attributeLabelKey, attributeLevel } from "./attributes";
+import { itemsOf } from "./combatant";
+import type { ActorDoc, CharacterData, StoredExperience, WorldRules } from "./data";
+import { canEdit, refuseUnless } from "./actions";
+import { errorView } from "./error-text";
+import type { UserRef } from "./permissions";
+import { ladderOf, levelView, type LevelView } from "./view";
+
+/** A trait's id in the log: `attr.<key>` for an attribute of the world's set, `skill.<item id>` for a skill. */
+export const attributeTraitId = (key: string) => `attr.${key}`;
+export const skillTraitId = (itemId: string) => `skill.${itemId}`;
+
+/** Actor types that gain experience (Fudge §5: characters; a GM may grow an NPC the same way). */
+export const hasExperience = (actor: ActorDoc): actor is ActorDoc<"character" | "npc"> =>
+  actor.type === "character" || actor.type === "npc";
+
+/** The traits an advance can raise, from the live actor: the world's attributes, then the skills. */
+export function liveTraits(actor: ActorDoc, rules: WorldRules): Record<string, LevelledTrait> {
+  const out: Record<string, LevelledTrait> = {};
+  if (!hasExperience(actor) || rules.preset === "volt") return out;
+  const d = actor.system as CharacterData;
+  for (const a of rules.attributeSet.attributes)
+    out[attributeTraitId(a.key)] = { kind: "attribute", level: attributeLevel(d.attributes, a.key) };
+  for (const s of itemsOf(actor, "skill"))
+    out[skillTraitId(s._id)] = { kind: "skill", level: Math.trunc(Number(s.system.level) || 0) };
+  return out;
+}
+
+const stored = (actor: ActorDoc): Record<string, unknown> => {
+  const raw = (actor.system as { experience?: unknown }).experience;
+  return raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+};
+
+/** The actor's experience, checked by the rules core (a stored record is a claim), with its live traits. */
+export function experienceOf(actor: ActorDoc, rules: WorldRules): Experience & { next: number } {
+  const s = stored(actor);
+  const xp = parseExperience({ ep: s.ep, log: s.log, traits: liveTraits(actor, rules) }, "system.experience");
+  const counted = Number.isInteger(s.next) && (s.next as number) >= 0 ? (s.next as number) : 0;
+  // The next id is past every id in the log, whatever `next` says.
+  const highest = xp.log.reduce((m, e) => Math.max(m, Number(/^ep(\d+)$/.exec(e.id)?.[1] ?? -1)), -1);
+  return { ...xp, next: Math.max(counted, highest + 1) };
+}
+
+/** The write of a changed experience (the whole record: its log is replaced, not merged). */
+const experienceUpdate = (xp: Experience, next: number): { system: { experience: StoredExperience } } => ({
+  system: { experience: { ep: xp.ep, next, log: xp.log } },
+});
+
+const gmOnly = (what: "award" | "undo", name: string): RulesError =>
+  new RulesError(
+    "user",
+    what === "award" ? "FUDGE.Experience.Error.AwardGmOnly" : "FUDGE.Experience.Error.UndoGmOnly",
+    `only a GM may ${what} experience for ${name}`,
+    { name },
+  );
+
+function needExperience(actor: ActorDoc, rules: WorldRules): void {
+  if (!hasExperience(actor) || rules.preset === "volt" || rules.preset === "miniatures")
+    throw new RulesError("actor", "FUDGE.Experience.Error.NoExperience", `${actor.name} gains no experience here`, {
+      name: actor.name,
+    });
+}
+
+/** Reads the award dialog's amount: a whole number of EP, 1 … MAX_EP (bad input: a sentence, nothing written). */
+export function readAmount(raw: unknown): number {
+  const n = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_EP)
+    throw new RulesError("amount", "FUDGE.Experience.Error.BadAmount", `EP must be a whole number 1 to ${MAX_EP}`, {
+      max: MAX_EP,
+    });
+  return n;
+}
+
+/** The GM awards `amount` EP (§5.2) to the actor as it is now. */
+export function awardUpdate(
+  actor: ActorDoc,
+  rules: WorldRules,
+  award: { amount: number; note?: string },
+  user: UserRef,
+  at: string,
+) {
+  if (!user.isGM) throw gmOnly("award", actor.name);
+  needExperience(actor, rules);
+  const xp = experienceOf(actor, rules);
+  const note = award.note?.trim();
+  const after = awardExperience(xp, {
+    id: `ep${xp.next}`,
+    at,
+    amount: readAmount(award.amount),
+    by: user.id,
+    ...(note ? { note: note.slice(0, 200) } : {}),
+  });
+  return experienceUpdate(after, xp.next + 1);
+}
+
+/** The level write of a raised (or restored) trait: an attribute in the actor's data, a skill on its item. */
+export interface TraitWrite {
+  system?: { attributes: Record<string, number> };
+  item?: { id: string; update: { system: { level: number } } };
+}
+
+function traitWrite(traitId: string, level: number): TraitWrite {
+  if (traitId.startsWith("attr.")) return { system: { attributes: { [traitId.slice(5)]: level } } };
+  return { item: { id: traitId.slice(6), update: { system: { level } } } };
+}
+
+/** What an advance writes: the experience (and an attribute) on the actor, a skill's level on its item. */
+export interface AdvanceWrite {
+  actor: { system: Record<string, unknown> };
+  item?: TraitWrite["item"];
+}
+
+function advanceWrite(xp: Experience, next: number, trait: TraitWrite): AdvanceWrite {
+  const system = { ...experienceUpdate(xp, next).system, ...(trait.system ?? {}) };
+  return { actor: { system }, ...(trait.item ? { item: trait.item } : {}) };
+}
+
+/** The price of raising each trait one level (§5.2), or the reason it cannot rise. */
+export function raiseQuotes(actor: ActorDoc, rules: WorldRules): { trait: string; quote: RaiseQuote | null }[] {
+  const xp = experienceOf(actor, rules);
+  return Object.keys(xp.traits).map((trait) => {
+    try {
+      return { trait, quote: quoteRaise(xp, trait, DEFAULT_EXPERIENCE_OPTIONS) };
+    } catch {
+      return { trait, quote: null };
+    }
+  });
+}
+
+/**
+ * An owner spends EP to raise `trait` one level (§5.2): refused when he lacks the EP, when the
+ * trait was not used significantly (the text's requirement), past Superb without the GM (a GM's
+ * own click is her approval).
+ */
+export function raiseUpdate(
+  actor: ActorDoc,
+  rules: WorldRules,
+  request: { trait: string; used: boolean },
+  user: UserRef,
+  at: string,
+): AdvanceWrite {
+  refuseUnless(canEdit(actor, user));
+  needExperience(actor, rules);
+  const xp = experienceOf(actor, rules);
+  try {
+    const r = raiseTrait(
+      xp,
+      { id: `ep${xp.next}`, at, trait: request.trait, used: request.used, gmApproval: user.isGM },
+      DEFAULT_EXPERIENCE_OPTIONS,
+    );
+    return advanceWrite(r.experience, xp.next + 1, traitWrite(request.trait, r.quote.to));
+  } catch (e) {
+    throw named(e, actor, rules);
+  }
+}
+
+/** The trait's name as the sheet shows it: the world's attribute name (or its key), the skill item's name. */
+export function traitName(actor: ActorDoc, rules: WorldRules, traitId: string): { label: string; labelKey: string } {
+  if (traitId.startsWith("attr.")) {
+    const a = rules.attributeSet.attributes.find((x) => attributeTraitId(x.key) === traitId);
+    return a ? { label: a.name, labelKey: attributeLabelKey(a) } : { label: traitId.slice(5), labelKey: "" };
+  }
+  const skill = itemsOf(actor, "skill").find((s) => skillTraitId(s._id) === traitId);
+  return skill ? { label: skill.name, labelKey: "" } : { label: "", labelKey: "FUDGE.Experience.GoneSkill" };
+}
+
+/** A rules-core refusal naming a trait id, reworded with the trait's name. */
+function named(e: unknown, actor: ActorDoc, rules: WorldRules): unknown {
+  if (!(e instanceof RulesError) || typeof e.params?.trait !== "string") return e;
+  const n = traitName(actor, rules, e.params.trait);
+  const said = e.message.startsWith(`${e.field}: `) ? e.message.slice(e.field.length + 2) : e.message;
+  return new RulesError(e.field, e.key, said, { ...e.params, trait: n.label || n.labelKey });
+}
+
+/**
+ * The GM undoes one log entry: its EP back, the trait as it was. Refused with the advance that
+ * rests on it when a later one does (undo that first), and when the EP of an award are spent.
+ */
+export function undoUpdate(actor: ActorDoc, rules: WorldRules, entryId: string, user: UserRef): AdvanceWrite {
+  if (!user.isGM) throw gmOnly("undo", actor.name);
+  needExperience(actor, rules);
+  const xp = experienceOf(actor, rules);
+  const later = dependentsOf(xp, entryId);
+  if (later.length > 0) {
+    const last = later[later.length - 1] as Extract<AdvancementEntry, { type: "raise" }>;
+    const n = traitName(actor, rules, last.trait);
+    throw new RulesError(
+      "entry",
+      "FUDGE.Experience.Error.HasDependents",
+      `a later advance (${last.trait} ${last.from} → ${last.to}) depends on this one: undo it first`,
+      {
+        trait: n.label || n.labelKey,
+        from: levelView(last.from, ladderOf(rules)).name,
+        to: levelView(last.to, ladderOf(rules)).name,
+      },
+    );
+  }
+  try {
+    const r = undoAdvancement(xp, entryId);
+    const e = r.entry;
+    const trait = e.type === "raise" ? traitWrite(e.trait, e.from) : {};
+    return advanceWrite(r.experience, xp.next, trait);
+  } catch (err) {
+    throw named(err, actor, rules);
+  }
+}
+
+/** One log row on the sheet: when, what, the EP it cost or brought, and whether the GM may undo it now. */
+export interface ExperienceRow {
+  id: string;
+  at: string;
+  /** When, as this client's locale writes it. */
+  atText: string;
+  type: AdvancementEntry["type"];
+  amount: number;
+  /** An award's or a cost's EP, signed as the sheet shows it ("+3", "−6"). */
+  epText: string;
+  traitLabel: string;
+  traitKey: string;
+  from: LevelView | null;
+  to: LevelView | null;
+  note: string;
+  by: string;
+  undoable: boolean;
+}
+
+export interface ExperienceView {
+  ep: number;
+  rows: ExperienceRow[];
+  /** The GM: Award and Undo are offered. */
+  gm: boolean;
+  /** An owner may spend EP (some trait can rise). */
+  canSpend: boolean;
+  error: { key: string; params: Record<string, string | number> } | null;
+}
+
+/** The sheet's Experience section; null for actors without experience. */
+export function experienceView(
+  actor: ActorDoc,
+  rules: WorldRules,
+  ladder: Ladder,
+  opts: { gm: boolean; owner: boolean },
+): ExperienceView | null {
+  if (!hasExperience(actor) || rules.preset === "volt" || rules.preset === "miniatures") return null;
+  let xp: Experience;
+  try {
+    xp = experienceOf(actor, rules);
+  } catch (e) {
+    // A stored record that does not check: its sentence on the sheet (errorView rethrows anything else).
+    return { ep: 0, rows: [], gm: opts.gm, canSpend: false, error: errorView(e) };
+  }
+  const rows = [...xp.log].reverse().map((e): ExperienceRow => {
+    const name = e.type === "award" ? { label: "", labelKey: "" } : traitName(actor, rules, e.trait);
+    const raise = e.type === "raise" ? e : null;
+    return {
+      id: e.id,
+      at: e.at,
+      atText: Number.isNaN(Date.parse(e.at)) ? e.at : new Date(e.at).toLocaleString(),
+      type: e.type,
+      amount: e.type === "award" ? e.amount : e.cost,
+      epText: e.type === "award" ? `+${e.amount}` : e.cost === 0 ? "0" : `−${e.cost}`,
+      traitLabel: name.label,
+      traitKey: name.labelKey,
+      from: raise ? levelView(raise.from, ladder) : null,
+      to: raise ? levelView(raise.to, ladder) : null,
+      note: e.type === "award" ? (e.note ?? "") : "",
+      by: e.type === "award" ? e.by : "",
+      undoable: opts.gm && dependentsOf(xp, e.id).length === 0,
+    };
+  });
+  return { ep: xp.ep, rows, gm: opts.gm, canSpend: opts.owner && Object.keys(xp.traits).length > 0, error: null };
+}
+
+// ─── Dialogs ──────────────────────────────────────────────────────────────────────────
+
+/** One actor the award dialog offers: the sheet's own, then each selected token's. */
+export interface AwardCandidate {
+  ref: string;
+  name: string;
+}
+
+/** The award dialog (templates/dialog/award-dialog.hbs): EP, a note, the actors to award. */
+export function awardDialogContext(candidates: readonly AwardCandidate[]) {
+  return {
+    cssClass: "fudge-wounds fudge-award-dialog",
+    amount: 1,
+    max: MAX_EP,
+    actors: candidates.map((c, i) => ({ index: i, name: c.name, checked: true })),
+  };
+}
+
+/** The submitted award: its EP (checked: a whole number in range), its note, the chosen candidates. */
+export function readAward(
+  entries: Iterable<readonly [string, unknown]>,
+  candidates: readonly AwardCandidate[],
+): { amount: number; note: string; refs: string[] } {
+  const form = new Map(entries);
+  const amount = readAmount(form.get("amount"));
+  const note = typeof form.get("note") === "string" ? (form.get("note") as string).trim().slice(0, 200) : "";
+  const refs = candidates.filter((_, i) => form.get(`actor.${i}`) !== false).map((c) => c.ref);
+  if (refs.length === 0)
+    throw new RulesError("actors", "FUDGE.Experience.Error.NoActors", "no actor was chosen for the award");
+  return { amount, note, refs };
+}
+
+/** The spend dialog (templates/dialog/raise-dialog.hbs): each trait with its price, the chosen one's cost and the EP left. */
+export function raiseDialogContext(
+  actor: ActorDoc,
+  rules: WorldRules,
+  ladder: Ladder,
+  entries: readonly (readonly [string, unknown])[] | null,
+) {
+  const xp = experienceOf(actor, rules);
+  const quotes = raiseQuotes(actor, rules).filter((q): q is { trait: string; quote: RaiseQuote } => !!q.quote);
+  const form = new Map(entries ?? []);
+  const picked = typeof form.get("trait") === "string" ? (form.get("trait") as string) : quotes[0]?.trait;
+  const chosen = quotes.find((q) => q.trait === picked) ?? quotes[0];
+  return {
+    cssClass: "fudge-wounds fudge-raise-dialog",
+    actorName: actor.name,
+    ep: xp.ep,
+    traits: quotes.map(({ trait, quote }) => {
+      const n = traitName(actor, rules, trait);
+      return {
+        value: trait,
+        label: n.label,
+        labelKey: n.labelKey,
+        from: levelView(quote.from, ladder),
+        to: levelView(quote.to, ladder),
+        cost: quote.cost,
+        selected: trait === chosen?.trait,
+      };
+    }),
+    used: form.get("used") === true,
+    cost: chosen?.quote.cost ?? 0,
+    left: xp.ep - (chosen?.quote.cost ?? 0),
+    short: (chosen?.quote.cost ?? 0) > xp.ep,
+    needsGm: !!chosen?.quote.needsGm,
+  };
+}
+
+/** The submitted spend: the trait (checked by the rules core when it is raised) and whether it was used. */
+export function readRaise(entries: Iterable<readonly [string, unknown]>): { trait: string; used: boolean } {
+  const form = new Map(entries);
+  const trait = form.get("trait");
+  if (typeof trait !== "string" || trait === "")
+    throw new RulesError("trait", "FUDGE.Experience.Error.NoTrait", "no trait was chosen");
+  return { trait, used: form.get("used") === true || form.get("used") === "true" || form.get("used") === "on" };
+}
+
+/** The Undo's question: what the entry was, in the sheet's words. */
+export function undoSummary(actor: ActorDoc, rules: WorldRules, ladder: Ladder, entryId: string): ExperienceRow | null {
+  const v = experienceView(actor, rules, ladder, { gm: true, owner: true });
+  return v?.rows.find((r) => r.id === entryId) ?? null;
+}

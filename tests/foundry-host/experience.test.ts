@@ -1,0 +1,140 @@
+// @vitest-environment happy-dom
+/**
+ * Experience on the v13 host (Fudge §5.2), with the real sheets, DialogV2 and data models: the GM
+ * awards EP from Leroy's sheet to Leroy and to the actor of her selected token; the player spends
+ * Leroy's EP on a skill from his own sheet; the log shows the entries and the GM undoes one;
+ * refused with a sentence, nothing written: the player's award, EP he does not have, an undo a
+ * later advance rests on. A stored experience record over its bound is refused by the data model.
+ */
+import { describe, expect, it } from "vitest";
+import { table, actorOn, type Table } from "./table";
+import type { Client } from "./world";
+import type { StoredExperience } from "../../src/system/data";
+
+type App = { element: HTMLElement };
+const sheet = (c: Client, id: string) =>
+  c.run(() => (actorOn(c, id).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
+const xp = (c: Client, id: string) =>
+  (actorOn(c, id).system as unknown as { experience: StoredExperience | null }).experience;
+
+async function withSkill(t: Table): Promise<string> {
+  await t.gm.run(() =>
+    actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
+      { name: "Climbing", type: "skill", system: { level: 0 } } as never,
+    ]),
+  );
+  await t.world.settle();
+  return actorOn(t.gm, t.hero).items.contents[0].id!;
+}
+
+/** The GM awards `amount` EP from `id`'s sheet (the dialog's form filled). */
+async function award(t: Table, id: string, amount: string, extra: Record<string, boolean> = {}) {
+  const app = await sheet(t.gm, id);
+  t.world.answerDialogs((req) => {
+    (req.form.querySelector('[name="amount"]') as HTMLInputElement).value = amount;
+    for (const [name, on] of Object.entries(extra))
+      (req.form.querySelector(`[name="${name}"]`) as HTMLInputElement).checked = on;
+  });
+  t.gm.click(app.element.querySelector('[data-action="awardExperience"]'));
+  await t.world.settle();
+}
+
+describe("Experience Points on the v13 host", () => {
+  it("the GM awards EP to the sheet's actor and her selected token's; the player spends on a skill; the GM undoes", async () => {
+    const t = await table();
+    const skill = await withSkill(t);
+    t.gm.select(t.gm.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
+    await award(t, t.hero, "5");
+    expect(xp(t.gm, t.hero)).toMatchObject({ ep: 5, next: 1, log: [{ id: "ep0", type: "award", amount: 5 }] });
+    expect(xp(t.gm, t.foe)).toMatchObject({ ep: 5, log: [{ type: "award", amount: 5, by: t.ids.gm }] });
+    expect(t.world.dialogs.at(-1)!.form.textContent).toContain("Theodora");
+
+    // The player's own sheet: Spend EP raises Climbing Fair → Good for 2 EP (§5.2), written on the item.
+    const app = await sheet(t.player, t.hero);
+    expect(app.element.querySelector('[data-action="awardExperience"]')).toBeNull();
+    expect(app.element.querySelector('[data-action="undoAdvance"]')).toBeNull();
+    t.world.answerDialogs((req) => {
+      (req.form.querySelector('[name="trait"]') as HTMLSelectElement).value = `skill.${skill}`;
+      (req.form.querySelector('[name="used"]') as HTMLInputElement).checked = true;
+    });
+    t.player.click(app.element.querySelector('[data-action="spendExperience"]'));
+    await t.world.settle();
+    expect(t.player.notifications.filter((n) => n.type === "error")).toEqual([]);
+    const level = (c: Client) => (actorOn(c, t.hero).items.get(skill)!.system as unknown as { level: number }).level;
+    expect(level(t.gm)).toBe(1);
+    expect(xp(t.gm, t.hero)).toMatchObject({
+      ep: 3,
+      log: [{ type: "award" }, { type: "raise", cost: 2, from: 0, to: 1 }],
+    });
+
+    // The log on the GM's sheet: newest first, each with when, what and EP; Undo gives back the EP and the level.
+    const gmApp = await sheet(t.gm, t.hero);
+    const rows = [...gmApp.element.querySelectorAll(".fudge-xp-entry")].map((r) => r.textContent!.replace(/\s+/g, " "));
+    expect(rows[0]).toMatch(/Climbing Fair \(0\) → Good \(\+1\) −2 EP/);
+    expect(rows[1]).toMatch(/Awarded \+5 EP/);
+    t.world.answerDialogs("yes");
+    t.gm.click(gmApp.element.querySelector('[data-action="undoAdvance"][data-entry="ep1"]'));
+    await t.world.settle();
+    expect(level(t.gm)).toBe(0);
+    expect(xp(t.gm, t.hero)).toMatchObject({ ep: 5, log: [{ id: "ep0" }] });
+    expect(t.world.errors).toEqual([]);
+  });
+
+  it("refused with a sentence, nothing written: EP one lacks, an undo a later advance rests on, a player's award", async () => {
+    const t = await table();
+    await award(t, t.hero, "20");
+    const raise = async () => {
+      const app = await sheet(t.gm, t.hero);
+      t.world.answerDialogs((req) => {
+        (req.form.querySelector('[name="trait"]') as HTMLSelectElement).value = "attr.strength";
+        (req.form.querySelector('[name="used"]') as HTMLInputElement).checked = true;
+      });
+      t.gm.click(app.element.querySelector('[data-action="spendExperience"]'));
+      await t.world.settle();
+    };
+    await raise(); // Fair → Good: 2 × 3 = 6 EP
+    await raise(); // Good → Great: 4 × 3 = 12 EP
+    expect(xp(t.gm, t.hero)!.ep).toBe(2);
+    const before = JSON.stringify(actorOn(t.gm, t.hero).toObject());
+    await raise(); // Great → Superb: 24 EP, 2 left
+    expect(t.gm.notifications.at(-1)!.message).toMatch(/Leroy: This costs 24 EP; the character has 2\./);
+    expect(JSON.stringify(actorOn(t.gm, t.hero).toObject())).toBe(before);
+
+    // The first raise has a later one resting on it: no Undo button, and a forged click is refused.
+    const app = await sheet(t.gm, t.hero);
+    expect(app.element.querySelector('[data-action="undoAdvance"][data-entry="ep1"]')).toBeNull();
+    const forged = app.element.querySelector('[data-action="undoAdvance"][data-entry="ep2"]') as HTMLElement;
+    forged.dataset.entry = "ep1";
+    t.gm.click(forged);
+    await t.world.settle();
+    expect(t.gm.notifications.at(-1)!.message).toMatch(
+      /A later advance rests on this one \(Strength Good → Great\): undo that first\./,
+    );
+    expect(JSON.stringify(actorOn(t.gm, t.hero).toObject())).toBe(before);
+
+    // A player's award, forged onto his sheet, is refused before any dialog.
+    const pApp = await sheet(t.player, t.hero);
+    const b = pApp.element.ownerDocument.createElement("button");
+    b.dataset.action = "awardExperience";
+    pApp.element.querySelector(".fudge-experience")!.append(b);
+    const dialogs = t.world.dialogs.length;
+    t.player.click(b);
+    await t.world.settle();
+    expect(t.world.dialogs.length).toBe(dialogs);
+    expect(t.player.notifications.at(-1)!.message).toMatch(/Only a GM awards Experience Points/);
+  });
+
+  it("the data model refuses a stored experience record over its bound", async () => {
+    const t = await table();
+    const huge = {
+      ep: 1,
+      next: 0,
+      log: [{ id: "x", at: "t", type: "award", amount: 1, by: "y", note: "n".repeat(130_000) }],
+    };
+    await expect(
+      t.player.run(() => actorOn(t.player, t.hero).update({ "system.experience": huge } as never)),
+    ).rejects.toThrow(/experience/);
+    await t.world.settle();
+    expect(xp(t.gm, t.hero)).toBeNull();
+  });
+});

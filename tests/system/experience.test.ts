@@ -1,0 +1,225 @@
+// @vitest-environment happy-dom
+/**
+ * Experience on the sheet (Fudge §5.2; src/system/experience.ts, src/system/flows/experience.ts),
+ * through the playground's port: the GM awards EP, an owner spends them at the text's costs on an
+ * attribute (× 3) or a skill (its item), the log says when, what and what it cost, the GM undoes an
+ * entry; refused with a sentence and nothing written: a player's award or undo, EP one lacks, a
+ * trait not used, an undo a later advance rests on, an award whose EP are spent, bad amounts.
+ */
+import { describe, expect, it } from "vitest";
+import { Store, type PlaygroundState } from "../../playground/store";
+import { sampleActors } from "../../playground/packs";
+import { playgroundPort } from "../../playground/port";
+import { parseDice } from "../../playground/dice";
+import { rulesOf } from "../../playground/world";
+import * as flows from "../../src/system/flows";
+import {
+  attributeTraitId,
+  awardUpdate,
+  experienceOf,
+  experienceView,
+  raiseDialogContext,
+  raiseUpdate,
+  readAward,
+  skillTraitId,
+  undoUpdate,
+} from "../../src/system/experience";
+import { standardLadder } from "../../src/rules";
+import type { ActorDoc, StoredExperience } from "../../src/system/data";
+import { testPage } from "./playground-page";
+
+const GM = { id: "pgGamemaster0001", isGM: true };
+const PLAYER = { id: "pgPlayer00000001", isGM: false };
+const OWNER = { id: "pgPlayer00000002", isGM: false };
+
+function world(isGM: boolean, answers: Record<string, unknown>[] = []) {
+  const actors = sampleActors();
+  const leroy = actors.find((a) => a.name.startsWith("Leroy"))!;
+  const state: PlaygroundState = {
+    version: 1,
+    preset: "fudge",
+    theme: "light",
+    settings: { preset: "fudge" },
+    actors,
+    messages: [],
+    open: [leroy._id],
+    targets: [],
+    user: { id: isGM ? GM.id : PLAYER.id, name: isGM ? "Gamemaster" : "Player", isGM },
+  };
+  const store = new Store(() => state, null, 0);
+  const queue = [...answers];
+  const page = testPage(() => queue.shift() ?? null);
+  return { store, id: leroy._id, page, port: playgroundPort(store, parseDice(""), page) };
+}
+
+const xpOf = (store: Store, id: string) =>
+  (store.actor(id)!.system as { experience?: StoredExperience | null }).experience ?? null;
+const strength = (store: Store, id: string) =>
+  (store.actor(id)!.system as { attributes: Record<string, number> }).attributes.strength;
+const rules = () => rulesOf({ settings: { preset: "fudge" } } as unknown as PlaygroundState);
+
+function leroyDoc(experience: StoredExperience | null, over: Partial<ActorDoc> = {}): ActorDoc {
+  const a = sampleActors().find((x) => x.name.startsWith("Leroy"))! as unknown as ActorDoc;
+  return { ...a, ownership: { [OWNER.id]: 3 }, system: { ...(a.system as object), experience } as never, ...over };
+}
+
+describe("Experience Points on the sheet (Fudge §5.2)", () => {
+  it("the GM awards EP: the log says when, what and who; the next id is never reused", () => {
+    const doc = leroyDoc(null);
+    const u = awardUpdate(doc, rules(), { amount: 3, note: "The dragon" }, GM, "2026-01-01T00:00:00.000Z");
+    expect(u.system.experience).toEqual({
+      ep: 3,
+      next: 1,
+      log: [{ id: "ep0", at: "2026-01-01T00:00:00.000Z", type: "award", amount: 3, by: GM.id, note: "The dragon" }],
+    });
+    // A log whose `next` lags behind its ids still gets a fresh id.
+    const lagging = leroyDoc({ ...u.system.experience, next: 0 });
+    expect(experienceOf(lagging, rules()).next).toBe(1);
+  });
+
+  it("a player's award is refused; bad amounts are refused with a sentence", () => {
+    expect(() => awardUpdate(leroyDoc(null), rules(), { amount: 3 }, PLAYER, "t")).toThrow(/only a GM may award/);
+    for (const bad of ["0", "-2", "1.5", "abc", "", "100001"])
+      expect(() => readAward([["amount", bad]], [{ ref: "a", name: "A" }])).toThrow(/whole number 1 to 100000/);
+    expect(() =>
+      readAward(
+        [
+          ["amount", "2"],
+          ["actor.0", false],
+        ],
+        [{ ref: "a", name: "A" }],
+      ),
+    ).toThrow(/no actor was chosen/);
+  });
+
+  it("raising an attribute costs three times a skill's step (§5.2); a skill's level is written on its item", () => {
+    const doc = leroyDoc({ ep: 30, next: 1, log: [{ id: "ep0", at: "t", type: "award", amount: 30, by: GM.id }] });
+    const w = raiseUpdate(doc, rules(), { trait: attributeTraitId("strength"), used: true }, PLAYER_OWNER(doc), "t2");
+    const sys = w.actor.system as { experience: StoredExperience; attributes: Record<string, number> };
+    const from = (doc.system as { attributes: Record<string, number> }).attributes.strength;
+    expect(sys.attributes).toEqual({ strength: from + 1 });
+    const cost = [2, 4, 8, 16, 30][from] * 3;
+    expect(sys.experience.ep).toBe(30 - cost);
+    expect(sys.experience.log[1]).toMatchObject({ type: "raise", trait: "attr.strength", from, to: from + 1, cost });
+    const skill = doc.items.find((i) => i.type === "skill")!;
+    const level = (skill.system as { level: number }).level;
+    const s = raiseUpdate(doc, rules(), { trait: skillTraitId(skill._id), used: true }, PLAYER_OWNER(doc), "t2");
+    expect(s.item).toEqual({ id: skill._id, update: { system: { level: level + 1 } } });
+  });
+
+  it("spending EP one does not have, or on a trait not used, is refused and writes nothing", () => {
+    const doc = leroyDoc({ ep: 1, next: 1, log: [{ id: "ep0", at: "t", type: "award", amount: 1, by: GM.id }] });
+    expect(() =>
+      raiseUpdate(doc, rules(), { trait: attributeTraitId("strength"), used: true }, PLAYER_OWNER(doc), "t"),
+    ).toThrow(/costs \d+ EP, the character has 1/);
+    expect(() =>
+      raiseUpdate(doc, rules(), { trait: attributeTraitId("strength"), used: false }, PLAYER_OWNER(doc), "t"),
+    ).toThrow(/used significantly/);
+    // Another player (not an owner) may not spend Leroy's EP.
+    expect(() => raiseUpdate(doc, rules(), { trait: attributeTraitId("strength"), used: true }, PLAYER, "t")).toThrow();
+  });
+
+  it("an undo a later advance rests on is refused, naming it; undone in order, EP and levels come back", () => {
+    let doc = leroyDoc(null);
+    const at = "2026-01-01T00:00:00.000Z";
+    const apply = (w: { system?: unknown; actor?: { system: Record<string, unknown> } }) => {
+      const sys = (w.actor?.system ?? w.system) as Record<string, unknown>;
+      const d = doc.system as unknown as Record<string, unknown>;
+      doc = {
+        ...doc,
+        system: {
+          ...d,
+          ...sys,
+          attributes: { ...(d.attributes as object), ...((sys.attributes as object) ?? {}) },
+        } as never,
+      };
+    };
+    apply(awardUpdate(doc, rules(), { amount: 40 }, GM, at));
+    const s0 = strength({ actor: () => doc } as unknown as Store, "");
+    apply(raiseUpdate(doc, rules(), { trait: "attr.strength", used: true }, GM, at));
+    apply(raiseUpdate(doc, rules(), { trait: "attr.strength", used: true }, GM, at));
+    expect((doc.system as unknown as { attributes: { strength: number } }).attributes.strength).toBe(s0 + 2);
+    expect(() => undoUpdate(doc, rules(), "ep1", GM)).toThrow(/later advance .* depends on this one: undo it first/);
+    expect(() => undoUpdate(doc, rules(), "ep2", PLAYER)).toThrow(/only a GM may undo/);
+    // The award's EP are spent: its undo waits for the advances'.
+    expect(() => undoUpdate(doc, rules(), "ep0", GM)).toThrow(/EP awarded, only \d+ unspent/);
+    const view = experienceView(doc, rules(), standardLadder(), { gm: true, owner: true })!;
+    expect(view.rows.map((r) => [r.id, r.undoable])).toEqual([
+      ["ep2", true],
+      ["ep1", false],
+      ["ep0", true],
+    ]);
+    apply(undoUpdate(doc, rules(), "ep2", GM));
+    apply(undoUpdate(doc, rules(), "ep1", GM));
+    apply(undoUpdate(doc, rules(), "ep0", GM));
+    const xp = (doc.system as { experience: StoredExperience }).experience;
+    expect(xp).toEqual({ ep: 0, next: 3, log: [] });
+    expect((doc.system as unknown as { attributes: { strength: number } }).attributes.strength).toBe(s0);
+  });
+
+  it("a stored log that does not check is shown as a sentence on the sheet, not a broken sheet", () => {
+    const doc = leroyDoc({ ep: -5, next: 0, log: "junk" } as unknown as StoredExperience);
+    const v = experienceView(doc, rules(), standardLadder(), { gm: true, owner: true })!;
+    expect(v.error?.key).toMatch(/^FUDGE\.Error\./);
+    expect(v.rows).toEqual([]);
+  });
+});
+
+/** A player who owns Leroy (leroyDoc's ownership). */
+const PLAYER_OWNER = (doc: ActorDoc) => {
+  void doc;
+  return OWNER;
+};
+
+describe("the experience flows, run by the playground's port", () => {
+  it("award, spend (attribute and skill), then undo from the log: the sheet's clicks", async () => {
+    const skillAnswer = (store: Store, id: string) => ({
+      trait: skillTraitId(store.actor(id)!.items!.find((i) => i.type === "skill")!._id),
+      used: true,
+    });
+    const { store, id, port, page } = world(true, [{ amount: "20", note: "Session 1" }]);
+    await flows.runSheetAction(port, { action: "awardExperience", doc: id, data: {} });
+    expect(xpOf(store, id)!.ep).toBe(20);
+    expect(page.said.at(-1)).toMatch(/20 EP awarded to Leroy/);
+    const s0 = strength(store, id);
+    await spend(port, id, { trait: "attr.strength", used: true });
+    expect(strength(store, id)).toBe(s0 + 1);
+    const skill = store.actor(id)!.items!.find((i) => i.type === "skill")!;
+    const level = (skill.system as { level: number }).level;
+    await spend(port, id, skillAnswer(store, id));
+    expect((store.actor(id)!.items!.find((i) => i._id === skill._id)!.system as { level: number }).level).toBe(
+      level + 1,
+    );
+    expect(xpOf(store, id)!.log.map((e) => e.type)).toEqual(["award", "raise", "raise"]);
+    await flows.runSheetAction(port, { action: "undoAdvance", doc: id, data: { entry: "ep1" } });
+    expect(strength(store, id)).toBe(s0);
+    expect(xpOf(store, id)!.log.map((e) => e.id)).toEqual(["ep0", "ep2"]);
+  });
+
+  it("spending more EP than one has is refused and nothing changes", async () => {
+    const { store, id, port } = world(true, [{ amount: "1" }]);
+    await flows.runSheetAction(port, { action: "awardExperience", doc: id, data: {} });
+    const before = JSON.stringify(store.actor(id));
+    await expect(spend(port, id, { trait: "attr.strength", used: true })).rejects.toThrow(/costs \d+ EP/);
+    expect(JSON.stringify(store.actor(id))).toBe(before);
+  });
+
+  it("the spend dialog prices each trait and follows the pick", () => {
+    const doc = leroyDoc({ ep: 3, next: 1, log: [{ id: "ep0", at: "t", type: "award", amount: 3, by: GM.id }] });
+    const ctx = raiseDialogContext(doc, rules(), standardLadder(), [["trait", "attr.strength"]]);
+    const picked = ctx.traits.find((t) => t.selected)!;
+    expect(picked.value).toBe("attr.strength");
+    expect(ctx.cost).toBe(picked.cost);
+    expect(ctx.short).toBe(picked.cost > 3);
+    expect(ctx.traits.some((t) => t.value.startsWith("skill."))).toBe(true);
+  });
+});
+
+async function spend(port: flows.HostPort, id: string, answer: Record<string, unknown>) {
+  await flows.spendExperience(withDialog(port, answer), id);
+}
+
+/** The port with its dialog answered by `answer`. */
+function withDialog(port: flows.HostPort, answer: Record<string, unknown>): flows.HostPort {
+  return { ...port, dialog: async (spec) => spec.read(Object.entries(answer)) };
+}
