@@ -95,7 +95,7 @@ export function playgroundPort(store: Store, dice: PlaygroundDice, page: PageUi)
     },
     writeActor,
     // The page is the one client: it is the writer of every actor write.
-    changeActor: (ref, w) => writeActor(ref, (turn) => runActorWrite(port, turn, w)),
+    changeActor: (ref, w) => writeActor(ref, (turn) => runActorWrite(port, turn, w, ref)),
     writesHere: () => true,
     writeCardTarget: (messageId, target: AttackCardTarget) =>
       queue(`message:${messageId}`, async () => {

@@ -247,7 +247,7 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
       );
     },
     changeActor: async (ref, w) => {
-      if (writesHere()) return port.writeActor(ref, (turn) => runActorWrite(port, turn, w));
+      if (writesHere()) return port.writeActor(ref, (turn) => runActorWrite(port, turn, w, ref));
       const actor = actorOrGone(ref);
       const request = {
         messageId: "",

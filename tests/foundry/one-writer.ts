@@ -167,7 +167,7 @@ function memoryPort(o: Oracle, docs: Map<string, ActorDoc>): HostPort {
           docs.set(ref, d);
         },
       }),
-    changeActor: (ref, w) => port.writeActor(ref, (turn) => runActorWrite(port, turn, w)),
+    changeActor: (ref, w) => port.writeActor(ref, (turn) => runActorWrite(port, turn, w, ref)),
     writesHere: () => true,
     writeCardTarget: no,
     postAttackCard: () => Promise.resolve(""),

@@ -102,14 +102,11 @@ export async function spendExperience(port: HostPort, actorRef: string): Promise
     read: readRaise,
   });
   if (!request) return;
-  const done = await port.writeActor(actorRef, async (turn) => {
-    const live = turn.read();
-    const w = raiseUpdate(live, port.rules(), request, port.user, now());
-    await writeAdvance(port, actorRef, turn, w);
-    return raiseDialogContext(live, port.rules(), ladder, [["trait", request.trait]]).traits.find(
-      (t) => t.value === request.trait,
-    );
-  });
+  // What the sheet showed: the notice names it; the writer prices the raise again in its turn.
+  const done = raiseDialogContext(actor, rules, ladder, [["trait", request.trait]]).traits.find(
+    (t) => t.value === request.trait,
+  );
+  await port.changeActor(actorRef, { kind: "raise", trait: request.trait, used: request.used });
   if (done)
     port.notify("FUDGE.Experience.Raised", {
       name: actor.name,

@@ -12,6 +12,7 @@ import { readActor, trackFor } from "../combatant";
 import type { ActorDoc, WorldRules } from "../data";
 import { attackClippedUpdate, traitClippedUpdate } from "../clipped";
 import { healingRequest, type HealDice } from "../heal";
+import { raiseUpdate } from "../experience";
 import { renderTrack, type Step } from "../../rules";
 import type { ActorTurn, HostPort } from "./port";
 
@@ -34,13 +35,20 @@ export type ActorWrite =
   | { kind: "attackClipped"; messageId: string }
   | { kind: "traitClipped" }
   | { kind: "kill" }
-  | { kind: "undoKill" };
+  | { kind: "undoKill" }
+  /** Fudge §5.2: EP spent to raise a trait one level, priced again in the writer's turn. */
+  | { kind: "raise"; trait: string; used: boolean };
 
 /** What a write answers (plain data: it may come back through the relay). */
 export type WriteResult = { steps?: Step[]; guts?: ReturnType<typeof actions.gutsCheckAction> } | null;
 
 /** Carries out a write in the actor's turn, as `port.user`: read the actor as it is, compute, write. */
-export async function runActorWrite(port: HostPort, turn: ActorTurn, w: ActorWrite): Promise<WriteResult> {
+export async function runActorWrite(
+  port: HostPort,
+  turn: ActorTurn,
+  w: ActorWrite,
+  actorRef: string,
+): Promise<WriteResult> {
   const rules = port.rules();
   const doc = readActor(turn.read(), rules);
   const user = port.user;
@@ -84,6 +92,13 @@ export async function runActorWrite(port: HostPort, turn: ActorTurn, w: ActorWri
       return put(actions.killActor(doc, rules, user).update);
     case "undoKill":
       return put(actions.undoKill(doc, rules, user));
+    case "raise": {
+      const adv = raiseUpdate(turn.read(), rules, { trait: w.trait, used: w.used }, user, new Date().toISOString());
+      await turn.write(adv.actor);
+      // A skill's level lives on its item, written in the same turn.
+      if (adv.item) await port.items.update(actorRef, adv.item.id, adv.item.update);
+      return null;
+    }
   }
 }
 
@@ -171,6 +186,10 @@ export function parseActorWrite(v: unknown): ActorWrite | null {
     }
     case "attackClipped":
       return short(v.messageId, 64) ? { kind: "attackClipped", messageId: v.messageId } : null;
+    case "raise":
+      return short(v.trait, 200) && typeof v.used === "boolean"
+        ? { kind: "raise", trait: v.trait, used: v.used }
+        : null;
     default:
       return null;
   }
