@@ -109,6 +109,8 @@ export interface TargetView {
   changedRows: RowView[];
   /** The defender's condition after the wound (when it is not "able"). */
   afterConditionKey: string;
+  /** Fudge §4.64: a Fudge Point saved the defender; the headline and Undo name the level it marked instead. */
+  fudgePointSaved: boolean;
   applyLabelKey: string;
   applyLabelParams: Record<string, string>;
   undoLabelParams: Record<string, string>;
@@ -415,9 +417,10 @@ export function attackCardContext(
       fullAfter && fullAfter.kind === "volt"
         ? { ...fullAfter, rows: fullAfter.rows.filter((r) => r.boxes.some((b) => b.marked)) }
         : fullAfter;
-    const woundRowLabel = fullAfter?.rows.find((r) => r.key === res?.woundKey)?.labelKey;
-    const woundLabelKeys = res ? (woundRowLabel ? [woundRowLabel] : woundLabels(res)) : [];
-    const woundRow = fullAfter?.rows.find((r) => r.key === res?.woundKey);
+    // Fudge §4.64: a Fudge Point spent on Apply turned the deadly wound into the level it marked (the changed row).
+    const saved = live?.fudgePointSpent === true ? changedRows(before, fullAfter)[0] : undefined;
+    const woundRow = saved ?? fullAfter?.rows.find((r) => r.key === res?.woundKey);
+    const woundLabelKeys = res ? (woundRow ? [woundRow.labelKey] : woundLabels(res)) : [];
     const woundPenaltyText =
       woundRow && woundRow.penaltyText && woundRow.penaltyText !== "0" ? woundRow.penaltyText : "";
     const level = woundLabelKeys[0] ?? "";
@@ -436,6 +439,7 @@ export function attackCardContext(
       rolls: rollLines(dice, res ? res.dice : t.dice, res, card.preset, rules),
       changedRows: changedRows(before, fullAfter),
       afterConditionKey: fullAfter && fullAfter.condition !== "able" ? fullAfter.conditionKey : "",
+      fudgePointSaved: !!saved,
       applyLabelKey: lastUndone ? "FUDGE.Card.ApplyAgain" : "FUDGE.Card.ApplyTo",
       applyLabelParams: { level, name: actor.name },
       undoLabelParams: { level, name: actor.name },
