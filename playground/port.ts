@@ -158,6 +158,9 @@ export function playgroundPort(store: Store, dice: PlaygroundDice, page: PageUi)
     rememberedSituation: () => Object.entries(s().attackSituation ?? {}),
     rememberSituation: async (situation) =>
       store.updateDocs({}, (d) => void (d.attackSituation = structuredClone(situation))),
+    rememberedDefence: (ref) => ({ ...(s().defenceChoices?.[ref] ?? {}) }),
+    rememberDefence: async (ref, choice) =>
+      store.updateDocs({}, (d) => void (d.defenceChoices = { ...(d.defenceChoices ?? {}), [ref]: { ...choice } })),
     notify: (key, params) => page.toast(i18n.format(key, params)),
     report: (e, name) => {
       console.warn("[playground]", e);

@@ -13,6 +13,7 @@ import { isRulesError } from "../rules";
 import { performCardAction } from "./chat";
 import { QUERIES, SYSTEM_ID, type QueryAction } from "../system/registry";
 import {
+  defenceOfRequest,
   parseRelayPayload,
   relayRequestsUpdate,
   requestFresh,
@@ -97,6 +98,7 @@ async function run(p: RelayPayload, options: QueryOptions): Promise<Reply> {
       relayed: true,
       force: p.force,
       spendFudgePoint: p.spendFudgePoint,
+      ...(p.action === "defend" ? { defence: defenceOfRequest(p) } : {}),
     });
     return { ok: true };
   } catch (e) {

@@ -23,6 +23,7 @@ import type { PresetId } from "../rules";
 import { attackRequest, miniRules, SITUATION_FIELDS, trackFor, type Situation } from "./combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "./data";
 import type { DuelGutsSituation } from "../rules/miniatures";
+import { DEFENDER_ROLLS } from "./defence";
 import { FUDGE_LEVELS, isDatacardStat, ladderOf, levelView, outcomeLabelKey } from "./view";
 
 export interface SituationField {
@@ -69,17 +70,16 @@ interface FieldSpec {
 
 /** The options each preset's attack takes (combatant.ts SITUATION_FIELDS), as form fields. */
 const FIELDS: Record<PresetId, Record<string, FieldSpec>> = {
+  // The defender's modifier and all-out defence are his to choose, in his Defend dialog (defence.ts).
   fudge: {
     modifier: { type: "number" },
-    defenderModifier: { type: "number" },
     allOutAttack: { type: "checkbox" },
-    allOutDefense: { type: "checkbox" },
     stun: { type: "checkbox", only: "stun" },
     // Fudge §4.62 GM option (headBlowKnockout): a Good stun blow to the head knocks out.
     headBlow: { type: "checkbox", only: "headBlow" },
     pullPunch: { type: "select", choices: ["", "scratch", "hurt", "veryHurt", "incapacitated"] },
   },
-  fate: { modifier: { type: "number" }, defenseModifier: { type: "number" } },
+  fate: { modifier: { type: "number" } },
   volt: { modifier: { type: "number" }, distance: { type: "number", only: "ranged", min: 0, max: 999, measure: true } },
   miniatures: {
     modifier: { type: "number" },
@@ -284,6 +284,8 @@ export interface AttackDialogContext {
   weaponName: string;
   fields: SituationField[];
   odds: OddsView[];
+  /** The defenders roll and choose their own defence (Fudge, FATE): the odds assume their usual defence, and say so. */
+  defenderChooses: boolean;
   cssClass: string;
 }
 
@@ -312,6 +314,7 @@ export function attackDialogContext(
     weaponName: weapon?.name ?? "",
     fields,
     odds: targets.map((t, i) => attackOdds(attacker, weapon, t, rules, { ...situation, ...(measured[i] ?? {}) })),
+    defenderChooses: DEFENDER_ROLLS.includes(rules.preset),
     cssClass: `fudge-wounds fudge-attack-dialog preset-${rules.preset}`,
   };
 }

@@ -13,7 +13,7 @@ import {
   isRulesError,
   type RulesError,
 } from "../rules";
-import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "./data";
+import type { ActorDoc, AttackCardData, AttackCardTarget, DefenceShown, WorldRules } from "./data";
 import {
   authorize,
   fudgePointOffer,
@@ -111,6 +111,8 @@ export interface TargetView {
   afterConditionKey: string;
   /** Fudge §4.64: a Fudge Point saved the defender; the headline and Undo name the level it marked instead. */
   fudgePointSaved: boolean;
+  /** The defender's own choices for his defence roll (his Defend dialog), or null (none recorded). */
+  defence: (DefenceShown & { modifierText: string }) | null;
   applyLabelKey: string;
   applyLabelParams: Record<string, string>;
   undoLabelParams: Record<string, string>;
@@ -440,6 +442,7 @@ export function attackCardContext(
       changedRows: changedRows(before, fullAfter),
       afterConditionKey: fullAfter && fullAfter.condition !== "able" ? fullAfter.conditionKey : "",
       fudgePointSaved: !!saved,
+      defence: t.defence ? { ...t.defence, modifierText: t.defence.modifier ? signed(t.defence.modifier) : "" } : null,
       applyLabelKey: lastUndone ? "FUDGE.Card.ApplyAgain" : "FUDGE.Card.ApplyTo",
       applyLabelParams: { level, name: actor.name },
       undoLabelParams: { level, name: actor.name },

@@ -98,6 +98,7 @@ export const TEMPLATES = {
   battleEnd: "templates/chat/battle-end.hbs",
   attackDialog: "templates/dialog/attack-dialog.hbs",
   healDialog: "templates/dialog/heal-dialog.hbs",
+  defenceDialog: "templates/dialog/defence-dialog.hbs",
   rollDialog: "templates/dialog/roll-dialog.hbs",
   gutsDialog: "templates/dialog/guts-dialog.hbs",
   rulesMenu: "templates/settings/rules-menu.hbs",
@@ -122,4 +123,5 @@ export const PARTIALS = {
   "fudge-item-header": "templates/parts/item-header.hbs",
   "fudge-rich-text": "templates/parts/rich-text.hbs",
   "fudge-creation": "templates/parts/creation.hbs",
+  "fudge-defence-choice": "templates/parts/defence-choice.hbs",
 } as const;

@@ -19,6 +19,7 @@
  * did stays in the GM-written logs (the target's wound and defence logs: "applied once").
  */
 import type { Verdict } from "./actions";
+import { readDefenceChoice, type DefenceChoice } from "./defence";
 
 export type CardAction = "defend" | "apply" | "undo";
 
@@ -31,6 +32,10 @@ export interface RelayPayload {
   force: boolean;
   /** Apply only: the defender spends a Fudge Point (Fudge §4.64; src/system checks ownership). */
   spendFudgePoint: boolean;
+  /** Defend only: the defender's own choices (src/system/defence.ts), flat: his skill item's id ("": his usual defence), all-out defence, his modifier. Claims, read again by the flow. */
+  defenceSkillId: string;
+  defenceAllOut: boolean;
+  defenceModifier: number;
   /** Key of the request in the sender's User flags (see above). */
   requestId: string;
   /** Where to look for the request: a hint written by the sender, which proves nothing by itself. */
@@ -38,7 +43,8 @@ export interface RelayPayload {
 }
 
 /** What the player writes into his User flags before querying, and what the GM compares. */
-export type RelayRequest = Pick<RelayPayload, "messageId" | "action" | "targetId" | "force" | "spendFudgePoint">;
+export type RelayRequest = Pick<RelayPayload, "messageId" | "action" | "targetId" | "force" | "spendFudgePoint"> &
+  Partial<Pick<RelayPayload, "defenceSkillId" | "defenceAllOut" | "defenceModifier">>;
 
 /** A request as stored in the User flags: the request and when it was written (server time, ms). */
 export type StoredRelayRequest = RelayRequest & { at: number };
@@ -59,7 +65,23 @@ export const requestOf = (p: RelayRequest): RelayRequest => ({
   targetId: p.targetId,
   force: p.force,
   spendFudgePoint: p.spendFudgePoint,
+  defenceSkillId: p.defenceSkillId ?? "",
+  defenceAllOut: p.defenceAllOut ?? false,
+  defenceModifier: p.defenceModifier ?? 0,
 });
+
+/** A defence choice as a relay request's flat fields. */
+export const relayDefence = (
+  c: DefenceChoice | undefined,
+): Pick<RelayPayload, "defenceSkillId" | "defenceAllOut" | "defenceModifier"> => ({
+  defenceSkillId: c?.skillId ?? "",
+  defenceAllOut: c?.allOutDefense === true,
+  defenceModifier: c?.modifier ?? 0,
+});
+
+/** The defence choice a relayed request claims (bounded by readDefenceChoice). */
+export const defenceOfRequest = (p: RelayRequest): DefenceChoice =>
+  readDefenceChoice({ skillId: p.defenceSkillId, allOutDefense: p.defenceAllOut, modifier: p.defenceModifier });
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -141,6 +163,17 @@ export function parseRelayPayload(data: unknown): RelayPayload | null {
   if (typeof d.targetId !== "string" || !ACTOR_UUID.test(d.targetId)) return null;
   if (d.force !== undefined && typeof d.force !== "boolean") return null;
   if (d.spendFudgePoint !== undefined && typeof d.spendFudgePoint !== "boolean") return null;
+  if (
+    d.defenceSkillId !== undefined &&
+    (typeof d.defenceSkillId !== "string" || !/^[A-Za-z0-9]{0,64}$/.test(d.defenceSkillId))
+  )
+    return null;
+  if (d.defenceAllOut !== undefined && typeof d.defenceAllOut !== "boolean") return null;
+  if (
+    d.defenceModifier !== undefined &&
+    (typeof d.defenceModifier !== "number" || !Number.isInteger(d.defenceModifier) || Math.abs(d.defenceModifier) > 10)
+  )
+    return null;
   if (typeof d.requestId !== "string" || !ID.test(d.requestId)) return null;
   if (typeof d.userId !== "string" || !ID.test(d.userId)) return null;
   return {
@@ -149,6 +182,9 @@ export function parseRelayPayload(data: unknown): RelayPayload | null {
     targetId: d.targetId,
     force: d.force === true,
     spendFudgePoint: d.spendFudgePoint === true,
+    defenceSkillId: typeof d.defenceSkillId === "string" ? d.defenceSkillId : "",
+    defenceAllOut: d.defenceAllOut === true,
+    defenceModifier: typeof d.defenceModifier === "number" ? d.defenceModifier : 0,
     requestId: d.requestId,
     userId: d.userId,
   };

@@ -40,6 +40,7 @@ async function answer(page: Page, fields: Record<string, string> | "confirm"): P
     for (const [name, value] of Object.entries(fields)) {
       const field = dialog.locator(`[name="${name}"]`);
       if ((await field.evaluate((el) => el.tagName)) === "SELECT") await field.selectOption(value);
+      else if ((await field.getAttribute("type")) === "checkbox") await field.setChecked(value === "on");
       else await field.fill(value);
     }
   await dialog.locator("[data-pg-submit]").click();
@@ -66,6 +67,7 @@ async function play(page: Page, run: ParityRun, step: Step): Promise<void> {
     }
     if (step.gmLevel) await root.locator('select[name="gmLevel"]').selectOption(step.gmLevel);
     await root.locator(`[data-action="${step.action}"]`).click();
+    if (step.dialog) await answer(page, step.dialog);
   } else if ("target" in step) {
     for (const name of run.actors) await setTarget(page, name, step.target.includes(name));
   } else if ("rules" in step) {

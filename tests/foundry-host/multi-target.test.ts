@@ -68,7 +68,7 @@ async function attack(t: Table, attacker: string, targets: string[], weapon: str
 }
 
 describe("a multi-target attack with one target it cannot reach", () => {
-  it("attacks Sir Knightly (in contact) and names Yanni (8\" away) once, in one warning", async () => {
+  it('attacks Sir Knightly (in contact) and names Yanni (8" away) once, in one warning', async () => {
     const t = await miniTable({ "Knavely Knave": [12, -1], "Sir Knightly": [13, 1], "Yanni the Yeoman": [20, 1] });
     t.world.dice.queue(0, 0, 0, 0, 0, 0, 0, 0);
     const cards = await attack(t, "Knavely Knave", ["Sir Knightly", "Yanni the Yeoman"], "Sword of Smiting");

@@ -21,8 +21,11 @@ export type Step =
   | { sheet: string; action: string; data?: Record<string, string>; dialog?: Record<string, string> | "confirm" }
   /** A sheet field of `field`'s actor changed to `value` (`name`: the input's name). */
   | { field: string; name: string; value: string }
-  /** A button of the `card`th attack card (0: the first), in `target`'s section (none: the card's own). */
-  | { card: number; action: string; target?: string; gmLevel?: string }
+  /**
+   * A button of the `card`th attack card (0: the first), in `target`'s section (none: the card's own);
+   * `dialog`: the dialog it opens (the defender's Defend), these fields filled before its OK.
+   */
+  | { card: number; action: string; target?: string; gmLevel?: string; dialog?: Record<string, string> }
   /** World rules changed by the GM: these fields of one group of WorldRules (a world setting). */
   | { rules: string; value: Record<string, unknown> };
 
@@ -41,7 +44,7 @@ const fudge: ParityRun = {
   steps: [
     { target: ["Theodora"] },
     { sheet: "Leroy", action: "attack", data: { itemId: "heY0Z3tNTjFC9mE2" }, dialog: {} },
-    { card: 0, action: "defend", target: "Theodora" },
+    { card: 0, action: "defend", target: "Theodora", dialog: { allOutDefense: "on", modifier: "-1" } },
     { card: 0, action: "apply", target: "Theodora" },
     { card: 0, action: "undo", target: "Theodora" },
     { card: 0, action: "apply", target: "Theodora" },
@@ -60,7 +63,7 @@ const fudge: ParityRun = {
     // The GM's ruling (Fudge §4.55): GM judgement, with the Situational 4dF rolled after his pick.
     { rules: "fudge", value: { woundMode: "gmJudgement", gmSituationalRoll: true } },
     { sheet: "Leroy", action: "attack", data: { itemId: "heY0Z3tNTjFC9mE2" }, dialog: {} },
-    { card: 1, action: "defend", target: "Theodora" },
+    { card: 1, action: "defend", target: "Theodora", dialog: { allOutDefense: "off", modifier: "0" } },
     { card: 1, action: "applyJudgement", target: "Theodora", gmLevel: "hurt" },
   ],
 };
@@ -94,7 +97,7 @@ const fate: ParityRun = {
     // FATE Clipped: Leroy's attack is his next action, and resets his box.
     { sheet: "Leroy", action: "toggleWoundBox", data: { ref: "clipped:0" } },
     { sheet: "Leroy", action: "attack", data: { itemId: "heY0Z3tNTjFC9mE2" }, dialog: {} },
-    { card: 0, action: "defend", target: "Theodora" },
+    { card: 0, action: "defend", target: "Theodora", dialog: { modifier: "-1" } },
     { card: 0, action: "apply", target: "Theodora" },
     { card: 0, action: "undo", target: "Theodora" },
     { card: 0, action: "apply", target: "Theodora" },

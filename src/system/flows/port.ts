@@ -13,6 +13,7 @@ import type { GutsCircumstances } from "../guts";
 import type { RelayRequest } from "../relay";
 import type { SystemI18n } from "../i18n";
 import type { RollCardData } from "../actions/trait-roll";
+import type { DefenceChoice } from "../defence";
 
 /** The host's record of one roll (a Foundry Roll; null in the playground). Flows pass it back unread. */
 export type HostRoll = unknown;
@@ -148,6 +149,9 @@ export interface HostPort {
   /** The user's last attack-dialog choices (stored entries; a claim, read again by readSituation). */
   rememberedSituation(): [string, unknown][];
   rememberSituation(situation: Situation): Promise<void>;
+  /** This user's last Defend choices for this actor (stored entries; a claim, read again by readDefenceChoice). */
+  rememberedDefence(actorRef: string): Record<string, unknown>;
+  rememberDefence(actorRef: string, choice: DefenceChoice): Promise<void>;
   /** What an action did, in plain words (a localized key and its params). */
   notify(key: string, params: Record<string, string | number>): void;
   /** A refusal or failure for the user; `actorName` names the actor acted on. */

@@ -20,7 +20,7 @@ export interface Click {
   doc: string;
   /** The `data-*` of the clicked element and of what it sits in (its card target, its item row); the element's own win. */
   data: Readonly<Record<string, string | undefined>>;
-  /** Shift held: Attack and trait rolls skip their dialog. */
+  /** Shift held: Attack, Defend and trait rolls skip their dialog. */
   shiftKey?: boolean;
   /** The GM's pick in the clicked card target's judgement picker. */
   gmLevel?: string;
@@ -53,7 +53,7 @@ function cardTarget(port: HostPort, c: Click): string {
 
 /** The attack card's buttons (templates/chat/attack-card.hbs). */
 export const CARD_ACTIONS: Readonly<Record<string, ActionEntry>> = {
-  defend: (p, c) => clickCardAction(p, c.doc, "defend", cardTarget(p, c)),
+  defend: (p, c) => clickCardAction(p, c.doc, "defend", cardTarget(p, c), { fastForward: c.shiftKey }),
   apply: (p, c) => clickCardAction(p, c.doc, "apply", cardTarget(p, c)),
   applyFudgePoint: (p, c) => clickCardAction(p, c.doc, "apply", cardTarget(p, c), { spendFudgePoint: true }),
   undo: (p, c) => clickCardAction(p, c.doc, "undo", cardTarget(p, c), { force: c.data.force === "true" }),
