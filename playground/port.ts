@@ -77,6 +77,8 @@ export function playgroundPort(store: Store, dice: PlaygroundDice, page: PageUi)
       const a = store.actor(ref);
       return a ? (structuredClone(a) as unknown as ActorDoc) : null;
     },
+    // The page's one user is a GM: every actor is his.
+    ownActors: () => s().actors.map((a) => a._id),
     card: (id): StoredCard | null => {
       const m = store.message(id);
       if (!m || m.type !== "attackCard") return null;

@@ -230,6 +230,8 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
       const a = actorByRef(ref);
       return a ? withGmRecordsOf(plainActor(a)) : null;
     },
+    ownActors: () =>
+      ((game.actors?.contents ?? []) as Actor.Implementation[]).filter((a) => a.isOwner).map((a) => a.uuid),
     card: (id) => {
       const m = game.messages!.get(id) as ChatMessage.Implementation | undefined;
       return m && (m.type as string) === "attackCard" ? storedCardOf(m) : null;

@@ -104,6 +104,8 @@ export interface HostPort {
   // ─── Live documents ───
   /** A plain copy of the actor as it is now (by the reference a card holds: uuid, or id), or null. */
   actor(ref: string): ActorDoc | null;
+  /** The actors this user may act as (their owner; a GM: every actor), by reference. */
+  ownActors(): string[];
   /** A stored attack card, or null. */
   card(messageId: string): StoredCard | null;
   /** A user's name by id (the id itself when the host does not know him). */
