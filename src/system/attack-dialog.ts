@@ -576,6 +576,7 @@ export function rollDialogContext(
   traitKey: string,
   rules: WorldRules,
   ladderNames: Partial<Record<string, string>> = {},
+  trait: { labelKey: string; name: string; level?: number } = { labelKey: "", name: "" },
 ) {
   const volt = traitKey.startsWith("volt.");
   const ladder = ladderOf(rules, ladderNames);
@@ -583,6 +584,10 @@ export function rollDialogContext(
   const numeric = isDatacardStat(traitKey);
   return {
     actorName,
+    // The trait rolled, named as the sheet names it (a skill's own name, or an attribute's key).
+    traitLabelKey: trait.labelKey,
+    traitName: trait.name,
+    traitLevel: typeof trait.level === "number" && !volt && !numeric ? levelView(trait.level, ladder).label : "",
     volt,
     // Fudge §3.4: the GM sets a Difficulty Level on the ladder (default: the world's).
     difficulties: volt

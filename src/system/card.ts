@@ -273,13 +273,16 @@ function numberView(preset: string, key: string, value: number): NumberView {
 /** Fudge dice show their faces (+, blank, −); other dice their number (Fudge §1.4, Volt 2d20). */
 function faceViews(faces: number[], formula: string): FaceView[] {
   if (!formula.endsWith("dF")) return faces.map((f) => ({ text: String(f), css: "fudge-face number", labelKey: "" }));
-  return faces.map((f) =>
+  // A Miniatures Legendary re-roll (four more 4dF) is set apart: + + + + · + − 0 +.
+  const n = Number.parseInt(formula, 10) || faces.length;
+  return faces.flatMap((f, i) => [
+    ...(i > 0 && i % n === 0 ? [{ text: "\u00b7", css: "fudge-face-set", labelKey: "FUDGE.Card.Face.reroll" }] : []),
     f > 0
       ? { text: "+", css: "fudge-face plus", labelKey: "FUDGE.Card.Face.plus" }
       : f < 0
         ? { text: "\u2212", css: "fudge-face minus", labelKey: "FUDGE.Card.Face.minus" }
         : { text: "", css: "fudge-face blank", labelKey: "FUDGE.Card.Face.blank" },
-  );
+  ]);
 }
 
 /** The result a roll slot produced: Fudge and FATE read totals on the ladder (Fudge §1.3). */
@@ -565,6 +568,8 @@ export interface RollCardContext {
   penaltyText: string;
   hasPenalty: boolean;
   dice: string;
+  formula: string;
+  faces: FaceView[];
   result: LevelView | null;
   resultText: string;
   success: boolean;
@@ -591,6 +596,8 @@ export function rollCardContext(stored: RollCardData | unknown, rules: WorldRule
       penaltyText: "",
       hasPenalty: false,
       dice: "",
+      formula: "",
+      faces: [],
       result: null,
       resultText: "",
       success: false,
@@ -616,6 +623,9 @@ export function rollCardContext(stored: RollCardData | unknown, rules: WorldRule
     penaltyText: signed(roll.penalty),
     hasPenalty: roll.penalty !== 0,
     dice: facesText(roll.dice, volt ? "2d20" : "4dF"),
+    // Drawn as the attack card draws its dice (templates/parts/dice-faces.hbs).
+    formula: volt ? "2d20" : "4dF",
+    faces: faceViews(roll.dice, volt ? "2d20" : "4dF"),
     result: onLadder ? levelView(roll.result, ladder) : null,
     resultText: numeric ? signed(roll.result) : String(roll.result),
     success: roll.success,

@@ -124,4 +124,5 @@ export const PARTIALS = {
   "fudge-rich-text": "templates/parts/rich-text.hbs",
   "fudge-creation": "templates/parts/creation.hbs",
   "fudge-defence-choice": "templates/parts/defence-choice.hbs",
+  "fudge-dice-faces": "templates/parts/dice-faces.hbs",
 } as const;

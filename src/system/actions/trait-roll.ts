@@ -48,7 +48,8 @@ export function traitWillpowerNeeded(actor: ActorDoc, traitKey: string, rules: W
   return penaltyFor(trackStatus(liveTrack(actor, rules)), inCombat) < 0;
 }
 
-function traitLevel(
+/** The trait a key names on this actor: its level and its name (an attribute's lang key, or a skill's own name). */
+export function traitLevel(
   actor: ActorDoc,
   traitKey: string,
   rules: WorldRules,

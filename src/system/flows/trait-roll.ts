@@ -40,7 +40,8 @@ export async function rollTrait(
         titleKey: "FUDGE.Roll.DialogTitle",
         okKey: "FUDGE.Roll.Ok",
         template: TEMPLATES.rollDialog,
-        context: () => rollDialogContext(actor.name, key, rules, ladderNames(port.i18n)),
+        context: () =>
+          rollDialogContext(actor.name, key, rules, ladderNames(port.i18n), actions.traitLevel(actor, key, rules)),
         read: (entries) => readRollOptions(entries),
       });
   if (options === null) return;
