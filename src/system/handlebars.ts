@@ -102,6 +102,7 @@ export const TEMPLATES = {
   rollDialog: "templates/dialog/roll-dialog.hbs",
   gutsDialog: "templates/dialog/guts-dialog.hbs",
   rulesMenu: "templates/settings/rules-menu.hbs",
+  trackerWound: "templates/parts/tracker-wound.hbs",
 } as const;
 
 /**
@@ -125,4 +126,5 @@ export const PARTIALS = {
   "fudge-creation": "templates/parts/creation.hbs",
   "fudge-defence-choice": "templates/parts/defence-choice.hbs",
   "fudge-dice-faces": "templates/parts/dice-faces.hbs",
+  "fudge-tracker-wound": "templates/parts/tracker-wound.hbs",
 } as const;
