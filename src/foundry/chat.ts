@@ -118,7 +118,11 @@ function wireCard(message: ChatMessage.Implementation, root: HTMLElement): void 
 
 // ─── The same flows for callers outside a card ──────────────────────────────────────────
 
-/** A click on Defend / Apply / Undo (src/system/flows/card.ts): carried out here or relayed; a refusal is reported. */
+/**
+ * A click on Defend / Apply / Undo (src/system/flows/card.ts): carried out here or relayed; a
+ * refusal is reported. A caller outside a card (a macro, a Quench batch) opens no dialog: Defend
+ * rolls with the defender's last choices, as Shift-click does.
+ */
 export async function clickCardAction(
   message: ChatMessage.Implementation,
   action: CardAction,
@@ -127,7 +131,11 @@ export async function clickCardAction(
   spendFudgePoint = false,
 ): Promise<void> {
   try {
-    await flows.clickCardAction(foundryPort(), String(message.id), action, targetId, { force, spendFudgePoint });
+    await flows.clickCardAction(foundryPort(), String(message.id), action, targetId, {
+      force,
+      spendFudgePoint,
+      fastForward: true,
+    });
   } catch (e) {
     reportError(e);
   }

@@ -49,7 +49,12 @@ const fudge: ParityRun = {
     { card: 0, action: "undo", target: "Theodora" },
     { card: 0, action: "apply", target: "Theodora" },
     { sheet: "Leroy", action: "rollTrait", data: { trait: "attributes.strength" }, dialog: {} },
-    { sheet: "Theodora", action: "heal", data: { heal: "roll" }, dialog: { healer: "JZkA2QvqOsAr8s9b:71eMgBWgE8EWwrCZ" } },
+    {
+      sheet: "Theodora",
+      action: "heal",
+      data: { heal: "roll" },
+      dialog: { healer: "JZkA2QvqOsAr8s9b:71eMgBWgE8EWwrCZ" },
+    },
     { sheet: "Theodora", action: "heal", data: { heal: "natural" }, dialog: { weeks: "2" } },
     { sheet: "Theodora", action: "heal", data: { heal: "scratches" } },
     { sheet: "Leroy", action: "toggleWoundBox", data: { ref: "hurt:0" } },
