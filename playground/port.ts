@@ -106,6 +106,18 @@ export function playgroundPort(store: Store, dice: PlaygroundDice, page: PageUi)
           if (m) m.system = { ...m.system, targets: structuredClone(targets) as unknown as Record<string, unknown>[] };
         });
       }),
+    rollCard: (id): StoredCard | null => {
+      const m = store.message(id);
+      if (!m || m.type !== "rollCard") return null;
+      return { id, system: structuredClone(m.system), author: user, postedAt: m.timestamp, writable: true };
+    },
+    writeRollCard: (messageId, update) =>
+      queue(`message:${messageId}`, async () => {
+        store.updateDocs({ messages: [messageId] }, (d) => {
+          const m = d.messages.find((x) => x._id === messageId);
+          if (m) m.system = { ...m.system, ...(structuredClone(update) as Record<string, unknown>) };
+        });
+      }),
     postAttackCard: async (ref, card) => postMessage(store, "attackCard", card, nameOf(ref)),
     postRollCard: async (ref, card) => void postMessage(store, "rollCard", card, nameOf(ref)),
     postNote: async (note) =>

@@ -145,7 +145,11 @@ export function renderCard(m: ChatDoc, s: PlaygroundState): string {
   }
   if (m.type === "rollCard") {
     if (!templateExists(foundryPath(`../${TEMPLATES.rollCard}`))) return missingPanel("the roll card");
-    return renderTemplate(TEMPLATES.rollCard, rollCardContext(m.system as unknown as RollCardData, rules));
+    const viewer: CardViewer = {
+      user: { id: s.user.id, isGM: s.user.isGM },
+      actor: (id) => s.actors.find((a) => a._id === id) as unknown as ActorDoc | undefined,
+    };
+    return renderTemplate(TEMPLATES.rollCard, rollCardContext(m.system as unknown as RollCardData, rules, viewer));
   }
   if (m.type === "rollNote") {
     // Foundry's roll note (src/foundry/dice.ts postRollNote): the same lines, the same markup.

@@ -48,26 +48,26 @@ export async function renderCard(message: ChatMessage.Implementation, html: HTML
     await templatesReady();
     const rules = worldRules();
     let rendered: string;
+    const viewer = {
+      user: userRef(),
+      actor: (id: string) => {
+        const a = actorByRef(id);
+        return a ? plainActor(a) : undefined;
+      },
+    };
     if (type === "attackCard") {
       // Checked once, by the render model (attackCardContext → checkCard).
-      const ctx = attackCardContext({ _id: String(message.id), system: unchecked(message) }, rules, {
-        user: userRef(),
-        actor: (id) => {
-          const a = actorByRef(id);
-          return a ? plainActor(a) : undefined;
-        },
-      });
+      const ctx = attackCardContext({ _id: String(message.id), system: unchecked(message) }, rules, viewer);
       rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.attackCard), ctx as never);
     } else {
       const sys = message.system as unknown as { toObject?: () => unknown };
-      const ctx = rollCardContext(sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys), rules);
+      const ctx = rollCardContext(sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys), rules, viewer);
       rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.rollCard), ctx as never);
     }
     content.innerHTML = rendered;
-    if (type === "attackCard") {
-      wireCard(message, content);
-      restoreCardFocus(message, content);
-    }
+    // Both cards' buttons run the card action table (a roll card's: an opposed roll's other side).
+    wireCard(message, content);
+    if (type === "attackCard") restoreCardFocus(message, content);
   } catch (e) {
     // A malformed or oversized card is a RulesError: the card says so; anything else is a bug (the console keeps it).
     if (!isRulesError(e)) console.error(`${SYSTEM_ID} | card render`, e);

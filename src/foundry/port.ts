@@ -257,6 +257,20 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
           : {};
         await message.update({ system: { targets }, ...added } as never);
       }),
+    rollCard: (id) => {
+      const m = game.messages!.get(id) as ChatMessage.Implementation | undefined;
+      return m && (m.type as string) === "rollCard" ? storedCardOf(m) : null;
+    },
+    // Serialised per card as the attack card's targets are; the rolls are added to the message's.
+    writeRollCard: (messageId, update, rolls = []) =>
+      writeQueue(`message:${messageId}`, async () => {
+        const message = game.messages!.get(messageId) as ChatMessage.Implementation | undefined;
+        if (!message) throw new RulesError("card", "FUDGE.Error.Relay.NoCard", "the card is gone");
+        const added = rolls.length
+          ? { rolls: [...((message as unknown as { rolls?: Roll[] }).rolls ?? []), ...(rolls as Roll[])] }
+          : {};
+        await message.update({ system: update, ...added } as never);
+      }),
     postAttackCard: async (attackerRef, card, rolls) => {
       const actor = actorOrGone(attackerRef);
       const message = (await postWithRolls(

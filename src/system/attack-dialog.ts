@@ -577,6 +577,7 @@ export function rollDialogContext(
   rules: WorldRules,
   ladderNames: Partial<Record<string, string>> = {},
   trait: { labelKey: string; name: string; level?: number } = { labelKey: "", name: "" },
+  opponents: readonly string[] = [],
 ) {
   const volt = traitKey.startsWith("volt.");
   const ladder = ladderOf(rules, ladderNames);
@@ -589,6 +590,8 @@ export function rollDialogContext(
     traitName: trait.name,
     traitLevel: typeof trait.level === "number" && !volt && !numeric ? levelView(trait.level, ladder).label : "",
     volt,
+    // Fudge §3.5: an opposed roll against one of the user's targets (by their order), who rolls from the card.
+    opponents: volt ? [] : opponents.map((name, i) => ({ value: String(i), name })),
     // Fudge §3.4: the GM sets a Difficulty Level on the ladder (default: the world's).
     difficulties: volt
       ? []
@@ -604,13 +607,18 @@ export function rollDialogContext(
 }
 
 /** A submitted roll form → rollTrait's options (claims checked: whole numbers in range). */
-export function readRollOptions(form: Iterable<[string, unknown]>): { difficulty?: number; modifier?: number } {
-  const out: { difficulty?: number; modifier?: number } = {};
+export function readRollOptions(form: Iterable<[string, unknown]>): {
+  difficulty?: number;
+  modifier?: number;
+  opponent?: number;
+} {
+  const out: { difficulty?: number; modifier?: number; opponent?: number } = {};
   for (const [name, raw] of form) {
     const n = Number(raw);
     if (typeof raw !== "string" || raw.trim() === "" || !Number.isInteger(n) || Math.abs(n) > 30) continue;
     if (name === "difficulty") out.difficulty = n;
     if (name === "modifier" && n !== 0) out.modifier = n;
+    if (name === "opponent" && n >= 0) out.opponent = n;
   }
   return out;
 }

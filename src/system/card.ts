@@ -25,6 +25,7 @@ import {
 } from "./actions";
 import { trackFor } from "./combatant";
 import { checkCard, checkRollCard, liveRecord, woundLogOf } from "./integrity";
+import { opposedOutcome } from "./opposed";
 import {
   FUDGE_LEVELS,
   isDatacardStat,
@@ -570,6 +571,8 @@ export interface RollCardContext {
   dice: string;
   formula: string;
   faces: FaceView[];
+  /** Fudge §3.5: an opposed roll's other side, or null. */
+  opposed: OpposedView | null;
   result: LevelView | null;
   resultText: string;
   success: boolean;
@@ -584,7 +587,45 @@ export interface RollCardContext {
 }
 
 /** The trait roll card (from rollTrait's data; stored data is checked first, as an attack card's is). */
-export function rollCardContext(stored: RollCardData | unknown, rules: WorldRules): RollCardContext {
+/** The opponent's side of an opposed roll card (Fudge §3.5), as the card shows it; null: unopposed. */
+export interface OpposedView {
+  name: string;
+  traitLabelKey: string;
+  traitName: string;
+  pending: boolean;
+  /** The viewer may roll it (the opponent's owner, or a GM). */
+  canRoll: boolean;
+  formula: string;
+  faces: FaceView[];
+  result: LevelView | null;
+  resultText: string;
+  outcome: { key: string; params: Record<string, string> } | null;
+}
+
+function opposedView(roll: RollCardData, rules: WorldRules, viewer?: CardViewer): OpposedView | null {
+  const o = roll.opposed;
+  if (!o) return null;
+  const actor = viewer?.actor(o.actorId);
+  const numeric = isDatacardStat(roll.traitKey);
+  return {
+    name: actor?.name ?? o.actorName,
+    traitLabelKey: o.traitLabelKey,
+    traitName: o.traitName,
+    pending: !o.dice,
+    canRoll: !o.dice && !!viewer && !!actor && isOwner(viewer.user, actor),
+    formula: "4dF",
+    faces: o.dice ? faceViews(o.dice, "4dF") : [],
+    result: o.dice && !numeric ? levelView(o.result, ladderOf(rules)) : null,
+    resultText: numeric ? signed(o.result) : String(o.result),
+    outcome: opposedOutcome(roll),
+  };
+}
+
+export function rollCardContext(
+  stored: RollCardData | unknown,
+  rules: WorldRules,
+  viewer?: CardViewer,
+): RollCardContext {
   const roll = checked(() => checkRollCard(stored));
   if (!("traitKey" in roll)) {
     const none = levelView(0, ladderOf(rules));
@@ -607,6 +648,7 @@ export function rollCardContext(stored: RollCardData | unknown, rules: WorldRule
       steps: [],
       volt: false,
       cssClass: "fudge-wounds fudge-card roll-card",
+      opposed: null,
       error: roll,
     };
   }
@@ -635,6 +677,7 @@ export function rollCardContext(stored: RollCardData | unknown, rules: WorldRule
     steps: roll.steps.map(stepView),
     volt,
     cssClass: `fudge-wounds fudge-card roll-card preset-${roll.preset}`,
+    opposed: opposedView(roll, rules, viewer),
     error: null,
   };
 }

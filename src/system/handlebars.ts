@@ -127,4 +127,5 @@ export const PARTIALS = {
   "fudge-defence-choice": "templates/parts/defence-choice.hbs",
   "fudge-dice-faces": "templates/parts/dice-faces.hbs",
   "fudge-tracker-wound": "templates/parts/tracker-wound.hbs",
+  "fudge-opposed-roll": "templates/chat/opposed-roll.hbs",
 } as const;

@@ -306,6 +306,20 @@ export function checkRollCard(raw: unknown): RollCardData {
   )
     throw bad("willpowerDice", "not four Fudge dice");
   run(() => stepList(raw.steps, "steps"));
+  // Fudge §3.5: the opponent's side of an opposed roll (shown only: whoever writes it derives it).
+  if (raw.opposed !== undefined && raw.opposed !== null) {
+    const o = raw.opposed;
+    if (!isRec(o)) throw bad("opposed", "not an object");
+    for (const k of ["actorId", "actorName", "traitKey", "traitLabelKey", "traitName", "resultName", "by"])
+      run(() => shortText(o[k], `opposed.${k}`));
+    for (const k of ["level", "penalty", "result"])
+      if (!isInt(o[k], 400)) throw bad(`opposed.${k}`, "not a whole number in range");
+    if (
+      o.dice !== null &&
+      (!Array.isArray(o.dice) || o.dice.length > CARD_LIMITS.faces || !o.dice.every((n) => isInt(n, 100)))
+    )
+      throw bad("opposed.dice", "not a roll");
+  }
   return raw as unknown as RollCardData;
 }
 

@@ -31,6 +31,7 @@ export const QUERIES = {
   apply: `${SYSTEM_ID}.applyDamage`,
   undo: `${SYSTEM_ID}.undoDamage`,
   defend: `${SYSTEM_ID}.defend`,
+  oppose: `${SYSTEM_ID}.opposeRoll`,
 } as const;
 export type QueryAction = keyof typeof QUERIES;
 

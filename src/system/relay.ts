@@ -23,9 +23,12 @@ import { readDefenceChoice, type DefenceChoice } from "./defence";
 
 export type CardAction = "defend" | "apply" | "undo";
 
+/** What a relay asks: a card action, or the opponent's side of an opposed trait roll (Fudge §3.5). */
+export type RelayAction = CardAction | "oppose";
+
 export interface RelayPayload {
   messageId: string;
-  action: CardAction;
+  action: RelayAction;
   /** The card target's actor reference (uuid). */
   targetId: string;
   /** Undo only: GM-forced undo (refused for players by src/system). */
@@ -159,7 +162,7 @@ export function parseRelayPayload(data: unknown): RelayPayload | null {
   if (typeof data !== "object" || data === null || Array.isArray(data)) return null;
   const d = data as Record<string, unknown>;
   if (typeof d.messageId !== "string" || !ID.test(d.messageId)) return null;
-  if (d.action !== "defend" && d.action !== "apply" && d.action !== "undo") return null;
+  if (d.action !== "defend" && d.action !== "apply" && d.action !== "undo" && d.action !== "oppose") return null;
   if (typeof d.targetId !== "string" || !ACTOR_UUID.test(d.targetId)) return null;
   if (d.force !== undefined && typeof d.force !== "boolean") return null;
   if (d.spendFudgePoint !== undefined && typeof d.spendFudgePoint !== "boolean") return null;

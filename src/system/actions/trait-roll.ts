@@ -12,6 +12,23 @@ import { liveTrack } from "./wound-track";
 import { willpowerEase } from "./attack-card";
 import { gutsRules } from "./miniature-guts";
 
+/** An opposed roll's (src/system/opposed.ts) opponent side of an opposed roll card: pending (no dice) until he rolls. */
+export interface OpposedSide {
+  actorId: string;
+  actorName: string;
+  traitKey: string;
+  traitLabelKey: string;
+  traitName: string;
+  level: number;
+  /** His roll (4dF, a Legendary re-roll after it in Miniatures); null while he has not rolled. */
+  dice: number[] | null;
+  penalty: number;
+  result: number;
+  resultName: string;
+  /** Who rolled it ("" while pending). */
+  by: string;
+}
+
 export interface RollCardData {
   actorId: string;
   actorName: string;
@@ -34,6 +51,8 @@ export interface RollCardData {
    * the Willpower roll made before this roll to ease its wound penalty; absent (null once stored) when none was made.
    */
   willpowerDice?: number[] | null;
+  /** An opposed roll (Fudge §3.5): the opponent's side (src/system/opposed.ts), pending until he rolls; absent or null: unopposed. */
+  opposed?: OpposedSide | null;
 }
 
 /**

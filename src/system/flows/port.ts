@@ -108,6 +108,8 @@ export interface HostPort {
   ownActors(): string[];
   /** A stored attack card, or null. */
   card(messageId: string): StoredCard | null;
+  /** A stored trait-roll card (its system data a claim, checked by checkRollCard), or null. */
+  rollCard(messageId: string): StoredCard | null;
   /** A user's name by id (the id itself when the host does not know him). */
   userName(userId: string): string;
 
@@ -122,6 +124,8 @@ export interface HostPort {
   writeCardTarget(messageId: string, target: AttackCardTarget, rolls?: readonly HostRoll[]): Promise<void>;
   /** Posts an attack card with its rolls; resolves to its message id. */
   postAttackCard(attackerRef: string, card: AttackCardData, rolls: readonly HostRoll[]): Promise<string>;
+  /** Writes part of a trait roll's card (its opponent's side, Fudge §3.5), with new rolls attached. */
+  writeRollCard(messageId: string, update: { opposed: unknown }, rolls?: readonly HostRoll[]): Promise<void>;
   /** Posts a trait roll's card with its rolls. */
   postRollCard(actorRef: string, card: RollCardData, rolls: readonly HostRoll[]): Promise<void>;
   postNote(note: RollNote): Promise<void>;

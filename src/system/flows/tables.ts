@@ -9,7 +9,7 @@ import { applyToAll, applyToSelected, clickCardAction, judge } from "./card";
 import { gutsCheck, gutsForFriends } from "./guts";
 import { heal, recover } from "./heal";
 import { createItem, needItem, toggleEquipped } from "./items";
-import { rollTrait } from "./trait-roll";
+import { rollOpposed, rollTrait } from "./trait-roll";
 import { editCustomLevels, kill, resetTrack, toggleBox, undoKill } from "./track";
 import type { HostPort } from "./port";
 
@@ -61,6 +61,8 @@ export const CARD_ACTIONS: Readonly<Record<string, ActionEntry>> = {
   applyAll: (p, c) => applyToAll(p, c.doc),
   applySelected: (p, c) => applyToSelected(p, c.doc),
   gutsFriends: (p, c) => gutsForFriends(p, c.doc),
+  // The trait-roll card's button: the opponent's side of an opposed roll (Fudge §3.5).
+  rollOpposed: (p, c) => rollOpposed(p, c.doc),
 };
 
 /** The actor sheets' buttons (templates/actor, templates/parts) and the Token HUD's wound buttons. */
