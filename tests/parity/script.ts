@@ -26,6 +26,8 @@ export type Step =
    * `dialog`: the dialog it opens (the defender's Defend), these fields filled before its OK.
    */
   | { card: number; action: string; target?: string; gmLevel?: string; dialog?: Record<string, string> }
+  /** A button of the `rollCard`th trait-roll card (0: the first): an opposed roll's other side. */
+  | { rollCard: number; action: string }
   /** World rules changed by the GM: these fields of one group of WorldRules (a world setting). */
   | { rules: string; value: Record<string, unknown> };
 
@@ -70,6 +72,9 @@ const fudge: ParityRun = {
     { sheet: "Leroy", action: "attack", data: { itemId: "heY0Z3tNTjFC9mE2" }, dialog: {} },
     { card: 1, action: "defend", target: "Theodora", dialog: { allOutDefense: "off", modifier: "0" } },
     { card: 1, action: "applyJudgement", target: "Theodora", gmLevel: "hurt" },
+    // Fudge §3.5: an opposed roll against the target, whose side is rolled from the card.
+    { sheet: "Leroy", action: "rollTrait", data: { trait: "attributes.strength" }, dialog: { opponent: "0" } },
+    { rollCard: 1, action: "rollOpposed" },
   ],
 };
 
