@@ -64,6 +64,7 @@ const els = {
   reset: $<HTMLButtonElement>("#pg-reset"),
   sheets: $<HTMLElement>("#pg-sheets"),
   chat: $<HTMLElement>("#pg-chat"),
+  tracker: $<HTMLElement>("#pg-tracker"),
   toast: $<HTMLElement>("#pg-toast"),
   dice: $<HTMLElement>("[data-testid=dice-mode]"),
 };
@@ -253,6 +254,7 @@ function render(): void {
   renderToolbar(s);
   renderSheets(s);
   renderChat(s);
+  setHTML(els.tracker, ui.renderTracker(s));
   if (focused && (!document.activeElement?.isConnected || document.activeElement === document.body)) {
     // The same control, else the next action of the same card target (Apply → Undo), else of the document.
     const el = (document.querySelector(focused.exact) ??

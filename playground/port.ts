@@ -87,6 +87,8 @@ export function playgroundPort(store: Store, dice: PlaygroundDice, page: PageUi)
       const a = store.actor(ref);
       return a ? (structuredClone(a) as unknown as ActorDoc) : null;
     },
+    // The page's one user is a GM: every actor is his.
+    ownActors: () => s().actors.map((a) => a._id),
     card: (id): StoredCard | null => {
       const m = store.message(id);
       if (!m || m.type !== "attackCard") return null;
@@ -106,6 +108,18 @@ export function playgroundPort(store: Store, dice: PlaygroundDice, page: PageUi)
         store.updateDocs({ messages: [messageId] }, (d) => {
           const m = d.messages.find((x) => x._id === messageId);
           if (m) m.system = { ...m.system, targets: structuredClone(targets) as unknown as Record<string, unknown>[] };
+        });
+      }),
+    rollCard: (id): StoredCard | null => {
+      const m = store.message(id);
+      if (!m || m.type !== "rollCard") return null;
+      return { id, system: structuredClone(m.system), author: user, postedAt: m.timestamp, writable: true };
+    },
+    writeRollCard: (messageId, update) =>
+      queue(`message:${messageId}`, async () => {
+        store.updateDocs({ messages: [messageId] }, (d) => {
+          const m = d.messages.find((x) => x._id === messageId);
+          if (m) m.system = { ...m.system, ...(structuredClone(update) as Record<string, unknown>) };
         });
       }),
     postAttackCard: async (ref, card) => postMessage(store, "attackCard", card, nameOf(ref)),
@@ -162,6 +176,9 @@ export function playgroundPort(store: Store, dice: PlaygroundDice, page: PageUi)
     rememberedSituation: () => Object.entries(s().attackSituation ?? {}),
     rememberSituation: async (situation) =>
       store.updateDocs({}, (d) => void (d.attackSituation = structuredClone(situation))),
+    rememberedDefence: (ref) => ({ ...(s().defenceChoices?.[ref] ?? {}) }),
+    rememberDefence: async (ref, choice) =>
+      store.updateDocs({}, (d) => void (d.defenceChoices = { ...(d.defenceChoices ?? {}), [ref]: { ...choice } })),
     notify: (key, params) => page.toast(i18n.format(key, params)),
     report: (e, name) => {
       console.warn("[playground]", e);

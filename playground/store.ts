@@ -49,6 +49,8 @@ export interface PlaygroundState {
   inCombat?: boolean;
   /** The user's last attack-dialog choices (Foundry keeps them in a user flag). */
   attackSituation?: Record<string, unknown>;
+  /** The user's last Defend choices, per actor (src/system/defence.ts). */
+  defenceChoices?: Record<string, Record<string, unknown>>;
 }
 
 export const STORAGE_KEY = "fudge-wounds-playground:v1";

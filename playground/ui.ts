@@ -16,6 +16,7 @@ import { PRESET_GROUPS, applyRulesForm, rulesMenuContext } from "../src/system/s
 export { addTableRow, removeTableRow } from "../src/system/settings-menu";
 import type { ActorDoc, AttackCardData, ItemDoc } from "../src/system/data";
 import { battleEndNote, type BattleEndEntry } from "../src/system/battle-end";
+import { trackerWound } from "../src/system/tracker-wound";
 import type { RollCardData } from "../src/system/flows";
 import * as flows from "../src/system/flows";
 import { ladderNames, postMessage, rulesOf } from "./world";
@@ -144,7 +145,11 @@ export function renderCard(m: ChatDoc, s: PlaygroundState): string {
   }
   if (m.type === "rollCard") {
     if (!templateExists(foundryPath(`../${TEMPLATES.rollCard}`))) return missingPanel("the roll card");
-    return renderTemplate(TEMPLATES.rollCard, rollCardContext(m.system as unknown as RollCardData, rules));
+    const viewer: CardViewer = {
+      user: { id: s.user.id, isGM: s.user.isGM },
+      actor: (id) => s.actors.find((a) => a._id === id) as unknown as ActorDoc | undefined,
+    };
+    return renderTemplate(TEMPLATES.rollCard, rollCardContext(m.system as unknown as RollCardData, rules, viewer));
   }
   if (m.type === "rollNote") {
     // Foundry's roll note (src/foundry/dice.ts postRollNote): the same lines, the same markup.
@@ -153,6 +158,22 @@ export function renderCard(m: ChatDoc, s: PlaygroundState): string {
     return rollNoteHtml(m.speaker?.alias ?? "", i18n.localize(String(note.titleKey ?? "")), lines, esc);
   }
   return missingPanel(`a ${m.type} card`);
+}
+
+// ─── The combat tracker view ─────────────────────────────────────────────────────────────
+
+/**
+ * Stands in for Foundry's combat tracker (src/foundry/tracker.ts): one row per actor, its name
+ * and its wound line (templates/parts/tracker-wound.hbs). The page's one user is a GM: he sees all.
+ */
+export function renderTracker(s: PlaygroundState): string {
+  const rules = rulesOf(s);
+  return s.actors
+    .map((a) => {
+      const view = trackerWound(a as unknown as ActorDoc, rules, "full");
+      return `<li class="combatant" data-actor-id="${esc(a._id)}"><div class="token-name"><strong class="name">${esc(a.name)}</strong>${view ? renderTemplate(TEMPLATES.trackerWound, view) : ""}</div></li>`;
+    })
+    .join("");
 }
 
 // ─── The world rules menu (the system's settings template) ──────────────────────────────

@@ -48,26 +48,26 @@ export async function renderCard(message: ChatMessage.Implementation, html: HTML
     await templatesReady();
     const rules = worldRules();
     let rendered: string;
+    const viewer = {
+      user: userRef(),
+      actor: (id: string) => {
+        const a = actorByRef(id);
+        return a ? plainActor(a) : undefined;
+      },
+    };
     if (type === "attackCard") {
       // Checked once, by the render model (attackCardContext → checkCard).
-      const ctx = attackCardContext({ _id: String(message.id), system: unchecked(message) }, rules, {
-        user: userRef(),
-        actor: (id) => {
-          const a = actorByRef(id);
-          return a ? plainActor(a) : undefined;
-        },
-      });
+      const ctx = attackCardContext({ _id: String(message.id), system: unchecked(message) }, rules, viewer);
       rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.attackCard), ctx as never);
     } else {
       const sys = message.system as unknown as { toObject?: () => unknown };
-      const ctx = rollCardContext(sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys), rules);
+      const ctx = rollCardContext(sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys), rules, viewer);
       rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.rollCard), ctx as never);
     }
     content.innerHTML = rendered;
-    if (type === "attackCard") {
-      wireCard(message, content);
-      restoreCardFocus(message, content);
-    }
+    // Both cards' buttons run the card action table (a roll card's: an opposed roll's other side).
+    wireCard(message, content);
+    if (type === "attackCard") restoreCardFocus(message, content);
   } catch (e) {
     // A malformed or oversized card is a RulesError: the card says so; anything else is a bug (the console keeps it).
     if (!isRulesError(e)) console.error(`${SYSTEM_ID} | card render`, e);
@@ -118,7 +118,11 @@ function wireCard(message: ChatMessage.Implementation, root: HTMLElement): void 
 
 // ─── The same flows for callers outside a card ──────────────────────────────────────────
 
-/** A click on Defend / Apply / Undo (src/system/flows/card.ts): carried out here or relayed; a refusal is reported. */
+/**
+ * A click on Defend / Apply / Undo (src/system/flows/card.ts): carried out here or relayed; a
+ * refusal is reported. A caller outside a card (a macro, a Quench batch) opens no dialog: Defend
+ * rolls with the defender's last choices, as Shift-click does.
+ */
 export async function clickCardAction(
   message: ChatMessage.Implementation,
   action: CardAction,
@@ -127,7 +131,11 @@ export async function clickCardAction(
   spendFudgePoint = false,
 ): Promise<void> {
   try {
-    await flows.clickCardAction(foundryPort(), String(message.id), action, targetId, { force, spendFudgePoint });
+    await flows.clickCardAction(foundryPort(), String(message.id), action, targetId, {
+      force,
+      spendFudgePoint,
+      fastForward: true,
+    });
   } catch (e) {
     reportError(e);
   }

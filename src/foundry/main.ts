@@ -18,6 +18,7 @@ import { needsMigration } from "../system/migrate";
 import { applyInitiative, registerSettings } from "./settings";
 import { CharacterSheet, FudgeActorSheet, MiniatureSheet, NpcSheet } from "./sheets/actor-sheet";
 import { onCombatTrackerContextOptions, onRenderTokenHUD, tableApi } from "./table-api";
+import { onActorChanged, onRenderCombatTracker } from "./tracker";
 import { fudgeTokenClass } from "./token";
 import { ITEM_SHEETS } from "./sheets/item-sheet";
 import { registerStatusEffects, syncStatuses } from "./statuses";
@@ -108,6 +109,14 @@ Hooks.once("ready", () => {
 });
 
 Hooks.on("renderTokenHUD" as never, ((hud: never, html: HTMLElement) => onRenderTokenHUD(hud, html)) as never);
+// Each combatant's wound level, penalty and condition in words, as far as this user may see them.
+Hooks.on(
+  "renderCombatTracker" as never,
+  ((app: never, html: HTMLElement) => {
+    onRenderCombatTracker(app, html).catch((e) => reportError(e)); // a hook cannot wait: a failed line is reported
+  }) as never,
+);
+Hooks.on("updateActor" as never, ((actor: Actor.Implementation) => onActorChanged(actor)) as never);
 // The duel forecast on a combatant's menu: v13 fires get<Class>ContextOptions for the tracker's class
 // chain; core's JSDoc names getCombatantContextOptions, so both are heard (the entries go in once).
 for (const hook of ["getCombatTrackerContextOptions", "getCombatantContextOptions"])

@@ -103,6 +103,10 @@ export function targetedTokens(actor: Actor.Implementation | null): (TokenLike &
 }
 
 const ATTACK_FLAG = "attackSituation";
+/** The user's last Defend choices, per actor (a key of the actor's uuid without dots: a flag path splits on them). */
+const DEFENCE_FLAG = "defenceChoices";
+const DEFENCE_REMEMBERED = 32;
+const defenceKey = (ref: string) => ref.replace(/[^A-Za-z0-9]/g, "_");
 
 /** Foundry's Hooks, for hook names of this system's own (not in core's typed list). */
 const hooks = () =>
@@ -227,6 +231,8 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
       const a = actorByRef(ref);
       return a ? withGmRecordsOf(plainActor(a)) : null;
     },
+    ownActors: () =>
+      ((game.actors?.contents ?? []) as Actor.Implementation[]).filter((a) => a.isOwner).map((a) => a.uuid),
     card: (id) => {
       const m = game.messages!.get(id) as ChatMessage.Implementation | undefined;
       return m && (m.type as string) === "attackCard" ? storedCardOf(m) : null;
@@ -270,6 +276,20 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
           ? { rolls: [...((message as unknown as { rolls?: Roll[] }).rolls ?? []), ...(rolls as Roll[])] }
           : {};
         await message.update({ system: { targets }, ...added } as never);
+      }),
+    rollCard: (id) => {
+      const m = game.messages!.get(id) as ChatMessage.Implementation | undefined;
+      return m && (m.type as string) === "rollCard" ? storedCardOf(m) : null;
+    },
+    // Serialised per card as the attack card's targets are; the rolls are added to the message's.
+    writeRollCard: (messageId, update, rolls = []) =>
+      writeQueue(`message:${messageId}`, async () => {
+        const message = game.messages!.get(messageId) as ChatMessage.Implementation | undefined;
+        if (!message) throw new RulesError("card", "FUDGE.Error.Relay.NoCard", "the card is gone");
+        const added = rolls.length
+          ? { rolls: [...((message as unknown as { rolls?: Roll[] }).rolls ?? []), ...(rolls as Roll[])] }
+          : {};
+        await message.update({ system: update, ...added } as never);
       }),
     postAttackCard: async (attackerRef, card, rolls) => {
       const actor = actorOrGone(attackerRef);
@@ -335,6 +355,26 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
       Object.entries((game.user?.getFlag(SYSTEM_ID as never, ATTACK_FLAG as never) ?? {}) as Record<string, unknown>),
     rememberSituation: async (situation: Situation) => {
       await game.user?.setFlag(SYSTEM_ID as never, ATTACK_FLAG as never, situation as never);
+    },
+    rememberedDefence: (actorRef) => {
+      const all = game.user?.getFlag(SYSTEM_ID as never, DEFENCE_FLAG as never) as Record<string, unknown> | undefined;
+      const c = all && typeof all === "object" ? all[defenceKey(actorRef)] : undefined;
+      return c && typeof c === "object" && !Array.isArray(c) ? (c as Record<string, unknown>) : {};
+    },
+    rememberDefence: async (actorRef, choice) => {
+      const user = game.user;
+      if (!user) return;
+      const all = (user.getFlag(SYSTEM_ID as never, DEFENCE_FLAG as never) ?? {}) as Record<string, unknown>;
+      // Bounded: past DEFENCE_REMEMBERED actors, the list starts again.
+      if (Object.keys(all).length >= DEFENCE_REMEMBERED && !(defenceKey(actorRef) in all))
+        await user.unsetFlag(SYSTEM_ID as never, DEFENCE_FLAG as never);
+      await user.setFlag(
+        SYSTEM_ID as never,
+        `${DEFENCE_FLAG}.${defenceKey(actorRef)}` as never,
+        {
+          ...choice,
+        } as never,
+      );
     },
     notify: (key, params) => {
       const i18n = foundryI18n();

@@ -11,9 +11,11 @@
  */
 import { isRulesError } from "../rules";
 import { performCardAction } from "./chat";
+import * as flows from "../system/flows";
 import { foundryPort } from "./port";
 import { QUERIES, SYSTEM_ID, type QueryAction } from "../system/registry";
 import {
+  defenceOfRequest,
   parseRelayPayload,
   relayRequestsUpdate,
   requestFresh,
@@ -97,12 +99,21 @@ async function run(p: RelayPayload, options: QueryOptions): Promise<Reply> {
       return { ok: true, result: await foundryPort(requester).changeActor(target.uuid, p.write!) };
     }
     const message = game.messages!.get(p.messageId) as ChatMessage.Implementation | undefined;
-    if (!message || (message.type as string) !== "attackCard") return { ok: false, key: "FUDGE.Error.Relay.NoCard" };
+    // An opposed trait roll's side is on a roll card (Fudge §3.5); every other action on an attack card.
+    const cardType = p.action === "oppose" ? "rollCard" : "attackCard";
+    if (!message || (message.type as string) !== cardType) return { ok: false, key: "FUDGE.Error.Relay.NoCard" };
     if (gone) return { ok: false, key: "FUDGE.Error.Relay.ActorGone" };
+    if (p.action === "oppose") {
+      // Rolled here as the requester: the card's opponent must be his (performOpposed checks it against the live actor).
+      if (target.uuid !== p.targetId) return { ok: false, key: "FUDGE.Error.Relay.ActorGone" };
+      await flows.performOpposed(foundryPort(requester), p.messageId);
+      return { ok: true };
+    }
     await performCardAction(message, p.action, target, requester, {
       relayed: true,
       force: p.force,
       spendFudgePoint: p.spendFudgePoint,
+      ...(p.action === "defend" ? { defence: defenceOfRequest(p) } : {}),
     });
     return { ok: true };
   } catch (e) {

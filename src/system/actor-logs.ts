@@ -5,6 +5,7 @@
 import type { ActorDoc } from "./data";
 import { cardBeyondLog, cardTooOld, logWrite, messageLogOf, type LogRecord } from "./message-log";
 import { RulesError } from "../rules";
+import { hasChoice, readDefenceChoice, type DefenceChoice } from "./defence";
 
 /** One applied wound, written into the target actor's flags by whoever applied it. */
 export interface WoundRecord extends LogRecord {
@@ -82,6 +83,8 @@ export interface DefenceRecord extends LogRecord {
    * was not. Absent in records written before the defence roll settled Clipped (Apply does then).
    */
   clipped?: boolean;
+  /** The defender's own choices for this roll (defence.ts); absent in records written before he chose. */
+  choice?: DefenceChoice;
 }
 
 export const DEFENCE_LOG_FLAG = "defenceLog";
@@ -97,7 +100,8 @@ export const isDefenceRecord = (r: Record<string, unknown>): boolean =>
   Array.isArray(r.faces) &&
   r.faces.length <= 64 &&
   r.faces.every((f) => Number.isInteger(f)) &&
-  (r.clipped === undefined || typeof r.clipped === "boolean");
+  (r.clipped === undefined || typeof r.clipped === "boolean") &&
+  (r.choice === undefined || (typeof r.choice === "object" && r.choice !== null && !Array.isArray(r.choice)));
 
 /** The defender's record of his defence roll on a card, or undefined. */
 export function defenceRecordOf(actor: Pick<ActorDoc, "flags">, messageId: string): DefenceRecord | undefined {
@@ -127,6 +131,12 @@ export function defenceFacesOf(actor: Pick<ActorDoc, "flags">, messageId: string
   return defenceRecordOf(actor, messageId)?.faces.slice() ?? null;
 }
 
+/** The defender's own choices recorded with his defence roll on a card (bounded as a claim), or null when none. */
+export function defenceChoiceOf(actor: Pick<ActorDoc, "flags">, messageId: string): DefenceChoice | null {
+  const c = defenceRecordOf(actor, messageId)?.choice;
+  return hasChoice(c) ? readDefenceChoice(c as Record<string, unknown>) : null;
+}
+
 /** The flags update that records a defence roll on the defender (capped like the wound log). */
 export function defenceLogUpdate(
   actor: Pick<ActorDoc, "flags">,
@@ -139,6 +149,7 @@ export function defenceLogUpdate(
     at: rec.at,
     ...(typeof rec.posted === "number" ? { posted: rec.posted } : {}),
     ...(typeof rec.clipped === "boolean" ? { clipped: rec.clipped } : {}),
+    ...(hasChoice(rec.choice) ? { choice: readDefenceChoice(rec.choice as Record<string, unknown>) } : {}),
   };
   return { "fudge-wounds": logWrite(actor, DEFENCE_LOG_FLAG, defenceLogOf(actor), entry, WOUND_LOG_LIMIT) };
 }

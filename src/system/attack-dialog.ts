@@ -23,6 +23,7 @@ import type { PresetId } from "../rules";
 import { attackRequest, miniRules, SITUATION_FIELDS, trackFor, type Situation } from "./combatant";
 import type { ActorDoc, ItemDoc, WorldRules } from "./data";
 import type { DuelGutsSituation } from "../rules/miniatures";
+import { DEFENDER_ROLLS } from "./defence";
 import { FUDGE_LEVELS, isDatacardStat, ladderOf, levelView, outcomeLabelKey } from "./view";
 
 export interface SituationField {
@@ -69,17 +70,16 @@ interface FieldSpec {
 
 /** The options each preset's attack takes (combatant.ts SITUATION_FIELDS), as form fields. */
 const FIELDS: Record<PresetId, Record<string, FieldSpec>> = {
+  // The defender's modifier and all-out defence are his to choose, in his Defend dialog (defence.ts).
   fudge: {
     modifier: { type: "number" },
-    defenderModifier: { type: "number" },
     allOutAttack: { type: "checkbox" },
-    allOutDefense: { type: "checkbox" },
     stun: { type: "checkbox", only: "stun" },
     // Fudge §4.62 GM option (headBlowKnockout): a Good stun blow to the head knocks out.
     headBlow: { type: "checkbox", only: "headBlow" },
     pullPunch: { type: "select", choices: ["", "scratch", "hurt", "veryHurt", "incapacitated"] },
   },
-  fate: { modifier: { type: "number" }, defenseModifier: { type: "number" } },
+  fate: { modifier: { type: "number" } },
   volt: { modifier: { type: "number" }, distance: { type: "number", only: "ranged", min: 0, max: 999, measure: true } },
   miniatures: {
     modifier: { type: "number" },
@@ -284,6 +284,8 @@ export interface AttackDialogContext {
   weaponName: string;
   fields: SituationField[];
   odds: OddsView[];
+  /** The defenders roll and choose their own defence (Fudge, FATE): the odds assume their usual defence, and say so. */
+  defenderChooses: boolean;
   cssClass: string;
 }
 
@@ -312,6 +314,7 @@ export function attackDialogContext(
     weaponName: weapon?.name ?? "",
     fields,
     odds: targets.map((t, i) => attackOdds(attacker, weapon, t, rules, { ...situation, ...(measured[i] ?? {}) })),
+    defenderChooses: DEFENDER_ROLLS.includes(rules.preset),
     cssClass: `fudge-wounds fudge-attack-dialog preset-${rules.preset}`,
   };
 }
@@ -573,6 +576,8 @@ export function rollDialogContext(
   traitKey: string,
   rules: WorldRules,
   ladderNames: Partial<Record<string, string>> = {},
+  trait: { labelKey: string; name: string; level?: number } = { labelKey: "", name: "" },
+  opponents: readonly string[] = [],
 ) {
   const volt = traitKey.startsWith("volt.");
   const ladder = ladderOf(rules, ladderNames);
@@ -580,7 +585,13 @@ export function rollDialogContext(
   const numeric = isDatacardStat(traitKey);
   return {
     actorName,
+    // The trait rolled, named as the sheet names it (a skill's own name, or an attribute's key).
+    traitLabelKey: trait.labelKey,
+    traitName: trait.name,
+    traitLevel: typeof trait.level === "number" && !volt && !numeric ? levelView(trait.level, ladder).label : "",
     volt,
+    // Fudge §3.5: an opposed roll against one of the user's targets (by their order), who rolls from the card.
+    opponents: volt ? [] : opponents.map((name, i) => ({ value: String(i), name })),
     // Fudge §3.4: the GM sets a Difficulty Level on the ladder (default: the world's).
     difficulties: volt
       ? []
@@ -596,13 +607,18 @@ export function rollDialogContext(
 }
 
 /** A submitted roll form → rollTrait's options (claims checked: whole numbers in range). */
-export function readRollOptions(form: Iterable<[string, unknown]>): { difficulty?: number; modifier?: number } {
-  const out: { difficulty?: number; modifier?: number } = {};
+export function readRollOptions(form: Iterable<[string, unknown]>): {
+  difficulty?: number;
+  modifier?: number;
+  opponent?: number;
+} {
+  const out: { difficulty?: number; modifier?: number; opponent?: number } = {};
   for (const [name, raw] of form) {
     const n = Number(raw);
     if (typeof raw !== "string" || raw.trim() === "" || !Number.isInteger(n) || Math.abs(n) > 30) continue;
     if (name === "difficulty") out.difficulty = n;
     if (name === "modifier" && n !== 0) out.modifier = n;
+    if (name === "opponent" && n >= 0) out.opponent = n;
   }
   return out;
 }

@@ -13,7 +13,7 @@ import {
   isRulesError,
   type RulesError,
 } from "../rules";
-import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "./data";
+import type { ActorDoc, AttackCardData, AttackCardTarget, DefenceShown, WorldRules } from "./data";
 import {
   authorize,
   fudgePointOffer,
@@ -25,6 +25,7 @@ import {
 } from "./actions";
 import { trackFor } from "./combatant";
 import { checkCard, checkRollCard, liveRecord, woundLogOf } from "./integrity";
+import { opposedOutcome } from "./opposed";
 import {
   FUDGE_LEVELS,
   isDatacardStat,
@@ -109,6 +110,10 @@ export interface TargetView {
   changedRows: RowView[];
   /** The defender's condition after the wound (when it is not "able"). */
   afterConditionKey: string;
+  /** Fudge §4.64: a Fudge Point saved the defender; the headline and Undo name the level it marked instead. */
+  fudgePointSaved: boolean;
+  /** The defender's own choices for his defence roll (his Defend dialog), or null (none recorded). */
+  defence: (DefenceShown & { modifierText: string }) | null;
   applyLabelKey: string;
   applyLabelParams: Record<string, string>;
   undoLabelParams: Record<string, string>;
@@ -269,13 +274,16 @@ function numberView(preset: string, key: string, value: number): NumberView {
 /** Fudge dice show their faces (+, blank, −); other dice their number (Fudge §1.4, Volt 2d20). */
 function faceViews(faces: number[], formula: string): FaceView[] {
   if (!formula.endsWith("dF")) return faces.map((f) => ({ text: String(f), css: "fudge-face number", labelKey: "" }));
-  return faces.map((f) =>
+  // A Miniatures Legendary re-roll (four more 4dF) is set apart: + + + + · + − 0 +.
+  const n = Number.parseInt(formula, 10) || faces.length;
+  return faces.flatMap((f, i) => [
+    ...(i > 0 && i % n === 0 ? [{ text: "\u00b7", css: "fudge-face-set", labelKey: "FUDGE.Card.Face.reroll" }] : []),
     f > 0
       ? { text: "+", css: "fudge-face plus", labelKey: "FUDGE.Card.Face.plus" }
       : f < 0
         ? { text: "\u2212", css: "fudge-face minus", labelKey: "FUDGE.Card.Face.minus" }
         : { text: "", css: "fudge-face blank", labelKey: "FUDGE.Card.Face.blank" },
-  );
+  ]);
 }
 
 /** The result a roll slot produced: Fudge and FATE read totals on the ladder (Fudge §1.3). */
@@ -415,9 +423,10 @@ export function attackCardContext(
       fullAfter && fullAfter.kind === "volt"
         ? { ...fullAfter, rows: fullAfter.rows.filter((r) => r.boxes.some((b) => b.marked)) }
         : fullAfter;
-    const woundRowLabel = fullAfter?.rows.find((r) => r.key === res?.woundKey)?.labelKey;
-    const woundLabelKeys = res ? (woundRowLabel ? [woundRowLabel] : woundLabels(res)) : [];
-    const woundRow = fullAfter?.rows.find((r) => r.key === res?.woundKey);
+    // Fudge §4.64: a Fudge Point spent on Apply turned the deadly wound into the level it marked (the changed row).
+    const saved = live?.fudgePointSpent === true ? changedRows(before, fullAfter)[0] : undefined;
+    const woundRow = saved ?? fullAfter?.rows.find((r) => r.key === res?.woundKey);
+    const woundLabelKeys = res ? (woundRow ? [woundRow.labelKey] : woundLabels(res)) : [];
     const woundPenaltyText =
       woundRow && woundRow.penaltyText && woundRow.penaltyText !== "0" ? woundRow.penaltyText : "";
     const level = woundLabelKeys[0] ?? "";
@@ -436,6 +445,8 @@ export function attackCardContext(
       rolls: rollLines(dice, res ? res.dice : t.dice, res, card.preset, rules),
       changedRows: changedRows(before, fullAfter),
       afterConditionKey: fullAfter && fullAfter.condition !== "able" ? fullAfter.conditionKey : "",
+      fudgePointSaved: !!saved,
+      defence: t.defence ? { ...t.defence, modifierText: t.defence.modifier ? signed(t.defence.modifier) : "" } : null,
       applyLabelKey: lastUndone ? "FUDGE.Card.ApplyAgain" : "FUDGE.Card.ApplyTo",
       applyLabelParams: { level, name: actor.name },
       undoLabelParams: { level, name: actor.name },
@@ -558,6 +569,10 @@ export interface RollCardContext {
   penaltyText: string;
   hasPenalty: boolean;
   dice: string;
+  formula: string;
+  faces: FaceView[];
+  /** Fudge §3.5: an opposed roll's other side, or null. */
+  opposed: OpposedView | null;
   result: LevelView | null;
   resultText: string;
   success: boolean;
@@ -572,7 +587,45 @@ export interface RollCardContext {
 }
 
 /** The trait roll card (from rollTrait's data; stored data is checked first, as an attack card's is). */
-export function rollCardContext(stored: RollCardData | unknown, rules: WorldRules): RollCardContext {
+/** The opponent's side of an opposed roll card (Fudge §3.5), as the card shows it; null: unopposed. */
+export interface OpposedView {
+  name: string;
+  traitLabelKey: string;
+  traitName: string;
+  pending: boolean;
+  /** The viewer may roll it (the opponent's owner, or a GM). */
+  canRoll: boolean;
+  formula: string;
+  faces: FaceView[];
+  result: LevelView | null;
+  resultText: string;
+  outcome: { key: string; params: Record<string, string> } | null;
+}
+
+function opposedView(roll: RollCardData, rules: WorldRules, viewer?: CardViewer): OpposedView | null {
+  const o = roll.opposed;
+  if (!o) return null;
+  const actor = viewer?.actor(o.actorId);
+  const numeric = isDatacardStat(roll.traitKey);
+  return {
+    name: actor?.name ?? o.actorName,
+    traitLabelKey: o.traitLabelKey,
+    traitName: o.traitName,
+    pending: !o.dice,
+    canRoll: !o.dice && !!viewer && !!actor && isOwner(viewer.user, actor),
+    formula: "4dF",
+    faces: o.dice ? faceViews(o.dice, "4dF") : [],
+    result: o.dice && !numeric ? levelView(o.result, ladderOf(rules)) : null,
+    resultText: numeric ? signed(o.result) : String(o.result),
+    outcome: opposedOutcome(roll),
+  };
+}
+
+export function rollCardContext(
+  stored: RollCardData | unknown,
+  rules: WorldRules,
+  viewer?: CardViewer,
+): RollCardContext {
   const roll = checked(() => checkRollCard(stored));
   if (!("traitKey" in roll)) {
     const none = levelView(0, ladderOf(rules));
@@ -584,6 +637,8 @@ export function rollCardContext(stored: RollCardData | unknown, rules: WorldRule
       penaltyText: "",
       hasPenalty: false,
       dice: "",
+      formula: "",
+      faces: [],
       result: null,
       resultText: "",
       success: false,
@@ -593,6 +648,7 @@ export function rollCardContext(stored: RollCardData | unknown, rules: WorldRule
       steps: [],
       volt: false,
       cssClass: "fudge-wounds fudge-card roll-card",
+      opposed: null,
       error: roll,
     };
   }
@@ -609,6 +665,9 @@ export function rollCardContext(stored: RollCardData | unknown, rules: WorldRule
     penaltyText: signed(roll.penalty),
     hasPenalty: roll.penalty !== 0,
     dice: facesText(roll.dice, volt ? "2d20" : "4dF"),
+    // Drawn as the attack card draws its dice (templates/parts/dice-faces.hbs).
+    formula: volt ? "2d20" : "4dF",
+    faces: faceViews(roll.dice, volt ? "2d20" : "4dF"),
     result: onLadder ? levelView(roll.result, ladder) : null,
     resultText: numeric ? signed(roll.result) : String(roll.result),
     success: roll.success,
@@ -618,6 +677,7 @@ export function rollCardContext(stored: RollCardData | unknown, rules: WorldRule
     steps: roll.steps.map(stepView),
     volt,
     cssClass: `fudge-wounds fudge-card roll-card preset-${roll.preset}`,
+    opposed: opposedView(roll, rules, viewer),
     error: null,
   };
 }

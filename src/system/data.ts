@@ -689,6 +689,14 @@ export interface AppliedRecord {
   fudgePointSpent?: boolean;
 }
 
+/** The defender's side of a card target as his Defend recorded it (src/system/defence.ts): the skill he defended with, all-out defence, his modifier. */
+export interface DefenceShown {
+  skillName: string;
+  level: number;
+  allOutDefense: boolean;
+  modifier: number;
+}
+
 export interface AttackCardTarget {
   /** Actor uuid (or playground id). */
   actorId: string;
@@ -714,6 +722,8 @@ export interface AttackCardTarget {
   applied: AppliedRecord[];
   /** Set by Apply when the result re-derived from the live actors differed from what the card showed. */
   differs?: boolean;
+  /** The defender's own choices for his defence roll (defence.ts DefenceShown), shown on his side of the card; null: none. */
+  defence?: DefenceShown | null;
   /**
    * GM judgement (Fudge §4.55): the wound level the GM picked on his own client when he applied
    * ("none": no wound); "" or absent: no pick yet. Shown only: Apply never reads it from the card.

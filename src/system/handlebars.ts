@@ -98,11 +98,13 @@ export const TEMPLATES = {
   battleEnd: "templates/chat/battle-end.hbs",
   attackDialog: "templates/dialog/attack-dialog.hbs",
   healDialog: "templates/dialog/heal-dialog.hbs",
+  defenceDialog: "templates/dialog/defence-dialog.hbs",
   rollDialog: "templates/dialog/roll-dialog.hbs",
   gutsDialog: "templates/dialog/guts-dialog.hbs",
   awardDialog: "templates/dialog/award-dialog.hbs",
   raiseDialog: "templates/dialog/raise-dialog.hbs",
   rulesMenu: "templates/settings/rules-menu.hbs",
+  trackerWound: "templates/parts/tracker-wound.hbs",
 } as const;
 
 /**
@@ -125,4 +127,8 @@ export const PARTIALS = {
   "fudge-rich-text": "templates/parts/rich-text.hbs",
   "fudge-creation": "templates/parts/creation.hbs",
   "fudge-experience": "templates/parts/experience.hbs",
+  "fudge-defence-choice": "templates/parts/defence-choice.hbs",
+  "fudge-dice-faces": "templates/parts/dice-faces.hbs",
+  "fudge-tracker-wound": "templates/parts/tracker-wound.hbs",
+  "fudge-opposed-roll": "templates/chat/opposed-roll.hbs",
 } as const;

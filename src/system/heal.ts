@@ -25,18 +25,28 @@ export const HEAL_INPUTS: Record<string, readonly { name: string; min: number; m
 };
 
 /** The healing dialog's context (templates/dialog/heal-dialog.hbs), for Foundry and the playground. */
-export function healDialogContext(type: string, actorName: string, rules: Pick<WorldRules, "volt">) {
+export function healDialogContext(
+  type: string,
+  actorName: string,
+  rules: Pick<WorldRules, "volt">,
+  healers: HealerGroup[] = [],
+) {
   return {
     actorName,
+    // Fudge §4.8: the healing roll is the healer's skill: picked from his skills, not typed.
+    healers,
+    healerPick: type === "roll",
     // Volt: Recovery — the world's interval, so the table knows how often this roll is made.
     ...(type === "injuryRecovery"
       ? { titleKey: injuryRecoveryTitle(rules), noteKey: `FUDGE.Heal.InjuryRecoveryInterval.${rules.volt.recovery}` }
       : {}),
-    fields: (HEAL_INPUTS[type] ?? []).map((s) => ({
-      ...s,
-      labelKey: `FUDGE.Heal.Input.${s.name}`,
-      hintKey: `FUDGE.Heal.Hint.${s.name}`,
-    })),
+    fields: (HEAL_INPUTS[type] ?? [])
+      .filter((s) => !(type === "roll" && s.name === "skill"))
+      .map((s) => ({
+        ...s,
+        labelKey: `FUDGE.Heal.Input.${s.name}`,
+        hintKey: `FUDGE.Heal.Hint.${s.name}`,
+      })),
     cssClass: "fudge-wounds fudge-heal-dialog",
   };
 }
@@ -212,4 +222,57 @@ export function healingRequest(
     default:
       return { type };
   }
+}
+
+// ─── The healer (Fudge §4.8: "the healer's skill") ─────────────────────────────────────
+
+/** One healer's skills in the healing dialog (an <optgroup>): option values "actorId:skillId". */
+export interface HealerGroup {
+  name: string;
+  options: { value: string; label: string }[];
+}
+
+/**
+ * Fudge §4.8 healing roll: who heals, with which of his skills — every skill of the actors this
+ * user may act as (a GM: every actor), the healed one among them. Nothing is picked beforehand: a
+ * healing roll needs a healer and his skill, never a bare number.
+ */
+export function healerChoices(
+  healers: readonly ActorDoc[],
+  rules: WorldRules,
+  names: Partial<Record<string, string>> = {},
+): HealerGroup[] {
+  const ladder = ladderOf(rules, names);
+  return healers
+    .filter((h) => h.type !== "miniature")
+    .map((h) => ({
+      name: h.name,
+      options: (h.items ?? [])
+        .filter((i) => i.type === "skill")
+        .map((i) => ({
+          value: `${h._id}:${i._id}`,
+          label: `${i.name}: ${levelWithNumber((i.system as { level: number }).level, ladder)}`,
+        })),
+    }))
+    .filter((g) => g.options.length > 0);
+}
+
+/** The healer picked in the form ("actorId:skillId"), or null when none was. */
+export function readHealer(form: Iterable<[string, unknown]>): { actorId: string; skillId: string } | null {
+  for (const [name, raw] of form) {
+    if (name !== "healer" || typeof raw !== "string") continue;
+    const m = /^([A-Za-z0-9]{1,64}):([A-Za-z0-9]{1,64})$/.exec(raw);
+    if (m) return { actorId: m[1], skillId: m[2] };
+  }
+  return null;
+}
+
+/** The healer's skill by its id, read from the live healer (never from the form's label). */
+export function healerSkill(healer: ActorDoc, skillId: string): { name: string; level: number } {
+  const s = (healer.items ?? []).find((i) => i._id === skillId && i.type === "skill");
+  if (!s)
+    throw new RulesError("healer", "FUDGE.Error.Heal.NoSuchSkill", `${healer.name} has no such skill`, {
+      name: healer.name,
+    });
+  return { name: s.name, level: (s.system as { level: number }).level };
 }

@@ -33,6 +33,7 @@ import {
   type Situation,
 } from "./combatant";
 import { asRolledOn } from "./clipped";
+import { defenderWithChoice, situationWithChoice, type DefenceChoice } from "./defence";
 import { GM_SLOT, isDefenderSlot } from "./card-target";
 import { isOwner, type UserRef } from "./permissions";
 import type { RollCardData } from "./actions/trait-roll";
@@ -238,6 +239,13 @@ export function checkCard(raw: unknown): AttackCardData {
     if (!optional(t.defendUserId, (x) => x === null || (typeof x === "string" && x.length <= CARD_LIMITS.text)))
       throw malformed(`${f}.defendUserId`, "not an id");
     if (!optional(t.differs, (x) => typeof x === "boolean")) throw malformed(`${f}.differs`, "not yes/no");
+    // The defender's side as his Defend recorded it (defence.ts DefenceShown): shown only.
+    if (t.defence !== undefined && t.defence !== null) {
+      const d = recordOf(t.defence, `${f}.defence`, paramValue);
+      shortText(d.skillName, `${f}.defence.skillName`);
+      if (!isInt(d.level, 400) || !isInt(d.modifier, 10) || typeof d.allOutDefense !== "boolean")
+        throw malformed(`${f}.defence`, "not a defence");
+    }
     // GM judgement (Fudge §4.55): the GM's recorded pick, a level key ("none": no wound; "": none yet). Shown only.
     if (!optional(t.gmLevel, (x) => typeof x === "string" && x.length <= GM_LEVEL_CHARS && /^[A-Za-z0-9_-]*$/.test(x)))
       throw malformed(`${f}.gmLevel`, "not a wound level key");
@@ -306,6 +314,20 @@ export function checkRollCard(raw: unknown): RollCardData {
   )
     throw bad("diceOption", "not a dice option");
   run(() => stepList(raw.steps, "steps"));
+  // Fudge §3.5: the opponent's side of an opposed roll (shown only: whoever writes it derives it).
+  if (raw.opposed !== undefined && raw.opposed !== null) {
+    const o = raw.opposed;
+    if (!isRec(o)) throw bad("opposed", "not an object");
+    for (const k of ["actorId", "actorName", "traitKey", "traitLabelKey", "traitName", "resultName", "by"])
+      run(() => shortText(o[k], `opposed.${k}`));
+    for (const k of ["level", "penalty", "result"])
+      if (!isInt(o[k], 400)) throw bad(`opposed.${k}`, "not a whole number in range");
+    if (
+      o.dice !== null &&
+      (!Array.isArray(o.dice) || o.dice.length > CARD_LIMITS.faces || !o.dice.every((n) => isInt(n, 100)))
+    )
+      throw bad("opposed.dice", "not a roll");
+  }
   return raw as unknown as RollCardData;
 }
 
@@ -402,6 +424,11 @@ export interface LiveSides {
    * cannot write; null: none recorded. Omitted (pure callers, the playground): the card's.
    */
   defenceFaces?: number[] | null;
+  /**
+   * The defender's own choices for his defence roll (skill, all-out defence, modifier), as his
+   * defence record on his actor holds them (defence.ts); null or omitted: none (the card's situation stands).
+   */
+  defenceChoice?: DefenceChoice | null;
   /**
    * The card's message id: a side whose roll on this card used up its Clipped box (FATE; its own
    * record, src/system/clipped.ts) counts as Clipped, as it rolled. Omitted: the live tracks only.
@@ -512,15 +539,19 @@ export function rederiveTarget(
   }
   // The card's situation with this target's own (the range, gang-up and contact the table measured for it)
   // over it, plus what only the table knows about this defender (Fudge §4.64).
+  const claimed0 = claimedSituation(card.preset, { ...(card.situation ?? {}), ...(t.situation ?? {}) });
+  // The defender's own choices, kept with his defence roll on his actor, replace what the card said of his side.
+  const choice = live.defenceChoice ?? null;
   const situation = defenderSituation(
-    claimedSituation(card.preset, { ...(card.situation ?? {}), ...(t.situation ?? {}) }),
+    choice ? situationWithChoice(rules.preset, claimed0, choice) : claimed0,
     live.defender,
     rules,
     live.roundStart,
   );
+  const defender = choice ? defenderWithChoice(live.defender, choice) : live.defender;
   const pipeline = pipelineFor(rules.preset);
   const requestWith = (s: Situation) =>
-    pipeline.parseRequest(JSON.parse(JSON.stringify(attackRequest(attacker, weapon, live.defender, rules, s))));
+    pipeline.parseRequest(JSON.parse(JSON.stringify(attackRequest(attacker, weapon, defender, rules, s))));
   const parsed = requestWith(situation);
   const slots = pipeline.slots(parsed);
   const ids = new Set(slots.map((s) => s.id));

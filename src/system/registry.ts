@@ -32,6 +32,7 @@ export const QUERIES = {
   undo: `${SYSTEM_ID}.undoDamage`,
   defend: `${SYSTEM_ID}.defend`,
   write: `${SYSTEM_ID}.writeActor`,
+  oppose: `${SYSTEM_ID}.opposeRoll`,
 } as const;
 export type QueryAction = keyof typeof QUERIES;
 

@@ -20,10 +20,14 @@
  */
 import type { Verdict } from "./actions";
 import { parseActorWrite, type ActorWrite } from "./flows/writes";
+import { readDefenceChoice, type DefenceChoice } from "./defence";
 
 export type CardAction = "defend" | "apply" | "undo";
-/** A card action, or an actor write (./flows/writes.ts) routed to the one writer, the active GM's client. */
-export type RelayAction = CardAction | "write";
+/**
+ * What a relay asks: a card action, the opponent's side of an opposed trait roll (Fudge §3.5), or
+ * an actor write (./flows/writes.ts) routed to the one writer, the active GM's client.
+ */
+export type RelayAction = CardAction | "oppose" | "write";
 
 export interface RelayPayload {
   /** The card (a card action); "" for an actor write. */
@@ -37,6 +41,10 @@ export interface RelayPayload {
   spendFudgePoint: boolean;
   /** An actor write only: what to write, as data (parsed again by the GM's client). */
   write?: ActorWrite;
+  /** Defend only: the defender's own choices (src/system/defence.ts), flat: his skill item's id ("": his usual defence), all-out defence, his modifier. Claims, read again by the flow. */
+  defenceSkillId: string;
+  defenceAllOut: boolean;
+  defenceModifier: number;
   /** Key of the request in the sender's User flags (see above). */
   requestId: string;
   /** Where to look for the request: a hint written by the sender, which proves nothing by itself. */
@@ -47,7 +55,8 @@ export interface RelayPayload {
 export type RelayRequest = Pick<
   RelayPayload,
   "messageId" | "action" | "targetId" | "force" | "spendFudgePoint" | "write"
->;
+> &
+  Partial<Pick<RelayPayload, "defenceSkillId" | "defenceAllOut" | "defenceModifier">>;
 
 /** A request as stored in the User flags: the request and when it was written (server time, ms). */
 export type StoredRelayRequest = RelayRequest & { at: number };
@@ -69,7 +78,23 @@ export const requestOf = (p: RelayRequest): RelayRequest => ({
   force: p.force,
   spendFudgePoint: p.spendFudgePoint,
   ...(p.write ? { write: p.write } : {}),
+  defenceSkillId: p.defenceSkillId ?? "",
+  defenceAllOut: p.defenceAllOut ?? false,
+  defenceModifier: p.defenceModifier ?? 0,
 });
+
+/** A defence choice as a relay request's flat fields. */
+export const relayDefence = (
+  c: DefenceChoice | undefined,
+): Pick<RelayPayload, "defenceSkillId" | "defenceAllOut" | "defenceModifier"> => ({
+  defenceSkillId: c?.skillId ?? "",
+  defenceAllOut: c?.allOutDefense === true,
+  defenceModifier: c?.modifier ?? 0,
+});
+
+/** The defence choice a relayed request claims (bounded by readDefenceChoice). */
+export const defenceOfRequest = (p: RelayRequest): DefenceChoice =>
+  readDefenceChoice({ skillId: p.defenceSkillId, allOutDefense: p.defenceAllOut, modifier: p.defenceModifier });
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -148,23 +173,39 @@ const ACTOR_UUID = /^(Scene\.[A-Za-z0-9]{16}\.Token\.[A-Za-z0-9]{16}\.)?Actor\.[
 export function parseRelayPayload(data: unknown): RelayPayload | null {
   if (typeof data !== "object" || data === null || Array.isArray(data)) return null;
   const d = data as Record<string, unknown>;
-  if (d.action !== "defend" && d.action !== "apply" && d.action !== "undo" && d.action !== "write") return null;
-  const isWrite = d.action === "write";
+  const actions: unknown[] = ["defend", "apply", "undo", "oppose", "write"];
+  if (!actions.includes(d.action)) return null;
+  const action = d.action as RelayAction;
+  const isWrite = action === "write";
   if (typeof d.messageId !== "string" || !(isWrite ? d.messageId === "" : ID.test(d.messageId))) return null;
   const write = isWrite ? parseActorWrite(d.write) : null;
   if (isWrite ? !write : d.write !== undefined) return null;
   if (typeof d.targetId !== "string" || !ACTOR_UUID.test(d.targetId)) return null;
   if (d.force !== undefined && typeof d.force !== "boolean") return null;
   if (d.spendFudgePoint !== undefined && typeof d.spendFudgePoint !== "boolean") return null;
+  if (
+    d.defenceSkillId !== undefined &&
+    (typeof d.defenceSkillId !== "string" || !/^[A-Za-z0-9]{0,64}$/.test(d.defenceSkillId))
+  )
+    return null;
+  if (d.defenceAllOut !== undefined && typeof d.defenceAllOut !== "boolean") return null;
+  if (
+    d.defenceModifier !== undefined &&
+    (typeof d.defenceModifier !== "number" || !Number.isInteger(d.defenceModifier) || Math.abs(d.defenceModifier) > 10)
+  )
+    return null;
   if (typeof d.requestId !== "string" || !ID.test(d.requestId)) return null;
   if (typeof d.userId !== "string" || !ID.test(d.userId)) return null;
   return {
     messageId: d.messageId,
-    action: d.action,
+    action,
     targetId: d.targetId,
     force: d.force === true,
     spendFudgePoint: d.spendFudgePoint === true,
     ...(write ? { write } : {}),
+    defenceSkillId: typeof d.defenceSkillId === "string" ? d.defenceSkillId : "",
+    defenceAllOut: d.defenceAllOut === true,
+    defenceModifier: typeof d.defenceModifier === "number" ? d.defenceModifier : 0,
     requestId: d.requestId,
     userId: d.userId,
   };

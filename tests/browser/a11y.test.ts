@@ -5,8 +5,8 @@
  * report) and every card state (waiting for the defence, resolved, applied with its details open,
  * undone, a roll card, two targets, the GM's judgement, the battle's end) — in every preset, in
  * the light and the dark theme. The check is scoped to the system's own DOM (sheet contents, card
- * contents, dialog bodies), not the playground's frame; any violation fails. The system draws no
- * combat-tracker view of its own (the tracker's duel forecast is a core notification).
+ * contents, dialog bodies, the combat tracker's wound lines), not the playground's frame; any
+ * violation fails. The defender's Defend dialog is checked with the card states.
  * Also: the sheet tabs follow the ARIA tabs pattern by keyboard, and dice faces are announced.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -101,13 +101,22 @@ async function cardStates(page: Page, preset: Preset, found: string[]): Promise<
     await check(card);
     const defend = card.locator('[data-action="defend"]');
     if (await defend.count()) {
-      await act(page, () => defend.click());
+      if (!seen.has("defence dialog")) {
+        // The defender's own Defend dialog, once; later defences roll with his last choices (Shift).
+        seen.add("defence dialog");
+        await defend.click();
+        await page.locator("dialog[open]").waitFor();
+        found.push(...(await axeViolations(page, [DIALOG], "defence dialog")));
+        await act(page, () => page.locator('dialog[open] button[type="submit"]').first().click());
+      } else await act(page, () => defend.click({ modifiers: ["Shift"] }));
       await check(card);
     }
     if (applied || !(await card.locator('[data-action="apply"]').count())) continue;
     await act(page, () => card.locator('[data-action="apply"]').click());
     await card.locator("details.fudge-explain > summary").first().click();
     found.push(...(await axeViolations(page, [LAST_CARD], "card applied, details open")));
+    // The combat tracker's view of the actors, one of them wounded: its lines in words.
+    found.push(...(await axeViolations(page, ["#pg-tracker"], "combat tracker")));
     await act(page, () => card.locator('[data-action="undo"]').click());
     found.push(...(await axeViolations(page, [LAST_CARD], "card undone")));
     applied = true;
@@ -237,7 +246,7 @@ async function fudgeExtras(page: Page, found: string[]): Promise<void> {
         .click({ modifiers: ["Shift"] }),
     );
     const defend = lastCard(page).locator('[data-action="defend"]');
-    if (await defend.count()) await act(page, () => defend.click());
+    if (await defend.count()) await act(page, () => defend.click({ modifiers: ["Shift"] }));
     if (await lastCard(page).locator('select[name="gmLevel"]').count()) break;
   }
   found.push(...(await axeViolations(page, [LAST_CARD], "GM judgement card")));
@@ -358,7 +367,11 @@ describe("keyboard and screen readers", () => {
         .first()
         .click({ modifiers: ["Shift"] }),
     );
-    await act(page, () => lastCard(page).locator('[data-action="defend"]').click());
+    await act(page, () =>
+      lastCard(page)
+        .locator('[data-action="defend"]')
+        .click({ modifiers: ["Shift"] }),
+    );
     const faces = (slot: string) =>
       lastCard(page).locator(`.fudge-dice-roll[data-slot="${slot}"] .faces`).getByRole("img");
     expect(await faces("attack").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")))).toEqual([

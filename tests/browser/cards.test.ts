@@ -40,7 +40,7 @@ async function attackUntilWound(page: Page, attacker: string, defender: string) 
     if (await defend.count()) {
       expect(await card.locator(".fudge-target").getAttribute("data-state")).toBe("pending");
       expect(await defend.textContent()).toContain(defender);
-      await act(page, () => defend.click());
+      await act(page, () => defend.click({ modifiers: ["Shift"] }));
     }
     if (await card.locator('[data-action="apply"]').count()) return card;
   }
@@ -476,7 +476,7 @@ describe("GM judgement (RULES §2.2: 'the card shows the factors and RD and the 
       await attackVia(page, win.locator('[data-action="attack"]').first());
       card = lastCard(page);
       const defend = card.locator('[data-action="defend"]');
-      if (await defend.count()) await act(page, () => defend.click());
+      if (await defend.count()) await act(page, () => defend.click({ modifiers: ["Shift"] }));
       if (await card.locator('select[name="gmLevel"]').count()) break;
     }
     expect((await card.locator(".fudge-headline").textContent())!.replace(/\s+/g, " ").trim()).toBe(

@@ -95,8 +95,8 @@ export async function screenshot(target: Page | ReturnType<Page["locator"]>, nam
   // The chat column scrolls inside the page; unpin it so a tall card is captured whole.
   const page = "page" in target ? target.page() : target;
   await page.evaluate(() => {
-    const chat = document.querySelector<HTMLElement>(".pg-chat");
-    if (chat) Object.assign(chat.style, { maxHeight: "none", position: "static", overflow: "visible" });
+    for (const el of document.querySelectorAll<HTMLElement>(".pg-chat, .pg-side"))
+      Object.assign(el.style, { maxHeight: "none", position: "static", overflow: "visible" });
   });
   await target.screenshot({ path: file });
   return file;

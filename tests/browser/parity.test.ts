@@ -41,7 +41,7 @@ async function answer(page: Page, fields: Record<string, string> | "confirm"): P
       const field = dialog.locator(`[name="${name}"]`);
       const kind = await field.evaluate((el) => (el.tagName === "INPUT" ? (el as HTMLInputElement).type : el.tagName));
       if (kind === "SELECT") await field.selectOption(value);
-      else if (kind === "checkbox") await field.setChecked(value === "true");
+      else if (kind === "checkbox") await field.setChecked(value === "true" || value === "on");
       else await field.fill(value);
     }
   await dialog.locator("[data-pg-submit]").click();
@@ -68,6 +68,13 @@ async function play(page: Page, run: ParityRun, step: Step): Promise<void> {
     }
     if (step.gmLevel) await root.locator('select[name="gmLevel"]').selectOption(step.gmLevel);
     await root.locator(`[data-action="${step.action}"]`).click();
+    if (step.dialog) await answer(page, step.dialog);
+  } else if ("rollCard" in step) {
+    const card = page
+      .locator("#pg-chat > li.chat-message")
+      .filter({ has: page.locator(".roll-card") })
+      .nth(step.rollCard);
+    await card.locator(`[data-action="${step.action}"]`).click();
   } else if ("target" in step) {
     for (const name of run.actors) await setTarget(page, name, step.target.includes(name));
   } else if ("rules" in step) {

@@ -647,3 +647,38 @@ export function menuEntryClick(entry: Rec, li: HTMLElement): unknown {
 }
 /** The entry's text: `label` (v14) or `name` (v13). */
 export const menuEntryLabel = (entry: Rec): string => String(entry.label ?? entry.name ?? "");
+
+/**
+ * v13's sidebar CombatTracker (client/applications/sidebar/tabs/combat-tracker.mjs), as far as a
+ * system's hook reads it: `viewed` (the combat shown), and its tracker part — an
+ * `li.combatant[data-combatant-id]` per turn the user may see, with the name in `.token-name`
+ * (templates/sidebar/tabs/combat/tracker.hbs). `_prepareTrackerContext` skips a combatant that is
+ * not `visible` (v13 Combatant#visible: its owner, or not hidden). ApplicationV2 then fires
+ * `renderCombatTracker(app, element, context, options)`.
+ */
+export class CombatTracker extends ApplicationV2 {
+  viewed: { turns: { id: string; name: string; hidden: boolean; isOwner: boolean }[] } | null;
+  constructor(options: Rec = {}) {
+    super(options);
+    this.viewed = (options.combat as CombatTracker["viewed"]) ?? null;
+  }
+  override async _renderHTML(): Promise<unknown> {
+    const ol = document.createElement("ol");
+    ol.className = "combat-tracker plain";
+    for (const c of this.viewed?.turns ?? []) {
+      if (!(c.isOwner || !c.hidden)) continue;
+      const li = document.createElement("li");
+      li.className = "combatant";
+      li.dataset.combatantId = c.id;
+      const name = document.createElement("div");
+      name.className = "token-name";
+      const strong = document.createElement("strong");
+      strong.className = "name";
+      strong.textContent = c.name;
+      name.append(strong);
+      li.append(name);
+      ol.append(li);
+    }
+    return ol;
+  }
+}

@@ -9,6 +9,7 @@ import {
   ActorSheet,
   ActorSheetV2,
   ApplicationV2,
+  CombatTracker,
   DialogV2,
   DocumentSheetConfig,
   DocumentSheetV2,
@@ -94,6 +95,7 @@ export function installGlobals(world: World): void {
       api: { ApplicationV2, HandlebarsApplicationMixin, DialogV2, DocumentSheetV2 },
       sheets: { ActorSheetV2, ItemSheetV2, ActorSheet, ItemSheet },
       apps: { DocumentSheetConfig, FilePicker },
+      sidebar: { tabs: { CombatTracker } },
       handlebars: { loadTemplates, renderTemplate, getTemplate },
       // v13 TextEditor: enrichHTML turns @UUID links and inline rolls into HTML; notes without them come back as they are.
       ux: { TextEditor: { implementation: { enrichHTML: async (content: string) => String(content ?? "") } } },

@@ -109,10 +109,9 @@ describe("Miniatures: Melee Combat — base-to-base contact with the target mode
     expect(cards).toEqual([]);
     expect(t.world.rolls).toEqual([]);
     expect(notes(t.player)).toContain("Sword of Smiting needs base-to-base contact.");
-    // The dialog's odds already said so.
-    expect(dialogBody(t).querySelector(".fudge-odds .fudge-error")?.textContent).toContain(
-      "Sword of Smiting needs base-to-base contact.",
-    );
+    // Refused before the dialog (no target to attack): said once, in the warning.
+    expect(t.world.dialogs).toEqual([]);
+    expect(notes(t.player).match(/base-to-base/g)).toHaveLength(1);
   });
 
   it("control: the same stab on Sir Knightly, whose base touches Knavely's, is rolled, in contact with its target", async () => {

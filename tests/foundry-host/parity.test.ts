@@ -72,7 +72,7 @@ const fill = (form: HTMLFormElement, fields: Record<string, string>) => {
   for (const [name, value] of Object.entries(fields)) {
     const el = form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${name}"]`);
     if (!el) throw new Error(`the dialog has no ${name}`);
-    if (el instanceof HTMLInputElement && el.type === "checkbox") el.checked = value === "true";
+    if (el instanceof HTMLInputElement && el.type === "checkbox") el.checked = value === "true" || value === "on";
     else el.value = value;
   }
 };
@@ -92,7 +92,11 @@ async function play(t: Awaited<ReturnType<typeof gmAndPlayer>>, ids: Record<stri
       root = li.querySelector(`.fudge-target[data-target-index="${index}"]`)!;
     }
     if (step.gmLevel) gm.change(root.querySelector('select[name="gmLevel"]'), step.gmLevel);
+    if (step.dialog) t.world.answerDialogs((req) => void fill(req.form, step.dialog!));
     gm.click(button(root, step.action));
+  } else if ("rollCard" in step) {
+    const rolls = gm.game.messages.contents.filter((m) => (m.type as string) === "rollCard");
+    gm.click(button(gm.chatLog.get(rolls[step.rollCard].id)!, step.action));
   } else if ("target" in step)
     gm.target(
       ...step.target.map((n) =>

@@ -59,9 +59,15 @@ describe("every die a Foundry Roll", () => {
     const app = (await t.player.run(() =>
       (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<unknown> }).render({ force: true }),
     )) as unknown as { element: HTMLElement };
+    const [medicine] = await t.gm.run(() =>
+      actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
+        { name: "Medicine", type: "skill", system: { level: 1 } } as never,
+      ]),
+    );
+    await t.world.settle();
     t.world.dice.queue(1, 1, 1, 0);
     t.world.answerDialogs((req) => {
-      (req.form.querySelector('[name="skill"]') as HTMLInputElement).value = "1";
+      (req.form.querySelector('[name="healer"]') as HTMLSelectElement).value = `${t.hero}:${medicine.id}`;
       return "ok";
     });
     t.player.click(app.element.querySelector('[data-action="heal"][data-heal="roll"]'));

@@ -88,7 +88,9 @@ describe("the Fudge track's world options at the table (v13 host)", () => {
     const before = t.gm.game.messages.contents.length;
     await heal(t, "natural", []);
     expect(levelKey(t)).toBe("hurt");
-    expect(t.gm.game.messages.contents.length).toBe(before);
+    // The heal's card, with no roll on it.
+    expect(t.gm.game.messages.contents.length).toBe(before + 1);
+    expect(lastMessage(t).rolls).toEqual([]);
     expect(t.world.rolls).toEqual([]);
   });
 
@@ -103,8 +105,14 @@ describe("the Fudge track's world options at the table (v13 host)", () => {
       "roll",
       "natural",
     ]);
-    // Healing roll: skill Fair + 0 0 0 + → Good, one level.
-    await heal(t, "roll", [0, 0, 0, 1], { skill: "0" });
+    // Healing roll: Leroy's own Medicine Fair + 0 0 0 + → Good, one level.
+    const [medicine] = await t.gm.run(() =>
+      actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
+        { name: "Medicine", type: "skill", system: { level: 0 } } as never,
+      ]),
+    );
+    await t.world.settle();
+    await heal(t, "roll", [0, 0, 0, 1], { healer: `${t.hero}:${medicine.id}` });
     expect(state(t)).toMatchObject({ dc: -1 });
     await heal(t, "natural", [], { weeks: "4" });
     expect(state(t)).toMatchObject({ dc: 0 });

@@ -22,8 +22,13 @@ export type Step =
   | { sheet: string; action: string; data?: Record<string, string>; dialog?: Record<string, string> | "confirm" }
   /** A sheet field of `field`'s actor changed to `value` (`name`: the input's name). */
   | { field: string; name: string; value: string }
-  /** A button of the `card`th attack card (0: the first), in `target`'s section (none: the card's own). */
-  | { card: number; action: string; target?: string; gmLevel?: string }
+  /**
+   * A button of the `card`th attack card (0: the first), in `target`'s section (none: the card's own);
+   * `dialog`: the dialog it opens (the defender's Defend), these fields filled before its OK.
+   */
+  | { card: number; action: string; target?: string; gmLevel?: string; dialog?: Record<string, string> }
+  /** A button of the `rollCard`th trait-roll card (0: the first): an opposed roll's other side. */
+  | { rollCard: number; action: string }
   /** World rules changed by the GM: these fields of one group of WorldRules (a world setting). */
   | { rules: string; value: Record<string, unknown> };
 
@@ -42,12 +47,17 @@ const fudge: ParityRun = {
   steps: [
     { target: ["Theodora"] },
     { sheet: "Leroy", action: "attack", data: { itemId: "heY0Z3tNTjFC9mE2" }, dialog: {} },
-    { card: 0, action: "defend", target: "Theodora" },
+    { card: 0, action: "defend", target: "Theodora", dialog: { allOutDefense: "on", modifier: "-1" } },
     { card: 0, action: "apply", target: "Theodora" },
     { card: 0, action: "undo", target: "Theodora" },
     { card: 0, action: "apply", target: "Theodora" },
     { sheet: "Leroy", action: "rollTrait", data: { trait: "attributes.strength" }, dialog: {} },
-    { sheet: "Theodora", action: "heal", data: { heal: "roll" }, dialog: { skill: "1" } },
+    {
+      sheet: "Theodora",
+      action: "heal",
+      data: { heal: "roll" },
+      dialog: { healer: "JZkA2QvqOsAr8s9b:71eMgBWgE8EWwrCZ" },
+    },
     { sheet: "Theodora", action: "heal", data: { heal: "natural" }, dialog: { weeks: "2" } },
     { sheet: "Theodora", action: "heal", data: { heal: "scratches" } },
     { sheet: "Leroy", action: "toggleWoundBox", data: { ref: "hurt:0" } },
@@ -61,13 +71,16 @@ const fudge: ParityRun = {
     // The GM's ruling (Fudge §4.55): GM judgement, with the Situational 4dF rolled after his pick.
     { rules: "fudge", value: { woundMode: "gmJudgement", gmSituationalRoll: true } },
     { sheet: "Leroy", action: "attack", data: { itemId: "heY0Z3tNTjFC9mE2" }, dialog: {} },
-    { card: 1, action: "defend", target: "Theodora" },
+    { card: 1, action: "defend", target: "Theodora", dialog: { allOutDefense: "off", modifier: "0" } },
     { card: 1, action: "applyJudgement", target: "Theodora", gmLevel: "hurt" },
     // Experience (Fudge §5.2): the GM awards EP, Strength is raised (Great → Superb, 8 × 3 EP), undone, raised again.
     { sheet: "Leroy", action: "awardExperience", dialog: { amount: "30", note: "The siege" } },
     { sheet: "Leroy", action: "spendExperience", dialog: { trait: "attr.strength", used: "true" } },
     { sheet: "Leroy", action: "undoAdvance", data: { entry: "ep1" }, dialog: "confirm" },
     { sheet: "Leroy", action: "spendExperience", dialog: { trait: "attr.strength", used: "true" } },
+    // Fudge §3.5: an opposed roll against the target, whose side is rolled from the card.
+    { sheet: "Leroy", action: "rollTrait", data: { trait: "attributes.strength" }, dialog: { opponent: "0" } },
+    { rollCard: 1, action: "rollOpposed" },
   ],
 };
 
@@ -100,7 +113,7 @@ const fate: ParityRun = {
     // FATE Clipped: Leroy's attack is his next action, and resets his box.
     { sheet: "Leroy", action: "toggleWoundBox", data: { ref: "clipped:0" } },
     { sheet: "Leroy", action: "attack", data: { itemId: "heY0Z3tNTjFC9mE2" }, dialog: {} },
-    { card: 0, action: "defend", target: "Theodora" },
+    { card: 0, action: "defend", target: "Theodora", dialog: { modifier: "-1" } },
     { card: 0, action: "apply", target: "Theodora" },
     { card: 0, action: "undo", target: "Theodora" },
     { card: 0, action: "apply", target: "Theodora" },

@@ -40,8 +40,9 @@ const theodora = () => structuredClone(findSample("Theodora", "b"));
 describe("attack dialog", () => {
   test("each preset offers only its own situational options, each with a hint", () => {
     const names = (p: (typeof PRESET_IDS)[number]) => situationFields(p, null).map((f) => f.name);
-    expect(names("fudge")).toEqual(["modifier", "defenderModifier", "allOutAttack", "allOutDefense", "pullPunch"]);
-    expect(names("fate")).toEqual(["modifier", "defenseModifier"]);
+    // The defender's modifier and all-out defence are his own, in his Defend dialog (src/system/defence.ts).
+    expect(names("fudge")).toEqual(["modifier", "allOutAttack", "pullPunch"]);
+    expect(names("fate")).toEqual(["modifier"]);
     expect(names("volt")).toEqual(["modifier"]);
     expect(names("miniatures")).toContain("gangUp");
     for (const p of PRESET_IDS)
@@ -53,14 +54,7 @@ describe("attack dialog", () => {
     const stunWeapon = { system: { stunCapable: true } } as never;
     const names = (r: typeof rules | undefined, w: unknown) =>
       situationFields("fudge", w as never, {}, r).map((f) => f.name);
-    expect(names(rules, stunWeapon)).toEqual([
-      "modifier",
-      "defenderModifier",
-      "allOutAttack",
-      "allOutDefense",
-      "stun",
-      "pullPunch",
-    ]);
+    expect(names(rules, stunWeapon)).toEqual(["modifier", "allOutAttack", "stun", "pullPunch"]);
     const on = { ...rules, fudge: { ...rules.fudge, headBlowKnockout: true } };
     expect(names(on, stunWeapon)).toContain("headBlow");
     expect(names(on, null)).not.toContain("headBlow");
@@ -134,9 +128,10 @@ describe("attack dialog", () => {
     expect(
       readSituation("fudge", [
         ["modifier", "11"],
+        ["allOutAttack", "on"],
         ["defenderModifier", "-10"],
       ]),
-    ).toEqual({ defenderModifier: -10 });
+    ).toEqual({ allOutAttack: true });
     expect(
       readSituation("miniatures", [
         ["rangeInches", "36"],
@@ -145,10 +140,10 @@ describe("attack dialog", () => {
     ).toEqual({ rangeInches: 36 });
     expect(
       readSituation("fate", [
-        ["modifier", "0"],
+        ["modifier", "-1"],
         ["defenseModifier", "-1"],
       ]),
-    ).toEqual({ defenseModifier: -1 });
+    ).toEqual({ modifier: -1 });
   });
 
   test('a measure of 0 is a value, not "no modifier": Volt distance 0 ("ranged: above the distance value") and a Miniatures range of 0 are kept, and a ranged attack at distance 0 rolls', () => {

@@ -239,7 +239,11 @@ describe('Miniatures: a stat roll is the Legendary roll ("On an unmodified roll 
     expect([roll.result, roll.resultName, roll.success, roll.dice]).toEqual([7, "+7", true, [1, 1, 1, 1, 1, -1, 0, 1]]);
     const html = r.render("rollCard", rollCardContext(roll, rules));
     // The re-roll is set apart from the first four dice.
-    expect(text(/<span class="fudge-dice-faces">([^<]*)</.exec(html)?.[1] ?? "")).toBe("+ + + + \u00b7 + \u2212 0 +");
+    // Drawn as the attack card's faces (templates/parts/dice-faces.hbs), each named for screen readers.
+    const faces = [...html.matchAll(/<span class="(fudge-face[^"]*)"[^>]*aria-label="([^"]*)"[^>]*>([^<]*)</g)].map(
+      (m) => m[3] || m[2],
+    );
+    expect(faces.join(" ")).toBe("+ + + + \u00b7 + \u2212 blank +");
     const steps = text(html);
     expect(steps).toContain("Legendary roll: re-rolled 1 time(s) for +2");
     expect(steps).toContain("+7 against 0: success by 7");

@@ -26,8 +26,23 @@ describe("parseRelayPayload", () => {
       targetId: UUID,
       force: false,
       spendFudgePoint: false,
+      defenceSkillId: "",
+      defenceAllOut: false,
+      defenceModifier: 0,
       ...WHO,
     });
+    // Defend: the defender's choices, flat and bounded (a skill id, yes/no, a modifier within ±10).
+    const defend = { messageId: MSG, action: "defend", targetId: UUID, ...WHO };
+    expect(
+      parseRelayPayload({ ...defend, defenceSkillId: "abcDEF0123456789", defenceAllOut: true, defenceModifier: -2 }),
+    ).toMatchObject({ defenceSkillId: "abcDEF0123456789", defenceAllOut: true, defenceModifier: -2 });
+    for (const bad of [
+      { defenceSkillId: "a.b" },
+      { defenceAllOut: "yes" },
+      { defenceModifier: 11 },
+      { defenceModifier: 0.5 },
+    ])
+      expect(parseRelayPayload({ ...defend, ...bad })).toBeNull();
     expect(
       parseRelayPayload({ messageId: MSG, action: "apply", targetId: UUID, spendFudgePoint: true, ...WHO })
         ?.spendFudgePoint,

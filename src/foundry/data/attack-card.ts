@@ -63,6 +63,8 @@ function targetSchema() {
     applied: new fields.ArrayField(appliedSchema(), { required: true, initial: [], max: CARD_LIMITS.applied }),
     // Apply re-derived the result from the live actors and it differed from what the card showed.
     differs: new fields.BooleanField({ required: true, initial: false }),
+    // The defender's own choices for his defence roll, as his Defend recorded them (src/system/defence.ts DefenceShown); shown only.
+    defence: json(),
     // GM judgement (Fudge §4.55): the level the GM picked when he applied ("none": no wound; "": no pick).
     gmLevel: text(""),
   });

@@ -38,6 +38,8 @@ export function rollCardSchema() {
       new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 1 }),
       { required: true, nullable: true, initial: null, max: CARD_LIMITS.faces },
     ),
+    // Fudge §3.5: the opponent's side of an opposed roll (src/system/opposed.ts); null: unopposed.
+    opposed: new fields.ObjectField({ required: true, nullable: true, initial: null }),
   };
 }
 

@@ -41,6 +41,7 @@ import { defenceSettledClipped } from "../clipped";
 import type { SlotDice } from "../rolling";
 import { UserRef, isOwner, ActOptions, allowed, checkAllowed, refuseUnless, type Check } from "../permissions";
 import { liveTrack } from "./wound-track";
+import { defenceShown, hasChoice, requestWithChoice, type DefenceChoice } from "../defence";
 import { ActorUpdate, trackUpdate } from "../updates";
 
 /**
@@ -330,7 +331,7 @@ export function defend(
   defender: ActorDoc,
   faces: number[],
   user: UserRef,
-  opts: ActOptions = {},
+  opts: ActOptions & { choice?: DefenceChoice; rules?: WorldRules } = {},
 ): CardUpdate {
   const i = targetIndex(card, defender);
   const t = card.targets[i];
@@ -342,6 +343,12 @@ export function defend(
     defendUserId: user.id,
     dice: { ...structuredClone(t.dice), defense: [...faces] },
   };
+  // The defender's own choices (his Defend dialog): shown on his side, and in the result shown now.
+  if (opts.choice && opts.rules && defender.type !== "miniature") {
+    if (hasChoice(opts.choice))
+      next.request = requestWithChoice(t.request as Record<string, unknown>, defender, opts.choice, opts.rules);
+    next.defence = defenceShown(defender, opts.choice, opts.rules);
+  }
   next.resolution = plain(resolveTarget(next)); // throws (nothing changed) on bad faces
   return withTarget(card, i, next);
 }

@@ -21,6 +21,23 @@ import { liveTrack } from "./wound-track";
 import { willpowerEase } from "./attack-card";
 import { gutsRules } from "./miniature-guts";
 
+/** An opposed roll's (src/system/opposed.ts) opponent side of an opposed roll card: pending (no dice) until he rolls. */
+export interface OpposedSide {
+  actorId: string;
+  actorName: string;
+  traitKey: string;
+  traitLabelKey: string;
+  traitName: string;
+  level: number;
+  /** His roll (4dF, a Legendary re-roll after it in Miniatures); null while he has not rolled. */
+  dice: number[] | null;
+  penalty: number;
+  result: number;
+  resultName: string;
+  /** Who rolled it ("" while pending). */
+  by: string;
+}
+
 export interface RollCardData {
   actorId: string;
   actorName: string;
@@ -45,6 +62,8 @@ export interface RollCardData {
   willpowerDice?: number[] | null;
   /** Fudge §3.22: the world's dice when other than 4dF (src/rules/dice-options.ts); `dice` then holds every throw's faces in order. */
   diceOption?: DiceOptionId;
+  /** An opposed roll (Fudge §3.5): the opponent's side (src/system/opposed.ts), pending until he rolls; absent or null: unopposed. */
+  opposed?: OpposedSide | null;
 }
 
 /** The dice a trait roll uses (Fudge §3.21–3.22, a world setting): another than 4dF only for a Fudge world's ladder traits. */
@@ -85,7 +104,8 @@ export function traitRollChance(
   return { chance, percent: (Math.round(chance * 1000) / 10).toFixed(1), dice };
 }
 
-function traitLevel(
+/** The trait a key names on this actor: its level and its name (an attribute's lang key, or a skill's own name). */
+export function traitLevel(
   actor: ActorDoc,
   traitKey: string,
   rules: WorldRules,

@@ -4,7 +4,8 @@
  * per target before the dialog, which shows them and the odds under them; each target's card entry
  * carries its own (its range, gang-up, contact), over the dialog's situation.
  */
-import { RulesError } from "../../rules";
+import { RulesError, isRulesError } from "../../rules";
+import { errorText } from "../error-text";
 import * as actions from "../actions";
 import { attackDialogContext, readSituation } from "../attack-dialog";
 import type { Situation } from "../combatant";
@@ -63,11 +64,17 @@ export async function attack(
   const rules = port.rules();
   const attacker = liveActor(port, actorRef, rules);
   actions.refuseUnless(actions.canAttack(attacker, port.user));
-  const targets = port.table.targets(actorRef);
-  if (!targets.length) throw new RulesError("targets", "FUDGE.Error.NoTargets", "target at least one token");
-  const targetDocs = targets.map((t) => liveActor(port, t.ref, rules));
+  const targeted = port.table.targets(actorRef);
+  if (!targeted.length) throw new RulesError("targets", "FUDGE.Error.NoTargets", "target at least one token");
   const weaponId = weaponIds[0] ?? null;
-  const measured = port.table.measure(actorRef, targets, isRanged(attacker, weaponId));
+  const { targets, targetDocs, measured } = validTargets(
+    port,
+    attacker,
+    weaponId,
+    targeted,
+    port.table.measure(actorRef, targeted, isRanged(attacker, weaponId)),
+    rules,
+  );
   const last = readSituation(rules.preset, port.rememberedSituation());
   const situation = opts.fastForward
     ? last
@@ -104,6 +111,48 @@ export async function attack(
     // Each attack from the live attacker (an earlier card of the action may have reset his Clipped box).
     await postAttack(port, liveActor(port, actorRef, rules), id, targets, targetDocs, shared, perTarget, rules);
   }
+}
+
+/**
+ * The targets an attack goes ahead against: each is planned alone (planAttack, before any die or
+ * dialog); one the attack cannot reach (out of contact, the wrong kind of actor…) is skipped and
+ * named once, the others are attacked. When none is valid, the first refusal stands (the click
+ * reports it, once).
+ */
+function validTargets(
+  port: HostPort,
+  attacker: ActorDoc,
+  weaponId: string | null,
+  targets: readonly TableTarget[],
+  measured: readonly Situation[],
+  rules: WorldRules,
+): { targets: TableTarget[]; targetDocs: ActorDoc[]; measured: Situation[] } {
+  const out = { targets: [] as TableTarget[], targetDocs: [] as ActorDoc[], measured: [] as Situation[] };
+  const skipped: { name: string; error: RulesError }[] = [];
+  targets.forEach((t, i) => {
+    try {
+      const doc = liveActor(port, t.ref, rules);
+      const own = measured.length === targets.length ? [measured[i]] : [];
+      actions.planAttack(attacker, weaponId, [doc], {}, rules, port.user, own, {
+        roundStart: (d) => port.table.roundStart(d),
+      });
+      out.targets.push(t);
+      out.targetDocs.push(doc);
+      if (own.length) out.measured.push(own[0]);
+    } catch (e) {
+      if (!isRulesError(e)) throw e;
+      skipped.push({ name: port.actor(t.ref)?.name ?? "", error: e });
+    }
+  });
+  if (!out.targets.length) throw skipped[0].error;
+  for (const s of skipped)
+    port.report(
+      new RulesError("targets", "FUDGE.Attack.TargetSkipped", `${s.name} is not attacked`, {
+        name: s.name,
+        reason: errorText(s.error, port.i18n),
+      }),
+    );
+  return out;
 }
 
 /**

@@ -13,7 +13,10 @@ import { readActor } from "../combatant";
 import { checkDefendable } from "../actor-logs";
 import { defenceRollUpdate } from "../clipped";
 import { rollSlot } from "../rolling";
-import { routeCardAction, type CardAction } from "../relay";
+import { relayDefence, routeCardAction, type CardAction } from "../relay";
+import { defenceDialogContext, defenceShown, hasChoice, readDefenceChoice, type DefenceChoice } from "../defence";
+import { TEMPLATES } from "../handlebars";
+import { ladderNames } from "./trait-roll";
 import type { ActorDoc, AttackCardData, WorldRules } from "../data";
 import type { HostPort, StoredCard } from "./port";
 import { cardOf, liveActor, sidesOf, storedCard, targetOf } from "./read";
@@ -27,6 +30,10 @@ export interface CardActionOptions {
   force?: boolean;
   /** Apply: the defender spends a Fudge Point (Fudge §4.64). */
   spendFudgePoint?: boolean;
+  /** Defend: the defender's own choices (his Defend dialog; on the GM's client, the relayed claim). */
+  defence?: DefenceChoice;
+  /** Defend: Shift held — no dialog, his last choices. */
+  fastForward?: boolean;
 }
 
 /** A click on Defend / Apply / Undo: carried out here, or relayed to the active GM. */
@@ -35,7 +42,7 @@ export async function clickCardAction(
   messageId: string,
   action: CardAction,
   targetRef: string,
-  opts: Pick<CardActionOptions, "force" | "spendFudgePoint"> = {},
+  opts: Pick<CardActionOptions, "force" | "spendFudgePoint" | "fastForward"> = {},
 ): Promise<void> {
   const rules = port.rules();
   const target = liveActor(port, targetRef, rules);
@@ -45,7 +52,16 @@ export async function clickCardAction(
   const verdict = actions.authorize(action, port.user, target, card, t, messageId);
   const route = routeCardAction(verdict, stored.writable, port.user.isGM, port.writesHere());
   if (route === "refuse") throw actions.refusal(action, target.name);
-  if (route === "local") return performCardAction(port, messageId, action, targetRef, opts);
+  let defence: DefenceChoice | undefined;
+  if (action === "defend") {
+    // Refused before the dialog (not his, not waiting for him); then he chooses his defence.
+    actions.refuseUnless(actions.canDefend(card, target, port.user, { relayed: route === "relay" }));
+    const chosen = await askDefence(port, card, target, rules, opts.fastForward === true);
+    if (chosen === null) return;
+    defence = chosen;
+  }
+  const { fastForward: _ff, ...rest } = opts;
+  if (route === "local") return performCardAction(port, messageId, action, targetRef, { ...rest, defence });
   await port.relay(
     {
       messageId,
@@ -53,9 +69,49 @@ export async function clickCardAction(
       targetId: targetRef,
       force: opts.force ?? false,
       spendFudgePoint: opts.spendFudgePoint ?? false,
+      ...relayDefence(defence),
     },
     target.name,
   );
+}
+
+/**
+ * The defender's Defend dialog (templates/dialog/defence-dialog.hbs): a skill of his own, all-out
+ * defence (Fudge §4.31), a modifier; Shift skips it with his last choices (remembered per user and
+ * actor). Null when he closes it.
+ */
+async function askDefence(
+  port: HostPort,
+  card: AttackCardData,
+  defender: ActorDoc,
+  rules: WorldRules,
+  fastForward: boolean,
+): Promise<DefenceChoice | null> {
+  const ref = defender.uuid ?? defender._id;
+  const last = readDefenceChoice(port.rememberedDefence(ref));
+  // A skill he no longer has is not chosen again.
+  if (last.skillId && !(defender.items ?? []).some((i) => i._id === last.skillId && i.type === "skill"))
+    delete last.skillId;
+  if (fastForward) return last;
+  const choice = await port.dialog<DefenceChoice>({
+    titleKey: "FUDGE.Defence.DialogTitle",
+    okKey: "FUDGE.Defence.Roll",
+    icon: "fa-solid fa-shield-halved",
+    template: TEMPLATES.defenceDialog,
+    context: () =>
+      defenceDialogContext(
+        defender,
+        port.actor(card.attackerId)?.name ?? card.attackerName,
+        rules,
+        last,
+        ladderNames(port.i18n),
+        port.i18n.localize("FUDGE.Defence.Usual"),
+      ),
+    read: (entries) => readDefenceChoice(entries),
+  });
+  if (choice === null) return null;
+  await port.rememberDefence(ref, choice);
+  return choice;
 }
 
 /**
@@ -101,8 +157,11 @@ async function defend(
   if (!slot) throw new RulesError("defend", "FUDGE.Error.NoDefenseRoll", "this attack has no defence roll");
   // Refused before the die is rolled (permission, not waiting for this defender).
   actions.refuseUnless(actions.canDefend(card, doc, port.user, { relayed: opts.relayed }));
+  // His choices are checked against his own skills before the die is rolled (a claim when relayed).
+  const choice = readDefenceChoice({ ...(opts.defence ?? {}) });
+  defenceShown(doc, choice, rules);
   const roll = await rollSlot(slot, (f) => port.roll(f));
-  const u = actions.defend(card, doc, roll.faces, port.user, { relayed: opts.relayed });
+  const u = actions.defend(card, doc, roll.faces, port.user, { relayed: opts.relayed, choice, rules });
   // The roll is kept on the defender, where the card's author cannot rewrite it; Apply reads it there.
   // FATE: a roll made while Clipped resets the box in the same write (src/system/clipped.ts).
   await turn.write(
@@ -112,6 +171,7 @@ async function defend(
       by: port.user.id,
       at: Date.now(),
       posted: stored.createdAt,
+      ...(hasChoice(choice) ? { choice } : {}),
     }),
   );
   await port.writeCardTarget(

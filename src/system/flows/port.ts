@@ -14,6 +14,7 @@ import type { RelayRequest } from "../relay";
 import type { SystemI18n } from "../i18n";
 import type { RollCardData } from "../actions/trait-roll";
 import type { ActorWrite, WriteResult } from "./writes";
+import type { DefenceChoice } from "../defence";
 
 /** The host's record of one roll (a Foundry Roll; null in the playground). Flows pass it back unread. */
 export type HostRoll = unknown;
@@ -104,8 +105,12 @@ export interface HostPort {
   // ─── Live documents ───
   /** A plain copy of the actor as it is now (by the reference a card holds: uuid, or id), or null. */
   actor(ref: string): ActorDoc | null;
+  /** The actors this user may act as (their owner; a GM: every actor), by reference. */
+  ownActors(): string[];
   /** A stored attack card, or null. */
   card(messageId: string): StoredCard | null;
+  /** A stored trait-roll card (its system data a claim, checked by checkRollCard), or null. */
+  rollCard(messageId: string): StoredCard | null;
   /** A user's name by id (the id itself when the host does not know him). */
   userName(userId: string): string;
 
@@ -129,6 +134,8 @@ export interface HostPort {
   writeCardTarget(messageId: string, target: AttackCardTarget, rolls?: readonly HostRoll[]): Promise<void>;
   /** Posts an attack card with its rolls; resolves to its message id. */
   postAttackCard(attackerRef: string, card: AttackCardData, rolls: readonly HostRoll[]): Promise<string>;
+  /** Writes part of a trait roll's card (its opponent's side, Fudge §3.5), with new rolls attached. */
+  writeRollCard(messageId: string, update: { opposed: unknown }, rolls?: readonly HostRoll[]): Promise<void>;
   /** Posts a trait roll's card with its rolls. */
   postRollCard(actorRef: string, card: RollCardData, rolls: readonly HostRoll[]): Promise<void>;
   postNote(note: RollNote): Promise<void>;
@@ -158,6 +165,9 @@ export interface HostPort {
   /** The user's last attack-dialog choices (stored entries; a claim, read again by readSituation). */
   rememberedSituation(): [string, unknown][];
   rememberSituation(situation: Situation): Promise<void>;
+  /** This user's last Defend choices for this actor (stored entries; a claim, read again by readDefenceChoice). */
+  rememberedDefence(actorRef: string): Record<string, unknown>;
+  rememberDefence(actorRef: string, choice: DefenceChoice): Promise<void>;
   /** What an action did, in plain words (a localized key and its params). */
   notify(key: string, params: Record<string, string | number>): void;
   /** A refusal or failure for the user; `actorName` names the actor acted on. */

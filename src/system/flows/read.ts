@@ -7,7 +7,7 @@ import { RulesError } from "../../rules";
 import { readActor } from "../combatant";
 import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "../data";
 import { checkCard, type LiveSides } from "../integrity";
-import { defenceFacesOf } from "../actor-logs";
+import { defenceChoiceOf, defenceFacesOf } from "../actor-logs";
 import type { HostPort, StoredCard } from "./port";
 
 /** The actor as it is now, read once for this flow; a RulesError when it is gone. */
@@ -66,6 +66,7 @@ export function sidesOf(
     defender,
     author: stored.author,
     defenceFaces: defenceFacesOf(defender, stored.id),
+    defenceChoice: defenceChoiceOf(defender, stored.id),
     messageId: stored.id,
     postedAt: stored.postedAt,
     roundStart: port.table.roundStart(defender),

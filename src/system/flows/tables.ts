@@ -9,7 +9,7 @@ import { applyToAll, applyToSelected, clickCardAction, judge } from "./card";
 import { gutsCheck, gutsForFriends } from "./guts";
 import { heal, recover } from "./heal";
 import { createItem, needItem, toggleEquipped } from "./items";
-import { rollTrait } from "./trait-roll";
+import { rollOpposed, rollTrait } from "./trait-roll";
 import { awardExperience, spendExperience, undoAdvance } from "./experience";
 import { editCustomLevels, kill, resetTrack, toggleBox, undoKill } from "./track";
 import type { HostPort } from "./port";
@@ -21,7 +21,7 @@ export interface Click {
   doc: string;
   /** The `data-*` of the clicked element and of what it sits in (its card target, its item row); the element's own win. */
   data: Readonly<Record<string, string | undefined>>;
-  /** Shift held: Attack and trait rolls skip their dialog. */
+  /** Shift held: Attack, Defend and trait rolls skip their dialog. */
   shiftKey?: boolean;
   /** The GM's pick in the clicked card target's judgement picker. */
   gmLevel?: string;
@@ -61,7 +61,7 @@ function cardTarget(port: HostPort, c: Click): string {
 
 /** The attack card's buttons (templates/chat/attack-card.hbs). */
 export const CARD_ACTIONS: Readonly<Record<string, ActionEntry>> = {
-  defend: (p, c) => clickCardAction(p, c.doc, "defend", cardTarget(p, c)),
+  defend: (p, c) => clickCardAction(p, c.doc, "defend", cardTarget(p, c), { fastForward: c.shiftKey }),
   apply: (p, c) => clickCardAction(p, c.doc, "apply", cardTarget(p, c)),
   applyFudgePoint: (p, c) => clickCardAction(p, c.doc, "apply", cardTarget(p, c), { spendFudgePoint: true }),
   undo: (p, c) => clickCardAction(p, c.doc, "undo", cardTarget(p, c), { force: c.data.force === "true" }),
@@ -69,6 +69,8 @@ export const CARD_ACTIONS: Readonly<Record<string, ActionEntry>> = {
   applyAll: (p, c) => applyToAll(p, c.doc),
   applySelected: (p, c) => applyToSelected(p, c.doc),
   gutsFriends: (p, c) => gutsForFriends(p, c.doc),
+  // The trait-roll card's button: the opponent's side of an opposed roll (Fudge §3.5).
+  rollOpposed: (p, c) => rollOpposed(p, c.doc),
 };
 
 /** The actor sheets' buttons (templates/actor, templates/parts) and the Token HUD's wound buttons. */

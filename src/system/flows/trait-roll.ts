@@ -14,6 +14,10 @@ import { WILLPOWER_ROLL, rollDiceOption, rollSlot, traitRollSlot } from "../roll
 import type { SystemI18n } from "../i18n";
 import type { HostPort } from "./port";
 import { liveActor } from "./read";
+import { opposedRoll, opposedSide } from "../opposed";
+import { checkRollCard } from "../integrity";
+import { isOwner } from "../permissions";
+import { RulesError } from "../../rules";
 
 /** Localized ladder rung names (FUDGE.Ladder.<id>) for the dialogs' context builders. */
 export function ladderNames(i18n: SystemI18n): Partial<Record<string, string>> {
@@ -34,7 +38,8 @@ export async function rollTrait(
   const rules = port.rules();
   const actor = liveActor(port, actorRef, rules);
   actions.refuseUnless(actions.canRollTrait(actor, key, rules, port.user));
-  const options = opts.fastForward
+  const targets = port.table.targets(actorRef).flatMap((t) => port.actor(t.ref) ?? []);
+  const dialog = opts.fastForward
     ? {}
     : await port.dialog({
         titleKey: "FUDGE.Roll.DialogTitle",
@@ -42,7 +47,14 @@ export async function rollTrait(
         template: TEMPLATES.rollDialog,
         // The exact chance of success under the world's dice (Fudge §3.4, §3.21–3.22) follows the form.
         context: (entries) => ({
-          ...rollDialogContext(actor.name, key, rules, ladderNames(port.i18n)),
+          ...rollDialogContext(
+            actor.name,
+            key,
+            rules,
+            ladderNames(port.i18n),
+            actions.traitLevel(actor, key, rules),
+            targets.map((t) => t.name),
+          ),
           odds: actions.traitRollChance(actor, key, rules, {
             ...readRollOptions([...(entries ?? [])] as [string, unknown][]),
             inCombat: port.table.inCombat(actorRef),
@@ -51,7 +63,13 @@ export async function rollTrait(
         read: (entries) => readRollOptions(entries),
         live: ".fudge-roll-odds",
       });
-  if (options === null) return;
+  if (dialog === null) return;
+  const { opponent, ...options } = dialog as ReturnType<typeof readRollOptions>;
+  // Fudge §3.5: an opposed roll waits on the card for the opponent's side (refused before any die when he cannot).
+  const opposed =
+    opponent !== undefined && targets[opponent]
+      ? opposedSide(actor, liveActor(port, targets[opponent].uuid ?? targets[opponent]._id, rules), key, rules)
+      : null;
   // Fudge §4.51 Light Wound: the penalty depends on being in a started combat when rolled.
   const inCombat = port.table.inCombat(actorRef);
   const roll = (f: string) => port.roll(f);
@@ -69,6 +87,61 @@ export async function rollTrait(
     ...(will ? { willpowerDice: will.faces } : {}),
     ...("throws" in r ? { throws: r.throws } : {}),
   });
+  if (opposed) card.opposed = opposed;
   await port.postRollCard(actorRef, card, [...(will?.rolls ?? []), ...r.rolls]);
   if (rollsWhileClipped(actor, rules)) await port.changeActor(actorRef, { kind: "traitClipped" });
+}
+
+/**
+ * The opponent's side of an opposed roll card (Fudge §3.5), from its button: his owner (or a GM)
+ * rolls it here when he may write the card, else the active GM's client does for him (the relay).
+ */
+export async function rollOpposed(port: HostPort, messageId: string): Promise<void> {
+  const rules = port.rules();
+  const stored = storedRollCard(port, messageId);
+  const side = checkRollCard(stored.system).opposed;
+  if (!side) throw new RulesError("opponent", "FUDGE.Error.Opposed.NotOpponent", "no opponent", { name: "" });
+  const opponent = liveActor(port, side.actorId, rules);
+  if (!isOwner(port.user, opponent))
+    throw new RulesError("opponent", "FUDGE.Error.Opposed.NotYours", "not his owner", { name: opponent.name });
+  if (stored.writable || port.user.isGM) return performOpposed(port, messageId);
+  await port.relay(
+    { messageId, action: "oppose", targetId: side.actorId, force: false, spendFudgePoint: false },
+    opponent.name,
+  );
+}
+
+/**
+ * Rolls the opponent's side as `port.user` (the clicking owner, or on the GM's client the
+ * requester the relay confirmed): his result from the live opponent and the dice rolled here.
+ */
+export async function performOpposed(port: HostPort, messageId: string): Promise<void> {
+  const rules = port.rules();
+  const card = checkRollCard(storedRollCard(port, messageId).system);
+  const side = card.opposed;
+  if (!side) throw new RulesError("opponent", "FUDGE.Error.Opposed.NotOpponent", "no opponent", { name: "" });
+  const opponent = liveActor(port, side.actorId, rules);
+  if (!isOwner(port.user, opponent))
+    throw new RulesError("opponent", "FUDGE.Error.Opposed.NotYours", "not his owner", { name: opponent.name });
+  if (side.dice)
+    throw new RulesError("opponent", "FUDGE.Error.Opposed.Rolled", "already rolled", { name: opponent.name });
+  const inCombat = port.table.inCombat(side.actorId);
+  const roll = (f: string) => port.roll(f);
+  const will = actions.traitWillpowerNeeded(opponent, side.traitKey, rules, inCombat)
+    ? await rollSlot(WILLPOWER_ROLL, roll)
+    : null;
+  const r = await rollSlot(traitRollSlot(side.traitKey, rules.preset), roll);
+  const next = opposedRoll(card, opponent, r.faces, rules, {
+    user: port.user,
+    inCombat,
+    ...(will ? { willpowerDice: will.faces } : {}),
+  });
+  await port.writeRollCard(messageId, { opposed: next }, [...(will?.rolls ?? []), ...r.rolls]);
+  await port.showRolls([...(will?.rolls ?? []), ...r.rolls]);
+}
+
+function storedRollCard(port: HostPort, messageId: string) {
+  const stored = port.rollCard(messageId);
+  if (!stored) throw new RulesError("card", "FUDGE.Error.Relay.NoCard", "the card is no longer in the chat log");
+  return stored;
 }
