@@ -215,11 +215,13 @@ export class ForecastQueue {
       else reject("error" in reply ? rulesErrorFrom(reply.error) : new Error(reply.fault));
     };
     import("./forecast-answer")
-      .then(async ({ quickAnswer, estimateAnswer }) => {
-        const quick = quickAnswer(0, request, this.stageBudgets);
+      .then(async ({ quickAnswer, estimateAnswer, DuelSetup }) => {
+        const arrived = Date.now();
+        const setup = new DuelSetup();
+        const quick = quickAnswer(0, request, this.stageBudgets, setup);
         if (quick) return settle(quick.reply);
         await new Promise((r) => setTimeout(r, 0));
-        settle(estimateAnswer(0, request, this.stageBudgets));
+        settle(estimateAnswer(0, request, this.stageBudgets, setup, arrived));
       })
       .catch(reject);
   }
