@@ -540,8 +540,6 @@ function solve(
   const rowXV = new Float64Array(nV * perPair);
   const acc = new Float64Array(rowLen); // cV of this row, by slot
   const openV = Int32Array.from(slotSheet).sort(); // open inner sheets, successors (lower indices) first
-  const nOpen = openV.length;
-  const vCls = inner.cls;
   const slotC = Int32Array.from(slot, (x) => x * perPair);
   const gathers: Array<ReturnType<typeof openGather>> = [];
   const sUByClass = new Float64Array(nClassV);
@@ -555,98 +553,182 @@ function solve(
       const from = classStart[c] * perPair;
       const to = classStart[c + 1] * perPair;
       if (from === to) continue;
-      const out = t.out[u];
-      acc.fill(0, from, to);
-      for (let i = from; i < to; i += perPair) {
-        acc[i] = out;
-        acc[i + ATT] = 1;
-      }
-      for (let k = t.start[u]; k < t.start[u + 1]; k++) {
-        const u2 = t.to[k];
-        const q = t.p[k];
-        if (outer.closed[u2]) {
-          // U's sheet u2 is one-sided against V's class c: the same value for every v of the class.
-          const o = u2 * 6 + 3;
-          const os = osUBy[c]!;
-          const p0 = q * os[o];
-          const p2 = q * os[o + 2];
-          for (let i = from; i < to; i += perPair) {
-            acc[i] += p0;
-            acc[i + ATT] += p2;
-          }
-        } else {
-          const b = base[u2];
-          let i = from;
-          for (; i + 4 <= to; i += 4) {
-            const w = b + i;
-            acc[i] += q * window[w];
-            acc[i + 1] += q * window[w + 1];
-            acc[i + 2] += q * window[w + 2];
-            acc[i + 3] += q * window[w + 3];
-          }
-          for (; i < to; i++) acc[i] += q * window[b + i];
-        }
-      }
+      streamSuccessors(t, u, outer.closed, osUBy[c], base, window, acc, from, to, perPair);
     }
-    const myBase = base[u];
     const cu = outer.cls[u];
     const tV = inner.tab[cu]; // U's attack on V's sheets
     const g = (gathers[cu] ??= openGather(inner, tV, osVBy[cu], perPair));
     for (let c = 0; c < nClassV; c++) sUByClass[c] = outer.tab[c].same[u];
-    const gStart = g.start;
-    const gTo = g.to;
-    const gP = g.p;
-    const gB1 = g.base1;
-    const gB2 = g.base2;
-    const tVsame = tV.same;
-    for (let n = 0; n < nOpen; n++) {
-      const v = openV[n];
-      // U attacks: V's successors, read from this row's XV (closed ones and "out" summed beforehand).
-      const sV = tVsame[v];
-      let a0 = 0;
-      let a1 = gB1[v];
-      let a2 = gB2[v];
-      const kEnd = gStart[v + 1];
-      for (let k = gStart[v]; k < kEnd; k++) {
-        const o = gTo[k];
-        const q = gP[k];
-        a0 += q * rowXV[o];
-        if (perPair === 3) a1 += q * rowXV[o + 1];
-        a2 += q * rowXV[o + ATT];
-      }
-      const sU = sUByClass[vCls[v]];
-      const sv = slotC[v];
-      const b0 = acc[sv];
-      const b1 = acc[sv + 1];
-      const b2 = acc[sv + ATT];
-      const den = 1 - sU * sV;
-      const o = myBase + sv;
-      const y = v * perPair;
-      if (den <= 1e-15) {
-        stuck = true; // nobody can change anything any more: a stalemate (values 0)
-        window.fill(0, o, o + perPair);
-        rowXV.fill(0, y, y + perPair);
-      } else {
-        const x0 = (a0 + sV * b0) / den;
-        const x2 = (a2 + sV * b2) / den;
-        window[o] = x0;
-        window[o + ATT] = x2;
-        rowXV[y] = b0 + sU * x0;
-        rowXV[y + ATT] = b2 + sU * x2;
-        if (perPair === 3) {
-          const x1 = (a1 + sV * b1) / den;
-          window[o + 1] = x1;
-          rowXV[y + 1] = b1 + sU * x1;
-        }
-      }
-      if (u === startU && v === startV) {
-        const src = uFirst ? window : rowXV;
-        const i = uFirst ? o : y;
-        result[0] = src[i];
-        result[1] = perPair === 3 ? src[i + 1] : 1 - src[i];
-        result[2] = src[i + ATT];
-      }
+    const row = { myBase: base[u], g, sV: tV.same, sU: sUByClass, vCls: inner.cls, slotC, openV, acc, window, rowXV };
+    if (perPair === 2 ? rowOfTwo(row) : rowOfThree(row)) stuck = true;
+    if (u === startU) {
+      const src = uFirst ? window : rowXV;
+      const i = uFirst ? base[u] + slotC[startV] : startV * perPair;
+      result[0] = src[i];
+      result[1] = perPair === 3 ? src[i + 1] : 1 - src[i];
+      result[2] = src[i + ATT];
     }
   }
   return { value: result, stuck: stuck || osU.stuck || osV.stuck };
+}
+
+/**
+ * V attacks U: cV(u, ·) = out + Σ q·XU(u2, ·) over u's successors u2 under one of V's laws, in the
+ * table's order. Two open successors in a row are summed in one pass over the slots (the same additions in
+ * the same order: each slot's total is exactly as with one pass per successor, read half as often).
+ */
+function streamSuccessors(
+  t: Table,
+  u: number,
+  closed: Uint8Array,
+  os: Float64Array | null,
+  base: Int32Array,
+  window: Float64Array,
+  acc: Float64Array,
+  from: number,
+  to: number,
+  perPair: number,
+): void {
+  const ATT = perPair - 1;
+  const out = t.out[u];
+  const kEnd = t.start[u + 1];
+  let k = t.start[u];
+  if (perPair === 2 && k < kEnd && !closed[t.to[k]]) {
+    // The row starts at [out, 1] plus the first successor's share: out + q·x, as adding it after.
+    const b = base[t.to[k]];
+    const q = t.p[k++];
+    for (let i = from; i < to; i += 2) {
+      acc[i] = out + q * window[b + i];
+      acc[i + 1] = 1 + q * window[b + i + 1];
+    }
+  } else {
+    if (perPair === 3) acc.fill(0, from, to);
+    for (let i = from; i < to; i += perPair) {
+      acc[i] = out;
+      acc[i + ATT] = 1;
+    }
+  }
+  for (; k < kEnd; k++) {
+    const u2 = t.to[k];
+    const q = t.p[k];
+    if (closed[u2]) {
+      // U's sheet u2 is one-sided against V's class: the same value for every v of the class.
+      const o = u2 * 6 + 3;
+      const p0 = q * os![o];
+      const p2 = q * os![o + 2];
+      for (let i = from; i < to; i += perPair) {
+        acc[i] += p0;
+        acc[i + ATT] += p2;
+      }
+    } else if (k + 1 < kEnd && !closed[t.to[k + 1]]) {
+      const b = base[u2];
+      const q2 = t.p[k + 1];
+      const b2 = base[t.to[k + 1]];
+      k++;
+      for (let i = from; i < to; i++) acc[i] = acc[i] + q * window[b + i] + q2 * window[b2 + i];
+    } else {
+      const b = base[u2];
+      for (let i = from; i < to; i++) acc[i] += q * window[b + i];
+    }
+  }
+}
+
+/** One row's pairs (u, every open v) when two numbers are kept per pair: [P(U out first), attacks]. True when a pair stalls. */
+interface RowWork {
+  myBase: number;
+  g: ReturnType<typeof openGather>;
+  sV: Float64Array;
+  sU: Float64Array;
+  vCls: Int32Array;
+  slotC: Int32Array;
+  openV: Int32Array;
+  acc: Float64Array;
+  window: Float64Array;
+  rowXV: Float64Array;
+}
+
+/**
+ * U attacks: V's successors, read from this row's XV (closed ones and "out" summed beforehand);
+ * then the two-state cycle in closed form. Two numbers per pair (no pair can stall).
+ */
+function rowOfTwo(r: RowWork): boolean {
+  const { myBase, sV: sVs, sU: sUs, vCls, slotC, openV, acc, window, rowXV } = r;
+  const { start: gStart, to: gTo, p: gP, base2: gB2 } = r.g;
+  let stuck = false;
+  for (let n = 0; n < openV.length; n++) {
+    const v = openV[n];
+    const sV = sVs[v];
+    let a0 = 0;
+    let a2 = gB2[v];
+    const kEnd = gStart[v + 1];
+    for (let k = gStart[v]; k < kEnd; k++) {
+      const o = gTo[k];
+      const q = gP[k];
+      a0 += q * rowXV[o];
+      a2 += q * rowXV[o + 1];
+    }
+    const sU = sUs[vCls[v]];
+    const sv = slotC[v];
+    const b0 = acc[sv];
+    const b2 = acc[sv + 1];
+    const den = 1 - sU * sV;
+    const o = myBase + sv;
+    const y = v * 2;
+    if (den <= 1e-15) {
+      stuck = true; // nobody can change anything any more: a stalemate (values 0)
+      window[o] = window[o + 1] = rowXV[y] = rowXV[y + 1] = 0;
+    } else {
+      const x0 = (a0 + sV * b0) / den;
+      const x2 = (a2 + sV * b2) / den;
+      window[o] = x0;
+      window[o + 1] = x2;
+      rowXV[y] = b0 + sU * x0;
+      rowXV[y + 1] = b2 + sU * x2;
+    }
+  }
+  return stuck;
+}
+
+/** The same with three numbers per pair: [P(U out first), P(V out first), attacks] (some pair could stall). */
+function rowOfThree(r: RowWork): boolean {
+  const { myBase, sV: sVs, sU: sUs, vCls, slotC, openV, acc, window, rowXV } = r;
+  const { start: gStart, to: gTo, p: gP, base1: gB1, base2: gB2 } = r.g;
+  let stuck = false;
+  for (let n = 0; n < openV.length; n++) {
+    const v = openV[n];
+    const sV = sVs[v];
+    let a0 = 0;
+    let a1 = gB1[v];
+    let a2 = gB2[v];
+    const kEnd = gStart[v + 1];
+    for (let k = gStart[v]; k < kEnd; k++) {
+      const o = gTo[k];
+      const q = gP[k];
+      a0 += q * rowXV[o];
+      a1 += q * rowXV[o + 1];
+      a2 += q * rowXV[o + 2];
+    }
+    const sU = sUs[vCls[v]];
+    const sv = slotC[v];
+    const den = 1 - sU * sV;
+    const o = myBase + sv;
+    const y = v * 3;
+    if (den <= 1e-15) {
+      stuck = true; // nobody can change anything any more: a stalemate (values 0)
+      window.fill(0, o, o + 3);
+      rowXV.fill(0, y, y + 3);
+      continue;
+    }
+    const [b0, b1, b2] = [acc[sv], acc[sv + 1], acc[sv + 2]];
+    const x0 = (a0 + sV * b0) / den;
+    const x1 = (a1 + sV * b1) / den;
+    const x2 = (a2 + sV * b2) / den;
+    window[o] = x0;
+    window[o + 1] = x1;
+    window[o + 2] = x2;
+    rowXV[y] = b0 + sU * x0;
+    rowXV[y + 1] = b1 + sU * x1;
+    rowXV[y + 2] = b2 + sU * x2;
+  }
+  return stuck;
 }
