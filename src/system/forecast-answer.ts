@@ -57,6 +57,9 @@ export function answerForecastStages(
   const first = firstAnswer(id, request, budgets, Date.now());
   if (!first.interim) return post(first.reply);
   if (first.reply.ok) post({ ...first.reply, interim: true });
+  // The final answer on a set-up of its own: on the first stages' set-up a Miniatures chain can
+  // intern its states in another order (other node counts, other last bits), and it must be the
+  // same answer as the request's alone.
   post(attempt(id, () => duelForecast(request)));
 }
 
