@@ -25,8 +25,8 @@ export { DuelSetup };
  * these numbers.
  */
 export const STAGE_BUDGETS = {
-  quick: { maxStates: 5_000, budgetMs: 100 },
-  estimate: { samples: 2_000, budgetMs: 1_000, untilMs: 180 },
+  quick: { maxStates: 5_000, budgetMs: 60 },
+  estimate: { samples: 2_000, budgetMs: 1_000, untilMs: 150 },
 };
 export type StageBudgets = typeof STAGE_BUDGETS;
 
