@@ -7,11 +7,13 @@ import {
   defaultFivePointOptions,
   fivePointBudget,
   objectiveBudget,
+  parseFivePointRows,
   type CreationTraits,
+  type FivePointRow,
   type Pool,
 } from "../rules/fudge";
 import { attributeLevel } from "./attributes";
-import type { ActorDoc, CharacterData, SkillData, WorldRules } from "./data";
+import type { ActorDoc, CharacterData, CreationRules, SkillData, WorldRules } from "./data";
 import { itemsOf } from "./combatant";
 
 export interface CreationLine {
@@ -91,9 +93,14 @@ export function creationView(actor: ActorDoc, rules: WorldRules): CreationView |
       over: b.over.length > 0,
     };
   }
-  const o = { ...defaultFivePointOptions(), points: c.fivePointPoints, freeGifts: c.freeGifts };
-  const b = fivePointBudget(t, o);
   const warnings: CreationView["warnings"] = [];
+  const o = {
+    ...defaultFivePointOptions(),
+    points: c.fivePointPoints,
+    freeGifts: c.freeGifts,
+    rows: gmRows(c, warnings),
+  };
+  const b = fivePointBudget(t, o);
   if (b.points.left < 0) warnings.push({ key: "FUDGE.Creation.Over.points", params: {} });
   if (b.ungrouped) warnings.push({ key: "FUDGE.Creation.Ungrouped", params: { count: b.ungrouped } });
   for (const g of b.beyondTable) warnings.push({ key: "FUDGE.Creation.BeyondTable", params: { group: g } });
@@ -121,4 +128,14 @@ export function creationView(actor: ActorDoc, rules: WorldRules): CreationView |
     warnings,
     over: warnings.length > 0,
   };
+}
+
+/** The GM's Five-Point rows; a stored table that does not read is set aside with a warning, never a block. */
+function gmRows(c: CreationRules, warnings: CreationView["warnings"]): FivePointRow[] {
+  try {
+    return parseFivePointRows(c.fivePointRows ?? [], "creation.fivePointRows");
+  } catch {
+    warnings.push({ key: "FUDGE.Creation.RowsUnread", params: {} });
+    return [];
+  }
 }

@@ -481,6 +481,22 @@ export interface CreationRules {
   freeGifts: number;
   /** Five-Point Fudge: points to spend on skill groups. */
   fivePointPoints: number;
+  /**
+   * Five-Point Fudge: the GM's rows beside the text's one- and two-point rows (the SRD's three- and
+   * four-point rows from his copy), as counts of skills per level (rules parseFivePointRows).
+   */
+  fivePointRows: FivePointRowEntry[];
+}
+
+/** A Five-Point row as the rules menu stores it: points, focus, and how many skills at each level. */
+export interface FivePointRowEntry {
+  points: number;
+  focus: string;
+  superb: number;
+  great: number;
+  good: number;
+  fair: number;
+  mediocre: number;
 }
 
 export interface WorldRules {
@@ -536,6 +552,7 @@ export function defaultWorldRules(): WorldRules {
       freeSkillLevels: 50,
       freeGifts: 2,
       fivePointPoints: 5,
+      fivePointRows: [],
     },
     attributeSet: defaultAttributeSet(),
     legendary: true,

@@ -13,6 +13,9 @@ import {
   WILLPOWER_ADJUSTMENTS,
   WOUND_MODES,
   parseFudgeOptions,
+  parseFivePointRows,
+  FIVE_POINT_COLUMNS,
+  FOCI,
 } from "../rules/fudge";
 import { APPLY_TARGETS, CREATION_METHODS, VOLT_RECOVERY, defaultWorldRules, type WorldRules } from "./data";
 import {
@@ -79,6 +82,13 @@ export const RULE_FIELDS: readonly RuleField[] = [
   f("creation.freeSkillLevels", "number", "characters", { min: 0, max: 500 }),
   f("creation.freeGifts", "number", "characters", { min: 0, max: 20 }),
   f("creation.fivePointPoints", "number", "characters", { min: 1, max: 40 }),
+  f("creation.fivePointRows", "table", "characters", {
+    columns: [
+      { key: "points", type: "number" },
+      { key: "focus", type: "choice", choices: FOCI, choiceLabel: (c) => `FUDGE.Creation.Focus.${c}` },
+      ...FIVE_POINT_COLUMNS.map(([key]): TableColumn => ({ key, type: "number" })),
+    ],
+  }),
   f("attributeSet.attributes", "table", "characters", {
     columns: [
       { key: "key", type: "text" },
@@ -388,7 +398,15 @@ export function applyRulesForm(
     setPath(next, field.path, value);
   }
   const rules = next as unknown as WorldRules;
-  if (groups.includes("characters")) rules.attributeSet = checkedSet(current.attributeSet, rules.attributeSet);
+  if (groups.includes("characters")) {
+    rules.attributeSet = checkedSet(current.attributeSet, rules.attributeSet);
+    try {
+      parseFivePointRows(rules.creation.fivePointRows, "creation.fivePointRows");
+    } catch (e) {
+      if (!isRulesError(e)) throw e;
+      throw new SettingsFormError(e.field, e.key, e.message, e.params);
+    }
+  }
   try {
     parseFudgeOptions(rules.fudge, "fudge");
   } catch (e) {

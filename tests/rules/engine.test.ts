@@ -20,44 +20,11 @@ import {
   resolveAttack,
   registerTrackKind,
   type Track,
-  type TrackKind,
-  type TrackStatus,
-  int,
   record,
 } from "../../src/rules";
+import { hitsTrackKind } from "./toy-track";
 
-interface CountConfig {
-  kind: "toyCount";
-  boxes: number;
-}
-interface CountState {
-  hits: number;
-}
-const status = (c: CountConfig, s: CountState): TrackStatus => ({
-  penalty: 0,
-  condition: s.hits >= c.boxes ? "takenOut" : "able",
-  canAct: s.hits < c.boxes,
-  levelKey: s.hits ? "hit" : null,
-  effects: [],
-  steps: [],
-});
-const toyTrack: TrackKind<CountConfig, CountState, { n: number }, unknown> = {
-  kind: "toyCount",
-  parseConfig: (i, p) => ({ kind: "toyCount", boxes: int(record(i, p).boxes, `${p}.boxes`, 1, 10) }),
-  parseState: (c, i, p) => ({ hits: int(record(i, p).hits, `${p}.hits`, 0, c.boxes) }),
-  parseWound: (_c, i, p) => ({ n: int(record(i, p).n, `${p}.n`, 1, 10) }),
-  parseHealing: () => ({}),
-  initial: () => ({ hits: 0 }),
-  apply: (c, s, w) => {
-    const state = { hits: Math.min(c.boxes, s.hits + w.n) };
-    return { state, steps: [], status: status(c, state), ended: state.hits >= c.boxes };
-  },
-  status,
-  heal: (_c, _s) => ({ state: { hits: 0 }, steps: [] }),
-  toggle: (_c, s) => s,
-  render: (c, s) => ({ kind: "toyCount", label: "", rows: [], status: status(c, s) }),
-  stateKey: (_c, s) => String(s.hits),
-};
+const toyTrack = hitsTrackKind("toyCount", 0);
 registerTrackKind(toyTrack);
 
 const slot = (id: string): DiceSlot => ({

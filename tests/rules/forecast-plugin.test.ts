@@ -15,45 +15,13 @@ import {
   registerTrackKind,
   trackStatus,
   type Track,
-  type TrackKind,
-  type TrackStatus,
-  int,
   record,
 } from "../../src/rules";
+import { hitsTrackKind } from "./toy-track";
 import type { AttackPipeline, AttackRequest, DiceSlot } from "../../src/rules";
 
-interface HitsConfig {
-  kind: "toyHits";
-  boxes: number;
-}
-interface HitsState {
-  hits: number;
-}
-const status = (c: HitsConfig, s: HitsState): TrackStatus => ({
-  penalty: -s.hits,
-  condition: s.hits >= c.boxes ? "takenOut" : "able",
-  canAct: s.hits < c.boxes,
-  levelKey: s.hits ? "hit" : null,
-  effects: [],
-  steps: [],
-});
-const hitsTrack: TrackKind<HitsConfig, HitsState, { n: number }, unknown> = {
-  kind: "toyHits",
-  parseConfig: (i, p) => ({ kind: "toyHits", boxes: int(record(i, p).boxes, `${p}.boxes`, 1, 10) }),
-  parseState: (c, i, p) => ({ hits: int(record(i, p).hits, `${p}.hits`, 0, c.boxes) }),
-  parseWound: (_c, i, p) => ({ n: int(record(i, p).n, `${p}.n`, 1, 10) }),
-  parseHealing: () => ({}),
-  initial: () => ({ hits: 0 }),
-  apply: (c, s, w) => {
-    const state = { hits: Math.min(c.boxes, s.hits + w.n) };
-    return { state, steps: [], status: status(c, state), ended: state.hits >= c.boxes };
-  },
-  status,
-  heal: () => ({ state: { hits: 0 }, steps: [] }),
-  toggle: (_c, s) => s,
-  render: (c, s) => ({ kind: "toyHits", label: "", rows: [], status: status(c, s) }),
-  stateKey: (_c, s) => String(s.hits),
-};
+// A hit costs one level on later rolls.
+const hitsTrack = hitsTrackKind("toyHits", 1);
 registerTrackKind(hitsTrack);
 
 const die: DiceSlot = {

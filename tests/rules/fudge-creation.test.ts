@@ -5,9 +5,11 @@ import {
   fivePointBudget,
   freeAttributeLevels,
   objectiveBudget,
+  parseFivePointRows,
   skillCost,
   type CreationTraits,
 } from "../../src/rules/fudge";
+import { caught } from "./errors";
 
 const traits = (over: Partial<CreationTraits> = {}): CreationTraits => ({
   attributes: [0, 0, 0, 0],
@@ -145,5 +147,37 @@ describe("Five-Point Fudge (Fudge SRD, Fantasy Fudge: Character Points)", () => 
     expect(fivePointBudget(traits({ attributes: [2, 1, 0, 0], gifts: 2, faults: 2 }), o).over).toBe(true);
     expect(fivePointBudget(traits({ attributes: [2, 1, 0, 0], gifts: 2, faults: 3 }), o).over).toBe(false);
     expect(fivePointBudget(traits({ attributes: [2, 1, 0, 0], gifts: 1, faults: 2 }), o).over).toBe(false);
+  });
+
+  it("the GM's own rows (e.g. the SRD's three-point row from his copy) price a group the text's rows cannot", () => {
+    const superb = [3, 1, 0].map((level) => ({ level, group: "magic" }));
+    expect(fivePointBudget(traits({ skills: superb }), o).beyondTable).toEqual(["magic"]);
+    const rows = parseFivePointRows(
+      [{ points: 3, focus: "narrow", superb: 1, great: 0, good: 1, fair: 1, mediocre: 0 }],
+      "rows",
+    );
+    expect(rows).toEqual([{ points: 3, focus: "narrow", levels: [3, 1, 0] }]);
+    const b = fivePointBudget(traits({ skills: superb }), { ...o, rows });
+    expect(b.groups).toEqual([{ group: "magic", levels: [3, 1, 0], points: 3, focus: "narrow" }]);
+    expect(b.beyondTable).toEqual([]);
+    // The text's own rows still come first: one Good and one Mediocre stay one narrow point.
+    const small = fivePointBudget(traits({ skills: [1, -1].map((level) => ({ level, group: "x" })) }), { ...o, rows });
+    expect(small.groups[0]).toMatchObject({ points: 1, focus: "narrow" });
+  });
+
+  it("a GM's row that buys nothing, names no focus or holds too many skills is refused with its field", () => {
+    expect(caught(() => parseFivePointRows([{ points: 3, focus: "broad" }], "rows"))).toMatchObject({
+      field: "rows[0]",
+      key: "FUDGE.Error.FivePointRowEmpty",
+    });
+    expect(caught(() => parseFivePointRows([{ points: 3, focus: "wide", fair: 1 }], "rows")).field).toBe(
+      "rows[0].focus",
+    );
+    expect(caught(() => parseFivePointRows([{ points: 3, focus: "broad", fair: 21 }], "rows")).key).toBe(
+      "FUDGE.Error.OutOfRange",
+    );
+    expect(caught(() => parseFivePointRows([{ points: 0, focus: "broad", fair: 1 }], "rows")).field).toBe(
+      "rows[0].points",
+    );
   });
 });

@@ -12,7 +12,7 @@ import {
 } from "../../src/system/attributes";
 import { creationView } from "../../src/system/creation";
 import { defaultCharacterData, defaultWorldRules, type ActorDoc, type WorldRules } from "../../src/system/data";
-import { applyRulesForm, SettingsFormError } from "../../src/system/settings-menu";
+import { applyRulesForm, formEntries, RULE_FIELDS, SettingsFormError } from "../../src/system/settings-menu";
 import { characterSheetContext, skillChoices, suggestedEffect } from "../../src/system/sheet";
 import { fudgeCombatant } from "../../src/system/combatant";
 import { setItemField } from "../../src/system/actions";
@@ -163,5 +163,49 @@ describe("the creation panel (derived, never typed) and the pickers", () => {
     expect(suggestedEffect("Skilled backstabber", "gift", "fudge")).toBeNull();
     expect(suggestedEffect("High Pain Threshold", "fault", "fudge")).toBeNull();
     expect(suggestedEffect("Lucky", "gift", "fudge")).toBeNull();
+  });
+
+  it("Five-Point: the GM's rows from the rules menu price a group; a bad row is refused, a broken stored table warns", () => {
+    const rules: WorldRules = {
+      ...defaultWorldRules(),
+      creation: { ...defaultWorldRules().creation, method: "fivePoint" },
+    };
+    const a = hero({
+      items: [skill("Fireball", 3, "magic"), skill("Lore", 1, "magic"), skill("Sword", 0, "combat")] as never,
+    });
+    const line = (r: WorldRules) => creationView(a, r)!.lines.find((l) => l.id === "group-magic")!;
+    expect(line(rules).key).toBe("FUDGE.Creation.GroupBeyond");
+    const row = {
+      "creation.fivePointRows.0.points": "3",
+      "creation.fivePointRows.0.focus": "narrow",
+      "creation.fivePointRows.0.superb": "1",
+      "creation.fivePointRows.0.great": "0",
+      "creation.fivePointRows.0.good": "1",
+      "creation.fivePointRows.0.fair": "1",
+      "creation.fivePointRows.0.mediocre": "0",
+    };
+    // The menu's own form for the Characters group, with the row added.
+    const form = Object.fromEntries(
+      RULE_FIELDS.filter((x) => x.group === "characters").flatMap((x) => formEntries(rules, x)),
+    );
+    const saved = applyRulesForm(rules, { ...form, ...row }, ["characters"]);
+    expect(saved.creation.fivePointRows).toEqual([
+      { points: 3, focus: "narrow", superb: 1, great: 0, good: 1, fair: 1, mediocre: 0 },
+    ]);
+    expect(line(saved)).toMatchObject({ key: "FUDGE.Creation.Group.narrow", params: { points: 3 }, over: false });
+    const empty = { ...row, "creation.fivePointRows.0.superb": "0", "creation.fivePointRows.0.good": "0" };
+    const e = (() => {
+      try {
+        applyRulesForm(rules, { ...form, ...empty, "creation.fivePointRows.0.fair": "0" }, ["characters"]);
+      } catch (x) {
+        return x as SettingsFormError;
+      }
+      throw new Error("not refused");
+    })();
+    expect([e.field, e.key]).toEqual(["creation.fivePointRows[0]", "FUDGE.Error.FivePointRowEmpty"]);
+    const broken = { ...rules, creation: { ...rules.creation, fivePointRows: [{ points: "x" }] as never } };
+    const v = creationView(a, broken)!;
+    expect(v.warnings.map((w) => w.key)).toContain("FUDGE.Creation.RowsUnread");
+    expect(line(broken).key).toBe("FUDGE.Creation.GroupBeyond");
   });
 });

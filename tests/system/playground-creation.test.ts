@@ -6,32 +6,18 @@
  * rules menu carrying each character's levels by role (Damage Capacity → Health), nothing deleted.
  */
 import { describe, expect, it } from "vitest";
-import { Store, type PlaygroundState } from "../../playground/store";
-import { sampleActors } from "../../playground/packs";
+import type { Store } from "../../playground/store";
 import { playgroundPort } from "../../playground/port";
 import { parseDice } from "../../playground/dice";
 import { carryAttributes } from "../../playground/creation";
 import { rulesOf } from "../../playground/world";
 import { ATTRIBUTE_SET_PRESETS } from "../../src/system/attributes";
 import * as flows from "../../src/system/flows";
-import { testPage } from "./playground-page";
+import { leroyWorld, testPage } from "./playground-page";
 
 function world(isGM: boolean) {
-  const actors = sampleActors();
-  const leroy = actors.find((a) => a.name.startsWith("Leroy"))!;
-  const state: PlaygroundState = {
-    version: 1,
-    preset: "fudge",
-    theme: "light",
-    settings: { preset: "fudge" },
-    actors,
-    messages: [],
-    open: [leroy._id],
-    targets: [],
-    user: { id: "pgGamemaster0001", name: "Gamemaster", isGM },
-  };
-  const store = new Store(() => state, null, 0);
-  return { store, id: leroy._id, port: playgroundPort(store, parseDice(""), testPage()) };
+  const { store, id } = leroyWorld(isGM);
+  return { store, id, port: playgroundPort(store, parseDice(""), testPage()) };
 }
 const attributesOf = (store: Store, id: string) =>
   (store.actor(id)!.system as { attributes: Record<string, number> }).attributes;

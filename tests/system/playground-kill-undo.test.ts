@@ -5,27 +5,11 @@
  * restores the track and removes the record; a player's undo is refused.
  */
 import { describe, expect, it } from "vitest";
-import { Store, type PlaygroundState } from "../../playground/store";
-import { sampleActors } from "../../playground/packs";
-import { clickSheet } from "./playground-page";
+import type { Store } from "../../playground/store";
+import { clickSheet, leroyWorld } from "./playground-page";
 import { killRecordOf } from "../../src/system/actions";
 
-function world(isGM: boolean): { store: Store; id: string } {
-  const actors = sampleActors();
-  const leroy = actors.find((a) => a.name.startsWith("Leroy"))!;
-  const state: PlaygroundState = {
-    version: 1,
-    preset: "fudge",
-    theme: "light",
-    settings: { preset: "fudge" },
-    actors,
-    messages: [],
-    open: [leroy._id],
-    targets: [],
-    user: { id: "pgGamemaster0001", name: "Gamemaster", isGM },
-  };
-  return { store: new Store(() => state, null, 0), id: leroy._id };
-}
+const world = (isGM: boolean) => leroyWorld(isGM);
 const click = (store: Store, id: string, action: string, ref?: string) =>
   clickSheet(store, id, action, ref ? { ref } : {});
 const stateOf = (store: Store, id: string) =>

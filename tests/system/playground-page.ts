@@ -4,7 +4,8 @@
  * confirmations (yes) and its toasts (collected).
  */
 import { playgroundPort, type PageUi } from "../../playground/port";
-import type { Store } from "../../playground/store";
+import { Store, type PlaygroundState } from "../../playground/store";
+import { sampleActors } from "../../playground/packs";
 import { parseDice, type PlaygroundDice } from "../../playground/dice";
 import * as flows from "../../src/system/flows";
 
@@ -48,4 +49,29 @@ export async function clickSheet(
   const dice = typeof opts.dice === "string" || opts.dice === undefined ? parseDice(opts.dice ?? "") : opts.dice;
   await flows.runSheetAction(playgroundPort(store, dice, page), { action, doc: actorId, data });
   return page;
+}
+
+/**
+ * A playground world of the sample actors with Leroy's sheet open, seen by the GM or by a player;
+ * `settings` are the world's rules settings beside its preset.
+ */
+export function leroyWorld(
+  isGM: boolean,
+  preset = "fudge",
+  settings: Record<string, unknown> = {},
+): { store: Store; id: string } {
+  const actors = sampleActors();
+  const leroy = actors.find((a) => a.name.startsWith("Leroy"))!;
+  const state: PlaygroundState = {
+    version: 1,
+    preset,
+    theme: "light",
+    settings: { preset, ...settings },
+    actors,
+    messages: [],
+    open: [leroy._id],
+    targets: [],
+    user: { id: "pgGamemaster0001", name: "Gamemaster", isGM },
+  };
+  return { store: new Store(() => state, null, 0), id: leroy._id };
 }

@@ -7,33 +7,19 @@
  * roll; no Injury is refused before any die; the world's interval is named.
  */
 import { describe, expect, it } from "vitest";
-import { Store, type PlaygroundState } from "../../playground/store";
-import { sampleActors } from "../../playground/packs";
+import type { Store } from "../../playground/store";
 import { parseDice } from "../../playground/dice";
-import { clickSheet, testPage } from "./playground-page";
+import { clickSheet, leroyWorld, testPage } from "./playground-page";
 import { i18n } from "../../playground/i18n";
 import { TEMPLATES } from "../../src/system/handlebars";
 import { renderTemplate } from "../../playground/templates";
 
 function world(recovery: string, marks: Record<string, string>): { store: Store; id: string } {
-  const actors = sampleActors();
-  const leroy = actors.find((a) => a.name.startsWith("Leroy"))!;
-  const state: PlaygroundState = {
-    version: 1,
-    preset: "volt",
-    theme: "light",
-    settings: { preset: "volt", volt: { recovery } },
-    actors,
-    messages: [],
-    open: [leroy._id],
-    targets: [],
-    user: { id: "pgGamemaster0001", name: "Gamemaster", isGM: true },
-  };
-  const store = new Store(() => state, null, 0);
-  const sys = store.actor(leroy._id)!.system as { woundTrack: { state: unknown }; volt: { strength: number } };
+  const { store, id } = leroyWorld(true, "volt", { volt: { recovery } });
+  const sys = store.actor(id)!.system as { woundTrack: { state: unknown }; volt: { strength: number } };
   sys.woundTrack.state = { marks };
   sys.volt.strength = 6;
-  return { store, id: leroy._id };
+  return { store, id };
 }
 /** The Injury recovery button with these dialog numbers; resolves to the roll note's lines (and the toast). */
 async function heal(store: Store, id: string, faces: string, inputs: Record<string, number>): Promise<string> {

@@ -1156,6 +1156,28 @@ function absorbedBySafeguard(
   return result(config, state, steps);
 }
 
+/**
+ * Fudge §4.64: where a safeguard moved the wound — box `j` (its step explained), or, when the
+ * safeguard found no open box (`j < 0`), the wound absorbed.
+ */
+function safeguardLanding(
+  config: BoxTrackConfig,
+  state: BoxTrackState,
+  wound: BoxWound,
+  steps: Step[],
+  j: number,
+  name: "MaxThree" | "NearDeath" | "FudgePoint",
+): number | ApplyResult<BoxTrackState> {
+  if (j < 0) return absorbedBySafeguard(config, state, wound, steps, `FUDGE.Step.Box.Safeguard.${name}Absorbed`);
+  steps.push(
+    step(`FUDGE.Step.Box.Safeguard.${name}`, "Fudge §4.64", undefined, {
+      level: levelName(config, wound.level),
+      to: levelName(config, config.levels[j].key),
+    }),
+  );
+  return j;
+}
+
 // Apply runs for every wound a card places and hundreds of times per duel forecast: its
 // conditions are written inline rather than as closures made per call.
 /**
@@ -1214,15 +1236,10 @@ function apply(
     if ((L < 0 ? n : L) > cap) {
       const from = Math.min(r, cap);
       const j = firstOpen(config, state.marks, from, Math.min(cap, lastAlive));
-      if (j < 0) return absorbedBySafeguard(config, state, wound, steps, "FUDGE.Step.Box.Safeguard.MaxThreeAbsorbed");
-      L = j;
+      const landed = safeguardLanding(config, state, wound, steps, j, "MaxThree");
+      if (typeof landed !== "number") return landed;
+      L = landed;
       real = from;
-      steps.push(
-        step("FUDGE.Step.Box.Safeguard.MaxThree", "Fudge §4.64", undefined, {
-          level: levelName(config, wound.level),
-          to: levelName(config, config.levels[j].key),
-        }),
-      );
     }
   }
   // Fudge §4.64 safeguard: nobody becomes Near Death unless they began the round Incapacitated.
@@ -1236,15 +1253,10 @@ function apply(
   ) {
     const from = Math.min(real, nd - 1);
     const j = firstOpen(config, state.marks, from, nd - 1);
-    if (j < 0) return absorbedBySafeguard(config, state, wound, steps, "FUDGE.Step.Box.Safeguard.NearDeathAbsorbed");
-    L = j;
+    const landed = safeguardLanding(config, state, wound, steps, j, "NearDeath");
+    if (typeof landed !== "number") return landed;
+    L = landed;
     real = from;
-    steps.push(
-      step("FUDGE.Step.Box.Safeguard.NearDeath", "Fudge §4.64", undefined, {
-        level: levelName(config, wound.level),
-        to: levelName(config, config.levels[j].key),
-      }),
-    );
   }
   // Fudge §4.64 safeguard: a Fudge Point turns a deadly wound into a serious one: Near Death if
   // that box is open, else the worst open level that stops action (Incapacitated).
@@ -1254,15 +1266,10 @@ function apply(
     const firstStop = config.levels.findIndex((l) => EFFECT_RANK[l.effect] >= EFFECT_RANK.cannotAct);
     for (let i = lastAlive; j < 0 && firstStop >= 0 && i >= firstStop; i--)
       if (firstOpen(config, state.marks, i, i) === i) j = i;
-    if (j < 0) return absorbedBySafeguard(config, state, wound, steps, "FUDGE.Step.Box.Safeguard.FudgePointAbsorbed");
-    L = j;
-    real = j;
-    steps.push(
-      step("FUDGE.Step.Box.Safeguard.FudgePoint", "Fudge §4.64", undefined, {
-        level: levelName(config, wound.level),
-        to: levelName(config, config.levels[j].key),
-      }),
-    );
+    const landed = safeguardLanding(config, state, wound, steps, j, "FudgePoint");
+    if (typeof landed !== "number") return landed;
+    L = landed;
+    real = landed;
   }
 
   if (L < 0 || config.levels[L].effect === "dead") {

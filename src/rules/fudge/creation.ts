@@ -4,6 +4,8 @@
  * levels a character has: what is free, what is spent, what the text's trades move between the
  * pools, and whether the build is over budget. Nothing here refuses a build: the sheet warns.
  */
+import { RulesError } from "../errors";
+import { array, at, int, oneOf, record } from "../validate";
 
 /** Ladder values are numbers: Fair 0, Good +1 … Terrible −3 (Fudge §1.2). */
 export interface CreationTraits {
@@ -138,15 +140,50 @@ export type Focus = "broad" | "narrow";
  * Fudge SRD, Fantasy Fudge "Character Points": the skills one, or two, points in a group buy,
  * best first. One point: broad three Fair and one Mediocre, narrow one Good and one Mediocre; two
  * points: broad two Good and four Fair, narrow one Great, one Good and one Fair. The SRD's rows
- * for three and four points are not in the texts this system was built from: a group that needs
- * more is reported as beyond the table (`beyondTable`), for the GM to check.
+ * for three and four points are not in the texts this system was built from: the GM adds them
+ * (`FivePointOptions.rows`, read by `parseFivePointRows`); a group that needs more than every row
+ * is reported as beyond the table (`beyondTable`).
  */
-export const FIVE_POINT_TABLE: readonly { points: number; focus: Focus; levels: readonly number[] }[] = [
+export const FIVE_POINT_TABLE: readonly FivePointRow[] = [
   { points: 1, focus: "broad", levels: [0, 0, 0, -1] },
   { points: 1, focus: "narrow", levels: [1, -1] },
   { points: 2, focus: "broad", levels: [1, 1, 0, 0, 0, 0] },
   { points: 2, focus: "narrow", levels: [2, 1, 0] },
 ];
+
+export interface FivePointRow {
+  points: number;
+  focus: Focus;
+  /** The skills the row buys, best first (Fair 0). */
+  levels: readonly number[];
+}
+
+/** A row as the GM enters it: how many skills at each level from Superb down to Mediocre. */
+export const FIVE_POINT_COLUMNS = [
+  ["superb", 3],
+  ["great", 2],
+  ["good", 1],
+  ["fair", 0],
+  ["mediocre", -1],
+] as const;
+
+/**
+ * The GM's own rows of the Five-Point table (e.g. the SRD's three- and four-point rows from his
+ * copy): `{ points, focus, superb, great, good, fair, mediocre }`, counts of skills per level.
+ */
+export function parseFivePointRows(input: unknown, path: string): FivePointRow[] {
+  return array(input, path, 0, 16).map((raw, i) => {
+    const p = at(path, i);
+    const o = record(raw, p);
+    const levels = FIVE_POINT_COLUMNS.flatMap(([key, level]) =>
+      Array.from({ length: int(o[key] ?? 0, at(p, key), 0, 20) }, () => level),
+    );
+    if (!levels.length) throw new RulesError(p, "FUDGE.Error.FivePointRowEmpty", "buys no skill");
+    return { points: int(o.points, at(p, "points"), 1, 8), focus: oneOf(o.focus, at(p, "focus"), FOCI), levels };
+  });
+}
+
+export const FOCI: readonly Focus[] = ["broad", "narrow"];
 
 export interface FivePointOptions {
   /** Points to spend (Fantasy Fudge: 5). */
@@ -159,6 +196,8 @@ export interface FivePointOptions {
   freeAttributeLevels: number;
   freeGifts: number;
   faults: number;
+  /** The GM's rows beside the text's (parseFivePointRows); a group takes the cheapest row that holds it. */
+  rows: readonly FivePointRow[];
 }
 
 export const defaultFivePointOptions = (): FivePointOptions => ({
@@ -168,6 +207,7 @@ export const defaultFivePointOptions = (): FivePointOptions => ({
   freeAttributeLevels: 2,
   freeGifts: 2,
   faults: 2,
+  rows: [],
 });
 
 export interface GroupSpend {
@@ -184,7 +224,7 @@ export interface FivePointBudget {
   points: Pool;
   /** Skills with no group: Five-Point Fudge buys skills only through groups. */
   ungrouped: number;
-  /** Groups whose skills need more than the table's rows (three or four points). */
+  /** Groups whose skills need more than every row of the table (the text's and the GM's). */
   beyondTable: string[];
   /** Fantasy Fudge attributes: two free levels; a level traded for a gift or fault (one for one). */
   attributes: Pool;
@@ -218,11 +258,13 @@ export function fivePointBudget(t: CreationTraits, o: FivePointOptions): FivePoi
     }
     byGroup.set(g, [...(byGroup.get(g) ?? []), s.level]);
   }
+  // Cheapest first; at equal points the text's rows before the GM's (a stable sort).
+  const table = [...FIVE_POINT_TABLE, ...o.rows].sort((a, b) => a.points - b.points);
   const groups: GroupSpend[] = [...byGroup.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([group, ls]) => {
       const levels = [...ls].sort((a, b) => b - a);
-      const row = FIVE_POINT_TABLE.find((r) => fitsRow(levels, r.levels)) ?? null;
+      const row = table.find((r) => fitsRow(levels, r.levels)) ?? null;
       return { group, levels, points: row?.points ?? null, focus: row?.focus ?? null };
     });
   const spentPoints = groups.reduce((s, g) => s + (g.points ?? 0), 0);
