@@ -9,6 +9,7 @@ import { newId, type PlainDoc, type Store } from "./store";
 import { i18n } from "./i18n";
 import { packDocs } from "./packs";
 import { ACTOR_DEFAULTS, type ActorType, type WorldRules } from "../src/system/data";
+import { checkItemDrop } from "../src/system/creation";
 import * as flows from "../src/system/flows";
 import type { HostPort } from "../src/system/flows";
 import { rulesOf } from "./world";
@@ -69,7 +70,7 @@ export function renderCompendium(filter = ""): string {
         shown
           .map(
             (i) =>
-              `<li draggable="true" class="pg-pack-item" data-pg-pack-item="${esc(i.ref)}" data-type="${esc(i.type)}" title="${esc(i18n.localize(`TYPES.Item.${i.type}`))}">${esc(i.name)}</li>`,
+              `<li draggable="true" class="pg-pack-item" data-pg-pack-item="${esc(i.ref)}" data-type="${esc(i.type)}" title="${esc(i18n.localize(`TYPES.Item.${i.type}`))}">${esc(i.name)}<button type="button" class="pg-pack-add" data-pg-pack-add="${esc(i.ref)}" aria-label="Add ${esc(i.name)} to the open sheet"><i class="fa-solid fa-plus" inert></i></button></li>`,
           )
           .join("") +
         `</ul></section>`
@@ -82,6 +83,16 @@ export function renderCompendium(filter = ""): string {
 export function dragData(ref: string): string {
   const [pack, id] = ref.split("/");
   return JSON.stringify({ type: "Item", uuid: `Compendium.fudge-wounds.${pack}.Item.${id}` });
+}
+
+/**
+ * The keyboard's way to what a drag does: the entry's Add button puts a copy on the sheet opened
+ * last (the one a drag would most likely reach).
+ */
+export function addToOpenSheet(store: Store, ref: string): string {
+  const actorId = [...store.state.open].reverse().find((id) => store.actor(id));
+  if (!actorId) throw new Error("Open an actor's sheet first: the entry is added to the sheet opened last.");
+  return dropItem(store, actorId, dragData(ref));
 }
 
 /** A compendium item dropped on an actor's sheet: a copy joins the actor (a new id), as ActorSheetV2#_onDropItem does. */
@@ -97,7 +108,7 @@ export function dropItem(store: Store, actorId: string, data: string): string {
   if (!src) throw new Error(`No compendium item ${uuid}.`);
   const actor = store.actor(actorId);
   if (!actor) throw new Error("No such actor.");
-  if (actor.type === "miniature" && src.doc.type === "skill") throw new Error("A miniature's datacard has no skills.");
+  checkItemDrop(actor.type, src.doc.type, actor.name);
   const id = newId();
   const { name, type, img, system } = structuredClone(src.doc);
   store.updateDocs({ actors: [actorId] }, (d) => {

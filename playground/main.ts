@@ -519,6 +519,17 @@ compendiumToggle.addEventListener("click", () => {
 compendiumFilter.addEventListener("input", () => {
   compendiumList.innerHTML = creation.renderCompendium(compendiumFilter.value);
 });
+compendiumList.addEventListener("click", (ev) => {
+  const add = (ev.target as HTMLElement).closest<HTMLElement>("[data-pg-pack-add]");
+  if (!add) return;
+  busy(async () => {
+    try {
+      creation.addToOpenSheet(store, add.dataset.pgPackAdd!);
+    } catch (e) {
+      port().report(e);
+    }
+  });
+});
 compendiumList.addEventListener("dragstart", (ev) => {
   const li = (ev.target as HTMLElement).closest<HTMLElement>("[data-pg-pack-item]");
   if (!li || !ev.dataTransfer) return;

@@ -12,6 +12,7 @@ import {
   type FivePointRow,
   type Pool,
 } from "../rules/fudge";
+import { RulesError } from "../rules";
 import { attributeLevel } from "./attributes";
 import type { ActorDoc, CharacterData, CreationRules, SkillData, WorldRules } from "./data";
 import { itemsOf } from "./combatant";
@@ -138,4 +139,16 @@ function gmRows(c: CreationRules, warnings: CreationView["warnings"]): FivePoint
     warnings.push({ key: "FUDGE.Creation.RowsUnread", params: {} });
     return [];
   }
+}
+
+/**
+ * An item dropped on an actor's sheet (a compendium entry or another actor's item): refused with
+ * a sentence when the actor's kind has no place for it — a miniature's datacard has no skills
+ * (Fudge Miniatures: The datacard).
+ */
+export function checkItemDrop(actorType: string, itemType: string, actorName: string): void {
+  if (actorType === "miniature" && itemType === "skill")
+    throw new RulesError("item", "FUDGE.Error.Drop.MiniatureSkill", "a miniature's datacard has no skills", {
+      name: actorName,
+    });
 }

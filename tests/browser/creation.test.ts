@@ -271,4 +271,24 @@ describe("playground: making a character (Fudge §1.6, compendium drag and drop)
     expect(noProblems(problems)).toEqual([]);
     await context.close();
   });
+
+  it("the keyboard adds a compendium entry without a drag: Tab to its Add button, Enter; axe finds nothing", async () => {
+    const { page, context, problems } = await openPlayground(browser, { preset: "fudge", fresh: true });
+    await page.fill('[data-testid="create-name"]', "Cara");
+    await act(page, () => page.press('[data-testid="create-name"]', "Enter"));
+    const id = (await storedState(page)).actors.find((a: any) => a.name === "Cara")._id;
+    // The filter narrows the list; Tab from it reaches the first entry's Add button.
+    await page.fill("#pg-compendium-filter", "Climbing");
+    await page.focus("#pg-compendium-filter");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
+      "Add Climbing to the open sheet",
+    );
+    await act(page, () => page.keyboard.press("Enter"));
+    const cara = (await storedState(page)).actors.find((a: any) => a._id === id);
+    expect(cara.items.map((i: any) => [i.name, i.type])).toEqual([["Climbing", "skill"]]);
+    expect(await axeViolations(page, ["#pg-compendium"], "compendium with Add buttons")).toEqual([]);
+    expect(noProblems(problems)).toEqual([]);
+    await context.close();
+  });
 });

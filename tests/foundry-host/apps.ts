@@ -290,9 +290,54 @@ export class DocumentSheetV2 extends ApplicationV2 {
     };
   }
 }
+/**
+ * v13 ActorSheetV2's document drop (client/applications/sheets/actor-sheet.mjs, as its public
+ * copies and the v13 API docs give it): the sheet is a drop target (DragDrop bound in `_onRender`,
+ * no drop selector); `_onDrop` reads the drag data (TextEditor.getDragEventData: the text/plain
+ * JSON), lets the "dropActorSheetData" hook refuse it, resolves the document from its uuid
+ * (fromDropData) and routes it by document name; `_onDropItem` creates a copy on the actor when the
+ * user owns it (keepId unless the actor already holds that id). Sorting within the sheet is not
+ * modelled: an item already on this actor is left where it is.
+ */
 export class ActorSheetV2 extends DocumentSheetV2 {
+  #dropBound = false;
   get actor() {
     return this.document;
+  }
+  override async _onRender(context: Rec, options: Rec): Promise<void> {
+    await super._onRender(context, options);
+    const el = (this as unknown as { element: HTMLElement | null }).element;
+    if (!el || this.#dropBound) return;
+    this.#dropBound = true;
+    el.addEventListener("dragover", (ev) => ev.preventDefault());
+    el.addEventListener("drop", (ev) => {
+      ev.preventDefault();
+      current().world.watch(this._onDrop(ev));
+    });
+  }
+  async _onDrop(event: DragEvent): Promise<unknown> {
+    let data: Rec = {};
+    try {
+      data = JSON.parse(event.dataTransfer?.getData("text/plain") ?? "") as Rec;
+    } catch {
+      return null;
+    }
+    const hooks = (globalThis as unknown as { Hooks: { call(name: string, ...args: unknown[]): boolean } }).Hooks;
+    if (hooks.call("dropActorSheetData", this.actor, this, data) === false) return null;
+    const doc = typeof data.uuid === "string" ? current().resolveUuid(data.uuid) : null;
+    if (!doc) return null;
+    return this._onDropDocument(event, doc);
+  }
+  async _onDropDocument(event: DragEvent, doc: HostDocument): Promise<unknown> {
+    return doc.documentName === "Item" ? this._onDropItem(event, doc) : null;
+  }
+  async _onDropItem(_event: DragEvent, item: HostDocument): Promise<unknown> {
+    const actor = this.actor;
+    if (!actor.isOwner) return null;
+    if (item.parent && item.parent.uuid === actor.uuid) return null;
+    const keepId = !actor.getEmbeddedCollection("Item").has(String(item.id));
+    const made = await actor.createEmbeddedDocuments("Item", [item.toObject()], { keepId });
+    return made[0] ?? null;
   }
 }
 export class ItemSheetV2 extends DocumentSheetV2 {

@@ -131,3 +131,36 @@ describe("the GM saves another attribute set in the rules menu", () => {
     expect(attrs.damageCapacity).toBe(1);
   });
 });
+
+describe("compendium entries dropped on a sheet (ActorSheetV2's item drop)", () => {
+  it("a skill from the Skills compendium joins a character as a copy; on a miniature it is refused with a sentence", async () => {
+    const world = await startWorld();
+    const gmId = world.addUser("GM", ROLES.GAMEMASTER);
+    const hero = world.server.seed("Actor", { name: "Hero", type: "character", items: [], ownership: { default: 0 } });
+    const mini = world.server.seed("Actor", { name: "Yanni", type: "miniature", items: [], ownership: { default: 0 } });
+    const gm = await world.connect(gmId);
+    await world.settle();
+    const drop = async (actorId: string, uuid: string) => {
+      const actor = actorOn(gm, actorId);
+      const app = (await gm.run(() =>
+        (actor.sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }),
+      )) as App;
+      const dt = new DataTransfer();
+      dt.setData("text/plain", JSON.stringify({ type: "Item", uuid }));
+      // happy-dom's DragEvent drops its dataTransfer init (a browser keeps it): set as a browser has it.
+      const ev = new DragEvent("drop", { bubbles: true, cancelable: true });
+      Object.defineProperty(ev, "dataTransfer", { value: dt });
+      gm.run(() => app.element.dispatchEvent(ev));
+      await world.settle();
+      return actor.items.contents.map((i) => [i.name, i.type]);
+    };
+    const climbing = "Compendium.fudge-wounds.skills.Item.uDhjLIia3lk7fg8L";
+    expect(await drop(hero, climbing)).toEqual([["Climbing", "skill"]]);
+    expect((actorOn(gm, hero).items.contents[0].toObject().system as Record<string, unknown>).group).toBe("athletic");
+    const from = gm.notifications.length;
+    expect(await drop(mini, climbing)).toEqual([]);
+    expect(gm.notifications.slice(from)).toEqual([
+      { type: "warn", message: "Yanni is a miniature: its datacard has no skills, so the skill was not added." },
+    ]);
+  });
+});

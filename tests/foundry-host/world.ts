@@ -676,6 +676,15 @@ export class Client {
 
   resolveUuid(uuid: string): HostDocument | null {
     const parts = uuid.split(".");
+    // A compendium entry, Compendium.<package>.<pack>.<Document>.<id> (v13 uuid form): a document
+    // built from the pack's source, not in the world.
+    if (parts[0] === "Compendium" && parts.length === 5) {
+      const pack = (this.game as unknown as { packs: Map<string, Rec> }).packs.get(`${parts[1]}.${parts[2]}`);
+      const src = (pack?.getSource as ((id: string) => Rec | null) | undefined)?.(parts[4]);
+      return src && pack?.documentName === parts[3]
+        ? this.run(() => makeDocument(this, parts[3], src, null, true))
+        : null;
+    }
     let doc: HostDocument | null = null;
     for (let i = 0; i + 1 < parts.length; i += 2) {
       const [name, id] = [parts[i], parts[i + 1]];
@@ -706,6 +715,15 @@ function loadPacks(client: Client): Map<string, Rec> {
       collection: key,
       documentName: p.type,
       metadata: { ...p, id: key },
+      /** One entry's source by id (what fromUuid reads for a Compendium uuid). */
+      getSource(id: string): Rec | null {
+        if (!DOC_META[p.type]) return null;
+        for (const f of readdirSync(dir).filter((x) => x.endsWith(".json"))) {
+          const src = JSON.parse(readFileSync(join(dir, f), "utf8")) as Rec;
+          if (src._id === id) return src;
+        }
+        return null;
+      },
       async getDocuments() {
         if (!DOC_META[p.type]) return [];
         const files = readdirSync(dir).filter((f) => f.endsWith(".json"));

@@ -9,7 +9,9 @@ import { describe, expect, it } from "vitest";
 import type { Store } from "../../playground/store";
 import { playgroundPort } from "../../playground/port";
 import { parseDice } from "../../playground/dice";
-import { carryAttributes } from "../../playground/creation";
+import { carryAttributes, compendiumItems, dragData, dropItem } from "../../playground/creation";
+import { i18n } from "../../playground/i18n";
+import { errorText } from "../../src/system/error-text";
 import { rulesOf } from "../../playground/world";
 import { ATTRIBUTE_SET_PRESETS } from "../../src/system/attributes";
 import * as flows from "../../src/system/flows";
@@ -52,5 +54,23 @@ describe("character creation's edits in the playground, through the flows", () =
     expect(attrs.health).toBe(2);
     expect(attrs.damageCapacity).toBe(2);
     expect(attrs.strength).toBe(1);
+  });
+
+  it("a compendium skill dropped on a miniature is refused with the sentence Foundry's sheet gives; on Leroy it joins", () => {
+    const { store, id } = leroyWorld(true);
+    const mini = store.state.actors.find((a) => a.type === "miniature")!;
+    const skills = compendiumItems().find((p) => p.pack === "skills")!.items;
+    const before = store.actor(id)!.items!.length;
+    dropItem(store, id, dragData(skills[0].ref));
+    expect(store.actor(id)!.items!.length).toBe(before + 1);
+    const held = mini.items?.length ?? 0;
+    let said = "";
+    try {
+      dropItem(store, mini._id, dragData(skills[0].ref));
+    } catch (e) {
+      said = errorText(e, i18n, mini.name);
+    }
+    expect(said).toBe(`${mini.name} is a miniature: its datacard has no skills, so the skill was not added.`);
+    expect(store.actor(mini._id)!.items?.length ?? 0).toBe(held);
   });
 });

@@ -7,6 +7,7 @@
 import { isRulesError } from "../../rules";
 import { TEMPLATES } from "../../system/handlebars";
 import { actorSheetContext } from "../../system/sheet";
+import { checkItemDrop } from "../../system/creation";
 import * as flows from "../../system/flows";
 import { actorInCombat, plainActor, worldRules, type DerivedActor } from "../bridge";
 import { templatesReady } from "../templates";
@@ -83,6 +84,17 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
       gm: game.user?.isGM === true,
     });
     return Object.assign(base, ctx);
+  }
+
+  /** ActorSheetV2's item drop (a compendium entry or another actor's item), refused where it has no place. */
+  override async _onDropItem(event: DragEvent, item: Item): Promise<Item | null> {
+    try {
+      checkItemDrop(this.actorDoc.type, item.type, this.actorDoc.name);
+    } catch (e) {
+      reportError(e, this.actorDoc.name);
+      return null;
+    }
+    return (super._onDropItem as (ev: DragEvent, it: Item) => Promise<Item | null>)(event, item);
   }
 
   override async _onRender(context: unknown, options: unknown): Promise<void> {
