@@ -12,7 +12,6 @@
 import { DuelSetup, duelForecast, isBudgetRefusal, isRulesError, type DuelForecast, type RulesError } from "../rules";
 import type { ForecastMessage, ForecastReply, RulesErrorData } from "./forecast-queue";
 
-/** The set-up the stages share, for the queue's forecast on this thread (it loads this module on demand). */
 export { DuelSetup };
 
 /**

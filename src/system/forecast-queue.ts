@@ -215,13 +215,14 @@ export class ForecastQueue {
       else reject("error" in reply ? rulesErrorFrom(reply.error) : new Error(reply.fault));
     };
     import("./forecast-answer")
-      .then(async ({ quickAnswer, estimateAnswer, DuelSetup }) => {
+      .then(async ({ quickAnswer, estimateAnswer }) => {
+        // The estimate is the answer here (no final stage follows): on a set-up of its own, so that
+        // it is the request's own estimate, its counts of states and enumerations included.
         const arrived = Date.now();
-        const setup = new DuelSetup();
-        const quick = quickAnswer(0, request, this.stageBudgets, setup);
+        const quick = quickAnswer(0, request, this.stageBudgets);
         if (quick) return settle(quick.reply);
         await new Promise((r) => setTimeout(r, 0));
-        settle(estimateAnswer(0, request, this.stageBudgets, setup, arrived));
+        settle(estimateAnswer(0, request, this.stageBudgets, undefined, arrived));
       })
       .catch(reject);
   }
