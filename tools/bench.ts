@@ -35,6 +35,7 @@ import {
   rollingDice,
   pipelineFor,
 } from "../src/rules";
+import { loadavg } from "node:os";
 import { resolveSamples } from "../src/cli/samples";
 import { answerForecastStages, STAGE_BUDGETS } from "../src/system/forecast-answer";
 import type { ForecastReply } from "../src/system/forecast-queue";
@@ -116,7 +117,11 @@ const rng = seededRng(2026);
 const verdict = (met: boolean) => (met ? "MET" : "NOT MET");
 
 line("Fudge Combat & Wounds — rules benchmarks (Leroy vs Theodora, Fudge preset)");
-line(`node ${process.version}, ${process.platform}-${process.arch}`);
+line(
+  `node ${process.version}, ${process.platform}-${process.arch}; load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ")}`,
+);
 
 // 1. Exchanges vs a dice roller rolling "4dF+2", and the floor of rolling eight dice at all.
 const pipeline = pipelineFor("fudge");
@@ -329,7 +334,13 @@ line(
     ...minis.flatMap((a) => minis.filter((b) => b !== a).map((b): [string, string, string] => ["miniatures", a, b])),
   ];
   const kindOf = (r: ForecastReply) =>
-    r.ok ? (r.forecast.method === "sample" ? "estimate" : r.forecast.exact ? "exact" : "bounded") : "refused";
+    r.ok
+      ? r.forecast.method === "sample"
+        ? `estimate (${r.forecast.estimate?.duels} duels)`
+        : r.forecast.exact
+          ? "exact"
+          : "bounded"
+      : "refused";
   let slowestFirst = 0;
   let voltExactMs = NaN;
   const stageLines: string[] = [];
@@ -345,10 +356,15 @@ line(
     stageLines.push(`${preset} ${a} vs ${b}: ${posts.map((p) => `${p.kind} ${fmt(p.ms, 0)} ms`).join(" → ")}`);
   }
   line(
-    `forecast as the table asks it, in stages (quick exact ≤ ${fmt(STAGE_BUDGETS.quick.maxStates, 0)} states and ${STAGE_BUDGETS.quick.budgetMs} ms, else a first answer: an estimate of ${fmt(STAGE_BUDGETS.estimate.samples, 0)} duels within ${STAGE_BUDGETS.estimate.budgetMs} ms; then the final one): ${stageLines.join("; ")}`,
+    `forecast as the table asks it, in stages (quick exact ≤ ${fmt(STAGE_BUDGETS.quick.maxStates, 0)} states and ${STAGE_BUDGETS.quick.budgetMs} ms, else a first answer: an estimate of up to ${fmt(STAGE_BUDGETS.estimate.samples, 0)} duels on the quick attempt's set-up, none started past ${STAGE_BUDGETS.estimate.untilMs} ms once 100 are played, refused past ${STAGE_BUDGETS.estimate.budgetMs} ms; then the final one): ${stageLines.join("; ")}`,
   );
   line(
     `  every forecast's first answer on screen within 250 ms: slowest ${fmt(slowestFirst, 0)} ms — ${verdict(slowestFirst <= 250)}`,
+  );
+  line(
+    `  (load average after the stages: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(", ")})`,
   );
   line(
     `  Volt Leroy vs Theodora exact within 1 s: ${Number.isNaN(voltExactMs) ? "not exact" : `${fmt(voltExactMs, 0)} ms`} — ${verdict(voltExactMs <= 1000)}`,

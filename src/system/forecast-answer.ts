@@ -9,19 +9,23 @@
  * estimate from a few simulated duels with its confidence interval (`FIRST_ESTIMATE`) — and then
  * the request's own forecast with its full budget.
  */
-import { duelForecast, isBudgetRefusal, isRulesError, type DuelForecast, type RulesError } from "../rules";
+import { DuelSetup, duelForecast, isBudgetRefusal, isRulesError, type DuelForecast, type RulesError } from "../rules";
 import type { ForecastMessage, ForecastReply, RulesErrorData } from "./forecast-queue";
+
+export { DuelSetup };
 
 /**
  * The stages' stated budgets. `quick`: an exact (or bounded) forecast within these states and this
- * time, else a first answer; `estimate`: the first estimate, this many simulated duels, refused
- * only past this time (a cap, so that an estimate nearly always comes: its duels take a few ms,
- * the duel's set-up most of its time). The table's goal, the first answer within 250 ms, is
- * measured by `npm run bench`, not promised by these numbers.
+ * time, else a first answer; `estimate`: the first estimate, on the quick attempt's set-up (its
+ * states and enumerations, DuelSetup), at most this many simulated duels, no duel started past
+ * `untilMs` after the request arrived once 100 are played (fewer duels: a wider interval, which
+ * the answer states), refused only past `budgetMs` (a cap, so that an estimate nearly always comes).
+ * The table's goal, the first answer within 250 ms, is measured by `npm run bench`, not promised by
+ * these numbers.
  */
 export const STAGE_BUDGETS = {
-  quick: { maxStates: 5_000, budgetMs: 100 },
-  estimate: { samples: 2_000, budgetMs: 1_000 },
+  quick: { maxStates: 5_000, budgetMs: 60 },
+  estimate: { samples: 2_000, budgetMs: 1_000, untilMs: 150 },
 };
 export type StageBudgets = typeof STAGE_BUDGETS;
 
@@ -49,9 +53,12 @@ export function answerForecastStages(
   const id = idOf(data);
   if (id < 0) return post({ id, ok: false, fault: "a forecast message needs a numeric id" });
   const request = (data as ForecastMessage).request;
-  const first = firstAnswer(id, request, budgets);
+  const first = firstAnswer(id, request, budgets, Date.now());
   if (!first.interim) return post(first.reply);
   if (first.reply.ok) post({ ...first.reply, interim: true });
+  // The final answer on a set-up of its own: on the first stages' set-up a Miniatures chain can
+  // intern its states in another order (other node counts, other last bits), and it must be the
+  // same answer as the request's alone.
   post(attempt(id, () => duelForecast(request)));
 }
 
@@ -64,8 +71,15 @@ export function firstAnswer(
   id: number,
   request: unknown,
   budgets: StageBudgets = STAGE_BUDGETS,
+  arrived = Date.now(),
 ): { reply: ForecastReply; interim: boolean } {
-  return quickAnswer(id, request, budgets) ?? { reply: estimateAnswer(id, request, budgets), interim: true };
+  const setup = new DuelSetup();
+  return (
+    quickAnswer(id, request, budgets, setup) ?? {
+      reply: estimateAnswer(id, request, budgets, setup, arrived),
+      interim: true,
+    }
+  );
 }
 
 /** The quick attempt's answer (final unless bounded), or null when it ran over its budgets. */
@@ -73,9 +87,10 @@ export function quickAnswer(
   id: number,
   request: unknown,
   budgets: StageBudgets = STAGE_BUDGETS,
+  setup?: DuelSetup,
 ): { reply: ForecastReply; interim: boolean } | null {
   try {
-    const quick = duelForecast(quickRequest(request, budgets.quick));
+    const quick = duelForecast(quickRequest(request, budgets.quick), { setup });
     return { reply: { id, ok: true, forecast: quick }, interim: !quick.exact };
   } catch (e) {
     // Over the quick budgets: an estimate first. Anything else is the request's own refusal.
@@ -84,12 +99,25 @@ export function quickAnswer(
   }
 }
 
-/** The first estimate: its stated duels (fewer when the request asks for fewer) within its time (refused past it). */
-export function estimateAnswer(id: number, request: unknown, budgets: StageBudgets = STAGE_BUDGETS): ForecastReply {
+/**
+ * The first estimate: its stated duels (fewer when the request asks for fewer, or when `untilMs`
+ * after `arrived` comes first), on the quick attempt's set-up when given; refused past its budget.
+ */
+export function estimateAnswer(
+  id: number,
+  request: unknown,
+  budgets: StageBudgets = STAGE_BUDGETS,
+  setup?: DuelSetup,
+  arrived = Date.now(),
+): ForecastReply {
   const asked = (request as { samples?: unknown } | null)?.samples;
-  const samples = typeof asked === "number" ? Math.min(asked, budgets.estimate.samples) : budgets.estimate.samples;
+  const { samples: most, budgetMs, untilMs } = budgets.estimate;
+  const samples = typeof asked === "number" ? Math.min(asked, most) : most;
   return attempt(id, () =>
-    duelForecast({ ...(request as object), ...budgets.estimate, samples, method: "sample", fallback: "none" }),
+    duelForecast(
+      { ...(request as object), budgetMs, samples, method: "sample", fallback: "none" },
+      { setup, sampleUntil: arrived + untilMs },
+    ),
   );
 }
 

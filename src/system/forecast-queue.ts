@@ -216,10 +216,13 @@ export class ForecastQueue {
     };
     import("./forecast-answer")
       .then(async ({ quickAnswer, estimateAnswer }) => {
+        // The estimate is the answer here (no final stage follows): on a set-up of its own, so that
+        // it is the request's own estimate, its counts of states and enumerations included.
+        const arrived = Date.now();
         const quick = quickAnswer(0, request, this.stageBudgets);
         if (quick) return settle(quick.reply);
         await new Promise((r) => setTimeout(r, 0));
-        settle(estimateAnswer(0, request, this.stageBudgets));
+        settle(estimateAnswer(0, request, this.stageBudgets, undefined, arrived));
       })
       .catch(reject);
   }

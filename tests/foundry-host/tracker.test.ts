@@ -379,7 +379,12 @@ describe("the table's duel forecast runs in the forecast worker (src/system/fore
           (k, d) => game.i18n!.format(k, d),
         ),
       );
-    const first = duelForecast({ ...request, ...STAGE_BUDGETS.estimate, budgetMs: 60_000, method: "sample" });
+    const first = duelForecast({
+      ...request,
+      samples: STAGE_BUDGETS.estimate.samples,
+      budgetMs: 60_000,
+      method: "sample",
+    });
     const estimate = duelForecast({ ...request, method: "sample" });
     expect(lines).toEqual([text(first, true), text(estimate, false)]);
     expect(lines[0]).toMatch(

@@ -133,6 +133,19 @@ describe("method sample: reproducible from its seed", () => {
   }, 60_000);
 });
 
+describe("method sample: the first estimate's time box (the forecast stages' sampleUntil)", () => {
+  const duel = resolveSamples({ preset: "volt", a: "Leroy", b: "Leroy" });
+  it("no duel starts past it once 100 are played: the answer is that of the first 100 duels, and says so", () => {
+    const boxed = duelForecast({ ...duel, method: "sample", samples: 2_000 }, { sampleUntil: 0 });
+    expect(boxed.estimate!.duels).toBe(SAMPLE_BUDGET.minDuels);
+    expect(boxed).toEqual(duelForecast({ ...duel, method: "sample", samples: SAMPLE_BUDGET.minDuels }));
+    // A box not yet reached changes nothing.
+    expect(duelForecast({ ...duel, method: "sample", samples: 300 }, { sampleUntil: Date.now() + 600_000 })).toEqual(
+      duelForecast({ ...duel, method: "sample", samples: 300 }),
+    );
+  }, 60_000);
+});
+
 describe("the sampler draws each turn from the turn's distribution, the chosen branch's outcomes included", () => {
   // A walk on 0…4 from 2: a branch of 0.6 splits into up 0.45 / down 0.15 (as a Guts check splits a
   // blow's outcome), a branch of 0.4 goes down. Up 0.45, down 0.55: P(reach 4) = 1 / (1 + (11/9)²).

@@ -27,6 +27,7 @@ import {
   voltSheetOf,
   voltSheetPenalty,
   voltSheetProgress,
+  streamKernel,
 } from "../../src/rules/volt";
 
 const configArb = fc
@@ -486,5 +487,18 @@ describe("Volt product method: the same bits as before its speed-ups (issue #10,
         exchanges,
         states,
       ]);
+    }, 60_000);
+  // The sums above run in the WebAssembly kernel (stream-kernel.ts) where it compiles, as on Node;
+  // the JavaScript sums that replace it elsewhere give the same bits.
+  it("the kernel runs here, so the goldens above are its sums", () => {
+    expect(streamKernel(16)).not.toBeNull();
+  });
+  for (const [name, duel, expected] of golden.filter(([, , g]) => g[4] <= 3_000_000))
+    it(`bit for bit with the JavaScript sums (voltSimd: false): ${name}`, () => {
+      const f = duelForecast(
+        { ...duel, method: "product", maxStates: 1_000_000, budgetMs: 60_000 },
+        { voltSimd: false },
+      );
+      expect([f.aOut, f.bOut, f.stalemate, f.expectedExchanges, f.states]).toEqual(expected);
     }, 60_000);
 });

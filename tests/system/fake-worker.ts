@@ -5,7 +5,7 @@ import { type ForecastMessage, type ForecastReply, type WorkerLike } from "../..
 /** The stages' budgets by count only (states, duels), the time budgets out of reach: no answer depends on the clock. */
 export const COUNT_BUDGETS: StageBudgets = {
   quick: { ...STAGE_BUDGETS.quick, budgetMs: 60_000 },
-  estimate: { ...STAGE_BUDGETS.estimate, budgetMs: 60_000 },
+  estimate: { ...STAGE_BUDGETS.estimate, budgetMs: 60_000, untilMs: 60_000 },
 };
 
 /** A Worker stand-in: answers each message later, in stages as the worker does (or never, when `stuck`), with cloned data both ways. */

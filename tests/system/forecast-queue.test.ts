@@ -6,7 +6,15 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ForecastQueue, rulesErrorFrom, timeoutFor } from "../../src/system/forecast-queue";
-import { answerForecastMessage, answerForecastStages, STAGE_BUDGETS } from "../../src/system/forecast-answer";
+import {
+  answerForecastMessage,
+  answerForecastStages,
+  DuelSetup,
+  estimateAnswer,
+  quickAnswer,
+  STAGE_BUDGETS,
+} from "../../src/system/forecast-answer";
+import { voltPipeline } from "../../src/rules/volt";
 import type { ForecastReply } from "../../src/system/forecast-queue";
 import { COUNT_BUDGETS, FakeWorker } from "./fake-worker";
 import { duelForecast, FORECAST_BUDGET, RulesError } from "../../src/rules";
@@ -101,6 +109,23 @@ describe("the forecast in stages: an answer at once, then the exact one", () => 
     expect(first.forecast.estimate?.duels).toBe(STAGE_BUDGETS.estimate.samples);
     expect(first.forecast.estimate?.halfWidth.aOut).toBeGreaterThan(0);
     expect(last.forecast).toEqual(duelForecast(voltDuel()));
+  });
+
+  it("the estimate plays on the quick attempt's set-up: none of the duel's dice is enumerated again (Volt Leroy vs Theodora)", () => {
+    const setup = new DuelSetup();
+    expect(quickAnswer(5, voltDuel(), byCount, setup)).toBeNull();
+    const resolve = vi.spyOn(voltPipeline, "resolve");
+    try {
+      const shared = estimateAnswer(5, voltDuel(), byCount, setup);
+      const sharedCalls = resolve.mock.calls.length;
+      const fresh = estimateAnswer(5, voltDuel(), byCount);
+      // Without the set-up the estimate enumerates each attacker penalty's dice again.
+      expect([sharedCalls, resolve.mock.calls.length > 0]).toEqual([0, true]);
+      const figures = (r: ForecastReply) => (r.ok ? [r.forecast.aOut, r.forecast.bOut, r.forecast.estimate] : r);
+      expect(figures(shared)).toEqual(figures(fresh));
+    } finally {
+      resolve.mockRestore();
+    }
   });
 
   it("a request refused for bad input is refused at once, with no estimate", () => {

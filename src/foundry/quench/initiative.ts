@@ -8,7 +8,7 @@ import { STAGE_BUDGETS } from "../../system/forecast-answer";
 /** The stages on this page (no worker) bounded by count only, their time budgets out of reach. */
 const COUNT_ONLY = {
   quick: { ...STAGE_BUDGETS.quick, budgetMs: 60_000 },
-  estimate: { ...STAGE_BUDGETS.estimate, budgetMs: 60_000 },
+  estimate: { ...STAGE_BUDGETS.estimate, budgetMs: 60_000, untilMs: 60_000 },
 };
 import { plainActor, worldRules } from "../bridge";
 import { SYSTEM_ID } from "../../system/registry";

@@ -129,15 +129,12 @@ function methodNames(): string[] {
 /** One forecast over `chain` (empty: takeChain). */
 function forecastOn(chain: Chain, raw: unknown, opts: DuelOptions): DuelForecast {
   const input = checkDuelInput(raw, duelFields());
-  const pipeline = pipelineFor(input.preset);
-  const request = parseDuelRequest(input, opts);
-  const rules = duelRulesFor(pipeline.preset);
-  for (const [id, other] of allDuelRules()) if (id !== pipeline.preset) other.refuseElsewhere?.(input, pipeline.preset);
-  const settings = rules.settings(input, pipeline);
-  const combatant = (c: unknown): unknown => (rules.combatant ? rules.combatant(c, settings) : c);
-  const attacks = parseAttacks(pipeline, input, combatant(input.a), combatant(input.b));
-  const duel = rules.duel({ input, pipeline, attacks, first: request.first }, settings, opts);
-  const run = new DuelRun(chain, request, pipeline, attacks, duel, opts);
+  const kept = opts.setup?.find(input);
+  const run = kept
+    ? new DuelRun(chain, parseDuelRequest(input, opts), kept.pipeline, kept.attacks, kept.rules, opts, kept)
+    : newRun(chain, input, opts);
+  if (!kept) opts.setup?.keep(input, run);
+  const { pipeline, rules: duel } = run;
   const method = oneOf(input.method, "method", methodNames(), duel.defaultMethod ?? "chain");
   const answer = duel.methods?.[method] ?? ENGINE_METHODS[method];
   if (!answer)
@@ -150,6 +147,19 @@ function forecastOn(chain: Chain, raw: unknown, opts: DuelOptions): DuelForecast
       },
     );
   return answer(run);
+}
+
+/** A new run of the duel a request asks for: its preset, its two attacks, and its duel rules. */
+function newRun(chain: Chain, input: Record<string, unknown>, opts: DuelOptions): DuelRun {
+  const pipeline = pipelineFor(input.preset);
+  const request = parseDuelRequest(input, opts);
+  const rules = duelRulesFor(pipeline.preset);
+  for (const [id, other] of allDuelRules()) if (id !== pipeline.preset) other.refuseElsewhere?.(input, pipeline.preset);
+  const settings = rules.settings(input, pipeline);
+  const combatant = (c: unknown): unknown => (rules.combatant ? rules.combatant(c, settings) : c);
+  const attacks = parseAttacks(pipeline, input, combatant(input.a), combatant(input.b));
+  const duel = rules.duel({ input, pipeline, attacks, first: request.first }, settings, opts);
+  return new DuelRun(chain, request, pipeline, attacks, duel, opts);
 }
 
 /** The two attack requests of the duel: a attacking b, and b attacking a (errors name the side: `a.track`). */

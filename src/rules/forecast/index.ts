@@ -4,6 +4,7 @@
  * miniatures/duel.ts, volt/duel.ts) and are listed in src/rules/presets.ts.
  */
 export { duelForecast } from "./forecast";
+export { DuelSetup } from "./setup";
 export type { DuelForecast, DuelMethodName, ForecastMemoryStats } from "./answer";
 export { Deadline, FORECAST_BUDGET, SHORT_BUDGET_MS, chainCap, memoryCap, type ForecastStateKind } from "./budget";
 export type { DuelOptions, SideId } from "./request";

@@ -8,6 +8,7 @@ import { checkJsonShape, isRecord, num, oneOf, optInt, rejectUnknown } from "../
 import type { ForecastMemoryStats } from "./answer";
 import { chainCap, Deadline, FORECAST_BUDGET } from "./budget";
 import { parseSampleRequest, type SampleRequest } from "./sampling";
+import type { DuelSetup } from "./setup";
 
 export type SideId = "a" | "b";
 
@@ -25,6 +26,10 @@ export interface DuelOptions {
   maxBytes?: number;
   /** Filled with what the forecast held (ForecastMemoryStats); tests read it. */
   memoryStats?: ForecastMemoryStats;
+  /** The set-up of this duel kept between the stages of one request: reused when it is the same duel, else filled (setup.ts). */
+  setup?: DuelSetup;
+  /** Method "sample": the time (Date.now()) past which no more duels start, once SAMPLE_BUDGET.minDuels are played (the first estimate's time box). */
+  sampleUntil?: number;
 }
 
 /** The engine's fields of a duel request, parsed. */

@@ -62,6 +62,8 @@ export class DuelRun<M extends SideMind = SideMind> {
     readonly attacks: { a: AttackRequest; b: AttackRequest },
     readonly rules: PresetDuel<M>,
     readonly options: DuelOptions,
+    /** A run of the same duel whose states and enumerations this one reuses (DuelSetup: the stages of one request). */
+    from?: DuelRun<M>,
   ) {
     this.preset = pipeline.preset;
     this.alternating = pipeline.exchange === "alternating";
@@ -69,6 +71,18 @@ export class DuelRun<M extends SideMind = SideMind> {
     this.chainStates = request.chainStates;
     this.capChain("chain");
     this.firstThreshold = request.tolerance * 1e-2;
+    if (from) {
+      // Everything a run keeps is of the duel, not of the method or the budget: states, changes, enumerations.
+      this.sides = from.sides;
+      this.start = from.start;
+      this.changes = from.changes;
+      this.enumerations = from.enumerations;
+      this.attackCache = from.attackCache;
+      this.ownTurnCache = from.ownTurnCache;
+      this.turnStartCache = from.turnStartCache;
+      this.startsMemo = from.startsMemo;
+      return;
+    }
     const signatures = new Map<string, number>();
     const side = (id: SideId, card = id === "a" ? attacks.a.attacker : attacks.a.defender): Side<M> =>
       new Side(id, card, signatures, {

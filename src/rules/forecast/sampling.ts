@@ -144,8 +144,11 @@ export interface SampledAnswer {
   bFled?: number;
 }
 
-/** Plays `samples` duels; the estimate of each probability is its share of the duels. */
-export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswer {
+/**
+ * Plays `samples` duels; the estimate of each probability is its share of the duels. `until` (a
+ * Date.now() time): no duel starts past it once `minDuels` are played — fewer duels, a wider interval.
+ */
+export function sampleDuels(duel: SampledDuel, req: SampleRequest, until = Infinity): SampledAnswer {
   const rng = seededRng(req.seed);
   const { moves, outA, outB } = duel;
   const counts = { aOut: 0, bOut: 0, stalemate: 0, unfinished: 0 };
@@ -206,7 +209,9 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
   const perExchange = duel.alternating ? 2 : 1;
   const maxTurns = req.maxExchanges * perExchange;
   const { starts } = duel;
-  for (let d = 0; d < req.samples; d++) {
+  let n = 0;
+  for (; n < req.samples; n++) {
+    if (n >= SAMPLE_BUDGET.minDuels && until !== Infinity && Date.now() >= until) break;
     // The duel's start: drawn from the opening checks' outcomes when there are several.
     let start = starts[0];
     if (starts.length > 1) {
@@ -265,7 +270,6 @@ export function sampleDuels(duel: SampledDuel, req: SampleRequest): SampledAnswe
       turnsSq += turns * turns;
     }
   }
-  const n = req.samples;
   const z = SAMPLE_BUDGET.z;
   const finished = counts.aOut + counts.bOut;
   const mean = finished > 0 ? turnsSum / finished : 0;

@@ -26,6 +26,8 @@ declare module "../forecast/request" {
     voltSheetSampler?: boolean;
     /** Volt: filled with the work of the forward method's pre-count (voltForwardExceeds) when it runs; tests read it. */
     voltCountStats?: VoltCountStats;
+    /** Volt, method "product": false sums its rows in JavaScript only, not in its WebAssembly kernel; tests compare the two. */
+    voltSimd?: boolean;
   }
 }
 
@@ -121,6 +123,7 @@ function product(run: DuelRun, options: DuelOptions): DuelForecast | ProductTooL
     maxPairs,
     maxWindow,
     checkTime: run.request.deadline.check,
+    simd: options.voltSimd,
   });
   if ("tooLarge" in r)
     return {

@@ -6,5 +6,6 @@ export * from "./recover";
 export * from "./duel";
 export * from "./sheet";
 export * from "./product";
+export * from "./stream-kernel";
 export * from "./forward-count";
 export * from "./sheet-sampler";

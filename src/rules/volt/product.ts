@@ -31,6 +31,7 @@ import {
   type VoltLaw,
   type VoltSheetModel,
 } from "./sheet";
+import { streamKernel, type StreamKernel } from "./stream-kernel";
 import type { VoltTrackState } from "./track";
 
 export interface VoltDuelLimits {
@@ -40,6 +41,8 @@ export interface VoltDuelLimits {
   maxWindow: number;
   /** Called once per outer sheet; throws when the time budget is spent. */
   checkTime: () => void;
+  /** False: the row sums in JavaScript only, not in the WebAssembly kernel (stream-kernel.ts); tests compare the two. */
+  simd?: boolean;
 }
 
 export interface VoltDuelResult {
@@ -189,7 +192,13 @@ export function voltProductDuel(
       forwardExceeds,
     };
   const aOuter = wA <= wB;
-  const r = solve(aOuter ? sideA : sideB, aOuter ? sideB : sideA, aOuter === (first === "a"), limits.checkTime);
+  const r = solve(
+    aOuter ? sideA : sideB,
+    aOuter ? sideB : sideA,
+    aOuter === (first === "a"),
+    limits.checkTime,
+    limits.simd !== false,
+  );
   const [pU, pV] = [r.value[0], r.value[1]];
   const aOut = aOuter ? pU : pV;
   const bOut = aOuter ? pV : pU;
@@ -479,6 +488,7 @@ function solve(
   inner: SideModel,
   uFirst: boolean,
   checkTime: () => void,
+  simd: boolean,
 ): { value: [number, number, number]; stuck: boolean } {
   const nU = outer.sheets.length;
   const nV = inner.sheets.length;
@@ -534,17 +544,19 @@ function solve(
     layerSize.set(outer.progress[u], n + 1);
     widest = Math.max(widest, n + 1);
   }
-  const window = new Float64Array((jump + 1) * widest * rowLen);
   const base = new Int32Array(nU);
   for (let u = 0; u < nU; u++) base[u] = ((outer.progress[u] % (jump + 1)) * widest + Math.max(0, rowOf[u])) * rowLen;
-  const rowXV = new Float64Array(nV * perPair);
-  const acc = new Float64Array(rowLen); // cV of this row, by slot
   const openV = Int32Array.from(slotSheet).sort(); // open inner sheets, successors (lower indices) first
-  const nOpen = openV.length;
-  const vCls = inner.cls;
   const slotC = Int32Array.from(slot, (x) => x * perPair);
-  const gathers: Array<ReturnType<typeof openGather>> = [];
-  const sUByClass = new Float64Array(nClassV);
+  // U's attack on V's open sheets, per U's class, ready to gather.
+  const gathers = inner.tab.map((tV, cu) => openGather(inner, tV, osVBy[cu], perPair));
+  const windowLen = (jump + 1) * widest * rowLen;
+  const k = simd && perPair === 2 ? inKernel(windowLen, rowLen, nClassV, inner, openV, slotC, gathers) : null;
+  const window = k ? k.window : new Float64Array(windowLen);
+  const acc = k ? k.acc : new Float64Array(rowLen); // cV of this row, by slot
+  const rowXV = k ? k.rowXV : new Float64Array(nV * perPair);
+  const sUByClass = k ? k.sU : new Float64Array(nClassV);
+  const sums = k ? { kernel: k.kernel, acc: k.accAt } : null;
   let stuck = false;
   for (let u = 0; u < nU; u++) {
     if (outer.closed[u]) continue;
@@ -555,98 +567,290 @@ function solve(
       const from = classStart[c] * perPair;
       const to = classStart[c + 1] * perPair;
       if (from === to) continue;
-      const out = t.out[u];
-      acc.fill(0, from, to);
-      for (let i = from; i < to; i += perPair) {
-        acc[i] = out;
-        acc[i + ATT] = 1;
-      }
-      for (let k = t.start[u]; k < t.start[u + 1]; k++) {
-        const u2 = t.to[k];
-        const q = t.p[k];
-        if (outer.closed[u2]) {
-          // U's sheet u2 is one-sided against V's class c: the same value for every v of the class.
-          const o = u2 * 6 + 3;
-          const os = osUBy[c]!;
-          const p0 = q * os[o];
-          const p2 = q * os[o + 2];
-          for (let i = from; i < to; i += perPair) {
-            acc[i] += p0;
-            acc[i + ATT] += p2;
-          }
-        } else {
-          const b = base[u2];
-          let i = from;
-          for (; i + 4 <= to; i += 4) {
-            const w = b + i;
-            acc[i] += q * window[w];
-            acc[i + 1] += q * window[w + 1];
-            acc[i + 2] += q * window[w + 2];
-            acc[i + 3] += q * window[w + 3];
-          }
-          for (; i < to; i++) acc[i] += q * window[b + i];
-        }
-      }
+      streamSuccessors(t, u, outer.closed, osUBy[c], base, window, acc, from, to, perPair, sums);
     }
-    const myBase = base[u];
     const cu = outer.cls[u];
-    const tV = inner.tab[cu]; // U's attack on V's sheets
-    const g = (gathers[cu] ??= openGather(inner, tV, osVBy[cu], perPair));
     for (let c = 0; c < nClassV; c++) sUByClass[c] = outer.tab[c].same[u];
-    const gStart = g.start;
-    const gTo = g.to;
-    const gP = g.p;
-    const gB1 = g.base1;
-    const gB2 = g.base2;
-    const tVsame = tV.same;
-    for (let n = 0; n < nOpen; n++) {
-      const v = openV[n];
-      // U attacks: V's successors, read from this row's XV (closed ones and "out" summed beforehand).
-      const sV = tVsame[v];
-      let a0 = 0;
-      let a1 = gB1[v];
-      let a2 = gB2[v];
-      const kEnd = gStart[v + 1];
-      for (let k = gStart[v]; k < kEnd; k++) {
-        const o = gTo[k];
-        const q = gP[k];
-        a0 += q * rowXV[o];
-        if (perPair === 3) a1 += q * rowXV[o + 1];
-        a2 += q * rowXV[o + ATT];
-      }
-      const sU = sUByClass[vCls[v]];
-      const sv = slotC[v];
-      const b0 = acc[sv];
-      const b1 = acc[sv + 1];
-      const b2 = acc[sv + ATT];
-      const den = 1 - sU * sV;
-      const o = myBase + sv;
-      const y = v * perPair;
-      if (den <= 1e-15) {
-        stuck = true; // nobody can change anything any more: a stalemate (values 0)
-        window.fill(0, o, o + perPair);
-        rowXV.fill(0, y, y + perPair);
-      } else {
-        const x0 = (a0 + sV * b0) / den;
-        const x2 = (a2 + sV * b2) / den;
-        window[o] = x0;
-        window[o + ATT] = x2;
-        rowXV[y] = b0 + sU * x0;
-        rowXV[y + ATT] = b2 + sU * x2;
-        if (perPair === 3) {
-          const x1 = (a1 + sV * b1) / den;
-          window[o + 1] = x1;
-          rowXV[y + 1] = b1 + sU * x1;
-        }
-      }
-      if (u === startU && v === startV) {
-        const src = uFirst ? window : rowXV;
-        const i = uFirst ? o : y;
-        result[0] = src[i];
-        result[1] = perPair === 3 ? src[i + 1] : 1 - src[i];
-        result[2] = src[i + ATT];
-      }
+    if (k) {
+      if (k.row(base[u], cu)) stuck = true;
+    } else {
+      const sV = inner.tab[cu].same; // U's attack on V's sheets
+      const row = {
+        myBase: base[u],
+        g: gathers[cu],
+        sV,
+        sU: sUByClass,
+        vCls: inner.cls,
+        slotC,
+        openV,
+        acc,
+        window,
+        rowXV,
+      };
+      if (perPair === 2 ? rowOfTwo(row) : rowOfThree(row)) stuck = true;
+    }
+    if (u === startU) {
+      const src = uFirst ? window : rowXV;
+      const i = uFirst ? base[u] + slotC[startV] : startV * perPair;
+      result[0] = src[i];
+      result[1] = perPair === 3 ? src[i + 1] : 1 - src[i];
+      result[2] = src[i + ATT];
     }
   }
   return { value: result, stuck: stuck || osU.stuck || osV.stuck };
+}
+
+/**
+ * The solve's arrays in the WebAssembly kernel's memory (stream-kernel.ts), two numbers per pair:
+ * the window, the row's sums and XV, and per class of U its gather and P(nothing changes) on V's
+ * sheets; `row(myBase, cu)` runs rowOfTwo there. Null where the kernel cannot run.
+ */
+function inKernel(
+  windowLen: number,
+  rowLen: number,
+  nClassV: number,
+  inner: SideModel,
+  openV: Int32Array,
+  slotC: Int32Array,
+  gathers: Array<ReturnType<typeof openGather>>,
+): {
+  kernel: StreamKernel;
+  window: Float64Array;
+  acc: Float64Array;
+  accAt: number;
+  rowXV: Float64Array;
+  sU: Float64Array;
+  row: (myBase: number, cu: number) => number;
+} | null {
+  const nV = inner.sheets.length;
+  let bytes = 0;
+  const place = (n: number, size: number): number => {
+    const at = bytes;
+    bytes += Math.ceil((n * size) / 16) * 16;
+    return at;
+  };
+  const at = {
+    window: place(windowLen, 8),
+    acc: place(rowLen, 8),
+    rowXV: place(nV * 2, 8),
+    sU: place(nClassV, 8),
+    vCls: place(nV, 4),
+    slotC: place(nV, 4),
+    openV: place(openV.length, 4),
+  };
+  const byClass = gathers.map((g, cu) => ({
+    start: place(g.start.length, 4),
+    to: place(g.to.length, 4),
+    p: place(g.p.length, 8),
+    base2: place(g.base2.length, 8),
+    same: place(inner.tab[cu].same.length, 8),
+  }));
+  const kernel = streamKernel(bytes);
+  if (!kernel) return null;
+  const buf = kernel.memory.buffer;
+  new Int32Array(buf, at.vCls, nV).set(inner.cls);
+  new Int32Array(buf, at.slotC, nV).set(slotC);
+  new Int32Array(buf, at.openV, openV.length).set(openV);
+  gathers.forEach((g, cu) => {
+    const c = byClass[cu];
+    new Int32Array(buf, c.start, g.start.length).set(g.start);
+    new Int32Array(buf, c.to, g.to.length).set(g.to);
+    new Float64Array(buf, c.p, g.p.length).set(g.p);
+    new Float64Array(buf, c.base2, g.base2.length).set(g.base2);
+    new Float64Array(buf, c.same, nV).set(inner.tab[cu].same);
+  });
+  const nOpen = openV.length;
+  return {
+    kernel,
+    window: new Float64Array(buf, at.window, windowLen),
+    acc: new Float64Array(buf, at.acc, rowLen),
+    accAt: at.acc,
+    rowXV: new Float64Array(buf, at.rowXV, nV * 2),
+    sU: new Float64Array(buf, at.sU, nClassV),
+    row: (myBase, cu) => {
+      const c = byClass[cu];
+      return kernel.row(
+        myBase,
+        nOpen,
+        c.start,
+        c.to,
+        c.p,
+        c.base2,
+        at.openV,
+        c.same,
+        at.sU,
+        at.vCls,
+        at.slotC,
+        at.acc,
+        at.window,
+        at.rowXV,
+      );
+    },
+  };
+}
+
+/**
+ * V attacks U: cV(u, ·) = out + Σ q·XU(u2, ·) over u's successors u2 under one of V's laws, in the
+ * table's order. Two open successors in a row are summed in one pass over the slots (the same additions in
+ * the same order: each slot's total is exactly as with one pass per successor, read half as often).
+ */
+function streamSuccessors(
+  t: Table,
+  u: number,
+  closed: Uint8Array,
+  os: Float64Array | null,
+  base: Int32Array,
+  window: Float64Array,
+  acc: Float64Array,
+  from: number,
+  to: number,
+  perPair: number,
+  sums: { kernel: StreamKernel; acc: number } | null,
+): void {
+  const ATT = perPair - 1;
+  const out = t.out[u];
+  const kEnd = t.start[u + 1];
+  let k = t.start[u];
+  if (perPair === 2 && k < kEnd && !closed[t.to[k]]) {
+    // The row starts at [out, 1] plus the first successor's share: out + q·x, as adding it after.
+    const b = base[t.to[k]];
+    const q = t.p[k++];
+    if (sums) sums.kernel.first(sums.acc + from * 8, (b + from) * 8, (to - from) * 8, q, out, 1);
+    else
+      for (let i = from; i < to; i += 2) {
+        acc[i] = out + q * window[b + i];
+        acc[i + 1] = 1 + q * window[b + i + 1];
+      }
+  } else {
+    if (perPair === 3) acc.fill(0, from, to);
+    for (let i = from; i < to; i += perPair) {
+      acc[i] = out;
+      acc[i + ATT] = 1;
+    }
+  }
+  for (; k < kEnd; k++) {
+    const u2 = t.to[k];
+    const q = t.p[k];
+    if (closed[u2]) {
+      // U's sheet u2 is one-sided against V's class: the same value for every v of the class.
+      const o = u2 * 6 + 3;
+      const p0 = q * os![o];
+      const p2 = q * os![o + 2];
+      for (let i = from; i < to; i += perPair) {
+        acc[i] += p0;
+        acc[i + ATT] += p2;
+      }
+    } else if (k + 1 < kEnd && !closed[t.to[k + 1]]) {
+      const b = base[u2];
+      const q2 = t.p[k + 1];
+      const b2 = base[t.to[k + 1]];
+      k++;
+      if (sums) sums.kernel.two(sums.acc + from * 8, (b + from) * 8, (b2 + from) * 8, (to - from) * 8, q, q2);
+      else for (let i = from; i < to; i++) acc[i] = acc[i] + q * window[b + i] + q2 * window[b2 + i];
+    } else {
+      const b = base[u2];
+      if (sums) sums.kernel.one(sums.acc + from * 8, (b + from) * 8, (to - from) * 8, q);
+      else for (let i = from; i < to; i++) acc[i] += q * window[b + i];
+    }
+  }
+}
+
+/** One row's pairs (u, every open v) when two numbers are kept per pair: [P(U out first), attacks]. True when a pair stalls. */
+interface RowWork {
+  myBase: number;
+  g: ReturnType<typeof openGather>;
+  sV: Float64Array;
+  sU: Float64Array;
+  vCls: Int32Array;
+  slotC: Int32Array;
+  openV: Int32Array;
+  acc: Float64Array;
+  window: Float64Array;
+  rowXV: Float64Array;
+}
+
+/**
+ * U attacks: V's successors, read from this row's XV (closed ones and "out" summed beforehand);
+ * then the two-state cycle in closed form. Two numbers per pair (no pair can stall).
+ */
+function rowOfTwo(r: RowWork): boolean {
+  const { myBase, sV: sVs, sU: sUs, vCls, slotC, openV, acc, window, rowXV } = r;
+  const { start: gStart, to: gTo, p: gP, base2: gB2 } = r.g;
+  let stuck = false;
+  for (let n = 0; n < openV.length; n++) {
+    const v = openV[n];
+    const sV = sVs[v];
+    let a0 = 0;
+    let a2 = gB2[v];
+    const kEnd = gStart[v + 1];
+    for (let k = gStart[v]; k < kEnd; k++) {
+      const o = gTo[k];
+      const q = gP[k];
+      a0 += q * rowXV[o];
+      a2 += q * rowXV[o + 1];
+    }
+    const sU = sUs[vCls[v]];
+    const sv = slotC[v];
+    const b0 = acc[sv];
+    const b2 = acc[sv + 1];
+    const den = 1 - sU * sV;
+    const o = myBase + sv;
+    const y = v * 2;
+    if (den <= 1e-15) {
+      stuck = true; // nobody can change anything any more: a stalemate (values 0)
+      window[o] = window[o + 1] = rowXV[y] = rowXV[y + 1] = 0;
+    } else {
+      const x0 = (a0 + sV * b0) / den;
+      const x2 = (a2 + sV * b2) / den;
+      window[o] = x0;
+      window[o + 1] = x2;
+      rowXV[y] = b0 + sU * x0;
+      rowXV[y + 1] = b2 + sU * x2;
+    }
+  }
+  return stuck;
+}
+
+/** The same with three numbers per pair: [P(U out first), P(V out first), attacks] (some pair could stall). */
+function rowOfThree(r: RowWork): boolean {
+  const { myBase, sV: sVs, sU: sUs, vCls, slotC, openV, acc, window, rowXV } = r;
+  const { start: gStart, to: gTo, p: gP, base1: gB1, base2: gB2 } = r.g;
+  let stuck = false;
+  for (let n = 0; n < openV.length; n++) {
+    const v = openV[n];
+    const sV = sVs[v];
+    let a0 = 0;
+    let a1 = gB1[v];
+    let a2 = gB2[v];
+    const kEnd = gStart[v + 1];
+    for (let k = gStart[v]; k < kEnd; k++) {
+      const o = gTo[k];
+      const q = gP[k];
+      a0 += q * rowXV[o];
+      a1 += q * rowXV[o + 1];
+      a2 += q * rowXV[o + 2];
+    }
+    const sU = sUs[vCls[v]];
+    const sv = slotC[v];
+    const den = 1 - sU * sV;
+    const o = myBase + sv;
+    const y = v * 3;
+    if (den <= 1e-15) {
+      stuck = true; // nobody can change anything any more: a stalemate (values 0)
+      window.fill(0, o, o + 3);
+      rowXV.fill(0, y, y + 3);
+      continue;
+    }
+    const [b0, b1, b2] = [acc[sv], acc[sv + 1], acc[sv + 2]];
+    const x0 = (a0 + sV * b0) / den;
+    const x1 = (a1 + sV * b1) / den;
+    const x2 = (a2 + sV * b2) / den;
+    window[o] = x0;
+    window[o + 1] = x1;
+    window[o + 2] = x2;
+    rowXV[y] = b0 + sU * x0;
+    rowXV[y + 1] = b1 + sU * x1;
+    rowXV[y + 2] = b2 + sU * x2;
+  }
+  return stuck;
 }

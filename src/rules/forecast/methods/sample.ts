@@ -25,6 +25,7 @@ export function sampleMethod(run: DuelRun, player?: SheetPlayer): DuelForecast {
       checkTime: run.request.deadline.check,
     },
     run.request.sampling,
+    run.options.sampleUntil,
   );
   const answer = run.answer({
     aOut: s.aOut,
