@@ -91,7 +91,8 @@ export async function rollSlot<R>(
   slot: Pick<DiceSlot, "id" | "formula" | "roll">,
   roller: Roller<R>,
 ): Promise<SlotRoll<R>> {
-  const { sides } = parseFormula(slot.formula);
+  // "1d6 - 1d6" (the d6−d6 option): dice of the same sides, faces in order [plus, minus].
+  const { sides } = parseFormula(slot.formula.split(/\s+-\s+/)[0]);
   const uniforms: number[] = [];
   const rolls: R[] = [];
   for (let n = 0; n < MAX_ROLLS; n++) {
