@@ -12,6 +12,7 @@ import {
   exactOddsOf,
   parseDiceOption,
   pipelineFor,
+  prepareExchange,
   readDiceOption,
   recordedDice,
   rollingDice,
@@ -125,6 +126,21 @@ describe("Fudge §3.21–3.22: attacks under the world's dice option", () => {
         expect(again.numbers).toEqual(live.numbers);
         expect(again.woundKey).toBe(live.woundKey);
         expect(again.numbers.attackerTotal - req.attacker.skill).toBeGreaterThanOrEqual(-20);
+      }
+    }
+  });
+
+  it("a prepared exchange (a simulated fight) throws the option as the pipeline does, table or no table", () => {
+    for (const dice of OPTIONS) {
+      const input = withDice(dice);
+      const ex = prepareExchange(input);
+      const req = p.parseRequest(input);
+      for (let i = 0; i < 30; i++) {
+        const record: Record<string, number[]> = {};
+        const full = p.resolve(req, rollingDice(p.slots(req), seededRng(i), record), { explain: false });
+        const r = ex.resolution(ex.run(0, 0, seededRng(i)));
+        expect(ex.lastDice(), JSON.stringify(dice)).toEqual(record);
+        expect([r.outcome, r.woundKey, r.numbers]).toEqual([full.outcome, full.woundKey, full.numbers]);
       }
     }
   });
