@@ -3,6 +3,7 @@
  * roll the option, a card's recorded throws re-derive, and the exact odds and duel forecasts use
  * the option's distribution — checked against brute force over every raw throw of both rolls.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { resolveSamples } from "../../src/cli/samples";
 import {
@@ -95,6 +96,15 @@ describe("Fudge §3.21–3.22: attacks under the world's dice option", () => {
     expect(formulas("d6-d6")).toEqual(["1d6 - 1d6", "1d6 - 1d6"]);
     expect(formulas("3d6")).toEqual(["3d6", "3d6"]);
     expect(formulas("d%")).toEqual(["1d100", "1d100"]);
+    // Labelled without "(4dF)", each label a text of lang/en.json.
+    const lang = JSON.parse(readFileSync(new URL("../../lang/en.json", import.meta.url), "utf8")) as Record<
+      string,
+      string
+    >;
+    for (const s of p.slots(
+      p.parseRequest(withDice("3d6", { dcVariant: "roll", willpowerVsPenalty: { difficulty: 0 } })),
+    ))
+      if (s.formula === "3d6") expect(lang[s.labelKey], s.labelKey).toMatch(/^[^(]+$/);
     // Every four-dice roll of the attack takes the option; the 1dF damage roll stays 1dF.
     const dc = p.slots(p.parseRequest(withDice("3d6", { dcVariant: "roll", damageRoll: "dfNumber" })));
     expect(Object.fromEntries(dc.map((s) => [s.id, s.formula]))).toEqual({

@@ -148,8 +148,9 @@ const LABEL = {
 export function fudgeSlots(req: FudgeRequest): DiceSlot[] {
   const o = req.options;
   // Fudge §3.21–3.22: the world's dice option throws every four-Fudge-dice roll.
+  // (labelled without "(4dF)": the card's tooltip gives the option's formula).
   const four = (id: keyof typeof LABEL): DiceSlot =>
-    o.dice ? optionDiceSlot(id, o.dice, LABEL[id]) : fudgeDiceSlot(id, 4, LABEL[id]);
+    o.dice ? optionDiceSlot(id, o.dice, `FUDGE.Dice.Option.${id}`) : fudgeDiceSlot(id, 4, LABEL[id]);
   const slots = [four("attack"), four("defense")];
   if (o.woundMode === "minMidMax") slots.push(plainDiceSlot("damage", 3, 6, LABEL.damage));
   else if (o.woundMode === "factors" && (o.damageRoll === "dfNumber" || o.damageRoll === "dfLevel"))
