@@ -442,7 +442,8 @@ export const ITEM_DEFAULTS: { [K in ItemType]: () => ItemSystemMap[K] } = {
  * ladder (built from `legendary` and localized names by the caller) and the Willpower roll
  * against penalties (built from fudgeTrack.willpowerVsPenalty / willpowerDifficulty).
  */
-export type FudgeWorldOptions = Omit<FudgeOptions, "ladder" | "willpowerVsPenalty">;
+/** The world's Fudge options; the dice are the world's own setting (`WorldRules.dice`), read into each request. */
+export type FudgeWorldOptions = Omit<FudgeOptions, "ladder" | "willpowerVsPenalty" | "dice">;
 
 /** Threshold row of a box track: damage numbers from `min` reach level `key` (Fudge §4.56). */
 export interface ThresholdRow {
@@ -559,7 +560,7 @@ export interface WorldRules {
 
 export function defaultWorldRules(): WorldRules {
   // The Willpower roll against penalties (Fudge §4.51) is set by fudgeTrack.willpowerVsPenalty / willpowerDifficulty.
-  const { ladder: _ladder, willpowerVsPenalty: _willpower, ...fudge } = defaultFudgeOptions();
+  const { ladder: _ladder, willpowerVsPenalty: _willpower, dice: _dice, ...fudge } = defaultFudgeOptions();
   return {
     preset: "fudge",
     creation: {

@@ -107,13 +107,13 @@ describe("a flow refuses before any dialog and any die", () => {
     expect((await refused(notHis, "rollTrait", { trait: "attributes.strength" })).key).toBe("FUDGE.Error.NotPermitted");
   });
 
-  it("a healing roll with a number out of its range: the dialog was answered, no die is rolled", async () => {
+  it("a healing roll answered without a healer (a bare number is no healer): refused after the dialog, no die is rolled", async () => {
     const store = world("fudge", [leroy()]);
     const dice = parseDice("1,1,1,1");
     const page = testPage(() => ({ skill: "40" }));
     await expect(
       flows.runSheetAction(playgroundPort(store, dice, page), { action: "heal", doc: "leroy", data: { heal: "roll" } }),
-    ).rejects.toMatchObject({ key: "FUDGE.Error.OutOfRange" });
+    ).rejects.toMatchObject({ key: "FUDGE.Error.Heal.NoHealer" });
     expect([page.dialogs.length, dice.remaining()]).toEqual([1, 4]);
   });
 
