@@ -9,7 +9,7 @@ import { applyToAll, applyToSelected, clickCardAction, judge } from "./card";
 import { gutsCheck, gutsForFriends } from "./guts";
 import { heal, recover } from "./heal";
 import { createItem, needItem, toggleEquipped } from "./items";
-import { rollOpposed, rollTrait } from "./trait-roll";
+import { rollOpposed, rollTrait, spendRollFudgePoint, undoRollFudgePoint } from "./trait-roll";
 import { awardExperience, spendExperience, undoAdvance } from "./experience";
 import { editCustomLevels, kill, resetTrack, toggleBox, undoKill } from "./track";
 import type { HostPort } from "./port";
@@ -71,6 +71,9 @@ export const CARD_ACTIONS: Readonly<Record<string, ActionEntry>> = {
   gutsFriends: (p, c) => gutsForFriends(p, c.doc),
   // The trait-roll card's button: the opponent's side of an opposed roll (Fudge §3.5).
   rollOpposed: (p, c) => rollOpposed(p, c.doc),
+  // The trait-roll card's Fudge Point (Fudge §1.36): one level up or down, and its Undo.
+  spendRollFudgePoint: (p, c) => spendRollFudgePoint(p, c.doc, c.data.direction === "-1" ? -1 : 1),
+  undoRollFudgePoint: (p, c) => undoRollFudgePoint(p, c.doc),
 };
 
 /** The actor sheets' buttons (templates/actor, templates/parts) and the Token HUD's wound buttons. */
