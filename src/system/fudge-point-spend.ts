@@ -38,8 +38,8 @@ const poolUpdate = (pool: character.FudgePointPool) => ({
   system: { fudgePoints: pool.points, fudgePointLog: pool.log },
 });
 
-/** A spend's id for a card (one spend per card: Fudge §1.36 alters a roll one level). */
-export const rollSpendId = (messageId: string): string => `roll.${messageId}`;
+/** A spend's id for a card: the card's own (one spend per card: Fudge §1.36 alters a roll one level). */
+export const rollSpendId = (messageId: string): string => messageId;
 
 /** Fudge §1.36 applies to ladder rolls of a world with Fudge Points (Fudge, FATE): not Volt's d20, not a datacard's numbers. */
 export function rollTakesFudgePoint(card: RollCardData, rules: WorldRules): boolean {

@@ -81,6 +81,10 @@ const fudge: ParityRun = {
     // Fudge §3.5: an opposed roll against the target, whose side is rolled from the card.
     { sheet: "Leroy", action: "rollTrait", data: { trait: "attributes.strength" }, dialog: { opponent: "0" } },
     { rollCard: 1, action: "rollOpposed" },
+    // Fudge §1.36: a Fudge Point moves Leroy's first roll one level up, is refunded by the card's Undo, spent again.
+    { rollCard: 0, action: "spendRollFudgePoint" },
+    { rollCard: 0, action: "undoRollFudgePoint" },
+    { rollCard: 0, action: "spendRollFudgePoint" },
   ],
 };
 
