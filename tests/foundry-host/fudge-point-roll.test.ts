@@ -136,4 +136,14 @@ describe("a Fudge Point on a trait roll's card (Fudge §1.36)", () => {
     expect(heroOf(t).fudgePointLog).toHaveLength(character.MAX_FUDGE_POINT_LOG - 1);
     expect(cardOf(t, second)).toMatchObject({ result: 0, fudgePoint: null });
   });
+
+  it("the data model refuses a stored spend log over its bound", async () => {
+    const t = await table();
+    const huge = [{ id: "x", at: "t", who: t.hero, use: "alterRoll", cost: 1, change: { target: "n".repeat(60_000) } }];
+    await expect(
+      t.player.run(() => actorOn(t.player, t.hero).update({ "system.fudgePointLog": huge } as never)),
+    ).rejects.toThrow(/fudgePointLog/);
+    await t.world.settle();
+    expect(heroOf(t).fudgePointLog).toEqual([]);
+  });
 });

@@ -115,4 +115,6 @@ export function checkTrackStateSize(data: Record<string, unknown>): void {
   if (over) throw new Error(over);
   const xp = overJson(data.experience, STORE_BOUNDS.experience, "experience");
   if (xp) throw new Error(xp);
+  const spends = overJson(data.fudgePointLog, STORE_BOUNDS.fudgePointLog, "fudgePointLog");
+  if (spends) throw new Error(spends);
 }
