@@ -6,6 +6,7 @@
  */
 import { RulesError } from "../rules";
 import type { DialogSpec, HostPort, StoredCard, TableTarget, WriteResult } from "../system/flows";
+import type { DefenceChoice } from "../system/defence";
 import { cardOf, runActorWrite } from "../system/flows";
 import type { UserRef } from "../system/permissions";
 import type { ActorDoc, AttackCardTarget, WorldRules } from "../system/data";
@@ -215,6 +216,23 @@ function item(actorRef: string, itemId: string): Item.Implementation {
   return it as Item.Implementation;
 }
 
+/** The defender's last Defend choices for an actor, from the user's flag (a claim of his own: read again by the flow). */
+function rememberedDefence(actorRef: string): Record<string, unknown> {
+  const all = game.user?.getFlag(SYSTEM_ID as never, DEFENCE_FLAG as never) as Record<string, unknown> | undefined;
+  const c = all && typeof all === "object" ? all[defenceKey(actorRef)] : undefined;
+  return c && typeof c === "object" && !Array.isArray(c) ? (c as Record<string, unknown>) : {};
+}
+
+/** Keeps the defender's Defend choices on his User; bounded: past DEFENCE_REMEMBERED actors, the list starts again. */
+async function rememberDefence(actorRef: string, choice: DefenceChoice): Promise<void> {
+  const user = game.user;
+  if (!user) return;
+  const all = (user.getFlag(SYSTEM_ID as never, DEFENCE_FLAG as never) ?? {}) as Record<string, unknown>;
+  if (Object.keys(all).length >= DEFENCE_REMEMBERED && !(defenceKey(actorRef) in all))
+    await user.unsetFlag(SYSTEM_ID as never, DEFENCE_FLAG as never);
+  await user.setFlag(SYSTEM_ID as never, `${DEFENCE_FLAG}.${defenceKey(actorRef)}` as never, { ...choice } as never);
+}
+
 /** The port for this client, acting as `user` (the clicking user, or the requester of a relayed click). */
 export function foundryPort(user: UserRef = userRef()): HostPort {
   let rules: WorldRules | null = null;
@@ -356,26 +374,8 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
     rememberSituation: async (situation: Situation) => {
       await game.user?.setFlag(SYSTEM_ID as never, ATTACK_FLAG as never, situation as never);
     },
-    rememberedDefence: (actorRef) => {
-      const all = game.user?.getFlag(SYSTEM_ID as never, DEFENCE_FLAG as never) as Record<string, unknown> | undefined;
-      const c = all && typeof all === "object" ? all[defenceKey(actorRef)] : undefined;
-      return c && typeof c === "object" && !Array.isArray(c) ? (c as Record<string, unknown>) : {};
-    },
-    rememberDefence: async (actorRef, choice) => {
-      const user = game.user;
-      if (!user) return;
-      const all = (user.getFlag(SYSTEM_ID as never, DEFENCE_FLAG as never) ?? {}) as Record<string, unknown>;
-      // Bounded: past DEFENCE_REMEMBERED actors, the list starts again.
-      if (Object.keys(all).length >= DEFENCE_REMEMBERED && !(defenceKey(actorRef) in all))
-        await user.unsetFlag(SYSTEM_ID as never, DEFENCE_FLAG as never);
-      await user.setFlag(
-        SYSTEM_ID as never,
-        `${DEFENCE_FLAG}.${defenceKey(actorRef)}` as never,
-        {
-          ...choice,
-        } as never,
-      );
-    },
+    rememberedDefence,
+    rememberDefence,
     notify: (key, params) => {
       const i18n = foundryI18n();
       const name = typeof params.name === "string" ? foundry.utils.escapeHTML(params.name) : params.name;

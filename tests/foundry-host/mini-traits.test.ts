@@ -89,14 +89,15 @@ describe("the attack dialog at the table", () => {
     expect(card.targets[0].resolution.numbers.backstab).toBe(1);
   });
 
-  it("Chivalrous: Sir Knightly may not strike a helpless Brutas — the localized refusal, before any die is rolled", async () => {
+  it("Chivalrous: Sir Knightly may not strike a helpless Yanni — the localized refusal, before any die is rolled", async () => {
     const t = await miniTable(["Sir Knightly"]);
     const before = t.gm.game.messages.contents.length;
-    await attack(t, "Sir Knightly", "Brutas the Brute", (form) => check(form, "helpless"));
+    // Yanni is in base contact with him (Brutas, at the row's end, is out of reach: skipped before the dialog).
+    await attack(t, "Sir Knightly", "Yanni the Yeoman", (form) => check(form, "helpless"));
     expect(t.world.rolls).toEqual([]);
     expect(t.gm.game.messages.contents.length).toBe(before);
     expect(t.player.notifications.map((n) => n.message).join(" ")).toContain(
-      "Sir Knightly is chivalrous and cannot strike Brutas the Brute, who is defenseless.",
+      "Sir Knightly is chivalrous and cannot strike Yanni the Yeoman, who is defenseless.",
     );
   });
 
