@@ -6,7 +6,9 @@
  * him. The card records who spent and what changed, and its Undo refunds the spend while the log
  * still holds it (an evicted spend cannot be undone, and the refusal says so).
  */
-import { RulesError, character, describeLevel } from "../rules";
+import { RulesError, character, describeLevel, renderTrack, toggleBox, type Track } from "../rules";
+import { liveTrack } from "./actions/wound-track";
+import { trackUpdate, type ActorUpdate } from "./updates";
 import type { ActorDoc, WorldRules } from "./data";
 import type { RollCardData } from "./actions/trait-roll";
 import { actorRef } from "./combatant";
@@ -122,4 +124,102 @@ export function refundOnRoll(actor: ActorDoc, card: RollCardData, rules: WorldRu
     });
   const r = character.refundFudgePoint(pool, spent.spendId);
   return { actor: poolUpdate(r.pool), card: { ...cardResult(card, r.spend.change.from, rules), fudgePoint: null } };
+}
+
+/** Fudge §1.36 on the wound track: the levels holding a wound one level less may take (each marked row; a Scratch goes to none). */
+export function reducibleWounds(actor: ActorDoc, rules: WorldRules): { key: string; index: number }[] {
+  if (!(rules.preset === "fudge" || rules.preset === "fate") || actor.type === "miniature") return [];
+  const rows = renderTrack(liveTrack(actor, rules)).rows;
+  return rows.flatMap((r, index) => (r.boxes.some((b) => b.marked) ? [{ key: r.key, index }] : []));
+}
+
+/**
+ * Moves one wound of row `from` down to row `to` (−1: none): its last marked box cleared, the first
+ * open box of the row below marked. Null when the track has no such wound or no room below
+ * (the wound would climb again: Fudge §4.57 fills the next level up).
+ */
+function moveWound(track: Track, from: number, to: number): Track | null {
+  const marked = renderTrack(track)
+    .rows[from]?.boxes.filter((b) => b.marked)
+    .at(-1);
+  if (!marked) return null;
+  const cleared = toggleBox(track, marked.ref);
+  if (to < 0) return cleared;
+  const open = renderTrack(cleared).rows[to]?.boxes.find((b) => !b.marked && !b.disabled);
+  return open ? toggleBox(cleared, open.ref) : null;
+}
+
+function refuseUnlessOwnTrack(actor: ActorDoc, rules: WorldRules, user: UserRef): void {
+  if (!isOwner(user, actor))
+    throw new RulesError("actor", "FUDGE.Error.FudgePoints.NotYours", "one spends only one's own Fudge Points", {
+      who: actor.name,
+    });
+  if (!(rules.preset === "fudge" || rules.preset === "fate") || actor.type === "miniature")
+    throw new RulesError("actor", "FUDGE.Error.FudgePoints.NoPoints", "no Fudge Points here", { name: actor.name });
+}
+
+/**
+ * Fudge §1.36: "this reduces one wound by one level (a Hurt becomes a Scratch, etc.)" — the owner
+ * spends a point on the wound track's level `levelKey`. Returns the actor's write (track, points, log).
+ */
+export function reduceWound(
+  actor: ActorDoc,
+  levelKey: string,
+  rules: WorldRules,
+  user: UserRef,
+  at: string,
+): ActorUpdate {
+  refuseUnlessOwnTrack(actor, rules, user);
+  const row = reducibleWounds(actor, rules).find((w) => w.key === levelKey);
+  if (!row) throw new RulesError("level", "FUDGE.Error.FudgePoints.NoWound", "no wound there", { name: actor.name });
+  const pool = fudgePointPool(actor);
+  const r = character.spendFudgePoint(pool, {
+    id: `wound.${pool.log.length}.${Date.parse(at) || 0}`,
+    at,
+    by: actor._id,
+    use: "reduceWound",
+    target: levelKey,
+    from: row.index + 1,
+  });
+  const moved = moveWound(liveTrack(actor, rules), row.index, row.index - 1);
+  if (!moved)
+    throw new RulesError("level", "FUDGE.Error.FudgePoints.NoRoomBelow", "the level below is full", {
+      name: actor.name,
+    });
+  return { system: { ...trackUpdate(moved.state).system, ...poolUpdate(r.pool).system } };
+}
+
+/** A wound's spend refunded: the wound back at its level and the point back, while the log holds the spend and the track allows it. */
+export function refundWound(actor: ActorDoc, spendId: string, rules: WorldRules, user: UserRef): ActorUpdate {
+  refuseUnlessOwnTrack(actor, rules, user);
+  const pool = fudgePointPool(actor);
+  const spend = pool.log.find((s) => s.id === spendId && s.use === "reduceWound");
+  if (!spend)
+    throw new RulesError("spend", "FUDGE.Error.FudgePoints.Evicted", "the spend is no longer in the log", {
+      name: actor.name,
+    });
+  const rows = renderTrack(liveTrack(actor, rules)).rows;
+  const from = spend.change.from - 1;
+  const moved =
+    rows[from]?.key === spend.change.target ? moveBack(liveTrack(actor, rules), spend.change.to - 1, from) : null;
+  if (!moved)
+    throw new RulesError("spend", "FUDGE.Error.FudgePoints.TrackChanged", "the track changed since", {
+      name: actor.name,
+    });
+  const r = character.refundFudgePoint(pool, spendId);
+  return { system: { ...trackUpdate(moved.state).system, ...poolUpdate(r.pool).system } };
+}
+
+/** The reverse of moveWound: a box of row `lower` cleared (none when −1), the first open box of row `upper` marked. */
+function moveBack(track: Track, lower: number, upper: number): Track | null {
+  let t = track;
+  if (lower >= 0) {
+    const marked = renderTrack(t)
+      .rows[lower]?.boxes.filter((b) => b.marked)
+      .at(-1);
+    if (!marked) return null;
+    t = toggleBox(t, marked.ref);
+  }
+  const open = renderTrack(t).rows[upper]?.boxes.find((b) => !b.marked && !b.disabled);
+  return open ? toggleBox(t, open.ref) : null;
 }

@@ -43,6 +43,8 @@ describe("parseActorWrite", () => {
     ["a Fudge Point on no card", { kind: "rollFudgePoint", direction: 1 }],
     ["a Fudge Point's card id too long", { kind: "refundRollFudgePoint", messageId: "m".repeat(65) }],
     ["a Fudge Point's refund with a number for a card", { kind: "refundRollFudgePoint", messageId: 7 }],
+    ["a wound's Fudge Point with no level", { kind: "reduceWound" }],
+    ["a wound's Fudge Point refund with a spend id too long", { kind: "refundWound", spend: "s".repeat(65) }],
   ])("refuses %s", (_what, w) => {
     expect(parseActorWrite(w)).toBeNull();
   });
@@ -55,6 +57,14 @@ describe("parseActorWrite", () => {
     expect(parseActorWrite({ kind: "refundRollFudgePoint", messageId: "m1", points: 99 })).toEqual({
       kind: "refundRollFudgePoint",
       messageId: "m1",
+    });
+    expect(parseActorWrite({ kind: "reduceWound", level: "hurt", to: "scratch" })).toEqual({
+      kind: "reduceWound",
+      level: "hurt",
+    });
+    expect(parseActorWrite({ kind: "refundWound", spend: "wound.0.1", points: 5 })).toEqual({
+      kind: "refundWound",
+      spend: "wound.0.1",
     });
   });
 });

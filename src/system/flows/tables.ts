@@ -11,7 +11,15 @@ import { heal, recover } from "./heal";
 import { createItem, needItem, toggleEquipped } from "./items";
 import { rollOpposed, rollTrait, spendRollFudgePoint, undoRollFudgePoint } from "./trait-roll";
 import { awardExperience, spendExperience, undoAdvance } from "./experience";
-import { editCustomLevels, kill, resetTrack, toggleBox, undoKill } from "./track";
+import {
+  editCustomLevels,
+  kill,
+  reduceWoundWithFudgePoint,
+  refundWoundFudgePoint,
+  resetTrack,
+  toggleBox,
+  undoKill,
+} from "./track";
 import type { HostPort } from "./port";
 
 /** A click as the flows read it: no DOM, only what the button says. */
@@ -99,6 +107,9 @@ export const SHEET_ACTIONS: Readonly<Record<string, ActionEntry>> = {
   awardExperience: (p, c) => awardExperience(p, c.doc),
   spendExperience: (p, c) => spendExperience(p, c.doc),
   undoAdvance: (p, c) => undoAdvance(p, c.doc, need(c, "entry", "entry")),
+  // Fudge §1.36: a Fudge Point makes a wound one level less, and its Undo.
+  reduceWound: (p, c) => reduceWoundWithFudgePoint(p, c.doc, need(c, "level", "level")),
+  refundWound: (p, c) => refundWoundFudgePoint(p, c.doc, need(c, "spend", "spend")),
 };
 
 /**

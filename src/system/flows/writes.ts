@@ -16,7 +16,7 @@ import { raiseUpdate } from "../experience";
 import { RulesError, renderTrack, type Step } from "../../rules";
 import type { ActorTurn, HostPort } from "./port";
 import { checkRollCard } from "../integrity";
-import { refundOnRoll, spendOnRoll } from "../fudge-point-spend";
+import { reduceWound, refundOnRoll, refundWound, spendOnRoll } from "../fudge-point-spend";
 
 type GutsTrigger = Parameters<typeof actions.gutsCheckAction>[1];
 
@@ -42,7 +42,10 @@ export type ActorWrite =
   | { kind: "raise"; trait: string; used: boolean }
   /** Fudge §1.36: a Fudge Point spent on a trait roll's card (one level up or down), or refunded by its Undo. */
   | { kind: "rollFudgePoint"; messageId: string; direction: 1 | -1 }
-  | { kind: "refundRollFudgePoint"; messageId: string };
+  | { kind: "refundRollFudgePoint"; messageId: string }
+  /** Fudge §1.36: a Fudge Point spent to reduce a wound on the track one level, or refunded. */
+  | { kind: "reduceWound"; level: string }
+  | { kind: "refundWound"; spend: string };
 
 /** What a write answers (plain data: it may come back through the relay). */
 export type WriteResult = { steps?: Step[]; guts?: ReturnType<typeof actions.gutsCheckAction> } | null;
@@ -111,6 +114,10 @@ export async function runActorWrite(
       await port.writeRollCard(w.messageId, r.card);
       return null;
     }
+    case "reduceWound":
+      return put(reduceWound(doc, w.level, rules, user, new Date().toISOString()));
+    case "refundWound":
+      return put(refundWound(doc, w.spend, rules, user));
     case "raise": {
       const adv = raiseUpdate(turn.read(), rules, { trait: w.trait, used: w.used }, user, new Date().toISOString());
       await turn.write(adv.actor);
@@ -211,6 +218,10 @@ export function parseActorWrite(v: unknown): ActorWrite | null {
         : null;
     case "refundRollFudgePoint":
       return short(v.messageId, 64) ? { kind: "refundRollFudgePoint", messageId: v.messageId } : null;
+    case "reduceWound":
+      return short(v.level, 64) ? { kind: "reduceWound", level: v.level } : null;
+    case "refundWound":
+      return short(v.spend, 64) ? { kind: "refundWound", spend: v.spend } : null;
     case "raise":
       return short(v.trait, 200) && typeof v.used === "boolean"
         ? { kind: "raise", trait: v.trait, used: v.used }
