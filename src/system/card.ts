@@ -704,7 +704,7 @@ function fudgePointView(
     fudgePoint: f
       ? { params: { name: actor?.name ?? f.actorName }, from: name(f.from), to: name(f.to), canUndo: owner }
       : null,
-    canSpendFudgePoint: !f && owner && rollTakesFudgePoint(roll, rules),
+    canSpendFudgePoint: !f && owner && actor?.type === "character" && rollTakesFudgePoint(roll, rules),
   };
 }
 

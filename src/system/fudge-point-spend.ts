@@ -85,6 +85,8 @@ export function spendOnRoll(
   at: string,
 ) {
   refuseUnlessOwner(actor, card, user);
+  if (!hasFudgePoints(actor, rules))
+    throw new RulesError("actor", "FUDGE.Error.FudgePoints.NoPoints", "no Fudge Points here", { name: actor.name });
   if (!rollTakesFudgePoint(card, rules))
     throw new RulesError("card", "FUDGE.Error.FudgePoints.NotThisRoll", "no Fudge Points on this roll", {
       name: actor.name,
@@ -126,9 +128,13 @@ export function refundOnRoll(actor: ActorDoc, card: RollCardData, rules: WorldRu
   return { actor: poolUpdate(r.pool), card: { ...cardResult(card, r.spend.change.from, rules), fudgePoint: null } };
 }
 
+/** Fudge Points are a player character's (Fudge §1.36), in a world whose preset has them (Fudge, FATE). */
+const hasFudgePoints = (actor: ActorDoc, rules: WorldRules): boolean =>
+  (rules.preset === "fudge" || rules.preset === "fate") && actor.type === "character";
+
 /** Fudge §1.36 on the wound track: the levels holding a wound one level less may take (each marked row; a Scratch goes to none). */
 export function reducibleWounds(actor: ActorDoc, rules: WorldRules): { key: string; index: number }[] {
-  if (!(rules.preset === "fudge" || rules.preset === "fate") || actor.type === "miniature") return [];
+  if (!hasFudgePoints(actor, rules)) return [];
   const rows = renderTrack(liveTrack(actor, rules)).rows;
   return rows.flatMap((r, index) => (r.boxes.some((b) => b.marked) ? [{ key: r.key, index }] : []));
 }
@@ -154,7 +160,7 @@ function refuseUnlessOwnTrack(actor: ActorDoc, rules: WorldRules, user: UserRef)
     throw new RulesError("actor", "FUDGE.Error.FudgePoints.NotYours", "one spends only one's own Fudge Points", {
       who: actor.name,
     });
-  if (!(rules.preset === "fudge" || rules.preset === "fate") || actor.type === "miniature")
+  if (!hasFudgePoints(actor, rules))
     throw new RulesError("actor", "FUDGE.Error.FudgePoints.NoPoints", "no Fudge Points here", { name: actor.name });
 }
 
