@@ -68,6 +68,26 @@ function attackRequest(request: unknown): Record<string, unknown> {
   return resolveSamples(o);
 }
 
+/**
+ * `--dice` (Fudge §3.21–3.22) for `odds` and `forecast`: the world's dice option, into the Fudge
+ * request's options (the preset whose four-dice rolls it throws). Absent: the request as given.
+ */
+function withDiceOption(request: unknown): Record<string, unknown> {
+  const { dice, ...o } = attackRequest(request);
+  if (dice === undefined) return o;
+  if (o.preset !== "fudge")
+    throw new RulesError(
+      "dice",
+      "FUDGE.Error.Dice.FudgeOnly",
+      `the dice options are the Fudge preset's (got ${JSON.stringify(o.preset)})`,
+      {
+        preset: String(o.preset),
+      },
+    );
+  const options = o.options === undefined ? {} : object(o.options);
+  return { ...o, options: { ...options, dice } };
+}
+
 /** A track and its status: what every track command answers. */
 function trackAnswer(track: Track, steps: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { ...extra, track, status: trackStatus(track), steps };
@@ -130,8 +150,9 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
     },
   },
   odds: {
-    summary: "exact probability of every outcome of one attack",
-    run: (request) => exactOdds(attackRequest(request)),
+    summary: 'exact probability of every outcome of one attack ("dice": the Fudge dice option, §3.21–3.22)',
+    options: { dice: "text" },
+    run: (request) => exactOdds(withDiceOption(request)),
   },
   trait: {
     summary:
@@ -157,8 +178,8 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
   },
   forecast: {
     summary: "duel forecast between two combatants (exact, with a stated error bound, or a sampled estimate)",
-    options: { method: "text", samples: "number", seed: "number", fallback: "text" },
-    run: (request) => duelForecast(attackRequest(request)),
+    options: { method: "text", samples: "number", seed: "number", fallback: "text", dice: "text" },
+    run: (request) => duelForecast(withDiceOption(request)),
   },
   status: {
     summary: "a wound track's status and the sheet's render model",

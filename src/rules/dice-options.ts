@@ -57,6 +57,19 @@ export const DEFAULT_PERCENT_TABLE: readonly DiceBand[] = Object.freeze([
   { from: 82, to: 100, result: "reroll" },
 ]);
 
+/**
+ * The formula each option is rolled with as a Foundry Roll, one Roll per throw: four Fudge dice;
+ * four d6 read as Fudge dice (the system's own die, `ds`: src/foundry/dice-terms.ts); a plus d6
+ * minus a minus d6 (faces [plus, minus]); 3d6 and d% read on their tables.
+ */
+export const DICE_OPTION_FORMULAS: Readonly<Record<DiceOptionId, string>> = Object.freeze({
+  "4dF": "4dF",
+  "4d6F": "4ds",
+  "d6-d6": "1d6 - 1d6",
+  "3d6": "3d6",
+  "d%": "1d100",
+});
+
 const SHAPES: Record<DiceOptionId, { count: number; sides: number; rule: string; table?: readonly DiceBand[] }> = {
   "4dF": { count: 4, sides: 3, rule: "Fudge §3.21" },
   "4d6F": { count: 4, sides: 6, rule: "Fudge §3.21" },
@@ -222,4 +235,44 @@ export function opposedDistribution(input: unknown, a: number, b: number): Array
       m.set(a + x.result - b - y.result, (m.get(a + x.result - b - y.result) ?? 0) + x.weight * y.weight);
   const den = d.total * d.total;
   return [...m.entries()].sort((p, q) => p[0] - q[0]).map(([degree, w]) => ({ degree, p: w / den }));
+}
+
+/** Every raw throw of an option (faces as readDiceOption takes them), in counting order. */
+function* throwsOf(option: DiceOption): Generator<number[]> {
+  const lowest = option.id === "4dF" ? -1 : 1;
+  const all = option.sides ** option.count;
+  for (let i = 0; i < all; i++) {
+    const faces: number[] = [];
+    for (let d = 0, x = i; d < option.count; d++, x = Math.floor(x / option.sides))
+      faces.push(lowest + (x % option.sides));
+    yield faces;
+  }
+}
+
+const CLASSES = new Map<string, Array<{ result: number; dice: number[]; p: number }>>();
+
+/**
+ * The exact outcome classes of an option's roll, one per result (§3.2: only the result enters a
+ * rule): a representative standing throw (frozen, shared) and the result's probability, rerolled
+ * throws left out (a reroll is thrown again, so each standing result keeps its share).
+ */
+export function diceOptionClasses(input: unknown): ReadonlyArray<{ result: number; dice: number[]; p: number }> {
+  const option = parseDiceOption(input);
+  const key = diceOptionKey(option);
+  let classes = CLASSES.get(key);
+  if (classes) return classes;
+  const dist = diceDistribution(option);
+  const first = new Map<number, number[]>();
+  for (const faces of throwsOf(option)) {
+    const r = readDiceOption(option, faces);
+    if (r !== null && !first.has(r)) first.set(r, Object.freeze(faces) as number[]);
+  }
+  classes = dist.results.map((r) => ({ result: r.result, dice: first.get(r.result)!, p: r.p }));
+  CLASSES.set(key, classes);
+  return classes;
+}
+
+/** A key naming an option and its table (two worlds with the same table share their caches). */
+export function diceOptionKey(option: DiceOption): string {
+  return option.table ? `${option.id}:${JSON.stringify(option.table)}` : option.id;
 }

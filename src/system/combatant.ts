@@ -608,6 +608,8 @@ export function attackRequest(
       // Fudge §1.3: a world may drop Legendary from the ladder.
       const opts: Record<string, unknown> = { ...structuredClone(rules.fudge) };
       if (!rules.legendary) opts.ladder = standardLadder({}, false);
+      // Fudge §3.21–3.22: the world's dice throw the attack's four-dice rolls.
+      if (rules.dice !== "4dF") opts.dice = rules.dice;
       // Fudge §4.51: the world's Willpower roll against wound penalties.
       if (rules.fudgeTrack.willpowerVsPenalty)
         opts.willpowerVsPenalty = { difficulty: rules.fudgeTrack.willpowerDifficulty };

@@ -743,6 +743,8 @@ export interface AttackCardData {
   situation: Record<string, unknown>;
   /** The attacker's recorded dice shared by every target (e.g. "attack": 4dF faces). */
   attackDice: Record<string, number[]>;
+  /** Fudge §3.21–3.22: the world's dice option the card's rolls were thrown with ("" or absent: 4dF, or the preset's own dice). */
+  diceOption?: DiceOptionId | "";
   targets: AttackCardTarget[];
 }
 

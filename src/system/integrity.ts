@@ -215,6 +215,12 @@ export function checkCard(raw: unknown): AttackCardData {
   // Shown as "name value"; what an attack may claim is range-checked where it counts, on Apply (claimedSituation).
   recordOf(raw.situation, "situation", paramValue, CARD_LIMITS.situation);
   diceRecord(raw.attackDice, "attackDice");
+  if (
+    raw.diceOption !== undefined &&
+    raw.diceOption !== "" &&
+    !(DICE_OPTION_IDS as readonly string[]).includes(raw.diceOption as string)
+  )
+    throw malformed("diceOption", "not a dice option");
   if (!Array.isArray(raw.targets) || raw.targets.length > CARD_LIMITS.targets)
     throw malformed("targets", `a card lists 0–${CARD_LIMITS.targets} targets`);
   const seen = new Set<string>();
@@ -496,6 +502,25 @@ export function attackerAsPosted(attacker: ActorDoc, postedAt: number, rules: Wo
 }
 
 /**
+ * Fudge §3.21–3.22: a card's rolls are read as the dice they were thrown with — 4dF for a card
+ * posted before the world's dice changed (or before the option), else the world's own option.
+ * A card claiming other dice than these two is refused: its rolls are not the world's.
+ */
+function rulesOfCardDice(card: AttackCardData, rules: WorldRules, name: string): WorldRules {
+  const dice = card.diceOption || "4dF";
+  if (dice === rules.dice) return rules;
+  if (dice === "4dF") return { ...rules, dice: "4dF" };
+  throw new RulesError(
+    "card.diceOption",
+    "FUDGE.Error.Integrity.DiceChanged",
+    "the world's dice changed since this attack; attack again",
+    {
+      name,
+    },
+  );
+}
+
+/**
  * The target's result as the GM's client derives it itself: the request is built from the live
  * attacker (owned by the message's author) and the live defender under the world's rules, the
  * situation is the attacker's range-checked claim, and the dice are the card's recorded faces,
@@ -556,6 +581,7 @@ export function rederiveTarget(
     live.roundStart,
   );
   const defender = choice ? defenderWithChoice(live.defender, choice) : live.defender;
+  rules = rulesOfCardDice(card, rules, name);
   const pipeline = pipelineFor(rules.preset);
   const requestWith = (s: Situation) =>
     pipeline.parseRequest(JSON.parse(JSON.stringify(attackRequest(attacker, weapon, defender, rules, s))));

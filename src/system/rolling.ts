@@ -9,7 +9,7 @@
  * Legendary reroll: four + roll 4dF again): the slot's own `roll` is replayed over the faces
  * rolled so far, and each time it asks for more, the roller rolls the formula again.
  */
-import { readDiceOption, type DiceOptionId, type Rng, type DiceSlot } from "../rules";
+import { DICE_OPTION_FORMULAS, readDiceOption, type DiceOptionId, type Rng, type DiceSlot } from "../rules";
 import { MAX_DICE_THROWS } from "../rules/fudge";
 import { fudgeDiceSlot, plainDiceSlot } from "../rules/fudge";
 import { legendarySlot, rollLegendary } from "../rules/miniatures";
@@ -40,18 +40,8 @@ export function parseFormula(formula: string): { n: number; sides: number | "F" 
   return { n: m[1] ? Number(m[1]) : 1, sides: d === "f" ? "F" : d === "s" ? 6 : Number(m[2]) };
 }
 
-/**
- * The formula each dice option of Fudge §3.21–3.22 is rolled with, one Roll per throw: four
- * Fudge dice; four d6 read as Fudge dice (the system's own die, `ds`: src/foundry/dice-terms.ts);
- * a plus d6 minus a minus d6; 3d6 and d% read on their tables (src/rules/dice-options.ts).
- */
-export const DICE_OPTION_FORMULAS: Readonly<Record<DiceOptionId, string>> = Object.freeze({
-  "4dF": "4dF",
-  "4d6F": "4ds",
-  "d6-d6": "1d6 - 1d6",
-  "3d6": "3d6",
-  "d%": "1d100",
-});
+/** The formula each dice option of Fudge §3.21–3.22 is rolled with, one Roll per throw (src/rules/dice-options.ts). */
+export { DICE_OPTION_FORMULAS } from "../rules";
 
 /**
  * Rolls a dice option until a result stands: each throw one Roll of its formula; a throw the
@@ -101,7 +91,8 @@ export async function rollSlot<R>(
   slot: Pick<DiceSlot, "id" | "formula" | "roll">,
   roller: Roller<R>,
 ): Promise<SlotRoll<R>> {
-  const { sides } = parseFormula(slot.formula);
+  // "1d6 - 1d6" (the d6−d6 option): dice of the same sides, faces in order [plus, minus].
+  const { sides } = parseFormula(slot.formula.split(/\s+-\s+/)[0]);
   const uniforms: number[] = [];
   const rolls: R[] = [];
   for (let n = 0; n < MAX_ROLLS; n++) {

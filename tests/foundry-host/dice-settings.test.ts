@@ -99,3 +99,51 @@ describe("trait rolls with the world's dice option (Fudge §3.21–3.22), each t
       expect(t.world.errors).toEqual([]);
     });
 });
+
+describe("attacks and defences with the world's dice option (Fudge §3.21–3.22), each throw a Foundry Roll", () => {
+  it("d%: the attack's 95 is rolled again, the defence rolls 1d100 on the GM's client; the card records the option and Apply re-derives it", async () => {
+    const t = await table();
+    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "dice" as never, "d%" as never));
+    const [weapon] = await t.gm.run(() =>
+      actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
+        { name: "Broadsword", type: "weapon", system: { equipped: true } } as never,
+      ]),
+    );
+    await t.world.settle();
+    t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
+    const app = await t.player.run(() =>
+      (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({
+        force: true,
+      }),
+    );
+    // Attack: 95 (82–00: rolled again), then 81 (+4); defence: 20 (16–31: −1).
+    t.world.dice.queue(95, 81, 20);
+    t.world.answerDialogs("ok");
+    t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weapon.id}"]`));
+    await t.world.settle();
+    const msg = t.gm.game.messages.contents.at(-1)!;
+    expect(msg.type).toBe("attackCard");
+    t.gm.click(t.gm.chatLog.get(msg.id)!.querySelector('[data-action="defend"]'));
+    await t.world.settle();
+    expect(t.world.rolls.map((r) => [r.formula, r.userId])).toEqual([
+      ["1d100", t.ids.player],
+      ["1d100", t.ids.player],
+      ["1d100", t.ids.gm],
+    ]);
+    const system = t.player.game.messages.get(msg.id)!.system as unknown as {
+      diceOption: string;
+      attackDice: Record<string, number[]>;
+      targets: { dice: Record<string, number[]>; resolution: { dice: Record<string, number[]> } }[];
+    };
+    expect(system.diceOption).toBe("d%");
+    expect(system.attackDice).toEqual({ attack: [81] });
+    expect(system.targets[0].resolution.dice).toEqual({ attack: [81], defense: [20] });
+    t.gm.click(t.gm.chatLog.get(msg.id)!.querySelector('[data-action="apply"]'));
+    await t.world.settle();
+    const applied = (t.player.game.messages.get(msg.id)!.system as unknown as { targets: { applied: unknown[] }[] })
+      .targets[0].applied;
+    expect(applied).toHaveLength(1);
+    expect(t.world.errors).toEqual([]);
+    expect(t.world.hooks.errors).toEqual([]);
+  });
+});

@@ -401,13 +401,19 @@ describe("fudge-rules forecast: the sampled estimate and its options (issue #10)
         ["forecast", "--samplez", "5"],
         "--samplez",
         "FUDGE.Error.UnknownOption",
-        /^The option --samplez is unknown to forecast \(its options: --method, --samples, --seed, --fallback\)\. Run fudge-rules --help/,
+        /^The option --samplez is unknown to forecast \(its options: --method, --samples, --seed, --fallback, --dice\)\. Run fudge-rules --help/,
+      ],
+      [
+        ["resolve", "--seed", "5"],
+        "--seed",
+        "FUDGE.Error.UnknownOption",
+        /^The option --seed is unknown to resolve \(its options: none\)/,
       ],
       [
         ["odds", "--seed", "5"],
         "--seed",
         "FUDGE.Error.UnknownOption",
-        /^The option --seed is unknown to odds \(its options: none\)/,
+        /^The option --seed is unknown to odds \(its options: --dice\)/,
       ],
       [
         ["forecast", "--seed"],

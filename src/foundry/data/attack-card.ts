@@ -4,7 +4,7 @@
  * The card is re-derivable: request + dice → resolution (src/rules/pipeline.ts resolveAttack).
  * Its author writes it, so it is bounded (CARD_LIMITS): the server refuses a card past them.
  */
-import { PRESETS } from "../../rules";
+import { DICE_OPTION_IDS, PRESETS } from "../../rules";
 import { defaultAttackCardData } from "../../system/data";
 import { choice, text } from "./fields";
 import { CARD_LIMITS } from "../../system/card-limits";
@@ -38,9 +38,9 @@ function targetSchema() {
     tokenId: text(""),
     name: text(""),
     defend: choice(["none", "pending", "rolled"] as const, "none"),
-    // Fudge: a defence roll is 4dF, recorded face by face.
+    // Fudge: a defence roll is 4dF, recorded face by face (or the world's dice option's throw: d% up to 100).
     defendDice: new fields.ArrayField(
-      new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 20 }),
+      new fields.NumberField({ required: true, nullable: false, integer: true, min: -1, max: 100 }),
       {
         required: true,
         nullable: true,
@@ -82,6 +82,8 @@ export function attackCardSchema() {
     weaponName: text(""),
     situation: new fields.ObjectField({ required: true, nullable: false, initial: {} }),
     attackDice: dice(),
+    // Fudge §3.22: the dice option the card's rolls were thrown with ("" = 4dF, or the preset's own dice).
+    diceOption: new fields.StringField({ required: true, blank: true, initial: "", choices: ["", ...DICE_OPTION_IDS] }),
     targets: new fields.ArrayField(targetSchema(), { required: true, initial: [], max: CARD_LIMITS.targets }),
   };
 }

@@ -3,6 +3,8 @@
  * card re-derives from its record and the odds enumerate exact outcome classes.
  */
 import { dieValues, fudgeOutcomes, fudgeTotal, rollDie, rollFudgeDice, type DiceOutcome } from "../dice";
+import { DICE_OPTION_FORMULAS, diceOptionClasses, readDiceOption, type DiceOption } from "../dice-options";
+import { RulesError } from "../errors";
 import type { DiceSlot } from "../pipeline";
 import type { Path } from "../validate";
 
@@ -15,6 +17,43 @@ export function fudgeDiceSlot(id: string, n: number, labelKey: string): DiceSlot
     roll: (rng) => rollFudgeDice(n, rng),
     outcomes: () => fudgeOutcomes(n),
     uniform: { n, sides: 3, lowest: -1 },
+  };
+}
+
+/** Most throws a slot rolls for one result (a table's "roll again" bands are thrown again). */
+const MAX_OPTION_THROWS = 1000;
+
+/**
+ * A four-Fudge-dice roll thrown with the world's dice option instead (Fudge §3.21–3.22): one Roll
+ * of the option's formula per throw, a throw its table rolls again thrown again; the slot records
+ * the standing throw (raw faces, read by readDiceOption). Its exact classes are the option's
+ * results (only the result enters a rule), each with a representative throw.
+ */
+export function optionDiceSlot(id: string, option: DiceOption, labelKey: string): DiceSlot {
+  const { count, sides } = option;
+  const rerolls = option.table?.some((b) => b.result === "reroll") ?? false;
+  return {
+    id,
+    formula: DICE_OPTION_FORMULAS[option.id],
+    labelKey,
+    roll: (rng) => {
+      for (let i = 0; i < MAX_OPTION_THROWS; i++) {
+        const faces = Array.from({ length: count }, () => rollDie(sides, rng));
+        if (readDiceOption(option, faces) !== null) return faces;
+      }
+      throw new RulesError(`dice.${id}`, "FUDGE.Error.Dice.NoResult", "a thousand throws gave no result");
+    },
+    outcomes: () => diceOptionClasses(option).map((c) => ({ dice: c.dice, p: c.p })),
+    // A table that rolls again draws an unknown number of dice: not a fixed-size uniform slot.
+    ...(rerolls ? {} : { uniform: { n: count, sides, lowest: 1 } }),
+    check: (faces, path) => {
+      if (readDiceOption(option, faces, path) === null)
+        throw new RulesError(
+          path,
+          "FUDGE.Error.Dice.Unfinished",
+          "this throw is rolled again: the roll is not finished",
+        );
+    },
   };
 }
 

@@ -3,6 +3,7 @@
  * the classes of their difference, and the rounds of a stun.
  */
 import { fudgeOutcomes, fudgeTotal, type DiceOutcome } from "../dice";
+import { diceOptionClasses, diceOptionKey, readDiceOption, type DiceOption } from "../dice-options";
 import type { DiceSlot } from "../pipeline";
 import type { TrackStatus } from "../track";
 import { bool } from "../validate";
@@ -15,12 +16,16 @@ import type { FudgeOptions } from "./options";
  * all four dice +; §4.61 even/odd damage roll). Then the 81 pairs of totals fold into 17 classes
  * of their difference, resolved once each with one representative pair.
  */
-function differenceFolding(): DiceFolding {
-  const outcomes4 = fudgeOutcomes(4);
+function differenceFolding(option: DiceOption | null): DiceFolding {
+  // Fudge §3.21–3.22: under another dice option, its exact results with a representative throw each.
+  const rolls = option === null ? fudgeOutcomes(4) : diceOptionClasses(option);
+  const n = option === null ? 4 : option.count;
+  const total = (dice: number[]): number =>
+    option === null ? fudgeTotal(dice, "dice") : readDiceOption(option, dice)!;
   const byDifference = new Map<number, DiceOutcome>();
-  for (const a of outcomes4)
-    for (const d of outcomes4) {
-      const k = fudgeTotal(a.dice, "attack") - fudgeTotal(d.dice, "defense");
+  for (const a of rolls)
+    for (const d of rolls) {
+      const k = total(a.dice) - total(d.dice);
       const e = byDifference.get(k);
       if (e) e.p += a.p * d.p;
       else byDifference.set(k, { dice: [...a.dice, ...d.dice], p: a.p * d.p });
@@ -30,9 +35,18 @@ function differenceFolding(): DiceFolding {
   const halves = new Map<number[], [number[], number[]]>();
   const differences = new Map<number[], number>();
   for (const o of outcomes)
-    halves.set(o.dice, [Object.freeze(o.dice.slice(0, 4)) as number[], Object.freeze(o.dice.slice(4, 8)) as number[]]);
+    halves.set(o.dice, [
+      Object.freeze(o.dice.slice(0, n)) as number[],
+      Object.freeze(o.dice.slice(n, 2 * n)) as number[],
+    ]);
   for (const [k, o] of byDifference) differences.set(o.dice, k);
-  const slot: DiceSlot = { id: "pair", formula: "8dF", labelKey: "", roll: () => [], outcomes: () => outcomes };
+  const slot: DiceSlot = {
+    id: "pair",
+    formula: option === null ? "8dF" : "",
+    labelKey: "",
+    roll: () => [],
+    outcomes: () => outcomes,
+  };
   return {
     slots: ["attack", "defense"],
     slot,
@@ -42,7 +56,14 @@ function differenceFolding(): DiceFolding {
     relativeDegreeIsDifference: true,
   };
 }
-let folding: DiceFolding | null = null;
+const foldings = new Map<string, DiceFolding>();
+
+function foldingFor(option: DiceOption | null): DiceFolding {
+  const key = option === null ? "4dF" : diceOptionKey(option);
+  let f = foldings.get(key);
+  if (!f) foldings.set(key, (f = differenceFolding(option)));
+  return f;
+}
 
 /** Fudge §4.62: a Stunned or Very Stunned fighter "cannot attack" — in an opposed round he only defends. */
 const stunned = (s: TrackStatus): boolean => s.effects.some((e) => e === "stunned" || e === "veryStunned");
@@ -70,6 +91,6 @@ export const fudgeDuelRules: DuelRules<undefined> = {
     // `foldDice: false` enumerates all 81 pairs of the two 4dF (the tests compare the two).
     const folds =
       !options?.criticalLetsPointThrough && options?.damageRoll !== "evenOdd" && bool(input.foldDice, "foldDice", true);
-    return { folding: folds ? (folding ??= differenceFolding()) : null, opposedRound: stunRound };
+    return { folding: folds ? foldingFor(options?.dice ?? null) : null, opposedRound: stunRound };
   },
 };

@@ -4,6 +4,7 @@
  * suggests (RULES.md: "where a seed says the GM decides, the default is the value the text
  * suggests"); the choices the texts leave open are listed in docs/rules-api/fudge.md.
  */
+import { parseDiceOption, type DiceOption } from "../dice-options";
 import { RulesError } from "../errors";
 import { DEFAULT_LADDER, parseLadder, type Ladder } from "../ladder";
 import { array, at, boolField, int, oneOf, oneOfField, record, type Path, type Raw } from "../validate";
@@ -92,6 +93,12 @@ export interface FudgeOptions {
   willpowerVsPenalty: { difficulty: number } | null;
   /** Fudge §4.52 (4), `dcVariant: "willpower"`: the adjustment is permanent, or lapses when the battle is over. */
   willpowerAdjustment: WillpowerAdjustment;
+  /**
+   * Fudge §3.21–3.22: the dice every four-Fudge-dice roll of an attack is thrown with (the opposed
+   * roll, a Damage Capacity or Willpower roll, the situational roll); undefined: 4dF (left out of
+   * the parsed request's JSON, as before the option).
+   */
+  dice: DiceOption | undefined;
 }
 
 /** Fudge §4.56 sample graze severity table: <0 Undamaged, 0–4 Scratch, 5+ Hurt. */
@@ -153,6 +160,7 @@ function defaultsWith(grazeTable: GrazeRow[], minMidMaxTable: MinMidMaxRow[]): F
     headBlowKnockout: false,
     willpowerVsPenalty: null,
     willpowerAdjustment: "permanent",
+    dice: undefined,
   };
 }
 
@@ -174,6 +182,7 @@ const KNOWN_OPTIONS = [
   "headBlowKnockout",
   "willpowerVsPenalty",
   "willpowerAdjustment",
+  "dice",
 ] as const;
 
 const GRAZE_ROW_FIELDS = ["min", "level"];
@@ -273,7 +282,15 @@ export function parseFudgeOptions(input: unknown, path: Path = "options"): Fudge
       WILLPOWER_ADJUSTMENTS,
       "permanent",
     ),
+    dice: parseFudgeDice(o.dice, path),
   };
+}
+
+/** The dice option (src/rules/dice-options.ts): `"4dF"`, absent or null are the default (undefined). */
+function parseFudgeDice(input: unknown, path: Path): DiceOption | undefined {
+  if (input === undefined || input === null || input === "4dF") return undefined;
+  const option = parseDiceOption(input, at(path, "dice"));
+  return option.id === "4dF" ? undefined : option;
 }
 
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});

@@ -4,6 +4,7 @@
  * pulled punches, and the wound placed on the defender's track (resolve.ts).
  */
 import { FOUR_DF_WEIGHTS, facesForTotal } from "../dice";
+import { diceOptionClasses, diceOptionKey, type DiceOption } from "../dice-options";
 import type { AttackPipeline, DiceSlot, PairedOutcomes } from "../pipeline";
 import { trackStatus } from "../track";
 import { fudgeWithTracks } from "./prepared";
@@ -28,13 +29,16 @@ export function fudgePairedOutcomes(req: FudgeRequest): PairedOutcomes | null {
   // The relative degree of two rolls of 0, from the pipeline itself (the other slots' first classes
   // stand in for dice a hit might read; a refusal — an attacker who cannot act — leaves no classes).
   let slots: DiceSlot[] | null = null;
+  const classes = o.dice === undefined ? DIFFERENCE_CLASSES : optionDifferenceClasses(o.dice);
+  // Two rolls of the same result (0 under 4dF): their difference is 0.
+  const same = o.dice === undefined ? (ZERO_4DF as number[]) : diceOptionClasses(o.dice)[0].dice;
   let base: number;
   try {
     base = resolveFudge(
       req,
       (id) =>
         id === "attack" || id === "defense"
-          ? (ZERO_4DF as number[])
+          ? same
           : (slots ??= fudgeSlots(req)).find((s) => s.id === id)!.outcomes()[0].dice,
       { explain: false, preview: false },
     ).numbers.relativeDegree;
@@ -44,7 +48,7 @@ export function fudgePairedOutcomes(req: FudgeRequest): PairedOutcomes | null {
   const outcomes: PairedOutcomes["outcomes"] = [];
   let missP = 0;
   let miss: [number[], number[]] | null = null;
-  for (const c of DIFFERENCE_CLASSES) {
+  for (const c of classes) {
     if (base + c.diff <= -1) {
       missP += c.p;
       miss = c.dice; // the last one: RD −1 when it can be reached
@@ -78,6 +82,31 @@ const DIFFERENCE_CLASSES: ReadonlyArray<{ diff: number; dice: [number[], number[
   }
   return out;
 })();
+
+type DifferenceClass = { diff: number; dice: [number[], number[]]; p: number };
+const OPTION_DIFFERENCES = new Map<string, DifferenceClass[]>();
+
+/**
+ * Fudge §3.5 under the world's dice option (§3.21–3.22): attackRoll − defenseRoll of two of its
+ * rolls, by the option's exact results (tests/rules/dice-option-attacks.test.ts enumerates them).
+ */
+export function optionDifferenceClasses(option: DiceOption): DifferenceClass[] {
+  const key = diceOptionKey(option);
+  let out = OPTION_DIFFERENCES.get(key);
+  if (out) return out;
+  const byDiff = new Map<number, DifferenceClass>();
+  const classes = diceOptionClasses(option);
+  for (const a of classes)
+    for (const d of classes) {
+      const diff = a.result - d.result;
+      const c = byDiff.get(diff);
+      if (c) c.p += a.p * d.p;
+      else byDiff.set(diff, { diff, dice: [a.dice, d.dice], p: a.p * d.p });
+    }
+  out = [...byDiff.values()].sort((x, y) => x.diff - y.diff);
+  OPTION_DIFFERENCES.set(key, out);
+  return out;
+}
 
 export const fudgePipeline: AttackPipeline<FudgeRequest> = {
   preset: "fudge",

@@ -6,7 +6,7 @@ import { RulesError } from "../errors";
 import type { AttackRequest, DiceSlot } from "../pipeline";
 import { at, boolField, optIntField, record, rejectUnknown, str, type Path, type Raw } from "../validate";
 import { parseCombatant, type FudgeCombatant } from "./combatant";
-import { fudgeDiceSlot, plainDiceSlot } from "./dice";
+import { fudgeDiceSlot, optionDiceSlot, plainDiceSlot } from "./dice";
 import { parseFudgeOptions, usesDoubledThresholds, type FudgeOptions } from "./options";
 import { checkLevel, isStandardLevel, levelScaleFor, type LevelScale } from "./woundLevel";
 
@@ -147,21 +147,19 @@ const LABEL = {
 /** The dice a request may read: the opposed roll always; the others only when an option calls for them. */
 export function fudgeSlots(req: FudgeRequest): DiceSlot[] {
   const o = req.options;
-  const slots = [fudgeDiceSlot("attack", 4, LABEL.attack), fudgeDiceSlot("defense", 4, LABEL.defense)];
+  // Fudge §3.21–3.22: the world's dice option throws every four-Fudge-dice roll.
+  // (labelled without "(4dF)": the card's tooltip gives the option's formula).
+  const four = (id: keyof typeof LABEL): DiceSlot =>
+    o.dice ? optionDiceSlot(id, o.dice, `FUDGE.Dice.Option.${id}`) : fudgeDiceSlot(id, 4, LABEL[id]);
+  const slots = [four("attack"), four("defense")];
   if (o.woundMode === "minMidMax") slots.push(plainDiceSlot("damage", 3, 6, LABEL.damage));
   else if (o.woundMode === "factors" && (o.damageRoll === "dfNumber" || o.damageRoll === "dfLevel"))
     slots.push(fudgeDiceSlot("damage", 1, LABEL.damage));
-  else if (o.woundMode === "factors" && o.damageRoll === "situational4dF")
-    slots.push(fudgeDiceSlot("damage", 4, LABEL.damage));
+  else if (o.woundMode === "factors" && o.damageRoll === "situational4dF") slots.push(four("damage"));
   if ((o.dcVariant === "roll" && !req.attacker.weapon.dcWithoutRoll) || o.dcVariant === "willpower")
-    slots.push(fudgeDiceSlot("dc", 4, LABEL.dc));
-  if (o.woundMode === "gmJudgement" && o.gmSituationalRoll)
-    slots.push(fudgeDiceSlot("situational", 4, LABEL.situational));
+    slots.push(four("dc"));
+  if (o.woundMode === "gmJudgement" && o.gmSituationalRoll) slots.push(four("situational"));
   if (o.scaleDamageRoll && o.woundMode === "factors") slots.push(fudgeDiceSlot("scale", 1, LABEL.scale));
-  if (o.willpowerVsPenalty)
-    slots.push(
-      fudgeDiceSlot("attackerWill", 4, LABEL.attackerWill),
-      fudgeDiceSlot("defenderWill", 4, LABEL.defenderWill),
-    );
+  if (o.willpowerVsPenalty) slots.push(four("attackerWill"), four("defenderWill"));
   return slots;
 }

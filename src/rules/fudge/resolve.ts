@@ -4,6 +4,7 @@
  * punches and stun, and the wound placed on the defender's track. Dice are read through the
  * DiceReader in the order the rules need them (a damage roll only after a hit).
  */
+import { readDiceOption } from "../dice-options";
 import { RulesError } from "../errors";
 import { signed, type Step } from "../explain";
 import { describeLevel } from "../ladder";
@@ -150,6 +151,7 @@ class FudgeResolution {
   /** Reads a slot of n Fudge dice: their total, the faces kept for the card. */
   readFudge(id: string, n: number): number {
     const faces = this.dice(id);
+    if (n === 4 && this.o.dice !== undefined) return this.readOption(id, faces);
     const total = readFudgeTotal(faces, dicePath(id), n);
     // A plain copy of the validated faces (`[...faces]` without the iterator: a rolled array may be holey).
     let copy: number[];
@@ -160,6 +162,21 @@ class FudgeResolution {
     }
     this.read[id] = copy;
     return total;
+  }
+
+  /** Fudge §3.21–3.22: a four-Fudge-dice roll thrown with the world's dice option, read as its table reads it. */
+  private readOption(id: string, faces: number[]): number {
+    const path = dicePath(id);
+    const result = readDiceOption(this.o.dice, faces, path);
+    if (result === null)
+      throw new RulesError(path, "FUDGE.Error.Dice.Unfinished", "this throw is rolled again: the roll is not finished");
+    this.read[id] = faces.slice();
+    return result;
+  }
+
+  /** The faces of a read four-dice slot as the card shows them: "+ + 0 −", or an option's raw dice ("3 5 2"). */
+  facesOf(id: string): string {
+    return this.o.dice === undefined ? facesText(this.read[id]) : this.read[id].join(" ");
   }
 
   ladderName(v: number): string {
@@ -248,7 +265,7 @@ class FudgeResolution {
       steps.push(
         vstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", attackRoll, {
           value: signed(attackRoll),
-          faces: facesText(this.read.attack),
+          faces: this.facesOf("attack"),
         }),
       );
     let total = a.skill + attackRoll;
@@ -313,7 +330,7 @@ class FudgeResolution {
       steps.push(
         vstep("FUDGE.Step.Fudge.Dice", "Fudge §3.2", defenceRoll, {
           value: signed(defenceRoll),
-          faces: facesText(this.read.defense),
+          faces: this.facesOf("defense"),
         }),
       );
     let total = d.defense + defenceRoll;
@@ -618,8 +635,8 @@ class FudgeResolution {
   lastPoint(): void {
     const { a, d, o, scale, explain, steps, damageNumber } = this;
     if (this.level !== null || o.woundMode === "gmJudgement") return;
-    if (o.criticalLetsPointThrough && this.attackRoll === 4) {
-      // Fudge §4.58: a critical success (all four dice +) lets a point of damage through.
+    if (o.criticalLetsPointThrough && this.attackRoll >= 4) {
+      // Fudge §4.58: a critical success (all four dice +: a roll of +4, or better under d6−d6 or a table) lets a point through.
       this.level = levelForNumber(scale, 1);
       if (explain)
         steps.push(fstep("FUDGE.Step.Fudge.CriticalPoint", R_SCALE, 1, { level: this.levelParam(this.level) }));

@@ -264,6 +264,7 @@ export function attackCard(plan: AttackPlan, dice: DiceSource): AttackCardData {
     weaponName: plan.weapon?.name ?? "",
     situation: plain(plan.situation),
     attackDice: shared,
+    diceOption: plan.rules.preset === "fudge" && plan.rules.dice !== "4dF" ? plan.rules.dice : "",
     targets: cardTargets,
   };
 }
