@@ -22,6 +22,8 @@ export const STORE_BOUNDS = {
   trackState: 20_000,
   /** An actor's experience record, as JSON (its log holds at most 500 entries of ~150 characters). */
   experience: 120_000,
+  /** An actor's Fudge Point spend log, as JSON (at most 200 spends of ~160 characters). */
+  fudgePointLog: 50_000,
   /** Custom wound levels (the rules core's box track takes at most 12). */
   customLevels: 12,
   /** Failed Guts checks in force on one miniature (the rules core's GUTS_PENDING_MAX). */

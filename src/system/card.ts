@@ -25,6 +25,7 @@ import {
 } from "./actions";
 import { trackFor } from "./combatant";
 import { checkCard, checkRollCard, liveRecord, woundLogOf } from "./integrity";
+import { rollTakesFudgePoint } from "./fudge-point-spend";
 import { opposedOutcome } from "./opposed";
 import {
   FUDGE_LEVELS,
@@ -573,6 +574,10 @@ export interface RollCardContext {
   faces: FaceView[];
   /** Fudge §3.5: an opposed roll's other side, or null. */
   opposed: OpposedView | null;
+  /** Fudge §1.36: the Fudge Point spent on the roll (who, the result before and after), or null. */
+  fudgePoint: { params: { name: string }; from: LevelView; to: LevelView; canUndo: boolean } | null;
+  /** Fudge §1.36: the viewer may spend his character's Fudge Point on this roll (one level up or down). */
+  canSpendFudgePoint: boolean;
   result: LevelView | null;
   resultText: string;
   success: boolean;
@@ -649,6 +654,8 @@ export function rollCardContext(
       volt: false,
       cssClass: "fudge-wounds fudge-card roll-card",
       opposed: null,
+      fudgePoint: null,
+      canSpendFudgePoint: false,
       error: roll,
     };
   }
@@ -678,7 +685,26 @@ export function rollCardContext(
     volt,
     cssClass: `fudge-wounds fudge-card roll-card preset-${roll.preset}`,
     opposed: opposedView(roll, rules, viewer),
+    ...fudgePointView(roll, rules, viewer),
     error: null,
+  };
+}
+
+/** Fudge §1.36 on a trait roll's card: the spend it records, and whether the viewer (the roller's owner) may spend or undo. */
+function fudgePointView(
+  roll: RollCardData,
+  rules: WorldRules,
+  viewer?: CardViewer,
+): Pick<RollCardContext, "fudgePoint" | "canSpendFudgePoint"> {
+  const actor = viewer?.actor(roll.actorId);
+  const owner = !!viewer && !!actor && isOwner(viewer.user, actor);
+  const f = roll.fudgePoint;
+  const name = (n: number) => levelView(n, ladderOf(rules));
+  return {
+    fudgePoint: f
+      ? { params: { name: actor?.name ?? f.actorName }, from: name(f.from), to: name(f.to), canUndo: owner }
+      : null,
+    canSpendFudgePoint: !f && owner && actor?.type === "character" && rollTakesFudgePoint(roll, rules),
   };
 }
 

@@ -334,6 +334,13 @@ export function checkRollCard(raw: unknown): RollCardData {
     )
       throw bad("opposed.dice", "not a roll");
   }
+  // Fudge §1.36: a Fudge Point spent on the roll (shown; the spend itself is the spender's actor's record).
+  if (raw.fudgePoint !== undefined && raw.fudgePoint !== null) {
+    const f = raw.fudgePoint;
+    if (!isRec(f)) throw bad("fudgePoint", "not an object");
+    for (const k of ["spendId", "actorName", "by"]) run(() => shortText(f[k], `fudgePoint.${k}`));
+    for (const k of ["from", "to"]) if (!isInt(f[k], 400)) throw bad(`fudgePoint.${k}`, "not a whole number in range");
+  }
   return raw as unknown as RollCardData;
 }
 

@@ -3,6 +3,7 @@
  * Foundry sheets' `_prepareContext` and the playground both call them; the templates render
  * exactly what they return. Every number a rule produces comes from src/rules.
  */
+import { fudgePointPool, reducibleWounds } from "./fudge-point-spend";
 import { errorView as rulesErrorView } from "./error-text";
 import { RulesError, signed, trackStatus } from "../rules";
 import type { Ladder, PresetId } from "../rules";
@@ -202,6 +203,8 @@ export interface ActorSheetContext {
   attributes: AttributeView[];
   scale: { strength: number; mass: number; strengthText: string; massText: string } | null;
   fudgePoints: number | null;
+  /** Fudge §1.36 on the track: the owner's offers (a wounded level one level less) and his spends there with their Undo. */
+  fudgePointWounds: FudgePointWoundsView | null;
   trackPreset: {
     value: string;
     options: { value: string; labelKey: string; selected: boolean }[];
@@ -644,6 +647,7 @@ function characterBase(actor: ActorDoc<"character" | "npc">, rules: WorldRules, 
           }
         : null,
     fudgePoints: preset === "fudge" || preset === "fate" ? d.fudgePoints : null,
+    fudgePointWounds: track.error || !opts.owner ? null : fudgePointWoundsView(actor, rules, track),
     trackPreset:
       preset === "fudge"
         ? {
@@ -790,6 +794,7 @@ function miniatureBase(actor: ActorDoc<"miniature">, rules: WorldRules, opts: Sh
     attributes: (["strength", "dexterity", "guts"] as const).map(statView),
     scale: null,
     fudgePoints: null,
+    fudgePointWounds: null,
     trackPreset: null,
     trackLabel: "",
     track,
@@ -1111,4 +1116,40 @@ function itemPickers(
     skillMissing: picked?.missing ?? "",
     effectSuggested,
   };
+}
+
+/** Fudge §1.36 on the sheet's track: each wounded level's offer, and the wound spends still in the log (newest first). */
+export interface FudgePointWoundsView {
+  levels: { key: string; labelKey: string; labelParams: Record<string, string | number> }[];
+  spends: {
+    id: string;
+    fromKey: string;
+    fromParams: Record<string, string | number>;
+    toKey: string;
+    toParams: Record<string, string | number>;
+  }[];
+}
+
+function fudgePointWoundsView(actor: ActorDoc, rules: WorldRules, track: TrackView): FudgePointWoundsView | null {
+  const wounds = safe(() => reducibleWounds(actor, rules)).value;
+  const pool = safe(() => fudgePointPool(actor)).value;
+  if (!wounds || !pool) return null;
+  const rows = track.rows;
+  const label = (i: number) =>
+    rows[i] ? { key: rows[i].labelKey, params: rows[i].labelParams } : { key: "FUDGE.FudgePoint.NoWound", params: {} };
+  const spends = pool.log
+    .filter((s) => s.use === "reduceWound")
+    .slice(-5)
+    .reverse()
+    .map((s) => {
+      const from = label(s.change.from - 1);
+      const to = label(s.change.to - 1);
+      return { id: s.id, fromKey: from.key, fromParams: from.params, toKey: to.key, toParams: to.params };
+    });
+  const levels = wounds.map((w) => ({
+    key: w.key,
+    labelKey: rows[w.index]?.labelKey ?? w.key,
+    labelParams: rows[w.index]?.labelParams ?? {},
+  }));
+  return levels.length || spends.length ? { levels, spends } : null;
 }

@@ -74,7 +74,7 @@ async function play(page: Page, run: ParityRun, step: Step): Promise<void> {
       .locator("#pg-chat > li.chat-message")
       .filter({ has: page.locator(".roll-card") })
       .nth(step.rollCard);
-    await card.locator(`[data-action="${step.action}"]`).click();
+    await card.locator(`[data-action="${step.action}"]${dataSelector(step.data)}`).click();
   } else if ("target" in step) {
     for (const name of run.actors) await setTarget(page, name, step.target.includes(name));
   } else if ("rules" in step) {

@@ -96,7 +96,7 @@ async function play(t: Awaited<ReturnType<typeof gmAndPlayer>>, ids: Record<stri
     gm.click(button(root, step.action));
   } else if ("rollCard" in step) {
     const rolls = gm.game.messages.contents.filter((m) => (m.type as string) === "rollCard");
-    gm.click(button(gm.chatLog.get(rolls[step.rollCard].id)!, step.action));
+    gm.click(button(gm.chatLog.get(rolls[step.rollCard].id)!, step.action, step.data));
   } else if ("target" in step)
     gm.target(
       ...step.target.map((n) =>

@@ -27,8 +27,8 @@ export type Step =
    * `dialog`: the dialog it opens (the defender's Defend), these fields filled before its OK.
    */
   | { card: number; action: string; target?: string; gmLevel?: string; dialog?: Record<string, string> }
-  /** A button of the `rollCard`th trait-roll card (0: the first): an opposed roll's other side. */
-  | { rollCard: number; action: string }
+  /** A button of the `rollCard`th trait-roll card (0: the first) and its `data-*`: an opposed roll's other side, a Fudge Point. */
+  | { rollCard: number; action: string; data?: Record<string, string> }
   /** World rules changed by the GM: these fields of one group of WorldRules (a world setting). */
   | { rules: string; value: Record<string, unknown> };
 
@@ -81,6 +81,10 @@ const fudge: ParityRun = {
     // Fudge §3.5: an opposed roll against the target, whose side is rolled from the card.
     { sheet: "Leroy", action: "rollTrait", data: { trait: "attributes.strength" }, dialog: { opponent: "0" } },
     { rollCard: 1, action: "rollOpposed" },
+    // Fudge §1.36: a Fudge Point moves Leroy's first roll one level up, is refunded by the card's Undo, spent again.
+    { rollCard: 0, action: "spendRollFudgePoint", data: { direction: "1" } },
+    { rollCard: 0, action: "undoRollFudgePoint" },
+    { rollCard: 0, action: "spendRollFudgePoint", data: { direction: "1" } },
   ],
 };
 

@@ -38,8 +38,34 @@ describe("parseActorWrite", () => {
     ],
     ["a huge payload", { kind: "field", path: "notes", raw: "x".repeat(5_000) }],
     ["no object", "toggleBox"],
+    ["a Fudge Point of two levels (Fudge §1.36: one)", { kind: "rollFudgePoint", messageId: "m1", direction: 2 }],
+    ["a Fudge Point of no direction", { kind: "rollFudgePoint", messageId: "m1", direction: 0 }],
+    ["a Fudge Point on no card", { kind: "rollFudgePoint", direction: 1 }],
+    ["a Fudge Point's card id too long", { kind: "refundRollFudgePoint", messageId: "m".repeat(65) }],
+    ["a Fudge Point's refund with a number for a card", { kind: "refundRollFudgePoint", messageId: 7 }],
+    ["a wound's Fudge Point with no level", { kind: "reduceWound" }],
+    ["a wound's Fudge Point refund with a spend id too long", { kind: "refundWound", spend: "s".repeat(65) }],
   ])("refuses %s", (_what, w) => {
     expect(parseActorWrite(w)).toBeNull();
+  });
+  it("a Fudge Point spent on a roll card, and its refund: the card and one level up or down, nothing else", () => {
+    expect(parseActorWrite({ kind: "rollFudgePoint", messageId: "m1", direction: -1, by: "someone" })).toEqual({
+      kind: "rollFudgePoint",
+      messageId: "m1",
+      direction: -1,
+    });
+    expect(parseActorWrite({ kind: "refundRollFudgePoint", messageId: "m1", points: 99 })).toEqual({
+      kind: "refundRollFudgePoint",
+      messageId: "m1",
+    });
+    expect(parseActorWrite({ kind: "reduceWound", level: "hurt", to: "scratch" })).toEqual({
+      kind: "reduceWound",
+      level: "hurt",
+    });
+    expect(parseActorWrite({ kind: "refundWound", spend: "wound.0.1", points: 5 })).toEqual({
+      kind: "refundWound",
+      spend: "wound.0.1",
+    });
   });
 });
 

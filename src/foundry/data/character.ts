@@ -4,6 +4,7 @@ import { deriveActorSystem, type DerivedActor } from "../bridge";
 import { migrateActorSystem } from "../../system/migrate";
 import { attributeLevels, choice, editableInt, richText, int, text, trackState } from "./fields";
 import { STORE_BOUNDS, overJson } from "../../system/bounds";
+import { character } from "../../rules";
 
 const fields = foundry.data.fields;
 const D = defaultCharacterData();
@@ -18,6 +19,12 @@ export function characterSchema() {
       mass: editableInt("scale.mass", D.scale.mass),
     }),
     fudgePoints: editableInt("fudgePoints", D.fudgePoints),
+    // Fudge §1.36: the spends of these points, each naming what it changed (src/system/fudge-point-spend.ts parses it); the oldest evicted past the bound.
+    fudgePointLog: new fields.ArrayField(new fields.ObjectField(), {
+      required: true,
+      initial: [],
+      max: character.MAX_FUDGE_POINT_LOG,
+    }),
     woundTrack: new fields.SchemaField({
       state: trackState(),
       preset: choice(TRACK_PRESETS, D.woundTrack.preset),
@@ -108,4 +115,6 @@ export function checkTrackStateSize(data: Record<string, unknown>): void {
   if (over) throw new Error(over);
   const xp = overJson(data.experience, STORE_BOUNDS.experience, "experience");
   if (xp) throw new Error(xp);
+  const spends = overJson(data.fudgePointLog, STORE_BOUNDS.fudgePointLog, "fudgePointLog");
+  if (spends) throw new Error(spends);
 }

@@ -40,6 +40,8 @@ export function rollCardSchema() {
     ),
     // Fudge §3.5: the opponent's side of an opposed roll (src/system/opposed.ts); null: unopposed.
     opposed: new fields.ObjectField({ required: true, nullable: true, initial: null }),
+    // Fudge §1.36: a Fudge Point spent on the roll (src/system/fudge-point-spend.ts); null: none.
+    fudgePoint: new fields.ObjectField({ required: true, nullable: true, initial: null }),
   };
 }
 

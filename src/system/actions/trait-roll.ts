@@ -20,6 +20,7 @@ import { UserRef, allowed, refuseUnless, type Check } from "../permissions";
 import { liveTrack } from "./wound-track";
 import { willpowerEase } from "./attack-card";
 import { gutsRules } from "./miniature-guts";
+import type { RollCardFudgePoint } from "../fudge-point-spend";
 
 /** An opposed roll's (src/system/opposed.ts) opponent side of an opposed roll card: pending (no dice) until he rolls. */
 export interface OpposedSide {
@@ -64,6 +65,8 @@ export interface RollCardData {
   diceOption?: DiceOptionId;
   /** An opposed roll (Fudge §3.5): the opponent's side (src/system/opposed.ts), pending until he rolls; absent or null: unopposed. */
   opposed?: OpposedSide | null;
+  /** Fudge §1.36: a Fudge Point spent to alter the result one level (src/system/fudge-point-spend.ts); absent or null: none. */
+  fudgePoint?: RollCardFudgePoint | null;
 }
 
 /** The dice a trait roll uses (Fudge §3.21–3.22, a world setting): another than 4dF only for a Fudge world's ladder traits. */

@@ -10,8 +10,24 @@ export { attack, attackWithAll, postAttack } from "./attack";
 export { applyToAll, applyToSelected, clickCardAction, judge, performCardAction, type CardActionOptions } from "./card";
 export { gutsAfterWound, gutsCheck, gutsForFriends, nearDeathTurn, runGutsChecks, runGutsRechecks } from "./guts";
 export { heal, healQuietly, recover } from "./heal";
-export { ladderNames, performOpposed, rollOpposed, rollTrait } from "./trait-roll";
-export { editCustomLevels, editField, kill, resetTrack, toggleBox, undoKill } from "./track";
+export {
+  ladderNames,
+  performOpposed,
+  rollOpposed,
+  rollTrait,
+  spendRollFudgePoint,
+  undoRollFudgePoint,
+} from "./trait-roll";
+export {
+  editCustomLevels,
+  editField,
+  kill,
+  reduceWoundWithFudgePoint,
+  refundWoundFudgePoint,
+  resetTrack,
+  toggleBox,
+  undoKill,
+} from "./track";
 export { createItem, needItem, toggleEquipped } from "./items";
 export { carryAttributes, editItemField, pickCreationMethod } from "./creation";
 export { endBattle, stunCountdown } from "./battle";

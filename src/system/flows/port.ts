@@ -16,6 +16,11 @@ import type { RollCardData } from "../actions/trait-roll";
 import type { ActorWrite, WriteResult } from "./writes";
 import type { DefenceChoice } from "../defence";
 
+/** The parts of a trait roll's card a flow writes. */
+export type RollCardUpdate = Partial<
+  Pick<RollCardData, "opposed" | "fudgePoint" | "result" | "resultName" | "success">
+>;
+
 /** The host's record of one roll (a Foundry Roll; null in the playground). Flows pass it back unread. */
 export type HostRoll = unknown;
 
@@ -134,8 +139,8 @@ export interface HostPort {
   writeCardTarget(messageId: string, target: AttackCardTarget, rolls?: readonly HostRoll[]): Promise<void>;
   /** Posts an attack card with its rolls; resolves to its message id. */
   postAttackCard(attackerRef: string, card: AttackCardData, rolls: readonly HostRoll[]): Promise<string>;
-  /** Writes part of a trait roll's card (its opponent's side, Fudge §3.5), with new rolls attached. */
-  writeRollCard(messageId: string, update: { opposed: unknown }, rolls?: readonly HostRoll[]): Promise<void>;
+  /** Writes part of a trait roll's card (its opponent's side, Fudge §3.5; a Fudge Point's change, §1.36), with new rolls attached. */
+  writeRollCard(messageId: string, update: RollCardUpdate, rolls?: readonly HostRoll[]): Promise<void>;
   /** Posts a trait roll's card with its rolls. */
   postRollCard(actorRef: string, card: RollCardData, rolls: readonly HostRoll[]): Promise<void>;
   postNote(note: RollNote): Promise<void>;

@@ -9,9 +9,17 @@ import { applyToAll, applyToSelected, clickCardAction, judge } from "./card";
 import { gutsCheck, gutsForFriends } from "./guts";
 import { heal, recover } from "./heal";
 import { createItem, needItem, toggleEquipped } from "./items";
-import { rollOpposed, rollTrait } from "./trait-roll";
+import { rollOpposed, rollTrait, spendRollFudgePoint, undoRollFudgePoint } from "./trait-roll";
 import { awardExperience, spendExperience, undoAdvance } from "./experience";
-import { editCustomLevels, kill, resetTrack, toggleBox, undoKill } from "./track";
+import {
+  editCustomLevels,
+  kill,
+  reduceWoundWithFudgePoint,
+  refundWoundFudgePoint,
+  resetTrack,
+  toggleBox,
+  undoKill,
+} from "./track";
 import type { HostPort } from "./port";
 
 /** A click as the flows read it: no DOM, only what the button says. */
@@ -71,6 +79,9 @@ export const CARD_ACTIONS: Readonly<Record<string, ActionEntry>> = {
   gutsFriends: (p, c) => gutsForFriends(p, c.doc),
   // The trait-roll card's button: the opponent's side of an opposed roll (Fudge §3.5).
   rollOpposed: (p, c) => rollOpposed(p, c.doc),
+  // The trait-roll card's Fudge Point (Fudge §1.36): one level up or down, and its Undo.
+  spendRollFudgePoint: (p, c) => spendRollFudgePoint(p, c.doc, c.data.direction === "-1" ? -1 : 1),
+  undoRollFudgePoint: (p, c) => undoRollFudgePoint(p, c.doc),
 };
 
 /** The actor sheets' buttons (templates/actor, templates/parts) and the Token HUD's wound buttons. */
@@ -96,6 +107,9 @@ export const SHEET_ACTIONS: Readonly<Record<string, ActionEntry>> = {
   awardExperience: (p, c) => awardExperience(p, c.doc),
   spendExperience: (p, c) => spendExperience(p, c.doc),
   undoAdvance: (p, c) => undoAdvance(p, c.doc, need(c, "entry", "entry")),
+  // Fudge §1.36: a Fudge Point makes a wound one level less, and its Undo.
+  reduceWound: (p, c) => reduceWoundWithFudgePoint(p, c.doc, need(c, "level", "level")),
+  refundWound: (p, c) => refundWoundFudgePoint(p, c.doc, need(c, "spend", "spend")),
 };
 
 /**

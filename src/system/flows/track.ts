@@ -7,6 +7,7 @@
 import * as actions from "../actions";
 import type { HostPort } from "./port";
 import { liveActor } from "./read";
+import { reduceWound, refundWound } from "../fudge-point-spend";
 
 /**
  * A click (or key press) on a wound box, or the Token HUD's + / −: mark it with its own level, or
@@ -69,3 +70,25 @@ export const editField = (port: HostPort, actorRef: string, path: string, raw: u
 /** A field's raw value as the form gives it (a string, number or checkbox); anything else is sent as its text. */
 const fieldRaw = (raw: unknown): string | number | boolean | null =>
   raw === null || typeof raw === "string" || typeof raw === "number" || typeof raw === "boolean" ? raw : String(raw);
+
+/**
+ * Fudge §1.36 on the wound track: the owner spends a Fudge Point to make a wound one level less
+ * (a Hurt becomes a Scratch). Refused here first (a sentence, nothing written); the writer spends
+ * it again from the live actor in its turn.
+ */
+export async function reduceWoundWithFudgePoint(port: HostPort, actorRef: string, level: string): Promise<void> {
+  const rules = port.rules();
+  const actor = liveActor(port, actorRef, rules);
+  reduceWound(actor, level, rules, port.user, new Date().toISOString());
+  await port.changeActor(actorRef, { kind: "reduceWound", level });
+  port.notify("FUDGE.FudgePoint.WoundReduced", { name: actor.name });
+}
+
+/** The sheet's Undo of a wound's Fudge Point: the wound back and the point refunded, while the log holds the spend. */
+export async function refundWoundFudgePoint(port: HostPort, actorRef: string, spend: string): Promise<void> {
+  const rules = port.rules();
+  const actor = liveActor(port, actorRef, rules);
+  refundWound(actor, spend, rules, port.user);
+  await port.changeActor(actorRef, { kind: "refundWound", spend });
+  port.notify("FUDGE.FudgePoint.Refunded", { name: actor.name });
+}

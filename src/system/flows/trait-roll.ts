@@ -17,7 +17,9 @@ import { liveActor } from "./read";
 import { opposedRoll, opposedSide } from "../opposed";
 import { checkRollCard } from "../integrity";
 import { isOwner } from "../permissions";
-import { RulesError } from "../../rules";
+import { RulesError, describeLevel } from "../../rules";
+import { refundOnRoll, spendOnRoll } from "../fudge-point-spend";
+import { ladderOf } from "../view";
 
 /** Localized ladder rung names (FUDGE.Ladder.<id>) for the dialogs' context builders. */
 export function ladderNames(i18n: SystemI18n): Partial<Record<string, string>> {
@@ -144,4 +146,32 @@ function storedRollCard(port: HostPort, messageId: string) {
   const stored = port.rollCard(messageId);
   if (!stored) throw new RulesError("card", "FUDGE.Error.Relay.NoCard", "the card is no longer in the chat log");
   return stored;
+}
+
+/**
+ * Fudge §1.36 from a trait roll's card: the roller's owner spends a Fudge Point to move the result
+ * one level. Refused here first (a sentence, nothing written); the writer spends it again from
+ * the live actor in its turn, as this user, and writes the card.
+ */
+export async function spendRollFudgePoint(port: HostPort, messageId: string, direction: 1 | -1): Promise<void> {
+  const rules = port.rules();
+  const card = checkRollCard(storedRollCard(port, messageId).system);
+  const actor = liveActor(port, card.actorId, rules);
+  const r = spendOnRoll(actor, card, messageId, direction, rules, port.user, new Date().toISOString());
+  await port.changeActor(card.actorId, { kind: "rollFudgePoint", messageId, direction });
+  port.notify("FUDGE.FudgePoint.Spent", {
+    name: actor.name,
+    from: describeLevel(r.card.fudgePoint.from, ladderOf(rules, ladderNames(port.i18n))).label,
+    to: describeLevel(r.card.fudgePoint.to, ladderOf(rules, ladderNames(port.i18n))).label,
+  });
+}
+
+/** The card's Undo of a Fudge Point: refunded from the spender's log while it holds the spend. */
+export async function undoRollFudgePoint(port: HostPort, messageId: string): Promise<void> {
+  const rules = port.rules();
+  const card = checkRollCard(storedRollCard(port, messageId).system);
+  const actor = liveActor(port, card.actorId, rules);
+  refundOnRoll(actor, card, rules, port.user);
+  await port.changeActor(card.actorId, { kind: "refundRollFudgePoint", messageId });
+  port.notify("FUDGE.FudgePoint.Refunded", { name: actor.name });
 }

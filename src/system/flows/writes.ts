@@ -13,8 +13,10 @@ import type { ActorDoc, WorldRules } from "../data";
 import { attackClippedUpdate, traitClippedUpdate } from "../clipped";
 import { healingRequest, type HealDice } from "../heal";
 import { raiseUpdate } from "../experience";
-import { renderTrack, type Step } from "../../rules";
+import { RulesError, renderTrack, type Step } from "../../rules";
 import type { ActorTurn, HostPort } from "./port";
+import { checkRollCard } from "../integrity";
+import { reduceWound, refundOnRoll, refundWound, spendOnRoll } from "../fudge-point-spend";
 
 type GutsTrigger = Parameters<typeof actions.gutsCheckAction>[1];
 
@@ -37,7 +39,13 @@ export type ActorWrite =
   | { kind: "kill" }
   | { kind: "undoKill" }
   /** Fudge §5.2: EP spent to raise a trait one level, priced again in the writer's turn. */
-  | { kind: "raise"; trait: string; used: boolean };
+  | { kind: "raise"; trait: string; used: boolean }
+  /** Fudge §1.36: a Fudge Point spent on a trait roll's card (one level up or down), or refunded by its Undo. */
+  | { kind: "rollFudgePoint"; messageId: string; direction: 1 | -1 }
+  | { kind: "refundRollFudgePoint"; messageId: string }
+  /** Fudge §1.36: a Fudge Point spent to reduce a wound on the track one level, or refunded. */
+  | { kind: "reduceWound"; level: string }
+  | { kind: "refundWound"; spend: string };
 
 /** What a write answers (plain data: it may come back through the relay). */
 export type WriteResult = { steps?: Step[]; guts?: ReturnType<typeof actions.gutsCheckAction> } | null;
@@ -92,6 +100,24 @@ export async function runActorWrite(
       return put(actions.killActor(doc, rules, user).update);
     case "undoKill":
       return put(actions.undoKill(doc, rules, user));
+    case "rollFudgePoint":
+    case "refundRollFudgePoint": {
+      // The card is read as stored now (its roller a claim: the spend checks it names this actor).
+      const stored = port.rollCard(w.messageId);
+      if (!stored) throw new RulesError("card", "FUDGE.Error.Relay.NoCard", "the card is no longer in the chat log");
+      const card = checkRollCard(stored.system);
+      const r =
+        w.kind === "rollFudgePoint"
+          ? spendOnRoll(doc, card, w.messageId, w.direction, rules, user, new Date().toISOString())
+          : refundOnRoll(doc, card, rules, user);
+      await turn.write(r.actor);
+      await port.writeRollCard(w.messageId, r.card);
+      return null;
+    }
+    case "reduceWound":
+      return put(reduceWound(doc, w.level, rules, user, new Date().toISOString()));
+    case "refundWound":
+      return put(refundWound(doc, w.spend, rules, user));
     case "raise": {
       const adv = raiseUpdate(turn.read(), rules, { trait: w.trait, used: w.used }, user, new Date().toISOString());
       await turn.write(adv.actor);
@@ -186,6 +212,16 @@ export function parseActorWrite(v: unknown): ActorWrite | null {
     }
     case "attackClipped":
       return short(v.messageId, 64) ? { kind: "attackClipped", messageId: v.messageId } : null;
+    case "rollFudgePoint":
+      return short(v.messageId, 64) && (v.direction === 1 || v.direction === -1)
+        ? { kind: "rollFudgePoint", messageId: v.messageId, direction: v.direction }
+        : null;
+    case "refundRollFudgePoint":
+      return short(v.messageId, 64) ? { kind: "refundRollFudgePoint", messageId: v.messageId } : null;
+    case "reduceWound":
+      return short(v.level, 64) ? { kind: "reduceWound", level: v.level } : null;
+    case "refundWound":
+      return short(v.spend, 64) ? { kind: "refundWound", spend: v.spend } : null;
     case "raise":
       return short(v.trait, 200) && typeof v.used === "boolean"
         ? { kind: "raise", trait: v.trait, used: v.used }
