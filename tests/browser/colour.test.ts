@@ -149,7 +149,7 @@ describe.each(PRESETS)("without colour vision: %s", (preset) => {
         );
         const card = page.locator("#pg-chat > li.chat-message").last();
         if (await card.locator('[data-action="defend"]').count())
-          await act(page, () => card.locator('[data-action="defend"]').click());
+          await act(page, () => card.locator('[data-action="defend"]').click({ modifiers: ["Shift"] }));
         if (await card.locator('[data-action="apply"]').count())
           await act(page, () => card.locator('[data-action="apply"]').click());
       }

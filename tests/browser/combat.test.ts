@@ -101,7 +101,7 @@ describe("attack → defend → apply → undo", () => {
     expect(await defend.count()).toBe(1);
     await screenshot(card, "card-fudge-waiting-defence");
 
-    await act(page, () => defend.click());
+    await act(page, () => defend.click({ modifiers: ["Shift"] }));
     const msg = await lastMessage(page);
     const target = msg.system.targets[0];
     expect(target.name).toBe("Theodora");
@@ -160,7 +160,7 @@ describe("attack → defend → apply → undo", () => {
         const card = lastCard(page);
         await card.waitFor();
         const defend = card.locator('[data-action="defend"]');
-        if (await defend.count()) await act(page, () => defend.click());
+        if (await defend.count()) await act(page, () => defend.click({ modifiers: ["Shift"] }));
         const msg = await lastMessage(page);
         const target = msg.system.targets[0];
         expect(target.resolution).not.toBeNull();
@@ -202,7 +202,7 @@ describe("wound track on the sheet after wounds", () => {
     for (let i = 0; i < 4; i++) {
       await attackVia(page, leroy.locator('[data-action="attack"]').first());
       const card = lastCard(page);
-      await act(page, () => card.locator('[data-action="defend"]').click());
+      await act(page, () => card.locator('[data-action="defend"]').click({ modifiers: ["Shift"] }));
       expect((await lastMessage(page)).system.targets[0].resolution.woundKey).toBe("scratch");
       await act(page, () => card.locator('[data-action="apply"]').click());
     }
@@ -320,7 +320,11 @@ describe("FATE Clipped at the table (seed 003: −1 to the next action, the box 
     expect(await clippedOn(page, "Leroy")).toBe(0);
     expect(Object.keys((await storedActor(page, "Leroy")).flags["fudge-wounds"].clippedLog)).toEqual([msg._id]);
     expect(await clippedOn(page, "Theodora")).toBe(1);
-    await act(page, () => lastCard(page).locator('[data-action="defend"]').click());
+    await act(page, () =>
+      lastCard(page)
+        .locator('[data-action="defend"]')
+        .click({ modifiers: ["Shift"] }),
+    );
     const target = (await lastMessage(page)).system.targets[0];
     expect(target.resolution.outcome).toBe("miss");
     expect(target.resolution.numbers.attackerPenalty).toBe(-1);
@@ -345,7 +349,7 @@ describe("FATE Clipped at the table (seed 003: −1 to the next action, the box 
     await setTarget(page, "Theodora");
     await attackVia(page, leroy.locator('[data-action="attack"]').first());
     const card = lastCard(page);
-    await act(page, () => card.locator('[data-action="defend"]').click());
+    await act(page, () => card.locator('[data-action="defend"]').click({ modifiers: ["Shift"] }));
     expect(await clippedOn(page, "Theodora")).toBe(0);
     const shown = (await lastMessage(page)).system.targets[0].resolution;
     expect(shown.numbers.defenderPenalty).toBe(-1);

@@ -69,7 +69,7 @@ describe("playground: import from Fudge RPG", () => {
     await attackVia(page, win.locator('[data-action="attack"]').first());
     const card = page.locator("#pg-chat > li.chat-message").last();
     const defend = card.locator('[data-action="defend"]');
-    if (await defend.count()) await act(page, () => defend.click());
+    if (await defend.count()) await act(page, () => defend.click({ modifiers: ["Shift"] }));
     const msg = (await storedState(page)).messages.at(-1);
     expect(msg.system.attackerId).toBe(await actorId(page, "Brannoc the Bold"));
     expect(msg.system.weaponName).toBe("Broadsword");

@@ -104,7 +104,7 @@ describe("hostile names", () => {
         await attackVia(page, attack);
         const card = page.locator("#pg-chat > li.chat-message").last();
         const defend = card.locator('[data-action="defend"]');
-        if (await defend.count()) await act(page, () => defend.click());
+        if (await defend.count()) await act(page, () => defend.click({ modifiers: ["Shift"] }));
         const apply = card.locator('[data-action="apply"]');
         if (await apply.count()) await act(page, () => apply.click());
         const text = (await card.textContent()) ?? "";

@@ -39,7 +39,7 @@ describe("FATE: the ladder's words (seed 003)", () => {
     expect(legend).toEqual(["Miss", "Scratched (no effect)", "Clipped", "Hurt", "Injured", "Taken Out"]);
     await act(page, () => dialog.locator('button[type="submit"]').first().click());
     const card = lastCard(page);
-    await act(page, () => card.locator('[data-action="defend"]').click());
+    await act(page, () => card.locator('[data-action="defend"]').click({ modifiers: ["Shift"] }));
     expect(clean(await card.locator(".fudge-headline").textContent())).toBe("Theodora is Scratched: no effect");
     expect(clean(await card.locator(".fudge-facts").textContent())).toBe("margin 0");
     expect(await missingKeys(page)).toEqual([]);
