@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { character } from "../../src/rules";
 import { foundryPort } from "../../src/foundry/port";
 import { actorOn, table, type Table } from "./table";
+import { olderSpends } from "./fudge-point-log";
 import type { Client } from "./world";
 
 type Sheet = { render(o: object): Promise<{ element: HTMLElement }> };
@@ -105,15 +106,7 @@ describe("a Fudge Point on a trait roll's card (Fudge §1.36)", () => {
     t.player.click(button(t.player, first, "spendRollFudgePoint", '[data-direction="1"]'));
     await t.world.settle();
     // Later spends fill the log to its bound (older ones than the bound are dropped).
-    const filler = Array.from({ length: character.MAX_FUDGE_POINT_LOG - 1 }, (_, i) => ({
-      id: `old${i}`,
-      at: "2026-11-28T23:00:00Z",
-      who: t.hero,
-      use: "alterRoll",
-      cost: 1,
-      change: { target: `card${i}`, from: 0, to: 1 },
-    }));
-    const log = [...heroOf(t).fudgePointLog, ...filler];
+    const log = [...heroOf(t).fudgePointLog, ...olderSpends(t.hero)];
     await t.gm.run(() => actorOn(t.gm, t.hero).update({ system: { fudgePoints: 5, fudgePointLog: log } } as never));
     await t.world.settle();
     const second = await rollStrength(t, t.player, t.hero, [0, 0, 0, 0]);

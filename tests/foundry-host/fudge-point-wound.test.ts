@@ -10,6 +10,7 @@ import { character } from "../../src/rules";
 import { foundryPort } from "../../src/foundry/port";
 import * as flows from "../../src/system/flows";
 import { actorOn, table, type Table } from "./table";
+import { olderSpends } from "./fudge-point-log";
 import type { Client } from "./world";
 
 type Sheet = { render(o: object): Promise<{ element: HTMLElement }> };
@@ -81,15 +82,7 @@ describe("a Fudge Point on the wound track (Fudge §1.36)", () => {
     await click(t, '[data-action="toggleWoundBox"][data-ref="hurt:0"]');
     await click(t, '[data-action="reduceWound"][data-level="hurt"]');
     const first = heroOf(t).fudgePointLog[0].id;
-    const filler = Array.from({ length: character.MAX_FUDGE_POINT_LOG - 1 }, (_, i) => ({
-      id: `old${i}`,
-      at: "2026-11-28T23:00:00Z",
-      who: t.hero,
-      use: "alterRoll",
-      cost: 1,
-      change: { target: `card${i}`, from: 0, to: 1 },
-    }));
-    const log = [...heroOf(t).fudgePointLog, ...filler];
+    const log = [...heroOf(t).fudgePointLog, ...olderSpends(t.hero)];
     await t.gm.run(() => actorOn(t.gm, t.hero).update({ system: { fudgePoints: 5, fudgePointLog: log } } as never));
     await t.world.settle();
     await click(t, '[data-action="toggleWoundBox"][data-ref="hurt:0"]');
