@@ -556,6 +556,16 @@ export interface WorldRules {
   defaultDifficulty: number;
   /** Players may see the duel forecast from the Token HUD too (the GM always can). */
   forecastForPlayers: boolean;
+  /** Fudge §1.36: what the text leaves to the GM about a Fudge Point's automatic success (Fudge and FATE worlds). */
+  fudgePoints: FudgePointRules;
+}
+
+/** Fudge §1.36, "accomplish an Unopposed action automatically": the GM's calls the text leaves open. */
+export interface FudgePointRules {
+  /** Off: spent in place of the roll (the roll dialog). On: also on the card of a failed roll, after the dice. */
+  autoSuccessAfterRoll: boolean;
+  /** The text: "the GM may veto" a Difficulty beyond Superb or more than 3 above the trait. Off: vetoed. */
+  autoSuccessPastLimits: boolean;
 }
 
 export function defaultWorldRules(): WorldRules {
@@ -596,6 +606,7 @@ export function defaultWorldRules(): WorldRules {
     applyTo: "targeted",
     defaultDifficulty: 0,
     forecastForPlayers: false,
+    fudgePoints: { autoSuccessAfterRoll: false, autoSuccessPastLimits: false },
   };
 }
 
@@ -620,6 +631,7 @@ export const WORLD_RULE_SETTINGS = [
   "applyTo",
   "defaultDifficulty",
   "forecastForPlayers",
+  "fudgePoints",
 ] as const satisfies readonly (keyof WorldRules)[];
 
 function mergeOver(def: unknown, v: unknown): unknown {

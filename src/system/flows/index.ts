@@ -15,6 +15,7 @@ export {
   performOpposed,
   rollOpposed,
   rollTrait,
+  spendRollAutoSuccess,
   spendRollFudgePoint,
   undoRollFudgePoint,
 } from "./trait-roll";
