@@ -568,6 +568,12 @@ export interface FudgePointRules {
   autoSuccessPastLimits: boolean;
 }
 
+/**
+ * The presets whose rolls the world's dice option throws (Fudge §3.21–3.22): Fudge, and FATE (a
+ * Fudge derivative rolling Fudge's 4dF). Miniatures keeps its datacard's 4dF and Volt its 2d20.
+ */
+export const usesDiceOption = (preset: string): boolean => preset === "fudge" || preset === "fate";
+
 export function defaultWorldRules(): WorldRules {
   // The Willpower roll against penalties (Fudge §4.51) is set by fudgeTrack.willpowerVsPenalty / willpowerDifficulty.
   const { ladder: _ladder, willpowerVsPenalty: _willpower, dice: _dice, ...fudge } = defaultFudgeOptions();

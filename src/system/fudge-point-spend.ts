@@ -104,7 +104,13 @@ function refuseUnlessFree(actor: ActorDoc, card: RollCardData, messageId: string
 }
 
 /** The actor's write and the card's record of a spend just made. */
-function spent(actor: ActorDoc, card: RollCardData, r: ReturnType<typeof character.spendFudgePoint>, rules: WorldRules, user: UserRef) {
+function spent(
+  actor: ActorDoc,
+  card: RollCardData,
+  r: ReturnType<typeof character.spendFudgePoint>,
+  rules: WorldRules,
+  user: UserRef,
+) {
   const fudgePoint: RollCardFudgePoint = {
     spendId: r.spend.id,
     actorName: actor.name,

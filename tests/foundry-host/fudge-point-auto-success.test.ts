@@ -80,7 +80,11 @@ describe("a Fudge Point for an automatic success on an unopposed trait roll (Fud
     expect(heroOf(t).fudgePointLog).toEqual([
       expect.objectContaining({ id, who: t.hero, use: "unopposedSuccess", change: { target: id, from: 0, to: 2 } }),
     ]);
-    expect(cardOf(t, id)).toMatchObject({ result: 2, success: true, fudgePoint: { from: 0, to: 2, use: "unopposedSuccess" } });
+    expect(cardOf(t, id)).toMatchObject({
+      result: 2,
+      success: true,
+      fudgePoint: { from: 0, to: 2, use: "unopposedSuccess" },
+    });
     expect(text(t.player, id)).toMatch(/Leroy spent a Fudge Point \(Fudge §1\.36\): automatic success, Fair.*→.*Great/);
     expect(text(t.player, id)).toContain("— success");
     expect(t.player.notifications.at(-1)!.message).toMatch(/Leroy spent a Fudge Point: an automatic success \(Great/);
@@ -193,7 +197,11 @@ describe("a trait-roll card's Fudge Point: the spender's log first, the card fro
       expect(button(c, id, "spendRollFudgePoint")).toBeNull();
     }
     const again = t.player.run(() =>
-      foundryPort().changeActor(actorOn(t.player, t.hero).uuid, { kind: "rollFudgePoint", messageId: id, direction: 1 }),
+      foundryPort().changeActor(actorOn(t.player, t.hero).uuid, {
+        kind: "rollFudgePoint",
+        messageId: id,
+        direction: 1,
+      }),
     );
     await expect(again).rejects.toMatchObject({ key: "FUDGE.Error.FudgePoints.AlreadySpent" });
     t.player.click(button(t.player, id, "undoRollFudgePoint"));
@@ -222,7 +230,9 @@ describe("a trait-roll card's Fudge Point: the spender's log first, the card fro
     // The card's record was cleared, but the log still holds the spend: the card shows it from there.
     expect(cardOf(t, id)).toMatchObject({ fudgePoint: null });
     expect(heroOf(t)).toMatchObject({ fudgePoints: 2, fudgePointLog: [expect.objectContaining({ id })] });
-    expect(text(t.player, id)).toMatch(/Leroy spent a Fudge Point \(Fudge §1\.36\): automatic success, Mediocre.*→.*Good/);
+    expect(text(t.player, id)).toMatch(
+      /Leroy spent a Fudge Point \(Fudge §1\.36\): automatic success, Mediocre.*→.*Good/,
+    );
     expect(text(t.player, id)).toContain("— success");
     t.player.click(button(t.player, id, "undoRollFudgePoint"));
     await t.world.settle();

@@ -18,7 +18,13 @@ import { opposedRoll, opposedSide } from "../opposed";
 import { checkRollCard } from "../integrity";
 import { isOwner } from "../permissions";
 import { RulesError, describeLevel } from "../../rules";
-import { autoSuccessOnRoll, checkAutoSuccess, offersAutoSuccess, refundOnRoll, spendOnRoll } from "../fudge-point-spend";
+import {
+  autoSuccessOnRoll,
+  checkAutoSuccess,
+  offersAutoSuccess,
+  refundOnRoll,
+  spendOnRoll,
+} from "../fudge-point-spend";
 import { ladderOf } from "../view";
 
 /** Localized ladder rung names (FUDGE.Ladder.<id>) for the dialogs' context builders. */
@@ -76,7 +82,11 @@ export async function rollTrait(
   // Fudge §1.36: an automatic success is an Unopposed action's, refused before any die when it cannot be spent.
   if (autoSuccess) {
     if (opposed)
-      throw new RulesError("opponent", "FUDGE.Error.FudgePoints.Opposed", "an automatic success is for an Unopposed action");
+      throw new RulesError(
+        "opponent",
+        "FUDGE.Error.FudgePoints.Opposed",
+        "an automatic success is for an Unopposed action",
+      );
     const level = actions.traitLevel(actor, key, rules).level;
     checkAutoSuccess(actor, key, level, options.difficulty ?? rules.defaultDifficulty, rules, port.user);
   }
