@@ -13,6 +13,7 @@ import {
   isRulesError,
   type RulesError,
   character,
+  DICE_OPTION_FORMULAS,
 } from "../rules";
 import type { ActorDoc, AttackCardData, AttackCardTarget, DefenceShown, WorldRules } from "./data";
 import {
@@ -621,14 +622,16 @@ function opposedView(roll: RollCardData, rules: WorldRules, viewer?: CardViewer)
   if (!o) return null;
   const actor = viewer?.actor(o.actorId);
   const numeric = isDatacardStat(roll.traitKey);
+  // Both sides of an opposed roll are thrown with the card's dice (Fudge §3.21–3.22).
+  const formula = roll.diceOption ? DICE_OPTION_FORMULAS[roll.diceOption] : "4dF";
   return {
     name: actor?.name ?? o.actorName,
     traitLabelKey: o.traitLabelKey,
     traitName: o.traitName,
     pending: !o.dice,
     canRoll: !o.dice && !!viewer && !!actor && isOwner(viewer.user, actor),
-    formula: "4dF",
-    faces: o.dice ? faceViews(o.dice, "4dF") : [],
+    formula,
+    faces: o.dice ? faceViews(o.dice, formula) : [],
     result: o.dice && !numeric ? levelView(o.result, ladderOf(rules)) : null,
     resultText: numeric ? signed(o.result) : String(o.result),
     outcome: opposedOutcome(roll),
@@ -677,6 +680,8 @@ export function rollCardContext(
   // Miniatures: the datacard says "Strength +2", so its roll card does too (not "Great (+2)").
   const numeric = isDatacardStat(roll.traitKey);
   const onLadder = !volt && !numeric;
+  // Fudge §3.21–3.22: a roll thrown with the world's other dice shows their faces (3d6's numbers, not Fudge faces).
+  const formula = volt ? "2d20" : roll.diceOption ? DICE_OPTION_FORMULAS[roll.diceOption] : "4dF";
   return {
     actorName: roll.actorName,
     traitLabelKey: roll.traitLabelKey,
@@ -684,10 +689,10 @@ export function rollCardContext(
     level: onLadder ? levelView(roll.level, ladder) : null,
     penaltyText: signed(roll.penalty),
     hasPenalty: roll.penalty !== 0,
-    dice: facesText(roll.dice, volt ? "2d20" : "4dF"),
+    dice: facesText(roll.dice, formula),
     // Drawn as the attack card draws its dice (templates/parts/dice-faces.hbs).
-    formula: volt ? "2d20" : "4dF",
-    faces: faceViews(roll.dice, volt ? "2d20" : "4dF"),
+    formula,
+    faces: faceViews(roll.dice, formula),
     result: onLadder ? levelView(roll.result, ladder) : null,
     resultText: numeric ? signed(roll.result) : String(roll.result),
     success: roll.success,

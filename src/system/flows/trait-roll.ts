@@ -170,11 +170,17 @@ export async function performOpposed(port: HostPort, messageId: string): Promise
   const will = actions.traitWillpowerNeeded(opponent, side.traitKey, rules, inCombat)
     ? await rollSlot(WILLPOWER_ROLL, roll)
     : null;
-  const r = await rollSlot(traitRollSlot(side.traitKey, rules.preset), roll);
-  const next = opposedRoll(card, opponent, r.faces, rules, {
+  // Fudge §3.21–3.22: the opponent throws the dice the card was rolled with (the world's when it was posted).
+  const dice = { ...rules, dice: card.diceOption || "4dF" };
+  const option = actions.traitDiceOption(side.traitKey, dice);
+  const r = option
+    ? await rollDiceOption(option, roll).then((o) => ({ faces: o.throws.flat(), rolls: o.rolls, throws: o.throws }))
+    : await rollSlot(traitRollSlot(side.traitKey, rules.preset), roll);
+  const next = opposedRoll(card, opponent, r.faces, dice, {
     user: port.user,
     inCombat,
     ...(will ? { willpowerDice: will.faces } : {}),
+    ...("throws" in r ? { throws: r.throws } : {}),
   });
   await port.writeRollCard(messageId, { opposed: next }, [...(will?.rolls ?? []), ...r.rolls]);
   await port.showRolls([...(will?.rolls ?? []), ...r.rolls]);
