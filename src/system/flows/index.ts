@@ -44,4 +44,5 @@ export {
   type Click,
 } from "./tables";
 export type { RollCardData } from "../actions/trait-roll";
-export { KILL_RECORD_FLAG, withGmRecords } from "../actions/kill";
+export { KILL_RECORD_FLAG } from "../actions/kill";
+export { withGmRecords } from "../gm-records";
