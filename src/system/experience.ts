@@ -235,6 +235,47 @@ export function awardUpdate(
   return { gmRecords: { [AWARD_RECORD_KEY]: recordWith(xp.record, [...xp.record.awards, entry], n + 1) } };
 }
 
+/**
+ * Data version 8: the award entries of an actor's log (version 7 kept them there, and its `ep`
+ * count) become the GM's record, once, in the GM's world migration — the data as it stood is
+ * the best record there is; from then on only the GM's record awards EP. The EP the actor held
+ * are kept: more than its listed awards less its spends (entries evicted from the log) carried as
+ * the record's `earlier` EP, less as `spentEarlier`. `existing`: the GM's record already there
+ * (an earlier, interrupted run), whose entries are kept. null: nothing to move, or a log that
+ * does not check (left as it is: the sheet shows its sentence, nothing is lost).
+ */
+export function adoptedAwards(
+  storedXp: unknown,
+  existing: unknown,
+): { record: AwardRecord; experience: Record<string, unknown> } | null {
+  if (!isRec(storedXp) || (!("ep" in storedXp) && !Array.isArray(storedXp.log))) return null;
+  let log: AdvancementEntry[];
+  try {
+    log = parseExperience({ log: storedXp.log ?? [] }, "system.experience").log;
+  } catch {
+    return null;
+  }
+  const awards = log.filter((e): e is AwardEntry => e.type === "award");
+  const spends = log.filter((e): e is SpendEntry => e.type !== "award");
+  if (!awards.length && !("ep" in storedXp)) return null;
+  const before = parseAwardRecord(existing) ?? NO_AWARDS;
+  const known = new Set(before.awards.map((e) => e.id));
+  const listed = awards.reduce((n, e) => n + e.amount, 0) - spends.reduce((n, e) => n + priced(e), 0);
+  const held = whole(storedXp.ep);
+  const record = recordWith(
+    { ...before, earlier: Math.min(MAX_EP, before.earlier + Math.max(0, held - listed)) },
+    [...before.awards, ...awards.filter((e) => !known.has(e.id))],
+    before.next,
+  );
+  const experience = {
+    "-=ep": null,
+    next: whole(storedXp.next, Number.MAX_SAFE_INTEGER),
+    log: spends,
+    spentEarlier: Math.min(MAX_EP, whole(storedXp.spentEarlier) + Math.max(0, listed - held)),
+  };
+  return { record, experience };
+}
+
 /** The GM's record of an imported character's unspent EP (fudge-rpg import, §5.2): one award, by the importing GM. */
 export function importedAward(amount: number, user: UserRef, at: string): { [AWARD_RECORD_KEY]: AwardRecord } {
   if (!user.isGM)
