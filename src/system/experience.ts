@@ -188,8 +188,12 @@ const gmOnly = (what: "award" | "undo", name: string): RulesError =>
     { name },
   );
 
+/** The actor gains experience in this world's rules (Fudge §5.2: characters and NPCs; not Volt's or Miniatures' presets). */
+export const gainsExperience = (actor: ActorDoc, rules: WorldRules): boolean =>
+  hasExperience(actor) && rules.preset !== "volt" && rules.preset !== "miniatures";
+
 function needExperience(actor: ActorDoc, rules: WorldRules): void {
-  if (!hasExperience(actor) || rules.preset === "volt" || rules.preset === "miniatures")
+  if (!gainsExperience(actor, rules))
     throw new RulesError("actor", "FUDGE.Experience.Error.NoExperience", `${actor.name} gains no experience here`, {
       name: actor.name,
     });
@@ -496,6 +500,8 @@ export function experienceView(
 export interface AwardCandidate {
   ref: string;
   name: string;
+  /** Checked when the dialog opens (default: checked). */
+  checked?: boolean;
 }
 
 /** The award dialog (templates/dialog/award-dialog.hbs): EP, a note, the actors to award. */
@@ -504,7 +510,7 @@ export function awardDialogContext(candidates: readonly AwardCandidate[]) {
     cssClass: "fudge-wounds fudge-award-dialog",
     amount: 1,
     max: MAX_EP,
-    actors: candidates.map((c, i) => ({ index: i, name: c.name, checked: true })),
+    actors: candidates.map((c, i) => ({ index: i, name: c.name, checked: c.checked !== false })),
   };
 }
 
@@ -516,7 +522,12 @@ export function readAward(
   const form = new Map(entries);
   const amount = readAmount(form.get("amount"));
   const note = typeof form.get("note") === "string" ? (form.get("note") as string).trim().slice(0, 200) : "";
-  const refs = candidates.filter((_, i) => form.get(`actor.${i}`) !== false).map((c) => c.ref);
+  // A box the form does not report stays as the dialog opened it.
+  const chosen = (c: AwardCandidate, i: number) => {
+    const v = form.get(`actor.${i}`);
+    return v === undefined ? c.checked !== false : v === true || v === "true" || v === "on";
+  };
+  const refs = candidates.filter(chosen).map((c) => c.ref);
   if (refs.length === 0)
     throw new RulesError("actors", "FUDGE.Experience.Error.NoActors", "no actor was chosen for the award");
   return { amount, note, refs };

@@ -6,13 +6,25 @@
  * refused with a sentence, nothing written: the player's award, EP he does not have, an undo a
  * later advance rests on. A stored experience record over its bound is refused by the data model.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { table, actorOn, type Table } from "./table";
 import type { Client } from "./world";
 import type { StoredExperience } from "../../src/system/data";
 import { experienceOf } from "../../src/system/experience";
 import { plainActor, worldRules } from "../../src/foundry/bridge";
 import { withGmRecordsOf } from "../../src/foundry/gm-records";
+import { addAwardButton, onActorContextOptions } from "../../src/foundry/award-directory";
+import { foundryPort } from "../../src/foundry/port";
+import { reportError } from "../../src/foundry/foundry-util";
+import { awardExperienceToActors } from "../../src/system/flows";
+import {
+  actorDirectoryMenu,
+  actorEntryRow,
+  menuEntryClick,
+  menuEntryLabel,
+  menuEntryShown,
+  renderActorDirectory,
+} from "./apps";
 
 type App = { element: HTMLElement };
 const sheet = (c: Client, id: string) =>
@@ -199,5 +211,96 @@ describe("Experience Points on the v13 host", () => {
     ).rejects.toThrow(/experience/);
     await t.world.settle();
     expect(xp(t.gm, t.hero)).toBeNull();
+  });
+});
+
+describe("awarding EP from the Actors directory on the host", () => {
+  const checked = (req: { form: HTMLFormElement }) =>
+    [...req.form.querySelectorAll<HTMLInputElement>('.fudge-award-actors input[type="checkbox"]')].map((b) => [
+      b.parentElement!.textContent!.trim(),
+      b.checked,
+    ]);
+
+  it("the GM's header button: a checklist of the actors that gain EP (characters checked); each checked one is awarded in the GM's record", async () => {
+    const t = await table();
+    expect(t.player.run(() => renderActorDirectory()).querySelector("[data-fudge-award]")).toBeNull();
+    const dir = t.gm.run(() => renderActorDirectory());
+    const button = dir.querySelector<HTMLButtonElement>("[data-fudge-award]")!;
+    expect(button.textContent).toContain("Award EP to actors");
+    // Rendered again (the directory redraws): still one button.
+    t.gm.run(() => addAwardButton(null, dir));
+    expect(dir.querySelectorAll("[data-fudge-award]")).toHaveLength(1);
+    let offered: unknown[] = [];
+    t.world.answerDialogs((req) => {
+      offered = checked(req);
+      (req.form.querySelector('[name="amount"]') as HTMLInputElement).value = "3";
+      (req.form.querySelector('[name="note"]') as HTMLInputElement).value = "The siege";
+      for (const b of req.form.querySelectorAll<HTMLInputElement>('.fudge-award-actors input[type="checkbox"]'))
+        b.checked = true;
+    });
+    t.gm.click(button);
+    // The directory's listener starts the flow and nobody awaits it (a DOM listener): wait for its notice.
+    await vi.waitFor(() => expect(t.gm.notifications.at(-1)?.message).toMatch(/EP awarded/));
+    await t.world.settle();
+    expect(offered).toEqual([
+      ["Leroy", true],
+      ["Theodora", false],
+    ]);
+    expect(awardsOf(t.player, t.hero)).toMatchObject({ awards: [{ amount: 3, note: "The siege", by: t.ids.gm }] });
+    expect(awardsOf(t.player, t.foe)).toMatchObject({ awards: [{ amount: 3, note: "The siege" }] });
+    expect(epOf(t.player, t.hero)).toBe(3);
+    expect(epOf(t.player, t.foe)).toBe(3);
+    expect(t.gm.notifications.at(-1)!.message).toBe("3 EP awarded to Leroy, Theodora.");
+    // The actors' own data is untouched.
+    expect(xp(t.gm, t.hero)).toBeNull();
+    expect(t.world.errors).toEqual([]);
+  });
+
+  it("an actor's menu entry: for the GM only, the dialog opens with that actor alone checked", async () => {
+    const t = await table();
+    const entryOf = (c: Client) =>
+      c.run(() => actorDirectoryMenu()).find((e) => menuEntryLabel(e) === "FUDGE.Experience.Award")!;
+    const row = actorEntryRow(t.foe);
+    expect(t.player.run(() => menuEntryShown(entryOf(t.player), row))).toBe(false);
+    const entry = entryOf(t.gm);
+    expect(t.gm.run(() => menuEntryShown(entry, row))).toBe(true);
+    // Built once even when the hook runs twice over the same entries.
+    const twice = t.gm.run(() => {
+      const entries = actorDirectoryMenu();
+      onActorContextOptions(null, entries);
+      return entries.filter((e) => menuEntryLabel(e) === "FUDGE.Experience.Award").length;
+    });
+    expect(twice).toBe(1);
+    let offered: unknown[] = [];
+    t.world.answerDialogs((req) => {
+      offered = checked(req);
+      (req.form.querySelector('[name="amount"]') as HTMLInputElement).value = "2";
+    });
+    t.gm.run(() => menuEntryClick(entry, row));
+    await vi.waitFor(() => expect(t.gm.notifications.at(-1)?.message).toMatch(/EP awarded/));
+    await t.world.settle();
+    expect(offered).toEqual([
+      ["Leroy", false],
+      ["Theodora", true],
+    ]);
+    expect(t.gm.notifications.at(-1)!.message).toBe("2 EP awarded to Theodora.");
+    expect(epOf(t.gm, t.foe)).toBe(2);
+    expect(awardsOf(t.gm, t.hero)).toBeUndefined();
+    // No deprecated entry shape on either generation.
+    expect(t.world.deprecations.filter((d) => d.message.includes("ContextMenuEntry"))).toEqual([]);
+  });
+
+  it("a player's award from the directory is refused before any dialog, nothing written", async () => {
+    const t = await table();
+    const dialogs = t.world.dialogs.length;
+    await t.player.run(() =>
+      awardExperienceToActors(foundryPort()).catch((e: unknown) => {
+        reportError(e);
+      }),
+    );
+    await t.world.settle();
+    expect(t.world.dialogs.length).toBe(dialogs);
+    expect(t.player.notifications.at(-1)!.message).toMatch(/Only a GM awards Experience Points/);
+    expect(awardsOf(t.gm, t.hero)).toBeUndefined();
   });
 });

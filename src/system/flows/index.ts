@@ -31,7 +31,7 @@ export {
 export { createItem, needItem, toggleEquipped } from "./items";
 export { carryAttributes, editItemField, pickCreationMethod } from "./creation";
 export { endBattle, stunCountdown } from "./battle";
-export { awardExperience, spendExperience, undoAdvance } from "./experience";
+export { awardExperience, awardExperienceToActors, spendExperience, undoAdvance } from "./experience";
 export { WOUND_HOOKS, type WoundHookPayload } from "./hooks";
 export {
   CARD_ACTIONS,
