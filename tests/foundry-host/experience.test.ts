@@ -223,6 +223,9 @@ describe("awarding EP from the Actors directory on the host", () => {
 
   it("the GM's header button: a checklist of the actors that gain EP (characters checked); each checked one is awarded in the GM's record", async () => {
     const t = await table();
+    // The player has Leroy's sheet open: the GM's record changing redraws it (the setting's onChange).
+    const open = await sheet(t.player, t.hero);
+    expect(open.element.querySelector(".fudge-xp-ep")!.textContent).toMatch(/Unspent EP: 0/);
     expect(t.player.run(() => renderActorDirectory()).querySelector("[data-fudge-award]")).toBeNull();
     const dir = t.gm.run(() => renderActorDirectory());
     const button = dir.querySelector<HTMLButtonElement>("[data-fudge-award]")!;
@@ -253,6 +256,7 @@ describe("awarding EP from the Actors directory on the host", () => {
     expect(t.gm.notifications.at(-1)!.message).toBe("3 EP awarded to Leroy, Theodora.");
     // The actors' own data is untouched.
     expect(xp(t.gm, t.hero)).toBeNull();
+    expect(open.element.querySelector(".fudge-xp-ep")!.textContent).toMatch(/Unspent EP: 3/);
     expect(t.world.errors).toEqual([]);
   });
 

@@ -285,3 +285,34 @@ async function spend(port: flows.HostPort, id: string, answer: Record<string, un
 function withDialog(port: flows.HostPort, answer: Record<string, unknown>): flows.HostPort {
   return { ...port, dialog: async (spec) => spec.read(Object.entries(answer)) };
 }
+
+describe("awarding EP to several actors (the Actors directory's flow), by the playground's port", () => {
+  it("offers every actor that gains EP, characters checked; each checked one gets the award in the GM's record", async () => {
+    const { store, port, page } = world(true, [{ amount: "2", note: "Session 3" }]);
+    await flows.awardExperienceToActors(port);
+    const spec = page.dialogs.at(-1)!;
+    const ctx = spec.context([]) as { actors: { name: string; checked: boolean }[] };
+    const docs = store.state.actors as unknown as ActorDoc[];
+    const gaining = docs.filter((a) => a.type === "character" || a.type === "npc");
+    expect(ctx.actors.map((a) => a.name)).toEqual(gaining.map((a) => a.name).sort((a, b) => a.localeCompare(b)));
+    for (const a of ctx.actors)
+      expect(a.checked, a.name).toBe(gaining.find((g) => g.name === a.name)!.type === "character");
+    for (const a of gaining) {
+      const doc = store.actor(a._id) as unknown as ActorDoc;
+      expect(experienceOf(doc, rules()).ep, a.name).toBe(a.type === "character" ? 2 : 0);
+    }
+    expect(page.said.at(-1)).toMatch(/^2 EP awarded to /);
+  });
+
+  it("opened for one actor, only that one is checked; a player is refused before the dialog", async () => {
+    const { store, id, port } = world(true, [{ amount: "4" }]);
+    await flows.awardExperienceToActors(port, id);
+    const awarded = (store.state.actors as unknown as ActorDoc[]).filter(
+      (a) => experienceOf(store.actor(a._id) as unknown as ActorDoc, rules()).ep > 0,
+    );
+    expect(awarded.map((a) => a._id)).toEqual([id]);
+    const p = world(false, [{ amount: "4" }]);
+    await expect(flows.awardExperienceToActors(p.port)).rejects.toThrow(/only a GM may award/);
+    expect(p.page.dialogs).toHaveLength(0);
+  });
+});
