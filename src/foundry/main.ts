@@ -19,6 +19,7 @@ import { needsMigration } from "../system/migrate";
 import { applyInitiative, registerSettings } from "./settings";
 import { CharacterSheet, FudgeActorSheet, MiniatureSheet, NpcSheet } from "./sheets/actor-sheet";
 import { onCombatTrackerContextOptions, onRenderTokenHUD, tableApi } from "./table-api";
+import { addAwardButton, onActorContextOptions } from "./award-directory";
 import { onActorChanged, onRenderCombatTracker } from "./tracker";
 import { fudgeTokenClass } from "./token";
 import { ITEM_SHEETS } from "./sheets/item-sheet";
@@ -174,3 +175,9 @@ Hooks.on(
 
 // Actors directory: "Import from Fudge RPG" for the GM (src/foundry/import.ts).
 Hooks.on("renderActorDirectory", (app, html) => addImportButton(app, html as HTMLElement));
+Hooks.on("renderActorDirectory", (app, html) => addAwardButton(app, html as HTMLElement));
+// v13 DocumentDirectory#_createContextMenus: the Actors directory's entry menu fires getActorContextOptions only.
+Hooks.on(
+  "getActorContextOptions" as never,
+  ((app: never, entries: unknown[]) => onActorContextOptions(app, entries)) as never,
+);

@@ -83,10 +83,12 @@ export interface VoltBlock {
 
 /** What `system.experience` holds (Fudge §5.2; src/system/experience.ts reads it through the rules core). */
 export interface StoredExperience {
-  ep: number;
   /** The number of the next log entry's id (`ep<n>`): ids are never reused, so an Undo names one entry. */
   next: number;
+  /** The spends (the awards are the GM's own record: ActorDoc.gmRecords.experience). */
   log: AdvancementEntry[];
+  /** EP of spends no longer in the log (evicted past its bound, or carried over by the data version 8 migration). */
+  spentEarlier?: number;
 }
 
 export interface CharacterData {

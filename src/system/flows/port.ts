@@ -50,8 +50,11 @@ export interface StoredCard {
 export interface ActorTurn {
   /** The actor as it is now (a fresh plain copy on each call). */
   read(): ActorDoc;
-  /** Writes an update to the actor within this turn (a src/system update: nested, `==state`, `-=key`). */
-  write(update: { system?: unknown; flags?: unknown }): Promise<void>;
+  /**
+   * Writes an update to the actor within this turn (a src/system update: nested, `==state`,
+   * `-=key`); `gmRecords` go to the GM's own store (ActorDoc.gmRecords), only a GM's client writes them.
+   */
+  write(update: { system?: unknown; flags?: unknown; gmRecords?: Record<string, unknown> }): Promise<void>;
 }
 
 /** A target of the clicking user (Foundry: a targeted token's actor; the playground: a toolbar checkbox). */
