@@ -574,7 +574,9 @@ function fudgePointSpends(
   viewer: CardViewer,
 ): { attacker: SideSpend } {
   const a = viewer.actor(card.attackerId);
-  return { attacker: sideSpend(card, a && "system" in a ? (a as ActorDoc) : null, messageId, "attacker", rules, viewer) };
+  return {
+    attacker: sideSpend(card, a && "system" in a ? (a as ActorDoc) : null, messageId, "attacker", rules, viewer),
+  };
 }
 
 function sideSpend(

@@ -96,7 +96,9 @@ describe("a Fudge Point on an attack card (Fudge §1.36)", () => {
     // The card's result, re-derived by the writer: one level better, the answer first.
     expect(targetOf(t, id).resolution!.numbers.relativeDegree).toBe(1);
     expect(headline(t.player, id)).toMatch(/^Theodora takes/);
-    expect(text(t.player, id)).toMatch(/Leroy spent a Fudge Point on the attack roll \(Fudge §1\.36\): Fair \(0\) → Good \(\+1\)/);
+    expect(text(t.player, id)).toMatch(
+      /Leroy spent a Fudge Point on the attack roll \(Fudge §1\.36\): Fair \(0\) → Good \(\+1\)/,
+    );
     // One spend per side per card: the offer is gone.
     expect(button(t.player, id, spend("attacker", 1))).toBeNull();
     await click(t, t.player, id, '[data-action="apply"]');

@@ -165,7 +165,15 @@ function resolve(req: FateAttackRequest, read: DiceReader): AttackResolution {
   checkInScene(d, "defender");
   const aFaces = read("attack");
   const dFaces = read("defense");
-  const att = sideRoll(a, a.skill, [req.situation.modifier, req.situation.attackerFudgePoint], aFaces, "dice.attack", "attacker", steps);
+  const att = sideRoll(
+    a,
+    a.skill,
+    [req.situation.modifier, req.situation.attackerFudgePoint],
+    aFaces,
+    "dice.attack",
+    "attacker",
+    steps,
+  );
   const def = sideRoll(
     d,
     d.defense ?? d.skill,

@@ -130,7 +130,15 @@ export async function undoAttackFudgePoint(
   const card = cardOf(stored);
   const ref = spenderRef(card, side, targetRef);
   const actor = liveActor(port, ref, rules);
-  refundOnAttack(actor, card, stored.id, side, rules, port.user, spendContext(port, stored, card, actor, side, rules).state);
+  refundOnAttack(
+    actor,
+    card,
+    stored.id,
+    side,
+    rules,
+    port.user,
+    spendContext(port, stored, card, actor, side, rules).state,
+  );
   await port.changeActor(ref, { kind: "refundAttackFudgePoint", messageId, side });
   port.notify("FUDGE.FudgePoint.Refunded", { name: actor.name });
 }
