@@ -114,6 +114,13 @@ describe("a Fudge Point on an attack card (Fudge §1.36)", () => {
     );
     await expect(forged).rejects.toMatchObject({ key: "FUDGE.Error.FudgePoints.Applied" });
     expect(poolOf(t, t.hero).fudgePoints).toBe(2);
+    // The wound's Undo unlocks it: the spend can then be refunded, and the card reads as rolled.
+    await click(t, t.player, id, '[data-action="undo"]');
+    expect(t.world.errors).toEqual([]);
+    await click(t, t.player, id, undo("attacker"));
+    expect(t.world.errors).toEqual([]);
+    expect(poolOf(t, t.hero)).toMatchObject({ fudgePoints: 3, fudgePointLog: [] });
+    expect(targetOf(t, id).resolution!.numbers.relativeDegree).toBe(0);
   });
 
   it("the defender's spend once his defence is rolled: the wound re-derived; Undo refunds and the card reads as rolled", async () => {
