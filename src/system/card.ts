@@ -85,6 +85,8 @@ export interface RollLineView {
   /** The result this roll gave, e.g. the attacker's total: a ladder level (Fudge/FATE), else null. */
   level: LevelView | null;
   resultText: string;
+  /** Fudge §1.36: the viewer may spend this roll's side's Fudge Point on it (whose roll), or null. */
+  offer: { side: AttackSide; name: string } | null;
 }
 
 /** A short fact of the headline ("RD +2", "damage 8"). */
@@ -159,6 +161,8 @@ export interface TargetView {
   fudgePoints: AttackFudgePointView[];
   /** Fudge §1.36: the viewer may spend the defender's Fudge Point on his defence roll (one level up or down). */
   canSpendDefenceFudgePoint: boolean;
+  /** Fudge §1.36: the attacker's offer on his attack roll (every target's, offered on each target's attack line). */
+  canSpendAttackFudgePoint: boolean;
   canUndo: boolean;
   /** "needsRelay" when the click will go through the GM. */
   applyVia: string;
@@ -194,8 +198,6 @@ export interface AttackCardContext {
   canApplyAll: boolean;
   /** Miniatures: a shot into a melee — the GM's button for the Guts checks of the friends in it. */
   canGutsFriends: boolean;
-  /** Fudge §1.36: the viewer may spend the attacker's Fudge Point on the attack roll (every target's). */
-  canSpendAttackFudgePoint: boolean;
   cssClass: string;
   /** The card's data failed its check (src/system/integrity.ts checkCard): the card is this one line, and offers nothing. */
   error: CardError | null;
@@ -329,6 +331,7 @@ function rollLines(
       faces: faceViews(raw[d.slot] ?? [], d.formula),
       level: ladder && total !== undefined ? levelView(total, ladder) : null,
       resultText: total !== undefined && !ladder ? String(total) : "",
+      offer: null,
     };
   });
 }
@@ -414,7 +417,6 @@ export function attackCardContext(
       canApplySelected: false,
       canApplyAll: false,
       canGutsFriends: false,
-      canSpendAttackFudgePoint: false,
       cssClass: "fudge-wounds fudge-card",
       error: card,
     };
@@ -529,6 +531,18 @@ export function attackCardContext(
       error: null,
     };
   });
+  // Fudge §1.36: the attack roll is every target's, seen once each defence is rolled, altered before any wound is applied.
+  const attackOffer =
+    spends.attacker.may && !spends.attacker.spend && targets.every((t) => t.resolved && !t.waiting && !t.isApplied);
+  for (const t of targets) {
+    t.canSpendAttackFudgePoint = attackOffer;
+    // Each offer sits on the line of the roll it alters.
+    for (const r of t.rolls) {
+      if (r.slot === "attack" && attackOffer) r.offer = { side: "attacker", name: attackerName };
+      if (SLOT_TOTAL[r.slot] === "defenderTotal" && t.canSpendDefenceFudgePoint)
+        r.offer = { side: "defender", name: t.name };
+    }
+  }
   const situation = Object.entries(card.situation ?? {})
     .filter(([, v]) => v !== undefined && v !== null && v !== false && v !== 0 && v !== "")
     .map(([key, v]) => ({
@@ -551,9 +565,6 @@ export function attackCardContext(
       viewer.user.isGM &&
       card.preset === "miniatures" &&
       card.targets.some((t) => ((t.resolution as AttackResolution | null)?.followUps ?? []).some(friendsInMelee)),
-    // Fudge §1.36: the attack roll is every target's, seen once each defence is rolled, altered before any wound is applied.
-    canSpendAttackFudgePoint:
-      spends.attacker.may && !spends.attacker.spend && targets.every((t) => t.resolved && !t.waiting && !t.isApplied),
     cssClass: `fudge-wounds fudge-card preset-${card.preset}`,
     error: null,
   };
@@ -610,7 +621,7 @@ function targetFudgePoints(
   applied: boolean,
   index: number,
   defender: ActorDoc | null,
-): Pick<TargetView, "fudgePoints" | "canSpendDefenceFudgePoint"> {
+): Pick<TargetView, "fudgePoints" | "canSpendDefenceFudgePoint" | "canSpendAttackFudgePoint"> {
   const { card, messageId, viewer, rules } = ctx;
   const defence = sideSpend(card, defender, messageId, "defender", rules, viewer);
   const ladder = ladderOf(rules);
@@ -634,6 +645,7 @@ function targetFudgePoints(
       ...spendLine("defenderTotal", defence, "defender", true),
     ],
     canSpendDefenceFudgePoint: defence.may && !defence.spend && t.defend !== "pending" && !!res && !applied,
+    canSpendAttackFudgePoint: false,
   };
 }
 
