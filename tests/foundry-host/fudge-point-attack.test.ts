@@ -146,6 +146,24 @@ describe("a Fudge Point on an attack card (Fudge §1.36)", () => {
     expect(button(t.player, id, spend("defender", 1))).not.toBeNull();
   });
 
+  it("FATE: the defender's spend moves his defence roll one level and the margin with it; Apply applies it", async () => {
+    const t = await table();
+    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "fate" as never));
+    await t.world.settle();
+    const id = await attack(t, t.gm, t.foe, t.player, { attack: [1, 1, 0, 0], defence: [0, 0, 0, 0] });
+    const unspent = targetOf(t, id).resolution!;
+    expect(unspent.numbers.margin).toBe(2);
+    await click(t, t.player, id, spend("defender", 1));
+    expect(t.world.errors).toEqual([]);
+    expect(poolOf(t, t.hero).fudgePointLog).toMatchObject([{ id: `${id}.defender` }]);
+    expect(targetOf(t, id).resolution!.numbers.margin).toBe(unspent.numbers.margin - 1);
+    expect(text(t.gm, id)).toMatch(/Leroy's Fudge Point 1 \+1 Fudge §1\.36/);
+    await click(t, t.gm, id, '[data-action="apply"]');
+    expect(t.world.errors).toEqual([]);
+    expect(Object.keys(woundLog(t, t.hero))).toEqual([id]);
+    expect(targetOf(t, id).resolution).toMatchObject({ outcome: "wound", numbers: { margin: 1 } });
+  });
+
   it("a player never spends another's points: forged requests refused with a sentence, nothing written", async () => {
     const t = await table();
     const id = await attack(t, t.gm, t.foe, t.player, { attack: [0, 0, 0, 0], defence: [0, 0, 0, 0] });
