@@ -77,9 +77,13 @@ export async function writeAttackFudgePoint(
       : refundOnAttack(doc, card, stored.id, w.side, rules, port.user, ctx.state);
   await turn.write(r.actor);
   const after = readActor(turn.read(), rules);
-  for (const t of spendTargets(card, after, w.side)) {
+  for (const { actorId } of spendTargets(card, after, w.side)) {
     try {
-      const live = rederiveTarget(card, t, sides(port, stored, card, t, after, w.side), rules);
+      // The target as stored now (another target's Apply may have written the card since it was read).
+      const now = cardOf(storedCard(port, stored.id));
+      const t = now.targets.find((x) => x.actorId === actorId);
+      if (!t) continue;
+      const live = rederiveTarget(now, t, sides(port, stored, now, t, after, w.side), rules);
       await port.writeCardTarget(stored.id, { ...structuredClone(t), resolution: actions.plain(live.resolution) });
     } catch (e) {
       // A target whose result cannot be re-derived now keeps what it showed; Apply re-derives (and refuses) it.
