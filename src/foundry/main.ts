@@ -9,6 +9,7 @@ import { ladderOf } from "../system/view";
 import { ACTOR_MODELS, CHAT_MODELS, ITEM_MODELS } from "./data";
 import { worldRules } from "./bridge";
 import { FudgeChatMessage } from "./chat-message";
+import { redrawRollCards } from "./chat";
 import { endScene, registerCombatHooks } from "./combat";
 import { ladderNames, reportError } from "./foundry-util";
 import { addImportButton } from "./import-button";
@@ -117,6 +118,8 @@ Hooks.on(
   }) as never,
 );
 Hooks.on("updateActor" as never, ((actor: Actor.Implementation) => onActorChanged(actor)) as never);
+// A trait roll's card reads a Fudge Point spent on it from the spender's log: his cards follow it.
+Hooks.on("updateActor", (actor, changed) => redrawRollCards(actor as Actor.Implementation, changed));
 // The duel forecast on a combatant's menu: v13 fires get<Class>ContextOptions for the tracker's class
 // chain; core's JSDoc names getCombatantContextOptions, so both are heard (the entries go in once).
 for (const hook of ["getCombatTrackerContextOptions", "getCombatantContextOptions"])

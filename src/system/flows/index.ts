@@ -15,6 +15,7 @@ export {
   performOpposed,
   rollOpposed,
   rollTrait,
+  spendRollAutoSuccess,
   spendRollFudgePoint,
   undoRollFudgePoint,
 } from "./trait-roll";
@@ -44,4 +45,6 @@ export {
   type Click,
 } from "./tables";
 export type { RollCardData } from "../actions/trait-roll";
+/** A trait roll's card data from recorded dice (the Quench batches re-derive a card with it). */
+export { rollTrait as traitRollCard } from "../actions/trait-roll";
 export { KILL_RECORD_FLAG, withGmRecords } from "../actions/kill";

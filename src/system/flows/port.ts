@@ -142,7 +142,7 @@ export interface HostPort {
   /** Writes part of a trait roll's card (its opponent's side, Fudge §3.5; a Fudge Point's change, §1.36), with new rolls attached. */
   writeRollCard(messageId: string, update: RollCardUpdate, rolls?: readonly HostRoll[]): Promise<void>;
   /** Posts a trait roll's card with its rolls. */
-  postRollCard(actorRef: string, card: RollCardData, rolls: readonly HostRoll[]): Promise<void>;
+  postRollCard(actorRef: string, card: RollCardData, rolls: readonly HostRoll[]): Promise<string>;
   postNote(note: RollNote): Promise<void>;
   /** Shows rolls added to an existing card (Foundry: Dice So Nice); `everyone: false` for this user only. */
   showRolls(rolls: readonly HostRoll[], everyone?: boolean): Promise<void>;
