@@ -211,8 +211,19 @@ function renderSheets(s: PlaygroundState): void {
 
 /** What a card reads: the message, the world, the viewer and the live actors it names (names, wound logs). */
 function cardInputs(m: PlaygroundState["messages"][number], s: PlaygroundState): unknown[] {
-  const sys = m.system as { attackerId?: unknown; targets?: { actorId?: unknown }[] };
-  const named = [sys.attackerId, ...(Array.isArray(sys.targets) ? sys.targets.map((t) => t?.actorId) : [])];
+  const sys = m.system as {
+    attackerId?: unknown;
+    actorId?: unknown;
+    opposed?: { actorId?: unknown } | null;
+    targets?: { actorId?: unknown }[];
+  };
+  // A roll card reads its roller's live Fudge Point log (and an opposed roll its opponent), as an attack card its sides.
+  const named = [
+    sys.attackerId,
+    sys.actorId,
+    sys.opposed?.actorId,
+    ...(Array.isArray(sys.targets) ? sys.targets.map((t) => t?.actorId) : []),
+  ];
   return [m, s.settings, s.user, ...named.map((id) => s.actors.find((a) => a._id === id))];
 }
 

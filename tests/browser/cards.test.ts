@@ -266,7 +266,8 @@ describe("rules menu (the settings template)", () => {
       .locator("fieldset[data-group]")
       .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.group));
     // Characters (issue 31): the creation method and the world's attributes, in every preset with characters' traits.
-    expect(groups).toEqual(["general", "characters", "fudge", "fudgeTrack"]);
+    // The dice (Fudge §3.2) and Fudge Points (§1.36) groups: Fudge and FATE worlds only (issue 32).
+    expect(groups).toEqual(["general", "characters", "dice", "fudgePoints", "fudge", "fudgeTrack"]);
     await screenshot(dialog, "settings-fudge-light");
     await dialog.locator('[name="fudge.doubleRd"]').check();
     // Fudge §1.3: a Difficulty Level is picked by its name on the ladder.
