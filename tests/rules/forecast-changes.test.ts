@@ -1,10 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SideChanges } from "../../src/rules/forecast/changes";
-import type { AttackResolution } from "../../src/rules";
+import { SideChanges, type AttackResolution } from "../../src/rules";
 
 /** A resolution as the engine reads it: only its wound and follow-ups. */
-const dealing = (wound: unknown): AttackResolution =>
-  ({ wound, followUps: [] }) as unknown as AttackResolution;
+const dealing = (wound: unknown): AttackResolution => ({ wound, followUps: [] }) as unknown as AttackResolution;
 
 describe("SideChanges: a leaf's change interned once", () => {
   afterEach(() => vi.restoreAllMocks());
@@ -14,9 +12,9 @@ describe("SideChanges: a leaf's change interned once", () => {
     const row = c.ofResolution(dealing({ row: 13, type: "injury" }), null, false);
     const failed = c.ofResolution(dealing({ failedRoll: true, damage: 10, type: "stun" }), null, false);
     expect(c.intern({ wounds: [{ row: 13, type: "injury" }], heal: null, endsFreeAttack: false })).toBe(row);
-    expect(c.intern({ wounds: [{ failedRoll: true, damage: 10, type: "stun" }], heal: null, endsFreeAttack: false })).toBe(
-      failed,
-    );
+    expect(
+      c.intern({ wounds: [{ failedRoll: true, damage: 10, type: "stun" }], heal: null, endsFreeAttack: false }),
+    ).toBe(failed);
     expect(c.list[row]).toEqual({ wounds: [{ row: 13, type: "injury" }], heal: null, endsFreeAttack: false });
     // Other fields, another type, or the same fields in another order: other changes.
     const others = [
@@ -35,7 +33,14 @@ describe("SideChanges: a leaf's change interned once", () => {
   it("a wound with nested values, a list of wounds, a healing or a free attack's end keeps its JSON key", () => {
     const c = new SideChanges();
     const nested = c.ofResolution(dealing({ row: 3, type: "stun", extra: { a: 1 } }), null, false);
-    const two = c.ofResolution(dealing([{ row: 3, type: "stun" }, { row: 3, type: "injury" }]), null, false);
+    const two = c.ofResolution(
+      dealing([
+        { row: 3, type: "stun" },
+        { row: 3, type: "injury" },
+      ]),
+      null,
+      false,
+    );
     const healed = c.ofResolution(dealing({ row: 3, type: "stun" }), { type: "rest" }, false);
     const ends = c.ofResolution(dealing({ row: 3, type: "stun" }), null, true);
     const plain = c.ofResolution(dealing({ row: 3, type: "stun" }), null, false);
@@ -43,6 +48,8 @@ describe("SideChanges: a leaf's change interned once", () => {
     expect(c.intern({ wounds: [{ row: 3, type: "stun", extra: { a: 1 } }], heal: null, endsFreeAttack: false })).toBe(
       nested,
     );
-    expect(c.intern({ wounds: [{ row: 3, type: "stun" }], heal: { type: "rest" }, endsFreeAttack: false })).toBe(healed);
+    expect(c.intern({ wounds: [{ row: 3, type: "stun" }], heal: { type: "rest" }, endsFreeAttack: false })).toBe(
+      healed,
+    );
   });
 });
