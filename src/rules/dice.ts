@@ -60,8 +60,18 @@ export function fudgeTotal(faces: unknown, path: Path, n = 4): number {
 
 /** Validates recorded dN results. */
 export function dieValues(values: unknown, path: Path, n: number, sides: number): number[] {
+  // Good dice (every enumerated leaf) pass without building an error path per die.
+  if (Array.isArray(values) && values.length === n) {
+    let good = true;
+    for (let i = 0; i < n && good; i++) good = isFace(values[i], sides);
+    if (good) return values.slice() as number[];
+  }
   return array(values, path, n, n).map((v, i) => int(v, at(path, i), 1, sides));
 }
+
+/** A whole number from 1 to `sides` (what `int(v, path, 1, sides)` accepts). */
+export const isFace = (v: unknown, sides: number): v is number =>
+  typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= sides;
 
 /** Most Fudge dice `fudgeWeights` adds up (the rules roll four; 3^100 is still a finite weight). */
 export const MAX_FUDGE_DICE = 100;

@@ -120,6 +120,42 @@ export interface AttackResolution {
   followUps: FollowUp[];
 }
 
+/** The parts every outcome of one resolution shares. */
+export interface ResolutionBase {
+  preset: PresetId;
+  numbers: Record<string, number>;
+  dice: Record<string, number[]>;
+  steps: Step[];
+  followUps: FollowUp[];
+}
+
+/**
+ * A resolution from its shared parts and its outcome, its fields in the order a card stores them.
+ * Built field by field: in V8 `{ ...base, outcome, … }` cost ≈ 5 µs a resolution, most of a
+ * forecast enumeration's leaf (measured on the Volt pipeline, issue 34).
+ */
+export function resolution(
+  base: ResolutionBase,
+  outcome: string,
+  hit: boolean,
+  woundKey: string | null,
+  wound: unknown,
+  defenderAfter: AttackResolution["defenderAfter"],
+): AttackResolution {
+  return {
+    preset: base.preset,
+    numbers: base.numbers,
+    dice: base.dice,
+    steps: base.steps,
+    followUps: base.followUps,
+    outcome,
+    hit,
+    woundKey,
+    wound,
+    defenderAfter,
+  };
+}
+
 export interface Combatant {
   name: string;
   track: Track;

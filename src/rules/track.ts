@@ -146,7 +146,7 @@ function freezeStatus(s: TrackStatus): TrackStatus {
  * pipelines build) is keyed field by field, length-prefixed so that no two differ only in how
  * they split; anything else by its JSON ("~" keeps the two kinds of key apart).
  */
-function woundMemoKey(wound: unknown): string {
+export function woundMemoKey(wound: unknown): string {
   if (typeof wound !== "object" || wound === null || Array.isArray(wound)) return JSON.stringify(wound) ?? "undefined";
   let key = "~";
   const w = wound as Record<string, unknown>;

@@ -70,6 +70,19 @@ describe("Miniatures datacards: the seed's five samples", () => {
     expect(datacard(card("sirKnightly"), -2, { penaltyLowersHddf: true }).hddf).toBe(0);
   });
 
+  it("derives each (card, penalty, option) once: the same frozen card again, another for another penalty or option", () => {
+    // A forecast's enumeration asks for the same two cards at every leaf (issue 34).
+    const c = card("sirKnightly");
+    const d = datacard(c, -2);
+    expect(datacard(c, -2)).toBe(d);
+    expect(Object.isFrozen(d) && Object.isFrozen(d.steps) && Object.isFrozen(d.weapons[0].steps)).toBe(true);
+    expect(datacard(c, -1)).not.toBe(d);
+    expect(datacard(c, -2, { penaltyLowersHddf: true })).not.toBe(d);
+    expect(datacard(c, -2, { penaltyLowersHddf: true }).hddf).toBe(0);
+    expect(datacard(card("sirKnightly"), -2)).toEqual(d); // another card object: derived again, the same numbers
+    expect(fieldOf(() => datacard(c, -0.5))).toBe("penalty"); // never a stored card for a bad penalty
+  });
+
   it("a ranged weapon may add a stat where it says so; a Dexterity melee weapon uses Dexterity", () => {
     const c = card("yanniTheYeoman");
     c.weapons = [

@@ -378,4 +378,23 @@ describe("Volt exact odds", () => {
       }
     }
   });
+
+  it("without explanation (explain: false) builds no step, and resolves every dice pair as the explained resolution", () => {
+    // The forecast's enumerations resolve thousands of leaves and read no step (issue 34).
+    const p = pipelineFor("volt");
+    for (const o of [{}, { stun: true }, { armor: { coverage: 14, protection: [2, 6] as [number, number] } }]) {
+      const req = p.parseRequest(request(o));
+      for (let a = 1; a <= 20; a += 3)
+        for (let d = 1; d <= 20; d += 4) {
+          const rolled: Record<string, number[]> = { attack: [a, 21 - a], damage: [d, 21 - d] };
+          if ("stun" in o) rolled.injuryDamage = [d, a];
+          const dice = recordedDice(rolled, p.slots(req));
+          const full = p.resolve(req, dice);
+          const quiet = p.resolve(req, dice, { explain: false });
+          expect(quiet.steps).toEqual([]);
+          expect(full.steps.length).toBeGreaterThan(0);
+          expect({ ...quiet, steps: full.steps }).toEqual(full);
+        }
+    }
+  });
 });

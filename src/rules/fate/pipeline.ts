@@ -11,6 +11,7 @@ import { parseDiceOption, readDiceOption, type DiceOption } from "../dice-option
 import { RulesError } from "../errors";
 import { signed, step, type Step } from "../explain";
 import {
+  resolution,
   type AttackPipeline,
   type AttackRequest,
   type AttackResolution,
@@ -245,27 +246,18 @@ function resolve(req: FateAttackRequest, read: DiceReader): AttackResolution {
   if (result === null) {
     // FATE ladder: margin 0 is Scratched, "a near miss, or a hit with no real impact"; below 0 the attack fails.
     steps.push(step(margin === 0 ? "FUDGE.Fate.Step.Scratched" : "FUDGE.Fate.Step.Miss", FATE_RULE, margin));
-    return {
-      ...base,
-      outcome: margin === 0 ? "standoff" : "miss",
-      hit: false,
-      woundKey: null,
-      wound: null,
-      defenderAfter: null,
-    };
+    return resolution(base, margin === 0 ? "standoff" : "miss", false, null, null, null);
   }
   const wound = { margin };
   // The defender's own roll used up its Clipped box before this exchange's result lands.
   const before = def.clipped ? healTrack(d.track, { type: "consumeClipped" }).track : d.track;
   const applied = applyWound(before, wound);
-  return {
-    ...base,
-    outcome: "wound",
-    hit: true,
-    woundKey: result,
-    wound,
-    defenderAfter: { track: applied.track, status: applied.status, steps: applied.steps, ended: applied.ended },
-  };
+  return resolution(base, "wound", true, result, wound, {
+    track: applied.track,
+    status: applied.status,
+    steps: applied.steps,
+    ended: applied.ended,
+  });
 }
 
 export const fatePipeline: AttackPipeline<FateAttackRequest> = {

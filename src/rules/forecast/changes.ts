@@ -5,6 +5,7 @@
  * change) pair is applied once.
  */
 import type { AttackResolution } from "../pipeline";
+import { woundMemoKey } from "../track";
 
 export interface SideChange {
   wounds: unknown[] | null;
@@ -37,18 +38,33 @@ function woundsOf(r: AttackResolution | null): unknown[] | null {
   return crash ? [r.wound, { level: crash.params.level }] : [r.wound];
 }
 
+/**
+ * The key of a wound of plain fields (a Volt `{row, type}`): the track memo's own key
+ * (woundMemoKey, field by field), null for any other wound — built without JSON.
+ */
+function flatWoundKey(x: unknown): string | null {
+  const key = woundMemoKey(x);
+  return key.startsWith("~") ? key : null;
+}
+
+const flatKeyOf = (c: SideChange): string | null =>
+  c.heal === null && !c.endsFreeAttack && c.wounds !== null && c.wounds.length === 1 ? flatWoundKey(c.wounds[0]) : null;
+
 export class SideChanges {
   readonly list: SideChange[] = [];
   private readonly byKey = new Map<string, number>();
   /** Plain wounds by their level string (the pipeline's own string: no key to build per leaf). */
   private readonly byLevel = new Map<string, number>();
+  /** One wound of plain fields (flatWoundKey), by its key. */
+  private readonly byFlat = new Map<string, number>();
   /** The change that changes nothing. */
   readonly nothing = this.intern({ wounds: null, heal: null, endsFreeAttack: false });
 
   intern(c: SideChange): number {
     const level = plainLevel(c);
-    const ids = level === null ? this.byKey : this.byLevel;
-    const key = level ?? (c.heal === null && !c.endsFreeAttack && c.wounds === null ? "" : JSON.stringify(c));
+    const flat = level === null ? flatKeyOf(c) : null;
+    const ids = level !== null ? this.byLevel : flat !== null ? this.byFlat : this.byKey;
+    const key = level ?? flat ?? (c.heal === null && !c.endsFreeAttack && c.wounds === null ? "" : JSON.stringify(c));
     let i = ids.get(key);
     if (i === undefined) {
       ids.set(key, (i = this.list.length));
@@ -60,7 +76,8 @@ export class SideChanges {
   /**
    * A leaf's change for one side, interned as `intern` would intern `{wounds: woundsOf(r), heal,
    * endsFreeAttack}`, without building it for the common cases: nothing at all, or one plain
-   * `{level}` wound whose level has been seen (nearly every leaf of an enumeration).
+   * `{level}` wound whose level has been seen, or one wound of plain fields already seen (nearly
+   * every leaf of an enumeration).
    */
   readonly ofResolution = (r: AttackResolution | null, heal: unknown, endsFreeAttack: boolean): number => {
     if (heal === null && !endsFreeAttack) {
@@ -73,6 +90,11 @@ export class SideChanges {
           for (const _ in x) n++;
           if (n === 1) return i;
         }
+      } else if (r.followUps.length === 0) {
+        // A wound of plain fields (Volt): found by its key, as intern would key it.
+        const key = flatWoundKey(x);
+        const i = key === null ? undefined : this.byFlat.get(key);
+        if (i !== undefined) return i;
       }
     }
     return this.intern({ wounds: woundsOf(r), heal, endsFreeAttack });

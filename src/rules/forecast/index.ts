@@ -22,6 +22,8 @@ export type {
   TrackChange,
 } from "./rules";
 export type { DuelRun, DuelStart } from "./run";
+/** What a turn does to a side, interned (a run's `changes`: the plug-in API reads it). */
+export { SideChanges, type SideChange } from "./changes";
 export {
   SAMPLE_BUDGET,
   isBudgetRefusal,

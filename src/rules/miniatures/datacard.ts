@@ -223,6 +223,27 @@ function statValue(card: { strength: number; dexterity: number }, stat: "strengt
  * not lowered unless `penaltyLowersHddf`.
  */
 export function datacard(card: MiniDatacard, penalty = 0, options: DatacardOptions = {}): DerivedDatacard {
+  // A forecast's enumeration derives the same two cards at every leaf: each (card, penalty,
+  // option) is derived once, frozen since it is shared.
+  if (!Number.isInteger(penalty)) return deriveDatacard(card, penalty, options);
+  const key = penalty * 2 - (options.penaltyLowersHddf ? 1 : 0);
+  let byKey = DERIVED.get(card);
+  if (!byKey) DERIVED.set(card, (byKey = new Map()));
+  let d = byKey.get(key);
+  if (!d) byKey.set(key, (d = freezeDerived(deriveDatacard(card, penalty, options))));
+  return d;
+}
+
+const DERIVED = new WeakMap<MiniDatacard, Map<number, DerivedDatacard>>();
+
+function freezeDerived(d: DerivedDatacard): DerivedDatacard {
+  for (const w of d.weapons) Object.freeze(Object.freeze(w).steps);
+  Object.freeze(d.weapons);
+  Object.freeze(d.steps);
+  return Object.freeze(d);
+}
+
+function deriveDatacard(card: MiniDatacard, penalty: number, options: DatacardOptions): DerivedDatacard {
   if (!Number.isInteger(penalty) || penalty > 0)
     throw new RulesError(
       "penalty",

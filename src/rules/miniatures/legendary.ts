@@ -20,12 +20,18 @@ export const LEGENDARY_TAIL_EPSILON = 1e-15;
 export const LEGENDARY_MAX_REROLLS = 40;
 
 const allPlus = (g: number[]): boolean => g.every((f) => f === 1);
+const isFudgeFace = (f: unknown): f is number => f === -1 || f === 0 || f === 1;
 
 /**
  * Validates recorded Legendary faces and returns the total: 4dF, plus each re-roll (− as 0)
  * while the previous group was four +.
  */
 export function legendaryTotal(faces: unknown, path: string): { total: number; base: number; rerolls: number[] } {
+  // The common roll (4dF, not four +) without an error path built per face: every enumerated leaf.
+  if (Array.isArray(faces) && faces.length === 4 && faces.every(isFudgeFace) && !allPlus(faces)) {
+    const base = 0 + faces[0] + faces[1] + faces[2] + faces[3]; // as the sum below (0 + −0 is 0)
+    return { total: base, base, rerolls: [] };
+  }
   const list = array(faces, path, 4, 4 * (LEGENDARY_MAX_REROLLS + 1)).map((f, i) => int(f, at(path, i), -1, 1));
   const groups: number[][] = [];
   for (let i = 0; i < list.length; i += 4) groups.push(list.slice(i, i + 4));

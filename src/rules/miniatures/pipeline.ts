@@ -6,6 +6,7 @@
 import { RulesError } from "../errors";
 import { signed, step, type Step } from "../explain";
 import {
+  resolution,
   type AttackPipeline,
   type AttackRequest,
   type AttackResolution,
@@ -312,7 +313,7 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
   if (!nearDeath && total < defence) {
     // Miniatures: Combat — a hit needs the total to equal or beat DDF.
     steps.push(step("FUDGE.Miniatures.Step.Miss", COMBAT, margin));
-    return { ...base, outcome: "miss", hit: false, woundKey: null, wound: null, defenderAfter: null };
+    return resolution(base, "miss", false, null, null, null);
   }
   if (nearDeath) steps.push(step("FUDGE.Miniatures.Step.AutoHit", WOUNDS));
   const config = d.track.config as unknown as BoxTrackConfig;
@@ -321,12 +322,12 @@ function resolve(req: MiniAttackRequest, read: DiceReader): AttackResolution {
   numbers.damageNumber = margin;
   if (level === null) {
     steps.push(step("FUDGE.Miniatures.Step.NoWound", WOUNDS, margin));
-    return { ...base, outcome: "noDamage", hit: true, woundKey: null, wound: null, defenderAfter: null };
+    return resolution(base, "noDamage", true, null, null, null);
   }
   steps.push(step("FUDGE.Miniatures.Step.Wound", WOUNDS, margin, { level, damage: margin }));
   const wound = { level };
   const after = woundAndItsSequels(req, wound, dStatus, read, base);
-  return { ...base, outcome: "wound", hit: true, woundKey: level, wound, defenderAfter: after };
+  return resolution(base, "wound", true, level, wound, after);
 }
 
 /** Modifiers to the attack roll (not to stats): gang-up, range, cover, a Guts failure by 1, the situation, traits. */

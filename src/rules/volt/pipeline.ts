@@ -7,6 +7,7 @@ import { RulesError } from "../errors";
 import { dieValues, rollDie, type DiceOutcome, type Rng } from "../dice";
 import { signed, step, type Step } from "../explain";
 import {
+  resolution,
   type AttackPipeline,
   type AttackRequest,
   type AttackResolution,
@@ -285,40 +286,58 @@ function slots(req: VoltAttackRequest): DiceSlot[] {
 
 interface DamageRoll {
   wound: VoltWound;
-  steps: Step[];
-  numbers: Record<string, number>;
+  /** Null when the caller asked for no explanation (ResolveOptions.explain false). */
+  steps: Step[] | null;
+  value: number;
+  result: number;
+  success: boolean;
 }
 
-function damageRoll(dice: DiceReader, slot: "damage" | "injuryDamage", value: number, type: VoltWoundType): DamageRoll {
-  const [black, white] = dieValues(dice(slot), `dice.${slot}`, 2, 20);
+/** The numbers a damage roll adds to the resolution, by slot (names built once). */
+const DAMAGE_NUMBERS = {
+  damage: { value: "damageValue", result: "damageResult", success: "damageSuccess" },
+  injuryDamage: { value: "injuryDamageValue", result: "injuryDamageResult", success: "injuryDamageSuccess" },
+} as const;
+
+function damageRoll(
+  dice: DiceReader,
+  slot: "damage" | "injuryDamage",
+  value: number,
+  type: VoltWoundType,
+  explain: boolean,
+): DamageRoll {
+  const path = slot === "damage" ? "dice.damage" : "dice.injuryDamage";
+  const [black, white] = dieValues(dice(slot), path, 2, 20);
   // Volt: The damage roll — roll the Damage like an attribute; the result is the row marked.
-  const roll = voltRoll(value, black, white, `dice.${slot}`);
-  const steps: Step[] = [
-    step(
-      slot === "damage" ? "FUDGE.Volt.Step.DamageRoll" : "FUDGE.Volt.Step.InjuryDamageRoll",
-      VOLT_ATTACK_RULE.damage,
-      value,
-      { damage: value, type },
-    ),
-    rollStep(roll, VOLT_ATTACK_RULE.damage),
-  ];
-  const numbers: Record<string, number> = {
-    [`${slot}Value`]: value,
-    [`${slot}Result`]: roll.result,
-    [`${slot}Success`]: roll.success ? 1 : 0,
-  };
+  const roll = voltRoll(value, black, white, path);
+  const steps: Step[] | null = explain
+    ? [
+        step(
+          slot === "damage" ? "FUDGE.Volt.Step.DamageRoll" : "FUDGE.Volt.Step.InjuryDamageRoll",
+          VOLT_ATTACK_RULE.damage,
+          value,
+          { damage: value, type },
+        ),
+        rollStep(roll, VOLT_ATTACK_RULE.damage),
+      ]
+    : null;
+  const numbers = { value, result: roll.result, success: roll.success };
   if (roll.success) {
-    steps.push(step("FUDGE.Volt.Step.DamageWound", VOLT_ATTACK_RULE.damage, roll.result, { row: roll.result, type }));
-    return { wound: { row: roll.result, type }, steps, numbers };
+    steps?.push(step("FUDGE.Volt.Step.DamageWound", VOLT_ATTACK_RULE.damage, roll.result, { row: roll.result, type }));
+    return { wound: { row: roll.result, type }, steps, ...numbers };
   }
   // Volt: The attack roll — a failed damage roll marks the lowest unmarked row (not above the Damage).
-  steps.push(step("FUDGE.Volt.Step.DamageFailed", VOLT_ATTACK_RULE.damage, value, { damage: value, type }));
-  return { wound: { failedRoll: true, damage: value, type }, steps, numbers };
+  steps?.push(step("FUDGE.Volt.Step.DamageFailed", VOLT_ATTACK_RULE.damage, value, { damage: value, type }));
+  return { wound: { failedRoll: true, damage: value, type }, steps, ...numbers };
 }
+
+/** The steps of a resolution asked for without explanation (ResolveOptions.explain false). */
+const NO_STEPS: Step[] = Object.freeze([]) as unknown as Step[];
 
 function resolve(req: VoltAttackRequest, dice: DiceReader, opts: ResolveOptions = {}): AttackResolution {
   const weapon = req.attacker.weapon as VoltWeapon;
-  const steps: Step[] = [];
+  // No explanation asked (exact odds, the forecast's enumerations): no step is built at all.
+  const steps: Step[] | null = opts.explain === false ? null : [];
   const numbers: Record<string, number> = {};
   const read: Record<string, number[]> = {};
   const reader: DiceReader = (id) => {
@@ -330,7 +349,7 @@ function resolve(req: VoltAttackRequest, dice: DiceReader, opts: ResolveOptions 
   const threshold = voltThreshold(req);
   const [black, white] = dieValues(reader("attack"), "dice.attack", 2, 20);
   Object.assign(numbers, { attackValue: value, threshold, black, white });
-  steps.push(
+  steps?.push(
     step("FUDGE.Volt.Step.AttackValue", VOLT_ATTACK_RULE.attack, value, {
       weapon: weapon.name,
       attack: weapon.attack,
@@ -347,7 +366,7 @@ function resolve(req: VoltAttackRequest, dice: DiceReader, opts: ResolveOptions 
   );
   const blackHit = voltAttackDieHits(value, threshold, black);
   const whiteHit = voltAttackDieHits(value, threshold, white);
-  steps.push(
+  steps?.push(
     step(blackHit ? "FUDGE.Volt.Step.BlackHits" : "FUDGE.Volt.Step.BlackMisses", VOLT_ATTACK_RULE.attack, black, {
       die: black,
     }),
@@ -357,10 +376,10 @@ function resolve(req: VoltAttackRequest, dice: DiceReader, opts: ResolveOptions 
   );
   const hits = Number(blackHit) + Number(whiteHit);
   numbers.hits = hits;
-  const base = { preset: "volt" as const, numbers, dice: read, steps, followUps: [] };
+  const base = { preset: "volt" as const, numbers, dice: read, steps: steps ?? NO_STEPS, followUps: [] };
   if (hits === 0) {
-    steps.push(step("FUDGE.Volt.Step.Miss", VOLT_ATTACK_RULE.attack));
-    return { ...base, outcome: "miss", hit: false, woundKey: null, wound: null, defenderAfter: null };
+    steps?.push(step("FUDGE.Volt.Step.Miss", VOLT_ATTACK_RULE.attack));
+    return resolution(base, "miss", false, null, null, null);
   }
   const full = hits === 2;
   let pierce = weapon.pierce;
@@ -369,8 +388,8 @@ function resolve(req: VoltAttackRequest, dice: DiceReader, opts: ResolveOptions 
     // Volt: Full hit — +2 Pierce, +5 Damage.
     pierce += VOLT_FULL_HIT_PIERCE;
     damage += VOLT_FULL_HIT_DAMAGE;
-    steps.push(step("FUDGE.Volt.Step.FullHit", VOLT_ATTACK_RULE.fullHit, damage, { pierce, damage }));
-  } else steps.push(step("FUDGE.Volt.Step.Hit", VOLT_ATTACK_RULE.attack, damage, { pierce, damage }));
+    steps?.push(step("FUDGE.Volt.Step.FullHit", VOLT_ATTACK_RULE.fullHit, damage, { pierce, damage }));
+  } else steps?.push(step("FUDGE.Volt.Step.Hit", VOLT_ATTACK_RULE.attack, damage, { pierce, damage }));
   numbers.pierce = pierce;
 
   let type: VoltWoundType = weapon.stun ? "stun" : "injury";
@@ -379,9 +398,9 @@ function resolve(req: VoltAttackRequest, dice: DiceReader, opts: ResolveOptions 
   if (armor) {
     numbers.coverage = armor.coverage;
     const struck = voltArmorStruck(armor, white);
-    if (armor.coverage >= 20) steps.push(step("FUDGE.Volt.Step.ArmorSealed", VOLT_ATTACK_RULE.armor, 20));
+    if (armor.coverage >= 20) steps?.push(step("FUDGE.Volt.Step.ArmorSealed", VOLT_ATTACK_RULE.armor, 20));
     else
-      steps.push(
+      steps?.push(
         step(struck ? "FUDGE.Volt.Step.ArmorCovers" : "FUDGE.Volt.Step.ArmorBypassed", VOLT_ATTACK_RULE.armor, white, {
           white,
           coverage: armor.coverage,
@@ -392,47 +411,50 @@ function resolve(req: VoltAttackRequest, dice: DiceReader, opts: ResolveOptions 
       const params = { pierce, from: a, to: b };
       if (pierce < a) {
         // Volt: Armor — Pierce below the Protection: deflected, no damage at all.
-        steps.push(step("FUDGE.Volt.Step.ArmorDeflects", VOLT_ATTACK_RULE.armor, pierce, params));
-        return { ...base, outcome: "noDamage", hit: true, woundKey: null, wound: null, defenderAfter: null };
+        steps?.push(step("FUDGE.Volt.Step.ArmorDeflects", VOLT_ATTACK_RULE.armor, pierce, params));
+        return resolution(base, "noDamage", true, null, null, null);
       }
-      if (pierce > b) steps.push(step("FUDGE.Volt.Step.ArmorPierced", VOLT_ATTACK_RULE.armor, pierce, params));
+      if (pierce > b) steps?.push(step("FUDGE.Volt.Step.ArmorPierced", VOLT_ATTACK_RULE.armor, pierce, params));
       else {
         // Volt: Armor — inside the interval: Damage −5, marked as Stun.
         absorbed = true;
         damage -= VOLT_ARMOR_DAMAGE_REDUCTION;
         type = "stun";
-        steps.push(step("FUDGE.Volt.Step.ArmorStops", VOLT_ATTACK_RULE.armor, damage, { ...params, damage }));
+        steps?.push(step("FUDGE.Volt.Step.ArmorStops", VOLT_ATTACK_RULE.armor, damage, { ...params, damage }));
       }
     }
   }
 
-  const rolls = [damageRoll(reader, "damage", damage, type)];
+  const explain = steps !== null;
+  const rolls = [damageRoll(reader, "damage", damage, type, explain)];
   if (full && weapon.stun) {
     // Volt: Full hit — a Stun weapon also inflicts Injury: a separate roll, without the +5.
     const injuryDamage = weapon.damage - (absorbed ? VOLT_ARMOR_DAMAGE_REDUCTION : 0);
-    steps.push(
+    steps?.push(
       step("FUDGE.Volt.Step.StunWeaponInjury", VOLT_ATTACK_RULE.fullHit, injuryDamage, { damage: injuryDamage }),
     );
-    rolls.push(damageRoll(reader, "injuryDamage", injuryDamage, absorbed ? "stun" : "injury"));
+    rolls.push(damageRoll(reader, "injuryDamage", injuryDamage, absorbed ? "stun" : "injury", explain));
   }
-  for (const r of rolls) {
-    steps.push(...r.steps);
-    Object.assign(numbers, r.numbers);
+  for (let i = 0; i < rolls.length; i++) {
+    const r = rolls[i];
+    if (r.steps) steps?.push(...r.steps);
+    const names = DAMAGE_NUMBERS[i === 0 ? "damage" : "injuryDamage"];
+    numbers[names.value] = r.value;
+    numbers[names.result] = r.result;
+    numbers[names.success] = r.success ? 1 : 0;
   }
   const wounds = rolls.map((r) => r.wound);
   const wound = wounds.length === 1 ? wounds[0] : wounds;
-  const woundKey = [...new Set(wounds.map((w) => w.type))].join("+");
+  const woundKey = wounds.length === 1 ? wounds[0].type : [...new Set(wounds.map((w) => w.type))].join("+");
   // The duel forecast places the wound on the real track itself: no preview.
-  if (opts.preview === false) return { ...base, outcome: "wound", hit: true, woundKey, wound, defenderAfter: null };
+  if (opts.preview === false) return resolution(base, "wound", true, woundKey, wound, null);
   const after = applyWound(req.defender.track, wound);
-  return {
-    ...base,
-    outcome: "wound",
-    hit: true,
-    woundKey,
-    wound,
-    defenderAfter: { track: after.track, status: after.status, steps: after.steps, ended: after.ended },
-  };
+  return resolution(base, "wound", true, woundKey, wound, {
+    track: after.track,
+    status: after.status,
+    steps: after.steps,
+    ended: after.ended,
+  });
 }
 
 export const voltPipeline: AttackPipeline<VoltAttackRequest> = {

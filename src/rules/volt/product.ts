@@ -82,6 +82,8 @@ interface Table {
   out: Float64Array;
   /** No sheet is ever changed by this law. */
   none: boolean;
+  /** The most layers (progress) one attack under this law moves a sheet. */
+  jump: number;
 }
 
 interface SideModel {
@@ -298,6 +300,7 @@ function table(
   const out = new Float64Array(n);
   const at = new Int32Array(n).fill(-1); // position of a successor in this sheet's list
   let len = 0;
+  let jump = 0;
   for (let i = 0; i < n; i++) {
     checkTime();
     start[i] = len;
@@ -314,6 +317,7 @@ function table(
         if (progress[j] <= progress[i]) throw new Error(`volt duel: a wound went back from progress ${progress[i]}`);
         if (at[j] >= 0) p[at[j]] += q;
         else {
+          if (progress[j] - progress[i] > jump) jump = progress[j] - progress[i];
           at[j] = len;
           to[len] = j;
           p[len++] = q;
@@ -328,7 +332,7 @@ function table(
   let none = true;
   for (let i = 0; i < n && none; i++) if (out[i] > 0) none = false;
   if (len > 0) none = false;
-  return { start, to: to.slice(0, len), p: p.slice(0, len), same, out, none };
+  return { start, to: to.slice(0, len), p: p.slice(0, len), same, out, none, jump };
 }
 
 /** Marks the sheets of S that are one-sided: S's law is null there and stays null after every wound. */
@@ -345,13 +349,13 @@ function closeNull(side: SideModel, other: SideModel): void {
 
 /** The pairs held at once with S as the outer side: `jump + 1` buffers of the widest layer of open S sheets (an attack moves a sheet at most `jump` layers), × the open inner sheets. */
 function windowOf(side: SideModel, openInner: number): number {
-  const width = new Map<number, number>();
+  // Progress is at most 2 per row (an Injury), so a layer's width fits a small typed array.
+  const width = new Int32Array(2 * side.m.R + 1);
   let widest = 0;
   for (let i = 0; i < side.sheets.length; i++) {
     if (side.closed[i]) continue;
-    const w = (width.get(side.progress[i]) ?? 0) + 1;
-    width.set(side.progress[i], w);
-    widest = Math.max(widest, w);
+    const w = ++width[side.progress[i]];
+    if (w > widest) widest = w;
   }
   return (jumpOf(side) + 1) * widest * openInner;
 }
@@ -360,10 +364,7 @@ function windowOf(side: SideModel, openInner: number): number {
 function jumpOf(side: SideModel): number {
   if (side.jump >= 0) return side.jump;
   let jump = 0;
-  for (const t of side.tab)
-    for (let i = 0; i < side.sheets.length; i++)
-      for (let k = t.start[i]; k < t.start[i + 1]; k++)
-        jump = Math.max(jump, side.progress[t.to[k]] - side.progress[i]);
+  for (const t of side.tab) jump = Math.max(jump, t.jump); // each table's, found as it was built
   side.jump = jump;
   return jump;
 }
@@ -418,22 +419,34 @@ class OneSided {
  * where no pair stalls (then three numbers are kept per pair, which is merely slower).
  */
 function canStall(outer: SideModel, inner: SideModel): boolean {
-  const most = (side: SideModel, sClass: number, oClass: number): number => {
-    let m = -1;
-    for (let i = 0; i < side.sheets.length; i++)
-      if (!side.closed[i] && side.cls[i] === sClass) m = Math.max(m, side.tab[oClass].same[i]);
-    return m;
-  };
+  const mostU = mostSame(outer, inner.tab.length);
+  const mostV = mostSame(inner, outer.tab.length);
   for (let cu = 0; cu < inner.tab.length; cu++)
     for (let cv = 0; cv < outer.tab.length; cv++) {
-      const mu = most(outer, cu, cv);
-      const mv = most(inner, cv, cu);
+      const mu = mostU[cu * outer.tab.length + cv];
+      const mv = mostV[cv * inner.tab.length + cu];
       if (mu >= 0 && mv >= 0 && mu * mv > 1 - 1e-9) return true;
     }
   for (const side of [outer, inner])
     for (let c = 0; c < side.tab.length; c++)
       for (let i = 0; i < side.sheets.length; i++) if (side.closed[i] && side.tab[c].same[i] > 1 - 1e-9) return true;
   return false;
+}
+
+/**
+ * Per own class c and other class o (at c · O + o, O the other side's classes): the largest
+ * "nothing changes" probability of an open sheet of class c under o's law, −1 when there is none.
+ * One pass over the sheets.
+ */
+function mostSame(side: SideModel, ownClasses: number): Float64Array {
+  const O = side.tab.length;
+  const most = new Float64Array(ownClasses * O).fill(-1);
+  for (let i = 0; i < side.sheets.length; i++) {
+    if (side.closed[i]) continue;
+    const row = side.cls[i] * O;
+    for (let o = 0; o < O; o++) if (side.tab[o].same[i] > most[row + o]) most[row + o] = side.tab[o].same[i];
+  }
+  return most;
 }
 
 /**
