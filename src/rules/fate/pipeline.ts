@@ -17,6 +17,7 @@ import {
 import { applyWound, parseTrack, trackStatus, healTrack, type Track } from "../track";
 import { at, int, optInt, record, str, isRecord } from "../validate";
 import { FATE_RULE, fateResultForMargin, fateTrack } from "./track";
+import { rollsClipped } from "./clipped";
 
 /** Loose bounds on a skill level: the ladder runs −3..+4, and results off it are allowed. */
 export const FATE_SKILL_LIMIT = 20;
@@ -93,14 +94,6 @@ function fourDF(id: string, labelKey: string): DiceSlot {
 
 function slots(): DiceSlot[] {
   return [fourDF("attack", "FUDGE.Fate.Dice.Attack"), fourDF("defense", "FUDGE.Fate.Dice.Defense")];
-}
-
-/**
- * FATE ladder: does a roll made now count as the character's "next action" after a Clipped? (−1,
- * and "Box resets after that action".) The one test the pipeline and the adapter both use.
- */
-export function rollsClipped(track: Track): boolean {
-  return track.config.kind === fateTrack.kind && trackStatus(track).effects.includes("clipped");
 }
 
 /** A side's roll: skill + 4dF + ladder penalty + modifier. */
