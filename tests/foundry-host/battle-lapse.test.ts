@@ -11,7 +11,7 @@ import { applyWound, newTrack, parseTrack, trackStateKey, type Track } from "../
 import { boxTrackConfig } from "../../src/rules/fudge";
 import { woundLogOf } from "../../src/system/integrity";
 import { plainActor, worldRules } from "../../src/foundry/bridge";
-import { actorOn, table, type Table } from "./table";
+import { actorOn, table, type Table, armHero, openSheetOn } from "./table";
 
 type Rec = Record<string, unknown>;
 const stateOf = (t: Table, id: string) =>
@@ -36,20 +36,11 @@ async function hit(willpowerAdjustment: string, dc: number[]) {
     ]),
   );
   await t.gm.run(() => live().startCombat());
-  const [weapon] = await t.gm.run(() =>
-    actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
-      { name: "Broadsword", type: "weapon", system: { equipped: true } } as never,
-    ]),
-  );
-  await t.world.settle();
-  t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
-  const sheet = t.player.run(() => actorOn(t.player, t.hero).sheet!) as unknown as {
-    render(o: object): Promise<{ element: HTMLElement }>;
-  };
-  const app = await t.player.run(() => sheet.render({ force: true }));
+  const weaponId = await armHero(t);
+  const app = await openSheetOn(t.player, t.hero);
   t.world.dice.queue(1, 1, 1, 1, -1, -1, -1, -1, ...dc);
   t.world.answerDialogs("ok");
-  t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weapon.id}"]`));
+  t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weaponId}"]`));
   await t.world.settle();
   const msg = t.gm.game.messages.contents.at(-1)!;
   t.gm.click(t.gm.chatLog.get(msg.id)!.querySelector('[data-action="defend"]'));

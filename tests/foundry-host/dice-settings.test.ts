@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { RULE_FIELDS, formEntries } from "../../src/system/settings-menu";
-import { table, actorOn } from "./table";
+import { table, actorOn, armHero, openSheetOn } from "./table";
 
 const dice = (c: { run<T>(f: () => T): T }) =>
   c.run(() => game.settings!.get("fudge-wounds" as never, "dice" as never)) as unknown as string;
@@ -45,11 +45,7 @@ describe("the dice option in the v13 rules menu", () => {
     expect(dice(t.player)).toBe("3d6");
 
     // The lower end is on: a trait below Terrible is named Abysmal on the sheet's pickers.
-    const app = await t.player.run(() =>
-      (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({
-        force: true,
-      }),
-    );
+    const app = await openSheetOn(t.player, t.hero);
     const options = [...app.element.querySelectorAll('select[name="system.attributes.strength"] option')];
     expect(options.map((o) => o.textContent)).toContain("Abysmal (−4)");
     expect(t.world.errors).toEqual([]);
@@ -104,22 +100,12 @@ describe("attacks and defences with the world's dice option (Fudge §3.21–3.22
   it("d%: the attack's 95 is rolled again, the defence rolls 1d100 on the GM's client; the card records the option and Apply re-derives it", async () => {
     const t = await table();
     await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "dice" as never, "d%" as never));
-    const [weapon] = await t.gm.run(() =>
-      actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
-        { name: "Broadsword", type: "weapon", system: { equipped: true } } as never,
-      ]),
-    );
-    await t.world.settle();
-    t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
-    const app = await t.player.run(() =>
-      (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({
-        force: true,
-      }),
-    );
+    const weaponId = await armHero(t);
+    const app = await openSheetOn(t.player, t.hero);
     // Attack: 95 (82–00: rolled again), then 81 (+4); defence: 20 (16–31: −1).
     t.world.dice.queue(95, 81, 20);
     t.world.answerDialogs("ok");
-    t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weapon.id}"]`));
+    t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weaponId}"]`));
     await t.world.settle();
     const msg = t.gm.game.messages.contents.at(-1)!;
     expect(msg.type).toBe("attackCard");

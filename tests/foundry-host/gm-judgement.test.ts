@@ -12,7 +12,7 @@ import * as actions from "../../src/system/actions";
 import { plainActor, worldRules } from "../../src/foundry/bridge";
 import { userRef } from "../../src/foundry/foundry-util";
 import { checkCard } from "../../src/system/integrity";
-import { table, actorOn, type Table } from "./table";
+import { table, actorOn, type Table, armHero, openSheetOn } from "./table";
 
 type Card = {
   targets: {
@@ -48,21 +48,12 @@ async function judgementWorld() {
 describe("GM judgement at the table", () => {
   it("the GM picks Hurt on his card, his Situational roll of +3 makes it Very Hurt; players see 'The GM decides' and no picker; Undo works", async () => {
     const t = await judgementWorld();
-    const [weapon] = await t.gm.run(() =>
-      actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
-        { name: "Broadsword", type: "weapon", system: { equipped: true } } as never,
-      ]),
-    );
-    await t.world.settle();
-    t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
-    const sheet = t.player.run(() => actorOn(t.player, t.hero).sheet!) as unknown as {
-      render(o: object): Promise<{ element: HTMLElement }>;
-    };
-    const app = await t.player.run(() => sheet.render({ force: true }));
+    const weaponId = await armHero(t);
+    const app = await openSheetOn(t.player, t.hero);
     // Attack + + + + (the player's client), defence − − − − (the GM's), then the GM's Situational + + + 0.
     t.world.dice.queue(1, 1, 1, 1, -1, -1, -1, -1, 1, 1, 1, 0);
     t.world.answerDialogs(() => "ok");
-    t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weapon.id}"]`));
+    t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weaponId}"]`));
     await t.world.settle();
     const msg = t.gm.game.messages.contents.at(-1)!;
     // The attacker's client rolled only the attack: the Situational roll is the GM's, after his pick.

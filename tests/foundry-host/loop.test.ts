@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { forCore } from "../../src/system/updates";
 import { updateOperators } from "../../src/foundry/v14";
-import { table, actorOn } from "./table";
+import { table, actorOn, armHero, openSheetOn } from "./table";
 import { plainActor, worldRules } from "../../src/foundry/bridge";
 import { trackFor } from "../../src/system/combatant";
 import { applyWound, trackStatus } from "../../src/rules";
@@ -11,17 +11,8 @@ import { applyWound, trackStatus } from "../../src/rules";
 describe("card loop on the host", () => {
   it("player attacks from his sheet; the GM defends, applies and undoes from the card on his client", async () => {
     const t = await table();
-    const [weapon] = await t.gm.run(() =>
-      actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
-        { name: "Broadsword", type: "weapon", system: { equipped: true } } as never,
-      ]),
-    );
-    await t.world.settle();
-    t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
-    const sheet = t.player.run(() => actorOn(t.player, t.hero).sheet!) as unknown as {
-      render(o: object): Promise<{ element: HTMLElement }>;
-    };
-    const app = await t.player.run(() => sheet.render({ force: true }));
+    const weaponId = await armHero(t);
+    const app = await openSheetOn(t.player, t.hero);
     // Attack ++++ (rolled on the player's client), then the defence −−−− (on the GM's).
     t.world.dice.queue(1, 1, 1, 1, -1, -1, -1, -1);
     // The attack dialog comes first (issue 9): the player rolls with its default choices.
@@ -30,7 +21,7 @@ describe("card loop on the host", () => {
       expect(req.form.querySelector('[data-action="roll"]')).not.toBeNull();
       return "ok";
     });
-    t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weapon.id}"]`));
+    t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weaponId}"]`));
     await t.world.settle();
     expect(t.world.dialogs.map((d) => d.title)).toEqual(["FUDGE.Attack.DialogTitle"]);
     const msg = t.gm.game.messages.contents.at(-1)!;
@@ -68,22 +59,12 @@ describe("card loop on the host", () => {
 describe("Apply counts the attacker as he rolled (the card's timestamp and his own wound log)", () => {
   it("a wound applied to the attacker after his card was posted does not change his attack (Fudge §4.51: the penalty in force when he rolled)", async () => {
     const t = await table();
-    const [weapon] = await t.gm.run(() =>
-      actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
-        { name: "Broadsword", type: "weapon", system: { equipped: true } } as never,
-      ]),
-    );
-    await t.world.settle();
-    t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
-    const app = await t.player.run(() =>
-      (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({
-        force: true,
-      }),
-    );
+    const weaponId = await armHero(t);
+    const app = await openSheetOn(t.player, t.hero);
     // Attack + 0 0 0, defence 0 0 0 0: Leroy wins by his margin; Hurt (−1) on him would make it one less.
     t.world.dice.queue(1, 0, 0, 0, 0, 0, 0, 0);
     t.world.answerDialogs("ok");
-    t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weapon.id}"]`));
+    t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weaponId}"]`));
     await t.world.settle();
     const msg = t.gm.game.messages.contents.at(-1)!;
     t.gm.click(t.gm.chatLog.get(msg.id)!.querySelector('[data-action="defend"]'));

@@ -11,46 +11,9 @@ import { readFileSync } from "node:fs";
 import { findSample } from "../../src/cli/samples";
 import { attackOdds } from "../../src/system/attack-dialog";
 import { defaultWorldRules, type ActorDoc, type ItemDoc } from "../../src/system/data";
-import { table, actorOn, type Table } from "./table";
+import { actorOn, type Table } from "./table";
+import { MINI_IDS, miniTable, tokenDoc, itemId } from "./mini-table";
 import type { Client } from "./world";
-
-const IDS: Record<string, string> = {
-  "King Kingsley": "miniKingsley0001",
-  "Yanni the Yeoman": "miniYanni0000001",
-  "Sir Knightly": "miniKnightly0001",
-  "Knavely Knave": "miniKnavely00001",
-  "Brutas the Brute": "miniBrutas000001",
-};
-
-/** The sample miniatures (all the player's), with a token for each name in `place`: [grid square in the row, disposition]. */
-async function miniTable(place: Record<string, [number, number]>): Promise<Table> {
-  const t = await table({
-    seed: (world, ids) => {
-      for (const [name, id] of Object.entries(IDS)) {
-        const { _key: _k, ...doc } = structuredClone(findSample(name, "name")) as unknown as Record<string, unknown>;
-        const items = (doc.items as Record<string, unknown>[]).map(({ _key: _ik, ...i }) => i);
-        world.server.seed("Actor", { ...doc, _id: id, items, ownership: { default: 0, [ids.player]: 3 } });
-      }
-    },
-  });
-  await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "miniatures" as never));
-  const tokens = Object.entries(place).map(([name, [x, disposition]]) => ({
-    name,
-    actorId: IDS[name],
-    actorLink: true,
-    x: x * 100,
-    y: 1000,
-    disposition,
-  }));
-  await t.gm.run(() =>
-    (t.gm.game.scenes.get(t.scene) as unknown as Scene.Implementation).createEmbeddedDocuments(
-      "Token",
-      tokens as never,
-    ),
-  );
-  await t.world.settle();
-  return t;
-}
 
 type App = { element: HTMLElement };
 type CardTarget = {
@@ -63,14 +26,10 @@ type CardTarget = {
 type Card = { weaponName: string; situation: Record<string, unknown>; targets: CardTarget[] };
 const openSheet = (c: Client, id: string) =>
   c.run(() => (actorOn(c, id).sheet as unknown as { render(o: object): Promise<App> }).render({ force: true }));
-const tokenDoc = (c: Client, t: Table, name: string) =>
-  c.game.scenes.get(t.scene)!.tokens.contents.find((d) => (d as unknown as { actorId: string }).actorId === IDS[name])!;
 const cardsSince = (t: Table, before: number) =>
   (t.gm.game.messages.contents.slice(before) as unknown as { id: string; system: { toObject?: () => unknown } }[]).map(
     (m) => ({ id: m.id, card: (m.system.toObject ? m.system.toObject() : m.system) as Card }),
   );
-const itemId = (c: Client, actor: string, name: string) =>
-  (actorOn(c, IDS[actor]).items.contents as unknown as { id: string; name: string }[]).find((i) => i.name === name)!.id;
 const notes = (c: Client) => c.notifications.map((n) => n.message).join(" ");
 /** The last attack dialog's body. */
 const dialogBody = (t: Table): HTMLElement => {
@@ -89,7 +48,7 @@ async function attack(
   t.player.target(...targets.map((n) => tokenDoc(t.player, t, n)));
   t.world.answerDialogs(() => undefined);
   const before = t.gm.game.messages.contents.length;
-  const app = await openSheet(t.player, IDS[attacker]);
+  const app = await openSheet(t.player, MINI_IDS[attacker]);
   t.player.click(
     app.element.querySelector(`[data-action="attack"][data-item-id="${itemId(t.player, attacker, weapon)}"]`),
   );
@@ -97,7 +56,7 @@ async function attack(
   return cardsSince(t, before);
 }
 
-const sample = (name: string) => structuredClone(findSample(name, IDS[name])) as unknown as ActorDoc;
+const sample = (name: string) => structuredClone(findSample(name, MINI_IDS[name])) as unknown as ActorDoc;
 const weaponOf = (a: ActorDoc, name: string) => (a.items ?? []).find((i) => i.name === name) as ItemDoc<"weapon">;
 const miniRules = () => ({ ...defaultWorldRules(), preset: "miniatures" as const });
 
@@ -150,7 +109,7 @@ describe("Miniatures: range, gang-up and contact measured per target", () => {
     const shownMiss = (name: string) =>
       Number(
         body
-          .querySelector(`.fudge-odds[data-target-id$="${IDS[name]}"] [data-outcome="miss"]`)
+          .querySelector(`.fudge-odds[data-target-id$="${MINI_IDS[name]}"] [data-outcome="miss"]`)
           ?.getAttribute("data-p") ?? 0,
       );
     for (const [name, range] of [
@@ -187,7 +146,7 @@ describe("Miniatures: range, gang-up and contact measured per target", () => {
   it('the sheet\'s Attack tooltip gives the odds under the same measures as the dialog: the Shortbow at Knavely (10") and the King (40", −2), and again when the King steps to 15"', async () => {
     const t = await miniTable({ "Yanni the Yeoman": [0, 1], "Knavely Knave": [10, -1], "King Kingsley": [40, -1] });
     t.player.target(tokenDoc(t.player, t, "Knavely Knave"), tokenDoc(t.player, t, "King Kingsley"));
-    const app = await openSheet(t.player, IDS["Yanni the Yeoman"]);
+    const app = await openSheet(t.player, MINI_IDS["Yanni the Yeoman"]);
     const tooltip = () =>
       app.element
         .querySelector(`[data-action="attack"][data-item-id="${itemId(t.player, "Yanni the Yeoman", "Shortbow")}"]`)
@@ -248,7 +207,7 @@ describe("Miniatures: range, gang-up and contact measured per target", () => {
 describe('Miniatures: Available Actions — "Shoot all wielded ranged weapons" / "Melee attack with all wielded melee weapons"', () => {
   it("Yanni (Shortbow 2h and Dagger 1h, both equipped): each button attacks with the weapons of its kind", async () => {
     const t = await miniTable({ "Yanni the Yeoman": [10, 1], "Knavely Knave": [11, -1], "King Kingsley": [30, -1] });
-    const app = await openSheet(t.player, IDS["Yanni the Yeoman"]);
+    const app = await openSheet(t.player, MINI_IDS["Yanni the Yeoman"]);
     const button = (kind: string) =>
       app.element.querySelector<HTMLElement>(`[data-action="attackAll"][data-kind="${kind}"]`)!;
     expect(button("ranged").textContent).toContain("(1)");
@@ -265,7 +224,7 @@ describe('Miniatures: Available Actions — "Shoot all wielded ranged weapons" /
     expect(cardsSince(t, before).map((m) => m.card.weaponName)).toEqual(["Dagger"]);
 
     const u = await miniTable({ "Yanni the Yeoman": [0, 1], "King Kingsley": [30, -1] });
-    const uApp = await openSheet(u.player, IDS["Yanni the Yeoman"]);
+    const uApp = await openSheet(u.player, MINI_IDS["Yanni the Yeoman"]);
     u.player.target(tokenDoc(u.player, u, "King Kingsley"));
     u.world.dice.queue(0, 0, 0, 0);
     u.world.answerDialogs(() => undefined);

@@ -65,3 +65,24 @@ export function actorOn(client: Client, id: string) {
   if (!a) throw new Error(`no actor ${id} on ${client.user.name}'s client`);
   return a as unknown as Actor.Implementation;
 }
+
+type SheetApp = { element: HTMLElement };
+
+/** Gives Leroy an equipped Broadsword (made by the GM) and has the player target Theodora; the weapon's id. */
+export async function armHero(t: Table): Promise<string> {
+  const [weapon] = await t.gm.run(() =>
+    actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
+      { name: "Broadsword", type: "weapon", system: { equipped: true } } as never,
+    ]),
+  );
+  await t.world.settle();
+  t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
+  return weapon.id!;
+}
+
+/** The actor's sheet, rendered on `client`. */
+export function openSheetOn(client: Client, id: string): Promise<SheetApp> {
+  return client.run(() =>
+    (actorOn(client, id).sheet as unknown as { render(o: object): Promise<SheetApp> }).render({ force: true }),
+  );
+}

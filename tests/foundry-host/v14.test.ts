@@ -10,7 +10,7 @@ import { plainActor, updateActor, worldRules } from "../../src/foundry/bridge";
 import { userRef } from "../../src/foundry/foundry-util";
 import { ForcedReplacement, _del, _replace } from "./utils";
 import { forCore, legacyUpdateKeys } from "../../src/system/updates";
-import { table, actorOn } from "./table";
+import { table, actorOn, armHero } from "./table";
 import { defaultGeneration } from "./world";
 
 const generation = defaultGeneration();
@@ -61,16 +61,10 @@ describe(`Foundry generation ${generation}`, () => {
 
   it("an attack, its defence, Apply and Undo write no deprecated update key and call no deprecated path", async () => {
     const t = await table();
-    const [weapon] = await t.gm.run(() =>
-      actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
-        { name: "Broadsword", type: "weapon", system: { equipped: true } } as never,
-      ]),
-    );
-    await t.world.settle();
-    t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
+    const weaponId = await armHero(t);
     const { startAttackFlow } = await import("../../src/foundry/chat");
     t.world.dice.queue(1, 1, 1, 1, -1, -1, -1, -1);
-    await t.player.run(() => startAttackFlow(actorOn(t.player, t.hero), weapon.id, { fastForward: true }));
+    await t.player.run(() => startAttackFlow(actorOn(t.player, t.hero), weaponId, { fastForward: true }));
     await t.world.settle();
     const id = t.gm.game.messages.contents.at(-1)!.id!;
     for (const action of ["defend", "apply", "undo"]) {

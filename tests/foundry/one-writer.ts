@@ -6,7 +6,7 @@
  */
 import type { Client } from "../foundry-host";
 import type { RelayTable } from "./relay-table";
-import { actorOn, attack, fixDice, click, plainOn, rulesOn } from "./relay-table";
+import { actorOn, attack, canon, fixDice, click, plainOn, rulesOn } from "./relay-table";
 import * as flows from "../../src/system/flows";
 import { foundryPort } from "../../src/foundry/port";
 import { runActorWrite, type HostPort, type StoredCard } from "../../src/system/flows";
@@ -80,16 +80,6 @@ export async function perform(s: Scene, c: Client, op: Op): Promise<boolean> {
 }
 
 // ─── The serial oracle ─────────────────────────────────────────────────────────────
-
-const canon = (v: unknown): string =>
-  v === null || typeof v !== "object"
-    ? JSON.stringify(v)
-    : Array.isArray(v)
-      ? `[${v.map(canon).join(",")}]`
-      : `{${Object.keys(v)
-          .sort()
-          .map((k) => `${JSON.stringify(k)}:${canon((v as Record<string, unknown>)[k])}`)
-          .join(",")}}`;
 
 /** A track state as the rules core reads it (stored shapes aside). */
 export function stateKey(doc: ActorDoc, rules: WorldRules, state?: unknown): string {

@@ -252,7 +252,8 @@ export function replayStep(doc: ActorDoc, op: Op, ctx: OracleContext): ActorDoc 
   );
 }
 
-const canon = (v: unknown): string =>
+/** A value as a string with its object keys sorted, so equal states compare equal. */
+export const canon = (v: unknown): string =>
   v === null || typeof v !== "object"
     ? JSON.stringify(v)
     : Array.isArray(v)
