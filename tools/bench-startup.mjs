@@ -133,7 +133,8 @@ const verdict = (ok) => (ok ? "MET" : "NOT MET");
  */
 export function worldLines(split) {
   const worlds = Object.entries(split.worlds ?? {});
-  if (!worlds.length) return ["  no preset chunks found (chunks/preset-<id>-….mjs): every pipeline is in the start-up set"];
+  if (!worlds.length)
+    return ["  no preset chunks found (chunks/preset-<id>-….mjs): every pipeline is in the start-up set"];
   const every = split.everyPreset.gzip;
   return [
     `  a world's start-up with its own preset's pipeline (a chunk loaded from init), against ${kb(every)} gzipped with all four in the start-up set: ${worlds

@@ -122,7 +122,8 @@ export function checkRelease({ repo, tag, filled, pkg, lock, changelog, zip, dis
   if (bundle && zip.has(bundle)) {
     const found = presetChunks(moduleGraph(bundle, read).lazy);
     for (const id of PRESET_IDS)
-      if (!found[id]) problems.push(`the bundle loads no pipeline chunk of preset ${id} (chunks/preset-${id}-….mjs) on demand`);
+      if (!found[id])
+        problems.push(`the bundle loads no pipeline chunk of preset ${id} (chunks/preset-${id}-….mjs) on demand`);
   }
   for (const p of filled.packs ?? [])
     if (!zip.has(`${p.path}/CURRENT`)) problems.push(`system.json names pack ${p.path}, which is not in the zip`);

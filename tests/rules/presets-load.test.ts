@@ -5,13 +5,14 @@
  * imports a fresh registry (tests/setup.ts loads every preset in the suite's own).
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { readFileSync } from "node:fs";
 
-type Presets = typeof import("../../src/rules/presets");
+type Presets = typeof import("../../src/rules");
 let presets: Presets;
 
 beforeEach(async () => {
   vi.resetModules();
-  presets = await import("../../src/rules/presets");
+  presets = await import("../../src/rules");
 });
 
 const refusal = (f: () => unknown) => {
@@ -56,11 +57,20 @@ describe("loadPreset and pipelineFor", () => {
     ]);
   });
 
-  it("the forecast engine needs no preset loaded first: it imports every built-in pipeline itself", async () => {
-    const { duelPipelineFor } = await import("../../src/rules/forecast/presets");
-    expect(presets.presetLoaded("volt")).toBe(false);
-    expect(duelPipelineFor("volt").preset).toBe("volt");
-    expect(refusal(() => duelPipelineFor("chess")).key).toBe("FUDGE.Error.UnknownPreset");
+  it("the forecast engine needs no preset loaded first: it imports every built-in pipeline itself", () => {
+    // A Fudge duel of the two combatants a 0.1.0 card recorded (tests/fixtures/cards-0.1.0.json).
+    const request = (
+      JSON.parse(readFileSync("tests/fixtures/cards-0.1.0.json", "utf8")) as {
+        attackCards: { preset: string; card: { targets: { request: { attacker: unknown; defender: unknown } }[] } }[];
+      }
+    ).attackCards.find((c) => c.preset === "fudge")!.card.targets[0].request;
+    expect(presets.presetLoaded("fudge")).toBe(false);
+    const forecast = presets.duelForecast({ preset: "fudge", a: request.attacker, b: request.defender });
+    expect(forecast.preset).toBe("fudge");
+    expect(forecast.aOut + forecast.bOut).toBeGreaterThan(0.5);
+    expect(refusal(() => presets.duelForecast({ preset: "chess", a: {}, b: {} })).key).toBe(
+      "FUDGE.Error.UnknownPreset",
+    );
   });
 });
 
@@ -69,7 +79,12 @@ describe("the presets an attack card names (src/system/presets.ts)", () => {
     const { cardPresets, loadCardPresets } = await import("../../src/system/presets");
     const card = {
       preset: "volt",
-      targets: [{ request: { preset: "fate" } }, { request: { preset: "volt" } }, { request: { preset: "chess" } }, null],
+      targets: [
+        { request: { preset: "fate" } },
+        { request: { preset: "volt" } },
+        { request: { preset: "chess" } },
+        null,
+      ],
     };
     expect(cardPresets(card)).toEqual(["volt", "fate"]);
     expect(cardPresets("not a card")).toEqual([]);

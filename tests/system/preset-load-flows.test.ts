@@ -46,7 +46,12 @@ describe("a flow loads the pipeline it reads first", () => {
   it("an attack in a Volt world, clicked before Volt's pipeline has loaded, posts its card", async () => {
     const { store, port, page, flows, rules } = await fresh("volt");
     expect(loaded(rules)).toEqual([]);
-    await flows.runSheetAction(port, { action: "attack", doc: store.state.actors[1]._id, data: { itemId: "poleaxe" }, shiftKey: true });
+    await flows.runSheetAction(port, {
+      action: "attack",
+      doc: store.state.actors[1]._id,
+      data: { itemId: "poleaxe" },
+      shiftKey: true,
+    });
     expect(page.errors).toEqual([]);
     const card = store.state.messages.at(-1) as unknown as { type: string; system: { preset: string } };
     expect(card.type).toBe("attackCard");

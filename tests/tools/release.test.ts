@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changelogHas, checkRelease, githubRepoOf } from "../../tools/release.mjs";
 // @ts-expect-error plain .mjs tool without types
 import { PRESET_IDS, bundleSizes } from "../../tools/bundle-size.mjs";
-import { PRESETS } from "../../src/rules/pipeline";
+import { PRESETS } from "../../src/rules";
 // @ts-expect-error plain .mjs tool without types
 import { entriesOf, unzipBuffer } from "../../tools/zip.mjs";
 
