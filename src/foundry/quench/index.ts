@@ -26,6 +26,7 @@ import { registerPrivateCardsBatch } from "./private-cards";
 import { registerTokenBarBatch } from "./token-bar";
 import { registerTokenHudBatch } from "./token-hud";
 import { registerCombatEndBatch } from "./combat-end";
+import { registerDiceOptionsBatch } from "./dice-options";
 
 export type { QuenchBatchContext, QuenchLike } from "./helpers";
 
@@ -50,6 +51,7 @@ export const QUENCH_BATCHES = [
   "token-bar",
   "token-hud",
   "combat-end",
+  "dice-options",
 ].map((k) => `${SYSTEM_ID}.${k}`);
 
 export function registerQuenchBatches(quench: QuenchLike): void {
@@ -73,4 +75,5 @@ export function registerQuenchBatches(quench: QuenchLike): void {
   registerTokenBarBatch(quench);
   registerTokenHudBatch(quench);
   registerCombatEndBatch(quench);
+  registerDiceOptionsBatch(quench);
 }
