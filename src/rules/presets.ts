@@ -32,8 +32,8 @@ interface PresetEntry {
 /**
  * Every preset by id, in the order an unknown preset's refusal lists them and a duel request lists
  * the presets' own fields. Each built-in pipeline is a dynamic import, so a world's client loads
- * only its own preset's (docs/foundry.md "What loads when"). The built-in presets' duel rules are in
- * forecast/presets.ts.
+ * only its own preset's (the system's docs, "What loads when"). The built-in presets' duel rules are
+ * in forecast/presets.ts.
  */
 const PRESET_MODULES = new Map<string, PresetEntry>([
   ["miniatures", { load: () => import("./miniatures/pipeline").then((m) => m.miniaturesPipeline) }],
