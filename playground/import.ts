@@ -6,6 +6,7 @@
  * dialog. Installed by one call from main.ts.
  */
 import { importErrorText, importFudgeRpgBatch, importReportContext } from "../src/system/import-fudge-rpg";
+import { importedAward } from "../src/system/experience";
 import { i18n } from "./i18n";
 import type { Store } from "./store";
 import { renderTemplate } from "./templates";
@@ -53,10 +54,18 @@ export async function importFiles(
     return;
   }
   const ids = outcome.converted.map(() => newId());
+  const at = new Date().toISOString();
+  // New actors, created whole: the export's unspent EP are the page's GM's award, in the GM's
+  // records (the store keeps them with the actor).
+  const actors = outcome.converted.map(({ result }, i) => ({
+    ...result.actor,
+    _id: ids[i],
+    ...(result.award > 0 ? { gmRecords: importedAward(result.award, store.state.user, at) } : {}),
+  }));
   store.update((d) => {
-    outcome.converted.forEach(({ result }, i) => {
-      d.actors.push(structuredClone({ ...result.actor, _id: ids[i] }) as unknown as (typeof d.actors)[number]);
-      if (!d.open.includes(ids[i])) d.open.push(ids[i]);
+    actors.forEach((actor) => {
+      d.actors.push(structuredClone(actor) as unknown as (typeof d.actors)[number]);
+      if (!d.open.includes(actor._id)) d.open.push(actor._id);
     });
   });
   const cards = outcome.converted.map(

@@ -123,7 +123,7 @@ export function playgroundPort(store: Store, dice: PlaygroundDice, page: PageUi)
         });
       }),
     postAttackCard: async (ref, card) => postMessage(store, "attackCard", card, nameOf(ref)),
-    postRollCard: async (ref, card) => void postMessage(store, "rollCard", card, nameOf(ref)),
+    postRollCard: async (ref, card) => postMessage(store, "rollCard", card, nameOf(ref)),
     postNote: async (note) =>
       void postMessage(
         store,

@@ -149,7 +149,10 @@ export function renderCard(m: ChatDoc, s: PlaygroundState): string {
       user: { id: s.user.id, isGM: s.user.isGM },
       actor: (id) => s.actors.find((a) => a._id === id) as unknown as ActorDoc | undefined,
     };
-    return renderTemplate(TEMPLATES.rollCard, rollCardContext(m.system as unknown as RollCardData, rules, viewer));
+    return renderTemplate(
+      TEMPLATES.rollCard,
+      rollCardContext(m.system as unknown as RollCardData, rules, viewer, m._id),
+    );
   }
   if (m.type === "rollNote") {
     // Foundry's roll note (src/foundry/dice.ts postRollNote): the same lines, the same markup.

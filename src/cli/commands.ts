@@ -69,17 +69,17 @@ function attackRequest(request: unknown): Record<string, unknown> {
 }
 
 /**
- * `--dice` (Fudge §3.21–3.22) for `odds` and `forecast`: the world's dice option, into the Fudge
- * request's options (the preset whose four-dice rolls it throws). Absent: the request as given.
+ * `--dice` (Fudge §3.21–3.22) for `odds` and `forecast`: the world's dice option, into a Fudge or
+ * FATE request's options (the presets whose four-dice rolls it throws). Absent: the request as given.
  */
 function withDiceOption(request: unknown): Record<string, unknown> {
   const { dice, ...o } = attackRequest(request);
   if (dice === undefined) return o;
-  if (o.preset !== "fudge")
+  if (o.preset !== "fudge" && o.preset !== "fate")
     throw new RulesError(
       "dice",
       "FUDGE.Error.Dice.FudgeOnly",
-      `the dice options are the Fudge preset's (got ${JSON.stringify(o.preset)})`,
+      `the dice options are the Fudge and FATE presets' (got ${JSON.stringify(o.preset)})`,
       {
         preset: String(o.preset),
       },

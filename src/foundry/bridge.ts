@@ -173,7 +173,7 @@ export function deriveActorSystem(actor: Actor.Implementation): DerivedActor {
  */
 export async function updateActor(
   actor: Actor.Implementation,
-  update: { system: unknown; flags?: unknown; gmRecords?: Record<string, unknown> },
+  update: { system?: unknown; flags?: unknown; gmRecords?: Record<string, unknown> },
 ): Promise<void> {
   const { gmRecords, ...rest } = update;
   // The GM's own record (the automatic death's) goes to the GM's store: a new record before the
@@ -181,7 +181,9 @@ export async function updateActor(
   const removes = !!gmRecords && Object.keys(gmRecords).every((k) => k.startsWith("-="));
   if (gmRecords && !removes) await writeGmRecords(actor.uuid, gmRecords);
   const stored = (actor.toObject(true) as unknown as { system: unknown }).system;
-  await actor.update(coreActorUpdate(stored, rest, updateOperators()) as never);
+  // A write of the GM's records alone (an EP award) leaves the actor as it is.
+  if (rest.system !== undefined || rest.flags !== undefined)
+    await actor.update(coreActorUpdate(stored, rest as { system: unknown }, updateOperators()) as never);
   if (gmRecords && removes) await writeGmRecords(actor.uuid, gmRecords);
 }
 

@@ -65,7 +65,8 @@ export async function renderCard(message: ChatMessage.Implementation, html: HTML
       rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.attackCard), ctx as never);
     } else {
       const sys = message.system as unknown as { toObject?: () => unknown };
-      const ctx = rollCardContext(sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys), rules, viewer);
+      const data = sys.toObject ? sys.toObject() : foundry.utils.deepClone(sys);
+      const ctx = rollCardContext(data, rules, viewer, String(message.id));
       rendered = await foundry.applications.handlebars.renderTemplate(tpl(TEMPLATES.rollCard), ctx as never);
     }
     content.innerHTML = rendered;
@@ -76,6 +77,23 @@ export async function renderCard(message: ChatMessage.Implementation, html: HTML
     // A malformed or oversized card is a RulesError: the card says so; anything else is a bug (the console keeps it).
     if (!isRulesError(e)) console.error(`${SYSTEM_ID} | card render`, e);
     content.innerHTML = `<p class="fudge-card-error">${esc(loc(isRulesError(e) ? e.key : "FUDGE.Error.Card.RenderFailed"))}</p>`;
+  }
+}
+
+/**
+ * A trait roll's card shows the Fudge Point spent on it from its spender's live log (Fudge §1.36,
+ * src/system/card.ts withLiveSpend): when an actor's log changes, his roll cards in the chat log
+ * are drawn again (v13 ChatLog#updateMessage, as an update of the message itself would).
+ */
+export function redrawRollCards(actor: Actor.Implementation, changed: unknown): void {
+  const sys = (changed as { system?: Record<string, unknown> } | null)?.system;
+  if (!sys || !("fudgePointLog" in sys || "==fudgePointLog" in sys)) return;
+  const refs = new Set([actor.id, actor.uuid]);
+  const chat = ui.chat as unknown as { updateMessage?: (m: ChatMessage.Implementation) => Promise<void> } | undefined;
+  for (const m of game.messages ?? []) {
+    if ((m.type as string) !== "rollCard") continue;
+    const by = (m.system as unknown as { actorId?: string }).actorId;
+    if (by && refs.has(by)) chat?.updateMessage?.(m)?.catch((e: unknown) => reportError(e)); // a hook cannot wait
   }
 }
 

@@ -1,5 +1,6 @@
 /**
- * The GM's own records about actors (the automatic death's `killedFrom`, src/system/actions/kill.ts),
+ * The GM's own records about actors (the automatic death's `killedFrom`, src/system/actions/kill.ts;
+ * the EP awards, src/system/experience.ts),
  * kept in a hidden world setting: only users with SETTINGS_MODIFY (Assistant GM and up, by
  * default) may write a world setting (v13 BaseSetting: canUserCreate/#canModify), and the server
  * enforces it, so no player can plant or rewrite one, unlike the actor's flags, which its owner
@@ -13,11 +14,12 @@ import { writeQueue } from "./write-queue";
 
 export const GM_RECORDS_SETTING = "gmRecords";
 
-export function registerGmRecords(): void {
+/** `onChange` runs on every client when a GM writes the store (a sheet shows the records it reads: an award's EP). */
+export function registerGmRecords(onChange: () => void): void {
   game.settings!.register(
     SYSTEM_ID as never,
     GM_RECORDS_SETTING as never,
-    { scope: "world", config: false, type: Object, default: {} } as never,
+    { scope: "world", config: false, type: Object, default: {}, onChange } as never,
   );
 }
 
@@ -39,4 +41,5 @@ export async function writeGmRecords(ref: string, change: Record<string, unknown
 }
 
 /** The GM's records as stored (actor uuid → records), for the world migration. */
-export const gmRecordsStored = (): Record<string, Record<string, unknown>> => withGmRecords(stored(), "", {});
+export const gmRecordsStored = (): Record<string, Record<string, unknown>> =>
+  withGmRecords(stored(), "", {}) as Record<string, Record<string, unknown>>;

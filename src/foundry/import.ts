@@ -12,7 +12,10 @@ import {
   type ConvertOptions,
   type FudgeRpgConversion,
 } from "../system/import-fudge-rpg";
+import { importedAward } from "../system/experience";
 import { worldRules } from "./bridge";
+import { writeGmRecords } from "./gm-records";
+import { userRef } from "./foundry-util";
 import { SYSTEM_ID } from "../system/registry";
 
 export const IMPORT_REPORT_TEMPLATE = `systems/${SYSTEM_ID}/templates/chat/import-report.hbs`;
@@ -75,6 +78,11 @@ export async function importFudgeRpgFiles(
     createDocuments(data: unknown[]): Promise<Actor.Implementation[]>;
   };
   const created = await ActorClass.createDocuments(sources);
+  // The export's unspent EP: the importing GM's award, in her own records (never the actor's data).
+  const at = new Date().toISOString();
+  for (const [i, { result }] of outcome.converted.entries())
+    if (result.award > 0 && created[i])
+      await writeGmRecords(created[i].uuid, importedAward(result.award, userRef(), at));
   const whisper = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
   for (const { file, result } of outcome.converted) {
     const content = await foundry.applications.handlebars.renderTemplate(

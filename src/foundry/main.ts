@@ -9,6 +9,7 @@ import { ladderOf } from "../system/view";
 import { ACTOR_MODELS, CHAT_MODELS, ITEM_MODELS } from "./data";
 import { worldRules } from "./bridge";
 import { FudgeChatMessage } from "./chat-message";
+import { redrawRollCards } from "./chat";
 import { endScene, registerCombatHooks } from "./combat";
 import { ladderNames, reportError } from "./foundry-util";
 import { addImportButton } from "./import-button";
@@ -18,6 +19,7 @@ import { needsMigration } from "../system/migrate";
 import { applyInitiative, registerSettings } from "./settings";
 import { CharacterSheet, FudgeActorSheet, MiniatureSheet, NpcSheet } from "./sheets/actor-sheet";
 import { onCombatTrackerContextOptions, onRenderTokenHUD, tableApi } from "./table-api";
+import { addAwardButton, onActorContextOptions } from "./award-directory";
 import { onActorChanged, onRenderCombatTracker } from "./tracker";
 import { fudgeTokenClass } from "./token";
 import { ITEM_SHEETS } from "./sheets/item-sheet";
@@ -120,6 +122,8 @@ Hooks.on(
   }) as never,
 );
 Hooks.on("updateActor" as never, ((actor: Actor.Implementation) => onActorChanged(actor)) as never);
+// A trait roll's card reads a Fudge Point spent on it from the spender's log: his cards follow it.
+Hooks.on("updateActor", (actor, changed) => redrawRollCards(actor as Actor.Implementation, changed));
 // The duel forecast on a combatant's menu: v13 fires get<Class>ContextOptions for the tracker's class
 // chain; core's JSDoc names getCombatantContextOptions, so both are heard (the entries go in once).
 for (const hook of ["getCombatTrackerContextOptions", "getCombatantContextOptions"])
@@ -174,3 +178,9 @@ Hooks.on(
 
 // Actors directory: "Import from Fudge RPG" for the GM (src/foundry/import.ts).
 Hooks.on("renderActorDirectory", (app, html) => addImportButton(app, html as HTMLElement));
+Hooks.on("renderActorDirectory", (app, html) => addAwardButton(app, html as HTMLElement));
+// v13 DocumentDirectory#_createContextMenus: the Actors directory's entry menu fires getActorContextOptions only.
+Hooks.on(
+  "getActorContextOptions" as never,
+  ((app: never, entries: unknown[]) => onActorContextOptions(app, entries)) as never,
+);

@@ -20,6 +20,7 @@ import {
 } from "../system/migrate";
 import { KILL_RECORD_FLAG } from "../system/flows";
 import { gmRecordsStored, writeGmRecords } from "./gm-records";
+import { AWARD_RECORD_KEY, adoptedAwards } from "../system/experience";
 import { clampActorLogs } from "../system/log-clamps";
 import type { Cut } from "../system/bounds";
 import { toCore } from "./v14";
@@ -140,6 +141,25 @@ async function migrateKillRecords(report: MigrationReport): Promise<void> {
   }
 }
 
+/**
+ * Data version 8: each world actor's EP awards move from its log into the GM's record (adoptedAwards,
+ * src/system/experience.ts), the record written before the actor's log loses them.
+ */
+async function migrateExperienceAwards(report: MigrationReport): Promise<void> {
+  for (const actor of (game.actors?.contents ?? []) as Actor.Implementation[]) {
+    try {
+      const stored = (actor.toObject() as unknown as { system: { experience?: unknown } }).system.experience;
+      const moved = adoptedAwards(stored, gmRecordsStored()[actor.uuid]?.[AWARD_RECORD_KEY]);
+      if (!moved) continue;
+      await writeGmRecords(actor.uuid, { [AWARD_RECORD_KEY]: moved.record });
+      await actor.update(toCore({ system: { experience: moved.experience } }) as never);
+      report.updated.push(`${actor.uuid} (${AWARD_RECORD_KEY})`);
+    } catch (e) {
+      report.failed.push({ uuid: actor.uuid, error: String((e as Error)?.message ?? e) });
+    }
+  }
+}
+
 /** Runs the world migration if needed (active GM only); returns its report, or null when not run. */
 export async function migrateWorld(): Promise<MigrationReport | null> {
   if (!game.user?.isActiveGM) return null;
@@ -158,6 +178,7 @@ export async function migrateWorld(): Promise<MigrationReport | null> {
   await migrateCollection(game.items as unknown as Coll, report, () => null);
   await migrateCollection(game.messages as unknown as Coll, report, () => null);
   await migrateKillRecords(report);
+  await migrateExperienceAwards(report);
   const notify = (type: "info" | "warn", key: string) =>
     ui.notifications![type](
       game.i18n!.format(key, {

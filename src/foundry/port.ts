@@ -319,10 +319,11 @@ export function foundryPort(user: UserRef = userRef()): HostPort {
     },
     postRollCard: async (actorRef, card, rolls) => {
       const actor = actorOrGone(actorRef);
-      await postWithRolls(
+      const message = (await postWithRolls(
         { type: "rollCard", system: card, speaker: ChatMessage.getSpeaker({ actor }) },
         rolls as Roll[],
-      );
+      )) as ChatMessage.Implementation | undefined;
+      return String(message?.id ?? "");
     },
     postNote: async (note) => {
       await postRollNote(

@@ -26,7 +26,7 @@ export class RulesMenuOpener extends ApplicationV2 {
 }
 
 export function registerSettings(): void {
-  registerGmRecords();
+  registerGmRecords(rerenderOpenSheets);
   const defaults = defaultWorldRules();
   for (const key of WORLD_RULE_SETTINGS) {
     const def = defaults[key];

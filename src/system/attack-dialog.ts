@@ -578,6 +578,7 @@ export function rollDialogContext(
   ladderNames: Partial<Record<string, string>> = {},
   trait: { labelKey: string; name: string; level?: number } = { labelKey: "", name: "" },
   opponents: readonly string[] = [],
+  autoSuccess = false,
 ) {
   const volt = traitKey.startsWith("volt.");
   const ladder = ladderOf(rules, ladderNames);
@@ -602,6 +603,8 @@ export function rollDialogContext(
         })),
     difficultyHintKey: numeric ? "FUDGE.Roll.Hint.difficultyDatacard" : "FUDGE.Roll.Hint.difficulty",
     modifier: 0,
+    // Fudge §1.36: a Fudge Point spent for an automatic success, in place of the roll (his own Fudge or FATE character).
+    autoSuccess,
     cssClass: "fudge-wounds fudge-roll-dialog",
   };
 }
@@ -611,9 +614,12 @@ export function readRollOptions(form: Iterable<[string, unknown]>): {
   difficulty?: number;
   modifier?: number;
   opponent?: number;
+  autoSuccess?: true;
 } {
-  const out: { difficulty?: number; modifier?: number; opponent?: number } = {};
+  const out: { difficulty?: number; modifier?: number; opponent?: number; autoSuccess?: true } = {};
   for (const [name, raw] of form) {
+    // Fudge §1.36: the checkbox spending a Fudge Point for an automatic success (a form gives "on" or true).
+    if (name === "fudgePointSuccess" && (raw === true || raw === "on" || raw === "true")) out.autoSuccess = true;
     const n = Number(raw);
     if (typeof raw !== "string" || raw.trim() === "" || !Number.isInteger(n) || Math.abs(n) > 30) continue;
     if (name === "difficulty") out.difficulty = n;

@@ -12,6 +12,8 @@ import {
   type Track,
   isRulesError,
   type RulesError,
+  character,
+  DICE_OPTION_FORMULAS,
 } from "../rules";
 import type { ActorDoc, AttackCardData, AttackCardTarget, DefenceShown, WorldRules } from "./data";
 import {
@@ -25,7 +27,7 @@ import {
 } from "./actions";
 import { trackFor } from "./combatant";
 import { checkCard, checkRollCard, liveRecord, woundLogOf } from "./integrity";
-import { rollTakesFudgePoint } from "./fudge-point-spend";
+import { rollSpendOf, rollTakesFudgePoint, type RollCardFudgePoint } from "./fudge-point-spend";
 import { opposedOutcome } from "./opposed";
 import {
   FUDGE_LEVELS,
@@ -574,10 +576,18 @@ export interface RollCardContext {
   faces: FaceView[];
   /** Fudge §3.5: an opposed roll's other side, or null. */
   opposed: OpposedView | null;
-  /** Fudge §1.36: the Fudge Point spent on the roll (who, the result before and after), or null. */
-  fudgePoint: { params: { name: string }; from: LevelView; to: LevelView; canUndo: boolean } | null;
+  /** Fudge §1.36: the Fudge Point spent on the roll (who, the result before and after; an automatic success), or null. */
+  fudgePoint: {
+    params: { name: string };
+    from: LevelView;
+    to: LevelView;
+    autoSuccess: boolean;
+    canUndo: boolean;
+  } | null;
   /** Fudge §1.36: the viewer may spend his character's Fudge Point on this roll (one level up or down). */
   canSpendFudgePoint: boolean;
+  /** Fudge §1.36: ... or for an automatic success (a failed unopposed roll, where the world allows it after the dice). */
+  canAutoSuccess: boolean;
   result: LevelView | null;
   resultText: string;
   success: boolean;
@@ -612,14 +622,16 @@ function opposedView(roll: RollCardData, rules: WorldRules, viewer?: CardViewer)
   if (!o) return null;
   const actor = viewer?.actor(o.actorId);
   const numeric = isDatacardStat(roll.traitKey);
+  // Both sides of an opposed roll are thrown with the card's dice (Fudge §3.21–3.22).
+  const formula = roll.diceOption ? DICE_OPTION_FORMULAS[roll.diceOption] : "4dF";
   return {
     name: actor?.name ?? o.actorName,
     traitLabelKey: o.traitLabelKey,
     traitName: o.traitName,
     pending: !o.dice,
     canRoll: !o.dice && !!viewer && !!actor && isOwner(viewer.user, actor),
-    formula: "4dF",
-    faces: o.dice ? faceViews(o.dice, "4dF") : [],
+    formula,
+    faces: o.dice ? faceViews(o.dice, formula) : [],
     result: o.dice && !numeric ? levelView(o.result, ladderOf(rules)) : null,
     resultText: numeric ? signed(o.result) : String(o.result),
     outcome: opposedOutcome(roll),
@@ -630,8 +642,11 @@ export function rollCardContext(
   stored: RollCardData | unknown,
   rules: WorldRules,
   viewer?: CardViewer,
+  messageId = "",
 ): RollCardContext {
-  const roll = checked(() => checkRollCard(stored));
+  const checkedRoll = checked(() => checkRollCard(stored));
+  // Fudge §1.36: a Fudge Point spent on the card is read from the spender's live log (the card's record only shows it).
+  const roll = "traitKey" in checkedRoll ? withLiveSpend(checkedRoll, viewer, messageId) : checkedRoll;
   if (!("traitKey" in roll)) {
     const none = levelView(0, ladderOf(rules));
     return {
@@ -656,6 +671,7 @@ export function rollCardContext(
       opposed: null,
       fudgePoint: null,
       canSpendFudgePoint: false,
+      canAutoSuccess: false,
       error: roll,
     };
   }
@@ -664,6 +680,8 @@ export function rollCardContext(
   // Miniatures: the datacard says "Strength +2", so its roll card does too (not "Great (+2)").
   const numeric = isDatacardStat(roll.traitKey);
   const onLadder = !volt && !numeric;
+  // Fudge §3.21–3.22: a roll thrown with the world's other dice shows their faces (3d6's numbers, not Fudge faces).
+  const formula = volt ? "2d20" : roll.diceOption ? DICE_OPTION_FORMULAS[roll.diceOption] : "4dF";
   return {
     actorName: roll.actorName,
     traitLabelKey: roll.traitLabelKey,
@@ -671,10 +689,10 @@ export function rollCardContext(
     level: onLadder ? levelView(roll.level, ladder) : null,
     penaltyText: signed(roll.penalty),
     hasPenalty: roll.penalty !== 0,
-    dice: facesText(roll.dice, volt ? "2d20" : "4dF"),
+    dice: facesText(roll.dice, formula),
     // Drawn as the attack card draws its dice (templates/parts/dice-faces.hbs).
-    formula: volt ? "2d20" : "4dF",
-    faces: faceViews(roll.dice, volt ? "2d20" : "4dF"),
+    formula,
+    faces: faceViews(roll.dice, formula),
     result: onLadder ? levelView(roll.result, ladder) : null,
     resultText: numeric ? signed(roll.result) : String(roll.result),
     success: roll.success,
@@ -690,22 +708,59 @@ export function rollCardContext(
   };
 }
 
+/**
+ * The card as the spender's live log makes it (Fudge §1.36): the log's spend on this card sets its
+ * result and record; without one, the card's own record (a spend since evicted from the log) stays.
+ */
+function withLiveSpend(roll: RollCardData, viewer: CardViewer | undefined, messageId: string) {
+  const actor = messageId ? viewer?.actor(roll.actorId) : undefined;
+  const spend = actor?.system && actor._id ? rollSpendOf(actor as ActorDoc, messageId) : null;
+  if (!spend) return roll;
+  const to = spend.change.to;
+  const record: RollCardFudgePoint = {
+    spendId: spend.id,
+    actorName: actor?.name ?? "",
+    from: spend.change.from,
+    to,
+    by: roll.fudgePoint?.by ?? "",
+    ...(spend.use === "unopposedSuccess" ? { use: "unopposedSuccess" as const } : {}),
+  };
+  return { ...roll, result: to, success: to >= roll.difficulty, fudgePoint: record };
+}
+
 /** Fudge §1.36 on a trait roll's card: the spend it records, and whether the viewer (the roller's owner) may spend or undo. */
 function fudgePointView(
   roll: RollCardData,
   rules: WorldRules,
   viewer?: CardViewer,
-): Pick<RollCardContext, "fudgePoint" | "canSpendFudgePoint"> {
+): Pick<RollCardContext, "fudgePoint" | "canSpendFudgePoint" | "canAutoSuccess"> {
   const actor = viewer?.actor(roll.actorId);
   const owner = !!viewer && !!actor && isOwner(viewer.user, actor);
   const f = roll.fudgePoint;
   const name = (n: number) => levelView(n, ladderOf(rules));
+  const canSpend = !f && owner && actor?.type === "character" && rollTakesFudgePoint(roll, rules);
   return {
     fudgePoint: f
-      ? { params: { name: actor?.name ?? f.actorName }, from: name(f.from), to: name(f.to), canUndo: owner }
+      ? {
+          params: { name: actor?.name ?? f.actorName },
+          from: name(f.from),
+          to: name(f.to),
+          autoSuccess: f.use === "unopposedSuccess",
+          canUndo: owner,
+        }
       : null,
-    canSpendFudgePoint: !f && owner && actor?.type === "character" && rollTakesFudgePoint(roll, rules),
+    canSpendFudgePoint: canSpend,
+    canAutoSuccess: canSpend && !roll.opposed && !roll.success && autoSuccessOffered(roll, rules),
   };
+}
+
+/** Fudge §1.36 after the dice: where the world allows it, and within the text's limits unless the GM waives her veto. */
+function autoSuccessOffered(roll: RollCardData, rules: WorldRules): boolean {
+  if (!rules.fudgePoints.autoSuccessAfterRoll) return false;
+  const beyond =
+    roll.difficulty > character.AUTO_SUCCESS_MAX_DIFFICULTY ||
+    roll.difficulty - roll.level > character.AUTO_SUCCESS_MAX_ABOVE_TRAIT;
+  return !beyond || rules.fudgePoints.autoSuccessPastLimits;
 }
 
 /**

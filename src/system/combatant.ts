@@ -628,7 +628,8 @@ export function attackRequest(
         preset,
         attacker: { name: a.name, skill: weaponSkill(a, weapon), track: trackFor(a, rules) },
         defender: { name: d.name, skill: defenceLevel(d), defense: defenceLevel(d), track: trackFor(d, rules) },
-        options: {},
+        // Fudge §3.21–3.22 (FATE is a Fudge derivative): the world's dice throw each side's roll.
+        options: rules.dice !== "4dF" ? { dice: rules.dice } : {},
         situation: sit,
       };
     }

@@ -83,10 +83,12 @@ export interface VoltBlock {
 
 /** What `system.experience` holds (Fudge §5.2; src/system/experience.ts reads it through the rules core). */
 export interface StoredExperience {
-  ep: number;
   /** The number of the next log entry's id (`ep<n>`): ids are never reused, so an Undo names one entry. */
   next: number;
+  /** The spends (the awards are the GM's own record: ActorDoc.gmRecords.experience). */
   log: AdvancementEntry[];
+  /** EP of spends no longer in the log (evicted past its bound, or carried over by the data version 8 migration). */
+  spentEarlier?: number;
 }
 
 export interface CharacterData {
@@ -556,7 +558,23 @@ export interface WorldRules {
   defaultDifficulty: number;
   /** Players may see the duel forecast from the Token HUD too (the GM always can). */
   forecastForPlayers: boolean;
+  /** Fudge §1.36: what the text leaves to the GM about a Fudge Point's automatic success (Fudge and FATE worlds). */
+  fudgePoints: FudgePointRules;
 }
+
+/** Fudge §1.36, "accomplish an Unopposed action automatically": the GM's calls the text leaves open. */
+export interface FudgePointRules {
+  /** Off: spent in place of the roll (the roll dialog). On: also on the card of a failed roll, after the dice. */
+  autoSuccessAfterRoll: boolean;
+  /** The text: "the GM may veto" a Difficulty beyond Superb or more than 3 above the trait. Off: vetoed. */
+  autoSuccessPastLimits: boolean;
+}
+
+/**
+ * The presets whose rolls the world's dice option throws (Fudge §3.21–3.22): Fudge, and FATE (a
+ * Fudge derivative rolling Fudge's 4dF). Miniatures keeps its datacard's 4dF and Volt its 2d20.
+ */
+export const usesDiceOption = (preset: string): boolean => preset === "fudge" || preset === "fate";
 
 export function defaultWorldRules(): WorldRules {
   // The Willpower roll against penalties (Fudge §4.51) is set by fudgeTrack.willpowerVsPenalty / willpowerDifficulty.
@@ -596,6 +614,7 @@ export function defaultWorldRules(): WorldRules {
     applyTo: "targeted",
     defaultDifficulty: 0,
     forecastForPlayers: false,
+    fudgePoints: { autoSuccessAfterRoll: false, autoSuccessPastLimits: false },
   };
 }
 
@@ -620,6 +639,7 @@ export const WORLD_RULE_SETTINGS = [
   "applyTo",
   "defaultDifficulty",
   "forecastForPlayers",
+  "fudgePoints",
 ] as const satisfies readonly (keyof WorldRules)[];
 
 function mergeOver(def: unknown, v: unknown): unknown {

@@ -20,11 +20,13 @@ export interface RollCardFudgePoint {
   /** The spend's id in the spender's log. */
   spendId: string;
   actorName: string;
-  /** The result before and after (Fudge §1.36: one level). */
+  /** The result before and after (Fudge §1.36: one level, or the Difficulty met). */
   from: number;
   to: number;
   /** The id of the user who spent it. */
   by: string;
+  /** Absent: "alter a die roll one level"; "unopposedSuccess": an automatic success. */
+  use?: "unopposedSuccess";
 }
 
 /** The spender's pool as stored on his actor (a claim: parsed, every spend his own). */
@@ -43,14 +45,31 @@ const poolUpdate = (pool: character.FudgePointPool) => ({
 /** A spend's id for a card: the card's own (one spend per card: Fudge §1.36 alters a roll one level). */
 export const rollSpendId = (messageId: string): string => messageId;
 
+/**
+ * The spend on a roll's card as the spender's live log holds it (the truth: the card's own record
+ * is only shown), or null. A log that does not parse holds none.
+ */
+export function rollSpendOf(actor: ActorDoc, messageId: string): character.FudgePointSpend | null {
+  let pool: character.FudgePointPool;
+  try {
+    pool = fudgePointPool(actor);
+  } catch {
+    return null;
+  }
+  const id = rollSpendId(messageId);
+  return pool.log.find((s) => s.id === id && s.change.target === messageId) ?? null;
+}
+
+/** Fudge §1.36 applies to a world with Fudge Points (Fudge, FATE) and a ladder trait: not Volt's d20, not a datacard's numbers. */
+export function traitTakesFudgePoint(traitKey: string, rules: WorldRules): boolean {
+  return (
+    (rules.preset === "fudge" || rules.preset === "fate") && !traitKey.startsWith("volt.") && !isDatacardStat(traitKey)
+  );
+}
+
 /** Fudge §1.36 applies to ladder rolls of a world with Fudge Points (Fudge, FATE): not Volt's d20, not a datacard's numbers. */
 export function rollTakesFudgePoint(card: RollCardData, rules: WorldRules): boolean {
-  return (
-    (rules.preset === "fudge" || rules.preset === "fate") &&
-    card.preset === rules.preset &&
-    !card.traitKey.startsWith("volt.") &&
-    !isDatacardStat(card.traitKey)
-  );
+  return card.preset === rules.preset && traitTakesFudgePoint(card.traitKey, rules);
 }
 
 function refuseUnlessOwner(actor: ActorDoc, card: RollCardData, user: UserRef): void {
@@ -70,6 +89,39 @@ function cardResult(card: RollCardData, to: number, rules: WorldRules) {
   return { result: to, resultName: describeLevel(to, ladderOf(rules)).label, success: to >= card.difficulty };
 }
 
+/** Refuses a spend on a card that has one: in the live log, or recorded on the card (a spend since evicted). */
+function refuseUnlessFree(actor: ActorDoc, card: RollCardData, messageId: string, rules: WorldRules): void {
+  if (!hasFudgePoints(actor, rules))
+    throw new RulesError("actor", "FUDGE.Error.FudgePoints.NoPoints", "no Fudge Points here", { name: actor.name });
+  if (!rollTakesFudgePoint(card, rules))
+    throw new RulesError("card", "FUDGE.Error.FudgePoints.NotThisRoll", "no Fudge Points on this roll", {
+      name: actor.name,
+    });
+  if (rollSpendOf(actor, messageId) || card.fudgePoint)
+    throw new RulesError("card", "FUDGE.Error.FudgePoints.AlreadySpent", "a Fudge Point is already spent on it", {
+      name: card.fudgePoint?.actorName ?? actor.name,
+    });
+}
+
+/** The actor's write and the card's record of a spend just made. */
+function spent(
+  actor: ActorDoc,
+  card: RollCardData,
+  r: ReturnType<typeof character.spendFudgePoint>,
+  rules: WorldRules,
+  user: UserRef,
+) {
+  const fudgePoint: RollCardFudgePoint = {
+    spendId: r.spend.id,
+    actorName: actor.name,
+    from: r.spend.change.from,
+    to: r.spend.change.to,
+    by: user.id,
+    ...(r.spend.use === "unopposedSuccess" ? { use: "unopposedSuccess" as const } : {}),
+  };
+  return { actor: poolUpdate(r.pool), card: { ...cardResult(card, fudgePoint.to, rules), fudgePoint } };
+}
+
 /**
  * Fudge §1.36: the owner spends a point to move the card's result one level (`direction` ±1).
  * Returns the actor's write and the card's. Refused: not his roll, not his character, a roll the
@@ -85,16 +137,7 @@ export function spendOnRoll(
   at: string,
 ) {
   refuseUnlessOwner(actor, card, user);
-  if (!hasFudgePoints(actor, rules))
-    throw new RulesError("actor", "FUDGE.Error.FudgePoints.NoPoints", "no Fudge Points here", { name: actor.name });
-  if (!rollTakesFudgePoint(card, rules))
-    throw new RulesError("card", "FUDGE.Error.FudgePoints.NotThisRoll", "no Fudge Points on this roll", {
-      name: actor.name,
-    });
-  if (card.fudgePoint)
-    throw new RulesError("card", "FUDGE.Error.FudgePoints.AlreadySpent", "a Fudge Point is already spent on it", {
-      name: card.fudgePoint.actorName,
-    });
+  refuseUnlessFree(actor, card, messageId, rules);
   const r = character.spendFudgePoint(fudgePointPool(actor), {
     id: rollSpendId(messageId),
     at,
@@ -104,27 +147,93 @@ export function spendOnRoll(
     from: card.result,
     direction,
   });
-  const fudgePoint: RollCardFudgePoint = {
-    spendId: r.spend.id,
-    actorName: actor.name,
-    from: r.spend.change.from,
-    to: r.spend.change.to,
-    by: user.id,
-  };
-  return { actor: poolUpdate(r.pool), card: { ...cardResult(card, fudgePoint.to, rules), fudgePoint } };
+  return spent(actor, card, r, rules, user);
 }
 
-/** The card's Undo: the spend refunded from the owner's log and the card's result as rolled. Refused when the log no longer holds it. */
-export function refundOnRoll(actor: ActorDoc, card: RollCardData, rules: WorldRules, user: UserRef) {
+/**
+ * Fudge §1.36, "accomplish an Unopposed action automatically": an unopposed roll (Fudge §3.4; an
+ * opposed one is §3.5) that failed meets its Difficulty Level. The text's limits (past Superb, or
+ * more than 3 levels above the trait rolled) are the GM's veto, a world setting. `atRoll`: spent
+ * in place of the roll (the roll dialog); else after the dice, only where the world allows it.
+ */
+export function autoSuccessOnRoll(
+  actor: ActorDoc,
+  card: RollCardData,
+  messageId: string,
+  rules: WorldRules,
+  user: UserRef,
+  at: string,
+  atRoll: boolean,
+) {
   refuseUnlessOwner(actor, card, user);
-  const spent = card.fudgePoint;
-  if (!spent) throw new RulesError("card", "FUDGE.Error.FudgePoints.NoneSpent", "no Fudge Point spent on this roll");
-  const pool = fudgePointPool(actor);
-  if (!pool.log.some((s) => s.id === spent.spendId))
-    throw new RulesError("card", "FUDGE.Error.FudgePoints.Evicted", "the spend is no longer in the log", {
-      name: actor.name,
+  refuseUnlessFree(actor, card, messageId, rules);
+  if (card.opposed)
+    throw new RulesError("card", "FUDGE.Error.FudgePoints.Opposed", "an automatic success is for an Unopposed action");
+  if (!atRoll && !rules.fudgePoints.autoSuccessAfterRoll)
+    throw new RulesError("card", "FUDGE.Error.FudgePoints.NotAfterRoll", "spent in place of the roll, not after it");
+  const r = character.spendFudgePoint(fudgePointPool(actor), autoSuccessRequest(card, messageId, actor, rules, at));
+  return spent(actor, card, r, rules, user);
+}
+
+const autoSuccessRequest = (
+  card: Pick<RollCardData, "level" | "difficulty" | "result">,
+  messageId: string,
+  actor: ActorDoc,
+  rules: WorldRules,
+  at: string,
+): character.FudgePointRequest => ({
+  id: rollSpendId(messageId),
+  at,
+  by: actor._id,
+  use: "unopposedSuccess",
+  target: messageId,
+  trait: card.level,
+  difficulty: card.difficulty,
+  from: card.result,
+  gmAllows: rules.fudgePoints.autoSuccessPastLimits,
+});
+
+/**
+ * Before the dice (the roll dialog): would an automatic success on this trait against `difficulty`
+ * be allowed — his own character, a point left, within the text's limits? Throws the refusal.
+ */
+export function checkAutoSuccess(
+  actor: ActorDoc,
+  traitKey: string,
+  level: number,
+  difficulty: number,
+  rules: WorldRules,
+  user: UserRef,
+): void {
+  if (!isOwner(user, actor))
+    throw new RulesError("actor", "FUDGE.Error.FudgePoints.NotYours", "one spends only one's own Fudge Points", {
+      who: actor.name,
     });
-  const r = character.refundFudgePoint(pool, spent.spendId);
+  if (!hasFudgePoints(actor, rules) || !traitTakesFudgePoint(traitKey, rules))
+    throw new RulesError("actor", "FUDGE.Error.FudgePoints.NoPoints", "no Fudge Points here", { name: actor.name });
+  const request = autoSuccessRequest({ level, difficulty, result: difficulty - 1 }, "check", actor, rules, "check");
+  character.spendFudgePoint(fudgePointPool(actor), request);
+}
+
+/** Whether the roll dialog offers an automatic success for this trait (his own Fudge or FATE character). */
+export const offersAutoSuccess = (actor: ActorDoc, traitKey: string, rules: WorldRules, user: UserRef): boolean =>
+  isOwner(user, actor) && hasFudgePoints(actor, rules) && traitTakesFudgePoint(traitKey, rules);
+
+/**
+ * The card's Undo: the spend refunded from the owner's live log and the card's result as rolled.
+ * Refused when the log no longer holds it (evicted), or never did.
+ */
+export function refundOnRoll(actor: ActorDoc, card: RollCardData, messageId: string, rules: WorldRules, user: UserRef) {
+  refuseUnlessOwner(actor, card, user);
+  const spend = rollSpendOf(actor, messageId);
+  if (!spend) {
+    if (card.fudgePoint)
+      throw new RulesError("card", "FUDGE.Error.FudgePoints.Evicted", "the spend is no longer in the log", {
+        name: actor.name,
+      });
+    throw new RulesError("card", "FUDGE.Error.FudgePoints.NoneSpent", "no Fudge Point spent on this roll");
+  }
+  const r = character.refundFudgePoint(fudgePointPool(actor), spend.id);
   return { actor: poolUpdate(r.pool), card: { ...cardResult(card, r.spend.change.from, rules), fudgePoint: null } };
 }
 

@@ -65,6 +65,8 @@ export interface FudgeRpgConversion {
     prototypeToken: { name: string; actorLink: boolean };
   };
   report: ImportReportLine[];
+  /** Unspent EP the export held (§5.2), 0 for none: the GM's import records them as her award (experience.ts importedAward). */
+  award: number;
 }
 
 export interface ConvertOptions {
@@ -255,6 +257,7 @@ interface Conversion {
   notes: string[];
   system: CharacterData;
   items: ItemDoc[];
+  award: number;
   add<T extends ItemType>(type: T, name: string, system: ItemDoc<T>["system"], img?: string): void;
   tick(): void;
 }
@@ -279,6 +282,7 @@ export function convertFudgeRpgActor(
     notes: [],
     system: defaultCharacterData(),
     items: out,
+    award: 0,
     add: (type, iname, s, img) =>
       out.push({ _id: newId(), name: iname, type, ...(img ? { img } : {}), system: s } as ItemDoc),
     tick,
@@ -311,7 +315,7 @@ export function convertFudgeRpgActor(
   // 13. The result must be a working character under the world's rules (the rules core parses its track).
   tick();
   trackFor({ ...actor, _id: "import" } as ActorDoc, c.rules);
-  return { actor, report };
+  return { actor, report, award: c.award };
 }
 
 /** 1. Is it a fudge-rpg actor export at all? Its parts, checked before anything is built. */
@@ -377,7 +381,7 @@ function readWounds(woundsIn: Record<string, unknown>) {
   });
 }
 
-/** 3. Fudge Points (Fudge §4.64) and unspent Experience Points (§5.2: the sheet's EP, an empty log). */
+/** 3. Fudge Points (Fudge §4.64) and unspent Experience Points (§5.2: an award for the GM to record, an empty log). */
 function fudgePointsAndExperience(c: Conversion, sys: Record<string, unknown>): void {
   const { system, info, kept, notes } = c;
   const fp = whole(sys.fp, "system.fp", 0);
@@ -386,7 +390,9 @@ function fudgePointsAndExperience(c: Conversion, sys: Record<string, unknown>): 
   const ep = whole(sys.ep, "system.ep", 0);
   if (ep > 0) {
     const held = Math.min(ep, MAX_EP);
-    system.experience = { ep: held, next: 0, log: [] };
+    // The EP are an award only the GM's record holds: the actor gets an empty log.
+    system.experience = { next: 0, log: [] };
+    c.award = held;
     info("Experience", { value: held });
     // More than a character may hold: the rest is kept in the notes, said in the report.
     if (held < ep) {

@@ -340,6 +340,7 @@ export function checkRollCard(raw: unknown): RollCardData {
     if (!isRec(f)) throw bad("fudgePoint", "not an object");
     for (const k of ["spendId", "actorName", "by"]) run(() => shortText(f[k], `fudgePoint.${k}`));
     for (const k of ["from", "to"]) if (!isInt(f[k], 400)) throw bad(`fudgePoint.${k}`, "not a whole number in range");
+    if (f.use !== undefined && f.use !== "unopposedSuccess") throw bad("fudgePoint.use", "not a use on a roll");
   }
   return raw as unknown as RollCardData;
 }

@@ -27,6 +27,9 @@
  * - MIGRATION_VERSION 7 (session 15): the wound log's `before`/`after` track states take the
  *   track's current shape too (woundLogStateChanges), so an Undo after the load restores a state
  *   that reads. No stored shape changed with the one writer (issue 28).
+ * - MIGRATION_VERSION 8 (session 16): EP awards are the GM's own record (the GM's store), no
+ *   longer entries of the actor's log, which its owner writes. The world migration moves them
+ *   once (experience.ts adoptedAwards; src/foundry/migration.ts) and drops the actor's `ep` count.
  */
 import { levelValue, PRESETS } from "../rules";
 import { GUTS_REASONS } from "../rules/miniatures";

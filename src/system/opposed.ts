@@ -57,7 +57,7 @@ export function opposedRoll(
   opponent: ActorDoc,
   faces: number[],
   rules: WorldRules,
-  opts: { user: UserRef; inCombat: boolean; willpowerDice?: number[] },
+  opts: { user: UserRef; inCombat: boolean; willpowerDice?: number[]; throws?: number[][] },
 ): OpposedSide {
   const side = card.opposed;
   if (!side || side.actorId !== actorRef(opponent))
@@ -73,6 +73,7 @@ export function opposedRoll(
     user: opts.user,
     inCombat: opts.inCombat,
     ...(opts.willpowerDice ? { willpowerDice: opts.willpowerDice } : {}),
+    ...(opts.throws ? { throws: opts.throws } : {}),
   });
   return {
     ...side,

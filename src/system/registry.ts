@@ -36,8 +36,8 @@ export const QUERIES = {
 } as const;
 export type QueryAction = keyof typeof QUERIES;
 
-/** Version of the stored data shape; the world migration runs when the world's is older. 4: notes and descriptions are HTML again (rich text). 5: miniatures have `gutsStanding`. 6: stored data over its bound (bounds.ts) is clamped. 7: the wound log's track states take the track's current shape. */
-export const MIGRATION_VERSION = 7;
+/** Version of the stored data shape; the world migration runs when the world's is older. 4: notes and descriptions are HTML again (rich text). 5: miniatures have `gutsStanding`. 6: stored data over its bound (bounds.ts) is clamped. 7: the wound log's track states take the track's current shape. 8: EP awards move from the actor's log into the GM's record. */
+export const MIGRATION_VERSION = 8;
 export const MIGRATION_SETTING = "systemMigrationVersion";
 /** World setting: the initiative formula ("" = the preset's default). */
 export const INITIATIVE_SETTING = "initiativeFormula";

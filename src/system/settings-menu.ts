@@ -59,7 +59,7 @@ export interface RuleField {
   ladder?: boolean;
   /** Choices that depend on the rules being edited (a role's attribute: the set's own keys), "" first. */
   dynamicChoices?: (rules: WorldRules) => readonly string[];
-  group: "general" | "characters" | "fudge" | "fudgeTrack" | "miniatures" | "fate" | "volt";
+  group: "general" | "characters" | "dice" | "fudgePoints" | "fudge" | "fudgeTrack" | "miniatures" | "fate" | "volt";
 }
 
 const f = (
@@ -101,8 +101,11 @@ export const RULE_FIELDS: readonly RuleField[] = [
       dynamicChoices: (rules: WorldRules) => ["", ...rules.attributeSet.attributes.map((a) => a.key)],
     }),
   ),
-  // Fudge §3.21–3.22: the dice a trait is rolled with
-  f("dice", "choice", "fudge", { choices: DICE_OPTION_IDS }),
+  // Fudge §3.21–3.22: the dice a trait is rolled with (FATE, a Fudge derivative, offers the same text's dice)
+  f("dice", "choice", "dice", { choices: DICE_OPTION_IDS }),
+  // Fudge §1.36: the GM's calls on a Fudge Point's automatic success
+  f("fudgePoints.autoSuccessAfterRoll", "boolean", "fudgePoints"),
+  f("fudgePoints.autoSuccessPastLimits", "boolean", "fudgePoints"),
   // Fudge §4.53–4.64
   f("fudge.woundMode", "choice", "fudge", { choices: WOUND_MODES }),
   f("fudge.lessLethal", "boolean", "fudge"),
@@ -167,13 +170,23 @@ export const RULE_FIELDS: readonly RuleField[] = [
   f("volt.recovery", "choice", "volt", { choices: VOLT_RECOVERY }),
 ];
 
-export const RULE_GROUPS = ["general", "characters", "fudge", "fudgeTrack", "miniatures", "fate", "volt"] as const;
+export const RULE_GROUPS = [
+  "general",
+  "characters",
+  "dice",
+  "fudgePoints",
+  "fudge",
+  "fudgeTrack",
+  "miniatures",
+  "fate",
+  "volt",
+] as const;
 
 /** The settings menu shows the general options and the active preset's own (issue #9). */
 export const PRESET_GROUPS: Record<string, readonly RuleField["group"][]> = {
-  fudge: ["general", "characters", "fudge", "fudgeTrack"],
+  fudge: ["general", "characters", "dice", "fudgePoints", "fudge", "fudgeTrack"],
   miniatures: ["general", "miniatures"],
-  fate: ["general", "characters", "fate"],
+  fate: ["general", "characters", "dice", "fudgePoints", "fate"],
   volt: ["general", "volt"],
 };
 

@@ -14,6 +14,8 @@ export interface StoredShape {
   expect: Record<string, unknown>;
   /** Values after the world migration (dotted paths into the actor's `flags["fudge-wounds"]`). */
   migratedFlags?: Record<string, unknown>;
+  /** After the world migration: the actor's `system.experience` and the GM's record of its awards (data version 8). */
+  migratedExperience?: { system: Record<string, unknown>; record: Record<string, unknown> };
   /** Paths into `system` that must be gone. */
   gone?: string[];
   /** The stored data fails validation: the world migration must repair it. */
@@ -198,6 +200,77 @@ export const STORED_SHAPES: StoredShape[] = [
       "woundLog.cinematicCard001.before.marks.veryHurt": [{ level: "veryHurt" }],
       "woundLog.cinematicCard001.after.marks.veryHurt": [{ level: "veryHurt" }],
       "woundLog.cinematicCard001.after.marks.incapacitated": [{ level: "hurt" }],
+    },
+  },
+  {
+    label: "version 7 character: EP awards in its own log, and an `ep` count past what the log lists",
+    documentName: "Actor",
+    source: {
+      name: "Ilse of Version 7",
+      type: "character",
+      system: {
+        attributes: { strength: 1 },
+        experience: {
+          // 10 + 15 awarded − 6 spent = 19 listed; 23 held: 4 EP of awards evicted from the log.
+          ep: 23,
+          next: 3,
+          log: [
+            {
+              id: "ep0",
+              at: "2026-01-01T00:00:00.000Z",
+              type: "award",
+              amount: 10,
+              by: "gmUser0000000001",
+              note: "Session 1",
+            },
+            {
+              id: "ep1",
+              at: "2026-01-02T00:00:00.000Z",
+              type: "raise",
+              trait: "attr.strength",
+              kind: "attribute",
+              from: 0,
+              to: 1,
+              cost: 6,
+            },
+            { id: "ep2", at: "2026-01-03T00:00:00.000Z", type: "award", amount: 15, by: "gmUser0000000001" },
+          ],
+        },
+      },
+    },
+    expect: { "experience.ep": 23, "attributes.strength": 1 },
+    migratedExperience: {
+      system: {
+        next: 3,
+        spentEarlier: 0,
+        log: [
+          {
+            id: "ep1",
+            at: "2026-01-02T00:00:00.000Z",
+            type: "raise",
+            trait: "attr.strength",
+            kind: "attribute",
+            from: 0,
+            to: 1,
+            cost: 6,
+          },
+        ],
+      },
+      record: {
+        next: 0,
+        earlier: 4,
+        awards: [
+          {
+            id: "ep0",
+            at: "2026-01-01T00:00:00.000Z",
+            type: "award",
+            amount: 10,
+            by: "gmUser0000000001",
+            note: "Session 1",
+          },
+          { id: "ep2", at: "2026-01-03T00:00:00.000Z", type: "award", amount: 15, by: "gmUser0000000001" },
+        ],
+      },
     },
   },
   {

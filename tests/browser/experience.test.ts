@@ -2,7 +2,8 @@
  * Experience in the playground (Fudge §5.2), as a user would: the GM awards EP from Leroy's sheet,
  * spends them on a skill (the dialog's cost follows the pick), a second spend he cannot pay is
  * refused with a sentence and writes nothing, the log shows each entry (when, what, EP) and Undo
- * gives back the EP and the level. axe-core checks the Experience section and the spend dialog.
+ * gives back the EP and the level; an award entry written into the actor's own data grants nothing
+ * and the sheet says so. axe-core checks the Experience section and the spend dialog.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
@@ -49,7 +50,10 @@ describe("Experience Points on the playground's sheet", () => {
     await act(page, () => dialog.locator("[data-pg-submit]").click());
     const after = await storedActor(page, "Leroy");
     expect(after.items.find((i: any) => i._id === skill._id).system.level).toBe(level + 1);
-    expect(after.system.experience.ep).toBe(1);
+    // The award is the GM's record, the spend the actor's log.
+    expect(after.gmRecords.experience.awards).toMatchObject([{ amount: cost + 1, note: "Saved the caravan" }]);
+    expect(after.system.experience.log).toMatchObject([{ type: "raise", cost }]);
+    await expect(section.locator(".fudge-xp-ep").textContent()).resolves.toContain("Unspent EP: 1");
 
     // A spend he cannot pay (an attribute: three times a skill's step) is refused; nothing changes.
     await section.locator('[data-action="spendExperience"]').click();
@@ -76,7 +80,27 @@ describe("Experience Points on the playground's sheet", () => {
     await act(page, () => page.locator("dialog[open] [data-pg-submit]").click());
     const undone = await storedActor(page, "Leroy");
     expect(undone.items.find((i: any) => i._id === skill._id).system.level).toBe(level);
-    expect(undone.system.experience.ep).toBe(cost + 1);
+    await expect(section.locator(".fudge-xp-ep").textContent()).resolves.toContain(`Unspent EP: ${cost + 1}`);
+
+    // An award entry written into the actor's own data (as an owner could) grants nothing: the sheet says so.
+    await act(page, () =>
+      page.evaluate(() => {
+        const pg = (window as any).__playground;
+        const a = pg.store.state.actors.find((x: any) => x.name === "Leroy");
+        pg.store.updateDocs({ actors: [a._id] }, (d: any) => {
+          const doc = d.actors.find((x: any) => x._id === a._id);
+          doc.system.experience = {
+            ...doc.system.experience,
+            log: [{ id: "ep90", at: "2026-01-01T00:00:00.000Z", type: "award", amount: 500, by: "x" }],
+          };
+        });
+      }),
+    );
+    await expect(section.locator(".fudge-xp-ignored").textContent()).resolves.toContain(
+      "1 award entries in this actor's own data are not the GM's records and count for nothing.",
+    );
+    await expect(section.locator(".fudge-xp-ep").textContent()).resolves.toContain(`Unspent EP: ${cost + 1}`);
+    expect(await axeViolations(page, [".pg-window .fudge-experience"], "experience, ignored award")).toEqual([]);
     expect(await missingKeys(page)).toEqual([]);
     expect(noProblems(problems)).toEqual([]);
     await context.close();

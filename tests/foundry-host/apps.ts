@@ -682,3 +682,58 @@ export class CombatTracker extends ApplicationV2 {
     return ol;
   }
 }
+
+/**
+ * v13's Actors directory (client/applications/sidebar/tabs/actor-directory.mjs over
+ * DocumentDirectory, client/applications/sidebar/document-directory.mjs), as far as a system's
+ * hooks read it. Its element: the header's `.header-actions` (templates/sidebar/directory/header.hbs)
+ * and one `li.directory-item.entry.actor[data-entry-id]` per actor the user may see
+ * (templates/sidebar/partials/document-partial.hbs); ApplicationV2 then fires
+ * `renderActorDirectory(app, element, context, options)`. Returns the element.
+ */
+export function renderActorDirectory(): HTMLElement {
+  const c = current();
+  const section = document.createElement("section");
+  section.className = "tab sidebar-tab directory flexcol actors-sidebar";
+  section.innerHTML = `<header class="directory-header"><div class="header-actions action-buttons flexrow"></div></header><ol class="directory-list"></ol>`;
+  const list = section.querySelector("ol")!;
+  for (const a of (c.game.actors as unknown as { contents: { id: string; name: string; visible?: boolean }[] })
+    .contents) {
+    if (a.visible === false) continue;
+    const li = document.createElement("li");
+    li.className = "directory-item entry actor";
+    li.dataset.entryId = a.id;
+    li.textContent = a.name;
+    list.append(li);
+  }
+  const app = { documentName: "Actor", element: section };
+  const hooks = (globalThis as unknown as { Hooks: { callAll(name: string, ...args: unknown[]): void } }).Hooks;
+  hooks.callAll("renderActorDirectory", app, section, {}, {});
+  return section;
+}
+
+/**
+ * The Actors directory's entry menu as v13 builds it (DocumentDirectory#_createContextMenus: the
+ * entries on `.directory-item[data-entry-id]`, `hookName: "get" + documentName + "ContextOptions"`
+ * with `parentClassHooks: false`, so `getActorContextOptions(app, entries)` alone; v14 fires the same
+ * hook, with v14-shaped core entries). Returns the entries.
+ */
+export function actorDirectoryMenu(): Rec[] {
+  const v14 = current().world.generation >= 14;
+  const entries: Rec[] = [
+    v14
+      ? { label: "OWNERSHIP.Configure", icon: "", visible: () => true, onClick: () => undefined }
+      : { name: "OWNERSHIP.Configure", icon: "", condition: () => true, callback: () => undefined },
+  ];
+  const hooks = (globalThis as unknown as { Hooks: { callAll(name: string, ...args: unknown[]): void } }).Hooks;
+  hooks.callAll("getActorContextOptions", { documentName: "Actor" }, entries);
+  return entries;
+}
+
+/** An Actors directory entry, as the menu's condition and callback receive it. */
+export function actorEntryRow(id: string): HTMLElement {
+  const li = document.createElement("li");
+  li.className = "directory-item entry actor";
+  li.dataset.entryId = id;
+  return li;
+}

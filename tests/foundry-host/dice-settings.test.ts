@@ -133,3 +133,107 @@ describe("attacks and defences with the world's dice option (Fudge §3.21–3.22
     expect(t.world.hooks.errors).toEqual([]);
   });
 });
+
+describe("a FATE world with the world's dice option (Fudge §3.21–3.22; FATE is a Fudge derivative)", () => {
+  it("d6−d6: the attack, the defence and a trait roll are thrown 1d6 - 1d6 and read so; Apply re-derives", async () => {
+    const t = await table();
+    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "fate" as never));
+    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "dice" as never, "d6-d6" as never));
+    const [weapon] = await t.gm.run(() =>
+      actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
+        { name: "Broadsword", type: "weapon", system: { equipped: true } } as never,
+      ]),
+    );
+    await t.world.settle();
+    t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
+    const app = await t.player.run(() =>
+      (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({
+        force: true,
+      }),
+    );
+    // Attack 6 − 2 = +4; defence 1 − 6 = −5.
+    t.world.dice.queue(6, 2, 1, 6);
+    t.world.answerDialogs("ok");
+    t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weapon.id}"]`));
+    await t.world.settle();
+    const msg = t.gm.game.messages.contents.at(-1)!;
+    expect(msg.type).toBe("attackCard");
+    t.gm.click(t.gm.chatLog.get(msg.id)!.querySelector('[data-action="defend"]'));
+    await t.world.settle();
+    expect(t.world.rolls.map((r) => [r.formula, r.userId])).toEqual([
+      ["1d6 - 1d6", t.ids.player],
+      ["1d6 - 1d6", t.ids.gm],
+    ]);
+    const system = t.player.game.messages.get(msg.id)!.system as unknown as {
+      diceOption: string;
+      targets: { resolution: { dice: Record<string, number[]>; numbers: Record<string, number>; outcome: string } }[];
+    };
+    expect(system.diceOption).toBe("d6-d6");
+    expect(system.targets[0].resolution).toMatchObject({
+      dice: { attack: [6, 2], defense: [1, 6] },
+      numbers: { attackerDice: 4, defenderDice: -5 },
+      outcome: "wound",
+    });
+    t.gm.click(t.gm.chatLog.get(msg.id)!.querySelector('[data-action="apply"]'));
+    await t.world.settle();
+    const applied = (t.player.game.messages.get(msg.id)!.system as unknown as { targets: { applied: unknown[] }[] })
+      .targets[0].applied;
+    expect(applied).toHaveLength(1);
+
+    // A trait roll in the same world: one 1d6 - 1d6, read 5 − 3 = +2.
+    t.world.dice.queue(5, 3);
+    t.world.answerDialogs("ok");
+    t.player.click(app.element.querySelector('[data-action="rollTrait"][data-trait="attributes.strength"]'));
+    await t.world.settle();
+    const roll = t.gm.game.messages.contents.at(-1)!.system as unknown as {
+      dice: number[];
+      diceOption: string;
+      result: number;
+      level: number;
+      penalty: number;
+    };
+    expect(roll).toMatchObject({ dice: [5, 3], diceOption: "d6-d6" });
+    expect(roll.result).toBe(roll.level + roll.penalty + 2);
+    expect(t.world.rolls.at(-1)!.formula).toBe("1d6 - 1d6");
+    // The card shows the d6 faces as numbers, not as Fudge faces.
+    const rollId = t.gm.game.messages.contents.at(-1)!.id!;
+    expect(t.player.chatLog.get(rollId)!.querySelector(".fudge-dice-roll")!.textContent).toMatch(/5[\s\S]*3/);
+
+    expect(t.world.errors).toEqual([]);
+    expect(t.world.hooks.errors).toEqual([]);
+  });
+
+  it("d6−d6: an opposed trait roll's other side is thrown with the card's dice (Fudge §3.5)", async () => {
+    const t = await table();
+    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "fate" as never));
+    await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "dice" as never, "d6-d6" as never));
+    await t.world.settle();
+    t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
+    const app = await t.player.run(() =>
+      (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({
+        force: true,
+      }),
+    );
+    // An opposed roll (Fudge §3.5): the opponent's side is thrown with the same dice, from the card.
+    t.world.dice.queue(4, 4);
+    t.world.answerDialogs((req) => {
+      req.form.querySelector<HTMLSelectElement>('[name="opponent"]')!.value = "0";
+      return "ok";
+    });
+    t.player.click(app.element.querySelector('[data-action="rollTrait"][data-trait="attributes.strength"]'));
+    await t.world.settle();
+    const opposedId = t.gm.game.messages.contents.at(-1)!.id!;
+    t.world.dice.queue(2, 6);
+    t.gm.click(t.gm.chatLog.get(opposedId)!.querySelector('[data-action="rollOpposed"]'));
+    await t.world.settle();
+    const side = (
+      t.gm.game.messages.get(opposedId)!.system as unknown as {
+        opposed: { dice: number[]; result: number; level: number; penalty: number };
+      }
+    ).opposed;
+    expect(side.dice).toEqual([2, 6]);
+    expect(side.result).toBe(side.level + side.penalty - 4);
+    expect(t.world.rolls.at(-1)).toMatchObject({ formula: "1d6 - 1d6", userId: t.ids.gm });
+    expect(t.world.errors).toEqual([]);
+  });
+});

@@ -9,6 +9,9 @@ import { MIGRATION_SETTING, MIGRATION_VERSION, SYSTEM_ID } from "../../src/syste
 import { STORED_SHAPES, type StoredShape } from "./fixtures";
 import { ROLES, startWorld, type World } from "./index";
 import type { Client } from "./world";
+import { experienceOf } from "../../src/system/experience";
+import { plainActor, worldRules } from "../../src/foundry/bridge";
+import { withGmRecordsOf } from "../../src/foundry/gm-records";
 
 const at = (o: unknown, path: string) =>
   path.split(".").reduce<unknown>((x, k) => (x == null ? undefined : (x as Record<string, unknown>)[k]), o);
@@ -131,6 +134,38 @@ describe("the world migration", () => {
       for (const [path, v] of Object.entries(s.migratedFlags!))
         expect(at(flags, path), `${s.label}: ${path}`).toEqual(v);
     }
+  });
+
+  it("moves EP awards from the actors' logs into the GM's record once, keeping the EP each held (version 8)", async () => {
+    const shapes = STORED_SHAPES.filter((s) => !s.unrepairable);
+    const { world, gmId, playerId, ids } = await worldWith(shapes);
+    const gm = await world.connect(gmId);
+    await world.settle();
+    expect(version(gm)).toBe(MIGRATION_VERSION);
+    const moved = shapes.map((s, i) => [s, ids[i]] as const).filter(([s]) => s.migratedExperience);
+    expect(moved.length).toBeGreaterThan(0);
+    const records = world.server.settings.get(`${SYSTEM_ID}.gmRecords`) as Record<string, any>;
+    const player = await world.connect(playerId);
+    await world.settle();
+    for (const [s, id] of moved) {
+      const system = world.server.db.Actor.get(id)!.system as Record<string, any>;
+      expect(system.experience, s.label).toEqual(s.migratedExperience!.system);
+      expect(records[`Actor.${id}`].experience, s.label).toEqual(s.migratedExperience!.record);
+      // The EP the version 7 actor held, now read from the GM's record less the spends, on every client.
+      const ep = player.run(
+        () => experienceOf(withGmRecordsOf(plainActor(player.game.actors.get(id)! as never)), worldRules()).ep,
+      );
+      expect(ep, s.label).toBe(at(s.source.system, "experience.ep"));
+    }
+    // Run again (the version set back): nothing left to move, nothing written.
+    const before = JSON.stringify(world.server.settings.get(`${SYSTEM_ID}.gmRecords`));
+    await gm.run(() => game.settings!.set(SYSTEM_ID as never, MIGRATION_SETTING as never, 7 as never));
+    const { migrateWorld } = await import("../../src/foundry/migration");
+    const report = await gm.run(() => migrateWorld());
+    await world.settle();
+    expect(report?.failed).toEqual([]);
+    expect(report?.updated.filter((u) => u.endsWith("(experience)"))).toEqual([]);
+    expect(JSON.stringify(world.server.settings.get(`${SYSTEM_ID}.gmRecords`))).toBe(before);
   });
 
   it("writes only what changes: a player's edit made while it runs is kept", async () => {

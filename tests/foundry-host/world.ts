@@ -509,7 +509,8 @@ export class Client {
           error: (m: unknown) => this.notify("error", m),
           notify: (m: unknown) => this.notify("info", m),
         },
-        chat: { scrollBottom: () => undefined },
+        // v13 ChatLog#updateMessage(message, notify): the message's element drawn again from its data.
+        chat: { scrollBottom: () => undefined, updateMessage: (m: ChatMessage) => this.drawMessage(m) },
       } as never;
       this.canvas = {
         ready: true,

@@ -10,6 +10,9 @@ import { describe, expect, it } from "vitest";
 import { gmAndPlayer } from "../foundry-host";
 import { importFudgeRpgFiles } from "../../src/foundry/import";
 import { addImportButton } from "../../src/foundry/import-button";
+import { plainActor, worldRules } from "../../src/foundry/bridge";
+import { withGmRecordsOf } from "../../src/foundry/gm-records";
+import { experienceOf } from "../../src/system/experience";
 
 const fixture = (f: string) => ({ file: f, text: readFileSync(`tests/fixtures/fudge-rpg/${f}`, "utf8") });
 
@@ -30,6 +33,16 @@ describe("Import from Fudge RPG on the v13 host", () => {
       items: { size: number; contents: { type: string; name: string }[] };
     };
     expect(brannoc.system.fudgePoints).toBe(4);
+    // The export's 7 unspent EP: the importing GM's award in her own record, none in the actor's data.
+    expect(brannoc.system.experience).toEqual({ next: 0, log: [] });
+    const record = gm.run(() => withGmRecordsOf(plainActor(game.actors!.getName("Brannoc the Bold") as never)))
+      .gmRecords?.experience;
+    expect(record).toMatchObject({ awards: [{ type: "award", amount: 7, by: gm.user.id, note: "fudge-rpg" }] });
+    expect(
+      gm.run(() =>
+        experienceOf(withGmRecordsOf(plainActor(game.actors!.getName("Brannoc the Bold") as never)), worldRules()),
+      ).ep,
+    ).toBe(7);
     expect(brannoc.system.attributes).toMatchObject({ strength: 2, damageCapacity: 1, willpower: 1 });
     expect(brannoc.system.woundTrack.preset).toBe("custom");
     expect(brannoc.system.woundTrack.state.marks.hurt).toEqual([{ level: "hurt" }, null]);

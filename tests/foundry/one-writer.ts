@@ -161,7 +161,7 @@ function memoryPort(o: Oracle, docs: Map<string, ActorDoc>): HostPort {
     writesHere: () => true,
     writeCardTarget: no,
     postAttackCard: () => Promise.resolve(""),
-    postRollCard: no,
+    postRollCard: () => Promise.resolve(""),
     postNote: no,
     showRolls: no,
     items: { create: no, remove: no, update: no, open: no, editImage: no },

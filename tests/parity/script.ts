@@ -76,7 +76,7 @@ const fudge: ParityRun = {
     // Experience (Fudge §5.2): the GM awards EP, Strength is raised (Great → Superb, 8 × 3 EP), undone, raised again.
     { sheet: "Leroy", action: "awardExperience", dialog: { amount: "30", note: "The siege" } },
     { sheet: "Leroy", action: "spendExperience", dialog: { trait: "attr.strength", used: "true" } },
-    { sheet: "Leroy", action: "undoAdvance", data: { entry: "ep1" }, dialog: "confirm" },
+    { sheet: "Leroy", action: "undoAdvance", data: { entry: "ep0" }, dialog: "confirm" },
     { sheet: "Leroy", action: "spendExperience", dialog: { trait: "attr.strength", used: "true" } },
     // Fudge §3.5: an opposed roll against the target, whose side is rolled from the card.
     { sheet: "Leroy", action: "rollTrait", data: { trait: "attributes.strength" }, dialog: { opponent: "0" } },

@@ -7,7 +7,16 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { runCommand } from "../../src/cli/run";
 import { resolveSamples } from "../../src/cli/samples";
-import { duelForecast, pipelineFor, readDiceOption, recordedDice, type AttackOdds } from "../../src/rules";
+import {
+  duelForecast,
+  newTrack,
+  opposedDistribution,
+  pipelineFor,
+  readDiceOption,
+  recordedDice,
+  type AttackOdds,
+} from "../../src/rules";
+import { defaultFateConfig } from "../../src/rules/fate";
 import { ROOT } from "../system/fixtures";
 
 const attack = { preset: "fudge", attacker: "Leroy", defender: "Theodora" };
@@ -63,6 +72,20 @@ describe("fudge-rules odds --dice and forecast --dice (Fudge §3.21–3.22)", ()
     const want = duelForecast({ ...resolveSamples(duel), options: { dice: "d6-d6" } });
     expect(got.aOut).toBeCloseTo(want.aOut, 12);
     expect(got.aOut).not.toBeCloseTo(duelForecast(resolveSamples(duel)).aOut, 4);
+  });
+
+  it("odds --dice on a FATE request (a Fudge derivative): the option's opposed distribution", () => {
+    const fate = {
+      preset: "fate",
+      attacker: { name: "Joe-Bob", skill: 1, track: newTrack(defaultFateConfig()) },
+      defender: { name: "Dylan", skill: 0, track: newTrack(defaultFateConfig()) },
+    };
+    const r = cli(["odds", "--dice", "d6-d6"], fate);
+    expect(r.status, r.stderr).toBe(0);
+    const wound = opposedDistribution("d6-d6", 1, 0)
+      .filter((x) => x.degree > 0)
+      .reduce((s, x) => s + x.p, 0);
+    expect((JSON.parse(r.stdout) as AttackOdds).outcomes.wound).toBeCloseTo(wound, 12);
   });
 
   it("an unknown option, or the dice on another preset, exits 2 with a sentence naming the field", () => {

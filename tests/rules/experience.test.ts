@@ -13,6 +13,8 @@ const {
   parseExperience,
   parseExperienceOptions,
   dependentsOf,
+  spendPrice,
+  DEFAULT_EXPERIENCE_OPTIONS,
 } = character;
 
 type Xp = character.Experience;
@@ -235,5 +237,19 @@ describe("stored data is a claim", () => {
       parseExperienceOptions({ attributeSurcharge: 2 }),
     ).experience;
     expect(parseExperience(JSON.parse(JSON.stringify(r)))).toEqual(r);
+  });
+});
+
+describe("spendPrice: a logged spend priced again from its own levels (Fudge §5.2)", () => {
+  it("counts a raise at the table's price (× 3 for an attribute), never less than it says; a gift at least its minimum", () => {
+    const raise = (kind: "attribute" | "skill", from: number, cost: number) =>
+      ({ id: "e", at: "t", type: "raise", trait: "t", kind, from, to: from + 1, cost }) as const;
+    expect(spendPrice(raise("skill", 1, 0))).toBe(4); // Good → Great
+    expect(spendPrice(raise("attribute", 1, 0))).toBe(12);
+    expect(spendPrice(raise("skill", -2, 0))).toBe(1); // Poor → Mediocre
+    expect(spendPrice(raise("skill", 0, 7))).toBe(7); // a surcharge paid: the stored cost stands
+    expect(spendPrice(raise("skill", 0, 0), { ...DEFAULT_EXPERIENCE_OPTIONS, costMultiplier: 2 })).toBe(4);
+    expect(spendPrice({ id: "g", at: "t", type: "gift", trait: "Lucky", cost: 0 })).toBe(6);
+    expect(spendPrice({ id: "p", at: "t", type: "power", trait: "Flight", cost: 20 })).toBe(20);
   });
 });

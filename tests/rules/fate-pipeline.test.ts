@@ -12,6 +12,7 @@ import {
   type Track,
   seededRng,
 } from "../../src/rules";
+import { DICE_OPTION_IDS, exactOdds, opposedDistribution, readDiceOption } from "../../src/rules";
 import { caught, fieldOf } from "./errors";
 
 const fresh = (): Track => newTrack(defaultFateConfig());
@@ -152,4 +153,62 @@ describe("fate pipeline", () => {
     resolveAttack(req, { attack: plus(4), defense: minus(4) });
     expect(req).toEqual(copy);
   });
+});
+
+describe("fate pipeline with Fudge's dice alternatives (Fudge §3.21–3.22; FATE is a Fudge derivative)", () => {
+  const withDice = (dice: string, over: Parameters<typeof request>[0] = {}) => ({
+    ...request(over),
+    options: { dice },
+  });
+
+  it("each side's roll is thrown with the world's dice and read as the option reads it", () => {
+    const req = fatePipeline.parseRequest(withDice("3d6"));
+    expect(fatePipeline.slots(req).map((s) => s.formula)).toEqual(["3d6", "3d6"]);
+    // 3d6 on the default table: 17–18 read +4, 3–4 read −4. 2 + 4 = 6 vs 1 − 4 = −3: margin 9.
+    const r = resolveAttack(withDice("3d6"), { attack: [6, 6, 5], defense: [1, 2, 1] });
+    expect(r.numbers).toMatchObject({ attackerDice: 4, defenderDice: -4, attackerTotal: 6, defenderTotal: -3 });
+    expect(r.dice).toEqual({ attack: [6, 6, 5], defense: [1, 2, 1] });
+    // 4dF (or none) keeps Fudge dice; an unknown option is refused.
+    expect(fatePipeline.slots(fatePipeline.parseRequest(withDice("4dF"))).map((s) => s.formula)).toEqual([
+      "4dF",
+      "4dF",
+    ]);
+    expect(caught(() => fatePipeline.parseRequest(withDice("2d10"))).key).toBeTruthy();
+    // A d% throw its table rolls again is not a finished roll.
+    expect(caught(() => resolveAttack(withDice("d%"), { attack: [95], defense: [40] })).key).toBe(
+      "FUDGE.Error.Dice.Unfinished",
+    );
+  });
+
+  for (const dice of DICE_OPTION_IDS)
+    it(`${dice}: the exact odds are the option's opposed distribution (enumerated)`, () => {
+      const odds = exactOdds(withDice(dice, { attacker: { skill: 1 }, defender: { skill: 0 } }));
+      // Margin = 1 + (a − d): 0 is Scratched (standoff), below 0 a miss, above a wound.
+      const byDegree = opposedDistribution(dice, 1, 0);
+      const p = (f: (d: number) => boolean) => byDegree.filter((x) => f(x.degree)).reduce((s, x) => s + x.p, 0);
+      expect(odds.outcomes.miss ?? 0).toBeCloseTo(
+        p((d) => d < 0),
+        12,
+      );
+      expect(odds.outcomes.standoff ?? 0).toBeCloseTo(
+        p((d) => d === 0),
+        12,
+      );
+      expect(odds.outcomes.wound ?? 0).toBeCloseTo(
+        p((d) => d > 0),
+        12,
+      );
+      // And by brute force over every throw of the option (4dF and d6−d6: small enough).
+      if (dice === "4dF" || dice === "d6-d6") {
+        const faces = dice === "4dF" ? [-1, 0, 1] : [1, 2, 3, 4, 5, 6];
+        const n = dice === "4dF" ? 4 : 2;
+        const throws: number[][] = [[]];
+        for (let i = 0; i < n; i++)
+          throws.splice(0, throws.length, ...throws.flatMap((t) => faces.map((f) => [...t, f])));
+        let wound = 0;
+        for (const a of throws)
+          for (const d of throws) if (1 + readDiceOption(dice, a)! - readDiceOption(dice, d)! > 0) wound++;
+        expect(odds.outcomes.wound).toBeCloseTo(wound / throws.length ** 2, 12);
+      }
+    });
 });

@@ -31,6 +31,19 @@ describe("each use the text gives", () => {
     });
     expect(fudgePointChange({ ...base, use: "unopposedSuccess", trait: 0, difficulty: 3 }).to).toBe(3); // Superb, exactly 3 above
   });
+  it("after the dice: from the rolled result to the Difficulty met; a roll that already succeeds is refused", () => {
+    expect(fudgePointChange({ ...base, use: "unopposedSuccess", trait: 0, difficulty: 2, from: -1 })).toMatchObject({
+      from: -1,
+      to: 2,
+    });
+    expect(
+      caught(() => fudgePointChange({ ...base, use: "unopposedSuccess", trait: 0, difficulty: 2, from: 2 })).key,
+    ).toBe("FUDGE.Error.FudgePoints.AlreadySuccess");
+    // The limits still apply.
+    expect(
+      caught(() => fudgePointChange({ ...base, use: "unopposedSuccess", trait: 0, difficulty: 4, from: 0 })).key,
+    ).toBe("FUDGE.Error.FudgePoints.BeyondLimit");
+  });
   it("past Superb, or more than 3 levels above the trait, only with the GM's leave", () => {
     expect(caught(() => fudgePointChange({ ...base, use: "unopposedSuccess", trait: 2, difficulty: 4 })).key).toBe(
       "FUDGE.Error.FudgePoints.BeyondLimit",

@@ -44,6 +44,8 @@ describe("parseActorWrite", () => {
     ["a Fudge Point's card id too long", { kind: "refundRollFudgePoint", messageId: "m".repeat(65) }],
     ["a Fudge Point's refund with a number for a card", { kind: "refundRollFudgePoint", messageId: 7 }],
     ["a wound's Fudge Point with no level", { kind: "reduceWound" }],
+    ["an automatic success with no moment", { kind: "rollAutoSuccess", messageId: "m1" }],
+    ["an automatic success on no card", { kind: "rollAutoSuccess", atRoll: true }],
     ["a wound's Fudge Point refund with a spend id too long", { kind: "refundWound", spend: "s".repeat(65) }],
   ])("refuses %s", (_what, w) => {
     expect(parseActorWrite(w)).toBeNull();
@@ -57,6 +59,11 @@ describe("parseActorWrite", () => {
     expect(parseActorWrite({ kind: "refundRollFudgePoint", messageId: "m1", points: 99 })).toEqual({
       kind: "refundRollFudgePoint",
       messageId: "m1",
+    });
+    expect(parseActorWrite({ kind: "rollAutoSuccess", messageId: "m1", atRoll: false, result: 6 })).toEqual({
+      kind: "rollAutoSuccess",
+      messageId: "m1",
+      atRoll: false,
     });
     expect(parseActorWrite({ kind: "reduceWound", level: "hurt", to: "scratch" })).toEqual({
       kind: "reduceWound",

@@ -463,4 +463,15 @@ describe("trait roll dialog", () => {
       ]),
     ).toEqual({});
   });
+  test("Fudge §1.36: the automatic-success checkbox is offered when asked, and read back only when ticked", async () => {
+    const { rollDialogContext, readRollOptions } = await import("../../src/system/attack-dialog");
+    expect(rollDialogContext("Leroy", "attributes.strength", rulesFor("fudge")).autoSuccess).toBe(false);
+    expect(
+      rollDialogContext("Leroy", "attributes.strength", rulesFor("fudge"), {}, undefined, [], true).autoSuccess,
+    ).toBe(true);
+    expect(readRollOptions([["fudgePointSuccess", "on"]])).toEqual({ autoSuccess: true });
+    expect(readRollOptions([["fudgePointSuccess", true]])).toEqual({ autoSuccess: true });
+    expect(readRollOptions([["fudgePointSuccess", false]])).toEqual({});
+    expect(readRollOptions([["fudgePointSuccess", "yes please"]])).toEqual({});
+  });
 });

@@ -47,21 +47,30 @@ const form = (rules: ReturnType<typeof defaultWorldRules>, changes: Record<strin
 });
 
 describe("the dice option as a world setting (Fudge §3.21–3.22)", () => {
-  it("offers each of the text's dice in the Fudge group", () => {
-    const field = rulesMenuContext(defaultWorldRules())
-      .groups.find((g) => g.key === "fudge")!
-      .fields.find((f) => f.path === "dice")!;
-    expect(field.choices.map((c) => c.value)).toEqual([...DICE_OPTION_IDS]);
-    expect(field.choices.find((c) => c.selected)!.value).toBe("4dF");
+  it("offers each of the text's dice in the Dice group of a Fudge world and of a FATE world (a Fudge derivative), not Miniatures' or Volt's", () => {
+    for (const preset of ["fudge", "fate"] as const) {
+      const field = rulesMenuContext({ ...defaultWorldRules(), preset })
+        .groups.find((g) => g.key === "dice")!
+        .fields.find((f) => f.path === "dice")!;
+      expect(field.choices.map((c) => c.value)).toEqual([...DICE_OPTION_IDS]);
+      expect(field.choices.find((c) => c.selected)!.value).toBe("4dF");
+    }
+    // Miniatures rolls its datacard's 4dF and Volt its 2d20, as their own texts say.
+    for (const preset of ["miniatures", "volt"] as const) {
+      const paths = rulesMenuContext({ ...defaultWorldRules(), preset }).groups.flatMap((g) =>
+        g.fields.map((f) => f.path),
+      );
+      expect(paths).not.toContain("dice");
+    }
   });
 
   it("changes outside a combat; refused with a sentence while one is running, nothing saved", () => {
     const before = defaultWorldRules();
-    expect(applyRulesForm(before, form(before, { dice: "3d6" }), ["fudge"]).dice).toBe("3d6");
-    expect(applyRulesForm(before, form(before, { dice: "3d6" }), ["fudge"], { combatRunning: false }).dice).toBe("3d6");
+    expect(applyRulesForm(before, form(before, { dice: "3d6" }), ["dice"]).dice).toBe("3d6");
+    expect(applyRulesForm(before, form(before, { dice: "3d6" }), ["dice"], { combatRunning: false }).dice).toBe("3d6");
     let err: unknown;
     try {
-      applyRulesForm(before, form(before, { dice: "3d6" }), ["fudge"], { combatRunning: true });
+      applyRulesForm(before, form(before, { dice: "3d6" }), ["dice"], { combatRunning: true });
     } catch (e) {
       err = e;
     }
@@ -70,11 +79,11 @@ describe("the dice option as a world setting (Fudge §3.21–3.22)", () => {
     expect(before.dice).toBe("4dF");
     // The other options save during a combat when the dice stay.
     expect(
-      applyRulesForm(before, form(before, { dice: "4dF", lowerEnd: "on" }), ["general", "fudge"], {
+      applyRulesForm(before, form(before, { dice: "4dF", lowerEnd: "on" }), ["general", "dice"], {
         combatRunning: true,
       }).lowerEnd,
     ).toBe(true);
-    expect(() => applyRulesForm(before, form(before, { dice: "2d10" }), ["fudge"])).toThrow(/must be one of 4dF, 4d6F/);
+    expect(() => applyRulesForm(before, form(before, { dice: "2d10" }), ["dice"])).toThrow(/must be one of 4dF, 4d6F/);
   });
 
   it("a stored dice option the rules do not know reads as 4dF", () => {

@@ -54,6 +54,7 @@ function world(isGM: boolean, answers: Record<string, unknown>[] = []) {
 
 const xpOf = (store: Store, id: string) =>
   (store.actor(id)!.system as { experience?: StoredExperience | null }).experience ?? null;
+const epOf = (store: Store, id: string) => experienceOf(store.actor(id) as unknown as ActorDoc, rules()).ep;
 const strength = (store: Store, id: string) =>
   (store.actor(id)!.system as { attributes: Record<string, number> }).attributes.strength;
 const rules = () => rulesOf({ settings: { preset: "fudge" } } as unknown as PlaygroundState);
@@ -63,18 +64,82 @@ function leroyDoc(experience: StoredExperience | null, over: Partial<ActorDoc> =
   return { ...a, ownership: { [OWNER.id]: 3 }, system: { ...(a.system as object), experience } as never, ...over };
 }
 
+/** Leroy with `amount` EP awarded in the GM's record (and the actor's own log `spends`). */
+const awardedLeroy = (amount: number, spends: StoredExperience | null = null): ActorDoc =>
+  leroyDoc(spends, {
+    gmRecords: {
+      experience: { next: 1, earlier: 0, awards: [{ id: "aw0", at: "t", type: "award", amount, by: GM.id }] },
+    },
+  });
+
+/** A doc with a write applied as the stores apply it: `system` merged, the GM's records replaced per key. */
+function applied(
+  doc: ActorDoc,
+  w: { system?: unknown; gmRecords?: Record<string, unknown>; actor?: object },
+): ActorDoc {
+  const u = (w.actor ?? w) as { system?: Record<string, unknown>; gmRecords?: Record<string, unknown> };
+  const d = doc.system as unknown as Record<string, unknown>;
+  const sys = u.system ?? {};
+  return {
+    ...doc,
+    system: {
+      ...d,
+      ...sys,
+      attributes: { ...(d.attributes as object), ...((sys.attributes as object) ?? {}) },
+    } as never,
+    gmRecords: { ...(doc.gmRecords ?? {}), ...(u.gmRecords ?? {}) },
+  };
+}
+
 describe("Experience Points on the sheet (Fudge §5.2)", () => {
-  it("the GM awards EP: the log says when, what and who; the next id is never reused", () => {
+  it("the GM awards EP into her own record, not the actor: the log says when, what and who; ids are never reused", () => {
     const doc = leroyDoc(null);
     const u = awardUpdate(doc, rules(), { amount: 3, note: "The dragon" }, GM, "2026-01-01T00:00:00.000Z");
-    expect(u.system.experience).toEqual({
-      ep: 3,
-      next: 1,
-      log: [{ id: "ep0", at: "2026-01-01T00:00:00.000Z", type: "award", amount: 3, by: GM.id, note: "The dragon" }],
+    expect(u).toEqual({
+      gmRecords: {
+        experience: {
+          next: 1,
+          earlier: 0,
+          awards: [
+            { id: "aw0", at: "2026-01-01T00:00:00.000Z", type: "award", amount: 3, by: GM.id, note: "The dragon" },
+          ],
+        },
+      },
     });
-    // A log whose `next` lags behind its ids still gets a fresh id.
-    const lagging = leroyDoc({ ...u.system.experience, next: 0 });
-    expect(experienceOf(lagging, rules()).next).toBe(1);
+    expect(u).not.toHaveProperty("system");
+    const after = applied(doc, u);
+    expect(experienceOf(after, rules()).ep).toBe(3);
+    // A spend log whose `next` lags behind its ids still gets a fresh id.
+    const lagging = awardedLeroy(30, {
+      next: 0,
+      log: [{ id: "ep4", at: "t2", type: "raise", trait: "attr.strength", kind: "attribute", from: 0, to: 1, cost: 6 }],
+    });
+    expect(experienceOf(lagging, rules()).next).toBe(5);
+  });
+
+  it("an award entry an owner writes into his actor's data grants nothing: ignored, with a sentence", () => {
+    const forged = leroyDoc({ next: 1, log: [{ id: "ep0", at: "t", type: "award", amount: 50, by: GM.id }] });
+    expect(experienceOf(forged, rules()).ep).toBe(0);
+    const v = experienceView(forged, rules(), standardLadder(), { gm: false, owner: true })!;
+    expect(v).toMatchObject({ ep: 0, ignored: 1 });
+    expect(v.rows).toEqual([]);
+    expect(() =>
+      raiseUpdate(forged, rules(), { trait: attributeTraitId("strength"), used: true }, PLAYER_OWNER(forged), "t2"),
+    ).toThrow(/the character has 0/);
+    // A stale `ep` count in the actor (the shape before data version 8) grants nothing either.
+    const counted = leroyDoc({ ep: 40, next: 0, log: [] } as unknown as StoredExperience);
+    expect(experienceOf(counted, rules()).ep).toBe(0);
+  });
+
+  it("a spend is priced again from its levels: a forged cheap entry counts at its price; spends past the awards are said", () => {
+    const cheap = awardedLeroy(10, {
+      next: 1,
+      log: [{ id: "ep0", at: "t2", type: "raise", trait: "attr.strength", kind: "skill", from: 1, to: 2, cost: 0 }],
+    });
+    // Good → Great for an attribute: 4 × 3 = 12 EP (§5.2), more than the 10 awarded.
+    const xp = experienceOf(cheap, rules());
+    expect(xp).toMatchObject({ ep: 0, over: 2 });
+    expect(experienceView(cheap, rules(), standardLadder(), { gm: true, owner: true })!.over).toBe(2);
   });
 
   it("a player's award is refused; bad amounts are refused with a sentence", () => {
@@ -93,14 +158,15 @@ describe("Experience Points on the sheet (Fudge §5.2)", () => {
   });
 
   it("raising an attribute costs three times a skill's step (§5.2); a skill's level is written on its item", () => {
-    const doc = leroyDoc({ ep: 30, next: 1, log: [{ id: "ep0", at: "t", type: "award", amount: 30, by: GM.id }] });
+    const doc = awardedLeroy(30);
     const w = raiseUpdate(doc, rules(), { trait: attributeTraitId("strength"), used: true }, PLAYER_OWNER(doc), "t2");
     const sys = w.actor.system as { experience: StoredExperience; attributes: Record<string, number> };
     const from = (doc.system as { attributes: Record<string, number> }).attributes.strength;
     expect(sys.attributes).toEqual({ strength: from + 1 });
     const cost = [2, 4, 8, 16, 30][from] * 3;
-    expect(sys.experience.ep).toBe(30 - cost);
-    expect(sys.experience.log[1]).toMatchObject({ type: "raise", trait: "attr.strength", from, to: from + 1, cost });
+    expect(experienceOf(applied(doc, w), rules()).ep).toBe(30 - cost);
+    expect(sys.experience.log).toHaveLength(1);
+    expect(sys.experience.log[0]).toMatchObject({ type: "raise", trait: "attr.strength", from, to: from + 1, cost });
     const skill = doc.items.find((i) => i.type === "skill")!;
     const level = (skill.system as { level: number }).level;
     const s = raiseUpdate(doc, rules(), { trait: skillTraitId(skill._id), used: true }, PLAYER_OWNER(doc), "t2");
@@ -108,7 +174,7 @@ describe("Experience Points on the sheet (Fudge §5.2)", () => {
   });
 
   it("spending EP one does not have, or on a trait not used, is refused and writes nothing", () => {
-    const doc = leroyDoc({ ep: 1, next: 1, log: [{ id: "ep0", at: "t", type: "award", amount: 1, by: GM.id }] });
+    const doc = awardedLeroy(1);
     expect(() =>
       raiseUpdate(doc, rules(), { trait: attributeTraitId("strength"), used: true }, PLAYER_OWNER(doc), "t"),
     ).toThrow(/costs \d+ EP, the character has 1/);
@@ -122,38 +188,33 @@ describe("Experience Points on the sheet (Fudge §5.2)", () => {
   it("an undo a later advance rests on is refused, naming it; undone in order, EP and levels come back", () => {
     let doc = leroyDoc(null);
     const at = "2026-01-01T00:00:00.000Z";
-    const apply = (w: { system?: unknown; actor?: { system: Record<string, unknown> } }) => {
-      const sys = (w.actor?.system ?? w.system) as Record<string, unknown>;
-      const d = doc.system as unknown as Record<string, unknown>;
-      doc = {
-        ...doc,
-        system: {
-          ...d,
-          ...sys,
-          attributes: { ...(d.attributes as object), ...((sys.attributes as object) ?? {}) },
-        } as never,
-      };
+    const apply = (w: { system?: unknown; gmRecords?: Record<string, unknown>; actor?: object }) => {
+      doc = applied(doc, w);
     };
     apply(awardUpdate(doc, rules(), { amount: 40 }, GM, at));
     const s0 = strength({ actor: () => doc } as unknown as Store, "");
     apply(raiseUpdate(doc, rules(), { trait: "attr.strength", used: true }, GM, at));
     apply(raiseUpdate(doc, rules(), { trait: "attr.strength", used: true }, GM, at));
     expect((doc.system as unknown as { attributes: { strength: number } }).attributes.strength).toBe(s0 + 2);
-    expect(() => undoUpdate(doc, rules(), "ep1", GM)).toThrow(/later advance .* depends on this one: undo it first/);
-    expect(() => undoUpdate(doc, rules(), "ep2", PLAYER)).toThrow(/only a GM may undo/);
+    expect(() => undoUpdate(doc, rules(), "ep0", GM)).toThrow(/later advance .* depends on this one: undo it first/);
+    expect(() => undoUpdate(doc, rules(), "ep1", PLAYER)).toThrow(/only a GM may undo/);
     // The award's EP are spent: its undo waits for the advances'.
-    expect(() => undoUpdate(doc, rules(), "ep0", GM)).toThrow(/EP awarded, only \d+ unspent/);
+    expect(() => undoUpdate(doc, rules(), "aw0", GM)).toThrow(/EP awarded, only \d+ unspent/);
     const view = experienceView(doc, rules(), standardLadder(), { gm: true, owner: true })!;
     expect(view.rows.map((r) => [r.id, r.undoable])).toEqual([
-      ["ep2", true],
-      ["ep1", false],
-      ["ep0", true],
+      ["ep1", true],
+      ["ep0", false],
+      ["aw0", false],
     ]);
-    apply(undoUpdate(doc, rules(), "ep2", GM));
     apply(undoUpdate(doc, rules(), "ep1", GM));
     apply(undoUpdate(doc, rules(), "ep0", GM));
+    const undoAward = undoUpdate(doc, rules(), "aw0", GM);
+    expect(undoAward.actor).not.toHaveProperty("system");
+    apply(undoAward);
     const xp = (doc.system as { experience: StoredExperience }).experience;
-    expect(xp).toEqual({ ep: 0, next: 3, log: [] });
+    expect(xp).toEqual({ next: 2, log: [], spentEarlier: 0 });
+    expect(doc.gmRecords).toEqual({ experience: { next: 1, earlier: 0, awards: [] } });
+    expect(experienceOf(doc, rules()).ep).toBe(0);
     expect((doc.system as unknown as { attributes: { strength: number } }).attributes.strength).toBe(s0);
   });
 
@@ -179,7 +240,8 @@ describe("the experience flows, run by the playground's port", () => {
     });
     const { store, id, port, page } = world(true, [{ amount: "20", note: "Session 1" }]);
     await flows.runSheetAction(port, { action: "awardExperience", doc: id, data: {} });
-    expect(xpOf(store, id)!.ep).toBe(20);
+    expect(epOf(store, id)).toBe(20);
+    expect(xpOf(store, id)).toBeNull();
     expect(page.said.at(-1)).toMatch(/20 EP awarded to Leroy/);
     const s0 = strength(store, id);
     await spend(port, id, { trait: "attr.strength", used: true });
@@ -190,10 +252,10 @@ describe("the experience flows, run by the playground's port", () => {
     expect((store.actor(id)!.items!.find((i) => i._id === skill._id)!.system as { level: number }).level).toBe(
       level + 1,
     );
-    expect(xpOf(store, id)!.log.map((e) => e.type)).toEqual(["award", "raise", "raise"]);
-    await flows.runSheetAction(port, { action: "undoAdvance", doc: id, data: { entry: "ep1" } });
+    expect(xpOf(store, id)!.log.map((e) => e.type)).toEqual(["raise", "raise"]);
+    await flows.runSheetAction(port, { action: "undoAdvance", doc: id, data: { entry: "ep0" } });
     expect(strength(store, id)).toBe(s0);
-    expect(xpOf(store, id)!.log.map((e) => e.id)).toEqual(["ep0", "ep2"]);
+    expect(xpOf(store, id)!.log.map((e) => e.id)).toEqual(["ep1"]);
   });
 
   it("spending more EP than one has is refused and nothing changes", async () => {
@@ -205,7 +267,7 @@ describe("the experience flows, run by the playground's port", () => {
   });
 
   it("the spend dialog prices each trait and follows the pick", () => {
-    const doc = leroyDoc({ ep: 3, next: 1, log: [{ id: "ep0", at: "t", type: "award", amount: 3, by: GM.id }] });
+    const doc = awardedLeroy(3);
     const ctx = raiseDialogContext(doc, rules(), standardLadder(), [["trait", "attr.strength"]]);
     const picked = ctx.traits.find((t) => t.selected)!;
     expect(picked.value).toBe("attr.strength");
@@ -223,3 +285,34 @@ async function spend(port: flows.HostPort, id: string, answer: Record<string, un
 function withDialog(port: flows.HostPort, answer: Record<string, unknown>): flows.HostPort {
   return { ...port, dialog: async (spec) => spec.read(Object.entries(answer)) };
 }
+
+describe("awarding EP to several actors (the Actors directory's flow), by the playground's port", () => {
+  it("offers every actor that gains EP, characters checked; each checked one gets the award in the GM's record", async () => {
+    const { store, port, page } = world(true, [{ amount: "2", note: "Session 3" }]);
+    await flows.awardExperienceToActors(port);
+    const spec = page.dialogs.at(-1)!;
+    const ctx = spec.context([]) as { actors: { name: string; checked: boolean }[] };
+    const docs = store.state.actors as unknown as ActorDoc[];
+    const gaining = docs.filter((a) => a.type === "character" || a.type === "npc");
+    expect(ctx.actors.map((a) => a.name)).toEqual(gaining.map((a) => a.name).sort((a, b) => a.localeCompare(b)));
+    for (const a of ctx.actors)
+      expect(a.checked, a.name).toBe(gaining.find((g) => g.name === a.name)!.type === "character");
+    for (const a of gaining) {
+      const doc = store.actor(a._id) as unknown as ActorDoc;
+      expect(experienceOf(doc, rules()).ep, a.name).toBe(a.type === "character" ? 2 : 0);
+    }
+    expect(page.said.at(-1)).toMatch(/^2 EP awarded to /);
+  });
+
+  it("opened for one actor, only that one is checked; a player is refused before the dialog", async () => {
+    const { store, id, port } = world(true, [{ amount: "4" }]);
+    await flows.awardExperienceToActors(port, id);
+    const awarded = (store.state.actors as unknown as ActorDoc[]).filter(
+      (a) => experienceOf(store.actor(a._id) as unknown as ActorDoc, rules()).ep > 0,
+    );
+    expect(awarded.map((a) => a._id)).toEqual([id]);
+    const p = world(false, [{ amount: "4" }]);
+    await expect(flows.awardExperienceToActors(p.port)).rejects.toThrow(/only a GM may award/);
+    expect(p.page.dialogs).toHaveLength(0);
+  });
+});

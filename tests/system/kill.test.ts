@@ -14,7 +14,7 @@ import {
   undoKill,
   type ActorUpdate,
 } from "../../src/system/actions";
-import { withGmRecords } from "../../src/system/actions/kill";
+import { withGmRecords } from "../../src/system/gm-records";
 import { mergeLikeFoundry, safeTrackUpdate } from "../../src/system/updates";
 import { trackFor } from "../../src/system/combatant";
 import { characterSheetContext, npcSheetContext } from "../../src/system/sheet";

@@ -6,7 +6,6 @@
  * Registered by index.ts; the dice setting and the preset are restored, the cards deleted.
  */
 import { DICE_OPTION_FORMULAS, DICE_OPTION_IDS, parseDiceOption, type DiceOptionId } from "../../rules";
-import * as actions from "../../system/actions";
 import * as flows from "../../system/flows";
 import { SYSTEM_ID } from "../../system/registry";
 import { plainActor, worldRules } from "../bridge";
@@ -58,7 +57,7 @@ function rederive(card: flows.RollCardData, id: DiceOptionId, leroy: Actor.Imple
   const throws = Array.from({ length: card.dice.length / count }, (_, i) =>
     card.dice.slice(i * count, (i + 1) * count),
   );
-  return actions.rollTrait(plainActor(leroy), card.traitKey, card.dice, worldRules(), {
+  return flows.traitRollCard(plainActor(leroy), card.traitKey, card.dice, worldRules(), {
     difficulty: card.difficulty,
     ...(id === "4dF" ? {} : { throws }),
   });

@@ -251,6 +251,24 @@ export function quoteRaise(
   return q;
 }
 
+/**
+ * The EP a logged spend counts for, priced again from its own levels (§5.2's table, × 3 for an
+ * attribute, × the campaign multiplier; a gift or power at least its minimum): a stored cost
+ * below its price is a claim that does not count. A GM's outright award (§5.1) was written with
+ * cost 0 by her; where the log is its owner's to write, it is priced like any raise.
+ */
+export function spendPrice(
+  e: Exclude<AdvancementEntry, { type: "award" }>,
+  options: ExperienceOptions = DEFAULT_EXPERIENCE_OPTIONS,
+): number {
+  if (e.type !== "raise") {
+    const least = (e.type === "gift" ? options.giftCost : options.powerCost) * options.costMultiplier;
+    return Math.min(MAX_EP, Math.max(e.cost, least));
+  }
+  const base = skillStepCost(e.from).cost * (e.kind === "attribute" ? 3 : 1) * options.costMultiplier;
+  return Math.min(MAX_EP, Math.max(e.cost, base));
+}
+
 /** Keeps the log within MAX_ADVANCEMENT_LOG by dropping its oldest entries. */
 const capped = (log: AdvancementEntry[]): AdvancementEntry[] =>
   log.length > MAX_ADVANCEMENT_LOG ? log.slice(log.length - MAX_ADVANCEMENT_LOG) : log;

@@ -110,7 +110,7 @@ export interface FudgePointRequest {
   use: FudgePointUse;
   /** What the spend applies to (a card's roll id, a wound's place on the track). */
   target: string;
-  /** alterRoll: the roll's result; reduceWound: the wound's level (1 = the track's first level); deathSave: the level dealt. */
+  /** alterRoll and unopposedSuccess (when rolled): the roll's result; reduceWound: the wound's level (1 = the track's first level); deathSave: the level dealt. */
   from?: number;
   /** alterRoll: +1 or −1. */
   direction?: number;
@@ -148,8 +148,15 @@ export function fudgePointChange(r: FudgePointRequest): FudgePointChange {
             difficulty,
           },
         );
-      // The action succeeds: its result is the Difficulty Level met (from: the trait as it stood).
-      return { target, from: trait, to: Math.max(trait, difficulty) };
+      // The action succeeds: its result is the Difficulty Level met. `from`: the rolled result when
+      // the dice were thrown (a roll that already met the Difficulty needs no point), else the trait.
+      if (r.from === undefined) return { target, from: trait, to: Math.max(trait, difficulty) };
+      const rolled = int(r.from, "from", -100, 100);
+      if (rolled >= difficulty)
+        throw new RulesError("from", "FUDGE.Error.FudgePoints.AlreadySuccess", "the roll already succeeds", {
+          difficulty,
+        });
+      return { target, from: rolled, to: difficulty };
     }
     case "reduceWound": {
       // "This reduces one wound by one level (a Hurt becomes a Scratch, etc.)": level 1 goes to none (0).

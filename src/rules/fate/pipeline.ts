@@ -1,9 +1,13 @@
 /**
  * Preset `fate`: an opposed 4dF exchange whose margin of success is read on the FATE wound
  * ladder (seed 003, RULES §4). Each side rolls with the penalty of its own ladder (Clipped
- * included); the margin (attacker − defender) marks the defender's ladder.
+ * included); the margin (attacker − defender) marks the defender's ladder. FATE is a Fudge
+ * derivative: a world may throw each side's roll with one of Fudge's dice alternatives instead
+ * (Fudge §3.21–3.22, `options.dice`).
  */
 import { fudgeOutcomes, fudgeTotal, rollFudgeDice } from "../dice";
+import { optionDiceSlot } from "../fudge/dice";
+import { parseDiceOption, readDiceOption, type DiceOption } from "../dice-options";
 import { RulesError } from "../errors";
 import { signed, step, type Step } from "../explain";
 import {
@@ -38,7 +42,10 @@ export interface FateSituation {
   defenseModifier: number;
 }
 
-export type FateOptions = Record<string, never>;
+export interface FateOptions {
+  /** Fudge §3.21–3.22: the dice each side's roll is thrown with instead of 4dF; absent: 4dF. */
+  dice?: DiceOption;
+}
 
 export interface FateAttackRequest extends AttackRequest<FateCombatant, FateOptions> {
   preset: "fate";
@@ -72,13 +79,16 @@ function parseRequest(input: unknown): FateAttackRequest {
   const defender = parseCombatant(o.defender, "defender");
   if (o.options !== undefined && !isRecord(o.options))
     throw new RulesError("options", "FUDGE.Error.NotObject", "must be an object");
+  const raw = (o.options as Record<string, unknown> | undefined)?.dice;
+  const option = raw === undefined || raw === null || raw === "4dF" ? null : parseDiceOption(raw, "options.dice");
+  const options: FateOptions = option && option.id !== "4dF" ? { dice: option } : {};
   const s = o.situation === undefined ? {} : record(o.situation, "situation");
   const situation = {
     ...s,
     modifier: optInt(s.modifier, "situation.modifier", 0, -FATE_SKILL_LIMIT, FATE_SKILL_LIMIT),
     defenseModifier: optInt(s.defenseModifier, "situation.defenseModifier", 0, -FATE_SKILL_LIMIT, FATE_SKILL_LIMIT),
   };
-  return { preset: "fate", attacker, defender, options: {} as FateOptions, situation };
+  return { preset: "fate", attacker, defender, options, situation };
 }
 
 function fourDF(id: string, labelKey: string): DiceSlot {
@@ -92,11 +102,26 @@ function fourDF(id: string, labelKey: string): DiceSlot {
   };
 }
 
-function slots(): DiceSlot[] {
+function slots(req?: FateAttackRequest): DiceSlot[] {
+  const option = req?.options.dice;
+  if (option)
+    return [
+      optionDiceSlot("attack", option, "FUDGE.Fate.Dice.Attack"),
+      optionDiceSlot("defense", option, "FUDGE.Fate.Dice.Defense"),
+    ];
   return [fourDF("attack", "FUDGE.Fate.Dice.Attack"), fourDF("defense", "FUDGE.Fate.Dice.Defense")];
 }
 
-/** A side's roll: skill + 4dF + ladder penalty + modifier. */
+/** A side's dice as the world throws them: 4dF's total, or the option's reading of its throw (Fudge §3.22). */
+function diceResult(faces: number[], option: DiceOption | undefined, path: string): number {
+  if (!option) return fudgeTotal(faces, path);
+  const r = readDiceOption(option, faces, path);
+  if (r === null)
+    throw new RulesError(path, "FUDGE.Error.Dice.Unfinished", "this throw is rolled again: the roll is not finished");
+  return r;
+}
+
+/** A side's roll: skill + 4dF (or the world's dice) + ladder penalty + modifier. */
 function sideRoll(
   c: FateCombatant,
   skill: number,
@@ -105,8 +130,9 @@ function sideRoll(
   path: string,
   side: "attacker" | "defender",
   steps: Step[],
+  option?: DiceOption,
 ) {
-  const dice = fudgeTotal(faces, path);
+  const dice = diceResult(faces, option, path);
   const st = trackStatus(c.track);
   const clipped = rollsClipped(c.track);
   const total = skill + dice + st.penalty + modifier;
@@ -147,7 +173,8 @@ function resolve(req: FateAttackRequest, read: DiceReader): AttackResolution {
   checkInScene(d, "defender");
   const aFaces = read("attack");
   const dFaces = read("defense");
-  const att = sideRoll(a, a.skill, req.situation.modifier, aFaces, "dice.attack", "attacker", steps);
+  const option = req.options.dice;
+  const att = sideRoll(a, a.skill, req.situation.modifier, aFaces, "dice.attack", "attacker", steps, option);
   const def = sideRoll(
     d,
     d.defense ?? d.skill,
@@ -156,6 +183,7 @@ function resolve(req: FateAttackRequest, read: DiceReader): AttackResolution {
     "dice.defense",
     "defender",
     steps,
+    option,
   );
   const margin = att.total - def.total;
   steps.push(step("FUDGE.Fate.Step.MarginOfSuccess", FATE_RULE, margin, { margin: signed(margin) }));

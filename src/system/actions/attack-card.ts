@@ -18,7 +18,15 @@ import {
 import type { Rng } from "../../rules";
 import { willpowerEasedPenalty, fudgeDiceSlot } from "../../rules/fudge";
 import { attacksOfAction, parseDatacard } from "../../rules/miniatures";
-import type { ActorDoc, AttackCardData, AttackCardTarget, CharacterData, ItemDoc, WorldRules } from "../data";
+import {
+  usesDiceOption,
+  type ActorDoc,
+  type AttackCardData,
+  type AttackCardTarget,
+  type CharacterData,
+  type ItemDoc,
+  type WorldRules,
+} from "../data";
 import {
   actorRef,
   attackRequest,
@@ -264,7 +272,7 @@ export function attackCard(plan: AttackPlan, dice: DiceSource): AttackCardData {
     weaponName: plan.weapon?.name ?? "",
     situation: plain(plan.situation),
     attackDice: shared,
-    diceOption: plan.rules.preset === "fudge" && plan.rules.dice !== "4dF" ? plan.rules.dice : "",
+    diceOption: usesDiceOption(plan.rules.preset) && plan.rules.dice !== "4dF" ? plan.rules.dice : "",
     targets: cardTargets,
   };
 }

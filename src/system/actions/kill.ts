@@ -66,31 +66,6 @@ export function killRecordOf(actor: object): KillRecord | null {
 }
 
 /**
- * The GM's store of records (`{ [actor ref]: { killedFrom } }`) after `change` to one actor's
- * records (`killedFrom: record` sets it, `-=killedFrom: null` removes it): malformed entries are
- * dropped and only the newest KILL_RECORD_LIMIT kills kept.
- */
-export function withGmRecords(
-  store: unknown,
-  ref: string,
-  change: Record<string, unknown>,
-): Record<string, { killedFrom: KillRecord }> {
-  const out: Record<string, { killedFrom: KillRecord }> = {};
-  if (typeof store === "object" && store !== null && !Array.isArray(store))
-    for (const [k, v] of Object.entries(store as Record<string, unknown>)) {
-      const rec = parseKillRecord((v as Record<string, unknown> | null)?.[KILL_RECORD_FLAG]);
-      if (rec) out[k] = { killedFrom: rec };
-    }
-  if (`-=${KILL_RECORD_FLAG}` in change) delete out[ref];
-  const set = parseKillRecord(change[KILL_RECORD_FLAG]);
-  if (set) out[ref] = { killedFrom: structuredClone(set) };
-  const newest = Object.entries(out)
-    .sort((a, b) => b[1].killedFrom.at - a[1].killedFrom.at)
-    .slice(0, KILL_RECORD_LIMIT);
-  return Object.fromEntries(newest);
-}
-
-/**
  * The track an undo of the automatic death would restore, or null: there is no record, or the
  * live track is no longer exactly as the kill left it (a later change is never overwritten), or
  * the record no longer fits the track (the world's track changed). The rules core's undoApplied

@@ -13,7 +13,15 @@ import {
 import { unopposedRoll, unopposedRollWithDice } from "../../rules/fudge";
 import { statCheck, parseGutsState } from "../../rules/miniatures";
 import { voltRoll } from "../../rules/volt";
-import type { ActorDoc, CharacterData, ItemDoc, MiniatureData, SkillData, WorldRules } from "../data";
+import {
+  usesDiceOption,
+  type ActorDoc,
+  type CharacterData,
+  type ItemDoc,
+  type MiniatureData,
+  type SkillData,
+  type WorldRules,
+} from "../data";
 import { actorRef, findItem } from "../combatant";
 import { isDatacardStat, ladderOf } from "../view";
 import { UserRef, allowed, refuseUnless, type Check } from "../permissions";
@@ -69,9 +77,9 @@ export interface RollCardData {
   fudgePoint?: RollCardFudgePoint | null;
 }
 
-/** The dice a trait roll uses (Fudge §3.21–3.22, a world setting): another than 4dF only for a Fudge world's ladder traits. */
+/** The dice a trait roll uses (Fudge §3.21–3.22, a world setting): another than 4dF only for a Fudge or FATE world's ladder traits. */
 export function traitDiceOption(traitKey: string, rules: WorldRules): DiceOptionId | null {
-  if (rules.preset !== "fudge" || traitKey.startsWith("volt.")) return null;
+  if (!usesDiceOption(rules.preset) || traitKey.startsWith("volt.")) return null;
   return rules.dice !== "4dF" && (DICE_OPTION_IDS as readonly string[]).includes(rules.dice) ? rules.dice : null;
 }
 

@@ -1,12 +1,14 @@
 /**
- * Experience from the sheet (Fudge §5.2): the GM awards EP to the sheet's actor and the actors of
- * her selected tokens, an owner spends EP to raise a trait one level, the GM undoes a log entry.
+ * Experience from the sheet and the Actors directory (Fudge §5.2): the GM awards EP to the sheet's
+ * actor and the actors of her selected tokens, or to the actors she checks in the directory's
+ * dialog; an owner spends EP to raise a trait one level; the GM undoes a log entry.
  * Each write reads the actor in its turn of the serialised write and recomputes there, so a
  * change made meanwhile (another award, a level edited) is seen; a refusal writes nothing.
  */
 import {
   awardDialogContext,
   awardUpdate,
+  gainsExperience,
   hasExperience,
   raiseDialogContext,
   raiseUpdate,
@@ -18,6 +20,7 @@ import {
   type AwardCandidate,
 } from "../experience";
 import { RulesError } from "../../rules";
+import type { ActorDoc } from "../data";
 import { TEMPLATES } from "../handlebars";
 import { ladderOf } from "../view";
 import type { ActorTurn, HostPort } from "./port";
@@ -41,13 +44,37 @@ function candidates(port: HostPort, actorRef: string): AwardCandidate[] {
   return out;
 }
 
-/** The GM's award: refused for a player before the dialog; each chosen actor awarded in its own turn. */
+/** The GM's award from a sheet: refused for a player before the dialog; each chosen actor awarded in its own turn. */
 export async function awardExperience(port: HostPort, actorRef: string): Promise<void> {
   const rules = port.rules();
   const actor = liveActor(port, actorRef, rules);
   // The refusals that need no input come before the dialog (a player, an actor without experience).
   awardUpdate(actor, rules, { amount: 1 }, port.user, now());
-  const offered = candidates(port, actorRef);
+  await awardChosen(port, candidates(port, actorRef));
+}
+
+/**
+ * The GM's award from the Actors directory: the dialog lists every actor of the world that gains
+ * experience here, by name — `chosen` (the actor whose menu was opened) checked, or else every
+ * character — and each one she leaves checked is awarded in its own turn.
+ */
+export async function awardExperienceToActors(port: HostPort, chosen?: string): Promise<void> {
+  if (!port.user.isGM)
+    throw new RulesError("user", "FUDGE.Experience.Error.AwardGmOnly", "only a GM may award experience", { name: "" });
+  const rules = port.rules();
+  const offered = port
+    .ownActors()
+    .map((ref) => ({ ref, doc: maybeActor(port, ref, rules) }))
+    .filter((a): a is { ref: string; doc: ActorDoc } => !!a.doc && gainsExperience(a.doc, rules))
+    .sort((a, b) => a.doc.name.localeCompare(b.doc.name))
+    .map(({ ref, doc }) => ({ ref, name: doc.name, checked: chosen ? ref === chosen : doc.type === "character" }));
+  if (offered.length === 0)
+    throw new RulesError("actors", "FUDGE.Experience.Error.NoCandidates", "no actor here gains experience");
+  await awardChosen(port, offered);
+}
+
+/** The award dialog for `offered`, then each chosen actor awarded in its own turn of the serialised write. */
+async function awardChosen(port: HostPort, offered: AwardCandidate[]): Promise<void> {
   const award = await port.dialog({
     titleKey: "FUDGE.Experience.AwardTitle",
     okKey: "FUDGE.Experience.Award",

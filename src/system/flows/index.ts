@@ -15,6 +15,7 @@ export {
   performOpposed,
   rollOpposed,
   rollTrait,
+  spendRollAutoSuccess,
   spendRollFudgePoint,
   undoRollFudgePoint,
 } from "./trait-roll";
@@ -31,7 +32,7 @@ export {
 export { createItem, needItem, toggleEquipped } from "./items";
 export { carryAttributes, editItemField, pickCreationMethod } from "./creation";
 export { endBattle, stunCountdown } from "./battle";
-export { awardExperience, spendExperience, undoAdvance } from "./experience";
+export { awardExperience, awardExperienceToActors, spendExperience, undoAdvance } from "./experience";
 export { WOUND_HOOKS, type WoundHookPayload } from "./hooks";
 export {
   CARD_ACTIONS,
@@ -44,4 +45,7 @@ export {
   type Click,
 } from "./tables";
 export type { RollCardData } from "../actions/trait-roll";
-export { KILL_RECORD_FLAG, withGmRecords } from "../actions/kill";
+/** A trait roll's card data from recorded dice (the Quench batches re-derive a card with it). */
+export { rollTrait as traitRollCard } from "../actions/trait-roll";
+export { KILL_RECORD_FLAG } from "../actions/kill";
+export { withGmRecords } from "../gm-records";

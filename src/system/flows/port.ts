@@ -50,8 +50,11 @@ export interface StoredCard {
 export interface ActorTurn {
   /** The actor as it is now (a fresh plain copy on each call). */
   read(): ActorDoc;
-  /** Writes an update to the actor within this turn (a src/system update: nested, `==state`, `-=key`). */
-  write(update: { system?: unknown; flags?: unknown }): Promise<void>;
+  /**
+   * Writes an update to the actor within this turn (a src/system update: nested, `==state`,
+   * `-=key`); `gmRecords` go to the GM's own store (ActorDoc.gmRecords), only a GM's client writes them.
+   */
+  write(update: { system?: unknown; flags?: unknown; gmRecords?: Record<string, unknown> }): Promise<void>;
 }
 
 /** A target of the clicking user (Foundry: a targeted token's actor; the playground: a toolbar checkbox). */
@@ -142,7 +145,7 @@ export interface HostPort {
   /** Writes part of a trait roll's card (its opponent's side, Fudge §3.5; a Fudge Point's change, §1.36), with new rolls attached. */
   writeRollCard(messageId: string, update: RollCardUpdate, rolls?: readonly HostRoll[]): Promise<void>;
   /** Posts a trait roll's card with its rolls. */
-  postRollCard(actorRef: string, card: RollCardData, rolls: readonly HostRoll[]): Promise<void>;
+  postRollCard(actorRef: string, card: RollCardData, rolls: readonly HostRoll[]): Promise<string>;
   postNote(note: RollNote): Promise<void>;
   /** Shows rolls added to an existing card (Foundry: Dice So Nice); `everyone: false` for this user only. */
   showRolls(rolls: readonly HostRoll[], everyone?: boolean): Promise<void>;

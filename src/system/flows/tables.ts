@@ -9,7 +9,7 @@ import { applyToAll, applyToSelected, clickCardAction, judge } from "./card";
 import { gutsCheck, gutsForFriends } from "./guts";
 import { heal, recover } from "./heal";
 import { createItem, needItem, toggleEquipped } from "./items";
-import { rollOpposed, rollTrait, spendRollFudgePoint, undoRollFudgePoint } from "./trait-roll";
+import { rollOpposed, rollTrait, spendRollAutoSuccess, spendRollFudgePoint, undoRollFudgePoint } from "./trait-roll";
 import { awardExperience, spendExperience, undoAdvance } from "./experience";
 import {
   editCustomLevels,
@@ -83,6 +83,8 @@ export const CARD_ACTIONS: Readonly<Record<string, ActionEntry>> = {
   // The trait-roll card's Fudge Point (Fudge §1.36): one level up or down, and its Undo.
   spendRollFudgePoint: (p, c) => spendRollFudgePoint(p, c.doc, c.data.direction === "-1" ? -1 : 1),
   undoRollFudgePoint: (p, c) => undoRollFudgePoint(p, c.doc),
+  // Fudge §1.36: an automatic success on a failed unopposed roll, where the world allows it after the dice.
+  spendRollAutoSuccess: (p, c) => spendRollAutoSuccess(p, c.doc),
 };
 
 /** The actor sheets' buttons (templates/actor, templates/parts) and the Token HUD's wound buttons. */

@@ -18,7 +18,13 @@ import { opposedRoll, opposedSide } from "../opposed";
 import { checkRollCard } from "../integrity";
 import { isOwner } from "../permissions";
 import { RulesError, describeLevel } from "../../rules";
-import { refundOnRoll, spendOnRoll } from "../fudge-point-spend";
+import {
+  autoSuccessOnRoll,
+  checkAutoSuccess,
+  offersAutoSuccess,
+  refundOnRoll,
+  spendOnRoll,
+} from "../fudge-point-spend";
 import { ladderOf } from "../view";
 
 /** Localized ladder rung names (FUDGE.Ladder.<id>) for the dialogs' context builders. */
@@ -56,6 +62,7 @@ export async function rollTrait(
             ladderNames(port.i18n),
             actions.traitLevel(actor, key, rules),
             targets.map((t) => t.name),
+            offersAutoSuccess(actor, key, rules, port.user),
           ),
           odds: actions.traitRollChance(actor, key, rules, {
             ...readRollOptions([...(entries ?? [])] as [string, unknown][]),
@@ -66,12 +73,23 @@ export async function rollTrait(
         live: ".fudge-roll-odds",
       });
   if (dialog === null) return;
-  const { opponent, ...options } = dialog as ReturnType<typeof readRollOptions>;
+  const { opponent, autoSuccess, ...options } = dialog as ReturnType<typeof readRollOptions>;
   // Fudge §3.5: an opposed roll waits on the card for the opponent's side (refused before any die when he cannot).
   const opposed =
     opponent !== undefined && targets[opponent]
       ? opposedSide(actor, liveActor(port, targets[opponent].uuid ?? targets[opponent]._id, rules), key, rules)
       : null;
+  // Fudge §1.36: an automatic success is an Unopposed action's, refused before any die when it cannot be spent.
+  if (autoSuccess) {
+    if (opposed)
+      throw new RulesError(
+        "opponent",
+        "FUDGE.Error.FudgePoints.Opposed",
+        "an automatic success is for an Unopposed action",
+      );
+    const level = actions.traitLevel(actor, key, rules).level;
+    checkAutoSuccess(actor, key, level, options.difficulty ?? rules.defaultDifficulty, rules, port.user);
+  }
   // Fudge §4.51 Light Wound: the penalty depends on being in a started combat when rolled.
   const inCombat = port.table.inCombat(actorRef);
   const roll = (f: string) => port.roll(f);
@@ -90,8 +108,28 @@ export async function rollTrait(
     ...("throws" in r ? { throws: r.throws } : {}),
   });
   if (opposed) card.opposed = opposed;
-  await port.postRollCard(actorRef, card, [...(will?.rolls ?? []), ...r.rolls]);
+  const messageId = await port.postRollCard(actorRef, card, [...(will?.rolls ?? []), ...r.rolls]);
   if (rollsWhileClipped(actor, rules)) await port.changeActor(actorRef, { kind: "traitClipped" });
+  if (autoSuccess) await spendAutoSuccess(port, actorRef, actor.name, messageId, card.success, true);
+}
+
+/** Fudge §1.36: the point for an automatic success, spent by the one writer on the card just posted (or after a failed roll). */
+async function spendAutoSuccess(
+  port: HostPort,
+  actorRef: string,
+  name: string,
+  messageId: string,
+  success: boolean,
+  atRoll: boolean,
+): Promise<void> {
+  // The dice were thrown and shown: a roll that meets its Difficulty on its own costs no point.
+  if (success) return port.notify("FUDGE.FudgePoint.AutoSuccessNotNeeded", { name });
+  await port.changeActor(actorRef, { kind: "rollAutoSuccess", messageId, atRoll });
+  const card = checkRollCard(storedRollCard(port, messageId).system);
+  port.notify("FUDGE.FudgePoint.AutoSuccessSpent", {
+    name,
+    to: describeLevel(card.difficulty, ladderOf(port.rules(), ladderNames(port.i18n))).label,
+  });
 }
 
 /**
@@ -132,11 +170,17 @@ export async function performOpposed(port: HostPort, messageId: string): Promise
   const will = actions.traitWillpowerNeeded(opponent, side.traitKey, rules, inCombat)
     ? await rollSlot(WILLPOWER_ROLL, roll)
     : null;
-  const r = await rollSlot(traitRollSlot(side.traitKey, rules.preset), roll);
-  const next = opposedRoll(card, opponent, r.faces, rules, {
+  // Fudge §3.21–3.22: the opponent throws the dice the card was rolled with (the world's when it was posted).
+  const dice = { ...rules, dice: card.diceOption || "4dF" };
+  const option = actions.traitDiceOption(side.traitKey, dice);
+  const r = option
+    ? await rollDiceOption(option, roll).then((o) => ({ faces: o.throws.flat(), rolls: o.rolls, throws: o.throws }))
+    : await rollSlot(traitRollSlot(side.traitKey, rules.preset), roll);
+  const next = opposedRoll(card, opponent, r.faces, dice, {
     user: port.user,
     inCombat,
     ...(will ? { willpowerDice: will.faces } : {}),
+    ...("throws" in r ? { throws: r.throws } : {}),
   });
   await port.writeRollCard(messageId, { opposed: next }, [...(will?.rolls ?? []), ...r.rolls]);
   await port.showRolls([...(will?.rolls ?? []), ...r.rolls]);
@@ -166,12 +210,24 @@ export async function spendRollFudgePoint(port: HostPort, messageId: string, dir
   });
 }
 
+/**
+ * Fudge §1.36 from an unopposed trait roll's card that failed: the roller's owner spends a point
+ * for an automatic success, where the world lets it be spent after the dice.
+ */
+export async function spendRollAutoSuccess(port: HostPort, messageId: string): Promise<void> {
+  const rules = port.rules();
+  const card = checkRollCard(storedRollCard(port, messageId).system);
+  const actor = liveActor(port, card.actorId, rules);
+  autoSuccessOnRoll(actor, card, messageId, rules, port.user, new Date().toISOString(), false);
+  await spendAutoSuccess(port, card.actorId, actor.name, messageId, false, false);
+}
+
 /** The card's Undo of a Fudge Point: refunded from the spender's log while it holds the spend. */
 export async function undoRollFudgePoint(port: HostPort, messageId: string): Promise<void> {
   const rules = port.rules();
   const card = checkRollCard(storedRollCard(port, messageId).system);
   const actor = liveActor(port, card.actorId, rules);
-  refundOnRoll(actor, card, rules, port.user);
+  refundOnRoll(actor, card, messageId, rules, port.user);
   await port.changeActor(card.actorId, { kind: "refundRollFudgePoint", messageId });
   port.notify("FUDGE.FudgePoint.Refunded", { name: actor.name });
 }

@@ -16,7 +16,7 @@ import { raiseUpdate } from "../experience";
 import { RulesError, renderTrack, type Step } from "../../rules";
 import type { ActorTurn, HostPort } from "./port";
 import { checkRollCard } from "../integrity";
-import { reduceWound, refundOnRoll, refundWound, spendOnRoll } from "../fudge-point-spend";
+import { autoSuccessOnRoll, reduceWound, refundOnRoll, refundWound, spendOnRoll } from "../fudge-point-spend";
 
 type GutsTrigger = Parameters<typeof actions.gutsCheckAction>[1];
 
@@ -43,6 +43,11 @@ export type ActorWrite =
   /** Fudge §1.36: a Fudge Point spent on a trait roll's card (one level up or down), or refunded by its Undo. */
   | { kind: "rollFudgePoint"; messageId: string; direction: 1 | -1 }
   | { kind: "refundRollFudgePoint"; messageId: string }
+  /**
+   * Fudge §1.36: a Fudge Point for an automatic success on an unopposed trait roll's card (refunded
+   * by refundRollFudgePoint); `atRoll`: spent in place of the roll, from its dialog.
+   */
+  | { kind: "rollAutoSuccess"; messageId: string; atRoll: boolean }
   /** Fudge §1.36: a Fudge Point spent to reduce a wound on the track one level, or refunded. */
   | { kind: "reduceWound"; level: string }
   | { kind: "refundWound"; spend: string };
@@ -101,19 +106,9 @@ export async function runActorWrite(
     case "undoKill":
       return put(actions.undoKill(doc, rules, user));
     case "rollFudgePoint":
-    case "refundRollFudgePoint": {
-      // The card is read as stored now (its roller a claim: the spend checks it names this actor).
-      const stored = port.rollCard(w.messageId);
-      if (!stored) throw new RulesError("card", "FUDGE.Error.Relay.NoCard", "the card is no longer in the chat log");
-      const card = checkRollCard(stored.system);
-      const r =
-        w.kind === "rollFudgePoint"
-          ? spendOnRoll(doc, card, w.messageId, w.direction, rules, user, new Date().toISOString())
-          : refundOnRoll(doc, card, rules, user);
-      await turn.write(r.actor);
-      await port.writeRollCard(w.messageId, r.card);
-      return null;
-    }
+    case "rollAutoSuccess":
+    case "refundRollFudgePoint":
+      return rollCardSpend(port, turn, w, doc, rules);
     case "reduceWound":
       return put(reduceWound(doc, w.level, rules, user, new Date().toISOString()));
     case "refundWound":
@@ -126,6 +121,39 @@ export async function runActorWrite(
       return null;
     }
   }
+}
+
+/**
+ * A Fudge Point spent on a trait roll's card, or refunded. The spender's log is the record (the
+ * card's view and every later spend read it); the card only shows it. So the log is written first
+ * on a spend and last on a refund: a failure between the two writes leaves the log holding the
+ * spend, which the card then shows from the log, with its Undo.
+ */
+async function rollCardSpend(
+  port: HostPort,
+  turn: ActorTurn,
+  w: Extract<ActorWrite, { kind: "rollFudgePoint" | "rollAutoSuccess" | "refundRollFudgePoint" }>,
+  doc: ActorDoc,
+  rules: WorldRules,
+): Promise<null> {
+  // The card is read as stored now (its roller a claim: the spend checks it names this actor).
+  const stored = port.rollCard(w.messageId);
+  if (!stored) throw new RulesError("card", "FUDGE.Error.Relay.NoCard", "the card is no longer in the chat log");
+  const card = checkRollCard(stored.system);
+  const at = new Date().toISOString();
+  if (w.kind === "refundRollFudgePoint") {
+    const r = refundOnRoll(doc, card, w.messageId, rules, port.user);
+    await port.writeRollCard(w.messageId, r.card);
+    await turn.write(r.actor);
+    return null;
+  }
+  const r =
+    w.kind === "rollFudgePoint"
+      ? spendOnRoll(doc, card, w.messageId, w.direction, rules, port.user, at)
+      : autoSuccessOnRoll(doc, card, w.messageId, rules, port.user, at, w.atRoll);
+  await turn.write(r.actor);
+  await port.writeRollCard(w.messageId, r.card);
+  return null;
 }
 
 /** The box a click toggles, from the track as it is in the writer's turn; null: it already is as the click asked. */
@@ -218,6 +246,10 @@ export function parseActorWrite(v: unknown): ActorWrite | null {
         : null;
     case "refundRollFudgePoint":
       return short(v.messageId, 64) ? { kind: "refundRollFudgePoint", messageId: v.messageId } : null;
+    case "rollAutoSuccess":
+      return short(v.messageId, 64) && typeof v.atRoll === "boolean"
+        ? { kind: "rollAutoSuccess", messageId: v.messageId, atRoll: v.atRoll }
+        : null;
     case "reduceWound":
       return short(v.level, 64) ? { kind: "reduceWound", level: v.level } : null;
     case "refundWound":

@@ -20,6 +20,7 @@ import {
   weaponShapeForOdf,
   type FudgeRpgConversion,
 } from "../../../src/system/import-fudge-rpg";
+import { importedAward } from "../../../src/system/experience";
 import { trackFor, attackRequest } from "../../../src/system/combatant";
 import { characterSheetContext } from "../../../src/system/sheet";
 import { CUSTOM_FIELDS, EDITABLE_FIELDS, toggleWoundBox } from "../../../src/system/actions";
@@ -165,8 +166,10 @@ describe("fudge-rpg import: a full character (Brannoc)", () => {
     expect(s.notes).toContain("Unspent build points: skilllevels 2");
   });
 
-  it("maps their unspent EP to the sheet's Experience (Fudge §5.2), an empty log; past the most a character holds, the rest in the notes", () => {
-    expect(s.experience).toEqual({ ep: 7, next: 0, log: [] });
+  it("maps their unspent EP to an award for the GM to record (Fudge §5.2), an empty log; past the most a character holds, the rest in the notes", () => {
+    // The actor's own data holds no EP: only the GM's record awards them (experience.ts).
+    expect(s.experience).toEqual({ next: 0, log: [] });
+    expect(c.award).toBe(7);
     expect(keys(c)).toContain("Experience");
     const big = JSON.parse(text("brannoc.json"));
     big.system.ep = 100_005;
@@ -174,12 +177,18 @@ describe("fudge-rpg import: a full character (Brannoc)", () => {
       rules: rulesFor("fudge"),
       newId,
     });
-    expect(b.actor.system.experience).toEqual({ ep: 100_000, next: 0, log: [] });
+    expect(b.award).toBe(100_000);
     expect(b.actor.system.notes).toContain("Experience points beyond 100000: 5");
     expect(b.report.find((l) => l.key.endsWith("ExperienceOver"))).toMatchObject({ kept: true });
-    // The imported record reads as the sheet's experience.
-    const view = characterSheetContext(asDoc(c), rulesFor("fudge"), { editable: true, owner: true } as never);
-    expect(view.experience).toMatchObject({ ep: 7, rows: [] });
+    // With the importing GM's award recorded, the sheet reads 7 EP; without it, none.
+    const gm = { id: "gm", isGM: true };
+    const recorded = { ...asDoc(c), gmRecords: importedAward(c.award, gm, "2026-01-01T00:00:00.000Z") };
+    const view = characterSheetContext(recorded, rulesFor("fudge"), { editable: true, owner: true } as never);
+    expect(view.experience).toMatchObject({ ep: 7, rows: [{ type: "award", epText: "+7" }] });
+    expect(characterSheetContext(asDoc(c), rulesFor("fudge"), { owner: true } as never).experience).toMatchObject({
+      ep: 0,
+    });
+    expect(() => importedAward(7, { id: "p", isGM: false }, "t")).toThrow(/only a GM/);
   });
 
   it("lists every unmapped thing in the report as kept in the notes", () => {
