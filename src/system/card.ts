@@ -27,7 +27,14 @@ import {
 } from "./actions";
 import { trackFor } from "./combatant";
 import { checkCard, checkRollCard, liveRecord, woundLogOf } from "./integrity";
-import { rollSpendOf, rollTakesFudgePoint, type RollCardFudgePoint } from "./fudge-point-spend";
+import {
+  hasFudgePoints,
+  rollSpendOf,
+  rollTakesFudgePoint,
+  type AttackSide,
+  type RollCardFudgePoint,
+} from "./fudge-point-spend";
+import { attackSpendOf, attackTakesFudgePoint } from "./attack-fudge-point";
 import { opposedOutcome } from "./opposed";
 import {
   FUDGE_LEVELS,
@@ -86,6 +93,8 @@ export interface RollLineView {
   /** The result this roll gave, e.g. the attacker's total: a ladder level (Fudge/FATE), else null. */
   level: LevelView | null;
   resultText: string;
+  /** Fudge §1.36: the viewer may spend this roll's side's Fudge Point on it (whose roll), or null. */
+  offer: { side: AttackSide; name: string } | null;
 }
 
 /** A short fact of the headline ("RD +2", "damage 8"). */
@@ -156,11 +165,28 @@ export interface TargetView {
   judgeRolls: boolean;
   /** Fudge §4.64: the defender's owner may spend a Fudge Point so that this wound does not kill. */
   canSpendFudgePoint: boolean;
+  /** Fudge §1.36: the Fudge Points spent on this target's rolls (the attacker's, the defender's), read from the spenders' own logs. */
+  fudgePoints: AttackFudgePointView[];
+  /** Fudge §1.36: the viewer may spend the defender's Fudge Point on his defence roll (one level up or down). */
+  canSpendDefenceFudgePoint: boolean;
+  /** Fudge §1.36: the attacker's offer on his attack roll (every target's, offered on each target's attack line). */
+  canSpendAttackFudgePoint: boolean;
   canUndo: boolean;
   /** "needsRelay" when the click will go through the GM. */
   applyVia: string;
   undoVia: string;
   error: { key: string; params: Record<string, string | number> } | null;
+}
+
+/** A Fudge Point spent on one side's roll (Fudge §1.36), as a target of the card shows it: who, the result from → to. */
+export interface AttackFudgePointView {
+  side: AttackSide;
+  labelKey: string;
+  params: { name: string };
+  from: LevelView;
+  to: LevelView;
+  /** The viewer may undo it (the spender's owner, no wound applied). */
+  canUndo: boolean;
 }
 
 export interface AttackCardContext {
@@ -313,6 +339,7 @@ function rollLines(
       faces: faceViews(raw[d.slot] ?? [], d.formula),
       level: ladder && total !== undefined ? levelView(total, ladder) : null,
       resultText: total !== undefined && !ladder ? String(total) : "",
+      offer: null,
     };
   });
 }
@@ -404,6 +431,7 @@ export function attackCardContext(
   }
   // The live attacker's name: a card's author cannot sign it with another name (as for targets).
   const attackerName = viewer.actor(card.attackerId)?.name ?? card.attackerName;
+  const spends = fudgePointSpends(card, messageId, rules, viewer);
   const targets = card.targets.map((t, index): TargetView => {
     const actor = viewer.actor(t.actorId) ?? { ownership: {}, name: t.name };
     const res = (t.resolution as AttackResolution | null) ?? null;
@@ -497,12 +525,32 @@ export function attackCardContext(
         whole &&
         isOwner(viewer.user, actor) &&
         offersFudgePoint(card, t, actor as ActorDoc, rules),
+      ...targetFudgePoints(
+        { card, messageId, viewer, rules, attacker: spends.attacker },
+        t,
+        res,
+        !!live,
+        index,
+        whole ? (actor as ActorDoc) : null,
+      ),
       canUndo: !!live && undoVerdict !== "deny",
       applyVia: applyVerdict,
       undoVia: undoVerdict,
       error: null,
     };
   });
+  // Fudge §1.36: the attack roll is every target's, seen once each defence is rolled, altered before any wound is applied.
+  const attackOffer =
+    spends.attacker.may && !spends.attacker.spend && targets.every((t) => t.resolved && !t.waiting && !t.isApplied);
+  for (const t of targets) {
+    t.canSpendAttackFudgePoint = attackOffer;
+    // Each offer sits on the line of the roll it alters.
+    for (const r of t.rolls) {
+      if (r.slot === "attack" && attackOffer) r.offer = { side: "attacker", name: attackerName };
+      if (SLOT_TOTAL[r.slot] === "defenderTotal" && t.canSpendDefenceFudgePoint)
+        r.offer = { side: "defender", name: t.name };
+    }
+  }
   const situation = Object.entries(card.situation ?? {})
     .filter(([, v]) => v !== undefined && v !== null && v !== false && v !== 0 && v !== "")
     .map(([key, v]) => ({
@@ -527,6 +575,85 @@ export function attackCardContext(
       card.targets.some((t) => ((t.resolution as AttackResolution | null)?.followUps ?? []).some(friendsInMelee)),
     cssClass: `fudge-wounds fudge-card preset-${card.preset}`,
     error: null,
+  };
+}
+
+interface SideSpend {
+  /** The viewer owns this side's character, in a world and card that take Fudge Points. */
+  may: boolean;
+  spend: { from: number; to: number } | null;
+  name: string;
+}
+
+/** The attacker's spend on this card from his own live log, and whether the viewer is his owner. */
+function fudgePointSpends(
+  card: AttackCardData,
+  messageId: string,
+  rules: WorldRules,
+  viewer: CardViewer,
+): { attacker: SideSpend } {
+  const a = viewer.actor(card.attackerId);
+  return {
+    attacker: sideSpend(card, a && "system" in a ? (a as ActorDoc) : null, messageId, "attacker", rules, viewer),
+  };
+}
+
+function sideSpend(
+  card: AttackCardData,
+  actor: ActorDoc | null,
+  messageId: string,
+  side: AttackSide,
+  rules: WorldRules,
+  viewer: CardViewer,
+): SideSpend {
+  if (!actor || !hasFudgePoints(actor, rules) || !attackTakesFudgePoint(card, rules))
+    return { may: false, spend: null, name: actor?.name ?? "" };
+  const s = attackSpendOf(actor, messageId, side, rules);
+  return {
+    may: isOwner(viewer.user, actor),
+    spend: s ? { from: s.change.from, to: s.change.to } : null,
+    name: actor.name,
+  };
+}
+
+/**
+ * A target's Fudge Point lines (Fudge §1.36): each side's spend with this target's result before
+ * and after it (the attacker's total differs per target: a defender's shield), and the defender's
+ * own offer once his defence is rolled and before his wound is applied. The attacker's Undo sits
+ * on the first target's line (his one roll is every target's).
+ */
+function targetFudgePoints(
+  ctx: { card: AttackCardData; messageId: string; viewer: CardViewer; rules: WorldRules; attacker: SideSpend },
+  t: AttackCardTarget,
+  res: AttackResolution | null,
+  applied: boolean,
+  index: number,
+  defender: ActorDoc | null,
+): Pick<TargetView, "fudgePoints" | "canSpendDefenceFudgePoint" | "canSpendAttackFudgePoint"> {
+  const { card, messageId, viewer, rules } = ctx;
+  const defence = sideSpend(card, defender, messageId, "defender", rules, viewer);
+  const ladder = ladderOf(rules);
+  const spendLine = (key: "attackerTotal" | "defenderTotal", s: SideSpend, side: AttackSide, undo: boolean) => {
+    if (!s.spend) return [];
+    const to = res?.numbers[key] ?? s.spend.to;
+    const from = res?.numbers[key] !== undefined ? to - (s.spend.to - s.spend.from) : s.spend.from;
+    const view: AttackFudgePointView = {
+      side,
+      labelKey: side === "attacker" ? "FUDGE.FudgePoint.OnAttackRoll" : "FUDGE.FudgePoint.OnDefenceRoll",
+      params: { name: s.name },
+      from: levelView(from, ladder),
+      to: levelView(to, ladder),
+      canUndo: undo && s.may && !applied,
+    };
+    return [view];
+  };
+  return {
+    fudgePoints: [
+      ...spendLine("attackerTotal", ctx.attacker, "attacker", index === 0),
+      ...spendLine("defenderTotal", defence, "defender", true),
+    ],
+    canSpendDefenceFudgePoint: defence.may && !defence.spend && t.defend !== "pending" && !!res && !applied,
+    canSpendAttackFudgePoint: false,
   };
 }
 

@@ -564,8 +564,10 @@ export const SITUATION_FIELDS: Record<PresetId, readonly string[]> = {
     "spendFudgePoint",
     "gmLevel",
     "headBlow",
+    "attackerFudgePoint",
+    "defenderFudgePoint",
   ],
-  fate: ["modifier", "defenseModifier"],
+  fate: ["modifier", "defenseModifier", "attackerFudgePoint", "defenderFudgePoint"],
   volt: ["distance", "modifier"],
   miniatures: [
     "gangUp",

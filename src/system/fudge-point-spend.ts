@@ -6,7 +6,7 @@
  * him. The card records who spent and what changed, and its Undo refunds the spend while the log
  * still holds it (an evicted spend cannot be undone, and the refusal says so).
  */
-import { RulesError, character, describeLevel, renderTrack, toggleBox, type Track } from "../rules";
+import { RulesError, character, describeLevel, isRulesError, renderTrack, toggleBox, type Track } from "../rules";
 import { liveTrack } from "./actions/wound-track";
 import { trackUpdate, type ActorUpdate } from "./updates";
 import type { ActorDoc, WorldRules } from "./data";
@@ -38,7 +38,7 @@ export function fudgePointPool(actor: ActorDoc): character.FudgePointPool {
   );
 }
 
-const poolUpdate = (pool: character.FudgePointPool) => ({
+export const poolUpdate = (pool: character.FudgePointPool) => ({
   system: { fudgePoints: pool.points, fudgePointLog: pool.log },
 });
 
@@ -238,7 +238,7 @@ export function refundOnRoll(actor: ActorDoc, card: RollCardData, messageId: str
 }
 
 /** Fudge Points are a player character's (Fudge §1.36), in a world whose preset has them (Fudge, FATE). */
-const hasFudgePoints = (actor: ActorDoc, rules: WorldRules): boolean =>
+export const hasFudgePoints = (actor: ActorDoc, rules: WorldRules): boolean =>
   (rules.preset === "fudge" || rules.preset === "fate") && actor.type === "character";
 
 /** Fudge §1.36 on the wound track: the levels holding a wound one level less may take (each marked row; a Scratch goes to none). */
@@ -337,4 +337,34 @@ function moveBack(track: Track, lower: number, upper: number): Track | null {
   }
   const open = renderTrack(t).rows[upper]?.boxes.find((b) => !b.marked && !b.disabled);
   return open ? toggleBox(t, open.ref) : null;
+}
+
+/** The side of an attack card whose roll a Fudge Point alters (Fudge §1.36): each spender alters his own. */
+export type AttackSide = "attacker" | "defender";
+
+/** A spend's id on an attack card: the card and the side (one spend per side per card, as on a trait roll's card). */
+export const attackSpendId = (messageId: string, side: AttackSide): string => `${messageId}.${side}`;
+
+/**
+ * Fudge §1.36 on an attack card: the level (+1, −1; 0: none) a spend in the actor's own log moves
+ * his side's roll on card `messageId`. Read from the live actor only (never from the card); a log
+ * that does not parse, or a world without Fudge Points, counts as none.
+ */
+export function attackSpendLevel(
+  actor: ActorDoc | null,
+  messageId: string,
+  side: AttackSide,
+  rules: WorldRules,
+): number {
+  if (!actor || !hasFudgePoints(actor, rules)) return 0;
+  let pool: character.FudgePointPool;
+  try {
+    pool = fudgePointPool(actor);
+  } catch (e) {
+    if (isRulesError(e)) return 0;
+    throw e;
+  }
+  const id = attackSpendId(messageId, side);
+  const spend = pool.log.find((x) => x.id === id && x.use === "alterRoll" && x.change.target === messageId);
+  return spend ? Math.sign(spend.change.to - spend.change.from) : 0;
 }

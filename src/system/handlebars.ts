@@ -129,6 +129,7 @@ export const PARTIALS = {
   "fudge-experience": "templates/parts/experience.hbs",
   "fudge-defence-choice": "templates/parts/defence-choice.hbs",
   "fudge-dice-faces": "templates/parts/dice-faces.hbs",
+  "fudge-point-offer": "templates/chat/fudge-point-offer.hbs",
   "fudge-tracker-wound": "templates/parts/tracker-wound.hbs",
   "fudge-opposed-roll": "templates/chat/opposed-roll.hbs",
 } as const;

@@ -37,6 +37,7 @@ import { defenderWithChoice, situationWithChoice, type DefenceChoice } from "./d
 import { GM_SLOT, isDefenderSlot } from "./card-target";
 import { isOwner, type UserRef } from "./permissions";
 import type { RollCardData } from "./actions/trait-roll";
+import { attackSpendLevel } from "./fudge-point-spend";
 // The logs on actors, read here and by the card actions (src/system/actor-logs.ts).
 export {
   DEFENCE_LOG_FLAG,
@@ -420,6 +421,19 @@ function claimedSituation(preset: string, raw: Record<string, unknown>): Situati
 
 // ─── Re-deriving a target's result ─────────────────────────────────────────────────────
 
+/**
+ * Fudge §1.36 on an attack card: the Fudge Points each side spent on this card, each read from the
+ * spender's own live log (src/system/fudge-point-spend.ts), never from the card; only the non-zero ones.
+ */
+function fudgePointsSpent(attacker: ActorDoc, defender: ActorDoc, messageId: string, rules: WorldRules): Situation {
+  const out: Situation = {};
+  const a = attackSpendLevel(attacker, messageId, "attacker", rules);
+  const d = attackSpendLevel(defender, messageId, "defender", rules);
+  if (a !== 0) out.attackerFudgePoint = a;
+  if (d !== 0) out.defenderFudgePoint = d;
+  return out;
+}
+
 export interface Rederived {
   resolution: AttackResolution;
   /** The live result differs from what the card showed (an actor changed in between, or a forgery). */
@@ -575,12 +589,15 @@ export function rederiveTarget(
   const claimed0 = claimedSituation(card.preset, { ...(card.situation ?? {}), ...(t.situation ?? {}) });
   // The defender's own choices, kept with his defence roll on his actor, replace what the card said of his side.
   const choice = live.defenceChoice ?? null;
-  const situation = defenderSituation(
-    choice ? situationWithChoice(rules.preset, claimed0, choice) : claimed0,
-    live.defender,
-    rules,
-    live.roundStart,
-  );
+  const situation = {
+    ...defenderSituation(
+      choice ? situationWithChoice(rules.preset, claimed0, choice) : claimed0,
+      live.defender,
+      rules,
+      live.roundStart,
+    ),
+    ...(live.messageId !== undefined ? fudgePointsSpent(attacker, live.defender, live.messageId, rules) : {}),
+  };
   const defender = choice ? defenderWithChoice(live.defender, choice) : live.defender;
   rules = rulesOfCardDice(card, rules, name);
   const pipeline = pipelineFor(rules.preset);

@@ -67,7 +67,7 @@ async function play(page: Page, run: ParityRun, step: Step): Promise<void> {
       root = card.locator(`.fudge-target[data-target-index="${index}"]`);
     }
     if (step.gmLevel) await root.locator('select[name="gmLevel"]').selectOption(step.gmLevel);
-    await root.locator(`[data-action="${step.action}"]`).click();
+    await root.locator(`[data-action="${step.action}"]${dataSelector(step.data)}`).click();
     if (step.dialog) await answer(page, step.dialog);
   } else if ("rollCard" in step) {
     const card = page

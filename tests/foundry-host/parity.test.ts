@@ -93,7 +93,7 @@ async function play(t: Awaited<ReturnType<typeof gmAndPlayer>>, ids: Record<stri
     }
     if (step.gmLevel) gm.change(root.querySelector('select[name="gmLevel"]'), step.gmLevel);
     if (step.dialog) t.world.answerDialogs((req) => void fill(req.form, step.dialog!));
-    gm.click(button(root, step.action));
+    gm.click(button(root, step.action, step.data));
   } else if ("rollCard" in step) {
     const rolls = gm.game.messages.contents.filter((m) => (m.type as string) === "rollCard");
     gm.click(button(gm.chatLog.get(rolls[step.rollCard].id)!, step.action, step.data));

@@ -26,7 +26,15 @@ export type Step =
    * A button of the `card`th attack card (0: the first), in `target`'s section (none: the card's own);
    * `dialog`: the dialog it opens (the defender's Defend), these fields filled before its OK.
    */
-  | { card: number; action: string; target?: string; gmLevel?: string; dialog?: Record<string, string> }
+  | {
+      card: number;
+      action: string;
+      target?: string;
+      gmLevel?: string;
+      dialog?: Record<string, string>;
+      /** The button's `data-*` (a Fudge Point's side and direction). */
+      data?: Record<string, string>;
+    }
   /** A button of the `rollCard`th trait-roll card (0: the first) and its `data-*`: an opposed roll's other side, a Fudge Point. */
   | { rollCard: number; action: string; data?: Record<string, string> }
   /** World rules changed by the GM: these fields of one group of WorldRules (a world setting). */
@@ -72,6 +80,10 @@ const fudge: ParityRun = {
     { rules: "fudge", value: { woundMode: "gmJudgement", gmSituationalRoll: true } },
     { sheet: "Leroy", action: "attack", data: { itemId: "heY0Z3tNTjFC9mE2" }, dialog: {} },
     { card: 1, action: "defend", target: "Theodora", dialog: { allOutDefense: "off", modifier: "0" } },
+    // Fudge §1.36 on the attack card: the attack roll one level up, refunded by its Undo, spent again; the ruling re-derives with it.
+    { card: 1, action: "spendAttackFudgePoint", data: { side: "attacker", direction: "1" } },
+    { card: 1, action: "undoAttackFudgePoint", target: "Theodora", data: { side: "attacker" } },
+    { card: 1, action: "spendAttackFudgePoint", data: { side: "attacker", direction: "1" } },
     { card: 1, action: "applyJudgement", target: "Theodora", gmLevel: "hurt" },
     // Experience (Fudge §5.2): the GM awards EP, Strength is raised (Great → Superb, 8 × 3 EP), undone, raised again.
     { sheet: "Leroy", action: "awardExperience", dialog: { amount: "30", note: "The siege" } },
@@ -195,8 +207,14 @@ export function parityView(raw: RawWorld, names: readonly string[]): unknown {
     ids.set(`Actor.${a._id}`, `@${a.name}`);
   }
   raw.messages.forEach((m, i) => ids.set(m._id, `#${i}`));
+  // A name made of an id and a suffix (an attack card's Fudge Point spend: "<card>.attacker").
+  const withId = (v: string): string => {
+    const dot = v.lastIndexOf(".");
+    const id = dot > 0 ? ids.get(v.slice(0, dot)) : undefined;
+    return id ? `${id}${v.slice(dot)}` : v;
+  };
   const clean = (v: unknown): unknown => {
-    if (typeof v === "string") return ids.get(v) ?? v;
+    if (typeof v === "string") return ids.get(v) ?? withId(v);
     if (Array.isArray(v)) return v.map(clean);
     if (v && typeof v === "object")
       return Object.fromEntries(

@@ -40,6 +40,21 @@ describe("fate pipeline", () => {
     expect(r.defenderAfter!.status.penalty).toBe(-1);
   });
 
+  it("Fudge §1.36: a Fudge Point moves a side's result one level after the roll, and says whose", () => {
+    const r = resolveAttack(request({ situation: { attackerFudgePoint: -1, defenderFudgePoint: 1 } }), {
+      attack: plus(2),
+      defense: minus(1),
+    });
+    expect(r.numbers).toMatchObject({ attackerTotal: 3, defenderTotal: 1, relativeDegree: 2 });
+    expect(r.steps.filter((s) => s.key === "FUDGE.Step.Fudge.FudgePoint").map((s) => s.params)).toEqual([
+      { value: "−1", name: "Joe-Bob" },
+      { value: "+1", name: "Dylan" },
+    ]);
+    expect(fieldOf(() => resolveAttack(request({ situation: { attackerFudgePoint: 2 } }), {}))).toBe(
+      "situation.attackerFudgePoint",
+    );
+  });
+
   it("margin 0 is Scratched (standoff), below 0 a miss; neither marks the ladder", () => {
     const s = resolveAttack(request(), { attack: minus(1), defense: plus(0) });
     expect(s.numbers.relativeDegree).toBe(0);

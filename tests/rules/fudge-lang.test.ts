@@ -101,6 +101,7 @@ describe("fudge i18n keys", () => {
       ),
     );
     runs.push(resolveRolled(req({}, { allOutAttack: true, allOutDefense: true }), miss));
+    runs.push(resolveRolled(req({}, { attackerFudgePoint: 1, defenderFudgePoint: -1 }), miss));
     runs.push(resolveRolled(req({ damageRoll: "evenOdd", grazeDamageRoll: true }), graze));
     runs.push(resolveRolled(req({ damageRoll: "dfNumber" }), d1(hit)));
     runs.push(resolveRolled(req({ damageRoll: "dfLevel", grazeDamageRoll: true }), d1(graze)));

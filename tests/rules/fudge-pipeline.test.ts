@@ -14,7 +14,7 @@ import {
 } from "../../src/rules";
 import { boxTrackConfig, dcTrackConfig, fudgePipeline, type FudgeRequest } from "../../src/rules/fudge";
 import { defaultFateConfig } from "../../src/rules/fate";
-import { caught } from "./errors";
+import { caught, fieldOf } from "./errors";
 
 const box = (preset: "standard" | "pawn" | "miniatures" = "standard", doubleRd = false): Track =>
   newTrack(boxTrackConfig(preset, { doubleRd }));
@@ -169,6 +169,19 @@ describe("fudge pipeline: the opposed roll", () => {
     expect(allOut.woundKey).toBe("veryHurt");
     const def = resolve(request({ situation: { allOutDefense: true } }), 2, 0);
     expect(def.numbers.relativeDegree).toBe(0);
+  });
+
+  it("Fudge §1.36: a Fudge Point moves a side's result one level, after every other factor, and says whose", () => {
+    const r = resolve(request({ situation: { attackerFudgePoint: 1, defenderFudgePoint: -1 } }), 0, 0);
+    const plain = resolve(request(), 0, 0);
+    expect(r.numbers.attackerTotal).toBe(plain.numbers.attackerTotal + 1);
+    expect(r.numbers.defenderTotal).toBe(plain.numbers.defenderTotal - 1);
+    expect(r.numbers.relativeDegree).toBe(plain.numbers.relativeDegree + 2);
+    expect(stepOf(r, "FUDGE.Step.Fudge.FudgePoint")).toMatchObject({ rule: "Fudge §1.36", value: 1 });
+    // One level, up or down: a card's request cannot claim two.
+    expect(fieldOf(() => resolve(request({ situation: { defenderFudgePoint: -2 } }), 0, 0))).toBe(
+      "situation.defenderFudgePoint",
+    );
   });
 
   it("an all-out attacker who ties or loses hands the win to the defender, with +2 damage", () => {

@@ -47,6 +47,15 @@ describe("parseActorWrite", () => {
     ["an automatic success with no moment", { kind: "rollAutoSuccess", messageId: "m1" }],
     ["an automatic success on no card", { kind: "rollAutoSuccess", atRoll: true }],
     ["a wound's Fudge Point refund with a spend id too long", { kind: "refundWound", spend: "s".repeat(65) }],
+    [
+      "an attack card's Fudge Point on a side that is none",
+      { kind: "attackFudgePoint", messageId: "m1", side: "gm", direction: 1 },
+    ],
+    [
+      "an attack card's Fudge Point of two levels",
+      { kind: "attackFudgePoint", messageId: "m1", side: "attacker", direction: 2 },
+    ],
+    ["an attack card's Fudge Point refund with no side", { kind: "refundAttackFudgePoint", messageId: "m1" }],
   ])("refuses %s", (_what, w) => {
     expect(parseActorWrite(w)).toBeNull();
   });
@@ -72,6 +81,16 @@ describe("parseActorWrite", () => {
     expect(parseActorWrite({ kind: "refundWound", spend: "wound.0.1", points: 5 })).toEqual({
       kind: "refundWound",
       spend: "wound.0.1",
+    });
+  });
+  it("a Fudge Point spent on an attack card's side, and its refund: the card, the side, one level, nothing else", () => {
+    expect(
+      parseActorWrite({ kind: "attackFudgePoint", messageId: "m1", side: "defender", direction: 1, from: 9 }),
+    ).toEqual({ kind: "attackFudgePoint", messageId: "m1", side: "defender", direction: 1 });
+    expect(parseActorWrite({ kind: "refundAttackFudgePoint", messageId: "m1", side: "attacker", points: 3 })).toEqual({
+      kind: "refundAttackFudgePoint",
+      messageId: "m1",
+      side: "attacker",
     });
   });
 });

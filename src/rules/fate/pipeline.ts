@@ -40,6 +40,10 @@ export interface FateSituation {
   modifier: number;
   /** Situational modifier to the defender's roll. Default 0. */
   defenseModifier: number;
+  /** Fudge §1.36: a Fudge Point spent to alter the attacker's roll one level (+1, −1; 0: none). */
+  attackerFudgePoint: number;
+  /** Fudge §1.36: the same for the defender's roll. */
+  defenderFudgePoint: number;
 }
 
 export interface FateOptions {
@@ -87,6 +91,8 @@ function parseRequest(input: unknown): FateAttackRequest {
     ...s,
     modifier: optInt(s.modifier, "situation.modifier", 0, -FATE_SKILL_LIMIT, FATE_SKILL_LIMIT),
     defenseModifier: optInt(s.defenseModifier, "situation.defenseModifier", 0, -FATE_SKILL_LIMIT, FATE_SKILL_LIMIT),
+    attackerFudgePoint: optInt(s.attackerFudgePoint, "situation.attackerFudgePoint", 0, -1, 1),
+    defenderFudgePoint: optInt(s.defenderFudgePoint, "situation.defenderFudgePoint", 0, -1, 1),
   };
   return { preset: "fate", attacker, defender, options, situation };
 }
@@ -121,11 +127,11 @@ function diceResult(faces: number[], option: DiceOption | undefined, path: strin
   return r;
 }
 
-/** A side's roll: skill + 4dF (or the world's dice) + ladder penalty + modifier. */
+/** A side's roll: skill + 4dF (or the world's dice) + ladder penalty + modifier, then a Fudge Point's level (Fudge §1.36). */
 function sideRoll(
   c: FateCombatant,
   skill: number,
-  modifier: number,
+  [modifier, fudgePoint]: [number, number],
   faces: number[],
   path: string,
   side: "attacker" | "defender",
@@ -149,7 +155,12 @@ function sideRoll(
   );
   if (st.penalty !== 0)
     steps.push(step("FUDGE.Fate.Step.LadderPenalty", FATE_RULE, st.penalty, { side, name: c.name }));
-  return { dice, total, penalty: st.penalty, clipped };
+  // Fudge §1.36: "alter a die roll one level, up or down" (after the roll as rolled).
+  if (fudgePoint !== 0)
+    steps.push(
+      step("FUDGE.Step.Fudge.FudgePoint", "Fudge §1.36", fudgePoint, { value: signed(fudgePoint), name: c.name }),
+    );
+  return { dice, total: total + fudgePoint, penalty: st.penalty, clipped };
 }
 
 /** FATE ladder: a Taken Out character is out of the scene — he neither attacks nor defends. */
@@ -174,11 +185,20 @@ function resolve(req: FateAttackRequest, read: DiceReader): AttackResolution {
   const aFaces = read("attack");
   const dFaces = read("defense");
   const option = req.options.dice;
-  const att = sideRoll(a, a.skill, req.situation.modifier, aFaces, "dice.attack", "attacker", steps, option);
+  const att = sideRoll(
+    a,
+    a.skill,
+    [req.situation.modifier, req.situation.attackerFudgePoint],
+    aFaces,
+    "dice.attack",
+    "attacker",
+    steps,
+    option,
+  );
   const def = sideRoll(
     d,
     d.defense ?? d.skill,
-    req.situation.defenseModifier,
+    [req.situation.defenseModifier, req.situation.defenderFudgePoint],
     dFaces,
     "dice.defense",
     "defender",

@@ -32,6 +32,10 @@ export type FudgeSituation = {
   gmLevel: string | null;
   /** Fudge §4.62: the blow is aimed at the head (with the headBlowKnockout option, a Good stun blow knocks out). */
   headBlow: boolean;
+  /** Fudge §1.36: a Fudge Point spent to alter the attacker's roll one level (+1, −1; 0: none). */
+  attackerFudgePoint: number;
+  /** Fudge §1.36: the same for the defender's roll. */
+  defenderFudgePoint: number;
 };
 
 export interface FudgeRequest extends AttackRequest<FudgeCombatant, FudgeOptions> {
@@ -50,6 +54,8 @@ const SITUATION_FIELDS = [
   "spendFudgePoint",
   "gmLevel",
   "headBlow",
+  "attackerFudgePoint",
+  "defenderFudgePoint",
 ] as const;
 
 export function parseSituation(
@@ -92,6 +98,8 @@ export function parseSituation(
     spendFudgePoint,
     gmLevel,
     headBlow: boolField(o.headBlow, path, "headBlow", false),
+    attackerFudgePoint: optIntField(o.attackerFudgePoint, path, "attackerFudgePoint", 0, -1, 1),
+    defenderFudgePoint: optIntField(o.defenderFudgePoint, path, "defenderFudgePoint", 0, -1, 1),
   };
 }
 

@@ -302,6 +302,7 @@ class FudgeResolution {
       total -= 1;
       if (explain) steps.push(fstep("FUDGE.Step.Fudge.WeaponShieldLower", R_MELEE, -1, { name: a.name }));
     }
+    total += this.fudgePoint(s.attackerFudgePoint, a.name);
     if (explain)
       steps.push(
         vstep("FUDGE.Step.Fudge.AttackerTotal", R_OPPOSED, total, {
@@ -373,6 +374,7 @@ class FudgeResolution {
       total -= 1;
       if (explain) steps.push(fstep("FUDGE.Step.Fudge.WeaponShieldLower", R_MELEE, -1, { name: d.name }));
     }
+    total += this.fudgePoint(s.defenderFudgePoint, d.name);
     if (explain)
       steps.push(
         vstep("FUDGE.Step.Fudge.DefenderTotal", R_OPPOSED, total, {
@@ -382,6 +384,13 @@ class FudgeResolution {
         }),
       );
     return total;
+  }
+
+  /** Fudge §1.36: "alter a die roll one level, up or down" — a Fudge Point moves the side's result (0: none spent). */
+  private fudgePoint(levels: number, name: string): number {
+    if (levels !== 0 && this.explain)
+      this.steps.push(fstep("FUDGE.Step.Fudge.FudgePoint", "Fudge §1.36", levels, { name }));
+    return levels;
   }
 
   /** Fudge §4.51 option: a Willpower roll against the GM's Difficulty eases this roll's wound penalty (meet: one less; beat by 2: none). */

@@ -10,6 +10,7 @@ import { gutsCheck, gutsForFriends } from "./guts";
 import { heal, recover } from "./heal";
 import { createItem, needItem, toggleEquipped } from "./items";
 import { rollOpposed, rollTrait, spendRollAutoSuccess, spendRollFudgePoint, undoRollFudgePoint } from "./trait-roll";
+import { sideOf, spendAttackFudgePoint, undoAttackFudgePoint } from "./attack-fudge-point";
 import { awardExperience, spendExperience, undoAdvance } from "./experience";
 import {
   editCustomLevels,
@@ -85,7 +86,14 @@ export const CARD_ACTIONS: Readonly<Record<string, ActionEntry>> = {
   undoRollFudgePoint: (p, c) => undoRollFudgePoint(p, c.doc),
   // Fudge §1.36: an automatic success on a failed unopposed roll, where the world allows it after the dice.
   spendRollAutoSuccess: (p, c) => spendRollAutoSuccess(p, c.doc),
+  // The attack card's Fudge Point (Fudge §1.36) on the attacker's or a defender's roll, and its Undo.
+  spendAttackFudgePoint: (p, c) =>
+    spendAttackFudgePoint(p, c.doc, sideOf(c.data.side), fudgePointTarget(p, c), c.data.direction === "-1" ? -1 : 1),
+  undoAttackFudgePoint: (p, c) => undoAttackFudgePoint(p, c.doc, sideOf(c.data.side), fudgePointTarget(p, c)),
 };
+
+/** The card target of a defender's Fudge Point button; "" for the attacker's (card-wide). */
+const fudgePointTarget = (p: HostPort, c: Click): string => (c.data.side === "defender" ? cardTarget(p, c) : "");
 
 /** The actor sheets' buttons (templates/actor, templates/parts) and the Token HUD's wound buttons. */
 export const SHEET_ACTIONS: Readonly<Record<string, ActionEntry>> = {

@@ -16,7 +16,15 @@ import { raiseUpdate } from "../experience";
 import { RulesError, renderTrack, type Step } from "../../rules";
 import type { ActorTurn, HostPort } from "./port";
 import { checkRollCard } from "../integrity";
-import { autoSuccessOnRoll, reduceWound, refundOnRoll, refundWound, spendOnRoll } from "../fudge-point-spend";
+import {
+  autoSuccessOnRoll,
+  reduceWound,
+  refundOnRoll,
+  refundWound,
+  spendOnRoll,
+  type AttackSide,
+} from "../fudge-point-spend";
+import { writeAttackFudgePoint } from "./attack-fudge-point";
 
 type GutsTrigger = Parameters<typeof actions.gutsCheckAction>[1];
 
@@ -50,7 +58,10 @@ export type ActorWrite =
   | { kind: "rollAutoSuccess"; messageId: string; atRoll: boolean }
   /** Fudge §1.36: a Fudge Point spent to reduce a wound on the track one level, or refunded. */
   | { kind: "reduceWound"; level: string }
-  | { kind: "refundWound"; spend: string };
+  | { kind: "refundWound"; spend: string }
+  /** Fudge §1.36: a Fudge Point spent on one side's roll of an attack card (written to the spender), or refunded by its Undo. */
+  | { kind: "attackFudgePoint"; messageId: string; side: AttackSide; direction: 1 | -1 }
+  | { kind: "refundAttackFudgePoint"; messageId: string; side: AttackSide };
 
 /** What a write answers (plain data: it may come back through the relay). */
 export type WriteResult = { steps?: Step[]; guts?: ReturnType<typeof actions.gutsCheckAction> } | null;
@@ -109,6 +120,9 @@ export async function runActorWrite(
     case "rollAutoSuccess":
     case "refundRollFudgePoint":
       return rollCardSpend(port, turn, w, doc, rules);
+    case "attackFudgePoint":
+    case "refundAttackFudgePoint":
+      return writeAttackFudgePoint(port, turn, doc, w);
     case "reduceWound":
       return put(reduceWound(doc, w.level, rules, user, new Date().toISOString()));
     case "refundWound":
@@ -179,6 +193,8 @@ const faces = (v: unknown, n: number, min: number, max: number): v is number[] =
 const numbers = (v: unknown): v is Record<string, number> =>
   isRec(v) && Object.keys(v).length <= 8 && Object.entries(v).every(([k, x]) => short(k, 32) && int(x, -1000, 1000));
 
+const isSide = (v: unknown): v is AttackSide => v === "attacker" || v === "defender";
+
 /** Largest write a relay carries (JSON characters): far above any honest one. */
 export const ACTOR_WRITE_MAX = 4_000;
 
@@ -246,6 +262,14 @@ export function parseActorWrite(v: unknown): ActorWrite | null {
         : null;
     case "refundRollFudgePoint":
       return short(v.messageId, 64) ? { kind: "refundRollFudgePoint", messageId: v.messageId } : null;
+    case "attackFudgePoint":
+      return short(v.messageId, 64) && isSide(v.side) && (v.direction === 1 || v.direction === -1)
+        ? { kind: "attackFudgePoint", messageId: v.messageId, side: v.side, direction: v.direction }
+        : null;
+    case "refundAttackFudgePoint":
+      return short(v.messageId, 64) && isSide(v.side)
+        ? { kind: "refundAttackFudgePoint", messageId: v.messageId, side: v.side }
+        : null;
     case "rollAutoSuccess":
       return short(v.messageId, 64) && typeof v.atRoll === "boolean"
         ? { kind: "rollAutoSuccess", messageId: v.messageId, atRoll: v.atRoll }
