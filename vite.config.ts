@@ -26,9 +26,13 @@ export default defineConfig({
       external: [/^foundry(\/|$)/, /^fvtt-types/],
       output: {
         // What loads on demand (dynamic imports: the forecast engine, the converter, the Quench
-        // batches, the world migration, the settings menu) is a chunk beside the bundle
-        // (docs/foundry.md "What loads when"); release:check finds every one in the zip.
-        chunkFileNames: "chunks/[name]-[hash].mjs",
+        // batches, the world migration, the settings menu, each preset's attack pipeline) is a
+        // chunk beside the bundle (docs/foundry.md "What loads when"); release:check finds every
+        // one in the zip. A preset's pipeline chunk is named for its preset (`preset-volt-…`).
+        chunkFileNames: (chunk) => {
+          const presets = chunk.moduleIds.flatMap((id) => /src\/rules\/(\w+)\/pipeline\.ts$/.exec(id)?.[1] ?? []);
+          return presets.length === 1 ? `chunks/preset-${presets[0]}-[hash].mjs` : "chunks/[name]-[hash].mjs";
+        },
         // Everything the bundle imports at once in one chunk (not one per set of sharers): the
         // start-up fetches two files, not ten.
         // The entry's own module stays in fudge-wounds.mjs.

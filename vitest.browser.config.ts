@@ -10,6 +10,7 @@ export default defineConfig({
   test: {
     include: ["tests/browser/**/*.test.ts"],
     globalSetup: ["tests/browser/global-setup.ts"],
+    setupFiles: ["tests/browser/load-presets.ts"],
     // One Chromium at a time: the machine has two cores.
     fileParallelism: false,
     pool: "forks",

@@ -10,6 +10,7 @@ if (workerData.convert) {
   const readAsked = () => (parentPort.postMessage("stdin"), readStdin());
   parentPort.postMessage({ code: await convertFudgeRpgCommand(workerData.convert, readAsked) });
 } else {
-  const { runCaught } = await import("../src/cli/run.ts");
+  const { runCaught, loadAllPresets } = await import("../src/cli/run.ts");
+  await loadAllPresets();
   parentPort.postMessage(runCaught(workerData.command, workerData.text, workerData.source, workerData.options ?? []));
 }

@@ -20,8 +20,12 @@ import { installImport } from "./import";
 import { morphHTML } from "./morph";
 import { tabAfterKey } from "../src/system/tabs";
 import "./prose-mirror";
+import { loadAllPresets } from "../src/rules";
 
 installStyles();
+// The attack pipelines load on demand (src/rules/presets.ts): the playground, whose preset and
+// cards change at a click, loads them all before its first render.
+await loadAllPresets();
 
 const PRESETS = ["fudge", "miniatures", "fate", "volt"] as const;
 

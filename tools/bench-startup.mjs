@@ -126,12 +126,30 @@ export async function benchStartup({ rounds = 9 } = {}) {
 const kb = (n) => `${(n / 1000).toFixed(1)} kB`;
 const verdict = (ok) => (ok ? "MET" : "NOT MET");
 
+/**
+ * What a world of each preset loads at start-up: the set and its own preset's pipeline chunk (loaded
+ * from init), against the set with every preset's pipeline in it, as it was before they were chunks
+ * (bundleSizes `everyPreset`: the four chunks gzipped with the start-up chunk).
+ */
+export function worldLines(split) {
+  const worlds = Object.entries(split.worlds ?? {});
+  if (!worlds.length)
+    return ["  no preset chunks found (chunks/preset-<id>-….mjs): every pipeline is in the start-up set"];
+  const every = split.everyPreset.gzip;
+  return [
+    `  a world's start-up with its own preset's pipeline (a chunk loaded from init), against ${kb(every)} gzipped with all four in the start-up set: ${worlds
+      .map(([id, w]) => `${id} ${kb(w.gzip)} (−${kb(every - w.gzip)})`)
+      .join(", ")}`,
+  ];
+}
+
 /** The report's lines, goals judged from the run's own figures. */
 export function startupLines(r) {
   const { split, single } = r.sizes;
   const lines = [
     `start-up set (the bundle and the chunks it imports at once): ${split.startup.length} files, ${kb(split.startupSize.raw)}, ${kb(split.startupSize.gzip)} gzipped; on demand ${split.lazy.length} chunks, ${kb(split.lazySize.raw)} (${kb(split.lazySize.gzip)} gzipped)`,
     `  the old layout in the same run (the same sources in one bundle, doc comments kept): ${kb(single.startupSize.raw)}, ${kb(single.startupSize.gzip)} gzipped`,
+    ...worldLines(split),
     `start-up in Chromium against a minimal Foundry stand-in, median of ${r.rounds} fresh contexts each: import (fetch + parse + evaluate) ${r.split.importMs.toFixed(1)} ms, init ${r.split.initMs.toFixed(1)} ms, setup + ready ${r.split.setupReadyMs.toFixed(1)} ms = ${r.split.totalMs.toFixed(1)} ms (${r.split.files} files); the old layout ${r.single.importMs.toFixed(1)} + ${r.single.initMs.toFixed(1)} + ${r.single.setupReadyMs.toFixed(1)} = ${r.single.totalMs.toFixed(1)} ms (${r.single.files} file)`,
     `goals (issue 34), from the figures above:`,
     `  start-up set ≤ 150 kB gzipped (unminified, with source maps): ${kb(split.startupSize.gzip)} (old layout ${kb(single.startupSize.gzip)}) — ${verdict(split.startupSize.gzip <= STARTUP_GZIP_GOAL)}`,

@@ -34,6 +34,7 @@ import {
   parseTrack,
   rollingDice,
   pipelineFor,
+  loadAllPresets,
 } from "../src/rules";
 import { loadavg } from "node:os";
 import { resolveSamples } from "../src/cli/samples";
@@ -124,6 +125,8 @@ line(
 );
 
 // 1. Exchanges vs a dice roller rolling "4dF+2", and the floor of rolling eight dice at all.
+// The attack pipelines load on demand (src/rules/presets.ts): all of them, before any figure.
+await loadAllPresets();
 const pipeline = pipelineFor("fudge");
 const parsed = pipeline.parseRequest(attack);
 const slots = pipeline.slots(parsed);

@@ -5,7 +5,8 @@ import { parentPort } from "node:worker_threads";
 import { register } from "tsx/esm/api";
 
 register();
-const { runCaught } = await import("../src/cli/run.ts");
+const { runCaught, loadAllPresets } = await import("../src/cli/run.ts");
+await loadAllPresets();
 const { cliError } = await import("../src/cli/error-sentence.ts");
 const { resolveSamples } = await import("../src/cli/samples.ts");
 parentPort.on("message", (m) => {

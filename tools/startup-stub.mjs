@@ -63,6 +63,8 @@
   };
   globalThis.CONFIG = grow();
   globalThis.CONFIG.statusEffects = [];
+  // v13 CONFIG.Dice: the die classes by denomination and the list of them (the system adds its d6 Fudge die).
+  globalThis.CONFIG.Dice = { terms: {}, types: [] };
   globalThis.foundry = inert;
   globalThis.Handlebars = { registerHelper: () => {}, registerPartial: () => {}, SafeString: String };
   globalThis.ui = { notifications: { info: () => {}, warn: () => {}, error: () => {} } };

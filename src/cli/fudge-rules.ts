@@ -69,8 +69,11 @@ export type ConvertRunner = (
 ) => Promise<{ code: number } | Exclude<RunOutcome, { ok: string }>>;
 
 /** Runs the command in this thread (no hard limits beyond the library's own). */
-export const inProcess: Runner = async (command, text, source, _limits, options) =>
-  (await import("./run")).runCaught(command, text, source, options);
+export const inProcess: Runner = async (command, text, source, _limits, options) => {
+  const run = await import("./run");
+  await run.loadAllPresets();
+  return run.runCaught(command, text, source, options);
+};
 
 /**
  * The arguments after the command: the request file (the first that is not an option) and the

@@ -7,6 +7,9 @@ import { isRulesError, RulesError, checkJsonShape, isRecord } from "../rules";
 import { CLI_BUDGET } from "./budget";
 import { COMMAND_TABLE } from "./commands";
 
+/** Every preset's attack pipeline, loaded before a command runs (a request may name any preset). */
+export { loadAllPresets } from "../rules";
+
 export const COMMANDS = Object.keys(COMMAND_TABLE);
 
 export const USAGE = `usage: fudge-rules <command> [request.json] [--field value …]

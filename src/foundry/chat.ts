@@ -15,6 +15,8 @@ import { plainActor, worldRules } from "./bridge";
 import { reportError, userRef } from "./foundry-util";
 import { actorByRef, foundryPort, storedCardOf } from "./port";
 import { templatesReady } from "./templates";
+import { loadCardPresets } from "../system/presets";
+import { reportLoadFailure } from "./presets";
 
 const tpl = (p: string) => `systems/${SYSTEM_ID}/${p}`;
 const esc = (s: unknown) => foundry.utils.escapeHTML(String(s ?? ""));
@@ -44,8 +46,10 @@ export async function renderCard(message: ChatMessage.Implementation, html: HTML
   if (!(message as unknown as { isContentVisible: boolean }).isContentVisible) return;
   const content = html.querySelector<HTMLElement>(".message-content") ?? html;
   try {
-    // Cards drawn at start-up may come before the partials are registered.
+    // Cards drawn at start-up may come before the partials are registered, and before the pipeline
+    // of the card's preset has loaded (the world's, or an earlier preset's): the card waits for both.
     await templatesReady();
+    if (type === "attackCard") await loadCardPresets(storedCardOf(message).system).catch(reportLoadFailure);
     const rules = worldRules();
     let rendered: string;
     const viewer = {

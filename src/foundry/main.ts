@@ -28,6 +28,7 @@ import { loadSystemTemplates } from "./templates";
 import type { QuenchLike } from "./quench/index";
 import { registerDiceTerms } from "./dice-terms";
 import { setWorkerBase } from "../system/forecast-queue";
+import { loadWorldPreset } from "./presets";
 
 // The forecast worker's file is beside this bundle (the code that starts it is in a chunk below it).
 setWorkerBase(import.meta.url);
@@ -74,6 +75,8 @@ Hooks.once("init", () => {
     );
 
   registerSettings();
+  // The world's attack pipeline, its own chunk: not awaited (Foundry would not wait); what reads it awaits it.
+  loadWorldPreset().catch((e) => console.error(e)); // loadWorldPreset reports its own failure; this is a bug
   // Fudge §3.21: the six-sided Fudge die of the dice option 4d6F (a world setting).
   registerDiceTerms();
   applyInitiative();

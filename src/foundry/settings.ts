@@ -8,6 +8,7 @@ import { reportError } from "./foundry-util";
 import { initiativeFormula } from "../system/initiative";
 import { INITIATIVE_SETTING, MIGRATION_SETTING, SYSTEM_ID } from "../system/registry";
 import { registerGmRecords } from "./gm-records";
+import { loadWorldPreset } from "./presets";
 
 const { ApplicationV2 } = foundry.applications.api;
 const settings = () => game.settings!;
@@ -95,8 +96,12 @@ export function applyInitiative(): void {
   };
 }
 
-/** The world rules changed: every actor derives again (penalties, factors, token bar), then open sheets redraw. */
+/**
+ * The world rules changed: a new preset's pipeline starts loading (the sheets' odds await it), every
+ * actor derives again (penalties, factors, token bar), then open sheets redraw.
+ */
 function rederiveAll(): void {
+  loadWorldPreset().catch((e) => console.error(e)); // loadWorldPreset reports its own failure; this is a bug
   applyInitiative();
   for (const a of game.actors?.contents ?? []) a.reset();
   for (const t of canvas?.tokens?.placeables ?? []) if (t.document && !t.document.actorLink) t.actor?.reset();

@@ -5,7 +5,7 @@
  * targets, or the combatant whose turn it is). Everything is computed by the rules core from live
  * documents (src/system/attack-dialog.ts); nothing here is stored or trusted from a player.
  */
-import { exactOdds, resolveAttack, isRulesError, type DuelForecast, type RulesError } from "../rules";
+import { exactOdds, loadPreset, resolveAttack, isRulesError, type DuelForecast, type RulesError } from "../rules";
 import {
   attackOdds,
   duelRequest,
@@ -33,6 +33,13 @@ const plain = (a: ActorLike): ActorDoc =>
 
 /** `game.system.api` additions. Requests are the rules core's (docs/rules-api.md); actors may be documents. */
 export const tableApi = {
+  /**
+   * Loads a preset's attack pipeline (a Promise): the world's loads at start-up; `resolve` and `odds`
+   * of another preset's request need `await game.system.api.loadPreset("volt")` first.
+   */
+  async loadPreset(preset: string): Promise<void> {
+    await loadPreset(preset);
+  },
   /** Resolves a request with recorded dice: `resolve({preset, attacker, defender, …}, {attack: [1,0,0,-1], …})`. */
   resolve(request: unknown, dice: Record<string, number[]>) {
     // The rules core's own parser: every recorded slot known and its faces valid, a missing roll named.

@@ -10,7 +10,8 @@ import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changelogHas, checkRelease, githubRepoOf } from "../../tools/release.mjs";
 // @ts-expect-error plain .mjs tool without types
-import { bundleSizes } from "../../tools/bundle-size.mjs";
+import { PRESET_IDS, bundleSizes } from "../../tools/bundle-size.mjs";
+import { PRESETS } from "../../src/rules";
 // @ts-expect-error plain .mjs tool without types
 import { entriesOf, unzipBuffer } from "../../tools/zip.mjs";
 
@@ -86,6 +87,34 @@ describe("npm run release:check", () => {
       expect(atStart, marker).not.toContain(marker);
       expect(onDemand, marker).toContain(marker);
     }
+  });
+
+  it("loads each preset's attack pipeline on demand, a chunk of its own named for its preset; release:check lists them and refuses a zip without one", () => {
+    expect(PRESET_IDS).toEqual([...PRESETS]);
+    const { startup, lazy, worlds } = bundleSizes(out);
+    const text = (names: string[]) => names.map((n: string) => fs.readFileSync(path.join(out, n), "utf8")).join("\n");
+    const markers: Record<string, string> = {
+      fudge: "function fudgePairedOutcomes(",
+      miniatures: "function defenceless(",
+      fate: "function checkFateAttacker(",
+      volt: "function parseVoltRequest(",
+    };
+    for (const id of PRESET_IDS) {
+      const chunk = lazy.find((n: string) => n.startsWith(`chunks/preset-${id}-`));
+      expect(chunk, id).toBeDefined();
+      expect(text(startup), id).not.toContain(markers[id]);
+      expect(text([chunk]), id).toContain(markers[id]);
+      // A world of this preset starts with the start-up set and its own preset's chunk, no other's.
+      expect(worlds[id].chunk).toBe(chunk);
+      expect(worlds[id].gzip).toBeGreaterThan(bundleSizes(out).startupSize.gzip);
+      expect(run.stdout).toContain(chunk);
+    }
+    expect(run.stdout).toMatch(/each preset's attack pipeline on demand: chunks\/preset-fudge-/);
+    const a = inputs();
+    const volt = lazy.find((n: string) => n.startsWith("chunks/preset-volt-"));
+    a.zip.delete(volt);
+    a.dist.delete(volt);
+    expect(checkRelease(a).join("\n")).toMatch(/the bundle loads no pipeline chunk of preset volt/);
   });
 
   it("leaves the repository's own system.json unchanged", () => {

@@ -17,6 +17,7 @@ import { foundryPort, targetedTokens } from "../port";
 import { targetMeasures } from "../measure";
 import { withGmRecordsOf } from "../gm-records";
 import { tabAfterKey } from "../../system/tabs";
+import { loadWorldPreset } from "../presets";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;
 const { ActorSheetV2 } = foundry.applications.sheets;
@@ -62,6 +63,8 @@ export class FudgeActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
     await templatesReady();
     const base = await super._prepareContext(options);
     if (this.limitedView) return Object.assign(base, limitedContext(this.actorDoc));
+    // The Attack tooltips' odds read the world's pipeline: a sheet drawn at start-up waits for it.
+    await loadWorldPreset();
     const self = this as unknown as { isEditable: boolean };
     // Everything the template shows comes from src/system's context builder.
     const tabGroups = (this as unknown as { tabGroups?: Record<string, string> }).tabGroups ?? {};

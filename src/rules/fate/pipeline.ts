@@ -22,6 +22,7 @@ import {
 import { applyWound, parseTrack, trackStatus, healTrack, type Track } from "../track";
 import { at, int, optInt, record, str, isRecord } from "../validate";
 import { FATE_RULE, fateResultForMargin, fateTrack } from "./track";
+import { rollsClipped } from "./clipped";
 
 /** Loose bounds on a skill level: the ladder runs −3..+4, and results off it are allowed. */
 export const FATE_SKILL_LIMIT = 20;
@@ -125,14 +126,6 @@ function diceResult(faces: number[], option: DiceOption | undefined, path: strin
   if (r === null)
     throw new RulesError(path, "FUDGE.Error.Dice.Unfinished", "this throw is rolled again: the roll is not finished");
   return r;
-}
-
-/**
- * FATE ladder: does a roll made now count as the character's "next action" after a Clipped? (−1,
- * and "Box resets after that action".) The one test the pipeline and the adapter both use.
- */
-export function rollsClipped(track: Track): boolean {
-  return track.config.kind === fateTrack.kind && trackStatus(track).effects.includes("clipped");
 }
 
 /** A side's roll: skill + 4dF (or the world's dice) + ladder penalty + modifier, then a Fudge Point's level (Fudge §1.36). */

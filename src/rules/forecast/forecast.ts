@@ -6,8 +6,7 @@
  */
 import { RulesError } from "../errors";
 import type { AttackPipeline, AttackRequest } from "../pipeline";
-import { pipelineFor } from "../presets";
-import { allDuelRules, duelRulesFor } from "./presets";
+import { allDuelRules, duelPipelineFor, duelRulesFor } from "./presets";
 import { isRecord, oneOf, optInt } from "../validate";
 import type { DuelForecast } from "./answer";
 import { FORECAST_BUDGET, overBudget } from "./budget";
@@ -151,7 +150,7 @@ function forecastOn(chain: Chain, raw: unknown, opts: DuelOptions): DuelForecast
 
 /** A new run of the duel a request asks for: its preset, its two attacks, and its duel rules. */
 function newRun(chain: Chain, input: Record<string, unknown>, opts: DuelOptions): DuelRun {
-  const pipeline = pipelineFor(input.preset);
+  const pipeline = duelPipelineFor(input.preset);
   const request = parseDuelRequest(input, opts);
   const rules = duelRulesFor(pipeline.preset);
   for (const [id, other] of allDuelRules()) if (id !== pipeline.preset) other.refuseElsewhere?.(input, pipeline.preset);

@@ -4,7 +4,7 @@
  * per target before the dialog, which shows them and the odds under them; each target's card entry
  * carries its own (its range, gang-up, contact), over the dialog's situation.
  */
-import { RulesError, isRulesError } from "../../rules";
+import { RulesError, isRulesError, loadPreset } from "../../rules";
 import { errorText } from "../error-text";
 import * as actions from "../actions";
 import { attackDialogContext, readSituation } from "../attack-dialog";
@@ -62,6 +62,8 @@ export async function attack(
   opts: { fastForward?: boolean } = {},
 ): Promise<void> {
   const rules = port.rules();
+  // The world's pipeline (loaded at start-up; awaited here for a click in the moment before it is).
+  await loadPreset(rules.preset);
   const attacker = liveActor(port, actorRef, rules);
   actions.refuseUnless(actions.canAttack(attacker, port.user));
   const targeted = port.table.targets(actorRef);
@@ -170,6 +172,7 @@ export async function postAttack(
   perTarget: readonly Situation[],
   rules: WorldRules,
 ): Promise<string> {
+  await loadPreset(rules.preset);
   // Fudge §4.64: whether each target began the round Incapacitated is the table's round-start record (Apply reads it again).
   const plan = actions.planAttack(attacker, weaponId, targetDocs, situation, rules, port.user, perTarget, {
     roundStart: (t) => port.table.roundStart(t),

@@ -21,6 +21,7 @@ import type { ActorDoc, AttackCardData, WorldRules } from "../data";
 import type { HostPort, StoredCard } from "./port";
 import { cardOf, liveActor, sidesOf, storedCard, targetOf } from "./read";
 import { gutsAfterWound } from "./guts";
+import { loadCardPresets } from "../presets";
 import { vetoed, woundHook, WOUND_HOOKS } from "./hooks";
 
 export interface CardActionOptions {
@@ -44,6 +45,7 @@ export async function clickCardAction(
   targetRef: string,
   opts: Pick<CardActionOptions, "force" | "spendFudgePoint" | "fastForward"> = {},
 ): Promise<void> {
+  await loadCardPresets(port.card(messageId)?.system);
   const rules = port.rules();
   const target = liveActor(port, targetRef, rules);
   const stored = storedCard(port, messageId);
@@ -125,6 +127,8 @@ export async function performCardAction(
   targetRef: string,
   opts: CardActionOptions = {},
 ): Promise<void> {
+  // The relay's way in on the GM's client: the card's presets are loaded before its turn.
+  await loadCardPresets(port.card(messageId)?.system);
   const rules = port.rules();
   await port.writeActor(targetRef, async (turn) => {
     const stored = storedCard(port, messageId);
@@ -264,6 +268,7 @@ async function undo(
  * picker; the Situational 4dF (the world's option) is rolled here, after the pick.
  */
 export async function judge(port: HostPort, messageId: string, targetRef: string, level: string): Promise<void> {
+  await loadCardPresets(port.card(messageId)?.system);
   const rules = port.rules();
   const target = liveActor(port, targetRef, rules);
   if (!port.user.isGM)

@@ -22,6 +22,7 @@ import {
   undoKill,
 } from "./track";
 import type { HostPort } from "./port";
+import { loadCardPresets } from "../presets";
 
 /** A click as the flows read it: no DOM, only what the button says. */
 export interface Click {
@@ -138,9 +139,11 @@ function entry(table: Readonly<Record<string, ActionEntry>>, kind: string, actio
   return f;
 }
 
-/** Runs a card button's click; an action with no entry rejects. */
+/** Runs a card button's click (the pipelines of the card's presets loaded first); an action with no entry rejects. */
 export async function runCardAction(port: HostPort, click: Click): Promise<void> {
-  await entry(CARD_ACTIONS, "card", click.action)(port, click);
+  const run = entry(CARD_ACTIONS, "card", click.action);
+  await loadCardPresets(port.card(click.doc)?.system);
+  await run(port, click);
 }
 
 /** Runs a sheet (or Token HUD) button's click; an action with no entry rejects. */
