@@ -63,6 +63,7 @@ describe("Quench batches", () => {
       "nineteen",
       "twenty",
       "twenty-one",
+      "twenty-two",
     ];
     const doc = readFileSync(join(ROOT, "docs", "foundry.md"), "utf8").replace(/\s+/g, " ");
     expect(doc.match(/the system registers ([\w-]+) test batches/)?.[1]).toBe(words[QUENCH_BATCHES.length]);

@@ -22,13 +22,17 @@ function stubFoundry(settings: Record<string, unknown> = {}) {
   const dialogs: string[] = [];
   const notes: string[] = [];
   vi.stubGlobal("game", {
-    user: { isGM: true },
+    user: { id: "gm1", name: "Gamemaster", isGM: true },
     i18n: {
       localize: i18n.localize,
       format: (k: string, p: Record<string, unknown>) => i18n.format(k, p),
       has: i18n.has,
     },
-    settings: { get: (_s: string, k: string) => settings[k] },
+    // The GM's records (an import's EP award) are a world setting the GM writes.
+    settings: {
+      get: (_s: string, k: string) => settings[k],
+      set: async (_s: string, k: string, v: unknown) => void (settings[k] = v),
+    },
   });
   vi.stubGlobal("foundry", {
     utils: { escapeHTML: (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`) },
@@ -43,14 +47,21 @@ function stubFoundry(settings: Record<string, unknown> = {}) {
     },
   });
   vi.stubGlobal("CONFIG", {
-    Actor: { documentClass: { createDocuments: async (data: unknown[]) => (created.push(data), data) } },
+    Actor: {
+      documentClass: {
+        createDocuments: async (data: Record<string, unknown>[]) => (
+          created.push(data),
+          data.map((d, i) => ({ ...d, uuid: `Actor.importedActor00${i}` }))
+        ),
+      },
+    },
   });
   vi.stubGlobal("ChatMessage", {
     getWhisperRecipients: () => [{ id: "gm1" }],
     create: async (m: Record<string, unknown>) => void messages.push(m),
   });
   vi.stubGlobal("ui", { notifications: { info: (t: string) => notes.push(t), warn: (t: string) => notes.push(t) } });
-  return { created, messages, dialogs, notes };
+  return { created, messages, dialogs, notes, settings };
 }
 
 describe("Import from Fudge RPG (Foundry adapter)", () => {
@@ -73,6 +84,14 @@ describe("Import from Fudge RPG (Foundry adapter)", () => {
     expect(card).toContain("Equipment without damage factors: Rope (50 ft) ×2");
     expect(card).toContain("(kept in the notes)");
     expect(f.notes).toEqual(["Imported 2 actor(s) from Fudge RPG."]);
+    // Brannoc's 7 unspent EP: the importing GM's award in her own records, not in the actor's data.
+    const records = f.settings.gmRecords as Record<
+      string,
+      { experience?: { awards: { amount: number; note: string }[] } }
+    >;
+    expect(records["Actor.importedActor000"]?.experience?.awards.map((a) => [a.amount, a.note])).toEqual([
+      [7, "fudge-rpg"],
+    ]);
   });
 
   it("creates nothing when one file is bad, and lists every bad file", async () => {

@@ -201,3 +201,22 @@ describe("Fudge §3.21–3.22: duel forecasts under the world's dice option", ()
     expect(duelForecast({ ...duel, options: { dice: "d6-d6" } }).aOut).not.toBeCloseTo(four.aOut, 4);
   });
 });
+
+describe("FATE under the world's dice option (Fudge §3.21–3.22): duel forecasts", () => {
+  const duel = resolveSamples({ preset: "fate", a: "Leroy", b: "Theodora" });
+  for (const dice of ["d6-d6", "3d6"])
+    it(`the folded forecast equals the enumeration of both rolls' every class: ${dice}`, () => {
+      const request = { ...duel, options: { dice } };
+      const fast = duelForecast(request);
+      const full = duelForecast({ ...request, foldDice: false });
+      expect(fast.aOut).toBeCloseTo(full.aOut, 12);
+      expect(fast.bOut).toBeCloseTo(full.bOut, 12);
+      expect(fast.states).toBe(full.states);
+    });
+
+  it("the forecast follows the option: 4d6 read as Fudge dice as 4dF, d6−d6 otherwise", () => {
+    const four = duelForecast({ ...duel, options: {} });
+    expect(duelForecast({ ...duel, options: { dice: "4d6F" } }).aOut).toBeCloseTo(four.aOut, 12);
+    expect(duelForecast({ ...duel, options: { dice: "d6-d6" } }).aOut).not.toBeCloseTo(four.aOut, 4);
+  });
+});

@@ -27,6 +27,7 @@ import { registerTokenBarBatch } from "./token-bar";
 import { registerTokenHudBatch } from "./token-hud";
 import { registerCombatEndBatch } from "./combat-end";
 import { registerDiceOptionsBatch } from "./dice-options";
+import { registerFudgePointsBatch } from "./fudge-points";
 
 export type { QuenchBatchContext, QuenchLike } from "./helpers";
 
@@ -52,6 +53,7 @@ export const QUENCH_BATCHES = [
   "token-hud",
   "combat-end",
   "dice-options",
+  "fudge-points",
 ].map((k) => `${SYSTEM_ID}.${k}`);
 
 export function registerQuenchBatches(quench: QuenchLike): void {
@@ -76,4 +78,5 @@ export function registerQuenchBatches(quench: QuenchLike): void {
   registerTokenHudBatch(quench);
   registerCombatEndBatch(quench);
   registerDiceOptionsBatch(quench);
+  registerFudgePointsBatch(quench);
 }
