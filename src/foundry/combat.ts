@@ -36,7 +36,7 @@ const isActiveGM = () => game.user?.isActiveGM === true;
 
 async function heal(actor: Actor.Implementation, type: string): Promise<void> {
   try {
-    await flows.healQuietly(foundryPort(), actor.uuid, type);
+    await (await flows.loadClicks()).healQuietly(foundryPort(), actor.uuid, type);
   } catch (e) {
     reportError(e, actor.name);
   }
@@ -84,10 +84,10 @@ async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {
     status: derived?.status ?? null,
     gutsPending,
   })) {
-    if (task.kind === "nearDeathGuts") await flows.nearDeathTurn(foundryPort(), actor.uuid);
+    if (task.kind === "nearDeathGuts") await (await flows.loadClicks()).nearDeathTurn(foundryPort(), actor.uuid);
     else if (task.kind === "noteClipped") await writeNote(actor, { [FLAG_CLIPPED]: true });
     else if (task.kind === "gutsRecheck")
-      await flows.runGutsRechecks(foundryPort(), actor.uuid, combatTurn(combatant.combat?.round));
+      await (await flows.loadClicks()).runGutsRechecks(foundryPort(), actor.uuid, combatTurn(combatant.combat?.round));
     else if (task.kind === "noteStun") await noteStun(combatant);
   }
 }
@@ -124,7 +124,7 @@ async function countDownStun(combatant: Combatant.Implementation, round: number,
   const atStart = readStunSnapshot(note);
   try {
     // Decided from the live track in the actor's turn of the write queue (after any Apply queued before it).
-    await flows.stunCountdown(foundryPort(), actor.uuid, atStart);
+    await (await flows.loadClicks()).stunCountdown(foundryPort(), actor.uuid, atStart);
   } catch (e) {
     reportError(e, actor.name);
   }
@@ -204,7 +204,7 @@ async function endBattle(
       reportError(e);
     }
   const refs = actors.filter(stillThere).map((a) => a.uuid);
-  await flows.endBattle(foundryPort(), refs, (entries) => postBattleEndNote(combatId, entries));
+  await (await flows.loadClicks()).endBattle(foundryPort(), refs, (entries) => postBattleEndNote(combatId, entries));
 }
 
 /** FATE: Hurt lasts for the scene — when the GM activates another scene, the old one has ended. */

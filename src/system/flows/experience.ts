@@ -24,8 +24,7 @@ import type { ActorDoc } from "../data";
 import { TEMPLATES } from "../handlebars";
 import { ladderOf } from "../view";
 import type { ActorTurn, HostPort } from "./port";
-import { ladderNames } from "./trait-roll";
-import { liveActor, maybeActor } from "./read";
+import { ladderNames, liveActor, maybeActor } from "./read";
 
 const now = () => new Date().toISOString();
 

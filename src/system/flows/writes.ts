@@ -24,7 +24,6 @@ import {
   spendOnRoll,
   type AttackSide,
 } from "../fudge-point-spend";
-import { writeAttackFudgePoint } from "./attack-fudge-point";
 
 type GutsTrigger = Parameters<typeof actions.gutsCheckAction>[1];
 
@@ -122,7 +121,8 @@ export async function runActorWrite(
       return rollCardSpend(port, turn, w, doc, rules);
     case "attackFudgePoint":
     case "refundAttackFudgePoint":
-      return writeAttackFudgePoint(port, turn, doc, w);
+      // Its module is loaded with the clicks that ask for it (./clicks.ts), not at start-up.
+      return (await import("./attack-fudge-point")).writeAttackFudgePoint(port, turn, doc, w);
     case "reduceWound":
       return put(reduceWound(doc, w.level, rules, user, new Date().toISOString()));
     case "refundWound":
