@@ -39,6 +39,7 @@ export {
   SHEET_ACTIONS,
   clickOf,
   loadClicks,
+  loadedClicks,
   runCardAction,
   runSheetAction,
   type ActionEntry,

@@ -18,8 +18,11 @@ import type { HostPort } from "./port";
 import { loadCardPresets } from "../presets";
 
 /** The flows of a click or a later event, a chunk of their own (./clicks.ts): loaded by the first. */
-export const loadClicks = () => import("./clicks");
-type Clicks = Awaited<ReturnType<typeof loadClicks>>;
+type Clicks = typeof import("./clicks");
+let clicks: Clicks | null = null;
+export const loadClicks = async (): Promise<Clicks> => (clicks ??= await import("./clicks"));
+/** The flows of ./clicks.ts once loaded (null before): a hook that must act in its own turn calls them at once. */
+export const loadedClicks = (): Clicks | null => clicks;
 /** An entry that runs a flow of ./clicks.ts, loading it first. */
 const lazy =
   (run: (f: Clicks, port: HostPort, click: Click) => Promise<void>): ActionEntry =>
