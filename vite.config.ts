@@ -8,7 +8,7 @@ import { defineConfig } from "vite";
 
 /** The modules of the clicks chunk: src/system/flows/clicks.ts, the flows it exports and what only they use. */
 const CLICKS =
-  /src\/system\/(flows\/(clicks|attack|card|guts|heal|trait-roll|attack-fudge-point|experience|battle|hooks)|rederive|guts-dialog|opposed)\.ts$/;
+  /src\/system\/(flows\/(clicks|attack|card|guts|heal|trait-roll|attack-fudge-point|experience|battle|hooks)|rederive|advancement|guts-dialog|opposed)\.ts$/;
 
 export default defineConfig({
   publicDir: false,

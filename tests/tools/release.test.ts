@@ -125,6 +125,7 @@ describe("npm run release:check", () => {
     // Experience, Fudge Point spends, opposed rolls, healing, Guts, the GM's re-derivation of a card target.
     for (const marker of [
       "async function awardExperienceToActors(",
+      "function raiseDialogContext(",
       "async function spendAttackFudgePoint(",
       "async function performOpposed(",
       "async function healQuietly(",
@@ -147,7 +148,12 @@ describe("npm run release:check", () => {
     expect(shares.reduce((n, m) => n + m.raw, 0)).toBe(startupSize.raw);
     const sources = shares.map((m) => m.source);
     expect(sources).toContain("src/system/sheet.ts");
-    for (const moved of ["src/system/flows/experience.ts", "src/system/rederive.ts", "src/system/guts-dialog.ts"])
+    for (const moved of [
+      "src/system/flows/experience.ts",
+      "src/system/advancement.ts",
+      "src/system/rederive.ts",
+      "src/system/guts-dialog.ts",
+    ])
       expect(sources).not.toContain(moved);
   });
 

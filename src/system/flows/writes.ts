@@ -12,7 +12,6 @@ import { readActor, trackFor } from "../combatant";
 import type { ActorDoc, WorldRules } from "../data";
 import { attackClippedUpdate, traitClippedUpdate } from "../clipped";
 import { healingRequest, type HealDice } from "../heal";
-import { raiseUpdate } from "../experience";
 import { RulesError, renderTrack, type Step } from "../../rules";
 import type { ActorTurn, HostPort } from "./port";
 import { checkRollCard } from "../integrity";
@@ -128,6 +127,8 @@ export async function runActorWrite(
     case "refundWound":
       return put(refundWound(doc, w.spend, rules, user));
     case "raise": {
+      // Its module is loaded with the clicks that ask for it (./clicks.ts), not at start-up.
+      const { raiseUpdate } = await import("../advancement");
       const adv = raiseUpdate(turn.read(), rules, { trait: w.trait, used: w.used }, user, new Date().toISOString());
       await turn.write(adv.actor);
       // A skill's level lives on its item, written in the same turn.
