@@ -6,6 +6,10 @@
  */
 import { defineConfig } from "vite";
 
+/** The modules of the clicks chunk: src/system/flows/clicks.ts, the flows it exports and what only they use. */
+const CLICKS =
+  /src\/system\/(flows\/(clicks|attack|card|guts|heal|trait-roll|attack-fudge-point|experience|battle|hooks)|rederive|advancement|guts-dialog|opposed)\.ts$/;
+
 export default defineConfig({
   publicDir: false,
   logLevel: "warn",
@@ -36,7 +40,14 @@ export default defineConfig({
         // Everything the bundle imports at once in one chunk (not one per set of sharers): the
         // start-up fetches two files, not ten.
         // The entry's own module stays in fudge-wounds.mjs.
-        codeSplitting: { groups: [{ name: "startup", tags: ["$initial"], test: /^(?!.*src\/foundry\/main\.ts$)/ }] },
+        // The flows of a click or a later event (src/system/flows/clicks.ts) and what only they use: one
+        // chunk, loaded by the first such click, whoever else (the writer, the Quench batches) shares it.
+        codeSplitting: {
+          groups: [
+            { name: "startup", tags: ["$initial"], test: /^(?!.*src\/foundry\/main\.ts$)/ },
+            { name: "clicks", test: CLICKS },
+          ],
+        },
         // Unminified, but without the doc comments (a third of the code's bytes): the source
         // maps keep the sources, comments and all. Legal and bundler annotations stay.
         comments: { jsdoc: false, legal: true, annotation: true },

@@ -6,7 +6,7 @@
  * dialog. Installed by one call from main.ts.
  */
 import { importErrorText, importFudgeRpgBatch, importReportContext } from "../src/system/import-fudge-rpg";
-import { importedAward } from "../src/system/experience";
+import { importedAward } from "../src/system/advancement";
 import { i18n } from "./i18n";
 import type { Store } from "./store";
 import { renderTemplate } from "./templates";

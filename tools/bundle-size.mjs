@@ -3,9 +3,11 @@
  * chunk it imports statically, transitively) and the chunks loaded on demand (dynamic imports), with
  * their sizes raw and gzipped; and what a world of each preset loads at start-up (the set and its
  * preset's pipeline chunk, `chunks/preset-<id>-….mjs`, src/rules/presets.ts). Used by `npm run
- * bench` (the start-up goal) and `npm run release:check` (every chunk in the zip, one per preset).
+ * bench` (the start-up goal) and `npm run release:check` (every chunk in the zip, one per preset, and
+ * the click flows' chunk).
  *
- *   node tools/bundle-size.mjs [dist]      prints the start-up set and the lazy chunks
+ *   node tools/bundle-size.mjs [dist]              prints the start-up set and the lazy chunks
+ *   node tools/bundle-size.mjs [dist] --modules    and each source file's share of the start-up set
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -63,6 +65,63 @@ export function presetChunks(names) {
   return out;
 }
 
+/** The chunk of the click flows among `names` (vite.config.ts: `chunks/clicks-<hash>.mjs`, src/system/flows/clicks.ts), or undefined. */
+export function clicksChunk(names) {
+  const found = names.filter((n) => /^chunks\/clicks-[\w-]+\.mjs$/.test(n));
+  return found.length === 1 ? found[0] : undefined;
+}
+
+const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** One source map segment's numbers (base64 VLQ). */
+function vlq(text) {
+  const out = [];
+  let value = 0;
+  let shift = 0;
+  for (const ch of text) {
+    const d = B64.indexOf(ch);
+    value += (d & 31) << shift;
+    if (d & 32) shift += 5;
+    else {
+      out.push(value & 1 ? -(value >>> 1) : value >>> 1);
+      value = shift = 0;
+    }
+  }
+  return out;
+}
+
+/**
+ * Each source file's code in the built `files` (read with their `.map`): the generated text its
+ * mappings cover, by source path ("(unmapped)": whitespace and glue). Used to see what makes a chunk big.
+ */
+export function sourceShares(dir, files) {
+  const text = {};
+  const add = (name, t) => (text[name] = (text[name] ?? "") + t);
+  for (const f of files) {
+    const lines = fs.readFileSync(path.join(dir, f), "utf8").split("\n");
+    const map = JSON.parse(fs.readFileSync(path.join(dir, `${f}.map`), "utf8"));
+    let src = 0;
+    map.mappings.split(";").forEach((line, i) => {
+      const code = lines[i] ?? "";
+      if (i < lines.length - 1) add("(unmapped)", "\n");
+      let col = 0;
+      const segs = line ? line.split(",").map(vlq) : [];
+      if (!segs.length) return void add("(unmapped)", code);
+      const points = segs.map((g) => [(col += g[0]), g.length > 1 ? (src += g[1]) : null]);
+      add("(unmapped)", code.slice(0, points[0][0]));
+      points.forEach(([c, s], k) => add(s === null ? "(unmapped)" : map.sources[s], code.slice(c, points[k + 1]?.[0])));
+    });
+    add("(unmapped)", lines.slice(map.mappings.split(";").length).join("\n"));
+  }
+  return Object.entries(text)
+    .map(([source, t]) => ({
+      source: source.slice(Math.max(0, source.indexOf("src/"))),
+      raw: Buffer.byteLength(t),
+      gzip: gz(Buffer.from(t)),
+    }))
+    .sort((a, b) => b.raw - a.raw);
+}
+
 /** The start-up set and the lazy chunks of the bundle `entry` in `dir`, with their sizes. */
 export function bundleSizes(dir, entry = "fudge-wounds.mjs") {
   const read = (name) => {
@@ -96,7 +155,7 @@ export function bundleSizes(dir, entry = "fudge-wounds.mjs") {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const dir = process.argv[2] ?? "dist";
+  const dir = process.argv.slice(2).find((a) => !a.startsWith("--")) ?? "dist";
   const r = bundleSizes(dir);
   const kb = (n) => `${(n / 1000).toFixed(1)} kB`;
   console.log(`start-up: ${r.startup.length} files, ${kb(r.startupSize.raw)} (${kb(r.startupSize.gzip)} gzipped)`);
@@ -105,6 +164,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   for (const n of r.lazy) console.log(`  ${n}`);
   for (const [id, w] of Object.entries(r.worlds))
     console.log(`a ${id} world at start-up: ${w.files} files, ${kb(w.raw)} (${kb(w.gzip)} gzipped), with ${w.chunk}`);
+  if (process.argv.includes("--modules")) {
+    console.log("the start-up set by source file (raw; gzipped alone, so the sum exceeds the set's):");
+    for (const m of sourceShares(dir, r.startup))
+      console.log(`  ${kb(m.raw).padStart(9)} ${kb(m.gzip).padStart(9)}  ${m.source}`);
+  }
   if (r.missing.length) {
     console.log(`missing: ${r.missing.map((m) => `${m.name} (imported by ${m.from})`).join(", ")}`);
     process.exit(1);

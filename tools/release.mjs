@@ -25,7 +25,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PLACEHOLDER, fillManifest } from "./release-manifest.mjs";
 import { entriesOf, unzipBuffer } from "./zip.mjs";
-import { PRESET_IDS, moduleGraph, presetChunks } from "./bundle-size.mjs";
+import { PRESET_IDS, clicksChunk, moduleGraph, presetChunks } from "./bundle-size.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const readJson = (f) => JSON.parse(fs.readFileSync(path.join(root, f), "utf8"));
@@ -120,10 +120,14 @@ export function checkRelease({ repo, tag, filled, pkg, lock, changelog, zip, dis
   // Each preset's attack pipeline is a chunk of its own, loaded on demand (src/rules/presets.ts).
   const bundle = filled.esmodules?.[0];
   if (bundle && zip.has(bundle)) {
-    const found = presetChunks(moduleGraph(bundle, read).lazy);
+    const lazy = moduleGraph(bundle, read).lazy;
+    const found = presetChunks(lazy);
     for (const id of PRESET_IDS)
       if (!found[id])
         problems.push(`the bundle loads no pipeline chunk of preset ${id} (chunks/preset-${id}-….mjs) on demand`);
+    // The flows of clicks and later events: one chunk, loaded by the first (src/system/flows/clicks.ts).
+    if (!clicksChunk(lazy))
+      problems.push("the bundle loads no chunk of the click flows (chunks/clicks-….mjs) on demand");
   }
   for (const p of filled.packs ?? [])
     if (!zip.has(`${p.path}/CURRENT`)) problems.push(`system.json names pack ${p.path}, which is not in the zip`);
@@ -211,6 +215,7 @@ export async function main(argv = process.argv.slice(2)) {
   console.log(`  ${chunks.length} chunks loaded on demand or shared, every import found in the zip`);
   const presets = presetChunks(chunks);
   console.log(`  each preset's attack pipeline on demand: ${PRESET_IDS.map((id) => presets[id]).join(", ")}`);
+  console.log(`  the click flows on demand: ${clicksChunk(chunks)}`);
   console.log("release check passed: versions agree, URLs well-formed, zip = dist, every chunk in the zip");
   return 0;
 }

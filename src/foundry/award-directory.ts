@@ -8,7 +8,7 @@
  * parentClassHooks: false`, so `getActorContextOptions(app, entries)` is the one hook; v14 keeps it
  * and reads `{label, icon, visible, onClick}` entries (v13: `{name, icon, condition, callback}`).
  */
-import { awardExperienceToActors } from "../system/flows";
+import { loadClicks } from "../system/flows";
 import { foundryPort } from "./port";
 import { reportError } from "./foundry-util";
 import type { V14ContextMenuEntry } from "./v14";
@@ -19,7 +19,9 @@ const esc = (s: string) => foundry.utils.escapeHTML(s);
 
 function award(chosen?: string): void {
   // A click cannot wait: a refusal or failure is reported.
-  awardExperienceToActors(foundryPort(), chosen).catch((e) => reportError(e));
+  loadClicks()
+    .then((f) => f.awardExperienceToActors(foundryPort(), chosen))
+    .catch((e) => reportError(e));
 }
 
 /** renderActorDirectory hook: adds "Award EP to actors" for GMs (once per render), beside the import button. */

@@ -153,7 +153,9 @@ export async function clickCardAction(
   spendFudgePoint = false,
 ): Promise<void> {
   try {
-    await flows.clickCardAction(foundryPort(), String(message.id), action, targetId, {
+    await (
+      await flows.loadClicks()
+    ).clickCardAction(foundryPort(), String(message.id), action, targetId, {
       force,
       spendFudgePoint,
       fastForward: true,
@@ -167,14 +169,14 @@ export async function clickCardAction(
  * Carries out a card action as `user` (the clicking user, or on the GM's client the requester
  * the relay confirmed, with `relayed`: src/system re-checks the permission for that user).
  */
-export function performCardAction(
+export async function performCardAction(
   message: ChatMessage.Implementation,
   action: CardAction,
   target: Actor.Implementation,
   user: UserRef,
   opts: flows.CardActionOptions = {},
 ): Promise<void> {
-  return flows.performCardAction(foundryPort(user), String(message.id), action, target.uuid, opts);
+  return (await flows.loadClicks()).performCardAction(foundryPort(user), String(message.id), action, target.uuid, opts);
 }
 
 /** The GM's pick on a GM-judgement card (Fudge §4.55), on his own client; a refusal is reported. */
@@ -184,17 +186,22 @@ export async function clickJudgement(
   level: string,
 ): Promise<void> {
   try {
-    await flows.judge(foundryPort(), String(message.id), targetId, level);
+    await (await flows.loadClicks()).judge(foundryPort(), String(message.id), targetId, level);
   } catch (e) {
     reportError(e);
   }
 }
 
 /** Attack from a sheet with one weapon, or each weapon of a Miniatures action (src/system/flows/attack.ts). */
-export function startAttackFlow(
+export async function startAttackFlow(
   actor: Actor.Implementation,
   weaponIds: (string | null)[] | string | null,
   opts: { fastForward?: boolean } = {},
 ): Promise<void> {
-  return flows.attack(foundryPort(), actor.uuid, Array.isArray(weaponIds) ? weaponIds : [weaponIds], opts);
+  return (await flows.loadClicks()).attack(
+    foundryPort(),
+    actor.uuid,
+    Array.isArray(weaponIds) ? weaponIds : [weaponIds],
+    opts,
+  );
 }

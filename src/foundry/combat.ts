@@ -36,7 +36,7 @@ const isActiveGM = () => game.user?.isActiveGM === true;
 
 async function heal(actor: Actor.Implementation, type: string): Promise<void> {
   try {
-    await flows.healQuietly(foundryPort(), actor.uuid, type);
+    await (flows.loadedClicks() ?? (await flows.loadClicks())).healQuietly(foundryPort(), actor.uuid, type);
   } catch (e) {
     reportError(e, actor.name);
   }
@@ -84,10 +84,15 @@ async function onTurnStart(combatant: Combatant.Implementation): Promise<void> {
     status: derived?.status ?? null,
     gutsPending,
   })) {
-    if (task.kind === "nearDeathGuts") await flows.nearDeathTurn(foundryPort(), actor.uuid);
+    if (task.kind === "nearDeathGuts")
+      await (flows.loadedClicks() ?? (await flows.loadClicks())).nearDeathTurn(foundryPort(), actor.uuid);
     else if (task.kind === "noteClipped") await writeNote(actor, { [FLAG_CLIPPED]: true });
     else if (task.kind === "gutsRecheck")
-      await flows.runGutsRechecks(foundryPort(), actor.uuid, combatTurn(combatant.combat?.round));
+      await (flows.loadedClicks() ?? (await flows.loadClicks())).runGutsRechecks(
+        foundryPort(),
+        actor.uuid,
+        combatTurn(combatant.combat?.round),
+      );
     else if (task.kind === "noteStun") await noteStun(combatant);
   }
 }
@@ -124,7 +129,7 @@ async function countDownStun(combatant: Combatant.Implementation, round: number,
   const atStart = readStunSnapshot(note);
   try {
     // Decided from the live track in the actor's turn of the write queue (after any Apply queued before it).
-    await flows.stunCountdown(foundryPort(), actor.uuid, atStart);
+    await (flows.loadedClicks() ?? (await flows.loadClicks())).stunCountdown(foundryPort(), actor.uuid, atStart);
   } catch (e) {
     reportError(e, actor.name);
   }
@@ -203,8 +208,9 @@ async function endBattle(
     } catch (e) {
       reportError(e);
     }
+  const f = flows.loadedClicks() ?? (await flows.loadClicks());
   const refs = actors.filter(stillThere).map((a) => a.uuid);
-  await flows.endBattle(foundryPort(), refs, (entries) => postBattleEndNote(combatId, entries));
+  await f.endBattle(foundryPort(), refs, (entries) => postBattleEndNote(combatId, entries));
 }
 
 /** FATE: Hurt lasts for the scene — when the GM activates another scene, the old one has ended. */
@@ -239,6 +245,10 @@ export function registerCombatHooks(): void {
     if (typeof round === "number" && round <= 1) redrawCombatants(combat as Combat.Implementation);
   });
   Hooks.on("createCombatant", (c) => redrawSheetOf(c.actor as Actor.Implementation | null));
+  // A combat's turns and its end run flows of the clicks chunk: loaded with the combat, its hooks act at once.
+  Hooks.on("createCombat", () => {
+    if (isActiveGM()) flows.loadClicks().catch((e) => reportError(e));
+  });
   Hooks.on("deleteCombatant", (c) => redrawSheetOf(c.actor as Actor.Implementation | null));
   Hooks.on("deleteCombat", (combat) => {
     redrawCombatants(combat as Combat.Implementation);

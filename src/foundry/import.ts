@@ -12,7 +12,7 @@ import {
   type ConvertOptions,
   type FudgeRpgConversion,
 } from "../system/import-fudge-rpg";
-import { importedAward } from "../system/experience";
+import { importedAward } from "../system/advancement";
 import { worldRules } from "./bridge";
 import { writeGmRecords } from "./gm-records";
 import { userRef } from "./foundry-util";

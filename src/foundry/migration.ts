@@ -20,7 +20,8 @@ import {
 } from "../system/migrate";
 import { KILL_RECORD_FLAG } from "../system/flows";
 import { gmRecordsStored, writeGmRecords } from "./gm-records";
-import { AWARD_RECORD_KEY, adoptedAwards } from "../system/experience";
+import { AWARD_RECORD_KEY } from "../system/experience";
+import { adoptedAwards } from "../system/advancement";
 import { clampActorLogs } from "../system/log-clamps";
 import type { Cut } from "../system/bounds";
 import { toCore } from "./v14";

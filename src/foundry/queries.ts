@@ -106,7 +106,7 @@ async function run(p: RelayPayload, options: QueryOptions): Promise<Reply> {
     if (p.action === "oppose") {
       // Rolled here as the requester: the card's opponent must be his (performOpposed checks it against the live actor).
       if (target.uuid !== p.targetId) return { ok: false, key: "FUDGE.Error.Relay.ActorGone" };
-      await flows.performOpposed(foundryPort(requester), p.messageId);
+      await (await flows.loadClicks()).performOpposed(foundryPort(requester), p.messageId);
       return { ok: true };
     }
     await performCardAction(message, p.action, target, requester, {

@@ -13,7 +13,8 @@ import type { CardAction } from "../../src/system/relay";
 import * as actions from "../../src/system/actions";
 import { trackFor } from "../../src/system/combatant";
 import type { ActorDoc, AttackCardData, WorldRules } from "../../src/system/data";
-import { defenceFacesOf, rederiveTarget, woundLogOf } from "../../src/system/integrity";
+import { defenceFacesOf, woundLogOf } from "../../src/system/integrity";
+import { rederiveTarget } from "../../src/system/rederive";
 import { changeActor, plainActor, worldRules } from "../../src/foundry/bridge";
 import { mergeLikeFoundry } from "../../src/system/updates";
 

@@ -10,7 +10,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { attackCardContext, rollCardContext } from "../../src/system/card";
 import { applyDamage } from "../../src/system/actions";
-import { checkCard, checkRollCard, rederiveTarget } from "../../src/system/integrity";
+import { checkCard, checkRollCard } from "../../src/system/integrity";
+import { rederiveTarget } from "../../src/system/rederive";
 import { migrateActorSystem, migrateItemSystem } from "../../src/system/migrate";
 import {
   ACTOR_DEFAULTS,

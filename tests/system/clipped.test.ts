@@ -17,7 +17,8 @@ import {
 } from "../../src/system/clipped";
 import { turnEndHealing } from "../../src/system/combat";
 import { trackFor } from "../../src/system/combatant";
-import { defenceRecordOf, rederiveTarget } from "../../src/system/integrity";
+import { defenceRecordOf } from "../../src/system/integrity";
+import { rederiveTarget } from "../../src/system/rederive";
 import { trackStatus } from "../../src/rules";
 import type { AttackResolution } from "../../src/rules";
 import type { ActorDoc, AttackCardData } from "../../src/system/data";

@@ -7,7 +7,8 @@
 import { describe, expect, test } from "vitest";
 import { defend, startAttack } from "../../src/system/actions";
 import { attackRequest } from "../../src/system/combatant";
-import { checkCard, rederiveTarget } from "../../src/system/integrity";
+import { checkCard } from "../../src/system/integrity";
+import { rederiveTarget } from "../../src/system/rederive";
 import { exactOdds, pipelineFor, readDiceOption } from "../../src/rules";
 import type { AttackCardData, WorldRules } from "../../src/system/data";
 import { PLAYER1, PLAYER2, leroy, rulesFor, theodora } from "./fixtures";

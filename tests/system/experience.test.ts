@@ -13,17 +13,8 @@ import { playgroundPort } from "../../playground/port";
 import { parseDice } from "../../playground/dice";
 import { rulesOf } from "../../playground/world";
 import * as flows from "../../src/system/flows";
-import {
-  attributeTraitId,
-  awardUpdate,
-  experienceOf,
-  experienceView,
-  raiseDialogContext,
-  raiseUpdate,
-  readAward,
-  skillTraitId,
-  undoUpdate,
-} from "../../src/system/experience";
+import { attributeTraitId, experienceOf, experienceView, skillTraitId } from "../../src/system/experience";
+import { awardUpdate, raiseDialogContext, raiseUpdate, readAward, undoUpdate } from "../../src/system/advancement";
 import { standardLadder } from "../../src/rules";
 import type { ActorDoc, StoredExperience } from "../../src/system/data";
 import { testPage } from "./playground-page";

@@ -11,7 +11,8 @@
 import { describe, expect, test } from "vitest";
 import { attackCardContext } from "../../src/system/card";
 import { applyDamage, defend, judgeWound, startAttack, undoDamage } from "../../src/system/actions";
-import { checkCard, rederiveTarget, woundLogOf, type GmPick } from "../../src/system/integrity";
+import { checkCard, woundLogOf } from "../../src/system/integrity";
+import { rederiveTarget, type GmPick } from "../../src/system/rederive";
 import { trackFor } from "../../src/system/combatant";
 import { trackStatus } from "../../src/rules";
 import type { ActorDoc, AttackCardData, WorldRules } from "../../src/system/data";

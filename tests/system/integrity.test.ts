@@ -18,10 +18,10 @@ import {
   checkCard,
   defenceFacesOf,
   defenceLogUpdate,
-  rederiveTarget,
   woundLogOf,
   type WoundRecord,
 } from "../../src/system/integrity";
+import { rederiveTarget } from "../../src/system/rederive";
 import { GM, PLAYER1, PLAYER2, PRESET_IDS, STRANGER, knight, leroy, rulesFor, theodora } from "./fixtures";
 import { mergeLikeFoundry } from "../../src/system/updates";
 import { keyOf } from "../rules/errors";
@@ -267,7 +267,7 @@ describe("re-derivation from the live actors and the recorded dice", () => {
 
   test("every option the attack dialog offers may be claimed (a card made through the dialog re-derives)", async () => {
     const { situationFields } = await import("../../src/system/attack-dialog");
-    const { CLAIMABLE_SITUATION } = await import("../../src/system/integrity");
+    const { CLAIMABLE_SITUATION } = await import("../../src/system/rederive");
     const weapon = { system: { ranged: true, stunCapable: true } } as never;
     for (const p of PRESET_IDS) {
       const r = rulesFor(p);

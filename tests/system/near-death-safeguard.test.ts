@@ -7,7 +7,7 @@
 import { describe, expect, test } from "vitest";
 import { applyDamage, defend, startAttack } from "../../src/system/actions";
 import { beganRoundIncapacitated, defenderSituation, trackFor, type RoundStart } from "../../src/system/combatant";
-import { rederiveTarget } from "../../src/system/integrity";
+import { rederiveTarget } from "../../src/system/rederive";
 import { applyWound, trackStatus } from "../../src/rules";
 import type { ActorDoc, AttackCardData } from "../../src/system/data";
 import { GM, leroy, PLAYER2, rulesFor, theodora } from "./fixtures";

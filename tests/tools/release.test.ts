@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changelogHas, checkRelease, githubRepoOf } from "../../tools/release.mjs";
 // @ts-expect-error plain .mjs tool without types
-import { PRESET_IDS, bundleSizes } from "../../tools/bundle-size.mjs";
+import { PRESET_IDS, bundleSizes, clicksChunk, sourceShares } from "../../tools/bundle-size.mjs";
 import { PRESETS } from "../../src/rules";
 // @ts-expect-error plain .mjs tool without types
 import { entriesOf, unzipBuffer } from "../../tools/zip.mjs";
@@ -115,6 +115,46 @@ describe("npm run release:check", () => {
     a.zip.delete(volt);
     a.dist.delete(volt);
     expect(checkRelease(a).join("\n")).toMatch(/the bundle loads no pipeline chunk of preset volt/);
+  });
+
+  it("loads the flows of clicks and later events on demand, one chunk (chunks/clicks-…); release:check lists it and refuses a zip without it", () => {
+    const { startup, lazy } = bundleSizes(out);
+    const text = (names: string[]) => names.map((n: string) => fs.readFileSync(path.join(out, n), "utf8")).join("\n");
+    const chunk = clicksChunk(lazy);
+    expect(chunk).toBeDefined();
+    // Experience, Fudge Point spends, opposed rolls, healing, Guts, the GM's re-derivation of a card target.
+    for (const marker of [
+      "async function awardExperienceToActors(",
+      "function raiseDialogContext(",
+      "async function spendAttackFudgePoint(",
+      "async function performOpposed(",
+      "async function healQuietly(",
+      "async function gutsCheck(",
+      "function rederiveTarget(",
+    ]) {
+      expect(text(startup), marker).not.toContain(marker);
+      expect(text([chunk]), marker).toContain(marker);
+    }
+    expect(run.stdout).toContain(`the click flows on demand: ${chunk}`);
+    const a = inputs();
+    a.zip.delete(chunk);
+    a.dist.delete(chunk);
+    expect(checkRelease(a).join("\n")).toMatch(/the bundle loads no chunk of the click flows/);
+  });
+
+  it("tells each source file's share of the start-up set from the source maps: the shares add up to the set", () => {
+    const { startup, startupSize } = bundleSizes(out);
+    const shares: { source: string; raw: number }[] = sourceShares(out, startup);
+    expect(shares.reduce((n, m) => n + m.raw, 0)).toBe(startupSize.raw);
+    const sources = shares.map((m) => m.source);
+    expect(sources).toContain("src/system/sheet.ts");
+    for (const moved of [
+      "src/system/flows/experience.ts",
+      "src/system/advancement.ts",
+      "src/system/rederive.ts",
+      "src/system/guts-dialog.ts",
+    ])
+      expect(sources).not.toContain(moved);
   });
 
   it("leaves the repository's own system.json unchanged", () => {

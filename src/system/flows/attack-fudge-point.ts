@@ -10,13 +10,12 @@ import * as actions from "../actions";
 import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "../data";
 import { refundOnAttack, spendOnAttack, spendTargets, type SpendState } from "../attack-fudge-point";
 import type { AttackSide } from "../fudge-point-spend";
-import { rederiveTarget } from "../integrity";
+import { rederiveTarget } from "../rederive";
 import { liveRecord, woundLogOf } from "../actor-logs";
 import { readActor } from "../combatant";
 import { ladderOf } from "../view";
-import { ladderNames } from "./trait-roll";
 import type { ActorTurn, HostPort, StoredCard } from "./port";
-import { cardOf, liveActor, maybeActor, sidesOf, storedCard } from "./read";
+import { cardOf, ladderNames, liveActor, maybeActor, sidesOf, storedCard } from "./read";
 import type { ActorWrite } from "./writes";
 
 /** The spender's actor reference on the card: its attacker, or the target at `targetRef`. */

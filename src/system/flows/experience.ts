@@ -5,11 +5,10 @@
  * Each write reads the actor in its turn of the serialised write and recomputes there, so a
  * change made meanwhile (another award, a level edited) is seen; a refusal writes nothing.
  */
+import { gainsExperience, hasExperience } from "../experience";
 import {
   awardDialogContext,
   awardUpdate,
-  gainsExperience,
-  hasExperience,
   raiseDialogContext,
   raiseUpdate,
   readAward,
@@ -18,14 +17,13 @@ import {
   undoUpdate,
   type AdvanceWrite,
   type AwardCandidate,
-} from "../experience";
+} from "../advancement";
 import { RulesError } from "../../rules";
 import type { ActorDoc } from "../data";
 import { TEMPLATES } from "../handlebars";
 import { ladderOf } from "../view";
 import type { ActorTurn, HostPort } from "./port";
-import { ladderNames } from "./trait-roll";
-import { liveActor, maybeActor } from "./read";
+import { ladderNames, liveActor, maybeActor } from "./read";
 
 const now = () => new Date().toISOString();
 

@@ -33,7 +33,7 @@ import {
   type FriendGutsCandidate,
   type GutsCircumstances,
 } from "../guts";
-import { rederiveTarget } from "../integrity";
+import { rederiveTarget } from "../rederive";
 import { GUTS_ROLL, rollSlot, type SlotRoll } from "../rolling";
 import { TEMPLATES } from "../handlebars";
 import { SYSTEM_ID } from "../registry";

@@ -25,10 +25,9 @@ import { RulesError, levelWithNumber } from "../../rules";
 import { facesText } from "../../rules/fudge";
 import { isOwner } from "../permissions";
 import { ladderOf } from "../view";
-import { ladderNames } from "./trait-roll";
 import type { Step } from "../../rules";
 import type { HostPort } from "./port";
-import { liveActor } from "./read";
+import { ladderNames, liveActor } from "./read";
 
 const roller = (port: HostPort) => (formula: string) => port.roll(formula);
 

@@ -5,13 +5,12 @@
  */
 export * from "./port";
 export { parseActorWrite, runActorWrite, type ActorWrite, type WriteResult } from "./writes";
-export { cardOf, liveActor, maybeActor, sidesOf, storedCard, targetOf } from "./read";
+export { cardOf, ladderNames, liveActor, maybeActor, sidesOf, storedCard, targetOf } from "./read";
 export { attack, attackWithAll, postAttack } from "./attack";
 export { applyToAll, applyToSelected, clickCardAction, judge, performCardAction, type CardActionOptions } from "./card";
 export { gutsAfterWound, gutsCheck, gutsForFriends, nearDeathTurn, runGutsChecks, runGutsRechecks } from "./guts";
 export { heal, healQuietly, recover } from "./heal";
 export {
-  ladderNames,
   performOpposed,
   rollOpposed,
   rollTrait,
@@ -39,6 +38,8 @@ export {
   HOST_ACTIONS,
   SHEET_ACTIONS,
   clickOf,
+  loadClicks,
+  loadedClicks,
   runCardAction,
   runSheetAction,
   type ActionEntry,

@@ -3,12 +3,23 @@
  * the flow's rules, combatant.ts readActor), a card checked against the card limits with its
  * author as the host vouches for it, and the live sides of a card target for the integrity rule.
  */
-import { RulesError } from "../../rules";
+import { RulesError, STANDARD_RUNGS } from "../../rules";
+import type { SystemI18n } from "../i18n";
 import { readActor } from "../combatant";
 import type { ActorDoc, AttackCardData, AttackCardTarget, WorldRules } from "../data";
 import { checkCard, type LiveSides } from "../integrity";
 import { defenceChoiceOf, defenceFacesOf } from "../actor-logs";
 import type { HostPort, StoredCard } from "./port";
+
+/** Localized ladder rung names (FUDGE.Ladder.<id>) for the dialogs' context builders. */
+export function ladderNames(i18n: SystemI18n): Partial<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const r of STANDARD_RUNGS) {
+    const k = `FUDGE.Ladder.${r.id}`;
+    if (i18n.has(k)) out[r.id] = i18n.localize(k);
+  }
+  return out;
+}
 
 /** The actor as it is now, read once for this flow; a RulesError when it is gone. */
 export function liveActor(port: HostPort, ref: string, rules: WorldRules): ActorDoc {

@@ -4,14 +4,7 @@
  * actor sheets, the HUD) and the playground dispatch through these same tables; an action with no
  * entry fails loudly in both (tests/system/action-tables.test.ts lists every `data-action`).
  */
-import { attack, attackWithAll } from "./attack";
-import { applyToAll, applyToSelected, clickCardAction, judge } from "./card";
-import { gutsCheck, gutsForFriends } from "./guts";
-import { heal, recover } from "./heal";
 import { createItem, needItem, toggleEquipped } from "./items";
-import { rollOpposed, rollTrait, spendRollAutoSuccess, spendRollFudgePoint, undoRollFudgePoint } from "./trait-roll";
-import { sideOf, spendAttackFudgePoint, undoAttackFudgePoint } from "./attack-fudge-point";
-import { awardExperience, spendExperience, undoAdvance } from "./experience";
 import {
   editCustomLevels,
   kill,
@@ -23,6 +16,18 @@ import {
 } from "./track";
 import type { HostPort } from "./port";
 import { loadCardPresets } from "../presets";
+
+/** The flows of a click or a later event, a chunk of their own (./clicks.ts): loaded by the first. */
+type Clicks = typeof import("./clicks");
+let clicks: Clicks | null = null;
+export const loadClicks = async (): Promise<Clicks> => (clicks ??= await import("./clicks"));
+/** The flows of ./clicks.ts once loaded (null before): a hook that must act in its own turn calls them at once. */
+export const loadedClicks = (): Clicks | null => clicks;
+/** An entry that runs a flow of ./clicks.ts, loading it first. */
+const lazy =
+  (run: (f: Clicks, port: HostPort, click: Click) => Promise<void>): ActionEntry =>
+  async (port, click) =>
+    run(await loadClicks(), port, click);
 
 /** A click as the flows read it: no DOM, only what the button says. */
 export interface Click {
@@ -71,25 +76,34 @@ function cardTarget(port: HostPort, c: Click): string {
 
 /** The attack card's buttons (templates/chat/attack-card.hbs). */
 export const CARD_ACTIONS: Readonly<Record<string, ActionEntry>> = {
-  defend: (p, c) => clickCardAction(p, c.doc, "defend", cardTarget(p, c), { fastForward: c.shiftKey }),
-  apply: (p, c) => clickCardAction(p, c.doc, "apply", cardTarget(p, c)),
-  applyFudgePoint: (p, c) => clickCardAction(p, c.doc, "apply", cardTarget(p, c), { spendFudgePoint: true }),
-  undo: (p, c) => clickCardAction(p, c.doc, "undo", cardTarget(p, c), { force: c.data.force === "true" }),
-  applyJudgement: (p, c) => judge(p, c.doc, cardTarget(p, c), c.gmLevel ?? ""),
-  applyAll: (p, c) => applyToAll(p, c.doc),
-  applySelected: (p, c) => applyToSelected(p, c.doc),
-  gutsFriends: (p, c) => gutsForFriends(p, c.doc),
+  defend: lazy((f, p, c) => f.clickCardAction(p, c.doc, "defend", cardTarget(p, c), { fastForward: c.shiftKey })),
+  apply: lazy((f, p, c) => f.clickCardAction(p, c.doc, "apply", cardTarget(p, c))),
+  applyFudgePoint: lazy((f, p, c) => f.clickCardAction(p, c.doc, "apply", cardTarget(p, c), { spendFudgePoint: true })),
+  undo: lazy((f, p, c) => f.clickCardAction(p, c.doc, "undo", cardTarget(p, c), { force: c.data.force === "true" })),
+  applyJudgement: lazy((f, p, c) => f.judge(p, c.doc, cardTarget(p, c), c.gmLevel ?? "")),
+  applyAll: lazy((f, p, c) => f.applyToAll(p, c.doc)),
+  applySelected: lazy((f, p, c) => f.applyToSelected(p, c.doc)),
+  gutsFriends: lazy((f, p, c) => f.gutsForFriends(p, c.doc)),
   // The trait-roll card's button: the opponent's side of an opposed roll (Fudge §3.5).
-  rollOpposed: (p, c) => rollOpposed(p, c.doc),
+  rollOpposed: lazy((f, p, c) => f.rollOpposed(p, c.doc)),
   // The trait-roll card's Fudge Point (Fudge §1.36): one level up or down, and its Undo.
-  spendRollFudgePoint: (p, c) => spendRollFudgePoint(p, c.doc, c.data.direction === "-1" ? -1 : 1),
-  undoRollFudgePoint: (p, c) => undoRollFudgePoint(p, c.doc),
+  spendRollFudgePoint: lazy((f, p, c) => f.spendRollFudgePoint(p, c.doc, c.data.direction === "-1" ? -1 : 1)),
+  undoRollFudgePoint: lazy((f, p, c) => f.undoRollFudgePoint(p, c.doc)),
   // Fudge §1.36: an automatic success on a failed unopposed roll, where the world allows it after the dice.
-  spendRollAutoSuccess: (p, c) => spendRollAutoSuccess(p, c.doc),
+  spendRollAutoSuccess: lazy((f, p, c) => f.spendRollAutoSuccess(p, c.doc)),
   // The attack card's Fudge Point (Fudge §1.36) on the attacker's or a defender's roll, and its Undo.
-  spendAttackFudgePoint: (p, c) =>
-    spendAttackFudgePoint(p, c.doc, sideOf(c.data.side), fudgePointTarget(p, c), c.data.direction === "-1" ? -1 : 1),
-  undoAttackFudgePoint: (p, c) => undoAttackFudgePoint(p, c.doc, sideOf(c.data.side), fudgePointTarget(p, c)),
+  spendAttackFudgePoint: lazy((f, p, c) =>
+    f.spendAttackFudgePoint(
+      p,
+      c.doc,
+      f.sideOf(c.data.side),
+      fudgePointTarget(p, c),
+      c.data.direction === "-1" ? -1 : 1,
+    ),
+  ),
+  undoAttackFudgePoint: lazy((f, p, c) =>
+    f.undoAttackFudgePoint(p, c.doc, f.sideOf(c.data.side), fudgePointTarget(p, c)),
+  ),
 };
 
 /** The card target of a defender's Fudge Point button; "" for the attacker's (card-wide). */
@@ -98,26 +112,29 @@ const fudgePointTarget = (p: HostPort, c: Click): string => (c.data.side === "de
 /** The actor sheets' buttons (templates/actor, templates/parts) and the Token HUD's wound buttons. */
 export const SHEET_ACTIONS: Readonly<Record<string, ActionEntry>> = {
   toggleWoundBox: (p, c) => toggleBox(p, c.doc, need(c, "ref", "ref", "box"), boxIntent(c)),
-  rollTrait: (p, c) => rollTrait(p, c.doc, need(c, "trait", "trait", "traitKey", "key"), { fastForward: c.shiftKey }),
-  heal: (p, c) => heal(p, c.doc, need(c, "heal", "heal", "type")),
-  recover: (p, c) => recover(p, c.doc),
+  rollTrait: lazy((f, p, c) =>
+    f.rollTrait(p, c.doc, need(c, "trait", "trait", "traitKey", "key"), { fastForward: c.shiftKey }),
+  ),
+  heal: lazy((f, p, c) => f.heal(p, c.doc, need(c, "heal", "heal", "type"))),
+  recover: lazy((f, p, c) => f.recover(p, c.doc)),
   resetTrack: (p, c) => resetTrack(p, c.doc),
   killActor: (p, c) => kill(p, c.doc),
   undoKill: (p, c) => undoKill(p, c.doc),
   addCustomLevel: (p, c) => editCustomLevels(p, c.doc, "add", -1),
   removeCustomLevel: (p, c) => editCustomLevels(p, c.doc, "remove", Number(c.data.index ?? -1)),
-  attack: (p, c) => attack(p, c.doc, [pick(c, "itemId", "weaponId") ?? null], { fastForward: c.shiftKey }),
-  attackAll: (p, c) =>
-    attackWithAll(p, c.doc, c.data.kind === "ranged" ? "ranged" : "melee", { fastForward: c.shiftKey }),
-  gutsCheck: (p, c) => gutsCheck(p, c.doc),
+  attack: lazy((f, p, c) => f.attack(p, c.doc, [pick(c, "itemId", "weaponId") ?? null], { fastForward: c.shiftKey })),
+  attackAll: lazy((f, p, c) =>
+    f.attackWithAll(p, c.doc, c.data.kind === "ranged" ? "ranged" : "melee", { fastForward: c.shiftKey }),
+  ),
+  gutsCheck: lazy((f, p, c) => f.gutsCheck(p, c.doc)),
   createItem: (p, c) => createItem(p, c.doc, pick(c, "type") ?? "skill"),
   editItem: (p, c) => p.items.open(c.doc, needItem(pick(c, "itemId"))),
   deleteItem: (p, c) => p.items.remove(c.doc, needItem(pick(c, "itemId"))),
   toggleEquipped: (p, c) => toggleEquipped(p, c.doc, needItem(pick(c, "itemId"))),
   editImage: (p, c) => p.items.editImage(c.doc, pick(c, "edit") ?? "img"),
-  awardExperience: (p, c) => awardExperience(p, c.doc),
-  spendExperience: (p, c) => spendExperience(p, c.doc),
-  undoAdvance: (p, c) => undoAdvance(p, c.doc, need(c, "entry", "entry")),
+  awardExperience: lazy((f, p, c) => f.awardExperience(p, c.doc)),
+  spendExperience: lazy((f, p, c) => f.spendExperience(p, c.doc)),
+  undoAdvance: lazy((f, p, c) => f.undoAdvance(p, c.doc, need(c, "entry", "entry"))),
   // Fudge §1.36: a Fudge Point makes a wound one level less, and its Undo.
   reduceWound: (p, c) => reduceWoundWithFudgePoint(p, c.doc, need(c, "level", "level")),
   refundWound: (p, c) => refundWoundFudgePoint(p, c.doc, need(c, "spend", "spend")),

@@ -8,10 +8,8 @@
 import * as actions from "../actions";
 import { readRollOptions, rollDialogContext } from "../attack-dialog";
 import { rollsWhileClipped } from "../clipped";
-import { STANDARD_RUNGS } from "../../rules";
 import { TEMPLATES } from "../handlebars";
 import { WILLPOWER_ROLL, rollDiceOption, rollSlot, traitRollSlot } from "../rolling";
-import type { SystemI18n } from "../i18n";
 import type { HostPort } from "./port";
 import { liveActor } from "./read";
 import { opposedRoll, opposedSide } from "../opposed";
@@ -26,16 +24,7 @@ import {
   spendOnRoll,
 } from "../fudge-point-spend";
 import { ladderOf } from "../view";
-
-/** Localized ladder rung names (FUDGE.Ladder.<id>) for the dialogs' context builders. */
-export function ladderNames(i18n: SystemI18n): Partial<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const r of STANDARD_RUNGS) {
-    const k = `FUDGE.Ladder.${r.id}`;
-    if (i18n.has(k)) out[r.id] = i18n.localize(k);
-  }
-  return out;
-}
+import { ladderNames } from "./read";
 
 export async function rollTrait(
   port: HostPort,

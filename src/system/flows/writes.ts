@@ -12,7 +12,6 @@ import { readActor, trackFor } from "../combatant";
 import type { ActorDoc, WorldRules } from "../data";
 import { attackClippedUpdate, traitClippedUpdate } from "../clipped";
 import { healingRequest, type HealDice } from "../heal";
-import { raiseUpdate } from "../experience";
 import { RulesError, renderTrack, type Step } from "../../rules";
 import type { ActorTurn, HostPort } from "./port";
 import { checkRollCard } from "../integrity";
@@ -24,7 +23,6 @@ import {
   spendOnRoll,
   type AttackSide,
 } from "../fudge-point-spend";
-import { writeAttackFudgePoint } from "./attack-fudge-point";
 
 type GutsTrigger = Parameters<typeof actions.gutsCheckAction>[1];
 
@@ -122,12 +120,15 @@ export async function runActorWrite(
       return rollCardSpend(port, turn, w, doc, rules);
     case "attackFudgePoint":
     case "refundAttackFudgePoint":
-      return writeAttackFudgePoint(port, turn, doc, w);
+      // Its module is loaded with the clicks that ask for it (./clicks.ts), not at start-up.
+      return (await import("./attack-fudge-point")).writeAttackFudgePoint(port, turn, doc, w);
     case "reduceWound":
       return put(reduceWound(doc, w.level, rules, user, new Date().toISOString()));
     case "refundWound":
       return put(refundWound(doc, w.spend, rules, user));
     case "raise": {
+      // Its module is loaded with the clicks that ask for it (./clicks.ts), not at start-up.
+      const { raiseUpdate } = await import("../advancement");
       const adv = raiseUpdate(turn.read(), rules, { trait: w.trait, used: w.used }, user, new Date().toISOString());
       await turn.write(adv.actor);
       // A skill's level lives on its item, written in the same turn.

@@ -20,7 +20,7 @@ import {
   weaponShapeForOdf,
   type FudgeRpgConversion,
 } from "../../../src/system/import-fudge-rpg";
-import { importedAward } from "../../../src/system/experience";
+import { importedAward } from "../../../src/system/advancement";
 import { trackFor, attackRequest } from "../../../src/system/combatant";
 import { characterSheetContext } from "../../../src/system/sheet";
 import { CUSTOM_FIELDS, EDITABLE_FIELDS, toggleWoundBox } from "../../../src/system/actions";
