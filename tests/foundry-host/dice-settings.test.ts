@@ -139,22 +139,12 @@ describe("a FATE world with the world's dice option (Fudge §3.21–3.22; FATE i
     const t = await table();
     await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "preset" as never, "fate" as never));
     await t.gm.run(() => game.settings!.set("fudge-wounds" as never, "dice" as never, "d6-d6" as never));
-    const [weapon] = await t.gm.run(() =>
-      actorOn(t.gm, t.hero).createEmbeddedDocuments("Item", [
-        { name: "Broadsword", type: "weapon", system: { equipped: true } } as never,
-      ]),
-    );
-    await t.world.settle();
-    t.player.target(t.player.game.scenes.get(t.scene)!.tokens.get(t.foeToken)!);
-    const app = await t.player.run(() =>
-      (actorOn(t.player, t.hero).sheet as unknown as { render(o: object): Promise<{ element: HTMLElement }> }).render({
-        force: true,
-      }),
-    );
+    const weaponId = await armHero(t);
+    const app = await openSheetOn(t.player, t.hero);
     // Attack 6 − 2 = +4; defence 1 − 6 = −5.
     t.world.dice.queue(6, 2, 1, 6);
     t.world.answerDialogs("ok");
-    t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weapon.id}"]`));
+    t.player.click(app.element.querySelector(`[data-action="attack"][data-item-id="${weaponId}"]`));
     await t.world.settle();
     const msg = t.gm.game.messages.contents.at(-1)!;
     expect(msg.type).toBe("attackCard");
