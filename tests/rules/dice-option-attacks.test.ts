@@ -183,40 +183,26 @@ describe("Fudge §3.21–3.22: attacks under the world's dice option", () => {
   });
 });
 
-describe("Fudge §3.21–3.22: duel forecasts under the world's dice option", () => {
-  const duel = resolveSamples({ preset: "fudge", a: "Leroy", b: "Theodora" });
-  for (const dice of ["d6-d6", "3d6", CUSTOM_PERCENT])
-    it(`the folded forecast equals the enumeration of both rolls' every class: ${JSON.stringify(dice)}`, () => {
-      const request = { ...duel, options: { dice } };
-      const fast = duelForecast(request);
-      const full = duelForecast({ ...request, foldDice: false });
-      expect(fast.aOut).toBeCloseTo(full.aOut, 12);
-      expect(fast.bOut).toBeCloseTo(full.bOut, 12);
-      expect(fast.states).toBe(full.states);
+// FATE is a Fudge derivative: its world takes the same dice option (docs/foundry.md).
+for (const [preset, options] of [
+  ["fudge", ["d6-d6", "3d6", CUSTOM_PERCENT]],
+  ["fate", ["d6-d6", "3d6"]],
+] as const)
+  describe(`Fudge §3.21–3.22: ${preset} duel forecasts under the world's dice option`, () => {
+    const duel = resolveSamples({ preset, a: "Leroy", b: "Theodora" });
+    for (const dice of options)
+      it(`the folded forecast equals the enumeration of both rolls' every class: ${JSON.stringify(dice)}`, () => {
+        const request = { ...duel, options: { dice } };
+        const fast = duelForecast(request);
+        const full = duelForecast({ ...request, foldDice: false });
+        expect(fast.aOut).toBeCloseTo(full.aOut, 12);
+        expect(fast.bOut).toBeCloseTo(full.bOut, 12);
+        expect(fast.states).toBe(full.states);
+      });
+
+    it("the forecast follows the option: 4d6 read as Fudge dice as 4dF, d6−d6 otherwise", () => {
+      const four = duelForecast({ ...duel, options: {} });
+      expect(duelForecast({ ...duel, options: { dice: "4d6F" } }).aOut).toBeCloseTo(four.aOut, 12);
+      expect(duelForecast({ ...duel, options: { dice: "d6-d6" } }).aOut).not.toBeCloseTo(four.aOut, 4);
     });
-
-  it("the forecast follows the option: 4d6 read as Fudge dice as 4dF, d6−d6 otherwise", () => {
-    const four = duelForecast({ ...duel, options: {} });
-    expect(duelForecast({ ...duel, options: { dice: "4d6F" } }).aOut).toBeCloseTo(four.aOut, 12);
-    expect(duelForecast({ ...duel, options: { dice: "d6-d6" } }).aOut).not.toBeCloseTo(four.aOut, 4);
   });
-});
-
-describe("FATE under the world's dice option (Fudge §3.21–3.22): duel forecasts", () => {
-  const duel = resolveSamples({ preset: "fate", a: "Leroy", b: "Theodora" });
-  for (const dice of ["d6-d6", "3d6"])
-    it(`the folded forecast equals the enumeration of both rolls' every class: ${dice}`, () => {
-      const request = { ...duel, options: { dice } };
-      const fast = duelForecast(request);
-      const full = duelForecast({ ...request, foldDice: false });
-      expect(fast.aOut).toBeCloseTo(full.aOut, 12);
-      expect(fast.bOut).toBeCloseTo(full.bOut, 12);
-      expect(fast.states).toBe(full.states);
-    });
-
-  it("the forecast follows the option: 4d6 read as Fudge dice as 4dF, d6−d6 otherwise", () => {
-    const four = duelForecast({ ...duel, options: {} });
-    expect(duelForecast({ ...duel, options: { dice: "4d6F" } }).aOut).toBeCloseTo(four.aOut, 12);
-    expect(duelForecast({ ...duel, options: { dice: "d6-d6" } }).aOut).not.toBeCloseTo(four.aOut, 4);
-  });
-});
